@@ -1,0 +1,76 @@
+/*
+ * Copyright 2025 the panfrost-ng authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Shapes of the generated Valhall tables (pan_isa_va_tables.c, produced by
+ * gen_va.py from valhall_isa.py).  Only the Valhall codec includes this.
+ */
+
+#ifndef PAN_ISA_VA_PRIV_H
+#define PAN_ISA_VA_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct va_enum {
+   const char *name;
+   const char *const *values; /* NULL entries are reserved encodings */
+   uint8_t count;
+   int8_t dflt;               /* -1: no default, always printed */
+};
+
+struct va_mod {
+   const char *name;
+   uint8_t start, size;
+   int8_t enum_id;  /* -1 for a one-bit flag */
+   bool implied;    /* staging length: set from the operand, never printed */
+};
+
+enum va_operand_kind {
+   VA_OPERAND_STAGING,
+   VA_OPERAND_DEST,
+   VA_OPERAND_SRC,
+   VA_OPERAND_IMM,
+};
+
+struct va_operand {
+   uint8_t kind;
+   uint8_t start; /* staging register, source selector or immediate */
+   uint8_t size;  /* immediate width */
+   bool is_signed;
+   const char *name; /* immediate name */
+
+   /* Staging vectors: fixed length, or length from a modifier. */
+   int8_t count_fixed; /* -1 when count_mod is used */
+   int8_t count_mod;   /* index into the instruction's modifiers */
+   uint8_t count_bias;
+
+   /* Source modifiers. */
+   uint8_t nr_mods;
+   const struct va_mod *mods;
+};
+
+struct va_op {
+   const char *name;
+   const char *unit;
+   uint64_t match_mask, match_value;
+   /* Bits outside every field that conventionally hold default_value. */
+   uint64_t default_mask, default_value;
+   /* Bits given a meaning by some field, page and opcode included. */
+   uint64_t covered;
+   uint8_t nr_operands, nr_mods;
+   const struct va_operand *operands;
+   const struct va_mod *mods;
+};
+
+extern const struct va_enum va_enums[];
+extern const struct va_op va_ops[];
+extern const unsigned va_nr_ops;
+extern const uint32_t va_immediate_lut[32];
+/* Special FAU names of pages 0..3 (page 2 has none), 16 entries each. */
+extern const char *const va_special_names[4][16];
+
+#define VA_FLOW_SHIFT 59
+#define VA_PAGE_SHIFT 57
+
+#endif
