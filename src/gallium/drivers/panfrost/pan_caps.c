@@ -1,0 +1,178 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Screen capabilities. They describe what the driver does today, not what
+ * the hardware could do: every cap not listed below falls back to Gallium's
+ * conservative defaults, and features land here together with the code that
+ * implements them. Today that is OpenGL ES 2.0 level state handling; the
+ * draw path itself is not implemented yet (see pan_draw.c). */
+
+#include "util/u_screen.h"
+
+#include "pan_screen.h"
+
+/* Texture size limits are the hardware's (16K on every architecture). */
+#define PAN_MAX_TEXTURE_2D_LEVELS 15 /* 16384 px */
+#define PAN_MAX_TEXTURE_3D_LEVELS 12 /* 2048 px */
+
+static int
+panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
+{
+   switch (param) {
+   case PIPE_CAP_NPOT_TEXTURES:
+   case PIPE_CAP_BLEND_EQUATION_SEPARATE:
+   case PIPE_CAP_MIXED_COLORBUFFER_FORMATS:
+   case PIPE_CAP_TGSI_FS_COORD_ORIGIN_LOWER_LEFT:
+   case PIPE_CAP_TGSI_FS_COORD_PIXEL_CENTER_HALF_INTEGER:
+   case PIPE_CAP_FRAGMENT_SHADER_TEXTURE_LOD:
+   case PIPE_CAP_FRAGMENT_SHADER_DERIVATIVES:
+   case PIPE_CAP_ANISOTROPIC_FILTER:
+   case PIPE_CAP_PRIMITIVE_RESTART_FIXED_INDEX:
+      return 1;
+
+   case PIPE_CAP_MAX_TEXTURE_2D_SIZE:
+      return 1 << (PAN_MAX_TEXTURE_2D_LEVELS - 1);
+   case PIPE_CAP_MAX_TEXTURE_3D_LEVELS:
+      return PAN_MAX_TEXTURE_3D_LEVELS;
+   case PIPE_CAP_MAX_TEXTURE_CUBE_LEVELS:
+      return PAN_MAX_TEXTURE_2D_LEVELS;
+   case PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS:
+      return 0;
+
+   case PIPE_CAP_MAX_RENDER_TARGETS:
+      return 1;
+
+   case PIPE_CAP_GLSL_FEATURE_LEVEL:
+   case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
+      return 120;
+   case PIPE_CAP_ESSL_FEATURE_LEVEL:
+      return 100;
+
+   case PIPE_CAP_CONSTANT_BUFFER_OFFSET_ALIGNMENT:
+      return 16;
+   case PIPE_CAP_MIN_MAP_BUFFER_ALIGNMENT:
+      return 64;
+   case PIPE_CAP_TEXTURE_BUFFER_OFFSET_ALIGNMENT:
+      return 64;
+
+   case PIPE_CAP_MAX_VERTEX_ATTRIB_STRIDE:
+      return 2048;
+
+   case PIPE_CAP_PREFER_BACK_BUFFER_REUSE:
+   case PIPE_CAP_PREFER_REAL_BUFFER_IN_CONSTBUF0:
+      return 0;
+
+   case PIPE_CAP_VENDOR_ID:
+      return 0x13B5; /* Arm's PCI vendor id */
+   case PIPE_CAP_DEVICE_ID:
+      return panfrost_device(pscreen)->gpu_id;
+
+   case PIPE_CAP_VIDEO_MEMORY:
+      return 0;
+   case PIPE_CAP_UMA:
+   case PIPE_CAP_ACCELERATED:
+      return 1;
+
+   case PIPE_CAP_MAX_VARYINGS:
+      return 16;
+
+   case PIPE_CAP_SHAREABLE_SHADERS:
+      return 1;
+
+   /* Capabilities the defaults would turn on but we have not built. */
+   case PIPE_CAP_TEXTURE_TRANSFER_MODES:
+   case PIPE_CAP_QUERY_TIMESTAMP:
+   case PIPE_CAP_OCCLUSION_QUERY:
+   case PIPE_CAP_COMPUTE:
+   case PIPE_CAP_SAMPLER_VIEW_TARGET:
+      return 0;
+
+   default:
+      return u_pipe_screen_get_param_defaults(pscreen, param);
+   }
+}
+
+static float
+panfrost_get_paramf(struct pipe_screen *pscreen, enum pipe_capf param)
+{
+   switch (param) {
+   case PIPE_CAPF_MIN_LINE_WIDTH:
+   case PIPE_CAPF_MIN_LINE_WIDTH_AA:
+   case PIPE_CAPF_MIN_POINT_SIZE:
+   case PIPE_CAPF_MIN_POINT_SIZE_AA:
+      return 1.0f;
+   case PIPE_CAPF_POINT_SIZE_GRANULARITY:
+   case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
+      return 0.0625f; /* 4-bit fraction in the hardware's fixed point */
+   case PIPE_CAPF_MAX_LINE_WIDTH:
+   case PIPE_CAPF_MAX_LINE_WIDTH_AA:
+      return 255.0f;
+   case PIPE_CAPF_MAX_POINT_SIZE:
+   case PIPE_CAPF_MAX_POINT_SIZE_AA:
+      return 1024.0f;
+   case PIPE_CAPF_MAX_TEXTURE_ANISOTROPY:
+      return 16.0f;
+   case PIPE_CAPF_MAX_TEXTURE_LOD_BIAS:
+      return 16.0f;
+   default:
+      return 0.0f;
+   }
+}
+
+static int
+panfrost_get_shader_param(struct pipe_screen *pscreen,
+                          enum pipe_shader_type shader,
+                          enum pipe_shader_cap param)
+{
+   bool graphics = shader == PIPE_SHADER_VERTEX ||
+                   shader == PIPE_SHADER_FRAGMENT;
+
+   if (!graphics)
+      return 0;
+
+   switch (param) {
+   case PIPE_SHADER_CAP_MAX_INSTRUCTIONS:
+   case PIPE_SHADER_CAP_MAX_ALU_INSTRUCTIONS:
+   case PIPE_SHADER_CAP_MAX_TEX_INSTRUCTIONS:
+   case PIPE_SHADER_CAP_MAX_TEX_INDIRECTIONS:
+      return 16384;
+   case PIPE_SHADER_CAP_MAX_CONTROL_FLOW_DEPTH:
+      return 1024;
+   case PIPE_SHADER_CAP_MAX_INPUTS:
+      return 16;
+   case PIPE_SHADER_CAP_MAX_OUTPUTS:
+      return shader == PIPE_SHADER_FRAGMENT ? 1 : 16;
+   case PIPE_SHADER_CAP_MAX_TEMPS:
+      return 256;
+   case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
+      return 16 * 1024;
+   case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
+      return 1;
+   case PIPE_SHADER_CAP_INDIRECT_INPUT_ADDR:
+   case PIPE_SHADER_CAP_INDIRECT_OUTPUT_ADDR:
+   case PIPE_SHADER_CAP_INDIRECT_TEMP_ADDR:
+   case PIPE_SHADER_CAP_INDIRECT_CONST_ADDR:
+      return 1;
+   case PIPE_SHADER_CAP_INTEGERS:
+      return 1;
+   case PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS:
+   case PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS:
+      return 16;
+   case PIPE_SHADER_CAP_PREFERRED_IR:
+      return PIPE_SHADER_IR_NIR;
+   case PIPE_SHADER_CAP_SUPPORTED_IRS:
+      return 1 << PIPE_SHADER_IR_NIR;
+   default:
+      return 0;
+   }
+}
+
+void
+panfrost_screen_init_caps(struct pipe_screen *pscreen)
+{
+   pscreen->get_param = panfrost_get_param;
+   pscreen->get_paramf = panfrost_get_paramf;
+   pscreen->get_shader_param = panfrost_get_shader_param;
+}

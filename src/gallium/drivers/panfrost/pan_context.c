@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+#include <xf86drm.h>
+
+#include "util/log.h"
+#include "util/u_memory.h"
+#include "util/u_upload_mgr.h"
+
+#include "pan_context.h"
+#include "pan_fence.h"
+#include "pan_resource.h"
+#include "pan_screen.h"
+
+static void
+panfrost_flush(struct pipe_context *pctx, struct pipe_fence_handle **fence,
+               unsigned flags)
+{
+   struct pan_device *dev = panfrost_device(pctx->screen);
+   uint32_t syncobj;
+
+   if (!fence)
+      return;
+
+   /* Nothing is ever queued (no draw path yet), so the fence for this
+    * flush is already complete: hand out a signalled syncobj, which any
+    * fence consumer (EGL sync, fence fds) can wait on like a real one. */
+   if (drmSyncobjCreate(dev->fd, DRM_SYNCOBJ_CREATE_SIGNALED, &syncobj)) {
+      mesa_loge("panfrost: cannot create a syncobj for a fence");
+      *fence = NULL;
+      return;
+   }
+
+   struct pipe_fence_handle *f = panfrost_fence_create(pctx->screen, syncobj);
+   if (!f)
+      drmSyncobjDestroy(dev->fd, syncobj);
+   pctx->screen->fence_reference(pctx->screen, fence, NULL);
+   *fence = f;
+}
+
+static void
+panfrost_set_debug_callback(struct pipe_context *pctx,
+                            const struct util_debug_callback *cb)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   if (cb)
+      ctx->debug = *cb;
+   else
+      memset(&ctx->debug, 0, sizeof(ctx->debug));
+}
+
+static void
+panfrost_context_destroy(struct pipe_context *pctx)
+{
+   panfrost_context_release_state(pctx);
+   if (pctx->stream_uploader)
+      u_upload_destroy(pctx->stream_uploader);
+   FREE(pctx);
+}
+
+struct pipe_context *
+panfrost_context_create(struct pipe_screen *pscreen, void *priv,
+                        unsigned flags)
+{
+   struct panfrost_context *ctx = CALLOC_STRUCT(panfrost_context);
+
+   if (!ctx)
+      return NULL;
+
+   struct pipe_context *pctx = &ctx->base;
+   pctx->screen = pscreen;
+   pctx->priv = priv;
+   pctx->destroy = panfrost_context_destroy;
+   pctx->flush = panfrost_flush;
+   pctx->set_debug_callback = panfrost_set_debug_callback;
+
+   panfrost_context_init_resource(pctx);
+   panfrost_context_init_state(pctx);
+   panfrost_context_init_shaders(pctx);
+   panfrost_context_init_draw(pctx);
+
+   /* The frontends upload through these; the CPU paths serve for now. */
+   pctx->stream_uploader = u_upload_create_default(pctx);
+   if (!pctx->stream_uploader) {
+      FREE(ctx);
+      return NULL;
+   }
+   pctx->const_uploader = pctx->stream_uploader;
+
+   return pctx;
+}

@@ -1,0 +1,61 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+#ifndef PAN_CONTEXT_H
+#define PAN_CONTEXT_H
+
+#include "pipe/p_context.h"
+#include "pipe/p_state.h"
+#include "util/u_debug.h"
+
+#define PANFROST_MAX_SAMPLERS 16
+#define PANFROST_MAX_VBUFS 16
+
+/* A compiled shader, once the back ends exist; the NIR it came from today. */
+struct panfrost_shader {
+   enum pipe_shader_type stage;
+   struct nir_shader *nir;
+};
+
+/* Gallium state as last set by the frontend. The draw path will translate
+ * it into hardware descriptors; nothing here is hardware-specific. */
+struct panfrost_state {
+   void *blend, *rast, *zsa, *vertex_elements;
+   struct panfrost_shader *shaders[PIPE_SHADER_TYPES];
+   void *samplers[PIPE_SHADER_TYPES][PANFROST_MAX_SAMPLERS];
+   struct pipe_sampler_view *views[PIPE_SHADER_TYPES][PANFROST_MAX_SAMPLERS];
+   struct pipe_constant_buffer cbufs[PIPE_SHADER_TYPES][PIPE_MAX_CONSTANT_BUFFERS];
+   struct pipe_vertex_buffer vbufs[PANFROST_MAX_VBUFS];
+   unsigned vbuf_count;
+   struct pipe_framebuffer_state fb;
+   struct pipe_blend_color blend_color;
+   struct pipe_stencil_ref stencil_ref;
+   struct pipe_scissor_state scissor;
+   struct pipe_viewport_state viewport;
+   struct pipe_poly_stipple stipple;
+   struct pipe_clip_state clip;
+   unsigned sample_mask;
+   unsigned min_samples;
+};
+
+struct panfrost_context {
+   struct pipe_context base;
+   struct panfrost_state state;
+   struct util_debug_callback debug;
+   bool warned_no_draw;
+};
+
+static inline struct panfrost_context *
+panfrost_context(struct pipe_context *pctx)
+{
+   return (struct panfrost_context *)pctx;
+}
+
+void panfrost_context_init_state(struct pipe_context *pctx);
+void panfrost_context_init_shaders(struct pipe_context *pctx);
+void panfrost_context_init_draw(struct pipe_context *pctx);
+void panfrost_context_release_state(struct pipe_context *pctx);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "util/format/u_format.h"
+
+#include "pan_format_table.h"
+#include "pan_screen.h"
+
+static bool
+panfrost_is_format_supported(struct pipe_screen *pscreen,
+                             enum pipe_format format,
+                             enum pipe_texture_target target,
+                             unsigned sample_count,
+                             unsigned storage_sample_count, unsigned bind)
+{
+   unsigned arch = panfrost_device(pscreen)->arch;
+   unsigned uses = 0;
+
+   /* Multisampling comes with the draw path. */
+   if (sample_count > 1 || storage_sample_count > 1)
+      return false;
+
+   if (format == PIPE_FORMAT_NONE)
+      return true;
+
+   if (bind & PIPE_BIND_SAMPLER_VIEW)
+      uses |= PAN_USE_TEXTURE;
+   if (bind & (PIPE_BIND_RENDER_TARGET | PIPE_BIND_DISPLAY_TARGET |
+               PIPE_BIND_SCANOUT | PIPE_BIND_BLENDABLE))
+      uses |= PAN_USE_RENDER;
+   if (bind & PIPE_BIND_DEPTH_STENCIL)
+      uses |= PAN_USE_DEPTH;
+   if (bind & PIPE_BIND_VERTEX_BUFFER)
+      uses |= PAN_USE_VERTEX;
+
+   /* Index buffers are raw memory. */
+   if (bind & PIPE_BIND_INDEX_BUFFER) {
+      if (format != PIPE_FORMAT_R8_UINT && format != PIPE_FORMAT_R16_UINT &&
+          format != PIPE_FORMAT_R32_UINT)
+         return false;
+      if (!uses)
+         return true;
+   }
+
+   if (target == PIPE_BUFFER && !(uses & PAN_USE_VERTEX) && uses)
+      return false; /* no texture buffers yet */
+
+   return pan_format_supports(arch, format, uses);
+}
+
+void
+panfrost_screen_init_formats(struct pipe_screen *pscreen)
+{
+   pscreen->is_format_supported = panfrost_is_format_supported;
+}

@@ -1,0 +1,224 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Buffers and linear textures: creation, import/export and CPU access. */
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "frontend/winsys_handle.h"
+#include "renderonly/renderonly.h"
+#include "util/format/u_format.h"
+#include "util/log.h"
+#include "util/u_inlines.h"
+#include "util/u_memory.h"
+#include "util/u_transfer.h"
+#include "drm-uapi/drm_fourcc.h"
+
+#include "pan_resource.h"
+#include "pan_screen.h"
+
+static struct panfrost_resource *
+panfrost_resource_alloc(struct pipe_screen *pscreen,
+                        const struct pipe_resource *templ)
+{
+   struct panfrost_resource *rsc = CALLOC_STRUCT(panfrost_resource);
+
+   if (!rsc)
+      return NULL;
+
+   rsc->base = *templ;
+   rsc->base.screen = pscreen;
+   pipe_reference_init(&rsc->base.reference, 1);
+   return rsc;
+}
+
+static const char *
+panfrost_resource_label(const struct pipe_resource *templ)
+{
+   if (templ->target == PIPE_BUFFER)
+      return "buffer";
+   if (templ->bind & PIPE_BIND_SCANOUT)
+      return "scanout";
+   if (templ->bind & (PIPE_BIND_RENDER_TARGET | PIPE_BIND_DEPTH_STENCIL))
+      return "render target";
+   return "texture";
+}
+
+/* Scanout memory on a kmsro system belongs to the display device: it is
+ * allocated there and imported into the GPU. */
+static bool
+panfrost_resource_create_scanout(struct panfrost_screen *screen,
+                                 struct panfrost_resource *rsc)
+{
+   struct winsys_handle handle = { 0 };
+
+   rsc->scanout =
+      renderonly_scanout_for_resource(&rsc->base, screen->ro, &handle);
+   if (!rsc->scanout)
+      return false;
+
+   rsc->bo = pan_bo_import(&screen->dev, handle.handle);
+   close(handle.handle);
+   if (!rsc->bo) {
+      renderonly_scanout_destroy(rsc->scanout, screen->ro);
+      rsc->scanout = NULL;
+      return false;
+   }
+
+   panfrost_layout_linear(&rsc->base, handle.stride, &rsc->layout);
+   return true;
+}
+
+static struct pipe_resource *
+panfrost_resource_create(struct pipe_screen *pscreen,
+                         const struct pipe_resource *templ)
+{
+   struct panfrost_screen *screen = panfrost_screen(pscreen);
+   struct panfrost_resource *rsc = panfrost_resource_alloc(pscreen, templ);
+
+   if (!rsc)
+      return NULL;
+
+   if (screen->ro && (templ->bind & PIPE_BIND_SCANOUT)) {
+      if (!panfrost_resource_create_scanout(screen, rsc)) {
+         FREE(rsc);
+         return NULL;
+      }
+      return &rsc->base;
+   }
+
+   panfrost_layout_linear(templ, 0, &rsc->layout);
+
+   uint32_t flags = (templ->bind & PIPE_BIND_SHARED) ? PAN_BO_SHARED : 0;
+   rsc->bo = pan_bo_create(&screen->dev, MAX2(rsc->layout.size_B, 1), flags,
+                           panfrost_resource_label(templ));
+   if (!rsc->bo) {
+      mesa_loge("panfrost: out of memory allocating %" PRIu64 " bytes",
+                rsc->layout.size_B);
+      FREE(rsc);
+      return NULL;
+   }
+   return &rsc->base;
+}
+
+static struct pipe_resource *
+panfrost_resource_create_with_modifiers(struct pipe_screen *pscreen,
+                                        const struct pipe_resource *templ,
+                                        const uint64_t *modifiers, int count)
+{
+   /* Linear is the one layout we produce so far. */
+   for (int i = 0; i < count; ++i) {
+      if (modifiers[i] == DRM_FORMAT_MOD_LINEAR)
+         return panfrost_resource_create(pscreen, templ);
+   }
+   return NULL;
+}
+
+static void
+panfrost_resource_destroy(struct pipe_screen *pscreen,
+                          struct pipe_resource *prsc)
+{
+   struct panfrost_screen *screen = panfrost_screen(pscreen);
+   struct panfrost_resource *rsc = panfrost_resource(prsc);
+
+   if (rsc->scanout)
+      renderonly_scanout_destroy(rsc->scanout, screen->ro);
+   if (rsc->bo)
+      pan_bo_unref(rsc->bo);
+   FREE(rsc);
+}
+
+static struct pipe_resource *
+panfrost_resource_from_handle(struct pipe_screen *pscreen,
+                              const struct pipe_resource *templ,
+                              struct winsys_handle *whandle, unsigned usage)
+{
+   struct panfrost_screen *screen = panfrost_screen(pscreen);
+
+   if (whandle->type != WINSYS_HANDLE_TYPE_FD)
+      return NULL;
+   if (whandle->modifier != DRM_FORMAT_MOD_INVALID &&
+       whandle->modifier != DRM_FORMAT_MOD_LINEAR)
+      return NULL;
+
+   struct panfrost_resource *rsc = panfrost_resource_alloc(pscreen, templ);
+   if (!rsc)
+      return NULL;
+
+   rsc->bo = pan_bo_import(&screen->dev, whandle->handle);
+   if (!rsc->bo) {
+      FREE(rsc);
+      return NULL;
+   }
+
+   panfrost_layout_linear(templ, whandle->stride, &rsc->layout);
+   rsc->layout.offset_B[0] = whandle->offset;
+   if (rsc->layout.offset_B[0] + rsc->layout.size_B > rsc->bo->size_B) {
+      mesa_loge("panfrost: imported buffer too small for %ux%u %s",
+                templ->width0, templ->height0,
+                util_format_short_name(templ->format));
+      pan_bo_unref(rsc->bo);
+      FREE(rsc);
+      return NULL;
+   }
+   return &rsc->base;
+}
+
+static bool
+panfrost_resource_get_handle(struct pipe_screen *pscreen,
+                             struct pipe_context *pctx,
+                             struct pipe_resource *prsc,
+                             struct winsys_handle *whandle, unsigned usage)
+{
+   struct panfrost_resource *rsc = panfrost_resource(prsc);
+
+   whandle->stride = rsc->layout.row_stride_B[0];
+   whandle->offset = rsc->layout.offset_B[0];
+   whandle->modifier = DRM_FORMAT_MOD_LINEAR;
+
+   switch (whandle->type) {
+   case WINSYS_HANDLE_TYPE_KMS:
+      if (rsc->scanout)
+         return renderonly_get_handle(rsc->scanout, whandle);
+      whandle->handle = rsc->bo->handle;
+      return true;
+   case WINSYS_HANDLE_TYPE_FD: {
+      int fd = pan_bo_export(rsc->bo);
+      if (fd < 0)
+         return false;
+      whandle->handle = fd;
+      return true;
+   }
+   default:
+      return false;
+   }
+}
+
+static void
+panfrost_query_dmabuf_modifiers(struct pipe_screen *pscreen,
+                                enum pipe_format format, int max,
+                                uint64_t *modifiers, unsigned int *external_only,
+                                int *count)
+{
+   *count = 1;
+   if (max >= 1) {
+      modifiers[0] = DRM_FORMAT_MOD_LINEAR;
+      if (external_only)
+         external_only[0] = false;
+   }
+}
+
+void
+panfrost_screen_init_resource(struct pipe_screen *pscreen)
+{
+   pscreen->resource_create = panfrost_resource_create;
+   pscreen->resource_create_with_modifiers =
+      panfrost_resource_create_with_modifiers;
+   pscreen->resource_destroy = panfrost_resource_destroy;
+   pscreen->resource_from_handle = panfrost_resource_from_handle;
+   pscreen->resource_get_handle = panfrost_resource_get_handle;
+   pscreen->query_dmabuf_modifiers = panfrost_query_dmabuf_modifiers;
+}

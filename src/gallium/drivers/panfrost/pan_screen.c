@@ -1,0 +1,148 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "compiler/nir/nir.h"
+#include "util/log.h"
+#include "util/u_memory.h"
+#include "util/u_screen.h"
+
+#include "pan_public.h"
+#include "pan_screen.h"
+
+static const struct debug_named_value panfrost_debug_options[] = {
+   {"trace", PANFROST_DBG_TRACE, "Decode every submitted job chain"},
+   {"dump", PANFROST_DBG_DUMP, "Write raw memory dumps of every submit"},
+   {"sync", PANFROST_DBG_SYNC, "Wait for every submit and report faults"},
+   {"msgs", PANFROST_DBG_MSGS, "Print driver messages"},
+   DEBUG_NAMED_VALUE_END,
+};
+
+DEBUG_GET_ONCE_FLAGS_OPTION(panfrost_debug, "PAN_MESA_DEBUG",
+                            panfrost_debug_options, 0)
+
+static const char *
+panfrost_get_name(struct pipe_screen *pscreen)
+{
+   return panfrost_screen(pscreen)->renderer;
+}
+
+static const char *
+panfrost_get_vendor(struct pipe_screen *pscreen)
+{
+   return "Mesa";
+}
+
+static const char *
+panfrost_get_device_vendor(struct pipe_screen *pscreen)
+{
+   return "Arm";
+}
+
+/* What the NIR front end should hand the back-end compilers. Both Bifrost
+ * and Valhall are scalar machines with fused multiply-add and no native
+ * division or 64-bit arithmetic. */
+static const nir_shader_compiler_options panfrost_nir_options = {
+   .lower_fdiv = true,
+   .lower_fmod = true,
+   .lower_flrp16 = true,
+   .lower_flrp32 = true,
+   .lower_flrp64 = true,
+   .lower_fsat = false,
+   .lower_ffract = true,
+   .lower_ldexp = true,
+   .lower_pack_half_2x16 = true,
+   .lower_pack_unorm_2x16 = true,
+   .lower_pack_snorm_2x16 = true,
+   .lower_pack_unorm_4x8 = true,
+   .lower_pack_snorm_4x8 = true,
+   .lower_unpack_half_2x16 = true,
+   .lower_unpack_unorm_2x16 = true,
+   .lower_unpack_snorm_2x16 = true,
+   .lower_unpack_unorm_4x8 = true,
+   .lower_unpack_snorm_4x8 = true,
+   .lower_extract_byte = true,
+   .lower_extract_word = true,
+   .lower_insert_byte = true,
+   .lower_insert_word = true,
+   .lower_bitfield_extract = true,
+   .lower_bitfield_insert = true,
+   .lower_uadd_carry = true,
+   .lower_usub_borrow = true,
+   .lower_scmp = true,
+   .lower_isign = true,
+   .lower_fsign = true,
+   .lower_hadd = true,
+   .lower_device_index_to_zero = true,
+   .fuse_ffma16 = true,
+   .fuse_ffma32 = true,
+   .fuse_ffma64 = true,
+   .use_interpolated_input_intrinsics = true,
+   .vertex_id_zero_based = true,
+   .lower_int64_options = ~0,
+   .lower_doubles_options = ~0,
+   .max_unroll_iterations = 32,
+   .force_indirect_unrolling = nir_var_shader_in | nir_var_shader_out |
+                               nir_var_function_temp,
+};
+
+static const void *
+panfrost_get_compiler_options(struct pipe_screen *pscreen,
+                              enum pipe_shader_ir ir,
+                              enum pipe_shader_type shader)
+{
+   return &panfrost_nir_options;
+}
+
+static void
+panfrost_destroy_screen(struct pipe_screen *pscreen)
+{
+   struct panfrost_screen *screen = panfrost_screen(pscreen);
+
+   pan_device_close(&screen->dev);
+   FREE(screen);
+}
+
+struct pipe_screen *
+panfrost_create_screen(int fd, struct renderonly *ro)
+{
+   struct panfrost_screen *screen = CALLOC_STRUCT(panfrost_screen);
+   char err[256] = "";
+
+   if (!screen) {
+      close(fd);
+      return NULL;
+   }
+
+   int ret = pan_device_open(&screen->dev, fd, err, sizeof(err));
+   if (ret) {
+      mesa_loge("panfrost: %s", err[0] ? err : "cannot open the GPU");
+      close(fd);
+      FREE(screen);
+      return NULL;
+   }
+
+   screen->ro = ro;
+   screen->debug = debug_get_option_panfrost_debug();
+   snprintf(screen->renderer, sizeof(screen->renderer), "%s (Panfrost)",
+            screen->dev.model->name);
+
+   struct pipe_screen *pscreen = &screen->base;
+   pscreen->destroy = panfrost_destroy_screen;
+   pscreen->get_name = panfrost_get_name;
+   pscreen->get_vendor = panfrost_get_vendor;
+   pscreen->get_device_vendor = panfrost_get_device_vendor;
+   pscreen->get_compiler_options = panfrost_get_compiler_options;
+   pscreen->context_create = panfrost_context_create;
+
+   panfrost_screen_init_caps(pscreen);
+   panfrost_screen_init_formats(pscreen);
+   panfrost_screen_init_resource(pscreen);
+   panfrost_screen_init_fence(pscreen);
+
+   return pscreen;
+}

@@ -1,0 +1,315 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Constant state objects and bindings. Objects are kept as the frontend
+ * described them; translation into hardware descriptors belongs to the
+ * per-architecture draw path, which will hang its data off these. */
+
+#include "util/u_framebuffer.h"
+#include "util/u_helpers.h"
+#include "util/u_inlines.h"
+#include "util/u_memory.h"
+
+#include "pan_context.h"
+
+static void *
+panfrost_cso_dup(const void *templ, size_t size)
+{
+   return mem_dup(templ, size);
+}
+
+static void
+panfrost_cso_delete(struct pipe_context *pctx, void *cso)
+{
+   FREE(cso);
+}
+
+/* One create/bind pair per CSO kind that is stored by value. */
+#define PAN_CSO(kind, field, type)                                            \
+   static void *panfrost_create_##kind(struct pipe_context *pctx,            \
+                                       const type *templ)                    \
+   {                                                                         \
+      return panfrost_cso_dup(templ, sizeof(*templ));                        \
+   }                                                                         \
+   static void panfrost_bind_##kind(struct pipe_context *pctx, void *cso)    \
+   {                                                                         \
+      panfrost_context(pctx)->state.field = cso;                             \
+   }
+
+PAN_CSO(blend, blend, struct pipe_blend_state)
+PAN_CSO(rasterizer, rast, struct pipe_rasterizer_state)
+PAN_CSO(zsa, zsa, struct pipe_depth_stencil_alpha_state)
+
+struct panfrost_vertex_elements {
+   unsigned count;
+   struct pipe_vertex_element elements[PIPE_MAX_ATTRIBS];
+};
+
+static void *
+panfrost_create_vertex_elements(struct pipe_context *pctx, unsigned count,
+                                const struct pipe_vertex_element *elements)
+{
+   struct panfrost_vertex_elements *ve =
+      CALLOC_STRUCT(panfrost_vertex_elements);
+
+   if (!ve)
+      return NULL;
+   ve->count = count;
+   memcpy(ve->elements, elements, count * sizeof(*elements));
+   return ve;
+}
+
+static void
+panfrost_bind_vertex_elements(struct pipe_context *pctx, void *cso)
+{
+   panfrost_context(pctx)->state.vertex_elements = cso;
+}
+
+static void *
+panfrost_create_sampler(struct pipe_context *pctx,
+                        const struct pipe_sampler_state *templ)
+{
+   return panfrost_cso_dup(templ, sizeof(*templ));
+}
+
+static void
+panfrost_bind_samplers(struct pipe_context *pctx, enum pipe_shader_type stage,
+                       unsigned start, unsigned count, void **samplers)
+{
+   struct panfrost_state *st = &panfrost_context(pctx)->state;
+
+   for (unsigned i = 0; i < count; ++i)
+      st->samplers[stage][start + i] = samplers ? samplers[i] : NULL;
+}
+
+static struct pipe_sampler_view *
+panfrost_create_sampler_view(struct pipe_context *pctx,
+                             struct pipe_resource *prsc,
+                             const struct pipe_sampler_view *templ)
+{
+   struct pipe_sampler_view *view = CALLOC_STRUCT(pipe_sampler_view);
+
+   if (!view)
+      return NULL;
+   *view = *templ;
+   view->texture = NULL;
+   pipe_resource_reference(&view->texture, prsc);
+   pipe_reference_init(&view->reference, 1);
+   view->context = pctx;
+   return view;
+}
+
+static void
+panfrost_sampler_view_destroy(struct pipe_context *pctx,
+                              struct pipe_sampler_view *view)
+{
+   pipe_resource_reference(&view->texture, NULL);
+   FREE(view);
+}
+
+static void
+panfrost_set_sampler_views(struct pipe_context *pctx,
+                           enum pipe_shader_type stage, unsigned start,
+                           unsigned count, unsigned unbind_trailing,
+                           bool take_ownership,
+                           struct pipe_sampler_view **views)
+{
+   struct pipe_sampler_view **slots = panfrost_context(pctx)->state.views[stage];
+
+   for (unsigned i = 0; i < count; ++i) {
+      struct pipe_sampler_view *view = views ? views[i] : NULL;
+
+      if (take_ownership) {
+         pipe_sampler_view_reference(&slots[start + i], NULL);
+         slots[start + i] = view;
+      } else {
+         pipe_sampler_view_reference(&slots[start + i], view);
+      }
+   }
+   for (unsigned i = 0; i < unbind_trailing; ++i)
+      pipe_sampler_view_reference(&slots[start + count + i], NULL);
+}
+
+static struct pipe_surface *
+panfrost_create_surface(struct pipe_context *pctx, struct pipe_resource *prsc,
+                        const struct pipe_surface *templ)
+{
+   struct pipe_surface *surf = CALLOC_STRUCT(pipe_surface);
+
+   if (!surf)
+      return NULL;
+
+   unsigned level = templ->u.tex.level;
+   pipe_reference_init(&surf->reference, 1);
+   pipe_resource_reference(&surf->texture, prsc);
+   surf->context = pctx;
+   surf->format = templ->format;
+   surf->width = u_minify(prsc->width0, level);
+   surf->height = u_minify(prsc->height0, level);
+   surf->u = templ->u;
+   surf->nr_samples = templ->nr_samples;
+   return surf;
+}
+
+static void
+panfrost_surface_destroy(struct pipe_context *pctx, struct pipe_surface *surf)
+{
+   pipe_resource_reference(&surf->texture, NULL);
+   FREE(surf);
+}
+
+static void
+panfrost_set_constant_buffer(struct pipe_context *pctx,
+                             enum pipe_shader_type stage, uint index,
+                             bool take_ownership,
+                             const struct pipe_constant_buffer *buf)
+{
+   struct pipe_constant_buffer *slot =
+      &panfrost_context(pctx)->state.cbufs[stage][index];
+
+   util_copy_constant_buffer(slot, buf, take_ownership);
+}
+
+static void
+panfrost_set_vertex_buffers(struct pipe_context *pctx, unsigned start,
+                            unsigned count, unsigned unbind_trailing,
+                            bool take_ownership,
+                            const struct pipe_vertex_buffer *buffers)
+{
+   struct panfrost_state *st = &panfrost_context(pctx)->state;
+   uint32_t mask = 0;
+
+   util_set_vertex_buffers_mask(st->vbufs, &mask, buffers, start, count,
+                                unbind_trailing, take_ownership);
+   st->vbuf_count = util_last_bit(mask);
+}
+
+static void
+panfrost_set_framebuffer_state(struct pipe_context *pctx,
+                               const struct pipe_framebuffer_state *fb)
+{
+   util_copy_framebuffer_state(&panfrost_context(pctx)->state.fb, fb);
+}
+
+static void
+panfrost_set_blend_color(struct pipe_context *pctx,
+                         const struct pipe_blend_color *color)
+{
+   panfrost_context(pctx)->state.blend_color = *color;
+}
+
+static void
+panfrost_set_stencil_ref(struct pipe_context *pctx,
+                         const struct pipe_stencil_ref ref)
+{
+   panfrost_context(pctx)->state.stencil_ref = ref;
+}
+
+static void
+panfrost_set_sample_mask(struct pipe_context *pctx, unsigned mask)
+{
+   panfrost_context(pctx)->state.sample_mask = mask;
+}
+
+static void
+panfrost_set_min_samples(struct pipe_context *pctx, unsigned min_samples)
+{
+   panfrost_context(pctx)->state.min_samples = min_samples;
+}
+
+static void
+panfrost_set_clip_state(struct pipe_context *pctx,
+                        const struct pipe_clip_state *clip)
+{
+   panfrost_context(pctx)->state.clip = *clip;
+}
+
+static void
+panfrost_set_polygon_stipple(struct pipe_context *pctx,
+                             const struct pipe_poly_stipple *stipple)
+{
+   panfrost_context(pctx)->state.stipple = *stipple;
+}
+
+/* One viewport and one scissor: the hardware has no viewport arrays. */
+static void
+panfrost_set_scissor_states(struct pipe_context *pctx, unsigned start,
+                            unsigned count,
+                            const struct pipe_scissor_state *scissors)
+{
+   if (start == 0 && count)
+      panfrost_context(pctx)->state.scissor = scissors[0];
+}
+
+static void
+panfrost_set_viewport_states(struct pipe_context *pctx, unsigned start,
+                             unsigned count,
+                             const struct pipe_viewport_state *viewports)
+{
+   if (start == 0 && count)
+      panfrost_context(pctx)->state.viewport = viewports[0];
+}
+
+static void
+panfrost_set_active_query_state(struct pipe_context *pctx, bool enable)
+{
+   /* No queries yet. */
+}
+
+/* Drop every reference the bindings hold, at context destruction. */
+void
+panfrost_context_release_state(struct pipe_context *pctx)
+{
+   struct panfrost_state *st = &panfrost_context(pctx)->state;
+
+   for (unsigned s = 0; s < PIPE_SHADER_TYPES; ++s) {
+      for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i)
+         pipe_sampler_view_reference(&st->views[s][i], NULL);
+      for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i)
+         pipe_resource_reference(&st->cbufs[s][i].buffer, NULL);
+   }
+   for (unsigned i = 0; i < PANFROST_MAX_VBUFS; ++i)
+      pipe_vertex_buffer_unreference(&st->vbufs[i]);
+   util_unreference_framebuffer_state(&st->fb);
+}
+
+void
+panfrost_context_init_state(struct pipe_context *pctx)
+{
+   pctx->create_blend_state = panfrost_create_blend;
+   pctx->bind_blend_state = panfrost_bind_blend;
+   pctx->delete_blend_state = panfrost_cso_delete;
+   pctx->create_rasterizer_state = panfrost_create_rasterizer;
+   pctx->bind_rasterizer_state = panfrost_bind_rasterizer;
+   pctx->delete_rasterizer_state = panfrost_cso_delete;
+   pctx->create_depth_stencil_alpha_state = panfrost_create_zsa;
+   pctx->bind_depth_stencil_alpha_state = panfrost_bind_zsa;
+   pctx->delete_depth_stencil_alpha_state = panfrost_cso_delete;
+   pctx->create_vertex_elements_state = panfrost_create_vertex_elements;
+   pctx->bind_vertex_elements_state = panfrost_bind_vertex_elements;
+   pctx->delete_vertex_elements_state = panfrost_cso_delete;
+   pctx->create_sampler_state = panfrost_create_sampler;
+   pctx->bind_sampler_states = panfrost_bind_samplers;
+   pctx->delete_sampler_state = panfrost_cso_delete;
+
+   pctx->create_sampler_view = panfrost_create_sampler_view;
+   pctx->sampler_view_destroy = panfrost_sampler_view_destroy;
+   pctx->set_sampler_views = panfrost_set_sampler_views;
+   pctx->create_surface = panfrost_create_surface;
+   pctx->surface_destroy = panfrost_surface_destroy;
+
+   pctx->set_constant_buffer = panfrost_set_constant_buffer;
+   pctx->set_vertex_buffers = panfrost_set_vertex_buffers;
+   pctx->set_framebuffer_state = panfrost_set_framebuffer_state;
+   pctx->set_blend_color = panfrost_set_blend_color;
+   pctx->set_stencil_ref = panfrost_set_stencil_ref;
+   pctx->set_sample_mask = panfrost_set_sample_mask;
+   pctx->set_min_samples = panfrost_set_min_samples;
+   pctx->set_clip_state = panfrost_set_clip_state;
+   pctx->set_polygon_stipple = panfrost_set_polygon_stipple;
+   pctx->set_scissor_states = panfrost_set_scissor_states;
+   pctx->set_viewport_states = panfrost_set_viewport_states;
+   pctx->set_active_query_state = panfrost_set_active_query_state;
+}

@@ -1,0 +1,92 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* CPU access to resources. Every layout is linear today, so a transfer is a
+ * pointer into the buffer object once the GPU is done with it. */
+
+#include "util/format/u_format.h"
+#include "util/log.h"
+#include "util/u_inlines.h"
+#include "util/u_memory.h"
+#include "util/u_transfer.h"
+
+#include "pan_context.h"
+#include "pan_resource.h"
+
+static void *
+panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
+                      unsigned level, unsigned usage,
+                      const struct pipe_box *box,
+                      struct pipe_transfer **out_transfer)
+{
+   struct panfrost_resource *rsc = panfrost_resource(prsc);
+   const struct panfrost_layout *layout = &rsc->layout;
+   enum pipe_format fmt = prsc->format;
+
+   /* Reads wait for GPU writers; writes wait for every GPU user. */
+   if (!(usage & PIPE_MAP_UNSYNCHRONIZED)) {
+      bool for_write = usage & PIPE_MAP_WRITE;
+      if (!pan_bo_wait(rsc->bo, INT64_MAX, for_write)) {
+         mesa_loge("panfrost: waiting for a buffer failed");
+         return NULL;
+      }
+   }
+
+   uint8_t *cpu = pan_bo_mmap(rsc->bo);
+   if (!cpu)
+      return NULL;
+
+   struct pipe_transfer *xfer = CALLOC_STRUCT(pipe_transfer);
+   if (!xfer)
+      return NULL;
+
+   pipe_resource_reference(&xfer->resource, prsc);
+   xfer->level = level;
+   xfer->usage = usage;
+   xfer->box = *box;
+   xfer->stride = layout->row_stride_B[level];
+   xfer->layer_stride = layout->layer_stride_B[level];
+   *out_transfer = xfer;
+
+   uint64_t offset_B = layout->offset_B[level] +
+                       (uint64_t)box->z * layout->layer_stride_B[level];
+   if (prsc->target == PIPE_BUFFER) {
+      offset_B += box->x;
+   } else {
+      offset_B += (uint64_t)(box->y / util_format_get_blockheight(fmt)) *
+                  layout->row_stride_B[level];
+      offset_B += (uint64_t)(box->x / util_format_get_blockwidth(fmt)) *
+                  util_format_get_blocksize(fmt);
+   }
+   return cpu + offset_B;
+}
+
+static void
+panfrost_transfer_unmap(struct pipe_context *pctx,
+                        struct pipe_transfer *xfer)
+{
+   pipe_resource_reference(&xfer->resource, NULL);
+   FREE(xfer);
+}
+
+static void
+panfrost_transfer_flush_region(struct pipe_context *pctx,
+                               struct pipe_transfer *xfer,
+                               const struct pipe_box *box)
+{
+   /* Mappings are coherent: nothing to do. */
+}
+
+void
+panfrost_context_init_resource(struct pipe_context *pctx)
+{
+   pctx->buffer_map = panfrost_transfer_map;
+   pctx->texture_map = panfrost_transfer_map;
+   pctx->buffer_unmap = panfrost_transfer_unmap;
+   pctx->texture_unmap = panfrost_transfer_unmap;
+   pctx->transfer_flush_region = panfrost_transfer_flush_region;
+   pctx->buffer_subdata = u_default_buffer_subdata;
+   pctx->texture_subdata = u_default_texture_subdata;
+}
