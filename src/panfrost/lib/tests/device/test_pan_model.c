@@ -1,0 +1,198 @@
+/*
+ * Copyright © 2024 The Panfrost project authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* The GPU model table against known answers and its own invariants. */
+
+#include <errno.h>
+
+#include "pan_device_test.h"
+#include "pan_model.h"
+
+struct known {
+   uint32_t prod_id;
+   unsigned arch;
+   const char *name;
+};
+
+/* Every GPU of the support table, by the ids real parts report. */
+static const struct known supported[] = {
+   { 0x0620, 4, "Mali-T620" }, { 0x0720, 4, "Mali-T720" },
+   { 0x0750, 5, "Mali-T760" }, { 0x0820, 5, "Mali-T820" },
+   { 0x0830, 5, "Mali-T830" }, { 0x0860, 5, "Mali-T860" },
+   { 0x0880, 5, "Mali-T880" }, { 0x6221, 6, "Mali-G72" },
+   { 0x7090, 7, "Mali-G51" },  { 0x7093, 7, "Mali-G31" },
+   { 0x7211, 7, "Mali-G76" },  { 0x7212, 7, "Mali-G52" },
+   { 0x7402, 7, "Mali-G52" },  { 0x9091, 9, "Mali-G57" },
+   { 0x9093, 9, "Mali-G57" },
+   /* The kernel's own product keys (arch major, product major). */
+   { 0x6001, 6, "Mali-G72" },  { 0x7000, 7, "Mali-G51" },
+   { 0x7001, 7, "Mali-G76" },  { 0x7002, 7, "Mali-G52" },
+   { 0x7003, 7, "Mali-G31" },  { 0x9001, 9, "Mali-G57" },
+};
+
+static const struct known unsupported[] = {
+   { 0x0600, 4, "Mali-T600" },
+   { 0x6000, 6, "Mali-G71" },
+   { 0xa867, 10, "Mali-G610" },
+   { 0xac74, 10, "Mali-G310" },
+};
+
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static void
+test_supported_ids(void)
+{
+   for (unsigned i = 0; i < LEN(supported); i++) {
+      const struct known *k = &supported[i];
+      const struct pan_model *m = NULL;
+      char err[256] = "";
+
+      CHECK_EQ(pan_model_find_supported(k->prod_id, &m, err, sizeof(err)),
+               0);
+      CHECK(m != NULL);
+      if (!m)
+         continue;
+      CHECK_EQ(m->arch, k->arch);
+      CHECK_EQ(pan_arch_from_prod_id(k->prod_id), k->arch);
+      CHECK(strcmp(m->name, k->name) == 0);
+      CHECK(m->supported);
+      CHECK(m->codename != NULL);
+      CHECK_EQ(err[0], 0);
+   }
+}
+
+static void
+test_unsupported_ids(void)
+{
+   for (unsigned i = 0; i < LEN(unsupported); i++) {
+      const struct known *k = &unsupported[i];
+      const struct pan_model *m = NULL;
+      char err[256] = "", id[16];
+
+      CHECK_EQ(pan_model_find_supported(k->prod_id, &m, err, sizeof(err)),
+               -ENOTSUP);
+      CHECK(m != NULL && !m->supported);
+      CHECK(m && m->arch == k->arch);
+      CHECK_STR_HAS(err, k->name);
+      snprintf(id, sizeof(id), "0x%04x", k->prod_id);
+      CHECK_STR_HAS(err, id);
+      CHECK_STR_HAS(err, "not supported");
+   }
+}
+
+static void
+test_unknown_ids(void)
+{
+   static const uint32_t ids[] = { 0x0000, 0x0999, 0x1234, 0x8000, 0x9003,
+                                   0xb002, 0xffff, 0x10000, 0xffffffff };
+
+   for (unsigned i = 0; i < LEN(ids); i++) {
+      const struct pan_model *m = (const void *)&m; /* must be cleared */
+      char err[256] = "", id[24];
+
+      CHECK_EQ(pan_model_find_supported(ids[i], &m, err, sizeof(err)),
+               -ENODEV);
+      CHECK(m == NULL);
+      CHECK(pan_model_lookup(ids[i]) == NULL);
+      snprintf(id, sizeof(id), "0x%04x", ids[i]);
+      CHECK_STR_HAS(err, id);
+      CHECK_STR_HAS(err, "unknown");
+   }
+
+   /* A NULL or empty message buffer is fine. */
+   const struct pan_model *m;
+   CHECK_EQ(pan_model_find_supported(0x1234, &m, NULL, 0), -ENODEV);
+}
+
+/* Over the whole 16-bit id space: a match is consistent with its row. */
+static void
+test_lookup_invariants(void)
+{
+   for (uint32_t id = 0; id <= 0xffff; id++) {
+      const struct pan_model *m = pan_model_lookup(id);
+      unsigned arch = pan_arch_from_prod_id(id);
+
+      if (id & 0xf000)
+         CHECK_EQ(arch, id >> 12);
+
+      if (!m)
+         continue;
+
+      CHECK_EQ(m->arch, arch);
+      CHECK_EQ(id & m->prod_id_mask, m->prod_id & m->prod_id_mask);
+      if (!(id & 0xf000))
+         CHECK_EQ(id, m->prod_id); /* Midgard ids match exactly */
+   }
+}
+
+static void
+test_table_rows(void)
+{
+   unsigned count;
+   const struct pan_model *t = pan_model_table(&count);
+
+   CHECK(count >= LEN(unsupported) + 13);
+   for (unsigned i = 0; i < count; i++) {
+      CHECK(pan_model_lookup(t[i].prod_id) == &t[i]);
+      CHECK_EQ(pan_arch_from_prod_id(t[i].prod_id), t[i].arch);
+      CHECK(strncmp(t[i].name, "Mali-", 5) == 0);
+      for (unsigned j = i + 1; j < count; j++)
+         CHECK(t[i].prod_id != t[j].prod_id);
+      if (t[i].supported) {
+         /* The driver needs a tile buffer size for every supported GPU. */
+         CHECK(t[i].tile_buffer_size_B >= 8192);
+         CHECK((t[i].tile_buffer_size_B & (t[i].tile_buffer_size_B - 1)) ==
+               0);
+      }
+   }
+}
+
+static void
+test_quirks(void)
+{
+   unsigned count;
+   const struct pan_model *t = pan_model_table(&count);
+
+   for (unsigned i = 0; i < count; i++) {
+      bool expect = t[i].prod_id == 0x720 || t[i].prod_id == 0x820 ||
+                    t[i].prod_id == 0x830;
+      CHECK_EQ(pan_model_has_quirk(&t[i], PAN_QUIRK_NO_HIERARCHICAL_TILING),
+               expect);
+   }
+
+   CHECK_EQ(pan_model_lookup(0x860)->tile_buffer_size_B, 8192);
+   CHECK_EQ(pan_model_lookup(0x7212)->tile_buffer_size_B, 16384);
+   CHECK_EQ(pan_model_lookup(0x9093)->tile_buffer_size_B, 16384);
+}
+
+static void
+test_anisotropic(void)
+{
+   const struct pan_model *g72 = pan_model_lookup(0x6221);
+   const struct pan_model *g51 = pan_model_lookup(0x7090);
+   const struct pan_model *g52 = pan_model_lookup(0x7212);
+   const struct pan_model *t860 = pan_model_lookup(0x860);
+
+   /* G72 from r0p3, G51 from r1p1, later Bifrost always, Midgard never. */
+   CHECK(!pan_model_has_anisotropic(g72, 0x0020));
+   CHECK(pan_model_has_anisotropic(g72, 0x0030));
+   CHECK(!pan_model_has_anisotropic(g51, 0x1000));
+   CHECK(pan_model_has_anisotropic(g51, 0x1010));
+   CHECK(pan_model_has_anisotropic(g52, 0));
+   CHECK(!pan_model_has_anisotropic(t860, 0xffff));
+}
+
+int
+main(void)
+{
+   RUN_TEST(test_supported_ids);
+   RUN_TEST(test_unsupported_ids);
+   RUN_TEST(test_unknown_ids);
+   RUN_TEST(test_lookup_invariants);
+   RUN_TEST(test_table_rows);
+   RUN_TEST(test_quirks);
+   RUN_TEST(test_anisotropic);
+   return test_summary("pan_model");
+}
