@@ -1,0 +1,117 @@
+/*
+ * Copyright 2025 the panfrost-ng authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Shapes of the generated Bifrost tables (pan_isa_bi_tables.c, produced by
+ * gen_bi.py from bifrost_isa.py) and the clause model shared by the
+ * Bifrost codec files.
+ */
+
+#ifndef PAN_ISA_BI_PRIV_H
+#define PAN_ISA_BI_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pan_isa_text.h"
+
+struct bi_mod {
+   const char *name;
+   uint8_t start, size;
+   const char *const *values; /* NULL: raw numeric field */
+   int8_t dflt;               /* -1: always printed */
+};
+
+struct bi_imm {
+   const char *name;
+   uint8_t start, size;
+};
+
+struct bi_op {
+   const char *name;
+   uint8_t unit; /* 0 FMA (23-bit word), 1 ADD (20-bit word) */
+   uint32_t mask, exact;
+   uint8_t nr_srcs;
+   uint8_t srcs[4];
+   uint8_t nr_imms;
+   struct bi_imm imms[2];
+   uint8_t nr_mods;
+   const struct bi_mod *mods;
+};
+
+enum bi_slot_kind {
+   BI_SLOT_LIT,
+   BI_SLOT_Z,
+   BI_SLOT_TUPLE,
+   BI_SLOT_UPPER,
+   BI_SLOT_HEADER,
+   BI_SLOT_CONST,
+   BI_SLOT_M,
+   BI_SLOT_ZERO,
+};
+
+struct bi_slot {
+   uint8_t kind;
+   int8_t a; /* literal, tuple index, constant bit offset */
+   int8_t b; /* tuple bit offset, or second tuple of an upper pair */
+};
+
+/* tag_c, tag_b, tag_a, S, T, U, V: see bifrost_isa.py */
+struct bi_quad_format {
+   const char *name;
+   struct bi_slot slots[7];
+};
+
+struct bi_header_field {
+   const char *name;
+   uint8_t start, size;
+   const char *const *values;
+   uint8_t nr_values;
+};
+
+extern const struct bi_op bi_ops[];
+extern const unsigned bi_nr_ops;
+extern const struct bi_quad_format bi_quad_formats[];
+extern const int8_t bi_sequences[8][6];
+extern const int8_t bi_const_position[8][3];
+extern const struct bi_header_field bi_header_fields[];
+extern const unsigned bi_nr_header_fields;
+extern const char *const bi_fma_sources[8];
+extern const char *const bi_add_sources[8];
+
+/* A 78-bit tuple: register block, FMA and ADD words. */
+struct bi_tuple {
+   uint64_t regs; /* 35 bits */
+   uint32_t fma;  /* 23 bits */
+   uint32_t add;  /* 20 bits */
+};
+
+/* A clause in canonical form: everything the packer needs. */
+struct bi_clause {
+   unsigned nr_tuples; /* 1..8 */
+   struct bi_tuple tuples[8];
+   uint64_t header; /* 45 bits */
+   unsigned m;      /* 15 bits, only where the layout has an M field */
+   unsigned nr_consts;
+   uint64_t consts[8]; /* 60-bit values (constant >> 4) */
+};
+
+/* Pack a clause; returns the number of quadwords (2 x uint64_t each) or
+ * -1 if the constant count does not fit the layout. */
+int bi_pack_clause(const struct bi_clause *c, uint64_t *out, unsigned max);
+
+/* Decode the canonical clause at words[0..]; returns quadwords consumed,
+ * or 0 when the bytes are not a clause our packer would produce. */
+unsigned bi_unpack_clause(const uint64_t *words, unsigned nr_quads,
+                          struct bi_clause *c);
+
+bool bi_ec0_packed(unsigned nr_tuples);
+unsigned bi_const_quads_max(unsigned nr_tuples);
+
+/* Instruction words. */
+int bi_identify(uint32_t word, unsigned unit);
+void bi_print_instr(struct pan_isa_str *s, uint32_t word, unsigned unit);
+int bi_parse_instr(char *text, unsigned unit, uint32_t *word, char *err,
+                   size_t err_size);
+
+#endif
