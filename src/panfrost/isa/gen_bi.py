@@ -84,7 +84,7 @@ def main():
         b = s[2] if len(s) > 2 else -1
         return '{ %s, %d, %d }' % (kinds[s[0]], a, b)
 
-    text = Template(filename=args.template).render(
+    text = Template(filename=os.path.abspath(args.template)).render(
         ops=ops, enums=enums, enum_of=enum_of, Raw=Raw, isa=isa,
         fmt_names=names, slot=slot, ties=ties)
     with open(args.out, 'w') as f:

@@ -139,7 +139,7 @@ def main():
     check_claims(flats)
     enums = list(isa.ENUMS.values())
     enum_id = {e.name: i for i, e in enumerate(enums)}
-    text = Template(filename=args.template).render(
+    text = Template(filename=os.path.abspath(args.template)).render(
         flats=flats, enums=enums, enum_id=enum_id, lut=isa.IMMEDIATE_LUT,
         FLOW=FLOW)
     with open(args.out, 'w') as f:
