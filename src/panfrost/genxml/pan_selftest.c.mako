@@ -29,7 +29,7 @@ rng_next(uint64_t *s)
    return *s * 0x2545F4914F6CDD1Dull;
 }
 
-static uint64_t
+static inline uint64_t
 rand_padded(uint64_t *s)
 {
    /* (2 * odd + 1) << shift must stay below 2^32. */

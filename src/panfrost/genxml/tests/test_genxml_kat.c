@@ -84,7 +84,8 @@ test_job_header(void)
       failed++;
 }
 
-#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+#if PAN_ARCH >= 6
+/* Samplers kept their layout from v6 to v9. */
 static void
 test_bifrost_sampler(void)
 {
@@ -120,6 +121,9 @@ test_bifrost_sampler(void)
       failed++;
 }
 
+#endif
+
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
 static uint32_t
 rgba8_format(void)
 {
@@ -212,6 +216,9 @@ test_bifrost_texture(uint32_t fmt)
 #endif
 }
 
+#endif
+
+#if PAN_ARCH >= 6
 static void
 test_bifrost_blend(void)
 {
@@ -245,7 +252,9 @@ test_bifrost_blend(void)
 
    pan_pack(&p, blend, cfg) {
       cfg.internal.mode = MALI_BLEND_MODE_SHADER;
+#if PAN_ARCH <= 7
       cfg.internal.shader.return_value = 0x1000;
+#endif
       cfg.internal.shader.pc = 0x2340;
       /* Ignored: not part of the selected case. */
       cfg.internal.fixed_function.rt = 7;
@@ -253,7 +262,12 @@ test_bifrost_blend(void)
    /* w0: enable 0x200; w1: empty equation
     * w2: mode 0 | (0x1000 >> 3) << 3 = 0x1000
     * w3: (0x2340 >> 4) << 4 = 0x2340 */
+#if PAN_ARCH <= 7
    CHECK("blend/shader", p, 0x00000200, 0, 0x00001000, 0x00002340);
+#else
+   /* v9 blend shaders have no return address field. */
+   CHECK("blend/shader", p, 0x00000200, 0, 0, 0x00002340);
+#endif
 }
 
 static void
@@ -284,9 +298,16 @@ test_bifrost_framebuffer(void)
     *      | rt count 0 | 1024 >> 10 = 1 << 24 -> 0x01001012
     * w12: z format 1 << 16 | z write 1 << 18 | zs_crc 1 << 21 = 0x00250000
     * w13: 1.0f; w14/15: tiler */
+#if PAN_ARCH <= 7
    CHECK("framebuffer_parameters", p, 0, 0, 0, 0, 0x2000, 0, 0, 0,
          0x0437077F, 0, 0x0437077F, 0x01001012, 0x00250000, 0x3f800000,
          0x00000040, 0x8);
+#else
+   /* v9 defaults point_sprite_coord_origin_max_y (w11 bit 15 = 0x8000) */
+   CHECK("framebuffer_parameters", p, 0, 0, 0, 0, 0x2000, 0, 0, 0,
+         0x0437077F, 0, 0x0437077F, 0x01009012, 0x00250000, 0x3f800000,
+         0x00000040, 0x8);
+#endif
 }
 
 static void
@@ -318,6 +339,9 @@ test_bifrost_render_target(void)
 #endif
 }
 
+#endif
+
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
 static void
 test_bifrost_fragment_job(void)
 {
@@ -341,19 +365,99 @@ test_bifrost_fragment_job(void)
 }
 #endif
 
+#if PAN_ARCH >= 9
+static void
+test_valhall_texture(void)
+{
+   struct mali_texture_packed p;
+
+   pan_pack(&p, texture, cfg) {
+      cfg.dimension = MALI_TEXTURE_DIMENSION_2D;
+      cfg.format = 0xBB000;
+      cfg.width = 256;
+      cfg.height = 128;
+      cfg.swizzle = 0x688;
+      cfg.levels = 9;
+      cfg.surfaces = 0x10000040;
+   }
+   /* w0: type texture 2 | dim 2 << 4 | 0xBB000 << 10 = 0x2EC00022
+    * w1: 0x007F00FF; w2: swizzle 0x688 | levels-1 8 << 16 = 0x00080688 */
+   CHECK("texture", p, 0x2EC00022, 0x007F00FF, 0x00080688, 0, 0x10000040, 0,
+         0, 0);
+}
+
+static void
+test_valhall_buffer(void)
+{
+   struct mali_buffer_packed p;
+
+   pan_pack(&p, buffer, cfg) {
+      cfg.size = 4096;
+      cfg.address = 0x12345640;
+      cfg.strided.stride = 16;
+   }
+   /* w0: type buffer 9 | simple 1 << 4 = 0x19; w1 size; w2/3 address;
+    * w4 stride */
+   CHECK("buffer", p, 0x19, 4096, 0x12345640, 0, 16, 0, 0, 0);
+}
+
+static void
+test_valhall_plane(void)
+{
+   struct mali_plane_packed p;
+
+   pan_pack(&p, plane, cfg) {
+      cfg.plane_type = MALI_PLANE_TYPE_AFBC;
+      cfg.afbc.ytr = true;
+      cfg.afbc.compression_mode = MALI_AFBC_COMPRESSION_MODE_R8G8B8A8;
+      cfg.afbc.header_stride = 64;
+      cfg.size = 0x10000;
+      cfg.address = 0x200000;
+      /* Ignored: generic planes only. */
+      cfg.generic.clump_format = MALI_CLUMP_FORMAT_RAW32;
+   }
+   /* w0: type plane 10 | AFBC 6 << 4 = 0x6A | ytr 1 << 16
+    *     | mode 10 << 26 = 0x28000000 -> 0x2801006A
+    * w1 size; w2/3 address; w5 header stride */
+   CHECK("plane/afbc", p, 0x2801006A, 0x10000, 0x200000, 0, 0, 64, 0, 0);
+}
+
+static void
+test_valhall_resource(void)
+{
+   struct mali_resource_packed p;
+
+   pan_pack(&p, resource, cfg) {
+      cfg.address = 0x1000040;
+      cfg.size = 3;
+   }
+   /* w0/1: 56-bit address, "contains descriptors" (default) at w1 bit 24;
+    * w2/3: entry count */
+   CHECK("resource", p, 0x01000040, 0x01000000, 3, 0);
+}
+#endif
+
 int
 main(void)
 {
    test_job_header();
-#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+#if PAN_ARCH >= 6
    test_bifrost_sampler();
-   test_bifrost_texture(rgba8_format());
-   test_bifrost_attribute();
-   test_bifrost_attribute_buffer();
    test_bifrost_blend();
    test_bifrost_framebuffer();
    test_bifrost_render_target();
+#endif
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+   test_bifrost_texture(rgba8_format());
+   test_bifrost_attribute();
+   test_bifrost_attribute_buffer();
    test_bifrost_fragment_job();
+#endif
+#if PAN_ARCH >= 9
+   test_valhall_texture();
+   test_valhall_buffer();
+   test_valhall_plane();
+   test_valhall_resource();
 #endif
    printf("%u passed, %u failed\n", passed, failed);
    return failed ? 1 : 0;
