@@ -57,25 +57,6 @@ pan_device_log_error(const struct pan_device *dev, const char *fmt, ...)
    (dev->log ? dev->log : log_to_stderr)(dev->log_data, msg);
 }
 
-uint32_t
-pan_arch_default_max_threads(unsigned arch)
-{
-   /* Architectural maxima per core. Some smaller parts (G31) have fewer;
-    * kernels that report THREAD_MAX_THREADS give the real figure.
-    */
-   switch (arch) {
-   case 4:
-   case 5:
-      return 256;
-   case 6:
-      return 384;
-   case 7:
-      return 768;
-   default:
-      return 1024;
-   }
-}
-
 static int
 set_error(char *err, size_t err_size, int ret, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -264,7 +245,7 @@ static void
 derive_properties(struct pan_device *dev)
 {
    if (!dev->max_threads)
-      dev->max_threads = pan_arch_default_max_threads(dev->arch);
+      dev->max_threads = pan_arch_max_threads(dev->arch);
    if (!dev->max_workgroup_size) {
       dev->max_workgroup_size = dev->max_threads < PAN_WORKGROUP_DEFAULT
                                    ? dev->max_threads

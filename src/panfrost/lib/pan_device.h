@@ -147,11 +147,6 @@ pan_device_supports_compressed_format(const struct pan_device *dev,
           (dev->texture_features[0] & (1u << format_index)) != 0;
 }
 
-/* Default thread count per core for an architecture when the kernel does
- * not report it.
- */
-uint32_t pan_arch_default_max_threads(unsigned arch);
-
 #ifdef __cplusplus
 }
 #endif

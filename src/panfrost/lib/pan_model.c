@@ -99,6 +99,22 @@ pan_arch_from_prod_id(uint32_t prod_id)
    }
 }
 
+unsigned
+pan_arch_max_threads(unsigned arch)
+{
+   switch (arch) {
+   case 4:
+   case 5:
+      return 256;
+   case 6:
+      return 384;
+   case 7:
+      return 768;
+   default:
+      return 1024;
+   }
+}
+
 const struct pan_model *
 pan_model_lookup(uint32_t prod_id)
 {

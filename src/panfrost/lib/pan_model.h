@@ -77,6 +77,12 @@ struct pan_model {
  */
 unsigned pan_arch_from_prod_id(uint32_t prod_id);
 
+/* Architectural maximum of threads per shader core, the fallback when the
+ * kernel does not report THREAD_MAX_THREADS. Smaller parts may have fewer
+ * (G31: 512 rather than 768).
+ */
+unsigned pan_arch_max_threads(unsigned arch);
+
 /* Model for a product id, or NULL if unknown. Supported and unsupported
  * models are returned alike: check model->supported.
  */
