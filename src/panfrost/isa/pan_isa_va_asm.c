@@ -14,8 +14,6 @@
 #define MAX_PARTS 32
 #define LINE_MAX_CHARS 1024
 
-int va_identify(uint64_t word);
-
 struct va_asm {
    uint64_t word;
    int page; /* -1 until an operand or .page= fixes it */

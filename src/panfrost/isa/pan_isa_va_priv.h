@@ -70,6 +70,9 @@ extern const uint32_t va_immediate_lut[32];
 /* Special FAU names of pages 0..3 (page 2 has none), 16 entries each. */
 extern const char *const va_special_names[4][16];
 
+/* Index of the instruction matching a word, or -1. */
+int va_identify(uint64_t word);
+
 #define VA_FLOW_SHIFT 59
 #define VA_PAGE_SHIFT 57
 
