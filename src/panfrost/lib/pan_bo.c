@@ -21,7 +21,8 @@
 #define PAN_HEAP_GRANULE_B (2ull * 1024 * 1024)
 
 #define PAN_BO_CALLER_FLAGS                                                  \
-   (PAN_BO_EXECUTE | PAN_BO_GROWABLE | PAN_BO_INVISIBLE | PAN_BO_DELAY_MMAP)
+   (PAN_BO_EXECUTE | PAN_BO_GROWABLE | PAN_BO_INVISIBLE | PAN_BO_DELAY_MMAP | \
+    PAN_BO_SHARED)
 
 static uint64_t
 align_up(uint64_t v, uint64_t a)
@@ -162,7 +163,10 @@ pan_bo_create(struct pan_device *dev, uint64_t size_B, uint32_t flags,
    size_B = align_up(size_B, (flags & PAN_BO_GROWABLE) ? PAN_HEAP_GRANULE_B
                                                        : PAN_PAGE_SIZE_B);
 
-   struct pan_bo *bo = pan_bo_cache_fetch(dev, size_B, flags);
+   /* Cached BOs are never shared, so a shared request skips the cache. */
+   struct pan_bo *bo = (flags & PAN_BO_SHARED)
+                          ? NULL
+                          : pan_bo_cache_fetch(dev, size_B, flags);
 
    if (!bo) {
       bo = alloc_from_kernel(dev, size_B, flags, &ret);
@@ -320,8 +324,11 @@ pan_bo_export(struct pan_bo *bo)
       return ret;
    }
 
+   /* From now on an import of this buffer must find this BO. It may be
+    * flagged shared already (created so) without being in the map yet.
+    */
    pthread_mutex_lock(&dev->bo_map_lock);
-   if (!(bo->flags & PAN_BO_SHARED)) {
+   if (map_lookup(dev, bo->handle) != bo) {
       ret = map_insert(dev, bo);
       if (!ret)
          bo->flags |= PAN_BO_SHARED;

@@ -42,8 +42,9 @@ enum pan_bo_flags {
    PAN_BO_INVISIBLE = 1u << 2,
    /* Map on the first pan_bo_mmap() rather than at creation. */
    PAN_BO_DELAY_MMAP = 1u << 3,
-   /* Exported or imported: other processes may use it, so it bypasses the
-    * BO cache. Set by pan_bo_export/pan_bo_import, not by callers.
+   /* Other processes may use it (exported, imported, or created for
+    * sharing), so it never goes through the BO cache. pan_bo_export and
+    * pan_bo_import set it; callers may also pass it at creation.
     */
    PAN_BO_SHARED = 1u << 4,
 };

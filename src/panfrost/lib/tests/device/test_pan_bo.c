@@ -168,7 +168,6 @@ test_invalid_requests(void)
       { 4096, PAN_BO_GROWABLE, "INVISIBLE" },
       { 4096, PAN_BO_GROWABLE | PAN_BO_INVISIBLE | PAN_BO_EXECUTE,
         "executable" },
-      { 4096, PAN_BO_SHARED, "flags" },
       { 4096, 1u << 20, "flags" },
       { 1ull << 32, 0, "32-bit" },
    };
@@ -506,6 +505,42 @@ test_export_import(void)
    teardown();
 }
 
+/* A BO created for sharing skips the cache both ways, and its export
+ * imports back as itself.
+ */
+static void
+test_created_shared(void)
+{
+   setup();
+
+   struct pan_bo *cached = pan_bo_create(&dev, 8 * KiB, 0, "cached");
+   pan_bo_unref(cached);
+   CHECK_EQ(dev.bo_cache.count, 1);
+
+   struct pan_bo *s = pan_bo_create(&dev, 8 * KiB, PAN_BO_SHARED, "shared");
+   CHECK(s != NULL);
+   CHECK_EQ(fk.creates, 2); /* not served from the cache */
+   CHECK_EQ(dev.bo_cache.count, 1);
+   CHECK(s->cpu != NULL);
+
+   int fd = pan_bo_export(s);
+   CHECK(fd >= 0);
+   CHECK(pan_bo_import(&dev, fd) == s);
+   CHECK_EQ(s->refcnt, 2);
+   pan_bo_unref(s);
+   pan_bo_unref(s);
+   CHECK_EQ(dev.bo_cache.count, 1); /* closed, not cached */
+   CHECK_EQ(fk.closes, 1);
+   close(fd);
+
+   /* Never exported: still closed rather than cached. */
+   s = pan_bo_create(&dev, 8 * KiB, PAN_BO_SHARED, "shared2");
+   pan_bo_unref(s);
+   CHECK_EQ(dev.bo_cache.count, 1);
+   CHECK_EQ(fk.closes, 2);
+   teardown();
+}
+
 /* Several threads allocating, sharing and releasing: ASan/UBSan and the
  * final leak check catch mistakes in the locking.
  */
@@ -564,6 +599,7 @@ main(void)
    RUN_TEST(test_refcount);
    RUN_TEST(test_wait);
    RUN_TEST(test_export_import);
+   RUN_TEST(test_created_shared);
    RUN_TEST(test_threads);
    return test_summary("pan_bo");
 }

@@ -184,6 +184,17 @@ test_anisotropic(void)
    CHECK(!pan_model_has_anisotropic(t860, 0xffff));
 }
 
+static void
+test_arch_max_threads(void)
+{
+   CHECK_EQ(pan_arch_max_threads(4), 256);
+   CHECK_EQ(pan_arch_max_threads(5), 256);
+   CHECK_EQ(pan_arch_max_threads(6), 384);
+   CHECK_EQ(pan_arch_max_threads(7), 768);
+   CHECK_EQ(pan_arch_max_threads(9), 1024);
+   CHECK_EQ(pan_arch_max_threads(10), 1024);
+}
+
 int
 main(void)
 {
@@ -194,5 +205,6 @@ main(void)
    RUN_TEST(test_table_rows);
    RUN_TEST(test_quirks);
    RUN_TEST(test_anisotropic);
+   RUN_TEST(test_arch_max_threads);
    return test_summary("pan_model");
 }
