@@ -29,9 +29,9 @@
 
 /* The kernel's GPU address space: [32 MiB, 4 GiB). */
 #define PAN_SHIM_VA_START (32ull << 20)
-#define PAN_SHIM_VA_END   (4ull << 30)
-#define PAN_SHIM_2M       (2ull << 20)
-#define PAN_SHIM_PAGE     4096ull
+#define PAN_SHIM_VA_END (4ull << 30)
+#define PAN_SHIM_2M (2ull << 20)
+#define PAN_SHIM_PAGE 4096ull
 
 bool drm_shim_driver_prefers_first_render_node = true;
 
@@ -68,14 +68,21 @@ static unsigned
 shim_core_count(const struct pan_model *m)
 {
    switch (m->prod_id) {
-   case 0x0720: return 2; /* e.g. MP2 in Allwinner H6 */
-   case 0x0820: return 1;
-   case 0x0830: return 2;
-   case 0x7093: return 1; /* G31 MP2 parts exist; one core is the floor */
+   case 0x0720:
+      return 2; /* e.g. MP2 in Allwinner H6 */
+   case 0x0820:
+      return 1;
+   case 0x0830:
+      return 2;
+   case 0x7093:
+      return 1; /* G31 MP2 parts exist; one core is the floor */
    case 0x9091:
-   case 0x9093: return 5; /* G57 MC5 */
-   case 0xac74: return 1;
-   default: break;
+   case 0x9093:
+      return 5; /* G57 MC5 */
+   case 0xac74:
+      return 1;
+   default:
+      break;
    }
    return m->arch >= 6 ? 2 : 4;
 }
@@ -95,8 +102,7 @@ shim_fill_params(const struct pan_model *m, uint32_t prod_id)
    p[DRM_PANFROST_PARAM_GPU_PROD_ID] = prod_id;
    /* Old enough to have every feature the model table knows of. */
    p[DRM_PANFROST_PARAM_GPU_REVISION] =
-      m->min_rev_anisotropic == PAN_MODEL_NO_ANISO ? 0
-                                                    : m->min_rev_anisotropic;
+      m->min_rev_anisotropic == PAN_MODEL_NO_ANISO ? 0 : m->min_rev_anisotropic;
    p[DRM_PANFROST_PARAM_SHADER_PRESENT] = (1ull << shim_core_count(m)) - 1;
    p[DRM_PANFROST_PARAM_TILER_PRESENT] = 0x1;
    p[DRM_PANFROST_PARAM_L2_PRESENT] = 0x1;
@@ -291,8 +297,8 @@ ioctl_mmap_bo(int fd, unsigned long request, void *arg)
    if (bo->flags & PANFROST_BO_HEAP)
       ret = -EINVAL;
    else
-      args->offset = drm_shim_bo_get_mmap_offset(drm_shim_fd_lookup(fd),
-                                                 &bo->base);
+      args->offset =
+         drm_shim_bo_get_mmap_offset(drm_shim_fd_lookup(fd), &bo->base);
 
    drm_shim_bo_put(&bo->base);
    return ret;

@@ -20,8 +20,8 @@
  */
 #define PAN_HEAP_GRANULE_B (2ull * 1024 * 1024)
 
-#define PAN_BO_CALLER_FLAGS                                                  \
-   (PAN_BO_EXECUTE | PAN_BO_GROWABLE | PAN_BO_INVISIBLE | PAN_BO_DELAY_MMAP | \
+#define PAN_BO_CALLER_FLAGS                                                    \
+   (PAN_BO_EXECUTE | PAN_BO_GROWABLE | PAN_BO_INVISIBLE | PAN_BO_DELAY_MMAP |  \
     PAN_BO_SHARED)
 
 static uint64_t
@@ -83,8 +83,8 @@ pan_bo_destroy(struct pan_bo *bo)
 
    int ret = k->ops->bo_close(k, bo->handle);
    if (ret) {
-      pan_device_log_error(bo->dev, "closing BO %u (%s) failed: %s",
-                           bo->handle, bo->label ? bo->label : "unlabelled",
+      pan_device_log_error(bo->dev, "closing BO %u (%s) failed: %s", bo->handle,
+                           bo->label ? bo->label : "unlabelled",
                            strerror(-ret));
    }
 
@@ -164,9 +164,8 @@ pan_bo_create(struct pan_device *dev, uint64_t size_B, uint32_t flags,
                                                        : PAN_PAGE_SIZE_B);
 
    /* Cached BOs are never shared, so a shared request skips the cache. */
-   struct pan_bo *bo = (flags & PAN_BO_SHARED)
-                          ? NULL
-                          : pan_bo_cache_fetch(dev, size_B, flags);
+   struct pan_bo *bo =
+      (flags & PAN_BO_SHARED) ? NULL : pan_bo_cache_fetch(dev, size_B, flags);
 
    if (!bo) {
       bo = alloc_from_kernel(dev, size_B, flags, &ret);
@@ -181,8 +180,9 @@ pan_bo_create(struct pan_device *dev, uint64_t size_B, uint32_t flags,
    }
 
    if (!bo) {
-      pan_device_log_error(dev, "allocating BO \"%s\" of %llu bytes failed: "
-                                "%s",
+      pan_device_log_error(dev,
+                           "allocating BO \"%s\" of %llu bytes failed: "
+                           "%s",
                            label ? label : "unlabelled",
                            (unsigned long long)size_B, strerror(-ret));
       return NULL;
@@ -356,10 +356,9 @@ wrap_imported(struct pan_device *dev, uint32_t handle, uint64_t size_B)
 
    struct pan_bo *bo = ret ? NULL : calloc(1, sizeof(*bo));
    if (!bo) {
-      pan_device_log_error(dev, "importing dma-buf (handle %u) failed: %s",
-                           handle,
-                           ret ? (size_B ? strerror(-ret) : "unknown size")
-                               : "out of memory");
+      pan_device_log_error(
+         dev, "importing dma-buf (handle %u) failed: %s", handle,
+         ret ? (size_B ? strerror(-ret) : "unknown size") : "out of memory");
       k->ops->bo_close(k, handle);
       return NULL;
    }
@@ -392,8 +391,8 @@ pan_bo_import(struct pan_device *dev, int dmabuf_fd)
    int ret = k->ops->prime_import(k, dmabuf_fd, &handle, &size_B);
    if (ret) {
       pthread_mutex_unlock(&dev->bo_map_lock);
-      pan_device_log_error(dev, "importing dma-buf fd %d failed: %s",
-                           dmabuf_fd, strerror(-ret));
+      pan_device_log_error(dev, "importing dma-buf fd %d failed: %s", dmabuf_fd,
+                           strerror(-ret));
       return NULL;
    }
 

@@ -64,8 +64,8 @@ struct pan_bo {
    /* CPU mapping, NULL until mapped. */
    void *cpu;
    uint32_t handle;
-   uint32_t flags;      /* enum pan_bo_flags */
-   int32_t refcnt;      /* p_atomic_* */
+   uint32_t flags; /* enum pan_bo_flags */
+   int32_t refcnt; /* p_atomic_* */
    /* Static string naming the BO for debugging; not owned. */
    const char *label;
    /* enum pan_bo_access of pending GPU work; p_atomic_* because submitters

@@ -83,7 +83,7 @@ fetch_from_bucket(struct pan_device *dev, struct list_head *bucket,
    const struct pan_kmod *k = &dev->kmod;
 
    /* Oldest first: the likeliest to be idle. */
-   list_for_each_entry_safe(struct pan_bo, bo, bucket, bucket_link) {
+   list_for_each_entry_safe (struct pan_bo, bo, bucket, bucket_link) {
       if (!fits(bo, size_B, flags))
          continue;
 
@@ -142,7 +142,7 @@ evict_older_than(struct pan_device *dev, uint64_t now_ns, uint64_t age_ns)
 {
    struct pan_bo_cache *cache = &dev->bo_cache;
 
-   list_for_each_entry_safe(struct pan_bo, bo, &cache->lru, lru_link) {
+   list_for_each_entry_safe (struct pan_bo, bo, &cache->lru, lru_link) {
       if (now_ns >= bo->cached_at_ns && now_ns - bo->cached_at_ns <= age_ns)
          break;
 
@@ -200,7 +200,7 @@ pan_bo_cache_evict_all(struct pan_device *dev)
    struct pan_bo_cache *cache = &dev->bo_cache;
 
    pthread_mutex_lock(&cache->lock);
-   list_for_each_entry_safe(struct pan_bo, bo, &cache->lru, lru_link) {
+   list_for_each_entry_safe (struct pan_bo, bo, &cache->lru, lru_link) {
       take_out(cache, bo);
       pan_bo_destroy(bo);
    }

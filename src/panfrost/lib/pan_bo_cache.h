@@ -35,9 +35,10 @@ extern "C" {
 struct pan_bo;
 struct pan_device;
 
-#define PAN_BO_CACHE_MIN_LOG2     12 /* 4 KiB */
-#define PAN_BO_CACHE_MAX_LOG2     22 /* 4 MiB and up */
-#define PAN_BO_CACHE_BUCKET_COUNT (PAN_BO_CACHE_MAX_LOG2 - PAN_BO_CACHE_MIN_LOG2 + 1)
+#define PAN_BO_CACHE_MIN_LOG2 12 /* 4 KiB */
+#define PAN_BO_CACHE_MAX_LOG2 22 /* 4 MiB and up */
+#define PAN_BO_CACHE_BUCKET_COUNT                                              \
+   (PAN_BO_CACHE_MAX_LOG2 - PAN_BO_CACHE_MIN_LOG2 + 1)
 
 /* Default age after which a cached BO is freed. */
 #define PAN_BO_CACHE_MAX_AGE_NS 1000000000ull

@@ -57,8 +57,7 @@ pan_device_log_error(const struct pan_device *dev, const char *fmt, ...)
    (dev->log ? dev->log : log_to_stderr)(dev->log_data, msg);
 }
 
-static int
-set_error(char *err, size_t err_size, int ret, const char *fmt, ...)
+static int set_error(char *err, size_t err_size, int ret, const char *fmt, ...)
 #if defined(__GNUC__)
    __attribute__((format(printf, 4, 5)))
 #endif
@@ -102,8 +101,8 @@ query(struct pan_device *dev, uint32_t param, bool required, uint64_t def,
 }
 
 static int
-query_u32(struct pan_device *dev, uint32_t param, uint32_t def,
-          uint32_t *out, char *err, size_t err_size)
+query_u32(struct pan_device *dev, uint32_t param, uint32_t def, uint32_t *out,
+          char *err, size_t err_size)
 {
    uint64_t v;
    int ret = query(dev, param, false, def, &v, err, err_size);
@@ -119,14 +118,13 @@ query_identity(struct pan_device *dev, char *err, size_t err_size)
    uint64_t v;
    int ret;
 
-   ret = query(dev, DRM_PANFROST_PARAM_GPU_PROD_ID, true, 0, &v, err,
-               err_size);
+   ret = query(dev, DRM_PANFROST_PARAM_GPU_PROD_ID, true, 0, &v, err, err_size);
    if (ret)
       return ret;
    dev->gpu_id = (uint32_t)v;
 
-   ret = query(dev, DRM_PANFROST_PARAM_GPU_REVISION, true, 0, &v, err,
-               err_size);
+   ret =
+      query(dev, DRM_PANFROST_PARAM_GPU_REVISION, true, 0, &v, err, err_size);
    if (ret)
       return ret;
    dev->gpu_revision = (uint32_t)v;
@@ -170,8 +168,8 @@ query_units(struct pan_device *dev, char *err, size_t err_size)
              : query_u32(dev, DRM_PANFROST_PARAM_JS_PRESENT, 0x7,
                          &dev->js_present, err, err_size);
    ret = ret ? ret
-             : query_u32(dev, DRM_PANFROST_PARAM_NR_CORE_GROUPS, 1,
-                         &nr_groups, err, err_size);
+             : query_u32(dev, DRM_PANFROST_PARAM_NR_CORE_GROUPS, 1, &nr_groups,
+                         err, err_size);
    if (ret)
       return ret;
    dev->nr_core_groups = nr_groups;
@@ -219,8 +217,8 @@ query_features(struct pan_device *dev, char *err, size_t err_size)
    };
 
    for (unsigned i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
-      int ret = query_u32(dev, regs[i].param, regs[i].def, regs[i].out, err,
-                          err_size);
+      int ret =
+         query_u32(dev, regs[i].param, regs[i].def, regs[i].out, err, err_size);
       if (ret)
          return ret;
    }
@@ -282,8 +280,8 @@ check_driver(struct pan_device *dev, char *err, size_t err_size)
 
    if (ret) {
       return set_error(err, err_size, ret,
-                       "cannot query the kernel driver of fd %d (%s)",
-                       dev->fd, strerror(-ret));
+                       "cannot query the kernel driver of fd %d (%s)", dev->fd,
+                       strerror(-ret));
    }
 
    if (strcmp(name, "panfrost") != 0) {
@@ -348,8 +346,10 @@ pan_device_close(struct pan_device *dev)
 
    for (uint32_t i = 0; i < dev->bo_map_size; i++) {
       if (dev->bo_map[i]) {
-         pan_device_log_error(dev, "shared BO (handle %u) still referenced "
-                                   "at device close", i);
+         pan_device_log_error(dev,
+                              "shared BO (handle %u) still referenced "
+                              "at device close",
+                              i);
       }
    }
    free(dev->bo_map);

@@ -75,10 +75,10 @@ struct pan_device {
    uint32_t js_features[PAN_MAX_JS];
 
    /* Thread limits, with architectural defaults filled in. */
-   uint32_t max_threads;        /* per core */
+   uint32_t max_threads; /* per core */
    uint32_t max_workgroup_size;
    uint32_t max_barrier_size;
-   uint32_t thread_tls_alloc;   /* threads per core to size TLS for */
+   uint32_t thread_tls_alloc; /* threads per core to size TLS for */
 
    /* Derived. */
    bool has_afbc;
@@ -113,8 +113,7 @@ struct pan_device {
  * Returns 0, or -errno with a message in err. dev needs no initialisation;
  * on failure it holds nothing to release. The fd stays the caller's.
  */
-int pan_device_open(struct pan_device *dev, int fd, char *err,
-                    size_t err_size);
+int pan_device_open(struct pan_device *dev, int fd, char *err, size_t err_size);
 
 /* Same with a chosen kernel backend (tests) and enum pan_device_flags. */
 int pan_device_open_kmod(struct pan_device *dev, int fd,

@@ -26,19 +26,19 @@ extern "C" {
 
 /* Kernel-side BO creation flags (the PANFROST_BO_* values). */
 #define PAN_KMOD_BO_NOEXEC (1u << 0)
-#define PAN_KMOD_BO_HEAP   (1u << 1)
+#define PAN_KMOD_BO_HEAP (1u << 1)
 
 /* Wait "forever". */
 #define PAN_KMOD_TIMEOUT_INFINITE INT64_MAX
 
 struct pan_kmod_submit {
-   uint64_t jc_gpu_va;          /* first job of the chain */
-   const uint32_t *in_syncs;    /* syncobj handles to wait on */
+   uint64_t jc_gpu_va;       /* first job of the chain */
+   const uint32_t *in_syncs; /* syncobj handles to wait on */
    uint32_t in_sync_count;
-   uint32_t out_sync;           /* syncobj to signal, 0 for none */
-   const uint32_t *bo_handles;  /* BOs the job uses */
+   uint32_t out_sync;          /* syncobj to signal, 0 for none */
+   const uint32_t *bo_handles; /* BOs the job uses */
    uint32_t bo_handle_count;
-   uint32_t requirements;       /* PANFROST_JD_REQ_* */
+   uint32_t requirements; /* PANFROST_JD_REQ_* */
 };
 
 struct pan_kmod;
@@ -48,10 +48,9 @@ struct pan_kmod_ops {
    int (*get_driver_name)(const struct pan_kmod *k, char *name,
                           size_t name_size);
    /* DRM_PANFROST_PARAM_*; -EINVAL when the kernel does not know it. */
-   int (*get_param)(const struct pan_kmod *k, uint32_t param,
-                    uint64_t *value);
-   int (*bo_create)(const struct pan_kmod *k, uint32_t size_B,
-                    uint32_t kflags, uint32_t *handle, uint64_t *gpu_va);
+   int (*get_param)(const struct pan_kmod *k, uint32_t param, uint64_t *value);
+   int (*bo_create)(const struct pan_kmod *k, uint32_t size_B, uint32_t kflags,
+                    uint32_t *handle, uint64_t *gpu_va);
    int (*bo_close)(const struct pan_kmod *k, uint32_t handle);
    int (*bo_get_gpu_va)(const struct pan_kmod *k, uint32_t handle,
                         uint64_t *gpu_va);

@@ -86,8 +86,7 @@ drm_bo_close(const struct pan_kmod *k, uint32_t handle)
 }
 
 static int
-drm_bo_get_gpu_va(const struct pan_kmod *k, uint32_t handle,
-                  uint64_t *gpu_va)
+drm_bo_get_gpu_va(const struct pan_kmod *k, uint32_t handle, uint64_t *gpu_va)
 {
    struct drm_panfrost_get_bo_offset args = { .handle = handle };
    int ret = drm_call(k->fd, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &args);
@@ -98,8 +97,7 @@ drm_bo_get_gpu_va(const struct pan_kmod *k, uint32_t handle,
 }
 
 static int
-drm_bo_mmap_offset(const struct pan_kmod *k, uint32_t handle,
-                   uint64_t *offset)
+drm_bo_mmap_offset(const struct pan_kmod *k, uint32_t handle, uint64_t *offset)
 {
    struct drm_panfrost_mmap_bo args = { .handle = handle };
    int ret = drm_call(k->fd, DRM_IOCTL_PANFROST_MMAP_BO, &args);
@@ -190,8 +188,8 @@ drm_submit(const struct pan_kmod *k, const struct pan_kmod_submit *s)
 static int
 drm_prime_export(const struct pan_kmod *k, uint32_t handle, int *dmabuf_fd)
 {
-   int ret = drmPrimeHandleToFD(k->fd, handle, DRM_CLOEXEC | DRM_RDWR,
-                                dmabuf_fd);
+   int ret =
+      drmPrimeHandleToFD(k->fd, handle, DRM_CLOEXEC | DRM_RDWR, dmabuf_fd);
 
    return ret ? (errno ? -errno : -EIO) : 0;
 }

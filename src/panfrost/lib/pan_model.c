@@ -13,13 +13,13 @@
 /* Tile buffer sizes. Every Midgard part and the first Bifrost (G71) have
  * 8 KiB; later Bifrost parts and the first Valhall doubled it.
  */
-#define TIB_8K  (8 * 1024)
+#define TIB_8K (8 * 1024)
 #define TIB_16K (16 * 1024)
 
 /* GPU_REVISION encodes rNpM as N in bits 15:12 and M in bits 11:4. */
 #define REV(major, minor) (((major) << 12) | ((minor) << 4))
 
-#define EXACT   PAN_PROD_ID_EXACT_MASK
+#define EXACT PAN_PROD_ID_EXACT_MASK
 #define PRODUCT PAN_PROD_ID_PRODUCT_MASK
 #define NO_HIER PAN_QUIRK_NO_HIERARCHICAL_TILING
 
@@ -31,6 +31,7 @@
  *
  * Rows are in (arch, id) order; the first matching row wins.
  */
+/* clang-format off */
 static const struct pan_model models[] = {
    /* prod_id  mask   arch name        code    aniso-rev  tib  quirks sup */
    { 0x0600, EXACT, 4, "Mali-T600", "T60x", PAN_MODEL_NO_ANISO, TIB_8K, 0,
@@ -72,6 +73,7 @@ static const struct pan_model models[] = {
    { 0xa867, EXACT, 10, "Mali-G610", NULL, PAN_MODEL_NO_ANISO, 0, 0, false },
    { 0xac74, EXACT, 10, "Mali-G310", NULL, PAN_MODEL_NO_ANISO, 0, 0, false },
 };
+/* clang-format on */
 
 unsigned
 pan_arch_from_prod_id(uint32_t prod_id)
@@ -190,8 +192,7 @@ pan_model_table(unsigned *count)
 }
 
 bool
-pan_model_has_anisotropic(const struct pan_model *model,
-                          uint32_t gpu_revision)
+pan_model_has_anisotropic(const struct pan_model *model, uint32_t gpu_revision)
 {
    if (model->min_rev_anisotropic == PAN_MODEL_NO_ANISO)
       return false;

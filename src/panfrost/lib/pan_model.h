@@ -33,7 +33,7 @@ extern "C" {
 /* Mask selecting (arch major, product major) in a v6+ product id. */
 #define PAN_PROD_ID_PRODUCT_MASK 0xf00fu
 /* Mask for rows that must match the whole id. */
-#define PAN_PROD_ID_EXACT_MASK   0xffffu
+#define PAN_PROD_ID_EXACT_MASK 0xffffu
 
 /* The anisotropic filtering revision value meaning "no revision has it". */
 #define PAN_MODEL_NO_ANISO UINT32_MAX
@@ -92,8 +92,7 @@ const struct pan_model *pan_model_lookup(uint32_t prod_id);
  * model, -ENODEV for an unknown id and -ENOTSUP for a known but unsupported
  * one (*out is then set too), with a message written to err.
  */
-int pan_model_find_supported(uint32_t prod_id,
-                             const struct pan_model **out,
+int pan_model_find_supported(uint32_t prod_id, const struct pan_model **out,
                              char *err, size_t err_size);
 
 /* The whole table, for tests and tools. */

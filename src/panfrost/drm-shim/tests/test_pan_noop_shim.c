@@ -58,8 +58,8 @@ test_bos(void)
 {
    struct pan_bo *a = pan_bo_create(&dev, 10000, 0, "data");
    struct pan_bo *code = pan_bo_create(&dev, 4096, PAN_BO_EXECUTE, "code");
-   struct pan_bo *heap = pan_bo_create(
-      &dev, 64 << 20, PAN_BO_GROWABLE | PAN_BO_INVISIBLE, "heap");
+   struct pan_bo *heap =
+      pan_bo_create(&dev, 64 << 20, PAN_BO_GROWABLE | PAN_BO_INVISIBLE, "heap");
 
    CHECK(a && code && heap);
    if (!a || !code || !heap)
@@ -123,7 +123,8 @@ test_raw_ioctls(void)
    CHECK(drmIoctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &bad) != 0);
 
    struct drm_panfrost_create_bo heap = {
-      .size = 4096, .flags = PANFROST_BO_HEAP | PANFROST_BO_NOEXEC };
+      .size = 4096, .flags = PANFROST_BO_HEAP | PANFROST_BO_NOEXEC
+   };
    CHECK_EQ(drmIoctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &heap), 0);
    struct drm_panfrost_mmap_bo mm = { .handle = heap.handle };
    CHECK(drmIoctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &mm) != 0);

@@ -140,8 +140,7 @@ fk_get_param(const struct pan_kmod *k, uint32_t param, uint64_t *value)
 {
    struct fake_kernel *fk = FAKE(k);
 
-   if (param >= FAKE_MAX_PARAMS ||
-       param > DRM_PANFROST_PARAM_AFBC_FEATURES)
+   if (param >= FAKE_MAX_PARAMS || param > DRM_PANFROST_PARAM_AFBC_FEATURES)
       return -EINVAL;
    if (fk->param_error[param])
       return fk->param_error[param];
@@ -246,8 +245,7 @@ fk_bo_get_gpu_va(const struct pan_kmod *k, uint32_t handle, uint64_t *va)
 }
 
 static int
-fk_bo_mmap_offset(const struct pan_kmod *k, uint32_t handle,
-                  uint64_t *offset)
+fk_bo_mmap_offset(const struct pan_kmod *k, uint32_t handle, uint64_t *offset)
 {
    struct fake_kernel *fk = FAKE(k);
    int ret = -ENOENT;
@@ -417,8 +415,7 @@ fk_prime_import(const struct pan_kmod *k, int fd, uint32_t *handle,
       if (*handle) {
          ret = attach_dmabuf(&fk->bos[*handle], dup(fd));
          fk->imports++;
-      }
-      else
+      } else
          ret = -ENOMEM;
    }
    if (!ret)

@@ -22,7 +22,7 @@
 #include "pan_kmod.h"
 
 #define FAKE_MAX_PARAMS 64
-#define FAKE_MAX_BOS    1024
+#define FAKE_MAX_BOS 1024
 
 struct fake_bo {
    bool live;
@@ -81,8 +81,7 @@ void fake_kernel_set_busy(struct fake_kernel *fk, uint32_t handle, bool busy);
 /* Memory pressure: drop the pages of every DONTNEED BO. */
 void fake_kernel_reclaim(struct fake_kernel *fk);
 unsigned fake_kernel_live_bos(struct fake_kernel *fk);
-const struct fake_bo *fake_kernel_bo(struct fake_kernel *fk,
-                                     uint32_t handle);
+const struct fake_bo *fake_kernel_bo(struct fake_kernel *fk, uint32_t handle);
 
 extern const struct pan_kmod_ops fake_kmod_ops;
 

@@ -46,9 +46,9 @@ setup(void)
    char err[256];
 
    fake_kernel_init(&fk);
-   CHECK_EQ(pan_device_open_kmod(&dev, 3, &fake_kmod_ops, &fk, 0, err,
-                                 sizeof(err)),
-            0);
+   CHECK_EQ(
+      pan_device_open_kmod(&dev, 3, &fake_kmod_ops, &fk, 0, err, sizeof(err)),
+      0);
    pan_device_set_log(&dev, capture_log, NULL);
    fake_now_ns = 1000 * NS_PER_MS;
    dev.bo_cache.now_ns = fake_clock;
@@ -118,15 +118,14 @@ test_create_flags(void)
    CHECK_EQ(plain->refcnt, 1);
    CHECK(strcmp(plain->label, "plain") == 0);
    memset(plain->cpu, 0xab, plain->size_B);
-   CHECK_EQ(((uint8_t *)fake_kernel_bo(&fk, plain->handle)->mem)[4095],
-            0xab);
+   CHECK_EQ(((uint8_t *)fake_kernel_bo(&fk, plain->handle)->mem)[4095], 0xab);
 
    struct pan_bo *exec = pan_bo_create(&dev, 8 * KiB, PAN_BO_EXECUTE, "code");
    CHECK(exec != NULL);
    CHECK_EQ(fk.last_create_kflags, 0);
 
-   struct pan_bo *heap = pan_bo_create(
-      &dev, 3 * MiB, PAN_BO_GROWABLE | PAN_BO_INVISIBLE, "heap");
+   struct pan_bo *heap =
+      pan_bo_create(&dev, 3 * MiB, PAN_BO_GROWABLE | PAN_BO_INVISIBLE, "heap");
    CHECK(heap != NULL);
    CHECK_EQ(fk.last_create_kflags, PAN_KMOD_BO_HEAP | PAN_KMOD_BO_NOEXEC);
    CHECK_EQ(heap->size_B, 4 * MiB); /* 2 MiB granules */
@@ -330,14 +329,14 @@ test_eviction_by_age(void)
    struct pan_bo *c = pan_bo_create(&dev, 16 * KiB, 0, "c");
    uint32_t ha = a->handle, hb = b->handle;
 
-   pan_bo_unref(a);               /* cached at t = 1.0 s */
+   pan_bo_unref(a); /* cached at t = 1.0 s */
    fake_now_ns += 500 * NS_PER_MS;
-   pan_bo_unref(b);               /* t = 1.5 s: a is 0.5 s old, kept */
+   pan_bo_unref(b); /* t = 1.5 s: a is 0.5 s old, kept */
    CHECK_EQ(dev.bo_cache.count, 2);
    CHECK_EQ(fk.closes, 0);
 
    fake_now_ns += 700 * NS_PER_MS;
-   pan_bo_unref(c);               /* t = 2.2 s: a (1.2 s) goes, b stays */
+   pan_bo_unref(c); /* t = 2.2 s: a (1.2 s) goes, b stays */
    CHECK_EQ(dev.bo_cache.count, 2);
    CHECK_EQ(fk.closes, 1);
    CHECK(!fake_kernel_bo(&fk, ha)->live);
@@ -550,8 +549,8 @@ churn(void *data)
    (void)data;
    for (unsigned i = 0; i < 2000; i++) {
       uint64_t size = (4 * KiB) << (i % 6);
-      struct pan_bo *bo = pan_bo_create(&dev, size, i % 3 ? 0 : PAN_BO_INVISIBLE,
-                                        "churn");
+      struct pan_bo *bo =
+         pan_bo_create(&dev, size, i % 3 ? 0 : PAN_BO_INVISIBLE, "churn");
       if (!bo)
          return (void *)1;
       pan_bo_ref(bo);

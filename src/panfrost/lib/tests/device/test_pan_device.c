@@ -246,7 +246,7 @@ test_afbc(void)
       uint32_t afbc_features;
       bool has_afbc;
    } cases[] = {
-      { 0x720, 0, false }, { 0x620, 0, false }, { 0x750, 0, true },
+      { 0x720, 0, false }, { 0x620, 0, false },  { 0x750, 0, true },
       { 0x860, 0, true },  { 0x7212, 1, false }, { 0x7093, 0, true },
    };
 

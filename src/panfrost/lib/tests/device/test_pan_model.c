@@ -18,18 +18,28 @@ struct known {
 
 /* Every GPU of the support table, by the ids real parts report. */
 static const struct known supported[] = {
-   { 0x0620, 4, "Mali-T620" }, { 0x0720, 4, "Mali-T720" },
-   { 0x0750, 5, "Mali-T760" }, { 0x0820, 5, "Mali-T820" },
-   { 0x0830, 5, "Mali-T830" }, { 0x0860, 5, "Mali-T860" },
-   { 0x0880, 5, "Mali-T880" }, { 0x6221, 6, "Mali-G72" },
-   { 0x7090, 7, "Mali-G51" },  { 0x7093, 7, "Mali-G31" },
-   { 0x7211, 7, "Mali-G76" },  { 0x7212, 7, "Mali-G52" },
-   { 0x7402, 7, "Mali-G52" },  { 0x9091, 9, "Mali-G57" },
+   { 0x0620, 4, "Mali-T620" },
+   { 0x0720, 4, "Mali-T720" },
+   { 0x0750, 5, "Mali-T760" },
+   { 0x0820, 5, "Mali-T820" },
+   { 0x0830, 5, "Mali-T830" },
+   { 0x0860, 5, "Mali-T860" },
+   { 0x0880, 5, "Mali-T880" },
+   { 0x6221, 6, "Mali-G72" },
+   { 0x7090, 7, "Mali-G51" },
+   { 0x7093, 7, "Mali-G31" },
+   { 0x7211, 7, "Mali-G76" },
+   { 0x7212, 7, "Mali-G52" },
+   { 0x7402, 7, "Mali-G52" },
+   { 0x9091, 9, "Mali-G57" },
    { 0x9093, 9, "Mali-G57" },
    /* The kernel's own product keys (arch major, product major). */
-   { 0x6001, 6, "Mali-G72" },  { 0x7000, 7, "Mali-G51" },
-   { 0x7001, 7, "Mali-G76" },  { 0x7002, 7, "Mali-G52" },
-   { 0x7003, 7, "Mali-G31" },  { 0x9001, 9, "Mali-G57" },
+   { 0x6001, 6, "Mali-G72" },
+   { 0x7000, 7, "Mali-G51" },
+   { 0x7001, 7, "Mali-G76" },
+   { 0x7002, 7, "Mali-G52" },
+   { 0x7003, 7, "Mali-G31" },
+   { 0x9001, 9, "Mali-G57" },
 };
 
 static const struct known unsupported[] = {
@@ -49,8 +59,7 @@ test_supported_ids(void)
       const struct pan_model *m = NULL;
       char err[256] = "";
 
-      CHECK_EQ(pan_model_find_supported(k->prod_id, &m, err, sizeof(err)),
-               0);
+      CHECK_EQ(pan_model_find_supported(k->prod_id, &m, err, sizeof(err)), 0);
       CHECK(m != NULL);
       if (!m)
          continue;
@@ -85,15 +94,14 @@ test_unsupported_ids(void)
 static void
 test_unknown_ids(void)
 {
-   static const uint32_t ids[] = { 0x0000, 0x0999, 0x1234, 0x8000, 0x9003,
+   static const uint32_t ids[] = { 0x0000, 0x0999, 0x1234,  0x8000,    0x9003,
                                    0xb002, 0xffff, 0x10000, 0xffffffff };
 
    for (unsigned i = 0; i < LEN(ids); i++) {
       const struct pan_model *m = (const void *)&m; /* must be cleared */
       char err[256] = "", id[24];
 
-      CHECK_EQ(pan_model_find_supported(ids[i], &m, err, sizeof(err)),
-               -ENODEV);
+      CHECK_EQ(pan_model_find_supported(ids[i], &m, err, sizeof(err)), -ENODEV);
       CHECK(m == NULL);
       CHECK(pan_model_lookup(ids[i]) == NULL);
       snprintf(id, sizeof(id), "0x%04x", ids[i]);
@@ -143,8 +151,7 @@ test_table_rows(void)
       if (t[i].supported) {
          /* The driver needs a tile buffer size for every supported GPU. */
          CHECK(t[i].tile_buffer_size_B >= 8192);
-         CHECK((t[i].tile_buffer_size_B & (t[i].tile_buffer_size_B - 1)) ==
-               0);
+         CHECK((t[i].tile_buffer_size_B & (t[i].tile_buffer_size_B - 1)) == 0);
       }
    }
 }
