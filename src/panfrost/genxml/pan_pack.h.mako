@@ -90,12 +90,22 @@ ${n.fn(s.name, 'pack')}(void *dst, const struct ${n.p}${s.name} *v)
 {
    uint32_t w[${s.size_words}] = {0};
 
-% for l in plain:
-   pan_gx_put(w, ${l.start}, ${l.width}, ${encode_expr(l.field, 'v->' + l.path, what(l))});
-% endfor
-% for l in condl:
-   if (${cond_expr(n, l, 'v->')})
+% for l in leaves:
+<%
+   conds = []
+   if l.conds:
+      conds.append(cond_expr(n, l, 'v->'))
+   if l.picks and l.field.encoding != 'plain':
+      # Unused alternatives are left zero, which these encodings cannot
+      # represent: zero means "not this case".
+      conds.append('v->%s != 0' % l.path)
+%>\
+%   if conds:
+   if (${' && '.join(conds)})
       pan_gx_put(w, ${l.start}, ${l.width}, ${encode_expr(l.field, 'v->' + l.path, what(l))});
+%   else:
+   pan_gx_put(w, ${l.start}, ${l.width}, ${encode_expr(l.field, 'v->' + l.path, what(l))});
+%   endif
 % endfor
 % if not leaves:
    (void)v;

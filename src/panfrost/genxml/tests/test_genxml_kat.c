@@ -437,10 +437,171 @@ test_valhall_resource(void)
 }
 #endif
 
+#if PAN_ARCH <= 5
+static void
+test_midgard_sampler(void)
+{
+   struct mali_sampler_packed p;
+
+   pan_pack(&p, sampler, cfg) {
+      cfg.magnify_nearest = false;
+      cfg.lod_bias = 0.25f;
+      cfg.minimum_lod = 2.0f;
+      cfg.maximum_lod = 4.5f;
+      cfg.wrap_mode_s = MALI_WRAP_MODE_REPEAT;
+      cfg.compare_function = MALI_FUNC_LEQUAL;
+   }
+   /* w0: minify (default) 1 << 1 | normalized (default) 1 << 5 = 0x22
+    *     | bias 0.25 * 256 = 0x40 << 16 -> 0x00400022
+    * w1: min 2.0 * 256 = 0x200 | max 4.5 * 256 = 0x480 << 16 = 0x04800200
+    * w2: wrap s 8 | t 9 << 4 = 0x90 | r 9 << 8 = 0x900 | lequal 3 << 12
+    *     = 0x3000 | seamless (default) 1 << 15 = 0x8000 -> 0x0000B998 */
+   CHECK("sampler", p, 0x00400022, 0x04800200, 0x0000B998, 0, 0, 0, 0, 0);
+}
+
+static void
+test_midgard_texture(void)
+{
+   struct mali_texture_packed p;
+
+   pan_pack(&p, texture, cfg) {
+      cfg.width = 64;
+      cfg.height = 32;
+      cfg.array_size = 1;
+      cfg.format = 0xBB688;
+      cfg.dimension = MALI_TEXTURE_DIMENSION_2D;
+      cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
+      cfg.swizzle = 0x688;
+   }
+   /* w0: 63 | 31 << 16 = 0x001F003F
+    * w1: depth 1 and array size 1, both stored minus one -> 0
+    * w2: format 0xBB688 | 2D 2 << 22 = 0x800000 | linear 2 << 24
+    *     = 0x2000000 | 64-bit surface pointers (default) 1 << 28
+    *     -> 0x128BB688
+    * w3: one level -> 0; w4: swizzle */
+   CHECK("texture", p, 0x001F003F, 0, 0x128BB688, 0, 0x688, 0, 0, 0);
+}
+
+static void
+test_midgard_attribute(void)
+{
+   struct mali_attribute_packed p;
+
+   pan_pack(&p, attribute, cfg) {
+      cfg.buffer_index = 3;
+      cfg.format = 0xBB688;
+      cfg.offset = 8;
+   }
+   /* w0: 3 | offset_enable 1 << 9 | 0xBB688 << 10 = 0x2EDA2000
+    *     -> 0x2EDA2203 */
+   CHECK("attribute", p, 0x2EDA2203, 8);
+}
+#endif
+
+#if PAN_ARCH == 5
+static void
+test_midgard_blend(void)
+{
+   struct mali_blend_packed p;
+
+   pan_pack(&p, blend, cfg) {
+      cfg.fixed_function.equation.rgb.a = MALI_BLEND_OPERAND_A_SRC;
+      cfg.fixed_function.equation.rgb.b = MALI_BLEND_OPERAND_B_SRC;
+      cfg.fixed_function.equation.rgb.c = MALI_BLEND_OPERAND_C_ZERO;
+      cfg.fixed_function.equation.alpha.a = MALI_BLEND_OPERAND_A_SRC;
+      cfg.fixed_function.equation.alpha.b = MALI_BLEND_OPERAND_B_SRC;
+      cfg.fixed_function.equation.alpha.c = MALI_BLEND_OPERAND_C_ZERO;
+      cfg.fixed_function.equation.color_mask = 0xF;
+      cfg.fixed_function.constant = 0.5f;
+   }
+   /* w0: enable (default) 1 << 9 = 0x200
+    * w2: rgb 2 | 2 << 4 | 1 << 8 = 0x122, alpha 0x122 << 12, mask 0xF << 28
+    *     -> 0xF0122122; w3: 0.5f */
+   CHECK("blend/fixed-function", p, 0x200, 0, 0xF0122122, 0x3F000000);
+
+   pan_pack(&p, blend, cfg) {
+      cfg.blend_shader = true;
+      cfg.shader.pc = 0x1234567890ull;
+   }
+   /* w0: blend_shader 1 << 1 | enable 1 << 9 = 0x202; w2/3: shader address */
+   CHECK("blend/shader", p, 0x202, 0, 0x34567890, 0x12);
+}
+
+static void
+test_midgard_mfbd(void)
+{
+   struct mali_framebuffer_parameters_packed p;
+
+   pan_pack(&p, framebuffer_parameters, cfg) {
+      cfg.width = 800;
+      cfg.height = 600;
+      cfg.bound_max_x = 799;
+      cfg.bound_max_y = 599;
+      cfg.effective_tile_size = 256;
+      cfg.render_target_count = 2;
+      cfg.color_buffer_allocation = 2048;
+      cfg.z_internal_format = MALI_Z_INTERNAL_FORMAT_D24;
+      cfg.z_write_enable = true;
+      cfg.z_clear = 0.5f;
+   }
+   /* w0: 799 = 0x31F | 599 = 0x257 << 16; w2: the same bounds
+    * w3: log2(256) = 8 << 9 = 0x1000 | (2 - 1) << 19 = 0x80000
+    *     | 2048 >> 10 = 2 << 24 -> 0x02081000
+    * w4: D24 1 << 16 | z write 1 << 18 = 0x00050000; w5: 0.5f */
+   CHECK("framebuffer_parameters", p, 0x0257031F, 0, 0x0257031F, 0x02081000,
+         0x00050000, 0x3F000000);
+}
+#endif
+
+#if PAN_ARCH == 4
+static void
+test_midgard_sfbd(void)
+{
+   struct mali_framebuffer_parameters_packed p;
+
+   pan_pack(&p, framebuffer_parameters, cfg) {
+      cfg.internal_format = MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8;
+      cfg.swizzle = 0x688;
+      cfg.color_writeback_format = MALI_COLOR_FORMAT_R8G8B8A8;
+      cfg.color_block_format = MALI_BLOCK_FORMAT_LINEAR;
+      cfg.color_write_enable = true;
+      cfg.bound_max_x = 799;
+      cfg.bound_max_y = 599;
+      cfg.color_writeback.base = 0x100000;
+      cfg.color_writeback.row_stride_B = 3200;
+      cfg.color_clear.color_0 = 0xFF0000FF;
+      cfg.z_clear.value = 1.0f;
+   }
+   /* w0: format 1 | swizzle 0x688 << 6 = 0x1A200 | R8G8B8A8 19 << 18
+    *     = 0x4C0000 | linear 2 << 26 = 0x8000000 | write 1 << 31
+    *     -> 0x884DA201
+    * w1: ZS format D24S8 (default) 5 << 18 = 0x00140000
+    * w3: 799 | 599 << 16 = 0x0257031F
+    * w12/13: colour base; w14: row stride 3200 = 0xC80
+    * w24: clear colour 0; w28: Z clear 1.0f */
+   CHECK("framebuffer_parameters (SFBD)", p, 0x884DA201, 0x00140000, 0,
+         0x0257031F, 0, 0, 0, 0, 0, 0, 0, 0, 0x100000, 0, 0xC80, 0, 0, 0,
+         0, 0, 0, 0, 0, 0, 0xFF0000FF, 0, 0, 0, 0x3f800000, 0, 0, 0, 0, 0,
+         0, 0, 0, 0, 0, 0);
+}
+#endif
+
 int
 main(void)
 {
    test_job_header();
+#if PAN_ARCH <= 5
+   test_midgard_sampler();
+   test_midgard_texture();
+   test_midgard_attribute();
+#endif
+#if PAN_ARCH == 5
+   test_midgard_blend();
+   test_midgard_mfbd();
+#endif
+#if PAN_ARCH == 4
+   test_midgard_sfbd();
+#endif
 #if PAN_ARCH >= 6
    test_bifrost_sampler();
    test_bifrost_blend();
