@@ -127,7 +127,8 @@ def cond_expr(n, leaf, obj):
         else:
             alts = ['%s == %s' % (obj + sel.path, n.enum_const(f.enum, v))
                     for v in values]
-        parts.append('(%s)' % ' || '.join(alts))
+        parts.append(alts[0] if len(alts) == 1
+                     else '(%s)' % ' || '.join(alts))
     return ' && '.join(parts)
 
 

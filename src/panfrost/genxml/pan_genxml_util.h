@@ -77,7 +77,9 @@ pan_gx_range_error(const char *what, const char *why, int64_t v)
          pan_gx_range_error(what, why, (int64_t)(v));                         \
    } while (0)
 #else
-#define PAN_GX_CHECK(cond, what, why, v) ((void)0)
+/* Unevaluated, but keeps the parameters "used". */
+#define PAN_GX_CHECK(cond, what, why, v)                                      \
+   ((void)sizeof(cond), (void)sizeof(what), (void)sizeof(v))
 #endif
 
 /* Plain unsigned value, optionally stored right-shifted ("shift" low bits
