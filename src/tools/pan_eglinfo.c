@@ -15,6 +15,7 @@
  * and initialises an EGL display on it. Exit status 0 only when all of that
  * worked. */
 
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util/format/u_formats.h"
+#include "pipe/p_format.h"
 
 enum pan_format_use {
    PAN_USE_TEXTURE = 1 << 0, /* sampled, filtered where the type allows */

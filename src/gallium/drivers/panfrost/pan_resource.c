@@ -6,6 +6,8 @@
 /* Buffers and linear textures: creation, import/export and CPU access. */
 
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "frontend/winsys_handle.h"

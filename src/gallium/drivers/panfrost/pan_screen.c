@@ -25,6 +25,12 @@ static const struct debug_named_value panfrost_debug_options[] = {
 DEBUG_GET_ONCE_FLAGS_OPTION(panfrost_debug, "PAN_MESA_DEBUG",
                             panfrost_debug_options, 0)
 
+static void
+panfrost_log(void *data, const char *msg)
+{
+   mesa_loge("panfrost: %s", msg);
+}
+
 static const char *
 panfrost_get_name(struct pipe_screen *pscreen)
 {
@@ -102,8 +108,10 @@ static void
 panfrost_destroy_screen(struct pipe_screen *pscreen)
 {
    struct panfrost_screen *screen = panfrost_screen(pscreen);
+   int fd = screen->dev.fd;
 
    pan_device_close(&screen->dev);
+   close(fd);
    FREE(screen);
 }
 
@@ -126,6 +134,7 @@ panfrost_create_screen(int fd, struct renderonly *ro)
       return NULL;
    }
 
+   pan_device_set_log(&screen->dev, panfrost_log, NULL);
    screen->ro = ro;
    screen->debug = debug_get_option_panfrost_debug();
    snprintf(screen->renderer, sizeof(screen->renderer), "%s (Panfrost)",

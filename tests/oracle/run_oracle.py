@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+# Copyright 2025 the panfrost-ng authors
+# SPDX-License-Identifier: MIT
+"""Check our Bifrost/Valhall ISA library on real machine code.
+
+The base's stock compiler (built under tests/oracle only) compiles a corpus
+of .shader_test files for a Bifrost and a Valhall GPU into a temporary
+directory.  Every binary is then disassembled with our pan-disasm, which
+must decode every instruction (no .quad/.word/extra: fallbacks), and
+assembled back with pan-asm, which must give the same bytes.  Our text is
+also compared, instruction by instruction, with the stock disassembler's.
+Nothing the stock compiler produces is kept.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+GPUS = {0x7212: 'v7', 0x9093: 'v9'}
+STAGES = {'vertex shader': 'vert', 'fragment shader': 'frag',
+          'compute shader': 'comp'}
+OTHER_STAGES = ('geometry shader', 'tessellation control shader',
+                'tessellation evaluation shader', 'vertex shader passthrough',
+                'vertex program', 'fragment program')
+FALLBACK = re.compile(r'^\s*\.(quad|word)\b|\bextra:')
+
+
+def split_shader_test(path):
+    """Return ([(ext, source)], None) or (None, reason)."""
+    with open(path, errors='replace') as f:
+        text = f.read()
+    sources, current, skip = [], None, None
+    for line in text.splitlines(keepends=True):
+        m = re.match(r'^\s*\[(.*)\]\s*$', line)
+        if m:
+            name = m.group(1).strip().lower()
+            current = None
+            if name in STAGES:
+                current = [STAGES[name], '']
+                sources.append(current)
+            elif name in OTHER_STAGES:
+                skip = 'stage not handled by the oracle: ' + name
+            continue
+        if current is not None:
+            current[1] += line
+    if skip:
+        return None, skip
+    if not sources:
+        return None, 'no vertex/fragment/compute shader'
+    return [(e, s) for e, s in sources], None
+
+
+def compile_one(args, path, work):
+    sources, reason = split_shader_test(path)
+    if sources is None:
+        return path, None, reason
+    os.makedirs(work, exist_ok=True)
+    names = []
+    for i, (ext, src) in enumerate(sources):
+        name = os.path.join(work, f'{i}.{ext}')
+        with open(name, 'w') as f:
+            f.write(src)
+        names.append(name)
+    gpus = ','.join(hex(g) for g in GPUS)
+    try:
+        p = subprocess.run([args.compiler, 'compile', '--out=' + work,
+                            '--gpu=' + gpus] + names,
+                           capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return path, None, 'stock compiler timed out'
+    if p.returncode:
+        if p.returncode == 3:
+            err = [ln for ln in p.stdout.splitlines() if 'error' in ln]
+            msg = err[0] if err else 'link failure'
+            msg = re.sub(r'^\d+:\d+\(\d+\): ', '', msg)
+            return path, None, 'GLSL front end: ' + msg[:90]
+        tail = (p.stderr.strip().splitlines() or ['?'])[-1]
+        tail = re.sub(r'^.*Assertion', 'Assertion', tail)
+        return path, None, f'stock compiler died ({p.returncode}): {tail[:100]}'
+    bins = sorted(f for f in os.listdir(work) if f.endswith('.bin'))
+    return path, [os.path.join(work, b) for b in bins], None
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, **kw)
+
+
+def check_binary(args, path):
+    """Decode, re-assemble and compare one binary; returns a result dict."""
+    gpu = int(path[-8:-4], 16)
+    arch = GPUS[gpu]
+    res = {'arch': arch, 'insts': 0, 'fallbacks': [], 'roundtrip': True,
+           'errors': [], 'stock': None}
+    p = run([args.disasm, '--arch=' + arch, path], text=True)
+    if p.returncode:
+        res['errors'].append('pan-disasm failed: ' + p.stderr.strip())
+        return res
+    ours = p.stdout
+    for line in ours.splitlines():
+        if FALLBACK.search(line):
+            if not is_padding(line):
+                res['fallbacks'].append(line.strip())
+        res['insts'] += count_insts(arch, line)
+    txt = path + '.s'
+    with open(txt, 'w') as f:
+        f.write(ours)
+    out = path + '.re'
+    p = run([args.asm, '--arch=' + arch, '-o', out, txt], text=True)
+    with open(path, 'rb') as f:
+        orig = f.read()
+    again = b''
+    if p.returncode == 0:
+        with open(out, 'rb') as f:
+            again = f.read()
+    if again != orig:
+        res['roundtrip'] = False
+        res['errors'].append('round trip differs' +
+                             (': ' + p.stderr.strip() if p.returncode else ''))
+    p = run([args.compiler, 'disasm', f'--gpu={gpu:#x}', path], text=True,
+            errors='replace')
+    if p.returncode == 0:
+        res['stock'] = compare(arch, ours, p.stdout)
+    return res
+
+
+def is_padding(line):
+    """Zero padding after the program end is not an instruction."""
+    return bool(re.match(r'^\s*\.quad 0x0+ 0x0+\s*$', line) or
+                re.match(r'^\s*\.word 0x0+\s*$', line))
+
+
+def count_insts(arch, line):
+    s = line.strip()
+    if not s or s.startswith(';') or s.startswith('.') or \
+            s.startswith('clause') or s.startswith('const'):
+        return 0
+    if arch == 'v9':
+        return 1
+    return 2 if '|' in s else 0
+
+
+# ----- comparison with the stock disassembler's text -----
+
+def norm_va(line):
+    """Mnemonic and operand list of a Valhall line, either syntax."""
+    s = line.strip()
+    if not s:
+        return None
+    op, _, rest = s.partition(' ')
+    ops = [o.strip() for o in rest.split(',')] if rest.strip() else []
+    return op.lower(), [o.lower() for o in ops]
+
+
+def compare(arch, ours, stock):
+    if arch == 'v9':
+        return compare_va(ours, stock)
+    return compare_bi(ours, stock)
+
+
+VA_MNEMONIC_FIX = {}
+
+
+def compare_va(ours, stock):
+    a = [norm_va(l) for l in ours.splitlines()]
+    b = [norm_va(l) for l in stock.splitlines()]
+    a = [x for x in a if x]
+    b = [x for x in b if x]
+    # The stock text stops at the first all-zero word.
+    a = a[:len(b)]
+    diffs = []
+    for x, y in zip(a, b):
+        dx, dy = va_key(x), va_key(y)
+        if dx != dy:
+            diffs.append((x, y))
+    return {'compared': min(len(a), len(b)), 'diffs': diffs}
+
+
+def va_key(ins):
+    op, ops = ins
+    mods = op.split('.')
+    base = mods[0]
+    return base, tuple(sorted(mods[1:])), tuple(ops)
+
+
+def bi_ops_ours(ours):
+    """FMA/ADD mnemonics per tuple from our text."""
+    res = []
+    for line in ours.splitlines():
+        if '|' not in line or line.lstrip().startswith(';'):
+            continue
+        parts = line.split('|')
+        res.append(parts[0].split()[0].split('.')[0])
+        res.append(parts[1].split()[0].split('.')[0])
+    return res
+
+
+def bi_ops_stock(stock):
+    res = []
+    for line in stock.splitlines():
+        s = line.strip()
+        if s[:1] in '*+' and len(s) > 1:
+            res.append(s[1:].split()[0].split('.')[0].lower())
+    return res
+
+
+def compare_bi(ours, stock):
+    a, b = bi_ops_ours(ours), bi_ops_stock(stock)
+    diffs = [(x, y) for x, y in zip(a, b) if x != y]
+    if len(a) != len(b):
+        diffs.append((f'{len(a)} instructions', f'{len(b)} instructions'))
+    return {'compared': min(len(a), len(b)), 'diffs': diffs}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('--compiler', required=True)
+    ap.add_argument('--disasm', required=True)
+    ap.add_argument('--asm', required=True)
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
+    ap.add_argument('--keep', help='keep the work directory here')
+    ap.add_argument('--limit', type=int, default=0)
+    ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('corpus', nargs='+',
+                    help='.shader_test files or directories')
+    args = ap.parse_args()
+
+    tests = []
+    for c in args.corpus:
+        if os.path.isdir(c):
+            for root, _, files in os.walk(c):
+                tests += [os.path.join(root, f) for f in files
+                          if f.endswith('.shader_test')]
+        elif c.endswith('.shader_test'):
+            tests.append(c)
+    tests.sort()
+    if args.limit:
+        tests = tests[:args.limit]
+
+    work = args.keep or tempfile.mkdtemp(prefix='pan-oracle-')
+    os.makedirs(work, exist_ok=True)
+    failures = collections.Counter()
+    per_arch = collections.defaultdict(collections.Counter)
+    bins = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        futs = [ex.submit(compile_one, args, t, os.path.join(work, str(i)))
+                for i, t in enumerate(tests)]
+        for f in futs:
+            path, out, reason = f.result()
+            if reason:
+                failures[reason] += 1
+                if args.verbose:
+                    print(f'skip {path}: {reason}')
+            else:
+                bins += out
+        results = list(ex.map(lambda b: (b, check_binary(args, b)), bins))
+
+    bad = 0
+    disagreements = collections.Counter()
+    for b, r in results:
+        c = per_arch[r['arch']]
+        c['shaders'] += 1
+        c['instructions'] += r['insts']
+        c['fallback lines'] += len(r['fallbacks'])
+        c['round-trip failures'] += not r['roundtrip']
+        for line in r['fallbacks'][:3]:
+            print(f'FALLBACK {b}: {line}')
+        for e in r['errors']:
+            print(f'ERROR {b}: {e}')
+        if r['fallbacks'] or r['errors']:
+            bad += 1
+        if r['stock']:
+            c['compared with stock'] += r['stock']['compared']
+            c['stock disagreements'] += len(r['stock']['diffs'])
+            for x, y in r['stock']['diffs']:
+                disagreements[(r['arch'], str(x), str(y))] += 1
+
+    print(f'{len(tests)} shader_test files, '
+          f'{len(tests) - sum(failures.values())} compiled by the stock '
+          f'compiler')
+    for reason, n in failures.most_common():
+        print(f'  not compiled ({n}): {reason}')
+    for arch in sorted(per_arch):
+        c = per_arch[arch]
+        print(f'{arch}: ' + ', '.join(f'{k} {v}' for k, v in c.items()))
+    for (arch, x, y), n in disagreements.most_common(40):
+        print(f'  {arch} disagreement x{n}: ours {x} / stock {y}')
+    if not args.keep:
+        subprocess.run(['rm', '-rf', work])
+    ok = bad == 0 and bins and all(per_arch[a]['instructions'] for a in
+                                   GPUS.values())
+    print('PASS' if ok else 'FAIL')
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
