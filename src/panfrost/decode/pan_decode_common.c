@@ -1,0 +1,356 @@
+/*
+ * Copyright 2025 The panfrost-ng authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Arch-neutral part of the decoder: memory access through the mappings,
+ * output, budgets, job bookkeeping, table-driven checks, shaders. */
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pan_decode_priv.h"
+#include "pan_isa_bi.h"
+#include "pan_isa_va.h"
+
+void
+pan_decode_default_limits(struct pan_decode_limits *lim)
+{
+   lim->max_jobs = 1024;
+   lim->max_depth = 12;
+   lim->max_bytes = 16u << 20;
+   lim->max_array = 256;
+   lim->max_shader_B = 4096;
+}
+
+bool
+pan_decode_supports_arch(unsigned arch)
+{
+   switch (arch) {
+#ifdef PAN_DECODE_HAVE_V4
+   case 4: return true;
+#endif
+#ifdef PAN_DECODE_HAVE_V5
+   case 5: return true;
+#endif
+#ifdef PAN_DECODE_HAVE_V6
+   case 6: return true;
+#endif
+#ifdef PAN_DECODE_HAVE_V7
+   case 7: return true;
+#endif
+#ifdef PAN_DECODE_HAVE_V9
+   case 9: return true;
+#endif
+   default: return false;
+   }
+}
+
+static void
+vlog(struct pan_decode_ctx *ctx, const char *prefix, const char *fmt,
+     va_list ap)
+{
+   fprintf(ctx->fp, "%*s%s", ctx->indent, "", prefix);
+   vfprintf(ctx->fp, fmt, ap);
+   fputc('\n', ctx->fp);
+}
+
+void
+pan_decode_log(struct pan_decode_ctx *ctx, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   vlog(ctx, "", fmt, ap);
+   va_end(ap);
+}
+
+void
+pan_decode_error(struct pan_decode_ctx *ctx, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   vlog(ctx, "ERROR: ", fmt, ap);
+   va_end(ap);
+   ctx->stats.errors++;
+}
+
+const struct pan_decode_mapping *
+pan_decode_find(const struct pan_decode_space *space, uint64_t va)
+{
+   for (unsigned i = 0; i < space->count; ++i) {
+      const struct pan_decode_mapping *m = &space->maps[i];
+      if (va >= m->gpu_va && va - m->gpu_va < m->size_B)
+         return m;
+   }
+   return NULL;
+}
+
+uint64_t
+pan_decode_avail(struct pan_decode_ctx *ctx, uint64_t va)
+{
+   const struct pan_decode_mapping *m = pan_decode_find(ctx->space, va);
+   if (!m || !m->cpu)
+      return 0;
+   return m->size_B - (va - m->gpu_va);
+}
+
+bool
+pan_decode_check_range(struct pan_decode_ctx *ctx, uint64_t va,
+                       uint64_t size_B, const char *what)
+{
+   const struct pan_decode_mapping *m = pan_decode_find(ctx->space, va);
+   if (!m) {
+      pan_decode_error(ctx, "%s: address 0x%" PRIx64 " is not mapped", what,
+                       va);
+      return false;
+   }
+   if (size_B > m->size_B - (va - m->gpu_va)) {
+      pan_decode_error(ctx,
+                       "%s: 0x%" PRIx64 " + %" PRIu64
+                       " bytes runs past the end of \"%s\"",
+                       what, va, size_B, m->name);
+      return false;
+   }
+   return true;
+}
+
+const void *
+pan_decode_fetch(struct pan_decode_ctx *ctx, uint64_t va, uint64_t size_B,
+                 unsigned align_B, const char *what)
+{
+   if (ctx->exhausted)
+      return NULL;
+   if (va == 0) {
+      pan_decode_error(ctx, "%s: NULL pointer", what);
+      return NULL;
+   }
+   if (align_B && (va & (align_B - 1))) {
+      pan_decode_error(ctx, "%s: 0x%" PRIx64 " is not %u-byte aligned", what,
+                       va, align_B);
+      return NULL;
+   }
+   if (!pan_decode_check_range(ctx, va, size_B, what))
+      return NULL;
+
+   const struct pan_decode_mapping *m = pan_decode_find(ctx->space, va);
+   if (!m->cpu) {
+      pan_decode_error(ctx, "%s: contents of \"%s\" were not captured", what,
+                       m->name);
+      return NULL;
+   }
+   if (ctx->stats.bytes + size_B > ctx->lim.max_bytes) {
+      pan_decode_error(ctx, "byte budget of %" PRIu64 " exhausted, stopping",
+                       ctx->lim.max_bytes);
+      ctx->exhausted = true;
+      return NULL;
+   }
+   ctx->stats.bytes += size_B;
+   ctx->stats.descriptors++;
+   return m->cpu + (va - m->gpu_va);
+}
+
+void
+pan_decode_hexdump(struct pan_decode_ctx *ctx, const void *data,
+                   uint64_t size_B)
+{
+   const uint8_t *p = data;
+
+   for (uint64_t off = 0; off < size_B; off += 16) {
+      fprintf(ctx->fp, "%*s%04" PRIx64 ":", ctx->indent, "", off);
+      for (uint64_t i = off; i < off + 16 && i < size_B; ++i)
+         fprintf(ctx->fp, " %02x", p[i]);
+      fputc('\n', ctx->fp);
+   }
+}
+
+bool
+pan_decode_push(struct pan_decode_ctx *ctx, const char *what)
+{
+   if (ctx->depth >= ctx->lim.max_depth) {
+      pan_decode_error(ctx, "%s: pointer depth limit %u reached", what,
+                       ctx->lim.max_depth);
+      return false;
+   }
+   ctx->depth++;
+   ctx->indent += 2;
+   return true;
+}
+
+void
+pan_decode_pop(struct pan_decode_ctx *ctx)
+{
+   ctx->depth--;
+   ctx->indent -= 2;
+}
+
+static bool
+enum_has(const struct pan_gx_enum_desc *e, uint64_t v)
+{
+   for (unsigned i = 0; i < e->count; ++i) {
+      if (e->values[i].value == v)
+         return true;
+   }
+   return false;
+}
+
+void
+pan_decode_check_struct(struct pan_decode_ctx *ctx,
+                        const struct pan_gx_struct_desc *desc,
+                        const void *packed, const char *what)
+{
+   uint32_t w[64];
+   unsigned n = desc->size_words < 64 ? desc->size_words : 64;
+
+   memcpy(w, packed, n * 4);
+   for (unsigned i = 0; i < desc->field_count; ++i) {
+      const struct pan_gx_field_desc *f = &desc->fields[i];
+      if (!f->path || f->condition || !f->enumeration || f->word >= n)
+         continue;
+      uint64_t raw = pan_gx_field_raw(w, f);
+      if (!enum_has(f->enumeration, raw)) {
+         pan_decode_error(ctx, "%s.%s: %" PRIu64 " is not a valid %s", what,
+                          f->path, raw, f->enumeration->name);
+      }
+   }
+   for (unsigned i = 0; i < n; ++i) {
+      uint32_t stray = w[i] & ~desc->used_mask[i];
+      if (stray) {
+         pan_decode_error(ctx, "%s: reserved bits 0x%08x set in word %u",
+                          what, stray, i);
+      }
+   }
+}
+
+void
+pan_decode_shader(struct pan_decode_ctx *ctx, uint64_t va, const char *what)
+{
+   char err[128] = "";
+   uint64_t avail = pan_decode_avail(ctx, va);
+   uint64_t size_B = avail < ctx->lim.max_shader_B ? avail
+                                                   : ctx->lim.max_shader_B;
+
+   /* Midgard bundles and Bifrost clauses are 16-byte units, Valhall
+    * instructions 8 bytes. */
+   size_B &= ctx->arch >= 9 ? ~(uint64_t)7 : ~(uint64_t)15;
+   if (size_B == 0) {
+      pan_decode_fetch(ctx, va, ctx->arch >= 9 ? 8 : 16, 0, what);
+      return;
+   }
+   const void *code = pan_decode_fetch(ctx, va, size_B, 0, what);
+   if (!code)
+      return;
+
+   pan_decode_log(ctx, "%s @ 0x%" PRIx64 " (%" PRIu64 " bytes shown):", what,
+                  va, size_B);
+   fflush(ctx->fp);
+   int ret = 0;
+   if (ctx->arch >= 9)
+      ret = pan_va_disassemble(code, size_B, ctx->fp, true, err, sizeof(err));
+   else if (ctx->arch >= 6)
+      ret = pan_bi_disassemble(code, size_B, ctx->fp, true, err, sizeof(err));
+   else
+      pan_decode_hexdump(ctx, code, size_B);
+   if (ret < 0)
+      pan_decode_error(ctx, "%s: disassembler: %s", what, err);
+}
+
+bool
+pan_decode_note_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned index,
+                    unsigned dep1, unsigned dep2)
+{
+   for (unsigned i = 0; i < ctx->job_count; ++i) {
+      if (ctx->job_va[i] == va) {
+         pan_decode_error(ctx, "job chain loops back to 0x%" PRIx64, va);
+         return false;
+      }
+   }
+   if (ctx->job_count >= ctx->lim.max_jobs ||
+       ctx->job_count >= PAN_DECODE_MAX_JOBS_TRACKED) {
+      pan_decode_error(ctx, "more than %u jobs, stopping", ctx->job_count);
+      return false;
+   }
+   if (index == 0)
+      pan_decode_error(ctx, "job index 0 is reserved for \"no dependency\"");
+
+   bool dep1_ok = dep1 == 0, dep2_ok = dep2 == 0;
+   for (unsigned i = 0; i < ctx->job_count; ++i) {
+      if (index != 0 && ctx->job_index[i] == index)
+         pan_decode_error(ctx, "job index %u is used twice", index);
+      dep1_ok |= ctx->job_index[i] == dep1;
+      dep2_ok |= ctx->job_index[i] == dep2;
+   }
+   if (!dep1_ok)
+      pan_decode_error(ctx, "dependency_1 = %u names no earlier job", dep1);
+   if (!dep2_ok)
+      pan_decode_error(ctx, "dependency_2 = %u names no earlier job", dep2);
+
+   ctx->job_va[ctx->job_count] = va;
+   ctx->job_index[ctx->job_count] = index;
+   ctx->job_count++;
+   return true;
+}
+
+void
+pan_decode_print_space(FILE *fp, const struct pan_decode_space *space)
+{
+   for (unsigned i = 0; i < space->count; ++i) {
+      const struct pan_decode_mapping *m = &space->maps[i];
+      fprintf(fp, "mapping %u: 0x%" PRIx64 "-0x%" PRIx64 " %s%s\n", i,
+              m->gpu_va, m->gpu_va + m->size_B, m->name ? m->name : "?",
+              m->cpu ? "" : " (not captured)");
+   }
+}
+
+int
+pan_decode_chain(FILE *fp, unsigned arch,
+                 const struct pan_decode_space *space, uint64_t jc_va,
+                 const struct pan_decode_limits *lim,
+                 struct pan_decode_stats *stats)
+{
+   static struct pan_decode_ctx zero;
+   struct pan_decode_ctx *ctx = malloc(sizeof(*ctx));
+
+   if (!ctx || !pan_decode_supports_arch(arch)) {
+      free(ctx);
+      return -1;
+   }
+   *ctx = zero;
+   ctx->fp = fp;
+   ctx->arch = arch;
+   ctx->space = space;
+   ctx->rt_count = 1;
+   if (lim)
+      ctx->lim = *lim;
+   else
+      pan_decode_default_limits(&ctx->lim);
+
+   fprintf(fp, "job chain @ 0x%" PRIx64 " (v%u)\n", jc_va, arch);
+   switch (arch) {
+#ifdef PAN_DECODE_HAVE_V4
+   case 4: pan_v4_decode_jc(ctx, jc_va); break;
+#endif
+#ifdef PAN_DECODE_HAVE_V5
+   case 5: pan_v5_decode_jc(ctx, jc_va); break;
+#endif
+#ifdef PAN_DECODE_HAVE_V6
+   case 6: pan_v6_decode_jc(ctx, jc_va); break;
+#endif
+#ifdef PAN_DECODE_HAVE_V7
+   case 7: pan_v7_decode_jc(ctx, jc_va); break;
+#endif
+#ifdef PAN_DECODE_HAVE_V9
+   case 9: pan_v9_decode_jc(ctx, jc_va); break;
+#endif
+   default: break;
+   }
+   fprintf(fp, "end of chain: %u jobs, %u descriptors, %u errors\n",
+           ctx->stats.jobs, ctx->stats.descriptors, ctx->stats.errors);
+
+   int errors = (int)ctx->stats.errors;
+   if (stats)
+      *stats = ctx->stats;
+   free(ctx);
+   return errors;
+}

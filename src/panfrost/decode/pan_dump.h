@@ -1,0 +1,95 @@
+/*
+ * Copyright 2025 The panfrost-ng authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Submit dumps: one file per submitted job chain, holding the GPU id and
+ * architecture, the job-chain addresses and a copy of every buffer the
+ * submit referenced.  All integers are little-endian.
+ *
+ *    offset  size  contents
+ *    0       8     magic "PANDUMP\0"
+ *    8       4     format version (PAN_DUMP_VERSION)
+ *    12      4     GPU product id (GPU_ID >> 16)
+ *    16      4     architecture (4, 5, 6, 7, 9)
+ *    20      4     number of job chains C (1..PAN_DUMP_MAX_CHAINS)
+ *    24      4     number of mappings M (0..PAN_DUMP_MAX_MAPPINGS)
+ *    28      4     reserved, zero
+ *    32      8*C   job-chain GPU addresses
+ *    then M mapping records:
+ *            8     GPU virtual address
+ *            8     size in bytes (0 < size <= PAN_DUMP_MAX_MAPPING_B)
+ *            4     flags (PAN_DUMP_MAP_*)
+ *            4     name length N (0..PAN_DUMP_MAX_NAME)
+ *            N     name, not NUL-terminated
+ *            size  contents, absent when PAN_DUMP_MAP_NO_DATA is set
+ */
+
+#ifndef PAN_DUMP_H
+#define PAN_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pan_decode.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAN_DUMP_MAGIC         "PANDUMP"
+#define PAN_DUMP_VERSION       1
+#define PAN_DUMP_MAX_CHAINS    64
+#define PAN_DUMP_MAX_MAPPINGS  65536
+#define PAN_DUMP_MAX_NAME      255
+#define PAN_DUMP_MAX_MAPPING_B (1ull << 32)
+
+/* The contents were not captured (e.g. a growable heap the CPU cannot map). */
+#define PAN_DUMP_MAP_NO_DATA (1u << 0)
+
+struct pan_dump {
+   uint32_t gpu_id;
+   uint32_t arch;
+   unsigned chain_count;
+   uint64_t chains[PAN_DUMP_MAX_CHAINS];
+   /* maps[i].cpu/name point into storage owned by the dump. */
+   struct pan_decode_mapping *maps;
+   unsigned map_count;
+   char **names;
+   uint8_t **data;
+};
+
+/* Serialize to a memory buffer (malloc'ed, *size_B set); NULL on failure. */
+uint8_t *pan_dump_serialize(const struct pan_dump *dump, size_t *size_B);
+
+/* Write a dump file; 0 or -1 with a message in err. */
+int pan_dump_write_file(const char *path, const struct pan_dump *dump,
+                        char *err, size_t err_size);
+
+/*
+ * Parse a dump from memory.  Every count, size and offset is checked
+ * against the buffer and the limits above; overlapping mappings are
+ * rejected.  Returns 0, or -1 with a message in err (dump left empty).
+ */
+int pan_dump_parse(const uint8_t *buf, size_t size_B, struct pan_dump *dump,
+                   char *err, size_t err_size);
+
+int pan_dump_read_file(const char *path, struct pan_dump *dump, char *err,
+                       size_t err_size);
+
+void pan_dump_fini(struct pan_dump *dump);
+
+static inline struct pan_decode_space
+pan_dump_space(const struct pan_dump *dump)
+{
+   struct pan_decode_space s = {dump->maps, dump->map_count};
+   return s;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAN_DUMP_H */
