@@ -109,40 +109,170 @@ copy_swapped_pair(uint8_t *dst, const uint8_t *src, unsigned B)
    }
 }
 
-/* One whole 16x16 tile.  `lin` points at the tile's top-left element. */
+/* Rows 2*qy and 2*qy+1 of one tile, any element size. */
 static UIL_INLINE void
-uil_tile(uint8_t *restrict tile, uint8_t *restrict lin, size_t stride, unsigned B,
-         bool store)
+uil_rows_quads(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
+               unsigned qy, bool store)
 {
-#if defined(__SSE2__)
-   if (uil_tile_sse2(tile, lin, stride, B, store))
-      return;
-#endif
+   uint8_t *even = lin + (2 * qy) * stride;
+   uint8_t *odd = even + stride;
 
 #pragma GCC unroll 8
-   for (unsigned qy = 0; qy < 8; ++qy) {
-      uint8_t *even = lin + (2 * qy) * stride;
-      uint8_t *odd = even + stride;
+   for (unsigned qx = 0; qx < 8; ++qx) {
+      uint8_t *q = tile + 4 * B * uil_index(qx, qy);
+      uint8_t *e = even + 2 * B * qx;
+      uint8_t *o = odd + 2 * B * qx;
+
+      if (store) {
+         memcpy(q, e, 2 * B);
+         copy_swapped_pair(q + 2 * B, o, B);
+      } else {
+         memcpy(e, q, 2 * B);
+         copy_swapped_pair(o, q + 2 * B, B);
+      }
+   }
+}
+
+static UIL_INLINE uint64_t
+ld64(const uint8_t *p)
+{
+   uint64_t v;
+   memcpy(&v, p, 8);
+   return v;
+}
+
+static UIL_INLINE void
+st64(uint8_t *p, uint64_t v)
+{
+   memcpy(p, &v, 8);
+}
+
+/* Swap the two 24-bit elements in the low 48 bits. */
+static UIL_INLINE uint64_t
+swap24(uint64_t v)
+{
+   return ((v >> 24) & 0xffffff) | ((v & 0xffffff) << 24);
+}
+
+/*
+ * 3-byte elements, rows 2*qy and 2*qy+1 of one tile.  A quad is 12 bytes,
+ * a 48-bit pair from each row.  Each pair is read with one 64-bit load; the
+ * last pair of a row is read from 2 bytes earlier so that nothing past the
+ * tile's part of the row is touched.  When loading, pairs are written 8
+ * bytes at a time in increasing x, each write's 2 spare bytes being
+ * overwritten by the next pair; the last pair is written exactly.
+ */
+static UIL_INLINE void
+uil_rows_b3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
+            bool store)
+{
+   const uint64_t m48 = 0xffffffffffffull;
+   uint8_t *even = lin + (2 * qy) * stride;
+   uint8_t *odd = even + stride;
 
 #pragma GCC unroll 8
-      for (unsigned qx = 0; qx < 8; ++qx) {
-         uint8_t *q = tile + 4 * B * uil_index(qx, qy);
-         uint8_t *e = even + 2 * B * qx;
-         uint8_t *o = odd + 2 * B * qx;
+   for (unsigned qx = 0; qx < 8; ++qx) {
+      uint8_t *q = tile + 12 * uil_index(qx, qy);
+      uint8_t *e = even + 6 * qx, *o = odd + 6 * qx;
 
-         if (store) {
-            memcpy(q, e, 2 * B);
-            copy_swapped_pair(q + 2 * B, o, B);
+      if (store) {
+         uint64_t ev = qx < 7 ? ld64(e) : ld64(e - 2) >> 16;
+         uint64_t ov = swap24(qx < 7 ? ld64(o) : ld64(o - 2) >> 16);
+         uint32_t hi = (uint32_t)(ov >> 16);
+         st64(q, (ev & m48) | (ov << 48));
+         memcpy(q + 8, &hi, 4);
+      } else {
+         uint64_t lo = ld64(q);
+         uint32_t hi;
+         memcpy(&hi, q + 8, 4);
+         uint64_t ov = swap24((lo >> 48) | ((uint64_t)hi << 16));
+         if (qx < 7) {
+            st64(e, lo);
+            st64(o, ov);
          } else {
-            memcpy(e, q, 2 * B);
-            copy_swapped_pair(o, q + 2 * B, B);
+            memcpy(e, &lo, 6);
+            memcpy(o, &ov, 6);
          }
       }
    }
 }
 
+/* Whole-tile kernels work on a "row block" of a tile at a time: 4 rows for
+ * the SSE2 1/2-byte kernels, a row pair otherwise. */
+static UIL_INLINE unsigned
+uil_row_blocks(unsigned B)
+{
+#if defined(__SSE2__)
+   if (B <= 2)
+      return 4;
+#endif
+   (void)B;
+   return 8;
+}
+
 static UIL_INLINE void
-uil_access(const struct uil_job *job, unsigned B, bool store)
+uil_row_block(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
+              unsigned rb, bool store)
+{
+#if defined(__SSE2__)
+   switch (B) {
+   case 1: uil_rows_sse2_b1(tile, lin, stride, rb, store); return;
+   case 2: uil_rows_sse2_b2(tile, lin, stride, rb, store); return;
+   case 4: uil_rows_sse2_b4(tile, lin, stride, rb, store); return;
+   case 8: uil_rows_sse2_b8(tile, lin, stride, rb, store); return;
+   default: break;
+   }
+#endif
+   if (B == 3)
+      uil_rows_b3(tile, lin, stride, rb, store);
+   else
+      uil_rows_quads(tile, lin, stride, B, rb, store);
+}
+
+/*
+ * A horizontal run of `count` whole tiles, walked in pieces of a few tiles.
+ * Within a piece we go one row block at a time across all its tiles.  For
+ * 1 and 2 byte elements a tile's row is only 16 or 32 bytes, so a
+ * tile-at-a-time walk would touch sixteen short runs of lines a row apart
+ * (which also share cache sets when the stride is a multiple of 4 KiB);
+ * walking a 4 KiB piece per row block instead streams the linear side as a
+ * few long runs while the piece's tiled bytes stay in the L1 cache.  Larger
+ * elements have cache-line sized tile rows and measured best tile by tile.
+ */
+static UIL_INLINE unsigned
+uil_piece_tiles(unsigned B)
+{
+   return B <= 2 ? 4096 / (256 * B) : 1;
+}
+
+static UIL_INLINE void
+uil_band(uint8_t *tiles, uint8_t *lin, size_t stride, unsigned count,
+         unsigned B, bool store)
+{
+   const unsigned n_rb = uil_row_blocks(B);
+   const size_t tile_B = 256 * (size_t)B;
+   const unsigned piece = uil_piece_tiles(B);
+
+   for (unsigned first = 0; first < count; first += piece) {
+      unsigned n = count - first < piece ? count - first : piece;
+      uint8_t *t0 = tiles + first * tile_B, *l0 = lin + first * 16 * B;
+
+#pragma GCC unroll 8
+      for (unsigned rb = 0; rb < n_rb; ++rb) {
+         uint8_t *t = t0, *l = l0;
+         for (unsigned i = 0; i < n; ++i) {
+            uil_row_block(t, l, stride, B, rb, store);
+            t += tile_B;
+            l += 16 * B;
+         }
+      }
+   }
+}
+
+/* Copy the partial tiles around the rectangle's whole tiles.  Returns false
+ * if there are no whole tiles, else their extent in *box (x0, y0, x1, y1). */
+static UIL_INLINE bool
+uil_edges(const struct uil_job *job, unsigned B, bool store, unsigned box[4])
 {
    const unsigned x0 = job->x, y0 = job->y;
    const unsigned x1 = x0 + job->w, y1 = y0 + job->h;
@@ -151,31 +281,115 @@ uil_access(const struct uil_job *job, unsigned B, bool store)
 
    if (fx0 >= fx1 || fy0 >= fy1) {
       uil_generic(job, x0, y0, job->w, job->h, B, 4, store);
-      return;
+      return false;
    }
 
-   /* Bands above and below the full tiles span the whole width. */
+   /* Bands above and below the whole tiles span the whole width. */
    uil_generic(job, x0, y0, job->w, fy0 - y0, B, 4, store);
    uil_generic(job, x0, fy1, job->w, y1 - fy1, B, 4, store);
 
-   /* Strips left and right of the full tiles. */
+   /* Strips left and right of the whole tiles. */
    uil_generic(job, x0, fy0, fx0 - x0, fy1 - fy0, B, 4, store);
    uil_generic(job, fx1, fy0, x1 - fx1, fy1 - fy0, B, 4, store);
 
-   const size_t tile_B = 256 * (size_t)B;
-   for (unsigned ty = fy0; ty < fy1; ty += 16) {
-      uint8_t *trow = job->tiled + (size_t)(ty >> 4) * job->tiled_stride_B +
-                      (size_t)(fx0 >> 4) * tile_B;
-      uint8_t *lrow = job->linear + (size_t)(ty - y0) * job->linear_stride_B +
-                      (size_t)(fx0 - x0) * B;
+   box[0] = fx0;
+   box[1] = fy0;
+   box[2] = fx1;
+   box[3] = fy1;
+   return true;
+}
 
-      for (unsigned tx = fx0; tx < fx1; tx += 16) {
-         uil_tile(trow, lrow, job->linear_stride_B, B, store);
-         trow += tile_B;
-         lrow += 16 * B;
+/* Pointers to the first whole tile of tile row `ty` on both sides. */
+static UIL_INLINE void
+uil_band_start(const struct uil_job *job, const unsigned box[4], unsigned ty,
+               unsigned B, uint8_t **tiled, uint8_t **linear)
+{
+   *tiled = job->tiled + (size_t)(ty >> 4) * job->tiled_stride_B +
+            (size_t)(box[0] >> 4) * 256 * B;
+   *linear = job->linear + (size_t)(ty - job->y) * job->linear_stride_B +
+             (size_t)(box[0] - job->x) * B;
+}
+
+static UIL_INLINE void
+uil_access(const struct uil_job *job, unsigned B, bool store)
+{
+   unsigned box[4];
+
+   if (!uil_edges(job, B, store, box))
+      return;
+
+   for (unsigned ty = box[1]; ty < box[3]; ty += 16) {
+      uint8_t *trow, *lrow;
+      uil_band_start(job, box, ty, B, &trow, &lrow);
+      uil_band(trow, lrow, job->linear_stride_B, (box[2] - box[0]) / 16, B,
+               store);
+   }
+}
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#include "pan_uinterleave_ssse3.h"
+#define UIL_HAVE_SSSE3 1
+
+/* SSSE3 counterparts of uil_row_block() and uil_access(), for 1 and 3
+ * byte elements.  Same walk orders as the SSE2/portable code. */
+static UIL_INLINE UIL_SSSE3 void
+uil_access_ssse3(const struct uil_job *job, unsigned B, bool store)
+{
+   const unsigned n_rb = B == 1 ? 4 : 8;
+   const unsigned piece = uil_piece_tiles(B);
+   const size_t tile_B = 256 * B;
+   unsigned box[4];
+
+   if (!uil_edges(job, B, store, box))
+      return;
+
+   for (unsigned ty = box[1]; ty < box[3]; ty += 16) {
+      uint8_t *t, *l;
+      unsigned count = (box[2] - box[0]) / 16;
+
+      uil_band_start(job, box, ty, B, &t, &l);
+      for (unsigned first = 0; first < count; first += piece) {
+         unsigned n = count - first < piece ? count - first : piece;
+
+#pragma GCC unroll 8
+         for (unsigned rb = 0; rb < n_rb; ++rb) {
+            for (unsigned i = 0; i < n; ++i) {
+               uint8_t *ti = t + (first + i) * tile_B;
+               uint8_t *li = l + (first + i) * 16 * B;
+               if (B == 1)
+                  uil_rows_b1_ssse3(ti, li, job->linear_stride_B, rb, store);
+               else
+                  uil_rows_b3_ssse3(ti, li, job->linear_stride_B, rb, store);
+            }
+         }
       }
    }
 }
+
+static UIL_SSSE3 void
+uil_store_1_ssse3(const struct uil_job *job)
+{
+   uil_access_ssse3(job, 1, true);
+}
+
+static UIL_SSSE3 void
+uil_load_1_ssse3(const struct uil_job *job)
+{
+   uil_access_ssse3(job, 1, false);
+}
+
+static UIL_SSSE3 void
+uil_store_3_ssse3(const struct uil_job *job)
+{
+   uil_access_ssse3(job, 3, true);
+}
+
+static UIL_SSSE3 void
+uil_load_3_ssse3(const struct uil_job *job)
+{
+   uil_access_ssse3(job, 3, false);
+}
+#endif
 
 #define UIL_SIZE(B)                                                           \
    static void uil_store_##B(const struct uil_job *job)                       \
@@ -224,6 +438,15 @@ pan_utile_el_size_supported(unsigned el_size_B)
    return el_size_B < 17 && uil_table[el_size_B].store != NULL;
 }
 
+/* Tests clear this to exercise the portable paths too. */
+static bool uil_force_portable;
+
+void
+pan_uinterleave_force_portable(bool portable)
+{
+   uil_force_portable = portable;
+}
+
 static bool
 uil_run(void *tiled, uint32_t tiled_stride_B, void *linear,
         uint32_t linear_stride_B, unsigned x, unsigned y, unsigned w,
@@ -247,10 +470,23 @@ uil_run(void *tiled, uint32_t tiled_stride_B, void *linear,
    };
    const struct uil_entry *e = &uil_table[B];
 
-   if (compressed)
+   if (compressed) {
       (store ? e->store_c : e->load_c)(&job);
-   else
-      (store ? e->store : e->load)(&job);
+      return true;
+   }
+
+#ifdef UIL_HAVE_SSSE3
+   if ((B == 1 || B == 3) && !uil_force_portable &&
+       __builtin_cpu_supports("ssse3")) {
+      if (B == 1)
+         (store ? uil_store_1_ssse3 : uil_load_1_ssse3)(&job);
+      else
+         (store ? uil_store_3_ssse3 : uil_load_3_ssse3)(&job);
+      return true;
+   }
+#endif
+
+   (store ? e->store : e->load)(&job);
    return true;
 }
 

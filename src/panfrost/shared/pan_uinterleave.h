@@ -94,6 +94,10 @@ bool pan_uinterleave_load_px(void *linear, uint32_t linear_stride_B,
                              unsigned h_px,
                              const struct pan_utile_format *fmt);
 
+/* Testing aid: when true, skip paths picked at run time from CPU features
+ * (the SSSE3 3-byte path) so the portable code gets checked as well. */
+void pan_uinterleave_force_portable(bool portable);
+
 /*
  * Reference model: a direct transcription of the curve, one element at a
  * time.  Slow; meant as a test oracle and for tools.

@@ -46,138 +46,120 @@ split16(__m128i v)
    return _mm_shuffle_epi32(v, EVEN_ODD32);
 }
 
+/* Rows 4*by .. 4*by+3 of one tile */
 static UIL_INLINE void
-uil_tile_sse2_b1(uint8_t *tile, uint8_t *lin, size_t stride, bool store)
+uil_rows_sse2_b1(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
+                 bool store)
 {
-#pragma GCC unroll 4
-   for (unsigned by = 0; by < 4; ++by) {
-      uint8_t *r0 = lin + 4 * by * stride, *r1 = r0 + stride;
+   uint8_t *r0 = lin + 4 * by * stride, *r1 = r0 + stride;
+   uint8_t *r2 = r1 + stride, *r3 = r2 + stride;
+   uint8_t *c0 = tile + 16 * uil_index(0, by);
+   uint8_t *c1 = tile + 16 * uil_index(1, by);
+   uint8_t *c2 = tile + 16 * uil_index(2, by);
+   uint8_t *c3 = tile + 16 * uil_index(3, by);
+
+   if (store) {
+      __m128i a = LDU(r0), b = bswap16_lanes(LDU(r1));
+      __m128i c = LDU(r2), d = bswap16_lanes(LDU(r3));
+      __m128i top_lo = _mm_unpacklo_epi16(a, b);
+      __m128i top_hi = _mm_unpackhi_epi16(a, b);
+      __m128i bot_lo = _mm_shuffle_epi32(_mm_unpacklo_epi16(c, d), SWAP2x32);
+      __m128i bot_hi = _mm_shuffle_epi32(_mm_unpackhi_epi16(c, d), SWAP2x32);
+      STU(c0, _mm_unpacklo_epi64(top_lo, bot_lo));
+      STU(c1, _mm_unpackhi_epi64(top_lo, bot_lo));
+      STU(c2, _mm_unpacklo_epi64(top_hi, bot_hi));
+      STU(c3, _mm_unpackhi_epi64(top_hi, bot_hi));
+   } else {
+      __m128i k0 = LDU(c0), k1 = LDU(c1), k2 = LDU(c2), k3 = LDU(c3);
+      __m128i top_lo = split16(_mm_unpacklo_epi64(k0, k1));
+      __m128i top_hi = split16(_mm_unpacklo_epi64(k2, k3));
+      __m128i bot_lo =
+         split16(_mm_shuffle_epi32(_mm_unpackhi_epi64(k0, k1), SWAP2x32));
+      __m128i bot_hi =
+         split16(_mm_shuffle_epi32(_mm_unpackhi_epi64(k2, k3), SWAP2x32));
+      STU(r0, _mm_unpacklo_epi64(top_lo, top_hi));
+      STU(r1, bswap16_lanes(_mm_unpackhi_epi64(top_lo, top_hi)));
+      STU(r2, _mm_unpacklo_epi64(bot_lo, bot_hi));
+      STU(r3, bswap16_lanes(_mm_unpackhi_epi64(bot_lo, bot_hi)));
+   }
+}
+
+/* Rows 4*by .. 4*by+3 of one tile */
+static UIL_INLINE void
+uil_rows_sse2_b2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
+                 bool store)
+{
+#pragma GCC unroll 2
+   for (unsigned h = 0; h < 2; ++h) {
+      uint8_t *r0 = lin + 4 * by * stride + 16 * h, *r1 = r0 + stride;
       uint8_t *r2 = r1 + stride, *r3 = r2 + stride;
-      uint8_t *c0 = tile + 16 * uil_index(0, by);
-      uint8_t *c1 = tile + 16 * uil_index(1, by);
-      uint8_t *c2 = tile + 16 * uil_index(2, by);
-      uint8_t *c3 = tile + 16 * uil_index(3, by);
+      uint8_t *k0 = tile + 32 * uil_index(2 * h, by);
+      uint8_t *k1 = tile + 32 * uil_index(2 * h + 1, by);
 
       if (store) {
-         __m128i a = LDU(r0), b = bswap16_lanes(LDU(r1));
-         __m128i c = LDU(r2), d = bswap16_lanes(LDU(r3));
-         __m128i top_lo = _mm_unpacklo_epi16(a, b);
-         __m128i top_hi = _mm_unpackhi_epi16(a, b);
-         __m128i bot_lo = _mm_shuffle_epi32(_mm_unpacklo_epi16(c, d), SWAP2x32);
-         __m128i bot_hi = _mm_shuffle_epi32(_mm_unpackhi_epi16(c, d), SWAP2x32);
-         STU(c0, _mm_unpacklo_epi64(top_lo, bot_lo));
-         STU(c1, _mm_unpackhi_epi64(top_lo, bot_lo));
-         STU(c2, _mm_unpacklo_epi64(top_hi, bot_hi));
-         STU(c3, _mm_unpackhi_epi64(top_hi, bot_hi));
+         __m128i a = LDU(r0), b = swap16_in32(LDU(r1));
+         __m128i c = LDU(r2), d = swap16_in32(LDU(r3));
+         STU(k0, _mm_unpacklo_epi32(a, b));
+         STU(k1, _mm_unpackhi_epi32(a, b));
+         STU(k0 + 16, _mm_shuffle_epi32(_mm_unpacklo_epi32(c, d), SWAP2x64));
+         STU(k1 + 16, _mm_shuffle_epi32(_mm_unpackhi_epi32(c, d), SWAP2x64));
       } else {
-         __m128i k0 = LDU(c0), k1 = LDU(c1), k2 = LDU(c2), k3 = LDU(c3);
-         __m128i top_lo = split16(_mm_unpacklo_epi64(k0, k1));
-         __m128i top_hi = split16(_mm_unpacklo_epi64(k2, k3));
-         __m128i bot_lo = split16(
-            _mm_shuffle_epi32(_mm_unpackhi_epi64(k0, k1), SWAP2x32));
-         __m128i bot_hi = split16(
-            _mm_shuffle_epi32(_mm_unpackhi_epi64(k2, k3), SWAP2x32));
-         STU(r0, _mm_unpacklo_epi64(top_lo, top_hi));
-         STU(r1, bswap16_lanes(_mm_unpackhi_epi64(top_lo, top_hi)));
-         STU(r2, _mm_unpacklo_epi64(bot_lo, bot_hi));
-         STU(r3, bswap16_lanes(_mm_unpackhi_epi64(bot_lo, bot_hi)));
+         __m128i t0 = _mm_shuffle_epi32(LDU(k0), EVEN_ODD32);
+         __m128i t1 = _mm_shuffle_epi32(LDU(k1), EVEN_ODD32);
+         __m128i u0 = _mm_shuffle_epi32(LDU(k0 + 16), 0x72);
+         __m128i u1 = _mm_shuffle_epi32(LDU(k1 + 16), 0x72);
+         STU(r0, _mm_unpacklo_epi64(t0, t1));
+         STU(r1, swap16_in32(_mm_unpackhi_epi64(t0, t1)));
+         STU(r2, _mm_unpacklo_epi64(u0, u1));
+         STU(r3, swap16_in32(_mm_unpackhi_epi64(u0, u1)));
       }
    }
 }
 
+/* Rows 2*qy and 2*qy+1 of one tile */
 static UIL_INLINE void
-uil_tile_sse2_b2(uint8_t *tile, uint8_t *lin, size_t stride, bool store)
+uil_rows_sse2_b4(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
+                 bool store)
 {
+   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
+
 #pragma GCC unroll 4
-   for (unsigned by = 0; by < 4; ++by) {
-#pragma GCC unroll 2
-      for (unsigned h = 0; h < 2; ++h) {
-         uint8_t *r0 = lin + 4 * by * stride + 16 * h, *r1 = r0 + stride;
-         uint8_t *r2 = r1 + stride, *r3 = r2 + stride;
-         uint8_t *k0 = tile + 32 * uil_index(2 * h, by);
-         uint8_t *k1 = tile + 32 * uil_index(2 * h + 1, by);
+   for (unsigned v = 0; v < 4; ++v) {
+      uint8_t *qa = tile + 16 * uil_index(2 * v, qy);
+      uint8_t *qb = tile + 16 * uil_index(2 * v + 1, qy);
 
-         if (store) {
-            __m128i a = LDU(r0), b = swap16_in32(LDU(r1));
-            __m128i c = LDU(r2), d = swap16_in32(LDU(r3));
-            STU(k0, _mm_unpacklo_epi32(a, b));
-            STU(k1, _mm_unpackhi_epi32(a, b));
-            STU(k0 + 16,
-                _mm_shuffle_epi32(_mm_unpacklo_epi32(c, d), SWAP2x64));
-            STU(k1 + 16,
-                _mm_shuffle_epi32(_mm_unpackhi_epi32(c, d), SWAP2x64));
-         } else {
-            __m128i t0 = _mm_shuffle_epi32(LDU(k0), EVEN_ODD32);
-            __m128i t1 = _mm_shuffle_epi32(LDU(k1), EVEN_ODD32);
-            __m128i u0 = _mm_shuffle_epi32(LDU(k0 + 16), 0x72);
-            __m128i u1 = _mm_shuffle_epi32(LDU(k1 + 16), 0x72);
-            STU(r0, _mm_unpacklo_epi64(t0, t1));
-            STU(r1, swap16_in32(_mm_unpackhi_epi64(t0, t1)));
-            STU(r2, _mm_unpacklo_epi64(u0, u1));
-            STU(r3, swap16_in32(_mm_unpackhi_epi64(u0, u1)));
-         }
+      if (store) {
+         __m128i e = LDU(even + 16 * v);
+         __m128i o = _mm_shuffle_epi32(LDU(odd + 16 * v), SWAP2x32);
+         STU(qa, _mm_unpacklo_epi64(e, o));
+         STU(qb, _mm_unpackhi_epi64(e, o));
+      } else {
+         __m128i a = LDU(qa), b = LDU(qb);
+         STU(even + 16 * v, _mm_unpacklo_epi64(a, b));
+         STU(odd + 16 * v,
+             _mm_shuffle_epi32(_mm_unpackhi_epi64(a, b), SWAP2x32));
       }
    }
 }
 
+/* Rows 2*qy and 2*qy+1 of one tile */
 static UIL_INLINE void
-uil_tile_sse2_b4(uint8_t *tile, uint8_t *lin, size_t stride, bool store)
+uil_rows_sse2_b8(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
+                 bool store)
 {
-#pragma GCC unroll 8
-   for (unsigned qy = 0; qy < 8; ++qy) {
-      uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
-#pragma GCC unroll 4
-      for (unsigned v = 0; v < 4; ++v) {
-         uint8_t *qa = tile + 16 * uil_index(2 * v, qy);
-         uint8_t *qb = tile + 16 * uil_index(2 * v + 1, qy);
+   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
 
-         if (store) {
-            __m128i e = LDU(even + 16 * v);
-            __m128i o = _mm_shuffle_epi32(LDU(odd + 16 * v), SWAP2x32);
-            STU(qa, _mm_unpacklo_epi64(e, o));
-            STU(qb, _mm_unpackhi_epi64(e, o));
-         } else {
-            __m128i a = LDU(qa), b = LDU(qb);
-            STU(even + 16 * v, _mm_unpacklo_epi64(a, b));
-            STU(odd + 16 * v,
-                _mm_shuffle_epi32(_mm_unpackhi_epi64(a, b), SWAP2x32));
-         }
+#pragma GCC unroll 8
+   for (unsigned qx = 0; qx < 8; ++qx) {
+      uint8_t *q = tile + 32 * uil_index(qx, qy);
+
+      if (store) {
+         STU(q, LDU(even + 16 * qx));
+         STU(q + 16, _mm_shuffle_epi32(LDU(odd + 16 * qx), SWAP2x64));
+      } else {
+         STU(even + 16 * qx, LDU(q));
+         STU(odd + 16 * qx, _mm_shuffle_epi32(LDU(q + 16), SWAP2x64));
       }
-   }
-}
-
-static UIL_INLINE void
-uil_tile_sse2_b8(uint8_t *tile, uint8_t *lin, size_t stride, bool store)
-{
-#pragma GCC unroll 8
-   for (unsigned qy = 0; qy < 8; ++qy) {
-      uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
-#pragma GCC unroll 8
-      for (unsigned qx = 0; qx < 8; ++qx) {
-         uint8_t *q = tile + 32 * uil_index(qx, qy);
-
-         if (store) {
-            STU(q, LDU(even + 16 * qx));
-            STU(q + 16, _mm_shuffle_epi32(LDU(odd + 16 * qx), SWAP2x64));
-         } else {
-            STU(even + 16 * qx, LDU(q));
-            STU(odd + 16 * qx, _mm_shuffle_epi32(LDU(q + 16), SWAP2x64));
-         }
-      }
-   }
-}
-
-/* Returns false if this element size has no SSE2 tile routine. */
-static UIL_INLINE bool
-uil_tile_sse2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
-              bool store)
-{
-   switch (B) {
-   case 1: uil_tile_sse2_b1(tile, lin, stride, store); return true;
-   case 2: uil_tile_sse2_b2(tile, lin, stride, store); return true;
-   case 4: uil_tile_sse2_b4(tile, lin, stride, store); return true;
-   case 8: uil_tile_sse2_b8(tile, lin, stride, store); return true;
-   default: return false;
    }
 }
 

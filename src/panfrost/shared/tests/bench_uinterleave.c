@@ -8,7 +8,7 @@
  * memcpy of the same number of bytes measured in the same run.  Prints
  * figures only; this is a benchmark, not a test.
  *
- * Usage: bench_uinterleave [repeats]
+ * Usage: bench_uinterleave [minimum repeats]
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -34,43 +34,52 @@ struct bench_case {
 
 static const unsigned sizes_B[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
 
-/* Best-of-N wall time of one operation. */
-enum op { OP_MEMCPY, OP_STORE, OP_LOAD };
+enum op { OP_MEMCPY, OP_STORE, OP_LOAD, OP_COUNT };
 
 static double
-time_op(enum op op, unsigned repeats, uint8_t *tiled, uint32_t tstride,
-        uint8_t *linear, uint32_t lstride, const struct bench_case *c,
-        unsigned B)
+time_once(enum op op, uint8_t *tiled, uint32_t tstride, uint8_t *linear,
+          uint32_t lstride, const struct bench_case *c, unsigned B)
 {
-   double best = 1e30;
-   size_t bytes = (size_t)c->w * c->h * B;
+   double t0 = now_s();
+   switch (op) {
+   case OP_MEMCPY:
+      memcpy(tiled, linear, (size_t)c->w * c->h * B);
+      break;
+   case OP_STORE:
+      pan_uinterleave_store_el(tiled, tstride, linear, lstride, c->x, c->y,
+                               c->w, c->h, B, false);
+      break;
+   default:
+      pan_uinterleave_load_el(linear, lstride, tiled, tstride, c->x, c->y,
+                              c->w, c->h, B, false);
+      break;
+   }
+   return now_s() - t0;
+}
+
+/* Best-of-N times, the three operations interleaved so that load from
+ * other processes on the machine hits them alike. */
+static void
+time_all(double best[OP_COUNT], unsigned repeats, uint8_t *tiled,
+         uint32_t tstride, uint8_t *linear, uint32_t lstride,
+         const struct bench_case *c, unsigned B)
+{
+   for (unsigned op = 0; op < OP_COUNT; ++op)
+      best[op] = 1e30;
 
    for (unsigned r = 0; r < repeats; ++r) {
-      double t0 = now_s();
-      switch (op) {
-      case OP_MEMCPY:
-         memcpy(tiled, linear, bytes);
-         break;
-      case OP_STORE:
-         pan_uinterleave_store_el(tiled, tstride, linear, lstride, c->x, c->y,
-                                  c->w, c->h, B, false);
-         break;
-      case OP_LOAD:
-         pan_uinterleave_load_el(linear, lstride, tiled, tstride, c->x, c->y,
-                                 c->w, c->h, B, false);
-         break;
+      for (unsigned op = 0; op < OP_COUNT; ++op) {
+         double t = time_once(op, tiled, tstride, linear, lstride, c, B);
+         if (t < best[op])
+            best[op] = t;
       }
-      double t = now_s() - t0;
-      if (t < best)
-         best = t;
    }
-   return best;
 }
 
 int
 main(int argc, char **argv)
 {
-   unsigned repeats = argc > 1 ? (unsigned)atoi(argv[1]) : 7;
+   unsigned repeats = argc > 1 ? (unsigned)atoi(argv[1]) : 5;
    const struct bench_case cases[] = {
       { "4096x4096 full", 4096, 4096, 0, 0, 4096, 4096 },
       { "1000x700 @(13,7)", 1024, 720, 13, 7, 1000, 700 },
@@ -102,12 +111,12 @@ main(int argc, char **argv)
             linear[i] = (uint8_t)(i * 131u);
 
          double bytes = (double)c->w * c->h * B;
-         double mc = time_op(OP_MEMCPY, repeats, tiled, tstride, linear,
-                             lstride, c, B);
-         double st = time_op(OP_STORE, repeats, tiled, tstride, linear,
-                             lstride, c, B);
-         double ld = time_op(OP_LOAD, repeats, tiled, tstride, linear,
-                             lstride, c, B);
+         double best[OP_COUNT];
+         /* Aim for ~1.5 GB moved per operation, at least `repeats` runs */
+         unsigned n = (unsigned)(1.5e9 / bytes);
+         time_all(best, n > repeats ? n : repeats, tiled, tstride, linear,
+                  lstride, c, B);
+         double mc = best[OP_MEMCPY], st = best[OP_STORE], ld = best[OP_LOAD];
 
          printf("%-18s %4u %7.2f GB/s %5.2f GB/s %5.2f GB/s %6.2fx %6.2fx\n",
                 c->name, B, bytes / mc * 1e-9, bytes / st * 1e-9,

@@ -210,6 +210,12 @@ main(int argc, char **argv)
       run_size(sizes_B[i], true, iterations / 4);
    }
 
+   /* Again without the paths chosen from CPU features */
+   pan_uinterleave_force_portable(true);
+   for (unsigned i = 0; i < sizeof(sizes_B) / sizeof(sizes_B[0]); ++i)
+      run_size(sizes_B[i], false, iterations / 4);
+   pan_uinterleave_force_portable(false);
+
    printf("u-interleave: %s (%u failures)\n", failures ? "FAIL" : "pass",
           failures);
    return failures ? 1 : 0;

@@ -1,0 +1,195 @@
+/*
+ * Copyright © 2024 The Panfrost project authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * SSSE3 whole-tile copies for 1 and 3 byte elements, chosen at run time.
+ * Included only by pan_uinterleave.c.
+ *
+ * 1 byte: a 4x4 block is one 16-byte run of the tile.  One pshufb turns a
+ * run into the block's four rows of four bytes, and a 4x4 transpose of
+ * 32-bit lanes across four blocks gives four 16-byte image rows (and the
+ * other way round for stores).
+ *
+ * 3 bytes: per row pair, quads 2m and 2m+1 form one 24-byte run of the tile built
+ * from bytes 12m..12m+11 of both rows: each run is two 16-byte loads and
+ * four pshufb.  Which quad comes first depends on the parity of the quad
+ * row; the last run of a row loads from 4 bytes earlier so nothing past
+ * the tile's 48 bytes of the row is read.  Masks were generated from the
+ * quad layout (top pair in order, bottom pair swapped).
+ */
+
+#ifndef PAN_UINTERLEAVE_SSSE3_H
+#define PAN_UINTERLEAVE_SSSE3_H
+
+#include <tmmintrin.h>
+
+#define UIL_SSSE3 __attribute__((target("ssse3")))
+
+#define Z 0x80 /* pshufb: zero this byte */
+/* [quad row parity][last run][E lo, O lo, E hi, O hi] */
+static const uint8_t uil_b3_store_masks[2][2][4][16] = {
+   {
+      {
+         { 0, 1, 2, 3, 4, 5, Z, Z, Z, Z, Z, Z, 6, 7, 8, 9 },
+         { Z, Z, Z, Z, Z, Z, 3, 4, 5, 0, 1, 2, Z, Z, Z, Z },
+         { 10, 11, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, 9, 10, 11, 6, 7, 8, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+      {
+         { 4, 5, 6, 7, 8, 9, Z, Z, Z, Z, Z, Z, 10, 11, 12, 13 },
+         { Z, Z, Z, Z, Z, Z, 7, 8, 9, 4, 5, 6, Z, Z, Z, Z },
+         { 14, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, 13, 14, 15, 10, 11, 12, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+   },
+   {
+      {
+         { 6, 7, 8, 9, 10, 11, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3 },
+         { Z, Z, Z, Z, Z, Z, 9, 10, 11, 6, 7, 8, Z, Z, Z, Z },
+         { 4, 5, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, 3, 4, 5, 0, 1, 2, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+      {
+         { 10, 11, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z, 4, 5, 6, 7 },
+         { Z, Z, Z, Z, Z, Z, 13, 14, 15, 10, 11, 12, Z, Z, Z, Z },
+         { 8, 9, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, 7, 8, 9, 4, 5, 6, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+   },
+};
+
+/* [quad row parity][E from lo, E from hi, O from lo, O from hi] */
+static const uint8_t uil_b3_load_masks[2][4][16] = {
+   {
+      { 0, 1, 2, 3, 4, 5, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z },
+      { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, Z, Z, Z, Z },
+      { 9, 10, 11, 6, 7, 8, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      { Z, Z, Z, Z, Z, Z, 5, 6, 7, 2, 3, 4, Z, Z, Z, Z },
+   },
+   {
+      { 12, 13, 14, 15, Z, Z, 0, 1, 2, 3, 4, 5, Z, Z, Z, Z },
+      { Z, Z, Z, Z, 0, 1, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      { Z, Z, Z, Z, Z, Z, 9, 10, 11, 6, 7, 8, Z, Z, Z, Z },
+      { 5, 6, 7, 2, 3, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+   },
+};
+#undef Z
+
+/* Run byte i <-> block byte (row * 4 + column), both directions */
+static const uint8_t uil_b1_run_to_rows[16] = {
+   0, 1, 4, 5, 3, 2, 7, 6, 12, 13, 8, 9, 15, 14, 11, 10,
+};
+static const uint8_t uil_b1_rows_to_run[16] = {
+   0, 1, 5, 4, 2, 3, 7, 6, 10, 11, 15, 14, 8, 9, 13, 12,
+};
+
+/* Transpose a 4x4 matrix of 32-bit lanes held in v[0..3] */
+static UIL_INLINE void
+uil_transpose32(__m128i v[4])
+{
+   __m128i t0 = _mm_unpacklo_epi32(v[0], v[1]);
+   __m128i t1 = _mm_unpacklo_epi32(v[2], v[3]);
+   __m128i t2 = _mm_unpackhi_epi32(v[0], v[1]);
+   __m128i t3 = _mm_unpackhi_epi32(v[2], v[3]);
+   v[0] = _mm_unpacklo_epi64(t0, t1);
+   v[1] = _mm_unpackhi_epi64(t0, t1);
+   v[2] = _mm_unpacklo_epi64(t2, t3);
+   v[3] = _mm_unpackhi_epi64(t2, t3);
+}
+
+#define MASK(m) _mm_loadu_si128((const __m128i *)(const void *)(m))
+#define LD16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+
+static UIL_INLINE UIL_SSSE3 void
+uil_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
+                  bool store)
+{
+   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
+
+#pragma GCC unroll 4
+   for (unsigned m = 0; m < 4; ++m) {
+      uint8_t *run = tile + 24 * (uil_index(2 * m, qy) >> 1);
+
+      if (store) {
+         const uint8_t(*mk)[16] = uil_b3_store_masks[qy & 1][m == 3];
+         unsigned off = m == 3 ? 32 : 12 * m;
+         __m128i ev = LD16(even + off);
+         __m128i ov = LD16(odd + off);
+         __m128i lo = _mm_or_si128(_mm_shuffle_epi8(ev, MASK(mk[0])),
+                                   _mm_shuffle_epi8(ov, MASK(mk[1])));
+         __m128i hi = _mm_or_si128(_mm_shuffle_epi8(ev, MASK(mk[2])),
+                                   _mm_shuffle_epi8(ov, MASK(mk[3])));
+         _mm_storeu_si128((__m128i *)(void *)run, lo);
+         _mm_storel_epi64((__m128i *)(void *)(run + 16), hi);
+      } else {
+         const uint8_t(*mk)[16] = uil_b3_load_masks[qy & 1];
+         __m128i lo = LD16(run);
+         __m128i hi =
+            _mm_loadl_epi64((const __m128i *)(const void *)(run + 16));
+         __m128i ev = _mm_or_si128(_mm_shuffle_epi8(lo, MASK(mk[0])),
+                                   _mm_shuffle_epi8(hi, MASK(mk[1])));
+         __m128i ov = _mm_or_si128(_mm_shuffle_epi8(lo, MASK(mk[2])),
+                                   _mm_shuffle_epi8(hi, MASK(mk[3])));
+         uint8_t *e = even + 12 * m, *o = odd + 12 * m;
+
+         /* Runs are written in increasing m: a 16-byte store's 4 spare
+          * bytes are rewritten by the next run; the last one is exact. */
+         if (m < 3) {
+            _mm_storeu_si128((__m128i *)(void *)e, ev);
+            _mm_storeu_si128((__m128i *)(void *)o, ov);
+         } else {
+            uint32_t e_hi =
+               (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(ev, 8));
+            uint32_t o_hi =
+               (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(ov, 8));
+            _mm_storel_epi64((__m128i *)(void *)e, ev);
+            _mm_storel_epi64((__m128i *)(void *)o, ov);
+            memcpy(e + 8, &e_hi, 4);
+            memcpy(o + 8, &o_hi, 4);
+         }
+      }
+   }
+}
+
+/* Rows 4*by .. 4*by+3 of one tile, 1-byte elements */
+static UIL_INLINE UIL_SSSE3 void
+uil_rows_b1_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
+                  bool store)
+{
+   uint8_t *run[4], *row[4];
+   __m128i v[4];
+
+#pragma GCC unroll 4
+   for (unsigned i = 0; i < 4; ++i) {
+      run[i] = tile + 16 * uil_index(i, by);
+      row[i] = lin + (4 * by + i) * stride;
+   }
+
+   if (store) {
+      const __m128i mask = MASK(uil_b1_rows_to_run);
+#pragma GCC unroll 4
+      for (unsigned i = 0; i < 4; ++i)
+         v[i] = LD16(row[i]);
+      uil_transpose32(v);
+#pragma GCC unroll 4
+      for (unsigned i = 0; i < 4; ++i)
+         _mm_storeu_si128((__m128i *)(void *)run[i],
+                          _mm_shuffle_epi8(v[i], mask));
+   } else {
+      const __m128i mask = MASK(uil_b1_run_to_rows);
+#pragma GCC unroll 4
+      for (unsigned i = 0; i < 4; ++i)
+         v[i] = _mm_shuffle_epi8(LD16(run[i]), mask);
+      uil_transpose32(v);
+#pragma GCC unroll 4
+      for (unsigned i = 0; i < 4; ++i)
+         _mm_storeu_si128((__m128i *)(void *)row[i], v[i]);
+   }
+}
+
+#undef MASK
+#undef LD16
+
+#endif
