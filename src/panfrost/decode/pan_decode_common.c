@@ -209,7 +209,9 @@ pan_decode_check_struct(struct pan_decode_ctx *ctx,
       if (!f->path || f->condition || !f->enumeration || f->word >= n)
          continue;
       uint64_t raw = pan_gx_field_raw(w, f);
-      if (!enum_has(f->enumeration, raw)) {
+      /* Zero is what packers leave in fields of unused features, so only
+       * nonzero undefined values are reported. */
+      if (raw != 0 && !enum_has(f->enumeration, raw)) {
          pan_decode_error(ctx, "%s.%s: %" PRIu64 " is not a valid %s", what,
                           f->path, raw, f->enumeration->name);
       }
@@ -223,35 +225,76 @@ pan_decode_check_struct(struct pan_decode_ctx *ctx,
    }
 }
 
+/* Re-emit text line by line at the current indentation. */
+static void
+print_indented(struct pan_decode_ctx *ctx, const char *text, size_t len)
+{
+   size_t start = 0;
+   for (size_t i = 0; i < len; ++i) {
+      if (text[i] == '\n' || i + 1 == len) {
+         size_t end = text[i] == '\n' ? i : i + 1;
+         fprintf(ctx->fp, "%*s%.*s\n", ctx->indent + 2, "",
+                 (int)(end - start), text + start);
+         start = i + 1;
+      }
+   }
+}
+
 void
 pan_decode_shader(struct pan_decode_ctx *ctx, uint64_t va, const char *what)
 {
    char err[128] = "";
+   /* Midgard bundles and Bifrost clauses are 16-byte units, Valhall
+    * instructions 8 bytes. */
+   uint64_t unit = ctx->arch >= 9 ? 8 : 16;
    uint64_t avail = pan_decode_avail(ctx, va);
    uint64_t size_B = avail < ctx->lim.max_shader_B ? avail
                                                    : ctx->lim.max_shader_B;
 
-   /* Midgard bundles and Bifrost clauses are 16-byte units, Valhall
-    * instructions 8 bytes. */
-   size_B &= ctx->arch >= 9 ? ~(uint64_t)7 : ~(uint64_t)15;
+   size_B &= ~(unit - 1);
    if (size_B == 0) {
-      pan_decode_fetch(ctx, va, ctx->arch >= 9 ? 8 : 16, 0, what);
+      pan_decode_fetch(ctx, va, unit, 0, what);
       return;
    }
-   const void *code = pan_decode_fetch(ctx, va, size_B, 0, what);
+   const uint8_t *code = pan_decode_fetch(ctx, va, size_B, 0, what);
    if (!code)
       return;
 
-   pan_decode_log(ctx, "%s @ 0x%" PRIx64 " (%" PRIu64 " bytes shown):", what,
-                  va, size_B);
-   fflush(ctx->fp);
+   /* The size of a program is not recorded anywhere: show up to the end
+    * of its buffer (bounded), less the trailing zero padding. */
+   while (size_B > unit) {
+      uint64_t i;
+      for (i = size_B - unit; i < size_B && code[i] == 0; ++i)
+         ;
+      if (i != size_B)
+         break;
+      size_B -= unit;
+   }
+   pan_decode_log(ctx, "%s @ 0x%" PRIx64 " (%" PRIu64 " bytes):", what, va,
+                  size_B);
+
+   char *text = NULL;
+   size_t len = 0;
+   FILE *mem = open_memstream(&text, &len);
+   if (!mem) {
+      pan_decode_error(ctx, "%s: out of memory", what);
+      return;
+   }
    int ret = 0;
    if (ctx->arch >= 9)
-      ret = pan_va_disassemble(code, size_B, ctx->fp, true, err, sizeof(err));
+      ret = pan_va_disassemble(code, size_B, mem, true, err, sizeof(err));
    else if (ctx->arch >= 6)
-      ret = pan_bi_disassemble(code, size_B, ctx->fp, true, err, sizeof(err));
-   else
+      ret = pan_bi_disassemble(code, size_B, mem, true, err, sizeof(err));
+   fclose(mem);
+   if (ctx->arch <= 5) {
+      /* Midgard: no disassembler of ours yet; raw bundles. */
+      ctx->indent += 2;
       pan_decode_hexdump(ctx, code, size_B);
+      ctx->indent -= 2;
+   } else {
+      print_indented(ctx, text, len);
+   }
+   free(text);
    if (ret < 0)
       pan_decode_error(ctx, "%s: disassembler: %s", what, err);
 }

@@ -78,7 +78,7 @@ void pan_decode_pop(struct pan_decode_ctx *ctx);
 
 /*
  * Generic checks of a packed struct against its layout table: enum fields
- * holding a value the enum does not define, and bits set outside any
+ * holding a nonzero value the enum does not define, and bits set outside any
  * field.  Conditional fields (choice cases) are not checked.
  */
 void pan_decode_check_struct(struct pan_decode_ctx *ctx,

@@ -1,0 +1,62 @@
+/*
+ * Copyright 2025 The panfrost-ng authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Submit-time debugging, driven by PAN_MESA_DEBUG (comma-separated):
+ *
+ *    trace   decode every submitted job chain to stderr
+ *    dump    write every submit to PAN_DUMP_DIR (default ".") as
+ *            pan-<pid>-<seq>.pandump, readable with pan-decode
+ *
+ * The device layer calls pan_submit_debug() right before handing a chain to
+ * the kernel; pan_submit_jc() does both for callers that have no submit
+ * path of their own yet.
+ */
+
+#ifndef PAN_SUBMIT_DEBUG_H
+#define PAN_SUBMIT_DEBUG_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pan_device;
+struct pan_bo;
+
+enum pan_submit_debug_flags {
+   PAN_SUBMIT_DEBUG_TRACE = 1u << 0,
+   PAN_SUBMIT_DEBUG_DUMP = 1u << 1,
+};
+
+/* Flags from a PAN_MESA_DEBUG-style string (NULL gives 0). */
+uint32_t pan_submit_debug_parse(const char *env);
+
+/* pan_submit_debug_parse(getenv("PAN_MESA_DEBUG")), read once. */
+uint32_t pan_submit_debug_flags(void);
+
+/*
+ * Trace and/or dump one submit.  bos are the buffers the chain may touch;
+ * the ones the CPU has not mapped are recorded by range only.  Returns 0,
+ * or -1 when a dump could not be written (the submit itself goes on).
+ */
+int pan_submit_debug(struct pan_device *dev, uint64_t jc,
+                     struct pan_bo *const *bos, unsigned bo_count,
+                     uint32_t flags);
+
+/*
+ * Submit a chain through the device's kernel interface after the debug
+ * hook.  requirements: PANFROST_JD_REQ_*; out_sync 0 for none.
+ */
+int pan_submit_jc(struct pan_device *dev, uint64_t jc,
+                  struct pan_bo *const *bos, unsigned bo_count,
+                  uint32_t requirements, uint32_t out_sync);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAN_SUBMIT_DEBUG_H */
