@@ -103,6 +103,18 @@ glsl_version_of(const char *path)
    return version;
 }
 
+/* What a GL state tracker does before linking: no copies, no globals. */
+static void
+preprocess_nir(nir_shader *nir)
+{
+   NIR_PASS_V(nir, nir_lower_io_to_temporaries,
+              nir_shader_get_entrypoint(nir), true,
+              nir->info.stage != MESA_SHADER_FRAGMENT);
+   NIR_PASS_V(nir, nir_lower_global_vars_to_local);
+   NIR_PASS_V(nir, nir_split_var_copies);
+   NIR_PASS_V(nir, nir_lower_var_copies);
+}
+
 static void
 lower_to_nir(struct gl_shader_program *prog, nir_shader *nir)
 {
@@ -125,16 +137,10 @@ lower_to_nir(struct gl_shader_program *prog, nir_shader *nir)
    nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms,
                             slot_count);
 
-   NIR_PASS_V(nir, nir_lower_global_vars_to_local);
-   NIR_PASS_V(nir, nir_lower_io_to_temporaries,
-              nir_shader_get_entrypoint(nir), true,
-              stage != MESA_SHADER_FRAGMENT);
    NIR_PASS_V(nir, nir_opt_copy_prop_vars);
    NIR_PASS_V(nir, nir_opt_combine_stores, nir_var_all);
    NIR_PASS_V(nir, nir_lower_system_values);
    NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
-   NIR_PASS_V(nir, nir_split_var_copies);
-   NIR_PASS_V(nir, nir_lower_var_copies);
    NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, dword_count,
               (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
@@ -185,8 +191,8 @@ compile(const char *out, const unsigned *gpus, unsigned nr_gpus,
    }
    oracle_lower_glsl_ir(prog);
 
-   /* The standalone linker leaves uniform storage to the NIR linker,
-    * which sampler lowering depends on.  The standalone program object
+   /* The standalone linker leaves varying locations and uniform storage
+    * to the NIR linker; the back end and sampler lowering need both.  The standalone program object
     * never initialised the list it keeps unused locations in. */
    exec_list_make_empty(&prog->EmptyUniformLocations);
    for (unsigned s = 0; s < MESA_SHADER_STAGES; s++) {
@@ -196,9 +202,11 @@ compile(const char *out, const unsigned *gpus, unsigned nr_gpus,
       sh->Program->info.stage = s;
       sh->Program->nir =
          glsl_to_nir(&ctx.Const, prog, s, &bifrost_nir_options);
+      preprocess_nir(sh->Program->nir);
    }
-   if (!gl_nir_link_uniforms(&ctx.Const, prog, false)) {
-      fprintf(stderr, "GLSL front end failed: uniform linking\n");
+   if (!gl_nir_link_varyings(&ctx.Const, &ctx.Extensions, ctx.API, prog) ||
+       !gl_nir_link_uniforms(&ctx.Const, prog, false)) {
+      fprintf(stderr, "GLSL front end failed: NIR linking\n");
       return 3;
    }
 
