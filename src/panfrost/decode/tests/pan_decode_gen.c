@@ -78,6 +78,7 @@ emit_shader(void)
 }
 
 /* out = src: a zero term plus src times an inverted zero. */
+#if PAN_ARCH >= 5
 static void
 replace_equation(struct PAN_GENX(blend_equation) *eq)
 {
@@ -88,6 +89,7 @@ replace_equation(struct PAN_GENX(blend_equation) *eq)
    eq->alpha = eq->rgb;
    eq->color_mask = 0xf;
 }
+#endif
 
 static uint64_t
 emit_local_storage(void)

@@ -55,10 +55,11 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         name = a.variant + '.pandump'
-        subprocess.run([a.gen, name, a.variant], cwd=tmp, check=True)
+        gen, tool = os.path.abspath(a.gen), os.path.abspath(a.tool)
+        subprocess.run([gen, name, a.variant], cwd=tmp, check=True)
         if a.mutate:
             mutate(os.path.join(tmp, name), a.mutate)
-        p = subprocess.run([a.tool, name], cwd=tmp, capture_output=True,
+        p = subprocess.run([tool, name], cwd=tmp, capture_output=True,
                            text=True)
     out = p.stdout
     if p.returncode < 0 or p.returncode > 2 or 'Sanitizer' in p.stderr \
