@@ -19,6 +19,11 @@
  * and stores (and for 1, 2 and 4 byte elements the swap is a rotate).  The
  * loops are fully unrolled so every in-tile offset is a constant.
  *
+ * On x86, SSE2 (and SSSE3, picked at run time) versions replace the quad
+ * copies for the common element sizes, and small elements are walked a row
+ * block at a time across several tiles; docs/drivers/panfrost/tiling.rst
+ * explains both.
+ *
  * Partial tiles (rectangle edges) and 4x4-block tiles of compressed formats
  * go through a per-element loop that computes each address from lookup
  * tables; it handles any rectangle.
@@ -67,8 +72,10 @@ uil_generic(const struct uil_job *job, unsigned x, unsigned y, unsigned w,
 
    for (unsigned j = 0; j < h; ++j) {
       unsigned ty = y + j;
-      uint8_t *trow = job->tiled + (size_t)(ty >> dim_bits) * job->tiled_stride_B;
-      uint8_t *lrow = job->linear + (size_t)(ty - job->y) * job->linear_stride_B +
+      uint8_t *trow =
+         job->tiled + (size_t)(ty >> dim_bits) * job->tiled_stride_B;
+      uint8_t *lrow = job->linear +
+                      (size_t)(ty - job->y) * job->linear_stride_B +
                       (size_t)(x - job->x) * B;
       unsigned ydup = spread4[ty & mask] * 3u;
 
@@ -84,7 +91,7 @@ uil_generic(const struct uil_job *job, unsigned x, unsigned y, unsigned w,
    }
 }
 
-/* Swap the two halves of a 2*B byte pair in place while copying. */
+/* Copy a pair of B-byte elements, swapping the two. */
 static UIL_INLINE void
 copy_swapped_pair(uint8_t *dst, const uint8_t *src, unsigned B)
 {

@@ -12,9 +12,9 @@
  * 32-bit lanes across four blocks gives four 16-byte image rows (and the
  * other way round for stores).
  *
- * 3 bytes: per row pair, quads 2m and 2m+1 form one 24-byte run of the tile built
- * from bytes 12m..12m+11 of both rows: each run is two 16-byte loads and
- * four pshufb.  Which quad comes first depends on the parity of the quad
+ * 3 bytes: per row pair, quads 2m and 2m+1 form one 24-byte run of the
+ * tile built from bytes 12m..12m+11 of both rows: each run is two 16-byte
+ * loads and four pshufb.  Which quad comes first depends on the parity of the quad
  * row; the last run of a row loads from 4 bytes earlier so nothing past
  * the tile's 48 bytes of the row is read.  Masks were generated from the
  * quad layout (top pair in order, bottom pair swapped).
