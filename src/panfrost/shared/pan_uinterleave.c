@@ -465,7 +465,8 @@ uil_run(void *tiled, uint32_t tiled_stride_B, void *linear,
       return true;
    if (h > 1 && (uint64_t)linear_stride_B < (uint64_t)w * B)
       return false;
-   if ((uint64_t)x + w > UINT32_MAX || (uint64_t)y + h > UINT32_MAX)
+   /* Leave room to round the far corner up to a tile boundary */
+   if ((uint64_t)x + w > UINT32_MAX - 15 || (uint64_t)y + h > UINT32_MAX - 15)
       return false;
 
    const struct uil_job job = {

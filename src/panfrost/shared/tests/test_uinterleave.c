@@ -178,7 +178,9 @@ check_bad_input(void)
    if (pan_uinterleave_store_el(buf, 64, buf, 4, 0, 0, 1, 1, 5, false) ||
        pan_uinterleave_load_el(buf, 4, buf, 64, 0, 0, 1, 1, 0, false) ||
        pan_uinterleave_store_el(buf, 64, buf, 3, 0, 0, 2, 2, 4, false) ||
-       pan_uinterleave_store_px(buf, 64, buf, 16, 2, 0, 4, 4, &fmt)) {
+       pan_uinterleave_store_px(buf, 64, buf, 16, 2, 0, 4, 4, &fmt) ||
+       pan_uinterleave_store_el(buf, 64, buf, 4, UINT32_MAX - 10, 0, 1, 1, 4,
+                                false)) {
       fprintf(stderr, "bad input accepted\n");
       failures++;
    }
