@@ -94,25 +94,30 @@ def check_binary(args, path):
     """Decode, re-assemble and compare one binary; returns a result dict."""
     gpu = int(path[-8:-4], 16)
     arch = GPUS[gpu]
-    res = {'arch': arch, 'insts': 0, 'fallbacks': [], 'roundtrip': True,
+    res = {'arch': arch, 'insts': 0, 'padding': 0, 'fallbacks': [],
+           'roundtrip': True,
            'errors': [], 'stock': None}
     p = run([args.disasm, '--arch=' + arch, path], text=True)
     if p.returncode:
         res['errors'].append('pan-disasm failed: ' + p.stderr.strip())
         return res
     ours = p.stdout
+    with open(path, 'rb') as f:
+        orig = f.read()
+    # The stock compiler pads programs (and the programs it places one
+    # after the other) with zero bytes; those words are not instructions.
     for line in ours.splitlines():
-        if FALLBACK.search(line):
-            if not is_padding(line):
-                res['fallbacks'].append(line.strip())
-        res['insts'] += count_insts(arch, line)
+        if is_padding(line):
+            res['padding'] += 1
+        elif FALLBACK.search(line):
+            res['fallbacks'].append(line.strip())
+        else:
+            res['insts'] += count_insts(arch, line)
     txt = path + '.s'
     with open(txt, 'w') as f:
         f.write(ours)
     out = path + '.re'
     p = run([args.asm, '--arch=' + arch, '-o', out, txt], text=True)
-    with open(path, 'rb') as f:
-        orig = f.read()
     again = b''
     if p.returncode == 0:
         with open(out, 'rb') as f:
@@ -129,9 +134,10 @@ def check_binary(args, path):
 
 
 def is_padding(line):
-    """Zero padding after the program end is not an instruction."""
+    """How our disassembler prints an all-zero word (v9) or quadword."""
     return bool(re.match(r'^\s*\.quad 0x0+ 0x0+\s*$', line) or
-                re.match(r'^\s*\.word 0x0+\s*$', line))
+                re.match(r'^\s*\.word 0x0+\s*$', line) or
+                re.match(r'^\s*nop extra:0xc00000000000\s*$', line))
 
 
 def count_insts(arch, line):
@@ -265,6 +271,7 @@ def main():
         c = per_arch[r['arch']]
         c['shaders'] += 1
         c['instructions'] += r['insts']
+        c['padding words'] += r['padding']
         c['fallback lines'] += len(r['fallbacks'])
         c['round-trip failures'] += not r['roundtrip']
         for line in r['fallbacks'][:3]:

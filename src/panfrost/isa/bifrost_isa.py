@@ -77,9 +77,9 @@ SEQUENCE = [
     ['f0', 'f2', 'f3z'],
     ['f0', 'f2', 'f4z'],
     ['f0', 'f2', 'f5', 'f6z'],
-    ['f0', 'f2', 'f5', 'f7', 'f8z'],
-    ['f0', 'f2', 'f5', 'f7', 'f9z'],
-    ['f0', 'f2', 'f5', 'f7', 'f10', 'f11z'],
+    ['f0', 'f2', 'f4', 'f7', 'f8z'],
+    ['f0', 'f2', 'f4', 'f7', 'f9z'],
+    ['f0', 'f2', 'f4', 'f7', 'f10', 'f11z'],
 ]
 
 # Position code of constant quadword k in a clause of n tuples.
