@@ -19,6 +19,7 @@ FORBIDDEN = (
 # entries whose output lies under one of these build folders are skipped.
 ALLOWED_ORACLE_DIRS = (
     'tests/oracle_genxml/',
+    'tests/oracle/',
 )
 
 
