@@ -98,6 +98,10 @@ bool pan_uinterleave_load_px(void *linear, uint32_t linear_stride_B,
  * (the SSSE3 3-byte path) so the portable code gets checked as well. */
 void pan_uinterleave_force_portable(bool portable);
 
+/* Copies of at least this many bytes stream their destination (default
+ * 16 MiB); tests lower it to cover that path. */
+void pan_uinterleave_set_stream_min_B(uint64_t min_B);
+
 /*
  * Reference model: a direct transcription of the curve, one element at a
  * time.  Slow; meant as a test oracle and for tools.

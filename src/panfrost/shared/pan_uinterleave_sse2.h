@@ -21,6 +21,9 @@
 
 #define LDU(p)     _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define STU(p, v)  _mm_storeu_si128((__m128i *)(void *)(p), (v))
+/* Store to the destination side: streaming (non-temporal) when `nt` */
+#define DST(p, v)                                                             \
+   (nt ? _mm_stream_si128((__m128i *)(void *)(p), (v)) : STU(p, v))
 #define SWAP2x32   0xB1 /* (1,0,3,2) */
 #define SWAP2x64   0x4E /* (2,3,0,1) */
 #define EVEN_ODD32 0xD8 /* (0,2,1,3) */
@@ -49,7 +52,7 @@ split16(__m128i v)
 /* Rows 4*by .. 4*by+3 of one tile */
 static UIL_INLINE void
 uil_rows_sse2_b1(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
-                 bool store)
+                 bool store, bool nt)
 {
    uint8_t *r0 = lin + 4 * by * stride, *r1 = r0 + stride;
    uint8_t *r2 = r1 + stride, *r3 = r2 + stride;
@@ -65,10 +68,10 @@ uil_rows_sse2_b1(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
       __m128i top_hi = _mm_unpackhi_epi16(a, b);
       __m128i bot_lo = _mm_shuffle_epi32(_mm_unpacklo_epi16(c, d), SWAP2x32);
       __m128i bot_hi = _mm_shuffle_epi32(_mm_unpackhi_epi16(c, d), SWAP2x32);
-      STU(c0, _mm_unpacklo_epi64(top_lo, bot_lo));
-      STU(c1, _mm_unpackhi_epi64(top_lo, bot_lo));
-      STU(c2, _mm_unpacklo_epi64(top_hi, bot_hi));
-      STU(c3, _mm_unpackhi_epi64(top_hi, bot_hi));
+      DST(c0, _mm_unpacklo_epi64(top_lo, bot_lo));
+      DST(c1, _mm_unpackhi_epi64(top_lo, bot_lo));
+      DST(c2, _mm_unpacklo_epi64(top_hi, bot_hi));
+      DST(c3, _mm_unpackhi_epi64(top_hi, bot_hi));
    } else {
       __m128i k0 = LDU(c0), k1 = LDU(c1), k2 = LDU(c2), k3 = LDU(c3);
       __m128i top_lo = split16(_mm_unpacklo_epi64(k0, k1));
@@ -77,17 +80,17 @@ uil_rows_sse2_b1(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
          split16(_mm_shuffle_epi32(_mm_unpackhi_epi64(k0, k1), SWAP2x32));
       __m128i bot_hi =
          split16(_mm_shuffle_epi32(_mm_unpackhi_epi64(k2, k3), SWAP2x32));
-      STU(r0, _mm_unpacklo_epi64(top_lo, top_hi));
-      STU(r1, bswap16_lanes(_mm_unpackhi_epi64(top_lo, top_hi)));
-      STU(r2, _mm_unpacklo_epi64(bot_lo, bot_hi));
-      STU(r3, bswap16_lanes(_mm_unpackhi_epi64(bot_lo, bot_hi)));
+      DST(r0, _mm_unpacklo_epi64(top_lo, top_hi));
+      DST(r1, bswap16_lanes(_mm_unpackhi_epi64(top_lo, top_hi)));
+      DST(r2, _mm_unpacklo_epi64(bot_lo, bot_hi));
+      DST(r3, bswap16_lanes(_mm_unpackhi_epi64(bot_lo, bot_hi)));
    }
 }
 
 /* Rows 4*by .. 4*by+3 of one tile */
 static UIL_INLINE void
 uil_rows_sse2_b2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
-                 bool store)
+                 bool store, bool nt)
 {
 #pragma GCC unroll 2
    for (unsigned h = 0; h < 2; ++h) {
@@ -99,19 +102,19 @@ uil_rows_sse2_b2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
       if (store) {
          __m128i a = LDU(r0), b = swap16_in32(LDU(r1));
          __m128i c = LDU(r2), d = swap16_in32(LDU(r3));
-         STU(k0, _mm_unpacklo_epi32(a, b));
-         STU(k1, _mm_unpackhi_epi32(a, b));
-         STU(k0 + 16, _mm_shuffle_epi32(_mm_unpacklo_epi32(c, d), SWAP2x64));
-         STU(k1 + 16, _mm_shuffle_epi32(_mm_unpackhi_epi32(c, d), SWAP2x64));
+         DST(k0, _mm_unpacklo_epi32(a, b));
+         DST(k1, _mm_unpackhi_epi32(a, b));
+         DST(k0 + 16, _mm_shuffle_epi32(_mm_unpacklo_epi32(c, d), SWAP2x64));
+         DST(k1 + 16, _mm_shuffle_epi32(_mm_unpackhi_epi32(c, d), SWAP2x64));
       } else {
          __m128i t0 = _mm_shuffle_epi32(LDU(k0), EVEN_ODD32);
          __m128i t1 = _mm_shuffle_epi32(LDU(k1), EVEN_ODD32);
          __m128i u0 = _mm_shuffle_epi32(LDU(k0 + 16), 0x72);
          __m128i u1 = _mm_shuffle_epi32(LDU(k1 + 16), 0x72);
-         STU(r0, _mm_unpacklo_epi64(t0, t1));
-         STU(r1, swap16_in32(_mm_unpackhi_epi64(t0, t1)));
-         STU(r2, _mm_unpacklo_epi64(u0, u1));
-         STU(r3, swap16_in32(_mm_unpackhi_epi64(u0, u1)));
+         DST(r0, _mm_unpacklo_epi64(t0, t1));
+         DST(r1, swap16_in32(_mm_unpackhi_epi64(t0, t1)));
+         DST(r2, _mm_unpacklo_epi64(u0, u1));
+         DST(r3, swap16_in32(_mm_unpackhi_epi64(u0, u1)));
       }
    }
 }
@@ -119,7 +122,7 @@ uil_rows_sse2_b2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
 /* Rows 2*qy and 2*qy+1 of one tile */
 static UIL_INLINE void
 uil_rows_sse2_b4(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
-                 bool store)
+                 bool store, bool nt)
 {
    uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
 
@@ -131,12 +134,12 @@ uil_rows_sse2_b4(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
       if (store) {
          __m128i e = LDU(even + 16 * v);
          __m128i o = _mm_shuffle_epi32(LDU(odd + 16 * v), SWAP2x32);
-         STU(qa, _mm_unpacklo_epi64(e, o));
-         STU(qb, _mm_unpackhi_epi64(e, o));
+         DST(qa, _mm_unpacklo_epi64(e, o));
+         DST(qb, _mm_unpackhi_epi64(e, o));
       } else {
          __m128i a = LDU(qa), b = LDU(qb);
-         STU(even + 16 * v, _mm_unpacklo_epi64(a, b));
-         STU(odd + 16 * v,
+         DST(even + 16 * v, _mm_unpacklo_epi64(a, b));
+         DST(odd + 16 * v,
              _mm_shuffle_epi32(_mm_unpackhi_epi64(a, b), SWAP2x32));
       }
    }
@@ -145,7 +148,7 @@ uil_rows_sse2_b4(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
 /* Rows 2*qy and 2*qy+1 of one tile */
 static UIL_INLINE void
 uil_rows_sse2_b8(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
-                 bool store)
+                 bool store, bool nt)
 {
    uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
 
@@ -154,16 +157,43 @@ uil_rows_sse2_b8(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
       uint8_t *q = tile + 32 * uil_index(qx, qy);
 
       if (store) {
-         STU(q, LDU(even + 16 * qx));
-         STU(q + 16, _mm_shuffle_epi32(LDU(odd + 16 * qx), SWAP2x64));
+         DST(q, LDU(even + 16 * qx));
+         DST(q + 16, _mm_shuffle_epi32(LDU(odd + 16 * qx), SWAP2x64));
       } else {
-         STU(even + 16 * qx, LDU(q));
-         STU(odd + 16 * qx, _mm_shuffle_epi32(LDU(q + 16), SWAP2x64));
+         DST(even + 16 * qx, LDU(q));
+         DST(odd + 16 * qx, _mm_shuffle_epi32(LDU(q + 16), SWAP2x64));
+      }
+   }
+}
+
+/* Rows 2*qy and 2*qy+1 of one tile */
+static UIL_INLINE void
+uil_rows_sse2_b16(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
+                  bool store, bool nt)
+{
+   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
+
+#pragma GCC unroll 8
+   for (unsigned qx = 0; qx < 8; ++qx) {
+      uint8_t *q = tile + 64 * uil_index(qx, qy);
+      uint8_t *e = even + 32 * qx, *o = odd + 32 * qx;
+
+      if (store) {
+         DST(q, LDU(e));
+         DST(q + 16, LDU(e + 16));
+         DST(q + 32, LDU(o + 16));
+         DST(q + 48, LDU(o));
+      } else {
+         DST(e, LDU(q));
+         DST(e + 16, LDU(q + 16));
+         DST(o + 16, LDU(q + 32));
+         DST(o, LDU(q + 48));
       }
    }
 }
 
 #undef LDU
 #undef STU
+#undef DST
 
 #endif

@@ -101,54 +101,87 @@ uil_transpose32(__m128i v[4])
 
 #define MASK(m) _mm_loadu_si128((const __m128i *)(const void *)(m))
 #define LD16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+/* Store to the destination side: streaming (non-temporal) when `nt` */
+#define DST(p, v)                                                             \
+   (nt ? _mm_stream_si128((__m128i *)(void *)(p), (v))                        \
+       : _mm_storeu_si128((__m128i *)(void *)(p), (v)))
+
+/* The two 24-byte runs of quad rows 2j and 2j+1 built from the same 12
+ * bytes of their rows are adjacent in the tile: one 16-aligned 48-byte
+ * chunk, written or read as three vectors. */
+static UIL_INLINE UIL_SSSE3 void
+uil_b3_pair_to_run(__m128i ev, __m128i ov, unsigned parity, bool last,
+                   __m128i *lo, __m128i *hi)
+{
+   const uint8_t(*mk)[16] = uil_b3_store_masks[parity][last];
+   *lo = _mm_or_si128(_mm_shuffle_epi8(ev, MASK(mk[0])),
+                      _mm_shuffle_epi8(ov, MASK(mk[1])));
+   *hi = _mm_or_si128(_mm_shuffle_epi8(ev, MASK(mk[2])),
+                      _mm_shuffle_epi8(ov, MASK(mk[3])));
+}
 
 static UIL_INLINE UIL_SSSE3 void
-uil_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
-                  bool store)
+uil_b3_run_to_pair(__m128i lo, __m128i hi, unsigned parity, __m128i *ev,
+                   __m128i *ov)
 {
-   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
+   const uint8_t(*mk)[16] = uil_b3_load_masks[parity];
+   *ev = _mm_or_si128(_mm_shuffle_epi8(lo, MASK(mk[0])),
+                      _mm_shuffle_epi8(hi, MASK(mk[1])));
+   *ov = _mm_or_si128(_mm_shuffle_epi8(lo, MASK(mk[2])),
+                      _mm_shuffle_epi8(hi, MASK(mk[3])));
+}
+
+/* Rows 4*j .. 4*j+3 of one tile, 3-byte elements */
+static UIL_INLINE UIL_SSSE3 void
+uil_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned j,
+                  bool store, bool nt)
+{
+   uint8_t *row[4];
 
 #pragma GCC unroll 4
-   for (unsigned m = 0; m < 4; ++m) {
-      uint8_t *run = tile + 24 * (uil_index(2 * m, qy) >> 1);
+   for (unsigned r = 0; r < 4; ++r)
+      row[r] = lin + (4 * j + r) * stride;
 
-      if (store) {
-         const uint8_t(*mk)[16] = uil_b3_store_masks[qy & 1][m == 3];
+   if (store) {
+#pragma GCC unroll 4
+      for (unsigned m = 0; m < 4; ++m) {
+         uint8_t *chunk = tile + 48 * (uil_index(2 * m, 2 * j) >> 2);
          unsigned off = m == 3 ? 32 : 12 * m;
-         __m128i ev = LD16(even + off);
-         __m128i ov = LD16(odd + off);
-         __m128i lo = _mm_or_si128(_mm_shuffle_epi8(ev, MASK(mk[0])),
-                                   _mm_shuffle_epi8(ov, MASK(mk[1])));
-         __m128i hi = _mm_or_si128(_mm_shuffle_epi8(ev, MASK(mk[2])),
-                                   _mm_shuffle_epi8(ov, MASK(mk[3])));
-         _mm_storeu_si128((__m128i *)(void *)run, lo);
-         _mm_storel_epi64((__m128i *)(void *)(run + 16), hi);
-      } else {
-         const uint8_t(*mk)[16] = uil_b3_load_masks[qy & 1];
-         __m128i lo = LD16(run);
-         __m128i hi =
-            _mm_loadl_epi64((const __m128i *)(const void *)(run + 16));
-         __m128i ev = _mm_or_si128(_mm_shuffle_epi8(lo, MASK(mk[0])),
-                                   _mm_shuffle_epi8(hi, MASK(mk[1])));
-         __m128i ov = _mm_or_si128(_mm_shuffle_epi8(lo, MASK(mk[2])),
-                                   _mm_shuffle_epi8(hi, MASK(mk[3])));
-         uint8_t *e = even + 12 * m, *o = odd + 12 * m;
+         __m128i lo_a, hi_a, lo_b, hi_b;
 
-         /* Runs are written in increasing m: a 16-byte store's 4 spare
-          * bytes are rewritten by the next run; the last one is exact. */
-         if (m < 3) {
-            _mm_storeu_si128((__m128i *)(void *)e, ev);
-            _mm_storeu_si128((__m128i *)(void *)o, ov);
-         } else {
-            uint32_t e_hi =
-               (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(ev, 8));
-            uint32_t o_hi =
-               (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(ov, 8));
-            _mm_storel_epi64((__m128i *)(void *)e, ev);
-            _mm_storel_epi64((__m128i *)(void *)o, ov);
-            memcpy(e + 8, &e_hi, 4);
-            memcpy(o + 8, &o_hi, 4);
-         }
+         uil_b3_pair_to_run(LD16(row[0] + off), LD16(row[1] + off), 0,
+                            m == 3, &lo_a, &hi_a);
+         uil_b3_pair_to_run(LD16(row[2] + off), LD16(row[3] + off), 1,
+                            m == 3, &lo_b, &hi_b);
+         DST(chunk, lo_a);
+         DST(chunk + 16, _mm_unpacklo_epi64(hi_a, lo_b));
+         DST(chunk + 32, _mm_or_si128(_mm_srli_si128(lo_b, 8),
+                                      _mm_slli_si128(hi_b, 8)));
+      }
+   } else {
+      /* 12 valid bytes per row and m, then packed into 3 vectors a row */
+      __m128i v[4][4];
+
+#pragma GCC unroll 4
+      for (unsigned m = 0; m < 4; ++m) {
+         uint8_t *chunk = tile + 48 * (uil_index(2 * m, 2 * j) >> 2);
+         __m128i c0 = LD16(chunk), c1 = LD16(chunk + 16);
+         __m128i c2 = LD16(chunk + 32);
+         __m128i lo_b = _mm_or_si128(_mm_srli_si128(c1, 8),
+                                     _mm_slli_si128(c2, 8));
+
+         uil_b3_run_to_pair(c0, c1, 0, &v[0][m], &v[1][m]);
+         uil_b3_run_to_pair(lo_b, _mm_srli_si128(c2, 8), 1, &v[2][m],
+                            &v[3][m]);
+      }
+
+#pragma GCC unroll 4
+      for (unsigned r = 0; r < 4; ++r) {
+         DST(row[r], _mm_or_si128(v[r][0], _mm_slli_si128(v[r][1], 12)));
+         DST(row[r] + 16, _mm_or_si128(_mm_srli_si128(v[r][1], 4),
+                                       _mm_slli_si128(v[r][2], 8)));
+         DST(row[r] + 32, _mm_or_si128(_mm_srli_si128(v[r][2], 8),
+                                       _mm_slli_si128(v[r][3], 4)));
       }
    }
 }
@@ -156,7 +189,7 @@ uil_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
 /* Rows 4*by .. 4*by+3 of one tile, 1-byte elements */
 static UIL_INLINE UIL_SSSE3 void
 uil_rows_b1_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
-                  bool store)
+                  bool store, bool nt)
 {
    uint8_t *run[4], *row[4];
    __m128i v[4];
@@ -175,8 +208,7 @@ uil_rows_b1_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
       uil_transpose32(v);
 #pragma GCC unroll 4
       for (unsigned i = 0; i < 4; ++i)
-         _mm_storeu_si128((__m128i *)(void *)run[i],
-                          _mm_shuffle_epi8(v[i], mask));
+         DST(run[i], _mm_shuffle_epi8(v[i], mask));
    } else {
       const __m128i mask = MASK(uil_b1_run_to_rows);
 #pragma GCC unroll 4
@@ -185,11 +217,12 @@ uil_rows_b1_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
       uil_transpose32(v);
 #pragma GCC unroll 4
       for (unsigned i = 0; i < 4; ++i)
-         _mm_storeu_si128((__m128i *)(void *)row[i], v[i]);
+         DST(row[i], v[i]);
    }
 }
 
 #undef MASK
 #undef LD16
+#undef DST
 
 #endif

@@ -212,6 +212,12 @@ main(int argc, char **argv)
       run_size(sizes_B[i], true, iterations / 4);
    }
 
+   /* Again with streaming stores for every copy */
+   pan_uinterleave_set_stream_min_B(0);
+   for (unsigned i = 0; i < sizeof(sizes_B) / sizeof(sizes_B[0]); ++i)
+      run_size(sizes_B[i], false, iterations / 4);
+   pan_uinterleave_set_stream_min_B(16u << 20);
+
    /* Again without the paths chosen from CPU features */
    pan_uinterleave_force_portable(true);
    for (unsigned i = 0; i < sizeof(sizes_B) / sizeof(sizes_B[0]); ++i)
