@@ -358,7 +358,9 @@ uil_access(const struct uil_job *job, unsigned B, bool store, bool nt)
 static UIL_INLINE UIL_SSSE3 void
 uil_access_ssse3(const struct uil_job *job, unsigned B, bool store, bool nt)
 {
-   const unsigned n_rb = 4;
+   /* 3-byte loads into cached memory go a row pair at a time */
+   const bool b3_pairs = B == 3 && !store && !nt;
+   const unsigned n_rb = b3_pairs ? 8 : 4;
    const unsigned piece = uil_piece_tiles(B, store, nt);
    const size_t tile_B = 256 * B;
    unsigned box[4];
@@ -382,6 +384,8 @@ uil_access_ssse3(const struct uil_job *job, unsigned B, bool store, bool nt)
                if (B == 1)
                   uil_rows_b1_ssse3(ti, li, job->linear_stride_B, rb, store,
                                     nt);
+               else if (b3_pairs)
+                  uil_load_rows_b3_ssse3(ti, li, job->linear_stride_B, rb);
                else
                   uil_rows_b3_ssse3(ti, li, job->linear_stride_B, rb, store,
                                     nt);

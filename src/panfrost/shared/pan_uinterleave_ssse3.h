@@ -14,10 +14,12 @@
  *
  * 3 bytes: per row pair, quads 2m and 2m+1 form one 24-byte run of the
  * tile built from bytes 12m..12m+11 of both rows: each run is two 16-byte
- * loads and four pshufb.  Which quad comes first depends on the parity of the quad
- * row; the last run of a row loads from 4 bytes earlier so nothing past
- * the tile's 48 bytes of the row is read.  Masks were generated from the
- * quad layout (top pair in order, bottom pair swapped).
+ * loads and four pshufb.  Which quad comes first depends on the parity of
+ * the quad row; the last run of a row loads from 4 bytes earlier so nothing
+ * past the tile's 48 bytes of the row is read.  Masks were generated from
+ * the quad layout (top pair in order, bottom pair swapped).  Two row pairs
+ * together make whole 48-byte chunks of the tile and 48-byte rows, so that
+ * every store is an aligned 16 bytes, as streaming stores want.
  */
 
 #ifndef PAN_UINTERLEAVE_SSSE3_H
@@ -159,8 +161,9 @@ uil_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned j,
                                       _mm_slli_si128(hi_b, 8)));
       }
    } else {
-      /* 12 valid bytes per row and m, then packed into 3 vectors a row */
-      __m128i v[4][4];
+      /* 12 valid bytes per row and m; a row's 16-byte store k can go out
+       * as soon as pieces k and k+1 are known. */
+      __m128i prev[4];
 
 #pragma GCC unroll 4
       for (unsigned m = 0; m < 4; ++m) {
@@ -169,19 +172,59 @@ uil_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned j,
          __m128i c2 = LD16(chunk + 32);
          __m128i lo_b = _mm_or_si128(_mm_srli_si128(c1, 8),
                                      _mm_slli_si128(c2, 8));
+         __m128i cur[4];
 
-         uil_b3_run_to_pair(c0, c1, 0, &v[0][m], &v[1][m]);
-         uil_b3_run_to_pair(lo_b, _mm_srli_si128(c2, 8), 1, &v[2][m],
-                            &v[3][m]);
-      }
+         uil_b3_run_to_pair(c0, c1, 0, &cur[0], &cur[1]);
+         uil_b3_run_to_pair(lo_b, _mm_srli_si128(c2, 8), 1, &cur[2],
+                            &cur[3]);
 
 #pragma GCC unroll 4
-      for (unsigned r = 0; r < 4; ++r) {
-         DST(row[r], _mm_or_si128(v[r][0], _mm_slli_si128(v[r][1], 12)));
-         DST(row[r] + 16, _mm_or_si128(_mm_srli_si128(v[r][1], 4),
-                                       _mm_slli_si128(v[r][2], 8)));
-         DST(row[r] + 32, _mm_or_si128(_mm_srli_si128(v[r][2], 8),
-                                       _mm_slli_si128(v[r][3], 4)));
+         for (unsigned r = 0; r < 4; ++r) {
+            /* piece m-1 sits at byte 12(m-1) = 16(m-1) - 4(m-1) */
+            if (m > 0) {
+               unsigned k = m - 1;
+               DST(row[r] + 16 * k,
+                   _mm_or_si128(k == 0 ? prev[r]
+                                : k == 1 ? _mm_srli_si128(prev[r], 4)
+                                         : _mm_srli_si128(prev[r], 8),
+                                k == 0 ? _mm_slli_si128(cur[r], 12)
+                                : k == 1 ? _mm_slli_si128(cur[r], 8)
+                                         : _mm_slli_si128(cur[r], 4)));
+            }
+            prev[r] = cur[r];
+         }
+      }
+   }
+}
+
+/* Load of rows 2*qy and 2*qy+1 of one tile into cached memory: fewer
+ * operations than the 4-row version, using overlapping stores.  Runs are
+ * written in increasing m: a 16-byte store's 4 spare bytes are rewritten by
+ * the next run; the last one is exact. */
+static UIL_INLINE UIL_SSSE3 void
+uil_load_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
+                       unsigned qy)
+{
+   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
+
+#pragma GCC unroll 4
+   for (unsigned m = 0; m < 4; ++m) {
+      uint8_t *run = tile + 24 * (uil_index(2 * m, qy) >> 1);
+      __m128i hi = _mm_loadl_epi64((const __m128i *)(const void *)(run + 16));
+      __m128i ev, ov;
+      uint8_t *e = even + 12 * m, *o = odd + 12 * m;
+
+      uil_b3_run_to_pair(LD16(run), hi, qy & 1, &ev, &ov);
+      if (m < 3) {
+         _mm_storeu_si128((__m128i *)(void *)e, ev);
+         _mm_storeu_si128((__m128i *)(void *)o, ov);
+      } else {
+         uint32_t e_hi = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(ev, 8));
+         uint32_t o_hi = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(ov, 8));
+         _mm_storel_epi64((__m128i *)(void *)e, ev);
+         _mm_storel_epi64((__m128i *)(void *)o, ov);
+         memcpy(e + 8, &e_hi, 4);
+         memcpy(o + 8, &o_hi, 4);
       }
    }
 }
