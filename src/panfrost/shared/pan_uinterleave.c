@@ -488,8 +488,8 @@ pan_utile_el_size_supported(unsigned el_size_B)
 /*
  * Copies bigger than a last-level cache write their destination with
  * streaming stores: the data will not be read back by the CPU soon, and
- * skipping the read-for-ownership of every destination line is worth up to
- * half the memory traffic.  Needs 16-byte aligned destination rows.
+ * skipping the read-for-ownership of every destination line saves up to a
+ * third of the memory traffic.  Needs 16-byte aligned destination rows.
  */
 static uint64_t uil_stream_min_B = 16u << 20;
 
