@@ -183,6 +183,12 @@ compile(const char *out, const unsigned *gpus, unsigned nr_gpus,
       opts.glsl_version = MAX2(opts.glsl_version, v);
    }
 
+   /* The standalone front end gives GLSL 1.10/1.20 contexts a single draw
+    * buffer, less than any GL 2 driver: use 1.30's limits for them (the
+    * shaders are still parsed as the version they declare). */
+   if (opts.glsl_version == 110 || opts.glsl_version == 120)
+      opts.glsl_version = 130;
+
    struct gl_shader_program *prog =
       standalone_compile_shader(&opts, nr_files, files, &ctx);
    if (!prog || prog->data->LinkStatus != LINKING_SUCCESS) {
