@@ -70,7 +70,13 @@ panfrost_resource_create_scanout(struct panfrost_screen *screen,
       return false;
    }
 
-   panfrost_layout_linear(&rsc->base, handle.stride, &rsc->layout);
+   if (!panfrost_resource_init_layout(rsc, screen->dev.arch, handle.stride,
+                                      0)) {
+      pan_bo_unref(rsc->bo);
+      renderonly_scanout_destroy(rsc->scanout, screen->ro);
+      rsc->scanout = NULL;
+      return false;
+   }
    return true;
 }
 
@@ -92,14 +98,20 @@ panfrost_resource_create(struct pipe_screen *pscreen,
       return &rsc->base;
    }
 
-   panfrost_layout_linear(templ, 0, &rsc->layout);
+   if (!panfrost_resource_init_layout(rsc, screen->dev.arch, 0, 0)) {
+      mesa_loge("panfrost: no layout for a %ux%ux%u %s resource",
+                templ->width0, templ->height0, templ->depth0,
+                util_format_short_name(templ->format));
+      FREE(rsc);
+      return NULL;
+   }
 
    uint32_t flags = (templ->bind & PIPE_BIND_SHARED) ? PAN_BO_SHARED : 0;
-   rsc->bo = pan_bo_create(&screen->dev, MAX2(rsc->layout.size_B, 1), flags,
+   rsc->bo = pan_bo_create(&screen->dev, MAX2(rsc->layout.data_size_B, 1), flags,
                            panfrost_resource_label(templ));
    if (!rsc->bo) {
       mesa_loge("panfrost: out of memory allocating %" PRIu64 " bytes",
-                rsc->layout.size_B);
+                rsc->layout.data_size_B);
       FREE(rsc);
       return NULL;
    }
@@ -156,9 +168,10 @@ panfrost_resource_from_handle(struct pipe_screen *pscreen,
       return NULL;
    }
 
-   panfrost_layout_linear(templ, whandle->stride, &rsc->layout);
-   rsc->layout.offset_B[0] = whandle->offset;
-   if (rsc->layout.offset_B[0] + rsc->layout.size_B > rsc->bo->size_B) {
+   const struct pan_image_level *l0 = &rsc->layout.levels[0];
+   if (!panfrost_resource_init_layout(rsc, screen->dev.arch, whandle->stride,
+                                      whandle->offset) ||
+       l0->offset_B + l0->size_B > rsc->bo->size_B) {
       mesa_loge("panfrost: imported buffer too small for %ux%u %s",
                 templ->width0, templ->height0,
                 util_format_short_name(templ->format));
@@ -177,8 +190,8 @@ panfrost_resource_get_handle(struct pipe_screen *pscreen,
 {
    struct panfrost_resource *rsc = panfrost_resource(prsc);
 
-   whandle->stride = rsc->layout.row_stride_B[0];
-   whandle->offset = rsc->layout.offset_B[0];
+   whandle->stride = rsc->layout.levels[0].row_stride_B;
+   whandle->offset = rsc->layout.levels[0].offset_B;
    whandle->modifier = DRM_FORMAT_MOD_LINEAR;
 
    switch (whandle->type) {

@@ -9,22 +9,13 @@
 #include "pipe/p_state.h"
 
 #include "pan_bo.h"
-
-#define PANFROST_MAX_MIP_LEVELS 16
-
-/* Linear layout of one resource: every level and layer at a byte offset in
- * one buffer object. Tiled and compressed layouts come with the draw path. */
-struct panfrost_layout {
-   uint64_t offset_B[PANFROST_MAX_MIP_LEVELS];
-   uint32_t row_stride_B[PANFROST_MAX_MIP_LEVELS];
-   uint64_t layer_stride_B[PANFROST_MAX_MIP_LEVELS];
-   uint64_t size_B;
-};
+#include "pan_image_layout.h"
 
 struct panfrost_resource {
    struct pipe_resource base;
    struct pan_bo *bo;
-   struct panfrost_layout layout;
+   struct pan_image_desc image;
+   struct pan_image_layout layout;
    /* Display-side buffer when a kmsro display owns the scanout memory. */
    struct renderonly_scanout *scanout;
 };
@@ -35,9 +26,17 @@ panfrost_resource(struct pipe_resource *prsc)
    return (struct panfrost_resource *)prsc;
 }
 
-void panfrost_layout_linear(const struct pipe_resource *templ,
-                            uint32_t first_row_stride_B,
-                            struct panfrost_layout *layout);
+/* Computes rsc->image and rsc->layout from rsc->base. A non-zero row
+ * stride describes an imported image whose layout is given. */
+bool panfrost_resource_init_layout(struct panfrost_resource *rsc,
+                                   unsigned arch,
+                                   uint32_t explicit_row_stride_B,
+                                   uint64_t explicit_offset_B);
+
+/* Byte offset of a box's first block within the resource's BO. */
+uint64_t panfrost_resource_offset_B(const struct panfrost_resource *rsc,
+                                    unsigned level,
+                                    const struct pipe_box *box);
 
 void panfrost_context_init_resource(struct pipe_context *pctx);
 

@@ -6,7 +6,6 @@
 /* CPU access to resources. Every layout is linear today, so a transfer is a
  * pointer into the buffer object once the GPU is done with it. */
 
-#include "util/format/u_format.h"
 #include "util/log.h"
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
@@ -22,8 +21,7 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
                       struct pipe_transfer **out_transfer)
 {
    struct panfrost_resource *rsc = panfrost_resource(prsc);
-   const struct panfrost_layout *layout = &rsc->layout;
-   enum pipe_format fmt = prsc->format;
+   const struct pan_image_level *l = &rsc->layout.levels[level];
 
    /* Reads wait for GPU writers; writes wait for every GPU user. */
    if (!(usage & PIPE_MAP_UNSYNCHRONIZED)) {
@@ -46,21 +44,13 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
    xfer->level = level;
    xfer->usage = usage;
    xfer->box = *box;
-   xfer->stride = layout->row_stride_B[level];
-   xfer->layer_stride = layout->layer_stride_B[level];
+   xfer->stride = l->row_stride_B;
+   xfer->layer_stride = prsc->target == PIPE_TEXTURE_3D
+                           ? l->surface_stride_B
+                           : rsc->layout.array_stride_B;
    *out_transfer = xfer;
 
-   uint64_t offset_B = layout->offset_B[level] +
-                       (uint64_t)box->z * layout->layer_stride_B[level];
-   if (prsc->target == PIPE_BUFFER) {
-      offset_B += box->x;
-   } else {
-      offset_B += (uint64_t)(box->y / util_format_get_blockheight(fmt)) *
-                  layout->row_stride_B[level];
-      offset_B += (uint64_t)(box->x / util_format_get_blockwidth(fmt)) *
-                  util_format_get_blocksize(fmt);
-   }
-   return cpu + offset_B;
+   return cpu + panfrost_resource_offset_B(rsc, level, box);
 }
 
 static void
