@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/pan_test_util.h"
 #include "pan_uinterleave.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -22,11 +23,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint32_t
 rng(void)
 {
-   /* xorshift64*: deterministic so failures reproduce */
-   rng_state ^= rng_state >> 12;
-   rng_state ^= rng_state << 25;
-   rng_state ^= rng_state >> 27;
-   return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32);
+   return (uint32_t)(pan_test_rng64(&rng_state) >> 32);
 }
 
 static void
@@ -42,7 +39,7 @@ struct tcase {
    unsigned extra_stride_B; /* linear stride beyond the row */
 };
 
-static unsigned failures;
+static unsigned pan_test_failures;
 
 static void
 check_case(const struct tcase *c, unsigned B, bool compressed)
@@ -74,7 +71,7 @@ check_case(const struct tcase *c, unsigned B, bool compressed)
               "store mismatch: B=%u%s img %ux%u rect (%u,%u) %ux%u +%u\n", B,
               compressed ? " compressed" : "", c->img_w, c->img_h, c->x,
               c->y, c->w, c->h, c->extra_stride_B);
-      failures++;
+      pan_test_failures++;
    }
 
    /* Load from a random tiled image into a pre-filled linear buffer. */
@@ -90,7 +87,7 @@ check_case(const struct tcase *c, unsigned B, bool compressed)
               "load mismatch: B=%u%s img %ux%u rect (%u,%u) %ux%u +%u\n", B,
               compressed ? " compressed" : "", c->img_w, c->img_h, c->x,
               c->y, c->w, c->h, c->extra_stride_B);
-      failures++;
+      pan_test_failures++;
    }
 
    free(lin);
@@ -158,14 +155,14 @@ check_reference(void)
       if (off != known[i].index) {
          fprintf(stderr, "reference index (%u,%u) = %" PRIu64 ", want %u\n",
                  known[i].x, known[i].y, off, known[i].index);
-         failures++;
+         pan_test_failures++;
       }
    }
    /* Tile (2,1) of an image with a 4096-byte tile row stride, 4 B/el */
    if (pan_uinterleave_ref_offset_B(33, 16, 4096, 4, false) !=
        4096 + 2 * 1024 + 4 * 1) {
       fprintf(stderr, "reference tile addressing wrong\n");
-      failures++;
+      pan_test_failures++;
    }
 }
 
@@ -182,7 +179,7 @@ check_bad_input(void)
        pan_uinterleave_store_el(buf, 64, buf, 4, UINT32_MAX - 10, 0, 1, 1, 4,
                                 false)) {
       fprintf(stderr, "bad input accepted\n");
-      failures++;
+      pan_test_failures++;
    }
    /* Pixel interface: 8x8 px of a 4x4-block 8 B format is 2x2 blocks */
    uint8_t lin[32], tiled[128] = { 0 }, ref[128] = { 0 };
@@ -190,12 +187,12 @@ check_bad_input(void)
    fill_random(lin, sizeof(lin));
    if (!pan_uinterleave_store_px(tiled, 128, lin, 16, 4, 4, 7, 5, &fmt)) {
       fprintf(stderr, "pixel interface rejected good input\n");
-      failures++;
+      pan_test_failures++;
    }
    pan_uinterleave_ref_store_el(ref, 128, lin, 16, 1, 1, 2, 2, 8, true);
    if (memcmp(tiled, ref, sizeof(ref))) {
       fprintf(stderr, "pixel interface mismatch\n");
-      failures++;
+      pan_test_failures++;
    }
 }
 
@@ -224,7 +221,7 @@ main(int argc, char **argv)
       run_size(sizes_B[i], false, iterations / 4);
    pan_uinterleave_force_portable(false);
 
-   printf("u-interleave: %s (%u failures)\n", failures ? "FAIL" : "pass",
-          failures);
-   return failures ? 1 : 0;
+   printf("u-interleave: %s (%u pan_test_failures)\n", pan_test_failures ? "FAIL" : "pass",
+          pan_test_failures);
+   return pan_test_failures ? 1 : 0;
 }

@@ -12,19 +12,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "util/pan_test_util.h"
 #include "pan_image_layout.h"
 
-static unsigned failures;
-
-#define CHECK(cond, ...)                                                      \
-   do {                                                                       \
-      if (!(cond)) {                                                          \
-         if (failures++ < 20) {                                               \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fprintf(stderr, "\n");                                            \
-         }                                                                    \
-      }                                                                       \
-   } while (0)
 
 static struct pan_image_desc
 desc_2d(unsigned arch, unsigned w, unsigned h, unsigned B,
@@ -44,7 +34,7 @@ test_linear(void)
    struct pan_image_layout l;
 
    /* 400 B rows padded to 448; 448 * 50 = 22400; 4 KiB total alignment */
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 448 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 448 &&
             l.levels[0].size_B == 22400 && l.array_stride_B == 22400 &&
             l.data_size_B == 24576,
          "linear 100x50: %u %" PRIu64, l.levels[0].row_stride_B,
@@ -54,7 +44,7 @@ test_linear(void)
     * 22400; layer stride 28800; 3 layers 86400 -> 86016 + 4096 = 90112 */
    d.nr_levels = 2;
    d.array_size = 3;
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[1].offset_B == 22400 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[1].offset_B == 22400 &&
             l.levels[1].row_stride_B == 256 && l.levels[1].size_B == 6400 &&
             l.array_stride_B == 28800 && l.data_size_B == 90112 &&
             pan_image_surface_offset_B(&d, &l, 1, 2, 0) == 22400 + 57600,
@@ -65,14 +55,14 @@ test_linear(void)
    d.has_explicit_layout = true;
    d.explicit_offset_B = 128;
    d.explicit_row_stride_B = 400;
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].offset_B == 128 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].offset_B == 128 &&
             l.levels[0].row_stride_B == 400 && l.data_size_B == 128 + 20000,
          "explicit linear");
    d.explicit_row_stride_B = 396;
-   CHECK(!pan_image_layout_init(&d, &l), "short explicit stride accepted");
+   PAN_CHECK(!pan_image_layout_init(&d, &l), "short explicit stride accepted");
    d.explicit_row_stride_B = 400;
    d.explicit_offset_B = 100;
-   CHECK(!pan_image_layout_init(&d, &l), "unaligned explicit offset");
+   PAN_CHECK(!pan_image_layout_init(&d, &l), "unaligned explicit offset");
 }
 
 static void
@@ -84,7 +74,7 @@ test_u_interleaved(void)
 
    /* Row of tiles = 64 px * 16 rows * 4 B; levels 16384, 4096, 1024 B */
    d.nr_levels = 3;
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 4096 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 4096 &&
             l.levels[0].size_B == 16384 && l.levels[1].offset_B == 16384 &&
             l.levels[1].row_stride_B == 2048 && l.levels[1].size_B == 4096 &&
             l.levels[2].offset_B == 20480 && l.levels[2].size_B == 1024 &&
@@ -93,7 +83,7 @@ test_u_interleaved(void)
 
    /* 100x30 RGB8: padded to 112x32 el; 3 * 112 * 16 = 5376 per tile row */
    d = desc_2d(4, 100, 30, 3, PAN_IMAGE_TILING_U_INTERLEAVED);
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 5376 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 5376 &&
             l.levels[0].size_B == 10752,
          "u-interleaved 100x30 rgb8");
 
@@ -101,20 +91,20 @@ test_u_interleaved(void)
     * row of tiles 8 * 28 * 4 = 896 B, 7 rows = 6272 B */
    d = desc_2d(7, 100, 100, 8, PAN_IMAGE_TILING_U_INTERLEAVED);
    d.block_w_px = d.block_h_px = 4;
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 896 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 896 &&
             l.levels[0].size_B == 6272,
          "u-interleaved bc1 100x100: %u", l.levels[0].row_stride_B);
 
    /* ASTC 8x8 (16 B) 100x100: 13x13 blocks -> 16x16: 16*16*16 = 4096 B */
    d.block_w_px = d.block_h_px = 8;
    d.block_size_B = 16;
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].size_B == 4096,
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].size_B == 4096,
          "u-interleaved astc 8x8");
 
    /* 4x MSAA 32x32 RGBA8: each sample a 4 KiB surface */
    d = desc_2d(6, 32, 32, 4, PAN_IMAGE_TILING_U_INTERLEAVED);
    d.nr_samples = 4;
-   CHECK(pan_image_layout_init(&d, &l) &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) &&
             l.levels[0].surface_stride_B == 4096 &&
             l.levels[0].size_B == 16384 &&
             pan_image_surface_offset_B(&d, &l, 0, 0, 3) == 12288,
@@ -128,7 +118,7 @@ test_afbc(void)
    struct pan_image_layout l;
 
    /* 4x4 superblocks: header 16 * 16 = 256 B, body 16 KiB */
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 64 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 64 &&
             l.levels[0].afbc_header_size_B == 256 &&
             l.levels[0].afbc_body_size_B == 16384 &&
             l.levels[0].size_B == 16640 &&
@@ -138,7 +128,7 @@ test_afbc(void)
    /* 100x100: 112x112, 7x7 superblocks: header 784 -> 832 (64 B aligned),
     * body 4 * 112 * 112 = 50176 */
    d = desc_2d(6, 100, 100, 4, PAN_IMAGE_TILING_AFBC);
-   CHECK(pan_image_layout_init(&d, &l) &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) &&
             l.levels[0].afbc_header_size_B == 832 &&
             l.levels[0].afbc_body_size_B == 50176,
          "afbc 100x100: %" PRIu64, l.levels[0].afbc_header_size_B);
@@ -148,7 +138,7 @@ test_afbc(void)
     * to 4 KiB -> header 4096, body 65536 */
    d.arch = 7;
    d.afbc_tiled_headers = true;
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 1024 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 1024 &&
             l.levels[0].afbc_header_size_B == 4096 &&
             l.levels[0].afbc_body_size_B == 65536,
          "afbc tiled");
@@ -157,7 +147,7 @@ test_afbc(void)
     * header row 64 B, 832 B; body 4 * 128 * 104 = 53248 */
    d = desc_2d(6, 100, 100, 4, PAN_IMAGE_TILING_AFBC);
    d.afbc_superblock = PAN_AFBC_SUPERBLOCK_32X8;
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 64 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].row_stride_B == 64 &&
             l.levels[0].afbc_header_size_B == 832 &&
             l.levels[0].afbc_body_size_B == 53248,
          "afbc 32x8");
@@ -167,7 +157,7 @@ test_afbc(void)
    d = desc_2d(6, 32, 32, 4, PAN_IMAGE_TILING_AFBC);
    d.dim = PAN_IMAGE_DIM_3D;
    d.depth_px = 4;
-   CHECK(pan_image_layout_init(&d, &l) &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) &&
             l.levels[0].afbc_header_size_B == 256 &&
             l.levels[0].afbc_body_size_B == 16384 &&
             pan_image_surface_offset_B(&d, &l, 0, 0, 2) == 128 &&
@@ -176,7 +166,7 @@ test_afbc(void)
          "afbc 3d");
 
    /* Architecture gating */
-   CHECK(!pan_afbc_variant_supported(4, PAN_AFBC_SUPERBLOCK_16X16, false) &&
+   PAN_CHECK(!pan_afbc_variant_supported(4, PAN_AFBC_SUPERBLOCK_16X16, false) &&
             pan_afbc_variant_supported(5, PAN_AFBC_SUPERBLOCK_16X16, false) &&
             !pan_afbc_variant_supported(5, PAN_AFBC_SUPERBLOCK_32X8, false) &&
             pan_afbc_variant_supported(6, PAN_AFBC_SUPERBLOCK_32X8, false) &&
@@ -186,10 +176,10 @@ test_afbc(void)
             pan_afbc_variant_supported(9, PAN_AFBC_SUPERBLOCK_64X4, true),
          "afbc arch gating");
    d = desc_2d(4, 64, 64, 4, PAN_IMAGE_TILING_AFBC);
-   CHECK(!pan_image_layout_init(&d, &l), "afbc on v4 accepted");
+   PAN_CHECK(!pan_image_layout_init(&d, &l), "afbc on v4 accepted");
    d = desc_2d(7, 64, 64, 8, PAN_IMAGE_TILING_AFBC);
    d.block_w_px = d.block_h_px = 4;
-   CHECK(!pan_image_layout_init(&d, &l), "afbc of compressed accepted");
+   PAN_CHECK(!pan_image_layout_init(&d, &l), "afbc of compressed accepted");
 }
 
 static void
@@ -201,7 +191,7 @@ test_crc(void)
    /* 7x7 tiles of 8 B: stride 56, size 392; level 1 (50x50): 4x4: 128 */
    d.crc = PAN_IMAGE_CRC_OOB;
    d.nr_levels = 2;
-   CHECK(pan_image_layout_init(&d, &l) && l.levels[0].crc_row_stride_B == 56 &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) && l.levels[0].crc_row_stride_B == 56 &&
             l.levels[0].crc_size_B == 392 && l.levels[0].crc_offset_B == 0 &&
             l.levels[1].crc_size_B == 128 && l.levels[1].crc_offset_B == 392 &&
             l.crc_size_B == 520,
@@ -209,7 +199,7 @@ test_crc(void)
 
    /* In band: right after the level's 448 * 100 = 44800 data bytes */
    d.crc = PAN_IMAGE_CRC_INBAND;
-   CHECK(pan_image_layout_init(&d, &l) &&
+   PAN_CHECK(pan_image_layout_init(&d, &l) &&
             l.levels[0].crc_offset_B == 44800 &&
             l.levels[0].size_B == 44800 + 392 &&
             l.levels[1].offset_B == 45248 && l.crc_size_B == 0,
@@ -221,10 +211,7 @@ static uint64_t rng_state = 0x13198a2e03707344ull;
 static uint32_t
 rng(void)
 {
-   rng_state ^= rng_state >> 12;
-   rng_state ^= rng_state << 25;
-   rng_state ^= rng_state >> 27;
-   return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32);
+   return (uint32_t)(pan_test_rng64(&rng_state) >> 32);
 }
 
 /* Random valid descriptions: levels aligned, ordered, non-overlapping and
@@ -257,24 +244,24 @@ test_invariants(void)
                        pan_afbc_variant_supported(d.arch, d.afbc_superblock,
                                                   d.afbc_tiled_headers);
       bool ok = pan_image_layout_init(&d, &l);
-      CHECK(ok == supported, "valid description refused (iteration %u)", it);
+      PAN_CHECK(ok == supported, "valid description refused (iteration %u)", it);
       if (!ok)
          continue;
 
       uint64_t end = 0;
       for (unsigned i = 0; i < d.nr_levels; ++i) {
          const struct pan_image_level *lv = &l.levels[i];
-         CHECK(lv->offset_B % 64 == 0 && lv->offset_B >= end,
+         PAN_CHECK(lv->offset_B % 64 == 0 && lv->offset_B >= end,
                "level %u misplaced (iteration %u)", i, it);
          uint64_t level_B = lv->size_B;
          if (d.tiling == PAN_IMAGE_TILING_AFBC && d.dim == PAN_IMAGE_DIM_3D)
             level_B += lv->afbc_header_size_B;
          end = lv->offset_B + level_B;
          if (d.tiling == PAN_IMAGE_TILING_U_INTERLEAVED)
-            CHECK(lv->surface_stride_B % (256 * d.block_size_B) == 0,
+            PAN_CHECK(lv->surface_stride_B % (256 * d.block_size_B) == 0,
                   "partial tiles (iteration %u)", it);
       }
-      CHECK(end <= l.array_stride_B &&
+      PAN_CHECK(end <= l.array_stride_B &&
                l.array_stride_B * d.array_size <= l.data_size_B &&
                l.data_size_B % 4096 == 0,
             "layers overflow (iteration %u)", it);
@@ -290,7 +277,7 @@ main(void)
    test_crc();
    test_invariants();
 
-   printf("image layout: %s (%u failures)\n", failures ? "FAIL" : "pass",
-          failures);
-   return failures ? 1 : 0;
+   printf("image layout: %s (%u pan_test_failures)\n", pan_test_failures ? "FAIL" : "pass",
+          pan_test_failures);
+   return pan_test_failures ? 1 : 0;
 }

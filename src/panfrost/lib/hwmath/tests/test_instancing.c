@@ -20,29 +20,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/pan_test_util.h"
 #include "pan_instancing.h"
 
-static unsigned failures;
-
-#define CHECK(cond, ...)                                                      \
-   do {                                                                       \
-      if (!(cond)) {                                                          \
-         if (failures++ < 20) {                                               \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fprintf(stderr, "\n");                                            \
-         }                                                                    \
-      }                                                                       \
-   } while (0)
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
 
 static uint32_t
 rng(void)
 {
-   rng_state ^= rng_state >> 12;
-   rng_state ^= rng_state << 25;
-   rng_state ^= rng_state >> 27;
-   return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32);
+   return (uint32_t)(pan_test_rng64(&rng_state) >> 32);
 }
 
 /* Allowed large paddings: 9, 10, 12, 14, 16 times 2^n, sorted. */
@@ -74,7 +61,7 @@ test_padded(unsigned max_count)
       0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 12, 14, 14, 16, 16, 18, 18, 20,
    };
    for (unsigned c = 0; c < 20; ++c) {
-      CHECK(pan_padded_vertex_count(c) == small[c], "padded(%u) = %u, want %u",
+      PAN_CHECK(pan_padded_vertex_count(c) == small[c], "padded(%u) = %u, want %u",
             c, pan_padded_vertex_count(c), small[c]);
    }
 
@@ -95,15 +82,15 @@ test_padded(unsigned max_count)
 
       unsigned got = pan_padded_vertex_count(c);
       struct pan_padded_encoding enc;
-      CHECK(got == want, "padded(%u) = %u, want %" PRIu64, c, got, want);
-      CHECK(got >= c, "padded(%u) = %u is smaller", c, got);
-      CHECK(pan_encode_padded_count(got, &enc) &&
+      PAN_CHECK(got == want, "padded(%u) = %u, want %" PRIu64, c, got, want);
+      PAN_CHECK(got >= c, "padded(%u) = %u is smaller", c, got);
+      PAN_CHECK(pan_encode_padded_count(got, &enc) &&
                ((2 * enc.odd_half + 1) << enc.shift) == got,
             "padded(%u) = %u not encodable", c, got);
    }
 
-   CHECK(pan_padded_vertex_count(UINT32_MAX) == 0, "huge count not rejected");
-   CHECK(pan_padded_vertex_count(0xDFFFFFFF) == 0xE0000000u,
+   PAN_CHECK(pan_padded_vertex_count(UINT32_MAX) == 0, "huge count not rejected");
+   PAN_CHECK(pan_padded_vertex_count(0xDFFFFFFF) == 0xE0000000u,
          "largest encodable padding wrong");
 }
 
@@ -112,14 +99,14 @@ check_divide(uint32_t d, uint32_t x, uint32_t magic, unsigned shift,
              unsigned rd)
 {
    uint32_t got = pan_magic_divide(x, magic, shift, rd);
-   CHECK(got == x / d, "d=%u x=%u: got %u want %u (m=%08x s=%u e=%u)", d, x,
+   PAN_CHECK(got == x / d, "d=%u x=%u: got %u want %u (m=%08x s=%u e=%u)", d, x,
          got, x / d, magic, shift, rd);
 
    /* A saturating 32-bit increment must not change the answer either */
    if (rd && x == UINT32_MAX && (d & (d - 1))) {
       uint64_t m = (uint64_t)magic | (1ull << 31);
       uint32_t sat = (uint32_t)((((uint64_t)x * m) >> 32) >> shift);
-      CHECK(sat == x / d, "d=%u: saturating increment differs", d);
+      PAN_CHECK(sat == x / d, "d=%u: saturating increment differs", d);
    }
 }
 
@@ -129,7 +116,7 @@ check_divisor(uint32_t d)
    unsigned shift, rd;
    uint32_t magic = pan_magic_divisor(d, &shift, &rd);
 
-   CHECK(shift < 32 && rd <= 1 && !(magic >> 31), "d=%u: bad fields", d);
+   PAN_CHECK(shift < 32 && rd <= 1 && !(magic >> 31), "d=%u: bad fields", d);
 
    /* Errors grow with x and show up right at multiples of d, so check the
     * first and last few multiples on both sides, plus random values. */
@@ -159,7 +146,7 @@ static void
 test_magic(uint32_t max_d, unsigned n_random)
 {
    unsigned shift = 99, rd = 99;
-   CHECK(pan_magic_divisor(0, &shift, &rd) == 0 && shift == 0 && rd == 0,
+   PAN_CHECK(pan_magic_divisor(0, &shift, &rd) == 0 && shift == 0 && rd == 0,
          "divisor 0 not rejected");
 
    for (uint32_t d = 1; d <= max_d; ++d)
@@ -174,10 +161,10 @@ test_magic(uint32_t max_d, unsigned n_random)
 
    /* Known answers: 3 divides 2^32 - 1 so it rounds up; 7 rounds down */
    uint32_t m = pan_magic_divisor(3, &shift, &rd);
-   CHECK(m == 0x2aaaaaab && shift == 1 && rd == 0, "d=3: %08x %u %u", m,
+   PAN_CHECK(m == 0x2aaaaaab && shift == 1 && rd == 0, "d=3: %08x %u %u", m,
          shift, rd);
    m = pan_magic_divisor(7, &shift, &rd);
-   CHECK(m == 0x12492492 && shift == 2 && rd == 1, "d=7: %08x %u %u", m,
+   PAN_CHECK(m == 0x12492492 && shift == 2 && rd == 1, "d=7: %08x %u %u", m,
          shift, rd);
 }
 
@@ -186,22 +173,22 @@ test_addressing(void)
 {
    struct pan_attr_addressing a;
 
-   CHECK(pan_attr_addressing(7, 1, 0, &a) && a.mode == PAN_ATTR_MODE_LINEAR,
+   PAN_CHECK(pan_attr_addressing(7, 1, 0, &a) && a.mode == PAN_ATTR_MODE_LINEAR,
          "non-instanced per-vertex");
-   CHECK(pan_attr_addressing(7, 1, 3, &a) && a.mode == PAN_ATTR_MODE_CONSTANT,
+   PAN_CHECK(pan_attr_addressing(7, 1, 3, &a) && a.mode == PAN_ATTR_MODE_CONSTANT,
          "non-instanced per-instance");
-   CHECK(!pan_attr_addressing(17, 2, 0, &a), "unencodable padded count");
-   CHECK(!pan_attr_addressing(0, 2, 1, &a), "zero padded count");
-   CHECK(pan_attr_addressing(1u << 20, 2, 1u << 13, &a) &&
+   PAN_CHECK(!pan_attr_addressing(17, 2, 0, &a), "unencodable padded count");
+   PAN_CHECK(!pan_attr_addressing(0, 2, 1, &a), "zero padded count");
+   PAN_CHECK(pan_attr_addressing(1u << 20, 2, 1u << 13, &a) &&
             a.mode == PAN_ATTR_MODE_CONSTANT,
          "2^33 divisor not handled");
-   CHECK(pan_attr_addressing(0xE0000000u, 2, 2, &a) &&
+   PAN_CHECK(pan_attr_addressing(0xE0000000u, 2, 2, &a) &&
             a.mode == PAN_ATTR_MODE_CONSTANT,
          "overflowing product not handled");
-   CHECK(pan_attr_addressing(12, 5, 1, &a) &&
+   PAN_CHECK(pan_attr_addressing(12, 5, 1, &a) &&
             a.mode == PAN_ATTR_MODE_NPOT_DIVISOR && a.hw_divisor == 12,
          "NPOT divisor");
-   CHECK(pan_attr_addressing(16, 5, 4, &a) &&
+   PAN_CHECK(pan_attr_addressing(16, 5, 4, &a) &&
             a.mode == PAN_ATTR_MODE_POT_DIVISOR && a.shift == 6,
          "POT divisor");
 
@@ -213,7 +200,7 @@ test_addressing(void)
       uint32_t divisor = (rng() & 3) ? rng() % 9 : rng() >> (rng() % 32);
 
       if (!pan_attr_addressing(padded, instances, divisor, &a)) {
-         CHECK(0, "addressing failed: padded %u", padded);
+         PAN_CHECK(0, "addressing failed: padded %u", padded);
          continue;
       }
       for (unsigned k = 0; k < 64; ++k) {
@@ -223,7 +210,7 @@ test_addressing(void)
             continue;
          uint32_t want = divisor ? i / divisor : v;
          uint32_t got = pan_attr_index(&a, (uint32_t)id);
-         CHECK(got == want, "count %u inst %u div %u: id %" PRIu64
+         PAN_CHECK(got == want, "count %u inst %u div %u: id %" PRIu64
                " got %u want %u", count, i, divisor, id, got, want);
       }
    }
@@ -239,7 +226,7 @@ main(int argc, char **argv)
    test_magic(slow ? (1u << 24) : (1u << 20), slow ? 4000000 : 200000);
    test_addressing();
 
-   printf("instancing: %s (%u failures)\n", failures ? "FAIL" : "pass",
-          failures);
-   return failures ? 1 : 0;
+   printf("instancing: %s (%u pan_test_failures)\n", pan_test_failures ? "FAIL" : "pass",
+          pan_test_failures);
+   return pan_test_failures ? 1 : 0;
 }

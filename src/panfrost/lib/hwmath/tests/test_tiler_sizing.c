@@ -14,19 +14,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "util/pan_test_util.h"
 #include "pan_tiler_sizing.h"
 
-static unsigned failures;
-
-#define CHECK(cond, ...)                                                      \
-   do {                                                                       \
-      if (!(cond)) {                                                          \
-         if (failures++ < 20) {                                               \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fprintf(stderr, "\n");                                            \
-         }                                                                    \
-      }                                                                       \
-   } while (0)
 
 /* Count tiles by placing them one by one until the framebuffer is covered */
 static unsigned
@@ -64,7 +54,7 @@ check_size(unsigned w, unsigned h)
       struct pan_midgard_polygon_list pl;
       bool ok = pan_midgard_polygon_list(w, h, mask, true, &pl);
 
-      CHECK(ok && pl.header_size_B == header && pl.body_size_B == body &&
+      PAN_CHECK(ok && pl.header_size_B == header && pl.body_size_B == body &&
                pl.total_size_B == header + body &&
                pl.hierarchy_mask == mask &&
                pl.alloc_size_B >= pl.total_size_B &&
@@ -98,24 +88,24 @@ test_hierarchical(bool slow)
     * 120*68 + 60*34 + 30*17 + 15*9 + 8*5 + 4*3 + 2*2 + 1*1 = 10902 tiles,
     * header 64 + 87216 -> 87552, body 64 + 5581824 -> 5582336 */
    struct pan_midgard_polygon_list pl;
-   CHECK(pan_midgard_polygon_list(1920, 1080, 0xff, true, &pl) &&
+   PAN_CHECK(pan_midgard_polygon_list(1920, 1080, 0xff, true, &pl) &&
             pl.header_size_B == 87552 && pl.body_size_B == 5582336 &&
             pl.alloc_size_B == 8u << 20,
          "1920x1080 known answer: %u %u", pl.header_size_B, pl.body_size_B);
 
    /* Invalid masks and sizes are refused */
-   CHECK(!pan_midgard_polygon_list(64, 64, 0, true, &pl), "mask 0 accepted");
-   CHECK(!pan_midgard_polygon_list(64, 64, 0x200, true, &pl),
+   PAN_CHECK(!pan_midgard_polygon_list(64, 64, 0, true, &pl), "mask 0 accepted");
+   PAN_CHECK(!pan_midgard_polygon_list(64, 64, 0x200, true, &pl),
          "mask 0x200 accepted");
-   CHECK(!pan_midgard_polygon_list(0, 64, 1, true, &pl), "width 0 accepted");
+   PAN_CHECK(!pan_midgard_polygon_list(0, 64, 1, true, &pl), "width 0 accepted");
 
    /* No draws: minimal disabled list */
-   CHECK(pan_midgard_polygon_list(1920, 1080, 0xff, false, &pl) &&
+   PAN_CHECK(pan_midgard_polygon_list(1920, 1080, 0xff, false, &pl) &&
             pl.hierarchy_mask == PAN_MIDGARD_TILER_DISABLED &&
             pl.header_size_B == 512 && pl.body_size_B == 512 &&
             pl.alloc_size_B == 1024,
          "disabled tiler");
-   CHECK(pan_midgard_hierarchy_mask(800, 600) == 0xff, "default mask");
+   PAN_CHECK(pan_midgard_hierarchy_mask(800, 600) == 0xff, "default mask");
 }
 
 static void
@@ -124,17 +114,17 @@ test_flat(void)
    struct pan_midgard_polygon_list pl;
 
    /* Tile choice: 16 px until 63 * 32 px, doubling after */
-   CHECK(pan_midgard_flat_tile_field(1, 1) == 0, "1x1 field");
-   CHECK(pan_midgard_flat_tile_field(1008, 1008) == 0, "1008 field");
-   CHECK(pan_midgard_flat_tile_field(1920, 1080) == (1 | (1 << 6)),
+   PAN_CHECK(pan_midgard_flat_tile_field(1, 1) == 0, "1x1 field");
+   PAN_CHECK(pan_midgard_flat_tile_field(1008, 1008) == 0, "1008 field");
+   PAN_CHECK(pan_midgard_flat_tile_field(1920, 1080) == (1 | (1 << 6)),
          "1920x1080 field %x", pan_midgard_flat_tile_field(1920, 1080));
-   CHECK(pan_midgard_flat_tile_field(4096, 64) == 3, "4096x64 field");
-   CHECK(pan_midgard_flat_tile_field(1009, 16) == 1, "1009 field");
+   PAN_CHECK(pan_midgard_flat_tile_field(4096, 64) == 3, "4096x64 field");
+   PAN_CHECK(pan_midgard_flat_tile_field(1009, 16) == 1, "1009 field");
 
    /* Known answer for 1920x1080: 32x32 tiles, sized as 16x16 ones:
     * 120*68 = 8160 tiles; header 512 + floor(65280/512)*512 = 65536,
     * body 512 + 8160*512 = 4178432 */
-   CHECK(pan_midgard_flat_polygon_list(1920, 1080, true, &pl) &&
+   PAN_CHECK(pan_midgard_flat_polygon_list(1920, 1080, true, &pl) &&
             pl.header_size_B == 65536 && pl.body_size_B == 4178432,
          "flat 1920x1080: %u %u", pl.header_size_B, pl.body_size_B);
 
@@ -143,17 +133,17 @@ test_flat(void)
       unsigned h = 8193 - w;
       unsigned f = pan_midgard_flat_tile_field(w, h);
       unsigned tw = 16u << (f & 7), th = 16u << ((f >> 6) & 7);
-      CHECK(walk_tiles(w, 1, tw, 1) <= 63 && walk_tiles(1, h, 1, th) <= 63,
+      PAN_CHECK(walk_tiles(w, 1, tw, 1) <= 63 && walk_tiles(1, h, 1, th) <= 63,
             "%ux%u: too many flat tiles", w, h);
-      CHECK(tw == 16 || walk_tiles(w, 1, tw / 2, 1) > 63,
+      PAN_CHECK(tw == 16 || walk_tiles(w, 1, tw / 2, 1) > 63,
             "%ux%u: tile width not minimal", w, h);
-      CHECK(pan_midgard_flat_polygon_list(w, h, true, &pl) &&
+      PAN_CHECK(pan_midgard_flat_polygon_list(w, h, true, &pl) &&
                pl.header_size_B % 512 == 0 && pl.body_size_B % 512 == 0 &&
                pl.body_size_B >= 512 + (walk_tiles(w, h, tw, th) * 512),
             "%ux%u: flat sizes", w, h);
    }
 
-   CHECK(pan_midgard_flat_polygon_list(64, 64, false, &pl) &&
+   PAN_CHECK(pan_midgard_flat_polygon_list(64, 64, false, &pl) &&
             pl.hierarchy_mask == PAN_MIDGARD_TILER_USER &&
             pl.body_size_B == 516 && pl.alloc_size_B == 1024,
          "flat disabled");
@@ -165,34 +155,34 @@ test_bifrost(void)
    struct pan_tiler_features f = pan_decode_tiler_features(0x809);
    struct pan_tiler_context_params p;
 
-   CHECK(f.bin_size_B == 512 && f.max_levels == 8, "features 0x809");
+   PAN_CHECK(f.bin_size_B == 512 && f.max_levels == 8, "features 0x809");
    f = pan_decode_tiler_features(0x40c);
-   CHECK(f.bin_size_B == 4096 && f.max_levels == 4, "features 0x40c");
+   PAN_CHECK(f.bin_size_B == 4096 && f.max_levels == 4, "features 0x40c");
 
    f = pan_decode_tiler_features(0x809);
-   CHECK(pan_tiler_context_params(&f, 1920, 1080, &p) &&
+   PAN_CHECK(pan_tiler_context_params(&f, 1920, 1080, &p) &&
             p.hierarchy_mask == 0xff && p.fb_width_px == 1920,
          "8 levels");
-   CHECK(pan_tiler_context_params(&f, 4096, 16, &p) &&
+   PAN_CHECK(pan_tiler_context_params(&f, 4096, 16, &p) &&
             p.hierarchy_mask == 0xfe,
          "8 levels, 4096 wide");
-   CHECK(pan_tiler_context_params(&f, 16, 8192, &p) &&
+   PAN_CHECK(pan_tiler_context_params(&f, 16, 8192, &p) &&
             p.hierarchy_mask == 0xfe,
          "8 levels, 8192 high");
    f.max_levels = 4;
-   CHECK(pan_tiler_context_params(&f, 8192, 8192, &p) &&
+   PAN_CHECK(pan_tiler_context_params(&f, 8192, 8192, &p) &&
             p.hierarchy_mask == 0x28,
          "4 levels");
    f.max_levels = 1;
-   CHECK(!pan_tiler_context_params(&f, 64, 64, &p), "1 level accepted");
+   PAN_CHECK(!pan_tiler_context_params(&f, 64, 64, &p), "1 level accepted");
 
    struct pan_tiler_heap_layout heap;
-   CHECK(pan_tiler_heap_layout(0, &heap) &&
+   PAN_CHECK(pan_tiler_heap_layout(0, &heap) &&
             heap.reserved_size_B == 128u << 20 &&
             heap.initial_commit_B == 0 && heap.grow_size_B == 2u << 20 &&
             heap.kernel_bo_flags == 3 && heap.top_offset_B == 128u << 20,
          "default heap");
-   CHECK(!pan_tiler_heap_layout(4097, &heap), "unaligned heap accepted");
+   PAN_CHECK(!pan_tiler_heap_layout(4097, &heap), "unaligned heap accepted");
 }
 
 int
@@ -204,7 +194,7 @@ main(int argc, char **argv)
    test_flat();
    test_bifrost();
 
-   printf("tiler sizing: %s (%u failures)\n", failures ? "FAIL" : "pass",
-          failures);
-   return failures ? 1 : 0;
+   printf("tiler sizing: %s (%u pan_test_failures)\n", pan_test_failures ? "FAIL" : "pass",
+          pan_test_failures);
+   return pan_test_failures ? 1 : 0;
 }

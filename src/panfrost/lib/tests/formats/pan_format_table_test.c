@@ -9,18 +9,12 @@
 #include <stdio.h>
 
 #include "util/format/u_format.h"
+#include "util/pan_test_util.h"
 
 #include "pan_format_table.h"
 
-static unsigned failures;
-
-#define CHECK(cond, fmt, ...)                                                 \
-   do {                                                                       \
-      if (!(cond)) {                                                          \
-         failures++;                                                          \
-         fprintf(stderr, "FAIL %s: " fmt "\n", name, ##__VA_ARGS__);          \
-      }                                                                       \
-   } while (0)
+/* Every check names the format it is about. */
+#define CHECK(cond, fmt, ...) PAN_CHECK(cond, "%s: " fmt, name, ##__VA_ARGS__)
 
 static void
 check_entry(const struct pan_format_support *f)
@@ -94,6 +88,6 @@ main(void)
          "vec4 attributes");
    CHECK(!pan_format_supports(4, PIPE_FORMAT_NONE, PAN_USE_TEXTURE), "NONE");
 
-   printf("%u rows checked, %u failures\n", rows, failures);
-   return failures ? 1 : 0;
+   printf("%u rows checked\n", rows);
+   return pan_test_summary("pan_format_table");
 }
