@@ -77,8 +77,28 @@ emit_shader(void)
    return va;
 }
 
+/* A 22-bit pixel format word with the identity component order: what a
+ * driver puts in attribute, texture and blend-conversion descriptors.
+ * Packed with our own packer so that the format view is exercised too. */
+static uint32_t
+pixel_format(unsigned format)
+{
+   uint32_t word = 0;
+   pan_pack(&word, pixel_format, cfg) {
+      cfg.format = format;
+#if PAN_ARCH <= 6
+      cfg.swizzle.r = MALI_CHANNEL_R;
+      cfg.swizzle.g = MALI_CHANNEL_G;
+      cfg.swizzle.b = MALI_CHANNEL_B;
+      cfg.swizzle.a = MALI_CHANNEL_A;
+#else
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+#endif
+   }
+   return word;
+}
+
 /* out = src: a zero term plus src times an inverted zero. */
-#if PAN_ARCH >= 5
 static void
 replace_equation(struct PAN_GENX(blend_equation) *eq)
 {
@@ -88,6 +108,20 @@ replace_equation(struct PAN_GENX(blend_equation) *eq)
    eq->rgb.invert_c = true;
    eq->alpha = eq->rgb;
    eq->color_mask = 0xf;
+}
+
+#if PAN_ARCH >= 6
+/* Opaque blending into an RGBA8 UNORM target: the tile buffer converts
+ * four 16-bit register channels to the memory format. */
+static void
+set_blend_conversion(struct PAN_GENX(internal_blend) *ib)
+{
+   ib->mode = MALI_BLEND_MODE_OPAQUE;
+   ib->fixed_function.num_comps = 4;
+   ib->fixed_function.conversion.memory_format =
+      pixel_format(MALI_FORMAT_RGBA8_UNORM);
+   ib->fixed_function.conversion.register_format =
+      MALI_REGISTER_FILE_FORMAT_F16;
 }
 #endif
 
@@ -176,10 +210,18 @@ emit_framebuffer(uint64_t tiler)
    (void)tiler;
    (void)color;
 
+#if PAN_ARCH <= 5
+   /* Midgard jobs find their thread storage at the start of the FBD. */
+   pan_section_pack(p, framebuffer, local_storage, cfg) {
+      cfg.tls_size = 3;
+      cfg.tls_base_pointer = alloc(M_BUF, 256, 64, NULL);
+   }
+#endif
 #if PAN_ARCH == 4
-   pan_section_pack(p, framebuffer, local_storage, cfg) { cfg.tls_size = 0; }
    pan_section_pack(p, framebuffer, parameters, cfg) {
       cfg.internal_format = MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8;
+      cfg.color_writeback_format = MALI_COLOR_FORMAT_R8G8B8A8;
+      cfg.swizzle = 0x688; /* identity: R, G, B, A */
       cfg.sample_count = 1;
       cfg.color_write_enable = true;
       cfg.bound_max_x = 63;
@@ -227,16 +269,18 @@ emit_framebuffer(uint64_t tiler)
       cfg.linear.zs_writeback_base = zs_buf;
       cfg.linear.zs_writeback_row_stride = 64 * 4;
 #else
+      cfg.zs_write_format = MALI_ZS_FORMAT_D24S8;
+      cfg.zs_block_format = MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED;
       cfg.zs_writeback_base = zs_buf;
+      cfg.zs_writeback_row_stride = 64 * 4 * 16;
 #endif
    }
    pan_pack(p + pan_size(framebuffer) + 64, render_target, cfg) {
       cfg.internal_format = MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8;
       cfg.write_enable = true;
       cfg.writeback_format = MALI_COLOR_FORMAT_R8G8B8A8;
-#if PAN_ARCH <= 7
       cfg.writeback_block_format = MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED;
-#endif
+      cfg.swizzle = 0x688; /* identity: R, G, B, A */
       cfg.rgb.base = color;
       cfg.rgb.row_stride_B = 64 * 4 * 16;
 #if PAN_ARCH == 5
@@ -270,7 +314,7 @@ emit_attribs(uint64_t *attr_va, uint64_t data)
    *attr_va = ALLOC(M_DESC, attribute, &a);
    pan_pack(a, attribute, cfg) {
       cfg.buffer_index = 0;
-      cfg.format = 0x2e688; /* opaque format word: just carried through */
+      cfg.format = pixel_format(MALI_FORMAT_RGBA32F);
       cfg.offset = 0;
    }
    uint64_t va = ALLOC(M_DESC, attribute_buffer, &b);
@@ -301,7 +345,7 @@ emit_textures(void)
       cfg.height = 16;
       cfg.array_size = 1;
       cfg.levels = 1;
-      cfg.format = 0x2e688;
+      cfg.format = pixel_format(MALI_FORMAT_RGBA8_UNORM);
       cfg.dimension = MALI_TEXTURE_DIMENSION_2D;
       cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
 #if PAN_ARCH <= 5
@@ -355,6 +399,10 @@ emit_renderer_state(bool fragment)
       cfg.multisample_misc.depth_function = MALI_FUNC_ALWAYS;
       cfg.stencil_front.compare_function = MALI_FUNC_ALWAYS;
       cfg.stencil_back.compare_function = MALI_FUNC_ALWAYS;
+#if PAN_ARCH == 4
+      /* v4 keeps the single render target's blend state in the RSD. */
+      replace_equation(&cfg.blend_fixed_function.equation);
+#endif
    }
 #if PAN_ARCH >= 5
    if (fragment) {
@@ -364,7 +412,7 @@ emit_renderer_state(bool fragment)
          replace_equation(&cfg.fixed_function.equation);
 #else
          replace_equation(&cfg.equation);
-         cfg.internal.mode = MALI_BLEND_MODE_OPAQUE;
+         set_blend_conversion(&cfg.internal);
 #endif
       }
    }
@@ -434,9 +482,14 @@ emit_chains(uint64_t *chains, const char *variant)
    uint64_t shared;
    bool wild = !strcmp(variant, "wild");
 
-#if PAN_ARCH <= 5
+#if PAN_ARCH == 4
    uint64_t fbd = emit_framebuffer(0);
    shared = fbd;
+#elif PAN_ARCH == 5
+   /* Draws point at the MFBD (whose first section is the local storage)
+    * with only the MFBD tag; the ZS/RT tag is for the fragment job. */
+   uint64_t fbd = emit_framebuffer(0);
+   shared = (fbd & ~(uint64_t)MALI_FBD_TAG_MASK) | MALI_FBD_TAG_IS_MFBD;
 #else
    uint64_t fbd = emit_framebuffer(emit_tiler_context());
    shared = emit_local_storage();
@@ -452,7 +505,7 @@ emit_chains(uint64_t *chains, const char *variant)
       cfg.job_task_split = 4;
    }
    emit_draw(pan_section_ptr(cj, compute_job, draw), false,
-             PAN_ARCH <= 5 ? emit_local_storage() : shared, false);
+             PAN_ARCH == 5 ? emit_local_storage() : shared, false);
    pan_section_pack(vj, compute_job, invocation, cfg) { cfg.invocations = 2; }
    emit_draw(pan_section_ptr(vj, compute_job, draw), false, shared, wild);
 
@@ -505,6 +558,8 @@ emit_resource_table(void)
       cfg.dimension = MALI_TEXTURE_DIMENSION_2D;
       cfg.width = 8;
       cfg.height = 8;
+      cfg.format = pixel_format(MALI_FORMAT_RGBA8_UNORM);
+      cfg.swizzle = 0x688; /* identity: R, G, B, A */
       cfg.levels = 1;
       cfg.array_size = 1;
       cfg.sample_count = 1;
@@ -513,6 +568,8 @@ emit_resource_table(void)
    pan_pack(pl, plane, cfg) {
       cfg.type = MALI_DESCRIPTOR_TYPE_PLANE;
       cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
+      cfg.generic.clump_ordering = MALI_CLUMP_ORDERING_LINEAR;
+      cfg.generic.clump_format = MALI_CLUMP_FORMAT_RAW32;
       cfg.address = data;
       cfg.size = 256;
       cfg.row_stride_B = 32;
@@ -524,6 +581,7 @@ emit_resource_table(void)
    pan_pack(d + 96, attribute, cfg) {
       cfg.type = MALI_DESCRIPTOR_TYPE_ATTRIBUTE;
       cfg.attribute_type = MALI_ATTRIBUTE_TYPE_1D;
+      cfg.format = pixel_format(MALI_FORMAT_RGBA32F);
       cfg.strided.stride = 16;
    }
    uint64_t res = alloc(M_DESC, pan_size(resource), 64, (void **)&r);
@@ -602,7 +660,7 @@ emit_chains(uint64_t *chains, const char *variant)
    pan_pack(bl, blend, cfg) {
       cfg.enable = true;
       replace_equation(&cfg.equation);
-      cfg.internal.mode = MALI_BLEND_MODE_OPAQUE;
+      set_blend_conversion(&cfg.internal);
    }
    pan_section_pack(mj, malloc_vertex_job, draw, cfg) {
       cfg.depth_stencil = ds_va;
