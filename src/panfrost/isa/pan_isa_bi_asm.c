@@ -16,6 +16,11 @@
 
 struct bi_asm {
    struct bi_clause clause;
+   /* Tuple lines wait for the clause's constants (operands may name
+    * them) and for the next tuple (whose block holds the writes). */
+   char tuple_text[8][LINE_MAX_CHARS];
+   size_t tuple_line[8];
+   size_t err_line; /* line to blame when a clause fails at its end */
    bool open;
    struct pan_isa_bytes *out;
    char *err;
@@ -36,6 +41,9 @@ emit_words(struct bi_asm *a, const uint64_t *words, unsigned nr)
 }
 
 static int
+finish_tuples(struct bi_asm *a);
+
+static int
 close_clause(struct bi_asm *a)
 {
    uint64_t words[2 * 16];
@@ -43,6 +51,8 @@ close_clause(struct bi_asm *a)
    if (!a->open)
       return 0;
    a->open = false;
+   if (finish_tuples(a))
+      return -1;
    int quads = bi_pack_clause(&a->clause, words, 16);
    if (quads < 0)
       return pan_isa_fail(a->err, a->err_size, "clause of %u tuples cannot "
@@ -103,7 +113,7 @@ parse_header(struct bi_asm *a, char *args)
 }
 
 static int
-parse_regs(struct bi_asm *a, char *text, uint64_t *regs)
+parse_raw_regs(struct bi_asm *a, char *text, uint64_t *regs)
 {
    static const struct {
       const char *name;
@@ -141,31 +151,92 @@ parse_regs(struct bi_asm *a, char *text, uint64_t *regs)
 }
 
 static int
-parse_tuple(struct bi_asm *a, char *text)
+parse_tuple(struct bi_asm *a, char *text, size_t line_no)
 {
-   char *parts[4];
-   int n = pan_isa_split(text, '|', parts, 4);
-   struct bi_tuple t;
-
    if (!a->open)
       return pan_isa_fail(a->err, a->err_size, "tuple outside a clause");
-   if (n != 3)
-      return pan_isa_fail(a->err, a->err_size,
-                          "expected 'fma | add | regs ...'");
    if (a->clause.nr_tuples == 8)
       return pan_isa_fail(a->err, a->err_size, "more than 8 tuples");
    if (a->clause.nr_consts)
       return pan_isa_fail(a->err, a->err_size, "tuple after constants");
-   if (bi_parse_instr(parts[0], 0, &t.fma, a->err, a->err_size) ||
-       bi_parse_instr(parts[1], 1, &t.add, a->err, a->err_size) ||
-       parse_regs(a, parts[2], &t.regs))
-      return -1;
-   a->clause.tuples[a->clause.nr_tuples++] = t;
+   if (strlen(text) >= LINE_MAX_CHARS)
+      return pan_isa_fail(a->err, a->err_size, "line too long");
+   strcpy(a->tuple_text[a->clause.nr_tuples], text);
+   a->tuple_line[a->clause.nr_tuples++] = line_no;
+   return 0;
+}
+
+static bool
+same_dest(const struct bi_dest *x, const struct bi_dest *y)
+{
+   return x->reg == y->reg && (x->reg < 0 || x->half == y->half);
+}
+
+/* Tuple lines are "fma | add [| block]"; the block is raw ("regs ...") or
+ * decoded (ports and FAU; the writes come from the previous tuple's
+ * destinations). */
+static int
+finish_tuples(struct bi_asm *a)
+{
+   struct bi_clause *c = &a->clause;
+   unsigned n = c->nr_tuples;
+   struct bi_regblock b[8];
+   struct bi_dest dest[8][2];
+   bool raw[8];
+   char *parts[8][4];
+
+   for (unsigned i = 0; i < n; i++) {
+      int k = pan_isa_split(a->tuple_text[i], '|', parts[i], 4);
+      a->err_line = a->tuple_line[i];
+      if (k != 2 && k != 3)
+         return pan_isa_fail(a->err, a->err_size,
+                             "expected 'fma | add [| registers]'");
+      char *blk = k == 3 ? parts[i][2] : "";
+      raw[i] = !strncmp(blk, "regs", 4) && (!blk[4] || blk[4] == ' ');
+      if (raw[i]) {
+         if (parse_raw_regs(a, blk, &c->tuples[i].regs))
+            return -1;
+         bi_regs_decode_names(c->tuples[i].regs, i == 0, &b[i]);
+      } else if (bi_parse_regblock(blk, &b[i], a->err, a->err_size)) {
+         return -1;
+      }
+   }
+   for (unsigned i = 0; i < n; i++) {
+      a->err_line = a->tuple_line[i];
+      for (unsigned u = 0; u < 2; u++) {
+         struct bi_operand_ctx ctx;
+         uint32_t *w = u ? &c->tuples[i].add : &c->tuples[i].fma;
+         bi_operand_names(&b[i], u, c, &ctx);
+         if (bi_parse_instr(parts[i][u], u, w, &ctx, &dest[i][u], a->err,
+                            a->err_size))
+            return -1;
+      }
+   }
+   for (unsigned i = 0; i < n; i++) {
+      unsigned prev = (i + n - 1) % n;
+      a->err_line = a->tuple_line[i];
+      if (raw[i]) {
+         /* The raw block decides; the text must not say otherwise. */
+         if (!same_dest(&dest[prev][0], &b[i].fma) ||
+             !same_dest(&dest[prev][1], &b[i].add)) {
+            a->err_line = a->tuple_line[prev];
+            return pan_isa_fail(a->err, a->err_size, "destinations disagree "
+                                "with the next tuple's raw register block");
+         }
+         continue;
+      }
+      b[i].fma = dest[prev][0];
+      b[i].add = dest[prev][1];
+      if (bi_regs_encode(&b[i], i == 0, &c->tuples[i].regs, a->err,
+                         a->err_size))
+         return -1;
+   }
+   a->err_line = 0;
    return 0;
 }
 
 static int
-assemble_line(struct bi_asm *a, char *line)
+assemble_line(struct bi_asm *a, char *line, size_t line_no)
 {
    char *space = line + strcspn(line, " \t");
    char *args = *space ? space + 1 : space;
@@ -206,7 +277,7 @@ assemble_line(struct bi_asm *a, char *line)
                              "values");
       return emit_words(a, q, 2);
    }
-   return parse_tuple(a, line);
+   return parse_tuple(a, line, line_no);
 }
 
 int
@@ -228,11 +299,13 @@ pan_bi_assemble(const char *text, size_t len, struct pan_isa_bytes *out,
          return pan_isa_fail(err, err_size, "line %zu: too long or contains "
                              "NUL", line_no);
       char *line = pan_isa_trim(buf);
-      if (*line && assemble_line(&a, line))
-         return pan_isa_fail(err, err_size, "line %zu: %s", line_no, msg);
+      if (*line && assemble_line(&a, line, line_no))
+         return pan_isa_fail(err, err_size, "line %zu: %s",
+                             a.err_line ? a.err_line : line_no, msg);
       pos = end + 1;
    }
    if (close_clause(&a))
-      return pan_isa_fail(err, err_size, "line %zu: %s", line_no, msg);
+      return pan_isa_fail(err, err_size, "line %zu: %s",
+                          a.err_line ? a.err_line : line_no, msg);
    return 0;
 }

@@ -83,12 +83,19 @@ encoding_ordinal(unsigned idx)
    return k;
 }
 
+static const char *
+src_name(unsigned unit, const struct bi_operand_ctx *ctx, unsigned sel)
+{
+   if (ctx)
+      return ctx->src[sel];
+   return (unit ? bi_add_sources : bi_fma_sources)[sel];
+}
+
 static void
 print_plain(struct pan_isa_str *s, uint32_t word, unsigned unit, int i,
-            bool tag)
+            bool tag, const struct bi_operand_ctx *ctx)
 {
    const struct bi_op *op = &bi_ops[i];
-   const char *const *names = unit ? bi_add_sources : bi_fma_sources;
    uint32_t extra = word & ~covered_bits(op) & unit_mask(unit);
 
    pan_isa_str_printf(s, "%s", op->name);
@@ -113,9 +120,14 @@ print_plain(struct pan_isa_str *s, uint32_t word, unsigned unit, int i,
    }
 
    unsigned k = 0;
+   if (ctx) {
+      pan_isa_str_printf(s, " ");
+      bi_print_dest(s, &ctx->dest, unit);
+      k++;
+   }
    for (unsigned j = 0; j < op->nr_srcs; j++, k++)
       pan_isa_str_printf(s, "%s%s", k ? ", " : " ",
-                         names[field(word, op->srcs[j], 3)]);
+                         src_name(unit, ctx, field(word, op->srcs[j], 3)));
    for (unsigned j = 0; j < op->nr_imms; j++, k++)
       pan_isa_str_printf(s, "%s%s:%u", k ? ", " : " ", op->imms[j].name,
                          field(word, op->imms[j].start, op->imms[j].size));
@@ -124,25 +136,32 @@ print_plain(struct pan_isa_str *s, uint32_t word, unsigned unit, int i,
 }
 
 void
-bi_print_instr(struct pan_isa_str *s, uint32_t word, unsigned unit)
+bi_print_instr(struct pan_isa_str *s, uint32_t word, unsigned unit,
+               const struct bi_operand_ctx *ctx)
 {
    int i = bi_identify(word, unit);
    char buf[512];
    struct pan_isa_str plain;
+   struct bi_dest dest;
    uint32_t back;
 
    if (i < 0) {
       pan_isa_str_printf(s, ".word 0x%06" PRIx32, word);
+      if (ctx && ctx->dest.reg >= 0) {
+         pan_isa_str_printf(s, ", ");
+         bi_print_dest(s, &ctx->dest, unit);
+      }
       return;
    }
 
    /* Several encodings may share a mnemonic and accept the same text; name
     * the encoding only when the plain text would assemble differently. */
    pan_isa_str_init(&plain, buf, sizeof(buf));
-   print_plain(&plain, word, unit, i, false);
+   print_plain(&plain, word, unit, i, false, ctx);
    bool tag = plain.len >= sizeof(buf) ||
-              bi_parse_instr(buf, unit, &back, NULL, 0) || back != word;
-   print_plain(s, word, unit, i, tag);
+              bi_parse_instr(buf, unit, &back, ctx, &dest, NULL, 0) ||
+              back != word;
+   print_plain(s, word, unit, i, tag, ctx);
 }
 
 static void
@@ -199,10 +218,17 @@ apply_mod(const struct bi_op *op, uint32_t *word, uint32_t *seen,
 }
 
 static int
-parse_src(const char *text, unsigned unit, int64_t *sel)
+parse_src(const char *text, unsigned unit, const struct bi_operand_ctx *ctx,
+          int64_t *sel)
 {
    const char *const *names = unit ? bi_add_sources : bi_fma_sources;
 
+   for (unsigned i = 0; ctx && i < 8; i++) {
+      if (!strcmp(ctx->src[i], text)) {
+         *sel = i;
+         return 0;
+      }
+   }
    for (unsigned i = 0; i < 8; i++) {
       if (!strcmp(names[i], text)) {
          *sel = i;
@@ -215,7 +241,8 @@ parse_src(const char *text, unsigned unit, int64_t *sel)
 /* Encode text as one particular encoding; 0 on success. */
 static int
 encode_as(unsigned idx, char **mods, int nr_mods, char **ops, int nr_ops,
-          uint32_t *out, char *err, size_t err_size)
+          const struct bi_operand_ctx *ctx, uint32_t *out, char *err,
+          size_t err_size)
 {
    const struct bi_op *op = &bi_ops[idx];
    uint32_t word = op->exact, seen = 0, extra = 0;
@@ -246,7 +273,7 @@ encode_as(unsigned idx, char **mods, int nr_mods, char **ops, int nr_ops,
                           op->name, op->nr_srcs + op->nr_imms, nr_ops);
    for (unsigned i = 0; i < op->nr_srcs; i++) {
       int64_t sel;
-      if (parse_src(ops[i], op->unit, &sel))
+      if (parse_src(ops[i], op->unit, ctx, &sel))
          return pan_isa_fail(err, err_size, "bad source %s", ops[i]);
       put(&word, op->srcs[i], 3, (uint32_t)sel);
    }
@@ -270,8 +297,9 @@ encode_as(unsigned idx, char **mods, int nr_mods, char **ops, int nr_ops,
 }
 
 int
-bi_parse_instr(char *text, unsigned unit, uint32_t *word, char *err,
-               size_t err_size)
+bi_parse_instr(char *text, unsigned unit, uint32_t *word,
+               const struct bi_operand_ctx *ctx, struct bi_dest *dest,
+               char *err, size_t err_size)
 {
    char *space = text + strcspn(text, " \t");
    char *operands = *space ? space + 1 : space;
@@ -279,19 +307,35 @@ bi_parse_instr(char *text, unsigned unit, uint32_t *word, char *err,
    int nr_ops = 0;
 
    *space = '\0';
-   if (!strcmp(text, ".word")) {
-      uint64_t v;
-      if (!pan_isa_parse_u64(pan_isa_trim(operands), &v) ||
-          v > unit_mask(unit))
-         return pan_isa_fail(err, err_size, "bad .word");
-      *word = (uint32_t)v;
-      return 0;
-   }
    operands = pan_isa_trim(operands);
    if (*operands) {
       nr_ops = pan_isa_split(operands, ',', ops, 8);
       if (nr_ops < 0)
          return pan_isa_fail(err, err_size, "too many operands");
+   }
+   if (dest) {
+      dest->reg = -1;
+      dest->half = BI_HALF_FULL;
+   }
+   if (!strcmp(text, ".word")) {
+      uint64_t v;
+      if (nr_ops < 1 || nr_ops > 1 + !!ctx ||
+          !pan_isa_parse_u64(ops[0], &v) || v > unit_mask(unit))
+         return pan_isa_fail(err, err_size, "bad .word");
+      if (nr_ops == 2 && !bi_parse_dest(ops[1], unit, dest))
+         return pan_isa_fail(err, err_size, "bad destination %s", ops[1]);
+      *word = (uint32_t)v;
+      return 0;
+   }
+   /* In a clause the first operand is the destination. */
+   char **srcs = ops;
+   if (ctx) {
+      if (nr_ops < 1 || !bi_parse_dest(ops[0], unit, dest))
+         return pan_isa_fail(err, err_size, "expected a destination (%s, "
+                             "rN, rN.h0, rN.h1), got %s",
+                             unit ? "t1" : "t0", nr_ops ? ops[0] : "none");
+      srcs++;
+      nr_ops--;
    }
 
    char *parts[MAX_PARTS];
@@ -329,8 +373,8 @@ bi_parse_instr(char *text, unsigned unit, uint32_t *word, char *err,
             continue;
          char e[256];
          /* Splitting mutated nothing we reuse: ops/parts stay intact. */
-         if (!encode_as(i, parts + mods, n - mods, ops, nr_ops, word, e,
-                        sizeof(e)))
+         if (!encode_as(i, parts + mods, n - mods, srcs, nr_ops, ctx, word,
+                        e, sizeof(e)))
             return 0;
          if (!named)
             memcpy(first_err, e, sizeof(e));

@@ -108,10 +108,68 @@ unsigned bi_unpack_clause(const uint64_t *words, unsigned nr_quads,
 bool bi_ec0_packed(unsigned nr_tuples);
 unsigned bi_const_quads_max(unsigned nr_tuples);
 
+/* A register written with a tuple result; reg -1: none (t0/t1 only). */
+enum bi_half { BI_HALF_FULL, BI_HALF_LO, BI_HALF_HI };
+
+struct bi_dest {
+   int8_t reg;
+   uint8_t half; /* enum bi_half */
+};
+
+/*
+ * Meaning of a tuple's register block.  Ports 0-2 read for this tuple;
+ * fma/add say where the previous tuple's results go (for the first tuple:
+ * the last tuple's).  spare/idle2/idle3/idle1 keep bits the meaning leaves
+ * free (-1/false: what the encoder picks by itself).
+ */
+struct bi_regblock {
+   int8_t read[3];
+   uint8_t fau;
+   struct bi_dest fma, add;
+   int8_t spare; /* reg0 and reg1 bit 0 while port 0 is off */
+   int8_t idle2, idle3; /* register fields of an idle port 2 / 3 */
+   bool idle1; /* a non-first idle block encoded as mode 16, not 27 */
+};
+
+/* false for reserved control encodings (print those raw). */
+bool bi_regs_decode(uint64_t bits, bool first, struct bi_regblock *b);
+/* Like bi_regs_decode, but a reserved block still gives its FAU index
+ * (and nothing else) for naming operands. */
+bool bi_regs_decode_names(uint64_t bits, bool first, struct bi_regblock *b);
+int bi_regs_encode(const struct bi_regblock *b, bool first, uint64_t *bits,
+                   char *err, size_t err_size);
+void bi_print_regblock(struct pan_isa_str *s, const struct bi_regblock *b,
+                       bool first, uint64_t bits);
+int bi_parse_regblock(char *text, struct bi_regblock *b, char *err,
+                      size_t err_size);
+void bi_print_fau(struct pan_isa_str *s, unsigned fau);
+/* Operand text of the FAU low/high word given the clause constants. */
+void bi_fau_operand(struct pan_isa_str *s, unsigned fau, bool hi,
+                    const struct bi_clause *c);
+void bi_print_dest(struct pan_isa_str *s, const struct bi_dest *d,
+                   unsigned unit);
+bool bi_parse_dest(const char *t, unsigned unit, struct bi_dest *d);
+
+/*
+ * Operand names of one tuple for printing/parsing instructions in a
+ * clause: src[i] is the text of source selector i (unique within the
+ * tuple), dest the destination text; NULL context: raw selector names,
+ * no destination.
+ */
+struct bi_operand_ctx {
+   char src[8][40];
+   struct bi_dest dest;
+};
+
+void bi_operand_names(const struct bi_regblock *b, unsigned unit,
+                      const struct bi_clause *c, struct bi_operand_ctx *ctx);
+
 /* Instruction words. */
 int bi_identify(uint32_t word, unsigned unit);
-void bi_print_instr(struct pan_isa_str *s, uint32_t word, unsigned unit);
-int bi_parse_instr(char *text, unsigned unit, uint32_t *word, char *err,
-                   size_t err_size);
+void bi_print_instr(struct pan_isa_str *s, uint32_t word, unsigned unit,
+                    const struct bi_operand_ctx *ctx);
+int bi_parse_instr(char *text, unsigned unit, uint32_t *word,
+                   const struct bi_operand_ctx *ctx, struct bi_dest *dest,
+                   char *err, size_t err_size);
 
 #endif

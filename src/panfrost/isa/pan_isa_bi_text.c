@@ -30,7 +30,7 @@ pan_bi_print_instr(uint32_t word, unsigned unit, char *buf, size_t size)
 {
    struct pan_isa_str s;
    pan_isa_str_init(&s, buf, size);
-   bi_print_instr(&s, word, unit);
+   bi_print_instr(&s, word, unit, NULL);
    return s.len;
 }
 
@@ -49,7 +49,8 @@ pan_bi_assemble_instr(const char *text, unsigned unit, uint32_t *word,
    if (strlen(text) >= sizeof(buf))
       return pan_isa_fail(err, err_size, "instruction too long");
    strcpy(buf, text);
-   return bi_parse_instr(pan_isa_trim(buf), unit, word, err, err_size);
+   return bi_parse_instr(pan_isa_trim(buf), unit, word, NULL, NULL, err,
+                         err_size);
 }
 
 static bool
@@ -88,23 +89,53 @@ print_header(FILE *fp, const struct bi_clause *c)
 }
 
 static void
+print_raw_regs(struct pan_isa_str *s, uint64_t regs)
+{
+   pan_isa_str_printf(s, "regs");
+   for (unsigned f = 0; f < NR_REG_FIELDS; f++) {
+      unsigned v = (unsigned)((regs >> reg_fields[f].start) &
+                              ((1u << reg_fields[f].size) - 1));
+      if (v)
+         pan_isa_str_printf(s, " %s=%u", reg_fields[f].name, v);
+   }
+}
+
+static void
 print_clause(FILE *fp, const struct bi_clause *c)
 {
-   char fma[256], add[256];
+   unsigned n = c->nr_tuples;
+   struct bi_regblock b[8];
+   bool decoded[8];
+   char fma[512], add[512], regs[256];
 
    print_header(fp, c);
-   for (unsigned i = 0; i < c->nr_tuples; i++) {
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t again;
+      decoded[i] = bi_regs_decode_names(c->tuples[i].regs, i == 0, &b[i]) &&
+                   !bi_regs_encode(&b[i], i == 0, &again, NULL, 0) &&
+                   again == c->tuples[i].regs;
+   }
+   for (unsigned i = 0; i < n; i++) {
       const struct bi_tuple *t = &c->tuples[i];
-      pan_bi_print_instr(t->fma, 0, fma, sizeof(fma));
-      pan_bi_print_instr(t->add, 1, add, sizeof(add));
-      fprintf(fp, "    %s | %s | regs", fma, add);
-      for (unsigned f = 0; f < NR_REG_FIELDS; f++) {
-         unsigned v = (unsigned)((t->regs >> reg_fields[f].start) &
-                                 ((1u << reg_fields[f].size) - 1));
-         if (v)
-            fprintf(fp, " %s=%u", reg_fields[f].name, v);
+      const struct bi_regblock *next = &b[(i + 1) % n];
+      struct bi_operand_ctx ctx[2];
+      struct pan_isa_str s;
+
+      for (unsigned u = 0; u < 2; u++) {
+         bi_operand_names(&b[i], u, c, &ctx[u]);
+         ctx[u].dest = u ? next->add : next->fma;
       }
-      fprintf(fp, "\n");
+      pan_isa_str_init(&s, fma, sizeof(fma));
+      bi_print_instr(&s, t->fma, 0, &ctx[0]);
+      pan_isa_str_init(&s, add, sizeof(add));
+      bi_print_instr(&s, t->add, 1, &ctx[1]);
+      pan_isa_str_init(&s, regs, sizeof(regs));
+      if (decoded[i])
+         bi_print_regblock(&s, &b[i], i == 0, t->regs);
+      else
+         print_raw_regs(&s, t->regs);
+      fprintf(fp, "    %s | %s%s%s\n", fma, add, regs[0] ? " | " : "",
+              regs);
    }
    for (unsigned i = 0; i < c->nr_consts; i++)
       fprintf(fp, "    const 0x%016" PRIx64 "\n", c->consts[i] << 4);

@@ -10,7 +10,10 @@
  *  - random clauses of 1..8 tuples with every legal constant count:
  *    pack -> unpack gives the same clause, disassemble -> assemble gives
  *    the same bytes;
- *  - random byte streams disassemble and reassemble to the same bytes.
+ *  - random byte streams disassemble and reassemble to the same bytes;
+ *  - register blocks: every decodable block encodes back to its bits and
+ *    its text parses back to it; a hand-assembled clause with decoded
+ *    operands gives the register blocks worked out from the port rules.
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -215,10 +218,147 @@ known_answers(void)
       fail("truncated input accepted%s%s %" PRIx64, "", "", 15);
 }
 
+static void
+regblock_round_trip(void)
+{
+   unsigned decoded = 0, total = 0;
+
+   for (unsigned rep = 0; rep < 400000; rep++) {
+      uint64_t bits = rng() & ((1ull << 35) - 1), again;
+      bool first = rep & 1;
+      struct bi_regblock b, p;
+      char text[256], err[256];
+      struct pan_isa_str s;
+
+      total++;
+      if (!bi_regs_decode(bits, first, &b))
+         continue;
+      decoded++;
+      checks++;
+      if (bi_regs_encode(&b, first, &again, err, sizeof(err)) ||
+          again != bits) {
+         fail("block %s%s %" PRIx64 " does not encode back", err, "", bits);
+         continue;
+      }
+      pan_isa_str_init(&s, text, sizeof(text));
+      bi_print_regblock(&s, &b, first, bits);
+      p = b;
+      checks++;
+      if (bi_parse_regblock(text, &p, err, sizeof(err))) {
+         fail("block text '%s' does not parse: %s %" PRIx64, text, err, bits);
+         continue;
+      }
+      /* The writes are not part of the block text. */
+      p.fma = b.fma;
+      p.add = b.add;
+      if (bi_regs_encode(&p, first, &again, err, sizeof(err)) ||
+          again != bits)
+         fail("block text '%s'%s -> %" PRIx64, text, "", again);
+   }
+   /* Reserved control encodings are a small minority. */
+   checks++;
+   if (decoded < total / 2)
+      fail("only %s%s%" PRIu64 " random blocks decode", "", "",
+           (uint64_t)decoded);
+}
+
+static int
+assemble_clause(const char *text, struct bi_clause *c, char *err,
+                size_t err_size)
+{
+   struct pan_isa_bytes out = {0};
+   uint64_t words[2 * 16];
+   int r = -1;
+
+   if (!pan_bi_assemble(text, strlen(text), &out, err, err_size) &&
+       out.size_B <= sizeof(words)) {
+      memcpy(words, out.data, out.size_B);
+      r = bi_unpack_clause(words, (unsigned)(out.size_B / 16), c) ? 0 : -1;
+   }
+   pan_isa_bytes_free(&out);
+   return r;
+}
+
+static void
+operand_known_answers(void)
+{
+   struct bi_clause c;
+   char err[256] = "";
+
+   /*
+    * Tuple 0 reads r0 on port 0 alone and u1 through the FAU; tuple 1
+    * reads r2/r3.  Tuple 0's FMA result goes to r4 and tuple 1's ADD
+    * result to the high half of r5.
+    *
+    * Block 1 (not first) writes tuple 0's FMA result, port 2 idle: mode
+    * 17, ctrl 1, reg2 = reg3 = 4; ports 0/1 r2/r3 in reg0/reg1:
+    *   4 << 8 | 4 << 14 | 2 << 20 | 3 << 25 | 1 << 31 = 0x086210400.
+    * Block 0 (first) writes the last tuple's ADD result high half, port 2
+    * idle: mode 23, first-tuple ctrl (23 & 7) | 8 = 15; port 1 off so
+    * ctrl field 0 and reg1 = 15 << 2; the idle port 2 repeats r5; FAU
+    * 0x80 | 1:
+    *   0x81 | 5 << 8 | 5 << 14 | 60 << 25 = 0x078014581.
+    * FMA fadd.f32 r0 (port 0 = 0), u1.w0 (fau_lo = 4): 0x2c0000 | 4 << 3.
+    */
+   const char *t1 = "clause\n"
+                    "    fadd.f32 r4, r0, u1.w0 | nop t1 | p0=r0 fau=u1\n"
+                    "    nop t0 | fadd.f32 r5.h1, r2, t | p0=r2 p1=r3\n";
+   checks++;
+   if (assemble_clause(t1, &c, err, sizeof(err)) || c.nr_tuples != 2 ||
+       c.tuples[0].regs != 0x078014581ull ||
+       c.tuples[1].regs != 0x086210400ull || c.tuples[0].fma != 0x2c0020)
+      fail("decoded operands clause: %s%s %" PRIx64, err, "",
+           c.tuples[0].regs);
+
+   /*
+    * Registers above r31 with port 1 on: r40/r50 are stored as 63 - r,
+    * reg0 = 23, reg1 = 13.  Port 2 reads r7 while the last tuple's FMA
+    * writes the low half of r9 through port 3: mode 1 (first tuple: ctrl
+    * 1).
+    * A clause constant read through the FAU: index 0x43 is constant 0
+    * (the one in the tuple quadwords of a 3-tuple clause) plus 3, so the
+    * high word is 0x12345678 and the low word 0x9abcdef3.
+    *   0x43 | 9 << 8 | 7 << 14 | 23 << 20 | 13 << 25 | 1 << 31
+    */
+   const char *t2 = "clause\n"
+                    "    fma.f32 t0, r40, r50, r7 | fadd.f32 t1, "
+                    "#0x12345678, #0x9abcdef3 | p0=r40 p1=r50 p2=r7 "
+                    "fau=c0+3\n"
+                    "    fadd.f32 t0, t0, t1 | nop t1\n"
+                    "    nop r9.h0 | nop t1\n"
+                    "    const 0x123456789abcdef0\n";
+   checks++;
+   uint64_t want = 0x43 | 9ull << 8 | 7ull << 14 | 23ull << 20 |
+                   13ull << 25 | 1ull << 31;
+   if (assemble_clause(t2, &c, err, sizeof(err)) || c.nr_tuples != 3 ||
+       c.tuples[0].regs != want ||
+       (c.tuples[0].add & 0x3f) != (5 | 4 << 3))
+      fail("high registers and constants: %s%s %" PRIx64, err, "",
+           c.tuples[0].regs);
+
+   /* The first tuple cannot carry two full writes of the last tuple. */
+   const char *t3 = "clause\n    fadd.f32 r1, r0, r0 | fadd.f32 r2, t, t "
+                    "| p0=r0\n";
+   checks++;
+   if (!assemble_clause(t3, &c, err, sizeof(err)) ||
+       !strstr(err, "line 2"))
+      fail("two writes into the first block accepted%s%s %" PRIx64, err,
+           "", 0);
+
+   /* Destinations that contradict a raw register block are refused. */
+   const char *t4 = "clause\n    nop r3 | nop t1 | regs reg1=32\n";
+   checks++;
+   if (!assemble_clause(t4, &c, err, sizeof(err)))
+      fail("destination against raw block accepted%s%s %" PRIx64, "", "",
+           0);
+}
+
 int
 main(void)
 {
    known_answers();
+   operand_known_answers();
+   regblock_round_trip();
    instr_round_trip();
    clause_round_trip();
    random_streams();
