@@ -47,6 +47,8 @@ check(const char *text, size_t size, disasm_fn dis, asm_fn as)
    pan_isa_bytes_free(&again);
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

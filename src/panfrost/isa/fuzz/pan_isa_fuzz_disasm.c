@@ -44,6 +44,8 @@ round_trip(const uint8_t *data, size_t size, disasm_fn dis, asm_fn as)
    free(text);
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
