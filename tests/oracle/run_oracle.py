@@ -8,7 +8,9 @@ of .shader_test files for a Bifrost and a Valhall GPU into a temporary
 directory.  Every binary is then disassembled with our pan-disasm, which
 must decode every instruction (no .quad/.word/extra: fallbacks), and
 assembled back with pan-asm, which must give the same bytes.  Our text is
-also compared, instruction by instruction, with the stock disassembler's.
+also compared, instruction by instruction, with the stock disassembler's:
+mnemonic, modifiers and operands on Valhall; mnemonic, destination and
+source operands (registers, FAU words, constants, temporaries) on Bifrost.
 Nothing the stock compiler produces is kept.
 """
 
@@ -234,34 +236,102 @@ def va_diff_kind(x, y):
     return (f'{x[0]} operand {i} {x[2][i]}', f'{y[0]} operand {i} {y[2][i]}')
 
 
-def bi_ops_ours(ours):
-    """FMA/ADD mnemonics per tuple from our text."""
+BI_FAU_NAMES = ('lane_id', 'warp_id', 'core_id', 'framebuffer_size',
+                'atest_datum', 'sample')
+
+
+def bi_operand(o, dest):
+    """Normalise one Bifrost operand of either text: the base operand,
+    without source modifiers; None for a wildcard (our selector names, the
+    stock text's branch targets)."""
+    o = re.sub(r'\s+', '', o.lower())
+    if re.fullmatch(r'port[0-2]|fau_(lo|hi)', o) or o.startswith('clause_'):
+        return None
+    m = re.fullmatch(r'(r\d+):t[01](\.h[01])?', o)
+    if m:
+        return 'r' + m.group(1)[1:] + (m.group(2) or '')
+    m = re.fullmatch(r'#?(0x[0-9a-f]+)(\..*)?', o)
+    if m:
+        return '#%#010x' % int(m.group(1), 16)
+    parts = o.split('.')
+    head = parts[0]
+    half = parts[1] if len(parts) > 1 else ''
+    half = {'x': 'w0', 'y': 'w1'}.get(half, half)
+    if head == '#0' and half in ('w0', 'w1'):
+        return 'special0.' + half
+    if re.fullmatch(r'u\d+|special\d+|blend_descriptor_\d', head) or \
+            head in BI_FAU_NAMES:
+        return head + '.' + half
+    if dest and re.fullmatch(r'r\d+', head) and half in ('h0', 'h1'):
+        return head + '.' + half    # a half-register write (ours)
+    return head
+
+
+# Sources the encoding fixes to zero: the stock text prints them (#0), our
+# description folds them into the opcode bits.  Operand index, counting
+# the destination.
+BI_STOCK_FIXED_SOURCE = {'arshift': 2}
+
+
+def bi_split(text):
+    name, _, rest = text.strip().partition(' ')
+    ops = [x.strip() for x in rest.split(',')] if rest.strip() else []
+    return name.lower().split('.')[0], ops
+
+
+def bi_ins_ours(ours):
+    """(mnemonic, operands) of every FMA and ADD instruction, in order."""
     res = []
     for line in ours.splitlines():
-        if '|' not in line or line.lstrip().startswith(';'):
+        s = line.strip()
+        if '|' not in s or s.startswith(';'):
             continue
-        parts = line.split('|')
-        res.append(parts[0].split()[0].split('.')[0])
-        res.append(parts[1].split()[0].split('.')[0])
+        parts = s.split('|')
+        for text in parts[:2]:
+            name, ops = bi_split(text)
+            if name == '' or name.startswith('.'):
+                name, ops = '.word', []
+            res.append((name, ops))
     return res
 
 
-def bi_ops_stock(stock):
+def bi_ins_stock(stock):
     res = []
     for line in stock.splitlines():
         s = line.strip()
         if s[:1] in '*+' and len(s) > 1:
-            res.append(s[1:].split()[0].split('.')[0].lower())
+            s = re.sub(r'/\*.*?\*/', '', s[1:])
+            name, ops = bi_split(s)
+            # Staging registers come from the clause header in our text.
+            ops = [o.replace('(invalid)', '') for o in ops
+                   if not o.startswith('@')]
+            if name in BI_STOCK_FIXED_SOURCE and \
+                    len(ops) > BI_STOCK_FIXED_SOURCE[name]:
+                del ops[BI_STOCK_FIXED_SOURCE[name]]
+            res.append((name, ops))
     return res
 
 
+def bi_diff(x, y):
+    if x[0] != y[0]:
+        return (f'mnemonic {x[0]}', f'mnemonic {y[0]}')
+    a = [bi_operand(o, i == 0) for i, o in enumerate(x[1])]
+    b = [bi_operand(o, i == 0) for i, o in enumerate(y[1])]
+    if len(a) != len(b):
+        return (f'{x[0]} {len(a)} operands', f'{y[0]} {len(b)} operands')
+    for i, (p, q) in enumerate(zip(a, b)):
+        if p is not None and q is not None and p != q:
+            what = 'destination' if i == 0 else f'operand {i}'
+            return (f'{x[0]} {what} {p}', f'{y[0]} {what} {q}')
+    return None
+
+
 def compare_bi(ours, stock):
-    a, b = bi_ops_ours(ours), bi_ops_stock(stock)
+    a, b = bi_ins_ours(ours), bi_ins_stock(stock)
     # The stock text stops at the first zero word: the end of the first
     # of the programs a binary may hold.
     a = a[:len(b)]
-    diffs = [(f'mnemonic {x}', f'mnemonic {y}') for x, y in zip(a, b)
-             if x != y]
+    diffs = [d for d in (bi_diff(x, y) for x, y in zip(a, b)) if d]
     return {'compared': min(len(a), len(b)), 'diffs': diffs}
 
 
