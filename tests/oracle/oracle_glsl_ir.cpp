@@ -1,5 +1,5 @@
 /*
- * Copyright 2025 the panfrost-ng authors
+ * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
  * GLSL IR lowering the standalone GLSL front end leaves out but

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Copyright 2025 the panfrost-ng authors
+# Copyright 2026 The Panfrost fork authors
 # SPDX-License-Identifier: MIT
 """Check our Bifrost/Valhall ISA library on real machine code.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Copyright 2025 The panfrost-ng authors
+# Copyright 2026 The Panfrost fork authors
 # SPDX-License-Identifier: MIT
 """Write the C cross-check of one architecture: our packers against the
 base's stock unpackers.

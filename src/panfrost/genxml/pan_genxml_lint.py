@@ -1,4 +1,4 @@
-# Copyright 2024 The panfrost-ng authors
+# Copyright 2026 The Panfrost fork authors
 # SPDX-License-Identifier: MIT
 """Schema checks for the hardware-description XML.
 

@@ -1,4 +1,4 @@
-# Copyright 2024 The panfrost-ng authors
+# Copyright 2026 The Panfrost fork authors
 # SPDX-License-Identifier: MIT
 """In-memory model of the Panfrost hardware-description XML.
 

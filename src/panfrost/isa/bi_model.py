@@ -1,4 +1,4 @@
-# Copyright 2025 the panfrost-ng authors
+# Copyright 2026 The Panfrost fork authors
 # SPDX-License-Identifier: MIT
 """
 Building blocks of the Bifrost (Mali v6/v7) instruction description used by

@@ -1,4 +1,4 @@
-# Copyright 2025 the panfrost-ng authors
+# Copyright 2026 The Panfrost fork authors
 # SPDX-License-Identifier: MIT
 """
 Generate the C tables of the Bifrost instruction set from bifrost_isa.py.

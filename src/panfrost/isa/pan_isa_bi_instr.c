@@ -1,5 +1,5 @@
 /*
- * Copyright 2025 the panfrost-ng authors
+ * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
  * Bifrost FMA (23-bit) and ADD (20-bit) instruction words: identification,

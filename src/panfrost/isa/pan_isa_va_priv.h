@@ -1,5 +1,5 @@
 /*
- * Copyright 2025 the panfrost-ng authors
+ * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
  * Shapes of the generated Valhall tables (pan_isa_va_tables.c, produced by

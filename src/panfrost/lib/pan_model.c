@@ -1,5 +1,5 @@
 /*
- * Copyright © 2024 The Panfrost project authors
+ * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  */
 

@@ -1,5 +1,5 @@
 /*
- * Copyright 2025 the panfrost-ng authors
+ * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
  * pan-asm: assemble Bifrost (v6/v7) or Valhall (v9) shaders written in the

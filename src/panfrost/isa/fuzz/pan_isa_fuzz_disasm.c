@@ -1,5 +1,5 @@
 /*
- * Copyright 2025 the panfrost-ng authors
+ * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
  * libFuzzer harness: any byte string must disassemble (or be rejected with

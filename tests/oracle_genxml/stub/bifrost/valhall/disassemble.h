@@ -1,4 +1,4 @@
-/* Copyright 2025 The panfrost-ng authors
+/* Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
  * Stand-in for the stock Valhall disassembler (see
