@@ -82,39 +82,27 @@ pan_arch_from_prod_id(uint32_t prod_id)
    if (prod_id & 0xf000)
       return (prod_id >> 12) & 0xf;
 
-   /* Midgard ids are opaque: the first generation is v4, T760 and the
-    * T8xx family are v5.
-    */
-   switch (prod_id) {
-   case 0x600:
-   case 0x620:
-   case 0x720:
-      return 4;
-   case 0x750:
-   case 0x820:
-   case 0x830:
-   case 0x860:
-   case 0x880:
-      return 5;
-   default:
-      return 0;
+   /* Midgard ids carry no architecture: the model table is the only
+    * record of which generation each one belongs to. */
+   for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); ++i) {
+      if (models[i].prod_id == prod_id)
+         return models[i].arch;
    }
+   return 0;
 }
+
+/* Threads per shader core, by architecture; Valhall and later: 1024. */
+static const uint16_t max_threads_by_arch[] = {
+   [4] = 256, [5] = 256, [6] = 384, [7] = 768,
+};
 
 unsigned
 pan_arch_max_threads(unsigned arch)
 {
-   switch (arch) {
-   case 4:
-   case 5:
-      return 256;
-   case 6:
-      return 384;
-   case 7:
-      return 768;
-   default:
-      return 1024;
-   }
+   if (arch < sizeof(max_threads_by_arch) / sizeof(max_threads_by_arch[0]) &&
+       max_threads_by_arch[arch])
+      return max_threads_by_arch[arch];
+   return 1024;
 }
 
 const struct pan_model *

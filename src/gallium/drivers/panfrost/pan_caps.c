@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "util/macros.h"
 #include "util/u_screen.h"
 
 #include "pan_screen.h"
@@ -96,31 +97,28 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    }
 }
 
+/* Float limits. Lines and points are drawn with 4-bit sub-pixel precision
+ * in the rasteriser's fixed point; anything not listed is 0. */
+static const float panfrost_capf[] = {
+   [PIPE_CAPF_MIN_LINE_WIDTH] = 1.0f,
+   [PIPE_CAPF_MIN_LINE_WIDTH_AA] = 1.0f,
+   [PIPE_CAPF_MAX_LINE_WIDTH] = 255.0f,
+   [PIPE_CAPF_MAX_LINE_WIDTH_AA] = 255.0f,
+   [PIPE_CAPF_LINE_WIDTH_GRANULARITY] = 0.0625f,
+   [PIPE_CAPF_MIN_POINT_SIZE] = 1.0f,
+   [PIPE_CAPF_MIN_POINT_SIZE_AA] = 1.0f,
+   [PIPE_CAPF_MAX_POINT_SIZE] = 1024.0f,
+   [PIPE_CAPF_MAX_POINT_SIZE_AA] = 1024.0f,
+   [PIPE_CAPF_POINT_SIZE_GRANULARITY] = 0.0625f,
+   [PIPE_CAPF_MAX_TEXTURE_ANISOTROPY] = 16.0f,
+   [PIPE_CAPF_MAX_TEXTURE_LOD_BIAS] = 16.0f,
+};
+
 static float
 panfrost_get_paramf(struct pipe_screen *pscreen, enum pipe_capf param)
 {
-   switch (param) {
-   case PIPE_CAPF_MIN_LINE_WIDTH:
-   case PIPE_CAPF_MIN_LINE_WIDTH_AA:
-   case PIPE_CAPF_MIN_POINT_SIZE:
-   case PIPE_CAPF_MIN_POINT_SIZE_AA:
-      return 1.0f;
-   case PIPE_CAPF_POINT_SIZE_GRANULARITY:
-   case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
-      return 0.0625f; /* 4-bit fraction in the hardware's fixed point */
-   case PIPE_CAPF_MAX_LINE_WIDTH:
-   case PIPE_CAPF_MAX_LINE_WIDTH_AA:
-      return 255.0f;
-   case PIPE_CAPF_MAX_POINT_SIZE:
-   case PIPE_CAPF_MAX_POINT_SIZE_AA:
-      return 1024.0f;
-   case PIPE_CAPF_MAX_TEXTURE_ANISOTROPY:
-      return 16.0f;
-   case PIPE_CAPF_MAX_TEXTURE_LOD_BIAS:
-      return 16.0f;
-   default:
-      return 0.0f;
-   }
+   return (unsigned)param < ARRAY_SIZE(panfrost_capf) ? panfrost_capf[param]
+                                                      : 0.0f;
 }
 
 static int

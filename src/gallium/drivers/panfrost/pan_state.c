@@ -136,20 +136,23 @@ static struct pipe_surface *
 panfrost_create_surface(struct pipe_context *pctx, struct pipe_resource *prsc,
                         const struct pipe_surface *templ)
 {
-   struct pipe_surface *surf = CALLOC_STRUCT(pipe_surface);
+   struct pipe_surface *surf = MALLOC_STRUCT(pipe_surface);
 
    if (!surf)
       return NULL;
 
-   unsigned level = templ->u.tex.level;
+   /* A surface is one level (and layer range) of the resource, sized to
+    * that level. */
+   *surf = (struct pipe_surface){
+      .context = pctx,
+      .format = templ->format,
+      .width = u_minify(prsc->width0, templ->u.tex.level),
+      .height = u_minify(prsc->height0, templ->u.tex.level),
+      .nr_samples = templ->nr_samples,
+      .u = templ->u,
+   };
    pipe_reference_init(&surf->reference, 1);
    pipe_resource_reference(&surf->texture, prsc);
-   surf->context = pctx;
-   surf->format = templ->format;
-   surf->width = u_minify(prsc->width0, level);
-   surf->height = u_minify(prsc->height0, level);
-   surf->u = templ->u;
-   surf->nr_samples = templ->nr_samples;
    return surf;
 }
 
