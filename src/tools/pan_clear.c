@@ -45,7 +45,7 @@ struct color_format {
    const char *name;
    GLenum internal;
    enum pan_clear_kind kind;
-   bool es2; /* renderable in a 2.0 context (core or a common extension) */
+   bool es2;     /* renderable in a 2.0 context (core or a common extension) */
    bool texture; /* only reachable as a texture (see make_color_buffer) */
 };
 
@@ -104,24 +104,32 @@ static const char *
 gl_enum_name(GLenum e)
 {
    switch (e) {
-   case GL_NO_ERROR: return "GL_NO_ERROR";
-   case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-   case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-   case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+   case GL_NO_ERROR:
+      return "GL_NO_ERROR";
+   case GL_INVALID_ENUM:
+      return "GL_INVALID_ENUM";
+   case GL_INVALID_VALUE:
+      return "GL_INVALID_VALUE";
+   case GL_INVALID_OPERATION:
+      return "GL_INVALID_OPERATION";
    case GL_INVALID_FRAMEBUFFER_OPERATION:
       return "GL_INVALID_FRAMEBUFFER_OPERATION";
-   case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-   case GL_FRAMEBUFFER_COMPLETE: return "GL_FRAMEBUFFER_COMPLETE";
+   case GL_OUT_OF_MEMORY:
+      return "GL_OUT_OF_MEMORY";
+   case GL_FRAMEBUFFER_COMPLETE:
+      return "GL_FRAMEBUFFER_COMPLETE";
    case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT:
       return "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT";
    case GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT:
       return "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT";
    case GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS:
       return "GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS";
-   case GL_FRAMEBUFFER_UNSUPPORTED: return "GL_FRAMEBUFFER_UNSUPPORTED";
+   case GL_FRAMEBUFFER_UNSUPPORTED:
+      return "GL_FRAMEBUFFER_UNSUPPORTED";
    case GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE:
       return "GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE";
-   default: return NULL;
+   default:
+      return NULL;
    }
 }
 
@@ -170,9 +178,9 @@ usage(FILE *f)
          "                 [--depth D] [--stencil S] "
          "[--zs none|d16|d24s8|d32f]\n"
          "                 [--frames N] [--readback]\n"
-         "formats:", f);
-   for (size_t i = 0; i < sizeof(color_formats) / sizeof(color_formats[0]);
-        ++i)
+         "formats:",
+         f);
+   for (size_t i = 0; i < sizeof(color_formats) / sizeof(color_formats[0]); ++i)
       fprintf(f, " %s", color_formats[i].name);
    fputc('\n', f);
 }
@@ -248,10 +256,14 @@ static bool
 parse_options(int argc, char **argv, struct options *o)
 {
    *o = (struct options){
-      .width = 64, .height = 64,
-      .color_fmt = &color_formats[0], .zs_fmt = &zs_formats[0],
+      .width = 64,
+      .height = 64,
+      .color_fmt = &color_formats[0],
+      .zs_fmt = &zs_formats[0],
       .color = { 0.0f, 0.0f, 0.0f, 1.0f },
-      .depth = 1.0f, .stencil = 0, .frames = 1,
+      .depth = 1.0f,
+      .stencil = 0,
+      .frames = 1,
    };
 
    for (int i = 1; i < argc; ++i) {
@@ -288,8 +300,8 @@ parse_options(int argc, char **argv, struct options *o)
       }
 
       if (!ok) {
-         fprintf(stderr, "pan-clear: bad argument '%s%s%s'\n", a,
-                 v ? " " : "", v ? v : "");
+         fprintf(stderr, "pan-clear: bad argument '%s%s%s'\n", a, v ? " " : "",
+                 v ? v : "");
          usage(stderr);
          return false;
       }
@@ -310,8 +322,7 @@ bring_up_egl(struct gl_state *s)
          "eglGetPlatformDisplayEXT");
    EGLint major, minor;
 
-   s->dpy = get ? get(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
-                      NULL)
+   s->dpy = get ? get(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
                 : EGL_NO_DISPLAY;
    if (s->dpy == EGL_NO_DISPLAY || !eglInitialize(s->dpy, &major, &minor))
       return egl_fail("eglInitialize (surfaceless)");
@@ -320,10 +331,9 @@ bring_up_egl(struct gl_state *s)
 
    /* Prefer 3.x for its formats; a 2.0-only driver still gets tested. */
    for (s->es_major = 3; s->es_major >= 2; --s->es_major) {
-      EGLint attribs[] = { EGL_CONTEXT_MAJOR_VERSION, s->es_major,
-                           EGL_NONE };
-      s->ctx = eglCreateContext(s->dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT,
-                                attribs);
+      EGLint attribs[] = { EGL_CONTEXT_MAJOR_VERSION, s->es_major, EGL_NONE };
+      s->ctx =
+         eglCreateContext(s->dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
       if (s->ctx != EGL_NO_CONTEXT)
          break;
    }
@@ -367,8 +377,8 @@ make_color_buffer(struct gl_state *s, const struct options *o)
    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
    glTexImage2D(GL_TEXTURE_2D, 0, GL_BGRA_EXT, (GLsizei)o->width,
                 (GLsizei)o->height, 0, GL_BGRA_EXT, GL_UNSIGNED_BYTE, NULL);
-   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                          GL_TEXTURE_2D, s->color_tex, 0);
+   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                          s->color_tex, 0);
 }
 
 static int
@@ -378,14 +388,18 @@ make_framebuffer(struct gl_state *s, const struct options *o)
    GLint max_size = 0;
 
    if (s->es_major < 3 && (!o->color_fmt->es2 || !zs->es2)) {
-      fprintf(stderr, "pan-clear: format %s/%s needs GLES 3, the driver "
-                      "only offers GLES 2\n", o->color_fmt->name, zs->name);
+      fprintf(stderr,
+              "pan-clear: format %s/%s needs GLES 3, the driver "
+              "only offers GLES 2\n",
+              o->color_fmt->name, zs->name);
       return 1;
    }
    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
    if (o->width > (unsigned)max_size || o->height > (unsigned)max_size) {
-      fprintf(stderr, "pan-clear: %ux%u exceeds GL_MAX_RENDERBUFFER_SIZE "
-                      "%d\n", o->width, o->height, max_size);
+      fprintf(stderr,
+              "pan-clear: %ux%u exceeds GL_MAX_RENDERBUFFER_SIZE "
+              "%d\n",
+              o->width, o->height, max_size);
       return 1;
    }
 
@@ -427,8 +441,9 @@ make_framebuffer(struct gl_state *s, const struct options *o)
 static GLuint
 to_uint(float f)
 {
-   return f <= 0.0f ? 0u : f >= 4294967295.0f ? 0xffffffffu
-                                               : (GLuint)(f + 0.5f);
+   return f <= 0.0f            ? 0u
+          : f >= 4294967295.0f ? 0xffffffffu
+                               : (GLuint)(f + 0.5f);
 }
 
 static int
@@ -465,9 +480,10 @@ clear_frames(const struct options *o)
       return 1;
 
    printf("cleared %u frame(s): %ux%u %s + %s, colour %g,%g,%g,%g, "
-          "depth %g, stencil %d\n", o->frames, o->width, o->height,
-          o->color_fmt->name, o->zs_fmt->name, o->color[0], o->color[1],
-          o->color[2], o->color[3], o->depth, o->stencil);
+          "depth %g, stencil %d\n",
+          o->frames, o->width, o->height, o->color_fmt->name, o->zs_fmt->name,
+          o->color[0], o->color[1], o->color[2], o->color[3], o->depth,
+          o->stencil);
    return 0;
 }
 
@@ -477,8 +493,8 @@ clear_frames(const struct options *o)
 
 struct read_layout {
    GLenum format, type;
-   bool packed;        /* all channels in one 16/32-bit word */
-   unsigned comps;     /* components in memory (packed types: 1) */
+   bool packed;    /* all channels in one 16/32-bit word */
+   unsigned comps; /* components in memory (packed types: 1) */
    unsigned pixel_B;
 };
 
@@ -486,13 +502,21 @@ static unsigned
 format_comps(GLenum format)
 {
    switch (format) {
-   case GL_RED: case GL_RED_INTEGER: case GL_ALPHA: case GL_LUMINANCE:
+   case GL_RED:
+   case GL_RED_INTEGER:
+   case GL_ALPHA:
+   case GL_LUMINANCE:
       return 1;
-   case GL_RG: case GL_RG_INTEGER: case GL_LUMINANCE_ALPHA:
+   case GL_RG:
+   case GL_RG_INTEGER:
+   case GL_LUMINANCE_ALPHA:
       return 2;
-   case GL_RGB: case GL_RGB_INTEGER:
+   case GL_RGB:
+   case GL_RGB_INTEGER:
       return 3;
-   case GL_RGBA: case GL_RGBA_INTEGER: case GL_BGRA_EXT:
+   case GL_RGBA:
+   case GL_RGBA_INTEGER:
+   case GL_BGRA_EXT:
       return 4;
    default:
       return 0;
@@ -503,12 +527,17 @@ static unsigned
 type_size_B(GLenum type)
 {
    switch (type) {
-   case GL_UNSIGNED_BYTE: case GL_BYTE:
+   case GL_UNSIGNED_BYTE:
+   case GL_BYTE:
       return 1;
-   case GL_UNSIGNED_SHORT: case GL_SHORT: case GL_HALF_FLOAT:
+   case GL_UNSIGNED_SHORT:
+   case GL_SHORT:
+   case GL_HALF_FLOAT:
    case GL_HALF_FLOAT_OES:
       return 2;
-   case GL_UNSIGNED_INT: case GL_INT: case GL_FLOAT:
+   case GL_UNSIGNED_INT:
+   case GL_INT:
+   case GL_FLOAT:
       return 4;
    default:
       return 0;
@@ -519,7 +548,8 @@ static bool
 type_is_packed(GLenum type, unsigned *size_B)
 {
    switch (type) {
-   case GL_UNSIGNED_SHORT_5_6_5: case GL_UNSIGNED_SHORT_4_4_4_4:
+   case GL_UNSIGNED_SHORT_5_6_5:
+   case GL_UNSIGNED_SHORT_4_4_4_4:
    case GL_UNSIGNED_SHORT_5_5_5_1:
       *size_B = 2;
       return true;
@@ -558,8 +588,10 @@ choose_read_layout(const struct options *o, struct read_layout *l)
       l->pixel_B = l->comps * type_size_B(l->type);
    }
    if (!l->pixel_B) {
-      fprintf(stderr, "pan-clear: cannot read back format 0x%04x type "
-                      "0x%04x\n", l->format, l->type);
+      fprintf(stderr,
+              "pan-clear: cannot read back format 0x%04x type "
+              "0x%04x\n",
+              l->format, l->type);
       return false;
    }
    return true;
@@ -590,8 +622,8 @@ print_pixel(const struct read_layout *l, const uint8_t *p, unsigned x,
    printf("pixel[%u,%u] =", x, y);
 
    if (l->packed) {
-      uint32_t v = l->pixel_B == 2 ? *(const uint16_t *)p
-                                   : *(const uint32_t *)p;
+      uint32_t v =
+         l->pixel_B == 2 ? *(const uint16_t *)p : *(const uint32_t *)p;
       switch (l->type) {
       case GL_UNSIGNED_SHORT_5_6_5:
          printf(" %u %u %u 1\n", v >> 11, (v >> 5) & 63, v & 31);
@@ -601,12 +633,11 @@ print_pixel(const struct read_layout *l, const uint8_t *p, unsigned x,
                 v & 15);
          return;
       case GL_UNSIGNED_SHORT_5_5_5_1:
-         printf(" %u %u %u %u\n", v >> 11, (v >> 6) & 31, (v >> 1) & 31,
-                v & 1);
+         printf(" %u %u %u %u\n", v >> 11, (v >> 6) & 31, (v >> 1) & 31, v & 1);
          return;
       case GL_UNSIGNED_INT_2_10_10_10_REV:
-         printf(" %u %u %u %u\n", v & 1023, (v >> 10) & 1023,
-                (v >> 20) & 1023, v >> 30);
+         printf(" %u %u %u %u\n", v & 1023, (v >> 10) & 1023, (v >> 20) & 1023,
+                v >> 30);
          return;
       default:
          printf(" 0x%08x (packed)\n", v);
@@ -621,14 +652,30 @@ print_pixel(const struct read_layout *l, const uint8_t *p, unsigned x,
       }
       const uint8_t *e = p + c * type_size_B(l->type);
       switch (l->type) {
-      case GL_UNSIGNED_BYTE: printf(" %u", *e); break;
-      case GL_BYTE: printf(" %d", *(const int8_t *)e); break;
-      case GL_UNSIGNED_SHORT: printf(" %u", *(const uint16_t *)e); break;
-      case GL_SHORT: printf(" %d", *(const int16_t *)e); break;
-      case GL_UNSIGNED_INT: printf(" %u", *(const uint32_t *)e); break;
-      case GL_INT: printf(" %d", *(const int32_t *)e); break;
-      case GL_FLOAT: printf(" %g", *(const float *)e); break;
-      default: printf(" %g", half_to_float(*(const uint16_t *)e)); break;
+      case GL_UNSIGNED_BYTE:
+         printf(" %u", *e);
+         break;
+      case GL_BYTE:
+         printf(" %d", *(const int8_t *)e);
+         break;
+      case GL_UNSIGNED_SHORT:
+         printf(" %u", *(const uint16_t *)e);
+         break;
+      case GL_SHORT:
+         printf(" %d", *(const int16_t *)e);
+         break;
+      case GL_UNSIGNED_INT:
+         printf(" %u", *(const uint32_t *)e);
+         break;
+      case GL_INT:
+         printf(" %d", *(const int32_t *)e);
+         break;
+      case GL_FLOAT:
+         printf(" %g", *(const float *)e);
+         break;
+      default:
+         printf(" %g", half_to_float(*(const uint16_t *)e));
+         break;
       }
    }
    putchar('\n');
@@ -650,19 +697,18 @@ read_back(const struct options *o)
    }
 
    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-   glReadPixels(0, 0, (GLsizei)o->width, (GLsizei)o->height, l.format,
-                l.type, pixels);
+   glReadPixels(0, 0, (GLsizei)o->width, (GLsizei)o->height, l.format, l.type,
+                pixels);
    if (gl_failed("glReadPixels")) {
       free(pixels);
       return 1;
    }
 
    const unsigned xs[5] = { 0, o->width - 1, 0, o->width - 1, o->width / 2 };
-   const unsigned ys[5] = { 0, 0, o->height - 1, o->height - 1,
-                            o->height / 2 };
+   const unsigned ys[5] = { 0, 0, o->height - 1, o->height - 1, o->height / 2 };
    for (unsigned i = 0; i < 5; ++i)
-      print_pixel(&l, pixels + ys[i] * row_B + (size_t)xs[i] * l.pixel_B,
-                  xs[i], ys[i]);
+      print_pixel(&l, pixels + ys[i] * row_B + (size_t)xs[i] * l.pixel_B, xs[i],
+                  ys[i]);
 
    bool uniform = true;
    size_t total = (size_t)o->width * o->height;
