@@ -1,0 +1,139 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Framebuffer descriptors and fragment jobs.
+ *
+ * A render pass is described once, without hardware types, in struct
+ * pan_fb; pan_fb_emit() turns it into the descriptor of the architecture
+ * (v4 single-target FBD, v5 multi-target FBD, v6+ framebuffer descriptor,
+ * each followed by its ZS/CRC extension and render targets) and
+ * pan_fb_emit_fragment_job() into the job that resolves the tile buffer to
+ * memory.  The per-architecture code lives in pan_fb_emit.c, compiled once
+ * per architecture; pan_fb.c picks the copy for a device.
+ */
+
+#ifndef PAN_FB_H
+#define PAN_FB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pan_rt_format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAN_FB_MAX_RTS 8
+#define PAN_TILE_PX 16
+
+enum pan_fb_block {
+   PAN_FB_BLOCK_LINEAR,
+   PAN_FB_BLOCK_U_INTERLEAVED,
+};
+
+struct pan_fb_color {
+   bool enabled;
+   struct pan_rt_format format;
+   enum pan_fb_block block;
+   uint64_t base;
+   uint32_t row_stride_B;     /* of a pixel row, or of a row of tiles */
+   uint32_t surface_stride_B; /* between layers */
+   bool clear;                /* start from clear_words, else undefined */
+   uint32_t clear_words[4];   /* pan_rt_pack_clear() */
+   bool write;                /* write the tile buffer back to memory */
+};
+
+enum pan_fb_zs_format {
+   PAN_FB_ZS_NONE,
+   PAN_FB_ZS_D16,
+   PAN_FB_ZS_D24S8,
+   PAN_FB_ZS_D24X8,
+   PAN_FB_ZS_D32F,
+};
+
+struct pan_fb_zs {
+   enum pan_fb_zs_format format;
+   enum pan_fb_block block;
+   uint64_t base;
+   uint32_t row_stride_B;
+   uint32_t surface_stride_B;
+   bool write_z, write_s; /* write depth / stencil back to memory */
+   float z_clear;
+   uint8_t s_clear;
+};
+
+struct pan_fb {
+   unsigned width_px, height_px;
+   unsigned rt_count; /* at least 1; disabled RTs keep their slot */
+   struct pan_fb_color rts[PAN_FB_MAX_RTS];
+   struct pan_fb_zs zs;
+
+   /* v6+: sample position table and tiler context (0 when the pass has
+    * no geometry).
+    */
+   uint64_t sample_positions;
+   uint64_t tiler;
+
+   /* v4/v5: the polygon list, which must exist even without geometry;
+    * for a pass without geometry it is PAN_FB_EMPTY_POLYGON_LIST_B
+    * bytes, zeroed except for what pan_fb_init_empty_polygon_list() put
+    * in.
+    */
+   uint64_t polygon_list;
+   bool no_hierarchical_tiling; /* T720-class tilers */
+
+   /* Tile-buffer budget in bytes (half the tile buffer, so two tiles can
+    * be in flight).
+    */
+   unsigned tile_budget_B;
+};
+
+#define PAN_FB_EMPTY_POLYGON_LIST_B 1024
+
+/* Bytes and alignment of the descriptor pan_fb_emit() writes. */
+unsigned pan_fb_size_B(unsigned arch, const struct pan_fb *fb);
+#define PAN_FB_ALIGN_B 64
+
+/* Bytes and alignment of a fragment job. */
+unsigned pan_fragment_job_size_B(unsigned arch);
+#define PAN_JOB_ALIGN_B 128
+
+/* Writes the descriptor at cpu (zeroed, pan_fb_size_B bytes) and returns
+ * the pointer a job uses for it: gpu_va plus the tag bits.
+ */
+uint64_t pan_fb_emit(unsigned arch, const struct pan_fb *fb, void *cpu,
+                     uint64_t gpu_va);
+
+/* A fragment job covering the whole framebuffer, first and last of its
+ * chain.
+ */
+void pan_fb_emit_fragment_job(unsigned arch, const struct pan_fb *fb,
+                              uint64_t fbd_ptr, void *cpu);
+
+/* Prepares a zeroed polygon list for a pass without geometry. */
+void pan_fb_init_empty_polygon_list(const struct pan_fb *fb, void *cpu);
+
+/* v6+: the single-sample position table (bytes, alignment 64). */
+#define PAN_SAMPLE_POSITIONS_B 256
+void pan_fb_write_sample_positions(void *cpu);
+
+/* Whether the architecture can write this colour format back (v4 has a
+ * single render target and fewer raw formats).
+ */
+bool pan_fb_color_supported(unsigned arch, const struct pan_rt_format *f);
+
+/* Tile size in pixels and colour buffer bytes per tile for a framebuffer;
+ * exposed for tests.
+ */
+void pan_fb_tile_size(const struct pan_fb *fb, unsigned *tile_px,
+                      unsigned *cbuf_B);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAN_FB_H */

@@ -1,0 +1,321 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Framebuffer descriptors and fragment jobs of one architecture (compiled
+ * once per PAN_ARCH, see pan_fb.h).
+ */
+
+#include <assert.h>
+
+#include "pan_fb_arch.h"
+#include "pan_genxml.h"
+#include "pan_tiler_sizing.h"
+
+/* Our arch-independent encodings are the hardware's. */
+static_assert((int)PAN_TIB_R5G6B5A0 == (int)MALI_COLOR_BUFFER_INTERNAL_FORMAT_R5G6B5A0,
+              "tile-buffer format encoding");
+static_assert((int)PAN_WB_R8G8B8A8 == (int)MALI_COLOR_FORMAT_R8G8B8A8,
+              "write-back format encoding");
+static_assert((int)PAN_WB_R5G5B5A1 == (int)MALI_COLOR_FORMAT_R5G5B5A1,
+              "write-back format encoding");
+#if PAN_ARCH >= 5
+static_assert((int)PAN_TIB_RAW128 == (int)MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW128,
+              "tile-buffer format encoding");
+static_assert((int)PAN_WB_RAW96 == (int)MALI_COLOR_FORMAT_RAW96,
+              "write-back format encoding");
+#endif
+
+static unsigned
+block_format(enum pan_fb_block block)
+{
+   return block == PAN_FB_BLOCK_LINEAR ? MALI_BLOCK_FORMAT_LINEAR
+                                       : MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED;
+}
+
+static unsigned
+zs_format(enum pan_fb_zs_format f)
+{
+   switch (f) {
+   case PAN_FB_ZS_D16: return MALI_ZS_FORMAT_D16;
+   case PAN_FB_ZS_D24X8: return MALI_ZS_FORMAT_D24X8;
+   case PAN_FB_ZS_D32F: return MALI_ZS_FORMAT_D32;
+   default: return MALI_ZS_FORMAT_D24S8;
+   }
+}
+
+#if PAN_ARCH == 4
+/* The single-target descriptor names raw write-back formats by channels. */
+static int
+v4_writeback_format(const struct pan_rt_format *f)
+{
+   if (!f->raw)
+      return f->writeback;
+   switch (f->mem_B) {
+   case 2: return MALI_COLOR_FORMAT_1_16B_CHANNEL;
+   case 4: return MALI_COLOR_FORMAT_1_32B_CHANNEL;
+   case 6: return MALI_COLOR_FORMAT_3_16B_CHANNELS;
+   case 8: return MALI_COLOR_FORMAT_2_32B_CHANNELS;
+   case 12: return MALI_COLOR_FORMAT_3_32B_CHANNELS;
+   case 16: return MALI_COLOR_FORMAT_4_32B_CHANNELS;
+   default: return -1;
+   }
+}
+#endif
+
+static bool
+color_supported(const struct pan_rt_format *f)
+{
+#if PAN_ARCH == 4
+   return v4_writeback_format(f) >= 0;
+#else
+   (void)f;
+   return true;
+#endif
+}
+
+#if PAN_IS_MIDGARD
+static void
+emit_midgard_tiler(const struct pan_fb *fb, void *out)
+{
+   bool hierarchy = !fb->no_hierarchical_tiling;
+   unsigned header_B = PAN_MIDGARD_MIN_HEADER_B;
+
+   /* No geometry: a minimal polygon list that disables binning, with the
+    * heap reduced to nothing.
+    */
+   pan_pack(out, tiler_context, cfg) {
+      cfg.hierarchy_mask =
+         hierarchy ? PAN_MIDGARD_TILER_DISABLED : PAN_MIDGARD_TILER_USER;
+      cfg.polygon_list_size = header_B + (hierarchy ? 0 : 4);
+      cfg.polygon_list = fb->polygon_list;
+      cfg.polygon_list_body = fb->polygon_list + header_B;
+      cfg.heap_start = fb->polygon_list;
+      cfg.heap_end = fb->polygon_list;
+   }
+}
+#endif
+
+#if PAN_ARCH == 4
+static uint64_t
+emit_sfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
+{
+   const struct pan_fb_color *rt = &fb->rts[0];
+   const struct pan_fb_zs *zs = &fb->zs;
+
+   pan_section_pack(cpu, framebuffer, local_storage, cfg) {}
+   pan_section_pack(cpu, framebuffer, parameters, cfg) {
+      cfg.sample_count = 1;
+      cfg.bound_max_x = fb->width_px - 1;
+      cfg.bound_max_y = fb->height_px - 1;
+      cfg.tie_break_rule = MALI_TIE_BREAK_RULE_MINUS_180_IN_0_OUT;
+      if (rt->enabled) {
+         cfg.internal_format = rt->format.raw ? PAN_TIB_RAW_VALUE
+                                              : rt->format.tib;
+         cfg.color_writeback_format = v4_writeback_format(&rt->format);
+         cfg.swizzle = rt->format.swizzle;
+         cfg.srgb = rt->format.srgb;
+         cfg.color_block_format = block_format(rt->block);
+         cfg.color_write_enable = rt->write;
+         cfg.color_writeback.base = rt->base;
+         cfg.color_writeback.row_stride_B = rt->row_stride_B;
+         cfg.color_writeback.surface_stride_B = rt->surface_stride_B;
+         cfg.color_clear.color_0 = rt->clear_words[0];
+         cfg.color_clear.color_1 = rt->clear_words[1];
+         cfg.color_clear.color_2 = rt->clear_words[2];
+         cfg.color_clear.color_3 = rt->clear_words[3];
+      }
+      if (zs->format != PAN_FB_ZS_NONE) {
+         cfg.zs_format = zs_format(zs->format);
+         cfg.zs_block_format = block_format(zs->block);
+         cfg.zs_write_enable = zs->write_z || zs->write_s;
+         cfg.zs_writeback.base = zs->base;
+         cfg.zs_writeback.row_stride_B = zs->row_stride_B;
+         cfg.zs_writeback.surface_stride_B = zs->surface_stride_B;
+      }
+      cfg.z_clear.value = zs->z_clear;
+      cfg.s_clear = zs->s_clear;
+   }
+   emit_midgard_tiler(fb, pan_section_ptr(cpu, framebuffer, tiler));
+   return gpu_va;
+}
+
+#else /* v5+ multi-target */
+
+static void
+emit_zs_crc_ext(const struct pan_fb *fb, void *out)
+{
+   const struct pan_fb_zs *zs = &fb->zs;
+
+   pan_pack(out, zs_crc_extension, cfg) {
+      cfg.zs_write_format = zs_format(zs->format);
+      cfg.zs_block_format = block_format(zs->block);
+#if PAN_ARCH >= 9
+      cfg.zs_writeback_base = zs->base;
+      cfg.zs_writeback_row_stride = zs->row_stride_B;
+      cfg.zs_linear.surface_stride_B = zs->surface_stride_B;
+#else
+      cfg.linear.zs_writeback_base = zs->base;
+      cfg.linear.zs_writeback_row_stride = zs->row_stride_B;
+      cfg.linear.zs_writeback_surface_stride = zs->surface_stride_B;
+#endif
+   }
+}
+
+static void
+emit_rt(const struct pan_fb_color *rt, unsigned cbuf_offset_B, void *out)
+{
+   if (!rt->enabled) {
+      /* A slot without a surface still needs a valid format. */
+      pan_pack(out, render_target, cfg) {
+         cfg.internal_buffer_offset = cbuf_offset_B;
+         cfg.internal_format = MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8;
+         cfg.writeback_format = MALI_COLOR_FORMAT_R8G8B8A8;
+      }
+      return;
+   }
+
+   pan_pack(out, render_target, cfg) {
+      cfg.internal_buffer_offset = cbuf_offset_B;
+      cfg.internal_format = rt->format.tib;
+      cfg.writeback_format = rt->format.writeback;
+      cfg.writeback_block_format = block_format(rt->block);
+      cfg.swizzle = rt->format.swizzle;
+      cfg.srgb = rt->format.srgb;
+      cfg.write_enable = rt->write;
+      cfg.rgb.base = rt->base;
+      cfg.rgb.row_stride_B = rt->row_stride_B;
+      cfg.rgb.surface_stride_B = rt->surface_stride_B;
+#if PAN_ARCH == 5
+      cfg.cleared.clear.color_0 = rt->clear_words[0];
+      cfg.cleared.clear.color_1 = rt->clear_words[1];
+      cfg.cleared.clear.color_2 = rt->clear_words[2];
+      cfg.cleared.clear.color_3 = rt->clear_words[3];
+#else
+      cfg.clear.color_0 = rt->clear_words[0];
+      cfg.clear.color_1 = rt->clear_words[1];
+      cfg.clear.color_2 = rt->clear_words[2];
+      cfg.clear.color_3 = rt->clear_words[3];
+#endif
+   }
+}
+
+static unsigned
+z_internal_format(enum pan_fb_zs_format f)
+{
+   switch (f) {
+   case PAN_FB_ZS_D16: return MALI_Z_INTERNAL_FORMAT_D16;
+   case PAN_FB_ZS_D32F: return MALI_Z_INTERNAL_FORMAT_D32;
+   default: return MALI_Z_INTERNAL_FORMAT_D24;
+   }
+}
+
+static uint64_t
+emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
+{
+   const struct pan_fb_zs *zs = &fb->zs;
+   bool has_zs = zs->format != PAN_FB_ZS_NONE;
+   unsigned tile_px, cbuf_B;
+
+   pan_fb_tile_size(fb, &tile_px, &cbuf_B);
+
+#if PAN_ARCH == 5
+   pan_section_pack(cpu, framebuffer, local_storage, cfg) {}
+#endif
+   pan_section_pack(cpu, framebuffer, parameters, cfg) {
+#if PAN_ARCH >= 6
+      cfg.sample_locations = fb->sample_positions;
+      cfg.tiler = fb->tiler;
+#endif
+      cfg.width = fb->width_px;
+      cfg.height = fb->height_px;
+      cfg.bound_max_x = fb->width_px - 1;
+      cfg.bound_max_y = fb->height_px - 1;
+      cfg.sample_count = 1;
+      cfg.sample_pattern = MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
+      cfg.tie_break_rule = MALI_TIE_BREAK_RULE_MINUS_180_IN_0_OUT;
+      cfg.effective_tile_size = tile_px;
+      cfg.render_target_count = fb->rt_count;
+      cfg.color_buffer_allocation = cbuf_B;
+      cfg.z_internal_format = z_internal_format(zs->format);
+      cfg.z_clear = zs->z_clear;
+      cfg.s_clear = zs->s_clear;
+      cfg.z_write_enable = has_zs && zs->write_z;
+      cfg.s_write_enable = has_zs && zs->write_s;
+      cfg.has_zs_crc_extension = has_zs;
+   }
+#if PAN_ARCH == 5
+   emit_midgard_tiler(fb, pan_section_ptr(cpu, framebuffer, tiler));
+#endif
+
+   uint8_t *next = (uint8_t *)cpu + pan_size(framebuffer);
+   uint64_t tag = MALI_FBD_TAG_IS_MFBD | (uint64_t)(fb->rt_count - 1) << 2;
+   if (has_zs) {
+      emit_zs_crc_ext(fb, next);
+      next += pan_size(zs_crc_extension);
+      tag |= MALI_FBD_TAG_HAS_ZS_RT;
+   }
+
+   unsigned cbuf_offset_B = 0;
+   for (unsigned i = 0; i < fb->rt_count; ++i) {
+      emit_rt(&fb->rts[i], cbuf_offset_B, next);
+      next += pan_size(render_target);
+      if (fb->rts[i].enabled)
+         cbuf_offset_B += fb->rts[i].format.tib_B * tile_px;
+   }
+   return gpu_va | tag;
+}
+#endif
+
+static unsigned
+fb_size_B(const struct pan_fb *fb)
+{
+#if PAN_ARCH == 4
+   (void)fb;
+   return pan_size(framebuffer);
+#else
+   return pan_size(framebuffer) +
+          (fb->zs.format != PAN_FB_ZS_NONE ? pan_size(zs_crc_extension) : 0) +
+          fb->rt_count * pan_size(render_target);
+#endif
+}
+
+static uint64_t
+fb_emit(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
+{
+   assert(fb->rt_count >= 1 && fb->rt_count <= PAN_FB_MAX_RTS);
+#if PAN_ARCH == 4
+   return emit_sfbd(fb, cpu, gpu_va);
+#else
+   return emit_mfbd(fb, cpu, gpu_va);
+#endif
+}
+
+static unsigned
+fragment_job_size_B(void)
+{
+   return pan_size(fragment_job);
+}
+
+static void
+emit_fragment_job(const struct pan_fb *fb, uint64_t fbd_ptr, void *cpu)
+{
+   pan_section_pack(cpu, fragment_job, header, cfg) {
+      cfg.type = MALI_JOB_TYPE_FRAGMENT;
+      cfg.index = 1;
+   }
+   pan_section_pack(cpu, fragment_job, payload, cfg) {
+      cfg.bound_max_x = (fb->width_px - 1) / PAN_TILE_PX;
+      cfg.bound_max_y = (fb->height_px - 1) / PAN_TILE_PX;
+      cfg.framebuffer = fbd_ptr;
+   }
+}
+
+const struct pan_fb_arch PAN_GENX(fb_arch) = {
+   .color_supported = color_supported,
+   .size_B = fb_size_B,
+   .emit = fb_emit,
+   .fragment_job_size_B = fragment_job_size_B,
+   .emit_fragment_job = emit_fragment_job,
+};
