@@ -187,7 +187,11 @@ decode_framebuffer(struct pan_decode_ctx *ctx, uint64_t tagged)
    if (!(tagged & MALI_FBD_TAG_IS_MFBD))
       pan_decode_error(ctx, "framebuffer pointer lacks the MFBD tag");
 #else
-   decode_tiler_context(ctx, params.tiler);
+   /* A pass without geometry (only clears) has no tiler context. */
+   if (params.tiler)
+      decode_tiler_context(ctx, params.tiler);
+   else
+      pan_decode_log(ctx, "no tiler context: the pass has no geometry");
    if (params.sample_locations)
       pan_decode_check_range(ctx, params.sample_locations, 4,
                              "sample locations");

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +31,6 @@ pan_submit_debug_parse(const char *env)
       env += n + (env[n] == ',');
    }
    return flags;
-}
-
-uint32_t
-pan_submit_debug_flags(void)
-{
-   static int32_t cached = -1;
-   int32_t v = p_atomic_read(&cached);
-
-   if (v < 0) {
-      v = (int32_t)pan_submit_debug_parse(getenv("PAN_MESA_DEBUG"));
-      p_atomic_set(&cached, v);
-   }
-   return (uint32_t)v;
 }
 
 int
@@ -103,15 +91,16 @@ pan_submit_debug(struct pan_device *dev, uint64_t jc,
 
 int
 pan_submit_jc(struct pan_device *dev, uint64_t jc, struct pan_bo *const *bos,
-              unsigned bo_count, uint32_t requirements, uint32_t out_sync)
+              unsigned bo_count, uint32_t requirements, uint32_t out_sync,
+              uint32_t debug_flags)
 {
    uint32_t *handles = calloc(bo_count + 1, sizeof(*handles));
    if (!handles)
-      return -1;
+      return -ENOMEM;
    for (unsigned i = 0; i < bo_count; ++i)
       handles[i] = bos[i]->handle;
 
-   pan_submit_debug(dev, jc, bos, bo_count, pan_submit_debug_flags());
+   pan_submit_debug(dev, jc, bos, bo_count, debug_flags);
 
    struct pan_kmod_submit s = {
       .jc_gpu_va = jc,

@@ -10,9 +10,8 @@
  *    dump    write every submit to PAN_DUMP_DIR (default ".") as
  *            pan-<pid>-<seq>.pandump, readable with pan-decode
  *
- * The device layer calls pan_submit_debug() right before handing a chain to
- * the kernel; pan_submit_jc() does both for callers that have no submit
- * path of their own yet.
+ * The flags come from the caller (the Gallium driver parses PAN_MESA_DEBUG
+ * once per screen); pan_submit_jc() runs the hook and then submits.
  */
 
 #ifndef PAN_SUBMIT_DEBUG_H
@@ -35,9 +34,6 @@ enum pan_submit_debug_flags {
 /* Flags from a PAN_MESA_DEBUG-style string (NULL gives 0). */
 uint32_t pan_submit_debug_parse(const char *env);
 
-/* pan_submit_debug_parse(getenv("PAN_MESA_DEBUG")), read once. */
-uint32_t pan_submit_debug_flags(void);
-
 /*
  * Trace and/or dump one submit.  bos are the buffers the chain may touch;
  * the ones the CPU has not mapped are recorded by range only.  Returns 0,
@@ -49,11 +45,13 @@ int pan_submit_debug(struct pan_device *dev, uint64_t jc,
 
 /*
  * Submit a chain through the device's kernel interface after the debug
- * hook.  requirements: PANFROST_JD_REQ_*; out_sync 0 for none.
+ * hook.  requirements: PANFROST_JD_REQ_*; out_sync 0 for none; debug_flags:
+ * enum pan_submit_debug_flags.  Returns 0 or the kernel's negative errno.
  */
 int pan_submit_jc(struct pan_device *dev, uint64_t jc,
                   struct pan_bo *const *bos, unsigned bo_count,
-                  uint32_t requirements, uint32_t out_sync);
+                  uint32_t requirements, uint32_t out_sync,
+                  uint32_t debug_flags);
 
 #ifdef __cplusplus
 }

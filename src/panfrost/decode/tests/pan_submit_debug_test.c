@@ -106,7 +106,9 @@ main(void)
    pan_section_pack(cf, cache_flush_job, payload, cfg) { cfg.l2_clean = true; }
 
    struct pan_bo *bos[] = {jobs, target, heap};
-   CHECK(pan_submit_jc(&dev, jobs->gpu_va, bos, 3, 0, 0) == 0);
+   CHECK(pan_submit_jc(&dev, jobs->gpu_va, bos, 3, 0, 0,
+                       pan_submit_debug_parse(getenv("PAN_MESA_DEBUG"))) ==
+         0);
    CHECK(fk.submits == 1);
 
    CHECK(find_dump(dir, path, sizeof(path)) == 1);
