@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: MIT
  */
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <xf86drm.h>
 
 #include "util/log.h"
@@ -14,22 +16,45 @@
 #include "pan_resource.h"
 #include "pan_screen.h"
 
+void
+panfrost_warn_once(struct panfrost_context *ctx, enum panfrost_warning what,
+                   const char *fmt, ...)
+{
+   char msg[256];
+   va_list args;
+
+   if (ctx->warned & what)
+      return;
+   ctx->warned |= what;
+
+   va_start(args, fmt);
+   vsnprintf(msg, sizeof(msg), fmt, args);
+   va_end(args);
+   mesa_logw("panfrost: %s", msg);
+   util_debug_message(&ctx->debug, INFO, "panfrost: %s", msg);
+}
+
 static void
 panfrost_flush(struct pipe_context *pctx, struct pipe_fence_handle **fence,
                unsigned flags)
 {
+   struct panfrost_context *ctx = panfrost_context(pctx);
    struct pan_device *dev = panfrost_device(pctx->screen);
    uint32_t syncobj;
 
+   panfrost_batch_submit(ctx);
    if (!fence)
       return;
 
-   /* Nothing is ever queued (no draw path yet), so the fence for this
-    * flush is already complete: hand out a signalled syncobj, which any
-    * fence consumer (EGL sync, fence fds) can wait on like a real one. */
+   if (ctx->last_fence) {
+      pctx->screen->fence_reference(pctx->screen, fence, ctx->last_fence);
+      return;
+   }
+
+   /* Nothing was ever submitted: the fence is complete already. */
    if (drmSyncobjCreate(dev->fd, DRM_SYNCOBJ_CREATE_SIGNALED, &syncobj)) {
       mesa_loge("panfrost: cannot create a syncobj for a fence");
-      *fence = NULL;
+      pctx->screen->fence_reference(pctx->screen, fence, NULL);
       return;
    }
 
@@ -55,6 +80,11 @@ panfrost_set_debug_callback(struct pipe_context *pctx,
 static void
 panfrost_context_destroy(struct pipe_context *pctx)
 {
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   /* Pending clears are for surfaces nobody can read any more. */
+   panfrost_batch_fini(ctx);
+   pctx->screen->fence_reference(pctx->screen, &ctx->last_fence, NULL);
    panfrost_context_release_state(pctx);
    if (pctx->stream_uploader)
       u_upload_destroy(pctx->stream_uploader);
@@ -81,6 +111,7 @@ panfrost_context_create(struct pipe_screen *pscreen, void *priv,
    panfrost_context_init_state(pctx);
    panfrost_context_init_shaders(pctx);
    panfrost_context_init_draw(pctx);
+   panfrost_batch_init(ctx);
 
    /* The frontends upload through these; the CPU paths serve for now. */
    pctx->stream_uploader = u_upload_create_default(pctx);

@@ -10,6 +10,8 @@
 #include "pipe/p_state.h"
 #include "util/u_debug.h"
 
+#include "pan_batch.h"
+
 #define PANFROST_MAX_SAMPLERS 16
 #define PANFROST_MAX_VBUFS 16
 
@@ -40,11 +42,23 @@ struct panfrost_state {
    unsigned min_samples;
 };
 
+/* Things the driver cannot do yet, each reported once per context. */
+enum panfrost_warning {
+   PANFROST_WARN_NO_DRAW = 1 << 0,
+   PANFROST_WARN_FORMAT = 1 << 1,
+   PANFROST_WARN_ZS_ASPECT = 1 << 2,
+   PANFROST_WARN_PARTIAL_CLEAR = 1 << 3,
+};
+
 struct panfrost_context {
    struct pipe_context base;
    struct panfrost_state state;
    struct util_debug_callback debug;
-   bool warned_no_draw;
+   unsigned warned; /* enum panfrost_warning */
+
+   /* The pass being gathered, and the fence of the last submit. */
+   struct panfrost_batch batch;
+   struct pipe_fence_handle *last_fence;
 };
 
 static inline struct panfrost_context *
@@ -52,6 +66,11 @@ panfrost_context(struct pipe_context *pctx)
 {
    return (struct panfrost_context *)pctx;
 }
+
+/* Logs and sends a GL debug message the first time `what` happens. */
+void panfrost_warn_once(struct panfrost_context *ctx,
+                        enum panfrost_warning what, const char *fmt, ...)
+   PRINTFLIKE(3, 4);
 
 void panfrost_context_init_state(struct pipe_context *pctx);
 void panfrost_context_init_shaders(struct pipe_context *pctx);

@@ -3,30 +3,17 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Entry points that make the GPU draw. The job-chain emitters are not
- * written yet: each call is dropped, and the first one says so once, in the
- * log and through the GL debug output, so a user sees why nothing renders. */
+/* Entry points that make the GPU draw.  Clears of whole surfaces become
+ * render passes (pan_batch.c); draws and partial clears need the shader
+ * back ends, so they are dropped, and the first one says so once, in the
+ * log and through the GL debug output, so a user sees why nothing renders.
+ */
 
-#include "util/log.h"
-#include "util/u_debug.h"
+#include "util/u_framebuffer.h"
+#include "util/u_inlines.h"
 #include "util/u_surface.h"
 
 #include "pan_context.h"
-
-static void
-panfrost_no_rendering(struct pipe_context *pctx, const char *what)
-{
-   struct panfrost_context *ctx = panfrost_context(pctx);
-
-   if (ctx->warned_no_draw)
-      return;
-   ctx->warned_no_draw = true;
-
-   mesa_logw("panfrost: rendering is not implemented yet (%s dropped)", what);
-   util_debug_message(&ctx->debug, INFO,
-                      "panfrost: rendering is not implemented yet "
-                      "(%s dropped)", what);
-}
 
 static void
 panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
@@ -35,7 +22,15 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                   const struct pipe_draw_start_count_bias *draws,
                   unsigned num_draws)
 {
-   panfrost_no_rendering(pctx, "draw");
+   panfrost_warn_once(panfrost_context(pctx), PANFROST_WARN_NO_DRAW,
+                      "draws are not implemented yet (dropped)");
+}
+
+static bool
+covers(unsigned x, unsigned y, unsigned w, unsigned h, unsigned width,
+       unsigned height)
+{
+   return x == 0 && y == 0 && w >= width && h >= height;
 }
 
 static void
@@ -44,7 +39,58 @@ panfrost_clear(struct pipe_context *pctx, unsigned buffers,
                const union pipe_color_union *color, double depth,
                unsigned stencil)
 {
-   panfrost_no_rendering(pctx, "clear");
+   struct panfrost_context *ctx = panfrost_context(pctx);
+   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+
+   if (scissor && !covers(scissor->minx, scissor->miny,
+                          scissor->maxx - scissor->minx,
+                          scissor->maxy - scissor->miny, fb->width,
+                          fb->height)) {
+      panfrost_warn_once(ctx, PANFROST_WARN_PARTIAL_CLEAR,
+                         "scissored clears are not implemented yet "
+                         "(dropped)");
+      return;
+   }
+   panfrost_batch_clear(ctx, buffers, color, depth, stencil);
+}
+
+/* Clears one surface in a pass of its own, leaving the bound framebuffer
+ * (and the pass gathered on it) as they were.
+ */
+static void
+clear_surface(struct panfrost_context *ctx, struct pipe_surface *surf,
+              unsigned buffers, const union pipe_color_union *color,
+              double depth, unsigned stencil, unsigned x, unsigned y,
+              unsigned w, unsigned h)
+{
+   struct pipe_framebuffer_state saved = {0};
+   struct pipe_framebuffer_state one = {
+      .width = surf->width,
+      .height = surf->height,
+      .layers = 1,
+   };
+
+   if (!covers(x, y, w, h, surf->width, surf->height)) {
+      panfrost_warn_once(ctx, PANFROST_WARN_PARTIAL_CLEAR,
+                         "partial surface clears are not implemented yet "
+                         "(dropped)");
+      return;
+   }
+
+   if (buffers & PIPE_CLEAR_COLOR) {
+      one.nr_cbufs = 1;
+      one.cbufs[0] = surf;
+   } else {
+      one.zsbuf = surf;
+   }
+
+   panfrost_batch_submit(ctx);
+   util_copy_framebuffer_state(&saved, &ctx->state.fb);
+   util_copy_framebuffer_state(&ctx->state.fb, &one);
+   panfrost_batch_clear(ctx, buffers, color, depth, stencil);
+   panfrost_batch_submit(ctx);
+   util_copy_framebuffer_state(&ctx->state.fb, &saved);
+   util_unreference_framebuffer_state(&saved);
 }
 
 static void
@@ -54,7 +100,8 @@ panfrost_clear_render_target(struct pipe_context *pctx,
                              unsigned x, unsigned y, unsigned w, unsigned h,
                              bool render_condition_enabled)
 {
-   panfrost_no_rendering(pctx, "clear");
+   clear_surface(panfrost_context(pctx), dst, PIPE_CLEAR_COLOR0, color, 0, 0,
+                 x, y, w, h);
 }
 
 static void
@@ -64,13 +111,18 @@ panfrost_clear_depth_stencil(struct pipe_context *pctx,
                              unsigned y, unsigned w, unsigned h,
                              bool render_condition_enabled)
 {
-   panfrost_no_rendering(pctx, "clear");
+   union pipe_color_union unused = {0};
+
+   clear_surface(panfrost_context(pctx), dst,
+                 flags & PIPE_CLEAR_DEPTHSTENCIL, &unused, depth, stencil, x,
+                 y, w, h);
 }
 
 static void
 panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
-   panfrost_no_rendering(pctx, "blit");
+   panfrost_warn_once(panfrost_context(pctx), PANFROST_WARN_NO_DRAW,
+                      "blits are not implemented yet (dropped)");
 }
 
 void

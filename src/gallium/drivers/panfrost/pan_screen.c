@@ -11,6 +11,8 @@
 #include "util/u_memory.h"
 #include "util/u_screen.h"
 
+#include "pan_bo.h"
+#include "pan_fb.h"
 #include "pan_public.h"
 #include "pan_screen.h"
 
@@ -118,6 +120,7 @@ panfrost_destroy_screen(struct pipe_screen *pscreen)
    struct panfrost_screen *screen = panfrost_screen(pscreen);
    int fd = screen->dev.fd;
 
+   pan_bo_unref(screen->sample_positions);
    pan_device_close(&screen->dev);
    close(fd);
    FREE(screen);
@@ -147,6 +150,20 @@ panfrost_create_screen(int fd, struct renderonly *ro)
    screen->debug = debug_get_option_panfrost_debug();
    snprintf(screen->renderer, sizeof(screen->renderer), "%s (Panfrost)",
             screen->dev.model->name);
+
+   if (screen->dev.arch >= 6) {
+      screen->sample_positions = pan_bo_create(
+         &screen->dev, PAN_SAMPLE_POSITIONS_B, 0, "Sample positions");
+      if (!screen->sample_positions || !pan_bo_mmap(screen->sample_positions)) {
+         mesa_loge("panfrost: cannot allocate the sample position table");
+         pan_bo_unref(screen->sample_positions);
+         pan_device_close(&screen->dev);
+         close(fd);
+         FREE(screen);
+         return NULL;
+      }
+      pan_fb_write_sample_positions(screen->sample_positions->cpu);
+   }
 
    struct pipe_screen *pscreen = &screen->base;
    pscreen->destroy = panfrost_destroy_screen;

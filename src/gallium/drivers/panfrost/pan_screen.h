@@ -27,6 +27,8 @@ struct panfrost_screen {
    struct renderonly *ro;
    uint32_t debug;
    char renderer[64];
+   /* v6+: the sample position table every framebuffer points at. */
+   struct pan_bo *sample_positions;
 };
 
 static inline struct panfrost_screen *

@@ -193,7 +193,12 @@ static void
 panfrost_set_framebuffer_state(struct pipe_context *pctx,
                                const struct pipe_framebuffer_state *fb)
 {
-   util_copy_framebuffer_state(&panfrost_context(pctx)->state.fb, fb);
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   /* A pass renders to one framebuffer: finish the old one first. */
+   if (!util_framebuffer_state_equal(&ctx->state.fb, fb))
+      panfrost_batch_submit(ctx);
+   util_copy_framebuffer_state(&ctx->state.fb, fb);
 }
 
 static void

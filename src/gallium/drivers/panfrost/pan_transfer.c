@@ -23,8 +23,14 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
    struct panfrost_resource *rsc = panfrost_resource(prsc);
    const struct pan_image_level *l = &rsc->layout.levels[level];
 
-   /* Reads wait for GPU writers; writes wait for every GPU user. */
+   /* Reads wait for GPU writers; writes wait for every GPU user. A pass
+    * still being gathered must be submitted first.
+    */
    if (!(usage & PIPE_MAP_UNSYNCHRONIZED)) {
+      struct panfrost_context *ctx = panfrost_context(pctx);
+      if (panfrost_batch_writes(ctx, prsc))
+         panfrost_batch_submit(ctx);
+
       bool for_write = usage & PIPE_MAP_WRITE;
       if (!pan_bo_wait(rsc->bo, INT64_MAX, for_write)) {
          mesa_loge("panfrost: waiting for a buffer failed");

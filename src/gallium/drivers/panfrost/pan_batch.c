@@ -1,0 +1,353 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <xf86drm.h>
+
+#include "drm-uapi/panfrost_drm.h"
+#include "util/log.h"
+#include "util/os_time.h"
+#include "util/format/u_format.h"
+#include "util/u_dynarray.h"
+#include "util/u_inlines.h"
+
+#include "pan_batch.h"
+#include "pan_context.h"
+#include "pan_fb.h"
+#include "pan_fence.h"
+#include "pan_resource.h"
+#include "pan_screen.h"
+#include "pan_submit_debug.h"
+
+/* Descriptor memory per pass; a clear-only pass uses well under 1 KiB. */
+#define PANFROST_BATCH_POOL_CHUNK_B (64 * 1024)
+
+/* PAN_MESA_DEBUG=sync: how long to wait for a submit before calling the
+ * GPU hung.
+ */
+#define PANFROST_SYNC_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+
+/* The flags the screen parses double as the submit hook's. */
+static_assert((int)PANFROST_DBG_TRACE == (int)PAN_SUBMIT_DEBUG_TRACE &&
+                 (int)PANFROST_DBG_DUMP == (int)PAN_SUBMIT_DEBUG_DUMP,
+              "PAN_MESA_DEBUG trace/dump bits");
+
+void
+panfrost_batch_init(struct panfrost_context *ctx)
+{
+   struct panfrost_batch *b = &ctx->batch;
+
+   memset(b, 0, sizeof(*b));
+   pan_pool_init(&b->pool, panfrost_device(ctx->base.screen), 0,
+                 PANFROST_BATCH_POOL_CHUNK_B, "Batch descriptors");
+}
+
+void
+panfrost_batch_fini(struct panfrost_context *ctx)
+{
+   pan_pool_finish(&ctx->batch.pool);
+}
+
+void
+panfrost_batch_clear(struct panfrost_context *ctx, unsigned buffers,
+                     const union pipe_color_union *color, double depth,
+                     unsigned stencil)
+{
+   struct panfrost_batch *b = &ctx->batch;
+
+   for (unsigned i = 0; i < PIPE_MAX_COLOR_BUFS; ++i) {
+      if (buffers & (PIPE_CLEAR_COLOR0 << i))
+         b->clear_color[i] = *color;
+   }
+   if (buffers & PIPE_CLEAR_DEPTH)
+      b->clear_depth = (float)depth;
+   if (buffers & PIPE_CLEAR_STENCIL)
+      b->clear_stencil = (uint8_t)stencil;
+   b->clear |= buffers;
+}
+
+static struct panfrost_resource *
+surface_resource(const struct pipe_surface *surf)
+{
+   return surf ? panfrost_resource(surf->texture) : NULL;
+}
+
+bool
+panfrost_batch_writes(struct panfrost_context *ctx,
+                      const struct pipe_resource *prsc)
+{
+   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+   unsigned clear = ctx->batch.clear;
+
+   for (unsigned i = 0; i < fb->nr_cbufs; ++i) {
+      if ((clear & (PIPE_CLEAR_COLOR0 << i)) && fb->cbufs[i] &&
+          fb->cbufs[i]->texture == prsc)
+         return true;
+   }
+   return (clear & PIPE_CLEAR_DEPTHSTENCIL) && fb->zsbuf &&
+          fb->zsbuf->texture == prsc;
+}
+
+/* The BOs of a submit, each once, with what the pass does to them. */
+struct batch_bos {
+   struct util_dynarray bos;    /* struct pan_bo * */
+   struct util_dynarray access; /* uint32_t, enum pan_bo_access */
+};
+
+static void
+add_bo(struct batch_bos *list, struct pan_bo *bo, uint32_t access)
+{
+   unsigned n = util_dynarray_num_elements(&list->bos, struct pan_bo *);
+   struct pan_bo **bos = list->bos.data;
+   uint32_t *acc = list->access.data;
+
+   for (unsigned i = 0; i < n; ++i) {
+      if (bos[i] == bo) {
+         acc[i] |= access;
+         return;
+      }
+   }
+   util_dynarray_append(&list->bos, struct pan_bo *, bo);
+   util_dynarray_append(&list->access, uint32_t, access);
+}
+
+static uint64_t
+surface_address(const struct pipe_surface *surf)
+{
+   struct panfrost_resource *rsc = surface_resource(surf);
+   struct pipe_box box = {.z = surf->u.tex.first_layer};
+
+   return rsc->bo->gpu_va +
+          panfrost_resource_offset_B(rsc, surf->u.tex.level, &box);
+}
+
+static void
+describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
+               struct batch_bos *bos, unsigned i)
+{
+   const struct pipe_surface *surf = ctx->state.fb.cbufs[i];
+   struct panfrost_batch *b = &ctx->batch;
+   struct pan_fb_color *rt = &fb->rts[i];
+   unsigned arch = panfrost_device(ctx->base.screen)->arch;
+
+   if (!surf)
+      return;
+   if (!pan_rt_format_lookup(surf->format, &rt->format) ||
+       !pan_fb_color_supported(arch, &rt->format)) {
+      panfrost_warn_once(ctx, PANFROST_WARN_FORMAT,
+                         "render target format %s not supported, clear "
+                         "dropped", util_format_short_name(surf->format));
+      return;
+   }
+
+   struct panfrost_resource *rsc = surface_resource(surf);
+   const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
+
+   rt->enabled = true;
+   rt->block = PAN_FB_BLOCK_LINEAR;
+   rt->base = surface_address(surf);
+   rt->row_stride_B = l->row_stride_B;
+   rt->surface_stride_B = l->surface_stride_B;
+   if (b->clear & (PIPE_CLEAR_COLOR0 << i)) {
+      rt->clear = rt->write = true;
+      pan_rt_pack_clear(surf->format, &rt->format, &b->clear_color[i],
+                        rt->clear_words);
+      add_bo(bos, rsc->bo, PAN_BO_ACCESS_WRITE);
+   }
+}
+
+static enum pan_fb_zs_format
+zs_format(enum pipe_format format)
+{
+   switch (format) {
+   case PIPE_FORMAT_Z16_UNORM: return PAN_FB_ZS_D16;
+   case PIPE_FORMAT_Z24_UNORM_S8_UINT: return PAN_FB_ZS_D24S8;
+   case PIPE_FORMAT_Z24X8_UNORM: return PAN_FB_ZS_D24X8;
+   case PIPE_FORMAT_Z32_FLOAT: return PAN_FB_ZS_D32F;
+   default: return PAN_FB_ZS_NONE;
+   }
+}
+
+static void
+describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
+            struct batch_bos *bos)
+{
+   const struct pipe_surface *surf = ctx->state.fb.zsbuf;
+   struct panfrost_batch *b = &ctx->batch;
+   unsigned clear = b->clear & PIPE_CLEAR_DEPTHSTENCIL;
+
+   if (!surf || !clear)
+      return;
+
+   fb->zs.format = zs_format(surf->format);
+   if (fb->zs.format == PAN_FB_ZS_NONE) {
+      panfrost_warn_once(ctx, PANFROST_WARN_FORMAT,
+                         "depth/stencil format %s not supported, clear "
+                         "dropped", util_format_short_name(surf->format));
+      return;
+   }
+
+   /* Without preloads the whole ZS buffer is written back: clearing one
+    * aspect of a packed depth/stencil buffer also resets the other.
+    */
+   if (util_format_has_stencil(util_format_description(surf->format)) &&
+       clear != PIPE_CLEAR_DEPTHSTENCIL)
+      panfrost_warn_once(ctx, PANFROST_WARN_ZS_ASPECT,
+                         "clearing one aspect of a packed depth/stencil "
+                         "buffer also clears the other (no preloads yet)");
+
+   struct panfrost_resource *rsc = surface_resource(surf);
+   const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
+
+   fb->zs.block = PAN_FB_BLOCK_LINEAR;
+   fb->zs.base = surface_address(surf);
+   fb->zs.row_stride_B = l->row_stride_B;
+   fb->zs.surface_stride_B = l->surface_stride_B;
+   fb->zs.write_z = true;
+   fb->zs.z_clear = b->clear_depth;
+   fb->zs.s_clear = b->clear_stencil;
+   add_bo(bos, rsc->bo, PAN_BO_ACCESS_WRITE);
+}
+
+/* Builds the chain of the pending pass; returns the first job's address,
+ * 0 when there is nothing to submit or memory ran out.
+ */
+static uint64_t
+build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
+            uint8_t **job_cpu)
+{
+   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
+   const struct pipe_framebuffer_state *key = &ctx->state.fb;
+   struct pan_pool *pool = &ctx->batch.pool;
+   unsigned arch = screen->dev.arch;
+   struct pan_fb fb = {
+      .width_px = key->width,
+      .height_px = key->height,
+      .rt_count = MAX2(key->nr_cbufs, 1),
+      .tile_budget_B = screen->dev.optimal_tib_size_B,
+      .no_hierarchical_tiling = pan_model_has_quirk(
+         screen->dev.model, PAN_QUIRK_NO_HIERARCHICAL_TILING),
+   };
+
+   if (!key->width || !key->height)
+      return 0;
+   for (unsigned i = 0; i < key->nr_cbufs; ++i)
+      describe_color(ctx, &fb, bos, i);
+   describe_zs(ctx, &fb, bos);
+   if (!util_dynarray_num_elements(&bos->bos, struct pan_bo *))
+      return 0;
+
+   if (arch >= 6) {
+      fb.sample_positions = screen->sample_positions->gpu_va;
+      add_bo(bos, screen->sample_positions, PAN_BO_ACCESS_READ);
+   } else {
+      struct pan_ptr list =
+         pan_pool_alloc(pool, PAN_FB_EMPTY_POLYGON_LIST_B, 64);
+      if (!list.cpu)
+         return 0;
+      pan_fb_init_empty_polygon_list(&fb, list.cpu);
+      fb.polygon_list = list.gpu;
+   }
+
+   struct pan_ptr fbd =
+      pan_pool_alloc(pool, pan_fb_size_B(arch, &fb), PAN_FB_ALIGN_B);
+   struct pan_ptr job =
+      pan_pool_alloc(pool, pan_fragment_job_size_B(arch), PAN_JOB_ALIGN_B);
+   if (!fbd.cpu || !job.cpu)
+      return 0;
+
+   uint64_t fbd_ptr = pan_fb_emit(arch, &fb, fbd.cpu, fbd.gpu);
+   pan_fb_emit_fragment_job(arch, &fb, fbd_ptr, job.cpu);
+   *job_cpu = job.cpu;
+
+   for (unsigned i = 0; i < pan_pool_bo_count(pool); ++i)
+      add_bo(bos, pan_pool_bos(pool)[i], PAN_BO_ACCESS_READ |
+                                          PAN_BO_ACCESS_WRITE);
+   return job.gpu;
+}
+
+/* PAN_MESA_DEBUG=sync: wait and report what the GPU wrote in the job
+ * header (1 is "done"; 0 means nothing executed the job, as on the noop
+ * drm-shim).
+ */
+static void
+sync_and_check(struct panfrost_context *ctx, uint32_t syncobj,
+               const uint8_t *job_cpu)
+{
+   struct pan_device *dev = panfrost_device(ctx->base.screen);
+   int64_t deadline = os_time_get_absolute_timeout(PANFROST_SYNC_TIMEOUT_NS);
+   uint32_t status;
+
+   if (drmSyncobjWait(dev->fd, &syncobj, 1, deadline,
+                      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL)) {
+      mesa_loge("panfrost: submit did not complete within %llu s",
+                (unsigned long long)(PANFROST_SYNC_TIMEOUT_NS / 1000000000));
+      return;
+   }
+   memcpy(&status, job_cpu, sizeof(status));
+   if (status > 1)
+      mesa_loge("panfrost: fragment job faulted, exception status 0x%x",
+                status);
+}
+
+bool
+panfrost_batch_submit(struct panfrost_context *ctx)
+{
+   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
+   struct pan_device *dev = &screen->dev;
+   struct batch_bos bos;
+   uint8_t *job_cpu = NULL;
+   bool ok = true;
+
+   if (!ctx->batch.clear)
+      return true;
+
+   util_dynarray_init(&bos.bos, NULL);
+   util_dynarray_init(&bos.access, NULL);
+
+   uint64_t jc = build_chain(ctx, &bos, &job_cpu);
+   unsigned n = util_dynarray_num_elements(&bos.bos, struct pan_bo *);
+   uint32_t syncobj = 0;
+
+   if (jc && drmSyncobjCreate(dev->fd, 0, &syncobj)) {
+      mesa_loge("panfrost: cannot create a syncobj, pass dropped");
+      jc = 0;
+      ok = false;
+   }
+   if (jc) {
+      int ret = pan_submit_jc(dev, jc, bos.bos.data, n, PANFROST_JD_REQ_FS,
+                              syncobj, screen->debug);
+      if (ret) {
+         mesa_loge("panfrost: job submission failed: %s", strerror(-ret));
+         drmSyncobjDestroy(dev->fd, syncobj);
+         ok = false;
+      } else {
+         struct pan_bo **list = bos.bos.data;
+         uint32_t *access = bos.access.data;
+         for (unsigned i = 0; i < n; ++i)
+            pan_bo_mark_gpu_access(list[i], access[i]);
+
+         if (screen->debug & PANFROST_DBG_SYNC)
+            sync_and_check(ctx, syncobj, job_cpu);
+
+         /* Jobs on one slot run in order, so the last submit's fence
+          * covers every earlier one.
+          */
+         struct pipe_fence_handle *f =
+            panfrost_fence_create(&screen->base, syncobj);
+         if (!f)
+            drmSyncobjDestroy(dev->fd, syncobj);
+         screen->base.fence_reference(&screen->base, &ctx->last_fence, NULL);
+         ctx->last_fence = f;
+      }
+   }
+
+   util_dynarray_fini(&bos.bos);
+   util_dynarray_fini(&bos.access);
+   ctx->batch.clear = 0;
+   pan_pool_finish(&ctx->batch.pool);
+   return ok;
+}
