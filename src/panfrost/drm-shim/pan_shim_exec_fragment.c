@@ -1,0 +1,640 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * FRAGMENT jobs of one architecture (compiled once per PAN_ARCH).
+ *
+ * No primitive is rasterised yet: every tile of the job starts from the
+ * clear values and is written back, which is exactly what a frame without
+ * draws produces. The framebuffer descriptor is read into a list of image
+ * fills (one per written colour target, depth/stencil and stencil buffer);
+ * all of them are checked against the job's memory before the first pixel
+ * is stored, so a faulting job leaves memory as it was.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pan_genxml.h"
+#include "pan_shim_exec_arch.h"
+
+#define TILE_PX 16
+
+/* Colour targets of one framebuffer, plus depth/stencil and stencil. */
+#define MAX_FILLS 18
+
+struct frame {
+   struct pan_sx_rect rect;
+   bool empty;
+   unsigned samples;
+   unsigned count;
+   struct pan_sx_fill fills[MAX_FILLS];
+   char names[MAX_FILLS][32];
+};
+
+/* ---- formats: hardware enums -> neutral descriptions ---- */
+
+static const struct pan_sx_tib_format tib_formats[] = {
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW_VALUE] = {.raw = true},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8] = {.int_bits = {8, 8, 8, 8}},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_R10G10B10A2] =
+      {.int_bits = {10, 10, 10, 2}},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A2] =
+      {.int_bits = {8, 8, 8, 2}, .frac_bits = {2, 2, 2, 0}},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_R4G4B4A4] =
+      {.int_bits = {4, 4, 4, 4}, .frac_bits = {4, 4, 4, 4}},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_R5G6B5A0] =
+      {.int_bits = {5, 6, 5, 0}, .frac_bits = {5, 4, 5, 2}},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_R5G5B5A1] =
+      {.int_bits = {5, 5, 5, 1}, .frac_bits = {5, 5, 5, 1}},
+#if PAN_ARCH >= 5
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW8] = {.raw = true, .raw_B = 1},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW16] = {.raw = true, .raw_B = 2},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW32] = {.raw = true, .raw_B = 4},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW64] = {.raw = true, .raw_B = 8},
+   [MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW128] = {.raw = true, .raw_B = 16},
+#endif
+};
+
+#define RAW(n) {.raw = true, .size_B = (n)}
+#define COMPS(size, n, a, b, c, d)                                             \
+   {.size_B = (size), .comps = (n), .bits = {a, b, c, d}}
+
+static const struct pan_sx_wb_format wb_formats[32] = {
+#if PAN_ARCH >= 5
+   [MALI_COLOR_FORMAT_RAW8] = RAW(1),
+   [MALI_COLOR_FORMAT_RAW16] = RAW(2),
+   [MALI_COLOR_FORMAT_RAW24] = RAW(3),
+   [MALI_COLOR_FORMAT_RAW32] = RAW(4),
+   [MALI_COLOR_FORMAT_RAW48] = RAW(6),
+   [MALI_COLOR_FORMAT_RAW64] = RAW(8),
+   [MALI_COLOR_FORMAT_RAW96] = RAW(12),
+   [MALI_COLOR_FORMAT_RAW128] = RAW(16),
+   [MALI_COLOR_FORMAT_RAW192] = RAW(24),
+   [MALI_COLOR_FORMAT_RAW256] = RAW(32),
+   [MALI_COLOR_FORMAT_RAW384] = RAW(48),
+   [MALI_COLOR_FORMAT_RAW512] = RAW(64),
+   [MALI_COLOR_FORMAT_RAW768] = RAW(96),
+   [MALI_COLOR_FORMAT_RAW1024] = RAW(128),
+   [MALI_COLOR_FORMAT_RAW1536] = RAW(192),
+   [MALI_COLOR_FORMAT_RAW2048] = RAW(256),
+   [MALI_COLOR_FORMAT_NATIVE] = {.native = true},
+#else
+   /* v4 names its raw formats by channels. */
+   [MALI_COLOR_FORMAT_4_32B_CHANNELS] = RAW(16),
+   [MALI_COLOR_FORMAT_3_32B_CHANNELS] = RAW(12),
+   [MALI_COLOR_FORMAT_2_32B_CHANNELS] = RAW(8),
+   [MALI_COLOR_FORMAT_1_32B_CHANNEL] = RAW(4),
+   [MALI_COLOR_FORMAT_4_16B_CHANNELS] = RAW(8),
+   [MALI_COLOR_FORMAT_3_16B_CHANNELS] = RAW(6),
+   [MALI_COLOR_FORMAT_2_16B_CHANNELS] = RAW(4),
+   [MALI_COLOR_FORMAT_1_16B_CHANNEL] = RAW(2),
+#endif
+   [MALI_COLOR_FORMAT_R8] = COMPS(1, 1, 8, 0, 0, 0),
+   [MALI_COLOR_FORMAT_R8G8] = COMPS(2, 2, 8, 8, 0, 0),
+   [MALI_COLOR_FORMAT_R8G8B8] = COMPS(3, 3, 8, 8, 8, 0),
+   [MALI_COLOR_FORMAT_R8G8B8A8] = COMPS(4, 4, 8, 8, 8, 8),
+   [MALI_COLOR_FORMAT_R4G4B4A4] = COMPS(2, 4, 4, 4, 4, 4),
+   [MALI_COLOR_FORMAT_R5G6B5] = COMPS(2, 3, 5, 6, 5, 0),
+   [MALI_COLOR_FORMAT_R8G8B8_FROM_R8G8B8A2] = COMPS(3, 3, 8, 8, 8, 0),
+   [MALI_COLOR_FORMAT_R10G10B10A2] = COMPS(4, 4, 10, 10, 10, 2),
+   [MALI_COLOR_FORMAT_A2B10G10R10] = COMPS(4, 4, 2, 10, 10, 10),
+   [MALI_COLOR_FORMAT_R5G5B5A1] = COMPS(2, 4, 5, 5, 5, 1),
+   [MALI_COLOR_FORMAT_A1B5G5R5] = COMPS(2, 4, 1, 5, 5, 5),
+};
+
+static bool
+lookup_tib(struct pan_sx_ctx *ctx, const char *what, unsigned v,
+           struct pan_sx_tib_format *out)
+{
+   const char *name = PAN_GENX(color_buffer_internal_format_name)(v);
+
+   if (!name || v >= sizeof(tib_formats) / sizeof(tib_formats[0]))
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+                          "%s: tile-buffer format %u is not defined on v%u",
+                          what, v, PAN_ARCH);
+   *out = tib_formats[v];
+   out->name = name;
+   return true;
+}
+
+static bool
+lookup_wb(struct pan_sx_ctx *ctx, const char *what, unsigned v,
+          struct pan_sx_wb_format *out)
+{
+   const char *name = PAN_GENX(color_format_name)(v);
+
+   if (!name)
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+                          "%s: write-back format %u is not defined on v%u",
+                          what, v, PAN_ARCH);
+   *out = wb_formats[v];
+   out->name = name;
+   return true;
+}
+
+#define ZS(size, db, dn, fl, sb, sn)                                           \
+   (struct pan_sx_zs_format)                                                   \
+   {                                                                           \
+      .size_B = (size), .depth_bit = (db), .depth_bits = (dn),                 \
+      .depth_float = (fl), .stencil_bit = (sb), .stencil_bits = (sn)           \
+   }
+
+static bool
+lookup_zs(struct pan_sx_ctx *ctx, unsigned v, struct pan_sx_zs_format *out)
+{
+   switch (v) {
+   case MALI_ZS_FORMAT_D16: *out = ZS(2, 0, 16, false, 0, 0); break;
+   case MALI_ZS_FORMAT_D24X8: *out = ZS(4, 0, 24, false, 0, 0); break;
+   case MALI_ZS_FORMAT_D24S8: *out = ZS(4, 0, 24, false, 24, 8); break;
+   case MALI_ZS_FORMAT_D32: *out = ZS(4, 0, 32, true, 0, 0); break;
+#if PAN_ARCH <= 7
+   case MALI_ZS_FORMAT_X8D24: *out = ZS(4, 8, 24, false, 0, 0); break;
+   case MALI_ZS_FORMAT_S8D24: *out = ZS(4, 8, 24, false, 0, 8); break;
+   case MALI_ZS_FORMAT_D32_S8X24: *out = ZS(8, 0, 32, true, 32, 8); break;
+#endif
+#if PAN_ARCH == 6 || PAN_ARCH == 7
+   case MALI_ZS_FORMAT_D32_X8X24: *out = ZS(8, 0, 32, true, 0, 0); break;
+#endif
+   default: {
+      const char *name = PAN_GENX(zs_format_name)(v);
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+                          "depth/stencil write-back format %s (%u) is not "
+                          "supported",
+                          name ? name : "?", v);
+   }
+   }
+   out->name = PAN_GENX(zs_format_name)(v);
+   return true;
+}
+
+static bool
+lookup_s(struct pan_sx_ctx *ctx, unsigned v, struct pan_sx_zs_format *out)
+{
+   switch (v) {
+   case MALI_S_FORMAT_S8: *out = ZS(1, 0, 0, false, 0, 8); break;
+   case MALI_S_FORMAT_X24S8: *out = ZS(4, 0, 0, false, 24, 8); break;
+#if PAN_ARCH <= 7
+   case MALI_S_FORMAT_S8X8: *out = ZS(2, 0, 0, false, 0, 8); break;
+   case MALI_S_FORMAT_S8X24: *out = ZS(4, 0, 0, false, 0, 8); break;
+#endif
+#if PAN_ARCH >= 5 && PAN_ARCH <= 7
+   case MALI_S_FORMAT_X8S8: *out = ZS(2, 0, 0, false, 8, 8); break;
+   case MALI_S_FORMAT_X32_S8X24: *out = ZS(8, 0, 0, false, 32, 8); break;
+#endif
+   default:
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+                          "stencil write-back format %u is not supported", v);
+   }
+   out->name = PAN_GENX(s_format_name)(v);
+   return true;
+}
+
+/* Block format -> layout; *skip when the hardware writes nothing. */
+static bool
+lookup_block(struct pan_sx_ctx *ctx, const char *what, unsigned v,
+             enum pan_sx_layout *out, bool *skip)
+{
+   *skip = false;
+   switch (v) {
+   case MALI_BLOCK_FORMAT_LINEAR: *out = PAN_SX_LINEAR; return true;
+   case MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED:
+      *out = PAN_SX_U_INTERLEAVED;
+      return true;
+#if PAN_ARCH >= 7
+   case MALI_BLOCK_FORMAT_NO_WRITE: *skip = true; return true;
+#endif
+   default: {
+      const char *name = PAN_GENX(block_format_name)(v);
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+                          "%s: %s block format (%u) is not executed yet",
+                          what, name ? name : "undefined", v);
+   }
+   }
+}
+
+/* Samples stored per pixel position: the clear is the same for every
+ * sample, so a resolved write-back equals a single-sampled one.
+ */
+static bool
+msaa_layers(struct pan_sx_ctx *ctx, const char *what, unsigned msaa,
+            unsigned samples, unsigned *layers)
+{
+   switch (msaa) {
+   case MALI_MSAA_SINGLE:
+   case MALI_MSAA_AVERAGE: *layers = 1; return true;
+   case MALI_MSAA_LAYERED: *layers = samples; return true;
+   default:
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+                          "%s: multisampled write-back mode %u is not "
+                          "executed yet",
+                          what, msaa);
+   }
+}
+
+/* ---- fills ---- */
+
+static struct pan_sx_fill *
+new_fill(struct frame *f, const char *fmt, unsigned i)
+{
+   struct pan_sx_fill *fill = &f->fills[f->count];
+
+   snprintf(f->names[f->count], sizeof(f->names[0]), fmt, i);
+   memset(fill, 0, sizeof(*fill));
+   fill->what = f->names[f->count];
+   return fill;
+}
+
+struct color_desc {
+   unsigned tib, wb, block, msaa, swizzle;
+   uint32_t clear[4];
+   uint64_t base;
+   uint32_t row_stride_B, surface_stride_B;
+};
+
+static bool
+add_color(struct pan_sx_ctx *ctx, struct frame *f, unsigned index,
+          const struct color_desc *d)
+{
+   struct pan_sx_fill *fill = new_fill(f, "render target %u", index);
+   struct pan_sx_tib_format tib;
+   struct pan_sx_wb_format wb;
+   bool skip;
+
+   if (!lookup_block(ctx, fill->what, d->block, &fill->layout, &skip))
+      return false;
+   if (skip)
+      return true;
+   if (!lookup_tib(ctx, fill->what, d->tib, &tib) ||
+       !lookup_wb(ctx, fill->what, d->wb, &wb) ||
+       !msaa_layers(ctx, fill->what, d->msaa, f->samples, &fill->layers) ||
+       !pan_sx_color_pixel(ctx, fill->what, &tib, &wb, d->swizzle, d->clear,
+                           &fill->px))
+      return false;
+
+   fill->base = d->base;
+   fill->row_stride_B = d->row_stride_B;
+   fill->layer_stride_B = d->surface_stride_B;
+   f->count++;
+   return true;
+}
+
+struct zs_desc {
+   /* What the frame writes: depth and stencil bits of the depth/stencil
+    * buffer, and the separate stencil buffer.
+    */
+   bool write_z, write_s_in_zs, write_s_sep;
+   float z_clear;
+   uint8_t s_clear;
+   unsigned zs_format, zs_block, zs_msaa;
+   uint64_t zs_base;
+   uint32_t zs_row_stride_B, zs_surface_stride_B;
+   unsigned s_format, s_block, s_msaa;
+   uint64_t s_base;
+   uint32_t s_row_stride_B, s_surface_stride_B;
+};
+
+static bool
+add_zs_buffer(struct pan_sx_ctx *ctx, struct frame *f, const char *what,
+              const struct pan_sx_zs_format *fmt, bool write_z, bool write_s,
+              const struct zs_desc *d, unsigned block, unsigned msaa,
+              uint64_t base, uint32_t row_stride_B, uint32_t surface_stride_B)
+{
+   struct pan_sx_fill *fill = new_fill(f, what, 0);
+   bool skip;
+
+   if (!lookup_block(ctx, fill->what, block, &fill->layout, &skip))
+      return false;
+   if (skip)
+      return true;
+   if (!msaa_layers(ctx, fill->what, msaa, f->samples, &fill->layers))
+      return false;
+   pan_sx_zs_pixel(fmt, write_z, d->z_clear, write_s, d->s_clear, &fill->px);
+   fill->base = base;
+   fill->row_stride_B = row_stride_B;
+   fill->layer_stride_B = surface_stride_B;
+   f->count++;
+   return true;
+}
+
+static bool
+add_depth_stencil(struct pan_sx_ctx *ctx, struct frame *f,
+                  struct zs_desc *d)
+{
+   if (d->write_z || d->write_s_in_zs) {
+      struct pan_sx_zs_format zs;
+
+      if (!lookup_zs(ctx, d->zs_format, &zs))
+         return false;
+      if (!add_zs_buffer(ctx, f, "depth/stencil buffer", &zs, d->write_z,
+                         d->write_s_in_zs, d, d->zs_block, d->zs_msaa,
+                         d->zs_base, d->zs_row_stride_B,
+                         d->zs_surface_stride_B))
+         return false;
+   }
+   if (d->write_s_sep) {
+      struct pan_sx_zs_format s;
+
+      if (!d->s_format)
+         return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+                             "stencil write enabled, but neither the "
+                             "depth/stencil nor a stencil format holds "
+                             "stencil");
+      if (!lookup_s(ctx, d->s_format, &s) ||
+          !add_zs_buffer(ctx, f, "stencil buffer", &s, false, true, d,
+                         d->s_block, d->s_msaa, d->s_base, d->s_row_stride_B,
+                         d->s_surface_stride_B))
+         return false;
+   }
+   return true;
+}
+
+/* Rectangle of the job (tiles) clipped to the framebuffer bounds. */
+static void
+clip(struct frame *f, unsigned min_x, unsigned min_y, unsigned max_x,
+     unsigned max_y)
+{
+   struct pan_sx_rect *r = &f->rect;
+
+   r->x0 = r->x0 > min_x ? r->x0 : min_x;
+   r->y0 = r->y0 > min_y ? r->y0 : min_y;
+   r->x1 = r->x1 < max_x ? r->x1 : max_x;
+   r->y1 = r->y1 < max_y ? r->y1 : max_y;
+   f->empty = r->x0 > r->x1 || r->y0 > r->y1;
+}
+
+/* ---- framebuffer descriptors ---- */
+
+#if PAN_ARCH == 4
+static bool
+read_framebuffer(struct pan_sx_ctx *ctx, uint64_t fbd, struct frame *f)
+{
+   if (fbd & (pan_alignment(framebuffer) - 1))
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fbd,
+                          "framebuffer 0x%" PRIx64 " is not %u-byte aligned",
+                          fbd, pan_alignment(framebuffer));
+   const void *p =
+      pan_sx_map(ctx, fbd, pan_size(framebuffer), false, "framebuffer");
+   if (!p)
+      return false;
+   pan_section_unpack(p, framebuffer, parameters, fb);
+
+   clip(f, fb.bound_min_x, fb.bound_min_y, fb.bound_max_x, fb.bound_max_y);
+   f->samples = fb.sample_count;
+   if (fb.big_endian)
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fbd,
+                          "big-endian write-back is not executed yet");
+
+   /* A preloaded buffer is stored back unchanged: leave it alone. */
+   if (fb.color_write_enable && !fb.color_preload_enable) {
+      struct color_desc c = {
+         .tib = fb.internal_format,
+         .wb = fb.color_writeback_format,
+         .block = fb.color_block_format,
+         .msaa = fb.msaa,
+         .swizzle = fb.swizzle,
+         .clear = {fb.color_clear.color_0, fb.color_clear.color_1,
+                   fb.color_clear.color_2, fb.color_clear.color_3},
+         .base = fb.color_writeback.base,
+         .row_stride_B = fb.color_writeback.row_stride_B,
+         .surface_stride_B = fb.color_writeback.surface_stride_B,
+      };
+      if (!add_color(ctx, f, 0, &c))
+         return false;
+   }
+
+   /* v4 writes the whole depth/stencil pixel (stencil bits of combined
+    * formats included) under zs_write_enable; s_write_enable is for the
+    * separate stencil buffer.
+    */
+   bool zs_write = fb.zs_write_enable && !fb.zs_preload_enable;
+   struct zs_desc d = {
+      .write_z = zs_write,
+      .write_s_in_zs = zs_write,
+      .write_s_sep = fb.s_write_enable,
+      .z_clear = fb.z_clear.value,
+      .s_clear = fb.s_clear,
+      .zs_format = fb.zs_format,
+      .zs_block = fb.zs_block_format,
+      .zs_msaa = fb.msaa,
+      .zs_base = fb.zs_writeback.base,
+      .zs_row_stride_B = fb.zs_writeback.row_stride_B,
+      .zs_surface_stride_B = fb.zs_writeback.surface_stride_B,
+      .s_format = fb.s_format,
+      .s_block = fb.s_block_format,
+      .s_msaa = fb.msaa,
+      .s_base = fb.s_writeback.base,
+      .s_row_stride_B = fb.s_writeback.row_stride_B,
+      .s_surface_stride_B = fb.s_writeback.surface_stride_B,
+   };
+   return add_depth_stencil(ctx, f, &d);
+}
+
+#else /* v5+: framebuffer, optional ZS/CRC extension, render targets */
+
+static bool
+read_render_target(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
+                   unsigned i, bool preloaded_by_shader)
+{
+   char what[48];
+
+   snprintf(what, sizeof(what), "render target %u descriptor", i);
+   const void *p = pan_sx_map(ctx, va, pan_size(render_target), false, what);
+   if (!p)
+      return false;
+   pan_unpack(p, render_target, rt);
+
+   if (!rt.write_enable || preloaded_by_shader)
+      return true;
+   if (rt.yuv_enable)
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, va,
+                          "render target %u: YUV write-back is not executed "
+                          "yet",
+                          i);
+#if PAN_ARCH <= 6
+   if (rt.writeback_endianness != MALI_RT_ENDIANNESS_LITTLE_ENDIAN)
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, va,
+                          "render target %u: big-endian write-back is not "
+                          "executed yet",
+                          i);
+#endif
+#if PAN_ARCH == 5
+   if (rt.preload_enable)
+      return true; /* stored back unchanged */
+   const struct PAN_GENX(rt_clear) *clear = &rt.cleared.clear;
+#else
+   const struct PAN_GENX(rt_clear) *clear = &rt.clear;
+#endif
+   struct color_desc c = {
+      .tib = rt.internal_format,
+      .wb = rt.writeback_format,
+      .block = rt.writeback_block_format,
+      .msaa = rt.writeback_msaa,
+      .swizzle = rt.swizzle,
+      .clear = {clear->color_0, clear->color_1, clear->color_2,
+                clear->color_3},
+      .base = rt.rgb.base,
+      .row_stride_B = rt.rgb.row_stride_B,
+      .surface_stride_B = rt.rgb.surface_stride_B,
+   };
+   return add_color(ctx, f, i, &c);
+}
+
+static bool
+read_zs_extension(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
+                  struct zs_desc *d)
+{
+   const void *p = pan_sx_map(ctx, va, pan_size(zs_crc_extension), false,
+                              "ZS/CRC extension");
+   if (!p)
+      return false;
+   pan_unpack(p, zs_crc_extension, ext);
+
+#if PAN_ARCH <= 6
+   if (ext.zs_big_endian)
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, va,
+                          "big-endian depth/stencil is not executed yet");
+#endif
+   d->zs_format = ext.zs_write_format;
+   d->zs_block = ext.zs_block_format;
+   d->zs_msaa = ext.zs_msaa;
+   d->s_format = ext.s_write_format;
+   d->s_block = ext.s_block_format;
+   d->s_msaa = ext.s_msaa;
+#if PAN_ARCH >= 9
+   d->zs_base = ext.zs_writeback_base;
+   d->zs_row_stride_B = ext.zs_writeback_row_stride;
+   d->zs_surface_stride_B = ext.zs_linear.surface_stride_B;
+   d->s_base = ext.s_writeback_base;
+   d->s_row_stride_B = ext.s_writeback_row_stride;
+   d->s_surface_stride_B = ext.s_linear.surface_stride_B;
+#else
+   d->zs_base = ext.linear.zs_writeback_base;
+   d->zs_row_stride_B = ext.linear.zs_writeback_row_stride;
+   d->zs_surface_stride_B = ext.linear.zs_writeback_surface_stride;
+   d->s_base = ext.linear.s_writeback_base;
+   d->s_row_stride_B = ext.linear.s_writeback_row_stride;
+   d->s_surface_stride_B = ext.linear.s_writeback_surface_stride;
+#endif
+
+   /* Stencil lives in the depth/stencil buffer when its format has a
+    * stencil field, in the stencil buffer otherwise.
+    */
+   bool zs_has_stencil = false;
+   if (d->write_z || (d->write_s_sep && d->zs_format)) {
+      struct pan_sx_zs_format zs;
+      if (!lookup_zs(ctx, d->zs_format, &zs))
+         return false;
+      zs_has_stencil = zs.stencil_bits != 0;
+   }
+   if (zs_has_stencil) {
+      d->write_s_in_zs = d->write_s_sep;
+      d->write_s_sep = false;
+   }
+   return add_depth_stencil(ctx, f, d);
+}
+
+static bool
+read_framebuffer(struct pan_sx_ctx *ctx, uint64_t tagged, struct frame *f)
+{
+   uint64_t fbd = tagged & ~(uint64_t)MALI_FBD_TAG_MASK;
+   bool tag_zs = tagged & MALI_FBD_TAG_HAS_ZS_RT;
+
+#if PAN_ARCH == 5
+   if (!(tagged & MALI_FBD_TAG_IS_MFBD))
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fbd,
+                          "framebuffer pointer lacks the MFBD tag (the "
+                          "single-target descriptor is not executed on v5)");
+#endif
+   const void *p =
+      pan_sx_map(ctx, fbd, pan_size(framebuffer), false, "framebuffer");
+   if (!p)
+      return false;
+   pan_section_unpack(p, framebuffer, parameters, fb);
+
+   if (fb.has_zs_crc_extension != tag_zs)
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fbd,
+                          "the framebuffer %s a ZS/CRC extension but its "
+                          "pointer is %stagged for one",
+                          fb.has_zs_crc_extension ? "has" : "has no",
+                          tag_zs ? "" : "not ");
+   clip(f, fb.bound_min_x, fb.bound_min_y, fb.bound_max_x, fb.bound_max_y);
+   f->samples = fb.sample_count;
+
+   bool color_preloaded = false;
+#if PAN_ARCH >= 6
+   /* Frame shaders would load (pre) or post-process the tile buffer. With
+    * no draws, loading then storing leaves memory as it was.
+    */
+   if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
+       fb.pre_frame_1 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
+      pan_sx_warn_once(ctx, PAN_SX_ONCE_FRAME_SHADERS,
+                       "frame shaders are not executed yet: render targets "
+                       "of frames with a pre-frame shader are left as they "
+                       "are");
+      color_preloaded = true;
+   } else if (fb.post_frame != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
+      pan_sx_warn_once(ctx, PAN_SX_ONCE_FRAME_SHADERS,
+                       "frame shaders are not executed yet: post-frame "
+                       "shaders are skipped");
+   }
+#endif
+
+   uint64_t next = fbd + pan_size(framebuffer);
+   if (fb.has_zs_crc_extension) {
+      struct zs_desc d = {
+         .write_z = fb.z_write_enable && !fb.z_preload_enable,
+         .write_s_sep = fb.s_write_enable && !fb.s_preload_enable,
+         .z_clear = fb.z_clear,
+         .s_clear = fb.s_clear,
+      };
+      if (!read_zs_extension(ctx, f, next, &d))
+         return false;
+      next += pan_size(zs_crc_extension);
+   }
+   for (unsigned i = 0; i < fb.render_target_count; ++i) {
+      if (!read_render_target(ctx, f, next + i * pan_size(render_target), i,
+                              color_preloaded))
+         return false;
+   }
+   return true;
+}
+#endif
+
+bool
+PAN_GENX(shim_exec_fragment)(struct pan_sx_ctx *ctx, uint64_t job_va)
+{
+   const void *job = pan_sx_map(ctx, job_va, pan_size(fragment_job), false,
+                                "fragment job descriptor");
+   struct frame f = {0};
+
+   if (!job)
+      return false;
+   pan_section_unpack(job, fragment_job, payload, fp);
+
+#if PAN_ARCH >= 5
+   if (fp.has_tile_enable_map)
+      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, job_va,
+                          "tile enable maps are not executed yet");
+#endif
+   f.rect.x0 = fp.bound_min_x * TILE_PX;
+   f.rect.y0 = fp.bound_min_y * TILE_PX;
+   f.rect.x1 = fp.bound_max_x * TILE_PX + TILE_PX - 1;
+   f.rect.y1 = fp.bound_max_y * TILE_PX + TILE_PX - 1;
+
+   if (!read_framebuffer(ctx, fp.framebuffer, &f))
+      return false;
+   if (f.empty)
+      return true;
+
+   for (unsigned i = 0; i < f.count; ++i) {
+      if (!pan_sx_fill_check(ctx, &f.fills[i], &f.rect))
+         return false;
+   }
+   for (unsigned i = 0; i < f.count; ++i)
+      pan_sx_fill_run(&f.fills[i], &f.rect);
+   return true;
+}
