@@ -104,8 +104,12 @@ pan_rt_format_lookup(enum pipe_format format, struct pan_rt_format *out)
       util_format_description(format);
 
    memset(out, 0, sizeof(*out));
-   if (!desc || desc->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
-       util_format_is_depth_or_stencil(format) || desc->block.bits % 8)
+   /* One pixel per block (packed floats like R11G11B10 included), no
+    * depth or stencil.
+    */
+   if (!desc || desc->block.width != 1 || desc->block.height != 1 ||
+       desc->block.depth != 1 || util_format_is_depth_or_stencil(format) ||
+       desc->block.bits % 8)
       return false;
 
    out->mem_B = desc->block.bits / 8;
