@@ -219,7 +219,8 @@ pan_shim_exec_chain(unsigned arch, const struct pan_shim_exec_space *space,
                       "job is not %u-byte aligned", ops->header_align_B);
          break;
       }
-      void *cpu = pan_sx_map(&ctx, va, ops->header_size_B, true, "job header");
+      void *cpu = pan_sx_map(&ctx, va, ops->header_size_B, false,
+                             "job header");
       if (!cpu)
          break;
       if (!va_set_insert(&seen, va)) {
