@@ -4,11 +4,12 @@
  */
 
 /*
- * A noop panfrost kernel driver for drm-shim: LD_PRELOAD it and the driver
+ * A panfrost kernel driver for drm-shim: LD_PRELOAD it and the driver
  * sees a Mali GPU (PAN_GPU_ID, hex product id, default 7212 = Mali-G52)
- * on a fake render node. BOs get real memory and GPU addresses, jobs are
- * accepted and "complete" at once without running, so everything up to
- * job submission can be exercised without hardware.
+ * on a fake render node. BOs get real memory and GPU addresses. Submitted
+ * job chains run on the CPU as far as the executor (pan_shim_exec.h) can
+ * (clears, write-value jobs; PAN_SHIM_EXEC=0 turns that off) and complete
+ * at once.
  *
  * The GPU ids come from the driver's own model table (pan_model).
  */
@@ -18,12 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "drm-shim/drm_shim.h"
 #include "drm-uapi/panfrost_drm.h"
 #include "util/vma.h"
 
 #include "pan_model.h"
+#include "pan_shim_exec.h"
 
 #define PAN_SHIM_DEFAULT_GPU 0x7212
 
@@ -41,6 +44,10 @@ struct pan_shim_bo {
    uint64_t va_size_B;
    uint32_t flags;
    uint32_t madv;
+   /* The shim's own view of the BO memory (the generic shim keeps BOs in
+    * one memfd), for the job executor; NULL when execution is off.
+    */
+   void *cpu;
 };
 
 static struct {
@@ -54,9 +61,16 @@ static struct {
 
    pthread_mutex_t va_lock;
    struct util_vma_heap va_heap;
+
+   /* Job execution: on unless PAN_SHIM_EXEC=0. One chain at a time, as
+    * one GPU would.
+    */
+   bool exec;
+   pthread_mutex_t exec_lock;
 } shim = {
    .chosen = PTHREAD_ONCE_INIT,
    .va_lock = PTHREAD_MUTEX_INITIALIZER,
+   .exec_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
 /* ---- the mocked GPU ---- */
@@ -178,6 +192,14 @@ shim_choose_gpu(void)
 
    shim.prod_id = (uint32_t)id;
    shim_fill_params(shim.model, shim.prod_id);
+
+   const char *exec = getenv("PAN_SHIM_EXEC");
+   shim.exec = !exec || strcmp(exec, "0") != 0;
+   if (shim.exec && !pan_shim_exec_supports_arch(shim.model->arch)) {
+      fprintf(stderr, "pan shim: jobs of v%u GPUs are not executed (not "
+                      "built in)\n", shim.model->arch);
+      shim.exec = false;
+   }
 }
 
 /* The GPU is picked at the first ioctl rather than at load time: the shim
@@ -259,6 +281,17 @@ ioctl_create_bo(int fd, unsigned long request, void *arg)
       return -ENOMEM;
    }
 
+   if (shim.exec) {
+      void *cpu = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                       shim_device.mem_fd, bo->base.mem_addr);
+      /* Without a view the BO still works; jobs touching it fault. */
+      if (cpu == MAP_FAILED)
+         fprintf(stderr, "pan shim: cannot map a %llu-byte BO for job "
+                         "execution\n", (unsigned long long)size);
+      else
+         bo->cpu = cpu;
+   }
+
    bo->va_size_B = size;
    bo->flags = args->flags;
    args->handle = drm_shim_bo_get_handle(shim_fd, &bo->base);
@@ -275,6 +308,8 @@ shim_bo_free(struct shim_bo *base)
    pthread_mutex_lock(&shim.va_lock);
    util_vma_heap_free(&shim.va_heap, bo->gpu_va, bo->va_size_B);
    pthread_mutex_unlock(&shim.va_lock);
+   if (bo->cpu)
+      munmap(bo->cpu, bo->va_size_B);
 }
 
 static int
@@ -322,7 +357,7 @@ ioctl_get_bo_offset(int fd, unsigned long request, void *arg)
    return 0;
 }
 
-/* Nothing ever runs, so every BO is idle. */
+/* Jobs run to completion inside SUBMIT, so every BO is idle. */
 static int
 ioctl_wait_bo(int fd, unsigned long request, void *arg)
 {
@@ -364,8 +399,48 @@ ioctl_madvise(int fd, unsigned long request, void *arg)
    return 0;
 }
 
-/* Accept the job and treat it as already done. The generic shim's syncobjs
- * always read as signalled, so out_sync needs no work.
+/* Run the chain on the CPU over the BOs of the submission. A job fault
+ * is reported on stderr and in the job header, like the kernel reports it
+ * in its log; the submission itself succeeds.
+ */
+static void
+shim_execute(int fd, const uint32_t *handles, uint32_t count, uint64_t jc)
+{
+   struct pan_shim_exec_region *regions = calloc(count, sizeof(*regions));
+   unsigned n = 0;
+
+   if (count && !regions) {
+      fprintf(stderr, "pan shim: out of memory, job chain not executed\n");
+      return;
+   }
+   /* References are not held over the run: the generic shim frees a BO
+    * when a second concurrent reference is dropped. Closing a BO while
+    * its own submission runs is a driver bug the kernel would catch;
+    * here it is not guarded against.
+    */
+   for (uint32_t i = 0; i < count; i++) {
+      struct pan_shim_bo *bo = shim_lookup(fd, handles[i]);
+
+      if (!bo)
+         continue;
+      if (bo->cpu) {
+         regions[n].gpu_va = bo->gpu_va;
+         regions[n].size_B = bo->va_size_B;
+         regions[n].cpu = bo->cpu;
+         n++;
+      }
+      drm_shim_bo_put(&bo->base);
+   }
+
+   struct pan_shim_exec_space space = {regions, n};
+   pthread_mutex_lock(&shim.exec_lock);
+   pan_shim_exec_chain(shim.model->arch, &space, jc, stderr, NULL);
+   pthread_mutex_unlock(&shim.exec_lock);
+   free(regions);
+}
+
+/* Validate, execute, and treat the job as already done. The generic
+ * shim's syncobjs always read as signalled, so out_sync needs no work.
  */
 static int
 ioctl_submit(int fd, unsigned long request, void *arg)
@@ -391,6 +466,9 @@ ioctl_submit(int fd, unsigned long request, void *arg)
          return -ENOENT;
       drm_shim_bo_put(&bo->base);
    }
+
+   if (shim.exec)
+      shim_execute(fd, handles, args->bo_handle_count, args->jc);
    return 0;
 }
 

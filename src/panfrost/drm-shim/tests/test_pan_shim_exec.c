@@ -17,7 +17,7 @@
 
 #include "pan_genxml.h"
 #include "pan_shim_exec.h"
-#include "pan_test_util.h"
+#include "util/pan_test_util.h"
 
 /* ---- the address space ---- */
 
