@@ -8,6 +8,11 @@
  * pixel in the linear or u-interleaved layout.
  */
 
+/* clock_gettime() in strict C11 builds */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>

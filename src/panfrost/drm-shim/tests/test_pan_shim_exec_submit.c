@@ -125,7 +125,7 @@ main(int argc, char **argv)
    bool exec = argc < 2 || strcmp(argv[1], "off") != 0;
    struct bo jobs, desc, color;
 
-   fd = open("/dev/dri/renderD128", O_RDWR | O_CLOEXEC);
+   fd = open("/dev/dri/renderD128", O_RDWR);
    if (fd < 0) {
       fprintf(stderr, "cannot open the shim's render node: is the drm-shim "
                       "preloaded?\n");
