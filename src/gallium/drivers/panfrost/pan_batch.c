@@ -11,7 +11,6 @@
 #include "util/log.h"
 #include "util/os_time.h"
 #include "util/format/u_format.h"
-#include "util/u_dynarray.h"
 #include "util/u_inlines.h"
 
 #include "pan_batch.h"
@@ -91,27 +90,34 @@ panfrost_batch_writes(struct panfrost_context *ctx,
           fb->zsbuf->texture == prsc;
 }
 
-/* The BOs of a submit, each once, with what the pass does to them. */
+/* The BOs of a submit, each once, with what the pass does to them.  A
+ * clear-only pass has a handful; a fixed array means no allocation that
+ * could fail half-way.
+ */
+#define PANFROST_MAX_SUBMIT_BOS 64
+
 struct batch_bos {
-   struct util_dynarray bos;    /* struct pan_bo * */
-   struct util_dynarray access; /* uint32_t, enum pan_bo_access */
+   struct pan_bo *bos[PANFROST_MAX_SUBMIT_BOS];
+   uint32_t access[PANFROST_MAX_SUBMIT_BOS]; /* enum pan_bo_access */
+   unsigned count;
+   bool overflow;
 };
 
 static void
 add_bo(struct batch_bos *list, struct pan_bo *bo, uint32_t access)
 {
-   unsigned n = util_dynarray_num_elements(&list->bos, struct pan_bo *);
-   struct pan_bo **bos = list->bos.data;
-   uint32_t *acc = list->access.data;
-
-   for (unsigned i = 0; i < n; ++i) {
-      if (bos[i] == bo) {
-         acc[i] |= access;
+   for (unsigned i = 0; i < list->count; ++i) {
+      if (list->bos[i] == bo) {
+         list->access[i] |= access;
          return;
       }
    }
-   util_dynarray_append(&list->bos, struct pan_bo *, bo);
-   util_dynarray_append(&list->access, uint32_t, access);
+   if (list->count == PANFROST_MAX_SUBMIT_BOS) {
+      list->overflow = true;
+      return;
+   }
+   list->bos[list->count] = bo;
+   list->access[list->count++] = access;
 }
 
 static uint64_t
@@ -237,7 +243,7 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
    for (unsigned i = 0; i < key->nr_cbufs; ++i)
       describe_color(ctx, &fb, bos, i);
    describe_zs(ctx, &fb, bos);
-   if (!util_dynarray_num_elements(&bos->bos, struct pan_bo *))
+   if (!bos->count)
       return 0;
 
    if (arch >= 6) {
@@ -247,7 +253,7 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
       struct pan_ptr list =
          pan_pool_alloc(pool, PAN_FB_EMPTY_POLYGON_LIST_B, 64);
       if (!list.cpu)
-         return 0;
+         goto oom;
       pan_fb_init_empty_polygon_list(&fb, list.cpu);
       fb.polygon_list = list.gpu;
    }
@@ -257,7 +263,7 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
    struct pan_ptr job =
       pan_pool_alloc(pool, pan_fragment_job_size_B(arch), PAN_JOB_ALIGN_B);
    if (!fbd.cpu || !job.cpu)
-      return 0;
+      goto oom;
 
    uint64_t fbd_ptr = pan_fb_emit(arch, &fb, fbd.cpu, fbd.gpu);
    pan_fb_emit_fragment_job(arch, &fb, fbd_ptr, job.cpu);
@@ -266,7 +272,16 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
    for (unsigned i = 0; i < pan_pool_bo_count(pool); ++i)
       add_bo(bos, pan_pool_bos(pool)[i], PAN_BO_ACCESS_READ |
                                           PAN_BO_ACCESS_WRITE);
+   if (bos->overflow) {
+      mesa_loge("panfrost: a pass uses more than %u buffers, dropped",
+                PANFROST_MAX_SUBMIT_BOS);
+      return 0;
+   }
    return job.gpu;
+
+oom:
+   mesa_loge("panfrost: out of GPU memory for a pass, dropped");
+   return 0;
 }
 
 /* PAN_MESA_DEBUG=sync: wait and report what the GPU wrote in the job
@@ -298,18 +313,14 @@ panfrost_batch_submit(struct panfrost_context *ctx)
 {
    struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
    struct pan_device *dev = &screen->dev;
-   struct batch_bos bos;
+   struct batch_bos bos = {.count = 0};
    uint8_t *job_cpu = NULL;
    bool ok = true;
 
    if (!ctx->batch.clear)
       return true;
 
-   util_dynarray_init(&bos.bos, NULL);
-   util_dynarray_init(&bos.access, NULL);
-
    uint64_t jc = build_chain(ctx, &bos, &job_cpu);
-   unsigned n = util_dynarray_num_elements(&bos.bos, struct pan_bo *);
    uint32_t syncobj = 0;
 
    if (jc && drmSyncobjCreate(dev->fd, 0, &syncobj)) {
@@ -318,17 +329,15 @@ panfrost_batch_submit(struct panfrost_context *ctx)
       ok = false;
    }
    if (jc) {
-      int ret = pan_submit_jc(dev, jc, bos.bos.data, n, PANFROST_JD_REQ_FS,
-                              syncobj, screen->debug);
+      int ret = pan_submit_jc(dev, jc, bos.bos, bos.count,
+                              PANFROST_JD_REQ_FS, syncobj, screen->debug);
       if (ret) {
          mesa_loge("panfrost: job submission failed: %s", strerror(-ret));
          drmSyncobjDestroy(dev->fd, syncobj);
          ok = false;
       } else {
-         struct pan_bo **list = bos.bos.data;
-         uint32_t *access = bos.access.data;
-         for (unsigned i = 0; i < n; ++i)
-            pan_bo_mark_gpu_access(list[i], access[i]);
+         for (unsigned i = 0; i < bos.count; ++i)
+            pan_bo_mark_gpu_access(bos.bos[i], bos.access[i]);
 
          if (screen->debug & PANFROST_DBG_SYNC)
             sync_and_check(ctx, syncobj, job_cpu);
@@ -345,8 +354,6 @@ panfrost_batch_submit(struct panfrost_context *ctx)
       }
    }
 
-   util_dynarray_fini(&bos.bos);
-   util_dynarray_fini(&bos.access);
    ctx->batch.clear = 0;
    pan_pool_finish(&ctx->batch.pool);
    return ok;
