@@ -399,54 +399,18 @@ ioctl_madvise(int fd, unsigned long request, void *arg)
    return 0;
 }
 
-/* Run the chain on the CPU over the BOs of the submission. A job fault
- * is reported on stderr and in the job header, like the kernel reports it
- * in its log; the submission itself succeeds.
- */
-static void
-shim_execute(int fd, const uint32_t *handles, uint32_t count, uint64_t jc)
-{
-   struct pan_shim_exec_region *regions = calloc(count, sizeof(*regions));
-   unsigned n = 0;
-
-   if (count && !regions) {
-      fprintf(stderr, "pan shim: out of memory, job chain not executed\n");
-      return;
-   }
-   /* References are not held over the run: the generic shim frees a BO
-    * when a second concurrent reference is dropped. Closing a BO while
-    * its own submission runs is a driver bug the kernel would catch;
-    * here it is not guarded against.
-    */
-   for (uint32_t i = 0; i < count; i++) {
-      struct pan_shim_bo *bo = shim_lookup(fd, handles[i]);
-
-      if (!bo)
-         continue;
-      if (bo->cpu) {
-         regions[n].gpu_va = bo->gpu_va;
-         regions[n].size_B = bo->va_size_B;
-         regions[n].cpu = bo->cpu;
-         n++;
-      }
-      drm_shim_bo_put(&bo->base);
-   }
-
-   struct pan_shim_exec_space space = {regions, n};
-   pthread_mutex_lock(&shim.exec_lock);
-   pan_shim_exec_chain(shim.model->arch, &space, jc, stderr, NULL);
-   pthread_mutex_unlock(&shim.exec_lock);
-   free(regions);
-}
-
-/* Validate, execute, and treat the job as already done. The generic
- * shim's syncobjs always read as signalled, so out_sync needs no work.
+/* Validate, run the chain on the CPU over the BOs of the submission, and
+ * treat the job as done. A job fault is reported on stderr and in the job
+ * header, like the kernel reports it in its log; the submission itself
+ * succeeds. The generic shim's syncobjs always read as signalled, so
+ * out_sync needs no work.
  */
 static int
 ioctl_submit(int fd, unsigned long request, void *arg)
 {
    struct drm_panfrost_submit *args = arg;
    const uint32_t *handles = (const uint32_t *)(uintptr_t)args->bo_handles;
+   uint32_t count = args->bo_handle_count;
 
    (void)request;
    if (!shim_gpu())
@@ -455,20 +419,47 @@ ioctl_submit(int fd, unsigned long request, void *arg)
       return -EINVAL;
    if (args->requirements && args->requirements != PANFROST_JD_REQ_FS)
       return -EINVAL;
-   if (args->bo_handle_count && !handles)
+   if (count && !handles)
       return -EFAULT;
 
-   /* Like the kernel, refuse jobs naming BOs that do not exist. */
-   for (uint32_t i = 0; i < args->bo_handle_count; i++) {
+   struct pan_shim_exec_region *regions = NULL;
+   unsigned n = 0;
+   if (shim.exec && count) {
+      regions = calloc(count, sizeof(*regions));
+      if (!regions)
+         return -ENOMEM;
+   }
+
+   /* Like the kernel, refuse jobs naming BOs that do not exist; gather
+    * the executor's view of the others in the same pass. References are
+    * not held over the run: the generic shim frees a BO when a second
+    * concurrent reference is dropped. Closing a BO while its own
+    * submission runs is a driver bug the kernel would catch; here it is
+    * not guarded against.
+    */
+   for (uint32_t i = 0; i < count; i++) {
       struct pan_shim_bo *bo = shim_lookup(fd, handles[i]);
 
-      if (!bo)
+      if (!bo) {
+         free(regions);
          return -ENOENT;
+      }
+      if (regions && bo->cpu) {
+         regions[n].gpu_va = bo->gpu_va;
+         regions[n].size_B = bo->va_size_B;
+         regions[n].cpu = bo->cpu;
+         n++;
+      }
       drm_shim_bo_put(&bo->base);
    }
 
-   if (shim.exec)
-      shim_execute(fd, handles, args->bo_handle_count, args->jc);
+   if (shim.exec) {
+      struct pan_shim_exec_space space = {regions, n};
+      pthread_mutex_lock(&shim.exec_lock);
+      pan_shim_exec_chain(shim.model->arch, &space, args->jc, stderr, NULL);
+      pthread_mutex_unlock(&shim.exec_lock);
+   }
+   free(regions);
    return 0;
 }
 
