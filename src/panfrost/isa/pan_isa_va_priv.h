@@ -63,6 +63,28 @@ struct va_op {
    const struct va_mod *mods;
 };
 
+/*
+ * Semantics of each instruction (parallel to va_ops[]): a family and the
+ * destination / source types.  The numbering is in the generated
+ * pan_isa_va_sem.h (gen_va.py --header); names are here for messages.
+ */
+struct va_type_info {
+   const char *name;
+   uint8_t bits;  /* lane width; 0 for "none" */
+   uint8_t lanes; /* lanes per value; 0 for "none" */
+   char kind;     /* 'f', 'i', 'u', 's'; 0 for "none" */
+};
+
+struct va_sem {
+   uint8_t family, dtype, stype;
+};
+
+extern const struct va_sem va_sems[];
+extern const char *const va_family_names[];
+extern const unsigned va_nr_families;
+extern const struct va_type_info va_types[];
+extern const unsigned va_nr_types;
+
 extern const struct va_enum va_enums[];
 extern const struct va_op va_ops[];
 extern const unsigned va_nr_ops;

@@ -92,3 +92,25 @@ const char *const va_special_names[4][16] = {
    },
 % endfor
 };
+
+const char *const va_family_names[] = {
+% for f in sem.families:
+   "${f}",
+% endfor
+};
+
+const unsigned va_nr_families = ${len(sem.families)};
+
+const struct va_type_info va_types[] = {
+% for t in sem.type_info:
+   { "${t.name}", ${t.bits}, ${t.lanes}, ${"'%s'" % t.kind if t.kind else 0} },
+% endfor
+};
+
+const unsigned va_nr_types = ${len(sem.types)};
+
+const struct va_sem va_sems[] = {
+% for i, (f, d, s) in enumerate(sem.per_op):
+   { ${sem.family_id[f]}, ${sem.type_id[d]}, ${sem.type_id[s]} }, /* ${flats[i].ins.name} */
+% endfor
+};

@@ -1962,3 +1962,67 @@ INSTRUCTIONS = [
               Src(24)],
         mods=[Mod('clamp', 32, 2, 'clamp')]),
 ]
+
+# Semantic family of every instruction, keyed by the mnemonic before its
+# first dot; the text after the dot is the operation type.  Conversions
+# ("s32_to_f32") belong to the cvt family with source and destination types
+# taken from the name.  Interpreters dispatch on the family and type only,
+# never on encodings.
+FAMILIES = {
+    'nop': 'nop', 'branchz': 'branchz', 'branchzi': 'branchzi',
+    'discard': 'discard', 'barrier': 'barrier',
+    'csel': 'csel', 'mux': 'mux',
+    'fadd': 'fadd', 'fmin': 'fmin', 'fmax': 'fmax', 'fma': 'fma',
+    'fadd_imm': 'fadd_imm', 'ldexp': 'ldexp', 'fround': 'fround',
+    'frexpm': 'frexpm', 'frexpe': 'frexpe', 'frcp': 'frcp', 'frsq': 'frsq',
+    'frcp_approx': 'frcp_approx', 'frsq_approx': 'frsq_approx',
+    'flogd': 'flogd', 'fpclass': 'fpclass', 'flog_table': 'flog_table',
+    'fsin_table': 'fsin_table', 'fcos_table': 'fcos_table',
+    'fsincos_offset': 'fsincos_offset', 'fexp_table': 'fexp_table',
+    'fexp': 'fexp', 'fadd_lscale': 'fadd_lscale',
+    'fatan_assist': 'fatan_assist', 'fma_rscale': 'fma_rscale',
+    'fma_rscale_n': 'fma_rscale_n', 'fma_rscale_left': 'fma_rscale_left',
+    'fma_rscale_scale16': 'fma_rscale_scale16',
+    'cube_ssel': 'cube_ssel', 'cube_tsel': 'cube_tsel',
+    'cubeface1': 'cubeface1', 'cubeface2': 'cubeface2',
+    'iadd': 'iadd', 'isub': 'isub', 'imul': 'imul', 'imuld': 'imuld',
+    'hadd': 'hadd', 'iadd_imm': 'iadd_imm', 'seg_add': 'seg_add',
+    'shaddx': 'shaddx', 'idp': 'idp', 'mov': 'mov', 'clz': 'clz',
+    'iabs': 'iabs', 'popcount': 'popcount', 'bitrev': 'bitrev',
+    'not_old': 'not', 'mkvec': 'mkvec', 'wmask': 'wmask', 'clper': 'clper',
+    'lshift_and': 'lshift_and', 'lshift_or': 'lshift_or',
+    'lshift_xor': 'lshift_xor', 'rshift_and': 'rshift_and',
+    'rshift_or': 'rshift_or', 'rshift_xor': 'rshift_xor',
+    'icmp_or': 'icmp_or', 'icmp_and': 'icmp_and', 'icmp_multi': 'icmp_multi',
+    'fcmp_or': 'fcmp_or', 'fcmp_and': 'fcmp_and',
+    'load': 'load', 'store': 'store', 'st_cvt': 'st_cvt',
+    'atom': 'atom', 'atom1_return': 'atom1_return',
+    'atom_return': 'atom_return',
+    'ld_buffer': 'ld_buffer', 'lea_buf_imm': 'lea_buf_imm',
+    'ld_var': 'ld_var', 'ld_var_imm': 'ld_var', 'ld_var_flat': 'ld_var',
+    'ld_var_flat_imm': 'ld_var', 'ld_var_special': 'ld_var',
+    'ld_var_buf': 'ld_var', 'ld_var_buf_imm': 'ld_var',
+    'ld_attr': 'ld_attr', 'ld_attr_imm': 'ld_attr',
+    'ld_tex': 'ld_attr', 'ld_tex_imm': 'ld_attr',
+    'lea_attr': 'lea_attr', 'lea_attr_imm': 'lea_attr',
+    'lea_tex': 'lea_attr', 'lea_tex_imm': 'lea_attr',
+    'ld_tile': 'ld_tile', 'st_tile': 'st_tile', 'blend': 'blend',
+    'atest': 'atest', 'zs_emit': 'zs_emit',
+    'tex_fetch': 'tex', 'tex_single': 'tex', 'tex_gather': 'tex',
+    'tex_dual': 'tex', 'var_tex_buf_single': 'tex',
+    'var_tex_buf_gather': 'tex', 'var_tex_buf_gradient': 'tex',
+    'var_tex_buf_dual': 'tex', 'var_tex_single': 'tex',
+    'var_tex_gather': 'tex', 'var_tex_gradient': 'tex',
+    'var_tex_dual': 'tex',
+}
+
+
+def semantics(name):
+    """(family, destination type, source type) of an instruction."""
+    base, _, suffix = name.partition('.')
+    if '_to_' in base:
+        src, dst = base.split('_to_')
+        return 'cvt', dst, src
+    assert base in FAMILIES, 'no semantic family for ' + name
+    ty = suffix or 'none'
+    return FAMILIES[base], ty, ty
