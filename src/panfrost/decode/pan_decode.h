@@ -7,8 +7,10 @@
  * Job-chain decoder.
  *
  * The caller describes a GPU address space as a list of mappings (GPU VA,
- * CPU copy, size, name) and hands over the address of the first job of a
- * chain.  The decoder walks the chain, prints every job and every
+ * CPU copy, size, name: the simulator's struct pan_sim_region, read only)
+ * and hands over the address of the first job of a chain.  The decoder
+ * walks the chain with the walker it shares with the simulator
+ * (pan_sim_chain.h), prints every job and every
  * descriptor it can reach through pointers, disassembles shaders, and
  * reports inconsistencies as lines starting with "ERROR: ".  It never
  * dereferences memory outside the mappings, and every walk is bounded by
@@ -23,23 +25,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pan_sim_space.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct pan_decode_mapping {
-   uint64_t gpu_va;
-   uint64_t size_B;
-   /* CPU copy of the contents; NULL when they were not captured (e.g. a
-    * growable heap), in which case the range is known but unreadable. */
-   const uint8_t *cpu;
-   const char *name;
-};
-
-struct pan_decode_space {
-   const struct pan_decode_mapping *maps;
-   unsigned count;
-};
+/* The decoder reads the address-space view of the simulator; these names
+ * are the decoder's spelling of the same types. */
+#define pan_decode_mapping pan_sim_region
+#define pan_decode_space   pan_sim_space
 
 struct pan_decode_limits {
    unsigned max_jobs;    /* jobs per chain */
@@ -68,12 +63,12 @@ bool pan_decode_supports_arch(unsigned arch);
  * lim may be NULL.
  */
 int pan_decode_chain(FILE *fp, unsigned arch,
-                     const struct pan_decode_space *space, uint64_t jc_va,
+                     const struct pan_sim_space *space, uint64_t jc_va,
                      const struct pan_decode_limits *lim,
                      struct pan_decode_stats *stats);
 
 /* Print the mappings of an address space (one line each). */
-void pan_decode_print_space(FILE *fp, const struct pan_decode_space *space);
+void pan_decode_print_space(FILE *fp, const struct pan_sim_space *space);
 
 #ifdef __cplusplus
 }

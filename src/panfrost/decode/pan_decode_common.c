@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Arch-neutral part of the decoder: memory access through the mappings,
- * output, budgets, job bookkeeping, table-driven checks, shaders. */
+/* Arch-neutral part of the decoder: memory access through the shared
+ * address-space view, output, budgets, the callbacks of the shared chain
+ * walker, table-driven checks, shaders. */
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -30,21 +31,27 @@ pan_decode_supports_arch(unsigned arch)
 {
    switch (arch) {
 #ifdef PAN_DECODE_HAVE_V4
-   case 4: return true;
+   case 4:
+      return true;
 #endif
 #ifdef PAN_DECODE_HAVE_V5
-   case 5: return true;
+   case 5:
+      return true;
 #endif
 #ifdef PAN_DECODE_HAVE_V6
-   case 6: return true;
+   case 6:
+      return true;
 #endif
 #ifdef PAN_DECODE_HAVE_V7
-   case 7: return true;
+   case 7:
+      return true;
 #endif
 #ifdef PAN_DECODE_HAVE_V9
-   case 9: return true;
+   case 9:
+      return true;
 #endif
-   default: return false;
+   default:
+      return false;
    }
 }
 
@@ -76,43 +83,36 @@ pan_decode_error(struct pan_decode_ctx *ctx, const char *fmt, ...)
    ctx->stats.errors++;
 }
 
-const struct pan_decode_mapping *
-pan_decode_find(const struct pan_decode_space *space, uint64_t va)
-{
-   for (unsigned i = 0; i < space->count; ++i) {
-      const struct pan_decode_mapping *m = &space->maps[i];
-      if (va >= m->gpu_va && va - m->gpu_va < m->size_B)
-         return m;
-   }
-   return NULL;
-}
-
 uint64_t
 pan_decode_avail(struct pan_decode_ctx *ctx, uint64_t va)
 {
-   const struct pan_decode_mapping *m = pan_decode_find(ctx->space, va);
-   if (!m || !m->cpu)
-      return 0;
-   return m->size_B - (va - m->gpu_va);
+   return pan_sim_space_avail(ctx->space, va);
 }
 
 bool
-pan_decode_check_range(struct pan_decode_ctx *ctx, uint64_t va,
-                       uint64_t size_B, const char *what)
+pan_decode_check_range(struct pan_decode_ctx *ctx, uint64_t va, uint64_t size_B,
+                       const char *what)
 {
-   const struct pan_decode_mapping *m = pan_decode_find(ctx->space, va);
-   if (!m) {
-      pan_decode_error(ctx, "%s: address 0x%" PRIx64 " is not mapped", what,
-                       va);
+   struct pan_sim_access acc;
+
+   if (pan_sim_probe(ctx->space, va, size_B, what, &acc))
+      return true;
+   pan_decode_error(ctx, "%s", acc.message);
+   return false;
+}
+
+/* The descriptor byte budget; false (once, with an ERROR) when spent. */
+static bool
+spend(struct pan_decode_ctx *ctx, uint64_t size_B)
+{
+   if (ctx->stats.bytes + size_B > ctx->lim.max_bytes) {
+      pan_decode_error(ctx, "byte budget of %" PRIu64 " exhausted, stopping",
+                       ctx->lim.max_bytes);
+      ctx->exhausted = true;
       return false;
    }
-   if (size_B > m->size_B - (va - m->gpu_va)) {
-      pan_decode_error(ctx,
-                       "%s: 0x%" PRIx64 " + %" PRIu64
-                       " bytes runs past the end of \"%s\"",
-                       what, va, size_B, m->name);
-      return false;
-   }
+   ctx->stats.bytes += size_B;
+   ctx->stats.descriptors++;
    return true;
 }
 
@@ -120,35 +120,16 @@ const void *
 pan_decode_fetch(struct pan_decode_ctx *ctx, uint64_t va, uint64_t size_B,
                  unsigned align_B, const char *what)
 {
+   struct pan_sim_access acc;
+
    if (ctx->exhausted)
       return NULL;
-   if (va == 0) {
-      pan_decode_error(ctx, "%s: NULL pointer", what);
+   const void *p = pan_sim_read(ctx->space, va, size_B, align_B, what, &acc);
+   if (!p) {
+      pan_decode_error(ctx, "%s", acc.message);
       return NULL;
    }
-   if (align_B && (va & (align_B - 1))) {
-      pan_decode_error(ctx, "%s: 0x%" PRIx64 " is not %u-byte aligned", what,
-                       va, align_B);
-      return NULL;
-   }
-   if (!pan_decode_check_range(ctx, va, size_B, what))
-      return NULL;
-
-   const struct pan_decode_mapping *m = pan_decode_find(ctx->space, va);
-   if (!m->cpu) {
-      pan_decode_error(ctx, "%s: contents of \"%s\" were not captured", what,
-                       m->name);
-      return NULL;
-   }
-   if (ctx->stats.bytes + size_B > ctx->lim.max_bytes) {
-      pan_decode_error(ctx, "byte budget of %" PRIu64 " exhausted, stopping",
-                       ctx->lim.max_bytes);
-      ctx->exhausted = true;
-      return NULL;
-   }
-   ctx->stats.bytes += size_B;
-   ctx->stats.descriptors++;
-   return m->cpu + (va - m->gpu_va);
+   return spend(ctx, size_B) ? p : NULL;
 }
 
 void
@@ -219,8 +200,8 @@ pan_decode_check_struct(struct pan_decode_ctx *ctx,
    for (unsigned i = 0; i < n; ++i) {
       uint32_t stray = w[i] & ~desc->used_mask[i];
       if (stray) {
-         pan_decode_error(ctx, "%s: reserved bits 0x%08x set in word %u",
-                          what, stray, i);
+         pan_decode_error(ctx, "%s: reserved bits 0x%08x set in word %u", what,
+                          stray, i);
       }
    }
 }
@@ -233,8 +214,8 @@ print_indented(struct pan_decode_ctx *ctx, const char *text, size_t len)
    for (size_t i = 0; i < len; ++i) {
       if (text[i] == '\n' || i + 1 == len) {
          size_t end = text[i] == '\n' ? i : i + 1;
-         fprintf(ctx->fp, "%*s%.*s\n", ctx->indent + 2, "",
-                 (int)(end - start), text + start);
+         fprintf(ctx->fp, "%*s%.*s\n", ctx->indent + 2, "", (int)(end - start),
+                 text + start);
          start = i + 1;
       }
    }
@@ -248,8 +229,8 @@ pan_decode_shader(struct pan_decode_ctx *ctx, uint64_t va, const char *what)
     * instructions 8 bytes. */
    uint64_t unit = ctx->arch >= 9 ? 8 : 16;
    uint64_t avail = pan_decode_avail(ctx, va);
-   uint64_t size_B = avail < ctx->lim.max_shader_B ? avail
-                                                   : ctx->lim.max_shader_B;
+   uint64_t size_B =
+      avail < ctx->lim.max_shader_B ? avail : ctx->lim.max_shader_B;
 
    size_B &= ~(unit - 1);
    if (size_B == 0) {
@@ -299,47 +280,81 @@ pan_decode_shader(struct pan_decode_ctx *ctx, uint64_t va, const char *what)
       pan_decode_error(ctx, "%s: disassembler: %s", what, err);
 }
 
-bool
-pan_decode_note_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned index,
-                    unsigned dep1, unsigned dep2)
+/* ---- callbacks of the chain walker ---- */
+
+static bool
+on_chain_problem(void *data, const struct pan_sim_chain_report *r)
 {
-   for (unsigned i = 0; i < ctx->job_count; ++i) {
-      if (ctx->job_va[i] == va) {
-         pan_decode_error(ctx, "job chain loops back to 0x%" PRIx64, va);
-         return false;
-      }
-   }
-   if (ctx->job_count >= ctx->lim.max_jobs ||
-       ctx->job_count >= PAN_DECODE_MAX_JOBS_TRACKED) {
-      pan_decode_error(ctx, "more than %u jobs, stopping", ctx->job_count);
+   struct pan_decode_ctx *ctx = data;
+
+   /* Past the budget the walk ends quietly, as every fetch does. */
+   if (ctx->exhausted)
       return false;
-   }
-   if (index == 0)
-      pan_decode_error(ctx, "job index 0 is reserved for \"no dependency\"");
-
-   bool dep1_ok = dep1 == 0, dep2_ok = dep2 == 0;
-   for (unsigned i = 0; i < ctx->job_count; ++i) {
-      if (index != 0 && ctx->job_index[i] == index)
-         pan_decode_error(ctx, "job index %u is used twice", index);
-      dep1_ok |= ctx->job_index[i] == dep1;
-      dep2_ok |= ctx->job_index[i] == dep2;
-   }
-   if (!dep1_ok)
-      pan_decode_error(ctx, "dependency_1 = %u names no earlier job", dep1);
-   if (!dep2_ok)
-      pan_decode_error(ctx, "dependency_2 = %u names no earlier job", dep2);
-
-   ctx->job_va[ctx->job_count] = va;
-   ctx->job_index[ctx->job_count] = index;
-   ctx->job_count++;
+   pan_decode_error(ctx, "%s", r->message);
    return true;
 }
 
+static void
+decode_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned type)
+{
+   switch (ctx->arch) {
+#ifdef PAN_DECODE_HAVE_V4
+   case 4:
+      pan_v4_decode_job(ctx, va, type);
+      break;
+#endif
+#ifdef PAN_DECODE_HAVE_V5
+   case 5:
+      pan_v5_decode_job(ctx, va, type);
+      break;
+#endif
+#ifdef PAN_DECODE_HAVE_V6
+   case 6:
+      pan_v6_decode_job(ctx, va, type);
+      break;
+#endif
+#ifdef PAN_DECODE_HAVE_V7
+   case 7:
+      pan_v7_decode_job(ctx, va, type);
+      break;
+#endif
+#ifdef PAN_DECODE_HAVE_V9
+   case 9:
+      pan_v9_decode_job(ctx, va, type);
+      break;
+#endif
+   default:
+      break;
+   }
+}
+
+static bool
+on_chain_job(void *data, const struct pan_sim_job *job)
+{
+   struct pan_decode_ctx *ctx = data;
+
+   /* The walker read the header: it counts against the budget like any
+    * other descriptor. */
+   if (ctx->exhausted || !spend(ctx, pan_sim_header_layout(ctx->arch)->size_B))
+      return false;
+   ctx->stats.jobs++;
+
+   pan_decode_log(ctx, "job %u @ 0x%" PRIx64 ": %s", job->index, job->va,
+                  job->type_name ? job->type_name : "?");
+   if (!job->is_64b)
+      pan_decode_error(ctx, "32-bit job descriptors are not supported");
+   ctx->indent += 2;
+   ctx->depth = 0;
+   decode_job(ctx, job->va, job->type);
+   ctx->indent -= 2;
+   return !ctx->exhausted;
+}
+
 void
-pan_decode_print_space(FILE *fp, const struct pan_decode_space *space)
+pan_decode_print_space(FILE *fp, const struct pan_sim_space *space)
 {
    for (unsigned i = 0; i < space->count; ++i) {
-      const struct pan_decode_mapping *m = &space->maps[i];
+      const struct pan_sim_region *m = &space->regions[i];
       fprintf(fp, "mapping %u: 0x%" PRIx64 "-0x%" PRIx64 " %s%s\n", i,
               m->gpu_va, m->gpu_va + m->size_B, m->name ? m->name : "?",
               m->cpu ? "" : " (not captured)");
@@ -347,15 +362,15 @@ pan_decode_print_space(FILE *fp, const struct pan_decode_space *space)
 }
 
 int
-pan_decode_chain(FILE *fp, unsigned arch,
-                 const struct pan_decode_space *space, uint64_t jc_va,
-                 const struct pan_decode_limits *lim,
+pan_decode_chain(FILE *fp, unsigned arch, const struct pan_sim_space *space,
+                 uint64_t jc_va, const struct pan_decode_limits *lim,
                  struct pan_decode_stats *stats)
 {
    static struct pan_decode_ctx zero;
    struct pan_decode_ctx *ctx = malloc(sizeof(*ctx));
 
-   if (!ctx || !pan_decode_supports_arch(arch)) {
+   if (!ctx || !pan_decode_supports_arch(arch) ||
+       !pan_sim_chain_supports_arch(arch)) {
       free(ctx);
       return -1;
    }
@@ -370,24 +385,14 @@ pan_decode_chain(FILE *fp, unsigned arch,
       pan_decode_default_limits(&ctx->lim);
 
    fprintf(fp, "job chain @ 0x%" PRIx64 " (v%u)\n", jc_va, arch);
-   switch (arch) {
-#ifdef PAN_DECODE_HAVE_V4
-   case 4: pan_v4_decode_jc(ctx, jc_va); break;
-#endif
-#ifdef PAN_DECODE_HAVE_V5
-   case 5: pan_v5_decode_jc(ctx, jc_va); break;
-#endif
-#ifdef PAN_DECODE_HAVE_V6
-   case 6: pan_v6_decode_jc(ctx, jc_va); break;
-#endif
-#ifdef PAN_DECODE_HAVE_V7
-   case 7: pan_v7_decode_jc(ctx, jc_va); break;
-#endif
-#ifdef PAN_DECODE_HAVE_V9
-   case 9: pan_v9_decode_jc(ctx, jc_va); break;
-#endif
-   default: break;
-   }
+   const struct pan_sim_chain_ops ops = {
+      .problem = on_chain_problem,
+      .job = on_chain_job,
+      .data = ctx,
+   };
+   if (pan_sim_walk_chain(arch, space, jc_va, ctx->lim.max_jobs, &ops, NULL) <
+       0)
+      pan_decode_error(ctx, "cannot walk the chain (out of memory)");
    fprintf(fp, "end of chain: %u jobs, %u descriptors, %u errors\n",
            ctx->stats.jobs, ctx->stats.descriptors, ctx->stats.errors);
 

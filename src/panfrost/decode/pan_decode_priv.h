@@ -3,36 +3,29 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* State shared by the arch-neutral helpers and the per-arch walkers. */
+/* State shared by the arch-neutral helpers and the per-arch decoders. */
 
 #ifndef PAN_DECODE_PRIV_H
 #define PAN_DECODE_PRIV_H
 
 #include "pan_decode.h"
 #include "pan_genxml_util.h"
+#include "pan_sim_chain.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define PAN_DECODE_MAX_JOBS_TRACKED 4096
-
 struct pan_decode_ctx {
    FILE *fp;
    unsigned arch;
-   const struct pan_decode_space *space;
+   const struct pan_sim_space *space;
    struct pan_decode_limits lim;
    struct pan_decode_stats stats;
    unsigned indent;
    unsigned depth;
    /* Set once the byte budget is exhausted; everything after is skipped. */
    bool exhausted;
-
-   /* Jobs seen so far in the current chain, for cycle and dependency
-    * checks. */
-   unsigned job_count;
-   uint64_t job_va[PAN_DECODE_MAX_JOBS_TRACKED];
-   uint16_t job_index[PAN_DECODE_MAX_JOBS_TRACKED];
 
    /* Render targets of the last framebuffer decoded, used to size the
     * blend descriptor arrays of later draws (1 until known). */
@@ -47,14 +40,10 @@ void pan_decode_log(struct pan_decode_ctx *ctx, const char *fmt, ...)
 void pan_decode_error(struct pan_decode_ctx *ctx, const char *fmt, ...)
    __attribute__((format(printf, 2, 3)));
 
-/* The mapping containing va, or NULL. */
-const struct pan_decode_mapping *
-pan_decode_find(const struct pan_decode_space *space, uint64_t va);
-
 /*
  * CPU pointer to size_B readable bytes at va, or NULL after printing an
- * ERROR naming "what" (unmapped, crossing the end of a mapping, contents
- * not captured, misaligned, or over the byte budget).  align_B may be 0.
+ * ERROR naming "what" (the checked access of pan_sim_space.h, then the
+ * byte budget).  align_B may be 0.
  */
 const void *pan_decode_fetch(struct pan_decode_ctx *ctx, uint64_t va,
                              uint64_t size_B, unsigned align_B,
@@ -89,17 +78,13 @@ void pan_decode_check_struct(struct pan_decode_ctx *ctx,
 void pan_decode_shader(struct pan_decode_ctx *ctx, uint64_t va,
                        const char *what);
 
-/* Record a job and check index uniqueness, dependencies and cycles.
- * Returns false when the walk must stop (cycle or too many jobs). */
-bool pan_decode_note_job(struct pan_decode_ctx *ctx, uint64_t va,
-                         unsigned index, unsigned dep1, unsigned dep2);
-
-/* Per-arch entry points (pan_decode_jobs.c compiled with PAN_ARCH=N). */
-void pan_v4_decode_jc(struct pan_decode_ctx *ctx, uint64_t jc);
-void pan_v5_decode_jc(struct pan_decode_ctx *ctx, uint64_t jc);
-void pan_v6_decode_jc(struct pan_decode_ctx *ctx, uint64_t jc);
-void pan_v7_decode_jc(struct pan_decode_ctx *ctx, uint64_t jc);
-void pan_v9_decode_jc(struct pan_decode_ctx *ctx, uint64_t jc);
+/* Decode one job whose header the walker has read (pan_vX_decode_jobs.c,
+ * compiled with PAN_ARCH=N). */
+void pan_v4_decode_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned type);
+void pan_v5_decode_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned type);
+void pan_v6_decode_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned type);
+void pan_v7_decode_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned type);
+void pan_v9_decode_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned type);
 
 #ifdef __cplusplus
 }

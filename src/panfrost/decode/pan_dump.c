@@ -44,7 +44,7 @@ get64(const uint8_t *p)
 }
 
 static size_t
-name_len(const struct pan_decode_mapping *m)
+name_len(const struct pan_sim_region *m)
 {
    size_t n = m->name ? strlen(m->name) : 0;
    return n > PAN_DUMP_MAX_NAME ? PAN_DUMP_MAX_NAME : n;
@@ -59,7 +59,7 @@ pan_dump_serialize(const struct pan_dump *dump, size_t *size_B)
        dump->map_count > PAN_DUMP_MAX_MAPPINGS)
       return NULL;
    for (unsigned i = 0; i < dump->map_count; ++i) {
-      const struct pan_decode_mapping *m = &dump->maps[i];
+      const struct pan_sim_region *m = &dump->maps[i];
       total += 24 + name_len(m) + (m->cpu ? m->size_B : 0);
    }
 
@@ -76,7 +76,7 @@ pan_dump_serialize(const struct pan_dump *dump, size_t *size_B)
    for (unsigned i = 0; i < dump->chain_count; ++i, p += 8)
       put64(p, dump->chains[i]);
    for (unsigned i = 0; i < dump->map_count; ++i) {
-      const struct pan_decode_mapping *m = &dump->maps[i];
+      const struct pan_sim_region *m = &dump->maps[i];
       size_t n = name_len(m);
       put64(p, m->gpu_va);
       put64(p + 8, m->size_B);
@@ -146,7 +146,7 @@ fail(struct pan_dump *dump, char *err, size_t err_size, const char *fmt, ...)
 static int
 cmp_va(const void *a, const void *b)
 {
-   const struct pan_decode_mapping *x = a, *y = b;
+   const struct pan_sim_region *x = a, *y = b;
    return x->gpu_va < y->gpu_va ? -1 : x->gpu_va > y->gpu_va;
 }
 
@@ -205,7 +205,7 @@ pan_dump_parse(const uint8_t *buf, size_t size_B, struct pan_dump *dump,
       memcpy(dump->names[i], buf + off, n);
       off += n;
 
-      struct pan_decode_mapping *m = &dump->maps[i];
+      struct pan_sim_region *m = &dump->maps[i];
       m->gpu_va = va;
       m->size_B = len;
       m->name = dump->names[i];
@@ -226,7 +226,7 @@ pan_dump_parse(const uint8_t *buf, size_t size_B, struct pan_dump *dump,
                   size_B - off);
 
    /* Sort a copy to find overlaps; the dump keeps its order. */
-   struct pan_decode_mapping *sorted = malloc(sizeof(*sorted) * (maps + 1));
+   struct pan_sim_region *sorted = malloc(sizeof(*sorted) * (maps + 1));
    if (!sorted)
       return fail(dump, err, err_size, "out of memory");
    memcpy(sorted, dump->maps, sizeof(*sorted) * maps);

@@ -55,7 +55,7 @@ struct pan_dump {
    unsigned chain_count;
    uint64_t chains[PAN_DUMP_MAX_CHAINS];
    /* maps[i].cpu/name point into storage owned by the dump. */
-   struct pan_decode_mapping *maps;
+   struct pan_sim_region *maps;
    unsigned map_count;
    char **names;
    uint8_t **data;
@@ -81,10 +81,10 @@ int pan_dump_read_file(const char *path, struct pan_dump *dump, char *err,
 
 void pan_dump_fini(struct pan_dump *dump);
 
-static inline struct pan_decode_space
+static inline struct pan_sim_space
 pan_dump_space(const struct pan_dump *dump)
 {
-   struct pan_decode_space s = {dump->maps, dump->map_count};
+   struct pan_sim_space s = {dump->maps, dump->map_count};
    return s;
 }
 

@@ -7,9 +7,9 @@
  * A panfrost kernel driver for drm-shim: LD_PRELOAD it and the driver
  * sees a Mali GPU (PAN_GPU_ID, hex product id, default 7212 = Mali-G52)
  * on a fake render node. BOs get real memory and GPU addresses. Submitted
- * job chains run on the CPU as far as the executor (pan_shim_exec.h) can
- * (clears, write-value jobs; PAN_SHIM_EXEC=0 turns that off) and complete
- * at once.
+ * job chains run on the simulator (src/panfrost/sim, pan_sim.h) as far as
+ * it goes (clears, write-value jobs; PAN_SHIM_EXEC=0 turns that off) and
+ * complete at once. This file is only the ioctl shell.
  *
  * The GPU ids come from the driver's own model table (pan_model).
  */
@@ -26,7 +26,7 @@
 #include "util/vma.h"
 
 #include "pan_model.h"
-#include "pan_shim_exec.h"
+#include "pan_sim.h"
 
 #define PAN_SHIM_DEFAULT_GPU 0x7212
 
@@ -45,7 +45,7 @@ struct pan_shim_bo {
    uint32_t flags;
    uint32_t madv;
    /* The shim's own view of the BO memory (the generic shim keeps BOs in
-    * one memfd), for the job executor; NULL when execution is off.
+    * one memfd), for the simulator; NULL when execution is off.
     */
    void *cpu;
 };
@@ -195,7 +195,7 @@ shim_choose_gpu(void)
 
    const char *exec = getenv("PAN_SHIM_EXEC");
    shim.exec = !exec || strcmp(exec, "0") != 0;
-   if (shim.exec && !pan_shim_exec_supports_arch(shim.model->arch)) {
+   if (shim.exec && !pan_sim_supports_arch(shim.model->arch)) {
       fprintf(stderr, "pan shim: jobs of v%u GPUs are not executed (not "
                       "built in)\n", shim.model->arch);
       shim.exec = false;
@@ -422,7 +422,7 @@ ioctl_submit(int fd, unsigned long request, void *arg)
    if (count && !handles)
       return -EFAULT;
 
-   struct pan_shim_exec_region *regions = NULL;
+   struct pan_sim_region *regions = NULL;
    unsigned n = 0;
    if (shim.exec && count) {
       regions = calloc(count, sizeof(*regions));
@@ -431,7 +431,7 @@ ioctl_submit(int fd, unsigned long request, void *arg)
    }
 
    /* Like the kernel, refuse jobs naming BOs that do not exist; gather
-    * the executor's view of the others in the same pass. References are
+    * the simulator's view of the others in the same pass. References are
     * not held over the run: the generic shim frees a BO when a second
     * concurrent reference is dropped. Closing a BO while its own
     * submission runs is a driver bug the kernel would catch; here it is
@@ -448,15 +448,16 @@ ioctl_submit(int fd, unsigned long request, void *arg)
          regions[n].gpu_va = bo->gpu_va;
          regions[n].size_B = bo->va_size_B;
          regions[n].cpu = bo->cpu;
+         regions[n].writable = true;
          n++;
       }
       drm_shim_bo_put(&bo->base);
    }
 
    if (shim.exec) {
-      struct pan_shim_exec_space space = {regions, n};
+      struct pan_sim_space space = {regions, n};
       pthread_mutex_lock(&shim.exec_lock);
-      pan_shim_exec_chain(shim.model->arch, &space, args->jc, stderr, NULL);
+      pan_sim_run_chain(shim.model->arch, &space, args->jc, stderr, NULL);
       pthread_mutex_unlock(&shim.exec_lock);
    }
    free(regions);

@@ -12,22 +12,13 @@
 #include <stdlib.h>
 
 #include "pan_genxml.h"
+#include "util/pan_test_util.h"
 
 #if PAN_ARCH != ${arch}
 #error "pan_v${arch}_genxml_selftest.c must be built with PAN_ARCH=${arch}"
 #endif
 
-static unsigned failures;
-
-static uint64_t
-rng_next(uint64_t *s)
-{
-   /* xorshift64*: deterministic, so failures reproduce. */
-   *s ^= *s >> 12;
-   *s ^= *s << 25;
-   *s ^= *s >> 27;
-   return *s * 0x2545F4914F6CDD1Dull;
-}
+#define rng_next pan_test_rng64
 
 static inline uint64_t
 rand_padded(uint64_t *s)
@@ -39,13 +30,9 @@ rand_padded(uint64_t *s)
    return shift | (odd << 5);
 }
 
-static void
-fail(const char *s, const char *what, unsigned iter)
-{
-   if (failures < 20)
-      fprintf(stderr, "v${arch} %s: %s (iteration %u)\n", s, what, iter);
-   failures++;
-}
+/* A check on struct s at iteration iter. */
+#define CHECK(cond, s, what, iter)                                            \
+   PAN_CHECK(cond, "v${arch} %s: %s (iteration %u)", s, what, iter)
 
 static const struct pan_gx_struct_desc *
 find_desc(const char *name)
@@ -74,16 +61,15 @@ static const uint32_t ev_${e.name}[] = { ${', '.join(str(v.value) for v in e.val
    leaves = g.leaves(s)
    cids = choice_ids(g, s)
 %>
-static bool
+static void
 test_${s.name}(uint64_t *rng, FILE *null_fp)
 {
    const struct pan_gx_struct_desc *d = find_desc("${s.name}");
-   unsigned before = failures;
 
    (void)rng;
 
-   if (d->size_words != ${s.size_words} || d->field_count != ${len(leaves)})
-      fail("${s.name}", "table shape", 0);
+   CHECK(d->size_words == ${s.size_words} && d->field_count == ${len(leaves)},
+         "${s.name}", "table shape", 0);
 
    for (unsigned it = 0; it < 64; it++) {
       struct ${n.p}${s.name} a, b;
@@ -130,13 +116,13 @@ test_${s.name}(uint64_t *rng, FILE *null_fp)
 %   endfor
 
       ${n.p}${s.name}_pack(got, &a);
-      if (expect[${s.size_words}] || expect[${s.size_words} + 1])
-         fail("${s.name}", "table places a field past the end", it);
-      if (memcmp(got, expect, sizeof(got)))
-         fail("${s.name}", "packed words differ from the table layout", it);
+      CHECK(!expect[${s.size_words}] && !expect[${s.size_words} + 1],
+            "${s.name}", "table places a field past the end", it);
+      CHECK(!memcmp(got, expect, sizeof(got)),
+            "${s.name}", "packed words differ from the table layout", it);
       for (unsigned w = 0; w < ${s.size_words}; w++) {
-         if (got[w] & ~d->used_mask[w])
-            fail("${s.name}", "bits set outside every field", it);
+         CHECK(!(got[w] & ~d->used_mask[w]),
+               "${s.name}", "bits set outside every field", it);
       }
 
       ${n.p}${s.name}_unpack(got, &b);
@@ -153,14 +139,13 @@ test_${s.name}(uint64_t *rng, FILE *null_fp)
    else:
       ne = 'a.%s != b.%s' % (l.path, l.path)
 %>\
-      if ((${' && '.join(conds) if conds else '1'}) && ${ne})
-         fail("${s.name}", "${l.path} does not survive unpack", it);
+      CHECK(!((${' && '.join(conds) if conds else '1'}) && ${ne}),
+            "${s.name}", "${l.path} does not survive unpack", it);
 %   endfor
 
       if (it == 0)
          ${n.p}${s.name}_print(null_fp, &b, 2);
    }
-   return failures == before;
 }
 % endfor
 
@@ -168,7 +153,6 @@ int
 main(void)
 {
    uint64_t rng = 0x9e3779b97f4a7c15ull ^ ${arch};
-   unsigned passed = 0, failed = 0;
    FILE *null_fp = fopen("/dev/null", "w");
 
    if (!null_fp)
@@ -176,20 +160,14 @@ main(void)
    (void)rand_padded; /* unused by layouts without padded fields */
 
 % for s in structs:
-   if (test_${s.name}(&rng, null_fp))
-      passed++;
-   else
-      failed++;
+   test_${s.name}(&rng, null_fp);
 % endfor
 
-   if (GENX(struct_desc_count) != ${len(structs)}) {
-      fprintf(stderr, "v${arch}: struct table has %u entries, expected ${len(structs)}\n",
-              GENX(struct_desc_count));
-      failed++;
-   }
+   PAN_CHECK(GENX(struct_desc_count) == ${len(structs)},
+             "v${arch}: struct table has %u entries, expected ${len(structs)}",
+             GENX(struct_desc_count));
 
    if (null_fp != stderr)
       fclose(null_fp);
-   printf("%u passed, %u failed\n", passed, failed);
-   return failed ? 1 : 0;
+   return pan_test_summary("genxml_roundtrip_v${arch}");
 }

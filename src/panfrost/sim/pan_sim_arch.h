@@ -4,17 +4,17 @@
  */
 
 /* Per-architecture executors (files compiled with -DPAN_ARCH=N). Each job
- * type has its own file; pan_shim_exec_jobs.c lists them in the
+ * type has its own file; pan_sim_vX_jobs.c lists them in the
  * architecture's table.
  */
 
-#ifndef PAN_SHIM_EXEC_ARCH_H
-#define PAN_SHIM_EXEC_ARCH_H
+#ifndef PAN_SIM_ARCH_H
+#define PAN_SIM_ARCH_H
 
 #include "pan_genxml_arch.h"
-#include "pan_shim_exec_priv.h"
+#include "pan_sim_priv.h"
 
-bool PAN_GENX(shim_exec_fragment)(struct pan_sx_ctx *ctx, uint64_t job_va);
-bool PAN_GENX(shim_exec_write_value)(struct pan_sx_ctx *ctx, uint64_t job_va);
+bool PAN_GENX(sim_exec_fragment)(struct pan_sim_ctx *ctx, uint64_t job_va);
+bool PAN_GENX(sim_exec_write_value)(struct pan_sim_ctx *ctx, uint64_t job_va);
 
-#endif /* PAN_SHIM_EXEC_ARCH_H */
+#endif /* PAN_SIM_ARCH_H */

@@ -3,9 +3,17 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Arch-neutral pixel work of the executor: tile-buffer values to memory
+/* Arch-neutral pixel work of the simulator: tile-buffer values to memory
  * pixels, depth/stencil packing, and filling an image rectangle with one
  * pixel in the linear or u-interleaved layout.
+ *
+ * The simulator keeps its own description of the tile-buffer and
+ * write-back layouts (here and in the format tables of
+ * pan_sim_vX_fragment.c) on purpose. It models the hardware, so it must not
+ * share the driver's assumptions: it never uses lib/'s pan_rt_format or
+ * format table. If the driver packs a format wrongly, the pixels the
+ * simulator writes differ from what the driver meant, and end-to-end tests
+ * catch it; a shared table would make both sides wrong in the same way.
  */
 
 /* clock_gettime() in strict C11 builds */
@@ -18,11 +26,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "pan_shim_exec_priv.h"
+#include "pan_sim_priv.h"
 #include "pan_uinterleave.h"
 
 static void
-put_bits(struct pan_sx_pixel *px, unsigned start, unsigned width,
+put_bits(struct pan_sim_pixel *px, unsigned start, unsigned width,
          uint64_t value)
 {
    for (unsigned i = 0; i < width; ++i) {
@@ -49,10 +57,10 @@ unorm_rescale(uint32_t v, unsigned n, unsigned m)
 }
 
 bool
-pan_sx_color_pixel(struct pan_sx_ctx *ctx, const char *what,
-                   const struct pan_sx_tib_format *tib,
-                   const struct pan_sx_wb_format *wb, uint32_t swizzle,
-                   const uint32_t clear[4], struct pan_sx_pixel *out)
+pan_sim_color_pixel(struct pan_sim_ctx *ctx, const char *what,
+                   const struct pan_sim_tib_format *tib,
+                   const struct pan_sim_wb_format *wb, uint32_t swizzle,
+                   const uint32_t clear[4], struct pan_sim_pixel *out)
 {
    memset(out, 0, sizeof(*out));
 
@@ -62,12 +70,12 @@ pan_sx_color_pixel(struct pan_sx_ctx *ctx, const char *what,
       uint8_t words[16];
 
       if (!size_B)
-         return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                              "%s: write-back format %s needs a sized "
                              "tile-buffer format, not %s",
                              what, wb->name, tib->name);
       if (size_B > sizeof(words))
-         return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                              "%s: %s pixels are larger than a clear value "
                              "(%u > 16 bytes)",
                              what, wb->name, size_B);
@@ -80,7 +88,7 @@ pan_sx_color_pixel(struct pan_sx_ctx *ctx, const char *what,
    }
 
    if (tib->raw)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                           "%s: tile-buffer format %s can only be written "
                           "back raw, not as %s",
                           what, tib->name, wb->name);
@@ -117,7 +125,7 @@ pan_sx_color_pixel(struct pan_sx_ctx *ctx, const char *what,
       } else if (sel == 5) {
          v = max_m;
       } else {
-         return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                              "%s: swizzle 0x%03x selects channel %u for "
                              "component %u",
                              what, swizzle, sel, k);
@@ -131,9 +139,9 @@ pan_sx_color_pixel(struct pan_sx_ctx *ctx, const char *what,
 }
 
 void
-pan_sx_zs_pixel(const struct pan_sx_zs_format *f, bool write_depth,
+pan_sim_zs_pixel(const struct pan_sim_zs_format *f, bool write_depth,
                 float depth, bool write_stencil, uint8_t stencil,
-                struct pan_sx_pixel *out)
+                struct pan_sim_pixel *out)
 {
    bool has_depth = f->depth_bits != 0, has_stencil = f->stencil_bits != 0;
 
@@ -178,12 +186,12 @@ pan_sx_zs_pixel(const struct pan_sx_zs_format *f, bool write_depth,
  * the last byte the rectangle touches in layer 0.
  */
 static void
-rect_extent(const struct pan_sx_fill *f, const struct pan_sx_rect *r,
+rect_extent(const struct pan_sim_fill *f, const struct pan_sim_rect *r,
             uint64_t *first, uint64_t *end)
 {
    uint64_t el = f->px.size_B, stride = f->row_stride_B;
 
-   if (f->layout == PAN_SX_LINEAR) {
+   if (f->layout == PAN_SIM_LINEAR) {
       *first = r->y0 * stride + r->x0 * el;
       *end = r->y1 * stride + (r->x1 + 1ull) * el;
    } else {
@@ -196,14 +204,14 @@ rect_extent(const struct pan_sx_fill *f, const struct pan_sx_rect *r,
 }
 
 bool
-pan_sx_fill_check(struct pan_sx_ctx *ctx, struct pan_sx_fill *fill,
-                  const struct pan_sx_rect *r)
+pan_sim_fill_check(struct pan_sim_ctx *ctx, struct pan_sim_fill *fill,
+                  const struct pan_sim_rect *r)
 {
    uint64_t first, end;
 
-   if (fill->layout == PAN_SX_U_INTERLEAVED &&
+   if (fill->layout == PAN_SIM_U_INTERLEAVED &&
        !pan_utile_el_size_supported(fill->px.size_B))
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fill->base,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
                           "%s: %u-byte pixels cannot be u-interleaved",
                           fill->what, fill->px.size_B);
    if (!fill->layers)
@@ -212,10 +220,10 @@ pan_sx_fill_check(struct pan_sx_ctx *ctx, struct pan_sx_fill *fill,
    rect_extent(fill, r, &first, &end);
    end += (uint64_t)(fill->layers - 1) * fill->layer_stride_B;
    if (fill->base + first < fill->base)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_WRITE_FAULT, fill->base,
+      return pan_sim_fault(ctx, PAN_SIM_WRITE_FAULT, fill->base,
                           "%s: address overflow", fill->what);
 
-   fill->cpu = pan_sx_map(ctx, fill->base + first, end - first, true,
+   fill->cpu = pan_sim_ctx_write(ctx, fill->base + first, end - first,
                           fill->what);
    if (!fill->cpu)
       return false;
@@ -225,7 +233,7 @@ pan_sx_fill_check(struct pan_sx_ctx *ctx, struct pan_sx_fill *fill,
 }
 
 static inline void
-store(uint8_t *dst, const struct pan_sx_pixel *px, bool full)
+store(uint8_t *dst, const struct pan_sim_pixel *px, bool full)
 {
    if (full) {
       memcpy(dst, px->bytes, px->size_B);
@@ -236,9 +244,9 @@ store(uint8_t *dst, const struct pan_sx_pixel *px, bool full)
 }
 
 void
-pan_sx_fill_run(const struct pan_sx_fill *fill, const struct pan_sx_rect *r)
+pan_sim_fill_run(const struct pan_sim_fill *fill, const struct pan_sim_rect *r)
 {
-   const struct pan_sx_pixel *px = &fill->px;
+   const struct pan_sim_pixel *px = &fill->px;
    unsigned el = px->size_B;
    bool full = true;
 
@@ -251,7 +259,7 @@ pan_sx_fill_run(const struct pan_sx_fill *fill, const struct pan_sx_rect *r)
       for (unsigned y = r->y0; y <= r->y1; ++y) {
          for (unsigned x = r->x0; x <= r->x1; ++x) {
             uint64_t off =
-               fill->layout == PAN_SX_LINEAR
+               fill->layout == PAN_SIM_LINEAR
                   ? (uint64_t)y * fill->row_stride_B + (uint64_t)x * el
                   : pan_uinterleave_ref_offset_B(x, y, fill->row_stride_B, el,
                                                  false);
@@ -263,7 +271,7 @@ pan_sx_fill_run(const struct pan_sx_fill *fill, const struct pan_sx_rect *r)
 }
 
 uint64_t
-pan_sx_now_ns(void)
+pan_sim_now_ns(void)
 {
    struct timespec ts;
 

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "pan_genxml.h"
-#include "pan_shim_exec_arch.h"
+#include "pan_sim_arch.h"
 
 #define TILE_PX 16
 
@@ -27,17 +27,17 @@
 #define MAX_FILLS 18
 
 struct frame {
-   struct pan_sx_rect rect;
+   struct pan_sim_rect rect;
    bool empty;
    unsigned samples;
    unsigned count;
-   struct pan_sx_fill fills[MAX_FILLS];
+   struct pan_sim_fill fills[MAX_FILLS];
    char names[MAX_FILLS][32];
 };
 
 /* ---- formats: hardware enums -> neutral descriptions ---- */
 
-static const struct pan_sx_tib_format tib_formats[] = {
+static const struct pan_sim_tib_format tib_formats[] = {
    [MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW_VALUE] = {.raw = true},
    [MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8] = {.int_bits = {8, 8, 8, 8}},
    [MALI_COLOR_BUFFER_INTERNAL_FORMAT_R10G10B10A2] =
@@ -63,7 +63,7 @@ static const struct pan_sx_tib_format tib_formats[] = {
 #define COMPS(size, n, a, b, c, d)                                             \
    {.size_B = (size), .comps = (n), .bits = {a, b, c, d}}
 
-static const struct pan_sx_wb_format wb_formats[32] = {
+static const struct pan_sim_wb_format wb_formats[32] = {
 #if PAN_ARCH >= 5
    [MALI_COLOR_FORMAT_RAW8] = RAW(1),
    [MALI_COLOR_FORMAT_RAW16] = RAW(2),
@@ -107,13 +107,13 @@ static const struct pan_sx_wb_format wb_formats[32] = {
 };
 
 static bool
-lookup_tib(struct pan_sx_ctx *ctx, const char *what, unsigned v,
-           struct pan_sx_tib_format *out)
+lookup_tib(struct pan_sim_ctx *ctx, const char *what, unsigned v,
+           struct pan_sim_tib_format *out)
 {
    const char *name = PAN_GENX(color_buffer_internal_format_name)(v);
 
    if (!name || v >= sizeof(tib_formats) / sizeof(tib_formats[0]))
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                           "%s: tile-buffer format %u is not defined on v%u",
                           what, v, PAN_ARCH);
    *out = tib_formats[v];
@@ -122,13 +122,13 @@ lookup_tib(struct pan_sx_ctx *ctx, const char *what, unsigned v,
 }
 
 static bool
-lookup_wb(struct pan_sx_ctx *ctx, const char *what, unsigned v,
-          struct pan_sx_wb_format *out)
+lookup_wb(struct pan_sim_ctx *ctx, const char *what, unsigned v,
+          struct pan_sim_wb_format *out)
 {
    const char *name = PAN_GENX(color_format_name)(v);
 
    if (!name)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                           "%s: write-back format %u is not defined on v%u",
                           what, v, PAN_ARCH);
    *out = wb_formats[v];
@@ -137,14 +137,14 @@ lookup_wb(struct pan_sx_ctx *ctx, const char *what, unsigned v,
 }
 
 #define ZS(size, db, dn, fl, sb, sn)                                           \
-   (struct pan_sx_zs_format)                                                   \
+   (struct pan_sim_zs_format)                                                   \
    {                                                                           \
       .size_B = (size), .depth_bit = (db), .depth_bits = (dn),                 \
       .depth_float = (fl), .stencil_bit = (sb), .stencil_bits = (sn)           \
    }
 
 static bool
-lookup_zs(struct pan_sx_ctx *ctx, unsigned v, struct pan_sx_zs_format *out)
+lookup_zs(struct pan_sim_ctx *ctx, unsigned v, struct pan_sim_zs_format *out)
 {
    switch (v) {
    case MALI_ZS_FORMAT_D16: *out = ZS(2, 0, 16, false, 0, 0); break;
@@ -161,7 +161,7 @@ lookup_zs(struct pan_sx_ctx *ctx, unsigned v, struct pan_sx_zs_format *out)
 #endif
    default: {
       const char *name = PAN_GENX(zs_format_name)(v);
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                           "depth/stencil write-back format %s (%u) is not "
                           "supported",
                           name ? name : "?", v);
@@ -172,7 +172,7 @@ lookup_zs(struct pan_sx_ctx *ctx, unsigned v, struct pan_sx_zs_format *out)
 }
 
 static bool
-lookup_s(struct pan_sx_ctx *ctx, unsigned v, struct pan_sx_zs_format *out)
+lookup_s(struct pan_sim_ctx *ctx, unsigned v, struct pan_sim_zs_format *out)
 {
    switch (v) {
    case MALI_S_FORMAT_S8: *out = ZS(1, 0, 0, false, 0, 8); break;
@@ -186,7 +186,7 @@ lookup_s(struct pan_sx_ctx *ctx, unsigned v, struct pan_sx_zs_format *out)
    case MALI_S_FORMAT_X32_S8X24: *out = ZS(8, 0, 0, false, 32, 8); break;
 #endif
    default:
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                           "stencil write-back format %u is not supported", v);
    }
    out->name = PAN_GENX(s_format_name)(v);
@@ -195,21 +195,21 @@ lookup_s(struct pan_sx_ctx *ctx, unsigned v, struct pan_sx_zs_format *out)
 
 /* Block format -> layout; *skip when the hardware writes nothing. */
 static bool
-lookup_block(struct pan_sx_ctx *ctx, const char *what, unsigned v,
-             enum pan_sx_layout *out, bool *skip)
+lookup_block(struct pan_sim_ctx *ctx, const char *what, unsigned v,
+             enum pan_sim_layout *out, bool *skip)
 {
    *skip = false;
    switch (v) {
-   case MALI_BLOCK_FORMAT_LINEAR: *out = PAN_SX_LINEAR; return true;
+   case MALI_BLOCK_FORMAT_LINEAR: *out = PAN_SIM_LINEAR; return true;
    case MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED:
-      *out = PAN_SX_U_INTERLEAVED;
+      *out = PAN_SIM_U_INTERLEAVED;
       return true;
 #if PAN_ARCH >= 7
    case MALI_BLOCK_FORMAT_NO_WRITE: *skip = true; return true;
 #endif
    default: {
       const char *name = PAN_GENX(block_format_name)(v);
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                           "%s: %s block format (%u) is not executed yet",
                           what, name ? name : "undefined", v);
    }
@@ -220,7 +220,7 @@ lookup_block(struct pan_sx_ctx *ctx, const char *what, unsigned v,
  * sample, so a resolved write-back equals a single-sampled one.
  */
 static bool
-msaa_layers(struct pan_sx_ctx *ctx, const char *what, unsigned msaa,
+msaa_layers(struct pan_sim_ctx *ctx, const char *what, unsigned msaa,
             unsigned samples, unsigned *layers)
 {
    switch (msaa) {
@@ -228,7 +228,7 @@ msaa_layers(struct pan_sx_ctx *ctx, const char *what, unsigned msaa,
    case MALI_MSAA_AVERAGE: *layers = 1; return true;
    case MALI_MSAA_LAYERED: *layers = samples; return true;
    default:
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                           "%s: multisampled write-back mode %u is not "
                           "executed yet",
                           what, msaa);
@@ -237,10 +237,10 @@ msaa_layers(struct pan_sx_ctx *ctx, const char *what, unsigned msaa,
 
 /* ---- fills ---- */
 
-static struct pan_sx_fill *
+static struct pan_sim_fill *
 new_fill(struct frame *f, const char *fmt, unsigned i)
 {
-   struct pan_sx_fill *fill = &f->fills[f->count];
+   struct pan_sim_fill *fill = &f->fills[f->count];
 
    snprintf(f->names[f->count], sizeof(f->names[0]), fmt, i);
    memset(fill, 0, sizeof(*fill));
@@ -256,12 +256,12 @@ struct color_desc {
 };
 
 static bool
-add_color(struct pan_sx_ctx *ctx, struct frame *f, unsigned index,
+add_color(struct pan_sim_ctx *ctx, struct frame *f, unsigned index,
           const struct color_desc *d)
 {
-   struct pan_sx_fill *fill = new_fill(f, "render target %u", index);
-   struct pan_sx_tib_format tib;
-   struct pan_sx_wb_format wb;
+   struct pan_sim_fill *fill = new_fill(f, "render target %u", index);
+   struct pan_sim_tib_format tib;
+   struct pan_sim_wb_format wb;
    bool skip;
 
    if (!lookup_block(ctx, fill->what, d->block, &fill->layout, &skip))
@@ -271,7 +271,7 @@ add_color(struct pan_sx_ctx *ctx, struct frame *f, unsigned index,
    if (!lookup_tib(ctx, fill->what, d->tib, &tib) ||
        !lookup_wb(ctx, fill->what, d->wb, &wb) ||
        !msaa_layers(ctx, fill->what, d->msaa, f->samples, &fill->layers) ||
-       !pan_sx_color_pixel(ctx, fill->what, &tib, &wb, d->swizzle, d->clear,
+       !pan_sim_color_pixel(ctx, fill->what, &tib, &wb, d->swizzle, d->clear,
                            &fill->px))
       return false;
 
@@ -298,12 +298,12 @@ struct zs_desc {
 };
 
 static bool
-add_zs_buffer(struct pan_sx_ctx *ctx, struct frame *f, const char *what,
-              const struct pan_sx_zs_format *fmt, bool write_z, bool write_s,
+add_zs_buffer(struct pan_sim_ctx *ctx, struct frame *f, const char *what,
+              const struct pan_sim_zs_format *fmt, bool write_z, bool write_s,
               const struct zs_desc *d, unsigned block, unsigned msaa,
               uint64_t base, uint32_t row_stride_B, uint32_t surface_stride_B)
 {
-   struct pan_sx_fill *fill = new_fill(f, what, 0);
+   struct pan_sim_fill *fill = new_fill(f, what, 0);
    bool skip;
 
    if (!lookup_block(ctx, fill->what, block, &fill->layout, &skip))
@@ -312,7 +312,7 @@ add_zs_buffer(struct pan_sx_ctx *ctx, struct frame *f, const char *what,
       return true;
    if (!msaa_layers(ctx, fill->what, msaa, f->samples, &fill->layers))
       return false;
-   pan_sx_zs_pixel(fmt, write_z, d->z_clear, write_s, d->s_clear, &fill->px);
+   pan_sim_zs_pixel(fmt, write_z, d->z_clear, write_s, d->s_clear, &fill->px);
    fill->base = base;
    fill->row_stride_B = row_stride_B;
    fill->layer_stride_B = surface_stride_B;
@@ -321,11 +321,11 @@ add_zs_buffer(struct pan_sx_ctx *ctx, struct frame *f, const char *what,
 }
 
 static bool
-add_depth_stencil(struct pan_sx_ctx *ctx, struct frame *f,
+add_depth_stencil(struct pan_sim_ctx *ctx, struct frame *f,
                   struct zs_desc *d)
 {
    if (d->write_z || d->write_s_in_zs) {
-      struct pan_sx_zs_format zs;
+      struct pan_sim_zs_format zs;
 
       if (!lookup_zs(ctx, d->zs_format, &zs))
          return false;
@@ -336,10 +336,10 @@ add_depth_stencil(struct pan_sx_ctx *ctx, struct frame *f,
          return false;
    }
    if (d->write_s_sep) {
-      struct pan_sx_zs_format s;
+      struct pan_sim_zs_format s;
 
       if (!d->s_format)
-         return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, 0,
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
                              "stencil write enabled, but neither the "
                              "depth/stencil nor a stencil format holds "
                              "stencil");
@@ -357,7 +357,7 @@ static void
 clip(struct frame *f, unsigned min_x, unsigned min_y, unsigned max_x,
      unsigned max_y)
 {
-   struct pan_sx_rect *r = &f->rect;
+   struct pan_sim_rect *r = &f->rect;
 
    r->x0 = r->x0 > min_x ? r->x0 : min_x;
    r->y0 = r->y0 > min_y ? r->y0 : min_y;
@@ -370,14 +370,14 @@ clip(struct frame *f, unsigned min_x, unsigned min_y, unsigned max_x,
 
 #if PAN_ARCH == 4
 static bool
-read_framebuffer(struct pan_sx_ctx *ctx, uint64_t fbd, struct frame *f)
+read_framebuffer(struct pan_sim_ctx *ctx, uint64_t fbd, struct frame *f)
 {
    if (fbd & (pan_alignment(framebuffer) - 1))
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fbd,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fbd,
                           "framebuffer 0x%" PRIx64 " is not %u-byte aligned",
                           fbd, pan_alignment(framebuffer));
    const void *p =
-      pan_sx_map(ctx, fbd, pan_size(framebuffer), false, "framebuffer");
+      pan_sim_ctx_read(ctx, fbd, pan_size(framebuffer), "framebuffer");
    if (!p)
       return false;
    pan_section_unpack(p, framebuffer, parameters, fb);
@@ -385,7 +385,7 @@ read_framebuffer(struct pan_sx_ctx *ctx, uint64_t fbd, struct frame *f)
    clip(f, fb.bound_min_x, fb.bound_min_y, fb.bound_max_x, fb.bound_max_y);
    f->samples = fb.sample_count;
    if (fb.big_endian)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fbd,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fbd,
                           "big-endian write-back is not executed yet");
 
    /* A preloaded buffer is stored back unchanged: leave it alone. */
@@ -436,13 +436,13 @@ read_framebuffer(struct pan_sx_ctx *ctx, uint64_t fbd, struct frame *f)
 #else /* v5+: framebuffer, optional ZS/CRC extension, render targets */
 
 static bool
-read_render_target(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
+read_render_target(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
                    unsigned i, bool preloaded_by_shader)
 {
    char what[48];
 
    snprintf(what, sizeof(what), "render target %u descriptor", i);
-   const void *p = pan_sx_map(ctx, va, pan_size(render_target), false, what);
+   const void *p = pan_sim_ctx_read(ctx, va, pan_size(render_target), what);
    if (!p)
       return false;
    pan_unpack(p, render_target, rt);
@@ -450,13 +450,13 @@ read_render_target(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
    if (!rt.write_enable || preloaded_by_shader)
       return true;
    if (rt.yuv_enable)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, va,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
                           "render target %u: YUV write-back is not executed "
                           "yet",
                           i);
 #if PAN_ARCH <= 6
    if (rt.writeback_endianness != MALI_RT_ENDIANNESS_LITTLE_ENDIAN)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, va,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
                           "render target %u: big-endian write-back is not "
                           "executed yet",
                           i);
@@ -484,10 +484,10 @@ read_render_target(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
 }
 
 static bool
-read_zs_extension(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
+read_zs_extension(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
                   struct zs_desc *d)
 {
-   const void *p = pan_sx_map(ctx, va, pan_size(zs_crc_extension), false,
+   const void *p = pan_sim_ctx_read(ctx, va, pan_size(zs_crc_extension),
                               "ZS/CRC extension");
    if (!p)
       return false;
@@ -495,7 +495,7 @@ read_zs_extension(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
 
 #if PAN_ARCH <= 6
    if (ext.zs_big_endian)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, va,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
                           "big-endian depth/stencil is not executed yet");
 #endif
    d->zs_format = ext.zs_write_format;
@@ -525,7 +525,7 @@ read_zs_extension(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
     */
    bool zs_has_stencil = false;
    if (d->write_z || (d->write_s_sep && d->zs_format)) {
-      struct pan_sx_zs_format zs;
+      struct pan_sim_zs_format zs;
       if (!lookup_zs(ctx, d->zs_format, &zs))
          return false;
       zs_has_stencil = zs.stencil_bits != 0;
@@ -538,25 +538,25 @@ read_zs_extension(struct pan_sx_ctx *ctx, struct frame *f, uint64_t va,
 }
 
 static bool
-read_framebuffer(struct pan_sx_ctx *ctx, uint64_t tagged, struct frame *f)
+read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 {
    uint64_t fbd = tagged & ~(uint64_t)MALI_FBD_TAG_MASK;
    bool tag_zs = tagged & MALI_FBD_TAG_HAS_ZS_RT;
 
 #if PAN_ARCH == 5
    if (!(tagged & MALI_FBD_TAG_IS_MFBD))
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fbd,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fbd,
                           "framebuffer pointer lacks the MFBD tag (the "
                           "single-target descriptor is not executed on v5)");
 #endif
    const void *p =
-      pan_sx_map(ctx, fbd, pan_size(framebuffer), false, "framebuffer");
+      pan_sim_ctx_read(ctx, fbd, pan_size(framebuffer), "framebuffer");
    if (!p)
       return false;
    pan_section_unpack(p, framebuffer, parameters, fb);
 
    if (fb.has_zs_crc_extension != tag_zs)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, fbd,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fbd,
                           "the framebuffer %s a ZS/CRC extension but its "
                           "pointer is %stagged for one",
                           fb.has_zs_crc_extension ? "has" : "has no",
@@ -571,13 +571,13 @@ read_framebuffer(struct pan_sx_ctx *ctx, uint64_t tagged, struct frame *f)
     */
    if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
        fb.pre_frame_1 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
-      pan_sx_warn_once(ctx, PAN_SX_ONCE_FRAME_SHADERS,
+      pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
                        "frame shaders are not executed yet: render targets "
                        "of frames with a pre-frame shader are left as they "
                        "are");
       color_preloaded = true;
    } else if (fb.post_frame != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
-      pan_sx_warn_once(ctx, PAN_SX_ONCE_FRAME_SHADERS,
+      pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
                        "frame shaders are not executed yet: post-frame "
                        "shaders are skipped");
    }
@@ -605,9 +605,9 @@ read_framebuffer(struct pan_sx_ctx *ctx, uint64_t tagged, struct frame *f)
 #endif
 
 bool
-PAN_GENX(shim_exec_fragment)(struct pan_sx_ctx *ctx, uint64_t job_va)
+PAN_GENX(sim_exec_fragment)(struct pan_sim_ctx *ctx, uint64_t job_va)
 {
-   const void *job = pan_sx_map(ctx, job_va, pan_size(fragment_job), false,
+   const void *job = pan_sim_ctx_read(ctx, job_va, pan_size(fragment_job),
                                 "fragment job descriptor");
    struct frame f = {0};
 
@@ -617,7 +617,7 @@ PAN_GENX(shim_exec_fragment)(struct pan_sx_ctx *ctx, uint64_t job_va)
 
 #if PAN_ARCH >= 5
    if (fp.has_tile_enable_map)
-      return pan_sx_fault(ctx, PAN_SHIM_EXEC_CONFIG_FAULT, job_va,
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
                           "tile enable maps are not executed yet");
 #endif
    f.rect.x0 = fp.bound_min_x * TILE_PX;
@@ -631,10 +631,10 @@ PAN_GENX(shim_exec_fragment)(struct pan_sx_ctx *ctx, uint64_t job_va)
       return true;
 
    for (unsigned i = 0; i < f.count; ++i) {
-      if (!pan_sx_fill_check(ctx, &f.fills[i], &f.rect))
+      if (!pan_sim_fill_check(ctx, &f.fills[i], &f.rect))
          return false;
    }
    for (unsigned i = 0; i < f.count; ++i)
-      pan_sx_fill_run(&f.fills[i], &f.rect);
+      pan_sim_fill_run(&f.fills[i], &f.rect);
    return true;
 }

@@ -26,7 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    if (pan_dump_parse(data, size, &dump, err, sizeof(err)))
       return 0;
 
-   struct pan_decode_space space = pan_dump_space(&dump);
+   struct pan_sim_space space = pan_dump_space(&dump);
    struct pan_decode_limits lim;
    pan_decode_default_limits(&lim);
    lim.max_bytes = 1 << 20;

@@ -28,7 +28,7 @@
 
 enum { M_JOBS, M_DESC, M_SHADER, M_BUF, M_HEAP, M_COUNT };
 
-static struct pan_decode_mapping maps[M_COUNT];
+static struct pan_sim_region maps[M_COUNT];
 static uint8_t *mem[M_COUNT];
 static uint64_t used[M_COUNT];
 

@@ -15,29 +15,22 @@
 #include <stdlib.h>
 
 #include "pan_genxml.h"
-
-static unsigned passed, failed;
+#include "util/pan_test_util.h"
 
 static void
 check_words(const char *what, const void *got_, const uint32_t *expect,
             unsigned count)
 {
    const uint32_t *got = got_;
-   bool ok = true;
 
    for (unsigned i = 0; i < count; i++) {
-      if (got[i] != expect[i]) {
-         fprintf(stderr, "%s %s: word %u is 0x%08x, expected 0x%08x\n",
-                 PAN_ARCH_NAME, what, i, got[i], expect[i]);
-         ok = false;
-      }
+      PAN_CHECK(got[i] == expect[i],
+                "%s %s: word %u is 0x%08x, expected 0x%08x", PAN_ARCH_NAME,
+                what, i, got[i], expect[i]);
    }
-   if (ok)
-      passed++;
-   else
-      failed++;
 }
 
+/* CHECK(what, packed, expected words...) */
 #define CHECK(what, packed, ...)                                              \
    do {                                                                       \
       static const uint32_t expect_[] = {__VA_ARGS__};                       \
@@ -77,11 +70,9 @@ test_job_header(void)
 
    /* Unpack gives the same values back. */
    pan_unpack(&p, job_header, back);
-   if (back.type == MALI_JOB_TYPE_FRAGMENT && back.index == 5 &&
-       back.next == 0x123456780ull)
-      passed++;
-   else
-      failed++;
+   PAN_EXPECT(back.type == MALI_JOB_TYPE_FRAGMENT);
+   PAN_EXPECT_EQ(back.index, 5);
+   PAN_EXPECT_EQ(back.next, 0x123456780ull);
 }
 
 #if PAN_ARCH >= 6
@@ -114,11 +105,9 @@ test_bifrost_sampler(void)
          0x3f800000);
 
    pan_unpack(&p, sampler, back);
-   if (back.minimum_lod == 1.5f && back.lod_bias == -0.5f &&
-       back.maximum_anisotropy == 16)
-      passed++;
-   else
-      failed++;
+   PAN_EXPECT(back.minimum_lod == 1.5f);
+   PAN_EXPECT(back.lod_bias == -0.5f);
+   PAN_EXPECT_EQ(back.maximum_anisotropy, 16);
 }
 
 #endif
@@ -620,6 +609,5 @@ main(void)
    test_valhall_plane();
    test_valhall_resource();
 #endif
-   printf("%u passed, %u failed\n", passed, failed);
-   return failed ? 1 : 0;
+   return pan_test_summary("genxml_kat_" PAN_ARCH_NAME);
 }

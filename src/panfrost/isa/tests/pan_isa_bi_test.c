@@ -20,32 +20,19 @@
 
 #include "pan_isa_bi.h"
 #include "pan_isa_bi_priv.h"
+#include "util/pan_test_util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned failures, checks;
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
 static uint64_t
 rng(void)
 {
-   rng_state ^= rng_state >> 12;
-   rng_state ^= rng_state << 25;
-   rng_state ^= rng_state >> 27;
-   return rng_state * 0x2545f4914f6cdd1dull;
-}
-
-static void
-fail(const char *fmt, const char *a, const char *b, uint64_t x)
-{
-   if (failures++ < 20) {
-      printf("FAIL: ");
-      printf(fmt, a, b, x);
-      printf("\n");
-   }
+   return pan_test_rng64(&rng_state);
 }
 
 static void
@@ -54,15 +41,15 @@ check_instr(uint32_t word, unsigned unit)
    char text[256], text2[256], err[256];
    uint32_t back = 0;
 
-   checks++;
    pan_bi_print_instr(word, unit, text, sizeof(text));
    if (pan_bi_assemble_instr(text, unit, &back, err, sizeof(err))) {
-      fail("'%s' does not assemble: %s (%" PRIx64 ")", text, err, word);
+      pan_test_fail("'%s' does not assemble: %s (%" PRIx32 ")", text, err,
+                    word);
       return;
    }
    pan_bi_print_instr(back, unit, text2, sizeof(text2));
-   if (back != word || strcmp(text, text2))
-      fail("'%s' -> '%s' (%" PRIx64 ")", text, text2, word);
+   PAN_CHECK(back == word && !strcmp(text, text2),
+             "'%s' -> '%s' (%" PRIx32 ")", text, text2, word);
 }
 
 static void
@@ -106,7 +93,7 @@ disasm_reasm(const uint8_t *bytes, size_t size_B, bool must_be_clean)
    ok = ok && out.size_B == size_B && !memcmp(out.data, bytes, size_B);
    if (ok && must_be_clean && strstr(text, ".quad"))
       ok = false;
-   if (!ok && failures < 20)
+   if (!ok && pan_test_failures < PAN_TEST_REPORTED_FAILURES)
       printf("%s\n(%s)\n", text, err);
    free(text);
    pan_isa_bytes_free(&out);
@@ -134,11 +121,9 @@ clause_round_trip(void)
       /* Layouts without an M field cannot carry one. */
       c.m = (unsigned)rng() & 0x7fff;
 
-      checks++;
       int n = bi_pack_clause(&c, words, 16);
       if (n <= 0 || bi_unpack_clause(words, (unsigned)n, &d) != (unsigned)n) {
-         fail("clause of %s tuples does not unpack%s %" PRIx64, "", "",
-              c.nr_tuples);
+         pan_test_fail("clause of %u tuples does not unpack", c.nr_tuples);
          continue;
       }
       uint8_t bytes[256];
@@ -146,9 +131,8 @@ clause_round_trip(void)
          for (unsigned b = 0; b < 8; b++)
             bytes[8 * w + b] = (uint8_t)(words[w] >> (8 * b));
       }
-      checks++;
-      if (!disasm_reasm(bytes, (size_t)n * 16, true))
-         fail("clause text round trip%s%s %" PRIx64, "", "", c.nr_tuples);
+      PAN_CHECK(disasm_reasm(bytes, (size_t)n * 16, true),
+                "clause text round trip, %u tuples", c.nr_tuples);
    }
 }
 
@@ -160,9 +144,8 @@ random_streams(void)
       size_t n = 16 * (1 + rng() % 12);
       for (size_t i = 0; i < n; i++)
          bytes[i] = (uint8_t)rng();
-      checks++;
-      if (!disasm_reasm(bytes, n, false))
-         fail("random stream%s%s %" PRIx64, "", "", n);
+      PAN_CHECK(disasm_reasm(bytes, n, false), "random stream of %zu bytes",
+                n);
    }
 }
 
@@ -174,20 +157,20 @@ known_answers(void)
 
    /* ARSHIFT_DOUBLE.i32: fixed 0x33e000, sources at 0/3/6 (port1 = 1,
     * port2 = 2, fau_lo = 4), bytes2 flag at bit 9. */
-   checks++;
-   if (pan_bi_assemble_instr("arshift_double.i32.bytes2 port1, port2, fau_lo",
-                             0, &w, err, sizeof(err)) || w != 0x33e311)
-      fail("arshift_double: %s%s %" PRIx64, err, "", w);
+   PAN_CHECK(!pan_bi_assemble_instr("arshift_double.i32.bytes2 port1, port2, "
+                                    "fau_lo",
+                                    0, &w, err, sizeof(err)) &&
+                w == 0x33e311,
+             "arshift_double: %s %" PRIx32, err, w);
 
    /* One tuple, no constants: format f0z.  The top three bits of the
     * tuple (ADD bit 19) go to tag_a, literal 1 to tag_b, Z=1 in bit 6. */
    static const uint8_t one[16] = {0x4c};
-   checks++;
    struct pan_isa_bytes out = {0};
    const char *t1 = "clause\n    .word 0x0 | .word 0x80000 | regs\n";
-   if (pan_bi_assemble(t1, strlen(t1), &out, err, sizeof(err)) ||
-       out.size_B != 16 || memcmp(out.data, one, 16))
-      fail("single tuple clause%s%s %" PRIx64, err, "", out.size_B);
+   PAN_CHECK(!pan_bi_assemble(t1, strlen(t1), &out, err, sizeof(err)) &&
+                out.size_B == 16 && !memcmp(out.data, one, 16),
+             "single tuple clause: %s, %zu bytes", err, out.size_B);
    pan_isa_bytes_free(&out);
 
    /* flow=nbtb is 3 at header bits 11..13: header 0x1800 lands in field U
@@ -195,27 +178,24 @@ known_answers(void)
     * field S places at bit 28. */
    const char *t2 = "clause flow=nbtb\n    .word 0x0 | .word 0x0 | regs "
                     "reg0=1\n";
-   checks++;
-   if (pan_bi_assemble(t2, strlen(t2), &out, err, sizeof(err)) ||
-       out.size_B != 16 || out.data[0] != 0x48 || out.data[3] != 0x10 ||
-       ((uint64_t)out.data[10] | (uint64_t)out.data[11] << 8 |
-        (uint64_t)out.data[12] << 16) != (0x1800ull << 3))
-      fail("header clause%s%s %" PRIx64, err, "", out.size_B);
+   PAN_CHECK(!pan_bi_assemble(t2, strlen(t2), &out, err, sizeof(err)) &&
+                out.size_B == 16 && out.data[0] == 0x48 &&
+                out.data[3] == 0x10 &&
+                ((uint64_t)out.data[10] | (uint64_t)out.data[11] << 8 |
+                 (uint64_t)out.data[12] << 16) == (0x1800ull << 3),
+             "header clause: %s, %zu bytes", err, out.size_B);
    pan_isa_bytes_free(&out);
 
    /* Three tuples need an odd number of constants (one rides in f3z). */
    const char *t3 = "clause\n    .word 0x0 | .word 0x0 | regs\n"
                     "    .word 0x0 | .word 0x0 | regs\n"
                     "    .word 0x0 | .word 0x0 | regs\n";
-   checks++;
-   if (!pan_bi_assemble(t3, strlen(t3), &out, err, sizeof(err)))
-      fail("3-tuple clause without constant accepted%s%s %" PRIx64, "", "",
-           0);
+   PAN_CHECK(pan_bi_assemble(t3, strlen(t3), &out, err, sizeof(err)),
+             "3-tuple clause without constant accepted");
    pan_isa_bytes_free(&out);
 
-   checks++;
-   if (!pan_bi_disassemble(one, 15, stdout, false, err, sizeof(err)))
-      fail("truncated input accepted%s%s %" PRIx64, "", "", 15);
+   PAN_CHECK(pan_bi_disassemble(one, 15, stdout, false, err, sizeof(err)),
+             "truncated input accepted");
 }
 
 static void
@@ -234,32 +214,30 @@ regblock_round_trip(void)
       if (!bi_regs_decode(bits, first, &b))
          continue;
       decoded++;
-      checks++;
       if (bi_regs_encode(&b, first, &again, err, sizeof(err)) ||
           again != bits) {
-         fail("block %s%s %" PRIx64 " does not encode back", err, "", bits);
+         pan_test_fail("block %" PRIx64 " does not encode back: %s", bits,
+                       err);
          continue;
       }
       pan_isa_str_init(&s, text, sizeof(text));
       bi_print_regblock(&s, &b, first, bits);
       p = b;
-      checks++;
       if (bi_parse_regblock(text, &p, err, sizeof(err))) {
-         fail("block text '%s' does not parse: %s %" PRIx64, text, err, bits);
+         pan_test_fail("block text '%s' does not parse: %s %" PRIx64, text,
+                       err, bits);
          continue;
       }
       /* The writes are not part of the block text. */
       p.fma = b.fma;
       p.add = b.add;
-      if (bi_regs_encode(&p, first, &again, err, sizeof(err)) ||
-          again != bits)
-         fail("block text '%s'%s -> %" PRIx64, text, "", again);
+      PAN_CHECK(!bi_regs_encode(&p, first, &again, err, sizeof(err)) &&
+                   again == bits,
+                "block text '%s' -> %" PRIx64, text, again);
    }
    /* Reserved control encodings are a small minority. */
-   checks++;
-   if (decoded < total / 2)
-      fail("only %s%s%" PRIu64 " random blocks decode", "", "",
-           (uint64_t)decoded);
+   PAN_CHECK(decoded >= total / 2, "only %u of %u random blocks decode",
+             decoded, total);
 }
 
 static int
@@ -303,12 +281,11 @@ operand_known_answers(void)
    const char *t1 = "clause\n"
                     "    fadd.f32 r4, r0, u1.w0 | nop t1 | p0=r0 fau=u1\n"
                     "    nop t0 | fadd.f32 r5.h1, r2, t | p0=r2 p1=r3\n";
-   checks++;
-   if (assemble_clause(t1, &c, err, sizeof(err)) || c.nr_tuples != 2 ||
-       c.tuples[0].regs != 0x078014581ull ||
-       c.tuples[1].regs != 0x086210400ull || c.tuples[0].fma != 0x2c0020)
-      fail("decoded operands clause: %s%s %" PRIx64, err, "",
-           c.tuples[0].regs);
+   PAN_CHECK(!assemble_clause(t1, &c, err, sizeof(err)) &&
+                c.nr_tuples == 2 && c.tuples[0].regs == 0x078014581ull &&
+                c.tuples[1].regs == 0x086210400ull &&
+                c.tuples[0].fma == 0x2c0020,
+             "decoded operands clause: %s %" PRIx64, err, c.tuples[0].regs);
 
    /*
     * Registers above r31 with port 1 on: r40/r50 are stored as 63 - r,
@@ -327,30 +304,25 @@ operand_known_answers(void)
                     "    fadd.f32 t0, t0, t1 | nop t1\n"
                     "    nop r9.h0 | nop t1\n"
                     "    const 0x123456789abcdef0\n";
-   checks++;
    uint64_t want = 0x43 | 9ull << 8 | 7ull << 14 | 23ull << 20 |
                    13ull << 25 | 1ull << 31;
-   if (assemble_clause(t2, &c, err, sizeof(err)) || c.nr_tuples != 3 ||
-       c.tuples[0].regs != want ||
-       (c.tuples[0].add & 0x3f) != (5 | 4 << 3))
-      fail("high registers and constants: %s%s %" PRIx64, err, "",
-           c.tuples[0].regs);
+   PAN_CHECK(!assemble_clause(t2, &c, err, sizeof(err)) &&
+                c.nr_tuples == 3 && c.tuples[0].regs == want &&
+                (c.tuples[0].add & 0x3f) == (5 | 4 << 3),
+             "high registers and constants: %s %" PRIx64, err,
+             c.tuples[0].regs);
 
    /* The first tuple cannot carry two full writes of the last tuple. */
    const char *t3 = "clause\n    fadd.f32 r1, r0, r0 | fadd.f32 r2, t, t "
                     "| p0=r0\n";
-   checks++;
-   if (!assemble_clause(t3, &c, err, sizeof(err)) ||
-       !strstr(err, "line 2"))
-      fail("two writes into the first block accepted%s%s %" PRIx64, err,
-           "", 0);
+   PAN_CHECK(assemble_clause(t3, &c, err, sizeof(err)) &&
+                strstr(err, "line 2"),
+             "two writes into the first block accepted: %s", err);
 
    /* Destinations that contradict a raw register block are refused. */
    const char *t4 = "clause\n    nop r3 | nop t1 | regs reg1=32\n";
-   checks++;
-   if (!assemble_clause(t4, &c, err, sizeof(err)))
-      fail("destination against raw block accepted%s%s %" PRIx64, "", "",
-           0);
+   PAN_CHECK(assemble_clause(t4, &c, err, sizeof(err)),
+             "destination against raw block accepted");
 }
 
 int
@@ -362,7 +334,6 @@ main(void)
    instr_round_trip();
    clause_round_trip();
    random_streams();
-   printf("bifrost: %u encodings, %u checks, %u failures\n", bi_nr_ops,
-          checks, failures);
-   return failures ? 1 : 0;
+   printf("bifrost: %u encodings\n", bi_nr_ops);
+   return pan_test_summary("pan_isa_bi");
 }

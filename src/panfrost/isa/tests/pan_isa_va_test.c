@@ -14,23 +14,18 @@
 
 #include "pan_isa_va.h"
 #include "pan_isa_va_priv.h"
+#include "util/pan_test_util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-static unsigned failures, checks;
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t
 rng(void)
 {
-   /* xorshift64*: deterministic, so failures reproduce. */
-   rng_state ^= rng_state >> 12;
-   rng_state ^= rng_state << 25;
-   rng_state ^= rng_state >> 27;
-   return rng_state * 0x2545f4914f6cdd1dull;
+   return pan_test_rng64(&rng_state);
 }
 
 static void
@@ -39,20 +34,16 @@ check_word(uint64_t word)
    char text[512], text2[512], err[256];
    uint64_t back = 0;
 
-   checks++;
    pan_va_print(word, text, sizeof(text));
    if (pan_va_assemble_line(text, &back, err, sizeof(err)) != 1) {
-      if (failures++ < 20)
-         printf("FAIL: %016" PRIx64 " -> '%s' does not assemble: %s\n", word,
+      PAN_CHECK(false, "%016" PRIx64 " -> '%s' does not assemble: %s", word,
                 text, err);
       return;
    }
    pan_va_print(back, text2, sizeof(text2));
-   if (back != word || strcmp(text, text2)) {
-      if (failures++ < 20)
-         printf("FAIL: %016" PRIx64 " -> '%s' -> %016" PRIx64 " -> '%s'\n",
-                word, text, back, text2);
-   }
+   PAN_CHECK(back == word && !strcmp(text, text2),
+             "%016" PRIx64 " -> '%s' -> %016" PRIx64 " -> '%s'", word, text,
+             back, text2);
 }
 
 static void
@@ -61,19 +52,13 @@ known_answer(const char *text, uint64_t word)
    char printed[512], err[256];
    uint64_t got = 0;
 
-   checks++;
-   if (pan_va_assemble_line(text, &got, err, sizeof(err)) != 1 ||
-       got != word) {
-      failures++;
-      printf("FAIL: '%s' assembles to %016" PRIx64 " (%s), expected %016"
-             PRIx64 "\n", text, got, err, word);
-   }
+   PAN_CHECK(pan_va_assemble_line(text, &got, err, sizeof(err)) == 1 &&
+                got == word,
+             "'%s' assembles to %016" PRIx64 " (%s), expected %016" PRIx64,
+             text, got, err, word);
    pan_va_print(word, printed, sizeof(printed));
-   if (strcmp(printed, text)) {
-      failures++;
-      printf("FAIL: %016" PRIx64 " prints '%s', expected '%s'\n", word,
-             printed, text);
-   }
+   PAN_CHECK(!strcmp(printed, text),
+             "%016" PRIx64 " prints '%s', expected '%s'", word, printed, text);
 }
 
 static void
@@ -144,7 +129,7 @@ with_field(uint64_t w, const struct va_mod *m, uint64_t v)
 static void
 round_trip_all(unsigned *nr_words)
 {
-   unsigned before = checks;
+   unsigned before = pan_test_checks;
 
    for (unsigned i = 0; i < va_nr_ops; i++) {
       const struct va_op *op = &va_ops[i];
@@ -180,7 +165,7 @@ round_trip_all(unsigned *nr_words)
          check_word(w | op->default_value);
       }
    }
-   *nr_words = checks - before;
+   *nr_words = pan_test_checks - before;
 }
 
 static void
@@ -189,11 +174,8 @@ reject(const char *text)
    uint64_t w;
    char err[256] = "";
 
-   checks++;
-   if (pan_va_assemble_line(text, &w, err, sizeof(err)) != -1 || !err[0]) {
-      failures++;
-      printf("FAIL: '%s' was accepted\n", text);
-   }
+   PAN_CHECK(pan_va_assemble_line(text, &w, err, sizeof(err)) == -1 && err[0],
+             "'%s' was accepted", text);
 }
 
 static void
@@ -223,7 +205,7 @@ main(void)
    for (unsigned i = 0; i < 200000; i++)
       check_word(rng());
 
-   printf("valhall: %u instructions, %u round-trip words, %u checks, "
-          "%u failures\n", va_nr_ops, nr_words, checks, failures);
-   return failures ? 1 : 0;
+   printf("valhall: %u instructions, %u round-trip words\n", va_nr_ops,
+          nr_words);
+   return pan_test_summary("pan_isa_va");
 }

@@ -29,8 +29,7 @@ rng(void)
 static void
 fill_random(uint8_t *p, size_t n)
 {
-   for (size_t i = 0; i < n; ++i)
-      p[i] = (uint8_t)rng();
+   pan_test_fill_random(&rng_state, p, n);
 }
 
 struct tcase {
@@ -38,8 +37,6 @@ struct tcase {
    unsigned x, y, w, h;
    unsigned extra_stride_B; /* linear stride beyond the row */
 };
-
-static unsigned pan_test_failures;
 
 static void
 check_case(const struct tcase *c, unsigned B, bool compressed)
@@ -66,13 +63,10 @@ check_case(const struct tcase *c, unsigned B, bool compressed)
                                       c->y, c->w, c->h, B, compressed);
    pan_uinterleave_ref_store_el(t_ref, tstride, lin, lstride, c->x, c->y,
                                 c->w, c->h, B, compressed);
-   if (!ok || memcmp(t_fast, t_ref, tsize)) {
-      fprintf(stderr,
-              "store mismatch: B=%u%s img %ux%u rect (%u,%u) %ux%u +%u\n", B,
-              compressed ? " compressed" : "", c->img_w, c->img_h, c->x,
-              c->y, c->w, c->h, c->extra_stride_B);
-      pan_test_failures++;
-   }
+   PAN_CHECK(ok && !memcmp(t_fast, t_ref, tsize),
+             "store mismatch: B=%u%s img %ux%u rect (%u,%u) %ux%u +%u", B,
+             compressed ? " compressed" : "", c->img_w, c->img_h, c->x, c->y,
+             c->w, c->h, c->extra_stride_B);
 
    /* Load from a random tiled image into a pre-filled linear buffer. */
    fill_random(t_ref, tsize);
@@ -82,13 +76,10 @@ check_case(const struct tcase *c, unsigned B, bool compressed)
                                 c->w, c->h, B, compressed);
    pan_uinterleave_ref_load_el(l_ref, lstride, t_ref, tstride, c->x, c->y,
                                c->w, c->h, B, compressed);
-   if (!ok || memcmp(l_fast, l_ref, lsize)) {
-      fprintf(stderr,
-              "load mismatch: B=%u%s img %ux%u rect (%u,%u) %ux%u +%u\n", B,
-              compressed ? " compressed" : "", c->img_w, c->img_h, c->x,
-              c->y, c->w, c->h, c->extra_stride_B);
-      pan_test_failures++;
-   }
+   PAN_CHECK(ok && !memcmp(l_fast, l_ref, lsize),
+             "load mismatch: B=%u%s img %ux%u rect (%u,%u) %ux%u +%u", B,
+             compressed ? " compressed" : "", c->img_w, c->img_h, c->x, c->y,
+             c->w, c->h, c->extra_stride_B);
 
    free(lin);
    free(t_fast);
@@ -152,18 +143,14 @@ check_reference(void)
    for (unsigned i = 0; i < sizeof(known) / sizeof(known[0]); ++i) {
       uint64_t off = pan_uinterleave_ref_offset_B(
          known[i].x, known[i].y, 0, 1, known[i].compressed);
-      if (off != known[i].index) {
-         fprintf(stderr, "reference index (%u,%u) = %" PRIu64 ", want %u\n",
-                 known[i].x, known[i].y, off, known[i].index);
-         pan_test_failures++;
-      }
+      PAN_CHECK(off == known[i].index,
+                "reference index (%u,%u) = %" PRIu64 ", want %u", known[i].x,
+                known[i].y, off, known[i].index);
    }
    /* Tile (2,1) of an image with a 4096-byte tile row stride, 4 B/el */
-   if (pan_uinterleave_ref_offset_B(33, 16, 4096, 4, false) !=
-       4096 + 2 * 1024 + 4 * 1) {
-      fprintf(stderr, "reference tile addressing wrong\n");
-      pan_test_failures++;
-   }
+   PAN_CHECK(pan_uinterleave_ref_offset_B(33, 16, 4096, 4, false) ==
+                4096 + 2 * 1024 + 4 * 1,
+             "reference tile addressing wrong");
 }
 
 static void
@@ -172,28 +159,20 @@ check_bad_input(void)
    uint8_t buf[64] = { 0 };
    struct pan_utile_format fmt = { 4, 4, 4 };
 
-   if (pan_uinterleave_store_el(buf, 64, buf, 4, 0, 0, 1, 1, 5, false) ||
-       pan_uinterleave_load_el(buf, 4, buf, 64, 0, 0, 1, 1, 0, false) ||
-       pan_uinterleave_store_el(buf, 64, buf, 3, 0, 0, 2, 2, 4, false) ||
-       pan_uinterleave_store_px(buf, 64, buf, 16, 2, 0, 4, 4, &fmt) ||
-       pan_uinterleave_store_el(buf, 64, buf, 4, UINT32_MAX - 10, 0, 1, 1, 4,
-                                false)) {
-      fprintf(stderr, "bad input accepted\n");
-      pan_test_failures++;
-   }
+   PAN_EXPECT(!pan_uinterleave_store_el(buf, 64, buf, 4, 0, 0, 1, 1, 5, false));
+   PAN_EXPECT(!pan_uinterleave_load_el(buf, 4, buf, 64, 0, 0, 1, 1, 0, false));
+   PAN_EXPECT(!pan_uinterleave_store_el(buf, 64, buf, 3, 0, 0, 2, 2, 4, false));
+   PAN_EXPECT(!pan_uinterleave_store_px(buf, 64, buf, 16, 2, 0, 4, 4, &fmt));
+   PAN_EXPECT(!pan_uinterleave_store_el(buf, 64, buf, 4, UINT32_MAX - 10, 0,
+                                        1, 1, 4, false));
    /* Pixel interface: 8x8 px of a 4x4-block 8 B format is 2x2 blocks */
    uint8_t lin[32], tiled[128] = { 0 }, ref[128] = { 0 };
    fmt.el_size_B = 8;
    fill_random(lin, sizeof(lin));
-   if (!pan_uinterleave_store_px(tiled, 128, lin, 16, 4, 4, 7, 5, &fmt)) {
-      fprintf(stderr, "pixel interface rejected good input\n");
-      pan_test_failures++;
-   }
+   PAN_CHECK(pan_uinterleave_store_px(tiled, 128, lin, 16, 4, 4, 7, 5, &fmt),
+             "pixel interface rejected good input");
    pan_uinterleave_ref_store_el(ref, 128, lin, 16, 1, 1, 2, 2, 8, true);
-   if (memcmp(tiled, ref, sizeof(ref))) {
-      fprintf(stderr, "pixel interface mismatch\n");
-      pan_test_failures++;
-   }
+   PAN_CHECK(!memcmp(tiled, ref, sizeof(ref)), "pixel interface mismatch");
 }
 
 int
@@ -221,7 +200,5 @@ main(int argc, char **argv)
       run_size(sizes_B[i], false, iterations / 4);
    pan_uinterleave_force_portable(false);
 
-   printf("u-interleave: %s (%u pan_test_failures)\n", pan_test_failures ? "FAIL" : "pass",
-          pan_test_failures);
-   return pan_test_failures ? 1 : 0;
+   return pan_test_summary("u-interleave");
 }

@@ -4,7 +4,7 @@
  */
 
 /*
- * The job executor on an in-memory address space, for one architecture
+ * The simulator's job executors on an in-memory address space, for one architecture
  * (compiled with -DPAN_ARCH=N). Frames are packed with the genxml packers;
  * memory starts random, and after each run every byte of every region is
  * compared with a reference computed here: the expected pixels are known
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "pan_genxml.h"
-#include "pan_shim_exec.h"
+#include "pan_sim.h"
 #include "util/pan_test_util.h"
 
 /* ---- the address space ---- */
@@ -27,7 +27,8 @@ static const uint64_t region_va[R_COUNT] = {0x10000000, 0x10100000,
                                             0x10200000};
 static const uint64_t region_size[R_COUNT] = {64 << 10, 64 << 10, 2 << 20};
 
-static struct pan_shim_exec_region regions[R_COUNT];
+static struct pan_sim_region regions[R_COUNT];
+static uint8_t *mem[R_COUNT];
 static uint8_t *expect[R_COUNT];
 static uint64_t used[R_COUNT];
 static uint64_t rng = 0x5eed5eed1234ull;
@@ -36,13 +37,15 @@ static void
 space_reset(void)
 {
    for (unsigned i = 0; i < R_COUNT; ++i) {
-      if (!regions[i].cpu) {
-         regions[i].cpu = malloc(region_size[i]);
+      if (!mem[i]) {
+         mem[i] = malloc(region_size[i]);
          expect[i] = malloc(region_size[i]);
       }
       regions[i].gpu_va = region_va[i];
       regions[i].size_B = region_size[i];
-      pan_test_fill_random(&rng, regions[i].cpu, region_size[i]);
+      regions[i].cpu = mem[i];
+      regions[i].writable = true;
+      pan_test_fill_random(&rng, mem[i], region_size[i]);
       used[i] = 0;
    }
 }
@@ -58,7 +61,7 @@ alloc(unsigned r, uint64_t size_B, unsigned align_B, void **cpu)
    }
    used[r] = off + size_B;
    if (cpu)
-      *cpu = (uint8_t *)regions[r].cpu + off;
+      *cpu = mem[r] + off;
    return region_va[r] + off;
 }
 
@@ -67,7 +70,7 @@ cpu_of(uint64_t va)
 {
    for (unsigned i = 0; i < R_COUNT; ++i) {
       if (va >= region_va[i] && va < region_va[i] + region_size[i])
-         return (uint8_t *)regions[i].cpu + (va - region_va[i]);
+         return mem[i] + (va - region_va[i]);
    }
    return NULL;
 }
@@ -77,7 +80,7 @@ static void
 snapshot(void)
 {
    for (unsigned i = 0; i < R_COUNT; ++i)
-      memcpy(expect[i], regions[i].cpu, region_size[i]);
+      memcpy(expect[i], mem[i], region_size[i]);
 }
 
 static uint8_t *
@@ -95,7 +98,7 @@ static unsigned
 compare_buffers(const char *what)
 {
    unsigned bad = 0;
-   const uint8_t *got = regions[R_BUF].cpu;
+   const uint8_t *got = mem[R_BUF];
 
    for (uint64_t i = 0; i < region_size[R_BUF]; ++i) {
       if (got[i] != expect[R_BUF][i] && bad++ < 4)
@@ -108,10 +111,10 @@ compare_buffers(const char *what)
 }
 
 static int
-run(uint64_t jc, struct pan_shim_exec_stats *st)
+run(uint64_t jc, struct pan_sim_stats *st)
 {
-   struct pan_shim_exec_space space = {regions, R_COUNT};
-   return pan_shim_exec_chain(PAN_ARCH, &space, jc, stdout, st);
+   struct pan_sim_space space = {regions, R_COUNT};
+   return pan_sim_run_chain(PAN_ARCH, &space, jc, stdout, st);
 }
 
 static unsigned
@@ -539,7 +542,7 @@ static void
 check_frame(const char *name, const struct frame_desc *d)
 {
    struct frame_out o = {0};
-   struct pan_shim_exec_stats st;
+   struct pan_sim_stats st;
 
    space_reset();
    emit_frame(d, &o);
@@ -550,7 +553,7 @@ check_frame(const char *name, const struct frame_desc *d)
    int ret = run(job, &st);
    PAN_CHECK(ret == 0, "%s: run returned %d", name, ret);
    PAN_CHECK(st.jobs_run == 1 && !st.faulted, "%s: stats", name);
-   PAN_CHECK(job_status(job) == PAN_SHIM_EXEC_DONE, "%s: status 0x%x", name,
+   PAN_CHECK(job_status(job) == PAN_SIM_STATUS_DONE, "%s: status 0x%x", name,
              job_status(job));
    compare_buffers(name);
 }
@@ -656,7 +659,7 @@ emit_plain_job(unsigned type, unsigned index, uint64_t next)
 static void
 test_write_value(void)
 {
-   struct pan_shim_exec_stats st;
+   struct pan_sim_stats st;
    uint8_t *t;
 
    space_reset();
@@ -712,8 +715,8 @@ test_write_value(void)
              st.jobs_skipped);
    PAN_CHECK(st.jobs_run == (PAN_ARCH >= 6 ? 9u : 5u), "jobs run: %u",
              st.jobs_run);
-   PAN_CHECK(job_status(first) == PAN_SHIM_EXEC_DONE, "null job status");
-   PAN_CHECK(job_status(compute) == PAN_SHIM_EXEC_DONE,
+   PAN_CHECK(job_status(first) == PAN_SIM_STATUS_DONE, "null job status");
+   PAN_CHECK(job_status(compute) == PAN_SIM_STATUS_DONE,
              "skipped jobs complete");
 
    uint64_t a, b;
@@ -731,7 +734,7 @@ test_write_value(void)
 static void
 expect_fault(const char *name, uint64_t jc, uint32_t status, uint64_t job)
 {
-   struct pan_shim_exec_stats st;
+   struct pan_sim_stats st;
 
    snapshot();
    printf("  expecting a fault (%s):\n", name);
@@ -760,7 +763,7 @@ test_malformed(void)
    space_reset();
    uint64_t job = emit_fragment(0xdead0000ull | (PAN_ARCH >= 5 ? 1 : 0), 0, 0,
                                 2, 1, 0);
-   expect_fault("wild framebuffer", job, PAN_SHIM_EXEC_READ_FAULT, job);
+   expect_fault("wild framebuffer", job, PAN_SIM_READ_FAULT, job);
 
    /* Huge bounds over small images: nothing may be written, not even
     * the part that fits.
@@ -770,7 +773,7 @@ test_malformed(void)
    d.zs = &zs_cases[0];
    emit_frame(&d, &o);
    job = emit_fragment(o.fbd, 0, 0, 4095, 4095, 0);
-   expect_fault("huge bounds", job, PAN_SHIM_EXEC_WRITE_FAULT, job);
+   expect_fault("huge bounds", job, PAN_SIM_WRITE_FAULT, job);
    d.bound_w = d.bound_h = 0;
    d.zs = NULL;
 
@@ -795,7 +798,7 @@ test_malformed(void)
       cfg.render_target_count = 3;
    }
    job = emit_fragment(o.fbd, 0, 0, 2, 1, 0);
-   expect_fault("truncated render target", job, PAN_SHIM_EXEC_READ_FAULT,
+   expect_fault("truncated render target", job, PAN_SIM_READ_FAULT,
                 job);
 
    /* Extension flag without the pointer tag. */
@@ -805,7 +808,7 @@ test_malformed(void)
    emit_frame(&d, &o);
    job = emit_fragment(o.fbd & ~(uint64_t)MALI_FBD_TAG_HAS_ZS_RT, 0, 0, 2, 1,
                        0);
-   expect_fault("untagged extension", job, PAN_SHIM_EXEC_CONFIG_FAULT, job);
+   expect_fault("untagged extension", job, PAN_SIM_CONFIG_FAULT, job);
    d.zs = NULL;
 #endif
 
@@ -828,14 +831,14 @@ test_malformed(void)
    snapshot();
    memset(expect_of(target), 0, 16);
    {
-      struct pan_shim_exec_stats st;
+      struct pan_sim_stats st;
       printf("  expecting a fault (cycle):\n");
       int ret = run(a, &st);
-      PAN_CHECK(ret == -1 && st.fault_status == PAN_SHIM_EXEC_CONFIG_FAULT,
+      PAN_CHECK(ret == -1 && st.fault_status == PAN_SIM_CONFIG_FAULT,
                 "cycle: ret %d", ret);
       PAN_CHECK(st.jobs_run == 2, "cycle: %u jobs ran", st.jobs_run);
-      PAN_CHECK(job_status(a) == PAN_SHIM_EXEC_DONE &&
-                   job_status(b) == PAN_SHIM_EXEC_DONE,
+      PAN_CHECK(job_status(a) == PAN_SIM_STATUS_DONE &&
+                   job_status(b) == PAN_SIM_STATUS_DONE,
                 "cycle: statuses");
       compare_buffers("cycle");
    }
@@ -843,40 +846,40 @@ test_malformed(void)
    /* Undefined job type, unaligned write-value target, misaligned job. */
    space_reset();
    job = emit_plain_job(15, 1, 0);
-   expect_fault("job type 15", job, PAN_SHIM_EXEC_CONFIG_FAULT, job);
+   expect_fault("job type 15", job, PAN_SIM_CONFIG_FAULT, job);
 
    space_reset();
    target = alloc(R_BUF, 16, 8, NULL);
    job = emit_write_value(MALI_WRITE_VALUE_TYPE_ZERO, target + 4, 0, 1, 0,
                           NULL);
-   expect_fault("unaligned write-value", job, PAN_SHIM_EXEC_CONFIG_FAULT,
+   expect_fault("unaligned write-value", job, PAN_SIM_CONFIG_FAULT,
                 job);
 
    space_reset();
    job = emit_write_value(MALI_WRITE_VALUE_TYPE_ZERO, 0x40, 0, 1, 0, NULL);
-   expect_fault("write-value into nothing", job, PAN_SHIM_EXEC_WRITE_FAULT,
+   expect_fault("write-value into nothing", job, PAN_SIM_WRITE_FAULT,
                 job);
 
    space_reset();
-   expect_fault("chain into nothing", 0x7000000, PAN_SHIM_EXEC_READ_FAULT, 0);
+   expect_fault("chain into nothing", 0x7000000, PAN_SIM_READ_FAULT, 0);
    expect_fault("misaligned job", region_va[R_JOBS] + 8,
-                PAN_SHIM_EXEC_CONFIG_FAULT, 0);
+                PAN_SIM_CONFIG_FAULT, 0);
 
 }
 
 int
 main(void)
 {
-   PAN_CHECK(pan_shim_exec_supports_arch(PAN_ARCH), "arch built in");
-   PAN_CHECK(!pan_shim_exec_supports_arch(8), "no v8");
+   PAN_CHECK(pan_sim_supports_arch(PAN_ARCH), "arch built in");
+   PAN_CHECK(!pan_sim_supports_arch(8), "no v8");
 
    test_clears();
    test_write_value();
    test_malformed();
 
    for (unsigned i = 0; i < R_COUNT; ++i) {
-      free(regions[i].cpu);
+      free(mem[i]);
       free(expect[i]);
    }
-   return pan_test_summary("pan_shim_exec_" PAN_ARCH_NAME);
+   return pan_test_summary("pan_sim_exec_" PAN_ARCH_NAME);
 }

@@ -13,7 +13,7 @@
 #include "pan_bo.h"
 #include "pan_bo_cache.h"
 #include "pan_device.h"
-#include "pan_device_test.h"
+#include "util/pan_test_util.h"
 #include "pan_fake_kmod.h"
 
 #define KiB 1024ull
@@ -46,7 +46,7 @@ setup(void)
    char err[256];
 
    fake_kernel_init(&fk);
-   CHECK_EQ(
+   PAN_EXPECT_EQ(
       pan_device_open_kmod(&dev, 3, &fake_kmod_ops, &fk, 0, err, sizeof(err)),
       0);
    pan_device_set_log(&dev, capture_log, NULL);
@@ -62,8 +62,8 @@ static void
 teardown(void)
 {
    pan_device_close(&dev);
-   CHECK_EQ(fake_kernel_live_bos(&fk), 0);
-   CHECK_EQ(fk.creates + fk.imports, fk.closes);
+   PAN_EXPECT_EQ(fake_kernel_live_bos(&fk), 0);
+   PAN_EXPECT_EQ(fk.creates + fk.imports, fk.closes);
    fake_kernel_fini(&fk);
 }
 
@@ -81,25 +81,25 @@ ref_bucket(uint64_t size_B)
 static void
 test_bucket_selection(void)
 {
-   CHECK_EQ(PAN_BO_CACHE_BUCKET_COUNT, 11);
-   CHECK_EQ(pan_bo_cache_bucket(1), 0);
-   CHECK_EQ(pan_bo_cache_bucket(4 * KiB), 0);
-   CHECK_EQ(pan_bo_cache_bucket(8 * KiB - 1), 0);
-   CHECK_EQ(pan_bo_cache_bucket(8 * KiB), 1);
-   CHECK_EQ(pan_bo_cache_bucket(64 * KiB), 4);
-   CHECK_EQ(pan_bo_cache_bucket(4 * MiB - 1), 9);
-   CHECK_EQ(pan_bo_cache_bucket(4 * MiB), 10);
-   CHECK_EQ(pan_bo_cache_bucket(512 * MiB), 10);
+   PAN_EXPECT_EQ(PAN_BO_CACHE_BUCKET_COUNT, 11);
+   PAN_EXPECT_EQ(pan_bo_cache_bucket(1), 0);
+   PAN_EXPECT_EQ(pan_bo_cache_bucket(4 * KiB), 0);
+   PAN_EXPECT_EQ(pan_bo_cache_bucket(8 * KiB - 1), 0);
+   PAN_EXPECT_EQ(pan_bo_cache_bucket(8 * KiB), 1);
+   PAN_EXPECT_EQ(pan_bo_cache_bucket(64 * KiB), 4);
+   PAN_EXPECT_EQ(pan_bo_cache_bucket(4 * MiB - 1), 9);
+   PAN_EXPECT_EQ(pan_bo_cache_bucket(4 * MiB), 10);
+   PAN_EXPECT_EQ(pan_bo_cache_bucket(512 * MiB), 10);
 
    /* Every page multiple up to 16 MiB, and both sides of each power. */
    for (uint64_t s = 4 * KiB; s <= 16 * MiB; s += 4 * KiB)
-      CHECK_EQ(pan_bo_cache_bucket(s), ref_bucket(s));
+      PAN_EXPECT_EQ(pan_bo_cache_bucket(s), ref_bucket(s));
    for (unsigned l = 0; l < 40; l++) {
-      CHECK_EQ(pan_bo_cache_bucket(1ull << l), ref_bucket(1ull << l));
-      CHECK_EQ(pan_bo_cache_bucket((1ull << l) + 1),
-               ref_bucket((1ull << l) + 1));
-      CHECK_EQ(pan_bo_cache_bucket((2ull << l) - 1),
-               ref_bucket((2ull << l) - 1));
+      PAN_EXPECT_EQ(pan_bo_cache_bucket(1ull << l), ref_bucket(1ull << l));
+      PAN_EXPECT_EQ(pan_bo_cache_bucket((1ull << l) + 1),
+                    ref_bucket((1ull << l) + 1));
+      PAN_EXPECT_EQ(pan_bo_cache_bucket((2ull << l) - 1),
+                    ref_bucket((2ull << l) - 1));
    }
 }
 
@@ -109,41 +109,42 @@ test_create_flags(void)
    setup();
 
    struct pan_bo *plain = pan_bo_create(&dev, 100, 0, "plain");
-   CHECK(plain != NULL);
-   CHECK_EQ(fk.last_create_kflags, PAN_KMOD_BO_NOEXEC);
-   CHECK_EQ(plain->size_B, 4 * KiB); /* whole pages */
-   CHECK(plain->cpu != NULL);        /* mapped at creation */
-   CHECK(plain->gpu_va != 0);
-   CHECK_EQ(plain->gpu_va, fake_kernel_bo(&fk, plain->handle)->gpu_va);
-   CHECK_EQ(plain->refcnt, 1);
-   CHECK(strcmp(plain->label, "plain") == 0);
+   PAN_EXPECT(plain != NULL);
+   PAN_EXPECT_EQ(fk.last_create_kflags, PAN_KMOD_BO_NOEXEC);
+   PAN_EXPECT_EQ(plain->size_B, 4 * KiB); /* whole pages */
+   PAN_EXPECT(plain->cpu != NULL);        /* mapped at creation */
+   PAN_EXPECT(plain->gpu_va != 0);
+   PAN_EXPECT_EQ(plain->gpu_va, fake_kernel_bo(&fk, plain->handle)->gpu_va);
+   PAN_EXPECT_EQ(plain->refcnt, 1);
+   PAN_EXPECT(strcmp(plain->label, "plain") == 0);
    memset(plain->cpu, 0xab, plain->size_B);
-   CHECK_EQ(((uint8_t *)fake_kernel_bo(&fk, plain->handle)->mem)[4095], 0xab);
+   PAN_EXPECT_EQ(((uint8_t *)fake_kernel_bo(&fk, plain->handle)->mem)[4095],
+                 0xab);
 
    struct pan_bo *exec = pan_bo_create(&dev, 8 * KiB, PAN_BO_EXECUTE, "code");
-   CHECK(exec != NULL);
-   CHECK_EQ(fk.last_create_kflags, 0);
+   PAN_EXPECT(exec != NULL);
+   PAN_EXPECT_EQ(fk.last_create_kflags, 0);
 
    struct pan_bo *heap =
       pan_bo_create(&dev, 3 * MiB, PAN_BO_GROWABLE | PAN_BO_INVISIBLE, "heap");
-   CHECK(heap != NULL);
-   CHECK_EQ(fk.last_create_kflags, PAN_KMOD_BO_HEAP | PAN_KMOD_BO_NOEXEC);
-   CHECK_EQ(heap->size_B, 4 * MiB); /* 2 MiB granules */
-   CHECK(heap->cpu == NULL);
-   CHECK(pan_bo_mmap(heap) == NULL); /* refused, not a crash */
-   CHECK_STR_HAS(last_log, "invisible");
+   PAN_EXPECT(heap != NULL);
+   PAN_EXPECT_EQ(fk.last_create_kflags, PAN_KMOD_BO_HEAP | PAN_KMOD_BO_NOEXEC);
+   PAN_EXPECT_EQ(heap->size_B, 4 * MiB); /* 2 MiB granules */
+   PAN_EXPECT(heap->cpu == NULL);
+   PAN_EXPECT(pan_bo_mmap(heap) == NULL); /* refused, not a crash */
+   PAN_EXPECT_STR_HAS(last_log, "invisible");
 
    unsigned mmaps = fk.mmaps;
    struct pan_bo *invisible =
       pan_bo_create(&dev, 4 * KiB, PAN_BO_INVISIBLE, "inv");
    struct pan_bo *delayed =
       pan_bo_create(&dev, 4 * KiB, PAN_BO_DELAY_MMAP, "delayed");
-   CHECK(invisible && !invisible->cpu);
-   CHECK(delayed && !delayed->cpu);
-   CHECK_EQ(fk.mmaps, mmaps);
-   CHECK(pan_bo_mmap(delayed) != NULL);
-   CHECK(pan_bo_mmap(delayed) == delayed->cpu); /* mapped once */
-   CHECK_EQ(fk.mmaps, mmaps + 1);
+   PAN_EXPECT(invisible && !invisible->cpu);
+   PAN_EXPECT(delayed && !delayed->cpu);
+   PAN_EXPECT_EQ(fk.mmaps, mmaps);
+   PAN_EXPECT(pan_bo_mmap(delayed) != NULL);
+   PAN_EXPECT(pan_bo_mmap(delayed) == delayed->cpu); /* mapped once */
+   PAN_EXPECT_EQ(fk.mmaps, mmaps + 1);
 
    pan_bo_unref(plain);
    pan_bo_unref(exec);
@@ -173,12 +174,12 @@ test_invalid_requests(void)
 
    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
       log_count = 0;
-      CHECK(pan_bo_create(&dev, bad[i].size, bad[i].flags, "bad") == NULL);
-      CHECK_EQ(log_count, 1);
-      CHECK_STR_HAS(last_log, bad[i].why);
-      CHECK_STR_HAS(last_log, "\"bad\"");
+      PAN_EXPECT(pan_bo_create(&dev, bad[i].size, bad[i].flags, "bad") == NULL);
+      PAN_EXPECT_EQ(log_count, 1);
+      PAN_EXPECT_STR_HAS(last_log, bad[i].why);
+      PAN_EXPECT_STR_HAS(last_log, "\"bad\"");
    }
-   CHECK_EQ(fk.creates, 0);
+   PAN_EXPECT_EQ(fk.creates, 0);
    teardown();
 }
 
@@ -193,20 +194,20 @@ test_reuse_idle(void)
    pan_bo_unref(a);
 
    /* Cached, not freed, and marked DONTNEED. */
-   CHECK_EQ(fk.closes, 0);
-   CHECK_EQ(dev.bo_cache.count, 1);
-   CHECK_EQ(dev.bo_cache.size_B, 64 * KiB);
-   CHECK(fake_kernel_bo(&fk, handle)->dontneed);
+   PAN_EXPECT_EQ(fk.closes, 0);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.size_B, 64 * KiB);
+   PAN_EXPECT(fake_kernel_bo(&fk, handle)->dontneed);
 
    struct pan_bo *b = pan_bo_create(&dev, 64 * KiB, 0, "b");
-   CHECK_EQ(b->handle, handle);
-   CHECK_EQ(b->gpu_va, va);
-   CHECK_EQ(fk.creates, 1);
-   CHECK_EQ(b->refcnt, 1);
-   CHECK(strcmp(b->label, "b") == 0);
-   CHECK(!fake_kernel_bo(&fk, handle)->dontneed); /* WILLNEED again */
-   CHECK_EQ(dev.bo_cache.count, 0);
-   CHECK_EQ(dev.bo_cache.hits, 1);
+   PAN_EXPECT_EQ(b->handle, handle);
+   PAN_EXPECT_EQ(b->gpu_va, va);
+   PAN_EXPECT_EQ(fk.creates, 1);
+   PAN_EXPECT_EQ(b->refcnt, 1);
+   PAN_EXPECT(strcmp(b->label, "b") == 0);
+   PAN_EXPECT(!fake_kernel_bo(&fk, handle)->dontneed); /* WILLNEED again */
+   PAN_EXPECT_EQ(dev.bo_cache.count, 0);
+   PAN_EXPECT_EQ(dev.bo_cache.hits, 1);
 
    /* A smaller request in the same size class is served too: 96 KiB for
     * 70 KiB, and (next bucket) 64 KiB for 60 KiB.
@@ -215,14 +216,14 @@ test_reuse_idle(void)
    uint32_t c_handle = c->handle;
    pan_bo_unref(c);
    c = pan_bo_create(&dev, 70 * KiB, 0, "c2");
-   CHECK_EQ(c->handle, c_handle);
-   CHECK_EQ(c->size_B, 96 * KiB);
+   PAN_EXPECT_EQ(c->handle, c_handle);
+   PAN_EXPECT_EQ(c->size_B, 96 * KiB);
 
    pan_bo_unref(b);
    b = pan_bo_create(&dev, 60 * KiB, 0, "b2");
-   CHECK_EQ(b->handle, handle);
+   PAN_EXPECT_EQ(b->handle, handle);
 
-   CHECK_EQ(fk.creates, 2);
+   PAN_EXPECT_EQ(fk.creates, 2);
    pan_bo_unref(b);
    pan_bo_unref(c);
    teardown();
@@ -242,22 +243,22 @@ test_no_reuse_mismatch(void)
    pan_bo_unref(huge);
    struct pan_bo *small = pan_bo_create(&dev, 300 * KiB, 0, "small");
    struct pan_bo *large = pan_bo_create(&dev, 8 * MiB, 0, "large");
-   CHECK_EQ(fk.creates, 4);
-   CHECK_EQ(dev.bo_cache.count, 2);
+   PAN_EXPECT_EQ(fk.creates, 4);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 2);
    pan_bo_unref(large);
 
    /* Different kernel flags: executable vs not. */
    struct pan_bo *code = pan_bo_create(&dev, 16 * KiB, PAN_BO_EXECUTE, "x");
    pan_bo_unref(code);
    struct pan_bo *data = pan_bo_create(&dev, 16 * KiB, 0, "d");
-   CHECK_EQ(fk.creates, 6);
-   CHECK_EQ(fk.last_create_kflags, PAN_KMOD_BO_NOEXEC);
+   PAN_EXPECT_EQ(fk.creates, 6);
+   PAN_EXPECT_EQ(fk.last_create_kflags, PAN_KMOD_BO_NOEXEC);
 
    /* DELAY_MMAP alone does not matter. */
    pan_bo_unref(data);
    data = pan_bo_create(&dev, 16 * KiB, PAN_BO_DELAY_MMAP, "d2");
-   CHECK_EQ(fk.creates, 6);
-   CHECK(data->cpu != NULL); /* mapping kept from before */
+   PAN_EXPECT_EQ(fk.creates, 6);
+   PAN_EXPECT(data->cpu != NULL); /* mapping kept from before */
 
    pan_bo_unref(data);
    pan_bo_unref(small);
@@ -273,20 +274,20 @@ test_busy_not_reused(void)
    uint32_t handle = a->handle;
    fake_kernel_set_busy(&fk, handle, true);
    pan_bo_unref(a);
-   CHECK_EQ(dev.bo_cache.count, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1);
 
    unsigned waits = fk.waits;
    struct pan_bo *b = pan_bo_create(&dev, 32 * KiB, 0, "b");
-   CHECK(b->handle != handle);
-   CHECK_EQ(fk.creates, 2);
-   CHECK(fk.waits > waits); /* the cache polled the kernel */
-   CHECK_EQ(dev.bo_cache.count, 1);
+   PAN_EXPECT(b->handle != handle);
+   PAN_EXPECT_EQ(fk.creates, 2);
+   PAN_EXPECT(fk.waits > waits); /* the cache polled the kernel */
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1);
 
    /* Once idle, it is reused. */
    fake_kernel_set_busy(&fk, handle, false);
    struct pan_bo *c = pan_bo_create(&dev, 32 * KiB, 0, "c");
-   CHECK_EQ(c->handle, handle);
-   CHECK_EQ(fk.creates, 2);
+   PAN_EXPECT_EQ(c->handle, handle);
+   PAN_EXPECT_EQ(fk.creates, 2);
 
    pan_bo_unref(b);
    pan_bo_unref(c);
@@ -307,11 +308,11 @@ test_purged_freed(void)
    /* The purged BO was closed and a fresh one made. Handles get recycled
     * by the fake just as by a kernel, so count instead of comparing.
     */
-   CHECK_EQ(fk.closes, 1);
-   CHECK_EQ(fk.creates, 2);
-   CHECK_EQ(dev.bo_cache.purged_by_kernel, 1);
-   CHECK_EQ(dev.bo_cache.count, 0);
-   CHECK(!fake_kernel_bo(&fk, b->handle)->purged);
+   PAN_EXPECT_EQ(fk.closes, 1);
+   PAN_EXPECT_EQ(fk.creates, 2);
+   PAN_EXPECT_EQ(dev.bo_cache.purged_by_kernel, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 0);
+   PAN_EXPECT(!fake_kernel_bo(&fk, b->handle)->purged);
    (void)handle;
 
    pan_bo_unref(b);
@@ -322,7 +323,7 @@ static void
 test_eviction_by_age(void)
 {
    setup();
-   CHECK_EQ(dev.bo_cache.max_age_ns, 1000 * NS_PER_MS);
+   PAN_EXPECT_EQ(dev.bo_cache.max_age_ns, 1000 * NS_PER_MS);
 
    struct pan_bo *a = pan_bo_create(&dev, 4 * KiB, 0, "a");
    struct pan_bo *b = pan_bo_create(&dev, 8 * KiB, 0, "b");
@@ -332,28 +333,28 @@ test_eviction_by_age(void)
    pan_bo_unref(a); /* cached at t = 1.0 s */
    fake_now_ns += 500 * NS_PER_MS;
    pan_bo_unref(b); /* t = 1.5 s: a is 0.5 s old, kept */
-   CHECK_EQ(dev.bo_cache.count, 2);
-   CHECK_EQ(fk.closes, 0);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 2);
+   PAN_EXPECT_EQ(fk.closes, 0);
 
    fake_now_ns += 700 * NS_PER_MS;
    pan_bo_unref(c); /* t = 2.2 s: a (1.2 s) goes, b stays */
-   CHECK_EQ(dev.bo_cache.count, 2);
-   CHECK_EQ(fk.closes, 1);
-   CHECK(!fake_kernel_bo(&fk, ha)->live);
-   CHECK(fake_kernel_bo(&fk, hb)->live);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 2);
+   PAN_EXPECT_EQ(fk.closes, 1);
+   PAN_EXPECT(!fake_kernel_bo(&fk, ha)->live);
+   PAN_EXPECT(fake_kernel_bo(&fk, hb)->live);
 
    /* Exactly max age is still young; one nanosecond more is not. */
    fake_now_ns += 300 * NS_PER_MS; /* b is 1.0 s old */
    pan_bo_cache_evict_stale(&dev);
-   CHECK_EQ(dev.bo_cache.count, 2);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 2);
    fake_now_ns += 1;
    pan_bo_cache_evict_stale(&dev);
-   CHECK_EQ(dev.bo_cache.count, 1);
-   CHECK(!fake_kernel_bo(&fk, hb)->live);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1);
+   PAN_EXPECT(!fake_kernel_bo(&fk, hb)->live);
 
    pan_bo_cache_evict_all(&dev);
-   CHECK_EQ(dev.bo_cache.count, 0);
-   CHECK_EQ(dev.bo_cache.size_B, 0);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 0);
+   PAN_EXPECT_EQ(dev.bo_cache.size_B, 0);
    teardown();
 }
 
@@ -367,23 +368,23 @@ test_purge_on_alloc_failure(void)
       bos[i] = pan_bo_create(&dev, (4 * KiB) << i, 0, "filler");
    for (unsigned i = 0; i < 4; i++)
       pan_bo_unref(bos[i]);
-   CHECK_EQ(dev.bo_cache.count, 4);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 4);
 
    /* First attempt fails, the cache is emptied, the retry works. */
    fk.fail_creates = 1;
    struct pan_bo *big = pan_bo_create(&dev, 2 * MiB, 0, "big");
-   CHECK(big != NULL);
-   CHECK_EQ(dev.bo_cache.count, 0);
-   CHECK_EQ(fk.closes, 4);
-   CHECK_EQ(log_count, 0);
+   PAN_EXPECT(big != NULL);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 0);
+   PAN_EXPECT_EQ(fk.closes, 4);
+   PAN_EXPECT_EQ(log_count, 0);
 
    /* Failing twice gives NULL and one message naming the BO. */
    fk.fail_creates = 2;
-   CHECK(pan_bo_create(&dev, 2 * MiB, 0, "doomed") == NULL);
-   CHECK_EQ(log_count, 1);
-   CHECK_STR_HAS(last_log, "\"doomed\"");
-   CHECK_STR_HAS(last_log, strerror(ENOMEM));
-   CHECK_EQ(fk.fail_creates, 0);
+   PAN_EXPECT(pan_bo_create(&dev, 2 * MiB, 0, "doomed") == NULL);
+   PAN_EXPECT_EQ(log_count, 1);
+   PAN_EXPECT_STR_HAS(last_log, "\"doomed\"");
+   PAN_EXPECT_STR_HAS(last_log, strerror(ENOMEM));
+   PAN_EXPECT_EQ(fk.fail_creates, 0);
 
    pan_bo_unref(big);
    teardown();
@@ -396,8 +397,8 @@ test_cache_disabled(void)
    dev.bo_cache.disabled = true;
    struct pan_bo *a = pan_bo_create(&dev, 4 * KiB, 0, "a");
    pan_bo_unref(a);
-   CHECK_EQ(fk.closes, 1);
-   CHECK_EQ(dev.bo_cache.count, 0);
+   PAN_EXPECT_EQ(fk.closes, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 0);
    teardown();
 }
 
@@ -406,14 +407,14 @@ test_refcount(void)
 {
    setup();
    struct pan_bo *a = pan_bo_create(&dev, 4 * KiB, 0, "a");
-   CHECK(pan_bo_ref(a) == a);
-   CHECK(pan_bo_ref(NULL) == NULL);
-   CHECK_EQ(a->refcnt, 2);
+   PAN_EXPECT(pan_bo_ref(a) == a);
+   PAN_EXPECT(pan_bo_ref(NULL) == NULL);
+   PAN_EXPECT_EQ(a->refcnt, 2);
    pan_bo_unref(a);
-   CHECK_EQ(a->refcnt, 1);
-   CHECK_EQ(dev.bo_cache.count, 0);
+   PAN_EXPECT_EQ(a->refcnt, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 0);
    pan_bo_unref(a);
-   CHECK_EQ(dev.bo_cache.count, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1);
    teardown();
 }
 
@@ -425,26 +426,26 @@ test_wait(void)
    unsigned waits = fk.waits;
 
    /* Nothing pending: no kernel call. */
-   CHECK(pan_bo_wait(a, 0, true));
-   CHECK_EQ(fk.waits, waits);
+   PAN_EXPECT(pan_bo_wait(a, 0, true));
+   PAN_EXPECT_EQ(fk.waits, waits);
 
    /* Pending GPU reads do not block CPU readers. */
    fake_kernel_set_busy(&fk, a->handle, true);
    pan_bo_mark_gpu_access(a, PAN_BO_ACCESS_READ);
-   CHECK(pan_bo_wait(a, 0, false));
-   CHECK_EQ(fk.waits, waits);
+   PAN_EXPECT(pan_bo_wait(a, 0, false));
+   PAN_EXPECT_EQ(fk.waits, waits);
    /* ... but do block writers. */
-   CHECK(!pan_bo_wait(a, 0, true));
-   CHECK(!pan_bo_wait(a, 1000, true));
-   CHECK_EQ(fk.waits, waits + 2);
-   CHECK_EQ(log_count, 0); /* busy is not an error */
+   PAN_EXPECT(!pan_bo_wait(a, 0, true));
+   PAN_EXPECT(!pan_bo_wait(a, 1000, true));
+   PAN_EXPECT_EQ(fk.waits, waits + 2);
+   PAN_EXPECT_EQ(log_count, 0); /* busy is not an error */
 
    pan_bo_mark_gpu_access(a, PAN_BO_ACCESS_WRITE);
-   CHECK(!pan_bo_wait(a, 0, false));
+   PAN_EXPECT(!pan_bo_wait(a, 0, false));
 
    fake_kernel_set_busy(&fk, a->handle, false);
-   CHECK(pan_bo_wait(a, PAN_KMOD_TIMEOUT_INFINITE, false));
-   CHECK_EQ(a->gpu_access, 0); /* forgotten once idle */
+   PAN_EXPECT(pan_bo_wait(a, PAN_KMOD_TIMEOUT_INFINITE, false));
+   PAN_EXPECT_EQ(a->gpu_access, 0); /* forgotten once idle */
 
    pan_bo_unref(a);
    teardown();
@@ -457,50 +458,50 @@ test_export_import(void)
    struct pan_bo *a = pan_bo_create(&dev, 20 * KiB, 0, "scanout");
 
    int fd = pan_bo_export(a);
-   CHECK(fd >= 0);
-   CHECK(a->flags & PAN_BO_SHARED);
+   PAN_EXPECT(fd >= 0);
+   PAN_EXPECT(a->flags & PAN_BO_SHARED);
 
    /* Importing our own export gives the same BO. */
    struct pan_bo *again = pan_bo_import(&dev, fd);
-   CHECK(again == a);
-   CHECK_EQ(a->refcnt, 2);
+   PAN_EXPECT(again == a);
+   PAN_EXPECT_EQ(a->refcnt, 2);
 
    /* A second export hands out another fd to the same buffer. */
    int fd2 = pan_bo_export(a);
-   CHECK(fd2 >= 0 && fd2 != fd);
-   CHECK(pan_bo_import(&dev, fd2) == a);
-   CHECK_EQ(a->refcnt, 3);
+   PAN_EXPECT(fd2 >= 0 && fd2 != fd);
+   PAN_EXPECT(pan_bo_import(&dev, fd2) == a);
+   PAN_EXPECT_EQ(a->refcnt, 3);
    close(fd2);
 
    pan_bo_unref(again);
    pan_bo_unref(a);
-   CHECK_EQ(a->refcnt, 1);
+   PAN_EXPECT_EQ(a->refcnt, 1);
    /* Shared BOs skip the cache: the last unref closes. */
    pan_bo_unref(a);
-   CHECK_EQ(dev.bo_cache.count, 0);
-   CHECK_EQ(fk.closes, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 0);
+   PAN_EXPECT_EQ(fk.closes, 1);
    close(fd);
 
    /* A foreign dma-buf: a new BO sized like the buffer; importing it
     * twice gives the same BO.
     */
    int foreign = memfd_create("foreign", MFD_CLOEXEC);
-   CHECK(foreign >= 0 && ftruncate(foreign, 12 * KiB) == 0);
+   PAN_EXPECT(foreign >= 0 && ftruncate(foreign, 12 * KiB) == 0);
    struct pan_bo *f1 = pan_bo_import(&dev, foreign);
    struct pan_bo *f2 = pan_bo_import(&dev, foreign);
-   CHECK(f1 != NULL && f1 == f2);
-   CHECK_EQ(f1->size_B, 12 * KiB);
-   CHECK(f1->gpu_va != 0);
-   CHECK_EQ(f1->flags, PAN_BO_SHARED | PAN_BO_DELAY_MMAP);
-   CHECK(f1->cpu == NULL);
-   CHECK(pan_bo_mmap(f1) != NULL);
+   PAN_EXPECT(f1 != NULL && f1 == f2);
+   PAN_EXPECT_EQ(f1->size_B, 12 * KiB);
+   PAN_EXPECT(f1->gpu_va != 0);
+   PAN_EXPECT_EQ(f1->flags, PAN_BO_SHARED | PAN_BO_DELAY_MMAP);
+   PAN_EXPECT(f1->cpu == NULL);
+   PAN_EXPECT(pan_bo_mmap(f1) != NULL);
    pan_bo_unref(f2);
    pan_bo_unref(f1);
    close(foreign);
 
    /* A bad fd is an error, not a crash. */
-   CHECK(pan_bo_import(&dev, -1) == NULL);
-   CHECK_STR_HAS(last_log, "fd -1");
+   PAN_EXPECT(pan_bo_import(&dev, -1) == NULL);
+   PAN_EXPECT_STR_HAS(last_log, "fd -1");
    teardown();
 }
 
@@ -514,29 +515,29 @@ test_created_shared(void)
 
    struct pan_bo *cached = pan_bo_create(&dev, 8 * KiB, 0, "cached");
    pan_bo_unref(cached);
-   CHECK_EQ(dev.bo_cache.count, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1);
 
    struct pan_bo *s = pan_bo_create(&dev, 8 * KiB, PAN_BO_SHARED, "shared");
-   CHECK(s != NULL);
-   CHECK_EQ(fk.creates, 2); /* not served from the cache */
-   CHECK_EQ(dev.bo_cache.count, 1);
-   CHECK(s->cpu != NULL);
+   PAN_EXPECT(s != NULL);
+   PAN_EXPECT_EQ(fk.creates, 2); /* not served from the cache */
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1);
+   PAN_EXPECT(s->cpu != NULL);
 
    int fd = pan_bo_export(s);
-   CHECK(fd >= 0);
-   CHECK(pan_bo_import(&dev, fd) == s);
-   CHECK_EQ(s->refcnt, 2);
+   PAN_EXPECT(fd >= 0);
+   PAN_EXPECT(pan_bo_import(&dev, fd) == s);
+   PAN_EXPECT_EQ(s->refcnt, 2);
    pan_bo_unref(s);
    pan_bo_unref(s);
-   CHECK_EQ(dev.bo_cache.count, 1); /* closed, not cached */
-   CHECK_EQ(fk.closes, 1);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1); /* closed, not cached */
+   PAN_EXPECT_EQ(fk.closes, 1);
    close(fd);
 
    /* Never exported: still closed rather than cached. */
    s = pan_bo_create(&dev, 8 * KiB, PAN_BO_SHARED, "shared2");
    pan_bo_unref(s);
-   CHECK_EQ(dev.bo_cache.count, 1);
-   CHECK_EQ(fk.closes, 2);
+   PAN_EXPECT_EQ(dev.bo_cache.count, 1);
+   PAN_EXPECT_EQ(fk.closes, 2);
    teardown();
 }
 
@@ -575,30 +576,30 @@ test_threads(void)
    for (unsigned i = 0; i < 4; i++) {
       void *ret;
       pthread_join(t[i], &ret);
-      CHECK(ret == NULL);
+      PAN_EXPECT(ret == NULL);
    }
-   CHECK(dev.bo_cache.hits > 0);
-   CHECK_EQ(log_count, 0);
+   PAN_EXPECT(dev.bo_cache.hits > 0);
+   PAN_EXPECT_EQ(log_count, 0);
    teardown();
 }
 
 int
 main(void)
 {
-   RUN_TEST(test_bucket_selection);
-   RUN_TEST(test_create_flags);
-   RUN_TEST(test_invalid_requests);
-   RUN_TEST(test_reuse_idle);
-   RUN_TEST(test_no_reuse_mismatch);
-   RUN_TEST(test_busy_not_reused);
-   RUN_TEST(test_purged_freed);
-   RUN_TEST(test_eviction_by_age);
-   RUN_TEST(test_purge_on_alloc_failure);
-   RUN_TEST(test_cache_disabled);
-   RUN_TEST(test_refcount);
-   RUN_TEST(test_wait);
-   RUN_TEST(test_export_import);
-   RUN_TEST(test_created_shared);
-   RUN_TEST(test_threads);
-   return test_summary("pan_bo");
+   PAN_RUN_CASE(test_bucket_selection);
+   PAN_RUN_CASE(test_create_flags);
+   PAN_RUN_CASE(test_invalid_requests);
+   PAN_RUN_CASE(test_reuse_idle);
+   PAN_RUN_CASE(test_no_reuse_mismatch);
+   PAN_RUN_CASE(test_busy_not_reused);
+   PAN_RUN_CASE(test_purged_freed);
+   PAN_RUN_CASE(test_eviction_by_age);
+   PAN_RUN_CASE(test_purge_on_alloc_failure);
+   PAN_RUN_CASE(test_cache_disabled);
+   PAN_RUN_CASE(test_refcount);
+   PAN_RUN_CASE(test_wait);
+   PAN_RUN_CASE(test_export_import);
+   PAN_RUN_CASE(test_created_shared);
+   PAN_RUN_CASE(test_threads);
+   return pan_test_summary("pan_bo");
 }

@@ -9,7 +9,7 @@
 
 #include "drm-uapi/panfrost_drm.h"
 #include "pan_device.h"
-#include "pan_device_test.h"
+#include "util/pan_test_util.h"
 #include "pan_fake_kmod.h"
 
 static struct fake_kernel fk;
@@ -30,49 +30,49 @@ test_g52_fields(void)
    fake_kernel_init(&fk);
    fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_SHADER_PRESENT, 0x5);
 
-   CHECK_EQ(open_fake(0), 0);
-   CHECK_EQ(err[0], 0);
-   CHECK_EQ(dev.fd, 42);
-   CHECK_EQ(dev.gpu_id, 0x7212);
-   CHECK_EQ(dev.gpu_revision, 0x0010);
-   CHECK_EQ(dev.arch, 7);
-   CHECK(dev.model && strcmp(dev.model->name, "Mali-G52") == 0);
+   PAN_EXPECT_EQ(open_fake(0), 0);
+   PAN_EXPECT_EQ(err[0], 0);
+   PAN_EXPECT_EQ(dev.fd, 42);
+   PAN_EXPECT_EQ(dev.gpu_id, 0x7212);
+   PAN_EXPECT_EQ(dev.gpu_revision, 0x0010);
+   PAN_EXPECT_EQ(dev.arch, 7);
+   PAN_EXPECT(dev.model && strcmp(dev.model->name, "Mali-G52") == 0);
    /* Cores 0 and 2: two cores, ids up to 2. */
-   CHECK_EQ(dev.shader_present, 0x5);
-   CHECK_EQ(dev.core_count, 2);
-   CHECK_EQ(dev.core_id_range, 3);
-   CHECK_EQ(dev.max_threads, 768);
-   CHECK_EQ(dev.max_workgroup_size, 384);
-   CHECK_EQ(dev.max_barrier_size, 384);
-   CHECK_EQ(dev.thread_tls_alloc, 384);
-   CHECK_EQ(dev.thread_features, 0x4000400);
-   CHECK_EQ(dev.texture_features[0], 0xfe001e);
-   CHECK_EQ(dev.texture_features[1], 0x11);
-   CHECK_EQ(dev.texture_features[2], 0x22);
-   CHECK_EQ(dev.texture_features[3], 0x33);
-   CHECK_EQ(dev.js_present, 0x7);
-   CHECK_EQ(dev.js_features[0], 0x20e);
-   CHECK_EQ(dev.js_features[1], 0x1fe);
-   CHECK_EQ(dev.js_features[2], 0x7e);
-   CHECK_EQ(dev.js_features[3], 0);
-   CHECK_EQ(dev.as_present, 0xff);
-   CHECK_EQ(dev.l2_features, 0x07110206);
-   CHECK_EQ(dev.mmu_features, 0x2830);
-   CHECK_EQ(dev.l2_slices, 2);
-   CHECK_EQ(dev.tiler_bin_size_B, 512);
-   CHECK_EQ(dev.tiler_max_levels, 8);
-   CHECK(dev.has_afbc);
-   CHECK_EQ(dev.tile_buffer_size_B, 16384);
-   CHECK_EQ(dev.optimal_tib_size_B, 8192);
-   CHECK_EQ(dev.params_defaulted, 0);
+   PAN_EXPECT_EQ(dev.shader_present, 0x5);
+   PAN_EXPECT_EQ(dev.core_count, 2);
+   PAN_EXPECT_EQ(dev.core_id_range, 3);
+   PAN_EXPECT_EQ(dev.max_threads, 768);
+   PAN_EXPECT_EQ(dev.max_workgroup_size, 384);
+   PAN_EXPECT_EQ(dev.max_barrier_size, 384);
+   PAN_EXPECT_EQ(dev.thread_tls_alloc, 384);
+   PAN_EXPECT_EQ(dev.thread_features, 0x4000400);
+   PAN_EXPECT_EQ(dev.texture_features[0], 0xfe001e);
+   PAN_EXPECT_EQ(dev.texture_features[1], 0x11);
+   PAN_EXPECT_EQ(dev.texture_features[2], 0x22);
+   PAN_EXPECT_EQ(dev.texture_features[3], 0x33);
+   PAN_EXPECT_EQ(dev.js_present, 0x7);
+   PAN_EXPECT_EQ(dev.js_features[0], 0x20e);
+   PAN_EXPECT_EQ(dev.js_features[1], 0x1fe);
+   PAN_EXPECT_EQ(dev.js_features[2], 0x7e);
+   PAN_EXPECT_EQ(dev.js_features[3], 0);
+   PAN_EXPECT_EQ(dev.as_present, 0xff);
+   PAN_EXPECT_EQ(dev.l2_features, 0x07110206);
+   PAN_EXPECT_EQ(dev.mmu_features, 0x2830);
+   PAN_EXPECT_EQ(dev.l2_slices, 2);
+   PAN_EXPECT_EQ(dev.tiler_bin_size_B, 512);
+   PAN_EXPECT_EQ(dev.tiler_max_levels, 8);
+   PAN_EXPECT(dev.has_afbc);
+   PAN_EXPECT_EQ(dev.tile_buffer_size_B, 16384);
+   PAN_EXPECT_EQ(dev.optimal_tib_size_B, 8192);
+   PAN_EXPECT_EQ(dev.params_defaulted, 0);
    /* ETC2 RGB8 (1) and ASTC 2D LDR (22) are in 0xfe001e, BC1 (7) not. */
-   CHECK(pan_device_supports_compressed_format(&dev, 1));
-   CHECK(pan_device_supports_compressed_format(&dev, 22));
-   CHECK(!pan_device_supports_compressed_format(&dev, 7));
-   CHECK(!pan_device_supports_compressed_format(&dev, 40));
+   PAN_EXPECT(pan_device_supports_compressed_format(&dev, 1));
+   PAN_EXPECT(pan_device_supports_compressed_format(&dev, 22));
+   PAN_EXPECT(!pan_device_supports_compressed_format(&dev, 7));
+   PAN_EXPECT(!pan_device_supports_compressed_format(&dev, 40));
 
    pan_device_close(&dev);
-   CHECK_EQ(fk.device_closes, 0); /* the fd stays the caller's */
+   PAN_EXPECT_EQ(fk.device_closes, 0); /* the fd stays the caller's */
    fake_kernel_fini(&fk);
 }
 
@@ -80,12 +80,12 @@ static void
 test_owns_fd(void)
 {
    fake_kernel_init(&fk);
-   CHECK_EQ(open_fake(PAN_DEVICE_OWNS_FD), 0);
+   PAN_EXPECT_EQ(open_fake(PAN_DEVICE_OWNS_FD), 0);
    pan_device_close(&dev);
-   CHECK_EQ(fk.device_closes, 1);
+   PAN_EXPECT_EQ(fk.device_closes, 1);
    /* Closing twice is harmless. */
    pan_device_close(&dev);
-   CHECK_EQ(fk.device_closes, 1);
+   PAN_EXPECT_EQ(fk.device_closes, 1);
    fake_kernel_fini(&fk);
 }
 
@@ -98,24 +98,24 @@ test_optional_defaults(void)
         p <= DRM_PANFROST_PARAM_AFBC_FEATURES; p++)
       fake_kernel_fail_param(&fk, p, -EINVAL);
 
-   CHECK_EQ(open_fake(0), 0);
-   CHECK_EQ(dev.gpu_id, 0x7212);
+   PAN_EXPECT_EQ(open_fake(0), 0);
+   PAN_EXPECT_EQ(dev.gpu_id, 0x7212);
    /* Worst-case 16 cores. */
-   CHECK_EQ(dev.shader_present, 0xffff);
-   CHECK_EQ(dev.core_count, 16);
-   CHECK_EQ(dev.core_id_range, 16);
-   CHECK_EQ(dev.max_threads, 768); /* v7 architectural maximum */
-   CHECK_EQ(dev.max_workgroup_size, 256);
-   CHECK_EQ(dev.max_barrier_size, 256);
-   CHECK_EQ(dev.thread_tls_alloc, 768);
+   PAN_EXPECT_EQ(dev.shader_present, 0xffff);
+   PAN_EXPECT_EQ(dev.core_count, 16);
+   PAN_EXPECT_EQ(dev.core_id_range, 16);
+   PAN_EXPECT_EQ(dev.max_threads, 768); /* v7 architectural maximum */
+   PAN_EXPECT_EQ(dev.max_workgroup_size, 256);
+   PAN_EXPECT_EQ(dev.max_barrier_size, 256);
+   PAN_EXPECT_EQ(dev.thread_tls_alloc, 768);
    /* ETC2 + ASTC baseline: bits 1-4 and 17-23. */
-   CHECK_EQ(dev.texture_features[0], 0x00fe001e);
-   CHECK_EQ(dev.tiler_bin_size_B, 512);
-   CHECK_EQ(dev.tiler_max_levels, 8);
-   CHECK_EQ(dev.l2_slices, 1);
-   CHECK_EQ(dev.js_present, 0x7);
-   CHECK_EQ(dev.nr_core_groups, 1);
-   CHECK(dev.has_afbc); /* v7, AFBC_FEATURES unknown -> 0 */
+   PAN_EXPECT_EQ(dev.texture_features[0], 0x00fe001e);
+   PAN_EXPECT_EQ(dev.tiler_bin_size_B, 512);
+   PAN_EXPECT_EQ(dev.tiler_max_levels, 8);
+   PAN_EXPECT_EQ(dev.l2_slices, 1);
+   PAN_EXPECT_EQ(dev.js_present, 0x7);
+   PAN_EXPECT_EQ(dev.nr_core_groups, 1);
+   PAN_EXPECT(dev.has_afbc); /* v7, AFBC_FEATURES unknown -> 0 */
 
    /* Every optional parameter is recorded as defaulted; the identity
     * ones are not. JS_FEATURES are only asked for present slots (0-2).
@@ -128,7 +128,7 @@ test_optional_defaults(void)
          continue;
       expect |= 1ull << p;
    }
-   CHECK_EQ(dev.params_defaulted, expect);
+   PAN_EXPECT_EQ(dev.params_defaulted, expect);
 
    pan_device_close(&dev);
    fake_kernel_fini(&fk);
@@ -141,12 +141,12 @@ test_single_optional_missing(void)
    fake_kernel_fail_param(&fk, DRM_PANFROST_PARAM_THREAD_TLS_ALLOC, -EINVAL);
    fake_kernel_fail_param(&fk, DRM_PANFROST_PARAM_AFBC_FEATURES, -EINVAL);
 
-   CHECK_EQ(open_fake(0), 0);
-   CHECK_EQ(dev.thread_tls_alloc, 768); /* falls back to max_threads */
-   CHECK_EQ(dev.max_threads, 768);
-   CHECK(dev.has_afbc);
-   CHECK_EQ(dev.params_defaulted,
-            (1ull << DRM_PANFROST_PARAM_THREAD_TLS_ALLOC) |
+   PAN_EXPECT_EQ(open_fake(0), 0);
+   PAN_EXPECT_EQ(dev.thread_tls_alloc, 768); /* falls back to max_threads */
+   PAN_EXPECT_EQ(dev.max_threads, 768);
+   PAN_EXPECT(dev.has_afbc);
+   PAN_EXPECT_EQ(dev.params_defaulted,
+                 (1ull << DRM_PANFROST_PARAM_THREAD_TLS_ALLOC) |
                (1ull << DRM_PANFROST_PARAM_AFBC_FEATURES));
    pan_device_close(&dev);
    fake_kernel_fini(&fk);
@@ -161,12 +161,12 @@ test_required_missing(void)
    for (unsigned i = 0; i < 2; i++) {
       fake_kernel_init(&fk);
       fake_kernel_fail_param(&fk, required[i], -EINVAL);
-      CHECK_EQ(open_fake(PAN_DEVICE_OWNS_FD), -EINVAL);
-      CHECK_STR_HAS(err, "required");
-      CHECK(dev.model == NULL);
+      PAN_EXPECT_EQ(open_fake(PAN_DEVICE_OWNS_FD), -EINVAL);
+      PAN_EXPECT_STR_HAS(err, "required");
+      PAN_EXPECT(dev.model == NULL);
       /* A failed open leaves nothing to close, and does not take the fd. */
       pan_device_close(&dev);
-      CHECK_EQ(fk.device_closes, 0);
+      PAN_EXPECT_EQ(fk.device_closes, 0);
       fake_kernel_fini(&fk);
    }
 }
@@ -179,11 +179,11 @@ test_optional_hard_error(void)
 {
    fake_kernel_init(&fk);
    fake_kernel_fail_param(&fk, DRM_PANFROST_PARAM_TEXTURE_FEATURES2, -EIO);
-   CHECK_EQ(open_fake(0), -EIO);
+   PAN_EXPECT_EQ(open_fake(0), -EIO);
    char want[32];
    snprintf(want, sizeof(want), "parameter %u",
             DRM_PANFROST_PARAM_TEXTURE_FEATURES2);
-   CHECK_STR_HAS(err, want);
+   PAN_EXPECT_STR_HAS(err, want);
    fake_kernel_fini(&fk);
 }
 
@@ -192,15 +192,15 @@ test_wrong_driver(void)
 {
    fake_kernel_init(&fk);
    snprintf(fk.driver_name, sizeof(fk.driver_name), "msm");
-   CHECK_EQ(open_fake(0), -ENODEV);
-   CHECK_STR_HAS(err, "\"msm\"");
-   CHECK_STR_HAS(err, "panfrost");
+   PAN_EXPECT_EQ(open_fake(0), -ENODEV);
+   PAN_EXPECT_STR_HAS(err, "\"msm\"");
+   PAN_EXPECT_STR_HAS(err, "panfrost");
    fake_kernel_fini(&fk);
 
    fake_kernel_init(&fk);
    fk.version_error = -EBADF;
-   CHECK_EQ(open_fake(0), -EBADF);
-   CHECK_STR_HAS(err, "kernel driver");
+   PAN_EXPECT_EQ(open_fake(0), -EBADF);
+   PAN_EXPECT_STR_HAS(err, "kernel driver");
    fake_kernel_fini(&fk);
 }
 
@@ -209,21 +209,21 @@ test_unknown_and_unsupported_gpu(void)
 {
    fake_kernel_init(&fk);
    fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_GPU_PROD_ID, 0xb123);
-   CHECK_EQ(open_fake(0), -ENODEV);
-   CHECK_STR_HAS(err, "0xb123");
+   PAN_EXPECT_EQ(open_fake(0), -ENODEV);
+   PAN_EXPECT_STR_HAS(err, "0xb123");
    fake_kernel_fini(&fk);
 
    fake_kernel_init(&fk);
    fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_GPU_PROD_ID, 0xa867);
-   CHECK_EQ(open_fake(0), -ENOTSUP);
-   CHECK_STR_HAS(err, "Mali-G610");
-   CHECK_STR_HAS(err, "0xa867");
+   PAN_EXPECT_EQ(open_fake(0), -ENOTSUP);
+   PAN_EXPECT_STR_HAS(err, "Mali-G610");
+   PAN_EXPECT_STR_HAS(err, "0xa867");
    fake_kernel_fini(&fk);
 
    fake_kernel_init(&fk);
    fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_GPU_PROD_ID, 0xac74);
-   CHECK_EQ(open_fake(0), -ENOTSUP);
-   CHECK_STR_HAS(err, "Mali-G310");
+   PAN_EXPECT_EQ(open_fake(0), -ENOTSUP);
+   PAN_EXPECT_STR_HAS(err, "Mali-G310");
    fake_kernel_fini(&fk);
 }
 
@@ -232,8 +232,8 @@ test_no_cores(void)
 {
    fake_kernel_init(&fk);
    fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_SHADER_PRESENT, 0);
-   CHECK_EQ(open_fake(0), -ENODEV);
-   CHECK_STR_HAS(err, "no shader cores");
+   PAN_EXPECT_EQ(open_fake(0), -ENODEV);
+   PAN_EXPECT_STR_HAS(err, "no shader cores");
    fake_kernel_fini(&fk);
 }
 
@@ -255,8 +255,8 @@ test_afbc(void)
       fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_GPU_PROD_ID, cases[i].id);
       fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_AFBC_FEATURES,
                             cases[i].afbc_features);
-      CHECK_EQ(open_fake(0), 0);
-      CHECK_EQ(dev.has_afbc, cases[i].has_afbc);
+      PAN_EXPECT_EQ(open_fake(0), 0);
+      PAN_EXPECT_EQ(dev.has_afbc, cases[i].has_afbc);
       pan_device_close(&dev);
       fake_kernel_fini(&fk);
    }
@@ -271,14 +271,14 @@ test_midgard_defaults(void)
    fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_THREAD_MAX_WORKGROUP_SZ, 0);
    fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_THREAD_MAX_BARRIER_SZ, 0);
    fake_kernel_set_param(&fk, DRM_PANFROST_PARAM_THREAD_TLS_ALLOC, 0);
-   CHECK_EQ(open_fake(0), 0);
-   CHECK_EQ(dev.arch, 5);
-   CHECK(strcmp(dev.model->name, "Mali-T820") == 0);
-   CHECK(pan_model_has_quirk(dev.model, PAN_QUIRK_NO_HIERARCHICAL_TILING));
-   CHECK_EQ(dev.max_threads, 256);
-   CHECK_EQ(dev.max_workgroup_size, 256);
-   CHECK_EQ(dev.thread_tls_alloc, 256);
-   CHECK_EQ(dev.tile_buffer_size_B, 8192);
+   PAN_EXPECT_EQ(open_fake(0), 0);
+   PAN_EXPECT_EQ(dev.arch, 5);
+   PAN_EXPECT(strcmp(dev.model->name, "Mali-T820") == 0);
+   PAN_EXPECT(pan_model_has_quirk(dev.model, PAN_QUIRK_NO_HIERARCHICAL_TILING));
+   PAN_EXPECT_EQ(dev.max_threads, 256);
+   PAN_EXPECT_EQ(dev.max_workgroup_size, 256);
+   PAN_EXPECT_EQ(dev.thread_tls_alloc, 256);
+   PAN_EXPECT_EQ(dev.tile_buffer_size_B, 8192);
    pan_device_close(&dev);
    fake_kernel_fini(&fk);
 }
@@ -298,11 +298,11 @@ test_log_callback(void)
    unsigned calls = 0;
 
    fake_kernel_init(&fk);
-   CHECK_EQ(open_fake(0), 0);
+   PAN_EXPECT_EQ(open_fake(0), 0);
    pan_device_set_log(&dev, capture_log, &calls);
    pan_device_log_error(&dev, "value %d", 7);
-   CHECK_EQ(calls, 1);
-   CHECK(strcmp(logged, "value 7") == 0);
+   PAN_EXPECT_EQ(calls, 1);
+   PAN_EXPECT(strcmp(logged, "value 7") == 0);
    pan_device_close(&dev);
    fake_kernel_fini(&fk);
 }
@@ -310,17 +310,17 @@ test_log_callback(void)
 int
 main(void)
 {
-   RUN_TEST(test_g52_fields);
-   RUN_TEST(test_owns_fd);
-   RUN_TEST(test_optional_defaults);
-   RUN_TEST(test_single_optional_missing);
-   RUN_TEST(test_required_missing);
-   RUN_TEST(test_optional_hard_error);
-   RUN_TEST(test_wrong_driver);
-   RUN_TEST(test_unknown_and_unsupported_gpu);
-   RUN_TEST(test_no_cores);
-   RUN_TEST(test_afbc);
-   RUN_TEST(test_midgard_defaults);
-   RUN_TEST(test_log_callback);
-   return test_summary("pan_device");
+   PAN_RUN_CASE(test_g52_fields);
+   PAN_RUN_CASE(test_owns_fd);
+   PAN_RUN_CASE(test_optional_defaults);
+   PAN_RUN_CASE(test_single_optional_missing);
+   PAN_RUN_CASE(test_required_missing);
+   PAN_RUN_CASE(test_optional_hard_error);
+   PAN_RUN_CASE(test_wrong_driver);
+   PAN_RUN_CASE(test_unknown_and_unsupported_gpu);
+   PAN_RUN_CASE(test_no_cores);
+   PAN_RUN_CASE(test_afbc);
+   PAN_RUN_CASE(test_midgard_defaults);
+   PAN_RUN_CASE(test_log_callback);
+   return pan_test_summary("pan_device");
 }

@@ -7,7 +7,7 @@
 
 #include <errno.h>
 
-#include "pan_device_test.h"
+#include "util/pan_test_util.h"
 #include "pan_model.h"
 
 struct known {
@@ -59,16 +59,17 @@ test_supported_ids(void)
       const struct pan_model *m = NULL;
       char err[256] = "";
 
-      CHECK_EQ(pan_model_find_supported(k->prod_id, &m, err, sizeof(err)), 0);
-      CHECK(m != NULL);
+      PAN_EXPECT_EQ(pan_model_find_supported(k->prod_id, &m, err, sizeof(err)),
+                    0);
+      PAN_EXPECT(m != NULL);
       if (!m)
          continue;
-      CHECK_EQ(m->arch, k->arch);
-      CHECK_EQ(pan_arch_from_prod_id(k->prod_id), k->arch);
-      CHECK(strcmp(m->name, k->name) == 0);
-      CHECK(m->supported);
-      CHECK(m->codename != NULL);
-      CHECK_EQ(err[0], 0);
+      PAN_EXPECT_EQ(m->arch, k->arch);
+      PAN_EXPECT_EQ(pan_arch_from_prod_id(k->prod_id), k->arch);
+      PAN_EXPECT(strcmp(m->name, k->name) == 0);
+      PAN_EXPECT(m->supported);
+      PAN_EXPECT(m->codename != NULL);
+      PAN_EXPECT_EQ(err[0], 0);
    }
 }
 
@@ -80,14 +81,14 @@ test_unsupported_ids(void)
       const struct pan_model *m = NULL;
       char err[256] = "", id[16];
 
-      CHECK_EQ(pan_model_find_supported(k->prod_id, &m, err, sizeof(err)),
-               -ENOTSUP);
-      CHECK(m != NULL && !m->supported);
-      CHECK(m && m->arch == k->arch);
-      CHECK_STR_HAS(err, k->name);
+      PAN_EXPECT_EQ(pan_model_find_supported(k->prod_id, &m, err, sizeof(err)),
+                    -ENOTSUP);
+      PAN_EXPECT(m != NULL && !m->supported);
+      PAN_EXPECT(m && m->arch == k->arch);
+      PAN_EXPECT_STR_HAS(err, k->name);
       snprintf(id, sizeof(id), "0x%04x", k->prod_id);
-      CHECK_STR_HAS(err, id);
-      CHECK_STR_HAS(err, "not supported");
+      PAN_EXPECT_STR_HAS(err, id);
+      PAN_EXPECT_STR_HAS(err, "not supported");
    }
 }
 
@@ -101,17 +102,18 @@ test_unknown_ids(void)
       const struct pan_model *m = (const void *)&m; /* must be cleared */
       char err[256] = "", id[24];
 
-      CHECK_EQ(pan_model_find_supported(ids[i], &m, err, sizeof(err)), -ENODEV);
-      CHECK(m == NULL);
-      CHECK(pan_model_lookup(ids[i]) == NULL);
+      PAN_EXPECT_EQ(pan_model_find_supported(ids[i], &m, err, sizeof(err)),
+                    -ENODEV);
+      PAN_EXPECT(m == NULL);
+      PAN_EXPECT(pan_model_lookup(ids[i]) == NULL);
       snprintf(id, sizeof(id), "0x%04x", ids[i]);
-      CHECK_STR_HAS(err, id);
-      CHECK_STR_HAS(err, "unknown");
+      PAN_EXPECT_STR_HAS(err, id);
+      PAN_EXPECT_STR_HAS(err, "unknown");
    }
 
    /* A NULL or empty message buffer is fine. */
    const struct pan_model *m;
-   CHECK_EQ(pan_model_find_supported(0x1234, &m, NULL, 0), -ENODEV);
+   PAN_EXPECT_EQ(pan_model_find_supported(0x1234, &m, NULL, 0), -ENODEV);
 }
 
 /* Over the whole 16-bit id space: a match is consistent with its row. */
@@ -123,15 +125,15 @@ test_lookup_invariants(void)
       unsigned arch = pan_arch_from_prod_id(id);
 
       if (id & 0xf000)
-         CHECK_EQ(arch, id >> 12);
+         PAN_EXPECT_EQ(arch, id >> 12);
 
       if (!m)
          continue;
 
-      CHECK_EQ(m->arch, arch);
-      CHECK_EQ(id & m->prod_id_mask, m->prod_id & m->prod_id_mask);
+      PAN_EXPECT_EQ(m->arch, arch);
+      PAN_EXPECT_EQ(id & m->prod_id_mask, m->prod_id & m->prod_id_mask);
       if (!(id & 0xf000))
-         CHECK_EQ(id, m->prod_id); /* Midgard ids match exactly */
+         PAN_EXPECT_EQ(id, m->prod_id); /* Midgard ids match exactly */
    }
 }
 
@@ -141,17 +143,18 @@ test_table_rows(void)
    unsigned count;
    const struct pan_model *t = pan_model_table(&count);
 
-   CHECK(count >= LEN(unsupported) + 13);
+   PAN_EXPECT(count >= LEN(unsupported) + 13);
    for (unsigned i = 0; i < count; i++) {
-      CHECK(pan_model_lookup(t[i].prod_id) == &t[i]);
-      CHECK_EQ(pan_arch_from_prod_id(t[i].prod_id), t[i].arch);
-      CHECK(strncmp(t[i].name, "Mali-", 5) == 0);
+      PAN_EXPECT(pan_model_lookup(t[i].prod_id) == &t[i]);
+      PAN_EXPECT_EQ(pan_arch_from_prod_id(t[i].prod_id), t[i].arch);
+      PAN_EXPECT(strncmp(t[i].name, "Mali-", 5) == 0);
       for (unsigned j = i + 1; j < count; j++)
-         CHECK(t[i].prod_id != t[j].prod_id);
+         PAN_EXPECT(t[i].prod_id != t[j].prod_id);
       if (t[i].supported) {
          /* The driver needs a tile buffer size for every supported GPU. */
-         CHECK(t[i].tile_buffer_size_B >= 8192);
-         CHECK((t[i].tile_buffer_size_B & (t[i].tile_buffer_size_B - 1)) == 0);
+         PAN_EXPECT(t[i].tile_buffer_size_B >= 8192);
+         PAN_EXPECT(
+            (t[i].tile_buffer_size_B & (t[i].tile_buffer_size_B - 1)) == 0);
       }
    }
 }
@@ -165,13 +168,13 @@ test_quirks(void)
    for (unsigned i = 0; i < count; i++) {
       bool expect = t[i].prod_id == 0x720 || t[i].prod_id == 0x820 ||
                     t[i].prod_id == 0x830;
-      CHECK_EQ(pan_model_has_quirk(&t[i], PAN_QUIRK_NO_HIERARCHICAL_TILING),
-               expect);
+      PAN_EXPECT_EQ(
+         pan_model_has_quirk(&t[i], PAN_QUIRK_NO_HIERARCHICAL_TILING), expect);
    }
 
-   CHECK_EQ(pan_model_lookup(0x860)->tile_buffer_size_B, 8192);
-   CHECK_EQ(pan_model_lookup(0x7212)->tile_buffer_size_B, 16384);
-   CHECK_EQ(pan_model_lookup(0x9093)->tile_buffer_size_B, 16384);
+   PAN_EXPECT_EQ(pan_model_lookup(0x860)->tile_buffer_size_B, 8192);
+   PAN_EXPECT_EQ(pan_model_lookup(0x7212)->tile_buffer_size_B, 16384);
+   PAN_EXPECT_EQ(pan_model_lookup(0x9093)->tile_buffer_size_B, 16384);
 }
 
 static void
@@ -183,35 +186,35 @@ test_anisotropic(void)
    const struct pan_model *t860 = pan_model_lookup(0x860);
 
    /* G72 from r0p3, G51 from r1p1, later Bifrost always, Midgard never. */
-   CHECK(!pan_model_has_anisotropic(g72, 0x0020));
-   CHECK(pan_model_has_anisotropic(g72, 0x0030));
-   CHECK(!pan_model_has_anisotropic(g51, 0x1000));
-   CHECK(pan_model_has_anisotropic(g51, 0x1010));
-   CHECK(pan_model_has_anisotropic(g52, 0));
-   CHECK(!pan_model_has_anisotropic(t860, 0xffff));
+   PAN_EXPECT(!pan_model_has_anisotropic(g72, 0x0020));
+   PAN_EXPECT(pan_model_has_anisotropic(g72, 0x0030));
+   PAN_EXPECT(!pan_model_has_anisotropic(g51, 0x1000));
+   PAN_EXPECT(pan_model_has_anisotropic(g51, 0x1010));
+   PAN_EXPECT(pan_model_has_anisotropic(g52, 0));
+   PAN_EXPECT(!pan_model_has_anisotropic(t860, 0xffff));
 }
 
 static void
 test_arch_max_threads(void)
 {
-   CHECK_EQ(pan_arch_max_threads(4), 256);
-   CHECK_EQ(pan_arch_max_threads(5), 256);
-   CHECK_EQ(pan_arch_max_threads(6), 384);
-   CHECK_EQ(pan_arch_max_threads(7), 768);
-   CHECK_EQ(pan_arch_max_threads(9), 1024);
-   CHECK_EQ(pan_arch_max_threads(10), 1024);
+   PAN_EXPECT_EQ(pan_arch_max_threads(4), 256);
+   PAN_EXPECT_EQ(pan_arch_max_threads(5), 256);
+   PAN_EXPECT_EQ(pan_arch_max_threads(6), 384);
+   PAN_EXPECT_EQ(pan_arch_max_threads(7), 768);
+   PAN_EXPECT_EQ(pan_arch_max_threads(9), 1024);
+   PAN_EXPECT_EQ(pan_arch_max_threads(10), 1024);
 }
 
 int
 main(void)
 {
-   RUN_TEST(test_supported_ids);
-   RUN_TEST(test_unsupported_ids);
-   RUN_TEST(test_unknown_ids);
-   RUN_TEST(test_lookup_invariants);
-   RUN_TEST(test_table_rows);
-   RUN_TEST(test_quirks);
-   RUN_TEST(test_anisotropic);
-   RUN_TEST(test_arch_max_threads);
-   return test_summary("pan_model");
+   PAN_RUN_CASE(test_supported_ids);
+   PAN_RUN_CASE(test_unsupported_ids);
+   PAN_RUN_CASE(test_unknown_ids);
+   PAN_RUN_CASE(test_lookup_invariants);
+   PAN_RUN_CASE(test_table_rows);
+   PAN_RUN_CASE(test_quirks);
+   PAN_RUN_CASE(test_anisotropic);
+   PAN_RUN_CASE(test_arch_max_threads);
+   return pan_test_summary("pan_model");
 }
