@@ -160,16 +160,20 @@ main(int argc, char **argv)
    struct options o = { .api = "gles2", .gbm = true };
 
    for (int i = 1; i < argc; ++i) {
-      if (!strcmp(argv[i], "--api") && i + 1 < argc) {
+      if (!strcmp(argv[i], "--api") && i + 1 < argc &&
+          (!strcmp(argv[i + 1], "gles2") || !strcmp(argv[i + 1], "gles3") ||
+           !strcmp(argv[i + 1], "gl"))) {
          o.api = argv[++i];
       } else if (!strcmp(argv[i], "--extensions")) {
          o.extensions = true;
       } else if (!strcmp(argv[i], "--no-gbm")) {
          o.gbm = false;
       } else {
-         fprintf(stderr, "usage: %s [--api gles2|gles3|gl] [--extensions] "
-                         "[--no-gbm]\n", argv[0]);
-         return 2;
+         bool help = !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help");
+         fprintf(help ? stdout : stderr,
+                 "usage: pan-eglinfo [--api gles2|gles3|gl] [--extensions] "
+                 "[--no-gbm]\n");
+         return help ? 0 : 2;
       }
    }
 

@@ -41,6 +41,17 @@ const char *pan_bi_instr_name(uint32_t word, unsigned unit);
 int pan_bi_disassemble(const void *data, size_t size_B, FILE *fp,
                        bool offsets, char *err, size_t err_size);
 
+/*
+ * Check a program the way pan_bi_disassemble reads it: a quadword that
+ * starts no clause (printed as .quad), an FMA or ADD word of unknown
+ * encoding (.word) or with bits outside every field (extra:), and a
+ * trailing partial quadword are each passed to invalid with the byte
+ * offset of their clause.  All-zero quadwords are padding, not errors.
+ * Returns how many were reported.
+ */
+unsigned pan_bi_validate(const void *data, size_t size_B,
+                         pan_isa_invalid_fn invalid, void *user);
+
 /* Assemble a program, appending to out; -1 with "line N: ..." in err. */
 int pan_bi_assemble(const char *text, size_t len, struct pan_isa_bytes *out,
                     char *err, size_t err_size);

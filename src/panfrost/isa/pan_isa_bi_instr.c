@@ -57,6 +57,18 @@ covered_bits(const struct bi_op *op)
    return c;
 }
 
+const char *
+bi_instr_problem(uint32_t word, unsigned unit)
+{
+   int i = bi_identify(word, unit);
+
+   if (i < 0)
+      return "unknown instruction encoding";
+   if (word & ~covered_bits(&bi_ops[i]) & unit_mask(unit))
+      return "bits set outside every field";
+   return NULL;
+}
+
 static bool
 ambiguous(const struct bi_op *op, unsigned self, const char *name)
 {

@@ -166,6 +166,8 @@ void bi_operand_names(const struct bi_regblock *b, unsigned unit,
 
 /* Instruction words. */
 int bi_identify(uint32_t word, unsigned unit);
+/* Why a word is no valid instruction of the unit, or NULL when it is. */
+const char *bi_instr_problem(uint32_t word, unsigned unit);
 void bi_print_instr(struct pan_isa_str *s, uint32_t word, unsigned unit,
                     const struct bi_operand_ctx *ctx);
 int bi_parse_instr(char *text, unsigned unit, uint32_t *word,

@@ -179,3 +179,55 @@ pan_bi_disassemble(const void *data, size_t size_B, FILE *fp, bool offsets,
    free(words);
    return 0;
 }
+
+unsigned
+pan_bi_validate(const void *data, size_t size_B, pan_isa_invalid_fn invalid,
+                void *user)
+{
+   const uint8_t *bytes = data;
+   unsigned nr_quads = (unsigned)(size_B / 16), n = 0;
+   uint64_t *words = calloc(nr_quads ? 2 * nr_quads : 1, sizeof(uint64_t));
+   char why[96];
+
+   if (!words) {
+      invalid(0, "out of memory", user);
+      return 1;
+   }
+   for (size_t w = 0; w < 2 * (size_t)nr_quads; w++) {
+      for (unsigned b = 0; b < 8; b++)
+         words[w] |= (uint64_t)bytes[8 * w + b] << (8 * b);
+   }
+
+   for (unsigned q = 0; q < nr_quads;) {
+      struct bi_clause c;
+      unsigned used = bi_unpack_clause(words + 2 * q, nr_quads - q, &c);
+
+      if (!used) {
+         if (words[2 * q] || words[2 * q + 1]) {
+            invalid(q * 16, "no clause starts here", user);
+            n++;
+         }
+         q++;
+         continue;
+      }
+      for (unsigned t = 0; t < c.nr_tuples; t++) {
+         for (unsigned unit = 0; unit < 2; unit++) {
+            const char *p = bi_instr_problem(
+               unit ? c.tuples[t].add : c.tuples[t].fma, unit);
+            if (p) {
+               snprintf(why, sizeof(why), "tuple %u %s: %s", t,
+                        unit ? "ADD" : "FMA", p);
+               invalid(q * 16, why, user);
+               n++;
+            }
+         }
+      }
+      q += used;
+   }
+   if (size_B % 16) {
+      invalid(size_B - size_B % 16, "truncated clause", user);
+      n++;
+   }
+   free(words);
+   return n;
+}

@@ -60,6 +60,11 @@ bool pan_isa_copy_line(const char *line, size_t len, char *buf,
                        size_t size);
 
 /* Convert hex text ("0a 1b ..", "0x..", whitespace) to bytes.  */
+/* Told of each piece of a program that is no valid instruction: its byte
+ * offset and why (see pan_bi_validate, pan_va_validate). */
+typedef void (*pan_isa_invalid_fn)(size_t offset_B, const char *why,
+                                   void *user);
+
 bool pan_isa_hex_to_bytes(const char *text, size_t len,
                           struct pan_isa_bytes *out, char *err,
                           size_t err_size);

@@ -28,22 +28,28 @@ pan_isa_tool_read(const char *path, bool hex, struct pan_isa_bytes *out,
          return pan_isa_fail(err, err_size, "out of memory");
       }
    }
+   /* errno from the failed read (EISDIR for a folder, EIO, ...). */
+   int read_errno = errno;
    bool failed = ferror(f);
    if (f != stdin)
       fclose(f);
    if (failed) {
       pan_isa_bytes_free(&raw);
-      return pan_isa_fail(err, err_size, "%s: read error", path);
+      return pan_isa_fail(err, err_size, "%s: %s", path,
+                          strerror(read_errno));
    }
 
    if (!hex) {
       *out = raw;
       return 0;
    }
+   char why[192] = "";
    bool ok = pan_isa_hex_to_bytes((const char *)raw.data, raw.size_B, out,
-                                  err, err_size);
+                                  why, sizeof(why));
    pan_isa_bytes_free(&raw);
-   return ok ? 0 : -1;
+   if (!ok)
+      return pan_isa_fail(err, err_size, "%s: %s", path, why);
+   return 0;
 }
 
 int
@@ -68,5 +74,7 @@ pan_isa_tool_write(const char *path, bool hex,
       failed |= fclose(f) != 0;
    else
       failed |= fflush(f) != 0;
-   return failed ? pan_isa_fail(err, err_size, "write error") : 0;
+   return failed ? pan_isa_fail(err, err_size, "%s: %s",
+                                path ? path : "<stdout>", strerror(errno))
+                 : 0;
 }

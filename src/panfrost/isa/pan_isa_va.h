@@ -56,6 +56,15 @@ int pan_va_disassemble(const void *data, size_t size_B, FILE *fp,
                        bool offsets, char *err, size_t err_size);
 
 /*
+ * Check a program the way pan_va_disassemble reads it: each word whose
+ * encoding is unknown, or that sets bits outside every field (what prints
+ * as .word or extra:), is passed to invalid.  All-zero words are padding,
+ * not errors.  Returns how many were reported, a partial word included.
+ */
+unsigned pan_va_validate(const void *data, size_t size_B,
+                         pan_isa_invalid_fn invalid, void *user);
+
+/*
  * Assemble a program (newline-separated lines) and append the words to
  * out.  Returns 0, or -1 with "line N: message" in err.
  */

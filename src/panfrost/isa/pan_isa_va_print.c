@@ -44,6 +44,35 @@ pan_va_decode(uint64_t word, struct pan_va_decoded *out)
 }
 
 unsigned
+pan_va_validate(const void *data, size_t size_B, pan_isa_invalid_fn invalid,
+                void *user)
+{
+   const uint8_t *bytes = data;
+   unsigned n = 0;
+
+   for (size_t off = 0; off + 8 <= size_B; off += 8) {
+      struct pan_va_decoded d;
+      uint64_t word = 0;
+      for (unsigned b = 0; b < 8; b++)
+         word |= (uint64_t)bytes[off + b] << (8 * b);
+      if (!word)
+         continue;
+      if (!pan_va_decode(word, &d)) {
+         invalid(off, "unknown instruction encoding", user);
+         n++;
+      } else if (d.extra) {
+         invalid(off, "bits set outside every field", user);
+         n++;
+      }
+   }
+   if (size_B % 8) {
+      invalid(size_B - size_B % 8, "truncated instruction word", user);
+      n++;
+   }
+   return n;
+}
+
+unsigned
 pan_va_op_count(void)
 {
    return va_nr_ops;

@@ -19,11 +19,10 @@
 #include <string.h>
 
 static int
-usage(void)
+usage(FILE *f)
 {
-   fprintf(stderr, "usage: pan-asm --arch=v6|v7|v9 [--hex] [-o OUT] "
-                   "FILE|-\n");
-   return 2;
+   fprintf(f, "usage: pan-asm --arch=v6|v7|v9 [--hex] [-o OUT] FILE|-\n");
+   return f == stdout ? 0 : 2;
 }
 
 int
@@ -33,21 +32,27 @@ main(int argc, char **argv)
    bool hex = false;
 
    for (int i = 1; i < argc; i++) {
-      if (!strncmp(argv[i], "--arch=", 7))
+      if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+         return usage(stdout);
+      else if (!strncmp(argv[i], "--arch=", 7))
          arch = argv[i] + 7;
       else if (!strcmp(argv[i], "--hex"))
          hex = true;
       else if (!strcmp(argv[i], "-o") && i + 1 < argc)
          out_path = argv[++i];
       else if (argv[i][0] == '-' && argv[i][1])
-         return usage();
+         return usage(stderr);
       else if (!path)
          path = argv[i];
       else
-         return usage();
+         return usage(stderr);
    }
    if (!arch || !path)
-      return usage();
+      return usage(stderr);
+   if (strcmp(arch, "v6") && strcmp(arch, "v7") && strcmp(arch, "v9")) {
+      fprintf(stderr, "pan-asm: unknown architecture '%s'\n", arch);
+      return usage(stderr);
+   }
 
    struct pan_isa_bytes text = {0}, code = {0};
    char err[256];
@@ -60,16 +65,10 @@ main(int argc, char **argv)
    if (!strcmp(arch, "v9"))
       r = pan_va_assemble((const char *)text.data, text.size_B, &code, err,
                           sizeof(err));
-   else if (!strcmp(arch, "v6") || !strcmp(arch, "v7"))
+   else
       r = pan_bi_assemble((const char *)text.data, text.size_B, &code, err,
                           sizeof(err));
-   else
-      r = -2;
    pan_isa_bytes_free(&text);
-   if (r == -2) {
-      pan_isa_bytes_free(&code);
-      return usage();
-   }
    if (r) {
       fprintf(stderr, "pan-asm: %s: %s\n", path, err);
       pan_isa_bytes_free(&code);

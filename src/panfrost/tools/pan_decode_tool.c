@@ -10,7 +10,8 @@
  *    pan-decode [--no-mappings] [--max-jobs N] FILE...
  *
  * Exit status: 0 when every chain decoded cleanly, 1 when the decoder
- * reported ERROR lines, 2 when a file could not be read or is malformed.
+ * reported ERROR lines, 2 when a file could not be read or is malformed
+ * (an "ERROR: FILE: why" line) or the arguments are wrong.
  */
 
 #include <inttypes.h>
@@ -20,6 +21,13 @@
 
 #include "pan_decode.h"
 #include "pan_dump.h"
+
+static int
+usage(FILE *f)
+{
+   fprintf(f, "usage: pan-decode [--no-mappings] [--max-jobs N] FILE...\n");
+   return f == stdout ? 0 : 2;
+}
 
 static int
 decode_file(const char *path, const struct pan_decode_limits *lim,
@@ -66,22 +74,17 @@ main(int argc, char **argv)
          show_mappings = false;
       } else if (!strcmp(argv[i], "--max-jobs") && i + 1 < argc) {
          lim.max_jobs = (unsigned)strtoul(argv[++i], NULL, 0);
-      } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") ||
-                 argv[i][0] == '-') {
-         fprintf(stderr,
-                 "usage: %s [--no-mappings] [--max-jobs N] FILE...\n",
-                 argv[0]);
-         return 2;
+      } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+         return usage(stdout);
+      } else if (argv[i][0] == '-') {
+         return usage(stderr);
       } else {
          int s = decode_file(argv[i], &lim, show_mappings);
          status = s > status ? s : status;
          files++;
       }
    }
-   if (!files) {
-      fprintf(stderr, "usage: %s [--no-mappings] [--max-jobs N] FILE...\n",
-              argv[0]);
-      return 2;
-   }
+   if (!files)
+      return usage(stderr);
    return status;
 }
