@@ -4,14 +4,15 @@
  */
 
 /*
- * Submit-time debugging, driven by PAN_MESA_DEBUG (comma-separated):
+ * Submit-time debugging, as a hook on the device's submit path
+ * (pan_submit.h):
  *
  *    trace   decode every submitted job chain to stderr
  *    dump    write every submit to PAN_DUMP_DIR (default ".") as
  *            pan-<pid>-<seq>.pandump, readable with pan-decode
  *
- * The flags come from the caller (the Gallium driver parses PAN_MESA_DEBUG
- * once per screen); pan_submit_jc() runs the hook and then submits.
+ * The caller picks the flags (the Gallium screen from PAN_MESA_DEBUG) and
+ * installs the hook; lib/ calls it without knowing the decoder.
  */
 
 #ifndef PAN_SUBMIT_DEBUG_H
@@ -24,34 +25,25 @@ extern "C" {
 #endif
 
 struct pan_device;
-struct pan_bo;
+struct pan_submit;
 
 enum pan_submit_debug_flags {
    PAN_SUBMIT_DEBUG_TRACE = 1u << 0,
    PAN_SUBMIT_DEBUG_DUMP = 1u << 1,
 };
 
-/* Flags from a PAN_MESA_DEBUG-style string (NULL gives 0). */
-uint32_t pan_submit_debug_parse(const char *env);
-
 /*
- * Trace and/or dump one submit.  bos are the buffers the chain may touch;
- * the ones the CPU has not mapped are recorded by range only.  Returns 0,
- * or -1 when a dump could not be written (the submit itself goes on).
+ * Trace and/or dump one submit. The submit's BOs the CPU has not mapped
+ * are recorded by range only. Returns 0, or -1 when a dump could not be
+ * written or memory ran out (the submit itself goes on).
  */
-int pan_submit_debug(struct pan_device *dev, uint64_t jc,
-                     struct pan_bo *const *bos, unsigned bo_count,
+int pan_submit_debug(struct pan_device *dev, const struct pan_submit *s,
                      uint32_t flags);
 
-/*
- * Submit a chain through the device's kernel interface after the debug
- * hook.  requirements: PANFROST_JD_REQ_*; out_sync 0 for none; debug_flags:
- * enum pan_submit_debug_flags.  Returns 0 or the kernel's negative errno.
+/* Makes pan_submit_debug(flags) the device's submit hook; flags without
+ * trace or dump remove the hook.
  */
-int pan_submit_jc(struct pan_device *dev, uint64_t jc,
-                  struct pan_bo *const *bos, unsigned bo_count,
-                  uint32_t requirements, uint32_t out_sync,
-                  uint32_t debug_flags);
+void pan_submit_debug_install(struct pan_device *dev, uint32_t flags);
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,13 @@ enum pan_device_flags {
 /* Receives one error message per failure, without trailing newline. */
 typedef void (*pan_log_fn)(void *data, const char *msg);
 
+struct pan_device;
+struct pan_submit;
+
+/* Sees every job chain just before it goes to the kernel (pan_submit.h). */
+typedef void (*pan_submit_hook_fn)(void *data, struct pan_device *dev,
+                                   const struct pan_submit *submit);
+
 #define PAN_MAX_JS 16
 
 struct pan_device {
@@ -96,6 +103,10 @@ struct pan_device {
 
    pan_log_fn log;
    void *log_data;
+
+   /* Debug hook on submits (trace, dump); NULL for none. */
+   pan_submit_hook_fn submit_hook;
+   void *submit_hook_data;
 
    struct pan_bo_cache bo_cache;
 

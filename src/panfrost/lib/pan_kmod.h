@@ -75,6 +75,21 @@ struct pan_kmod_ops {
     */
    int (*prime_import)(const struct pan_kmod *k, int dmabuf_fd,
                        uint32_t *handle, uint64_t *size_B);
+
+   /* DRM syncobjs: what a submit signals and fences wait on. */
+   int (*syncobj_create)(const struct pan_kmod *k, bool signaled,
+                         uint32_t *handle);
+   int (*syncobj_destroy)(const struct pan_kmod *k, uint32_t handle);
+   /* Waits until every one of the count syncobjs is signalled. Relative
+    * timeout as for bo_wait (0 polls, PAN_KMOD_TIMEOUT_INFINITE blocks);
+    * -ETIMEDOUT when one is still unsignalled at the deadline.
+    */
+   int (*syncobj_wait)(const struct pan_kmod *k, const uint32_t *handles,
+                       uint32_t count, int64_t timeout_ns);
+   /* A sync_file fd (the caller's to close) for the syncobj's fence. */
+   int (*syncobj_export_sync_file)(const struct pan_kmod *k, uint32_t handle,
+                                   int *sync_file_fd);
+
    /* Release the device fd. */
    void (*close)(struct pan_kmod *k);
 };

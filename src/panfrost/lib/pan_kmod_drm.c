@@ -211,6 +211,53 @@ drm_prime_import(const struct pan_kmod *k, int dmabuf_fd, uint32_t *handle,
    return 0;
 }
 
+/* libdrm's syncobj calls give back either drmIoctl's -1 + errno or
+ * -errno itself, depending on the call; fold both into -errno.
+ */
+static int
+drm_result(int ret)
+{
+   if (ret == 0)
+      return 0;
+   if (ret == -1)
+      return errno ? -errno : -EIO;
+   return ret < 0 ? ret : -EIO;
+}
+
+static int
+drm_syncobj_create(const struct pan_kmod *k, bool signaled, uint32_t *handle)
+{
+   return drm_result(drmSyncobjCreate(
+      k->fd, signaled ? DRM_SYNCOBJ_CREATE_SIGNALED : 0, handle));
+}
+
+static int
+drm_syncobj_destroy(const struct pan_kmod *k, uint32_t handle)
+{
+   return drm_result(drmSyncobjDestroy(k->fd, handle));
+}
+
+static int
+drm_syncobj_wait(const struct pan_kmod *k, const uint32_t *handles,
+                 uint32_t count, int64_t timeout_ns)
+{
+   /* libdrm's prototype is not const-correct; the handles are only read. */
+   int ret = drm_result(drmSyncobjWait(
+      k->fd, (uint32_t *)handles, count, abs_deadline_ns(timeout_ns),
+      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL));
+
+   /* The kernel says ETIME; bo_wait and our callers speak ETIMEDOUT. */
+   return ret == -ETIME ? -ETIMEDOUT : ret;
+}
+
+static int
+drm_syncobj_export_sync_file(const struct pan_kmod *k, uint32_t handle,
+                             int *sync_file_fd)
+{
+   *sync_file_fd = -1;
+   return drm_result(drmSyncobjExportSyncFile(k->fd, handle, sync_file_fd));
+}
+
 static void
 drm_close(struct pan_kmod *k)
 {
@@ -233,5 +280,9 @@ const struct pan_kmod_ops pan_kmod_drm_ops = {
    .submit = drm_submit,
    .prime_export = drm_prime_export,
    .prime_import = drm_prime_import,
+   .syncobj_create = drm_syncobj_create,
+   .syncobj_destroy = drm_syncobj_destroy,
+   .syncobj_wait = drm_syncobj_wait,
+   .syncobj_export_sync_file = drm_syncobj_export_sync_file,
    .close = drm_close,
 };

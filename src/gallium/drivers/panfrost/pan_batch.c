@@ -5,11 +5,9 @@
 
 #include <errno.h>
 #include <string.h>
-#include <xf86drm.h>
 
 #include "drm-uapi/panfrost_drm.h"
 #include "util/log.h"
-#include "util/os_time.h"
 #include "util/format/u_format.h"
 #include "util/u_inlines.h"
 
@@ -17,9 +15,10 @@
 #include "pan_context.h"
 #include "pan_fb.h"
 #include "pan_fence.h"
+#include "pan_job.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
-#include "pan_submit_debug.h"
+#include "pan_submit.h"
 
 /* Descriptor memory per pass; a clear-only pass uses well under 1 KiB. */
 #define PANFROST_BATCH_POOL_CHUNK_B (64 * 1024)
@@ -27,12 +26,7 @@
 /* PAN_MESA_DEBUG=sync: how long to wait for a submit before calling the
  * GPU hung.
  */
-#define PANFROST_SYNC_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
-
-/* The flags the screen parses double as the submit hook's. */
-static_assert((int)PANFROST_DBG_TRACE == (int)PAN_SUBMIT_DEBUG_TRACE &&
-                 (int)PANFROST_DBG_DUMP == (int)PAN_SUBMIT_DEBUG_DUMP,
-              "PAN_MESA_DEBUG trace/dump bits");
+#define PANFROST_SYNC_TIMEOUT_NS (10ll * 1000 * 1000 * 1000)
 
 void
 panfrost_batch_init(struct panfrost_context *ctx)
@@ -285,27 +279,34 @@ oom:
 }
 
 /* PAN_MESA_DEBUG=sync: wait and report what the GPU wrote in the job
- * header (1 is "done"; 0 means nothing executed the job, as on the noop
- * drm-shim).
+ * header (DONE, or NOT_STARTED when nothing executed the job, as on the
+ * noop drm-shim, are fine).
  */
 static void
 sync_and_check(struct panfrost_context *ctx, uint32_t syncobj,
                const uint8_t *job_cpu)
 {
    struct pan_device *dev = panfrost_device(ctx->base.screen);
-   int64_t deadline = os_time_get_absolute_timeout(PANFROST_SYNC_TIMEOUT_NS);
-   uint32_t status;
+   struct pan_job_status st;
+   int ret = pan_syncobj_wait(dev, &syncobj, 1, PANFROST_SYNC_TIMEOUT_NS);
 
-   if (drmSyncobjWait(dev->fd, &syncobj, 1, deadline,
-                      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL)) {
-      mesa_loge("panfrost: submit did not complete within %llu s",
-                (unsigned long long)(PANFROST_SYNC_TIMEOUT_NS / 1000000000));
+   if (ret == -ETIMEDOUT) {
+      mesa_loge("panfrost: submit did not complete within %lld s",
+                (long long)(PANFROST_SYNC_TIMEOUT_NS / 1000000000));
       return;
    }
-   memcpy(&status, job_cpu, sizeof(status));
-   if (status > 1)
-      mesa_loge("panfrost: fragment job faulted, exception status 0x%x",
-                status);
+   if (ret) {
+      mesa_loge("panfrost: waiting for a submit failed: %s", strerror(-ret));
+      return;
+   }
+   if (!pan_job_read_status(dev->arch, job_cpu, &st) ||
+       !pan_job_status_failed(st.exception_status))
+      return;
+
+   const char *name = pan_job_exception_name(st.exception_status);
+   mesa_loge("panfrost: fragment job faulted: %s (status 0x%x, address "
+             "0x%llx)", name ? name : "unknown exception",
+             st.exception_status, (unsigned long long)st.fault_va);
 }
 
 bool
@@ -323,17 +324,27 @@ panfrost_batch_submit(struct panfrost_context *ctx)
    uint64_t jc = build_chain(ctx, &bos, &job_cpu);
    uint32_t syncobj = 0;
 
-   if (jc && drmSyncobjCreate(dev->fd, 0, &syncobj)) {
-      mesa_loge("panfrost: cannot create a syncobj, pass dropped");
-      jc = 0;
-      ok = false;
+   if (jc) {
+      int ret = pan_syncobj_create(dev, false, &syncobj);
+      if (ret) {
+         mesa_loge("panfrost: cannot create a syncobj, pass dropped: %s",
+                   strerror(-ret));
+         jc = 0;
+         ok = false;
+      }
    }
    if (jc) {
-      int ret = pan_submit_jc(dev, jc, bos.bos, bos.count,
-                              PANFROST_JD_REQ_FS, syncobj, screen->debug);
+      struct pan_submit submit = {
+         .jc_gpu_va = jc,
+         .bos = bos.bos,
+         .bo_count = bos.count,
+         .requirements = PANFROST_JD_REQ_FS,
+         .out_sync = syncobj,
+      };
+      int ret = pan_submit_jc(dev, &submit);
       if (ret) {
          mesa_loge("panfrost: job submission failed: %s", strerror(-ret));
-         drmSyncobjDestroy(dev->fd, syncobj);
+         pan_syncobj_destroy(dev, syncobj);
          ok = false;
       } else {
          for (unsigned i = 0; i < bos.count; ++i)
@@ -348,7 +359,7 @@ panfrost_batch_submit(struct panfrost_context *ctx)
          struct pipe_fence_handle *f =
             panfrost_fence_create(&screen->base, syncobj);
          if (!f)
-            drmSyncobjDestroy(dev->fd, syncobj);
+            pan_syncobj_destroy(dev, syncobj);
          screen->base.fence_reference(&screen->base, &ctx->last_fence, NULL);
          ctx->last_fence = f;
       }

@@ -5,7 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <xf86drm.h>
+#include <string.h>
 
 #include "util/log.h"
 #include "util/u_memory.h"
@@ -15,6 +15,7 @@
 #include "pan_fence.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_submit.h"
 
 void
 panfrost_warn_once(struct panfrost_context *ctx, enum panfrost_warning what,
@@ -41,6 +42,7 @@ panfrost_flush(struct pipe_context *pctx, struct pipe_fence_handle **fence,
    struct panfrost_context *ctx = panfrost_context(pctx);
    struct pan_device *dev = panfrost_device(pctx->screen);
    uint32_t syncobj;
+   int ret;
 
    panfrost_batch_submit(ctx);
    if (!fence)
@@ -52,15 +54,17 @@ panfrost_flush(struct pipe_context *pctx, struct pipe_fence_handle **fence,
    }
 
    /* Nothing was ever submitted: the fence is complete already. */
-   if (drmSyncobjCreate(dev->fd, DRM_SYNCOBJ_CREATE_SIGNALED, &syncobj)) {
-      mesa_loge("panfrost: cannot create a syncobj for a fence");
+   ret = pan_syncobj_create(dev, true, &syncobj);
+   if (ret) {
+      mesa_loge("panfrost: cannot create a syncobj for a fence: %s",
+                strerror(-ret));
       pctx->screen->fence_reference(pctx->screen, fence, NULL);
       return;
    }
 
    struct pipe_fence_handle *f = panfrost_fence_create(pctx->screen, syncobj);
    if (!f)
-      drmSyncobjDestroy(dev->fd, syncobj);
+      pan_syncobj_destroy(dev, syncobj);
    pctx->screen->fence_reference(pctx->screen, fence, NULL);
    *fence = f;
 }

@@ -3,14 +3,15 @@
  * SPDX-License-Identifier: MIT
  */
 
-#include <xf86drm.h>
+#include <errno.h>
+#include <string.h>
 
 #include "util/log.h"
-#include "util/os_time.h"
 #include "util/u_memory.h"
 
 #include "pan_fence.h"
 #include "pan_screen.h"
+#include "pan_submit.h"
 
 struct pipe_fence_handle *
 panfrost_fence_create(struct pipe_screen *pscreen, uint32_t syncobj)
@@ -34,7 +35,7 @@ panfrost_fence_reference(struct pipe_screen *pscreen,
 
    if (pipe_reference(old ? &old->reference : NULL,
                       fence ? &fence->reference : NULL)) {
-      drmSyncobjDestroy(panfrost_device(pscreen)->fd, old->syncobj);
+      pan_syncobj_destroy(panfrost_device(pscreen), old->syncobj);
       FREE(old);
    }
    *ptr = fence;
@@ -44,13 +45,15 @@ static bool
 panfrost_fence_finish(struct pipe_screen *pscreen, struct pipe_context *pctx,
                       struct pipe_fence_handle *fence, uint64_t timeout_ns)
 {
-   int64_t abs_ns = os_time_get_absolute_timeout(timeout_ns);
-   int ret;
+   /* Gallium's PIPE_TIMEOUT_INFINITE is UINT64_MAX; kmod waits are signed. */
+   int64_t rel_ns = timeout_ns > (uint64_t)PAN_KMOD_TIMEOUT_INFINITE
+                       ? PAN_KMOD_TIMEOUT_INFINITE
+                       : (int64_t)timeout_ns;
+   int ret =
+      pan_syncobj_wait(panfrost_device(pscreen), &fence->syncobj, 1, rel_ns);
 
-   /* The syncobj API takes an absolute CLOCK_MONOTONIC deadline. */
-   ret = drmSyncobjWait(panfrost_device(pscreen)->fd, &fence->syncobj, 1,
-                        abs_ns < 0 ? INT64_MAX : abs_ns,
-                        DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);
+   if (ret && ret != -ETIMEDOUT)
+      mesa_loge("panfrost: fence wait failed: %s", strerror(-ret));
    return ret == 0;
 }
 
@@ -60,8 +63,8 @@ panfrost_fence_get_fd(struct pipe_screen *pscreen,
 {
    int fd = -1;
 
-   if (drmSyncobjExportSyncFile(panfrost_device(pscreen)->fd, fence->syncobj,
-                                &fd))
+   if (pan_syncobj_export_sync_file(panfrost_device(pscreen), fence->syncobj,
+                                    &fd))
       return -1;
    return fd;
 }

@@ -15,6 +15,7 @@
 #include "pan_fb.h"
 #include "pan_public.h"
 #include "pan_screen.h"
+#include "pan_submit_debug.h"
 
 static const struct debug_named_value panfrost_debug_options[] = {
    {"trace", PANFROST_DBG_TRACE, "Decode every submitted job chain"},
@@ -31,6 +32,19 @@ static void
 panfrost_log(void *data, const char *msg)
 {
    mesa_loge("panfrost: %s", msg);
+}
+
+/* trace and dump are the decoder's, hooked on the device's submit path. */
+static void
+panfrost_install_submit_debug(struct panfrost_screen *screen)
+{
+   uint32_t flags = 0;
+
+   if (screen->debug & PANFROST_DBG_TRACE)
+      flags |= PAN_SUBMIT_DEBUG_TRACE;
+   if (screen->debug & PANFROST_DBG_DUMP)
+      flags |= PAN_SUBMIT_DEBUG_DUMP;
+   pan_submit_debug_install(&screen->dev, flags);
 }
 
 static const char *
@@ -148,6 +162,7 @@ panfrost_create_screen(int fd, struct renderonly *ro)
    pan_device_set_log(&screen->dev, panfrost_log, NULL);
    screen->ro = ro;
    screen->debug = debug_get_option_panfrost_debug();
+   panfrost_install_submit_debug(screen);
    snprintf(screen->renderer, sizeof(screen->renderer), "%s (Panfrost)",
             screen->dev.model->name);
 

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "drm-uapi/panfrost_drm.h"
+#include "pan_job.h"
+#include "pan_model.h"
 
 #define FAKE(k) ((struct fake_kernel *)(k)->priv)
 
@@ -112,6 +114,58 @@ const struct fake_bo *
 fake_kernel_bo(struct fake_kernel *fk, uint32_t handle)
 {
    return handle && handle < FAKE_MAX_BOS ? &fk->bos[handle] : NULL;
+}
+
+void
+fake_kernel_hang_next_submit(struct fake_kernel *fk)
+{
+   pthread_mutex_lock(&fk->lock);
+   fk->next_submit = FAKE_SUBMIT_HANG;
+   pthread_mutex_unlock(&fk->lock);
+}
+
+void
+fake_kernel_fail_next_submit(struct fake_kernel *fk, int err)
+{
+   pthread_mutex_lock(&fk->lock);
+   fk->next_submit = FAKE_SUBMIT_FAIL;
+   fk->submit_error = err;
+   pthread_mutex_unlock(&fk->lock);
+}
+
+void
+fake_kernel_fault_next_submit(struct fake_kernel *fk,
+                              uint32_t exception_status, uint64_t fault_va)
+{
+   pthread_mutex_lock(&fk->lock);
+   fk->next_submit = FAKE_SUBMIT_FAULT;
+   fk->fault_status = exception_status;
+   fk->fault_va = fault_va;
+   pthread_mutex_unlock(&fk->lock);
+}
+
+enum fake_syncobj_state
+fake_kernel_syncobj_state(struct fake_kernel *fk, uint32_t handle)
+{
+   enum fake_syncobj_state st = FAKE_SYNCOBJ_FREE;
+
+   pthread_mutex_lock(&fk->lock);
+   if (handle < FAKE_MAX_SYNCOBJS)
+      st = fk->syncobjs[handle];
+   pthread_mutex_unlock(&fk->lock);
+   return st;
+}
+
+unsigned
+fake_kernel_live_syncobjs(struct fake_kernel *fk)
+{
+   unsigned n = 0;
+
+   pthread_mutex_lock(&fk->lock);
+   for (unsigned h = 1; h < FAKE_MAX_SYNCOBJS; h++)
+      n += fk->syncobjs[h] != FAKE_SYNCOBJ_FREE;
+   pthread_mutex_unlock(&fk->lock);
+   return n;
 }
 
 /* ---- pan_kmod_ops ---- */
@@ -333,16 +387,188 @@ fk_madvise(const struct pan_kmod *k, uint32_t handle, bool willneed,
    return ret;
 }
 
+/* Caller holds the lock. */
+static bool
+syncobj_live(struct fake_kernel *fk, uint32_t handle)
+{
+   return handle && handle < FAKE_MAX_SYNCOBJS &&
+          fk->syncobjs[handle] != FAKE_SYNCOBJ_FREE;
+}
+
+/* The CPU view of a GPU address inside a live BO with at least size_B
+ * bytes behind it, or NULL. Caller holds the lock.
+ */
+static void *
+gpu_to_cpu(struct fake_kernel *fk, uint64_t va, uint64_t size_B)
+{
+   for (uint32_t h = 1; h < FAKE_MAX_BOS; h++) {
+      struct fake_bo *bo = &fk->bos[h];
+
+      if (bo->live && bo->mem && va >= bo->gpu_va &&
+          va - bo->gpu_va + size_B <= bo->size_B)
+         return (uint8_t *)bo->mem + (va - bo->gpu_va);
+   }
+   return NULL;
+}
+
+/* What the GPU would leave in the first job's header. A chain outside
+ * every BO would be an MMU fault on hardware; here nothing is written.
+ * Caller holds the lock.
+ */
+static void
+finish_job(struct fake_kernel *fk, uint64_t jc, uint32_t status,
+           uint64_t fault_va)
+{
+   unsigned arch =
+      pan_arch_from_prod_id((uint32_t)fk->params[DRM_PANFROST_PARAM_GPU_PROD_ID]);
+   unsigned size_B = pan_job_header_size_B(arch);
+   void *header = size_B ? gpu_to_cpu(fk, jc, size_B) : NULL;
+
+   if (header)
+      pan_job_write_status(arch, header, status, fault_va);
+}
+
+/* The kernel's checks first: every BO and syncobj named must exist. */
 static int
 fk_submit(const struct pan_kmod *k, const struct pan_kmod_submit *s)
 {
    struct fake_kernel *fk = FAKE(k);
+   int ret = 0;
 
-   (void)s;
    pthread_mutex_lock(&fk->lock);
-   fk->submits++;
+   enum fake_submit_mode mode = fk->next_submit;
+   fk->next_submit = FAKE_SUBMIT_RUN;
+
+   if (!s->jc_gpu_va || s->bo_handle_count > FAKE_MAX_SUBMIT_BOS)
+      ret = -EINVAL;
+   for (uint32_t i = 0; !ret && i < s->bo_handle_count; i++) {
+      if (!lookup(fk, s->bo_handles[i]))
+         ret = -ENOENT;
+   }
+   for (uint32_t i = 0; !ret && i < s->in_sync_count; i++) {
+      if (!syncobj_live(fk, s->in_syncs[i]))
+         ret = -ENOENT;
+   }
+   if (!ret && s->out_sync && !syncobj_live(fk, s->out_sync))
+      ret = -ENOENT;
+   if (!ret && mode == FAKE_SUBMIT_FAIL)
+      ret = fk->submit_error ? fk->submit_error : -EIO;
+
+   if (!ret) {
+      fk->submits++;
+      fk->last_jc = s->jc_gpu_va;
+      fk->last_requirements = s->requirements;
+      fk->last_out_sync = s->out_sync;
+      fk->last_in_sync_count = s->in_sync_count;
+      fk->last_bo_count = s->bo_handle_count;
+      if (s->bo_handle_count) {
+         memcpy(fk->last_bo_handles, s->bo_handles,
+                s->bo_handle_count * sizeof(*s->bo_handles));
+      }
+
+      if (mode == FAKE_SUBMIT_FAULT)
+         finish_job(fk, s->jc_gpu_va, fk->fault_status, fk->fault_va);
+      else if (mode == FAKE_SUBMIT_RUN)
+         finish_job(fk, s->jc_gpu_va, PAN_JOB_EXCEPTION_DONE, 0);
+
+      if (s->out_sync) {
+         fk->syncobjs[s->out_sync] = mode == FAKE_SUBMIT_HANG
+                                        ? FAKE_SYNCOBJ_PENDING
+                                        : FAKE_SYNCOBJ_SIGNALED;
+      }
+   }
    pthread_mutex_unlock(&fk->lock);
-   return 0;
+   return ret;
+}
+
+static int
+fk_syncobj_create(const struct pan_kmod *k, bool signaled, uint32_t *handle)
+{
+   struct fake_kernel *fk = FAKE(k);
+   int ret = -ENOMEM;
+
+   pthread_mutex_lock(&fk->lock);
+   for (uint32_t h = 1; h < FAKE_MAX_SYNCOBJS; h++) {
+      if (fk->syncobjs[h] == FAKE_SYNCOBJ_FREE) {
+         fk->syncobjs[h] =
+            signaled ? FAKE_SYNCOBJ_SIGNALED : FAKE_SYNCOBJ_EMPTY;
+         fk->syncobj_creates++;
+         *handle = h;
+         ret = 0;
+         break;
+      }
+   }
+   pthread_mutex_unlock(&fk->lock);
+   return ret;
+}
+
+static int
+fk_syncobj_destroy(const struct pan_kmod *k, uint32_t handle)
+{
+   struct fake_kernel *fk = FAKE(k);
+   int ret = -EINVAL;
+
+   pthread_mutex_lock(&fk->lock);
+   if (syncobj_live(fk, handle)) {
+      fk->syncobjs[handle] = FAKE_SYNCOBJ_FREE;
+      fk->syncobj_destroys++;
+      ret = 0;
+   }
+   pthread_mutex_unlock(&fk->lock);
+   return ret;
+}
+
+/* Nothing completes later in the fake, so a wait never sleeps: what is
+ * not signalled now would time out.
+ */
+static int
+fk_syncobj_wait(const struct pan_kmod *k, const uint32_t *handles,
+                uint32_t count, int64_t timeout_ns)
+{
+   struct fake_kernel *fk = FAKE(k);
+   int ret = 0;
+
+   (void)timeout_ns;
+   pthread_mutex_lock(&fk->lock);
+   fk->syncobj_waits++;
+   if (!count)
+      ret = -EINVAL;
+   for (uint32_t i = 0; !ret && i < count; i++) {
+      if (!syncobj_live(fk, handles[i]))
+         ret = -ENOENT;
+      else if (fk->syncobjs[handles[i]] == FAKE_SYNCOBJ_EMPTY)
+         ret = -EINVAL; /* the kernel's answer without WAIT_FOR_SUBMIT */
+   }
+   for (uint32_t i = 0; !ret && i < count; i++) {
+      if (fk->syncobjs[handles[i]] != FAKE_SYNCOBJ_SIGNALED)
+         ret = -ETIMEDOUT;
+   }
+   pthread_mutex_unlock(&fk->lock);
+   return ret;
+}
+
+/* A sync_file is a memfd here: any fd the caller can close will do. */
+static int
+fk_syncobj_export_sync_file(const struct pan_kmod *k, uint32_t handle,
+                            int *fd_out)
+{
+   struct fake_kernel *fk = FAKE(k);
+   int ret = 0;
+
+   pthread_mutex_lock(&fk->lock);
+   *fd_out = -1;
+   if (!syncobj_live(fk, handle) ||
+       fk->syncobjs[handle] == FAKE_SYNCOBJ_EMPTY) {
+      ret = -EINVAL;
+   } else {
+      *fd_out = memfd_create("fake-sync-file", MFD_CLOEXEC);
+      if (*fd_out < 0)
+         ret = -EMFILE;
+      else
+         fk->sync_file_exports++;
+   }
+   pthread_mutex_unlock(&fk->lock);
+   return ret;
 }
 
 /* dma-bufs are memfds; a buffer is identified by its inode. Caller holds
@@ -444,5 +670,9 @@ const struct pan_kmod_ops fake_kmod_ops = {
    .submit = fk_submit,
    .prime_export = fk_prime_export,
    .prime_import = fk_prime_import,
+   .syncobj_create = fk_syncobj_create,
+   .syncobj_destroy = fk_syncobj_destroy,
+   .syncobj_wait = fk_syncobj_wait,
+   .syncobj_export_sync_file = fk_syncobj_export_sync_file,
    .close = fk_close,
 };

@@ -8,7 +8,12 @@
  * pan_kmod vtable. It keeps just enough state to check what the device
  * layer asks for: parameters, BOs with GPU addresses and memory, busy
  * flags, madvise state with simulated reclaim, dma-bufs backed by memfds,
- * and failure injection. Thread-safe.
+ * syncobjs, submits and failure injection. Thread-safe.
+ *
+ * A submit "runs" at once: unless told otherwise, it writes DONE into the
+ * first job's header (through the genxml packer of the GPU's architecture)
+ * and signals its out syncobj. The next submit can instead be made to
+ * hang (its syncobj never signals), fail in the kernel, or fault.
  */
 
 #ifndef PAN_FAKE_KMOD_H
@@ -23,6 +28,23 @@
 
 #define FAKE_MAX_PARAMS 64
 #define FAKE_MAX_BOS 1024
+#define FAKE_MAX_SYNCOBJS 256
+#define FAKE_MAX_SUBMIT_BOS 1024
+
+enum fake_syncobj_state {
+   FAKE_SYNCOBJ_FREE = 0,
+   FAKE_SYNCOBJ_EMPTY,    /* no fence yet: waiting on it is -EINVAL */
+   FAKE_SYNCOBJ_PENDING,  /* attached to a submit that never completes */
+   FAKE_SYNCOBJ_SIGNALED,
+};
+
+/* What the next submit does. */
+enum fake_submit_mode {
+   FAKE_SUBMIT_RUN = 0, /* job DONE, out syncobj signalled */
+   FAKE_SUBMIT_HANG,    /* accepted, never completes */
+   FAKE_SUBMIT_FAIL,    /* the ioctl fails with submit_error */
+   FAKE_SUBMIT_FAULT,   /* job ends with fault_status, syncobj signalled */
+};
 
 struct fake_bo {
    bool live;
@@ -54,6 +76,22 @@ struct fake_kernel {
    /* Failure injection: the next N creates fail with -ENOMEM. */
    unsigned fail_creates;
 
+   enum fake_syncobj_state syncobjs[FAKE_MAX_SYNCOBJS]; /* index = handle */
+
+   /* The next submit (back to FAKE_SUBMIT_RUN after it). */
+   enum fake_submit_mode next_submit;
+   int submit_error;
+   uint32_t fault_status;
+   uint64_t fault_va;
+
+   /* The last accepted submit, as the kernel saw it. */
+   uint64_t last_jc;
+   uint32_t last_requirements;
+   uint32_t last_out_sync;
+   uint32_t last_in_sync_count;
+   uint32_t last_bo_count;
+   uint32_t last_bo_handles[FAKE_MAX_SUBMIT_BOS];
+
    /* Counters. */
    unsigned creates;
    unsigned imports; /* handles made for foreign dma-bufs */
@@ -63,7 +101,11 @@ struct fake_kernel {
    unsigned munmaps;
    unsigned dontneeds;
    unsigned willneeds;
-   unsigned submits;
+   unsigned submits; /* accepted */
+   unsigned syncobj_creates;
+   unsigned syncobj_destroys;
+   unsigned syncobj_waits;
+   unsigned sync_file_exports;
    unsigned device_closes;
    uint32_t last_create_kflags;
 };
@@ -82,6 +124,17 @@ void fake_kernel_set_busy(struct fake_kernel *fk, uint32_t handle, bool busy);
 void fake_kernel_reclaim(struct fake_kernel *fk);
 unsigned fake_kernel_live_bos(struct fake_kernel *fk);
 const struct fake_bo *fake_kernel_bo(struct fake_kernel *fk, uint32_t handle);
+
+/* Set what the next submit does (see enum fake_submit_mode). */
+void fake_kernel_hang_next_submit(struct fake_kernel *fk);
+void fake_kernel_fail_next_submit(struct fake_kernel *fk, int err);
+void fake_kernel_fault_next_submit(struct fake_kernel *fk,
+                                   uint32_t exception_status,
+                                   uint64_t fault_va);
+
+enum fake_syncobj_state fake_kernel_syncobj_state(struct fake_kernel *fk,
+                                                  uint32_t handle);
+unsigned fake_kernel_live_syncobjs(struct fake_kernel *fk);
 
 extern const struct pan_kmod_ops fake_kmod_ops;
 
