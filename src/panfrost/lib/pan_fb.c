@@ -49,6 +49,13 @@ pan_fb_color_supported(unsigned arch, const struct pan_rt_format *f)
    return a && a->color_supported(f);
 }
 
+bool
+pan_fb_zs_supported(unsigned arch, enum pan_zs_layout layout)
+{
+   const struct pan_fb_arch *a = fb_arch(arch);
+   return a && a->zs_supported(layout);
+}
+
 unsigned
 pan_fb_size_B(unsigned arch, const struct pan_fb *fb)
 {

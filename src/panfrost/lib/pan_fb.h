@@ -11,7 +11,7 @@
  * (v4 single-target FBD, v5 multi-target FBD, v6+ framebuffer descriptor,
  * each followed by its ZS/CRC extension and render targets) and
  * pan_fb_emit_fragment_job() into the job that resolves the tile buffer to
- * memory.  The per-architecture code lives in pan_fb_emit.c, compiled once
+ * memory.  The per-architecture code lives in pan_vX_fb.c, compiled once
  * per architecture; pan_fb.c picks the copy for a device.
  */
 
@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pan_format_table.h"
 #include "pan_rt_format.h"
 
 #ifdef __cplusplus
@@ -47,21 +48,19 @@ struct pan_fb_color {
    bool write;                /* write the tile buffer back to memory */
 };
 
-enum pan_fb_zs_format {
-   PAN_FB_ZS_NONE,
-   PAN_FB_ZS_D16,
-   PAN_FB_ZS_D24S8,
-   PAN_FB_ZS_D24X8,
-   PAN_FB_ZS_D32F,
-};
-
+/* The depth/stencil attachment: one buffer, which the layout puts in the
+ * depth/stencil or the separate stencil fields of the descriptor.
+ */
 struct pan_fb_zs {
-   enum pan_fb_zs_format format;
+   enum pan_zs_layout format; /* PAN_ZS_NONE: no attachment */
    enum pan_fb_block block;
    uint64_t base;
    uint32_t row_stride_B;
    uint32_t surface_stride_B;
-   bool write_z, write_s; /* write depth / stencil back to memory */
+   /* Write depth / stencil back to memory; ignored for an aspect the
+    * layout lacks.
+    */
+   bool write_z, write_s;
    float z_clear;
    uint8_t s_clear;
 };
@@ -125,6 +124,11 @@ void pan_fb_write_sample_positions(void *cpu);
  * single render target and fewer raw formats).
  */
 bool pan_fb_color_supported(unsigned arch, const struct pan_rt_format *f);
+
+/* Whether the architecture's descriptors can name this depth/stencil
+ * layout; pan_fb_emit() must not be given one they cannot.
+ */
+bool pan_fb_zs_supported(unsigned arch, enum pan_zs_layout layout);
 
 /* Tile size in pixels and colour buffer bytes per tile for a framebuffer;
  * exposed for tests.

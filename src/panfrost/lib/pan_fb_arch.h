@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* The per-architecture half of pan_fb.h: each copy of pan_fb_emit.c
+/* The per-architecture half of pan_fb.h: each copy of pan_vX_fb.c
  * exports one of these tables, and pan_fb.c picks the device's.
  */
 
@@ -14,6 +14,7 @@
 
 struct pan_fb_arch {
    bool (*color_supported)(const struct pan_rt_format *f);
+   bool (*zs_supported)(enum pan_zs_layout layout);
    unsigned (*size_B)(const struct pan_fb *fb);
    uint64_t (*emit)(const struct pan_fb *fb, void *cpu, uint64_t gpu_va);
    unsigned (*fragment_job_size_B)(void);

@@ -7,93 +7,162 @@
 
 #include "pan_format_table.h"
 
+/* The v5 names stand for the encoding v5 and later share (see the header);
+ * the test walks every architecture's enums.
+ */
+#include "pan_v5_pack.h"
+
 #define T PAN_USE_TEXTURE
 #define R PAN_USE_RENDER
+#define B PAN_USE_BLEND
 #define D PAN_USE_DEPTH
 #define V PAN_USE_VERTEX
 
-/* Sorted by nothing in particular: it is indexed once into a lookup array. */
-static const struct pan_format_support pan_formats[] = {
+/* The table reads best as aligned rows. */
+/* clang-format off */
+#define TIB(x) PAN_V5_COLOR_BUFFER_INTERNAL_FORMAT_##x
+#define WB(x)  PAN_V5_COLOR_FORMAT_##x
+
+/* Memory component i of the write-back format takes tile-buffer channel
+ * c_i; three bits each, component 0 lowest (the genxml swizzle struct).
+ * Pasted directly so that R, B, ... are not the use macros above.
+ */
+#define SWZ(a, b, c, d)                                                     \
+   (PAN_V5_CHANNEL_##a | PAN_V5_CHANNEL_##b << 3 |                          \
+    PAN_V5_CHANNEL_##c << 6 | PAN_V5_CHANNEL_##d << 9)
+
+#define ROW(fmt, uses, arch)                                                \
+   [PIPE_FORMAT_##fmt] = {PIPE_FORMAT_##fmt, (uses), (arch), 0, 0, 0,       \
+                          PAN_ZS_NONE}
+#define BLENDABLE(fmt, uses, arch, tib, wb, swizzle)                        \
+   [PIPE_FORMAT_##fmt] = {PIPE_FORMAT_##fmt, (uses) | R | B, (arch),        \
+                          TIB(tib), WB(wb), swizzle, PAN_ZS_NONE}
+#define ZS(fmt, uses, arch, layout)                                         \
+   [PIPE_FORMAT_##fmt] = {PIPE_FORMAT_##fmt, (uses) | D, (arch), 0, 0, 0,   \
+                          PAN_ZS_##layout}
+
+/* Indexed by pipe_format; a zero row (no use) is a format nothing
+ * supports.
+ */
+static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
    /* 8-bit normalised colour */
-   { PIPE_FORMAT_R8_UNORM, T | R | V, 4 },
-   { PIPE_FORMAT_R8G8_UNORM, T | R | V, 4 },
-   { PIPE_FORMAT_R8G8B8_UNORM, T | V, 4 },
-   { PIPE_FORMAT_R8G8B8A8_UNORM, T | R | V, 4 },
-   { PIPE_FORMAT_R8G8B8X8_UNORM, T | R, 4 },
-   { PIPE_FORMAT_B8G8R8A8_UNORM, T | R, 4 },
-   { PIPE_FORMAT_B8G8R8X8_UNORM, T | R, 4 },
-   { PIPE_FORMAT_A8B8G8R8_UNORM, T | R, 4 },
-   { PIPE_FORMAT_R8G8B8A8_SRGB, T | R, 4 },
-   { PIPE_FORMAT_B8G8R8A8_SRGB, T | R, 4 },
-   { PIPE_FORMAT_R8_SNORM, T | V, 4 },
-   { PIPE_FORMAT_R8G8_SNORM, T | V, 4 },
-   { PIPE_FORMAT_R8G8B8A8_SNORM, T | V, 4 },
-   { PIPE_FORMAT_A8_UNORM, T | R, 4 },
-   { PIPE_FORMAT_L8_UNORM, T, 4 },
-   { PIPE_FORMAT_L8A8_UNORM, T, 4 },
-   { PIPE_FORMAT_I8_UNORM, T, 4 },
+   BLENDABLE(R8_UNORM, T | V, 4, R8G8B8A8, R8, SWZ(R, 0, 0, 0)),
+   BLENDABLE(R8G8_UNORM, T | V, 4, R8G8B8A8, R8G8, SWZ(R, G, 0, 0)),
+   ROW(R8G8B8_UNORM, T | V, 4),
+   BLENDABLE(R8G8B8A8_UNORM, T | V, 4, R8G8B8A8, R8G8B8A8, SWZ(R, G, B, A)),
+   BLENDABLE(R8G8B8X8_UNORM, T, 4, R8G8B8A8, R8G8B8A8, SWZ(R, G, B, 1)),
+   BLENDABLE(B8G8R8A8_UNORM, T, 4, R8G8B8A8, R8G8B8A8, SWZ(B, G, R, A)),
+   BLENDABLE(B8G8R8X8_UNORM, T, 4, R8G8B8A8, R8G8B8A8, SWZ(B, G, R, 1)),
+   BLENDABLE(A8B8G8R8_UNORM, T, 4, R8G8B8A8, R8G8B8A8, SWZ(A, B, G, R)),
+   BLENDABLE(R8G8B8A8_SRGB, T, 4, R8G8B8A8, R8G8B8A8, SWZ(R, G, B, A)),
+   BLENDABLE(B8G8R8A8_SRGB, T, 4, R8G8B8A8, R8G8B8A8, SWZ(B, G, R, A)),
+   ROW(R8_SNORM, T | V, 4),
+   ROW(R8G8_SNORM, T | V, 4),
+   ROW(R8G8B8A8_SNORM, T | V, 4),
+   BLENDABLE(A8_UNORM, T, 4, R8G8B8A8, R8, SWZ(A, 0, 0, 0)),
+   ROW(L8_UNORM, T, 4),
+   ROW(L8A8_UNORM, T, 4),
+   ROW(I8_UNORM, T, 4),
 
    /* packed colour */
-   { PIPE_FORMAT_B5G6R5_UNORM, T | R, 4 },
-   { PIPE_FORMAT_B4G4R4A4_UNORM, T | R, 4 },
-   { PIPE_FORMAT_B5G5R5A1_UNORM, T | R, 4 },
-   { PIPE_FORMAT_R10G10B10A2_UNORM, T | R | V, 4 },
-   { PIPE_FORMAT_B10G10R10A2_UNORM, T | R, 4 },
-   { PIPE_FORMAT_R11G11B10_FLOAT, T | R, 5 },
-   { PIPE_FORMAT_R9G9B9E5_FLOAT, T, 5 },
+   BLENDABLE(B5G6R5_UNORM, T, 4, R5G6B5A0, R5G6B5, SWZ(B, G, R, 1)),
+   BLENDABLE(B4G4R4A4_UNORM, T, 4, R4G4B4A4, R4G4B4A4, SWZ(B, G, R, A)),
+   BLENDABLE(B5G5R5A1_UNORM, T, 4, R5G5B5A1, R5G5B5A1, SWZ(B, G, R, A)),
+   BLENDABLE(R10G10B10A2_UNORM, T | V, 4, R10G10B10A2, R10G10B10A2,
+             SWZ(R, G, B, A)),
+   BLENDABLE(B10G10R10A2_UNORM, T, 4, R10G10B10A2, R10G10B10A2,
+             SWZ(B, G, R, A)),
+   ROW(R11G11B10_FLOAT, T | R, 5),
+   ROW(R9G9B9E5_FLOAT, T, 5),
 
-   /* floating point */
-   { PIPE_FORMAT_R16_FLOAT, T | R | V, 4 },
-   { PIPE_FORMAT_R16G16_FLOAT, T | R | V, 4 },
-   { PIPE_FORMAT_R16G16B16A16_FLOAT, T | R | V, 4 },
-   { PIPE_FORMAT_R32_FLOAT, T | R | V, 4 },
-   { PIPE_FORMAT_R32G32_FLOAT, T | R | V, 4 },
-   { PIPE_FORMAT_R32G32B32_FLOAT, T | V, 4 },
-   { PIPE_FORMAT_R32G32B32A32_FLOAT, T | R | V, 4 },
+   /* floating point: rendered raw, blended only by shaders */
+   ROW(R16_FLOAT, T | R | V, 4),
+   ROW(R16G16_FLOAT, T | R | V, 4),
+   ROW(R16G16B16A16_FLOAT, T | R | V, 4),
+   ROW(R32_FLOAT, T | R | V, 4),
+   ROW(R32G32_FLOAT, T | R | V, 4),
+   ROW(R32G32B32_FLOAT, T | V, 4),
+   ROW(R32G32B32A32_FLOAT, T | R | V, 4),
 
    /* integer */
-   { PIPE_FORMAT_R8_UINT, T | R | V, 5 },
-   { PIPE_FORMAT_R8G8B8A8_UINT, T | R | V, 5 },
-   { PIPE_FORMAT_R8G8B8A8_SINT, T | R | V, 5 },
-   { PIPE_FORMAT_R16_UINT, T | R | V, 5 },
-   { PIPE_FORMAT_R16G16B16A16_UINT, T | R | V, 5 },
-   { PIPE_FORMAT_R16G16B16A16_SINT, T | R | V, 5 },
-   { PIPE_FORMAT_R32_UINT, T | R | V, 5 },
-   { PIPE_FORMAT_R32_SINT, T | R | V, 5 },
-   { PIPE_FORMAT_R32G32B32A32_UINT, T | R | V, 5 },
-   { PIPE_FORMAT_R32G32B32A32_SINT, T | R | V, 5 },
+   ROW(R8_UINT, T | R | V, 5),
+   ROW(R8G8B8A8_UINT, T | R | V, 5),
+   ROW(R8G8B8A8_SINT, T | R | V, 5),
+   ROW(R16_UINT, T | R | V, 5),
+   ROW(R16G16B16A16_UINT, T | R | V, 5),
+   ROW(R16G16B16A16_SINT, T | R | V, 5),
+   ROW(R32_UINT, T | R | V, 5),
+   ROW(R32_SINT, T | R | V, 5),
+   ROW(R32G32B32A32_UINT, T | R | V, 5),
+   ROW(R32G32B32A32_SINT, T | R | V, 5),
 
    /* vertex-only normalised/scaled */
-   { PIPE_FORMAT_R16_UNORM, T | V, 4 },
-   { PIPE_FORMAT_R16G16_UNORM, T | V, 4 },
-   { PIPE_FORMAT_R16G16B16A16_UNORM, T | V, 4 },
-   { PIPE_FORMAT_R16_SNORM, V, 4 },
-   { PIPE_FORMAT_R16G16_SNORM, V, 4 },
-   { PIPE_FORMAT_R16G16B16A16_SNORM, V, 4 },
+   ROW(R16_UNORM, T | V, 4),
+   ROW(R16G16_UNORM, T | V, 4),
+   ROW(R16G16B16A16_UNORM, T | V, 4),
+   ROW(R16_SNORM, V, 4),
+   ROW(R16G16_SNORM, V, 4),
+   ROW(R16G16B16A16_SNORM, V, 4),
 
-   /* depth and stencil */
-   { PIPE_FORMAT_Z16_UNORM, T | D, 4 },
-   { PIPE_FORMAT_Z24_UNORM_S8_UINT, T | D, 4 },
-   { PIPE_FORMAT_Z24X8_UNORM, T | D, 4 },
-   { PIPE_FORMAT_Z32_FLOAT, T | D, 4 },
-   { PIPE_FORMAT_Z32_FLOAT_S8X24_UINT, T | D, 5 },
-   { PIPE_FORMAT_S8_UINT, D, 4 },
+   /* depth and stencil; which architectures can write each layout back is
+    * in pan_zs_layouts below.
+    */
+   ZS(Z16_UNORM, T, 4, D16),
+   ZS(Z24_UNORM_S8_UINT, T, 4, D24S8),
+   ZS(Z24X8_UNORM, T, 4, D24X8),
+   ZS(Z32_FLOAT, T, 4, D32F),
+   ZS(Z32_FLOAT_S8X24_UINT, T, 5, D32F_S8X24),
+   ZS(S8_UINT, 0, 4, S8),
+};
+/* clang-format on */
+
+/* Every framebuffer descriptor names D16, D24S8, D24X8 and D32 depth and
+ * an S8 separate stencil buffer.  The interleaved 64-bit float depth +
+ * stencil pixel is a Midgard and Bifrost depth/stencil format only:
+ * Valhall's list stops at D32, so there it would take two planes.
+ */
+static const struct pan_zs_layout_info pan_zs_layouts[PAN_ZS_LAYOUT_COUNT] = {
+   [PAN_ZS_D16] = { PAN_ZS_KIND_DEPTH, 2, 4, UINT8_MAX },
+   [PAN_ZS_D24S8] = { PAN_ZS_KIND_DEPTH_STENCIL, 4, 4, UINT8_MAX },
+   [PAN_ZS_D24X8] = { PAN_ZS_KIND_DEPTH, 4, 4, UINT8_MAX },
+   [PAN_ZS_D32F] = { PAN_ZS_KIND_DEPTH, 4, 4, UINT8_MAX },
+   [PAN_ZS_D32F_S8X24] = { PAN_ZS_KIND_DEPTH_STENCIL, 8, 4, 7 },
+   [PAN_ZS_S8] = { PAN_ZS_KIND_STENCIL, 1, 4, UINT8_MAX },
 };
 
-const struct pan_format_support *
-pan_format_support(enum pipe_format format)
+const struct pan_format_info *
+pan_format_info(enum pipe_format format)
 {
-   for (size_t i = 0; i < sizeof(pan_formats) / sizeof(pan_formats[0]); ++i) {
-      if (pan_formats[i].format == format)
-         return &pan_formats[i];
-   }
-   return NULL;
+   if ((unsigned)format >= PIPE_FORMAT_COUNT || !pan_formats[format].uses)
+      return NULL;
+   return &pan_formats[format];
+}
+
+const struct pan_zs_layout_info *
+pan_zs_layout_info(enum pan_zs_layout l)
+{
+   if (l == PAN_ZS_NONE || (unsigned)l >= PAN_ZS_LAYOUT_COUNT)
+      return NULL;
+   return &pan_zs_layouts[l];
+}
+
+bool
+pan_zs_layout_supported(unsigned arch, enum pan_zs_layout l)
+{
+   const struct pan_zs_layout_info *i = pan_zs_layout_info(l);
+
+   return i && arch >= i->min_arch && arch <= i->max_arch;
 }
 
 bool
 pan_format_supports(unsigned arch, enum pipe_format format, unsigned uses)
 {
-   const struct pan_format_support *f = pan_format_support(format);
+   const struct pan_format_info *f = pan_format_info(format);
 
-   return f && arch >= f->min_arch && (f->uses & uses) == uses;
+   if (!f || arch < f->min_arch || (f->uses & uses) != uses)
+      return false;
+   /* A depth/stencil attachment also needs the emitter's layout. */
+   if ((uses & PAN_USE_DEPTH) && !pan_zs_layout_supported(arch, f->zs))
+      return false;
+   return true;
 }

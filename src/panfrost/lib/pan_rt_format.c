@@ -12,48 +12,14 @@
 #include "util/macros.h"
 #include "util/u_math.h"
 
+#include "pan_format_table.h"
 #include "pan_rt_format.h"
 
-/* Blendable formats.  The swizzle lists, for memory components 0..3 of the
- * write-back format (lowest bits first), the tile-buffer channel stored
- * there.
- */
-static const struct {
-   enum pipe_format format;
-   uint8_t tib, writeback;
-   uint16_t swizzle;
-} pan_blendable[] = {
-   {PIPE_FORMAT_R8G8B8A8_UNORM, PAN_TIB_R8G8B8A8, PAN_WB_R8G8B8A8,
-    PAN_RT_SWIZZLE(R, G, B, A)},
-   {PIPE_FORMAT_R8G8B8A8_SRGB, PAN_TIB_R8G8B8A8, PAN_WB_R8G8B8A8,
-    PAN_RT_SWIZZLE(R, G, B, A)},
-   {PIPE_FORMAT_R8G8B8X8_UNORM, PAN_TIB_R8G8B8A8, PAN_WB_R8G8B8A8,
-    PAN_RT_SWIZZLE(R, G, B, 1)},
-   {PIPE_FORMAT_B8G8R8A8_UNORM, PAN_TIB_R8G8B8A8, PAN_WB_R8G8B8A8,
-    PAN_RT_SWIZZLE(B, G, R, A)},
-   {PIPE_FORMAT_B8G8R8A8_SRGB, PAN_TIB_R8G8B8A8, PAN_WB_R8G8B8A8,
-    PAN_RT_SWIZZLE(B, G, R, A)},
-   {PIPE_FORMAT_B8G8R8X8_UNORM, PAN_TIB_R8G8B8A8, PAN_WB_R8G8B8A8,
-    PAN_RT_SWIZZLE(B, G, R, 1)},
-   {PIPE_FORMAT_A8B8G8R8_UNORM, PAN_TIB_R8G8B8A8, PAN_WB_R8G8B8A8,
-    PAN_RT_SWIZZLE(A, B, G, R)},
-   {PIPE_FORMAT_R8G8_UNORM, PAN_TIB_R8G8B8A8, PAN_WB_R8G8,
-    PAN_RT_SWIZZLE(R, G, 0, 0)},
-   {PIPE_FORMAT_R8_UNORM, PAN_TIB_R8G8B8A8, PAN_WB_R8,
-    PAN_RT_SWIZZLE(R, 0, 0, 0)},
-   {PIPE_FORMAT_A8_UNORM, PAN_TIB_R8G8B8A8, PAN_WB_R8,
-    PAN_RT_SWIZZLE(A, 0, 0, 0)},
-   {PIPE_FORMAT_B5G6R5_UNORM, PAN_TIB_R5G6B5A0, PAN_WB_R5G6B5,
-    PAN_RT_SWIZZLE(B, G, R, 1)},
-   {PIPE_FORMAT_B4G4R4A4_UNORM, PAN_TIB_R4G4B4A4, PAN_WB_R4G4B4A4,
-    PAN_RT_SWIZZLE(B, G, R, A)},
-   {PIPE_FORMAT_B5G5R5A1_UNORM, PAN_TIB_R5G5B5A1, PAN_WB_R5G5B5A1,
-    PAN_RT_SWIZZLE(B, G, R, A)},
-   {PIPE_FORMAT_R10G10B10A2_UNORM, PAN_TIB_R10G10B10A2, PAN_WB_R10G10B10A2,
-    PAN_RT_SWIZZLE(R, G, B, A)},
-   {PIPE_FORMAT_B10G10R10A2_UNORM, PAN_TIB_R10G10B10A2, PAN_WB_R10G10B10A2,
-    PAN_RT_SWIZZLE(B, G, R, A)},
-};
+/* The encoding of pan_format_table.h (v5 names, shared by v5 and later). */
+#include "pan_v5_pack.h"
+
+#define TIB(x) PAN_V5_COLOR_BUFFER_INTERNAL_FORMAT_##x
+#define WB(x)  PAN_V5_COLOR_FORMAT_##x
 
 /* Integer and fraction bits of R, G, B, A in each blendable tile-buffer
  * layout; the fraction bits hold dither state and are packed as zero.
@@ -62,26 +28,26 @@ static const struct {
    uint8_t tib;
    uint8_t int_bits[4], frac_bits[4];
 } pan_tib_layouts[] = {
-   {PAN_TIB_R8G8B8A8, {8, 8, 8, 8}, {0, 0, 0, 0}},
-   {PAN_TIB_R10G10B10A2, {10, 10, 10, 2}, {0, 0, 0, 0}},
-   {PAN_TIB_R8G8B8A2, {8, 8, 8, 2}, {2, 2, 2, 0}},
-   {PAN_TIB_R4G4B4A4, {4, 4, 4, 4}, {4, 4, 4, 4}},
-   {PAN_TIB_R5G6B5A0, {5, 6, 5, 0}, {5, 4, 5, 2}},
-   {PAN_TIB_R5G5B5A1, {5, 5, 5, 1}, {5, 5, 5, 1}},
+   {TIB(R8G8B8A8), {8, 8, 8, 8}, {0, 0, 0, 0}},
+   {TIB(R10G10B10A2), {10, 10, 10, 2}, {0, 0, 0, 0}},
+   {TIB(R8G8B8A2), {8, 8, 8, 2}, {2, 2, 2, 0}},
+   {TIB(R4G4B4A4), {4, 4, 4, 4}, {4, 4, 4, 4}},
+   {TIB(R5G6B5A0), {5, 6, 5, 0}, {5, 4, 5, 2}},
+   {TIB(R5G5B5A1), {5, 5, 5, 1}, {5, 5, 5, 1}},
 };
 
 static uint8_t
 raw_wb_format(unsigned bytes)
 {
    switch (bytes) {
-   case 1: return PAN_WB_RAW8;
-   case 2: return PAN_WB_RAW16;
-   case 3: return PAN_WB_RAW24;
-   case 4: return PAN_WB_RAW32;
-   case 6: return PAN_WB_RAW48;
-   case 8: return PAN_WB_RAW64;
-   case 12: return PAN_WB_RAW96;
-   default: return PAN_WB_RAW128;
+   case 1: return WB(RAW8);
+   case 2: return WB(RAW16);
+   case 3: return WB(RAW24);
+   case 4: return WB(RAW32);
+   case 6: return WB(RAW48);
+   case 8: return WB(RAW64);
+   case 12: return WB(RAW96);
+   default: return WB(RAW128);
    }
 }
 
@@ -89,38 +55,37 @@ static uint8_t
 raw_tib_format(unsigned tib_bytes)
 {
    switch (tib_bytes) {
-   case 1: return PAN_TIB_RAW8;
-   case 2: return PAN_TIB_RAW16;
-   case 4: return PAN_TIB_RAW32;
-   case 8: return PAN_TIB_RAW64;
-   default: return PAN_TIB_RAW128;
+   case 1: return TIB(RAW8);
+   case 2: return TIB(RAW16);
+   case 4: return TIB(RAW32);
+   case 8: return TIB(RAW64);
+   default: return TIB(RAW128);
    }
 }
 
 bool
 pan_rt_format_lookup(enum pipe_format format, struct pan_rt_format *out)
 {
+   const struct pan_format_info *row = pan_format_info(format);
    const struct util_format_description *desc =
       util_format_description(format);
 
    memset(out, 0, sizeof(*out));
-   /* One pixel per block (packed floats like R11G11B10 included), no
-    * depth or stencil.
+   /* One pixel per block (packed floats like R11G11B10 included) and
+    * whole bytes, or the table is wrong.
     */
-   if (!desc || desc->block.width != 1 || desc->block.height != 1 ||
-       desc->block.depth != 1 || util_format_is_depth_or_stencil(format) ||
-       desc->block.bits % 8)
+   if (!row || !(row->uses & PAN_USE_RENDER) || !desc ||
+       desc->block.width != 1 || desc->block.height != 1 ||
+       desc->block.depth != 1 || desc->block.bits % 8)
       return false;
 
    out->mem_B = desc->block.bits / 8;
    out->srgb = desc->colorspace == UTIL_FORMAT_COLORSPACE_SRGB;
 
-   for (unsigned i = 0; i < ARRAY_SIZE(pan_blendable); ++i) {
-      if (pan_blendable[i].format != format)
-         continue;
-      out->tib = pan_blendable[i].tib;
-      out->writeback = pan_blendable[i].writeback;
-      out->swizzle = pan_blendable[i].swizzle;
+   if (row->uses & PAN_USE_BLEND) {
+      out->tib = row->tib;
+      out->writeback = row->writeback;
+      out->swizzle = row->swizzle;
       out->tib_B = 4;
       return true;
    }
@@ -134,7 +99,8 @@ pan_rt_format_lookup(enum pipe_format format, struct pan_rt_format *out)
    out->tib_B = util_next_power_of_two(out->mem_B);
    out->tib = raw_tib_format(out->tib_B);
    out->writeback = raw_wb_format(out->mem_B);
-   out->swizzle = PAN_RT_SWIZZLE(R, G, B, A);
+   out->swizzle = PAN_V5_CHANNEL_R | PAN_V5_CHANNEL_G << 3 |
+                  PAN_V5_CHANNEL_B << 6 | PAN_V5_CHANNEL_A << 9;
    return true;
 }
 

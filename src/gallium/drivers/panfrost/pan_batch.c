@@ -135,7 +135,11 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
 
    if (!surf)
       return;
-   if (!pan_rt_format_lookup(surf->format, &rt->format) ||
+   /* The format table decides; the emitter check only guards against the
+    * two disagreeing (tests/fb proves they do not).
+    */
+   if (!pan_format_supports(arch, surf->format, PAN_USE_RENDER) ||
+       !pan_rt_format_lookup(surf->format, &rt->format) ||
        !pan_fb_color_supported(arch, &rt->format)) {
       panfrost_warn_once(ctx, PANFROST_WARN_FORMAT,
                          "render target format %s not supported, clear "
@@ -159,18 +163,6 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
    }
 }
 
-static enum pan_fb_zs_format
-zs_format(enum pipe_format format)
-{
-   switch (format) {
-   case PIPE_FORMAT_Z16_UNORM: return PAN_FB_ZS_D16;
-   case PIPE_FORMAT_Z24_UNORM_S8_UINT: return PAN_FB_ZS_D24S8;
-   case PIPE_FORMAT_Z24X8_UNORM: return PAN_FB_ZS_D24X8;
-   case PIPE_FORMAT_Z32_FLOAT: return PAN_FB_ZS_D32F;
-   default: return PAN_FB_ZS_NONE;
-   }
-}
-
 static void
 describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
             struct batch_bos *bos)
@@ -178,12 +170,14 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    const struct pipe_surface *surf = ctx->state.fb.zsbuf;
    struct panfrost_batch *b = &ctx->batch;
    unsigned clear = b->clear & PIPE_CLEAR_DEPTHSTENCIL;
+   unsigned arch = panfrost_device(ctx->base.screen)->arch;
 
    if (!surf || !clear)
       return;
 
-   fb->zs.format = zs_format(surf->format);
-   if (fb->zs.format == PAN_FB_ZS_NONE) {
+   const struct pan_format_info *f = pan_format_info(surf->format);
+   if (!pan_format_supports(arch, surf->format, PAN_USE_DEPTH) ||
+       !pan_fb_zs_supported(arch, f->zs)) {
       panfrost_warn_once(ctx, PANFROST_WARN_FORMAT,
                          "depth/stencil format %s not supported, clear "
                          "dropped", util_format_short_name(surf->format));
@@ -193,8 +187,9 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    /* Without preloads the whole ZS buffer is written back: clearing one
     * aspect of a packed depth/stencil buffer also resets the other.
     */
-   if (util_format_has_stencil(util_format_description(surf->format)) &&
-       clear != PIPE_CLEAR_DEPTHSTENCIL)
+   bool depth = pan_zs_layout_has_depth(f->zs);
+   bool stencil = pan_zs_layout_has_stencil(f->zs);
+   if (depth && stencil && clear != PIPE_CLEAR_DEPTHSTENCIL)
       panfrost_warn_once(ctx, PANFROST_WARN_ZS_ASPECT,
                          "clearing one aspect of a packed depth/stencil "
                          "buffer also clears the other (no preloads yet)");
@@ -202,11 +197,13 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    struct panfrost_resource *rsc = surface_resource(surf);
    const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
 
+   fb->zs.format = f->zs;
    fb->zs.block = PAN_FB_BLOCK_LINEAR;
    fb->zs.base = surface_address(surf);
    fb->zs.row_stride_B = l->row_stride_B;
    fb->zs.surface_stride_B = l->surface_stride_B;
-   fb->zs.write_z = true;
+   fb->zs.write_z = depth;
+   fb->zs.write_s = stencil;
    fb->zs.z_clear = b->clear_depth;
    fb->zs.s_clear = b->clear_stencil;
    add_bo(bos, rsc->bo, PAN_BO_ACCESS_WRITE);

@@ -28,8 +28,16 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
    if (bind & PIPE_BIND_SAMPLER_VIEW)
       uses |= PAN_USE_TEXTURE;
    if (bind & (PIPE_BIND_RENDER_TARGET | PIPE_BIND_DISPLAY_TARGET |
-               PIPE_BIND_SCANOUT | PIPE_BIND_BLENDABLE))
+               PIPE_BIND_SCANOUT))
       uses |= PAN_USE_RENDER;
+   /* Fixed-function blending needs a normalised tile-buffer layout; raw
+    * (float, integer) targets would need blend shaders.
+    */
+   if (bind & PIPE_BIND_BLENDABLE)
+      uses |= PAN_USE_RENDER | PAN_USE_BLEND;
+   /* The table also checks that this architecture's framebuffer
+    * descriptors can write the format's depth/stencil layout back.
+    */
    if (bind & PIPE_BIND_DEPTH_STENCIL)
       uses |= PAN_USE_DEPTH;
    if (bind & PIPE_BIND_VERTEX_BUFFER)

@@ -102,14 +102,14 @@ check_pass(const char *name, struct pan_fb *fb)
                 params.color_clear.color_3 == rt0->clear_words[3] &&
                 params.swizzle == rt0->format.swizzle,
              "%s: colour buffer", name);
-   PAN_CHECK(params.zs_write_enable == fb->zs.write_z &&
-                (fb->zs.format == PAN_FB_ZS_NONE ||
+   PAN_CHECK(params.zs_write_enable == (fb->zs.write_z || fb->zs.write_s) &&
+                (fb->zs.format == PAN_ZS_NONE ||
                  params.zs_writeback.base == fb->zs.base) &&
                 params.z_clear.value == fb->zs.z_clear,
              "%s: depth buffer", name);
    pan_section_unpack(fbd, framebuffer, tiler, t);
 #else
-   bool has_zs = fb->zs.format != PAN_FB_ZS_NONE;
+   bool has_zs = fb->zs.format != PAN_ZS_NONE;
    unsigned tile_px, cbuf_B;
    pan_fb_tile_size(fb, &tile_px, &cbuf_B);
    PAN_CHECK((ptr & ~63ull) == fbd_va && (ptr & MALI_FBD_TAG_IS_MFBD) &&
@@ -123,6 +123,9 @@ check_pass(const char *name, struct pan_fb *fb)
                 params.color_buffer_allocation == cbuf_B &&
                 params.has_zs_crc_extension == has_zs &&
                 params.z_write_enable == (has_zs && fb->zs.write_z) &&
+                params.s_write_enable ==
+                   (fb->zs.write_s &&
+                    pan_zs_layout_has_stencil(fb->zs.format)) &&
                 params.z_clear == fb->zs.z_clear &&
                 params.s_clear == fb->zs.s_clear,
              "%s: parameters", name);
@@ -215,10 +218,11 @@ main(void)
    fb = (struct pan_fb){.width_px = 33, .height_px = 17, .rt_count = 1,
                         .no_hierarchical_tiling = true};
    color(&fb.rts[0], PIPE_FORMAT_B8G8R8A8_UNORM, color_va, 33 * 4, 1.0f);
-   fb.zs = (struct pan_fb_zs){.format = PAN_FB_ZS_D24S8,
+   fb.zs = (struct pan_fb_zs){.format = PAN_ZS_D24S8,
                               .base = zs_va,
                               .row_stride_B = 33 * 4,
                               .write_z = true,
+                              .write_s = true,
                               .z_clear = 0.25f,
                               .s_clear = 7};
    check_pass("bgra8+d24s8", &fb);
@@ -227,7 +231,7 @@ main(void)
    fb = (struct pan_fb){.width_px = 16, .height_px = 16, .rt_count = 1};
    color(&fb.rts[0], PIPE_FORMAT_R8G8B8A8_UNORM, color_va, 64, 0.0f);
    fb.rts[0].clear = fb.rts[0].write = false;
-   fb.zs = (struct pan_fb_zs){.format = PAN_FB_ZS_D32F, .base = zs_va,
+   fb.zs = (struct pan_fb_zs){.format = PAN_ZS_D32F, .base = zs_va,
                               .row_stride_B = 64, .write_z = true,
                               .z_clear = 1.0f};
    check_pass("d32f only", &fb);

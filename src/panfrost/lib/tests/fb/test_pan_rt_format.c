@@ -14,7 +14,13 @@
 #include "pipe/p_state.h"
 #include "pan_format_table.h"
 #include "pan_rt_format.h"
+#include "pan_v5_pack.h"
 #include "util/pan_test_util.h"
+
+/* The table's encoding is the v5 one. */
+#define SWZ(a, b, c, d)                                                     \
+   (PAN_V5_CHANNEL_##a | PAN_V5_CHANNEL_##b << 3 | PAN_V5_CHANNEL_##c << 6 | \
+    PAN_V5_CHANNEL_##d << 9)
 
 static void
 check_clear(enum pipe_format format, float r, float g, float b, float a,
@@ -37,14 +43,24 @@ check_clear(enum pipe_format format, float r, float g, float b, float a,
 int
 main(void)
 {
-   /* Every renderable colour format has a layout whose sizes agree. */
+   /* Every renderable colour format has a layout whose sizes agree, and
+    * nothing else has one.
+    */
    for (unsigned fmt = 1; fmt < PIPE_FORMAT_COUNT; ++fmt) {
-      const struct pan_format_support *s = pan_format_support(fmt);
+      const struct pan_format_info *s = pan_format_info(fmt);
       struct pan_rt_format f;
 
-      if (!s || !(s->uses & PAN_USE_RENDER))
+      if (!s || !(s->uses & PAN_USE_RENDER)) {
+         PAN_CHECK(!pan_rt_format_lookup(fmt, &f),
+                   "format %u: a layout without the render use", fmt);
          continue;
+      }
       PAN_CHECK(pan_rt_format_lookup(fmt, &f), "format %u: no layout", fmt);
+      PAN_CHECK(f.raw == !(s->uses & PAN_USE_BLEND),
+                "format %u: raw but blendable, or the reverse", fmt);
+      PAN_CHECK(f.raw || (f.tib == s->tib && f.writeback == s->writeback &&
+                          f.swizzle == s->swizzle),
+                "format %u: layout is not the table's", fmt);
       PAN_CHECK(f.tib_B >= f.mem_B || !f.raw, "format %u: tib too small",
                 fmt);
       PAN_CHECK(f.tib_B && !(f.tib_B & (f.tib_B - 1)),
@@ -55,6 +71,8 @@ main(void)
              "depth format has a colour layout");
    PAN_CHECK(!pan_rt_format_lookup(PIPE_FORMAT_ETC1_RGB8, &f),
              "compressed format has a colour layout");
+   PAN_CHECK(!pan_rt_format_lookup(PIPE_FORMAT_R32G32B32_FLOAT, &f),
+             "RGB32F (not renderable) has a colour layout");
 
    /* R8G8B8A8 tile buffer: 0.2, 0.4, 0.6, 1.0 -> 0x33, 0x66, 0x99, 0xff
     * from bit 0 up, whatever the memory order (the swizzle does that).
@@ -109,13 +127,26 @@ main(void)
 
    /* Layout facts the emitters rely on. */
    PAN_CHECK(pan_rt_format_lookup(PIPE_FORMAT_R16G16B16A16_FLOAT, &f) &&
-                f.tib == PAN_TIB_RAW64 && f.writeback == PAN_WB_RAW64 &&
-                f.tib_B == 8,
+                f.tib == PAN_V5_COLOR_BUFFER_INTERNAL_FORMAT_RAW64 &&
+                f.writeback == PAN_V5_COLOR_FORMAT_RAW64 && f.tib_B == 8 &&
+                f.swizzle == SWZ(R, G, B, A),
              "rgba16f layout");
    PAN_CHECK(pan_rt_format_lookup(PIPE_FORMAT_B8G8R8A8_UNORM, &f) &&
-                f.swizzle == PAN_RT_SWIZZLE(B, G, R, A) &&
-                f.writeback == PAN_WB_R8G8B8A8 && f.mem_B == 4,
+                f.swizzle == SWZ(B, G, R, A) &&
+                f.tib == PAN_V5_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8 &&
+                f.writeback == PAN_V5_COLOR_FORMAT_R8G8B8A8 && f.mem_B == 4,
              "bgra8 layout");
+   PAN_CHECK(pan_rt_format_lookup(PIPE_FORMAT_B5G6R5_UNORM, &f) &&
+                f.swizzle == SWZ(B, G, R, 1) &&
+                f.tib == PAN_V5_COLOR_BUFFER_INTERNAL_FORMAT_R5G6B5A0 &&
+                f.writeback == PAN_V5_COLOR_FORMAT_R5G6B5 && f.mem_B == 2,
+             "rgb565 layout");
+   PAN_CHECK(pan_rt_format_lookup(PIPE_FORMAT_R32G32B32_UINT, &f) == false,
+             "RGB32UI has no row, so no layout");
+   PAN_CHECK(pan_rt_format_lookup(PIPE_FORMAT_R11G11B10_FLOAT, &f) && f.raw &&
+                f.mem_B == 4 && f.tib_B == 4 &&
+                f.writeback == PAN_V5_COLOR_FORMAT_RAW32,
+             "r11g11b10f is raw 32-bit");
 
    return pan_test_summary("pan_rt_format");
 }

@@ -3,8 +3,10 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Framebuffer descriptors and fragment jobs of one architecture (compiled
- * once per PAN_ARCH, see pan_fb.h).
+/* Framebuffer descriptors and fragment jobs of one architecture: compiled
+ * once per PAN_ARCH (hence the vX in the name), picked by pan_fb.c.  The
+ * formats come from pan_format_table.h; what differs per architecture is
+ * which of them the descriptors can name, and how.
  */
 
 #include <assert.h>
@@ -13,20 +15,6 @@
 #include "pan_genxml.h"
 #include "pan_tiler_sizing.h"
 
-/* Our arch-independent encodings are the hardware's. */
-static_assert((int)PAN_TIB_R5G6B5A0 == (int)MALI_COLOR_BUFFER_INTERNAL_FORMAT_R5G6B5A0,
-              "tile-buffer format encoding");
-static_assert((int)PAN_WB_R8G8B8A8 == (int)MALI_COLOR_FORMAT_R8G8B8A8,
-              "write-back format encoding");
-static_assert((int)PAN_WB_R5G5B5A1 == (int)MALI_COLOR_FORMAT_R5G5B5A1,
-              "write-back format encoding");
-#if PAN_ARCH >= 5
-static_assert((int)PAN_TIB_RAW128 == (int)MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW128,
-              "tile-buffer format encoding");
-static_assert((int)PAN_WB_RAW96 == (int)MALI_COLOR_FORMAT_RAW96,
-              "write-back format encoding");
-#endif
-
 static unsigned
 block_format(enum pan_fb_block block)
 {
@@ -34,15 +22,57 @@ block_format(enum pan_fb_block block)
                                        : MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED;
 }
 
-static unsigned
-zs_format(enum pan_fb_zs_format f)
+/* How this architecture names each depth/stencil layout: as the format of
+ * the depth/stencil buffer, or of the separate stencil buffer.  A layout
+ * with neither cannot be written back here (pan_format_table.c says which
+ * and why; tests/formats checks the two agree).
+ */
+static const struct {
+   uint8_t zs, s;
+} zs_encodings[PAN_ZS_LAYOUT_COUNT] = {
+   [PAN_ZS_D16] = {MALI_ZS_FORMAT_D16, 0},
+   [PAN_ZS_D24S8] = {MALI_ZS_FORMAT_D24S8, 0},
+   [PAN_ZS_D24X8] = {MALI_ZS_FORMAT_D24X8, 0},
+   [PAN_ZS_D32F] = {MALI_ZS_FORMAT_D32, 0},
+#if PAN_ARCH <= 7
+   [PAN_ZS_D32F_S8X24] = {MALI_ZS_FORMAT_D32_S8X24, 0},
+#endif
+   [PAN_ZS_S8] = {0, MALI_S_FORMAT_S8},
+};
+
+static bool
+zs_supported(enum pan_zs_layout l)
 {
-   switch (f) {
-   case PAN_FB_ZS_D16: return MALI_ZS_FORMAT_D16;
-   case PAN_FB_ZS_D24X8: return MALI_ZS_FORMAT_D24X8;
-   case PAN_FB_ZS_D32F: return MALI_ZS_FORMAT_D32;
-   default: return MALI_ZS_FORMAT_D24S8;
-   }
+   return l > PAN_ZS_NONE && l < PAN_ZS_LAYOUT_COUNT &&
+          (zs_encodings[l].zs || zs_encodings[l].s);
+}
+
+/* What the pass writes back: the depth/stencil buffer (depth bits, and the
+ * stencil bits when the layout interleaves them) and the separate stencil
+ * buffer.
+ */
+static bool
+zs_in_zs_buffer(const struct pan_fb_zs *zs)
+{
+   return zs->format != PAN_ZS_NONE && zs_encodings[zs->format].zs;
+}
+
+static bool
+zs_in_s_buffer(const struct pan_fb_zs *zs)
+{
+   return zs->format != PAN_ZS_NONE && zs_encodings[zs->format].s;
+}
+
+static bool
+zs_write_depth(const struct pan_fb_zs *zs)
+{
+   return zs->write_z && pan_zs_layout_has_depth(zs->format);
+}
+
+static bool
+zs_write_stencil(const struct pan_fb_zs *zs)
+{
+   return zs->write_s && pan_zs_layout_has_stencil(zs->format);
 }
 
 #if PAN_ARCH == 4
@@ -111,7 +141,8 @@ emit_sfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
       cfg.bound_max_y = fb->height_px - 1;
       cfg.tie_break_rule = MALI_TIE_BREAK_RULE_MINUS_180_IN_0_OUT;
       if (rt->enabled) {
-         cfg.internal_format = rt->format.raw ? PAN_TIB_RAW_VALUE
+         cfg.internal_format = rt->format.raw
+                                 ? MALI_COLOR_BUFFER_INTERNAL_FORMAT_RAW_VALUE
                                               : rt->format.tib;
          cfg.color_writeback_format = v4_writeback_format(&rt->format);
          cfg.swizzle = rt->format.swizzle;
@@ -126,13 +157,25 @@ emit_sfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
          cfg.color_clear.color_2 = rt->clear_words[2];
          cfg.color_clear.color_3 = rt->clear_words[3];
       }
-      if (zs->format != PAN_FB_ZS_NONE) {
-         cfg.zs_format = zs_format(zs->format);
+      /* The depth/stencil buffer is written whole (stencil bits of an
+       * interleaved layout included); stencil-only goes to the separate
+       * stencil buffer.
+       */
+      if (zs_in_zs_buffer(zs)) {
+         cfg.zs_format = zs_encodings[zs->format].zs;
          cfg.zs_block_format = block_format(zs->block);
-         cfg.zs_write_enable = zs->write_z || zs->write_s;
+         cfg.zs_write_enable = zs_write_depth(zs) || zs_write_stencil(zs);
          cfg.zs_writeback.base = zs->base;
          cfg.zs_writeback.row_stride_B = zs->row_stride_B;
          cfg.zs_writeback.surface_stride_B = zs->surface_stride_B;
+      }
+      if (zs_in_s_buffer(zs)) {
+         cfg.s_format = zs_encodings[zs->format].s;
+         cfg.s_block_format = block_format(zs->block);
+         cfg.s_write_enable = zs_write_stencil(zs);
+         cfg.s_writeback.base = zs->base;
+         cfg.s_writeback.row_stride_B = zs->row_stride_B;
+         cfg.s_writeback.surface_stride_B = zs->surface_stride_B;
       }
       cfg.z_clear.value = zs->z_clear;
       cfg.s_clear = zs->s_clear;
@@ -147,18 +190,44 @@ static void
 emit_zs_crc_ext(const struct pan_fb *fb, void *out)
 {
    const struct pan_fb_zs *zs = &fb->zs;
+   bool zs_buf = zs_in_zs_buffer(zs);
+
+   /* An interleaved layout's stencil shares the depth/stencil buffer; the
+    * stencil buffer fields then point at it too, as the public drivers do.
+    */
+   bool s_buf = zs_in_s_buffer(zs) || pan_zs_layout_has_stencil(zs->format);
 
    pan_pack(out, zs_crc_extension, cfg) {
-      cfg.zs_write_format = zs_format(zs->format);
-      cfg.zs_block_format = block_format(zs->block);
+      if (zs_buf) {
+         cfg.zs_write_format = zs_encodings[zs->format].zs;
+         cfg.zs_block_format = block_format(zs->block);
+      }
+      if (zs_in_s_buffer(zs)) {
+         cfg.s_write_format = zs_encodings[zs->format].s;
+         cfg.s_block_format = block_format(zs->block);
+      }
 #if PAN_ARCH >= 9
-      cfg.zs_writeback_base = zs->base;
-      cfg.zs_writeback_row_stride = zs->row_stride_B;
-      cfg.zs_linear.surface_stride_B = zs->surface_stride_B;
+      if (zs_buf) {
+         cfg.zs_writeback_base = zs->base;
+         cfg.zs_writeback_row_stride = zs->row_stride_B;
+         cfg.zs_linear.surface_stride_B = zs->surface_stride_B;
+      }
+      if (s_buf) {
+         cfg.s_writeback_base = zs->base;
+         cfg.s_writeback_row_stride = zs->row_stride_B;
+         cfg.s_linear.surface_stride_B = zs->surface_stride_B;
+      }
 #else
-      cfg.linear.zs_writeback_base = zs->base;
-      cfg.linear.zs_writeback_row_stride = zs->row_stride_B;
-      cfg.linear.zs_writeback_surface_stride = zs->surface_stride_B;
+      if (zs_buf) {
+         cfg.linear.zs_writeback_base = zs->base;
+         cfg.linear.zs_writeback_row_stride = zs->row_stride_B;
+         cfg.linear.zs_writeback_surface_stride = zs->surface_stride_B;
+      }
+      if (s_buf) {
+         cfg.linear.s_writeback_base = zs->base;
+         cfg.linear.s_writeback_row_stride = zs->row_stride_B;
+         cfg.linear.s_writeback_surface_stride = zs->surface_stride_B;
+      }
 #endif
    }
 }
@@ -201,12 +270,16 @@ emit_rt(const struct pan_fb_color *rt, unsigned cbuf_offset_B, void *out)
    }
 }
 
+/* Depth precision in the tile buffer; a stencil-only pass keeps the
+ * default.
+ */
 static unsigned
-z_internal_format(enum pan_fb_zs_format f)
+z_internal_format(enum pan_zs_layout l)
 {
-   switch (f) {
-   case PAN_FB_ZS_D16: return MALI_Z_INTERNAL_FORMAT_D16;
-   case PAN_FB_ZS_D32F: return MALI_Z_INTERNAL_FORMAT_D32;
+   switch (l) {
+   case PAN_ZS_D16: return MALI_Z_INTERNAL_FORMAT_D16;
+   case PAN_ZS_D32F:
+   case PAN_ZS_D32F_S8X24: return MALI_Z_INTERNAL_FORMAT_D32;
    default: return MALI_Z_INTERNAL_FORMAT_D24;
    }
 }
@@ -215,7 +288,7 @@ static uint64_t
 emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
 {
    const struct pan_fb_zs *zs = &fb->zs;
-   bool has_zs = zs->format != PAN_FB_ZS_NONE;
+   bool has_zs = zs->format != PAN_ZS_NONE;
    unsigned tile_px, cbuf_B;
 
    pan_fb_tile_size(fb, &tile_px, &cbuf_B);
@@ -241,8 +314,8 @@ emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
       cfg.z_internal_format = z_internal_format(zs->format);
       cfg.z_clear = zs->z_clear;
       cfg.s_clear = zs->s_clear;
-      cfg.z_write_enable = has_zs && zs->write_z;
-      cfg.s_write_enable = has_zs && zs->write_s;
+      cfg.z_write_enable = zs_write_depth(zs);
+      cfg.s_write_enable = zs_write_stencil(zs);
       cfg.has_zs_crc_extension = has_zs;
    }
 #if PAN_ARCH == 5
@@ -276,7 +349,7 @@ fb_size_B(const struct pan_fb *fb)
    return pan_size(framebuffer);
 #else
    return pan_size(framebuffer) +
-          (fb->zs.format != PAN_FB_ZS_NONE ? pan_size(zs_crc_extension) : 0) +
+          (fb->zs.format != PAN_ZS_NONE ? pan_size(zs_crc_extension) : 0) +
           fb->rt_count * pan_size(render_target);
 #endif
 }
@@ -285,6 +358,7 @@ static uint64_t
 fb_emit(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
 {
    assert(fb->rt_count >= 1 && fb->rt_count <= PAN_FB_MAX_RTS);
+   assert(fb->zs.format == PAN_ZS_NONE || zs_supported(fb->zs.format));
 #if PAN_ARCH == 4
    return emit_sfbd(fb, cpu, gpu_va);
 #else
@@ -314,6 +388,7 @@ emit_fragment_job(const struct pan_fb *fb, uint64_t fbd_ptr, void *cpu)
 
 const struct pan_fb_arch PAN_GENX(fb_arch) = {
    .color_supported = color_supported,
+   .zs_supported = zs_supported,
    .size_B = fb_size_B,
    .emit = fb_emit,
    .fragment_job_size_B = fragment_job_size_B,
