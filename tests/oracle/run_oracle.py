@@ -132,6 +132,8 @@ def check_binary(args, path):
             errors='replace')
     if p.returncode == 0:
         res['stock'] = compare(arch, ours, p.stdout)
+    else:
+        res['errors'].append(f'stock disassembler failed ({p.returncode})')
     return res
 
 
@@ -344,14 +346,21 @@ def main():
     ap.add_argument('--keep', help='keep the work directory here')
     ap.add_argument('--limit', type=int, default=0)
     ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('--missing', action='append', default=[],
+                    help='a corpus the build could not find, and why')
     ap.add_argument('corpus', nargs='+',
                     help='.shader_test files or directories')
     # (--keep DIR keeps the stock output for debugging; never commit it.)
     args = ap.parse_args()
 
+    # A corpus that is not there fails the test with the reason, after the
+    # rest has been checked: the oracle must not shrink unnoticed.
+    missing = list(args.missing)
     tests = []
     for c in args.corpus:
-        if os.path.isdir(c):
+        if not os.path.exists(c):
+            missing.append(f'corpus not found at {os.path.normpath(c)}')
+        elif os.path.isdir(c):
             for root, _, files in os.walk(c):
                 tests += [os.path.join(root, f) for f in files
                           if f.endswith('.shader_test')]
@@ -416,6 +425,9 @@ def main():
     # text, and both architectures must have been exercised.
     ok = bad == 0 and not disagreements and bins and \
         all(per_arch[a]['instructions'] for a in GPUS.values())
+    for m in missing:
+        print(f'MISSING {m}')
+    ok = ok and not missing
     print('PASS' if ok else 'FAIL')
     return 0 if ok else 1
 
