@@ -40,8 +40,8 @@ report_invalid(size_t offset_B, const char *why, void *user)
    struct report *r = user;
 
    if (r->count++ < 10)
-      fprintf(stderr, "pan-disasm: %s: offset 0x%zx: %s\n", r->path,
-              offset_B, why);
+      fprintf(stderr, "pan-disasm: %s: offset 0x%zx: %s\n", r->path, offset_B,
+              why);
 }
 
 int
@@ -74,7 +74,7 @@ main(int argc, char **argv)
       return usage(stderr);
    }
 
-   struct pan_isa_bytes code = {0};
+   struct pan_isa_bytes code = { 0 };
    char err[256];
    if (pan_isa_tool_read(path, hex, &code, err, sizeof(err))) {
       fprintf(stderr, "pan-disasm: %s\n", err);
@@ -85,7 +85,7 @@ main(int argc, char **argv)
     * the validation below names the truncation. */
    size_t unit_B = va ? 8 : 16;
    size_t whole_B = code.size_B - code.size_B % unit_B;
-   struct report rep = {.path = strcmp(path, "-") ? path : "<stdin>"};
+   struct report rep = { .path = strcmp(path, "-") ? path : "<stdin>" };
    int r;
    if (va) {
       r = pan_va_disassemble(code.data, whole_B, stdout, offsets, err,

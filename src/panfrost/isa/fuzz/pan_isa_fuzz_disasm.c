@@ -4,7 +4,8 @@
  *
  * libFuzzer harness: any byte string must disassemble (or be rejected with
  * a message) without crashing, for both architectures, and whatever
- * disassembles must assemble back to the same bytes.
+ * disassembles must assemble back to the same bytes.  The validators must
+ * report only offsets inside the input, as many as they return.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I.. \
  *     pan_isa_fuzz_disasm.c ../pan_isa_*.c pan_isa_{va,bi}_tables.c
@@ -44,6 +45,34 @@ round_trip(const uint8_t *data, size_t size, disasm_fn dis, asm_fn as)
    free(text);
 }
 
+struct invalid_count {
+   size_t size_B;
+   unsigned n;
+};
+
+static void
+count_invalid(size_t offset_B, const char *why, void *user)
+{
+   struct invalid_count *c = user;
+
+   if (offset_B >= c->size_B || !why || !why[0]) {
+      fprintf(stderr, "invalid report at %zu of %zu: %s\n", offset_B,
+              c->size_B, why ? why : "(null)");
+      abort();
+   }
+   c->n++;
+}
+
+static void
+validate(const uint8_t *data, size_t size,
+         unsigned (*fn)(const void *, size_t, pan_isa_invalid_fn, void *))
+{
+   struct invalid_count c = {.size_B = size};
+
+   if (fn(data, size, count_invalid, &c) != c.n)
+      abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -51,5 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
    round_trip(data, size, pan_va_disassemble, pan_va_assemble);
    round_trip(data, size, pan_bi_disassemble, pan_bi_assemble);
+   validate(data, size, pan_va_validate);
+   validate(data, size, pan_bi_validate);
    return 0;
 }
