@@ -38,6 +38,7 @@ struct va_operand {
    uint8_t start; /* staging register, source selector or immediate */
    uint8_t size;  /* immediate width */
    bool is_signed;
+   bool wide;        /* source read from a 64-bit register pair */
    const char *name; /* immediate name */
 
    /* Staging vectors: fixed length, or length from a modifier. */

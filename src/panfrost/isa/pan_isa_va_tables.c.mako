@@ -48,6 +48,7 @@ static const struct va_operand op${i}_operands[] = {
    { .kind = VA_OPERAND_DEST, .start = 40, .count_fixed = -1, .count_mod = -1 },
 % elif kind == 'src':
    { .kind = VA_OPERAND_SRC, .start = ${o.start}, .count_fixed = -1, .count_mod = -1,
+     .wide = ${'true' if o.wide else 'false'},
      .nr_mods = ${len(o.mods)}, .mods = ${'op%d_src%d_mods' % (i, k) if o.mods else 'NULL'} },
 % else:
    { .kind = VA_OPERAND_IMM, .start = ${o.start}, .size = ${o.size},

@@ -1,0 +1,79 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Functional interpreter of Valhall (Mali v9) shader binaries: one warp of
+ * 16 lanes, driven by the generated instruction tables.  See
+ * docs/drivers/panfrost/simulator-valhall.rst.
+ */
+
+#ifndef PAN_SIM_VA_H
+#define PAN_SIM_VA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAN_SIM_VA_LANES 16
+#define PAN_SIM_VA_REGS 64
+#define PAN_SIM_VA_FAULT_LEN 256
+/* Instructions issued per run when the caller gives no budget. */
+#define PAN_SIM_VA_DEFAULT_BUDGET (1u << 20)
+
+/*
+ * Memory seen by message instructions.  Each callback returns false when
+ * the access is not possible (unmapped address...); the interpreter then
+ * faults naming the instruction and the address.
+ */
+struct pan_sim_va_mem {
+   void *user;
+   bool (*read)(void *user, uint64_t addr, void *data, unsigned size);
+   bool (*write)(void *user, uint64_t addr, const void *data, unsigned size);
+};
+
+struct pan_sim_va_config {
+   const uint64_t *program; /* instruction words */
+   unsigned program_words;
+   uint64_t program_va; /* GPU address of program[0] */
+
+   const uint32_t *uniforms; /* u0, u1, ... */
+   unsigned uniform_words;
+
+   /* Special FAU values, 64-bit per entry, indexed [page][entry].  Entries
+    * named lane_id and program_counter are computed by the interpreter. */
+   uint64_t special[4][16];
+
+   struct pan_sim_va_mem mem;
+   uint64_t budget;           /* 0: PAN_SIM_VA_DEFAULT_BUDGET */
+   bool flush_f32, flush_f16; /* denormals flushed to zero */
+};
+
+enum pan_sim_va_status {
+   PAN_SIM_VA_DONE,  /* every lane ended */
+   PAN_SIM_VA_FAULT, /* see warp->fault */
+};
+
+struct pan_sim_va_warp {
+   uint32_t r[PAN_SIM_VA_LANES][PAN_SIM_VA_REGS];
+   uint32_t pc[PAN_SIM_VA_LANES]; /* instruction index per lane */
+   uint16_t live;                 /* lanes still running */
+   uint16_t discarded;            /* lanes ended by discard */
+   uint64_t executed;             /* instructions issued */
+   char fault[PAN_SIM_VA_FAULT_LEN];
+};
+
+/* Zero the registers and start the lanes of exec_mask at instruction 0. */
+void pan_sim_va_warp_init(struct pan_sim_va_warp *w, uint16_t exec_mask);
+
+/* Run until every lane ended or a fault. */
+enum pan_sim_va_status pan_sim_va_run(struct pan_sim_va_warp *w,
+                                      const struct pan_sim_va_config *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Message families.  Global loads, stores and atomics go through the
+ * caller's memory callbacks, lane by lane in lane order; atomics are a
+ * read followed by a write, which is atomic because the simulator runs one
+ * warp at a time.  Messages that need descriptors (varyings, attributes,
+ * textures, tile buffer, blending) are refused until the executors supply
+ * them.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pan_sim_va_priv.h"
+
+static enum va_sim_result
+mem_access(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+           uint64_t addr, void *data, unsigned size, bool write)
+{
+   const struct pan_sim_va_mem *m = &c->cfg->mem;
+   bool ok = write ? m->write && m->write(m->user, addr, data, size)
+                   : m->read && m->read(m->user, addr, data, size);
+   if (!ok)
+      return pan_sim_va_fault(c, ins, "%s of %u bytes at 0x%llx failed",
+                              write ? "write" : "read", size,
+                              (unsigned long long)addr);
+   return VA_SIM_OK;
+}
+
+static uint64_t
+address(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+        unsigned lane)
+{
+   return pan_sim_va_src64(c, ins, 0, lane) +
+          (uint64_t)pan_sim_va_imm(ins, "offset");
+}
+
+/* Where a loaded value goes, by the ldlaneN modifier. */
+static enum va_sim_result
+place(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins, unsigned lane,
+      const uint8_t *data, unsigned bytes)
+{
+   char name[16];
+   unsigned reg, count, need;
+   uint32_t *r = c->w->r[lane];
+   uint64_t v = 0;
+   bool is_signed = pan_sim_va_mod(ins, "unsigned") != 1;
+
+   snprintf(name, sizeof(name), "ldlane%u", bytes * 8);
+   const char *mode = pan_sim_va_mod_str(ins, name, "identity");
+   pan_sim_va_staging(ins, 0, &reg, &count);
+   memcpy(&v, data, bytes < 8 ? bytes : 8);
+
+   if (mode[0] == 'b' || mode[0] == 'h') {
+      unsigned w = mode[0] == 'b' ? 8 : 16, at = (mode[1] - '0') * w;
+      if (count < 1)
+         return pan_sim_va_fault(c, ins, "empty staging vector");
+      uint64_t e = is_signed ? va_sim_sext(v, bytes * 8) : v;
+      uint32_t m = (uint32_t)va_sim_mask(w) << at;
+      r[reg] = (r[reg] & ~m) | (((uint32_t)e << at) & m);
+      return VA_SIM_OK;
+   }
+   if (!strcmp(mode, "w0") || !strcmp(mode, "d0")) {
+      need = mode[0] == 'w' ? 1 : 2;
+      if (is_signed)
+         v = va_sim_sext(v, bytes * 8);
+      if (count < need)
+         return pan_sim_va_fault(c, ins, "staging vector too short");
+      r[reg] = v;
+      if (need == 2)
+         r[reg + 1] = v >> 32;
+      return VA_SIM_OK;
+   }
+   /* identity: the bytes fill whole registers, the last word extended */
+   need = (bytes + 3) / 4;
+   if (count < need)
+      return pan_sim_va_fault(c, ins, "staging vector too short");
+   for (unsigned i = 0; i < need; ++i) {
+      uint32_t word = 0;
+      unsigned n = bytes - 4 * i < 4 ? bytes - 4 * i : 4;
+      memcpy(&word, data + 4 * i, n);
+      if (n < 4 && is_signed)
+         word = va_sim_sext(word, n * 8);
+      r[reg + i] = word;
+   }
+   return VA_SIM_OK;
+}
+
+static enum va_sim_result
+load_store(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
+{
+   unsigned bytes = va_types[ins->sem->dtype].bits / 8;
+   bool store = ins->sem->family == VA_FAM_STORE;
+
+   foreach_lane(c, l)
+   {
+      uint8_t data[16] = { 0 };
+      uint64_t addr = address(c, ins, l);
+      if (store) {
+         unsigned reg, count;
+         pan_sim_va_staging(ins, 0, &reg, &count);
+         if (count * 4 < bytes)
+            return pan_sim_va_fault(c, ins, "staging vector too short");
+         memcpy(data, &c->w->r[l][reg], bytes);
+         if (mem_access(c, ins, addr, data, bytes, true))
+            return VA_SIM_FAULT;
+      } else {
+         if (mem_access(c, ins, addr, data, bytes, false) ||
+             place(c, ins, l, data, bytes))
+            return VA_SIM_FAULT;
+      }
+   }
+   return VA_SIM_OK;
+}
+
+/* New memory value of an atomic; *ok false for an unknown operation. */
+static uint64_t
+atomic_op(const char *op, uint64_t old, uint64_t arg, unsigned bits, bool *ok)
+{
+   int64_t so = va_sim_sext(old, bits), sa = va_sim_sext(arg, bits);
+
+   *ok = true;
+   if (!strcmp(op, "aadd"))
+      return old + arg;
+   if (!strcmp(op, "asmin"))
+      return so < sa ? old : arg;
+   if (!strcmp(op, "asmax"))
+      return so > sa ? old : arg;
+   if (!strcmp(op, "aumin"))
+      return old < arg ? old : arg;
+   if (!strcmp(op, "aumax"))
+      return old > arg ? old : arg;
+   if (!strcmp(op, "aand"))
+      return old & arg;
+   if (!strcmp(op, "aor"))
+      return old | arg;
+   if (!strcmp(op, "axor"))
+      return old ^ arg;
+   if (!strcmp(op, "axchg"))
+      return arg;
+   if (!strcmp(op, "ainc"))
+      return old + 1;
+   if (!strcmp(op, "adec"))
+      return old - 1;
+   if (!strcmp(op, "aumax1"))
+      return old > 1 ? old : 1;
+   if (!strcmp(op, "asmax1"))
+      return so > 1 ? old : 1;
+   if (!strcmp(op, "aor1"))
+      return old | 1;
+   *ok = false;
+   return 0;
+}
+
+static enum va_sim_result
+atomic(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
+{
+   unsigned fam = ins->sem->family;
+   unsigned bits = va_types[ins->sem->dtype].bits, words = bits / 32;
+   const char *op = fam == VA_FAM_ATOM1_RETURN
+                       ? pan_sim_va_mod_str(ins, "atom1", NULL)
+                       : pan_sim_va_mod_str(ins, "atom", NULL);
+   /* Staging: atom reads [0]; atom_return writes [0] and reads [1];
+    * atom1_return only writes [0]. */
+   int rd = fam == VA_FAM_ATOM ? 0 : fam == VA_FAM_ATOM_RETURN ? 1 : -1;
+   int wr = fam == VA_FAM_ATOM ? -1 : 0;
+   unsigned reg, count;
+   bool ok;
+
+   if (pan_sim_va_mod(ins, "compare") == 1)
+      return pan_sim_va_refuse(c, ins, "compare-and-swap");
+   if (!op)
+      return pan_sim_va_fault(c, ins, "no atomic operation");
+   atomic_op(op, 0, 0, bits, &ok);
+   if (!ok)
+      return pan_sim_va_refuse(c, ins, op);
+   for (int k = 0; k < 2; ++k) {
+      if ((k == rd || k == wr) && k < (int)ins->nr_staging) {
+         pan_sim_va_staging(ins, k, &reg, &count);
+         if (count < words)
+            return pan_sim_va_fault(c, ins, "staging vector too short");
+      }
+   }
+
+   foreach_lane(c, l)
+   {
+      uint64_t addr = address(c, ins, l), old = 0, arg = 0;
+      if (mem_access(c, ins, addr, &old, bits / 8, false))
+         return VA_SIM_FAULT;
+      if (rd >= 0) {
+         pan_sim_va_staging(ins, rd, &reg, &count);
+         arg = c->w->r[l][reg];
+         if (words == 2)
+            arg |= (uint64_t)c->w->r[l][reg + 1] << 32;
+      }
+      uint64_t nv = atomic_op(op, old, arg, bits, &ok) & va_sim_mask(bits);
+      if (mem_access(c, ins, addr, &nv, bits / 8, true))
+         return VA_SIM_FAULT;
+      if (wr >= 0) {
+         pan_sim_va_staging(ins, wr, &reg, &count);
+         c->w->r[l][reg] = old;
+         if (words == 2)
+            c->w->r[l][reg + 1] = old >> 32;
+      }
+   }
+   return VA_SIM_OK;
+}
+
+enum va_sim_result
+pan_sim_va_exec_msg(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
+{
+   switch (ins->sem->family) {
+   case VA_FAM_LOAD:
+   case VA_FAM_STORE:
+      return load_store(c, ins);
+   case VA_FAM_ATOM:
+   case VA_FAM_ATOM_RETURN:
+   case VA_FAM_ATOM1_RETURN:
+      return atomic(c, ins);
+   default:
+      return VA_SIM_UNCLAIMED;
+   }
+}
