@@ -18,19 +18,24 @@
 
 #include "drm-uapi/panfrost_drm.h"
 
-/* drmIoctl reports failure as -1 + errno; drm-shim hands back -errno
- * directly. Fold both into -errno.
+/* libdrm reports failure as -1 + errno from drmIoctl, as -errno itself
+ * from some syncobj calls, and drm-shim hands back -errno directly: fold
+ * them all into -errno.
  */
 static int
-drm_call(int fd, unsigned long request, void *arg)
+drm_result(int ret)
 {
-   int ret = drmIoctl(fd, request, arg);
-
    if (ret == 0)
       return 0;
    if (ret == -1)
       return errno ? -errno : -EIO;
    return ret < 0 ? ret : -EIO;
+}
+
+static int
+drm_call(int fd, unsigned long request, void *arg)
+{
+   return drm_result(drmIoctl(fd, request, arg));
 }
 
 static int
@@ -209,19 +214,6 @@ drm_prime_import(const struct pan_kmod *k, int dmabuf_fd, uint32_t *handle,
    end = lseek(dmabuf_fd, 0, SEEK_END);
    *size_B = end > 0 ? (uint64_t)end : 0;
    return 0;
-}
-
-/* libdrm's syncobj calls give back either drmIoctl's -1 + errno or
- * -errno itself, depending on the call; fold both into -errno.
- */
-static int
-drm_result(int ret)
-{
-   if (ret == 0)
-      return 0;
-   if (ret == -1)
-      return errno ? -errno : -EIO;
-   return ret < 0 ? ret : -EIO;
 }
 
 static int
