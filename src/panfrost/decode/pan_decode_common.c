@@ -26,33 +26,37 @@ pan_decode_default_limits(struct pan_decode_limits *lim)
    lim->max_shader_B = 4096;
 }
 
-bool
-pan_decode_supports_arch(unsigned arch)
+typedef void (*pan_decode_job_fn)(struct pan_decode_ctx *ctx, uint64_t va,
+                                  unsigned type);
+
+/* The one place that maps an architecture to its decoder. */
+static pan_decode_job_fn
+job_decoder(unsigned arch)
 {
    switch (arch) {
 #ifdef PAN_DECODE_HAVE_V4
-   case 4:
-      return true;
+   case 4: return pan_v4_decode_job;
 #endif
 #ifdef PAN_DECODE_HAVE_V5
-   case 5:
-      return true;
+   case 5: return pan_v5_decode_job;
 #endif
 #ifdef PAN_DECODE_HAVE_V6
-   case 6:
-      return true;
+   case 6: return pan_v6_decode_job;
 #endif
 #ifdef PAN_DECODE_HAVE_V7
-   case 7:
-      return true;
+   case 7: return pan_v7_decode_job;
 #endif
 #ifdef PAN_DECODE_HAVE_V9
-   case 9:
-      return true;
+   case 9: return pan_v9_decode_job;
 #endif
-   default:
-      return false;
+   default: return NULL;
    }
+}
+
+bool
+pan_decode_supports_arch(unsigned arch)
+{
+   return job_decoder(arch) != NULL;
 }
 
 static void
@@ -297,35 +301,10 @@ on_chain_problem(void *data, const struct pan_sim_chain_report *r)
 static void
 decode_job(struct pan_decode_ctx *ctx, uint64_t va, unsigned type)
 {
-   switch (ctx->arch) {
-#ifdef PAN_DECODE_HAVE_V4
-   case 4:
-      pan_v4_decode_job(ctx, va, type);
-      break;
-#endif
-#ifdef PAN_DECODE_HAVE_V5
-   case 5:
-      pan_v5_decode_job(ctx, va, type);
-      break;
-#endif
-#ifdef PAN_DECODE_HAVE_V6
-   case 6:
-      pan_v6_decode_job(ctx, va, type);
-      break;
-#endif
-#ifdef PAN_DECODE_HAVE_V7
-   case 7:
-      pan_v7_decode_job(ctx, va, type);
-      break;
-#endif
-#ifdef PAN_DECODE_HAVE_V9
-   case 9:
-      pan_v9_decode_job(ctx, va, type);
-      break;
-#endif
-   default:
-      break;
-   }
+   pan_decode_job_fn fn = job_decoder(ctx->arch);
+
+   if (fn)
+      fn(ctx, va, type);
 }
 
 static bool
