@@ -1683,3 +1683,36 @@ INSTRUCTIONS = [
         mods=[Raw('d9', 9, 2)],
         staging='w'),
 ]
+
+# Semantic families: the interpreter of the simulator dispatches on these.
+# An instruction's family is its base name (before the first '.') unless
+# listed here; names match the Valhall families where the operation is the
+# same.  Types come from the suffix ('f32', 'v2f16'...) or, for
+# conversions 'a_to_b', from the two halves.
+FAMILY_OF_BASE = {
+    'branchz': 'branchz', 'branchc': 'branchz',
+    'atom_c': 'atom', 'atom_c1': 'atom1', 'atom_c_return': 'atom_return',
+    'atom_c1_return': 'atom1_return',
+    'ld_var_imm': 'ld_var', 'ld_var_flat': 'ld_var',
+    'ld_var_flat_imm': 'ld_var', 'ld_var_special': 'ld_var',
+    'ld_attr_imm': 'ld_attr', 'ld_attr_tex': 'ld_attr',
+    'lea_attr_imm': 'lea_attr', 'lea_attr_tex': 'lea_attr',
+    'lea_tex': 'lea_attr', 'lea_tex_imm': 'lea_attr',
+    'texs_2d': 'tex', 'texs_cube': 'tex', 'texc': 'tex', 'var_tex': 'tex',
+    'shaddxl': 'shaddx', 'shaddxh': 'shaddx',
+    'arshift_double': 'shift_double', 'lshift_double': 'shift_double',
+    'rshift_double': 'shift_double', 'flshift_double': 'shift_double',
+    'frshift_double': 'shift_double', 'lrot_double': 'shift_double',
+    'rrot_double': 'shift_double',
+    'imov_fma': 'mov',
+}
+
+
+def semantics(name):
+    """(family, destination type, source type) of an instruction."""
+    base, _, suffix = name.partition('.')
+    if '_to_' in base:
+        src, dst = base.split('_to_')
+        return 'cvt', dst, src
+    ty = suffix or 'none'
+    return FAMILY_OF_BASE.get(base, base), ty, ty

@@ -69,7 +69,16 @@ struct bi_header_field {
    uint8_t nr_values;
 };
 
+/* Semantics of bi_ops[i]: family and destination/source types, numbered
+ * as enum bi_family / enum bi_type of the generated pan_isa_bi_sem.h. */
+struct bi_sem {
+   uint8_t family, dst_type, src_type;
+};
+
 extern const struct bi_op bi_ops[];
+extern const struct bi_sem bi_sems[];
+extern const char *const bi_family_names[];
+extern const char *const bi_type_names[];
 extern const unsigned bi_nr_ops;
 extern const struct bi_quad_format bi_quad_formats[];
 extern const int8_t bi_sequences[8][6];

@@ -75,3 +75,14 @@ const unsigned bi_nr_header_fields = ${len(isa.HEADER_FIELDS)};
 
 const char *const bi_fma_sources[8] = { ${', '.join('"%s"' % s for s in isa.FMA_SOURCES)} };
 const char *const bi_add_sources[8] = { ${', '.join('"%s"' % s for s in isa.ADD_SOURCES)} };
+
+/* Semantic family and types of each bi_ops[] entry (enums in the
+ * pan_isa_bi_sem.h that gen_bi.py --header writes). */
+const struct bi_sem bi_sems[] = {
+% for f, d, s in sem.per_op:
+   { ${sem.family_id[f]}, ${sem.type_id[d]}, ${sem.type_id[s]} }, /* ${f} */
+% endfor
+};
+
+const char *const bi_family_names[] = { ${', '.join('"%s"' % f for f in sem.families)} };
+const char *const bi_type_names[] = { ${', '.join('"%s"' % t for t in sem.types)} };

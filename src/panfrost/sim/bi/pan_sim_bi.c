@@ -1,0 +1,254 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Clause execution of the Bifrost interpreter.
+ *
+ * Lanes keep their own clause address.  Each step runs the clause at the
+ * lowest address among the live lanes for every lane waiting there, so
+ * lanes that diverged on a forward branch meet again at the first clause
+ * both reach and a loop runs until its last lane leaves it.
+ *
+ * Within a tuple the register block reads its ports first and then writes
+ * the previous tuple's results, so a tuple sees the registers as they were
+ * before that write (the hardware's t0/t1 pass-through is how a tuple gets
+ * the previous results).  The first block's writes are those of the last
+ * tuple: they land when the clause ends.
+ */
+
+#include <string.h>
+
+#include "pan_sim_bi_priv.h"
+
+static const int8_t fau_const_slot[8] = { -1, -1, 4, 5, 0, 1, 2, 3 };
+
+void
+pan_sim_bi_warp_init(struct pan_sim_bi_warp *w, uint16_t exec_mask)
+{
+   memset(w, 0, sizeof(*w));
+   w->live = exec_mask;
+}
+
+static enum bi_sim_result
+dispatch(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   enum bi_sim_result (*groups[])(struct pan_sim_bi_ctx *,
+                                  const struct pan_sim_bi_ins *) = {
+      pan_sim_bi_exec_falu, pan_sim_bi_exec_ialu, pan_sim_bi_exec_flow,
+      pan_sim_bi_exec_msg
+   };
+   for (unsigned i = 0; i < 4; i++) {
+      enum bi_sim_result r = groups[i](c, ins);
+      if (r != BI_SIM_UNCLAIMED)
+         return r;
+   }
+   return BI_SIM_UNCLAIMED;
+}
+
+const char *
+pan_sim_bi_refusal(unsigned index)
+{
+   struct pan_sim_bi_ins ins = { .index = index,
+                                 .op = &bi_ops[index],
+                                 .sem = &bi_sems[index],
+                                 .unit = bi_ops[index].unit,
+                                 .word = bi_ops[index].exact };
+   return dispatch(NULL, &ins) == BI_SIM_OK ? NULL : "not modelled";
+}
+
+static enum bi_sim_result
+read_fau(struct pan_sim_bi_ctx *c, unsigned fau, unsigned lane, uint64_t *v)
+{
+   const struct pan_sim_bi_config *cfg = c->cfg;
+   if (fau & 0x80) {
+      unsigned u = (fau & 0x7f) * 2;
+      if (u >= cfg->uniform_words || !cfg->uniforms)
+         return pan_sim_bi_fault(c, NULL, "uniform u%u beyond the %u words",
+                                 fau & 0x7f, cfg->uniform_words);
+      *v = cfg->uniforms[u];
+      if (u + 1 < cfg->uniform_words)
+         *v |= (uint64_t)cfg->uniforms[u + 1] << 32;
+      return BI_SIM_OK;
+   }
+   int k = fau_const_slot[fau >> 4];
+   if (k >= 0) {
+      if ((unsigned)k >= c->clause->nr_consts)
+         return pan_sim_bi_fault(c, NULL, "constant c%d of %u", k,
+                                 c->clause->nr_consts);
+      *v = c->clause->consts[k] << 4 | (fau & 15);
+      return BI_SIM_OK;
+   }
+   if (fau >= 16)
+      return pan_sim_bi_fault(c, NULL, "FAU index 0x%x not modelled", fau);
+   *v = fau == 1 ? lane : cfg->special[fau];
+   return BI_SIM_OK;
+}
+
+static void
+write_dest(struct pan_sim_bi_ctx *c, const struct bi_dest *d,
+           const uint32_t *val)
+{
+   if (d->reg < 0)
+      return;
+   bi_foreach_lane(c, l)
+   {
+      uint32_t *r = &c->w->r[l][d->reg];
+      if (d->half == BI_HALF_LO)
+         *r = (*r & 0xffff0000u) | (val[l] & 0xffff);
+      else if (d->half == BI_HALF_HI)
+         *r = (*r & 0xffffu) | val[l] << 16;
+      else
+         *r = val[l];
+   }
+}
+
+static enum bi_sim_result
+decode(struct pan_sim_bi_ctx *c, uint32_t word, unsigned unit,
+       struct pan_sim_bi_ins *ins)
+{
+   int idx = bi_identify(word, unit);
+   const char *why = bi_instr_problem(word, unit);
+   if (idx < 0 || why)
+      return pan_sim_bi_fault(c, NULL, "tuple %u %s word 0x%x: %s", c->tuple,
+                              unit ? "add" : "fma", word,
+                              why ? why : "unknown encoding");
+   *ins = (struct pan_sim_bi_ins){ .word = word,
+                                   .unit = unit,
+                                   .index = (unsigned)idx,
+                                   .op = &bi_ops[idx],
+                                   .sem = &bi_sems[idx] };
+   /* A source selecting a port that reads nothing is a malformed tuple. */
+   for (unsigned s = 0; s < ins->op->nr_srcs; s++) {
+      unsigned sel = (word >> ins->op->srcs[s]) & 7;
+      if (sel < 3 && c->blk.read[sel] < 0)
+         return pan_sim_bi_fault(c, ins,
+                                 "source %u reads port %u, which "
+                                 "reads no register",
+                                 s, sel);
+   }
+   return BI_SIM_OK;
+}
+
+static enum bi_sim_result
+exec_unit(struct pan_sim_bi_ctx *c, uint32_t word, unsigned unit)
+{
+   struct pan_sim_bi_ins ins;
+   if (decode(c, word, unit, &ins))
+      return BI_SIM_FAULT;
+   bi_foreach_lane(c, l) c->res[l] = 0;
+   enum bi_sim_result r = dispatch(c, &ins);
+   if (r == BI_SIM_UNCLAIMED)
+      return pan_sim_bi_fault(c, &ins, "not modelled (family %s)",
+                              bi_family_names[ins.sem->family]);
+   return r;
+}
+
+static enum bi_sim_result
+exec_tuple(struct pan_sim_bi_ctx *c, const struct bi_tuple *t)
+{
+   if (!bi_regs_decode(t->regs, c->tuple == 0, &c->blk))
+      return pan_sim_bi_fault(c, NULL, "tuple %u: reserved register block",
+                              c->tuple);
+   bi_foreach_lane(c, l)
+   {
+      for (unsigned p = 0; p < 3; p++)
+         c->port[l][p] = c->blk.read[p] >= 0 ? c->w->r[l][c->blk.read[p]] : 0;
+      if (read_fau(c, c->blk.fau, l, &c->fau[l]))
+         return BI_SIM_FAULT;
+   }
+   if (c->tuple > 0) {
+      write_dest(c, &c->blk.fma, c->t0);
+      write_dest(c, &c->blk.add, c->t1);
+   }
+   if (exec_unit(c, t->fma, 0))
+      return BI_SIM_FAULT;
+   memcpy(c->t, c->res, sizeof(c->t));
+   if (exec_unit(c, t->add, 1))
+      return BI_SIM_FAULT;
+   memcpy(c->t0, c->t, sizeof(c->t0));
+   memcpy(c->t1, c->res, sizeof(c->t1));
+   return BI_SIM_OK;
+}
+
+static enum bi_sim_result
+exec_clause(struct pan_sim_bi_ctx *c, unsigned quads)
+{
+   const struct bi_clause *cl = c->clause;
+   c->taken = 0;
+   for (c->tuple = 0; c->tuple < cl->nr_tuples; c->tuple++) {
+      if (++c->w->tuples >
+          (c->cfg->budget ? c->cfg->budget : PAN_SIM_BI_DEFAULT_BUDGET))
+         return pan_sim_bi_fault(c, NULL,
+                                 "instruction budget of %llu "
+                                 "tuples exhausted",
+                                 (unsigned long long)c->w->tuples - 1);
+      if (exec_tuple(c, &cl->tuples[c->tuple]))
+         return BI_SIM_FAULT;
+   }
+   /* The last tuple's results go where the first block says. */
+   struct bi_regblock first;
+   bi_regs_decode(cl->tuples[0].regs, true, &first);
+   write_dest(c, &first.fma, c->t0);
+   write_dest(c, &first.add, c->t1);
+
+   bool end = ((cl->header >> 11) & 7) == 0;
+   bi_foreach_lane(c, l)
+   {
+      if (c->taken & (1u << l))
+         c->w->pc[l] = c->target[l];
+      else if (end)
+         c->w->live &= ~(1u << l);
+      else
+         c->w->pc[l] = c->clause_pc + quads * 16ull;
+   }
+   return BI_SIM_OK;
+}
+
+enum pan_sim_bi_status
+pan_sim_bi_run(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg)
+{
+   struct pan_sim_bi_ctx c = { .w = w, .cfg = cfg };
+   struct bi_clause clause;
+   c.clause = &clause;
+   c.lanes = cfg->lanes ? cfg->lanes : PAN_SIM_BI_LANES_G52;
+   if (c.lanes > PAN_SIM_BI_MAX_LANES) {
+      pan_sim_bi_fault(&c, NULL, "warp of %u lanes, at most %u", c.lanes,
+                       PAN_SIM_BI_MAX_LANES);
+      return PAN_SIM_BI_FAULT;
+   }
+   w->live &= (uint16_t)((1u << c.lanes) - 1);
+
+   while (w->live) {
+      uint64_t pc = UINT64_MAX;
+      for (unsigned l = 0; l < c.lanes; l++) {
+         if ((w->live & (1u << l)) && w->pc[l] < pc)
+            pc = w->pc[l];
+      }
+      c.exec = 0;
+      for (unsigned l = 0; l < c.lanes; l++) {
+         if ((w->live & (1u << l)) && w->pc[l] == pc)
+            c.exec |= 1u << l;
+      }
+      c.clause_pc = pc;
+      c.tuple = 0;
+      if (pc % 16 || pc / 16 >= cfg->program_quads) {
+         pan_sim_bi_fault(&c, NULL,
+                          "program counter outside the %u-quadword "
+                          "program",
+                          cfg->program_quads);
+         return PAN_SIM_BI_FAULT;
+      }
+      unsigned avail = cfg->program_quads - (unsigned)(pc / 16);
+      unsigned quads = bi_unpack_clause(cfg->program + pc / 8, avail, &clause);
+      if (!quads) {
+         pan_sim_bi_fault(&c, NULL, "malformed clause");
+         return PAN_SIM_BI_FAULT;
+      }
+      w->clauses++;
+      memset(c.t0, 0, sizeof(c.t0));
+      memset(c.t1, 0, sizeof(c.t1));
+      if (exec_clause(&c, quads))
+         return PAN_SIM_BI_FAULT;
+   }
+   return PAN_SIM_BI_DONE;
+}

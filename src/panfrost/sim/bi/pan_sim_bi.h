@@ -1,0 +1,83 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Functional interpreter of Bifrost (Mali v6/v7) shader binaries: one warp,
+ * clause by clause, driven by the generated instruction tables of
+ * src/panfrost/isa.  See docs/drivers/panfrost/simulator-bifrost.rst.
+ */
+
+#ifndef PAN_SIM_BI_H
+#define PAN_SIM_BI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAN_SIM_BI_MAX_LANES 16
+/* Warp widths: Mali-G52 (v7) runs 8 lanes, Mali-G72 (v6) 4. */
+#define PAN_SIM_BI_LANES_G52 8
+#define PAN_SIM_BI_LANES_G72 4
+#define PAN_SIM_BI_REGS 64
+#define PAN_SIM_BI_FAULT_LEN 256
+/* Tuples executed per run when the caller gives no budget. */
+#define PAN_SIM_BI_DEFAULT_BUDGET (1u << 20)
+
+/* Memory of message instructions; false: access impossible (fault). */
+struct pan_sim_bi_mem {
+   void *user;
+   bool (*read)(void *user, uint64_t addr, void *data, unsigned size);
+   bool (*write)(void *user, uint64_t addr, const void *data, unsigned size);
+};
+
+struct pan_sim_bi_config {
+   const uint64_t *program; /* clause quadwords, two words each */
+   unsigned program_quads;
+   uint64_t program_va; /* GPU address of program[0] */
+
+   const uint32_t *uniforms; /* FAU uN is words 2N (.w0) and 2N + 1 (.w1) */
+   unsigned uniform_words;
+
+   /* FAU special values (index 0..15: lane_id, warp_id...); lane_id is
+    * computed by the interpreter. */
+   uint64_t special[16];
+
+   struct pan_sim_bi_mem mem;
+   unsigned lanes;  /* warp width, 1..16; 0: PAN_SIM_BI_LANES_G52 */
+   uint64_t budget; /* tuples; 0: PAN_SIM_BI_DEFAULT_BUDGET */
+};
+
+enum pan_sim_bi_status {
+   PAN_SIM_BI_DONE,  /* every lane ended */
+   PAN_SIM_BI_FAULT, /* see warp->fault */
+};
+
+struct pan_sim_bi_warp {
+   uint32_t r[PAN_SIM_BI_MAX_LANES][PAN_SIM_BI_REGS];
+   uint64_t pc[PAN_SIM_BI_MAX_LANES]; /* byte offset of the next clause */
+   uint16_t live;                     /* lanes still running */
+   uint16_t discarded;                /* lanes ended by discard */
+   uint64_t tuples;                   /* tuples executed */
+   uint64_t clauses;                  /* clauses issued */
+   char fault[PAN_SIM_BI_FAULT_LEN];
+};
+
+/* Zero the registers and start the lanes of exec_mask at byte 0. */
+void pan_sim_bi_warp_init(struct pan_sim_bi_warp *w, uint16_t exec_mask);
+
+/* Run until every lane ended or a fault. */
+enum pan_sim_bi_status pan_sim_bi_run(struct pan_sim_bi_warp *w,
+                                      const struct pan_sim_bi_config *cfg);
+
+/* "ok" or why bi_ops[index] is refused by the interpreter (NULL: it is
+ * executed); for the every-instruction test. */
+const char *pan_sim_bi_refusal(unsigned index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Message instructions of the Bifrost interpreter: global loads and
+ * stores through the caller's memory callbacks.  The staging registers
+ * start at the clause header's data register (sr); the 64-bit address is
+ * source 0 (low word) and source 1 (high word).  A load completes within
+ * its tuple (waits are not modelled).  Other segments, atomics, varyings,
+ * textures, blending and ATEST are refused.
+ */
+
+#include <string.h>
+
+#include "pan_sim_bi_priv.h"
+
+static unsigned
+size_B(const struct pan_sim_bi_ins *ins)
+{
+   switch (ins->sem->src_type) {
+   case BI_TYPE_I8:
+      return 1;
+   case BI_TYPE_I16:
+      return 2;
+   case BI_TYPE_I32:
+      return 4;
+   case BI_TYPE_I64:
+      return 8;
+   case BI_TYPE_I96:
+      return 12;
+   case BI_TYPE_I128:
+      return 16;
+   default:
+      return 0;
+   }
+}
+
+static bool
+claims(const struct pan_sim_bi_ins *ins)
+{
+   unsigned fam = ins->sem->family;
+   if (fam != BI_FAM_LOAD && fam != BI_FAM_STORE)
+      return false;
+   const char *seg = pan_sim_bi_mod_str(ins, "seg", "none");
+   return size_B(ins) && (!strcmp(seg, "none") || !strcmp(seg, "stream")) &&
+          pan_sim_bi_mod(ins, "lane_dest") < 0;
+}
+
+enum bi_sim_result
+pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   if (!claims(ins))
+      return BI_SIM_UNCLAIMED;
+   if (!c)
+      return BI_SIM_OK;
+   const struct pan_sim_bi_mem *mem = &c->cfg->mem;
+   bool store = ins->sem->family == BI_FAM_STORE;
+   unsigned size = size_B(ins), regs = (size + 3) / 4;
+   unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
+   if (sr + regs > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                              sr + regs - 1);
+
+   bi_foreach_lane(c, l)
+   {
+      uint64_t addr = pan_sim_bi_src(c, ins, 0, l) |
+                      (uint64_t)pan_sim_bi_src(c, ins, 1, l) << 32;
+      uint8_t buf[16] = { 0 };
+      uint32_t *r = &c->w->r[l][sr];
+      bool ok;
+      if (store) {
+         memcpy(buf, r, size);
+         ok = mem->write && mem->write(mem->user, addr, buf, size);
+      } else {
+         ok = mem->read && mem->read(mem->user, addr, buf, size);
+      }
+      if (!ok)
+         return pan_sim_bi_fault(c, ins,
+                                 "lane %u: %u bytes at 0x%llx not "
+                                 "accessible",
+                                 l, size, (unsigned long long)addr);
+      if (store)
+         continue;
+      if (size < 4) {
+         uint32_t v = size == 1 ? buf[0] : (uint32_t)(buf[0] | buf[1] << 8);
+         bool sext = pan_sim_bi_mod_is(ins, "extend", "sext");
+         r[0] = sext ? bi_sim_sext(v, size * 8) : v;
+      } else {
+         memcpy(r, buf, size);
+      }
+   }
+   return BI_SIM_OK;
+}

@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Internals of the Bifrost interpreter: the decoded instruction, the state
+ * of the tuple being executed and the family handlers.
+ */
+
+#ifndef PAN_SIM_BI_PRIV_H
+#define PAN_SIM_BI_PRIV_H
+
+#include "pan_isa_bi_priv.h"
+#include "pan_isa_bi_sem.h"
+#include "pan_sim_bi.h"
+
+struct pan_sim_bi_ins {
+   uint32_t word;
+   unsigned unit;  /* 0 FMA, 1 ADD */
+   unsigned index; /* into bi_ops[] */
+   const struct bi_op *op;
+   const struct bi_sem *sem;
+};
+
+struct pan_sim_bi_ctx {
+   struct pan_sim_bi_warp *w;
+   const struct pan_sim_bi_config *cfg;
+   unsigned lanes;
+   uint16_t exec; /* lanes running this clause */
+   uint64_t clause_pc;
+   const struct bi_clause *clause;
+   unsigned tuple;
+   struct bi_regblock blk;
+
+   /* Per lane: the ports read at the start of the tuple, the FAU value,
+    * the previous tuple's results (t0 FMA, t1 ADD), this tuple's FMA
+    * result (t, for the ADD) and the result being produced. */
+   uint32_t port[PAN_SIM_BI_MAX_LANES][3];
+   uint64_t fau[PAN_SIM_BI_MAX_LANES];
+   uint32_t t0[PAN_SIM_BI_MAX_LANES], t1[PAN_SIM_BI_MAX_LANES];
+   uint32_t t[PAN_SIM_BI_MAX_LANES];
+   uint32_t res[PAN_SIM_BI_MAX_LANES];
+
+   /* Branch decision of the clause, per lane. */
+   uint16_t taken;
+   uint64_t target[PAN_SIM_BI_MAX_LANES];
+};
+
+enum bi_sim_result {
+   BI_SIM_OK,
+   BI_SIM_FAULT,
+   BI_SIM_UNCLAIMED,
+};
+
+#define bi_foreach_lane(c, l)                                                  \
+   for (unsigned l = 0; l < (c)->lanes; ++l)                                   \
+      if ((c)->exec & (1u << l))
+
+/* Faults: "clause 0xPC tuple N fma|add name: message". */
+enum bi_sim_result pan_sim_bi_fault(struct pan_sim_bi_ctx *c,
+                                    const struct pan_sim_bi_ins *ins,
+                                    const char *fmt, ...)
+   __attribute__((format(printf, 3, 4)));
+
+/* Modifier by name: raw value or -1 when the encoding has none. */
+int pan_sim_bi_mod(const struct pan_sim_bi_ins *ins, const char *name);
+/* Enum value name of a modifier, dflt when absent. */
+const char *pan_sim_bi_mod_str(const struct pan_sim_bi_ins *ins,
+                               const char *name, const char *dflt);
+bool pan_sim_bi_mod_is(const struct pan_sim_bi_ins *ins, const char *name,
+                       const char *value);
+int pan_sim_bi_imm(const struct pan_sim_bi_ins *ins, const char *name);
+
+/* 32-bit value of source s (index into op->srcs) for a lane. */
+uint32_t pan_sim_bi_src(const struct pan_sim_bi_ctx *c,
+                        const struct pan_sim_bi_ins *ins, unsigned s,
+                        unsigned lane);
+
+/* Family groups; UNCLAIMED when the family is not theirs.  With c NULL,
+ * they only say whether they execute the instruction (BI_SIM_OK) or
+ * refuse it. */
+enum bi_sim_result pan_sim_bi_exec_falu(struct pan_sim_bi_ctx *c,
+                                        const struct pan_sim_bi_ins *ins);
+enum bi_sim_result pan_sim_bi_exec_ialu(struct pan_sim_bi_ctx *c,
+                                        const struct pan_sim_bi_ins *ins);
+enum bi_sim_result pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c,
+                                        const struct pan_sim_bi_ins *ins);
+enum bi_sim_result pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c,
+                                       const struct pan_sim_bi_ins *ins);
+
+static inline uint32_t
+bi_sim_sext(uint32_t v, unsigned bits)
+{
+   uint32_t m = 1u << (bits - 1);
+   v &= bits >= 32 ? ~0u : (1u << bits) - 1;
+   return (v ^ m) - m;
+}
+
+#endif

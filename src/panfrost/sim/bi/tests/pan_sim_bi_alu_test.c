@@ -1,0 +1,248 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Bifrost interpreter arithmetic: small assembled programs run on seeded
+ * random inputs, each result compared with an independent C computation.
+ */
+
+#include <math.h>
+#include <stdio.h>
+
+#include "pan_sim_bi_test_run.h"
+
+static uint64_t seed = 0x5eed0b1f0057ull;
+
+static float
+f32(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+static uint32_t
+u32(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+/* A random float: mostly moderate values, sometimes specials. */
+static uint32_t
+rand_f32(void)
+{
+   uint64_t r = pan_test_rng64(&seed);
+   switch (r & 15) {
+   case 0:
+      return 0x7f800000u | (uint32_t)(r >> 63) << 31; /* inf */
+   case 1:
+      return (uint32_t)(r >> 63) << 31; /* zero */
+   case 2:
+      return (uint32_t)(r >> 32) & 0x807fffffu; /* denormal */
+   default:
+      return u32(ldexpf((float)(int32_t)(r >> 32) / 2147483648.0f,
+                        (int)((r >> 8) % 40) - 20));
+   }
+}
+
+static bool
+same_f32(uint32_t a, uint32_t b)
+{
+   bool na = (a & 0x7fffffff) > 0x7f800000, nb = (b & 0x7fffffff) > 0x7f800000;
+   return na || nb ? na && nb : a == b;
+}
+
+typedef uint32_t (*ref_fn)(uint32_t a, uint32_t b, uint32_t c);
+
+/* Run prog over 8 lanes x reps with r0..r2 random; compare r4 with ref. */
+static void
+check_op(const char *what, const char *text, ref_fn ref, bool flt,
+         bool int_inputs)
+{
+   struct bi_test_prog p;
+   if (!bi_test_assemble(&p, text))
+      return;
+   for (unsigned rep = 0; rep < 64; rep++) {
+      struct pan_sim_bi_warp w;
+      pan_sim_bi_warp_init(&w, 0xff);
+      for (unsigned l = 0; l < 8; l++) {
+         for (unsigned r = 0; r < 3; r++) {
+            w.r[l][r] =
+               int_inputs ? (uint32_t)pan_test_rng64(&seed) : rand_f32();
+         }
+      }
+      struct pan_sim_bi_warp in = w;
+      if (pan_sim_bi_run(&w, &p.cfg) != PAN_SIM_BI_DONE) {
+         pan_test_fail("%s: fault %s", what, w.fault);
+         return;
+      }
+      for (unsigned l = 0; l < 8; l++) {
+         uint32_t want = ref(in.r[l][0], in.r[l][1], in.r[l][2]);
+         uint32_t got = w.r[l][4];
+         PAN_CHECK(flt ? same_f32(got, want) : got == want,
+                   "%s(%08x, %08x, %08x) = %08x, want %08x", what, in.r[l][0],
+                   in.r[l][1], in.r[l][2], got, want);
+      }
+   }
+}
+
+static uint32_t
+ref_fadd(uint32_t a, uint32_t b, uint32_t c)
+{
+   return u32(f32(a) + f32(b));
+}
+static uint32_t
+ref_fadd_neg(uint32_t a, uint32_t b, uint32_t c)
+{
+   return u32(fabsf(f32(a)) - f32(b));
+}
+static uint32_t
+ref_fma(uint32_t a, uint32_t b, uint32_t c)
+{
+   return u32(fmaf(f32(a), f32(b), f32(c)));
+}
+static uint32_t
+ref_fmul_add(uint32_t a, uint32_t b, uint32_t c)
+{
+   return u32(fmaf(f32(a), f32(b), 0.0f) + f32(c));
+}
+static uint32_t
+ref_fmax(uint32_t a, uint32_t b, uint32_t c)
+{
+   float x = f32(a), y = f32(b);
+   if (x == 0 && y == 0)
+      return signbit(x) ? b : a;
+   return u32(fmaxf(x, y));
+}
+static uint32_t
+ref_fcmp(uint32_t a, uint32_t b, uint32_t c)
+{
+   return f32(a) < f32(b) ? ~0u : 0;
+}
+static uint32_t
+ref_iadd(uint32_t a, uint32_t b, uint32_t c)
+{
+   return a + b;
+}
+static uint32_t
+ref_isub_sat(uint32_t a, uint32_t b, uint32_t c)
+{
+   int64_t x = (int64_t)(int32_t)a - (int32_t)b;
+   return (uint32_t)(int32_t)(x > INT32_MAX   ? INT32_MAX
+                              : x < INT32_MIN ? INT32_MIN
+                                              : x);
+}
+static uint32_t
+ref_imul(uint32_t a, uint32_t b, uint32_t c)
+{
+   return a * b;
+}
+static uint32_t
+ref_lshift_or(uint32_t a, uint32_t b, uint32_t c)
+{
+   return (a << (b & 31)) | c;
+}
+static uint32_t
+ref_rshift_and(uint32_t a, uint32_t b, uint32_t c)
+{
+   return (a >> (b & 31)) & c;
+}
+static uint32_t
+ref_csel(uint32_t a, uint32_t b, uint32_t c)
+{
+   return (int32_t)a > (int32_t)b ? c : a;
+}
+static uint32_t
+ref_f2i(uint32_t a, uint32_t b, uint32_t c)
+{
+   float x = f32(a);
+   if (isnan(x))
+      return 0;
+   double t = trunc(x);
+   return (uint32_t)(int32_t)(t > INT32_MAX   ? INT32_MAX
+                              : t < INT32_MIN ? INT32_MIN
+                                              : t);
+}
+static uint32_t
+ref_i2f(uint32_t a, uint32_t b, uint32_t c)
+{
+   return u32((float)(int32_t)a);
+}
+static uint32_t
+ref_popc(uint32_t a, uint32_t b, uint32_t c)
+{
+   return (uint32_t)__builtin_popcount(a);
+}
+
+static void
+float_ops(void)
+{
+   check_op("fadd.f32 fma",
+            "clause\n    fadd.f32 r4, r0, r1 | nop t1 | p0=r0 p1=r1\n",
+            ref_fadd, true, false);
+   check_op("fadd.f32 add abs neg",
+            "clause\n    nop t0 | fadd.f32.abs0=abs.neg1=neg.round=none r4, "
+            "r0, r1 | p0=r0 p1=r1\n",
+            ref_fadd_neg, true, false);
+   check_op("fma.f32",
+            "clause\n    fma.f32 r4, r0, r1, r2 | nop t1 | p0=r0 p1=r1 p2=r2\n",
+            ref_fma, true, false);
+   /* The ADD reads the FMA result of its own tuple through t. */
+   check_op("fma then fadd t",
+            "clause\n    fma.f32 t0, r0, r1, #0 | fadd.f32.round=none r4, t, "
+            "r2 | p0=r0 p1=r1 p2=r2\n",
+            ref_fmul_add, true, false);
+   check_op("fmax.f32",
+            "clause\n    nop t0 | fmax.f32 r4, r0, r1 | p0=r0 p1=r1\n",
+            ref_fmax, true, false);
+   check_op("fcmp.f32 lt m1",
+            "clause\n    fcmp.f32.cmpf=lt.result_type=m1 r4, r0, r1 | nop t1 | "
+            "p0=r0 p1=r1\n",
+            ref_fcmp, false, false);
+   check_op("f32_to_s32 rtz",
+            "clause\n    nop t0 | f32_to_s32.round=rtz r4, r0 | p0=r0\n",
+            ref_f2i, false, false);
+}
+
+static void
+int_ops(void)
+{
+   check_op("iadd.s32",
+            "clause\n    nop t0 | iadd.s32 r4, r0, r1 | p0=r0 p1=r1\n",
+            ref_iadd, false, true);
+   check_op(
+      "isub.s32 sat",
+      "clause\n    nop t0 | isub.s32.saturate=sat r4, r0, r1 | p0=r0 p1=r1\n",
+      ref_isub_sat, false, true);
+   check_op("imul.i32",
+            "clause\n    imul.i32 r4, r0, r1 | nop t1 | p0=r0 p1=r1\n",
+            ref_imul, false, true);
+   check_op("lshift_or.i32",
+            "clause\n    lshift_or.i32.not1=none r4, r0, r1, r2 | nop t1 | "
+            "p0=r0 p1=r1 p2=r2\n",
+            ref_lshift_or, false, true);
+   check_op("rshift_and.i32",
+            "clause\n    rshift_and.i32 r4, r0, r1, r2 | nop t1 | p0=r0 p1=r1 "
+            "p2=r2\n",
+            ref_rshift_and, false, true);
+   check_op("csel.s32",
+            "clause\n    csel.s32.cmpf=gt r4, r0, r1, r2, r0 | nop t1 | p0=r0 "
+            "p1=r1 p2=r2\n",
+            ref_csel, false, true);
+   check_op("s32_to_f32",
+            "clause\n    nop t0 | s32_to_f32.round=none r4, r0 | p0=r0\n",
+            ref_i2f, true, true);
+   check_op("popcount.i32",
+            "clause\n    popcount.i32 r4, r0 | nop t1 | p0=r0\n", ref_popc,
+            false, true);
+}
+
+int
+main(void)
+{
+   PAN_RUN_CASE(float_ops);
+   PAN_RUN_CASE(int_ops);
+   return pan_test_summary("pan_sim_bi_alu");
+}
