@@ -94,9 +94,32 @@ bool pan_uinterleave_load_px(void *linear, uint32_t linear_stride_B,
                              unsigned h_px,
                              const struct pan_utile_format *fmt);
 
-/* Testing aid: when true, skip paths picked at run time from CPU features
- * (the SSSE3 3-byte path) so the portable code gets checked as well. */
-void pan_uinterleave_force_portable(bool portable);
+/*
+ * Flavours of the whole-tile copies.  Each target builds the portable one
+ * plus its SIMD ones (SSE2 and SSSE3 on x86-64, NEON on arm64 and armhf);
+ * the best one the CPU can run is used unless a test or benchmark forces
+ * another.
+ */
+enum pan_uinterleave_path {
+   PAN_UINTERLEAVE_PORTABLE,
+   PAN_UINTERLEAVE_SSE2,
+   PAN_UINTERLEAVE_SSSE3,
+   PAN_UINTERLEAVE_NEON,
+   PAN_UINTERLEAVE_PATH_COUNT,
+};
+
+const char *pan_uinterleave_path_name(enum pan_uinterleave_path path);
+
+/* Built for this target and supported by this CPU. */
+bool pan_uinterleave_path_available(enum pan_uinterleave_path path);
+
+/* The flavour copies use now. */
+enum pan_uinterleave_path pan_uinterleave_current_path(void);
+
+/* Testing aid: use `path` from now on; false (and no change) if it is not
+ * available.  PAN_UINTERLEAVE_PATH_COUNT goes back to the best one.  Not
+ * thread-safe. */
+bool pan_uinterleave_force_path(enum pan_uinterleave_path path);
 
 /* Copies of at least this many bytes stream their destination (default
  * 16 MiB); tests lower it to cover that path. */

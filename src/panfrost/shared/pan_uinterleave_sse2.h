@@ -4,8 +4,10 @@
  */
 
 /*
- * SSE2 versions of the whole-tile copy for 1, 2, 4 and 8 byte elements.
- * Included only by pan_uinterleave.c, after uil_index() is defined.
+ * SSE2 versions of the whole-tile copy for 1, 2, 4, 8 and 16 byte
+ * elements, used by the SSE2 and SSSE3 flavours.  The quad kernels (4 to
+ * 16 bytes) take the number of quads of the row pair: 8 in a 16x16 tile,
+ * 2 in a 4x4 tile of a compressed format.
  *
  * 1 and 2 byte elements work on 4x4-element blocks: four source rows are
  * combined with 16/32-bit unpacks into the block's tiled bytes (the bottom
@@ -18,6 +20,7 @@
 #define PAN_UINTERLEAVE_SSE2_H
 
 #include <emmintrin.h>
+#include "pan_uinterleave_priv.h"
 
 #define LDU(p)     _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define STU(p, v)  _mm_storeu_si128((__m128i *)(void *)(p), (v))
@@ -119,15 +122,15 @@ uil_rows_sse2_b2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned by,
    }
 }
 
-/* Rows 2*qy and 2*qy+1 of one tile */
+/* Quads 0 .. nq-1 of rows 2*qy and 2*qy+1 of one tile */
 static UIL_INLINE void
 uil_rows_sse2_b4(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
-                 bool store, bool nt)
+                 unsigned nq, bool store, bool nt)
 {
    uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
 
 #pragma GCC unroll 4
-   for (unsigned v = 0; v < 4; ++v) {
+   for (unsigned v = 0; v < nq / 2; ++v) {
       uint8_t *qa = tile + 16 * uil_index(2 * v, qy);
       uint8_t *qb = tile + 16 * uil_index(2 * v + 1, qy);
 
@@ -145,15 +148,15 @@ uil_rows_sse2_b4(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
    }
 }
 
-/* Rows 2*qy and 2*qy+1 of one tile */
+/* Quads 0 .. nq-1 of rows 2*qy and 2*qy+1 of one tile */
 static UIL_INLINE void
 uil_rows_sse2_b8(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
-                 bool store, bool nt)
+                 unsigned nq, bool store, bool nt)
 {
    uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
 
 #pragma GCC unroll 8
-   for (unsigned qx = 0; qx < 8; ++qx) {
+   for (unsigned qx = 0; qx < nq; ++qx) {
       uint8_t *q = tile + 32 * uil_index(qx, qy);
 
       if (store) {
@@ -166,15 +169,15 @@ uil_rows_sse2_b8(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
    }
 }
 
-/* Rows 2*qy and 2*qy+1 of one tile */
+/* Quads 0 .. nq-1 of rows 2*qy and 2*qy+1 of one tile */
 static UIL_INLINE void
 uil_rows_sse2_b16(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
-                  bool store, bool nt)
+                  unsigned nq, bool store, bool nt)
 {
    uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
 
 #pragma GCC unroll 8
-   for (unsigned qx = 0; qx < 8; ++qx) {
+   for (unsigned qx = 0; qx < nq; ++qx) {
       uint8_t *q = tile + 64 * uil_index(qx, qy);
       uint8_t *e = even + 32 * qx, *o = odd + 32 * qx;
 

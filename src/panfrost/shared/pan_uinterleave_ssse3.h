@@ -4,8 +4,8 @@
  */
 
 /*
- * SSSE3 whole-tile copies for 1 and 3 byte elements, chosen at run time.
- * Included only by pan_uinterleave.c.
+ * SSSE3 whole-tile copies for 1 and 3 byte elements, for the SSSE3
+ * flavour (pan_uinterleave_ssse3.c, built with -mssse3).
  *
  * 1 byte: a 4x4 block is one 16-byte run of the tile.  One pshufb turns a
  * run into the block's four rows of four bytes, and a 4x4 transpose of
@@ -26,6 +26,7 @@
 #define PAN_UINTERLEAVE_SSSE3_H
 
 #include <tmmintrin.h>
+#include "pan_uinterleave_sse2.h"
 
 #define UIL_SSSE3 __attribute__((target("ssse3")))
 

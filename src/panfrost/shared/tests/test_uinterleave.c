@@ -4,9 +4,11 @@
  */
 
 /*
- * Checks the u-interleaved fast path against the reference model, byte for
- * byte, for every element size, on plain and block-compressed tiling.
- * Bytes outside the rectangle must be left untouched in both directions.
+ * Checks every flavour of the u-interleaved copies this target built and
+ * this CPU runs (portable, SSE2, SSSE3, NEON) against the reference model,
+ * byte for byte, for every element size, on plain and block-compressed
+ * tiling.  Bytes outside the rectangle must be left untouched in both
+ * directions.
  *
  * Usage: test_uinterleave [iterations]   (default 300 random cases per size)
  */
@@ -175,30 +177,66 @@ check_bad_input(void)
    PAN_CHECK(!memcmp(tiled, ref, sizeof(ref)), "pixel interface mismatch");
 }
 
-int
-main(int argc, char **argv)
+/* The flavours this target must have built; the CPU decides the rest. */
+static void
+check_paths_built(void)
+{
+   PAN_EXPECT(pan_uinterleave_path_available(PAN_UINTERLEAVE_PORTABLE));
+#if defined(__x86_64__)
+   PAN_EXPECT(pan_uinterleave_path_available(PAN_UINTERLEAVE_SSE2));
+#endif
+#if defined(__aarch64__)
+   PAN_EXPECT(pan_uinterleave_path_available(PAN_UINTERLEAVE_NEON));
+#endif
+   PAN_EXPECT(!pan_uinterleave_force_path(PAN_UINTERLEAVE_PATH_COUNT + 1));
+   /* Nothing forced: the last available flavour in preference order */
+   PAN_EXPECT(pan_uinterleave_path_available(pan_uinterleave_current_path()));
+}
+
+static void
+run_path(enum pan_uinterleave_path path, unsigned iterations)
 {
    static const unsigned sizes_B[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
-   unsigned iterations = argc > 1 ? (unsigned)atoi(argv[1]) : 300;
+   const unsigned n_sizes = sizeof(sizes_B) / sizeof(sizes_B[0]);
 
-   check_reference();
-   check_bad_input();
-   for (unsigned i = 0; i < sizeof(sizes_B) / sizeof(sizes_B[0]); ++i) {
+   PAN_EXPECT(pan_uinterleave_force_path(path));
+   PAN_EXPECT(pan_uinterleave_current_path() == path);
+
+   for (unsigned i = 0; i < n_sizes; ++i) {
       run_size(sizes_B[i], false, iterations);
       run_size(sizes_B[i], true, iterations / 4);
    }
 
-   /* Again with streaming stores for every copy */
+   /* Again with streaming stores for every copy (x86 flavours use them) */
    pan_uinterleave_set_stream_min_B(0);
-   for (unsigned i = 0; i < sizeof(sizes_B) / sizeof(sizes_B[0]); ++i)
+   for (unsigned i = 0; i < n_sizes; ++i)
       run_size(sizes_B[i], false, iterations / 4);
    pan_uinterleave_set_stream_min_B(16u << 20);
 
-   /* Again without the paths chosen from CPU features */
-   pan_uinterleave_force_portable(true);
-   for (unsigned i = 0; i < sizeof(sizes_B) / sizeof(sizes_B[0]); ++i)
-      run_size(sizes_B[i], false, iterations / 4);
-   pan_uinterleave_force_portable(false);
+   pan_uinterleave_force_path(PAN_UINTERLEAVE_PATH_COUNT);
+}
+
+int
+main(int argc, char **argv)
+{
+   unsigned iterations = argc > 1 ? (unsigned)atoi(argv[1]) : 300;
+   unsigned n_paths = 0;
+
+   check_reference();
+   check_bad_input();
+   check_paths_built();
+
+   printf("flavours checked:");
+   for (unsigned p = 0; p < PAN_UINTERLEAVE_PATH_COUNT; ++p) {
+      if (!pan_uinterleave_path_available(p))
+         continue;
+      printf(" %s", pan_uinterleave_path_name(p));
+      fflush(stdout);
+      run_path(p, iterations);
+      n_paths++;
+   }
+   printf("\n");
+   PAN_CHECK(n_paths > 0, "no flavour available");
 
    return pan_test_summary("u-interleave");
 }

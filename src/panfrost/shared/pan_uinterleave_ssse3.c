@@ -1,0 +1,67 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* The SSSE3 flavour, built with -mssse3 and picked at run time when the
+ * CPU has it: pshufb kernels for 1 and 3 byte elements, the SSE2 flavour's
+ * kernels for the rest. */
+
+#include "pan_uinterleave_ssse3.h"
+#include "pan_uinterleave_portable.h"
+
+/* 3-byte loads into cached memory go a row pair at a time, everything
+ * else that has an SSSE3 or SSE2 4-row kernel four rows at a time */
+static UIL_INLINE unsigned
+uil_row_blocks(unsigned B, bool store, bool nt)
+{
+   if (B == 3)
+      return !store && !nt ? 8 : 4;
+   return B <= 2 ? 4 : 8;
+}
+
+static UIL_INLINE void
+uil_rows(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, unsigned rb,
+         bool store, bool nt)
+{
+   switch (B) {
+   case 1: uil_rows_b1_ssse3(tile, lin, stride, rb, store, nt); return;
+   case 2: uil_rows_sse2_b2(tile, lin, stride, rb, store, nt); return;
+   case 3:
+      if (!store && !nt)
+         uil_load_rows_b3_ssse3(tile, lin, stride, rb);
+      else
+         uil_rows_b3_ssse3(tile, lin, stride, rb, store, nt);
+      return;
+   case 4: uil_rows_sse2_b4(tile, lin, stride, rb, 8, store, nt); return;
+   case 8: uil_rows_sse2_b8(tile, lin, stride, rb, 8, store, nt); return;
+   case 16: uil_rows_sse2_b16(tile, lin, stride, rb, 8, store, nt); return;
+   default: uil_rows_portable(tile, lin, stride, B, rb, store); return;
+   }
+}
+
+static UIL_INLINE void
+uil_ctile(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, bool store)
+{
+   for (unsigned qy = 0; qy < 2; ++qy) {
+      switch (B) {
+      case 4: uil_rows_sse2_b4(tile, lin, stride, qy, 2, store, false); break;
+      case 8: uil_rows_sse2_b8(tile, lin, stride, qy, 2, store, false); break;
+      case 16:
+         uil_rows_sse2_b16(tile, lin, stride, qy, 2, store, false);
+         break;
+      default: uil_rows_quads(tile, lin, stride, B, qy, 2, store); break;
+      }
+   }
+}
+
+static UIL_INLINE void
+uil_fence(bool nt)
+{
+   if (nt)
+      _mm_sfence();
+}
+
+#include "pan_uinterleave_walk.h"
+
+UIL_DEFINE_TABLE(uil_table_ssse3);
