@@ -5,7 +5,7 @@
  * Floating-point families of the Bifrost interpreter: fadd, fma, fmin,
  * fmax, fcmp, fround, the reciprocal (square root) approximations and the
  * float conversions.  Arithmetic is done exactly in double and rounded once
- * with the Valhall interpreter's helpers (pan_sim_va_fp.h).  Denormals are
+ * with the Valhall interpreter's helpers (pan_sim_fp.h).  Denormals are
  * kept (the clause header's ftz field is not modelled).
  */
 
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "pan_sim_bi_priv.h"
-#include "pan_sim_va_fp.h"
+#include "pan_sim_fp.h"
 
 /* Widening of the two FMA-unit f32 sources selected by the derived d9. */
 static const char d9_widen[8][2] = {
@@ -22,11 +22,11 @@ static const char d9_widen[8][2] = {
    { 1, 2 }, { 2, 2 }, { 1, 0 }, { 2, 0 },
 };
 
-static enum va_round
+static enum pan_sim_round
 rmode(const struct pan_sim_bi_ins *ins, const char *dflt)
 {
    const char *r = pan_sim_bi_mod_str(ins, "round", dflt);
-   return pan_sim_va_round_mode(!strcmp(r, "none") ? NULL : r);
+   return pan_sim_fp_round_mode(!strcmp(r, "none") ? NULL : r);
 }
 
 static double
@@ -56,24 +56,24 @@ fsrc(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
       snprintf(name, sizeof(name), "swz%u", s);
       const char *swz = pan_sim_bi_mod_str(ins, name, "h01");
       unsigned half = swz[1 + k] - '0';
-      x = pan_sim_va_f16_to_f64((uint16_t)(v >> (16 * half)));
+      x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (16 * half)));
    } else {
       int d9 = ins->unit == 0 ? pan_sim_bi_mod(ins, "d9") : -1;
       unsigned widen = d9 >= 0 && s < 2 ? d9_widen[d9][s] : 0;
       if (widen)
-         x = pan_sim_va_f16_to_f64((uint16_t)(v >> (16 * (widen - 1))));
+         x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (16 * (widen - 1))));
       else
-         x = va_f32(v);
+         x = pan_sim_fp_f32(v);
    }
    return flag(ins, "neg", s, flag(ins, "abs", s, x));
 }
 
 static uint32_t
 round_to(const struct pan_sim_bi_ins *ins, double x, double tail,
-         enum va_round mode, bool half)
+         enum pan_sim_round mode, bool half)
 {
-   x = pan_sim_va_clamp(x, pan_sim_bi_mod_str(ins, "clamp", "none"));
-   return pan_sim_va_round_f64_tail(x, tail, mode, half ? 5 : 8,
+   x = pan_sim_fp_clamp(x, pan_sim_bi_mod_str(ins, "clamp", "none"));
+   return pan_sim_fp_round_f64_tail(x, tail, mode, half ? 5 : 8,
                                     half ? 10 : 23);
 }
 
@@ -131,7 +131,7 @@ arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l,
       unsigned k, bool half)
 {
    double a = fsrc(c, ins, 0, l, k), tail = 0, r;
-   enum va_round mode = rmode(ins, "none");
+   enum pan_sim_round mode = rmode(ins, "none");
    switch (ins->sem->family) {
    case BI_FAM_FADD:
       r = two_sum(a, fsrc(c, ins, 1, l, k), &tail);
@@ -150,11 +150,11 @@ arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l,
       break;
    case BI_FAM_FROUND:
       mode = rmode(ins, "none");
-      r = mode == VA_ROUND_RTE   ? nearbyint(a)
-          : mode == VA_ROUND_RTP ? ceil(a)
-          : mode == VA_ROUND_RTN ? floor(a)
+      r = mode == PAN_SIM_ROUND_RTE   ? nearbyint(a)
+          : mode == PAN_SIM_ROUND_RTP ? ceil(a)
+          : mode == PAN_SIM_ROUND_RTN ? floor(a)
                                  : trunc(a);
-      mode = VA_ROUND_RTE;
+      mode = PAN_SIM_ROUND_RTE;
       break;
    case BI_FAM_FRCP_APPROX:
       r = 1.0 / a;
@@ -210,13 +210,13 @@ exec_arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 }
 
 static uint32_t
-to_int(double x, enum va_round mode, bool is_signed, unsigned bits)
+to_int(double x, enum pan_sim_round mode, bool is_signed, unsigned bits)
 {
    if (isnan(x))
       return 0;
-   x = mode == VA_ROUND_RTE   ? nearbyint(x)
-       : mode == VA_ROUND_RTP ? ceil(x)
-       : mode == VA_ROUND_RTN ? floor(x)
+   x = mode == PAN_SIM_ROUND_RTE   ? nearbyint(x)
+       : mode == PAN_SIM_ROUND_RTP ? ceil(x)
+       : mode == PAN_SIM_ROUND_RTN ? floor(x)
                               : trunc(x);
    double lo = is_signed ? -ldexp(1, bits - 1) : 0;
    double hi = is_signed ? ldexp(1, bits - 1) - 1 : ldexp(1, bits) - 1;
@@ -229,7 +229,7 @@ static enum bi_sim_result
 exec_cvt(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    unsigned st = ins->sem->src_type, dt = ins->sem->dst_type;
-   enum va_round mode = rmode(ins, "rtz");
+   enum pan_sim_round mode = rmode(ins, "rtz");
    if (pan_sim_bi_mod_is(ins, "round", "rtna") ||
        pan_sim_bi_mod(ins, "d6") > 0 || pan_sim_bi_mod(ins, "d7") > 0)
       return pan_sim_bi_fault(c, ins, "form not modelled");
@@ -239,9 +239,9 @@ exec_cvt(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       int lane = pan_sim_bi_mod(ins, "lane0");
       double x;
       if (st == BI_TYPE_F32)
-         x = va_f32(v);
+         x = pan_sim_fp_f32(v);
       else if (st == BI_TYPE_F16)
-         x = pan_sim_va_f16_to_f64((uint16_t)(v >> (lane > 0 ? 16 : 0)));
+         x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (lane > 0 ? 16 : 0)));
       else if (st == BI_TYPE_S32)
          x = (int32_t)v;
       else if (st == BI_TYPE_U32)
@@ -254,17 +254,17 @@ exec_cvt(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
                 ? (double)(int8_t)(v >> (8 * (lane > 0 ? lane : 0)))
                 : (double)(uint8_t)(v >> (8 * (lane > 0 ? lane : 0)));
       else /* v2f32 -> v2f16 */
-         x = va_f32(v);
+         x = pan_sim_fp_f32(v);
 
       if (st == BI_TYPE_V2F32) {
-         double y = va_f32(pan_sim_bi_src(c, ins, 1, l));
+         double y = pan_sim_fp_f32(pan_sim_bi_src(c, ins, 1, l));
          mode = rmode(ins, "none");
          c->res[l] = round_to(ins, x, 0, mode, true) |
                      round_to(ins, y, 0, mode, true) << 16;
       } else if (dt == BI_TYPE_F32) {
          bool int_src = st != BI_TYPE_F16 && st != BI_TYPE_F32;
          c->res[l] =
-            pan_sim_va_round_f64(x, int_src ? rmode(ins, "none") : mode, 8, 23);
+            pan_sim_fp_round_f64(x, int_src ? rmode(ins, "none") : mode, 8, 23);
       } else {
          c->res[l] = to_int(x, mode, dt == BI_TYPE_S32, 32);
       }

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "pan_sim_bi_priv.h"
-#include "pan_sim_va_fp.h"
+#include "pan_sim_fp.h"
 
 static bool
 zcond(const struct pan_sim_bi_ins *ins, uint32_t v)
@@ -66,8 +66,8 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    bi_foreach_lane(c, l)
    {
       if (fam == BI_FAM_DISCARD) {
-         if (discard_cond(ins, va_f32(pan_sim_bi_src(c, ins, 0, l)),
-                          va_f32(pan_sim_bi_src(c, ins, 1, l)))) {
+         if (discard_cond(ins, pan_sim_fp_f32(pan_sim_bi_src(c, ins, 0, l)),
+                          pan_sim_fp_f32(pan_sim_bi_src(c, ins, 1, l)))) {
             c->w->discarded |= 1u << l;
             c->w->live &= ~(1u << l);
             c->exec &= ~(1u << l);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pan_sim_bi_priv.h"
-#include "pan_sim_va_fp.h"
+#include "pan_sim_fp.h"
 
 /* Second source of iadd/isub after its lanes1 widening. */
 static uint32_t
@@ -89,7 +89,7 @@ csel(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, uint32_t t,
 {
    if (ins->sem->src_type == BI_TYPE_F32) {
       const char *m = pan_sim_bi_mod_str(ins, "cmpf", "eq");
-      float x = va_f32(a), y = va_f32(b);
+      float x = pan_sim_fp_f32(a), y = pan_sim_fp_f32(b);
       bool v = !strcmp(m, "eq") ? x == y : !strcmp(m, "gt") ? x > y : x >= y;
       return v ? t : f;
    }

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "pan_sim_va_fp.h"
+#include "pan_sim_fp.h"
 #include "pan_sim_va_priv.h"
 
 /* Element k of the conversion's input as a double (exact for every
@@ -34,12 +34,12 @@ input(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
    if (st->kind == 'f') {
       if (w == 16) {
          if (c->cfg->flush_f16)
-            v = va_ftz16(v);
-         x = pan_sim_va_f16_to_f64(v);
+            v = pan_sim_fp_ftz16(v);
+         x = pan_sim_fp_f16_to_f64(v);
       } else {
          if (c->cfg->flush_f32)
-            v = va_ftz32(v);
-         x = va_f32(v);
+            v = pan_sim_fp_ftz32(v);
+         x = pan_sim_fp_f32(v);
       }
       if (pan_sim_va_src_mod(ins, s, "abs") == 1)
          x = fabs(x);
@@ -51,14 +51,14 @@ input(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
 }
 
 static double
-round_int(double x, enum va_round mode)
+round_int(double x, enum pan_sim_round mode)
 {
    switch (mode) {
-   case VA_ROUND_RTE:
+   case PAN_SIM_ROUND_RTE:
       return nearbyint(x);
-   case VA_ROUND_RTP:
+   case PAN_SIM_ROUND_RTP:
       return ceil(x);
-   case VA_ROUND_RTN:
+   case PAN_SIM_ROUND_RTN:
       return floor(x);
    default:
       return trunc(x);
@@ -67,23 +67,23 @@ round_int(double x, enum va_round mode)
 
 static uint32_t
 output(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
-       double x, enum va_round mode)
+       double x, enum pan_sim_round mode)
 {
    const struct va_type_info *dt = &va_types[ins->sem->dtype];
 
    if (dt->kind == 'f') {
       uint32_t r;
       if (dt->bits == 16) {
-         r = pan_sim_va_round_f64(x, mode, 5, 10);
+         r = pan_sim_fp_round_f64(x, mode, 5, 10);
          const char *clamp = pan_sim_va_mod_str(ins, "clamp", "none");
          if (strcmp(clamp, "none"))
-            r = pan_sim_va_round_f64(
-               pan_sim_va_clamp(pan_sim_va_f16_to_f64(r), clamp), VA_ROUND_RTE,
+            r = pan_sim_fp_round_f64(
+               pan_sim_fp_clamp(pan_sim_fp_f16_to_f64(r), clamp), PAN_SIM_ROUND_RTE,
                5, 10);
-         return c->cfg->flush_f16 ? va_ftz16(r) : r;
+         return c->cfg->flush_f16 ? pan_sim_fp_ftz16(r) : r;
       }
-      r = pan_sim_va_round_f64(x, mode, 8, 23);
-      return c->cfg->flush_f32 ? va_ftz32(r) : r;
+      r = pan_sim_fp_round_f64(x, mode, 8, 23);
+      return c->cfg->flush_f32 ? pan_sim_fp_ftz32(r) : r;
    }
    if (isnan(x))
       return 0;
@@ -102,8 +102,8 @@ pan_sim_va_exec_cvt(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
       return VA_SIM_UNCLAIMED;
 
    const struct va_type_info *dt = &va_types[ins->sem->dtype];
-   enum va_round mode =
-      pan_sim_va_round_mode(pan_sim_va_mod_str(ins, "round", "rte"));
+   enum pan_sim_round mode =
+      pan_sim_fp_round_mode(pan_sim_va_mod_str(ins, "round", "rte"));
 
    foreach_lane(c, lane)
    {

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "pan_sim_va_fp.h"
+#include "pan_sim_fp.h"
 #include "pan_sim_va_priv.h"
 
 /* A binary32 source after its widening swizzle and abs/neg modifiers. */
@@ -26,15 +26,15 @@ src_f32(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
 
    if (!strcmp(swz, "h0") || !strcmp(swz, "h1")) {
       uint16_t h = v >> (swz[1] == '1' ? 16 : 0);
-      v = pan_sim_va_f16_to_f32(c->cfg->flush_f16 ? va_ftz16(h) : h);
+      v = pan_sim_fp_f16_to_f32(c->cfg->flush_f16 ? pan_sim_fp_ftz16(h) : h);
    }
    if (c->cfg->flush_f32)
-      v = va_ftz32(v);
+      v = pan_sim_fp_ftz32(v);
    if (pan_sim_va_src_mod(ins, s, "abs") == 1)
       v &= 0x7fffffffu;
    if (pan_sim_va_src_mod(ins, s, "neg") == 1)
       v ^= 0x80000000u;
-   return va_f32(v);
+   return pan_sim_fp_f32(v);
 }
 
 /* Lane k of a v2f16 source after its swizzle and abs/neg, as a double. */
@@ -47,21 +47,21 @@ src_f16(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       pan_sim_va_element(pan_sim_va_src32(c, ins, s, lane), 16, k,
                          pan_sim_va_src_mod_str(ins, s, "swz", NULL), &w);
    if (c->cfg->flush_f16)
-      h = va_ftz16(h);
+      h = pan_sim_fp_ftz16(h);
    if (pan_sim_va_src_mod(ins, s, "abs") == 1)
       h &= 0x7fff;
    if (pan_sim_va_src_mod(ins, s, "neg") == 1)
       h ^= 0x8000;
-   return pan_sim_va_f16_to_f64(h);
+   return pan_sim_fp_f16_to_f64(h);
 }
 
 static uint32_t
 out_f32(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
         float r)
 {
-   r = pan_sim_va_clamp(r, pan_sim_va_mod_str(ins, "clamp", "none"));
-   uint32_t u = isnan(r) ? VA_NAN32 : va_u32(r);
-   return c->cfg->flush_f32 ? va_ftz32(u) : u;
+   r = pan_sim_fp_clamp(r, pan_sim_va_mod_str(ins, "clamp", "none"));
+   uint32_t u = isnan(r) ? PAN_SIM_NAN32 : pan_sim_fp_u32(r);
+   return c->cfg->flush_f32 ? pan_sim_fp_ftz32(u) : u;
 }
 
 static uint16_t
@@ -73,9 +73,9 @@ out_f16(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
    /* Clamping picks a representable value, so re-rounding is exact. */
    if (strcmp(clamp, "none"))
       h =
-         pan_sim_va_round_f64(pan_sim_va_clamp(pan_sim_va_f16_to_f64(h), clamp),
-                              VA_ROUND_RTE, 5, 10);
-   return c->cfg->flush_f16 ? va_ftz16(h) : h;
+         pan_sim_fp_round_f64(pan_sim_fp_clamp(pan_sim_fp_f16_to_f64(h), clamp),
+                              PAN_SIM_ROUND_RTE, 5, 10);
+   return c->cfg->flush_f16 ? pan_sim_fp_ftz16(h) : h;
 }
 
 double
@@ -100,14 +100,14 @@ fminmax(double a, double b, bool max)
 }
 
 static double
-fround(double x, enum va_round mode)
+fround(double x, enum pan_sim_round mode)
 {
    switch (mode) {
-   case VA_ROUND_RTE:
+   case PAN_SIM_ROUND_RTE:
       return nearbyint(x); /* the host stays in round-to-nearest-even */
-   case VA_ROUND_RTP:
+   case PAN_SIM_ROUND_RTP:
       return ceil(x);
-   case VA_ROUND_RTN:
+   case PAN_SIM_ROUND_RTN:
       return floor(x);
    default:
       return trunc(x);
@@ -121,10 +121,10 @@ fma16(double a, double b, double c)
    double p = a * b; /* exact: 22 significant bits */
    double s = p + c;
    if (!isfinite(s))
-      return pan_sim_va_round_f64(s, VA_ROUND_RTE, 5, 10);
+      return pan_sim_fp_round_f64(s, PAN_SIM_ROUND_RTE, 5, 10);
    double bb = s - p;
    double tail = (p - (s - bb)) + (c - bb);
-   return pan_sim_va_round_f64_tail(s, tail, VA_ROUND_RTE, 5, 10);
+   return pan_sim_fp_round_f64_tail(s, tail, PAN_SIM_ROUND_RTE, 5, 10);
 }
 
 static uint16_t
@@ -135,25 +135,25 @@ binary16(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
 
    switch (ins->sem->family) {
    case VA_FAM_FADD:
-      return pan_sim_va_round_f64(a + src_f16(c, ins, 1, lane, k), VA_ROUND_RTE,
+      return pan_sim_fp_round_f64(a + src_f16(c, ins, 1, lane, k), PAN_SIM_ROUND_RTE,
                                   5, 10);
    case VA_FAM_FMIN:
    case VA_FAM_FMAX:
-      return pan_sim_va_round_f64(fminmax(a, src_f16(c, ins, 1, lane, k),
+      return pan_sim_fp_round_f64(fminmax(a, src_f16(c, ins, 1, lane, k),
                                           ins->sem->family == VA_FAM_FMAX),
-                                  VA_ROUND_RTE, 5, 10);
+                                  PAN_SIM_ROUND_RTE, 5, 10);
    case VA_FAM_FMA:
       return fma16(a, src_f16(c, ins, 1, lane, k), src_f16(c, ins, 2, lane, k));
    case VA_FAM_FADD_IMM: {
       uint32_t imm = pan_sim_va_imm(ins, "constant");
-      double b = pan_sim_va_f16_to_f64(imm >> (16 * k));
-      return pan_sim_va_round_f64(a + b, VA_ROUND_RTE, 5, 10);
+      double b = pan_sim_fp_f16_to_f64(imm >> (16 * k));
+      return pan_sim_fp_round_f64(a + b, PAN_SIM_ROUND_RTE, 5, 10);
    }
    default: /* fround */
-      return pan_sim_va_round_f64(
+      return pan_sim_fp_round_f64(
          fround(a,
-                pan_sim_va_round_mode(pan_sim_va_mod_str(ins, "round", "rte"))),
-         VA_ROUND_RTE, 5, 10);
+                pan_sim_fp_round_mode(pan_sim_va_mod_str(ins, "round", "rte"))),
+         PAN_SIM_ROUND_RTE, 5, 10);
    }
 }
 
@@ -183,8 +183,8 @@ binary32(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
          unsigned lane)
 {
    float a = src_f32(c, ins, 0, lane);
-   enum va_round mode =
-      pan_sim_va_round_mode(pan_sim_va_mod_str(ins, "round", "rte"));
+   enum pan_sim_round mode =
+      pan_sim_fp_round_mode(pan_sim_va_mod_str(ins, "round", "rte"));
 
    switch (ins->sem->family) {
    case VA_FAM_FADD:
@@ -198,21 +198,21 @@ binary32(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       return out_f32(
          c, ins, fmaf(a, src_f32(c, ins, 1, lane), src_f32(c, ins, 2, lane)));
    case VA_FAM_FADD_IMM:
-      return out_f32(c, ins, a + va_f32(pan_sim_va_imm(ins, "constant")));
+      return out_f32(c, ins, a + pan_sim_fp_f32(pan_sim_va_imm(ins, "constant")));
    case VA_FAM_FROUND:
       return out_f32(c, ins, fround(a, mode));
    case VA_FAM_LDEXP: {
       int32_t n = pan_sim_va_src32(c, ins, 1, lane);
       n = n < -400 ? -400 : n > 400 ? 400 : n;
-      uint32_t u = pan_sim_va_round_f64(ldexp(a, n), mode, 8, 23);
-      return out_f32(c, ins, isnan(a) ? NAN : va_f32(u));
+      uint32_t u = pan_sim_fp_round_f64(ldexp(a, n), mode, 8, 23);
+      return out_f32(c, ins, isnan(a) ? NAN : pan_sim_fp_f32(u));
    }
    case VA_FAM_FRCP:
       return out_f32(c, ins, 1.0f / a);
    case VA_FAM_FRSQ:
       return out_f32(c, ins,
-                     va_f32(pan_sim_va_round_f64(1.0 / sqrt((double)a),
-                                                 VA_ROUND_RTE, 8, 23)));
+                     pan_sim_fp_f32(pan_sim_fp_round_f64(1.0 / sqrt((double)a),
+                                                 PAN_SIM_ROUND_RTE, 8, 23)));
    case VA_FAM_FREXPM:
       return out_f32(c, ins, frexp_part(a, true));
    default: /* frexpe: the exponent as an integer */

@@ -9,27 +9,27 @@
 #include <math.h>
 #include <string.h>
 
-#include "pan_sim_va_fp.h"
+#include "pan_sim_fp.h"
 
-enum va_round
-pan_sim_va_round_mode(const char *name)
+enum pan_sim_round
+pan_sim_fp_round_mode(const char *name)
 {
    if (!name || !strcmp(name, "rte"))
-      return VA_ROUND_RTE;
+      return PAN_SIM_ROUND_RTE;
    if (!strcmp(name, "rtp"))
-      return VA_ROUND_RTP;
+      return PAN_SIM_ROUND_RTP;
    if (!strcmp(name, "rtn"))
-      return VA_ROUND_RTN;
-   return VA_ROUND_RTZ;
+      return PAN_SIM_ROUND_RTN;
+   return PAN_SIM_ROUND_RTZ;
 }
 
 static uint32_t
-overflow(bool neg, enum va_round mode, unsigned ebits, unsigned mbits)
+overflow(bool neg, enum pan_sim_round mode, unsigned ebits, unsigned mbits)
 {
    uint32_t sign = (uint32_t)neg << (ebits + mbits);
    uint32_t inf = ((1u << ebits) - 1) << mbits;
-   bool to_inf = mode == VA_ROUND_RTE || (mode == VA_ROUND_RTP && !neg) ||
-                 (mode == VA_ROUND_RTN && neg);
+   bool to_inf = mode == PAN_SIM_ROUND_RTE || (mode == PAN_SIM_ROUND_RTP && !neg) ||
+                 (mode == PAN_SIM_ROUND_RTN && neg);
    return sign | (to_inf ? inf : inf - 1);
 }
 
@@ -38,7 +38,7 @@ overflow(bool neg, enum va_round mode, unsigned ebits, unsigned mbits)
  * or above the target's lsb and round on the dropped remainder.
  */
 uint32_t
-pan_sim_va_round_f64(double x, enum va_round mode, unsigned ebits,
+pan_sim_fp_round_f64(double x, enum pan_sim_round mode, unsigned ebits,
                      unsigned mbits)
 {
    uint64_t bits;
@@ -50,7 +50,7 @@ pan_sim_va_round_f64(double x, enum va_round mode, unsigned ebits,
    uint64_t m = bits & ((1ull << 52) - 1);
 
    if (e == 0x7ff)
-      return m ? (mbits == 10 ? VA_NAN16 : VA_NAN32)
+      return m ? (mbits == 10 ? PAN_SIM_NAN16 : PAN_SIM_NAN32)
                : sign | ((1u << ebits) - 1) << mbits;
    if (e == 0 && m == 0)
       return sign;
@@ -72,13 +72,13 @@ pan_sim_va_round_f64(double x, enum va_round mode, unsigned ebits,
    }
    bool up;
    switch (mode) {
-   case VA_ROUND_RTE:
+   case PAN_SIM_ROUND_RTE:
       up = rem > half || (rem == half && (q & 1));
       break;
-   case VA_ROUND_RTP:
+   case PAN_SIM_ROUND_RTP:
       up = !neg && rem;
       break;
-   case VA_ROUND_RTN:
+   case PAN_SIM_ROUND_RTN:
       up = neg && rem;
       break;
    default:
@@ -105,7 +105,7 @@ pan_sim_va_round_f64(double x, enum va_round mode, unsigned ebits,
 }
 
 uint32_t
-pan_sim_va_round_f64_tail(double x, double tail, enum va_round mode,
+pan_sim_fp_round_f64_tail(double x, double tail, enum pan_sim_round mode,
                           unsigned ebits, unsigned mbits)
 {
    /* Round to odd: an inexact x with an even last bit moves one double
@@ -115,11 +115,11 @@ pan_sim_va_round_f64_tail(double x, double tail, enum va_round mode,
    memcpy(&bits, &x, 8);
    if (tail != 0 && !(bits & 1) && isfinite(x))
       x = nextafter(x, tail > 0 ? INFINITY : -INFINITY);
-   return pan_sim_va_round_f64(x, mode, ebits, mbits);
+   return pan_sim_fp_round_f64(x, mode, ebits, mbits);
 }
 
 double
-pan_sim_va_f16_to_f64(uint16_t h)
+pan_sim_fp_f16_to_f64(uint16_t h)
 {
    int e = (h >> 10) & 0x1f;
    unsigned m = h & 0x3ff;
@@ -135,24 +135,24 @@ pan_sim_va_f16_to_f64(uint16_t h)
 }
 
 uint32_t
-pan_sim_va_f16_to_f32(uint16_t h)
+pan_sim_fp_f16_to_f32(uint16_t h)
 {
-   if (va_is_nan16(h))
-      return VA_NAN32 | (uint32_t)(h & 0x8000) << 16 |
+   if (pan_sim_fp_is_nan16(h))
+      return PAN_SIM_NAN32 | (uint32_t)(h & 0x8000) << 16 |
              (uint32_t)(h & 0x1ff) << 13;
-   return va_u32((float)pan_sim_va_f16_to_f64(h));
+   return pan_sim_fp_u32((float)pan_sim_fp_f16_to_f64(h));
 }
 
 uint16_t
-pan_sim_va_f32_to_f16(uint32_t f, enum va_round mode)
+pan_sim_fp_f32_to_f16(uint32_t f, enum pan_sim_round mode)
 {
-   if (va_is_nan32(f))
-      return VA_NAN16;
-   return pan_sim_va_round_f64(va_f32(f), mode, 5, 10);
+   if (pan_sim_fp_is_nan32(f))
+      return PAN_SIM_NAN16;
+   return pan_sim_fp_round_f64(pan_sim_fp_f32(f), mode, 5, 10);
 }
 
 double
-pan_sim_va_clamp(double x, const char *clamp)
+pan_sim_fp_clamp(double x, const char *clamp)
 {
    /* min/max return the number when the other side is NaN, and order
     * -0 below +0, so NaN clamps to the low bound. */
