@@ -37,6 +37,7 @@ Field contents:
 """
 
 from bi_model import Mod, Raw, Imm, Ins
+import isa_semantics
 
 QUAD_FORMATS = {
     # name: (tag_c, tag_b, tag_a, S, T, U, V)
@@ -1709,10 +1710,6 @@ FAMILY_OF_BASE = {
 
 
 def semantics(name):
-    """(family, destination type, source type) of an instruction."""
-    base, _, suffix = name.partition('.')
-    if '_to_' in base:
-        src, dst = base.split('_to_')
-        return 'cvt', dst, src
-    ty = suffix or 'none'
-    return FAMILY_OF_BASE.get(base, base), ty, ty
+    """(family, destination type, source type); unlisted bases name their
+    own family."""
+    return isa_semantics.semantics(name, FAMILY_OF_BASE, strict=False)

@@ -30,6 +30,7 @@ printed in this order after the mnemonic.
 """
 
 from va_model import Enum, Src, SrcMod, Staging, Imm, Mod, Ins
+import isa_semantics
 
 ENUMS = {
     'atom': Enum('atom', [
@@ -2018,11 +2019,5 @@ FAMILIES = {
 
 
 def semantics(name):
-    """(family, destination type, source type) of an instruction."""
-    base, _, suffix = name.partition('.')
-    if '_to_' in base:
-        src, dst = base.split('_to_')
-        return 'cvt', dst, src
-    assert base in FAMILIES, 'no semantic family for ' + name
-    ty = suffix or 'none'
-    return FAMILIES[base], ty, ty
+    """(family, destination type, source type); every base is listed."""
+    return isa_semantics.semantics(name, FAMILIES)
