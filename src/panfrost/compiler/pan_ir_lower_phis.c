@@ -1,0 +1,47 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Leave SSA: each phi gets a fresh carrier value, written by a move at
+ * the end of every predecessor (before its branch) and read by a move
+ * that replaces the phi.  All carriers are written before any phi result
+ * is, so swapped or mutually dependent phis stay correct.  The carriers
+ * are defined once per predecessor, so the shader is marked out_of_ssa.
+ */
+
+#include "pan_ir_builder.h"
+
+static pan_ir_builder
+at_pred_end(pan_ir_shader *s, pan_ir_block *p)
+{
+   pan_ir_instr *T = pan_ir_block_terminator(p);
+   return T ? pan_ir_builder_before(s, p, T) : pan_ir_builder_at_end(s, p);
+}
+
+void
+pan_ir_lower_phis(pan_ir_shader *s)
+{
+   pan_ir_foreach_block(s, b)
+   {
+      pan_ir_foreach_instr_safe(b, I)
+      {
+         if (I->op != PAN_IR_OP_PHI)
+            break;
+
+         pan_ir_index carrier = pan_ir_new_value(s, I->dest.comps);
+         unsigned p = 0;
+         pan_ir_foreach_pred(b, pred)
+         {
+            pan_ir_builder pb = at_pred_end(s, *pred);
+            pan_ir_instr *M = pan_ir_build(&pb, PAN_IR_OP_MOV, 1);
+            M->src[0] = I->src[p++];
+            M->dest = carrier;
+         }
+         /* The phi becomes the read of its carrier. */
+         I->op = PAN_IR_OP_MOV;
+         I->nr_srcs = 1;
+         I->src[0] = carrier;
+      }
+   }
+   s->out_of_ssa = true;
+}
