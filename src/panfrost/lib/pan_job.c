@@ -74,56 +74,5 @@ pan_job_header_size_B(unsigned arch)
 const char *
 pan_job_exception_name(uint32_t exception_status)
 {
-   switch (pan_job_exception_type(exception_status)) {
-   case PAN_JOB_EXCEPTION_NOT_STARTED:
-      return "NOT_STARTED";
-   case PAN_JOB_EXCEPTION_DONE:
-      return "DONE";
-   case PAN_JOB_EXCEPTION_INTERRUPTED:
-      return "INTERRUPTED";
-   case PAN_JOB_EXCEPTION_STOPPED:
-      return "STOPPED";
-   case PAN_JOB_EXCEPTION_TERMINATED:
-      return "TERMINATED";
-   case PAN_JOB_EXCEPTION_ACTIVE:
-      return "ACTIVE";
-   case PAN_JOB_EXCEPTION_CONFIG_FAULT:
-      return "JOB_CONFIG_FAULT";
-   case PAN_JOB_EXCEPTION_POWER_FAULT:
-      return "JOB_POWER_FAULT";
-   case PAN_JOB_EXCEPTION_READ_FAULT:
-      return "JOB_READ_FAULT";
-   case PAN_JOB_EXCEPTION_WRITE_FAULT:
-      return "JOB_WRITE_FAULT";
-   case PAN_JOB_EXCEPTION_AFFINITY_FAULT:
-      return "JOB_AFFINITY_FAULT";
-   case PAN_JOB_EXCEPTION_BUS_FAULT:
-      return "JOB_BUS_FAULT";
-   case PAN_JOB_EXCEPTION_INSTR_INVALID_PC:
-      return "INSTR_INVALID_PC";
-   case PAN_JOB_EXCEPTION_INSTR_INVALID_ENC:
-      return "INSTR_INVALID_ENC";
-   case PAN_JOB_EXCEPTION_INSTR_TYPE_MISMATCH:
-      return "INSTR_TYPE_MISMATCH";
-   case PAN_JOB_EXCEPTION_INSTR_OPERAND_FAULT:
-      return "INSTR_OPERAND_FAULT";
-   case PAN_JOB_EXCEPTION_INSTR_TLS_FAULT:
-      return "INSTR_TLS_FAULT";
-   case PAN_JOB_EXCEPTION_INSTR_BARRIER_FAULT:
-      return "INSTR_BARRIER_FAULT";
-   case PAN_JOB_EXCEPTION_INSTR_ALIGN_FAULT:
-      return "INSTR_ALIGN_FAULT";
-   case PAN_JOB_EXCEPTION_DATA_INVALID_FAULT:
-      return "DATA_INVALID_FAULT";
-   case PAN_JOB_EXCEPTION_TILE_RANGE_FAULT:
-      return "TILE_RANGE_FAULT";
-   case PAN_JOB_EXCEPTION_ADDR_RANGE_FAULT:
-      return "ADDRESS_RANGE_FAULT";
-   case PAN_JOB_EXCEPTION_OUT_OF_MEMORY:
-      return "OUT_OF_MEMORY";
-   case PAN_JOB_EXCEPTION_UNKNOWN:
-      return "UNKNOWN";
-   default:
-      return NULL;
-   }
+   return pan_v5_exception_type_name(pan_job_exception_type(exception_status));
 }

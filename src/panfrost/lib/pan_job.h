@@ -16,39 +16,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Exception types (bits 7:0 of the exception status) come from the hardware
+ * description, common to every architecture; v5's generated header names
+ * them for arch-neutral code.
+ */
+#include "pan_v5_pack.h"
+
+#define PAN_JOB_EXCEPTION(name) PAN_V5_EXCEPTION_TYPE_##name
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Exception types: bits 7:0 of the exception status. Below 0x40 the job
- * ran (or was stopped) without a fault; 0x40 and up are faults.
- */
-enum pan_job_exception {
-   PAN_JOB_EXCEPTION_NOT_STARTED = 0x00,
-   PAN_JOB_EXCEPTION_DONE = 0x01,
-   PAN_JOB_EXCEPTION_INTERRUPTED = 0x02,
-   PAN_JOB_EXCEPTION_STOPPED = 0x03,
-   PAN_JOB_EXCEPTION_TERMINATED = 0x04,
-   PAN_JOB_EXCEPTION_ACTIVE = 0x08,
-   PAN_JOB_EXCEPTION_CONFIG_FAULT = 0x40,
-   PAN_JOB_EXCEPTION_POWER_FAULT = 0x41,
-   PAN_JOB_EXCEPTION_READ_FAULT = 0x42,
-   PAN_JOB_EXCEPTION_WRITE_FAULT = 0x43,
-   PAN_JOB_EXCEPTION_AFFINITY_FAULT = 0x44,
-   PAN_JOB_EXCEPTION_BUS_FAULT = 0x48,
-   PAN_JOB_EXCEPTION_INSTR_INVALID_PC = 0x50,
-   PAN_JOB_EXCEPTION_INSTR_INVALID_ENC = 0x51,
-   PAN_JOB_EXCEPTION_INSTR_TYPE_MISMATCH = 0x52,
-   PAN_JOB_EXCEPTION_INSTR_OPERAND_FAULT = 0x53,
-   PAN_JOB_EXCEPTION_INSTR_TLS_FAULT = 0x54,
-   PAN_JOB_EXCEPTION_INSTR_BARRIER_FAULT = 0x55,
-   PAN_JOB_EXCEPTION_INSTR_ALIGN_FAULT = 0x56,
-   PAN_JOB_EXCEPTION_DATA_INVALID_FAULT = 0x58,
-   PAN_JOB_EXCEPTION_TILE_RANGE_FAULT = 0x59,
-   PAN_JOB_EXCEPTION_ADDR_RANGE_FAULT = 0x5a,
-   PAN_JOB_EXCEPTION_OUT_OF_MEMORY = 0x60,
-   PAN_JOB_EXCEPTION_UNKNOWN = 0x7f,
-};
 
 struct pan_job_status {
    uint32_t exception_status; /* raw word; type in bits 7:0 */
@@ -87,11 +65,13 @@ pan_job_status_failed(uint32_t exception_status)
 {
    unsigned type = pan_job_exception_type(exception_status);
 
-   return type != PAN_JOB_EXCEPTION_NOT_STARTED &&
-          type != PAN_JOB_EXCEPTION_DONE;
+   return type != PAN_JOB_EXCEPTION(NOT_STARTED) &&
+          type != PAN_JOB_EXCEPTION(DONE);
 }
 
-/* "DATA_INVALID_FAULT" etc., or NULL for a type this table lacks. */
+/* "data_invalid_fault" etc. (the description's names), or NULL for a type
+ * the hardware description does not name.
+ */
 const char *pan_job_exception_name(uint32_t exception_status);
 
 #ifdef __cplusplus

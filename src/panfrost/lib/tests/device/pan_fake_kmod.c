@@ -469,7 +469,7 @@ fk_submit(const struct pan_kmod *k, const struct pan_kmod_submit *s)
       if (mode == FAKE_SUBMIT_FAULT)
          finish_job(fk, s->jc_gpu_va, fk->fault_status, fk->fault_va);
       else if (mode == FAKE_SUBMIT_RUN)
-         finish_job(fk, s->jc_gpu_va, PAN_JOB_EXCEPTION_DONE, 0);
+         finish_job(fk, s->jc_gpu_va, PAN_JOB_EXCEPTION(DONE), 0);
 
       if (s->out_sync) {
          fk->syncobjs[s->out_sync] = mode == FAKE_SUBMIT_HANG

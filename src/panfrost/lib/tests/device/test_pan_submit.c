@@ -42,7 +42,8 @@ capture_log(void *data, const char *msg)
 static void
 pack_fragment_job(struct fixture *f)
 {
-   pan_section_pack(f->jobs->cpu, fragment_job, header, cfg) {
+   pan_section_pack(f->jobs->cpu, fragment_job, header, cfg)
+   {
       cfg.type = MALI_JOB_TYPE_FRAGMENT;
       cfg.index = 1;
    }
@@ -345,27 +346,28 @@ test_fault_read_back(void)
    /* A normal run first: DONE, not a failure. */
    PAN_EXPECT_EQ(pan_submit_jc(&f->dev, &s), 0);
    PAN_EXPECT(pan_job_read_status(f->dev.arch, f->jobs->cpu, &st));
-   PAN_EXPECT_EQ(st.exception_status, PAN_JOB_EXCEPTION_DONE);
+   PAN_EXPECT_EQ(st.exception_status, PAN_JOB_EXCEPTION(DONE));
    PAN_EXPECT(!pan_job_status_failed(st.exception_status));
 
    uint64_t bad_va = f->target->gpu_va + 0x10000000ull;
-   fake_kernel_fault_next_submit(&f->fk, PAN_JOB_EXCEPTION_READ_FAULT, bad_va);
+   fake_kernel_fault_next_submit(&f->fk, PAN_JOB_EXCEPTION(JOB_READ_FAULT),
+                                 bad_va);
    PAN_EXPECT_EQ(pan_submit_jc(&f->dev, &s), 0);
    /* A faulted job still completes its fence. */
    PAN_EXPECT_EQ(pan_syncobj_wait(&f->dev, &sync, 1, 0), 0);
 
    PAN_EXPECT(pan_job_read_status(f->dev.arch, f->jobs->cpu, &st));
-   PAN_EXPECT_EQ(st.exception_status, PAN_JOB_EXCEPTION_READ_FAULT);
+   PAN_EXPECT_EQ(st.exception_status, PAN_JOB_EXCEPTION(JOB_READ_FAULT));
    PAN_EXPECT_EQ(st.fault_va, bad_va);
    PAN_EXPECT_EQ(st.type, MALI_JOB_TYPE_FRAGMENT);
    PAN_EXPECT_EQ(st.index, 1);
    PAN_EXPECT(pan_job_status_failed(st.exception_status));
    PAN_EXPECT_STR_HAS(pan_job_exception_name(st.exception_status),
-                      "JOB_READ_FAULT");
+                      "job_read_fault");
 
    /* The generated unpacker agrees. */
    pan_section_unpack(f->jobs->cpu, fragment_job, header, h);
-   PAN_EXPECT_EQ(h.exception_status, PAN_JOB_EXCEPTION_READ_FAULT);
+   PAN_EXPECT_EQ(h.exception_status, PAN_JOB_EXCEPTION(JOB_READ_FAULT));
    PAN_EXPECT_EQ(h.fault_pointer, bad_va);
    PAN_EXPECT_EQ(pan_syncobj_destroy(&f->dev, sync), 0);
    teardown(f);
@@ -427,16 +429,16 @@ test_job_status_every_arch(void)
       built++;
       PAN_EXPECT(size_B <= sizeof(header));
       PAN_EXPECT(pan_job_write_status(
-         archs[i], header, 0x300 | PAN_JOB_EXCEPTION_TILE_RANGE_FAULT,
+         archs[i], header, 0x300 | PAN_JOB_EXCEPTION(TILE_RANGE_FAULT),
          0xdead0000ull));
       PAN_EXPECT(pan_job_read_status(archs[i], header, &st));
       PAN_CHECK(st.exception_status ==
-                   (0x300 | PAN_JOB_EXCEPTION_TILE_RANGE_FAULT),
+                   (0x300 | PAN_JOB_EXCEPTION(TILE_RANGE_FAULT)),
                 "v%u: status 0x%x", archs[i], st.exception_status);
       PAN_CHECK(st.fault_va == 0xdead0000ull, "v%u: fault 0x%llx", archs[i],
                 (unsigned long long)st.fault_va);
       PAN_EXPECT_STR_HAS(pan_job_exception_name(st.exception_status),
-                         "TILE_RANGE_FAULT");
+                         "tile_range_fault");
    }
    PAN_EXPECT(built >= 1);
 
@@ -446,7 +448,7 @@ test_job_status_every_arch(void)
    PAN_EXPECT(!pan_job_write_status(8, header, 1, 0));
    PAN_EXPECT_EQ(pan_job_header_size_B(8), 0);
    PAN_EXPECT(pan_job_exception_name(0x3e) == NULL);
-   PAN_EXPECT(!pan_job_status_failed(PAN_JOB_EXCEPTION_NOT_STARTED));
+   PAN_EXPECT(!pan_job_status_failed(PAN_JOB_EXCEPTION(NOT_STARTED)));
 }
 
 int
