@@ -14,6 +14,9 @@
 #include "pan_genxml_arch.h"
 #include "pan_sim_priv.h"
 
+/* COMPUTE jobs; v6 and later only (the shaders run on the ISA
+ * interpreters). */
+bool PAN_GENX(sim_exec_compute)(struct pan_sim_ctx *ctx, uint64_t job_va);
 bool PAN_GENX(sim_exec_fragment)(struct pan_sim_ctx *ctx, uint64_t job_va);
 bool PAN_GENX(sim_exec_write_value)(struct pan_sim_ctx *ctx, uint64_t job_va);
 

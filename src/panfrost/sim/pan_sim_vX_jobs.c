@@ -79,5 +79,8 @@ const struct pan_sim_executors PAN_GENX(sim_executors) = {
       [MALI_JOB_TYPE_CACHE_FLUSH] = exec_nothing,
       [MALI_JOB_TYPE_WRITE_VALUE] = PAN_GENX(sim_exec_write_value),
       [MALI_JOB_TYPE_FRAGMENT] = PAN_GENX(sim_exec_fragment),
+#if PAN_ARCH >= 6
+      [MALI_JOB_TYPE_COMPUTE] = PAN_GENX(sim_exec_compute),
+#endif
    },
 };

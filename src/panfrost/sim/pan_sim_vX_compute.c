@@ -1,0 +1,466 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * COMPUTE jobs (compiled once per PAN_ARCH; executed on v6/v7 with the
+ * Bifrost interpreter and on v9 with the Valhall one, Midgard has no
+ * interpreter yet).
+ *
+ * The per-arch half unpacks the job into a neutral struct compute_desc:
+ *    v6/v7  packed "invocation" section (workgroup size and count in one
+ *           word, split at the shifts), draw section -> renderer state
+ *           (shader, preload flags, uniform count), push uniforms, thread
+ *           storage;
+ *    v9     compute payload (size, count) and its shader environment ->
+ *           shader program descriptor (binary, preload mask), FAU, thread
+ *           storage, resource table.
+ * The neutral half walks the workgroups in x, y, z order, cuts each into
+ * warps of consecutive linear local indices (8 lanes on G52, 4 on G72, 16
+ * on Valhall; the last warp may be partial) and runs each warp to its end.
+ *
+ * Registers preloaded for compute, on every Bifrost and Valhall GPU, each
+ * only when the shader asks for it (bit 48 + n of the preload mask, the
+ * same bits in the v7 renderer state flags):
+ *    r55  local invocation id x (bits 0-15) | y (bits 16-31)
+ *    r56  local invocation id z (bits 0-15)
+ *    r57, r58, r59  workgroup id x, y, z
+ *    r60, r61, r62  global invocation id x, y, z (workgroup id * size +
+ *                   local id)
+ *
+ * Memory: every shader access goes through the job's pan_sim_space (an
+ * adapter below). The Valhall thread/workgroup local pointers (FAU page 1)
+ * come from the local storage descriptor: workgroups run one after the
+ * other here, so all of them use the first WLS instance.
+ *
+ * Faults: a failed shader access faults the job with READ/WRITE_FAULT and
+ * its address, a program counter outside the shader INSTR_INVALID_PC, an
+ * instruction the interpreter refuses (barriers among them) or cannot
+ * decode INSTR_INVALID_ENC, an instruction-budget overrun TERMINATED (what
+ * the kernel's hang check would end up doing).
+ */
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pan_genxml.h"
+#include "pan_sim_arch.h"
+
+#if PAN_ARCH >= 9
+#include "pan_sim_va.h"
+#define WARP_LANES PAN_SIM_VA_LANES
+#define PROGRAM_ALIGN_B 8
+typedef struct pan_sim_va_warp warp_t;
+#elif PAN_ARCH >= 6
+#include "pan_sim_bi.h"
+#define WARP_LANES (PAN_ARCH == 6 ? PAN_SIM_BI_LANES_G72 : PAN_SIM_BI_LANES_G52)
+#define PROGRAM_ALIGN_B 16
+typedef struct pan_sim_bi_warp warp_t;
+#endif
+
+#if PAN_ARCH >= 6
+
+/* Bytes of shader handed to the interpreter at most (the binary's length is
+ * not in any descriptor: it runs to its region's end, capped). */
+#define MAX_PROGRAM_B (256u << 10)
+/* Invocations of one job at most, so that a garbage descriptor cannot keep
+ * the simulator busy for hours. */
+#define MAX_INVOCATIONS (1ull << 24)
+
+#define PRELOAD_BIT(reg) (1u << ((reg)-48))
+
+struct compute_desc {
+   uint32_t size[3];  /* workgroup size */
+   uint32_t count[3]; /* workgroups */
+   uint64_t shader_va;
+   uint32_t preload; /* bit n: r(48 + n) preloaded */
+   const uint32_t *uniforms;
+   unsigned uniform_words;
+   uint64_t tls_base, wls_base, resources;
+   bool flush_denormals;
+};
+
+/* ---- memory adapter: interpreter callbacks -> pan_sim_space ---- */
+
+struct mem_adapter {
+   const struct pan_sim_space *space;
+   bool failed, failed_write;
+   struct pan_sim_access acc; /* the first failed access */
+};
+
+static bool
+mem_fail(struct mem_adapter *m, const struct pan_sim_access *acc, bool write)
+{
+   if (!m->failed) {
+      m->failed = true;
+      m->failed_write = write;
+      m->acc = *acc;
+   }
+   return false;
+}
+
+static bool
+mem_read(void *user, uint64_t addr, void *data, unsigned size)
+{
+   struct mem_adapter *m = user;
+   struct pan_sim_access acc;
+   const void *p = pan_sim_read(m->space, addr, size, 0, "shader load", &acc);
+
+   if (!p)
+      return mem_fail(m, &acc, false);
+   memcpy(data, p, size);
+   return true;
+}
+
+static bool
+mem_write(void *user, uint64_t addr, const void *data, unsigned size)
+{
+   struct mem_adapter *m = user;
+   struct pan_sim_access acc;
+   void *p = pan_sim_write(m->space, addr, size, 0, "shader store", &acc);
+
+   if (!p)
+      return mem_fail(m, &acc, true);
+   memcpy(p, data, size);
+   return true;
+}
+
+/* ---- descriptors -> compute_desc ---- */
+
+static bool
+read_local_storage(struct pan_sim_ctx *ctx, uint64_t va, struct compute_desc *d)
+{
+   if (!va)
+      return true;
+   const void *ls =
+      pan_sim_ctx_read(ctx, va, pan_size(local_storage), "thread storage");
+   if (!ls)
+      return false;
+   pan_unpack(ls, local_storage, tls);
+   d->tls_base = tls.tls_base_pointer;
+   d->wls_base = tls.wls_base_pointer;
+   return true;
+}
+
+static bool
+read_uniforms(struct pan_sim_ctx *ctx, uint64_t va, unsigned entries,
+              struct compute_desc *d)
+{
+   if (!entries)
+      return true;
+   /* FAU entries are 64-bit: two uniform words each. */
+   d->uniforms = pan_sim_ctx_read(ctx, va, entries * 8ull, "uniforms (FAU)");
+   d->uniform_words = entries * 2;
+   return d->uniforms != NULL;
+}
+
+#if PAN_ARCH >= 9
+static bool
+unpack_job(struct pan_sim_ctx *ctx, uint64_t job_va, struct compute_desc *d)
+{
+   const void *job = pan_sim_ctx_read(ctx, job_va, pan_size(compute_job),
+                                      "compute job descriptor");
+   if (!job)
+      return false;
+   pan_section_unpack(job, compute_job, payload, cp);
+
+   if (cp.offset_x || cp.offset_y || cp.offset_z)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                           "compute offsets (%u, %u, %u) are not modelled",
+                           cp.offset_x, cp.offset_y, cp.offset_z);
+   d->size[0] = cp.workgroup_size_x;
+   d->size[1] = cp.workgroup_size_y;
+   d->size[2] = cp.workgroup_size_z;
+   d->count[0] = cp.workgroup_count_x;
+   d->count[1] = cp.workgroup_count_y;
+   d->count[2] = cp.workgroup_count_z;
+   d->resources = cp.compute.resources;
+
+   const void *spd =
+      pan_sim_ctx_read(ctx, cp.compute.shader, pan_size(shader_program),
+                       "shader program descriptor");
+   if (!spd)
+      return false;
+   pan_unpack(spd, shader_program, sp);
+   if (sp.type != MALI_DESCRIPTOR_TYPE_SHADER ||
+       sp.stage != MALI_SHADER_STAGE_COMPUTE)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, cp.compute.shader,
+                           "shader program descriptor 0x%" PRIx64
+                           " is not a compute shader (type %u, stage %u)",
+                           (uint64_t)cp.compute.shader, (unsigned)sp.type,
+                           (unsigned)sp.stage);
+   d->shader_va = sp.binary;
+   d->preload = sp.preload.r48_r63;
+   d->flush_denormals =
+      sp.flush_to_zero_mode != MALI_FLUSH_TO_ZERO_MODE_PRESERVE_SUBNORMALS;
+
+   return read_uniforms(ctx, cp.compute.fau, cp.compute.fau_count, d) &&
+          read_local_storage(ctx, cp.compute.thread_storage, d);
+}
+#else
+/* One field of the packed invocation word: bits [lo, hi) hold value - 1. */
+static bool
+invocation_field(uint32_t word, unsigned lo, unsigned hi, uint32_t *out)
+{
+   if (hi < lo || hi > 32)
+      return false;
+   uint64_t mask = (1ull << (hi - lo)) - 1;
+   *out = (uint32_t)(((uint64_t)word >> lo) & mask) + 1;
+   return true;
+}
+
+static bool
+unpack_job(struct pan_sim_ctx *ctx, uint64_t job_va, struct compute_desc *d)
+{
+   const void *job = pan_sim_ctx_read(ctx, job_va, pan_size(compute_job),
+                                      "compute job descriptor");
+   if (!job)
+      return false;
+   pan_section_unpack(job, compute_job, invocation, inv);
+   pan_section_unpack(job, compute_job, draw, draw);
+
+   const unsigned shifts[7] = { 0,
+                                inv.size_y_shift,
+                                inv.size_z_shift,
+                                inv.workgroups_x_shift,
+                                inv.workgroups_y_shift,
+                                inv.workgroups_z_shift,
+                                32 };
+   for (unsigned i = 0; i < 6; ++i) {
+      uint32_t *v = i < 3 ? &d->size[i] : &d->count[i - 3];
+      if (!invocation_field(inv.invocations, shifts[i], shifts[i + 1], v))
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                              "invocation shifts %u, %u, %u, %u, %u do not "
+                              "increase (indirect dispatch not patched?)",
+                              shifts[1], shifts[2], shifts[3], shifts[4],
+                              shifts[5]);
+   }
+
+   const void *rsd = pan_sim_ctx_read(ctx, draw.state, pan_size(renderer_state),
+                                      "renderer state");
+   if (!rsd)
+      return false;
+   pan_unpack(rsd, renderer_state, rs);
+   d->shader_va = rs.shader.shader;
+   d->preload = (rs.preload.compute.local_invocation_xy ? PRELOAD_BIT(55) : 0) |
+                (rs.preload.compute.local_invocation_z ? PRELOAD_BIT(56) : 0) |
+                (rs.preload.compute.work_group_x ? PRELOAD_BIT(57) : 0) |
+                (rs.preload.compute.work_group_y ? PRELOAD_BIT(58) : 0) |
+                (rs.preload.compute.work_group_z ? PRELOAD_BIT(59) : 0) |
+                (rs.preload.compute.global_invocation_x ? PRELOAD_BIT(60) : 0) |
+                (rs.preload.compute.global_invocation_y ? PRELOAD_BIT(61) : 0) |
+                (rs.preload.compute.global_invocation_z ? PRELOAD_BIT(62) : 0);
+
+   return read_uniforms(ctx, draw.push_uniforms, rs.preload.uniform_count, d) &&
+          read_local_storage(ctx, draw.thread_storage, d);
+}
+#endif
+
+/* ---- running warps ---- */
+
+struct compute_run {
+   struct pan_sim_ctx *ctx;
+   const struct compute_desc *d;
+   struct mem_adapter mem;
+   const uint64_t *program;
+   unsigned program_words; /* 64-bit words */
+   unsigned warp_index;
+   warp_t *w; /* 4-8 KiB: on the heap */
+};
+
+/* Registers r55..r62 of one lane (see the top of the file). */
+static void
+preload_lane(const struct compute_desc *d, const uint32_t wg[3],
+             uint32_t linear, uint32_t *r)
+{
+   uint32_t local[3] = { linear % d->size[0],
+                         (linear / d->size[0]) % d->size[1],
+                         linear / (d->size[0] * d->size[1]) };
+   uint32_t v[8] = { local[0] | local[1] << 16, local[2], wg[0], wg[1], wg[2] };
+
+   for (unsigned i = 0; i < 3; ++i)
+      v[5 + i] = wg[i] * d->size[i] + local[i];
+   for (unsigned i = 0; i < 8; ++i) {
+      if (d->preload & PRELOAD_BIT(55 + i))
+         r[55 + i] = v[i];
+   }
+}
+
+/* A shader fault as a job fault with a hardware-like status. */
+static bool
+warp_fault(struct compute_run *run, const uint32_t wg[3], const char *msg)
+{
+   uint32_t status = MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC;
+   uint64_t va = run->d->shader_va;
+   const char *detail = "";
+
+   if (run->mem.failed) {
+      status = run->mem.failed_write ? PAN_SIM_WRITE_FAULT : PAN_SIM_READ_FAULT;
+      va = run->mem.acc.va;
+      detail = run->mem.acc.message;
+   } else if (strstr(msg, "budget")) {
+      status = MALI_EXCEPTION_TYPE_TERMINATED;
+   } else if (strstr(msg, "outside the program")) {
+      status = MALI_EXCEPTION_TYPE_INSTR_INVALID_PC;
+   }
+   return pan_sim_fault(run->ctx, status, va,
+                        "compute shader 0x%" PRIx64
+                        ", workgroup (%u, %u, %u), warp %u: %s%s%s",
+                        run->d->shader_va, wg[0], wg[1], wg[2], run->warp_index,
+                        msg, *detail ? ": " : "", detail);
+}
+
+#if PAN_ARCH >= 9
+static bool
+run_warp(struct compute_run *run, const uint32_t wg[3], uint32_t first,
+         unsigned lanes)
+{
+   const struct compute_desc *d = run->d;
+   struct pan_sim_va_config cfg = {
+      .program = run->program,
+      .program_words = run->program_words,
+      .program_va = d->shader_va,
+      .uniforms = d->uniforms,
+      .uniform_words = d->uniform_words,
+      .mem = { &run->mem, mem_read, mem_write },
+      .flush_f32 = d->flush_denormals,
+      .flush_f16 = d->flush_denormals,
+   };
+   /* FAU special values: warp_id (page 0), thread/workgroup local pointers
+    * and resource table (page 1). */
+   cfg.special[0][2] = run->warp_index;
+   cfg.special[1][1] = d->tls_base;
+   cfg.special[1][3] = d->wls_base;
+   cfg.special[1][7] = d->resources;
+
+   pan_sim_va_warp_init(run->w, (uint16_t)((1u << lanes) - 1));
+   for (unsigned l = 0; l < lanes; ++l)
+      preload_lane(d, wg, first + l, run->w->r[l]);
+   if (pan_sim_va_run(run->w, &cfg) != PAN_SIM_VA_DONE)
+      return warp_fault(run, wg, run->w->fault);
+   return true;
+}
+#else
+static bool
+run_warp(struct compute_run *run, const uint32_t wg[3], uint32_t first,
+         unsigned lanes)
+{
+   const struct compute_desc *d = run->d;
+   struct pan_sim_bi_config cfg = {
+      .program = run->program,
+      .program_quads = run->program_words / 2,
+      .program_va = d->shader_va,
+      .uniforms = d->uniforms,
+      .uniform_words = d->uniform_words,
+      .mem = { &run->mem, mem_read, mem_write },
+      .lanes = WARP_LANES,
+   };
+   cfg.special[2] = run->warp_index; /* warp_id */
+
+   pan_sim_bi_warp_init(run->w, (uint16_t)((1u << lanes) - 1));
+   for (unsigned l = 0; l < lanes; ++l)
+      preload_lane(d, wg, first + l, run->w->r[l]);
+   if (pan_sim_bi_run(run->w, &cfg) != PAN_SIM_BI_DONE)
+      return warp_fault(run, wg, run->w->fault);
+   return true;
+}
+#endif
+
+/* Copy the shader (to its region's end, capped) into aligned memory. */
+static uint64_t *
+fetch_program(struct pan_sim_ctx *ctx, uint64_t va, unsigned *words)
+{
+   if (!va || va % PROGRAM_ALIGN_B) {
+      pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
+                    "compute shader address 0x%" PRIx64
+                    " is not %u-byte aligned",
+                    va, PROGRAM_ALIGN_B);
+      return NULL;
+   }
+   uint64_t size_B = pan_sim_space_avail(ctx->space, va);
+   if (size_B > MAX_PROGRAM_B)
+      size_B = MAX_PROGRAM_B;
+   size_B &= ~(uint64_t)(PROGRAM_ALIGN_B - 1);
+   const void *src =
+      pan_sim_ctx_read(ctx, va, size_B ? size_B : 1, "compute shader");
+   if (!src)
+      return NULL;
+   uint64_t *copy = malloc(size_B);
+   if (!copy) {
+      pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va, "out of memory");
+      return NULL;
+   }
+   memcpy(copy, src, size_B);
+   *words = (unsigned)(size_B / 8);
+   return copy;
+}
+
+static bool
+run_workgroups(struct compute_run *run)
+{
+   const struct compute_desc *d = run->d;
+   const uint32_t per_wg = d->size[0] * d->size[1] * d->size[2];
+   uint32_t wg[3];
+
+   for (wg[2] = 0; wg[2] < d->count[2]; ++wg[2]) {
+      for (wg[1] = 0; wg[1] < d->count[1]; ++wg[1]) {
+         for (wg[0] = 0; wg[0] < d->count[0]; ++wg[0]) {
+            for (uint32_t first = 0; first < per_wg; first += WARP_LANES) {
+               unsigned lanes =
+                  per_wg - first < WARP_LANES ? per_wg - first : WARP_LANES;
+               if (!run_warp(run, wg, first, lanes))
+                  return false;
+               run->warp_index++;
+            }
+         }
+      }
+   }
+   return true;
+}
+
+bool
+PAN_GENX(sim_exec_compute)(struct pan_sim_ctx *ctx, uint64_t job_va)
+{
+   struct compute_desc d = { 0 };
+
+   if (!unpack_job(ctx, job_va, &d))
+      return false;
+
+   uint64_t per_wg = (uint64_t)d.size[0] * d.size[1] * d.size[2];
+   uint64_t wgs = (uint64_t)d.count[0] * d.count[1] * d.count[2];
+   if (!per_wg || d.size[0] > 0x10000 || d.size[1] > 0x10000 ||
+       d.size[2] > 0x10000 || per_wg > MAX_INVOCATIONS)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                           "workgroup size %ux%ux%u is not supported",
+                           d.size[0], d.size[1], d.size[2]);
+   if (wgs > MAX_INVOCATIONS || wgs * per_wg > MAX_INVOCATIONS)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                           "%ux%ux%u workgroups of %" PRIu64
+                           " invocations exceed the simulator's limit of "
+                           "%llu invocations per job",
+                           d.count[0], d.count[1], d.count[2], per_wg,
+                           (unsigned long long)MAX_INVOCATIONS);
+   if (!wgs)
+      return true;
+
+   struct compute_run run = {
+      .ctx = ctx,
+      .d = &d,
+      .mem = { .space = ctx->space },
+   };
+   uint64_t *program = fetch_program(ctx, d.shader_va, &run.program_words);
+   if (!program)
+      return false;
+   run.program = program;
+   run.w = malloc(sizeof(*run.w));
+   bool ok =
+      run.w ? run_workgroups(&run)
+            : pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
+   free(run.w);
+   free(program);
+   return ok;
+}
+
+#endif /* PAN_ARCH >= 6 */
