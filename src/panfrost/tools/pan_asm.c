@@ -2,16 +2,18 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * pan-asm: assemble Bifrost (v6/v7) or Valhall (v9) shaders written in the
+ * pan-asm: assemble Midgard (v4/v5), Bifrost (v6/v7) or Valhall (v9) shaders
+ * written in the
  * syntax of docs/drivers/panfrost/assembly.rst.
  *
- *   pan-asm --arch=v7|v9 [--hex] [-o OUT] FILE|-
+ *   pan-asm --arch=v4|v5|v6|v7|v9 [--hex] [-o OUT] FILE|-
  *
  * Writes raw machine code to OUT (stdout by default), or hex text with
  * --hex.
  */
 
 #include "pan_isa_bi.h"
+#include "pan_isa_mid.h"
 #include "pan_isa_tool_io.h"
 #include "pan_isa_va.h"
 
@@ -21,7 +23,7 @@
 static int
 usage(FILE *f)
 {
-   fprintf(f, "usage: pan-asm --arch=v6|v7|v9 [--hex] [-o OUT] FILE|-\n");
+   fprintf(f, "usage: pan-asm --arch=v4|v5|v6|v7|v9 [--hex] [-o OUT] FILE|-\n");
    return f == stdout ? 0 : 2;
 }
 
@@ -49,7 +51,9 @@ main(int argc, char **argv)
    }
    if (!arch || !path)
       return usage(stderr);
-   if (strcmp(arch, "v6") && strcmp(arch, "v7") && strcmp(arch, "v9")) {
+   bool mid = !strcmp(arch, "v4") || !strcmp(arch, "v5");
+   if (!mid && strcmp(arch, "v6") && strcmp(arch, "v7") &&
+       strcmp(arch, "v9")) {
       fprintf(stderr, "pan-asm: unknown architecture '%s'\n", arch);
       return usage(stderr);
    }
@@ -62,7 +66,10 @@ main(int argc, char **argv)
    }
 
    int r;
-   if (!strcmp(arch, "v9"))
+   if (mid)
+      r = pan_mid_assemble((const char *)text.data, text.size_B, &code, err,
+                           sizeof(err));
+   else if (!strcmp(arch, "v9"))
       r = pan_va_assemble((const char *)text.data, text.size_B, &code, err,
                           sizeof(err));
    else

@@ -2,9 +2,10 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * pan-disasm: disassemble Bifrost (v6/v7) or Valhall (v9) shader binaries.
+ * pan-disasm: disassemble Midgard (v4/v5), Bifrost (v6/v7) or Valhall (v9)
+ * shader binaries.
  *
- *   pan-disasm --arch=v7|v9 [--hex] [--offsets] FILE|-
+ *   pan-disasm --arch=v4|v5|v6|v7|v9 [--hex] [--offsets] FILE|-
  *
  * FILE holds raw machine code, or with --hex the bytes as hex text in
  * memory order.  The output assembles back to the same bytes with pan-asm.
@@ -14,6 +15,7 @@
  */
 
 #include "pan_isa_bi.h"
+#include "pan_isa_mid.h"
 #include "pan_isa_tool_io.h"
 #include "pan_isa_va.h"
 
@@ -23,7 +25,7 @@
 static int
 usage(FILE *f)
 {
-   fprintf(f, "usage: pan-disasm --arch=v6|v7|v9 [--hex] [--offsets] "
+   fprintf(f, "usage: pan-disasm --arch=v4|v5|v6|v7|v9 [--hex] [--offsets] "
               "FILE|-\n");
    return f == stdout ? 0 : 2;
 }
@@ -69,7 +71,8 @@ main(int argc, char **argv)
    if (!arch || !path)
       return usage(stderr);
    bool va = !strcmp(arch, "v9");
-   if (!va && strcmp(arch, "v6") && strcmp(arch, "v7")) {
+   bool mid = !strcmp(arch, "v4") || !strcmp(arch, "v5");
+   if (!va && !mid && strcmp(arch, "v6") && strcmp(arch, "v7")) {
       fprintf(stderr, "pan-disasm: unknown architecture '%s'\n", arch);
       return usage(stderr);
    }
@@ -87,7 +90,11 @@ main(int argc, char **argv)
    size_t whole_B = code.size_B - code.size_B % unit_B;
    struct report rep = { .path = strcmp(path, "-") ? path : "<stdin>" };
    int r;
-   if (va) {
+   if (mid) {
+      r = pan_mid_disassemble(code.data, whole_B, stdout, offsets, err,
+                              sizeof(err));
+      pan_mid_validate(code.data, code.size_B, report_invalid, &rep);
+   } else if (va) {
       r = pan_va_disassemble(code.data, whole_B, stdout, offsets, err,
                              sizeof(err));
       pan_va_validate(code.data, code.size_B, report_invalid, &rep);
