@@ -35,16 +35,22 @@
 #include <stdio.h>
 
 #include "pan_sim_space.h"
+#include "pan_v5_pack.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Exception codes written to job headers (hardware values). */
-#define PAN_SIM_STATUS_DONE 0x01
-#define PAN_SIM_CONFIG_FAULT 0x40 /* malformed/unsupported descriptor */
-#define PAN_SIM_READ_FAULT 0x42   /* read outside mapped memory */
-#define PAN_SIM_WRITE_FAULT 0x43  /* write outside mapped (writable) memory */
+/* Exception codes written to job headers: the hardware description's
+ * exception types (common to every architecture).
+ */
+#define PAN_SIM_STATUS_DONE PAN_V5_EXCEPTION_TYPE_DONE
+/* malformed/unsupported descriptor */
+#define PAN_SIM_CONFIG_FAULT PAN_V5_EXCEPTION_TYPE_JOB_CONFIG_FAULT
+/* read outside mapped memory */
+#define PAN_SIM_READ_FAULT PAN_V5_EXCEPTION_TYPE_JOB_READ_FAULT
+/* write outside mapped (writable) memory */
+#define PAN_SIM_WRITE_FAULT PAN_V5_EXCEPTION_TYPE_JOB_WRITE_FAULT
 
 struct pan_sim_stats {
    unsigned jobs_run;     /* executed (including NULL and cache flushes) */
