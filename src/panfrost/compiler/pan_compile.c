@@ -1,0 +1,121 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The compiler pipeline, top to bottom: NIR lowering, NIR -> IR, IR
+ * passes, Valhall legalization, register allocation, emission.  In debug
+ * builds the IR is validated after every pass.
+ */
+
+#include "pan_compile.h"
+#include "pan_ir_from_nir.h"
+#include "pan_va.h"
+
+const nir_shader_compiler_options pan_va_nir_options = {
+   .lower_fsat = true,
+   .lower_flrp32 = true,
+   .lower_fpow = true,
+   .lower_fdiv = true,
+   .lower_bitops = true,
+   .lower_scmp = true,
+   .lower_ldexp = true,
+   .lower_uadd_carry = true,
+   .lower_usub_borrow = true,
+   .lower_fmod = true,
+   .fuse_ffma32 = false, /* keep a * b + c rounded twice, as written */
+   .max_unroll_iterations = 0,
+};
+
+static bool
+lower_scalar_filter(const nir_instr *instr, const void *data)
+{
+   return instr->type == nir_instr_type_alu &&
+          !nir_op_is_vec(nir_instr_as_alu(instr)->op);
+}
+
+/* The NIR passes the slice needs, once. */
+static void
+lower_nir(nir_shader *nir)
+{
+   bool progress;
+
+   NIR_PASS_V(nir, nir_lower_vars_to_ssa);
+   NIR_PASS_V(nir, nir_lower_alu_to_scalar, lower_scalar_filter, NULL);
+   NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
+   do {
+      progress = false;
+      NIR_PASS(progress, nir, nir_copy_prop);
+      NIR_PASS(progress, nir, nir_opt_dce);
+      NIR_PASS(progress, nir, nir_opt_cse);
+      NIR_PASS(progress, nir, nir_opt_constant_folding);
+      NIR_PASS(progress, nir, nir_opt_algebraic);
+      NIR_PASS(progress, nir, nir_opt_dead_cf);
+      NIR_PASS(progress, nir, nir_lower_alu_to_scalar, lower_scalar_filter,
+               NULL);
+   } while (progress);
+   NIR_PASS_V(nir, nir_opt_algebraic_late);
+   NIR_PASS_V(nir, nir_copy_prop);
+   NIR_PASS_V(nir, nir_opt_dce);
+}
+
+#ifndef NDEBUG
+#define VALIDATE(s, what)                                                      \
+   do {                                                                        \
+      char verr[192];                                                          \
+      if (!pan_ir_validate(s, verr, sizeof(verr))) {                           \
+         snprintf(err, err_size, "invalid IR after %s: %s", what, verr);       \
+         goto fail;                                                            \
+      }                                                                        \
+   } while (0)
+#else
+#define VALIDATE(s, what)
+#endif
+
+#define PASS(s, pass, what)                                                    \
+   do {                                                                        \
+      pass;                                                                    \
+      if (print_ir) {                                                          \
+         fprintf(print_ir, "-- after %s\n", what);                             \
+         pan_ir_print_shader(print_ir, s);                                     \
+      }                                                                        \
+      VALIDATE(s, what);                                                       \
+   } while (0)
+
+bool
+pan_va_compile(nir_shader *nir, void *mem_ctx, struct pan_va_binary *out,
+               FILE *print_ir, char *err, size_t err_size)
+{
+   void *tmp = ralloc_context(NULL);
+   *out = (struct pan_va_binary){ 0 };
+
+   if (nir->info.stage != MESA_SHADER_COMPUTE) {
+      snprintf(err, err_size, "only compute shaders are supported");
+      goto fail;
+   }
+   lower_nir(nir);
+
+   pan_ir_shader *s = pan_ir_from_nir(tmp, nir, err, err_size);
+   if (!s)
+      goto fail;
+   PASS(s, (void)0, "from_nir");
+   PASS(s, pan_ir_opt_copy_prop(s), "copy_prop");
+   PASS(s, pan_ir_opt_dce(s), "dce");
+   PASS(s, pan_ir_lower_phis(s), "lower_phis");
+   PASS(s, pan_va_legalize(s), "va_legalize");
+
+   uint8_t *regs = pan_va_ra(s, err, err_size);
+   if (!regs)
+      goto fail;
+   if (!pan_va_emit(s, regs, mem_ctx, &out->words, &out->nr_words, err,
+                    err_size)) {
+      ralloc_free(out->words);
+      *out = (struct pan_va_binary){ 0 };
+      goto fail;
+   }
+   ralloc_free(tmp);
+   return true;
+
+fail:
+   ralloc_free(tmp);
+   return false;
+}

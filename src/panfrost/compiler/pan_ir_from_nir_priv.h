@@ -1,0 +1,42 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * State shared by the NIR -> IR translation files: control flow
+ * (pan_ir_from_nir.c), ALU (pan_ir_from_nir_alu.c), intrinsics and
+ * constants (pan_ir_from_nir_intrinsic.c).
+ */
+
+#ifndef PAN_IR_FROM_NIR_PRIV_H
+#define PAN_IR_FROM_NIR_PRIV_H
+
+#include "compiler/nir/nir.h"
+#include "pan_ir_builder.h"
+
+struct pan_ir_from_nir {
+   pan_ir_shader *shader;
+   pan_ir_builder b;
+   pan_ir_index *values; /* by nir_ssa_def index */
+   char *err;
+   size_t err_size;
+   bool failed;
+};
+
+/* Record the first error; translation stops at the next check. */
+void PRINTFLIKE(2, 3)
+   pan_ir_from_nir_error(struct pan_ir_from_nir *ctx, const char *fmt, ...);
+
+/* Words of a NIR value: 64-bit scalars are two words, vectors 1-4. */
+bool pan_ir_from_nir_def_words(struct pan_ir_from_nir *ctx,
+                               const nir_ssa_def *def, unsigned *words);
+
+/* The IR value of a NIR source (whole vector). */
+pan_ir_index pan_ir_from_nir_src(struct pan_ir_from_nir *ctx, nir_src src);
+
+void pan_ir_from_nir_alu(struct pan_ir_from_nir *ctx, nir_alu_instr *alu);
+void pan_ir_from_nir_intrinsic(struct pan_ir_from_nir *ctx,
+                               nir_intrinsic_instr *intr);
+void pan_ir_from_nir_load_const(struct pan_ir_from_nir *ctx,
+                                nir_load_const_instr *lc);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The Valhall (v9) back end of the IR: legalization, register allocation
+ * and emission through the isa library's assembler.
+ */
+
+#ifndef PAN_VA_H
+#define PAN_VA_H
+
+#include "pan_ir.h"
+
+/* Registers the allocator never hands out: the compute preloads
+ * (r55..r62, see pan_ir_from_nir_intrinsic.c) stay readable all along. */
+#define PAN_VA_FIRST_RESERVED 55
+#define PAN_VA_LAST_RESERVED 62
+#define PAN_VA_NR_REGS 64
+
+/* Immediates outside the hardware constant table go through iadd_imm. */
+void pan_va_legalize(pan_ir_shader *s);
+
+/* Whether the hardware constant table holds v. */
+bool pan_va_is_lut_constant(uint32_t v);
+
+/*
+ * Linear-scan allocation: returns the base register of every value
+ * (ralloc'd on s), or NULL with a message when too many words are live.
+ */
+uint8_t *pan_va_ra(pan_ir_shader *s, char *err, size_t err_size);
+
+/* Encode; words are ralloc'd on mem_ctx.  Returns false with a message. */
+bool pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
+                 uint64_t **words, unsigned *nr_words, char *err,
+                 size_t err_size);
+
+#endif

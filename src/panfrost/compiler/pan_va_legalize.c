@@ -1,0 +1,43 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Valhall sources can name a register, a uniform or an entry of the
+ * hardware constant table, not any 32-bit constant: other immediates are
+ * materialized by "iadd_imm #0, constant:v" just before their use.
+ */
+
+#include "isa/pan_isa_va_priv.h"
+#include "pan_ir_builder.h"
+#include "pan_va.h"
+
+bool
+pan_va_is_lut_constant(uint32_t v)
+{
+   for (unsigned i = 0; i < 32; ++i) {
+      if (va_immediate_lut[i] == v)
+         return true;
+   }
+   return false;
+}
+
+void
+pan_va_legalize(pan_ir_shader *s)
+{
+   pan_ir_foreach_block(s, blk)
+   {
+      pan_ir_foreach_instr(blk, I)
+      {
+         for (unsigned i = 0; i < I->nr_srcs; ++i) {
+            pan_ir_index *src = &I->src[i];
+            if (src->kind != PAN_IR_IMM || pan_va_is_lut_constant(src->value))
+               continue;
+            pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+            pan_ir_index v = pan_ir_iadd_imm(&b, src->value, pan_ir_imm(0));
+            v.neg = src->neg;
+            v.abs = src->abs;
+            *src = v;
+         }
+      }
+   }
+}

@@ -1,0 +1,184 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Linear-scan register allocation over the 64 Valhall registers.
+ *
+ * Instructions are numbered in layout order.  Block liveness (a backward
+ * data-flow over the CFG, so loops are handled) turns every value into one
+ * interval covering its definitions, its uses and the blocks it is live
+ * through.  Values are then taken by increasing start and given the lowest
+ * free run of registers (aligned to 2 for vectors, which 64-bit sources
+ * and staging vectors want).  An interval ends after its last use, so a
+ * destination never shares a register with a source of its instruction.
+ */
+
+#include <string.h>
+
+#include "pan_va.h"
+#include "util/bitset.h"
+
+struct ra_block {
+   unsigned first, last; /* instruction numbers */
+   BITSET_WORD *live_in, *live_out, *use, *def;
+};
+
+struct ra_ctx {
+   pan_ir_shader *s;
+   unsigned words; /* BITSET words per set */
+   unsigned *start, *end;
+   uint8_t *comps;
+};
+
+static void
+compute_sets(struct ra_ctx *c)
+{
+   unsigned ip = 0;
+   pan_ir_foreach_block(c->s, b)
+   {
+      struct ra_block *rb = rzalloc(b, struct ra_block);
+      rb->live_in = rzalloc_array(rb, BITSET_WORD, c->words);
+      rb->live_out = rzalloc_array(rb, BITSET_WORD, c->words);
+      rb->use = rzalloc_array(rb, BITSET_WORD, c->words);
+      rb->def = rzalloc_array(rb, BITSET_WORD, c->words);
+      b->pass_data = rb;
+      rb->first = ip;
+      pan_ir_foreach_instr(b, I)
+      {
+         for (unsigned i = 0; i < I->nr_srcs; ++i) {
+            unsigned v = I->src[i].value;
+            if (I->src[i].kind != PAN_IR_SSA)
+               continue;
+            if (!BITSET_TEST(rb->def, v))
+               BITSET_SET(rb->use, v);
+            c->end[v] = MAX2(c->end[v], ip);
+            c->start[v] = MIN2(c->start[v], ip);
+         }
+         if (I->dest.kind == PAN_IR_SSA) {
+            unsigned v = I->dest.value;
+            BITSET_SET(rb->def, v);
+            c->start[v] = MIN2(c->start[v], ip);
+            c->end[v] = MAX2(c->end[v], ip);
+            c->comps[v] = I->dest.comps;
+         }
+         ip++;
+      }
+      rb->last = ip; /* one past: live-out values survive the block */
+   }
+}
+
+/* live_out = union of successors' live_in; live_in = use | (out - def). */
+static void
+solve_liveness(struct ra_ctx *c)
+{
+   bool progress;
+   do {
+      progress = false;
+      list_for_each_entry_rev(pan_ir_block, b, &c->s->blocks, link)
+      {
+         struct ra_block *rb = b->pass_data;
+         for (unsigned k = 0; k < 2; ++k) {
+            if (!b->succ[k])
+               continue;
+            struct ra_block *sb = b->succ[k]->pass_data;
+            for (unsigned w = 0; w < c->words; ++w)
+               rb->live_out[w] |= sb->live_in[w];
+         }
+         for (unsigned w = 0; w < c->words; ++w) {
+            BITSET_WORD in = rb->use[w] | (rb->live_out[w] & ~rb->def[w]);
+            progress |= in != rb->live_in[w];
+            rb->live_in[w] = in;
+         }
+      }
+   } while (progress);
+
+   pan_ir_foreach_block(c->s, b)
+   {
+      struct ra_block *rb = b->pass_data;
+      unsigned v;
+      BITSET_FOREACH_SET(v, rb->live_in, c->s->ssa_alloc)
+      c->start[v] = MIN2(c->start[v], rb->first);
+      BITSET_FOREACH_SET(v, rb->live_out, c->s->ssa_alloc)
+      c->end[v] = MAX2(c->end[v], rb->last);
+   }
+}
+
+static int
+find_regs(uint64_t used, unsigned n)
+{
+   unsigned align = n > 1 ? 2 : 1;
+   for (unsigned r = 0; r + n <= PAN_VA_NR_REGS; r += align) {
+      uint64_t mask = ((1ull << n) - 1) << r;
+      if (!(used & mask))
+         return r;
+   }
+   return -1;
+}
+
+static const struct ra_ctx *sort_ctx;
+
+static int
+cmp_start(const void *a, const void *b)
+{
+   unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+   if (sort_ctx->start[x] != sort_ctx->start[y])
+      return sort_ctx->start[x] < sort_ctx->start[y] ? -1 : 1;
+   return x < y ? -1 : x > y;
+}
+
+uint8_t *
+pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
+{
+   unsigned n = s->ssa_alloc;
+   struct ra_ctx c = { .s = s, .words = BITSET_WORDS(n + 1) };
+   void *tmp = ralloc_context(NULL);
+   c.start = ralloc_array(tmp, unsigned, n + 1);
+   c.end = rzalloc_array(tmp, unsigned, n + 1);
+   c.comps = rzalloc_array(tmp, uint8_t, n + 1);
+   memset(c.start, 0xff, (n + 1) * sizeof(unsigned));
+
+   compute_sets(&c);
+   solve_liveness(&c);
+
+   unsigned *order = ralloc_array(tmp, unsigned, n + 1), count = 0;
+   for (unsigned v = 0; v < n; ++v) {
+      if (c.comps[v])
+         order[count++] = v;
+   }
+   sort_ctx = &c;
+   qsort(order, count, sizeof(unsigned), cmp_start);
+
+   uint8_t *regs = rzalloc_array(s, uint8_t, n + 1);
+   unsigned *active = ralloc_array(tmp, unsigned, n + 1), nr_active = 0;
+   uint64_t reserved = BITFIELD64_RANGE(
+      PAN_VA_FIRST_RESERVED, PAN_VA_LAST_RESERVED - PAN_VA_FIRST_RESERVED + 1);
+   uint64_t used = reserved;
+
+   for (unsigned i = 0; i < count; ++i) {
+      unsigned v = order[i];
+      /* Expire the intervals that ended before this one starts. */
+      for (unsigned a = 0; a < nr_active;) {
+         unsigned u = active[a];
+         if (c.end[u] < c.start[v]) {
+            used &= ~(BITFIELD64_MASK(c.comps[u]) << regs[u]);
+            active[a] = active[--nr_active];
+         } else {
+            a++;
+         }
+      }
+      int r = find_regs(used, c.comps[v]);
+      if (r < 0) {
+         snprintf(err, err_size,
+                  "register allocation failed: %%%u (%u words) does not fit "
+                  "with %u values live; spilling is not implemented",
+                  v, c.comps[v], nr_active);
+         ralloc_free(tmp);
+         return NULL;
+      }
+      regs[v] = r;
+      used |= BITFIELD64_MASK(c.comps[v]) << r;
+      active[nr_active++] = v;
+   }
+   ralloc_free(tmp);
+   return regs;
+}

@@ -1,0 +1,386 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * End to end: nir_builder compute shaders, compiled by our compiler to
+ * Valhall words, run on the Valhall interpreter over memory filled with
+ * random inputs; every output word is compared with a C reference.
+ *
+ * Push constants of every shader: u0:u1 input buffer address, u2:u3
+ * output buffer address, u4.. parameters.  Lane l runs global
+ * invocation id (l, 0, 0) (register r60, the compute ABI).
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "pan_compile.h"
+#include "pan_sim_va.h"
+#include "util/pan_test_util.h"
+
+#define LANES PAN_SIM_VA_LANES
+#define MEM_BASE 0x100000ull
+#define IN_OFF 0
+#define OUT_OFF 1024
+
+static uint64_t seed = 0x5eedc0de;
+
+struct mem {
+   uint8_t bytes[2048];
+};
+
+static bool
+mem_read(void *user, uint64_t addr, void *data, unsigned size)
+{
+   struct mem *m = user;
+   if (addr < MEM_BASE || addr - MEM_BASE + size > sizeof(m->bytes))
+      return false;
+   memcpy(data, m->bytes + (addr - MEM_BASE), size);
+   return true;
+}
+
+static bool
+mem_write(void *user, uint64_t addr, const void *data, unsigned size)
+{
+   struct mem *m = user;
+   if (addr < MEM_BASE || addr - MEM_BASE + size > sizeof(m->bytes))
+      return false;
+   memcpy(m->bytes + (addr - MEM_BASE), data, size);
+   return true;
+}
+
+static nir_builder
+begin(const char *name)
+{
+   return nir_builder_init_simple_shader(MESA_SHADER_COMPUTE,
+                                         &pan_va_nir_options, "%s", name);
+}
+
+static nir_ssa_def *
+id_x(nir_builder *b)
+{
+   return nir_channel(b, nir_load_global_invocation_id(b, 32), 0);
+}
+
+/* Address of element `index` (of size_B bytes) of buffer at push word w. */
+static nir_ssa_def *
+elem_addr(nir_builder *b, unsigned w, nir_ssa_def *index, unsigned size_B)
+{
+   nir_ssa_def *base = nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0),
+                                              .base = w * 4, .range = 64);
+   return nir_iadd(b, base, nir_u2u64(b, nir_imul_imm(b, index, size_B)));
+}
+
+static nir_ssa_def *
+param(nir_builder *b, unsigned w)
+{
+   return nir_load_push_constant(b, 1, 32, nir_imm_int(b, 0), .base = w * 4,
+                                 .range = 64);
+}
+
+static nir_ssa_def *
+load_in(nir_builder *b, nir_ssa_def *index, unsigned comps)
+{
+   return nir_load_global(b, elem_addr(b, 0, index, 4 * comps), 4, comps, 32);
+}
+
+static void
+store_out(nir_builder *b, nir_ssa_def *index, nir_ssa_def *v)
+{
+   nir_store_global(b, elem_addr(b, 2, index, 4 * v->num_components), 4, v,
+                    (1u << v->num_components) - 1);
+}
+
+/* Compile b's shader, run one warp with the given inputs and parameters;
+ * out receives the output buffer.  Frees the shader. */
+static bool
+run(nir_builder *b, const uint32_t *in, unsigned in_words,
+    const uint32_t *params, unsigned nr_params, uint32_t *out,
+    unsigned out_words)
+{
+   char err[256];
+   struct pan_va_binary bin;
+   bool ok = false;
+   void *ctx = ralloc_context(NULL);
+
+   if (!pan_va_compile(b->shader, ctx, &bin, NULL, err, sizeof(err))) {
+      pan_test_fail("%s: %s", b->shader->info.name, err);
+      goto done;
+   }
+
+   static struct mem m;
+   memset(&m, 0, sizeof(m));
+   memcpy(m.bytes + IN_OFF, in, in_words * 4);
+   uint32_t u[16] = { (uint32_t)(MEM_BASE + IN_OFF), 0,
+                      (uint32_t)(MEM_BASE + OUT_OFF), 0 };
+   memcpy(u + 4, params, nr_params * 4);
+
+   struct pan_sim_va_config cfg = {
+      .program = bin.words,
+      .program_words = bin.nr_words,
+      .program_va = 0x800000,
+      .uniforms = u,
+      .uniform_words = 16,
+      .mem = { &m, mem_read, mem_write },
+   };
+   struct pan_sim_va_warp w;
+   pan_sim_va_warp_init(&w, 0xffff);
+   for (unsigned l = 0; l < LANES; ++l)
+      w.r[l][60] = l;
+   if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
+      pan_test_fail("%s: fault: %s", b->shader->info.name, w.fault);
+      goto done;
+   }
+   memcpy(out, m.bytes + OUT_OFF, out_words * 4);
+   ok = true;
+done:
+   ralloc_free(ctx);
+   ralloc_free(b->shader);
+   return ok;
+}
+
+static void
+random_words(uint32_t *w, unsigned n)
+{
+   pan_test_fill_random(&seed, (uint8_t *)w, n * 4);
+}
+
+/* Integer ALU over a buffer indexed by the invocation id. */
+static uint32_t
+int_ref(uint32_t x, uint32_t y, uint32_t p, uint32_t q)
+{
+   uint32_t a = x * 3 + p;
+   uint32_t sh = (a << (y & 31)) ^ ((uint32_t)((int32_t)x >> 3)) ^ (y >> 5);
+   int32_t mn = (int32_t)x < (int32_t)y ? (int32_t)x : (int32_t)y;
+   uint32_t mx = x > q ? x : q;
+   uint32_t c = ((int32_t)x < (int32_t)y) ? (a - y) : (~x | (y & 0xf0f0));
+   return sh + (uint32_t)mn - mx + c + (x == y) + (x >= q ? 7 : 0);
+}
+
+static void
+test_int_alu(void)
+{
+   for (unsigned rep = 0; rep < 4; ++rep) {
+      nir_builder b = begin("int_alu");
+      nir_ssa_def *i = id_x(&b);
+      nir_ssa_def *v = load_in(&b, i, 2);
+      nir_ssa_def *x = nir_channel(&b, v, 0), *y = nir_channel(&b, v, 1);
+      nir_ssa_def *p = param(&b, 4), *q = param(&b, 5);
+      nir_ssa_def *a = nir_iadd(&b, nir_imul(&b, x, nir_imm_int(&b, 3)), p);
+      nir_ssa_def *sh =
+         nir_ixor(&b, nir_ixor(&b, nir_ishl(&b, a, y), nir_ishr_imm(&b, x, 3)),
+                  nir_ushr_imm(&b, y, 5));
+      nir_ssa_def *c =
+         nir_bcsel(&b, nir_ilt(&b, x, y), nir_isub(&b, a, y),
+                   nir_ior(&b, nir_inot(&b, x), nir_iand_imm(&b, y, 0xf0f0)));
+      nir_ssa_def *r = nir_iadd(&b, sh, nir_imin(&b, x, y));
+      r = nir_isub(&b, r, nir_umax(&b, x, q));
+      r = nir_iadd(&b, r, c);
+      r = nir_iadd(&b, r, nir_b2i32(&b, nir_ieq(&b, x, y)));
+      r = nir_iadd(&b, r,
+                   nir_bcsel(&b, nir_uge(&b, x, q), nir_imm_int(&b, 7),
+                             nir_imm_int(&b, 0)));
+      store_out(&b, i, r);
+
+      uint32_t in[2 * LANES], out[LANES], prm[2];
+      random_words(in, 2 * LANES);
+      random_words(prm, 2);
+      in[2] = in[3]; /* lane 1: x == y */
+      if (!run(&b, in, 2 * LANES, prm, 2, out, LANES))
+         return;
+      for (unsigned l = 0; l < LANES; ++l)
+         PAN_CHECK(out[l] == int_ref(in[2 * l], in[2 * l + 1], prm[0], prm[1]),
+                   "lane %u: 0x%08x, expected 0x%08x", l, out[l],
+                   int_ref(in[2 * l], in[2 * l + 1], prm[0], prm[1]));
+   }
+}
+
+static float
+as_f(uint32_t u)
+{
+   float f;
+   memcpy(&f, &u, 4);
+   return f;
+}
+
+static uint32_t
+as_u(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+/* Float math, conversions, float compares; a vec4 store. */
+static void
+test_float(void)
+{
+   nir_builder b = begin("float");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *v = load_in(&b, i, 2);
+   nir_ssa_def *x = nir_channel(&b, v, 0), *y = nir_channel(&b, v, 1);
+   nir_ssa_def *s = param(&b, 4);
+   nir_ssa_def *f0 = nir_fadd(&b, nir_fmul(&b, x, s), nir_fneg(&b, y));
+   nir_ssa_def *f1 = nir_fmax(&b, nir_fabs(&b, x), nir_fmin(&b, y, s));
+   nir_ssa_def *f2 =
+      nir_ffma(&b, nir_fneg(&b, nir_fabs(&b, y)), x, nir_i2f32(&b, i));
+   nir_ssa_def *k = nir_iadd(&b, nir_f2i32(&b, nir_fmul_imm(&b, x, 100.0)),
+                             nir_b2i32(&b, nir_flt(&b, x, y)));
+   k = nir_iadd(&b, k, nir_ishl_imm(&b, nir_b2i32(&b, nir_fge(&b, y, s)), 4));
+   k = nir_iadd(&b, k, nir_f2u32(&b, nir_fabs(&b, y)));
+   k = nir_iadd(&b, k, nir_ishl_imm(&b, nir_b2i32(&b, nir_feq(&b, x, y)), 8));
+   nir_ssa_def *f3 = nir_u2f32(&b, nir_imul(&b, i, nir_imm_int(&b, 1000003)));
+   store_out(&b, i,
+             nir_vec4(&b, f0, f1, f2, nir_fadd(&b, nir_i2f32(&b, k), f3)));
+
+   uint32_t in[2 * LANES], out[4 * LANES];
+   for (unsigned l = 0; l < 2 * LANES; ++l)
+      in[l] = as_u(((int)(pan_test_rng64(&seed) % 20001) - 10000) / 97.0f);
+   in[6] = in[7]; /* lane 3: x == y */
+   float sp = 3.25f;
+   uint32_t prm = as_u(sp);
+   if (!run(&b, in, 2 * LANES, &prm, 1, out, 4 * LANES))
+      return;
+   for (unsigned l = 0; l < LANES; ++l) {
+      float x0 = as_f(in[2 * l]), y0 = as_f(in[2 * l + 1]);
+      volatile float prod = x0 * sp;
+      float e[4];
+      e[0] = prod + -y0;
+      e[1] = fmaxf(fabsf(x0), fminf(y0, sp));
+      e[2] = fmaf(-fabsf(y0), x0, (float)l);
+      volatile float x100 = x0 * 100.0f;
+      int32_t kk = (int32_t)x100 + (x0 < y0) + ((y0 >= sp) << 4) +
+                   (int32_t)(uint32_t)fabsf(y0) + ((x0 == y0) << 8);
+      e[3] = (float)kk + (float)(uint32_t)(l * 1000003u);
+      for (unsigned c = 0; c < 4; ++c)
+         PAN_CHECK(out[4 * l + c] == as_u(e[c]),
+                   "lane %u word %u: %g (0x%08x), expected %g", l, c,
+                   as_f(out[4 * l + c]), out[4 * l + c], e[c]);
+   }
+}
+
+/* if/else on the lane parity, with values merging after. */
+static void
+test_if_else(void)
+{
+   nir_builder b = begin("if_else");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *x = load_in(&b, i, 1);
+   nir_push_if(&b, nir_ieq_imm(&b, nir_iand_imm(&b, i, 1), 0));
+   nir_ssa_def *t = nir_imul_imm(&b, x, 5);
+   nir_push_else(&b, NULL);
+   nir_ssa_def *e = nir_iadd(&b, x, param(&b, 4));
+   nir_push_if(&b, nir_ult(&b, x, nir_imm_int(&b, 0x80000000u)));
+   nir_ssa_def *e2 = nir_ushr_imm(&b, e, 1);
+   nir_pop_if(&b, NULL);
+   e = nir_if_phi(&b, e2, e);
+   nir_pop_if(&b, NULL);
+   nir_ssa_def *r = nir_if_phi(&b, t, e);
+   store_out(&b, i, nir_iadd_imm(&b, r, 11));
+
+   uint32_t in[LANES], out[LANES], prm = 0x1234567;
+   random_words(in, LANES);
+   if (!run(&b, in, LANES, &prm, 1, out, LANES))
+      return;
+   for (unsigned l = 0; l < LANES; ++l) {
+      uint32_t x0 = in[l], ref;
+      if (!(l & 1))
+         ref = x0 * 5;
+      else
+         ref = x0 < 0x80000000u ? (x0 + prm) >> 1 : x0 + prm;
+      PAN_CHECK(out[l] == ref + 11, "lane %u: 0x%08x, expected 0x%08x", l,
+                out[l], ref + 11);
+   }
+}
+
+/* A loop with a per-lane trip count, a continue and a break. */
+static void
+test_loop(void)
+{
+   nir_builder b = begin("loop");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *n = nir_iand_imm(&b, load_in(&b, i, 1), 31);
+   nir_variable *acc =
+      nir_local_variable_create(b.impl, glsl_uint_type(), "acc");
+   nir_variable *k = nir_local_variable_create(b.impl, glsl_uint_type(), "k");
+   nir_store_var(&b, acc, nir_imm_int(&b, 1), 1);
+   nir_store_var(&b, k, nir_imm_int(&b, 0), 1);
+   nir_push_loop(&b);
+   {
+      nir_ssa_def *kv = nir_load_var(&b, k);
+      nir_push_if(&b, nir_uge(&b, kv, n));
+      nir_jump(&b, nir_jump_break);
+      nir_pop_if(&b, NULL);
+      nir_store_var(&b, k, nir_iadd_imm(&b, kv, 1), 1);
+      nir_push_if(&b, nir_ieq_imm(&b, nir_iand_imm(&b, kv, 3), 2));
+      nir_jump(&b, nir_jump_continue);
+      nir_pop_if(&b, NULL);
+      nir_ssa_def *a = nir_load_var(&b, acc);
+      nir_store_var(&b, acc, nir_iadd(&b, nir_imul_imm(&b, a, 3), kv), 1);
+   }
+   nir_pop_loop(&b, NULL);
+   store_out(&b, i, nir_vec2(&b, nir_load_var(&b, acc), nir_load_var(&b, k)));
+
+   uint32_t in[LANES], out[2 * LANES];
+   random_words(in, LANES);
+   in[0] = 0; /* a lane that never iterates */
+   if (!run(&b, in, LANES, NULL, 0, out, 2 * LANES))
+      return;
+   for (unsigned l = 0; l < LANES; ++l) {
+      uint32_t a = 1, kk = 0, nn = in[l] & 31;
+      for (;;) {
+         if (kk >= nn)
+            break;
+         uint32_t kv = kk++;
+         if ((kv & 3) == 2)
+            continue;
+         a = a * 3 + kv;
+      }
+      PAN_CHECK(out[2 * l] == a && out[2 * l + 1] == kk,
+                "lane %u: acc 0x%x k %u, expected 0x%x %u", l, out[2 * l],
+                out[2 * l + 1], a, kk);
+   }
+}
+
+/* What the slice does not cover fails to compile with a message. */
+static void
+test_unsupported(void)
+{
+   char err[256] = "";
+   struct pan_va_binary bin;
+
+   nir_builder b = begin("unsupported");
+   nir_ssa_def *i = id_x(&b);
+   store_out(&b, i, nir_fsin(&b, nir_u2f32(&b, i)));
+   PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
+   PAN_EXPECT_STR_HAS(err, "unsupported NIR ALU op fsin");
+   PAN_EXPECT(bin.words == NULL);
+   ralloc_free(b.shader);
+
+   b = begin("unsupported_intrinsic");
+   i = id_x(&b);
+   store_out(&b, i, nir_load_num_workgroups(&b, 32));
+   PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
+   PAN_EXPECT_STR_HAS(err, "unsupported NIR intrinsic load_num_workgroups");
+   ralloc_free(b.shader);
+
+   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, &pan_va_nir_options,
+                                      "frag");
+   PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
+   PAN_EXPECT_STR_HAS(err, "only compute shaders");
+   ralloc_free(b.shader);
+}
+
+int
+main(void)
+{
+   glsl_type_singleton_init_or_ref();
+   PAN_RUN_CASE(test_int_alu);
+   PAN_RUN_CASE(test_float);
+   PAN_RUN_CASE(test_if_else);
+   PAN_RUN_CASE(test_loop);
+   PAN_RUN_CASE(test_unsupported);
+   glsl_type_singleton_decref();
+   return pan_test_summary("pan_va_compile");
+}
