@@ -145,7 +145,7 @@ finish(struct emit_ctx *c, struct util_dynarray *out, const char *last,
       const char *sp = strchr(last, ' ');
       char line[256];
       snprintf(line, sizeof(line), "%.*s.end%s", (int)(sp - last), last, sp);
-      util_dynarray_pop(out, uint64_t);
+      (void)util_dynarray_pop(out, uint64_t);
       return assemble(c, line, out);
    }
    return assemble(c, "nop.end", out);
