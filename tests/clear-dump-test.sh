@@ -34,8 +34,9 @@ mkdir "$tmp/dumps" || fail "cannot create $tmp/dumps"
 out=$(
    eval "$(PAN_FORCE_SHIM=1 "$src/bin/pan-env" "$build")"
    export PAN_GPU_ID="$id" PAN_MESA_DEBUG=dump PAN_DUMP_DIR="$tmp/dumps"
-   "$tool" --size 64x32 --format rgba8 --color 0.2,0.4,0.6,1.0 \
-           --zs d24s8 --readback 2>&1
+   # PAN_EXE_WRAPPER: bin/pan-qemu ARCH in a cross build (tests/meson.build)
+   ${PAN_EXE_WRAPPER:-} "$tool" --size 64x32 --format rgba8 \
+           --color 0.2,0.4,0.6,1.0 --zs d24s8 --readback 2>&1
 )
 rc=$?
 echo "$out"
@@ -51,7 +52,7 @@ echo "ok: $# dump(s) written"
 all=$tmp/decoded.txt
 : >"$all"
 for f in "$@"; do
-   "$decode" "$f" >"$tmp/one.txt" 2>&1
+   ${PAN_EXE_WRAPPER:-} "$decode" "$f" >"$tmp/one.txt" 2>&1
    rc=$?
    cat "$tmp/one.txt" >>"$all"
    if [ $rc -ne 0 ] || grep -q '^ERROR' "$tmp/one.txt"; then

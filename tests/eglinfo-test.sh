@@ -7,7 +7,8 @@ src=$1 build=$2 tool=$3 id=$4 want=$5
 
 eval "$(PAN_FORCE_SHIM=1 "$src/bin/pan-env" "$build")"
 export PAN_GPU_ID=$id
-out=$("$tool" 2>&1)
+# PAN_EXE_WRAPPER: bin/pan-qemu ARCH in a cross build (tests/meson.build)
+out=$(${PAN_EXE_WRAPPER:-} "$tool" 2>&1)
 rc=$?
 echo "$out"
 

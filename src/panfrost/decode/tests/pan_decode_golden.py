@@ -16,6 +16,7 @@ and must not crash (sanitizer reports and signals fail the test).
 import argparse
 import difflib
 import os
+import shlex
 import struct
 import subprocess
 import sys
@@ -56,11 +57,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         name = a.variant + '.pandump'
         gen, tool = os.path.abspath(a.gen), os.path.abspath(a.tool)
-        subprocess.run([gen, name, a.variant], cwd=tmp, check=True)
+        # In a cross build meson names the emulator (qemu-user) here
+        wrap = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+        subprocess.run(wrap + [gen, name, a.variant], cwd=tmp, check=True)
         if a.mutate:
             mutate(os.path.join(tmp, name), a.mutate)
-        p = subprocess.run([tool, name], cwd=tmp, capture_output=True,
-                           text=True)
+        p = subprocess.run(wrap + [tool, name], cwd=tmp,
+                           capture_output=True, text=True)
     out = p.stdout
     if p.returncode < 0 or p.returncode > 2 or 'Sanitizer' in p.stderr \
             or 'runtime error' in p.stderr:
