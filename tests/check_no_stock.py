@@ -20,6 +20,7 @@ FORBIDDEN = (
 ALLOWED_ORACLE_DIRS = (
     'tests/oracle_genxml/',
     'tests/oracle/',
+    'tests/oracle_tiling/',
 )
 
 
