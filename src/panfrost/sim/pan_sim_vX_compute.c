@@ -16,9 +16,14 @@
  *    v9     compute payload (size, count) and its shader environment ->
  *           shader program descriptor (binary, preload mask), FAU, thread
  *           storage, resource table.
- * The neutral half walks the workgroups in x, y, z order, cuts each into
- * warps of consecutive linear local indices (8 lanes on G52, 4 on G72, 16
- * on Valhall; the last warp may be partial) and runs each warp to its end.
+ * The neutral half walks the workgroups in x, y, z order, one at a time,
+ * and cuts each into warps of consecutive linear local indices (8 lanes on
+ * G52, 4 on G72, 16 on Valhall; the last warp may be partial).  The warps
+ * of a workgroup run round-robin, each up to its next barrier (Valhall
+ * `barrier`, Bifrost BARRIER) or its end: between two barriers they run
+ * one after the other, which is a legal interleaving.  When some warps
+ * ended while others wait at a barrier the hardware would hang: the job
+ * faults with TERMINATED and says so.
  *
  * Registers preloaded for compute, on every Bifrost and Valhall GPU, each
  * only when the shader asks for it (bit 48 + n of the preload mask, the
@@ -30,9 +35,17 @@
  *                   local id)
  *
  * Memory: every shader access goes through the job's pan_sim_space (an
- * adapter below). The Valhall thread/workgroup local pointers (FAU page 1)
- * come from the local storage descriptor: workgroups run one after the
- * other here, so all of them use the first WLS instance.
+ * adapter below), except workgroup-local (shared) memory.  Its size per
+ * workgroup is 2^(wls_size_scale - 1) bytes from the local storage
+ * descriptor (wls_size_base must be 0, as drivers write it; no WLS when
+ * wls_instances says so).  Each workgroup gets its own host buffer seen
+ * at wls_base_pointer: Valhall reaches it with plain loads/stores from the
+ * workgroup-local pointer (FAU page 1), Bifrost with the wls segment.  An
+ * access in the WLS allocation (size * wls_instances bytes) past the
+ * workgroup's size faults.  The buffer is not zeroed but filled with 0xa5
+ * at each workgroup: the hardware leaves whatever the previous workgroup
+ * wrote, and a fixed pattern makes reads before writes deterministic and
+ * visible while still isolating workgroups.
  *
  * Faults: a failed shader access faults the job with READ/WRITE_FAULT and
  * its address, a program counter outside the shader INSTR_INVALID_PC, an
@@ -42,6 +55,7 @@
  */
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +82,11 @@ typedef struct pan_sim_bi_warp warp_t;
 /* Invocations of one job at most, so that a garbage descriptor cannot keep
  * the simulator busy for hours. */
 #define MAX_INVOCATIONS (1ull << 24)
+/* Invocations of one workgroup (all its warps live at once) and shared
+ * memory of one workgroup at most; beyond any Mali GPU's limits. */
+#define MAX_WG_INVOCATIONS 1024u
+#define MAX_WLS_B (1u << 20)
+#define WLS_FILL 0xa5
 
 #define PRELOAD_BIT(reg) (1u << ((reg)-48))
 
@@ -79,6 +98,8 @@ struct compute_desc {
    const uint32_t *uniforms;
    unsigned uniform_words;
    uint64_t tls_base, wls_base, resources;
+   uint32_t wls_size;   /* shared bytes per workgroup, 0: none */
+   uint64_t wls_window; /* bytes at wls_base routed to shared memory */
    bool flush_denormals;
 };
 
@@ -88,6 +109,10 @@ struct mem_adapter {
    const struct pan_sim_space *space;
    bool failed, failed_write;
    struct pan_sim_access acc; /* the first failed access */
+   /* The current workgroup's shared memory, at wls_va. */
+   uint64_t wls_va, wls_window;
+   uint8_t *shared;
+   uint32_t shared_size;
 };
 
 static bool
@@ -101,11 +126,41 @@ mem_fail(struct mem_adapter *m, const struct pan_sim_access *acc, bool write)
    return false;
 }
 
+/* Shared memory: NULL when addr is not in the WLS window, else a host
+ * pointer, or NULL with *fault set when out of the workgroup's bounds. */
+static uint8_t *
+shared_ptr(struct mem_adapter *m, uint64_t addr, unsigned size, bool write,
+           bool *fault)
+{
+   *fault = false;
+   if (addr < m->wls_va || addr - m->wls_va >= m->wls_window)
+      return NULL;
+   uint64_t off = addr - m->wls_va;
+   if (off + size <= m->shared_size)
+      return m->shared + off;
+   struct pan_sim_access acc = { PAN_SIM_ACCESS_PAST_END, addr, NULL, "" };
+   snprintf(acc.message, sizeof(acc.message),
+            "shared memory %s of %u bytes at offset 0x%" PRIx64
+            " beyond the workgroup's %u bytes",
+            write ? "store" : "load", size, off, m->shared_size);
+   mem_fail(m, &acc, write);
+   *fault = true;
+   return NULL;
+}
+
 static bool
 mem_read(void *user, uint64_t addr, void *data, unsigned size)
 {
    struct mem_adapter *m = user;
    struct pan_sim_access acc;
+   bool fault;
+   uint8_t *sh = shared_ptr(m, addr, size, false, &fault);
+
+   if (sh || fault) {
+      if (sh)
+         memcpy(data, sh, size);
+      return sh != NULL;
+   }
    const void *p = pan_sim_read(m->space, addr, size, 0, "shader load", &acc);
 
    if (!p)
@@ -119,6 +174,14 @@ mem_write(void *user, uint64_t addr, const void *data, unsigned size)
 {
    struct mem_adapter *m = user;
    struct pan_sim_access acc;
+   bool fault;
+   uint8_t *sh = shared_ptr(m, addr, size, true, &fault);
+
+   if (sh || fault) {
+      if (sh)
+         memcpy(sh, data, size);
+      return sh != NULL;
+   }
    void *p = pan_sim_write(m->space, addr, size, 0, "shader store", &acc);
 
    if (!p)
@@ -141,6 +204,20 @@ read_local_storage(struct pan_sim_ctx *ctx, uint64_t va, struct compute_desc *d)
    pan_unpack(ls, local_storage, tls);
    d->tls_base = tls.tls_base_pointer;
    d->wls_base = tls.wls_base_pointer;
+   if (tls.wls_instances == MALI_LOCAL_STORAGE_NO_WLS || !tls.wls_size_scale)
+      return true;
+   if (tls.wls_size_base || tls.wls_size_scale > 21)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
+                           "workgroup-local storage size base %u scale %u "
+                           "is not modelled (base 0, at most %u bytes)",
+                           tls.wls_size_base, tls.wls_size_scale, MAX_WLS_B);
+   d->wls_size = 1u << (tls.wls_size_scale - 1);
+   d->wls_window = (uint64_t)d->wls_size * tls.wls_instances;
+   if (!d->wls_base)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
+                           "workgroup-local storage of %u bytes without a "
+                           "base pointer",
+                           d->wls_size);
    return true;
 }
 
@@ -266,8 +343,9 @@ struct compute_run {
    struct mem_adapter mem;
    const uint64_t *program;
    unsigned program_words; /* 64-bit words */
-   unsigned warp_index;
-   warp_t *w; /* 4-8 KiB: on the heap */
+   unsigned warp_index;    /* of the job, for faults and warp_id */
+   warp_t *w;              /* the workgroup's warps, 4-8 KiB each */
+   unsigned nr_warps;
 };
 
 /* Registers r55..r62 of one lane (see the top of the file). */
@@ -312,10 +390,13 @@ warp_fault(struct compute_run *run, const uint32_t wg[3], const char *msg)
                         msg, *detail ? ": " : "", detail);
 }
 
+enum warp_state { WARP_DONE, WARP_BARRIER, WARP_FAULT };
+
+/* Run warp i of the workgroup (first linear index i * WARP_LANES) up to its
+ * next barrier or end; it was set up by pan_sim_xx_warp_init. */
 #if PAN_ARCH >= 9
-static bool
-run_warp(struct compute_run *run, const uint32_t wg[3], uint32_t first,
-         unsigned lanes)
+static enum warp_state
+resume_warp(struct compute_run *run, unsigned i)
 {
    const struct compute_desc *d = run->d;
    struct pan_sim_va_config cfg = {
@@ -335,17 +416,24 @@ run_warp(struct compute_run *run, const uint32_t wg[3], uint32_t first,
    cfg.special[1][3] = d->wls_base;
    cfg.special[1][7] = d->resources;
 
-   pan_sim_va_warp_init(run->w, (uint16_t)((1u << lanes) - 1));
-   for (unsigned l = 0; l < lanes; ++l)
-      preload_lane(d, wg, first + l, run->w->r[l]);
-   if (pan_sim_va_run(run->w, &cfg) != PAN_SIM_VA_DONE)
-      return warp_fault(run, wg, run->w->fault);
-   return true;
+   switch (pan_sim_va_run(&run->w[i], &cfg)) {
+   case PAN_SIM_VA_DONE:
+      return WARP_DONE;
+   case PAN_SIM_VA_BARRIER:
+      return WARP_BARRIER;
+   default:
+      return WARP_FAULT;
+   }
+}
+
+static void
+init_warp(warp_t *w, uint16_t mask)
+{
+   pan_sim_va_warp_init(w, mask);
 }
 #else
-static bool
-run_warp(struct compute_run *run, const uint32_t wg[3], uint32_t first,
-         unsigned lanes)
+static enum warp_state
+resume_warp(struct compute_run *run, unsigned i)
 {
    const struct compute_desc *d = run->d;
    struct pan_sim_bi_config cfg = {
@@ -355,18 +443,105 @@ run_warp(struct compute_run *run, const uint32_t wg[3], uint32_t first,
       .uniforms = d->uniforms,
       .uniform_words = d->uniform_words,
       .mem = { &run->mem, mem_read, mem_write },
+      .wls_base = d->wls_base,
+      .wls_size = d->wls_size,
       .lanes = WARP_LANES,
    };
    cfg.special[2] = run->warp_index; /* warp_id */
 
-   pan_sim_bi_warp_init(run->w, (uint16_t)((1u << lanes) - 1));
-   for (unsigned l = 0; l < lanes; ++l)
-      preload_lane(d, wg, first + l, run->w->r[l]);
-   if (pan_sim_bi_run(run->w, &cfg) != PAN_SIM_BI_DONE)
-      return warp_fault(run, wg, run->w->fault);
-   return true;
+   switch (pan_sim_bi_run(&run->w[i], &cfg)) {
+   case PAN_SIM_BI_DONE:
+      return WARP_DONE;
+   case PAN_SIM_BI_BARRIER:
+      return WARP_BARRIER;
+   default:
+      return WARP_FAULT;
+   }
+}
+
+static void
+init_warp(warp_t *w, uint16_t mask)
+{
+   pan_sim_bi_warp_init(w, mask);
 }
 #endif
+
+/* Set up the warps of workgroup wg and its fresh shared memory. */
+static void
+start_workgroup(struct compute_run *run, const uint32_t wg[3], uint32_t per_wg)
+{
+   if (run->mem.shared)
+      memset(run->mem.shared, WLS_FILL, run->mem.shared_size);
+   for (unsigned i = 0; i < run->nr_warps; ++i) {
+      uint32_t first = i * WARP_LANES;
+      unsigned lanes =
+         per_wg - first < WARP_LANES ? per_wg - first : WARP_LANES;
+      init_warp(&run->w[i], (uint16_t)((1u << lanes) - 1));
+      for (unsigned l = 0; l < lanes; ++l)
+         preload_lane(run->d, wg, first + l, run->w[i].r[l]);
+   }
+}
+
+/* Round-robin: every warp still running goes to its next barrier or end;
+ * a round where some ended and others wait is a hang. */
+static bool
+run_workgroup(struct compute_run *run, const uint32_t wg[3])
+{
+   const unsigned base = run->warp_index;
+   uint64_t ended[(MAX_WG_INVOCATIONS + 63) / 64] = { 0 }; /* bit per warp */
+   unsigned done = 0, barriers = 0;
+
+   while (done < run->nr_warps) {
+      unsigned waiting = 0, first_waiting = 0, first_ended = 0;
+      for (unsigned i = 0; i < run->nr_warps; ++i) {
+         if (ended[i / 64] & (1ull << (i % 64)))
+            continue;
+         run->warp_index = base + i;
+         enum warp_state st = resume_warp(run, i);
+         if (st == WARP_FAULT)
+            return warp_fault(run, wg, run->w[i].fault);
+         if (st == WARP_DONE) {
+            ended[i / 64] |= 1ull << (i % 64);
+            if (!done++)
+               first_ended = i;
+         } else if (!waiting++) {
+            first_waiting = i;
+         }
+      }
+      /* Warps that ended in an earlier round left nobody waiting then,
+       * so first_ended is from this round. */
+      if (waiting && done)
+         return pan_sim_fault(
+            run->ctx, MALI_EXCEPTION_TYPE_TERMINATED, run->d->shader_va,
+            "compute shader 0x%" PRIx64 ", workgroup (%u, %u, %u): %u warps "
+            "wait at barrier %u (warp %u first) while %u ended (warp %u "
+            "first): divergent barrier, the workgroup would hang",
+            run->d->shader_va, wg[0], wg[1], wg[2], waiting, barriers + 1,
+            base + first_waiting, done, base + first_ended);
+      barriers++;
+   }
+   run->warp_index = base + run->nr_warps;
+   return true;
+}
+
+static bool
+run_workgroups(struct compute_run *run)
+{
+   const struct compute_desc *d = run->d;
+   const uint32_t per_wg = d->size[0] * d->size[1] * d->size[2];
+   uint32_t wg[3];
+
+   for (wg[2] = 0; wg[2] < d->count[2]; ++wg[2]) {
+      for (wg[1] = 0; wg[1] < d->count[1]; ++wg[1]) {
+         for (wg[0] = 0; wg[0] < d->count[0]; ++wg[0]) {
+            start_workgroup(run, wg, per_wg);
+            if (!run_workgroup(run, wg))
+               return false;
+         }
+      }
+   }
+   return true;
+}
 
 /* Copy the shader (to its region's end, capped) into aligned memory. */
 static uint64_t *
@@ -397,29 +572,6 @@ fetch_program(struct pan_sim_ctx *ctx, uint64_t va, unsigned *words)
    return copy;
 }
 
-static bool
-run_workgroups(struct compute_run *run)
-{
-   const struct compute_desc *d = run->d;
-   const uint32_t per_wg = d->size[0] * d->size[1] * d->size[2];
-   uint32_t wg[3];
-
-   for (wg[2] = 0; wg[2] < d->count[2]; ++wg[2]) {
-      for (wg[1] = 0; wg[1] < d->count[1]; ++wg[1]) {
-         for (wg[0] = 0; wg[0] < d->count[0]; ++wg[0]) {
-            for (uint32_t first = 0; first < per_wg; first += WARP_LANES) {
-               unsigned lanes =
-                  per_wg - first < WARP_LANES ? per_wg - first : WARP_LANES;
-               if (!run_warp(run, wg, first, lanes))
-                  return false;
-               run->warp_index++;
-            }
-         }
-      }
-   }
-   return true;
-}
-
 bool
 PAN_GENX(sim_exec_compute)(struct pan_sim_ctx *ctx, uint64_t job_va)
 {
@@ -431,7 +583,7 @@ PAN_GENX(sim_exec_compute)(struct pan_sim_ctx *ctx, uint64_t job_va)
    uint64_t per_wg = (uint64_t)d.size[0] * d.size[1] * d.size[2];
    uint64_t wgs = (uint64_t)d.count[0] * d.count[1] * d.count[2];
    if (!per_wg || d.size[0] > 0x10000 || d.size[1] > 0x10000 ||
-       d.size[2] > 0x10000 || per_wg > MAX_INVOCATIONS)
+       d.size[2] > 0x10000 || per_wg > MAX_WG_INVOCATIONS)
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
                            "workgroup size %ux%ux%u is not supported",
                            d.size[0], d.size[1], d.size[2]);
@@ -454,10 +606,17 @@ PAN_GENX(sim_exec_compute)(struct pan_sim_ctx *ctx, uint64_t job_va)
    if (!program)
       return false;
    run.program = program;
-   run.w = malloc(sizeof(*run.w));
+   run.nr_warps = (unsigned)((per_wg + WARP_LANES - 1) / WARP_LANES);
+   run.w = calloc(run.nr_warps, sizeof(*run.w));
+   run.mem.wls_va = d.wls_base;
+   run.mem.wls_window = d.wls_window;
+   run.mem.shared_size = d.wls_size;
+   run.mem.shared = d.wls_size ? malloc(d.wls_size) : NULL;
    bool ok =
-      run.w ? run_workgroups(&run)
-            : pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
+      run.w && (run.mem.shared || !d.wls_size)
+         ? run_workgroups(&run)
+         : pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
+   free(run.mem.shared);
    free(run.w);
    free(program);
    return ok;

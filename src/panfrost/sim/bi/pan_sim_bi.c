@@ -175,6 +175,7 @@ exec_clause(struct pan_sim_bi_ctx *c, unsigned quads)
 {
    const struct bi_clause *cl = c->clause;
    c->taken = 0;
+   c->barrier = false;
    for (c->tuple = 0; c->tuple < cl->nr_tuples; c->tuple++) {
       if (++c->w->tuples >
           (c->cfg->budget ? c->cfg->budget : PAN_SIM_BI_DEFAULT_BUDGET))
@@ -247,8 +248,20 @@ pan_sim_bi_run(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg)
       w->clauses++;
       memset(c.t0, 0, sizeof(c.t0));
       memset(c.t1, 0, sizeof(c.t1));
+      uint16_t waiting = w->live & ~c.exec;
       if (exec_clause(&c, quads))
          return PAN_SIM_BI_FAULT;
+      if (c.barrier && waiting) {
+         /* Lanes elsewhere would wait at another barrier or never: the
+          * hardware's behaviour is undefined, say so. */
+         pan_sim_bi_fault(&c, NULL,
+                          "barrier reached by lanes 0x%x while lanes 0x%x "
+                          "are elsewhere (divergent control flow)",
+                          c.exec, waiting);
+         return PAN_SIM_BI_FAULT;
+      }
+      if (c.barrier)
+         return PAN_SIM_BI_BARRIER;
    }
    return PAN_SIM_BI_DONE;
 }

@@ -46,13 +46,19 @@ struct pan_sim_bi_config {
    uint64_t special[16];
 
    struct pan_sim_bi_mem mem;
+   /* Workgroup-local storage: loads and stores with the wls segment
+    * access mem at wls_base + offset, offset + size <= wls_size. */
+   uint64_t wls_base;
+   uint32_t wls_size;
    unsigned lanes;  /* warp width, 1..16; 0: PAN_SIM_BI_LANES_G52 */
    uint64_t budget; /* tuples; 0: PAN_SIM_BI_DEFAULT_BUDGET */
 };
 
 enum pan_sim_bi_status {
-   PAN_SIM_BI_DONE,  /* every lane ended */
-   PAN_SIM_BI_FAULT, /* see warp->fault */
+   PAN_SIM_BI_DONE,    /* every lane ended */
+   PAN_SIM_BI_FAULT,   /* see warp->fault */
+   PAN_SIM_BI_BARRIER, /* every live lane ran a clause with a barrier: run
+                        * again once the workgroup's other warps did */
 };
 
 struct pan_sim_bi_warp {
@@ -68,7 +74,8 @@ struct pan_sim_bi_warp {
 /* Zero the registers and start the lanes of exec_mask at byte 0. */
 void pan_sim_bi_warp_init(struct pan_sim_bi_warp *w, uint16_t exec_mask);
 
-/* Run until every lane ended or a fault. */
+/* Run until every lane ended, a barrier or a fault.  After a barrier the
+ * lanes wait at the clause following it, so calling again resumes. */
 enum pan_sim_bi_status pan_sim_bi_run(struct pan_sim_bi_warp *w,
                                       const struct pan_sim_bi_config *cfg);
 

@@ -2,8 +2,9 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * Control flow of the Bifrost interpreter: conditional branches, jumps and
- * discard.  A taken branch only records the lane's next clause; the clause
+ * Control flow of the Bifrost interpreter: conditional branches, jumps,
+ * discard and the workgroup barrier (which only marks the clause: the
+ * warp stops when the clause ends, see pan_sim_bi.c).  A taken branch only records the lane's next clause; the clause
  * still runs to its end (the branch is the clause's last instruction).
  *
  * Branch offsets are bytes from the start of the current clause, held in
@@ -54,6 +55,11 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    unsigned fam = ins->sem->family, st = ins->sem->src_type;
    bool w32 = st == BI_TYPE_I32 || st == BI_TYPE_S32 || st == BI_TYPE_U32;
+   if (fam == BI_FAM_BARRIER) {
+      if (c)
+         c->barrier = true;
+      return BI_SIM_OK;
+   }
    if (!((fam == BI_FAM_BRANCHZ && w32 && pan_sim_bi_mod(ins, "combine") < 0) ||
          fam == BI_FAM_JUMP ||
          (fam == BI_FAM_DISCARD && pan_sim_bi_mod(ins, "d8") == 0)))

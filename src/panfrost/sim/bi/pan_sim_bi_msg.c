@@ -6,8 +6,11 @@
  * stores through the caller's memory callbacks.  The staging registers
  * start at the clause header's data register (sr); the 64-bit address is
  * source 0 (low word) and source 1 (high word).  A load completes within
- * its tuple (waits are not modelled).  Other segments, atomics, varyings,
- * textures, blending and ATEST are refused.
+ * its tuple (waits are not modelled).  With the wls segment the address
+ * pair is an offset into the workgroup's shared memory (the compiler puts
+ * zero in the high word), bounds-checked against the caller's wls_size
+ * and accessed through mem at wls_base + offset.  Other segments (tl,
+ * ubo...), atomics, varyings, textures, blending and ATEST are refused.
  */
 
 #include <string.h>
@@ -42,7 +45,9 @@ claims(const struct pan_sim_bi_ins *ins)
    if (fam != BI_FAM_LOAD && fam != BI_FAM_STORE)
       return false;
    const char *seg = pan_sim_bi_mod_str(ins, "seg", "none");
-   return size_B(ins) && (!strcmp(seg, "none") || !strcmp(seg, "stream")) &&
+   return size_B(ins) &&
+          (!strcmp(seg, "none") || !strcmp(seg, "stream") ||
+           !strcmp(seg, "wls")) &&
           pan_sim_bi_mod(ins, "lane_dest") < 0;
 }
 
@@ -55,6 +60,7 @@ pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       return BI_SIM_OK;
    const struct pan_sim_bi_mem *mem = &c->cfg->mem;
    bool store = ins->sem->family == BI_FAM_STORE;
+   bool wls = pan_sim_bi_mod_is(ins, "seg", "wls");
    unsigned size = size_B(ins), regs = (size + 3) / 4;
    unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
    if (sr + regs > PAN_SIM_BI_REGS)
@@ -68,6 +74,16 @@ pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       uint8_t buf[16] = { 0 };
       uint32_t *r = &c->w->r[l][sr];
       bool ok;
+      if (wls) {
+         if (addr > c->cfg->wls_size || size > c->cfg->wls_size - addr)
+            return pan_sim_bi_fault(c, ins,
+                                    "lane %u: %u bytes at offset 0x%llx "
+                                    "beyond the %u bytes of workgroup-local "
+                                    "storage",
+                                    l, size, (unsigned long long)addr,
+                                    c->cfg->wls_size);
+         addr += c->cfg->wls_base;
+      }
       if (store) {
          memcpy(buf, r, size);
          ok = mem->write && mem->write(mem->user, addr, buf, size);

@@ -43,6 +43,7 @@ struct pan_sim_bi_ctx {
    /* Branch decision of the clause, per lane. */
    uint16_t taken;
    uint64_t target[PAN_SIM_BI_MAX_LANES];
+   bool barrier; /* the clause holds a BARRIER */
 };
 
 enum bi_sim_result {

@@ -87,6 +87,7 @@ step(struct pan_sim_va_ctx *c, uint64_t budget)
       return VA_SIM_FAULT;
 
    uint16_t exec = c->exec;
+   c->barrier = false;
    for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l)
       c->next[l] = pc + 1;
    if (dispatch(c, &ins) != VA_SIM_OK)
@@ -99,6 +100,18 @@ step(struct pan_sim_va_ctx *c, uint64_t budget)
     * ends helper lanes, which a warp of this interpreter never has. */
    if (!strcmp(ins.flow, "end"))
       w->live &= ~exec;
+   if (c->barrier) {
+      /* Lanes elsewhere would wait at another barrier or never: the
+       * hardware's behaviour is undefined, say so. */
+      if ((exec | w->live) != exec) {
+         snprintf(w->fault, sizeof(w->fault),
+                  "pc %u: barrier reached by lanes 0x%x of the live 0x%x "
+                  "(divergent control flow)",
+                  pc, exec, w->live | exec);
+         return VA_SIM_FAULT;
+      }
+      return VA_SIM_BARRIER;
+   }
    return VA_SIM_OK;
 }
 
@@ -115,7 +128,10 @@ pan_sim_va_run(struct pan_sim_va_warp *w, const struct pan_sim_va_config *cfg)
    }
    find_specials(&c);
    while (w->live) {
-      if (step(&c, budget) != VA_SIM_OK)
+      enum va_sim_result r = step(&c, budget);
+      if (r == VA_SIM_BARRIER)
+         return PAN_SIM_VA_BARRIER;
+      if (r != VA_SIM_OK)
          return PAN_SIM_VA_FAULT;
    }
    return PAN_SIM_VA_DONE;

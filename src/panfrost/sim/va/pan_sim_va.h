@@ -52,8 +52,10 @@ struct pan_sim_va_config {
 };
 
 enum pan_sim_va_status {
-   PAN_SIM_VA_DONE,  /* every lane ended */
-   PAN_SIM_VA_FAULT, /* see warp->fault */
+   PAN_SIM_VA_DONE,    /* every lane ended */
+   PAN_SIM_VA_FAULT,   /* see warp->fault */
+   PAN_SIM_VA_BARRIER, /* every live lane passed a barrier: run again once
+                        * the workgroup's other warps got there */
 };
 
 struct pan_sim_va_warp {
@@ -68,7 +70,8 @@ struct pan_sim_va_warp {
 /* Zero the registers and start the lanes of exec_mask at instruction 0. */
 void pan_sim_va_warp_init(struct pan_sim_va_warp *w, uint16_t exec_mask);
 
-/* Run until every lane ended or a fault. */
+/* Run until every lane ended, a barrier or a fault.  After a barrier the
+ * warp is left just past it, so calling again resumes it. */
 enum pan_sim_va_status pan_sim_va_run(struct pan_sim_va_warp *w,
                                       const struct pan_sim_va_config *cfg);
 

@@ -2,9 +2,10 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * Flow control families: nop, branchz, branchzi (absolute), discard.
- * Branches only set each lane's next program counter; which lanes run
- * next is the scheduler's business (pan_sim_va.c).
+ * Flow control families: nop, branchz, branchzi (absolute), discard,
+ * barrier.  Branches only set each lane's next program counter; which
+ * lanes run next is the scheduler's business (pan_sim_va.c), and so is
+ * stopping the warp at a barrier.
  */
 
 #include <string.h>
@@ -107,8 +108,8 @@ pan_sim_va_exec_flow(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
       return VA_SIM_OK;
    }
    case VA_FAM_BARRIER:
-      return pan_sim_va_refuse(c, ins,
-                               "a single warp cannot wait for its workgroup");
+      c->barrier = true;
+      return VA_SIM_OK;
    default:
       return VA_SIM_UNCLAIMED;
    }

@@ -37,6 +37,7 @@ struct pan_sim_va_ctx {
    unsigned pc;
    uint32_t next[PAN_SIM_VA_LANES]; /* next pc per lane, pc + 1 unless set */
    bool lane_id_entry[4][16], pc_entry[4][16];
+   bool barrier; /* this instruction was a workgroup barrier */
 };
 
 /* Handler result: done, fault set, or the family is not this group's. */
@@ -44,6 +45,7 @@ enum va_sim_result {
    VA_SIM_OK,
    VA_SIM_FAULT,
    VA_SIM_UNCLAIMED,
+   VA_SIM_BARRIER, /* scheduler only: the warp stops at a barrier */
 };
 
 #define foreach_lane(c, l)                                                     \

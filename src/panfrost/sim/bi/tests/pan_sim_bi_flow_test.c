@@ -88,6 +88,88 @@ load_store(void)
              "unmapped load: %s", w.fault);
 }
 
+/* A clause with BARRIER stops the warp after the clause; running again
+ * resumes at the next clause.  Lanes branching around it fault. */
+static void
+barrier(void)
+{
+   struct bi_test_prog p;
+   struct pan_sim_bi_warp w;
+   if (!bi_test_assemble(&p, "clause flow=nbtb\n"
+                             "    nop t0 | iadd.s32 r1, r1, u0.w0 | p0=r1 "
+                             "fau=u0\n"
+                             "    nop t0 | barrier t1\n"
+                             "clause\n"
+                             "    nop t0 | iadd.s32 r1, r1, u0.w1 | p0=r1 "
+                             "fau=u0\n"))
+      return;
+   p.uniforms[0] = 5, p.uniforms[1] = 100;
+   pan_sim_bi_warp_init(&w, 0x3c);
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_BARRIER);
+   PAN_EXPECT_EQ(w.r[2][1], 5);
+   PAN_EXPECT_EQ(w.pc[3], 32); /* two tuples: two quadwords */
+   PAN_EXPECT_EQ(w.live, 0x3c);
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_DONE);
+   PAN_EXPECT_EQ(w.r[5][1], 105);
+   PAN_EXPECT_EQ(w.r[0][1], 0);
+   PAN_EXPECT_EQ(w.clauses, 2);
+
+   /* Lanes with r0 != 0 branch over the barrier clause. */
+   if (!bi_test_assemble(&p, "clause flow=nbtb\n"
+                             "    nop t0 | branchz.i32.cmpf=ne r0, r0, "
+                             "u0.w0 | p0=r0 fau=u0\n"
+                             "clause flow=nbtb\n"
+                             "    nop t0 | barrier t1\n"
+                             "clause\n"
+                             "    nop t0 | iadd.s32 r1, r1, u0.w1 | p0=r1 "
+                             "fau=u0\n"))
+      return;
+   p.uniforms[0] = 32, p.uniforms[1] = 1; /* to the last clause */
+   pan_sim_bi_warp_init(&w, 0xff);
+   for (unsigned l = 4; l < 8; l++)
+      w.r[l][0] = 1;
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_FAULT);
+   PAN_EXPECT_STR_HAS(w.fault, "barrier reached by lanes 0xf while lanes "
+                               "0xf0 are elsewhere");
+}
+
+/* The wls segment: offsets into the caller's workgroup-local storage,
+ * bounds-checked. */
+static void
+wls_segment(void)
+{
+   struct bi_test_prog p;
+   struct pan_sim_bi_warp w;
+   if (!bi_test_assemble(&p, "clause flow=nbtb sr=8\n"
+                             "    nop t0 | store.i32.seg=wls t1, r0, r1 | "
+                             "p0=r0 p1=r1\n"
+                             "clause sr=9\n"
+                             "    nop t0 | load.i32.seg=wls t1, r2, r3 | "
+                             "p0=r2 p1=r3\n"))
+      return;
+   p.cfg.wls_base = BI_TEST_MEM_VA + 1024;
+   p.cfg.wls_size = 64;
+   pan_sim_bi_warp_init(&w, 0xff);
+   for (unsigned l = 0; l < 8; l++) {
+      w.r[l][0] = 4 * l;
+      w.r[l][2] = 4 * (7 - l);
+      w.r[l][8] = 0x100 + l;
+   }
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_DONE);
+   for (unsigned l = 0; l < 8; l++) {
+      uint32_t v;
+      memcpy(&v, p.mem + 1024 + 4 * l, 4);
+      PAN_EXPECT_EQ(v, 0x100 + l);
+      PAN_EXPECT_EQ(w.r[l][9], 0x100 + 7 - l);
+   }
+   /* The last word fits, one past it faults. */
+   pan_sim_bi_warp_init(&w, 0x3);
+   w.r[0][0] = 60, w.r[1][0] = 61;
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_FAULT);
+   PAN_EXPECT_STR_HAS(w.fault, "lane 1: 4 bytes at offset 0x3d beyond the "
+                               "64 bytes of workgroup-local storage");
+}
+
 static void
 faults(void)
 {
@@ -155,6 +237,8 @@ every_instruction(void)
       cfg.uniforms = uni, cfg.uniform_words = 2, cfg.budget = 64;
       pan_sim_bi_warp_init(&w, 1);
       enum pan_sim_bi_status st = pan_sim_bi_run(&w, &cfg);
+      if (st == PAN_SIM_BI_BARRIER) /* barrier: resumes, then ends */
+         st = pan_sim_bi_run(&w, &cfg);
       const char *name = pan_bi_instr_name(op->exact, op->unit);
       bool refuses = pan_sim_bi_refusal(i) != NULL;
       refused += refuses;
@@ -176,6 +260,8 @@ main(void)
 {
    PAN_RUN_CASE(divergent_loop);
    PAN_RUN_CASE(load_store);
+   PAN_RUN_CASE(barrier);
+   PAN_RUN_CASE(wls_segment);
    PAN_RUN_CASE(faults);
    PAN_RUN_CASE(every_instruction);
    return pan_test_summary("pan_sim_bi_flow");

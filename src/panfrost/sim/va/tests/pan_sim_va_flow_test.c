@@ -82,6 +82,50 @@ test_loop(void)
    test_prog_free(&p);
 }
 
+/* A barrier stops the warp just past it; running again resumes there,
+ * twice, then the warp ends. */
+static void
+test_barrier(void)
+{
+   struct test_prog p;
+   struct pan_sim_va_warp w;
+
+   if (!test_assemble(&p, "iadd_imm.i32 r1, r1, constant:5\n"
+                          "barrier.slot7.wait\n"
+                          "iadd_imm.i32 r1, r1, constant:1\n"
+                          "barrier.slot7.wait\n"
+                          "iadd_imm.i32.end r1, r1, constant:10\n"))
+      return;
+   pan_sim_va_warp_init(&w, 0x0ff0);
+   PAN_EXPECT_EQ(pan_sim_va_run(&w, &p.cfg), PAN_SIM_VA_BARRIER);
+   PAN_EXPECT_EQ(w.pc[4], 2);
+   PAN_EXPECT_EQ(w.r[4][1], 5);
+   PAN_EXPECT_EQ(pan_sim_va_run(&w, &p.cfg), PAN_SIM_VA_BARRIER);
+   PAN_EXPECT_EQ(w.r[11][1], 6);
+   PAN_EXPECT_EQ(w.live, 0x0ff0);
+   PAN_EXPECT_EQ(pan_sim_va_run(&w, &p.cfg), PAN_SIM_VA_DONE);
+   PAN_EXPECT_EQ(w.r[7][1], 16);
+   PAN_EXPECT_EQ(w.r[0][1], 0);
+   PAN_EXPECT_EQ(w.executed, 5);
+   PAN_EXPECT_EQ(w.live, 0);
+   test_prog_free(&p);
+
+   /* Lanes 0-7 branch over the barrier: undefined on the hardware. */
+   static const uint32_t u[] = { 8 };
+   if (!test_assemble(&p, "mov.i32 r0, lane_id.w0\n"
+                          "icmp_or.u32.lt.i1 r1, r0, u0, #0x0\n"
+                          "branchz.reconverge r1, offset:1\n"
+                          "barrier.slot7.wait\n"
+                          "nop.end\n"))
+      return;
+   init_uniforms(&p, u, 1);
+   pan_sim_va_warp_init(&w, 0xffff);
+   PAN_EXPECT_EQ(pan_sim_va_run(&w, &p.cfg), PAN_SIM_VA_FAULT);
+   PAN_EXPECT_STR_HAS(w.fault,
+                      "barrier reached by lanes 0xff00 of the live 0xffff");
+   test_prog_free(&p);
+}
+
 static void
 test_discard(void)
 {
@@ -133,7 +177,6 @@ test_faults(void)
    expect_fault("fadd.f32.end r0, r1, r2, extra:0x8000000000000000\n",
                 "fadd.f32: undefined bits", 0);
    expect_fault(".word 0x01ff000000000000\n", "unknown instruction word", 0);
-   expect_fault("barrier.slot7.wait\n", "barrier: not implemented", 0);
    expect_fault("load.i32.slot0.end {r4:1}, r0, offset:0\n",
                 "load.i32: read of 4 bytes at 0x0 failed", 0);
 }
@@ -273,7 +316,10 @@ test_every_op(void)
       struct pan_sim_va_warp w;
       pan_sim_va_warp_init(&w, 1);
       w.r[0][8] = TEST_MEM_BASE;
-      if (pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE) {
+      enum pan_sim_va_status st = pan_sim_va_run(&w, &cfg);
+      if (st == PAN_SIM_VA_BARRIER) /* barrier: resumes, then ends */
+         st = pan_sim_va_run(&w, &cfg);
+      if (st == PAN_SIM_VA_DONE) {
          implemented++;
          continue;
       }
@@ -296,6 +342,7 @@ main(void)
    PAN_RUN_CASE(test_if_else);
    PAN_RUN_CASE(test_loop);
    PAN_RUN_CASE(test_discard);
+   PAN_RUN_CASE(test_barrier);
    PAN_RUN_CASE(test_faults);
    PAN_RUN_CASE(test_malformed);
    PAN_RUN_CASE(test_memory);
