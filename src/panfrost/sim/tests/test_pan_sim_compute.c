@@ -4,7 +4,7 @@
  */
 
 /*
- * COMPUTE jobs on the simulator, for v7 (Bifrost) or v9 (Valhall) (compiled
+ * COMPUTE jobs on the simulator, for v6/v7 (Bifrost) or v9 (Valhall) (compiled
  * with -DPAN_ARCH=N). Jobs and descriptors are packed with the genxml
  * packers, the shaders are assembled here from our assembly syntax, and
  * every output word is compared with a C reference. Faults must land in
@@ -102,6 +102,28 @@ header(void *job, unsigned type, unsigned index, uint64_t next)
    }
 }
 
+/* Local storage descriptor of the next emit_compute (0: none). */
+static uint64_t next_ls;
+
+/* A local storage descriptor with size bytes (a power of two) of shared
+ * memory per workgroup at wls_va. */
+static uint64_t
+local_storage(unsigned size, uint64_t wls_va)
+{
+   void *ls;
+   uint64_t va = alloc(pan_size(local_storage), 64, &ls);
+   unsigned scale = 1;
+   while ((1u << (scale - 1)) < size)
+      scale++;
+   pan_pack(ls, local_storage, cfg)
+   {
+      cfg.wls_instances = 4;
+      cfg.wls_size_scale = scale;
+      cfg.wls_base_pointer = wls_va;
+   }
+   return va;
+}
+
 /* Uniform words of every test: in, out addresses, constants. */
 #define NUM_UNIFORMS 8
 
@@ -141,6 +163,7 @@ emit_compute(uint64_t shader, const uint32_t u[NUM_UNIFORMS],
       cfg.compute.shader = spd_va;
       cfg.compute.fau = uniforms(u);
       cfg.compute.fau_count = NUM_UNIFORMS / 2;
+      cfg.compute.thread_storage = next_ls;
    }
    return va;
 }
@@ -200,6 +223,7 @@ emit_compute(uint64_t shader, const uint32_t u[NUM_UNIFORMS],
    {
       cfg.state = rsd_va;
       cfg.push_uniforms = uniforms(u);
+      cfg.thread_storage = next_ls;
    }
    return va;
 }
@@ -297,6 +321,60 @@ static const char forever_text[] =
    "    nop t0 | branchz.i32.cmpf=ne t1, t1, u3.w1 | fau=u3\n";
 #endif
 
+/* Shared memory: each invocation stores its global id at its local index,
+ * waits at the barrier and stores the value of local index 63 - lid.
+ * Words: u[4] = 4, u[5] = 252, u[6..7] the shared memory address. */
+#if PAN_ARCH >= 9
+static const char reverse_text[] = "imul.i32 r1, r55, u4\n"
+                                   "iadd.s32 r2, r1, u6\n"
+                                   "mov.i32 r3, u7\n"
+                                   "store.i32.slot0.wait0 {r60:1}, r2, offset:0\n"
+                                   "barrier.slot7.wait\n"
+                                   "isub.s32 r1, u5, r1\n"
+                                   "iadd.s32 r2, r1, u6\n"
+                                   "mov.i32 r3, u7\n"
+                                   "load.i32.slot0.wait0 {r4:1}, r2, offset:0\n"
+                                   "imul.i32 r0, r60, u4\n"
+                                   "iadd.s32 r2, r0, u2\n"
+                                   "mov.i32 r3, u3\n"
+                                   "store.i32.slot0.end {r4:1}, r2, offset:0\n";
+
+/* Warps whose first lane id is below u4 skip the barrier and end. */
+static const char divergent_text[] = "icmp_or.u32.lt.i1 r1, r55, u4, #0x0\n"
+                                     "branchz.reconverge r1, offset:1\n"
+                                     "barrier.slot7.wait\n"
+                                     "nop.end\n";
+#else
+static const char reverse_text[] =
+   "clause flow=nbtb\n"
+   "    imul.i32 r1, r55, u2.w0 | nop t1 | p0=r55 fau=u2\n"
+   "clause flow=nbtb sr=60\n"
+   "    nop t0 | store.i32.seg=wls t1, r1, r10 | p0=r1 p1=r10\n"
+   "clause flow=nbtb\n"
+   "    nop t0 | barrier t1\n"
+   "clause flow=nbtb\n"
+   "    nop t0 | iadd.s32 r11, r10, u2.w1 | p0=r10 fau=u2\n"
+   "clause flow=nbtb\n"
+   "    nop t0 | isub.s32 r2, r11, r1 | p0=r1 p1=r11\n"
+   "clause flow=nbtb sr=8\n"
+   "    nop t0 | load.i32.seg=wls t1, r2, r10 | p0=r2 p1=r10\n"
+   "clause flow=nbtb\n"
+   "    imul.i32 r0, r60, u2.w0 | nop t1 | p0=r60 fau=u2\n"
+   "clause flow=nbtb\n"
+   "    nop t0 | iadd.s32 r3, r0, u1.w0 | p0=r0 fau=u1\n"
+   "clause sr=8\n"
+   "    nop t0 | store.i32 t1, r3, r10 | p0=r3 p1=r10\n";
+
+/* Lanes with local z (r56) != 0, whole warps, skip the barrier. */
+static const char divergent_text[] =
+   "clause flow=nbtb\n"
+   "    nop t0 | branchz.i32.cmpf=ne r56, r56, u2.w1 | p0=r56 fau=u2\n"
+   "clause flow=nbtb\n"
+   "    nop t0 | barrier t1\n"
+   "clause\n"
+   "    nop t0 | iadd.s32 r2, r2, r2 | p0=r2\n";
+#endif
+
 static void
 check_outputs(const char *what, unsigned n, uint32_t (*ref)(uint32_t, uint32_t))
 {
@@ -379,6 +457,84 @@ test_loop(void)
    check_outputs("loop", n, ref_loop);
 }
 
+static uint32_t
+ref_reverse(uint32_t in, uint32_t gid)
+{
+   (void)in;
+   return (gid & ~63u) + 63 - (gid & 63);
+}
+
+/* 64 invocations per workgroup (16, 8 or 4 warps), 3 workgroups: each
+ * workgroup sees only its own shared memory, and the barrier orders the
+ * stores before the loads across warps. */
+static void
+test_shared_reverse(void)
+{
+   uint32_t u[NUM_UNIFORMS];
+   const unsigned size[3] = { 64, 1, 1 }, count[3] = { 3, 1, 1 };
+   const uint64_t wls = MEM_VA + OUT_OFF + 0x10000;
+
+   mem_reset();
+   base_uniforms(u, MEM_VA + IN_OFF);
+   u[4] = 4, u[5] = 252, u[6] = (uint32_t)wls, u[7] = (uint32_t)(wls >> 32);
+   uint64_t shader = assemble(reverse_text);
+   if (!shader)
+      return;
+   next_ls = local_storage(256, wls);
+   uint8_t before[256];
+   memcpy(before, mem + (wls - MEM_VA), sizeof(before));
+   uint64_t job = emit_compute(shader, u, size, count, 0);
+   next_ls = 0;
+   PAN_EXPECT_EQ(run(job, NULL, stderr), 0);
+   PAN_EXPECT_EQ(job_status(job), PAN_SIM_STATUS_DONE);
+   check_outputs("reverse", 192, ref_reverse);
+   /* Shared memory is the simulator's, not the BO behind the pointer. */
+   PAN_EXPECT(!memcmp(before, mem + (wls - MEM_VA), sizeof(before)));
+
+   /* 128 bytes of shared memory: the store at offset 128 faults. */
+   mem_reset();
+   shader = assemble(reverse_text);
+   next_ls = local_storage(128, wls);
+   job = emit_compute(shader, u, size, count, 0);
+   next_ls = 0;
+   FILE *log = fopen("/dev/null", "w");
+   PAN_EXPECT_EQ(run(job, NULL, log), -1);
+   fclose(log);
+#if PAN_ARCH >= 9
+   PAN_EXPECT_EQ(job_status(job), PAN_SIM_WRITE_FAULT);
+#else
+   /* The interpreter bounds the wls segment itself. */
+   PAN_EXPECT_EQ(job_status(job), MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC);
+#endif
+}
+
+/* Some warps end while the others wait at the barrier: a hang, reported
+ * as TERMINATED with a message. */
+static void
+test_divergent_barrier(void)
+{
+   uint32_t u[NUM_UNIFORMS];
+#if PAN_ARCH >= 9
+   const unsigned size[3] = { 32, 1, 1 }, count[3] = { 1, 1, 1 };
+#else
+   const unsigned size[3] = { 8, 1, 2 }, count[3] = { 1, 1, 1 };
+#endif
+   char buf[1024] = "";
+
+   mem_reset();
+   base_uniforms(u, MEM_VA + IN_OFF);
+   u[4] = 16, u[5] = 32; /* va: lid bound; bi: branch offset to the end */
+   uint64_t shader = assemble(divergent_text);
+   if (!shader)
+      return;
+   uint64_t job = emit_compute(shader, u, size, count, 0);
+   FILE *log = fmemopen(buf, sizeof(buf) - 1, "w");
+   PAN_EXPECT_EQ(run(job, NULL, log), -1);
+   fclose(log);
+   PAN_EXPECT_EQ(job_status(job), MALI_EXCEPTION_TYPE_TERMINATED);
+   PAN_EXPECT_STR_HAS(buf, "divergent barrier, the workgroup would hang");
+}
+
 /* A load from an unmapped address faults the job with its address. */
 static void
 test_read_fault(void)
@@ -458,6 +614,8 @@ main(void)
    PAN_RUN_CASE(test_read_fault);
    PAN_RUN_CASE(test_budget);
    PAN_RUN_CASE(test_bad_shader);
+   PAN_RUN_CASE(test_shared_reverse);
+   PAN_RUN_CASE(test_divergent_barrier);
    free(mem);
    return pan_test_summary("pan_sim_compute");
 }
