@@ -9,14 +9,19 @@ Valhall back end writes it in our assembly syntax
 (docs/drivers/panfrost/assembly.rst), which the isa library encodes.  A
 Bifrost column joins when that back end does.
 
-The Valhall form is a template; pan_va_emit.c fills in:
-  {d}    destination register        {s0}.. source operands
-  {sr}   destination as a staging vector {rN:count}
-  {ssr0} source 0 as a staging vector
-  {type} {cmp}  modifiers by name     {imm}  the immediate field
-  {bits} memory width (i32, i64, i96, i128) of the destination or source 0
-  {eq}   ".eq" for branch-on-zero     {offset} branch distance
-  {signed} ".signed" for type s32
+The Valhall form, VA(name, mods, args), is structured: pan_va_emit.c
+fills it in and hands it to the isa library's structured encoder
+(pan_isa_va_encode.h); the text `va` is the same form in our assembly
+syntax, for documentation and debug printing only.
+  name   mnemonic; {type} becomes the type, {bits} the memory width
+         (i32, i64, i96, i128) of the destination or source 0
+  mods   "field=value" per instruction modifier; values {cmp} (by name),
+         {eq} (branch on zero) and {signed} (type s32) are filled in
+  args   one per operand, in the encoding's order:
+         {d} destination   {s0}.. sources ("{s1}.swz=b00" adds a modifier)
+         {sr} destination as a staging vector  {ssr0} source 0 as one
+         #V  constant V of the hardware table   r{imm} the register imm
+         NAME:{imm} the immediate field          NAME:{offset} branch distance
 An op without a Valhall form must be lowered before emission.
 
 Run with --header/--code to generate pan_ir_opcodes.h, pan_ir_opcodes.c and
@@ -31,6 +36,39 @@ from mako.template import Template
 TYPES = ['none', 'u32', 's32', 'f32']
 CMPS = ['none', 'eq', 'ne', 'lt', 'le', 'gt', 'ge']
 MODS = ['type', 'cmp', 'imm', 'on_zero', 'target']
+
+# Argument kinds of a Valhall form (enum pan_ir_va_arg).
+VA_ARGS = ['d', 'sr', 's0', 's1', 's2', 's3', 'ssr0', 'lut', 'reg_imm',
+           'imm', 'offset']
+
+
+class VA:
+    def __init__(self, name, mods=(), args=()):
+        self.name = name
+        self.mods = [m.split('=', 1) for m in mods]
+        self.args = []
+        for a in args:
+            mod = None
+            if a.startswith('{s') and '.' in a:
+                a, mod = a.split('.', 1)
+                mod = mod.split('=', 1)
+            if a.startswith('#'):
+                kind, value = 'lut', int(a[1:], 0)
+            elif a == 'r{imm}':
+                kind, value = 'reg_imm', 0
+            elif ':' in a:
+                kind, value = a.split(':')[1][1:-1], 0
+                assert kind in ('imm', 'offset')
+            else:
+                kind, value = a[1:-1], 0
+            assert kind in VA_ARGS, a
+            self.args.append((kind, value, mod, a))
+
+    def text(self):
+        t = self.name + ''.join('.%s=%s' % (f, v) for f, v in self.mods)
+        ops = [a + ('.%s=%s' % tuple(m) if m else '')
+               for _, _, m, a in self.args]
+        return t + (' ' + ', '.join(ops) if ops else '')
 
 
 class Op:
@@ -58,64 +96,75 @@ def falu(name, srcs, va, **kw):
     return Op(name, srcs, va=va, float_srcs=True, **kw)
 
 
+D_S0 = ['{d}', '{s0}']
+D_S0_S1 = ['{d}', '{s0}', '{s1}']
+SHIFT = D_S0_S1[:2] + ['{s1}.swz=b00', '{s2}']
+
 OPS = [
     # Moves and constants
-    alu('mov', 1, 'mov.i32 {d}, {s0}'),
-    Op('preload', 0, mods=['imm'], va='mov.i32 {d}, r{imm}',
+    alu('mov', 1, VA('mov.i32', [], ['{d}', '{s0}'])),
+    Op('preload', 0, mods=['imm'], va=VA('mov.i32', [], ['{d}', 'r{imm}']),
        doc='read a register the hardware preloads (system values)'),
-    alu('iadd_imm', 1, 'iadd_imm.i32 {d}, {s0}, constant:{imm}',
+    alu('iadd_imm', 1, VA('iadd_imm.i32', [], ['{d}', '{s0}', 'constant:{imm}']),
         mods=['imm']),
     Op('collect', None, dest_comps=None,
        doc='a vector from scalars; the back end writes one word each'),
     Op('phi', None, doc='one source per predecessor, in order'),
 
     # Integer arithmetic
-    alu('iadd', 2, 'iadd.u32 {d}, {s0}, {s1}'),
-    alu('isub', 2, 'isub.u32 {d}, {s0}, {s1}'),
-    alu('imul', 2, 'imul.i32 {d}, {s0}, {s1}'),
-    alu('iadd64', 2, 'iadd.u64 {d}, {s0}, {s1}', dest_comps=2),
+    alu('iadd', 2, VA('iadd.u32', [], D_S0_S1)),
+    alu('isub', 2, VA('isub.u32', [], D_S0_S1)),
+    alu('imul', 2, VA('imul.i32', [], D_S0_S1)),
+    alu('iadd64', 2, VA('iadd.u64', [], D_S0_S1), dest_comps=2),
     # (s0 << s1) op s2 and (s0 >> s1) op s2: shift and bitwise in one
-    alu('lshift_or', 3, 'lshift_or.i32 {d}, {s0}, {s1}.b00, {s2}'),
-    alu('lshift_and', 3, 'lshift_and.i32 {d}, {s0}, {s1}.b00, {s2}'),
-    alu('lshift_xor', 3, 'lshift_xor.i32 {d}, {s0}, {s1}.b00, {s2}'),
-    alu('rshift_or', 3, 'rshift_or.i32{signed} {d}, {s0}, {s1}.b00, {s2}',
+    alu('lshift_or', 3, VA('lshift_or.i32', [], SHIFT)),
+    alu('lshift_and', 3, VA('lshift_and.i32', [], SHIFT)),
+    alu('lshift_xor', 3, VA('lshift_xor.i32', [], SHIFT)),
+    alu('rshift_or', 3, VA('rshift_or.i32', ['signed={signed}'], SHIFT),
         mods=['type']),
 
     # Compare and select: booleans are 0 / 1
-    alu('icmp', 2, 'icmp_or.{type}.{cmp}.i1 {d}, {s0}, {s1}, #0x0',
+    alu('icmp', 2, VA('icmp_or.{type}', ['cmp={cmp}', 'result=i1'],
+           D_S0_S1 + ['#0x0']),
         mods=['type', 'cmp']),
-    falu('fcmp', 2, 'fcmp_or.f32.{cmp}.i1 {d}, {s0}, {s1}, #0x0',
+    falu('fcmp', 2, VA('fcmp_or.f32', ['cmp={cmp}', 'result=i1'],
+            D_S0_S1 + ['#0x0']),
          mods=['cmp']),
     Op('csel', 4, mods=['type', 'cmp'],
-       va='csel.{type}.{cmp} {d}, {s0}, {s1}, {s2}, {s3}',
+       va=VA('csel.{type}', ['cmp={cmp}'],
+              ['{d}', '{s0}', '{s1}', '{s2}', '{s3}']),
        doc='(s0 cmp s1) ? s2 : s3'),
 
     # Float arithmetic
-    falu('fadd', 2, 'fadd.f32 {d}, {s0}, {s1}'),
-    falu('fma', 3, 'fma.f32 {d}, {s0}, {s1}, {s2}'),
-    falu('fmin', 2, 'fmin.f32 {d}, {s0}, {s1}'),
-    falu('fmax', 2, 'fmax.f32 {d}, {s0}, {s1}'),
+    falu('fadd', 2, VA('fadd.f32', [], D_S0_S1)),
+    falu('fma', 3, VA('fma.f32', [], D_S0_S1 + ['{s2}'])),
+    falu('fmin', 2, VA('fmin.f32', [], D_S0_S1)),
+    falu('fmax', 2, VA('fmax.f32', [], D_S0_S1)),
 
     # Conversions (float to integer rounds toward zero)
-    falu('f2s32', 1, 'f32_to_s32.rtz {d}, {s0}'),
-    falu('f2u32', 1, 'f32_to_u32.rtz {d}, {s0}'),
-    alu('s2f32', 1, 's32_to_f32 {d}, {s0}'),
-    alu('u2f32', 1, 'u32_to_f32 {d}, {s0}'),
+    falu('f2s32', 1, VA('f32_to_s32', ['round=rtz'], D_S0)),
+    falu('f2u32', 1, VA('f32_to_u32', ['round=rtz'], D_S0)),
+    alu('s2f32', 1, VA('s32_to_f32', [], D_S0)),
+    alu('u2f32', 1, VA('u32_to_f32', [], D_S0)),
 
     # Memory: s0 (load) / s1 (store) is a 64-bit address (2 words)
     Op('load_global', 1, dest_comps=None, mods=['imm'], side_effects=False,
-       va='load.{bits}.slot0.wait0 {sr}, {s0}, offset:{imm}'),
+       va=VA('load.{bits}', ['slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', 'offset:{imm}'])),
     Op('store_global', 2, dest=False, mods=['imm'], side_effects=True,
-       va='store.{bits}.slot0 {ssr0}, {s1}, offset:{imm}'),
+       va=VA('store.{bits}', ['slot=slot0'],
+              ['{ssr0}', '{s1}', 'offset:{imm}'])),
 
     # Flow control
     Op('branchz', 1, dest=False, mods=['on_zero', 'target'],
        terminator=True, side_effects=True,
-       va='branchz{eq}.reconverge {s0}, offset:{offset}',
+       va=VA('branchz', ['eq={eq}', 'flow=reconverge'],
+              ['{s0}', 'offset:{offset}']),
        doc='taken when s0 is nonzero (zero with on_zero)'),
     Op('jump', 0, dest=False, mods=['target'], terminator=True,
        side_effects=True,
-       va='branchz.reconverge #0xffffffff, offset:{offset}'),
+       va=VA('branchz', ['flow=reconverge'],
+              ['#0xffffffff', 'offset:{offset}'])),
 ]
 
 HEADER = Template(r"""/* Generated by pan_ir_opcodes.py, do not edit. */
@@ -150,6 +199,27 @@ enum pan_ir_cmp {
 #define PAN_IR_MOD_${m.upper()} (1u << ${i})
 % endfor
 
+/* Arguments of a Valhall form (pan_ir_opcodes.py, VA). */
+enum pan_ir_va_arg {
+% for a in va_args:
+   PAN_IR_VA_${a.upper()},
+% endfor
+};
+
+struct pan_ir_va_arg_desc {
+   uint8_t kind;       /* enum pan_ir_va_arg */
+   uint32_t value;     /* PAN_IR_VA_LUT: the constant */
+   const char *field;  /* optional source modifier field... */
+   const char *mod;    /* ...and its value */
+};
+
+struct pan_ir_va_form {
+   const char *name; /* may hold {type} or {bits} */
+   uint8_t nr_mods, nr_args;
+   const char *mods[3][2]; /* field, value (may be {cmp}, {eq}, {signed}) */
+   struct pan_ir_va_arg_desc args[5];
+};
+
 /* Operand count meaning "any number". */
 #define PAN_IR_VARIABLE 0xff
 
@@ -160,7 +230,9 @@ struct pan_ir_op_info {
    uint8_t mods;       /* PAN_IR_MOD_* */
    bool float_srcs;    /* sources take neg/abs */
    bool terminator, side_effects;
-   const char *va;     /* Valhall template, NULL when lowered first */
+   /* Valhall form, NULL when lowered first; va is its text. */
+   const struct pan_ir_va_form *va_form;
+   const char *va;
 };
 
 extern const struct pan_ir_op_info pan_ir_op_infos[PAN_IR_NR_OPS];
@@ -176,6 +248,21 @@ CODE = Template(r"""/* Generated by pan_ir_opcodes.py, do not edit. */
 
 #include "pan_ir_opcodes.h"
 
+% for op in ops:
+% if op.va:
+static const struct pan_ir_va_form va_${op.name} = {
+   .name = "${op.va.name}",
+   .nr_mods = ${len(op.va.mods)}, .nr_args = ${len(op.va.args)},
+   .mods = { ${', '.join('{ "%s", "%s" }' % (f, v) for f, v in op.va.mods) or '{ NULL, NULL }'} },
+   .args = {
+% for kind, value, mod, _ in op.va.args:
+      { PAN_IR_VA_${kind.upper()}, ${value}u, ${'"%s"' % mod[0] if mod else 'NULL'}, ${'"%s"' % mod[1] if mod else 'NULL'} },
+% endfor
+   },
+};
+% endif
+% endfor
+
 <%def name="modmask(op)">${' | '.join('PAN_IR_MOD_' + m.upper() for m in op.mods) or '0'}</%def>
 const struct pan_ir_op_info pan_ir_op_infos[PAN_IR_NR_OPS] = {
 % for op in ops:
@@ -187,7 +274,8 @@ const struct pan_ir_op_info pan_ir_op_infos[PAN_IR_NR_OPS] = {
       .float_srcs = ${'true' if op.float_srcs else 'false'},
       .terminator = ${'true' if op.terminator else 'false'},
       .side_effects = ${'true' if op.side_effects else 'false'},
-      .va = ${'"' + op.va + '"' if op.va else 'NULL'},
+      .va_form = ${'&va_' + op.name if op.va else 'NULL'},
+      .va = ${'"' + op.va.text() + '"' if op.va else 'NULL'},
    },
 % endfor
 };
@@ -275,7 +363,7 @@ def main():
     ap.add_argument('--code')
     ap.add_argument('--builder')
     args = ap.parse_args()
-    env = dict(ops=OPS, types=TYPES, cmps=CMPS, mods=MODS)
+    env = dict(ops=OPS, types=TYPES, cmps=CMPS, mods=MODS, va_args=VA_ARGS)
     for path, tmpl in ((args.header, HEADER), (args.code, CODE),
                        (args.builder, BUILDER)):
         if path:

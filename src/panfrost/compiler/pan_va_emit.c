@@ -2,9 +2,10 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * Emission: each IR instruction is written in our Valhall assembly syntax
- * from the template of its opcode (pan_ir_opcodes.py) and encoded by the
- * isa library, so the encodings exist once, in src/panfrost/isa.
+ * Emission: each IR instruction fills in the Valhall form of its opcode
+ * (pan_ir_opcodes.py) as a structured instruction for the isa library's
+ * encoder (pan_isa_va_encode.h), so the encodings exist once, in
+ * src/panfrost/isa, and no text is printed or parsed on the way.
  *
  * Flow control: loads wait for their own slot (.wait0) so that the next
  * instruction sees the data; branches reconverge; the last instruction
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "isa/pan_isa_va.h"
+#include "isa/pan_isa_va_encode.h"
 #include "pan_va.h"
 
 struct emit_ctx {
@@ -30,106 +32,194 @@ instr_words(const pan_ir_instr *I)
    return I->op == PAN_IR_OP_COLLECT ? I->nr_srcs : 1;
 }
 
-static void
-print_src(FILE *fp, const struct emit_ctx *c, pan_ir_index i)
+static bool
+fail(struct emit_ctx *c, const char *msg, const char *what)
 {
-   switch (i.kind) {
-   case PAN_IR_SSA:
-      fprintf(fp, "r%u", c->regs[i.value] + i.comp);
-      break;
-   case PAN_IR_IMM:
-      fprintf(fp, "#0x%x", i.value);
-      break;
-   case PAN_IR_UNIFORM:
-      fprintf(fp, "u%u", i.value);
-      break;
-   case PAN_IR_SPECIAL:
-      fputs("lane_id.w0", fp);
-      break;
-   default:
-      fputs("?", fp);
-   }
-   if (i.neg)
-      fputs(".neg", fp);
-   if (i.abs)
-      fputs(".abs", fp);
-}
-
-/* Fill the template of I; pc is the instruction's index. */
-static void
-print_instr(FILE *fp, const struct emit_ctx *c, const pan_ir_instr *I,
-            unsigned pc)
-{
-   const char *t = pan_ir_op_infos[I->op].va;
-
-   while (*t) {
-      if (*t != '{') {
-         fputc(*t++, fp);
-         continue;
-      }
-      const char *close = strchr(t, '}');
-      char key[16];
-      snprintf(key, sizeof(key), "%.*s", (int)(close - t - 1), t + 1);
-      t = close + 1;
-
-      if (!strcmp(key, "d"))
-         fprintf(fp, "r%u", c->regs[I->dest.value]);
-      else if (key[0] == 's' && key[1] >= '0' && key[1] <= '3')
-         print_src(fp, c, I->src[key[1] - '0']);
-      else if (!strcmp(key, "sr"))
-         fprintf(fp, "{r%u:%u}", c->regs[I->dest.value], I->dest.comps);
-      else if (!strcmp(key, "ssr0"))
-         fprintf(fp, "{r%u:%u}", c->regs[I->src[0].value] + I->src[0].comp,
-                 I->src[0].comps);
-      else if (!strcmp(key, "bits"))
-         fprintf(fp, "i%u",
-                 32 * (I->dest.kind ? I->dest.comps : I->src[0].comps));
-      else if (!strcmp(key, "type"))
-         fputs(pan_ir_type_names[I->type], fp);
-      else if (!strcmp(key, "cmp"))
-         fputs(pan_ir_cmp_names[I->cmp], fp);
-      else if (!strcmp(key, "signed"))
-         fputs(I->type == PAN_IR_TYPE_S32 ? ".signed" : "", fp);
-      else if (!strcmp(key, "eq"))
-         fputs(I->on_zero ? ".eq" : "", fp);
-      else if (!strcmp(key, "imm"))
-         fprintf(fp, "0x%x", I->imm);
-      else if (!strcmp(key, "offset"))
-         fprintf(fp, "%d", (int)c->block_pc[I->target->index] - (int)pc - 1);
-   }
+   snprintf(c->err, c->err_size, "%s%s", msg, what);
+   return false;
 }
 
 static bool
-assemble(struct emit_ctx *c, const char *line, struct util_dynarray *out)
+add_src_mod(struct pan_va_src *s, const char *field, const char *value)
 {
-   uint64_t word;
-   char msg[128];
-   if (pan_va_assemble_line(line, &word, msg, sizeof(msg)) != 1) {
-      snprintf(c->err, c->err_size, "encoding \"%s\": %s", line, msg);
+   if (s->nr_mods >= PAN_VA_MAX_SRC_MODS)
       return false;
-   }
-   util_dynarray_append(out, uint64_t, word);
+   s->mods[s->nr_mods++] = (struct pan_va_mod_value){ field, value, 0 };
    return true;
 }
 
-/* Text of one word; collect writes word k of its destination. */
-static char *
-instr_text(const struct emit_ctx *c, const pan_ir_instr *I, unsigned k,
-           unsigned pc)
+/* An IR source as an encoder source. */
+static bool
+to_src(struct emit_ctx *c, pan_ir_index i, struct pan_va_src *s)
 {
-   char *buf = NULL;
-   size_t size = 0;
-   FILE *fp = open_memstream(&buf, &size);
-   if (!fp)
-      return NULL;
-   if (I->op == PAN_IR_OP_COLLECT) {
-      fprintf(fp, "mov.i32 r%u, ", c->regs[I->dest.value] + k);
-      print_src(fp, c, I->src[k]);
-   } else {
-      print_instr(fp, c, I, pc);
+   memset(s, 0, sizeof(*s));
+   switch (i.kind) {
+   case PAN_IR_SSA:
+      s->kind = PAN_VA_SRC_REG;
+      s->value = c->regs[i.value] + i.comp;
+      break;
+   case PAN_IR_IMM: {
+      int lut = pan_va_lut_index(i.value);
+      if (lut < 0)
+         return fail(c,
+                     "immediate outside the constant table reached "
+                     "emission",
+                     "");
+      s->kind = PAN_VA_SRC_LUT;
+      s->value = (uint8_t)lut;
+      break;
    }
-   fclose(fp);
-   return buf;
+   case PAN_IR_UNIFORM:
+      if (i.value > 255)
+         return fail(c, "uniform beyond u255", "");
+      s->kind = PAN_VA_SRC_UNIFORM;
+      s->value = (uint8_t)i.value;
+      break;
+   case PAN_IR_SPECIAL:
+      s->kind = PAN_VA_SRC_SPECIAL;
+      if (!pan_va_special_lookup("lane_id", &s->special_page, &s->value))
+         return fail(c, "no special FAU value lane_id", "");
+      break;
+   default:
+      return fail(c, "empty source reached emission", "");
+   }
+   if ((i.neg && !add_src_mod(s, "neg", "1")) ||
+       (i.abs && !add_src_mod(s, "abs", "1")))
+      return fail(c, "too many source modifiers", "");
+   return true;
+}
+
+/* "{type}" and "{bits}" in a mnemonic. */
+static void
+fill_name(const pan_ir_instr *I, const char *t, char *buf, size_t size)
+{
+   const char *brace = strchr(t, '{');
+   if (!brace) {
+      snprintf(buf, size, "%s", t);
+      return;
+   }
+   char sub[8];
+   if (!strncmp(brace, "{type}", 6))
+      snprintf(sub, sizeof(sub), "%s", pan_ir_type_names[I->type]);
+   else
+      snprintf(sub, sizeof(sub), "i%u",
+               32 * (I->dest.kind ? I->dest.comps : I->src[0].comps));
+   snprintf(buf, size, "%.*s%s%s", (int)(brace - t), t, sub,
+            strchr(brace, '}') + 1);
+}
+
+static const char *
+fill_mod(const pan_ir_instr *I, const char *v)
+{
+   if (!strcmp(v, "{cmp}"))
+      return pan_ir_cmp_names[I->cmp];
+   if (!strcmp(v, "{eq}"))
+      return I->on_zero ? "1" : "0";
+   if (!strcmp(v, "{signed}"))
+      return I->type == PAN_IR_TYPE_S32 ? "1" : "0";
+   return v;
+}
+
+static bool
+fill_arg(struct emit_ctx *c, const pan_ir_instr *I,
+         const struct pan_ir_va_arg_desc *a, unsigned pc,
+         struct pan_va_operand *o)
+{
+   memset(o, 0, sizeof(*o));
+   switch (a->kind) {
+   case PAN_IR_VA_D:
+      o->reg = c->regs[I->dest.value];
+      return true;
+   case PAN_IR_VA_SR:
+      o->reg = c->regs[I->dest.value];
+      o->count = I->dest.comps;
+      return true;
+   case PAN_IR_VA_SSR0:
+      o->reg = c->regs[I->src[0].value] + I->src[0].comp;
+      o->count = I->src[0].comps;
+      return true;
+   case PAN_IR_VA_LUT: {
+      int lut = pan_va_lut_index(a->value);
+      o->src =
+         (struct pan_va_src){ .kind = PAN_VA_SRC_LUT, .value = (uint8_t)lut };
+      return lut >= 0 || fail(c, "form constant outside the table", "");
+   }
+   case PAN_IR_VA_REG_IMM:
+      o->src = (struct pan_va_src){ .kind = PAN_VA_SRC_REG,
+                                    .value = (uint8_t)I->imm };
+      return true;
+   case PAN_IR_VA_IMM:
+      o->imm = I->imm; /* fields the IR fills are unsigned */
+      return true;
+   case PAN_IR_VA_OFFSET:
+      o->imm = (int)c->block_pc[I->target->index] - (int)pc - 1;
+      return true;
+   default: {
+      unsigned s = a->kind - PAN_IR_VA_S0;
+      if (!to_src(c, I->src[s], &o->src))
+         return false;
+      if (a->field && !add_src_mod(&o->src, a->field, a->mod))
+         return fail(c, "too many source modifiers", "");
+      return true;
+   }
+   }
+}
+
+/* The structured form of word k of I (collect writes word k). */
+static bool
+build(struct emit_ctx *c, const pan_ir_instr *I, unsigned k, unsigned pc,
+      struct pan_va_instr *in, char *name, size_t name_size)
+{
+   memset(in, 0, sizeof(*in));
+   in->page = -1;
+   if (I->op == PAN_IR_OP_COLLECT) {
+      in->op = -1;
+      in->name = "mov.i32";
+      in->nr_operands = 2;
+      in->operands[0].reg = c->regs[I->dest.value] + k;
+      return to_src(c, I->src[k], &in->operands[1].src);
+   }
+
+   const struct pan_ir_va_form *f = pan_ir_op_infos[I->op].va_form;
+   if (!f)
+      return fail(c, pan_ir_op_infos[I->op].name,
+                  " reached the Valhall emitter unlowered");
+   fill_name(I, f->name, name, name_size);
+   in->op = pan_va_op_lookup(name);
+   if (in->op < 0)
+      return fail(c, "no Valhall instruction ", name);
+   for (unsigned m = 0; m < f->nr_mods; ++m) {
+      in->mods[in->nr_mods++] =
+         (struct pan_va_mod_value){ f->mods[m][0], fill_mod(I, f->mods[m][1]),
+                                    0 };
+   }
+   in->nr_operands = f->nr_args;
+   for (unsigned a = 0; a < f->nr_args; ++a) {
+      if (!fill_arg(c, I, &f->args[a], pc, &in->operands[a]))
+         return false;
+   }
+   return true;
+}
+
+static bool
+encode(struct emit_ctx *c, const struct pan_va_instr *in, uint64_t *word)
+{
+   char msg[160];
+   if (pan_va_encode(in, word, msg, sizeof(msg)) == 0)
+      return true;
+   snprintf(c->err, c->err_size, "encoding %s: %s",
+            in->name ? in->name : pan_va_op_name((unsigned)in->op), msg);
+   return false;
+}
+
+static bool
+has_flow(const struct pan_va_instr *in)
+{
+   for (unsigned m = 0; m < in->nr_mods; ++m) {
+      if (!strcmp(in->mods[m].field, "flow"))
+         return true;
+   }
+   return false;
 }
 
 /*
@@ -137,18 +227,26 @@ instr_text(const struct emit_ctx *c, const pan_ir_instr *I, unsigned k,
  * land past it (an empty last block is a branch target at the end).
  */
 static bool
-finish(struct emit_ctx *c, struct util_dynarray *out, const char *last,
+finish(struct emit_ctx *c, struct util_dynarray *out, struct pan_va_instr *last,
        bool last_block_empty)
 {
-   if (last && !last_block_empty && !strstr(last, ".wait") &&
-       !strstr(last, ".reconverge")) {
-      const char *sp = strchr(last, ' ');
-      char line[256];
-      snprintf(line, sizeof(line), "%.*s.end%s", (int)(sp - last), last, sp);
-      (void)util_dynarray_pop(out, uint64_t);
-      return assemble(c, line, out);
+   struct pan_va_instr nop = { .op = -1, .name = "nop", .page = -1 };
+   uint64_t word;
+
+   if (last && !last_block_empty && !has_flow(last) &&
+       last->nr_mods < PAN_VA_MAX_MODS) {
+      last->mods[last->nr_mods++] =
+         (struct pan_va_mod_value){ "flow", "end", 0 };
+      if (!encode(c, last, &word))
+         return false;
+      *util_dynarray_top_ptr(out, uint64_t) = word;
+      return true;
    }
-   return assemble(c, "nop.end", out);
+   nop.mods[nop.nr_mods++] = (struct pan_va_mod_value){ "flow", "end", 0 };
+   if (!encode(c, &nop, &word))
+      return false;
+   util_dynarray_append(out, uint64_t, word);
+   return true;
 }
 
 bool
@@ -168,34 +266,30 @@ pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
       pan_ir_foreach_instr(b, I) pc += instr_words(I);
    }
 
-   char *last = NULL;
-   bool ok = true;
+   struct pan_va_instr in;
+   char name[32];
+   bool ok = true, any = false;
    pc = 0;
    pan_ir_foreach_block(s, b)
    {
       pan_ir_foreach_instr(b, I)
       {
-         if (!pan_ir_op_infos[I->op].va && I->op != PAN_IR_OP_COLLECT) {
-            snprintf(err, err_size, "%s reached the Valhall emitter unlowered",
-                     pan_ir_op_infos[I->op].name);
-            ok = false;
-            goto done;
-         }
          for (unsigned k = 0; k < instr_words(I); ++k, ++pc) {
-            free(last);
-            last = instr_text(&c, I, k, pc);
-            if (!last || !assemble(&c, last, &out)) {
+            uint64_t word;
+            if (!build(&c, I, k, pc, &in, name, sizeof(name)) ||
+                !encode(&c, &in, &word)) {
                ok = false;
                goto done;
             }
+            util_dynarray_append(&out, uint64_t, word);
+            any = true;
          }
       }
    }
    pan_ir_block *tail = list_last_entry(&s->blocks, pan_ir_block, link);
-   ok = finish(&c, &out, last, list_is_empty(&tail->instrs));
+   ok = finish(&c, &out, any ? &in : NULL, list_is_empty(&tail->instrs));
 
 done:
-   free(last);
    ralloc_free(c.block_pc);
    *words = out.data;
    *nr_words = util_dynarray_num_elements(&out, uint64_t);

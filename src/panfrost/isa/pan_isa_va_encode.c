@@ -81,6 +81,21 @@ pan_va_lut_index(uint32_t v)
    return -1;
 }
 
+bool
+pan_va_special_lookup(const char *name, uint8_t *page, uint8_t *index)
+{
+   for (unsigned p = 0; name && p < 4; p++) {
+      for (unsigned i = 0; i < 16; i++) {
+         if (va_special_names[p][i] && !strcmp(va_special_names[p][i], name)) {
+            *page = (uint8_t)p;
+            *index = (uint8_t)i;
+            return true;
+         }
+      }
+   }
+   return false;
+}
+
 /* Value of one modifier setting for field m, or -1. */
 static int64_t
 mod_value(struct va_enc *e, const struct va_mod *m,

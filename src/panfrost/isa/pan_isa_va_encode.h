@@ -109,6 +109,10 @@ enum pan_va_operand_kind {
 int pan_va_op_nr_operands(unsigned op);
 int pan_va_op_operand_kind(unsigned op, unsigned k);
 
+/* The special FAU value called name ("lane_id"...): its page and index
+ * for a PAN_VA_SRC_SPECIAL source.  Returns false when there is none. */
+bool pan_va_special_lookup(const char *name, uint8_t *page, uint8_t *index);
+
 /* The hardware immediate table: entry i of 32, and the entry holding v
  * (-1 when none does). */
 uint32_t pan_va_lut_value(unsigned i);

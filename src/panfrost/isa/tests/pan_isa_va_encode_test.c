@@ -407,6 +407,12 @@ test_accessors(void)
                 "LUT index of entry %u", i);
    }
    PAN_EXPECT_EQ(pan_va_lut_index(0x12345677), -1);
+   uint8_t page = 9, index = 99;
+   PAN_EXPECT(pan_va_special_lookup("lane_id", &page, &index));
+   PAN_EXPECT(page < 4 && index < 16 &&
+              !strcmp(va_special_names[page][index], "lane_id"));
+   PAN_EXPECT(!pan_va_special_lookup("no_such_value", &page, &index));
+   PAN_EXPECT(!pan_va_special_lookup(NULL, &page, &index));
    PAN_EXPECT_EQ(pan_va_lut_value(32), 0);
 }
 
