@@ -5,6 +5,10 @@
  * Test oracle: drives the base's STOCK Bifrost/Valhall compiler and
  * disassembler so that our ISA library can be checked against real
  * machine code.  Built only under tests/oracle, never part of the product.
+ * Built a second time with ORACLE_MIDGARD defined, against the stock
+ * Midgard compiler (GPU ids 0x720 for T720/v4, 0x860 for T860/v5), as
+ * stock-midgard-compiler: the two back ends share header names, so they
+ * cannot live in one executable.
  *
  *   stock-bifrost-compiler compile --out=DIR --gpu=ID[,ID...] FILES...
  *      FILES are GLSL sources named *.vert, *.frag or *.comp forming one
@@ -28,9 +32,18 @@
 #include "compiler/glsl/standalone.h"
 #include "util/u_dynarray.h"
 
+#ifdef ORACLE_MIDGARD
+#include "disassemble.h"
+#include "midgard_compile.h"
+#define ORACLE_NAME       "stock-midgard-compiler"
+#define oracle_nir_options midgard_nir_options
+#else
 #include "bifrost_compile.h"
 #include "disassemble.h"
 #include "valhall/disassemble.h"
+#define ORACLE_NAME       "stock-bifrost-compiler"
+#define oracle_nir_options bifrost_nir_options
+#endif
 
 #include "oracle_glsl_ir.h"
 
@@ -40,9 +53,9 @@ static int
 usage(void)
 {
    fprintf(stderr,
-           "usage: stock-bifrost-compiler compile --out=DIR --gpu=ID[,ID] "
+           "usage: " ORACLE_NAME " compile --out=DIR --gpu=ID[,ID] "
            "FILES...\n"
-           "       stock-bifrost-compiler disasm --gpu=ID FILE\n");
+           "       " ORACLE_NAME " disasm --gpu=ID FILE\n");
    return 2;
 }
 
@@ -207,7 +220,7 @@ compile(const char *out, const unsigned *gpus, unsigned nr_gpus,
          continue;
       sh->Program->info.stage = s;
       sh->Program->nir =
-         glsl_to_nir(&ctx.Const, prog, s, &bifrost_nir_options);
+         glsl_to_nir(&ctx.Const, prog, s, &oracle_nir_options);
       preprocess_nir(sh->Program->nir);
    }
    if (!gl_nir_link_varyings(&ctx.Const, &ctx.Extensions, ctx.API, prog) ||
@@ -233,8 +246,13 @@ compile(const char *out, const unsigned *gpus, unsigned nr_gpus,
          char path[4096];
 
          util_dynarray_init(&binary, NULL);
+#ifdef ORACLE_MIDGARD
+         midgard_compile_shader_nir(nir_shader_clone(NULL, nir), &inputs,
+                                    &binary, &info);
+#else
          bifrost_compile_shader_nir(nir_shader_clone(NULL, nir), &inputs,
                                     &binary, &info);
+#endif
          snprintf(path, sizeof(path), "%s/%s-%04x.bin", out,
                   stage_tag(s), gpus[g]);
          ret = write_file(path, binary.data, binary.size);
@@ -267,11 +285,16 @@ disasm(unsigned gpu, const char *path)
    }
    fclose(fp);
 
+#ifdef ORACLE_MIDGARD
+   disassemble_midgard(stdout, (uint8_t *)code, (size_t)size & ~15ul, gpu,
+                       false);
+#else
    if ((gpu >> 12) >= 9)
       disassemble_valhall(stdout, code, (unsigned)size & ~7u, false);
    else
       disassemble_bifrost(stdout, (uint8_t *)code, (size_t)size & ~15ul,
                           false);
+#endif
    free(code);
    return 0;
 }

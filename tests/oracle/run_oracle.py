@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Copyright 2026 The Panfrost fork authors
 # SPDX-License-Identifier: MIT
-"""Check our Bifrost/Valhall ISA library on real machine code.
+"""Check our Bifrost/Valhall and Midgard ISA libraries on real machine code.
 
 The base's stock compiler (built under tests/oracle only) compiles a corpus
 of .shader_test files for a Bifrost and a Valhall GPU into a temporary
@@ -11,6 +11,12 @@ assembled back with pan-asm, which must give the same bytes.  Our text is
 also compared, instruction by instruction, with the stock disassembler's:
 mnemonic, modifiers and operands on Valhall; mnemonic, destination and
 source operands (registers, FAU words, constants, temporaries) on Bifrost.
+With --family=midgard the stock Midgard compiler does the same for T720
+(v4) and T860 (v5); there the comparison covers every ALU, branch,
+load/store and texture instruction: opcode (through MID_STOCK_NAMES),
+destination and source registers (constants and immediates as such) and
+branch offsets.  Trailing all-zero quadwords (the stock compiler's padding)
+are counted and cut before our tools see the binary.
 Nothing the stock compiler produces is kept.
 """
 
@@ -23,7 +29,8 @@ import subprocess
 import sys
 import tempfile
 
-GPUS = {0x7212: 'v7', 0x9093: 'v9'}
+FAMILIES = {'bifrost': {0x7212: 'v7', 0x9093: 'v9'},
+            'midgard': {0x720: 'v4', 0x860: 'v5'}}
 STAGES = {'vertex shader': 'vert', 'fragment shader': 'frag',
           'compute shader': 'comp'}
 OTHER_STAGES = ('geometry shader', 'tessellation control shader',
@@ -68,7 +75,7 @@ def compile_one(args, path, work):
         with open(name, 'w') as f:
             f.write(src)
         names.append(name)
-    gpus = ','.join(hex(g) for g in GPUS)
+    gpus = ','.join(hex(g) for g in FAMILIES[args.family])
     try:
         p = subprocess.run([args.compiler, 'compile', '--out=' + work,
                             '--gpu=' + gpus] + names,
@@ -95,26 +102,39 @@ def run(cmd, **kw):
 def check_binary(args, path):
     """Decode, re-assemble and compare one binary; returns a result dict."""
     gpu = int(path[-8:-4], 16)
-    arch = GPUS[gpu]
+    arch = FAMILIES[args.family][gpu]
     res = {'arch': arch, 'insts': 0, 'padding': 0, 'fallbacks': [],
            'roundtrip': True,
            'errors': [], 'stock': None}
+    with open(path, 'rb') as f:
+        orig = f.read()
+    if arch in ('v4', 'v5'):
+        # Zero quadwords after the last bundle: padding, not bundles.
+        n = len(orig)
+        while n >= 16 and orig[n - 16:n] == bytes(16):
+            n -= 16
+        res['padding'] = (len(orig) - n) // 16
+        orig = orig[:n]
+        path = path + '.trim'
+        with open(path, 'wb') as f:
+            f.write(orig)
     p = run([args.disasm, '--arch=' + arch, path], text=True)
     if p.returncode:
         res['errors'].append('pan-disasm failed: ' + p.stderr.strip())
         return res
     ours = p.stdout
-    with open(path, 'rb') as f:
-        orig = f.read()
     # The stock compiler pads programs (and the programs it places one
     # after the other) with zero bytes; those words are not instructions.
     for line in ours.splitlines():
         if is_padding(line):
             res['padding'] += 1
-        elif FALLBACK.search(line):
+        elif FALLBACK.search(line) or (arch in ('v4', 'v5') and
+                                       line.strip().startswith('.raw')):
             res['fallbacks'].append(line.strip())
         else:
             res['insts'] += count_insts(arch, line)
+            if arch in ('v4', 'v5') and line[:1].isalpha():
+                res['bundles'] = res.get('bundles', 0) + 1
     txt = path + '.s'
     with open(txt, 'w') as f:
         f.write(ours)
@@ -129,7 +149,7 @@ def check_binary(args, path):
         res['errors'].append('round trip differs' +
                              (': ' + p.stderr.strip() if p.returncode else ''))
     p = run([args.compiler, 'disasm', f'--gpu={gpu:#x}', path], text=True,
-            errors='replace')
+            errors='replace', timeout=60)
     if p.returncode == 0:
         res['stock'] = compare(arch, ours, p.stdout)
     else:
@@ -151,6 +171,9 @@ def count_insts(arch, line):
         return 0
     if arch == 'v9':
         return 1
+    if arch in ('v4', 'v5'):
+        return 1 if line[:1].isspace() and s != MID_LS_EMPTY and \
+            not s.startswith('consts') else 0
     return 2 if '|' in s else 0
 
 
@@ -167,6 +190,8 @@ def norm_va(line):
 
 
 def compare(arch, ours, stock):
+    if arch in ('v4', 'v5'):
+        return compare_mid(ours, stock)
     if arch == 'v9':
         return compare_va(ours, stock)
     return compare_bi(ours, stock)
@@ -337,11 +362,151 @@ def compare_bi(ours, stock):
     return {'compared': min(len(a), len(b)), 'diffs': diffs}
 
 
+# ----- Midgard -----
+
+# The empty load/store slot (word 3): the stock text leaves it out.
+MID_LS_EMPTY = 'ls.nop swz=xxxx'
+MID_ALU_UNITS = ('vmul', 'sadd', 'vadd', 'smul', 'lut')
+
+# Our opcode names -> the stock disassembler's, where they differ (lower
+# case; ALU names without their lane-width suffix).  Our names follow the
+# opcode's meaning (the i prefix of integer ops, one name per comparison,
+# the load/store type in the name); the stock text splits some of that into
+# dotted modifiers.  A load/store or texture name matches when the stock
+# one is this name or starts with it and a dot (the stock text appends
+# attribute-table and texture-dimension modifiers).
+MID_STOCK_NAMES = {
+    # ALU: integer ops without the i, comparisons and selects as modifiers
+    'imov': 'mov', 'iadd': 'add', 'iand': 'and', 'iandnot': 'andnot',
+    'inor': 'nor', 'iornot': 'ornot', 'ishl': 'shl', 'iasr': 'asr',
+    'ieq': 'cmp.eq', 'ine': 'cmp.ne', 'ilt': 'cmp.lt', 'ile': 'cmp.le',
+    'iball_eq': 'cmp.all.eq',
+    'feq': 'fcmp.eq', 'fne': 'fcmp.ne', 'flt': 'fcmp.lt', 'fle': 'fcmp.le',
+    'icsel': 'csel.scalar', 'fcsel': 'fcsel.scalar', 'f2i_rtz': 'f2i.rtz',
+    # load/store: the type as a modifier
+    'ld_attr_32': 'ld_attr.f32', 'ld_attr_32i': 'ld_attr.s32',
+    'ld_vary_32': 'ld_vary.f32', 'ld_vary_32u': 'ld_vary.u32',
+    'st_vary_32': 'st_vary.f32', 'ld_ubo_32': 'ld_ubo.32',
+    'ld_ubo_64': 'ld_ubo.64', 'ld_ubo_128': 'ld_ubo.128',
+    'ld_cubemap_coords': 'cubemap.f32',
+    # texture operations
+    'normal': 'tex', 'gradient': 'tex_grad', 'deriv': 'derivative',
+    # branch operations (the stock text's third dotted part)
+    'writeout': 'write',
+}
+
+
+def mid_reg(o):
+    """Register number of a stock ALU operand, 'const' for constants and
+    immediates, None when it is no register."""
+    o = o.strip()
+    if o.startswith(('#', '<')):
+        return 'const'
+    m = re.match(r'(R|TMP|AL|AT|TA|U|PC_SP)(\d*)', o)
+    if not m:
+        return None
+    n = int(m.group(2) or 0)
+    return {'R': n, 'TMP': 24 + n, 'AL': 26 + n, 'AT': 28 + n,
+            'TA': 28 + n, 'U': 23 - n, 'PC_SP': 31}[m.group(1)]
+
+
+def mid_ins_ours(text):
+    res = []
+    for line in text.splitlines():
+        s = line.split(';')[0].strip()
+        if not line[:1].isspace() or not s or s == MID_LS_EMPTY or \
+                s.startswith('consts'):
+            continue
+        toks = s.split()
+        unit, _, op = toks[0].partition('.')
+        f = {}
+        for t in toks[1:]:
+            k, _, v = t.partition('=')
+            f[k] = v if v else True
+        res.append((unit, op, f))
+    return res
+
+
+def mid_ins_stock(text):
+    res = []
+    for line in text.splitlines():
+        s = re.sub(r'/\*.*?\*/', '', line).strip()
+        if not s or s in ('writeout', 'break') or \
+                s.startswith(('uconstants', 'unknown', 'Unknown')):
+            continue
+        name, _, rest = s.partition(' ')
+        # Vector constants print as <#a, #b, ...>: one operand.
+        ops, depth, cur = [], 0, ''
+        for ch in rest:
+            depth += {'<': 1, '>': -1}.get(ch, 0)
+            if ch == ',' and depth == 0:
+                ops.append(cur.strip())
+                cur = ''
+            else:
+                cur += ch
+        if cur.strip():
+            ops.append(cur.strip())
+        res.append((name, ops))
+    return res
+
+
+def mid_key_ours(ins):
+    unit, op, f = ins
+    if unit in MID_ALU_UNITS:
+        name = MID_STOCK_NAMES.get(op, op)
+        srcs = [f.get('a', 'r0'), f.get('b', 'r0')]
+        srcs = ['const' if r == 'r26' else int(r[1:]) for r in srcs]
+        if 'bimm' in f:
+            srcs[1] = 'const'
+        return ('alu', name, int(f.get('d', 'r0')[1:]), tuple(srcs))
+    if unit in ('br', 'brx'):
+        return (unit, MID_STOCK_NAMES.get(op, op), int(f.get('offset', 0)))
+    return (unit, MID_STOCK_NAMES.get(op, op))
+
+
+def mid_key_stock(ins, kind):
+    """The stock instruction read as the kind our text says it is."""
+    name, ops = ins
+    base = name.lower()
+    if kind == 'alu':
+        base = re.sub(r'\.[if]\d+$', '', base)
+    if kind in ('br', 'brx'):
+        # brx[.call].OP.COND +N -> tag
+        parts = base.split('.')
+        op = parts[-2] if len(parts) >= 3 else parts[-1]
+        m = re.search(r'([+-]\d+) ->', ' '.join(ops))
+        return (kind, op, int(m.group(1)) if m else None)
+    if kind == 'alu' and len(ops) == 3:
+        return ('alu', base, mid_reg(ops[0]),
+                (mid_reg(ops[1]), mid_reg(ops[2])))
+    return (kind, base)
+
+
+def compare_mid(ours, stock):
+    a = [mid_key_ours(x) for x in mid_ins_ours(ours)]
+    b = mid_ins_stock(stock)
+    # The stock text may stop early at a break.
+    a = a[:len(b)]
+    diffs = []
+    if len(a) != len(b):
+        diffs.append((f'{len(a)} instructions', f'{len(b)} instructions'))
+    for x, y in zip(a, b):
+        y = mid_key_stock(y, x[0])
+        if x[0] in ('ls', 'tx') and y[1].startswith(x[1] + '.'):
+            y = x
+        if x[:2] != y[:2]:
+            diffs.append((f'{x[0]} opcode {x[1]}', f'{y[0]} opcode {y[1]}'))
+        elif x != y:
+            diffs.append((str(x), str(y)))
+    return {'compared': min(len(a), len(b)), 'diffs': diffs}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('--compiler', required=True)
     ap.add_argument('--disasm', required=True)
     ap.add_argument('--asm', required=True)
+    ap.add_argument('--family', choices=sorted(FAMILIES), default='bifrost')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
     ap.add_argument('--keep', help='keep the work directory here')
     ap.add_argument('--limit', type=int, default=0)
@@ -393,6 +558,8 @@ def main():
     for b, r in results:
         c = per_arch[r['arch']]
         c['shaders'] += 1
+        if 'bundles' in r:
+            c['bundles'] += r['bundles']
         c['instructions'] += r['insts']
         c['padding words'] += r['padding']
         c['fallback lines'] += len(r['fallbacks'])
@@ -417,14 +584,16 @@ def main():
     for arch in sorted(per_arch):
         c = per_arch[arch]
         print(f'{arch}: ' + ', '.join(f'{k} {v}' for k, v in c.items()))
-    for (arch, x, y), n in disagreements.most_common(40):
+    for (arch, x, y), n in disagreements.most_common(
+            None if args.verbose else 40):
         print(f'  {arch} disagreement x{n}: ours {x} / stock {y}')
     if not args.keep:
         subprocess.run(['rm', '-rf', work])
     # Every instruction must decode and round-trip, agree with the stock
     # text, and both architectures must have been exercised.
     ok = bad == 0 and not disagreements and bins and \
-        all(per_arch[a]['instructions'] for a in GPUS.values())
+        all(per_arch[a]['instructions']
+            for a in FAMILIES[args.family].values())
     for m in missing:
         print(f'MISSING {m}')
     ok = ok and not missing
