@@ -9,6 +9,7 @@
 
 #include "pan_compile.h"
 #include "pan_ir_from_nir.h"
+#include "isa/pan_isa_va.h"
 #include "pan_va.h"
 
 const nir_shader_compiler_options pan_va_nir_options = {
@@ -85,6 +86,16 @@ bool
 pan_va_compile(nir_shader *nir, void *mem_ctx, struct pan_va_binary *out,
                FILE *print_ir, char *err, size_t err_size)
 {
+   return pan_va_compile_opts(nir, mem_ctx, NULL, out, print_ir, err, err_size);
+}
+
+bool
+pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
+                    const struct pan_va_compile_options *opts,
+                    struct pan_va_binary *out, FILE *print_ir, char *err,
+                    size_t err_size)
+{
+   bool fold = !(opts && opts->no_fau_fold);
    void *tmp = ralloc_context(NULL);
    *out = (struct pan_va_binary){ 0 };
 
@@ -101,7 +112,7 @@ pan_va_compile(nir_shader *nir, void *mem_ctx, struct pan_va_binary *out,
    PASS(s, pan_ir_opt_copy_prop(s), "copy_prop");
    PASS(s, pan_ir_opt_dce(s), "dce");
    PASS(s, pan_ir_lower_phis(s), "lower_phis");
-   PASS(s, pan_va_legalize(s), "va_legalize");
+   PASS(s, pan_va_legalize(s, fold), "va_legalize");
 
    uint8_t *regs = pan_va_ra(s, err, err_size);
    if (!regs)
@@ -111,6 +122,11 @@ pan_va_compile(nir_shader *nir, void *mem_ctx, struct pan_va_binary *out,
       ralloc_free(out->words);
       *out = (struct pan_va_binary){ 0 };
       goto fail;
+   }
+   if (print_ir) {
+      fprintf(print_ir, "-- Valhall\n");
+      pan_va_disassemble(out->words, out->nr_words * 8, print_ir, true, NULL,
+                         0);
    }
    ralloc_free(tmp);
    return true;

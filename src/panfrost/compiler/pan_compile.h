@@ -23,6 +23,12 @@ struct pan_va_binary {
    unsigned nr_words;
 };
 
+struct pan_va_compile_options {
+   /* Keep uniforms in movs instead of folding them into sources (to
+    * measure the folding). */
+   bool no_fau_fold;
+};
+
 /*
  * Compile; the NIR is lowered in place.  Returns false with a message in
  * err for what the compiler does not support (no crash, nothing leaked).
@@ -30,6 +36,12 @@ struct pan_va_binary {
  */
 bool pan_va_compile(nir_shader *nir, void *mem_ctx, struct pan_va_binary *out,
                     FILE *print_ir, char *err, size_t err_size);
+
+/* The same with options (NULL: defaults). */
+bool pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
+                         const struct pan_va_compile_options *opts,
+                         struct pan_va_binary *out, FILE *print_ir, char *err,
+                         size_t err_size);
 
 #ifdef __cplusplus
 }

@@ -17,11 +17,19 @@
 #define PAN_VA_LAST_RESERVED 62
 #define PAN_VA_NR_REGS 64
 
-/* Immediates outside the hardware constant table go through iadd_imm. */
-void pan_va_legalize(pan_ir_shader *s);
+/*
+ * Fold FAU reads into sources when fold_fau is set (pan_va_fold.c), then
+ * materialize immediates outside the hardware constant table with
+ * iadd_imm.
+ */
+void pan_va_legalize(pan_ir_shader *s, bool fold_fau);
 
-/* Whether the hardware constant table holds v. */
-bool pan_va_is_lut_constant(uint32_t v);
+/* Fold uniforms, specials and table constants read through movs into
+ * their users; returns how many movs went. */
+unsigned pan_va_fold_fau(pan_ir_shader *s);
+
+/* The FAU value (64-bit uniform pair or special) a source reads, or -1. */
+int pan_va_fau_slot(pan_ir_index i);
 
 /*
  * Linear-scan allocation: returns the base register of every value

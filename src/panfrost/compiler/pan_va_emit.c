@@ -201,6 +201,32 @@ build(struct emit_ctx *c, const pan_ir_instr *I, unsigned k, unsigned pc,
    return true;
 }
 
+/* A Valhall instruction reads one FAU value at most (a 64-bit uniform pair
+ * or a special); legalization promises it, checked here. */
+static bool
+check_fau(struct emit_ctx *c, const struct pan_va_instr *in)
+{
+   int slot = -1;
+   for (unsigned k = 0; k < in->nr_operands; ++k) {
+      const struct pan_va_src *s = &in->operands[k].src;
+      int v = s->kind == PAN_VA_SRC_UNIFORM ? s->value >> 1
+              : s->kind == PAN_VA_SRC_SPECIAL
+                 ? 0x100 + s->special_page * 16 + s->value
+                 : -1;
+      if (pan_va_op_operand_kind(in->op >= 0
+                                    ? (unsigned)in->op
+                                    : (unsigned)pan_va_op_lookup(in->name),
+                                 k) != PAN_VA_OPERAND_SRC ||
+          v < 0)
+         continue;
+      if (slot >= 0 && slot != v)
+         return fail(c, "instruction reads two FAU values: ",
+                     in->name ? in->name : pan_va_op_name((unsigned)in->op));
+      slot = v;
+   }
+   return true;
+}
+
 static bool
 encode(struct emit_ctx *c, const struct pan_va_instr *in, uint64_t *word)
 {
@@ -277,7 +303,7 @@ pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
          for (unsigned k = 0; k < instr_words(I); ++k, ++pc) {
             uint64_t word;
             if (!build(&c, I, k, pc, &in, name, sizeof(name)) ||
-                !encode(&c, &in, &word)) {
+                !check_fau(&c, &in) || !encode(&c, &in, &word)) {
                ok = false;
                goto done;
             }

@@ -7,30 +7,22 @@
  * materialized by "iadd_imm #0, constant:v" just before their use.
  */
 
-#include "isa/pan_isa_va_priv.h"
+#include "isa/pan_isa_va_encode.h"
 #include "pan_ir_builder.h"
 #include "pan_va.h"
 
-bool
-pan_va_is_lut_constant(uint32_t v)
-{
-   for (unsigned i = 0; i < 32; ++i) {
-      if (va_immediate_lut[i] == v)
-         return true;
-   }
-   return false;
-}
-
 void
-pan_va_legalize(pan_ir_shader *s)
+pan_va_legalize(pan_ir_shader *s, bool fold_fau)
 {
+   if (fold_fau)
+      pan_va_fold_fau(s);
    pan_ir_foreach_block(s, blk)
    {
       pan_ir_foreach_instr(blk, I)
       {
          for (unsigned i = 0; i < I->nr_srcs; ++i) {
             pan_ir_index *src = &I->src[i];
-            if (src->kind != PAN_IR_IMM || pan_va_is_lut_constant(src->value))
+            if (src->kind != PAN_IR_IMM || pan_va_lut_index(src->value) >= 0)
                continue;
             pan_ir_builder b = pan_ir_builder_before(s, blk, I);
             pan_ir_index v = pan_ir_iadd_imm(&b, src->value, pan_ir_imm(0));

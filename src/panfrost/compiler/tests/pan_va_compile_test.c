@@ -26,6 +26,10 @@
 
 static uint64_t seed = 0x5eedc0de;
 
+/* Options of the next compile, and the size of the last program. */
+static struct pan_va_compile_options compile_opts;
+static unsigned last_nr_words;
+
 struct mem {
    uint8_t bytes[2048];
 };
@@ -104,11 +108,13 @@ run(nir_builder *b, const uint32_t *in, unsigned in_words,
    bool ok = false;
    void *ctx = ralloc_context(NULL);
 
-   if (!pan_va_compile(b->shader, ctx, &bin, NULL, err, sizeof(err))) {
+   if (!pan_va_compile_opts(b->shader, ctx, &compile_opts, &bin, NULL, err,
+                            sizeof(err))) {
       pan_test_fail("%s: %s", b->shader->info.name, err);
       goto done;
    }
 
+   last_nr_words = bin.nr_words;
    static struct mem m;
    memset(&m, 0, sizeof(m));
    memcpy(m.bytes + IN_OFF, in, in_words * 4);
@@ -344,6 +350,65 @@ test_loop(void)
 }
 
 /* What the slice does not cover fails to compile with a message. */
+/* Push constants used by ALU instructions, float and integer. */
+static nir_builder
+fau_shader(void)
+{
+   nir_builder b = begin("fau");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *x = load_in(&b, i, 1);
+   nir_ssa_def *p = param(&b, 4), *q = param(&b, 5), *r = param(&b, 6);
+   nir_ssa_def *v = nir_iadd(&b, nir_imul(&b, x, p), q);
+   v = nir_ixor(&b, v, r);
+   nir_ssa_def *f = nir_fadd(&b, nir_u2f32(&b, x), nir_fneg(&b, p));
+   v = nir_iadd(&b, v, nir_f2u32(&b, nir_fmax(&b, f, nir_imm_float(&b, 0))));
+   store_out(&b, i, v);
+   return b;
+}
+
+static uint32_t
+fau_ref(uint32_t x, uint32_t p, uint32_t q, uint32_t r)
+{
+   uint32_t v = ((x * p) + q) ^ r;
+   float pf, f = (float)x;
+   memcpy(&pf, &p, 4);
+   f = f + -pf;
+   f = f > 0 ? f : 0;
+   return v + (f >= 4294967296.0f ? 0xffffffffu : (uint32_t)f);
+}
+
+/* Folding uniforms into sources removes the movs, same results. */
+static void
+test_fau_fold(void)
+{
+   uint32_t in[LANES], out[LANES];
+   float pf = 3.5f;
+   uint32_t params[3] = { 0, 0x01234567, 0x00ff00ff };
+   unsigned words[2];
+
+   memcpy(&params[0], &pf, 4);
+   random_words(in, LANES);
+   for (unsigned l = 0; l < LANES; ++l)
+      in[l] &= 0xffff; /* exact in float */
+   for (unsigned fold = 0; fold < 2; ++fold) {
+      compile_opts.no_fau_fold = !fold;
+      nir_builder b = fau_shader();
+      memset(out, 0, sizeof(out));
+      bool ran = run(&b, in, LANES, params, 3, out, LANES);
+      PAN_CHECK(ran, "fau shader (fold %u) did not run", fold);
+      words[fold] = last_nr_words;
+      for (unsigned l = 0; ran && l < LANES; ++l) {
+         uint32_t want = fau_ref(in[l], params[0], params[1], params[2]);
+         PAN_CHECK(out[l] == want, "fold %u lane %u: 0x%x, want 0x%x", fold,
+                   l, out[l], want);
+      }
+   }
+   compile_opts.no_fau_fold = false;
+   printf("fau: %u words without folding, %u with\n", words[0], words[1]);
+   PAN_CHECK(words[1] < words[0], "folding did not shorten: %u -> %u",
+             words[0], words[1]);
+}
+
 static void
 test_unsupported(void)
 {
@@ -380,6 +445,7 @@ main(void)
    PAN_RUN_CASE(test_float);
    PAN_RUN_CASE(test_if_else);
    PAN_RUN_CASE(test_loop);
+   PAN_RUN_CASE(test_fau_fold);
    PAN_RUN_CASE(test_unsupported);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_compile");
