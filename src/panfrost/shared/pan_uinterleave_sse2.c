@@ -32,29 +32,9 @@ uil_rows(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, unsigned rb,
    }
 }
 
-static UIL_INLINE void
-uil_ctile(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, bool store)
-{
-   for (unsigned qy = 0; qy < 2; ++qy) {
-      switch (B) {
-      case 4: uil_rows_sse2_b4(tile, lin, stride, qy, 2, store, false); break;
-      case 8: uil_rows_sse2_b8(tile, lin, stride, qy, 2, store, false); break;
-      case 16:
-         uil_rows_sse2_b16(tile, lin, stride, qy, 2, store, false);
-         break;
-      default: uil_rows_quads(tile, lin, stride, B, qy, 2, store); break;
-      }
-   }
-}
-
-/* Streaming stores are weakly ordered: fence before anyone else looks */
-static UIL_INLINE void
-uil_fence(bool nt)
-{
-   if (nt)
-      _mm_sfence();
-}
-
+/* x86 flavours share the compressed-tile copy and the fence */
+#define uil_ctile uil_ctile_sse2
+#define uil_fence uil_fence_sse2
 #include "pan_uinterleave_walk.h"
 
 UIL_DEFINE_TABLE(uil_table_sse2);

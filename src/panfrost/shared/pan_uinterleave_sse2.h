@@ -20,6 +20,7 @@
 #define PAN_UINTERLEAVE_SSE2_H
 
 #include <emmintrin.h>
+#include "pan_uinterleave_portable.h"
 #include "pan_uinterleave_priv.h"
 
 #define LDU(p)     _mm_loadu_si128((const __m128i *)(const void *)(p))
@@ -198,5 +199,31 @@ uil_rows_sse2_b16(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
 #undef LDU
 #undef STU
 #undef DST
+
+/* Whole 4x4-element tiles of compressed formats (two quad rows), the same
+ * in every x86 flavour. */
+static UIL_INLINE void
+uil_ctile_sse2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
+               bool store)
+{
+   for (unsigned qy = 0; qy < 2; ++qy) {
+      switch (B) {
+      case 4: uil_rows_sse2_b4(tile, lin, stride, qy, 2, store, false); break;
+      case 8: uil_rows_sse2_b8(tile, lin, stride, qy, 2, store, false); break;
+      case 16:
+         uil_rows_sse2_b16(tile, lin, stride, qy, 2, store, false);
+         break;
+      default: uil_rows_quads(tile, lin, stride, B, qy, 2, store); break;
+      }
+   }
+}
+
+/* Streaming stores are weakly ordered: fence before anyone else looks */
+static UIL_INLINE void
+uil_fence_sse2(bool nt)
+{
+   if (nt)
+      _mm_sfence();
+}
 
 #endif
