@@ -14,31 +14,6 @@
 #define MAX_PARTS 32
 #define LINE_MAX_CHARS 1024
 
-struct va_asm {
-   uint64_t word;
-   int page; /* -1 until an operand or .page= fixes it */
-   char *err;
-   size_t err_size;
-};
-
-static void
-put(uint64_t *word, unsigned start, unsigned size, uint64_t value)
-{
-   uint64_t mask = ((1ull << size) - 1) << start;
-   *word = (*word & ~mask) | ((value << start) & mask);
-}
-
-static int
-set_page(struct va_asm *a, unsigned page)
-{
-   if (a->page >= 0 && a->page != (int)page)
-      return pan_isa_fail(a->err, a->err_size,
-                          "operands need FAU pages %d and %u at once",
-                          a->page, page);
-   a->page = (int)page;
-   return 0;
-}
-
 static int
 enum_lookup(const struct va_mod *m, const char *value)
 {
@@ -53,7 +28,7 @@ enum_lookup(const struct va_mod *m, const char *value)
 
 /* Apply one ".modifier" to a list of modifier fields. */
 static int
-apply_mod(struct va_asm *a, const struct va_mod *mods, unsigned nr,
+apply_mod(struct va_build *a, const struct va_mod *mods, unsigned nr,
           uint64_t *seen, const char *text)
 {
    const char *eq = strchr(text, '=');
@@ -93,13 +68,13 @@ apply_mod(struct va_asm *a, const struct va_mod *mods, unsigned nr,
       return pan_isa_fail(a->err, a->err_size, "modifier %s given twice",
                           mods[found].name);
    *seen |= 1ull << found;
-   put(&a->word, mods[found].start, mods[found].size, (uint64_t)value);
+   va_put(&a->word, mods[found].start, mods[found].size, (uint64_t)value);
    return 0;
 }
 
 /* Modifiers left unspecified take their default, or are an error. */
 static int
-default_mods(struct va_asm *a, const struct va_mod *mods, unsigned nr,
+default_mods(struct va_build *a, const struct va_mod *mods, unsigned nr,
              uint64_t seen)
 {
    for (unsigned i = 0; i < nr; i++) {
@@ -110,7 +85,7 @@ default_mods(struct va_asm *a, const struct va_mod *mods, unsigned nr,
       if (d < 0)
          return pan_isa_fail(a->err, a->err_size, "missing modifier %s",
                              m->name);
-      put(&a->word, m->start, m->size, (uint64_t)d);
+      va_put(&a->word, m->start, m->size, (uint64_t)d);
    }
    return 0;
 }
@@ -122,7 +97,7 @@ parse_reg(const char *s, int64_t *reg)
 }
 
 static int
-parse_staging(struct va_asm *a, const struct va_op *op,
+parse_staging(struct va_build *a, const struct va_op *op,
               const struct va_operand *o, char *text)
 {
    size_t n = strlen(text);
@@ -141,7 +116,7 @@ parse_staging(struct va_asm *a, const struct va_op *op,
        !pan_isa_parse_int(colon + 1, 0, 64, &count))
       return pan_isa_fail(a->err, a->err_size, "bad staging vector");
 
-   put(&a->word, o->start, 6, (uint64_t)reg);
+   va_put(&a->word, o->start, 6, (uint64_t)reg);
    if (o->count_fixed >= 0) {
       if (count != o->count_fixed)
          return pan_isa_fail(a->err, a->err_size, "%s stages exactly %d "
@@ -153,12 +128,12 @@ parse_staging(struct va_asm *a, const struct va_op *op,
    if (v < 0 || v >= (1ll << m->size))
       return pan_isa_fail(a->err, a->err_size,
                           "staging length %d out of range", (int)count);
-   put(&a->word, m->start, m->size, (uint64_t)v);
+   va_put(&a->word, m->start, m->size, (uint64_t)v);
    return 0;
 }
 
 static int
-parse_dest(struct va_asm *a, char *text)
+parse_dest(struct va_build *a, char *text)
 {
    char *parts[3];
    int n = pan_isa_split(text, '.', parts, 3);
@@ -178,7 +153,7 @@ parse_dest(struct va_asm *a, char *text)
          return pan_isa_fail(a->err, a->err_size, "bad write mask .%s",
                              parts[1]);
    }
-   put(&a->word, 40, 8, (uint64_t)reg | mask << 6);
+   va_put(&a->word, 40, 8, (uint64_t)reg | mask << 6);
    return 0;
 }
 
@@ -198,7 +173,7 @@ special_lookup(const char *name, unsigned *page)
 
 /* The selector byte of a source; consumes the word part of specials. */
 static int
-parse_selector(struct va_asm *a, char **parts, int n, int *used)
+parse_selector(struct va_build *a, char **parts, int n, int *used)
 {
    const char *s = parts[0];
    int64_t v;
@@ -211,7 +186,7 @@ parse_selector(struct va_asm *a, char **parts, int n, int *used)
    if (parse_reg(s, &v))
       return (int)v;
    if (s[0] == 'u' && pan_isa_parse_int(s + 1, 0, 255, &v)) {
-      if (set_page(a, (unsigned)v >> 6))
+      if (va_set_page(a, (unsigned)v >> 6))
          return -1;
       return 0x80 | (int)(v & 63);
    }
@@ -231,7 +206,7 @@ parse_selector(struct va_asm *a, char **parts, int n, int *used)
       special = special_lookup(s, &page);
       if (special < 0)
          return pan_isa_fail(a->err, a->err_size, "bad source %s", s);
-      if (set_page(a, page))
+      if (va_set_page(a, page))
          return -1;
    }
    if (n < 2 || (strcmp(parts[1], "w0") && strcmp(parts[1], "w1")))
@@ -242,7 +217,7 @@ parse_selector(struct va_asm *a, char **parts, int n, int *used)
 }
 
 static int
-parse_src(struct va_asm *a, const struct va_operand *o, char *text)
+parse_src(struct va_build *a, const struct va_operand *o, char *text)
 {
    char *parts[MAX_PARTS];
    int n = pan_isa_split(text, '.', parts, MAX_PARTS);
@@ -254,7 +229,7 @@ parse_src(struct va_asm *a, const struct va_operand *o, char *text)
    int sel = parse_selector(a, parts, n, &used);
    if (sel < 0)
       return -1;
-   put(&a->word, o->start, 8, (uint64_t)sel);
+   va_put(&a->word, o->start, 8, (uint64_t)sel);
    for (int i = used; i < n; i++) {
       if (apply_mod(a, o->mods, o->nr_mods, &seen, parts[i]))
          return -1;
@@ -263,7 +238,7 @@ parse_src(struct va_asm *a, const struct va_operand *o, char *text)
 }
 
 static int
-parse_imm(struct va_asm *a, const struct va_operand *o, char *text)
+parse_imm(struct va_build *a, const struct va_operand *o, char *text)
 {
    char *colon = strchr(text, ':');
    int64_t v;
@@ -277,7 +252,7 @@ parse_imm(struct va_asm *a, const struct va_operand *o, char *text)
                           o->name, text);
    if (!pan_isa_parse_int(colon + 1, lo, hi, &v))
       return pan_isa_fail(a->err, a->err_size, "%s out of range", text);
-   put(&a->word, o->start, o->size, (uint64_t)v);
+   va_put(&a->word, o->start, o->size, (uint64_t)v);
    return 0;
 }
 
@@ -310,7 +285,7 @@ find_op(char **parts, int n, int *used)
 }
 
 static int
-parse_operands(struct va_asm *a, const struct va_op *op, char *text)
+parse_operands(struct va_build *a, const struct va_op *op, char *text)
 {
    char *ops[16];
    int n = 0;
@@ -358,7 +333,7 @@ parse_operands(struct va_asm *a, const struct va_op *op, char *text)
 }
 
 static int
-assemble(struct va_asm *a, char *line)
+assemble(struct va_build *a, char *line)
 {
    char *space = line + strcspn(line, " \t");
    char *operands = *space ? space + 1 : space;
@@ -387,7 +362,7 @@ assemble(struct va_asm *a, char *line)
       int64_t page;
       if (!strncmp(parts[i], "page=", 5)) {
          if (!pan_isa_parse_int(parts[i] + 5, 0, 3, &page) ||
-             set_page(a, (unsigned)page))
+             va_set_page(a, (unsigned)page))
             return pan_isa_fail(a->err, a->err_size, "bad .%s", parts[i]);
       } else if (apply_mod(a, op->mods, op->nr_mods, &seen, parts[i])) {
          return -1;
@@ -396,7 +371,7 @@ assemble(struct va_asm *a, char *line)
    if (default_mods(a, op->mods, op->nr_mods, seen) ||
        parse_operands(a, op, pan_isa_trim(operands)))
       return -1;
-   put(&a->word, VA_PAGE_SHIFT, 2, a->page < 0 ? 0 : (uint64_t)a->page);
+   va_put(&a->word, VA_PAGE_SHIFT, 2, a->page < 0 ? 0 : (uint64_t)a->page);
 
    if (va_identify(a->word) != idx)
       return pan_isa_fail(a->err, a->err_size, "internal: %s encodes to a "
@@ -409,7 +384,7 @@ pan_va_assemble_line(const char *line, uint64_t *word, char *err,
                      size_t err_size)
 {
    char buf[LINE_MAX_CHARS];
-   struct va_asm a = {.page = -1, .err = err, .err_size = err_size};
+   struct va_build a = {.page = -1, .err = err, .err_size = err_size};
 
    if (!pan_isa_copy_line(line, strlen(line), buf, sizeof(buf)))
       return pan_isa_fail(err, err_size, "line too long or contains NUL");

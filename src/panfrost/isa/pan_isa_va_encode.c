@@ -13,31 +13,6 @@
 
 #include <string.h>
 
-struct va_enc {
-   uint64_t word;
-   int page; /* -1 until an operand or the instruction fixes it */
-   char *err;
-   size_t err_size;
-};
-
-static void
-put(uint64_t *word, unsigned start, unsigned size, uint64_t value)
-{
-   uint64_t mask = ((1ull << size) - 1) << start;
-   *word = (*word & ~mask) | ((value << start) & mask);
-}
-
-static int
-set_page(struct va_enc *e, unsigned page)
-{
-   if (e->page >= 0 && e->page != (int)page)
-      return pan_isa_fail(e->err, e->err_size,
-                          "operands need FAU pages %d and %u at once", e->page,
-                          page);
-   e->page = (int)page;
-   return 0;
-}
-
 int
 pan_va_op_lookup(const char *name)
 {
@@ -98,7 +73,7 @@ pan_va_special_lookup(const char *name, uint8_t *page, uint8_t *index)
 
 /* Value of one modifier setting for field m, or -1. */
 static int64_t
-mod_value(struct va_enc *e, const struct va_mod *m,
+mod_value(struct va_build *e, const struct va_mod *m,
           const struct pan_va_mod_value *v)
 {
    if (!v->value) {
@@ -127,7 +102,7 @@ mod_value(struct va_enc *e, const struct va_mod *m,
 
 /* Apply a list of settings to a list of fields, then the defaults. */
 static int
-apply_mods(struct va_enc *e, const struct va_mod *mods, unsigned nr,
+apply_mods(struct va_build *e, const struct va_mod *mods, unsigned nr,
            const struct pan_va_mod_value *vals, unsigned nr_vals)
 {
    uint64_t seen = 0;
@@ -148,7 +123,7 @@ apply_mods(struct va_enc *e, const struct va_mod *mods, unsigned nr,
       int64_t v = mod_value(e, &mods[i], &vals[k]);
       if (v < 0)
          return -1;
-      put(&e->word, mods[i].start, mods[i].size, (uint64_t)v);
+      va_put(&e->word, mods[i].start, mods[i].size, (uint64_t)v);
    }
    for (unsigned i = 0; i < nr; i++) {
       const struct va_mod *m = &mods[i];
@@ -158,18 +133,18 @@ apply_mods(struct va_enc *e, const struct va_mod *mods, unsigned nr,
       if (d < 0)
          return pan_isa_fail(e->err, e->err_size, "missing modifier %s",
                              m->name);
-      put(&e->word, m->start, m->size, (uint64_t)d);
+      va_put(&e->word, m->start, m->size, (uint64_t)d);
    }
    return 0;
 }
 
 static int
-enc_staging(struct va_enc *e, const struct va_op *op,
+enc_staging(struct va_build *e, const struct va_op *op,
             const struct va_operand *o, const struct pan_va_operand *v)
 {
    if (v->reg > 63)
       return pan_isa_fail(e->err, e->err_size, "no register r%u", v->reg);
-   put(&e->word, o->start, 6, v->reg);
+   va_put(&e->word, o->start, 6, v->reg);
    if (o->count_fixed >= 0) {
       if (v->count != o->count_fixed)
          return pan_isa_fail(e->err, e->err_size,
@@ -183,24 +158,24 @@ enc_staging(struct va_enc *e, const struct va_op *op,
    if (v_enc < 0 || v_enc >= (1 << m->size))
       return pan_isa_fail(e->err, e->err_size, "staging length %u out of range",
                           v->count);
-   put(&e->word, m->start, m->size, (uint64_t)v_enc);
+   va_put(&e->word, m->start, m->size, (uint64_t)v_enc);
    return 0;
 }
 
 static int
-enc_dest(struct va_enc *e, const struct pan_va_operand *v)
+enc_dest(struct va_build *e, const struct pan_va_operand *v)
 {
    /* Encoded mask: bit 0 writes the low half, bit 1 the high half. */
    static const uint8_t masks[4] = { 3, 1, 2, 0 };
 
    if (v->reg > 63 || v->write > PAN_VA_WRITE_NONE)
       return pan_isa_fail(e->err, e->err_size, "bad destination r%u", v->reg);
-   put(&e->word, 40, 8, (uint64_t)v->reg | (uint64_t)masks[v->write] << 6);
+   va_put(&e->word, 40, 8, (uint64_t)v->reg | (uint64_t)masks[v->write] << 6);
    return 0;
 }
 
 static int
-selector(struct va_enc *e, const struct pan_va_src *s)
+selector(struct va_build *e, const struct pan_va_src *s)
 {
    switch (s->kind) {
    case PAN_VA_SRC_REG:
@@ -208,7 +183,7 @@ selector(struct va_enc *e, const struct pan_va_src *s)
          break;
       return (s->discard ? 0x40 : 0) | s->value;
    case PAN_VA_SRC_UNIFORM:
-      if (set_page(e, s->value >> 6))
+      if (va_set_page(e, s->value >> 6))
          return -1;
       return 0x80 | (s->value & 63);
    case PAN_VA_SRC_LUT:
@@ -218,7 +193,7 @@ selector(struct va_enc *e, const struct pan_va_src *s)
    case PAN_VA_SRC_SPECIAL:
       if (s->value > 15 || s->word > 1 || s->special_page > 3)
          break;
-      if (set_page(e, s->special_page))
+      if (va_set_page(e, s->special_page))
          return -1;
       return 0xC0 | (32 + s->value * 2 + s->word);
    default:
@@ -229,7 +204,7 @@ selector(struct va_enc *e, const struct pan_va_src *s)
 }
 
 static int
-enc_src(struct va_enc *e, const struct va_operand *o,
+enc_src(struct va_build *e, const struct va_operand *o,
         const struct pan_va_src *s)
 {
    int sel = selector(e, s);
@@ -237,12 +212,12 @@ enc_src(struct va_enc *e, const struct va_operand *o,
       return -1;
    if (s->nr_mods > PAN_VA_MAX_SRC_MODS)
       return pan_isa_fail(e->err, e->err_size, "too many source modifiers");
-   put(&e->word, o->start, 8, (uint64_t)sel);
+   va_put(&e->word, o->start, 8, (uint64_t)sel);
    return apply_mods(e, o->mods, o->nr_mods, s->mods, s->nr_mods);
 }
 
 static int
-enc_imm(struct va_enc *e, const struct va_operand *o, int64_t v)
+enc_imm(struct va_build *e, const struct va_operand *o, int64_t v)
 {
    int64_t lo = o->is_signed ? -(1ll << (o->size - 1)) : 0;
    int64_t hi =
@@ -250,12 +225,12 @@ enc_imm(struct va_enc *e, const struct va_operand *o, int64_t v)
    if (v < lo || v > hi)
       return pan_isa_fail(e->err, e->err_size, "%s:%lld out of range", o->name,
                           (long long)v);
-   put(&e->word, o->start, o->size, (uint64_t)v);
+   va_put(&e->word, o->start, o->size, (uint64_t)v);
    return 0;
 }
 
 static int
-enc_operands(struct va_enc *e, const struct va_op *op,
+enc_operands(struct va_build *e, const struct va_op *op,
              const struct pan_va_instr *in)
 {
    if (in->nr_operands != op->nr_operands)
@@ -291,7 +266,7 @@ int
 pan_va_encode(const struct pan_va_instr *in, uint64_t *word, char *err,
               size_t err_size)
 {
-   struct va_enc e = { .page = -1, .err = err, .err_size = err_size };
+   struct va_build e = { .page = -1, .err = err, .err_size = err_size };
    int idx = in->op >= 0 ? in->op : pan_va_op_lookup(in->name);
 
    if (idx < 0 || (unsigned)idx >= va_nr_ops)
@@ -306,13 +281,13 @@ pan_va_encode(const struct pan_va_instr *in, uint64_t *word, char *err,
       return pan_isa_fail(err, err_size, "no FAU page %d", in->page);
 
    e.word = op->match_value;
-   if (in->page >= 0 && set_page(&e, (unsigned)in->page))
+   if (in->page >= 0 && va_set_page(&e, (unsigned)in->page))
       return -1;
    if (apply_mods(&e, op->mods, op->nr_mods, in->mods, in->nr_mods) ||
        enc_operands(&e, op, in))
       return -1;
    e.word |= op->default_value;
-   put(&e.word, VA_PAGE_SHIFT, 2, e.page < 0 ? 0 : (uint64_t)e.page);
+   va_put(&e.word, VA_PAGE_SHIFT, 2, e.page < 0 ? 0 : (uint64_t)e.page);
 
    if (va_identify(e.word) != idx)
       return pan_isa_fail(err, err_size,

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pan_isa_text.h"
+
 struct va_enum {
    const char *name;
    const char *const *values; /* NULL entries are reserved encodings */
@@ -98,5 +100,35 @@ int va_identify(uint64_t word);
 
 #define VA_FLOW_SHIFT 59
 #define VA_PAGE_SHIFT 57
+
+/*
+ * A word being built field by field, by the text assembler and by the
+ * structured encoder alike: the FAU page is fixed by the first operand or
+ * modifier that needs one, and a second, different page is an error.
+ */
+struct va_build {
+   uint64_t word;
+   int page; /* -1 until an operand or the instruction fixes it */
+   char *err;
+   size_t err_size;
+};
+
+static inline void
+va_put(uint64_t *word, unsigned start, unsigned size, uint64_t value)
+{
+   uint64_t mask = ((1ull << size) - 1) << start;
+   *word = (*word & ~mask) | ((value << start) & mask);
+}
+
+static inline int
+va_set_page(struct va_build *b, unsigned page)
+{
+   if (b->page >= 0 && b->page != (int)page)
+      return pan_isa_fail(b->err, b->err_size,
+                          "operands need FAU pages %d and %u at once",
+                          b->page, page);
+   b->page = (int)page;
+   return 0;
+}
 
 #endif
