@@ -25,7 +25,8 @@
 void pan_va_legalize(pan_ir_shader *s, bool fold_fau);
 
 /* Fold uniforms, specials and table constants read through movs into
- * their users; returns how many movs went. */
+ * their users; returns how many sources were folded (the movs stay for
+ * dead-code elimination). */
 unsigned pan_va_fold_fau(pan_ir_shader *s);
 
 /* The FAU value (64-bit uniform pair or special) a source reads, or -1. */

@@ -74,10 +74,9 @@ pan_va_fold_fau(pan_ir_shader *s)
 {
    /* Single definition of each value; def itself marks "several". */
    pan_ir_instr **def = calloc(s->ssa_alloc + 1, sizeof(*def));
-   unsigned *uses = calloc(s->ssa_alloc + 1, sizeof(*uses));
-   unsigned removed = 0;
-   if (!def || !uses)
-      goto out;
+   unsigned folded = 0;
+   if (!def)
+      return 0;
 
    pan_ir_foreach_instr_global(s, b, I)
    {
@@ -97,30 +96,10 @@ pan_va_fold_fau(pan_ir_shader *s)
          f.neg = src->neg;
          f.abs = src->abs;
          *src = f;
+         folded++;
       }
    }
 
-   /* Copies nobody reads any more go. */
-   pan_ir_foreach_instr_global(s, b, I)
-   {
-      for (unsigned i = 0; i < I->nr_srcs; ++i) {
-         if (I->src[i].kind == PAN_IR_SSA)
-            uses[I->src[i].value]++;
-      }
-   }
-   pan_ir_foreach_block(s, b)
-   {
-      pan_ir_foreach_instr_safe(b, I)
-      {
-         if (I->dest.kind == PAN_IR_SSA && !uses[I->dest.value] &&
-             fau_copy(def, I->dest.value) && def[I->dest.value] == I) {
-            pan_ir_instr_remove(I);
-            removed++;
-         }
-      }
-   }
-out:
    free(def);
-   free(uses);
-   return removed;
+   return folded;
 }

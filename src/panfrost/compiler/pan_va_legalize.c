@@ -14,8 +14,9 @@
 void
 pan_va_legalize(pan_ir_shader *s, bool fold_fau)
 {
-   if (fold_fau)
-      pan_va_fold_fau(s);
+   /* The movs that folding leaves unread go with the other dead code. */
+   if (fold_fau && pan_va_fold_fau(s))
+      pan_ir_opt_dce(s);
    pan_ir_foreach_block(s, blk)
    {
       pan_ir_foreach_instr(blk, I)
