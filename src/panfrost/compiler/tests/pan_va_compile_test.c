@@ -120,7 +120,8 @@ run(nir_builder *b, const uint32_t *in, unsigned in_words,
    memcpy(m.bytes + IN_OFF, in, in_words * 4);
    uint32_t u[16] = { (uint32_t)(MEM_BASE + IN_OFF), 0,
                       (uint32_t)(MEM_BASE + OUT_OFF), 0 };
-   memcpy(u + 4, params, nr_params * 4);
+   if (nr_params)
+      memcpy(u + 4, params, nr_params * 4);
 
    struct pan_sim_va_config cfg = {
       .program = bin.words,
