@@ -34,25 +34,27 @@ lower_scalar_filter(const nir_instr *instr, const void *data)
           !nir_op_is_vec(nir_instr_as_alu(instr)->op);
 }
 
-/* The NIR passes the slice needs, once. */
+/* Clean-up passes run together until none of them changes anything. */
+static bool (*const pan_nir_cleanup[])(nir_shader *) = {
+   nir_copy_prop,           nir_opt_dce,       nir_opt_cse,
+   nir_opt_constant_folding, nir_opt_algebraic, nir_opt_dead_cf,
+};
+
+/* The NIR passes the slice needs, once: SSA, scalar ALU (the slice selects
+ * scalar instructions only), then clean-up to a fixed point. */
 static void
 lower_nir(nir_shader *nir)
 {
    bool progress;
 
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
-   NIR_PASS_V(nir, nir_lower_alu_to_scalar, lower_scalar_filter, NULL);
    NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
    do {
       progress = false;
-      NIR_PASS(progress, nir, nir_copy_prop);
-      NIR_PASS(progress, nir, nir_opt_dce);
-      NIR_PASS(progress, nir, nir_opt_cse);
-      NIR_PASS(progress, nir, nir_opt_constant_folding);
-      NIR_PASS(progress, nir, nir_opt_algebraic);
-      NIR_PASS(progress, nir, nir_opt_dead_cf);
       NIR_PASS(progress, nir, nir_lower_alu_to_scalar, lower_scalar_filter,
                NULL);
+      for (unsigned i = 0; i < ARRAY_SIZE(pan_nir_cleanup); ++i)
+         NIR_PASS(progress, nir, pan_nir_cleanup[i]);
    } while (progress);
    NIR_PASS_V(nir, nir_opt_algebraic_late);
    NIR_PASS_V(nir, nir_copy_prop);

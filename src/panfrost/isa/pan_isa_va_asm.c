@@ -72,24 +72,6 @@ apply_mod(struct va_build *a, const struct va_mod *mods, unsigned nr,
    return 0;
 }
 
-/* Modifiers left unspecified take their default, or are an error. */
-static int
-default_mods(struct va_build *a, const struct va_mod *mods, unsigned nr,
-             uint64_t seen)
-{
-   for (unsigned i = 0; i < nr; i++) {
-      const struct va_mod *m = &mods[i];
-      if ((seen & (1ull << i)) || m->implied || m->enum_id < 0)
-         continue;
-      int d = va_enums[m->enum_id].dflt;
-      if (d < 0)
-         return pan_isa_fail(a->err, a->err_size, "missing modifier %s",
-                             m->name);
-      va_put(&a->word, m->start, m->size, (uint64_t)d);
-   }
-   return 0;
-}
-
 static bool
 parse_reg(const char *s, int64_t *reg)
 {
@@ -234,7 +216,7 @@ parse_src(struct va_build *a, const struct va_operand *o, char *text)
       if (apply_mod(a, o->mods, o->nr_mods, &seen, parts[i]))
          return -1;
    }
-   return default_mods(a, o->mods, o->nr_mods, seen);
+   return va_default_mods(a, o->mods, o->nr_mods, seen);
 }
 
 static int
@@ -368,7 +350,7 @@ assemble(struct va_build *a, char *line)
          return -1;
       }
    }
-   if (default_mods(a, op->mods, op->nr_mods, seen) ||
+   if (va_default_mods(a, op->mods, op->nr_mods, seen) ||
        parse_operands(a, op, pan_isa_trim(operands)))
       return -1;
    va_put(&a->word, VA_PAGE_SHIFT, 2, a->page < 0 ? 0 : (uint64_t)a->page);

@@ -125,17 +125,7 @@ apply_mods(struct va_build *e, const struct va_mod *mods, unsigned nr,
          return -1;
       va_put(&e->word, mods[i].start, mods[i].size, (uint64_t)v);
    }
-   for (unsigned i = 0; i < nr; i++) {
-      const struct va_mod *m = &mods[i];
-      if ((seen & (1ull << i)) || m->implied || m->enum_id < 0)
-         continue;
-      int d = va_enums[m->enum_id].dflt;
-      if (d < 0)
-         return pan_isa_fail(e->err, e->err_size, "missing modifier %s",
-                             m->name);
-      va_put(&e->word, m->start, m->size, (uint64_t)d);
-   }
-   return 0;
+   return va_default_mods(e, mods, nr, seen);
 }
 
 static int

@@ -131,4 +131,23 @@ va_set_page(struct va_build *b, unsigned page)
    return 0;
 }
 
+/* Modifiers not in `seen` (bit i: mods[i] was given) take their default;
+ * one without a default is an error. */
+static inline int
+va_default_mods(struct va_build *b, const struct va_mod *mods, unsigned nr,
+                uint64_t seen)
+{
+   for (unsigned i = 0; i < nr; i++) {
+      const struct va_mod *m = &mods[i];
+      if ((seen & (1ull << i)) || m->implied || m->enum_id < 0)
+         continue;
+      int d = va_enums[m->enum_id].dflt;
+      if (d < 0)
+         return pan_isa_fail(b->err, b->err_size, "missing modifier %s",
+                             m->name);
+      va_put(&b->word, m->start, m->size, (uint64_t)d);
+   }
+   return 0;
+}
+
 #endif
