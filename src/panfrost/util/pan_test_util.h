@@ -13,6 +13,7 @@
  *    pan_test_fail(fmt, ...)     a failure found by the test's own compare
  *    PAN_RUN_CASE(fn)            runs void fn(void) as a named case
  *    pan_test_rng64/fill_random  a seeded generator, so failures reproduce
+ *    pan_test_f32/u32            float <-> bits for reference computations
  *    pan_test_summary(name)      "name: N checks, N failures" + exit status
  *
  * The first 20 failures are reported; every one is counted.
@@ -83,6 +84,23 @@ pan_test_fail_at(const char *file, int line, const char *fmt, ...)
          fprintf(stderr, "FAILED case %s\n", #fn);                            \
       }                                                                       \
    } while (0)
+
+/* Bit casts for float reference computations. */
+static inline float
+pan_test_f32(uint32_t bits)
+{
+   float f;
+   memcpy(&f, &bits, 4);
+   return f;
+}
+
+static inline uint32_t
+pan_test_u32(float f)
+{
+   uint32_t bits;
+   memcpy(&bits, &f, 4);
+   return bits;
+}
 
 /* xorshift64*: never seed with 0. */
 static inline uint64_t

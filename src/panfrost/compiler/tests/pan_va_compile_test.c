@@ -203,22 +203,6 @@ test_int_alu(void)
    }
 }
 
-static float
-as_f(uint32_t u)
-{
-   float f;
-   memcpy(&f, &u, 4);
-   return f;
-}
-
-static uint32_t
-as_u(float f)
-{
-   uint32_t u;
-   memcpy(&u, &f, 4);
-   return u;
-}
-
 /* Float math, conversions, float compares; a vec4 store. */
 static void
 test_float(void)
@@ -243,14 +227,14 @@ test_float(void)
 
    uint32_t in[2 * LANES], out[4 * LANES];
    for (unsigned l = 0; l < 2 * LANES; ++l)
-      in[l] = as_u(((int)(pan_test_rng64(&seed) % 20001) - 10000) / 97.0f);
+      in[l] = pan_test_u32(((int)(pan_test_rng64(&seed) % 20001) - 10000) / 97.0f);
    in[6] = in[7]; /* lane 3: x == y */
    float sp = 3.25f;
-   uint32_t prm = as_u(sp);
+   uint32_t prm = pan_test_u32(sp);
    if (!run(&b, in, 2 * LANES, &prm, 1, out, 4 * LANES))
       return;
    for (unsigned l = 0; l < LANES; ++l) {
-      float x0 = as_f(in[2 * l]), y0 = as_f(in[2 * l + 1]);
+      float x0 = pan_test_f32(in[2 * l]), y0 = pan_test_f32(in[2 * l + 1]);
       volatile float prod = x0 * sp;
       float e[4];
       e[0] = prod + -y0;
@@ -261,9 +245,9 @@ test_float(void)
                    (int32_t)(uint32_t)fabsf(y0) + ((x0 == y0) << 8);
       e[3] = (float)kk + (float)(uint32_t)(l * 1000003u);
       for (unsigned c = 0; c < 4; ++c)
-         PAN_CHECK(out[4 * l + c] == as_u(e[c]),
+         PAN_CHECK(out[4 * l + c] == pan_test_u32(e[c]),
                    "lane %u word %u: %g (0x%08x), expected %g", l, c,
-                   as_f(out[4 * l + c]), out[4 * l + c], e[c]);
+                   pan_test_f32(out[4 * l + c]), out[4 * l + c], e[c]);
    }
 }
 

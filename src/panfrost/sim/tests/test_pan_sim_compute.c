@@ -243,6 +243,24 @@ run(uint64_t jc, struct pan_sim_stats *st, FILE *log)
    return pan_sim_run_chain(PAN_ARCH, &space, jc, log, st);
 }
 
+/* Assembles text into a one-job chain that must fault; the simulator's
+ * messages land in log (log_size bytes). Returns the job, 0 when the
+ * shader did not assemble (already reported). */
+static uint64_t
+run_faulting(const char *text, const uint32_t u[NUM_UNIFORMS],
+             const unsigned size[3], const unsigned count[3], char *log_buf,
+             size_t log_size, struct pan_sim_stats *st)
+{
+   uint64_t shader = assemble(text);
+   if (!shader)
+      return 0;
+   uint64_t job = emit_compute(shader, u, size, count, 0);
+   FILE *log = fmemopen(log_buf, log_size - 1, "w");
+   PAN_EXPECT_EQ(run(job, st, log), -1);
+   fclose(log);
+   return job;
+}
+
 /* u[]: in address, out address, 3, 4, then per test. */
 static void
 base_uniforms(uint32_t u[NUM_UNIFORMS], uint64_t in)
@@ -524,13 +542,10 @@ test_divergent_barrier(void)
    mem_reset();
    base_uniforms(u, MEM_VA + IN_OFF);
    u[4] = 16, u[5] = 32; /* va: lid bound; bi: branch offset to the end */
-   uint64_t shader = assemble(divergent_text);
-   if (!shader)
+   uint64_t job =
+      run_faulting(divergent_text, u, size, count, buf, sizeof(buf), NULL);
+   if (!job)
       return;
-   uint64_t job = emit_compute(shader, u, size, count, 0);
-   FILE *log = fmemopen(buf, sizeof(buf) - 1, "w");
-   PAN_EXPECT_EQ(run(job, NULL, log), -1);
-   fclose(log);
    PAN_EXPECT_EQ(job_status(job), MALI_EXCEPTION_TYPE_TERMINATED);
    PAN_EXPECT_STR_HAS(buf, "divergent barrier, the workgroup would hang");
 }
@@ -545,15 +560,12 @@ test_read_fault(void)
 
    mem_reset();
    base_uniforms(u, UNMAPPED);
-   uint64_t shader = assemble(scale_text);
-   if (!shader)
-      return;
-   uint64_t job = emit_compute(shader, u, size, count, 0);
    uint32_t out0 = words_at(OUT_OFF)[0];
-   FILE *log = fmemopen(buf, sizeof(buf) - 1, "w");
    struct pan_sim_stats st;
-   PAN_EXPECT_EQ(run(job, &st, log), -1);
-   fclose(log);
+   uint64_t job =
+      run_faulting(scale_text, u, size, count, buf, sizeof(buf), &st);
+   if (!job)
+      return;
    PAN_EXPECT_EQ(job_status(job), PAN_SIM_READ_FAULT);
    PAN_EXPECT_EQ(st.fault_status, PAN_SIM_READ_FAULT);
    PAN_EXPECT_STR_HAS(buf, "workgroup (0, 0, 0), warp 0");
@@ -574,13 +586,10 @@ test_budget(void)
    mem_reset();
    base_uniforms(u, MEM_VA + IN_OFF);
    u[6] = 1, u[7] = 0; /* bi: add 1, branch to the same clause */
-   uint64_t shader = assemble(forever_text);
-   if (!shader)
+   uint64_t job =
+      run_faulting(forever_text, u, size, count, buf, sizeof(buf), NULL);
+   if (!job)
       return;
-   uint64_t job = emit_compute(shader, u, size, count, 0);
-   FILE *log = fmemopen(buf, sizeof(buf) - 1, "w");
-   PAN_EXPECT_EQ(run(job, NULL, log), -1);
-   fclose(log);
    PAN_EXPECT_EQ(job_status(job), MALI_EXCEPTION_TYPE_TERMINATED);
    PAN_EXPECT_STR_HAS(buf, "budget");
 }

@@ -13,22 +13,6 @@
 
 static uint64_t seed = 0x5eed0b1f0057ull;
 
-static float
-f32(uint32_t u)
-{
-   float f;
-   memcpy(&f, &u, 4);
-   return f;
-}
-
-static uint32_t
-u32(float f)
-{
-   uint32_t u;
-   memcpy(&u, &f, 4);
-   return u;
-}
-
 /* A random float: mostly moderate values, sometimes specials. */
 static uint32_t
 rand_f32(void)
@@ -42,7 +26,7 @@ rand_f32(void)
    case 2:
       return (uint32_t)(r >> 32) & 0x807fffffu; /* denormal */
    default:
-      return u32(ldexpf((float)(int32_t)(r >> 32) / 2147483648.0f,
+      return pan_test_u32(ldexpf((float)(int32_t)(r >> 32) / 2147483648.0f,
                         (int)((r >> 8) % 40) - 20));
    }
 }
@@ -91,35 +75,35 @@ check_op(const char *what, const char *text, ref_fn ref, bool flt,
 static uint32_t
 ref_fadd(uint32_t a, uint32_t b, uint32_t c)
 {
-   return u32(f32(a) + f32(b));
+   return pan_test_u32(pan_test_f32(a) + pan_test_f32(b));
 }
 static uint32_t
 ref_fadd_neg(uint32_t a, uint32_t b, uint32_t c)
 {
-   return u32(fabsf(f32(a)) - f32(b));
+   return pan_test_u32(fabsf(pan_test_f32(a)) - pan_test_f32(b));
 }
 static uint32_t
 ref_fma(uint32_t a, uint32_t b, uint32_t c)
 {
-   return u32(fmaf(f32(a), f32(b), f32(c)));
+   return pan_test_u32(fmaf(pan_test_f32(a), pan_test_f32(b), pan_test_f32(c)));
 }
 static uint32_t
 ref_fmul_add(uint32_t a, uint32_t b, uint32_t c)
 {
-   return u32(fmaf(f32(a), f32(b), 0.0f) + f32(c));
+   return pan_test_u32(fmaf(pan_test_f32(a), pan_test_f32(b), 0.0f) + pan_test_f32(c));
 }
 static uint32_t
 ref_fmax(uint32_t a, uint32_t b, uint32_t c)
 {
-   float x = f32(a), y = f32(b);
+   float x = pan_test_f32(a), y = pan_test_f32(b);
    if (x == 0 && y == 0)
       return signbit(x) ? b : a;
-   return u32(fmaxf(x, y));
+   return pan_test_u32(fmaxf(x, y));
 }
 static uint32_t
 ref_fcmp(uint32_t a, uint32_t b, uint32_t c)
 {
-   return f32(a) < f32(b) ? ~0u : 0;
+   return pan_test_f32(a) < pan_test_f32(b) ? ~0u : 0;
 }
 static uint32_t
 ref_iadd(uint32_t a, uint32_t b, uint32_t c)
@@ -157,7 +141,7 @@ ref_csel(uint32_t a, uint32_t b, uint32_t c)
 static uint32_t
 ref_f2i(uint32_t a, uint32_t b, uint32_t c)
 {
-   float x = f32(a);
+   float x = pan_test_f32(a);
    if (isnan(x))
       return 0;
    double t = trunc(x);
@@ -168,7 +152,7 @@ ref_f2i(uint32_t a, uint32_t b, uint32_t c)
 static uint32_t
 ref_i2f(uint32_t a, uint32_t b, uint32_t c)
 {
-   return u32((float)(int32_t)a);
+   return pan_test_u32((float)(int32_t)a);
 }
 static uint32_t
 ref_popc(uint32_t a, uint32_t b, uint32_t c)

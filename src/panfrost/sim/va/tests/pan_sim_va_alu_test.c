@@ -17,22 +17,6 @@
 
 static uint64_t seed = 0x5eed0a11ull;
 
-static float
-f32(uint32_t u)
-{
-   float f;
-   memcpy(&f, &u, 4);
-   return f;
-}
-
-static uint32_t
-u32(float f)
-{
-   uint32_t u;
-   memcpy(&u, &f, 4);
-   return u;
-}
-
 /* Independent binary16 decoding: exact value of a finite code. */
 static double
 h_value(unsigned h)
@@ -55,7 +39,7 @@ rand_f32(void)
    if ((r & 7) == 0)
       return special[(r >> 8) % (sizeof(special) / 4)];
    if ((r & 7) == 1) /* around binary16's range */
-      return u32(ldexpf((float)((r >> 8) & 0xffffff) / 0x1000000,
+      return pan_test_u32(ldexpf((float)((r >> 8) & 0xffffff) / 0x1000000,
                         (int)((r >> 40) % 48) - 26)) |
              (uint32_t)(r >> 63) << 31;
    return (uint32_t)(r >> 16);
@@ -162,7 +146,7 @@ static const char *const mode_names[] = { "rte", "rtp", "rtn", "rtz" };
 static uint32_t
 canon32(float f)
 {
-   return isnan(f) ? 0x7fc00000 : u32(f);
+   return isnan(f) ? 0x7fc00000 : pan_test_u32(f);
 }
 
 static float
@@ -194,7 +178,7 @@ test_f32_alu(void)
       if (!test_kernel_run(&k, in, out))
          break;
       for (unsigned l = 0; l < 16; ++l) {
-         float a = f32(in[l][0]), b = f32(in[l][1]), c = f32(in[l][2]);
+         float a = pan_test_f32(in[l][0]), b = pan_test_f32(in[l][1]), c = pan_test_f32(in[l][2]);
          PAN_CHECK(out[l][0] == canon32(a - b), "fadd %08x %08x: %08x",
                    in[l][0], in[l][1], out[l][0]);
          PAN_CHECK(out[l][1] == canon32(fmaf(fabsf(a), b, c)),
@@ -204,12 +188,12 @@ test_f32_alu(void)
       if (!test_kernel_run(&mm, in, out))
          break;
       for (unsigned l = 0; l < 16; ++l) {
-         float a = f32(in[l][0]), b = f32(in[l][1]), c = f32(in[l][2]);
+         float a = pan_test_f32(in[l][0]), b = pan_test_f32(in[l][1]), c = pan_test_f32(in[l][2]);
          float mx = minnum(b, -c, true);
          mx = isnan(mx) || mx <= 0 ? 0 : mx > 1 ? 1 : mx;
          PAN_CHECK(out[l][0] == canon32(minnum(a, b, false)),
                    "fmin %08x %08x: %08x", in[l][0], in[l][1], out[l][0]);
-         PAN_CHECK(out[l][1] == u32(mx), "fmax.clamp_0_1 %08x %08x: %08x",
+         PAN_CHECK(out[l][1] == pan_test_u32(mx), "fmax.clamp_0_1 %08x %08x: %08x",
                    in[l][1], in[l][2], out[l][1]);
       }
    }
@@ -377,8 +361,8 @@ test_f32_to_f16(void)
          if (!test_kernel_run(&k, in, out))
             break;
          for (unsigned l = 0; l < 16; ++l) {
-            uint32_t want = ref_f16_exact(f32(in[l][0]), m) |
-                            (uint32_t)ref_f16_exact(f32(in[l][1]), m) << 16;
+            uint32_t want = ref_f16_exact(pan_test_f32(in[l][0]), m) |
+                            (uint32_t)ref_f16_exact(pan_test_f32(in[l][1]), m) << 16;
             PAN_CHECK(out[l][0] == want,
                       "v2f32_to_v2f16.%s %08x %08x: %08x, "
                       "not %08x",
@@ -434,9 +418,9 @@ test_int_float(void)
          fesetround(fe_modes[m]);
          for (unsigned l = 0; l < 16; ++l) {
             volatile double s = (int32_t)in[l][2], u = in[l][3];
-            uint32_t ws = u32((float)s), wu = u32((float)u);
-            PAN_EXPECT_EQ(w.r[l][4], ref_f32_to_int(f32(in[l][0]), m, true));
-            PAN_EXPECT_EQ(w.r[l][5], ref_f32_to_int(f32(in[l][1]), m, false));
+            uint32_t ws = pan_test_u32((float)s), wu = pan_test_u32((float)u);
+            PAN_EXPECT_EQ(w.r[l][4], ref_f32_to_int(pan_test_f32(in[l][0]), m, true));
+            PAN_EXPECT_EQ(w.r[l][5], ref_f32_to_int(pan_test_f32(in[l][1]), m, false));
             PAN_EXPECT_EQ(w.r[l][6], ws);
             PAN_EXPECT_EQ(w.r[l][7], wu);
          }
