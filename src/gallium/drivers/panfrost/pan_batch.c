@@ -355,8 +355,6 @@ panfrost_batch_submit(struct panfrost_context *ctx)
           */
          struct pipe_fence_handle *f =
             panfrost_fence_create(&screen->base, syncobj);
-         if (!f)
-            pan_syncobj_destroy(dev, syncobj);
          screen->base.fence_reference(&screen->base, &ctx->last_fence, NULL);
          ctx->last_fence = f;
       }

@@ -63,8 +63,6 @@ panfrost_flush(struct pipe_context *pctx, struct pipe_fence_handle **fence,
    }
 
    struct pipe_fence_handle *f = panfrost_fence_create(pctx->screen, syncobj);
-   if (!f)
-      pan_syncobj_destroy(dev, syncobj);
    pctx->screen->fence_reference(pctx->screen, fence, NULL);
    *fence = f;
 }

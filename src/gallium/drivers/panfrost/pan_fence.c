@@ -18,8 +18,10 @@ panfrost_fence_create(struct pipe_screen *pscreen, uint32_t syncobj)
 {
    struct pipe_fence_handle *fence = CALLOC_STRUCT(pipe_fence_handle);
 
-   if (!fence)
+   if (!fence) {
+      pan_syncobj_destroy(panfrost_device(pscreen), syncobj);
       return NULL;
+   }
 
    pipe_reference_init(&fence->reference, 1);
    fence->syncobj = syncobj;

@@ -16,6 +16,8 @@ struct pipe_fence_handle {
    uint32_t syncobj;
 };
 
+/* Takes ownership of syncobj: it is destroyed with the fence, or at once
+ * when no fence could be allocated (NULL). */
 struct pipe_fence_handle *panfrost_fence_create(struct pipe_screen *pscreen,
                                                 uint32_t syncobj);
 
