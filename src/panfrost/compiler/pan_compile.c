@@ -36,8 +36,8 @@ lower_scalar_filter(const nir_instr *instr, const void *data)
 
 /* Clean-up passes run together until none of them changes anything. */
 static bool (*const pan_nir_cleanup[])(nir_shader *) = {
-   nir_copy_prop,           nir_opt_dce,       nir_opt_cse,
-   nir_opt_constant_folding, nir_opt_algebraic, nir_opt_dead_cf,
+   nir_copy_prop,     nir_opt_dce,     nir_opt_cse, nir_opt_constant_folding,
+   nir_opt_algebraic, nir_opt_dead_cf,
 };
 
 /* The NIR passes the slice needs, once: SSA, scalar ALU (the slice selects
@@ -84,6 +84,20 @@ lower_nir(nir_shader *nir)
       VALIDATE(s, what);                                                       \
    } while (0)
 
+/* One past the highest register a value got (the thread count depends on
+ * it). */
+static unsigned
+work_regs(pan_ir_shader *s, const uint8_t *regs)
+{
+   unsigned n = 0;
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->dest.kind == PAN_IR_SSA)
+         n = MAX2(n, regs[I->dest.value] + I->dest.comps);
+   }
+   return n;
+}
+
 bool
 pan_va_compile(nir_shader *nir, void *mem_ctx, struct pan_va_binary *out,
                FILE *print_ir, char *err, size_t err_size)
@@ -106,6 +120,15 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
       goto fail;
    }
    lower_nir(nir);
+   nir_foreach_function (f, nir) {
+      if (f->impl)
+         nir_foreach_block (blk, f->impl) {
+            nir_cf_node *n = blk->cf_node.parent;
+            if (n->type == nir_cf_node_loop &&
+                nir_loop_first_block(nir_cf_node_as_loop(n)) == blk)
+               out->loops++;
+         }
+   }
 
    pan_ir_shader *s = pan_ir_from_nir(tmp, nir, err, err_size);
    if (!s)
@@ -119,6 +142,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    uint8_t *regs = pan_va_ra(s, err, err_size);
    if (!regs)
       goto fail;
+   out->work_regs = work_regs(s, regs);
    if (!pan_va_emit(s, regs, mem_ctx, &out->words, &out->nr_words, err,
                     err_size)) {
       ralloc_free(out->words);

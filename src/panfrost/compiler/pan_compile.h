@@ -21,12 +21,23 @@ extern const nir_shader_compiler_options pan_va_nir_options;
 struct pan_va_binary {
    uint64_t *words; /* ralloc'd on the mem_ctx given */
    unsigned nr_words;
+   unsigned work_regs; /* registers r0..work_regs-1 hold values */
+   unsigned loops;     /* NIR loops compiled */
+};
+
+/* Which program a vertex shader becomes: the v9 driver runs IDVS, a
+ * position shader then a varying shader (docs: driver interface). */
+enum pan_va_variant {
+   PAN_VA_VARIANT_DEFAULT,  /* compute and fragment shaders */
+   PAN_VA_VARIANT_POSITION, /* gl_Position and gl_PointSize only */
+   PAN_VA_VARIANT_VARYING,  /* the other outputs only */
 };
 
 struct pan_va_compile_options {
    /* Keep uniforms in movs instead of folding them into sources (to
     * measure the folding). */
    bool no_fau_fold;
+   enum pan_va_variant variant;
 };
 
 /*

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# Copyright 2026 The Panfrost fork authors
+# SPDX-License-Identifier: MIT
+"""Our compiler against the stock one on a shader-db corpus, for G57 (v9).
+
+Every .shader_test program is split into its stages (as run_oracle.py
+does) and compiled by pan-compiler-db (ours) and, with --stock, by the
+stock compiler with BIFROST_MESA_DEBUG=shaderdb.  Both print shader-db
+lines ("SHADER-DB: MESA_SHADER_X shader: N inst, ...").  A program counts
+as compiled when every one of its shaders compiled.  Printed: programs
+compiled by each, instruction totals over the programs both compile (per
+stage too), and the reasons ours refuses, most frequent first.
+
+With --floor N the run fails when ours compiles fewer than N programs;
+any crash or time-out of our compiler always fails it (the meson test).
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_oracle import split_shader_test  # noqa: E402
+
+LINE = re.compile(r'SHADER-DB: (\S+) shader: (\d+) inst')
+REFUSED = re.compile(r'PAN-DB-REFUSED: (\S+): (.*)')
+G57 = '0x9093'
+
+
+def reason_key(msg):
+    """A refusal message without the operand details that vary."""
+    msg = re.sub(r'%\d+', '%N', msg)
+    msg = re.sub(r'\b\d+ values live', 'N values live', msg)
+    msg = re.sub(r'offset \d+', 'offset N', msg)
+    return msg
+
+
+def run_one(args, path, work):
+    sources, reason = split_shader_test(path)
+    if sources is None:
+        return path, None, None, [], None
+    os.makedirs(work, exist_ok=True)
+    names = []
+    for i, (ext, src) in enumerate(sources):
+        name = os.path.join(work, f'{i}.{ext}')
+        with open(name, 'w') as f:
+            f.write(src)
+        names.append(name)
+
+    ours, refusals, crash = None, [], None
+    try:
+        p = subprocess.run([args.ours] + names, capture_output=True,
+                           text=True, timeout=120, errors='replace')
+        if p.returncode in (0, 1):
+            refusals = [m.groups() for m in map(REFUSED.match,
+                                                p.stdout.splitlines()) if m]
+            if p.returncode == 0:
+                ours = [(m.group(1), int(m.group(2))) for m in
+                        map(LINE.match, p.stdout.splitlines()) if m]
+        elif p.returncode != 3:
+            tail = (p.stderr.strip().splitlines() or ['?'])[-1]
+            crash = f'exit {p.returncode}: {tail[:160]}'
+    except subprocess.TimeoutExpired:
+        crash = 'timed out'
+
+    stock = None
+    if args.stock:
+        env = dict(os.environ, BIFROST_MESA_DEBUG='shaderdb')
+        try:
+            p = subprocess.run([args.stock, 'compile', '--out=' + work,
+                                '--gpu=' + G57] + names, capture_output=True,
+                               text=True, timeout=120, env=env,
+                               errors='replace')
+            if p.returncode == 0:
+                stock = [(m.group(1), int(m.group(2))) for m in
+                         map(LINE.search, p.stderr.splitlines()) if m]
+        except subprocess.TimeoutExpired:
+            pass
+    return path, ours, stock, refusals, crash
+
+
+def collect(paths):
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, names in os.walk(p):
+                files += [os.path.join(root, n) for n in names
+                          if n.endswith('.shader_test')]
+        elif os.path.exists(p):
+            files.append(p)
+        else:
+            sys.exit(f'no such corpus: {p}')
+    return sorted(files)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--ours', required=True, help='pan-compiler-db')
+    ap.add_argument('--stock', help='stock-bifrost-compiler (optional)')
+    ap.add_argument('--sample', type=int, default=1,
+                    help='take every Nth program only')
+    ap.add_argument('--floor', type=int, default=0,
+                    help='fail below this many programs compiled by ours')
+    ap.add_argument('--top', type=int, default=15)
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('corpus', nargs='+')
+    args = ap.parse_args()
+
+    files = collect(args.corpus)[::args.sample]
+    results = []
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futs = [pool.submit(run_one, args, f, os.path.join(tmp, str(i)))
+                for i, f in enumerate(files)]
+        results = [f.result() for f in futs]
+
+    programs = [r for r in results if r[1] is not None or r[2] is not None
+                or r[3] or r[4]]
+    ours_ok = [r for r in results if r[1] is not None]
+    stock_ok = [r for r in results if r[2] is not None]
+    both = [r for r in results if r[1] is not None and r[2] is not None]
+    crashes = [(r[0], r[4]) for r in results if r[4]]
+
+    print(f'programs in the corpus: {len(files)} '
+          f'({len(programs)} with vertex/fragment/compute stages)')
+    print(f'compiled by ours (G57):  {len(ours_ok)}')
+    if args.stock:
+        print(f'compiled by stock (G57): {len(stock_ok)}')
+        print(f'compiled by both:        {len(both)}')
+        per = collections.defaultdict(lambda: [0, 0])
+        for r in both:
+            for st, n in r[1]:
+                per[st][0] += n
+            for st, n in r[2]:
+                per[st][1] += n
+        to = sum(v[0] for v in per.values())
+        ts = sum(v[1] for v in per.values())
+        print(f'instructions on the common set: ours {to}, stock {ts}'
+              + (f' ({100.0 * (to - ts) / ts:+.1f}%)' if ts else ''))
+        for st in sorted(per):
+            o, s = per[st]
+            print(f'  {st:24} ours {o:7}  stock {s:7}')
+
+    reasons = collections.Counter(reason_key(m) for r in results
+                                  for _, m in r[3])
+    if reasons:
+        print(f'top refusal reasons of ours (shaders refused: '
+              f'{sum(reasons.values())}):')
+        for msg, n in reasons.most_common(args.top):
+            print(f'  {n:5}  {msg}')
+    for path, why in crashes:
+        print(f'CRASH {path}: {why}')
+
+    if crashes:
+        return 1
+    if len(ours_ok) < args.floor:
+        print(f'FAIL: {len(ours_ok)} programs compiled, below the floor '
+              f'of {args.floor}')
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
