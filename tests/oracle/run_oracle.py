@@ -13,9 +13,12 @@ mnemonic, modifiers and operands on Valhall; mnemonic, destination and
 source operands (registers, FAU words, constants, temporaries) on Bifrost.
 With --family=midgard the stock Midgard compiler does the same for T720
 (v4) and T860 (v5); there the comparison covers every ALU, branch,
-load/store and texture instruction: opcode (through MID_STOCK_NAMES),
-destination and source registers (constants and immediates as such) and
-branch offsets.  Trailing all-zero quadwords (the stock compiler's padding)
+load/store and texture instruction: opcode (through MID_STOCK_NAMES) with
+its lane-width suffix, destination and source registers with their
+swizzles, write masks, source and output modifiers, half/full selects and
+widening (our fields rendered in the stock spelling, see mid_render_alu),
+immediates by value, the data operand of load/stores, the output and input
+operands of texture words, and branch offsets.  Trailing all-zero quadwords (the stock compiler's padding)
 are counted and cut before our tools see the binary.
 Nothing the stock compiler produces is kept.
 """
@@ -25,6 +28,7 @@ import collections
 import concurrent.futures
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -191,7 +195,7 @@ def norm_va(line):
 
 def compare(arch, ours, stock):
     if arch in ('v4', 'v5'):
-        return compare_mid(ours, stock)
+        return compare_mid(ours, stock, arch)
     if arch == 'v9':
         return compare_va(ours, stock)
     return compare_bi(ours, stock)
@@ -450,26 +454,284 @@ def mid_ins_stock(text):
     return res
 
 
-def mid_key_ours(ins):
+# ----- Midgard operands in the stock spelling -----
+#
+# Our text names raw fields (mode=, mask=, aswz=, amod=, ...); the stock
+# disassembler folds them into dotted suffixes on registers.  To compare
+# the two, each of our instructions is rendered the way the stock text
+# spells the same bits (MID_* tables and mid_render_* below), and the stock
+# operands are split into a register number and that suffix.  The mapping:
+#
+#   mode=m8..m64 (+ int/float result)  opcode suffix .i8/.f16/.i32/.f64
+#   mask= + shrink=                    destination letters (xyzw; efgh...
+#                                      for shrink=hi, X/Y in 64-bit mode)
+#   omod= (float)                      .clamp_0_inf/.clamp_m1_1/.clamp_0_1
+#   omod= (int, shrinking)             .ssat/.usat/.keeplo/.keephi
+#   aswz=/bswz= + aexp=/bexp=          source letters, only for lanes the
+#                                      mask (or the dot product) reads
+#   amod= abs/neg/negabs               .abs/.neg after the letters
+#   aexp=widelo.. (float)              .widen; (int) amod= as .sext/.zext/
+#                                      .replicate/.lshift
+#   bimm + b=, bexp=, bswz=            #N (int) or #half-float
+#   dfull/dcomp=, afull/acomp=         .x-.w (full) or .x-.p (half)
+#   ls reg=/mask=/swz=                 first operand, ~ for masked lanes
+#   tx outsel/mask/outfull/stype/omod  TA0.xyz.f32 ...; inswz/inupper/infull
+
+MID_COMP = 'xyzwefghijklmnop'
+MID_BITS = {'m8': 8, 'm16': 16, 'm32': 32, 'm64': 64}
+MID_FMODS = {'abs': '.abs', 'neg': '.neg', 'negabs': '.abs.neg'}
+MID_IMODS = {'sext': '.sext', 'zext': '.zext', 'rep': '.replicate',
+             'lsl': '.lshift'}
+MID_FOMODS = {None: '', 'pos': '.clamp_0_inf', 'sat_signed': '.clamp_m1_1',
+              'sat': '.clamp_0_1'}
+MID_IOMODS = {'ssat': '.ssat', 'usat': '.usat', 'keeplo': '.keeplo',
+              'keephi': '.keephi'}
+MID_EXPANDS = ('widelo', 'widehi', 'widelo_swap', 'widehi_swap')
+# Ops whose result type differs from their source type (stock: converts).
+MID_CONVERTS = re.compile(r'^(feq|fne|flt|fle|fb(all|any)_.*|[fiu]2[fiu].*)$')
+MID_DOT_LANES = {'fdot3': 3, 'fdot3r': 3, 'fdot4': 4}
+for _c in ('eq', 'neq', 'lt', 'lte'):
+    MID_DOT_LANES['fball_' + _c] = MID_DOT_LANES['fbany_' + _c] = 4
+for _c in ('eq', 'neq', 'lt', 'lte'):
+    for _p in ('iball_', 'ibany_', 'uball_', 'ubany_'):
+        MID_DOT_LANES[_p + _c] = 4
+
+
+def mid_is_int(op):
+    return op[:1] in 'iu'
+
+
+def mid_int_out(op):
+    return mid_is_int(op) != bool(MID_CONVERTS.match(op))
+
+
+def mid_swz(v):
+    return sum('xyzw'.index(c) << (2 * i) for i, c in enumerate(v))
+
+
+def mid_vec_selectors(swz, bits, offset, mask, moff):
+    out, skip = '', max(bits // 16, 1)
+    for i in range(4):
+        if mask & (1 << moff[0]):
+            c = (swz >> (2 * i)) & 3
+            if bits == 8:
+                c *= 2
+            c += offset
+            out += MID_COMP[c] + (MID_COMP[c + 1] if bits == 8 else '')
+        moff[0] += skip
+    return out
+
+
+def mid_vec_swizzle(swz, exp, bits, mask):
+    """Letters of a source swizzle as the stock text prints them."""
+    expands = exp in ('widelo', 'widehi')
+    b = bits // 2 if expands else bits
+    first, second = 0, (128 // b) // 2
+    if exp is None:
+        if swz == 0xe4:
+            return ''
+    elif exp == 'widelo':
+        second //= 2
+    elif exp == 'widehi':
+        first = second
+        second += second // 2
+    elif exp == 'replo':
+        second = 0
+    elif exp == 'rephi':
+        first = second
+    elif exp == 'swap':
+        first, second = second, 0
+    elif exp == 'widelo_swap':
+        first, second = second // 2, 0
+    elif exp == 'widehi_swap':
+        first = second + second // 2
+    if bits == 64:
+        out, i, bit = '', first, 0
+        while i < 4:
+            if mask & (1 << bit):
+                a = (swz >> (2 * i)) & 3
+                if expands:
+                    out += MID_COMP[(a + (2 if exp == 'widehi' else 0)) // 2]
+                else:
+                    nb = (swz >> (2 * (i + 1))) & 3
+                    out += ('Y' if a >> 1 else 'X') if nb == a + 1 else \
+                        '[%s%s]' % (MID_COMP[a], MID_COMP[nb])
+            i += 1 if expands else 2
+            bit += 4
+        return '.' + out
+    moff = [0]
+    out = mid_vec_selectors(swz, bits, first, mask, moff)
+    if bits in (8, 16):
+        out += mid_vec_selectors(swz, bits, second, mask, moff)
+    return '.' + out
+
+
+def mid_alu_mask(mask, bits, shrink):
+    if shrink == 'none' and mask == 0xff:
+        return ''
+    skip, out, tripped = max(bits // 16, 1), '.', False
+    alpha = MID_COMP[128 // bits:] if shrink == 'hi' else MID_COMP
+    for i in range(0, 8, skip):
+        a = bool(mask & (1 << i))
+        tripped |= any(bool(mask & (1 << (i + j))) != a
+                       for j in range(1, skip))
+        if a:
+            ci = i * 2 if bits == 8 else i
+            out += alpha[ci // skip] + (alpha[ci + 1] if bits == 8 else '')
+    return out + (' /* %X */' % mask if tripped else '')
+
+
+def mid_outmod(omod, int_out, half):
+    if int_out and not half:
+        return ''
+    pre = '.shrink' if not int_out and half else ''
+    return pre + (MID_IOMODS[omod or 'ssat'] if int_out else MID_FOMODS[omod])
+
+
+def mid_srcmod(is_int, expands, mod):
+    if is_int:
+        return MID_IMODS[mod or 'sext'] if expands else ''
+    return MID_FMODS.get(mod, '') + ('.widen' if expands else '')
+
+
+def mid_half(v):
+    return '%g' % struct.unpack('<e', struct.pack('<H', v))[0]
+
+
+def mid_render_alu(unit, op, f):
+    """(stock mnemonic, [(register or 'const' or None, suffix)...])."""
+    scalar = unit in ('sadd', 'smul')
+    bits = 32 if scalar else MID_BITS[f.get('mode', 'm32')]
+    name = MID_STOCK_NAMES.get(op, op) + '.%s%d' % (
+        'i' if mid_int_out(op) else 'f', bits)
+    is_int = mid_is_int(op)
+    reg = lambda k: int(f.get(k, 'r0')[1:])
+    omod = f.get('omod')
+    if scalar:
+        full = 'dfull' in f
+        c = int(f.get('dcomp', 0))
+        dest = (reg('d'), '.' + MID_COMP[c >> 1 if full else c] +
+                mid_outmod(omod, mid_int_out(op), not full))
+    else:
+        mask, shrink = int(f.get('mask', '0xff'), 0), f.get('shrink', 'none')
+        dest = (reg('d'), mid_alu_mask(mask, bits, shrink) +
+                mid_outmod(omod, mid_int_out(op), shrink != 'none'))
+        rep = MID_DOT_LANES.get(op)
+        src_mask = mask
+        if rep:
+            per = 128 // bits
+            src_mask = 0
+            for i in range(rep):
+                src_mask |= ((1 << (8 // per)) - 1) << (i * (8 // per))
+    ops = [dest]
+    for s in 'ab':
+        r = reg(s)
+        if s == 'b' and 'bimm' in f:
+            if scalar:
+                full = 1 if 'bfull' in f else 0
+                mod = [None, 'abs', 'neg', 'negabs'].index(f['bmod']) \
+                    if 'bmod' in f and not is_int else \
+                    (['sext', 'zext', 'rep', 'lsl'].index(f['bmod'])
+                     if 'bmod' in f else 0)
+                src = mod | full << 2 | int(f.get('bcomp', 0)) << 3 | \
+                    int(f.get('bhi', '0'), 0) << 6
+                imm = r << 11 | (src & 3) << 9 | (src & 4) << 6 | \
+                    (src & 0x38) << 2 | src >> 6
+            else:
+                ex = ['None', 'replo', 'rephi', 'swap', 'widelo', 'widehi',
+                      'widelo_swap', 'widehi_swap'].index(f.get('bexp',
+                                                                'None'))
+                imm = r << 11 | ex << 8 | mid_swz(f.get('bswz', 'xyzw'))
+            ops.append(('const', '#%u' % imm if is_int else
+                        '#' + mid_half(imm)))
+            continue
+        if r == 26:
+            ops.append(('const', ''))
+            continue
+        mod = f.get(s + 'mod')
+        if scalar:
+            full = s + 'full' in f
+            c = int(f.get(s + 'comp', 0))
+            suffix = '.' + MID_COMP[c >> 1 if full else c] + \
+                mid_srcmod(is_int, not full, mod)
+        else:
+            exp = f.get(s + 'exp')
+            suffix = mid_vec_swizzle(mid_swz(f.get(s + 'swz', 'xyzw')), exp,
+                                     bits, src_mask)
+            if s == 'a' and op in ('ishladd', 'ishlsub'):
+                suffix += '.x2'
+            suffix += mid_srcmod(is_int, exp in MID_EXPANDS, mod)
+        ops.append((r, suffix))
+    return name, ops
+
+
+MID_LS_READ = {0: 26, 1: 27, 2: 31}
+
+
+def mid_render_ls(op, f, value):
+    """The first operand of a load/store as the stock text prints it."""
+    r, mask = int(f.get('reg', 'r0')[1:]), int(f.get('mask', '0'), 0)
+    swz = mid_swz(f.get('swz', 'xyzw'))
+    if 0xc0 <= value <= 0xdb:          # stores read AL0/AL1 (0/1)
+        m = 0
+        for i in range(4):
+            if mask & (1 << i):
+                m |= 3 << (2 * i)
+        return (MID_LS_READ.get(r, 'ls%d' % r),
+                mid_vec_swizzle(swz, None, 32, m))
+    if (0x04 <= value <= 0x13 and value not in (0x0c, 0x0d)) or \
+            0x40 <= value < 0x80:
+        swz = 0xe4
+    return (r, '.' + ''.join(MID_COMP[(swz >> (2 * i)) & 3]
+                             if mask & (1 << i) else '~' for i in range(4)))
+
+
+def mid_render_tx(f, arch):
+    """Output and input operands of a texture word, stock style."""
+    outbase, inbase = (26, 0) if arch == 'v4' else (28, 28)
+    mask, up = int(f.get('mask', '0xf'), 0), 'outupper' in f
+    if mask == 0xf:
+        m = "'" if up else ''
+    else:
+        m = '.' + ''.join(MID_COMP[i + (4 if up else 0)]
+                          for i in range(4) if mask & (1 << i))
+    st = f.get('stype')
+    out = m + '.%s%d' % ('f' if st == 'float' else 'i',
+                         32 if 'outfull' in f else 16)
+    if st == 'float':
+        out += MID_FOMODS[f.get('omod')]
+    inp = mid_vec_swizzle(mid_swz(f.get('inswz', 'xyzw')),
+                          'widehi' if 'inupper' in f else None, 32, 0xff)
+    inp += '.32' if 'infull' in f else '.16'
+    return [(outbase + ('outsel' in f), out),
+            (inbase + ('insel' in f), inp)]
+
+
+def mid_stock_operand(o):
+    """(register number or 'const', suffix) of one stock operand."""
+    o = re.sub(r'/\*.*?\*/', '', o).strip()
+    if o.startswith(('#', '<')):
+        return ('const', o if o.startswith('#') else '')
+    m = re.match(r'(R|TMP|AL|AT|TA|U|PC_SP)(\d*)(.*)$', o)
+    if not m:
+        return (None, o)
+    return (mid_reg(m.group(1) + m.group(2)), m.group(3))
+
+
+def mid_key_ours(ins, arch):
     unit, op, f = ins
     if unit in MID_ALU_UNITS:
-        name = MID_STOCK_NAMES.get(op, op)
-        srcs = [f.get('a', 'r0'), f.get('b', 'r0')]
-        srcs = ['const' if r == 'r26' else int(r[1:]) for r in srcs]
-        if 'bimm' in f:
-            srcs[1] = 'const'
-        return ('alu', name, int(f.get('d', 'r0')[1:]), tuple(srcs))
+        name, ops = mid_render_alu(unit, op, f)
+        return ('alu', name, tuple(ops))
     if unit in ('br', 'brx'):
         return (unit, MID_STOCK_NAMES.get(op, op), int(f.get('offset', 0)))
-    return (unit, MID_STOCK_NAMES.get(op, op))
+    return (unit, MID_STOCK_NAMES.get(op, op), dict(f, op=op))
 
 
 def mid_key_stock(ins, kind):
     """The stock instruction read as the kind our text says it is."""
     name, ops = ins
     base = name.lower()
-    if kind == 'alu':
-        base = re.sub(r'\.[if]\d+$', '', base)
     if kind in ('br', 'brx'):
         # brx[.call].OP.COND +N -> tag
         parts = base.split('.')
@@ -477,13 +739,27 @@ def mid_key_stock(ins, kind):
         m = re.search(r'([+-]\d+) ->', ' '.join(ops))
         return (kind, op, int(m.group(1)) if m else None)
     if kind == 'alu' and len(ops) == 3:
-        return ('alu', base, mid_reg(ops[0]),
-                (mid_reg(ops[1]), mid_reg(ops[2])))
-    return (kind, base)
+        # The constant's value is checked through the immediate only.
+        return ('alu', base, tuple(mid_stock_operand(o) for o in ops))
+    return (kind, base, [mid_stock_operand(o) for o in ops])
 
 
-def compare_mid(ours, stock):
-    a = [mid_key_ours(x) for x in mid_ins_ours(ours)]
+def mid_ldst_values():
+    """Load/store opcode values by name, from our ISA description."""
+    isa = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                       '..', 'src', 'panfrost', 'isa')
+    sys.path.insert(0, isa)
+    import midgard_isa
+    sys.path.remove(isa)
+    return {o.name: o.value for o in midgard_isa.LDST_OPS}
+
+
+MID_LS_VALUES = mid_ldst_values()
+
+
+def compare_mid(ours, stock, arch):
+    fields = [0]
+    a = [mid_key_ours(x, arch) for x in mid_ins_ours(ours)]
     b = mid_ins_stock(stock)
     # The stock text may stop early at a break.
     a = a[:len(b)]
@@ -492,13 +768,48 @@ def compare_mid(ours, stock):
         diffs.append((f'{len(a)} instructions', f'{len(b)} instructions'))
     for x, y in zip(a, b):
         y = mid_key_stock(y, x[0])
-        if x[0] in ('ls', 'tx') and y[1].startswith(x[1] + '.'):
-            y = x
+        if x[0] in ('ls', 'tx'):
+            if y[1] == x[1] or y[1].startswith(x[1] + '.'):
+                y = (x[0], x[1]) + y[2:]
+            if x[1] != y[1]:
+                diffs.append((f'{x[0]} opcode {x[1]}',
+                              f'{y[0]} opcode {y[1]}'))
+                continue
+            f, ops = x[2], y[2]
+            if x[0] == 'ls':
+                value = MID_LS_VALUES.get(f['op'])
+                want = [mid_render_ls(f['op'], f, value)]
+                if value == 0x03 or value == 0xfc:
+                    want = []
+            else:
+                want = mid_render_tx(f, arch)
+                # The input comes after the texture and sampler handles.
+                ops = ops[:1] + [o for o in ops[1:]
+                                 if o[0] is not None][:1]
+                if f['op'] in ('barrier',):
+                    want = []
+            fields[0] += len(want)
+            got = ops[:len(want)]
+            for w, g in zip(want, got):
+                if w != g:
+                    diffs.append((f'{x[0]}.{f["op"]} {w}',
+                                  f'{y[1]} {g}'))
+            continue
         if x[:2] != y[:2]:
             diffs.append((f'{x[0]} opcode {x[1]}', f'{y[0]} opcode {y[1]}'))
+            continue
+        if x[0] == 'alu':
+            fields[0] += 1 + len(x[2])
+            for i, (w, g) in enumerate(zip(x[2], y[2])):
+                # Embedded constants are compared as such (an immediate
+                # by value).
+                if w != g and not (w == ('const', '') and g[0] == 'const'):
+                    diffs.append((f'{x[1]} operand {i} {w}',
+                                  f'{g}'))
         elif x != y:
             diffs.append((str(x), str(y)))
-    return {'compared': min(len(a), len(b)), 'diffs': diffs}
+    return {'compared': min(len(a), len(b)), 'diffs': diffs,
+            'fields': fields[0]}
 
 
 def main():
@@ -573,6 +884,8 @@ def main():
         if r['stock']:
             c['compared with stock'] += r['stock']['compared']
             c['stock disagreements'] += len(r['stock']['diffs'])
+            if 'fields' in r['stock']:
+                c['operand fields compared'] += r['stock']['fields']
             for x, y in r['stock']['diffs']:
                 disagreements[(r['arch'], str(x), str(y))] += 1
 
