@@ -29,8 +29,8 @@ pan_sim_bi_warp_init(struct pan_sim_bi_warp *w, uint16_t exec_mask)
    w->live = exec_mask;
 }
 
-static enum bi_sim_result
-dispatch(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+enum bi_sim_result
+pan_sim_bi_dispatch(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    enum bi_sim_result (*groups[])(struct pan_sim_bi_ctx *,
                                   const struct pan_sim_bi_ins *) = {
@@ -53,7 +53,7 @@ pan_sim_bi_refusal(unsigned index)
                                  .sem = &bi_sems[index],
                                  .unit = bi_ops[index].unit,
                                  .word = bi_ops[index].exact };
-   return dispatch(NULL, &ins) == BI_SIM_OK ? NULL : "not modelled";
+   return pan_sim_bi_dispatch(NULL, &ins) == BI_SIM_OK ? NULL : "not modelled";
 }
 
 static enum bi_sim_result
@@ -136,7 +136,7 @@ exec_unit(struct pan_sim_bi_ctx *c, uint32_t word, unsigned unit)
    if (decode(c, word, unit, &ins))
       return BI_SIM_FAULT;
    bi_foreach_lane(c, l) c->res[l] = 0;
-   enum bi_sim_result r = dispatch(c, &ins);
+   enum bi_sim_result r = pan_sim_bi_dispatch(c, &ins);
    if (r == BI_SIM_UNCLAIMED)
       return pan_sim_bi_fault(c, &ins, "not modelled (family %s)",
                               bi_family_names[ins.sem->family]);

@@ -83,6 +83,15 @@ enum pan_sim_bi_status pan_sim_bi_run(struct pan_sim_bi_warp *w,
  * executed); for the every-instruction test. */
 const char *pan_sim_bi_refusal(unsigned index);
 
+/*
+ * Whether the interpreter executes the FMA (unit 0) or ADD (unit 1)
+ * instruction word, decided by the interpreter's own dispatch from the word
+ * alone.  On false, why names the refused instruction or the decode
+ * problem.
+ */
+bool pan_sim_bi_implemented(uint32_t word, unsigned unit, char *why,
+                            unsigned why_len);
+
 #ifdef __cplusplus
 }
 #endif

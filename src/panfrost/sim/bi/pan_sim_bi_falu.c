@@ -182,11 +182,6 @@ exec_arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    bool v2 = ins->sem->dst_type == BI_TYPE_V2F16;
    bool cmp = ins->sem->family == BI_FAM_FCMP;
-   if (cmp && pan_sim_bi_mod_is(ins, "cmpf", "total"))
-      return pan_sim_bi_fault(c, ins, "cmpf=total not modelled");
-   if (pan_sim_bi_mod(ins, "d6") > 0 || pan_sim_bi_mod(ins, "d13") > 0 ||
-       (ins->unit && pan_sim_bi_mod(ins, "d9") > 0))
-      return pan_sim_bi_fault(c, ins, "derived widen/abs field not modelled");
    bi_foreach_lane(c, l)
    {
       if (cmp) {
@@ -230,9 +225,6 @@ exec_cvt(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    unsigned st = ins->sem->src_type, dt = ins->sem->dst_type;
    enum pan_sim_round mode = rmode(ins, "rtz");
-   if (pan_sim_bi_mod_is(ins, "round", "rtna") ||
-       pan_sim_bi_mod(ins, "d6") > 0 || pan_sim_bi_mod(ins, "d7") > 0)
-      return pan_sim_bi_fault(c, ins, "form not modelled");
    bi_foreach_lane(c, l)
    {
       uint32_t v = pan_sim_bi_src(c, ins, 0, l);
@@ -302,9 +294,16 @@ pan_sim_bi_exec_falu(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    case BI_FAM_FROUND:
    case BI_FAM_FRCP_APPROX:
    case BI_FAM_FRSQ_APPROX:
+      /* Not modelled: the total order, derived widen/abs fields. */
+      if ((ins->sem->family == BI_FAM_FCMP &&
+           pan_sim_bi_mod_is(ins, "cmpf", "total")) ||
+          pan_sim_bi_mod(ins, "d6") > 0 || pan_sim_bi_mod(ins, "d13") > 0 ||
+          (ins->unit && pan_sim_bi_mod(ins, "d9") > 0))
+         return BI_SIM_UNCLAIMED;
       return c ? exec_arith(c, ins) : BI_SIM_OK;
    case BI_FAM_CVT:
-      if (!cvt_is_float(ins))
+      if (!cvt_is_float(ins) || pan_sim_bi_mod_is(ins, "round", "rtna") ||
+          pan_sim_bi_mod(ins, "d6") > 0 || pan_sim_bi_mod(ins, "d7") > 0)
          return BI_SIM_UNCLAIMED;
       return c ? exec_cvt(c, ins) : BI_SIM_OK;
    default:

@@ -66,8 +66,6 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       return BI_SIM_UNCLAIMED;
    if (!c)
       return BI_SIM_OK;
-   if (fam == BI_FAM_DISCARD && pan_sim_bi_mod(ins, "d8") != 0)
-      return pan_sim_bi_fault(c, ins, "derived field d8 not modelled");
 
    bi_foreach_lane(c, l)
    {

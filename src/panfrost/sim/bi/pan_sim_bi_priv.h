@@ -76,9 +76,16 @@ uint32_t pan_sim_bi_src(const struct pan_sim_bi_ctx *c,
                         const struct pan_sim_bi_ins *ins, unsigned s,
                         unsigned lane);
 
+/* The family groups in turn: UNCLAIMED when none claims ins.  With c NULL
+ * only whether ins is executed; the one dispatch of execution and of
+ * pan_sim_bi_implemented(). */
+enum bi_sim_result pan_sim_bi_dispatch(struct pan_sim_bi_ctx *c,
+                                       const struct pan_sim_bi_ins *ins);
+
 /* Family groups; UNCLAIMED when the family is not theirs.  With c NULL,
  * they only say whether they execute the instruction (BI_SIM_OK) or
- * refuse it. */
+ * refuse it (UNCLAIMED); every refusal must be decided there, from the
+ * instruction word alone. */
 enum bi_sim_result pan_sim_bi_exec_falu(struct pan_sim_bi_ctx *c,
                                         const struct pan_sim_bi_ins *ins);
 enum bi_sim_result pan_sim_bi_exec_ialu(struct pan_sim_bi_ctx *c,

@@ -24,8 +24,9 @@ pan_sim_va_warp_init(struct pan_sim_va_warp *w, uint16_t exec_mask)
    w->live = exec_mask;
 }
 
-static enum va_sim_result
-dispatch(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
+enum va_sim_result
+pan_sim_va_dispatch(struct pan_sim_va_ctx *c,
+                    const struct pan_sim_va_ins *ins)
 {
    static enum va_sim_result (*const groups[])(
       struct pan_sim_va_ctx *, const struct pan_sim_va_ins *) = {
@@ -90,7 +91,7 @@ step(struct pan_sim_va_ctx *c, uint64_t budget)
    c->barrier = false;
    for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l)
       c->next[l] = pc + 1;
-   if (dispatch(c, &ins) != VA_SIM_OK)
+   if (pan_sim_va_dispatch(c, &ins) != VA_SIM_OK)
       return VA_SIM_FAULT;
    for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l) {
       if (exec & (1u << l))

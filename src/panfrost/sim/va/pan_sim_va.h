@@ -75,6 +75,16 @@ void pan_sim_va_warp_init(struct pan_sim_va_warp *w, uint16_t exec_mask);
 enum pan_sim_va_status pan_sim_va_run(struct pan_sim_va_warp *w,
                                       const struct pan_sim_va_config *cfg);
 
+/*
+ * Whether the interpreter executes an instruction word.  The word runs once
+ * through the interpreter's own dispatch, on one lane of a scratch warp with
+ * zeroed registers and a memory of zeros, so the answer cannot disagree with
+ * execution.  On false, why says what is refused (or why the word does not
+ * decode).  Faults other than refusals (a zero address...) count as
+ * executed: the instruction is modelled, the scratch state is not valid.
+ */
+bool pan_sim_va_implemented(uint64_t word, char *why, unsigned why_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -299,5 +299,6 @@ enum va_sim_result
 pan_sim_va_refuse(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
                   const char *why)
 {
+   c->refused = why;
    return pan_sim_va_fault(c, ins, "not implemented (%s)", why);
 }

@@ -38,6 +38,7 @@ struct pan_sim_va_ctx {
    uint32_t next[PAN_SIM_VA_LANES]; /* next pc per lane, pc + 1 unless set */
    bool lane_id_entry[4][16], pc_entry[4][16];
    bool barrier; /* this instruction was a workgroup barrier */
+   const char *refused; /* why the last refusal happened, or NULL */
 };
 
 /* Handler result: done, fault set, or the family is not this group's. */
@@ -108,6 +109,11 @@ uint64_t pan_sim_va_element(uint64_t v, unsigned bits, unsigned k,
 double pan_sim_va_fsrc(const struct pan_sim_va_ctx *c,
                        const struct pan_sim_va_ins *ins, unsigned s,
                        unsigned lane, unsigned k, unsigned bits);
+
+/* Runs ins on the lanes of c->exec through the family groups; the one
+ * dispatch of both execution and pan_sim_va_implemented(). */
+enum va_sim_result pan_sim_va_dispatch(struct pan_sim_va_ctx *c,
+                                       const struct pan_sim_va_ins *ins);
 
 /* Family groups. */
 enum va_sim_result pan_sim_va_exec_flow(struct pan_sim_va_ctx *c,
