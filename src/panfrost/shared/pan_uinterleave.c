@@ -21,14 +21,9 @@
  * explains the kernels.
  */
 
+#include "pan_cpu.h"
 #include "pan_uinterleave_priv.h"
 
-#if defined(PAN_UIL_HAVE_NEON) && defined(__arm__)
-#include <sys/auxv.h>
-#ifndef HWCAP_ARM_NEON
-#define HWCAP_ARM_NEON (1 << 12)
-#endif
-#endif
 
 static const char *const uil_path_names[PAN_UINTERLEAVE_PATH_COUNT] = {
    [PAN_UINTERLEAVE_PORTABLE] = "portable",
@@ -56,16 +51,11 @@ uil_table(enum pan_uinterleave_path path)
 #endif
 #ifdef PAN_UIL_HAVE_SSSE3
    case PAN_UINTERLEAVE_SSSE3:
-      return __builtin_cpu_supports("ssse3") ? uil_table_ssse3 : NULL;
+      return pan_cpu_has(PAN_CPU_SSSE3) ? uil_table_ssse3 : NULL;
 #endif
 #ifdef PAN_UIL_HAVE_NEON
    case PAN_UINTERLEAVE_NEON:
-#if defined(__arm__)
-      /* Debian armhf does not require NEON (ARMv7 + VFPv3-D16) */
-      return getauxval(AT_HWCAP) & HWCAP_ARM_NEON ? uil_table_neon : NULL;
-#else
-      return uil_table_neon;
-#endif
+      return pan_cpu_has(PAN_CPU_NEON) ? uil_table_neon : NULL;
 #endif
    default:
       return NULL;
