@@ -85,6 +85,21 @@ int pan_mid_assemble(const char *text, size_t len, struct pan_isa_bytes *out,
 /* Name of an ALU opcode, load/store opcode or texture opcode, or NULL. */
 const char *pan_mid_op_name(enum pan_mid_slot slot, unsigned op);
 
+/*
+ * The opcode of a decoded instruction: its name (NULL when the value is
+ * unknown), value and whether its sources are integers.
+ */
+const char *pan_mid_instr_op(const struct pan_mid_instr *I, unsigned *value,
+                             bool *is_int);
+
+/*
+ * The named field of the layout I uses (as printed by the disassembler:
+ * "mask", "aswz", "dcomp"...), signed fields sign-extended; false when
+ * that layout has no such field.
+ */
+bool pan_mid_instr_field(const struct pan_mid_instr *I, const char *name,
+                         uint64_t *value);
+
 #ifdef __cplusplus
 }
 #endif

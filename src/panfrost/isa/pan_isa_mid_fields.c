@@ -285,3 +285,44 @@ mid_check_instr(unsigned fmt_id, int unit, const uint64_t *bits,
                 op->name, f->name);
    }
 }
+
+const char *
+pan_mid_instr_op(const struct pan_mid_instr *I, unsigned *value, bool *is_int)
+{
+   unsigned fmt_id = I->slot == PAN_MID_LDST  ? MID_FMT_LDST
+                     : I->slot == PAN_MID_TEX ? MID_FMT_TEX
+                     : I->slot < MID_NR_UNITS ? mid_units[I->slot].fmt
+                                              : MID_NR_FORMATS;
+   if (fmt_id >= MID_NR_FORMATS)
+      return NULL;
+   const struct mid_format *base = &mid_formats[fmt_id];
+   unsigned v = mid_get(I->bits, base->op_start, base->op_size);
+   const struct mid_op *op = mid_find_op(base, v);
+   if (value)
+      *value = v;
+   if (is_int)
+      *is_int = op && op->is_int;
+   return op ? op->name : NULL;
+}
+
+bool
+pan_mid_instr_field(const struct pan_mid_instr *I, const char *name,
+                    uint64_t *value)
+{
+   unsigned fmt_id = I->slot == PAN_MID_LDST  ? MID_FMT_LDST
+                     : I->slot == PAN_MID_TEX ? MID_FMT_TEX
+                     : I->slot < MID_NR_UNITS ? mid_units[I->slot].fmt
+                                              : MID_NR_FORMATS;
+   if (fmt_id >= MID_NR_FORMATS)
+      return false;
+   const struct mid_format *fmt = mid_layout(fmt_id, I->bits);
+   for (unsigned i = 0; i < fmt->nr_fields; i++) {
+      if (!strcmp(fmt->fields[i].name, name)) {
+         const struct mid_field *f = &fmt->fields[i];
+         uint64_t v = mid_get(I->bits, f->start, f->size);
+         *value = f->kind == MID_SINT ? (uint64_t)sext(v, f->size) : v;
+         return true;
+      }
+   }
+   return false;
+}

@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Functional interpreter of Midgard (Mali v4/v5) shader binaries: one
+ * thread, bundle by bundle, decoded through the generated tables of
+ * src/panfrost/isa.  See docs/drivers/panfrost/simulator-midgard.rst.
+ */
+
+#ifndef PAN_SIM_MID_H
+#define PAN_SIM_MID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAN_SIM_MID_REGS 32
+#define PAN_SIM_MID_UNIFORMS 16 /* r23 down to r8 */
+#define PAN_SIM_MID_MAX_UBOS 16
+#define PAN_SIM_MID_FAULT_LEN 256
+/* Bundles executed per run when the caller gives no budget. */
+#define PAN_SIM_MID_DEFAULT_BUDGET (1u << 20)
+
+/* Memory of load/store messages; false: access impossible (fault). */
+struct pan_sim_mid_mem {
+   void *user;
+   bool (*read)(void *user, uint64_t addr, void *data, unsigned size);
+   bool (*write)(void *user, uint64_t addr, const void *data, unsigned size);
+};
+
+struct pan_sim_mid_ubo {
+   uint64_t va;
+   uint32_t size;
+};
+
+struct pan_sim_mid_config {
+   const uint8_t *program; /* bundles, a multiple of 16 bytes */
+   unsigned program_size;
+
+   /* Uniform vec4 i is preloaded into register r(23 - i), as the hardware
+    * does for the uniforms the shader descriptor announces. */
+   const uint32_t (*uniforms)[4];
+   unsigned nr_uniforms; /* at most PAN_SIM_MID_UNIFORMS */
+
+   struct pan_sim_mid_ubo ubos[PAN_SIM_MID_MAX_UBOS];
+   unsigned nr_ubos;
+
+   struct pan_sim_mid_mem mem;
+   uint64_t budget; /* bundles; 0: PAN_SIM_MID_DEFAULT_BUDGET */
+};
+
+enum pan_sim_mid_status {
+   PAN_SIM_MID_DONE,  /* reached a bundle whose next tag is break */
+   PAN_SIM_MID_FAULT, /* see thread->fault */
+};
+
+struct pan_sim_mid_thread {
+   uint32_t r[PAN_SIM_MID_REGS][4]; /* 128-bit registers, 32-bit words */
+   uint32_t pc;                     /* byte offset of the next bundle */
+   bool discarded;
+   unsigned writeouts; /* writeout branches run */
+   uint32_t colour[4]; /* r0 at the last writeout */
+   uint64_t bundles;   /* bundles executed */
+   char fault[PAN_SIM_MID_FAULT_LEN];
+};
+
+/* Zero the registers, start at byte 0. */
+void pan_sim_mid_thread_init(struct pan_sim_mid_thread *t);
+
+/* Preload the uniforms and run until the program ends or faults. */
+enum pan_sim_mid_status pan_sim_mid_run(struct pan_sim_mid_thread *t,
+                                        const struct pan_sim_mid_config *cfg);
+
+/* NULL when the interpreter executes the ALU opcode of that name, else why
+ * it refuses it; for the every-opcode test. */
+const char *pan_sim_mid_alu_refusal(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

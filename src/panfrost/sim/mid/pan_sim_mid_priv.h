@@ -1,0 +1,45 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Internals of the Midgard interpreter.
+ */
+
+#ifndef PAN_SIM_MID_PRIV_H
+#define PAN_SIM_MID_PRIV_H
+
+#include "pan_isa_mid.h"
+#include "pan_sim_mid.h"
+
+/* Registers with a meaning of their own. */
+#define MID_REG_PIPE0 24 /* pipeline registers: forwarded inside a bundle */
+#define MID_REG_PIPE1 25
+#define MID_REG_CONST 26 /* ALU source: the bundle's embedded constants */
+#define MID_REG_COND 31  /* condition of csel and branches (.w) */
+
+struct mid_exec {
+   struct pan_sim_mid_thread *t;
+   const struct pan_sim_mid_config *cfg;
+   const struct pan_mid_bundle *b;
+   /* Registers as the bundle started: units read these, except the
+    * forwarded ones (pipeline and condition registers), which they read
+    * live from t->r. */
+   uint32_t in[PAN_SIM_MID_REGS][4];
+};
+
+bool mid_fault(struct pan_sim_mid_thread *t, const char *fmt, ...)
+   __attribute__((format(printf, 2, 3)));
+
+/* Field of an instruction (0 when its layout lacks it). */
+uint64_t mid_f(const struct pan_mid_instr *I, const char *name);
+
+/* A source register as a unit of this bundle sees it. */
+const uint32_t *mid_read_reg(const struct mid_exec *x, unsigned reg);
+
+/* Run one ALU unit's instruction; false on a fault. */
+bool mid_exec_alu(struct mid_exec *x, const struct pan_mid_instr *I);
+
+/* Run one load/store word; false on a fault. */
+bool mid_exec_ldst(struct mid_exec *x, const struct pan_mid_instr *I);
+
+#endif
