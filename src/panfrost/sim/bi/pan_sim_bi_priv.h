@@ -90,6 +90,8 @@ enum bi_sim_result pan_sim_bi_exec_falu(struct pan_sim_bi_ctx *c,
                                         const struct pan_sim_bi_ins *ins);
 enum bi_sim_result pan_sim_bi_exec_ialu(struct pan_sim_bi_ctx *c,
                                         const struct pan_sim_bi_ins *ins);
+enum bi_sim_result pan_sim_bi_exec_sfu(struct pan_sim_bi_ctx *c,
+                                       const struct pan_sim_bi_ins *ins);
 enum bi_sim_result pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c,
                                         const struct pan_sim_bi_ins *ins);
 enum bi_sim_result pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c,

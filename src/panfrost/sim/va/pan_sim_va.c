@@ -31,7 +31,8 @@ pan_sim_va_dispatch(struct pan_sim_va_ctx *c,
    static enum va_sim_result (*const groups[])(
       struct pan_sim_va_ctx *, const struct pan_sim_va_ins *) = {
       pan_sim_va_exec_flow, pan_sim_va_exec_falu, pan_sim_va_exec_ialu,
-      pan_sim_va_exec_cvt,  pan_sim_va_exec_cmp,  pan_sim_va_exec_msg,
+      pan_sim_va_exec_cvt,  pan_sim_va_exec_cmp,  pan_sim_va_exec_sfu,
+      pan_sim_va_exec_msg,
    };
 
    for (unsigned i = 0; i < sizeof(groups) / sizeof(groups[0]); ++i) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pan_sim_fp.h"
+#include "pan_sim_sfu.h"
 #include "pan_sim_va_priv.h"
 
 /* A binary32 source after its widening swizzle and abs/neg modifiers. */
@@ -170,11 +171,18 @@ exec_v2f16(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
    return VA_SIM_OK;
 }
 
+/* frexp with the mantissa in [0.5, 1), or with .log in [0.75, 1.5) (the
+ * split of the log2 sequence, pan_sim_sfu.h); the sign stays with it. */
 static float
-frexp_part(float x, bool mantissa)
+frexp_part(const struct pan_sim_va_ins *ins, float x, bool mantissa)
 {
    int e = 0;
-   float m = isfinite(x) ? frexpf(x, &e) : x;
+   float m;
+
+   if (pan_sim_va_mod(ins, "log") == 1)
+      m = copysignf((float)pan_sim_sfu_log_split(x, &e), x);
+   else
+      m = isfinite(x) ? frexpf(x, &e) : x;
    return mantissa ? m : (float)e;
 }
 
@@ -214,9 +222,9 @@ binary32(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
                      pan_sim_fp_f32(pan_sim_fp_round_f64(1.0 / sqrt((double)a),
                                                  PAN_SIM_ROUND_RTE, 8, 23)));
    case VA_FAM_FREXPM:
-      return out_f32(c, ins, frexp_part(a, true));
+      return out_f32(c, ins, frexp_part(ins, a, true));
    default: /* frexpe: the exponent as an integer */
-      return (uint32_t)(int32_t)frexp_part(a, false);
+      return (uint32_t)(int32_t)frexp_part(ins, a, false);
    }
 }
 
@@ -238,8 +246,8 @@ pan_sim_va_exec_falu(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
    case VA_FAM_FREXPE:
       if (t != VA_TYPE_F32)
          return pan_sim_va_refuse(c, ins, "binary16 exponent lanes");
-      if (pan_sim_va_mod(ins, "sqrt") == 1 || pan_sim_va_mod(ins, "log") == 1)
-         return pan_sim_va_refuse(c, ins, ".sqrt/.log forms");
+      if (pan_sim_va_mod(ins, "sqrt") == 1)
+         return pan_sim_va_refuse(c, ins, ".sqrt form");
       break;
    case VA_FAM_FRCP:
    case VA_FAM_FRSQ:

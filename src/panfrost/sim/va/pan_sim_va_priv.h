@@ -126,6 +126,8 @@ enum va_sim_result pan_sim_va_exec_cvt(struct pan_sim_va_ctx *c,
                                        const struct pan_sim_va_ins *ins);
 enum va_sim_result pan_sim_va_exec_cmp(struct pan_sim_va_ctx *c,
                                        const struct pan_sim_va_ins *ins);
+enum va_sim_result pan_sim_va_exec_sfu(struct pan_sim_va_ctx *c,
+                                       const struct pan_sim_va_ins *ins);
 enum va_sim_result pan_sim_va_exec_msg(struct pan_sim_va_ctx *c,
                                        const struct pan_sim_va_ins *ins);
 

@@ -1,0 +1,132 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Special-function families of the Bifrost interpreter: frcp and frsq
+ * (correctly rounded), frexpe (plain and .log split), and the steps of the
+ * compiler's exp2/log2/sin/cos sequences: fma_rscale, fexp, fadd_lscale,
+ * flogd, fsin_table, fcos_table.  The steps are modelled as exact
+ * functions rounded once (pan_sim_sfu.h); the hardware's tables are not
+ * public.  Denormals are kept, like the rest of the Bifrost interpreter.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../va/pan_sim_sfu.h"
+#include "pan_sim_bi_priv.h"
+
+/* Float source s: binary32 or the half its widen mode picks, then abs and
+ * neg. */
+static double
+fval(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+     unsigned s, unsigned lane)
+{
+   char name[8];
+   uint32_t v = pan_sim_bi_src(c, ins, s, lane);
+   double x;
+
+   snprintf(name, sizeof(name), "widen%u", s);
+   const char *w = pan_sim_bi_mod_str(ins, name, "none");
+   if (!strcmp(w, "h0") || !strcmp(w, "h1"))
+      x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (w[1] == '1' ? 16 : 0)));
+   else
+      x = pan_sim_fp_f32(v);
+   snprintf(name, sizeof(name), "abs%u", s);
+   if (pan_sim_bi_mod_is(ins, name, "abs"))
+      x = fabs(x);
+   snprintf(name, sizeof(name), "neg%u", s);
+   if (pan_sim_bi_mod_is(ins, name, "neg"))
+      x = -x;
+   return x;
+}
+
+static uint32_t
+rounded(double x)
+{
+   return pan_sim_sfu_fma_rscale(x, 1, -0.0, 0, PAN_SIM_ROUND_RTE, "none");
+}
+
+static const char *const rscale_clamp[4] = { "none", "clamp_0_inf",
+                                             "clamp_m1_1", "clamp_0_1" };
+
+static uint32_t
+one(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+    unsigned l)
+{
+   switch (ins->sem->family) {
+   case BI_FAM_FRCP:
+      return rounded(1 / fval(c, ins, 0, l));
+   case BI_FAM_FRSQ:
+      return rounded(1 / sqrt(fval(c, ins, 0, l)));
+   case BI_FAM_FREXPE: {
+      double x = fval(c, ins, 0, l);
+      int e = 0;
+      if (pan_sim_bi_mod(ins, "sqrt") < 0) /* the .log encoding */
+         pan_sim_sfu_log_split(x, &e);
+      else if (isfinite(x))
+         frexp(x, &e);
+      return (uint32_t)e;
+   }
+   case BI_FAM_FMA_RSCALE: {
+      double p = fval(c, ins, 0, l) * fval(c, ins, 1, l);
+      return pan_sim_sfu_fma_rscale(
+         pan_sim_bi_mod(ins, "d16") == 1 ? -p : p, 1, fval(c, ins, 2, l),
+         (int32_t)pan_sim_bi_src(c, ins, 3, l), PAN_SIM_ROUND_RTE,
+         rscale_clamp[pan_sim_bi_mod(ins, "d12")]);
+   }
+   case BI_FAM_FEXP:
+      return rounded(pan_sim_sfu_fexp((int32_t)pan_sim_bi_src(c, ins, 0, l),
+                                      fval(c, ins, 1, l)));
+   case BI_FAM_FADD_LSCALE: {
+      int e;
+      double b = fval(c, ins, 1, l);
+      return pan_sim_sfu_add(fval(c, ins, 0, l),
+                             copysign(pan_sim_sfu_log_split(b, &e), b), "none");
+   }
+   case BI_FAM_FLOGD:
+      return rounded(pan_sim_sfu_flogd(fval(c, ins, 0, l)));
+   default: /* fsin_table, fcos_table */
+      return rounded(pan_sim_sfu_sincos_table(
+         pan_sim_bi_src(c, ins, 0, l), ins->sem->family == BI_FAM_FCOS_TABLE));
+   }
+}
+
+static bool
+claims(const struct pan_sim_bi_ins *ins)
+{
+   bool f32 =
+      ins->sem->src_type == BI_TYPE_F32 || ins->sem->dst_type == BI_TYPE_F32;
+   switch (ins->sem->family) {
+   case BI_FAM_FRCP:
+   case BI_FAM_FRSQ:
+      return f32 && pan_sim_bi_mod_is(ins, "widen0", "none");
+   case BI_FAM_FREXPE:
+      return ins->sem->src_type == BI_TYPE_F32 &&
+             !pan_sim_bi_mod_is(ins, "sqrt", "sqrt");
+   case BI_FAM_FMA_RSCALE:
+      /* d12 above 3: the .n/.left/.scale16 and rtz forms. */
+      return f32 && pan_sim_bi_mod(ins, "d12") >= 0 &&
+             pan_sim_bi_mod(ins, "d12") < 4;
+   case BI_FAM_FEXP:
+   case BI_FAM_FADD_LSCALE:
+   case BI_FAM_FLOGD:
+      return f32;
+   case BI_FAM_FSIN_TABLE:
+   case BI_FAM_FCOS_TABLE:
+      return pan_sim_bi_mod_is(ins, "offset", "none");
+   default:
+      return false;
+   }
+}
+
+enum bi_sim_result
+pan_sim_bi_exec_sfu(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   if (!claims(ins))
+      return BI_SIM_UNCLAIMED;
+   if (!c)
+      return BI_SIM_OK;
+   bi_foreach_lane(c, l) c->res[l] = one(c, ins, l);
+   return BI_SIM_OK;
+}
