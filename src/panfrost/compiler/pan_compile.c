@@ -8,6 +8,7 @@
  */
 
 #include "pan_compile.h"
+#include "pan_compile_priv.h"
 #include "pan_ir_from_nir.h"
 #include "isa/pan_isa_va.h"
 #include "pan_va.h"
@@ -23,6 +24,26 @@ const nir_shader_compiler_options pan_va_nir_options = {
    .lower_uadd_carry = true,
    .lower_usub_borrow = true,
    .lower_fmod = true,
+   .lower_fsqrt = true,
+   .lower_ffract = true,
+   .lower_fsign = true,
+   .lower_isign = true,
+   .lower_fdph = true,
+   .lower_extract_byte = true,
+   .lower_extract_word = true,
+   .lower_insert_byte = true,
+   .lower_insert_word = true,
+   .lower_pack_half_2x16 = true,
+   .lower_pack_unorm_2x16 = true,
+   .lower_pack_snorm_2x16 = true,
+   .lower_pack_unorm_4x8 = true,
+   .lower_pack_snorm_4x8 = true,
+   .lower_unpack_half_2x16 = true,
+   .lower_unpack_unorm_2x16 = true,
+   .lower_unpack_snorm_2x16 = true,
+   .lower_unpack_unorm_4x8 = true,
+   .lower_unpack_snorm_4x8 = true,
+   .use_interpolated_input_intrinsics = true,
    .fuse_ffma32 = false, /* keep a * b + c rounded twice, as written */
    .max_unroll_iterations = 0,
 };
@@ -115,10 +136,16 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    void *tmp = ralloc_context(NULL);
    *out = (struct pan_va_binary){ 0 };
 
-   if (nir->info.stage != MESA_SHADER_COMPUTE) {
-      snprintf(err, err_size, "only compute shaders are supported");
+   enum pan_va_variant variant = opts ? opts->variant : PAN_VA_VARIANT_DEFAULT;
+   if (nir->info.stage != MESA_SHADER_COMPUTE &&
+       nir->info.stage != MESA_SHADER_VERTEX &&
+       nir->info.stage != MESA_SHADER_FRAGMENT) {
+      snprintf(err, err_size, "%s shaders are unsupported",
+               _mesa_shader_stage_to_string(nir->info.stage));
       goto fail;
    }
+   if (nir->info.stage != MESA_SHADER_COMPUTE)
+      pan_va_lower_gfx_nir(nir, variant);
    lower_nir(nir);
    nir_foreach_function (f, nir) {
       if (f->impl)
@@ -130,7 +157,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
          }
    }
 
-   pan_ir_shader *s = pan_ir_from_nir(tmp, nir, err, err_size);
+   pan_ir_shader *s = pan_ir_from_nir(tmp, nir, out, err, err_size);
    if (!s)
       goto fail;
    PASS(s, (void)0, "from_nir");

@@ -2,8 +2,8 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * Entry point of our compiler: a NIR compute shader in, Valhall (v9)
- * instruction words out.  See docs/drivers/panfrost/compiler.rst.
+ * Entry point of our compiler: a NIR compute, vertex or fragment shader in,
+ * Valhall (v9) instruction words out.  See docs/drivers/panfrost/compiler.rst.
  */
 
 #ifndef PAN_COMPILE_H
@@ -18,11 +18,32 @@ extern "C" {
 /* NIR options the shaders given to pan_va_compile should be built with. */
 extern const nir_shader_compiler_options pan_va_nir_options;
 
+/*
+ * Where FAU uniform word k of a vertex or fragment shader comes from: the
+ * driver fills the push constants in this order (docs: driver interface).
+ */
+enum pan_va_push_source {
+   PAN_VA_PUSH_UBO,             /* word at offset_B of UBO ubo */
+   PAN_VA_PUSH_VIEWPORT_SCALE,  /* component offset_B / 4 of the scale */
+   PAN_VA_PUSH_VIEWPORT_OFFSET, /* component offset_B / 4 of the offset */
+};
+
+struct pan_va_push_word {
+   uint8_t source; /* enum pan_va_push_source */
+   uint8_t ubo;
+   uint32_t offset_B;
+};
+
+#define PAN_VA_MAX_PUSH_WORDS 128
+
 struct pan_va_binary {
    uint64_t *words; /* ralloc'd on the mem_ctx given */
    unsigned nr_words;
    unsigned work_regs; /* registers r0..work_regs-1 hold values */
    unsigned loops;     /* NIR loops compiled */
+   /* Graphics stages: the pushed uniform words, u0 first. */
+   struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
+   unsigned nr_push;
 };
 
 /* Which program a vertex shader becomes: the v9 driver runs IDVS, a

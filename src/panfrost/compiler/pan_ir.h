@@ -37,10 +37,17 @@ enum pan_ir_kind {
    PAN_IR_SPECIAL, /* special FAU value (lane id...), by name index */
 };
 
-/* Special FAU values the IR can name. */
+/* Special FAU values the IR can name (word 0 of each; the names are the
+ * ISA description's, pan_ir_special_names). */
 enum pan_ir_special {
    PAN_IR_SPECIAL_LANE_ID,
+   PAN_IR_SPECIAL_ATEST_DATUM,
+   PAN_IR_SPECIAL_PROGRAM_COUNTER,
+   PAN_IR_SPECIAL_BLEND_DESC_0, /* ... _7: one per render target */
+   PAN_IR_NR_SPECIALS = PAN_IR_SPECIAL_BLEND_DESC_0 + 8,
 };
+
+extern const char *const pan_ir_special_names[PAN_IR_NR_SPECIALS];
 
 /*
  * An operand.  As a destination, comps is the vector length of the new

@@ -115,6 +115,11 @@ emit_instr(struct pan_ir_from_nir *ctx, nir_instr *instr)
       }
       break;
    }
+   case nir_instr_type_tex:
+      pan_ir_from_nir_error(ctx, "unsupported NIR texture instruction "
+                                 "(nir_texop %u)",
+                            nir_instr_as_tex(instr)->op);
+      break;
    default:
       pan_ir_from_nir_error(ctx, "unsupported NIR instruction type %u",
                             instr->type);
@@ -182,7 +187,8 @@ fill_phis(struct pan_ir_from_nir *ctx, pan_ir_block *ib, nir_block *nb,
 }
 
 pan_ir_shader *
-pan_ir_from_nir(void *mem_ctx, nir_shader *nir, char *err, size_t err_size)
+pan_ir_from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
+                char *err, size_t err_size)
 {
    nir_function_impl *impl = nir_shader_get_entrypoint(nir);
    if (!impl) {
@@ -192,7 +198,9 @@ pan_ir_from_nir(void *mem_ctx, nir_shader *nir, char *err, size_t err_size)
    nir_index_blocks(impl);
    nir_index_ssa_defs(impl);
 
-   struct pan_ir_from_nir ctx = { .err = err, .err_size = err_size };
+   struct pan_ir_from_nir ctx = {
+      .err = err, .err_size = err_size, .stage = nir->info.stage, .bin = bin
+   };
    ctx.shader = pan_ir_shader_create(mem_ctx);
    ctx.values = rzalloc_array(ctx.shader, pan_ir_index, impl->ssa_alloc + 1);
    pan_ir_block **blocks =
@@ -213,6 +221,12 @@ pan_ir_from_nir(void *mem_ctx, nir_shader *nir, char *err, size_t err_size)
             goto fail;
       }
    }
+   /* The fragment tail goes at the end of the last block. */
+   ctx.b = pan_ir_builder_at_end(ctx.shader,
+                                 blocks[nir_impl_last_block(impl)->index]);
+   pan_ir_from_nir_gfx_finish(&ctx);
+   if (ctx.failed)
+      goto fail;
    nir_foreach_block (nb, impl)
       emit_edges(&ctx, impl, blocks, nb);
    nir_foreach_block (nb, impl)

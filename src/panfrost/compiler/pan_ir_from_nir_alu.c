@@ -195,6 +195,20 @@ emit_alu_value(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
    case nir_op_ffma:
       return pan_ir_fma(b, fsrc(ctx, alu, 0), fsrc(ctx, alu, 1),
                         fsrc(ctx, alu, 2));
+   case nir_op_fsub:
+      return pan_ir_fadd(b, fsrc(ctx, alu, 0), pan_ir_fneg(fsrc(ctx, alu, 1)));
+   case nir_op_frcp:
+      return pan_ir_frcp(b, fsrc(ctx, alu, 0));
+   case nir_op_frsq:
+      return pan_ir_frsq(b, fsrc(ctx, alu, 0));
+   case nir_op_ffloor:
+      return pan_ir_ffloor(b, fsrc(ctx, alu, 0));
+   case nir_op_fceil:
+      return pan_ir_fceil(b, fsrc(ctx, alu, 0));
+   case nir_op_ftrunc:
+      return pan_ir_ftrunc(b, fsrc(ctx, alu, 0));
+   case nir_op_fround_even:
+      return pan_ir_fround_even(b, fsrc(ctx, alu, 0));
    case nir_op_fmin:
       return pan_ir_fmin(b, fsrc(ctx, alu, 0), fsrc(ctx, alu, 1));
    case nir_op_fmax:
@@ -268,14 +282,19 @@ pan_ir_from_nir_alu(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
 
    if (nir_op_is_vec(alu->op)) {
       pan_ir_index w[4];
+      /* mov swizzles one source; vecN takes one word of each. */
+      bool mov = alu->op == nir_op_mov;
       for (unsigned i = 0; i < def->num_components; ++i) {
-         if (nir_src_bit_size(alu->src[i].src) != 32) {
+         unsigned s = mov ? 0 : i;
+         if (nir_src_bit_size(alu->src[s].src) != 32) {
             pan_ir_from_nir_error(ctx, "%s of %u-bit values is unsupported",
                                   nir_op_infos[alu->op].name,
-                                  nir_src_bit_size(alu->src[i].src));
+                                  nir_src_bit_size(alu->src[s].src));
             return;
          }
-         w[i] = src(ctx, alu, i);
+         w[i] = mov ? pan_ir_word(pan_ir_from_nir_src(ctx, alu->src[0].src),
+                                  alu->src[0].swizzle[i])
+                    : src(ctx, alu, i);
       }
       ctx->values[def->index] = pan_ir_collect(&ctx->b, def->num_components, w);
       return;

@@ -11,6 +11,7 @@
 #define PAN_IR_FROM_NIR_PRIV_H
 
 #include "compiler/nir/nir.h"
+#include "pan_compile.h"
 #include "pan_ir_builder.h"
 
 struct pan_ir_from_nir {
@@ -20,6 +21,11 @@ struct pan_ir_from_nir {
    char *err;
    size_t err_size;
    bool failed;
+
+   gl_shader_stage stage;
+   struct pan_va_binary *bin; /* push table */
+   /* Fragment colour per render target, emitted at the end. */
+   pan_ir_index colour[8];
 };
 
 /* Record the first error; translation stops at the next check. */
@@ -36,6 +42,12 @@ pan_ir_index pan_ir_from_nir_src(struct pan_ir_from_nir *ctx, nir_src src);
 void pan_ir_from_nir_alu(struct pan_ir_from_nir *ctx, nir_alu_instr *alu);
 void pan_ir_from_nir_intrinsic(struct pan_ir_from_nir *ctx,
                                nir_intrinsic_instr *intr);
+/* Graphics intrinsics (pan_ir_from_nir_gfx.c); false when not one. */
+bool pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
+                                   nir_intrinsic_instr *intr);
+/* The fragment shader's tail: ATEST and one BLEND per colour output. */
+void pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx);
+
 void pan_ir_from_nir_load_const(struct pan_ir_from_nir *ctx,
                                 nir_load_const_instr *lc);
 

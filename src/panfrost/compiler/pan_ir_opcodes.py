@@ -22,6 +22,9 @@ syntax, for documentation and debug printing only.
          {sr} destination as a staging vector  {ssr0} source 0 as one
          #V  constant V of the hardware table   r{imm} the register imm
          NAME:{imm} the immediate field          NAME:{offset} branch distance
+         NAME:#V the immediate field set to V
+  mod values {vecsize} (vector size of the destination, else source 0)
+  and {regfmt} (register format of the type) are filled in too.
 An op without a Valhall form must be lowered before emission.
 
 Run with --header/--code to generate pan_ir_opcodes.h, pan_ir_opcodes.c and
@@ -39,7 +42,7 @@ MODS = ['type', 'cmp', 'imm', 'on_zero', 'target']
 
 # Argument kinds of a Valhall form (enum pan_ir_va_arg).
 VA_ARGS = ['d', 'sr', 's0', 's1', 's2', 's3', 'ssr0', 'lut', 'reg_imm',
-           'imm', 'offset']
+           'imm', 'offset', 'fixed']
 
 
 class VA:
@@ -56,6 +59,8 @@ class VA:
                 kind, value = 'lut', int(a[1:], 0)
             elif a == 'r{imm}':
                 kind, value = 'reg_imm', 0
+            elif ':#' in a:
+                kind, value = 'fixed', int(a.split(':#')[1], 0)
             elif ':' in a:
                 kind, value = a.split(':')[1][1:-1], 0
                 assert kind in ('imm', 'offset')
@@ -141,6 +146,14 @@ OPS = [
     falu('fmin', 2, VA('fmin.f32', [], D_S0_S1)),
     falu('fmax', 2, VA('fmax.f32', [], D_S0_S1)),
 
+    # Special functions and rounding
+    falu('frcp', 1, VA('frcp.f32', [], D_S0)),
+    falu('frsq', 1, VA('frsq.f32', [], D_S0)),
+    falu('ffloor', 1, VA('fround.f32', ['round=rtn'], D_S0)),
+    falu('fceil', 1, VA('fround.f32', ['round=rtp'], D_S0)),
+    falu('ftrunc', 1, VA('fround.f32', ['round=rtz'], D_S0)),
+    falu('fround_even', 1, VA('fround.f32', ['round=rte'], D_S0)),
+
     # Conversions (float to integer rounds toward zero)
     falu('f2s32', 1, VA('f32_to_s32', ['round=rtz'], D_S0)),
     falu('f2u32', 1, VA('f32_to_u32', ['round=rtz'], D_S0)),
@@ -154,6 +167,45 @@ OPS = [
     Op('store_global', 2, dest=False, mods=['imm'], side_effects=True,
        va=VA('store.{bits}', ['slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:{imm}'])),
+
+    # Graphics messages (docs/drivers/panfrost/compiler.rst: the driver
+    # interface).  Attributes: s0 vertex id, s1 instance id, imm index.
+    Op('ld_attr', 2, dest_comps=None, mods=['type', 'imm'],
+       va=VA('ld_attr_imm', ['vecsize={vecsize}', 'regfmt={regfmt}',
+                             'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}', 'index:{imm}', 'table:#1'])),
+    # IDVS output address of the vertex whose index is s0 (r59).
+    Op('lea_vary', 1, dest_comps=2,
+       va=VA('lea_buf_imm', ['slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', 'table:#0xd', 'index:#0'])),
+    Op('store_pos', 2, dest=False, mods=['imm'], side_effects=True,
+       va=VA('store.{bits}', ['memaccess=istream', 'slot=slot0'],
+              ['{ssr0}', '{s1}', 'offset:{imm}'])),
+    Op('store_vary', 2, dest=False, mods=['imm'], side_effects=True,
+       va=VA('store.{bits}', ['memaccess=estream', 'slot=slot0'],
+              ['{ssr0}', '{s1}', 'offset:{imm}'])),
+    # Varyings: s0 is the preloaded r61, imm the byte offset of the slot.
+    Op('ld_var', 1, dest_comps=None, mods=['imm'],
+       va=VA('ld_var_buf_imm.f32', ['vecsize={vecsize}', 'srcfmt=src_f32',
+                                    'sample=center', 'update=store',
+                                    'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', 'index:{imm}'])),
+    Op('ld_var_flat', 1, dest_comps=None, mods=['imm'],
+       va=VA('ld_var_buf_imm.f32', ['vecsize={vecsize}',
+                                    'srcfmt=src_flat32', 'sample=center',
+                                    'update=store', 'slot=slot0',
+                                    'flow=wait0'],
+              ['{sr}', '{s0}', 'index:{imm}'])),
+    # Alpha test: s0 coverage (r60), s1 alpha, s2 the atest datum.
+    Op('atest', 3, side_effects=True,
+       va=VA('atest', ['flow=wait'], ['{sr}', '{s0}', '{s1}', '{s2}'])),
+    Op('blend', 3, dest=False, mods=['imm'], side_effects=True,
+       doc='s0 colour (4 words), s1 blend descriptor, s2 coverage; imm '
+           'the render target, bit 8 set on the last one.  Emitted as '
+           'BLEND and the blend-shader call sequence'),
+    falu('discard', 2, VA('discard.f32', ['cmp={cmp}'], ['{s0}', '{s1}']),
+         dest=False, mods=['cmp'], side_effects=True,
+         doc='ends the lanes where s0 cmp s1'),
 
     # Flow control
     Op('branchz', 1, dest=False, mods=['on_zero', 'target'],
@@ -216,8 +268,8 @@ struct pan_ir_va_arg_desc {
 struct pan_ir_va_form {
    const char *name; /* may hold {type} or {bits} */
    uint8_t nr_mods, nr_args;
-   const char *mods[3][2]; /* field, value (may be {cmp}, {eq}, {signed}) */
-   struct pan_ir_va_arg_desc args[5];
+   const char *mods[6][2]; /* field, value (may be {cmp}, {eq}, {signed}) */
+   struct pan_ir_va_arg_desc args[6];
 };
 
 /* Operand count meaning "any number". */

@@ -16,8 +16,18 @@
 
 #include "pan_ir.h"
 
-static const char *const special_names[] = {
+const char *const pan_ir_special_names[PAN_IR_NR_SPECIALS] = {
    [PAN_IR_SPECIAL_LANE_ID] = "lane_id",
+   [PAN_IR_SPECIAL_ATEST_DATUM] = "atest_datum",
+   [PAN_IR_SPECIAL_PROGRAM_COUNTER] = "program_counter",
+   [PAN_IR_SPECIAL_BLEND_DESC_0 + 0] = "blend_descriptor_0",
+   [PAN_IR_SPECIAL_BLEND_DESC_0 + 1] = "blend_descriptor_1",
+   [PAN_IR_SPECIAL_BLEND_DESC_0 + 2] = "blend_descriptor_2",
+   [PAN_IR_SPECIAL_BLEND_DESC_0 + 3] = "blend_descriptor_3",
+   [PAN_IR_SPECIAL_BLEND_DESC_0 + 4] = "blend_descriptor_4",
+   [PAN_IR_SPECIAL_BLEND_DESC_0 + 5] = "blend_descriptor_5",
+   [PAN_IR_SPECIAL_BLEND_DESC_0 + 6] = "blend_descriptor_6",
+   [PAN_IR_SPECIAL_BLEND_DESC_0 + 7] = "blend_descriptor_7",
 };
 
 void
@@ -45,8 +55,8 @@ pan_ir_print_index(FILE *fp, pan_ir_index i)
       fprintf(fp, "u%u", i.value);
       break;
    case PAN_IR_SPECIAL:
-      fputs(i.value < ARRAY_SIZE(special_names) ? special_names[i.value]
-                                                : "special?",
+      fputs(i.value < PAN_IR_NR_SPECIALS ? pan_ir_special_names[i.value]
+                                         : "special?",
             fp);
       break;
    default:

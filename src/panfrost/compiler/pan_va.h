@@ -16,6 +16,8 @@
 #define PAN_VA_FIRST_RESERVED 55
 #define PAN_VA_LAST_RESERVED 62
 #define PAN_VA_NR_REGS 64
+/* The return address of blend shaders (the v9 driver's convention). */
+#define PAN_VA_BLEND_LINK_REG 48
 
 /*
  * Fold FAU reads into sources when fold_fau is set (pan_va_fold.c), then

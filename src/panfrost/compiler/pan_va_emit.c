@@ -29,6 +29,8 @@ struct emit_ctx {
 static unsigned
 instr_words(const pan_ir_instr *I)
 {
+   if (I->op == PAN_IR_OP_BLEND)
+      return 3;
    return I->op == PAN_IR_OP_COLLECT ? I->nr_srcs : 1;
 }
 
@@ -77,8 +79,10 @@ to_src(struct emit_ctx *c, pan_ir_index i, struct pan_va_src *s)
       break;
    case PAN_IR_SPECIAL:
       s->kind = PAN_VA_SRC_SPECIAL;
-      if (!pan_va_special_lookup("lane_id", &s->special_page, &s->value))
-         return fail(c, "no special FAU value lane_id", "");
+      if (i.value >= PAN_IR_NR_SPECIALS ||
+          !pan_va_special_lookup(pan_ir_special_names[i.value],
+                                 &s->special_page, &s->value))
+         return fail(c, "no such special FAU value", "");
       break;
    default:
       return fail(c, "empty source reached emission", "");
@@ -111,6 +115,19 @@ fill_name(const pan_ir_instr *I, const char *t, char *buf, size_t size)
 static const char *
 fill_mod(const pan_ir_instr *I, const char *v)
 {
+   static const char *const vecsizes[] = { "none", "none", "v2", "v3", "v4" };
+   static const char *const regfmts[] = {
+      [PAN_IR_TYPE_NONE] = "auto",
+      [PAN_IR_TYPE_U32] = "u32",
+      [PAN_IR_TYPE_S32] = "s32",
+      [PAN_IR_TYPE_F32] = "f32",
+   };
+   if (!strcmp(v, "{vecsize}")) {
+      unsigned n = I->dest.kind ? I->dest.comps : I->src[0].comps;
+      return vecsizes[MIN2(n, 4)];
+   }
+   if (!strcmp(v, "{regfmt}"))
+      return regfmts[I->type];
    if (!strcmp(v, "{cmp}"))
       return pan_ir_cmp_names[I->cmp];
    if (!strcmp(v, "{eq}"))
@@ -151,6 +168,9 @@ fill_arg(struct emit_ctx *c, const pan_ir_instr *I,
    case PAN_IR_VA_IMM:
       o->imm = I->imm; /* fields the IR fills are unsigned */
       return true;
+   case PAN_IR_VA_FIXED:
+      o->imm = a->value;
+      return true;
    case PAN_IR_VA_OFFSET:
       o->imm = (int)c->block_pc[I->target->index] - (int)pc - 1;
       return true;
@@ -165,6 +185,56 @@ fill_arg(struct emit_ctx *c, const pan_ir_instr *I,
    }
 }
 
+/*
+ * Word k of a blend: BLEND, then the blend-shader call the v9 driver's
+ * blend descriptors expect.  With fixed-function blending the BLEND
+ * itself continues past the call (its target field skips the two words)
+ * or, on the last render target, ends the shader.  With a blend shader
+ * the call runs: r48 gets the return address (0 ends the thread) and the
+ * branch goes to the shader address in the high word of the descriptor.
+ */
+static bool
+build_blend(struct emit_ctx *c, const pan_ir_instr *I, unsigned k,
+            struct pan_va_instr *in)
+{
+   bool last = I->imm & 0x100;
+   pan_ir_index desc = I->src[1];
+
+   if (k == 0) {
+      in->name = "blend";
+      in->nr_operands = 4;
+      in->operands[0].reg = c->regs[I->src[0].value] + I->src[0].comp;
+      in->operands[0].count = 4;
+      in->operands[3].imm = last ? 0 : 2 * 8;
+      in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "vecsize", "v4" };
+      in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "regfmt", "f32" };
+      in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "slot", "slot0" };
+      if (last)
+         in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "flow", "end" };
+      return to_src(c, desc, &in->operands[1].src) &&
+             to_src(c, I->src[2], &in->operands[2].src);
+   }
+   if (k == 1) {
+      in->name = "iadd_imm.i32";
+      in->nr_operands = 3;
+      in->operands[0].reg = 48;
+      in->operands[2].imm = last ? 0 : 8;
+      return to_src(c,
+                    last ? pan_ir_imm(0)
+                         : pan_ir_special(PAN_IR_SPECIAL_PROGRAM_COUNTER),
+                    &in->operands[1].src);
+   }
+   in->name = "branchzi";
+   in->nr_operands = 2;
+   in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "eq", NULL, 1 };
+   in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "absolute", NULL, 1 };
+   if (!to_src(c, pan_ir_imm(0), &in->operands[0].src) ||
+       !to_src(c, desc, &in->operands[1].src))
+      return false;
+   in->operands[1].src.word = 1;
+   return true;
+}
+
 /* The structured form of word k of I (collect writes word k). */
 static bool
 build(struct emit_ctx *c, const pan_ir_instr *I, unsigned k, unsigned pc,
@@ -172,6 +242,10 @@ build(struct emit_ctx *c, const pan_ir_instr *I, unsigned k, unsigned pc,
 {
    memset(in, 0, sizeof(*in));
    in->page = -1;
+   if (I->op == PAN_IR_OP_BLEND) {
+      in->op = -1;
+      return build_blend(c, I, k, in);
+   }
    if (I->op == PAN_IR_OP_COLLECT) {
       in->op = -1;
       in->name = "mov.i32";
@@ -313,7 +387,14 @@ pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
       }
    }
    pan_ir_block *tail = list_last_entry(&s->blocks, pan_ir_block, link);
-   ok = finish(&c, &out, any ? &in : NULL, list_is_empty(&tail->instrs));
+   pan_ir_instr *last = list_is_empty(&tail->instrs)
+                           ? NULL
+                           : list_last_entry(&tail->instrs, pan_ir_instr, link);
+   /* A last blend has ended the shader already. */
+   if (last && last->op == PAN_IR_OP_BLEND && (last->imm & 0x100))
+      ok = true;
+   else
+      ok = finish(&c, &out, any ? &in : NULL, list_is_empty(&tail->instrs));
 
 done:
    ralloc_free(c.block_pc);

@@ -25,6 +25,13 @@ pan_va_legalize(pan_ir_shader *s, bool fold_fau)
             pan_ir_index *src = &I->src[i];
             if (src->kind != PAN_IR_IMM || pan_va_lut_index(src->value) >= 0)
                continue;
+            /* A float -0 is the table's 0 negated. */
+            if (src->value == 0x80000000u &&
+                pan_ir_op_infos[I->op].float_srcs && !src->abs) {
+               src->value = 0;
+               src->neg = !src->neg;
+               continue;
+            }
             pan_ir_builder b = pan_ir_builder_before(s, blk, I);
             pan_ir_index v = pan_ir_iadd_imm(&b, src->value, pan_ir_imm(0));
             v.neg = src->neg;

@@ -28,6 +28,7 @@ struct ra_ctx {
    unsigned words; /* BITSET words per set */
    unsigned *start, *end;
    uint8_t *comps;
+   struct util_dynarray blends; /* instruction numbers of blends */
 };
 
 static void
@@ -54,6 +55,8 @@ compute_sets(struct ra_ctx *c)
             c->end[v] = MAX2(c->end[v], ip);
             c->start[v] = MIN2(c->start[v], ip);
          }
+         if (I->op == PAN_IR_OP_BLEND)
+            util_dynarray_append(&c->blends, unsigned, ip);
          if (I->dest.kind == PAN_IR_SSA) {
             unsigned v = I->dest.value;
             BITSET_SET(rb->def, v);
@@ -115,6 +118,19 @@ find_regs(uint64_t used, unsigned n)
    return -1;
 }
 
+/* A blend shader may overwrite r0-r15 (and r48, reserved throughout):
+ * a value live across a blend keeps out of them. */
+static uint64_t
+blend_clobbers(const struct ra_ctx *c, unsigned v)
+{
+   util_dynarray_foreach(&c->blends, unsigned, ip)
+   {
+      if (c->start[v] < *ip && c->end[v] > *ip)
+         return BITFIELD64_MASK(16);
+   }
+   return 0;
+}
+
 static const struct ra_ctx *sort_ctx;
 
 static int
@@ -136,6 +152,7 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
    c.end = rzalloc_array(tmp, unsigned, n + 1);
    c.comps = rzalloc_array(tmp, uint8_t, n + 1);
    memset(c.start, 0xff, (n + 1) * sizeof(unsigned));
+   util_dynarray_init(&c.blends, tmp);
 
    compute_sets(&c);
    solve_liveness(&c);
@@ -152,6 +169,7 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
    unsigned *active = ralloc_array(tmp, unsigned, n + 1), nr_active = 0;
    uint64_t reserved = BITFIELD64_RANGE(
       PAN_VA_FIRST_RESERVED, PAN_VA_LAST_RESERVED - PAN_VA_FIRST_RESERVED + 1);
+   reserved |= BITFIELD64_BIT(PAN_VA_BLEND_LINK_REG);
    uint64_t used = reserved;
 
    for (unsigned i = 0; i < count; ++i) {
@@ -166,7 +184,7 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
             a++;
          }
       }
-      int r = find_regs(used, c.comps[v]);
+      int r = find_regs(used | blend_clobbers(&c, v), c.comps[v]);
       if (r < 0) {
          snprintf(err, err_size,
                   "register allocation failed: %%%u (%u words) does not fit "

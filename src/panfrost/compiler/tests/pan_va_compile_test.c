@@ -227,7 +227,8 @@ test_float(void)
 
    uint32_t in[2 * LANES], out[4 * LANES];
    for (unsigned l = 0; l < 2 * LANES; ++l)
-      in[l] = pan_test_u32(((int)(pan_test_rng64(&seed) % 20001) - 10000) / 97.0f);
+      in[l] =
+         pan_test_u32(((int)(pan_test_rng64(&seed) % 20001) - 10000) / 97.0f);
    in[6] = in[7]; /* lane 3: x == y */
    float sp = 3.25f;
    uint32_t prm = pan_test_u32(sp);
@@ -384,14 +385,14 @@ test_fau_fold(void)
       words[fold] = last_nr_words;
       for (unsigned l = 0; ran && l < LANES; ++l) {
          uint32_t want = fau_ref(in[l], params[0], params[1], params[2]);
-         PAN_CHECK(out[l] == want, "fold %u lane %u: 0x%x, want 0x%x", fold,
-                   l, out[l], want);
+         PAN_CHECK(out[l] == want, "fold %u lane %u: 0x%x, want 0x%x", fold, l,
+                   out[l], want);
       }
    }
    compile_opts.no_fau_fold = false;
    printf("fau: %u words without folding, %u with\n", words[0], words[1]);
-   PAN_CHECK(words[1] < words[0], "folding did not shorten: %u -> %u",
-             words[0], words[1]);
+   PAN_CHECK(words[1] < words[0], "folding did not shorten: %u -> %u", words[0],
+             words[1]);
 }
 
 static void
@@ -415,10 +416,10 @@ test_unsupported(void)
    PAN_EXPECT_STR_HAS(err, "unsupported NIR intrinsic load_num_workgroups");
    ralloc_free(b.shader);
 
-   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, &pan_va_nir_options,
-                                      "frag");
+   b = nir_builder_init_simple_shader(MESA_SHADER_TESS_CTRL,
+                                      &pan_va_nir_options, "tcs");
    PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
-   PAN_EXPECT_STR_HAS(err, "only compute shaders");
+   PAN_EXPECT_STR_HAS(err, "tessellation control shaders are unsupported");
    ralloc_free(b.shader);
 }
 

@@ -1,0 +1,405 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * NIR -> IR: the intrinsics of vertex and fragment shaders, in the forms
+ * the v9 driver expects (docs/drivers/panfrost/compiler.rst, "Driver
+ * interface").  Preloaded registers:
+ *   vertex    r59 IDVS output index, r60 vertex id, r61 instance id
+ *   fragment  r60 coverage mask, r61 varying interpolation source
+ * Attributes come from resource table 1, entry = driver location.
+ * Varyings live 16 bytes per generic slot (VAR0 at byte 0) in the IDVS
+ * varying buffer; positions in the position buffer (table 13, entry 0).
+ * Uniforms of UBOs at constant offsets are pushed: each distinct word
+ * gets the next FAU word, and the push table says where it comes from.
+ */
+
+#include "pan_ir_from_nir_priv.h"
+
+#define PAN_IR_REG_IDVS_INDEX 59
+#define PAN_IR_REG_VERTEX_ID 60
+#define PAN_IR_REG_INSTANCE_ID 61
+#define PAN_IR_REG_COVERAGE 60
+#define PAN_IR_REG_VARYING_SRC 61
+
+/* The FAU word holding (source, ubo, offset), added when new. */
+static bool
+push_word(struct pan_ir_from_nir *ctx, enum pan_va_push_source source,
+          unsigned ubo, unsigned offset_B, unsigned *word)
+{
+   struct pan_va_binary *bin = ctx->bin;
+   for (unsigned i = 0; i < bin->nr_push; ++i) {
+      const struct pan_va_push_word *p = &bin->push[i];
+      if (p->source == source && p->ubo == ubo && p->offset_B == offset_B) {
+         *word = i;
+         return true;
+      }
+   }
+   if (bin->nr_push == PAN_VA_MAX_PUSH_WORDS) {
+      pan_ir_from_nir_error(ctx, "more than %u pushed uniform words",
+                            PAN_VA_MAX_PUSH_WORDS);
+      return false;
+   }
+   bin->push[bin->nr_push] = (struct pan_va_push_word){ .source = source,
+                                                        .ubo = ubo,
+                                                        .offset_B = offset_B };
+   *word = bin->nr_push++;
+   return true;
+}
+
+static pan_ir_index
+pushed_vec(struct pan_ir_from_nir *ctx, enum pan_va_push_source source,
+           unsigned ubo, unsigned offset_B, unsigned n)
+{
+   pan_ir_index w[4];
+   for (unsigned i = 0; i < n; ++i) {
+      unsigned word;
+      if (!push_word(ctx, source, ubo, offset_B + 4 * i, &word))
+         return pan_ir_null();
+      w[i] = pan_ir_mov(&ctx->b, pan_ir_uniform(word));
+   }
+   return n == 1 ? w[0] : pan_ir_collect(&ctx->b, n, w);
+}
+
+static pan_ir_index
+load_ubo(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   if (nir_dest_bit_size(intr->dest) != 32) {
+      pan_ir_from_nir_error(ctx, "load_ubo of %u-bit data is unsupported",
+                            nir_dest_bit_size(intr->dest));
+      return pan_ir_null();
+   }
+   if (!nir_src_is_const(intr->src[0]) || !nir_src_is_const(intr->src[1])) {
+      pan_ir_from_nir_error(ctx, "load_ubo at a non-constant %s",
+                            nir_src_is_const(intr->src[0]) ? "offset"
+                                                           : "UBO index");
+      return pan_ir_null();
+   }
+   unsigned ubo = nir_src_as_uint(intr->src[0]);
+   unsigned offset_B = nir_src_as_uint(intr->src[1]);
+   if (ubo > 255 || offset_B % 4) {
+      pan_ir_from_nir_error(ctx, "load_ubo of UBO %u at byte %u", ubo,
+                            offset_B);
+      return pan_ir_null();
+   }
+   return pushed_vec(ctx, PAN_VA_PUSH_UBO, ubo, offset_B,
+                     nir_dest_num_components(intr->dest));
+}
+
+/* Byte offset of a generic varying slot, or false with an error. */
+static bool
+varying_offset(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
+               unsigned *offset_B)
+{
+   nir_io_semantics sem = nir_intrinsic_io_semantics(intr);
+   nir_src *off = nir_get_io_offset_src(intr);
+   if (sem.location < VARYING_SLOT_VAR0) {
+      pan_ir_from_nir_error(
+         ctx, "varying slot %s is unsupported",
+         gl_varying_slot_name_for_stage(sem.location, ctx->stage));
+      return false;
+   }
+   if (!nir_src_is_const(*off)) {
+      pan_ir_from_nir_error(ctx, "varying at a non-constant slot");
+      return false;
+   }
+   *offset_B = 16 * (sem.location - VARYING_SLOT_VAR0 + nir_src_as_uint(*off));
+   return true;
+}
+
+static bool
+check_32bit(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
+            unsigned bits)
+{
+   if (bits == 32)
+      return true;
+   pan_ir_from_nir_error(ctx, "%s of %u-bit data is unsupported",
+                         nir_intrinsic_infos[intr->intrinsic].name, bits);
+   return false;
+}
+
+/* Words [first, first + n) of v as a value. */
+static pan_ir_index
+sub_vec(struct pan_ir_from_nir *ctx, pan_ir_index v, unsigned first, unsigned n)
+{
+   if (first == 0 && n == v.comps)
+      return v;
+   pan_ir_index w[4];
+   for (unsigned i = 0; i < n; ++i)
+      w[i] = pan_ir_mov(&ctx->b, pan_ir_word(v, first + i));
+   return n == 1 ? w[0] : pan_ir_collect(&ctx->b, n, w);
+}
+
+static pan_ir_index
+load_attribute(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   unsigned n = nir_dest_num_components(intr->dest);
+   unsigned comp = nir_intrinsic_component(intr);
+   nir_alu_type t = nir_intrinsic_dest_type(intr);
+   enum pan_ir_type type = PAN_IR_TYPE_F32;
+
+   if (!check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
+      return pan_ir_null();
+   if (!nir_src_is_const(intr->src[0])) {
+      pan_ir_from_nir_error(ctx, "attribute at a non-constant slot");
+      return pan_ir_null();
+   }
+   if (nir_alu_type_get_base_type(t) == nir_type_int)
+      type = PAN_IR_TYPE_S32;
+   else if (nir_alu_type_get_base_type(t) == nir_type_uint)
+      type = PAN_IR_TYPE_U32;
+   unsigned index = nir_intrinsic_base(intr) + nir_src_as_uint(intr->src[0]);
+   if (index > 15) {
+      pan_ir_from_nir_error(ctx, "attribute %u beyond the immediate form",
+                            index);
+      return pan_ir_null();
+   }
+   pan_ir_index v =
+      pan_ir_ld_attr(&ctx->b, n + comp, type, index,
+                     pan_ir_preload(&ctx->b, PAN_IR_REG_VERTEX_ID),
+                     pan_ir_preload(&ctx->b, PAN_IR_REG_INSTANCE_ID));
+   return sub_vec(ctx, v, comp, n);
+}
+
+static pan_ir_index
+load_varying(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, bool flat)
+{
+   unsigned n = nir_dest_num_components(intr->dest);
+   unsigned comp = nir_intrinsic_component(intr);
+   unsigned offset_B;
+
+   if (!check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)) ||
+       !varying_offset(ctx, intr, &offset_B))
+      return pan_ir_null();
+   if (!flat) {
+      nir_intrinsic_instr *bary = nir_src_as_intrinsic(intr->src[0]);
+      if (!bary || bary->intrinsic != nir_intrinsic_load_barycentric_pixel ||
+          nir_intrinsic_interp_mode(bary) == INTERP_MODE_NOPERSPECTIVE) {
+         pan_ir_from_nir_error(ctx, "interpolation %s is unsupported",
+                               bary ? nir_intrinsic_infos[bary->intrinsic].name
+                                    : "(unknown)");
+         return pan_ir_null();
+      }
+   }
+   pan_ir_index src = pan_ir_preload(&ctx->b, PAN_IR_REG_VARYING_SRC);
+   pan_ir_index v = flat ? pan_ir_ld_var_flat(&ctx->b, n + comp, offset_B, src)
+                         : pan_ir_ld_var(&ctx->b, n + comp, offset_B, src);
+   return sub_vec(ctx, v, comp, n);
+}
+
+/* Store data (a vector of the written components) as `words` words. */
+static pan_ir_index
+store_data(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
+           unsigned words, pan_ir_index fill)
+{
+   pan_ir_index data = pan_ir_from_nir_src(ctx, intr->src[0]);
+   unsigned n = nir_src_num_components(intr->src[0]);
+   pan_ir_index w[4];
+   for (unsigned i = 0; i < words; ++i)
+      w[i] = i < n ? pan_ir_word(data, i) : fill;
+   return pan_ir_collect(&ctx->b, words, w);
+}
+
+static void
+store_vertex_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   nir_io_semantics sem = nir_intrinsic_io_semantics(intr);
+   unsigned comp = nir_intrinsic_component(intr);
+   unsigned n = util_last_bit(nir_intrinsic_write_mask(intr));
+
+   if (!check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
+      return;
+   if (sem.location == VARYING_SLOT_PSIZ) {
+      pan_ir_from_nir_error(ctx, "gl_PointSize output is unsupported");
+      return;
+   }
+   pan_ir_index addr =
+      pan_ir_lea_vary(&ctx->b, pan_ir_preload(&ctx->b, PAN_IR_REG_IDVS_INDEX));
+   if (sem.location == VARYING_SLOT_POS) {
+      pan_ir_store_pos(&ctx->b, 0, store_data(ctx, intr, 4, pan_ir_imm(0)),
+                       addr);
+      return;
+   }
+   unsigned offset_B;
+   if (!varying_offset(ctx, intr, &offset_B))
+      return;
+   pan_ir_store_vary(&ctx->b, offset_B + 4 * comp,
+                     store_data(ctx, intr, n, pan_ir_imm(0)), addr);
+}
+
+static void
+store_fragment_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   nir_io_semantics sem = nir_intrinsic_io_semantics(intr);
+   nir_alu_type t = nir_intrinsic_src_type(intr);
+   int rt = sem.location == FRAG_RESULT_COLOR
+               ? 0
+               : (int)sem.location - FRAG_RESULT_DATA0;
+
+   if (rt < 0 || rt >= 8) {
+      pan_ir_from_nir_error(ctx, "fragment output %s is unsupported",
+                            gl_frag_result_name(sem.location));
+      return;
+   }
+   if (t != nir_type_float32 || nir_intrinsic_component(intr) ||
+       sem.dual_source_blend_index) {
+      pan_ir_from_nir_error(
+         ctx, "fragment output of type %s%s",
+         nir_alu_type_get_base_type(t) == nir_type_float ? "float" : "int",
+         sem.dual_source_blend_index ? " (dual source)" : "");
+      return;
+   }
+   /* Missing components: 0, alpha 1. */
+   pan_ir_index c = store_data(ctx, intr, 3, pan_ir_imm(0));
+   unsigned n = nir_src_num_components(intr->src[0]);
+   pan_ir_index w[4] = {
+      pan_ir_word(c, 0),
+      pan_ir_word(c, 1),
+      pan_ir_word(c, 2),
+      n == 4 ? pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[0]), 3)
+             : pan_ir_imm(0x3f800000),
+   };
+   ctx->colour[rt] = pan_ir_collect(&ctx->b, 4, w);
+}
+
+/* discard_if of a float comparison tests it directly; any other condition
+ * is made a float 1.0 / 0.0 first (a 0 / 1 integer would be a denormal). */
+static void
+discard(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   pan_ir_builder *b = &ctx->b;
+   if (intr->intrinsic == nir_intrinsic_discard ||
+       intr->intrinsic == nir_intrinsic_terminate ||
+       intr->intrinsic == nir_intrinsic_demote) {
+      pan_ir_discard(b, PAN_IR_CMP_EQ, pan_ir_imm(0), pan_ir_imm(0));
+      return;
+   }
+   nir_alu_instr *alu = nir_src_as_alu_instr(intr->src[0]);
+   static const struct {
+      nir_op op;
+      enum pan_ir_cmp cmp;
+   } fcmps[] = {
+      { nir_op_flt, PAN_IR_CMP_LT },
+      { nir_op_fge, PAN_IR_CMP_GE },
+      { nir_op_feq, PAN_IR_CMP_EQ },
+      { nir_op_fneu, PAN_IR_CMP_NE },
+   };
+   for (unsigned i = 0; alu && i < ARRAY_SIZE(fcmps); ++i) {
+      if (alu->op != fcmps[i].op || nir_src_bit_size(alu->src[0].src) != 32)
+         continue;
+      pan_ir_index a = pan_ir_word(pan_ir_from_nir_src(ctx, alu->src[0].src),
+                                   alu->src[0].swizzle[0]);
+      pan_ir_index c = pan_ir_word(pan_ir_from_nir_src(ctx, alu->src[1].src),
+                                   alu->src[1].swizzle[0]);
+      pan_ir_discard(b, fcmps[i].cmp, a, c);
+      return;
+   }
+   pan_ir_index cond = pan_ir_from_nir_src(ctx, intr->src[0]);
+   pan_ir_index f =
+      pan_ir_csel(b, PAN_IR_TYPE_U32, PAN_IR_CMP_NE, cond, pan_ir_imm(0),
+                  pan_ir_imm(0x3f800000), pan_ir_imm(0));
+   pan_ir_discard(b, PAN_IR_CMP_NE, f, pan_ir_imm(0));
+}
+
+bool
+pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
+                              nir_intrinsic_instr *intr)
+{
+   pan_ir_index v = pan_ir_null();
+   bool vs = ctx->stage == MESA_SHADER_VERTEX;
+   bool fs = ctx->stage == MESA_SHADER_FRAGMENT;
+
+   switch (intr->intrinsic) {
+   case nir_intrinsic_load_ubo:
+      v = load_ubo(ctx, intr);
+      break;
+   case nir_intrinsic_load_viewport_scale:
+   case nir_intrinsic_load_viewport_offset:
+      v = pushed_vec(ctx,
+                     intr->intrinsic == nir_intrinsic_load_viewport_scale
+                        ? PAN_VA_PUSH_VIEWPORT_SCALE
+                        : PAN_VA_PUSH_VIEWPORT_OFFSET,
+                     0, 0, nir_dest_num_components(intr->dest));
+      break;
+   case nir_intrinsic_load_input:
+      if (vs)
+         v = load_attribute(ctx, intr);
+      else if (fs)
+         v = load_varying(ctx, intr, true);
+      else
+         return false;
+      break;
+   case nir_intrinsic_load_interpolated_input:
+      if (!fs)
+         return false;
+      v = load_varying(ctx, intr, false);
+      break;
+   case nir_intrinsic_load_barycentric_pixel:
+   case nir_intrinsic_load_barycentric_centroid:
+   case nir_intrinsic_load_barycentric_sample:
+      /* Read by the load_interpolated_input that uses it. */
+      ctx->values[intr->dest.ssa.index] = pan_ir_imm(0);
+      return true;
+   case nir_intrinsic_store_output:
+      if (vs)
+         store_vertex_output(ctx, intr);
+      else if (fs)
+         store_fragment_output(ctx, intr);
+      else
+         return false;
+      return true;
+   case nir_intrinsic_discard:
+   case nir_intrinsic_discard_if:
+   case nir_intrinsic_terminate:
+   case nir_intrinsic_terminate_if:
+   case nir_intrinsic_demote:
+   case nir_intrinsic_demote_if:
+      if (!fs)
+         return false;
+      discard(ctx, intr);
+      return true;
+   case nir_intrinsic_load_vertex_id:
+   case nir_intrinsic_load_vertex_id_zero_base:
+   case nir_intrinsic_load_instance_id:
+      if (!vs)
+         return false;
+      v = pan_ir_preload(&ctx->b,
+                         intr->intrinsic == nir_intrinsic_load_instance_id
+                            ? PAN_IR_REG_INSTANCE_ID
+                            : PAN_IR_REG_VERTEX_ID);
+      break;
+   default:
+      return false;
+   }
+   if (v.kind != PAN_IR_NULL)
+      ctx->values[intr->dest.ssa.index] = v;
+   return true;
+}
+
+void
+pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx)
+{
+   int last = -1;
+   for (unsigned rt = 0; rt < 8; ++rt) {
+      if (ctx->colour[rt].kind != PAN_IR_NULL)
+         last = rt;
+   }
+   if (ctx->stage != MESA_SHADER_FRAGMENT || last < 0)
+      return;
+
+   /* The alpha test reads render target 0's alpha (the first written when
+    * there is none), and gives the coverage the blends use. */
+   pan_ir_builder *b = &ctx->b;
+   unsigned first = 0;
+   while (ctx->colour[first].kind == PAN_IR_NULL)
+      first++;
+   pan_ir_index cov = pan_ir_atest(b, pan_ir_preload(b, PAN_IR_REG_COVERAGE),
+                                   pan_ir_word(ctx->colour[first], 3),
+                                   pan_ir_special(PAN_IR_SPECIAL_ATEST_DATUM));
+   for (unsigned rt = 0; rt <= (unsigned)last; ++rt) {
+      if (ctx->colour[rt].kind == PAN_IR_NULL)
+         continue;
+      pan_ir_blend(b, rt | (rt == (unsigned)last ? 0x100 : 0), ctx->colour[rt],
+                   pan_ir_special(PAN_IR_SPECIAL_BLEND_DESC_0 + rt), cov);
+   }
+}

@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * NIR lowering for the graphics stages, before the common passes:
+ * variables to load_input/store_output with vec4 slots, the viewport
+ * transform in the vertex shader (v9 hardware takes window coordinates),
+ * and the IDVS split: a position variant keeps the position and point
+ * size stores, a varying variant the others.  Indirect temporaries become
+ * selects, since the back end has no scratch memory yet.
+ */
+
+#include "pan_compile_priv.h"
+
+static int
+type_size_vec4(const struct glsl_type *type, bool bindless)
+{
+   return glsl_count_attribute_slots(type, false);
+}
+
+static bool
+is_position_output(unsigned location)
+{
+   return location == VARYING_SLOT_POS || location == VARYING_SLOT_PSIZ;
+}
+
+/* Drop the stores the other IDVS variant makes. */
+static bool
+keep_variant(nir_builder *b, nir_instr *instr, void *data)
+{
+   enum pan_va_variant variant = *(enum pan_va_variant *)data;
+   if (instr->type != nir_instr_type_intrinsic)
+      return false;
+   nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   if (intr->intrinsic != nir_intrinsic_store_output)
+      return false;
+   bool pos = is_position_output(nir_intrinsic_io_semantics(intr).location);
+   if (pos == (variant == PAN_VA_VARIANT_POSITION))
+      return false;
+   nir_instr_remove(instr);
+   return true;
+}
+
+void
+pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
+{
+   NIR_PASS_V(nir, nir_lower_indirect_derefs, nir_var_function_temp,
+              UINT32_MAX);
+   if (nir->info.stage == MESA_SHADER_VERTEX &&
+       variant != PAN_VA_VARIANT_VARYING)
+      NIR_PASS_V(nir, nir_lower_viewport_transform);
+   NIR_PASS_V(nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out,
+              type_size_vec4, (nir_lower_io_options)0);
+   if (nir->info.stage == MESA_SHADER_VERTEX &&
+       variant != PAN_VA_VARIANT_DEFAULT) {
+      NIR_PASS_V(nir, nir_shader_instructions_pass, keep_variant,
+                 nir_metadata_block_index | nir_metadata_dominance, &variant);
+   }
+   NIR_PASS_V(nir, nir_opt_dce);
+}

@@ -1,0 +1,534 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The graphics lowerings and the newer ALU ops of our compiler.
+ *
+ * What the Valhall interpreter models runs there against C references:
+ * rounding, reciprocal and square-root ops in a compute shader, and a
+ * fragment shader's discard on uniforms.  The messages it does not model
+ * yet (attributes, varyings, ATEST, BLEND) are checked on the emitted
+ * words: decoded with the isa library's printer, the instruction and its
+ * operands are compared with the forms the v9 driver expects (see
+ * docs/drivers/panfrost/compiler.rst, "Driver interface").
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "isa/pan_isa_va.h"
+#include "pan_compile.h"
+#include "pan_sim_va.h"
+#include "util/pan_test_util.h"
+
+#define LANES PAN_SIM_VA_LANES
+#define MEM_BASE 0x100000ull
+
+static uint64_t seed = 0x9fa5c0de;
+
+struct mem {
+   uint8_t bytes[1024];
+};
+
+static bool
+mem_read(void *user, uint64_t addr, void *data, unsigned size)
+{
+   struct mem *m = user;
+   if (addr < MEM_BASE || addr - MEM_BASE + size > sizeof(m->bytes))
+      return false;
+   memcpy(data, m->bytes + (addr - MEM_BASE), size);
+   return true;
+}
+
+static bool
+mem_write(void *user, uint64_t addr, const void *data, unsigned size)
+{
+   struct mem *m = user;
+   if (addr < MEM_BASE || addr - MEM_BASE + size > sizeof(m->bytes))
+      return false;
+   memcpy(m->bytes + (addr - MEM_BASE), data, size);
+   return true;
+}
+
+/* The words of a compile as text lines (ralloc'd on ctx), NULL on error. */
+static char **
+compile_text(nir_shader *nir, enum pan_va_variant variant, void *ctx,
+             struct pan_va_binary *bin, unsigned *nr)
+{
+   struct pan_va_compile_options opts = { .variant = variant };
+   char err[256];
+   if (!pan_va_compile_opts(nir, ctx, &opts, bin, NULL, err, sizeof(err))) {
+      pan_test_fail("%s: %s", nir->info.name, err);
+      return NULL;
+   }
+   char **lines = ralloc_array(ctx, char *, bin->nr_words);
+   for (unsigned i = 0; i < bin->nr_words; ++i) {
+      char buf[256];
+      pan_va_print(bin->words[i], buf, sizeof(buf));
+      lines[i] = ralloc_strdup(ctx, buf);
+   }
+   *nr = bin->nr_words;
+   return lines;
+}
+
+/* The register "rN" a "mov.i32 rN, <reg>" copies the preload reg into
+ * (our preloads are such copies), or "" when there is none. */
+static const char *
+copy_of(char **lines, unsigned nr, const char *reg, char *buf)
+{
+   buf[0] = 0;
+   for (unsigned i = 0; lines && i < nr; ++i) {
+      const char *comma = strchr(lines[i], ',');
+      if (strncmp(lines[i], "mov.i32 r", 9) || !comma || strcmp(comma + 2, reg))
+         continue;
+      snprintf(buf, 8, "%.*s", (int)(comma - lines[i] - 8), lines[i] + 8);
+   }
+   return buf;
+}
+
+/* Index of the first line starting with prefix, or -1. */
+static int
+find_line(char **lines, unsigned nr, const char *prefix)
+{
+   for (unsigned i = 0; lines && i < nr; ++i) {
+      if (!strncmp(lines[i], prefix, strlen(prefix)))
+         return (int)i;
+   }
+   return -1;
+}
+
+static void
+dump(char **lines, unsigned nr)
+{
+   for (unsigned i = 0; lines && i < nr; ++i)
+      fprintf(stderr, "   %s\n", lines[i]);
+}
+
+static nir_variable *
+io_var(nir_shader *s, nir_variable_mode mode, const struct glsl_type *t,
+       unsigned location, unsigned driver_location, const char *name)
+{
+   nir_variable *v = nir_variable_create(s, mode, t, name);
+   v->data.location = location;
+   v->data.driver_location = driver_location;
+   return v;
+}
+
+/* Vertex shader: attribute 2 times a uniform to VAR1, attribute 0 to the
+ * position.  The two IDVS variants store what they own only. */
+static nir_shader *
+vertex_shader(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX,
+                                                  &pan_va_nir_options, "vs");
+   nir_variable *a0 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                             VERT_ATTRIB_GENERIC0, 0, "a0");
+   nir_variable *a2 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                             VERT_ATTRIB_GENERIC2, 2, "a2");
+   nir_variable *pos = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              VARYING_SLOT_POS, 0, "pos");
+   nir_variable *v1 = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                             VARYING_SLOT_VAR1, 1, "v1");
+   nir_ssa_def *k =
+      nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 8),
+                   .align_mul = 4, .range = ~0);
+   nir_store_var(&b, pos, nir_load_var(&b, a0), 0xf);
+   nir_store_var(&b, v1, nir_fmul(&b, nir_load_var(&b, a2), k), 0xf);
+   return b.shader;
+}
+
+static void
+test_vertex_position(void)
+{
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   nir_shader *s = vertex_shader();
+   char **l = compile_text(s, PAN_VA_VARIANT_POSITION, ctx, &bin, &nr);
+
+   /* Attribute 0 from table 1 by vertex id (r60) and instance id (r61). */
+   int a = find_line(l, nr, "ld_attr_imm");
+   PAN_EXPECT(a >= 0);
+   if (a >= 0) {
+      PAN_EXPECT_STR_HAS(l[a], ".v4");
+      PAN_EXPECT_STR_HAS(l[a], ".f32");
+      char vid[8], iid[8], want[64];
+      snprintf(want, sizeof(want), "}, %s, %s, index:0, table:1",
+               copy_of(l, nr, "r60", vid), copy_of(l, nr, "r61", iid));
+      PAN_EXPECT_STR_HAS(l[a], want);
+   }
+   /* No other attribute: the varying variant reads a2. */
+   PAN_EXPECT(!strstr(a >= 0 ? l[a] : "", "index:2"));
+   int lea = find_line(l, nr, "lea_buf_imm");
+   PAN_EXPECT(lea >= 0);
+   if (lea >= 0) {
+      char idx[8], want[64];
+      snprintf(want, sizeof(want), "}, %s, table:13, index:0",
+               copy_of(l, nr, "r59", idx));
+      PAN_EXPECT_STR_HAS(l[lea], want);
+   }
+   int st = find_line(l, nr, "store.i128");
+   PAN_EXPECT(st > lea);
+   if (st >= 0) {
+      PAN_EXPECT_STR_HAS(l[st], ".istream");
+      PAN_EXPECT_STR_HAS(l[st], "offset:0");
+   }
+   /* The viewport transform reads the pushed scale and offset. */
+   PAN_EXPECT(bin.nr_push == 6);
+   unsigned scale = 0, offset = 0;
+   for (unsigned i = 0; i < bin.nr_push; ++i) {
+      scale += bin.push[i].source == PAN_VA_PUSH_VIEWPORT_SCALE;
+      offset += bin.push[i].source == PAN_VA_PUSH_VIEWPORT_OFFSET;
+   }
+   PAN_EXPECT(scale == 3 && offset == 3);
+   if (pan_test_failures)
+      dump(l, nr);
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
+static void
+test_vertex_varying(void)
+{
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   nir_shader *s = vertex_shader();
+   char **l = compile_text(s, PAN_VA_VARIANT_VARYING, ctx, &bin, &nr);
+
+   int a = find_line(l, nr, "ld_attr_imm");
+   PAN_EXPECT(a >= 0);
+   if (a >= 0)
+      PAN_EXPECT_STR_HAS(l[a], "index:2, table:1");
+   /* VAR1 is the second 16-byte slot of the varying buffer. */
+   int st = find_line(l, nr, "store.i128");
+   PAN_EXPECT(st >= 0);
+   if (st >= 0) {
+      PAN_EXPECT_STR_HAS(l[st], ".estream");
+      PAN_EXPECT_STR_HAS(l[st], "offset:16");
+   }
+   /* The uniform (UBO 0, byte 8) is the only pushed word, read as u0. */
+   PAN_EXPECT(bin.nr_push == 1);
+   PAN_EXPECT(bin.push[0].source == PAN_VA_PUSH_UBO && bin.push[0].ubo == 0 &&
+              bin.push[0].offset_B == 8);
+   PAN_EXPECT(find_line(l, nr, "fma.f32") >= 0);
+   for (unsigned i = 0; i < nr; ++i) {
+      if (!strncmp(l[i], "fma.f32", 7))
+         PAN_EXPECT_STR_HAS(l[i], "u0");
+   }
+   if (pan_test_failures)
+      dump(l, nr);
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
+/* Fragment shader: smooth VAR0 plus flat VAR2, to render target 0. */
+static void
+test_fragment(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "fs");
+   nir_variable *v0 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                             VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *v2 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                             VARYING_SLOT_VAR2, 2, "v2");
+   v2->data.interpolation = INTERP_MODE_FLAT;
+   nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              FRAG_RESULT_DATA0, 0, "colour");
+   nir_store_var(&b, out,
+                 nir_fadd(&b, nir_load_var(&b, v0), nir_load_var(&b, v2)), 0xf);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+
+   int smooth = find_line(l, nr, "ld_var_buf_imm.f32");
+   PAN_EXPECT(smooth >= 0);
+   bool saw_flat = false, saw_smooth = false;
+   for (unsigned i = 0; i < nr; ++i) {
+      if (strncmp(l[i], "ld_var_buf_imm.f32", 18))
+         continue;
+      char src[8], want[16];
+      snprintf(want, sizeof(want), "}, %s, ", copy_of(l, nr, "r61", src));
+      PAN_EXPECT_STR_HAS(l[i], want);
+      if (strstr(l[i], "src_flat32")) {
+         saw_flat = true;
+         PAN_EXPECT_STR_HAS(l[i], "index:32");
+      } else {
+         saw_smooth = true;
+         PAN_EXPECT_STR_HAS(l[i], "src_f32");
+         PAN_EXPECT(strstr(l[i], "index:0") && !strstr(l[i], "index:0x"));
+      }
+   }
+   PAN_EXPECT(saw_flat && saw_smooth);
+   /* The tail: ATEST on the coverage, BLEND of target 0 ending the shader,
+    * then the blend shader call (r48 = 0, branch to descriptor word 1). */
+   PAN_EXPECT(nr >= 4);
+   if (nr >= 4) {
+      PAN_EXPECT(find_line(l, nr, "atest") == (int)nr - 5 ||
+                 find_line(l, nr, "atest") >= 0);
+      PAN_EXPECT_STR_HAS(l[find_line(l, nr, "atest")], "atest_datum");
+      PAN_EXPECT_STR_HAS(l[nr - 3], "blend");
+      PAN_EXPECT_STR_HAS(l[nr - 3], "blend_descriptor_0");
+      PAN_EXPECT_STR_HAS(l[nr - 3], ".end");
+      PAN_EXPECT_STR_HAS(l[nr - 3], "target:0");
+      PAN_EXPECT_STR_HAS(l[nr - 2], "iadd_imm.i32 r48");
+      PAN_EXPECT_STR_HAS(l[nr - 1], "branchzi");
+      PAN_EXPECT_STR_HAS(l[nr - 1], "blend_descriptor_0.w1");
+   }
+   if (pan_test_failures)
+      dump(l, nr);
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
+/* Two render targets: the first BLEND skips the call sequence (target 16)
+ * and values live across it stay out of r0-r15 (blend shaders' space). */
+static void
+test_two_targets(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "fs2");
+   nir_variable *v0 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                             VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *o0 = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                             FRAG_RESULT_DATA0, 0, "c0");
+   nir_variable *o1 = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                             FRAG_RESULT_DATA1, 1, "c1");
+   nir_ssa_def *x = nir_load_var(&b, v0);
+   nir_store_var(&b, o0, x, 0xf);
+   nir_store_var(&b, o1, nir_fmul(&b, x, x), 0xf);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+   int first = find_line(l, nr, "blend");
+   PAN_EXPECT(first >= 0 && nr >= 6);
+   if (first >= 0 && nr >= 6) {
+      PAN_EXPECT_STR_HAS(l[first], "target:16");
+      PAN_EXPECT(!strstr(l[first], ".end"));
+      PAN_EXPECT_STR_HAS(l[first], "blend_descriptor_0");
+      PAN_EXPECT_STR_HAS(l[first + 1], "program_counter");
+      PAN_EXPECT_STR_HAS(l[nr - 3], "blend_descriptor_1");
+      PAN_EXPECT_STR_HAS(l[nr - 3], ".end");
+      /* The second colour was computed before the first BLEND and is
+       * read after it: it must not sit in r0-r15. */
+      const char *at = strchr(l[nr - 3], '{');
+      PAN_EXPECT(at && at[1] == 'r' && atoi(at + 2) >= 16);
+   }
+   if (pan_test_failures)
+      dump(l, nr);
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
+/* discard_if(u0 < u1) on the interpreter: all lanes or none end. */
+static void
+test_discard_runs(void)
+{
+   for (unsigned rep = 0; rep < 6; ++rep) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "discard");
+      nir_ssa_def *u =
+         nir_load_ubo(&b, 2, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                      .align_mul = 8, .range = ~0);
+      nir_discard_if(&b,
+                     nir_flt(&b, nir_channel(&b, u, 0), nir_channel(&b, u, 1)));
+      void *ctx = ralloc_context(NULL);
+      struct pan_va_binary bin;
+      char err[256];
+      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
+         pan_test_fail("discard: %s", err);
+         ralloc_free(ctx);
+         ralloc_free(b.shader);
+         return;
+      }
+      float f[2] = { (float)(pan_test_rng64(&seed) % 7),
+                     (float)(pan_test_rng64(&seed) % 7) };
+      uint32_t uw[2];
+      memcpy(uw, f, sizeof(uw));
+      static struct mem m;
+      struct pan_sim_va_config cfg = {
+         .program = bin.words,
+         .program_words = bin.nr_words,
+         .program_va = 0x800000,
+         .uniforms = uw,
+         .uniform_words = 2,
+         .mem = { &m, mem_read, mem_write },
+      };
+      struct pan_sim_va_warp w;
+      pan_sim_va_warp_init(&w, 0xffff);
+      PAN_EXPECT(bin.nr_push == 2 && bin.push[0].offset_B == 0 &&
+                 bin.push[1].offset_B == 4);
+      PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+      PAN_CHECK(w.discarded == (f[0] < f[1] ? 0xffff : 0), "%g < %g: 0x%x",
+                f[0], f[1], w.discarded);
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
+/* Rounding, reciprocal and square root over random floats. */
+static void
+test_float_ops(void)
+{
+   static const char *names[] = { "floor", "ceil", "trunc", "round_even",
+                                  "rcp",   "sqrt", "sub" };
+   for (unsigned op = 0; op < ARRAY_SIZE(names); ++op) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_COMPUTE, &pan_va_nir_options, "%s", names[op]);
+      nir_ssa_def *i =
+         nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+      nir_ssa_def *base = nir_load_push_constant(&b, 1, 64, nir_imm_int(&b, 0),
+                                                 .base = 0, .range = 16);
+      nir_ssa_def *addr =
+         nir_iadd(&b, base, nir_u2u64(&b, nir_imul_imm(&b, i, 8)));
+      nir_ssa_def *v = nir_load_global(&b, addr, 4, 2, 32);
+      nir_ssa_def *x = nir_channel(&b, v, 0), *r;
+      switch (op) {
+      case 0:
+         r = nir_ffloor(&b, x);
+         break;
+      case 1:
+         r = nir_fceil(&b, x);
+         break;
+      case 2:
+         r = nir_ftrunc(&b, x);
+         break;
+      case 3:
+         r = nir_fround_even(&b, x);
+         break;
+      case 4:
+         r = nir_frcp(&b, x);
+         break;
+      case 5:
+         r = nir_fsqrt(&b, nir_fabs(&b, x));
+         break;
+      default:
+         r = nir_fsub(&b, x, nir_channel(&b, v, 1));
+         break;
+      }
+      nir_store_global(&b, nir_iadd_imm(&b, addr, 4), 4, r, 1);
+
+      float in[2 * LANES];
+      for (unsigned l = 0; l < 2 * LANES; ++l)
+         in[l] = ((int)(pan_test_rng64(&seed) % 20001) - 10000) / 64.0f +
+                 (l == 2 ? 0.5f : 0.0f);
+      in[4] = 2.5f, in[6] = -3.5f; /* ties */
+
+      void *ctx = ralloc_context(NULL);
+      struct pan_va_binary bin;
+      char err[256];
+      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
+         pan_test_fail("%s: %s", names[op], err);
+         ralloc_free(ctx);
+         ralloc_free(b.shader);
+         continue;
+      }
+      static struct mem m;
+      memset(&m, 0, sizeof(m));
+      memcpy(m.bytes, in, sizeof(in));
+      uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
+      struct pan_sim_va_config cfg = {
+         .program = bin.words,
+         .program_words = bin.nr_words,
+         .program_va = 0x800000,
+         .uniforms = u,
+         .uniform_words = 2,
+         .mem = { &m, mem_read, mem_write },
+      };
+      struct pan_sim_va_warp w;
+      pan_sim_va_warp_init(&w, 0xffff);
+      for (unsigned l = 0; l < LANES; ++l)
+         w.r[l][60] = l;
+      PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+      for (unsigned l = 0; l < LANES; ++l) {
+         float x = in[2 * l], got, want;
+         memcpy(&got, m.bytes + 8 * l + 4, 4);
+         switch (op) {
+         case 0:
+            want = floorf(x);
+            break;
+         case 1:
+            want = ceilf(x);
+            break;
+         case 2:
+            want = truncf(x);
+            break;
+         case 3:
+            want = rintf(x);
+            break;
+         case 4:
+            want = 1.0f / x;
+            break;
+         case 5:
+            want = sqrtf(fabsf(x));
+            break;
+         default:
+            want = x - in[2 * l + 1];
+            break;
+         }
+         bool ok = op == 4 || op == 5 ? fabsf(got - want) <= fabsf(want) * 1e-6f
+                                      : got == want;
+         PAN_CHECK(ok, "%s(%g): %g, want %g", names[op], x, got, want);
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
+/* What is not supported is a clear error naming it. */
+static void
+test_refusals(void)
+{
+   char err[256];
+   struct pan_va_binary bin;
+
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_FRAGMENT, &pan_va_nir_options, "dyn_ubo");
+   nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              FRAG_RESULT_DATA0, 0, "c");
+   nir_ssa_def *off = nir_imul_imm(&b,
+                                   nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0),
+                                                nir_imm_int(&b, 0),
+                                                .align_mul = 4, .range = ~0),
+                                   16);
+   nir_store_var(&b, out,
+                 nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 0), off,
+                              .align_mul = 16, .range = ~0),
+                 0xf);
+   PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
+   PAN_EXPECT_STR_HAS(err, "load_ubo at a non-constant offset");
+   ralloc_free(b.shader);
+
+   b = nir_builder_init_simple_shader(MESA_SHADER_GEOMETRY, &pan_va_nir_options,
+                                      "gs");
+   PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
+   PAN_EXPECT_STR_HAS(err, "geometry shaders are unsupported");
+   ralloc_free(b.shader);
+
+   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, &pan_va_nir_options,
+                                      "depth");
+   out = io_var(b.shader, nir_var_shader_out, glsl_float_type(),
+                FRAG_RESULT_DEPTH, 0, "z");
+   nir_store_var(&b, out, nir_imm_float(&b, 0.5f), 1);
+   PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
+   PAN_EXPECT_STR_HAS(err, "FRAG_RESULT_DEPTH");
+   ralloc_free(b.shader);
+}
+
+int
+main(void)
+{
+   glsl_type_singleton_init_or_ref();
+   PAN_RUN_CASE(test_vertex_position);
+   PAN_RUN_CASE(test_vertex_varying);
+   PAN_RUN_CASE(test_fragment);
+   PAN_RUN_CASE(test_two_targets);
+   PAN_RUN_CASE(test_discard_runs);
+   PAN_RUN_CASE(test_float_ops);
+   PAN_RUN_CASE(test_refusals);
+   glsl_type_singleton_decref();
+   return pan_test_summary("pan_va_gfx");
+}
