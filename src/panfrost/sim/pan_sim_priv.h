@@ -65,6 +65,8 @@ void pan_sim_warn_once(struct pan_sim_ctx *ctx, unsigned key, const char *fmt,
 enum {
    PAN_SIM_ONCE_FRAME_SHADERS = 32,
    PAN_SIM_ONCE_TIMESTAMP,
+   PAN_SIM_ONCE_NO_CLIP,
+   PAN_SIM_ONCE_PRELOAD_DRAW,
 };
 
 /* ---- job executors ---- */
@@ -157,6 +159,17 @@ struct pan_sim_fill {
     */
    uint8_t *cpu;
    uint64_t cpu_first_off;
+   /* How to store drawn pixels (frames with draws): colour target rt
+    * (-1: depth/stencil) with its formats, or the depth/stencil format and
+    * what the frame writes of it. */
+   int rt;
+   struct pan_sim_tib_format tib;
+   struct pan_sim_wb_format wb;
+   uint32_t swizzle;
+   uint32_t clear[4];
+   struct pan_sim_zs_format zs;
+   bool write_z, write_s;
+   uint8_t s_clear;
 };
 
 /* Tile-buffer clear words -> memory pixel. */
@@ -181,6 +194,11 @@ bool pan_sim_fill_check(struct pan_sim_ctx *ctx, struct pan_sim_fill *fill,
 /* Store the pixel over the rectangle (after pan_sim_fill_check). */
 void pan_sim_fill_run(const struct pan_sim_fill *fill,
                      const struct pan_sim_rect *r);
+
+/* Store one pixel at (x, y) of every layer, inside the rectangle checked
+ * by pan_sim_fill_check (pan_sim_tilebuf.c). */
+void pan_sim_fill_put(const struct pan_sim_fill *fill, unsigned x, unsigned y,
+                      const struct pan_sim_pixel *px);
 
 /* Host clock in nanoseconds, for timestamp writes. */
 uint64_t pan_sim_now_ns(void);

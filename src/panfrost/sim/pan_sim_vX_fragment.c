@@ -20,6 +20,8 @@
 
 #include "pan_genxml.h"
 #include "pan_sim_arch.h"
+#include "pan_sim_draw.h"
+#include "pan_sim_vX_gfx.h"
 
 #define TILE_PX 16
 
@@ -33,6 +35,10 @@ struct frame {
    unsigned count;
    struct pan_sim_fill fills[MAX_FILLS];
    char names[MAX_FILLS][32];
+   /* The tiler context whose primitives the frame draws (0: none) and the
+    * depth the tile buffer starts from. */
+   uint64_t tiler;
+   float z_clear;
 };
 
 /* ---- formats: hardware enums -> neutral descriptions ---- */
@@ -278,6 +284,11 @@ add_color(struct pan_sim_ctx *ctx, struct frame *f, unsigned index,
    fill->base = d->base;
    fill->row_stride_B = d->row_stride_B;
    fill->layer_stride_B = d->surface_stride_B;
+   fill->rt = (int)index;
+   fill->tib = tib;
+   fill->wb = wb;
+   fill->swizzle = d->swizzle;
+   memcpy(fill->clear, d->clear, sizeof(fill->clear));
    f->count++;
    return true;
 }
@@ -313,6 +324,11 @@ add_zs_buffer(struct pan_sim_ctx *ctx, struct frame *f, const char *what,
    if (!msaa_layers(ctx, fill->what, msaa, f->samples, &fill->layers))
       return false;
    pan_sim_zs_pixel(fmt, write_z, d->z_clear, write_s, d->s_clear, &fill->px);
+   fill->rt = -1;
+   fill->zs = *fmt;
+   fill->write_z = write_z;
+   fill->write_s = write_s;
+   fill->s_clear = d->s_clear;
    fill->base = base;
    fill->row_stride_B = row_stride_B;
    fill->layer_stride_B = surface_stride_B;
@@ -563,6 +579,10 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
                           tag_zs ? "" : "not ");
    clip(f, fb.bound_min_x, fb.bound_min_y, fb.bound_max_x, fb.bound_max_y);
    f->samples = fb.sample_count;
+   f->z_clear = fb.z_clear;
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+   f->tiler = fb.tiler;
+#endif
 
    bool color_preloaded = false;
 #if PAN_ARCH >= 6
@@ -604,6 +624,86 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 }
 #endif
 
+/* Clear every image, then store the pixels the draws changed (tb NULL:
+ * clears only). */
+static void
+run_fills(struct pan_sim_ctx *ctx, const struct frame *f,
+          const struct pan_sim_tilebuf *tb)
+{
+   for (unsigned i = 0; i < f->count; ++i) {
+      const struct pan_sim_fill *fill = &f->fills[i];
+      pan_sim_fill_run(fill, &f->rect);
+      if (!tb)
+         continue;
+      for (unsigned y = f->rect.y0; y <= f->rect.y1; ++y) {
+         for (unsigned x = f->rect.x0; x <= f->rect.x1; ++x) {
+            unsigned at = pan_sim_tilebuf_at(tb, (int)x, (int)y);
+            struct pan_sim_pixel px;
+            if (fill->rt >= 0) {
+               if (!(tb->written[at] & (1u << fill->rt)))
+                  continue;
+               /* Formats were checked by the clear conversion. */
+               pan_sim_color_pixel(ctx, fill->what, &fill->tib, &fill->wb,
+                                   fill->swizzle,
+                                   &tb->rt[fill->rt].words[4 * at], &px);
+            } else {
+               if (!(tb->written[at] & PAN_SIM_WRITTEN_DEPTH) ||
+                   !fill->write_z)
+                  continue;
+               pan_sim_zs_pixel(&fill->zs, true, tb->depth[at], fill->write_s,
+                                fill->s_clear, &px);
+            }
+            pan_sim_fill_put(fill, x, y, &px);
+         }
+      }
+   }
+}
+
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+static bool
+draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
+{
+   struct pan_sim_tilebuf tb;
+   bool ok = pan_sim_tilebuf_init(&tb, (int)f->rect.x0, (int)f->rect.y0,
+                                  f->rect.x1 - f->rect.x0 + 1,
+                                  f->rect.y1 - f->rect.y0 + 1, f->z_clear);
+
+   for (unsigned i = 0; ok && i < f->count; ++i) {
+      const struct pan_sim_fill *fill = &f->fills[i];
+      if (fill->rt < 0)
+         continue;
+      if (fill->rt >= PAN_SIM_MAX_RTS || fill->tib.raw) {
+         pan_sim_tilebuf_fini(&tb);
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
+                              "%s: drawing into tile-buffer format %s is not "
+                              "executed yet",
+                              fill->what, fill->tib.name);
+      }
+      ok = pan_sim_tilebuf_add_rt(&tb, (unsigned)fill->rt, fill->tib.int_bits,
+                                  fill->tib.frac_bits, fill->clear);
+   }
+   if (!ok) {
+      pan_sim_tilebuf_fini(&tb);
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0, "out of memory");
+   }
+   ok = PAN_GENX(sim_shade_list)(ctx, l, &tb);
+   if (ok)
+      run_fills(ctx, f, &tb);
+   pan_sim_tilebuf_fini(&tb);
+   return ok;
+}
+#else
+static bool
+draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
+{
+   (void)f;
+   return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, l->key,
+                        "%u primitives to draw: drawing is not executed on "
+                        "v%u yet",
+                        l->nr_prims, PAN_ARCH);
+}
+#endif
+
 bool
 PAN_GENX(sim_exec_fragment)(struct pan_sim_ctx *ctx, uint64_t job_va)
 {
@@ -627,14 +727,21 @@ PAN_GENX(sim_exec_fragment)(struct pan_sim_ctx *ctx, uint64_t job_va)
 
    if (!read_framebuffer(ctx, fp.framebuffer, &f))
       return false;
-   if (f.empty)
-      return true;
 
-   for (unsigned i = 0; i < f.count; ++i) {
-      if (!pan_sim_fill_check(ctx, &f.fills[i], &f.rect))
-         return false;
+   /* The primitives of the frame, taken whatever happens next so that a
+    * later frame at the same tiler context starts empty. */
+   struct pan_sim_plist *list = f.tiler ? pan_sim_plist_take(f.tiler) : NULL;
+   bool ok = true;
+   if (f.empty) {
+      pan_sim_plist_free(list);
+      return true;
    }
-   for (unsigned i = 0; i < f.count; ++i)
-      pan_sim_fill_run(&f.fills[i], &f.rect);
-   return true;
+   for (unsigned i = 0; ok && i < f.count; ++i)
+      ok = pan_sim_fill_check(ctx, &f.fills[i], &f.rect);
+   if (ok && list && list->nr_prims)
+      ok = draw_frame(ctx, &f, list);
+   else if (ok)
+      run_fills(ctx, &f, NULL);
+   pan_sim_plist_free(list);
+   return ok;
 }

@@ -13,6 +13,7 @@
 
 #include "pan_genxml.h"
 #include "pan_sim_arch.h"
+#include "pan_sim_vX_gfx.h"
 
 /* NULL jobs exist for their dependencies; cache flushes have nothing to
  * flush in a model whose memory is the CPU's.
@@ -81,6 +82,10 @@ const struct pan_sim_executors PAN_GENX(sim_executors) = {
       [MALI_JOB_TYPE_FRAGMENT] = PAN_GENX(sim_exec_fragment),
 #if PAN_ARCH >= 6
       [MALI_JOB_TYPE_COMPUTE] = PAN_GENX(sim_exec_compute),
+#endif
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+      [MALI_JOB_TYPE_VERTEX] = PAN_GENX(sim_exec_vertex),
+      [MALI_JOB_TYPE_TILER] = PAN_GENX(sim_exec_tiler),
 #endif
    },
 };

@@ -33,6 +33,8 @@ struct pan_sim_bi_mem {
    bool (*write)(void *user, uint64_t addr, const void *data, unsigned size);
 };
 
+struct pan_sim_bi_gfx;
+
 struct pan_sim_bi_config {
    const uint64_t *program; /* clause quadwords, two words each */
    unsigned program_quads;
@@ -52,6 +54,9 @@ struct pan_sim_bi_config {
    uint32_t wls_size;
    unsigned lanes;  /* warp width, 1..16; 0: PAN_SIM_BI_LANES_G52 */
    uint64_t budget; /* tuples; 0: PAN_SIM_BI_DEFAULT_BUDGET */
+   /* Descriptor work of graphics messages (pan_sim_bi_gfx.h); NULL in
+    * compute jobs. */
+   const struct pan_sim_bi_gfx *gfx;
 };
 
 enum pan_sim_bi_status {

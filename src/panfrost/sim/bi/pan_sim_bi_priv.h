@@ -12,6 +12,7 @@
 #include "pan_isa_bi_priv.h"
 #include "pan_isa_bi_sem.h"
 #include "pan_sim_bi.h"
+#include "pan_sim_bi_gfx.h"
 
 struct pan_sim_bi_ins {
    uint32_t word;
@@ -94,6 +95,8 @@ enum bi_sim_result pan_sim_bi_exec_sfu(struct pan_sim_bi_ctx *c,
                                        const struct pan_sim_bi_ins *ins);
 enum bi_sim_result pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c,
                                         const struct pan_sim_bi_ins *ins);
+enum bi_sim_result pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
+                                           const struct pan_sim_bi_ins *ins);
 enum bi_sim_result pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c,
                                        const struct pan_sim_bi_ins *ins);
 

@@ -1,0 +1,70 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Graphics messages of the Bifrost interpreter (pan_sim_bi_msg_gfx.c):
+ * attribute and varying access, format-converting stores, alpha test and
+ * blending.  The interpreter decodes the instruction and its registers;
+ * everything that needs descriptors (attribute tables, the primitive being
+ * shaded, render targets) is the executor's, reached through these
+ * callbacks.  A callback returns false after writing why into err; the
+ * instruction then faults with that text.
+ */
+
+#ifndef PAN_SIM_BI_GFX_H
+#define PAN_SIM_BI_GFX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Register formats, numbered as the instruction's register_format
+ * modifier and the descriptors' register_file_format; AUTO when the
+ * instruction has none (the memory format decides). */
+enum pan_sim_bi_regfmt {
+   PAN_SIM_BI_REG_F16 = 0,
+   PAN_SIM_BI_REG_F32 = 1,
+   PAN_SIM_BI_REG_S32 = 2,
+   PAN_SIM_BI_REG_U32 = 3,
+   PAN_SIM_BI_REG_S16 = 4,
+   PAN_SIM_BI_REG_U16 = 5,
+   PAN_SIM_BI_REG_AUTO = 8,
+};
+
+#define PAN_SIM_BI_GFX_ERR_LEN 160
+
+struct pan_sim_bi_gfx {
+   void *user;
+   /* LD_ATTR_IMM: components [0, comps) of attribute `index` of the
+    * vertex, converted to regfmt, into out (f16 formats pack two
+    * components per word). */
+   bool (*ld_attr)(void *user, unsigned index, uint32_t vertex,
+                   uint32_t instance, enum pan_sim_bi_regfmt regfmt,
+                   unsigned comps, uint32_t out[4], char *err);
+   /* LEA_ATTR_IMM: address (out[0], out[1]) of varying `index` of the
+    * vertex and its conversion word for ST_CVT (out[2]). */
+   bool (*lea_attr)(void *user, unsigned index, uint32_t vertex,
+                    uint32_t instance, enum pan_sim_bi_regfmt regfmt,
+                    uint32_t out[3], char *err);
+   /* ST_CVT: comps register values in to memory at addr, as the
+    * conversion word says. */
+   bool (*st_cvt)(void *user, uint64_t addr, uint32_t conversion,
+                  unsigned comps, const uint32_t in[4], char *err);
+   /* LD_VAR_IMM / LD_VAR_FLAT_IMM: varying `index` at the lane's pixel. */
+   bool (*ld_var)(void *user, unsigned lane, unsigned index, bool flat,
+                  enum pan_sim_bi_regfmt regfmt, unsigned comps,
+                  uint32_t out[4], char *err);
+   /* BLEND: colour registers of the lane to the render target that the
+    * 64-bit internal blend descriptor names, for the covered samples. */
+   bool (*blend)(void *user, unsigned lane, uint64_t descriptor,
+                 uint32_t coverage, const uint32_t in[4], char *err);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

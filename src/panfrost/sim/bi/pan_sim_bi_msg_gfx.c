@@ -1,0 +1,258 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Graphics message instructions of the Bifrost interpreter, the forms the
+ * stock compiler emits for vertex and fragment shaders:
+ *    LD_ATTR_IMM   attribute load, vertex id and instance id in sources
+ *                  0 and 1, converted to the register format
+ *    LEA_ATTR_IMM  address and conversion word of a varying slot
+ *    ST_CVT        format-converting store (address in sources 0/1,
+ *                  conversion word in source 2)
+ *    LD_VAR_IMM, LD_VAR_FLAT_IMM  interpolated / flat varying
+ *    ATEST         coverage after the alpha test: Bifrost has no alpha
+ *                  test, the coverage (source 0) passes through
+ *    BLEND         colour to a render target (descriptor in sources 1, 2)
+ *    DISCARD.F32   ends the lanes whose comparison holds
+ * Staging registers start at the clause header's data register.  The
+ * descriptor work is the executor's (pan_sim_bi_gfx.h); without it (a
+ * compute job) these instructions fault.  Register-indexed forms
+ * (LD_ATTR, LEA_ATTR, LD_VAR), the encodings without a register format
+ * for loads, special varyings, texturing and tile access stay refused.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pan_sim_bi_priv.h"
+
+static unsigned
+vecsize(const struct pan_sim_bi_ins *ins)
+{
+   int v = pan_sim_bi_mod(ins, "vecsize");
+   return v < 0 ? 1 : (unsigned)v + 1;
+}
+
+static bool
+is_imm_form(const struct pan_sim_bi_ins *ins, const char *name)
+{
+   return !strcmp(ins->op->name, name);
+}
+
+/* Whether this file executes ins (decided from the word alone). */
+static bool
+claims(const struct pan_sim_bi_ins *ins)
+{
+   switch (ins->sem->family) {
+   case BI_FAM_ATEST:
+   case BI_FAM_BLEND:
+   case BI_FAM_DISCARD:
+   case BI_FAM_ST_CVT:
+      return true;
+   case BI_FAM_LD_ATTR:
+      /* Loads need an explicit register format. */
+      return is_imm_form(ins, "ld_attr_imm") &&
+             pan_sim_bi_mod(ins, "register_format") >= 0;
+   case BI_FAM_LEA_ATTR:
+      return is_imm_form(ins, "lea_attr_imm");
+   case BI_FAM_LD_VAR:
+      return is_imm_form(ins, "ld_var_imm") ||
+             is_imm_form(ins, "ld_var_flat_imm");
+   default:
+      return false;
+   }
+}
+
+static unsigned
+staging_reg(const struct pan_sim_bi_ctx *c)
+{
+   return (unsigned)(c->clause->header >> 18) & 63;
+}
+
+static unsigned
+words_of(enum pan_sim_bi_regfmt f, unsigned comps)
+{
+   return f == PAN_SIM_BI_REG_F16 || f == PAN_SIM_BI_REG_S16 ||
+                f == PAN_SIM_BI_REG_U16
+             ? (comps + 1) / 2
+             : comps;
+}
+
+static enum bi_sim_result
+gfx_fail(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+         unsigned lane, const char *err)
+{
+   return pan_sim_bi_fault(c, ins, "lane %u: %s", lane, err);
+}
+
+static enum bi_sim_result
+exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+          const struct pan_sim_bi_gfx *g)
+{
+   bool attr = ins->sem->family == BI_FAM_LD_ATTR;
+   bool lea = ins->sem->family == BI_FAM_LEA_ATTR;
+   bool flat = is_imm_form(ins, "ld_var_flat_imm");
+   int rf = pan_sim_bi_mod(ins, "register_format");
+   enum pan_sim_bi_regfmt regfmt =
+      rf < 0 ? (flat ? PAN_SIM_BI_REG_U32 : PAN_SIM_BI_REG_AUTO)
+             : (enum pan_sim_bi_regfmt)rf;
+   unsigned comps = lea ? 3 : vecsize(ins);
+   unsigned n = lea ? 3 : words_of(regfmt, comps);
+   unsigned sr = staging_reg(c);
+   int index = pan_sim_bi_imm(ins, attr || lea ? "attribute_index" : "index");
+   char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+
+   if (regfmt == PAN_SIM_BI_REG_AUTO && !lea)
+      return pan_sim_bi_fault(c, ins,
+                              "varying load without a register "
+                              "format");
+   if (sr + n > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                              sr + n - 1);
+   bi_foreach_lane(c, l)
+   {
+      uint32_t out[4] = { 0 };
+      bool ok;
+      if (attr || lea) {
+         uint32_t vertex = pan_sim_bi_src(c, ins, 0, l);
+         uint32_t instance = pan_sim_bi_src(c, ins, 1, l);
+         ok = attr ? g->ld_attr(g->user, (unsigned)index, vertex, instance,
+                                regfmt, comps, out, err)
+                   : g->lea_attr(g->user, (unsigned)index, vertex, instance,
+                                 regfmt, out, err);
+      } else {
+         ok = g->ld_var(g->user, l, (unsigned)index, flat, regfmt, comps, out,
+                        err);
+      }
+      if (!ok)
+         return gfx_fail(c, ins, l, err);
+      memcpy(&c->w->r[l][sr], out, n * 4);
+   }
+   return BI_SIM_OK;
+}
+
+static enum bi_sim_result
+exec_st_cvt(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+            const struct pan_sim_bi_gfx *g)
+{
+   unsigned comps = vecsize(ins), sr = staging_reg(c);
+   char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+
+   if (sr + comps > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                              sr + comps - 1);
+   bi_foreach_lane(c, l)
+   {
+      uint64_t addr = pan_sim_bi_src(c, ins, 0, l) |
+                      (uint64_t)pan_sim_bi_src(c, ins, 1, l) << 32;
+      uint32_t conv = pan_sim_bi_src(c, ins, 2, l);
+      if (!g->st_cvt(g->user, addr, conv, comps, &c->w->r[l][sr], err))
+         return gfx_fail(c, ins, l, err);
+   }
+   return BI_SIM_OK;
+}
+
+static enum bi_sim_result
+exec_blend(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+           const struct pan_sim_bi_gfx *g)
+{
+   unsigned sr = staging_reg(c);
+   char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+
+   if (sr + 4 > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                              sr + 3);
+   bi_foreach_lane(c, l)
+   {
+      uint64_t desc = pan_sim_bi_src(c, ins, 1, l) |
+                      (uint64_t)pan_sim_bi_src(c, ins, 2, l) << 32;
+      if (!g->blend(g->user, l, desc, pan_sim_bi_src(c, ins, 0, l),
+                    &c->w->r[l][sr], err))
+         return gfx_fail(c, ins, l, err);
+   }
+   return BI_SIM_OK;
+}
+
+static bool
+discard_cmp(const char *cmpf, float a, float b)
+{
+   if (!strcmp(cmpf, "eq"))
+      return a == b;
+   if (!strcmp(cmpf, "ne"))
+      return a != b;
+   if (!strcmp(cmpf, "lt"))
+      return a < b;
+   return a <= b;
+}
+
+static enum bi_sim_result
+exec_discard(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   const char *cmpf = pan_sim_bi_mod_str(ins, "cmpf", "eq");
+   uint16_t ended = 0;
+
+   bi_foreach_lane(c, l)
+   {
+      uint32_t a = pan_sim_bi_src(c, ins, 0, l),
+               b = pan_sim_bi_src(c, ins, 1, l);
+      float fa, fb;
+      memcpy(&fa, &a, 4);
+      memcpy(&fb, &b, 4);
+      if (discard_cmp(cmpf, fa, fb))
+         ended |= 1u << l;
+   }
+   /* A discarded lane stops here: it takes no further part in the
+    * clause and writes nothing more. */
+   c->exec &= ~ended;
+   c->w->live &= ~ended;
+   c->w->discarded |= ended;
+   return BI_SIM_OK;
+}
+
+enum bi_sim_result
+pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
+                        const struct pan_sim_bi_ins *ins)
+{
+   if (!claims(ins))
+      return BI_SIM_UNCLAIMED;
+   if (!c)
+      return BI_SIM_OK;
+
+   unsigned fam = ins->sem->family;
+   if (fam == BI_FAM_DISCARD)
+      return exec_discard(c, ins);
+   if (fam == BI_FAM_ATEST) {
+      /* The result goes to the staging register and, as the tuple's
+       * result, wherever the register block writes it. */
+      unsigned sr = staging_reg(c);
+      bi_foreach_lane(c, l)
+      {
+         c->res[l] = pan_sim_bi_src(c, ins, 0, l);
+         c->w->r[l][sr] = c->res[l];
+      }
+      return BI_SIM_OK;
+   }
+
+   const struct pan_sim_bi_gfx *g = c->cfg->gfx;
+   if (!g)
+      return pan_sim_bi_fault(c, ins,
+                              "graphics message outside a vertex "
+                              "or fragment job");
+   switch (fam) {
+   case BI_FAM_ST_CVT:
+      return g->st_cvt ? exec_st_cvt(c, ins, g)
+                       : pan_sim_bi_fault(c, ins, "no varying stores here");
+   case BI_FAM_BLEND:
+      return g->blend ? exec_blend(c, ins, g)
+                      : pan_sim_bi_fault(c, ins, "no render target here");
+   case BI_FAM_LD_ATTR:
+   case BI_FAM_LEA_ATTR:
+      if (!g->ld_attr || !g->lea_attr)
+         return pan_sim_bi_fault(c, ins, "no attributes here");
+      return exec_load(c, ins, g);
+   default:
+      if (!g->ld_var)
+         return pan_sim_bi_fault(c, ins, "no varyings here");
+      return exec_load(c, ins, g);
+   }
+}

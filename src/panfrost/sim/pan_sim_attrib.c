@@ -1,0 +1,245 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Attribute and varying memory formats of the simulator: parsed from the
+ * hardware format's name (its components, bits per component and number
+ * kind are all in the name), so there is no second format table.  Only
+ * byte-aligned components of 8, 16 or 32 bits are modelled: the vectors a
+ * GLES driver uses for vertex data and varyings.  Unorm/snorm values are
+ * converted with the GL rules (x / (2^n - 1), snorm clamped at -1).
+ */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pan_sim_draw.h"
+#include "pan_sim_fp.h"
+
+bool
+pan_sim_mem_format_parse(const char *name, struct pan_sim_mem_format *f)
+{
+   if (!name)
+      return false;
+   /* Positions: four binary32 values (x, y, z, 1/w). */
+   if (!strcmp(name, "snap_4")) {
+      *f = (struct pan_sim_mem_format){ 4, 32, PAN_SIM_NUM_FLOAT };
+      return true;
+   }
+   unsigned comps = 0;
+   while (comps < 4 && name[comps] == "rgba"[comps])
+      comps++;
+   if (!comps)
+      return false;
+   char *end;
+   unsigned long bits = strtoul(name + comps, &end, 10);
+   if (end == name + comps || (bits != 8 && bits != 16 && bits != 32))
+      return false;
+   enum pan_sim_num num;
+   if (!strcmp(end, "f") || !strcmp(end, "f_rtz"))
+      num = PAN_SIM_NUM_FLOAT;
+   else if (!strcmp(end, "_unorm"))
+      num = PAN_SIM_NUM_UNORM;
+   else if (!strcmp(end, "_snorm"))
+      num = PAN_SIM_NUM_SNORM;
+   else if (!strcmp(end, "ui"))
+      num = PAN_SIM_NUM_UINT;
+   else if (!strcmp(end, "i"))
+      num = PAN_SIM_NUM_SINT;
+   else
+      return false;
+   if (num == PAN_SIM_NUM_FLOAT && bits == 8)
+      return false;
+   f->comps = comps;
+   f->bits = (unsigned)bits;
+   f->num = num;
+   return true;
+}
+
+enum pan_sim_regfmt
+pan_sim_auto_regfmt(const struct pan_sim_mem_format *f)
+{
+   switch (f->num) {
+   case PAN_SIM_NUM_UINT:
+      return PAN_SIM_REG_U32;
+   case PAN_SIM_NUM_SINT:
+      return PAN_SIM_REG_S32;
+   default:
+      return PAN_SIM_REG_F32;
+   }
+}
+
+/* One component as a double (floats and normalised) or raw integer. */
+struct value {
+   double f;
+   int64_t i;
+};
+
+static struct value
+read_comp(const struct pan_sim_mem_format *f, const uint8_t *p)
+{
+   uint32_t raw = 0;
+   struct value v = { 0 };
+
+   memcpy(&raw, p, f->bits / 8);
+   int64_t sraw = f->bits == 32   ? (int32_t)raw
+                  : f->bits == 16 ? (int16_t)raw
+                                  : (int8_t)raw;
+   double max = f->bits == 32 ? 4294967295.0 : (double)((1u << f->bits) - 1);
+   switch (f->num) {
+   case PAN_SIM_NUM_FLOAT:
+      v.f = f->bits == 32 ? pan_sim_fp_f32(raw)
+                          : pan_sim_fp_f16_to_f64((uint16_t)raw);
+      break;
+   case PAN_SIM_NUM_UNORM:
+      v.f = raw / max;
+      break;
+   case PAN_SIM_NUM_SNORM:
+      v.f = fmax(sraw / floor(max / 2), -1.0);
+      break;
+   case PAN_SIM_NUM_UINT:
+      v.i = raw;
+      v.f = raw;
+      break;
+   case PAN_SIM_NUM_SINT:
+      v.i = sraw;
+      v.f = (double)sraw;
+      break;
+   }
+   return v;
+}
+
+static bool
+is_int(const struct pan_sim_mem_format *f)
+{
+   return f->num == PAN_SIM_NUM_UINT || f->num == PAN_SIM_NUM_SINT;
+}
+
+static uint32_t
+to_reg(struct value v, bool integer, enum pan_sim_regfmt regfmt)
+{
+   switch (regfmt) {
+   case PAN_SIM_REG_F16:
+      return pan_sim_fp_round_f64(integer ? (double)v.i : v.f,
+                                  PAN_SIM_ROUND_RTE, 5, 10);
+   case PAN_SIM_REG_F32:
+      return pan_sim_fp_round_f64(integer ? (double)v.i : v.f,
+                                  PAN_SIM_ROUND_RTE, 8, 23);
+   case PAN_SIM_REG_S16:
+   case PAN_SIM_REG_U16:
+      return (uint32_t)(integer ? v.i : (int64_t)v.f) & 0xffff;
+   default:
+      return (uint32_t)(integer ? v.i : (int64_t)v.f);
+   }
+}
+
+static bool
+is16(enum pan_sim_regfmt r)
+{
+   return r == PAN_SIM_REG_F16 || r == PAN_SIM_REG_S16 || r == PAN_SIM_REG_U16;
+}
+
+void
+pan_sim_mem_to_regs(const struct pan_sim_mem_format *f, const void *src,
+                    enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4])
+{
+   const uint8_t *p = src;
+
+   if (regfmt == PAN_SIM_REG_AUTO)
+      regfmt = pan_sim_auto_regfmt(f);
+   memset(out, 0, 16);
+   for (unsigned c = 0; c < comps && c < 4; ++c) {
+      struct value v = { 0 };
+      if (c < f->comps)
+         v = read_comp(f, p + c * (f->bits / 8));
+      else if (c == 3)
+         v = (struct value){ 1.0, 1 };
+      uint32_t r = to_reg(v, is_int(f), regfmt);
+      if (is16(regfmt))
+         out[c / 2] |= (r & 0xffff) << (16 * (c % 2));
+      else
+         out[c] = r;
+   }
+}
+
+/* Register component c as a value. */
+static struct value
+from_reg(enum pan_sim_regfmt regfmt, const uint32_t in[4], unsigned c)
+{
+   struct value v = { 0 };
+   uint32_t r = is16(regfmt) ? (in[c / 2] >> (16 * (c % 2))) & 0xffff : in[c];
+
+   switch (regfmt) {
+   case PAN_SIM_REG_F16:
+      v.f = pan_sim_fp_f16_to_f64((uint16_t)r);
+      v.i = (int64_t)v.f;
+      break;
+   case PAN_SIM_REG_F32:
+      v.f = pan_sim_fp_f32(r);
+      v.i = isfinite(v.f) ? (int64_t)v.f : 0;
+      break;
+   case PAN_SIM_REG_S16:
+      v.i = (int16_t)r;
+      v.f = (double)v.i;
+      break;
+   case PAN_SIM_REG_S32:
+      v.i = (int32_t)r;
+      v.f = (double)v.i;
+      break;
+   default:
+      v.i = r;
+      v.f = (double)r;
+      break;
+   }
+   return v;
+}
+
+void
+pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
+                    enum pan_sim_regfmt regfmt, unsigned comps,
+                    const uint32_t in[4], void *dst)
+{
+   uint8_t *p = dst;
+   bool reg_int = regfmt != PAN_SIM_REG_F16 && regfmt != PAN_SIM_REG_F32;
+
+   for (unsigned c = 0; c < comps && c < f->comps; ++c) {
+      struct value v = from_reg(regfmt, in, c);
+      double max = f->bits == 32 ? 4294967295.0 : (double)((1u << f->bits) - 1);
+      uint32_t raw;
+      double x = reg_int ? (double)v.i : v.f;
+      switch (f->num) {
+      case PAN_SIM_NUM_FLOAT:
+         raw = f->bits == 32
+                  ? pan_sim_fp_round_f64(x, PAN_SIM_ROUND_RTE, 8, 23)
+                  : pan_sim_fp_round_f64(x, PAN_SIM_ROUND_RTE, 5, 10);
+         break;
+      case PAN_SIM_NUM_UNORM:
+         x = isnan(x) ? 0 : fmin(fmax(x, 0.0), 1.0);
+         raw = (uint32_t)llrint(x * max);
+         break;
+      case PAN_SIM_NUM_SNORM: {
+         double h = floor(max / 2);
+         x = isnan(x) ? 0 : fmin(fmax(x, -1.0), 1.0);
+         raw = (uint32_t)(int32_t)llrint(x * h);
+         break;
+      }
+      default:
+         raw = (uint32_t)(reg_int ? v.i : (int64_t)x);
+         break;
+      }
+      memcpy(p + c * (f->bits / 8), &raw, f->bits / 8);
+   }
+}
+
+bool
+pan_sim_regs_to_float(enum pan_sim_regfmt regfmt, const uint32_t in[4],
+                      unsigned comps, float out[4])
+{
+   if (regfmt != PAN_SIM_REG_F16 && regfmt != PAN_SIM_REG_F32)
+      return false;
+   for (unsigned c = 0; c < comps && c < 4; ++c)
+      out[c] = (float)from_reg(regfmt, in, c).f;
+   return true;
+}

@@ -1,0 +1,208 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Arch-neutral parts of the graphics pipeline of the simulator:
+ *    pan_sim_attrib.c  attribute/varying memory formats <-> registers
+ *    pan_sim_raster.c  the functional polygon list (primitives recorded by
+ *                      the tiler job, keyed by tiler context), triangle
+ *                      setup and coverage, fixed-function blending
+ * The per-arch executors (pan_sim_vX_vertex.c, pan_sim_vX_tiler.c,
+ * pan_sim_vX_shade.c) read the descriptors and call these.
+ */
+
+#ifndef PAN_SIM_DRAW_H
+#define PAN_SIM_DRAW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- memory formats of attributes and varyings (pan_sim_attrib.c) ---- */
+
+enum pan_sim_num {
+   PAN_SIM_NUM_FLOAT,
+   PAN_SIM_NUM_UNORM,
+   PAN_SIM_NUM_SNORM,
+   PAN_SIM_NUM_UINT,
+   PAN_SIM_NUM_SINT,
+};
+
+struct pan_sim_mem_format {
+   unsigned comps; /* 1..4 */
+   unsigned bits;  /* per component: 8, 16, 32 */
+   enum pan_sim_num num;
+};
+
+/* Register formats (the ISA's numbering, see pan_sim_bi_gfx.h). */
+enum pan_sim_regfmt {
+   PAN_SIM_REG_F16 = 0,
+   PAN_SIM_REG_F32 = 1,
+   PAN_SIM_REG_S32 = 2,
+   PAN_SIM_REG_U32 = 3,
+   PAN_SIM_REG_S16 = 4,
+   PAN_SIM_REG_U16 = 5,
+   PAN_SIM_REG_AUTO = 8,
+};
+
+/* Parse a hardware format name ("rgba32f", "rgba8_unorm", "r32ui",
+ * "snap_4" as four floats...); false when the simulator does not model
+ * it. */
+bool pan_sim_mem_format_parse(const char *name, struct pan_sim_mem_format *f);
+
+/* The register format a conversion with AUTO uses for this format. */
+enum pan_sim_regfmt pan_sim_auto_regfmt(const struct pan_sim_mem_format *f);
+
+/* Element in memory -> comps register values (missing components read
+ * 0, 0, 0, 1).  16-bit register formats pack two components per word. */
+void pan_sim_mem_to_regs(const struct pan_sim_mem_format *f, const void *src,
+                         enum pan_sim_regfmt regfmt, unsigned comps,
+                         uint32_t out[4]);
+
+/* comps register values -> element in memory (only those components). */
+void pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
+                         enum pan_sim_regfmt regfmt, unsigned comps,
+                         const uint32_t in[4], void *dst);
+
+/* Register values -> floats (f16/f32 register formats only). */
+bool pan_sim_regs_to_float(enum pan_sim_regfmt regfmt, const uint32_t in[4],
+                           unsigned comps, float out[4]);
+
+/* ---- the functional polygon list (pan_sim_raster.c) ---- */
+
+/* A vertex as the tiler saw it: window coordinates, 1/w, and its index
+ * among the vertex job's outputs (for the varyings). */
+struct pan_sim_vtx {
+   float x, y, z, inv_w;
+   uint32_t index;
+};
+
+struct pan_sim_prim {
+   struct pan_sim_vtx v[3];
+   unsigned provoking; /* 0..2: the vertex of flat varyings */
+   bool front;
+   unsigned draw; /* into pan_sim_plist.draws */
+};
+
+/* What the fragment job needs of one draw: the tiler job's draw section,
+ * packed as in memory, and its viewport/depth settings. */
+#define PAN_SIM_DRAW_B 128
+struct pan_sim_draw_rec {
+   uint8_t draw[PAN_SIM_DRAW_B];
+   bool low_depth_cull, high_depth_cull;
+};
+
+struct pan_sim_plist {
+   uint64_t key; /* the tiler context's address */
+   struct pan_sim_draw_rec *draws;
+   unsigned nr_draws, cap_draws;
+   struct pan_sim_prim *prims;
+   unsigned nr_prims, cap_prims;
+};
+
+/* Primitives of one frame at most, so a runaway draw cannot eat the
+ * host's memory. */
+#define PAN_SIM_MAX_PRIMS (1u << 22)
+
+/* The list of tiler context `key`, created empty when missing; NULL when
+ * out of memory. */
+struct pan_sim_plist *pan_sim_plist_get(uint64_t key);
+/* Detach the list of `key` (NULL when nothing was drawn); the caller frees
+ * it with pan_sim_plist_free. */
+struct pan_sim_plist *pan_sim_plist_take(uint64_t key);
+void pan_sim_plist_free(struct pan_sim_plist *l);
+/* Append; false when out of memory or over PAN_SIM_MAX_PRIMS. */
+bool pan_sim_plist_add_draw(struct pan_sim_plist *l,
+                            const struct pan_sim_draw_rec *d);
+bool pan_sim_plist_add_prim(struct pan_sim_plist *l,
+                            const struct pan_sim_prim *p);
+
+/* ---- triangle setup and coverage ---- */
+
+/* Vertices snapped to 1/256 pixel; edge functions in exact integers. */
+#define PAN_SIM_SUBPIXEL_BITS 8
+
+struct pan_sim_tri {
+   int64_t x[3], y[3]; /* snapped */
+   int64_t area2;      /* twice the area, > 0 */
+   int64_t sign;       /* 1: counter-clockwise (y up), -1: clockwise */
+   float z[3], inv_w[3];
+   int minx, miny, maxx, maxy; /* pixel bounding box, inclusive */
+};
+
+/* Set the triangle up; false for a degenerate one or one the simulator
+ * cannot rasterise (a vertex at or behind the eye, coordinates beyond the
+ * guard band).  *ccw: counter-clockwise in a y-up frame (positive area). */
+bool pan_sim_tri_setup(const struct pan_sim_prim *p, struct pan_sim_tri *t,
+                       bool *ccw);
+
+/* Whether the centre of pixel (x, y) is covered (top-left fill rule);
+ * then the screen-space barycentrics in b. */
+bool pan_sim_tri_covers(const struct pan_sim_tri *t, int x, int y, double b[3]);
+
+/* ---- fixed-function blending ---- */
+
+struct pan_sim_blend_fn {
+   unsigned a, b, c; /* blend_operand_a/b/c enum values */
+   bool negate_a, negate_b, invert_c;
+};
+
+/* One channel: src/dst in [0, 1] (unorm targets), src_a/dst_a the
+ * alphas, k the constant. */
+float pan_sim_blend_channel(const struct pan_sim_blend_fn *fn, float src,
+                            float dst, float src_a, float dst_a, float k);
+
+/* ---- the tile buffer of a frame with draws (pan_sim_tilebuf.c) ---- */
+
+#define PAN_SIM_MAX_RTS 8
+#define PAN_SIM_WRITTEN_DEPTH (1u << 15)
+
+/* A colour target in the tile buffer: the tile-buffer word of every pixel
+ * (unorm channels of int_bits, frac_bits below them, as the clear words),
+ * four words a pixel. */
+struct pan_sim_tb_rt {
+   bool present;
+   uint8_t int_bits[4], frac_bits[4];
+   uint32_t *words;
+};
+
+struct pan_sim_tilebuf {
+   int x0, y0;    /* the frame's first pixel */
+   unsigned w, h; /* pixels */
+   struct pan_sim_tb_rt rt[PAN_SIM_MAX_RTS];
+   float *depth;      /* per pixel */
+   uint16_t *written; /* bit n: colour target n changed; DEPTH: depth */
+};
+
+/* Allocate for w x h pixels; the colour targets are added by the caller
+ * (pan_sim_tilebuf_add_rt).  False when out of memory. */
+bool pan_sim_tilebuf_init(struct pan_sim_tilebuf *tb, int x0, int y0,
+                          unsigned w, unsigned h, float z_clear);
+bool pan_sim_tilebuf_add_rt(struct pan_sim_tilebuf *tb, unsigned rt,
+                            const uint8_t int_bits[4],
+                            const uint8_t frac_bits[4],
+                            const uint32_t clear[4]);
+void pan_sim_tilebuf_fini(struct pan_sim_tilebuf *tb);
+
+static inline unsigned
+pan_sim_tilebuf_at(const struct pan_sim_tilebuf *tb, int x, int y)
+{
+   return (unsigned)(y - tb->y0) * tb->w + (unsigned)(x - tb->x0);
+}
+
+/* Tile-buffer word <-> RGBA in [0, 1]. */
+void pan_sim_tib_decode(const struct pan_sim_tb_rt *rt, const uint32_t *w,
+                        float rgba[4]);
+void pan_sim_tib_encode(const struct pan_sim_tb_rt *rt, const float rgba[4],
+                        unsigned mask, uint32_t *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,514 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Fragment shading of the primitives of a frame on Bifrost (compiled once
+ * per PAN_ARCH, run on v6/v7), called by the fragment job when its tiler
+ * context has a polygon list.
+ *
+ * Primitives are drawn in the order the tiler recorded them.  For each
+ * triangle, pixels whose centre is covered (pan_sim_tri_covers), inside
+ * the frame, the viewport's scissor and the depth range (or clamped to it,
+ * as the primitive's depth-cull flags say) are depth-tested against the
+ * tile buffer; 2x2 quads with at least one passing pixel go into warps of
+ * GFX_LANES lanes, the other pixels of a quad running as helper lanes
+ * with no coverage.  Depth is z interpolated linearly in screen space.
+ * Single sample only: r60 holds coverage bit 0.
+ *
+ * Registers preloaded (when the renderer state's flags ask):
+ *    r58  0 for a front-facing primitive, 1 for a back-facing one
+ *    r59  pixel x (bits 0-15) | pixel y (bits 16-31)
+ *    r60  coverage, r61  sample mask (bit 0 on covered lanes)
+ *    r0..r3, r4..r7  v7 message preloads 1 and 2 (LD_VAR forms)
+ * FAU specials: blend_descriptor_N = words 2-3 of render target N's blend
+ * descriptor (they follow the renderer state).
+ *
+ * Messages: LD_VAR interpolates perspective-correctly with the screen
+ * barycentrics weighted by 1/w, flat loads take the provoking vertex;
+ * BLEND writes covered lanes with the descriptor's fixed-function
+ * equation (opaque mode: the colour as is) under the colour mask.  Depth
+ * is written at the end of the warp for covered lanes that were not
+ * discarded.  Stencil testing, blend shaders, depth from the shader and
+ * VAR_TEX preloads fault naming what is missing.
+ */
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pan_sim_fp.h"
+#include "pan_sim_vX_gfx.h"
+
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+
+#define MAX_LANES 16
+
+struct fs_lane {
+   int x, y;
+   double b[3];
+   float z;
+   bool covered;
+};
+
+struct fs_run {
+   struct pan_sim_ctx *ctx;
+   const struct pan_sim_plist *l;
+   struct pan_sim_tilebuf *tb;
+   const struct pan_sim_prim *prim;
+
+   /* State of the current draw. */
+   int draw_index;
+   struct PAN_GENX(draw) draw;
+   struct PAN_GENX(renderer_state) rs;
+   struct PAN_GENX(viewport) vp;
+   const struct pan_sim_draw_rec *rec;
+   uint64_t blend_va;
+   struct gfx_program prog;
+   const uint32_t *uniforms;
+   unsigned uniform_words;
+   struct gfx_mem mem;
+   struct pan_sim_bi_config cfg;
+   struct pan_sim_bi_gfx gfx;
+
+   int clip_x0, clip_y0, clip_x1, clip_y1; /* inclusive */
+   struct pan_sim_tri tri;
+   struct fs_lane lane[MAX_LANES];
+   unsigned nr_quads;
+   struct pan_sim_bi_warp w;
+};
+
+/* ---- messages ---- */
+
+static bool
+fs_ld_var(void *user, unsigned lane, unsigned index, bool flat,
+          enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+          char *err)
+{
+   struct fs_run *r = user;
+   const struct fs_lane *ln = &r->lane[lane];
+   struct gfx_attr_ref ref = {
+      .table = r->draw.varyings,
+      .buffers = r->draw.varying_buffers,
+      .varying = true,
+   };
+   float v[3][4];
+
+   for (unsigned i = 0; i < 3; ++i) {
+      struct pan_sim_mem_format f;
+      uint64_t addr;
+      uint32_t word;
+      if (flat && i != r->prim->provoking)
+         continue;
+      ref.linear = r->prim->v[i].index;
+      if (!PAN_GENX(sim_gfx_locate)(r->ctx->space, &ref, index, &addr, &word,
+                                    &f, err))
+         return false;
+      const void *p = PAN_GENX(sim_gfx_read)(
+         r->ctx->space, addr, f.comps * f.bits / 8, "varying", err);
+      if (!p)
+         return false;
+      if (flat) {
+         pan_sim_mem_to_regs(&f, p, (enum pan_sim_regfmt)regfmt, comps, out);
+         return true;
+      }
+      uint32_t regs[4];
+      pan_sim_mem_to_regs(&f, p, PAN_SIM_REG_F32, 4, regs);
+      pan_sim_regs_to_float(PAN_SIM_REG_F32, regs, 4, v[i]);
+   }
+
+   double wsum = 0, wt[3];
+   for (unsigned i = 0; i < 3; ++i) {
+      wt[i] = ln->b[i] * r->prim->v[i].inv_w;
+      wsum += wt[i];
+   }
+   memset(out, 0, 16);
+   for (unsigned c = 0; c < comps; ++c) {
+      double x = 0;
+      for (unsigned i = 0; i < 3; ++i)
+         x += wt[i] * v[i][c];
+      x = wsum > 0 ? x / wsum : 0;
+      if (regfmt == PAN_SIM_BI_REG_F16) {
+         out[c / 2] |= pan_sim_fp_round_f64(x, PAN_SIM_ROUND_RTE, 5, 10)
+                       << (16 * (c % 2));
+      } else if (regfmt == PAN_SIM_BI_REG_F32) {
+         out[c] = pan_sim_fp_round_f64(x, PAN_SIM_ROUND_RTE, 8, 23);
+      } else {
+         snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
+                  "interpolated varying into register format %u",
+                  (unsigned)regfmt);
+         return false;
+      }
+   }
+   return true;
+}
+
+static bool
+fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
+         const uint32_t in[4], char *err)
+{
+   struct fs_run *r = user;
+   const struct fs_lane *ln = &r->lane[lane];
+
+   pan_unpack(&descriptor, internal_blend, ib);
+   if (ib.mode == MALI_BLEND_MODE_OFF)
+      return true;
+   if (ib.mode == MALI_BLEND_MODE_SHADER) {
+      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
+               "blend shaders are not executed yet");
+      return false;
+   }
+   unsigned rt = ib.fixed_function.rt;
+   if (rt >= PAN_SIM_MAX_RTS || !r->tb->rt[rt].present)
+      return true; /* no colour buffer: nothing to store */
+   if (!(coverage & 1) || !ln->covered)
+      return true;
+
+   float src[4];
+   enum pan_sim_regfmt regfmt =
+      (enum pan_sim_regfmt)ib.fixed_function.conversion.register_format;
+   if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {
+      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
+               "blending from register format %u (integer targets) is not "
+               "modelled",
+               (unsigned)regfmt);
+      return false;
+   }
+   const void *p =
+      PAN_GENX(sim_gfx_read)(r->ctx->space, r->blend_va + rt * pan_size(blend),
+                             pan_size(blend), "blend descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, blend, bd);
+
+   struct pan_sim_tb_rt *t = &r->tb->rt[rt];
+   unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
+   uint32_t *words = &t->words[4 * at];
+   float dst[4], res[4];
+   pan_sim_tib_decode(t, words, dst);
+   for (unsigned c = 0; c < 4; ++c)
+      src[c] = isnan(src[c]) ? 0.0f : fminf(fmaxf(src[c], 0.0f), 1.0f);
+
+   if (ib.mode == MALI_BLEND_MODE_FIXED_FUNCTION) {
+      const struct PAN_GENX(blend_function) *
+         fns[2] = { &bd.equation.rgb, &bd.equation.alpha };
+      float k = bd.constant / 65535.0f;
+      for (unsigned c = 0; c < 4; ++c) {
+         const struct PAN_GENX(blend_function) *f = fns[c == 3];
+         struct pan_sim_blend_fn fn = {
+            .a = f->a,
+            .b = f->b,
+            .c = f->c,
+            .negate_a = f->negate_a,
+            .negate_b = f->negate_b,
+            .invert_c = f->invert_c,
+         };
+         res[c] = pan_sim_blend_channel(&fn, src[c], dst[c], src[3], dst[3], k);
+      }
+   } else {
+      memcpy(res, src, sizeof(res));
+   }
+   pan_sim_tib_encode(t, res, bd.equation.color_mask, words);
+   r->tb->written[at] |= 1u << rt;
+   return true;
+}
+
+/* ---- per-draw state ---- */
+
+static bool
+fs_fault(struct fs_run *r, uint64_t va, const char *what)
+{
+   return pan_sim_fault(r->ctx, PAN_SIM_CONFIG_FAULT, va, "%s", what);
+}
+
+static bool
+load_draw(struct fs_run *r, unsigned index)
+{
+   struct pan_sim_ctx *ctx = r->ctx;
+
+   free(r->prog.words);
+   r->prog.words = NULL;
+   r->draw_index = (int)index;
+   r->rec = &r->l->draws[index];
+   PAN_GENX(draw_unpack)(r->rec->draw, &r->draw);
+
+   const void *rsd = pan_sim_ctx_read(
+      ctx, r->draw.state, pan_size(renderer_state), "fragment renderer state");
+   if (!rsd)
+      return false;
+   PAN_GENX(renderer_state_unpack)(rsd, &r->rs);
+   r->blend_va = r->draw.state + pan_size(renderer_state);
+
+   const struct PAN_GENX(renderer_state) *rs = &r->rs;
+   if (rs->stencil_mask_misc.stencil_enable)
+      return fs_fault(r, r->draw.state, "the stencil test is not executed yet");
+   if (rs->properties.depth_source == MALI_DEPTH_SOURCE_SHADER)
+      return fs_fault(r, r->draw.state,
+                      "depth written by the shader is not executed yet");
+#if PAN_ARCH >= 7
+   const struct PAN_GENX(message_preload) *
+      mp[2] = { &rs->fragment_messages.message_preload_1,
+                &rs->fragment_messages.message_preload_2 };
+   for (unsigned i = 0; i < 2; ++i) {
+      if (mp[i]->type == MALI_MESSAGE_TYPE_VAR_TEX)
+         return fs_fault(r, r->draw.state,
+                         "VAR_TEX message preloads are not executed yet");
+   }
+#endif
+
+   const void *vp =
+      pan_sim_ctx_read(ctx, r->draw.viewport, pan_size(viewport), "viewport");
+   if (!vp)
+      return false;
+   PAN_GENX(viewport_unpack)(vp, &r->vp);
+   int x1 = r->tb->x0 + (int)r->tb->w - 1, y1 = r->tb->y0 + (int)r->tb->h - 1;
+   r->clip_x0 = (int)r->vp.scissor_minimum_x > r->tb->x0
+                   ? (int)r->vp.scissor_minimum_x
+                   : r->tb->x0;
+   r->clip_y0 = (int)r->vp.scissor_minimum_y > r->tb->y0
+                   ? (int)r->vp.scissor_minimum_y
+                   : r->tb->y0;
+   r->clip_x1 =
+      (int)r->vp.scissor_maximum_x < x1 ? (int)r->vp.scissor_maximum_x : x1;
+   r->clip_y1 =
+      (int)r->vp.scissor_maximum_y < y1 ? (int)r->vp.scissor_maximum_y : y1;
+
+   r->uniform_words = rs->preload.uniform_count * 2;
+   r->uniforms = NULL;
+   if (r->uniform_words) {
+      r->uniforms =
+         pan_sim_ctx_read(ctx, r->draw.push_uniforms, r->uniform_words * 4ull,
+                          "fragment uniforms");
+      if (!r->uniforms)
+         return false;
+   }
+   if (!PAN_GENX(sim_gfx_fetch)(ctx, rs->shader.shader, "fragment shader",
+                                &r->prog))
+      return false;
+
+   r->gfx = (struct pan_sim_bi_gfx){
+      .user = r,
+      .ld_var = fs_ld_var,
+      .blend = fs_blend,
+   };
+   r->cfg = (struct pan_sim_bi_config){
+      .program = r->prog.words,
+      .program_quads = r->prog.quads,
+      .program_va = r->prog.va,
+      .uniforms = r->uniforms,
+      .uniform_words = r->uniform_words,
+      .mem = PAN_GENX(sim_gfx_mem_ops),
+      .lanes = GFX_LANES,
+      .gfx = &r->gfx,
+   };
+   r->cfg.mem.user = &r->mem;
+   /* blend_descriptor_N: words 2-3 of each blend descriptor present. */
+   for (unsigned rt = 0; rt < PAN_SIM_MAX_RTS; ++rt) {
+      if (!r->tb->rt[rt].present)
+         continue;
+      const uint32_t *bd =
+         pan_sim_ctx_read(ctx, r->blend_va + rt * pan_size(blend),
+                          pan_size(blend), "blend descriptor");
+      if (!bd)
+         return false;
+      r->cfg.special[8 + rt] = bd[2] | (uint64_t)bd[3] << 32;
+   }
+   return true;
+}
+
+/* ---- warps ---- */
+
+static bool
+depth_pass(unsigned func, float z, float stored)
+{
+   switch (func) {
+   case MALI_FUNC_NEVER:
+      return false;
+   case MALI_FUNC_LESS:
+      return z < stored;
+   case MALI_FUNC_EQUAL:
+      return z == stored;
+   case MALI_FUNC_LEQUAL:
+      return z <= stored;
+   case MALI_FUNC_GREATER:
+      return z > stored;
+   case MALI_FUNC_NOT_EQUAL:
+      return z != stored;
+   case MALI_FUNC_GEQUAL:
+      return z >= stored;
+   default:
+      return true;
+   }
+}
+
+static bool
+preload_message(struct fs_run *r, unsigned l, unsigned k)
+{
+#if PAN_ARCH >= 7
+   const struct PAN_GENX(message_preload) *mp =
+      k ? &r->rs.fragment_messages.message_preload_2
+        : &r->rs.fragment_messages.message_preload_1;
+   char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+   uint32_t out[4];
+
+   if (mp->type != MALI_MESSAGE_TYPE_LD_VAR)
+      return true;
+   enum pan_sim_bi_regfmt f =
+      mp->ld_var.register_format == MALI_MESSAGE_PRELOAD_REGISTER_FORMAT_F16
+         ? PAN_SIM_BI_REG_F16
+         : PAN_SIM_BI_REG_F32;
+   if (!fs_ld_var(r, l, mp->ld_var.varying_index, false, f,
+                  mp->ld_var.num_components, out, err))
+      return pan_sim_fault(r->ctx, PAN_SIM_CONFIG_FAULT, r->draw.state,
+                           "message preload %u: %s", k + 1, err);
+   memcpy(&r->w.r[l][4 * k], out, 16);
+#else
+   (void)r, (void)l, (void)k;
+#endif
+   return true;
+}
+
+static bool
+run_warp(struct fs_run *r)
+{
+   unsigned lanes = r->nr_quads * 4;
+   const struct PAN_GENX(preload) *pl = &r->rs.preload;
+
+   if (!lanes)
+      return true;
+   r->nr_quads = 0;
+   pan_sim_bi_warp_init(&r->w, (uint16_t)((1u << lanes) - 1));
+   for (unsigned l = 0; l < lanes; ++l) {
+      const struct fs_lane *ln = &r->lane[l];
+      uint32_t *reg = r->w.r[l];
+      if (pl->fragment.primitive_flags)
+         reg[58] = r->prim->front ? 0 : 1;
+      if (pl->fragment.fragment_position)
+         reg[59] = ((uint32_t)ln->x & 0xffff) | (uint32_t)ln->y << 16;
+      if (pl->fragment.coverage)
+         reg[60] = ln->covered ? 1 : 0;
+      if (pl->fragment.sample_mask_id)
+         reg[61] = ln->covered ? 1 : 0;
+      if (!preload_message(r, l, 0) || !preload_message(r, l, 1))
+         return false;
+   }
+   if (pan_sim_bi_run(&r->w, &r->cfg) != PAN_SIM_BI_DONE)
+      return pan_sim_fault(
+         r->ctx,
+         r->mem.failed ? PAN_SIM_READ_FAULT
+                       : MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC,
+         r->prog.va, "fragment shader 0x%" PRIx64 ", pixel (%d, %d): %s%s%s",
+         r->prog.va, r->lane[0].x, r->lane[0].y, r->w.fault,
+         r->mem.failed ? ": " : "", r->mem.message);
+
+   if (!r->rs.multisample_misc.depth_write_mask)
+      return true;
+   for (unsigned l = 0; l < lanes; ++l) {
+      const struct fs_lane *ln = &r->lane[l];
+      if (!ln->covered || (r->w.discarded & (1u << l)))
+         continue;
+      unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
+      r->tb->depth[at] = ln->z;
+      r->tb->written[at] |= PAN_SIM_WRITTEN_DEPTH;
+   }
+   return true;
+}
+
+/* Coverage, depth range and depth test of one pixel. */
+static void
+set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
+{
+   const struct pan_sim_tri *t = &r->tri;
+
+   ln->x = x;
+   ln->y = y;
+   ln->covered = false;
+   memset(ln->b, 0, sizeof(ln->b));
+   ln->b[0] = 1.0; /* helpers interpolate something finite */
+   if (x < r->clip_x0 || x > r->clip_x1 || y < r->clip_y0 || y > r->clip_y1)
+      return;
+   double b[3];
+   if (!pan_sim_tri_covers(t, x, y, b))
+      return;
+   memcpy(ln->b, b, sizeof(b));
+   float z = (float)(b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2]);
+   if (z < r->vp.minimum_z) {
+      if (r->rec->low_depth_cull)
+         return;
+      z = r->vp.minimum_z;
+   }
+   if (z > r->vp.maximum_z) {
+      if (r->rec->high_depth_cull)
+         return;
+      z = r->vp.maximum_z;
+   }
+   ln->z = z;
+   ln->covered = depth_pass(r->rs.multisample_misc.depth_function, z,
+                            r->tb->depth[pan_sim_tilebuf_at(r->tb, x, y)]);
+}
+
+static bool
+shade_triangle(struct fs_run *r)
+{
+   bool ccw;
+
+   if (!pan_sim_tri_setup(r->prim, &r->tri, &ccw)) {
+      pan_sim_warn_once(r->ctx, PAN_SIM_ONCE_NO_CLIP,
+                        "triangles with a vertex at or behind the eye or "
+                        "beyond the guard band are dropped (no clipping)");
+      return true;
+   }
+   int x0 = r->tri.minx > r->clip_x0 ? r->tri.minx : r->clip_x0;
+   int y0 = r->tri.miny > r->clip_y0 ? r->tri.miny : r->clip_y0;
+   int x1 = r->tri.maxx < r->clip_x1 ? r->tri.maxx : r->clip_x1;
+   int y1 = r->tri.maxy < r->clip_y1 ? r->tri.maxy : r->clip_y1;
+   x0 &= ~1;
+   y0 &= ~1;
+
+   for (int qy = y0; qy <= y1; qy += 2) {
+      for (int qx = x0; qx <= x1; qx += 2) {
+         struct fs_lane *q = &r->lane[4 * r->nr_quads];
+         bool any = false;
+         for (unsigned i = 0; i < 4; ++i) {
+            set_lane(r, &q[i], qx + (int)(i & 1), qy + (int)(i >> 1));
+            any |= q[i].covered;
+         }
+         if (!any)
+            continue;
+         if (++r->nr_quads * 4 == GFX_LANES && !run_warp(r))
+            return false;
+      }
+   }
+   return run_warp(r);
+}
+
+bool
+PAN_GENX(sim_shade_list)(struct pan_sim_ctx *ctx, const struct pan_sim_plist *l,
+                         struct pan_sim_tilebuf *tb)
+{
+   struct fs_run *r = calloc(1, sizeof(*r));
+   bool ok = true;
+
+   if (!r)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0, "out of memory");
+   r->ctx = ctx;
+   r->l = l;
+   r->tb = tb;
+   r->mem.space = ctx->space;
+   r->draw_index = -1;
+   for (unsigned i = 0; ok && i < l->nr_prims; ++i) {
+      r->prim = &l->prims[i];
+      if ((int)r->prim->draw != r->draw_index)
+         ok = load_draw(r, r->prim->draw);
+      if (ok)
+         ok = shade_triangle(r);
+   }
+   free(r->prog.words);
+   free(r);
+   return ok;
+}
+
+#endif

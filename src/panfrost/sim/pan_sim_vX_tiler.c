@@ -1,0 +1,240 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * TILER jobs on Bifrost (compiled once per PAN_ARCH, executed on v6/v7).
+ *
+ * The job assembles primitives from the vertex job's outputs and records
+ * them in the simulator's functional polygon list of its tiler context
+ * (pan_sim_raster.c explains why the hardware's list is not modelled).
+ *    vertices   index i of the draw (0..index_count - 1), or the index
+ *               read from primitive.indices (8/16/32-bit) plus
+ *               base_vertex_offset; instance k adds k * vertices per
+ *               instance; position at draw.position + 16 * that
+ *    positions  window coordinates and 1/w as the vertex shader stored
+ *               them (Bifrost drivers do the viewport transform and
+ *               the perspective divide in the vertex shader)
+ *    restart    explicit: primitive_restart_index; implicit: all ones
+ *    modes      triangles, strips (odd triangles reordered as GL does),
+ *               fans; the provoking vertex follows first_provoking_vertex
+ *    culling    front face by draw.front_face_ccw on the signed area in a
+ *               frame whose y grows with the row, cull_front/back_face
+ * Lines and points are refused for now (the job faults naming the mode).
+ */
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pan_sim_vX_gfx.h"
+
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+
+struct tiler_run {
+   struct pan_sim_ctx *ctx;
+   struct pan_sim_plist *list;
+   struct PAN_GENX(draw) draw;
+   struct PAN_GENX(primitive) prim;
+   unsigned draw_index;
+   uint32_t vertices, instances;
+   const uint8_t *indices;
+   unsigned index_B;
+   uint32_t restart;
+   bool use_restart;
+};
+
+static bool
+read_vertex(struct tiler_run *t, uint32_t out_index, struct pan_sim_vtx *v)
+{
+   const float *p = pan_sim_ctx_read(
+      t->ctx, t->draw.position + 16ull * out_index, 16, "vertex position");
+   if (!p)
+      return false;
+   v->x = p[0];
+   v->y = p[1];
+   v->z = p[2];
+   v->inv_w = p[3];
+   v->index = out_index;
+   return true;
+}
+
+static bool
+emit_triangle(struct tiler_run *t, const uint32_t idx[3], unsigned provoking)
+{
+   struct pan_sim_prim p = { .provoking = provoking, .draw = t->draw_index };
+
+   for (unsigned i = 0; i < 3; ++i) {
+      if (!read_vertex(t, idx[i], &p.v[i]))
+         return false;
+   }
+   double area = ((double)p.v[1].x - p.v[0].x) * ((double)p.v[2].y - p.v[0].y) -
+                 ((double)p.v[1].y - p.v[0].y) * ((double)p.v[2].x - p.v[0].x);
+   if (!(area != 0))
+      return true; /* degenerate (or NaN): nothing to draw */
+   p.front = (area > 0) == t->draw.front_face_ccw;
+   if ((p.front && t->draw.cull_front_face) ||
+       (!p.front && t->draw.cull_back_face))
+      return true;
+   if (!pan_sim_plist_add_prim(t->list, &p))
+      return pan_sim_fault(t->ctx, PAN_SIM_CONFIG_FAULT, 0,
+                           "polygon list: more than %u primitives or out of "
+                           "memory",
+                           PAN_SIM_MAX_PRIMS);
+   return true;
+}
+
+/* Index i of the draw; *restart when it is the restart index. */
+static uint32_t
+fetch_index(const struct tiler_run *t, uint32_t i, bool *restart)
+{
+   uint32_t v = i;
+
+   *restart = false;
+   if (t->indices) {
+      v = 0;
+      memcpy(&v, t->indices + (uint64_t)i * t->index_B, t->index_B);
+      *restart = t->use_restart && v == t->restart;
+      v += t->prim.base_vertex_offset;
+   }
+   return v;
+}
+
+/* One instance: walk the index stream, restarting where asked. */
+static bool
+assemble(struct tiler_run *t, uint32_t instance)
+{
+   const uint32_t count = (uint32_t)t->prim.index_count;
+   const bool first = t->prim.first_provoking_vertex;
+   uint32_t run[3], n = 0, fan0 = 0, in_run = 0;
+
+   for (uint32_t i = 0; i < count; ++i) {
+      bool restart;
+      uint32_t v = fetch_index(t, i, &restart) + instance * t->vertices;
+      if (restart) {
+         n = 0;
+         in_run = 0;
+         continue;
+      }
+      uint32_t k = in_run++;
+      uint32_t tri[3];
+      switch (t->prim.draw_mode) {
+      case MALI_DRAW_MODE_TRIANGLES:
+         run[n++] = v;
+         if (n < 3)
+            continue;
+         n = 0;
+         if (!emit_triangle(t, run, first ? 0 : 2))
+            return false;
+         break;
+      case MALI_DRAW_MODE_TRIANGLE_STRIP:
+         run[0] = run[1];
+         run[1] = run[2];
+         run[2] = v;
+         if (k < 2)
+            continue;
+         /* Odd triangles swap their first two vertices to keep the
+          * winding; the provoking vertex is the triangle's first or last
+          * in strip order. */
+         if (k % 2) {
+            tri[0] = run[1], tri[1] = run[0], tri[2] = run[2];
+            if (!emit_triangle(t, tri, first ? 1 : 2))
+               return false;
+         } else if (!emit_triangle(t, run, first ? 0 : 2)) {
+            return false;
+         }
+         break;
+      default: /* fan */
+         if (k == 0) {
+            fan0 = v;
+            continue;
+         }
+         run[1] = run[2];
+         run[2] = v;
+         if (k < 2)
+            continue;
+         tri[0] = fan0, tri[1] = run[1], tri[2] = run[2];
+         if (!emit_triangle(t, tri, first ? 1 : 2))
+            return false;
+         break;
+      }
+   }
+   return true;
+}
+
+bool
+PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va)
+{
+   const uint8_t *job = pan_sim_ctx_read(ctx, job_va, pan_size(tiler_job),
+                                         "tiler job descriptor");
+   struct tiler_run t = { .ctx = ctx };
+
+   if (!job)
+      return false;
+   pan_section_unpack(job, tiler_job, primitive, prim);
+   pan_section_unpack(job, tiler_job, tiler, tp);
+   pan_section_unpack(job, tiler_job, draw, draw);
+   t.prim = prim;
+   t.draw = draw;
+   if (!PAN_GENX(sim_gfx_job_counts)(
+          ctx, job_va, pan_section_ptr(job, tiler_job, invocation), &t.vertices,
+          &t.instances))
+      return false;
+
+   switch (prim.draw_mode) {
+   case MALI_DRAW_MODE_NONE:
+      return true;
+   case MALI_DRAW_MODE_TRIANGLES:
+   case MALI_DRAW_MODE_TRIANGLE_STRIP:
+   case MALI_DRAW_MODE_TRIANGLE_FAN:
+      break;
+   default: {
+      const char *name = PAN_GENX(draw_mode_name)(prim.draw_mode);
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                           "draw mode %s (%u) is not executed yet",
+                           name ? name : "undefined", (unsigned)prim.draw_mode);
+   }
+   }
+   /* The tiler context must be there, even though only its address is
+    * used (as the polygon list's key). */
+   if (!tp.address ||
+       !pan_sim_ctx_read(ctx, tp.address, pan_size(tiler_context),
+                         "tiler context"))
+      return tp.address ? false
+                        : pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                                        "tiler job without a tiler context");
+
+   if (prim.index_type != MALI_INDEX_TYPE_NONE) {
+      t.index_B = prim.index_type == MALI_INDEX_TYPE_UINT8    ? 1
+                  : prim.index_type == MALI_INDEX_TYPE_UINT16 ? 2
+                                                              : 4;
+      t.indices = pan_sim_ctx_read(ctx, prim.indices,
+                                   prim.index_count * t.index_B, "indices");
+      if (!t.indices)
+         return false;
+      t.use_restart = prim.primitive_restart != MALI_PRIMITIVE_RESTART_NONE;
+      t.restart = prim.primitive_restart == MALI_PRIMITIVE_RESTART_EXPLICIT
+                     ? prim.primitive_restart_index
+                     : (uint32_t)((1ull << (8 * t.index_B)) - 1);
+   }
+
+   t.list = pan_sim_plist_get(tp.address);
+   struct pan_sim_draw_rec rec = {
+      .low_depth_cull = prim.low_depth_cull,
+      .high_depth_cull = prim.high_depth_cull,
+   };
+   memcpy(rec.draw, pan_section_ptr(job, tiler_job, draw), PAN_SIM_DRAW_B);
+   if (!t.list || !pan_sim_plist_add_draw(t.list, &rec))
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
+   t.draw_index = t.list->nr_draws - 1;
+
+   for (uint32_t k = 0; k < t.instances; ++k) {
+      if (!assemble(&t, k))
+         return false;
+   }
+   return true;
+}
+
+#endif

@@ -1,0 +1,906 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Draws on the simulator, Bifrost v6/v7 (compiled with -DPAN_ARCH=N):
+ * vertex job + tiler job + fragment job packed with the genxml packers,
+ * shaders assembled from the text the stock compiler's binaries
+ * disassemble to (a viewport-transforming vertex shader, a constant-colour
+ * and a message-preloaded varying fragment shader).  Every pixel is
+ * compared with a reference computed here: coverage from edge functions
+ * in double precision with the fill rule stated through the edge's
+ * gradient, perspective-correct colours, depth-test winners.
+ */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/pan_isa_bi.h"
+#include "pan_genxml.h"
+#include "pan_sim.h"
+#include "util/pan_test_util.h"
+
+#define MEM_VA 0x30000000ull
+#define MEM_B (1u << 20)
+#define W 32
+#define H 32
+
+static uint8_t *mem;
+static uint64_t used;
+static uint64_t rng = 0xd7a3ull;
+static struct pan_sim_region region;
+
+static void
+mem_reset(void)
+{
+   if (!mem)
+      mem = malloc(MEM_B);
+   pan_test_fill_random(&rng, mem, MEM_B);
+   used = 0;
+   region = (struct pan_sim_region){ MEM_VA, MEM_B, mem, "test", true };
+}
+
+static uint64_t
+alloc(unsigned size_B, unsigned align_B, void **cpu)
+{
+   used = (used + align_B - 1) & ~(uint64_t)(align_B - 1);
+   uint64_t va = MEM_VA + used;
+   if (cpu)
+      *cpu = mem + used;
+   used += size_B;
+   if (used > MEM_B)
+      abort();
+   return va;
+}
+
+static void *
+cpu_of(uint64_t va)
+{
+   return mem + (va - MEM_VA);
+}
+
+static uint64_t
+assemble(const char *text)
+{
+   struct pan_isa_bytes out = { 0 };
+   char err[256] = "";
+
+   if (pan_bi_assemble(text, strlen(text), &out, err, sizeof(err))) {
+      pan_test_fail("cannot assemble (%s):\n%s", err, text);
+      pan_isa_bytes_free(&out);
+      return 0;
+   }
+   void *cpu;
+   uint64_t va = alloc((unsigned)out.size_B + 64, 128, &cpu);
+   memcpy(cpu, out.data, out.size_B);
+   memset((uint8_t *)cpu + out.size_B, 0, 64);
+   pan_isa_bytes_free(&out);
+   return va;
+}
+
+/* The stock compiler's vertex shader for "gl_Position = pos; v = col":
+ * position divided by w and viewport-transformed with u0..u2 (scale,
+ * offset), 1/w in w, stored at r58:r59; the colour stored to varying 1. */
+static const char vs_text[] =
+   "clause flow=nbtb prefetch wait=1 msg=attribute next_msg=store\n"
+   "    nop t0 | ld_attr_imm.v4.f32 t1, r61, r62, attribute_index:0 | p0=r61 "
+   "p1=r62\n"
+   "clause msg=store flow=nbtb\n"
+   "    nop t0 | frcp.f32.widen0=none r3, r3 | p0=r3\n"
+   "    fma.f32.neg r0, r0, t1, #0 | nop t1 | p0=r0\n"
+   "    fma.f32.neg r1, r1, r3, #0 | nop t1 | p0=r1 p1=r3\n"
+   "    fma.f32.neg r2, r2, r3, #0 | nop t1 | p0=r2 p1=r3\n"
+   "    fma.f32 r0, r0, u0.w0, u0.w1 | nop t1 | p0=r0 fau=u0\n"
+   "    fma.f32 r1, r1, u1.w0, u1.w1 | nop t1 | p0=r1 fau=u1\n"
+   "    fma.f32 r2, r2, u2.w0, u2.w1 | nop t1 | p0=r2 fau=u2\n"
+   "    nop t0 | st_cvt.v4 t1, r58, r59, #0x0105e000 | p0=r58 p1=r59 fau=c0\n"
+   "    const 0x0105e00000000000\n"
+   "clause flow=nbtb prefetch msg=attribute next_msg=attribute\n"
+   "    nop t0 | ld_attr_imm.v4.f32 t1, r61, r62, attribute_index:1 | p0=r61 "
+   "p1=r62\n"
+   "clause flow=nbtb prefetch sr=4 wait=1 msg=attribute next_msg=store\n"
+   "    nop t0 | lea_attr_imm t1, r61, r62, attribute_index:1 | p0=r61 "
+   "p1=r62\n"
+   "clause msg=store\n"
+   "    nop t0 | st_cvt.v4 t1, r4, r5, r6 | p0=r4 p1=r5 p2=r6\n";
+
+/* "color = c" with c in u0, u1 (binary32). */
+static const char fs_const_text[] =
+   "clause flow=nbtb td prefetch sr=60 wait=193 msg=atest next_msg=blend\n"
+   "    nop t0 | mov.i32 r3, u1.w1 | fau=u1\n"
+   "    nop t0 | atest r60, r60, t1 | p0=r60 fau=atest_datum\n"
+   "clause td msg=blend\n"
+   "    nop t0 | mov.i32 r2, u1.w0 | fau=u1\n"
+   "    mov.i32 r0, u0.w0 | mov.i32 r1, u0.w1 | fau=u0\n"
+   "    nop t0 | blend r48, r60, blend_descriptor_0.w0, "
+   "blend_descriptor_0.w1 | p0=r60 fau=blend_descriptor_0\n"
+   "    const 0x0000000000000000\n";
+
+/* "color = v" (mediump): v arrives in r0, r1 as four fp16 by the
+ * renderer state's message preload. */
+static const char fs_vary_text[] =
+   "clause flow=nbtb td prefetch sr=60 wait=193 msg=atest next_msg=blend\n"
+   "    nop t0 | atest.h1 r60, r60, r1 | p0=r1 p1=r60 fau=atest_datum\n"
+   "clause td msg=blend\n"
+   "    nop t0 | blend r48, r60, blend_descriptor_0.w0, "
+   "blend_descriptor_0.w1 | p0=r60 fau=blend_descriptor_0\n";
+
+/* ---- frames and draws ---- */
+
+struct frame {
+   uint64_t fbd, tiler;
+   uint32_t *rt; /* RGBA8 pixels */
+   float *zs;    /* D32, NULL without depth */
+};
+
+static void
+header(void *job, unsigned type, unsigned index, uint64_t next)
+{
+   pan_pack(job, job_header, cfg)
+   {
+      cfg.is_64b = true;
+      cfg.type = type;
+      cfg.index = index;
+      cfg.next = next;
+   }
+}
+
+static unsigned
+job_status(uint64_t job_va)
+{
+   pan_unpack(cpu_of(job_va), job_header, h);
+   return h.exception_status;
+}
+
+static void
+emit_frame(struct frame *f, uint32_t clear, bool depth)
+{
+   uint8_t *p;
+   unsigned size_B = pan_size(framebuffer) +
+                     (depth ? pan_size(zs_crc_extension) : 0) +
+                     pan_size(render_target);
+   uint64_t va = alloc(size_B, 64, (void **)&p);
+   uint8_t *next = p + pan_size(framebuffer);
+   void *tc;
+
+   f->tiler = alloc(pan_size(tiler_context), 64, &tc);
+   memset(tc, 0, pan_size(tiler_context));
+   uint64_t rt_va = alloc(W * H * 4, 64, (void **)&f->rt);
+   f->zs = NULL;
+   pan_section_pack(p, framebuffer, parameters, cfg)
+   {
+      cfg.width = W;
+      cfg.height = H;
+      cfg.bound_max_x = W - 1;
+      cfg.bound_max_y = H - 1;
+      cfg.sample_count = 1;
+      cfg.effective_tile_size = 256;
+      cfg.color_buffer_allocation = 1024;
+      cfg.render_target_count = 1;
+      cfg.has_zs_crc_extension = depth;
+      cfg.z_write_enable = depth;
+      cfg.z_clear = 1.0f;
+      cfg.tiler = f->tiler;
+   }
+   if (depth) {
+      uint64_t zs_va = alloc(W * H * 4, 64, (void **)&f->zs);
+      pan_pack(next, zs_crc_extension, cfg)
+      {
+         cfg.zs_write_format = MALI_ZS_FORMAT_D32;
+         cfg.zs_block_format = MALI_BLOCK_FORMAT_LINEAR;
+         cfg.linear.zs_writeback_base = zs_va;
+         cfg.linear.zs_writeback_row_stride = W * 4;
+      }
+      next += pan_size(zs_crc_extension);
+   }
+   pan_pack(next, render_target, cfg)
+   {
+      cfg.internal_format = MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8;
+      cfg.write_enable = true;
+      cfg.writeback_format = MALI_COLOR_FORMAT_R8G8B8A8;
+      cfg.writeback_block_format = MALI_BLOCK_FORMAT_LINEAR;
+      cfg.swizzle = 0 | 1 << 3 | 2 << 6 | 3 << 9;
+      cfg.rgb.base = rt_va;
+      cfg.rgb.row_stride_B = W * 4;
+      cfg.clear.color_0 = clear;
+   }
+   f->fbd = va | MALI_FBD_TAG_IS_MFBD | (depth ? MALI_FBD_TAG_HAS_ZS_RT : 0);
+}
+
+static uint64_t
+emit_fragment(const struct frame *f)
+{
+   void *job;
+   uint64_t va = alloc(pan_size(fragment_job), 64, &job);
+
+   header(job, MALI_JOB_TYPE_FRAGMENT, 1, 0);
+   pan_section_pack(job, fragment_job, payload, cfg)
+   {
+      cfg.bound_max_x = (W - 1) / 16;
+      cfg.bound_max_y = (H - 1) / 16;
+      cfg.framebuffer = f->fbd;
+   }
+   return va;
+}
+
+enum blend_kind { BLEND_REPLACE, BLEND_ADD, BLEND_OPAQUE };
+
+struct draw {
+   unsigned mode; /* MALI_DRAW_MODE_* */
+   unsigned nr;   /* vertices */
+   const float (*pos)[4];
+   const float (*col)[4];
+   const uint16_t *indices; /* NULL: not indexed */
+   unsigned nr_indices;
+   bool varying_fs; /* the preloaded-varying shader */
+   float color[4];  /* the constant shader's colour */
+   enum blend_kind blend;
+   unsigned depth_func; /* 0: always */
+   bool depth_write;
+   bool cull_back, front_ccw;
+   unsigned attr_format; /* 0: RGBA32F */
+};
+
+static uint32_t
+pixel_format(unsigned format)
+{
+   uint32_t w;
+   pan_pack(&w, pixel_format, cfg)
+   {
+      cfg.format = format;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+   }
+   return w;
+}
+
+static unsigned
+bits_for(unsigned v)
+{
+   unsigned b = 0;
+   while ((1u << b) < v)
+      b++;
+   return b;
+}
+
+/* Workgroups (1, n, 1) of 1x1x1: n vertices, one instance. */
+static void
+pack_invocation(void *dst, unsigned n)
+{
+   unsigned y_shift = 0 + 0 + 0; /* sizes of 1 take no bits */
+   pan_pack(dst, invocation, cfg)
+   {
+      cfg.invocations = (n - 1) << y_shift;
+      cfg.workgroups_x_shift = 0;
+      cfg.workgroups_y_shift = 0;
+      cfg.workgroups_z_shift = 32;
+      cfg.thread_group_split = MALI_SPLIT_MIN_EFFICIENT;
+   }
+   (void)bits_for;
+}
+
+static uint64_t
+buffer(const void *data, unsigned size_B)
+{
+   void *cpu;
+   uint64_t va = alloc(size_B, 64, &cpu);
+   memcpy(cpu, data, size_B);
+   return va;
+}
+
+/* attribute_buffer[i]: 1D, stride 16, n elements. */
+static uint64_t
+buffers(const uint64_t *vas, unsigned count, unsigned n)
+{
+   uint8_t *p;
+   uint64_t va = alloc(count * pan_size(attribute_buffer), 64, (void **)&p);
+   for (unsigned i = 0; i < count; ++i) {
+      pan_pack(p + i * pan_size(attribute_buffer), attribute_buffer, cfg)
+      {
+         cfg.type = MALI_ATTRIBUTE_TYPE_1D;
+         cfg.address = vas[i];
+         cfg.stride = 16;
+         cfg.size = 16 * n;
+      }
+   }
+   return va;
+}
+
+static uint64_t
+attributes(const unsigned *buffer_index, unsigned count, unsigned format)
+{
+   uint8_t *p;
+   uint64_t va = alloc(count * pan_size(attribute), 8, (void **)&p);
+   for (unsigned i = 0; i < count; ++i) {
+      pan_pack(p + i * pan_size(attribute), attribute, cfg)
+      {
+         cfg.buffer_index = buffer_index[i];
+         cfg.format = pixel_format(format);
+      }
+   }
+   return va;
+}
+
+static uint64_t vs_shader, fs_const, fs_vary;
+
+/* Vertex and tiler jobs of one draw, chained after `next`. */
+static uint64_t
+emit_draw(const struct frame *f, const struct draw *d, unsigned index,
+          uint64_t next)
+{
+   const unsigned n = d->nr;
+   unsigned afmt = d->attr_format ? d->attr_format : MALI_FORMAT_RGBA32F;
+
+   /* Vertex inputs and outputs. */
+   uint64_t in[2] = { buffer(d->pos, 16 * n), buffer(d->col, 16 * n) };
+   uint64_t out[2] = { alloc(16 * n, 64, NULL), alloc(16 * n, 64, NULL) };
+   uint64_t attr_bufs = buffers(in, 2, n);
+   uint64_t attrs = attributes((const unsigned[]){ 0, 1 }, 2, afmt);
+   uint64_t vary_bufs = buffers(out, 2, n);
+   uint64_t vs_varys =
+      attributes((const unsigned[]){ 0, 1 }, 2, MALI_FORMAT_RGBA32F);
+   uint64_t fs_varys =
+      attributes((const unsigned[]){ 1 }, 1, MALI_FORMAT_RGBA32F);
+
+   /* Viewport transform of the vertex shader: 32x32 pixels, depth [0, 1]. */
+   const float vp_u[6] = { W / 2.0f, W / 2.0f, H / 2.0f, H / 2.0f, 0.5f, 0.5f };
+   uint64_t vs_uniforms = buffer(vp_u, sizeof(vp_u));
+   uint64_t fs_uniforms = buffer(d->color, 16);
+
+   void *rsd;
+   uint64_t vs_rsd = alloc(pan_size(renderer_state), 64, &rsd);
+   pan_pack(rsd, renderer_state, cfg)
+   {
+      cfg.shader.shader = vs_shader;
+      cfg.preload.vertex.vertex_id = true;
+      cfg.preload.vertex.instance_id = true;
+      cfg.preload.vertex.position_result_address_lo = true;
+      cfg.preload.vertex.position_result_address_hi = true;
+      cfg.preload.uniform_count = 3;
+   }
+
+   uint8_t *fs_state;
+   uint64_t fs_rsd =
+      alloc(pan_size(renderer_state) + pan_size(blend), 64, (void **)&fs_state);
+   pan_pack(fs_state, renderer_state, cfg)
+   {
+      cfg.shader.shader = d->varying_fs ? fs_vary : fs_const;
+      cfg.preload.fragment.coverage = true;
+      cfg.preload.uniform_count = 2;
+      cfg.multisample_misc.depth_function =
+         d->depth_func ? d->depth_func : MALI_FUNC_ALWAYS;
+      cfg.multisample_misc.depth_write_mask = d->depth_write;
+      cfg.multisample_misc.sample_mask = 0xffff;
+      if (d->varying_fs) {
+         cfg.fragment_messages.message_preload_1.type =
+            MALI_MESSAGE_TYPE_LD_VAR;
+         cfg.fragment_messages.message_preload_1.ld_var.varying_index = 0;
+         cfg.fragment_messages.message_preload_1.ld_var.register_format =
+            MALI_MESSAGE_PRELOAD_REGISTER_FORMAT_F16;
+         cfg.fragment_messages.message_preload_1.ld_var.num_components = 4;
+      }
+   }
+   pan_pack(fs_state + pan_size(renderer_state), blend, cfg)
+   {
+      cfg.enable = true;
+      /* replace: 0 + src * (1 - 0); add: src + dest * (1 - 0) */
+      cfg.equation.rgb.a = d->blend == BLEND_ADD ? MALI_BLEND_OPERAND_A_SRC
+                                                 : MALI_BLEND_OPERAND_A_ZERO;
+      cfg.equation.rgb.b = d->blend == BLEND_ADD ? MALI_BLEND_OPERAND_B_DEST
+                                                 : MALI_BLEND_OPERAND_B_SRC;
+      cfg.equation.rgb.c = MALI_BLEND_OPERAND_C_ZERO;
+      cfg.equation.rgb.invert_c = true;
+      cfg.equation.alpha = cfg.equation.rgb;
+      cfg.equation.color_mask = 0xf;
+      cfg.internal.mode = d->blend == BLEND_OPAQUE
+                             ? MALI_BLEND_MODE_OPAQUE
+                             : MALI_BLEND_MODE_FIXED_FUNCTION;
+      cfg.internal.fixed_function.num_comps = 4;
+      cfg.internal.fixed_function.rt = 0;
+      cfg.internal.fixed_function.conversion.memory_format =
+         pixel_format(MALI_FORMAT_RGBA8_UNORM);
+      cfg.internal.fixed_function.conversion.register_format =
+         d->varying_fs ? MALI_REGISTER_FILE_FORMAT_F16
+                       : MALI_REGISTER_FILE_FORMAT_F32;
+   }
+
+   void *vp;
+   uint64_t vp_va = alloc(pan_size(viewport), 32, &vp);
+   pan_pack(vp, viewport, cfg)
+   {
+      cfg.scissor_maximum_x = W - 1;
+      cfg.scissor_maximum_y = H - 1;
+   }
+
+   uint64_t idx_va = 0;
+   if (d->indices)
+      idx_va = buffer(d->indices, 2 * d->nr_indices);
+
+   void *job;
+   uint64_t tiler_va = alloc(pan_size(tiler_job), 64, &job);
+   header(job, MALI_JOB_TYPE_TILER, index + 1, next);
+   pack_invocation(pan_section_ptr(job, tiler_job, invocation), n);
+   pan_section_pack(job, tiler_job, primitive, cfg)
+   {
+      cfg.draw_mode = d->mode;
+      cfg.index_type =
+         d->indices ? MALI_INDEX_TYPE_UINT16 : MALI_INDEX_TYPE_NONE;
+      cfg.index_count = d->indices ? d->nr_indices : n;
+      cfg.indices = idx_va;
+      cfg.primitive_restart = d->indices ? MALI_PRIMITIVE_RESTART_IMPLICIT
+                                         : MALI_PRIMITIVE_RESTART_NONE;
+   }
+   pan_section_pack(job, tiler_job, primitive_size, cfg) {}
+   pan_section_pack(job, tiler_job, tiler, cfg) { cfg.address = f->tiler; }
+   pan_section_pack(job, tiler_job, draw, cfg)
+   {
+      cfg.position = out[0];
+      cfg.state = fs_rsd;
+      cfg.push_uniforms = fs_uniforms;
+      cfg.varyings = fs_varys;
+      cfg.varying_buffers = vary_bufs;
+      cfg.viewport = vp_va;
+      cfg.front_face_ccw = d->front_ccw;
+      cfg.cull_back_face = d->cull_back;
+   }
+
+   uint64_t vertex_va = alloc(pan_size(compute_job), 64, &job);
+   header(job, MALI_JOB_TYPE_VERTEX, index, tiler_va);
+   pack_invocation(pan_section_ptr(job, compute_job, invocation), n);
+   pan_section_pack(job, compute_job, parameters, cfg) {}
+   pan_section_pack(job, compute_job, draw, cfg)
+   {
+      cfg.state = vs_rsd;
+      cfg.push_uniforms = vs_uniforms;
+      cfg.attributes = attrs;
+      cfg.attribute_buffers = attr_bufs;
+      cfg.varyings = vs_varys;
+      cfg.varying_buffers = vary_bufs;
+      cfg.position = out[0];
+   }
+   return vertex_va;
+}
+
+static int
+run(uint64_t jc, FILE *log)
+{
+   struct pan_sim_space space = { &region, 1 };
+   return pan_sim_run_chain(PAN_ARCH, &space, jc, log, NULL);
+}
+
+static void
+setup(void)
+{
+   mem_reset();
+   vs_shader = assemble(vs_text);
+   fs_const = assemble(fs_const_text);
+   fs_vary = assemble(fs_vary_text);
+}
+
+/* Run the draws (one chain) then the fragment job (another), as a driver
+ * submits them. */
+static bool
+render(const struct frame *f, const struct draw *d, unsigned count)
+{
+   uint64_t jc = 0;
+   for (unsigned i = count; i-- > 0;)
+      jc = emit_draw(f, &d[i], 1 + 2 * i, jc);
+   FILE *log = fopen("/dev/null", "w");
+   int r1 = run(jc, log);
+   int r2 = run(emit_fragment(f), log);
+   fclose(log);
+   PAN_EXPECT_EQ(r1, 0);
+   PAN_EXPECT_EQ(r2, 0);
+   return r1 == 0 && r2 == 0;
+}
+
+/* ---- references ---- */
+
+/* Window coordinates of a clip-space position, rounded as the vertex
+ * shader does (multiply by 1/w, then one fused multiply-add). */
+static void
+window(const float p[4], double *x, double *y, float *z, float *inv_w)
+{
+   float rw = 1.0f / p[3];
+   *x = fmaf(p[0] * rw, W / 2.0f, W / 2.0f);
+   *y = fmaf(p[1] * rw, H / 2.0f, H / 2.0f);
+   *z = fmaf(p[2] * rw, 0.5f, 0.5f);
+   *inv_w = rw;
+}
+
+/*
+ * Whether pixel (px, py)'s centre is inside the triangle; then its
+ * screen-space barycentrics.  A centre on an edge counts when the
+ * interior grows towards +x from it, or, along a horizontal edge,
+ * towards +y.
+ */
+static bool
+ref_covers(const double x[3], const double y[3], int px, int py, double b[3])
+{
+   double cx = px + 0.5, cy = py + 0.5;
+   double area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+   double s = area > 0 ? 1 : -1;
+
+   if (area == 0)
+      return false;
+   for (unsigned i = 0; i < 3; ++i) {
+      unsigned a = (i + 1) % 3, c = (i + 2) % 3;
+      double e =
+         s * ((x[c] - x[a]) * (cy - y[a]) - (y[c] - y[a]) * (cx - x[a]));
+      double ddx = -s * (y[c] - y[a]), ddy = s * (x[c] - x[a]);
+      if (e < 0 || (e == 0 && !(ddx > 0 || (ddx == 0 && ddy > 0))))
+         return false;
+      b[i] = e / (s * area);
+   }
+   return true;
+}
+
+static uint32_t
+rgba8(const float c[4])
+{
+   uint32_t v = 0;
+   for (unsigned i = 0; i < 4; ++i) {
+      float x = c[i] < 0 ? 0 : c[i] > 1 ? 1 : c[i];
+      v |= (uint32_t)lrintf(x * 255.0f) << (8 * i);
+   }
+   return v;
+}
+
+static bool
+tri_covers(const float (*pos)[4], const unsigned v[3], int px, int py,
+           double b[3])
+{
+   double x[3], y[3];
+   float z, iw;
+   for (unsigned i = 0; i < 3; ++i)
+      window(pos[v[i]], &x[i], &y[i], &z, &iw);
+   return ref_covers(x, y, px, py, b);
+}
+
+/* ---- cases ---- */
+
+/* NDC of a window coordinate (exact for multiples of 1/16). */
+#define NX(x) (((x)-W / 2.0f) / (W / 2.0f))
+#define NY(y) (((y)-H / 2.0f) / (H / 2.0f))
+
+static const float zero_col[4][4];
+
+/* Constant colour: exact coverage of two triangles, one of them with
+ * edges through pixel centres (fill rule). */
+static void
+test_coverage(void)
+{
+   const float pos[6][4] = {
+      { NX(2.25f), NY(3.5f), 0, 1 },  { NX(29.75f), NY(9.125f), 0, 1 },
+      { NX(11.5f), NY(28.0f), 0, 1 }, { NX(4.5f), NY(20.5f), 0, 1 },
+      { NX(20.5f), NY(20.5f), 0, 1 }, { NX(4.5f), NY(30.5f), 0, 1 },
+   };
+   const float col[6][4] = { 0 };
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLES,
+      .nr = 6,
+      .pos = pos,
+      .col = col,
+      .color = { 1.0f, 0.5f, 0.25f, 1.0f },
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0x11223344, false);
+   if (!render(&f, &d, 1))
+      return;
+   uint32_t want_in = rgba8(d.color);
+   unsigned bad = 0, inside = 0, on_edge = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         bool in = tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b) ||
+                   tri_covers(pos, (const unsigned[]){ 3, 4, 5 }, x, y, b);
+         inside += in;
+         on_edge += (y == 20 && x >= 4 && x <= 20) || (x == 4 && y >= 20);
+         bad += f.rt[y * W + x] != (in ? want_in : 0x11223344u);
+      }
+   }
+   PAN_CHECK(bad == 0, "%u of %u pixels differ from the reference coverage",
+             bad, W * H);
+   PAN_CHECK(inside > 200, "only %u pixels inside", inside);
+   /* The fill rule at work on the second triangle: centres on its top edge
+    * (row 20) and its left edge (column 4) are in, the row above and the
+    * column left of it out. */
+   PAN_EXPECT_EQ(f.rt[20 * W + 4], want_in);
+   PAN_EXPECT_EQ(f.rt[20 * W + 6], want_in);
+   PAN_EXPECT_EQ(f.rt[25 * W + 4], want_in);
+   PAN_EXPECT_EQ(f.rt[19 * W + 6], 0x11223344u);
+   PAN_EXPECT_EQ(f.rt[25 * W + 3], 0x11223344u);
+   (void)on_edge;
+}
+
+/* A strip of two triangles sharing a diagonal through pixel centres,
+ * blended additively: every pixel of the square is drawn exactly once. */
+static void
+test_shared_edge(void)
+{
+   const float pos[4][4] = {
+      { NX(4.5f), NY(4.5f), 0, 1 },
+      { NX(28.5f), NY(4.5f), 0, 1 },
+      { NX(4.5f), NY(28.5f), 0, 1 },
+      { NX(28.5f), NY(28.5f), 0, 1 },
+   };
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLE_STRIP,
+      .nr = 4,
+      .pos = pos,
+      .col = zero_col,
+      .color = { 0.25f, 0.25f, 0.25f, 0.25f },
+      .blend = BLEND_ADD,
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0, false);
+   if (!render(&f, &d, 1))
+      return;
+   unsigned bad = 0, once = 0, ref_twice = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         bool t0 = tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b);
+         bool t1 = tri_covers(pos, (const unsigned[]){ 2, 1, 3 }, x, y, b);
+         ref_twice += t0 && t1;
+         uint32_t want = (t0 || t1) ? 0x40404040u : 0;
+         once += f.rt[y * W + x] == 0x40404040u;
+         bad += f.rt[y * W + x] != want;
+      }
+   }
+   PAN_EXPECT_EQ(ref_twice, 0);
+   PAN_CHECK(bad == 0, "%u pixels drawn twice, never or outside", bad);
+   PAN_EXPECT_EQ(once, 24 * 24);
+}
+
+/* Perspective-correct interpolation of a colour varying (w = 1, 2, 4),
+ * through the fp16 message preload. */
+static void
+test_varyings(void)
+{
+   const float win[3][2] = { { 3.0f, 2.5f },
+                             { 30.0f, 12.0f },
+                             { 9.0f, 30.0f } };
+   const float w[3] = { 1.0f, 2.0f, 4.0f };
+   float pos[3][4];
+   const float col[3][4] = { { 1, 0, 0, 1 },
+                             { 0, 1, 0, 0.5f },
+                             { 0, 0, 1, 0 } };
+   for (unsigned i = 0; i < 3; ++i) {
+      pos[i][0] = NX(win[i][0]) * w[i];
+      pos[i][1] = NY(win[i][1]) * w[i];
+      pos[i][2] = 0;
+      pos[i][3] = w[i];
+   }
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLES,
+      .nr = 3,
+      .pos = (const float(*)[4])pos,
+      .col = col,
+      .varying_fs = true,
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0, false);
+   if (!render(&f, &d, 1))
+      return;
+   unsigned bad = 0, inside = 0, worst = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         uint32_t got = f.rt[y * W + x];
+         if (!tri_covers((const float(*)[4])pos, (const unsigned[]){ 0, 1, 2 },
+                         x, y, b)) {
+            bad += got != 0;
+            continue;
+         }
+         inside++;
+         double wt[3], sum = 0;
+         for (unsigned i = 0; i < 3; ++i)
+            sum += wt[i] = b[i] / w[i];
+         for (unsigned c = 0; c < 4; ++c) {
+            double v = 0;
+            for (unsigned i = 0; i < 3; ++i)
+               v += wt[i] / sum * col[i][c];
+            int want = (int)lrint(v * 255.0);
+            int have = (int)((got >> (8 * c)) & 0xff);
+            unsigned diff = (unsigned)abs(want - have);
+            worst = diff > worst ? diff : worst;
+         }
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels outside the triangle written", bad);
+   PAN_CHECK(inside > 200, "only %u pixels inside", inside);
+   PAN_CHECK(worst <= 1,
+             "colour off by %u / 255 from the perspective-correct "
+             "reference",
+             worst);
+}
+
+/* Two overlapping triangles at depths 0.75 and 0.25 with LESS: the near
+ * one wins in either order; the depth buffer keeps the nearest depth. */
+static void
+test_depth(void)
+{
+   const float far_pos[3][4] = { { NX(2), NY(2), 0.5f, 1 },
+                                 { NX(30), NY(2), 0.5f, 1 },
+                                 { NX(2), NY(30), 0.5f, 1 } };
+   const float near_pos[3][4] = { { NX(4), NY(8), -0.5f, 1 },
+                                  { NX(30), NY(8), -0.5f, 1 },
+                                  { NX(16), NY(30), -0.5f, 1 } };
+   const float red[4] = { 1, 0, 0, 1 }, green[4] = { 0, 1, 0, 1 };
+
+   for (unsigned order = 0; order < 2; ++order) {
+      struct draw d[2] = {
+         { .mode = MALI_DRAW_MODE_TRIANGLES,
+           .nr = 3,
+           .pos = far_pos,
+           .col = zero_col,
+           .depth_func = MALI_FUNC_LESS,
+           .depth_write = true },
+         { .mode = MALI_DRAW_MODE_TRIANGLES,
+           .nr = 3,
+           .pos = near_pos,
+           .col = zero_col,
+           .depth_func = MALI_FUNC_LESS,
+           .depth_write = true },
+      };
+      memcpy(d[0].color, red, 16);
+      memcpy(d[1].color, green, 16);
+      if (order) {
+         struct draw t = d[0];
+         d[0] = d[1];
+         d[1] = t;
+      }
+      struct frame f;
+      setup();
+      emit_frame(&f, 0, true);
+      if (!render(&f, d, 2))
+         return;
+      unsigned bad = 0, overlap = 0;
+      for (int y = 0; y < H; ++y) {
+         for (int x = 0; x < W; ++x) {
+            double b[3];
+            bool in_far =
+               tri_covers(far_pos, (const unsigned[]){ 0, 1, 2 }, x, y, b);
+            bool in_near =
+               tri_covers(near_pos, (const unsigned[]){ 0, 1, 2 }, x, y, b);
+            overlap += in_far && in_near;
+            uint32_t want = in_near ? rgba8(green) : in_far ? rgba8(red) : 0;
+            float want_z = in_near ? 0.25f : in_far ? 0.75f : 1.0f;
+            bad += f.rt[y * W + x] != want || f.zs[y * W + x] != want_z;
+         }
+      }
+      PAN_CHECK(bad == 0, "order %u: %u pixels with a wrong colour or depth",
+                order, bad);
+      PAN_CHECK(overlap > 50, "only %u pixels overlap", overlap);
+   }
+}
+
+/* Back faces culled: of two triangles of opposite winding only the
+ * counter-clockwise one (front with front_face_ccw) is drawn. */
+static void
+test_culling(void)
+{
+   const float pos[6][4] = {
+      { NX(2), NY(2), 0, 1 },   { NX(14), NY(2), 0, 1 },
+      { NX(2), NY(14), 0, 1 },  { NX(18), NY(18), 0, 1 },
+      { NX(18), NY(30), 0, 1 }, { NX(30), NY(18), 0, 1 },
+   };
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLES,
+      .nr = 6,
+      .pos = pos,
+      .col = zero_col,
+      .color = { 1, 1, 1, 1 },
+      .blend = BLEND_OPAQUE,
+      .cull_back = true,
+      .front_ccw = true,
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0, false);
+   if (!render(&f, &d, 1))
+      return;
+   /* The first is counter-clockwise with y growing upwards (positive
+    * area), the second clockwise. */
+   PAN_EXPECT_EQ(f.rt[4 * W + 4], 0xffffffffu);
+   PAN_EXPECT_EQ(f.rt[20 * W + 20], 0);
+}
+
+/* An indexed strip with a restart: two separate quads. */
+static void
+test_indexed_restart(void)
+{
+   const float pos[8][4] = {
+      { NX(2), NY(2), 0, 1 },   { NX(12), NY(2), 0, 1 },
+      { NX(2), NY(12), 0, 1 },  { NX(12), NY(12), 0, 1 },
+      { NX(18), NY(18), 0, 1 }, { NX(28), NY(18), 0, 1 },
+      { NX(18), NY(28), 0, 1 }, { NX(28), NY(28), 0, 1 },
+   };
+   const uint16_t idx[9] = { 0, 1, 2, 3, 0xffff, 4, 5, 6, 7 };
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLE_STRIP,
+      .nr = 8,
+      .pos = pos,
+      .col = zero_col,
+      .indices = idx,
+      .nr_indices = 9,
+      .color = { 0, 0, 1, 1 },
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0, false);
+   if (!render(&f, &d, 1))
+      return;
+   unsigned bad = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         bool in = (x >= 2 && x < 12 && y >= 2 && y < 12) ||
+                   (x >= 18 && x < 28 && y >= 18 && y < 28);
+         bad += f.rt[y * W + x] != (in ? 0xffff0000u : 0);
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels differ from the two squares", bad);
+}
+
+/* What is not modelled faults with a message naming it. */
+static void
+test_refusals(void)
+{
+   const float pos[3][4] = { { -1, -1, 0, 1 },
+                             { 1, -1, 0, 1 },
+                             { -1, 1, 0, 1 } };
+   char buf[2048];
+   struct frame f;
+
+   /* Lines are not executed yet. */
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_LINES, .nr = 3, .pos = pos, .col = zero_col
+   };
+   setup();
+   emit_frame(&f, 0, false);
+   uint64_t jc = emit_draw(&f, &d, 1, 0);
+   memset(buf, 0, sizeof(buf));
+   FILE *log = fmemopen(buf, sizeof(buf) - 1, "w");
+   PAN_EXPECT_EQ(run(jc, log), -1);
+   fclose(log);
+   PAN_EXPECT_STR_HAS(buf, "draw mode lines");
+
+   /* An attribute format the simulator does not convert. */
+   d.mode = MALI_DRAW_MODE_TRIANGLES;
+   d.attr_format = MALI_FORMAT_RGB10_A2_UNORM;
+   setup();
+   emit_frame(&f, 0, false);
+   jc = emit_draw(&f, &d, 1, 0);
+   memset(buf, 0, sizeof(buf));
+   log = fmemopen(buf, sizeof(buf) - 1, "w");
+   PAN_EXPECT_EQ(run(jc, log), -1);
+   fclose(log);
+   PAN_EXPECT_EQ(job_status(jc), MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC);
+   PAN_EXPECT_STR_HAS(buf, "rgb10_a2_unorm");
+   PAN_EXPECT_STR_HAS(buf, "ld_attr_imm");
+}
+
+int
+main(void)
+{
+   PAN_RUN_CASE(test_coverage);
+   PAN_RUN_CASE(test_shared_edge);
+   PAN_RUN_CASE(test_varyings);
+   PAN_RUN_CASE(test_depth);
+   PAN_RUN_CASE(test_culling);
+   PAN_RUN_CASE(test_indexed_restart);
+   PAN_RUN_CASE(test_refusals);
+   free(mem);
+   return pan_test_summary("pan_sim_draw");
+}
