@@ -1,0 +1,532 @@
+#!/usr/bin/python3
+"""Piglit oracle for the simulator.
+
+Runs piglit shader_runner tests twice over: on softpipe (the reference)
+and on the base's stock Panfrost driver whose jobs execute on our
+simulator, through our drm-shim, for each mocked GPU. A test *agrees* on
+a GPU when it passes on softpipe and on the simulator. For every
+simulator run that does not pass, the first line the simulator or the
+shim printed ("pan sim: ...") is kept as the reason, so that the summary
+says what to model next.
+
+  run_piglit.py [options] TEST...
+
+TEST is a .shader_test file, a folder (searched recursively) or a glob,
+either as a path or relative to the installed piglit tree (for example
+tests/spec/glsl-es-3.10). --list FILE reads more of them from FILE, one a
+line, '#' starting a comment.
+
+Expectations (--expected FILE): lines "GPU TEST" (GPU is G52 or G57, TEST
+as printed) name the runs that must agree. One that stops agreeing fails
+the check; new agreements are reported as improvements. --write-expected
+FILE writes the agreements of this run in that format.
+
+See docs/drivers/panfrost/simulator-oracle.rst.
+"""
+
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+# Mocked GPUs: name, PAN_GPU_ID, architecture.
+GPUS = {'G52': ('7212', 7), 'G57': ('9093', 9)}
+
+RESULTS = ('pass', 'fail', 'skip', 'warn', 'crash', 'timeout')
+
+
+def find_piglit():
+    """The installed piglit tree, from the package's file list (the
+    multiarch folder differs per architecture)."""
+    env = os.environ.get('PIGLIT_DIR')
+    if env:
+        return env
+    try:
+        files = subprocess.run(['dpkg', '-L', 'piglit'], capture_output=True,
+                               text=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+    for f in files:
+        if f.endswith('/piglit/bin/shader_runner'):
+            return os.path.dirname(os.path.dirname(f))
+    sys.exit('run_piglit: piglit is not installed (bin/pan-deps installs '
+             'it), or set PIGLIT_DIR')
+
+
+def expand(args, piglit):
+    """Test files named by the arguments, in a stable order."""
+    out = []
+    for a in args:
+        found = []
+        for base in ([''] if os.path.isabs(a) else ['', piglit + '/']):
+            p = base + a
+            if os.path.isdir(p):
+                found = sorted(glob.glob(p + '/**/*.shader_test',
+                                         recursive=True))
+            else:
+                found = sorted(f for f in glob.glob(p, recursive=True)
+                               if f.endswith('.shader_test'))
+            if found:
+                break
+        if not found:
+            sys.exit(f'run_piglit: {a}: no .shader_test file there')
+        out += found
+    seen = set()
+    return [os.path.realpath(f) for f in out
+            if not (os.path.realpath(f) in seen or
+                    seen.add(os.path.realpath(f)))]
+
+
+def test_name(path, piglit):
+    """The name a test is reported and expected under: its path in the
+    piglit tree, the same on every architecture."""
+    rel = os.path.relpath(path, piglit)
+    return path if rel.startswith('..') else rel
+
+
+_VERSION = re.compile(r'^\s*GL\s+(ES\s+)?(<|<=|=|>=|>)\s*([0-9.]+)')
+_SL_VERSION = re.compile(r'^\s*GLSL\s+(ES\s+)?(<|<=|=|>=|>)\s*([0-9.]+)')
+
+
+def runner_for(path):
+    """shader_runner, _gles2 or _gles3: which API the [require] section
+    asks for, choosing the lowest GLES runner that can satisfy it (as
+    piglit's own framework does)."""
+    es = False
+    es_op = es_ver = None
+    try:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            in_req = False
+            for line in f:
+                if line.startswith('[require]'):
+                    in_req = True
+                    continue
+                if not in_req:
+                    continue
+                if line.startswith('['):
+                    break
+                m = _VERSION.match(line)
+                if m and m.group(1):
+                    es, es_op, es_ver = True, m.group(2), float(m.group(3))
+                    continue
+                m = _SL_VERSION.match(line)
+                if m and m.group(1):
+                    es = True
+    except OSError:
+        pass
+    if not es:
+        return 'shader_runner'
+    if es_op in ('<', '<=') or (es_ver is not None and es_ver < 3):
+        return 'shader_runner_gles2'
+    return 'shader_runner_gles3'
+
+
+def test_kind(path):
+    """compute, draw or compile: what the test asks of the GPU."""
+    kind = 'compile'
+    try:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            in_test = False
+            for line in f:
+                if line.startswith('['):
+                    in_test = line.startswith('[test]')
+                    continue
+                if not in_test:
+                    continue
+                w = line.split()
+                if not w:
+                    continue
+                if w[0] == 'compute':
+                    kind = 'compute'
+                elif w[0] == 'draw' and kind != 'compute':
+                    kind = 'draw'
+    except OSError:
+        pass
+    return kind
+
+
+class Drivers:
+    """The environments of the reference and the simulator runs."""
+
+    def __init__(self, stock, shim, pan_debug):
+        self.stock = stock
+        self.pan_debug = pan_debug
+        dri = os.path.join(stock, 'src/gallium/targets/dri')
+        # One driver per folder: a driver that fails to load must not be
+        # silently replaced by another (Mesa falls back to swrast).
+        self.dirs = {}
+        for name, lib in (('softpipe', 'swrast_dri.so'),
+                          ('panfrost', 'panfrost_dri.so')):
+            real = os.path.join(dri, lib)
+            if not os.path.exists(real):
+                sys.exit(f'run_piglit: {real} is missing: build the stock '
+                         'driver (tests/oracle_driver/build-stock.sh)')
+            d = os.path.join(stock, 'oracle-dri', name)
+            os.makedirs(d, exist_ok=True)
+            link = os.path.join(d, lib)
+            if os.path.realpath(link) != os.path.realpath(real):
+                if os.path.lexists(link):
+                    os.unlink(link)
+                os.symlink(os.path.realpath(real), link)
+            self.dirs[name] = d
+        if not os.path.exists(shim):
+            sys.exit(f'run_piglit: no drm-shim at {shim}: build ours first '
+                     '(bin/pan-build)')
+        # A snapshot: a build relinking the shim during the run would make
+        # some runs fail to preload it.
+        snap = os.path.join(stock, 'oracle-dri', 'shim')
+        os.makedirs(snap, exist_ok=True)
+        self.shim = os.path.join(snap, os.path.basename(shim))
+        shutil.copyfile(shim, self.shim + '.new')
+        os.replace(self.shim + '.new', self.shim)
+
+    def env(self, config):
+        e = dict(os.environ)
+        for k in ('LD_PRELOAD', 'LIBGL_ALWAYS_SOFTWARE', 'GALLIUM_DRIVER',
+                  'MESA_LOADER_DRIVER_OVERRIDE', 'PAN_GPU_ID',
+                  'PAN_SHIM_EXEC', 'PAN_MESA_DEBUG'):
+            e.pop(k, None)
+        libs = [os.path.join(self.stock, d) for d in
+                ('src/egl', 'src/gbm', 'src/mapi/shared-glapi')]
+        if os.environ.get('LD_LIBRARY_PATH'):
+            libs.append(os.environ['LD_LIBRARY_PATH'])
+        e['LD_LIBRARY_PATH'] = ':'.join(libs)
+        e['__EGL_VENDOR_LIBRARY_FILENAMES'] = os.path.join(
+            self.stock, 'src/egl/50_mesa.json')
+        e['PIGLIT_PLATFORM'] = 'surfaceless_egl'
+        # Results must not depend on what an earlier run left in a cache.
+        e['MESA_SHADER_CACHE_DISABLE'] = 'true'
+        if config == 'softpipe':
+            e['LIBGL_DRIVERS_PATH'] = self.dirs['softpipe']
+            e['LIBGL_ALWAYS_SOFTWARE'] = '1'
+            e['GALLIUM_DRIVER'] = 'softpipe'
+        else:
+            e['LIBGL_DRIVERS_PATH'] = self.dirs['panfrost']
+            e['GBM_DRIVERS_PATH'] = self.dirs['panfrost']
+            e['LD_PRELOAD'] = self.shim
+            e['PAN_GPU_ID'] = GPUS[config][0]
+            if self.pan_debug:
+                e['PAN_MESA_DEBUG'] = self.pan_debug
+        return e
+
+
+_RESULT = re.compile(r'^PIGLIT: (\{.*\})\s*$', re.M)
+_SIM_LINE = re.compile(r'^pan s(?:im|him): .*$', re.M)
+
+
+def normalise(line):
+    """One reason for every instance of the same problem: no addresses,
+    job numbers or probe coordinates."""
+    line = re.sub(r'^pan sim: v\d+ job \d+ \(([^)]*)\) @ 0x[0-9a-fA-F]+: ',
+                  r'\1 job: ', line)
+    line = re.sub(r'^pan s(im|him): ', '', line)
+    # Where in the shader: which invocation, clause, tuple or pc.
+    line = re.sub(r'(compute|vertex|fragment) shader 0x[0-9a-fA-F]+, ', '',
+                  line)
+    line = re.sub(r'workgroup \([^)]*\), ', '', line)
+    line = re.sub(r'(warp|clause|tuple|pc) (0x)?[0-9a-fA-F]+:? ', '', line)
+    line = re.sub(r'0x[0-9a-fA-F]{5,}', '0x...', line)
+    return line.strip()
+
+
+def piglit_reason(out):
+    """What piglit said went wrong, numbers left out so that probes of
+    different pixels group together."""
+    for ln in out.splitlines():
+        s = re.sub(r'^piglit: (info: )?', '', ln.strip())
+        if not s or s.startswith('PIGLIT:'):
+            continue
+        if re.search(r'Probe|[Ff]ail|[Ee]rror|[Ee]xpected|require|'
+                     r'not supported|unsupported', s):
+            s = re.sub(r'-?\d+(\.\d+)?(e[-+]?\d+)?', 'N', s)
+            return 'piglit: ' + s[:120]
+    lines = [ln.strip() for ln in out.splitlines()
+             if ln.strip() and not ln.startswith('PIGLIT:')]
+    return 'piglit: ' + (lines[-1][:120] if lines else '(no output)')
+
+
+def run_one(path, config, drivers, timeout, piglit):
+    runner = os.path.join(piglit, 'bin', runner_for(path))
+    cmd = [runner, path, '-auto', '-fbo']
+    start = time.monotonic()
+    try:
+        p = subprocess.run(cmd, env=drivers.env(config), capture_output=True,
+                           text=True, errors='replace', timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        out = ((e.stdout or b'').decode(errors='replace')
+               if isinstance(e.stdout, bytes) else (e.stdout or ''))
+        err = ((e.stderr or b'').decode(errors='replace')
+               if isinstance(e.stderr, bytes) else (e.stderr or ''))
+        sim = _SIM_LINE.findall(err + out)
+        return {'result': 'timeout',
+                'reason': f'timeout after {timeout} s' +
+                          (f' ({normalise(sim[0])})' if sim else ''),
+                'sim': sim[:5],
+                'reports': list(dict.fromkeys(normalise(x) for x in sim))[:20],
+                'seconds': timeout}
+    out = p.stdout + p.stderr
+    seconds = round(time.monotonic() - start, 2)
+    m = _RESULT.findall(p.stdout)
+    result = None
+    if m:
+        try:
+            result = json.loads(m[-1]).get('result')
+        except ValueError:
+            pass
+    if p.returncode < 0:
+        try:
+            sig = signal.Signals(-p.returncode).name
+        except ValueError:
+            sig = f'signal {-p.returncode}'
+        result, why = 'crash', f'crash: {sig}'
+    elif result not in RESULTS:
+        result, why = 'crash', f'crash: exit {p.returncode} without a result'
+    else:
+        why = None
+    sim = list(dict.fromkeys(_SIM_LINE.findall(out)))
+    reason = None
+    if result != 'pass':
+        if sim:
+            reason = normalise(sim[0])
+            if why:
+                reason = f'{why}; {reason}'
+        else:
+            # Nothing from the simulator: what the driver or piglit said.
+            reason = f'{why or result}: {piglit_reason(out)}'
+    rec = {'result': result, 'reason': reason, 'sim': sim[:5],
+           'reports': list(dict.fromkeys(normalise(x) for x in sim))[:20],
+           'seconds': seconds}
+    if result != 'pass':
+        rec['output'] = out.splitlines()[-30:]
+    return rec
+
+
+def preflight(drivers, piglit, configs):
+    """Each configuration must bring up the driver it names."""
+    glinfo = os.path.join(piglit, 'bin', 'glinfo')
+    want = {'softpipe': 'softpipe'}
+    ok = True
+    for c in configs:
+        p = subprocess.run([glinfo, '-auto'], env=drivers.env(c),
+                           capture_output=True, text=True, errors='replace',
+                           timeout=60, stdin=subprocess.DEVNULL)
+        r = re.search(r'^GL_RENDERER = (.*)$', p.stdout, re.M)
+        renderer = r.group(1) if r else None
+        expect = want.get(c, f'Mali-{c}')
+        if not renderer or expect not in renderer:
+            err = (p.stdout + p.stderr).strip().splitlines()
+            print(f'run_piglit: {c}: the driver did not come up (renderer '
+                  f'{renderer!r}, expected {expect!r}): '
+                  f'{err[-1] if err else "no output"}')
+            ok = False
+        else:
+            print(f'run_piglit: {c}: {renderer}')
+    return ok
+
+
+def read_expected(path):
+    exp = set()
+    with open(path) as f:
+        for n, ln in enumerate(f, 1):
+            ln = ln.split('#', 1)[0].strip()
+            if not ln:
+                continue
+            w = ln.split()
+            if len(w) != 2 or w[0] not in GPUS:
+                sys.exit(f'run_piglit: {path}:{n}: expected "GPU TEST" with '
+                         f'GPU one of {", ".join(GPUS)}')
+            exp.add((w[0], w[1]))
+    return exp
+
+
+def summarise(records, gpus, top):
+    n = len(records)
+    ref = Counter(r['softpipe']['result'] for r in records)
+    print(f'\n{n} tests; softpipe: ' +
+          ', '.join(f'{ref[k]} {k}' for k in RESULTS if ref[k]))
+    kinds = Counter(r['kind'] for r in records)
+    print('  kinds: ' + ', '.join(f'{kinds[k]} {k}' for k in
+                                  ('compute', 'draw', 'compile') if kinds[k]))
+    reasons = defaultdict(Counter)
+    for g in gpus:
+        res = Counter(r[g]['result'] for r in records)
+        agree = [r for r in records if r['agree'][g]]
+        by_kind = Counter(r['kind'] for r in agree)
+        # A pass despite work the simulator reported skipping is luck (a
+        # probe that expects what was there already), not agreement yet.
+        lucky = sum(1 for r in agree if r[g]['reports'])
+        print(f'{g} (v{GPUS[g][1]}): {len(agree)} of {ref["pass"]} agree '
+              f'(' + ', '.join(f'{by_kind[k]} {k}' for k in
+                               ('compute', 'draw', 'compile')) +
+              (f'; {lucky} despite simulator reports' if lucky else '') +
+              '); sim: ' +
+              ', '.join(f'{res[k]} {k}' for k in RESULTS if res[k]))
+        for r in records:
+            if r['softpipe']['result'] == 'pass' and not r['agree'][g]:
+                reasons[r[g]['reason'] or '(no reason)'][g] += 1
+    if reasons:
+        print(f'Top reasons where softpipe passes and the simulator run does '
+              f'not (tests; per GPU):')
+        order = sorted(reasons.items(),
+                       key=lambda kv: (-sum(kv[1].values()), kv[0]))
+        for why, c in order[:top]:
+            per = ', '.join(f'{g} {c[g]}' for g in gpus if c[g])
+            print(f'  {sum(c.values()):5d}  {why}  [{per}]')
+        if len(order) > top:
+            print(f'  ... {len(order) - top} more reasons (--top, --json)')
+    # The first report can hide the next: every distinct simulator report
+    # of those runs, counted once per run.
+    every = defaultdict(Counter)
+    for g in gpus:
+        for r in records:
+            if r['softpipe']['result'] == 'pass' and not r['agree'][g]:
+                for ln in r[g]['reports']:
+                    every[ln][g] += 1
+    if every:
+        print('Every simulator report in those runs (runs; per GPU):')
+        order = sorted(every.items(),
+                       key=lambda kv: (-sum(kv[1].values()), kv[0]))
+        for why, c in order[:top]:
+            per = ', '.join(f'{g} {c[g]}' for g in gpus if c[g])
+            print(f'  {sum(c.values()):5d}  {why}  [{per}]')
+        if len(order) > top:
+            print(f'  ... {len(order) - top} more (--top, --json)')
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description='Piglit on softpipe and on stock Panfrost over the '
+                    'simulator.')
+    ap.add_argument('tests', nargs='*')
+    ap.add_argument('--list', action='append', default=[],
+                    help='file naming tests, one a line')
+    ap.add_argument('--stock', default=os.path.join(TOP, 'build-stock'),
+                    help='build folder of the stock base (build-stock)')
+    ap.add_argument('--build', default=os.path.join(TOP, 'build'),
+                    help='our build folder, for the drm-shim')
+    ap.add_argument('--gpus', default=','.join(GPUS),
+                    help='mocked GPUs (G52, G57)')
+    ap.add_argument('--timeout', type=float, default=60,
+                    help='seconds per test and driver')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    # The stock driver offers desktop GL 3.3 (GLSL 3.30) only with gl3;
+    # without it most desktop tests would only skip.
+    ap.add_argument('--pan-mesa-debug', default='gl3', metavar='FLAGS',
+                    help='PAN_MESA_DEBUG of the stock Panfrost runs '
+                         '(default gl3; e.g. gl3,noafbc)')
+    ap.add_argument('--expected', help='runs that must agree')
+    ap.add_argument('--write-expected', metavar='FILE')
+    ap.add_argument('--json', metavar='FILE', help='every result, as JSON')
+    ap.add_argument('--top', type=int, default=10)
+    ap.add_argument('--pass-name', metavar='NAME',
+                    help='end with a bin/pan-test pass line')
+    ap.add_argument('-v', '--verbose', action='store_true',
+                    help='print every run')
+    a = ap.parse_args()
+
+    gpus = [g for g in a.gpus.split(',') if g]
+    for g in gpus:
+        if g not in GPUS:
+            ap.error(f'unknown GPU {g} ({", ".join(GPUS)})')
+    piglit = find_piglit()
+    names = list(a.tests)
+    for lf in a.list:
+        with open(lf) as f:
+            names += [ln.split('#', 1)[0].strip() for ln in f
+                      if ln.split('#', 1)[0].strip()]
+    if not names:
+        ap.error('no test named')
+    paths = expand(names, piglit)
+    shim = os.path.join(a.build, 'subprojects/mesa/src/panfrost/drm-shim/'
+                        'libpanfrost_noop_drm_shim.so')
+    drivers = Drivers(os.path.abspath(a.stock), shim, a.pan_mesa_debug)
+    configs = ['softpipe'] + gpus
+    declared = len(paths) * len(gpus)
+
+    def infra_fail(why):
+        print(f'run_piglit: {why}')
+        if a.pass_name:
+            print(f'pass {a.pass_name}: 0 passed, 1 failed, 0 skipped '
+                  f'(of {declared} declared)')
+        sys.exit(1)
+
+    if not preflight(drivers, piglit, configs):
+        infra_fail('a driver did not come up; nothing was run')
+
+    start = time.monotonic()
+    records = {p: {'test': test_name(p, piglit), 'kind': test_kind(p)}
+               for p in paths}
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+        futs = {ex.submit(run_one, p, c, drivers, a.timeout, piglit): (p, c)
+                for p in paths for c in configs}
+        for fut in concurrent.futures.as_completed(futs):
+            p, c = futs[fut]
+            records[p][c] = fut.result()
+            if a.verbose:
+                r = records[p][c]
+                print(f'{c:8s} {r["result"]:7s} {records[p]["test"]}' +
+                      (f'  ({r["reason"]})' if r['reason'] else ''))
+    recs = [records[p] for p in paths]
+    for r in recs:
+        r['agree'] = {g: r['softpipe']['result'] == 'pass' and
+                      r[g]['result'] == 'pass' for g in gpus}
+    elapsed = time.monotonic() - start
+
+    summarise(recs, gpus, a.top)
+    print(f'{len(paths)} tests x {len(configs)} drivers in {elapsed:.0f} s')
+
+    if a.json:
+        with open(a.json, 'w') as f:
+            json.dump(recs, f, indent=1)
+
+    agreeing = {(g, r['test']) for r in recs for g in gpus if r['agree'][g]}
+    if a.write_expected:
+        with open(a.write_expected, 'w') as f:
+            f.write('# Piglit runs that agree (softpipe and the simulator '
+                    'pass): GPU TEST.\n# Generated by '
+                    'tests/oracle_driver/update-expected.sh; do not edit.\n')
+            for g, t in sorted(agreeing):
+                f.write(f'{g} {t}\n')
+        print(f'run_piglit: wrote {len(agreeing)} agreeing runs to '
+              f'{a.write_expected}')
+
+    failed = 0
+    if a.expected:
+        exp = read_expected(a.expected)
+        ran = {(g, r['test']) for r in recs for g in gpus}
+        by_test = {r['test']: r for r in recs}
+        lost = sorted((exp & ran) - agreeing)
+        new = sorted(agreeing - exp)
+        for g, t in lost:
+            r = by_test[t]
+            why = (f'softpipe {r["softpipe"]["result"]}'
+                   if r['softpipe']['result'] != 'pass'
+                   else f'{r[g]["result"]}: {r[g]["reason"]}')
+            print(f'  REGRESSION {g} {t}: {why}')
+        for g, t in new:
+            print(f'  improvement {g} {t} agrees now')
+        if new:
+            print(f'run_piglit: {len(new)} runs agree that were not expected '
+                  'to: tests/oracle_driver/update-expected.sh records them')
+        failed = len(lost)
+    if a.pass_name:
+        print(f'pass {a.pass_name}: {len(agreeing)} passed, {failed} failed, '
+              f'{declared - len(agreeing) - failed} skipped '
+              f'(of {declared} declared)')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

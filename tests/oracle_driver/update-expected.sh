@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Regenerate expected.txt: the runs of the CI list that agree today.
+# Run it after simulator work makes more tests agree (ci.sh reports them
+# as improvements), check the diff and commit it with that work.
+#   tests/oracle_driver/update-expected.sh [BUILD_DIR]
+set -euo pipefail
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+"$here/build-stock.sh"
+exec /usr/bin/python3 "$here/run_piglit.py" --build "${1:-$top/build}" \
+   --list "$here/ci-tests.txt" --write-expected "$here/expected.txt"
