@@ -565,7 +565,7 @@ tri_covers(const float (*pos)[4], const unsigned v[3], int px, int py,
 #define NX(x) (((x)-W / 2.0f) / (W / 2.0f))
 #define NY(y) (((y)-H / 2.0f) / (H / 2.0f))
 
-static const float zero_col[4][4];
+static const float zero_col[8][4];
 
 /* Constant colour: exact coverage of two triangles, one of them with
  * edges through pixel centres (fill rule). */
