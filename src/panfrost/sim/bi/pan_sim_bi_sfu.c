@@ -8,11 +8,13 @@
  * flogd, fsin_table, fcos_table.  The steps are modelled as exact
  * functions rounded once (pan_sim_sfu.h); the hardware's tables are not
  * public.  Denormals are kept, like the rest of the Bifrost interpreter.
+ * Also the cube-map steps (../va/pan_sim_cube.h).
  */
 
 #include <stdio.h>
 #include <string.h>
 
+#include "../va/pan_sim_cube.h"
 #include "../va/pan_sim_sfu.h"
 #include "pan_sim_bi_priv.h"
 
@@ -92,6 +94,64 @@ one(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    }
 }
 
+/* Cube sources: binary32, all negated together when the derived d9 is 1. */
+static double
+cube_src(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+         unsigned s, unsigned l)
+{
+   double x = pan_sim_fp_f32(pan_sim_bi_src(c, ins, s, l));
+   return pan_sim_bi_mod(ins, "d9") == 1 ? -x : x;
+}
+
+/* +CUBEFACE2 has no coordinates of its own: it completes the *CUBEFACE1
+ * of its tuple, whose result it takes through t, and yields that
+ * instruction's face.  Modelled by evaluating the FMA's sources again
+ * (the ports and FAU value are still the tuple's). */
+static enum bi_sim_result
+cubeface2(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   struct pan_sim_bi_ins fma = { .word = c->clause->tuples[c->tuple].fma };
+   int idx = bi_identify(fma.word, 0);
+   if (idx < 0 || bi_sems[idx].family != BI_FAM_CUBEFACE1)
+      return pan_sim_bi_fault(c, ins, "the tuple's FMA is not cubeface1");
+   fma.index = (unsigned)idx;
+   fma.op = &bi_ops[idx];
+   fma.sem = &bi_sems[idx];
+   bi_foreach_lane(c, l)
+   {
+      c->res[l] = pan_sim_cube_face_word(cube_src(c, &fma, 0, l),
+                                         cube_src(c, &fma, 1, l),
+                                         cube_src(c, &fma, 2, l));
+   }
+   return BI_SIM_OK;
+}
+
+static enum bi_sim_result
+cube(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   unsigned fam = ins->sem->family;
+   if (fam == BI_FAM_CUBEFACE2)
+      return cubeface2(c, ins);
+   bi_foreach_lane(c, l)
+   {
+      double a = cube_src(c, ins, 0, l), b = cube_src(c, ins, 1, l);
+      if (fam == BI_FAM_CUBEFACE1) {
+         c->res[l] = rounded(pan_sim_cube_major(a, b, cube_src(c, ins, 2, l)));
+         continue;
+      }
+      unsigned face = pan_sim_cube_face_of(pan_sim_bi_src(c, ins, 2, l));
+      if (face > 5)
+         return pan_sim_bi_fault(c, ins,
+                                 "lane %u: face index %u is no cube "
+                                 "face",
+                                 l, face);
+      c->res[l] =
+         rounded(fam == BI_FAM_CUBE_SSEL ? pan_sim_cube_ssel(a, b, face)
+                                         : pan_sim_cube_tsel(a, b, face));
+   }
+   return BI_SIM_OK;
+}
+
 static bool
 claims(const struct pan_sim_bi_ins *ins)
 {
@@ -115,6 +175,13 @@ claims(const struct pan_sim_bi_ins *ins)
    case BI_FAM_FSIN_TABLE:
    case BI_FAM_FCOS_TABLE:
       return pan_sim_bi_mod_is(ins, "offset", "none");
+   case BI_FAM_CUBEFACE1:
+   case BI_FAM_CUBE_SSEL:
+   case BI_FAM_CUBE_TSEL:
+      return true;
+   case BI_FAM_CUBEFACE2:
+      /* Its source must be t, this tuple's FMA result. */
+      return ((ins->word >> ins->op->srcs[0]) & 7) == 3;
    default:
       return false;
    }
@@ -127,6 +194,15 @@ pan_sim_bi_exec_sfu(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       return BI_SIM_UNCLAIMED;
    if (!c)
       return BI_SIM_OK;
+   switch (ins->sem->family) {
+   case BI_FAM_CUBEFACE1:
+   case BI_FAM_CUBEFACE2:
+   case BI_FAM_CUBE_SSEL:
+   case BI_FAM_CUBE_TSEL:
+      return cube(c, ins);
+   default:
+      break;
+   }
    bi_foreach_lane(c, l) c->res[l] = one(c, ins, l);
    return BI_SIM_OK;
 }
