@@ -16,11 +16,29 @@
 #include "pan_sim_bi_priv.h"
 #include "pan_sim_fp.h"
 
-/* Widening of the two FMA-unit f32 sources selected by the derived d9. */
+/* Widening of the two FMA-unit f32 sources selected by the derived d9
+ * (0 none, 1 h0, 2 h1). */
 static const char d9_widen[8][2] = {
    { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 1 },
    { 1, 2 }, { 2, 2 }, { 1, 0 }, { 2, 0 },
 };
+
+/* The ADD-unit fcmp.f32 has a 2-bit d9 for the widening (the other pairs
+ * are reached by swapping the sources) and a 1-bit d13 negating source 0
+ * alone. */
+static const char add_fcmp_widen[4][2] = {
+   { 0, 0 },
+   { 0, 1 },
+   { 0, 2 },
+   { 1, 1 },
+};
+
+static bool
+is_add_fcmp32(const struct pan_sim_bi_ins *ins)
+{
+   return ins->unit && ins->sem->family == BI_FAM_FCMP &&
+          ins->sem->src_type == BI_TYPE_F32;
+}
 
 static enum pan_sim_round
 rmode(const struct pan_sim_bi_ins *ins, const char *dflt)
@@ -58,14 +76,21 @@ fsrc(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
       unsigned half = swz[1 + k] - '0';
       x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (16 * half)));
    } else {
-      int d9 = ins->unit == 0 ? pan_sim_bi_mod(ins, "d9") : -1;
-      unsigned widen = d9 >= 0 && s < 2 ? d9_widen[d9][s] : 0;
+      int d9 = pan_sim_bi_mod(ins, "d9");
+      unsigned widen = 0;
+      if (is_add_fcmp32(ins))
+         widen = add_fcmp_widen[d9][s];
+      else if (ins->unit == 0 && d9 >= 0 && s < 2)
+         widen = d9_widen[d9][s];
       if (widen)
          x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (16 * (widen - 1))));
       else
          x = pan_sim_fp_f32(v);
    }
-   return flag(ins, "neg", s, flag(ins, "abs", s, x));
+   x = flag(ins, "neg", s, flag(ins, "abs", s, x));
+   if (is_add_fcmp32(ins) && s == 0 && pan_sim_bi_mod(ins, "d13") == 1)
+      x = -x;
+   return x;
 }
 
 static uint32_t
@@ -153,7 +178,7 @@ arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l,
       r = mode == PAN_SIM_ROUND_RTE   ? nearbyint(a)
           : mode == PAN_SIM_ROUND_RTP ? ceil(a)
           : mode == PAN_SIM_ROUND_RTN ? floor(a)
-                                 : trunc(a);
+                                      : trunc(a);
       mode = PAN_SIM_ROUND_RTE;
       break;
    case BI_FAM_FRCP_APPROX:
@@ -212,7 +237,7 @@ to_int(double x, enum pan_sim_round mode, bool is_signed, unsigned bits)
    x = mode == PAN_SIM_ROUND_RTE   ? nearbyint(x)
        : mode == PAN_SIM_ROUND_RTP ? ceil(x)
        : mode == PAN_SIM_ROUND_RTN ? floor(x)
-                              : trunc(x);
+                                   : trunc(x);
    double lo = is_signed ? -ldexp(1, bits - 1) : 0;
    double hi = is_signed ? ldexp(1, bits - 1) - 1 : ldexp(1, bits) - 1;
    x = x < lo ? lo : x > hi ? hi : x;
@@ -294,11 +319,14 @@ pan_sim_bi_exec_falu(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    case BI_FAM_FROUND:
    case BI_FAM_FRCP_APPROX:
    case BI_FAM_FRSQ_APPROX:
-      /* Not modelled: the total order, derived widen/abs fields. */
+      /* Not modelled: the total order, the other derived widen/abs
+       * fields. */
       if ((ins->sem->family == BI_FAM_FCMP &&
            pan_sim_bi_mod_is(ins, "cmpf", "total")) ||
-          pan_sim_bi_mod(ins, "d6") > 0 || pan_sim_bi_mod(ins, "d13") > 0 ||
-          (ins->unit && pan_sim_bi_mod(ins, "d9") > 0))
+          pan_sim_bi_mod(ins, "d6") > 0 ||
+          (!is_add_fcmp32(ins) &&
+           (pan_sim_bi_mod(ins, "d13") > 0 ||
+            (ins->unit && pan_sim_bi_mod(ins, "d9") > 0))))
          return BI_SIM_UNCLAIMED;
       return c ? exec_arith(c, ins) : BI_SIM_OK;
    case BI_FAM_CVT:

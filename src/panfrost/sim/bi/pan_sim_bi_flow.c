@@ -4,7 +4,8 @@
  *
  * Control flow of the Bifrost interpreter: conditional branches, jumps,
  * discard and the workgroup barrier (which only marks the clause: the
- * warp stops when the clause ends, see pan_sim_bi.c).  A taken branch only records the lane's next clause; the clause
+ * warp stops when the clause ends, see pan_sim_bi.c).  A taken branch
+ * only records the lane's next clause; the clause
  * still runs to its end (the branch is the clause's last instruction).
  *
  * Branch offsets are bytes from the start of the current clause, held in
@@ -60,7 +61,11 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
          c->barrier = true;
       return BI_SIM_OK;
    }
-   if (!((fam == BI_FAM_BRANCHZ && w32 && pan_sim_bi_mod(ins, "combine") < 0) ||
+   /* branchz.i16 tests the half its widen0 names (h0 or h1). */
+   bool i16 = st == BI_TYPE_I16 && (pan_sim_bi_mod_is(ins, "widen0", "h0") ||
+                                    pan_sim_bi_mod_is(ins, "widen0", "h1"));
+   if (!((fam == BI_FAM_BRANCHZ && (w32 || i16) &&
+          pan_sim_bi_mod(ins, "combine") < 0) ||
          fam == BI_FAM_JUMP ||
          (fam == BI_FAM_DISCARD && pan_sim_bi_mod(ins, "d8") == 0)))
       return BI_SIM_UNCLAIMED;
@@ -82,7 +87,11 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       if (fam == BI_FAM_JUMP) {
          c->target[l] = off;
       } else {
-         if (!zcond(ins, pan_sim_bi_src(c, ins, 0, l)))
+         uint32_t v = pan_sim_bi_src(c, ins, 0, l);
+         if (i16)
+            v = (v >> (pan_sim_bi_mod_is(ins, "widen0", "h1") ? 16 : 0)) &
+                0xffff;
+         if (!zcond(ins, v))
             continue;
          c->target[l] = c->clause_pc + (int64_t)(int32_t)bi_sim_sext(off, 28);
       }

@@ -4,10 +4,12 @@
  *
  * Integer families of the Bifrost interpreter on 32-bit forms: add/sub
  * (with 16/8-bit widened second source), multiply, shift-and-logic, moves,
- * selects, compares, bit counts and the integer conversions.  Vector
- * (v2i16, v4i8) forms are refused with a named fault for now.
+ * selects, compares, bit counts, the integer conversions, add with carry
+ * and the cross-lane permute.  Vector (v2i16, v4i8) forms are refused with
+ * a named fault for now.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "pan_sim_bi_priv.h"
@@ -116,6 +118,9 @@ one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
       return add_sub(ins, s[0], s[1], ins->sem->family == BI_FAM_ISUB);
    case BI_FAM_IMUL:
       return s[0] * s[1];
+   case BI_FAM_IADDC:
+      /* The compiler only passes a zero carry; its low bit is taken. */
+      return s[0] + s[1] + (s[2] & 1);
    case BI_FAM_IABS:
       return (int32_t)s[0] < 0 ? -s[0] : s[0];
    case BI_FAM_POPCOUNT:
@@ -161,6 +166,33 @@ one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
    }
 }
 
+/* Result of a permute reading an inactive lane, by inactive_result. */
+static const uint32_t clper_inactive[16] = {
+   0x00000000, 0xffffffff, 0x00000001, 0x00010001, 0x80000000, 0x7fffffff,
+   0x80008000, 0x7fff7fff, 0x80808080, 0x7f7f7f7f, 0x3f800000, 0x3c003c00,
+   0xff800000, 0x7f800000, 0xfc00fc00, 0x7c007c00,
+};
+
+/* clper.i32: each lane takes source 0 of a lane of its subgroup of n,
+ * chosen by the low bits of source 1 (none) or by those bits xor its own
+ * position (xor).  A lane that is not running gives the fixed value of
+ * inactive_result. */
+static void
+clper(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   const char *sg = pan_sim_bi_mod_str(ins, "subgroup", "subgroup4");
+   unsigned n = strtoul(sg + strlen("subgroup"), NULL, 10);
+   bool xor = pan_sim_bi_mod_is(ins, "lane_op", "xor");
+   uint32_t fill = clper_inactive[pan_sim_bi_mod(ins, "inactive_result")];
+   bi_foreach_lane(c, l)
+   {
+      unsigned idx = pan_sim_bi_src(c, ins, 1, l) & (n - 1);
+      unsigned from = (l & ~(n - 1)) | (xor? (l ^ idx) & (n - 1) : idx);
+      c->res[l] =
+         (c->exec & (1u << from)) ? pan_sim_bi_src(c, ins, 0, from) : fill;
+   }
+}
+
 static bool
 claims(const struct pan_sim_bi_ins *ins)
 {
@@ -182,7 +214,14 @@ claims(const struct pan_sim_bi_ins *ins)
    case BI_FAM_CLZ:
       return w32 && ins->op->nr_mods == (ins->sem->family == BI_FAM_CLZ);
    case BI_FAM_ICMP:
+   case BI_FAM_IADDC:
       return w32;
+   case BI_FAM_CLPER:
+      /* accumulate/shift lane ops are not modelled; subgroup16 is the
+       * Valhall-only value of the field. */
+      return (pan_sim_bi_mod_is(ins, "lane_op", "none") ||
+              pan_sim_bi_mod_is(ins, "lane_op", "xor")) &&
+             !pan_sim_bi_mod_is(ins, "subgroup", "subgroup16");
    case BI_FAM_CSEL:
       return w32 || st == BI_TYPE_F32;
    case BI_FAM_MUX:
@@ -213,6 +252,10 @@ pan_sim_bi_exec_ialu(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       return BI_SIM_UNCLAIMED;
    if (!c)
       return BI_SIM_OK;
+   if (ins->sem->family == BI_FAM_CLPER) {
+      clper(c, ins);
+      return BI_SIM_OK;
+   }
    bi_foreach_lane(c, l) c->res[l] = one(c, ins, l);
    return BI_SIM_OK;
 }

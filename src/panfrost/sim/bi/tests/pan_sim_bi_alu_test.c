@@ -27,7 +27,7 @@ rand_f32(void)
       return (uint32_t)(r >> 32) & 0x807fffffu; /* denormal */
    default:
       return pan_test_u32(ldexpf((float)(int32_t)(r >> 32) / 2147483648.0f,
-                        (int)((r >> 8) % 40) - 20));
+                                 (int)((r >> 8) % 40) - 20));
    }
 }
 
@@ -90,7 +90,8 @@ ref_fma(uint32_t a, uint32_t b, uint32_t c)
 static uint32_t
 ref_fmul_add(uint32_t a, uint32_t b, uint32_t c)
 {
-   return pan_test_u32(fmaf(pan_test_f32(a), pan_test_f32(b), 0.0f) + pan_test_f32(c));
+   return pan_test_u32(fmaf(pan_test_f32(a), pan_test_f32(b), 0.0f) +
+                       pan_test_f32(c));
 }
 static uint32_t
 ref_fmax(uint32_t a, uint32_t b, uint32_t c)
@@ -160,6 +161,46 @@ ref_popc(uint32_t a, uint32_t b, uint32_t c)
    return (uint32_t)__builtin_popcount(a);
 }
 
+static uint32_t
+ref_iaddc(uint32_t a, uint32_t b, uint32_t c)
+{
+   return (uint32_t)(((uint64_t)a + b + (c % 2)) & 0xffffffffu);
+}
+
+/* binary16 to float, by its fields. */
+static float
+half(uint32_t h)
+{
+   unsigned e = (h >> 10) & 31, m = h & 1023;
+   float v = e == 31 ? (m ? NAN : INFINITY)
+             : e     ? ldexpf((float)(m | 1024), (int)e - 25)
+                     : ldexpf((float)m, -24);
+   return (h & 0x8000) ? -v : v;
+}
+
+/* ADD-unit fcmp.f32.lt.m1 under its derived d9 (widen pair) and d13
+ * (negated first source); 0 none, 1 low half, 2 high half. */
+static const unsigned add_fcmp_w[4][2] = {
+   { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 1 }
+};
+static unsigned add_fcmp_d9, add_fcmp_d13;
+
+static float
+widened(uint32_t v, unsigned w)
+{
+   return w == 0 ? pan_test_f32(v) : half(w == 1 ? v & 0xffff : v >> 16);
+}
+
+static uint32_t
+ref_add_fcmp(uint32_t a, uint32_t b, uint32_t c)
+{
+   float x = widened(a, add_fcmp_w[add_fcmp_d9][0]);
+   float y = widened(b, add_fcmp_w[add_fcmp_d9][1]);
+   if (add_fcmp_d13)
+      x = -x;
+   return x < y ? ~0u : 0;
+}
+
 static void
 float_ops(void)
 {
@@ -185,6 +226,19 @@ float_ops(void)
             "clause\n    fcmp.f32.cmpf=lt.result_type=m1 r4, r0, r1 | nop t1 | "
             "p0=r0 p1=r1\n",
             ref_fcmp, false, false);
+   for (add_fcmp_d9 = 0; add_fcmp_d9 < 4; add_fcmp_d9++) {
+      for (add_fcmp_d13 = 0; add_fcmp_d13 < 2; add_fcmp_d13++) {
+         char text[160], what[48];
+         snprintf(text, sizeof(text),
+                  "clause\n    nop t0 | fcmp.f32.cmpf=lt.result_type=m1."
+                  "d9=%u.d13=%u r4, r0, r1 | p0=r0 p1=r1\n",
+                  add_fcmp_d9, add_fcmp_d13);
+         snprintf(what, sizeof(what), "add fcmp.f32 d9=%u d13=%u", add_fcmp_d9,
+                  add_fcmp_d13);
+         /* Random words: halves and floats of every class. */
+         check_op(what, text, ref_add_fcmp, false, true);
+      }
+   }
    check_op("f32_to_s32 rtz",
             "clause\n    nop t0 | f32_to_s32.round=rtz r4, r0 | p0=r0\n",
             ref_f2i, false, false);
@@ -218,9 +272,69 @@ int_ops(void)
    check_op("s32_to_f32",
             "clause\n    nop t0 | s32_to_f32.round=none r4, r0 | p0=r0\n",
             ref_i2f, true, true);
+   check_op("iaddc.i32",
+            "clause\n    iaddc.i32 r4, r0, r1, r2 | nop t1 | p0=r0 p1=r1 "
+            "p2=r2\n",
+            ref_iaddc, false, true);
    check_op("popcount.i32",
             "clause\n    popcount.i32 r4, r0 | nop t1 | p0=r0\n", ref_popc,
             false, true);
+}
+
+/* clper.i32 on a warp with stopped lanes: each lane reads r0 of the lane
+ * of its subgroup named by r1 (none) or by its position xor r1 (xor);
+ * a stopped source lane gives the inactive_result constant. */
+static void
+cross_lane(void)
+{
+   static const struct {
+      const char *mods;
+      unsigned n;
+      bool xor ;
+      uint32_t fill;
+   } cases[] = {
+      { "subgroup=subgroup4.inactive_result=umax", 4, false, 0xffffffff },
+      { "lane_op=xor.subgroup=subgroup2.inactive_result=zero", 2, true, 0 },
+      { "subgroup=subgroup8.inactive_result=f1", 8, false, 0x3f800000 },
+      { "lane_op=xor.subgroup=subgroup8.inactive_result=v2smax", 8, true,
+        0x7fff7fff },
+   };
+   for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      char text[200];
+      struct bi_test_prog p;
+      snprintf(text, sizeof(text),
+               "clause\n    nop t0 | clper.i32.%s r4, r0, r1 | p0=r0 "
+               "p1=r1\n",
+               cases[i].mods);
+      if (!bi_test_assemble(&p, text))
+         continue;
+      for (unsigned rep = 0; rep < 32; rep++) {
+         struct pan_sim_bi_warp w;
+         uint16_t live = (uint16_t)(pan_test_rng64(&seed) | 1) & 0xff;
+         pan_sim_bi_warp_init(&w, live);
+         for (unsigned l = 0; l < 8; l++) {
+            w.r[l][0] = (uint32_t)pan_test_rng64(&seed);
+            w.r[l][1] = (uint32_t)pan_test_rng64(&seed);
+            w.r[l][4] = 0xdead0000 | l;
+         }
+         struct pan_sim_bi_warp in = w;
+         if (pan_sim_bi_run(&w, &p.cfg) != PAN_SIM_BI_DONE) {
+            pan_test_fail("clper %s: fault %s", cases[i].mods, w.fault);
+            break;
+         }
+         for (unsigned l = 0; l < 8; l++) {
+            unsigned n = cases[i].n, base = l - l % n;
+            unsigned sel = in.r[l][1] % n;
+            unsigned from = base + (cases[i].xor ? (l % n) ^ sel : sel);
+            uint32_t want = !(live & (1u << l))     ? in.r[l][4]
+                            : (live & (1u << from)) ? in.r[from][0]
+                                                    : cases[i].fill;
+            PAN_CHECK(w.r[l][4] == want,
+                      "clper %s live %02x lane %u idx %08x: %08x, want %08x",
+                      cases[i].mods, live, l, in.r[l][1], w.r[l][4], want);
+         }
+      }
+   }
 }
 
 int
@@ -228,5 +342,6 @@ main(void)
 {
    PAN_RUN_CASE(float_ops);
    PAN_RUN_CASE(int_ops);
+   PAN_RUN_CASE(cross_lane);
    return pan_test_summary("pan_sim_bi_alu");
 }

@@ -53,6 +53,72 @@ divergent_loop(void)
    }
 }
 
+/* branchz.i16 looks only at the half its widen0 names: the loop counts
+ * that half of r0 down (u0.w0 is 1 or 0x10000) while the other half is
+ * random; then a forward .eq branch over one clause. */
+static void
+branch_half(void)
+{
+   static const char *const loop[2] = {
+      "clause flow=nbtb\n"
+      "    nop t0 | isub.s32 r0, r0, u0.w0 | p0=r0 fau=u0\n"
+      "    nop t0 | branchz.i16.widen0=h0.cmpf=ne t1, t1, u0.w1 | fau=u0\n"
+      "clause\n"
+      "    nop t0 | iadd.s32 r1, r1, u0.w0 | p0=r1 fau=u0\n",
+      "clause flow=nbtb\n"
+      "    nop t0 | isub.s32 r0, r0, u0.w0 | p0=r0 fau=u0\n"
+      "    nop t0 | branchz.i16.widen0=h1.cmpf=ne t1, t1, u0.w1 | fau=u0\n"
+      "clause\n"
+      "    nop t0 | iadd.s32 r1, r1, u0.w0 | p0=r1 fau=u0\n",
+   };
+   for (unsigned h = 0; h < 2; h++) {
+      struct bi_test_prog p;
+      if (!bi_test_assemble(&p, loop[h]))
+         return;
+      uint32_t step = h ? 0x10000 : 1;
+      p.uniforms[0] = step, p.uniforms[1] = 0;
+      struct pan_sim_bi_warp w;
+      pan_sim_bi_warp_init(&w, 0xff);
+      uint32_t other[8];
+      for (unsigned l = 0; l < 8; l++) {
+         uint32_t trips = 1 + (uint32_t)(pan_test_rng64(&seed) % 9);
+         other[l] = (uint32_t)pan_test_rng64(&seed) & (h ? 0xffff : 0xffff0000);
+         w.r[l][0] = trips * step | other[l];
+      }
+      PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault %s",
+                w.fault);
+      for (unsigned l = 0; l < 8; l++)
+         PAN_CHECK(w.r[l][0] == other[l] && w.r[l][1] == step,
+                   "h%u lane %u: r0 %08x r1 %08x", h, l, w.r[l][0], w.r[l][1]);
+   }
+
+   struct bi_test_prog p;
+   if (!bi_test_assemble(&p, "clause flow=nbtb\n"
+                             "    nop t0 | branchz.i16.widen0=h0.cmpf=eq t1, "
+                             "r0, u0.w1 | p0=r0 fau=u0\n"
+                             "clause flow=nbtb\n"
+                             "    nop t0 | iadd.s32 r1, r1, u0.w0 | p0=r1 "
+                             "fau=u0\n"
+                             "clause\n"
+                             "    nop t0 | iadd.s32 r2, r2, u0.w0 | p0=r2 "
+                             "fau=u0\n"))
+      return;
+   PAN_EXPECT_EQ(p.quads, 3);
+   p.uniforms[0] = 1, p.uniforms[1] = 32; /* over the middle clause */
+   struct pan_sim_bi_warp w;
+   pan_sim_bi_warp_init(&w, 0xff);
+   for (unsigned l = 0; l < 8; l++)
+      w.r[l][0] = (l & 1 ? 0x10000u * l : 0x7fff0000u) | (l & 2 ? l : 0);
+   PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault %s",
+             w.fault);
+   for (unsigned l = 0; l < 8; l++) {
+      bool taken = (w.r[l][0] & 0xffff) == 0;
+      PAN_CHECK(w.r[l][1] == !taken && w.r[l][2] == 1,
+                "eq lane %u (r0 %08x): r1 %u r2 %u", l, w.r[l][0], w.r[l][1],
+                w.r[l][2]);
+   }
+}
+
 static void
 load_store(void)
 {
@@ -259,6 +325,7 @@ int
 main(void)
 {
    PAN_RUN_CASE(divergent_loop);
+   PAN_RUN_CASE(branch_half);
    PAN_RUN_CASE(load_store);
    PAN_RUN_CASE(barrier);
    PAN_RUN_CASE(wls_segment);
