@@ -5,8 +5,9 @@
  * Special-function steps of the Valhall interpreter against references
  * computed in long double by the host: the sine/cosine tables (every
  * entry), fexp over a sweep of 8.24 inputs, fma_rscale against the host's
- * fmaf scaled by powers of two, the .log split of frexpe/frexpm, and the
- * compiler's whole log2 and exp2 sequences.
+ * fmaf scaled by powers of two, the .log split of frexpe/frexpm, the
+ * compiler's whole log2 and exp2 sequences, and the cube-map helpers
+ * against the GL selection table.
  */
 
 #include <math.h>
@@ -225,6 +226,80 @@ test_sequences(void)
    test_prog_free(&k.p);
 }
 
+/* GL cube-map selection, as the specification's table; ties go to z,
+ * then y. */
+static unsigned
+ref_face(float x, float y, float z)
+{
+   float ma = fmaxf(fabsf(x), fmaxf(fabsf(y), fabsf(z)));
+   if (fabsf(z) == ma)
+      return signbit(z) ? 5 : 4;
+   if (fabsf(y) == ma)
+      return signbit(y) ? 3 : 2;
+   return signbit(x) ? 1 : 0;
+}
+
+static void
+test_cube(void)
+{
+   struct test_kernel face, sel;
+   uint32_t in[16][4], out[16][2], st[16][2];
+   /* Source modifiers: x negated, y absolute. */
+   test_kernel_init(&face, "cubeface1 r4, r0.neg, r1.abs, r2\n"
+                           "cubeface2.end r5, r0.neg, r1.abs, r2\n");
+   test_kernel_init(&sel, "cube_ssel r4, r2, r0, r3\n"
+                          "cube_tsel.end r5, r1, r2, r3\n");
+   for (unsigned it = 0; it < 200; ++it) {
+      for (unsigned l = 0; l < 16; ++l) {
+         for (unsigned k = 0; k < 3; ++k) {
+            uint64_t r = pan_test_rng64(&seed);
+            /* Small integers make ties and signed zeros common. */
+            in[l][k] = it < 100 ? pan_test_u32((float)((int)(r % 9) - 4)) |
+                                     (uint32_t)(r & 0x100) << 23
+                                : ((uint32_t)r & 0x80ffffffu) | 0x3f000000u;
+         }
+      }
+      if (!test_kernel_run(&face, in, out))
+         break;
+      for (unsigned l = 0; l < 16; ++l) {
+         float x = -pan_test_f32(in[l][0]), y = fabsf(pan_test_f32(in[l][1]));
+         float z = pan_test_f32(in[l][2]);
+         unsigned f = ref_face(x, y, z);
+         float ma = fmaxf(fabsf(x), fmaxf(fabsf(y), fabsf(z)));
+         PAN_CHECK(out[l][0] == pan_test_u32(ma), "cubeface1 %g %g %g: %08x", x,
+                   y, z, out[l][0]);
+         PAN_CHECK(out[l][1] == f << 29, "cubeface2 %g %g %g: %08x", x, y, z,
+                   out[l][1]);
+         /* Bits below the face are ignored by the selects. */
+         in[l][3] = (uint32_t)pan_test_rng64(&seed) % 6 << 29 |
+                    ((uint32_t)pan_test_rng64(&seed) & 0x1fffffff);
+      }
+      if (!test_kernel_run(&sel, in, st))
+         break;
+      for (unsigned l = 0; l < 16; ++l) {
+         float x = pan_test_f32(in[l][0]), y = pan_test_f32(in[l][1]);
+         float z = pan_test_f32(in[l][2]);
+         float sc[6] = { -z, z, x, x, x, -x },
+               tc[6] = { -y, -y, z, -z, -y, -y };
+         unsigned f = in[l][3] >> 29;
+         PAN_CHECK(st[l][0] == pan_test_u32(sc[f]) &&
+                      st[l][1] == pan_test_u32(tc[f]),
+                   "cube_ssel/tsel face %u: %08x %08x", f, st[l][0], st[l][1]);
+      }
+   }
+   /* A face index above 5 is an error, not a value. */
+   struct pan_sim_va_warp w;
+   pan_sim_va_warp_init(&w, 0xffff);
+   w.r[7][3] = 7u << 29;
+   if (sel.ok) {
+      PAN_CHECK(pan_sim_va_run(&w, &sel.p.cfg) == PAN_SIM_VA_FAULT,
+                "face 7 accepted");
+      PAN_EXPECT_STR_HAS(w.fault, "face index 7 is no cube face");
+   }
+   test_prog_free(&face.p);
+   test_prog_free(&sel.p);
+}
+
 int
 main(void)
 {
@@ -233,5 +308,6 @@ main(void)
    PAN_RUN_CASE(test_fma_rscale);
    PAN_RUN_CASE(test_log_split);
    PAN_RUN_CASE(test_sequences);
+   PAN_RUN_CASE(test_cube);
    return pan_test_summary("pan_sim_va_sfu");
 }
