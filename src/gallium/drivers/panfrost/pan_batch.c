@@ -4,6 +4,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "drm-uapi/panfrost_drm.h"
@@ -11,6 +12,7 @@
 #include "util/format/u_format.h"
 #include "util/u_inlines.h"
 
+#include "pan_arch.h"
 #include "pan_batch.h"
 #include "pan_context.h"
 #include "pan_fb.h"
@@ -36,12 +38,81 @@ panfrost_batch_init(struct panfrost_context *ctx)
    memset(b, 0, sizeof(*b));
    pan_pool_init(&b->pool, panfrost_device(ctx->base.screen), 0,
                  PANFROST_BATCH_POOL_CHUNK_B, "Batch descriptors");
+   util_dynarray_init(&b->compute_jobs, NULL);
+   util_dynarray_init(&b->bos, NULL);
+}
+
+/* Forgets the gathered work once it is submitted or dropped. */
+static void
+batch_reset(struct panfrost_batch *b)
+{
+   util_dynarray_foreach(&b->bos, struct panfrost_batch_bo, e)
+      pan_bo_unref(e->bo);
+   util_dynarray_clear(&b->bos);
+   util_dynarray_clear(&b->compute_jobs);
+   b->clear = 0;
+   pan_pool_finish(&b->pool);
 }
 
 void
 panfrost_batch_fini(struct panfrost_context *ctx)
 {
-   pan_pool_finish(&ctx->batch.pool);
+   batch_reset(&ctx->batch);
+   util_dynarray_fini(&ctx->batch.bos);
+   util_dynarray_fini(&ctx->batch.compute_jobs);
+}
+
+bool
+panfrost_batch_add_bo(struct panfrost_context *ctx, struct pan_bo *bo,
+                      uint32_t access)
+{
+   struct panfrost_batch *b = &ctx->batch;
+
+   util_dynarray_foreach(&b->bos, struct panfrost_batch_bo, e)
+   {
+      if (e->bo == bo) {
+         e->access |= access;
+         return true;
+      }
+   }
+   struct panfrost_batch_bo *e =
+      util_dynarray_grow(&b->bos, struct panfrost_batch_bo, 1);
+   if (!e)
+      return false;
+   e->bo = pan_bo_ref(bo);
+   e->access = access;
+   return true;
+}
+
+unsigned
+panfrost_batch_next_job_index(struct panfrost_context *ctx)
+{
+   return util_dynarray_num_elements(&ctx->batch.compute_jobs,
+                                     struct panfrost_batch_job) +
+          1;
+}
+
+bool
+panfrost_batch_add_compute_job(struct panfrost_context *ctx, void *cpu,
+                               uint64_t gpu)
+{
+   struct panfrost_batch *b = &ctx->batch;
+   const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
+   unsigned n =
+      util_dynarray_num_elements(&b->compute_jobs, struct panfrost_batch_job);
+   struct panfrost_batch_job *job =
+      util_dynarray_grow(&b->compute_jobs, struct panfrost_batch_job, 1);
+
+   if (!job)
+      return false;
+   job->cpu = cpu;
+   job->gpu = gpu;
+   if (n) {
+      struct panfrost_batch_job *prev = util_dynarray_element(
+         &b->compute_jobs, struct panfrost_batch_job, n - 1);
+      arch->link_job(prev->cpu, gpu);
+   }
+   return true;
 }
 
 void
@@ -68,12 +139,37 @@ surface_resource(const struct pipe_surface *surf)
    return surf ? panfrost_resource(surf->texture) : NULL;
 }
 
+static bool
+compute_uses(struct panfrost_context *ctx, const struct pipe_resource *prsc,
+             uint32_t access)
+{
+   struct pan_bo *bo = panfrost_resource((struct pipe_resource *)prsc)->bo;
+
+   util_dynarray_foreach(&ctx->batch.bos, struct panfrost_batch_bo, e)
+   {
+      if (e->bo == bo && (e->access & access))
+         return true;
+   }
+   return false;
+}
+
+bool
+panfrost_batch_uses(struct panfrost_context *ctx,
+                    const struct pipe_resource *prsc)
+{
+   return panfrost_batch_writes(ctx, prsc) ||
+          compute_uses(ctx, prsc, PAN_BO_ACCESS_READ);
+}
+
 bool
 panfrost_batch_writes(struct panfrost_context *ctx,
                       const struct pipe_resource *prsc)
 {
    const struct pipe_framebuffer_state *fb = &ctx->state.fb;
    unsigned clear = ctx->batch.clear;
+
+   if (compute_uses(ctx, prsc, PAN_BO_ACCESS_WRITE))
+      return true;
 
    for (unsigned i = 0; i < fb->nr_cbufs; ++i) {
       if ((clear & (PIPE_CLEAR_COLOR0 << i)) && fb->cbufs[i] &&
@@ -84,11 +180,11 @@ panfrost_batch_writes(struct panfrost_context *ctx,
           fb->zsbuf->texture == prsc;
 }
 
-/* The BOs of a submit, each once, with what the pass does to them.  A
- * clear-only pass has a handful; a fixed array means no allocation that
- * could fail half-way.
+/* The BOs of a submit, each once, with what the jobs do to them.  A
+ * clear-only pass has a handful, a compute chain one per bound buffer and
+ * shader; a fixed array means no allocation that could fail half-way.
  */
-#define PANFROST_MAX_SUBMIT_BOS 64
+#define PANFROST_MAX_SUBMIT_BOS 256
 
 struct batch_bos {
    struct pan_bo *bos[PANFROST_MAX_SUBMIT_BOS];
@@ -118,7 +214,7 @@ static uint64_t
 surface_address(const struct pipe_surface *surf)
 {
    struct panfrost_resource *rsc = surface_resource(surf);
-   struct pipe_box box = {.z = surf->u.tex.first_layer};
+   struct pipe_box box = { .z = surf->u.tex.first_layer };
 
    return rsc->bo->gpu_va +
           panfrost_resource_offset_B(rsc, surf->u.tex.level, &box);
@@ -143,7 +239,8 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
        !pan_fb_color_supported(arch, &rt->format)) {
       panfrost_warn_once(ctx, PANFROST_WARN_FORMAT,
                          "render target format %s not supported, clear "
-                         "dropped", util_format_short_name(surf->format));
+                         "dropped",
+                         util_format_short_name(surf->format));
       return;
    }
 
@@ -180,7 +277,8 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
        !pan_fb_zs_supported(arch, f->zs)) {
       panfrost_warn_once(ctx, PANFROST_WARN_FORMAT,
                          "depth/stencil format %s not supported, clear "
-                         "dropped", util_format_short_name(surf->format));
+                         "dropped",
+                         util_format_short_name(surf->format));
       return;
    }
 
@@ -261,8 +359,8 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
    *job_cpu = job.cpu;
 
    for (unsigned i = 0; i < pan_pool_bo_count(pool); ++i)
-      add_bo(bos, pan_pool_bos(pool)[i], PAN_BO_ACCESS_READ |
-                                          PAN_BO_ACCESS_WRITE);
+      add_bo(bos, pan_pool_bos(pool)[i],
+             PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
    if (bos->overflow) {
       mesa_loge("panfrost: a pass uses more than %u buffers, dropped",
                 PANFROST_MAX_SUBMIT_BOS);
@@ -276,15 +374,14 @@ oom:
 }
 
 /* PAN_MESA_DEBUG=sync: wait and report what the GPU wrote in the job
- * header (DONE, or NOT_STARTED when nothing executed the job, as on the
+ * headers (DONE, or NOT_STARTED when nothing executed the job, as on the
  * noop drm-shim, are fine).
  */
 static void
 sync_and_check(struct panfrost_context *ctx, uint32_t syncobj,
-               const uint8_t *job_cpu)
+               void *const *jobs, unsigned job_count, const char *what)
 {
    struct pan_device *dev = panfrost_device(ctx->base.screen);
-   struct pan_job_status st;
    int ret = pan_syncobj_wait(dev, &syncobj, 1, PANFROST_SYNC_TIMEOUT_NS);
 
    if (ret == -ETIMEDOUT) {
@@ -296,71 +393,133 @@ sync_and_check(struct panfrost_context *ctx, uint32_t syncobj,
       mesa_loge("panfrost: waiting for a submit failed: %s", strerror(-ret));
       return;
    }
-   if (!pan_job_read_status(dev->arch, job_cpu, &st) ||
-       !pan_job_status_failed(st.exception_status))
-      return;
+   for (unsigned i = 0; i < job_count; ++i) {
+      struct pan_job_status st;
 
-   const char *name = pan_job_exception_name(st.exception_status);
-   mesa_loge("panfrost: fragment job faulted: %s (status 0x%x, address "
-             "0x%llx)", name ? name : "unknown exception",
-             st.exception_status, (unsigned long long)st.fault_va);
+      if (!pan_job_read_status(dev->arch, jobs[i], &st) ||
+          !pan_job_status_failed(st.exception_status))
+         continue;
+
+      const char *name = pan_job_exception_name(st.exception_status);
+      mesa_loge("panfrost: %s job %u faulted: %s (status 0x%x, address "
+                "0x%llx)",
+                what, i + 1, name ? name : "unknown exception",
+                st.exception_status, (unsigned long long)st.fault_va);
+      return;
+   }
+}
+
+/* Submits one chain after everything this context submitted before, and
+ * makes its syncobj the context's last fence.
+ */
+static bool
+submit_chain(struct panfrost_context *ctx, uint64_t jc,
+             const struct batch_bos *bos, uint32_t requirements,
+             void *const *jobs, unsigned job_count, const char *what)
+{
+   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
+   struct pan_device *dev = &screen->dev;
+   uint32_t syncobj = 0;
+   int ret = pan_syncobj_create(dev, false, &syncobj);
+
+   if (ret) {
+      mesa_loge("panfrost: cannot create a syncobj, %s dropped: %s", what,
+                strerror(-ret));
+      return false;
+   }
+
+   /* Compute and fragment jobs run on different slots: waiting for the
+    * previous submit keeps the order the API gave them in.
+    */
+   uint32_t prev = ctx->last_fence ? ctx->last_fence->syncobj : 0;
+   struct pan_submit submit = {
+      .jc_gpu_va = jc,
+      .bos = bos->bos,
+      .bo_count = bos->count,
+      .requirements = requirements,
+      .in_syncs = prev ? &prev : NULL,
+      .in_sync_count = prev ? 1 : 0,
+      .out_sync = syncobj,
+   };
+   ret = pan_submit_jc(dev, &submit);
+   if (ret) {
+      mesa_loge("panfrost: job submission failed: %s", strerror(-ret));
+      pan_syncobj_destroy(dev, syncobj);
+      return false;
+   }
+   for (unsigned i = 0; i < bos->count; ++i)
+      pan_bo_mark_gpu_access(bos->bos[i], bos->access[i]);
+
+   if (screen->debug & PANFROST_DBG_SYNC)
+      sync_and_check(ctx, syncobj, jobs, job_count, what);
+
+   struct pipe_fence_handle *f = panfrost_fence_create(&screen->base, syncobj);
+   screen->base.fence_reference(&screen->base, &ctx->last_fence, NULL);
+   ctx->last_fence = f;
+   return true;
+}
+
+static bool
+submit_compute(struct panfrost_context *ctx)
+{
+   struct panfrost_batch *b = &ctx->batch;
+   unsigned count =
+      util_dynarray_num_elements(&b->compute_jobs, struct panfrost_batch_job);
+   struct batch_bos bos = { .count = 0 };
+   void **jobs = malloc(count * sizeof(*jobs));
+
+   if (!jobs) {
+      mesa_loge("panfrost: out of memory, compute jobs dropped");
+      return false;
+   }
+   for (unsigned i = 0; i < count; ++i)
+      jobs[i] =
+         util_dynarray_element(&b->compute_jobs, struct panfrost_batch_job, i)
+            ->cpu;
+
+   util_dynarray_foreach(&b->bos, struct panfrost_batch_bo, e)
+      add_bo(&bos, e->bo, e->access);
+   for (unsigned i = 0; i < pan_pool_bo_count(&b->pool); ++i)
+      add_bo(&bos, pan_pool_bos(&b->pool)[i], PAN_BO_ACCESS_READ);
+
+   bool ok = false;
+   if (bos.overflow) {
+      mesa_loge("panfrost: compute jobs use more than %u buffers, dropped",
+                PANFROST_MAX_SUBMIT_BOS);
+   } else {
+      uint64_t jc =
+         util_dynarray_element(&b->compute_jobs, struct panfrost_batch_job, 0)
+            ->gpu;
+      ok = submit_chain(ctx, jc, &bos, 0, jobs, count, "compute");
+   }
+   free(jobs);
+   return ok;
+}
+
+static bool
+submit_pass(struct panfrost_context *ctx)
+{
+   struct batch_bos bos = { .count = 0 };
+   uint8_t *job_cpu = NULL;
+   uint64_t jc = build_chain(ctx, &bos, &job_cpu);
+
+   if (!jc)
+      return true;
+   void *jobs[] = { job_cpu };
+   return submit_chain(ctx, jc, &bos, PANFROST_JD_REQ_FS, jobs, 1, "fragment");
 }
 
 bool
 panfrost_batch_submit(struct panfrost_context *ctx)
 {
-   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
-   struct pan_device *dev = &screen->dev;
-   struct batch_bos bos = {.count = 0};
-   uint8_t *job_cpu = NULL;
+   struct panfrost_batch *b = &ctx->batch;
    bool ok = true;
 
-   if (!ctx->batch.clear)
-      return true;
+   if (util_dynarray_num_elements(&b->compute_jobs, struct panfrost_batch_job))
+      ok = submit_compute(ctx);
+   if (b->clear)
+      ok = submit_pass(ctx) && ok;
 
-   uint64_t jc = build_chain(ctx, &bos, &job_cpu);
-   uint32_t syncobj = 0;
-
-   if (jc) {
-      int ret = pan_syncobj_create(dev, false, &syncobj);
-      if (ret) {
-         mesa_loge("panfrost: cannot create a syncobj, pass dropped: %s",
-                   strerror(-ret));
-         jc = 0;
-         ok = false;
-      }
-   }
-   if (jc) {
-      struct pan_submit submit = {
-         .jc_gpu_va = jc,
-         .bos = bos.bos,
-         .bo_count = bos.count,
-         .requirements = PANFROST_JD_REQ_FS,
-         .out_sync = syncobj,
-      };
-      int ret = pan_submit_jc(dev, &submit);
-      if (ret) {
-         mesa_loge("panfrost: job submission failed: %s", strerror(-ret));
-         pan_syncobj_destroy(dev, syncobj);
-         ok = false;
-      } else {
-         for (unsigned i = 0; i < bos.count; ++i)
-            pan_bo_mark_gpu_access(bos.bos[i], bos.access[i]);
-
-         if (screen->debug & PANFROST_DBG_SYNC)
-            sync_and_check(ctx, syncobj, job_cpu);
-
-         /* Jobs on one slot run in order, so the last submit's fence
-          * covers every earlier one.
-          */
-         struct pipe_fence_handle *f =
-            panfrost_fence_create(&screen->base, syncobj);
-         screen->base.fence_reference(&screen->base, &ctx->last_fence, NULL);
-         ctx->last_fence = f;
-      }
-   }
-
-   ctx->batch.clear = 0;
-   pan_pool_finish(&ctx->batch.pool);
+   batch_reset(b);
    return ok;
 }

@@ -4,11 +4,12 @@
  */
 
 /*
- * A batch is the work of one render pass on the context's current
- * framebuffer, gathered until something needs its results (a flush, a CPU
- * map of a buffer it writes, a framebuffer change) and then submitted as
- * one job chain.  Today a pass holds clears only: the chain is a single
- * fragment job whose framebuffer descriptor carries the clear values.
+ * A batch is the work gathered until something needs its results (a
+ * flush, a CPU map of a buffer it uses, a framebuffer change): compute
+ * dispatches, submitted first as one chain of compute jobs, and one render
+ * pass on the context's current framebuffer.  Today a pass holds clears
+ * only: its chain is a single fragment job whose framebuffer descriptor
+ * carries the clear values.
  */
 
 #ifndef PAN_BATCH_H
@@ -16,9 +17,12 @@
 
 #include "pipe/p_state.h"
 
+#include "util/u_dynarray.h"
+
 #include "pan_pool.h"
 
 struct panfrost_context;
+struct pan_bo;
 
 struct panfrost_batch {
    /* PIPE_CLEAR_* requested since the last submit. */
@@ -27,8 +31,25 @@ struct panfrost_batch {
    float clear_depth;
    uint8_t clear_stencil;
 
-   /* Descriptors and jobs of the pass being built. */
+   /* Descriptors and jobs of the batch being built. */
    struct pan_pool pool;
+
+   /* Compute jobs in dispatch order (struct panfrost_batch_job). */
+   struct util_dynarray compute_jobs;
+   /* BOs the compute jobs use, each referenced until the submit
+    * (struct panfrost_batch_bo).
+    */
+   struct util_dynarray bos;
+};
+
+struct panfrost_batch_job {
+   void *cpu;
+   uint64_t gpu;
+};
+
+struct panfrost_batch_bo {
+   struct pan_bo *bo;
+   uint32_t access; /* enum pan_bo_access */
 };
 
 void panfrost_batch_init(struct panfrost_context *ctx);
@@ -39,9 +60,28 @@ void panfrost_batch_clear(struct panfrost_context *ctx, unsigned buffers,
                           const union pipe_color_union *color, double depth,
                           unsigned stencil);
 
-/* Whether the pending pass writes this resource. */
+/* Whether the pending batch writes this resource. */
 bool panfrost_batch_writes(struct panfrost_context *ctx,
                            const struct pipe_resource *prsc);
+
+/* Whether the pending batch reads or writes this resource. */
+bool panfrost_batch_uses(struct panfrost_context *ctx,
+                         const struct pipe_resource *prsc);
+
+/* Records that the pending compute jobs use bo (it stays referenced until
+ * the submit).  false when out of memory.
+ */
+bool panfrost_batch_add_bo(struct panfrost_context *ctx, struct pan_bo *bo,
+                           uint32_t access);
+
+/* Index the next compute job gets in its chain. */
+unsigned panfrost_batch_next_job_index(struct panfrost_context *ctx);
+
+/* Appends a compute job allocated from the batch pool (its index from
+ * panfrost_batch_next_job_index).  false when out of memory.
+ */
+bool panfrost_batch_add_compute_job(struct panfrost_context *ctx, void *cpu,
+                                    uint64_t gpu);
 
 /* Submits the pending pass, if any.  Returns false when the submit failed
  * (the pass is dropped and the reason logged).

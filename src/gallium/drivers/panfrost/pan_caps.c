@@ -10,10 +10,12 @@
  * draw path itself is not implemented yet (see pan_draw.c). */
 
 #include <stdint.h>
+#include <string.h>
 
 #include "util/macros.h"
 #include "util/u_screen.h"
 
+#include "pan_compute.h"
 #include "pan_screen.h"
 
 /* Texture size limits are the hardware's (16K on every architecture). */
@@ -84,11 +86,17 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_SHAREABLE_SHADERS:
       return 1;
 
+   /* Compute runs where the driver has job emitters (v9): launch_grid with
+    * shader storage buffers and constant buffers.  GL's compute shaders
+    * also need images and atomics, which keeps them off for now.
+    */
+   case PIPE_CAP_COMPUTE:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    /* Capabilities the defaults would turn on but we have not built. */
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:
    case PIPE_CAP_QUERY_TIMESTAMP:
    case PIPE_CAP_OCCLUSION_QUERY:
-   case PIPE_CAP_COMPUTE:
    case PIPE_CAP_SAMPLER_VIEW_TARGET:
       return 0;
 
@@ -121,14 +129,104 @@ panfrost_get_paramf(struct pipe_screen *pscreen, enum pipe_capf param)
                                                       : 0.0f;
 }
 
+/* What our compiler and the push-word interface take (pan_compute.h). */
+static int
+panfrost_get_compute_shader_param(enum pipe_shader_cap param)
+{
+   switch (param) {
+   case PIPE_SHADER_CAP_MAX_INSTRUCTIONS:
+   case PIPE_SHADER_CAP_MAX_ALU_INSTRUCTIONS:
+      return 16384;
+   case PIPE_SHADER_CAP_MAX_CONTROL_FLOW_DEPTH:
+      return 1024;
+   case PIPE_SHADER_CAP_MAX_TEMPS:
+      return 256;
+   case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
+      return 16 * 1024;
+   case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
+      return 1;
+   case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
+      return PANFROST_MAX_SSBOS;
+   case PIPE_SHADER_CAP_INTEGERS:
+      return 1;
+   case PIPE_SHADER_CAP_PREFERRED_IR:
+      return PIPE_SHADER_IR_NIR;
+   case PIPE_SHADER_CAP_SUPPORTED_IRS:
+      return 1 << PIPE_SHADER_IR_NIR;
+   default:
+      return 0;
+   }
+}
+
+#define RET(...)                                                               \
+   do {                                                                        \
+      const uint64_t v_[] = { __VA_ARGS__ };                                   \
+      if (ret)                                                                 \
+         memcpy(ret, v_, sizeof(v_));                                          \
+      return sizeof(v_);                                                       \
+   } while (0)
+
+static int
+panfrost_get_compute_param(struct pipe_screen *pscreen,
+                           enum pipe_shader_ir ir_type,
+                           enum pipe_compute_cap param, void *ret)
+{
+   const struct pan_device *dev = panfrost_device(pscreen);
+   uint64_t threads = dev->max_workgroup_size;
+
+   if (!panfrost_screen(pscreen)->arch)
+      return 0;
+
+   switch (param) {
+   case PIPE_COMPUTE_CAP_ADDRESS_BITS:
+      if (ret)
+         *(uint32_t *)ret = 64;
+      return sizeof(uint32_t);
+   case PIPE_COMPUTE_CAP_IR_TARGET:
+      if (ret)
+         strcpy(ret, "panfrost");
+      return strlen("panfrost") + 1;
+   case PIPE_COMPUTE_CAP_GRID_DIMENSION:
+      RET(3);
+   /* The job takes 32-bit counts; GL asks for 65535 at least. */
+   case PIPE_COMPUTE_CAP_MAX_GRID_SIZE:
+      RET(65535, 65535, 65535);
+   case PIPE_COMPUTE_CAP_MAX_BLOCK_SIZE:
+      RET(threads, threads, threads);
+   case PIPE_COMPUTE_CAP_MAX_THREADS_PER_BLOCK:
+      RET(threads);
+   case PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE: /* no shared memory yet */
+   case PIPE_COMPUTE_CAP_MAX_PRIVATE_SIZE:
+   case PIPE_COMPUTE_CAP_MAX_VARIABLE_THREADS_PER_BLOCK:
+      RET(0);
+   case PIPE_COMPUTE_CAP_MAX_GLOBAL_SIZE:
+   case PIPE_COMPUTE_CAP_MAX_MEM_ALLOC_SIZE:
+      RET(1ull << 30);
+   case PIPE_COMPUTE_CAP_MAX_INPUT_SIZE:
+      RET(4096);
+   case PIPE_COMPUTE_CAP_MAX_CLOCK_FREQUENCY:
+      RET(800);
+   case PIPE_COMPUTE_CAP_MAX_COMPUTE_UNITS:
+      RET(1);
+   case PIPE_COMPUTE_CAP_IMAGES_SUPPORTED:
+      RET(0);
+   case PIPE_COMPUTE_CAP_SUBGROUP_SIZE:
+      RET(16);
+   default:
+      return 0;
+   }
+}
+
 static int
 panfrost_get_shader_param(struct pipe_screen *pscreen,
                           enum pipe_shader_type shader,
                           enum pipe_shader_cap param)
 {
-   bool graphics = shader == PIPE_SHADER_VERTEX ||
-                   shader == PIPE_SHADER_FRAGMENT;
+   bool graphics =
+      shader == PIPE_SHADER_VERTEX || shader == PIPE_SHADER_FRAGMENT;
 
+   if (shader == PIPE_SHADER_COMPUTE && panfrost_screen(pscreen)->arch)
+      return panfrost_get_compute_shader_param(param);
    if (!graphics)
       return 0;
 
@@ -175,4 +273,5 @@ panfrost_screen_init_caps(struct pipe_screen *pscreen)
    pscreen->get_param = panfrost_get_param;
    pscreen->get_paramf = panfrost_get_paramf;
    pscreen->get_shader_param = panfrost_get_shader_param;
+   pscreen->get_compute_param = panfrost_get_compute_param;
 }

@@ -88,14 +88,14 @@ panfrost_context_destroy(struct pipe_context *pctx)
    panfrost_batch_fini(ctx);
    pctx->screen->fence_reference(pctx->screen, &ctx->last_fence, NULL);
    panfrost_context_release_state(pctx);
+   panfrost_context_release_compute(ctx);
    if (pctx->stream_uploader)
       u_upload_destroy(pctx->stream_uploader);
    FREE(pctx);
 }
 
 struct pipe_context *
-panfrost_context_create(struct pipe_screen *pscreen, void *priv,
-                        unsigned flags)
+panfrost_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
 {
    struct panfrost_context *ctx = CALLOC_STRUCT(panfrost_context);
 
@@ -113,6 +113,7 @@ panfrost_context_create(struct pipe_screen *pscreen, void *priv,
    panfrost_context_init_state(pctx);
    panfrost_context_init_shaders(pctx);
    panfrost_context_init_draw(pctx);
+   panfrost_context_init_compute(pctx);
    panfrost_batch_init(ctx);
 
    /* The frontends upload through these; the CPU paths serve for now. */

@@ -11,6 +11,7 @@
 #include "util/u_debug.h"
 
 #include "pan_batch.h"
+#include "pan_compute.h"
 
 #define PANFROST_MAX_SAMPLERS 16
 #define PANFROST_MAX_VBUFS 16
@@ -28,7 +29,8 @@ struct panfrost_state {
    struct panfrost_shader *shaders[PIPE_SHADER_TYPES];
    void *samplers[PIPE_SHADER_TYPES][PANFROST_MAX_SAMPLERS];
    struct pipe_sampler_view *views[PIPE_SHADER_TYPES][PANFROST_MAX_SAMPLERS];
-   struct pipe_constant_buffer cbufs[PIPE_SHADER_TYPES][PIPE_MAX_CONSTANT_BUFFERS];
+   struct pipe_constant_buffer cbufs[PIPE_SHADER_TYPES]
+                                    [PIPE_MAX_CONSTANT_BUFFERS];
    struct pipe_vertex_buffer vbufs[PANFROST_MAX_VBUFS];
    unsigned vbuf_count;
    struct pipe_framebuffer_state fb;
@@ -48,11 +50,13 @@ enum panfrost_warning {
    PANFROST_WARN_FORMAT = 1 << 1,
    PANFROST_WARN_ZS_ASPECT = 1 << 2,
    PANFROST_WARN_PARTIAL_CLEAR = 1 << 3,
+   PANFROST_WARN_COMPUTE = 1 << 4,
 };
 
 struct panfrost_context {
    struct pipe_context base;
    struct panfrost_state state;
+   struct panfrost_compute_ctx compute;
    struct util_debug_callback debug;
    unsigned warned; /* enum panfrost_warning */
 

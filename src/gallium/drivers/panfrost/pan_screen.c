@@ -11,17 +11,19 @@
 #include "util/u_memory.h"
 #include "util/u_screen.h"
 
+#include "pan_arch.h"
 #include "pan_bo.h"
+#include "pan_compile.h"
 #include "pan_fb.h"
 #include "pan_public.h"
 #include "pan_screen.h"
 #include "pan_submit_debug.h"
 
 static const struct debug_named_value panfrost_debug_options[] = {
-   {"trace", PANFROST_DBG_TRACE, "Decode every submitted job chain"},
-   {"dump", PANFROST_DBG_DUMP, "Write raw memory dumps of every submit"},
-   {"sync", PANFROST_DBG_SYNC, "Wait for every submit and report faults"},
-   {"msgs", PANFROST_DBG_MSGS, "Print driver messages"},
+   { "trace", PANFROST_DBG_TRACE, "Decode every submitted job chain" },
+   { "dump", PANFROST_DBG_DUMP, "Write raw memory dumps of every submit" },
+   { "sync", PANFROST_DBG_SYNC, "Wait for every submit and report faults" },
+   { "msgs", PANFROST_DBG_MSGS, "Print driver messages" },
    DEBUG_NAMED_VALUE_END,
 };
 
@@ -116,8 +118,8 @@ static const nir_shader_compiler_options panfrost_nir_options = {
    .use_interpolated_input_intrinsics = true,
    .vertex_id_zero_based = true,
    .max_unroll_iterations = 32,
-   .force_indirect_unrolling = nir_var_shader_in | nir_var_shader_out |
-                               nir_var_function_temp,
+   .force_indirect_unrolling =
+      nir_var_shader_in | nir_var_shader_out | nir_var_function_temp,
 };
 
 static const void *
@@ -125,6 +127,9 @@ panfrost_get_compiler_options(struct pipe_screen *pscreen,
                               enum pipe_shader_ir ir,
                               enum pipe_shader_type shader)
 {
+   /* Compute shaders go to our Valhall compiler, built for its options. */
+   if (shader == PIPE_SHADER_COMPUTE && panfrost_screen(pscreen)->arch)
+      return &pan_va_nir_options;
    return &panfrost_nir_options;
 }
 
@@ -160,6 +165,7 @@ panfrost_create_screen(int fd, struct renderonly *ro)
    }
 
    pan_device_set_log(&screen->dev, panfrost_log, NULL);
+   screen->arch = panfrost_arch_get(screen->dev.arch);
    screen->ro = ro;
    screen->debug = debug_get_option_panfrost_debug();
    panfrost_install_submit_debug(screen);

@@ -12,6 +12,7 @@
 #include "pan_device.h"
 
 struct renderonly;
+struct panfrost_arch;
 
 /* PAN_MESA_DEBUG flags. */
 enum panfrost_debug {
@@ -29,6 +30,10 @@ struct panfrost_screen {
    char renderer[64];
    /* v6+: the sample position table every framebuffer points at. */
    struct pan_bo *sample_positions;
+   /* Job emitters of the device's architecture, NULL when the driver has
+    * none yet (pan_arch.h): no compute then.
+    */
+   const struct panfrost_arch *arch;
 };
 
 static inline struct panfrost_screen *

@@ -28,10 +28,11 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
     */
    if (!(usage & PIPE_MAP_UNSYNCHRONIZED)) {
       struct panfrost_context *ctx = panfrost_context(pctx);
-      if (panfrost_batch_writes(ctx, prsc))
+      bool for_write = usage & PIPE_MAP_WRITE;
+      if (for_write ? panfrost_batch_uses(ctx, prsc)
+                    : panfrost_batch_writes(ctx, prsc))
          panfrost_batch_submit(ctx);
 
-      bool for_write = usage & PIPE_MAP_WRITE;
       if (!pan_bo_wait(rsc->bo, INT64_MAX, for_write)) {
          mesa_loge("panfrost: waiting for a buffer failed");
          return NULL;
@@ -60,8 +61,7 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
 }
 
 static void
-panfrost_transfer_unmap(struct pipe_context *pctx,
-                        struct pipe_transfer *xfer)
+panfrost_transfer_unmap(struct pipe_context *pctx, struct pipe_transfer *xfer)
 {
    pipe_resource_reference(&xfer->resource, NULL);
    FREE(xfer);

@@ -1,0 +1,376 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Compute shaders and dispatches.  A state object is compiled once, at
+ * creation, with our Valhall compiler; a dispatch fills the shader's push
+ * words (buffer addresses and launch values, pan_nir_lower_compute.c) and
+ * appends one compute job to the batch.  Shaders the compiler refuses
+ * still give a state object: its dispatches are dropped with the
+ * compiler's message.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/nir/nir.h"
+#include "nir/tgsi_to_nir.h"
+#include "util/log.h"
+#include "util/ralloc.h"
+#include "util/u_inlines.h"
+#include "util/u_memory.h"
+
+#include "pan_arch.h"
+#include "pan_bo.h"
+#include "pan_compile.h"
+#include "pan_compute.h"
+#include "pan_context.h"
+#include "pan_resource.h"
+#include "pan_screen.h"
+
+/* Compiles nir (which it frees) into so, or sets so->error. */
+static void
+compile_compute(struct panfrost_context *ctx,
+                struct panfrost_compute_shader *so, nir_shader *nir)
+{
+   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
+   const struct panfrost_arch *arch = screen->arch;
+   struct pan_va_binary bin;
+   char err[sizeof(so->error)] = "";
+
+   if (!arch) {
+      snprintf(so->error, sizeof(so->error),
+               "compute shaders are not supported on v%u yet",
+               screen->dev.arch);
+      goto out;
+   }
+   if (!panfrost_nir_lower_compute(nir, &so->push, err, sizeof(err)) ||
+       !pan_va_compile(nir, nir, &bin, NULL, err, sizeof(err))) {
+      snprintf(so->error, sizeof(so->error), "%s", err);
+      goto out;
+   }
+
+   unsigned code_B = ALIGN_POT(bin.nr_words * 8, arch->shader_desc_align_B);
+   so->bo = pan_bo_create(&screen->dev, code_B + arch->shader_desc_size_B,
+                          PAN_BO_EXECUTE, "Compute shader");
+   uint8_t *cpu = so->bo ? pan_bo_mmap(so->bo) : NULL;
+   if (!cpu) {
+      snprintf(so->error, sizeof(so->error),
+               "out of GPU memory for a shader binary");
+      goto out;
+   }
+   memcpy(cpu, bin.words, bin.nr_words * 8);
+   arch->emit_compute_shader(cpu + code_B, so->bo->gpu_va, bin.work_regs);
+   so->shader_desc = so->bo->gpu_va + code_B;
+   so->work_regs = bin.work_regs;
+
+out:
+   ralloc_free(nir);
+}
+
+static void *
+panfrost_create_compute_state(struct pipe_context *pctx,
+                              const struct pipe_compute_state *cso)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+   struct panfrost_compute_shader *so = CALLOC_STRUCT(panfrost_compute_shader);
+
+   if (!so)
+      return NULL;
+
+   nir_shader *nir = cso->ir_type == PIPE_SHADER_IR_NIR
+                        ? (nir_shader *)cso->prog /* ownership moves to us */
+                        : tgsi_to_nir(cso->prog, pctx->screen, false);
+   so->input_B = cso->req_input_mem;
+   if (cso->req_local_mem) {
+      snprintf(so->error, sizeof(so->error),
+               "shared memory (%u bytes) is not supported yet",
+               cso->req_local_mem);
+      ralloc_free(nir);
+   } else {
+      compile_compute(ctx, so, nir);
+   }
+
+   if (so->error[0]) {
+      mesa_loge("panfrost: compute shader refused: %s", so->error);
+      util_debug_message(&ctx->debug, SHADER_INFO,
+                         "panfrost: compute shader refused: %s", so->error);
+   }
+   return so;
+}
+
+static void
+panfrost_bind_compute_state(struct pipe_context *pctx, void *cso)
+{
+   panfrost_context(pctx)->compute.shader = cso;
+}
+
+static void
+panfrost_delete_compute_state(struct pipe_context *pctx, void *cso)
+{
+   struct panfrost_compute_shader *so = cso;
+
+   /* A pending batch holds its own reference to the binary. */
+   pan_bo_unref(so->bo);
+   FREE(so);
+}
+
+static void
+panfrost_set_shader_buffers(struct pipe_context *pctx,
+                            enum pipe_shader_type stage, unsigned start,
+                            unsigned count,
+                            const struct pipe_shader_buffer *buffers,
+                            unsigned writable_bitmask)
+{
+   struct panfrost_compute_ctx *c = &panfrost_context(pctx)->compute;
+
+   assert(start + count <= PANFROST_MAX_SSBOS);
+   for (unsigned i = 0; i < count; ++i) {
+      struct pipe_shader_buffer *slot = &c->ssbos[stage][start + i];
+
+      if (buffers && buffers[i].buffer) {
+         pipe_resource_reference(&slot->buffer, buffers[i].buffer);
+         slot->buffer_offset = buffers[i].buffer_offset;
+         slot->buffer_size = buffers[i].buffer_size;
+      } else {
+         pipe_resource_reference(&slot->buffer, NULL);
+         slot->buffer_offset = slot->buffer_size = 0;
+      }
+   }
+   uint32_t mask = BITFIELD_RANGE(start, count);
+   c->ssbo_writable[stage] =
+      (c->ssbo_writable[stage] & ~mask) | ((writable_bitmask << start) & mask);
+}
+
+/* Every compute job of a batch waits for the ones before it (the job
+ * barrier bit), and CPU maps submit the batch and wait: nothing is left
+ * for a barrier to order except persistent mappings, which need the work
+ * submitted so that the application's fence covers it.
+ */
+static void
+panfrost_memory_barrier(struct pipe_context *pctx, unsigned flags)
+{
+   if (flags & PIPE_BARRIER_MAPPED_BUFFER)
+      panfrost_batch_submit(panfrost_context(pctx));
+}
+
+/* Fills one push entry; false (after a warning) when the state it needs
+ * is missing.
+ */
+static bool
+fill_push_entry(struct panfrost_context *ctx,
+                const struct panfrost_compute_shader *so,
+                const struct panfrost_push_entry *e,
+                const struct pipe_grid_info *info, const uint32_t grid[3],
+                uint32_t *words)
+{
+   struct panfrost_compute_ctx *c = &ctx->compute;
+   const struct pipe_shader_buffer *sb = &c->ssbos[PIPE_SHADER_COMPUTE][0];
+   const struct pipe_constant_buffer *cb =
+      &ctx->state.cbufs[PIPE_SHADER_COMPUTE][0];
+   uint64_t addr = 0;
+
+   switch (e->source) {
+   case PANFROST_PUSH_SSBO_ADDR:
+   case PANFROST_PUSH_SSBO_SIZE: {
+      sb += e->index;
+      if (!sb->buffer) {
+         panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                            "shader storage slot %u is not bound, dispatch "
+                            "dropped",
+                            e->index);
+         return false;
+      }
+      struct pan_bo *bo = panfrost_resource(sb->buffer)->bo;
+      bool writable =
+         c->ssbo_writable[PIPE_SHADER_COMPUTE] & BITFIELD_BIT(e->index);
+      if (!panfrost_batch_add_bo(ctx, bo,
+                                 PAN_BO_ACCESS_READ |
+                                    (writable ? PAN_BO_ACCESS_WRITE : 0)))
+         return false;
+      if (e->source == PANFROST_PUSH_SSBO_SIZE) {
+         words[0] = sb->buffer_size;
+         return true;
+      }
+      addr = bo->gpu_va + sb->buffer_offset;
+      break;
+   }
+   case PANFROST_PUSH_UBO_ADDR:
+      cb += e->index;
+      if (cb->buffer) {
+         struct pan_bo *bo = panfrost_resource(cb->buffer)->bo;
+         if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
+            return false;
+         addr = bo->gpu_va + cb->buffer_offset;
+      } else if (cb->user_buffer) {
+         /* The application may change its memory after the call: copy. */
+         struct pan_ptr p =
+            pan_pool_alloc(&ctx->batch.pool, MAX2(cb->buffer_size, 4), 16);
+         if (!p.cpu)
+            return false;
+         memcpy(p.cpu, cb->user_buffer, cb->buffer_size);
+         addr = p.gpu;
+      } else {
+         panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                            "constant buffer %u is not bound, dispatch "
+                            "dropped",
+                            e->index);
+         return false;
+      }
+      break;
+   case PANFROST_PUSH_NUM_WORKGROUPS:
+      words[0] = grid[e->index];
+      return true;
+   case PANFROST_PUSH_WORKGROUP_SIZE:
+      words[0] = info->block[e->index];
+      return true;
+   case PANFROST_PUSH_INPUT:
+      if (!info->input || e->offset_B + 4 > so->input_B) {
+         panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                            "kernel input word at %u is not given, dispatch "
+                            "dropped",
+                            e->offset_B);
+         return false;
+      }
+      memcpy(words, (const uint8_t *)info->input + e->offset_B, 4);
+      return true;
+   default:
+      unreachable("push source");
+   }
+   words[0] = (uint32_t)addr;
+   words[1] = (uint32_t)(addr >> 32);
+   return true;
+}
+
+/* The workgroup count of an indirect dispatch, read on the CPU once the
+ * work writing it is done.
+ */
+static bool
+read_indirect_grid(struct panfrost_context *ctx,
+                   const struct pipe_grid_info *info, uint32_t grid[3])
+{
+   struct panfrost_resource *rsc = panfrost_resource(info->indirect);
+
+   if (info->indirect_offset + 12 > info->indirect->width0)
+      return false;
+   if (panfrost_batch_writes(ctx, info->indirect))
+      panfrost_batch_submit(ctx);
+   if (!pan_bo_wait(rsc->bo, INT64_MAX, false))
+      return false;
+
+   const uint8_t *cpu = pan_bo_mmap(rsc->bo);
+   if (!cpu)
+      return false;
+   memcpy(grid, cpu + info->indirect_offset, 12);
+   return true;
+}
+
+static void
+panfrost_launch_grid(struct pipe_context *pctx,
+                     const struct pipe_grid_info *info)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+   struct panfrost_screen *screen = panfrost_screen(pctx->screen);
+   const struct panfrost_arch *arch = screen->arch;
+   struct panfrost_compute_shader *so = ctx->compute.shader;
+   uint32_t grid[3];
+
+   if (!so)
+      return;
+   if (so->error[0]) {
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                         "dispatch of a compute shader that did not compile "
+                         "dropped: %s",
+                         so->error);
+      return;
+   }
+   if (info->last_block[0] || info->last_block[1] || info->last_block[2]) {
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                         "partial last workgroups are not supported, "
+                         "dispatch dropped");
+      return;
+   }
+   if (info->indirect) {
+      if (!read_indirect_grid(ctx, info, grid)) {
+         panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                            "cannot read an indirect dispatch's size, "
+                            "dispatch dropped");
+         return;
+      }
+   } else {
+      memcpy(grid, info->grid, sizeof(grid));
+   }
+   if (!grid[0] || !grid[1] || !grid[2])
+      return;
+
+   uint64_t threads =
+      (uint64_t)info->block[0] * info->block[1] * info->block[2];
+   if (!threads || threads > screen->dev.max_workgroup_size) {
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                         "workgroup of %llu invocations, dispatch dropped",
+                         (unsigned long long)threads);
+      return;
+   }
+
+   struct pan_pool *pool = &ctx->batch.pool;
+   unsigned fau_words = ALIGN_POT(so->push.nr_words, 2);
+   struct pan_ptr fau = { NULL, 0 };
+   if (fau_words) {
+      fau = pan_pool_alloc(pool, fau_words * 4, 8);
+      if (!fau.cpu)
+         goto oom;
+      for (unsigned i = 0; i < so->push.count; ++i) {
+         const struct panfrost_push_entry *e = &so->push.entries[i];
+         if (!fill_push_entry(ctx, so, e, info, grid,
+                              (uint32_t *)fau.cpu + e->first_word))
+            return;
+      }
+   }
+
+   struct pan_ptr tls = pan_pool_alloc(pool, arch->local_storage_size_B,
+                                       arch->local_storage_align_B);
+   struct pan_ptr job =
+      pan_pool_alloc(pool, arch->compute_job_size_B, arch->job_align_B);
+   if (!tls.cpu || !job.cpu ||
+       !panfrost_batch_add_bo(ctx, so->bo, PAN_BO_ACCESS_READ))
+      goto oom;
+   arch->emit_local_storage(tls.cpu);
+
+   struct panfrost_compute_job desc = {
+      .shader = so->shader_desc,
+      .fau = fau.gpu,
+      .fau_words = fau_words,
+      .thread_storage = tls.gpu,
+      .size = { info->block[0], info->block[1], info->block[2] },
+      .count = { grid[0], grid[1], grid[2] },
+      .index = panfrost_batch_next_job_index(ctx),
+   };
+   arch->emit_compute_job(job.cpu, &desc);
+   if (panfrost_batch_add_compute_job(ctx, job.cpu, job.gpu))
+      return;
+
+oom:
+   mesa_loge("panfrost: out of memory for a dispatch, dropped");
+}
+
+void
+panfrost_context_release_compute(struct panfrost_context *ctx)
+{
+   for (unsigned s = 0; s < PIPE_SHADER_TYPES; ++s) {
+      for (unsigned i = 0; i < PANFROST_MAX_SSBOS; ++i)
+         pipe_resource_reference(&ctx->compute.ssbos[s][i].buffer, NULL);
+   }
+}
+
+void
+panfrost_context_init_compute(struct pipe_context *pctx)
+{
+   pctx->create_compute_state = panfrost_create_compute_state;
+   pctx->bind_compute_state = panfrost_bind_compute_state;
+   pctx->delete_compute_state = panfrost_delete_compute_state;
+   pctx->set_shader_buffers = panfrost_set_shader_buffers;
+   pctx->memory_barrier = panfrost_memory_barrier;
+   pctx->launch_grid = panfrost_launch_grid;
+}

@@ -1,0 +1,88 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Compute: shader state objects compiled with our Valhall compiler, the
+ * push words a dispatch fills for them, and launch_grid.  The driver side
+ * of the interface is described in docs/drivers/panfrost/draw-path.rst.
+ */
+
+#ifndef PAN_COMPUTE_H
+#define PAN_COMPUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipe/p_state.h"
+
+struct nir_shader;
+struct pan_bo;
+struct panfrost_context;
+
+#define PANFROST_MAX_SSBOS 16
+#define PANFROST_MAX_PUSH_ENTRIES 64
+/* The compiler's limit on uniform words (pan_compile.h). */
+#define PANFROST_MAX_PUSH_WORDS 128
+
+/* What a push word holds; each entry is filled at dispatch. */
+enum panfrost_push_source {
+   PANFROST_PUSH_SSBO_ADDR,      /* 64-bit address of SSBO slot index */
+   PANFROST_PUSH_SSBO_SIZE,      /* bytes bound at SSBO slot index */
+   PANFROST_PUSH_UBO_ADDR,       /* 64-bit address of constant buffer index */
+   PANFROST_PUSH_NUM_WORKGROUPS, /* component index of the grid */
+   PANFROST_PUSH_WORKGROUP_SIZE, /* component index of the block */
+   PANFROST_PUSH_INPUT,          /* word at byte offset of the kernel input */
+};
+
+struct panfrost_push_entry {
+   uint8_t source; /* enum panfrost_push_source */
+   uint8_t words;  /* 1, or 2 for addresses (64-bit aligned) */
+   uint16_t index;
+   uint32_t offset_B;
+   unsigned first_word;
+};
+
+struct panfrost_push_layout {
+   struct panfrost_push_entry entries[PANFROST_MAX_PUSH_ENTRIES];
+   unsigned count;
+   unsigned nr_words;
+};
+
+/*
+ * Rewrites what the compiler cannot reach by itself into push constants
+ * and global memory: SSBO and constant buffer accesses become global loads
+ * and stores from pushed addresses, grid and block sizes and kernel inputs
+ * become push words.  false with a message in err for what the driver does
+ * not support (non-constant buffer indices, shared memory, too many push
+ * words).
+ */
+bool panfrost_nir_lower_compute(struct nir_shader *nir,
+                                struct panfrost_push_layout *layout, char *err,
+                                size_t err_size);
+
+/* A compute state object.  error is set when the shader could not be
+ * compiled: dispatches of it are dropped with that message.
+ */
+struct panfrost_compute_shader {
+   struct pan_bo *bo; /* binary, then the shader program descriptor */
+   uint64_t shader_desc;
+   unsigned work_regs;
+   struct panfrost_push_layout push;
+   unsigned input_B; /* kernel input bytes the shader may read */
+   char error[256];
+};
+
+/* Buffers bound per stage through set_shader_buffers. */
+struct panfrost_compute_ctx {
+   struct pipe_shader_buffer ssbos[PIPE_SHADER_TYPES][PANFROST_MAX_SSBOS];
+   uint32_t ssbo_writable[PIPE_SHADER_TYPES];
+   struct panfrost_compute_shader *shader;
+};
+
+void panfrost_context_init_compute(struct pipe_context *pctx);
+void panfrost_context_release_compute(struct panfrost_context *ctx);
+
+#endif /* PAN_COMPUTE_H */

@@ -1,0 +1,225 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * The driver's half of the compute interface: our compiler reads push
+ * constants (FAU uniform words) and global memory, so buffer accesses are
+ * rewritten into 64-bit global addresses taken from push words, and the
+ * launch-time values into push words of their own.
+ */
+
+#include <stdio.h>
+
+#include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
+
+#include "pan_compute.h"
+
+struct lower_state {
+   struct panfrost_push_layout *layout;
+   char *err;
+   size_t err_size;
+   bool failed;
+};
+
+static bool
+fail(struct lower_state *s, const char *msg, unsigned arg)
+{
+   if (!s->failed)
+      snprintf(s->err, s->err_size, msg, arg);
+   s->failed = true;
+   return false;
+}
+
+/* The first word of an entry, shared by every reader of the same value.
+ * Two-word entries sit at even words: the compiler reads them as one
+ * 64-bit uniform.
+ */
+static bool
+push_word(struct lower_state *s, enum panfrost_push_source source,
+          unsigned index, unsigned offset_B, unsigned words, unsigned *out)
+{
+   struct panfrost_push_layout *l = s->layout;
+
+   for (unsigned i = 0; i < l->count; ++i) {
+      const struct panfrost_push_entry *e = &l->entries[i];
+      if (e->source == source && e->index == index && e->offset_B == offset_B) {
+         *out = e->first_word;
+         return true;
+      }
+   }
+
+   unsigned first = ALIGN_POT(l->nr_words, words);
+   if (l->count == PANFROST_MAX_PUSH_ENTRIES ||
+       first + words > PANFROST_MAX_PUSH_WORDS)
+      return fail(s, "more than %u push words needed", PANFROST_MAX_PUSH_WORDS);
+
+   l->entries[l->count++] = (struct panfrost_push_entry){
+      .source = source,
+      .words = words,
+      .index = index,
+      .offset_B = offset_B,
+      .first_word = first,
+   };
+   l->nr_words = first + words;
+   *out = first;
+   return true;
+}
+
+static nir_ssa_def *
+load_push(nir_builder *b, unsigned word, unsigned bits)
+{
+   return nir_load_push_constant(b, 1, bits, nir_imm_int(b, 0),
+                                 .base = word * 4, .range = bits / 8);
+}
+
+/* A constant buffer index in [0, max), or fail. */
+static bool
+const_index(struct lower_state *s, nir_src src, unsigned max, const char *what,
+            unsigned *out)
+{
+   if (!nir_src_is_const(src))
+      return fail(s, what, 0);
+   *out = nir_src_as_uint(src);
+   if (*out >= max)
+      return fail(s, "buffer slot %u out of range", *out);
+   return true;
+}
+
+static nir_ssa_def *
+buffer_address(nir_builder *b, struct lower_state *s,
+               enum panfrost_push_source source, nir_src index,
+               nir_ssa_def *offset)
+{
+   bool ssbo = source == PANFROST_PUSH_SSBO_ADDR;
+   unsigned slot, word;
+
+   if (!const_index(s, index,
+                    ssbo ? PANFROST_MAX_SSBOS : PIPE_MAX_CONSTANT_BUFFERS,
+                    ssbo ? "shader storage block index is not constant"
+                         : "uniform block index is not constant",
+                    &slot) ||
+       !push_word(s, source, slot, 0, 2, &word))
+      return NULL;
+   return nir_iadd(b, load_push(b, word, 64), nir_u2u64(b, offset));
+}
+
+static nir_ssa_def *
+push_vec(nir_builder *b, struct lower_state *s,
+         enum panfrost_push_source source, unsigned comps)
+{
+   nir_ssa_def *c[3];
+   unsigned word;
+
+   for (unsigned i = 0; i < comps; ++i) {
+      if (!push_word(s, source, i, 0, 1, &word))
+         return NULL;
+      c[i] = load_push(b, word, 32);
+   }
+   return nir_vec(b, c, comps);
+}
+
+static bool
+lower_instr(nir_builder *b, nir_instr *instr, void *data)
+{
+   struct lower_state *s = data;
+
+   if (instr->type != nir_instr_type_intrinsic || s->failed)
+      return false;
+
+   nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   nir_ssa_def *repl = NULL;
+   unsigned slot, word;
+
+   b->cursor = nir_before_instr(instr);
+   switch (intr->intrinsic) {
+   case nir_intrinsic_load_ssbo:
+   case nir_intrinsic_load_ubo: {
+      bool ssbo = intr->intrinsic == nir_intrinsic_load_ssbo;
+      nir_ssa_def *addr = buffer_address(
+         b, s, ssbo ? PANFROST_PUSH_SSBO_ADDR : PANFROST_PUSH_UBO_ADDR,
+         intr->src[0], intr->src[1].ssa);
+      if (!addr)
+         return false;
+      repl = nir_load_global(b, addr, nir_intrinsic_align(intr),
+                             intr->dest.ssa.num_components,
+                             intr->dest.ssa.bit_size);
+      break;
+   }
+   case nir_intrinsic_store_ssbo: {
+      nir_ssa_def *addr = buffer_address(b, s, PANFROST_PUSH_SSBO_ADDR,
+                                         intr->src[1], intr->src[2].ssa);
+      if (!addr)
+         return false;
+      nir_store_global(b, addr, nir_intrinsic_align(intr), intr->src[0].ssa,
+                       nir_intrinsic_write_mask(intr));
+      nir_instr_remove(instr);
+      return true;
+   }
+   case nir_intrinsic_get_ssbo_size:
+      if (!const_index(s, intr->src[0], PANFROST_MAX_SSBOS,
+                       "shader storage block index is not constant", &slot) ||
+          !push_word(s, PANFROST_PUSH_SSBO_SIZE, slot, 0, 1, &word))
+         return false;
+      repl = load_push(b, word, 32);
+      break;
+   case nir_intrinsic_load_num_workgroups:
+      repl = push_vec(b, s, PANFROST_PUSH_NUM_WORKGROUPS,
+                      intr->dest.ssa.num_components);
+      break;
+   case nir_intrinsic_load_workgroup_size:
+      if (b->shader->info.workgroup_size_variable) {
+         repl = push_vec(b, s, PANFROST_PUSH_WORKGROUP_SIZE,
+                         intr->dest.ssa.num_components);
+      } else {
+         const uint16_t *ws = b->shader->info.workgroup_size;
+         repl = nir_imm_ivec3(b, ws[0], ws[1], ws[2]);
+      }
+      break;
+   case nir_intrinsic_load_kernel_input: {
+      if (!nir_src_is_const(intr->src[0]) || intr->dest.ssa.bit_size != 32)
+         return fail(s, "kernel input at a non-constant offset or not 32-bit",
+                     0);
+      unsigned base = nir_intrinsic_base(intr) + nir_src_as_uint(intr->src[0]);
+      nir_ssa_def *c[NIR_MAX_VEC_COMPONENTS];
+      for (unsigned i = 0; i < intr->dest.ssa.num_components; ++i) {
+         if (!push_word(s, PANFROST_PUSH_INPUT, 0, base + 4 * i, 1, &word))
+            return false;
+         c[i] = load_push(b, word, 32);
+      }
+      repl = nir_vec(b, c, intr->dest.ssa.num_components);
+      break;
+   }
+   default:
+      return false;
+   }
+
+   if (!repl)
+      return false;
+   nir_ssa_def_rewrite_uses(&intr->dest.ssa, repl);
+   nir_instr_remove(instr);
+   return true;
+}
+
+bool
+panfrost_nir_lower_compute(nir_shader *nir, struct panfrost_push_layout *layout,
+                           char *err, size_t err_size)
+{
+   struct lower_state s = {
+      .layout = layout,
+      .err = err,
+      .err_size = err_size,
+   };
+
+   memset(layout, 0, sizeof(*layout));
+   if (nir->info.shared_size)
+      return fail(&s, "shared memory (%u bytes) is not supported yet",
+                  nir->info.shared_size);
+
+   NIR_PASS_V(nir, nir_lower_system_values);
+   nir_shader_instructions_pass(
+      nir, lower_instr, nir_metadata_block_index | nir_metadata_dominance, &s);
+   return !s.failed;
+}

@@ -1,0 +1,442 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * The compute path end to end, at the Gallium level: our pipe_screen on
+ * the render node (the drm-shim with a mocked GPU), compute shaders built
+ * with nir_builder, compiled by the driver with our compiler, dispatched
+ * with launch_grid, run by the shim's simulator, and the buffers read back
+ * with buffer_map and compared with C references.
+ *
+ *    pan_compute_test            the GPU must run compute (v9)
+ *    pan_compute_test --refused  the GPU has no compute yet: the cap is off
+ *                                and shaders are refused with a message
+ */
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compiler/glsl_types.h"
+#include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
+#include "pipe/p_context.h"
+#include "pipe/p_defines.h"
+#include "pipe/p_screen.h"
+#include "pipe/p_state.h"
+#include "util/u_inlines.h"
+
+#include "pan_public.h"
+
+static unsigned failures, checks;
+
+#define CHECK(cond, ...)                                                       \
+   do {                                                                        \
+      checks++;                                                                \
+      if (!(cond)) {                                                           \
+         failures++;                                                           \
+         printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
+         printf(__VA_ARGS__);                                                  \
+         printf("\n");                                                         \
+      }                                                                        \
+   } while (0)
+
+static struct pipe_screen *screen;
+static struct pipe_context *ctx;
+
+/* The last message the driver sent through the debug callback. */
+static char debug_msg[512];
+
+static void
+debug_message(void *data, unsigned *id, enum util_debug_type type,
+              const char *fmt, va_list args)
+{
+   vsnprintf(debug_msg, sizeof(debug_msg), fmt, args);
+}
+
+static nir_builder
+shader(const char *name, unsigned x, unsigned y, unsigned z)
+{
+   const nir_shader_compiler_options *opts = screen->get_compiler_options(
+      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
+   nir_builder b =
+      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "%s", name);
+   b.shader->info.workgroup_size[0] = x;
+   b.shader->info.workgroup_size[1] = y;
+   b.shader->info.workgroup_size[2] = z;
+   return b;
+}
+
+static void *
+compile(nir_builder *b)
+{
+   struct pipe_compute_state cso = {
+      .ir_type = PIPE_SHADER_IR_NIR,
+      .prog = b->shader,
+   };
+   return ctx->create_compute_state(ctx, &cso);
+}
+
+static struct pipe_resource *
+buffer(unsigned size_B, const void *data)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_BUFFER,
+      .format = PIPE_FORMAT_R8_UNORM,
+      .width0 = size_B,
+      .height0 = 1,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SHADER_BUFFER,
+   };
+   struct pipe_resource *r = screen->resource_create(screen, &templ);
+   if (r && data)
+      pipe_buffer_write(ctx, r, 0, size_B, data);
+   return r;
+}
+
+static void
+bind_ssbos(struct pipe_resource **bufs, unsigned count, unsigned writable)
+{
+   struct pipe_shader_buffer sb[4] = { 0 };
+   for (unsigned i = 0; i < count; ++i) {
+      sb[i].buffer = bufs[i];
+      sb[i].buffer_size = bufs[i]->width0;
+   }
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, count, sb, writable);
+}
+
+static void
+dispatch(void *cso, unsigned bx, unsigned by, unsigned gx, unsigned gy)
+{
+   struct pipe_grid_info info = {
+      .work_dim = 2,
+      .block = { bx, by, 1 },
+      .grid = { gx, gy, 1 },
+   };
+   ctx->bind_compute_state(ctx, cso);
+   ctx->launch_grid(ctx, &info);
+}
+
+/* Reads back a buffer (the map submits and waits). */
+static void
+read_back(struct pipe_resource *r, void *out)
+{
+   pipe_buffer_read(ctx, r, 0, r->width0, out);
+}
+
+static nir_ssa_def *
+ssbo_load(nir_builder *b, unsigned slot, nir_ssa_def *index)
+{
+   return nir_load_ssbo(b, 1, 32, nir_imm_int(b, slot),
+                        nir_imul_imm(b, index, 4), .align_mul = 4);
+}
+
+static void
+ssbo_store(nir_builder *b, unsigned slot, nir_ssa_def *index,
+           nir_ssa_def *value)
+{
+   nir_store_ssbo(b, value, nir_imm_int(b, slot), nir_imul_imm(b, index, 4),
+                  .write_mask = 1, .align_mul = 4);
+}
+
+/* The linear index of a 2D global id: y * width + x. */
+static nir_ssa_def *
+linear_id(nir_builder *b, unsigned width)
+{
+   nir_ssa_def *gid = nir_load_global_invocation_id(b, 32);
+   return nir_iadd(b, nir_imul_imm(b, nir_channel(b, gid, 1), width),
+                   nir_channel(b, gid, 0));
+}
+
+/* int and float arithmetic over a 2D grid: out_i[i] = in[i] * 3 - i,
+ * out_f[i] = float(in[i]) * 0.5 + 1.
+ */
+static void
+test_arith(void)
+{
+   enum { W = 32, H = 6, N = W * H };
+   int32_t in[N], out_i[N], out_f_bits[N];
+   for (unsigned i = 0; i < N; ++i)
+      in[i] = (int32_t)(i * 2654435761u) >> 8;
+
+   nir_builder b = shader("arith", 8, 2, 1);
+   nir_ssa_def *i = linear_id(&b, W);
+   nir_ssa_def *v = ssbo_load(&b, 0, i);
+   ssbo_store(&b, 1, i, nir_isub(&b, nir_imul_imm(&b, v, 3), i));
+   ssbo_store(&b, 2, i,
+              nir_ffma(&b, nir_i2f32(&b, v), nir_imm_float(&b, 0.5f),
+                       nir_imm_float(&b, 1.0f)));
+   void *cso = compile(&b);
+
+   struct pipe_resource *bufs[3] = { buffer(sizeof(in), in),
+                                     buffer(sizeof(out_i), NULL),
+                                     buffer(sizeof(out_f_bits), NULL) };
+   bind_ssbos(bufs, 3, 0x6);
+   dispatch(cso, 8, 2, W / 8, H / 2);
+   read_back(bufs[1], out_i);
+   read_back(bufs[2], out_f_bits);
+
+   unsigned bad_i = 0, bad_f = 0;
+   for (unsigned k = 0; k < N; ++k) {
+      float ref = (float)in[k] * 0.5f + 1.0f, got;
+      memcpy(&got, &out_f_bits[k], 4);
+      bad_i += out_i[k] != (int32_t)((uint32_t)in[k] * 3u - k);
+      bad_f += got != ref;
+   }
+   CHECK(!bad_i, "arith: %u of %u integer results wrong (out[1] = %d)", bad_i,
+         N, out_i[1]);
+   CHECK(!bad_f, "arith: %u of %u float results wrong", bad_f, N);
+
+   ctx->delete_compute_state(ctx, cso);
+   for (unsigned k = 0; k < 3; ++k)
+      pipe_resource_reference(&bufs[k], NULL);
+}
+
+/* A loop with a per-invocation trip count and uniforms from constant
+ * buffer 0: out[i] = sum over j < (i & 7) + u.n of (j * u.k ^ i), and odd
+ * invocations negate their result (if/else).
+ */
+static uint32_t
+loop_ref(uint32_t i, uint32_t n, uint32_t k)
+{
+   uint32_t s = 0;
+   for (uint32_t j = 0; j < (i & 7) + n; ++j)
+      s += (j * k) ^ i;
+   return (i & 1) ? -s : s;
+}
+
+static void
+test_loop_uniforms(void)
+{
+   enum { N = 96 };
+   const uint32_t u[4] = { 3, 11, 0, 0 }; /* n, k */
+   uint32_t out[N];
+
+   nir_builder b = shader("loop", 16, 1, 1);
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *n =
+      nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                   .align_mul = 4, .range = 16);
+   nir_ssa_def *k =
+      nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 4),
+                   .align_mul = 4, .range = 16);
+   nir_ssa_def *count = nir_iadd(&b, nir_iand_imm(&b, i, 7), n);
+   nir_variable *j = nir_local_variable_create(b.impl, glsl_uint_type(), "j");
+   nir_variable *s = nir_local_variable_create(b.impl, glsl_uint_type(), "s");
+   nir_store_var(&b, j, nir_imm_int(&b, 0), 1);
+   nir_store_var(&b, s, nir_imm_int(&b, 0), 1);
+   nir_loop *loop = nir_push_loop(&b);
+   {
+      nir_ssa_def *jv = nir_load_var(&b, j);
+      nir_push_if(&b, nir_uge(&b, jv, count));
+      nir_jump(&b, nir_jump_break);
+      nir_pop_if(&b, NULL);
+      nir_store_var(&b, s,
+                    nir_iadd(&b, nir_load_var(&b, s),
+                             nir_ixor(&b, nir_imul(&b, jv, k), i)),
+                    1);
+      nir_store_var(&b, j, nir_iadd_imm(&b, jv, 1), 1);
+   }
+   nir_pop_loop(&b, loop);
+   nir_push_if(&b, nir_i2b(&b, nir_iand_imm(&b, i, 1)));
+   ssbo_store(&b, 0, i, nir_ineg(&b, nir_load_var(&b, s)));
+   nir_push_else(&b, NULL);
+   ssbo_store(&b, 0, i, nir_load_var(&b, s));
+   nir_pop_if(&b, NULL);
+   void *cso = compile(&b);
+
+   struct pipe_resource *bufs[1] = { buffer(sizeof(out), NULL) };
+   bind_ssbos(bufs, 1, 0x1);
+   struct pipe_constant_buffer cb = { .user_buffer = u, .buffer_size = 16 };
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_COMPUTE, 0, false, &cb);
+   dispatch(cso, 16, 1, N / 16, 1);
+   read_back(bufs[0], out);
+
+   unsigned bad = 0, first = N;
+   for (unsigned k2 = 0; k2 < N; ++k2) {
+      if (out[k2] != loop_ref(k2, u[0], u[1])) {
+         bad++;
+         first = first == N ? k2 : first;
+      }
+   }
+   CHECK(!bad, "loop: %u of %u results wrong (first at %u: 0x%x, want 0x%x)",
+         bad, N, first, first < N ? out[first] : 0,
+         first < N ? loop_ref(first, u[0], u[1]) : 0);
+
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_COMPUTE, 0, false, NULL);
+   ctx->delete_compute_state(ctx, cso);
+   pipe_resource_reference(&bufs[0], NULL);
+}
+
+/* Ids and sizes: out[i] = workgroup id * 65536 + local id * 256 + number
+ * of workgroups, then two dispatches in one batch, the second reading what
+ * the first wrote (b[i] = a[i] + 1, then c[i] = b[i] * 2), and one more
+ * dispatch whose size comes from a buffer (indirect).
+ */
+static void
+test_ids_chain_indirect(void)
+{
+   enum { N = 64 };
+   uint32_t a[N], out[N];
+   for (unsigned i = 0; i < N; ++i)
+      a[i] = i * 7 + 1;
+
+   nir_builder b = shader("ids", 8, 1, 1);
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *wg = nir_channel(&b, nir_load_workgroup_id(&b, 32), 0);
+   nir_ssa_def *lid = nir_channel(&b, nir_load_local_invocation_id(&b), 0);
+   nir_ssa_def *nwg = nir_channel(&b, nir_load_num_workgroups(&b, 32), 0);
+   ssbo_store(
+      &b, 0, i,
+      nir_iadd(&b,
+               nir_iadd(&b, nir_ishl_imm(&b, wg, 16), nir_ishl_imm(&b, lid, 8)),
+               nwg));
+   void *ids = compile(&b);
+
+   b = shader("plus1", 16, 1, 1);
+   i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   ssbo_store(&b, 1, i, nir_iadd_imm(&b, ssbo_load(&b, 0, i), 1));
+   void *plus1 = compile(&b);
+
+   b = shader("times2", 16, 1, 1);
+   i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   ssbo_store(&b, 2, i, nir_imul_imm(&b, ssbo_load(&b, 1, i), 2));
+   void *times2 = compile(&b);
+
+   struct pipe_resource *bufs[3] = { buffer(sizeof(a), NULL),
+                                     buffer(sizeof(a), NULL),
+                                     buffer(sizeof(a), NULL) };
+   bind_ssbos(bufs, 1, 0x1);
+   dispatch(ids, 8, 1, N / 8, 1);
+   read_back(bufs[0], out);
+   unsigned bad = 0;
+   for (unsigned k = 0; k < N; ++k)
+      bad += out[k] != (k / 8) * 65536 + (k % 8) * 256 + N / 8;
+   CHECK(!bad, "ids: %u of %u results wrong (out[9] = 0x%x)", bad, N, out[9]);
+
+   pipe_buffer_write(ctx, bufs[0], 0, sizeof(a), a);
+   bind_ssbos(bufs, 3, 0x6);
+   dispatch(plus1, 16, 1, N / 16, 1);
+   dispatch(times2, 16, 1, N / 16, 1);
+   read_back(bufs[2], out);
+   bad = 0;
+   for (unsigned k = 0; k < N; ++k)
+      bad += out[k] != (a[k] + 1) * 2;
+   CHECK(!bad, "chain: %u of %u results wrong (out[3] = %u)", bad, N, out[3]);
+
+   /* Half the grid from an indirect buffer: the upper half keeps 0. */
+   const uint32_t grid[3] = { N / 16 / 2, 1, 1 };
+   struct pipe_resource *ind = buffer(sizeof(grid), grid);
+   memset(out, 0, sizeof(out));
+   pipe_buffer_write(ctx, bufs[2], 0, sizeof(out), out);
+   struct pipe_grid_info info = {
+      .work_dim = 1,
+      .block = { 16, 1, 1 },
+      .indirect = ind,
+   };
+   ctx->bind_compute_state(ctx, times2);
+   ctx->launch_grid(ctx, &info);
+   read_back(bufs[2], out);
+   bad = 0;
+   for (unsigned k = 0; k < N; ++k)
+      bad += out[k] != (k < N / 2 ? (a[k] + 1) * 2 : 0);
+   CHECK(!bad, "indirect: %u of %u results wrong", bad, N);
+
+   ctx->delete_compute_state(ctx, ids);
+   ctx->delete_compute_state(ctx, plus1);
+   ctx->delete_compute_state(ctx, times2);
+   for (unsigned k = 0; k < 3; ++k)
+      pipe_resource_reference(&bufs[k], NULL);
+   pipe_resource_reference(&ind, NULL);
+}
+
+/* What the driver refuses comes back as a message, and the dispatch is
+ * dropped: the buffer keeps its contents.
+ */
+static void
+test_refusals(bool compute)
+{
+   uint32_t out[16], keep[16];
+   for (unsigned i = 0; i < 16; ++i)
+      keep[i] = 0xdead0000 + i;
+
+   /* A block index that is not constant. */
+   nir_builder b = shader("dynamic-index", 16, 1, 1);
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_store_ssbo(&b, i, nir_iand_imm(&b, i, 1), nir_imul_imm(&b, i, 4),
+                  .write_mask = 1, .align_mul = 4);
+   debug_msg[0] = 0;
+   void *cso = compile(&b);
+   CHECK(cso, "a refused shader still gives a state object");
+   const char *want =
+      compute ? "storage block index is not constant" : "not supported on v";
+   CHECK(strstr(debug_msg, want), "refusal message '%s' lacks '%s'", debug_msg,
+         want);
+
+   struct pipe_resource *bufs[1] = { buffer(sizeof(keep), keep) };
+   bind_ssbos(bufs, 1, 0x1);
+   dispatch(cso, 16, 1, 1, 1);
+   read_back(bufs[0], out);
+   CHECK(!memcmp(out, keep, sizeof(out)), "refused dispatch changed memory");
+   ctx->delete_compute_state(ctx, cso);
+
+   if (compute) {
+      /* Shared memory is not supported yet. */
+      b = shader("shared", 16, 1, 1);
+      b.shader->info.shared_size = 64;
+      debug_msg[0] = 0;
+      cso = compile(&b);
+      CHECK(strstr(debug_msg, "shared memory"), "shared memory refusal: '%s'",
+            debug_msg);
+      ctx->delete_compute_state(ctx, cso);
+   }
+   pipe_resource_reference(&bufs[0], NULL);
+}
+
+int
+main(int argc, char **argv)
+{
+   bool expect_compute = !(argc > 1 && !strcmp(argv[1], "--refused"));
+   /* The drm-shim's render node. */
+   int fd = open("/dev/dri/renderD128", O_RDWR | O_CLOEXEC);
+
+   if (fd < 0) {
+      perror("open render node");
+      return 1;
+   }
+   screen = panfrost_create_screen(fd, NULL);
+   if (!screen) {
+      printf("FAIL: no panfrost screen\n");
+      return 1;
+   }
+   ctx = screen->context_create(screen, NULL, 0);
+   if (!ctx) {
+      printf("FAIL: no context\n");
+      return 1;
+   }
+   struct util_debug_callback cb = { .debug_message = debug_message };
+   ctx->set_debug_callback(ctx, &cb);
+   glsl_type_singleton_init_or_ref();
+
+   bool has = screen->get_param(screen, PIPE_CAP_COMPUTE);
+   CHECK(has == expect_compute, "PIPE_CAP_COMPUTE is %d on %s", has,
+         screen->get_name(screen));
+   if (has && expect_compute) {
+      test_arith();
+      test_loop_uniforms();
+      test_ids_chain_indirect();
+   }
+   test_refusals(has);
+
+   glsl_type_singleton_decref();
+   ctx->destroy(ctx);
+   screen->destroy(screen);
+   printf("%u checks, %u failed\n", checks, failures);
+   return failures ? 1 : 0;
+}
