@@ -107,6 +107,9 @@ def main():
     ap.add_argument('--floor', type=int, default=0,
                     help='fail below this many programs compiled by ours')
     ap.add_argument('--top', type=int, default=15)
+    ap.add_argument('--per-program', action='store_true',
+                    help='list ours / stock instructions of each common '
+                    'program, largest gap first')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('corpus', nargs='+')
     args = ap.parse_args()
@@ -145,6 +148,12 @@ def main():
         for st in sorted(per):
             o, s = per[st]
             print(f'  {st:24} ours {o:7}  stock {s:7}')
+        if args.per_program:
+            rows = sorted(((sum(n for _, n in r[1]), sum(n for _, n in r[2]),
+                            r[0]) for r in both),
+                          key=lambda x: x[1] - x[0])
+            for o, s, path in rows:
+                print(f'  {o:6} {s:6}  {os.path.relpath(path)}')
 
     reasons = collections.Counter(reason_key(m) for r in results
                                   for _, m in r[3])

@@ -113,7 +113,8 @@ work_regs(pan_ir_shader *s, const uint8_t *regs)
    unsigned n = 0;
    pan_ir_foreach_instr_global(s, b, I)
    {
-      if (I->dest.kind == PAN_IR_SSA)
+      /* Preloads are the hardware's registers, not ours. */
+      if (I->dest.kind == PAN_IR_SSA && I->op != PAN_IR_OP_PRELOAD)
          n = MAX2(n, regs[I->dest.value] + I->dest.comps);
    }
    return n;
@@ -162,6 +163,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
       goto fail;
    PASS(s, (void)0, "from_nir");
    PASS(s, pan_ir_opt_copy_prop(s), "copy_prop");
+   PASS(s, pan_ir_opt_collect(s), "opt_collect");
    PASS(s, pan_ir_opt_dce(s), "dce");
    PASS(s, pan_ir_lower_phis(s), "lower_phis");
    PASS(s, pan_va_legalize(s, fold), "va_legalize");

@@ -25,13 +25,47 @@ struct emit_ctx {
    size_t err_size;
 };
 
+/* Whether source k of I, a collect or mov, is in its destination word
+ * already (the allocator coalesces them; preloads are their register). */
+static bool
+in_place(const struct emit_ctx *c, const pan_ir_instr *I, unsigned k)
+{
+   pan_ir_index src = I->src[k];
+   return src.kind == PAN_IR_SSA && !src.neg && !src.abs &&
+          c->regs[src.value] + src.comp == c->regs[I->dest.value] + k;
+}
+
+/* Source of the k-th word a collect writes (the others are in place). */
+static unsigned
+collect_word(const struct emit_ctx *c, const pan_ir_instr *I, unsigned k)
+{
+   for (unsigned i = 0; i < I->nr_srcs; ++i) {
+      if (!in_place(c, I, i) && k-- == 0)
+         return i;
+   }
+   unreachable("collect word out of range");
+}
+
 /* Instruction words an IR instruction becomes. */
 static unsigned
-instr_words(const pan_ir_instr *I)
+instr_words(const struct emit_ctx *c, const pan_ir_instr *I)
 {
-   if (I->op == PAN_IR_OP_BLEND)
+   switch (I->op) {
+   case PAN_IR_OP_BLEND:
       return 3;
-   return I->op == PAN_IR_OP_COLLECT ? I->nr_srcs : 1;
+   case PAN_IR_OP_PRELOAD:
+      return c->regs[I->dest.value] == I->imm ? 0 : 1;
+   case PAN_IR_OP_MOV:
+      return in_place(c, I, 0) ? 0 : 1;
+   case PAN_IR_OP_COLLECT: {
+      unsigned n = 0;
+      for (unsigned i = 0; i < I->nr_srcs; ++i)
+         n += !in_place(c, I, i);
+      return n;
+   }
+   default:
+      return 1;
+   }
 }
 
 static bool
@@ -250,6 +284,7 @@ build(struct emit_ctx *c, const pan_ir_instr *I, unsigned k, unsigned pc,
       in->op = -1;
       in->name = "mov.i32";
       in->nr_operands = 2;
+      k = collect_word(c, I, k);
       in->operands[0].reg = c->regs[I->dest.value] + k;
       return to_src(c, I->src[k], &in->operands[1].src);
    }
@@ -360,11 +395,14 @@ pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
 
    /* Branch targets first: the pc where each block starts. */
    unsigned pc = 0;
+   unsigned tail_start = 0;
    pan_ir_foreach_block(s, b)
    {
-      c.block_pc[b->index] = pc;
-      pan_ir_foreach_instr(b, I) pc += instr_words(I);
+      c.block_pc[b->index] = tail_start = pc;
+      pan_ir_foreach_instr(b, I) pc += instr_words(&c, I);
    }
+   /* No word in the last block: a branch may land at the very end. */
+   bool tail_empty = pc == tail_start;
 
    struct pan_va_instr in;
    char name[32];
@@ -374,7 +412,7 @@ pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    {
       pan_ir_foreach_instr(b, I)
       {
-         for (unsigned k = 0; k < instr_words(I); ++k, ++pc) {
+         for (unsigned k = 0; k < instr_words(&c, I); ++k, ++pc) {
             uint64_t word;
             if (!build(&c, I, k, pc, &in, name, sizeof(name)) ||
                 !check_fau(&c, &in) || !encode(&c, &in, &word)) {
@@ -394,7 +432,7 @@ pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    if (last && last->op == PAN_IR_OP_BLEND && (last->imm & 0x100))
       ok = true;
    else
-      ok = finish(&c, &out, any ? &in : NULL, list_is_empty(&tail->instrs));
+      ok = finish(&c, &out, any ? &in : NULL, tail_empty);
 
 done:
    ralloc_free(c.block_pc);

@@ -43,6 +43,9 @@ foldable_src(const pan_ir_instr *I, unsigned i)
 static bool
 fau_compatible(const pan_ir_instr *I, pan_ir_index v)
 {
+   /* A collect writes each word with its own move. */
+   if (I->op == PAN_IR_OP_COLLECT)
+      return true;
    int slot = pan_va_fau_slot(v);
    for (unsigned i = 0; slot >= 0 && i < I->nr_srcs; ++i) {
       int other = pan_va_fau_slot(I->src[i]);

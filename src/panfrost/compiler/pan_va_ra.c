@@ -11,6 +11,14 @@
  * free run of registers (aligned to 2 for vectors, which 64-bit sources
  * and staging vectors want).  An interval ends after its last use, so a
  * destination never shares a register with a source of its instruction.
+ *
+ * Two kinds of values get no registers of their own, so that no move
+ * copies them: a preload is the register the hardware preloaded (those are
+ * reserved), and a scalar defined once that a collect puts in word k of
+ * its vector is allocated as that word (a member of the collect's group).
+ * A group is one interval, the hull of its vector's and its members', so
+ * each member is in place from its definition on and the collect moves
+ * only the words that are not (pan_va_emit.c skips the others).
  */
 
 #include <string.h>
@@ -28,6 +36,10 @@ struct ra_ctx {
    unsigned words; /* BITSET words per set */
    unsigned *start, *end;
    uint8_t *comps;
+   unsigned *defs;              /* definitions of each value */
+   int *preload;                /* register of a preload, else -1 */
+   unsigned *leader;            /* a member's collect vector, else ~0 */
+   uint8_t *word;               /* a member's word in it */
    struct util_dynarray blends; /* instruction numbers of blends */
 };
 
@@ -59,6 +71,9 @@ compute_sets(struct ra_ctx *c)
             util_dynarray_append(&c->blends, unsigned, ip);
          if (I->dest.kind == PAN_IR_SSA) {
             unsigned v = I->dest.value;
+            c->defs[v]++;
+            if (I->op == PAN_IR_OP_PRELOAD)
+               c->preload[v] = (int)I->imm;
             BITSET_SET(rb->def, v);
             c->start[v] = MIN2(c->start[v], ip);
             c->end[v] = MAX2(c->end[v], ip);
@@ -103,6 +118,40 @@ solve_liveness(struct ra_ctx *c)
       c->start[v] = MIN2(c->start[v], rb->first);
       BITSET_FOREACH_SET(v, rb->live_out, c->s->ssa_alloc)
       c->end[v] = MAX2(c->end[v], rb->last);
+   }
+}
+
+/* Members of collect groups: scalars defined once by an allocated value,
+ * each in one group, one word each, never a vector that is a group. */
+static void
+find_groups(struct ra_ctx *c)
+{
+   pan_ir_foreach_instr_global(c->s, b, I)
+   {
+      if (I->op != PAN_IR_OP_COLLECT || I->dest.kind != PAN_IR_SSA)
+         continue;
+      unsigned v = I->dest.value;
+      if (c->leader[v] != ~0u || c->defs[v] != 1)
+         continue;
+      for (unsigned k = 0; k < I->nr_srcs; ++k) {
+         pan_ir_index src = I->src[k];
+         if (src.kind != PAN_IR_SSA || src.comp || src.neg || src.abs)
+            continue;
+         unsigned m = src.value;
+         if (m == v || c->comps[m] != 1 || c->defs[m] != 1 ||
+             c->preload[m] >= 0 || c->leader[m] != ~0u)
+            continue;
+         c->leader[m] = v;
+         c->word[m] = k;
+      }
+   }
+   /* Hulls: the leader's interval covers its members'. */
+   for (unsigned m = 0; m < c->s->ssa_alloc; ++m) {
+      unsigned v = c->leader[m];
+      if (v == ~0u)
+         continue;
+      c->start[v] = MIN2(c->start[v], c->start[m]);
+      c->end[v] = MAX2(c->end[v], c->end[m]);
    }
 }
 
@@ -151,15 +200,22 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
    c.start = ralloc_array(tmp, unsigned, n + 1);
    c.end = rzalloc_array(tmp, unsigned, n + 1);
    c.comps = rzalloc_array(tmp, uint8_t, n + 1);
+   c.defs = rzalloc_array(tmp, unsigned, n + 1);
+   c.preload = ralloc_array(tmp, int, n + 1);
+   c.leader = ralloc_array(tmp, unsigned, n + 1);
+   c.word = rzalloc_array(tmp, uint8_t, n + 1);
    memset(c.start, 0xff, (n + 1) * sizeof(unsigned));
+   memset(c.preload, 0xff, (n + 1) * sizeof(int));
+   memset(c.leader, 0xff, (n + 1) * sizeof(unsigned));
    util_dynarray_init(&c.blends, tmp);
 
    compute_sets(&c);
    solve_liveness(&c);
+   find_groups(&c);
 
    unsigned *order = ralloc_array(tmp, unsigned, n + 1), count = 0;
    for (unsigned v = 0; v < n; ++v) {
-      if (c.comps[v])
+      if (c.comps[v] && c.preload[v] < 0 && c.leader[v] == ~0u)
          order[count++] = v;
    }
    sort_ctx = &c;
@@ -196,6 +252,12 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
       regs[v] = r;
       used |= BITFIELD64_MASK(c.comps[v]) << r;
       active[nr_active++] = v;
+   }
+   for (unsigned v = 0; v < n; ++v) {
+      if (c.preload[v] >= 0)
+         regs[v] = (uint8_t)c.preload[v];
+      else if (c.leader[v] != ~0u)
+         regs[v] = regs[c.leader[v]] + c.word[v];
    }
    ralloc_free(tmp);
    return regs;

@@ -19,6 +19,9 @@
  * size in 16-byte quadwords, threads from the registers used (two
  * threads up to r31) and the loops.  We never spill.
  *
+ * With PAN_DB_PRINT=1 the IR after each pass and the disassembly go to
+ * stderr; PAN_DB_PRINT=2 prints the NIR handed to the compiler first.
+ *
  * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL
  * front end failure, 4 I/O error.  See docs/drivers/panfrost/compiler.rst.
  */
@@ -163,8 +166,13 @@ compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
    char err[256];
    void *mem = ralloc_context(NULL);
    nir_shader *clone = nir_shader_clone(mem, nir);
+   /* PAN_DB_PRINT=1 prints the IR after each pass and the disassembly. */
+   const char *print = getenv("PAN_DB_PRINT");
+   FILE *print_ir = print && atoi(print) ? stderr : NULL;
+   if (print && atoi(print) > 1)
+      nir_print_shader(clone, stderr);
    bool ok =
-      pan_va_compile_opts(clone, mem, &opts, &bin, NULL, err, sizeof(err));
+      pan_va_compile_opts(clone, mem, &opts, &bin, print_ir, err, sizeof(err));
 
    if (ok)
       report(stage, &bin);
