@@ -100,6 +100,20 @@ const char *pan_mid_instr_op(const struct pan_mid_instr *I, unsigned *value,
 bool pan_mid_instr_field(const struct pan_mid_instr *I, const char *name,
                          uint64_t *value);
 
+/*
+ * Building instructions for a compiler: init gives slot and opcode (by
+ * name) with every field at its default; set writes one named field of
+ * the layout the opcode uses.  False for an unknown opcode or field, or
+ * a value that does not fit.
+ */
+bool pan_mid_instr_init(struct pan_mid_instr *I, enum pan_mid_slot slot,
+                        const char *op_name);
+bool pan_mid_instr_set(struct pan_mid_instr *I, const char *name,
+                       uint64_t value);
+
+/* ALU units (bit i: enum pan_mid_slot i) that run an opcode; 0: unknown. */
+unsigned pan_mid_alu_op_units(const char *op_name);
+
 #ifdef __cplusplus
 }
 #endif

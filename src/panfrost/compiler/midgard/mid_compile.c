@@ -1,0 +1,157 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The Midgard compiler's pipeline: NIR lowering and clean-up, out of SSA
+ * with vectors as masked moves, then our IR, register allocation and
+ * bundle scheduling/emission.
+ */
+
+#include <string.h>
+
+#include "util/ralloc.h"
+
+#include "mid_ir.h"
+
+const nir_shader_compiler_options mid_nir_options = {
+   .lower_ffma32 = true,
+   .lower_flrp32 = true,
+   .lower_fpow = true,
+   .lower_fmod = true,
+   .lower_fdiv = true,
+   .lower_ffract = true,
+   .lower_fsign = true,
+   .lower_isign = true,
+   .lower_scmp = true,
+   .lower_fdph = true,
+   .lower_find_lsb = true,
+   .lower_ifind_msb = true,
+   .lower_uadd_carry = true,
+   .lower_usub_borrow = true,
+   .lower_bitfield_insert_to_shifts = true,
+   .lower_bitfield_extract_to_shifts = true,
+   .lower_extract_byte = true,
+   .lower_extract_word = true,
+   .lower_insert_byte = true,
+   .lower_insert_word = true,
+   .lower_rotate = true,
+   .lower_bit_count = true,
+   .lower_bitfield_reverse = true,
+   .lower_uniforms_to_ubo = true,
+   .lower_pack_split = true,
+   .lower_hadd = true,
+   .lower_ldexp = true,
+   .lower_fsat = false,
+   .max_unroll_iterations = 32,
+};
+
+/* Horizontal ops (dot products, all/any comparisons) become scalar ops;
+ * the rest keeps its vector width. */
+static bool
+scalarise_filter(const nir_instr *instr, const void *data)
+{
+   if (instr->type != nir_instr_type_alu)
+      return false;
+   nir_alu_instr *alu = nir_instr_as_alu(instr);
+   const nir_op_info *info = &nir_op_infos[alu->op];
+   if (nir_op_is_vec(alu->op))
+      return false;
+   return info->output_size == 1 && info->num_inputs &&
+          info->input_sizes[0] > 1;
+}
+
+static void
+optimise(nir_shader *nir)
+{
+   bool progress;
+   unsigned iter = 0;
+   do {
+      progress = false;
+      NIR_PASS(progress, nir, nir_copy_prop);
+      NIR_PASS(progress, nir, nir_opt_remove_phis);
+      NIR_PASS(progress, nir, nir_opt_dce);
+      NIR_PASS(progress, nir, nir_opt_dead_cf);
+      NIR_PASS(progress, nir, nir_opt_cse);
+      NIR_PASS(progress, nir, nir_opt_peephole_select, 8, true, true);
+      NIR_PASS(progress, nir, nir_opt_algebraic);
+      NIR_PASS(progress, nir, nir_opt_constant_folding);
+      NIR_PASS(progress, nir, nir_opt_if, nir_opt_if_aggressive_last_continue);
+      NIR_PASS(progress, nir, nir_opt_loop_unroll);
+   } while (progress && ++iter < 32);
+}
+
+static void
+lower(nir_shader *nir)
+{
+   NIR_PASS_V(nir, nir_lower_vars_to_ssa);
+   NIR_PASS_V(nir, nir_lower_idiv,
+              &(nir_lower_idiv_options){ .allow_fp16 = false });
+   NIR_PASS_V(nir, nir_lower_alu_to_scalar, scalarise_filter, NULL);
+   optimise(nir);
+   NIR_PASS_V(nir, nir_opt_algebraic_late);
+   NIR_PASS_V(nir, nir_lower_bool_to_int32);
+   NIR_PASS_V(nir, nir_copy_prop);
+   NIR_PASS_V(nir, nir_opt_dce);
+   NIR_PASS_V(nir, nir_lower_to_source_mods, nir_lower_float_source_mods);
+   NIR_PASS_V(nir, nir_opt_dce);
+   NIR_PASS_V(nir, nir_lower_locals_to_regs);
+   NIR_PASS_V(nir, nir_convert_from_ssa, true);
+   NIR_PASS_V(nir, nir_move_vec_src_uses_to_dest);
+   NIR_PASS_V(nir, nir_lower_vec_to_movs, NULL, NULL);
+   NIR_PASS_V(nir, nir_opt_dce);
+}
+
+bool
+mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
+            struct mid_binary *out, FILE *print_ir, char *err, size_t err_size)
+{
+   memset(out, 0, sizeof(*out));
+   if (gpu_id != 0x720 && gpu_id != 0x860) {
+      snprintf(err, err_size, "GPU 0x%x is not a Midgard we target", gpu_id);
+      return false;
+   }
+   gl_shader_stage stage = nir->info.stage;
+   if (stage != MESA_SHADER_COMPUTE && stage != MESA_SHADER_KERNEL &&
+       stage != MESA_SHADER_FRAGMENT) {
+      snprintf(err, err_size, "%s shaders are not supported",
+               gl_shader_stage_name(stage));
+      return false;
+   }
+
+   lower(nir);
+
+   struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
+   s->mem = s;
+   s->stage = stage;
+   s->gpu_id = gpu_id;
+   s->err = err;
+   s->err_size = err_size;
+   list_inithead(&s->blocks);
+
+   bool ok = mid_from_nir(s, nir);
+   if (ok && print_ir) {
+      fprintf(print_ir, "--- IR ---\n");
+      mid_print(s, print_ir);
+   }
+   ok = ok && mid_ra(s);
+   if (ok && print_ir) {
+      fprintf(print_ir, "--- allocated ---\n");
+      mid_print(s, print_ir);
+   }
+   ok = ok && mid_emit(s, out);
+   if (!ok) {
+      if (!s->failed)
+         snprintf(err, err_size, "internal error");
+      ralloc_free(s);
+      return false;
+   }
+   /* Move the code to the caller's context before freeing ours. */
+   ralloc_steal(mem_ctx, out->code);
+   out->work_regs = MAX2(s->work_regs, 1);
+   out->threads = out->work_regs <= 4 ? 4 : out->work_regs <= 8 ? 2 : 1;
+   out->loops = s->loops;
+   out->nr_push = s->nr_push;
+   memcpy(out->push, s->push, sizeof(out->push));
+   ralloc_free(s);
+   return true;
+}

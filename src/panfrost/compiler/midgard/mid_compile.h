@@ -1,0 +1,54 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Our NIR -> Midgard (Mali T720 v4, T860 v5) compiler.  See
+ * docs/drivers/panfrost/compiler-midgard.rst.
+ */
+
+#ifndef MID_COMPILE_H
+#define MID_COMPILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compiler/nir/nir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* NIR options the shaders given to mid_compile should be built with. */
+extern const nir_shader_compiler_options mid_nir_options;
+
+#define MID_MAX_PUSH 16 /* uniform vec4s preloaded into r23 down to r8 */
+
+struct mid_binary {
+   uint8_t *code; /* bundles then a zero quadword; ralloc'd on mem_ctx */
+   unsigned size_B;
+   unsigned nr_instrs;  /* ALU, load/store and branch words */
+   unsigned nr_bundles; /* not counting the trailing zero quadword */
+   unsigned work_regs;  /* r0..work_regs-1 hold values */
+   unsigned threads;    /* 4, 2 or 1 by work_regs */
+   unsigned loops;
+   /* Uniform vec4 i (preloaded into r(23-i)) is bytes 16*push[i] .. +16
+    * of UBO 0. */
+   unsigned push[MID_MAX_PUSH];
+   unsigned nr_push;
+};
+
+/*
+ * Compile a NIR shader (gpu_id 0x720 or 0x860).  False with a message
+ * naming the construct we do not support; never aborts on input.
+ */
+bool mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
+                 struct mid_binary *out, FILE *print_ir, char *err,
+                 size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,681 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * NIR (out of SSA, vectors lowered to masked moves) -> Midgard IR.  Each
+ * NIR SSA value and register is one vec4 variable; ALU instructions keep
+ * their vector width, swizzles and write masks.  Constants and pushed
+ * uniforms are folded into the ALU sources that read them and only
+ * materialised for other users.
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "util/ralloc.h"
+#include "util/u_math.h"
+
+#include "mid_ir.h"
+
+enum {
+   F_INT = 1 << 0,  /* integer result: keep the low bits (omod keeplo) */
+   F_SWAP = 1 << 1, /* operands reversed (a >= b is b <= a) */
+   F_MOV = 1 << 2,  /* one operand, read from the second source */
+   F_ONE = 1 << 3,  /* one operand in the first source; second unused */
+};
+
+struct alu_map {
+   nir_op nop;
+   const char *op;
+   unsigned flags;
+};
+
+static const struct alu_map alu_table[] = {
+   { nir_op_fadd, "fadd", 0 },
+   { nir_op_fmul, "fmul", 0 },
+   { nir_op_fmin, "fmin", 0 },
+   { nir_op_fmax, "fmax", 0 },
+   { nir_op_mov, "imov", F_MOV | F_INT },
+   { nir_op_fneg, "fmov", F_MOV },
+   { nir_op_fabs, "fmov", F_MOV },
+   { nir_op_fsat, "fmov", F_MOV },
+   { nir_op_ffloor, "ffloor", F_ONE },
+   { nir_op_fceil, "fceil", F_ONE },
+   { nir_op_ftrunc, "ftrunc", F_ONE },
+   { nir_op_fround_even, "froundeven", F_ONE },
+   { nir_op_frcp, "frcp", F_ONE },
+   { nir_op_frsq, "frsqrt", F_ONE },
+   { nir_op_fsqrt, "fsqrt", F_ONE },
+   { nir_op_fexp2, "fexp2", F_ONE },
+   { nir_op_flog2, "flog2", F_ONE },
+   { nir_op_feq32, "feq", F_INT },
+   { nir_op_fneu32, "fne", F_INT },
+   { nir_op_flt32, "flt", F_INT },
+   { nir_op_fge32, "fle", F_INT | F_SWAP },
+   { nir_op_ieq32, "ieq", F_INT },
+   { nir_op_ine32, "ine", F_INT },
+   { nir_op_ilt32, "ilt", F_INT },
+   { nir_op_ige32, "ile", F_INT | F_SWAP },
+   { nir_op_ult32, "ult", F_INT },
+   { nir_op_uge32, "ule", F_INT | F_SWAP },
+   { nir_op_iadd, "iadd", F_INT },
+   { nir_op_isub, "isub", F_INT },
+   { nir_op_imul, "imul", F_INT },
+   { nir_op_imin, "imin", F_INT },
+   { nir_op_imax, "imax", F_INT },
+   { nir_op_umin, "umin", F_INT },
+   { nir_op_umax, "umax", F_INT },
+   { nir_op_iand, "iand", F_INT },
+   { nir_op_ior, "ior", F_INT },
+   { nir_op_ixor, "ixor", F_INT },
+   { nir_op_ishl, "ishl", F_INT },
+   { nir_op_ishr, "iasr", F_INT },
+   { nir_op_ushr, "ilsr", F_INT },
+   { nir_op_i2f32, "i2f", F_ONE },
+   { nir_op_u2f32, "u2f", F_ONE },
+   { nir_op_f2i32, "f2i_rtz", F_ONE | F_INT },
+   { nir_op_f2u32, "f2u_rtz", F_ONE | F_INT },
+};
+
+struct ctx {
+   struct mid_shader *s;
+   nir_shader *nir;
+   nir_function_impl *impl;
+   struct mid_block *block;
+   struct mid_block **blocks; /* by NIR block index */
+   unsigned reg_base;         /* variable of NIR register 0 */
+   /* Per SSA index: folded constant or uniform, NULL/-1 when neither. */
+   nir_load_const_instr **consts;
+   int *uniform; /* push slot * 4 + first component */
+   unsigned colour_var;
+   bool has_colour;
+};
+
+static unsigned
+src_var(struct ctx *c, const nir_src *src)
+{
+   return src->is_ssa ? src->ssa->index : c->reg_base + src->reg.reg->index;
+}
+
+static struct mid_instr *
+alu(struct ctx *c, const char *op, struct mid_ref dst, unsigned mask)
+{
+   struct mid_instr *I = mid_instr_create(c->s, c->block, MID_ALU, op);
+   I->dst = dst;
+   I->mask = mask;
+   return I;
+}
+
+/* Source reading component swz[l] of a NIR source for each lane l. */
+static struct mid_src
+nir_src_to_mid(struct ctx *c, const nir_src *src, const uint8_t *swz)
+{
+   struct mid_src m = { 0 };
+   for (unsigned l = 0; l < 4; l++)
+      m.swz[l] = swz[l] & 3;
+
+   if (src->is_ssa && c->consts[src->ssa->index]) {
+      nir_load_const_instr *lc = c->consts[src->ssa->index];
+      m.ref.kind = MID_REF_CONST;
+      for (unsigned l = 0; l < 4; l++)
+         m.imm[l] = lc->value[MIN2(swz[l], lc->def.num_components - 1)].u32;
+      return m;
+   }
+   if (src->is_ssa && c->uniform[src->ssa->index] >= 0) {
+      int u = c->uniform[src->ssa->index];
+      m.ref = (struct mid_ref){ MID_REF_UNIFORM, u / 4 };
+      for (unsigned l = 0; l < 4; l++)
+         m.swz[l] = (u % 4) + MIN2(swz[l], 3 - u % 4);
+      return m;
+   }
+   m.ref = mid_var(src_var(c, src));
+   return m;
+}
+
+static const uint8_t identity[4] = { 0, 1, 2, 3 };
+
+/* Variable holding a source's value, materialising constants/uniforms. */
+static unsigned
+src_in_var(struct ctx *c, const nir_src *src)
+{
+   if (src->is_ssa &&
+       (c->consts[src->ssa->index] || c->uniform[src->ssa->index] >= 0)) {
+      unsigned v = src->ssa->index;
+      struct mid_instr *I =
+         alu(c, "imov", mid_var(v), (1u << src->ssa->num_components) - 1);
+      I->int_result = true;
+      I->nr_srcs = 2;
+      I->src[0].ref.kind = MID_REF_NONE;
+      I->src[1] = nir_src_to_mid(c, src, identity);
+      return v;
+   }
+   return src_var(c, src);
+}
+
+static bool
+check_size(struct ctx *c, unsigned bits, const char *what)
+{
+   if (bits == 32 || bits == 1)
+      return true;
+   return mid_error(c->s, "%u-bit values (%s) are not supported", bits, what);
+}
+
+static struct mid_src
+imm_src(uint32_t v)
+{
+   struct mid_src m = { .ref = { MID_REF_CONST, 0 }, .swz = { 0, 1, 2, 3 } };
+   for (unsigned l = 0; l < 4; l++)
+      m.imm[l] = v;
+   return m;
+}
+
+static bool
+emit_alu(struct ctx *c, nir_alu_instr *alu_i)
+{
+   const nir_op_info *info = &nir_op_infos[alu_i->op];
+   nir_dest *d = &alu_i->dest.dest;
+   if (!d->is_ssa && (d->reg.indirect || d->reg.reg->num_array_elems))
+      return mid_error(c->s, "register arrays are not supported");
+   if (!check_size(c, nir_dest_bit_size(*d), info->name))
+      return false;
+   for (unsigned i = 0; i < info->num_inputs; i++) {
+      if (!check_size(c, nir_src_bit_size(alu_i->src[i].src), info->name))
+         return false;
+      if (!alu_i->src[i].src.is_ssa &&
+          (alu_i->src[i].src.reg.indirect ||
+           alu_i->src[i].src.reg.reg->num_array_elems))
+         return mid_error(c->s, "register arrays are not supported");
+   }
+
+   unsigned mask =
+      d->is_ssa ? (1u << d->ssa.num_components) - 1 : alu_i->dest.write_mask;
+   struct mid_ref dst =
+      mid_var(d->is_ssa ? d->ssa.index : c->reg_base + d->reg.reg->index);
+   struct mid_src s0 =
+      info->num_inputs > 0
+         ? nir_src_to_mid(c, &alu_i->src[0].src, alu_i->src[0].swizzle)
+         : (struct mid_src){ 0 };
+   struct mid_src s1 =
+      info->num_inputs > 1
+         ? nir_src_to_mid(c, &alu_i->src[1].src, alu_i->src[1].swizzle)
+         : (struct mid_src){ 0 };
+   for (unsigned i = 0; i < MIN2(info->num_inputs, 2); i++) {
+      struct mid_src *m = i ? &s1 : &s0;
+      m->abs = alu_i->src[i].abs;
+      m->neg = alu_i->src[i].negate;
+   }
+
+   struct mid_instr *I;
+   switch (alu_i->op) {
+   case nir_op_b32csel: {
+      /* The per-lane condition comes from r31 in the same bundle. */
+      struct mid_instr *cond = alu(c, "imov", mid_hw(31), mask);
+      cond->int_result = true;
+      cond->nr_srcs = 2;
+      cond->src[1] = s0;
+      cond->pair_next = true;
+      I = alu(c, "icsel_v", dst, mask);
+      I->int_result = true;
+      I->nr_srcs = 2;
+      I->src[0] = nir_src_to_mid(c, &alu_i->src[1].src, alu_i->src[1].swizzle);
+      I->src[1] = nir_src_to_mid(c, &alu_i->src[2].src, alu_i->src[2].swizzle);
+      return true;
+   }
+   case nir_op_fsin:
+   case nir_op_fcos: {
+      /* The hardware takes the angle in units of pi. */
+      unsigned t = c->s->nr_vars++;
+      I = alu(c, "fmul", mid_var(t), mask);
+      I->nr_srcs = 2;
+      I->src[0] = s0;
+      I->src[1] = imm_src(fui((float)M_1_PI));
+      I = alu(c, alu_i->op == nir_op_fsin ? "fsinpi" : "fcospi", dst, mask);
+      I->nr_srcs = 2;
+      I->src[0] = mid_src_ref(mid_var(t));
+      I->src[1] = imm_src(0);
+      return true;
+   }
+   case nir_op_ineg:
+      I = alu(c, "isub", dst, mask);
+      I->int_result = true;
+      I->nr_srcs = 2;
+      I->src[0] = imm_src(0);
+      I->src[1] = s0;
+      return true;
+   case nir_op_inot:
+      I = alu(c, "inor", dst, mask);
+      I->int_result = true;
+      I->nr_srcs = 2;
+      I->src[0] = s0;
+      I->src[1] = s0;
+      return true;
+   case nir_op_iabs:
+      I = alu(c, "iabsdiff", dst, mask);
+      I->int_result = true;
+      I->nr_srcs = 2;
+      I->src[0] = s0;
+      I->src[1] = imm_src(0);
+      return true;
+   case nir_op_b2f32:
+   case nir_op_b2i32:
+      I = alu(c, "iand", dst, mask);
+      I->int_result = true;
+      I->nr_srcs = 2;
+      I->src[0] = s0;
+      I->src[1] = imm_src(alu_i->op == nir_op_b2f32 ? fui(1.0f) : 1);
+      return true;
+   case nir_op_i2b32:
+   case nir_op_f2b32:
+      I = alu(c, alu_i->op == nir_op_i2b32 ? "ine" : "fne", dst, mask);
+      I->int_result = true;
+      I->nr_srcs = 2;
+      I->src[0] = s0;
+      I->src[1] = imm_src(0);
+      return true;
+   default:
+      break;
+   }
+
+   const struct alu_map *m = NULL;
+   for (unsigned i = 0; i < ARRAY_SIZE(alu_table); i++) {
+      if (alu_table[i].nop == alu_i->op)
+         m = &alu_table[i];
+   }
+   if (!m)
+      return mid_error(c->s, "NIR ALU op %s is not supported", info->name);
+
+   I = alu(c, m->op, dst, mask);
+   I->int_result = m->flags & F_INT;
+   I->nr_srcs = 2;
+   if (alu_i->dest.saturate || alu_i->op == nir_op_fsat)
+      I->omod = 3; /* clamp to [0, 1] */
+   if (m->flags & F_MOV) {
+      I->src[1] = s0;
+      if (alu_i->op == nir_op_fneg)
+         I->src[1].neg = !I->src[1].neg;
+      if (alu_i->op == nir_op_fabs) {
+         I->src[1].abs = true;
+         I->src[1].neg = false;
+      }
+   } else if (m->flags & F_ONE) {
+      I->src[0] = s0;
+      I->src[1] = imm_src(0);
+   } else if (m->flags & F_SWAP) {
+      I->src[0] = s1;
+      I->src[1] = s0;
+   } else {
+      I->src[0] = s0;
+      I->src[1] = s1;
+   }
+   return true;
+}
+
+/* Where NIR's 32-bit global address goes: an index from r26.x over a zero
+ * base (our first slice has no 64-bit values). */
+static bool
+emit_address(struct ctx *c, const nir_src *addr, struct mid_ls *ls)
+{
+   if (nir_src_bit_size(*addr) != 32)
+      return mid_error(c->s, "64-bit global addresses are not supported");
+   struct mid_instr *I = alu(c, "imov", mid_hw(26), 0x1);
+   I->int_result = true;
+   I->nr_srcs = 2;
+   uint8_t swz[4] = { 0, 0, 0, 0 };
+   I->src[1] = nir_src_to_mid(c, addr, swz);
+   ls->areg = 7; /* zero */
+   ls->ireg = 0; /* r26 */
+   ls->icomp = 0;
+   ls->ifmt = 2; /* u32 */
+   return true;
+}
+
+static const char *
+size_suffix(const char *base, unsigned comps, char *buf, size_t n)
+{
+   snprintf(buf, n, "%s%s", base,
+            comps == 1   ? "32"
+            : comps == 2 ? "64"
+                         : "128");
+   return buf;
+}
+
+static bool
+emit_load(struct ctx *c, nir_intrinsic_instr *in, const char *base,
+          struct mid_ls ls)
+{
+   char name[32];
+   unsigned nc = nir_dest_num_components(in->dest);
+   if (!check_size(c, nir_dest_bit_size(in->dest), "load"))
+      return false;
+   struct mid_instr *I = mid_instr_create(
+      c->s, c->block, MID_LDST,
+      ralloc_strdup(c->s->mem, size_suffix(base, nc, name, sizeof(name))));
+   ls.swz = 0xe4;
+   I->ls = ls;
+   I->dst = mid_var(in->dest.ssa.index);
+   I->mask = (1u << nc) - 1;
+   return true;
+}
+
+static bool
+emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
+{
+   struct mid_ls ls = { 0 };
+
+   switch (in->intrinsic) {
+   case nir_intrinsic_load_ubo: {
+      if (!nir_src_is_const(in->src[0]))
+         return mid_error(c->s, "indirect UBO indices are not supported");
+      unsigned ubo = nir_src_as_uint(in->src[0]);
+      if (ubo > 255)
+         return mid_error(c->s, "UBO index %u out of range", ubo);
+      ls.acomp = ubo & 3;
+      ls.areg = (ubo >> 2) & 7;
+      ls.wide = (ubo >> 5) & 1;
+      ls.ifmt = (ubo >> 6) & 3;
+      ls.ireg = 7; /* no register index */
+      unsigned byte = 0;
+      if (nir_src_is_const(in->src[1])) {
+         byte = nir_src_as_uint(in->src[1]);
+      } else {
+         /* Register offset from r27.x. */
+         struct mid_instr *I = alu(c, "imov", mid_hw(27), 0x1);
+         I->int_result = true;
+         I->nr_srcs = 2;
+         uint8_t swz[4] = { 0 };
+         I->src[1] = nir_src_to_mid(c, &in->src[1], swz);
+         ls.ireg = 1;
+      }
+      if (byte >= (1u << 15))
+         return mid_error(c->s, "UBO offset %u out of range", byte);
+      /* Bit 0 says the buffer index is immediate; the byte offset sits
+       * above two bits. */
+      ls.offset = (int)(byte << 2) | 1;
+      return emit_load(c, in, "ld_ubo_", ls);
+   }
+   case nir_intrinsic_load_global:
+   case nir_intrinsic_load_global_constant:
+      if (!emit_address(c, &in->src[0], &ls))
+         return false;
+      return emit_load(c, in, "ld_", ls);
+   case nir_intrinsic_store_global: {
+      unsigned nc = nir_src_num_components(in->src[0]);
+      if (!check_size(c, nir_src_bit_size(in->src[0]), "store"))
+         return false;
+      /* The data goes through r27. */
+      struct mid_instr *D = alu(c, "imov", mid_hw(27), (1u << nc) - 1);
+      D->int_result = true;
+      D->nr_srcs = 2;
+      D->src[1] = nir_src_to_mid(c, &in->src[0], identity);
+      if (!emit_address(c, &in->src[1], &ls))
+         return false;
+      char name[32];
+      struct mid_instr *I = mid_instr_create(
+         c->s, c->block, MID_LDST,
+         ralloc_strdup(c->s->mem, size_suffix("st_", nc, name, sizeof(name))));
+      ls.swz = 0xe4;
+      I->ls = ls;
+      I->store = true;
+      I->mask = nir_intrinsic_write_mask(in);
+      return true;
+   }
+   case nir_intrinsic_store_output: {
+      if (c->s->stage != MESA_SHADER_FRAGMENT)
+         return mid_error(c->s, "%s outputs are not supported",
+                          gl_shader_stage_name(c->s->stage));
+      nir_io_semantics sem = nir_intrinsic_io_semantics(in);
+      if (sem.location != FRAG_RESULT_COLOR &&
+          sem.location != FRAG_RESULT_DATA0)
+         return mid_error(c->s, "fragment output %s is not supported",
+                          gl_frag_result_name(sem.location));
+      if (!nir_src_is_const(in->src[1]) || nir_src_as_uint(in->src[1]))
+         return mid_error(c->s, "indirect fragment outputs");
+      if (!check_size(c, nir_src_bit_size(in->src[0]), "output"))
+         return false;
+      unsigned mask = nir_intrinsic_write_mask(in)
+                      << nir_intrinsic_component(in);
+      uint8_t swz[4];
+      for (unsigned l = 0; l < 4; l++)
+         swz[l] = l < nir_intrinsic_component(in)
+                     ? 0
+                     : MIN2(l - nir_intrinsic_component(in),
+                            nir_src_num_components(in->src[0]) - 1);
+      struct mid_instr *I = alu(c, "imov", mid_var(c->colour_var), mask);
+      I->int_result = true;
+      I->nr_srcs = 2;
+      I->src[1] = nir_src_to_mid(c, &in->src[0], swz);
+      c->has_colour = true;
+      return true;
+   }
+   default:
+      return mid_error(c->s, "NIR intrinsic %s is not supported",
+                       nir_intrinsic_infos[in->intrinsic].name);
+   }
+}
+
+/* Pushed uniform: UBO 0 at a constant offset, within one vec4. */
+static bool
+try_push(struct ctx *c, nir_intrinsic_instr *in)
+{
+   if (in->intrinsic != nir_intrinsic_load_ubo ||
+       !nir_src_is_const(in->src[0]) || nir_src_as_uint(in->src[0]) ||
+       !nir_src_is_const(in->src[1]) || nir_dest_bit_size(in->dest) != 32)
+      return false;
+   unsigned byte = nir_src_as_uint(in->src[1]);
+   unsigned vec = byte / 16, comp = (byte % 16) / 4;
+   if (byte % 4 || comp + nir_dest_num_components(in->dest) > 4)
+      return false;
+   struct mid_shader *s = c->s;
+   unsigned slot;
+   for (slot = 0; slot < s->nr_push; slot++) {
+      if (s->push[slot] == vec)
+         break;
+   }
+   if (slot == s->nr_push) {
+      if (s->nr_push == MID_MAX_PUSH)
+         return false;
+      s->push[s->nr_push++] = vec;
+   }
+   c->uniform[in->dest.ssa.index] = slot * 4 + comp;
+   return true;
+}
+
+/* Only ALU sources can read a folded value; anything else needs a var. */
+static bool
+only_alu_uses(nir_ssa_def *def)
+{
+   if (!list_is_empty(&def->if_uses))
+      return false;
+   nir_foreach_use(use, def)
+   {
+      if (use->parent_instr->type != nir_instr_type_alu)
+         return false;
+      nir_alu_instr *a = nir_instr_as_alu(use->parent_instr);
+      /* csel's condition and vecs read them as moves: still ALU. */
+      if (a->op == nir_op_b32csel && use == &a->src[0].src)
+         continue;
+   }
+   return true;
+}
+
+static bool
+emit_block(struct ctx *c, nir_block *block)
+{
+   c->block = c->blocks[block->index];
+   nir_foreach_instr (instr, block) {
+      bool ok = true;
+      switch (instr->type) {
+      case nir_instr_type_alu:
+         ok = emit_alu(c, nir_instr_as_alu(instr));
+         break;
+      case nir_instr_type_load_const: {
+         nir_load_const_instr *lc = nir_instr_as_load_const(instr);
+         if (!check_size(c, lc->def.bit_size, "constant"))
+            return false;
+         c->consts[lc->def.index] = lc;
+         if (!only_alu_uses(&lc->def)) {
+            nir_src src = nir_src_for_ssa(&lc->def);
+            src_in_var(c, &src);
+         }
+         break;
+      }
+      case nir_instr_type_intrinsic: {
+         nir_intrinsic_instr *in = nir_instr_as_intrinsic(instr);
+         if (try_push(c, in)) {
+            if (!only_alu_uses(&in->dest.ssa)) {
+               nir_src src = nir_src_for_ssa(&in->dest.ssa);
+               src_in_var(c, &src);
+            }
+            break;
+         }
+         ok = emit_intrinsic(c, in);
+         break;
+      }
+      case nir_instr_type_jump: {
+         nir_jump_instr *j = nir_instr_as_jump(instr);
+         nir_loop *loop = NULL;
+         for (nir_cf_node *n = block->cf_node.parent; n; n = n->parent) {
+            if (n->type == nir_cf_node_loop) {
+               loop = nir_cf_node_as_loop(n);
+               break;
+            }
+         }
+         if (!loop ||
+             (j->type != nir_jump_break && j->type != nir_jump_continue))
+            return mid_error(c->s, "jump %d outside a loop", j->type);
+         struct mid_instr *B =
+            mid_instr_create(c->s, c->block, MID_BRANCH, "branch");
+         B->cond = MID_COND_ALWAYS;
+         nir_block *t = j->type == nir_jump_break
+                           ? nir_cf_node_cf_tree_next(&loop->cf_node)
+                           : nir_loop_first_block(loop);
+         B->target = c->blocks[t->index];
+         break;
+      }
+      case nir_instr_type_ssa_undef:
+         break;
+      default:
+         return mid_error(c->s, "NIR instruction type %d is not supported",
+                          instr->type);
+      }
+      if (!ok || c->s->failed)
+         return false;
+   }
+   return true;
+}
+
+static bool emit_cf_list(struct ctx *c, struct exec_list *list);
+
+static bool
+ends_in_jump(nir_block *b)
+{
+   nir_instr *last = nir_block_last_instr(b);
+   return last && last->type == nir_instr_type_jump;
+}
+
+static bool
+emit_if(struct ctx *c, nir_if *nif)
+{
+   /* r31.w = condition, in the bundle of the branch over the then side. */
+   struct mid_instr *I = alu(c, "imov", mid_hw(31), 0x8);
+   I->int_result = true;
+   I->nr_srcs = 2;
+   uint8_t swz[4] = { 0, 0, 0, nif->condition.is_ssa ? 0 : 0 };
+   if (nif->condition.is_ssa && c->consts[nif->condition.ssa->index])
+      I->src[1] = nir_src_to_mid(c, &nif->condition, swz);
+   else
+      I->src[1] = nir_src_to_mid(c, &nif->condition, swz);
+   I->pair_next = true;
+   struct mid_instr *B = mid_instr_create(c->s, c->block, MID_BRANCH, "branch");
+   B->cond = MID_COND_FALSE;
+   nir_block *else_first = nir_if_first_else_block(nif);
+   B->target = c->blocks[else_first->index];
+
+   if (!emit_cf_list(c, &nif->then_list))
+      return false;
+   if (!exec_list_is_empty(&nif->else_list) &&
+       !(nir_if_last_else_block(nif) == nir_if_first_else_block(nif) &&
+         exec_list_is_empty(&nir_if_first_else_block(nif)->instr_list))) {
+      if (!ends_in_jump(nir_if_last_then_block(nif))) {
+         struct mid_instr *J =
+            mid_instr_create(c->s, c->block, MID_BRANCH, "branch");
+         J->cond = MID_COND_ALWAYS;
+         J->target = c->blocks[nir_cf_node_cf_tree_next(&nif->cf_node)->index];
+      }
+   }
+   return emit_cf_list(c, &nif->else_list);
+}
+
+static bool
+emit_cf_list(struct ctx *c, struct exec_list *list)
+{
+   foreach_list_typed(nir_cf_node, node, node, list)
+   {
+      switch (node->type) {
+      case nir_cf_node_block:
+         if (!emit_block(c, nir_cf_node_as_block(node)))
+            return false;
+         break;
+      case nir_cf_node_if:
+         if (!emit_if(c, nir_cf_node_as_if(node)))
+            return false;
+         break;
+      case nir_cf_node_loop: {
+         nir_loop *loop = nir_cf_node_as_loop(node);
+         c->s->loops++;
+         if (!emit_cf_list(c, &loop->body))
+            return false;
+         if (!ends_in_jump(nir_loop_last_block(loop))) {
+            struct mid_instr *B =
+               mid_instr_create(c->s, c->block, MID_BRANCH, "branch");
+            B->cond = MID_COND_ALWAYS;
+            B->target = c->blocks[nir_loop_first_block(loop)->index];
+         }
+         break;
+      }
+      default:
+         return mid_error(c->s, "functions are not supported");
+      }
+   }
+   return true;
+}
+
+bool
+mid_from_nir(struct mid_shader *s, nir_shader *nir)
+{
+   nir_function_impl *impl = nir_shader_get_entrypoint(nir);
+   if (!impl)
+      return mid_error(s, "no entry point");
+   nir_index_blocks(impl);
+   nir_index_ssa_defs(impl);
+   nir_index_local_regs(impl);
+
+   struct ctx c = {
+      .s = s,
+      .nir = nir,
+      .impl = impl,
+      .reg_base = impl->ssa_alloc,
+   };
+   s->nr_vars = impl->ssa_alloc + impl->reg_alloc;
+   c.colour_var = s->nr_vars++;
+   c.blocks = ralloc_array(s->mem, struct mid_block *, impl->num_blocks);
+   c.consts = rzalloc_array(s->mem, nir_load_const_instr *, impl->ssa_alloc);
+   c.uniform = ralloc_array(s->mem, int, impl->ssa_alloc);
+   for (unsigned i = 0; i < impl->ssa_alloc; i++)
+      c.uniform[i] = -1;
+   nir_foreach_block (b, impl)
+      c.blocks[b->index] = mid_block_create(s);
+
+   if (!emit_cf_list(&c, &impl->body))
+      return false;
+
+   if (s->stage == MESA_SHADER_FRAGMENT) {
+      if (!c.has_colour)
+         return mid_error(s, "fragment shader without a colour output");
+      struct mid_instr *W = mid_instr_create(s, c.blocks[impl->num_blocks - 1],
+                                             MID_WRITEOUT, "writeout");
+      W->nr_srcs = 1;
+      W->src[0] = mid_src_ref(mid_var(c.colour_var));
+   }
+   return !s->failed;
+}

@@ -1,0 +1,143 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Midgard IR: construction helpers and the printer (--print-ir style, for
+ * tests and debugging).
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/ralloc.h"
+
+#include "mid_ir.h"
+
+bool
+mid_error(struct mid_shader *s, const char *fmt, ...)
+{
+   if (!s->failed) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(s->err, s->err_size, fmt, ap);
+      va_end(ap);
+      s->failed = true;
+   }
+   return false;
+}
+
+struct mid_block *
+mid_block_create(struct mid_shader *s)
+{
+   struct mid_block *b = rzalloc(s->mem, struct mid_block);
+   list_inithead(&b->instrs);
+   b->index = s->nr_blocks++;
+   list_addtail(&b->link, &s->blocks);
+   return b;
+}
+
+struct mid_instr *
+mid_instr_create(struct mid_shader *s, struct mid_block *b, enum mid_kind kind,
+                 const char *op)
+{
+   struct mid_instr *I = rzalloc(s->mem, struct mid_instr);
+   I->kind = kind;
+   I->op = op;
+   I->mask = 0xf;
+   list_addtail(&I->link, &b->instrs);
+   return I;
+}
+
+struct mid_src
+mid_src_ref(struct mid_ref r)
+{
+   return (struct mid_src){ .ref = r, .swz = { 0, 1, 2, 3 } };
+}
+
+static void
+print_ref(const struct mid_shader *s, struct mid_ref r, FILE *fp)
+{
+   switch (r.kind) {
+   case MID_REF_VAR:
+      if (s->reg_of && s->reg_of[r.index] >= 0)
+         fprintf(fp, "v%u(r%d)", r.index, s->reg_of[r.index]);
+      else
+         fprintf(fp, "v%u", r.index);
+      break;
+   case MID_REF_HW:
+      fprintf(fp, "r%u", r.index);
+      break;
+   case MID_REF_UNIFORM:
+      fprintf(fp, "u%u", r.index);
+      break;
+   case MID_REF_CONST:
+      fprintf(fp, "#");
+      break;
+   default:
+      fprintf(fp, "_");
+   }
+}
+
+static void
+print_src(const struct mid_shader *s, const struct mid_src *src, unsigned mask,
+          FILE *fp)
+{
+   fprintf(fp, " %s%s", src->neg ? "-" : "", src->abs ? "|" : "");
+   if (src->ref.kind == MID_REF_CONST) {
+      fprintf(fp, "#(");
+      for (unsigned c = 0; c < 4; c++) {
+         if (mask & (1u << c))
+            fprintf(fp, "%s0x%x", c ? "," : "", src->imm[c]);
+      }
+      fprintf(fp, ")");
+   } else {
+      print_ref(s, src->ref, fp);
+      fprintf(fp, ".");
+      for (unsigned c = 0; c < 4; c++) {
+         if (mask & (1u << c))
+            fprintf(fp, "%c", "xyzw"[src->swz[c]]);
+      }
+   }
+   if (src->abs)
+      fprintf(fp, "|");
+}
+
+void
+mid_print(const struct mid_shader *s, FILE *fp)
+{
+   mid_foreach_block(s, b)
+   {
+      fprintf(fp, "block%u:\n", b->index);
+      mid_foreach_instr(b, I)
+      {
+         fprintf(fp, "   ");
+         if (I->kind == MID_BRANCH) {
+            fprintf(fp, "branch%s block%u\n",
+                    I->cond == MID_COND_ALWAYS ? ""
+                    : I->cond == MID_COND_TRUE ? ".true"
+                                               : ".false",
+                    I->target->index);
+            continue;
+         }
+         if (I->kind == MID_WRITEOUT) {
+            fprintf(fp, "writeout r0\n");
+            continue;
+         }
+         if (I->dst.kind != MID_REF_NONE) {
+            print_ref(s, I->dst, fp);
+            fprintf(fp, ".");
+            for (unsigned c = 0; c < 4; c++) {
+               if (I->mask & (1u << c))
+                  fprintf(fp, "%c", "xyzw"[c]);
+            }
+            fprintf(fp, " = ");
+         }
+         fprintf(fp, "%s", I->op);
+         for (unsigned i = 0; i < I->nr_srcs; i++)
+            print_src(s, &I->src[i], I->store ? 0xf : I->mask, fp);
+         if (I->pair_next)
+            fprintf(fp, " (paired)");
+         fprintf(fp, "\n");
+      }
+   }
+}

@@ -1,0 +1,148 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The Midgard back end's own IR.  Midgard is a vec4 SIMD-within-a-register
+ * VLIW machine: an instruction reads whole 128-bit registers through a
+ * swizzle and writes a lane mask, so values here are vec4 variables with
+ * per-source swizzles and per-destination masks, which the scalar shared
+ * IR (pan_ir.h, one value per SSA index) does not model.  Operations are
+ * ISA opcode names from midgard_isa.py; the encoder looks them up in the
+ * generated tables.  Everything is 32-bit lanes in this first slice.
+ */
+
+#ifndef MID_IR_H
+#define MID_IR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/list.h"
+
+#include "mid_compile.h"
+
+enum mid_ref_kind {
+   MID_REF_NONE,
+   MID_REF_VAR,     /* virtual vec4, register allocated */
+   MID_REF_HW,      /* a fixed register (r0/r1 writeout, r26/r27, r31) */
+   MID_REF_CONST,   /* embedded constant lanes (r26 or inline immediate) */
+   MID_REF_UNIFORM, /* preloaded uniform vec4 index (register r23 - i) */
+};
+
+struct mid_ref {
+   uint8_t kind;
+   unsigned index;
+};
+
+struct mid_src {
+   struct mid_ref ref;
+   uint8_t swz[4]; /* lane c reads component swz[c] */
+   bool abs, neg;
+   uint32_t imm[4]; /* MID_REF_CONST: the value lane c reads */
+};
+
+enum mid_kind {
+   MID_ALU,
+   MID_LDST,
+   MID_BRANCH,   /* to target; cond: always, or r31.w true/false */
+   MID_WRITEOUT, /* fragment end: colour in r0 */
+};
+
+enum mid_cond {
+   MID_COND_ALWAYS,
+   MID_COND_TRUE,
+   MID_COND_FALSE,
+};
+
+/* Load/store operand fields, by their midgard_isa.py names. */
+struct mid_ls {
+   unsigned areg, acomp, ireg, icomp, ifmt, ishift;
+   bool wide;
+   int offset;
+   unsigned swz;
+};
+
+struct mid_block;
+
+struct mid_instr {
+   struct list_head link;
+   enum mid_kind kind;
+   const char *op;  /* ISA opcode name (ALU and load/store) */
+   bool int_result; /* integer output modifier (keeplo) */
+   unsigned omod;   /* float output modifier field value */
+   struct mid_ref dst;
+   uint8_t mask; /* 32-bit lanes written */
+   struct mid_src src[2];
+   unsigned nr_srcs;
+   /* Must share a bundle with the next instruction, on an earlier unit
+    * (it feeds r31 to a csel or branch). */
+   bool pair_next;
+   struct mid_ls ls;
+   bool store; /* load/store: src[0] is data in r27 (not a destination) */
+   struct mid_block *target;
+   enum mid_cond cond;
+};
+
+struct mid_block {
+   struct list_head link;
+   struct list_head instrs;
+   unsigned index;
+   /* Filled by emission: offset of the first bundle and its tag. */
+   unsigned start_qw, start_tag;
+   struct mid_block *succ[2];
+};
+
+struct mid_shader {
+   void *mem;
+   gl_shader_stage stage;
+   unsigned gpu_id;
+   struct list_head blocks;
+   unsigned nr_blocks;
+   unsigned nr_vars;
+   unsigned loops;
+   unsigned push[MID_MAX_PUSH];
+   unsigned nr_push;
+   /* Register allocation: physical register of each variable. */
+   int *reg_of;
+   unsigned work_regs;
+   char *err;
+   size_t err_size;
+   bool failed;
+};
+
+#define mid_foreach_block(s, b)                                                \
+   list_for_each_entry (struct mid_block, b, &(s)->blocks, link)
+#define mid_foreach_instr(b, I)                                                \
+   list_for_each_entry (struct mid_instr, I, &(b)->instrs, link)
+
+/* Record the first error (printf-style); returns false. */
+bool mid_error(struct mid_shader *s, const char *fmt, ...) PRINTFLIKE(2, 3);
+
+struct mid_block *mid_block_create(struct mid_shader *s);
+struct mid_instr *mid_instr_create(struct mid_shader *s, struct mid_block *b,
+                                   enum mid_kind kind, const char *op);
+
+static inline struct mid_ref
+mid_var(unsigned i)
+{
+   return (struct mid_ref){ MID_REF_VAR, i };
+}
+
+static inline struct mid_ref
+mid_hw(unsigned r)
+{
+   return (struct mid_ref){ MID_REF_HW, r };
+}
+
+/* An identity-swizzled source. */
+struct mid_src mid_src_ref(struct mid_ref r);
+
+void mid_print(const struct mid_shader *s, FILE *fp);
+
+/* Passes, in pipeline order. */
+bool mid_from_nir(struct mid_shader *s, nir_shader *nir);
+bool mid_ra(struct mid_shader *s);
+bool mid_emit(struct mid_shader *s, struct mid_binary *out);
+
+#endif

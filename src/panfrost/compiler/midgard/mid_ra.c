@@ -1,0 +1,212 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Register allocation: each variable gets a whole 128-bit work register.
+ * Liveness is tracked per 32-bit lane (partial writes from vector moves
+ * kill only their lanes), variables interfere when one is written while
+ * the other has a live lane, and a greedy colouring in definition order
+ * takes the lowest free register.  Fewer registers mean more threads
+ * (4 up to r3, 2 up to r7, else 1), so the lowest register always wins.
+ * Work registers stop below the pushed uniforms (r23 - i) and at r15;
+ * there is no spilling: a shader needing more is refused.
+ */
+
+#include <string.h>
+
+#include "util/ralloc.h"
+#include "util/u_dynarray.h"
+
+#include "mid_ir.h"
+
+struct ra {
+   struct mid_shader *s;
+   unsigned n;
+   uint8_t *colour_mask; /* lanes ever written, per variable */
+   struct util_dynarray *adj;
+};
+
+/* Lanes of a variable an instruction reads, by source. */
+static void
+add_uses(struct ra *ra, const struct mid_instr *I, uint8_t *live)
+{
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      const struct mid_src *src = &I->src[i];
+      if (src->ref.kind != MID_REF_VAR)
+         continue;
+      unsigned lanes = 0;
+      if (I->kind == MID_WRITEOUT) {
+         lanes = ra->colour_mask[src->ref.index];
+      } else {
+         unsigned mask = I->store ? 0xf : I->mask;
+         for (unsigned l = 0; l < 4; l++) {
+            if (mask & (1u << l))
+               lanes |= 1u << src->swz[l];
+         }
+      }
+      live[src->ref.index] |= lanes;
+   }
+}
+
+static struct mid_instr *
+last_instr(struct mid_block *b)
+{
+   return list_is_empty(&b->instrs)
+             ? NULL
+             : list_last_entry(&b->instrs, struct mid_instr, link);
+}
+
+/* Successors from the branches at the end of each block. */
+static void
+compute_succs(struct mid_shader *s)
+{
+   mid_foreach_block(s, b)
+   {
+      struct mid_instr *last = last_instr(b);
+      struct mid_block *next =
+         b->link.next != &s->blocks
+            ? list_entry(b->link.next, struct mid_block, link)
+            : NULL;
+      b->succ[0] = b->succ[1] = NULL;
+      if (last && last->kind == MID_BRANCH) {
+         b->succ[0] = last->target;
+         if (last->cond != MID_COND_ALWAYS)
+            b->succ[1] = next;
+      } else {
+         b->succ[0] = next;
+      }
+   }
+}
+
+static void
+transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
+{
+   list_for_each_entry_rev(struct mid_instr, I, &b->instrs, link)
+   {
+      if (I->dst.kind == MID_REF_VAR && !I->store) {
+         unsigned v = I->dst.index;
+         if (interfere) {
+            for (unsigned w = 0; w < ra->n; w++) {
+               if (w != v && live[w]) {
+                  util_dynarray_append(&ra->adj[v], unsigned, w);
+                  util_dynarray_append(&ra->adj[w], unsigned, v);
+               }
+            }
+         }
+         live[v] &= ~I->mask;
+      }
+      add_uses(ra, I, live);
+   }
+}
+
+bool
+mid_ra(struct mid_shader *s)
+{
+   void *mem = ralloc_context(NULL);
+   struct ra ra = { .s = s, .n = s->nr_vars };
+   unsigned n = ra.n, nb = s->nr_blocks;
+   ra.colour_mask = rzalloc_array(mem, uint8_t, n);
+   ra.adj = rzalloc_array(mem, struct util_dynarray, n);
+   for (unsigned i = 0; i < n; i++)
+      util_dynarray_init(&ra.adj[i], mem);
+
+   struct mid_block **blocks = ralloc_array(mem, struct mid_block *, nb);
+   mid_foreach_block(s, b)
+   {
+      blocks[b->index] = b;
+      mid_foreach_instr(b, I)
+      {
+         if (I->dst.kind == MID_REF_VAR && !I->store)
+            ra.colour_mask[I->dst.index] |= I->mask;
+      }
+   }
+   compute_succs(s);
+
+   /* Backward dataflow to a fixed point over per-lane live-in sets. */
+   uint8_t *live_in = rzalloc_array(mem, uint8_t, (size_t)n * nb);
+   uint8_t *live = ralloc_array(mem, uint8_t, n);
+   bool progress = true;
+   while (progress) {
+      progress = false;
+      for (int bi = nb - 1; bi >= 0; bi--) {
+         struct mid_block *b = blocks[bi];
+         memset(live, 0, n);
+         for (unsigned k = 0; k < 2; k++) {
+            if (!b->succ[k])
+               continue;
+            const uint8_t *in = live_in + (size_t)b->succ[k]->index * n;
+            for (unsigned v = 0; v < n; v++)
+               live[v] |= in[v];
+         }
+         transfer(&ra, b, live, false);
+         uint8_t *in = live_in + (size_t)bi * n;
+         if (memcmp(in, live, n)) {
+            memcpy(in, live, n);
+            progress = true;
+         }
+      }
+   }
+
+   for (unsigned bi = 0; bi < nb; bi++) {
+      struct mid_block *b = blocks[bi];
+      memset(live, 0, n);
+      for (unsigned k = 0; k < 2; k++) {
+         if (!b->succ[k])
+            continue;
+         const uint8_t *in = live_in + (size_t)b->succ[k]->index * n;
+         for (unsigned v = 0; v < n; v++)
+            live[v] |= in[v];
+      }
+      transfer(&ra, b, live, true);
+   }
+
+   unsigned limit = MIN2(16, 24 - s->nr_push);
+   s->reg_of = ralloc_array(s->mem, int, n);
+   for (unsigned v = 0; v < n; v++)
+      s->reg_of[v] = -1;
+   s->work_regs = 0;
+
+   bool ok = true;
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->dst.kind != MID_REF_VAR || I->store ||
+             s->reg_of[I->dst.index] >= 0)
+            continue;
+         unsigned v = I->dst.index;
+         uint32_t used = 0;
+         util_dynarray_foreach(&ra.adj[v], unsigned, w)
+         {
+            if (s->reg_of[*w] >= 0)
+               used |= 1u << s->reg_of[*w];
+         }
+         unsigned r = ffs(~used) - 1;
+         if (r >= limit) {
+            ok = mid_error(s,
+                           "needs more than %u work registers (spilling is "
+                           "not supported)",
+                           limit);
+            goto out;
+         }
+         s->reg_of[v] = r;
+         s->work_regs = MAX2(s->work_regs, r + 1);
+      }
+   }
+
+   /* A variable read but never written (undefined) gets any register. */
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            if (I->src[i].ref.kind == MID_REF_VAR &&
+                s->reg_of[I->src[i].ref.index] < 0)
+               s->reg_of[I->src[i].ref.index] = 0;
+         }
+      }
+   }
+out:
+   ralloc_free(mem);
+   return ok;
+}

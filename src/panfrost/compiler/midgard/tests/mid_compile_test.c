@@ -1,0 +1,420 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Our Midgard compiler end to end: NIR programs built with nir_builder are
+ * compiled for T860 and T720, run on the Midgard interpreter
+ * (src/panfrost/sim/mid) and their stores compared with the same
+ * computation in C.  Inputs come from pushed uniforms (UBO 0), another
+ * UBO and global memory; refusals must be clear errors.
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "isa/pan_isa_mid.h"
+#include "mid_compile.h"
+#include "sim/mid/pan_sim_mid.h"
+#include "util/pan_test_util.h"
+#include "util/ralloc.h"
+
+#define MEM_BASE 0x10000u
+#define MEM_SIZE 0x1000u
+#define UBO0_VA (MEM_BASE + 0x800)
+#define UBO1_VA (MEM_BASE + 0xc00)
+
+struct env {
+   uint8_t mem[MEM_SIZE];
+   uint32_t ubo0[64]; /* UBO 0: uniforms */
+   uint32_t ubo1[64];
+   struct pan_sim_mid_thread t;
+   struct mid_binary bin;
+   char err[256];
+};
+
+static bool
+mem_read(void *user, uint64_t addr, void *data, unsigned size)
+{
+   struct env *e = user;
+   if (addr < MEM_BASE || addr + size > MEM_BASE + MEM_SIZE)
+      return false;
+   memcpy(data, e->mem + (addr - MEM_BASE), size);
+   return true;
+}
+
+static bool
+mem_write(void *user, uint64_t addr, const void *data, unsigned size)
+{
+   struct env *e = user;
+   if (addr < MEM_BASE || addr + size > MEM_BASE + MEM_SIZE)
+      return false;
+   memcpy(e->mem + (addr - MEM_BASE), data, size);
+   return true;
+}
+
+static uint32_t
+out_word(struct env *e, unsigned i)
+{
+   uint32_t v;
+   memcpy(&v, e->mem + 4 * i, 4);
+   return v;
+}
+
+static nir_builder
+begin(gl_shader_stage stage)
+{
+   return nir_builder_init_simple_shader(stage, &mid_nir_options, "test");
+}
+
+/* Uniform vec4 i of UBO 0 (components from comp). */
+static nir_ssa_def *
+uniform(nir_builder *b, unsigned i, unsigned comps)
+{
+   return nir_load_ubo(b, comps, 32, nir_imm_int(b, 0), nir_imm_int(b, 16 * i),
+                       .align_mul = 16, .range = ~0);
+}
+
+static void
+store(nir_builder *b, unsigned word, nir_ssa_def *v)
+{
+   nir_store_global(b, nir_imm_int(b, MEM_BASE + 4 * word), 4, v,
+                    (1u << v->num_components) - 1);
+}
+
+/* Compile for gpu and run; false (after a failed check) if either fails. */
+static bool
+run(struct env *e, nir_shader *nir, unsigned gpu)
+{
+   void *mem = ralloc_context(NULL);
+   nir_shader *clone = nir_shader_clone(mem, nir);
+   bool ok =
+      mid_compile(clone, gpu, mem, &e->bin, NULL, e->err, sizeof(e->err));
+   PAN_CHECK(ok, "compile for 0x%x failed: %s", gpu, e->err);
+   if (!ok) {
+      ralloc_free(mem);
+      return false;
+   }
+   /* The binary must be a valid program for the codec. */
+   PAN_EXPECT_EQ(pan_mid_validate(e->bin.code, e->bin.size_B - 16, NULL, NULL),
+                 0);
+
+   uint32_t uniforms[MID_MAX_PUSH][4];
+   for (unsigned i = 0; i < e->bin.nr_push; i++)
+      memcpy(uniforms[i], &e->ubo0[4 * e->bin.push[i]], 16);
+   memcpy(e->mem + 0x800, e->ubo0, sizeof(e->ubo0));
+   memcpy(e->mem + 0xc00, e->ubo1, sizeof(e->ubo1));
+   struct pan_sim_mid_config cfg = {
+      .program = e->bin.code,
+      .program_size = e->bin.size_B,
+      .uniforms = (const uint32_t(*)[4])uniforms,
+      .nr_uniforms = e->bin.nr_push,
+      .ubos = { { UBO0_VA, sizeof(e->ubo0) }, { UBO1_VA, sizeof(e->ubo1) } },
+      .nr_ubos = 2,
+      .mem = { e, mem_read, mem_write },
+   };
+   pan_sim_mid_thread_init(&e->t);
+   enum pan_sim_mid_status st = pan_sim_mid_run(&e->t, &cfg);
+   PAN_CHECK(st == PAN_SIM_MID_DONE, "run on 0x%x faulted: %s", gpu,
+             e->t.fault);
+   ralloc_free(mem);
+   return st == PAN_SIM_MID_DONE;
+}
+
+static const unsigned gpus[] = { 0x860, 0x720 };
+
+static void
+test_float_vec4(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4), *u1 = uniform(&b, 1, 4);
+   nir_ssa_def *k = nir_imm_vec4(&b, 1.5f, -2.0f, 0.25f, 1000.0f);
+   nir_ssa_def *r0 = nir_fadd(&b, nir_fmul(&b, u0, u1), k);
+   nir_ssa_def *r1 = nir_fmax(&b, nir_fmin(&b, u0, u1), nir_fneg(&b, k));
+   nir_ssa_def *r2 = nir_fabs(
+      &b, nir_fsub(&b, nir_swizzle(&b, u0, (unsigned[]){ 3, 2, 1, 0 }, 4), u1));
+   store(&b, 0, r0);
+   store(&b, 4, r1);
+   store(&b, 8, r2);
+   store(&b, 12, nir_channel(&b, nir_fmul(&b, u0, u0), 2));
+
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float a[4] = { 1.0f, -3.5f, 7.25f, 0.1f },
+            c[4] = { 2.0f, 4.0f, -1.0f, 3.3f };
+      float kk[4] = { 1.5f, -2.0f, 0.25f, 1000.0f };
+      for (unsigned i = 0; i < 4; i++) {
+         e->ubo0[i] = pan_test_u32(a[i]);
+         e->ubo0[4 + i] = pan_test_u32(c[i]);
+      }
+      if (run(e, b.shader, gpus[g])) {
+         for (unsigned i = 0; i < 4; i++) {
+            PAN_EXPECT_EQ(out_word(e, i), pan_test_u32(a[i] * c[i] + kk[i]));
+            PAN_EXPECT_EQ(out_word(e, 4 + i),
+                          pan_test_u32(fmaxf(fminf(a[i], c[i]), -kk[i])));
+            PAN_EXPECT_EQ(out_word(e, 8 + i),
+                          pan_test_u32(fabsf(a[3 - i] - c[i])));
+         }
+         PAN_EXPECT_EQ(out_word(e, 12), pan_test_u32(a[2] * a[2]));
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
+static void
+test_int(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4), *u1 = uniform(&b, 1, 4);
+   store(&b, 0, nir_iadd(&b, nir_imul(&b, u0, u1), nir_imm_int(&b, 100000)));
+   store(&b, 4,
+         nir_ixor(&b, nir_ishl(&b, u0, nir_imm_int(&b, 3)),
+                  nir_iand(&b, u1, nir_inot(&b, u0))));
+   store(&b, 8,
+         nir_bcsel(&b, nir_ilt(&b, u0, u1), nir_ineg(&b, u0),
+                   nir_ushr(&b, u1, nir_imm_int(&b, 1))));
+   store(&b, 12, nir_imin(&b, nir_isub(&b, u0, u1), nir_imm_int(&b, 5)));
+
+   uint64_t rng = 0x1234567;
+   for (unsigned g = 0; g < 2; g++) {
+      for (unsigned rep = 0; rep < 8; rep++) {
+         struct env *e = calloc(1, sizeof(*e));
+         int32_t a[4], c[4];
+         for (unsigned i = 0; i < 4; i++) {
+            a[i] = (int32_t)pan_test_rng64(&rng) >> (rep * 3);
+            c[i] = (int32_t)pan_test_rng64(&rng) >> (rep * 3);
+            e->ubo0[i] = a[i];
+            e->ubo0[4 + i] = c[i];
+         }
+         if (run(e, b.shader, gpus[g])) {
+            for (unsigned i = 0; i < 4; i++) {
+               uint32_t ua = a[i], uc = c[i];
+               PAN_EXPECT_EQ(out_word(e, i), ua * uc + 100000u);
+               PAN_EXPECT_EQ(out_word(e, 4 + i), (ua << 3) ^ (uc & ~ua));
+               PAN_EXPECT_EQ(out_word(e, 8 + i),
+                             a[i] < c[i] ? 0u - ua : uc >> 1);
+               int32_t d = (int32_t)(ua - uc);
+               PAN_EXPECT_EQ(out_word(e, 12 + i), (uint32_t)(d < 5 ? d : 5));
+            }
+         }
+         free(e);
+      }
+   }
+   ralloc_free(b.shader);
+}
+
+/* if/else and a counted loop over a uniform bound. */
+static void
+test_control_flow(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_variable *acc =
+      nir_local_variable_create(b.impl, glsl_int_type(), "acc");
+   nir_variable *i = nir_local_variable_create(b.impl, glsl_int_type(), "i");
+   nir_store_var(&b, acc, nir_imm_int(&b, 0), 1);
+   nir_store_var(&b, i, nir_imm_int(&b, 0), 1);
+   nir_push_loop(&b);
+   {
+      nir_ssa_def *iv = nir_load_var(&b, i);
+      nir_push_if(&b, nir_ige(&b, iv, nir_channel(&b, u0, 0)));
+      nir_jump(&b, nir_jump_break);
+      nir_pop_if(&b, NULL);
+      nir_ssa_def *sq = nir_imul(&b, iv, iv);
+      nir_push_if(&b, nir_ieq(&b, nir_iand(&b, iv, nir_imm_int(&b, 1)),
+                              nir_imm_int(&b, 0)));
+      nir_store_var(&b, acc, nir_iadd(&b, nir_load_var(&b, acc), sq), 1);
+      nir_push_else(&b, NULL);
+      nir_store_var(&b, acc, nir_isub(&b, nir_load_var(&b, acc), iv), 1);
+      nir_pop_if(&b, NULL);
+      nir_store_var(&b, i, nir_iadd_imm(&b, iv, 1), 1);
+   }
+   nir_pop_loop(&b, NULL);
+   store(&b, 0, nir_load_var(&b, acc));
+
+   for (unsigned g = 0; g < 2; g++) {
+      for (int n = 0; n < 40; n += 7) {
+         struct env *e = calloc(1, sizeof(*e));
+         e->ubo0[0] = n;
+         if (run(e, b.shader, gpus[g])) {
+            int32_t ref = 0;
+            for (int k = 0; k < n; k++)
+               ref = (k & 1) ? ref - k : ref + k * k;
+            PAN_EXPECT_EQ(out_word(e, 0), (uint32_t)ref);
+            PAN_EXPECT_EQ(e->bin.loops, 1);
+         }
+         free(e);
+      }
+   }
+   ralloc_free(b.shader);
+}
+
+/* Global loads, a second UBO with constant and register offsets,
+ * conversions and the special functions. */
+static void
+test_memory_and_conversions(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_ssa_def *v =
+      nir_load_global(&b, nir_imm_int(&b, MEM_BASE + 0x400), 16, 4, 32);
+   nir_ssa_def *idx = nir_imul_imm(&b, nir_channel(&b, u0, 0), 16);
+   nir_ssa_def *w = nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 1), idx,
+                                 .align_mul = 16, .range = ~0);
+   nir_ssa_def *c =
+      nir_load_ubo(&b, 2, 32, nir_imm_int(&b, 1), nir_imm_int(&b, 8),
+                   .align_mul = 8, .range = ~0);
+   store(&b, 0, nir_fadd(&b, v, w));
+   store(&b, 4, nir_f2i32(&b, nir_fmul(&b, v, nir_imm_float(&b, 3.0f))));
+   store(&b, 8, nir_i2f32(&b, c));
+   store(&b, 10, nir_frcp(&b, nir_channels(&b, v, 0x3)));
+   store(&b, 12, nir_fsqrt(&b, nir_fabs(&b, w)));
+
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float vf[4] = { 1.25f, -7.5f, 100.0f, 3.0f };
+      for (unsigned k = 0; k < 4; k++)
+         memcpy(e->mem + 0x400 + 4 * k, &vf[k], 4);
+      for (unsigned k = 0; k < 64; k++)
+         e->ubo1[k] = pan_test_u32(0.5f * k + 0.125f);
+      e->ubo1[2] = (uint32_t)-77;
+      e->ubo1[3] = 12345;
+      e->ubo0[0] = 3;
+      if (run(e, b.shader, gpus[g])) {
+         for (unsigned k = 0; k < 4; k++) {
+            float wk = pan_test_f32(e->ubo1[12 + k]);
+            PAN_EXPECT_EQ(out_word(e, k), pan_test_u32(vf[k] + wk));
+            PAN_EXPECT_EQ(out_word(e, 4 + k),
+                          (uint32_t)(int32_t)(vf[k] * 3.0f));
+            PAN_EXPECT_EQ(out_word(e, 12 + k), pan_test_u32(sqrtf(fabsf(wk))));
+         }
+         PAN_EXPECT_EQ(out_word(e, 8), pan_test_u32(-77.0f));
+         PAN_EXPECT_EQ(out_word(e, 9), pan_test_u32(12345.0f));
+         PAN_EXPECT_EQ(out_word(e, 10), pan_test_u32(1.0f / vf[0]));
+         PAN_EXPECT_EQ(out_word(e, 11), pan_test_u32(1.0f / vf[1]));
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
+/* Many values live at once: more registers, fewer threads; too many is a
+ * clear refusal. */
+static void
+test_register_pressure(void)
+{
+   for (unsigned n = 2; n <= 24; n += 11) {
+      nir_builder b = begin(MESA_SHADER_COMPUTE);
+      nir_ssa_def *vals[24];
+      nir_ssa_def *src =
+         nir_load_global(&b, nir_imm_int(&b, MEM_BASE + 0x400), 16, 4, 32);
+      for (unsigned k = 0; k < n; k++)
+         vals[k] = nir_fmul(&b, src, nir_imm_float(&b, (float)(k + 2)));
+      nir_ssa_def *sum = vals[n - 1];
+      for (int k = n - 2; k >= 0; k--)
+         sum = nir_fadd(&b, nir_fmul(&b, sum, vals[k]), vals[k]);
+      store(&b, 0, sum);
+
+      struct env *e = calloc(1, sizeof(*e));
+      float vf[4] = { 0.5f, 0.25f, -0.125f, 1.0f };
+      for (unsigned k = 0; k < 4; k++)
+         memcpy(e->mem + 0x400 + 4 * k, &vf[k], 4);
+      void *mem = ralloc_context(NULL);
+      bool ok = mid_compile(nir_shader_clone(mem, b.shader), 0x860, mem,
+                            &e->bin, NULL, e->err, sizeof(e->err));
+      ralloc_free(mem);
+      if (n > 16) {
+         PAN_CHECK(!ok, "%u live vec4s compiled", n);
+         PAN_EXPECT_STR_HAS(e->err, "work registers");
+      } else if (run(e, b.shader, 0x860)) {
+         PAN_EXPECT(e->bin.work_regs >= (n > 4 ? 5 : 1));
+         PAN_EXPECT_EQ(e->bin.threads, e->bin.work_regs <= 4   ? 4
+                                       : e->bin.work_regs <= 8 ? 2
+                                                               : 1);
+         for (unsigned c = 0; c < 4; c++) {
+            float v[24], s;
+            for (unsigned k = 0; k < n; k++)
+               v[k] = vf[c] * (float)(k + 2);
+            s = v[n - 1];
+            for (int k = n - 2; k >= 0; k--)
+               s = s * v[k] + v[k];
+            PAN_EXPECT_EQ(out_word(e, c), pan_test_u32(s));
+         }
+      }
+      free(e);
+      ralloc_free(b.shader);
+   }
+}
+
+static void
+test_fragment_writeout(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_store_output(&b, nir_fmul_imm(&b, u0, 2.0f), nir_imm_int(&b, 0),
+                    .base = 0, .write_mask = 0xf, .src_type = nir_type_float32,
+                    .io_semantics.location = FRAG_RESULT_DATA0,
+                    .io_semantics.num_slots = 1);
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float c[4] = { 0.25f, 0.5f, -1.0f, 8.0f };
+      for (unsigned k = 0; k < 4; k++)
+         e->ubo0[k] = pan_test_u32(c[k]);
+      if (run(e, b.shader, gpus[g])) {
+         PAN_EXPECT(e->t.writeouts >= 1);
+         for (unsigned k = 0; k < 4; k++)
+            PAN_EXPECT_EQ(e->t.colour[k], pan_test_u32(2.0f * c[k]));
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
+static void
+expect_refusal(nir_shader *nir, unsigned gpu, const char *why)
+{
+   char err[256] = "";
+   struct mid_binary bin;
+   void *mem = ralloc_context(NULL);
+   bool ok = mid_compile(nir, gpu, mem, &bin, NULL, err, sizeof(err));
+   PAN_CHECK(!ok, "compiled although %s", why);
+   PAN_EXPECT_STR_HAS(err, why);
+   ralloc_free(mem);
+}
+
+static void
+test_refusals(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   store(&b, 0,
+         nir_u2u32(&b, nir_iadd(&b, nir_u2u64(&b, uniform(&b, 0, 1)),
+                                nir_imm_int64(&b, 1ll << 40))));
+   expect_refusal(b.shader, 0x860, "64-bit");
+
+   b = begin(MESA_SHADER_COMPUTE);
+   store(&b, 0, nir_load_local_invocation_index(&b));
+   expect_refusal(b.shader, 0x860, "load_local_invocation_index");
+
+   b = begin(MESA_SHADER_TESS_CTRL);
+   expect_refusal(b.shader, 0x860, "not supported");
+
+   b = begin(MESA_SHADER_COMPUTE);
+   store(&b, 0, uniform(&b, 0, 1));
+   expect_refusal(b.shader, 0x6221, "Midgard");
+}
+
+int
+main(void)
+{
+   glsl_type_singleton_init_or_ref();
+   PAN_RUN_CASE(test_float_vec4);
+   PAN_RUN_CASE(test_int);
+   PAN_RUN_CASE(test_control_flow);
+   PAN_RUN_CASE(test_memory_and_conversions);
+   PAN_RUN_CASE(test_register_pressure);
+   PAN_RUN_CASE(test_fragment_writeout);
+   PAN_RUN_CASE(test_refusals);
+   glsl_type_singleton_decref();
+   return pan_test_summary("pan_mid_compile");
+}
