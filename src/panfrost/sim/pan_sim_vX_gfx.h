@@ -68,7 +68,17 @@ bool PAN_GENX(sim_gfx_job_counts)(struct pan_sim_ctx *ctx, uint64_t job_va,
                                   const void *invocation, uint32_t *vertices,
                                   uint32_t *instances);
 
+/* Vertex shading of a packed draw section over the job's vertices (see
+ * pan_sim_vX_vertex.c); idvs: the position shader, then the varying
+ * shader when varyings. */
+bool PAN_GENX(sim_gfx_shade_vertices)(struct pan_sim_ctx *ctx, uint64_t job_va,
+                                      const void *invocation, const void *draw,
+                                      uint64_t position, bool idvs,
+                                      bool varyings);
+
 bool PAN_GENX(sim_exec_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va);
+bool PAN_GENX(sim_exec_indexed_vertex)(struct pan_sim_ctx *ctx,
+                                       uint64_t job_va);
 bool PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va);
 
 /* The fragment job's half: shade the primitives of l into tb. */

@@ -86,6 +86,7 @@ const struct pan_sim_executors PAN_GENX(sim_executors) = {
 #if PAN_ARCH >= 6 && PAN_ARCH <= 7
       [MALI_JOB_TYPE_VERTEX] = PAN_GENX(sim_exec_vertex),
       [MALI_JOB_TYPE_TILER] = PAN_GENX(sim_exec_tiler),
+      [MALI_JOB_TYPE_INDEXED_VERTEX] = PAN_GENX(sim_exec_indexed_vertex),
 #endif
    },
 };

@@ -164,23 +164,19 @@ assemble(struct tiler_run *t, uint32_t instance)
    return true;
 }
 
-bool
-PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va)
+/* The tiler half of a tiler or IDVS job: sections as packed in the job. */
+static bool
+tile(struct pan_sim_ctx *ctx, uint64_t job_va, const void *invocation,
+     const void *primitive, const void *tiler, const void *draw_section)
 {
-   const uint8_t *job = pan_sim_ctx_read(ctx, job_va, pan_size(tiler_job),
-                                         "tiler job descriptor");
    struct tiler_run t = { .ctx = ctx };
 
-   if (!job)
-      return false;
-   pan_section_unpack(job, tiler_job, primitive, prim);
-   pan_section_unpack(job, tiler_job, tiler, tp);
-   pan_section_unpack(job, tiler_job, draw, draw);
-   t.prim = prim;
-   t.draw = draw;
-   if (!PAN_GENX(sim_gfx_job_counts)(
-          ctx, job_va, pan_section_ptr(job, tiler_job, invocation), &t.vertices,
-          &t.instances))
+   PAN_GENX(primitive_unpack)(primitive, &t.prim);
+   pan_unpack(tiler, tiler_pointer, tp);
+   PAN_GENX(draw_unpack)(draw_section, &t.draw);
+   const struct PAN_GENX(primitive) prim = t.prim;
+   if (!PAN_GENX(sim_gfx_job_counts)(ctx, job_va, invocation, &t.vertices,
+                                     &t.instances))
       return false;
 
    switch (prim.draw_mode) {
@@ -225,7 +221,7 @@ PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va)
       .low_depth_cull = prim.low_depth_cull,
       .high_depth_cull = prim.high_depth_cull,
    };
-   memcpy(rec.draw, pan_section_ptr(job, tiler_job, draw), PAN_SIM_DRAW_B);
+   memcpy(rec.draw, draw_section, PAN_SIM_DRAW_B);
    if (!t.list || !pan_sim_plist_add_draw(t.list, &rec))
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
    t.draw_index = t.list->nr_draws - 1;
@@ -235,6 +231,41 @@ PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va)
          return false;
    }
    return true;
+}
+
+bool
+PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va)
+{
+   const uint8_t *job = pan_sim_ctx_read(ctx, job_va, pan_size(tiler_job),
+                                         "tiler job descriptor");
+   if (!job)
+      return false;
+   return tile(ctx, job_va, pan_section_ptr(job, tiler_job, invocation),
+               pan_section_ptr(job, tiler_job, primitive),
+               pan_section_ptr(job, tiler_job, tiler),
+               pan_section_ptr(job, tiler_job, draw));
+}
+
+/* IDVS: the vertex_draw section's position (and varying) shaders over the
+ * job's vertices, then tiling with the fragment_draw section. */
+bool
+PAN_GENX(sim_exec_indexed_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va)
+{
+   const uint8_t *job = pan_sim_ctx_read(
+      ctx, job_va, pan_size(indexed_vertex_job), "IDVS job descriptor");
+   if (!job)
+      return false;
+   pan_section_unpack(job, indexed_vertex_job, primitive, prim);
+   pan_section_unpack(job, indexed_vertex_job, fragment_draw, fdraw);
+   const void *inv = pan_section_ptr(job, indexed_vertex_job, invocation);
+   return PAN_GENX(sim_gfx_shade_vertices)(
+             ctx, job_va, inv,
+             pan_section_ptr(job, indexed_vertex_job, vertex_draw),
+             fdraw.position, true, prim.secondary_shader) &&
+          tile(ctx, job_va, inv,
+               pan_section_ptr(job, indexed_vertex_job, primitive),
+               pan_section_ptr(job, indexed_vertex_job, tiler),
+               pan_section_ptr(job, indexed_vertex_job, fragment_draw));
 }
 
 #endif

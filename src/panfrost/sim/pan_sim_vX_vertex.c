@@ -14,7 +14,10 @@
  * runs with (when the renderer state's preload flags ask):
  *    r61  v (vertex id, zero-based within the job)
  *    r62  i (instance id)
- *    r58, r59  address of its position: draw.position + 16 * linear
+ *    r58, r59  address of its position: position + 16 * linear, where
+ *              position is the vertex job's draw.position, or for an IDVS
+ *              job the tiler's (fragment_draw) position buffer: the
+ *              vertex_draw section of the stock driver has none
  * Warps take GFX_LANES consecutive linear ids.
  *
  * Attribute addressing (LD_ATTR_IMM from draw.attributes, LEA_ATTR_IMM
@@ -198,6 +201,7 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
 struct vs_run {
    struct pan_sim_ctx *ctx;
    struct PAN_GENX(draw) draw;
+   uint64_t position; /* positions of the job's vertices, 16 bytes each */
    uint32_t vertices, instances;
 };
 
@@ -344,43 +348,31 @@ PAN_GENX(sim_gfx_job_counts)(struct pan_sim_ctx *ctx, uint64_t job_va,
    return job_counts(ctx, job_va, &inv, vertices, instances);
 }
 
-bool
-PAN_GENX(sim_exec_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va)
+/* Run one vertex program over every vertex of the job: the vertex shader
+ * of a vertex job, or the position or varying half of an IDVS pair. */
+static bool
+run_vertex_program(struct vs_run *r, uint64_t shader, const char *what,
+                   const struct PAN_GENX(preload) * pl, unsigned uniform_count)
 {
-   const void *job = pan_sim_ctx_read(ctx, job_va, pan_size(compute_job),
-                                      "vertex job descriptor");
-   struct vs_run r = { .ctx = ctx };
-
-   if (!job)
-      return false;
-   pan_section_unpack(job, compute_job, invocation, inv);
-   pan_section_unpack(job, compute_job, draw, draw);
-   r.draw = draw;
-   if (!job_counts(ctx, job_va, &inv, &r.vertices, &r.instances))
-      return false;
-
-   const void *rsd = pan_sim_ctx_read(ctx, draw.state, pan_size(renderer_state),
-                                      "vertex renderer state");
-   if (!rsd)
-      return false;
-   pan_unpack(rsd, renderer_state, rs);
-
+   struct pan_sim_ctx *ctx = r->ctx;
+   const struct PAN_GENX(draw) *draw = &r->draw;
    const uint32_t *uniforms = NULL;
-   unsigned nr_uniforms = rs.preload.uniform_count * 2;
+   unsigned nr_uniforms = uniform_count * 2;
+
    if (nr_uniforms) {
-      uniforms = pan_sim_ctx_read(ctx, draw.push_uniforms, nr_uniforms * 4ull,
+      uniforms = pan_sim_ctx_read(ctx, draw->push_uniforms, nr_uniforms * 4ull,
                                   "vertex uniforms");
       if (!uniforms)
          return false;
    }
 
    struct gfx_program prog;
-   if (!PAN_GENX(sim_gfx_fetch)(ctx, rs.shader.shader, "vertex shader", &prog))
+   if (!PAN_GENX(sim_gfx_fetch)(ctx, shader, what, &prog))
       return false;
 
    struct gfx_mem mem = { .space = ctx->space };
    const struct pan_sim_bi_gfx gfx = {
-      .user = &r,
+      .user = r,
       .ld_attr = vs_ld_attr,
       .lea_attr = vs_lea_attr,
       .st_cvt = vs_st_cvt,
@@ -399,39 +391,84 @@ PAN_GENX(sim_exec_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va)
 
    struct pan_sim_bi_warp *w = malloc(sizeof(*w));
    bool ok = w != NULL;
-   uint32_t total = r.vertices * r.instances;
+   uint32_t total = r->vertices * r->instances;
    for (uint32_t first = 0; ok && first < total; first += GFX_LANES) {
       unsigned lanes = total - first < GFX_LANES ? total - first : GFX_LANES;
       cfg.special[2] = first / GFX_LANES; /* warp_id */
       pan_sim_bi_warp_init(w, (uint16_t)((1u << lanes) - 1));
       for (unsigned l = 0; l < lanes; ++l) {
          uint32_t linear = first + l;
-         uint64_t pos = draw.position + 16ull * linear;
+         uint64_t pos = r->position + 16ull * linear;
          uint32_t *reg = w->r[l];
-         if (rs.preload.vertex.vertex_id)
-            reg[61] = linear % r.vertices;
-         if (rs.preload.vertex.instance_id)
-            reg[62] = linear / r.vertices;
-         if (rs.preload.vertex.position_result_address_lo)
+         if (pl->vertex.vertex_id)
+            reg[61] = linear % r->vertices;
+         if (pl->vertex.instance_id)
+            reg[62] = linear / r->vertices;
+         if (pl->vertex.position_result_address_lo)
             reg[58] = (uint32_t)pos;
-         if (rs.preload.vertex.position_result_address_hi)
+         if (pl->vertex.position_result_address_hi)
             reg[59] = (uint32_t)(pos >> 32);
       }
       if (pan_sim_bi_run(w, &cfg) != PAN_SIM_BI_DONE) {
-         ok = pan_sim_fault(
-            ctx,
-            mem.failed ? PAN_SIM_READ_FAULT
-                       : MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC,
-            prog.va, "vertex shader 0x%" PRIx64 ", vertices %u..%u: %s%s%s",
-            prog.va, first, first + lanes - 1, w->fault, mem.failed ? ": " : "",
-            mem.message);
+         ok =
+            pan_sim_fault(ctx,
+                          mem.failed ? PAN_SIM_READ_FAULT
+                                     : MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC,
+                          prog.va, "%s 0x%" PRIx64 ", vertices %u..%u: %s%s%s",
+                          what, prog.va, first, first + lanes - 1, w->fault,
+                          mem.failed ? ": " : "", mem.message);
       }
    }
    if (!w)
-      pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
+      pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, shader, "out of memory");
    free(w);
    free(prog.words);
    return ok;
+}
+
+/* Vertex shading of the draw section `draw` (packed) for the job's
+ * invocation; with an IDVS pair (idvs) the position shader, then the
+ * varying shader when `varyings`. */
+bool
+PAN_GENX(sim_gfx_shade_vertices)(struct pan_sim_ctx *ctx, uint64_t job_va,
+                                 const void *invocation, const void *draw,
+                                 uint64_t position, bool idvs, bool varyings)
+{
+   struct vs_run r = { .ctx = ctx, .position = position };
+
+   pan_unpack(invocation, invocation, inv);
+   PAN_GENX(draw_unpack)(draw, &r.draw);
+   if (!job_counts(ctx, job_va, &inv, &r.vertices, &r.instances))
+      return false;
+
+   const void *rsd = pan_sim_ctx_read(
+      ctx, r.draw.state, pan_size(renderer_state), "vertex renderer state");
+   if (!rsd)
+      return false;
+   pan_unpack(rsd, renderer_state, rs);
+
+   if (!run_vertex_program(&r, rs.shader.shader,
+                           idvs ? "position shader" : "vertex shader",
+                           &rs.preload, rs.preload.uniform_count))
+      return false;
+   if (!idvs || !varyings)
+      return true;
+   /* The varying shader shares the uniforms; its preloads are its own. */
+   return run_vertex_program(&r, rs.secondary_program.shader, "varying shader",
+                             &rs.secondary.preload, rs.preload.uniform_count);
+}
+
+bool
+PAN_GENX(sim_exec_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va)
+{
+   const uint8_t *job = pan_sim_ctx_read(ctx, job_va, pan_size(compute_job),
+                                         "vertex job descriptor");
+   if (!job)
+      return false;
+   pan_section_unpack(job, compute_job, draw, draw);
+   return PAN_GENX(sim_gfx_shade_vertices)(
+      ctx, job_va, pan_section_ptr(job, compute_job, invocation),
+      pan_section_ptr(job, compute_job, draw), draw.position, false, false);
 }
 
 #endif
