@@ -20,7 +20,11 @@
  *
  * What runs (see docs/drivers/panfrost/drm-shim.rst for the semantics):
  *    FRAGMENT     clear and write back every render target and the
- *                 depth/stencil buffers (primitives are not rasterised)
+ *                 depth/stencil buffers; on v6/v7 the frame's primitives
+ *                 are rasterised and shaded first (simulator-draws.rst)
+ *    VERTEX, TILER, INDEXED_VERTEX  (v6/v7) vertex shading and primitive
+ *                 assembly into the simulator's functional polygon list
+ *    COMPUTE      (v6/v7/v9) on the ISA interpreters
  *    WRITE_VALUE  zero, immediates, timestamps
  *    NULL, CACHE_FLUSH  nothing to do
  * Other job types are reported once per process as not executed yet and
