@@ -111,7 +111,10 @@ static void
 panfrost_delete_compute_state(struct pipe_context *pctx, void *cso)
 {
    struct panfrost_compute_shader *so = cso;
+   struct panfrost_context *ctx = panfrost_context(pctx);
 
+   if (ctx->compute.shader == so)
+      ctx->compute.shader = NULL;
    /* A pending batch holds its own reference to the binary. */
    pan_bo_unref(so->bo);
    FREE(so);

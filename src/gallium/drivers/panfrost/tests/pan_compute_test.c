@@ -277,7 +277,8 @@ test_loop_uniforms(void)
 /* Ids and sizes: out[i] = workgroup id * 65536 + local id * 256 + number
  * of workgroups, then two dispatches in one batch, the second reading what
  * the first wrote (b[i] = a[i] + 1, then c[i] = b[i] * 2), and one more
- * dispatch whose size comes from a buffer (indirect).
+ * dispatch whose size comes from a buffer (indirect).  The input of the
+ * first is overwritten by the CPU while the dispatch is pending.
  */
 static void
 test_ids_chain_indirect(void)
@@ -323,6 +324,11 @@ test_ids_chain_indirect(void)
    pipe_buffer_write(ctx, bufs[0], 0, sizeof(a), a);
    bind_ssbos(bufs, 3, 0x6);
    dispatch(plus1, 16, 1, N / 16, 1);
+   /* A CPU write to a buffer a pending dispatch reads submits that
+    * dispatch first: plus1 must still see a.
+    */
+   uint32_t zeros[N] = { 0 };
+   pipe_buffer_write(ctx, bufs[0], 0, sizeof(zeros), zeros);
    dispatch(times2, 16, 1, N / 16, 1);
    read_back(bufs[2], out);
    bad = 0;
