@@ -362,6 +362,45 @@ test_ids_chain_indirect(void)
    pipe_resource_reference(&ind, NULL);
 }
 
+/* A constant buffer in a resource, read at a computed offset, and the
+ * bound size of a storage buffer: out[i] = cb[i & 3] + size(out).
+ */
+static void
+test_buffer_ubo_size(void)
+{
+   enum { N = 32 };
+   const uint32_t words[4] = { 1000, 2000, 3000, 4000 };
+   uint32_t out[N];
+
+   nir_builder b = shader("ubo-size", 16, 1, 1);
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *w = nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0),
+                                 nir_imul_imm(&b, nir_iand_imm(&b, i, 3), 4),
+                                 .align_mul = 4, .range = 16);
+   nir_ssa_def *size = nir_get_ssbo_size(&b, nir_imm_int(&b, 0));
+   ssbo_store(&b, 0, i, nir_iadd(&b, w, size));
+   void *cso = compile(&b);
+
+   struct pipe_resource *ubo = buffer(sizeof(words), words);
+   struct pipe_resource *bufs[1] = { buffer(sizeof(out), NULL) };
+   bind_ssbos(bufs, 1, 0x1);
+   struct pipe_constant_buffer cb = { .buffer = ubo, .buffer_size = 16 };
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_COMPUTE, 0, false, &cb);
+   dispatch(cso, 16, 1, N / 16, 1);
+   read_back(bufs[0], out);
+
+   unsigned bad = 0;
+   for (unsigned k = 0; k < N; ++k)
+      bad += out[k] != words[k & 3] + sizeof(out);
+   CHECK(!bad, "ubo/size: %u of %u results wrong (out[1] = %u)", bad, N,
+         out[1]);
+
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_COMPUTE, 0, false, NULL);
+   ctx->delete_compute_state(ctx, cso);
+   pipe_resource_reference(&ubo, NULL);
+   pipe_resource_reference(&bufs[0], NULL);
+}
+
 /* What the driver refuses comes back as a message, and the dispatch is
  * dropped: the buffer keeps its contents.
  */
@@ -437,6 +476,7 @@ main(int argc, char **argv)
       test_arith();
       test_loop_uniforms();
       test_ids_chain_indirect();
+      test_buffer_ubo_size();
    }
    test_refusals(has);
 
