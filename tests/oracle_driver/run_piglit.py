@@ -231,12 +231,16 @@ def normalise(line):
     line = re.sub(r'^pan sim: v\d+ job \d+ \(([^)]*)\) @ 0x[0-9a-fA-F]+: ',
                   r'\1 job: ', line)
     line = re.sub(r'^pan s(im|him): ', '', line)
-    # Where in the shader: which invocation, clause, tuple or pc.
-    line = re.sub(r'(compute|vertex|fragment) shader 0x[0-9a-fA-F]+, ', '',
+    # Where: which shader, invocation, pixel, lane, clause, tuple or pc.
+    line = re.sub(r'\w+ shader 0x[0-9a-fA-F]+, ', '', line)
+    line = re.sub(r'(workgroup|pixel) \([^)]*\):?,? ', '', line)
+    line = re.sub(r'vertices \d+\.\.\d+: ', '', line)
+    line = re.sub(r'(warp|clause|tuple|pc|lane) (0x)?[0-9a-fA-F]+:? ', '',
                   line)
-    line = re.sub(r'workgroup \([^)]*\), ', '', line)
-    line = re.sub(r'(warp|clause|tuple|pc) (0x)?[0-9a-fA-F]+:? ', '', line)
-    line = re.sub(r'0x[0-9a-fA-F]{5,}', '0x...', line)
+    # Which attribute or varying, and sizes of this one program.
+    line = re.sub(r'\b(attribute|varying) \d+', r'\1 N', line)
+    line = re.sub(r'\b\d+-quadword', 'N-quadword', line)
+    line = re.sub(r' ?\(?0x[0-9a-fA-F]{5,}\)?', '', line)
     return line.strip()
 
 
@@ -249,7 +253,9 @@ def piglit_reason(out):
             continue
         if re.search(r'Probe|[Ff]ail|[Ee]rror|[Ee]xpected|require|'
                      r'not supported|unsupported', s):
-            s = re.sub(r'-?\d+(\.\d+)?(e[-+]?\d+)?', 'N', s)
+            # Numbers, not the digits of names (GL_ARB_gpu_shader5).
+            s = re.sub(r'(?<![\w.])-?\d+(\.\d+)?(e[-+]?\d+)?(?![\w.])', 'N',
+                       s)
             return 'piglit: ' + s[:120]
     lines = [ln.strip() for ln in out.splitlines()
              if ln.strip() and not ln.startswith('PIGLIT:')]
@@ -351,6 +357,34 @@ def read_expected(path):
     return exp
 
 
+def blame(run):
+    """Whose business a run that does not pass is: 'sim' when the
+    simulator reported something or the result is simply wrong, 'driver'
+    when the stock driver skipped or rejected the test before any job ran
+    (no simulator work can change that)."""
+    if run['reports']:
+        return 'sim'
+    if run['result'] == 'skip':
+        return 'driver'
+    if run['result'] == 'fail' and re.search(
+            r'piglit: Failed to (compile|link)', run['reason'] or ''):
+        return 'driver'
+    return 'sim'
+
+
+def print_table(title, counts, gpus, top):
+    if not counts:
+        return
+    print(title)
+    order = sorted(counts.items(), key=lambda kv: (-sum(kv[1].values()),
+                                                    kv[0]))
+    for why, c in order[:top]:
+        per = ', '.join(f'{g} {c[g]}' for g in gpus if c[g])
+        print(f'  {sum(c.values()):5d}  {why}  [{per}]')
+    if len(order) > top:
+        print(f'  ... {len(order) - top} more (--top, --json)')
+
+
 def summarise(records, gpus, top):
     n = len(records)
     ref = Counter(r['softpipe']['result'] for r in records)
@@ -359,7 +393,10 @@ def summarise(records, gpus, top):
     kinds = Counter(r['kind'] for r in records)
     print('  kinds: ' + ', '.join(f'{kinds[k]} {k}' for k in
                                   ('compute', 'draw', 'compile') if kinds[k]))
-    reasons = defaultdict(Counter)
+    # Over the runs where softpipe passes and the simulator run does not.
+    first = defaultdict(Counter)   # the simulator's: first reason
+    every = defaultdict(Counter)   # the simulator's: every report
+    driver = defaultdict(Counter)  # the stock driver's
     for g in gpus:
         res = Counter(r[g]['result'] for r in records)
         agree = [r for r in records if r['agree'][g]]
@@ -374,35 +411,25 @@ def summarise(records, gpus, top):
               '); sim: ' +
               ', '.join(f'{res[k]} {k}' for k in RESULTS if res[k]))
         for r in records:
-            if r['softpipe']['result'] == 'pass' and not r['agree'][g]:
-                reasons[r[g]['reason'] or '(no reason)'][g] += 1
-    if reasons:
-        print(f'Top reasons where softpipe passes and the simulator run does '
-              f'not (tests; per GPU):')
-        order = sorted(reasons.items(),
-                       key=lambda kv: (-sum(kv[1].values()), kv[0]))
-        for why, c in order[:top]:
-            per = ', '.join(f'{g} {c[g]}' for g in gpus if c[g])
-            print(f'  {sum(c.values()):5d}  {why}  [{per}]')
-        if len(order) > top:
-            print(f'  ... {len(order) - top} more reasons (--top, --json)')
-    # The first report can hide the next: every distinct simulator report
-    # of those runs, counted once per run.
-    every = defaultdict(Counter)
-    for g in gpus:
-        for r in records:
-            if r['softpipe']['result'] == 'pass' and not r['agree'][g]:
-                for ln in r[g]['reports']:
-                    every[ln][g] += 1
-    if every:
-        print('Every simulator report in those runs (runs; per GPU):')
-        order = sorted(every.items(),
-                       key=lambda kv: (-sum(kv[1].values()), kv[0]))
-        for why, c in order[:top]:
-            per = ', '.join(f'{g} {c[g]}' for g in gpus if c[g])
-            print(f'  {sum(c.values()):5d}  {why}  [{per}]')
-        if len(order) > top:
-            print(f'  ... {len(order) - top} more (--top, --json)')
+            if r['softpipe']['result'] != 'pass' or r['agree'][g]:
+                continue
+            run = r[g]
+            why = run['reason'] or '(no reason)'
+            if blame(run) == 'driver':
+                driver[why][g] += 1
+                continue
+            first[why][g] += 1
+            for ln in run['reports']:
+                every[ln][g] += 1
+    print_table('Simulator: first reason of each run that does not agree '
+                '(runs; per GPU):', first, gpus, top)
+    # The first report can hide the next (a draw whose vertex job is
+    # skipped also reports the render target it could not write).
+    print_table('Simulator: every report of those runs (runs; per GPU):',
+                every, gpus, top)
+    print_table('Stock driver: skipped or rejected before any job ran; no '
+                'simulator work changes these (runs; per GPU):', driver,
+                gpus, min(top, 5))
 
 
 def main():
