@@ -49,6 +49,18 @@ enum pan_ir_special {
 
 extern const char *const pan_ir_special_names[PAN_IR_NR_SPECIALS];
 
+/* The imm field of tex and tex_fetch: the dimension (0 1D, 1 2D, 2 3D,
+ * 3 cube), the LOD mode (the ISA's lod enum) and flags. */
+#define PAN_IR_TEX_DIM(imm) ((imm)&3u)
+#define PAN_IR_TEX_LOD(imm) (((imm) >> 2) & 7u)
+#define PAN_IR_TEX_LOD_ZERO 0u
+#define PAN_IR_TEX_LOD_COMPUTED 1u
+#define PAN_IR_TEX_LOD_EXPLICIT 4u
+#define PAN_IR_TEX_LOD_BIAS 5u
+#define PAN_IR_TEX_ARRAY (1u << 5)
+#define PAN_IR_TEX_SHADOW (1u << 6)
+#define PAN_IR_TEX_OFFSET (1u << 7)
+
 /*
  * An operand.  As a destination, comps is the vector length of the new
  * value.  As a source, comps words are read starting at word comp of the

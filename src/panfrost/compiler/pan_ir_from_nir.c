@@ -116,9 +116,7 @@ emit_instr(struct pan_ir_from_nir *ctx, nir_instr *instr)
       break;
    }
    case nir_instr_type_tex:
-      pan_ir_from_nir_error(ctx, "unsupported NIR texture instruction "
-                                 "(nir_texop %u)",
-                            nir_instr_as_tex(instr)->op);
+      pan_ir_from_nir_tex(ctx, nir_instr_as_tex(instr));
       break;
    default:
       pan_ir_from_nir_error(ctx, "unsupported NIR instruction type %u",

@@ -213,8 +213,12 @@ store_vertex_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       pan_ir_from_nir_error(ctx, "gl_PointSize output is unsupported");
       return;
    }
-   pan_ir_index addr =
-      pan_ir_lea_vary(&ctx->b, pan_ir_preload(&ctx->b, PAN_IR_REG_IDVS_INDEX));
+   if (ctx->vary_addr_block != ctx->b.block) {
+      ctx->vary_addr = pan_ir_lea_vary(
+         &ctx->b, pan_ir_preload(&ctx->b, PAN_IR_REG_IDVS_INDEX));
+      ctx->vary_addr_block = ctx->b.block;
+   }
+   pan_ir_index addr = ctx->vary_addr;
    if (sem.location == VARYING_SLOT_POS) {
       pan_ir_store_pos(&ctx->b, 0, store_data(ctx, intr, 4, pan_ir_imm(0)),
                        addr);

@@ -26,6 +26,9 @@ struct pan_ir_from_nir {
    struct pan_va_binary *bin; /* push table */
    /* Fragment colour per render target, emitted at the end. */
    pan_ir_index colour[8];
+   /* The IDVS output address, computed once per block. */
+   pan_ir_index vary_addr;
+   pan_ir_block *vary_addr_block;
 };
 
 /* Record the first error; translation stops at the next check. */
@@ -47,6 +50,9 @@ bool pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
                                    nir_intrinsic_instr *intr);
 /* The fragment shader's tail: ATEST and one BLEND per colour output. */
 void pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx);
+
+/* Texture instructions (pan_ir_from_nir_tex.c). */
+void pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex);
 
 void pan_ir_from_nir_load_const(struct pan_ir_from_nir *ctx,
                                 nir_load_const_instr *lc);

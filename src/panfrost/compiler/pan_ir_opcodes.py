@@ -207,6 +207,23 @@ OPS = [
          dest=False, mods=['cmp'], side_effects=True,
          doc='ends the lanes where s0 cmp s1'),
 
+    # Textures: s0 the staging vector (coordinates, array index, shadow
+    # reference, LOD, packed in that order), s1 the 64-bit image operand
+    # (word 0 the texture and sampler word, word 1 zero); imm holds the
+    # dimension, LOD mode and flags (PAN_IR_TEX_* in pan_ir.h).
+    Op('tex', 2, dest_comps=4, mods=['type', 'imm'],
+       va=VA('tex_single', ['slot=slot0', 'regtype={regtype}',
+                            'regwidth=r32', 'dim={dim}',
+                            'array_enable={array}', 'shadow={shadow}',
+                            'lod={lod}', 'flow=wait0'],
+              ['{sr}', '{ssr0}', '{s1}'])),
+    Op('tex_fetch', 2, dest_comps=4, mods=['type', 'imm'],
+       va=VA('tex_fetch', ['slot=slot0', 'regtype={regtype}',
+                           'regwidth=r32', 'dim={dim}',
+                           'array_enable={array}',
+                           'texel_offset={texoff}', 'flow=wait0'],
+              ['{sr}', '{ssr0}', '{s1}'])),
+
     # Flow control
     Op('branchz', 1, dest=False, mods=['on_zero', 'target'],
        terminator=True, side_effects=True,
@@ -268,7 +285,7 @@ struct pan_ir_va_arg_desc {
 struct pan_ir_va_form {
    const char *name; /* may hold {type} or {bits} */
    uint8_t nr_mods, nr_args;
-   const char *mods[6][2]; /* field, value (may be {cmp}, {eq}, {signed}) */
+   const char *mods[10][2]; /* field, value (may be {cmp}, {eq}, {signed}) */
    struct pan_ir_va_arg_desc args[6];
 };
 

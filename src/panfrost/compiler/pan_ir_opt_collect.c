@@ -10,8 +10,8 @@
  *    with its own move);
  *  - a collect's source that is a word of another collect becomes that
  *    collect's source, whatever its kind;
- *  - a collect that puts words 0..n-1 of an n-word value back together
- *    is that value.
+ *  - a collect of words 0..n-1 of a value of n words or more is that
+ *    value (its first n words: vectors are read from their first word).
  *
  * The collects nobody reads any more are left for dead-code elimination.
  * Every removed collect word is a move the back end does not emit.
@@ -43,13 +43,13 @@ compose(pan_ir_index outer, pan_ir_index inner, pan_ir_index *out)
    return true;
 }
 
-/* The value C rebuilds whole, or a null index. */
+/* The value whose first words C rebuilds, or a null index. */
 static pan_ir_index
 identity_of(const pan_ir_instr *C, const uint8_t *comps)
 {
    pan_ir_index w = C->src[0];
    if (w.kind != PAN_IR_SSA || w.comp || w.neg || w.abs ||
-       comps[w.value] != C->nr_srcs)
+       comps[w.value] < C->nr_srcs)
       return pan_ir_null();
    for (unsigned k = 1; k < C->nr_srcs; ++k) {
       pan_ir_index s = C->src[k];

@@ -162,6 +162,28 @@ fill_mod(const pan_ir_instr *I, const char *v)
    }
    if (!strcmp(v, "{regfmt}"))
       return regfmts[I->type];
+   static const char *const regtypes[] = {
+      [PAN_IR_TYPE_NONE] = "f",
+      [PAN_IR_TYPE_U32] = "u",
+      [PAN_IR_TYPE_S32] = "s",
+      [PAN_IR_TYPE_F32] = "f",
+   };
+   static const char *const dims[] = { "1d", "2d", "3d", "cube" };
+   static const char *const lods[] = { "zero",   "computed", NULL,
+                                       NULL,     "explicit", "computed_bias",
+                                       "grdesc", NULL };
+   if (!strcmp(v, "{regtype}"))
+      return regtypes[I->type];
+   if (!strcmp(v, "{dim}"))
+      return dims[PAN_IR_TEX_DIM(I->imm)];
+   if (!strcmp(v, "{lod}"))
+      return lods[PAN_IR_TEX_LOD(I->imm)];
+   if (!strcmp(v, "{array}"))
+      return I->imm & PAN_IR_TEX_ARRAY ? "1" : "0";
+   if (!strcmp(v, "{shadow}"))
+      return I->imm & PAN_IR_TEX_SHADOW ? "1" : "0";
+   if (!strcmp(v, "{texoff}"))
+      return I->imm & PAN_IR_TEX_OFFSET ? "1" : "0";
    if (!strcmp(v, "{cmp}"))
       return pan_ir_cmp_names[I->cmp];
    if (!strcmp(v, "{eq}"))

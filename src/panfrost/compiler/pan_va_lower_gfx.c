@@ -56,5 +56,12 @@ pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
       NIR_PASS_V(nir, nir_shader_instructions_pass, keep_variant,
                  nir_metadata_block_index | nir_metadata_dominance, &variant);
    }
+   /* Projective lookups divide first; implicit LODs outside fragment
+    * shaders are LOD 0. */
+   const nir_lower_tex_options tex = {
+      .lower_txp = ~0u,
+      .lower_invalid_implicit_lod = true,
+   };
+   NIR_PASS_V(nir, nir_lower_tex, &tex);
    NIR_PASS_V(nir, nir_opt_dce);
 }

@@ -1,0 +1,199 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * NIR -> IR: texture instructions, in the form the v9 driver expects
+ * (docs/drivers/panfrost/compiler.rst, "Textures").
+ *
+ * TEX_SINGLE (tex, txb, txl) and TEX_FETCH (txf) read a staging vector
+ * of 32-bit words, present ones only, in this order: x, y, z (3D), the
+ * array layer, the shadow reference, the offset / LOD word of a fetch
+ * (LOD in bits 24-31), the LOD or bias of a sample (8.8 fixed point in
+ * bits 0-15).  The image operand is a 64-bit pair whose word 0 names
+ * the sampler (bits 0-15) and texture (bits 16-31), each as an index in
+ * bits 0-10 of its half and a resource table above: samplers in table 3,
+ * textures in table 4.  Word 1 is zero.
+ */
+
+#include "pan_ir_from_nir_priv.h"
+
+#define PAN_IR_SAMPLER_TABLE 3
+#define PAN_IR_TEXTURE_TABLE 4
+
+static uint32_t
+image_word(unsigned texture, unsigned sampler)
+{
+   return (PAN_IR_SAMPLER_TABLE << 11 | sampler) |
+          (PAN_IR_TEXTURE_TABLE << 11 | texture) << 16;
+}
+
+/* A LOD or bias in 8.8 fixed point, clamped to +-16 (the largest LOD). */
+static pan_ir_index
+lod_88(struct pan_ir_from_nir *ctx, nir_src src)
+{
+   if (nir_src_is_const(src)) {
+      float x = CLAMP(nir_src_as_float(src), -16.0f, 16.0f);
+      return pan_ir_imm((uint32_t)(int32_t)(x * 256.0f) & 0xffff);
+   }
+   pan_ir_builder *b = &ctx->b;
+   pan_ir_index lod = pan_ir_word(pan_ir_from_nir_src(ctx, src), 0);
+   pan_ir_index c = pan_ir_fmax(b, pan_ir_fmin(b, lod, pan_ir_imm(0x41800000)),
+                                pan_ir_imm(0xc1800000));
+   pan_ir_index fx = pan_ir_f2s32(
+      b, pan_ir_fma(b, c, pan_ir_imm(0x43800000), pan_ir_imm(0x80000000)));
+   return pan_ir_lshift_and(b, fx, pan_ir_imm(0), pan_ir_imm(0xffff));
+}
+
+static bool
+is_zero(nir_tex_instr *tex, int i)
+{
+   return i < 0 || (nir_src_is_const(tex->src[i].src) &&
+                    nir_src_as_uint(tex->src[i].src) == 0);
+}
+
+void
+pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
+{
+   pan_ir_builder *b = &ctx->b;
+   bool fetch = tex->op == nir_texop_txf;
+
+   if (tex->op != nir_texop_tex && tex->op != nir_texop_txb &&
+       tex->op != nir_texop_txl && !fetch) {
+      pan_ir_from_nir_error(ctx, "unsupported NIR texture op %u", tex->op);
+      return;
+   }
+   if (nir_dest_bit_size(tex->dest) != 32) {
+      pan_ir_from_nir_error(ctx, "texture result of %u bits",
+                            nir_dest_bit_size(tex->dest));
+      return;
+   }
+   if (tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE ||
+       tex->sampler_dim == GLSL_SAMPLER_DIM_MS ||
+       tex->sampler_dim == GLSL_SAMPLER_DIM_BUF ||
+       tex->sampler_dim == GLSL_SAMPLER_DIM_SUBPASS) {
+      pan_ir_from_nir_error(ctx, "texture dimension %u is unsupported",
+                            tex->sampler_dim);
+      return;
+   }
+   if (tex->texture_index > 2047 || tex->sampler_index > 2047) {
+      pan_ir_from_nir_error(ctx, "texture index %u beyond the table",
+                            tex->texture_index);
+      return;
+   }
+
+   unsigned lod_mode = ctx->stage == MESA_SHADER_FRAGMENT
+                          ? PAN_IR_TEX_LOD_COMPUTED
+                          : PAN_IR_TEX_LOD_ZERO;
+   pan_ir_index coord = pan_ir_null(), shadow = pan_ir_null();
+   pan_ir_index lod = pan_ir_null(), fetch_word = pan_ir_null();
+   unsigned nr_coords = 0;
+
+   for (unsigned i = 0; i < tex->num_srcs; ++i) {
+      nir_src src = tex->src[i].src;
+      switch (tex->src[i].src_type) {
+      case nir_tex_src_coord:
+         coord = pan_ir_from_nir_src(ctx, src);
+         nr_coords = nir_src_num_components(src);
+         break;
+      case nir_tex_src_comparator:
+         shadow = pan_ir_word(pan_ir_from_nir_src(ctx, src), 0);
+         break;
+      case nir_tex_src_bias:
+         lod = lod_88(ctx, src);
+         lod_mode = PAN_IR_TEX_LOD_BIAS;
+         break;
+      case nir_tex_src_lod:
+         if (fetch) {
+            if (!is_zero(tex, (int)i))
+               fetch_word =
+                  nir_src_is_const(src)
+                     ? pan_ir_imm(nir_src_as_uint(src) << 24)
+                     : pan_ir_lshift_or(
+                          b, pan_ir_word(pan_ir_from_nir_src(ctx, src), 0),
+                          pan_ir_imm(24), pan_ir_imm(0));
+         } else if (is_zero(tex, (int)i)) {
+            lod_mode = PAN_IR_TEX_LOD_ZERO;
+         } else {
+            lod = lod_88(ctx, src);
+            lod_mode = PAN_IR_TEX_LOD_EXPLICIT;
+         }
+         break;
+      case nir_tex_src_offset:
+      case nir_tex_src_ms_index:
+         if (!is_zero(tex, (int)i)) {
+            pan_ir_from_nir_error(ctx, "texel offsets are unsupported");
+            return;
+         }
+         break;
+      default:
+         pan_ir_from_nir_error(ctx, "texture source %u is unsupported",
+                               tex->src[i].src_type);
+         return;
+      }
+   }
+   if (coord.kind == PAN_IR_NULL) {
+      pan_ir_from_nir_error(ctx, "texture without coordinates");
+      return;
+   }
+
+   /* The staging words, present ones only. */
+   pan_ir_index sr[8];
+   unsigned n = 0, spatial = nr_coords - (tex->is_array ? 1 : 0);
+   for (unsigned c = 0; c < spatial; ++c)
+      sr[n++] = pan_ir_word(coord, c);
+   if (tex->is_array)
+      sr[n++] = pan_ir_word(coord, nr_coords - 1);
+   if (shadow.kind != PAN_IR_NULL)
+      sr[n++] = shadow;
+   if (fetch_word.kind != PAN_IR_NULL)
+      sr[n++] = fetch_word;
+   if (lod.kind != PAN_IR_NULL)
+      sr[n++] = lod;
+   if (n > 4) {
+      pan_ir_from_nir_error(ctx, "texture of %u staging words (4 at most)", n);
+      return;
+   }
+
+   static const unsigned dims[] = {
+      [GLSL_SAMPLER_DIM_1D] = 0,       [GLSL_SAMPLER_DIM_2D] = 1,
+      [GLSL_SAMPLER_DIM_3D] = 2,       [GLSL_SAMPLER_DIM_RECT] = 1,
+      [GLSL_SAMPLER_DIM_EXTERNAL] = 1,
+   };
+   uint32_t imm = dims[tex->sampler_dim] | lod_mode << 2;
+   if (tex->is_array)
+      imm |= PAN_IR_TEX_ARRAY;
+   if (shadow.kind != PAN_IR_NULL)
+      imm |= PAN_IR_TEX_SHADOW;
+   if (fetch_word.kind != PAN_IR_NULL)
+      imm |= PAN_IR_TEX_OFFSET;
+
+   enum pan_ir_type type = PAN_IR_TYPE_F32;
+   if (nir_alu_type_get_base_type(tex->dest_type) == nir_type_int)
+      type = PAN_IR_TYPE_S32;
+   else if (nir_alu_type_get_base_type(tex->dest_type) == nir_type_uint)
+      type = PAN_IR_TYPE_U32;
+
+   unsigned sampler = nir_tex_instr_need_sampler(tex) ? tex->sampler_index : 0;
+   pan_ir_index image[2] = {
+      pan_ir_imm(image_word(tex->texture_index, sampler)),
+      pan_ir_imm(0),
+   };
+   pan_ir_index staging = n == 1 ? sr[0] : pan_ir_collect(b, n, sr);
+   if (n == 1 && staging.kind != PAN_IR_SSA)
+      staging = pan_ir_mov(b, staging);
+   pan_ir_index img = pan_ir_collect(b, 2, image);
+   pan_ir_index v = fetch ? pan_ir_tex_fetch(b, type, imm, staging, img)
+                          : pan_ir_tex(b, type, imm, staging, img);
+
+   /* A shadow lookup returns its result in word 0. */
+   unsigned comps = nir_dest_num_components(tex->dest);
+   if (comps == 4) {
+      ctx->values[tex->dest.ssa.index] = v;
+   } else {
+      pan_ir_index w[4];
+      for (unsigned c = 0; c < comps; ++c)
+         w[c] = pan_ir_word(v, c);
+      ctx->values[tex->dest.ssa.index] =
+         comps == 1 ? pan_ir_mov(b, w[0]) : pan_ir_collect(b, comps, w);
+   }
+}
