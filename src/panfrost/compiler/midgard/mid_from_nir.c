@@ -214,11 +214,27 @@ emit_alu(struct ctx *c, nir_alu_instr *alu_i)
       cond->nr_srcs = 2;
       cond->src[1] = s0;
       cond->pair_next = true;
+      struct mid_src t =
+         nir_src_to_mid(c, &alu_i->src[1].src, alu_i->src[1].swizzle);
+      struct mid_src f =
+         nir_src_to_mid(c, &alu_i->src[2].src, alu_i->src[2].swizzle);
+      if (t.ref.kind == MID_REF_CONST && f.ref.kind == MID_REF_CONST) {
+         /* Two constant vectors may not fit one bundle's four words:
+          * the false side goes through a register, before the pair. */
+         unsigned v = c->s->nr_vars++;
+         list_del(&cond->link);
+         struct mid_instr *M = alu(c, "imov", mid_var(v), mask);
+         M->int_result = true;
+         M->nr_srcs = 2;
+         M->src[1] = f;
+         f = mid_src_ref(mid_var(v));
+         list_addtail(&cond->link, &c->block->instrs);
+      }
       I = alu(c, "icsel_v", dst, mask);
       I->int_result = true;
       I->nr_srcs = 2;
-      I->src[0] = nir_src_to_mid(c, &alu_i->src[1].src, alu_i->src[1].swizzle);
-      I->src[1] = nir_src_to_mid(c, &alu_i->src[2].src, alu_i->src[2].swizzle);
+      I->src[0] = t;
+      I->src[1] = f;
       return true;
    }
    case nir_op_fsin:
@@ -419,6 +435,35 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       I->mask = nir_intrinsic_write_mask(in);
       return true;
    }
+   case nir_intrinsic_load_input: {
+      if (c->s->stage != MESA_SHADER_FRAGMENT)
+         return mid_error(c->s, "%s inputs are not supported",
+                          gl_shader_stage_name(c->s->stage));
+      if (!nir_src_is_const(in->src[0]) || nir_src_as_uint(in->src[0]))
+         return mid_error(c->s, "indirect varyings are not supported");
+      unsigned index = nir_intrinsic_base(in);
+      if (index >= 256)
+         return mid_error(c->s, "varying %u out of range", index);
+      /* Varying index above the interpolation bits (0x50: perspective
+       * correct, as the stock code loads smooth varyings); no address. */
+      ls.areg = 7;
+      ls.ireg = 7;
+      ls.ifmt = 2;
+      ls.offset = (int)(index << 9) | 0x50;
+      unsigned comp = nir_intrinsic_component(in);
+      unsigned nc = nir_dest_num_components(in->dest);
+      if (!check_size(c, nir_dest_bit_size(in->dest), "varying"))
+         return false;
+      struct mid_instr *I =
+         mid_instr_create(c->s, c->block, MID_LDST, "ld_vary_32");
+      ls.swz = 0;
+      for (unsigned l = 0; l < 4; l++)
+         ls.swz |= MIN2(comp + l, 3) << (2 * l);
+      I->ls = ls;
+      I->dst = mid_var(in->dest.ssa.index);
+      I->mask = (1u << nc) - 1;
+      return true;
+   }
    case nir_intrinsic_store_output: {
       if (c->s->stage != MESA_SHADER_FRAGMENT)
          return mid_error(c->s, "%s outputs are not supported",
@@ -554,6 +599,8 @@ emit_block(struct ctx *c, nir_block *block)
       }
       case nir_instr_type_ssa_undef:
          break;
+      case nir_instr_type_tex:
+         return mid_error(c->s, "texture instructions are not supported");
       default:
          return mid_error(c->s, "NIR instruction type %d is not supported",
                           instr->type);

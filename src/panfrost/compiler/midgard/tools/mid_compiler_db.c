@@ -1,0 +1,183 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * pan-mid-compiler-db: the GLSL stages of one program through the base's
+ * standalone GLSL front end (as pan-compiler-db does for Valhall) and then
+ * through OUR Midgard compiler, printing the shader-db line the stock
+ * compiler prints with MIDGARD_MESA_DEBUG=shaderdb:
+ *
+ *   SHADER-DB: MESA_SHADER_FRAGMENT shader: 6 inst, 2 bundles,
+ *   4 quadwords, 2 registers, 4 threads, 0 loops, 0:0 spills:fills
+ *
+ * or "PAN-DB-REFUSED: <stage>: <reason>".  --gpu=0x860 (default) or 0x720.
+ * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL front
+ * end failure, 4 I/O error.  See docs/drivers/panfrost/compiler-midgard.rst.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* nir.h first: the GLSL headers use its types. */
+#include "compiler/nir/nir.h"
+#include "compiler/nir_types.h"
+#include "main/mtypes.h"
+#include "compiler/glsl/gl_nir.h"
+#include "compiler/glsl/gl_nir_linker.h"
+#include "compiler/glsl/glsl_to_nir.h"
+#include "compiler/glsl/standalone.h"
+
+#include "mid_compile.h"
+#include "../../../../../tests/oracle/oracle_glsl_ir.h"
+
+static int
+attribute_slots(const struct glsl_type *type, bool bindless)
+{
+   return glsl_count_attribute_slots(type, false);
+}
+
+static int
+dwords(const struct glsl_type *type, bool bindless)
+{
+   return glsl_count_dword_slots(type, bindless);
+}
+
+static int
+glsl_version(const char *path)
+{
+   FILE *fp = fopen(path, "r");
+   char line[512];
+   int v = 110;
+   if (!fp)
+      return -1;
+   while (fgets(line, sizeof(line), fp)) {
+      const char *p = line + strspn(line, " \t");
+      if (!strncmp(p, "#version", 8)) {
+         int n = atoi(p + 8);
+         v = strstr(p, " es") ? (n == 100 ? 100 : 300) : n > 0 ? n : v;
+         break;
+      }
+   }
+   fclose(fp);
+   return v;
+}
+
+/* I/O at driver locations, default uniforms in UBO 0 (which our compiler
+ * pushes), samplers and buffers lowered: what the GL state tracker gives. */
+static void
+driver_nir(struct gl_shader_program *prog, nir_shader *nir)
+{
+   gl_shader_stage st = nir->info.stage;
+   if (st == MESA_SHADER_FRAGMENT) {
+      NIR_PASS_V(nir, nir_lower_fragcolor, 1);
+      nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs, st);
+      nir_assign_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
+                               attribute_slots);
+   } else if (st == MESA_SHADER_VERTEX) {
+      nir_assign_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
+                               attribute_slots);
+      nir_assign_io_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
+                                  st);
+   }
+   nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms,
+                            attribute_slots);
+   NIR_PASS_V(nir, nir_lower_system_values);
+   NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
+   NIR_PASS_V(nir, nir_lower_io,
+              nir_var_uniform | nir_var_shader_in | nir_var_shader_out, dwords,
+              (nir_lower_io_options)0);
+   NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
+   NIR_PASS_V(nir, gl_nir_lower_buffers, prog);
+   NIR_PASS_V(nir, nir_opt_constant_folding);
+}
+
+static bool
+compile_stage(nir_shader *nir, unsigned gpu)
+{
+   const char *name = gl_shader_stage_name(nir->info.stage);
+   struct mid_binary bin;
+   char err[256];
+   void *mem = ralloc_context(NULL);
+   bool ok = mid_compile(nir_shader_clone(mem, nir), gpu, mem, &bin, NULL, err,
+                         sizeof(err));
+   if (ok)
+      printf("SHADER-DB: %s shader: %u inst, %u bundles, %u quadwords, "
+             "%u registers, %u threads, %u loops, 0:0 spills:fills\n",
+             name, bin.nr_instrs, bin.nr_bundles, bin.size_B / 16 - 1,
+             bin.work_regs, bin.threads, bin.loops);
+   else
+      printf("PAN-DB-REFUSED: %s: %s\n", name, err);
+   ralloc_free(mem);
+   return ok;
+}
+
+int
+main(int argc, char **argv)
+{
+   static struct gl_context ctx;
+   struct standalone_options opts = { .do_link = true,
+                                      .lower_precision = true };
+   unsigned gpu = 0x860;
+   int first = 1;
+
+   if (argc > 1 && !strncmp(argv[1], "--gpu=", 6)) {
+      gpu = strtoul(argv[1] + 6, NULL, 16);
+      first = 2;
+   }
+   if (first >= argc || argv[first][0] == '-') {
+      fprintf(stderr, "usage: pan-mid-compiler-db [--gpu=860|720] "
+                      "FILE.vert|.frag|.comp...\n");
+      return 2;
+   }
+   for (int i = first; i < argc; i++) {
+      int v = glsl_version(argv[i]);
+      if (v < 0) {
+         fprintf(stderr, "cannot read %s\n", argv[i]);
+         return 4;
+      }
+      opts.glsl_version = MAX2(opts.glsl_version, (unsigned)v);
+   }
+   if (opts.glsl_version == 110 || opts.glsl_version == 120)
+      opts.glsl_version = 130;
+
+   struct gl_shader_program *prog =
+      standalone_compile_shader(&opts, argc - first, argv + first, &ctx);
+   if (!prog || prog->data->LinkStatus != LINKING_SUCCESS) {
+      fprintf(stderr, "GLSL front end failed\n");
+      return 3;
+   }
+   oracle_lower_glsl_ir(prog);
+   exec_list_make_empty(&prog->EmptyUniformLocations);
+   for (unsigned s = 0; s < MESA_SHADER_STAGES; s++) {
+      struct gl_linked_shader *sh = prog->_LinkedShaders[s];
+      if (!sh)
+         continue;
+      sh->Program->info.stage = s;
+      nir_shader *nir = glsl_to_nir(&ctx.Const, prog, s, &mid_nir_options);
+      sh->Program->nir = nir;
+      NIR_PASS_V(nir, nir_lower_io_to_temporaries,
+                 nir_shader_get_entrypoint(nir), true,
+                 s != MESA_SHADER_FRAGMENT);
+      NIR_PASS_V(nir, nir_lower_global_vars_to_local);
+      NIR_PASS_V(nir, nir_split_var_copies);
+      NIR_PASS_V(nir, nir_lower_var_copies);
+   }
+   if (!gl_nir_link_varyings(&ctx.Const, &ctx.Extensions, ctx.API, prog) ||
+       !gl_nir_link_uniforms(&ctx.Const, prog, false)) {
+      fprintf(stderr, "GLSL front end failed: NIR linking\n");
+      standalone_compiler_cleanup(prog);
+      return 3;
+   }
+
+   bool all = true;
+   for (unsigned s = 0; s < MESA_SHADER_STAGES; s++) {
+      if (!prog->_LinkedShaders[s])
+         continue;
+      nir_shader *nir = prog->_LinkedShaders[s]->Program->nir;
+      driver_nir(prog, nir);
+      all &= compile_stage(nir, gpu);
+   }
+   standalone_compiler_cleanup(prog);
+   return all ? 0 : 1;
+}
