@@ -77,7 +77,15 @@ lower_nir(nir_shader *nir)
       for (unsigned i = 0; i < ARRAY_SIZE(pan_nir_cleanup); ++i)
          NIR_PASS(progress, nir, pan_nir_cleanup[i]);
    } while (progress);
+   /* Graphics stages fuse a * b + c (GLSL allows it for values not marked
+    * precise, which NIR keeps exact); compute keeps the two roundings, so
+    * the interpreter tests compare bit for bit with C. */
+   const nir_shader_compiler_options *options = nir->options;
+   nir_shader_compiler_options fused = *options;
+   fused.fuse_ffma32 = nir->info.stage != MESA_SHADER_COMPUTE;
+   nir->options = &fused;
    NIR_PASS_V(nir, nir_opt_algebraic_late);
+   nir->options = options;
    NIR_PASS_V(nir, nir_copy_prop);
    NIR_PASS_V(nir, nir_opt_dce);
 }

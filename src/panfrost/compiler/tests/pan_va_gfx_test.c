@@ -165,8 +165,9 @@ test_vertex_position(void)
    }
    int st = find_line(l, nr, "store.i128");
    PAN_EXPECT(st > lea);
-   /* The viewport transform writes the stored vector in place. */
-   PAN_EXPECT(find_line(l, nr, "mov") < 0);
+   /* The viewport transform writes the stored vector in place, scale and
+    * offset fused into one FMA per component. */
+   PAN_EXPECT(find_line(l, nr, "fadd") < 0);
    if (st >= 0) {
       PAN_EXPECT_STR_HAS(l[st], ".istream");
       PAN_EXPECT_STR_HAS(l[st], "offset:0");
