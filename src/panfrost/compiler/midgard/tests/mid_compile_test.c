@@ -381,6 +381,7 @@ expect_refusal(nir_shader *nir, unsigned gpu, const char *why)
    PAN_CHECK(!ok, "compiled although %s", why);
    PAN_EXPECT_STR_HAS(err, why);
    ralloc_free(mem);
+   ralloc_free(nir);
 }
 
 static void
