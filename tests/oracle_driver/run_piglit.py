@@ -385,6 +385,18 @@ def print_table(title, counts, gpus, top):
         print(f'  ... {len(order) - top} more (--top, --json)')
 
 
+def compare_expected(expected, records, gpus):
+    """(lost, new, missing): expected runs that ran and do not agree, runs
+    that agree and are not expected, expected runs of the GPUs asked for
+    that did not run at all."""
+    agreeing = {(g, r['test']) for r in records for g in gpus
+                if r['agree'][g]}
+    ran = {(g, r['test']) for r in records for g in gpus}
+    wanted = {(g, t) for g, t in expected if g in gpus}
+    return (sorted((wanted & ran) - agreeing), sorted(agreeing - wanted),
+            sorted(wanted - ran))
+
+
 def summarise(records, gpus, top):
     n = len(records)
     ref = Counter(r['softpipe']['result'] for r in records)
@@ -529,29 +541,33 @@ def main():
         print(f'run_piglit: wrote {len(agreeing)} agreeing runs to '
               f'{a.write_expected}')
 
-    failed = 0
+    failed = lost = 0
+    missing = []
     if a.expected:
-        exp = read_expected(a.expected)
-        ran = {(g, r['test']) for r in recs for g in gpus}
+        lost, new, missing = compare_expected(read_expected(a.expected),
+                                              recs, gpus)
         by_test = {r['test']: r for r in recs}
-        lost = sorted((exp & ran) - agreeing)
-        new = sorted(agreeing - exp)
         for g, t in lost:
             r = by_test[t]
             why = (f'softpipe {r["softpipe"]["result"]}'
                    if r['softpipe']['result'] != 'pass'
                    else f'{r[g]["result"]}: {r[g]["reason"]}')
             print(f'  REGRESSION {g} {t}: {why}')
+        for g, t in missing:
+            print(f'  NOT RUN {g} {t}: expected to agree, but not in the '
+                  'tests named (or not installed)')
         for g, t in new:
             print(f'  improvement {g} {t} agrees now')
         if new:
             print(f'run_piglit: {len(new)} runs agree that were not expected '
                   'to: tests/oracle_driver/update-expected.sh records them')
-        failed = len(lost)
+        failed = len(lost) + len(missing)
+        lost = len(lost)
     if a.pass_name:
+        # Expected runs that did not run are declared too, and failed.
         print(f'pass {a.pass_name}: {len(agreeing)} passed, {failed} failed, '
-              f'{declared - len(agreeing) - failed} skipped '
-              f'(of {declared} declared)')
+              f'{declared - len(agreeing) - lost} skipped '
+              f'(of {declared + len(missing)} declared)')
     return 1 if failed else 0
 
 
