@@ -137,7 +137,8 @@ struct pan_sim_tri {
 
 /* Set the triangle up; false for a degenerate one or one the simulator
  * cannot rasterise (a vertex at or behind the eye, coordinates beyond the
- * guard band).  *ccw: counter-clockwise in a y-up frame (positive area). */
+ * guard band).  *ccw: positive area in the (x, row) frame, that is
+ * counter-clockwise with y up (clockwise as the hardware counts). */
 bool pan_sim_tri_setup(const struct pan_sim_prim *p, struct pan_sim_tri *t,
                        bool *ccw);
 

@@ -19,8 +19,10 @@
  *    restart    explicit: primitive_restart_index; implicit: all ones
  *    modes      triangles, strips (odd triangles reordered as GL does),
  *               fans; the provoking vertex follows first_provoking_vertex
- *    culling    front face by draw.front_face_ccw on the signed area in a
- *               frame whose y grows with the row, cull_front/back_face
+ *    culling    front face by draw.front_face_ccw, counter-clockwise
+ *               meaning as seen with rows growing downwards (the stock
+ *               driver passes Gallium's front_ccw, defined that way, as
+ *               is), cull_front/back_face
  * Lines and points are refused for now (the job faults naming the mode).
  */
 
@@ -74,7 +76,10 @@ emit_triangle(struct tiler_run *t, const uint32_t idx[3], unsigned provoking)
                  ((double)p.v[1].y - p.v[0].y) * ((double)p.v[2].x - p.v[0].x);
    if (!(area != 0))
       return true; /* degenerate (or NaN): nothing to draw */
-   p.front = (area > 0) == t->draw.front_face_ccw;
+   /* Counter-clockwise as seen with rows growing downwards (Gallium's
+    * window convention, which the stock driver passes through): a
+    * negative area in this (x, row) frame. */
+   p.front = (area < 0) == t->draw.front_face_ccw;
    if ((p.front && t->draw.cull_front_face) ||
        (!p.front && t->draw.cull_back_face))
       return true;

@@ -810,10 +810,11 @@ test_culling(void)
    emit_frame(&f, 0, false);
    if (!render(&f, &d, 1))
       return;
-   /* The first is counter-clockwise with y growing upwards (positive
-    * area), the second clockwise. */
-   PAN_EXPECT_EQ(f.rt[4 * W + 4], 0xffffffffu);
-   PAN_EXPECT_EQ(f.rt[20 * W + 20], 0);
+   /* Seen with rows growing downwards, as the hardware and Gallium count
+    * windings, the first is clockwise (a back face), the second
+    * counter-clockwise. */
+   PAN_EXPECT_EQ(f.rt[4 * W + 4], 0);
+   PAN_EXPECT_EQ(f.rt[20 * W + 20], 0xffffffffu);
 }
 
 /* An indexed strip with a restart: two separate quads. */
