@@ -67,12 +67,15 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
                             nir_dest_bit_size(tex->dest));
       return;
    }
-   if (tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE ||
-       tex->sampler_dim == GLSL_SAMPLER_DIM_MS ||
-       tex->sampler_dim == GLSL_SAMPLER_DIM_BUF ||
-       tex->sampler_dim == GLSL_SAMPLER_DIM_SUBPASS) {
-      pan_ir_from_nir_error(ctx, "texture dimension %u is unsupported",
-                            tex->sampler_dim);
+   if (tex->sampler_dim != GLSL_SAMPLER_DIM_1D &&
+       tex->sampler_dim != GLSL_SAMPLER_DIM_2D &&
+       tex->sampler_dim != GLSL_SAMPLER_DIM_3D &&
+       tex->sampler_dim != GLSL_SAMPLER_DIM_RECT &&
+       tex->sampler_dim != GLSL_SAMPLER_DIM_EXTERNAL) {
+      pan_ir_from_nir_error(ctx, "%s textures are unsupported",
+                            tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE
+                               ? "cube map"
+                               : "multisample, buffer or subpass");
       return;
    }
    if (tex->texture_index > 2047 || tex->sampler_index > 2047) {
