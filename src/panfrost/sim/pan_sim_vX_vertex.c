@@ -145,14 +145,29 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
    pan_unpack(&word, pixel_format, pf);
    const char *name = PAN_GENX(format_name)(pf.format);
 #if PAN_ARCH >= 7
-   bool ordered = pf.order == MALI_RGB_COMPONENT_ORDER_RGBA;
+   /* Orders that keep the components in place, the missing ones reading
+    * as GL's defaults (0, 0, 0, 1) anyway. */
+   bool ordered = pf.order == MALI_RGB_COMPONENT_ORDER_RGBA ||
+                  pf.order == MALI_RGB_COMPONENT_ORDER_RGB1 ||
+                  pf.order == MALI_RGB_COMPONENT_ORDER_R000;
 #else
    bool ordered = true; /* v6 swizzles are not applied */
 #endif
-   if (!pan_sim_mem_format_parse(name, fmt) || !ordered || pf.srgb) {
+   if (!pan_sim_mem_format_parse(name, fmt) || pf.srgb) {
       snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
                "%s %u: format %s (0x%x) is not modelled", kind, index,
                name ? name : "undefined", at.format);
+      return false;
+   }
+   if (!ordered) {
+#if PAN_ARCH >= 7
+      const char *o = PAN_GENX(rgb_component_order_name)(pf.order);
+#else
+      const char *o = "?";
+#endif
+      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
+               "%s %u: component order %s of %s is not modelled", kind,
+               index, o ? o : "undefined", name);
       return false;
    }
 
