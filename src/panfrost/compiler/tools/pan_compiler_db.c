@@ -19,8 +19,8 @@
  * size in 16-byte quadwords, threads from the registers used (two
  * threads up to r31) and the loops.  We never spill.
  *
- * With PAN_DB_PRINT=1 the IR after each pass and the disassembly go to
- * stderr; PAN_DB_PRINT=2 prints the NIR handed to the compiler first.
+ * With --print=1 the IR after each pass and the disassembly go to
+ * stderr; --print=2 prints the NIR handed to the compiler first.
  *
  * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL
  * front end failure, 4 I/O error.  See docs/drivers/panfrost/compiler.rst.
@@ -158,6 +158,10 @@ report(const char *stage, const struct pan_va_binary *bin)
 }
 
 /* One compile of a clone; returns false (after printing why) on refusal. */
+/* --print=N: 1 prints the IR after each pass and the disassembly, 2 the
+ * NIR handed to the compiler as well. */
+static int print_level;
+
 static bool
 compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
 {
@@ -166,10 +170,8 @@ compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
    char err[256];
    void *mem = ralloc_context(NULL);
    nir_shader *clone = nir_shader_clone(mem, nir);
-   /* PAN_DB_PRINT=1 prints the IR after each pass and the disassembly. */
-   const char *print = getenv("PAN_DB_PRINT");
-   FILE *print_ir = print && atoi(print) ? stderr : NULL;
-   if (print && atoi(print) > 1)
+   FILE *print_ir = print_level ? stderr : NULL;
+   if (print_level > 1)
       nir_print_shader(clone, stderr);
    bool ok =
       pan_va_compile_opts(clone, mem, &opts, &bin, print_ir, err, sizeof(err));
@@ -255,9 +257,21 @@ compile(unsigned nr_files, char **files)
 int
 main(int argc, char **argv)
 {
-   if (argc < 2 || !strncmp(argv[1], "-", 1)) {
-      fprintf(stderr, "usage: pan-compiler-db FILE.vert|.frag|.comp...\n");
+   int first = 1;
+   if (argc > 1 && !strncmp(argv[1], "--print=", 8)) {
+      char *end;
+      long level = strtol(argv[1] + 8, &end, 10);
+      if (*end || level < 0 || level > 2) {
+         fprintf(stderr, "pan-compiler-db: --print takes 0, 1 or 2\n");
+         return 2;
+      }
+      print_level = (int)level;
+      first = 2;
+   }
+   if (argc <= first || !strncmp(argv[first], "-", 1)) {
+      fprintf(stderr, "usage: pan-compiler-db [--print=0|1|2] "
+                      "FILE.vert|.frag|.comp...\n");
       return 2;
    }
-   return compile((unsigned)(argc - 1), argv + 1);
+   return compile((unsigned)(argc - first), argv + first);
 }
