@@ -190,6 +190,17 @@ bool pan_sim_tilebuf_add_rt(struct pan_sim_tilebuf *tb, unsigned rt,
                             const uint32_t clear[4]);
 void pan_sim_tilebuf_fini(struct pan_sim_tilebuf *tb);
 
+/* Start colour target fill->rt from the image in memory over rect (after
+ * pan_sim_fill_check): the functional effect of a pre-frame shader that
+ * loads the tile buffer.  False after a fault. */
+struct pan_sim_ctx;
+struct pan_sim_fill;
+struct pan_sim_rect;
+bool pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx,
+                             struct pan_sim_tilebuf *tb,
+                             const struct pan_sim_fill *fill,
+                             const struct pan_sim_rect *rect);
+
 static inline unsigned
 pan_sim_tilebuf_at(const struct pan_sim_tilebuf *tb, int x, int y)
 {

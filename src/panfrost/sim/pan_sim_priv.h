@@ -163,6 +163,7 @@ struct pan_sim_fill {
     * (-1: depth/stencil) with its formats, or the depth/stencil format and
     * what the frame writes of it. */
    int rt;
+   bool preload; /* colour loaded from memory, not cleared */
    struct pan_sim_tib_format tib;
    struct pan_sim_wb_format wb;
    uint32_t swizzle;

@@ -103,6 +103,85 @@ pan_sim_tib_encode(const struct pan_sim_tb_rt *rt, const float rgba[4],
    }
 }
 
+/* Offset of pixel (x, y) from the image base, layer 0. */
+static uint64_t
+pixel_offset(const struct pan_sim_fill *fill, unsigned x, unsigned y,
+             unsigned el)
+{
+   return fill->layout == PAN_SIM_LINEAR
+             ? (uint64_t)y * fill->row_stride_B + (uint64_t)x * el
+             : pan_uinterleave_ref_offset_B(x, y, fill->row_stride_B, el,
+                                            false);
+}
+
+/* Unsigned normalised n-bit value to m bits, rounding to nearest. */
+static uint32_t
+rescale(uint32_t v, unsigned n, unsigned m)
+{
+   uint64_t max_n = (1ull << n) - 1, max_m = (1ull << m) - 1;
+   return n == m ? v : (uint32_t)((2 * v * max_m + max_n) / (2 * max_n));
+}
+
+/* Memory pixel -> tile-buffer words: the inverse of the write-back
+ * conversion (pan_sim_color_pixel).  Channels no component comes from
+ * read as zero, alpha as one. */
+static void
+unpixel(const struct pan_sim_fill *fill, const uint8_t *src, uint32_t w[4])
+{
+   const struct pan_sim_tib_format *tib = &fill->tib;
+   const struct pan_sim_wb_format *wb = &fill->wb;
+
+   memset(w, 0, 16);
+   if (wb->raw || wb->native) {
+      memcpy(w, src, fill->px.size_B < 16 ? fill->px.size_B : 16);
+      return;
+   }
+   unsigned start[4], pos = 0;
+   for (unsigned c = 0; c < 4; ++c) {
+      start[c] = pos + tib->frac_bits[c];
+      pos += tib->int_bits[c] + tib->frac_bits[c];
+   }
+   unsigned n3 = tib->int_bits[3];
+   if (n3)
+      w[0] |= ((1u << n3) - 1) << start[3];
+   unsigned bit = 0;
+   for (unsigned k = 0; k < wb->comps; ++k) {
+      unsigned sel = (fill->swizzle >> (3 * k)) & 7, m = wb->bits[k];
+      uint32_t v = 0;
+      for (unsigned b = 0; b < m; ++b, ++bit)
+         v |= (uint32_t)((src[bit / 8] >> (bit % 8)) & 1) << b;
+      if (sel > 3 || !tib->int_bits[sel])
+         continue;
+      unsigned n = tib->int_bits[sel];
+      uint32_t mask = ((1u << n) - 1) << start[sel];
+      w[0] = (w[0] & ~mask) | (rescale(v, m, n) << start[sel]);
+   }
+}
+
+bool
+pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx, struct pan_sim_tilebuf *tb,
+                        const struct pan_sim_fill *fill,
+                        const struct pan_sim_rect *r)
+{
+   struct pan_sim_tb_rt *t = &tb->rt[fill->rt];
+   unsigned el = fill->px.size_B;
+
+   if (fill->tib.raw && !fill->wb.raw && !fill->wb.native)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
+                           "%s: loading %s into tile-buffer format %s is "
+                           "not modelled",
+                           fill->what, fill->wb.name, fill->tib.name);
+   for (unsigned y = r->y0; y <= r->y1; ++y) {
+      for (unsigned x = r->x0; x <= r->x1; ++x) {
+         const uint8_t *src =
+            fill->cpu + (pixel_offset(fill, x, y, el) - fill->cpu_first_off);
+         unpixel(fill, src,
+                 &t->words[4 * pan_sim_tilebuf_at(tb, (int)x, (int)y)]);
+      }
+   }
+   return true;
+}
+
 void
 pan_sim_fill_put(const struct pan_sim_fill *fill, unsigned x, unsigned y,
                  const struct pan_sim_pixel *px)

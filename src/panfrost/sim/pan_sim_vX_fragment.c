@@ -255,6 +255,7 @@ new_fill(struct frame *f, const char *fmt, unsigned i)
 }
 
 struct color_desc {
+   bool preload; /* loaded by a pre-frame shader, not cleared */
    unsigned tib, wb, block, msaa, swizzle;
    uint32_t clear[4];
    uint64_t base;
@@ -285,6 +286,7 @@ add_color(struct pan_sim_ctx *ctx, struct frame *f, unsigned index,
    fill->row_stride_B = d->row_stride_B;
    fill->layer_stride_B = d->surface_stride_B;
    fill->rt = (int)index;
+   fill->preload = d->preload;
    fill->tib = tib;
    fill->wb = wb;
    fill->swizzle = d->swizzle;
@@ -463,7 +465,7 @@ read_render_target(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
       return false;
    pan_unpack(p, render_target, rt);
 
-   if (!rt.write_enable || preloaded_by_shader)
+   if (!rt.write_enable)
       return true;
    if (rt.yuv_enable)
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
@@ -485,6 +487,7 @@ read_render_target(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
    const struct PAN_GENX(rt_clear) *clear = &rt.clear;
 #endif
    struct color_desc c = {
+      .preload = preloaded_by_shader,
       .tib = rt.internal_format,
       .wb = rt.writeback_format,
       .block = rt.writeback_block_format,
@@ -586,15 +589,16 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 
    bool color_preloaded = false;
 #if PAN_ARCH >= 6
-   /* Frame shaders would load (pre) or post-process the tile buffer. With
-    * no draws, loading then storing leaves memory as it was.
+   /* Frame shaders would load (pre) or post-process the tile buffer. They
+    * are not run: a pre-frame shader is taken to load the render targets
+    * as they are in memory (what drivers use it for), so without draws
+    * they are left alone and with draws the tile buffer starts from them.
     */
    if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
        fb.pre_frame_1 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
       pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
-                       "frame shaders are not executed yet: render targets "
-                       "of frames with a pre-frame shader are left as they "
-                       "are");
+                       "frame shaders are not executed: a pre-frame shader "
+                       "is taken to load the render targets from memory");
       color_preloaded = true;
    } else if (fb.post_frame != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
       pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
@@ -632,7 +636,8 @@ run_fills(struct pan_sim_ctx *ctx, const struct frame *f,
 {
    for (unsigned i = 0; i < f->count; ++i) {
       const struct pan_sim_fill *fill = &f->fills[i];
-      pan_sim_fill_run(fill, &f->rect);
+      if (!fill->preload)
+         pan_sim_fill_run(fill, &f->rect);
       if (!tb)
          continue;
       for (unsigned y = f->rect.y0; y <= f->rect.y1; ++y) {
@@ -681,6 +686,8 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
       }
       ok = pan_sim_tilebuf_add_rt(&tb, (unsigned)fill->rt, fill->tib.int_bits,
                                   fill->tib.frac_bits, fill->clear);
+      if (ok && fill->preload)
+         ok = pan_sim_tilebuf_load_rt(ctx, &tb, fill, &f->rect);
    }
    if (!ok) {
       pan_sim_tilebuf_fini(&tb);

@@ -155,6 +155,10 @@ job_status(uint64_t job_va)
    return h.exception_status;
 }
 
+/* Frames whose colour a pre-frame shader loads (the stock driver's way to
+ * keep what is in memory) instead of clearing. */
+static bool frame_preload;
+
 static void
 emit_frame(struct frame *f, uint32_t clear, bool depth)
 {
@@ -184,6 +188,8 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
       cfg.z_write_enable = depth;
       cfg.z_clear = 1.0f;
       cfg.tiler = f->tiler;
+      if (frame_preload)
+         cfg.pre_frame_0 = MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;
    }
    if (depth) {
       uint64_t zs_va = alloc(W * H * 4, 64, (void **)&f->zs);
@@ -854,6 +860,52 @@ test_indexed_restart(void)
    PAN_CHECK(bad == 0, "%u pixels differ from the two squares", bad);
 }
 
+/* A loaded (not cleared) frame: pixels outside the triangle keep what
+ * memory held, inside the additive blend adds to it. */
+static void
+test_preload(void)
+{
+   const float pos[3][4] = { { NX(3), NY(3), 0, 1 },
+                             { NX(29), NY(5), 0, 1 },
+                             { NX(7), NY(27), 0, 1 } };
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLES,
+      .nr = 3,
+      .pos = pos,
+      .col = zero_col,
+      .color = { 0.25f, 0.25f, 0.25f, 0.25f },
+      .blend = BLEND_ADD,
+   };
+   struct frame f;
+
+   setup();
+   frame_preload = true;
+   emit_frame(&f, 0xdeadbeef, false);
+   frame_preload = false;
+   for (unsigned i = 0; i < W * H; ++i)
+      f.rt[i] = 0x10203040u + i;
+   if (!render(&f, &d, 1))
+      return;
+   unsigned bad = 0, inside = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         uint32_t old = 0x10203040u + (uint32_t)(y * W + x), want = old;
+         if (tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b)) {
+            inside++;
+            want = 0;
+            for (unsigned c = 0; c < 4; ++c) {
+               unsigned v = ((old >> (8 * c)) & 0xff) + 64;
+               want |= (v > 255 ? 255 : v) << (8 * c);
+            }
+         }
+         bad += f.rt[y * W + x] != want;
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels differ from memory (+ the blend)", bad);
+   PAN_CHECK(inside > 100, "only %u pixels inside", inside);
+}
+
 /* What is not modelled faults with a message naming it. */
 static void
 test_refusals(void)
@@ -901,6 +953,7 @@ main(void)
    PAN_RUN_CASE(test_depth);
    PAN_RUN_CASE(test_culling);
    PAN_RUN_CASE(test_indexed_restart);
+   PAN_RUN_CASE(test_preload);
    PAN_RUN_CASE(test_refusals);
    free(mem);
    return pan_test_summary("pan_sim_draw");
