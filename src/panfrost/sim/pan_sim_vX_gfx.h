@@ -57,6 +57,11 @@ bool PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
                               uint64_t *addr, uint32_t *format_word,
                               struct pan_sim_mem_format *fmt, char *err);
 
+/* LOAD.ubo: size bytes at offset of uniform buffer index of the table. */
+bool PAN_GENX(sim_gfx_ubo)(const struct pan_sim_space *space, uint64_t table,
+                           uint32_t index, uint32_t offset, unsigned size,
+                           void *out, char *err);
+
 /* Reads of size bytes at va for a callback: NULL and err set on failure. */
 const void *PAN_GENX(sim_gfx_read)(const struct pan_sim_space *space,
                                    uint64_t va, uint64_t size, const char *what,

@@ -216,6 +216,15 @@ fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
    return true;
 }
 
+static bool
+fs_ubo(void *user, uint32_t index, uint32_t offset, unsigned size, void *out,
+       char *err)
+{
+   struct fs_run *r = user;
+   return PAN_GENX(sim_gfx_ubo)(r->ctx->space, r->draw.uniform_buffers, index,
+                                offset, size, out, err);
+}
+
 /* ---- per-draw state ---- */
 
 static bool
@@ -293,6 +302,7 @@ load_draw(struct fs_run *r, unsigned index)
       .user = r,
       .ld_var = fs_ld_var,
       .blend = fs_blend,
+      .ubo = fs_ubo,
    };
    r->cfg = (struct pan_sim_bi_config){
       .program = r->prog.words,

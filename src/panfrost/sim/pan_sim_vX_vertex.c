@@ -166,8 +166,8 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
       const char *o = "?";
 #endif
       snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
-               "%s %u: component order %s of %s is not modelled", kind,
-               index, o ? o : "undefined", name);
+               "%s %u: component order %s of %s is not modelled", kind, index,
+               o ? o : "undefined", name);
       return false;
    }
 
@@ -208,6 +208,31 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
    elem += add;
    *addr = buf.address + elem * buf.stride + (at.offset_enable ? at.offset : 0);
    *format_word = at.format;
+   return true;
+}
+
+bool
+PAN_GENX(sim_gfx_ubo)(const struct pan_sim_space *space, uint64_t table,
+                      uint32_t index, uint32_t offset, unsigned size, void *out,
+                      char *err)
+{
+   const void *p = PAN_GENX(sim_gfx_read)(
+      space, table + (uint64_t)index * pan_size(uniform_buffer),
+      pan_size(uniform_buffer), "uniform buffer descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, uniform_buffer, ubo);
+   /* Out of the buffer's 16-byte entries: zeros, as robust access asks
+    * (no fault: GL allows such indices). */
+   if ((uint64_t)offset + size > (uint64_t)ubo.entries * 16) {
+      memset(out, 0, size);
+      return true;
+   }
+   p = PAN_GENX(sim_gfx_read)(space, ubo.address + offset, size,
+                              "uniform buffer", err);
+   if (!p)
+      return false;
+   memcpy(out, p, size);
    return true;
 }
 
@@ -283,6 +308,15 @@ vs_lea_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
             : (enum PAN_GENX(register_file_format))regfmt;
    }
    return true;
+}
+
+static bool
+vs_ubo(void *user, uint32_t index, uint32_t offset, unsigned size, void *out,
+       char *err)
+{
+   struct vs_run *r = user;
+   return PAN_GENX(sim_gfx_ubo)(r->ctx->space, r->draw.uniform_buffers, index,
+                                offset, size, out, err);
 }
 
 static bool
@@ -391,6 +425,7 @@ run_vertex_program(struct vs_run *r, uint64_t shader, const char *what,
       .ld_attr = vs_ld_attr,
       .lea_attr = vs_lea_attr,
       .st_cvt = vs_st_cvt,
+      .ubo = vs_ubo,
    };
    struct pan_sim_bi_config cfg = {
       .program = prog.words,

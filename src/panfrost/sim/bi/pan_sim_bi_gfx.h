@@ -61,6 +61,10 @@ struct pan_sim_bi_gfx {
     * 64-bit internal blend descriptor names, for the covered samples. */
    bool (*blend)(void *user, unsigned lane, uint64_t descriptor,
                  uint32_t coverage, const uint32_t in[4], char *err);
+   /* LOAD with the ubo segment: size bytes at byte offset of uniform
+    * buffer `index` into out. */
+   bool (*ubo)(void *user, uint32_t index, uint32_t offset, unsigned size,
+               void *out, char *err);
 };
 
 #ifdef __cplusplus

@@ -14,6 +14,8 @@
  *                  test, the coverage (source 0) passes through
  *    BLEND         colour to a render target (descriptor in sources 1, 2)
  *    DISCARD.F32   ends the lanes whose comparison holds
+ *    LOAD.ubo      uniform buffer load: byte offset in source 0, buffer
+ *                  index in source 1
  * Staging registers start at the clause header's data register.  The
  * descriptor work is the executor's (pan_sim_bi_gfx.h); without it (a
  * compute job) these instructions fault.  Register-indexed forms
@@ -58,6 +60,9 @@ claims(const struct pan_sim_bi_ins *ins)
    case BI_FAM_LD_VAR:
       return is_imm_form(ins, "ld_var_imm") ||
              is_imm_form(ins, "ld_var_flat_imm");
+   case BI_FAM_LOAD:
+      return pan_sim_bi_mod_is(ins, "seg", "ubo") &&
+             pan_sim_bi_mod(ins, "lane_dest") < 0;
    default:
       return false;
    }
@@ -173,6 +178,57 @@ exec_blend(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    return BI_SIM_OK;
 }
 
+static unsigned
+load_size_B(const struct pan_sim_bi_ins *ins)
+{
+   switch (ins->sem->src_type) {
+   case BI_TYPE_I8:
+      return 1;
+   case BI_TYPE_I16:
+      return 2;
+   case BI_TYPE_I32:
+      return 4;
+   case BI_TYPE_I64:
+      return 8;
+   case BI_TYPE_I96:
+      return 12;
+   case BI_TYPE_I128:
+      return 16;
+   default:
+      return 0;
+   }
+}
+
+static enum bi_sim_result
+exec_ubo(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+         const struct pan_sim_bi_gfx *g)
+{
+   unsigned size = load_size_B(ins), sr = staging_reg(c);
+   char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+
+   if (!size)
+      return pan_sim_bi_fault(c, ins, "load size not modelled");
+   if (sr + (size + 3) / 4 > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u.. beyond r63", sr);
+   bi_foreach_lane(c, l)
+   {
+      uint8_t buf[16] = { 0 };
+      if (!g->ubo(g->user, pan_sim_bi_src(c, ins, 1, l),
+                  pan_sim_bi_src(c, ins, 0, l), size, buf, err))
+         return gfx_fail(c, ins, l, err);
+      uint32_t *r = &c->w->r[l][sr];
+      if (size < 4) {
+         uint32_t v = size == 1 ? buf[0] : (uint32_t)(buf[0] | buf[1] << 8);
+         r[0] = pan_sim_bi_mod_is(ins, "extend", "sext")
+                   ? bi_sim_sext(v, size * 8)
+                   : v;
+      } else {
+         memcpy(r, buf, size);
+      }
+   }
+   return BI_SIM_OK;
+}
+
 static bool
 discard_cmp(const char *cmpf, float a, float b)
 {
@@ -245,6 +301,9 @@ pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
    case BI_FAM_BLEND:
       return g->blend ? exec_blend(c, ins, g)
                       : pan_sim_bi_fault(c, ins, "no render target here");
+   case BI_FAM_LOAD:
+      return g->ubo ? exec_ubo(c, ins, g)
+                    : pan_sim_bi_fault(c, ins, "no uniform buffers here");
    case BI_FAM_LD_ATTR:
    case BI_FAM_LEA_ATTR:
       if (!g->ld_attr || !g->lea_attr)
