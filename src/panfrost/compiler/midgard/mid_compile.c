@@ -112,7 +112,7 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    }
    gl_shader_stage stage = nir->info.stage;
    if (stage != MESA_SHADER_COMPUTE && stage != MESA_SHADER_KERNEL &&
-       stage != MESA_SHADER_FRAGMENT) {
+       stage != MESA_SHADER_FRAGMENT && stage != MESA_SHADER_VERTEX) {
       snprintf(err, err_size, "%s shaders are not supported",
                gl_shader_stage_name(stage));
       return false;
@@ -124,6 +124,7 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    s->mem = s;
    s->stage = stage;
    s->gpu_id = gpu_id;
+   s->sysval_ubo = nir->info.num_ubos;
    s->err = err;
    s->err_size = err_size;
    list_inithead(&s->blocks);
@@ -152,6 +153,9 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    out->loops = s->loops;
    out->nr_push = s->nr_push;
    memcpy(out->push, s->push, sizeof(out->push));
+   memcpy(out->push_ubo, s->push_ubo, sizeof(out->push_ubo));
+   out->sysval_ubo = s->sysval_ubo;
+   out->nr_tex = s->nr_tex;
    ralloc_free(s);
    return true;
 }

@@ -34,9 +34,14 @@ struct mid_binary {
    unsigned threads;    /* 4, 2 or 1 by work_regs */
    unsigned loops;
    /* Uniform vec4 i (preloaded into r(23-i)) is bytes 16*push[i] .. +16
-    * of UBO 0. */
+    * of UBO push_ubo[i]. */
    unsigned push[MID_MAX_PUSH];
+   unsigned push_ubo[MID_MAX_PUSH];
    unsigned nr_push;
+   /* Vertex shaders: the UBO of the viewport transform (nir->info.num_ubos,
+    * past the shader's own): vec4 0 the scale, vec4 1 the offset. */
+   unsigned sysval_ubo;
+   unsigned nr_tex; /* texture instructions */
 };
 
 /*

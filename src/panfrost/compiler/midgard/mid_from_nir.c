@@ -24,6 +24,8 @@ enum {
    F_ONE = 1 << 3,  /* one operand in the first source; second unused */
 };
 
+#define MID_MAX_VARYINGS 32
+
 struct alu_map {
    nir_op nop;
    const char *op;
@@ -89,6 +91,11 @@ struct ctx {
    int *uniform; /* push slot * 4 + first component */
    unsigned colour_var;
    bool has_colour;
+   /* Vertex outputs by driver location: variable, lanes written and the
+    * varying slot, stored once each at the end. */
+   unsigned out_var[MID_MAX_VARYINGS];
+   uint8_t out_mask[MID_MAX_VARYINGS];
+   gl_varying_slot out_loc[MID_MAX_VARYINGS];
 };
 
 static unsigned
@@ -373,6 +380,165 @@ emit_load(struct ctx *c, nir_intrinsic_instr *in, const char *base,
    return true;
 }
 
+static int push_slot(struct mid_shader *s, unsigned ubo, unsigned vec);
+
+/* An output's lanes into the variable collecting them; returns the lanes. */
+static unsigned
+write_output_var(struct ctx *c, nir_intrinsic_instr *in, unsigned var)
+{
+   unsigned comp = nir_intrinsic_component(in);
+   unsigned mask = nir_intrinsic_write_mask(in) << comp;
+   uint8_t swz[4];
+   for (unsigned l = 0; l < 4; l++)
+      swz[l] =
+         l < comp ? 0 : MIN2(l - comp, nir_src_num_components(in->src[0]) - 1);
+   struct mid_instr *I = alu(c, "imov", mid_var(var), mask);
+   I->int_result = true;
+   I->nr_srcs = 2;
+   I->src[1] = nir_src_to_mid(c, &in->src[0], swz);
+   return mask;
+}
+
+/* Vertex attribute: ld_attr by the attribute's driver location, typed as
+ * the load asks; no address operands. */
+static bool
+emit_attribute(struct ctx *c, nir_intrinsic_instr *in)
+{
+   if (!nir_src_is_const(in->src[0]))
+      return mid_error(c->s, "indirect attributes are not supported");
+   unsigned index = nir_intrinsic_base(in) + nir_src_as_uint(in->src[0]);
+   if (index >= 256)
+      return mid_error(c->s, "attribute %u out of range", index);
+   if (!check_size(c, nir_dest_bit_size(in->dest), "attribute"))
+      return false;
+   nir_alu_type t = nir_alu_type_get_base_type(nir_intrinsic_dest_type(in));
+   const char *op = t == nir_type_float ? "ld_attr_32"
+                    : t == nir_type_int ? "ld_attr_32i"
+                                        : "ld_attr_32u";
+   struct mid_instr *I = mid_instr_create(c->s, c->block, MID_LDST, op);
+   I->ls.areg = 7;
+   I->ls.ireg = 7;
+   I->ls.offset = (int)(index << 9);
+   unsigned comp = nir_intrinsic_component(in);
+   for (unsigned l = 0; l < 4; l++)
+      I->ls.swz |= MIN2(comp + l, 3) << (2 * l);
+   I->dst = mid_var(in->dest.ssa.index);
+   I->mask = (1u << nir_dest_num_components(in->dest)) - 1;
+   return true;
+}
+
+/* Vertex outputs collect per driver location; st_vary at the end. */
+static bool
+emit_vertex_output(struct ctx *c, nir_intrinsic_instr *in)
+{
+   if (!nir_src_is_const(in->src[1]))
+      return mid_error(c->s, "indirect vertex outputs are not supported");
+   if (!check_size(c, nir_src_bit_size(in->src[0]), "output"))
+      return false;
+   unsigned slot = nir_intrinsic_base(in) + nir_src_as_uint(in->src[1]);
+   if (slot >= MID_MAX_VARYINGS)
+      return mid_error(c->s, "vertex output %u out of range", slot);
+   if (!c->out_mask[slot]) {
+      c->out_var[slot] = c->s->nr_vars++;
+      c->out_loc[slot] = nir_intrinsic_io_semantics(in).location;
+   }
+   c->out_mask[slot] |= write_output_var(c, in, c->out_var[slot]);
+   return true;
+}
+
+static struct mid_src
+uniform_src(unsigned slot)
+{
+   return (struct mid_src){ .ref = { MID_REF_UNIFORM, slot },
+                            .swz = { 0, 1, 2, 3 } };
+}
+
+/* Clip-space position to screen space: xyz / w * scale + offset, 1 / w in
+ * w, with the viewport from the system-value UBO. */
+static bool
+viewport_transform(struct ctx *c, unsigned pos, unsigned out)
+{
+   int scale = push_slot(c->s, c->s->sysval_ubo, 0);
+   int offset = push_slot(c->s, c->s->sysval_ubo, 1);
+   if (scale < 0 || offset < 0)
+      return mid_error(c->s, "no uniform room for the viewport transform");
+   struct mid_src w = mid_src_ref(mid_var(pos));
+   memset(w.swz, 3, 4);
+   struct mid_instr *I = alu(c, "frcp", mid_var(out), 0x8);
+   I->nr_srcs = 2;
+   I->src[0] = w;
+   I->src[1] = imm_src(0);
+   struct mid_src rw = mid_src_ref(mid_var(out));
+   memset(rw.swz, 3, 4);
+   unsigned t = c->s->nr_vars++;
+   I = alu(c, "fmul", mid_var(t), 0x7);
+   I->nr_srcs = 2;
+   I->src[0] = mid_src_ref(mid_var(pos));
+   I->src[1] = rw;
+   unsigned u = c->s->nr_vars++;
+   I = alu(c, "fmul", mid_var(u), 0x7);
+   I->nr_srcs = 2;
+   I->src[0] = mid_src_ref(mid_var(t));
+   I->src[1] = uniform_src(scale);
+   I = alu(c, "fadd", mid_var(out), 0x7);
+   I->nr_srcs = 2;
+   I->src[0] = mid_src_ref(mid_var(u));
+   I->src[1] = uniform_src(offset);
+   return true;
+}
+
+/* The end of a vertex shader: each output slot through r27 to st_vary
+ * (32-bit data, the varying's format from its descriptor, in the
+ * secondary attribute table), the position transformed first and the
+ * point size clamped to at least one pixel. */
+static bool
+store_vertex_outputs(struct ctx *c)
+{
+   for (unsigned slot = 0; slot < MID_MAX_VARYINGS; slot++) {
+      unsigned mask = c->out_mask[slot];
+      if (!mask)
+         continue;
+      unsigned var = c->out_var[slot];
+      if (c->out_loc[slot] == VARYING_SLOT_POS) {
+         if (mask != 0xf)
+            return mid_error(c->s, "partial position writes");
+         unsigned v = c->s->nr_vars++;
+         if (!viewport_transform(c, var, v))
+            return false;
+         var = v;
+      } else if (c->out_loc[slot] == VARYING_SLOT_PSIZ) {
+         unsigned v = c->s->nr_vars++;
+         struct mid_instr *I = alu(c, "fmax", mid_var(v), mask);
+         I->nr_srcs = 2;
+         I->src[0] = mid_src_ref(mid_var(var));
+         I->src[1] = imm_src(fui(1.0f));
+         var = v;
+      }
+      /* Unwritten lanes repeat the last written one below them. */
+      struct mid_src src = mid_src_ref(mid_var(var));
+      unsigned last = ffs(mask) - 1;
+      for (unsigned l = 0; l < 4; l++) {
+         if (mask & (1u << l))
+            last = l;
+         src.swz[l] = last;
+      }
+      struct mid_instr *D = alu(c, "imov", mid_hw(27), 0xf);
+      D->int_result = true;
+      D->nr_srcs = 2;
+      D->src[1] = src;
+      struct mid_instr *I =
+         mid_instr_create(c->s, c->block, MID_LDST, "st_vary_32");
+      I->store = true;
+      I->mask = 0xf;
+      I->ls.swz = 0xe4;
+      I->ls.areg = 7;
+      I->ls.ireg = 7;
+      I->ls.ifmt = 3; /* bit 0: 32-bit data, bit 1: secondary table */
+      I->ls.offset = (int)(slot << 9);
+   }
+   return true;
+}
+
 static bool
 emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
 {
@@ -436,6 +602,8 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       return true;
    }
    case nir_intrinsic_load_input: {
+      if (c->s->stage == MESA_SHADER_VERTEX)
+         return emit_attribute(c, in);
       if (c->s->stage != MESA_SHADER_FRAGMENT)
          return mid_error(c->s, "%s inputs are not supported",
                           gl_shader_stage_name(c->s->stage));
@@ -465,6 +633,8 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       return true;
    }
    case nir_intrinsic_store_output: {
+      if (c->s->stage == MESA_SHADER_VERTEX)
+         return emit_vertex_output(c, in);
       if (c->s->stage != MESA_SHADER_FRAGMENT)
          return mid_error(c->s, "%s outputs are not supported",
                           gl_shader_stage_name(c->s->stage));
@@ -477,18 +647,7 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
          return mid_error(c->s, "indirect fragment outputs");
       if (!check_size(c, nir_src_bit_size(in->src[0]), "output"))
          return false;
-      unsigned mask = nir_intrinsic_write_mask(in)
-                      << nir_intrinsic_component(in);
-      uint8_t swz[4];
-      for (unsigned l = 0; l < 4; l++)
-         swz[l] = l < nir_intrinsic_component(in)
-                     ? 0
-                     : MIN2(l - nir_intrinsic_component(in),
-                            nir_src_num_components(in->src[0]) - 1);
-      struct mid_instr *I = alu(c, "imov", mid_var(c->colour_var), mask);
-      I->int_result = true;
-      I->nr_srcs = 2;
-      I->src[1] = nir_src_to_mid(c, &in->src[0], swz);
+      write_output_var(c, in, c->colour_var);
       c->has_colour = true;
       return true;
    }
@@ -496,6 +655,21 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       return mid_error(c->s, "NIR intrinsic %s is not supported",
                        nir_intrinsic_infos[in->intrinsic].name);
    }
+}
+
+/* The push slot holding vec4 `vec` of UBO `ubo`, or -1 when full. */
+static int
+push_slot(struct mid_shader *s, unsigned ubo, unsigned vec)
+{
+   for (unsigned slot = 0; slot < s->nr_push; slot++) {
+      if (s->push[slot] == vec && s->push_ubo[slot] == ubo)
+         return slot;
+   }
+   if (s->nr_push == MID_MAX_PUSH)
+      return -1;
+   s->push[s->nr_push] = vec;
+   s->push_ubo[s->nr_push] = ubo;
+   return s->nr_push++;
 }
 
 /* Pushed uniform: UBO 0 at a constant offset, within one vec4. */
@@ -510,17 +684,9 @@ try_push(struct ctx *c, nir_intrinsic_instr *in)
    unsigned vec = byte / 16, comp = (byte % 16) / 4;
    if (byte % 4 || comp + nir_dest_num_components(in->dest) > 4)
       return false;
-   struct mid_shader *s = c->s;
-   unsigned slot;
-   for (slot = 0; slot < s->nr_push; slot++) {
-      if (s->push[slot] == vec)
-         break;
-   }
-   if (slot == s->nr_push) {
-      if (s->nr_push == MID_MAX_PUSH)
-         return false;
-      s->push[s->nr_push++] = vec;
-   }
+   int slot = push_slot(c->s, 0, vec);
+   if (slot < 0)
+      return false;
    c->uniform[in->dest.ssa.index] = slot * 4 + comp;
    return true;
 }
@@ -716,6 +882,11 @@ mid_from_nir(struct mid_shader *s, nir_shader *nir)
    if (!emit_cf_list(&c, &impl->body))
       return false;
 
+   if (s->stage == MESA_SHADER_VERTEX) {
+      c.block = c.blocks[impl->num_blocks - 1];
+      if (!store_vertex_outputs(&c))
+         return false;
+   }
    if (s->stage == MESA_SHADER_FRAGMENT) {
       if (!c.has_colour)
          return mid_error(s, "fragment shader without a colour output");

@@ -102,7 +102,10 @@ struct mid_shader {
    unsigned nr_vars;
    unsigned loops;
    unsigned push[MID_MAX_PUSH];
+   unsigned push_ubo[MID_MAX_PUSH];
    unsigned nr_push;
+   unsigned sysval_ubo;
+   unsigned nr_tex;
    /* Register allocation: physical register of each variable. */
    int *reg_of;
    unsigned work_regs;

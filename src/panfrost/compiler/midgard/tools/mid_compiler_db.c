@@ -10,7 +10,10 @@
  *   SHADER-DB: MESA_SHADER_FRAGMENT shader: 6 inst, 2 bundles,
  *   4 quadwords, 2 registers, 4 threads, 0 loops, 0:0 spills:fills
  *
- * or "PAN-DB-REFUSED: <stage>: <reason>".  --gpu=0x860 (default) or 0x720.
+ * or "PAN-DB-REFUSED: <stage>: <reason>".  --gpu=0x860 (default) or 0x720;
+ * --out=DIR writes each binary to DIR/<vs|fs|cs>-<gpu>.bin (as the stock
+ * oracle compiler does) for the disassembler.  MID_DB_PRINT_IR=1 prints
+ * our IR to stderr.
  * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL front
  * end failure, 4 I/O error.  See docs/drivers/panfrost/compiler-midgard.rst.
  */
@@ -92,6 +95,24 @@ driver_nir(struct gl_shader_program *prog, nir_shader *nir)
    NIR_PASS_V(nir, nir_opt_constant_folding);
 }
 
+static const char *out_dir;
+
+static void
+write_binary(const struct mid_binary *bin, gl_shader_stage st, unsigned gpu)
+{
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/%s-%04x.bin", out_dir,
+            st == MESA_SHADER_VERTEX     ? "vs"
+            : st == MESA_SHADER_FRAGMENT ? "fs"
+                                         : "cs",
+            gpu);
+   FILE *fp = fopen(path, "wb");
+   if (!fp || fwrite(bin->code, 1, bin->size_B, fp) != bin->size_B)
+      fprintf(stderr, "cannot write %s\n", path);
+   if (fp)
+      fclose(fp);
+}
+
 static bool
 compile_stage(nir_shader *nir, unsigned gpu)
 {
@@ -99,8 +120,11 @@ compile_stage(nir_shader *nir, unsigned gpu)
    struct mid_binary bin;
    char err[256];
    void *mem = ralloc_context(NULL);
-   bool ok = mid_compile(nir_shader_clone(mem, nir), gpu, mem, &bin, NULL, err,
-                         sizeof(err));
+   bool ok =
+      mid_compile(nir_shader_clone(mem, nir), gpu, mem, &bin,
+                  getenv("MID_DB_PRINT_IR") ? stderr : NULL, err, sizeof(err));
+   if (ok && out_dir)
+      write_binary(&bin, nir->info.stage, gpu);
    if (ok)
       printf("SHADER-DB: %s shader: %u inst, %u bundles, %u quadwords, "
              "%u registers, %u threads, %u loops, 0:0 spills:fills\n",
@@ -121,12 +145,16 @@ main(int argc, char **argv)
    unsigned gpu = 0x860;
    int first = 1;
 
-   if (argc > 1 && !strncmp(argv[1], "--gpu=", 6)) {
-      gpu = strtoul(argv[1] + 6, NULL, 16);
-      first = 2;
+   for (; first < argc && !strncmp(argv[first], "--", 2); first++) {
+      if (!strncmp(argv[first], "--gpu=", 6))
+         gpu = strtoul(argv[first] + 6, NULL, 16);
+      else if (!strncmp(argv[first], "--out=", 6))
+         out_dir = argv[first] + 6;
+      else
+         break;
    }
    if (first >= argc || argv[first][0] == '-') {
-      fprintf(stderr, "usage: pan-mid-compiler-db [--gpu=860|720] "
+      fprintf(stderr, "usage: pan-mid-compiler-db [--gpu=860|720] [--out=DIR] "
                       "FILE.vert|.frag|.comp...\n");
       return 2;
    }
