@@ -8,6 +8,7 @@
  * themselves are still translated and die in DCE when unused.
  */
 
+#include "util/u_math.h"
 #include "pan_ir_from_nir_priv.h"
 
 #define NEG_ZERO 0x80000000u
@@ -154,8 +155,17 @@ emit_alu_value(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
       return pan_ir_isub(b, src(ctx, alu, 0), src(ctx, alu, 1));
    case nir_op_ineg:
       return pan_ir_isub(b, pan_ir_imm(0), src(ctx, alu, 0));
-   case nir_op_imul:
+   case nir_op_imul: {
+      /* By a power of two (array strides): one shift, no constant to load. */
+      for (unsigned i = 0; i < 2; ++i) {
+         pan_ir_index k = src(ctx, alu, i);
+         if (k.kind == PAN_IR_IMM && util_is_power_of_two_nonzero(k.value))
+            return pan_ir_lshift_or(b, src(ctx, alu, 1 - i),
+                                    pan_ir_imm(util_logbase2(k.value)),
+                                    pan_ir_imm(0));
+      }
       return pan_ir_imul(b, src(ctx, alu, 0), src(ctx, alu, 1));
+   }
    case nir_op_ishl:
    case nir_op_ishr:
    case nir_op_ushr:

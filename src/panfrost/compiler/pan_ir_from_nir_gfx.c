@@ -11,7 +11,8 @@
  * Varyings live 16 bytes per generic slot (VAR0 at byte 0) in the IDVS
  * varying buffer; positions in the position buffer (table 13, entry 0).
  * Uniforms of UBOs at constant offsets are pushed: each distinct word
- * gets the next FAU word, and the push table says where it comes from.
+ * gets the next FAU word, and the push table says where it comes from;
+ * other UBO reads are LD_BUFFER of resource table 0, entry = UBO index.
  */
 
 #include "pan_ir_from_nir_priv.h"
@@ -69,11 +70,12 @@ load_ubo(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
                             nir_dest_bit_size(intr->dest));
       return pan_ir_null();
    }
+   /* Dynamic offsets (array indexing) read the buffer: LD_BUFFER. */
    if (!nir_src_is_const(intr->src[0]) || !nir_src_is_const(intr->src[1])) {
-      pan_ir_from_nir_error(ctx, "load_ubo at a non-constant %s",
-                            nir_src_is_const(intr->src[0]) ? "offset"
-                                                           : "UBO index");
-      return pan_ir_null();
+      return pan_ir_ld_ubo(
+         &ctx->b, nir_dest_num_components(intr->dest),
+         pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[1]), 0),
+         pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[0]), 0));
    }
    unsigned ubo = nir_src_as_uint(intr->src[0]);
    unsigned offset_B = nir_src_as_uint(intr->src[1]);

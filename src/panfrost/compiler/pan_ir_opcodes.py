@@ -168,6 +168,12 @@ OPS = [
        va=VA('store.{bits}', ['slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:{imm}'])),
 
+    # Uniform buffers at a dynamic offset: s0 the byte offset, s1 the UBO
+    # (entry s1 of resource table 0).
+    Op('ld_ubo', 2, dest_comps=None,
+       va=VA('ld_buffer.{bits}', ['slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}'])),
+
     # Graphics messages (docs/drivers/panfrost/compiler.rst: the driver
     # interface).  Attributes: s0 vertex id, s1 instance id, imm index.
     Op('ld_attr', 2, dest_comps=None, mods=['type', 'imm'],

@@ -31,6 +31,11 @@ void pan_va_legalize(pan_ir_shader *s, bool fold_fau);
  * dead-code elimination). */
 unsigned pan_va_fold_fau(pan_ir_shader *s);
 
+/* Whether source s of I is read as one byte (a shift amount: the form
+ * selects byte lane 0 of it), so that an immediate below 32 is a byte of
+ * the table's 0x03020100.. entries instead of a whole table word. */
+bool pan_va_src_is_byte(const pan_ir_instr *I, unsigned s);
+
 /* The FAU value (64-bit uniform pair or special) a source reads, or -1. */
 int pan_va_fau_slot(pan_ir_index i);
 

@@ -232,7 +232,20 @@ fill_arg(struct emit_ctx *c, const pan_ir_instr *I,
       return true;
    default: {
       unsigned s = a->kind - PAN_IR_VA_S0;
-      if (!to_src(c, I->src[s], &o->src))
+      pan_ir_index v = I->src[s];
+      /* A byte-wide immediate: byte v % 4 of the entry holding v (the
+       * table's 0x03020100 .. 0x1f1e1d1c run), selected by the lane. */
+      if (v.kind == PAN_IR_IMM && v.value < 32 &&
+          pan_va_lut_index(v.value) < 0 && pan_va_src_is_byte(I, s)) {
+         static const char *const lanes[] = { "b00", "b11", "b22", "b33" };
+         int lut = pan_va_lut_index(0x03020100u + 0x04040404u * (v.value / 4));
+         o->src = (struct pan_va_src){ .kind = PAN_VA_SRC_LUT,
+                                       .value = (uint8_t)lut };
+         if (lut < 0 || !add_src_mod(&o->src, a->field, lanes[v.value % 4]))
+            return fail(c, "byte immediate outside the table", "");
+         return true;
+      }
+      if (!to_src(c, v, &o->src))
          return false;
       if (a->field && !add_src_mod(&o->src, a->field, a->mod))
          return fail(c, "too many source modifiers", "");

@@ -7,6 +7,8 @@
  * materialized by "iadd_imm #0, constant:v" just before their use.
  */
 
+#include <string.h>
+
 #include "isa/pan_isa_va_encode.h"
 #include "pan_ir_builder.h"
 #include "pan_va.h"
@@ -21,9 +23,24 @@ pan_va_legalize(pan_ir_shader *s, bool fold_fau)
    {
       pan_ir_foreach_instr(blk, I)
       {
+         /* x + k with k outside the table: iadd_imm carries k itself. */
+         if (I->op == PAN_IR_OP_IADD) {
+            for (unsigned i = 0; i < 2; ++i) {
+               pan_ir_index k = I->src[i], x = I->src[1 - i];
+               if (k.kind == PAN_IR_IMM && pan_va_lut_index(k.value) < 0 &&
+                   x.kind != PAN_IR_IMM) {
+                  I->op = PAN_IR_OP_IADD_IMM;
+                  I->imm = k.value;
+                  I->src[0] = x;
+                  I->nr_srcs = 1;
+                  break;
+               }
+            }
+         }
          for (unsigned i = 0; i < I->nr_srcs; ++i) {
             pan_ir_index *src = &I->src[i];
-            if (src->kind != PAN_IR_IMM || pan_va_lut_index(src->value) >= 0)
+            if (src->kind != PAN_IR_IMM || pan_va_lut_index(src->value) >= 0 ||
+                (src->value < 32 && pan_va_src_is_byte(I, i)))
                continue;
             /* A float -0 is the table's 0 negated. */
             if (src->value == 0x80000000u &&
@@ -40,4 +57,16 @@ pan_va_legalize(pan_ir_shader *s, bool fold_fau)
          }
       }
    }
+}
+
+bool
+pan_va_src_is_byte(const pan_ir_instr *I, unsigned s)
+{
+   const struct pan_ir_va_form *f = pan_ir_op_infos[I->op].va_form;
+   for (unsigned a = 0; f && a < f->nr_args; ++a) {
+      if (f->args[a].kind == PAN_IR_VA_S0 + s && f->args[a].field &&
+          !strcmp(f->args[a].field, "swz") && !strcmp(f->args[a].mod, "b00"))
+         return true;
+   }
+   return false;
 }
