@@ -99,15 +99,16 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    bool flat = is_imm_form(ins, "ld_var_flat_imm");
    int rf = pan_sim_bi_mod(ins, "register_format");
    enum pan_sim_bi_regfmt regfmt =
-      rf < 0 ? (flat ? PAN_SIM_BI_REG_U32 : PAN_SIM_BI_REG_AUTO)
-             : (enum pan_sim_bi_regfmt)rf;
+      rf < 0 ? PAN_SIM_BI_REG_AUTO : (enum pan_sim_bi_regfmt)rf;
    unsigned comps = lea ? 3 : vecsize(ins);
    unsigned n = lea ? 3 : words_of(regfmt, comps);
    unsigned sr = staging_reg(c);
    int index = pan_sim_bi_imm(ins, attr || lea ? "attribute_index" : "index");
    char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
 
-   if (regfmt == PAN_SIM_BI_REG_AUTO && !lea)
+   /* Flat loads copy the format's natural registers (AUTO); an
+    * interpolated load must say how to round. */
+   if (regfmt == PAN_SIM_BI_REG_AUTO && !lea && !flat)
       return pan_sim_bi_fault(c, ins,
                               "varying load without a register "
                               "format");

@@ -128,6 +128,24 @@ static const char fs_vary_text[] =
    "    nop t0 | blend r48, r60, blend_descriptor_0.w0, "
    "blend_descriptor_0.w1 | p0=r60 fau=blend_descriptor_0\n";
 
+/* Flat varying 0 (the provoking vertex's); discards when its w < 0.5;
+ * the colour is the 16 bytes at byte offset u0.w0 of uniform buffer
+ * u0.w1.  The first two clauses are the stock compiler's. */
+static const char fs_flat_ubo_text[] =
+   "clause flow=nbtb td prefetch wait=1 msg=varying\n"
+   "    nop t0 | ld_var_flat_imm.v4.d10=1 t1, index:0\n"
+   "clause flow=nbtb td prefetch wait=1 next_msg=attribute\n"
+   "    nop t0 | discard.f32.lt.d8=4 t1, r3, #0x3f000000 | p0=r3 fau=c0\n"
+   "    const 0x3f00000000000000\n"
+   "    const 0x3000000000000000\n"
+   "clause flow=nbtb td prefetch wait=65 msg=attribute next_msg=atest\n"
+   "    nop t0 | load.i128.ubo t1, u0.w0, u0.w1 | fau=u0\n"
+   "clause flow=nbtb td prefetch sr=60 wait=193 msg=atest next_msg=blend\n"
+   "    nop t0 | atest r60, r60, r3 | p0=r3 p1=r60 fau=atest_datum\n"
+   "clause td msg=blend\n"
+   "    nop t0 | blend r48, r60, blend_descriptor_0.w0, "
+   "blend_descriptor_0.w1 | p0=r60 fau=blend_descriptor_0\n";
+
 /* ---- frames and draws ---- */
 
 struct frame {
@@ -248,6 +266,10 @@ struct draw {
    bool depth_write;
    bool cull_back, front_ccw;
    unsigned attr_format; /* 0: RGBA32F */
+   /* The flat/discard/UBO shader: uniform buffer 0 (16 vec4) and the byte
+    * offset it reads. */
+   const float (*ubo)[4];
+   uint32_t ubo_offset;
 };
 
 static uint32_t
@@ -329,7 +351,7 @@ attributes(const unsigned *buffer_index, unsigned count, unsigned format)
    return va;
 }
 
-static uint64_t vs_shader, fs_const, fs_vary;
+static uint64_t vs_shader, fs_const, fs_vary, fs_flat_ubo;
 
 /* Vertex and tiler jobs of one draw, chained after `next`. */
 static uint64_t
@@ -354,6 +376,19 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
    const float vp_u[6] = { W / 2.0f, W / 2.0f, H / 2.0f, H / 2.0f, 0.5f, 0.5f };
    uint64_t vs_uniforms = buffer(vp_u, sizeof(vp_u));
    uint64_t fs_uniforms = buffer(d->color, 16);
+   uint64_t ubos = 0;
+   if (d->ubo) {
+      const uint32_t u[4] = { d->ubo_offset, 0, 0, 0 };
+      fs_uniforms = buffer(u, 16);
+      uint64_t data = buffer(d->ubo, 16 * 16);
+      void *desc;
+      ubos = alloc(pan_size(uniform_buffer), 8, &desc);
+      pan_pack(desc, uniform_buffer, cfg)
+      {
+         cfg.entries = 16;
+         cfg.address = data;
+      }
+   }
 
    void *rsd;
    uint64_t vs_rsd = alloc(pan_size(renderer_state), 64, &rsd);
@@ -372,7 +407,9 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
       alloc(pan_size(renderer_state) + pan_size(blend), 64, (void **)&fs_state);
    pan_pack(fs_state, renderer_state, cfg)
    {
-      cfg.shader.shader = d->varying_fs ? fs_vary : fs_const;
+      cfg.shader.shader = d->ubo          ? fs_flat_ubo
+                          : d->varying_fs ? fs_vary
+                                          : fs_const;
       cfg.preload.fragment.coverage = true;
       cfg.preload.uniform_count = 2;
       cfg.multisample_misc.depth_function =
@@ -445,6 +482,7 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
       cfg.position = out[0];
       cfg.state = fs_rsd;
       cfg.push_uniforms = fs_uniforms;
+      cfg.uniform_buffers = ubos;
       cfg.varyings = fs_varys;
       cfg.varying_buffers = vary_bufs;
       cfg.viewport = vp_va;
@@ -483,6 +521,7 @@ setup(void)
    vs_shader = assemble(vs_text);
    fs_const = assemble(fs_const_text);
    fs_vary = assemble(fs_vary_text);
+   fs_flat_ubo = assemble(fs_flat_ubo_text);
 }
 
 /* Run the draws (one chain) then the fragment job (another), as a driver
@@ -906,6 +945,73 @@ test_preload(void)
    PAN_CHECK(inside > 100, "only %u pixels inside", inside);
 }
 
+/* Flat varyings from the provoking vertex, discard (no colour, no depth
+ * write) and a uniform-buffer colour: a near triangle whose first vertex
+ * says discard, then a far one drawn over the whole of it. */
+static void
+test_flat_discard_ubo(void)
+{
+   const float pos[3][4] = { { NX(2), NY(2), -0.5f, 1 },
+                             { NX(30), NY(4), -0.5f, 1 },
+                             { NX(6), NY(30), -0.5f, 1 } };
+   float far_pos[3][4];
+   /* w of the first (provoking) vertex decides; the others would keep. */
+   const float discard_col[3][4] = { { 0, 0, 0, 0.25f },
+                                     { 0, 0, 0, 1 },
+                                     { 0, 0, 0, 1 } };
+   const float keep_col[3][4] = { { 0, 0, 0, 1 },
+                                  { 0, 0, 0, 0.25f },
+                                  { 0, 0, 0, 0.25f } };
+   float ubo[16][4];
+   for (unsigned i = 0; i < 16; ++i)
+      for (unsigned c = 0; c < 4; ++c)
+         ubo[i][c] = (float)((i * 4 + c) % 5) / 4.0f;
+   memcpy(far_pos, pos, sizeof(pos));
+   for (unsigned i = 0; i < 3; ++i)
+      far_pos[i][2] = 0.5f;
+   struct draw d[2] = {
+      { .mode = MALI_DRAW_MODE_TRIANGLES,
+        .nr = 3,
+        .pos = pos,
+        .col = discard_col,
+        .ubo = (const float(*)[4])ubo,
+        .ubo_offset = 16,
+        .depth_func = MALI_FUNC_LESS,
+        .depth_write = true },
+      { .mode = MALI_DRAW_MODE_TRIANGLES,
+        .nr = 3,
+        .pos = (const float(*)[4])far_pos,
+        .col = keep_col,
+        .ubo = (const float(*)[4])ubo,
+        .ubo_offset = 16 * 7,
+        .depth_func = MALI_FUNC_LESS,
+        .depth_write = true },
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0, true);
+   if (!render(&f, d, 2))
+      return;
+   uint32_t want_in = rgba8(ubo[7]);
+   unsigned bad = 0, inside = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         bool in = tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b);
+         inside += in;
+         bad += f.rt[y * W + x] != (in ? want_in : 0) ||
+                f.zs[y * W + x] != (in ? 0.75f : 1.0f);
+      }
+   }
+   PAN_CHECK(bad == 0,
+             "%u pixels differ (discarded colour or depth "
+             "written, wrong uniform)",
+             bad);
+   PAN_CHECK(inside > 200, "only %u pixels inside", inside);
+   PAN_CHECK(want_in != 0 && want_in != rgba8(ubo[1]), "weak reference");
+}
+
 /* What is not modelled faults with a message naming it. */
 static void
 test_refusals(void)
@@ -954,6 +1060,7 @@ main(void)
    PAN_RUN_CASE(test_culling);
    PAN_RUN_CASE(test_indexed_restart);
    PAN_RUN_CASE(test_preload);
+   PAN_RUN_CASE(test_flat_discard_ubo);
    PAN_RUN_CASE(test_refusals);
    free(mem);
    return pan_test_summary("pan_sim_draw");
