@@ -84,6 +84,13 @@ static void
 lower(nir_shader *nir)
 {
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
+   /* Projection divides in the shader; implicit LODs outside fragment
+    * shaders become LOD 0. */
+   nir_lower_tex_options tex = {
+      .lower_txp = ~0u,
+      .lower_invalid_implicit_lod = true,
+   };
+   NIR_PASS_V(nir, nir_lower_tex, &tex);
    NIR_PASS_V(nir, nir_lower_idiv,
               &(nir_lower_idiv_options){ .allow_fp16 = false });
    NIR_PASS_V(nir, nir_lower_alu_to_scalar, scalarise_filter, NULL);

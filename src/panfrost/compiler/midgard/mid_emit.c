@@ -26,7 +26,7 @@
 
 #include "mid_ir.h"
 
-enum bkind { B_ALU, B_LDST, B_WRITEOUT };
+enum bkind { B_ALU, B_LDST, B_WRITEOUT, B_TEX };
 
 struct bundle {
    enum bkind kind;
@@ -113,6 +113,8 @@ instr_reads(struct mid_shader *s, const struct mid_instr *I)
    }
    if (I->kind == MID_BRANCH && I->cond != MID_COND_ALWAYS)
       m |= 1u << 31;
+   if (I->kind == MID_TEX)
+      m |= (1u << 28) | (I->tex.lodreg ? 1u << 29 : 0);
    return m;
 }
 
@@ -371,6 +373,11 @@ schedule_block(struct emit *e, struct mid_block *blk)
             new_bundle(e, B_ALU);
          e->cur->branch = I;
          break;
+      case MID_TEX: {
+         struct bundle *b = new_bundle(e, B_TEX);
+         b->ls[0] = I;
+         break;
+      }
       case MID_WRITEOUT: {
          for (unsigned k = 0; k < 2; k++) {
             struct bundle *b = new_bundle(e, B_WRITEOUT);
@@ -501,6 +508,35 @@ encode_ls(struct mid_shader *s, const struct mid_instr *I,
    return ok;
 }
 
+static bool
+encode_tex(struct mid_shader *s, const struct mid_instr *I,
+           struct pan_mid_instr *P)
+{
+   if (!pan_mid_instr_init(P, PAN_MID_TEX, I->op))
+      return mid_error(s, "no texture opcode %s", I->op);
+   const struct mid_tex *t = &I->tex;
+   bool ok = set(s, P, "mode", t->mode);
+   /* Helper invocations run every texture word to the end (the stock
+    * compiler may let them skip or stop; always correct, slower). */
+   ok &= set(s, P, "exec", 3);
+   ok &= set(s, P, "dim", t->dim);
+   ok &= set(s, P, "infull", 1);
+   ok &= set(s, P, "outfull", 1);
+   ok &= set(s, P, "stype", t->stype);
+   ok &= set(s, P, "mask", I->mask);
+   ok &= set(s, P, "texture", t->texture);
+   ok &= set(s, P, "sampler", t->sampler);
+   if (t->lodreg) {
+      /* Register select: 32-bit, r29, component x. */
+      ok &= set(s, P, "lodreg", 1);
+      ok &= set(s, P, "bias", 0x3);
+   } else {
+      ok &= set(s, P, "bias", t->bias);
+      ok &= set(s, P, "biasi", (uint64_t)(int64_t)(int8_t)t->biasi);
+   }
+   return ok;
+}
+
 /* Tag of the bundle at index i (the one after the last: break). */
 static unsigned
 tag_at(struct emit *e, unsigned i)
@@ -538,6 +574,14 @@ encode_bundle(struct emit *e, unsigned i, uint8_t *out)
       pb.nr_instrs = 2;
       if (!encode_ls(s, b->ls[0], &pb.instrs[0]) ||
           !encode_ls(s, b->ls[1], &pb.instrs[1]))
+         return 0;
+      return pan_mid_encode_bundle(&pb, out);
+   }
+
+   if (b->kind == B_TEX) {
+      pb.tag = b->ls[0]->tex.vertex ? 2 : 3;
+      pb.nr_instrs = 1;
+      if (!encode_tex(s, b->ls[0], &pb.instrs[0]))
          return 0;
       return pan_mid_encode_bundle(&pb, out);
    }

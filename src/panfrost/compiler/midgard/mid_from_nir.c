@@ -691,6 +691,135 @@ try_push(struct ctx *c, nir_intrinsic_instr *in)
    return true;
 }
 
+/* Texture: the coordinates (shadow reference in z, array index in w) and
+ * a register LOD/bias (r29.x) are moved into place, the texture word
+ * reads r28 and writes its result there, a move takes it out. */
+static bool
+emit_tex(struct ctx *c, nir_tex_instr *tex)
+{
+   const char *op;
+   switch (tex->op) {
+   case nir_texop_tex:
+   case nir_texop_txb:
+      op = "normal";
+      break;
+   case nir_texop_txl:
+      op = "gradient"; /* what takes an explicit LOD */
+      break;
+   case nir_texop_txf:
+      op = "fetch";
+      break;
+   default:
+      return mid_error(c->s, "texture op %d is not supported", tex->op);
+   }
+   unsigned dim;
+   switch (tex->sampler_dim) {
+   case GLSL_SAMPLER_DIM_1D:
+   case GLSL_SAMPLER_DIM_BUF:
+      dim = 1;
+      break;
+   case GLSL_SAMPLER_DIM_2D:
+   case GLSL_SAMPLER_DIM_RECT:
+   case GLSL_SAMPLER_DIM_EXTERNAL:
+      dim = 2;
+      break;
+   case GLSL_SAMPLER_DIM_3D:
+      dim = 3;
+      break;
+   default:
+      return mid_error(c->s, "%s textures are not supported",
+                       tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE
+                          ? "cube"
+                          : "this dimension of");
+   }
+   if (tex->texture_index > 0xffff || tex->sampler_index > 0xffff)
+      return mid_error(c->s, "texture index out of range");
+   if (!check_size(c, nir_dest_bit_size(tex->dest), "texture"))
+      return false;
+
+   struct mid_tex t = {
+      .dim = dim,
+      .mode = tex->is_shadow ? 5 : 1, /* shadow / normal */
+      .texture = tex->texture_index,
+      .sampler = tex->sampler_index,
+      .vertex = c->s->stage == MESA_SHADER_VERTEX || tex->op == nir_texop_txf,
+   };
+   nir_alu_type base = nir_alu_type_get_base_type(tex->dest_type);
+   t.stype = base == nir_type_float ? 1 : base == nir_type_uint ? 2 : 3;
+
+   for (unsigned i = 0; i < tex->num_srcs; i++) {
+      nir_src *src = &tex->src[i].src;
+      if (!check_size(c, nir_src_bit_size(*src), "texture source"))
+         return false;
+      switch (tex->src[i].src_type) {
+      case nir_tex_src_coord: {
+         unsigned n = tex->coord_components;
+         /* An array index goes to w, the rest from x. */
+         unsigned mask = 0;
+         uint8_t swz[4] = { 0 };
+         for (unsigned l = 0; l < n; l++) {
+            unsigned lane = tex->is_array && l == n - 1 ? 3 : l;
+            swz[lane] = l;
+            mask |= 1u << lane;
+         }
+         struct mid_instr *I = alu(c, "imov", mid_hw(28), mask);
+         I->int_result = true;
+         I->nr_srcs = 2;
+         I->src[1] = nir_src_to_mid(c, src, swz);
+         break;
+      }
+      case nir_tex_src_comparator: {
+         uint8_t swz[4] = { 0 };
+         struct mid_instr *I = alu(c, "imov", mid_hw(28), 0x4);
+         I->int_result = true;
+         I->nr_srcs = 2;
+         I->src[1] = nir_src_to_mid(c, src, swz);
+         break;
+      }
+      case nir_tex_src_bias:
+      case nir_tex_src_lod: {
+         if (tex->op != nir_texop_txf && nir_src_is_const(*src)) {
+            /* 8.8 fixed point: signed integer part, unsigned fraction. */
+            float f = nir_src_as_float(*src);
+            if (!(f >= -128.0f && f < 128.0f))
+               return mid_error(c->s, "texture LOD %f out of range", f);
+            int i = (int)floorf(f);
+            t.biasi = (unsigned)i & 0xff;
+            t.bias = MIN2((unsigned)lrintf((f - (float)i) * 256.0f), 255);
+            break;
+         }
+         uint8_t swz[4] = { 0 };
+         struct mid_instr *I = alu(c, "imov", mid_hw(29), 0x1);
+         I->int_result = true;
+         I->nr_srcs = 2;
+         I->src[1] = nir_src_to_mid(c, src, swz);
+         t.lodreg = true;
+         break;
+      }
+      default:
+         return mid_error(c->s, "texture source type %d is not supported",
+                          tex->src[i].src_type);
+      }
+   }
+
+   unsigned nc = nir_dest_num_components(tex->dest);
+   struct mid_instr *T = mid_instr_create(c->s, c->block, MID_TEX, op);
+   T->tex = t;
+   T->dst = mid_hw(28);
+   T->mask = 0xf;
+   c->s->nr_tex++;
+
+   if (!tex->dest.is_ssa && tex->dest.reg.reg->num_array_elems)
+      return mid_error(c->s, "register arrays are not supported");
+   unsigned dv = tex->dest.is_ssa ? tex->dest.ssa.index
+                                  : c->reg_base + tex->dest.reg.reg->index;
+   struct mid_instr *M = alu(c, "imov", mid_var(dv), (1u << nc) - 1);
+   M->int_result = true;
+   M->nr_srcs = 2;
+   M->src[1] = mid_src_ref(mid_hw(28));
+   return true;
+}
+
 /* Only ALU sources can read a folded value; anything else needs a var. */
 static bool
 only_alu_uses(nir_ssa_def *def)
@@ -766,7 +895,8 @@ emit_block(struct ctx *c, nir_block *block)
       case nir_instr_type_ssa_undef:
          break;
       case nir_instr_type_tex:
-         return mid_error(c->s, "texture instructions are not supported");
+         ok = emit_tex(c, nir_instr_as_tex(instr));
+         break;
       default:
          return mid_error(c->s, "NIR instruction type %d is not supported",
                           instr->type);

@@ -47,6 +47,7 @@ enum mid_kind {
    MID_LDST,
    MID_BRANCH,   /* to target; cond: always, or r31.w true/false */
    MID_WRITEOUT, /* fragment end: colour in r0 */
+   MID_TEX,      /* texture word: coordinates in r28, result to r28 */
 };
 
 enum mid_cond {
@@ -61,6 +62,14 @@ struct mid_ls {
    bool wide;
    int offset;
    unsigned swz;
+};
+
+/* Texture operand fields, by their midgard_isa.py names. */
+struct mid_tex {
+   unsigned dim, mode, stype, texture, sampler;
+   bool lodreg;          /* LOD/bias from r29.x, else bias/biasi */
+   unsigned bias, biasi; /* constant LOD/bias, 8.8 fixed point */
+   bool vertex;          /* texvtx tag: vertex stage or texel fetch */
 };
 
 struct mid_block;
@@ -79,6 +88,7 @@ struct mid_instr {
     * (it feeds r31 to a csel or branch). */
    bool pair_next;
    struct mid_ls ls;
+   struct mid_tex tex;
    bool store; /* load/store: src[0] is data in r27 (not a destination) */
    struct mid_block *target;
    enum mid_cond cond;
