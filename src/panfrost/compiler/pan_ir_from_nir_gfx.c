@@ -22,6 +22,38 @@
 #define PAN_IR_REG_INSTANCE_ID 61
 #define PAN_IR_REG_COVERAGE 60
 #define PAN_IR_REG_VARYING_SRC 61
+#define PAN_IR_REG_PIXEL_POS 59
+
+/* ld_var_special's names of the fragment depth and 1/w. */
+#define PAN_IR_SPECIAL_VARYING_FRAG_W 2
+#define PAN_IR_SPECIAL_VARYING_FRAG_Z 3
+
+/*
+ * gl_FragCoord words [first, first + n): x and y are the pixel's integer
+ * position (halves of r59) plus 0.5 (the pixel centre), z and w come from
+ * the special varyings.
+ */
+static pan_ir_index
+frag_coord(struct pan_ir_from_nir *ctx, unsigned first, unsigned n)
+{
+   pan_ir_builder *b = &ctx->b;
+   pan_ir_index w[4];
+   for (unsigned i = 0; i < n; ++i) {
+      unsigned c = first + i;
+      if (c < 2) {
+         pan_ir_index pos = pan_ir_preload(b, PAN_IR_REG_PIXEL_POS);
+         pan_ir_index f =
+            c ? pan_ir_u16hi_to_f32(b, pos) : pan_ir_u16lo_to_f32(b, pos);
+         w[i] = pan_ir_fadd(b, f, pan_ir_imm(0x3f000000));
+      } else {
+         w[i] = pan_ir_ld_var_special(b,
+                                      c == 2 ? PAN_IR_SPECIAL_VARYING_FRAG_Z
+                                             : PAN_IR_SPECIAL_VARYING_FRAG_W,
+                                      pan_ir_imm(0));
+      }
+   }
+   return n == 1 ? w[0] : pan_ir_collect(b, n, w);
+}
 
 /* The FAU word holding (source, ubo, offset), added when new. */
 static bool
@@ -170,8 +202,13 @@ load_varying(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, bool flat)
    unsigned comp = nir_intrinsic_component(intr);
    unsigned offset_B;
 
-   if (!check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)) ||
-       !varying_offset(ctx, intr, &offset_B))
+   if (!check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
+      return pan_ir_null();
+   if (nir_intrinsic_io_semantics(intr).location == VARYING_SLOT_POS &&
+       nir_src_is_const(*nir_get_io_offset_src(intr)) &&
+       !nir_src_as_uint(*nir_get_io_offset_src(intr)))
+      return frag_coord(ctx, comp, n);
+   if (!varying_offset(ctx, intr, &offset_B))
       return pan_ir_null();
    if (!flat) {
       nir_intrinsic_instr *bary = nir_src_as_intrinsic(intr->src[0]);
@@ -339,6 +376,11 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
       if (!fs)
          return false;
       v = load_varying(ctx, intr, false);
+      break;
+   case nir_intrinsic_load_frag_coord:
+      if (!fs || !check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
+         return false;
+      v = frag_coord(ctx, 0, nir_dest_num_components(intr->dest));
       break;
    case nir_intrinsic_load_barycentric_pixel:
    case nir_intrinsic_load_barycentric_centroid:

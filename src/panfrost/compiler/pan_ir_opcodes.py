@@ -202,6 +202,15 @@ OPS = [
                                     'update=store', 'slot=slot0',
                                     'flow=wait0'],
               ['{sr}', '{s0}', 'index:{imm}'])),
+    # gl_FragCoord: x and y are the halves of the preloaded r59 (pixel
+    # position), z and w special varyings (imm: 3 depth, 2 1/w).
+    alu('u16lo_to_f32', 1, VA('u16_to_f32', [], ['{d}', '{s0}.swz=h00'])),
+    alu('u16hi_to_f32', 1, VA('u16_to_f32', [], ['{d}', '{s0}.swz=h11'])),
+    Op('ld_var_special', 1, mods=['imm'],
+       va=VA('ld_var_special', ['vecsize=none', 'regfmt=f32',
+                                'sample=center', 'update=clobber',
+                                'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', 'index:{imm}'])),
     # Alpha test: s0 coverage (r60), s1 alpha, s2 the atest datum.
     Op('atest', 3, side_effects=True,
        va=VA('atest', ['flow=wait'], ['{sr}', '{s0}', '{s1}', '{s2}'])),

@@ -36,6 +36,15 @@ unsigned pan_va_fold_fau(pan_ir_shader *s);
  * the table's 0x03020100.. entries instead of a whole table word. */
 bool pan_va_src_is_byte(const pan_ir_instr *I, unsigned s);
 
+/* Whether source s of I is a binary32 source that can widen a binary16
+ * half ("h0"/"h1"): float constants exactly a half of a table entry (0.5,
+ * 2.0, 256.0...), negated with the neg modifier, need no register. */
+bool pan_va_src_widens_half(const pan_ir_instr *I, unsigned s);
+
+/* The table entry and half (0, 1) whose binary16 value widens to the
+ * binary32 v, or its negation (*neg set); false when none does. */
+bool pan_va_lut_half(uint32_t v, unsigned *entry, unsigned *half, bool *neg);
+
 /* The FAU value (64-bit uniform pair or special) a source reads, or -1. */
 int pan_va_fau_slot(pan_ir_index i);
 

@@ -245,6 +245,20 @@ fill_arg(struct emit_ctx *c, const pan_ir_instr *I,
             return fail(c, "byte immediate outside the table", "");
          return true;
       }
+      /* A binary16 half of an entry, widened by the source's swizzle. */
+      unsigned entry, half;
+      bool neg;
+      if (v.kind == PAN_IR_IMM && pan_va_lut_index(v.value) < 0 &&
+          pan_va_src_widens_half(I, s) &&
+          pan_va_lut_half(v.value, &entry, &half, &neg)) {
+         o->src = (struct pan_va_src){ .kind = PAN_VA_SRC_LUT,
+                                       .value = (uint8_t)entry };
+         if (!add_src_mod(&o->src, "swz", half ? "h1" : "h0") ||
+             (v.abs && !add_src_mod(&o->src, "abs", "1")) ||
+             (v.neg != neg && !v.abs && !add_src_mod(&o->src, "neg", "1")))
+            return fail(c, "too many source modifiers", "");
+         return true;
+      }
       if (!to_src(c, v, &o->src))
          return false;
       if (a->field && !add_src_mod(&o->src, a->field, a->mod))

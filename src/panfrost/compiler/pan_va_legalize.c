@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "isa/pan_isa_va_encode.h"
+#include "util/half_float.h"
+#include "util/u_math.h"
 #include "pan_ir_builder.h"
 #include "pan_va.h"
 
@@ -42,6 +44,11 @@ pan_va_legalize(pan_ir_shader *s, bool fold_fau)
             if (src->kind != PAN_IR_IMM || pan_va_lut_index(src->value) >= 0 ||
                 (src->value < 32 && pan_va_src_is_byte(I, i)))
                continue;
+            unsigned entry, half;
+            bool neg;
+            if (pan_va_src_widens_half(I, i) &&
+                pan_va_lut_half(src->value, &entry, &half, &neg))
+               continue;
             /* A float -0 is the table's 0 negated. */
             if (src->value == 0x80000000u &&
                 pan_ir_op_infos[I->op].float_srcs && !src->abs) {
@@ -67,6 +74,43 @@ pan_va_src_is_byte(const pan_ir_instr *I, unsigned s)
       if (f->args[a].kind == PAN_IR_VA_S0 + s && f->args[a].field &&
           !strcmp(f->args[a].field, "swz") && !strcmp(f->args[a].mod, "b00"))
          return true;
+   }
+   return false;
+}
+
+bool
+pan_va_src_widens_half(const pan_ir_instr *I, unsigned s)
+{
+   switch (I->op) {
+   case PAN_IR_OP_FADD:
+   case PAN_IR_OP_FMA:
+   case PAN_IR_OP_FMIN:
+   case PAN_IR_OP_FMAX:
+   case PAN_IR_OP_FCMP:
+   case PAN_IR_OP_DISCARD:
+      return s < I->nr_srcs;
+   default:
+      return false;
+   }
+}
+
+bool
+pan_va_lut_half(uint32_t v, unsigned *entry, unsigned *half, bool *neg)
+{
+   for (unsigned i = 0; i < 32; ++i) {
+      for (unsigned h = 0; h < 2; ++h) {
+         uint16_t bits = (uint16_t)(pan_va_lut_value(i) >> (16 * h));
+         /* NaNs never match; zero is the plain table word anyway. */
+         if ((bits & 0x7c00) == 0x7c00 || !(bits & 0x7fff))
+            continue;
+         uint32_t f = fui(_mesa_half_to_float(bits));
+         if (f == v || f == (v ^ 0x80000000u)) {
+            *entry = i;
+            *half = h;
+            *neg = f != v;
+            return true;
+         }
+      }
    }
    return false;
 }

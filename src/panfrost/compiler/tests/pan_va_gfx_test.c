@@ -528,6 +528,178 @@ test_dynamic_ubo(void)
    ralloc_free(b.shader);
 }
 
+/* gl_FragCoord.x / .y on the interpreter: discard_if(coord < u0) over
+ * lanes whose r59 holds the pixel position (x low half, y high half),
+ * against the pixel centre x + 0.5 computed in C. */
+static void
+test_frag_coord_runs(void)
+{
+   for (unsigned rep = 0; rep < 8; ++rep) {
+      unsigned c = rep & 1;
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "fragcoord");
+      nir_variable *fc = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                                VARYING_SLOT_POS, 0, "gl_FragCoord");
+      nir_ssa_def *u =
+         nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                      .align_mul = 4, .range = ~0);
+      nir_discard_if(&b,
+                     nir_flt(&b, nir_channel(&b, nir_load_var(&b, fc), c), u));
+      void *ctx = ralloc_context(NULL);
+      struct pan_va_binary bin;
+      char err[256];
+      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
+         pan_test_fail("fragcoord: %s", err);
+         ralloc_free(ctx);
+         ralloc_free(b.shader);
+         return;
+      }
+      /* Limits on pixel centres and edges, pixels around them: an
+       * offset other than 0.5 changes the answer. */
+      unsigned k = 2 + pan_test_rng64(&seed) % 1000;
+      float limit = (float)k + (rep & 2 ? 0.5f : 1.0f);
+      uint32_t uw;
+      memcpy(&uw, &limit, 4);
+      static struct mem m;
+      struct pan_sim_va_config cfg = {
+         .program = bin.words,
+         .program_words = bin.nr_words,
+         .program_va = 0x800000,
+         .uniforms = &uw,
+         .uniform_words = 1,
+         .mem = { &m, mem_read, mem_write },
+      };
+      struct pan_sim_va_warp w;
+      pan_sim_va_warp_init(&w, 0xffff);
+      unsigned want = 0;
+      for (unsigned l = 0; l < LANES; ++l) {
+         uint32_t x = k - 2 + pan_test_rng64(&seed) % 5;
+         uint32_t y = k - 2 + pan_test_rng64(&seed) % 5;
+         w.r[l][59] = x | y << 16;
+         if ((float)(c ? y : x) + 0.5f < limit)
+            want |= 1u << l;
+      }
+      PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+      PAN_CHECK(w.discarded == want, "component %u < %g: 0x%x, want 0x%x", c,
+                limit, w.discarded, want);
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
+/* gl_FragCoord.zw: the special varyings, depth (3) then 1/w (2), in the
+ * colour's z and w; the interpreter does not model them. */
+static void
+test_frag_coord_zw(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "zw");
+   nir_variable *fc = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                             VARYING_SLOT_POS, 0, "gl_FragCoord");
+   nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              FRAG_RESULT_DATA0, 0, "c");
+   nir_store_var(&b, out, nir_load_var(&b, fc), 0xf);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+   int z = find_line(l, nr, "ld_var_special");
+   PAN_EXPECT(z >= 0 && z + 1 < (int)nr);
+   if (z >= 0 && z + 1 < (int)nr) {
+      PAN_EXPECT_STR_HAS(l[z], "index:3");
+      PAN_EXPECT_STR_HAS(l[z + 1], "ld_var_special");
+      PAN_EXPECT_STR_HAS(l[z + 1], "index:2");
+      PAN_EXPECT_STR_HAS(l[z], ".f32");
+      PAN_EXPECT_STR_HAS(l[z], ".clobber");
+   }
+   /* The pixel centre's 0.5 is the table's binary16 half, no register. */
+   PAN_EXPECT(find_line(l, nr, "iadd_imm") < 0 ||
+              !strstr(l[find_line(l, nr, "iadd_imm")], "1056964608"));
+   int blend = find_line(l, nr, "blend");
+   char want[16];
+   int zr = -1, wr = -1;
+   if (z >= 0 && z + 1 < (int)nr) {
+      sscanf(strchr(l[z], '{'), "{r%d", &zr);
+      sscanf(strchr(l[z + 1], '{'), "{r%d", &wr);
+   }
+   /* z and w are written where the blend reads words 2 and 3. */
+   int base = -1;
+   if (blend >= 0)
+      sscanf(strchr(l[blend], '{'), "{r%d", &base);
+   snprintf(want, sizeof(want), "%d %d", base + 2, base + 3);
+   char got[16];
+   snprintf(got, sizeof(got), "%d %d", zr, wr);
+   PAN_CHECK(!strcmp(got, want), "z w in r%s, want r%s", got, want);
+   if (pan_test_failures)
+      dump(l, nr);
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
+/* Float constants that are a binary16 half of a table entry (0.5, 256,
+ * -2) are read widened from the table, on the interpreter. */
+static void
+test_half_constants(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE,
+                                                  &pan_va_nir_options, "half");
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *base = nir_load_push_constant(&b, 1, 64, nir_imm_int(&b, 0),
+                                              .base = 0, .range = 16);
+   nir_ssa_def *addr =
+      nir_iadd(&b, base, nir_u2u64(&b, nir_imul_imm(&b, i, 4)));
+   nir_ssa_def *x = nir_load_global(&b, addr, 4, 1, 32);
+   nir_ssa_def *r = nir_fadd_imm(&b, nir_fmul_imm(&b, x, 0.5), 256.0);
+   r = nir_fmin(&b, r, nir_imm_float(&b, 300.0f));
+   r = nir_fmax(&b, r, nir_imm_float(&b, -2.0f));
+   nir_store_global(&b, addr, 4, r, 1);
+
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   char err[256];
+   if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
+      pan_test_fail("half: %s", err);
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+      return;
+   }
+   /* 300 is no half of an entry: one constant load; 0.5, 256, -2 none. */
+   unsigned loads = 0;
+   for (unsigned k = 0; k < bin.nr_words; ++k) {
+      char buf[256];
+      pan_va_print(bin.words[k], buf, sizeof(buf));
+      loads += !strncmp(buf, "iadd_imm", 8) && strstr(buf, "#0x0,");
+   }
+   PAN_CHECK(loads == 1, "%u constants loaded", loads);
+   float in[LANES];
+   for (unsigned l = 0; l < LANES; ++l)
+      in[l] = ((int)(pan_test_rng64(&seed) % 2001) - 1000) / 4.0f;
+   static struct mem m;
+   memset(&m, 0, sizeof(m));
+   memcpy(m.bytes, in, sizeof(in));
+   uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
+   struct pan_sim_va_config cfg = {
+      .program = bin.words,
+      .program_words = bin.nr_words,
+      .program_va = 0x800000,
+      .uniforms = u,
+      .uniform_words = 2,
+      .mem = { &m, mem_read, mem_write },
+   };
+   struct pan_sim_va_warp w;
+   pan_sim_va_warp_init(&w, 0xffff);
+   for (unsigned l = 0; l < LANES; ++l)
+      w.r[l][60] = l;
+   PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+   for (unsigned l = 0; l < LANES; ++l) {
+      float got, want = fmaxf(fminf(in[l] * 0.5f + 256.0f, 300.0f), -2.0f);
+      memcpy(&got, m.bytes + 4 * l, 4);
+      PAN_CHECK(got == want, "%g: %g, want %g", in[l], got, want);
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
 /* What is not supported is a clear error naming it. */
 static void
 test_refusals(void)
@@ -564,6 +736,9 @@ main(void)
    PAN_RUN_CASE(test_discard_runs);
    PAN_RUN_CASE(test_float_ops);
    PAN_RUN_CASE(test_dynamic_ubo);
+   PAN_RUN_CASE(test_frag_coord_runs);
+   PAN_RUN_CASE(test_frag_coord_zw);
+   PAN_RUN_CASE(test_half_constants);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_gfx");
