@@ -137,6 +137,8 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    list_inithead(&s->blocks);
 
    bool ok = mid_from_nir(s, nir);
+   if (ok)
+      mid_dce(s);
    if (ok && print_ir) {
       fprintf(print_ir, "--- IR ---\n");
       mid_print(s, print_ir);

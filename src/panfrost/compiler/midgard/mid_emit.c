@@ -265,67 +265,94 @@ add_to(struct emit *e, struct bundle *b, unsigned u, struct mid_instr *I)
    b->writes |= instr_writes(e->s, I);
 }
 
+/* Place an ALU instruction, or a pair whose first feeds r31 to the
+ * second (a csel or a conditional branch), into bundle b; b is unchanged
+ * when it does not fit. */
 static bool
-open_alu(struct emit *e)
+try_alu(struct emit *e, struct bundle *b, struct mid_instr *I,
+        struct mid_instr *next)
 {
-   return e->cur && e->cur->kind == B_ALU && !e->cur->branch;
-}
-
-/* An ALU instruction, or a pair whose first feeds r31 to the second. */
-static bool
-schedule_alu(struct emit *e, struct mid_instr *I, struct mid_instr *next)
-{
-   for (unsigned attempt = 0; attempt < 2; attempt++) {
-      if (attempt || !open_alu(e))
-         new_bundle(e, B_ALU);
-      struct bundle *b = e->cur;
-      if (hazard(e, b, I))
+   struct bundle saved = *b;
+   if (hazard(e, b, I))
+      return false;
+   if (!next) {
+      int u = pick_unit(b, I, -1, 5);
+      if (u < 0)
+         return false;
+      add_to(e, b, u, I);
+      return true;
+   }
+   if (next->kind == MID_BRANCH) {
+      int u = b->branch ? -1 : pick_unit(b, I, -1, 5);
+      if (u < 0)
+         return false;
+      add_to(e, b, u, I);
+      b->branch = next;
+      return true;
+   }
+   if (hazard(e, b, next))
+      return false;
+   for (int uf = 0; uf < 5; uf++) {
+      if (b->unit[uf] || !(units_for(I) & (1u << uf)) ||
+          !place_consts(b, uf, I, false))
          continue;
-
-      if (!next) {
-         int u = pick_unit(b, I, -1, 5);
-         if (u >= 0) {
-            add_to(e, b, u, I);
-            return true;
-         }
-         continue;
-      }
-
-      if (next->kind == MID_BRANCH) {
-         if (b->branch)
-            continue;
-         int u = pick_unit(b, I, -1, 5);
-         if (u < 0)
-            continue;
-         add_to(e, b, u, I);
-         b->branch = next;
+      add_to(e, b, uf, I);
+      b->writes &= ~(1u << 31); /* forwarded to the select */
+      int us = pick_unit(b, next, uf, 5);
+      if (us >= 0 && !hazard(e, b, next)) {
+         add_to(e, b, us, next);
+         b->writes |= 1u << 31;
          return true;
       }
-
-      /* csel: the r31 feeder on an earlier unit than the select. */
-      if (hazard(e, b, next))
-         continue;
-      for (int uf = 0; uf < 5; uf++) {
-         if (b->unit[uf] || !(units_for(I) & (1u << uf)) ||
-             !place_consts(b, uf, I, false))
-            continue;
-         add_to(e, b, uf, I);
-         b->writes &= ~(1u << 31); /* forwarded */
-         int us = pick_unit(b, next, uf, 5);
-         if (us >= 0 && !hazard(e, b, next)) {
-            add_to(e, b, us, next);
-            b->writes |= 1u << 31;
-            return true;
-         }
-         /* Undo: rebuild without the feeder. */
-         b->unit[uf] = NULL;
-         b->writes |= 1u << 31;
-         break;
-      }
-      if (attempt)
-         break;
+      *b = saved;
    }
-   return mid_error(e->s, "cannot schedule %s", I->op);
+   return false;
+}
+
+/*
+ * List scheduling of one block.  Instructions (an r31 feeder with its
+ * consumer as one group) form a dependence graph over the registers they
+ * read and write (after allocation) and over memory (stores stay ordered
+ * against loads and stores; texture words count as loads).  Bundle after
+ * bundle, the ready group of highest priority (longest path to the end
+ * of the block, then program order) chooses the bundle kind and every
+ * other ready group that fits joins it.  A group is ready once all its
+ * predecessors are in closed bundles: units of one bundle do not see each
+ * other's results (except r31 within a pair).  Branches and the writeout
+ * come last.
+ */
+struct grp {
+   struct mid_instr *I, *next;
+   uint32_t reads, writes;
+   unsigned prio;
+   int bundle; /* index of the bundle it went to, -1: not yet */
+   bool store, load;
+   struct util_dynarray preds; /* unsigned */
+};
+
+static bool
+grp_ready(struct grp *g, const struct grp *gs, int cur)
+{
+   if (g->bundle >= 0)
+      return false;
+   util_dynarray_foreach(&g->preds, unsigned, p)
+   {
+      if (gs[*p].bundle < 0 || gs[*p].bundle >= cur)
+         return false;
+   }
+   return true;
+}
+
+static int
+nr_bundles(struct emit *e)
+{
+   return util_dynarray_num_elements(&e->bundles, struct bundle);
+}
+
+static struct bundle *
+bundle_at(struct emit *e, int i)
+{
+   return util_dynarray_element(&e->bundles, struct bundle, i);
 }
 
 static bool
@@ -333,66 +360,149 @@ schedule_block(struct emit *e, struct mid_block *blk)
 {
    e->pending_block = blk;
    e->cur = NULL;
-   struct mid_instr *I, *next;
-   for (struct list_head *n = blk->instrs.next; n != &blk->instrs;) {
-      I = list_entry(n, struct mid_instr, link);
-      n = n->next;
-      next = n != &blk->instrs ? list_entry(n, struct mid_instr, link) : NULL;
+   unsigned n = 0;
+   mid_foreach_instr(blk, I) n++;
+   struct grp *gs = rzalloc_array(NULL, struct grp, n ? n : 1);
+   struct mid_instr *term = NULL, *term_feed = NULL;
+   unsigned ng = 0;
+   bool ok = true;
 
-      switch (I->kind) {
-      case MID_ALU:
+   for (struct list_head *l = blk->instrs.next; l != &blk->instrs;) {
+      struct mid_instr *I = list_entry(l, struct mid_instr, link);
+      l = l->next;
+      struct mid_instr *next =
+         l != &blk->instrs ? list_entry(l, struct mid_instr, link) : NULL;
+      if (I->kind == MID_ALU)
          fold_const_mods(I);
-         if (I->pair_next) {
-            if (!next)
-               return mid_error(e->s, "unpaired r31 write");
-            if (next->kind == MID_ALU)
-               fold_const_mods(next);
-            if (!schedule_alu(e, I, next))
-               return false;
-            n = n->next;
-         } else if (!schedule_alu(e, I, NULL)) {
-            return false;
+      if (I->pair_next) {
+         if (!next) {
+            ok = mid_error(e->s, "unpaired r31 write");
+            goto out;
          }
-         break;
-      case MID_LDST: {
-         struct bundle *b = e->cur;
-         if (b && b->kind == B_LDST && !b->ls[1] && !hazard(e, b, I)) {
-            b->ls[1] = I;
-            b->writes |= instr_writes(e->s, I);
-            b->reads |= instr_reads(e->s, I);
-         } else {
-            b = new_bundle(e, B_LDST);
-            b->ls[0] = I;
-            b->writes = instr_writes(e->s, I);
-            b->reads = instr_reads(e->s, I);
+         l = l->next;
+         if (next->kind == MID_BRANCH) {
+            term = next;
+            term_feed = I;
+            continue;
          }
-         break;
+         fold_const_mods(next);
+      } else {
+         next = NULL;
       }
-      case MID_BRANCH:
-         if (!open_alu(e))
-            new_bundle(e, B_ALU);
-         e->cur->branch = I;
-         break;
-      case MID_TEX: {
-         struct bundle *b = new_bundle(e, B_TEX);
-         b->ls[0] = I;
-         break;
+      if (I->kind == MID_BRANCH || I->kind == MID_WRITEOUT) {
+         term = I;
+         continue;
       }
-      case MID_WRITEOUT: {
-         for (unsigned k = 0; k < 2; k++) {
-            struct bundle *b = new_bundle(e, B_WRITEOUT);
-            b->branch = I;
-            b->writeout_last = k == 1;
-         }
-         break;
+      struct grp *g = &gs[ng++];
+      g->I = I;
+      g->next = next;
+      g->bundle = -1;
+      g->reads = instr_reads(e->s, I) |
+                 (next ? instr_reads(e->s, next) & ~(1u << 31) : 0);
+      g->writes = instr_writes(e->s, I) | (next ? instr_writes(e->s, next) : 0);
+      g->store = I->kind == MID_LDST && I->store;
+      g->load = (I->kind == MID_LDST && !I->store) || I->kind == MID_TEX;
+      util_dynarray_init(&g->preds, gs);
+      for (unsigned j = 0; j + 1 < ng; j++) {
+         struct grp *p = &gs[j];
+         if ((p->writes & g->reads) || (p->reads & g->writes) ||
+             (p->writes & g->writes) || (p->store && (g->load || g->store)) ||
+             (g->store && p->load))
+            util_dynarray_append(&g->preds, unsigned, j);
       }
-      }
-      if (e->s->failed)
-         return false;
    }
+   /* Priorities: longest path to the end of the block. */
+   for (int i = ng - 1; i >= 0; i--) {
+      gs[i].prio = MAX2(gs[i].prio, 1);
+      util_dynarray_foreach(&gs[i].preds, unsigned, p) gs[*p].prio =
+         MAX2(gs[*p].prio, gs[i].prio + 1);
+   }
+
+   unsigned *order = ralloc_array(gs, unsigned, ng ? ng : 1);
+   for (unsigned placed = 0; placed < ng;) {
+      int cur = nr_bundles(e); /* index of the bundle we open */
+      unsigned nr = 0;
+      for (unsigned i = 0; i < ng; i++) {
+         if (grp_ready(&gs[i], gs, cur))
+            order[nr++] = i;
+      }
+      /* Highest priority first, then program order (insertion sort). */
+      for (unsigned i = 1; i < nr; i++) {
+         unsigned x = order[i], j = i;
+         for (; j > 0 && gs[order[j - 1]].prio < gs[x].prio; j--)
+            order[j] = order[j - 1];
+         order[j] = x;
+      }
+      if (!nr) {
+         ok = mid_error(e->s, "scheduler: nothing ready");
+         goto out;
+      }
+      enum mid_kind kind = gs[order[0]].I->kind;
+      struct bundle *b = new_bundle(e, kind == MID_ALU   ? B_ALU
+                                       : kind == MID_TEX ? B_TEX
+                                                         : B_LDST);
+      unsigned took = 0;
+      for (unsigned k = 0; k < nr; k++) {
+         struct grp *g = &gs[order[k]];
+         if (g->I->kind != kind)
+            continue;
+         bool fits;
+         if (kind == MID_ALU)
+            fits = try_alu(e, b, g->I, g->next);
+         else if (kind == MID_TEX)
+            fits = !took && (b->ls[0] = g->I);
+         else if ((fits = took < 2))
+            b->ls[took] = g->I;
+         if (!fits)
+            continue;
+         took++;
+         g->bundle = cur;
+         placed++;
+      }
+      if (!took) {
+         ok = mid_error(e->s, "cannot schedule %s", gs[order[0]].I->op);
+         goto out;
+      }
+   }
+
+   if (term && term->kind == MID_WRITEOUT) {
+      for (unsigned k = 0; k < 2; k++) {
+         struct bundle *b = new_bundle(e, B_WRITEOUT);
+         b->branch = term;
+         b->writeout_last = k == 1;
+      }
+   } else if (term) {
+      /* Into the block's last ALU bundle when free, else a new one. */
+      int last = nr_bundles(e) - 1;
+      struct bundle *b = ng && last >= 0 ? bundle_at(e, last) : NULL;
+      bool placed = false;
+      if (b && b->kind == B_ALU && !b->branch) {
+         bool feed_ready = true;
+         if (term_feed) {
+            uint32_t r = instr_reads(e->s, term_feed);
+            for (unsigned i = 0; i < ng; i++) {
+               if (gs[i].bundle == last && (gs[i].writes & r))
+                  feed_ready = false;
+            }
+         }
+         if (!term_feed)
+            placed = (b->branch = term) != NULL;
+         else if (feed_ready)
+            placed = try_alu(e, b, term_feed, term);
+      }
+      if (!placed) {
+         b = new_bundle(e, B_ALU);
+         if (!term_feed)
+            b->branch = term;
+         else if (!try_alu(e, b, term_feed, term))
+            ok = mid_error(e->s, "cannot schedule the branch condition");
+      }
+   }
+out:
+   ralloc_free(gs);
    /* An empty block still needs a place to branch to: the next bundle
     * (or a final empty one, added by the caller). */
-   return true;
+   return ok && !e->s->failed;
 }
 
 /* --- Encoding ------------------------------------------------------------ */

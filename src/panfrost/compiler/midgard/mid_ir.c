@@ -141,3 +141,42 @@ mid_print(const struct mid_shader *s, FILE *fp)
       }
    }
 }
+
+/* Remove ALU instructions and loads whose variable nobody reads (constants
+ * and uniforms materialised for users that folded them after all). */
+void
+mid_dce(struct mid_shader *s)
+{
+   bool *read = ralloc_array(NULL, bool, s->nr_vars ? s->nr_vars : 1);
+   bool progress = true;
+   while (progress) {
+      progress = false;
+      memset(read, 0, s->nr_vars ? s->nr_vars : 1);
+      mid_foreach_block(s, b)
+      {
+         mid_foreach_instr(b, I)
+         {
+            for (unsigned i = 0; i < I->nr_srcs; i++) {
+               if (I->src[i].ref.kind == MID_REF_VAR)
+                  read[I->src[i].ref.index] = true;
+            }
+         }
+      }
+      mid_foreach_block(s, b)
+      {
+         list_for_each_entry_safe (struct mid_instr, I, &b->instrs, link) {
+            bool pure = (I->kind == MID_ALU && !I->pair_next) ||
+                        (I->kind == MID_LDST && !I->store);
+            struct list_head *prev = I->link.prev;
+            if (prev != &b->instrs &&
+                list_entry(prev, struct mid_instr, link)->pair_next)
+               pure = false; /* the second of a pair */
+            if (pure && I->dst.kind == MID_REF_VAR && !read[I->dst.index]) {
+               list_del(&I->link);
+               progress = true;
+            }
+         }
+      }
+   }
+   ralloc_free(read);
+}

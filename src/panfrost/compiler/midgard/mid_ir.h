@@ -155,6 +155,7 @@ void mid_print(const struct mid_shader *s, FILE *fp);
 
 /* Passes, in pipeline order. */
 bool mid_from_nir(struct mid_shader *s, nir_shader *nir);
+void mid_dce(struct mid_shader *s);
 bool mid_ra(struct mid_shader *s);
 bool mid_emit(struct mid_shader *s, struct mid_binary *out);
 

@@ -83,6 +83,13 @@ transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
 {
    list_for_each_entry_rev(struct mid_instr, I, &b->instrs, link)
    {
+      /* A csel shares its bundle with the r31 feeder before it: the
+       * feeder's sources must survive the csel's write. */
+      if (I->link.prev != &b->instrs) {
+         struct mid_instr *P = list_entry(I->link.prev, struct mid_instr, link);
+         if (P->pair_next)
+            add_uses(ra, P, live);
+      }
       if (I->dst.kind == MID_REF_VAR && !I->store) {
          unsigned v = I->dst.index;
          if (interfere) {
