@@ -206,7 +206,10 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
    }
    }
    elem += add;
-   *addr = buf.address + elem * buf.stride + (at.offset_enable ? at.offset : 0);
+   /* The offset applies whatever offset_enable says: the stock driver
+    * clears that bit on v6+ and relies on the offset (varyings of one
+    * buffer at different offsets). */
+   *addr = buf.address + elem * buf.stride + at.offset;
    *format_word = at.format;
    return true;
 }

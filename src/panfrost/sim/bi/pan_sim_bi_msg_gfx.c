@@ -9,7 +9,9 @@
  *    LEA_ATTR_IMM  address and conversion word of a varying slot
  *    ST_CVT        format-converting store (address in sources 0/1,
  *                  conversion word in source 2)
- *    LD_VAR_IMM, LD_VAR_FLAT_IMM  interpolated / flat varying
+ *    LD_VAR_IMM, LD_VAR_FLAT_IMM  interpolated / flat varying (and the
+ *                  forms with the index in their last source register,
+ *                  as LD_ATTR and LEA_ATTR)
  *    ATEST         coverage after the alpha test: Bifrost has no alpha
  *                  test, the coverage (source 0) passes through
  *    BLEND         colour to a render target (descriptor in sources 1, 2)
@@ -18,9 +20,9 @@
  *                  index in source 1
  * Staging registers start at the clause header's data register.  The
  * descriptor work is the executor's (pan_sim_bi_gfx.h); without it (a
- * compute job) these instructions fault.  Register-indexed forms
- * (LD_ATTR, LEA_ATTR, LD_VAR), the encodings without a register format
- * for loads, special varyings, texturing and tile access stay refused.
+ * compute job) these instructions fault.  Attribute loads without a
+ * register format, special varyings (LD_VAR_SPECIAL), texturing, VAR_TEX,
+ * tile access (LD_TILE, ST_TILE) and ZS_EMIT stay refused.
  */
 
 #include <stdio.h>
@@ -53,19 +55,35 @@ claims(const struct pan_sim_bi_ins *ins)
       return true;
    case BI_FAM_LD_ATTR:
       /* Loads need an explicit register format. */
-      return is_imm_form(ins, "ld_attr_imm") &&
+      return (is_imm_form(ins, "ld_attr_imm") || is_imm_form(ins, "ld_attr")) &&
              pan_sim_bi_mod(ins, "register_format") >= 0;
    case BI_FAM_LEA_ATTR:
-      return is_imm_form(ins, "lea_attr_imm");
+      return is_imm_form(ins, "lea_attr_imm") || is_imm_form(ins, "lea_attr");
    case BI_FAM_LD_VAR:
       return is_imm_form(ins, "ld_var_imm") ||
-             is_imm_form(ins, "ld_var_flat_imm");
+             is_imm_form(ins, "ld_var_flat_imm") ||
+             is_imm_form(ins, "ld_var") || is_imm_form(ins, "ld_var_flat");
    case BI_FAM_LOAD:
       return pan_sim_bi_mod_is(ins, "seg", "ubo") &&
              pan_sim_bi_mod(ins, "lane_dest") < 0;
    default:
       return false;
    }
+}
+
+/* Register format by its name: the encodings number them differently
+ * (LD_VAR has f32 first). */
+static enum pan_sim_bi_regfmt
+regfmt_of(const char *name)
+{
+   static const char *const names[] = {
+      "f16", "f32", "s32", "u32", "s16", "u16"
+   };
+   for (unsigned i = 0; name && i < 6; ++i) {
+      if (!strcmp(name, names[i]))
+         return (enum pan_sim_bi_regfmt)i;
+   }
+   return PAN_SIM_BI_REG_AUTO; /* none, or f64/i64: refused by the loads */
 }
 
 static unsigned
@@ -96,10 +114,13 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
 {
    bool attr = ins->sem->family == BI_FAM_LD_ATTR;
    bool lea = ins->sem->family == BI_FAM_LEA_ATTR;
-   bool flat = is_imm_form(ins, "ld_var_flat_imm");
-   int rf = pan_sim_bi_mod(ins, "register_format");
+   bool flat =
+      is_imm_form(ins, "ld_var_flat_imm") || is_imm_form(ins, "ld_var_flat");
+   /* Register forms take the index from their last source. */
+   bool reg_index = !ins->op->nr_imms;
+   unsigned index_src = ins->op->nr_srcs - 1;
    enum pan_sim_bi_regfmt regfmt =
-      rf < 0 ? PAN_SIM_BI_REG_AUTO : (enum pan_sim_bi_regfmt)rf;
+      regfmt_of(pan_sim_bi_mod_str(ins, "register_format", NULL));
    unsigned comps = lea ? 3 : vecsize(ins);
    unsigned n = lea ? 3 : words_of(regfmt, comps);
    unsigned sr = staging_reg(c);
@@ -119,6 +140,8 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    {
       uint32_t out[4] = { 0 };
       bool ok;
+      if (reg_index)
+         index = (int)pan_sim_bi_src(c, ins, index_src, l);
       if (attr || lea) {
          uint32_t vertex = pan_sim_bi_src(c, ins, 0, l);
          uint32_t instance = pan_sim_bi_src(c, ins, 1, l);

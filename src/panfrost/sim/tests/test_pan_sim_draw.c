@@ -107,6 +107,49 @@ static const char vs_text[] =
    "clause msg=store\n"
    "    nop t0 | st_cvt.v4 t1, r4, r5, r6 | p0=r4 p1=r5 p2=r6\n";
 
+/* The same position part, then a = col, b = pos, c = col: varyings 1, 2,
+ * 3 (different values, so that misplaced varyings show). */
+static const char vs3_varyings_text[] =
+   "clause flow=nbtb prefetch msg=attribute next_msg=attribute\n"
+   "    nop t0 | ld_attr_imm.v4.f32 t1, r61, r62, attribute_index:1 | p0=r61 "
+   "p1=r62\n"
+   "clause flow=nbtb prefetch sr=4 wait=1 msg=attribute next_msg=store\n"
+   "    nop t0 | lea_attr_imm t1, r61, r62, attribute_index:1 | p0=r61 "
+   "p1=r62\n"
+   "clause flow=nbtb prefetch msg=store next_msg=attribute\n"
+   "    nop t0 | st_cvt.v4 t1, r4, r5, r6 | p0=r4 p1=r5 p2=r6\n"
+   "clause flow=nbtb prefetch msg=attribute next_msg=attribute\n"
+   "    nop t0 | ld_attr_imm.v4.f32 t1, r61, r62, attribute_index:0 | p0=r61 "
+   "p1=r62\n"
+   "clause flow=nbtb prefetch sr=4 wait=1 msg=attribute next_msg=store\n"
+   "    nop t0 | lea_attr_imm t1, r61, r62, attribute_index:2 | p0=r61 "
+   "p1=r62\n"
+   "clause flow=nbtb prefetch msg=store next_msg=attribute\n"
+   "    nop t0 | st_cvt.v4 t1, r4, r5, r6 | p0=r4 p1=r5 p2=r6\n"
+   "clause flow=nbtb prefetch msg=attribute next_msg=attribute\n"
+   "    nop t0 | ld_attr_imm.v4.f32 t1, r61, r62, attribute_index:1 | p0=r61 "
+   "p1=r62\n"
+   "clause flow=nbtb prefetch sr=4 wait=1 msg=attribute next_msg=store\n"
+   "    nop t0 | lea_attr_imm t1, r61, r62, attribute_index:3 | p0=r61 "
+   "p1=r62\n"
+   "clause msg=store\n"
+   "    nop t0 | st_cvt.v4 t1, r4, r5, r6 | p0=r4 p1=r5 p2=r6\n";
+
+/* The stock compiler's "color = a * b.x + c" (highp): b.x by LD_VAR_IMM,
+ * c and a by the two message preloads (r0-r3, r4-r7). */
+static const char fs3_text[] =
+   "clause flow=nbtb td prefetch sr=8 wait=65 msg=varying next_msg=atest\n"
+   "    nop t0 | ld_var_imm.f32 t1, special0.w1, index:1\n"
+   "clause flow=nbtb td prefetch sr=60 wait=193 msg=atest next_msg=blend\n"
+   "    fma.f32 r3, r7, r8, r3 | nop t1 | p0=r7 p1=r8 p2=r3\n"
+   "    nop t0 | atest r60, r60, t0 | p0=r60 fau=atest_datum\n"
+   "clause td msg=blend\n"
+   "    fma.f32 r0, r4, r8, r0 | nop t1 | p0=r4 p1=r8 p2=r0\n"
+   "    fma.f32 r1, r5, r8, r1 | nop t1 | p0=r5 p1=r8 p2=r1\n"
+   "    fma.f32 r2, r6, r8, r2 | nop t1 | p0=r6 p1=r8 p2=r2\n"
+   "    nop t0 | blend r48, r60, blend_descriptor_0.w0, "
+   "blend_descriptor_0.w1 | p0=r60 fau=blend_descriptor_0\n";
+
 /* "color = c" with c in u0, u1 (binary32). */
 static const char fs_const_text[] =
    "clause flow=nbtb td prefetch sr=60 wait=193 msg=atest next_msg=blend\n"
@@ -270,6 +313,9 @@ struct draw {
     * offset it reads. */
    const float (*ubo)[4];
    uint32_t ubo_offset;
+   /* Three varyings a, b, c interleaved in one buffer (stride 48, offsets
+    * 0, 16, 32) and the a * b.x + c shader. */
+   bool three;
 };
 
 static uint32_t
@@ -318,7 +364,10 @@ buffer(const void *data, unsigned size_B)
    return va;
 }
 
-/* attribute_buffer[i]: 1D, stride 16, n elements. */
+/* attribute_buffer[i]: 1D, stride 16 (buffer 1: buffer1_stride when
+ * set), n elements. */
+static unsigned buffer1_stride;
+
 static uint64_t
 buffers(const uint64_t *vas, unsigned count, unsigned n)
 {
@@ -328,16 +377,20 @@ buffers(const uint64_t *vas, unsigned count, unsigned n)
       pan_pack(p + i * pan_size(attribute_buffer), attribute_buffer, cfg)
       {
          cfg.type = MALI_ATTRIBUTE_TYPE_1D;
+         unsigned stride = i == 1 && buffer1_stride ? buffer1_stride : 16;
          cfg.address = vas[i];
-         cfg.stride = 16;
-         cfg.size = 16 * n;
+         cfg.stride = stride;
+         cfg.size = stride * n;
       }
    }
    return va;
 }
 
+/* Attributes, or varyings (offsets given) packed as the stock driver does
+ * on v6+: offset_enable clear, the offset used all the same. */
 static uint64_t
-attributes(const unsigned *buffer_index, unsigned count, unsigned format)
+attributes_at(const unsigned *buffer_index, const unsigned *offsets,
+              unsigned count, unsigned format)
 {
    uint8_t *p;
    uint64_t va = alloc(count * pan_size(attribute), 8, (void **)&p);
@@ -346,12 +399,22 @@ attributes(const unsigned *buffer_index, unsigned count, unsigned format)
       {
          cfg.buffer_index = buffer_index[i];
          cfg.format = pixel_format(format);
+         if (offsets) {
+            cfg.offset_enable = false;
+            cfg.offset = offsets[i];
+         }
       }
    }
    return va;
 }
 
-static uint64_t vs_shader, fs_const, fs_vary, fs_flat_ubo;
+static uint64_t
+attributes(const unsigned *buffer_index, unsigned count, unsigned format)
+{
+   return attributes_at(buffer_index, NULL, count, format);
+}
+
+static uint64_t vs_shader, vs3_shader, fs_const, fs_vary, fs_flat_ubo, fs3;
 
 /* Vertex and tiler jobs of one draw, chained after `next`. */
 static uint64_t
@@ -363,14 +426,24 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
 
    /* Vertex inputs and outputs. */
    uint64_t in[2] = { buffer(d->pos, 16 * n), buffer(d->col, 16 * n) };
-   uint64_t out[2] = { alloc(16 * n, 64, NULL), alloc(16 * n, 64, NULL) };
+   uint64_t out[2] = { alloc(16 * n, 64, NULL), alloc(48 * n, 64, NULL) };
    uint64_t attr_bufs = buffers(in, 2, n);
    uint64_t attrs = attributes((const unsigned[]){ 0, 1 }, 2, afmt);
+   buffer1_stride = d->three ? 48 : 16;
    uint64_t vary_bufs = buffers(out, 2, n);
+   buffer1_stride = 0;
    uint64_t vs_varys =
       attributes((const unsigned[]){ 0, 1 }, 2, MALI_FORMAT_RGBA32F);
    uint64_t fs_varys =
       attributes((const unsigned[]){ 1 }, 1, MALI_FORMAT_RGBA32F);
+   if (d->three) {
+      vs_varys = attributes_at((const unsigned[]){ 0, 1, 1, 1 },
+                               (const unsigned[]){ 0, 0, 16, 32 }, 4,
+                               MALI_FORMAT_RGBA32F);
+      fs_varys =
+         attributes_at((const unsigned[]){ 1, 1, 1 },
+                       (const unsigned[]){ 0, 16, 32 }, 3, MALI_FORMAT_RGBA32F);
+   }
 
    /* Viewport transform of the vertex shader: 32x32 pixels, depth [0, 1]. */
    const float vp_u[6] = { W / 2.0f, W / 2.0f, H / 2.0f, H / 2.0f, 0.5f, 0.5f };
@@ -394,7 +467,7 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
    uint64_t vs_rsd = alloc(pan_size(renderer_state), 64, &rsd);
    pan_pack(rsd, renderer_state, cfg)
    {
-      cfg.shader.shader = vs_shader;
+      cfg.shader.shader = d->three ? vs3_shader : vs_shader;
       cfg.preload.vertex.vertex_id = true;
       cfg.preload.vertex.instance_id = true;
       cfg.preload.vertex.position_result_address_lo = true;
@@ -407,7 +480,8 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
       alloc(pan_size(renderer_state) + pan_size(blend), 64, (void **)&fs_state);
    pan_pack(fs_state, renderer_state, cfg)
    {
-      cfg.shader.shader = d->ubo          ? fs_flat_ubo
+      cfg.shader.shader = d->three        ? fs3
+                          : d->ubo        ? fs_flat_ubo
                           : d->varying_fs ? fs_vary
                                           : fs_const;
       cfg.preload.fragment.coverage = true;
@@ -416,7 +490,17 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
          d->depth_func ? d->depth_func : MALI_FUNC_ALWAYS;
       cfg.multisample_misc.depth_write_mask = d->depth_write;
       cfg.multisample_misc.sample_mask = 0xffff;
-      if (d->varying_fs) {
+      if (d->three) {
+         /* c into r0-r3, a into r4-r7 */
+         cfg.fragment_messages.message_preload_1.type =
+            MALI_MESSAGE_TYPE_LD_VAR;
+         cfg.fragment_messages.message_preload_1.ld_var.varying_index = 2;
+         cfg.fragment_messages.message_preload_1.ld_var.num_components = 4;
+         cfg.fragment_messages.message_preload_2.type =
+            MALI_MESSAGE_TYPE_LD_VAR;
+         cfg.fragment_messages.message_preload_2.ld_var.varying_index = 0;
+         cfg.fragment_messages.message_preload_2.ld_var.num_components = 4;
+      } else if (d->varying_fs) {
          cfg.fragment_messages.message_preload_1.type =
             MALI_MESSAGE_TYPE_LD_VAR;
          cfg.fragment_messages.message_preload_1.ld_var.varying_index = 0;
@@ -522,6 +606,14 @@ setup(void)
    fs_const = assemble(fs_const_text);
    fs_vary = assemble(fs_vary_text);
    fs_flat_ubo = assemble(fs_flat_ubo_text);
+   fs3 = assemble(fs3_text);
+   /* The position part of vs_text, then three varyings. */
+   char text[sizeof(vs_text) + sizeof(vs3_varyings_text)];
+   const char *cut = strstr(vs_text, "clause flow=nbtb prefetch msg=attribute "
+                                     "next_msg=attribute");
+   snprintf(text, sizeof(text), "%.*s%s", (int)(cut - vs_text), vs_text,
+            vs3_varyings_text);
+   vs3_shader = assemble(text);
 }
 
 /* Run the draws (one chain) then the fragment job (another), as a driver
@@ -767,6 +859,65 @@ test_varyings(void)
              "colour off by %u / 255 from the perspective-correct "
              "reference",
              worst);
+}
+
+/* Three varyings interleaved in one buffer (offsets with offset_enable
+ * clear, as the stock driver packs them), two message preloads and an
+ * LD_VAR_IMM: colour = a * b.x + c with a = c the interpolated vertex
+ * colour and b the interpolated clip-space position. */
+static void
+test_three_varyings(void)
+{
+   const float pos[3][4] = { { NX(18) * 2, NY(2) * 2, 0, 2 },
+                             { NX(30), NY(10), 0, 1 },
+                             { NX(20) * 4, NY(30) * 4, 0, 4 } };
+   const float col[3][4] = { { 0.5f, 0.25f, 0, 0.5f },
+                             { 0, 0.5f, 0.25f, 0.25f },
+                             { 0.25f, 0, 0.5f, 0 } };
+   const float w[3] = { 2, 1, 4 };
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLES,
+      .nr = 3,
+      .pos = pos,
+      .col = col,
+      .three = true,
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0, false);
+   if (!render(&f, &d, 1))
+      return;
+   unsigned bad = 0, inside = 0, worst = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         uint32_t got = f.rt[y * W + x];
+         if (!tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b)) {
+            bad += got != 0;
+            continue;
+         }
+         inside++;
+         double wt[3], sum = 0, v[4] = { 0 }, bx = 0;
+         for (unsigned i = 0; i < 3; ++i)
+            sum += wt[i] = b[i] / w[i];
+         for (unsigned i = 0; i < 3; ++i) {
+            bx += wt[i] / sum * pos[i][0];
+            for (unsigned c = 0; c < 4; ++c)
+               v[c] += wt[i] / sum * col[i][c];
+         }
+         for (unsigned c = 0; c < 4; ++c) {
+            double r = v[c] * bx + v[c];
+            int want = (int)lrint((r > 1 ? 1 : r) * 255.0);
+            int have = (int)((got >> (8 * c)) & 0xff);
+            unsigned diff = (unsigned)abs(want - have);
+            worst = diff > worst ? diff : worst;
+         }
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels outside the triangle written", bad);
+   PAN_CHECK(inside > 100, "only %u pixels inside", inside);
+   PAN_CHECK(worst <= 1, "colour off by %u / 255", worst);
 }
 
 /* Two overlapping triangles at depths 0.75 and 0.25 with LESS: the near
@@ -1056,6 +1207,7 @@ main(void)
    PAN_RUN_CASE(test_coverage);
    PAN_RUN_CASE(test_shared_edge);
    PAN_RUN_CASE(test_varyings);
+   PAN_RUN_CASE(test_three_varyings);
    PAN_RUN_CASE(test_depth);
    PAN_RUN_CASE(test_culling);
    PAN_RUN_CASE(test_indexed_restart);
