@@ -371,6 +371,176 @@ test_fragment_writeout(void)
    ralloc_free(b.shader);
 }
 
+/* Words of a compiled binary with opcode op in slot, decoded through the
+ * ISA tables (the interpreter does not run attributes, varying stores or
+ * textures yet, so these shaders are checked word by word). */
+static unsigned
+collect(const struct mid_binary *bin, enum pan_mid_slot slot, const char *op,
+        struct pan_mid_instr *out, unsigned max)
+{
+   unsigned n = 0;
+   for (size_t at = 0; at + 16 < bin->size_B;) {
+      struct pan_mid_bundle b;
+      size_t sz = pan_mid_decode_bundle(bin->code + at, bin->size_B - at, &b);
+      if (!sz)
+         break;
+      for (unsigned i = 0; i < b.nr_instrs; i++) {
+         unsigned value;
+         bool is_int;
+         const char *name = pan_mid_instr_op(&b.instrs[i], &value, &is_int);
+         if (b.instrs[i].slot == slot && name && !strcmp(name, op) && n < max)
+            out[n++] = b.instrs[i];
+      }
+      at += sz;
+   }
+   return n;
+}
+
+static uint64_t
+field(const struct pan_mid_instr *I, const char *name)
+{
+   uint64_t v = ~0ull;
+   PAN_CHECK(pan_mid_instr_field(I, name, &v), "no field %s", name);
+   return v;
+}
+
+static bool
+compile_only(nir_shader *nir, unsigned gpu, void *mem, struct mid_binary *bin)
+{
+   char err[256] = "";
+   bool ok = mid_compile(nir_shader_clone(mem, nir), gpu, mem, bin, NULL, err,
+                         sizeof(err));
+   PAN_CHECK(ok, "compile for 0x%x failed: %s", gpu, err);
+   if (ok)
+      PAN_EXPECT_EQ(pan_mid_validate(bin->code, bin->size_B - 16, NULL, NULL),
+                    0);
+   return ok;
+}
+
+/* Attributes by driver location, one st_vary per output slot (32-bit,
+ * secondary table), the viewport from the system-value UBO. */
+static void
+test_vertex(void)
+{
+   nir_builder b = begin(MESA_SHADER_VERTEX);
+   nir_ssa_def *pos = nir_load_input(&b, 4, 32, nir_imm_int(&b, 0), .base = 0,
+                                     .dest_type = nir_type_float32);
+   nir_ssa_def *tc = nir_load_input(&b, 2, 32, nir_imm_int(&b, 0), .base = 1,
+                                    .dest_type = nir_type_uint32);
+   nir_store_output(&b, pos, nir_imm_int(&b, 0), .base = 0, .write_mask = 0xf,
+                    .src_type = nir_type_float32,
+                    .io_semantics.location = VARYING_SLOT_POS,
+                    .io_semantics.num_slots = 1);
+   nir_store_output(&b, tc, nir_imm_int(&b, 0), .base = 1, .write_mask = 0x3,
+                    .src_type = nir_type_float32,
+                    .io_semantics.location = VARYING_SLOT_VAR0,
+                    .io_semantics.num_slots = 1);
+   b.shader->info.num_ubos = 2;
+   for (unsigned g = 0; g < 2; g++) {
+      void *mem = ralloc_context(NULL);
+      struct mid_binary bin;
+      if (compile_only(b.shader, gpus[g], mem, &bin)) {
+         struct pan_mid_instr w[4];
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_LDST, "ld_attr_32", w, 4), 1);
+         PAN_EXPECT_EQ(field(&w[0], "offset"), 0);
+         PAN_EXPECT_EQ(field(&w[0], "mask"), 0xf);
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_LDST, "ld_attr_32u", w, 4), 1);
+         PAN_EXPECT_EQ(field(&w[0], "offset"), 1 << 9);
+         PAN_EXPECT_EQ(field(&w[0], "mask"), 0x3);
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_LDST, "st_vary_32", w, 4), 2);
+         PAN_EXPECT_EQ(field(&w[0], "offset") + field(&w[1], "offset"), 1 << 9);
+         PAN_EXPECT_EQ(field(&w[0], "ifmt"), 3);
+         PAN_EXPECT_EQ(field(&w[0], "areg"), 7);
+         PAN_EXPECT_EQ(bin.sysval_ubo, 2);
+         PAN_EXPECT_EQ(bin.nr_push, 2);
+         for (unsigned i = 0; i < MIN2(bin.nr_push, 2); i++) {
+            PAN_EXPECT_EQ(bin.push_ubo[i], 2);
+            PAN_EXPECT_EQ(bin.push[i], i);
+         }
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_LUT, "frcp", w, 4) +
+                          collect(&bin, PAN_MID_SADD, "frcp", w, 4) +
+                          collect(&bin, PAN_MID_SMUL, "frcp", w, 4),
+                       1);
+      }
+      ralloc_free(mem);
+   }
+   ralloc_free(b.shader);
+}
+
+static nir_ssa_def *
+tex(nir_builder *b, nir_texop op, nir_ssa_def *coord, bool array,
+    nir_ssa_def *cmp, nir_ssa_def *lod, unsigned index)
+{
+   nir_tex_instr *t = nir_tex_instr_create(b->shader, 1 + !!cmp + !!lod);
+   t->op = op;
+   t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   t->dest_type = nir_type_float32;
+   t->coord_components = coord->num_components;
+   t->is_array = array;
+   t->is_shadow = cmp != NULL;
+   t->is_new_style_shadow = cmp != NULL;
+   t->texture_index = t->sampler_index = index;
+   unsigned i = 0;
+   t->src[i].src_type = nir_tex_src_coord;
+   t->src[i++].src = nir_src_for_ssa(coord);
+   if (cmp) {
+      t->src[i].src_type = nir_tex_src_comparator;
+      t->src[i++].src = nir_src_for_ssa(cmp);
+   }
+   if (lod) {
+      t->src[i].src_type =
+         op == nir_texop_txb ? nir_tex_src_bias : nir_tex_src_lod;
+      t->src[i++].src = nir_src_for_ssa(lod);
+   }
+   nir_ssa_dest_init(&t->instr, &t->dest, cmp ? 1 : 4, 32, NULL);
+   nir_builder_instr_insert(b, &t->instr);
+   return &t->dest.ssa;
+}
+
+/* Texture words: explicit constant LOD (8.8 fixed point), shadow array
+ * lookups, a register bias from r29.x. */
+static void
+test_textures(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_ssa_def *a = tex(&b, nir_texop_txl, nir_channels(&b, u0, 0x3), false,
+                        NULL, nir_imm_float(&b, 1.5f), 3);
+   nir_ssa_def *s = tex(&b, nir_texop_tex, nir_channels(&b, u0, 0x7), true,
+                        nir_channel(&b, u0, 3), NULL, 1);
+   nir_ssa_def *c = tex(&b, nir_texop_txb, nir_channels(&b, u0, 0x3), false,
+                        NULL, nir_channel(&b, u0, 2), 0);
+   nir_store_output(&b, nir_fadd(&b, nir_fmul(&b, a, s), c), nir_imm_int(&b, 0),
+                    .base = 0, .write_mask = 0xf, .src_type = nir_type_float32,
+                    .io_semantics.location = FRAG_RESULT_DATA0,
+                    .io_semantics.num_slots = 1);
+   for (unsigned g = 0; g < 2; g++) {
+      void *mem = ralloc_context(NULL);
+      struct mid_binary bin;
+      if (compile_only(b.shader, gpus[g], mem, &bin)) {
+         struct pan_mid_instr w[4];
+         PAN_EXPECT_EQ(bin.nr_tex, 3);
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_TEX, "gradient", w, 4), 1);
+         PAN_EXPECT_EQ(field(&w[0], "dim"), 2);
+         PAN_EXPECT_EQ(field(&w[0], "texture"), 3);
+         PAN_EXPECT_EQ(field(&w[0], "sampler"), 3);
+         PAN_EXPECT_EQ(field(&w[0], "biasi"), 1);
+         PAN_EXPECT_EQ(field(&w[0], "bias"), 0x80);
+         PAN_EXPECT_EQ(field(&w[0], "lodreg"), 0);
+         PAN_EXPECT_EQ(field(&w[0], "mode"), 1);
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_TEX, "normal", w, 4), 2);
+         unsigned shadow = field(&w[0], "mode") == 5 ? 0 : 1;
+         PAN_EXPECT_EQ(field(&w[shadow], "mode"), 5);
+         PAN_EXPECT_EQ(field(&w[shadow], "texture"), 1);
+         PAN_EXPECT_EQ(field(&w[1 - shadow], "lodreg"), 1);
+         PAN_EXPECT_EQ(field(&w[1 - shadow], "bias"), 0x3);
+         PAN_EXPECT_EQ(field(&w[1 - shadow], "stype"), 1);
+      }
+      ralloc_free(mem);
+   }
+   ralloc_free(b.shader);
+}
+
 static void
 expect_refusal(nir_shader *nir, unsigned gpu, const char *why)
 {
@@ -415,6 +585,8 @@ main(void)
    PAN_RUN_CASE(test_memory_and_conversions);
    PAN_RUN_CASE(test_register_pressure);
    PAN_RUN_CASE(test_fragment_writeout);
+   PAN_RUN_CASE(test_vertex);
+   PAN_RUN_CASE(test_textures);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_mid_compile");
