@@ -219,6 +219,11 @@ emit_alu_value(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
       return pan_ir_ftrunc(b, fsrc(ctx, alu, 0));
    case nir_op_fround_even:
       return pan_ir_fround_even(b, fsrc(ctx, alu, 0));
+   case nir_op_flog2:
+   case nir_op_fexp2:
+   case nir_op_fsin:
+   case nir_op_fcos:
+      return pan_ir_from_nir_sfu(b, alu->op, fsrc(ctx, alu, 0));
    case nir_op_fmin:
       return pan_ir_fmin(b, fsrc(ctx, alu, 0), fsrc(ctx, alu, 1));
    case nir_op_fmax:

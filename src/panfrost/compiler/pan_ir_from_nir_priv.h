@@ -51,6 +51,10 @@ bool pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
 /* The fragment shader's tail: ATEST and one BLEND per colour output. */
 void pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx);
 
+/* exp2, log2, sin, cos of a float word (pan_ir_from_nir_sfu.c); null
+ * for other ops. */
+pan_ir_index pan_ir_from_nir_sfu(pan_ir_builder *b, nir_op op, pan_ir_index x);
+
 /* Texture instructions (pan_ir_from_nir_tex.c). */
 void pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex);
 

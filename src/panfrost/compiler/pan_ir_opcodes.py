@@ -154,6 +154,24 @@ OPS = [
     falu('ftrunc', 1, VA('fround.f32', ['round=rtz'], D_S0)),
     falu('fround_even', 1, VA('fround.f32', ['round=rte'], D_S0)),
 
+    # Steps of the exp2 / log2 / sin / cos sequences (pan_ir_from_nir_sfu.c)
+    falu('frexpe_log', 1, VA('frexpe.f32', ['log=1'], D_S0),
+         doc='e of |s0| = m * 2^e with m in [0.75, 1.5), as an integer'),
+    falu('fadd_lscale', 2, VA('fadd_lscale.f32', [], D_S0_S1),
+         doc='s0 + m(s1), m as frexpe_log splits s1'),
+    falu('flogd', 1, VA('flogd.f32', [], D_S0),
+         doc='log2(m) / (m - 1) of the m frexpe_log splits off'),
+    falu('fma_rscale', 4, VA('fma_rscale.f32', [],
+                             ['{d}', '{s0}', '{s1}', '{s2}', '{s3}']),
+         doc='(s0 * s1 + s2) * 2^s3, s3 an integer'),
+    falu('f2s32_rte', 1, VA('f32_to_s32', ['round=rte'], D_S0)),
+    falu('fexp', 2, VA('fexp.f32', [], D_S0_S1),
+         doc='2^(s0 / 2^24) of the 8.24 fixed-point s0; s1 the float it '
+             'came from (NaN and infinities)'),
+    alu('fsin_table', 1, VA('fsin_table.u6', [], D_S0),
+        doc='sin(k * pi / 32) of the low 6 bits k of s0'),
+    alu('fcos_table', 1, VA('fcos_table.u6', [], D_S0)),
+
     # Conversions (float to integer rounds toward zero)
     falu('f2s32', 1, VA('f32_to_s32', ['round=rtz'], D_S0)),
     falu('f2u32', 1, VA('f32_to_u32', ['round=rtz'], D_S0)),

@@ -403,9 +403,9 @@ test_unsupported(void)
 
    nir_builder b = begin("unsupported");
    nir_ssa_def *i = id_x(&b);
-   store_out(&b, i, nir_fsin(&b, nir_u2f32(&b, i)));
+   store_out(&b, i, nir_bitfield_reverse(&b, i));
    PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
-   PAN_EXPECT_STR_HAS(err, "unsupported NIR ALU op fsin");
+   PAN_EXPECT_STR_HAS(err, "unsupported NIR ALU op bitfield_reverse");
    PAN_EXPECT(bin.words == NULL);
    ralloc_free(b.shader);
 

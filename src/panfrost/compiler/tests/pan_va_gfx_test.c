@@ -13,6 +13,7 @@
  * docs/drivers/panfrost/compiler.rst, "Driver interface").
  */
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -700,6 +701,90 @@ test_half_constants(void)
    ralloc_free(b.shader);
 }
 
+/* exp2, log2, sin and cos sequences on the interpreter against C in
+ * double: exp2 and log2 within 4 ulps (log2 near 1 within 2^-22 absolute
+ * too), sin and cos within 3e-5 absolute over [-100, 100]. */
+static void
+test_transcendentals(void)
+{
+   static const char *names[] = { "exp2", "log2", "sin", "cos" };
+   for (unsigned op = 0; op < ARRAY_SIZE(names); ++op) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_COMPUTE, &pan_va_nir_options, "%s", names[op]);
+      nir_ssa_def *i =
+         nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+      nir_ssa_def *base = nir_load_push_constant(&b, 1, 64, nir_imm_int(&b, 0),
+                                                 .base = 0, .range = 16);
+      nir_ssa_def *addr =
+         nir_iadd(&b, base, nir_u2u64(&b, nir_imul_imm(&b, i, 4)));
+      nir_ssa_def *x = nir_load_global(&b, addr, 4, 1, 32), *r;
+      r = op == 0   ? nir_fexp2(&b, x)
+          : op == 1 ? nir_flog2(&b, x)
+          : op == 2 ? nir_fsin(&b, x)
+                    : nir_fcos(&b, x);
+      nir_store_global(&b, addr, 4, r, 1);
+
+      void *ctx = ralloc_context(NULL);
+      struct pan_va_binary bin;
+      char err[256];
+      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
+         pan_test_fail("%s: %s", names[op], err);
+         ralloc_free(ctx);
+         ralloc_free(b.shader);
+         continue;
+      }
+      for (unsigned rep = 0; rep < 16; ++rep) {
+         float in[LANES];
+         for (unsigned l = 0; l < LANES; ++l) {
+            double u = (double)(pan_test_rng64(&seed) % 1000001) / 1e6;
+            if (op == 1) /* 2^-20 .. 2^20, and around 1 */
+               in[l] = l < 4 ? (float)(1.0 + (u - 0.5) / 64)
+                             : (float)exp2(40 * u - 20);
+            else
+               in[l] = (float)(200 * u - 100);
+         }
+         if (rep == 0 && op == 1)
+            in[5] = 1.0f, in[6] = 0.75f, in[7] = 1.5f;
+         if (rep == 0 && op != 1)
+            in[5] = 0.0f, in[6] = 1.0f, in[7] = -0.5f;
+         static struct mem m;
+         memset(&m, 0, sizeof(m));
+         memcpy(m.bytes, in, sizeof(in));
+         uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
+         struct pan_sim_va_config cfg = {
+            .program = bin.words,
+            .program_words = bin.nr_words,
+            .program_va = 0x800000,
+            .uniforms = u,
+            .uniform_words = 2,
+            .mem = { &m, mem_read, mem_write },
+         };
+         struct pan_sim_va_warp w;
+         pan_sim_va_warp_init(&w, 0xffff);
+         for (unsigned l = 0; l < LANES; ++l)
+            w.r[l][60] = l;
+         PAN_CHECK(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE, "%s: %s",
+                   names[op], w.fault);
+         for (unsigned l = 0; l < LANES; ++l) {
+            float got;
+            memcpy(&got, m.bytes + 4 * l, 4);
+            double x = in[l];
+            double want = op == 0   ? exp2(x)
+                          : op == 1 ? log2(x)
+                          : op == 2 ? sin(x)
+                                    : cos(x);
+            double tol = op >= 2 ? 3e-5
+                                 : 4 * fabs(want) * FLT_EPSILON / 2 +
+                                      (op == 1 ? 0x1p-22 : 0);
+            PAN_CHECK(fabs(got - want) <= tol, "%s(%.9g): %.9g, want %.9g",
+                      names[op], x, got, want);
+         }
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* What is not supported is a clear error naming it. */
 static void
 test_refusals(void)
@@ -739,6 +824,7 @@ main(void)
    PAN_RUN_CASE(test_frag_coord_runs);
    PAN_RUN_CASE(test_frag_coord_zw);
    PAN_RUN_CASE(test_half_constants);
+   PAN_RUN_CASE(test_transcendentals);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_gfx");
