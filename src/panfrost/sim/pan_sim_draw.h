@@ -162,6 +162,7 @@ float pan_sim_blend_channel(const struct pan_sim_blend_fn *fn, float src,
 
 #define PAN_SIM_MAX_RTS 8
 #define PAN_SIM_WRITTEN_DEPTH (1u << 15)
+#define PAN_SIM_WRITTEN_STENCIL (1u << 14)
 
 /* A colour target in the tile buffer: the tile-buffer word of every pixel
  * (unorm channels of int_bits, frac_bits below them, as the clear words),
@@ -177,13 +178,15 @@ struct pan_sim_tilebuf {
    unsigned w, h; /* pixels */
    struct pan_sim_tb_rt rt[PAN_SIM_MAX_RTS];
    float *depth;      /* per pixel */
+   uint8_t *stencil;  /* per pixel */
    uint16_t *written; /* bit n: colour target n changed; DEPTH: depth */
 };
 
 /* Allocate for w x h pixels; the colour targets are added by the caller
  * (pan_sim_tilebuf_add_rt).  False when out of memory. */
 bool pan_sim_tilebuf_init(struct pan_sim_tilebuf *tb, int x0, int y0,
-                          unsigned w, unsigned h, float z_clear);
+                          unsigned w, unsigned h, float z_clear,
+                          uint8_t s_clear);
 bool pan_sim_tilebuf_add_rt(struct pan_sim_tilebuf *tb, unsigned rt,
                             const uint8_t int_bits[4],
                             const uint8_t frac_bits[4],

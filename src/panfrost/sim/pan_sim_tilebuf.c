@@ -21,7 +21,7 @@
 
 bool
 pan_sim_tilebuf_init(struct pan_sim_tilebuf *tb, int x0, int y0, unsigned w,
-                     unsigned h, float z_clear)
+                     unsigned h, float z_clear, uint8_t s_clear)
 {
    size_t n = (size_t)w * h;
 
@@ -32,8 +32,10 @@ pan_sim_tilebuf_init(struct pan_sim_tilebuf *tb, int x0, int y0, unsigned w,
    tb->h = h;
    tb->depth = malloc(n * sizeof(float));
    tb->written = calloc(n, sizeof(uint16_t));
-   if (!tb->depth || !tb->written)
+   tb->stencil = malloc(n ? n : 1);
+   if (!tb->depth || !tb->written || !tb->stencil)
       return false;
+   memset(tb->stencil, s_clear, n);
    for (size_t i = 0; i < n; ++i)
       tb->depth[i] = z_clear;
    return true;
@@ -64,6 +66,7 @@ pan_sim_tilebuf_fini(struct pan_sim_tilebuf *tb)
    for (unsigned i = 0; i < PAN_SIM_MAX_RTS; ++i)
       free(tb->rt[i].words);
    free(tb->depth);
+   free(tb->stencil);
    free(tb->written);
    memset(tb, 0, sizeof(*tb));
 }

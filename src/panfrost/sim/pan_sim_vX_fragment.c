@@ -39,6 +39,7 @@ struct frame {
     * depth the tile buffer starts from. */
    uint64_t tiler;
    float z_clear;
+   uint8_t s_clear;
 };
 
 /* ---- formats: hardware enums -> neutral descriptions ---- */
@@ -583,6 +584,7 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
    clip(f, fb.bound_min_x, fb.bound_min_y, fb.bound_max_x, fb.bound_max_y);
    f->samples = fb.sample_count;
    f->z_clear = fb.z_clear;
+   f->s_clear = fb.s_clear;
 #if PAN_ARCH >= 6 && PAN_ARCH <= 7
    f->tiler = fb.tiler;
 #endif
@@ -652,11 +654,14 @@ run_fills(struct pan_sim_ctx *ctx, const struct frame *f,
                                    fill->swizzle,
                                    &tb->rt[fill->rt].words[4 * at], &px);
             } else {
-               if (!(tb->written[at] & PAN_SIM_WRITTEN_DEPTH) ||
-                   !fill->write_z)
+               bool z = fill->write_z &&
+                        (tb->written[at] & PAN_SIM_WRITTEN_DEPTH);
+               bool s = fill->write_s &&
+                        (tb->written[at] & PAN_SIM_WRITTEN_STENCIL);
+               if (!z && !s)
                   continue;
-               pan_sim_zs_pixel(&fill->zs, true, tb->depth[at], fill->write_s,
-                                fill->s_clear, &px);
+               pan_sim_zs_pixel(&fill->zs, z, tb->depth[at], s,
+                                tb->stencil[at], &px);
             }
             pan_sim_fill_put(fill, x, y, &px);
          }
@@ -671,7 +676,8 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
    struct pan_sim_tilebuf tb;
    bool ok = pan_sim_tilebuf_init(&tb, (int)f->rect.x0, (int)f->rect.y0,
                                   f->rect.x1 - f->rect.x0 + 1,
-                                  f->rect.y1 - f->rect.y0 + 1, f->z_clear);
+                                  f->rect.y1 - f->rect.y0 + 1, f->z_clear,
+                                  f->s_clear);
 
    for (unsigned i = 0; ok && i < f->count; ++i) {
       const struct pan_sim_fill *fill = &f->fills[i];

@@ -11,11 +11,15 @@
  * Primitives are drawn in the order the tiler recorded them.  For each
  * triangle, pixels whose centre is covered (pan_sim_tri_covers), inside
  * the frame, the viewport's scissor and the depth range (or clamped to it,
- * as the primitive's depth-cull flags say) are depth-tested against the
- * tile buffer; 2x2 quads with at least one passing pixel go into warps of
- * GFX_LANES lanes, the other pixels of a quad running as helper lanes
- * with no coverage.  Depth is z interpolated linearly in screen space.
- * Single sample only: r60 holds coverage bit 0.
+ * as the primitive's depth-cull flags say) are "inside"; they are stencil-
+ * and depth-tested against the tile buffer, and those passing both get
+ * coverage.  2x2 quads with an inside pixel go into warps of GFX_LANES
+ * lanes, the other pixels of a quad running as helper lanes.  The tests
+ * read the tile buffer before shading; their updates (depth write, the
+ * stencil fail / depth fail / pass operations) are made after the warp,
+ * for inside lanes the shader did not discard, as GL orders discard
+ * before the per-fragment operations.  Depth is z interpolated linearly
+ * in screen space.  Single sample only: r60 holds coverage bit 0.
  *
  * Registers preloaded (when the renderer state's flags ask):
  *    r58  0 for a front-facing primitive, 1 for a back-facing one
@@ -29,9 +33,9 @@
  * barycentrics weighted by 1/w, flat loads take the provoking vertex;
  * BLEND writes covered lanes with the descriptor's fixed-function
  * equation (opaque mode: the colour as is) under the colour mask.  Depth
- * is written at the end of the warp for covered lanes that were not
- * discarded.  Stencil testing, blend shaders, depth from the shader and
- * VAR_TEX preloads fault naming what is missing.
+ * and stencil are updated at the end of the warp (see above).  Blend
+ * shaders, depth from the shader and VAR_TEX preloads fault naming what
+ * is missing.
  */
 
 #include <inttypes.h>
@@ -51,7 +55,9 @@ struct fs_lane {
    int x, y;
    double b[3];
    float z;
-   bool covered;
+   bool inside;         /* rasterised, in scissor and depth range */
+   bool covered;        /* inside and passing the stencil and depth tests */
+   unsigned stencil_op; /* to apply if not discarded (inside only) */
 };
 
 struct fs_run {
@@ -252,8 +258,6 @@ load_draw(struct fs_run *r, unsigned index)
    r->blend_va = r->draw.state + pan_size(renderer_state);
 
    const struct PAN_GENX(renderer_state) *rs = &r->rs;
-   if (rs->stencil_mask_misc.stencil_enable)
-      return fs_fault(r, r->draw.state, "the stencil test is not executed yet");
    if (rs->properties.depth_source == MALI_DEPTH_SOURCE_SHADER)
       return fs_fault(r, r->draw.state,
                       "depth written by the shader is not executed yet");
@@ -354,6 +358,53 @@ depth_pass(unsigned func, float z, float stored)
    }
 }
 
+static const struct PAN_GENX(stencil) * stencil_face(const struct fs_run *r)
+{
+   return r->prim->front ? &r->rs.stencil_front : &r->rs.stencil_back;
+}
+
+/* Apply stencil operation op (stencil_op enum) under the face's write
+ * mask. */
+static void
+stencil_update(struct fs_run *r, unsigned at, unsigned op)
+{
+   const struct PAN_GENX(stencil) *s = stencil_face(r);
+   unsigned wmask = r->prim->front ? r->rs.stencil_mask_misc.stencil_mask_front
+                                   : r->rs.stencil_mask_misc.stencil_mask_back;
+   uint8_t old = r->tb->stencil[at], v = old;
+
+   switch (op) {
+   case MALI_STENCIL_OP_KEEP:
+      return;
+   case MALI_STENCIL_OP_REPLACE:
+      v = (uint8_t)s->reference_value;
+      break;
+   case MALI_STENCIL_OP_ZERO:
+      v = 0;
+      break;
+   case MALI_STENCIL_OP_INVERT:
+      v = (uint8_t)~old;
+      break;
+   case MALI_STENCIL_OP_INCR_WRAP:
+      v = (uint8_t)(old + 1);
+      break;
+   case MALI_STENCIL_OP_DECR_WRAP:
+      v = (uint8_t)(old - 1);
+      break;
+   case MALI_STENCIL_OP_INCR_SAT:
+      v = old == 255 ? 255 : old + 1;
+      break;
+   default:
+      v = old == 0 ? 0 : old - 1;
+      break; /* DECR_SAT */
+   }
+   v = (uint8_t)((old & ~wmask) | (v & wmask));
+   if (v != old) {
+      r->tb->stencil[at] = v;
+      r->tb->written[at] |= PAN_SIM_WRITTEN_STENCIL;
+   }
+}
+
 static bool
 preload_message(struct fs_run *r, unsigned l, unsigned k)
 {
@@ -414,20 +465,22 @@ run_warp(struct fs_run *r)
          r->prog.va, r->lane[0].x, r->lane[0].y, r->w.fault,
          r->mem.failed ? ": " : "", r->mem.message);
 
-   if (!r->rs.multisample_misc.depth_write_mask)
-      return true;
    for (unsigned l = 0; l < lanes; ++l) {
       const struct fs_lane *ln = &r->lane[l];
-      if (!ln->covered || (r->w.discarded & (1u << l)))
+      if (!ln->inside || (r->w.discarded & (1u << l)))
          continue;
       unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
-      r->tb->depth[at] = ln->z;
-      r->tb->written[at] |= PAN_SIM_WRITTEN_DEPTH;
+      if (r->rs.stencil_mask_misc.stencil_enable)
+         stencil_update(r, at, ln->stencil_op);
+      if (ln->covered && r->rs.multisample_misc.depth_write_mask) {
+         r->tb->depth[at] = ln->z;
+         r->tb->written[at] |= PAN_SIM_WRITTEN_DEPTH;
+      }
    }
    return true;
 }
 
-/* Coverage, depth range and depth test of one pixel. */
+/* Coverage, depth range, stencil and depth tests of one pixel. */
 static void
 set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
 {
@@ -435,7 +488,9 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
 
    ln->x = x;
    ln->y = y;
+   ln->inside = false;
    ln->covered = false;
+   ln->stencil_op = MALI_STENCIL_OP_KEEP;
    memset(ln->b, 0, sizeof(ln->b));
    ln->b[0] = 1.0; /* helpers interpolate something finite */
    if (x < r->clip_x0 || x > r->clip_x1 || y < r->clip_y0 || y > r->clip_y1)
@@ -456,8 +511,23 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
       z = r->vp.maximum_z;
    }
    ln->z = z;
-   ln->covered = depth_pass(r->rs.multisample_misc.depth_function, z,
-                            r->tb->depth[pan_sim_tilebuf_at(r->tb, x, y)]);
+   ln->inside = true;
+
+   unsigned at = pan_sim_tilebuf_at(r->tb, x, y);
+   bool zpass =
+      depth_pass(r->rs.multisample_misc.depth_function, z, r->tb->depth[at]);
+   if (r->rs.stencil_mask_misc.stencil_enable) {
+      const struct PAN_GENX(stencil) *s = stencil_face(r);
+      unsigned ref = s->reference_value & s->mask;
+      unsigned cur = r->tb->stencil[at] & s->mask;
+      /* The compare functions read "reference FUNC stored". */
+      if (!depth_pass(s->compare_function, (float)ref, (float)cur)) {
+         ln->stencil_op = s->stencil_fail;
+         return;
+      }
+      ln->stencil_op = zpass ? s->depth_pass : s->depth_fail;
+   }
+   ln->covered = zpass;
 }
 
 static bool
@@ -484,7 +554,7 @@ shade_triangle(struct fs_run *r)
          bool any = false;
          for (unsigned i = 0; i < 4; ++i) {
             set_lane(r, &q[i], qx + (int)(i & 1), qy + (int)(i >> 1));
-            any |= q[i].covered;
+            any |= q[i].inside;
          }
          if (!any)
             continue;

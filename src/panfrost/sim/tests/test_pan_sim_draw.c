@@ -219,6 +219,8 @@ job_status(uint64_t job_va)
 /* Frames whose colour a pre-frame shader loads (the stock driver's way to
  * keep what is in memory) instead of clearing. */
 static bool frame_preload;
+/* Frames whose depth/stencil buffer is D24S8 (depth frames only). */
+static bool frame_d24s8;
 
 static void
 emit_frame(struct frame *f, uint32_t clear, bool depth)
@@ -247,6 +249,7 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
       cfg.render_target_count = 1;
       cfg.has_zs_crc_extension = depth;
       cfg.z_write_enable = depth;
+      cfg.s_write_enable = depth && frame_d24s8;
       cfg.z_clear = 1.0f;
       cfg.tiler = f->tiler;
       if (frame_preload)
@@ -256,7 +259,8 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
       uint64_t zs_va = alloc(W * H * 4, 64, (void **)&f->zs);
       pan_pack(next, zs_crc_extension, cfg)
       {
-         cfg.zs_write_format = MALI_ZS_FORMAT_D32;
+         cfg.zs_write_format =
+            frame_d24s8 ? MALI_ZS_FORMAT_D24S8 : MALI_ZS_FORMAT_D32;
          cfg.zs_block_format = MALI_BLOCK_FORMAT_LINEAR;
          cfg.linear.zs_writeback_base = zs_va;
          cfg.linear.zs_writeback_row_stride = W * 4;
@@ -316,6 +320,8 @@ struct draw {
    /* Three varyings a, b, c interleaved in one buffer (stride 48, offsets
     * 0, 16, 32) and the a * b.x + c shader. */
    bool three;
+   /* Stencil test (func 0: off), both faces alike. */
+   unsigned stencil_func, stencil_ref, stencil_pass_op;
 };
 
 static uint32_t
@@ -490,6 +496,18 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
          d->depth_func ? d->depth_func : MALI_FUNC_ALWAYS;
       cfg.multisample_misc.depth_write_mask = d->depth_write;
       cfg.multisample_misc.sample_mask = 0xffff;
+      if (d->stencil_func) {
+         cfg.stencil_mask_misc.stencil_enable = true;
+         cfg.stencil_mask_misc.stencil_mask_front = 0xff;
+         cfg.stencil_mask_misc.stencil_mask_back = 0xff;
+         cfg.stencil_front.reference_value = d->stencil_ref;
+         cfg.stencil_front.mask = 0xff;
+         cfg.stencil_front.compare_function = d->stencil_func;
+         cfg.stencil_front.stencil_fail = MALI_STENCIL_OP_KEEP;
+         cfg.stencil_front.depth_fail = MALI_STENCIL_OP_KEEP;
+         cfg.stencil_front.depth_pass = d->stencil_pass_op;
+         cfg.stencil_back = cfg.stencil_front;
+      }
       if (d->three) {
          /* c into r0-r3, a into r4-r7 */
          cfg.fragment_messages.message_preload_1.type =
@@ -980,6 +998,58 @@ test_depth(void)
    }
 }
 
+/* Stencil: a first triangle writes 1 (ALWAYS, REPLACE), a larger second
+ * one draws only where the stencil equals 1 and increments it there. */
+static void
+test_stencil(void)
+{
+   const float small[3][4] = { { NX(4), NY(4), 0, 1 },
+                               { NX(20), NY(6), 0, 1 },
+                               { NX(8), NY(22), 0, 1 } };
+   const float big[3][4] = { { NX(1), NY(1), 0, 1 },
+                             { NX(31), NY(1), 0, 1 },
+                             { NX(1), NY(31), 0, 1 } };
+   struct draw d[2] = {
+      { .mode = MALI_DRAW_MODE_TRIANGLES,
+        .nr = 3,
+        .pos = small,
+        .col = zero_col,
+        .color = { 1, 0, 0, 1 },
+        .stencil_func = MALI_FUNC_ALWAYS,
+        .stencil_ref = 1,
+        .stencil_pass_op = MALI_STENCIL_OP_REPLACE },
+      { .mode = MALI_DRAW_MODE_TRIANGLES,
+        .nr = 3,
+        .pos = big,
+        .col = zero_col,
+        .color = { 0, 1, 0, 1 },
+        .stencil_func = MALI_FUNC_EQUAL,
+        .stencil_ref = 1,
+        .stencil_pass_op = MALI_STENCIL_OP_INCR_SAT },
+   };
+   struct frame f;
+
+   setup();
+   frame_d24s8 = true;
+   emit_frame(&f, 0, true);
+   frame_d24s8 = false;
+   if (!render(&f, d, 2))
+      return;
+   unsigned bad = 0, inside = 0;
+   const uint32_t *zs = (const uint32_t *)f.zs;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         bool in = tri_covers(small, (const unsigned[]){ 0, 1, 2 }, x, y, b);
+         inside += in;
+         bad += f.rt[y * W + x] != (in ? 0xff00ff00u : 0) ||
+                zs[y * W + x] != ((in ? 2u : 0u) << 24 | 0xffffffu);
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels with a wrong colour or stencil", bad);
+   PAN_CHECK(inside > 100, "only %u pixels inside", inside);
+}
+
 /* Back faces culled: of two triangles of opposite winding only the
  * counter-clockwise one (front with front_face_ccw) is drawn. */
 static void
@@ -1210,6 +1280,7 @@ main(void)
    PAN_RUN_CASE(test_three_varyings);
    PAN_RUN_CASE(test_depth);
    PAN_RUN_CASE(test_culling);
+   PAN_RUN_CASE(test_stencil);
    PAN_RUN_CASE(test_indexed_restart);
    PAN_RUN_CASE(test_preload);
    PAN_RUN_CASE(test_flat_discard_ubo);
