@@ -9,4 +9,5 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 "$here/build-stock.sh"
 exec /usr/bin/python3 "$here/run_piglit.py" --build "${1:-$top/build}" \
-   --list "$here/ci-tests.txt" --write-expected "$here/expected.txt"
+   --list "$here/ci-tests.txt" \
+   --write-expected "$here/expected.txt"
