@@ -189,12 +189,9 @@ pan_sim_mid_run(struct pan_sim_mid_thread *t,
          for (unsigned i = 0; i < b.nr_instrs && ok; i++)
             ok = mid_exec_ldst(&x, &b.instrs[i]);
       } else {
-         const char *op = pan_mid_instr_op(&b.instrs[0], NULL, NULL);
-         mid_fault(t,
-                   "texture operation %s is refused: textures are not "
-                   "simulated",
-                   op ? op : "(unknown)");
-         ok = false;
+         ok = b.nr_instrs == 1
+                 ? mid_exec_tex(&x, &b.instrs[0], b.tag)
+                 : mid_fault(t, "texture bundle of %u words", b.nr_instrs);
       }
       if (!ok)
          return PAN_SIM_MID_FAULT;

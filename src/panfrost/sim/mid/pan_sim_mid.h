@@ -31,6 +31,55 @@ struct pan_sim_mid_mem {
    bool (*write)(void *user, uint64_t addr, const void *data, unsigned size);
 };
 
+/* Register formats of the attribute and varying messages, from the opcode's
+ * suffix: _32 (f32), _16 (f16, two per 32-bit word), _32u, _32i. */
+enum pan_sim_mid_regfmt {
+   PAN_SIM_MID_F32,
+   PAN_SIM_MID_F16,
+   PAN_SIM_MID_U32,
+   PAN_SIM_MID_S32,
+};
+
+#define PAN_SIM_MID_GFX_ERR_LEN 160
+
+/* A texture word as the sampler sees it: operands already read from r28/r29
+ * through the word's input swizzle. */
+struct pan_sim_mid_tex {
+   const char *op;   /* "normal" (with bias/LOD) or "fetch" */
+   bool vertex;      /* texvtx bundle: the LOD is explicit, not a bias */
+   unsigned dim;     /* texture_dimension encoding: 0 cube, 1..3 1D..3D */
+   bool shadow;      /* compare mode: reference in coords[2] */
+   unsigned texture; /* immediate indices */
+   unsigned sampler;
+   uint32_t coords[4]; /* floats (integers for fetch); array index in w */
+   float lod;          /* bias or LOD (fetch: an integer level) */
+};
+
+/*
+ * Messages that need job-level state (descriptors, the primitive being
+ * shaded) are the executor's, reached through these callbacks; each returns
+ * false after writing why into err, and the instruction faults with it.
+ * pan_sim_mid_desc.h fills them from v4/v5 descriptors in memory.
+ */
+struct pan_sim_mid_gfx {
+   void *user;
+   /* ld_attr_*: attribute `index` of the thread's vertex, from the
+    * attribute table or (varying_table) the varying table. */
+   bool (*ld_attr)(void *user, bool varying_table, unsigned index,
+                   enum pan_sim_mid_regfmt fmt, uint32_t out[4], char *err);
+   /* st_vary_*: the components in comp_mask of in to varying `index` of
+    * the thread's vertex (table as for ld_attr). */
+   bool (*st_vary)(void *user, bool varying_table, unsigned index,
+                   enum pan_sim_mid_regfmt fmt, unsigned comp_mask,
+                   const uint32_t in[4], char *err);
+   /* ld_vary_*: varying `index` at the thread's pixel. */
+   bool (*ld_vary)(void *user, unsigned index, bool flat,
+                   enum pan_sim_mid_regfmt fmt, uint32_t out[4], char *err);
+   /* Texture words: four 32-bit results. */
+   bool (*tex)(void *user, const struct pan_sim_mid_tex *req, uint32_t out[4],
+               char *err);
+};
+
 struct pan_sim_mid_ubo {
    uint64_t va;
    uint32_t size;
@@ -49,6 +98,8 @@ struct pan_sim_mid_config {
    unsigned nr_ubos;
 
    struct pan_sim_mid_mem mem;
+   /* Attribute, varying and texture messages; NULL callbacks fault. */
+   const struct pan_sim_mid_gfx *gfx;
    uint64_t budget; /* bundles; 0: PAN_SIM_MID_DEFAULT_BUDGET */
 };
 

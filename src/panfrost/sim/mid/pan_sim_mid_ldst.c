@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: MIT
  *
  * Midgard load/store words: global memory loads and stores and uniform
- * buffer loads.  Varyings, attributes, images, special registers, the
- * tile buffer, atomics and the register-to-register ops are refused by
- * name.
+ * buffer loads; attributes and varyings go to pan_sim_mid_msg.c.  Images,
+ * special registers, the tile buffer, atomics and the register-to-register
+ * ops are refused by name.
  */
 
 #include "pan_sim_mid_priv.h"
@@ -109,6 +109,10 @@ mid_exec_ldst(struct mid_exec *x, const struct pan_mid_instr *I)
    if (!strcmp(op, "nop"))
       return true;
 
+   if (!strncmp(op, "ld_attr_", 8) || !strncmp(op, "ld_vary_", 8) ||
+       !strncmp(op, "st_vary_", 8))
+      return mid_exec_attr(x, I, op);
+
    if (!strncmp(op, "ld_ubo_", 7)) {
       unsigned size = mem_size(op + 7, &sign);
       if (!size)
@@ -148,11 +152,11 @@ mid_exec_ldst(struct mid_exec *x, const struct pan_mid_instr *I)
    bool load = !strncmp(op, "ld_", 3) && mem_size(op + 3, &sign);
    bool store = !strncmp(op, "st_", 3) && mem_size(op + 3, &sign);
    if (!load && !store)
-      return mid_fault(x->t,
-                       "%s is refused: not simulated (varyings, "
-                       "attributes, images, special registers, tile "
-                       "buffer, atomics, byte swaps and register ops)",
-                       op);
+      return mid_fault(
+         x->t,
+         "%s is refused: not simulated (images, special registers, tile "
+         "buffer, atomics, byte swaps and register ops)",
+         op);
 
    unsigned size = mem_size(op + 3, &sign);
    if (!size)

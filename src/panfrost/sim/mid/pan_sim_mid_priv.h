@@ -42,4 +42,12 @@ bool mid_exec_alu(struct mid_exec *x, const struct pan_mid_instr *I);
 /* Run one load/store word; false on a fault. */
 bool mid_exec_ldst(struct mid_exec *x, const struct pan_mid_instr *I);
 
+/* Attribute and varying messages (op: ld_attr_*, ld_vary_*, st_vary_*). */
+bool mid_exec_attr(struct mid_exec *x, const struct pan_mid_instr *I,
+                   const char *op);
+
+/* A texture word of a bundle with this tag (2: texvtx). */
+bool mid_exec_tex(struct mid_exec *x, const struct pan_mid_instr *I,
+                  unsigned tag);
+
 #endif

@@ -380,10 +380,10 @@ test_faults(void)
                  PAN_SIM_MID_FAULT);
    PAN_EXPECT_STR_HAS(P.t.fault, "ffma is refused");
    PAN_EXPECT_EQ(run(&P, "tex next=break\n\ttx.normal\n"), PAN_SIM_MID_FAULT);
-   PAN_EXPECT_STR_HAS(P.t.fault, "texture operation normal is refused");
+   PAN_EXPECT_STR_HAS(P.t.fault, "texture normal: mode 0");
    PAN_EXPECT_EQ(run(&P, "ldst next=break\n\tls.ld_vary_32\n\tls.nop\n"),
                  PAN_SIM_MID_FAULT);
-   PAN_EXPECT_STR_HAS(P.t.fault, "ld_vary_32 is refused");
+   PAN_EXPECT_STR_HAS(P.t.fault, "ld_vary_32: register-indexed");
    PAN_EXPECT_EQ(run(&P, "alu next=alu4\n\tbr.uncond target=alu4 "
                          "offset=-1\n"),
                  PAN_SIM_MID_FAULT);
