@@ -86,6 +86,9 @@ struct pan_sim_prim {
    struct pan_sim_vtx v[3];
    unsigned provoking; /* 0..2: the vertex of flat varyings */
    bool front;
+   /* > 0: a point of this size (pixels) centred on v[0] (v[1], v[2] are
+    * copies of it); 0: the triangle v[0..2]. */
+   float point_size;
    unsigned draw; /* into pan_sim_plist.draws */
 };
 
@@ -145,6 +148,12 @@ bool pan_sim_tri_setup(const struct pan_sim_prim *p, struct pan_sim_tri *t,
 /* Whether the centre of pixel (x, y) is covered (top-left fill rule);
  * then the screen-space barycentrics in b. */
 bool pan_sim_tri_covers(const struct pan_sim_tri *t, int x, int y, double b[3]);
+
+/* Points: the square of side `size` around (px, py), left and top edges
+ * included; pixel bounding box in *x0..*y1 (inclusive). */
+void pan_sim_point_box(float px, float py, float size, int *x0, int *y0,
+                       int *x1, int *y1);
+bool pan_sim_point_covers(float px, float py, float size, int x, int y);
 
 /* ---- fixed-function blending ---- */
 

@@ -214,6 +214,27 @@ pan_sim_tri_covers(const struct pan_sim_tri *t, int x, int y, double b[3])
    return true;
 }
 
+/* ---- points ---- */
+
+bool
+pan_sim_point_covers(float px, float py, float size, int x, int y)
+{
+   double h = size / 2.0, cx = x + 0.5, cy = y + 0.5;
+   return cx >= px - h && cx < px + h && cy >= py - h && cy < py + h;
+}
+
+void
+pan_sim_point_box(float px, float py, float size, int *x0, int *y0, int *x1,
+                  int *y1)
+{
+   double h = size / 2.0;
+   /* Pixels whose centre X + 1/2 can lie in [p - h, p + h). */
+   *x0 = (int)ceil(px - h - 0.5);
+   *y0 = (int)ceil(py - h - 0.5);
+   *x1 = (int)ceil(px + h - 0.5) - 1;
+   *y1 = (int)ceil(py + h - 0.5) - 1;
+}
+
 /* ---- blending ---- */
 
 float

@@ -495,11 +495,19 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
    ln->b[0] = 1.0; /* helpers interpolate something finite */
    if (x < r->clip_x0 || x > r->clip_x1 || y < r->clip_y0 || y > r->clip_y1)
       return;
-   double b[3];
-   if (!pan_sim_tri_covers(t, x, y, b))
-      return;
+   double b[3] = { 1, 0, 0 };
+   float z;
+   if (r->prim->point_size > 0) {
+      const struct pan_sim_vtx *v = &r->prim->v[0];
+      if (!pan_sim_point_covers(v->x, v->y, r->prim->point_size, x, y))
+         return;
+      z = v->z;
+   } else {
+      if (!pan_sim_tri_covers(t, x, y, b))
+         return;
+      z = (float)(b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2]);
+   }
    memcpy(ln->b, b, sizeof(b));
-   float z = (float)(b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2]);
    if (z < r->vp.minimum_z) {
       if (r->rec->low_depth_cull)
          return;
@@ -531,20 +539,31 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
 }
 
 static bool
-shade_triangle(struct fs_run *r)
+shade_prim(struct fs_run *r)
 {
+   const struct pan_sim_vtx *v = &r->prim->v[0];
+   int bx0, by0, bx1, by1;
    bool ccw;
 
-   if (!pan_sim_tri_setup(r->prim, &r->tri, &ccw)) {
+   if (r->prim->point_size > 0) {
+      if (!(v->inv_w > 0) || !(fabsf(v->x) < (1 << 20)) ||
+          !(fabsf(v->y) < (1 << 20)) || !(r->prim->point_size < (1 << 12)))
+         return true; /* behind the eye or absurd: nothing to draw */
+      pan_sim_point_box(v->x, v->y, r->prim->point_size, &bx0, &by0, &bx1,
+                        &by1);
+   } else if (!pan_sim_tri_setup(r->prim, &r->tri, &ccw)) {
       pan_sim_warn_once(r->ctx, PAN_SIM_ONCE_NO_CLIP,
                         "triangles with a vertex at or behind the eye or "
                         "beyond the guard band are dropped (no clipping)");
       return true;
+   } else {
+      bx0 = r->tri.minx, by0 = r->tri.miny;
+      bx1 = r->tri.maxx, by1 = r->tri.maxy;
    }
-   int x0 = r->tri.minx > r->clip_x0 ? r->tri.minx : r->clip_x0;
-   int y0 = r->tri.miny > r->clip_y0 ? r->tri.miny : r->clip_y0;
-   int x1 = r->tri.maxx < r->clip_x1 ? r->tri.maxx : r->clip_x1;
-   int y1 = r->tri.maxy < r->clip_y1 ? r->tri.maxy : r->clip_y1;
+   int x0 = bx0 > r->clip_x0 ? bx0 : r->clip_x0;
+   int y0 = by0 > r->clip_y0 ? by0 : r->clip_y0;
+   int x1 = bx1 < r->clip_x1 ? bx1 : r->clip_x1;
+   int y1 = by1 < r->clip_y1 ? by1 : r->clip_y1;
    x0 &= ~1;
    y0 &= ~1;
 
@@ -584,7 +603,7 @@ PAN_GENX(sim_shade_list)(struct pan_sim_ctx *ctx, const struct pan_sim_plist *l,
       if ((int)r->prim->draw != r->draw_index)
          ok = load_draw(r, r->prim->draw);
       if (ok)
-         ok = shade_triangle(r);
+         ok = shade_prim(r);
    }
    free(r->prog.words);
    free(r);

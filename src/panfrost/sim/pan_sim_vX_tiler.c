@@ -23,7 +23,9 @@
  *               meaning as seen with rows growing downwards (the stock
  *               driver passes Gallium's front_ccw, defined that way, as
  *               is), cull_front/back_face
- * Lines and points are refused for now (the job faults naming the mode).
+ *    points     a square of the primitive_size constant, or of the
+ *               per-vertex fp16/fp32 size array, at least one pixel wide
+ * Lines are refused for now (the job faults naming the mode).
  */
 
 #include <inttypes.h>
@@ -31,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pan_sim_fp.h"
 #include "pan_sim_vX_gfx.h"
 
 #if PAN_ARCH >= 6 && PAN_ARCH <= 7
@@ -46,6 +49,7 @@ struct tiler_run {
    unsigned index_B;
    uint32_t restart;
    bool use_restart;
+   const void *primitive_size; /* the packed section */
 };
 
 static bool
@@ -91,6 +95,47 @@ emit_triangle(struct tiler_run *t, const uint32_t idx[3], unsigned provoking)
    return true;
 }
 
+static bool
+emit_point(struct tiler_run *t, uint32_t idx)
+{
+   struct pan_sim_prim p = { .front = true, .draw = t->draw_index };
+   float size;
+
+   if (!read_vertex(t, idx, &p.v[0]))
+      return false;
+   p.v[1] = p.v[2] = p.v[0];
+   pan_unpack(t->primitive_size, primitive_size, ps);
+   switch (t->prim.point_size_array_format) {
+   case MALI_POINT_SIZE_ARRAY_FORMAT_NONE:
+      size = ps.fixed.constant;
+      break;
+   case MALI_POINT_SIZE_ARRAY_FORMAT_FP32: {
+      const float *s = pan_sim_ctx_read(
+         t->ctx, ps.per_vertex.size_array + 4ull * idx, 4, "point sizes");
+      if (!s)
+         return false;
+      size = *s;
+      break;
+   }
+   default: {
+      const uint16_t *s = pan_sim_ctx_read(
+         t->ctx, ps.per_vertex.size_array + 2ull * idx, 2, "point sizes");
+      if (!s)
+         return false;
+      size = (float)pan_sim_fp_f16_to_f64(*s);
+      break;
+   }
+   }
+   /* Sizes below one pixel (or NaN) draw one pixel, as GL's minimum. */
+   p.point_size = size >= 1.0f ? size : 1.0f;
+   if (!pan_sim_plist_add_prim(t->list, &p))
+      return pan_sim_fault(t->ctx, PAN_SIM_CONFIG_FAULT, 0,
+                           "polygon list: more than %u primitives or out of "
+                           "memory",
+                           PAN_SIM_MAX_PRIMS);
+   return true;
+}
+
 /* Index i of the draw; *restart when it is the restart index. */
 static uint32_t
 fetch_index(const struct tiler_run *t, uint32_t i, bool *restart)
@@ -126,6 +171,10 @@ assemble(struct tiler_run *t, uint32_t instance)
       uint32_t k = in_run++;
       uint32_t tri[3];
       switch (t->prim.draw_mode) {
+      case MALI_DRAW_MODE_POINTS:
+         if (!emit_point(t, v))
+            return false;
+         break;
       case MALI_DRAW_MODE_TRIANGLES:
          run[n++] = v;
          if (n < 3)
@@ -172,9 +221,10 @@ assemble(struct tiler_run *t, uint32_t instance)
 /* The tiler half of a tiler or IDVS job: sections as packed in the job. */
 static bool
 tile(struct pan_sim_ctx *ctx, uint64_t job_va, const void *invocation,
-     const void *primitive, const void *tiler, const void *draw_section)
+     const void *primitive, const void *primitive_size, const void *tiler,
+     const void *draw_section)
 {
-   struct tiler_run t = { .ctx = ctx };
+   struct tiler_run t = { .ctx = ctx, .primitive_size = primitive_size };
 
    PAN_GENX(primitive_unpack)(primitive, &t.prim);
    pan_unpack(tiler, tiler_pointer, tp);
@@ -187,6 +237,7 @@ tile(struct pan_sim_ctx *ctx, uint64_t job_va, const void *invocation,
    switch (prim.draw_mode) {
    case MALI_DRAW_MODE_NONE:
       return true;
+   case MALI_DRAW_MODE_POINTS:
    case MALI_DRAW_MODE_TRIANGLES:
    case MALI_DRAW_MODE_TRIANGLE_STRIP:
    case MALI_DRAW_MODE_TRIANGLE_FAN:
@@ -247,6 +298,7 @@ PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va)
       return false;
    return tile(ctx, job_va, pan_section_ptr(job, tiler_job, invocation),
                pan_section_ptr(job, tiler_job, primitive),
+               pan_section_ptr(job, tiler_job, primitive_size),
                pan_section_ptr(job, tiler_job, tiler),
                pan_section_ptr(job, tiler_job, draw));
 }
@@ -269,6 +321,7 @@ PAN_GENX(sim_exec_indexed_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va)
              fdraw.position, true, prim.secondary_shader) &&
           tile(ctx, job_va, inv,
                pan_section_ptr(job, indexed_vertex_job, primitive),
+               pan_section_ptr(job, indexed_vertex_job, primitive_size),
                pan_section_ptr(job, indexed_vertex_job, tiler),
                pan_section_ptr(job, indexed_vertex_job, fragment_draw));
 }

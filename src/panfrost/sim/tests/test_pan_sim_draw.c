@@ -322,6 +322,7 @@ struct draw {
    bool three;
    /* Stencil test (func 0: off), both faces alike. */
    unsigned stencil_func, stencil_ref, stencil_pass_op;
+   float point_size; /* points: the primitive_size constant */
 };
 
 static uint32_t
@@ -576,7 +577,10 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
       cfg.primitive_restart = d->indices ? MALI_PRIMITIVE_RESTART_IMPLICIT
                                          : MALI_PRIMITIVE_RESTART_NONE;
    }
-   pan_section_pack(job, tiler_job, primitive_size, cfg) {}
+   pan_section_pack(job, tiler_job, primitive_size, cfg)
+   {
+      cfg.fixed.constant = d->point_size;
+   }
    pan_section_pack(job, tiler_job, tiler, cfg) { cfg.address = f->tiler; }
    pan_section_pack(job, tiler_job, draw, cfg)
    {
@@ -1230,6 +1234,53 @@ test_flat_discard_ubo(void)
    PAN_CHECK(want_in != 0 && want_in != rgba8(ubo[1]), "weak reference");
 }
 
+/* Points of a constant size: squares centred on the vertices, left and
+ * top edges in; one at a pixel corner, one at a pixel centre, one
+ * straddling the frame's edge. */
+static void
+test_points(void)
+{
+   const float win[3][2] = { { 6, 6 }, { 12.5f, 20.5f }, { 32, 2 } };
+   float pos[3][4];
+   for (unsigned i = 0; i < 3; ++i) {
+      pos[i][0] = NX(win[i][0]);
+      pos[i][1] = NY(win[i][1]);
+      pos[i][2] = 0;
+      pos[i][3] = 1;
+   }
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_POINTS,
+      .nr = 3,
+      .pos = (const float(*)[4])pos,
+      .col = zero_col,
+      .color = { 1, 1, 0, 1 },
+      .point_size = 3.0f,
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0, false);
+   if (!render(&f, &d, 1))
+      return;
+   unsigned bad = 0, inside = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         bool in = false;
+         for (unsigned i = 0; i < 3; ++i) {
+            /* Distance of the centre from the point, in half pixels. */
+            int dx = 2 * x + 1 - (int)(2 * win[i][0]);
+            int dy = 2 * y + 1 - (int)(2 * win[i][1]);
+            in |= dx >= -3 && dx < 3 && dy >= -3 && dy < 3;
+         }
+         inside += in;
+         bad += f.rt[y * W + x] != (in ? 0xff00ffffu : 0);
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels differ from the three squares", bad);
+   /* Two full 3x3 squares and the one cut by the right edge (x 30, 31). */
+   PAN_EXPECT_EQ(inside, 9 + 9 + 2 * 3);
+}
+
 /* What is not modelled faults with a message naming it. */
 static void
 test_refusals(void)
@@ -1278,6 +1329,7 @@ main(void)
    PAN_RUN_CASE(test_depth);
    PAN_RUN_CASE(test_culling);
    PAN_RUN_CASE(test_stencil);
+   PAN_RUN_CASE(test_points);
    PAN_RUN_CASE(test_indexed_restart);
    PAN_RUN_CASE(test_preload);
    PAN_RUN_CASE(test_flat_discard_ubo);
