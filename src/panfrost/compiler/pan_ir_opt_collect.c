@@ -5,9 +5,8 @@
  * Look through collects (SSA only):
  *
  *  - a scalar read of word k of a collect reads the collect's source k
- *    instead, when that source is a value (immediates and uniforms stay
- *    where the back ends allow them: in collects, which write each word
- *    with its own move);
+ *    instead, when that source is a value or an immediate (uniforms stay
+ *    in collects, which write each word with its own move);
  *  - a collect's source that is a word of another collect becomes that
  *    collect's source, whatever its kind;
  *  - a collect of words 0..n-1 of a value of n words or more is that
@@ -103,7 +102,11 @@ pan_ir_opt_collect(pan_ir_shader *s)
          if (!C || C == I)
             continue;
          pan_ir_index inner = C->src[src->comp], r;
-         if (I->op != PAN_IR_OP_COLLECT && inner.kind != PAN_IR_SSA)
+         /* A uniform word stays in the collect (the back end folds it
+          * where the FAU limit allows); an immediate is read directly, so
+          * legalization materializes it next to each use instead of
+          * keeping the whole constant vector live from its definition. */
+         if (I->op != PAN_IR_OP_COLLECT && inner.kind == PAN_IR_UNIFORM)
             continue;
          if (inner.kind == PAN_IR_SSA && inner.comps != 1)
             continue;
