@@ -27,7 +27,7 @@ from compare_shaderdb import REFUSED, collect, reason_key  # noqa: E402
 from run_oracle import split_shader_test  # noqa: E402
 
 STATS = re.compile(r'SHADER-DB: (\S+) shader: (\d+) inst, (\d+) bundles, '
-                   r'(\d+) quadwords, (\d+) registers')
+                   r'(\d+) quadwords, (\d+) registers, (\d+) threads')
 GPUS = ['860', '720']
 
 
@@ -90,6 +90,12 @@ def main():
                     help='fail below this many programs compiled by ours')
     ap.add_argument('--shader-floor', type=int, default=0,
                     help='fail below this many shaders compiled by ours')
+    ap.add_argument('--max-fewer-threads', type=int,
+                    help='fail when more shaders run fewer threads than '
+                    'with the stock compiler')
+    ap.add_argument('--max-bundle-ratio', type=float,
+                    help='fail when our bundles on the common set exceed '
+                    'this many times the stock ones')
     ap.add_argument('--top', type=int, default=12)
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('corpus', nargs='+')
@@ -125,13 +131,19 @@ def main():
                 pct = f' ({100.0 * (o - s) / s:+.1f}%)' if s else ''
                 print(f'  {what:13} on the common set: ours {o:7}, '
                       f'stock {s:7}{pct}')
+                if what == 'bundles' and args.max_bundle_ratio and s and \
+                        o > args.max_bundle_ratio * s:
+                    print(f'FAIL: T{gpu}: bundle ratio {o / s:.3f} above '
+                          f'{args.max_bundle_ratio}')
+                    failed = True
         else:
             print()
         if args.stock:
             # Shader level: each stage ours compiled that stock compiled
             # in the same program (programs may be refused as a whole).
             per = collections.defaultdict(lambda: [0, 0, 0, 0, 0])
-            for _, (_, s, _, _, sh) in rows:
+            fewer = []
+            for path, (_, s, _, _, sh) in rows:
                 stock_by = {x[0]: x for x in (s or [])}
                 for x in sh:
                     if x[0] in stock_by:
@@ -141,10 +153,20 @@ def main():
                         t[2] += stock_by[x[0]][1]
                         t[3] += x[2]
                         t[4] += stock_by[x[0]][2]
+                        if x[5] < stock_by[x[0]][5]:
+                            fewer.append(f'{path} {x[0]}')
             for st in sorted(per):
                 n, oi, si, ob, sb = per[st]
                 print(f'  {st}: {n} shaders compiled by both: inst ours '
                       f'{oi} stock {si}, bundles ours {ob} stock {sb}')
+            print(f'  shaders with fewer threads than stock: {len(fewer)}')
+            for f in fewer[:args.top]:
+                print(f'    {f}')
+            if args.max_fewer_threads is not None and \
+                    len(fewer) > args.max_fewer_threads:
+                print(f'FAIL: T{gpu}: {len(fewer)} shaders with fewer '
+                      f'threads than stock, above {args.max_fewer_threads}')
+                failed = True
         for path, (_, _, _, crash, _) in rows:
             if crash:
                 print(f'CRASH T{gpu} {path}: {crash}')

@@ -108,6 +108,35 @@ lower(nir_shader *nir)
    NIR_PASS_V(nir, nir_opt_dce);
 }
 
+static unsigned
+threads_of(const struct mid_shader *s)
+{
+   unsigned r = MAX2(s->work_regs, 1);
+   return r <= 4 ? 4 : r <= 8 ? 2 : 1;
+}
+
+static bool
+compile_ir(struct mid_shader *s, nir_shader *nir, struct mid_binary *out,
+           FILE *print_ir)
+{
+   if (!mid_from_nir(s, nir))
+      return false;
+   mid_dce(s);
+   if (s->level < 2)
+      mid_opt_moves(s);
+   if (print_ir) {
+      fprintf(print_ir, "--- IR (schedule level %u) ---\n", s->level);
+      mid_print(s, print_ir);
+   }
+   if (!mid_schedule(s) || !mid_ra(s))
+      return false;
+   if (print_ir) {
+      fprintf(print_ir, "--- scheduled and allocated ---\n");
+      mid_print(s, print_ir);
+   }
+   return mid_emit(s, out);
+}
+
 bool
 mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
             struct mid_binary *out, FILE *print_ir, char *err, size_t err_size)
@@ -127,34 +156,47 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
 
    lower(nir);
 
-   struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
-   s->mem = s;
-   s->stage = stage;
-   s->gpu_id = gpu_id;
-   s->sysval_ubo = nir->info.num_ubos;
-   s->err = err;
-   s->err_size = err_size;
-   list_inithead(&s->blocks);
-
-   bool ok = mid_from_nir(s, nir);
-   if (ok)
-      mid_dce(s);
-   if (ok && print_ir) {
-      fprintf(print_ir, "--- IR ---\n");
-      mid_print(s, print_ir);
+   /* From the freest schedule to the one closest to program order, until
+    * one keeps the most threads; the best result wins. */
+   struct mid_shader *best = NULL;
+   char first_err[256] = "";
+   for (unsigned level = 0; level < MID_SCHED_LEVELS; level++) {
+      struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
+      s->mem = s;
+      s->stage = stage;
+      s->gpu_id = gpu_id;
+      s->sysval_ubo = nir->info.num_ubos;
+      s->level = level;
+      s->err = s->err_buf;
+      s->err_size = sizeof(s->err_buf);
+      list_inithead(&s->blocks);
+      if (!compile_ir(s, nir, &s->bin, print_ir)) {
+         if (!first_err[0])
+            snprintf(first_err, sizeof(first_err), "%s",
+                     s->failed ? s->err_buf : "internal error");
+         bool retry = s->ra_failed;
+         ralloc_free(s);
+         if (!retry)
+            break;
+         continue;
+      }
+      if (!best || threads_of(s) > threads_of(best) ||
+          (threads_of(s) == threads_of(best) &&
+           s->bin.nr_bundles < best->bin.nr_bundles)) {
+         ralloc_free(best);
+         best = s;
+      } else {
+         ralloc_free(s);
+      }
+      if (threads_of(best) == 4)
+         break;
    }
-   ok = ok && mid_ra(s);
-   if (ok && print_ir) {
-      fprintf(print_ir, "--- allocated ---\n");
-      mid_print(s, print_ir);
-   }
-   ok = ok && mid_emit(s, out);
-   if (!ok) {
-      if (!s->failed)
-         snprintf(err, err_size, "internal error");
-      ralloc_free(s);
+   if (!best) {
+      snprintf(err, err_size, "%s", first_err);
       return false;
    }
+   struct mid_shader *s = best;
+   *out = s->bin;
    /* Move the code to the caller's context before freeing ours. */
    ralloc_steal(mem_ctx, out->code);
    out->work_regs = MAX2(s->work_regs, 1);

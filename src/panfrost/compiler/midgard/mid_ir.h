@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "util/list.h"
+#include "util/u_dynarray.h"
 
 #include "mid_compile.h"
 
@@ -103,6 +104,29 @@ struct mid_block {
    struct mid_block *succ[2];
 };
 
+/* A scheduled bundle (mid_sched.c); layout fields filled by emission. */
+enum mid_bkind { MID_B_ALU, MID_B_LDST, MID_B_WRITEOUT, MID_B_TEX };
+
+struct mid_bundle {
+   enum mid_bkind kind;
+   struct mid_block *block;   /* first bundle of this block, else NULL */
+   struct mid_instr *unit[5]; /* by enum pan_mid_slot */
+   struct mid_instr *branch;
+   struct mid_instr *ls[2];
+   uint32_t consts[4];
+   unsigned nr_consts;
+   /* Per unit: constant slot of each lane of each source; inline imm. */
+   uint8_t cslot[5][2][4];
+   bool imm[5];
+   uint16_t imm16[5];
+   unsigned pipe_used; /* r24/r25 taken by a forwarded value */
+   bool writeout_last; /* second writeout bundle: loops onto itself */
+   bool extended;      /* branch needs the extended form */
+   unsigned qw, size_qw, tag;
+};
+
+#define MID_SCHED_LEVELS 3
+
 struct mid_shader {
    void *mem;
    gl_shader_stage stage;
@@ -116,9 +140,17 @@ struct mid_shader {
    unsigned nr_push;
    unsigned sysval_ubo;
    unsigned nr_tex;
+   /* Scheduling: struct mid_bundle, in program order.  level: how freely
+    * the scheduler reorders (0: most; higher levels keep register
+    * pressure closer to program order). */
+   struct util_dynarray bundles;
+   unsigned level;
+   bool ra_failed;
    /* Register allocation: physical register of each variable. */
    int *reg_of;
    unsigned work_regs;
+   struct mid_binary bin;
+   char err_buf[256];
    char *err;
    size_t err_size;
    bool failed;
@@ -148,6 +180,12 @@ mid_hw(unsigned r)
    return (struct mid_ref){ MID_REF_HW, r };
 }
 
+static inline bool
+mid_op_is_int(const char *op)
+{
+   return op[0] == 'i' || op[0] == 'u';
+}
+
 /* An identity-swizzled source. */
 struct mid_src mid_src_ref(struct mid_ref r);
 
@@ -156,6 +194,8 @@ void mid_print(const struct mid_shader *s, FILE *fp);
 /* Passes, in pipeline order. */
 bool mid_from_nir(struct mid_shader *s, nir_shader *nir);
 void mid_dce(struct mid_shader *s);
+void mid_opt_moves(struct mid_shader *s);
+bool mid_schedule(struct mid_shader *s);
 bool mid_ra(struct mid_shader *s);
 bool mid_emit(struct mid_shader *s, struct mid_binary *out);
 

@@ -190,6 +190,7 @@ mid_ra(struct mid_shader *s)
          }
          unsigned r = ffs(~used) - 1;
          if (r >= limit) {
+            s->ra_failed = true;
             ok = mid_error(s,
                            "needs more than %u work registers (spilling is "
                            "not supported)",

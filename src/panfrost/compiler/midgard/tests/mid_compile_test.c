@@ -300,7 +300,8 @@ test_memory_and_conversions(void)
 }
 
 /* Many values live at once: more registers, fewer threads; too many is a
- * clear refusal. */
+ * clear refusal.  The values cross an if, so no schedule can compute them
+ * next to their uses. */
 static void
 test_register_pressure(void)
 {
@@ -311,6 +312,10 @@ test_register_pressure(void)
          nir_load_global(&b, nir_imm_int(&b, MEM_BASE + 0x400), 16, 4, 32);
       for (unsigned k = 0; k < n; k++)
          vals[k] = nir_fmul(&b, src, nir_imm_float(&b, (float)(k + 2)));
+      nir_push_if(&b,
+                  nir_flt(&b, nir_channel(&b, src, 3), nir_imm_float(&b, 0)));
+      store(&b, 8, src);
+      nir_pop_if(&b, NULL);
       nir_ssa_def *sum = vals[n - 1];
       for (int k = n - 2; k >= 0; k--)
          sum = nir_fadd(&b, nir_fmul(&b, sum, vals[k]), vals[k]);

@@ -1,0 +1,191 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Move elimination on the IR before scheduling.  Out of SSA, NIR's vectors
+ * and the values collected for stores become plain moves; each one costs
+ * a unit and usually a bundle.  Two rewrites remove most of them:
+ *
+ *  - copy propagation: ALU readers of a move's destination read its source
+ *    instead (swizzles composed);
+ *  - sinking: a move into a fixed register (store data r27, texture
+ *    coordinates r28/r29) whose source nobody else reads has the source's
+ *    producers write the fixed register directly.
+ *
+ * Both need values that never change once written: a variable qualifies
+ * when each of its lanes is written at most once in the whole shader
+ * ("lane-SSA"; NIR SSA values and their vec-to-mov pieces are, out-of-SSA
+ * registers usually are not).  A reader of such a lane is dominated by its
+ * only write, so the value it sees is the one the move copied.
+ */
+
+#include <string.h>
+
+#include "util/ralloc.h"
+
+#include "mid_ir.h"
+
+struct opt {
+   struct mid_shader *s;
+   uint8_t *written; /* lanes written so far */
+   bool *multi;      /* some lane written twice */
+   unsigned *readers;
+};
+
+static bool
+plain_move(const struct mid_instr *I)
+{
+   return I->kind == MID_ALU && !strcmp(I->op, "imov") && !I->pair_next &&
+          I->nr_srcs == 2 && I->src[0].ref.kind == MID_REF_NONE &&
+          !I->src[1].abs && !I->src[1].neg && !I->omod;
+}
+
+static bool
+second_of_pair(struct mid_block *b, struct mid_instr *I)
+{
+   return I->link.prev != &b->instrs &&
+          list_entry(I->link.prev, struct mid_instr, link)->pair_next;
+}
+
+static void
+count(struct opt *o)
+{
+   unsigned n = o->s->nr_vars;
+   memset(o->written, 0, n);
+   memset(o->multi, 0, n * sizeof(bool));
+   memset(o->readers, 0, n * sizeof(unsigned));
+   mid_foreach_block(o->s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->dst.kind == MID_REF_VAR && !I->store) {
+            unsigned v = I->dst.index;
+            o->multi[v] |= (o->written[v] & I->mask) != 0;
+            o->written[v] |= I->mask;
+         }
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            if (I->src[i].ref.kind == MID_REF_VAR)
+               o->readers[I->src[i].ref.index]++;
+         }
+      }
+   }
+}
+
+/* Rewrite ALU readers of M's destination to read M's source. */
+static bool
+propagate(struct opt *o, struct mid_instr *M)
+{
+   unsigned d = M->dst.index;
+   const struct mid_src *from = &M->src[1];
+   bool progress = false;
+   mid_foreach_block(o->s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->kind != MID_ALU || I == M)
+            continue;
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            struct mid_src *src = &I->src[i];
+            if (src->ref.kind != MID_REF_VAR || src->ref.index != d)
+               continue;
+            bool ok = true;
+            for (unsigned l = 0; l < 4; l++) {
+               if ((I->mask & (1u << l)) && !(M->mask & (1u << src->swz[l])))
+                  ok = false;
+            }
+            if (!ok)
+               continue;
+            for (unsigned l = 0; l < 4; l++)
+               src->swz[l] = from->swz[src->swz[l]];
+            src->ref = from->ref;
+            progress = true;
+         }
+      }
+   }
+   return progress;
+}
+
+/* Producers of v write hardware register M->dst directly; false when the
+ * register is touched between the first producer and M or the lanes do
+ * not line up. */
+static bool
+sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
+{
+   unsigned v = M->src[1].ref.index;
+   if (M->dst.index < 27 || M->dst.index > 29 || o->written[v] != M->mask)
+      return false;
+   for (unsigned l = 0; l < 4; l++) {
+      if ((M->mask & (1u << l)) && M->src[1].swz[l] != l)
+         return false;
+   }
+   /* Walk back from M to the producers, collecting them. */
+   struct mid_instr *defs[4];
+   unsigned nr_defs = 0, found = 0;
+   for (struct list_head *l = M->link.prev; l != &b->instrs; l = l->prev) {
+      struct mid_instr *I = list_entry(l, struct mid_instr, link);
+      if (I->dst.kind == MID_REF_VAR && I->dst.index == v && !I->store) {
+         if (I->kind != MID_ALU || I->pair_next || second_of_pair(b, I) ||
+             nr_defs == 4)
+            return false;
+         defs[nr_defs++] = I;
+         found |= I->mask;
+         if (found == M->mask)
+            break;
+         continue;
+      }
+      /* The fixed register must be free from the first producer on. */
+      if (I->dst.kind == MID_REF_HW && I->dst.index == M->dst.index)
+         return false;
+      for (unsigned i = 0; i < I->nr_srcs; i++) {
+         if (I->src[i].ref.kind == MID_REF_HW &&
+             I->src[i].ref.index == M->dst.index)
+            return false;
+      }
+      if (I->kind == MID_TEX || I->kind == MID_LDST || I->kind == MID_BRANCH)
+         return false; /* they read r27-r29 implicitly */
+   }
+   if (found != M->mask)
+      return false;
+   for (unsigned k = 0; k < nr_defs; k++)
+      defs[k]->dst = M->dst;
+   list_del(&M->link);
+   return true;
+}
+
+void
+mid_opt_moves(struct mid_shader *s)
+{
+   unsigned n = s->nr_vars ? s->nr_vars : 1;
+   struct opt o = { .s = s };
+   void *mem = ralloc_context(NULL);
+   o.written = ralloc_array(mem, uint8_t, n);
+   o.multi = ralloc_array(mem, bool, n);
+   o.readers = ralloc_array(mem, unsigned, n);
+
+   bool progress = true;
+   while (progress) {
+      progress = false;
+      count(&o);
+      mid_foreach_block(s, b)
+      {
+         list_for_each_entry_safe (struct mid_instr, M, &b->instrs, link) {
+            if (!plain_move(M) || second_of_pair(b, M) ||
+                M->src[1].ref.kind != MID_REF_VAR)
+               continue;
+            unsigned v = M->src[1].ref.index;
+            if (o.multi[v])
+               continue;
+            if (M->dst.kind == MID_REF_VAR && !o.multi[M->dst.index] &&
+                M->dst.index != v) {
+               progress |= propagate(&o, M);
+            } else if (M->dst.kind == MID_REF_HW && o.readers[v] == 1 &&
+                       sink(&o, b, M)) {
+               progress = true;
+               break; /* counts changed */
+            }
+         }
+      }
+      mid_dce(s);
+   }
+   ralloc_free(mem);
+}

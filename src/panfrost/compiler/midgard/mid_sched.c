@@ -1,0 +1,651 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Bundle scheduling, before register allocation.  Each block is list
+ * scheduled over a dependence graph of its instructions (an r31 feeder
+ * with its select as one group) built on variables, per lane, and fixed
+ * registers, so only true conflicts order instructions: allocating first
+ * would add false ones between unrelated values sharing a register.
+ * Stores stay ordered against loads, stores and texture words.
+ *
+ * Bundle after bundle, the ready group of highest priority (longest path
+ * to the end of the block, then program order) chooses the bundle kind and
+ * every other ready group that fits joins: an ALU instruction needs a free
+ * unit that runs it (single-lane work prefers the scalar units) and room
+ * for its constants in the four embedded words or the 16-bit inline
+ * immediate of its second source; up to two loads/stores share a bundle.
+ * A group is ready once its predecessors are in closed bundles: the units
+ * of a bundle see the registers as they were at its start, except for the
+ * pipeline registers.  A value written by the first stage (vmul, sadd)
+ * and read only by one instruction of the second stage (vadd, smul, lut)
+ * of the same bundle goes through r24 or r25 instead of a work register.
+ *
+ * Higher levels (s->level) only consider the first few unscheduled groups
+ * in program order, which keeps register pressure near the program's own:
+ * the caller retries with them when allocation runs out of registers or
+ * costs threads.  The blocks' instruction lists are rewritten in bundle
+ * order for register allocation.
+ */
+
+#include <string.h>
+
+#include "isa/pan_isa_mid.h"
+#include "util/half_float.h"
+#include "util/ralloc.h"
+#include "util/u_math.h"
+
+#include "mid_ir.h"
+
+static unsigned
+lane_of(unsigned mask)
+{
+   return ffs(mask) - 1;
+}
+
+static bool
+is_const(const struct mid_src *src)
+{
+   return src->ref.kind == MID_REF_CONST;
+}
+
+/* The 16-bit inline immediate for the second source, if it can be one. */
+static bool
+inline_imm(const struct mid_instr *I, unsigned mask, uint16_t *out)
+{
+   const struct mid_src *b = &I->src[1];
+   if (!is_const(b))
+      return false;
+   uint32_t v = b->imm[lane_of(mask)];
+   for (unsigned l = 0; l < 4; l++) {
+      if ((mask & (1u << l)) && b->imm[l] != v)
+         return false;
+   }
+   if (mid_op_is_int(I->op)) {
+      int32_t x = (int32_t)v;
+      if (x < -32768 || x > 32767)
+         return false;
+      *out = (uint16_t)x;
+      return true;
+   }
+   uint16_t h = _mesa_float_to_half(uif(v));
+   if (fui(_mesa_half_to_float(h)) != v)
+      return false;
+   *out = h;
+   return true;
+}
+
+/* Fold float source modifiers of constants into the values. */
+static void
+fold_const_mods(struct mid_instr *I)
+{
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      struct mid_src *src = &I->src[i];
+      if (!is_const(src) || mid_op_is_int(I->op))
+         continue;
+      for (unsigned l = 0; l < 4; l++) {
+         if (src->abs)
+            src->imm[l] &= 0x7fffffff;
+         if (src->neg)
+            src->imm[l] ^= 0x80000000;
+      }
+      src->abs = src->neg = false;
+   }
+}
+
+/* Put the instruction's constants into the bundle; false if no room. */
+static bool
+place_consts(struct mid_bundle *b, unsigned unit, struct mid_instr *I,
+             bool commit)
+{
+   uint32_t words[4];
+   unsigned n = b->nr_consts;
+   memcpy(words, b->consts, sizeof(words));
+   uint16_t imm = 0;
+   bool use_imm = inline_imm(I, I->mask, &imm);
+
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      if (!is_const(&I->src[i]) || (i == 1 && use_imm))
+         continue;
+      for (unsigned l = 0; l < 4; l++) {
+         if (!(I->mask & (1u << l)))
+            continue;
+         uint32_t v = I->src[i].imm[l];
+         unsigned k;
+         for (k = 0; k < n && words[k] != v; k++)
+            ;
+         if (k == n) {
+            if (n == 4)
+               return false;
+            words[n++] = v;
+         }
+         if (commit)
+            b->cslot[unit][i][l] = k;
+      }
+   }
+   if (commit) {
+      memcpy(b->consts, words, sizeof(words));
+      b->nr_consts = n;
+      b->imm[unit] = use_imm;
+      b->imm16[unit] = imm;
+   }
+   return true;
+}
+
+static unsigned
+units_for(const struct mid_instr *I)
+{
+   unsigned units = pan_mid_alu_op_units(I->op);
+   if (util_bitcount(I->mask) != 1)
+      units &=
+         (1u << PAN_MID_VMUL) | (1u << PAN_MID_VADD) | (1u << PAN_MID_LUT);
+   return units;
+}
+
+static const enum pan_mid_slot scalar_first[] = {
+   PAN_MID_SADD, PAN_MID_SMUL, PAN_MID_VMUL, PAN_MID_VADD, PAN_MID_LUT,
+};
+static const enum pan_mid_slot vector_first[] = {
+   PAN_MID_VMUL, PAN_MID_VADD, PAN_MID_LUT, PAN_MID_SADD, PAN_MID_SMUL,
+};
+
+/* A free unit in (after, before) that runs I and has room for its
+ * constants, or -1. */
+static int
+pick_unit(struct mid_bundle *b, struct mid_instr *I, int after, int before)
+{
+   unsigned units = units_for(I);
+   const enum pan_mid_slot *order =
+      util_bitcount(I->mask) == 1 ? scalar_first : vector_first;
+   for (unsigned k = 0; k < 5; k++) {
+      int u = order[k];
+      if (!(units & (1u << u)) || b->unit[u] || u <= after || u >= before)
+         continue;
+      if (place_consts(b, u, I, false))
+         return u;
+   }
+   return -1;
+}
+
+static void
+add_to(struct mid_bundle *b, unsigned u, struct mid_instr *I)
+{
+   place_consts(b, u, I, true);
+   b->unit[u] = I;
+}
+
+/* Place an ALU instruction, or a pair whose first feeds r31 to the second
+ * (a select or a conditional branch), on units after `after`; b is
+ * unchanged when it does not fit. */
+static bool
+try_alu(struct mid_bundle *b, struct mid_instr *I, struct mid_instr *next,
+        int after)
+{
+   if (!next) {
+      int u = pick_unit(b, I, after, 5);
+      if (u < 0)
+         return false;
+      add_to(b, u, I);
+      return true;
+   }
+   if (next->kind == MID_BRANCH) {
+      int u = b->branch ? -1 : pick_unit(b, I, after, 5);
+      if (u < 0)
+         return false;
+      add_to(b, u, I);
+      b->branch = next;
+      return true;
+   }
+   struct mid_bundle saved = *b;
+   for (int uf = after + 1; uf < 5; uf++) {
+      if (b->unit[uf] || !(units_for(I) & (1u << uf)) ||
+          !place_consts(b, uf, I, false))
+         continue;
+      add_to(b, uf, I);
+      int us = pick_unit(b, next, uf, 5);
+      if (us >= 0) {
+         add_to(b, us, next);
+         return true;
+      }
+      *b = saved;
+   }
+   return false;
+}
+
+/* --- Dependences ---------------------------------------------------------- */
+
+struct use {
+   unsigned var;
+   uint8_t lanes;
+};
+
+struct grp {
+   struct mid_instr *I, *next;
+   struct use rd[4], wr[2];
+   unsigned nr_rd, nr_wr;
+   uint32_t hw_rd, hw_wr;
+   unsigned prio;
+   int bundle; /* index of the bundle it went to, -1: not yet */
+   int unit;
+   bool store, load;
+   struct util_dynarray preds; /* unsigned */
+};
+
+/* Fixed registers an instruction reads (constants through r26 are not
+ * reads; uniforms never change). */
+static uint32_t
+hw_reads(const struct mid_instr *I)
+{
+   uint32_t m = 0;
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      if (I->src[i].ref.kind == MID_REF_HW)
+         m |= 1u << I->src[i].ref.index;
+   }
+   if (I->kind == MID_LDST) {
+      if (I->ls.areg < 2 && strncmp(I->op, "ld_ubo", 6))
+         m |= 1u << (26 + I->ls.areg);
+      if (I->ls.ireg < 2)
+         m |= 1u << (26 + I->ls.ireg);
+      if (I->store)
+         m |= 1u << 27;
+   }
+   if (I->kind == MID_TEX)
+      m |= (1u << 28) | (I->tex.lodreg ? 1u << 29 : 0);
+   return m;
+}
+
+static void
+add_instr_uses(struct grp *g, const struct mid_instr *I)
+{
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      const struct mid_src *src = &I->src[i];
+      if (src->ref.kind != MID_REF_VAR)
+         continue;
+      uint8_t lanes = 0;
+      unsigned mask = I->kind == MID_ALU ? I->mask : 0xf;
+      for (unsigned l = 0; l < 4; l++) {
+         if (mask & (1u << l))
+            lanes |= 1u << (I->kind == MID_ALU ? src->swz[l] : l);
+      }
+      if (I->kind != MID_ALU)
+         lanes = 0xf;
+      g->rd[g->nr_rd++] = (struct use){ src->ref.index, lanes };
+   }
+   g->hw_rd |= hw_reads(I);
+   if (I->store)
+      return;
+   if (I->dst.kind == MID_REF_VAR)
+      g->wr[g->nr_wr++] = (struct use){ I->dst.index, I->mask };
+   else if (I->dst.kind == MID_REF_HW)
+      g->hw_wr |= 1u << I->dst.index;
+}
+
+static bool
+overlap(const struct use *a, unsigned na, const struct use *b, unsigned nb)
+{
+   for (unsigned i = 0; i < na; i++) {
+      for (unsigned j = 0; j < nb; j++) {
+         if (a[i].var == b[j].var && (a[i].lanes & b[j].lanes))
+            return true;
+      }
+   }
+   return false;
+}
+
+static bool
+depends(const struct grp *p, const struct grp *g)
+{
+   return overlap(p->wr, p->nr_wr, g->rd, g->nr_rd) ||
+          overlap(p->rd, p->nr_rd, g->wr, g->nr_wr) ||
+          overlap(p->wr, p->nr_wr, g->wr, g->nr_wr) ||
+          (p->hw_wr & (g->hw_rd | g->hw_wr)) || (p->hw_rd & g->hw_wr) ||
+          (p->store && (g->load || g->store)) || (g->store && p->load);
+}
+
+/* --- Pipeline registers --------------------------------------------------- */
+
+struct sched {
+   struct mid_shader *s;
+   unsigned *readers; /* per variable: sources reading it */
+   unsigned *writers; /* per variable: instructions writing it */
+};
+
+/*
+ * Can g join bundle b (index cur) by reading the results of its pending
+ * predecessors through pipeline registers?  Each such predecessor must be
+ * a lone ALU instruction of this bundle's first stage, the only writer of
+ * a variable g alone reads, with every lane g reads; nothing else may tie
+ * them.  On success the values are renamed to r24/r25 and g placed.
+ */
+static bool
+try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
+            struct grp *g, int cur)
+{
+   if (g->next || g->I->kind != MID_ALU)
+      return false;
+   unsigned fwd[2], nr = 0;
+   util_dynarray_foreach(&g->preds, unsigned, pi)
+   {
+      struct grp *p = &gs[*pi];
+      if (p->bundle >= 0 && p->bundle < cur)
+         continue;
+      if (p->bundle != cur || p->next || p->nr_wr != 1 || p->hw_wr ||
+          (p->unit != PAN_MID_VMUL && p->unit != PAN_MID_SADD) || nr == 2)
+         return false;
+      unsigned v = p->wr[0].var;
+      if (v == ~0u || sc->readers[v] != 1 || sc->writers[v] != 1)
+         return false;
+      /* The only tie must be g reading p's value. */
+      bool read = false;
+      for (unsigned i = 0; i < g->nr_rd; i++) {
+         if (g->rd[i].var == v) {
+            if (g->rd[i].lanes & ~p->wr[0].lanes)
+               return false;
+            read = true;
+         }
+      }
+      if (!read || overlap(p->rd, p->nr_rd, g->wr, g->nr_wr) ||
+          overlap(p->wr, p->nr_wr, g->wr, g->nr_wr) || (p->hw_wr & g->hw_rd) ||
+          (p->hw_rd & g->hw_wr))
+         return false;
+      fwd[nr++] = *pi;
+   }
+   if (!nr || util_bitcount(b->pipe_used) + nr > 2)
+      return false;
+   int u = pick_unit(b, g->I, PAN_MID_SADD, 5);
+   if (u < 0)
+      return false;
+   add_to(b, u, g->I);
+   g->unit = u;
+   for (unsigned k = 0; k < nr; k++) {
+      struct grp *p = &gs[fwd[k]];
+      unsigned r = (b->pipe_used & 1) ? 25 : 24;
+      b->pipe_used |= 1u << (r - 24);
+      unsigned v = p->wr[0].var;
+      p->I->dst = mid_hw(r);
+      for (unsigned i = 0; i < g->I->nr_srcs; i++) {
+         if (g->I->src[i].ref.kind == MID_REF_VAR &&
+             g->I->src[i].ref.index == v)
+            g->I->src[i].ref = mid_hw(r);
+      }
+      p->wr[0].var = ~0u; /* no longer a variable */
+   }
+   return true;
+}
+
+/* --- List scheduling ------------------------------------------------------ */
+
+static bool
+grp_ready(struct grp *g, const struct grp *gs, int cur)
+{
+   if (g->bundle >= 0)
+      return false;
+   util_dynarray_foreach(&g->preds, unsigned, p)
+   {
+      if (gs[*p].bundle < 0 || gs[*p].bundle >= cur)
+         return false;
+   }
+   return true;
+}
+
+static int
+nr_bundles(struct mid_shader *s)
+{
+   return util_dynarray_num_elements(&s->bundles, struct mid_bundle);
+}
+
+static struct mid_bundle *
+new_bundle(struct mid_shader *s, enum mid_bkind kind, struct mid_block **blk)
+{
+   struct mid_bundle *b = util_dynarray_grow(&s->bundles, struct mid_bundle, 1);
+   memset(b, 0, sizeof(*b));
+   b->kind = kind;
+   b->block = *blk;
+   *blk = NULL;
+   return b;
+}
+
+static struct mid_bundle *
+bundle_at(struct mid_shader *s, int i)
+{
+   return util_dynarray_element(&s->bundles, struct mid_bundle, i);
+}
+
+/* Candidates per level: unscheduled groups considered, in program order. */
+static const unsigned window[] = { ~0u, 8, 3 };
+
+static bool
+schedule_block(struct sched *sc, struct mid_block *blk)
+{
+   struct mid_shader *s = sc->s;
+   struct mid_block *pending = blk;
+   unsigned n = 0;
+   mid_foreach_instr(blk, I) n++;
+   struct grp *gs = rzalloc_array(NULL, struct grp, n ? n : 1);
+   struct mid_instr *term = NULL, *term_feed = NULL;
+   unsigned ng = 0;
+   bool ok = true;
+
+   for (struct list_head *l = blk->instrs.next; l != &blk->instrs;) {
+      struct mid_instr *I = list_entry(l, struct mid_instr, link);
+      l = l->next;
+      struct mid_instr *next =
+         l != &blk->instrs ? list_entry(l, struct mid_instr, link) : NULL;
+      if (I->kind == MID_ALU)
+         fold_const_mods(I);
+      if (I->pair_next) {
+         if (!next) {
+            ok = mid_error(s, "unpaired r31 write");
+            goto out;
+         }
+         l = l->next;
+         if (next->kind == MID_BRANCH) {
+            term = next;
+            term_feed = I;
+            continue;
+         }
+         fold_const_mods(next);
+      } else {
+         next = NULL;
+      }
+      if (I->kind == MID_BRANCH || I->kind == MID_WRITEOUT) {
+         term = I;
+         continue;
+      }
+      struct grp *g = &gs[ng++];
+      g->I = I;
+      g->next = next;
+      g->bundle = -1;
+      g->unit = -1;
+      add_instr_uses(g, I);
+      if (next) {
+         add_instr_uses(g, next);
+         g->hw_rd &= ~(1u << 31); /* from its own feeder */
+      }
+      g->store = I->kind == MID_LDST && I->store;
+      g->load = (I->kind == MID_LDST && !I->store) || I->kind == MID_TEX;
+      util_dynarray_init(&g->preds, gs);
+      for (unsigned j = 0; j + 1 < ng; j++) {
+         if (depends(&gs[j], g))
+            util_dynarray_append(&g->preds, unsigned, j);
+      }
+   }
+   /* Priorities: longest path to the end of the block. */
+   for (int i = ng - 1; i >= 0; i--) {
+      gs[i].prio = MAX2(gs[i].prio, 1);
+      util_dynarray_foreach(&gs[i].preds, unsigned, p) gs[*p].prio =
+         MAX2(gs[*p].prio, gs[i].prio + 1);
+   }
+
+   unsigned win = window[MIN2(s->level, ARRAY_SIZE(window) - 1)];
+   unsigned *order = ralloc_array(gs, unsigned, ng ? ng : 1);
+   unsigned first = 0; /* first unscheduled group */
+   for (unsigned placed = 0; placed < ng;) {
+      while (gs[first].bundle >= 0)
+         first++;
+      int cur = nr_bundles(s);
+      unsigned nr = 0, seen = 0;
+      for (unsigned i = first; i < ng && seen < win; i++) {
+         if (gs[i].bundle >= 0)
+            continue;
+         seen++;
+         if (grp_ready(&gs[i], gs, cur))
+            order[nr++] = i;
+      }
+      /* Highest priority first, then program order (insertion sort). */
+      for (unsigned i = 1; i < nr; i++) {
+         unsigned x = order[i], j = i;
+         for (; j > 0 && gs[order[j - 1]].prio < gs[x].prio; j--)
+            order[j] = order[j - 1];
+         order[j] = x;
+      }
+      if (!nr) {
+         ok = mid_error(s, "scheduler: nothing ready");
+         goto out;
+      }
+      enum mid_kind kind = gs[order[0]].I->kind;
+      struct mid_bundle *b = new_bundle(s,
+                                        kind == MID_ALU   ? MID_B_ALU
+                                        : kind == MID_TEX ? MID_B_TEX
+                                                          : MID_B_LDST,
+                                        &pending);
+      unsigned took = 0;
+      for (unsigned k = 0; k < nr; k++) {
+         struct grp *g = &gs[order[k]];
+         if (g->I->kind != kind)
+            continue;
+         bool fits;
+         if (kind == MID_ALU)
+            fits = try_alu(b, g->I, g->next, -1);
+         else if (kind == MID_TEX)
+            fits = !took && (b->ls[0] = g->I);
+         else if ((fits = took < 2))
+            b->ls[took] = g->I;
+         if (!fits)
+            continue;
+         took++;
+         g->bundle = cur;
+         placed++;
+         for (unsigned u = 0; u < 5 && kind == MID_ALU; u++) {
+            if (b->unit[u] == g->I)
+               g->unit = u;
+         }
+      }
+      if (!took) {
+         ok = mid_error(s, "cannot schedule %s", gs[order[0]].I->op);
+         goto out;
+      }
+      /* Consumers of this bundle's first stage, through r24/r25. */
+      for (unsigned i = first; kind == MID_ALU && i < ng && b->pipe_used != 3;
+           i++) {
+         struct grp *g = &gs[i];
+         if (g->bundle < 0 && try_forward(sc, b, gs, g, cur)) {
+            g->bundle = cur;
+            placed++;
+         }
+      }
+   }
+
+   if (term && term->kind == MID_WRITEOUT) {
+      for (unsigned k = 0; k < 2; k++) {
+         struct mid_bundle *b = new_bundle(s, MID_B_WRITEOUT, &pending);
+         b->branch = term;
+         b->writeout_last = k == 1;
+      }
+   } else if (term) {
+      /* Into the block's last ALU bundle when free, else a new one. */
+      int last = nr_bundles(s) - 1;
+      struct mid_bundle *b = ng && last >= 0 ? bundle_at(s, last) : NULL;
+      bool placed = false;
+      if (b && b->kind == MID_B_ALU && !b->branch) {
+         bool feed_ready = true;
+         if (term_feed) {
+            struct grp f = { 0 };
+            add_instr_uses(&f, term_feed);
+            for (unsigned i = 0; i < ng; i++) {
+               if (gs[i].bundle == last &&
+                   (depends(&gs[i], &f) || (gs[i].hw_wr & (1u << 31))))
+                  feed_ready = false;
+            }
+         }
+         if (!term_feed)
+            placed = (b->branch = term) != NULL;
+         else if (feed_ready)
+            placed = try_alu(b, term_feed, term, -1);
+      }
+      if (!placed) {
+         b = new_bundle(s, MID_B_ALU, &pending);
+         if (!term_feed)
+            b->branch = term;
+         else if (!try_alu(b, term_feed, term, -1))
+            ok = mid_error(s, "cannot schedule the branch condition");
+      }
+   }
+   /* An empty block still needs a place to branch to: the next bundle
+    * (or a final empty one). */
+   if (pending && blk->link.next == &s->blocks)
+      new_bundle(s, MID_B_ALU, &pending);
+out:
+   ralloc_free(gs);
+   return ok && !s->failed;
+}
+
+/* Rewrite the block's instruction list in bundle order (units in
+ * pipeline order), for liveness. */
+static void
+relink(struct mid_shader *s, struct mid_block *blk, unsigned from)
+{
+   list_inithead(&blk->instrs);
+   for (unsigned i = from; i < (unsigned)nr_bundles(s); i++) {
+      struct mid_bundle *b = bundle_at(s, i);
+      if (b->kind == MID_B_WRITEOUT) {
+         if (!b->writeout_last)
+            list_addtail(&b->branch->link, &blk->instrs);
+         continue;
+      }
+      for (unsigned u = 0; u < 5; u++) {
+         if (b->unit[u])
+            list_addtail(&b->unit[u]->link, &blk->instrs);
+      }
+      for (unsigned k = 0; k < 2; k++) {
+         if (b->ls[k])
+            list_addtail(&b->ls[k]->link, &blk->instrs);
+      }
+      if (b->branch)
+         list_addtail(&b->branch->link, &blk->instrs);
+   }
+}
+
+bool
+mid_schedule(struct mid_shader *s)
+{
+   struct sched sc = { .s = s };
+   unsigned n = s->nr_vars ? s->nr_vars : 1;
+   sc.readers = rzalloc_array(NULL, unsigned, n);
+   sc.writers = rzalloc_array(sc.readers, unsigned, n);
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->dst.kind == MID_REF_VAR && !I->store)
+            sc.writers[I->dst.index]++;
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            if (I->src[i].ref.kind == MID_REF_VAR)
+               sc.readers[I->src[i].ref.index]++;
+         }
+      }
+   }
+   util_dynarray_init(&s->bundles, s->mem);
+   bool ok = true;
+   mid_foreach_block(s, blk)
+   {
+      unsigned from = nr_bundles(s);
+      if (!schedule_block(&sc, blk)) {
+         ok = false;
+         break;
+      }
+      relink(s, blk, from);
+   }
+   ralloc_free(sc.readers);
+   return ok;
+}
