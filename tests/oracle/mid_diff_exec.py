@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+# Copyright 2026 The Panfrost fork authors
+# SPDX-License-Identifier: MIT
+"""Differential execution of Midgard binaries: stock compiler against ours.
+
+Every program of the corpus that needs no texture is compiled for one GPU
+(T860 by default) by the stock Midgard compiler and by pan-mid-compiler-db;
+each stage both compiled is run by mid-diff-run (our Midgard interpreter)
+on the same seeded inputs, and the outputs compared:
+  - the colour at the last writeout and whether the thread discarded;
+  - every varying component both binaries stored (slot, component; the
+    last store wins);
+bit-exactly for integer varyings, within ULP_BOUND units in the last
+place (or ABS_BOUND absolutely, for results of cancellation) for floats;
+NaN equals NaN.  Input layouts need no mapping: see mid_diff_run.c (every
+uniform vec4 is the same vector; varyings and attributes by driver
+location, which both compilers take from the same GLSL front end).
+
+Exception (documented, counted apart): stages whose source declares
+mediump/lowp precision are computed by the stock compiler in fp16 (its
+front end lowers precision) while ours computes in fp32; their float
+results are compared within FP16_BOUND relative.
+
+Prints programs compared / agreeing / differing with the first differing
+output of each difference, and the reasons stages were not compared.
+Fails below --floor agreeing programs.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import math
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_oracle import split_shader_test  # noqa: E402
+
+ULP_BOUND = 16
+ABS_BOUND = 2.0 ** -16
+FP16_BOUND = 2.0 ** -7
+SEEDS = (1, 2, 3)
+TEXTURE = re.compile(r'\bsampler|\bimage\d|\btexture')
+
+
+def f32(bits):
+    return struct.unpack('<f', struct.pack('<I', bits))[0]
+
+
+def ulp(x):
+    """Unit in the last place of a binary32 of magnitude x."""
+    e = math.frexp(abs(x))[1] if x else -125
+    return 2.0 ** (max(e, -125) - 24)
+
+
+def float_close(a, b, fp16):
+    fa, fb = f32(a), f32(b)
+    if a == b or (fa != fa and fb != fb):
+        return True
+    if fa != fa or fb != fb or abs(fa) == float('inf') or \
+            abs(fb) == float('inf'):
+        return False
+    d = abs(fa - fb)
+    scale = max(abs(fa), abs(fb))
+    if fp16:
+        return d <= max(FP16_BOUND * scale, FP16_BOUND)
+    return d <= max(ULP_BOUND * ulp(scale), ABS_BOUND)
+
+
+def parse(text):
+    out = {'status': None, 'discarded': '0', 'colour': None, 'vary': {}}
+    for ln in text.splitlines():
+        w = ln.split()
+        if not w:
+            continue
+        if w[0] == 'status':
+            out['status'] = ' '.join(w[1:])
+        elif w[0] == 'discarded':
+            out['discarded'] = w[1]
+        elif w[0] == 'colour':
+            out['colour'] = [int(x, 16) for x in w[1:5]]
+        elif w[0] == 'vary':
+            slot, fmt, mask = int(w[1]), w[2], int(w[3], 16)
+            for c in range(4):
+                if mask & (1 << c):
+                    out['vary'][(slot, c)] = (fmt, int(w[4 + c], 16))
+    return out
+
+
+def compare(st, ours, fp16):
+    """None when the outputs agree, else the first difference."""
+    if st['discarded'] != ours['discarded']:
+        return 'discard: stock %s, ours %s' % (st['discarded'],
+                                               ours['discarded'])
+    if (st['colour'] is None) != (ours['colour'] is None):
+        return 'writeout: stock %s, ours %s' % (st['colour'], ours['colour'])
+    if st['colour'] and st['discarded'] == '0':
+        for c in range(4):
+            if not float_close(st['colour'][c], ours['colour'][c], fp16):
+                return 'colour.%s: stock %g (0x%08x), ours %g (0x%08x)' % (
+                    'xyzw'[c], f32(st['colour'][c]), st['colour'][c],
+                    f32(ours['colour'][c]), ours['colour'][c])
+    for key in sorted(set(st['vary']) & set(ours['vary'])):
+        (fs, a), (fo, b) = st['vary'][key], ours['vary'][key]
+        is_int = fs in ('u32', 's32') and fo in ('u32', 's32')
+        ok = a == b if is_int else float_close(a, b, fp16)
+        if not ok:
+            return 'varying %d.%s: stock %s 0x%08x, ours %s 0x%08x' % (
+                key[0], 'xyzw'[key[1]], fs, a, fo, b)
+    return None
+
+
+def run_program(args, path, work):
+    """(kind, detail) per stage: kind agree/agree16/differ/skip."""
+    sources, reason = split_shader_test(path)
+    if sources is None:
+        return path, [('skip', reason)]
+    if any(TEXTURE.search(src) for _, src in sources):
+        return path, [('skip', 'uses textures or images')]
+    os.makedirs(work + '/st', exist_ok=True)
+    os.makedirs(work + '/ours', exist_ok=True)
+    names = []
+    for i, (ext, src) in enumerate(sources):
+        name = os.path.join(work, '%d.%s' % (i, ext))
+        with open(name, 'w') as f:
+            f.write(src)
+        names.append(name)
+    try:
+        p = subprocess.run([args.stock, 'compile', '--out=' + work + '/st',
+                            '--gpu=0x' + args.gpu] + names,
+                           capture_output=True, timeout=120)
+        if p.returncode:
+            return path, [('skip', 'stock compiler refused')]
+        p = subprocess.run([args.ours, '--gpu=0x' + args.gpu,
+                            '--out=' + work + '/ours'] + names,
+                           capture_output=True, timeout=120)
+        if p.returncode:
+            return path, [('skip', 'our compiler refused')]
+    except subprocess.TimeoutExpired:
+        return path, [('skip', 'compiler timed out')]
+
+    # Precision qualifiers only lower precision in GLSL ES (desktop GLSL
+    # ignores them, e.g. under #ifdef GL_ES).
+    precision = {ext: bool(re.search(r'^\s*#\s*version\s+(100|\d+\s+es)\b',
+                                     src, re.M) and
+                           re.search(r'\b(mediump|lowp)\b', src))
+                 for ext, src in sources}
+    res = []
+    for b in sorted(os.listdir(work + '/st')):
+        stage = b[:2]
+        if not os.path.exists(work + '/ours/' + b):
+            continue
+        fp16 = precision.get({'vs': 'vert', 'fs': 'frag',
+                              'cs': 'comp'}[stage], False)
+        verdict = ('agree16' if fp16 else 'agree', stage)
+        for seed in SEEDS:
+            outs = []
+            for side in ('st', 'ours'):
+                p = subprocess.run([args.runner, '--seed=%d' % seed,
+                                    work + '/' + side + '/' + b],
+                                   capture_output=True, text=True, timeout=60)
+                outs.append(parse(p.stdout))
+            st, ours = outs
+            if not st['status'] or not st['status'].startswith('done'):
+                why = re.sub(r'bundle at 0x[0-9a-f]+: ', '',
+                             st['status'] or 'no output')
+                why = re.sub(r'\d+', 'N', why)
+                verdict = ('skip', 'stock binary not runnable: ' + why[:70])
+                break
+            if not ours['status'].startswith('done'):
+                verdict = ('differ', '%s seed %d: ours faulted: %s' % (
+                    stage, seed, ours['status']))
+                break
+            d = compare(st, ours, fp16)
+            if d:
+                verdict = ('differ', '%s seed %d: %s' % (stage, seed, d))
+                break
+        res.append(verdict)
+    return path, res or [('skip', 'no stage compiled by both')]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--stock', required=True)
+    ap.add_argument('--ours', required=True)
+    ap.add_argument('--runner', required=True)
+    ap.add_argument('--gpu', default='860')
+    ap.add_argument('--floor', type=int, default=0)
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
+    ap.add_argument('--missing', action='append', default=[])
+    ap.add_argument('corpus', nargs='+')
+    args = ap.parse_args()
+    if args.missing:
+        print('\n'.join(args.missing))
+        return 1
+
+    files = []
+    for d in args.corpus:
+        for root, _, names in os.walk(d):
+            files += [os.path.join(root, n) for n in names
+                      if n.endswith('.shader_test')]
+    files.sort()
+
+    totals = collections.Counter()
+    skips = collections.Counter()
+    differ = []
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        futs = [ex.submit(run_program, args, f, '%s/%d' % (tmp, i))
+                for i, f in enumerate(files)]
+        for fut in futs:
+            path, res = fut.result()
+            kinds = [k for k, _ in res]
+            if 'differ' in kinds:
+                totals['differ'] += 1
+                differ.append((path, [d for k, d in res if k == 'differ'][0]))
+            elif all(k == 'skip' for k in kinds):
+                skips[res[0][1]] += 1
+                continue
+            elif 'agree16' in kinds:
+                totals['agree16'] += 1
+            else:
+                totals['agree'] += 1
+            totals['compared'] += 1
+            for k, d in res:
+                if k != 'skip':
+                    totals['stages ' + d[:2] if k != 'differ' else
+                           'stages differing'] += 1
+
+    agree = totals['agree'] + totals['agree16']
+    print('GPU 0x%s: %d programs compared, %d agreeing (%d within the fp16 '
+          'bound of mediump/lowp), %d differing' % (
+              args.gpu, totals['compared'], agree, totals['agree16'],
+              totals['differ']))
+    print('stages agreeing: vs %d, fs %d, cs %d' % (
+        totals['stages vs'], totals['stages fs'], totals['stages cs']))
+    for path, d in differ:
+        print('DIFFER %s: %s' % (os.path.relpath(path), d))
+    print('not compared (%d programs):' % sum(skips.values()))
+    for why, n in skips.most_common(12):
+        print('  %5d  %s' % (n, why))
+    if agree < args.floor:
+        print('FAIL: %d agreeing programs, below the floor of %d' % (
+            agree, args.floor))
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
