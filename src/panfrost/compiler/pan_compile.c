@@ -176,9 +176,16 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    PASS(s, pan_ir_lower_phis(s), "lower_phis");
    PASS(s, pan_va_legalize(s, fold), "va_legalize");
 
-   uint8_t *regs = pan_va_ra(s, err, err_size);
+   struct pan_va_spill_stats spill;
+   uint8_t *regs =
+      pan_va_ra(s, opts ? opts->max_regs : 0, &spill, err, err_size);
    if (!regs)
       goto fail;
+   if (print_ir && spill.spills)
+      PASS(s, (void)0, "spilling");
+   out->tls_size = spill.tls_size;
+   out->spills = spill.spills;
+   out->fills = spill.fills;
    out->work_regs = work_regs(s, regs);
    if (!pan_va_emit(s, regs, mem_ctx, &out->words, &out->nr_words, err,
                     err_size)) {

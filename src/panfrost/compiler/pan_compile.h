@@ -41,6 +41,10 @@ struct pan_va_binary {
    unsigned nr_words;
    unsigned work_regs; /* registers r0..work_regs-1 hold values */
    unsigned loops;     /* NIR loops compiled */
+   /* Thread-local storage per thread (bytes) the driver must provide for
+    * spilled values, and the stores and loads spilling added. */
+   unsigned tls_size;
+   unsigned spills, fills;
    /* Graphics stages: the pushed uniform words, u0 first. */
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
    unsigned nr_push;
@@ -59,6 +63,8 @@ struct pan_va_compile_options {
     * measure the folding). */
    bool no_fau_fold;
    enum pan_va_variant variant;
+   /* Registers r0..max_regs-1 only (0: all), to test spilling. */
+   unsigned max_regs;
 };
 
 /*

@@ -43,6 +43,7 @@ enum pan_ir_special {
    PAN_IR_SPECIAL_LANE_ID,
    PAN_IR_SPECIAL_ATEST_DATUM,
    PAN_IR_SPECIAL_PROGRAM_COUNTER,
+   PAN_IR_SPECIAL_TLS_PTR, /* 64-bit: this thread's spill storage */
    PAN_IR_SPECIAL_BLEND_DESC_0, /* ... _7: one per render target */
    PAN_IR_NR_SPECIALS = PAN_IR_SPECIAL_BLEND_DESC_0 + 8,
 };

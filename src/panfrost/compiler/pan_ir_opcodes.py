@@ -186,6 +186,16 @@ OPS = [
        va=VA('store.{bits}', ['slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:{imm}'])),
 
+    # Spilling (pan_va_spill.c): s0 (tls_load) / s1 (tls_store) is the
+    # thread_local_pointer special, imm the byte offset in this thread's
+    # storage; memaccess=force makes the address thread-local.
+    Op('tls_load', 1, dest_comps=None, mods=['imm'], side_effects=False,
+       va=VA('load.{bits}', ['memaccess=force', 'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', 'offset:{imm}'])),
+    Op('tls_store', 2, dest=False, mods=['imm'], side_effects=True,
+       va=VA('store.{bits}', ['memaccess=force', 'slot=slot0'],
+              ['{ssr0}', '{s1}', 'offset:{imm}'])),
+
     # Uniform buffers at a dynamic offset: s0 the byte offset, s1 the UBO
     # (entry s1 of resource table 0).
     Op('ld_ubo', 2, dest_comps=None,

@@ -48,11 +48,31 @@ bool pan_va_lut_half(uint32_t v, unsigned *entry, unsigned *half, bool *neg);
 /* The FAU value (64-bit uniform pair or special) a source reads, or -1. */
 int pan_va_fau_slot(pan_ir_index i);
 
+/* What spilling cost: bytes of thread-local storage per thread, stores
+ * and loads inserted. */
+struct pan_va_spill_stats {
+   unsigned tls_size, spills, fills;
+};
+
 /*
  * Linear-scan allocation: returns the base register of every value
- * (ralloc'd on s), or NULL with a message when too many words are live.
+ * (ralloc'd on s).  Values that do not fit are spilled to thread-local
+ * storage (pan_va_spill.c) and allocation runs again; NULL with a message
+ * when even that fails.  max_regs below 64 shrinks the register file (for
+ * tests); 0 means all of it.
  */
-uint8_t *pan_va_ra(pan_ir_shader *s, char *err, size_t err_size);
+uint8_t *pan_va_ra(pan_ir_shader *s, unsigned max_regs,
+                   struct pan_va_spill_stats *stats, char *err,
+                   size_t err_size);
+
+/* Rewrite the program so that value v (comps words) lives in thread-local
+ * storage at byte offset, counting the stores and loads in stats. */
+void pan_va_spill(pan_ir_shader *s, unsigned v, unsigned comps,
+                  unsigned offset, struct pan_va_spill_stats *stats);
+
+/* The next offset for a value of comps words that stays within one
+ * 16-byte line; grows *tls_size past it. */
+unsigned pan_va_spill_slot(unsigned *tls_size, unsigned comps);
 
 /* Encode; words are ralloc'd on mem_ctx.  Returns false with a message. */
 bool pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,

@@ -19,6 +19,11 @@
  * A group is one interval, the hull of its vector's and its members', so
  * each member is in place from its definition on and the collect moves
  * only the words that are not (pan_va_emit.c skips the others).
+ *
+ * When a value does not fit, allocation runs again with only the members
+ * the collect reads last (a member read later holds the whole vector),
+ * and if that fails too the live value ending last is spilled to
+ * thread-local storage (pan_va_spill.c) and everything starts over.
  */
 
 #include <string.h>
@@ -40,6 +45,7 @@ struct ra_ctx {
    int *preload;                /* register of a preload, else -1 */
    unsigned *leader;            /* a member's collect vector, else ~0 */
    uint8_t *word;               /* a member's word in it */
+   uint8_t *no_spill;           /* fills, and values already spilled */
    struct util_dynarray blends; /* instruction numbers of blends */
 };
 
@@ -62,6 +68,8 @@ compute_sets(struct ra_ctx *c)
             unsigned v = I->src[i].value;
             if (I->src[i].kind != PAN_IR_SSA)
                continue;
+            if (I->op == PAN_IR_OP_TLS_STORE)
+               c->no_spill[v] = 1;
             if (!BITSET_TEST(rb->def, v))
                BITSET_SET(rb->use, v);
             c->end[v] = MAX2(c->end[v], ip);
@@ -74,6 +82,8 @@ compute_sets(struct ra_ctx *c)
             c->defs[v]++;
             if (I->op == PAN_IR_OP_PRELOAD)
                c->preload[v] = (int)I->imm;
+            if (I->op == PAN_IR_OP_TLS_LOAD)
+               c->no_spill[v] = 1;
             BITSET_SET(rb->def, v);
             c->start[v] = MIN2(c->start[v], ip);
             c->end[v] = MAX2(c->end[v], ip);
@@ -122,12 +132,17 @@ solve_liveness(struct ra_ctx *c)
 }
 
 /* Members of collect groups: scalars defined once by an allocated value,
- * each in one group, one word each, never a vector that is a group. */
+ * each in one group, one word each, never a vector that is a group.  When
+ * strict, only scalars the collect reads last join: a member read later
+ * stretches the whole vector over its life, which saves the move but
+ * costs registers. */
 static void
-find_groups(struct ra_ctx *c)
+find_groups(struct ra_ctx *c, bool strict)
 {
+   unsigned ip = 0;
    pan_ir_foreach_instr_global(c->s, b, I)
    {
+      unsigned here = ip++;
       if (I->op != PAN_IR_OP_COLLECT || I->dest.kind != PAN_IR_SSA)
          continue;
       unsigned v = I->dest.value;
@@ -140,6 +155,8 @@ find_groups(struct ra_ctx *c)
          unsigned m = src.value;
          if (m == v || c->comps[m] != 1 || c->defs[m] != 1 ||
              c->preload[m] >= 0 || c->leader[m] != ~0u)
+            continue;
+         if (strict && c->end[m] > here)
             continue;
          c->leader[m] = v;
          c->word[m] = k;
@@ -191,8 +208,14 @@ cmp_start(const void *a, const void *b)
    return x < y ? -1 : x > y;
 }
 
-uint8_t *
-pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
+/*
+ * One allocation.  On failure returns NULL and sets *victim to the value
+ * to spill (the live one, spillable, that ends last), or ~0 when none can
+ * be, with the message in err.
+ */
+static uint8_t *
+try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs, unsigned *victim,
+          char *err, size_t err_size)
 {
    unsigned n = s->ssa_alloc;
    struct ra_ctx c = { .s = s, .words = BITSET_WORDS(n + 1) };
@@ -204,6 +227,7 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
    c.preload = ralloc_array(tmp, int, n + 1);
    c.leader = ralloc_array(tmp, unsigned, n + 1);
    c.word = rzalloc_array(tmp, uint8_t, n + 1);
+   c.no_spill = rzalloc_array(tmp, uint8_t, n + 1);
    memset(c.start, 0xff, (n + 1) * sizeof(unsigned));
    memset(c.preload, 0xff, (n + 1) * sizeof(int));
    memset(c.leader, 0xff, (n + 1) * sizeof(unsigned));
@@ -211,7 +235,7 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
 
    compute_sets(&c);
    solve_liveness(&c);
-   find_groups(&c);
+   find_groups(&c, strict);
 
    unsigned *order = ralloc_array(tmp, unsigned, n + 1), count = 0;
    for (unsigned v = 0; v < n; ++v) {
@@ -226,6 +250,8 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
    uint64_t reserved = BITFIELD64_RANGE(
       PAN_VA_FIRST_RESERVED, PAN_VA_LAST_RESERVED - PAN_VA_FIRST_RESERVED + 1);
    reserved |= BITFIELD64_BIT(PAN_VA_BLEND_LINK_REG);
+   if (max_regs && max_regs < PAN_VA_NR_REGS)
+      reserved |= ~BITFIELD64_MASK(max_regs);
    uint64_t used = reserved;
 
    for (unsigned i = 0; i < count; ++i) {
@@ -242,10 +268,17 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
       }
       int r = find_regs(used | blend_clobbers(&c, v), c.comps[v]);
       if (r < 0) {
+         *victim = c.no_spill[v] ? ~0u : v;
+         for (unsigned a = 0; a < nr_active; ++a) {
+            unsigned u = active[a];
+            if (!c.no_spill[u] && (*victim == ~0u || c.end[u] > c.end[*victim]))
+               *victim = u;
+         }
          snprintf(err, err_size,
                   "register allocation failed: %%%u (%u words) does not fit "
-                  "with %u values live; spilling is not implemented",
+                  "with %u values live and nothing left to spill",
                   v, c.comps[v], nr_active);
+         ralloc_free(regs);
          ralloc_free(tmp);
          return NULL;
       }
@@ -261,4 +294,39 @@ pan_va_ra(pan_ir_shader *s, char *err, size_t err_size)
    }
    ralloc_free(tmp);
    return regs;
+}
+
+/* Enough for any program the corpus has; a bound so that a bad choice
+ * cannot loop. */
+#define MAX_SPILLED_VALUES 1024
+
+uint8_t *
+pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
+          char *err, size_t err_size)
+{
+   *stats = (struct pan_va_spill_stats){ 0 };
+   for (unsigned spilled = 0; spilled <= MAX_SPILLED_VALUES; ++spilled) {
+      unsigned victim;
+      /* Coalescing every collect member first (fewest moves), then only
+       * the members that end at their collect (fewer registers). */
+      uint8_t *regs = try_alloc(s, false, max_regs, &victim, err, err_size);
+      if (!regs)
+         regs = try_alloc(s, true, max_regs, &victim, err, err_size);
+      if (regs || victim == ~0u)
+         return regs;
+
+      unsigned comps = 0;
+      pan_ir_foreach_instr_global(s, b, I)
+      {
+         if (I->dest.kind == PAN_IR_SSA && I->dest.value == victim)
+            comps = I->dest.comps;
+      }
+      unsigned offset = pan_va_spill_slot(&stats->tls_size, comps);
+      pan_va_spill(s, victim, comps, offset, stats);
+   }
+   snprintf(err, err_size,
+            "register allocation failed after spilling %u "
+            "values",
+            MAX_SPILLED_VALUES);
+   return NULL;
 }

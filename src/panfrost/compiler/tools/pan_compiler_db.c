@@ -17,7 +17,7 @@
  * (cycles use the throughputs the stock report assumes per core and
  * cycle: 64 FMA/CVT, 16 SFU, 16 varying, 4 texture, 1 load/store), the
  * size in 16-byte quadwords, threads from the registers used (two
- * threads up to r31) and the loops.  We never spill.
+ * threads up to r31), the loops and the spill stores and fills.
  *
  * With --print=1 the IR after each pass and the disassembly go to
  * stderr; --print=2 prints the NIR handed to the compiler first.
@@ -152,9 +152,10 @@ report(const char *stage, const struct pan_va_binary *bin)
    float cycles = MAX2(MAX3(fma, cvt, sfu), MAX3(v, t, ls));
    printf("SHADER-DB: %s shader: %u inst, %f cycles, %f fma, %f cvt, "
           "%f sfu, %f v, %f t, %f ls, %u quadwords, %u threads, "
-          "%u loops, 0:0 spills:fills\n",
+          "%u loops, %u:%u spills:fills\n",
           stage, bin->nr_words, cycles, fma, cvt, sfu, v, t, ls,
-          bin->nr_words / 2, bin->work_regs <= 32 ? 2 : 1, bin->loops);
+          bin->nr_words / 2, bin->work_regs <= 32 ? 2 : 1, bin->loops,
+          bin->spills, bin->fills);
 }
 
 /* One compile of a clone; returns false (after printing why) on refusal. */

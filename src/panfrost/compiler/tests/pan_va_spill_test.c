@@ -1,0 +1,228 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Spilling end to end: compute shaders that keep more values live than
+ * the registers hold are compiled, then run on the Valhall interpreter
+ * against C references, with the thread_local_pointer special value
+ * pointing at a storage buffer.
+ *
+ * The hardware gives every thread its own storage behind that pointer
+ * (memaccess=force); the interpreter reads the special value as one
+ * address for all lanes, so each lane runs alone in its own warp, with
+ * fresh storage: that is exactly one thread's view.  The disassembly is
+ * checked for the thread-local form of every spill store and fill.
+ */
+
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "isa/pan_isa_va.h"
+#include "isa/pan_isa_va_encode.h"
+#include "pan_compile.h"
+#include "pan_sim_va.h"
+#include "util/pan_test_util.h"
+
+#define LANES PAN_SIM_VA_LANES
+#define IN_BASE 0x100000ull
+#define OUT_BASE 0x200000ull
+#define TLS_BASE 0x300000ull
+#define VALUES 80
+
+static uint64_t seed = 0x5b111ed;
+
+struct mem {
+   uint32_t in[VALUES * LANES];
+   uint32_t out[LANES];
+   uint8_t tls[4096];
+   unsigned tls_high; /* one past the highest storage byte written */
+};
+
+static uint8_t *
+map(struct mem *m, uint64_t addr, unsigned size, bool write)
+{
+   if (addr >= IN_BASE && addr + size <= IN_BASE + sizeof(m->in))
+      return write ? NULL : (uint8_t *)m->in + (addr - IN_BASE);
+   if (addr >= OUT_BASE && addr + size <= OUT_BASE + sizeof(m->out))
+      return (uint8_t *)m->out + (addr - OUT_BASE);
+   if (addr >= TLS_BASE && addr + size <= TLS_BASE + sizeof(m->tls)) {
+      /* An access crossing a 16-byte line is not thread-local safe. */
+      if ((addr & 15) + size > 16)
+         return NULL;
+      if (write)
+         m->tls_high = MAX2(m->tls_high, (unsigned)(addr - TLS_BASE) + size);
+      return m->tls + (addr - TLS_BASE);
+   }
+   return NULL;
+}
+
+static bool
+mem_read(void *user, uint64_t addr, void *data, unsigned size)
+{
+   uint8_t *p = map(user, addr, size, false);
+   if (p)
+      memcpy(data, p, size);
+   return p != NULL;
+}
+
+static bool
+mem_write(void *user, uint64_t addr, const void *data, unsigned size)
+{
+   uint8_t *p = map(user, addr, size, true);
+   if (p)
+      memcpy(p, data, size);
+   return p != NULL;
+}
+
+static nir_ssa_def *
+push64(nir_builder *b, unsigned w)
+{
+   return nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0), .base = w * 4,
+                                 .range = 16);
+}
+
+/* in[k * LANES + x] for every k first, then a chain that reads them back
+ * in reverse order: all VALUES words are live at once. */
+static nir_shader *
+pressure_shader(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_COMPUTE, &pan_va_nir_options, "pressure");
+   nir_ssa_def *x = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *v[VALUES];
+   for (unsigned k = 0; k < VALUES; ++k) {
+      nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
+      nir_ssa_def *a =
+         nir_iadd(&b, push64(&b, 0), nir_u2u64(&b, nir_imul_imm(&b, i, 4)));
+      v[k] = nir_load_global(&b, a, 4, 1, 32);
+   }
+   nir_ssa_def *acc = nir_imm_int(&b, 0);
+   for (unsigned k = VALUES; k-- > 0;)
+      acc = nir_iadd(&b, nir_imul_imm(&b, acc, 3), nir_ixor(&b, v[k], x));
+   nir_ssa_def *a =
+      nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_store_global(&b, a, 4, acc, 1);
+   return b.shader;
+}
+
+static uint32_t
+pressure_ref(const uint32_t *in, unsigned x)
+{
+   uint32_t acc = 0;
+   for (unsigned k = VALUES; k-- > 0;)
+      acc = acc * 3 + (in[k * LANES + x] ^ x);
+   return acc;
+}
+
+/* Every spill store and fill is the thread-local form. */
+static void
+check_forms(const struct pan_va_binary *bin)
+{
+   char *text = NULL;
+   size_t size = 0;
+   FILE *fp = open_memstream(&text, &size);
+   pan_va_disassemble(bin->words, bin->nr_words * 8, fp, false, NULL, 0);
+   fclose(fp);
+   unsigned stores = 0, loads = 0;
+   for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+      if (!strstr(line, "thread_local_pointer"))
+         continue;
+      PAN_EXPECT_STR_HAS(line, ".force");
+      stores += !strncmp(line, "store.", 6);
+      loads += !strncmp(line, "load.", 5);
+   }
+   PAN_EXPECT_EQ(stores, bin->spills);
+   PAN_EXPECT_EQ(loads, bin->fills);
+   free(text);
+}
+
+static void
+run_pressure(unsigned max_regs)
+{
+   char err[256];
+   struct pan_va_binary bin;
+   struct pan_va_compile_options opts = { .max_regs = max_regs };
+   void *ctx = ralloc_context(NULL);
+   nir_shader *nir = pressure_shader();
+
+   if (!pan_va_compile_opts(nir, ctx, &opts, &bin, NULL, err, sizeof(err))) {
+      pan_test_fail("pressure (max_regs %u): %s", max_regs, err);
+      goto done;
+   }
+   PAN_EXPECT(bin.spills > 0 && bin.fills > 0 && bin.tls_size > 0);
+   PAN_EXPECT(bin.work_regs <= (max_regs ? max_regs : 64));
+   check_forms(&bin);
+
+   static struct mem m;
+   uint32_t in[VALUES * LANES];
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+
+   uint32_t u[4] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE, 0 };
+   struct pan_sim_va_config cfg = {
+      .program = bin.words,
+      .program_words = bin.nr_words,
+      .program_va = 0x800000,
+      .uniforms = u,
+      .uniform_words = 4,
+      .mem = { &m, mem_read, mem_write },
+   };
+   uint8_t page = 0, entry = 0;
+   PAN_EXPECT(pan_va_special_lookup("thread_local_pointer", &page, &entry));
+   cfg.special[page][entry] = TLS_BASE;
+
+   for (unsigned l = 0; l < LANES; ++l) {
+      memset(&m, 0, sizeof(m));
+      memcpy(m.in, in, sizeof(in));
+      struct pan_sim_va_warp w;
+      pan_sim_va_warp_init(&w, 1u << l);
+      w.r[l][60] = l;
+      if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
+         pan_test_fail("pressure lane %u: fault: %s", l, w.fault);
+         break;
+      }
+      PAN_EXPECT_EQ(m.out[l], pressure_ref(in, l));
+      /* Storage within what the driver is told to provide. */
+      PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
+   }
+done:
+   ralloc_free(ctx);
+   ralloc_free(nir);
+}
+
+static void
+test_spill_full_file(void)
+{
+   run_pressure(0);
+}
+
+static void
+test_spill_small_file(void)
+{
+   run_pressure(12);
+}
+
+/* A register file too small for one instruction's operands: a message,
+ * not a loop or a crash. */
+static void
+test_spill_impossible(void)
+{
+   char err[256];
+   struct pan_va_binary bin;
+   struct pan_va_compile_options opts = { .max_regs = 1 };
+   nir_shader *nir = pressure_shader();
+   PAN_EXPECT(
+      !pan_va_compile_opts(nir, NULL, &opts, &bin, NULL, err, sizeof(err)));
+   PAN_EXPECT_STR_HAS(err, "register allocation failed");
+   ralloc_free(nir);
+}
+
+int
+main(void)
+{
+   glsl_type_singleton_init_or_ref();
+   PAN_RUN_CASE(test_spill_full_file);
+   PAN_RUN_CASE(test_spill_small_file);
+   PAN_RUN_CASE(test_spill_impossible);
+   glsl_type_singleton_decref();
+   return pan_test_summary("pan_va_spill");
+}
