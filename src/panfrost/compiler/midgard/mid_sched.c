@@ -21,11 +21,12 @@
  * and read only by one instruction of the second stage (vadd, smul, lut)
  * of the same bundle goes through r24 or r25 instead of a work register.
  *
- * Higher levels (s->level) only consider the first few unscheduled groups
- * in program order, which keeps register pressure near the program's own:
- * the caller retries with them when allocation runs out of registers or
- * costs threads.  The blocks' instruction lists are rewritten in bundle
- * order for register allocation.
+ * Higher levels (s->level) bound register pressure: past a budget of live
+ * variables, groups that free registers go first and new values wait;
+ * the last level also only considers the first few unscheduled groups in
+ * program order.  The caller retries with them when allocation runs out
+ * of registers or costs threads.  The blocks' instruction lists are rewritten
+ * in bundle order for register allocation.
  */
 
 #include <string.h>
@@ -411,8 +412,59 @@ bundle_at(struct mid_shader *s, int i)
    return util_dynarray_element(&s->bundles, struct mid_bundle, i);
 }
 
-/* Candidates per level: unscheduled groups considered, in program order. */
-static const unsigned window[] = { ~0u, 8, 3 };
+/* Per level: unscheduled groups considered, in program order, and the
+ * variables the block may keep live before new values wait (0: any). */
+static const unsigned window[] = { ~0u, ~0u, 3 };
+static const unsigned budget[] = { 0, 4, 4 };
+
+/* Register pressure as the block's schedule grows (an estimate: values
+ * live into the block die at their last use here). */
+struct pressure {
+   unsigned *remaining; /* per variable: unplaced readers in the block */
+   bool *live;
+   unsigned nr_live;
+};
+
+/* Live variables placing g adds (its new values less its last uses). */
+static int
+cost(const struct pressure *pr, const struct grp *g)
+{
+   int c = 0;
+   for (unsigned i = 0; i < g->nr_wr; i++) {
+      if (g->wr[i].var != ~0u && !pr->live[g->wr[i].var])
+         c++;
+   }
+   for (unsigned i = 0; i < g->nr_rd; i++) {
+      unsigned v = g->rd[i].var;
+      if (pr->live[v] && pr->remaining[v] == 1)
+         c--;
+   }
+   return c;
+}
+
+static void
+account(struct pressure *pr, const struct grp *g)
+{
+   for (unsigned i = 0; i < g->nr_rd; i++) {
+      unsigned v = g->rd[i].var;
+      bool again = false;
+      for (unsigned j = 0; j < i; j++)
+         again |= g->rd[j].var == v;
+      if (again || !pr->remaining[v])
+         continue;
+      if (--pr->remaining[v] == 0 && pr->live[v]) {
+         pr->live[v] = false;
+         pr->nr_live--;
+      }
+   }
+   for (unsigned i = 0; i < g->nr_wr; i++) {
+      unsigned v = g->wr[i].var;
+      if (v != ~0u && !pr->live[v] && pr->remaining[v]) {
+         pr->live[v] = true;
+         pr->nr_live++;
+      }
+   }
+}
 
 static bool
 schedule_block(struct sched *sc, struct mid_block *blk)
@@ -478,6 +530,29 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    }
 
    unsigned win = window[MIN2(s->level, ARRAY_SIZE(window) - 1)];
+   unsigned limit = budget[MIN2(s->level, ARRAY_SIZE(budget) - 1)];
+   struct pressure pr = {
+      .remaining = rzalloc_array(gs, unsigned, s->nr_vars + 1),
+      .live = rzalloc_array(gs, bool, s->nr_vars + 1),
+   };
+   bool *written = rzalloc_array(gs, bool, s->nr_vars + 1);
+   for (unsigned i = 0; i < ng; i++) {
+      for (unsigned k = 0; k < gs[i].nr_rd; k++) {
+         unsigned v = gs[i].rd[k].var;
+         bool again = false;
+         for (unsigned j = 0; j < k; j++)
+            again |= gs[i].rd[j].var == v;
+         if (again)
+            continue;
+         pr.remaining[v]++;
+         if (!written[v] && !pr.live[v]) {
+            pr.live[v] = true;
+            pr.nr_live++;
+         }
+      }
+      for (unsigned k = 0; k < gs[i].nr_wr; k++)
+         written[gs[i].wr[k].var] = true;
+   }
    unsigned *order = ralloc_array(gs, unsigned, ng ? ng : 1);
    unsigned first = 0; /* first unscheduled group */
    for (unsigned placed = 0; placed < ng;) {
@@ -492,11 +567,18 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          if (grp_ready(&gs[i], gs, cur))
             order[nr++] = i;
       }
-      /* Highest priority first, then program order (insertion sort). */
+      /* Highest priority first, then program order (insertion sort);
+       * under pressure, what frees registers first. */
+      bool tight = limit && pr.nr_live >= limit;
       for (unsigned i = 1; i < nr; i++) {
          unsigned x = order[i], j = i;
-         for (; j > 0 && gs[order[j - 1]].prio < gs[x].prio; j--)
+         for (; j > 0; j--) {
+            const struct grp *a = &gs[order[j - 1]], *c = &gs[x];
+            int ca = tight ? cost(&pr, a) : 0, cc = tight ? cost(&pr, c) : 0;
+            if (ca < cc || (ca == cc && a->prio >= c->prio))
+               break;
             order[j] = order[j - 1];
+         }
          order[j] = x;
       }
       if (!nr) {
@@ -514,6 +596,9 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          struct grp *g = &gs[order[k]];
          if (g->I->kind != kind)
             continue;
+         if (took && limit && cost(&pr, g) > 0 &&
+             pr.nr_live + cost(&pr, g) > limit)
+            continue;
          bool fits;
          if (kind == MID_ALU)
             fits = try_alu(b, g->I, g->next, -1);
@@ -526,6 +611,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          took++;
          g->bundle = cur;
          placed++;
+         account(&pr, g);
          for (unsigned u = 0; u < 5 && kind == MID_ALU; u++) {
             if (b->unit[u] == g->I)
                g->unit = u;
@@ -542,6 +628,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          if (g->bundle < 0 && try_forward(sc, b, gs, g, cur)) {
             g->bundle = cur;
             placed++;
+            account(&pr, g);
          }
       }
    }

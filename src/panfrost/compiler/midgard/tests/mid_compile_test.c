@@ -559,6 +559,65 @@ expect_refusal(nir_shader *nir, unsigned gpu, const char *why)
    ralloc_free(nir);
 }
 
+/* A first-stage result read only by a second-stage unit of the same
+ * bundle goes through r24/r25: the binary forwards and still computes
+ * a * b + c on the interpreter. */
+static void
+test_pipeline_registers(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4), *u1 = uniform(&b, 1, 4),
+               *u2 = uniform(&b, 2, 4);
+   store(&b, 0, nir_fadd(&b, nir_fmul(&b, u0, u1), u2));
+   store(&b, 4,
+         nir_fadd(&b,
+                  nir_fmul(&b, nir_channel(&b, u0, 1), nir_channel(&b, u1, 2)),
+                  nir_channel(&b, u2, 3)));
+   float x[12];
+   for (unsigned i = 0; i < 12; i++)
+      x[i] = 0.75f * (float)i - 2.5f;
+
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      for (unsigned i = 0; i < 12; i++)
+         e->ubo0[i] = pan_test_u32(x[i]);
+      if (run(e, b.shader, gpus[g])) {
+         for (unsigned i = 0; i < 4; i++)
+            PAN_EXPECT_EQ(out_word(e, i),
+                          pan_test_u32(x[i] * x[4 + i] + x[8 + i]));
+         PAN_EXPECT_EQ(out_word(e, 4), pan_test_u32(x[1] * x[6] + x[11]));
+
+         unsigned forwarded = 0;
+         for (size_t at = 0; at + 16 < e->bin.size_B;) {
+            struct pan_mid_bundle bu;
+            size_t sz =
+               pan_mid_decode_bundle(e->bin.code + at, e->bin.size_B - at, &bu);
+            if (!sz)
+               break;
+            at += sz;
+            uint32_t written = 0;
+            for (unsigned i = 0; i < bu.nr_instrs; i++) {
+               const struct pan_mid_instr *I = &bu.instrs[i];
+               if (I->slot == PAN_MID_VMUL || I->slot == PAN_MID_SADD) {
+                  uint64_t d = field(I, "d");
+                  if (d == 24 || d == 25)
+                     written |= 1u << d;
+               } else if (I->slot == PAN_MID_VADD || I->slot == PAN_MID_SMUL ||
+                          I->slot == PAN_MID_LUT) {
+                  uint64_t a = field(I, "a"), bb = 0;
+                  pan_mid_instr_field(I, "b", &bb);
+                  forwarded += (a < 32 && (written & (1u << a))) ||
+                               (bb < 32 && (written & (1u << bb)));
+               }
+            }
+         }
+         PAN_EXPECT(forwarded >= 1);
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
 static void
 test_refusals(void)
 {
@@ -592,6 +651,7 @@ main(void)
    PAN_RUN_CASE(test_fragment_writeout);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_textures);
+   PAN_RUN_CASE(test_pipeline_registers);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_mid_compile");
