@@ -587,11 +587,16 @@ test_pipeline_registers(void)
                           pan_test_u32(x[i] * x[4 + i] + x[8 + i]));
          PAN_EXPECT_EQ(out_word(e, 4), pan_test_u32(x[1] * x[6] + x[11]));
 
+         /* run() frees its binary: decode a fresh one. */
+         void *mem = ralloc_context(NULL);
+         struct mid_binary bin;
          unsigned forwarded = 0;
-         for (size_t at = 0; at + 16 < e->bin.size_B;) {
+         if (!compile_only(b.shader, gpus[g], mem, &bin))
+            bin.size_B = 0;
+         for (size_t at = 0; at + 16 < bin.size_B;) {
             struct pan_mid_bundle bu;
             size_t sz =
-               pan_mid_decode_bundle(e->bin.code + at, e->bin.size_B - at, &bu);
+               pan_mid_decode_bundle(bin.code + at, bin.size_B - at, &bu);
             if (!sz)
                break;
             at += sz;
@@ -612,6 +617,7 @@ test_pipeline_registers(void)
             }
          }
          PAN_EXPECT(forwarded >= 1);
+         ralloc_free(mem);
       }
       free(e);
    }
