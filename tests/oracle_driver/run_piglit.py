@@ -82,16 +82,14 @@ def expand(args, piglit):
         if not found:
             sys.exit(f'run_piglit: {a}: no .shader_test file there')
         out += found
-    seen = set()
-    return [os.path.realpath(f) for f in out
-            if not (os.path.realpath(f) in seen or
-                    seen.add(os.path.realpath(f)))]
+    # Named twice (a folder and a file in it): run once.
+    return list(dict.fromkeys(os.path.realpath(f) for f in out))
 
 
 def test_name(path, piglit):
     """The name a test is reported and expected under: its path in the
     piglit tree, the same on every architecture."""
-    rel = os.path.relpath(path, piglit)
+    rel = os.path.relpath(path, os.path.realpath(piglit))
     return path if rel.startswith('..') else rel
 
 
