@@ -46,13 +46,16 @@ add_sub(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, bool sub)
    return r < a ? ~0u : r;
 }
 
+/* Bifrost shift operands: source 0 is shifted, source 1 is combined (not1
+ * inverts it) and source 2 holds the amount (lane2 picks its byte), unlike
+ * Valhall where the amount is the middle source. */
 static uint32_t
-shift_logic(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b,
-            uint32_t c3)
+shift_logic(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t c3,
+            uint32_t amount)
 {
    unsigned fam = ins->sem->family;
    int lane = pan_sim_bi_mod(ins, "lane2");
-   unsigned sh = (b >> (8 * (lane > 0 ? lane : 0))) & 31;
+   unsigned sh = (amount >> (8 * (lane > 0 ? lane : 0))) & 31;
    bool left = fam == BI_FAM_LSHIFT_AND || fam == BI_FAM_LSHIFT_OR ||
                fam == BI_FAM_LSHIFT_XOR;
    if (fam == BI_FAM_ARSHIFT)
