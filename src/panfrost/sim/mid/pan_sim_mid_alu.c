@@ -14,8 +14,9 @@
 #include <string.h>
 
 #include "pan_sim_fp.h"
+#include "pan_sim_wide.h"
 
-typedef __int128 i128;
+typedef struct pan_wide wide;
 
 struct alu {
    const struct pan_mid_instr *I;
@@ -271,7 +272,7 @@ read_scalar_src(struct mid_exec *x, const struct alu *a, char s, uint64_t *out)
 struct res {
    bool is_float;
    double f, tail;
-   i128 i;
+   wide i;
 };
 
 static const char *const refused[][2] = {
@@ -326,18 +327,10 @@ is(const struct alu *a, const char *n)
    return !strcmp(a->base, n);
 }
 
-static i128
+static wide
 ival(uint64_t v, unsigned bits, bool sign)
 {
-   return sign ? (i128)sext(v, bits) : (i128)(v & mask_of(bits));
-}
-
-static i128
-sat(i128 v, unsigned bits, bool sign)
-{
-   i128 lo = sign ? -((i128)1 << (bits - 1)) : 0;
-   i128 hi = sign ? ((i128)1 << (bits - 1)) - 1 : ((i128)1 << bits) - 1;
-   return v < lo ? lo : v > hi ? hi : v;
+   return sign ? pan_wide_i64(sext(v, bits)) : pan_wide_u64(v & mask_of(bits));
 }
 
 /* Two-sum of a and b, exact in double for 16/32-bit inputs. */
@@ -356,9 +349,22 @@ fres(double f)
 }
 
 static struct res
-ires(i128 i)
+ires(wide i)
 {
    return (struct res){ .i = i };
+}
+
+static struct res
+iresu(uint64_t i)
+{
+   return ires(pan_wide_u64(i));
+}
+
+/* Comparisons write all ones or zero. */
+static struct res
+iresb(bool b)
+{
+   return ires(pan_wide_i64(b ? -1 : 0));
 }
 
 static double
@@ -406,10 +412,10 @@ cospi(double v)
 
 /* Integer lane to double + tail (exact for 64-bit values too). */
 static struct res
-int_to_float(i128 v)
+int_to_float(wide v)
 {
-   double hi = (double)(v >> 32) * 4294967296.0;
-   double lo = (double)(uint32_t)v;
+   double hi = pan_wide_to_double(pan_wide_sar(v, 32)) * 4294967296.0;
+   double lo = (double)(uint32_t)v.lo;
    return fsum(hi, lo);
 }
 
@@ -478,7 +484,7 @@ eval(const struct alu *a, const uint64_t *A, const uint64_t *B,
                : is(a, "fne") ? fx != fy
                : is(a, "flt") ? fx < fy
                               : fx <= fy;
-      *o = ires(r ? -1 : 0);
+      *o = iresb(r);
    } else if (!strncmp(n, "fball_", 6) || !strncmp(n, "fbany_", 6) ||
               !strncmp(n, "iball_", 6) || !strncmp(n, "ibany_", 6) ||
               !strncmp(n, "uball_", 6) || !strncmp(n, "ubany_", 6)) {
@@ -493,26 +499,27 @@ eval(const struct alu *a, const uint64_t *A, const uint64_t *B,
                 : !strcmp(c, "lt")  ? p < q
                                     : p <= q;
          } else {
-            i128 p = ival(A[j], bits, n[0] == 'i');
-            i128 q = ival(B[j], bits, n[0] == 'i');
-            r = !strcmp(c, "eq")    ? p == q
-                : !strcmp(c, "neq") ? p != q
-                : !strcmp(c, "lt")  ? p < q
-                                    : p <= q;
+            wide p = ival(A[j], bits, n[0] == 'i');
+            wide q = ival(B[j], bits, n[0] == 'i');
+            r = !strcmp(c, "eq")    ? pan_wide_eq(p, q)
+                : !strcmp(c, "neq") ? !pan_wide_eq(p, q)
+                : !strcmp(c, "lt")  ? pan_wide_lt(p, q)
+                                    : pan_wide_le(p, q);
          }
          acc = all ? acc && r : acc || r;
       }
-      *o = ires(acc ? -1 : 0);
+      *o = iresb(acc);
    } else if (is(a, "f2i") || is(a, "f2u")) {
       unsigned ob = bits;
       if (isnan(fx)) {
-         *o = ires(0);
+         *o = iresu(0);
       } else {
          double r = round_by(fx, a->round);
-         i128 lo = is(a, "f2i") ? -((i128)1 << (ob - 1)) : 0;
-         i128 hi =
-            is(a, "f2i") ? ((i128)1 << (ob - 1)) - 1 : ((i128)1 << ob) - 1;
-         *o = ires(r <= (double)lo ? lo : r >= (double)hi ? hi : (i128)r);
+         wide lo = pan_wide_lane_min(ob, is(a, "f2i"));
+         wide hi = pan_wide_lane_max(ob, is(a, "f2i"));
+         *o = ires(r <= pan_wide_to_double(lo)   ? lo
+                   : r >= pan_wide_to_double(hi) ? hi
+                                                 : pan_wide_from_double(r));
       }
    } else if (is(a, "i2f") || is(a, "u2f")) {
       *o = int_to_float(ival(x, bits, is(a, "i2f")));
@@ -522,74 +529,77 @@ eval(const struct alu *a, const uint64_t *A, const uint64_t *B,
       *o = ires(ival(cond[i] ? x : y, bits, true));
    } else if (a->is_int) {
       bool sign = n[0] == 'i';
-      i128 p = ival(x, bits, sign), q = ival(y, bits, sign);
+      wide p = ival(x, bits, sign), q = ival(y, bits, sign);
+      wide one = pan_wide_u64(1);
       uint64_t ux = x & mask_of(bits), uy = y & mask_of(bits);
       unsigned sh = uy & (bits - 1);
       (void)sx;
       if (is(a, "iadd"))
-         *o = ires(p + q);
+         *o = ires(pan_wide_add(p, q));
       else if (is(a, "isub"))
-         *o = ires(p - q);
+         *o = ires(pan_wide_sub(p, q));
       else if (is(a, "ishladd"))
-         *o = ires(p * 2 + q);
+         *o = ires(pan_wide_add(pan_wide_shl(p, 1), q));
       else if (is(a, "ishlsub"))
-         *o = ires(p * 2 - q);
+         *o = ires(pan_wide_sub(pan_wide_shl(p, 1), q));
       else if (is(a, "iaddsat") || is(a, "uaddsat"))
-         *o = ires(sat(p + q, bits, sign));
+         *o = ires(pan_wide_sat(pan_wide_add(p, q), bits, sign));
       else if (is(a, "isubsat") || is(a, "usubsat"))
-         *o = ires(sat(p - q, bits, sign));
+         *o = ires(pan_wide_sat(pan_wide_sub(p, q), bits, sign));
       else if (is(a, "imul"))
-         *o = ires(p * q);
+         *o = ires(pan_wide_mul(p, q));
       else if (is(a, "imin") || is(a, "umin"))
-         *o = ires(p < q ? p : q);
+         *o = ires(pan_wide_min(p, q));
       else if (is(a, "imax") || is(a, "umax"))
-         *o = ires(p > q ? p : q);
+         *o = ires(pan_wide_max(p, q));
       else if (is(a, "iavg") || is(a, "uavg"))
-         *o = ires((p + q) >> 1);
+         *o = ires(pan_wide_sar(pan_wide_add(p, q), 1));
       else if (is(a, "iravg") || is(a, "uravg"))
-         *o = ires((p + q + 1) >> 1);
+         *o = ires(pan_wide_sar(pan_wide_add(pan_wide_add(p, q), one), 1));
       else if (is(a, "iasr"))
-         *o = ires(ival(x, bits, true) >> sh);
+         *o = ires(pan_wide_sar(ival(x, bits, true), sh));
       else if (is(a, "ilsr"))
-         *o = ires((i128)(ux >> sh));
+         *o = iresu(ux >> sh);
       else if (is(a, "ishl"))
-         *o = ires((i128)ux << sh);
+         *o = ires(pan_wide_shl(pan_wide_u64(ux), sh));
       else if (is(a, "ishlsat"))
-         *o = ires(sat(ival(x, bits, true) * ((i128)1 << sh), bits, true));
+         *o = ires(
+            pan_wide_sat(pan_wide_shl(ival(x, bits, true), sh), bits, true));
       else if (is(a, "ushlsat"))
-         *o = ires(sat((i128)ux << sh, bits, false));
+         *o =
+            ires(pan_wide_sat(pan_wide_shl(pan_wide_u64(ux), sh), bits, false));
       else if (is(a, "iand"))
-         *o = ires(p & q);
+         *o = ires(pan_wide_and(p, q));
       else if (is(a, "ior"))
-         *o = ires(p | q);
+         *o = ires(pan_wide_or(p, q));
       else if (is(a, "inand"))
-         *o = ires(~(p & q));
+         *o = ires(pan_wide_not(pan_wide_and(p, q)));
       else if (is(a, "inor"))
-         *o = ires(~(p | q));
+         *o = ires(pan_wide_not(pan_wide_or(p, q)));
       else if (is(a, "iandnot"))
-         *o = ires(p & ~q);
+         *o = ires(pan_wide_and(p, pan_wide_not(q)));
       else if (is(a, "iornot"))
-         *o = ires(p | ~q);
+         *o = ires(pan_wide_or(p, pan_wide_not(q)));
       else if (is(a, "ixor"))
-         *o = ires(p ^ q);
+         *o = ires(pan_wide_xor(p, q));
       else if (is(a, "inxor"))
-         *o = ires(~(p ^ q));
+         *o = ires(pan_wide_not(pan_wide_xor(p, q)));
       else if (is(a, "iclz"))
-         *o = ires(ux ? __builtin_clzll(ux) - (64 - bits) : bits);
+         *o = iresu(ux ? __builtin_clzll(ux) - (64 - bits) : bits);
       else if (is(a, "ipopcnt"))
-         *o = ires(__builtin_popcountll(ux));
+         *o = iresu(__builtin_popcountll(ux));
       else if (is(a, "imov"))
          *o = ires(q);
       else if (is(a, "iabsdiff") || is(a, "uabsdiff"))
-         *o = ires(p > q ? p - q : q - p);
+         *o = ires(pan_wide_lt(q, p) ? pan_wide_sub(p, q) : pan_wide_sub(q, p));
       else if (is(a, "ieq"))
-         *o = ires(p == q ? -1 : 0);
+         *o = iresb(pan_wide_eq(p, q));
       else if (is(a, "ine"))
-         *o = ires(p != q ? -1 : 0);
+         *o = iresb(!pan_wide_eq(p, q));
       else if (is(a, "ilt") || is(a, "ult"))
-         *o = ires(p < q ? -1 : 0);
+         *o = iresb(pan_wide_lt(p, q));
       else if (is(a, "ile") || is(a, "ule"))
-         *o = ires(p <= q ? -1 : 0);
+         *o = iresb(pan_wide_le(p, q));
       else
          return false;
    } else {
@@ -619,18 +629,18 @@ output(const struct alu *a, const struct res *r, unsigned omod, unsigned out)
       }
       return from_double_tail(f, t, out, a->round);
    }
-   i128 v = r->i;
+   wide v = r->i;
    bool narrow = out < a->bits;
    switch (omod) {
    case 0: /* ssat */
-      return (uint64_t)sat(v, out, true) & mask_of(out);
+      return pan_wide_sat(v, out, true).lo & mask_of(out);
    case 1: /* usat */
-      return (uint64_t)sat(v, out, false) & mask_of(out);
+      return pan_wide_sat(v, out, false).lo & mask_of(out);
    case 2: /* keeplo */
-      return (uint64_t)v & mask_of(out);
+      return v.lo & mask_of(out);
    default: /* keephi: the upper half of the lane (or of the double-width
              * result when not narrowing) */
-      return (uint64_t)(v >> (narrow ? out : a->bits)) & mask_of(out);
+      return pan_wide_sar(v, narrow ? out : a->bits).lo & mask_of(out);
    }
 }
 
