@@ -117,6 +117,20 @@ cmp_of(nir_op op, enum pan_ir_type *t, enum pan_ir_cmp *c)
 }
 
 /* Integer min/max as a select on a comparison of the same operands. */
+/* A derivative from the quad's lanes: lane 0 is the top-left pixel, lane
+ * 1 its right neighbour and lane 2 the one below (axis 1 or 2).  Every
+ * pixel of the quad takes the difference of its top-left pair, a coarse
+ * derivative, which GL allows for fine ones too; the two lane reads are
+ * table constants, where a per-lane (fine) pair would cost the lane id
+ * arithmetic. */
+static pan_ir_index
+derivative(pan_ir_builder *b, pan_ir_index x, unsigned axis)
+{
+   pan_ir_index far = pan_ir_clper_quad(b, x, pan_ir_imm(axis));
+   pan_ir_index near = pan_ir_clper_quad(b, x, pan_ir_imm(0));
+   return pan_ir_fadd(b, far, pan_ir_fneg(near));
+}
+
 static pan_ir_index
 emit_minmax(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
 {
@@ -232,6 +246,14 @@ emit_alu_value(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
    case nir_op_fabs:
       /* Standalone: x + -0 with the modifier is exact. */
       return pan_ir_fadd(b, fsrc(ctx, alu, 0), pan_ir_imm(NEG_ZERO));
+   case nir_op_fddx:
+   case nir_op_fddx_coarse:
+   case nir_op_fddx_fine:
+      return derivative(b, src(ctx, alu, 0), 1);
+   case nir_op_fddy:
+   case nir_op_fddy_coarse:
+   case nir_op_fddy_fine:
+      return derivative(b, src(ctx, alu, 0), 2);
    case nir_op_f2i32:
       return pan_ir_f2s32(b, fsrc(ctx, alu, 0));
    case nir_op_f2u32:

@@ -9,8 +9,9 @@
  * of 32-bit words, present ones only, in this order: x, y, z (3D), the
  * array layer, the shadow reference, the offset / LOD word of a fetch
  * (LOD in bits 24-31), the LOD or bias of a sample (8.8 fixed point in
- * bits 0-15).  The image operand is a 64-bit pair whose word 0 names
- * the sampler (bits 0-15) and texture (bits 16-31), each as an index in
+ * bits 0-15).  A cube map's x and y are the face's S (face in the top
+ * bits) and T (cube_coords).  The image operand is a 64-bit pair whose word 0
+ * names the sampler (bits 0-15) and texture (bits 16-31), each as an index in
  * bits 0-10 of its half and a resource table above: samplers in table 3,
  * textures in table 4.  Word 1 is zero.
  */
@@ -44,6 +45,31 @@ lod_88(struct pan_ir_from_nir *ctx, nir_src src)
    return pan_ir_lshift_and(b, fx, pan_ir_imm(0), pan_ir_imm(0xffff));
 }
 
+/*
+ * The first two staging words of a cube map from the direction (x, y, z):
+ * the face's S and T, each numerator / (2 * major axis) + 0.5 clamped to
+ * [0, 1], with the face (pre-shifted to bits 29-31 by CUBEFACE2) in the
+ * top 3 bits of the S word: S is in [0, 1], so its bits 29-31 carry
+ * nothing the hardware needs.
+ */
+static void
+cube_coords(pan_ir_builder *b, pan_ir_index coord, pan_ir_index *s,
+            pan_ir_index *t)
+{
+   pan_ir_index x = pan_ir_word(coord, 0), y = pan_ir_word(coord, 1),
+                z = pan_ir_word(coord, 2);
+   pan_ir_index major = pan_ir_cubeface1(b, x, y, z);
+   pan_ir_index face = pan_ir_cubeface2(b, x, y, z);
+   pan_ir_index sn = pan_ir_cube_ssel(b, z, x, face);
+   pan_ir_index tn = pan_ir_cube_tsel(b, y, z, face);
+   /* 0.5 / major: the rcp scaled by the 0.5 both fmas then share. */
+   pan_ir_index scale = pan_ir_fma(
+      b, pan_ir_frcp(b, major), pan_ir_imm(0x3f000000), pan_ir_imm(0x80000000));
+   pan_ir_index sf = pan_ir_fma_sat(b, sn, scale, pan_ir_imm(0x3f000000));
+   *t = pan_ir_fma_sat(b, tn, scale, pan_ir_imm(0x3f000000));
+   *s = pan_ir_mux_bit(b, sf, face, pan_ir_imm(BITFIELD_MASK(29)));
+}
+
 static bool
 is_zero(nir_tex_instr *tex, int i)
 {
@@ -71,11 +97,10 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
        tex->sampler_dim != GLSL_SAMPLER_DIM_2D &&
        tex->sampler_dim != GLSL_SAMPLER_DIM_3D &&
        tex->sampler_dim != GLSL_SAMPLER_DIM_RECT &&
-       tex->sampler_dim != GLSL_SAMPLER_DIM_EXTERNAL) {
-      pan_ir_from_nir_error(ctx, "%s textures are unsupported",
-                            tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE
-                               ? "cube map"
-                               : "multisample, buffer or subpass");
+       tex->sampler_dim != GLSL_SAMPLER_DIM_EXTERNAL &&
+       tex->sampler_dim != GLSL_SAMPLER_DIM_CUBE) {
+      pan_ir_from_nir_error(ctx, "multisample, buffer or subpass textures are "
+                                 "unsupported");
       return;
    }
    if (tex->texture_index > 2047 || tex->sampler_index > 2047) {
@@ -142,8 +167,18 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
    /* The staging words, present ones only. */
    pan_ir_index sr[8];
    unsigned n = 0, spatial = nr_coords - (tex->is_array ? 1 : 0);
-   for (unsigned c = 0; c < spatial; ++c)
-      sr[n++] = pan_ir_word(coord, c);
+   bool cube = tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE;
+   if (cube && fetch) {
+      pan_ir_from_nir_error(ctx, "texel fetch from a cube map");
+      return;
+   }
+   if (cube) {
+      cube_coords(b, coord, &sr[0], &sr[1]);
+      n = 2;
+   } else {
+      for (unsigned c = 0; c < spatial; ++c)
+         sr[n++] = pan_ir_word(coord, c);
+   }
    if (tex->is_array)
       sr[n++] = pan_ir_word(coord, nr_coords - 1);
    if (shadow.kind != PAN_IR_NULL)
@@ -160,7 +195,7 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
    static const unsigned dims[] = {
       [GLSL_SAMPLER_DIM_1D] = 0,       [GLSL_SAMPLER_DIM_2D] = 1,
       [GLSL_SAMPLER_DIM_3D] = 2,       [GLSL_SAMPLER_DIM_RECT] = 1,
-      [GLSL_SAMPLER_DIM_EXTERNAL] = 1,
+      [GLSL_SAMPLER_DIM_EXTERNAL] = 1, [GLSL_SAMPLER_DIM_CUBE] = 3,
    };
    uint32_t imm = dims[tex->sampler_dim] | lod_mode << 2;
    if (tex->is_array)

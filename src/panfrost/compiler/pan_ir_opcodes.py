@@ -172,6 +172,25 @@ OPS = [
         doc='sin(k * pi / 32) of the low 6 bits k of s0'),
     alu('fcos_table', 1, VA('fcos_table.u6', [], D_S0)),
 
+    # Cube maps (pan_ir_from_nir_tex.c): s0..s2 the direction x, y, z
+    falu('cubeface1', 3, VA('cubeface1', [], D_S0_S1 + ['{s2}']),
+         doc='the major axis magnitude of (s0, s1, s2)'),
+    falu('cubeface2', 3, VA('cubeface2', [], D_S0_S1 + ['{s2}']),
+         doc='the face of (s0, s1, s2), 0..5 in bits 29-31'),
+    falu('cube_ssel', 3, VA('cube_ssel', [], D_S0_S1 + ['{s2}']),
+         doc='the S numerator: s0 (z) or s1 (x), signed by the face s2'),
+    falu('cube_tsel', 3, VA('cube_tsel', [], D_S0_S1 + ['{s2}']),
+         doc='the T numerator: s0 (y) or s1 (z), signed by the face s2'),
+    falu('fma_sat', 3, VA('fma.f32', ['clamp=clamp_0_1'],
+                          D_S0_S1 + ['{s2}']),
+         doc='fma clamped to [0, 1]'),
+    alu('mux_bit', 3, VA('mux.i32', ['mux=bit'], D_S0_S1 + ['{s2}']),
+        doc='the bits of s0 where s2 is set, of s1 elsewhere'),
+    # Derivatives: s0 read from the lane s1 of its quad (0..3)
+    alu('clper_quad', 2, VA('clper.i32', ['laneop=none', 'subgroup=subgroup4',
+                                          'inactive=zero'],
+                            D_S0_S1)),
+
     # Conversions (float to integer rounds toward zero)
     falu('f2s32', 1, VA('f32_to_s32', ['round=rtz'], D_S0)),
     falu('f2u32', 1, VA('f32_to_u32', ['round=rtz'], D_S0)),

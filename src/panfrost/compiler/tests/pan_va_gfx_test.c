@@ -588,6 +588,71 @@ test_frag_coord_runs(void)
    }
 }
 
+/* Derivatives read the quad's lanes (clper): every pixel of a quad takes
+ * its top-left pair's difference, lane 4q+1 minus 4q for x, 4q+2 minus
+ * 4q for y.  Of f = x * y + x over gl_FragCoord, discarded where the
+ * derivative is below a limit from the uniform. */
+static void
+test_derivatives_run(void)
+{
+   for (unsigned rep = 0; rep < 8; ++rep) {
+      unsigned axis = 1 + (rep & 1);
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "derivatives");
+      nir_variable *fc = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                                VARYING_SLOT_POS, 0, "gl_FragCoord");
+      nir_ssa_def *p = nir_load_var(&b, fc);
+      nir_ssa_def *x = nir_channel(&b, p, 0), *y = nir_channel(&b, p, 1);
+      nir_ssa_def *f = nir_fadd(&b, nir_fmul(&b, x, y), x);
+      nir_ssa_def *d = axis == 1 ? nir_fddx(&b, f) : nir_fddy_fine(&b, f);
+      nir_ssa_def *u =
+         nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                      .align_mul = 4, .range = ~0);
+      nir_discard_if(&b, nir_flt(&b, d, u));
+      void *ctx = ralloc_context(NULL);
+      struct pan_va_binary bin;
+      char err[256];
+      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
+         pan_test_fail("derivatives: %s", err);
+         ralloc_free(ctx);
+         ralloc_free(b.shader);
+         return;
+      }
+      float fv[LANES];
+      struct pan_sim_va_warp w;
+      pan_sim_va_warp_init(&w, 0xffff);
+      for (unsigned l = 0; l < LANES; ++l) {
+         uint32_t px = pan_test_rng64(&seed) % 64,
+                  py = pan_test_rng64(&seed) % 64;
+         w.r[l][59] = px | py << 16;
+         float fx = (float)px + 0.5f, fy = (float)py + 0.5f;
+         fv[l] = fx * fy + fx;
+      }
+      float limit = fv[pan_test_rng64(&seed) % LANES] - fv[0];
+      unsigned want = 0;
+      for (unsigned l = 0; l < LANES; ++l) {
+         unsigned q = l & ~3u;
+         if (fv[q + axis] - fv[q] < limit)
+            want |= 1u << l;
+      }
+      uint32_t uw = pan_test_u32(limit);
+      static struct mem m;
+      struct pan_sim_va_config cfg = {
+         .program = bin.words,
+         .program_words = bin.nr_words,
+         .program_va = 0x800000,
+         .uniforms = &uw,
+         .uniform_words = 1,
+         .mem = { &m, mem_read, mem_write },
+      };
+      PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+      PAN_CHECK(w.discarded == want, "axis %u, limit %g: 0x%x, want 0x%x", axis,
+                limit, w.discarded, want);
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* gl_FragCoord.zw: the special varyings, depth (3) then 1/w (2), in the
  * colour's z and w; the interpreter does not model them. */
 static void
@@ -822,6 +887,7 @@ main(void)
    PAN_RUN_CASE(test_float_ops);
    PAN_RUN_CASE(test_dynamic_ubo);
    PAN_RUN_CASE(test_frag_coord_runs);
+   PAN_RUN_CASE(test_derivatives_run);
    PAN_RUN_CASE(test_frag_coord_zw);
    PAN_RUN_CASE(test_half_constants);
    PAN_RUN_CASE(test_transcendentals);

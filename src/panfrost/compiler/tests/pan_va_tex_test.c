@@ -114,6 +114,9 @@ constant_in(char **l, unsigned before, unsigned reg)
    return -1;
 }
 
+static void check_cube_sequence(const struct tex_case *c, char **l,
+                                unsigned at);
+
 static void
 run_case(const struct tex_case *c)
 {
@@ -175,6 +178,7 @@ run_case(const struct tex_case *c)
       }
       PAN_EXPECT(found);
    }
+   check_cube_sequence(c, l, (unsigned)at);
    if (pan_test_failures) {
       for (unsigned i = 0; i < bin.nr_words; ++i)
          fprintf(stderr, "   %s\n", l[i]);
@@ -315,7 +319,67 @@ static const struct tex_case cases[] = {
      "tex_fetch",
      { ".texel_offset" },
      3 },
+   /* The face's S (face in bits 29-31) and T, then layer and reference. */
+   { "cube",
+     nir_texop_tex,
+     GLSL_SAMPLER_DIM_CUBE,
+     false,
+     false,
+     2,
+     1,
+     3,
+     -1,
+     false,
+     "tex_single",
+     { ".cube", ".computed" },
+     2 },
+   { "cube array shadow",
+     nir_texop_tex,
+     GLSL_SAMPLER_DIM_CUBE,
+     true,
+     true,
+     0,
+     0,
+     4,
+     -1,
+     false,
+     "tex_single",
+     { ".cube", ".array_enable", ".shadow" },
+     4 },
 };
+
+/* The count of lines before `before` that start with prefix. */
+static unsigned
+count_lines(char **l, unsigned before, const char *prefix)
+{
+   unsigned n = 0;
+   for (unsigned i = 0; i < before; ++i)
+      n += !strncmp(l[i], prefix, strlen(prefix));
+   return n;
+}
+
+/* A cube map's coordinates are the face selection, both numerators, one
+ * reciprocal, two clamped fmas and the mux keeping S's low 29 bits. */
+static void
+check_cube_sequence(const struct tex_case *c, char **l, unsigned at)
+{
+   if (c->dim != GLSL_SAMPLER_DIM_CUBE)
+      return;
+   PAN_EXPECT_EQ(count_lines(l, at, "cubeface1 "), 1);
+   PAN_EXPECT_EQ(count_lines(l, at, "cubeface2 "), 1);
+   PAN_EXPECT_EQ(count_lines(l, at, "cube_ssel "), 1);
+   PAN_EXPECT_EQ(count_lines(l, at, "cube_tsel "), 1);
+   PAN_EXPECT_EQ(count_lines(l, at, "frcp.f32 "), 1);
+   PAN_EXPECT_EQ(count_lines(l, at, "fma.f32.clamp_0_1 "), 2);
+   PAN_EXPECT_EQ(count_lines(l, at, "mux.i32.bit "), 1);
+   bool mask = false;
+   for (unsigned i = 0; i < at; ++i) {
+      const char *k = strstr(l[i], "constant:");
+      mask |= !strncmp(l[i], "iadd_imm", 8) && k &&
+              strtoll(k + 9, NULL, 0) == 0x1fffffff;
+   }
+   PAN_EXPECT(mask);
+}
 
 static void
 test_forms(void)
