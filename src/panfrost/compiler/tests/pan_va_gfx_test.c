@@ -529,6 +529,35 @@ test_dynamic_ubo(void)
    ralloc_free(b.shader);
 }
 
+/* Compile the fragment shader s (freed) and run warp w, whose preloads
+ * the caller set, with one uniform word; false after reporting a failure. */
+static bool
+run_fragment(nir_shader *s, uint32_t uniform, struct pan_sim_va_warp *w)
+{
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   char err[256];
+   bool ok = pan_va_compile(s, ctx, &bin, NULL, err, sizeof(err));
+   if (!ok) {
+      pan_test_fail("%s: %s", s->info.name, err);
+   } else {
+      static struct mem m;
+      struct pan_sim_va_config cfg = {
+         .program = bin.words,
+         .program_words = bin.nr_words,
+         .program_va = 0x800000,
+         .uniforms = &uniform,
+         .uniform_words = 1,
+         .mem = { &m, mem_read, mem_write },
+      };
+      ok = pan_sim_va_run(w, &cfg) == PAN_SIM_VA_DONE;
+      PAN_CHECK(ok, "%s: %s", s->info.name, w->fault);
+   }
+   ralloc_free(ctx);
+   ralloc_free(s);
+   return ok;
+}
+
 /* gl_FragCoord.x / .y on the interpreter: discard_if(coord < u0) over
  * lanes whose r59 holds the pixel position (x low half, y high half),
  * against the pixel centre x + 0.5 computed in C. */
@@ -546,30 +575,10 @@ test_frag_coord_runs(void)
                       .align_mul = 4, .range = ~0);
       nir_discard_if(&b,
                      nir_flt(&b, nir_channel(&b, nir_load_var(&b, fc), c), u));
-      void *ctx = ralloc_context(NULL);
-      struct pan_va_binary bin;
-      char err[256];
-      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
-         pan_test_fail("fragcoord: %s", err);
-         ralloc_free(ctx);
-         ralloc_free(b.shader);
-         return;
-      }
       /* Limits on pixel centres and edges, pixels around them: an
        * offset other than 0.5 changes the answer. */
       unsigned k = 2 + pan_test_rng64(&seed) % 1000;
       float limit = (float)k + (rep & 2 ? 0.5f : 1.0f);
-      uint32_t uw;
-      memcpy(&uw, &limit, 4);
-      static struct mem m;
-      struct pan_sim_va_config cfg = {
-         .program = bin.words,
-         .program_words = bin.nr_words,
-         .program_va = 0x800000,
-         .uniforms = &uw,
-         .uniform_words = 1,
-         .mem = { &m, mem_read, mem_write },
-      };
       struct pan_sim_va_warp w;
       pan_sim_va_warp_init(&w, 0xffff);
       unsigned want = 0;
@@ -580,11 +589,10 @@ test_frag_coord_runs(void)
          if ((float)(c ? y : x) + 0.5f < limit)
             want |= 1u << l;
       }
-      PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+      if (!run_fragment(b.shader, pan_test_u32(limit), &w))
+         return;
       PAN_CHECK(w.discarded == want, "component %u < %g: 0x%x, want 0x%x", c,
                 limit, w.discarded, want);
-      ralloc_free(ctx);
-      ralloc_free(b.shader);
    }
 }
 
@@ -609,15 +617,6 @@ test_derivatives_run(void)
          nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
                       .align_mul = 4, .range = ~0);
       nir_discard_if(&b, nir_flt(&b, d, u));
-      void *ctx = ralloc_context(NULL);
-      struct pan_va_binary bin;
-      char err[256];
-      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
-         pan_test_fail("derivatives: %s", err);
-         ralloc_free(ctx);
-         ralloc_free(b.shader);
-         return;
-      }
       float fv[LANES];
       struct pan_sim_va_warp w;
       pan_sim_va_warp_init(&w, 0xffff);
@@ -635,21 +634,10 @@ test_derivatives_run(void)
          if (fv[q + axis] - fv[q] < limit)
             want |= 1u << l;
       }
-      uint32_t uw = pan_test_u32(limit);
-      static struct mem m;
-      struct pan_sim_va_config cfg = {
-         .program = bin.words,
-         .program_words = bin.nr_words,
-         .program_va = 0x800000,
-         .uniforms = &uw,
-         .uniform_words = 1,
-         .mem = { &m, mem_read, mem_write },
-      };
-      PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+      if (!run_fragment(b.shader, pan_test_u32(limit), &w))
+         return;
       PAN_CHECK(w.discarded == want, "axis %u, limit %g: 0x%x, want 0x%x", axis,
                 limit, w.discarded, want);
-      ralloc_free(ctx);
-      ralloc_free(b.shader);
    }
 }
 
