@@ -28,6 +28,98 @@ struct panfrost_compute_job {
    unsigned index;          /* job index in its chain, from 1 */
 };
 
+/* What a graphics shader program descriptor describes. */
+enum panfrost_gfx_program {
+   PANFROST_PROGRAM_VERTEX,   /* IDVS position or varying shader */
+   PANFROST_PROGRAM_FRAGMENT,
+};
+
+/* The state one shader of a draw runs with. */
+struct panfrost_shader_env {
+   uint64_t shader;         /* shader program descriptor */
+   uint64_t resources;      /* resource table pointer, count in the low bits */
+   uint64_t fau;            /* push words, 64-bit aligned */
+   unsigned fau_words;      /* even */
+   uint64_t thread_storage; /* local storage descriptor */
+};
+
+/* One draw, as the IDVS (malloc-vertex) job needs it. */
+struct panfrost_draw_job {
+   unsigned index;      /* job index in its chain, from 1 */
+   unsigned mode;       /* enum pipe_prim_type */
+   unsigned count;      /* vertices, or indices */
+   unsigned instances;
+   unsigned index_size_B; /* 0: not indexed */
+   bool restart;          /* primitive restart at the all-ones index */
+   uint64_t indices;      /* first index read */
+   uint32_t base_vertex;  /* added to each index, or the first vertex */
+   uint64_t tiler;        /* tiler context */
+   unsigned scissor[4];   /* min x, min y, max x, max y (inclusive) */
+   float min_z, max_z;
+   bool cull_front, cull_back, front_ccw;
+   uint64_t depth_stencil;
+   uint64_t blend;        /* blend descriptors, one per render target */
+   unsigned blend_count;
+   unsigned rt_mask;
+   bool fs_kills;         /* the fragment shader discards */
+   unsigned varying_B;    /* per vertex, 0 without a varying shader */
+   struct panfrost_shader_env position, varying, fragment;
+};
+
+/* Fixed-function blending of one render target: replace under a colour
+ * mask (blend equations other than replace are refused by the caller).
+ */
+struct panfrost_blend_rt {
+   bool enabled;        /* a render target is bound */
+   unsigned format;     /* enum pipe_format */
+   unsigned colormask;  /* PIPE_MASK_RGBA bits */
+};
+
+/* Resource tables of a graphics shader (the compiler's driver interface). */
+enum panfrost_table {
+   PANFROST_TABLE_UBO = 0,
+   PANFROST_TABLE_ATTRIBUTE = 1,
+   PANFROST_TABLE_ATTRIBUTE_BUFFER = 2,
+   PANFROST_TABLE_SAMPLER = 3,
+   PANFROST_TABLE_TEXTURE = 4,
+   PANFROST_TABLE_COUNT,
+};
+
+struct panfrost_arch_draw {
+   /* Graphics shader program descriptor. */
+   void (*emit_gfx_shader)(void *cpu, enum panfrost_gfx_program kind,
+                           uint64_t binary, unsigned work_regs);
+
+   /* Resource tables: one entry per table, each naming count descriptors
+    * of desc_size_B bytes at addr.
+    */
+   unsigned resource_size_B, resource_align_B, desc_size_B;
+   void (*emit_resource)(void *cpu, uint64_t addr, unsigned count);
+   /* A buffer descriptor (attribute buffers, constant buffers). */
+   void (*emit_buffer)(void *cpu, uint64_t addr, unsigned size_B,
+                       unsigned stride_B);
+   /* An attribute descriptor reading buffer buffer_index of the attribute
+    * buffer table; false for a format it cannot fetch.
+    */
+   bool (*emit_attribute)(void *cpu, unsigned format, unsigned buffer_index,
+                          unsigned offset_B, unsigned stride_B,
+                          bool per_instance);
+   /* false for a render target format fixed-function blending lacks. */
+   unsigned blend_size_B, blend_align_B;
+   bool (*emit_blend)(void *cpu, unsigned rt, const struct panfrost_blend_rt *b);
+   unsigned depth_stencil_size_B, depth_stencil_align_B;
+   void (*emit_depth_stencil)(void *cpu, bool depth, unsigned depth_func,
+                              bool depth_write);
+   /* The tiler heap descriptor and a tiler context using it. */
+   unsigned tiler_heap_size_B, tiler_context_size_B, tiler_align_B;
+   void (*emit_tiler)(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
+                      uint64_t heap_bo_va, unsigned heap_size_B,
+                      unsigned hierarchy_mask, unsigned fb_width,
+                      unsigned fb_height);
+   unsigned draw_job_size_B;
+   void (*emit_draw_job)(void *cpu, const struct panfrost_draw_job *j);
+};
+
 struct panfrost_arch {
    /* Compute shader program descriptor for a binary using registers
     * r0..work_regs-1 plus the compute preloads.
@@ -35,9 +127,16 @@ struct panfrost_arch {
    unsigned shader_desc_size_B, shader_desc_align_B;
    void (*emit_compute_shader)(void *cpu, uint64_t binary, unsigned work_regs);
 
-   /* A local storage descriptor without thread or workgroup storage. */
+   /* A local storage descriptor without workgroup storage; tls_base 0
+    * means no thread storage, else tls_shift gives 16 << tls_shift bytes
+    * per thread (panfrost_tls_shift).
+    */
    unsigned local_storage_size_B, local_storage_align_B;
-   void (*emit_local_storage)(void *cpu);
+   void (*emit_local_storage)(void *cpu, uint64_t tls_base,
+                              unsigned tls_shift);
+
+   /* Draw emitters, NULL when the architecture has none yet. */
+   const struct panfrost_arch_draw *draw;
 
    unsigned job_align_B;
    unsigned compute_job_size_B;
@@ -48,6 +147,7 @@ struct panfrost_arch {
 };
 
 extern const struct panfrost_arch pan_v9_panfrost_arch;
+extern const struct panfrost_arch_draw pan_v9_panfrost_arch_draw;
 
 /* The table of an architecture, NULL when none is built in. */
 const struct panfrost_arch *panfrost_arch_get(unsigned arch);

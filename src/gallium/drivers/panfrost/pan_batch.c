@@ -39,6 +39,7 @@ panfrost_batch_init(struct panfrost_context *ctx)
    pan_pool_init(&b->pool, panfrost_device(ctx->base.screen), 0,
                  PANFROST_BATCH_POOL_CHUNK_B, "Batch descriptors");
    util_dynarray_init(&b->compute_jobs, NULL);
+   util_dynarray_init(&b->draw_jobs, NULL);
    util_dynarray_init(&b->bos, NULL);
 }
 
@@ -50,6 +51,8 @@ batch_reset(struct panfrost_batch *b)
       pan_bo_unref(e->bo);
    util_dynarray_clear(&b->bos);
    util_dynarray_clear(&b->compute_jobs);
+   util_dynarray_clear(&b->draw_jobs);
+   b->tiler = 0;
    b->clear = 0;
    pan_pool_finish(&b->pool);
 }
@@ -60,6 +63,7 @@ panfrost_batch_fini(struct panfrost_context *ctx)
    batch_reset(&ctx->batch);
    util_dynarray_fini(&ctx->batch.bos);
    util_dynarray_fini(&ctx->batch.compute_jobs);
+   util_dynarray_fini(&ctx->batch.draw_jobs);
 }
 
 bool
@@ -92,27 +96,73 @@ panfrost_batch_next_job_index(struct panfrost_context *ctx)
           1;
 }
 
-bool
-panfrost_batch_add_compute_job(struct panfrost_context *ctx, void *cpu,
-                               uint64_t gpu)
+/* Appends a job to one of the batch's chains, linking the previous one. */
+static bool
+append_job(struct panfrost_context *ctx, struct util_dynarray *chain,
+           void *cpu, uint64_t gpu)
 {
-   struct panfrost_batch *b = &ctx->batch;
    const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
-   unsigned n =
-      util_dynarray_num_elements(&b->compute_jobs, struct panfrost_batch_job);
+   unsigned n = util_dynarray_num_elements(chain, struct panfrost_batch_job);
    struct panfrost_batch_job *job =
-      util_dynarray_grow(&b->compute_jobs, struct panfrost_batch_job, 1);
+      util_dynarray_grow(chain, struct panfrost_batch_job, 1);
 
    if (!job)
       return false;
    job->cpu = cpu;
    job->gpu = gpu;
    if (n) {
-      struct panfrost_batch_job *prev = util_dynarray_element(
-         &b->compute_jobs, struct panfrost_batch_job, n - 1);
+      struct panfrost_batch_job *prev =
+         util_dynarray_element(chain, struct panfrost_batch_job, n - 1);
       arch->link_job(prev->cpu, gpu);
    }
    return true;
+}
+
+bool
+panfrost_batch_add_compute_job(struct panfrost_context *ctx, void *cpu,
+                               uint64_t gpu)
+{
+   return append_job(ctx, &ctx->batch.compute_jobs, cpu, gpu);
+}
+
+bool
+panfrost_batch_add_draw_job(struct panfrost_context *ctx, void *cpu,
+                            uint64_t gpu)
+{
+   return append_job(ctx, &ctx->batch.draw_jobs, cpu, gpu);
+}
+
+uint64_t
+panfrost_batch_local_storage(struct panfrost_context *ctx, unsigned tls_size)
+{
+   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
+   const struct panfrost_arch *arch = screen->arch;
+   struct pan_ptr desc = pan_pool_alloc(&ctx->batch.pool,
+                                        arch->local_storage_size_B,
+                                        arch->local_storage_align_B);
+   if (!desc.cpu)
+      return 0;
+   if (!tls_size) {
+      arch->emit_local_storage(desc.cpu, 0, 0);
+      return desc.gpu;
+   }
+
+   /* The hardware gives each thread 16 << shift bytes, threads of a core
+    * thread_tls_alloc apart, cores by their id (ids may have gaps).
+    */
+   unsigned shift = util_logbase2_ceil(DIV_ROUND_UP(tls_size, 16));
+   uint64_t size_B = (16ull << shift) *
+                     util_next_power_of_two(screen->dev.thread_tls_alloc) *
+                     screen->dev.core_id_range;
+   struct pan_bo *bo = pan_bo_create(&screen->dev, size_B, PAN_BO_INVISIBLE,
+                                     "Thread local storage");
+   if (!bo)
+      return 0;
+   bool ok = panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ |
+                                               PAN_BO_ACCESS_WRITE);
+   arch->emit_local_storage(desc.cpu, bo->gpu_va, shift);
+   pan_bo_unref(bo); /* the batch keeps its own reference */
+   return ok ? desc.gpu : 0;
 }
 
 void
@@ -168,6 +218,9 @@ panfrost_batch_writes(struct panfrost_context *ctx,
    const struct pipe_framebuffer_state *fb = &ctx->state.fb;
    unsigned clear = ctx->batch.clear;
 
+   /* Draws may write every attachment of the pass. */
+   if (ctx->batch.tiler)
+      clear |= PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTHSTENCIL;
    if (compute_uses(ctx, prsc, PAN_BO_ACCESS_WRITE))
       return true;
 
@@ -257,6 +310,15 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
       pan_rt_pack_clear(surf->format, &rt->format, &b->clear_color[i],
                         rt->clear_words);
       add_bo(bos, rsc->bo, PAN_BO_ACCESS_WRITE);
+   } else if (b->tiler) {
+      /* Without preloads the tile buffer starts undefined: what the pass
+       * did not draw or clear is lost.
+       */
+      panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
+                         "draws without a clear of the pass: the previous "
+                         "contents are not preloaded (not implemented yet)");
+      rt->write = true;
+      add_bo(bos, rsc->bo, PAN_BO_ACCESS_WRITE);
    }
 }
 
@@ -269,6 +331,9 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    unsigned clear = b->clear & PIPE_CLEAR_DEPTHSTENCIL;
    unsigned arch = panfrost_device(ctx->base.screen)->arch;
 
+   /* Draws may test and write depth: the buffer is part of the pass. */
+   if (b->tiler)
+      clear = PIPE_CLEAR_DEPTHSTENCIL;
    if (!surf || !clear)
       return;
 
@@ -325,6 +390,7 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
       .tile_budget_B = screen->dev.optimal_tib_size_B,
       .no_hierarchical_tiling = pan_model_has_quirk(
          screen->dev.model, PAN_QUIRK_NO_HIERARCHICAL_TILING),
+      .tiler = ctx->batch.tiler,
    };
 
    if (!key->width || !key->height)
@@ -459,38 +525,41 @@ submit_chain(struct panfrost_context *ctx, uint64_t jc,
    return true;
 }
 
+/* Submits one chain of the batch (compute or IDVS jobs) with every BO the
+ * batch uses.
+ */
 static bool
-submit_compute(struct panfrost_context *ctx)
+submit_jobs(struct panfrost_context *ctx, struct util_dynarray *chain,
+            const char *what)
 {
    struct panfrost_batch *b = &ctx->batch;
    unsigned count =
-      util_dynarray_num_elements(&b->compute_jobs, struct panfrost_batch_job);
+      util_dynarray_num_elements(chain, struct panfrost_batch_job);
    struct batch_bos bos = { .count = 0 };
    void **jobs = malloc(count * sizeof(*jobs));
 
    if (!jobs) {
-      mesa_loge("panfrost: out of memory, compute jobs dropped");
+      mesa_loge("panfrost: out of memory, %s jobs dropped", what);
       return false;
    }
    for (unsigned i = 0; i < count; ++i)
       jobs[i] =
-         util_dynarray_element(&b->compute_jobs, struct panfrost_batch_job, i)
-            ->cpu;
+         util_dynarray_element(chain, struct panfrost_batch_job, i)->cpu;
 
    util_dynarray_foreach(&b->bos, struct panfrost_batch_bo, e)
       add_bo(&bos, e->bo, e->access);
    for (unsigned i = 0; i < pan_pool_bo_count(&b->pool); ++i)
-      add_bo(&bos, pan_pool_bos(&b->pool)[i], PAN_BO_ACCESS_READ);
+      add_bo(&bos, pan_pool_bos(&b->pool)[i],
+             PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
 
    bool ok = false;
    if (bos.overflow) {
-      mesa_loge("panfrost: compute jobs use more than %u buffers, dropped",
+      mesa_loge("panfrost: %s jobs use more than %u buffers, dropped", what,
                 PANFROST_MAX_SUBMIT_BOS);
    } else {
       uint64_t jc =
-         util_dynarray_element(&b->compute_jobs, struct panfrost_batch_job, 0)
-            ->gpu;
-      ok = submit_chain(ctx, jc, &bos, 0, jobs, count, "compute");
+         util_dynarray_element(chain, struct panfrost_batch_job, 0)->gpu;
+      ok = submit_chain(ctx, jc, &bos, 0, jobs, count, what);
    }
    free(jobs);
    return ok;
@@ -516,8 +585,13 @@ panfrost_batch_submit(struct panfrost_context *ctx)
    bool ok = true;
 
    if (util_dynarray_num_elements(&b->compute_jobs, struct panfrost_batch_job))
-      ok = submit_compute(ctx);
-   if (b->clear)
+      ok = submit_jobs(ctx, &b->compute_jobs, "compute");
+   /* The vertex and tiler work of the pass, then its fragment job, which
+    * waits for it (each submit waits for the previous one).
+    */
+   if (util_dynarray_num_elements(&b->draw_jobs, struct panfrost_batch_job))
+      ok = submit_jobs(ctx, &b->draw_jobs, "vertex") && ok;
+   if (b->clear || b->tiler)
       ok = submit_pass(ctx) && ok;
 
    batch_reset(b);

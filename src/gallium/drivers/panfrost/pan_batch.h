@@ -36,6 +36,11 @@ struct panfrost_batch {
 
    /* Compute jobs in dispatch order (struct panfrost_batch_job). */
    struct util_dynarray compute_jobs;
+   /* IDVS jobs of the pass in draw order, and the tiler context they
+    * share with the fragment job (0 before the first draw).
+    */
+   struct util_dynarray draw_jobs;
+   uint64_t tiler;
    /* BOs the compute jobs use, each referenced until the submit
     * (struct panfrost_batch_bo).
     */
@@ -82,6 +87,19 @@ unsigned panfrost_batch_next_job_index(struct panfrost_context *ctx);
  */
 bool panfrost_batch_add_compute_job(struct panfrost_context *ctx, void *cpu,
                                     uint64_t gpu);
+
+/* Appends an IDVS job of the pass (its index from the number of draw
+ * jobs + 1).  false when out of memory.
+ */
+bool panfrost_batch_add_draw_job(struct panfrost_context *ctx, void *cpu,
+                                 uint64_t gpu);
+
+/* A local storage descriptor for jobs whose shaders spill tls_size bytes
+ * per thread (0: none); the storage stays referenced until the submit.
+ * 0 when out of memory.
+ */
+uint64_t panfrost_batch_local_storage(struct panfrost_context *ctx,
+                                      unsigned tls_size);
 
 /* Submits the pending pass, if any.  Returns false when the submit failed
  * (the pass is dropped and the reason logged).

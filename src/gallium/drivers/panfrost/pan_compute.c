@@ -65,6 +65,7 @@ compile_compute(struct panfrost_context *ctx,
    arch->emit_compute_shader(cpu + code_B, so->bo->gpu_va, bin.work_regs);
    so->shader_desc = so->bo->gpu_va + code_B;
    so->work_regs = bin.work_regs;
+   so->tls_size = bin.tls_size;
 
 out:
    ralloc_free(nir);
@@ -193,6 +194,9 @@ fill_push_entry(struct panfrost_context *ctx,
                                  PAN_BO_ACCESS_READ |
                                     (writable ? PAN_BO_ACCESS_WRITE : 0)))
          return false;
+      if (writable)
+         pan_index_cache_invalidate(&panfrost_resource(sb->buffer)->index_cache,
+                                    sb->buffer_offset, sb->buffer_size);
       if (e->source == PANFROST_PUSH_SSBO_SIZE) {
          words[0] = sb->buffer_size;
          return true;
@@ -332,20 +336,18 @@ panfrost_launch_grid(struct pipe_context *pctx,
       }
    }
 
-   struct pan_ptr tls = pan_pool_alloc(pool, arch->local_storage_size_B,
-                                       arch->local_storage_align_B);
+   uint64_t tls = panfrost_batch_local_storage(ctx, so->tls_size);
    struct pan_ptr job =
       pan_pool_alloc(pool, arch->compute_job_size_B, arch->job_align_B);
-   if (!tls.cpu || !job.cpu ||
+   if (!tls || !job.cpu ||
        !panfrost_batch_add_bo(ctx, so->bo, PAN_BO_ACCESS_READ))
       goto oom;
-   arch->emit_local_storage(tls.cpu);
 
    struct panfrost_compute_job desc = {
       .shader = so->shader_desc,
       .fau = fau.gpu,
       .fau_words = fau_words,
-      .thread_storage = tls.gpu,
+      .thread_storage = tls,
       .size = { info->block[0], info->block[1], info->block[2] },
       .count = { grid[0], grid[1], grid[2] },
       .index = panfrost_batch_next_job_index(ctx),

@@ -70,6 +70,7 @@ struct panfrost_compute_shader {
    struct pan_bo *bo; /* binary, then the shader program descriptor */
    uint64_t shader_desc;
    unsigned work_regs;
+   unsigned tls_size; /* spilled bytes per thread */
    struct panfrost_push_layout push;
    unsigned input_B; /* kernel input bytes the shader may read */
    char error[256];

@@ -86,6 +86,7 @@ panfrost_context_destroy(struct pipe_context *pctx)
 
    /* Pending clears are for surfaces nobody can read any more. */
    panfrost_batch_fini(ctx);
+   pan_bo_unref(ctx->tiler_heap);
    pctx->screen->fence_reference(pctx->screen, &ctx->last_fence, NULL);
    panfrost_context_release_state(pctx);
    panfrost_context_release_compute(ctx);

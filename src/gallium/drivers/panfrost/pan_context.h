@@ -11,15 +11,42 @@
 #include "util/u_debug.h"
 
 #include "pan_batch.h"
+#include "pan_compile.h"
 #include "pan_compute.h"
 
 #define PANFROST_MAX_SAMPLERS 16
 #define PANFROST_MAX_VBUFS 16
 
-/* A compiled shader, once the back ends exist; the NIR it came from today. */
+/* One program of a graphics shader, compiled by our compiler. */
+struct panfrost_program {
+   uint64_t desc;          /* shader program descriptor */
+   unsigned tls_size;      /* thread storage per thread for spills */
+   unsigned nr_push;
+   struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
+};
+
+/* A vertex or fragment state object, compiled at creation (pan_shader.c).
+ * A vertex shader is two IDVS programs, position then varying; a fragment
+ * shader one.  error is set when it could not be compiled: its draws are
+ * dropped with that message.
+ */
 struct panfrost_shader {
    enum pipe_shader_type stage;
-   struct nir_shader *nir;
+   struct pan_bo *bo; /* binaries, then the program descriptors */
+   struct panfrost_program progs[2];
+   unsigned nr_progs;
+   /* Generic varyings VARn written (vertex) or read (fragment): highest
+    * n + 1, each a 16-byte slot of the vertex packet.
+    */
+   unsigned varying_slots;
+   bool kills;        /* fragment: discards */
+   bool uses_textures;
+   char error[256];
+};
+
+struct panfrost_vertex_elements {
+   unsigned count;
+   struct pipe_vertex_element elements[PIPE_MAX_ATTRIBS];
 };
 
 /* Gallium state as last set by the frontend. The draw path will translate
@@ -51,6 +78,8 @@ enum panfrost_warning {
    PANFROST_WARN_ZS_ASPECT = 1 << 2,
    PANFROST_WARN_PARTIAL_CLEAR = 1 << 3,
    PANFROST_WARN_COMPUTE = 1 << 4,
+   PANFROST_WARN_DRAW = 1 << 5,
+   PANFROST_WARN_PRELOAD = 1 << 6,
 };
 
 struct panfrost_context {
@@ -63,6 +92,11 @@ struct panfrost_context {
    /* The pass being gathered, and the fence of the last submit. */
    struct panfrost_batch batch;
    struct pipe_fence_handle *last_fence;
+
+   /* The growable tiler heap of this context's passes, made at the first
+    * draw.
+    */
+   struct pan_bo *tiler_heap;
 };
 
 static inline struct panfrost_context *
@@ -79,6 +113,12 @@ void panfrost_warn_once(struct panfrost_context *ctx,
 void panfrost_context_init_state(struct pipe_context *pctx);
 void panfrost_context_init_shaders(struct pipe_context *pctx);
 void panfrost_context_init_draw(struct pipe_context *pctx);
+void panfrost_draw_vbo(struct pipe_context *pctx,
+                       const struct pipe_draw_info *info,
+                       unsigned drawid_offset,
+                       const struct pipe_draw_indirect_info *indirect,
+                       const struct pipe_draw_start_count_bias *draws,
+                       unsigned num_draws);
 void panfrost_context_release_state(struct pipe_context *pctx);
 
 #endif

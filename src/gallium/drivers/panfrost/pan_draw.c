@@ -4,9 +4,10 @@
  */
 
 /* Entry points that make the GPU draw.  Clears of whole surfaces become
- * render passes (pan_batch.c); draws and partial clears need the shader
- * back ends, so they are dropped, and the first one says so once, in the
- * log and through the GL debug output, so a user sees why nothing renders.
+ * render passes (pan_batch.c); draws become IDVS jobs of the pass
+ * (pan_draw_vbo.c).  Partial clears and blits need a draw of their own,
+ * so they are dropped, and the first one says so once, in the log and
+ * through the GL debug output, so a user sees why nothing renders.
  */
 
 #include "util/u_framebuffer.h"
@@ -14,17 +15,6 @@
 #include "util/u_surface.h"
 
 #include "pan_context.h"
-
-static void
-panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
-                  unsigned drawid_offset,
-                  const struct pipe_draw_indirect_info *indirect,
-                  const struct pipe_draw_start_count_bias *draws,
-                  unsigned num_draws)
-{
-   panfrost_warn_once(panfrost_context(pctx), PANFROST_WARN_NO_DRAW,
-                      "draws are not implemented yet (dropped)");
-}
 
 static bool
 covers(unsigned x, unsigned y, unsigned w, unsigned h, unsigned width,

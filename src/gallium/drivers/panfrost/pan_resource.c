@@ -30,6 +30,7 @@ panfrost_resource_alloc(struct pipe_screen *pscreen,
 
    if (!rsc)
       return NULL;
+   pan_index_cache_init(&rsc->index_cache);
 
    rsc->base = *templ;
    rsc->base.screen = pscreen;

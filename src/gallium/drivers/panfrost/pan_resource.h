@@ -10,6 +10,7 @@
 
 #include "pan_bo.h"
 #include "pan_image_layout.h"
+#include "pan_index_cache.h"
 
 struct panfrost_resource {
    struct pipe_resource base;
@@ -18,6 +19,10 @@ struct panfrost_resource {
    struct pan_image_layout layout;
    /* Display-side buffer when a kmsro display owns the scanout memory. */
    struct renderonly_scanout *scanout;
+   /* Index ranges of indexed draws from this buffer; CPU and GPU writes
+    * forget the ranges they overlap.
+    */
+   struct pan_index_cache index_cache;
 };
 
 static inline struct panfrost_resource *

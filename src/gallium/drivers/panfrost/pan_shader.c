@@ -3,32 +3,133 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Shader state objects. The back-end compilers are not wired in yet, so a
- * shader keeps the NIR the frontend produced; compiling happens here once
- * they are. */
+/* Vertex and fragment state objects, compiled once at creation with our
+ * Valhall compiler (the default variant: nothing in them depends on other
+ * state yet).  A shader the compiler refuses still gives a state object;
+ * its draws are dropped with the compiler's message.
+ */
+
+#include <stdio.h>
+#include <string.h>
 
 #include "compiler/nir/nir.h"
 #include "nir/tgsi_to_nir.h"
+#include "util/log.h"
 #include "util/ralloc.h"
+#include "util/u_math.h"
 #include "util/u_memory.h"
 
+#include "pan_arch.h"
+#include "pan_bo.h"
 #include "pan_context.h"
+#include "pan_screen.h"
+
+/* Highest generic varying slot in mask, plus one. */
+static unsigned
+varying_slots(uint64_t mask)
+{
+   mask >>= VARYING_SLOT_VAR0;
+   return mask ? util_last_bit64(mask) : 0;
+}
+
+/* Compiles nir (which it frees) into so, or sets so->error. */
+static void
+compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
+            nir_shader *nir)
+{
+   const struct panfrost_arch *arch = screen->arch;
+   bool vs = so->stage == PIPE_SHADER_VERTEX;
+   struct pan_va_binary bins[2];
+   char err[sizeof(so->error)] = "";
+
+   if (!arch || !arch->draw) {
+      snprintf(so->error, sizeof(so->error),
+               "draws are not supported on v%u yet", screen->dev.arch);
+      goto out;
+   }
+
+   nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
+   so->varying_slots = varying_slots(vs ? nir->info.outputs_written
+                                        : nir->info.inputs_read);
+   so->kills = !vs && nir->info.fs.uses_discard;
+   so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
+   so->nr_progs = vs ? 2 : 1;
+
+   /* The compiler lowers in place: each IDVS variant gets its own copy. */
+   for (unsigned i = 0; i < so->nr_progs; ++i) {
+      struct pan_va_compile_options opts = {
+         .variant = !vs     ? PAN_VA_VARIANT_DEFAULT
+                    : i == 0 ? PAN_VA_VARIANT_POSITION
+                             : PAN_VA_VARIANT_VARYING,
+      };
+      nir_shader *copy = i + 1 < so->nr_progs ? nir_shader_clone(nir, nir)
+                                              : nir;
+      if (!pan_va_compile_opts(copy, nir, &opts, &bins[i], NULL, err,
+                               sizeof(err))) {
+         snprintf(so->error, sizeof(so->error), "%s", err);
+         goto out;
+      }
+   }
+
+   const struct panfrost_arch_draw *d = arch->draw;
+   unsigned offsets[2], size_B = 0;
+   for (unsigned i = 0; i < so->nr_progs; ++i) {
+      offsets[i] = size_B;
+      size_B = ALIGN_POT(size_B + bins[i].nr_words * 8,
+                         arch->shader_desc_align_B);
+   }
+   unsigned desc_B = size_B;
+   size_B += so->nr_progs * arch->shader_desc_size_B;
+
+   so->bo = pan_bo_create(&screen->dev, size_B, PAN_BO_EXECUTE,
+                          vs ? "Vertex shader" : "Fragment shader");
+   uint8_t *cpu = so->bo ? pan_bo_mmap(so->bo) : NULL;
+   if (!cpu) {
+      snprintf(so->error, sizeof(so->error),
+               "out of GPU memory for a shader binary");
+      goto out;
+   }
+   for (unsigned i = 0; i < so->nr_progs; ++i) {
+      struct panfrost_program *p = &so->progs[i];
+      unsigned at = desc_B + i * arch->shader_desc_size_B;
+
+      memcpy(cpu + offsets[i], bins[i].words, bins[i].nr_words * 8);
+      d->emit_gfx_shader(cpu + at,
+                         vs ? PANFROST_PROGRAM_VERTEX
+                            : PANFROST_PROGRAM_FRAGMENT,
+                         so->bo->gpu_va + offsets[i], bins[i].work_regs);
+      p->desc = so->bo->gpu_va + at;
+      p->tls_size = bins[i].tls_size;
+      p->nr_push = bins[i].nr_push;
+      memcpy(p->push, bins[i].push, sizeof(p->push));
+   }
+
+out:
+   ralloc_free(nir);
+}
 
 static void *
 panfrost_create_shader(struct pipe_context *pctx,
                        const struct pipe_shader_state *cso,
                        enum pipe_shader_type stage)
 {
+   struct panfrost_context *ctx = panfrost_context(pctx);
    struct panfrost_shader *so = CALLOC_STRUCT(panfrost_shader);
 
    if (!so)
       return NULL;
 
    so->stage = stage;
-   if (cso->type == PIPE_SHADER_IR_NIR)
-      so->nir = cso->ir.nir; /* ownership moves to us */
-   else
-      so->nir = tgsi_to_nir(cso->tokens, pctx->screen, false);
+   nir_shader *nir = cso->type == PIPE_SHADER_IR_NIR
+                        ? cso->ir.nir /* ownership moves to us */
+                        : tgsi_to_nir(cso->tokens, pctx->screen, false);
+   compile_gfx(panfrost_screen(pctx->screen), so, nir);
+   if (so->error[0]) {
+      const char *what = stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment";
+      mesa_loge("panfrost: %s shader refused: %s", what, so->error);
+      util_debug_message(&ctx->debug, SHADER_INFO,
+                         "panfrost: %s shader refused: %s", what, so->error);
+   }
    return so;
 }
 
@@ -36,8 +137,12 @@ static void
 panfrost_delete_shader(struct pipe_context *pctx, void *cso)
 {
    struct panfrost_shader *so = cso;
+   struct panfrost_state *st = &panfrost_context(pctx)->state;
 
-   ralloc_free(so->nir);
+   if (st->shaders[so->stage] == so)
+      st->shaders[so->stage] = NULL;
+   /* A pending batch holds its own reference to the binaries. */
+   pan_bo_unref(so->bo);
    FREE(so);
 }
 

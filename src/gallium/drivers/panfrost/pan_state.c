@@ -42,11 +42,6 @@ PAN_CSO(blend, blend, struct pipe_blend_state)
 PAN_CSO(rasterizer, rast, struct pipe_rasterizer_state)
 PAN_CSO(zsa, zsa, struct pipe_depth_stencil_alpha_state)
 
-struct panfrost_vertex_elements {
-   unsigned count;
-   struct pipe_vertex_element elements[PIPE_MAX_ATTRIBS];
-};
-
 static void *
 panfrost_create_vertex_elements(struct pipe_context *pctx, unsigned count,
                                 const struct pipe_vertex_element *elements)

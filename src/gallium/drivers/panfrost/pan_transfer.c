@@ -42,6 +42,8 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
    uint8_t *cpu = pan_bo_mmap(rsc->bo);
    if (!cpu)
       return NULL;
+   if ((usage & PIPE_MAP_WRITE) && prsc->target == PIPE_BUFFER)
+      pan_index_cache_invalidate(&rsc->index_cache, box->x, box->width);
 
    struct pipe_transfer *xfer = CALLOC_STRUCT(pipe_transfer);
    if (!xfer)

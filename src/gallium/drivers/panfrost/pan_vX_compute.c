@@ -39,10 +39,14 @@ emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs)
 }
 
 static void
-emit_local_storage(void *cpu)
+emit_local_storage(void *cpu, uint64_t tls_base, unsigned tls_shift)
 {
    pan_pack(cpu, local_storage, cfg)
    {
+      if (tls_base) {
+         cfg.tls_size = tls_shift;
+         cfg.tls_base_pointer = tls_base;
+      }
       cfg.wls_instances = MALI_LOCAL_STORAGE_NO_WLS;
    }
 }
@@ -87,6 +91,7 @@ const struct panfrost_arch PAN_GENX(panfrost_arch) = {
    .local_storage_size_B = pan_size(local_storage),
    .local_storage_align_B = pan_alignment(local_storage),
    .emit_local_storage = emit_local_storage,
+   .draw = &PAN_GENX(panfrost_arch_draw),
    .job_align_B = pan_alignment(compute_job),
    .compute_job_size_B = pan_size(compute_job),
    .emit_compute_job = emit_compute_job,

@@ -1,0 +1,558 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * draw_vbo: one IDVS job per draw, appended to the pass of the current
+ * framebuffer.  The state is translated into descriptors here, with the
+ * architecture's emitters (screen->arch->draw); what the driver cannot do
+ * yet drops the draw with a message given once per context.  See
+ * docs/drivers/panfrost/draw-path.rst.
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "util/format/u_format.h"
+#include "util/log.h"
+#include "util/u_inlines.h"
+#include "util/u_math.h"
+
+#include "pan_arch.h"
+#include "pan_bo.h"
+#include "pan_context.h"
+#include "pan_fb.h"
+#include "pan_index_range.h"
+#include "pan_resource.h"
+#include "pan_screen.h"
+#include "pan_tiler_sizing.h"
+
+#define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
+
+/* Copies size_B bytes into the batch's memory; 0 when out of memory. */
+static uint64_t
+upload(struct panfrost_context *ctx, const void *data, size_t size_B,
+       unsigned align_B)
+{
+   struct pan_ptr p = pan_pool_alloc(&ctx->batch.pool, MAX2(size_B, 4),
+                                     align_B);
+   if (!p.cpu)
+      return 0;
+   memcpy(p.cpu, data, size_B);
+   return p.gpu;
+}
+
+/* The GPU address of a resource range the draw reads. */
+static uint64_t
+read_resource(struct panfrost_context *ctx, struct pipe_resource *prsc,
+              unsigned offset_B)
+{
+   struct pan_bo *bo = panfrost_resource(prsc)->bo;
+
+   if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
+      return 0;
+   return bo->gpu_va + offset_B;
+}
+
+/* The tiler context of the pass, made at its first draw. */
+static uint64_t
+batch_tiler(struct panfrost_context *ctx)
+{
+   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
+   const struct panfrost_arch_draw *d = screen->arch->draw;
+   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+   struct panfrost_batch *b = &ctx->batch;
+   struct pan_tiler_heap_layout heap;
+   struct pan_tiler_context_params params;
+
+   if (b->tiler)
+      return b->tiler;
+
+   struct pan_tiler_features features =
+      pan_decode_tiler_features(screen->dev.tiler_features
+                                   ? screen->dev.tiler_features
+                                   : PAN_TILER_FEATURES_DEFAULT);
+   if (!pan_tiler_heap_layout(0, &heap) ||
+       !pan_tiler_context_params(&features, fb->width, fb->height, &params))
+      return 0;
+   if (!ctx->tiler_heap) {
+      ctx->tiler_heap = pan_bo_create(&screen->dev, heap.reserved_size_B,
+                                      PAN_BO_GROWABLE | PAN_BO_INVISIBLE,
+                                      "Tiler heap");
+      if (!ctx->tiler_heap)
+         return 0;
+   }
+
+   struct pan_ptr h =
+      pan_pool_alloc(&b->pool, d->tiler_heap_size_B, d->tiler_align_B);
+   struct pan_ptr t =
+      pan_pool_alloc(&b->pool, d->tiler_context_size_B, d->tiler_align_B);
+   if (!h.cpu || !t.cpu ||
+       !panfrost_batch_add_bo(ctx, ctx->tiler_heap,
+                              PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
+      return 0;
+   d->emit_tiler(h.cpu, h.gpu, t.cpu,
+                 ctx->tiler_heap->gpu_va + heap.bottom_offset_B,
+                 heap.reserved_size_B, params.hierarchy_mask,
+                 params.fb_width_px, params.fb_height_px);
+   b->tiler = t.gpu;
+   return b->tiler;
+}
+
+/* The push words of one program (the compiler's push table). */
+static bool
+push_words(struct panfrost_context *ctx, enum pipe_shader_type stage,
+           const struct panfrost_program *p, struct panfrost_shader_env *env)
+{
+   const struct pipe_viewport_state *vp = &ctx->state.viewport;
+   uint32_t words[PAN_VA_MAX_PUSH_WORDS + 1] = { 0 };
+
+   for (unsigned i = 0; i < p->nr_push; ++i) {
+      const struct pan_va_push_word *w = &p->push[i];
+      unsigned c = w->offset_B / 4;
+
+      switch (w->source) {
+      case PAN_VA_PUSH_VIEWPORT_SCALE:
+         memcpy(&words[i], &vp->scale[c % 3], 4);
+         break;
+      case PAN_VA_PUSH_VIEWPORT_OFFSET:
+         memcpy(&words[i], &vp->translate[c % 3], 4);
+         break;
+      default: {
+         const struct pipe_constant_buffer *cb =
+            &ctx->state.cbufs[stage][w->ubo];
+         const uint8_t *data = cb->user_buffer;
+         if (!data && cb->buffer)
+            data = (const uint8_t *)pan_bo_mmap(
+                      panfrost_resource(cb->buffer)->bo) +
+                   cb->buffer_offset;
+         if (!data || w->offset_B + 4 > cb->buffer_size) {
+            drop(ctx, "constant buffer %u does not hold the word at %u, "
+                      "draw dropped",
+                 w->ubo, w->offset_B);
+            return false;
+         }
+         memcpy(&words[i], data + w->offset_B, 4);
+      }
+      }
+   }
+   env->fau_words = ALIGN_POT(p->nr_push, 2);
+   env->fau = env->fau_words ? upload(ctx, words, env->fau_words * 4, 8) : 0;
+   return !env->fau_words || env->fau;
+}
+
+/* The constant buffers of a stage as buffer descriptors (LD_BUFFER). */
+static uint64_t
+ubo_table(struct panfrost_context *ctx, enum pipe_shader_type stage,
+          unsigned *count)
+{
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct pipe_constant_buffer *cbs = ctx->state.cbufs[stage];
+   unsigned n = 0;
+
+   for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i) {
+      if (cbs[i].buffer || cbs[i].user_buffer)
+         n = i + 1;
+   }
+   *count = n;
+   if (!n)
+      return 0;
+
+   struct pan_ptr t = pan_pool_alloc(&ctx->batch.pool, n * d->desc_size_B,
+                                     d->resource_align_B);
+   if (!t.cpu)
+      return 0;
+   for (unsigned i = 0; i < n; ++i) {
+      uint64_t va = 0;
+      if (cbs[i].user_buffer)
+         va = upload(ctx, cbs[i].user_buffer, cbs[i].buffer_size, 16);
+      else if (cbs[i].buffer)
+         va = read_resource(ctx, cbs[i].buffer, cbs[i].buffer_offset);
+      d->emit_buffer(t.cpu + i * d->desc_size_B, va,
+                     va ? cbs[i].buffer_size : 0, 0);
+   }
+   return t.gpu;
+}
+
+/* Vertex elements as attributes of table 1 and vertex buffers as table 2;
+ * false (after a message) for what the draw cannot fetch.
+ */
+static bool
+vertex_tables(struct panfrost_context *ctx, uint64_t *attribs,
+              unsigned *attrib_count, uint64_t *bufs, unsigned *buf_count)
+{
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
+   unsigned nve = ve ? ve->count : 0;
+   unsigned nvb = ctx->state.vbuf_count;
+
+   *attrib_count = nve;
+   *buf_count = nvb;
+   struct pan_ptr a = pan_pool_alloc(&ctx->batch.pool,
+                                     MAX2(nve, 1) * d->desc_size_B,
+                                     d->resource_align_B);
+   struct pan_ptr b = pan_pool_alloc(&ctx->batch.pool,
+                                     MAX2(nvb, 1) * d->desc_size_B,
+                                     d->resource_align_B);
+   if (!a.cpu || !b.cpu)
+      return false;
+   *attribs = a.gpu;
+   *bufs = b.gpu;
+
+   for (unsigned i = 0; i < nvb; ++i) {
+      const struct pipe_vertex_buffer *vb = &ctx->state.vbufs[i];
+      uint64_t va = 0;
+      unsigned size_B = 0;
+      if (vb->is_user_buffer) {
+         drop(ctx, "user vertex buffers are not supported (the frontend "
+                   "uploads them), draw dropped");
+         return false;
+      }
+      if (vb->buffer.resource) {
+         va = read_resource(ctx, vb->buffer.resource, vb->buffer_offset);
+         size_B = vb->buffer.resource->width0 - MIN2(vb->buffer_offset,
+                                                      vb->buffer.resource->width0);
+         if (!va)
+            return false;
+      }
+      d->emit_buffer(b.cpu + i * d->desc_size_B, va, size_B, vb->stride);
+   }
+   for (unsigned i = 0; i < nve; ++i) {
+      const struct pipe_vertex_element *e = &ve->elements[i];
+      if (e->instance_divisor > 1 || e->vertex_buffer_index >= nvb) {
+         drop(ctx, "vertex element %u: divisor %u or buffer %u not "
+                   "supported, draw dropped",
+              i, e->instance_divisor, e->vertex_buffer_index);
+         return false;
+      }
+      if (!d->emit_attribute(a.cpu + i * d->desc_size_B, e->src_format,
+                             e->vertex_buffer_index, e->src_offset,
+                             ctx->state.vbufs[e->vertex_buffer_index].stride,
+                             e->instance_divisor)) {
+         drop(ctx, "vertex format %s is not supported, draw dropped",
+              util_format_short_name(e->src_format));
+         return false;
+      }
+   }
+   return true;
+}
+
+/* One resource table pointer (count in the low bits, as the hardware
+ * wants) over the tables given.
+ */
+static uint64_t
+resource_tables(struct panfrost_context *ctx, const uint64_t *addr,
+                const unsigned *count, unsigned n)
+{
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   struct pan_ptr t = pan_pool_alloc(&ctx->batch.pool, n * d->resource_size_B,
+                                     d->resource_align_B);
+   if (!t.cpu)
+      return 0;
+   for (unsigned i = 0; i < n; ++i)
+      d->emit_resource(t.cpu + i * d->resource_size_B, addr[i], count[i]);
+   return t.gpu | n;
+}
+
+/* Blend descriptors of the framebuffer's render targets. */
+static uint64_t
+blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
+{
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+   const struct pipe_blend_state *blend = ctx->state.blend;
+   unsigned n = MAX2(fb->nr_cbufs, 1);
+   struct pan_ptr t = pan_pool_alloc(&ctx->batch.pool, n * d->blend_size_B,
+                                     d->blend_align_B);
+
+   if (!t.cpu || !blend)
+      return 0;
+   *count = n;
+   *rt_mask = 0;
+   for (unsigned i = 0; i < n; ++i) {
+      const struct pipe_rt_blend_state *rt =
+         &blend->rt[blend->independent_blend_enable ? i : 0];
+      struct panfrost_blend_rt b = {
+         .enabled = i < fb->nr_cbufs && fb->cbufs[i],
+         .format = b.enabled ? fb->cbufs[i]->format : PIPE_FORMAT_NONE,
+         .colormask = rt->colormask,
+      };
+      if (b.enabled && (rt->blend_enable || blend->logicop_enable)) {
+         drop(ctx, "blending other than replace is not implemented yet, "
+                   "draw dropped");
+         return 0;
+      }
+      if (!d->emit_blend(t.cpu + i * d->blend_size_B, i, &b)) {
+         drop(ctx, "render target format %s cannot be blended yet, draw "
+                   "dropped",
+              util_format_short_name(b.format));
+         return 0;
+      }
+      if (b.enabled)
+         *rt_mask |= BITFIELD_BIT(i);
+   }
+   return t.gpu;
+}
+
+/* The rectangle the draw may touch: the viewport, the scissor when the
+ * rasterizer enables it, and the framebuffer, inclusive.
+ */
+static void
+draw_bounds(struct panfrost_context *ctx, struct panfrost_draw_job *j)
+{
+   const struct pipe_viewport_state *vp = &ctx->state.viewport;
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+   float minx = vp->translate[0] - fabsf(vp->scale[0]);
+   float maxx = vp->translate[0] + fabsf(vp->scale[0]);
+   float miny = vp->translate[1] - fabsf(vp->scale[1]);
+   float maxy = vp->translate[1] + fabsf(vp->scale[1]);
+   int x0 = MAX2((int)minx, 0), y0 = MAX2((int)miny, 0);
+   int x1 = MIN2((int)ceilf(maxx), (int)fb->width);
+   int y1 = MIN2((int)ceilf(maxy), (int)fb->height);
+
+   if (rast && rast->scissor) {
+      const struct pipe_scissor_state *s = &ctx->state.scissor;
+      x0 = MAX2(x0, (int)s->minx);
+      y0 = MAX2(y0, (int)s->miny);
+      x1 = MIN2(x1, (int)s->maxx);
+      y1 = MIN2(y1, (int)s->maxy);
+   }
+   /* An empty rectangle still needs min <= max: the hardware bounds are
+    * inclusive, so an empty draw covers one pixel outside nothing; the
+    * caller skips those draws.
+    */
+   j->scissor[0] = x0;
+   j->scissor[1] = y0;
+   j->scissor[2] = MAX2(x1, x0 + 1) - 1;
+   j->scissor[3] = MAX2(y1, y0 + 1) - 1;
+
+   float z0 = vp->translate[2] - vp->scale[2];
+   float z1 = vp->translate[2] + vp->scale[2];
+   j->min_z = CLAMP(MIN2(z0, z1), 0.0f, 1.0f);
+   j->max_z = CLAMP(MAX2(z0, z1), 0.0f, 1.0f);
+   j->count = (x1 > x0 && y1 > y0) ? j->count : 0;
+}
+
+/* The index range of an indexed draw, cached per index buffer; false when
+ * no index counts (the draw draws nothing).
+ */
+static bool
+index_range(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+            const struct pipe_draw_start_count_bias *draw,
+            struct pan_index_range *r)
+{
+   struct pan_index_scan scan = {
+      .count = draw->count,
+      .index_size_B = info->index_size,
+      .restart = info->primitive_restart,
+      .restart_index = info->restart_index,
+   };
+   bool ok;
+
+   if (info->has_user_indices) {
+      scan.indices =
+         (const uint8_t *)info->index.user + draw->start * info->index_size;
+      ok = pan_index_range(&scan, r);
+   } else {
+      struct panfrost_resource *rsc = panfrost_resource(info->index.resource);
+      if (panfrost_batch_writes(ctx, &rsc->base))
+         panfrost_batch_submit(ctx);
+      const uint8_t *cpu = pan_bo_wait(rsc->bo, INT64_MAX, false)
+                              ? pan_bo_mmap(rsc->bo)
+                              : NULL;
+      ok = cpu && pan_index_cache_get(&rsc->index_cache, cpu,
+                                      draw->start * info->index_size, &scan,
+                                      r);
+   }
+   return ok && r->min <= r->max;
+}
+
+/* Checks that the draw can be done; false after a message when not. */
+static bool
+draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+               const struct pipe_draw_indirect_info *indirect)
+{
+   struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   const struct pipe_depth_stencil_alpha_state *zsa = ctx->state.zsa;
+   const struct panfrost_arch *arch =
+      panfrost_screen(ctx->base.screen)->arch;
+
+   if (!arch || !arch->draw) {
+      drop(ctx, "draws are not implemented on this GPU yet (dropped)");
+      return false;
+   }
+   if (!vs || !fs || !ctx->state.rast || !ctx->state.blend || !zsa)
+      return false;
+   if (vs->error[0] || fs->error[0]) {
+      drop(ctx, "draw with a shader that did not compile dropped: %s",
+           vs->error[0] ? vs->error : fs->error);
+      return false;
+   }
+   if (indirect) {
+      drop(ctx, "indirect draws are not implemented yet, draw dropped");
+      return false;
+   }
+   if (info->mode > PIPE_PRIM_TRIANGLE_FAN) {
+      drop(ctx, "primitive %u is not supported, draw dropped", info->mode);
+      return false;
+   }
+   if (info->index_size && info->primitive_restart &&
+       info->restart_index != BITFIELD_MASK(info->index_size * 8)) {
+      drop(ctx, "restart index 0x%x is not the fixed one, draw dropped",
+           info->restart_index);
+      return false;
+   }
+   if (vs->uses_textures || fs->uses_textures) {
+      drop(ctx, "textures in draws are not implemented yet, draw dropped");
+      return false;
+   }
+   if (zsa->stencil[0].enabled || zsa->alpha_enabled) {
+      drop(ctx, "stencil and alpha tests are not implemented yet, draw "
+                "dropped");
+      return false;
+   }
+   if (ctx->state.fb.nr_cbufs > 1 || ctx->state.fb.zsbuf) {
+      drop(ctx, "draws to more than one render target or to a depth "
+                "buffer are not implemented yet, draw dropped");
+      return false;
+   }
+   return true;
+}
+
+/* The per-stage state shared by every draw of one call. */
+static bool
+stage_env(struct panfrost_context *ctx, enum pipe_shader_type stage,
+          const struct panfrost_program *p, uint64_t resources, uint64_t tls,
+          struct panfrost_shader_env *env)
+{
+   env->shader = p->desc;
+   env->resources = resources;
+   env->thread_storage = tls;
+   return push_words(ctx, stage, p, env);
+}
+
+static bool
+emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+          const struct pipe_draw_start_count_bias *draw)
+{
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   const struct pipe_depth_stencil_alpha_state *zsa = ctx->state.zsa;
+   struct panfrost_draw_job j = {
+      .mode = info->mode,
+      .count = draw->count,
+      .instances = info->instance_count,
+      .index_size_B = info->index_size,
+      .restart = info->index_size && info->primitive_restart,
+      .base_vertex = info->index_size ? draw->index_bias : draw->start,
+      .cull_front = rast->cull_face & PIPE_FACE_FRONT,
+      .cull_back = rast->cull_face & PIPE_FACE_BACK,
+      .front_ccw = rast->front_ccw,
+      .fs_kills = fs->kills,
+   };
+
+   draw_bounds(ctx, &j);
+   if (!j.count || !j.instances)
+      return true;
+
+   if (info->index_size) {
+      struct pan_index_range r;
+      if (!index_range(ctx, info, draw, &r))
+         return true; /* every index is a restart: nothing to draw */
+      if (info->has_user_indices)
+         j.indices = upload(ctx,
+                            (const uint8_t *)info->index.user +
+                               draw->start * info->index_size,
+                            draw->count * info->index_size, 64);
+      else
+         j.indices = read_resource(ctx, info->index.resource,
+                                   draw->start * info->index_size);
+      if (!j.indices)
+         return false;
+   }
+
+   /* Varyings are 16-byte slots; the packet holds what either side
+    * names, so the fragment shader never reads past the packet.
+    */
+   unsigned slots = MAX2(vs->varying_slots, fs->varying_slots);
+   j.varying_B = slots * 16;
+
+   unsigned tls_size = MAX2(MAX2(vs->progs[0].tls_size, vs->progs[1].tls_size),
+                            fs->progs[0].tls_size);
+   uint64_t tls = panfrost_batch_local_storage(ctx, tls_size);
+   uint64_t tables[PANFROST_TABLE_COUNT] = { 0 };
+   unsigned counts[PANFROST_TABLE_COUNT] = { 0 };
+   if (!tls || !batch_tiler(ctx) ||
+       !vertex_tables(ctx, &tables[PANFROST_TABLE_ATTRIBUTE],
+                      &counts[PANFROST_TABLE_ATTRIBUTE],
+                      &tables[PANFROST_TABLE_ATTRIBUTE_BUFFER],
+                      &counts[PANFROST_TABLE_ATTRIBUTE_BUFFER]))
+      return false;
+   tables[PANFROST_TABLE_UBO] =
+      ubo_table(ctx, PIPE_SHADER_VERTEX, &counts[PANFROST_TABLE_UBO]);
+   uint64_t vs_res = resource_tables(ctx, tables, counts,
+                                     PANFROST_TABLE_ATTRIBUTE_BUFFER + 1);
+   tables[PANFROST_TABLE_UBO] =
+      ubo_table(ctx, PIPE_SHADER_FRAGMENT, &counts[PANFROST_TABLE_UBO]);
+   uint64_t fs_res = resource_tables(ctx, tables, counts, 1);
+
+   j.tiler = ctx->batch.tiler;
+   j.blend = blend_descs(ctx, &j.blend_count, &j.rt_mask);
+   struct pan_ptr ds = pan_pool_alloc(&ctx->batch.pool,
+                                      d->depth_stencil_size_B,
+                                      d->depth_stencil_align_B);
+   if (!vs_res || !fs_res || !j.blend || !ds.cpu)
+      return false;
+   d->emit_depth_stencil(ds.cpu, zsa->depth_enabled, zsa->depth_func,
+                         zsa->depth_writemask);
+   j.depth_stencil = ds.gpu;
+
+   if (!stage_env(ctx, PIPE_SHADER_VERTEX, &vs->progs[0], vs_res, tls,
+                  &j.position) ||
+       !stage_env(ctx, PIPE_SHADER_VERTEX, &vs->progs[1], vs_res, tls,
+                  &j.varying) ||
+       !stage_env(ctx, PIPE_SHADER_FRAGMENT, &fs->progs[0], fs_res, tls,
+                  &j.fragment) ||
+       !panfrost_batch_add_bo(ctx, vs->bo, PAN_BO_ACCESS_READ) ||
+       !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ))
+      return false;
+
+   struct pan_ptr job = pan_pool_alloc(&ctx->batch.pool, d->draw_job_size_B,
+                                       PAN_JOB_ALIGN_B);
+   if (!job.cpu)
+      return false;
+   j.index = util_dynarray_num_elements(&ctx->batch.draw_jobs,
+                                        struct panfrost_batch_job) +
+             1;
+   d->emit_draw_job(job.cpu, &j);
+   return panfrost_batch_add_draw_job(ctx, job.cpu, job.gpu);
+}
+
+void
+panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
+                  unsigned drawid_offset,
+                  const struct pipe_draw_indirect_info *indirect,
+                  const struct pipe_draw_start_count_bias *draws,
+                  unsigned num_draws)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   if (!draw_supported(ctx, info, indirect))
+      return;
+   for (unsigned i = 0; i < num_draws; ++i) {
+      if (!emit_draw(ctx, info, &draws[i])) {
+         mesa_loge("panfrost: out of memory for a draw, dropped");
+         return;
+      }
+   }
+}

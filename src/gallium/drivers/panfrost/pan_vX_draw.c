@@ -1,0 +1,373 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Draw descriptors and the IDVS (malloc-vertex) job, compiled once per
+ * PAN_ARCH (v9 so far).  The driver interface of the shaders these
+ * descriptors run is in docs/drivers/panfrost/compiler.rst.
+ */
+
+#include "pipe/p_defines.h"
+#include "util/format/u_format.h"
+
+#include "pan_arch.h"
+#include "pan_genxml.h"
+
+#if PAN_ARCH != 9
+#error "draw jobs are only built for v9 so far"
+#endif
+
+/* r59-r61 carry the IDVS output index, vertex id and instance id of a
+ * vertex shader, and the pixel position, coverage and varying source of a
+ * fragment shader: the compiler's graphics ABI reads all three.
+ */
+#define PRELOAD_GFX (0x7u << (59 - 48))
+
+static void
+emit_gfx_shader(void *cpu, enum panfrost_gfx_program kind, uint64_t binary,
+                unsigned work_regs)
+{
+   pan_pack(cpu, shader_program, cfg)
+   {
+      cfg.stage = kind == PANFROST_PROGRAM_VERTEX ? MALI_SHADER_STAGE_VERTEX
+                                                  : MALI_SHADER_STAGE_FRAGMENT;
+      cfg.primary_shader = true;
+      cfg.register_allocation =
+         work_regs <= 16 ? MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+                         : MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+      cfg.preload.r48_r63 = PRELOAD_GFX;
+      /* Fragment quads need all four lanes for derivatives and the
+       * computed LOD of textures.
+       */
+      cfg.requires_helper_threads = kind == PANFROST_PROGRAM_FRAGMENT;
+      cfg.binary = binary;
+   }
+}
+
+static void
+emit_resource(void *cpu, uint64_t addr, unsigned count)
+{
+   pan_pack(cpu, resource, cfg)
+   {
+      cfg.address = addr;
+      cfg.size = (uint64_t)count * pan_size(buffer);
+   }
+}
+
+static void
+emit_buffer(void *cpu, uint64_t addr, unsigned size_B, unsigned stride_B)
+{
+   pan_pack(cpu, buffer, cfg)
+   {
+      cfg.address = addr;
+      cfg.size = size_B;
+      cfg.strided.stride = stride_B;
+   }
+}
+
+/* The hardware format of a vertex fetch, 0 when there is none. */
+static unsigned
+attribute_format(enum pipe_format format)
+{
+   switch (format) {
+   case PIPE_FORMAT_R32_FLOAT:
+      return MALI_FORMAT_R32F;
+   case PIPE_FORMAT_R32G32_FLOAT:
+      return MALI_FORMAT_RG32F;
+   case PIPE_FORMAT_R32G32B32_FLOAT:
+      return MALI_FORMAT_RGB32F;
+   case PIPE_FORMAT_R32G32B32A32_FLOAT:
+      return MALI_FORMAT_RGBA32F;
+   case PIPE_FORMAT_R8G8B8A8_UNORM:
+      return MALI_FORMAT_RGBA8_UNORM;
+   default:
+      return 0;
+   }
+}
+
+static uint32_t
+pixel_format(unsigned hw)
+{
+   uint32_t word = 0;
+
+   pan_pack(&word, pixel_format, cfg)
+   {
+      cfg.format = hw;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+   }
+   return word;
+}
+
+static bool
+emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
+               unsigned offset_B, unsigned stride_B, bool per_instance)
+{
+   unsigned hw = attribute_format(format);
+
+   if (!hw)
+      return false;
+   pan_pack(cpu, attribute, cfg)
+   {
+      cfg.attribute_type = MALI_ATTRIBUTE_TYPE_1D;
+      cfg.format = pixel_format(hw);
+      cfg.table = PANFROST_TABLE_ATTRIBUTE_BUFFER;
+      cfg.frequency = per_instance ? MALI_ATTRIBUTE_FREQUENCY_INSTANCE
+                                   : MALI_ATTRIBUTE_FREQUENCY_VERTEX;
+      cfg.offset = offset_B;
+      cfg.buffer_index = buffer_index;
+      cfg.strided.stride = stride_B;
+   }
+   return true;
+}
+
+/* out = src under the colour mask: zero plus src times (1 - 0). */
+static void
+replace_equation(struct PAN_GENX(blend_equation) *eq, unsigned colormask)
+{
+   eq->rgb.a = MALI_BLEND_OPERAND_A_ZERO;
+   eq->rgb.b = MALI_BLEND_OPERAND_B_SRC;
+   eq->rgb.c = MALI_BLEND_OPERAND_C_ZERO;
+   eq->rgb.invert_c = true;
+   eq->alpha = eq->rgb;
+   eq->color_mask = colormask;
+}
+
+static bool
+emit_blend(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
+{
+   if (!b->enabled) {
+      pan_pack(cpu, blend, cfg)
+      {
+         cfg.enable = false;
+         cfg.internal.mode = MALI_BLEND_MODE_OFF;
+      }
+      return true;
+   }
+   /* The tile buffer converts the shader's 16-bit float channels; only
+    * RGBA8 UNORM is known to be laid out this way so far.
+    */
+   if (b->format != PIPE_FORMAT_R8G8B8A8_UNORM)
+      return false;
+
+   pan_pack(cpu, blend, cfg)
+   {
+      cfg.enable = true;
+      cfg.round_to_fb_precision = true;
+      replace_equation(&cfg.equation, b->colormask);
+      cfg.internal.mode = b->colormask == PIPE_MASK_RGBA
+                             ? MALI_BLEND_MODE_OPAQUE
+                             : MALI_BLEND_MODE_FIXED_FUNCTION;
+      cfg.internal.fixed_function.num_comps = 4;
+      cfg.internal.fixed_function.rt = rt;
+      cfg.internal.fixed_function.conversion.memory_format =
+         pixel_format(MALI_FORMAT_RGBA8_UNORM);
+      cfg.internal.fixed_function.conversion.register_format =
+         MALI_REGISTER_FILE_FORMAT_F16;
+   }
+   return true;
+}
+
+static void
+emit_depth_stencil(void *cpu, bool depth, unsigned depth_func,
+                   bool depth_write)
+{
+   pan_pack(cpu, depth_stencil, cfg)
+   {
+      /* PIPE_FUNC_* and the hardware's comparisons share their order. */
+      cfg.depth_function = depth ? depth_func : MALI_FUNC_ALWAYS;
+      cfg.depth_write_enable = depth && depth_write;
+      cfg.front_compare_function = MALI_FUNC_ALWAYS;
+      cfg.back_compare_function = MALI_FUNC_ALWAYS;
+      cfg.front_write_mask = cfg.back_write_mask = 0xff;
+      cfg.front_value_mask = cfg.back_value_mask = 0xff;
+   }
+}
+
+static void
+emit_tiler(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
+           uint64_t heap_bo_va, unsigned heap_size_B, unsigned hierarchy_mask,
+           unsigned fb_width, unsigned fb_height)
+{
+   pan_pack(heap_cpu, tiler_heap, cfg)
+   {
+      cfg.size = heap_size_B;
+      cfg.base = heap_bo_va;
+      cfg.bottom = heap_bo_va;
+      cfg.top = heap_bo_va + heap_size_B;
+   }
+   pan_pack(ctx_cpu, tiler_context, cfg)
+   {
+      cfg.hierarchy_mask = hierarchy_mask;
+      cfg.sample_pattern = MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
+      cfg.fb_width = fb_width;
+      cfg.fb_height = fb_height;
+      cfg.heap = heap_va;
+   }
+}
+
+static unsigned
+draw_mode(unsigned mode)
+{
+   switch (mode) {
+   case PIPE_PRIM_POINTS:
+      return MALI_DRAW_MODE_POINTS;
+   case PIPE_PRIM_LINES:
+      return MALI_DRAW_MODE_LINES;
+   case PIPE_PRIM_LINE_STRIP:
+      return MALI_DRAW_MODE_LINE_STRIP;
+   case PIPE_PRIM_LINE_LOOP:
+      return MALI_DRAW_MODE_LINE_LOOP;
+   case PIPE_PRIM_TRIANGLES:
+      return MALI_DRAW_MODE_TRIANGLES;
+   case PIPE_PRIM_TRIANGLE_STRIP:
+      return MALI_DRAW_MODE_TRIANGLE_STRIP;
+   case PIPE_PRIM_TRIANGLE_FAN:
+      return MALI_DRAW_MODE_TRIANGLE_FAN;
+   default:
+      return MALI_DRAW_MODE_NONE;
+   }
+}
+
+static unsigned
+index_type(unsigned size_B)
+{
+   switch (size_B) {
+   case 1:
+      return MALI_INDEX_TYPE_UINT8;
+   case 2:
+      return MALI_INDEX_TYPE_UINT16;
+   case 4:
+      return MALI_INDEX_TYPE_UINT32;
+   default:
+      return MALI_INDEX_TYPE_NONE;
+   }
+}
+
+static void
+pack_env(void *cpu, const struct panfrost_shader_env *e)
+{
+   pan_pack(cpu, shader_environment, cfg)
+   {
+      cfg.shader = e->shader;
+      cfg.resources = e->resources;
+      cfg.thread_storage = e->thread_storage;
+      cfg.fau = e->fau;
+      cfg.fau_count = e->fau_words / 2;
+   }
+}
+
+static void
+emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
+{
+   bool polygon = j->mode >= PIPE_PRIM_TRIANGLES;
+
+   pan_section_pack(cpu, malloc_vertex_job, header, cfg)
+   {
+      cfg.type = MALI_JOB_TYPE_MALLOC_VERTEX;
+      cfg.index = j->index;
+      /* Draws are shaded in order, so later ones see the tiler's state. */
+      cfg.barrier = true;
+   }
+   pan_section_pack(cpu, malloc_vertex_job, primitive, cfg)
+   {
+      cfg.draw_mode = draw_mode(j->mode);
+      cfg.index_type = index_type(j->index_size_B);
+      cfg.secondary_shader = j->varying_B != 0;
+      /* Only the all-ones index restarts (PIPE_CAP_PRIMITIVE_RESTART_
+       * FIXED_INDEX); the caller refuses any other.
+       */
+      cfg.restart.primitive_restart = j->restart
+                                         ? MALI_PRIMITIVE_RESTART_IMPLICIT
+                                         : MALI_PRIMITIVE_RESTART_NONE;
+      cfg.base_vertex_offset = j->base_vertex;
+      cfg.index_count = j->count;
+   }
+   pan_section_pack(cpu, malloc_vertex_job, instance_count, cfg)
+   {
+      cfg.count = j->instances;
+   }
+   pan_section_pack(cpu, malloc_vertex_job, allocation, cfg)
+   {
+      /* A vertex packet holds the position (16 bytes) then the varyings;
+       * 16 and 0 is how the hardware wants "no varyings".
+       */
+      cfg.vertex_packet_stride = j->varying_B + 16;
+      cfg.vertex_attribute_stride = j->varying_B;
+   }
+   pan_section_pack(cpu, malloc_vertex_job, tiler, cfg)
+   {
+      cfg.address = j->tiler;
+   }
+   pan_section_pack(cpu, malloc_vertex_job, scissor, cfg)
+   {
+      cfg.scissor_minimum_x = j->scissor[0];
+      cfg.scissor_minimum_y = j->scissor[1];
+      cfg.scissor_maximum_x = j->scissor[2];
+      cfg.scissor_maximum_y = j->scissor[3];
+   }
+   pan_section_pack(cpu, malloc_vertex_job, primitive_size, cfg)
+   {
+      cfg.fixed.constant = 1.0f;
+   }
+   pan_section_pack(cpu, malloc_vertex_job, indices, cfg)
+   {
+      cfg.address = j->indices;
+   }
+   pan_section_pack(cpu, malloc_vertex_job, draw, cfg)
+   {
+      cfg.front_face_ccw = j->front_ccw;
+      /* Culling concerns polygons only; the hardware does not check. */
+      cfg.cull_front_face = polygon && j->cull_front;
+      cfg.cull_back_face = polygon && j->cull_back;
+      cfg.sample_mask = 0xffff;
+      cfg.single_sampled_lines = true;
+      cfg.render_target_mask = j->rt_mask;
+      cfg.vertex_array.packet = true;
+      cfg.minimum_z = j->min_z;
+      cfg.maximum_z = j->max_z;
+      cfg.depth_stencil = j->depth_stencil;
+      cfg.blend = j->blend;
+      cfg.blend_count = j->blend_count;
+      /* A discarding shader must run before depth is written; otherwise
+       * early depth and forward pixel kill are safe: our shaders have no
+       * other side effects.
+       */
+      cfg.pixel_kill_operation = j->fs_kills ? MALI_PIXEL_KILL_FORCE_LATE
+                                             : MALI_PIXEL_KILL_WEAK_EARLY;
+      cfg.zs_update_operation = j->fs_kills ? MALI_PIXEL_KILL_FORCE_LATE
+                                            : MALI_PIXEL_KILL_STRONG_EARLY;
+      cfg.allow_forward_pixel_to_kill = !j->fs_kills;
+      cfg.allow_forward_pixel_to_be_killed = true;
+      cfg.shader_modifies_coverage = j->fs_kills;
+      cfg.overdraw_alpha0 = cfg.overdraw_alpha1 = false;
+   }
+   pack_env((uint8_t *)pan_section_ptr(cpu, malloc_vertex_job, draw) +
+               pan_size(draw) - pan_size(shader_environment),
+            &j->fragment);
+   pack_env(pan_section_ptr(cpu, malloc_vertex_job, position), &j->position);
+   if (j->varying_B)
+      pack_env(pan_section_ptr(cpu, malloc_vertex_job, varying), &j->varying);
+}
+
+const struct panfrost_arch_draw PAN_GENX(panfrost_arch_draw) = {
+   .emit_gfx_shader = emit_gfx_shader,
+   .resource_size_B = pan_size(resource),
+   .resource_align_B = 64, /* a table as a whole */
+   .desc_size_B = pan_size(buffer),
+   .emit_resource = emit_resource,
+   .emit_buffer = emit_buffer,
+   .emit_attribute = emit_attribute,
+   .blend_size_B = pan_size(blend),
+   .blend_align_B = pan_alignment(blend),
+   .emit_blend = emit_blend,
+   .depth_stencil_size_B = pan_size(depth_stencil),
+   .depth_stencil_align_B = pan_alignment(depth_stencil),
+   .emit_depth_stencil = emit_depth_stencil,
+   .tiler_heap_size_B = pan_size(tiler_heap),
+   .tiler_context_size_B = pan_size(tiler_context),
+   .tiler_align_B = pan_alignment(tiler_context),
+   .emit_tiler = emit_tiler,
+   .draw_job_size_B = pan_size(malloc_vertex_job),
+   .emit_draw_job = emit_draw_job,
+};
