@@ -56,6 +56,12 @@ pan_sim_bi_refusal(unsigned index)
    return pan_sim_bi_dispatch(NULL, &ins) == BI_SIM_OK ? NULL : "not modelled";
 }
 
+bool
+pan_sim_bi_fau_is_const(unsigned fau)
+{
+   return !(fau & 0x80) && fau_const_slot[fau >> 4] >= 0;
+}
+
 static enum bi_sim_result
 read_fau(struct pan_sim_bi_ctx *c, unsigned fau, unsigned lane, uint64_t *v)
 {

@@ -10,7 +10,11 @@
  *
  * Branch offsets are bytes from the start of the current clause, held in
  * the low 28 bits of the offset source (the compiler keeps the top 4 bits
- * for other uses), sign-extended.  JUMP takes a byte offset from the start
+ * for other uses), sign-extended.  The hardware gets there by adding the
+ * clause address to the high half of a constant marked PC-relative; the
+ * interpreter works in program offsets instead, so a JUMP whose target is
+ * the high half of a clause constant is relative like BRANCHZ, and one
+ * taking a register (a computed target) is a byte offset from the start
  * of the program.
  */
 
@@ -51,6 +55,15 @@ discard_cond(const struct pan_sim_bi_ins *ins, float a, float b)
    return a <= b;
 }
 
+/* Whether the offset (the last source) is the high half of a clause
+ * constant, where the compiler puts PC-relative offsets. */
+static bool
+pc_relative(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   unsigned sel = (ins->word >> ins->op->srcs[ins->op->nr_srcs - 1]) & 7;
+   return sel == 5 && pan_sim_bi_fau_is_const(c->blk.fau);
+}
+
 enum bi_sim_result
 pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
@@ -84,8 +97,10 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
          continue;
       }
       uint32_t off = pan_sim_bi_src(c, ins, ins->op->nr_srcs - 1, l);
-      if (fam == BI_FAM_JUMP) {
+      if (fam == BI_FAM_JUMP && !pc_relative(c, ins)) {
          c->target[l] = off;
+      } else if (fam == BI_FAM_JUMP) {
+         c->target[l] = c->clause_pc + (int64_t)(int32_t)bi_sim_sext(off, 28);
       } else {
          uint32_t v = pan_sim_bi_src(c, ins, 0, l);
          if (i16)
