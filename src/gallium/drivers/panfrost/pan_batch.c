@@ -400,6 +400,14 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
    describe_zs(ctx, &fb, bos);
    if (!bos->count)
       return 0;
+   /* The fragment job runs the draws' fragment shaders, which read what
+    * the draws bound, and reads the polygon lists the tiler wrote to the
+    * heap: all of that must stay alive and synchronised until it is done.
+    */
+   if (ctx->batch.tiler) {
+      util_dynarray_foreach(&ctx->batch.bos, struct panfrost_batch_bo, e)
+         add_bo(bos, e->bo, e->access);
+   }
 
    if (arch >= 6) {
       fb.sample_positions = screen->sample_positions->gpu_va;
