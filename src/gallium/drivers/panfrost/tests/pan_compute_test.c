@@ -15,12 +15,8 @@
  *                                and shaders are refused with a message
  */
 
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compiler/glsl_types.h"
 #include "compiler/nir/nir.h"
@@ -31,33 +27,10 @@
 #include "pipe/p_state.h"
 #include "util/u_inlines.h"
 
-#include "pan_public.h"
-
-static unsigned failures, checks;
-
-#define CHECK(cond, ...)                                                       \
-   do {                                                                        \
-      checks++;                                                                \
-      if (!(cond)) {                                                           \
-         failures++;                                                           \
-         printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
-         printf(__VA_ARGS__);                                                  \
-         printf("\n");                                                         \
-      }                                                                        \
-   } while (0)
+#include "pan_test_screen.h"
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
-
-/* The last message the driver sent through the debug callback. */
-static char debug_msg[512];
-
-static void
-debug_message(void *data, unsigned *id, enum util_debug_type type,
-              const char *fmt, va_list args)
-{
-   vsnprintf(debug_msg, sizeof(debug_msg), fmt, args);
-}
 
 static nir_builder
 shader(const char *name, unsigned x, unsigned y, unsigned z)
@@ -416,13 +389,13 @@ test_refusals(bool compute)
    nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
    nir_store_ssbo(&b, i, nir_iand_imm(&b, i, 1), nir_imul_imm(&b, i, 4),
                   .write_mask = 1, .align_mul = 4);
-   debug_msg[0] = 0;
+   pan_test_debug_msg[0] = 0;
    void *cso = compile(&b);
    CHECK(cso, "a refused shader still gives a state object");
    const char *want =
       compute ? "storage block index is not constant" : "not supported on v";
-   CHECK(strstr(debug_msg, want), "refusal message '%s' lacks '%s'", debug_msg,
-         want);
+   CHECK(strstr(pan_test_debug_msg, want), "refusal message '%s' lacks '%s'",
+         pan_test_debug_msg, want);
 
    struct pipe_resource *bufs[1] = { buffer(sizeof(keep), keep) };
    bind_ssbos(bufs, 1, 0x1);
@@ -435,10 +408,10 @@ test_refusals(bool compute)
       /* Shared memory is not supported yet. */
       b = shader("shared", 16, 1, 1);
       b.shader->info.shared_size = 64;
-      debug_msg[0] = 0;
+      pan_test_debug_msg[0] = 0;
       cso = compile(&b);
-      CHECK(strstr(debug_msg, "shared memory"), "shared memory refusal: '%s'",
-            debug_msg);
+      CHECK(strstr(pan_test_debug_msg, "shared memory"),
+            "shared memory refusal: '%s'", pan_test_debug_msg);
       ctx->delete_compute_state(ctx, cso);
    }
    pipe_resource_reference(&bufs[0], NULL);
@@ -448,26 +421,9 @@ int
 main(int argc, char **argv)
 {
    bool expect_compute = !(argc > 1 && !strcmp(argv[1], "--refused"));
-   /* The drm-shim's render node. */
-   int fd = open("/dev/dri/renderD128", O_RDWR | O_CLOEXEC);
 
-   if (fd < 0) {
-      perror("open render node");
+   if (!pan_test_open(&screen, &ctx))
       return 1;
-   }
-   screen = panfrost_create_screen(fd, NULL);
-   if (!screen) {
-      printf("FAIL: no panfrost screen\n");
-      return 1;
-   }
-   ctx = screen->context_create(screen, NULL, 0);
-   if (!ctx) {
-      printf("FAIL: no context\n");
-      return 1;
-   }
-   struct util_debug_callback cb = { .debug_message = debug_message };
-   ctx->set_debug_callback(ctx, &cb);
-   glsl_type_singleton_init_or_ref();
 
    bool has = screen->get_param(screen, PIPE_CAP_COMPUTE);
    CHECK(has == expect_compute, "PIPE_CAP_COMPUTE is %d on %s", has,
@@ -479,10 +435,5 @@ main(int argc, char **argv)
       test_buffer_ubo_size();
    }
    test_refusals(has);
-
-   glsl_type_singleton_decref();
-   ctx->destroy(ctx);
-   screen->destroy(screen);
-   printf("%u checks, %u failed\n", checks, failures);
-   return failures ? 1 : 0;
+   return pan_test_close(screen, ctx);
 }

@@ -1,0 +1,705 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * The v9 draw path end to end, at the Gallium level: our pipe_screen on
+ * the drm-shim (a mocked Mali-G57), shaders built with nir_builder and
+ * compiled by the driver, an RGBA8 render target cleared and drawn to.
+ *
+ * Every submitted chain goes through the decoder (PAN_MESA_DEBUG=trace,
+ * stderr captured): no decoder error is allowed, and the descriptor
+ * fields the test can predict from the state it set are checked in the
+ * printed text.  With --pixels the simulator must run the draws too: the
+ * pixels are compared with a coverage reference computed here (the GL
+ * top-left rule at pixel centres) and a barycentric colour reference.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compiler/glsl_types.h"
+#include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
+#include "pipe/p_context.h"
+#include "pipe/p_defines.h"
+#include "pipe/p_screen.h"
+#include "pipe/p_state.h"
+#include "util/u_inlines.h"
+
+#include "pan_test_screen.h"
+
+/* Powers of two: NDC coordinates of vertices on a 1/16 pixel grid are
+ * then exact, so the viewport transform lands exactly on the grid.
+ */
+#define W 64
+#define H 32
+
+static struct pipe_screen *screen;
+static struct pipe_context *ctx;
+static bool check_pixels;
+
+/* A vertex in window coordinates (sixteenths of a pixel) and its colour. */
+struct vtx {
+   int x16, y16;
+   float rgba[4];
+};
+
+static const float clear_rgba[4] = { 0.0f, 0.25f, 1.0f, 1.0f };
+/* Exact in binary16 and away from the .5 ties of the unorm8 rounding. */
+static const float const_rgba[4] = { 0.25f, 0.125f, 0.75f, 1.0f };
+
+static uint8_t
+unorm8(float f)
+{
+   return (uint8_t)(f * 255.0f + 0.5f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Trace capture                                                       */
+/* ------------------------------------------------------------------ */
+
+static char trace_path[64];
+static int saved_stderr = -1;
+
+/* Sends stderr (where the decoder prints) to a temporary file. */
+static void
+trace_begin(void)
+{
+   fflush(stderr);
+   snprintf(trace_path, sizeof(trace_path), "/tmp/pan_draw_trace.XXXXXX");
+   int fd = mkstemp(trace_path);
+   if (fd < 0) {
+      perror("mkstemp");
+      exit(1);
+   }
+   saved_stderr = dup(2);
+   dup2(fd, 2);
+   close(fd);
+}
+
+/* Restores stderr and returns what was printed (to free). */
+static char *
+trace_end(void)
+{
+   fflush(stderr);
+   dup2(saved_stderr, 2);
+   close(saved_stderr);
+   FILE *f = fopen(trace_path, "r");
+   unlink(trace_path);
+   if (!f)
+      return strdup("");
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   char *text = calloc(1, n + 1);
+   if (fread(text, 1, n, f) != (size_t)n)
+      text[0] = 0;
+   fclose(f);
+   return text;
+}
+
+static unsigned
+count(const char *text, const char *needle)
+{
+   unsigned n = 0;
+   for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+      n++;
+   return n;
+}
+
+/* Whether the trace holds a line that is exactly the text given once its
+ * indentation is stripped ("field: value", as the decoder prints).
+ */
+static bool
+has_line(const char *text, const char *want)
+{
+   size_t n = strlen(want);
+
+   for (const char *p = text; (p = strstr(p, want)); p += n) {
+      const char *q = p;
+      while (q > text && q[-1] == ' ')
+         q--;
+      if ((q == text || q[-1] == '\n') && (p[n] == '\n' || !p[n]))
+         return true;
+   }
+   return false;
+}
+
+#define CHECK_LINE(what, text, ...)                                            \
+   do {                                                                        \
+      char want_[128];                                                         \
+      snprintf(want_, sizeof(want_), __VA_ARGS__);                             \
+      CHECK(has_line(text, want_), "%s: trace has no line '%s'", what, want_); \
+   } while (0)
+
+/* Decoder errors, less the one it reports wrongly on v6+ tiler contexts:
+ * their first word (polygon_list) is not used from v6 on, the tiler
+ * allocates from the heap (docs/drivers/panfrost/descriptors.rst), yet the
+ * decoder checks it as an address.
+ */
+static unsigned
+decoder_errors(const char *text)
+{
+   return count(text, "ERROR") -
+          count(text, "ERROR: polygon list: address 0x0 is not mapped");
+}
+
+/* The jobs of a type in the trace ("job N @ 0x...: type" lines). */
+static unsigned
+jobs(const char *text, const char *type)
+{
+   unsigned n = 0;
+   size_t len = strlen(type);
+
+   for (const char *p = text; (p = strstr(p, "\njob ")); p++) {
+      const char *end = strchr(p + 1, '\n');
+      if (end && end - p > (ptrdiff_t)len + 2 &&
+          !strncmp(end - len - 2, ": ", 2) && !strncmp(end - len, type, len))
+         n++;
+   }
+   return n;
+}
+
+/* The number after the first "field" following the line that starts with
+ * "section"; ~0 when there is none.
+ */
+static uint64_t
+field_after(const char *text, const char *section, const char *field)
+{
+   const char *p = strstr(text, section);
+   p = p ? strstr(p, field) : NULL;
+   return p ? strtoull(p + strlen(field), NULL, 0) : ~0ull;
+}
+
+/* The FAU dump line of the given words, as the decoder prints 16 bytes. */
+static void
+fau_line(char *out, size_t size, unsigned offset, const float *f, unsigned n)
+{
+   int at = snprintf(out, size, "%04x:", offset);
+   const uint8_t *bytes = (const uint8_t *)f;
+   for (unsigned i = 0; i < n * 4; ++i)
+      at += snprintf(out + at, size - at, " %02x", bytes[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shaders                                                             */
+/* ------------------------------------------------------------------ */
+
+static nir_variable *
+io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
+       unsigned driver_location, const char *name)
+{
+   nir_variable *v = nir_variable_create(s, mode, glsl_vec4_type(), name);
+   v->data.location = location;
+   v->data.driver_location = driver_location;
+   return v;
+}
+
+static nir_builder
+shader(gl_shader_stage stage, const char *name)
+{
+   enum pipe_shader_type p =
+      stage == MESA_SHADER_VERTEX ? PIPE_SHADER_VERTEX : PIPE_SHADER_FRAGMENT;
+   const nir_shader_compiler_options *opts =
+      screen->get_compiler_options(screen, PIPE_SHADER_IR_NIR, p);
+   return nir_builder_init_simple_shader(stage, opts, "%s", name);
+}
+
+/* gl_Position = attribute 0, VAR0 = attribute 1. */
+static void *
+pass_through_vs(void)
+{
+   nir_builder b = shader(MESA_SHADER_VERTEX, "pass-through");
+   nir_variable *pos =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC1, 1, "col");
+   nir_variable *opos =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
+   nir_variable *ocol =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
+   nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+/* DATA0 = const_rgba, or the interpolated VAR0. */
+static void *
+colour_fs(bool interpolated)
+{
+   nir_builder b =
+      shader(MESA_SHADER_FRAGMENT, interpolated ? "interpolated" : "constant");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_ssa_def *c;
+   if (interpolated) {
+      nir_variable *in =
+         io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+      in->data.interpolation = INTERP_MODE_SMOOTH;
+      c = nir_load_var(&b, in);
+   } else {
+      c = nir_imm_vec4(&b, const_rgba[0], const_rgba[1], const_rgba[2],
+                       const_rgba[3]);
+   }
+   nir_store_var(&b, out, c, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* ------------------------------------------------------------------ */
+/* References                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Twice the signed area of (a, b, p) in 1/16 units; positive inside a
+ * triangle whose vertices are ordered so that its own area is positive.
+ */
+static int64_t
+edge(const struct vtx *a, const struct vtx *b, int64_t px, int64_t py)
+{
+   return (px - a->x16) * (int64_t)(b->y16 - a->y16) -
+          (py - a->y16) * (int64_t)(b->x16 - a->x16);
+}
+
+/* With y growing downwards and a positive area, the interior of a
+ * horizontal edge going left (-x) is below it: a top edge; the interior
+ * of an edge going down (+y) is to its right: a left edge.
+ */
+static bool
+top_left(const struct vtx *a, const struct vtx *b)
+{
+   int dx = b->x16 - a->x16, dy = b->y16 - a->y16;
+   return (dy == 0 && dx < 0) || dy > 0;
+}
+
+/* Whether the centre of pixel (x, y) is in the triangle (GL rules), and
+ * its barycentric weights.
+ */
+static bool
+covers(const struct vtx *t0, const struct vtx *t1, const struct vtx *t2,
+       unsigned x, unsigned y, double bary[3])
+{
+   const struct vtx *v[3] = { t0, t1, t2 };
+   int64_t px = x * 16 + 8, py = y * 16 + 8;
+   int64_t area = edge(v[0], v[1], v[2]->x16, v[2]->y16);
+
+   if (area == 0)
+      return false;
+   if (area < 0) {
+      v[1] = t2;
+      v[2] = t1;
+      area = -area;
+   }
+   int64_t e[3];
+   for (unsigned i = 0; i < 3; ++i) {
+      const struct vtx *a = v[(i + 1) % 3], *b = v[(i + 2) % 3];
+      e[i] = edge(a, b, px, py); /* weight of v[i] */
+      if (e[i] < 0 || (e[i] == 0 && !top_left(a, b)))
+         return false;
+   }
+   /* bary[] follows the caller's vertex order. */
+   for (unsigned i = 0; i < 3; ++i) {
+      unsigned k = v[i] == t0 ? 0 : v[i] == t1 ? 1 : 2;
+      bary[k] = (double)e[i] / (double)area;
+   }
+   return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The draw                                                            */
+/* ------------------------------------------------------------------ */
+
+struct target {
+   struct pipe_resource *tex;
+   struct pipe_surface *surf;
+};
+
+static struct target
+make_target(void)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = W,
+      .height0 = H,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_RENDER_TARGET | PIPE_BIND_SAMPLER_VIEW,
+   };
+   struct target t = { screen->resource_create(screen, &templ) };
+   struct pipe_surface st = { .format = templ.format };
+   t.surf = ctx->create_surface(ctx, t.tex, &st);
+
+   struct pipe_framebuffer_state fb = {
+      .width = W,
+      .height = H,
+      .nr_cbufs = 1,
+      .cbufs = { t.surf },
+   };
+   ctx->set_framebuffer_state(ctx, &fb);
+   return t;
+}
+
+/* Fixed state: replace blending, no culling, no depth, the viewport
+ * over the whole target (window y grows with the row index).
+ */
+static void **
+bind_fixed_state(void)
+{
+   static void *cso[4];
+   struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
+   struct pipe_rasterizer_state rast = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .cull_face = PIPE_FACE_NONE,
+   };
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   struct pipe_viewport_state vp = {
+      .scale = { W / 2.0f, H / 2.0f, 0.5f },
+      .translate = { W / 2.0f, H / 2.0f, 0.5f },
+   };
+
+   cso[0] = ctx->create_blend_state(ctx, &blend);
+   cso[1] = ctx->create_rasterizer_state(ctx, &rast);
+   cso[2] = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
+   cso[3] = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_blend_state(ctx, cso[0]);
+   ctx->bind_rasterizer_state(ctx, cso[1]);
+   ctx->bind_depth_stencil_alpha_state(ctx, cso[2]);
+   ctx->bind_vertex_elements_state(ctx, cso[3]);
+   ctx->set_viewport_states(ctx, 0, 1, &vp);
+   ctx->set_sample_mask(ctx, ~0u);
+   return cso;
+}
+
+static void
+unbind_fixed_state(void **cso)
+{
+   ctx->delete_blend_state(ctx, cso[0]);
+   ctx->delete_rasterizer_state(ctx, cso[1]);
+   ctx->delete_depth_stencil_alpha_state(ctx, cso[2]);
+   ctx->delete_vertex_elements_state(ctx, cso[3]);
+}
+
+/* Uploads the vertices (NDC position, colour) as vertex buffer 0. */
+static struct pipe_resource *
+vertex_buffer(const struct vtx *v, unsigned n)
+{
+   float data[8 * 8];
+   for (unsigned i = 0; i < n; ++i) {
+      data[i * 8 + 0] = (v[i].x16 / 16.0f - W / 2.0f) / (W / 2.0f);
+      data[i * 8 + 1] = (v[i].y16 / 16.0f - H / 2.0f) / (H / 2.0f);
+      data[i * 8 + 2] = 0.0f;
+      data[i * 8 + 3] = 1.0f;
+      memcpy(&data[i * 8 + 4], v[i].rgba, 16);
+   }
+   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
+                                                PIPE_USAGE_DEFAULT, n * 32);
+   pipe_buffer_write(ctx, r, 0, n * 32, data);
+   struct pipe_vertex_buffer vb = {
+      .stride = 32,
+      .buffer.resource = r,
+   };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   return r;
+}
+
+/* Clears, draws and submits with the trace captured; returns the trace. */
+static char *
+clear_draw(const struct pipe_draw_info *info, unsigned count)
+{
+   union pipe_color_union c;
+   memcpy(c.f, clear_rgba, sizeof(c.f));
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+   struct pipe_draw_start_count_bias d = { .start = 0, .count = count };
+   trace_begin();
+   ctx->draw_vbo(ctx, info, 0, NULL, &d, 1);
+   ctx->flush(ctx, NULL, 0);
+   return trace_end();
+}
+
+static void
+read_target(struct target *t, uint8_t out[H][W][4])
+{
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, t->tex, 0, 0, PIPE_MAP_READ, 0, 0, W, H, &xfer);
+   CHECK(map, "render target map failed");
+   if (!map) {
+      memset(out, 0, H * W * 4);
+      return;
+   }
+   for (unsigned y = 0; y < H; ++y)
+      memcpy(out[y], map + y * xfer->stride, W * 4);
+   pipe_texture_unmap(ctx, xfer);
+}
+
+/* The chains decode without an error and hold what the state says:
+ * the job, primitive and draw fields, the attribute and vertex buffer
+ * descriptors, blending, depth, the viewport in the position shader's
+ * push words, the tiler context and the render target of the pass.
+ */
+static void
+check_trace(const char *what, const char *trace, const char *draw_mode,
+            unsigned index_size_B, unsigned count_, unsigned nr_vertices,
+            bool restart)
+{
+   unsigned before = pan_test_failures;
+
+   CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
+         decoder_errors(trace));
+   CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u malloc-vertex jobs, want 1",
+         what, jobs(trace, "malloc_vertex"));
+   CHECK(jobs(trace, "fragment") == 1, "%s: %u fragment jobs, want 1", what,
+         jobs(trace, "fragment"));
+
+   CHECK_LINE(what, trace, "draw_mode: %s", draw_mode);
+   CHECK_LINE(what, trace, "index_type: %s", index_size_B ? "uint16" : "none");
+   CHECK_LINE(what, trace, "index_count: %u", count_);
+   CHECK_LINE(what, trace, "primitive_restart: %s",
+              restart ? "implicit" : "none");
+   CHECK_LINE(what, trace, "base_vertex_offset: 0");
+   CHECK_LINE(what, trace, "secondary_shader: true");
+   uint64_t indices = field_after(trace, "indices (indices @", "address: ");
+   CHECK(!indices == !index_size_B, "%s: index address 0x%llx", what,
+         (unsigned long long)indices);
+   CHECK_LINE(what, trace, "vertex_packet_stride: 32");
+   CHECK_LINE(what, trace, "vertex_attribute_stride: 16");
+   CHECK_LINE(what, trace, "scissor_minimum_x: 0");
+   CHECK_LINE(what, trace, "scissor_minimum_y: 0");
+   CHECK_LINE(what, trace, "scissor_maximum_x: %u", W - 1);
+   CHECK_LINE(what, trace, "scissor_maximum_y: %u", H - 1);
+   CHECK_LINE(what, trace, "minimum_z: 0.000000");
+   CHECK_LINE(what, trace, "maximum_z: 1.000000");
+   CHECK_LINE(what, trace, "cull_front_face: false");
+   CHECK_LINE(what, trace, "cull_back_face: false");
+   CHECK_LINE(what, trace, "render_target_mask: 0x1");
+   CHECK_LINE(what, trace, "blend_count: 1");
+   CHECK_LINE(what, trace, "sample_mask: 65535");
+
+   /* Two RGBA32F attributes at 0 and 16 in one buffer of 32-byte vertices. */
+   CHECK(count(trace, "format: rgba32f\n") >= 2, "%s: attribute formats", what);
+   CHECK_LINE(what, trace, "offset: 16");
+   CHECK_LINE(what, trace, "stride: 32");
+   CHECK_LINE(what, trace, "size: %u", nr_vertices * 32);
+
+   /* Replace blending into RGBA8, no depth test. */
+   CHECK_LINE(what, trace, "mode: opaque");
+   CHECK_LINE(what, trace, "color_mask: 15");
+   CHECK_LINE(what, trace, "format: rgba8_unorm");
+   CHECK_LINE(what, trace, "register_format: f16");
+   CHECK_LINE(what, trace, "depth_function: always");
+   CHECK_LINE(what, trace, "depth_write_enable: false");
+   CHECK_LINE(what, trace, "stage: vertex");
+   CHECK_LINE(what, trace, "stage: fragment");
+
+   /* The position shader's push words: viewport scale, then offset. */
+   const float vp[6] = { W / 2.0f, H / 2.0f, 0.5f, W / 2.0f, H / 2.0f, 0.5f };
+   char line[128];
+   fau_line(line, sizeof(line), 0, vp, 4);
+   CHECK(has_line(trace, line), "%s: no FAU line '%s'", what, line);
+   fau_line(line, sizeof(line), 16, vp + 4, 2);
+   CHECK(has_line(trace, line), "%s: no FAU line '%s'", what, line);
+
+   /* The tiler context and the pass. */
+   CHECK_LINE(what, trace, "fb_width: %u", W);
+   CHECK_LINE(what, trace, "fb_height: %u", H);
+   CHECK_LINE(what, trace, "internal_format: r8g8b8a8");
+   CHECK_LINE(what, trace, "row_stride_B: %u", W * 4);
+   uint32_t clear = 0;
+   for (unsigned c = 0; c < 4; ++c)
+      clear |= (uint32_t)unorm8(clear_rgba[c]) << (8 * c);
+   CHECK_LINE(what, trace, "color_0: %u", clear);
+
+   if (pan_test_failures != before)
+      fprintf(stderr, "%s trace:\n%s\n", what, trace);
+}
+
+/* Compares the target with the reference of the triangles given (a flat
+ * colour, or each triangle's vertex colours interpolated).
+ */
+static void
+check_pixels_against(const char *what, struct target *t,
+                     const struct vtx *const (*tris)[3], unsigned ntris,
+                     bool interpolated)
+{
+   static uint8_t got[H][W][4];
+   unsigned bad = 0, covered = 0, first_x = 0, first_y = 0;
+
+   read_target(t, got);
+   for (unsigned y = 0; y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x) {
+         float ref[4];
+         bool in = false;
+         memcpy(ref, clear_rgba, sizeof(ref));
+         for (unsigned k = 0; k < ntris && !in; ++k) {
+            double bary[3];
+            if (!covers(tris[k][0], tris[k][1], tris[k][2], x, y, bary))
+               continue;
+            in = true;
+            for (unsigned c = 0; c < 4; ++c) {
+               ref[c] = interpolated ? bary[0] * tris[k][0]->rgba[c] +
+                                          bary[1] * tris[k][1]->rgba[c] +
+                                          bary[2] * tris[k][2]->rgba[c]
+                                     : const_rgba[c];
+            }
+         }
+         covered += in;
+         bool ok = true;
+         for (unsigned c = 0; c < 4; ++c) {
+            int d = (int)got[y][x][c] - unorm8(ref[c]);
+            /* Flat colours and the clear are exact. */
+            ok &= in && interpolated ? abs(d) <= 1 : d == 0;
+         }
+         if (!ok && !bad++) {
+            first_x = x;
+            first_y = y;
+         }
+      }
+   }
+   CHECK(covered > 0, "%s: the reference covers nothing", what);
+   CHECK(!bad,
+         "%s: %u of %u pixels wrong (%u covered); first (%u, %u) = "
+         "%u %u %u %u",
+         what, bad, W * H, covered, first_x, first_y, got[first_y][first_x][0],
+         got[first_y][first_x][1], got[first_y][first_x][2],
+         got[first_y][first_x][3]);
+}
+
+/* One triangle whose edges go through pixel centres (x = 8.5, y = 4.5 on
+ * the first two): the top-left rule decides those.
+ */
+static const struct vtx tri[3] = {
+   { 8 * 16 + 8, 4 * 16 + 8, { 1.0f, 0.0f, 0.0f, 1.0f } },
+   { 8 * 16 + 8, 28 * 16 + 8, { 0.0f, 1.0f, 0.0f, 1.0f } },
+   { 52 * 16 + 3, 4 * 16 + 8, { 0.0f, 0.0f, 1.0f, 0.25f } },
+};
+
+static void
+test_triangle(bool interpolated)
+{
+   const char *what = interpolated ? "interpolated triangle" : "triangle";
+   struct target t = make_target();
+   void **fixed = bind_fixed_state();
+   void *vs = pass_through_vs(), *fs = colour_fs(interpolated);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+   struct pipe_resource *vb = vertex_buffer(tri, 3);
+
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+      .max_index = 2,
+   };
+   char *trace = clear_draw(&info, 3);
+   check_trace(what, trace, "triangles", 0, 3, 3, false);
+   free(trace);
+
+   if (check_pixels) {
+      const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
+      check_pixels_against(what, &t, tris, 1, interpolated);
+   }
+
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   unbind_fixed_state(fixed);
+   pipe_resource_reference(&vb, NULL);
+   struct pipe_framebuffer_state none = { 0 };
+   ctx->set_framebuffer_state(ctx, &none);
+   pipe_surface_reference(&t.surf, NULL);
+   pipe_resource_reference(&t.tex, NULL);
+}
+
+/* A quad as two indexed triangles (16-bit indices), then as one strip
+ * split by the restart index into two triangles.
+ */
+static void
+test_indexed_quad(bool restart)
+{
+   const char *what = restart ? "quad with restart" : "indexed quad";
+   static const struct vtx quad[4] = {
+      { 10 * 16, 6 * 16 + 8, { 0 } },
+      { 40 * 16 + 4, 6 * 16 + 8, { 0 } },
+      { 10 * 16, 20 * 16, { 0 } },
+      { 40 * 16 + 4, 20 * 16, { 0 } },
+   };
+   static const uint16_t list[6] = { 0, 1, 2, 2, 1, 3 };
+   static const uint16_t strips[7] = { 0, 1, 2, 0xffff, 2, 1, 3 };
+   struct target t = make_target();
+   void **fixed = bind_fixed_state();
+   void *vs = pass_through_vs(), *fs = colour_fs(false);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+   struct pipe_resource *vb = vertex_buffer(quad, 4);
+   const uint16_t *idx = restart ? strips : list;
+   unsigned n = restart ? 7 : 6;
+   struct pipe_resource *ib = pipe_buffer_create(screen, PIPE_BIND_INDEX_BUFFER,
+                                                 PIPE_USAGE_DEFAULT, n * 2);
+   pipe_buffer_write(ctx, ib, 0, n * 2, idx);
+
+   struct pipe_draw_info info = {
+      .mode = restart ? PIPE_PRIM_TRIANGLE_STRIP : PIPE_PRIM_TRIANGLES,
+      .index_size = 2,
+      .instance_count = 1,
+      .primitive_restart = restart,
+      .restart_index = 0xffff,
+      .max_index = 3,
+      .index.resource = ib,
+   };
+   char *trace = clear_draw(&info, n);
+   check_trace(what, trace, restart ? "triangle_strip" : "triangles", 2, n, 4,
+               restart);
+   free(trace);
+
+   if (check_pixels) {
+      const struct vtx *const tris[2][3] = {
+         { &quad[0], &quad[1], &quad[2] },
+         { &quad[2], &quad[1], &quad[3] },
+      };
+      check_pixels_against(what, &t, tris, 2, false);
+   }
+
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   unbind_fixed_state(fixed);
+   pipe_resource_reference(&vb, NULL);
+   pipe_resource_reference(&ib, NULL);
+   struct pipe_framebuffer_state none = { 0 };
+   ctx->set_framebuffer_state(ctx, &none);
+   pipe_surface_reference(&t.surf, NULL);
+   pipe_resource_reference(&t.tex, NULL);
+}
+
+int
+main(int argc, char **argv)
+{
+   check_pixels = argc > 1 && !strcmp(argv[1], "--pixels");
+   /* Read by the screen at creation: every submit is waited for and its
+    * chain decoded to stderr, which the test captures.
+    */
+   setenv("PAN_MESA_DEBUG", "sync,trace", 1);
+
+   if (!pan_test_open(&screen, &ctx))
+      return 1;
+   test_triangle(false);
+   test_triangle(true);
+   test_indexed_quad(false);
+   test_indexed_quad(true);
+   return pan_test_close(screen, ctx);
+}

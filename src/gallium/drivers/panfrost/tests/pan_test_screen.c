@@ -1,0 +1,64 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "pan_test_screen.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "compiler/glsl_types.h"
+#include "pipe/p_context.h"
+#include "pipe/p_screen.h"
+#include "util/u_debug.h"
+
+#include "pan_public.h"
+
+unsigned pan_test_failures, pan_test_checks;
+char pan_test_debug_msg[512];
+
+static void
+debug_message(void *data, unsigned *id, enum util_debug_type type,
+              const char *fmt, va_list args)
+{
+   vsnprintf(pan_test_debug_msg, sizeof(pan_test_debug_msg), fmt, args);
+}
+
+bool
+pan_test_open(struct pipe_screen **screen, struct pipe_context **ctx)
+{
+   /* The drm-shim's render node; the screen owns the descriptor. */
+   int fd = open("/dev/dri/renderD128", O_RDWR | O_CLOEXEC);
+
+   if (fd < 0) {
+      perror("open render node");
+      return false;
+   }
+   *screen = panfrost_create_screen(fd, NULL);
+   if (!*screen) {
+      printf("FAIL: no panfrost screen\n");
+      return false;
+   }
+   *ctx = (*screen)->context_create(*screen, NULL, 0);
+   if (!*ctx) {
+      printf("FAIL: no context\n");
+      (*screen)->destroy(*screen);
+      return false;
+   }
+   static struct util_debug_callback cb = { .debug_message = debug_message };
+   (*ctx)->set_debug_callback(*ctx, &cb);
+   glsl_type_singleton_init_or_ref();
+   return true;
+}
+
+int
+pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx)
+{
+   glsl_type_singleton_decref();
+   ctx->destroy(ctx);
+   screen->destroy(screen);
+   printf("%u checks, %u failed\n", pan_test_checks, pan_test_failures);
+   return pan_test_failures ? 1 : 0;
+}

@@ -1,0 +1,43 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* What the Gallium-level tests share: a check counter and our screen and
+ * context on the drm-shim's render node, with the debug callback kept.
+ */
+
+#ifndef PAN_TEST_SCREEN_H
+#define PAN_TEST_SCREEN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct pipe_screen;
+struct pipe_context;
+
+extern unsigned pan_test_failures, pan_test_checks;
+
+#define CHECK(cond, ...)                                                       \
+   do {                                                                        \
+      pan_test_checks++;                                                       \
+      if (!(cond)) {                                                           \
+         pan_test_failures++;                                                  \
+         printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
+         printf(__VA_ARGS__);                                                  \
+         printf("\n");                                                         \
+      }                                                                        \
+   } while (0)
+
+/* The last message the driver sent through the debug callback. */
+extern char pan_test_debug_msg[512];
+
+/* Opens the render node and creates the screen and a context with the
+ * debug callback set and the GLSL types referenced; false after a message.
+ */
+bool pan_test_open(struct pipe_screen **screen, struct pipe_context **ctx);
+
+/* Destroys both, prints the counts and returns the exit status. */
+int pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx);
+
+#endif
