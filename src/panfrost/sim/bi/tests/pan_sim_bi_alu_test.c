@@ -265,29 +265,36 @@ check_fixed(const char *what, const char *text, uint32_t a, uint32_t b,
    PAN_CHECK(w.r[0][4] == want, "%s = %08x, want %08x", what, w.r[0][4], want);
 }
 
+/* Shift operands, hand-worked: r0 is shifted, r1 combined, r2 the amount. */
 static void
 shift_known_answers(void)
 {
-   /* x << 4 | 0x00f00000; the amount is byte 0 of source 2 */
-   check_fixed("lshift_or b0",
-               "clause\n    lshift_or.i32.not1=none r4, r0, r1, r2 | nop t1 "
-               "| p0=r0 p1=r1 p2=r2\n",
-               0x3, 0x00f00000, 0x0804, 0x00f00030);
-   /* lane2=b1 takes the amount from byte 1 (8) */
-   check_fixed("lshift_or b1",
-               "clause\n    lshift_or.i32.lane2=b1.not1=none r4, r0, r1, r2 "
-               "| nop t1 | p0=r0 p1=r1 p2=r2\n",
-               0x3, 0x00f00000, 0x0804, 0x00f00300);
-   /* not1=not inverts the combined source, not the amount */
-   check_fixed("lshift_or not1",
-               "clause\n    lshift_or.i32.not1=not r4, r0, r1, r2 | nop t1 "
-               "| p0=r0 p1=r1 p2=r2\n",
-               0x0, 0xffffff00, 0x2, 0x000000ff);
-   /* (x >> 8) & 0xff00: the mask is source 1, the amount source 2 */
-   check_fixed("rshift_and",
-               "clause\n    rshift_and.i32 r4, r0, r1, r2 | nop t1 | p0=r0 "
-               "p1=r1 p2=r2\n",
-               0xabcd0000, 0x0000ff00, 0x8, 0x0000cd00);
+   static const struct {
+      const char *what, *op; /* op: the FMA instruction with modifiers */
+      uint32_t a, b, c, want;
+   } cases[] = {
+      /* x << 4 | 0x00f00000: the amount is byte 0 of source 2 */
+      { "lshift_or b0", "lshift_or.i32.not1=none", 0x3, 0x00f00000, 0x0804,
+        0x00f00030 },
+      /* lane2=b1 takes the amount from byte 1 (8) */
+      { "lshift_or b1", "lshift_or.i32.lane2=b1.not1=none", 0x3, 0x00f00000,
+        0x0804, 0x00f00300 },
+      /* not1=not inverts the combined source, not the amount */
+      { "lshift_or not1", "lshift_or.i32.not1=not", 0x0, 0xffffff00, 0x2,
+        0x000000ff },
+      /* (x >> 8) & 0xff00: the mask is source 1 */
+      { "rshift_and", "rshift_and.i32", 0xabcd0000, 0x0000ff00, 0x8,
+        0x0000cd00 },
+   };
+   for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      char text[160];
+      snprintf(text, sizeof(text),
+               "clause\n    %s r4, r0, r1, r2 | nop t1 | p0=r0 p1=r1 "
+               "p2=r2\n",
+               cases[i].op);
+      check_fixed(cases[i].what, text, cases[i].a, cases[i].b, cases[i].c,
+                  cases[i].want);
+   }
 }
 
 static void
