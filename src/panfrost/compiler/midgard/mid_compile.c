@@ -122,7 +122,7 @@ compile_ir(struct mid_shader *s, nir_shader *nir, struct mid_binary *out,
    if (!mid_from_nir(s, nir))
       return false;
    mid_dce(s);
-   if (s->level < 2)
+   if (s->level + 1 < MID_SCHED_LEVELS)
       mid_opt_moves(s);
    if (print_ir) {
       fprintf(print_ir, "--- IR (schedule level %u) ---\n", s->level);
@@ -156,8 +156,8 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
 
    lower(nir);
 
-   /* From the freest schedule to the one closest to program order, until
-    * one keeps the most threads; the best result wins. */
+   /* From the freest schedule to the one closest to program order; the
+    * most threads win, then the fewest bundles. */
    struct mid_shader *best = NULL;
    char first_err[256] = "";
    for (unsigned level = 0; level < MID_SCHED_LEVELS; level++) {
@@ -188,8 +188,6 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
       } else {
          ralloc_free(s);
       }
-      if (threads_of(best) == 4)
-         break;
    }
    if (!best) {
       snprintf(err, err_size, "%s", first_err);

@@ -125,7 +125,7 @@ struct mid_bundle {
    unsigned qw, size_qw, tag;
 };
 
-#define MID_SCHED_LEVELS 3
+#define MID_SCHED_LEVELS 4
 
 struct mid_shader {
    void *mem;
@@ -197,6 +197,12 @@ void mid_dce(struct mid_shader *s);
 void mid_opt_moves(struct mid_shader *s);
 bool mid_schedule(struct mid_shader *s);
 bool mid_ra(struct mid_shader *s);
+/* Per block (by index) and variable, the lanes live into the block, in
+ * the current instruction order; successors are recomputed. */
+uint8_t *mid_live_in(struct mid_shader *s, void *mem);
+/* The lanes live out of b, per variable, into live[nr_vars]. */
+void mid_live_out(const struct mid_shader *s, const uint8_t *live_in,
+                  const struct mid_block *b, uint8_t *live);
 bool mid_emit(struct mid_shader *s, struct mid_binary *out);
 
 #endif

@@ -106,6 +106,74 @@ transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
    }
 }
 
+static void
+colour_masks(struct mid_shader *s, uint8_t *mask)
+{
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->dst.kind == MID_REF_VAR && !I->store)
+            mask[I->dst.index] |= I->mask;
+      }
+   }
+}
+
+void
+mid_live_out(const struct mid_shader *s, const uint8_t *live_in,
+             const struct mid_block *b, uint8_t *live)
+{
+   unsigned n = s->nr_vars;
+   memset(live, 0, n);
+   for (unsigned k = 0; k < 2; k++) {
+      if (!b->succ[k])
+         continue;
+      const uint8_t *in = live_in + (size_t)b->succ[k]->index * n;
+      for (unsigned v = 0; v < n; v++)
+         live[v] |= in[v];
+   }
+}
+
+/* Backward dataflow to a fixed point over per-lane live-in sets, in the
+ * blocks' current instruction order. */
+static uint8_t *
+live_ins(struct ra *ra, void *mem)
+{
+   struct mid_shader *s = ra->s;
+   unsigned n = ra->n, nb = s->nr_blocks;
+   struct mid_block **blocks = ralloc_array(mem, struct mid_block *, nb);
+   mid_foreach_block(s, b)
+      blocks[b->index] = b;
+   compute_succs(s);
+
+   uint8_t *live_in = rzalloc_array(mem, uint8_t, (size_t)n * nb);
+   uint8_t *live = ralloc_array(mem, uint8_t, n);
+   bool progress = true;
+   while (progress) {
+      progress = false;
+      for (int bi = nb - 1; bi >= 0; bi--) {
+         struct mid_block *b = blocks[bi];
+         mid_live_out(s, live_in, b, live);
+         transfer(ra, b, live, false);
+         uint8_t *in = live_in + (size_t)bi * n;
+         if (memcmp(in, live, n)) {
+            memcpy(in, live, n);
+            progress = true;
+         }
+      }
+   }
+   return live_in;
+}
+
+uint8_t *
+mid_live_in(struct mid_shader *s, void *mem)
+{
+   struct ra ra = { .s = s, .n = s->nr_vars };
+   ra.colour_mask = rzalloc_array(mem, uint8_t, ra.n ? ra.n : 1);
+   colour_masks(s, ra.colour_mask);
+   return live_ins(&ra, mem);
+}
+
 bool
 mid_ra(struct mid_shader *s)
 {
@@ -116,54 +184,17 @@ mid_ra(struct mid_shader *s)
    ra.adj = rzalloc_array(mem, struct util_dynarray, n);
    for (unsigned i = 0; i < n; i++)
       util_dynarray_init(&ra.adj[i], mem);
+   colour_masks(s, ra.colour_mask);
 
    struct mid_block **blocks = ralloc_array(mem, struct mid_block *, nb);
    mid_foreach_block(s, b)
-   {
       blocks[b->index] = b;
-      mid_foreach_instr(b, I)
-      {
-         if (I->dst.kind == MID_REF_VAR && !I->store)
-            ra.colour_mask[I->dst.index] |= I->mask;
-      }
-   }
-   compute_succs(s);
-
-   /* Backward dataflow to a fixed point over per-lane live-in sets. */
-   uint8_t *live_in = rzalloc_array(mem, uint8_t, (size_t)n * nb);
+   uint8_t *live_in = live_ins(&ra, mem);
    uint8_t *live = ralloc_array(mem, uint8_t, n);
-   bool progress = true;
-   while (progress) {
-      progress = false;
-      for (int bi = nb - 1; bi >= 0; bi--) {
-         struct mid_block *b = blocks[bi];
-         memset(live, 0, n);
-         for (unsigned k = 0; k < 2; k++) {
-            if (!b->succ[k])
-               continue;
-            const uint8_t *in = live_in + (size_t)b->succ[k]->index * n;
-            for (unsigned v = 0; v < n; v++)
-               live[v] |= in[v];
-         }
-         transfer(&ra, b, live, false);
-         uint8_t *in = live_in + (size_t)bi * n;
-         if (memcmp(in, live, n)) {
-            memcpy(in, live, n);
-            progress = true;
-         }
-      }
-   }
 
    for (unsigned bi = 0; bi < nb; bi++) {
       struct mid_block *b = blocks[bi];
-      memset(live, 0, n);
-      for (unsigned k = 0; k < 2; k++) {
-         if (!b->succ[k])
-            continue;
-         const uint8_t *in = live_in + (size_t)b->succ[k]->index * n;
-         for (unsigned v = 0; v < n; v++)
-            live[v] |= in[v];
-      }
+      mid_live_out(s, live_in, b, live);
       transfer(&ra, b, live, true);
    }
 

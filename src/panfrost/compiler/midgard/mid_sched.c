@@ -307,9 +307,32 @@ depends(const struct grp *p, const struct grp *g)
 
 struct sched {
    struct mid_shader *s;
+   uint8_t *live_in;  /* per block and variable (mid_live_in) */
+   uint8_t *live_out; /* of the block being scheduled, per variable */
    unsigned *readers; /* per variable: sources reading it */
    unsigned *writers; /* per variable: instructions writing it */
 };
+
+/* A scalar multiply the scalar-first order put on smul moves to a free
+ * vmul so its value can be forwarded to the second stage. */
+static bool
+to_first_stage(struct mid_bundle *b, struct grp *p)
+{
+   if (p->unit != PAN_MID_SMUL)
+      return true;
+   if (b->unit[PAN_MID_VMUL] ||
+       !(units_for(p->I) & (1u << PAN_MID_VMUL)))
+      return false;
+   b->unit[PAN_MID_SMUL] = NULL;
+   b->imm[PAN_MID_SMUL] = false;
+   if (!place_consts(b, PAN_MID_VMUL, p->I, false)) {
+      b->unit[PAN_MID_SMUL] = p->I;
+      return false;
+   }
+   add_to(b, PAN_MID_VMUL, p->I);
+   p->unit = PAN_MID_VMUL;
+   return true;
+}
 
 /*
  * Can g join bundle b (index cur) by reading the results of its pending
@@ -331,7 +354,9 @@ try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
       if (p->bundle >= 0 && p->bundle < cur)
          continue;
       if (p->bundle != cur || p->next || p->nr_wr != 1 || p->hw_wr ||
-          (p->unit != PAN_MID_VMUL && p->unit != PAN_MID_SADD) || nr == 2)
+          (p->unit != PAN_MID_VMUL && p->unit != PAN_MID_SADD &&
+           p->unit != PAN_MID_SMUL) ||
+          nr == 2)
          return false;
       unsigned v = p->wr[0].var;
       if (v == ~0u || sc->readers[v] != 1 || sc->writers[v] != 1)
@@ -353,9 +378,18 @@ try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
    }
    if (!nr || util_bitcount(b->pipe_used) + nr > 2)
       return false;
-   int u = pick_unit(b, g->I, PAN_MID_SADD, 5);
-   if (u < 0)
+   struct mid_bundle saved = *b;
+   int units[2] = { gs[fwd[0]].unit, gs[fwd[nr - 1]].unit };
+   bool ok = true;
+   for (unsigned k = 0; k < nr && ok; k++)
+      ok = to_first_stage(b, &gs[fwd[k]]);
+   int u = ok ? pick_unit(b, g->I, PAN_MID_SADD, 5) : -1;
+   if (u < 0) {
+      *b = saved;
+      gs[fwd[0]].unit = units[0];
+      gs[fwd[nr - 1]].unit = units[1];
       return false;
+   }
    add_to(b, u, g->I);
    g->unit = u;
    for (unsigned k = 0; k < nr; k++) {
@@ -414,36 +448,53 @@ bundle_at(struct mid_shader *s, int i)
 
 /* Per level: unscheduled groups considered, in program order, and the
  * variables the block may keep live before new values wait (0: any). */
-static const unsigned window[] = { ~0u, ~0u, 3 };
-static const unsigned budget[] = { 0, 4, 4 };
+static const unsigned window[] = { ~0u, ~0u, ~0u, 3 };
+static const unsigned budget[] = { 0, 4, 4, 4 };
+/* Whether a bundle's last reads free registers only when it closes (as
+ * allocation sees them when a later unit writes) or at once (tighter
+ * bundles, sometimes a register more). */
+static const bool strict[] = { false, false, true, true };
 
-/* Register pressure as the block's schedule grows (an estimate: values
- * live into the block die at their last use here). */
+/* Register pressure as the block's schedule grows: values live into the
+ * block are live from its start, values live out of it from their write
+ * to its end, the others from their write to their last reader here. */
 struct pressure {
    unsigned *remaining; /* per variable: unplaced readers in the block */
+   const uint8_t *out;  /* per variable: lanes live out of the block */
    bool *live;
    unsigned nr_live;
 };
 
-/* Live variables placing g adds (its new values less its last uses). */
+static bool
+dies(const struct pressure *pr, unsigned v)
+{
+   return pr->remaining[v] == 1 && !pr->out[v];
+}
+
+/* Live variables placing g adds (its new values less its last uses);
+ * with only_new, its new values. */
 static int
-cost(const struct pressure *pr, const struct grp *g)
+cost(const struct pressure *pr, const struct grp *g, bool only_new)
 {
    int c = 0;
    for (unsigned i = 0; i < g->nr_wr; i++) {
-      if (g->wr[i].var != ~0u && !pr->live[g->wr[i].var])
+      unsigned v = g->wr[i].var;
+      if (v != ~0u && !pr->live[v] && (pr->remaining[v] || pr->out[v]))
          c++;
    }
-   for (unsigned i = 0; i < g->nr_rd; i++) {
+   for (unsigned i = 0; i < g->nr_rd && !only_new; i++) {
       unsigned v = g->rd[i].var;
-      if (pr->live[v] && pr->remaining[v] == 1)
+      if (pr->live[v] && dies(pr, v))
          c--;
    }
    return c;
 }
 
+/* Last reads free their variables only when the bundle closes: a later
+ * unit's write may not take the register an earlier unit's value still
+ * holds for a later reader (allocation counts units in pipeline order). */
 static void
-account(struct pressure *pr, const struct grp *g)
+account_reads(struct pressure *pr, const struct grp *g)
 {
    for (unsigned i = 0; i < g->nr_rd; i++) {
       unsigned v = g->rd[i].var;
@@ -452,14 +503,19 @@ account(struct pressure *pr, const struct grp *g)
          again |= g->rd[j].var == v;
       if (again || !pr->remaining[v])
          continue;
-      if (--pr->remaining[v] == 0 && pr->live[v]) {
+      if (--pr->remaining[v] == 0 && pr->live[v] && !pr->out[v]) {
          pr->live[v] = false;
          pr->nr_live--;
       }
    }
+}
+
+static void
+account_writes(struct pressure *pr, const struct grp *g)
+{
    for (unsigned i = 0; i < g->nr_wr; i++) {
       unsigned v = g->wr[i].var;
-      if (v != ~0u && !pr->live[v] && pr->remaining[v]) {
+      if (v != ~0u && !pr->live[v] && (pr->remaining[v] || pr->out[v])) {
          pr->live[v] = true;
          pr->nr_live++;
       }
@@ -531,29 +587,31 @@ schedule_block(struct sched *sc, struct mid_block *blk)
 
    unsigned win = window[MIN2(s->level, ARRAY_SIZE(window) - 1)];
    unsigned limit = budget[MIN2(s->level, ARRAY_SIZE(budget) - 1)];
+   bool strict_frees = strict[MIN2(s->level, ARRAY_SIZE(strict) - 1)];
    struct pressure pr = {
       .remaining = rzalloc_array(gs, unsigned, s->nr_vars + 1),
+      .out = sc->live_out,
       .live = rzalloc_array(gs, bool, s->nr_vars + 1),
    };
-   bool *written = rzalloc_array(gs, bool, s->nr_vars + 1);
+   const uint8_t *in = sc->live_in + (size_t)blk->index * s->nr_vars;
+   for (unsigned v = 0; v < s->nr_vars; v++) {
+      if (in[v]) {
+         pr.live[v] = true;
+         pr.nr_live++;
+      }
+   }
    for (unsigned i = 0; i < ng; i++) {
       for (unsigned k = 0; k < gs[i].nr_rd; k++) {
          unsigned v = gs[i].rd[k].var;
          bool again = false;
          for (unsigned j = 0; j < k; j++)
             again |= gs[i].rd[j].var == v;
-         if (again)
-            continue;
-         pr.remaining[v]++;
-         if (!written[v] && !pr.live[v]) {
-            pr.live[v] = true;
-            pr.nr_live++;
-         }
+         if (!again)
+            pr.remaining[v]++;
       }
-      for (unsigned k = 0; k < gs[i].nr_wr; k++)
-         written[gs[i].wr[k].var] = true;
    }
    unsigned *order = ralloc_array(gs, unsigned, ng ? ng : 1);
+   struct grp **inb = ralloc_array(gs, struct grp *, ng ? ng : 1);
    unsigned first = 0; /* first unscheduled group */
    for (unsigned placed = 0; placed < ng;) {
       while (gs[first].bundle >= 0)
@@ -574,7 +632,8 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          unsigned x = order[i], j = i;
          for (; j > 0; j--) {
             const struct grp *a = &gs[order[j - 1]], *c = &gs[x];
-            int ca = tight ? cost(&pr, a) : 0, cc = tight ? cost(&pr, c) : 0;
+            int ca = tight ? cost(&pr, a, false) : 0;
+            int cc = tight ? cost(&pr, c, false) : 0;
             if (ca < cc || (ca == cc && a->prio >= c->prio))
                break;
             order[j] = order[j - 1];
@@ -591,13 +650,13 @@ schedule_block(struct sched *sc, struct mid_block *blk)
                                         : kind == MID_TEX ? MID_B_TEX
                                                           : MID_B_LDST,
                                         &pending);
-      unsigned took = 0;
+      unsigned took = 0, nr_inb = 0;
       for (unsigned k = 0; k < nr; k++) {
          struct grp *g = &gs[order[k]];
          if (g->I->kind != kind)
             continue;
-         if (took && limit && cost(&pr, g) > 0 &&
-             pr.nr_live + cost(&pr, g) > limit)
+         int c = cost(&pr, g, strict_frees);
+         if (took && limit && c > 0 && pr.nr_live + c > limit)
             continue;
          bool fits;
          if (kind == MID_ALU)
@@ -611,7 +670,10 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          took++;
          g->bundle = cur;
          placed++;
-         account(&pr, g);
+         if (!strict_frees)
+            account_reads(&pr, g);
+         account_writes(&pr, g);
+         inb[nr_inb++] = g;
          for (unsigned u = 0; u < 5 && kind == MID_ALU; u++) {
             if (b->unit[u] == g->I)
                g->unit = u;
@@ -628,9 +690,14 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          if (g->bundle < 0 && try_forward(sc, b, gs, g, cur)) {
             g->bundle = cur;
             placed++;
-            account(&pr, g);
+            if (!strict_frees)
+               account_reads(&pr, g);
+            account_writes(&pr, g);
+            inb[nr_inb++] = g;
          }
       }
+      for (unsigned k = 0; k < nr_inb && strict_frees; k++)
+         account_reads(&pr, inb[k]);
    }
 
    if (term && term->kind == MID_WRITEOUT) {
@@ -722,11 +789,14 @@ mid_schedule(struct mid_shader *s)
          }
       }
    }
+   sc.live_in = mid_live_in(s, sc.readers);
+   sc.live_out = ralloc_array(sc.readers, uint8_t, n);
    util_dynarray_init(&s->bundles, s->mem);
    bool ok = true;
    mid_foreach_block(s, blk)
    {
       unsigned from = nr_bundles(s);
+      mid_live_out(s, sc.live_in, blk, sc.live_out);
       if (!schedule_block(&sc, blk)) {
          ok = false;
          break;
