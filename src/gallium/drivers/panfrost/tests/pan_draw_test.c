@@ -446,6 +446,39 @@ read_target(struct target *t, uint8_t out[H][W][4])
    pipe_texture_unmap(ctx, xfer);
 }
 
+/* Trace lines every draw of the test has, whatever it draws: one IDVS
+ * job with a varying shader and 16-byte vertex packets plus one 16-byte
+ * varying; the viewport's scissor from 0 and depth range; no culling; one
+ * RGBA8 target with replace blending; two RGBA32F attributes (the second at
+ * 16) over 32-byte vertices; no depth test; both shader stages.
+ */
+static const char *const fixed_lines[] = {
+   "base_vertex_offset: 0",
+   "secondary_shader: true",
+   "vertex_packet_stride: 32",
+   "vertex_attribute_stride: 16",
+   "scissor_minimum_x: 0",
+   "scissor_minimum_y: 0",
+   "minimum_z: 0.000000",
+   "maximum_z: 1.000000",
+   "cull_front_face: false",
+   "cull_back_face: false",
+   "render_target_mask: 0x1",
+   "blend_count: 1",
+   "sample_mask: 65535",
+   "offset: 16",
+   "stride: 32",
+   "mode: opaque",
+   "color_mask: 15",
+   "format: rgba8_unorm",
+   "register_format: f16",
+   "depth_function: always",
+   "depth_write_enable: false",
+   "stage: vertex",
+   "stage: fragment",
+   "internal_format: r8g8b8a8",
+};
+
 /* The chains decode without an error and hold what the state says:
  * the job, primitive and draw fields, the attribute and vertex buffer
  * descriptors, blending, depth, the viewport in the position shader's
@@ -470,40 +503,16 @@ check_trace(const char *what, const char *trace, const char *draw_mode,
    CHECK_LINE(what, trace, "index_count: %u", count_);
    CHECK_LINE(what, trace, "primitive_restart: %s",
               restart ? "implicit" : "none");
-   CHECK_LINE(what, trace, "base_vertex_offset: 0");
-   CHECK_LINE(what, trace, "secondary_shader: true");
+   for (unsigned i = 0; i < ARRAY_SIZE(fixed_lines); ++i)
+      CHECK_LINE(what, trace, "%s", fixed_lines[i]);
    uint64_t indices = field_after(trace, "indices (indices @", "address: ");
    CHECK(!indices == !index_size_B, "%s: index address 0x%llx", what,
          (unsigned long long)indices);
-   CHECK_LINE(what, trace, "vertex_packet_stride: 32");
-   CHECK_LINE(what, trace, "vertex_attribute_stride: 16");
-   CHECK_LINE(what, trace, "scissor_minimum_x: 0");
-   CHECK_LINE(what, trace, "scissor_minimum_y: 0");
    CHECK_LINE(what, trace, "scissor_maximum_x: %u", W - 1);
    CHECK_LINE(what, trace, "scissor_maximum_y: %u", H - 1);
-   CHECK_LINE(what, trace, "minimum_z: 0.000000");
-   CHECK_LINE(what, trace, "maximum_z: 1.000000");
-   CHECK_LINE(what, trace, "cull_front_face: false");
-   CHECK_LINE(what, trace, "cull_back_face: false");
-   CHECK_LINE(what, trace, "render_target_mask: 0x1");
-   CHECK_LINE(what, trace, "blend_count: 1");
-   CHECK_LINE(what, trace, "sample_mask: 65535");
-
-   /* Two RGBA32F attributes at 0 and 16 in one buffer of 32-byte vertices. */
+   /* Two RGBA32F attributes in one buffer of 32-byte vertices. */
    CHECK(count(trace, "format: rgba32f\n") >= 2, "%s: attribute formats", what);
-   CHECK_LINE(what, trace, "offset: 16");
-   CHECK_LINE(what, trace, "stride: 32");
    CHECK_LINE(what, trace, "size: %u", nr_vertices * 32);
-
-   /* Replace blending into RGBA8, no depth test. */
-   CHECK_LINE(what, trace, "mode: opaque");
-   CHECK_LINE(what, trace, "color_mask: 15");
-   CHECK_LINE(what, trace, "format: rgba8_unorm");
-   CHECK_LINE(what, trace, "register_format: f16");
-   CHECK_LINE(what, trace, "depth_function: always");
-   CHECK_LINE(what, trace, "depth_write_enable: false");
-   CHECK_LINE(what, trace, "stage: vertex");
-   CHECK_LINE(what, trace, "stage: fragment");
 
    /* The position shader's push words: viewport scale, then offset. */
    const float vp[6] = { W / 2.0f, H / 2.0f, 0.5f, W / 2.0f, H / 2.0f, 0.5f };
@@ -516,7 +525,6 @@ check_trace(const char *what, const char *trace, const char *draw_mode,
    /* The tiler context and the pass. */
    CHECK_LINE(what, trace, "fb_width: %u", W);
    CHECK_LINE(what, trace, "fb_height: %u", H);
-   CHECK_LINE(what, trace, "internal_format: r8g8b8a8");
    CHECK_LINE(what, trace, "row_stride_B: %u", W * 4);
    uint32_t clear = 0;
    for (unsigned c = 0; c < 4; ++c)
@@ -578,8 +586,46 @@ check_pixels_against(const char *what, struct target *t,
          got[first_y][first_x][3]);
 }
 
-/* One triangle whose edges go through pixel centres (x = 8.5, y = 4.5 on
- * the first two): the top-left rule decides those.
+/* What one test draws with: the target bound, the fixed state, the
+ * pass-through vertex shader, a fragment shader and the vertices.
+ */
+struct scene {
+   struct target t;
+   void **fixed;
+   void *vs, *fs;
+   struct pipe_resource *vb;
+};
+
+static struct scene
+scene_begin(bool interpolated, const struct vtx *v, unsigned n)
+{
+   struct scene sc = { make_target(), bind_fixed_state() };
+   sc.vs = pass_through_vs();
+   sc.fs = colour_fs(interpolated);
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   sc.vb = vertex_buffer(v, n);
+   return sc;
+}
+
+static void
+scene_end(struct scene *sc)
+{
+   struct pipe_framebuffer_state none = { 0 };
+
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, sc->vs);
+   ctx->delete_fs_state(ctx, sc->fs);
+   unbind_fixed_state(sc->fixed);
+   pipe_resource_reference(&sc->vb, NULL);
+   ctx->set_framebuffer_state(ctx, &none);
+   pipe_surface_reference(&sc->t.surf, NULL);
+   pipe_resource_reference(&sc->t.tex, NULL);
+}
+
+/* One triangle whose first two edges go through pixel centres (x = 8.5
+ * and y = 4.5): the top-left rule decides those.
  */
 static const struct vtx tri[3] = {
    { 8 * 16 + 8, 4 * 16 + 8, { 1.0f, 0.0f, 0.0f, 1.0f } },
@@ -591,41 +637,25 @@ static void
 test_triangle(bool interpolated)
 {
    const char *what = interpolated ? "interpolated triangle" : "triangle";
-   struct target t = make_target();
-   void **fixed = bind_fixed_state();
-   void *vs = pass_through_vs(), *fs = colour_fs(interpolated);
-   ctx->bind_vs_state(ctx, vs);
-   ctx->bind_fs_state(ctx, fs);
-   struct pipe_resource *vb = vertex_buffer(tri, 3);
-
+   struct scene sc = scene_begin(interpolated, tri, 3);
    struct pipe_draw_info info = {
       .mode = PIPE_PRIM_TRIANGLES,
       .instance_count = 1,
       .max_index = 2,
    };
+
    char *trace = clear_draw(&info, 3);
    check_trace(what, trace, "triangles", 0, 3, 3, false);
    free(trace);
-
    if (check_pixels) {
       const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
-      check_pixels_against(what, &t, tris, 1, interpolated);
+      check_pixels_against(what, &sc.t, tris, 1, interpolated);
    }
-
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
-   ctx->delete_fs_state(ctx, fs);
-   unbind_fixed_state(fixed);
-   pipe_resource_reference(&vb, NULL);
-   struct pipe_framebuffer_state none = { 0 };
-   ctx->set_framebuffer_state(ctx, &none);
-   pipe_surface_reference(&t.surf, NULL);
-   pipe_resource_reference(&t.tex, NULL);
+   scene_end(&sc);
 }
 
-/* A quad as two indexed triangles (16-bit indices), then as one strip
- * split by the restart index into two triangles.
+/* A quad as two indexed triangles (16-bit indices), or as a strip split
+ * by the restart index into two triangles; edges on pixel centres again.
  */
 static void
 test_indexed_quad(bool restart)
@@ -639,18 +669,12 @@ test_indexed_quad(bool restart)
    };
    static const uint16_t list[6] = { 0, 1, 2, 2, 1, 3 };
    static const uint16_t strips[7] = { 0, 1, 2, 0xffff, 2, 1, 3 };
-   struct target t = make_target();
-   void **fixed = bind_fixed_state();
-   void *vs = pass_through_vs(), *fs = colour_fs(false);
-   ctx->bind_vs_state(ctx, vs);
-   ctx->bind_fs_state(ctx, fs);
-   struct pipe_resource *vb = vertex_buffer(quad, 4);
    const uint16_t *idx = restart ? strips : list;
    unsigned n = restart ? 7 : 6;
+   struct scene sc = scene_begin(false, quad, 4);
    struct pipe_resource *ib = pipe_buffer_create(screen, PIPE_BIND_INDEX_BUFFER,
                                                  PIPE_USAGE_DEFAULT, n * 2);
    pipe_buffer_write(ctx, ib, 0, n * 2, idx);
-
    struct pipe_draw_info info = {
       .mode = restart ? PIPE_PRIM_TRIANGLE_STRIP : PIPE_PRIM_TRIANGLES,
       .index_size = 2,
@@ -660,30 +684,20 @@ test_indexed_quad(bool restart)
       .max_index = 3,
       .index.resource = ib,
    };
+
    char *trace = clear_draw(&info, n);
    check_trace(what, trace, restart ? "triangle_strip" : "triangles", 2, n, 4,
                restart);
    free(trace);
-
    if (check_pixels) {
       const struct vtx *const tris[2][3] = {
          { &quad[0], &quad[1], &quad[2] },
          { &quad[2], &quad[1], &quad[3] },
       };
-      check_pixels_against(what, &t, tris, 2, false);
+      check_pixels_against(what, &sc.t, tris, 2, false);
    }
-
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
-   ctx->delete_fs_state(ctx, fs);
-   unbind_fixed_state(fixed);
-   pipe_resource_reference(&vb, NULL);
    pipe_resource_reference(&ib, NULL);
-   struct pipe_framebuffer_state none = { 0 };
-   ctx->set_framebuffer_state(ctx, &none);
-   pipe_surface_reference(&t.surf, NULL);
-   pipe_resource_reference(&t.tex, NULL);
+   scene_end(&sc);
 }
 
 int
