@@ -14,8 +14,10 @@
  * printed text.  With --pixels the simulator must run the draws too: the
  * pixels are compared with a coverage reference computed here (the GL
  * top-left rule at pixel centres) and a barycentric colour reference.
+ * --trace prints every captured trace.
  */
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +43,7 @@
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
-static bool check_pixels;
+static bool check_pixels, show_trace;
 
 /* A vertex in window coordinates (sixteenths of a pixel) and its colour. */
 struct vtx {
@@ -174,6 +176,16 @@ field_after(const char *text, const char *section, const char *field)
    const char *p = strstr(text, section);
    p = p ? strstr(p, field) : NULL;
    return p ? strtoull(p + strlen(field), NULL, 0) : ~0ull;
+}
+
+/* The address of job n of the trace ("job n @ 0x..."); 0 if absent. */
+static uint64_t
+job_address(const char *text, unsigned n)
+{
+   char job[32];
+   snprintf(job, sizeof(job), "\njob %u @ ", n);
+   const char *p = strstr(text, job);
+   return p ? strtoull(p + strlen(job), NULL, 0) : 0;
 }
 
 /* The FAU dump line of the given words, as the decoder prints 16 bytes. */
@@ -416,16 +428,22 @@ vertex_buffer(const struct vtx *v, unsigned n)
    return r;
 }
 
-/* Clears, draws and submits with the trace captured; returns the trace. */
+/* Clears, makes the draws (one draw_vbo call) and submits with the trace
+ * captured; returns the trace.
+ */
 static char *
-clear_draw(const struct pipe_draw_info *info, unsigned count)
+clear_draw(const struct pipe_draw_info *info, unsigned count, unsigned draws)
 {
    union pipe_color_union c;
    memcpy(c.f, clear_rgba, sizeof(c.f));
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
-   struct pipe_draw_start_count_bias d = { .start = 0, .count = count };
+   struct pipe_draw_start_count_bias d[2] = {
+      { .start = 0, .count = count },
+      { .start = 0, .count = count },
+   };
+   assert(draws <= ARRAY_SIZE(d));
    trace_begin();
-   ctx->draw_vbo(ctx, info, 0, NULL, &d, 1);
+   ctx->draw_vbo(ctx, info, 0, NULL, d, draws);
    ctx->flush(ctx, NULL, 0);
    return trace_end();
 }
@@ -485,16 +503,26 @@ static const char *const fixed_lines[] = {
  * push words, the tiler context and the render target of the pass.
  */
 static void
-check_trace(const char *what, const char *trace, const char *draw_mode,
-            unsigned index_size_B, unsigned count_, unsigned nr_vertices,
-            bool restart)
+check_trace(const char *what, const char *trace, unsigned draws,
+            const char *draw_mode, unsigned index_size_B, unsigned count_,
+            unsigned nr_vertices, bool restart)
 {
    unsigned before = pan_test_failures;
 
    CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
          decoder_errors(trace));
-   CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u malloc-vertex jobs, want 1",
-         what, jobs(trace, "malloc_vertex"));
+   CHECK(jobs(trace, "malloc_vertex") == draws,
+         "%s: %u malloc-vertex jobs, want %u", what,
+         jobs(trace, "malloc_vertex"), draws);
+   /* One chain in API order: job k links to job k + 1, the last to none. */
+   for (unsigned k = 1; k <= draws; ++k) {
+      char job[32];
+      snprintf(job, sizeof(job), "\njob %u @ ", k);
+      uint64_t next = field_after(trace, job, "next: ");
+      uint64_t want = k < draws ? job_address(trace, k + 1) : 0;
+      CHECK(next == want, "%s: job %u links to 0x%llx, want 0x%llx", what, k,
+            (unsigned long long)next, (unsigned long long)want);
+   }
    CHECK(jobs(trace, "fragment") == 1, "%s: %u fragment jobs, want 1", what,
          jobs(trace, "fragment"));
 
@@ -522,6 +550,20 @@ check_trace(const char *what, const char *trace, const char *draw_mode,
    fau_line(line, sizeof(line), 16, vp + 4, 2);
    CHECK(has_line(trace, line), "%s: no FAU line '%s'", what, line);
 
+   /* The fragment job covers the whole target (16x16 tiles) and uses the
+    * tiler context the draws filled.
+    */
+   CHECK_LINE(what, trace, "bound_max_x: %u", W / 16 - 1);
+   CHECK_LINE(what, trace, "bound_max_y: %u", H / 16 - 1);
+   CHECK_LINE(what, trace, "width: %u", W);
+   CHECK_LINE(what, trace, "height: %u", H);
+   uint64_t tiler = field_after(trace, "tiler (tiler_pointer @", "address: ");
+   uint64_t fb_tiler =
+      field_after(trace, "(framebuffer_parameters @", " tiler: ");
+   CHECK(tiler && tiler != ~0ull && fb_tiler == tiler,
+         "%s: the draw tiles into 0x%llx, the pass reads 0x%llx", what,
+         (unsigned long long)tiler, (unsigned long long)fb_tiler);
+
    /* The tiler context and the pass. */
    CHECK_LINE(what, trace, "fb_width: %u", W);
    CHECK_LINE(what, trace, "fb_height: %u", H);
@@ -531,7 +573,7 @@ check_trace(const char *what, const char *trace, const char *draw_mode,
       clear |= (uint32_t)unorm8(clear_rgba[c]) << (8 * c);
    CHECK_LINE(what, trace, "color_0: %u", clear);
 
-   if (pan_test_failures != before)
+   if (pan_test_failures != before || show_trace)
       fprintf(stderr, "%s trace:\n%s\n", what, trace);
 }
 
@@ -633,10 +675,15 @@ static const struct vtx tri[3] = {
    { 52 * 16 + 3, 4 * 16 + 8, { 0.0f, 0.0f, 1.0f, 0.25f } },
 };
 
+/* draws > 1: the same triangle again in the same pass, which must not
+ * change the pixels.
+ */
 static void
-test_triangle(bool interpolated)
+test_triangle(bool interpolated, unsigned draws)
 {
-   const char *what = interpolated ? "interpolated triangle" : "triangle";
+   const char *what = interpolated ? "interpolated triangle"
+                      : draws > 1  ? "triangle twice"
+                                   : "triangle";
    struct scene sc = scene_begin(interpolated, tri, 3);
    struct pipe_draw_info info = {
       .mode = PIPE_PRIM_TRIANGLES,
@@ -644,8 +691,8 @@ test_triangle(bool interpolated)
       .max_index = 2,
    };
 
-   char *trace = clear_draw(&info, 3);
-   check_trace(what, trace, "triangles", 0, 3, 3, false);
+   char *trace = clear_draw(&info, 3, draws);
+   check_trace(what, trace, draws, "triangles", 0, 3, 3, false);
    free(trace);
    if (check_pixels) {
       const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
@@ -685,9 +732,9 @@ test_indexed_quad(bool restart)
       .index.resource = ib,
    };
 
-   char *trace = clear_draw(&info, n);
-   check_trace(what, trace, restart ? "triangle_strip" : "triangles", 2, n, 4,
-               restart);
+   char *trace = clear_draw(&info, n, 1);
+   check_trace(what, trace, 1, restart ? "triangle_strip" : "triangles", 2, n,
+               4, restart);
    free(trace);
    if (check_pixels) {
       const struct vtx *const tris[2][3] = {
@@ -703,7 +750,10 @@ test_indexed_quad(bool restart)
 int
 main(int argc, char **argv)
 {
-   check_pixels = argc > 1 && !strcmp(argv[1], "--pixels");
+   for (int i = 1; i < argc; ++i) {
+      check_pixels |= !strcmp(argv[i], "--pixels");
+      show_trace |= !strcmp(argv[i], "--trace");
+   }
    /* Read by the screen at creation: every submit is waited for and its
     * chain decoded to stderr, which the test captures.
     */
@@ -711,8 +761,9 @@ main(int argc, char **argv)
 
    if (!pan_test_open(&screen, &ctx))
       return 1;
-   test_triangle(false);
-   test_triangle(true);
+   test_triangle(false, 1);
+   test_triangle(true, 1);
+   test_triangle(false, 2);
    test_indexed_quad(false);
    test_indexed_quad(true);
    return pan_test_close(screen, ctx);
