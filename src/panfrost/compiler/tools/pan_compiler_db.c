@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: MIT
  *
  * pan-compiler-db: GLSL sources of one program (*.vert, *.frag, *.comp)
- * through the base's standalone GLSL front end to NIR, then through OUR
- * compiler for G57 (v9), printing one shader-db line per compiled shader
- * in the format the stock compiler prints with BIFROST_MESA_DEBUG=shaderdb:
+ * through the base's standalone GLSL front end to NIR (pan_glsl_front.c),
+ * then through OUR compiler for G57 (v9), printing one shader-db line per
+ * compiled shader in the format the stock compiler prints with
+ * BIFROST_MESA_DEBUG=shaderdb:
  *
  *   SHADER-DB: MESA_SHADER_FRAGMENT shader: 12 inst, ... spills:fills
  *
@@ -30,55 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* nir.h first: the GLSL headers use its types. */
-#include "compiler/nir/nir.h"
-#include "compiler/nir_types.h"
-#include "main/mtypes.h"
+/* pan_glsl_front.h first: it brings nir.h, which gl_nir.h needs. */
+#include "pan_glsl_front.h"
 #include "compiler/glsl/gl_nir.h"
-#include "compiler/glsl/gl_nir_linker.h"
-#include "compiler/glsl/glsl_to_nir.h"
-#include "compiler/glsl/standalone.h"
-
 #include "isa/pan_isa_va.h"
 #include "pan_compile.h"
-#include "../../../../tests/oracle/oracle_glsl_ir.h"
-
-static int
-slot_count(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_attribute_slots(type, false);
-}
-
-static int
-dword_count(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_dword_slots(type, bindless);
-}
-
-/* The #version of a source (110 without one); -1 when unreadable. */
-static int
-version_of(const char *path)
-{
-   FILE *fp = fopen(path, "r");
-   char line[512];
-   int version = 110;
-
-   if (!fp)
-      return -1;
-   while (fgets(line, sizeof(line), fp)) {
-      const char *p = line + strspn(line, " \t");
-      if (strncmp(p, "#version", 8))
-         continue;
-      int n = atoi(p + 8);
-      if (strstr(p, " es"))
-         version = n == 100 ? 100 : 300;
-      else if (n > 0)
-         version = n;
-      break;
-   }
-   fclose(fp);
-   return version;
-}
 
 /* What a GL state tracker hands a driver: I/O and uniforms with driver
  * locations in slot order, default uniforms in UBO 0, samplers lowered. */
@@ -89,7 +46,7 @@ to_driver_nir(struct gl_shader_program *prog, nir_shader *nir)
 
    if (stage == MESA_SHADER_VERTEX) {
       nir_assign_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
-                               slot_count);
+                               pan_glsl_attribute_slots);
       nir_assign_io_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
                                   stage);
    } else if (stage == MESA_SHADER_FRAGMENT) {
@@ -97,15 +54,15 @@ to_driver_nir(struct gl_shader_program *prog, nir_shader *nir)
       nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
                                   stage);
       nir_assign_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
-                               slot_count);
+                               pan_glsl_attribute_slots);
    }
    nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms,
-                            slot_count);
+                            pan_glsl_attribute_slots);
    NIR_PASS_V(nir, nir_opt_copy_prop_vars);
    NIR_PASS_V(nir, nir_opt_combine_stores, nir_var_all);
    NIR_PASS_V(nir, nir_lower_system_values);
    NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
-   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, dword_count,
+   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, pan_glsl_dword_slots,
               (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
    NIR_PASS_V(nir, gl_nir_lower_images, true);
@@ -185,74 +142,20 @@ compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
    return ok;
 }
 
-static int
-compile(unsigned nr_files, char **files)
+/* Each stage as the driver gets it, a vertex shader as both IDVS
+ * variants. */
+static bool
+compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
 {
-   static struct gl_context ctx;
-   struct standalone_options opts = {
-      .do_link = true,
-      .lower_precision = true,
-   };
-
-   for (unsigned i = 0; i < nr_files; i++) {
-      int v = version_of(files[i]);
-      if (v < 0) {
-         fprintf(stderr, "cannot read %s\n", files[i]);
-         return 4;
-      }
-      opts.glsl_version = MAX2(opts.glsl_version, (unsigned)v);
-   }
-   /* GLSL 1.10/1.20 get 1.30's limits (one draw buffer is too few). */
-   if (opts.glsl_version == 110 || opts.glsl_version == 120)
-      opts.glsl_version = 130;
-
-   struct gl_shader_program *prog =
-      standalone_compile_shader(&opts, nr_files, files, &ctx);
-   if (!prog || prog->data->LinkStatus != LINKING_SUCCESS) {
-      fprintf(stderr, "GLSL front end failed\n");
-      return 3;
-   }
-   oracle_lower_glsl_ir(prog);
-   exec_list_make_empty(&prog->EmptyUniformLocations);
-   for (unsigned s = 0; s < MESA_SHADER_STAGES; s++) {
-      struct gl_linked_shader *sh = prog->_LinkedShaders[s];
-      if (!sh)
-         continue;
-      sh->Program->info.stage = s;
-      nir_shader *nir = glsl_to_nir(&ctx.Const, prog, s, &pan_va_nir_options);
-      sh->Program->nir = nir;
-      NIR_PASS_V(nir, nir_lower_io_to_temporaries,
-                 nir_shader_get_entrypoint(nir), true,
-                 s != MESA_SHADER_FRAGMENT);
-      NIR_PASS_V(nir, nir_lower_global_vars_to_local);
-      NIR_PASS_V(nir, nir_split_var_copies);
-      NIR_PASS_V(nir, nir_lower_var_copies);
-   }
-   if (!gl_nir_link_varyings(&ctx.Const, &ctx.Extensions, ctx.API, prog) ||
-       !gl_nir_link_uniforms(&ctx.Const, prog, false)) {
-      fprintf(stderr, "GLSL front end failed: NIR linking\n");
-      standalone_compiler_cleanup(prog);
-      return 3;
-   }
-
-   bool all = true;
-   for (unsigned s = 0; s < MESA_SHADER_STAGES; s++) {
-      if (!prog->_LinkedShaders[s])
-         continue;
-      nir_shader *nir = prog->_LinkedShaders[s]->Program->nir;
-      to_driver_nir(prog, nir);
-      if (s == MESA_SHADER_VERTEX) {
-         all &= compile_variant(nir, "MESA_SHADER_POSITION",
-                                PAN_VA_VARIANT_POSITION);
-         all &=
-            compile_variant(nir, "MESA_SHADER_VARYING", PAN_VA_VARIANT_VARYING);
-      } else {
-         all &= compile_variant(nir, gl_shader_stage_name(s),
-                                PAN_VA_VARIANT_DEFAULT);
-      }
-   }
-   standalone_compiler_cleanup(prog);
-   return all ? 0 : 1;
+   gl_shader_stage s = nir->info.stage;
+   to_driver_nir(prog, nir);
+   if (s != MESA_SHADER_VERTEX)
+      return compile_variant(nir, gl_shader_stage_name(s),
+                             PAN_VA_VARIANT_DEFAULT);
+   bool ok =
+      compile_variant(nir, "MESA_SHADER_POSITION", PAN_VA_VARIANT_POSITION);
+   return compile_variant(nir, "MESA_SHADER_VARYING", PAN_VA_VARIANT_VARYING) &&
+          ok;
 }
 
 int
@@ -274,5 +177,10 @@ main(int argc, char **argv)
                       "FILE.vert|.frag|.comp...\n");
       return 2;
    }
-   return compile((unsigned)(argc - first), argv + first);
+   const struct pan_glsl_front_options opts = {
+      .nir_options = &pan_va_nir_options,
+      .lower_precision = true,
+   };
+   return pan_glsl_front_run(&opts, (unsigned)(argc - first), argv + first,
+                             compile_stage, NULL);
 }

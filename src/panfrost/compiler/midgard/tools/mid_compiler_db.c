@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: MIT
  *
  * pan-mid-compiler-db: the GLSL stages of one program through the base's
- * standalone GLSL front end (as pan-compiler-db does for Valhall) and then
- * through OUR Midgard compiler, printing the shader-db line the stock
- * compiler prints with MIDGARD_MESA_DEBUG=shaderdb:
+ * standalone GLSL front end (pan_glsl_front.c, shared with pan-compiler-db)
+ * and then through OUR Midgard compiler, printing the shader-db line the
+ * stock compiler prints with MIDGARD_MESA_DEBUG=shaderdb:
  *
  *   SHADER-DB: MESA_SHADER_FRAGMENT shader: 6 inst, 2 bundles,
  *   4 quadwords, 2 registers, 4 threads, 0 loops, 0:0 spills:fills
@@ -22,49 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* nir.h first: the GLSL headers use its types. */
-#include "compiler/nir/nir.h"
-#include "compiler/nir_types.h"
-#include "main/mtypes.h"
+/* pan_glsl_front.h first: it brings nir.h, which gl_nir.h needs. */
+#include "pan_glsl_front.h"
 #include "compiler/glsl/gl_nir.h"
-#include "compiler/glsl/gl_nir_linker.h"
-#include "compiler/glsl/glsl_to_nir.h"
-#include "compiler/glsl/standalone.h"
 
 #include "mid_compile.h"
-#include "../../../../../tests/oracle/oracle_glsl_ir.h"
-
-static int
-attribute_slots(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_attribute_slots(type, false);
-}
-
-static int
-dwords(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_dword_slots(type, bindless);
-}
-
-static int
-glsl_version(const char *path)
-{
-   FILE *fp = fopen(path, "r");
-   char line[512];
-   int v = 110;
-   if (!fp)
-      return -1;
-   while (fgets(line, sizeof(line), fp)) {
-      const char *p = line + strspn(line, " \t");
-      if (!strncmp(p, "#version", 8)) {
-         int n = atoi(p + 8);
-         v = strstr(p, " es") ? (n == 100 ? 100 : 300) : n > 0 ? n : v;
-         break;
-      }
-   }
-   fclose(fp);
-   return v;
-}
 
 /* I/O at driver locations, default uniforms in UBO 0 (which our compiler
  * pushes), samplers and buffers lowered: what the GL state tracker gives. */
@@ -76,20 +38,20 @@ driver_nir(struct gl_shader_program *prog, nir_shader *nir)
       NIR_PASS_V(nir, nir_lower_fragcolor, 1);
       nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs, st);
       nir_assign_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
-                               attribute_slots);
+                               pan_glsl_attribute_slots);
    } else if (st == MESA_SHADER_VERTEX) {
       nir_assign_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
-                               attribute_slots);
+                               pan_glsl_attribute_slots);
       nir_assign_io_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
                                   st);
    }
    nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms,
-                            attribute_slots);
+                            pan_glsl_attribute_slots);
    NIR_PASS_V(nir, nir_lower_system_values);
    NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
    NIR_PASS_V(nir, nir_lower_io,
-              nir_var_uniform | nir_var_shader_in | nir_var_shader_out, dwords,
-              (nir_lower_io_options)0);
+              nir_var_uniform | nir_var_shader_in | nir_var_shader_out,
+              pan_glsl_dword_slots, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
    NIR_PASS_V(nir, gl_nir_lower_buffers, prog);
    NIR_PASS_V(nir, nir_opt_constant_folding);
@@ -114,8 +76,10 @@ write_binary(const struct mid_binary *bin, gl_shader_stage st, unsigned gpu)
 }
 
 static bool
-compile_stage(nir_shader *nir, unsigned gpu)
+compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
 {
+   unsigned gpu = *(const unsigned *)data;
+   driver_nir(prog, nir);
    const char *name = gl_shader_stage_name(nir->info.stage);
    struct mid_binary bin;
    char err[256];
@@ -139,11 +103,6 @@ compile_stage(nir_shader *nir, unsigned gpu)
 int
 main(int argc, char **argv)
 {
-   static struct gl_context ctx;
-   /* No mediump lowering: our compiler has only 32-bit values, which
-    * GLSL allows for any precision qualifier (the stock compiler gets
-    * 16-bit code). */
-   struct standalone_options opts = { .do_link = true };
    unsigned gpu = 0x860;
    int first = 1;
 
@@ -160,54 +119,12 @@ main(int argc, char **argv)
                       "FILE.vert|.frag|.comp...\n");
       return 2;
    }
-   for (int i = first; i < argc; i++) {
-      int v = glsl_version(argv[i]);
-      if (v < 0) {
-         fprintf(stderr, "cannot read %s\n", argv[i]);
-         return 4;
-      }
-      opts.glsl_version = MAX2(opts.glsl_version, (unsigned)v);
-   }
-   if (opts.glsl_version == 110 || opts.glsl_version == 120)
-      opts.glsl_version = 130;
-
-   struct gl_shader_program *prog =
-      standalone_compile_shader(&opts, argc - first, argv + first, &ctx);
-   if (!prog || prog->data->LinkStatus != LINKING_SUCCESS) {
-      fprintf(stderr, "GLSL front end failed\n");
-      return 3;
-   }
-   oracle_lower_glsl_ir(prog);
-   exec_list_make_empty(&prog->EmptyUniformLocations);
-   for (unsigned s = 0; s < MESA_SHADER_STAGES; s++) {
-      struct gl_linked_shader *sh = prog->_LinkedShaders[s];
-      if (!sh)
-         continue;
-      sh->Program->info.stage = s;
-      nir_shader *nir = glsl_to_nir(&ctx.Const, prog, s, &mid_nir_options);
-      sh->Program->nir = nir;
-      NIR_PASS_V(nir, nir_lower_io_to_temporaries,
-                 nir_shader_get_entrypoint(nir), true,
-                 s != MESA_SHADER_FRAGMENT);
-      NIR_PASS_V(nir, nir_lower_global_vars_to_local);
-      NIR_PASS_V(nir, nir_split_var_copies);
-      NIR_PASS_V(nir, nir_lower_var_copies);
-   }
-   if (!gl_nir_link_varyings(&ctx.Const, &ctx.Extensions, ctx.API, prog) ||
-       !gl_nir_link_uniforms(&ctx.Const, prog, false)) {
-      fprintf(stderr, "GLSL front end failed: NIR linking\n");
-      standalone_compiler_cleanup(prog);
-      return 3;
-   }
-
-   bool all = true;
-   for (unsigned s = 0; s < MESA_SHADER_STAGES; s++) {
-      if (!prog->_LinkedShaders[s])
-         continue;
-      nir_shader *nir = prog->_LinkedShaders[s]->Program->nir;
-      driver_nir(prog, nir);
-      all &= compile_stage(nir, gpu);
-   }
-   standalone_compiler_cleanup(prog);
-   return all ? 0 : 1;
+   /* No mediump lowering: our compiler has only 32-bit values, which
+    * GLSL allows for any precision qualifier (the stock compiler gets
+    * 16-bit code). */
+   const struct pan_glsl_front_options opts = {
+      .nir_options = &mid_nir_options,
+   };
+   return pan_glsl_front_run(&opts, (unsigned)(argc - first), argv + first,
+                             compile_stage, &gpu);
 }
