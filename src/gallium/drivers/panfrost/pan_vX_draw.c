@@ -144,8 +144,10 @@ emit_blend(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
       }
       return true;
    }
-   /* The tile buffer converts the shader's 16-bit float channels; only
-    * RGBA8 UNORM is known to be laid out this way so far.
+   /* Only RGBA8 UNORM targets so far.  The register format says how to
+    * read the BLEND staging registers: our compiler writes colours as
+    * four 32-bit floats (BLEND .v4.f32), so F16 here would read them as
+    * packed halves.
     */
    if (b->format != PIPE_FORMAT_R8G8B8A8_UNORM)
       return false;
@@ -163,7 +165,7 @@ emit_blend(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
       cfg.internal.fixed_function.conversion.memory_format =
          pixel_format(MALI_FORMAT_RGBA8_UNORM);
       cfg.internal.fixed_function.conversion.register_format =
-         MALI_REGISTER_FILE_FORMAT_F16;
+         MALI_REGISTER_FILE_FORMAT_F32;
    }
    return true;
 }

@@ -489,7 +489,6 @@ static const char *const fixed_lines[] = {
    "mode: opaque",
    "color_mask: 15",
    "format: rgba8_unorm",
-   "register_format: f16",
    "depth_function: always",
    "depth_write_enable: false",
    "stage: vertex",
@@ -541,6 +540,17 @@ check_trace(const char *what, const char *trace, unsigned draws,
    /* Two RGBA32F attributes in one buffer of 32-byte vertices. */
    CHECK(count(trace, "format: rgba32f\n") >= 2, "%s: attribute formats", what);
    CHECK_LINE(what, trace, "size: %u", nr_vertices * 32);
+
+   /* Fixed-function blending reads the fragment shader's BLEND staging
+    * registers in the descriptor's register format: it must be the type
+    * the shader's BLEND instruction gives them.
+    */
+   const char *blend = strstr(trace, "blend.slot0.v4.");
+   char type[8] = "";
+   if (blend)
+      sscanf(blend + strlen("blend.slot0.v4."), "%7[a-z0-9]", type);
+   CHECK(type[0], "%s: no BLEND instruction in the fragment shader", what);
+   CHECK_LINE(what, trace, "register_format: %s", type);
 
    /* The position shader's push words: viewport scale, then offset. */
    const float vp[6] = { W / 2.0f, H / 2.0f, 0.5f, W / 2.0f, H / 2.0f, 0.5f };
