@@ -11,8 +11,9 @@ as compiled when every one of its shaders compiled.  Printed: programs
 compiled by each, instruction totals over the programs both compile (per
 stage too), and the reasons ours refuses, most frequent first.
 
-With --floor N the run fails when ours compiles fewer than N programs;
-any crash or time-out of our compiler always fails it (the meson test).
+With --floor N the run fails when ours compiles fewer than N programs,
+with --max-spilling N when more than N of our shaders spill to
+thread-local storage (the spills:fills of their lines); any crash or time-out of our compiler always fails it (the meson test).
 """
 
 import argparse
@@ -28,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_oracle import split_shader_test  # noqa: E402
 
 LINE = re.compile(r'SHADER-DB: (\S+) shader: (\d+) inst')
+SPILLS = re.compile(r'(\d+):(\d+) spills:fills')
 REFUSED = re.compile(r'PAN-DB-REFUSED: (\S+): (.*)')
 G57 = '0x9093'
 
@@ -43,7 +45,7 @@ def reason_key(msg):
 def run_one(args, path, work):
     sources, reason = split_shader_test(path)
     if sources is None:
-        return path, None, None, [], None
+        return path, None, None, [], None, 0
     os.makedirs(work, exist_ok=True)
     names = []
     for i, (ext, src) in enumerate(sources):
@@ -52,13 +54,16 @@ def run_one(args, path, work):
             f.write(src)
         names.append(name)
 
-    ours, refusals, crash = None, [], None
+    ours, refusals, crash, spilling = None, [], None, 0
     try:
         p = subprocess.run([args.ours] + names, capture_output=True,
                            text=True, timeout=120, errors='replace')
         if p.returncode in (0, 1):
             refusals = [m.groups() for m in map(REFUSED.match,
                                                 p.stdout.splitlines()) if m]
+            spilling = sum(1 for m in map(SPILLS.search,
+                                          p.stdout.splitlines())
+                           if m and m.group(1) != '0')
             if p.returncode == 0:
                 ours = [(m.group(1), int(m.group(2))) for m in
                         map(LINE.match, p.stdout.splitlines()) if m]
@@ -81,7 +86,7 @@ def run_one(args, path, work):
                          map(LINE.search, p.stderr.splitlines()) if m]
         except subprocess.TimeoutExpired:
             pass
-    return path, ours, stock, refusals, crash
+    return path, ours, stock, refusals, crash, spilling
 
 
 def collect(paths):
@@ -106,6 +111,8 @@ def main():
                     help='take every Nth program only')
     ap.add_argument('--floor', type=int, default=0,
                     help='fail below this many programs compiled by ours')
+    ap.add_argument('--max-spilling', type=int, default=None,
+                    help='fail when more of our shaders than this spill')
     ap.add_argument('--top', type=int, default=15)
     ap.add_argument('--per-program', action='store_true',
                     help='list ours / stock instructions of each common '
@@ -132,6 +139,8 @@ def main():
     print(f'programs in the corpus: {len(files)} '
           f'({len(programs)} with vertex/fragment/compute stages)')
     print(f'compiled by ours (G57):  {len(ours_ok)}')
+    spilling = sum(r[5] for r in results)
+    print(f'shaders of ours that spill: {spilling}')
     if args.stock:
         print(f'compiled by stock (G57): {len(stock_ok)}')
         print(f'compiled by both:        {len(both)}')
@@ -170,6 +179,10 @@ def main():
     if len(ours_ok) < args.floor:
         print(f'FAIL: {len(ours_ok)} programs compiled, below the floor '
               f'of {args.floor}')
+        return 1
+    if args.max_spilling is not None and spilling > args.max_spilling:
+        print(f'FAIL: {spilling} shaders spill, above the ceiling of '
+              f'{args.max_spilling}')
         return 1
     return 0
 

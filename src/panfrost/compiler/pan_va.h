@@ -70,6 +70,11 @@ uint8_t *pan_va_ra(pan_ir_shader *s, unsigned max_regs,
 void pan_va_spill(pan_ir_shader *s, unsigned v, unsigned comps,
                   unsigned offset, struct pan_va_spill_stats *stats);
 
+/* Copy the words of vector v that are read alone into scalars after its
+ * only definition and read those instead (pan_va_split.c); false when
+ * there is no such word or v is not a vector defined once. */
+bool pan_va_split_vector(pan_ir_shader *s, unsigned v);
+
 /* The next offset for a value of comps words that stays within one
  * 16-byte line; grows *tls_size past it. */
 unsigned pan_va_spill_slot(unsigned *tls_size, unsigned comps);

@@ -22,8 +22,10 @@
  *
  * When a value does not fit, allocation runs again with only the members
  * the collect reads last (a member read later holds the whole vector),
- * and if that fails too the live value ending last is spilled to
- * thread-local storage (pan_va_spill.c) and everything starts over.
+ * and if that fails too a live vector with words read alone is split
+ * (pan_va_split.c) or, when none is left, the live value ending last is
+ * spilled to thread-local storage (pan_va_spill.c), and everything
+ * starts over.
  */
 
 #include <string.h>
@@ -208,14 +210,30 @@ cmp_start(const void *a, const void *b)
    return x < y ? -1 : x > y;
 }
 
+static int
+cmp_end_desc(const void *a, const void *b)
+{
+   unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+   if (sort_ctx->end[x] != sort_ctx->end[y])
+      return sort_ctx->end[x] > sort_ctx->end[y] ? -1 : 1;
+   return x < y ? -1 : x > y;
+}
+
+/* What a failed allocation leaves: the value to spill (the live one,
+ * spillable, that ends last; ~0 when none can be) and the live vectors,
+ * latest end first, as candidates for splitting before that. */
+struct ra_failure {
+   unsigned victim;
+   unsigned *vectors, nr_vectors; /* ralloc'd on the failure's mem_ctx */
+};
+
 /*
- * One allocation.  On failure returns NULL and sets *victim to the value
- * to spill (the live one, spillable, that ends last), or ~0 when none can
- * be, with the message in err.
+ * One allocation.  On failure returns NULL, fills *fail (its arrays on
+ * mem_ctx) and writes the message to err.
  */
 static uint8_t *
-try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs, unsigned *victim,
-          char *err, size_t err_size)
+try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs,
+          struct ra_failure *fail, void *mem_ctx, char *err, size_t err_size)
 {
    unsigned n = s->ssa_alloc;
    struct ra_ctx c = { .s = s, .words = BITSET_WORDS(n + 1) };
@@ -268,12 +286,20 @@ try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs, unsigned *victim,
       }
       int r = find_regs(used | blend_clobbers(&c, v), c.comps[v]);
       if (r < 0) {
+         unsigned *victim = &fail->victim;
          *victim = c.no_spill[v] ? ~0u : v;
-         for (unsigned a = 0; a < nr_active; ++a) {
+         fail->vectors = ralloc_array(mem_ctx, unsigned, nr_active + 1);
+         fail->nr_vectors = 0;
+         active[nr_active] = v;
+         for (unsigned a = 0; a <= nr_active; ++a) {
             unsigned u = active[a];
-            if (!c.no_spill[u] && (*victim == ~0u || c.end[u] > c.end[*victim]))
+            if (a < nr_active && !c.no_spill[u] &&
+                (*victim == ~0u || c.end[u] > c.end[*victim]))
                *victim = u;
+            if (c.comps[u] > 1)
+               fail->vectors[fail->nr_vectors++] = u;
          }
+         qsort(fail->vectors, fail->nr_vectors, sizeof(unsigned), cmp_end_desc);
          snprintf(err, err_size,
                   "register allocation failed: %%%u (%u words) does not fit "
                   "with %u values live and nothing left to spill",
@@ -305,15 +331,34 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
           char *err, size_t err_size)
 {
    *stats = (struct pan_va_spill_stats){ 0 };
-   for (unsigned spilled = 0; spilled <= MAX_SPILLED_VALUES; ++spilled) {
-      unsigned victim;
+   /* Each vector is split at most once (a split one has no word read
+    * alone left), so this ends. */
+   for (unsigned spilled = 0; spilled <= MAX_SPILLED_VALUES;) {
+      struct ra_failure fail;
+      void *tmp = ralloc_context(NULL);
       /* Coalescing every collect member first (fewest moves), then only
        * the members that end at their collect (fewer registers). */
-      uint8_t *regs = try_alloc(s, false, max_regs, &victim, err, err_size);
+      uint8_t *regs = try_alloc(s, false, max_regs, &fail, tmp, err, err_size);
       if (!regs)
-         regs = try_alloc(s, true, max_regs, &victim, err, err_size);
-      if (regs || victim == ~0u)
+         regs = try_alloc(s, true, max_regs, &fail, tmp, err, err_size);
+      if (regs) {
+         ralloc_free(tmp);
          return regs;
+      }
+
+      /* Splitting a live vector frees its unread words for a move each;
+       * spill only when no vector can be split. */
+      bool split = false;
+      for (unsigned i = 0; i < fail.nr_vectors && !split; ++i)
+         split = pan_va_split_vector(s, fail.vectors[i]);
+      ralloc_free(tmp);
+      if (split)
+         continue;
+      if (fail.victim == ~0u)
+         return NULL;
+
+      unsigned victim = fail.victim;
+      spilled++;
 
       unsigned comps = 0;
       pan_ir_foreach_instr_global(s, b, I)

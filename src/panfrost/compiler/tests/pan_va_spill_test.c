@@ -114,6 +114,45 @@ pressure_ref(const uint32_t *in, unsigned x)
    return acc;
 }
 
+/* VECS vec4 loads (80 words), then a chain reading back only the last
+ * word of each in reverse order: the whole vectors do not fit, their
+ * last words do, so the allocator splits them (pan_va_split.c) and
+ * spills nothing. */
+#define VECS (VALUES / 4)
+
+static nir_shader *
+split_shader(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE,
+                                                  &pan_va_nir_options, "split");
+   nir_ssa_def *x = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *v[VECS];
+   for (unsigned k = 0; k < VECS; ++k) {
+      nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
+      nir_ssa_def *a =
+         nir_iadd(&b, push64(&b, 0), nir_u2u64(&b, nir_imul_imm(&b, i, 16)));
+      v[k] = nir_load_global(&b, a, 16, 4, 32);
+   }
+   nir_ssa_def *acc = nir_imm_int(&b, 0);
+   for (unsigned k = VECS; k-- > 0;) {
+      acc = nir_iadd(&b, nir_imul_imm(&b, acc, 3),
+                     nir_ixor(&b, nir_channel(&b, v[k], 3), x));
+   }
+   nir_ssa_def *a =
+      nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_store_global(&b, a, 4, acc, 1);
+   return b.shader;
+}
+
+static uint32_t
+split_ref(const uint32_t *in, unsigned x)
+{
+   uint32_t acc = 0;
+   for (unsigned k = VECS; k-- > 0;)
+      acc = acc * 3 + (in[(k * LANES + x) * 4 + 3] ^ x);
+   return acc;
+}
+
 /* Every spill store and fill is the thread-local form. */
 static void
 check_forms(const struct pan_va_binary *bin)
@@ -136,20 +175,27 @@ check_forms(const struct pan_va_binary *bin)
    free(text);
 }
 
+/* Compiles make()'s shader, expecting spills or none, and runs it on every
+ * lane against ref. */
 static void
-run_pressure(unsigned max_regs)
+run_pressure(nir_shader *(*make)(void),
+             uint32_t (*ref)(const uint32_t *in, unsigned x), unsigned max_regs,
+             bool spills)
 {
    char err[256];
    struct pan_va_binary bin;
    struct pan_va_compile_options opts = { .max_regs = max_regs };
    void *ctx = ralloc_context(NULL);
-   nir_shader *nir = pressure_shader();
+   nir_shader *nir = make();
 
    if (!pan_va_compile_opts(nir, ctx, &opts, &bin, NULL, err, sizeof(err))) {
       pan_test_fail("pressure (max_regs %u): %s", max_regs, err);
       goto done;
    }
-   PAN_EXPECT(bin.spills > 0 && bin.fills > 0 && bin.tls_size > 0);
+   if (spills)
+      PAN_EXPECT(bin.spills > 0 && bin.fills > 0 && bin.tls_size > 0);
+   else
+      PAN_EXPECT(bin.spills == 0 && bin.fills == 0 && bin.tls_size == 0);
    PAN_EXPECT(bin.work_regs <= (max_regs ? max_regs : 64));
    check_forms(&bin);
 
@@ -180,9 +226,9 @@ run_pressure(unsigned max_regs)
          pan_test_fail("pressure lane %u: fault: %s", l, w.fault);
          break;
       }
-      PAN_EXPECT_EQ(m.out[l], pressure_ref(in, l));
+      PAN_EXPECT_EQ(m.out[l], ref(in, l));
       /* Storage within what the driver is told to provide. */
-      PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
+      PAN_EXPECT(m.tls_high <= bin.tls_size && (m.tls_high > 0) == spills);
    }
 done:
    ralloc_free(ctx);
@@ -192,13 +238,19 @@ done:
 static void
 test_spill_full_file(void)
 {
-   run_pressure(0);
+   run_pressure(pressure_shader, pressure_ref, 0, true);
 }
 
 static void
 test_spill_small_file(void)
 {
-   run_pressure(12);
+   run_pressure(pressure_shader, pressure_ref, 12, true);
+}
+
+static void
+test_split_instead_of_spill(void)
+{
+   run_pressure(split_shader, split_ref, 0, false);
 }
 
 /* A register file too small for one instruction's operands: a message,
@@ -223,6 +275,7 @@ main(void)
    PAN_RUN_CASE(test_spill_full_file);
    PAN_RUN_CASE(test_spill_small_file);
    PAN_RUN_CASE(test_spill_impossible);
+   PAN_RUN_CASE(test_split_instead_of_spill);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_spill");
 }
