@@ -18,8 +18,15 @@
  *              in f16, integers small
  * Printed: "status done|fault <why>", "discarded 0|1", "colour <4 hex
  * words>" (r0 at the last writeout), one "vary <slot> <regfmt> <mask> <4
- * hex f32 words>" per st_vary (f16 converted to f32).  Textures and global
- * memory fault (no texture unit, no memory): such programs are skipped.
+ * hex f32 words>" per st_vary (f16 converted to f32).
+ *   textures   every texture index names the same 8x8 RGBA8 2D texture of
+ *              seeded texels and every sampler the same bilinear,
+ *              clamp-to-edge sampler (v5 descriptors served by the
+ *              interpreter's descriptor model, pan_sim_mid_desc.h), so
+ *              neither compiler's texture/sampler numbering matters and
+ *              small coordinate differences stay small; other dimensions
+ *              and formats fault there
+ * Global memory faults (no memory): such programs are skipped.
  */
 
 #include <inttypes.h>
@@ -27,12 +34,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pan_genxml.h"
 #include "pan_sim_fp.h"
 #include "pan_sim_mid.h"
+#include "pan_sim_mid_desc.h"
 
 #define MAX_PROGRAM_B (1u << 20)
 #define UBO_VA 0x100000ull
 #define UBO_B 0x10000u
+
+/* Texture memory: pointers, then the descriptor with its surface pointer,
+ * the samplers and the texels. */
+#define TEX_VA   0x400000ull
+#define TEX_B    0x2000u
+#define TEX_PTRS 0x0000u
+#define TEX_DESC 0x0200u
+#define TEX_SMP  0x0400u
+#define TEX_DATA 0x1000u
+#define TEX_N    32u
+#define TEX_DIM  8u
+
+static uint8_t texmem[TEX_B];
 
 static uint64_t seed;
 static uint32_t U[4];
@@ -115,19 +137,56 @@ st_vary(void *user, bool varying_table, unsigned index,
    return true;
 }
 
-static bool
-tex(void *user, const struct pan_sim_mid_tex *req, uint32_t out[4], char *err)
+static void
+setup_texture(void)
 {
-   snprintf(err, PAN_SIM_MID_GFX_ERR_LEN,
-            "no textures in the differential "
-            "run");
-   return false;
+   uint64_t desc = TEX_VA + TEX_DESC, surf = TEX_VA + TEX_DATA;
+   for (unsigned i = 0; i < TEX_N; i++)
+      memcpy(texmem + TEX_PTRS + 8 * i, &desc, 8);
+   pan_pack(texmem + TEX_DESC, texture, cfg)
+   {
+      cfg.width = TEX_DIM;
+      cfg.height = TEX_DIM;
+      cfg.array_size = 1;
+      pan_pack(&cfg.format, pixel_format, pf)
+      {
+         pf.format = MALI_FORMAT_RGBA8_UNORM;
+         pf.swizzle.r = MALI_CHANNEL_R;
+         pf.swizzle.g = MALI_CHANNEL_G;
+         pf.swizzle.b = MALI_CHANNEL_B;
+         pf.swizzle.a = MALI_CHANNEL_A;
+      }
+      cfg.dimension = MALI_TEXTURE_DIMENSION_2D;
+      cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
+      cfg.levels = 1;
+      cfg.swizzle = 0 | 1 << 3 | 2 << 6 | 3 << 9; /* rgba */
+   }
+   memcpy(texmem + TEX_DESC + pan_size(texture), &surf, 8);
+   for (unsigned i = 0; i < TEX_N; i++) {
+      pan_pack(texmem + TEX_SMP + i * pan_size(sampler), sampler, cfg)
+      {
+         cfg.normalized_coordinates = true;
+         cfg.magnify_nearest = false;
+         cfg.minify_nearest = false;
+         cfg.mipmap_mode = MALI_MIPMAP_MODE_NEAREST;
+         cfg.wrap_mode_s = MALI_WRAP_MODE_CLAMP_TO_EDGE;
+         cfg.wrap_mode_t = MALI_WRAP_MODE_CLAMP_TO_EDGE;
+         cfg.wrap_mode_r = MALI_WRAP_MODE_CLAMP_TO_EDGE;
+         cfg.compare_function = MALI_FUNC_LEQUAL;
+      }
+   }
+   for (unsigned i = 0; i < TEX_DIM * TEX_DIM * 4; i++)
+      texmem[TEX_DATA + i] = (uint8_t)mix(seed ^ mix(0x7e0000 + i));
 }
 
 static bool
 mem_read(void *user, uint64_t addr, void *data, unsigned size)
 {
-   /* Only the uniform buffers exist: U repeated. */
+   if (addr >= TEX_VA && addr + size <= TEX_VA + TEX_B) {
+      memcpy(data, texmem + (addr - TEX_VA), size);
+      return true;
+   }
+   /* Otherwise only the uniform buffers exist: U repeated. */
    if (addr < UBO_VA || addr + size > UBO_VA + 16ull * UBO_B)
       return false;
    for (unsigned i = 0; i < size; i++)
@@ -166,12 +225,23 @@ main(int argc, char **argv)
    for (unsigned i = 0; i < PAN_SIM_MID_UNIFORMS; i++)
       memcpy(uniforms[i], U, sizeof(U));
 
-   struct pan_sim_mid_gfx gfx = {
-      .ld_attr = ld_attr,
-      .st_vary = st_vary,
-      .ld_vary = ld_vary,
-      .tex = tex,
+   /* Textures from the descriptor model; the other messages ours. */
+   setup_texture();
+   struct pan_sim_mid_desc desc = {
+      .mem = { NULL, mem_read, NULL },
+      .textures = TEX_VA + TEX_PTRS,
+      .samplers = TEX_VA + TEX_SMP,
+      .nr_textures = TEX_N,
+      .nr_samplers = TEX_N,
    };
+   struct pan_sim_mid_gfx gfx;
+   if (!pan_sim_mid_desc_init(5, &desc, &gfx)) {
+      free(code);
+      return 4;
+   }
+   gfx.ld_attr = ld_attr;
+   gfx.st_vary = st_vary;
+   gfx.ld_vary = ld_vary;
    struct pan_sim_mid_config cfg = {
       .program = code,
       .program_size = (unsigned)(n & ~(size_t)15),
