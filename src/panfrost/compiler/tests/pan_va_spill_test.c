@@ -81,62 +81,28 @@ push64(nir_builder *b, unsigned w)
                                  .range = 16);
 }
 
-/* in[k * LANES + x] for every k first, then a chain that reads them back
- * in reverse order: all VALUES words are live at once. */
+/* VALUES / comps loads of comps words (in[(k * LANES + x) * comps] on),
+ * then a chain that reads back the last word of each in reverse order.
+ * Scalars: all VALUES words are live at once.  Vec4s: the whole vectors
+ * do not fit, their last words do, so the allocator splits them
+ * (pan_va_split.c) and spills nothing. */
 static nir_shader *
-pressure_shader(void)
+pressure_shader(unsigned comps)
 {
    nir_builder b = nir_builder_init_simple_shader(
       MESA_SHADER_COMPUTE, &pan_va_nir_options, "pressure");
    nir_ssa_def *x = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
    nir_ssa_def *v[VALUES];
-   for (unsigned k = 0; k < VALUES; ++k) {
+   for (unsigned k = 0; k < VALUES / comps; ++k) {
       nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
-      nir_ssa_def *a =
-         nir_iadd(&b, push64(&b, 0), nir_u2u64(&b, nir_imul_imm(&b, i, 4)));
-      v[k] = nir_load_global(&b, a, 4, 1, 32);
+      nir_ssa_def *a = nir_iadd(&b, push64(&b, 0),
+                                nir_u2u64(&b, nir_imul_imm(&b, i, 4 * comps)));
+      v[k] = nir_load_global(&b, a, 4 * comps, comps, 32);
    }
    nir_ssa_def *acc = nir_imm_int(&b, 0);
-   for (unsigned k = VALUES; k-- > 0;)
-      acc = nir_iadd(&b, nir_imul_imm(&b, acc, 3), nir_ixor(&b, v[k], x));
-   nir_ssa_def *a =
-      nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
-   nir_store_global(&b, a, 4, acc, 1);
-   return b.shader;
-}
-
-static uint32_t
-pressure_ref(const uint32_t *in, unsigned x)
-{
-   uint32_t acc = 0;
-   for (unsigned k = VALUES; k-- > 0;)
-      acc = acc * 3 + (in[k * LANES + x] ^ x);
-   return acc;
-}
-
-/* VECS vec4 loads (80 words), then a chain reading back only the last
- * word of each in reverse order: the whole vectors do not fit, their
- * last words do, so the allocator splits them (pan_va_split.c) and
- * spills nothing. */
-#define VECS (VALUES / 4)
-
-static nir_shader *
-split_shader(void)
-{
-   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE,
-                                                  &pan_va_nir_options, "split");
-   nir_ssa_def *x = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
-   nir_ssa_def *v[VECS];
-   for (unsigned k = 0; k < VECS; ++k) {
-      nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
-      nir_ssa_def *a =
-         nir_iadd(&b, push64(&b, 0), nir_u2u64(&b, nir_imul_imm(&b, i, 16)));
-      v[k] = nir_load_global(&b, a, 16, 4, 32);
-   }
-   nir_ssa_def *acc = nir_imm_int(&b, 0);
-   for (unsigned k = VECS; k-- > 0;) {
-      acc = nir_iadd(&b, nir_imul_imm(&b, acc, 3),
-                     nir_ixor(&b, nir_channel(&b, v[k], 3), x));
+   for (unsigned k = VALUES / comps; k-- > 0;) {
+      nir_ssa_def *last = nir_channel(&b, v[k], comps - 1);
+      acc = nir_iadd(&b, nir_imul_imm(&b, acc, 3), nir_ixor(&b, last, x));
    }
    nir_ssa_def *a =
       nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
@@ -145,11 +111,11 @@ split_shader(void)
 }
 
 static uint32_t
-split_ref(const uint32_t *in, unsigned x)
+pressure_ref(const uint32_t *in, unsigned x, unsigned comps)
 {
    uint32_t acc = 0;
-   for (unsigned k = VECS; k-- > 0;)
-      acc = acc * 3 + (in[(k * LANES + x) * 4 + 3] ^ x);
+   for (unsigned k = VALUES / comps; k-- > 0;)
+      acc = acc * 3 + (in[(k * LANES + x) * comps + comps - 1] ^ x);
    return acc;
 }
 
@@ -175,18 +141,16 @@ check_forms(const struct pan_va_binary *bin)
    free(text);
 }
 
-/* Compiles make()'s shader, expecting spills or none, and runs it on every
- * lane against ref. */
+/* Compiles pressure_shader(comps), expecting spills or none, and runs it
+ * on every lane against pressure_ref. */
 static void
-run_pressure(nir_shader *(*make)(void),
-             uint32_t (*ref)(const uint32_t *in, unsigned x), unsigned max_regs,
-             bool spills)
+run_pressure(unsigned comps, unsigned max_regs, bool spills)
 {
    char err[256];
    struct pan_va_binary bin;
    struct pan_va_compile_options opts = { .max_regs = max_regs };
    void *ctx = ralloc_context(NULL);
-   nir_shader *nir = make();
+   nir_shader *nir = pressure_shader(comps);
 
    if (!pan_va_compile_opts(nir, ctx, &opts, &bin, NULL, err, sizeof(err))) {
       pan_test_fail("pressure (max_regs %u): %s", max_regs, err);
@@ -226,7 +190,7 @@ run_pressure(nir_shader *(*make)(void),
          pan_test_fail("pressure lane %u: fault: %s", l, w.fault);
          break;
       }
-      PAN_EXPECT_EQ(m.out[l], ref(in, l));
+      PAN_EXPECT_EQ(m.out[l], pressure_ref(in, l, comps));
       /* Storage within what the driver is told to provide. */
       PAN_EXPECT(m.tls_high <= bin.tls_size && (m.tls_high > 0) == spills);
    }
@@ -238,19 +202,19 @@ done:
 static void
 test_spill_full_file(void)
 {
-   run_pressure(pressure_shader, pressure_ref, 0, true);
+   run_pressure(1, 0, true);
 }
 
 static void
 test_spill_small_file(void)
 {
-   run_pressure(pressure_shader, pressure_ref, 12, true);
+   run_pressure(1, 12, true);
 }
 
 static void
 test_split_instead_of_spill(void)
 {
-   run_pressure(split_shader, split_ref, 0, false);
+   run_pressure(4, 0, false);
 }
 
 /* A register file too small for one instruction's operands: a message,
@@ -261,7 +225,7 @@ test_spill_impossible(void)
    char err[256];
    struct pan_va_binary bin;
    struct pan_va_compile_options opts = { .max_regs = 1 };
-   nir_shader *nir = pressure_shader();
+   nir_shader *nir = pressure_shader(1);
    PAN_EXPECT(
       !pan_va_compile_opts(nir, NULL, &opts, &bin, NULL, err, sizeof(err)));
    PAN_EXPECT_STR_HAS(err, "register allocation failed");
