@@ -12,8 +12,8 @@
  *
  * or "PAN-DB-REFUSED: <stage>: <reason>".  --gpu=0x860 (default) or 0x720;
  * --out=DIR writes each binary to DIR/<vs|fs|cs>-<gpu>.bin (as the stock
- * oracle compiler does) for the disassembler.  MID_DB_PRINT_IR=1 prints
- * our IR to stderr.
+ * oracle compiler does) for the disassembler.  --print=1 prints our IR
+ * (before scheduling and after allocation, per level) to stderr.
  * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL front
  * end failure, 4 I/O error.  See docs/drivers/panfrost/compiler-midgard.rst.
  */
@@ -75,6 +75,9 @@ write_binary(const struct mid_binary *bin, gl_shader_stage st, unsigned gpu)
       fclose(fp);
 }
 
+/* --print=1: our IR to stderr. */
+static bool print_ir;
+
 static bool
 compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
 {
@@ -84,9 +87,8 @@ compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
    struct mid_binary bin;
    char err[256];
    void *mem = ralloc_context(NULL);
-   bool ok =
-      mid_compile(nir_shader_clone(mem, nir), gpu, mem, &bin,
-                  getenv("MID_DB_PRINT_IR") ? stderr : NULL, err, sizeof(err));
+   bool ok = mid_compile(nir_shader_clone(mem, nir), gpu, mem, &bin,
+                         print_ir ? stderr : NULL, err, sizeof(err));
    if (ok && out_dir)
       write_binary(&bin, nir->info.stage, gpu);
    if (ok)
@@ -111,12 +113,15 @@ main(int argc, char **argv)
          gpu = strtoul(argv[first] + 6, NULL, 16);
       else if (!strncmp(argv[first], "--out=", 6))
          out_dir = argv[first] + 6;
+      else if (!strcmp(argv[first], "--print=1") ||
+               !strcmp(argv[first], "--print=0"))
+         print_ir = argv[first][8] == '1';
       else
          break;
    }
    if (first >= argc || argv[first][0] == '-') {
       fprintf(stderr, "usage: pan-mid-compiler-db [--gpu=860|720] [--out=DIR] "
-                      "FILE.vert|.frag|.comp...\n");
+                      "[--print=0|1] FILE.vert|.frag|.comp...\n");
       return 2;
    }
    /* No mediump lowering: our compiler has only 32-bit values, which
