@@ -19,8 +19,9 @@
 #include "pan_sim_va.h"
 #include "util/pan_test_util.h"
 
-#define LANES PAN_SIM_VA_LANES
-#define MEM_BASE 0x100000ull
+#define PAN_VA_TEST_MEM_SIZE 2048
+#include "pan_va_test_sim.h"
+
 #define IN_OFF 0
 #define OUT_OFF 1024
 
@@ -29,30 +30,6 @@ static uint64_t seed = 0x5eedc0de;
 /* Options of the next compile, and the size of the last program. */
 static struct pan_va_compile_options compile_opts;
 static unsigned last_nr_words;
-
-struct mem {
-   uint8_t bytes[2048];
-};
-
-static bool
-mem_read(void *user, uint64_t addr, void *data, unsigned size)
-{
-   struct mem *m = user;
-   if (addr < MEM_BASE || addr - MEM_BASE + size > sizeof(m->bytes))
-      return false;
-   memcpy(data, m->bytes + (addr - MEM_BASE), size);
-   return true;
-}
-
-static bool
-mem_write(void *user, uint64_t addr, const void *data, unsigned size)
-{
-   struct mem *m = user;
-   if (addr < MEM_BASE || addr - MEM_BASE + size > sizeof(m->bytes))
-      return false;
-   memcpy(m->bytes + (addr - MEM_BASE), data, size);
-   return true;
-}
 
 static nir_builder
 begin(const char *name)
@@ -123,18 +100,9 @@ run(nir_builder *b, const uint32_t *in, unsigned in_words,
    if (nr_params)
       memcpy(u + 4, params, nr_params * 4);
 
-   struct pan_sim_va_config cfg = {
-      .program = bin.words,
-      .program_words = bin.nr_words,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 16,
-      .mem = { &m, mem_read, mem_write },
-   };
+   struct pan_sim_va_config cfg = sim_config(&bin, &m, u, 16);
    struct pan_sim_va_warp w;
-   pan_sim_va_warp_init(&w, 0xffff);
-   for (unsigned l = 0; l < LANES; ++l)
-      w.r[l][60] = l;
+   compute_warp_init(&w);
    if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
       pan_test_fail("%s: fault: %s", b->shader->info.name, w.fault);
       goto done;

@@ -23,33 +23,35 @@
 #include "pan_sim_va.h"
 #include "util/pan_test_util.h"
 
-#define LANES PAN_SIM_VA_LANES
-#define MEM_BASE 0x100000ull
+#define PAN_VA_TEST_MEM_SIZE 1024
+#include "pan_va_test_sim.h"
 
 static uint64_t seed = 0x9fa5c0de;
 
-struct mem {
-   uint8_t bytes[1024];
-};
-
+/* Compile s into bin on ctx; on failure report it and free ctx and s. */
 static bool
-mem_read(void *user, uint64_t addr, void *data, unsigned size)
+compile_or_free(nir_shader *s, void *ctx, struct pan_va_binary *bin)
 {
-   struct mem *m = user;
-   if (addr < MEM_BASE || addr - MEM_BASE + size > sizeof(m->bytes))
-      return false;
-   memcpy(data, m->bytes + (addr - MEM_BASE), size);
-   return true;
+   char err[256];
+   if (pan_va_compile(s, ctx, bin, NULL, err, sizeof(err)))
+      return true;
+   pan_test_fail("%s: %s", s->info.name, err);
+   ralloc_free(ctx);
+   ralloc_free(s);
+   return false;
 }
 
-static bool
-mem_write(void *user, uint64_t addr, const void *data, unsigned size)
+/* Start compute shader name in b; the address of the invocation's element
+ * (of size_B bytes) in the buffer at u0:u1. */
+static nir_ssa_def *
+compute_elem_addr(nir_builder *b, const char *name, unsigned size_B)
 {
-   struct mem *m = user;
-   if (addr < MEM_BASE || addr - MEM_BASE + size > sizeof(m->bytes))
-      return false;
-   memcpy(m->bytes + (addr - MEM_BASE), data, size);
-   return true;
+   *b = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, &pan_va_nir_options,
+                                       "%s", name);
+   nir_ssa_def *i = nir_channel(b, nir_load_global_invocation_id(b, 32), 0);
+   nir_ssa_def *base = nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0),
+                                              .base = 0, .range = 16);
+   return nir_iadd(b, base, nir_u2u64(b, nir_imul_imm(b, i, size_B)));
 }
 
 /* The words of a compile as text lines (ralloc'd on ctx), NULL on error. */
@@ -338,26 +340,14 @@ test_discard_runs(void)
                      nir_flt(&b, nir_channel(&b, u, 0), nir_channel(&b, u, 1)));
       void *ctx = ralloc_context(NULL);
       struct pan_va_binary bin;
-      char err[256];
-      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
-         pan_test_fail("discard: %s", err);
-         ralloc_free(ctx);
-         ralloc_free(b.shader);
+      if (!compile_or_free(b.shader, ctx, &bin))
          return;
-      }
       float f[2] = { (float)(pan_test_rng64(&seed) % 7),
                      (float)(pan_test_rng64(&seed) % 7) };
       uint32_t uw[2];
       memcpy(uw, f, sizeof(uw));
       static struct mem m;
-      struct pan_sim_va_config cfg = {
-         .program = bin.words,
-         .program_words = bin.nr_words,
-         .program_va = 0x800000,
-         .uniforms = uw,
-         .uniform_words = 2,
-         .mem = { &m, mem_read, mem_write },
-      };
+      struct pan_sim_va_config cfg = sim_config(&bin, &m, uw, 2);
       struct pan_sim_va_warp w;
       pan_sim_va_warp_init(&w, 0xffff);
       PAN_EXPECT(bin.nr_push == 2 && bin.push[0].offset_B == 0 &&
@@ -377,14 +367,8 @@ test_float_ops(void)
    static const char *names[] = { "floor", "ceil", "trunc", "round_even",
                                   "rcp",   "sqrt", "sub" };
    for (unsigned op = 0; op < ARRAY_SIZE(names); ++op) {
-      nir_builder b = nir_builder_init_simple_shader(
-         MESA_SHADER_COMPUTE, &pan_va_nir_options, "%s", names[op]);
-      nir_ssa_def *i =
-         nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
-      nir_ssa_def *base = nir_load_push_constant(&b, 1, 64, nir_imm_int(&b, 0),
-                                                 .base = 0, .range = 16);
-      nir_ssa_def *addr =
-         nir_iadd(&b, base, nir_u2u64(&b, nir_imul_imm(&b, i, 8)));
+      nir_builder b;
+      nir_ssa_def *addr = compute_elem_addr(&b, names[op], 8);
       nir_ssa_def *v = nir_load_global(&b, addr, 4, 2, 32);
       nir_ssa_def *x = nir_channel(&b, v, 0), *r;
       switch (op) {
@@ -420,29 +404,15 @@ test_float_ops(void)
 
       void *ctx = ralloc_context(NULL);
       struct pan_va_binary bin;
-      char err[256];
-      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
-         pan_test_fail("%s: %s", names[op], err);
-         ralloc_free(ctx);
-         ralloc_free(b.shader);
+      if (!compile_or_free(b.shader, ctx, &bin))
          continue;
-      }
       static struct mem m;
       memset(&m, 0, sizeof(m));
       memcpy(m.bytes, in, sizeof(in));
       uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
-      struct pan_sim_va_config cfg = {
-         .program = bin.words,
-         .program_words = bin.nr_words,
-         .program_va = 0x800000,
-         .uniforms = u,
-         .uniform_words = 2,
-         .mem = { &m, mem_read, mem_write },
-      };
+      struct pan_sim_va_config cfg = sim_config(&bin, &m, u, 2);
       struct pan_sim_va_warp w;
-      pan_sim_va_warp_init(&w, 0xffff);
-      for (unsigned l = 0; l < LANES; ++l)
-         w.r[l][60] = l;
+      compute_warp_init(&w);
       PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
       for (unsigned l = 0; l < LANES; ++l) {
          float x = in[2 * l], got, want;
@@ -542,14 +512,7 @@ run_fragment(nir_shader *s, uint32_t uniform, struct pan_sim_va_warp *w)
       pan_test_fail("%s: %s", s->info.name, err);
    } else {
       static struct mem m;
-      struct pan_sim_va_config cfg = {
-         .program = bin.words,
-         .program_words = bin.nr_words,
-         .program_va = 0x800000,
-         .uniforms = &uniform,
-         .uniform_words = 1,
-         .mem = { &m, mem_read, mem_write },
-      };
+      struct pan_sim_va_config cfg = sim_config(&bin, &m, &uniform, 1);
       ok = pan_sim_va_run(w, &cfg) == PAN_SIM_VA_DONE;
       PAN_CHECK(ok, "%s: %s", s->info.name, w->fault);
    }
@@ -695,13 +658,8 @@ test_frag_coord_zw(void)
 static void
 test_half_constants(void)
 {
-   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE,
-                                                  &pan_va_nir_options, "half");
-   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
-   nir_ssa_def *base = nir_load_push_constant(&b, 1, 64, nir_imm_int(&b, 0),
-                                              .base = 0, .range = 16);
-   nir_ssa_def *addr =
-      nir_iadd(&b, base, nir_u2u64(&b, nir_imul_imm(&b, i, 4)));
+   nir_builder b;
+   nir_ssa_def *addr = compute_elem_addr(&b, "half", 4);
    nir_ssa_def *x = nir_load_global(&b, addr, 4, 1, 32);
    nir_ssa_def *r = nir_fadd_imm(&b, nir_fmul_imm(&b, x, 0.5), 256.0);
    r = nir_fmin(&b, r, nir_imm_float(&b, 300.0f));
@@ -710,13 +668,8 @@ test_half_constants(void)
 
    void *ctx = ralloc_context(NULL);
    struct pan_va_binary bin;
-   char err[256];
-   if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
-      pan_test_fail("half: %s", err);
-      ralloc_free(ctx);
-      ralloc_free(b.shader);
+   if (!compile_or_free(b.shader, ctx, &bin))
       return;
-   }
    /* 300 is no half of an entry: one constant load; 0.5, 256, -2 none. */
    unsigned loads = 0;
    for (unsigned k = 0; k < bin.nr_words; ++k) {
@@ -732,18 +685,9 @@ test_half_constants(void)
    memset(&m, 0, sizeof(m));
    memcpy(m.bytes, in, sizeof(in));
    uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
-   struct pan_sim_va_config cfg = {
-      .program = bin.words,
-      .program_words = bin.nr_words,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 2,
-      .mem = { &m, mem_read, mem_write },
-   };
+   struct pan_sim_va_config cfg = sim_config(&bin, &m, u, 2);
    struct pan_sim_va_warp w;
-   pan_sim_va_warp_init(&w, 0xffff);
-   for (unsigned l = 0; l < LANES; ++l)
-      w.r[l][60] = l;
+   compute_warp_init(&w);
    PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
    for (unsigned l = 0; l < LANES; ++l) {
       float got, want = fmaxf(fminf(in[l] * 0.5f + 256.0f, 300.0f), -2.0f);
@@ -762,14 +706,8 @@ test_transcendentals(void)
 {
    static const char *names[] = { "exp2", "log2", "sin", "cos" };
    for (unsigned op = 0; op < ARRAY_SIZE(names); ++op) {
-      nir_builder b = nir_builder_init_simple_shader(
-         MESA_SHADER_COMPUTE, &pan_va_nir_options, "%s", names[op]);
-      nir_ssa_def *i =
-         nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
-      nir_ssa_def *base = nir_load_push_constant(&b, 1, 64, nir_imm_int(&b, 0),
-                                                 .base = 0, .range = 16);
-      nir_ssa_def *addr =
-         nir_iadd(&b, base, nir_u2u64(&b, nir_imul_imm(&b, i, 4)));
+      nir_builder b;
+      nir_ssa_def *addr = compute_elem_addr(&b, names[op], 4);
       nir_ssa_def *x = nir_load_global(&b, addr, 4, 1, 32), *r;
       r = op == 0   ? nir_fexp2(&b, x)
           : op == 1 ? nir_flog2(&b, x)
@@ -779,13 +717,8 @@ test_transcendentals(void)
 
       void *ctx = ralloc_context(NULL);
       struct pan_va_binary bin;
-      char err[256];
-      if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
-         pan_test_fail("%s: %s", names[op], err);
-         ralloc_free(ctx);
-         ralloc_free(b.shader);
+      if (!compile_or_free(b.shader, ctx, &bin))
          continue;
-      }
       for (unsigned rep = 0; rep < 16; ++rep) {
          float in[LANES];
          for (unsigned l = 0; l < LANES; ++l) {
@@ -804,18 +737,9 @@ test_transcendentals(void)
          memset(&m, 0, sizeof(m));
          memcpy(m.bytes, in, sizeof(in));
          uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
-         struct pan_sim_va_config cfg = {
-            .program = bin.words,
-            .program_words = bin.nr_words,
-            .program_va = 0x800000,
-            .uniforms = u,
-            .uniform_words = 2,
-            .mem = { &m, mem_read, mem_write },
-         };
+         struct pan_sim_va_config cfg = sim_config(&bin, &m, u, 2);
          struct pan_sim_va_warp w;
-         pan_sim_va_warp_init(&w, 0xffff);
-         for (unsigned l = 0; l < LANES; ++l)
-            w.r[l][60] = l;
+         compute_warp_init(&w);
          PAN_CHECK(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE, "%s: %s",
                    names[op], w.fault);
          for (unsigned l = 0; l < LANES; ++l) {
