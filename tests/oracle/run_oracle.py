@@ -812,6 +812,22 @@ def compare_mid(ours, stock, arch):
             'fields': fields[0]}
 
 
+def corpus_tests(corpus, missing):
+    """The .shader_test files of the corpus arguments (directories walked),
+    sorted; a corpus that is not there is appended to missing."""
+    tests = []
+    for c in corpus:
+        if not os.path.exists(c):
+            missing.append(f'corpus not found at {os.path.normpath(c)}')
+        elif os.path.isdir(c):
+            for root, _, files in os.walk(c):
+                tests += [os.path.join(root, f) for f in files
+                          if f.endswith('.shader_test')]
+        elif c.endswith('.shader_test'):
+            tests.append(c)
+    return sorted(tests)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('--compiler', required=True)
@@ -832,17 +848,7 @@ def main():
     # A corpus that is not there fails the test with the reason, after the
     # rest has been checked: the oracle must not shrink unnoticed.
     missing = list(args.missing)
-    tests = []
-    for c in args.corpus:
-        if not os.path.exists(c):
-            missing.append(f'corpus not found at {os.path.normpath(c)}')
-        elif os.path.isdir(c):
-            for root, _, files in os.walk(c):
-                tests += [os.path.join(root, f) for f in files
-                          if f.endswith('.shader_test')]
-        elif c.endswith('.shader_test'):
-            tests.append(c)
-    tests.sort()
+    tests = corpus_tests(args.corpus, missing)
     if args.limit:
         tests = tests[:args.limit]
 

@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_oracle  # noqa: E402  (corpus splitting and compiling)
+import run_oracle  # noqa: E402  (corpus listing, splitting and compiling)
 
 ARCHS = {0x7212: 'v7', 0x9093: 'v9'}
 
@@ -123,17 +123,7 @@ def main():
     args.family = 'bifrost'  # for run_oracle.compile_one
 
     missing = list(args.missing)
-    tests = []
-    for c in args.corpus:
-        if not os.path.exists(c):
-            missing.append(f'corpus not found at {os.path.normpath(c)}')
-        elif os.path.isdir(c):
-            for root, _, files in os.walk(c):
-                tests += [os.path.join(root, f) for f in files
-                          if f.endswith('.shader_test')]
-        else:
-            tests.append(c)
-    tests.sort()
+    tests = run_oracle.corpus_tests(args.corpus, missing)
     tests = tests[::max(args.sample, 1)]
 
     with tempfile.TemporaryDirectory(prefix='pan-sim-cov-') as work:
