@@ -8,6 +8,8 @@
  *
  *  - copy propagation: ALU readers of a move's destination read its source
  *    instead (swizzles composed);
+ *  - texture results: ALU readers of a copy of r28 read r28 while
+ *    nothing else has touched r28/r29;
  *  - sinking: a move into a fixed register (store data r27, texture
  *    coordinates r28/r29) whose source nobody else reads has the source's
  *    producers write the fixed register directly.
@@ -105,6 +107,42 @@ propagate(struct opt *o, struct mid_instr *M)
    return progress;
 }
 
+/* ALU readers of a texture result's copy (M: v = r28) that come before
+ * anything else touches r28/r29 in M's block read r28 itself.  The
+ * scheduler orders them before the next texture word or coordinate
+ * write through its fixed-register dependences.  M stays for the rest. */
+static bool
+propagate_tex(struct mid_block *b, struct mid_instr *M)
+{
+   unsigned d = M->dst.index;
+   bool progress = false;
+   for (struct list_head *l = M->link.next; l != &b->instrs; l = l->next) {
+      struct mid_instr *I = list_entry(l, struct mid_instr, link);
+      if (I->kind != MID_ALU)
+         break;
+      for (unsigned i = 0; i < I->nr_srcs; i++) {
+         struct mid_src *src = &I->src[i];
+         if (src->ref.kind != MID_REF_VAR || src->ref.index != d)
+            continue;
+         bool ok = true;
+         for (unsigned c = 0; c < 4; c++) {
+            if ((I->mask & (1u << c)) && !(M->mask & (1u << src->swz[c])))
+               ok = false;
+         }
+         if (!ok)
+            continue;
+         src->ref = M->src[1].ref;
+         progress = true;
+      }
+      if (I->dst.kind == MID_REF_HW &&
+          (I->dst.index == 28 || I->dst.index == 29))
+         break;
+      if (I->dst.kind == MID_REF_VAR && I->dst.index == d)
+         break;
+   }
+   return progress;
+}
+
 /* Producers of v write hardware register M->dst directly; false when the
  * register is touched between the first producer and M or the lanes do
  * not line up. */
@@ -169,6 +207,14 @@ mid_opt_moves(struct mid_shader *s)
       mid_foreach_block(s, b)
       {
          list_for_each_entry_safe (struct mid_instr, M, &b->instrs, link) {
+            if (plain_move(M) && M->src[1].ref.kind == MID_REF_HW &&
+                M->src[1].ref.index == 28 && M->dst.kind == MID_REF_VAR &&
+                !o.multi[M->dst.index] && !second_of_pair(b, M) &&
+                M->src[1].swz[0] == 0 && M->src[1].swz[1] == 1 &&
+                M->src[1].swz[2] == 2 && M->src[1].swz[3] == 3) {
+               progress |= propagate_tex(b, M);
+               continue;
+            }
             if (!plain_move(M) || second_of_pair(b, M) ||
                 M->src[1].ref.kind != MID_REF_VAR)
                continue;
