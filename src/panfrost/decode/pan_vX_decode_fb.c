@@ -38,7 +38,10 @@ PAN_GENX(decode_tiler_context)(struct pan_decode_ctx *ctx, uint64_t va)
       return;
    DECODE(ctx, tiler_context, t, va, "tiler context")
    {
-      pan_decode_check_range(ctx, t.polygon_list, 1, "polygon list");
+      /* From v6 the tiler allocates the polygon list from the heap; a
+       * driver may leave this word zero (ours does). */
+      if (t.polygon_list)
+         pan_decode_check_range(ctx, t.polygon_list, 1, "polygon list");
       if (pan_decode_push(ctx, "tiler heap")) {
          DECODE(ctx, tiler_heap, h, t.heap, "tiler heap")
          {

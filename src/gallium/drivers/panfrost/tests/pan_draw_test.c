@@ -139,16 +139,11 @@ has_line(const char *text, const char *want)
       CHECK(has_line(text, want_), "%s: trace has no line '%s'", what, want_); \
    } while (0)
 
-/* Decoder errors, less the one it reports wrongly on v6+ tiler contexts:
- * their first word (polygon_list) is not used from v6 on, the tiler
- * allocates from the heap (docs/drivers/panfrost/descriptors.rst), yet the
- * decoder checks it as an address.
- */
+/* Decoder errors in a trace. */
 static unsigned
 decoder_errors(const char *text)
 {
-   return count(text, "ERROR") -
-          count(text, "ERROR: polygon list: address 0x0 is not mapped");
+   return count(text, "ERROR");
 }
 
 /* The jobs of a type in the trace ("job N @ 0x...: type" lines). */
