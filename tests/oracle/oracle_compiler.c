@@ -27,48 +27,32 @@
 #include "compiler/nir_types.h"
 #include "main/mtypes.h"
 #include "compiler/glsl/gl_nir.h"
-#include "compiler/glsl/gl_nir_linker.h"
-#include "compiler/glsl/glsl_to_nir.h"
-#include "compiler/glsl/standalone.h"
 #include "util/u_dynarray.h"
 
 #ifdef ORACLE_MIDGARD
 #include "disassemble.h"
 #include "midgard_compile.h"
-#define ORACLE_NAME       "stock-midgard-compiler"
+#define ORACLE_NAME "stock-midgard-compiler"
 #define oracle_nir_options midgard_nir_options
 #else
 #include "bifrost_compile.h"
 #include "disassemble.h"
 #include "valhall/disassemble.h"
-#define ORACLE_NAME       "stock-bifrost-compiler"
+#define ORACLE_NAME "stock-bifrost-compiler"
 #define oracle_nir_options bifrost_nir_options
 #endif
 
-#include "oracle_glsl_ir.h"
+#include "pan_glsl_front.h"
 
 #define MAX_GPUS 4
 
 static int
 usage(void)
 {
-   fprintf(stderr,
-           "usage: " ORACLE_NAME " compile --out=DIR --gpu=ID[,ID] "
-           "FILES...\n"
-           "       " ORACLE_NAME " disasm --gpu=ID FILE\n");
+   fprintf(stderr, "usage: " ORACLE_NAME " compile --out=DIR --gpu=ID[,ID] "
+                   "FILES...\n"
+                   "       " ORACLE_NAME " disasm --gpu=ID FILE\n");
    return 2;
-}
-
-static int
-slot_count(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_attribute_slots(type, false);
-}
-
-static int
-dword_count(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_dword_slots(type, bindless);
 }
 
 static const char *
@@ -86,48 +70,6 @@ stage_tag(gl_shader_stage stage)
    }
 }
 
-/*
- * The GLSL version from a #version directive (110 without one).  The
- * standalone compiler takes one version for the whole program.
- */
-static int
-glsl_version_of(const char *path)
-{
-   FILE *fp = fopen(path, "r");
-   char line[512];
-   int version = 110;
-
-   if (!fp)
-      return -1;
-   while (fgets(line, sizeof(line), fp)) {
-      const char *p = line;
-      while (*p == ' ' || *p == '\t')
-         p++;
-      if (strncmp(p, "#version", 8))
-         continue;
-      int n = atoi(p + 8);
-      if (strstr(p, " es"))
-         version = n == 100 ? 100 : 300;
-      else if (n > 0)
-         version = n;
-      break;
-   }
-   fclose(fp);
-   return version;
-}
-
-/* What a GL state tracker does before linking: no copies, no globals. */
-static void
-preprocess_nir(nir_shader *nir)
-{
-   NIR_PASS_V(nir, nir_lower_io_to_temporaries,
-              nir_shader_get_entrypoint(nir), true,
-              nir->info.stage != MESA_SHADER_FRAGMENT);
-   NIR_PASS_V(nir, nir_lower_global_vars_to_local);
-   NIR_PASS_V(nir, nir_split_var_copies);
-   NIR_PASS_V(nir, nir_lower_var_copies);
-}
-
 static void
 lower_to_nir(struct gl_shader_program *prog, nir_shader *nir)
 {
@@ -137,24 +79,24 @@ lower_to_nir(struct gl_shader_program *prog, nir_shader *nir)
     * assigns them; gl_FragColor is broadcast to the colour buffers. */
    if (stage == MESA_SHADER_VERTEX) {
       nir_assign_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
-                               slot_count);
-      nir_assign_io_var_locations(nir, nir_var_shader_out,
-                                  &nir->num_outputs, stage);
+                               pan_glsl_attribute_slots);
+      nir_assign_io_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
+                                  stage);
    } else if (stage == MESA_SHADER_FRAGMENT) {
       NIR_PASS_V(nir, nir_lower_fragcolor, 8);
       nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
                                   stage);
       nir_assign_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
-                               slot_count);
+                               pan_glsl_attribute_slots);
    }
    nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms,
-                            slot_count);
+                            pan_glsl_attribute_slots);
 
    NIR_PASS_V(nir, nir_opt_copy_prop_vars);
    NIR_PASS_V(nir, nir_opt_combine_stores, nir_var_all);
    NIR_PASS_V(nir, nir_lower_system_values);
    NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
-   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, dword_count,
+   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, pan_glsl_dword_slots,
               (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
    NIR_PASS_V(nir, gl_nir_lower_images, true);
@@ -176,91 +118,66 @@ write_file(const char *path, const void *data, size_t size)
    return 0;
 }
 
+struct compile_state {
+   const char *out;
+   const unsigned *gpus;
+   unsigned nr_gpus;
+   int ret; /* the first write failure */
+};
+
+/* One linked stage (from the GLSL front our tools share): lowered as a GL
+ * state tracker would, compiled by the stock back end for every GPU. */
+static bool
+compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
+{
+   struct compile_state *c = data;
+   gl_shader_stage s = nir->info.stage;
+
+   /* After a failed write the remaining stages are not compiled. */
+   if (c->ret)
+      return false;
+   lower_to_nir(prog, nir);
+
+   for (unsigned g = 0; g < c->nr_gpus && !c->ret; g++) {
+      struct panfrost_compile_inputs inputs = {
+         .gpu_id = c->gpus[g],
+         .fixed_sysval_ubo = -1,
+      };
+      struct pan_shader_info info = { 0 };
+      struct util_dynarray binary;
+      char path[4096];
+
+      util_dynarray_init(&binary, NULL);
+#ifdef ORACLE_MIDGARD
+      midgard_compile_shader_nir(nir_shader_clone(NULL, nir), &inputs, &binary,
+                                 &info);
+#else
+      bifrost_compile_shader_nir(nir_shader_clone(NULL, nir), &inputs, &binary,
+                                 &info);
+#endif
+      snprintf(path, sizeof(path), "%s/%s-%04x.bin", c->out, stage_tag(s),
+               c->gpus[g]);
+      c->ret = write_file(path, binary.data, binary.size);
+      util_dynarray_fini(&binary);
+   }
+   return !c->ret;
+}
+
 static int
 compile(const char *out, const unsigned *gpus, unsigned nr_gpus,
         unsigned nr_files, char **files)
 {
-   static struct gl_context ctx;
-   struct standalone_options opts = {
-      .glsl_version = 0,
-      .do_link = true,
+   const struct pan_glsl_front_options opts = {
+      .nir_options = &oracle_nir_options,
       .lower_precision = true,
    };
+   struct compile_state c = { out, gpus, nr_gpus, 0 };
 
-   for (unsigned i = 0; i < nr_files; i++) {
-      int v = glsl_version_of(files[i]);
-      if (v < 0) {
-         fprintf(stderr, "cannot read %s\n", files[i]);
-         return 4;
-      }
-      opts.glsl_version = MAX2(opts.glsl_version, v);
-   }
-
-   /* The standalone front end gives GLSL 1.10/1.20 contexts a single draw
-    * buffer, less than any GL 2 driver: use 1.30's limits for them (the
-    * shaders are still parsed as the version they declare). */
-   if (opts.glsl_version == 110 || opts.glsl_version == 120)
-      opts.glsl_version = 130;
-
-   struct gl_shader_program *prog =
-      standalone_compile_shader(&opts, nr_files, files, &ctx);
-   if (!prog || prog->data->LinkStatus != LINKING_SUCCESS) {
-      fprintf(stderr, "GLSL front end failed\n");
-      return 3;
-   }
-   oracle_lower_glsl_ir(prog);
-
-   /* The standalone linker leaves varying locations and uniform storage
-    * to the NIR linker; the back end and sampler lowering need both.  The standalone program object
-    * never initialised the list it keeps unused locations in. */
-   exec_list_make_empty(&prog->EmptyUniformLocations);
-   for (unsigned s = 0; s < MESA_SHADER_STAGES; s++) {
-      struct gl_linked_shader *sh = prog->_LinkedShaders[s];
-      if (!sh)
-         continue;
-      sh->Program->info.stage = s;
-      sh->Program->nir =
-         glsl_to_nir(&ctx.Const, prog, s, &oracle_nir_options);
-      preprocess_nir(sh->Program->nir);
-   }
-   if (!gl_nir_link_varyings(&ctx.Const, &ctx.Extensions, ctx.API, prog) ||
-       !gl_nir_link_uniforms(&ctx.Const, prog, false)) {
-      fprintf(stderr, "GLSL front end failed: NIR linking\n");
-      return 3;
-   }
-
-   int ret = 0;
-   for (unsigned s = 0; s < MESA_SHADER_STAGES && !ret; s++) {
-      if (!prog->_LinkedShaders[s])
-         continue;
-      nir_shader *nir = prog->_LinkedShaders[s]->Program->nir;
-      lower_to_nir(prog, nir);
-
-      for (unsigned g = 0; g < nr_gpus && !ret; g++) {
-         struct panfrost_compile_inputs inputs = {
-            .gpu_id = gpus[g],
-            .fixed_sysval_ubo = -1,
-         };
-         struct pan_shader_info info = {0};
-         struct util_dynarray binary;
-         char path[4096];
-
-         util_dynarray_init(&binary, NULL);
-#ifdef ORACLE_MIDGARD
-         midgard_compile_shader_nir(nir_shader_clone(NULL, nir), &inputs,
-                                    &binary, &info);
-#else
-         bifrost_compile_shader_nir(nir_shader_clone(NULL, nir), &inputs,
-                                    &binary, &info);
-#endif
-         snprintf(path, sizeof(path), "%s/%s-%04x.bin", out,
-                  stage_tag(s), gpus[g]);
-         ret = write_file(path, binary.data, binary.size);
-         util_dynarray_fini(&binary);
-      }
-   }
-   standalone_compiler_cleanup(prog);
-   return ret;
+   /* The front's statuses are ours (3 GLSL failure, 4 unreadable source);
+    * a stage refused is a failed write. */
+   enum pan_glsl_front_status st =
+      pan_glsl_front_run(&opts, nr_files, files, compile_stage, &c);
+   return st == PAN_GLSL_FRONT_REFUSED ? c.ret : (int)st;
 }
 
 static int
@@ -292,8 +209,7 @@ disasm(unsigned gpu, const char *path)
    if ((gpu >> 12) >= 9)
       disassemble_valhall(stdout, code, (unsigned)size & ~7u, false);
    else
-      disassemble_bifrost(stdout, (uint8_t *)code, (size_t)size & ~15ul,
-                          false);
+      disassemble_bifrost(stdout, (uint8_t *)code, (size_t)size & ~15ul, false);
 #endif
    free(code);
    return 0;
