@@ -11,14 +11,9 @@
 #include <math.h>
 
 #include "pan_sim_bi_test_run.h"
+#include "sim/tests/pan_sim_sfu_ref.h"
 
 static uint64_t seed = 0xb1f5f0c0ffeeull;
-
-static uint32_t
-canon(float f)
-{
-   return isnan(f) ? 0x7fc00000 : pan_test_u32(f);
-}
 
 static bool
 same(uint32_t got, uint32_t want)
@@ -281,17 +276,6 @@ test_log_steps(void)
    }
 }
 
-static float
-ref_sin(unsigned n)
-{
-   n &= 63;
-   if (n % 32 == 0)
-      return 0;
-   if (n % 16 == 0)
-      return n == 16 ? 1 : -1;
-   return (float)sinl(n * (3.14159265358979323846264L / 32));
-}
-
 static void
 test_sincos_tables(void)
 {
@@ -312,43 +296,6 @@ test_sincos_tables(void)
          PAN_CHECK(out[l][1] == canon(ref_sin(n + 16)), "fcos_table %u: %08x",
                    n, out[l][1]);
       }
-   }
-}
-
-/* GL cube-map selection, written as the specification's table. */
-static unsigned
-ref_face(float x, float y, float z)
-{
-   float ma = fmaxf(fabsf(x), fmaxf(fabsf(y), fabsf(z)));
-   if (fabsf(z) == ma) /* ties: z, then y */
-      return signbit(z) ? 5 : 4;
-   if (fabsf(y) == ma)
-      return signbit(y) ? 3 : 2;
-   return signbit(x) ? 1 : 0;
-}
-
-static void
-ref_st(float x, float y, float z, unsigned face, float *s, float *t)
-{
-   switch (face) {
-   case 0:
-      *s = -z, *t = -y;
-      break;
-   case 1:
-      *s = z, *t = -y;
-      break;
-   case 2:
-      *s = x, *t = z;
-      break;
-   case 3:
-      *s = x, *t = -z;
-      break;
-   case 4:
-      *s = x, *t = -y;
-      break;
-   default:
-      *s = -x, *t = -y;
-      break;
    }
 }
 

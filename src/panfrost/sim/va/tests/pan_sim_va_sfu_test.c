@@ -13,32 +13,15 @@
 #include <math.h>
 
 #include "pan_sim_va_test_run.h"
+#include "sim/tests/pan_sim_sfu_ref.h"
 
 static uint64_t seed = 0x5f0c0ffee;
-
-static uint32_t
-canon(float f)
-{
-   return isnan(f) ? 0x7fc00000 : pan_test_u32(f);
-}
 
 /* Distance in ulps between two finite binary32 values of one sign. */
 static unsigned
 ulps(uint32_t a, uint32_t b)
 {
    return a > b ? a - b : b - a;
-}
-
-/* sin(n pi / 32), exactly 0 and +-1 where it should be. */
-static float
-ref_sin(unsigned n)
-{
-   n &= 63;
-   if (n % 32 == 0)
-      return 0;
-   if (n % 16 == 0)
-      return n == 16 ? 1 : -1;
-   return (float)sinl(n * (3.14159265358979323846264L / 32));
 }
 
 static void
@@ -226,19 +209,6 @@ test_sequences(void)
    test_prog_free(&k.p);
 }
 
-/* GL cube-map selection, as the specification's table; ties go to z,
- * then y. */
-static unsigned
-ref_face(float x, float y, float z)
-{
-   float ma = fmaxf(fabsf(x), fmaxf(fabsf(y), fabsf(z)));
-   if (fabsf(z) == ma)
-      return signbit(z) ? 5 : 4;
-   if (fabsf(y) == ma)
-      return signbit(y) ? 3 : 2;
-   return signbit(x) ? 1 : 0;
-}
-
 static void
 test_cube(void)
 {
@@ -279,11 +249,10 @@ test_cube(void)
       for (unsigned l = 0; l < 16; ++l) {
          float x = pan_test_f32(in[l][0]), y = pan_test_f32(in[l][1]);
          float z = pan_test_f32(in[l][2]);
-         float sc[6] = { -z, z, x, x, x, -x },
-               tc[6] = { -y, -y, z, -z, -y, -y };
          unsigned f = in[l][3] >> 29;
-         PAN_CHECK(st[l][0] == pan_test_u32(sc[f]) &&
-                      st[l][1] == pan_test_u32(tc[f]),
+         float sc, tc;
+         ref_st(x, y, z, f, &sc, &tc);
+         PAN_CHECK(st[l][0] == pan_test_u32(sc) && st[l][1] == pan_test_u32(tc),
                    "cube_ssel/tsel face %u: %08x %08x", f, st[l][0], st[l][1]);
       }
    }
