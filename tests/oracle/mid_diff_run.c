@@ -45,14 +45,14 @@
 
 /* Texture memory: pointers, then the descriptor with its surface pointer,
  * the samplers and the texels. */
-#define TEX_VA   0x400000ull
-#define TEX_B    0x2000u
+#define TEX_VA 0x400000ull
+#define TEX_B 0x2000u
 #define TEX_PTRS 0x0000u
 #define TEX_DESC 0x0200u
-#define TEX_SMP  0x0400u
+#define TEX_SMP 0x0400u
 #define TEX_DATA 0x1000u
-#define TEX_N    32u
-#define TEX_DIM  8u
+#define TEX_N 32u
+#define TEX_DIM 8u
 
 static uint8_t texmem[TEX_B];
 

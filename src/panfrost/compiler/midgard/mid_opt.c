@@ -73,6 +73,18 @@ count(struct opt *o)
    }
 }
 
+/* Whether move M wrote every lane I reads through src. */
+static bool
+covers(const struct mid_instr *M, const struct mid_instr *I,
+       const struct mid_src *src)
+{
+   for (unsigned l = 0; l < 4; l++) {
+      if ((I->mask & (1u << l)) && !(M->mask & (1u << src->swz[l])))
+         return false;
+   }
+   return true;
+}
+
 /* Rewrite ALU readers of M's destination to read M's source. */
 static bool
 propagate(struct opt *o, struct mid_instr *M)
@@ -90,12 +102,7 @@ propagate(struct opt *o, struct mid_instr *M)
             struct mid_src *src = &I->src[i];
             if (src->ref.kind != MID_REF_VAR || src->ref.index != d)
                continue;
-            bool ok = true;
-            for (unsigned l = 0; l < 4; l++) {
-               if ((I->mask & (1u << l)) && !(M->mask & (1u << src->swz[l])))
-                  ok = false;
-            }
-            if (!ok)
+            if (!covers(M, I, src))
                continue;
             for (unsigned l = 0; l < 4; l++)
                src->swz[l] = from->swz[src->swz[l]];
@@ -124,12 +131,7 @@ propagate_tex(struct mid_block *b, struct mid_instr *M)
          struct mid_src *src = &I->src[i];
          if (src->ref.kind != MID_REF_VAR || src->ref.index != d)
             continue;
-         bool ok = true;
-         for (unsigned c = 0; c < 4; c++) {
-            if ((I->mask & (1u << c)) && !(M->mask & (1u << src->swz[c])))
-               ok = false;
-         }
-         if (!ok)
+         if (!covers(M, I, src))
             continue;
          src->ref = M->src[1].ref;
          progress = true;

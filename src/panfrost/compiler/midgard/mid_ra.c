@@ -143,7 +143,9 @@ live_ins(struct ra *ra, void *mem)
    unsigned n = ra->n, nb = s->nr_blocks;
    struct mid_block **blocks = ralloc_array(mem, struct mid_block *, nb);
    mid_foreach_block(s, b)
+   {
       blocks[b->index] = b;
+   }
    compute_succs(s);
 
    uint8_t *live_in = rzalloc_array(mem, uint8_t, (size_t)n * nb);
@@ -188,7 +190,9 @@ mid_ra(struct mid_shader *s)
 
    struct mid_block **blocks = ralloc_array(mem, struct mid_block *, nb);
    mid_foreach_block(s, b)
+   {
       blocks[b->index] = b;
+   }
    uint8_t *live_in = live_ins(&ra, mem);
    uint8_t *live = ralloc_array(mem, uint8_t, n);
 

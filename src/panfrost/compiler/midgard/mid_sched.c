@@ -320,8 +320,7 @@ to_first_stage(struct mid_bundle *b, struct grp *p)
 {
    if (p->unit != PAN_MID_SMUL)
       return true;
-   if (b->unit[PAN_MID_VMUL] ||
-       !(units_for(p->I) & (1u << PAN_MID_VMUL)))
+   if (b->unit[PAN_MID_VMUL] || !(units_for(p->I) & (1u << PAN_MID_VMUL)))
       return false;
    b->unit[PAN_MID_SMUL] = NULL;
    b->imm[PAN_MID_SMUL] = false;
