@@ -129,9 +129,9 @@ panfrost_get_paramf(struct pipe_screen *pscreen, enum pipe_capf param)
                                                       : 0.0f;
 }
 
-/* What our compiler and the push-word interface take (pan_compute.h). */
+/* The limits of our compiler, the same in every stage it compiles. */
 static int
-panfrost_get_compute_shader_param(enum pipe_shader_cap param)
+panfrost_compiler_shader_param(enum pipe_shader_cap param)
 {
    switch (param) {
    case PIPE_SHADER_CAP_MAX_INSTRUCTIONS:
@@ -145,8 +145,6 @@ panfrost_get_compute_shader_param(enum pipe_shader_cap param)
       return 16 * 1024;
    case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
       return 1;
-   case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
-      return PANFROST_MAX_SSBOS;
    case PIPE_SHADER_CAP_INTEGERS:
       return 1;
    case PIPE_SHADER_CAP_PREFERRED_IR:
@@ -156,6 +154,15 @@ panfrost_get_compute_shader_param(enum pipe_shader_cap param)
    default:
       return 0;
    }
+}
+
+/* What our compiler and the push-word interface take (pan_compute.h). */
+static int
+panfrost_get_compute_shader_param(enum pipe_shader_cap param)
+{
+   if (param == PIPE_SHADER_CAP_MAX_SHADER_BUFFERS)
+      return PANFROST_MAX_SSBOS;
+   return panfrost_compiler_shader_param(param);
 }
 
 #define RET(...)                                                               \
@@ -231,39 +238,25 @@ panfrost_get_shader_param(struct pipe_screen *pscreen,
       return 0;
 
    switch (param) {
-   case PIPE_SHADER_CAP_MAX_INSTRUCTIONS:
-   case PIPE_SHADER_CAP_MAX_ALU_INSTRUCTIONS:
    case PIPE_SHADER_CAP_MAX_TEX_INSTRUCTIONS:
    case PIPE_SHADER_CAP_MAX_TEX_INDIRECTIONS:
       return 16384;
-   case PIPE_SHADER_CAP_MAX_CONTROL_FLOW_DEPTH:
-      return 1024;
    case PIPE_SHADER_CAP_MAX_INPUTS:
       return 16;
    case PIPE_SHADER_CAP_MAX_OUTPUTS:
       return shader == PIPE_SHADER_FRAGMENT ? 1 : 16;
-   case PIPE_SHADER_CAP_MAX_TEMPS:
-      return 256;
-   case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
-      return 16 * 1024;
-   case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
-      return 1;
    case PIPE_SHADER_CAP_INDIRECT_INPUT_ADDR:
    case PIPE_SHADER_CAP_INDIRECT_OUTPUT_ADDR:
    case PIPE_SHADER_CAP_INDIRECT_TEMP_ADDR:
    case PIPE_SHADER_CAP_INDIRECT_CONST_ADDR:
       return 1;
-   case PIPE_SHADER_CAP_INTEGERS:
-      return 1;
    case PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS:
    case PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS:
       return 16;
-   case PIPE_SHADER_CAP_PREFERRED_IR:
-      return PIPE_SHADER_IR_NIR;
-   case PIPE_SHADER_CAP_SUPPORTED_IRS:
-      return 1 << PIPE_SHADER_IR_NIR;
+   case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
+      return 0; /* no SSBOs in vertex and fragment shaders yet */
    default:
-      return 0;
+      return panfrost_compiler_shader_param(param);
    }
 }
 
