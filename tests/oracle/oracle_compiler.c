@@ -26,7 +26,6 @@
 #include "compiler/nir/nir.h"
 #include "compiler/nir_types.h"
 #include "main/mtypes.h"
-#include "compiler/glsl/gl_nir.h"
 #include "util/u_dynarray.h"
 
 #ifdef ORACLE_MIDGARD
@@ -70,40 +69,6 @@ stage_tag(gl_shader_stage stage)
    }
 }
 
-static void
-lower_to_nir(struct gl_shader_program *prog, nir_shader *nir)
-{
-   gl_shader_stage stage = nir->info.stage;
-
-   /* Varyings get driver locations in slot order, as a GL state tracker
-    * assigns them; gl_FragColor is broadcast to the colour buffers. */
-   if (stage == MESA_SHADER_VERTEX) {
-      nir_assign_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
-                               pan_glsl_attribute_slots);
-      nir_assign_io_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
-                                  stage);
-   } else if (stage == MESA_SHADER_FRAGMENT) {
-      NIR_PASS_V(nir, nir_lower_fragcolor, 8);
-      nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
-                                  stage);
-      nir_assign_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
-                               pan_glsl_attribute_slots);
-   }
-   nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms,
-                            pan_glsl_attribute_slots);
-
-   NIR_PASS_V(nir, nir_opt_copy_prop_vars);
-   NIR_PASS_V(nir, nir_opt_combine_stores, nir_var_all);
-   NIR_PASS_V(nir, nir_lower_system_values);
-   NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
-   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, pan_glsl_dword_slots,
-              (nir_lower_io_options)0);
-   NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
-   NIR_PASS_V(nir, gl_nir_lower_images, true);
-   NIR_PASS_V(nir, gl_nir_lower_buffers, prog);
-   NIR_PASS_V(nir, nir_opt_constant_folding);
-}
-
 static int
 write_file(const char *path, const void *data, size_t size)
 {
@@ -136,7 +101,7 @@ compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
    /* After a failed write the remaining stages are not compiled. */
    if (c->ret)
       return false;
-   lower_to_nir(prog, nir);
+   pan_glsl_to_driver_nir(prog, nir);
 
    for (unsigned g = 0; g < c->nr_gpus && !c->ret; g++) {
       struct panfrost_compile_inputs inputs = {

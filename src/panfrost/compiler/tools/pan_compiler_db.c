@@ -31,44 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* pan_glsl_front.h first: it brings nir.h, which gl_nir.h needs. */
 #include "pan_glsl_front.h"
-#include "compiler/glsl/gl_nir.h"
 #include "isa/pan_isa_va.h"
 #include "pan_compile.h"
-
-/* What a GL state tracker hands a driver: I/O and uniforms with driver
- * locations in slot order, default uniforms in UBO 0, samplers lowered. */
-static void
-to_driver_nir(struct gl_shader_program *prog, nir_shader *nir)
-{
-   gl_shader_stage stage = nir->info.stage;
-
-   if (stage == MESA_SHADER_VERTEX) {
-      nir_assign_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
-                               pan_glsl_attribute_slots);
-      nir_assign_io_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
-                                  stage);
-   } else if (stage == MESA_SHADER_FRAGMENT) {
-      NIR_PASS_V(nir, nir_lower_fragcolor, 8);
-      nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
-                                  stage);
-      nir_assign_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
-                               pan_glsl_attribute_slots);
-   }
-   nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms,
-                            pan_glsl_attribute_slots);
-   NIR_PASS_V(nir, nir_opt_copy_prop_vars);
-   NIR_PASS_V(nir, nir_opt_combine_stores, nir_var_all);
-   NIR_PASS_V(nir, nir_lower_system_values);
-   NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
-   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, pan_glsl_dword_slots,
-              (nir_lower_io_options)0);
-   NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
-   NIR_PASS_V(nir, gl_nir_lower_images, true);
-   NIR_PASS_V(nir, gl_nir_lower_buffers, prog);
-   NIR_PASS_V(nir, nir_opt_constant_folding);
-}
 
 struct unit_counts {
    unsigned fma, cvt, sfu, v, t, ls;
@@ -148,7 +113,7 @@ static bool
 compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
 {
    gl_shader_stage s = nir->info.stage;
-   to_driver_nir(prog, nir);
+   pan_glsl_to_driver_nir(prog, nir);
    if (s != MESA_SHADER_VERTEX)
       return compile_variant(nir, gl_shader_stage_name(s),
                              PAN_VA_VARIANT_DEFAULT);

@@ -32,6 +32,40 @@ pan_glsl_dword_slots(const struct glsl_type *type, bool bindless)
    return glsl_count_dword_slots(type, bindless);
 }
 
+/* What a GL state tracker hands a driver: I/O and uniforms with driver
+ * locations in slot order (gl_FragColor broadcast to the colour buffers),
+ * default uniforms in UBO 0, samplers lowered. */
+void
+pan_glsl_to_driver_nir(struct gl_shader_program *prog, nir_shader *nir)
+{
+   gl_shader_stage stage = nir->info.stage;
+
+   if (stage == MESA_SHADER_VERTEX) {
+      nir_assign_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
+                               pan_glsl_attribute_slots);
+      nir_assign_io_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
+                                  stage);
+   } else if (stage == MESA_SHADER_FRAGMENT) {
+      NIR_PASS_V(nir, nir_lower_fragcolor, 8);
+      nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
+                                  stage);
+      nir_assign_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
+                               pan_glsl_attribute_slots);
+   }
+   nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms,
+                            pan_glsl_attribute_slots);
+   NIR_PASS_V(nir, nir_opt_copy_prop_vars);
+   NIR_PASS_V(nir, nir_opt_combine_stores, nir_var_all);
+   NIR_PASS_V(nir, nir_lower_system_values);
+   NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
+   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, pan_glsl_dword_slots,
+              (nir_lower_io_options)0);
+   NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
+   NIR_PASS_V(nir, gl_nir_lower_images, true);
+   NIR_PASS_V(nir, gl_nir_lower_buffers, prog);
+   NIR_PASS_V(nir, nir_opt_constant_folding);
+}
+
 /* The #version of a source (110 without one); -1 when unreadable. */
 static int
 version_of(const char *path)

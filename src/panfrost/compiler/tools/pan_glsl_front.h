@@ -48,4 +48,8 @@ pan_glsl_front_run(const struct pan_glsl_front_options *opts, unsigned nr_files,
 int pan_glsl_attribute_slots(const struct glsl_type *type, bool bindless);
 int pan_glsl_dword_slots(const struct glsl_type *type, bool bindless);
 
+/* The lowering a GL state tracker does before the driver sees a stage:
+ * driver locations, uniforms to UBO 0, samplers, images and buffers. */
+void pan_glsl_to_driver_nir(struct gl_shader_program *prog, nir_shader *nir);
+
 #endif
