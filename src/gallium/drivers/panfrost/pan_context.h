@@ -73,7 +73,7 @@ struct panfrost_state {
 
 /* Things the driver cannot do yet, each reported once per context. */
 enum panfrost_warning {
-   PANFROST_WARN_NO_DRAW = 1 << 0,
+   PANFROST_WARN_BLIT = 1 << 0,
    PANFROST_WARN_FORMAT = 1 << 1,
    PANFROST_WARN_ZS_ASPECT = 1 << 2,
    PANFROST_WARN_PARTIAL_CLEAR = 1 << 3,

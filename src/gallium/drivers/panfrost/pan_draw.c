@@ -111,7 +111,7 @@ panfrost_clear_depth_stencil(struct pipe_context *pctx,
 static void
 panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
-   panfrost_warn_once(panfrost_context(pctx), PANFROST_WARN_NO_DRAW,
+   panfrost_warn_once(panfrost_context(pctx), PANFROST_WARN_BLIT,
                       "blits are not implemented yet (dropped)");
 }
 
