@@ -35,10 +35,16 @@ mid_f(const struct pan_mid_instr *I, const char *name)
 const uint32_t *
 mid_read_reg(const struct mid_exec *x, unsigned reg)
 {
+   return x->in[reg & (PAN_SIM_MID_REGS - 1)];
+}
+
+uint32_t *
+mid_write_reg(struct mid_exec *x, unsigned reg)
+{
    reg &= PAN_SIM_MID_REGS - 1;
-   if (reg == MID_REG_PIPE0 || reg == MID_REG_PIPE1 || reg == MID_REG_COND)
-      return x->t->r[reg];
-   return x->in[reg];
+   if (reg == MID_REG_TEX || reg == MID_REG_TEX + 1)
+      return x->t->tex_in[reg - MID_REG_TEX];
+   return x->t->r[reg];
 }
 
 void
@@ -115,9 +121,15 @@ exec_alu_bundle(struct mid_exec *x, uint32_t next_pc, enum branch_result *res,
    const struct pan_mid_bundle *b = x->b;
    *res = BR_NONE;
    /* Instructions are stored in unit order: vmul, sadd, vadd, smul, lut,
-    * then the branch, which sees every ALU result of the bundle. */
+    * then the branch.  The second stage (vadd on) sees every write of the
+    * first, the branch every write of the bundle. */
+   bool second = false;
    for (unsigned i = 0; i < b->nr_instrs; i++) {
       const struct pan_mid_instr *I = &b->instrs[i];
+      if (!second && I->slot >= PAN_MID_VADD) {
+         memcpy(x->in, x->t->r, sizeof(x->in));
+         second = true;
+      }
       bool ok = I->slot < PAN_MID_BR
                    ? mid_exec_alu(x, I)
                    : exec_branch(x, I, next_pc, res, target, target_tag);

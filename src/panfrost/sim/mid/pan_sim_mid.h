@@ -110,6 +110,10 @@ enum pan_sim_mid_status {
 
 struct pan_sim_mid_thread {
    uint32_t r[PAN_SIM_MID_REGS][4]; /* 128-bit registers, 32-bit words */
+   /* r28/r29 are two pairs: ALU and load/store words write the texture
+    * unit's inputs (here), texture words write their results (r[28..29]),
+    * which is what ALU words read. */
+   uint32_t tex_in[2][4];
    uint32_t pc;                     /* byte offset of the next bundle */
    bool discarded;
    unsigned writeouts; /* writeout branches run */

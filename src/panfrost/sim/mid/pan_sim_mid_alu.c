@@ -673,14 +673,14 @@ mid_exec_alu(struct mid_exec *x, const struct pan_mid_instr *I)
    }
 
    /* Conditions: r31.w for the scalar-condition selects, r31's lanes for
-    * the per-lane ones, forwarded from earlier units of the bundle. */
+    * the per-lane ones (written by the first stage of the bundle). */
    const uint32_t *c = mid_read_reg(x, MID_REG_COND);
    bool per_lane = strstr(a.base, "csel_v") != NULL;
    for (unsigned i = 0; i < a.lanes; i++)
       cond[i] = per_lane ? elt_get(c, a.bits, i) : c[3];
 
    unsigned omod = mid_f(I, "omod");
-   uint32_t *d = x->t->r[mid_f(I, "d")];
+   uint32_t *d = mid_write_reg(x, mid_f(I, "d"));
 
    if (a.scalar) {
       struct res r;

@@ -88,7 +88,7 @@ do_load(struct mid_exec *x, const struct pan_mid_instr *I, const char *op,
       tmp[0] = (uint32_t)(size == 1 ? (int32_t)(int8_t)tmp[0]
                                     : (int32_t)(int16_t)tmp[0]);
    /* The swizzle picks loaded words for the written components. */
-   uint32_t *d = x->t->r[mid_f(I, "reg")];
+   uint32_t *d = mid_write_reg(x, mid_f(I, "reg"));
    unsigned mask = mid_f(I, "mask"), swz = mid_f(I, "swz");
    for (unsigned c = 0; c < 4; c++) {
       if (mask & (1u << c))

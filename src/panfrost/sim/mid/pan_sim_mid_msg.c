@@ -44,7 +44,7 @@ static void
 write_loaded(struct mid_exec *x, const struct pan_mid_instr *I,
              const uint32_t v[4])
 {
-   uint32_t *d = x->t->r[mid_f(I, "reg")];
+   uint32_t *d = mid_write_reg(x, mid_f(I, "reg"));
    unsigned mask = mid_f(I, "mask"), swz = mid_f(I, "swz");
    for (unsigned c = 0; c < 4; c++) {
       if (mask & (1u << c))
@@ -112,11 +112,12 @@ mid_exec_attr(struct mid_exec *x, const struct pan_mid_instr *I, const char *op)
    return true;
 }
 
-/* r28/r29 operand of a texture word (full 32-bit registers only). */
+/* r28/r29 operand of a texture word (full 32-bit registers only): the
+ * inputs ALU and load/store words wrote, not the texture results. */
 static const uint32_t *
 tex_reg(struct mid_exec *x, bool select)
 {
-   return mid_read_reg(x, 28 + select);
+   return x->t->tex_in[select];
 }
 
 bool
@@ -198,7 +199,7 @@ mid_exec_tex(struct mid_exec *x, const struct pan_mid_instr *I, unsigned tag)
 
    /* Results go to r28/r29 through the output swizzle and mask, as 32-bit
     * words or (without outfull) as f16 lanes of the low or upper half. */
-   uint32_t *d = x->t->r[28 + mid_f(I, "outsel")];
+   uint32_t *d = x->t->r[MID_REG_TEX + mid_f(I, "outsel")];
    unsigned mask = mid_f(I, "mask"), swz = mid_f(I, "swz");
    bool full = mid_f(I, "outfull"), upper = mid_f(I, "outupper");
    for (unsigned c = 0; c < 4; c++) {

@@ -12,18 +12,17 @@
 #include "pan_sim_mid.h"
 
 /* Registers with a meaning of their own. */
-#define MID_REG_PIPE0 24 /* pipeline registers: forwarded inside a bundle */
-#define MID_REG_PIPE1 25
 #define MID_REG_CONST 26 /* ALU source: the bundle's embedded constants */
+#define MID_REG_TEX 28   /* r28/r29: texture inputs written, results read */
 #define MID_REG_COND 31  /* condition of csel and branches (.w) */
 
 struct mid_exec {
    struct pan_sim_mid_thread *t;
    const struct pan_sim_mid_config *cfg;
    const struct pan_mid_bundle *b;
-   /* Registers as the bundle started: units read these, except the
-    * forwarded ones (pipeline and condition registers), which they read
-    * live from t->r. */
+   /* Registers as the current stage started: the units of one stage
+    * (vmul/sadd, then vadd/smul/lut) and the two words of a load/store
+    * bundle read these. */
    uint32_t in[PAN_SIM_MID_REGS][4];
 };
 
@@ -35,6 +34,10 @@ uint64_t mid_f(const struct pan_mid_instr *I, const char *name);
 
 /* A source register as a unit of this bundle sees it. */
 const uint32_t *mid_read_reg(const struct mid_exec *x, unsigned reg);
+
+/* The register an ALU or load/store write goes to (r28/r29: the texture
+ * unit's inputs). */
+uint32_t *mid_write_reg(struct mid_exec *x, unsigned reg);
 
 /* Run one ALU unit's instruction; false on a fault. */
 bool mid_exec_alu(struct mid_exec *x, const struct pan_mid_instr *I);

@@ -301,10 +301,11 @@ test_fp16(void)
    PAN_EXPECT_EQ(P.t.r[0][3], 0x40004000u); /* 2, 2 */
 }
 
-/* Units of one bundle read the registers as the bundle started, except
- * r24/r25, which forward results of earlier units. */
+/* The two stages of an ALU bundle: vmul/sadd read the registers as the
+ * bundle started; vadd/smul/lut see what the first stage wrote (work or
+ * pipeline registers) but not each other's writes. */
 static void
-test_forwarding(void)
+test_stages(void)
 {
    for (unsigned c = 0; c < 4; c++)
       P.uniforms[0][c] = pan_test_u32(2.0f);
@@ -315,10 +316,58 @@ test_forwarding(void)
                          "\tsadd.fadd a=r0 b=r0 afull bfull dfull d=r0\n"
                          "\tvadd.fadd a=r24 b=r0 d=r1\n"),
                  PAN_SIM_MID_DONE);
-   /* vadd saw r24 = 4 from vmul but r0 = 2 as the bundle started. */
+   /* vadd saw r24 = 4 and r0.x = 4 from the first stage, r0.y = 2. */
+   PAN_EXPECT_EQ(P.t.r[1][0], pan_test_u32(8.0f));
    PAN_EXPECT_EQ(P.t.r[1][1], pan_test_u32(6.0f));
    PAN_EXPECT_EQ(P.t.r[0][0], pan_test_u32(4.0f));
    PAN_EXPECT_EQ(P.t.bundles, 2);
+
+   /* Through a work register, and units of one stage in parallel. */
+   PAN_EXPECT_EQ(run(&P, "alu next=alu12\n"
+                         "\tvadd.fmov b=r23 d=r0\n"
+                         "alu next=break\n"
+                         "\tvmul.fmul a=r0 b=r0 d=r2\n"
+                         "\tsadd.fadd a=r2 b=r0 afull bfull dfull d=r3\n"
+                         "\tvadd.fadd a=r2 b=r0 d=r1\n"
+                         "\tsmul.fmul a=r1 b=r0 afull bfull dfull d=r4\n"
+                         "\tlut.frcp a=r1 d=r5\n"),
+                 PAN_SIM_MID_DONE);
+   PAN_EXPECT_EQ(P.t.r[2][0], pan_test_u32(4.0f));
+   PAN_EXPECT_EQ(P.t.r[3][0], pan_test_u32(2.0f)); /* r2 as it was: 0 */
+   PAN_EXPECT_EQ(P.t.r[1][2], pan_test_u32(6.0f)); /* vmul's r2 = 4 */
+   PAN_EXPECT_EQ(P.t.r[4][0], 0);                  /* vadd's r1 unseen */
+   PAN_EXPECT_EQ(P.t.r[5][0], pan_test_u32(INFINITY)); /* 1 / 0 */
+}
+
+/* r28/r29 as ALU and load/store destinations are the texture unit's
+ * inputs; as ALU sources they are its results, which they leave alone. */
+static void
+test_texture_pairs(void)
+{
+   for (unsigned c = 0; c < 4; c++)
+      P.uniforms[0][c] = pan_test_u32(3.0f);
+   PAN_EXPECT_EQ(run(&P, "alu next=alu4\n"
+                         "\tvadd.fmov b=r23 d=r28\n"
+                         "alu next=break\n"
+                         "\tvadd.fadd a=r28 b=r23 d=r0\n"),
+                 PAN_SIM_MID_DONE);
+   PAN_EXPECT_EQ(P.t.tex_in[0][1], pan_test_u32(3.0f));
+   PAN_EXPECT_EQ(P.t.r[28][1], 0);
+   PAN_EXPECT_EQ(P.t.r[0][1], pan_test_u32(3.0f)); /* 0 + 3 */
+
+   /* A load into r29 feeds the texture unit too. */
+   for (unsigned i = 0; i < 16; i++)
+      P.mem[i] = i + 1;
+   P.uniforms[0][0] = MEM_VA;
+   PAN_EXPECT_EQ(run(&P, "alu next=ldst\n"
+                         "\tvadd.imov b=r23 d=r26 omod=keeplo\n"
+                         "ldst next=break\n"
+                         "\tls.ld_32 reg=r29 mask=0x1 swz=xxxx areg=0 "
+                         "ireg=7\n"
+                         "\tls.nop swz=xxxx\n"),
+                 PAN_SIM_MID_DONE);
+   PAN_EXPECT_EQ(P.t.tex_in[1][0], 0x04030201u);
+   PAN_EXPECT_EQ(P.t.r[29][0], 0);
 }
 
 /* Memory: ld_128 from global memory, st_32 of r26, ld_ubo_32. */
@@ -432,7 +481,8 @@ main(void)
    PAN_RUN_CASE(test_convert);
    PAN_RUN_CASE(test_operands);
    PAN_RUN_CASE(test_fp16);
-   PAN_RUN_CASE(test_forwarding);
+   PAN_RUN_CASE(test_stages);
+   PAN_RUN_CASE(test_texture_pairs);
    PAN_RUN_CASE(test_memory);
    PAN_RUN_CASE(test_branch);
    PAN_RUN_CASE(test_faults);
