@@ -35,6 +35,8 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_FRAGMENT_SHADER_DERIVATIVES:
    case PIPE_CAP_ANISOTROPIC_FILTER:
    case PIPE_CAP_PRIMITIVE_RESTART_FIXED_INDEX:
+   /* GL uniforms as dwords of constant buffer 0 (lower_uniforms_to_ubo) */
+   case PIPE_CAP_PACKED_UNIFORMS:
       return 1;
 
    case PIPE_CAP_MAX_TEXTURE_2D_SIZE:

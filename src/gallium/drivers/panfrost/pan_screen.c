@@ -71,6 +71,9 @@ panfrost_get_device_vendor(struct pipe_screen *pscreen)
  * and Valhall are scalar machines with fused multiply-add and no native
  * division or 64-bit arithmetic. */
 static const nir_shader_compiler_options panfrost_nir_options = {
+   /* GL uniforms become constant buffer 0, which the compiler pushes. */
+   .lower_uniforms_to_ubo = true,
+
    /* Arithmetic the ALUs lack. */
    .lower_fdiv = true,
    .lower_fmod = true,
