@@ -5,12 +5,17 @@
  * Linear-scan register allocation over the 64 Valhall registers.
  *
  * Instructions are numbered in layout order.  Block liveness (a backward
- * data-flow over the CFG, so loops are handled) turns every value into one
- * interval covering its definitions, its uses and the blocks it is live
- * through.  Values are then taken by increasing start and given the lowest
- * free run of registers (aligned to 2 for vectors, which 64-bit sources
- * and staging vectors want).  An interval ends after its last use, so a
- * destination never shares a register with a source of its instruction.
+ * data-flow over the CFG, so loops are handled) gives every value one
+ * segment per block it is live in: from the block's start (live in) or
+ * its first definition there, to the block's end (live out) or its last
+ * use there.  The hull of the segments orders the scan; the segments
+ * decide interference, so a value defined in both arms of an if/else (a
+ * phi carrier) leaves its registers free over the stretches where it is
+ * dead (its lifetime holes).  Values are taken by increasing start and
+ * given the lowest run of registers no live value overlapping them holds
+ * (aligned to 2 for vectors, which 64-bit sources and staging vectors
+ * want).  Segments include their last use, so a destination never shares
+ * a register with a source of its instruction.
  *
  * Two kinds of values get no registers of their own, so that no move
  * copies them: a preload is the register the hardware preloaded (those are
@@ -38,6 +43,11 @@ struct ra_block {
    BITSET_WORD *live_in, *live_out, *use, *def;
 };
 
+/* Where a value is live within one block, both ends included. */
+struct ra_segment {
+   unsigned start, end;
+};
+
 struct ra_ctx {
    pan_ir_shader *s;
    unsigned words; /* BITSET words per set */
@@ -49,6 +59,10 @@ struct ra_ctx {
    uint8_t *word;               /* a member's word in it */
    uint8_t *no_spill;           /* fills, and values already spilled */
    struct util_dynarray blends; /* instruction numbers of blends */
+   /* Per value: its segments (struct ra_segment), and the first and last
+    * instruction of the block being scanned that touch it. */
+   struct util_dynarray *segs;
+   unsigned *blk_first, *blk_last;
 };
 
 static void
@@ -133,6 +147,73 @@ solve_liveness(struct ra_ctx *c)
    }
 }
 
+static void
+touch(struct ra_ctx *c, unsigned v, unsigned ip)
+{
+   c->blk_first[v] = MIN2(c->blk_first[v], ip);
+   c->blk_last[v] = MAX2(c->blk_last[v], ip);
+}
+
+/* One segment per block for each value live in it or touched by it. */
+static void
+compute_segments(struct ra_ctx *c)
+{
+   unsigned n = c->s->ssa_alloc, ip = 0;
+   memset(c->blk_first, 0xff, n * sizeof(unsigned));
+   memset(c->blk_last, 0, n * sizeof(unsigned));
+   pan_ir_foreach_block(c->s, b)
+   {
+      struct ra_block *rb = b->pass_data;
+      BITSET_WORD *seen = rzalloc_array(rb, BITSET_WORD, c->words);
+      pan_ir_foreach_instr(b, I)
+      {
+         for (unsigned i = 0; i < I->nr_srcs; ++i) {
+            if (I->src[i].kind == PAN_IR_SSA) {
+               touch(c, I->src[i].value, ip);
+               BITSET_SET(seen, I->src[i].value);
+            }
+         }
+         if (I->dest.kind == PAN_IR_SSA) {
+            touch(c, I->dest.value, ip);
+            BITSET_SET(seen, I->dest.value);
+         }
+         ip++;
+      }
+      /* Nothing can interfere within an empty block. */
+      if (rb->first == rb->last)
+         continue;
+      for (unsigned w = 0; w < c->words; ++w)
+         seen[w] |= rb->live_in[w] | rb->live_out[w];
+      unsigned v;
+      BITSET_FOREACH_SET(v, seen, n)
+      {
+         /* Live out: up to the block's last instruction (the next block's
+          * first is another block's segment). */
+         struct ra_segment seg = {
+            BITSET_TEST(rb->live_in, v) ? rb->first : c->blk_first[v],
+            BITSET_TEST(rb->live_out, v) ? rb->last - 1 : c->blk_last[v],
+         };
+         util_dynarray_append(&c->segs[v], struct ra_segment, seg);
+         c->blk_first[v] = ~0u;
+         c->blk_last[v] = 0;
+      }
+   }
+}
+
+static bool
+segments_overlap(const struct ra_ctx *c, unsigned u, unsigned v)
+{
+   util_dynarray_foreach(&c->segs[u], struct ra_segment, a)
+   {
+      util_dynarray_foreach(&c->segs[v], struct ra_segment, b)
+      {
+         if (a->start <= b->end && b->start <= a->end)
+            return true;
+      }
+   }
+   return false;
+}
+
 /* Members of collect groups: scalars defined once by an allocated value,
  * each in one group, one word each, never a vector that is a group.  When
  * strict, only scalars the collect reads last join: a member read later
@@ -171,6 +252,8 @@ find_groups(struct ra_ctx *c, bool strict)
          continue;
       c->start[v] = MIN2(c->start[v], c->start[m]);
       c->end[v] = MAX2(c->end[v], c->end[m]);
+      util_dynarray_foreach(&c->segs[m], struct ra_segment, seg)
+         util_dynarray_append(&c->segs[v], struct ra_segment, *seg);
    }
 }
 
@@ -250,9 +333,15 @@ try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs,
    memset(c.preload, 0xff, (n + 1) * sizeof(int));
    memset(c.leader, 0xff, (n + 1) * sizeof(unsigned));
    util_dynarray_init(&c.blends, tmp);
+   c.segs = ralloc_array(tmp, struct util_dynarray, n + 1);
+   for (unsigned v = 0; v <= n; ++v)
+      util_dynarray_init(&c.segs[v], tmp);
+   c.blk_first = ralloc_array(tmp, unsigned, n + 1);
+   c.blk_last = ralloc_array(tmp, unsigned, n + 1);
 
    compute_sets(&c);
    solve_liveness(&c);
+   compute_segments(&c);
    find_groups(&c, strict);
 
    unsigned *order = ralloc_array(tmp, unsigned, n + 1), count = 0;
@@ -270,19 +359,21 @@ try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs,
    reserved |= BITFIELD64_BIT(PAN_VA_BLEND_LINK_REG);
    if (max_regs && max_regs < PAN_VA_NR_REGS)
       reserved |= ~BITFIELD64_MASK(max_regs);
-   uint64_t used = reserved;
 
    for (unsigned i = 0; i < count; ++i) {
       unsigned v = order[i];
-      /* Expire the intervals that ended before this one starts. */
+      /* Expire the hulls that ended before this one starts; of the
+       * others, only values live at the same time as v hold registers. */
+      uint64_t used = reserved;
       for (unsigned a = 0; a < nr_active;) {
          unsigned u = active[a];
          if (c.end[u] < c.start[v]) {
-            used &= ~(BITFIELD64_MASK(c.comps[u]) << regs[u]);
             active[a] = active[--nr_active];
-         } else {
-            a++;
+            continue;
          }
+         if (segments_overlap(&c, u, v))
+            used |= BITFIELD64_MASK(c.comps[u]) << regs[u];
+         a++;
       }
       int r = find_regs(used | blend_clobbers(&c, v), c.comps[v]);
       if (r < 0) {
@@ -309,7 +400,6 @@ try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs,
          return NULL;
       }
       regs[v] = r;
-      used |= BITFIELD64_MASK(c.comps[v]) << r;
       active[nr_active++] = v;
    }
    for (unsigned v = 0; v < n; ++v) {

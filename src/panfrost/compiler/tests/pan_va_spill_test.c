@@ -119,6 +119,55 @@ pressure_ref(const uint32_t *in, unsigned x, unsigned comps)
    return acc;
 }
 
+/* PHIS words loaded, then rewritten differently on the two sides of an
+ * if/else on lane parity, each result a phi, and all of them folded in a
+ * chain.  Each phi's carrier is written at the end of both sides: its
+ * lifetime has a hole over the else side, where the words and their new
+ * values need the registers. */
+#define PHIS 20
+
+static nir_shader *
+phis_shader(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_COMPUTE,
+                                                  &pan_va_nir_options, "phis");
+   nir_ssa_def *x = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *w[PHIS], *t[PHIS], *e[PHIS];
+   for (unsigned k = 0; k < PHIS; ++k) {
+      nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
+      w[k] = nir_load_global(
+         &b, nir_iadd(&b, push64(&b, 0), nir_u2u64(&b, nir_imul_imm(&b, i, 4))),
+         4, 1, 32);
+   }
+   nir_push_if(&b, nir_ieq_imm(&b, nir_iand_imm(&b, x, 1), 0));
+   for (unsigned k = 0; k < PHIS; ++k)
+      t[k] = nir_iadd_imm(&b, nir_imul_imm(&b, w[k], 3), k);
+   nir_push_else(&b, NULL);
+   for (unsigned k = 0; k < PHIS; ++k)
+      e[k] = nir_ixor(&b, w[k], nir_imm_int(&b, 0x55 * k + 1));
+   nir_pop_if(&b, NULL);
+   for (unsigned k = 0; k < PHIS; ++k)
+      t[k] = nir_if_phi(&b, t[k], e[k]);
+   nir_ssa_def *acc = nir_imm_int(&b, 0);
+   for (unsigned k = 0; k < PHIS; ++k)
+      acc = nir_iadd(&b, nir_imul_imm(&b, acc, 5), t[k]);
+   nir_store_global(
+      &b, nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4))), 4,
+      acc, 1);
+   return b.shader;
+}
+
+static uint32_t
+phis_ref(const uint32_t *in, unsigned x)
+{
+   uint32_t acc = 0;
+   for (unsigned k = 0; k < PHIS; ++k) {
+      uint32_t w = in[k * LANES + x];
+      acc = acc * 5 + (x & 1 ? w ^ (0x55 * k + 1) : w * 3 + k);
+   }
+   return acc;
+}
+
 /* Every spill store and fill is the thread-local form. */
 static void
 check_forms(const struct pan_va_binary *bin)
@@ -217,6 +266,53 @@ test_split_instead_of_spill(void)
    run_pressure(4, 0, false);
 }
 
+/* The phis need PHIS registers and 8 more where the allocator sees
+ * the carriers' holes; without them they need twice as many and spill. */
+static void
+test_lifetime_holes(void)
+{
+   char err[256];
+   struct pan_va_binary bin;
+   struct pan_va_compile_options opts = { .max_regs = PHIS + 8 };
+   void *ctx = ralloc_context(NULL);
+   nir_shader *nir = phis_shader();
+
+   if (!pan_va_compile_opts(nir, ctx, &opts, &bin, NULL, err, sizeof(err))) {
+      pan_test_fail("phis: %s", err);
+      goto done;
+   }
+   PAN_EXPECT_EQ(bin.spills, 0);
+   PAN_EXPECT(bin.work_regs <= PHIS + 8);
+
+   static struct mem m;
+   uint32_t in[PHIS * LANES];
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   memset(&m, 0, sizeof(m));
+   memcpy(m.in, in, sizeof(in));
+   uint32_t u[4] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE, 0 };
+   struct pan_sim_va_config cfg = {
+      .program = bin.words,
+      .program_words = bin.nr_words,
+      .program_va = 0x800000,
+      .uniforms = u,
+      .uniform_words = 4,
+      .mem = { &m, mem_read, mem_write },
+   };
+   struct pan_sim_va_warp w;
+   pan_sim_va_warp_init(&w, BITFIELD_MASK(LANES));
+   for (unsigned l = 0; l < LANES; ++l)
+      w.r[l][60] = l;
+   if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
+      pan_test_fail("phis: fault: %s", w.fault);
+      goto done;
+   }
+   for (unsigned l = 0; l < LANES; ++l)
+      PAN_EXPECT_EQ(m.out[l], phis_ref(in, l));
+done:
+   ralloc_free(ctx);
+   ralloc_free(nir);
+}
+
 /* A register file too small for one instruction's operands: a message,
  * not a loop or a crash. */
 static void
@@ -240,6 +336,7 @@ main(void)
    PAN_RUN_CASE(test_spill_small_file);
    PAN_RUN_CASE(test_spill_impossible);
    PAN_RUN_CASE(test_split_instead_of_spill);
+   PAN_RUN_CASE(test_lifetime_holes);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_spill");
 }
