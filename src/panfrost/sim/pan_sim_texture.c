@@ -1,0 +1,766 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * The simulator's texture unit (see pan_sim_texture.h): texel decoding,
+ * surface addressing, wrapping, filtering, mip selection and shadow
+ * comparison, following the GL rules (GL 4.6 section 8.14).
+ *
+ * Element formats are parsed from the genxml format names: the regular
+ * "<channels><bits><kind>" names by their spelling, the packed ones from
+ * one small table.  Texels decode to "fields" (the memory components, in
+ * order); the component order and the texture's swizzle then pick the
+ * output channels.  Normalised and float formats filter as floats;
+ * integer formats never filter (GL makes such textures incomplete with a
+ * linear filter, the nearest texel is what the hardware returns).
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pan_sim_fp.h"
+#include "pan_sim_space.h"
+#include "pan_sim_texture.h"
+#include "pan_uinterleave.h"
+
+#define TEX_ERR(err, ...) snprintf(err, PAN_SIM_TEX_ERR_LEN, __VA_ARGS__)
+
+/* ---- formats ---- */
+
+struct packed_format {
+   const char *name;
+   enum pan_sim_texel_packing packing;
+   enum pan_sim_tex_kind kind;
+   uint8_t comps, size_B;
+   uint8_t bits[4];
+};
+
+/* Formats whose names do not follow "<channels><bits><kind>". */
+static const struct packed_format packed_formats[] = {
+   { "rgb565", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 3, 2, { 5, 6, 5 } },
+   { "rgb5_a1_unorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 4, 2,
+     { 5, 5, 5, 1 } },
+   { "rgb10_a2_unorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 4, 4,
+     { 10, 10, 10, 2 } },
+   { "rgb10_a2_snorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_SNORM, 4, 4,
+     { 10, 10, 10, 2 } },
+   { "rgb10_a2ui", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UINT, 4, 4,
+     { 10, 10, 10, 2 } },
+   { "rgb10_a2i", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_SINT, 4, 4,
+     { 10, 10, 10, 2 } },
+   { "r11f_g11f_b10f", PAN_SIM_PACK_R11G11B10F, PAN_SIM_TEXEL_FLOAT, 3, 4,
+     { 11, 11, 10 } },
+   { "r9f_g9f_b9f_e5f", PAN_SIM_PACK_RGB9E5, PAN_SIM_TEXEL_FLOAT, 3, 4,
+     { 9, 9, 9, 5 } },
+   { "z16_unorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 1, 2, { 16 } },
+   /* The stencil byte above the depth is not a field of the depth view. */
+   { "z24x8_unorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 1, 4, { 24 } },
+   { "z32", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_FLOAT, 1, 4, { 32 } },
+};
+
+bool
+pan_sim_texel_format_parse(const char *name, struct pan_sim_texel_format *f)
+{
+   memset(f, 0, sizeof(*f));
+   f->name = name;
+   for (unsigned c = 0; c < 4; ++c)
+      f->src[c] = c;
+   if (!name)
+      return false;
+
+   for (unsigned i = 0; i < sizeof(packed_formats) / sizeof(packed_formats[0]);
+        ++i) {
+      const struct packed_format *p = &packed_formats[i];
+      if (strcmp(p->name, name))
+         continue;
+      f->packing = p->packing;
+      f->kind = p->kind;
+      f->comps = p->comps;
+      f->size_B = p->size_B;
+      memcpy(f->bits, p->bits, 4);
+      f->srgb_fields = 7;
+      return true;
+   }
+
+   /* r, rg, rgb or rgba, then the bits, then the kind. */
+   static const char *const chans[] = { "rgba", "rgb", "rg", "r" };
+   unsigned comps = 0;
+   for (unsigned i = 0; i < 4; ++i) {
+      size_t n = strlen(chans[i]);
+      if (!strncmp(name, chans[i], n) && name[n] >= '0' && name[n] <= '9') {
+         comps = (unsigned)n;
+         break;
+      }
+   }
+   if (!comps)
+      return false;
+   char *end;
+   unsigned long bits = strtoul(name + comps, &end, 10);
+   static const struct {
+      const char *suffix;
+      enum pan_sim_tex_kind kind;
+   } kinds[] = {
+      { "_unorm", PAN_SIM_TEXEL_UNORM }, { "_snorm", PAN_SIM_TEXEL_SNORM },
+      { "ui", PAN_SIM_TEXEL_UINT },      { "i", PAN_SIM_TEXEL_SINT },
+      { "f", PAN_SIM_TEXEL_FLOAT },
+   };
+   for (unsigned i = 0; i < 5; ++i) {
+      if (strcmp(end, kinds[i].suffix))
+         continue;
+      bool fl = kinds[i].kind == PAN_SIM_TEXEL_FLOAT;
+      if ((bits != 4 && bits != 8 && bits != 16 && bits != 32) ||
+          (fl && bits < 16) || (comps * bits) % 8)
+         return false;
+      f->kind = kinds[i].kind;
+      f->comps = (uint8_t)comps;
+      f->size_B = (uint8_t)(comps * bits / 8);
+      for (unsigned c = 0; c < comps; ++c)
+         f->bits[c] = (uint8_t)bits;
+      f->srgb_fields = 7;
+      return true;
+   }
+   return false;
+}
+
+static int
+chan_index(char ch)
+{
+   switch (ch) {
+   case 'r':
+      return 0;
+   case 'g':
+      return 1;
+   case 'b':
+      return 2;
+   case 'a':
+      return 3;
+   case '0':
+      return 4;
+   case '1':
+      return 5;
+   default:
+      return -1;
+   }
+}
+
+bool
+pan_sim_texel_format_order(struct pan_sim_texel_format *f, const char *order,
+                           const uint8_t swizzle[4])
+{
+   uint8_t chan[4]; /* output channel -> field or constant */
+   int idx[4];
+
+   if (!order || strlen(order) != 4)
+      return false;
+   for (unsigned i = 0; i < 4; ++i) {
+      if ((idx[i] = chan_index(order[i])) < 0)
+         return false;
+   }
+   /* An order naming each channel at most once says which channel each
+    * memory field is ("bgra": field 0 is blue); one repeating a channel
+    * ("rrr1") is a selection of fields per output channel. */
+   bool permutation = true;
+   for (unsigned i = 0; i < 4; ++i) {
+      for (unsigned j = i + 1; j < 4; ++j)
+         permutation &= idx[i] > 3 || idx[i] != idx[j];
+   }
+   if (permutation) {
+      chan[0] = chan[1] = chan[2] = 4;
+      chan[3] = 5;
+      for (unsigned i = 0; i < 4; ++i) {
+         if (idx[i] <= 3)
+            chan[idx[i]] = (uint8_t)i;
+      }
+   } else {
+      for (unsigned c = 0; c < 4; ++c)
+         chan[c] = (uint8_t)idx[c];
+   }
+   /* Fields the format lacks read 0 (1 for alpha). */
+   for (unsigned c = 0; c < 4; ++c) {
+      if (chan[c] <= 3 && chan[c] >= f->comps)
+         chan[c] = c == 3 ? 5 : 4;
+   }
+   for (unsigned c = 0; c < 4; ++c) {
+      if (swizzle[c] > 5)
+         return false;
+      f->src[c] = swizzle[c] <= 3 ? chan[swizzle[c]] : swizzle[c];
+   }
+   /* sRGB applies to the fields that become colour, not alpha. */
+   f->srgb_fields = 0;
+   for (unsigned c = 0; c < 3; ++c) {
+      if (chan[c] <= 3)
+         f->srgb_fields |= (uint8_t)(1u << chan[c]);
+   }
+   return true;
+}
+
+static float
+srgb_to_linear(float v)
+{
+   return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
+/* Unsigned float of `mbits` mantissa bits and a 5-bit exponent. */
+static float
+small_float(uint32_t v, unsigned mbits)
+{
+   unsigned e = (v >> mbits) & 31, m = v & ((1u << mbits) - 1);
+   if (e == 31)
+      return m ? NAN : INFINITY;
+   if (!e)
+      return ldexpf((float)m, -14 - (int)mbits);
+   return ldexpf((float)(m | 1u << mbits), (int)e - 15 - (int)mbits);
+}
+
+static uint64_t
+read_bits(const uint8_t *p, unsigned size_B, unsigned lo, unsigned n)
+{
+   /* Fields of up to 32 bits in elements of up to 16 bytes. */
+   uint64_t v = 0;
+   unsigned first = lo / 8, last = (lo + n - 1) / 8;
+   for (unsigned b = first; b <= last && b < size_B; ++b)
+      v |= (uint64_t)p[b] << (8 * (b - first));
+   v >>= lo % 8;
+   return n >= 64 ? v : v & ((1ull << n) - 1);
+}
+
+/* Element -> fields (floats as bits, or integers). */
+static void
+decode_fields(const struct pan_sim_texel_format *f, const void *src,
+              uint32_t field[4])
+{
+   const uint8_t *p = src;
+   uint32_t w = 0;
+   memcpy(&w, p, f->size_B < 4 ? f->size_B : 4);
+
+   memset(field, 0, 16);
+   if (f->packing == PAN_SIM_PACK_R11G11B10F) {
+      field[0] = pan_sim_fp_u32(small_float(w & 0x7ff, 6));
+      field[1] = pan_sim_fp_u32(small_float((w >> 11) & 0x7ff, 6));
+      field[2] = pan_sim_fp_u32(small_float(w >> 22, 5));
+      return;
+   }
+   if (f->packing == PAN_SIM_PACK_RGB9E5) {
+      int e = (int)(w >> 27) - 15 - 9;
+      for (unsigned c = 0; c < 3; ++c)
+         field[c] = pan_sim_fp_u32(ldexpf((float)((w >> (9 * c)) & 511), e));
+      return;
+   }
+   unsigned lo = 0;
+   for (unsigned c = 0; c < f->comps; ++c) {
+      unsigned n = f->bits[c];
+      uint32_t v = (uint32_t)read_bits(p, f->size_B, lo, n);
+      lo += n;
+      float x;
+      switch (f->kind) {
+      case PAN_SIM_TEXEL_UNORM:
+         x = (float)((double)v / (double)((1ull << n) - 1));
+         if ((f->srgb_fields >> c) & 1 && f->srgb)
+            x = srgb_to_linear(x);
+         field[c] = pan_sim_fp_u32(x);
+         break;
+      case PAN_SIM_TEXEL_SNORM: {
+         int32_t s = (int32_t)(v << (32 - n)) >> (32 - n);
+         x = (float)((double)s / (double)((1ull << (n - 1)) - 1));
+         field[c] = pan_sim_fp_u32(x < -1.0f ? -1.0f : x);
+         break;
+      }
+      case PAN_SIM_TEXEL_SINT:
+         field[c] = n < 32 ? (uint32_t)((int32_t)(v << (32 - n)) >> (32 - n))
+                           : v;
+         break;
+      case PAN_SIM_TEXEL_FLOAT:
+         field[c] = n == 16 ? pan_sim_fp_f16_to_f32((uint16_t)v) : v;
+         break;
+      default:
+         field[c] = v;
+         break;
+      }
+   }
+}
+
+static bool
+is_int(const struct pan_sim_texel_format *f)
+{
+   return f->kind == PAN_SIM_TEXEL_UINT || f->kind == PAN_SIM_TEXEL_SINT;
+}
+
+static uint32_t
+constant(const struct pan_sim_texel_format *f, unsigned k)
+{
+   if (k == 4)
+      return 0;
+   return is_int(f) ? 1 : pan_sim_fp_u32(1.0f);
+}
+
+static void
+select_channels(const struct pan_sim_texel_format *f, const uint32_t field[4],
+                uint32_t out[4])
+{
+   for (unsigned c = 0; c < 4; ++c)
+      out[c] = f->src[c] <= 3 ? field[f->src[c]] : constant(f, f->src[c]);
+}
+
+void
+pan_sim_texel_decode(const struct pan_sim_texel_format *f, const void *src,
+                     uint32_t out[4])
+{
+   uint32_t field[4];
+   decode_fields(f, src, field);
+   select_channels(f, field, out);
+}
+
+/* ---- addressing ---- */
+
+static int
+mirror(int a)
+{
+   return a >= 0 ? a : -(1 + a);
+}
+
+static int
+floor_mod(int a, int n)
+{
+   int m = a % n;
+   return m < 0 ? m + n : m;
+}
+
+/* Integer texel coordinate i wrapped into [0, size); -1: the border. */
+static int
+wrap_int(enum pan_sim_wrap w, int i, int size)
+{
+   switch (w) {
+   case PAN_SIM_WRAP_REPEAT:
+      return floor_mod(i, size);
+   case PAN_SIM_WRAP_CLAMP_TO_EDGE:
+      return i < 0 ? 0 : i >= size ? size - 1 : i;
+   case PAN_SIM_WRAP_CLAMP_TO_BORDER:
+      return i < 0 || i >= size ? -1 : i;
+   case PAN_SIM_WRAP_MIRRORED_REPEAT:
+      return (size - 1) - mirror(floor_mod(i, 2 * size) - size);
+   case PAN_SIM_WRAP_MIRRORED_CLAMP_TO_EDGE: {
+      int m = mirror(i);
+      return m >= size ? size - 1 : m;
+   }
+   default: {
+      int m = mirror(i);
+      return m >= size ? -1 : m;
+   }
+   }
+}
+
+static unsigned
+minify(unsigned size, unsigned level)
+{
+   unsigned s = size >> level;
+   return s ? s : 1;
+}
+
+struct level_ctx {
+   const struct pan_sim_texture *t;
+   const struct pan_sim_sampler *s;
+   struct pan_sim_surface surf;
+   unsigned level, w, h, d;
+   bool shadow;
+   float ref;
+};
+
+static bool
+level_setup(struct level_ctx *lc, const struct pan_sim_texture *t,
+            unsigned level, unsigned layer, unsigned face, char *err)
+{
+   lc->t = t;
+   lc->level = level;
+   lc->w = minify(t->width, level);
+   lc->h = t->dim == PAN_SIM_TEX_1D ? 1 : minify(t->height, level);
+   lc->d = t->dim == PAN_SIM_TEX_3D ? minify(t->depth, level) : 1;
+   if (layer >= t->layers)
+      layer = t->layers - 1;
+   return t->surface(t, level, layer, face, &lc->surf, err);
+}
+
+static bool
+compare(enum pan_sim_cmp f, float ref, float d)
+{
+   switch (f) {
+   case PAN_SIM_CMP_NEVER:
+      return false;
+   case PAN_SIM_CMP_LESS:
+      return ref < d;
+   case PAN_SIM_CMP_EQUAL:
+      return ref == d;
+   case PAN_SIM_CMP_LEQUAL:
+      return ref <= d;
+   case PAN_SIM_CMP_GREATER:
+      return ref > d;
+   case PAN_SIM_CMP_NOTEQUAL:
+      return ref != d;
+   case PAN_SIM_CMP_GEQUAL:
+      return ref >= d;
+   default:
+      return true;
+   }
+}
+
+/* Texel (x, y, z) of the level, already wrapped (-1: border), as output
+ * channels. */
+static bool
+texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
+      char *err)
+{
+   const struct pan_sim_texture *t = lc->t;
+   const struct pan_sim_texel_format *f = &t->fmt;
+   uint32_t field[4];
+
+   if (x < 0 || y < 0 || z < 0) {
+      if (!lc->s) {
+         memset(out, 0, 16);
+         return true;
+      }
+      if (lc->shadow) {
+         field[0] = pan_sim_fp_u32(
+            compare(lc->s->compare, lc->ref, pan_sim_fp_f32(lc->s->border[0]))
+               ? 1.0f
+               : 0.0f);
+         field[1] = field[2] = 0;
+         field[3] = constant(f, 5);
+         select_channels(f, field, out);
+      } else {
+         memcpy(out, lc->s->border, 16);
+      }
+      return true;
+   }
+   uint64_t off;
+   if (t->layout == PAN_SIM_TEX_U_INTERLEAVED) {
+      off = pan_uinterleave_ref_offset_B((unsigned)x, (unsigned)y,
+                                         (uint32_t)lc->surf.row_stride_B,
+                                         f->size_B, false);
+   } else {
+      off = (uint64_t)((int64_t)y * lc->surf.row_stride_B) +
+            (uint64_t)x * f->size_B;
+   }
+   off += (uint64_t)((int64_t)z * lc->surf.slice_stride_B);
+   struct pan_sim_access acc;
+   const void *p = pan_sim_read(t->space, lc->surf.base + off, f->size_B, 0,
+                                "texel", &acc);
+   if (!p) {
+      TEX_ERR(err, "texel (%d, %d, %d) of level %u: %s", x, y, z, lc->level,
+              acc.message);
+      return false;
+   }
+   decode_fields(f, p, field);
+   if (lc->shadow) {
+      field[0] = pan_sim_fp_u32(
+         compare(lc->s->compare, lc->ref, pan_sim_fp_f32(field[0])) ? 1.0f
+                                                                    : 0.0f);
+   }
+   select_channels(f, field, out);
+   return true;
+}
+
+/* ---- filtering ---- */
+
+static float
+lane_coord(const struct pan_sim_tex_req *req, unsigned lane, unsigned c)
+{
+   return pan_sim_fp_f32(req->coord[lane][c]);
+}
+
+static unsigned
+coord_count(enum pan_sim_tex_dim dim)
+{
+   return dim == PAN_SIM_TEX_1D ? 1 : dim == PAN_SIM_TEX_3D ? 3 : 2;
+}
+
+/* log2 of the scale factor rho from the quad's differences (GL's
+ * isotropic approximation: the longer of the x and y derivative
+ * vectors). */
+static float
+computed_lod(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
+             const struct pan_sim_tex_req *req, unsigned lane)
+{
+   unsigned n = coord_count(t->dim);
+   double size[3] = { t->width, t->height, t->depth };
+   double dx2 = 0, dy2 = 0;
+   unsigned x0 = lane & ~1u, x1 = lane | 1u, y0 = lane & ~2u, y1 = lane | 2u;
+
+   for (unsigned c = 0; c < n; ++c) {
+      double k = s->normalized ? size[c] : 1.0;
+      double dx = ((double)lane_coord(req, x1, c) - lane_coord(req, x0, c)) * k;
+      double dy = ((double)lane_coord(req, y1, c) - lane_coord(req, y0, c)) * k;
+      dx2 += dx * dx;
+      dy2 += dy * dy;
+   }
+   double rho2 = dx2 > dy2 ? dx2 : dy2;
+   if (!(rho2 > 0))
+      return -INFINITY;
+   return (float)(0.5 * log2(rho2));
+}
+
+static float
+lane_lod(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
+         const struct pan_sim_tex_req *req, unsigned lane)
+{
+   float lod;
+   switch (req->lod_mode) {
+   case PAN_SIM_TEX_LOD_ZERO:
+      return 0.0f;
+   case PAN_SIM_TEX_LOD_EXPLICIT:
+      lod = req->lod[lane] + s->lod_bias;
+      break;
+   case PAN_SIM_TEX_LOD_BIAS:
+      lod = computed_lod(t, s, req, lane) + s->lod_bias + req->lod[lane];
+      if (lod < req->lod_min[lane])
+         lod = req->lod_min[lane];
+      break;
+   default:
+      lod = computed_lod(t, s, req, lane) + s->lod_bias;
+      break;
+   }
+   if (lod > s->max_lod)
+      lod = s->max_lod;
+   if (lod < s->min_lod)
+      lod = s->min_lod;
+   return lod;
+}
+
+/* Coordinate c of a lane in texels of a level of `size` texels. */
+static double
+texel_coord(const struct pan_sim_sampler *s, const struct pan_sim_tex_req *req,
+            unsigned lane, unsigned c, unsigned size)
+{
+   double u = lane_coord(req, lane, c);
+   return s->normalized ? u * size : u;
+}
+
+/* One level, nearest or linear; out as output channels. */
+static bool
+sample_level(const struct level_ctx *lc, const struct pan_sim_tex_req *req,
+             unsigned lane, bool nearest, float out[4], uint32_t raw[4],
+             char *err)
+{
+   const struct pan_sim_sampler *s = lc->s;
+   unsigned n = coord_count(lc->t->dim);
+   unsigned size[3] = { lc->w, lc->h, lc->d };
+   int i0[3] = { 0, 0, 0 }, i1[3] = { 0, 0, 0 };
+   double a[3] = { 0, 0, 0 };
+
+   if (is_int(&lc->t->fmt))
+      nearest = true;
+   for (unsigned c = 0; c < n; ++c) {
+      double u = texel_coord(s, req, lane, c, size[c]);
+      int off = req->offset ? req->offsets[lane][c] : 0;
+      if (!isfinite(u))
+         u = 0;
+      if (nearest) {
+         i0[c] = wrap_int(s->wrap[c], (int)floor(u) + off, (int)size[c]);
+         i1[c] = i0[c];
+      } else {
+         double f = floor(u - 0.5);
+         a[c] = u - 0.5 - f;
+         i0[c] = wrap_int(s->wrap[c], (int)f + off, (int)size[c]);
+         i1[c] = wrap_int(s->wrap[c], (int)f + 1 + off, (int)size[c]);
+      }
+   }
+
+   float acc[4] = { 0, 0, 0, 0 };
+   unsigned corners = nearest ? 1 : 1u << n;
+   for (unsigned k = 0; k < corners; ++k) {
+      int x = (k & 1) ? i1[0] : i0[0];
+      int y = (k & 2) ? i1[1] : i0[1];
+      int z = (k & 4) ? i1[2] : i0[2];
+      double wgt = 1;
+      for (unsigned c = 0; c < n && !nearest; ++c)
+         wgt *= ((k >> c) & 1) ? a[c] : 1 - a[c];
+      uint32_t v[4];
+      if (!texel(lc, x, y, z, v, err))
+         return false;
+      if (nearest) {
+         memcpy(raw, v, 16);
+         for (unsigned c = 0; c < 4; ++c)
+            out[c] = pan_sim_fp_f32(v[c]);
+         return true;
+      }
+      for (unsigned c = 0; c < 4; ++c)
+         acc[c] += (float)(wgt * pan_sim_fp_f32(v[c]));
+   }
+   memcpy(out, acc, sizeof(acc));
+   for (unsigned c = 0; c < 4; ++c)
+      raw[c] = pan_sim_fp_u32(out[c]);
+   return true;
+}
+
+static float
+clamp_result(enum pan_sim_tex_clamp k, float v)
+{
+   switch (k) {
+   case PAN_SIM_TEX_CLAMP_POS:
+      return v < 0 ? 0 : v;
+   case PAN_SIM_TEX_CLAMP_PM1:
+      return v < -1 ? -1 : v > 1 ? 1 : v;
+   case PAN_SIM_TEX_CLAMP_01:
+      return v < 0 ? 0 : v > 1 ? 1 : v;
+   default:
+      return v;
+   }
+}
+
+/* Four output channels (raw: integers or float bits) into the result
+ * registers of the request's format and mask. */
+static void
+pack_result(const struct pan_sim_tex_req *req, const uint32_t raw[4],
+            bool int_format, uint32_t out[4])
+{
+   memset(out, 0, 16);
+   for (unsigned c = 0; c < 4; ++c) {
+      if (!((req->mask >> c) & 1))
+         continue;
+      uint32_t v = raw[c];
+      if (!int_format && req->regfmt <= 1)
+         v = pan_sim_fp_u32(clamp_result(req->clamp, pan_sim_fp_f32(v)));
+      switch (req->regfmt) {
+      case 0: /* f16 */
+         out[c / 2] |= (uint32_t)pan_sim_fp_f32_to_f16(v, PAN_SIM_ROUND_RTE)
+                       << (16 * (c % 2));
+         break;
+      case 4:
+      case 5: /* 16-bit integers */
+         out[c / 2] |= (v & 0xffff) << (16 * (c % 2));
+         break;
+      default:
+         out[c] = v;
+         break;
+      }
+   }
+}
+
+static bool
+sample_lane(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
+            struct pan_sim_tex_req *req, unsigned lane, char *err)
+{
+   struct level_ctx lc = { .s = s };
+   unsigned layer = req->array ? req->layer[lane] : 0;
+   unsigned face = t->dim == PAN_SIM_TEX_CUBE ? req->face[lane] : 0;
+   uint32_t raw[4];
+   float v[4];
+
+   if (face > 5) {
+      TEX_ERR(err, "cube face %u", face);
+      return false;
+   }
+   lc.shadow = req->shadow;
+   lc.ref = req->ref[lane];
+   if (lc.shadow && t->fmt.kind == PAN_SIM_TEXEL_UNORM)
+      lc.ref = lc.ref < 0 ? 0 : lc.ref > 1 ? 1 : lc.ref;
+
+   if (req->op == PAN_SIM_TEX_FETCH) {
+      unsigned level = req->level[lane];
+      if (level >= t->levels) {
+         memset(req->out[lane], 0, 16);
+         return true;
+      }
+      lc.s = NULL; /* out of range reads zero, no border */
+      if (!level_setup(&lc, t, level, layer, face, err))
+         return false;
+      int xyz[3] = { 0, 0, 0 };
+      unsigned size[3] = { lc.w, lc.h, lc.d };
+      unsigned n = coord_count(t->dim);
+      for (unsigned c = 0; c < n; ++c) {
+         xyz[c] = (int)req->coord[lane][c] +
+                  (req->offset ? req->offsets[lane][c] : 0);
+         if (xyz[c] < 0 || xyz[c] >= (int)size[c])
+            xyz[c] = -1;
+      }
+      if (!texel(&lc, xyz[0], xyz[1], xyz[2], raw, err))
+         return false;
+      pack_result(req, raw, is_int(&t->fmt), req->out[lane]);
+      return true;
+   }
+
+   if (req->op == PAN_SIM_TEX_GATHER) {
+      if (!level_setup(&lc, t, 0, layer, face, err))
+         return false;
+      unsigned size[2] = { lc.w, lc.h };
+      int i[2][2];
+      for (unsigned c = 0; c < 2; ++c) {
+         double u = texel_coord(s, req, lane, c, size[c]);
+         int f = (int)floor(u - 0.5) + (req->offset ? req->offsets[lane][c] : 0);
+         i[c][0] = wrap_int(s->wrap[c], f, (int)size[c]);
+         i[c][1] = wrap_int(s->wrap[c], f + 1, (int)size[c]);
+      }
+      /* GL's order: (i0, j1), (i1, j1), (i1, j0), (i0, j0). */
+      static const uint8_t corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 },
+                                            { 0, 0 } };
+      for (unsigned k = 0; k < 4; ++k) {
+         uint32_t tv[4];
+         if (!texel(&lc, i[0][corner[k][0]], i[1][corner[k][1]], 0, tv, err))
+            return false;
+         raw[k] = tv[req->gather_comp & 3];
+      }
+      pack_result(req, raw, is_int(&t->fmt), req->out[lane]);
+      return true;
+   }
+
+   float lod = lane_lod(t, s, req, lane);
+   bool mag = !(lod > 0.0f);
+   bool nearest = mag ? s->mag_nearest : s->min_nearest;
+   unsigned last = t->levels - 1;
+   unsigned l0 = 0, l1 = 0;
+   float frac = 0;
+   if (!mag && s->mip == PAN_SIM_MIP_NEAREST) {
+      l0 = lod <= 0.5f ? 0 : (unsigned)(ceilf(lod + 0.5f) - 1.0f);
+      l0 = l0 > last ? last : l0;
+      l1 = l0;
+   } else if (!mag && s->mip == PAN_SIM_MIP_LINEAR) {
+      float fl = floorf(lod);
+      l0 = fl >= (float)last ? last : (unsigned)fl;
+      l1 = l0 + 1 > last ? last : l0 + 1;
+      frac = l0 == last ? 0 : lod - fl;
+   }
+   if (!level_setup(&lc, t, l0, layer, face, err) ||
+       !sample_level(&lc, req, lane, nearest, v, raw, err))
+      return false;
+   if (l1 != l0 && frac > 0) {
+      float v1[4];
+      uint32_t raw1[4];
+      if (!level_setup(&lc, t, l1, layer, face, err) ||
+          !sample_level(&lc, req, lane, nearest, v1, raw1, err))
+         return false;
+      if (!is_int(&t->fmt)) {
+         for (unsigned c = 0; c < 4; ++c)
+            raw[c] = pan_sim_fp_u32(v[c] * (1 - frac) + v1[c] * frac);
+      }
+   }
+   pack_result(req, raw, is_int(&t->fmt), req->out[lane]);
+   return true;
+}
+
+bool
+pan_sim_tex_sample(const struct pan_sim_texture *t,
+                   const struct pan_sim_sampler *s, struct pan_sim_tex_req *req,
+                   char *err)
+{
+   if (!t->levels || !t->layers || !t->width || !t->height || !t->depth) {
+      TEX_ERR(err, "texture without texels");
+      return false;
+   }
+   if (req->op != PAN_SIM_TEX_FETCH && !s) {
+      TEX_ERR(err, "sampling without a sampler");
+      return false;
+   }
+   if (t->layout == PAN_SIM_TEX_U_INTERLEAVED &&
+       !pan_utile_el_size_supported(t->fmt.size_B)) {
+      TEX_ERR(err, "u-interleaved %s texture: %u-byte texels", t->fmt.name,
+              t->fmt.size_B);
+      return false;
+   }
+   for (unsigned l = 0; l < PAN_SIM_TEX_QUAD; ++l) {
+      if (((req->lanes >> l) & 1) && !sample_lane(t, s, req, l, err))
+         return false;
+   }
+   return true;
+}

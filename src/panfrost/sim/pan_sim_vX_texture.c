@@ -1,0 +1,301 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Texture and sampler descriptors of one architecture (compiled once per
+ * PAN_ARCH, v6 and later) unpacked with genxml into the sampler's neutral
+ * descriptions (pan_sim_texture.h), and the executors' texture callback.
+ *
+ * Up to v7 the tables are the draw's (or compute job's) `textures` and
+ * `samplers` arrays; a texture's surfaces are SURFACE_WITH_STRIDE
+ * descriptors, one per level, sample, face and layer: v7 iterates levels
+ * innermost, then samples, faces and layers; v6 samples, faces, levels,
+ * layers.  On v9 the instruction names a resource table entry and an index
+ * in it; the texture's planes follow the v7 order without samples.  AFBC
+ * and block-compressed textures are refused with a fault.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pan_genxml.h"
+#include "pan_sim_arch.h"
+#include "pan_sim_space.h"
+#include "pan_sim_texture.h"
+#include "pan_sim_vX_texture.h"
+
+#if PAN_ARCH >= 6
+
+#define TEX_ERR(err, ...) snprintf(err, PAN_SIM_TEX_ERR_LEN, __VA_ARGS__)
+
+static const void *
+read_desc(const struct pan_sim_space *space, uint64_t va, unsigned size,
+          const char *what, char *err)
+{
+   struct pan_sim_access acc;
+   const void *p = pan_sim_read(space, va, size, 0, what, &acc);
+   if (!p)
+      TEX_ERR(err, "%s", acc.message);
+   return p;
+}
+
+#if PAN_ARCH >= 9
+#define SURFACE_SIZE_B pan_size(plane)
+#else
+#define SURFACE_SIZE_B pan_size(surface_with_stride)
+#endif
+
+static bool
+surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
+        unsigned face, struct pan_sim_surface *s, char *err)
+{
+   unsigned faces = t->dim == PAN_SIM_TEX_CUBE ? 6 : 1;
+   uint64_t index;
+#if PAN_ARCH == 6
+   index = (((uint64_t)layer * t->levels + level) * faces + face) * t->samples;
+#else
+   index = ((uint64_t)layer * faces + face) * t->samples * t->levels + level;
+#endif
+   const void *p =
+      read_desc(t->space, t->surfaces + index * SURFACE_SIZE_B,
+                SURFACE_SIZE_B, "texture surface descriptor", err);
+   if (!p)
+      return false;
+#if PAN_ARCH >= 9
+   pan_unpack(p, plane, d);
+   if (d.plane_type != MALI_PLANE_TYPE_GENERIC) {
+      TEX_ERR(err, "texture plane type %s is not sampled",
+              PAN_GENX(plane_type_name)(d.plane_type)
+                 ? PAN_GENX(plane_type_name)(d.plane_type)
+                 : "unknown");
+      return false;
+   }
+   s->base = d.address;
+   s->row_stride_B = d.row_stride_B;
+   s->slice_stride_B = d.slice_stride_B;
+#else
+   pan_unpack(p, surface_with_stride, d);
+   s->base = d.address;
+   s->row_stride_B = d.row_stride_B;
+   s->slice_stride_B = d.surface_stride_B;
+#endif
+   return true;
+}
+
+static const char *
+or_unknown(const char *name)
+{
+   return name ? name : "unknown";
+}
+
+/* Format word and swizzle of a texture descriptor -> texel format. */
+static bool
+texel_format(uint32_t format_word, uint32_t swizzle_word,
+             struct pan_sim_texel_format *f, char *err)
+{
+   pan_unpack(&format_word, pixel_format, pf);
+   pan_unpack(&swizzle_word, swizzle, sw);
+   const char *name = PAN_GENX(format_name)(pf.format);
+   uint8_t swz[4] = { sw.r, sw.g, sw.b, sw.a };
+
+   if (!pan_sim_texel_format_parse(name, f)) {
+      TEX_ERR(err, "texture format %s (%u) is not sampled", or_unknown(name),
+              (unsigned)pf.format);
+      return false;
+   }
+   f->srgb = pf.srgb;
+#if PAN_ARCH >= 7
+   const char *order = PAN_GENX(rgb_component_order_name)(pf.order);
+   if (!pan_sim_texel_format_order(f, order, swz)) {
+      TEX_ERR(err, "component order %s of texture format %s is not sampled",
+              or_unknown(order), name);
+      return false;
+   }
+#else
+   /* v6: the format's own swizzle, then the texture's. */
+   uint8_t inner[4] = { pf.swizzle.r, pf.swizzle.g, pf.swizzle.b,
+                        pf.swizzle.a };
+   for (unsigned c = 0; c < 4; ++c)
+      swz[c] = swz[c] <= 3 ? inner[swz[c]] : swz[c];
+   if (!pan_sim_texel_format_order(f, "rgba", swz)) {
+      TEX_ERR(err, "swizzle of texture format %s is not sampled", name);
+      return false;
+   }
+#endif
+   return true;
+}
+
+static bool
+unpack_texture(const struct pan_sim_space *space, uint64_t va,
+               struct pan_sim_texture *t, char *err)
+{
+   const void *p = read_desc(space, va, pan_size(texture), "texture", err);
+   if (!p)
+      return false;
+   pan_unpack(p, texture, d);
+
+   memset(t, 0, sizeof(*t));
+   t->space = space;
+   t->surface = surface;
+   t->surfaces = d.surfaces;
+   t->dim = (enum pan_sim_tex_dim)d.dimension;
+   t->width = d.width;
+   t->height = d.height;
+   t->depth = d.dimension == MALI_TEXTURE_DIMENSION_3D ? d.depth : 1;
+   t->layers = d.array_size;
+   t->levels = d.levels;
+#if PAN_ARCH >= 9
+   t->samples = 1;
+   t->layout = d.texel_interleave ? PAN_SIM_TEX_U_INTERLEAVED
+                                  : PAN_SIM_TEX_LINEAR;
+#else
+   t->samples = d.dimension == MALI_TEXTURE_DIMENSION_3D ? 1 : d.sample_count;
+   switch (d.texel_ordering) {
+   case MALI_TEXTURE_LAYOUT_LINEAR:
+      t->layout = PAN_SIM_TEX_LINEAR;
+      break;
+   case MALI_TEXTURE_LAYOUT_TILED:
+      t->layout = PAN_SIM_TEX_U_INTERLEAVED;
+      break;
+   default:
+      TEX_ERR(err, "texture layout %s is not sampled",
+              or_unknown(PAN_GENX(texture_layout_name)(d.texel_ordering)));
+      return false;
+   }
+#endif
+   return texel_format(d.format, d.swizzle, &t->fmt, err);
+}
+
+static bool
+unpack_wrap(unsigned mode, enum pan_sim_wrap *w, char *err)
+{
+   switch (mode) {
+   case MALI_WRAP_MODE_REPEAT:
+      *w = PAN_SIM_WRAP_REPEAT;
+      return true;
+   case MALI_WRAP_MODE_CLAMP_TO_EDGE:
+      *w = PAN_SIM_WRAP_CLAMP_TO_EDGE;
+      return true;
+   case MALI_WRAP_MODE_CLAMP_TO_BORDER:
+      *w = PAN_SIM_WRAP_CLAMP_TO_BORDER;
+      return true;
+   case MALI_WRAP_MODE_MIRRORED_REPEAT:
+      *w = PAN_SIM_WRAP_MIRRORED_REPEAT;
+      return true;
+   case MALI_WRAP_MODE_MIRRORED_CLAMP_TO_EDGE:
+      *w = PAN_SIM_WRAP_MIRRORED_CLAMP_TO_EDGE;
+      return true;
+   case MALI_WRAP_MODE_MIRRORED_CLAMP_TO_BORDER:
+      *w = PAN_SIM_WRAP_MIRRORED_CLAMP_TO_BORDER;
+      return true;
+   default:
+      TEX_ERR(err, "sampler wrap mode %u is not sampled", mode);
+      return false;
+   }
+}
+
+static bool
+unpack_sampler(const struct pan_sim_space *space, uint64_t va,
+               struct pan_sim_sampler *s, char *err)
+{
+   const void *p = read_desc(space, va, pan_size(sampler), "sampler", err);
+   if (!p)
+      return false;
+   pan_unpack(p, sampler, d);
+
+   memset(s, 0, sizeof(*s));
+   if (!unpack_wrap(d.wrap_mode_s, &s->wrap[0], err) ||
+       !unpack_wrap(d.wrap_mode_t, &s->wrap[1], err) ||
+       !unpack_wrap(d.wrap_mode_r, &s->wrap[2], err))
+      return false;
+   s->mag_nearest = d.magnify_nearest;
+   s->min_nearest = d.minify_nearest;
+   switch (d.mipmap_mode) {
+   case MALI_MIPMAP_MODE_NONE:
+      s->mip = PAN_SIM_MIP_NONE;
+      break;
+   case MALI_MIPMAP_MODE_NEAREST:
+      s->mip = PAN_SIM_MIP_NEAREST;
+      break;
+   case MALI_MIPMAP_MODE_TRILINEAR:
+      s->mip = PAN_SIM_MIP_LINEAR;
+      break;
+   default:
+      TEX_ERR(err, "sampler mipmap mode %u is not sampled",
+              (unsigned)d.mipmap_mode);
+      return false;
+   }
+   s->normalized = d.normalized_coordinates;
+   s->min_lod = d.minimum_lod;
+   s->max_lod = d.maximum_lod;
+   s->lod_bias = d.lod_bias;
+   s->compare = (enum pan_sim_cmp)d.compare_function;
+   s->border[0] = d.border_color_r;
+   s->border[1] = d.border_color_g;
+   s->border[2] = d.border_color_b;
+   s->border[3] = d.border_color_a;
+   return true;
+}
+
+/* Address of descriptor `index` of a table; false with err set when the
+ * index is outside it. */
+static bool
+locate(const struct pan_sim_tex_env *env, bool sampler, uint32_t handle,
+       uint64_t *va, char *err)
+{
+   const char *what = sampler ? "sampler" : "texture";
+#if PAN_ARCH >= 9
+   /* Handles: index in the low 11 bits, resource table above. */
+   unsigned table = (handle >> 11) & 31, index = handle & 0x7ff;
+   if (table >= env->resource_count) {
+      TEX_ERR(err, "%s table %u beyond the %u resource tables", what, table,
+              env->resource_count);
+      return false;
+   }
+   const void *p =
+      read_desc(env->space, env->resources + table * pan_size(resource),
+                pan_size(resource), "resource table entry", err);
+   if (!p)
+      return false;
+   pan_unpack(p, resource, res);
+   uint64_t size = sampler ? pan_size(sampler) : pan_size(texture);
+   if ((index + 1) * size > res.size) {
+      TEX_ERR(err, "%s %u beyond the %llu bytes of resource table %u", what,
+              index, (unsigned long long)res.size, table);
+      return false;
+   }
+   *va = res.address + index * size;
+#else
+   unsigned count = sampler ? env->sampler_count : env->texture_count;
+   if (handle >= count) {
+      TEX_ERR(err, "%s %u beyond the shader's %u", what, handle, count);
+      return false;
+   }
+   *va = (sampler ? env->samplers : env->textures) +
+         (uint64_t)handle *
+            (sampler ? pan_size(sampler) : pan_size(texture));
+#endif
+   return true;
+}
+
+bool
+PAN_GENX(sim_tex_run)(void *user, struct pan_sim_tex_req *req, char *err)
+{
+   const struct pan_sim_tex_env *env = user;
+   struct pan_sim_texture t;
+   struct pan_sim_sampler s;
+   bool with_sampler = req->op != PAN_SIM_TEX_FETCH;
+   uint64_t tva, sva;
+
+   if (!locate(env, false, req->texture, &tva, err) ||
+       !unpack_texture(env->space, tva, &t, err))
+      return false;
+   if (with_sampler && (!locate(env, true, req->sampler, &sva, err) ||
+                        !unpack_sampler(env->space, sva, &s, err)))
+      return false;
+   return pan_sim_tex_sample(&t, with_sampler ? &s : NULL, req, err);
+}
+
+#endif

@@ -1,0 +1,877 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * The simulator's texture unit for one architecture (-DPAN_ARCH=N, v7 or
+ * v9): texture, surface/plane and sampler descriptors packed with genxml
+ * into an in-memory space, requests as the interpreters build them, and
+ * results compared with references computed here from the GL rules
+ * (format decoding from the formats' definitions, the wrap tables, the
+ * bilinear weights, the mip level selection).
+ */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pan_genxml.h"
+#include "pan_sim_space.h"
+#include "pan_sim_vX_texture.h"
+#include "pan_uinterleave.h"
+#include "util/pan_test_util.h"
+
+#define SPACE_VA   0x40000000ull
+#define SPACE_SIZE (4u << 20)
+
+static uint8_t *space_mem;
+static uint64_t space_used;
+static struct pan_sim_region region;
+static struct pan_sim_space space = { &region, 1 };
+
+static void
+space_reset(void)
+{
+   if (!space_mem)
+      space_mem = malloc(SPACE_SIZE);
+   memset(space_mem, 0xcd, SPACE_SIZE);
+   space_used = 0;
+   region = (struct pan_sim_region){ SPACE_VA, SPACE_SIZE, space_mem,
+                                     "test", true };
+}
+
+static uint64_t
+alloc(uint64_t size, void **cpu)
+{
+   uint64_t off = (space_used + 63) & ~63ull;
+   if (off + size > SPACE_SIZE) {
+      fprintf(stderr, "test: space full\n");
+      exit(2);
+   }
+   space_used = off + size;
+   *cpu = space_mem + off;
+   return SPACE_VA + off;
+}
+
+/* ---- textures ---- */
+
+struct tex_desc {
+   unsigned dim; /* MALI_TEXTURE_DIMENSION_* */
+   unsigned w, h, d, levels, layers;
+   unsigned format, order; /* MALI_FORMAT_*, MALI_RGB_COMPONENT_ORDER_* */
+   bool srgb, tiled;
+   uint8_t swizzle[4]; /* MALI_CHANNEL_*; all zero: identity */
+   unsigned el_B;
+};
+
+struct tex {
+   struct tex_desc d;
+   uint64_t va;
+   uint8_t *level_cpu[16][6 * 4]; /* [level][layer * faces + face] */
+   uint32_t row_stride[16];
+   uint32_t slice_stride[16];
+};
+
+static unsigned
+minify(unsigned s, unsigned l)
+{
+   return s >> l ? s >> l : 1;
+}
+
+static uint32_t
+pack_swizzle(const uint8_t s[4])
+{
+   static const uint8_t id[4] = { 0, 1, 2, 3 };
+   const uint8_t *z = (s[0] | s[1] | s[2] | s[3]) ? s : id;
+   return z[0] | z[1] << 3 | z[2] << 6 | z[3] << 9;
+}
+
+static void
+make_texture(struct tex *t, const struct tex_desc *d)
+{
+   unsigned faces = d->dim == MALI_TEXTURE_DIMENSION_CUBE ? 6 : 1;
+   unsigned surfaces = d->levels * d->layers * faces;
+   void *desc_cpu, *surf_cpu;
+
+   memset(t, 0, sizeof(*t));
+   t->d = *d;
+#if PAN_ARCH >= 9
+   uint64_t surf_va = alloc(surfaces * pan_size(plane), &surf_cpu);
+#else
+   uint64_t surf_va = alloc(surfaces * pan_size(surface_with_stride), &surf_cpu);
+#endif
+   t->va = alloc(pan_size(texture), &desc_cpu);
+
+   for (unsigned layer = 0; layer < d->layers; ++layer) {
+      for (unsigned face = 0; face < faces; ++face) {
+         for (unsigned l = 0; l < d->levels; ++l) {
+            unsigned w = minify(d->w, l), h = minify(d->h, l);
+            unsigned depth = d->dim == MALI_TEXTURE_DIMENSION_3D
+                                ? minify(d->d, l)
+                                : 1;
+            uint32_t row = d->tiled ? ((w + 15) / 16) * 16 * 16 * d->el_B
+                                    : w * d->el_B + 4; /* padded rows */
+            uint32_t slice = d->tiled ? row * ((h + 15) / 16) : row * h;
+            void *data;
+            uint64_t va = alloc((uint64_t)slice * depth, &data);
+            unsigned s = (layer * faces + face) * d->levels + l;
+            t->level_cpu[l][layer * faces + face] = data;
+            t->row_stride[l] = row;
+            t->slice_stride[l] = slice;
+#if PAN_ARCH >= 9
+            pan_pack((uint8_t *)surf_cpu + s * pan_size(plane), plane, cfg) {
+               cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
+               cfg.address = va;
+               cfg.size = slice * depth;
+               cfg.row_stride_B = row;
+               cfg.slice_stride_B = (int32_t)slice;
+            }
+#else
+            pan_pack((uint8_t *)surf_cpu + s * pan_size(surface_with_stride),
+                     surface_with_stride, cfg) {
+               cfg.address = va;
+               cfg.row_stride_B = (int32_t)row;
+               cfg.surface_stride_B = (int32_t)slice;
+            }
+#endif
+         }
+      }
+   }
+
+   uint32_t format_word;
+   pan_pack(&format_word, pixel_format, cfg) {
+      cfg.format = d->format;
+      cfg.order = d->order;
+      cfg.srgb = d->srgb;
+   }
+   pan_pack(desc_cpu, texture, cfg) {
+      cfg.dimension = d->dim;
+      cfg.format = format_word;
+      cfg.width = d->w;
+      cfg.height = d->h;
+      cfg.swizzle = pack_swizzle(d->swizzle);
+#if PAN_ARCH >= 9
+      cfg.texel_interleave = d->tiled;
+#else
+      cfg.texel_ordering =
+         d->tiled ? MALI_TEXTURE_LAYOUT_TILED : MALI_TEXTURE_LAYOUT_LINEAR;
+#endif
+      cfg.levels = d->levels;
+      cfg.surfaces = surf_va;
+      cfg.array_size = d->layers;
+      if (d->dim == MALI_TEXTURE_DIMENSION_3D)
+         cfg.depth = d->d;
+   }
+}
+
+/* Store one element at (x, y, z) of a level / layer-face. */
+static void
+put(struct tex *t, unsigned level, unsigned lf, unsigned x, unsigned y,
+    unsigned z, const void *el)
+{
+   uint8_t *base = t->level_cpu[level][lf] + (size_t)z * t->slice_stride[level];
+   if (t->d.tiled) {
+      /* Through the public tiling store, one element rectangle. */
+      pan_uinterleave_store_el(base, t->row_stride[level], el, t->d.el_B, x,
+                               y, 1, 1, t->d.el_B, false);
+   } else {
+      memcpy(base + (size_t)y * t->row_stride[level] + (size_t)x * t->d.el_B,
+             el, t->d.el_B);
+   }
+}
+
+static void
+put32(struct tex *t, unsigned level, unsigned lf, unsigned x, unsigned y,
+      uint32_t v)
+{
+   put(t, level, lf, x, y, 0, &v);
+}
+
+/* ---- samplers and the environment ---- */
+
+struct smp_desc {
+   unsigned wrap_s, wrap_t, wrap_r;
+   bool mag_nearest, min_nearest;
+   unsigned mip; /* MALI_MIPMAP_MODE_* */
+   float min_lod, max_lod, bias;
+   unsigned compare;
+   uint32_t border[4];
+};
+
+static struct smp_desc
+nearest_sampler(void)
+{
+   return (struct smp_desc){
+      .wrap_s = MALI_WRAP_MODE_CLAMP_TO_EDGE,
+      .wrap_t = MALI_WRAP_MODE_CLAMP_TO_EDGE,
+      .wrap_r = MALI_WRAP_MODE_CLAMP_TO_EDGE,
+      .mag_nearest = true,
+      .min_nearest = true,
+      .mip = MALI_MIPMAP_MODE_NONE,
+      .max_lod = 15,
+   };
+}
+
+static struct pan_sim_tex_env env;
+
+/* Tables of one texture and one sampler (index 0 of each). */
+static void
+bind(const struct tex *t, const struct smp_desc *s)
+{
+   void *cpu;
+   uint64_t sva = alloc(pan_size(sampler), &cpu);
+   pan_pack(cpu, sampler, cfg) {
+      cfg.wrap_mode_s = s->wrap_s;
+      cfg.wrap_mode_t = s->wrap_t;
+      cfg.wrap_mode_r = s->wrap_r;
+      cfg.magnify_nearest = s->mag_nearest;
+      cfg.minify_nearest = s->min_nearest;
+      cfg.mipmap_mode = s->mip;
+      cfg.minimum_lod = s->min_lod;
+      cfg.maximum_lod = s->max_lod;
+      cfg.lod_bias = s->bias;
+      cfg.compare_function = s->compare;
+      cfg.border_color_r = s->border[0];
+      cfg.border_color_g = s->border[1];
+      cfg.border_color_b = s->border[2];
+      cfg.border_color_a = s->border[3];
+   }
+   memset(&env, 0, sizeof(env));
+   env.space = &space;
+#if PAN_ARCH >= 9
+   /* Resource tables 0 (samplers) and 1 (textures). */
+   uint64_t rva = alloc(2 * pan_size(resource), &cpu);
+   pan_pack(cpu, resource, cfg) {
+      cfg.address = sva;
+      cfg.size = pan_size(sampler);
+   }
+   pan_pack((uint8_t *)cpu + pan_size(resource), resource, cfg) {
+      cfg.address = t->va;
+      cfg.size = pan_size(texture);
+   }
+   env.resources = rva;
+   env.resource_count = 2;
+#else
+   env.textures = t->va;
+   env.samplers = sva;
+   env.texture_count = env.sampler_count = 1;
+#endif
+}
+
+static void
+base_req(struct pan_sim_tex_req *req, unsigned dim)
+{
+   memset(req, 0, sizeof(*req));
+   req->op = PAN_SIM_TEX_SAMPLE;
+   req->dim = (enum pan_sim_tex_dim)dim;
+   req->lod_mode = PAN_SIM_TEX_LOD_ZERO;
+   req->regfmt = 1;
+   req->mask = 0xf;
+   req->lanes = 0xf;
+#if PAN_ARCH >= 9
+   req->sampler = 0 | 0u << 11;
+   req->texture = 0 | 1u << 11;
+#endif
+}
+
+/* Sample at (s, t) in all four lanes; results of lane 0 as floats. */
+static bool
+sample_at(struct pan_sim_tex_req *req, float s, float t, float out[4],
+          char *err)
+{
+   for (unsigned l = 0; l < 4; ++l) {
+      req->coord[l][0] = pan_test_u32(s);
+      req->coord[l][1] = pan_test_u32(t);
+   }
+   if (!PAN_GENX(sim_tex_run)(&env, req, err))
+      return false;
+   for (unsigned c = 0; c < 4; ++c)
+      out[c] = pan_test_f32(req->out[0][c]);
+   return true;
+}
+
+static bool
+near(float a, float b)
+{
+   return fabsf(a - b) <= 1e-5f * (1 + fabsf(b)) || (isnan(a) && isnan(b));
+}
+
+#define EXPECT_RGBA(out, r, g, b, a, what)                                    \
+   PAN_CHECK(near(out[0], r) && near(out[1], g) && near(out[2], b) &&        \
+                near(out[3], a),                                              \
+             "%s: got (%g, %g, %g, %g), want (%g, %g, %g, %g)", what,        \
+             out[0], out[1], out[2], out[3], (double)(r), (double)(g),       \
+             (double)(b), (double)(a))
+
+/* ---- format decoding ---- */
+
+static double
+ref_srgb(unsigned v)
+{
+   double c = v / 255.0;
+   return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+/* binary16 by its definition. */
+static double
+ref_half(uint16_t h)
+{
+   int e = (h >> 10) & 31, m = h & 1023;
+   double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+   return (h & 0x8000) ? -v : v;
+}
+
+/* Unsigned small float: 5-bit exponent, `mb` mantissa bits. */
+static double
+ref_ufloat(unsigned v, unsigned mb)
+{
+   unsigned e = v >> mb, m = v & ((1u << mb) - 1);
+   return e ? ldexp((double)((1u << mb) + m), (int)e - 15 - (int)mb)
+            : ldexp(m, -14 - (int)mb);
+}
+
+struct fmt_case {
+   const char *what;
+   unsigned format, order, el_B;
+   bool srgb;
+   uint8_t bytes[16];
+   double want[4];
+   bool integer;
+};
+
+static void
+run_format_case(const struct fmt_case *fc)
+{
+   struct tex t;
+   struct tex_desc d = {
+      .dim = MALI_TEXTURE_DIMENSION_2D,
+      .w = 1, .h = 1, .levels = 1, .layers = 1,
+      .format = fc->format, .order = fc->order, .srgb = fc->srgb,
+      .el_B = fc->el_B,
+   };
+   struct smp_desc s = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+
+   space_reset();
+   make_texture(&t, &d);
+   put(&t, 0, 0, 0, 0, 0, fc->bytes);
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   if (fc->integer)
+      req.regfmt = 3;
+   PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s: %s", fc->what, err);
+   if (fc->integer) {
+      for (unsigned c = 0; c < 4; ++c)
+         PAN_CHECK(req.out[0][c] == (uint32_t)(int64_t)fc->want[c],
+                   "%s: channel %u 0x%x, want %g", fc->what, c,
+                   req.out[0][c], fc->want[c]);
+   } else {
+      EXPECT_RGBA(out, (float)fc->want[0], (float)fc->want[1],
+                  (float)fc->want[2], (float)fc->want[3], fc->what);
+   }
+}
+
+static void
+test_formats(void)
+{
+   /* 0x1234 as binary16 halves, 0x3c00 = 1.0, 0xc000 = -2.0. */
+   const uint16_t h0 = 0x1234;
+   struct fmt_case cases[] = {
+      { "rgba8 unorm", MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA,
+        4, false, { 0x00, 0x40, 0x80, 0xff },
+        { 0, 64 / 255.0, 128 / 255.0, 1 } },
+      { "bgra8 unorm", MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_BGRA,
+        4, false, { 0x10, 0x20, 0x30, 0x40 },
+        { 0x30 / 255.0, 0x20 / 255.0, 0x10 / 255.0, 0x40 / 255.0 } },
+      { "rgba8 srgb", MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA,
+        4, true, { 0x08, 0x80, 0xc0, 0x80 },
+        { ref_srgb(0x08), ref_srgb(0x80), ref_srgb(0xc0), 0x80 / 255.0 } },
+      { "bgra8 srgb", MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_BGRA,
+        4, true, { 0x08, 0x80, 0xc0, 0x80 },
+        { ref_srgb(0xc0), ref_srgb(0x80), ref_srgb(0x08), 0x80 / 255.0 } },
+      { "r8 unorm", MALI_FORMAT_R8_UNORM, MALI_RGB_COMPONENT_ORDER_RGB1, 1,
+        false, { 0x33 }, { 0x33 / 255.0, 0, 0, 1 } },
+      { "rg8 unorm", MALI_FORMAT_RG8_UNORM, MALI_RGB_COMPONENT_ORDER_RGB1, 2,
+        false, { 0x33, 0xcc }, { 0x33 / 255.0, 0xcc / 255.0, 0, 1 } },
+      /* R in bits 0..4, G 5..10, B 11..15. */
+      { "rgb565", MALI_FORMAT_RGB565, MALI_RGB_COMPONENT_ORDER_RGB1, 2, false,
+        { 0xa3, 0x88 }, { 3 / 31.0, 5 / 63.0, 17 / 31.0, 1 } },
+      { "bgr565", MALI_FORMAT_RGB565, MALI_RGB_COMPONENT_ORDER_BGR1, 2, false,
+        { 0xa3, 0x88 }, { 17 / 31.0, 5 / 63.0, 3 / 31.0, 1 } },
+      /* 4-bit fields from bit 0: r=1, g=2, b=3, a=15 */
+      { "rgba4", MALI_FORMAT_RGBA4_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 2,
+        false, { 0x21, 0xf3 }, { 1 / 15.0, 2 / 15.0, 3 / 15.0, 1 } },
+      /* 5,5,5,1: r=31, g=0, b=16, a=1 */
+      { "rgb5a1", MALI_FORMAT_RGB5_A1_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 2,
+        false, { 0x1f, 0x40 | 0x80 }, { 1, 0, 16 / 31.0, 1 } },
+      /* 10,10,10,2: r=1023, g=512, b=0, a=2 */
+      { "rgb10a2", MALI_FORMAT_RGB10_A2_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA,
+        4, false, { 0xff, 0x03, 0x08, 0x80 },
+        { 1, 512 / 1023.0, 0, 2 / 3.0 } },
+      /* r = 0x3c0 (e=15, m=0: 1.0), g = 0x3e0 (1.5), b = 0x1f0 (e=15,
+       * m=16: 1.5) */
+      { "r11g11b10f", MALI_FORMAT_R11F_G11F_B10F,
+        MALI_RGB_COMPONENT_ORDER_RGB1, 4, false,
+        { 0xc0, 0x03, 0x1f, 0x7c },
+        { ref_ufloat(0x3c0, 6), ref_ufloat(0x3e0, 6), ref_ufloat(0x1f0, 5),
+          1 } },
+      /* r = 256, g = 128, b = 1, exponent 16: scale 2^(16-15-9) */
+      { "rgb9e5", MALI_FORMAT_R9F_G9F_B9F_E5F, MALI_RGB_COMPONENT_ORDER_RGB1,
+        4, false,
+        { 0x00, 0x01, 0x05, 0x80 },
+        { ldexp(256, -8), ldexp(128, -8), ldexp(1, -8), 1 } },
+      { "r16f", MALI_FORMAT_R16F, MALI_RGB_COMPONENT_ORDER_RGB1, 2, false,
+        { h0 & 0xff, h0 >> 8 }, { ref_half(h0), 0, 0, 1 } },
+      { "rg16f", MALI_FORMAT_RG16F, MALI_RGB_COMPONENT_ORDER_RGB1, 4, false,
+        { 0x00, 0x3c, 0x00, 0xc0 }, { 1, -2, 0, 1 } },
+      { "rgba16f", MALI_FORMAT_RGBA16F, MALI_RGB_COMPONENT_ORDER_RGBA, 8,
+        false, { 0x00, 0x3c, 0x00, 0xc0, h0 & 0xff, h0 >> 8, 0, 0 },
+        { 1, -2, ref_half(h0), 0 } },
+      { "r32f", MALI_FORMAT_R32F, MALI_RGB_COMPONENT_ORDER_RGB1, 4, false,
+        { 0x00, 0x00, 0x20, 0x41 }, { 10, 0, 0, 1 } },
+      { "rgba32f", MALI_FORMAT_RGBA32F, MALI_RGB_COMPONENT_ORDER_RGBA, 16,
+        false,
+        { 0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0, 0, 0, 0, 0x3f, 0, 0, 0x80, 0xbf },
+        { 1, -2, 0.5, -1 } },
+      { "rgba8ui", MALI_FORMAT_RGBA8UI, MALI_RGB_COMPONENT_ORDER_RGBA, 4,
+        false, { 1, 2, 250, 255 }, { 1, 2, 250, 255 }, true },
+      { "r16i", MALI_FORMAT_R16I, MALI_RGB_COMPONENT_ORDER_RGB1, 2, false,
+        { 0xfe, 0xff }, { -2, 0, 0, 1 }, true },
+      { "rg32ui", MALI_FORMAT_RG32UI, MALI_RGB_COMPONENT_ORDER_RGB1, 8, false,
+        { 0x78, 0x56, 0x34, 0x12, 7, 0, 0, 0 }, { 0x12345678, 7, 0, 1 }, true },
+      { "z16", MALI_FORMAT_Z16_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 2, false,
+        { 0xff, 0x7f }, { 0x7fff / 65535.0, 0, 0, 1 } },
+      /* Depth in the low 24 bits, stencil above it ignored. */
+      { "z24s8", MALI_FORMAT_Z24X8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 4,
+        false, { 0x00, 0x00, 0x80, 0x5a }, { 0x800000 / 16777215.0, 0, 0, 1 } },
+   };
+   for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
+      run_format_case(&cases[i]);
+
+   /* A format the sampler does not decode faults naming it. */
+   struct tex t;
+   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 4, .h = 4,
+                         .levels = 1, .layers = 1,
+                         .format = MALI_FORMAT_ETC2_RGB8,
+                         .order = MALI_RGB_COMPONENT_ORDER_RGBA, .el_B = 8 };
+   struct smp_desc s = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+   space_reset();
+   make_texture(&t, &d);
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
+   PAN_EXPECT_STR_HAS(err, "etc2_rgb8");
+}
+
+/* ---- wrapping, filtering ---- */
+
+/* 4x1 RGBA8 texture of texels (16k, 0, 0, 255), k = 1..4 */
+static void
+make_row(struct tex *t, bool tiled)
+{
+   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 4, .h = 1,
+                         .levels = 1, .layers = 1,
+                         .format = MALI_FORMAT_RGBA8_UNORM,
+                         .order = MALI_RGB_COMPONENT_ORDER_RGBA, .el_B = 4,
+                         .tiled = tiled };
+   make_texture(t, &d);
+   for (unsigned x = 0; x < 4; ++x)
+      put32(t, 0, 0, x, 0, 0xff000000u | (16 * (x + 1)));
+}
+
+/* GL's wrap of texel index i over size n (the tables of GL 4.6 8.14.2),
+ * -1 for the border, written out independently of the sampler's. */
+static int
+ref_wrap(unsigned mode, int i, int n)
+{
+   int m;
+   switch (mode) {
+   case MALI_WRAP_MODE_REPEAT:
+      return ((i % n) + n) % n;
+   case MALI_WRAP_MODE_CLAMP_TO_EDGE:
+      return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+   case MALI_WRAP_MODE_CLAMP_TO_BORDER:
+      return i < 0 || i >= n ? -1 : i;
+   case MALI_WRAP_MODE_MIRRORED_REPEAT:
+      m = ((i % (2 * n)) + 2 * n) % (2 * n);
+      return m < n ? m : 2 * n - 1 - m;
+   default: /* mirrored clamp to edge */
+      m = i < 0 ? -i - 1 : i;
+      return m > n - 1 ? n - 1 : m;
+   }
+}
+
+static void
+test_wrap(void)
+{
+   static const unsigned modes[] = {
+      MALI_WRAP_MODE_REPEAT, MALI_WRAP_MODE_CLAMP_TO_EDGE,
+      MALI_WRAP_MODE_CLAMP_TO_BORDER, MALI_WRAP_MODE_MIRRORED_REPEAT,
+      MALI_WRAP_MODE_MIRRORED_CLAMP_TO_EDGE,
+   };
+   static const float us[] = { -1.3f, -0.3f, 0.1f, 0.6f, 1.1f, 1.6f, 2.2f };
+   for (unsigned tiled = 0; tiled < 2; ++tiled) {
+      for (unsigned m = 0; m < 5; ++m) {
+         struct tex t;
+         struct smp_desc s = nearest_sampler();
+         struct pan_sim_tex_req req;
+         char err[PAN_SIM_TEX_ERR_LEN] = "";
+         float out[4];
+
+         space_reset();
+         make_row(&t, tiled);
+         s.wrap_s = modes[m];
+         s.border[0] = pan_test_u32(0.25f);
+         s.border[3] = pan_test_u32(0.5f);
+         bind(&t, &s);
+         base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+         for (unsigned k = 0; k < sizeof(us) / sizeof(us[0]); ++k) {
+            PAN_CHECK(sample_at(&req, us[k], 0.5f, out, err), "%s", err);
+            int i = ref_wrap(modes[m], (int)floorf(us[k] * 4), 4);
+            float want = i < 0 ? 0.25f : 16 * (i + 1) / 255.0f;
+            float a = i < 0 ? 0.5f : 1.0f;
+            PAN_CHECK(near(out[0], want) && near(out[3], a),
+                      "wrap %u tiled %u u %g: got %g %g, want %g %g", modes[m],
+                      tiled, us[k], out[0], out[3], want, a);
+         }
+      }
+   }
+}
+
+static void
+test_linear(void)
+{
+   struct tex t;
+   struct smp_desc s = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+
+   space_reset();
+   make_row(&t, false);
+   s.mag_nearest = s.min_nearest = false;
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   /* Texel centres at (i + 0.5) / 4; u = 0.3 sits 0.7 of the way from
+    * texel 0 to texel 1. */
+   PAN_CHECK(sample_at(&req, 0.3f, 0.5f, out, err), "%s", err);
+   float want = (0.3f * 16 + 0.7f * 32) / 255.0f;
+   PAN_CHECK(fabsf(out[0] - want) < 1e-5f, "bilinear: %g, want %g", out[0],
+             want);
+   /* Clamped at the edge: u = 0 blends texel 0 with itself. */
+   PAN_CHECK(sample_at(&req, 0.0f, 0.5f, out, err), "%s", err);
+   PAN_CHECK(near(out[0], 16 / 255.0f), "edge: %g", out[0]);
+}
+
+/* ---- mip levels ---- */
+
+/* 8x8, 4 levels, level l all (l * 64 + 10, 0, 0, 255). */
+static void
+make_mips(struct tex *t)
+{
+   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 8, .h = 8,
+                         .levels = 4, .layers = 1,
+                         .format = MALI_FORMAT_RGBA8_UNORM,
+                         .order = MALI_RGB_COMPONENT_ORDER_RGBA, .el_B = 4,
+                         .tiled = true };
+   make_texture(t, &d);
+   for (unsigned l = 0; l < 4; ++l) {
+      for (unsigned y = 0; y < minify(8, l); ++y)
+         for (unsigned x = 0; x < minify(8, l); ++x)
+            put32(t, l, 0, x, y, 0xff000000u | (l * 64 + 10));
+   }
+}
+
+static float
+level_red(double l)
+{
+   return (float)((l * 64 + 10) / 255.0);
+}
+
+static void
+test_mips(void)
+{
+   struct tex t;
+   struct smp_desc s = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+
+   /* Explicit LODs, nearest mip: level ceil(lod + 0.5) - 1. */
+   static const float lods[] = { 0.2f, 0.6f, 1.4f, 1.6f, 2.5f, 7.0f };
+   static const unsigned near_level[] = { 0, 1, 1, 2, 2, 3 };
+   space_reset();
+   make_mips(&t);
+   s.mip = MALI_MIPMAP_MODE_NEAREST;
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   req.lod_mode = PAN_SIM_TEX_LOD_EXPLICIT;
+   for (unsigned k = 0; k < 6; ++k) {
+      for (unsigned l = 0; l < 4; ++l)
+         req.lod[l] = lods[k];
+      PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
+      PAN_CHECK(near(out[0], level_red(near_level[k])),
+                "nearest mip lod %g: %g, want level %u", lods[k], out[0],
+                near_level[k]);
+   }
+
+   /* Linear mip: the two levels around the LOD, weighted by its
+    * fraction. */
+   space_reset();
+   make_mips(&t);
+   s.mip = MALI_MIPMAP_MODE_TRILINEAR;
+   bind(&t, &s);
+   for (unsigned l = 0; l < 4; ++l)
+      req.lod[l] = 1.25f;
+   PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
+   PAN_CHECK(fabsf(out[0] - (0.75f * level_red(1) + 0.25f * level_red(2))) <
+                1e-5f,
+             "linear mip: %g", out[0]);
+
+   /* The sampler's bias and clamps apply. */
+   space_reset();
+   make_mips(&t);
+   s.mip = MALI_MIPMAP_MODE_NEAREST;
+   s.bias = 1.0f;
+   s.max_lod = 2.0f;
+   bind(&t, &s);
+   for (unsigned l = 0; l < 4; ++l)
+      req.lod[l] = 1.9f;
+   PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
+   PAN_CHECK(near(out[0], level_red(2)), "bias+clamp: %g", out[0]);
+
+   /* LOD from the quad: coordinates 2/8 apart between neighbours of an
+    * 8-texel level scale by 2 texels per pixel: LOD 1. */
+   space_reset();
+   make_mips(&t);
+   s = nearest_sampler();
+   s.mip = MALI_MIPMAP_MODE_NEAREST;
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   req.lod_mode = PAN_SIM_TEX_LOD_COMPUTE;
+   for (unsigned l = 0; l < 4; ++l) {
+      req.coord[l][0] = pan_test_u32(0.25f + 0.25f * (l & 1));
+      req.coord[l][1] = pan_test_u32(0.25f + 0.25f * (l >> 1));
+   }
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &req, err), "%s", err);
+   for (unsigned l = 0; l < 4; ++l)
+      PAN_CHECK(near(pan_test_f32(req.out[l][0]), level_red(1)),
+                "computed LOD lane %u: %g", l, pan_test_f32(req.out[l][0]));
+   /* Twice as far apart: LOD 2. */
+   for (unsigned l = 0; l < 4; ++l)
+      req.coord[l][0] = pan_test_u32(0.5f * (l & 1));
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &req, err), "%s", err);
+   PAN_CHECK(near(pan_test_f32(req.out[0][0]), level_red(2)),
+             "computed LOD 2: %g", pan_test_f32(req.out[0][0]));
+}
+
+/* ---- fetch, shadow, layers, faces, 3D ---- */
+
+static void
+test_fetch(void)
+{
+   struct tex t;
+   struct smp_desc s = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+
+   space_reset();
+   make_mips(&t);
+   put32(&t, 1, 0, 3, 2, 0x11223344);
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   req.op = PAN_SIM_TEX_FETCH;
+   for (unsigned l = 0; l < 4; ++l) {
+      req.coord[l][0] = 3;
+      req.coord[l][1] = 2;
+      req.level[l] = 1;
+   }
+   req.coord[3][0] = 4; /* outside level 1 (4x4): zeros */
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &req, err), "%s", err);
+   PAN_CHECK(near(pan_test_f32(req.out[0][0]), 0x44 / 255.0f) &&
+                near(pan_test_f32(req.out[0][3]), 0x11 / 255.0f),
+             "fetch: %g %g", pan_test_f32(req.out[0][0]),
+             pan_test_f32(req.out[0][3]));
+   PAN_EXPECT_EQ(req.out[3][0], 0);
+
+   /* f16 results pack two channels a register. */
+   req.regfmt = 0;
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &req, err), "%s", err);
+   PAN_CHECK(fabs(ref_half((uint16_t)(req.out[0][1] >> 16)) - 0x11 / 255.0) <
+                1e-3,
+             "f16 alpha 0x%x", req.out[0][1] >> 16);
+}
+
+static void
+test_shadow(void)
+{
+   static const struct {
+      unsigned func;
+      float ref;
+      float want;
+   } cases[] = {
+      { MALI_FUNC_LEQUAL, 0.4f, 1 },  { MALI_FUNC_LEQUAL, 0.6f, 0 },
+      { MALI_FUNC_GREATER, 0.6f, 1 }, { MALI_FUNC_ALWAYS, 0.9f, 1 },
+      { MALI_FUNC_NEVER, 0.1f, 0 },   { MALI_FUNC_LESS, -3.0f, 1 },
+      { MALI_FUNC_GEQUAL, 7.0f, 1 }, /* unorm depth: reference clamped */
+   };
+   for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); ++k) {
+      struct tex t;
+      struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 2,
+                            .h = 2, .levels = 1, .layers = 1,
+                            .format = MALI_FORMAT_Z16_UNORM,
+                            .order = MALI_RGB_COMPONENT_ORDER_RGBA,
+                            .el_B = 2, .tiled = true };
+      struct smp_desc s = nearest_sampler();
+      struct pan_sim_tex_req req;
+      char err[PAN_SIM_TEX_ERR_LEN] = "";
+      float out[4];
+
+      space_reset();
+      make_texture(&t, &d);
+      for (unsigned i = 0; i < 4; ++i) {
+         uint16_t z = i == 3 ? 65535 : 32768; /* ~0.5 */
+         put(&t, 0, 0, i & 1, i >> 1, 0, &z);
+      }
+      s.compare = cases[k].func;
+      bind(&t, &s);
+      base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+      req.shadow = true;
+      for (unsigned l = 0; l < 4; ++l)
+         req.ref[l] = cases[k].ref;
+      PAN_CHECK(sample_at(&req, 0.25f, 0.25f, out, err), "%s", err);
+      PAN_CHECK(near(out[0], cases[k].want), "compare %u ref %g: %g",
+                cases[k].func, cases[k].ref, out[0]);
+   }
+}
+
+static void
+test_layers_faces_3d(void)
+{
+   struct smp_desc s = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+   struct tex t;
+
+   /* 2D array of 3 layers, 2 levels: layer k level l = (k, l). */
+   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 2, .h = 2,
+                         .levels = 2, .layers = 3,
+                         .format = MALI_FORMAT_RGBA8UI,
+                         .order = MALI_RGB_COMPONENT_ORDER_RGBA, .el_B = 4 };
+   space_reset();
+   make_texture(&t, &d);
+   for (unsigned k = 0; k < 3; ++k)
+      for (unsigned l = 0; l < 2; ++l)
+         for (unsigned i = 0; i < 4; ++i)
+            put32(&t, l, k, i & 1, i >> 1, k | l << 8);
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   req.array = true;
+   req.regfmt = 3;
+   for (unsigned k = 0; k < 4; ++k) {
+      for (unsigned l = 0; l < 4; ++l)
+         req.layer[l] = k;
+      PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
+      /* Layers beyond the array clamp to the last one. */
+      PAN_EXPECT_EQ(req.out[0][0], k < 3 ? k : 2);
+      PAN_EXPECT_EQ(req.out[0][1], 0);
+   }
+
+   /* Cube: face f holds f + 1. */
+   struct tex_desc c = { .dim = MALI_TEXTURE_DIMENSION_CUBE, .w = 2, .h = 2,
+                         .levels = 1, .layers = 1,
+                         .format = MALI_FORMAT_R32UI,
+                         .order = MALI_RGB_COMPONENT_ORDER_RGB1, .el_B = 4 };
+   space_reset();
+   make_texture(&t, &c);
+   for (unsigned f = 0; f < 6; ++f)
+      for (unsigned i = 0; i < 4; ++i)
+         put32(&t, 0, f, i & 1, i >> 1, f + 1);
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_CUBE);
+   req.regfmt = 3;
+   for (unsigned f = 0; f < 6; ++f) {
+      for (unsigned l = 0; l < 4; ++l)
+         req.face[l] = f;
+      PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
+      PAN_EXPECT_EQ(req.out[0][0], f + 1);
+   }
+   for (unsigned l = 0; l < 4; ++l)
+      req.face[l] = 6;
+   PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
+
+   /* 3D, 2x2x4, linear in r between slices 1 and 2. */
+   struct tex_desc v = { .dim = MALI_TEXTURE_DIMENSION_3D, .w = 2, .h = 2,
+                         .d = 4, .levels = 1, .layers = 1,
+                         .format = MALI_FORMAT_R8_UNORM,
+                         .order = MALI_RGB_COMPONENT_ORDER_RGB1, .el_B = 1 };
+   space_reset();
+   make_texture(&t, &v);
+   for (unsigned z = 0; z < 4; ++z)
+      for (unsigned i = 0; i < 4; ++i) {
+         uint8_t b = (uint8_t)(z * 40);
+         put(&t, 0, 0, i & 1, i >> 1, z, &b);
+      }
+   s.mag_nearest = s.min_nearest = false;
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_3D);
+   for (unsigned l = 0; l < 4; ++l)
+      req.coord[l][2] = pan_test_u32(0.5f); /* between slices 1 and 2 */
+   PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
+   PAN_CHECK(fabsf(out[0] - 60 / 255.0f) < 1e-5f, "3D: %g", out[0]);
+}
+
+static void
+test_refusals(void)
+{
+   struct tex t;
+   struct smp_desc s = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+
+   space_reset();
+   make_row(&t, false);
+   bind(&t, &s);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+#if PAN_ARCH >= 9
+   req.texture = 5 | 1u << 11;
+#else
+   req.texture = 5;
+#endif
+   PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
+   PAN_EXPECT_STR_HAS(err, "texture 5");
+
+   /* Surfaces outside memory fault, they do not crash. */
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   uint8_t *desc = space_mem + (t.va - SPACE_VA);
+   pan_unpack(desc, texture, td);
+   td.surfaces = 0x1000;
+   pan_pack(desc, texture, cfg) {
+      cfg = td;
+   }
+   PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
+   PAN_EXPECT(err[0] != 0);
+}
+
+int
+main(void)
+{
+   PAN_RUN_CASE(test_formats);
+   PAN_RUN_CASE(test_wrap);
+   PAN_RUN_CASE(test_linear);
+   PAN_RUN_CASE(test_mips);
+   PAN_RUN_CASE(test_fetch);
+   PAN_RUN_CASE(test_shadow);
+   PAN_RUN_CASE(test_layers_faces_3d);
+   PAN_RUN_CASE(test_refusals);
+   free(space_mem);
+   return pan_test_summary("pan_sim_texture");
+}
