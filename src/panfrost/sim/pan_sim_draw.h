@@ -98,7 +98,21 @@ struct pan_sim_prim {
 struct pan_sim_draw_rec {
    uint8_t draw[PAN_SIM_DRAW_B];
    bool low_depth_cull, high_depth_cull;
+   /* v9: the job's scissor box (inclusive) and the vertex packets the
+    * malloc-vertex job allocated, in host memory owned by the list
+    * (PAN_SIM_PACKET_* below); vertex indices of the primitives index
+    * them.  NULL before v9. */
+   uint16_t scissor[4]; /* min x, min y, max x, max y */
+   uint8_t *packets;
+   uint32_t packet_B, nr_packets;
 };
+
+/* A v9 vertex packet: the position (window x, y, z and 1/w as binary32),
+ * the point size (binary32, 0 when not written) and the varyings the
+ * varying shader stored, at their byte offsets from
+ * PAN_SIM_PACKET_VARYINGS. */
+#define PAN_SIM_PACKET_POINT_SIZE 16
+#define PAN_SIM_PACKET_VARYINGS 32
 
 struct pan_sim_plist {
    uint64_t key; /* the tiler context's address */

@@ -101,6 +101,8 @@ pan_sim_plist_free(struct pan_sim_plist *l)
 {
    if (!l)
       return;
+   for (unsigned i = 0; i < l->nr_draws; ++i)
+      free(l->draws[i].packets);
    free(l->draws);
    free(l->prims);
    free(l);

@@ -585,7 +585,7 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
    f->samples = fb.sample_count;
    f->z_clear = fb.z_clear;
    f->s_clear = fb.s_clear;
-#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+#if PAN_ARCH >= 6
    f->tiler = fb.tiler;
 #endif
 
@@ -669,7 +669,7 @@ run_fills(struct pan_sim_ctx *ctx, const struct frame *f,
    }
 }
 
-#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+#if PAN_ARCH >= 6
 static bool
 draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
 {

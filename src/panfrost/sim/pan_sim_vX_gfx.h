@@ -4,7 +4,7 @@
  */
 
 /* Shared by the graphics executors of one architecture (compiled once per
- * PAN_ARCH; Bifrost v6/v7 only so far): vertex jobs
+ * PAN_ARCH; Bifrost v6/v7 and Valhall v9): vertex jobs
  * (pan_sim_vX_vertex.c), tiler jobs (pan_sim_vX_tiler.c) and the shading
  * of the fragment job's primitives (pan_sim_vX_shade.c).
  */
@@ -16,12 +16,23 @@
 #include "pan_sim_arch.h"
 #include "pan_sim_draw.h"
 
-#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+#if PAN_ARCH >= 6
 
+#if PAN_ARCH >= 9
+#include "pan_sim_va.h"
+#include "pan_sim_va_gfx.h"
+#define GFX_LANES PAN_SIM_VA_LANES
+#define GFX_ERR_LEN PAN_SIM_VA_GFX_ERR_LEN
+#define GFX_PROGRAM_ALIGN_B 8
+typedef struct pan_sim_va_mem gfx_mem_ops_t;
+#else
 #include "pan_sim_bi.h"
 #include "pan_sim_bi_gfx.h"
-
 #define GFX_LANES (PAN_ARCH == 6 ? PAN_SIM_BI_LANES_G72 : PAN_SIM_BI_LANES_G52)
+#define GFX_ERR_LEN PAN_SIM_BI_GFX_ERR_LEN
+#define GFX_PROGRAM_ALIGN_B 16
+typedef struct pan_sim_bi_mem gfx_mem_ops_t;
+#endif
 
 /* A shader binary copied out of GPU memory (quadword aligned). */
 struct gfx_program {
@@ -39,9 +50,21 @@ struct gfx_mem {
    const struct pan_sim_space *space;
    bool failed;
    char message[160];
+   /* v9 vertex shaders: addresses from GFX_PACKET_WINDOW on are their
+    * vertex packets', mapped by this callback (NULL: refused, with
+    * message set). */
+   uint8_t *(*packet)(struct gfx_mem *m, uint64_t addr, unsigned size);
+   void *packet_user;
 };
-extern const struct pan_sim_bi_mem PAN_GENX(sim_gfx_mem_ops);
+#define GFX_PACKET_WINDOW (0xffffull << 48)
 
+/* A memory format word ("pixel format" view) as the simulator models it:
+ * false and err set for formats, orders or sRGB it does not. */
+bool PAN_GENX(sim_gfx_format)(uint32_t word, const char *kind, unsigned index,
+                              struct pan_sim_mem_format *fmt, char *err);
+extern const gfx_mem_ops_t PAN_GENX(sim_gfx_mem_ops);
+
+#if PAN_ARCH <= 7
 /* Element `elem` of attribute `index` of a table (attributes or varyings
  * and their buffers): its address and format.  elem_of: the element
  * index for 1D buffers; instanced buffer types use vertex/instance as
@@ -57,6 +80,8 @@ bool PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
                               uint64_t *addr, uint32_t *format_word,
                               struct pan_sim_mem_format *fmt, char *err);
 
+#endif
+
 /* LOAD.ubo: size bytes at offset of uniform buffer index of the table. */
 bool PAN_GENX(sim_gfx_ubo)(const struct pan_sim_space *space, uint64_t table,
                            uint32_t index, uint32_t offset, unsigned size,
@@ -67,6 +92,46 @@ const void *PAN_GENX(sim_gfx_read)(const struct pan_sim_space *space,
                                    uint64_t va, uint64_t size, const char *what,
                                    char *err);
 
+#if PAN_ARCH >= 9
+/* Entry `index` of resource table `table` of a shader environment's
+ * resource pointer (count in its low 6 bits): the descriptor's address,
+ * checked against the table's size. */
+bool PAN_GENX(sim_gfx_resource)(const struct pan_sim_space *space,
+                                uint64_t resources, unsigned table,
+                                unsigned index, uint64_t *va, char *err);
+
+/* A v9 shader environment made ready to run: the shader program
+ * descriptor's binary, preload mask and denormal mode, the FAU (64-bit
+ * entries, as uniform words) and the resource table. */
+struct gfx_env {
+   struct gfx_program prog;
+   uint32_t preload; /* bit n: r(48 + n) */
+   const uint32_t *fau;
+   unsigned fau_words;
+   uint64_t resources, tls;
+   bool ftz;
+};
+bool PAN_GENX(sim_gfx_env)(struct pan_sim_ctx *ctx, const void *packed_env,
+                           const char *what, struct gfx_env *out);
+/* Interpreter configuration for env (memory adapter m, callbacks g). */
+void PAN_GENX(sim_gfx_config)(const struct gfx_env *env, struct gfx_mem *m,
+                              const struct pan_sim_va_gfx *g,
+                              struct pan_sim_va_config *cfg);
+/* LD_BUFFER of a uniform buffer (table 0 of the resources). */
+bool PAN_GENX(sim_gfx_ld_buffer)(const struct pan_sim_space *space,
+                                 uint64_t resources, unsigned table,
+                                 uint32_t index, uint32_t offset,
+                                 unsigned size, void *out, char *err);
+
+/* The vertex packets of a malloc-vertex job (pan_sim_vX_vertex.c): one per
+ * index of every instance, filled by the position and varying shaders.
+ * On success rec->packets is the caller's to free. */
+bool PAN_GENX(sim_gfx_shade_packets)(struct pan_sim_ctx *ctx, uint64_t job_va,
+                                     const void *job,
+                                     struct pan_sim_draw_rec *rec);
+bool PAN_GENX(sim_exec_malloc_vertex)(struct pan_sim_ctx *ctx,
+                                      uint64_t job_va);
+#else
 /* Vertices per instance and instances of a vertex or tiler job's
  * invocation section (see pan_sim_vX_vertex.c). */
 bool PAN_GENX(sim_gfx_job_counts)(struct pan_sim_ctx *ctx, uint64_t job_va,
@@ -85,6 +150,7 @@ bool PAN_GENX(sim_exec_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va);
 bool PAN_GENX(sim_exec_indexed_vertex)(struct pan_sim_ctx *ctx,
                                        uint64_t job_va);
 bool PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va);
+#endif
 
 /* The fragment job's half: shade the primitives of l into tb. */
 struct pan_sim_tilebuf;

@@ -88,5 +88,8 @@ const struct pan_sim_executors PAN_GENX(sim_executors) = {
       [MALI_JOB_TYPE_TILER] = PAN_GENX(sim_exec_tiler),
       [MALI_JOB_TYPE_INDEXED_VERTEX] = PAN_GENX(sim_exec_indexed_vertex),
 #endif
+#if PAN_ARCH >= 9
+      [MALI_JOB_TYPE_MALLOC_VERTEX] = PAN_GENX(sim_exec_malloc_vertex),
+#endif
    },
 };

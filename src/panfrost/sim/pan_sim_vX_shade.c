@@ -47,7 +47,7 @@
 #include "pan_sim_fp.h"
 #include "pan_sim_vX_gfx.h"
 
-#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+#if PAN_ARCH >= 6
 
 #define MAX_LANES 16
 
@@ -60,6 +60,22 @@ struct fs_lane {
    unsigned stencil_op; /* to apply if not discarded (inside only) */
 };
 
+/* The per-fragment state of a draw, whichever descriptors hold it (the
+ * renderer state and viewport on v6/v7, the draw's depth/stencil
+ * descriptor and the job's scissor on v9). */
+struct fs_face {
+   unsigned func, stencil_fail, depth_fail, depth_pass;
+   uint8_t ref, mask, write_mask;
+};
+
+struct fs_state {
+   unsigned depth_func;
+   bool depth_write, stencil_enable, has_shader;
+   struct fs_face face[2]; /* front, back */
+   float min_z, max_z;
+   int scissor[4]; /* min x, min y, max x, max y */
+};
+
 struct fs_run {
    struct pan_sim_ctx *ctx;
    const struct pan_sim_plist *l;
@@ -69,63 +85,40 @@ struct fs_run {
    /* State of the current draw. */
    int draw_index;
    struct PAN_GENX(draw) draw;
-   struct PAN_GENX(renderer_state) rs;
-   struct PAN_GENX(viewport) vp;
+   struct fs_state st;
    const struct pan_sim_draw_rec *rec;
    uint64_t blend_va;
    struct gfx_program prog;
+   struct gfx_mem mem;
+#if PAN_ARCH >= 9
+   struct gfx_env env;
+   struct pan_sim_va_config cfg;
+   struct pan_sim_va_gfx gfx;
+   struct pan_sim_va_warp w;
+#else
+   struct PAN_GENX(renderer_state) rs;
    const uint32_t *uniforms;
    unsigned uniform_words;
-   struct gfx_mem mem;
    struct pan_sim_bi_config cfg;
    struct pan_sim_bi_gfx gfx;
+   struct pan_sim_bi_warp w;
+#endif
 
    int clip_x0, clip_y0, clip_x1, clip_y1; /* inclusive */
    struct pan_sim_tri tri;
    struct fs_lane lane[MAX_LANES];
    unsigned nr_quads;
-   struct pan_sim_bi_warp w;
+   bool reported; /* a fault was raised already */
 };
 
 /* ---- messages ---- */
 
-static bool
-fs_ld_var(void *user, unsigned lane, unsigned index, bool flat,
-          enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
-          char *err)
+/* Perspective-correct interpolation of v[vertex][component] at the lane
+ * (screen barycentrics weighted by 1/w) into f16 or f32 registers. */
+static void
+interpolate(const struct fs_run *r, const struct fs_lane *ln,
+            const float v[3][4], unsigned comps, bool f16, uint32_t out[4])
 {
-   struct fs_run *r = user;
-   const struct fs_lane *ln = &r->lane[lane];
-   struct gfx_attr_ref ref = {
-      .table = r->draw.varyings,
-      .buffers = r->draw.varying_buffers,
-      .varying = true,
-   };
-   float v[3][4];
-
-   for (unsigned i = 0; i < 3; ++i) {
-      struct pan_sim_mem_format f;
-      uint64_t addr;
-      uint32_t word;
-      if (flat && i != r->prim->provoking)
-         continue;
-      ref.linear = r->prim->v[i].index;
-      if (!PAN_GENX(sim_gfx_locate)(r->ctx->space, &ref, index, &addr, &word,
-                                    &f, err))
-         return false;
-      const void *p = PAN_GENX(sim_gfx_read)(
-         r->ctx->space, addr, f.comps * f.bits / 8, "varying", err);
-      if (!p)
-         return false;
-      if (flat) {
-         pan_sim_mem_to_regs(&f, p, (enum pan_sim_regfmt)regfmt, comps, out);
-         return true;
-      }
-      uint32_t regs[4];
-      pan_sim_mem_to_regs(&f, p, PAN_SIM_REG_F32, 4, regs);
-      pan_sim_regs_to_float(PAN_SIM_REG_F32, regs, 4, v[i]);
-   }
-
    double wsum = 0, wt[3];
    for (unsigned i = 0; i < 3; ++i) {
       wt[i] = ln->b[i] * r->prim->v[i].inv_w;
@@ -137,34 +130,28 @@ fs_ld_var(void *user, unsigned lane, unsigned index, bool flat,
       for (unsigned i = 0; i < 3; ++i)
          x += wt[i] * v[i][c];
       x = wsum > 0 ? x / wsum : 0;
-      if (regfmt == PAN_SIM_BI_REG_F16) {
+      if (f16)
          out[c / 2] |= pan_sim_fp_round_f64(x, PAN_SIM_ROUND_RTE, 5, 10)
                        << (16 * (c % 2));
-      } else if (regfmt == PAN_SIM_BI_REG_F32) {
+      else
          out[c] = pan_sim_fp_round_f64(x, PAN_SIM_ROUND_RTE, 8, 23);
-      } else {
-         snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
-                  "interpolated varying into register format %u",
-                  (unsigned)regfmt);
-         return false;
-      }
    }
-   return true;
 }
 
+/* Fixed-function BLEND of one lane: colour `in` (register format regfmt)
+ * to the render target the internal descriptor names. */
 static bool
-fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
-         const uint32_t in[4], char *err)
+blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
+           uint32_t coverage, enum pan_sim_regfmt regfmt,
+           const uint32_t in[4], char *err)
 {
-   struct fs_run *r = user;
    const struct fs_lane *ln = &r->lane[lane];
 
    pan_unpack(&descriptor, internal_blend, ib);
    if (ib.mode == MALI_BLEND_MODE_OFF)
       return true;
    if (ib.mode == MALI_BLEND_MODE_SHADER) {
-      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
-               "blend shaders are not executed yet");
+      snprintf(err, GFX_ERR_LEN, "blend shaders are not executed yet");
       return false;
    }
    unsigned rt = ib.fixed_function.rt;
@@ -174,10 +161,8 @@ fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
       return true;
 
    float src[4];
-   enum pan_sim_regfmt regfmt =
-      (enum pan_sim_regfmt)ib.fixed_function.conversion.register_format;
    if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {
-      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
+      snprintf(err, GFX_ERR_LEN,
                "blending from register format %u (integer targets) is not "
                "modelled",
                (unsigned)regfmt);
@@ -223,6 +208,289 @@ fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
 }
 
 static bool
+fs_fault(struct fs_run *r, uint64_t va, const char *what)
+{
+   return pan_sim_fault(r->ctx, PAN_SIM_CONFIG_FAULT, va, "%s", what);
+}
+
+/* The draw's scissor box, clipped to the frame. */
+static void
+set_clip(struct fs_run *r)
+{
+   const int *s = r->st.scissor;
+   int x1 = r->tb->x0 + (int)r->tb->w - 1, y1 = r->tb->y0 + (int)r->tb->h - 1;
+   r->clip_x0 = s[0] > r->tb->x0 ? s[0] : r->tb->x0;
+   r->clip_y0 = s[1] > r->tb->y0 ? s[1] : r->tb->y0;
+   r->clip_x1 = s[2] < x1 ? s[2] : x1;
+   r->clip_y1 = s[3] < y1 ? s[3] : y1;
+}
+
+#if PAN_ARCH >= 9
+/* v9: varyings come from the vertex packets of the primitive's draw. */
+static bool
+fs_ld_var_buf(void *user, unsigned lane, uint32_t offset, bool flat,
+              bool src16, bool out16, unsigned comps, uint32_t out[4],
+              char *err)
+{
+   struct fs_run *r = user;
+   const struct pan_sim_draw_rec *rec = r->rec;
+   unsigned size = src16 ? 2 : 4;
+   float v[3][4] = { { 0 } };
+
+   if (!rec->packets ||
+       PAN_SIM_PACKET_VARYINGS + offset + comps * size > rec->packet_B) {
+      snprintf(err, GFX_ERR_LEN,
+               "varying bytes %u..%u beyond the %u of the vertex packet",
+               offset, offset + comps * size,
+               rec->packet_B - PAN_SIM_PACKET_VARYINGS);
+      return false;
+   }
+   for (unsigned i = 0; i < 3; ++i) {
+      if (flat && i != r->prim->provoking)
+         continue;
+      const uint8_t *p = rec->packets +
+                         (uint64_t)r->prim->v[i].index * rec->packet_B +
+                         PAN_SIM_PACKET_VARYINGS + offset;
+      if (flat) {
+         memset(out, 0, 16);
+         for (unsigned c = 0; c < comps; ++c) {
+            uint32_t bits = 0;
+            memcpy(&bits, p + c * size, size);
+            /* Raw bits when the widths agree, converted otherwise. */
+            if (src16 && !out16)
+               bits = pan_sim_fp_round_f64(pan_sim_fp_f16_to_f64(bits),
+                                           PAN_SIM_ROUND_RTE, 8, 23);
+            else if (!src16 && out16) {
+               float f;
+               memcpy(&f, &bits, 4);
+               bits = pan_sim_fp_round_f64(f, PAN_SIM_ROUND_RTE, 5, 10);
+            }
+            if (out16)
+               out[c / 2] |= (bits & 0xffff) << (16 * (c % 2));
+            else
+               out[c] = bits;
+         }
+         return true;
+      }
+      for (unsigned c = 0; c < comps; ++c) {
+         if (src16) {
+            uint16_t h;
+            memcpy(&h, p + 2 * c, 2);
+            v[i][c] = (float)pan_sim_fp_f16_to_f64(h);
+         } else {
+            memcpy(&v[i][c], p + 4 * c, 4);
+         }
+      }
+   }
+   interpolate(r, &r->lane[lane], (const float(*)[4])v, comps, out16, out);
+   return true;
+}
+
+static bool
+fs_ld_var_special(void *user, unsigned lane, enum pan_sim_va_special_var which,
+                  float out[2], char *err)
+{
+   struct fs_run *r = user;
+   const struct fs_lane *ln = &r->lane[lane];
+   const struct pan_sim_prim *p = r->prim;
+   (void)err;
+
+   switch (which) {
+   case PAN_SIM_VA_VAR_POINT: {
+      /* Within the point's square, from its top-left corner. */
+      float size = p->point_size > 0 ? p->point_size : 1;
+      out[0] = (ln->x + 0.5f - (p->v[0].x - size / 2)) / size;
+      out[1] = (ln->y + 0.5f - (p->v[0].y - size / 2)) / size;
+      return true;
+   }
+   case PAN_SIM_VA_VAR_FRAG_Z:
+      out[0] = ln->z;
+      return true;
+   default: /* 1/w, linear in screen space */
+      out[0] = (float)(ln->b[0] * p->v[0].inv_w + ln->b[1] * p->v[1].inv_w +
+                       ln->b[2] * p->v[2].inv_w);
+      return true;
+   }
+}
+
+static bool
+fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
+         enum pan_sim_va_regfmt regfmt, const uint32_t in[4], char *err)
+{
+   return blend_lane(user, lane, descriptor, coverage,
+                     (enum pan_sim_regfmt)regfmt, in, err);
+}
+
+static bool
+fs_ld_buffer(void *user, unsigned table, uint32_t index, uint32_t offset,
+             unsigned size, void *out, char *err)
+{
+   struct fs_run *r = user;
+   return PAN_GENX(sim_gfx_ld_buffer)(r->ctx->space, r->env.resources, table,
+                                      index, offset, size, out, err);
+}
+
+static void
+face_of(struct fs_face *f, unsigned func, unsigned sfail, unsigned zfail,
+        unsigned zpass, uint32_t ref, uint32_t mask, uint32_t wmask)
+{
+   *f = (struct fs_face){ func, sfail, zfail, zpass, (uint8_t)ref,
+                          (uint8_t)mask, (uint8_t)wmask };
+}
+
+static bool
+load_draw(struct fs_run *r, unsigned index)
+{
+   struct pan_sim_ctx *ctx = r->ctx;
+   struct fs_state *st = &r->st;
+
+   free(r->env.prog.words);
+   r->env.prog.words = NULL;
+   r->draw_index = (int)index;
+   r->rec = &r->l->draws[index];
+   PAN_GENX(draw_unpack)(r->rec->draw, &r->draw);
+   const struct PAN_GENX(draw) *d = &r->draw;
+
+   memset(st, 0, sizeof(*st));
+   st->depth_func = MALI_FUNC_ALWAYS;
+   st->min_z = d->minimum_z;
+   st->max_z = d->maximum_z;
+   for (unsigned i = 0; i < 4; ++i)
+      st->scissor[i] = r->rec->scissor[i];
+   set_clip(r);
+   if (d->depth_stencil) {
+      const void *p = pan_sim_ctx_read(ctx, d->depth_stencil,
+                                       pan_size(depth_stencil),
+                                       "depth/stencil descriptor");
+      if (!p)
+         return false;
+      pan_unpack(p, depth_stencil, ds);
+      if (ds.depth_source == MALI_DEPTH_SOURCE_SHADER || ds.stencil_from_shader)
+         return fs_fault(r, d->depth_stencil,
+                         "depth or stencil written by the shader is not "
+                         "executed yet");
+      st->depth_func = ds.depth_function;
+      st->depth_write = ds.depth_write_enable;
+      st->stencil_enable = ds.stencil_test_enable;
+      face_of(&st->face[0], ds.front_compare_function, ds.front_stencil_fail,
+              ds.front_depth_fail, ds.front_depth_pass,
+              ds.front_reference_value, ds.front_value_mask,
+              ds.front_write_mask);
+      face_of(&st->face[1], ds.back_compare_function, ds.back_stencil_fail,
+              ds.back_depth_fail, ds.back_depth_pass, ds.back_reference_value,
+              ds.back_value_mask, ds.back_write_mask);
+   }
+   r->blend_va = d->blend;
+
+   /* The draw's shader environment, packed, is its last 64 bytes. */
+   const void *packed_env = r->rec->draw + pan_size(draw) - 64;
+   st->has_shader = d->shader.shader != 0;
+   if (!st->has_shader)
+      return true;
+   if (!PAN_GENX(sim_gfx_env)(ctx, packed_env, "fragment shader", &r->env))
+      return false;
+   r->prog.va = r->env.prog.va;
+
+   r->gfx = (struct pan_sim_va_gfx){
+      .user = r,
+      .ld_var_buf = fs_ld_var_buf,
+      .ld_var_special = fs_ld_var_special,
+      .blend = fs_blend,
+      .ld_buffer = fs_ld_buffer,
+   };
+   PAN_GENX(sim_gfx_config)(&r->env, &r->mem, &r->gfx, &r->cfg);
+   /* blend_descriptor_N: words 2-3 of the draw's blend descriptors. */
+   for (unsigned rt = 0; rt < d->blend_count && rt < PAN_SIM_MAX_RTS; ++rt) {
+      const uint32_t *bd =
+         pan_sim_ctx_read(ctx, r->blend_va + rt * pan_size(blend),
+                          pan_size(blend), "blend descriptor");
+      if (!bd)
+         return false;
+      r->cfg.special[0][8 + rt] = bd[2] | (uint64_t)bd[3] << 32;
+   }
+   return true;
+}
+
+static uint16_t
+shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
+{
+   *ok = true;
+   if (!r->st.has_shader)
+      return 0; /* depth/stencil only: nothing discards */
+   pan_sim_va_warp_init(&r->w, (uint16_t)((1u << lanes) - 1));
+   for (unsigned l = 0; l < lanes; ++l) {
+      const struct fs_lane *ln = &r->lane[l];
+      uint32_t *reg = r->w.r[l];
+      uint32_t v[4] = { r->prim->front ? 0 : 1,
+                        ((uint32_t)ln->x & 0xffff) | (uint32_t)ln->y << 16,
+                        ln->covered ? 1 : 0, 0 };
+      for (unsigned i = 0; i < 4; ++i) {
+         if (r->env.preload & (1u << (58 + i - 48)))
+            reg[58 + i] = v[i];
+      }
+   }
+   *ok = pan_sim_va_run(&r->w, &r->cfg) == PAN_SIM_VA_DONE;
+   return r->w.discarded;
+}
+#else
+static bool
+fs_ld_var(void *user, unsigned lane, unsigned index, bool flat,
+          enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+          char *err)
+{
+   struct fs_run *r = user;
+   struct gfx_attr_ref ref = {
+      .table = r->draw.varyings,
+      .buffers = r->draw.varying_buffers,
+      .varying = true,
+   };
+   float v[3][4];
+
+   for (unsigned i = 0; i < 3; ++i) {
+      struct pan_sim_mem_format f;
+      uint64_t addr;
+      uint32_t word;
+      if (flat && i != r->prim->provoking)
+         continue;
+      ref.linear = r->prim->v[i].index;
+      if (!PAN_GENX(sim_gfx_locate)(r->ctx->space, &ref, index, &addr, &word,
+                                    &f, err))
+         return false;
+      const void *p = PAN_GENX(sim_gfx_read)(
+         r->ctx->space, addr, f.comps * f.bits / 8, "varying", err);
+      if (!p)
+         return false;
+      if (flat) {
+         pan_sim_mem_to_regs(&f, p, (enum pan_sim_regfmt)regfmt, comps, out);
+         return true;
+      }
+      uint32_t regs[4];
+      pan_sim_mem_to_regs(&f, p, PAN_SIM_REG_F32, 4, regs);
+      pan_sim_regs_to_float(PAN_SIM_REG_F32, regs, 4, v[i]);
+   }
+   if (regfmt != PAN_SIM_BI_REG_F16 && regfmt != PAN_SIM_BI_REG_F32) {
+      snprintf(err, GFX_ERR_LEN,
+               "interpolated varying into register format %u",
+               (unsigned)regfmt);
+      return false;
+   }
+   interpolate(r, &r->lane[lane], (const float(*)[4])v, comps,
+               regfmt == PAN_SIM_BI_REG_F16, out);
+   return true;
+}
+
+static bool
+fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
+         const uint32_t in[4], char *err)
+{
+   pan_unpack(&descriptor, internal_blend, ib);
+   return blend_lane(
+      user, lane, descriptor, coverage,
+      (enum pan_sim_regfmt)ib.fixed_function.conversion.register_format, in,
+      err);
+}
+
+static bool
 fs_ubo(void *user, uint32_t index, uint32_t offset, unsigned size, void *out,
        char *err)
 {
@@ -231,18 +499,20 @@ fs_ubo(void *user, uint32_t index, uint32_t offset, unsigned size, void *out,
                                 offset, size, out, err);
 }
 
-/* ---- per-draw state ---- */
-
-static bool
-fs_fault(struct fs_run *r, uint64_t va, const char *what)
+static void
+face_of(struct fs_face *f, const struct PAN_GENX(stencil) * s, unsigned wmask)
 {
-   return pan_sim_fault(r->ctx, PAN_SIM_CONFIG_FAULT, va, "%s", what);
+   *f = (struct fs_face){ s->compare_function, s->stencil_fail,
+                          s->depth_fail,       s->depth_pass,
+                          (uint8_t)s->reference_value, (uint8_t)s->mask,
+                          (uint8_t)wmask };
 }
 
 static bool
 load_draw(struct fs_run *r, unsigned index)
 {
    struct pan_sim_ctx *ctx = r->ctx;
+   struct fs_state *st = &r->st;
 
    free(r->prog.words);
    r->prog.words = NULL;
@@ -272,22 +542,26 @@ load_draw(struct fs_run *r, unsigned index)
    }
 #endif
 
-   const void *vp =
+   const void *vpp =
       pan_sim_ctx_read(ctx, r->draw.viewport, pan_size(viewport), "viewport");
-   if (!vp)
+   if (!vpp)
       return false;
-   PAN_GENX(viewport_unpack)(vp, &r->vp);
-   int x1 = r->tb->x0 + (int)r->tb->w - 1, y1 = r->tb->y0 + (int)r->tb->h - 1;
-   r->clip_x0 = (int)r->vp.scissor_minimum_x > r->tb->x0
-                   ? (int)r->vp.scissor_minimum_x
-                   : r->tb->x0;
-   r->clip_y0 = (int)r->vp.scissor_minimum_y > r->tb->y0
-                   ? (int)r->vp.scissor_minimum_y
-                   : r->tb->y0;
-   r->clip_x1 =
-      (int)r->vp.scissor_maximum_x < x1 ? (int)r->vp.scissor_maximum_x : x1;
-   r->clip_y1 =
-      (int)r->vp.scissor_maximum_y < y1 ? (int)r->vp.scissor_maximum_y : y1;
+   pan_unpack(vpp, viewport, vp);
+   *st = (struct fs_state){
+      .depth_func = rs->multisample_misc.depth_function,
+      .depth_write = rs->multisample_misc.depth_write_mask,
+      .stencil_enable = rs->stencil_mask_misc.stencil_enable,
+      .has_shader = true,
+      .min_z = vp.minimum_z,
+      .max_z = vp.maximum_z,
+      .scissor = { vp.scissor_minimum_x, vp.scissor_minimum_y,
+                   vp.scissor_maximum_x, vp.scissor_maximum_y },
+   };
+   face_of(&st->face[0], &rs->stencil_front,
+           rs->stencil_mask_misc.stencil_mask_front);
+   face_of(&st->face[1], &rs->stencil_back,
+           rs->stencil_mask_misc.stencil_mask_back);
+   set_clip(r);
 
    r->uniform_words = rs->preload.uniform_count * 2;
    r->uniforms = NULL;
@@ -333,6 +607,63 @@ load_draw(struct fs_run *r, unsigned index)
    return true;
 }
 
+static bool
+preload_message(struct fs_run *r, unsigned l, unsigned k)
+{
+#if PAN_ARCH >= 7
+   const struct PAN_GENX(message_preload) *mp =
+      k ? &r->rs.fragment_messages.message_preload_2
+        : &r->rs.fragment_messages.message_preload_1;
+   char err[GFX_ERR_LEN] = "";
+   uint32_t out[4];
+
+   if (mp->type != MALI_MESSAGE_TYPE_LD_VAR)
+      return true;
+   enum pan_sim_bi_regfmt f =
+      mp->ld_var.register_format == MALI_MESSAGE_PRELOAD_REGISTER_FORMAT_F16
+         ? PAN_SIM_BI_REG_F16
+         : PAN_SIM_BI_REG_F32;
+   if (!fs_ld_var(r, l, mp->ld_var.varying_index, false, f,
+                  mp->ld_var.num_components, out, err))
+      return pan_sim_fault(r->ctx, PAN_SIM_CONFIG_FAULT, r->draw.state,
+                           "message preload %u: %s", k + 1, err);
+   memcpy(&r->w.r[l][4 * k], out, 16);
+#else
+   (void)r, (void)l, (void)k;
+#endif
+   return true;
+}
+
+static uint16_t
+shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
+{
+   const struct PAN_GENX(preload) *pl = &r->rs.preload;
+
+   *ok = true;
+   pan_sim_bi_warp_init(&r->w, (uint16_t)((1u << lanes) - 1));
+   for (unsigned l = 0; l < lanes; ++l) {
+      const struct fs_lane *ln = &r->lane[l];
+      uint32_t *reg = r->w.r[l];
+      if (pl->fragment.primitive_flags)
+         reg[58] = r->prim->front ? 0 : 1;
+      if (pl->fragment.fragment_position)
+         reg[59] = ((uint32_t)ln->x & 0xffff) | (uint32_t)ln->y << 16;
+      if (pl->fragment.coverage)
+         reg[60] = ln->covered ? 1 : 0;
+      if (pl->fragment.sample_mask_id)
+         reg[61] = ln->covered ? 1 : 0;
+      if (!preload_message(r, l, 0) || !preload_message(r, l, 1)) {
+         r->reported = true;
+         *ok = false;
+         return 0;
+      }
+   }
+   r->w.fault[0] = 0;
+   *ok = pan_sim_bi_run(&r->w, &r->cfg) == PAN_SIM_BI_DONE;
+   return r->w.discarded;
+}
+#endif
+
 /* ---- warps ---- */
 
 static bool
@@ -358,9 +689,10 @@ depth_pass(unsigned func, float z, float stored)
    }
 }
 
-static const struct PAN_GENX(stencil) * stencil_face(const struct fs_run *r)
+static const struct fs_face *
+stencil_face(const struct fs_run *r)
 {
-   return r->prim->front ? &r->rs.stencil_front : &r->rs.stencil_back;
+   return &r->st.face[r->prim->front ? 0 : 1];
 }
 
 /* Apply stencil operation op (stencil_op enum) under the face's write
@@ -368,16 +700,14 @@ static const struct PAN_GENX(stencil) * stencil_face(const struct fs_run *r)
 static void
 stencil_update(struct fs_run *r, unsigned at, unsigned op)
 {
-   const struct PAN_GENX(stencil) *s = stencil_face(r);
-   unsigned wmask = r->prim->front ? r->rs.stencil_mask_misc.stencil_mask_front
-                                   : r->rs.stencil_mask_misc.stencil_mask_back;
+   const struct fs_face *s = stencil_face(r);
    uint8_t old = r->tb->stencil[at], v = old;
 
    switch (op) {
    case MALI_STENCIL_OP_KEEP:
       return;
    case MALI_STENCIL_OP_REPLACE:
-      v = (uint8_t)s->reference_value;
+      v = s->ref;
       break;
    case MALI_STENCIL_OP_ZERO:
       v = 0;
@@ -398,7 +728,7 @@ stencil_update(struct fs_run *r, unsigned at, unsigned op)
       v = old == 0 ? 0 : old - 1;
       break; /* DECR_SAT */
    }
-   v = (uint8_t)((old & ~wmask) | (v & wmask));
+   v = (uint8_t)((old & ~s->write_mask) | (v & s->write_mask));
    if (v != old) {
       r->tb->stencil[at] = v;
       r->tb->written[at] |= PAN_SIM_WRITTEN_STENCIL;
@@ -406,73 +736,34 @@ stencil_update(struct fs_run *r, unsigned at, unsigned op)
 }
 
 static bool
-preload_message(struct fs_run *r, unsigned l, unsigned k)
-{
-#if PAN_ARCH >= 7
-   const struct PAN_GENX(message_preload) *mp =
-      k ? &r->rs.fragment_messages.message_preload_2
-        : &r->rs.fragment_messages.message_preload_1;
-   char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
-   uint32_t out[4];
-
-   if (mp->type != MALI_MESSAGE_TYPE_LD_VAR)
-      return true;
-   enum pan_sim_bi_regfmt f =
-      mp->ld_var.register_format == MALI_MESSAGE_PRELOAD_REGISTER_FORMAT_F16
-         ? PAN_SIM_BI_REG_F16
-         : PAN_SIM_BI_REG_F32;
-   if (!fs_ld_var(r, l, mp->ld_var.varying_index, false, f,
-                  mp->ld_var.num_components, out, err))
-      return pan_sim_fault(r->ctx, PAN_SIM_CONFIG_FAULT, r->draw.state,
-                           "message preload %u: %s", k + 1, err);
-   memcpy(&r->w.r[l][4 * k], out, 16);
-#else
-   (void)r, (void)l, (void)k;
-#endif
-   return true;
-}
-
-static bool
 run_warp(struct fs_run *r)
 {
    unsigned lanes = r->nr_quads * 4;
-   const struct PAN_GENX(preload) *pl = &r->rs.preload;
+   bool ok;
 
    if (!lanes)
       return true;
    r->nr_quads = 0;
-   pan_sim_bi_warp_init(&r->w, (uint16_t)((1u << lanes) - 1));
-   for (unsigned l = 0; l < lanes; ++l) {
-      const struct fs_lane *ln = &r->lane[l];
-      uint32_t *reg = r->w.r[l];
-      if (pl->fragment.primitive_flags)
-         reg[58] = r->prim->front ? 0 : 1;
-      if (pl->fragment.fragment_position)
-         reg[59] = ((uint32_t)ln->x & 0xffff) | (uint32_t)ln->y << 16;
-      if (pl->fragment.coverage)
-         reg[60] = ln->covered ? 1 : 0;
-      if (pl->fragment.sample_mask_id)
-         reg[61] = ln->covered ? 1 : 0;
-      if (!preload_message(r, l, 0) || !preload_message(r, l, 1))
-         return false;
-   }
-   if (pan_sim_bi_run(&r->w, &r->cfg) != PAN_SIM_BI_DONE)
-      return pan_sim_fault(
-         r->ctx,
-         r->mem.failed ? PAN_SIM_READ_FAULT
-                       : MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC,
-         r->prog.va, "fragment shader 0x%" PRIx64 ", pixel (%d, %d): %s%s%s",
-         r->prog.va, r->lane[0].x, r->lane[0].y, r->w.fault,
-         r->mem.failed ? ": " : "", r->mem.message);
+   uint16_t discarded = shade_warp(r, lanes, &ok);
+   if (!ok)
+      return r->reported ||
+             pan_sim_fault(r->ctx,
+                           r->mem.failed ? PAN_SIM_READ_FAULT
+                                         : MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC,
+                           r->prog.va,
+                           "fragment shader 0x%" PRIx64
+                           ", pixel (%d, %d): %s%s%s",
+                           r->prog.va, r->lane[0].x, r->lane[0].y, r->w.fault,
+                           r->mem.failed ? ": " : "", r->mem.message);
 
    for (unsigned l = 0; l < lanes; ++l) {
       const struct fs_lane *ln = &r->lane[l];
-      if (!ln->inside || (r->w.discarded & (1u << l)))
+      if (!ln->inside || (discarded & (1u << l)))
          continue;
       unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
-      if (r->rs.stencil_mask_misc.stencil_enable)
+      if (r->st.stencil_enable)
          stencil_update(r, at, ln->stencil_op);
-      if (ln->covered && r->rs.multisample_misc.depth_write_mask) {
+      if (ln->covered && r->st.depth_write) {
          r->tb->depth[at] = ln->z;
          r->tb->written[at] |= PAN_SIM_WRITTEN_DEPTH;
       }
@@ -508,28 +799,27 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
       z = (float)(b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2]);
    }
    memcpy(ln->b, b, sizeof(b));
-   if (z < r->vp.minimum_z) {
+   if (z < r->st.min_z) {
       if (r->rec->low_depth_cull)
          return;
-      z = r->vp.minimum_z;
+      z = r->st.min_z;
    }
-   if (z > r->vp.maximum_z) {
+   if (z > r->st.max_z) {
       if (r->rec->high_depth_cull)
          return;
-      z = r->vp.maximum_z;
+      z = r->st.max_z;
    }
    ln->z = z;
    ln->inside = true;
 
    unsigned at = pan_sim_tilebuf_at(r->tb, x, y);
-   bool zpass =
-      depth_pass(r->rs.multisample_misc.depth_function, z, r->tb->depth[at]);
-   if (r->rs.stencil_mask_misc.stencil_enable) {
-      const struct PAN_GENX(stencil) *s = stencil_face(r);
-      unsigned ref = s->reference_value & s->mask;
+   bool zpass = depth_pass(r->st.depth_func, z, r->tb->depth[at]);
+   if (r->st.stencil_enable) {
+      const struct fs_face *s = stencil_face(r);
+      unsigned ref = s->ref & s->mask;
       unsigned cur = r->tb->stencil[at] & s->mask;
       /* The compare functions read "reference FUNC stored". */
-      if (!depth_pass(s->compare_function, (float)ref, (float)cur)) {
+      if (!depth_pass(s->func, (float)ref, (float)cur)) {
          ln->stencil_op = s->stencil_fail;
          return;
       }
@@ -605,7 +895,11 @@ PAN_GENX(sim_shade_list)(struct pan_sim_ctx *ctx, const struct pan_sim_plist *l,
       if (ok)
          ok = shade_prim(r);
    }
+#if PAN_ARCH >= 9
+   free(r->env.prog.words);
+#else
    free(r->prog.words);
+#endif
    free(r);
    return ok;
 }

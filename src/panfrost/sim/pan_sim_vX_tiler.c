@@ -31,12 +31,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pan_sim_fp.h"
 #include "pan_sim_vX_gfx.h"
 
-#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+#if PAN_ARCH >= 6
 
 struct tiler_run {
    struct pan_sim_ctx *ctx;
@@ -49,14 +50,32 @@ struct tiler_run {
    unsigned index_B;
    uint32_t restart;
    bool use_restart;
+   bool first_provoking;
    const void *primitive_size; /* the packed section */
+   /* v9: the draw's vertex packets (indexed by instance * index_count +
+    * i rather than by vertex id: see pan_sim_vX_vertex.c). */
+   const struct pan_sim_draw_rec *rec;
 };
 
 static bool
 read_vertex(struct tiler_run *t, uint32_t out_index, struct pan_sim_vtx *v)
 {
-   const float *p = pan_sim_ctx_read(
-      t->ctx, t->draw.position + 16ull * out_index, 16, "vertex position");
+   const float *p;
+   if (t->rec && t->rec->packets) {
+      if (out_index >= t->rec->nr_packets)
+         return pan_sim_fault(t->ctx, PAN_SIM_CONFIG_FAULT, 0,
+                              "vertex packet %u of %u", out_index,
+                              t->rec->nr_packets);
+      p = (const float *)(t->rec->packets +
+                          (uint64_t)out_index * t->rec->packet_B);
+   } else {
+#if PAN_ARCH <= 7
+      p = pan_sim_ctx_read(t->ctx, t->draw.position + 16ull * out_index, 16,
+                           "vertex position");
+#else
+      p = NULL;
+#endif
+   }
    if (!p)
       return false;
    v->x = p[0];
@@ -109,6 +128,23 @@ emit_point(struct tiler_run *t, uint32_t idx)
    case MALI_POINT_SIZE_ARRAY_FORMAT_NONE:
       size = ps.fixed.constant;
       break;
+#if PAN_ARCH >= 9
+   case MALI_POINT_SIZE_ARRAY_FORMAT_FP32:
+   case MALI_POINT_SIZE_ARRAY_FORMAT_FP16: {
+      /* The position shader stored it in the packet. */
+      const uint8_t *at = t->rec->packets + (uint64_t)idx * t->rec->packet_B +
+                          PAN_SIM_PACKET_POINT_SIZE;
+      uint16_t h;
+      if (t->prim.point_size_array_format ==
+          MALI_POINT_SIZE_ARRAY_FORMAT_FP32) {
+         memcpy(&size, at, 4);
+      } else {
+         memcpy(&h, at, 2);
+         size = (float)pan_sim_fp_f16_to_f64(h);
+      }
+      break;
+   }
+#else
    case MALI_POINT_SIZE_ARRAY_FORMAT_FP32: {
       const float *s = pan_sim_ctx_read(
          t->ctx, ps.per_vertex.size_array + 4ull * idx, 4, "point sizes");
@@ -125,6 +161,7 @@ emit_point(struct tiler_run *t, uint32_t idx)
       size = (float)pan_sim_fp_f16_to_f64(*s);
       break;
    }
+#endif
    }
    /* Sizes below one pixel (or NaN) draw one pixel, as GL's minimum. */
    p.point_size = size >= 1.0f ? size : 1.0f;
@@ -136,9 +173,11 @@ emit_point(struct tiler_run *t, uint32_t idx)
    return true;
 }
 
-/* Index i of the draw; *restart when it is the restart index. */
+/* The vertex that index i of instance k names (a vertex-job output on
+ * v6/v7, a vertex packet on v9); *restart when i holds the restart
+ * index. */
 static uint32_t
-fetch_index(const struct tiler_run *t, uint32_t i, bool *restart)
+vertex_at(const struct tiler_run *t, uint32_t i, uint32_t k, bool *restart)
 {
    uint32_t v = i;
 
@@ -149,7 +188,11 @@ fetch_index(const struct tiler_run *t, uint32_t i, bool *restart)
       *restart = t->use_restart && v == t->restart;
       v += t->prim.base_vertex_offset;
    }
-   return v;
+#if PAN_ARCH >= 9
+   return k * (uint32_t)t->prim.index_count + i;
+#else
+   return v + k * t->vertices;
+#endif
 }
 
 /* One instance: walk the index stream, restarting where asked. */
@@ -157,12 +200,12 @@ static bool
 assemble(struct tiler_run *t, uint32_t instance)
 {
    const uint32_t count = (uint32_t)t->prim.index_count;
-   const bool first = t->prim.first_provoking_vertex;
+   const bool first = t->first_provoking;
    uint32_t run[3], n = 0, fan0 = 0, in_run = 0;
 
    for (uint32_t i = 0; i < count; ++i) {
       bool restart;
-      uint32_t v = fetch_index(t, i, &restart) + instance * t->vertices;
+      uint32_t v = vertex_at(t, i, instance, &restart);
       if (restart) {
          n = 0;
          in_run = 0;
@@ -218,21 +261,30 @@ assemble(struct tiler_run *t, uint32_t instance)
    return true;
 }
 
-/* The tiler half of a tiler or IDVS job: sections as packed in the job. */
-static bool
-tile(struct pan_sim_ctx *ctx, uint64_t job_va, const void *invocation,
-     const void *primitive, const void *primitive_size, const void *tiler,
-     const void *draw_section)
-{
-   struct tiler_run t = { .ctx = ctx, .primitive_size = primitive_size };
+/* What the tiler half of a job reads: its sections as packed, its vertex
+ * and instance counts, and the draw record to file (v9: with the vertex
+ * packets, which the list owns from then on). */
+struct tile_in {
+   const void *primitive, *primitive_size, *tiler, *draw;
+   uint32_t vertices, instances;
+   uint64_t indices;
+   struct pan_sim_draw_rec rec;
+};
 
-   PAN_GENX(primitive_unpack)(primitive, &t.prim);
-   pan_unpack(tiler, tiler_pointer, tp);
-   PAN_GENX(draw_unpack)(draw_section, &t.draw);
+static bool
+tile(struct pan_sim_ctx *ctx, uint64_t job_va, struct tile_in *in)
+{
+   struct tiler_run t = {
+      .ctx = ctx,
+      .primitive_size = in->primitive_size,
+      .vertices = in->vertices,
+      .instances = in->instances,
+   };
+
+   PAN_GENX(primitive_unpack)(in->primitive, &t.prim);
+   pan_unpack(in->tiler, tiler_pointer, tp);
+   PAN_GENX(draw_unpack)(in->draw, &t.draw);
    const struct PAN_GENX(primitive) prim = t.prim;
-   if (!PAN_GENX(sim_gfx_job_counts)(ctx, job_va, invocation, &t.vertices,
-                                     &t.instances))
-      return false;
 
    switch (prim.draw_mode) {
    case MALI_DRAW_MODE_NONE:
@@ -250,43 +302,72 @@ tile(struct pan_sim_ctx *ctx, uint64_t job_va, const void *invocation,
    }
    }
    /* The tiler context must be there, even though only its address is
-    * used (as the polygon list's key). */
-   if (!tp.address ||
-       !pan_sim_ctx_read(ctx, tp.address, pan_size(tiler_context),
-                         "tiler context"))
+    * used (as the polygon list's key) and, on v9, its provoking vertex. */
+   const void *tctx =
+      tp.address ? pan_sim_ctx_read(ctx, tp.address, pan_size(tiler_context),
+                                    "tiler context")
+                 : NULL;
+   if (!tctx)
       return tp.address ? false
                         : pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
                                         "tiler job without a tiler context");
+#if PAN_ARCH >= 9
+   pan_unpack(tctx, tiler_context, tc);
+   t.first_provoking = tc.first_provoking_vertex;
+   /* Only the implicit (all ones) restart index exists on v9. */
+   bool restart = prim.restart.primitive_restart != MALI_PRIMITIVE_RESTART_NONE;
+   uint32_t restart_index = ~0u;
+#else
+   t.first_provoking = prim.first_provoking_vertex;
+   bool restart = prim.primitive_restart != MALI_PRIMITIVE_RESTART_NONE;
+   uint32_t restart_index =
+      prim.primitive_restart == MALI_PRIMITIVE_RESTART_EXPLICIT
+         ? prim.primitive_restart_index
+         : ~0u;
+#endif
 
    if (prim.index_type != MALI_INDEX_TYPE_NONE) {
       t.index_B = prim.index_type == MALI_INDEX_TYPE_UINT8    ? 1
                   : prim.index_type == MALI_INDEX_TYPE_UINT16 ? 2
                                                               : 4;
-      t.indices = pan_sim_ctx_read(ctx, prim.indices,
-                                   prim.index_count * t.index_B, "indices");
+      t.indices = pan_sim_ctx_read(ctx, in->indices,
+                                   (uint64_t)prim.index_count * t.index_B,
+                                   "indices");
       if (!t.indices)
          return false;
-      t.use_restart = prim.primitive_restart != MALI_PRIMITIVE_RESTART_NONE;
-      t.restart = prim.primitive_restart == MALI_PRIMITIVE_RESTART_EXPLICIT
-                     ? prim.primitive_restart_index
-                     : (uint32_t)((1ull << (8 * t.index_B)) - 1);
+      t.use_restart = restart;
+      t.restart = restart_index == ~0u
+                     ? (uint32_t)((1ull << (8 * t.index_B)) - 1)
+                     : restart_index;
    }
 
    t.list = pan_sim_plist_get(tp.address);
-   struct pan_sim_draw_rec rec = {
-      .low_depth_cull = prim.low_depth_cull,
-      .high_depth_cull = prim.high_depth_cull,
-   };
-   memcpy(rec.draw, draw_section, PAN_SIM_DRAW_B);
-   if (!t.list || !pan_sim_plist_add_draw(t.list, &rec))
+   in->rec.low_depth_cull = prim.low_depth_cull;
+   in->rec.high_depth_cull = prim.high_depth_cull;
+   memcpy(in->rec.draw, in->draw, PAN_SIM_DRAW_B);
+   if (!t.list || !pan_sim_plist_add_draw(t.list, &in->rec))
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
+   in->rec.packets = NULL; /* the list's now */
    t.draw_index = t.list->nr_draws - 1;
+   t.rec = &t.list->draws[t.draw_index];
 
    for (uint32_t k = 0; k < t.instances; ++k) {
       if (!assemble(&t, k))
          return false;
    }
    return true;
+}
+
+#if PAN_ARCH <= 7
+/* The vertex and instance counts of a v6/v7 job's invocation section. */
+static bool
+tile_in_v7(struct pan_sim_ctx *ctx, uint64_t job_va, const void *invocation,
+           struct tile_in *in)
+{
+   pan_unpack(in->primitive, primitive, prim);
+   in->indices = prim.indices;
+   return PAN_GENX(sim_gfx_job_counts)(ctx, job_va, invocation, &in->vertices,
+                                       &in->instances);
 }
 
 bool
@@ -296,11 +377,15 @@ PAN_GENX(sim_exec_tiler)(struct pan_sim_ctx *ctx, uint64_t job_va)
                                          "tiler job descriptor");
    if (!job)
       return false;
-   return tile(ctx, job_va, pan_section_ptr(job, tiler_job, invocation),
-               pan_section_ptr(job, tiler_job, primitive),
-               pan_section_ptr(job, tiler_job, primitive_size),
-               pan_section_ptr(job, tiler_job, tiler),
-               pan_section_ptr(job, tiler_job, draw));
+   struct tile_in in = {
+      .primitive = pan_section_ptr(job, tiler_job, primitive),
+      .primitive_size = pan_section_ptr(job, tiler_job, primitive_size),
+      .tiler = pan_section_ptr(job, tiler_job, tiler),
+      .draw = pan_section_ptr(job, tiler_job, draw),
+   };
+   return tile_in_v7(ctx, job_va, pan_section_ptr(job, tiler_job, invocation),
+                     &in) &&
+          tile(ctx, job_va, &in);
 }
 
 /* IDVS: the vertex_draw section's position (and varying) shaders over the
@@ -315,15 +400,51 @@ PAN_GENX(sim_exec_indexed_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va)
    pan_section_unpack(job, indexed_vertex_job, primitive, prim);
    pan_section_unpack(job, indexed_vertex_job, fragment_draw, fdraw);
    const void *inv = pan_section_ptr(job, indexed_vertex_job, invocation);
+   struct tile_in in = {
+      .primitive = pan_section_ptr(job, indexed_vertex_job, primitive),
+      .primitive_size =
+         pan_section_ptr(job, indexed_vertex_job, primitive_size),
+      .tiler = pan_section_ptr(job, indexed_vertex_job, tiler),
+      .draw = pan_section_ptr(job, indexed_vertex_job, fragment_draw),
+   };
    return PAN_GENX(sim_gfx_shade_vertices)(
              ctx, job_va, inv,
              pan_section_ptr(job, indexed_vertex_job, vertex_draw),
              fdraw.position, true, prim.secondary_shader) &&
-          tile(ctx, job_va, inv,
-               pan_section_ptr(job, indexed_vertex_job, primitive),
-               pan_section_ptr(job, indexed_vertex_job, primitive_size),
-               pan_section_ptr(job, indexed_vertex_job, tiler),
-               pan_section_ptr(job, indexed_vertex_job, fragment_draw));
+          tile_in_v7(ctx, job_va, inv, &in) && tile(ctx, job_va, &in);
 }
-
+#else
+/* MALLOC_VERTEX: the position and varying shaders fill the vertex packets
+ * (pan_sim_vX_vertex.c), then the draw is tiled from them. */
+bool
+PAN_GENX(sim_exec_malloc_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va)
+{
+   const uint8_t *job = pan_sim_ctx_read(ctx, job_va, pan_size(malloc_vertex_job),
+                                         "malloc-vertex job descriptor");
+   if (!job)
+      return false;
+   pan_section_unpack(job, malloc_vertex_job, primitive, prim);
+   pan_section_unpack(job, malloc_vertex_job, instance_count, ic);
+   pan_section_unpack(job, malloc_vertex_job, indices, ind);
+   pan_section_unpack(job, malloc_vertex_job, scissor, sc);
+   struct tile_in in = {
+      .primitive = pan_section_ptr(job, malloc_vertex_job, primitive),
+      .primitive_size = pan_section_ptr(job, malloc_vertex_job, primitive_size),
+      .tiler = pan_section_ptr(job, malloc_vertex_job, tiler),
+      .draw = pan_section_ptr(job, malloc_vertex_job, draw),
+      .vertices = prim.index_count,
+      .instances = ic.count,
+      .indices = ind.address,
+      .rec.scissor = { sc.scissor_minimum_x, sc.scissor_minimum_y,
+                       sc.scissor_maximum_x, sc.scissor_maximum_y },
+   };
+   if (prim.draw_mode == MALI_DRAW_MODE_NONE || !prim.index_count ||
+       !ic.count)
+      return true;
+   bool ok = PAN_GENX(sim_gfx_shade_packets)(ctx, job_va, job, &in.rec) &&
+             tile(ctx, job_va, &in);
+   free(in.rec.packets); /* NULL once the list took them */
+   return ok;
+}
+#endif
 #endif

@@ -40,7 +40,7 @@
 
 #include "pan_sim_vX_gfx.h"
 
-#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+#if PAN_ARCH >= 6
 
 #define MAX_PROGRAM_B (256u << 10)
 #define MAX_VERTICES (1u << 24)
@@ -51,10 +51,10 @@ bool
 PAN_GENX(sim_gfx_fetch)(struct pan_sim_ctx *ctx, uint64_t va, const char *what,
                         struct gfx_program *p)
 {
-   if (!va || va % 16)
+   if (!va || va % GFX_PROGRAM_ALIGN_B)
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
-                           "%s address 0x%" PRIx64 " is not 16-byte aligned",
-                           what, va);
+                           "%s address 0x%" PRIx64 " is not %u-byte aligned",
+                           what, va, GFX_PROGRAM_ALIGN_B);
    uint64_t size_B = pan_sim_space_avail(ctx->space, va);
    if (size_B > MAX_PROGRAM_B)
       size_B = MAX_PROGRAM_B;
@@ -71,11 +71,31 @@ PAN_GENX(sim_gfx_fetch)(struct pan_sim_ctx *ctx, uint64_t va, const char *what,
    return true;
 }
 
+/* A vertex packet's bytes, or NULL after recording why. */
+static uint8_t *
+packet_at(struct gfx_mem *m, uint64_t addr, unsigned size)
+{
+   uint8_t *p = m->packet ? m->packet(m, addr, size) : NULL;
+   if (!p && !m->failed) {
+      if (!m->packet)
+         snprintf(m->message, sizeof(m->message),
+                  "address 0x%" PRIx64 " is outside GPU memory", addr);
+      m->failed = true;
+   }
+   return p;
+}
+
 static bool
 mem_read(void *user, uint64_t addr, void *data, unsigned size)
 {
    struct gfx_mem *m = user;
    struct pan_sim_access acc;
+   if (addr >= GFX_PACKET_WINDOW) {
+      const uint8_t *q = packet_at(m, addr, size);
+      if (q)
+         memcpy(data, q, size);
+      return q != NULL;
+   }
    const void *p = pan_sim_read(m->space, addr, size, 0, "shader load", &acc);
    if (!p) {
       if (!m->failed)
@@ -92,6 +112,12 @@ mem_write(void *user, uint64_t addr, const void *data, unsigned size)
 {
    struct gfx_mem *m = user;
    struct pan_sim_access acc;
+   if (addr >= GFX_PACKET_WINDOW) {
+      uint8_t *q = packet_at(m, addr, size);
+      if (q)
+         memcpy(q, data, size);
+      return q != NULL;
+   }
    void *p = pan_sim_write(m->space, addr, size, 0, "shader store", &acc);
    if (!p) {
       if (!m->failed)
@@ -103,7 +129,7 @@ mem_write(void *user, uint64_t addr, const void *data, unsigned size)
    return true;
 }
 
-const struct pan_sim_bi_mem PAN_GENX(sim_gfx_mem_ops) = {
+const gfx_mem_ops_t PAN_GENX(sim_gfx_mem_ops) = {
    .read = mem_read,
    .write = mem_write,
 };
@@ -115,10 +141,45 @@ PAN_GENX(sim_gfx_read)(const struct pan_sim_space *space, uint64_t va,
    struct pan_sim_access acc;
    const void *p = pan_sim_read(space, va, size, 0, what, &acc);
    if (!p)
-      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN, "%s", acc.message);
+      snprintf(err, GFX_ERR_LEN, "%s", acc.message);
    return p;
 }
 
+bool
+PAN_GENX(sim_gfx_format)(uint32_t word, const char *kind, unsigned index,
+                         struct pan_sim_mem_format *fmt, char *err)
+{
+   pan_unpack(&word, pixel_format, pf);
+   const char *name = PAN_GENX(format_name)(pf.format);
+#if PAN_ARCH >= 7
+   /* Orders that keep the components in place, the missing ones reading
+    * as GL's defaults (0, 0, 0, 1) anyway. */
+   bool ordered = pf.order == MALI_RGB_COMPONENT_ORDER_RGBA ||
+                  pf.order == MALI_RGB_COMPONENT_ORDER_RGB1 ||
+                  pf.order == MALI_RGB_COMPONENT_ORDER_R000;
+#else
+   bool ordered = true; /* v6 swizzles are not applied */
+#endif
+   if (!pan_sim_mem_format_parse(name, fmt) || pf.srgb) {
+      snprintf(err, GFX_ERR_LEN, "%s %u: format %s (0x%x) is not modelled",
+               kind, index, name ? name : "undefined", word);
+      return false;
+   }
+   if (!ordered) {
+#if PAN_ARCH >= 7
+      const char *o = PAN_GENX(rgb_component_order_name)(pf.order);
+#else
+      const char *o = "?";
+#endif
+      snprintf(err, GFX_ERR_LEN,
+               "%s %u: component order %s of %s is not modelled", kind, index,
+               o ? o : "undefined", name);
+      return false;
+   }
+   return true;
+}
+
+#if PAN_ARCH <= 7
 bool
 PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
                          const struct gfx_attr_ref *ref, unsigned index,
@@ -141,35 +202,8 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
       return false;
    pan_unpack(p, attribute_buffer, buf);
 
-   uint32_t word = at.format;
-   pan_unpack(&word, pixel_format, pf);
-   const char *name = PAN_GENX(format_name)(pf.format);
-#if PAN_ARCH >= 7
-   /* Orders that keep the components in place, the missing ones reading
-    * as GL's defaults (0, 0, 0, 1) anyway. */
-   bool ordered = pf.order == MALI_RGB_COMPONENT_ORDER_RGBA ||
-                  pf.order == MALI_RGB_COMPONENT_ORDER_RGB1 ||
-                  pf.order == MALI_RGB_COMPONENT_ORDER_R000;
-#else
-   bool ordered = true; /* v6 swizzles are not applied */
-#endif
-   if (!pan_sim_mem_format_parse(name, fmt) || pf.srgb) {
-      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
-               "%s %u: format %s (0x%x) is not modelled", kind, index,
-               name ? name : "undefined", at.format);
+   if (!PAN_GENX(sim_gfx_format)(at.format, kind, index, fmt, err))
       return false;
-   }
-   if (!ordered) {
-#if PAN_ARCH >= 7
-      const char *o = PAN_GENX(rgb_component_order_name)(pf.order);
-#else
-      const char *o = "?";
-#endif
-      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
-               "%s %u: component order %s of %s is not modelled", kind, index,
-               o ? o : "undefined", name);
-      return false;
-   }
 
    uint64_t elem;
    uint32_t add = ref->varying ? 0 : ref->offset_start;
@@ -188,7 +222,7 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
       pan_unpack((const uint8_t *)p + pan_size(attribute_buffer),
                  attribute_buffer_continuation_npot, cont);
       if (buf.npot.extra) {
-         snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
+         snprintf(err, GFX_ERR_LEN,
                   "%s %u: NPOT divisor with the extra bit is not modelled",
                   kind, index);
          return false;
@@ -199,7 +233,7 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
    }
    default: {
       const char *t = PAN_GENX(attribute_type_name)(buf.type);
-      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
+      snprintf(err, GFX_ERR_LEN,
                "%s %u: buffer %u of type %s is not modelled", kind, index,
                at.buffer_index, t ? t : "undefined");
       return false;
@@ -239,6 +273,9 @@ PAN_GENX(sim_gfx_ubo)(const struct pan_sim_space *space, uint64_t table,
    return true;
 }
 
+#endif
+
+#if PAN_ARCH <= 7
 /* ---- the vertex job ---- */
 
 struct vs_run {
@@ -336,7 +373,7 @@ vs_st_cvt(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
    const char *name = PAN_GENX(format_name)(pf.format);
    if (!pan_sim_mem_format_parse(name, &f) || conv.raw ||
        conv.register_format > MALI_REGISTER_FILE_FORMAT_U16) {
-      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN,
+      snprintf(err, GFX_ERR_LEN,
                "store conversion 0x%08x (format %s, register format %u%s) "
                "is not modelled",
                conversion, name ? name : "undefined",
@@ -347,7 +384,7 @@ vs_st_cvt(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
    void *dst =
       pan_sim_write(r->ctx->space, addr, n * f.bits / 8, 0, "varying", &acc);
    if (!dst) {
-      snprintf(err, PAN_SIM_BI_GFX_ERR_LEN, "%s", acc.message);
+      snprintf(err, GFX_ERR_LEN, "%s", acc.message);
       return false;
    }
    pan_sim_regs_to_mem(&f, (enum pan_sim_regfmt)conv.register_format, n, in,
@@ -523,5 +560,396 @@ PAN_GENX(sim_exec_vertex)(struct pan_sim_ctx *ctx, uint64_t job_va)
       ctx, job_va, pan_section_ptr(job, compute_job, invocation),
       pan_section_ptr(job, compute_job, draw), draw.position, false, false);
 }
+
+#endif /* PAN_ARCH <= 7 */
+
+#if PAN_ARCH >= 9
+/* ---- Valhall: shader environments, resources, malloc-vertex shading ---- */
+
+bool
+PAN_GENX(sim_gfx_resource)(const struct pan_sim_space *space,
+                           uint64_t resources, unsigned table, unsigned index,
+                           uint64_t *va, char *err)
+{
+   /* The table pointer is 64-byte aligned; its low bits count the tables. */
+   unsigned tables = resources & 63;
+   if (table >= tables) {
+      snprintf(err, GFX_ERR_LEN, "resource table %u of %u", table, tables);
+      return false;
+   }
+   const void *p = PAN_GENX(sim_gfx_read)(
+      space, (resources & ~63ull) + table * pan_size(resource),
+      pan_size(resource), "resource table", err);
+   if (!p)
+      return false;
+   pan_unpack(p, resource, res);
+   if ((uint64_t)(index + 1) * pan_size(buffer) > res.size) {
+      snprintf(err, GFX_ERR_LEN, "resource %u of table %u beyond its %" PRIu64
+               " bytes", index, table, (uint64_t)res.size);
+      return false;
+   }
+   *va = res.address + (uint64_t)index * pan_size(buffer);
+   return true;
+}
+
+bool
+PAN_GENX(sim_gfx_ld_buffer)(const struct pan_sim_space *space,
+                            uint64_t resources, unsigned table, uint32_t index,
+                            uint32_t offset, unsigned size, void *out,
+                            char *err)
+{
+   uint64_t va;
+   if (!PAN_GENX(sim_gfx_resource)(space, resources, table, index, &va, err))
+      return false;
+   const void *p =
+      PAN_GENX(sim_gfx_read)(space, va, pan_size(buffer), "buffer", err);
+   if (!p)
+      return false;
+   pan_unpack(p, buffer, buf);
+   /* Past the buffer: zeros, as robust access asks. */
+   if ((uint64_t)offset + size > buf.size) {
+      memset(out, 0, size);
+      return true;
+   }
+   p = PAN_GENX(sim_gfx_read)(space, buf.address + offset, size,
+                              "uniform buffer", err);
+   if (!p)
+      return false;
+   memcpy(out, p, size);
+   return true;
+}
+
+bool
+PAN_GENX(sim_gfx_env)(struct pan_sim_ctx *ctx, const void *packed_env,
+                      const char *what, struct gfx_env *out)
+{
+   pan_unpack(packed_env, shader_environment, env);
+   memset(out, 0, sizeof(*out));
+   out->resources = env.resources;
+   out->tls = env.thread_storage;
+   const void *spd = pan_sim_ctx_read(ctx, env.shader, pan_size(shader_program),
+                                      "shader program descriptor");
+   if (!spd)
+      return false;
+   pan_unpack(spd, shader_program, sp);
+   if (sp.type != MALI_DESCRIPTOR_TYPE_SHADER)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, env.shader,
+                           "%s: descriptor 0x%" PRIx64 " is not a shader "
+                           "program (type %u)",
+                           what, (uint64_t)env.shader, (unsigned)sp.type);
+   out->preload = sp.preload.r48_r63;
+   out->ftz =
+      sp.flush_to_zero_mode != MALI_FLUSH_TO_ZERO_MODE_PRESERVE_SUBNORMALS;
+   if (env.fau_count) {
+      out->fau_words = env.fau_count * 2;
+      out->fau = pan_sim_ctx_read(ctx, env.fau, env.fau_count * 8ull, "FAU");
+      if (!out->fau)
+         return false;
+   }
+   return PAN_GENX(sim_gfx_fetch)(ctx, sp.binary, what, &out->prog);
+}
+
+void
+PAN_GENX(sim_gfx_config)(const struct gfx_env *env, struct gfx_mem *m,
+                         const struct pan_sim_va_gfx *g,
+                         struct pan_sim_va_config *cfg)
+{
+   *cfg = (struct pan_sim_va_config){
+      .program = env->prog.words,
+      .program_words = env->prog.quads * 2,
+      .program_va = env->prog.va,
+      .uniforms = env->fau,
+      .uniform_words = env->fau_words,
+      .mem = PAN_GENX(sim_gfx_mem_ops),
+      .gfx = g,
+      .flush_f32 = env->ftz,
+      .flush_f16 = env->ftz,
+   };
+   cfg->mem.user = m;
+   cfg->special[1][1] = env->tls;       /* thread_local_pointer */
+   cfg->special[1][7] = env->resources; /* resource_table_pointer */
+}
+
+/*
+ * The hardware allocates vertex packets and hands a position shader their
+ * place through r59 and LEA_BUF_IMM; how is not public.  The simulator
+ * keeps the packets in host memory (one per index of every instance) and
+ * makes that handshake functional:
+ *    r59          packet number << 3 (the compiler adds 4 to it to reach
+ *                 the point size)
+ *    LEA_BUF_IMM  GFX_PACKET_WINDOW + (its source << 12)
+ * Stores in the window go, in the position shader, to the position
+ * (sub-slot 0, 16 bytes) or the point size (sub-slot 4); in the varying
+ * shader to the varyings at the store's offset (sub-slot 0).
+ */
+#define SLOT_SHIFT 12
+#define R59_SHIFT 3
+
+struct packet_run {
+   struct pan_sim_ctx *ctx;
+   struct pan_sim_draw_rec *rec;
+   uint64_t resources;
+   bool varying_shader;
+};
+
+static uint8_t *
+packet_window(struct gfx_mem *m, uint64_t addr, unsigned size)
+{
+   const struct packet_run *r = m->packet_user;
+   uint64_t x = (addr - GFX_PACKET_WINDOW) >> SLOT_SHIFT;
+   uint32_t off = addr & ((1u << SLOT_SHIFT) - 1);
+   uint64_t packet = x >> R59_SHIFT;
+   unsigned sub = x & ((1u << R59_SHIFT) - 1);
+   uint32_t lo = 0, hi = 0;
+
+   if (r->varying_shader && sub == 0) {
+      lo = PAN_SIM_PACKET_VARYINGS;
+      hi = r->rec->packet_B;
+   } else if (!r->varying_shader && sub == 0) {
+      hi = 16;
+   } else if (!r->varying_shader && sub == 4) {
+      lo = PAN_SIM_PACKET_POINT_SIZE;
+      hi = lo + 4;
+   }
+   if (packet < r->rec->nr_packets && lo + off + size <= hi && hi)
+      return r->rec->packets + packet * r->rec->packet_B + lo + off;
+   snprintf(m->message, sizeof(m->message),
+            "%s shader access of %u bytes at packet %" PRIu64
+            " slot %u offset %u is outside its vertex packet",
+            r->varying_shader ? "varying" : "position", size, packet, sub, off);
+   return NULL;
+}
+
+static bool
+pk_lea_buf(void *user, unsigned lane, unsigned table, unsigned index,
+           uint32_t linear, uint64_t *addr, char *err)
+{
+   (void)user, (void)lane, (void)table, (void)index, (void)err;
+   *addr = GFX_PACKET_WINDOW + ((uint64_t)linear << SLOT_SHIFT);
+   return true;
+}
+
+static bool
+pk_ld_attr(void *user, unsigned table, unsigned index, uint32_t vertex,
+           uint32_t instance, enum pan_sim_va_regfmt regfmt, unsigned comps,
+           uint32_t out[4], char *err)
+{
+   struct packet_run *r = user;
+   const struct pan_sim_space *space = r->ctx->space;
+   struct pan_sim_mem_format f;
+   uint64_t va;
+
+   if (!PAN_GENX(sim_gfx_resource)(space, r->resources, table, index, &va,
+                                   err))
+      return false;
+   const void *p = PAN_GENX(sim_gfx_read)(space, va, pan_size(attribute),
+                                          "attribute descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, attribute, at);
+   if (!PAN_GENX(sim_gfx_format)(at.format, "attribute", index, &f, err) ||
+       !PAN_GENX(sim_gfx_resource)(space, r->resources, at.table,
+                                   at.buffer_index, &va, err))
+      return false;
+   p = PAN_GENX(sim_gfx_read)(space, va, pan_size(buffer),
+                              "attribute buffer descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, buffer, buf);
+
+   uint64_t elem;
+   switch (at.attribute_type) {
+   case MALI_ATTRIBUTE_TYPE_1D:
+      elem = at.frequency == MALI_ATTRIBUTE_FREQUENCY_INSTANCE ? instance
+                                                               : vertex;
+      break;
+   case MALI_ATTRIBUTE_TYPE_1D_POT_DIVISOR:
+      elem = instance >> at.divisor_r;
+      break;
+   case MALI_ATTRIBUTE_TYPE_1D_NPOT_DIVISOR:
+      if (at.divisor_e) {
+         snprintf(err, GFX_ERR_LEN,
+                  "attribute %u: NPOT divisor with the extra bit is not "
+                  "modelled",
+                  index);
+         return false;
+      }
+      elem = ((uint64_t)instance * at.divisor_d) >> (32 + at.divisor_r);
+      break;
+   default: {
+      const char *t = PAN_GENX(attribute_type_name)(at.attribute_type);
+      snprintf(err, GFX_ERR_LEN, "attribute %u of type %s is not modelled",
+               index, t ? t : "undefined");
+      return false;
+   }
+   }
+   uint64_t off = elem * at.strided.stride + (int64_t)at.offset;
+   unsigned bytes = f.comps * f.bits / 8;
+   uint8_t zero[16] = { 0 };
+   /* Past the buffer: zeros (robust access; GL leaves it undefined). */
+   p = off + bytes <= buf.size
+          ? PAN_GENX(sim_gfx_read)(space, buf.address + off, bytes,
+                                   "attribute", err)
+          : zero;
+   if (!p)
+      return false;
+   pan_sim_mem_to_regs(&f, p, (enum pan_sim_regfmt)regfmt, comps, out);
+   return true;
+}
+
+static bool
+pk_ld_buffer(void *user, unsigned table, uint32_t index, uint32_t offset,
+             unsigned size, void *out, char *err)
+{
+   struct packet_run *r = user;
+   return PAN_GENX(sim_gfx_ld_buffer)(r->ctx->space, r->resources, table,
+                                      index, offset, size, out, err);
+}
+
+/* Vertex id of packet p: the index (plus base_vertex_offset) or, without
+ * indices, base_vertex_offset + i; *skip for restart indices. */
+struct packet_ids {
+   const uint8_t *indices;
+   unsigned index_B;
+   uint32_t count, base, restart;
+   bool use_restart;
+};
+
+static uint32_t
+packet_vertex(const struct packet_ids *ids, uint32_t p, bool *skip)
+{
+   uint32_t i = p % ids->count, v = 0;
+   *skip = false;
+   if (!ids->indices)
+      return ids->base + i;
+   memcpy(&v, ids->indices + (uint64_t)i * ids->index_B, ids->index_B);
+   *skip = ids->use_restart && v == ids->restart;
+   return v + ids->base;
+}
+
+/* One shader over every packet (the position or the varying shader). */
+static bool
+run_packets(struct packet_run *r, const void *packed_env,
+            const struct packet_ids *ids, const char *what)
+{
+   struct pan_sim_ctx *ctx = r->ctx;
+   struct gfx_env env;
+   if (!PAN_GENX(sim_gfx_env)(ctx, packed_env, what, &env))
+      return false;
+   r->resources = env.resources;
+
+   struct gfx_mem mem = {
+      .space = ctx->space,
+      .packet = packet_window,
+      .packet_user = r,
+   };
+   const struct pan_sim_va_gfx gfx = {
+      .user = r,
+      .ld_attr = pk_ld_attr,
+      .lea_buf = pk_lea_buf,
+      .ld_buffer = pk_ld_buffer,
+   };
+   struct pan_sim_va_config cfg;
+   PAN_GENX(sim_gfx_config)(&env, &mem, &gfx, &cfg);
+
+   struct pan_sim_va_warp *w = malloc(sizeof(*w));
+   bool ok = w != NULL;
+   uint32_t total = r->rec->nr_packets;
+   for (uint32_t first = 0; ok && first < total; first += GFX_LANES) {
+      unsigned lanes = total - first < GFX_LANES ? total - first : GFX_LANES;
+      uint16_t mask = 0;
+      uint32_t vid[GFX_LANES];
+      for (unsigned l = 0; l < lanes; ++l) {
+         bool skip;
+         vid[l] = packet_vertex(ids, first + l, &skip);
+         mask |= skip ? 0 : 1u << l;
+      }
+      if (!mask)
+         continue;
+      cfg.special[0][2] = first / GFX_LANES; /* warp_id */
+      pan_sim_va_warp_init(w, mask);
+      for (unsigned l = 0; l < lanes; ++l) {
+         uint32_t *reg = w->r[l];
+         if (env.preload & (1u << (59 - 48)))
+            reg[59] = (first + l) << R59_SHIFT;
+         if (env.preload & (1u << (60 - 48)))
+            reg[60] = vid[l];
+         if (env.preload & (1u << (61 - 48)))
+            reg[61] = (first + l) / ids->count;
+      }
+      if (pan_sim_va_run(w, &cfg) != PAN_SIM_VA_DONE)
+         ok = pan_sim_fault(ctx,
+                            mem.failed ? PAN_SIM_WRITE_FAULT
+                                       : MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC,
+                            env.prog.va,
+                            "%s 0x%" PRIx64 ", vertices %u..%u: %s%s%s", what,
+                            env.prog.va, first, first + lanes - 1, w->fault,
+                            mem.failed ? ": " : "", mem.message);
+   }
+   if (!w)
+      pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, env.prog.va, "out of memory");
+   free(w);
+   free(env.prog.words);
+   return ok;
+}
+
+bool
+PAN_GENX(sim_gfx_shade_packets)(struct pan_sim_ctx *ctx, uint64_t job_va,
+                                const void *job, struct pan_sim_draw_rec *rec)
+{
+   pan_section_unpack(job, malloc_vertex_job, primitive, prim);
+   pan_section_unpack(job, malloc_vertex_job, instance_count, ic);
+   pan_section_unpack(job, malloc_vertex_job, allocation, alloc);
+   pan_section_unpack(job, malloc_vertex_job, indices, ind);
+   struct packet_ids ids = {
+      .count = prim.index_count,
+      .base = prim.base_vertex_offset,
+   };
+   uint64_t n = (uint64_t)prim.index_count * ic.count;
+
+   if (n > MAX_VERTICES)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                           "%u indices x %u instances exceed the simulator's "
+                           "limit",
+                           prim.index_count, ic.count);
+   if (prim.index_type != MALI_INDEX_TYPE_NONE) {
+      ids.index_B = prim.index_type == MALI_INDEX_TYPE_UINT8    ? 1
+                    : prim.index_type == MALI_INDEX_TYPE_UINT16 ? 2
+                                                                : 4;
+      ids.indices = pan_sim_ctx_read(ctx, ind.address,
+                                     (uint64_t)ids.count * ids.index_B,
+                                     "indices");
+      if (!ids.indices)
+         return false;
+      ids.use_restart =
+         prim.restart.primitive_restart != MALI_PRIMITIVE_RESTART_NONE;
+      ids.restart = (uint32_t)((1ull << (8 * ids.index_B)) - 1);
+   }
+   if (alloc.vertex_attribute_stride > (1u << SLOT_SHIFT))
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                           "%u bytes of varyings per vertex exceed the "
+                           "simulator's %u",
+                           alloc.vertex_attribute_stride, 1u << SLOT_SHIFT);
+   rec->nr_packets = (uint32_t)n;
+   rec->packet_B = PAN_SIM_PACKET_VARYINGS + alloc.vertex_attribute_stride;
+   rec->packets = calloc(n, rec->packet_B);
+   if (!rec->packets)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
+
+   struct packet_run r = { .ctx = ctx, .rec = rec };
+   bool ok = run_packets(&r, pan_section_ptr(job, malloc_vertex_job, position),
+                         &ids, "position shader");
+   if (ok && prim.secondary_shader) {
+      r.varying_shader = true;
+      ok = run_packets(&r, pan_section_ptr(job, malloc_vertex_job, varying),
+                       &ids, "varying shader");
+   }
+   if (!ok) {
+      free(rec->packets);
+      rec->packets = NULL;
+   }
+   return ok;
+}
+#endif /* PAN_ARCH >= 9 */
 
 #endif

@@ -34,6 +34,8 @@ struct pan_sim_va_mem {
    bool (*write)(void *user, uint64_t addr, const void *data, unsigned size);
 };
 
+struct pan_sim_va_gfx;
+
 struct pan_sim_va_config {
    const uint64_t *program; /* instruction words */
    unsigned program_words;
@@ -47,6 +49,9 @@ struct pan_sim_va_config {
    uint64_t special[4][16];
 
    struct pan_sim_va_mem mem;
+   /* Descriptor work of graphics messages (pan_sim_va_gfx.h); NULL in
+    * compute jobs, where those instructions fault. */
+   const struct pan_sim_va_gfx *gfx;
    uint64_t budget;           /* 0: PAN_SIM_VA_DEFAULT_BUDGET */
    bool flush_f32, flush_f16; /* denormals flushed to zero */
 };

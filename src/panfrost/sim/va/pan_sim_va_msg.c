@@ -220,6 +220,6 @@ pan_sim_va_exec_msg(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
    case VA_FAM_ATOM1_RETURN:
       return atomic(c, ins);
    default:
-      return VA_SIM_UNCLAIMED;
+      return pan_sim_va_exec_msg_gfx(c, ins);
    }
 }

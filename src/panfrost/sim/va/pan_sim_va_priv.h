@@ -130,6 +130,10 @@ enum va_sim_result pan_sim_va_exec_sfu(struct pan_sim_va_ctx *c,
                                        const struct pan_sim_va_ins *ins);
 enum va_sim_result pan_sim_va_exec_msg(struct pan_sim_va_ctx *c,
                                        const struct pan_sim_va_ins *ins);
+/* Graphics messages (pan_sim_va_msg_gfx.c), reached from the message
+ * group. */
+enum va_sim_result pan_sim_va_exec_msg_gfx(struct pan_sim_va_ctx *c,
+                                           const struct pan_sim_va_ins *ins);
 
 static inline uint64_t
 va_sim_sext(uint64_t v, unsigned bits)

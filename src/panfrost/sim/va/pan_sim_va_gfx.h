@@ -1,0 +1,86 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Graphics messages of the Valhall interpreter (pan_sim_va_msg_gfx.c), the
+ * counterpart of the Bifrost pan_sim_bi_gfx.h: the interpreter decodes the
+ * instruction and moves registers; everything that needs descriptors
+ * (resource tables, the vertex being shaded, the primitive under a pixel,
+ * render targets) is the executor's, reached through these callbacks.  A
+ * callback returns false after writing why into err (at most
+ * PAN_SIM_VA_GFX_ERR_LEN bytes); the instruction then faults with it.
+ */
+
+#ifndef PAN_SIM_VA_GFX_H
+#define PAN_SIM_VA_GFX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Register formats, numbered as the simulator's neutral enum
+ * (pan_sim_regfmt of pan_sim_draw.h), which the executors cast to. */
+enum pan_sim_va_regfmt {
+   PAN_SIM_VA_REG_F16 = 0,
+   PAN_SIM_VA_REG_F32 = 1,
+   PAN_SIM_VA_REG_S32 = 2,
+   PAN_SIM_VA_REG_U32 = 3,
+   PAN_SIM_VA_REG_S16 = 4,
+   PAN_SIM_VA_REG_U16 = 5,
+   PAN_SIM_VA_REG_AUTO = 8,
+};
+
+/* LD_VAR_SPECIAL's index immediate. */
+enum pan_sim_va_special_var {
+   PAN_SIM_VA_VAR_POINT = 0, /* gl_PointCoord (v2) */
+   PAN_SIM_VA_VAR_FRAG_W = 2,
+   PAN_SIM_VA_VAR_FRAG_Z = 3,
+};
+
+#define PAN_SIM_VA_GFX_ERR_LEN 160
+
+struct pan_sim_va_gfx {
+   void *user;
+   /* LD_ATTR_IMM / LD_ATTR: components [0, comps) of attribute `index` of
+    * resource table `table` for the vertex and instance ids the shader
+    * passes, converted to regfmt (16-bit formats pack two a word). */
+   bool (*ld_attr)(void *user, unsigned table, unsigned index,
+                   uint32_t vertex, uint32_t instance,
+                   enum pan_sim_va_regfmt regfmt, unsigned comps,
+                   uint32_t out[4], char *err);
+   /* LEA_BUF_IMM: the address a lane stores its vertex outputs at, from
+    * the value the hardware preloaded (`linear`). */
+   bool (*lea_buf)(void *user, unsigned lane, unsigned table, unsigned index,
+                   uint32_t linear, uint64_t *addr, char *err);
+   /* LD_VAR_BUF(_IMM): comps components at byte `offset` of the vertex
+    * packets of the lane's primitive, stored as binary32 (src16 false) or
+    * binary16, interpolated (or the provoking vertex's raw bits when
+    * flat), into f32 or f16 (out16) registers. */
+   bool (*ld_var_buf)(void *user, unsigned lane, uint32_t offset, bool flat,
+                      bool src16, bool out16, unsigned comps, uint32_t out[4],
+                      char *err);
+   /* LD_VAR_SPECIAL: gl_PointCoord, 1/w or z at the lane's pixel, as
+    * binary32. */
+   bool (*ld_var_special)(void *user, unsigned lane,
+                          enum pan_sim_va_special_var which, float out[2],
+                          char *err);
+   /* BLEND: colour registers to the render target the 64-bit internal
+    * blend descriptor names, when coverage bit 0 is set.  *shader: the
+    * descriptor asks for a blend shader (refused by executors today). */
+   bool (*blend)(void *user, unsigned lane, uint64_t descriptor,
+                 uint32_t coverage, enum pan_sim_va_regfmt regfmt,
+                 const uint32_t in[4], char *err);
+   /* LD_BUFFER: size bytes at byte offset of buffer `index` of resource
+    * table `table` (uniform buffers). */
+   bool (*ld_buffer)(void *user, unsigned table, uint32_t index,
+                     uint32_t offset, unsigned size, void *out, char *err);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,310 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Graphics message instructions of the Valhall interpreter, the forms the
+ * stock compiler emits for malloc-IDVS vertex shaders and for fragment
+ * shaders on v9:
+ *    LD_ATTR_IMM, LD_ATTR  attribute load (vertex id, instance id in
+ *                  sources 0 and 1; the register form's index in source 2)
+ *    LEA_BUF_IMM   where the lane's vertex outputs go (source 0 is the
+ *                  preloaded linear id, possibly offset by the shader)
+ *    LD_VAR_BUF_IMM, LD_VAR_BUF  varying at a byte offset of the vertex
+ *                  packets, interpolated or flat as the source format says
+ *    LD_VAR_SPECIAL  point coordinate, fragment 1/w and z
+ *    LD_BUFFER     uniform buffer load (offset in source 0, the buffer in
+ *                  the low byte of the mode word in source 1)
+ *    ATEST         single sample, no alpha-to-coverage: coverage passes
+ *    BLEND         colour to a render target; on the fixed-function path
+ *                  it then branches `target` instructions past the next
+ * Everything needing descriptors goes through the executor's callbacks
+ * (pan_sim_va_gfx.h); without them (compute jobs) these fault.  The
+ * table-based LD_VAR forms, LEA_ATTR, ST_CVT, LD_TILE/ST_TILE and ZS_EMIT
+ * are refused by name.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pan_sim_fp.h"
+#include "pan_sim_va_gfx.h"
+#include "pan_sim_va_priv.h"
+
+static unsigned
+comps_of(const struct pan_sim_va_ins *ins)
+{
+   int v = pan_sim_va_mod(ins, "vecsize");
+   return v < 0 ? 1 : (unsigned)v + 1;
+}
+
+static bool
+named(const struct pan_sim_va_ins *ins, const char *name)
+{
+   return !strcmp(ins->op->name, name);
+}
+
+static bool
+named_prefix(const struct pan_sim_va_ins *ins, const char *prefix)
+{
+   return !strncmp(ins->op->name, prefix, strlen(prefix));
+}
+
+static enum pan_sim_va_regfmt
+regfmt_of(const struct pan_sim_va_ins *ins)
+{
+   static const char *const names[] = { "f16", "f32", "s32",
+                                        "u32", "s16", "u16" };
+   const char *n = pan_sim_va_mod_str(ins, "regfmt", NULL);
+   for (unsigned i = 0; n && i < 6; ++i) {
+      if (!strcmp(n, names[i]))
+         return (enum pan_sim_va_regfmt)i;
+   }
+   return PAN_SIM_VA_REG_AUTO;
+}
+
+static unsigned
+words_of(enum pan_sim_va_regfmt f, unsigned comps)
+{
+   return f == PAN_SIM_VA_REG_F16 || f == PAN_SIM_VA_REG_S16 ||
+                f == PAN_SIM_VA_REG_U16
+             ? (comps + 1) / 2
+             : comps;
+}
+
+/* Writes n words to staging vector 0 of the lane. */
+static enum va_sim_result
+put(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins, unsigned lane,
+    const uint32_t *v, unsigned n)
+{
+   unsigned reg, count;
+   pan_sim_va_staging(ins, 0, &reg, &count);
+   if (count < n)
+      return pan_sim_va_fault(c, ins, "staging vector too short");
+   memcpy(&c->w->r[lane][reg], v, n * 4);
+   return VA_SIM_OK;
+}
+
+static enum va_sim_result
+failed(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+       unsigned lane, const char *err)
+{
+   return pan_sim_va_fault(c, ins, "lane %u: %s", lane, err);
+}
+
+static enum va_sim_result
+ld_attr(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+        const struct pan_sim_va_gfx *g)
+{
+   enum pan_sim_va_regfmt f = regfmt_of(ins);
+   unsigned comps = comps_of(ins);
+   bool imm = named(ins, "ld_attr_imm");
+
+   if (!imm && !named(ins, "ld_attr"))
+      return pan_sim_va_refuse(c, ins, "texture-table attribute loads");
+   if (f == PAN_SIM_VA_REG_AUTO || !g->ld_attr)
+      return pan_sim_va_refuse(c, ins, f == PAN_SIM_VA_REG_AUTO
+                                          ? "attribute loads without a "
+                                            "register format"
+                                          : "attributes outside a vertex "
+                                            "shader");
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint32_t out[4] = { 0 };
+      unsigned table, index;
+      if (imm) {
+         table = (unsigned)pan_sim_va_imm(ins, "table");
+         index = (unsigned)pan_sim_va_imm(ins, "index");
+      } else {
+         /* Resource handle: table in the top byte, index below. */
+         uint32_t h = pan_sim_va_src32(c, ins, 2, l);
+         table = h >> 24;
+         index = h & 0xffffff;
+      }
+      if (!g->ld_attr(g->user, table, index, pan_sim_va_src32(c, ins, 0, l),
+                      pan_sim_va_src32(c, ins, 1, l), f, comps, out, err))
+         return failed(c, ins, l, err);
+      if (put(c, ins, l, out, words_of(f, comps)))
+         return VA_SIM_FAULT;
+   }
+   return VA_SIM_OK;
+}
+
+static enum va_sim_result
+lea_buf(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+        const struct pan_sim_va_gfx *g)
+{
+   if (!g->lea_buf)
+      return pan_sim_va_refuse(c, ins, "vertex outputs outside a vertex "
+                                       "shader");
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint64_t addr;
+      if (!g->lea_buf(g->user, l, (unsigned)pan_sim_va_imm(ins, "table"),
+                      (unsigned)pan_sim_va_imm(ins, "index"),
+                      pan_sim_va_src32(c, ins, 0, l), &addr, err))
+         return failed(c, ins, l, err);
+      uint32_t v[2] = { (uint32_t)addr, (uint32_t)(addr >> 32) };
+      if (put(c, ins, l, v, 2))
+         return VA_SIM_FAULT;
+   }
+   return VA_SIM_OK;
+}
+
+static enum va_sim_result
+ld_var(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+       const struct pan_sim_va_gfx *g)
+{
+   unsigned comps = comps_of(ins);
+
+   if (named(ins, "ld_var_special")) {
+      int which = (int)pan_sim_va_imm(ins, "index");
+      enum pan_sim_va_regfmt f = regfmt_of(ins);
+      if (!g->ld_var_special || (f != PAN_SIM_VA_REG_F32 &&
+                                 f != PAN_SIM_VA_REG_F16) ||
+          (which != PAN_SIM_VA_VAR_POINT && which != PAN_SIM_VA_VAR_FRAG_W &&
+           which != PAN_SIM_VA_VAR_FRAG_Z))
+         return pan_sim_va_refuse(c, ins, "this special varying");
+      foreach_lane(c, l)
+      {
+         char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+         float v[2];
+         uint32_t out[2] = { 0, 0 };
+         if (!g->ld_var_special(g->user, l, (enum pan_sim_va_special_var)which,
+                                v, err))
+            return failed(c, ins, l, err);
+         unsigned n = which == PAN_SIM_VA_VAR_POINT ? (comps < 2 ? comps : 2)
+                                                    : 1;
+         for (unsigned k = 0; k < n; ++k) {
+            if (f == PAN_SIM_VA_REG_F32)
+               memcpy(&out[k], &v[k], 4);
+            else
+               out[0] |= pan_sim_fp_round_f64(v[k], PAN_SIM_ROUND_RTE, 5, 10)
+                         << (16 * k);
+         }
+         if (put(c, ins, l, out, f == PAN_SIM_VA_REG_F32 ? n : 1))
+            return VA_SIM_FAULT;
+      }
+      return VA_SIM_OK;
+   }
+   if (!named_prefix(ins, "ld_var_buf"))
+      return pan_sim_va_refuse(c, ins, "table varyings (the stock driver "
+                                       "reads them from vertex packets)");
+   const char *src = pan_sim_va_mod_str(ins, "srcfmt", "src_f32");
+   bool flat = !strncmp(src, "src_flat", 8);
+   bool src16 = !strcmp(src + strlen(src) - 2, "16");
+   bool out16 = !strcmp(ins->op->name + strlen(ins->op->name) - 4, ".f16");
+   bool imm = named_prefix(ins, "ld_var_buf_imm");
+   if (!g->ld_var_buf)
+      return pan_sim_va_refuse(c, ins, "varyings outside a fragment shader");
+
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint32_t out[4] = { 0 };
+      uint32_t offset = imm ? (uint32_t)pan_sim_va_imm(ins, "index")
+                            : pan_sim_va_src32(c, ins, 1, l);
+      if (!g->ld_var_buf(g->user, l, offset, flat, src16, out16, comps, out,
+                         err))
+         return failed(c, ins, l, err);
+      if (put(c, ins, l, out, out16 ? (comps + 1) / 2 : comps))
+         return VA_SIM_FAULT;
+   }
+   return VA_SIM_OK;
+}
+
+static enum va_sim_result
+ld_buffer(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+          const struct pan_sim_va_gfx *g)
+{
+   unsigned bytes = va_types[ins->sem->dtype].bits / 8;
+
+   if (!g->ld_buffer)
+      return pan_sim_va_refuse(c, ins, "buffers without a resource table");
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint32_t mode = pan_sim_va_src32(c, ins, 1, l);
+      uint32_t out[4] = { 0 };
+      unsigned reg, count;
+      if (mode >> 25)
+         return pan_sim_va_refuse(c, ins, "loads of buffer descriptors");
+      if (!g->ld_buffer(g->user, 0, mode & 0xff, pan_sim_va_src32(c, ins, 0, l),
+                        bytes, out, err))
+         return failed(c, ins, l, err);
+      pan_sim_va_staging(ins, 0, &reg, &count);
+      if (count * 4 < bytes)
+         return pan_sim_va_fault(c, ins, "staging vector too short");
+      memcpy(&c->w->r[l][reg], out, (bytes + 3) / 4 * 4);
+   }
+   return VA_SIM_OK;
+}
+
+static enum va_sim_result
+atest(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
+{
+   foreach_lane(c, l)
+   {
+      uint32_t cov = pan_sim_va_src32(c, ins, 0, l);
+      if (put(c, ins, l, &cov, 1))
+         return VA_SIM_FAULT;
+   }
+   return VA_SIM_OK;
+}
+
+static enum va_sim_result
+blend(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+      const struct pan_sim_va_gfx *g)
+{
+   enum pan_sim_va_regfmt f = regfmt_of(ins);
+   unsigned comps = comps_of(ins), reg, count;
+
+   if (!g->blend)
+      return pan_sim_va_refuse(c, ins, "blending outside a fragment shader");
+   if (f == PAN_SIM_VA_REG_AUTO)
+      return pan_sim_va_refuse(c, ins, "blending without a register format");
+   pan_sim_va_staging(ins, 0, &reg, &count);
+   if (count < words_of(f, comps))
+      return pan_sim_va_fault(c, ins, "staging vector too short");
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint32_t in[4] = { 0 };
+      memcpy(in, &c->w->r[l][reg], words_of(f, comps) * 4);
+      if (f == PAN_SIM_VA_REG_F16 && comps < 4)
+         return pan_sim_va_refuse(c, ins, "blending fewer than 4 binary16 "
+                                          "components");
+      if (!g->blend(g->user, l, pan_sim_va_src64(c, ins, 0, l),
+                    pan_sim_va_src32(c, ins, 1, l), f, in, err))
+         return failed(c, ins, l, err);
+      /* Fixed function: skip the blend-shader call sequence that follows. */
+      c->next[l] = c->pc + 1 + (uint32_t)pan_sim_va_imm(ins, "target");
+   }
+   return VA_SIM_OK;
+}
+
+enum va_sim_result
+pan_sim_va_exec_msg_gfx(struct pan_sim_va_ctx *c,
+                        const struct pan_sim_va_ins *ins)
+{
+   static const struct pan_sim_va_gfx none = { 0 };
+   const struct pan_sim_va_gfx *g = c->cfg->gfx ? c->cfg->gfx : &none;
+
+   switch (ins->sem->family) {
+   case VA_FAM_LD_ATTR:
+      return ld_attr(c, ins, g);
+   case VA_FAM_LEA_BUF_IMM:
+      return lea_buf(c, ins, g);
+   case VA_FAM_LD_VAR:
+      return ld_var(c, ins, g);
+   case VA_FAM_LD_BUFFER:
+      return ld_buffer(c, ins, g);
+   case VA_FAM_ATEST:
+      return atest(c, ins);
+   case VA_FAM_BLEND:
+      return blend(c, ins, g);
+   default:
+      return VA_SIM_UNCLAIMED;
+   }
+}
