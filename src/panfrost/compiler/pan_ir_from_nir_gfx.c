@@ -275,24 +275,33 @@ store_fragment_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
    nir_io_semantics sem = nir_intrinsic_io_semantics(intr);
    nir_alu_type t = nir_intrinsic_src_type(intr);
+   nir_alu_type base = nir_alu_type_get_base_type(t);
    int rt = sem.location == FRAG_RESULT_COLOR
                ? 0
                : (int)sem.location - FRAG_RESULT_DATA0;
 
+   if (sem.location == FRAG_RESULT_DEPTH && t == nir_type_float32) {
+      ctx->depth = pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[0]), 0);
+      return;
+   }
    if (rt < 0 || rt >= 8) {
       pan_ir_from_nir_error(ctx, "fragment output %s is unsupported",
                             gl_frag_result_name(sem.location));
       return;
    }
-   if (t != nir_type_float32 || nir_intrinsic_component(intr) ||
+   if (nir_alu_type_get_type_size(t) != 32 || nir_intrinsic_component(intr) ||
        sem.dual_source_blend_index) {
       pan_ir_from_nir_error(
-         ctx, "fragment output of type %s%s",
-         nir_alu_type_get_base_type(t) == nir_type_float ? "float" : "int",
+         ctx, "fragment output of %u-bit %s%s",
+         nir_alu_type_get_type_size(t),
+         base == nir_type_float ? "float" : "int",
          sem.dual_source_blend_index ? " (dual source)" : "");
       return;
    }
-   /* Missing components: 0, alpha 1. */
+   /* Missing components: 0, alpha 1 (of the output's type). */
+   enum pan_ir_type type = base == nir_type_float ? PAN_IR_TYPE_F32
+                           : base == nir_type_uint ? PAN_IR_TYPE_U32
+                                                   : PAN_IR_TYPE_S32;
    pan_ir_index c = store_data(ctx, intr, 3, pan_ir_imm(0));
    unsigned n = nir_src_num_components(intr->src[0]);
    pan_ir_index w[4] = {
@@ -300,9 +309,11 @@ store_fragment_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       pan_ir_word(c, 1),
       pan_ir_word(c, 2),
       n == 4 ? pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[0]), 3)
-             : pan_ir_imm(0x3f800000),
+      : type == PAN_IR_TYPE_F32 ? pan_ir_imm(0x3f800000)
+                                : pan_ir_imm(1),
    };
    ctx->colour[rt] = pan_ir_collect(&ctx->b, 4, w);
+   ctx->colour_type[rt] = type;
 }
 
 /* discard_if of a float comparison tests it directly; any other condition
@@ -432,22 +443,32 @@ pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx)
       if (ctx->colour[rt].kind != PAN_IR_NULL)
          last = rt;
    }
-   if (ctx->stage != MESA_SHADER_FRAGMENT || last < 0)
+   if (ctx->stage != MESA_SHADER_FRAGMENT ||
+       (last < 0 && ctx->depth.kind == PAN_IR_NULL))
       return;
 
    /* The alpha test reads render target 0's alpha (the first written when
-    * there is none), and gives the coverage the blends use. */
+    * there is none; 1.0 for an integer one), and gives the coverage the
+    * depth write and the blends use. */
    pan_ir_builder *b = &ctx->b;
-   unsigned first = 0;
-   while (ctx->colour[first].kind == PAN_IR_NULL)
-      first++;
-   pan_ir_index cov = pan_ir_atest(b, pan_ir_preload(b, PAN_IR_REG_COVERAGE),
-                                   pan_ir_word(ctx->colour[first], 3),
-                                   pan_ir_special(PAN_IR_SPECIAL_ATEST_DATUM));
-   for (unsigned rt = 0; rt <= (unsigned)last; ++rt) {
+   pan_ir_index cov = pan_ir_preload(b, PAN_IR_REG_COVERAGE);
+   if (last >= 0) {
+      unsigned first = 0;
+      while (ctx->colour[first].kind == PAN_IR_NULL)
+         first++;
+      pan_ir_index alpha = ctx->colour_type[first] == PAN_IR_TYPE_F32
+                              ? pan_ir_word(ctx->colour[first], 3)
+                              : pan_ir_imm(0x3f800000);
+      cov = pan_ir_atest(b, cov, alpha,
+                         pan_ir_special(PAN_IR_SPECIAL_ATEST_DATUM));
+   }
+   if (ctx->depth.kind != PAN_IR_NULL)
+      cov = pan_ir_zs_emit(b, ctx->depth, pan_ir_imm(0), cov);
+   for (int rt = 0; rt <= last; ++rt) {
       if (ctx->colour[rt].kind == PAN_IR_NULL)
          continue;
-      pan_ir_blend(b, rt | (rt == (unsigned)last ? 0x100 : 0), ctx->colour[rt],
+      pan_ir_blend(b, ctx->colour_type[rt], rt | (rt == last ? 0x100 : 0),
+                   ctx->colour[rt],
                    pan_ir_special(PAN_IR_SPECIAL_BLEND_DESC_0 + rt), cov);
    }
 }

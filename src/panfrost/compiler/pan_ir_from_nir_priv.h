@@ -24,8 +24,11 @@ struct pan_ir_from_nir {
 
    gl_shader_stage stage;
    struct pan_va_binary *bin; /* push table */
-   /* Fragment colour per render target, emitted at the end. */
+   /* Fragment colour per render target (4 words of colour_type) and the
+    * depth output, emitted at the end. */
    pan_ir_index colour[8];
+   enum pan_ir_type colour_type[8];
+   pan_ir_index depth;
    /* The IDVS output address, computed once per block. */
    pan_ir_index vary_addr;
    pan_ir_block *vary_addr_block;
@@ -48,7 +51,8 @@ void pan_ir_from_nir_intrinsic(struct pan_ir_from_nir *ctx,
 /* Graphics intrinsics (pan_ir_from_nir_gfx.c); false when not one. */
 bool pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
                                    nir_intrinsic_instr *intr);
-/* The fragment shader's tail: ATEST and one BLEND per colour output. */
+/* The fragment shader's tail: ATEST, ZS_EMIT of a depth output and one
+ * BLEND per colour output. */
 void pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx);
 
 /* exp2, log2, sin, cos of a float word (pan_ir_from_nir_sfu.c); null

@@ -261,10 +261,15 @@ OPS = [
     # Alpha test: s0 coverage (r60), s1 alpha, s2 the atest datum.
     Op('atest', 3, side_effects=True,
        va=VA('atest', ['flow=wait'], ['{sr}', '{s0}', '{s1}', '{s2}'])),
-    Op('blend', 3, dest=False, mods=['imm'], side_effects=True,
-       doc='s0 colour (4 words), s1 blend descriptor, s2 coverage; imm '
-           'the render target, bit 8 set on the last one.  Emitted as '
-           'BLEND and the blend-shader call sequence'),
+    Op('blend', 3, dest=False, mods=['type', 'imm'], side_effects=True,
+       doc='s0 colour (4 words of the type), s1 blend descriptor, s2 '
+           'coverage; imm the render target, bit 8 set on the last one.  '
+           'Emitted as BLEND and the blend-shader call sequence'),
+    # Depth output: s0 depth, s1 stencil (unused), s2 coverage; the
+    # result is the updated coverage.
+    Op('zs_emit', 3, side_effects=True,
+       va=VA('zs_emit', ['z=1', 'stencil=0', 'slot=slot0', 'flow=wait'],
+              ['{sr}', '{s0}', '{s1}', '{s2}'])),
     falu('discard', 2, VA('discard.f32', ['cmp={cmp}'], ['{s0}', '{s1}']),
          dest=False, mods=['cmp'], side_effects=True,
          doc='ends the lanes where s0 cmp s1'),

@@ -290,7 +290,8 @@ build_blend(struct emit_ctx *c, const pan_ir_instr *I, unsigned k,
       in->operands[0].count = 4;
       in->operands[3].imm = last ? 0 : 2 * 8;
       in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "vecsize", "v4" };
-      in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "regfmt", "f32" };
+      in->mods[in->nr_mods++] =
+         (struct pan_va_mod_value){ "regfmt", fill_mod(I, "{regfmt}") };
       in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "slot", "slot0" };
       if (last)
          in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "flow", "end" };

@@ -326,6 +326,107 @@ test_two_targets(void)
    ralloc_free(b.shader);
 }
 
+/* gl_FragDepth: ZS_EMIT (depth only) reads the depth and the coverage
+ * ATEST gave, and the BLEND reads the coverage ZS_EMIT gives; a shader
+ * writing the depth alone ends after its ZS_EMIT. */
+static void
+test_depth_output(void)
+{
+   for (unsigned colour = 0; colour < 2; ++colour) {
+      void *ctx = ralloc_context(NULL);
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "depth%u", colour);
+      nir_variable *v0 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                                VARYING_SLOT_VAR0, 0, "v0");
+      nir_variable *z = io_var(b.shader, nir_var_shader_out, glsl_float_type(),
+                               FRAG_RESULT_DEPTH, 0, "z");
+      nir_ssa_def *x = nir_load_var(&b, v0);
+      nir_store_var(&b, z, nir_fmul(&b, nir_channel(&b, x, 2), nir_channel(&b, x, 0)), 1);
+      if (colour) {
+         nir_variable *o = io_var(b.shader, nir_var_shader_out,
+                                  glsl_vec4_type(), FRAG_RESULT_DATA0, 0, "c");
+         nir_store_var(&b, o, x, 0xf);
+      }
+      struct pan_va_binary bin;
+      unsigned nr = 0;
+      char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+      int zs = find_line(l, nr, "zs_emit.z.slot0");
+      int at = find_line(l, nr, "atest");
+      int bl = find_line(l, nr, "blend");
+      PAN_EXPECT(zs >= 0);
+      PAN_EXPECT(colour ? at >= 0 && at < zs && bl > zs : at < 0 && bl < 0);
+      if (zs >= 0) {
+         /* {cov out}, depth, stencil (unused), cov in */
+         char out[8] = "", in[8] = "";
+         PAN_EXPECT(!strstr(l[zs], ".stencil"));
+         PAN_EXPECT(sscanf(l[zs], "%*s {%7[^:]:1}, r%*u, #0x0, %7s", out,
+                           in) == 2);
+         if (colour && at >= 0 && bl >= 0) {
+            char atout[8] = "";
+            PAN_EXPECT(sscanf(l[at], "atest.wait {%7[^:]", atout) == 1);
+            PAN_EXPECT(!strcmp(atout, in));
+            PAN_EXPECT(strstr(l[bl], out) != NULL);
+         } else {
+            PAN_EXPECT(!strcmp(in, "r60"));
+            /* Nothing after it but the end. */
+            PAN_EXPECT(zs + 1 == (int)nr - 1 && !strcmp(l[nr - 1], "nop.end"));
+         }
+      }
+      if (pan_test_failures)
+         dump(l, nr);
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
+/* Integer colour outputs blend with their register format; a missing alpha
+ * is the integer 1 and the alpha test reads 1.0. */
+static void
+test_integer_outputs(void)
+{
+   static const struct {
+      enum glsl_base_type base;
+      const char *regfmt;
+   } cases[] = {
+      { GLSL_TYPE_INT, "blend.slot0.v4.s32.end" },
+      { GLSL_TYPE_UINT, "blend.slot0.v4.u32.end" },
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(cases); ++i) {
+      void *ctx = ralloc_context(NULL);
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "int%u", i);
+      nir_variable *o =
+         io_var(b.shader, nir_var_shader_out,
+                glsl_vector_type(cases[i].base, 3), FRAG_RESULT_DATA0, 0, "c");
+      nir_ssa_def *k = nir_load_ubo(&b, 3, 32, nir_imm_int(&b, 0),
+                                    nir_imm_int(&b, 0), .align_mul = 4,
+                                    .range = ~0);
+      nir_store_var(&b, o, nir_iadd_imm(&b, k, 7), 0x7);
+      struct pan_va_binary bin;
+      unsigned nr = 0;
+      char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+      int bl = find_line(l, nr, cases[i].regfmt);
+      int at = find_line(l, nr, "atest");
+      PAN_EXPECT(bl >= 0 && at >= 0 && at < bl);
+      if (at >= 0)
+         PAN_EXPECT_STR_HAS(l[at], ", r60, #0x3f800000, atest_datum");
+      if (bl >= 0) {
+         /* Word 3 of the staging vector is set to 1. */
+         unsigned base = 0;
+         PAN_EXPECT(sscanf(l[bl], "%*s {r%u:4}", &base) == 1);
+         char want[48];
+         snprintf(want, sizeof(want), "iadd_imm.i32 r%u, #0x0, constant:1",
+                  base + 3);
+         int one = find_line(l, nr, want);
+         PAN_EXPECT(one >= 0 && one < bl);
+      }
+      if (pan_test_failures)
+         dump(l, nr);
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* discard_if(u0 < u1) on the interpreter: all lanes or none end. */
 static void
 test_discard_runs(void)
@@ -778,12 +879,12 @@ test_refusals(void)
    ralloc_free(b.shader);
 
    b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, &pan_va_nir_options,
-                                      "depth");
-   out = io_var(b.shader, nir_var_shader_out, glsl_float_type(),
-                FRAG_RESULT_DEPTH, 0, "z");
-   nir_store_var(&b, out, nir_imm_float(&b, 0.5f), 1);
+                                      "stencil");
+   out = io_var(b.shader, nir_var_shader_out, glsl_int_type(),
+                FRAG_RESULT_STENCIL, 0, "s");
+   nir_store_var(&b, out, nir_imm_int(&b, 1), 1);
    PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
-   PAN_EXPECT_STR_HAS(err, "FRAG_RESULT_DEPTH");
+   PAN_EXPECT_STR_HAS(err, "FRAG_RESULT_STENCIL");
    ralloc_free(b.shader);
 }
 
@@ -795,6 +896,8 @@ main(void)
    PAN_RUN_CASE(test_vertex_varying);
    PAN_RUN_CASE(test_fragment);
    PAN_RUN_CASE(test_two_targets);
+   PAN_RUN_CASE(test_depth_output);
+   PAN_RUN_CASE(test_integer_outputs);
    PAN_RUN_CASE(test_discard_runs);
    PAN_RUN_CASE(test_float_ops);
    PAN_RUN_CASE(test_dynamic_ubo);
