@@ -201,3 +201,15 @@ fail:
    ralloc_free(tmp);
    return false;
 }
+
+void
+pan_compile_lower_nir(nir_shader *nir)
+{
+   lower_nir(nir);
+}
+
+unsigned
+pan_compile_work_regs(pan_ir_shader *s, const uint8_t *regs)
+{
+   return work_regs(s, regs);
+}

@@ -81,6 +81,30 @@ bool pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
                          struct pan_va_binary *out, FILE *print_ir, char *err,
                          size_t err_size);
 
+/*
+ * Bifrost (v6 Mali-G72, v7 Mali-G52): the same NIR in (built with
+ * pan_va_nir_options), clauses out.  Compute shaders only so far; see
+ * docs/drivers/panfrost/compiler.rst, "Bifrost".
+ */
+struct pan_bi_binary {
+   uint64_t *words; /* ralloc'd on the mem_ctx given; 2 per quadword */
+   unsigned nr_words;
+   unsigned work_regs; /* registers r0..work_regs-1 hold values */
+   unsigned loops;
+   /* Figures: FMA/ADD instructions that are not NOPs, tuples, clauses,
+    * quadwords, NOP slots. */
+   unsigned instrs, tuples, clauses, quads, nops;
+};
+
+struct pan_bi_compile_options {
+   unsigned arch; /* 6 or 7; 0: 7 */
+};
+
+bool pan_bi_compile(nir_shader *nir, void *mem_ctx,
+                    const struct pan_bi_compile_options *opts,
+                    struct pan_bi_binary *out, FILE *print_ir, char *err,
+                    size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

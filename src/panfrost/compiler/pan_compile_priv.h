@@ -11,9 +11,15 @@
 
 #include "compiler/nir/nir_builder.h"
 #include "pan_compile.h"
+#include "pan_ir.h"
 
 /* Vertex and fragment I/O, viewport transform, IDVS variant split
  * (pan_va_lower_gfx.c). */
 void pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant);
+
+/* The NIR lowering of pan_compile.c and the register count of an
+ * allocation, for the other back ends' entry points. */
+void pan_compile_lower_nir(nir_shader *nir);
+unsigned pan_compile_work_regs(pan_ir_shader *s, const uint8_t *regs);
 
 #endif

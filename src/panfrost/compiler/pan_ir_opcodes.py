@@ -6,8 +6,8 @@ The opcodes of the Panfrost compiler IR, described once.
 Each opcode gives its operand counts, which modifiers it uses, whether its
 sources take float modifiers (neg/abs), flags for the passes, and how the
 Valhall back end writes it in our assembly syntax
-(docs/drivers/panfrost/assembly.rst), which the isa library encodes.  A
-Bifrost column joins when that back end does.
+(docs/drivers/panfrost/assembly.rst), which the isa library encodes, and
+its Bifrost forms (BI_FORMS below).
 
 The Valhall form, VA(name, mods, args), is structured: pan_va_emit.c
 fills it in and hands it to the isa library's structured encoder
@@ -26,6 +26,21 @@ syntax, for documentation and debug printing only.
   mod values {vecsize} (vector size of the destination, else source 0)
   and {regfmt} (register format of the type) are filled in too.
 An op without a Valhall form must be lowered before emission.
+
+A Bifrost form, BI(name, unit, mods, args), names an instruction of
+src/panfrost/isa/bifrost_isa.py on the FMA or ADD unit; pan_bi_emit.c
+picks the encoding of that name the modifiers fit and fills in the source
+selectors.  An op may list several forms: the first whose `when`
+("type=s32", "cmp=eq,ne") matches is used.
+  mods   "field=value"; values {cmp} and {eq} as for Valhall
+  args   one per source selector, in the encoding's order: {sN} source N,
+         {sN.W} word W of source N, "{sN}.neg=FIELD" the field a negated
+         source toggles (default negK/absK for selector K), zero (FMA
+         zero), {imm} the immediate field as a constant, {offset} the
+         branch distance (a constant), r{imm} the register imm
+  staging  'd': the destination is the staging vector, 's0': source 0
+  msg    the clause header's message type
+An op without a Bifrost form is refused by the Bifrost back end.
 
 Run with --header/--code to generate pan_ir_opcodes.h, pan_ir_opcodes.c and
 --builder for pan_ir_builder.h.
@@ -74,6 +89,49 @@ class VA:
         ops = [a + ('.%s=%s' % tuple(m) if m else '')
                for _, _, m, a in self.args]
         return t + (' ' + ', '.join(ops) if ops else '')
+
+
+# Argument kinds of a Bifrost form (enum pan_ir_bi_arg).
+BI_ARGS = ['src', 'zero', 'imm', 'offset', 'reg_imm']
+
+
+class BI:
+    def __init__(self, name, unit, mods=(), args=(), when=None,
+                 staging=None, msg='none'):
+        assert unit in ('fma', 'add')
+        self.name, self.unit, self.msg = name, unit, msg
+        self.mods = [m.split('=', 1) for m in mods]
+        self.staging = staging
+        self.types, self.cmps = [], []
+        if when:
+            key, vals = when.split('=')
+            getattr(self, key + 's').extend(vals.split(','))
+        self.args = []
+        for a in args:
+            field = None
+            if '.neg=' in a:
+                a, field = a.split('.neg=')
+            if a.startswith('{s'):
+                src, _, word = a[2:-1].partition('.')
+                self.args.append(('src', int(src), int(word or 0), field))
+            elif a == 'r{imm}':
+                self.args.append(('reg_imm', 0, 0, None))
+            else:
+                assert a in ('zero', '{imm}', '{offset}'), a
+                self.args.append((a.strip('{}'), 0, 0, None))
+
+    def text(self):
+        t = self.name + ''.join('.%s=%s' % (f, v) for f, v in self.mods)
+        return '%s%s %s' % ('*' if self.unit == 'fma' else '+', t,
+                            ', '.join(self.describe(a) for a in self.args))
+
+    @staticmethod
+    def describe(a):
+        kind, src, word, _ = a
+        if kind == 'src':
+            return '{s%d%s}' % (src, '.%d' % word if word else '')
+        return {'zero': '#0', 'imm': '{imm}', 'offset': '{offset}',
+                'reg_imm': 'r{imm}'}[kind]
 
 
 class Op:
@@ -303,6 +361,72 @@ OPS = [
               ['#0xffffffff', 'offset:{offset}'])),
 ]
 
+# The Bifrost forms (pan_bi_emit.c), by IR op.  Comparisons reach these
+# forms canonical (pan_bi_legalize.c): lt/le swap their operands into
+# gt/ge and a csel on ne swaps its results into eq.
+S0 = ['{s0}']
+S01 = ['{s0}', '{s1}']
+S012 = ['{s0}', '{s1}', '{s2}']
+# Bifrost shifts take the amount last: (s0 << s2) | s1 on the hardware.
+BI_SHIFT = ['{s0}', '{s2}', '{s1}']
+BI_FORMS = {
+    'mov': [BI('mov.i32', 'add', [], S0)],
+    'preload': [BI('mov.i32', 'add', [], ['r{imm}'])],
+    'iadd_imm': [BI('iadd.u32', 'add', [], ['{s0}', '{imm}'])],
+    'iadd': [BI('iadd.u32', 'add', [], S01)],
+    'isub': [BI('isub.u32', 'add', [], S01)],
+    'imul': [BI('imul.i32', 'fma', [], S01)],
+    'lshift_or': [BI('lshift_or.i32', 'fma', [], BI_SHIFT)],
+    'lshift_and': [BI('lshift_and.i32', 'fma', [], BI_SHIFT)],
+    'lshift_xor': [BI('lshift_xor.i32', 'fma', [], BI_SHIFT)],
+    # an arithmetic shift has no logic operand: legalization checks s2 is 0
+    'rshift_or': [BI('arshift.i32', 'fma', [], S01, when='type=s32'),
+                  BI('rshift_or.i32', 'fma', [], BI_SHIFT)],
+    'icmp': [BI('icmp.i32', 'add', ['cmpf={cmp}'], S01, when='cmp=eq,ne'),
+             BI('icmp.s32', 'add', ['cmpf={cmp}'], S01, when='type=s32'),
+             BI('icmp.u32', 'add', ['cmpf={cmp}'], S01)],
+    'fcmp': [BI('fcmp.f32', 'fma', ['cmpf={cmp}'], S01)],
+    'csel': [BI('csel.f32', 'fma', ['cmpf={cmp}'], S012 + ['{s3}'],
+                when='type=f32'),
+             BI('csel.i32', 'fma', ['cmpf=eq'], S012 + ['{s3}'],
+                when='cmp=eq'),
+             BI('csel.s32', 'fma', ['cmpf={cmp}'], S012 + ['{s3}'],
+                when='type=s32'),
+             BI('csel.u32', 'fma', ['cmpf={cmp}'], S012 + ['{s3}'])],
+    'fadd': [BI('fadd.f32', 'fma', [], S01)],
+    # the FMA unit negates the product, not its factors
+    'fma': [BI('fma.f32', 'fma', [],
+               ['{s0}.neg=d17', '{s1}.neg=d17', '{s2}'])],
+    'fma_sat': [BI('fma.f32', 'fma', ['clamp=clamp_0_1'],
+                   ['{s0}.neg=d17', '{s1}.neg=d17', '{s2}'])],
+    'fmin': [BI('fmin.f32', 'add', [], S01)],
+    'fmax': [BI('fmax.f32', 'add', [], S01)],
+    'frcp': [BI('frcp.f32', 'add', ['widen0=none'], S0)],
+    'frsq': [BI('frsq.f32', 'add', ['widen0=none'], S0)],
+    'ffloor': [BI('fround.f32', 'add', ['round=rtn'], S0)],
+    'fceil': [BI('fround.f32', 'add', ['round=rtp'], S0)],
+    'ftrunc': [BI('fround.f32', 'add', ['round=rtz'], S0)],
+    'fround_even': [BI('fround.f32', 'add', ['round=none'], S0)],
+    'f2s32': [BI('f32_to_s32', 'add', ['round=rtz'], S0)],
+    'f2u32': [BI('f32_to_u32', 'add', ['round=rtz'], S0)],
+    's2f32': [BI('s32_to_f32', 'add', ['round=none'], S0)],
+    'u2f32': [BI('u32_to_f32', 'add', ['round=none'], S0)],
+    'u16lo_to_f32': [BI('u16_to_f32', 'add', ['lane0=h0'], S0)],
+    'u16hi_to_f32': [BI('u16_to_f32', 'add', ['lane0=h1'], S0)],
+    # Memory: the address is two 32-bit sources, the data the clause's
+    # staging registers; the offset is added beforehand.
+    'load_global': [BI('load.{bits}', 'add', ['seg=none'],
+                       ['{s0.0}', '{s0.1}'], staging='d', msg='load')],
+    'store_global': [BI('store.{bits}', 'add', ['seg=none'],
+                        ['{s1.0}', '{s1.1}'], staging='s0', msg='store')],
+    'discard': [BI('discard.f32', 'add', ['cmpf={cmp}'], S01)],
+    'branchz': [BI('branchz.i32', 'add', ['cmpf={eq}'], ['{s0}', '{offset}'])],
+    'jump': [BI('jump', 'add', [], ['{offset}'])],
+}
+for _op in OPS:
+    _op.bi = BI_FORMS.get(_op.name, [])
+assert all(n in [o.name for o in OPS] for n in BI_FORMS)
+
 HEADER = Template(r"""/* Generated by pan_ir_opcodes.py, do not edit. */
 
 #ifndef PAN_IR_OPCODES_H
@@ -356,6 +480,28 @@ struct pan_ir_va_form {
    struct pan_ir_va_arg_desc args[6];
 };
 
+/* Arguments of a Bifrost form (pan_ir_opcodes.py, BI). */
+enum pan_ir_bi_arg {
+% for a in bi_args:
+   PAN_IR_BI_${a.upper()},
+% endfor
+};
+
+struct pan_ir_bi_form {
+   const char *name; /* may hold {bits} */
+   uint8_t unit;     /* 0 FMA, 1 ADD */
+   uint8_t types;    /* 1 << enum pan_ir_type it applies to; 0: any */
+   uint8_t cmps;     /* 1 << enum pan_ir_cmp; 0: any */
+   uint8_t staging;  /* 0 none, 1 the destination, 2 source 0 */
+   const char *msg;  /* clause message type */
+   uint8_t nr_mods, nr_args;
+   const char *mods[4][2];
+   struct {
+      uint8_t kind, src, word; /* enum pan_ir_bi_arg */
+      const char *neg;         /* field a negated source toggles, or NULL */
+   } args[4];
+};
+
 /* Operand count meaning "any number". */
 #define PAN_IR_VARIABLE 0xff
 
@@ -369,6 +515,10 @@ struct pan_ir_op_info {
    /* Valhall form, NULL when lowered first; va is its text. */
    const struct pan_ir_va_form *va_form;
    const char *va;
+   /* Bifrost forms, first match wins; bi is the first one's text. */
+   const struct pan_ir_bi_form *bi_forms;
+   uint8_t nr_bi_forms;
+   const char *bi;
 };
 
 extern const struct pan_ir_op_info pan_ir_op_infos[PAN_IR_NR_OPS];
@@ -399,6 +549,28 @@ static const struct pan_ir_va_form va_${op.name} = {
 % endif
 % endfor
 
+% for op in ops:
+% if op.bi:
+static const struct pan_ir_bi_form bi_${op.name}[] = {
+% for f in op.bi:
+   {
+      .name = "${f.name}", .unit = ${1 if f.unit == 'add' else 0},
+      .types = ${' | '.join('(1u << %d)' % types.index(t) for t in f.types) or '0'},
+      .cmps = ${' | '.join('(1u << %d)' % cmps.index(c) for c in f.cmps) or '0'},
+      .staging = ${{None: 0, 'd': 1, 's0': 2}[f.staging]}, .msg = "${f.msg}",
+      .nr_mods = ${len(f.mods)}, .nr_args = ${len(f.args)},
+      .mods = { ${', '.join('{ "%s", "%s" }' % (a, v) for a, v in f.mods) or '{ NULL, NULL }'} },
+      .args = {
+% for kind, src, word, neg in f.args:
+         { PAN_IR_BI_${kind.upper()}, ${src}, ${word}, ${'"%s"' % neg if neg else 'NULL'} },
+% endfor
+      },
+   },
+% endfor
+};
+% endif
+% endfor
+
 <%def name="modmask(op)">${' | '.join('PAN_IR_MOD_' + m.upper() for m in op.mods) or '0'}</%def>
 const struct pan_ir_op_info pan_ir_op_infos[PAN_IR_NR_OPS] = {
 % for op in ops:
@@ -412,6 +584,9 @@ const struct pan_ir_op_info pan_ir_op_infos[PAN_IR_NR_OPS] = {
       .side_effects = ${'true' if op.side_effects else 'false'},
       .va_form = ${'&va_' + op.name if op.va else 'NULL'},
       .va = ${'"' + op.va.text() + '"' if op.va else 'NULL'},
+      .bi_forms = ${'bi_' + op.name if op.bi else 'NULL'},
+      .nr_bi_forms = ${len(op.bi)},
+      .bi = ${'"' + op.bi[0].text() + '"' if op.bi else 'NULL'},
    },
 % endfor
 };
@@ -499,7 +674,8 @@ def main():
     ap.add_argument('--code')
     ap.add_argument('--builder')
     args = ap.parse_args()
-    env = dict(ops=OPS, types=TYPES, cmps=CMPS, mods=MODS, va_args=VA_ARGS)
+    env = dict(ops=OPS, types=TYPES, cmps=CMPS, mods=MODS, va_args=VA_ARGS,
+               bi_args=BI_ARGS)
     for path, tmpl in ((args.header, HEADER), (args.code, CODE),
                        (args.builder, BUILDER)):
         if path:

@@ -1,0 +1,66 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The Bifrost (v6/v7) back end of the IR: legalization, then the shared
+ * register allocator, then clause scheduling and packing through the isa
+ * library's Bifrost tables.  See docs/drivers/panfrost/compiler.rst.
+ */
+
+#ifndef PAN_BI_H
+#define PAN_BI_H
+
+#include "pan_ir.h"
+
+/*
+ * Rewrite what Bifrost lacks (pan_bi_legalize.c): comparisons into the
+ * orders the hardware has, 64-bit adds into 32-bit ones, memory offsets
+ * into the address, FAU reads one instruction cannot have into movs.
+ * Returns false with a message for an op with no Bifrost form.
+ */
+bool pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size);
+
+/* The Bifrost form of I (pan_ir_opcodes.py), or NULL. */
+const struct pan_ir_bi_form *pan_bi_form(const pan_ir_instr *I);
+
+/*
+ * An instruction word with its modifiers set from a form (source
+ * selectors zero): the first encoding of that name on that unit the
+ * modifiers fit (pan_bi_encode.c).  *op gets the encoding's index in the
+ * isa tables; false with a message when none fits.
+ */
+bool pan_bi_encode_form(const char *name, unsigned unit,
+                        const char *const (*mods)[2], unsigned nr_mods,
+                        uint32_t *word, unsigned *op, char *err,
+                        size_t err_size);
+
+/* Put source selector sel in encoding source slot k of bi_ops[op]. */
+uint32_t pan_bi_set_src(uint32_t word, unsigned op, unsigned k, unsigned sel);
+
+/* Toggle a one-bit field of bi_ops[op] (neg/abs, raw derived fields);
+ * false when the encoding has no such field. */
+bool pan_bi_toggle(uint32_t *word, unsigned op, const char *field);
+
+/* The NOP word of a unit (0 FMA, 1 ADD). */
+uint32_t pan_bi_nop(unsigned unit);
+
+/* Figures of an emitted program, for pan_compiler_db. */
+struct pan_bi_stats {
+   unsigned instrs;  /* FMA and ADD slots that are not NOPs */
+   unsigned tuples;  /* tuples, NOP-only ones included */
+   unsigned clauses;
+   unsigned quads;   /* 128-bit quadwords, constants included */
+   unsigned nops;    /* FMA and ADD NOP slots */
+};
+
+/*
+ * Schedule and pack (pan_bi_schedule.c): one instruction per tuple, a
+ * message instruction or branch ends its clause, clause constants carry
+ * immediates and branch distances.  Words are ralloc'd on mem_ctx (two
+ * 64-bit words per quadword).  False with a message.
+ */
+bool pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
+                 uint64_t **words, unsigned *nr_words,
+                 struct pan_bi_stats *stats, char *err, size_t err_size);
+
+#endif

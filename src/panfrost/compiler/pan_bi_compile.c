@@ -1,0 +1,113 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The Bifrost pipeline, top to bottom: the NIR lowering and IR passes the
+ * Valhall back end uses too, Bifrost legalization, the shared register
+ * allocator (64 registers on both architectures, the same compute
+ * preloads r55..r62), clause scheduling and packing.
+ */
+
+#include "isa/pan_isa_bi.h"
+#include "pan_bi.h"
+#include "pan_compile.h"
+#include "pan_compile_priv.h"
+#include "pan_ir_from_nir.h"
+#include "pan_va.h"
+
+static unsigned
+count_loops(nir_shader *nir)
+{
+   unsigned n = 0;
+   nir_foreach_function (f, nir) {
+      if (!f->impl)
+         continue;
+      nir_foreach_block (blk, f->impl) {
+         nir_cf_node *p = blk->cf_node.parent;
+         n += p->type == nir_cf_node_loop &&
+              nir_loop_first_block(nir_cf_node_as_loop(p)) == blk;
+      }
+   }
+   return n;
+}
+
+static void
+print_pass(FILE *fp, pan_ir_shader *s, const char *what)
+{
+   if (!fp)
+      return;
+   fprintf(fp, "-- after %s\n", what);
+   pan_ir_print_shader(fp, s);
+}
+
+bool
+pan_bi_compile(nir_shader *nir, void *mem_ctx,
+               const struct pan_bi_compile_options *opts,
+               struct pan_bi_binary *out, FILE *print_ir, char *err,
+               size_t err_size)
+{
+   void *tmp = ralloc_context(NULL);
+   bool ok = false;
+   *out = (struct pan_bi_binary){ 0 };
+   (void)opts; /* v6 and v7 encode alike for what is emitted so far */
+
+   if (nir->info.stage != MESA_SHADER_COMPUTE) {
+      snprintf(err, err_size, "%s shaders are unsupported on Bifrost",
+               _mesa_shader_stage_to_string(nir->info.stage));
+      goto done;
+   }
+   pan_compile_lower_nir(nir);
+   out->loops = count_loops(nir);
+
+   /* Graphics push words only; compute has none. */
+   struct pan_va_binary *va = rzalloc(tmp, struct pan_va_binary);
+   pan_ir_shader *s = pan_ir_from_nir(tmp, nir, va, err, err_size);
+   if (!s)
+      goto done;
+   pan_ir_opt_copy_prop(s);
+   pan_ir_opt_collect(s);
+   pan_ir_opt_dce(s);
+   pan_ir_lower_phis(s);
+   print_pass(print_ir, s, "IR passes");
+   if (!pan_bi_legalize(s, err, err_size))
+      goto done;
+   print_pass(print_ir, s, "bi_legalize");
+#ifndef NDEBUG
+   char verr[192];
+   if (!pan_ir_validate(s, verr, sizeof(verr))) {
+      snprintf(err, err_size, "invalid IR after bi_legalize: %s", verr);
+      goto done;
+   }
+#endif
+
+   struct pan_va_spill_stats spill;
+   uint8_t *regs = pan_va_ra(s, 0, &spill, err, err_size);
+   if (!regs)
+      goto done;
+   if (spill.spills) {
+      snprintf(err, err_size, "spilling is unsupported on Bifrost");
+      goto done;
+   }
+   out->work_regs = pan_compile_work_regs(s, regs);
+
+   struct pan_bi_stats st;
+   if (!pan_bi_emit(s, regs, mem_ctx, &out->words, &out->nr_words, &st, err,
+                    err_size))
+      goto done;
+   out->instrs = st.instrs;
+   out->tuples = st.tuples;
+   out->clauses = st.clauses;
+   out->quads = st.quads;
+   out->nops = st.nops;
+   if (print_ir) {
+      fprintf(print_ir, "-- Bifrost\n");
+      pan_bi_disassemble(out->words, out->nr_words * 8, print_ir, true, NULL,
+                         0);
+   }
+   ok = true;
+done:
+   if (!ok)
+      *out = (struct pan_bi_binary){ 0 };
+   ralloc_free(tmp);
+   return ok;
+}

@@ -1,0 +1,223 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * What Bifrost lacks, rewritten before register allocation:
+ *
+ * - comparisons: integer compares and selects exist for eq/ne (eq only
+ *   for csel) and gt/ge; lt/le swap their operands, a csel on ne swaps
+ *   its results.  discard has eq/ne/lt/le, so gt/ge swap.
+ * - 64-bit adds (addresses): two 32-bit adds and the carry from an
+ *   unsigned compare.
+ * - FAU: a tuple sees one FAU value, a uniform pair or one 64-bit clause
+ *   constant (two 32-bit immediates).  Further uniforms or immediates of
+ *   an instruction are moved into registers first.  Staging vectors are
+ *   registers, never FAU.
+ */
+
+#include "pan_bi.h"
+#include "pan_ir_builder.h"
+
+const struct pan_ir_bi_form *
+pan_bi_form(const pan_ir_instr *I)
+{
+   const struct pan_ir_op_info *info = &pan_ir_op_infos[I->op];
+   for (unsigned i = 0; i < info->nr_bi_forms; ++i) {
+      const struct pan_ir_bi_form *f = &info->bi_forms[i];
+      if ((!f->types || (f->types & (1u << I->type))) &&
+          (!f->cmps || (f->cmps & (1u << I->cmp))))
+         return f;
+   }
+   return NULL;
+}
+
+static void
+swap(pan_ir_index *a, pan_ir_index *b)
+{
+   pan_ir_index t = *a;
+   *a = *b;
+   *b = t;
+}
+
+static enum pan_ir_cmp
+mirror(enum pan_ir_cmp c)
+{
+   switch (c) {
+   case PAN_IR_CMP_LT:
+      return PAN_IR_CMP_GT;
+   case PAN_IR_CMP_LE:
+      return PAN_IR_CMP_GE;
+   case PAN_IR_CMP_GT:
+      return PAN_IR_CMP_LT;
+   case PAN_IR_CMP_GE:
+      return PAN_IR_CMP_LE;
+   default:
+      return c;
+   }
+}
+
+static void
+canonical_cmp(pan_ir_instr *I)
+{
+   bool less = I->cmp == PAN_IR_CMP_LT || I->cmp == PAN_IR_CMP_LE;
+   bool greater = I->cmp == PAN_IR_CMP_GT || I->cmp == PAN_IR_CMP_GE;
+   switch (I->op) {
+   case PAN_IR_OP_ICMP:
+   case PAN_IR_OP_CSEL:
+      if (less) {
+         swap(&I->src[0], &I->src[1]);
+         I->cmp = mirror(I->cmp);
+      }
+      if (I->op == PAN_IR_OP_CSEL && I->cmp == PAN_IR_CMP_NE) {
+         swap(&I->src[2], &I->src[3]);
+         I->cmp = PAN_IR_CMP_EQ;
+      }
+      break;
+   case PAN_IR_OP_DISCARD:
+      if (greater) {
+         swap(&I->src[0], &I->src[1]);
+         I->cmp = mirror(I->cmp);
+      }
+      break;
+   default:
+      break;
+   }
+}
+
+/* dest = a + b on 64 bits: the high word adds the carry of the low one
+ * (lo < a.lo unsigned, written as a.lo > lo). */
+static void
+lower_iadd64(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I)
+{
+   pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+   pan_ir_index a0 = pan_ir_word(I->src[0], 0), a1 = pan_ir_word(I->src[0], 1);
+   pan_ir_index b0 = pan_ir_word(I->src[1], 0), b1 = pan_ir_word(I->src[1], 1);
+   pan_ir_index lo = pan_ir_iadd(&b, a0, b0);
+   pan_ir_index carry =
+      pan_ir_icmp(&b, PAN_IR_TYPE_U32, PAN_IR_CMP_GT, a0, lo);
+   pan_ir_index hi = pan_ir_iadd(&b, pan_ir_iadd(&b, a1, b1), carry);
+   pan_ir_instr *C = pan_ir_build(&b, PAN_IR_OP_COLLECT, 2);
+   C->src[0] = lo;
+   C->src[1] = hi;
+   C->dest = I->dest;
+   pan_ir_instr_remove(I);
+}
+
+static bool
+is_fau(pan_ir_index i)
+{
+   return i.kind == PAN_IR_UNIFORM || i.kind == PAN_IR_IMM ||
+          i.kind == PAN_IR_SPECIAL;
+}
+
+/* Move source i of I into a register just before I. */
+static void
+to_reg(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I, unsigned i)
+{
+   pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+   pan_ir_index src = I->src[i], plain = src;
+   plain.neg = plain.abs = false;
+   pan_ir_index v = pan_ir_mov(&b, plain);
+   v.neg = src.neg;
+   v.abs = src.abs;
+   I->src[i] = v;
+}
+
+/* Whether source i of f's instruction is read as FMA zero. */
+static bool
+zero_selector(const struct pan_ir_bi_form *f, pan_ir_index src)
+{
+   return f->unit == 0 && src.kind == PAN_IR_IMM && src.value == 0 &&
+          !src.neg && !src.abs;
+}
+
+/* Keep the FAU reads of I within one value: the first uniform pair or
+ * special seen, or at most two immediates (the immediate field and a
+ * branch distance count as one each). */
+static void
+limit_fau(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
+          const struct pan_ir_bi_form *f)
+{
+   unsigned nr_consts = 0;
+   uint32_t consts[2];
+   int uniform_pair = -1, special = -1;
+   for (unsigned a = 0; a < f->nr_args; ++a) {
+      if (f->args[a].kind == PAN_IR_BI_IMM)
+         consts[nr_consts++] = I->imm;
+      else if (f->args[a].kind == PAN_IR_BI_OFFSET)
+         nr_consts = 2; /* a 64-bit constant of its own */
+   }
+   for (unsigned i = 0; i < I->nr_srcs; ++i) {
+      pan_ir_index src = I->src[i];
+      bool staging = f->staging == 2 && i == 0;
+      if (!is_fau(src) || (!staging && zero_selector(f, src)))
+         continue;
+      bool fits = false;
+      if (staging) {
+         fits = false;
+      } else if (src.kind == PAN_IR_UNIFORM) {
+         if (uniform_pair < 0 && special < 0 && !nr_consts)
+            uniform_pair = (int)(src.value / 2);
+         fits = uniform_pair == (int)(src.value / 2);
+      } else if (src.kind == PAN_IR_SPECIAL) {
+         if (uniform_pair < 0 && special < 0 && !nr_consts)
+            special = (int)src.value;
+         fits = special == (int)src.value;
+      } else if (uniform_pair < 0 && special < 0) {
+         for (unsigned k = 0; k < nr_consts; ++k)
+            fits |= consts[k] == src.value;
+         if (!fits && nr_consts < 2) {
+            consts[nr_consts++] = src.value;
+            fits = true;
+         }
+      }
+      if (!fits)
+         to_reg(s, blk, I, i);
+   }
+}
+
+bool
+pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size)
+{
+   pan_ir_foreach_block(s, blk)
+   {
+      pan_ir_foreach_instr_safe(blk, I)
+      {
+         if (I->op == PAN_IR_OP_IADD64) {
+            lower_iadd64(s, blk, I);
+            continue;
+         }
+         canonical_cmp(I);
+      }
+   }
+   pan_ir_foreach_block(s, blk)
+   {
+      pan_ir_foreach_instr(blk, I)
+      {
+         if (I->op == PAN_IR_OP_COLLECT || I->op == PAN_IR_OP_PHI)
+            continue;
+         const struct pan_ir_bi_form *f = pan_bi_form(I);
+         if (!f) {
+            snprintf(err, err_size, "%s is unsupported on Bifrost",
+                     pan_ir_op_infos[I->op].name);
+            return false;
+         }
+         if ((I->op == PAN_IR_OP_LOAD_GLOBAL ||
+              I->op == PAN_IR_OP_STORE_GLOBAL) &&
+             I->imm) {
+            snprintf(err, err_size, "%s with an offset is unsupported on "
+                     "Bifrost", pan_ir_op_infos[I->op].name);
+            return false;
+         }
+         /* arshift has no logic operand to combine. */
+         if (I->op == PAN_IR_OP_RSHIFT_OR && I->type == PAN_IR_TYPE_S32 &&
+             !(I->src[2].kind == PAN_IR_IMM && I->src[2].value == 0)) {
+            snprintf(err, err_size, "signed rshift_or with a logic operand "
+                     "is unsupported on Bifrost");
+            return false;
+         }
+         limit_fau(s, blk, I, f);
+      }
+   }
+   return true;
+}

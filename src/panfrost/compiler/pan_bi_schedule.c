@@ -1,0 +1,701 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Bifrost emission: IR instructions become FMA/ADD words (their forms in
+ * pan_ir_opcodes.py), placed one per tuple with a NOP in the other unit,
+ * grouped into clauses and packed by the isa library (bi_pack_clause).
+ *
+ * Clauses: every block starts one; a message (load, store) or a branch is
+ * the last tuple of its clause, a clause holds at most 8 tuples and 4
+ * constants.  A tuple's register block reads its ports before writing the
+ * previous tuple's result, so a source the previous tuple of the clause
+ * computes is read as t0/t1 instead of its register; the last tuple's
+ * result is written when the clause ends.  When a program sends messages,
+ * every clause waits on slot 0 (conservative: no scoreboarding yet).
+ *
+ * Constants (immediates, branch distances) are 64-bit clause constants
+ * whose low 4 bits come from the FAU index of the tuple reading them: a
+ * 32-bit immediate is the low word (index bits = its low 4 bits) or the
+ * high word of one.  A branch distance is the high word of a constant of
+ * its own, patched once clause addresses are known.
+ */
+
+#include <string.h>
+
+#include "isa/pan_isa_bi_priv.h"
+#include "pan_bi.h"
+
+#define MAX_CONSTS 4
+#define NO_REG -1
+
+enum opnd_kind { OPND_REG, OPND_UNIFORM, OPND_CONST, OPND_ZERO, OPND_BRANCH };
+
+struct opnd {
+   uint8_t kind; /* enum opnd_kind */
+   uint32_t value;
+};
+
+/* One FMA or ADD instruction before placement. */
+struct item {
+   unsigned unit, op;
+   uint32_t word;
+   unsigned nr_srcs;
+   struct opnd srcs[4];
+   int dest; /* register the result goes to, or NO_REG */
+   const char *msg;
+   int staging, staging_count;
+   pan_ir_block *target;
+};
+
+struct tuple {
+   struct item it;
+   int8_t read[3];
+   uint8_t fau;
+};
+
+struct sclause {
+   unsigned nr_tuples;
+   struct tuple t[8];
+   unsigned nr_consts;
+   uint64_t consts[8];   /* full 64-bit values (low 4 bits from the index) */
+   int branch_const;     /* constant holding the branch distance, or -1 */
+   pan_ir_block *target; /* of the branch */
+   const char *msg;
+   int staging;
+};
+
+struct ctx {
+   const uint8_t *regs;
+   struct util_dynarray clauses; /* struct sclause */
+   struct sclause cur;
+   int *block_clause; /* first clause of each block */
+   bool any_msg;
+   char *err;
+   size_t err_size;
+};
+
+static bool
+fail(struct ctx *c, const char *fmt, const char *what)
+{
+   snprintf(c->err, c->err_size, fmt, what);
+   return false;
+}
+
+/* ---- clause building ---- */
+
+static void
+clause_reset(struct sclause *cl)
+{
+   memset(cl, 0, sizeof(*cl));
+   cl->branch_const = -1;
+   cl->staging = -1;
+   cl->msg = "none";
+}
+
+static void
+close_clause(struct ctx *c)
+{
+   if (!c->cur.nr_tuples)
+      return;
+   util_dynarray_append(&c->clauses, struct sclause, c->cur);
+   clause_reset(&c->cur);
+}
+
+/* FAU index of clause constant k (bits 4-6 name the slot). */
+static unsigned
+const_fau(unsigned k)
+{
+   static const uint8_t hi[6] = { 4, 5, 6, 7, 2, 3 };
+   return hi[k] << 4;
+}
+
+/*
+ * Find or add the constant(s) of an instruction: sel[i] gets fau_lo (4)
+ * or fau_hi (5) for each of the n values; *fau the index.  False when the
+ * clause has no room.
+ */
+static bool
+place_consts(struct sclause *cl, const uint32_t *v, unsigned n, bool branch,
+             unsigned *sel, uint8_t *fau)
+{
+   if (!branch) {
+      for (unsigned k = 0; k < cl->nr_consts; ++k) {
+         if ((int)k == cl->branch_const)
+            continue;
+         uint64_t c = cl->consts[k];
+         uint32_t hi = c >> 32, lo_top = (uint32_t)c & ~0xfu;
+         /* v[0] low, v[1] high, either way round. */
+         for (unsigned o = 0; o < (n == 2 ? 2 : 1); ++o) {
+            uint32_t a = v[o], b = n == 2 ? v[1 - o] : 0;
+            if (n == 1 && hi == a) {
+               sel[0] = 5;
+               *fau = const_fau(k);
+               return true;
+            }
+            if (lo_top == (a & ~0xfu) && (n == 1 || hi == b)) {
+               sel[o] = 4;
+               if (n == 2)
+                  sel[1 - o] = 5;
+               *fau = const_fau(k) | (a & 0xf);
+               return true;
+            }
+         }
+      }
+   }
+   if (cl->nr_consts >= MAX_CONSTS)
+      return false;
+   unsigned k = cl->nr_consts++;
+   if (branch) {
+      cl->consts[k] = 0;
+      cl->branch_const = (int)k;
+      sel[0] = 5;
+      *fau = const_fau(k);
+      return true;
+   }
+   cl->consts[k] = (n == 2 ? (uint64_t)v[1] << 32 : 0) | (v[0] & ~0xfu);
+   sel[0] = 4;
+   if (n == 2)
+      sel[1] = 5;
+   *fau = const_fau(k) | (v[0] & 0xf);
+   return true;
+}
+
+/* The previous tuple of the clause, if any. */
+static const struct tuple *
+prev_tuple(const struct ctx *c)
+{
+   return c->cur.nr_tuples ? &c->cur.t[c->cur.nr_tuples - 1] : NULL;
+}
+
+/*
+ * Place it as the next tuple of the current clause; false (clause
+ * untouched) when its constants do not fit.
+ */
+static bool
+try_place(struct ctx *c, const struct item *it)
+{
+   struct sclause *cl = &c->cur;
+   struct sclause saved = *cl;
+   struct tuple t = { .it = *it, .read = { -1, -1, -1 } };
+   const struct tuple *prev = prev_tuple(c);
+   unsigned sel[4] = { 0 };
+
+   /* FAU: uniforms, or constants. */
+   uint32_t cv[2];
+   unsigned nc = 0;
+   bool have_fau = false;
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      const struct opnd *o = &it->srcs[i];
+      if (o->kind == OPND_UNIFORM) {
+         t.fau = 0x80 | (o->value / 2);
+         sel[i] = 4 + (o->value & 1);
+         have_fau = true;
+      } else if (o->kind == OPND_ZERO) {
+         sel[i] = 3;
+      } else if (o->kind == OPND_BRANCH) {
+         unsigned s;
+         if (!place_consts(cl, NULL, 0, true, &s, &t.fau)) {
+            *cl = saved;
+            return false;
+         }
+         sel[i] = s;
+         cl->target = it->target;
+         have_fau = true;
+      } else if (o->kind == OPND_CONST) {
+         bool dup = false;
+         for (unsigned k = 0; k < nc; ++k)
+            dup |= cv[k] == o->value;
+         if (!dup)
+            cv[nc++] = o->value;
+      }
+   }
+   if (nc) {
+      unsigned s[2];
+      assert(!have_fau && nc <= 2);
+      if (!place_consts(cl, cv, nc, false, s, &t.fau)) {
+         *cl = saved;
+         return false;
+      }
+      for (unsigned i = 0; i < it->nr_srcs; ++i) {
+         for (unsigned k = 0; k < nc; ++k) {
+            if (it->srcs[i].kind == OPND_CONST && it->srcs[i].value == cv[k])
+               sel[i] = s[k];
+         }
+      }
+   }
+
+   /* Registers: the previous tuple's result is t0/t1, the others go to
+    * ports, lowest first (port 0 must hold the lower of ports 0/1). */
+   int regs[4];
+   unsigned nr = 0;
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      const struct opnd *o = &it->srcs[i];
+      if (o->kind != OPND_REG)
+         continue;
+      if (prev && prev->it.dest == (int)o->value) {
+         sel[i] = 6 + prev->it.unit;
+         continue;
+      }
+      bool seen = false;
+      for (unsigned k = 0; k < nr; ++k)
+         seen |= regs[k] == (int)o->value;
+      if (!seen)
+         regs[nr++] = (int)o->value;
+   }
+   if (nr > 3) {
+      *cl = saved;
+      return fail(c, "%s reads four registers (unsupported on Bifrost)",
+                  bi_ops[it->op].name);
+   }
+   for (unsigned a = 0; a < nr; ++a) {
+      for (unsigned b = a + 1; b < nr; ++b) {
+         if (regs[b] < regs[a]) {
+            int tmp = regs[a];
+            regs[a] = regs[b];
+            regs[b] = tmp;
+         }
+      }
+   }
+   for (unsigned k = 0; k < nr; ++k)
+      t.read[k] = (int8_t)regs[k];
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      const struct opnd *o = &it->srcs[i];
+      if (o->kind != OPND_REG || (prev && prev->it.dest == (int)o->value))
+         continue;
+      for (unsigned k = 0; k < nr; ++k) {
+         if (regs[k] == (int)o->value)
+            sel[i] = k;
+      }
+   }
+   for (unsigned i = 0; i < it->nr_srcs; ++i)
+      t.it.word = pan_bi_set_src(t.it.word, it->op, i, sel[i]);
+
+   if (it->msg && strcmp(it->msg, "none")) {
+      cl->msg = it->msg;
+      cl->staging = it->staging;
+      c->any_msg = true;
+   }
+   cl->t[cl->nr_tuples++] = t;
+   return true;
+}
+
+static struct item
+nop_item(unsigned unit)
+{
+   return (struct item){ .unit = unit, .word = pan_bi_nop(unit),
+                         .op = 0, .dest = NO_REG };
+}
+
+static bool
+place(struct ctx *c, const struct item *it)
+{
+   bool msg = it->msg && strcmp(it->msg, "none");
+   if (c->cur.nr_tuples >= 8)
+      close_clause(c);
+   /* A store reads its staging registers from the register file: the
+    * previous tuple's result must have landed there (one tuple later). */
+   const struct tuple *prev = prev_tuple(c);
+   if (msg && prev && prev->it.dest >= it->staging &&
+       prev->it.dest < it->staging + it->staging_count) {
+      if (c->cur.nr_tuples >= 7)
+         close_clause(c);
+      else {
+         struct item nop = nop_item(1);
+         if (!try_place(c, &nop))
+            return false;
+      }
+   }
+   if (!try_place(c, it)) {
+      if (c->err[0])
+         return false;
+      close_clause(c);
+      if (!try_place(c, it))
+         return c->err[0] ? false : fail(c, "%s: constants do not fit",
+                                          bi_ops[it->op].name);
+   }
+   if (msg || it->target)
+      close_clause(c);
+   return true;
+}
+
+/* ---- IR to items ---- */
+
+static bool
+opnd_of(struct ctx *c, pan_ir_index i, unsigned word, struct opnd *o)
+{
+   switch (i.kind) {
+   case PAN_IR_SSA:
+      *o = (struct opnd){ OPND_REG, c->regs[i.value] + i.comp + word };
+      return true;
+   case PAN_IR_IMM:
+      *o = (struct opnd){ OPND_CONST, i.value };
+      return true;
+   case PAN_IR_UNIFORM:
+      if (i.value + word > 255)
+         return fail(c, "uniform beyond u127.w1%s", "");
+      *o = (struct opnd){ OPND_UNIFORM, i.value + word };
+      return true;
+   default:
+      return fail(c, "special FAU value %s is unsupported on Bifrost",
+                  i.kind == PAN_IR_SPECIAL && i.value < PAN_IR_NR_SPECIALS
+                     ? pan_ir_special_names[i.value]
+                     : "?");
+   }
+}
+
+static bool
+mov_item(struct ctx *c, int dest, pan_ir_index src, unsigned word)
+{
+   struct item it = { .unit = 1, .dest = dest, .nr_srcs = 1 };
+   const char *const none[1][2] = { { NULL, NULL } };
+   if (!pan_bi_encode_form("mov.i32", 1, none, 0, &it.word, &it.op, c->err,
+                           c->err_size) ||
+       !opnd_of(c, src, word, &it.srcs[0]))
+      return false;
+   if (src.neg || src.abs)
+      return fail(c, "a negated move is unsupported on Bifrost%s", "");
+   return place(c, &it);
+}
+
+static const char *
+bits_name(unsigned comps)
+{
+   static const char *const n[] = { "i32", "i64", "i96", "i128" };
+   return n[comps - 1];
+}
+
+/* Fill in the form's name and modifiers ({bits}, {cmp}, {eq}). */
+static bool
+encode(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
+       struct item *it)
+{
+   char name[64];
+   const char *p = strstr(f->name, "{bits}");
+   if (p) {
+      unsigned comps = f->staging == 1 ? I->dest.comps : I->src[0].comps;
+      snprintf(name, sizeof(name), "%.*s%s", (int)(p - f->name), f->name,
+               bits_name(comps));
+   } else {
+      snprintf(name, sizeof(name), "%s", f->name);
+   }
+   const char *mods[4][2];
+   for (unsigned m = 0; m < f->nr_mods; ++m) {
+      mods[m][0] = f->mods[m][0];
+      mods[m][1] = f->mods[m][1];
+      if (!strcmp(mods[m][1], "{cmp}"))
+         mods[m][1] = pan_ir_cmp_names[I->cmp];
+      else if (!strcmp(mods[m][1], "{eq}"))
+         mods[m][1] = I->on_zero ? "eq" : "ne";
+   }
+   it->unit = f->unit;
+   return pan_bi_encode_form(name, f->unit, (const char *const(*)[2])mods,
+                             f->nr_mods, &it->word, &it->op, c->err,
+                             c->err_size);
+}
+
+/* Source modifiers: neg/abs toggle the fields of the selector's slot. */
+static bool
+source_mods(struct ctx *c, const struct pan_ir_bi_form *f, unsigned a,
+            pan_ir_index src, struct item *it)
+{
+   char field[16];
+   if (src.abs) {
+      snprintf(field, sizeof(field), "abs%u", a);
+      if (!pan_bi_toggle(&it->word, it->op, field))
+         return fail(c, "%s: no absolute value of this source on Bifrost",
+                     bi_ops[it->op].name);
+   }
+   if (src.neg) {
+      snprintf(field, sizeof(field), "neg%u", a);
+      if (!pan_bi_toggle(&it->word, it->op,
+                         f->args[a].neg ? f->args[a].neg : field))
+         return fail(c, "%s: no negation of this source on Bifrost",
+                     bi_ops[it->op].name);
+   }
+   return true;
+}
+
+static bool
+emit_form(struct ctx *c, const pan_ir_instr *I)
+{
+   const struct pan_ir_bi_form *f = pan_bi_form(I);
+   if (!f) /* spilling, for one */
+      return fail(c, "%s is unsupported on Bifrost", pan_ir_op_infos[I->op].name);
+   struct item it = { .dest = NO_REG, .msg = f->msg, .staging = -1 };
+   if (!encode(c, I, f, &it))
+      return false;
+   it.nr_srcs = f->nr_args;
+   for (unsigned a = 0; a < f->nr_args; ++a) {
+      struct opnd *o = &it.srcs[a];
+      switch (f->args[a].kind) {
+      case PAN_IR_BI_SRC: {
+         pan_ir_index src = I->src[f->args[a].src];
+         if (f->unit == 0 && src.kind == PAN_IR_IMM && src.value == 0 &&
+             !src.neg && !src.abs)
+            *o = (struct opnd){ OPND_ZERO, 0 };
+         else if (!opnd_of(c, src, f->args[a].word, o) ||
+                  !source_mods(c, f, a, src, &it))
+            return false;
+         break;
+      }
+      case PAN_IR_BI_ZERO:
+         *o = (struct opnd){ OPND_ZERO, 0 };
+         break;
+      case PAN_IR_BI_IMM:
+         *o = (struct opnd){ OPND_CONST, I->imm };
+         break;
+      case PAN_IR_BI_OFFSET:
+         *o = (struct opnd){ OPND_BRANCH, 0 };
+         it.target = I->target;
+         break;
+      case PAN_IR_BI_REG_IMM:
+         *o = (struct opnd){ OPND_REG, I->imm };
+         break;
+      }
+   }
+   if (f->staging == 1) {
+      it.staging = c->regs[I->dest.value];
+      it.staging_count = I->dest.comps;
+   } else if (f->staging == 2) {
+      if (I->src[0].kind != PAN_IR_SSA)
+         return fail(c, "staging source is not a register%s", "");
+      it.staging = c->regs[I->src[0].value] + I->src[0].comp;
+      it.staging_count = I->src[0].comps;
+   } else if (I->dest.kind == PAN_IR_SSA) {
+      it.dest = c->regs[I->dest.value];
+   }
+   return place(c, &it);
+}
+
+static bool
+in_place(const struct ctx *c, const pan_ir_instr *I, unsigned k)
+{
+   pan_ir_index src = I->src[k];
+   return src.kind == PAN_IR_SSA && !src.neg && !src.abs &&
+          c->regs[src.value] + src.comp == c->regs[I->dest.value] + k;
+}
+
+static bool
+emit_instr(struct ctx *c, const pan_ir_instr *I)
+{
+   switch (I->op) {
+   case PAN_IR_OP_COLLECT:
+      for (unsigned k = 0; k < I->nr_srcs; ++k) {
+         if (!in_place(c, I, k) &&
+             !mov_item(c, c->regs[I->dest.value] + k, I->src[k], 0))
+            return false;
+      }
+      return true;
+   case PAN_IR_OP_MOV:
+      return in_place(c, I, 0) ||
+             mov_item(c, c->regs[I->dest.value], I->src[0], 0);
+   case PAN_IR_OP_PRELOAD:
+      if (c->regs[I->dest.value] == I->imm)
+         return true;
+      return emit_form(c, I);
+   case PAN_IR_OP_PHI:
+      return fail(c, "phi reached Bifrost emission%s", "");
+   default:
+      return emit_form(c, I);
+   }
+}
+
+/* ---- packing ---- */
+
+static void
+header_set(uint64_t *h, const char *field, unsigned value)
+{
+   for (unsigned k = 0; k < bi_nr_header_fields; ++k) {
+      const struct bi_header_field *f = &bi_header_fields[k];
+      if (strcmp(f->name, field))
+         continue;
+      uint64_t mask = ((1ull << f->size) - 1) << f->start;
+      *h = (*h & ~mask) | (((uint64_t)value << f->start) & mask);
+   }
+}
+
+static unsigned
+header_value(const char *field, const char *name)
+{
+   for (unsigned k = 0; k < bi_nr_header_fields; ++k) {
+      const struct bi_header_field *f = &bi_header_fields[k];
+      for (unsigned v = 0; !strcmp(f->name, field) && v < f->nr_values; ++v) {
+         if (f->values[v] && !strcmp(f->values[v], name))
+            return v;
+      }
+   }
+   unreachable("no such header value");
+}
+
+/* Constants a clause of n tuples can hold (the layout's quadwords). */
+static unsigned
+const_capacity(unsigned n)
+{
+   return bi_ec0_packed(n) + 2 * bi_const_quads_max(n);
+}
+
+/* The packer's clause: NOP tuples in front while the constants need a
+ * longer layout, a zero constant to fill the layout's pairs. */
+static bool
+to_bi_clause(struct ctx *c, const struct sclause *sc, bool last,
+             const char *next_msg, struct bi_clause *bc)
+{
+   struct tuple t[8];
+   unsigned pad = 0;
+   while (sc->nr_consts > const_capacity(sc->nr_tuples + pad))
+      pad++;
+   unsigned n = sc->nr_tuples + pad;
+   if (n > 8)
+      return fail(c, "clause constants do not fit%s", "");
+   for (unsigned i = 0; i < pad; ++i) {
+      t[i] = (struct tuple){ .it = nop_item(1), .read = { -1, -1, -1 } };
+      t[i].it.word = pan_bi_nop(1);
+   }
+   memcpy(t + pad, sc->t, sc->nr_tuples * sizeof(t[0]));
+
+   memset(bc, 0, sizeof(*bc));
+   bc->nr_tuples = n;
+   for (unsigned i = 0; i < n; ++i) {
+      /* Block i writes the result of tuple i - 1 (the first block: the
+       * last tuple's, at the end of the clause). */
+      const struct item *w = &t[(i + n - 1) % n].it;
+      struct bi_regblock rb = {
+         .read = { t[i].read[0], t[i].read[1], t[i].read[2] },
+         .fau = t[i].fau,
+         .fma = { -1, BI_HALF_FULL },
+         .add = { -1, BI_HALF_FULL },
+         .spare = -1,
+         .idle2 = -1,
+         .idle3 = -1,
+      };
+      if (w->dest >= 0) {
+         if (w->unit)
+            rb.add.reg = (int8_t)w->dest;
+         else
+            rb.fma.reg = (int8_t)w->dest;
+      }
+      if (bi_regs_encode(&rb, i == 0, &bc->tuples[i].regs, c->err,
+                         c->err_size))
+         return false;
+      uint32_t nopw[2] = { pan_bi_nop(0), pan_bi_nop(1) };
+      nopw[t[i].it.unit] = t[i].it.word;
+      bc->tuples[i].fma = nopw[0];
+      bc->tuples[i].add = nopw[1];
+   }
+   bc->nr_consts = sc->nr_consts;
+   for (unsigned k = 0; k < sc->nr_consts; ++k)
+      bc->consts[k] = sc->consts[k] >> 4;
+   if (bi_ec0_packed(n) ? !(bc->nr_consts & 1) : (bc->nr_consts & 1))
+      bc->consts[bc->nr_consts++] = 0;
+
+   uint64_t h = 0;
+   header_set(&h, "flow", header_value("flow", last ? "end" : "nbtb"));
+   header_set(&h, "msg", header_value("msg", sc->msg));
+   header_set(&h, "next_msg", header_value("next_msg", next_msg));
+   if (sc->staging >= 0)
+      header_set(&h, "sr", (unsigned)sc->staging);
+   if (c->any_msg)
+      header_set(&h, "wait", 1);
+   bc->header = h;
+   return true;
+}
+
+static bool
+pack_all(struct ctx *c, uint64_t *out, unsigned max_quads, unsigned *quads,
+         unsigned *addr)
+{
+   unsigned n = util_dynarray_num_elements(&c->clauses, struct sclause);
+   struct sclause *cls = util_dynarray_begin(&c->clauses);
+   unsigned q = 0;
+   for (unsigned i = 0; i < n; ++i) {
+      struct bi_clause bc;
+      if (addr)
+         addr[i] = q * 16;
+      if (!to_bi_clause(c, &cls[i], i == n - 1,
+                        i + 1 < n ? cls[i + 1].msg : "none", &bc))
+         return false;
+      uint64_t scratch[2 * 16];
+      int got = out ? bi_pack_clause(&bc, out + 2 * q, max_quads - q)
+                    : bi_pack_clause(&bc, scratch, 16);
+      if (got < 0)
+         return fail(c, "clause %s does not pack", "");
+      q += (unsigned)got;
+   }
+   *quads = q;
+   return true;
+}
+
+bool
+pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
+            uint64_t **words, unsigned *nr_words, struct pan_bi_stats *stats,
+            char *err, size_t err_size)
+{
+   void *tmp = ralloc_context(NULL);
+   struct ctx c = { .regs = regs, .err = err, .err_size = err_size };
+   bool ok = false;
+   err[0] = '\0';
+   util_dynarray_init(&c.clauses, tmp);
+   clause_reset(&c.cur);
+   c.block_clause = ralloc_array(tmp, int, s->nr_blocks);
+
+   pan_ir_foreach_block(s, b)
+   {
+      close_clause(&c);
+      c.block_clause[b->index] =
+         util_dynarray_num_elements(&c.clauses, struct sclause);
+      pan_ir_foreach_instr(b, I)
+      {
+         if (!emit_instr(&c, I))
+            goto done;
+      }
+   }
+   close_clause(&c);
+   unsigned n = util_dynarray_num_elements(&c.clauses, struct sclause);
+   /* Something must end the program, and be there for branches to the
+    * end. */
+   bool to_end = n == 0;
+   util_dynarray_foreach(&c.clauses, struct sclause, cl)
+      to_end |= cl->target && c.block_clause[cl->target->index] == (int)n;
+   if (to_end) {
+      struct item nop = nop_item(1);
+      if (!place(&c, &nop))
+         goto done;
+      close_clause(&c);
+      n++;
+   }
+
+   /* Sizes do not depend on the branch distances: measure, patch, pack. */
+   unsigned quads, *addr = ralloc_array(tmp, unsigned, n);
+   if (!pack_all(&c, NULL, 0, &quads, addr))
+      goto done;
+   struct sclause *cls = util_dynarray_begin(&c.clauses);
+   for (unsigned i = 0; i < n; ++i) {
+      if (cls[i].branch_const < 0)
+         continue;
+      int32_t d = (int32_t)addr[c.block_clause[cls[i].target->index]] -
+                  (int32_t)addr[i];
+      cls[i].consts[cls[i].branch_const] = (uint64_t)(uint32_t)d << 32;
+   }
+   *words = ralloc_array(mem_ctx, uint64_t, 2 * quads);
+   if (!pack_all(&c, *words, quads, &quads, NULL)) {
+      ralloc_free(*words);
+      *words = NULL;
+      goto done;
+   }
+   *nr_words = 2 * quads;
+
+   *stats = (struct pan_bi_stats){ .clauses = n, .quads = quads };
+   for (unsigned i = 0; i < n; ++i) {
+      stats->tuples += cls[i].nr_tuples;
+      for (unsigned k = 0; k < cls[i].nr_tuples; ++k) {
+         bool nop = cls[i].t[k].it.word == pan_bi_nop(cls[i].t[k].it.unit);
+         stats->instrs += !nop;
+         stats->nops += 1 + nop;
+      }
+   }
+   ok = true;
+done:
+   ralloc_free(tmp);
+   return ok;
+}
