@@ -165,6 +165,9 @@ one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
       return st == BI_TYPE_S16 ? bi_sim_sext(h, 16) : h;
    }
    default:
+      /* arshift has no logic operand: its second source is the amount */
+      if (ins->sem->family == BI_FAM_ARSHIFT && ins->op->nr_srcs == 2)
+         return shift_logic(ins, s[0], 0, s[1]);
       return shift_logic(ins, s[0], s[1], s[2]);
    }
 }
