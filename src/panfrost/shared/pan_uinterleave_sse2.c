@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* The SSE2 flavour (x86-64 baseline): SSE2 kernels for 1, 2, 4, 8 and 16
- * byte elements, the portable ones for 3, 6 and 12.  4x4 tiles of 4, 8 and
+/* The SSE2 flavour (x86-64 baseline): SSE2 kernels for 1, 2, 4, 8, 12, 16
+ * byte elements, the portable ones for 3 and 6.  4x4 tiles of 4, 8, 12 and
  * 16 byte elements (the compressed formats' sizes) use the quad kernels. */
 
 #include "pan_uinterleave_sse2.h"
@@ -27,6 +27,7 @@ uil_rows(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, unsigned rb,
    case 2: uil_rows_sse2_b2(tile, lin, stride, rb, store, nt); return;
    case 4: uil_rows_sse2_b4(tile, lin, stride, rb, 8, store, nt); return;
    case 8: uil_rows_sse2_b8(tile, lin, stride, rb, 8, store, nt); return;
+   case 12: uil_rows_sse2_b12(tile, lin, stride, rb, 8, store, nt); return;
    case 16: uil_rows_sse2_b16(tile, lin, stride, rb, 8, store, nt); return;
    default: uil_rows_portable(tile, lin, stride, B, rb, store); return;
    }

@@ -4,7 +4,7 @@
  */
 
 /*
- * SSE2 versions of the whole-tile copy for 1, 2, 4, 8 and 16 byte
+ * SSE2 versions of the whole-tile copy for 1, 2, 4, 8, 12 and 16 byte
  * elements, used by the SSE2 and SSSE3 flavours.  The quad kernels (4 to
  * 16 bytes) take the number of quads of the row pair: 8 in a 16x16 tile,
  * 2 in a 4x4 tile of a compressed format.
@@ -170,6 +170,48 @@ uil_rows_sse2_b8(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
    }
 }
 
+/*
+ * 12-byte elements: a quad is 48 bytes of the tile, three vectors, made of
+ * 24 bytes of each row: the even row in order, then the odd row's two
+ * elements swapped.  Each row is read as two overlapping 16-byte loads
+ * (bytes 0-15 and 8-23) and written back the same way, so nothing outside
+ * the quad's 24 bytes of a row is touched.
+ */
+static UIL_INLINE void
+uil_rows_sse2_b12(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
+                  unsigned nq, bool store, bool nt)
+{
+   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
+
+#pragma GCC unroll 8
+   for (unsigned qx = 0; qx < nq; ++qx) {
+      uint8_t *q = tile + 48 * uil_index(qx, qy);
+      uint8_t *e = even + 24 * qx, *o = odd + 24 * qx;
+
+      if (store) {
+         __m128i eh = LDU(e + 8), o0 = LDU(o), oh = LDU(o + 8);
+         DST(q, LDU(e));
+         /* e[16..24) then o[12..20) */
+         DST(q + 16, _mm_unpacklo_epi64(_mm_srli_si128(eh, 8),
+                                        _mm_srli_si128(oh, 4)));
+         /* o[20..24) then o[0..12) */
+         DST(q + 32,
+             _mm_or_si128(_mm_srli_si128(oh, 12), _mm_slli_si128(o0, 4)));
+      } else {
+         __m128i t1 = LDU(q + 16), t2 = LDU(q + 32);
+         DST(e, LDU(q));
+         _mm_storel_epi64((__m128i *)(void *)(e + 16), t1);
+         /* t2[4..16) then t1[8..12) */
+         DST(o, _mm_or_si128(_mm_srli_si128(t2, 4),
+                             _mm_slli_si128(_mm_srli_si128(t1, 8), 12)));
+         /* t1[12..16) then t2[0..4) */
+         _mm_storel_epi64(
+            (__m128i *)(void *)(o + 16),
+            _mm_or_si128(_mm_srli_si128(t1, 12), _mm_slli_si128(t2, 4)));
+      }
+   }
+}
+
 /* Quads 0 .. nq-1 of rows 2*qy and 2*qy+1 of one tile */
 static UIL_INLINE void
 uil_rows_sse2_b16(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
@@ -210,6 +252,9 @@ uil_ctile_sse2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
       switch (B) {
       case 4: uil_rows_sse2_b4(tile, lin, stride, qy, 2, store, false); break;
       case 8: uil_rows_sse2_b8(tile, lin, stride, qy, 2, store, false); break;
+      case 12:
+         uil_rows_sse2_b12(tile, lin, stride, qy, 2, store, false);
+         break;
       case 16:
          uil_rows_sse2_b16(tile, lin, stride, qy, 2, store, false);
          break;

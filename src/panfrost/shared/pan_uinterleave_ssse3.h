@@ -4,7 +4,7 @@
  */
 
 /*
- * SSSE3 whole-tile copies for 1 and 3 byte elements, for the SSSE3
+ * SSSE3 whole-tile copies for 1, 3 and 6 byte elements, for the SSSE3
  * flavour (pan_uinterleave_ssse3.c, built with -mssse3).
  *
  * 1 byte: a 4x4 block is one 16-byte run of the tile.  One pshufb turns a
@@ -17,9 +17,10 @@
  * loads and four pshufb.  Which quad comes first depends on the parity of
  * the quad row; the last run of a row loads from 4 bytes earlier so nothing
  * past the tile's 48 bytes of the row is read.  Masks were generated from
- * the quad layout (top pair in order, bottom pair swapped).  Two row pairs
- * together make whole 48-byte chunks of the tile and 48-byte rows, so that
- * every store is an aligned 16 bytes, as streaming stores want.
+ * the quad layout (top pair in order, bottom pair swapped).  Stores take
+ * two row pairs together, which make whole 48-byte chunks of the tile, so
+ * that every store is an aligned 16 bytes, as streaming stores want; loads
+ * (never streamed) go a row pair at a time with overlapping stores.
  */
 
 #ifndef PAN_UINTERLEAVE_SSSE3_H
@@ -78,6 +79,98 @@ static const uint8_t uil_b3_load_masks[2][4][16] = {
       { 5, 6, 7, 2, 3, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
    },
 };
+/* 6 bytes, two quads (one 48-byte chunk of the tile) per step:
+ * [quad row parity][chunk vector][source: even 0-15, even 8-23, odd 0-15,
+ * odd 8-23] and [quad row parity][even 0-15, even 8-23, odd 0-15, odd
+ * 8-23][chunk vector]; generated from the quad layout. */
+static const uint8_t uil_b6_store_masks[2][3][4][16] = {
+   {
+      {
+         { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 6, 7, 8, 9 },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, 12, 13, 14, 15, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 8, 9, 10, 11 },
+         { 10, 11, 0, 1, 2, 3, 4, 5, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { 12, 13, 14, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 12, 13, 14, 15, Z, Z },
+         { Z, Z, Z, Z, 10, 11, 12, 13, 14, 15, Z, Z, Z, Z, 8, 9 },
+      },
+   },
+   {
+      {
+         { 12, 13, 14, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, 8, 9, 10, 11, 12, 13, 14, 15, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 10, 11, 12, 13 },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3, 4, 5, 6, 7 },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { 14, 15, Z, Z, Z, Z, 8, 9, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+      {
+         { 8, 9, 10, 11, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5 },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+   },
+};
+static const uint8_t uil_b6_load_masks[2][4][3][16] = {
+   {
+      {
+         { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 8, 9, 10, 11 },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+      {
+         { 8, 9, 10, 11, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, 8, 9, 10, 11, 12, 13, 14, 15, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3 },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z },
+         { 2, 3, 4, 5, 6, 7, Z, Z, Z, Z, 0, 1, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 10, 11, 12, 13 },
+      },
+      {
+         { 14, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, 0, 1, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, 10, 11, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9 },
+      },
+   },
+   {
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3 },
+         { 8, 9, 10, 11, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3, Z, Z, Z, Z },
+      },
+      {
+         { Z, Z, Z, Z, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { 0, 1, 2, 3, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 2, 3, 4, 5 },
+         { 10, 11, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, Z, Z, Z, Z },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 12, 13, 14, 15, Z, Z },
+         { Z, Z, Z, Z, 2, 3, 4, 5, 6, 7, Z, Z, Z, Z, 0, 1 },
+         { 6, 7, 8, 9, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+   },
+};
 #undef Z
 
 /* Run byte i <-> block byte (row * 4 + column), both directions */
@@ -134,10 +227,10 @@ uil_b3_run_to_pair(__m128i lo, __m128i hi, unsigned parity, __m128i *ev,
                       _mm_shuffle_epi8(hi, MASK(mk[3])));
 }
 
-/* Rows 4*j .. 4*j+3 of one tile, 3-byte elements */
+/* Store of rows 4*j .. 4*j+3 of one tile, 3-byte elements */
 static UIL_INLINE UIL_SSSE3 void
-uil_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned j,
-                  bool store, bool nt)
+uil_store_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
+                        unsigned j, bool nt)
 {
    uint8_t *row[4];
 
@@ -145,61 +238,25 @@ uil_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned j,
    for (unsigned r = 0; r < 4; ++r)
       row[r] = lin + (4 * j + r) * stride;
 
-   if (store) {
 #pragma GCC unroll 4
-      for (unsigned m = 0; m < 4; ++m) {
-         uint8_t *chunk = tile + 48 * (uil_index(2 * m, 2 * j) >> 2);
-         unsigned off = m == 3 ? 32 : 12 * m;
-         __m128i lo_a, hi_a, lo_b, hi_b;
+   for (unsigned m = 0; m < 4; ++m) {
+      uint8_t *chunk = tile + 48 * (uil_index(2 * m, 2 * j) >> 2);
+      unsigned off = m == 3 ? 32 : 12 * m;
+      __m128i lo_a, hi_a, lo_b, hi_b;
 
-         uil_b3_pair_to_run(LD16(row[0] + off), LD16(row[1] + off), 0,
-                            m == 3, &lo_a, &hi_a);
-         uil_b3_pair_to_run(LD16(row[2] + off), LD16(row[3] + off), 1,
-                            m == 3, &lo_b, &hi_b);
-         DST(chunk, lo_a);
-         DST(chunk + 16, _mm_unpacklo_epi64(hi_a, lo_b));
-         DST(chunk + 32, _mm_or_si128(_mm_srli_si128(lo_b, 8),
-                                      _mm_slli_si128(hi_b, 8)));
-      }
-   } else {
-      /* 12 valid bytes per row and m; a row's 16-byte store k can go out
-       * as soon as pieces k and k+1 are known. */
-      __m128i prev[4];
-
-#pragma GCC unroll 4
-      for (unsigned m = 0; m < 4; ++m) {
-         uint8_t *chunk = tile + 48 * (uil_index(2 * m, 2 * j) >> 2);
-         __m128i c0 = LD16(chunk), c1 = LD16(chunk + 16);
-         __m128i c2 = LD16(chunk + 32);
-         __m128i lo_b = _mm_or_si128(_mm_srli_si128(c1, 8),
-                                     _mm_slli_si128(c2, 8));
-         __m128i cur[4];
-
-         uil_b3_run_to_pair(c0, c1, 0, &cur[0], &cur[1]);
-         uil_b3_run_to_pair(lo_b, _mm_srli_si128(c2, 8), 1, &cur[2],
-                            &cur[3]);
-
-#pragma GCC unroll 4
-         for (unsigned r = 0; r < 4; ++r) {
-            /* piece m-1 sits at byte 12(m-1) = 16(m-1) - 4(m-1) */
-            if (m > 0) {
-               unsigned k = m - 1;
-               DST(row[r] + 16 * k,
-                   _mm_or_si128(k == 0 ? prev[r]
-                                : k == 1 ? _mm_srli_si128(prev[r], 4)
-                                         : _mm_srli_si128(prev[r], 8),
-                                k == 0 ? _mm_slli_si128(cur[r], 12)
-                                : k == 1 ? _mm_slli_si128(cur[r], 8)
-                                         : _mm_slli_si128(cur[r], 4)));
-            }
-            prev[r] = cur[r];
-         }
-      }
+      uil_b3_pair_to_run(LD16(row[0] + off), LD16(row[1] + off), 0, m == 3,
+                         &lo_a, &hi_a);
+      uil_b3_pair_to_run(LD16(row[2] + off), LD16(row[3] + off), 1, m == 3,
+                         &lo_b, &hi_b);
+      DST(chunk, lo_a);
+      DST(chunk + 16, _mm_unpacklo_epi64(hi_a, lo_b));
+      DST(chunk + 32, _mm_or_si128(_mm_srli_si128(lo_b, 8),
+                                   _mm_slli_si128(hi_b, 8)));
    }
 }
 
-/* Load of rows 2*qy and 2*qy+1 of one tile into cached memory: fewer
- * operations than the 4-row version, using overlapping stores.  Runs are
+/* Load of rows 2*qy and 2*qy+1 of one tile (loads never stream), using
+ * overlapping stores.  Runs are
  * written in increasing m: a 16-byte store's 4 spare bytes are rewritten by
  * the next run; the last one is exact. */
 static UIL_INLINE UIL_SSSE3 void
@@ -226,6 +283,63 @@ uil_load_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
          _mm_storel_epi64((__m128i *)(void *)o, ov);
          memcpy(e + 8, &e_hi, 4);
          memcpy(o + 8, &o_hi, 4);
+      }
+   }
+}
+
+/*
+ * Rows 2*qy and 2*qy+1, 6-byte elements: quads 2v and 2v+1 sit side by
+ * side in the tile (which one first depends on the quad row's parity), one
+ * 16-aligned 48-byte chunk made of 24 bytes of each row.  Each row is read
+ * or written as two overlapping 16-byte pieces (bytes 0-15 and 8-23), each
+ * chunk vector is an OR of byte shuffles of the four pieces, and the other
+ * way round for loads.
+ */
+static UIL_INLINE UIL_SSSE3 void
+uil_rows_b6_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
+                  unsigned nq, bool store, bool nt)
+{
+   const unsigned p = qy & 1;
+   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
+
+#pragma GCC unroll 4
+   for (unsigned v = 0; v < nq / 2; ++v) {
+      uint8_t *chunk = tile + 24 * (uil_index(2 * v, qy) & ~1u);
+      uint8_t *row[4] = { even + 24 * v, even + 24 * v + 8, odd + 24 * v,
+                          odd + 24 * v + 8 };
+
+      if (store) {
+         __m128i src[4];
+#pragma GCC unroll 4
+         for (unsigned s = 0; s < 4; ++s)
+            src[s] = LD16(row[s]);
+#pragma GCC unroll 3
+         for (unsigned i = 0; i < 3; ++i) {
+            __m128i acc = _mm_setzero_si128();
+#pragma GCC unroll 4
+            for (unsigned s = 0; s < 4; ++s)
+               acc = _mm_or_si128(
+                  acc, _mm_shuffle_epi8(src[s],
+                                        MASK(uil_b6_store_masks[p][i][s])));
+            DST(chunk + 16 * i, acc);
+         }
+      } else {
+         __m128i c[3];
+#pragma GCC unroll 3
+         for (unsigned i = 0; i < 3; ++i)
+            c[i] = LD16(chunk + 16 * i);
+         /* In order, so the second piece of a row rewrites the first's
+          * upper half with the same bytes. */
+#pragma GCC unroll 4
+         for (unsigned s = 0; s < 4; ++s) {
+            __m128i acc = _mm_setzero_si128();
+#pragma GCC unroll 3
+            for (unsigned i = 0; i < 3; ++i)
+               acc = _mm_or_si128(
+                  acc, _mm_shuffle_epi8(c[i],
+                                        MASK(uil_b6_load_masks[p][s][i])));
+            _mm_storeu_si128((__m128i *)(void *)row[s], acc);
+         }
       }
    }
 }

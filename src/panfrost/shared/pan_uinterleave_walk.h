@@ -122,11 +122,8 @@ uil_piece_tiles(unsigned B, bool store, bool nt)
     * which only the tile-by-tile walk does. */
    if (store && nt)
       return 1;
-   /* Measured: 3 and 4-byte loads also gain, larger elements do not.
-    * Four 3-byte tiles make whole 192-byte runs of each row, which
-    * streaming stores need; cached stores do better tile by tile. */
-   if (B == 3 && !store)
-      return nt ? 4 : 1;
+   /* Measured: 4-byte loads also gain; 3-byte loads and larger elements
+    * do better tile by tile. */
    if (B <= 2 || (B == 4 && !store))
       return 4096 / (256 * B);
    return 1;
