@@ -50,6 +50,19 @@ struct pan_va_binary {
    unsigned nr_push;
 };
 
+/*
+ * Varyings live in the 16 16-byte slots of the IDVS varying buffer that
+ * the immediate forms reach: generic VARn is slot n, the fixed-function
+ * ones (colours, texture coordinates, fog) take slots from 15 down in a
+ * fixed order, so that a vertex and a fragment shader compiled apart
+ * agree (a shader whose generic and fixed-function varyings meet is
+ * refused).  The slot of a varying location, or -1 for one that has none;
+ * and the slots a shader with these varyings (outputs written, inputs
+ * read) needs: one past the highest.
+ */
+int pan_va_varying_slot(unsigned location);
+unsigned pan_va_varying_slots(uint64_t locations);
+
 /* Which program a vertex shader becomes: the v9 driver runs IDVS, a
  * position shader then a varying shader (docs: driver interface). */
 enum pan_va_variant {

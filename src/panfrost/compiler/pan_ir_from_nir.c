@@ -199,6 +199,9 @@ pan_ir_from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
    struct pan_ir_from_nir ctx = {
       .err = err, .err_size = err_size, .stage = nir->info.stage, .bin = bin
    };
+   nir_shader_gather_info(nir, impl);
+   ctx.varyings = nir->info.stage == MESA_SHADER_VERTEX ? nir->info.outputs_written
+                                                        : nir->info.inputs_read;
    ctx.shader = pan_ir_shader_create(mem_ctx);
    ctx.values = rzalloc_array(ctx.shader, pan_ir_index, impl->ssa_alloc + 1);
    pan_ir_block **blocks =

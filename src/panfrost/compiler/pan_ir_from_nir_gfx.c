@@ -8,8 +8,9 @@
  *   vertex    r59 IDVS output index, r60 vertex id, r61 instance id
  *   fragment  r60 coverage mask, r61 varying interpolation source
  * Attributes come from resource table 1, entry = driver location.
- * Varyings live 16 bytes per generic slot (VAR0 at byte 0) in the IDVS
- * varying buffer; positions in the position buffer (table 13, entry 0).
+ * Varyings live 16 bytes per slot (VAR0 at byte 0, fixed-function ones
+ * from slot 15 down: pan_va_varying_slot) in the IDVS varying buffer;
+ * positions in the position buffer (table 13, entry 0).
  * Uniforms of UBOs at constant offsets are pushed: each distinct word
  * gets the next FAU word, and the push table says where it comes from;
  * other UBO reads are LD_BUFFER of resource table 0, entry = UBO index.
@@ -120,24 +121,68 @@ load_ubo(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
                      nir_dest_num_components(intr->dest));
 }
 
-/* Byte offset of a generic varying slot, or false with an error. */
+/* The fixed-function varyings, in the order they take slots from the
+ * last one down: the likeliest first. */
+static const gl_varying_slot ff_varyings[] = {
+   VARYING_SLOT_COL0, VARYING_SLOT_TEX0, VARYING_SLOT_COL1, VARYING_SLOT_TEX1,
+   VARYING_SLOT_FOGC, VARYING_SLOT_TEX2, VARYING_SLOT_TEX3, VARYING_SLOT_BFC0,
+   VARYING_SLOT_BFC1, VARYING_SLOT_TEX4, VARYING_SLOT_TEX5, VARYING_SLOT_TEX6,
+   VARYING_SLOT_TEX7,
+};
+
+/* The 8-bit byte offset of LD_VAR_BUF_IMM reaches 16 slots. */
+#define PAN_VA_VARYING_SLOTS 16
+
+int
+pan_va_varying_slot(unsigned location)
+{
+   if (location >= VARYING_SLOT_VAR0 &&
+       location < VARYING_SLOT_VAR0 + PAN_VA_VARYING_SLOTS)
+      return location - VARYING_SLOT_VAR0;
+   for (unsigned i = 0; i < ARRAY_SIZE(ff_varyings); ++i) {
+      if (ff_varyings[i] == location)
+         return PAN_VA_VARYING_SLOTS - 1 - i;
+   }
+   return -1;
+}
+
+unsigned
+pan_va_varying_slots(uint64_t locations)
+{
+   unsigned n = 0;
+   u_foreach_bit64 (loc, locations) {
+      int slot = pan_va_varying_slot(loc);
+      n = MAX2(n, (unsigned)(slot + 1));
+   }
+   return n;
+}
+
+/* Byte offset of a varying's slot, or false with an error. */
 static bool
 varying_offset(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
                unsigned *offset_B)
 {
    nir_io_semantics sem = nir_intrinsic_io_semantics(intr);
    nir_src *off = nir_get_io_offset_src(intr);
-   if (sem.location < VARYING_SLOT_VAR0) {
-      pan_ir_from_nir_error(
-         ctx, "varying slot %s is unsupported",
-         gl_varying_slot_name_for_stage(sem.location, ctx->stage));
-      return false;
-   }
    if (!nir_src_is_const(*off)) {
       pan_ir_from_nir_error(ctx, "varying at a non-constant slot");
       return false;
    }
-   *offset_B = 16 * (sem.location - VARYING_SLOT_VAR0 + nir_src_as_uint(*off));
+   unsigned loc = sem.location + nir_src_as_uint(*off);
+   int slot = pan_va_varying_slot(loc);
+   if (slot < 0) {
+      pan_ir_from_nir_error(ctx, "varying slot %s is unsupported",
+                            gl_varying_slot_name_for_stage(loc, ctx->stage));
+      return false;
+   }
+   if (loc < VARYING_SLOT_VAR0 &&
+       (ctx->varyings & BITFIELD64_BIT(VARYING_SLOT_VAR0 + slot))) {
+      pan_ir_from_nir_error(ctx, "varying slot %s shares slot %d with VAR%d",
+                            gl_varying_slot_name_for_stage(loc, ctx->stage),
+                            slot, slot);
+      return false;
+   }
+   *offset_B = 16 * slot;
    return true;
 }
 

@@ -23,6 +23,9 @@ struct pan_ir_from_nir {
    bool failed;
 
    gl_shader_stage stage;
+   /* Varying locations of the shader (outputs written by a vertex shader,
+    * inputs read by a fragment shader). */
+   uint64_t varyings;
    struct pan_va_binary *bin; /* push table */
    /* Fragment colour per render target (4 words of colour_type) and the
     * depth output, emitted at the end. */

@@ -24,14 +24,6 @@
 #include "pan_context.h"
 #include "pan_screen.h"
 
-/* Highest generic varying slot in mask, plus one. */
-static unsigned
-varying_slots(uint64_t mask)
-{
-   mask >>= VARYING_SLOT_VAR0;
-   return mask ? util_last_bit64(mask) : 0;
-}
-
 /* Compiles nir (which it frees) into so, or sets so->error. */
 static void
 compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
@@ -49,8 +41,9 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
    }
 
    nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
-   so->varying_slots = varying_slots(vs ? nir->info.outputs_written
-                                        : nir->info.inputs_read);
+   /* The compiler's slots: generic and fixed-function varyings. */
+   so->varying_slots = pan_va_varying_slots(vs ? nir->info.outputs_written
+                                               : nir->info.inputs_read);
    so->kills = !vs && nir->info.fs.uses_discard;
    so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
    so->nr_progs = vs ? 2 : 1;

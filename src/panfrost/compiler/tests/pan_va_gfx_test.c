@@ -224,6 +224,81 @@ test_vertex_varying(void)
    ralloc_free(s);
 }
 
+/* Fixed-function varyings take the slots from 15 down, the same in both
+ * stages: gl_FrontColor / gl_Color slot 15, gl_TexCoord[0] slot 14.  A
+ * shader whose generic varyings reach those slots is refused. */
+static void
+test_ff_varyings(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX,
+                                                  &pan_va_nir_options, "ffvs");
+   nir_variable *a0 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                             VERT_ATTRIB_GENERIC0, 0, "a0");
+   nir_variable *col = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              VARYING_SLOT_COL0, 0, "col");
+   nir_variable *tex = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              VARYING_SLOT_TEX0, 1, "tex");
+   nir_ssa_def *x = nir_load_var(&b, a0);
+   nir_store_var(&b, col, x, 0xf);
+   nir_store_var(&b, tex, nir_fmul(&b, x, x), 0xf);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_VARYING, ctx, &bin, &nr);
+   bool col_st = false, tex_st = false;
+   for (unsigned i = 0; i < nr; ++i) {
+      if (strncmp(l[i], "store.i128.estream", 18))
+         continue;
+      col_st |= strstr(l[i], "offset:240") != NULL;
+      tex_st |= strstr(l[i], "offset:224") != NULL;
+   }
+   PAN_EXPECT(col_st && tex_st);
+   if (pan_test_failures)
+      dump(l, nr);
+   ralloc_free(b.shader);
+
+   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                      &pan_va_nir_options, "fffs");
+   col = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                VARYING_SLOT_COL0, 0, "col");
+   nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              FRAG_RESULT_DATA0, 0, "c");
+   nir_store_var(&b, out, nir_load_var(&b, col), 0xf);
+   l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+   int ld = find_line(l, nr, "ld_var_buf_imm.f32");
+   PAN_EXPECT(ld >= 0);
+   if (ld >= 0)
+      PAN_EXPECT_STR_HAS(l[ld], "index:240");
+   if (pan_test_failures)
+      dump(l, nr);
+   ralloc_free(b.shader);
+
+   /* VAR15 and gl_Color would share slot 15. */
+   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                      &pan_va_nir_options, "clash");
+   col = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                VARYING_SLOT_COL0, 0, "col");
+   nir_variable *v15 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                              VARYING_SLOT_VAR15, 1, "v15");
+   out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                FRAG_RESULT_DATA0, 0, "c");
+   nir_store_var(&b, out,
+                 nir_fadd(&b, nir_load_var(&b, col), nir_load_var(&b, v15)),
+                 0xf);
+   char err[256];
+   PAN_EXPECT(!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err)));
+   PAN_EXPECT_STR_HAS(err, "shares slot 15 with VAR15");
+   ralloc_free(b.shader);
+
+   /* What the driver sizes the varying buffer with. */
+   PAN_EXPECT_EQ(pan_va_varying_slots(BITFIELD64_BIT(VARYING_SLOT_VAR2)), 3);
+   PAN_EXPECT_EQ(pan_va_varying_slots(BITFIELD64_BIT(VARYING_SLOT_POS) |
+                                      BITFIELD64_BIT(VARYING_SLOT_TEX0)),
+                 15);
+   PAN_EXPECT_EQ(pan_va_varying_slots(BITFIELD64_BIT(VARYING_SLOT_POS)), 0);
+   ralloc_free(ctx);
+}
+
 /* Fragment shader: smooth VAR0 plus flat VAR2, to render target 0. */
 static void
 test_fragment(void)
@@ -894,6 +969,7 @@ main(void)
    glsl_type_singleton_init_or_ref();
    PAN_RUN_CASE(test_vertex_position);
    PAN_RUN_CASE(test_vertex_varying);
+   PAN_RUN_CASE(test_ff_varyings);
    PAN_RUN_CASE(test_fragment);
    PAN_RUN_CASE(test_two_targets);
    PAN_RUN_CASE(test_depth_output);
