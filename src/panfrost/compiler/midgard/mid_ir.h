@@ -144,6 +144,7 @@ struct mid_shader {
     * the scheduler reorders (0: most; higher levels keep register
     * pressure closer to program order). */
    struct util_dynarray bundles;
+   struct mid_bundle scratch; /* filled instead when bundles cannot grow */
    unsigned level;
    bool ra_failed;
    /* Register allocation: physical register of each variable. */

@@ -15,11 +15,11 @@
  * unit that runs it (single-lane work prefers the scalar units) and room
  * for its constants in the four embedded words or the 16-bit inline
  * immediate of its second source; up to two loads/stores share a bundle.
- * A group is ready once its predecessors are in closed bundles: the units
- * of a bundle see the registers as they were at its start, except for the
- * pipeline registers.  A value written by the first stage (vmul, sadd)
- * and read only by one instruction of the second stage (vadd, smul, lut)
- * of the same bundle goes through r24 or r25 instead of a work register.
+ * A group is ready once its predecessors are in closed bundles, or in the
+ * first stage (vmul, sadd) of the open bundle when it takes a unit of the
+ * second (vadd, smul, lut), which sees the first stage's writes.  Such a
+ * value read by that instruction only goes through r24 or r25 instead of
+ * a work register.
  *
  * Higher levels (s->level) bound register pressure: past a budget of live
  * variables, groups that free registers go first and new values wait;
@@ -333,20 +333,35 @@ to_first_stage(struct mid_bundle *b, struct grp *p)
    return true;
 }
 
+static bool
+reads_from_bundle(const struct grp *g, const struct grp *gs, int cur)
+{
+   util_dynarray_foreach(&g->preds, unsigned, pi)
+   {
+      if (gs[*pi].bundle == cur)
+         return true;
+   }
+   return false;
+}
+
 /*
- * Can g join bundle b (index cur) by reading the results of its pending
- * predecessors through pipeline registers?  Each such predecessor must be
- * a lone ALU instruction of this bundle's first stage, the only writer of
- * a variable g alone reads, with every lane g reads; nothing else may tie
- * them.  On success the values are renamed to r24/r25 and g placed.
+ * Can g join bundle b (index cur) on a second-stage unit, reading what its
+ * pending predecessors (lone ALU instructions of this bundle's first
+ * stage) write?  The second stage sees the first stage's writes; nothing
+ * but g reading p's value may tie them.  A value g alone reads, from its
+ * only writer, with every lane g reads, goes through r24/r25 while they
+ * are free (no work register); the others keep their register, if `work`
+ * (register pressure allows it).
  */
 static bool
 try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
-            struct grp *g, int cur)
+            struct grp *g, int cur, bool work)
 {
    if (g->next || g->I->kind != MID_ALU)
       return false;
-   unsigned fwd[2], nr = 0;
+   unsigned fwd[4], nr = 0;
+   bool pipe[4];
+   unsigned nr_pipe = 0;
    util_dynarray_foreach(&g->preds, unsigned, pi)
    {
       struct grp *p = &gs[*pi];
@@ -355,17 +370,20 @@ try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
       if (p->bundle != cur || p->next || p->nr_wr != 1 || p->hw_wr ||
           (p->unit != PAN_MID_VMUL && p->unit != PAN_MID_SADD &&
            p->unit != PAN_MID_SMUL) ||
-          nr == 2)
+          nr == ARRAY_SIZE(fwd))
          return false;
       unsigned v = p->wr[0].var;
-      if (v == ~0u || sc->readers[v] != 1 || sc->writers[v] != 1)
+      if (v == ~0u)
+         return false;
+      /* A second-stage p that reads a value of this bundle cannot move to
+       * the first stage, whose units all read the bundle's inputs. */
+      if (p->unit == PAN_MID_SMUL && reads_from_bundle(p, gs, cur))
          return false;
       /* The only tie must be g reading p's value. */
-      bool read = false;
+      bool read = false, all = true;
       for (unsigned i = 0; i < g->nr_rd; i++) {
          if (g->rd[i].var == v) {
-            if (g->rd[i].lanes & ~p->wr[0].lanes)
-               return false;
+            all &= !(g->rd[i].lanes & ~p->wr[0].lanes);
             read = true;
          }
       }
@@ -373,26 +391,35 @@ try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
           overlap(p->wr, p->nr_wr, g->wr, g->nr_wr) || (p->hw_wr & g->hw_rd) ||
           (p->hw_rd & g->hw_wr))
          return false;
+      pipe[nr] = all && sc->readers[v] == 1 && sc->writers[v] == 1 &&
+                 util_bitcount(b->pipe_used) + nr_pipe < 2;
+      if (!work && !pipe[nr])
+         return false;
+      nr_pipe += pipe[nr];
       fwd[nr++] = *pi;
    }
-   if (!nr || util_bitcount(b->pipe_used) + nr > 2)
+   if (!nr)
       return false;
    struct mid_bundle saved = *b;
-   int units[2] = { gs[fwd[0]].unit, gs[fwd[nr - 1]].unit };
+   int units[ARRAY_SIZE(fwd)];
    bool ok = true;
+   for (unsigned k = 0; k < nr; k++)
+      units[k] = gs[fwd[k]].unit;
    for (unsigned k = 0; k < nr && ok; k++)
       ok = to_first_stage(b, &gs[fwd[k]]);
    int u = ok ? pick_unit(b, g->I, PAN_MID_SADD, 5) : -1;
    if (u < 0) {
       *b = saved;
-      gs[fwd[0]].unit = units[0];
-      gs[fwd[nr - 1]].unit = units[1];
+      for (unsigned k = 0; k < nr; k++)
+         gs[fwd[k]].unit = units[k];
       return false;
    }
    add_to(b, u, g->I);
    g->unit = u;
    for (unsigned k = 0; k < nr; k++) {
       struct grp *p = &gs[fwd[k]];
+      if (!pipe[k])
+         continue;
       unsigned r = (b->pipe_used & 1) ? 25 : 24;
       b->pipe_used |= 1u << (r - 24);
       unsigned v = p->wr[0].var;
@@ -432,6 +459,11 @@ static struct mid_bundle *
 new_bundle(struct mid_shader *s, enum mid_bkind kind, struct mid_block **blk)
 {
    struct mid_bundle *b = util_dynarray_grow(&s->bundles, struct mid_bundle, 1);
+   if (!b) {
+      /* Out of memory: the compile fails, the caller fills a scratch. */
+      mid_error(s, "out of memory for bundles");
+      b = &s->scratch;
+   }
    memset(b, 0, sizeof(*b));
    b->kind = kind;
    b->block = *blk;
@@ -683,10 +715,12 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          goto out;
       }
       /* Consumers of this bundle's first stage, through r24/r25. */
-      for (unsigned i = first; kind == MID_ALU && i < ng && b->pipe_used != 3;
-           i++) {
+      for (unsigned i = first; kind == MID_ALU && i < ng; i++) {
          struct grp *g = &gs[i];
-         if (g->bundle < 0 && try_forward(sc, b, gs, g, cur)) {
+         if (g->bundle >= 0)
+            continue;
+         int c = limit ? cost(&pr, g, strict_frees) : 0;
+         if (try_forward(sc, b, gs, g, cur, c <= 0 || pr.nr_live + c <= limit)) {
             g->bundle = cur;
             placed++;
             if (!strict_frees)
