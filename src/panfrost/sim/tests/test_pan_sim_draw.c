@@ -4,8 +4,10 @@
  */
 
 /*
- * Draws on the simulator, Bifrost v6/v7 (compiled with -DPAN_ARCH=N):
- * vertex job + tiler job + fragment job packed with the genxml packers,
+ * Draws on the simulator, Bifrost v6/v7 and Valhall v9 (compiled with
+ * -DPAN_ARCH=N; the v9 cases are in test_pan_sim_draw_v9.h): vertex job +
+ * tiler job (v9: one malloc-vertex job) + fragment job packed with the
+ * genxml packers,
  * shaders assembled from the text the stock compiler's binaries
  * disassemble to (a viewport-transforming vertex shader, a constant-colour
  * and a message-preloaded varying fragment shader).  Every pixel is
@@ -18,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if PAN_ARCH >= 9
+#include "isa/pan_isa_va.h"
+#else
 #include "isa/pan_isa_bi.h"
+#endif
 #include "pan_genxml.h"
 #include "pan_sim.h"
 #include "util/pan_test_util.h"
@@ -68,7 +74,12 @@ assemble(const char *text)
    struct pan_isa_bytes out = { 0 };
    char err[256] = "";
 
-   if (pan_bi_assemble(text, strlen(text), &out, err, sizeof(err))) {
+#if PAN_ARCH >= 9
+   int bad = pan_va_assemble(text, strlen(text), &out, err, sizeof(err));
+#else
+   int bad = pan_bi_assemble(text, strlen(text), &out, err, sizeof(err));
+#endif
+   if (bad) {
       pan_test_fail("cannot assemble (%s):\n%s", err, text);
       pan_isa_bytes_free(&out);
       return 0;
@@ -81,6 +92,7 @@ assemble(const char *text)
    return va;
 }
 
+#if PAN_ARCH <= 7
 /* The stock compiler's vertex shader for "gl_Position = pos; v = col":
  * position divided by w and viewport-transformed with u0..u2 (scale,
  * offset), 1/w in w, stored at r58:r59; the colour stored to varying 1. */
@@ -189,6 +201,8 @@ static const char fs_flat_ubo_text[] =
    "    nop t0 | blend r48, r60, blend_descriptor_0.w0, "
    "blend_descriptor_0.w1 | p0=r60 fau=blend_descriptor_0\n";
 
+#endif
+
 /* ---- frames and draws ---- */
 
 struct frame {
@@ -202,7 +216,9 @@ header(void *job, unsigned type, unsigned index, uint64_t next)
 {
    pan_pack(job, job_header, cfg)
    {
+#if PAN_ARCH <= 7
       cfg.is_64b = true;
+#endif
       cfg.type = type;
       cfg.index = index;
       cfg.next = next;
@@ -262,8 +278,13 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
          cfg.zs_write_format =
             frame_d24s8 ? MALI_ZS_FORMAT_D24S8 : MALI_ZS_FORMAT_D32;
          cfg.zs_block_format = MALI_BLOCK_FORMAT_LINEAR;
+#if PAN_ARCH >= 9
+         cfg.zs_writeback_base = zs_va;
+         cfg.zs_writeback_row_stride = W * 4;
+#else
          cfg.linear.zs_writeback_base = zs_va;
          cfg.linear.zs_writeback_row_stride = W * 4;
+#endif
       }
       next += pan_size(zs_crc_extension);
    }
@@ -285,7 +306,7 @@ static uint64_t
 emit_fragment(const struct frame *f)
 {
    void *job;
-   uint64_t va = alloc(pan_size(fragment_job), 64, &job);
+   uint64_t va = alloc(pan_size(fragment_job), 128, &job);
 
    header(job, MALI_JOB_TYPE_FRAGMENT, 1, 0);
    pan_section_pack(job, fragment_job, payload, cfg)
@@ -297,6 +318,28 @@ emit_fragment(const struct frame *f)
    return va;
 }
 
+static uint32_t
+pixel_format(unsigned format)
+{
+   uint32_t w;
+   pan_pack(&w, pixel_format, cfg)
+   {
+      cfg.format = format;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+   }
+   return w;
+}
+
+static uint64_t
+buffer(const void *data, unsigned size_B)
+{
+   void *cpu;
+   uint64_t va = alloc(size_B, 64, &cpu);
+   memcpy(cpu, data, size_B);
+   return va;
+}
+
+#if PAN_ARCH <= 7
 enum blend_kind { BLEND_REPLACE, BLEND_ADD, BLEND_OPAQUE };
 
 struct draw {
@@ -325,18 +368,6 @@ struct draw {
    float point_size; /* points: the primitive_size constant */
 };
 
-static uint32_t
-pixel_format(unsigned format)
-{
-   uint32_t w;
-   pan_pack(&w, pixel_format, cfg)
-   {
-      cfg.format = format;
-      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
-   }
-   return w;
-}
-
 static unsigned
 bits_for(unsigned v)
 {
@@ -359,15 +390,6 @@ pack_invocation(void *dst, unsigned n)
       cfg.workgroups_z_shift = bits_for(n);
       cfg.thread_group_split = MALI_SPLIT_MIN_EFFICIENT;
    }
-}
-
-static uint64_t
-buffer(const void *data, unsigned size_B)
-{
-   void *cpu;
-   uint64_t va = alloc(size_B, 64, &cpu);
-   memcpy(cpu, data, size_B);
-   return va;
 }
 
 /* attribute_buffer[i]: 1D, stride 16 (buffer 1: buffer1_stride when
@@ -612,6 +634,8 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
    return vertex_va;
 }
 
+#endif
+
 static int
 run(uint64_t jc, FILE *log)
 {
@@ -619,6 +643,7 @@ run(uint64_t jc, FILE *log)
    return pan_sim_run_chain(PAN_ARCH, &space, jc, log, NULL);
 }
 
+#if PAN_ARCH <= 7
 static void
 setup(void)
 {
@@ -653,6 +678,8 @@ render(const struct frame *f, const struct draw *d, unsigned count)
    PAN_EXPECT_EQ(r2, 0);
    return r1 == 0 && r2 == 0;
 }
+
+#endif
 
 /* ---- references ---- */
 
@@ -723,6 +750,7 @@ tri_covers(const float (*pos)[4], const unsigned v[3], int px, int py,
 #define NX(x) (((x)-W / 2.0f) / (W / 2.0f))
 #define NY(y) (((y)-H / 2.0f) / (H / 2.0f))
 
+#if PAN_ARCH <= 7
 static const float zero_col[8][4];
 
 /* Constant colour: exact coverage of two triangles, one of them with
@@ -1319,9 +1347,23 @@ test_refusals(void)
    PAN_EXPECT_STR_HAS(buf, "ld_attr_imm");
 }
 
+#endif
+
+#if PAN_ARCH >= 9
+#include "test_pan_sim_draw_v9.h"
+#endif
+
 int
 main(void)
 {
+#if PAN_ARCH >= 9
+   PAN_RUN_CASE(test_v9_coverage);
+   PAN_RUN_CASE(test_v9_varyings);
+   PAN_RUN_CASE(test_v9_indexed_instances);
+   PAN_RUN_CASE(test_v9_depth_blend);
+   PAN_RUN_CASE(test_v9_points);
+   PAN_RUN_CASE(test_v9_refusals);
+#else
    PAN_RUN_CASE(test_coverage);
    PAN_RUN_CASE(test_shared_edge);
    PAN_RUN_CASE(test_varyings);
@@ -1334,6 +1376,7 @@ main(void)
    PAN_RUN_CASE(test_preload);
    PAN_RUN_CASE(test_flat_discard_ubo);
    PAN_RUN_CASE(test_refusals);
+#endif
    free(mem);
    return pan_test_summary("pan_sim_draw");
 }
