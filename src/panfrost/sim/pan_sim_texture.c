@@ -383,24 +383,27 @@ level_setup(struct level_ctx *lc, const struct pan_sim_texture *t,
    return t->surface(t, level, layer, face, &lc->surf, err);
 }
 
+/* a FUNC b.  The hardware compares the texel with the reference
+ * ("texel FUNC reference"); GL reads its functions the other way round
+ * and drivers swap them. */
 static bool
-compare(enum pan_sim_cmp f, float ref, float d)
+compare(enum pan_sim_cmp f, float a, float b)
 {
    switch (f) {
    case PAN_SIM_CMP_NEVER:
       return false;
    case PAN_SIM_CMP_LESS:
-      return ref < d;
+      return a < b;
    case PAN_SIM_CMP_EQUAL:
-      return ref == d;
+      return a == b;
    case PAN_SIM_CMP_LEQUAL:
-      return ref <= d;
+      return a <= b;
    case PAN_SIM_CMP_GREATER:
-      return ref > d;
+      return a > b;
    case PAN_SIM_CMP_NOTEQUAL:
-      return ref != d;
+      return a != b;
    case PAN_SIM_CMP_GEQUAL:
-      return ref >= d;
+      return a >= b;
    default:
       return true;
    }
@@ -423,7 +426,7 @@ texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
       }
       if (lc->shadow) {
          field[0] = pan_sim_fp_u32(
-            compare(lc->s->compare, lc->ref, pan_sim_fp_f32(lc->s->border[0]))
+            compare(lc->s->compare, pan_sim_fp_f32(lc->s->border[0]), lc->ref)
                ? 1.0f
                : 0.0f);
          field[1] = field[2] = 0;
@@ -455,7 +458,7 @@ texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
    decode_fields(f, p, field);
    if (lc->shadow) {
       field[0] = pan_sim_fp_u32(
-         compare(lc->s->compare, lc->ref, pan_sim_fp_f32(field[0])) ? 1.0f
+         compare(lc->s->compare, pan_sim_fp_f32(field[0]), lc->ref) ? 1.0f
                                                                     : 0.0f);
    }
    select_channels(f, field, out);

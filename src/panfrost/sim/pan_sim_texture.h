@@ -205,6 +205,8 @@ struct pan_sim_sampler {
 
 /* Where a job's shaders find their descriptors: the draw's (or compute
  * job's) texture and sampler tables up to v7, the resource table on v9. */
+#define PAN_SIM_TEX_UNBOUNDED (~0u) /* a count not known: memory bounds */
+
 struct pan_sim_tex_env {
    const struct pan_sim_space *space;
    uint64_t textures, samplers;

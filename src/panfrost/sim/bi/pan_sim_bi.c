@@ -35,7 +35,8 @@ pan_sim_bi_dispatch(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    enum bi_sim_result (*groups[])(struct pan_sim_bi_ctx *,
                                   const struct pan_sim_bi_ins *) = {
       pan_sim_bi_exec_falu, pan_sim_bi_exec_ialu, pan_sim_bi_exec_sfu,
-      pan_sim_bi_exec_flow, pan_sim_bi_exec_msg, pan_sim_bi_exec_msg_gfx
+      pan_sim_bi_exec_flow, pan_sim_bi_exec_msg, pan_sim_bi_exec_msg_gfx,
+      pan_sim_bi_exec_msg_tex,
    };
    for (unsigned i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
       enum bi_sim_result r = groups[i](c, ins);

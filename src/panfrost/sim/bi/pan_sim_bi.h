@@ -34,6 +34,7 @@ struct pan_sim_bi_mem {
 };
 
 struct pan_sim_bi_gfx;
+struct pan_sim_tex_ops;
 
 struct pan_sim_bi_config {
    const uint64_t *program; /* clause quadwords, two words each */
@@ -57,6 +58,8 @@ struct pan_sim_bi_config {
    /* Descriptor work of graphics messages (pan_sim_bi_gfx.h); NULL in
     * compute jobs. */
    const struct pan_sim_bi_gfx *gfx;
+   /* Texture messages (pan_sim_texture.h); NULL: they fault. */
+   const struct pan_sim_tex_ops *tex;
 };
 
 enum pan_sim_bi_status {

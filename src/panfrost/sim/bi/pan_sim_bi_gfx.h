@@ -67,6 +67,19 @@ struct pan_sim_bi_gfx {
                void *out, char *err);
 };
 
+struct pan_sim_bi_warp;
+struct pan_sim_bi_config;
+
+/* A v7 VAR_TEX message preload: what VAR_TEX (varying `varying` as two
+ * binary32 coordinates, texture and sampler `texture`) would write, into
+ * registers dst.. of the lanes given, before the shader starts.  Runs the
+ * config's ld_var and tex callbacks quad by quad; false with err set. */
+bool pan_sim_bi_var_tex_preload(struct pan_sim_bi_warp *w,
+                                const struct pan_sim_bi_config *cfg,
+                                uint16_t lanes, unsigned varying,
+                                unsigned texture, bool f16, bool zero_lod,
+                                unsigned dst, char *err, unsigned err_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,7 +10,8 @@
  * pair is an offset into the workgroup's shared memory (the compiler puts
  * zero in the high word), bounds-checked against the caller's wls_size
  * and accessed through mem at wls_base + offset.  Other segments (tl,
- * ubo...), atomics, varyings, textures, blending and ATEST are refused.
+ * ubo...) and atomics are refused here (graphics messages and textures
+ * have files of their own).
  */
 
 #include <string.h>

@@ -21,8 +21,9 @@
  * Staging registers start at the clause header's data register.  The
  * descriptor work is the executor's (pan_sim_bi_gfx.h); without it (a
  * compute job) these instructions fault.  Attribute loads without a
- * register format, special varyings (LD_VAR_SPECIAL), texturing, VAR_TEX,
- * tile access (LD_TILE, ST_TILE) and ZS_EMIT stay refused.
+ * register format, special varyings (LD_VAR_SPECIAL), tile access
+ * (LD_TILE, ST_TILE) and ZS_EMIT stay refused; textures are
+ * pan_sim_bi_msg_tex.c's.
  */
 
 #include <stdio.h>

@@ -716,10 +716,12 @@ test_shadow(void)
       float ref;
       float want;
    } cases[] = {
-      { MALI_FUNC_LEQUAL, 0.4f, 1 },  { MALI_FUNC_LEQUAL, 0.6f, 0 },
-      { MALI_FUNC_GREATER, 0.6f, 1 }, { MALI_FUNC_ALWAYS, 0.9f, 1 },
-      { MALI_FUNC_NEVER, 0.1f, 0 },   { MALI_FUNC_LESS, -3.0f, 1 },
-      { MALI_FUNC_GEQUAL, 7.0f, 1 }, /* unorm depth: reference clamped */
+      /* The texel (0.5) is on the left: "texel FUNC reference". */
+      { MALI_FUNC_LEQUAL, 0.4f, 0 },  { MALI_FUNC_LEQUAL, 0.6f, 1 },
+      { MALI_FUNC_GREATER, 0.4f, 1 }, { MALI_FUNC_ALWAYS, 0.9f, 1 },
+      { MALI_FUNC_NEVER, 0.1f, 0 },   { MALI_FUNC_GREATER, -3.0f, 1 },
+      { MALI_FUNC_LESS, 7.0f, 1 }, /* unorm depth: reference clamped */
+      { MALI_FUNC_GEQUAL, 7.0f, 0 },
    };
    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); ++k) {
       struct tex t;
