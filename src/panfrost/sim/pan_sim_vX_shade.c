@@ -25,7 +25,7 @@
  *    r58  0 for a front-facing primitive, 1 for a back-facing one
  *    r59  pixel x (bits 0-15) | pixel y (bits 16-31)
  *    r60  coverage, r61  sample mask (bit 0 on covered lanes)
- *    r0..r3, r4..r7  v7 message preloads 1 and 2 (LD_VAR forms)
+ *    r0..r3, r4..r7  v7 message preloads 1 and 2 (LD_VAR and VAR_TEX)
  * FAU specials: blend_descriptor_N = words 2-3 of render target N's blend
  * descriptor (they follow the renderer state).
  *
@@ -33,9 +33,9 @@
  * barycentrics weighted by 1/w, flat loads take the provoking vertex;
  * BLEND writes covered lanes with the descriptor's fixed-function
  * equation (opaque mode: the colour as is) under the colour mask.  Depth
- * and stencil are updated at the end of the warp (see above).  Blend
- * shaders, depth from the shader and VAR_TEX preloads fault naming what
- * is missing.
+ * and stencil are updated at the end of the warp (see above).  Textures
+ * are the draw's tables (pan_sim_vX_texture.c).  Blend shaders and depth
+ * from the shader fault naming what is missing.
  */
 
 #include <inttypes.h>
@@ -46,6 +46,7 @@
 
 #include "pan_sim_fp.h"
 #include "pan_sim_vX_gfx.h"
+#include "pan_sim_vX_texture.h"
 
 #if PAN_ARCH >= 6
 
@@ -101,6 +102,8 @@ struct fs_run {
    unsigned uniform_words;
    struct pan_sim_bi_config cfg;
    struct pan_sim_bi_gfx gfx;
+   struct pan_sim_tex_env tex_env;
+   struct pan_sim_tex_ops tex;
    struct pan_sim_bi_warp w;
 #endif
 
@@ -531,17 +534,6 @@ load_draw(struct fs_run *r, unsigned index)
    if (rs->properties.depth_source == MALI_DEPTH_SOURCE_SHADER)
       return fs_fault(r, r->draw.state,
                       "depth written by the shader is not executed yet");
-#if PAN_ARCH >= 7
-   const struct PAN_GENX(message_preload) *
-      mp[2] = { &rs->fragment_messages.message_preload_1,
-                &rs->fragment_messages.message_preload_2 };
-   for (unsigned i = 0; i < 2; ++i) {
-      if (mp[i]->type == MALI_MESSAGE_TYPE_VAR_TEX)
-         return fs_fault(r, r->draw.state,
-                         "VAR_TEX message preloads are not executed yet");
-   }
-#endif
-
    const void *vpp =
       pan_sim_ctx_read(ctx, r->draw.viewport, pan_size(viewport), "viewport");
    if (!vpp)
@@ -591,8 +583,17 @@ load_draw(struct fs_run *r, unsigned index)
       .mem = PAN_GENX(sim_gfx_mem_ops),
       .lanes = GFX_LANES,
       .gfx = &r->gfx,
+      .tex = &r->tex,
    };
    r->cfg.mem.user = &r->mem;
+   r->tex_env = (struct pan_sim_tex_env){
+      .space = ctx->space,
+      .textures = r->draw.textures,
+      .samplers = r->draw.samplers,
+      .texture_count = rs->shader.texture_count,
+      .sampler_count = rs->shader.sampler_count,
+   };
+   r->tex = (struct pan_sim_tex_ops){ &r->tex_env, PAN_GENX(sim_tex_run) };
    /* blend_descriptor_N: words 2-3 of each blend descriptor present. */
    for (unsigned rt = 0; rt < PAN_SIM_MAX_RTS; ++rt) {
       if (!r->tb->rt[rt].present)
@@ -634,6 +635,33 @@ preload_message(struct fs_run *r, unsigned l, unsigned k)
    return true;
 }
 
+/* VAR_TEX message preloads need the whole quad (derivatives): run after
+ * the per-lane preloads, as the instruction would. */
+static bool
+preload_var_tex(struct fs_run *r, unsigned lanes, unsigned k)
+{
+#if PAN_ARCH >= 7
+   const struct PAN_GENX(message_preload) *mp =
+      k ? &r->rs.fragment_messages.message_preload_2
+        : &r->rs.fragment_messages.message_preload_1;
+   char err[GFX_ERR_LEN] = "";
+
+   if (mp->type != MALI_MESSAGE_TYPE_VAR_TEX)
+      return true;
+   if (!pan_sim_bi_var_tex_preload(
+          &r->w, &r->cfg, (uint16_t)((1u << lanes) - 1),
+          mp->var_tex.varying_index, mp->var_tex.texture_index,
+          mp->var_tex.register_format ==
+             MALI_MESSAGE_PRELOAD_REGISTER_FORMAT_F16,
+          mp->var_tex.zero_lod, 4 * k, err, sizeof(err)))
+      return pan_sim_fault(r->ctx, PAN_SIM_CONFIG_FAULT, r->draw.state,
+                           "message preload %u: %s", k + 1, err);
+#else
+   (void)r, (void)lanes, (void)k;
+#endif
+   return true;
+}
+
 static uint16_t
 shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
 {
@@ -657,6 +685,11 @@ shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
          *ok = false;
          return 0;
       }
+   }
+   if (!preload_var_tex(r, lanes, 0) || !preload_var_tex(r, lanes, 1)) {
+      r->reported = true;
+      *ok = false;
+      return 0;
    }
    r->w.fault[0] = 0;
    *ok = pan_sim_bi_run(&r->w, &r->cfg) == PAN_SIM_BI_DONE;

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "pan_sim_vX_gfx.h"
+#include "pan_sim_vX_texture.h"
 
 #if PAN_ARCH >= 6
 
@@ -460,6 +461,16 @@ run_vertex_program(struct vs_run *r, uint64_t shader, const char *what,
       return false;
 
    struct gfx_mem mem = { .space = ctx->space };
+   /* The renderer state's counts are not at hand here: the tables are
+    * bounded by memory only. */
+   struct pan_sim_tex_env tex_env = {
+      .space = ctx->space,
+      .textures = draw->textures,
+      .samplers = draw->samplers,
+      .texture_count = PAN_SIM_TEX_UNBOUNDED,
+      .sampler_count = PAN_SIM_TEX_UNBOUNDED,
+   };
+   const struct pan_sim_tex_ops tex = { &tex_env, PAN_GENX(sim_tex_run) };
    const struct pan_sim_bi_gfx gfx = {
       .user = r,
       .ld_attr = vs_ld_attr,
@@ -476,6 +487,7 @@ run_vertex_program(struct vs_run *r, uint64_t shader, const char *what,
       .mem = PAN_GENX(sim_gfx_mem_ops),
       .lanes = GFX_LANES,
       .gfx = &gfx,
+      .tex = &tex,
    };
    cfg.mem.user = &mem;
 
