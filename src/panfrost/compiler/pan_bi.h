@@ -20,6 +20,14 @@
  */
 bool pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size);
 
+/*
+ * The v9-shaped graphics I/O of the IR to the G52 interface
+ * (pan_bi_lower_gfx.c): v7 preloads, ST_CVT stores, varying indices.
+ * False with a message for what does not fit.
+ */
+bool pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch,
+                      char *err, size_t err_size);
+
 /* The Bifrost form of I (pan_ir_opcodes.py), or NULL. */
 const struct pan_ir_bi_form *pan_bi_form(const pan_ir_instr *I);
 
@@ -37,6 +45,14 @@ bool pan_bi_encode_form(const char *name, unsigned unit,
 /* Put source selector sel in encoding source slot k of bi_ops[op]. */
 uint32_t pan_bi_set_src(uint32_t word, unsigned op, unsigned k, unsigned sel);
 
+/* Set immediate field `name` of bi_ops[op]; false when it has none or v
+ * does not fit. */
+bool pan_bi_set_imm(uint32_t *word, unsigned op, const char *name,
+                    uint32_t v);
+
+/* FAU index of an IR special value on Bifrost, or -1. */
+int pan_bi_special_fau(unsigned special);
+
 /* Toggle a one-bit field of bi_ops[op] (neg/abs, raw derived fields);
  * false when the encoding has no such field. */
 bool pan_bi_toggle(uint32_t *word, unsigned op, const char *field);
@@ -51,6 +67,7 @@ struct pan_bi_stats {
    unsigned clauses;
    unsigned quads;   /* 128-bit quadwords, constants included */
    unsigned nops;    /* FMA and ADD NOP slots */
+   unsigned msg_tuples, msg_tex, msg_vary, msg_ldst;
 };
 
 /*

@@ -8,6 +8,8 @@
  * preloads r55..r62), clause scheduling and packing.
  */
 
+#include <string.h>
+
 #include "isa/pan_isa_bi.h"
 #include "pan_bi.h"
 #include "pan_compile.h"
@@ -31,6 +33,19 @@ count_loops(nir_shader *nir)
    return n;
 }
 
+/* Distinct hardware-preloaded registers the program reads. */
+static unsigned
+count_preloads(pan_ir_shader *s)
+{
+   uint64_t regs = 0;
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->op == PAN_IR_OP_PRELOAD)
+         regs |= 1ull << (I->imm & 63);
+   }
+   return __builtin_popcountll(regs);
+}
+
 static void
 print_pass(FILE *fp, pan_ir_shader *s, const char *what)
 {
@@ -49,13 +64,17 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    void *tmp = ralloc_context(NULL);
    bool ok = false;
    *out = (struct pan_bi_binary){ 0 };
-   (void)opts; /* v6 and v7 encode alike for what is emitted so far */
+   unsigned arch = opts && opts->arch ? opts->arch : 7;
 
-   if (nir->info.stage != MESA_SHADER_COMPUTE) {
+   gl_shader_stage stage = nir->info.stage;
+   if (stage != MESA_SHADER_COMPUTE && stage != MESA_SHADER_VERTEX &&
+       stage != MESA_SHADER_FRAGMENT) {
       snprintf(err, err_size, "%s shaders are unsupported on Bifrost",
-               _mesa_shader_stage_to_string(nir->info.stage));
+               _mesa_shader_stage_to_string(stage));
       goto done;
    }
+   if (stage != MESA_SHADER_COMPUTE)
+      pan_va_lower_gfx_nir(nir, opts ? opts->variant : PAN_VA_VARIANT_DEFAULT);
    pan_compile_lower_nir(nir);
    out->loops = count_loops(nir);
 
@@ -63,6 +82,11 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    struct pan_va_binary *va = rzalloc(tmp, struct pan_va_binary);
    pan_ir_shader *s = pan_ir_from_nir(tmp, nir, va, err, err_size);
    if (!s)
+      goto done;
+   out->nr_push = va->nr_push;
+   memcpy(out->push, va->push, sizeof(out->push));
+   if (stage != MESA_SHADER_COMPUTE &&
+       !pan_bi_lower_gfx(s, stage == MESA_SHADER_VERTEX, arch, err, err_size))
       goto done;
    pan_ir_opt_copy_prop(s);
    pan_ir_opt_collect(s);
@@ -99,6 +123,11 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    out->clauses = st.clauses;
    out->quads = st.quads;
    out->nops = st.nops;
+   out->msg_tuples = st.msg_tuples;
+   out->msg_tex = st.msg_tex;
+   out->msg_vary = st.msg_vary;
+   out->msg_ldst = st.msg_ldst;
+   out->preloads = count_preloads(s);
    if (print_ir) {
       fprintf(print_ir, "-- Bifrost\n");
       pan_bi_disassemble(out->words, out->nr_words * 8, print_ir, true, NULL,

@@ -98,6 +98,34 @@ pan_bi_toggle(uint32_t *word, unsigned op, const char *field)
    return true;
 }
 
+bool
+pan_bi_set_imm(uint32_t *word, unsigned op, const char *name, uint32_t v)
+{
+   for (unsigned i = 0; i < bi_ops[op].nr_imms; ++i) {
+      const struct bi_imm *imm = &bi_ops[op].imms[i];
+      if (strcmp(imm->name, name) || v >= (1u << imm->size))
+         continue;
+      put(word, imm->start, imm->size, v);
+      return true;
+   }
+   return false;
+}
+
+int
+pan_bi_special_fau(unsigned special)
+{
+   /* The register block's FAU index of each (1 lane_id, 5 atest_datum,
+    * 8 + n blend_descriptor_n); the others have no Bifrost form. */
+   if (special == PAN_IR_SPECIAL_LANE_ID)
+      return 1;
+   if (special == PAN_IR_SPECIAL_ATEST_DATUM)
+      return 5;
+   if (special >= PAN_IR_SPECIAL_BLEND_DESC_0 &&
+       special < PAN_IR_SPECIAL_BLEND_DESC_0 + 8)
+      return 8 + (int)(special - PAN_IR_SPECIAL_BLEND_DESC_0);
+   return -1;
+}
+
 uint32_t
 pan_bi_nop(unsigned unit)
 {

@@ -141,6 +141,9 @@ limit_fau(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
    unsigned nr_consts = 0;
    uint32_t consts[2];
    int uniform_pair = -1, special = -1;
+   /* A source read through the FAU index alone claims it first. */
+   if (f->fau_src != 0xff && I->src[f->fau_src].kind == PAN_IR_SPECIAL)
+      special = (int)I->src[f->fau_src].value;
    for (unsigned a = 0; a < f->nr_args; ++a) {
       if (f->args[a].kind == PAN_IR_BI_IMM)
          consts[nr_consts++] = I->imm;

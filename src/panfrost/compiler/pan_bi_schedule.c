@@ -29,7 +29,14 @@
 #define MAX_CONSTS 4
 #define NO_REG -1
 
-enum opnd_kind { OPND_REG, OPND_UNIFORM, OPND_CONST, OPND_ZERO, OPND_BRANCH };
+enum opnd_kind {
+   OPND_REG,
+   OPND_UNIFORM,
+   OPND_SPECIAL, /* value: FAU index * 2 + word */
+   OPND_CONST,
+   OPND_ZERO,
+   OPND_BRANCH,
+};
 
 struct opnd {
    uint8_t kind; /* enum opnd_kind */
@@ -45,6 +52,7 @@ struct item {
    int dest; /* register the result goes to, or NO_REG */
    const char *msg;
    int staging, staging_count;
+   int fau_only; /* FAU index the instruction reads with no selector */
    pan_ir_block *target;
 };
 
@@ -184,11 +192,17 @@ try_place(struct ctx *c, const struct item *it)
    /* FAU: uniforms, or constants. */
    uint32_t cv[2];
    unsigned nc = 0;
-   bool have_fau = false;
+   bool have_fau = it->fau_only >= 0;
+   if (have_fau)
+      t.fau = (uint8_t)it->fau_only;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
       const struct opnd *o = &it->srcs[i];
       if (o->kind == OPND_UNIFORM) {
          t.fau = 0x80 | (o->value / 2);
+         sel[i] = 4 + (o->value & 1);
+         have_fau = true;
+      } else if (o->kind == OPND_SPECIAL) {
+         t.fau = (uint8_t)(o->value / 2);
          sel[i] = 4 + (o->value & 1);
          have_fau = true;
       } else if (o->kind == OPND_ZERO) {
@@ -284,7 +298,7 @@ static struct item
 nop_item(unsigned unit)
 {
    return (struct item){ .unit = unit, .word = pan_bi_nop(unit),
-                         .op = 0, .dest = NO_REG };
+                         .op = 0, .dest = NO_REG, .fau_only = -1 };
 }
 
 static bool
@@ -336,18 +350,22 @@ opnd_of(struct ctx *c, pan_ir_index i, unsigned word, struct opnd *o)
          return fail(c, "uniform beyond u127.w1%s", "");
       *o = (struct opnd){ OPND_UNIFORM, i.value + word };
       return true;
+   case PAN_IR_SPECIAL:
+      if (pan_bi_special_fau(i.value) < 0)
+         return fail(c, "special FAU value %s is unsupported on Bifrost",
+                     pan_ir_special_names[i.value]);
+      *o = (struct opnd){ OPND_SPECIAL,
+                          2 * pan_bi_special_fau(i.value) + word };
+      return true;
    default:
-      return fail(c, "special FAU value %s is unsupported on Bifrost",
-                  i.kind == PAN_IR_SPECIAL && i.value < PAN_IR_NR_SPECIALS
-                     ? pan_ir_special_names[i.value]
-                     : "?");
+      return fail(c, "no operand%s", "");
    }
 }
 
 static bool
 mov_item(struct ctx *c, int dest, pan_ir_index src, unsigned word)
 {
-   struct item it = { .unit = 1, .dest = dest, .nr_srcs = 1 };
+   struct item it = { .unit = 1, .dest = dest, .nr_srcs = 1, .fau_only = -1 };
    const char *const none[1][2] = { { NULL, NULL } };
    if (!pan_bi_encode_form("mov.i32", 1, none, 0, &it.word, &it.op, c->err,
                            c->err_size) ||
@@ -379,6 +397,9 @@ encode(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
    } else {
       snprintf(name, sizeof(name), "%s", f->name);
    }
+   static const char *const vecsizes[] = { "none", "v2", "v3", "v4" };
+   static const char *const regfmts[] = { "u32", "u32", "s32", "f32" };
+   unsigned staged = f->staging == 1 ? I->dest.comps : I->src[0].comps;
    const char *mods[4][2];
    for (unsigned m = 0; m < f->nr_mods; ++m) {
       mods[m][0] = f->mods[m][0];
@@ -387,6 +408,10 @@ encode(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
          mods[m][1] = pan_ir_cmp_names[I->cmp];
       else if (!strcmp(mods[m][1], "{eq}"))
          mods[m][1] = I->on_zero ? "eq" : "ne";
+      else if (!strcmp(mods[m][1], "{vecsize}"))
+         mods[m][1] = vecsizes[(staged - 1) & 3];
+      else if (!strcmp(mods[m][1], "{regfmt}"))
+         mods[m][1] = regfmts[I->type];
    }
    it->unit = f->unit;
    return pan_bi_encode_form(name, f->unit, (const char *const(*)[2])mods,
@@ -422,9 +447,20 @@ emit_form(struct ctx *c, const pan_ir_instr *I)
    const struct pan_ir_bi_form *f = pan_bi_form(I);
    if (!f) /* spilling, for one */
       return fail(c, "%s is unsupported on Bifrost", pan_ir_op_infos[I->op].name);
-   struct item it = { .dest = NO_REG, .msg = f->msg, .staging = -1 };
+   struct item it = { .dest = NO_REG, .msg = f->msg, .staging = -1,
+                      .fau_only = -1 };
    if (!encode(c, I, f, &it))
       return false;
+   if (f->imm_field && !pan_bi_set_imm(&it.word, it.op, f->imm_field, I->imm))
+      return fail(c, "%s: immediate out of range", bi_ops[it.op].name);
+   if (f->fau_src != 0xff) {
+      pan_ir_index src = I->src[f->fau_src];
+      it.fau_only = src.kind == PAN_IR_SPECIAL ? pan_bi_special_fau(src.value)
+                                               : -1;
+      if (it.fau_only < 0)
+         return fail(c, "%s reads a FAU value that is not there",
+                     bi_ops[it.op].name);
+   }
    it.nr_srcs = f->nr_args;
    for (unsigned a = 0; a < f->nr_args; ++a) {
       struct opnd *o = &it.srcs[a];
@@ -688,6 +724,17 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    *stats = (struct pan_bi_stats){ .clauses = n, .quads = quads };
    for (unsigned i = 0; i < n; ++i) {
       stats->tuples += cls[i].nr_tuples;
+      const char *m = cls[i].msg;
+      if (strcmp(m, "none")) {
+         stats->msg_tuples++;
+         if (!strcmp(m, "tex") || !strcmp(m, "vartex"))
+            stats->msg_tex++;
+         else if (!strcmp(m, "varying"))
+            stats->msg_vary++;
+         else if (!strcmp(m, "load") || !strcmp(m, "store") ||
+                  !strcmp(m, "attribute"))
+            stats->msg_ldst++;
+      }
       for (unsigned k = 0; k < cls[i].nr_tuples; ++k) {
          bool nop = cls[i].t[k].it.word == pan_bi_nop(cls[i].t[k].it.unit);
          stats->instrs += !nop;

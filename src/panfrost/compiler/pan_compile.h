@@ -96,8 +96,8 @@ bool pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
 
 /*
  * Bifrost (v6 Mali-G72, v7 Mali-G52): the same NIR in (built with
- * pan_va_nir_options), clauses out.  Compute shaders only so far; see
- * docs/drivers/panfrost/compiler.rst, "Bifrost".
+ * pan_va_nir_options), clauses out; vertex shaders as IDVS variants like
+ * on v9.  See docs/drivers/panfrost/compiler.rst, "Bifrost".
  */
 struct pan_bi_binary {
    uint64_t *words; /* ralloc'd on the mem_ctx given; 2 per quadword */
@@ -107,10 +107,17 @@ struct pan_bi_binary {
    /* Figures: FMA/ADD instructions that are not NOPs, tuples, clauses,
     * quadwords, NOP slots. */
    unsigned instrs, tuples, clauses, quads, nops;
+   /* Tuples holding a message, messages by kind, preloaded registers
+    * read. */
+   unsigned msg_tuples, msg_tex, msg_vary, msg_ldst, preloads;
+   /* Graphics stages: the pushed uniform words, u0.w0 first. */
+   struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
+   unsigned nr_push;
 };
 
 struct pan_bi_compile_options {
    unsigned arch; /* 6 or 7; 0: 7 */
+   enum pan_va_variant variant;
 };
 
 bool pan_bi_compile(nir_shader *nir, void *mem_ctx,

@@ -40,6 +40,11 @@ selectors.  An op may list several forms: the first whose `when`
          branch distance (a constant), r{imm} the register imm
   staging  'd': the destination is the staging vector, 's0': source 0
   msg    the clause header's message type
+  imm_field  the immediate field that gets the imm modifier
+  fau_src    a source read through the tuple's FAU index alone (no
+             selector: ATEST's datum)
+Mod values {vecsize} (the staging vector's length) and {regfmt} (the
+register format of the type) are filled in too.
 An op without a Bifrost form is refused by the Bifrost back end.
 
 Run with --header/--code to generate pan_ir_opcodes.h, pan_ir_opcodes.c and
@@ -97,9 +102,10 @@ BI_ARGS = ['src', 'zero', 'imm', 'offset', 'reg_imm']
 
 class BI:
     def __init__(self, name, unit, mods=(), args=(), when=None,
-                 staging=None, msg='none'):
+                 staging=None, msg='none', imm_field=None, fau_src=None):
         assert unit in ('fma', 'add')
         self.name, self.unit, self.msg = name, unit, msg
+        self.imm_field, self.fau_src = imm_field, fau_src
         self.mods = [m.split('=', 1) for m in mods]
         self.staging = staging
         self.types, self.cmps = [], []
@@ -361,6 +367,15 @@ OPS = [
               ['#0xffffffff', 'offset:{offset}'])),
 ]
 
+# Ops of the Bifrost back end alone (pan_bi_lower_gfx.c makes them).
+OPS += [
+    # s0 vertex id, s1 instance id; imm the varying slot.  The address
+    # (words 0, 1) and conversion word (word 2) of the vertex's slot.
+    Op('lea_attr', 2, dest_comps=3, mods=['imm']),
+    # s0 data (1-4 words), s1 address (2 words), s2 conversion word.
+    Op('st_cvt', 3, dest=False, side_effects=True),
+]
+
 # The Bifrost forms (pan_bi_emit.c), by IR op.  Comparisons reach these
 # forms canonical (pan_bi_legalize.c): lt/le swap their operands into
 # gt/ge and a csel on ne swaps its results into eq.
@@ -420,6 +435,28 @@ BI_FORMS = {
     'store_global': [BI('store.{bits}', 'add', ['seg=none'],
                         ['{s1.0}', '{s1.1}'], staging='s0', msg='store')],
     'discard': [BI('discard.f32', 'add', ['cmpf={cmp}'], S01)],
+    'ld_ubo': [BI('load.{bits}', 'add', ['seg=ubo'], S01, staging='d',
+                  msg='load')],
+    # Graphics (pan_bi_lower_gfx.c gives the v7 preloads and indices)
+    'ld_attr': [BI('ld_attr_imm', 'add',
+                   ['vecsize={vecsize}', 'register_format={regfmt}'], S01,
+                   staging='d', msg='attribute',
+                   imm_field='attribute_index')],
+    'lea_attr': [BI('lea_attr_imm', 'add', ['register_format=f32'], S01,
+                    staging='d', msg='attribute',
+                    imm_field='attribute_index')],
+    'st_cvt': [BI('st_cvt', 'add', ['vecsize={vecsize}'],
+                  ['{s1.0}', '{s1.1}', '{s2}'], staging='s0',
+                  msg='store')],
+    'ld_var': [BI('ld_var_imm', 'add',
+                  ['vecsize={vecsize}', 'register_format=f32'], S0,
+                  staging='d', msg='varying', imm_field='index')],
+    'ld_var_flat': [BI('ld_var_flat_imm', 'add', ['vecsize={vecsize}'], [],
+                       staging='d', msg='varying', imm_field='index')],
+    'atest': [BI('atest', 'add', [], S01, staging='d', msg='atest',
+                 fau_src=2)],
+    'blend': [BI('blend', 'add', [], ['{s2}', '{s1.0}', '{s1.1}'],
+                 staging='s0', msg='blend')],
     'branchz': [BI('branchz.i32', 'add', ['cmpf={eq}'], ['{s0}', '{offset}'])],
     'jump': [BI('jump', 'add', [], ['{offset}'])],
 }
@@ -494,6 +531,8 @@ struct pan_ir_bi_form {
    uint8_t cmps;     /* 1 << enum pan_ir_cmp; 0: any */
    uint8_t staging;  /* 0 none, 1 the destination, 2 source 0 */
    const char *msg;  /* clause message type */
+   const char *imm_field; /* immediate field set to imm, or NULL */
+   uint8_t fau_src;       /* source read as the tuple's FAU, or 0xff */
    uint8_t nr_mods, nr_args;
    const char *mods[4][2];
    struct {
@@ -558,6 +597,8 @@ static const struct pan_ir_bi_form bi_${op.name}[] = {
       .types = ${' | '.join('(1u << %d)' % types.index(t) for t in f.types) or '0'},
       .cmps = ${' | '.join('(1u << %d)' % cmps.index(c) for c in f.cmps) or '0'},
       .staging = ${{None: 0, 'd': 1, 's0': 2}[f.staging]}, .msg = "${f.msg}",
+      .imm_field = ${'"%s"' % f.imm_field if f.imm_field else 'NULL'},
+      .fau_src = ${0xff if f.fau_src is None else f.fau_src},
       .nr_mods = ${len(f.mods)}, .nr_args = ${len(f.args)},
       .mods = { ${', '.join('{ "%s", "%s" }' % (a, v) for a, v in f.mods) or '{ NULL, NULL }'} },
       .args = {

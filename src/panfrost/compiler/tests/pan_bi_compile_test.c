@@ -303,11 +303,11 @@ test_refused(void)
    void *ctx = ralloc_context(NULL);
 
    nir_builder b = nir_builder_init_simple_shader(
-      MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_fragment");
+      MESA_SHADER_GEOMETRY, &pan_va_nir_options, "bi_geometry");
    PAN_CHECK(!pan_bi_compile(b.shader, ctx, NULL, &bin, NULL, err,
                              sizeof(err)) &&
                 strstr(err, "unsupported on Bifrost"),
-             "a fragment shader: %s", err);
+             "a geometry shader: %s", err);
    ralloc_free(b.shader);
 
    b = begin("bi_sin");

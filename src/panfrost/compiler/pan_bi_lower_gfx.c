@@ -1,0 +1,96 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The graphics I/O of the IR (written for the v9 interface) rewritten for
+ * the interface the stock driver gives Bifrost shaders on G52:
+ *
+ * - vertex shaders are preloaded with the vertex id in r61 and the
+ *   instance id in r62 (r60/r61 on v9), and the address of the vertex's
+ *   position in r58:r59 (IDVS position shaders);
+ * - gl_Position is one ST_CVT to r58:r59 with a fixed conversion word
+ *   (binary32 registers, the position format);
+ * - varying slot n is written with LEA_ATTR_IMM index n (address and
+ *   conversion word from the varying descriptor) then ST_CVT;
+ * - fragment varyings are LD_VAR_IMM / LD_VAR_FLAT_IMM by slot index
+ *   instead of byte offset.
+ * Attribute loads keep their shape (LD_ATTR_IMM index n of the vertex and
+ * instance ids).
+ */
+
+#include "pan_bi.h"
+#include "pan_ir_builder.h"
+
+/* ST_CVT word of the position: register format f32 in bits 24-27, the
+ * snap-to-1/16 position format in bits 12-19, and on v6 the identity
+ * swizzle the format needs there. */
+#define BI_POSITION_CVT_V7 0x0105e000u
+#define BI_POSITION_CVT_V6 0x0105e688u
+
+static bool
+refuse(char *err, size_t err_size, const char *what, unsigned v)
+{
+   snprintf(err, err_size, what, v);
+   return false;
+}
+
+bool
+pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
+                 size_t err_size)
+{
+   pan_ir_foreach_block(s, blk)
+   {
+      pan_ir_foreach_instr_safe(blk, I)
+      {
+         pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+         switch (I->op) {
+         case PAN_IR_OP_PRELOAD:
+            /* v9 vertex id r60, instance id r61 -> r61, r62 */
+            if (vertex && (I->imm == 60 || I->imm == 61))
+               I->imm++;
+            break;
+         case PAN_IR_OP_STORE_POS: {
+            pan_ir_index addr[2] = { pan_ir_preload(&b, 58),
+                                     pan_ir_preload(&b, 59) };
+            pan_ir_st_cvt(&b, I->src[0], pan_ir_collect(&b, 2, addr),
+                          pan_ir_imm(arch == 6 ? BI_POSITION_CVT_V6
+                                               : BI_POSITION_CVT_V7));
+            pan_ir_instr_remove(I);
+            break;
+         }
+         case PAN_IR_OP_STORE_VARY: {
+            unsigned slot = I->imm / 16;
+            if (I->imm % 16)
+               return refuse(err, err_size,
+                             "a varying write from component %u is "
+                             "unsupported on Bifrost",
+                             (I->imm % 16) / 4);
+            if (slot > 15)
+               return refuse(err, err_size,
+                             "varying slot %u is beyond LEA_ATTR_IMM", slot);
+            pan_ir_index lea = pan_ir_lea_attr(&b, slot, pan_ir_preload(&b, 61),
+                                               pan_ir_preload(&b, 62));
+            pan_ir_st_cvt(&b, I->src[0], lea, pan_ir_word(lea, 2));
+            pan_ir_instr_remove(I);
+            break;
+         }
+         case PAN_IR_OP_LD_VAR:
+         case PAN_IR_OP_LD_VAR_FLAT:
+            if (I->imm / 16 > 31)
+               return refuse(err, err_size,
+                             "varying slot %u is beyond LD_VAR_IMM",
+                             I->imm / 16);
+            I->imm /= 16;
+            break;
+         case PAN_IR_OP_LD_ATTR:
+            if (I->imm > 15)
+               return refuse(err, err_size,
+                             "attribute %u is beyond LD_ATTR_IMM", I->imm);
+            break;
+         default:
+            break;
+         }
+      }
+   }
+   return true;
+}
