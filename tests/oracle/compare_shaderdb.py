@@ -3,6 +3,10 @@
 # SPDX-License-Identifier: MIT
 """Our compiler against the stock one on a shader-db corpus, for G57 (v9).
 
+With --gpu G52 both compile for Bifrost v7 instead (pan-compiler-db
+--gpu=G52, the stock compiler with --gpu=0x7212); the stock v7 report
+has tuples and clauses too, summed like the instructions.
+
 Every .shader_test program is split into its stages (as run_oracle.py
 does) and compiled by pan-compiler-db (ours) and, with --stock, by the
 stock compiler with BIFROST_MESA_DEBUG=shaderdb.  Both print shader-db
@@ -29,9 +33,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_oracle import split_shader_test  # noqa: E402
 
 LINE = re.compile(r'SHADER-DB: (\S+) shader: (\d+) inst')
+TUPLES = re.compile(r'(\d+) tuples, (\d+) clauses')
 SPILLS = re.compile(r'(\d+):(\d+) spills:fills')
 REFUSED = re.compile(r'PAN-DB-REFUSED: (\S+): (.*)')
 G57 = '0x9093'
+GPUS = {'G57': (G57, []), 'G52': ('0x7212', ['--gpu=G52'])}
 
 
 def reason_key(msg):
@@ -40,6 +46,19 @@ def reason_key(msg):
     msg = re.sub(r'\b\d+ values live', 'N values live', msg)
     msg = re.sub(r'offset \d+', 'offset N', msg)
     return msg
+
+
+def figures(text, match):
+    """(stage, instructions, tuples, clauses) of each shader-db line."""
+    out = []
+    for line in text.splitlines():
+        m = match(line)
+        if m:
+            t = TUPLES.search(line)
+            out.append((m.group(1), int(m.group(2)),
+                        int(t.group(1)) if t else 0,
+                        int(t.group(2)) if t else 0))
+    return out
 
 
 def run_one(args, path, work):
@@ -56,7 +75,8 @@ def run_one(args, path, work):
 
     ours, refusals, crash, spilling = None, [], None, 0
     try:
-        p = subprocess.run([args.ours] + names, capture_output=True,
+        p = subprocess.run([args.ours] + GPUS[args.gpu][1] + names,
+                           capture_output=True,
                            text=True, timeout=120, errors='replace')
         if p.returncode in (0, 1):
             refusals = [m.groups() for m in map(REFUSED.match,
@@ -65,8 +85,7 @@ def run_one(args, path, work):
                                           p.stdout.splitlines())
                            if m and m.group(1) != '0')
             if p.returncode == 0:
-                ours = [(m.group(1), int(m.group(2))) for m in
-                        map(LINE.match, p.stdout.splitlines()) if m]
+                ours = figures(p.stdout, LINE.match)
         elif p.returncode != 3:
             tail = (p.stderr.strip().splitlines() or ['?'])[-1]
             crash = f'exit {p.returncode}: {tail[:160]}'
@@ -78,12 +97,12 @@ def run_one(args, path, work):
         env = dict(os.environ, BIFROST_MESA_DEBUG='shaderdb')
         try:
             p = subprocess.run([args.stock, 'compile', '--out=' + work,
-                                '--gpu=' + G57] + names, capture_output=True,
+                                '--gpu=' + GPUS[args.gpu][0]] + names,
+                               capture_output=True,
                                text=True, timeout=120, env=env,
                                errors='replace')
             if p.returncode == 0:
-                stock = [(m.group(1), int(m.group(2))) for m in
-                         map(LINE.search, p.stderr.splitlines()) if m]
+                stock = figures(p.stderr, LINE.search)
         except subprocess.TimeoutExpired:
             pass
     return path, ours, stock, refusals, crash, spilling
@@ -118,6 +137,7 @@ def main():
                     help='list ours / stock instructions of each common '
                     'program, largest gap first')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('--gpu', choices=sorted(GPUS), default='G57')
     ap.add_argument('corpus', nargs='+')
     args = ap.parse_args()
 
@@ -138,18 +158,20 @@ def main():
 
     print(f'programs in the corpus: {len(files)} '
           f'({len(programs)} with vertex/fragment/compute stages)')
-    print(f'compiled by ours (G57):  {len(ours_ok)}')
+    print(f'compiled by ours ({args.gpu}):  {len(ours_ok)}')
     spilling = sum(r[5] for r in results)
     print(f'shaders of ours that spill: {spilling}')
     if args.stock:
-        print(f'compiled by stock (G57): {len(stock_ok)}')
+        print(f'compiled by stock ({args.gpu}): {len(stock_ok)}')
         print(f'compiled by both:        {len(both)}')
         per = collections.defaultdict(lambda: [0, 0])
+        shape = [[0, 0], [0, 0]]  # tuples, clauses: ours, stock
         for r in both:
-            for st, n in r[1]:
-                per[st][0] += n
-            for st, n in r[2]:
-                per[st][1] += n
+            for k in (1, 2):
+                for st, n, t, c in r[k]:
+                    per[st][k - 1] += n
+                    shape[0][k - 1] += t
+                    shape[1][k - 1] += c
         to = sum(v[0] for v in per.values())
         ts = sum(v[1] for v in per.values())
         print(f'instructions on the common set: ours {to}, stock {ts}'
@@ -157,9 +179,13 @@ def main():
         for st in sorted(per):
             o, s = per[st]
             print(f'  {st:24} ours {o:7}  stock {s:7}')
+        if args.gpu == 'G52':
+            for name, (o, s) in zip(('tuples', 'clauses'), shape):
+                print(f'{name} on the common set: ours {o}, stock {s}'
+                      + (f' ({100.0 * (o - s) / s:+.1f}%)' if s else ''))
         if args.per_program:
-            rows = sorted(((sum(n for _, n in r[1]), sum(n for _, n in r[2]),
-                            r[0]) for r in both),
+            rows = sorted(((sum(f[1] for f in r[1]),
+                             sum(f[1] for f in r[2]), r[0]) for r in both),
                           key=lambda x: x[1] - x[0])
             for o, s, path in rows:
                 print(f'  {o:6} {s:6}  {os.path.relpath(path)}')

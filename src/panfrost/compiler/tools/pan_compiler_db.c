@@ -23,6 +23,13 @@
  * With --print=1 the IR after each pass and the disassembly go to
  * stderr; --print=2 prints the NIR handed to the compiler first.
  *
+ * --gpu=G52 compiles for Bifrost v7 instead (pan_bi_compile), printing
+ * the keys the stock compiler prints for v7: instructions (FMA/ADD slots
+ * that are not NOPs), tuples, clauses, quadwords, threads, preloads,
+ * loops, spills:fills, and cycle estimates (arithmetic tuples / 24 per
+ * cycle, one message per cycle for each of texture, varying and
+ * load/store; see docs/drivers/panfrost/compiler.rst).
+ *
  * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL
  * front end failure, 4 I/O error.  See docs/drivers/panfrost/compiler.rst.
  */
@@ -84,6 +91,39 @@ report(const char *stage, const struct pan_va_binary *bin)
 /* --print=N: 1 prints the IR after each pass and the disassembly, 2 the
  * NIR handed to the compiler as well. */
 static int print_level;
+/* --gpu=G52: the Bifrost back end. */
+static bool bifrost;
+
+static void
+report_bi(const char *stage, const struct pan_bi_binary *bin)
+{
+   float arith = (bin->tuples - bin->msg_tuples) / 24.0f;
+   float t = bin->msg_tex, v = bin->msg_vary, ls = bin->msg_ldst;
+   float cycles = MAX2(MAX2(arith, t), MAX2(v, ls));
+   printf("SHADER-DB: %s shader: %u inst, %u tuples, %u clauses, "
+          "%f cycles, %f arith, %f texture, %f vary, %f ldst, "
+          "%u quadwords, %u threads, %u preloads, %u loops, "
+          "%u:%u spills:fills\n",
+          stage, bin->instrs, bin->tuples, bin->clauses, cycles, arith, t, v,
+          ls, bin->quads, bin->work_regs <= 32 ? 2 : 1, bin->preloads,
+          bin->loops, 0, 0);
+}
+
+static bool
+compile_bi(nir_shader *clone, const char *stage, enum pan_va_variant variant,
+           void *mem, FILE *print_ir)
+{
+   struct pan_bi_compile_options opts = { .arch = 7, .variant = variant };
+   struct pan_bi_binary bin;
+   char err[256];
+   bool ok = pan_bi_compile(clone, mem, &opts, &bin, print_ir, err,
+                            sizeof(err));
+   if (ok)
+      report_bi(stage, &bin);
+   else
+      printf("PAN-DB-REFUSED: %s: %s\n", stage, err);
+   return ok;
+}
 
 static bool
 compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
@@ -96,6 +136,11 @@ compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
    FILE *print_ir = print_level ? stderr : NULL;
    if (print_level > 1)
       nir_print_shader(clone, stderr);
+   if (bifrost) {
+      bool ok = compile_bi(clone, stage, variant, mem, print_ir);
+      ralloc_free(mem);
+      return ok;
+   }
    bool ok =
       pan_va_compile_opts(clone, mem, &opts, &bin, print_ir, err, sizeof(err));
 
@@ -127,18 +172,22 @@ int
 main(int argc, char **argv)
 {
    int first = 1;
-   if (argc > 1 && !strncmp(argv[1], "--print=", 8)) {
+   if (argc > first && !strcmp(argv[first], "--gpu=G52")) {
+      bifrost = true;
+      first++;
+   }
+   if (argc > first && !strncmp(argv[first], "--print=", 8)) {
       char *end;
-      long level = strtol(argv[1] + 8, &end, 10);
+      long level = strtol(argv[first] + 8, &end, 10);
       if (*end || level < 0 || level > 2) {
          fprintf(stderr, "pan-compiler-db: --print takes 0, 1 or 2\n");
          return 2;
       }
       print_level = (int)level;
-      first = 2;
+      first++;
    }
    if (argc <= first || !strncmp(argv[first], "-", 1)) {
-      fprintf(stderr, "usage: pan-compiler-db [--print=0|1|2] "
+      fprintf(stderr, "usage: pan-compiler-db [--gpu=G52] [--print=0|1|2] "
                       "FILE.vert|.frag|.comp...\n");
       return 2;
    }
