@@ -26,6 +26,11 @@ enum pan_va_push_source {
    PAN_VA_PUSH_UBO,             /* word at offset_B of UBO ubo */
    PAN_VA_PUSH_VIEWPORT_SCALE,  /* component offset_B / 4 of the scale */
    PAN_VA_PUSH_VIEWPORT_OFFSET, /* component offset_B / 4 of the offset */
+   /* Component offset_B / 4 of the integer size of texture `ubo` at its
+    * view's first level, in textureSize() order: width, then height
+    * (not 1D), then depth (3D) or the layers (arrays; cube arrays count
+    * cubes). */
+   PAN_VA_PUSH_TEXTURE_SIZE,
 };
 
 struct pan_va_push_word {

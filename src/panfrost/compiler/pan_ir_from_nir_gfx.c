@@ -81,9 +81,10 @@ push_word(struct pan_ir_from_nir *ctx, enum pan_va_push_source source,
    return true;
 }
 
-static pan_ir_index
-pushed_vec(struct pan_ir_from_nir *ctx, enum pan_va_push_source source,
-           unsigned ubo, unsigned offset_B, unsigned n)
+pan_ir_index
+pan_ir_from_nir_pushed_vec(struct pan_ir_from_nir *ctx,
+                           enum pan_va_push_source source, unsigned ubo,
+                           unsigned offset_B, unsigned n)
 {
    pan_ir_index w[4];
    for (unsigned i = 0; i < n; ++i) {
@@ -117,8 +118,8 @@ load_ubo(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
                             offset_B);
       return pan_ir_null();
    }
-   return pushed_vec(ctx, PAN_VA_PUSH_UBO, ubo, offset_B,
-                     nir_dest_num_components(intr->dest));
+   return pan_ir_from_nir_pushed_vec(ctx, PAN_VA_PUSH_UBO, ubo, offset_B,
+                                     nir_dest_num_components(intr->dest));
 }
 
 /* The fixed-function varyings, in the order they take slots from the
@@ -414,11 +415,12 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
       break;
    case nir_intrinsic_load_viewport_scale:
    case nir_intrinsic_load_viewport_offset:
-      v = pushed_vec(ctx,
-                     intr->intrinsic == nir_intrinsic_load_viewport_scale
-                        ? PAN_VA_PUSH_VIEWPORT_SCALE
-                        : PAN_VA_PUSH_VIEWPORT_OFFSET,
-                     0, 0, nir_dest_num_components(intr->dest));
+      v = pan_ir_from_nir_pushed_vec(
+         ctx,
+         intr->intrinsic == nir_intrinsic_load_viewport_scale
+            ? PAN_VA_PUSH_VIEWPORT_SCALE
+            : PAN_VA_PUSH_VIEWPORT_OFFSET,
+         0, 0, nir_dest_num_components(intr->dest));
       break;
    case nir_intrinsic_load_input:
       if (vs)

@@ -62,6 +62,13 @@ void pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx);
  * for other ops. */
 pan_ir_index pan_ir_from_nir_sfu(pan_ir_builder *b, nir_op op, pan_ir_index x);
 
+/* n pushed words from (source, ubo, offset_B) on, as a value; null with
+ * an error when the push table is full (pan_ir_from_nir_gfx.c). */
+pan_ir_index pan_ir_from_nir_pushed_vec(struct pan_ir_from_nir *ctx,
+                                        enum pan_va_push_source source,
+                                        unsigned ubo, unsigned offset_B,
+                                        unsigned n);
+
 /* Texture instructions (pan_ir_from_nir_tex.c). */
 void pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex);
 

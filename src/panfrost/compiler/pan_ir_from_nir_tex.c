@@ -14,6 +14,9 @@
  * names the sampler (bits 0-15) and texture (bits 16-31), each as an index in
  * bits 0-10 of its half and a resource table above: samplers in table 3,
  * textures in table 4.  Word 1 is zero.
+ *
+ * textureSize() at LOD 0, which the lowering of explicit gradients (txd
+ * to txl) needs, reads words the driver pushes (PAN_VA_PUSH_TEXTURE_SIZE).
  */
 
 #include "pan_ir_from_nir_priv.h"
@@ -77,11 +80,36 @@ is_zero(nir_tex_instr *tex, int i)
                     nir_src_as_uint(tex->src[i].src) == 0);
 }
 
+/* textureSize() at LOD 0 (what the lowering of gradients asks): words
+ * the driver pushes. */
+static void
+texture_size(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
+{
+   int lod = nir_tex_instr_src_index(tex, nir_tex_src_lod);
+   if (ctx->stage == MESA_SHADER_COMPUTE || tex->num_srcs != (lod >= 0) ||
+       !is_zero(tex, lod) || tex->texture_index > 255) {
+      pan_ir_from_nir_error(ctx, "texture size of texture %u at a LOD other "
+                                 "than 0 or in a compute shader",
+                            tex->texture_index);
+      return;
+   }
+   pan_ir_index v = pan_ir_from_nir_pushed_vec(
+      ctx, PAN_VA_PUSH_TEXTURE_SIZE, tex->texture_index, 0,
+      nir_dest_num_components(tex->dest));
+   if (v.kind != PAN_IR_NULL)
+      ctx->values[tex->dest.ssa.index] = v;
+}
+
 void
 pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
 {
    pan_ir_builder *b = &ctx->b;
    bool fetch = tex->op == nir_texop_txf;
+
+   if (tex->op == nir_texop_txs) {
+      texture_size(ctx, tex);
+      return;
+   }
 
    if (tex->op != nir_texop_tex && tex->op != nir_texop_txb &&
        tex->op != nir_texop_txl && !fetch) {

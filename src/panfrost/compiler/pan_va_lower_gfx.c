@@ -6,7 +6,8 @@
  * variables to load_input/store_output with vec4 slots, the viewport
  * transform in the vertex shader (v9 hardware takes window coordinates),
  * and the IDVS split: a position variant keeps the position and point
- * size stores, a varying variant the others.  Indirect temporaries become
+ * size stores, a varying variant the others.  Texture lookups with
+ * gradients become explicit-LOD lookups.  Indirect temporaries become
  * selects, since the back end has no scratch memory yet.
  */
 
@@ -57,10 +58,13 @@ pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
                  nir_metadata_block_index | nir_metadata_dominance, &variant);
    }
    /* Projective lookups divide first; implicit LODs outside fragment
-    * shaders are LOD 0. */
+    * shaders are LOD 0; explicit gradients become an explicit LOD computed
+    * from them and the texture size (a pushed word, see
+    * pan_ir_from_nir_tex.c), as the stock compiler does. */
    const nir_lower_tex_options tex = {
       .lower_txp = ~0u,
       .lower_invalid_implicit_lod = true,
+      .lower_txd = true,
    };
    NIR_PASS_V(nir, nir_lower_tex, &tex);
    NIR_PASS_V(nir, nir_opt_dce);

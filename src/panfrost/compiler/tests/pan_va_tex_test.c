@@ -392,6 +392,67 @@ test_forms(void)
    }
 }
 
+/* textureGrad(): an explicit-LOD TEX_SINGLE whose LOD comes from the
+ * gradients scaled by the texture size, which the driver pushes (the
+ * PAN_VA_PUSH_TEXTURE_SIZE words of the texture, width and height). */
+static void
+test_gradients(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "txd");
+   nir_tex_instr *t = nir_tex_instr_create(b.shader, 3);
+   t->op = nir_texop_txd;
+   t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   t->texture_index = 3;
+   t->sampler_index = 1;
+   t->coord_components = 2;
+   t->dest_type = nir_type_float32;
+   static const nir_tex_src_type types[] = { nir_tex_src_coord,
+                                             nir_tex_src_ddx,
+                                             nir_tex_src_ddy };
+   for (unsigned i = 0; i < 3; ++i) {
+      t->src[i].src_type = types[i];
+      t->src[i].src = nir_src_for_ssa(varying(&b, i, 2));
+   }
+   nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &t->instr);
+   nir_variable *out =
+      nir_variable_create(b.shader, nir_var_shader_out, glsl_vec4_type(), "o");
+   out->data.location = FRAG_RESULT_DATA0;
+   nir_store_var(&b, out, &t->dest.ssa, 0xf);
+
+   struct pan_va_binary bin;
+   char err[256];
+   if (!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err))) {
+      pan_test_fail("txd: %s", err);
+      goto out;
+   }
+   bool sizes[2] = { false, false };
+   for (unsigned i = 0; i < bin.nr_push; ++i) {
+      const struct pan_va_push_word *w = &bin.push[i];
+      PAN_EXPECT(w->source == PAN_VA_PUSH_TEXTURE_SIZE);
+      PAN_EXPECT(w->ubo == 3 && w->offset_B < 8);
+      if (w->offset_B < 8)
+         sizes[w->offset_B / 4] = true;
+   }
+   PAN_EXPECT(sizes[0] && sizes[1]);
+   bool explicit_lod = false, converts = false;
+   for (unsigned i = 0; i < bin.nr_words; ++i) {
+      char buf[256];
+      pan_va_print(bin.words[i], buf, sizeof(buf));
+      if (!strncmp(buf, "tex_single", 10))
+         explicit_lod |= strstr(buf, ".2d.explicit") != NULL;
+      /* The integer sizes are made floats. */
+      converts |= !strncmp(buf, "s32_to_f32", 10) && strstr(buf, ", u");
+      PAN_EXPECT(strncmp(buf, "tex_single", 10) || strstr(buf, ".explicit"));
+   }
+   PAN_EXPECT(explicit_lod && converts);
+out:
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
 /* What is not implemented is refused by name. */
 static void
 test_refusals(void)
@@ -412,6 +473,7 @@ main(void)
 {
    glsl_type_singleton_init_or_ref();
    PAN_RUN_CASE(test_forms);
+   PAN_RUN_CASE(test_gradients);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_tex");
