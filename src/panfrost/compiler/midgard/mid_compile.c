@@ -45,8 +45,8 @@ const nir_shader_compiler_options mid_nir_options = {
    .max_unroll_iterations = 32,
 };
 
-/* Horizontal ops (dot products, all/any comparisons) become scalar ops;
- * the rest keeps its vector width. */
+/* Horizontal ops (all/any comparisons, two-lane dot products) become
+ * scalar ops; fdot3/fdot4 run on vmul, the rest keeps its vector width. */
 static bool
 scalarise_filter(const nir_instr *instr, const void *data)
 {
@@ -54,7 +54,8 @@ scalarise_filter(const nir_instr *instr, const void *data)
       return false;
    nir_alu_instr *alu = nir_instr_as_alu(instr);
    const nir_op_info *info = &nir_op_infos[alu->op];
-   if (nir_op_is_vec(alu->op))
+   if (nir_op_is_vec(alu->op) || alu->op == nir_op_fdot3 ||
+       alu->op == nir_op_fdot4)
       return false;
    return info->output_size == 1 && info->num_inputs &&
           info->input_sizes[0] > 1;

@@ -258,6 +258,26 @@ emit_alu(struct ctx *c, nir_alu_instr *alu_i)
       I->src[1] = imm_src(0);
       return true;
    }
+   case nir_op_fdot3:
+   case nir_op_fdot4: {
+      /* The dot product reads lanes 0-2 (0-3) of its sources whatever the
+       * mask: it writes those lanes of a variable of its own (lane-wise
+       * reads for the IR; only lane 0 is read), moved into a register. */
+      unsigned k = alu_i->op == nir_op_fdot3 ? 3 : 4;
+      struct mid_ref t = d->is_ssa ? dst : mid_var(c->s->nr_vars++);
+      I = alu(c, k == 3 ? "fdot3" : "fdot4", t, (1u << k) - 1);
+      I->nr_srcs = 2;
+      I->src[0] = s0;
+      I->src[1] = s1;
+      if (alu_i->dest.saturate)
+         I->omod = 3;
+      if (d->is_ssa)
+         return true;
+      I = alu(c, "fmov", dst, mask);
+      I->nr_srcs = 2;
+      I->src[1] = (struct mid_src){ .ref = t }; /* lane 0 everywhere */
+      return true;
+   }
    case nir_op_ineg:
       I = alu(c, "isub", dst, mask);
       I->int_result = true;

@@ -162,6 +162,47 @@ test_float_vec4(void)
    ralloc_free(b.shader);
 }
 
+/* fdot3/fdot4 on vmul: swizzled sources, a negated source, saturation,
+ * and dot products gathered into one vector. */
+static void
+test_dot(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4), *u1 = uniform(&b, 1, 4);
+   nir_ssa_def *d3 =
+      nir_fdot3(&b, nir_swizzle(&b, u0, (unsigned[]){ 2, 1, 0 }, 3),
+                nir_channels(&b, u1, 0x7));
+   nir_ssa_def *d4 = nir_fdot4(&b, u0, nir_fneg(&b, u1));
+   store(&b, 0, d3);
+   store(&b, 1, d4);
+   store(&b, 2, nir_fsat(&b, nir_fdot4(&b, u0, u0)));
+   store(&b, 4, nir_vec4(&b, d4, d3, nir_fdot4(&b, u1, u1), d3));
+
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float a[4] = { 1.0f, -3.5f, 7.25f, 0.5f },
+            c[4] = { 2.0f, 4.0f, -1.0f, 3.0f };
+      for (unsigned i = 0; i < 4; i++) {
+         e->ubo0[i] = pan_test_u32(a[i]);
+         e->ubo0[4 + i] = pan_test_u32(c[i]);
+      }
+      float w3 = a[2] * c[0] + a[1] * c[1] + a[0] * c[2];
+      float w4 = -(a[0] * c[0] + a[1] * c[1] + a[2] * c[2] + a[3] * c[3]);
+      float cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2] + c[3] * c[3];
+      if (run(e, b.shader, gpus[g])) {
+         PAN_EXPECT_EQ(out_word(e, 0), pan_test_u32(w3));
+         PAN_EXPECT_EQ(out_word(e, 1), pan_test_u32(w4));
+         PAN_EXPECT_EQ(out_word(e, 2), pan_test_u32(1.0f));
+         PAN_EXPECT_EQ(out_word(e, 4), pan_test_u32(w4));
+         PAN_EXPECT_EQ(out_word(e, 5), pan_test_u32(w3));
+         PAN_EXPECT_EQ(out_word(e, 6), pan_test_u32(cc));
+         PAN_EXPECT_EQ(out_word(e, 7), pan_test_u32(w3));
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
 static void
 test_int(void)
 {
@@ -650,6 +691,7 @@ main(void)
 {
    glsl_type_singleton_init_or_ref();
    PAN_RUN_CASE(test_float_vec4);
+   PAN_RUN_CASE(test_dot);
    PAN_RUN_CASE(test_int);
    PAN_RUN_CASE(test_control_flow);
    PAN_RUN_CASE(test_memory_and_conversions);
