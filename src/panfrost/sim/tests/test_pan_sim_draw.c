@@ -643,6 +643,17 @@ run(uint64_t jc, FILE *log)
    return pan_sim_run_chain(PAN_ARCH, &space, jc, log, NULL);
 }
 
+/* run() with the simulator's messages into buf (NUL-terminated). */
+static int
+run_captured(uint64_t jc, char *buf, unsigned size)
+{
+   memset(buf, 0, size);
+   FILE *log = fmemopen(buf, size - 1, "w");
+   int r = run(jc, log);
+   fclose(log);
+   return r;
+}
+
 #if PAN_ARCH <= 7
 static void
 setup(void)
@@ -750,6 +761,58 @@ tri_covers(const float (*pos)[4], const unsigned v[3], int px, int py,
 #define NX(x) (((x)-W / 2.0f) / (W / 2.0f))
 #define NY(y) (((y)-H / 2.0f) / (H / 2.0f))
 
+/* The two triangles of the coverage cases, one with edges through pixel
+ * centres (fill rule). */
+static const float cover_pos[6][4] = {
+   { NX(2.25f), NY(3.5f), 0, 1 },  { NX(29.75f), NY(9.125f), 0, 1 },
+   { NX(11.5f), NY(28.0f), 0, 1 }, { NX(4.5f), NY(20.5f), 0, 1 },
+   { NX(20.5f), NY(20.5f), 0, 1 }, { NX(4.5f), NY(30.5f), 0, 1 },
+};
+
+/* Every pixel: `want` inside cover_pos's triangles, `clear` outside. */
+static void
+check_cover(const struct frame *f, uint32_t want, uint32_t clear)
+{
+   unsigned bad = 0, inside = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         bool in =
+            tri_covers(cover_pos, (const unsigned[]){ 0, 1, 2 }, x, y, b) ||
+            tri_covers(cover_pos, (const unsigned[]){ 3, 4, 5 }, x, y, b);
+         inside += in;
+         bad += f->rt[y * W + x] != (in ? want : clear);
+      }
+   }
+   PAN_CHECK(bad == 0, "%u of %u pixels differ from the reference coverage",
+             bad, W * H);
+   PAN_CHECK(inside > 200, "only %u pixels inside", inside);
+}
+
+/* Every pixel: `want` inside the 3x3 squares centred on win[0..n), 0
+ * outside; returns how many are inside. */
+static unsigned
+check_squares(const struct frame *f, const float (*win)[2], unsigned n,
+              uint32_t want)
+{
+   unsigned bad = 0, inside = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         bool in = false;
+         for (unsigned i = 0; i < n; ++i) {
+            /* Distance of the centre from the point, in half pixels. */
+            int dx = 2 * x + 1 - (int)(2 * win[i][0]);
+            int dy = 2 * y + 1 - (int)(2 * win[i][1]);
+            in |= dx >= -3 && dx < 3 && dy >= -3 && dy < 3;
+         }
+         inside += in;
+         bad += f->rt[y * W + x] != (in ? want : 0);
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels differ from the squares", bad);
+   return inside;
+}
+
 #if PAN_ARCH <= 7
 static const float zero_col[8][4];
 
@@ -758,16 +821,11 @@ static const float zero_col[8][4];
 static void
 test_coverage(void)
 {
-   const float pos[6][4] = {
-      { NX(2.25f), NY(3.5f), 0, 1 },  { NX(29.75f), NY(9.125f), 0, 1 },
-      { NX(11.5f), NY(28.0f), 0, 1 }, { NX(4.5f), NY(20.5f), 0, 1 },
-      { NX(20.5f), NY(20.5f), 0, 1 }, { NX(4.5f), NY(30.5f), 0, 1 },
-   };
    const float col[6][4] = { 0 };
    struct draw d = {
       .mode = MALI_DRAW_MODE_TRIANGLES,
       .nr = 6,
-      .pos = pos,
+      .pos = cover_pos,
       .col = col,
       .color = { 1.0f, 0.5f, 0.25f, 1.0f },
    };
@@ -778,19 +836,7 @@ test_coverage(void)
    if (!render(&f, &d, 1))
       return;
    uint32_t want_in = rgba8(d.color);
-   unsigned bad = 0, inside = 0;
-   for (int y = 0; y < H; ++y) {
-      for (int x = 0; x < W; ++x) {
-         double b[3];
-         bool in = tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b) ||
-                   tri_covers(pos, (const unsigned[]){ 3, 4, 5 }, x, y, b);
-         inside += in;
-         bad += f.rt[y * W + x] != (in ? want_in : 0x11223344u);
-      }
-   }
-   PAN_CHECK(bad == 0, "%u of %u pixels differ from the reference coverage",
-             bad, W * H);
-   PAN_CHECK(inside > 200, "only %u pixels inside", inside);
+   check_cover(&f, want_in, 0x11223344u);
    /* The fill rule at work on the second triangle: centres on its top edge
     * (row 20) and its left edge (column 4) are in, the row above and the
     * column left of it out. */
@@ -1290,21 +1336,7 @@ test_points(void)
    emit_frame(&f, 0, false);
    if (!render(&f, &d, 1))
       return;
-   unsigned bad = 0, inside = 0;
-   for (int y = 0; y < H; ++y) {
-      for (int x = 0; x < W; ++x) {
-         bool in = false;
-         for (unsigned i = 0; i < 3; ++i) {
-            /* Distance of the centre from the point, in half pixels. */
-            int dx = 2 * x + 1 - (int)(2 * win[i][0]);
-            int dy = 2 * y + 1 - (int)(2 * win[i][1]);
-            in |= dx >= -3 && dx < 3 && dy >= -3 && dy < 3;
-         }
-         inside += in;
-         bad += f.rt[y * W + x] != (in ? 0xff00ffffu : 0);
-      }
-   }
-   PAN_CHECK(bad == 0, "%u pixels differ from the three squares", bad);
+   unsigned inside = check_squares(&f, win, 3, 0xff00ffffu);
    /* Two full 3x3 squares and the one cut by the right edge (x 30, 31). */
    PAN_EXPECT_EQ(inside, 9 + 9 + 2 * 3);
 }
@@ -1326,10 +1358,7 @@ test_refusals(void)
    setup();
    emit_frame(&f, 0, false);
    uint64_t jc = emit_draw(&f, &d, 1, 0);
-   memset(buf, 0, sizeof(buf));
-   FILE *log = fmemopen(buf, sizeof(buf) - 1, "w");
-   PAN_EXPECT_EQ(run(jc, log), -1);
-   fclose(log);
+   PAN_EXPECT_EQ(run_captured(jc, buf, sizeof(buf)), -1);
    PAN_EXPECT_STR_HAS(buf, "draw mode lines");
 
    /* An attribute format the simulator does not convert. */
@@ -1338,10 +1367,7 @@ test_refusals(void)
    setup();
    emit_frame(&f, 0, false);
    jc = emit_draw(&f, &d, 1, 0);
-   memset(buf, 0, sizeof(buf));
-   log = fmemopen(buf, sizeof(buf) - 1, "w");
-   PAN_EXPECT_EQ(run(jc, log), -1);
-   fclose(log);
+   PAN_EXPECT_EQ(run_captured(jc, buf, sizeof(buf)), -1);
    PAN_EXPECT_EQ(job_status(jc), MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC);
    PAN_EXPECT_STR_HAS(buf, "rgb10_a2_unorm");
    PAN_EXPECT_STR_HAS(buf, "ld_attr_imm");
