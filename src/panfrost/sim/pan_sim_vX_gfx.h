@@ -15,6 +15,7 @@
 #include "pan_genxml.h"
 #include "pan_sim_arch.h"
 #include "pan_sim_draw.h"
+#include "pan_sim_vX_texture.h"
 
 #if PAN_ARCH >= 6
 
@@ -55,6 +56,10 @@ struct gfx_mem {
     * message set). */
    uint8_t *(*packet)(struct gfx_mem *m, uint64_t addr, unsigned size);
    void *packet_user;
+   /* v9: texture messages on the shader's resource tables (set by
+    * sim_gfx_config, living as long as the config). */
+   struct pan_sim_tex_env tex_env;
+   struct pan_sim_tex_ops tex;
 };
 #define GFX_PACKET_WINDOW (0xffffull << 48)
 

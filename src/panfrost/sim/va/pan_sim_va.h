@@ -35,6 +35,7 @@ struct pan_sim_va_mem {
 };
 
 struct pan_sim_va_gfx;
+struct pan_sim_tex_ops;
 
 struct pan_sim_va_config {
    const uint64_t *program; /* instruction words */
@@ -52,6 +53,8 @@ struct pan_sim_va_config {
    /* Descriptor work of graphics messages (pan_sim_va_gfx.h); NULL in
     * compute jobs, where those instructions fault. */
    const struct pan_sim_va_gfx *gfx;
+   /* Texture messages (pan_sim_texture.h); NULL: they fault. */
+   const struct pan_sim_tex_ops *tex;
    uint64_t budget;           /* 0: PAN_SIM_VA_DEFAULT_BUDGET */
    bool flush_f32, flush_f16; /* denormals flushed to zero */
 };

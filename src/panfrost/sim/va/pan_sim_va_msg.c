@@ -5,9 +5,8 @@
  * Message families.  Global loads, stores and atomics go through the
  * caller's memory callbacks, lane by lane in lane order; atomics are a
  * read followed by a write, which is atomic because the simulator runs one
- * warp at a time.  Messages that need descriptors (varyings, attributes,
- * textures, tile buffer, blending) are refused until the executors supply
- * them.
+ * warp at a time.  Messages that need descriptors are the executors'
+ * (pan_sim_va_msg_gfx.c, pan_sim_va_msg_tex.c).
  */
 
 #include <stdio.h>
@@ -219,6 +218,8 @@ pan_sim_va_exec_msg(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
    case VA_FAM_ATOM_RETURN:
    case VA_FAM_ATOM1_RETURN:
       return atomic(c, ins);
+   case VA_FAM_TEX:
+      return pan_sim_va_exec_msg_tex(c, ins);
    default:
       return pan_sim_va_exec_msg_gfx(c, ins);
    }
