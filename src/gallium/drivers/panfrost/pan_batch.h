@@ -24,6 +24,33 @@
 struct panfrost_context;
 struct pan_bo;
 
+/* Descriptors the previous draw of the pass made, which the next one
+ * reuses while the state they came from is unchanged (ctx->dirty, and the
+ * shaders' program descriptors, which stay valid while the batch holds
+ * their BOs).  Emptied with the batch's memory at each submit.
+ */
+struct panfrost_draw_cache {
+   bool valid;
+   uint64_t vs_prog, fs_prog; /* program descriptors the pushes are for */
+   uint64_t attribs, vbufs;
+   unsigned attrib_count, vbuf_count;
+   uint64_t ubos[2]; /* vertex, fragment */
+   unsigned ubo_count[2];
+   uint64_t vs_res, fs_res;
+   uint64_t blend;
+   unsigned blend_count, rt_mask;
+   uint64_t depth_stencil;
+   uint64_t tls;
+   unsigned tls_size;
+   /* Push words of the position, varying and fragment programs; only
+    * reusable when none comes from a constant buffer in a resource, whose
+    * contents can change without a rebind.
+    */
+   uint64_t fau[3];
+   unsigned fau_words[3];
+   bool fau_reusable[3];
+};
+
 struct panfrost_batch {
    /* PIPE_CLEAR_* requested since the last submit. */
    unsigned clear;
@@ -41,6 +68,7 @@ struct panfrost_batch {
     */
    struct util_dynarray draw_jobs;
    uint64_t tiler;
+   struct panfrost_draw_cache draw_cache;
    /* BOs the compute jobs use, each referenced until the submit
     * (struct panfrost_batch_bo).
     */

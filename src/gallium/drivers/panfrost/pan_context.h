@@ -72,6 +72,20 @@ struct panfrost_state {
 };
 
 /* Things the driver cannot do yet, each reported once per context. */
+/* What a state setter changed, for the draw path: the next draw rebuilds
+ * the descriptors made from it and reuses the others from the previous
+ * draw of the same pass (struct panfrost_draw_cache).
+ */
+enum panfrost_dirty {
+   PANFROST_DIRTY_VERTEX = 1 << 0,   /* vertex buffers or elements */
+   PANFROST_DIRTY_CONST_VS = 1 << 1, /* vertex constant buffers */
+   PANFROST_DIRTY_CONST_FS = 1 << 2, /* fragment constant buffers */
+   PANFROST_DIRTY_VIEWPORT = 1 << 3,
+   PANFROST_DIRTY_BLEND = 1 << 4,
+   PANFROST_DIRTY_ZSA = 1 << 5,
+   PANFROST_DIRTY_TEXTURES = 1 << 6, /* sampler views (pushed sizes) */
+};
+
 enum panfrost_warning {
    PANFROST_WARN_BLIT = 1 << 0,
    PANFROST_WARN_FORMAT = 1 << 1,
@@ -85,6 +99,7 @@ enum panfrost_warning {
 struct panfrost_context {
    struct pipe_context base;
    struct panfrost_state state;
+   unsigned dirty; /* enum panfrost_dirty, since the last draw */
    struct panfrost_compute_ctx compute;
    struct util_debug_callback debug;
    unsigned warned; /* enum panfrost_warning */

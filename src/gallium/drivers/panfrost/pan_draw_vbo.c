@@ -128,13 +128,27 @@ texture_size(const struct pipe_sampler_view *v, unsigned c)
    return c < 3 ? size[c] : 0;
 }
 
-/* The push words of one program (the compiler's push table). */
+/* The push words of one program (the compiler's push table); *reusable
+ * is cleared when a word comes from a constant buffer in a resource.
+ */
 static bool
 push_words(struct panfrost_context *ctx, enum pipe_shader_type stage,
-           const struct panfrost_program *p, struct panfrost_shader_env *env)
+           const struct panfrost_program *p, struct panfrost_shader_env *env,
+           bool *reusable)
 {
    const struct pipe_viewport_state *vp = &ctx->state.viewport;
-   uint32_t words[PAN_VA_MAX_PUSH_WORDS + 1] = { 0 };
+
+   /* Written in place: 64-bit aligned, an even number of words */
+   env->fau_words = ALIGN_POT(p->nr_push, 2);
+   env->fau = 0;
+   if (!env->fau_words)
+      return true;
+   struct pan_ptr fau =
+      pan_pool_alloc(&ctx->batch.pool, env->fau_words * 4, 8);
+   uint32_t *words = fau.cpu;
+   if (!words)
+      return false;
+   words[env->fau_words - 1] = 0;
 
    for (unsigned i = 0; i < p->nr_push; ++i) {
       const struct pan_va_push_word *w = &p->push[i];
@@ -154,6 +168,7 @@ push_words(struct panfrost_context *ctx, enum pipe_shader_type stage,
          const struct pipe_constant_buffer *cb =
             &ctx->state.cbufs[stage][w->ubo];
          const uint8_t *data = cb->user_buffer;
+         *reusable &= data != NULL;
          if (!data && cb->buffer)
             data = (const uint8_t *)pan_bo_mmap(
                       panfrost_resource(cb->buffer)->bo) +
@@ -168,9 +183,8 @@ push_words(struct panfrost_context *ctx, enum pipe_shader_type stage,
       }
       }
    }
-   env->fau_words = ALIGN_POT(p->nr_push, 2);
-   env->fau = env->fau_words ? upload(ctx, words, env->fau_words * 4, 8) : 0;
-   return !env->fau_words || env->fau;
+   env->fau = fau.gpu;
+   return true;
 }
 
 /* The constant buffers of a stage as buffer descriptors (LD_BUFFER). */
@@ -457,16 +471,115 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    return true;
 }
 
-/* The per-stage state shared by every draw of one call. */
+/* Rebuilds what the state changes since the previous draw of the pass
+ * (ctx->dirty, the shaders) invalidated in the draw cache; false when out
+ * of memory or after a message for a draw that cannot be done.
+ */
 static bool
-stage_env(struct panfrost_context *ctx, enum pipe_shader_type stage,
-          const struct panfrost_program *p, uint64_t resources, uint64_t tls,
-          struct panfrost_shader_env *env)
+update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
+                  struct panfrost_shader *fs)
 {
-   env->shader = p->desc;
-   env->resources = resources;
-   env->thread_storage = tls;
-   return push_words(ctx, stage, p, env);
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct pipe_depth_stencil_alpha_state *zsa = ctx->state.zsa;
+   unsigned dirty = c->valid ? ctx->dirty : ~0u;
+   bool vs_new = !c->valid || c->vs_prog != vs->progs[0].desc;
+   bool fs_new = !c->valid || c->fs_prog != fs->progs[0].desc;
+
+   /* Rebuilt in place: a failure leaves the cache to be rebuilt whole. */
+   c->valid = false;
+
+   unsigned tls_size = MAX2(MAX2(vs->progs[0].tls_size, vs->progs[1].tls_size),
+                            fs->progs[0].tls_size);
+   if (!c->tls || c->tls_size != tls_size) {
+      c->tls = panfrost_batch_local_storage(ctx, tls_size);
+      c->tls_size = tls_size;
+      if (!c->tls)
+         return false;
+   }
+   if ((dirty & PANFROST_DIRTY_VERTEX) &&
+       !vertex_tables(ctx, &c->attribs, &c->attrib_count, &c->vbufs,
+                      &c->vbuf_count))
+      return false;
+   if (dirty & PANFROST_DIRTY_CONST_VS)
+      c->ubos[0] = ubo_table(ctx, PIPE_SHADER_VERTEX, &c->ubo_count[0]);
+   if (dirty & PANFROST_DIRTY_CONST_FS)
+      c->ubos[1] = ubo_table(ctx, PIPE_SHADER_FRAGMENT, &c->ubo_count[1]);
+   if (dirty & (PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS)) {
+      uint64_t tables[PANFROST_TABLE_COUNT] = { 0 };
+      unsigned counts[PANFROST_TABLE_COUNT] = { 0 };
+      tables[PANFROST_TABLE_UBO] = c->ubos[0];
+      counts[PANFROST_TABLE_UBO] = c->ubo_count[0];
+      tables[PANFROST_TABLE_ATTRIBUTE] = c->attribs;
+      counts[PANFROST_TABLE_ATTRIBUTE] = c->attrib_count;
+      tables[PANFROST_TABLE_ATTRIBUTE_BUFFER] = c->vbufs;
+      counts[PANFROST_TABLE_ATTRIBUTE_BUFFER] = c->vbuf_count;
+      c->vs_res = resource_tables(ctx, tables, counts,
+                                  PANFROST_TABLE_ATTRIBUTE_BUFFER + 1);
+   }
+   if (dirty & PANFROST_DIRTY_CONST_FS)
+      c->fs_res = resource_tables(ctx, &c->ubos[1], &c->ubo_count[1], 1);
+   if (dirty & PANFROST_DIRTY_BLEND)
+      c->blend = blend_descs(ctx, &c->blend_count, &c->rt_mask);
+   if (dirty & PANFROST_DIRTY_ZSA) {
+      struct pan_ptr ds = pan_pool_alloc(&ctx->batch.pool,
+                                         d->depth_stencil_size_B,
+                                         d->depth_stencil_align_B);
+      if (ds.cpu)
+         d->emit_depth_stencil(ds.cpu, zsa->depth_enabled, zsa->depth_func,
+                               zsa->depth_writemask);
+      c->depth_stencil = ds.gpu;
+   }
+   if (!c->vs_res || !c->fs_res || !c->blend || !c->depth_stencil)
+      return false;
+
+   /* Push words: per program, after a change of its shader, its stage's
+    * constant buffers, the viewport or the textures (any program may push
+    * those).
+    */
+   const struct panfrost_program *progs[3] = { &vs->progs[0], &vs->progs[1],
+                                               &fs->progs[0] };
+   for (unsigned i = 0; i < 3; ++i) {
+      bool frag = i == 2;
+      unsigned const_bit =
+         frag ? PANFROST_DIRTY_CONST_FS : PANFROST_DIRTY_CONST_VS;
+      if (!(frag ? fs_new : vs_new) && c->fau_reusable[i] &&
+          !(dirty & (const_bit | PANFROST_DIRTY_VIEWPORT |
+                     PANFROST_DIRTY_TEXTURES)))
+         continue;
+      struct panfrost_shader_env env = { 0 };
+      c->fau_reusable[i] = true;
+      if (!push_words(ctx, frag ? PIPE_SHADER_FRAGMENT : PIPE_SHADER_VERTEX,
+                      progs[i], &env, &c->fau_reusable[i]))
+         return false;
+      c->fau[i] = env.fau;
+      c->fau_words[i] = env.fau_words;
+   }
+
+   /* The batch keeps the shader BOs (and so their addresses) alive. */
+   if ((vs_new && !panfrost_batch_add_bo(ctx, vs->bo, PAN_BO_ACCESS_READ)) ||
+       (fs_new && !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ)))
+      return false;
+   c->vs_prog = vs->progs[0].desc;
+   c->fs_prog = fs->progs[0].desc;
+   c->valid = true;
+   ctx->dirty = 0;
+   return true;
+}
+
+/* The shader environment of program i (position, varying, fragment) */
+static struct panfrost_shader_env
+cached_env(const struct panfrost_draw_cache *c, const struct panfrost_program *p,
+           unsigned i)
+{
+   return (struct panfrost_shader_env){
+      .shader = p->desc,
+      .resources = i == 2 ? c->fs_res : c->vs_res,
+      .fau = c->fau[i],
+      .fau_words = c->fau_words[i],
+      .thread_storage = c->tls,
+   };
 }
 
 static bool
@@ -478,7 +591,6 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
    struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
-   const struct pipe_depth_stencil_alpha_state *zsa = ctx->state.zsa;
    struct panfrost_draw_job j = {
       .mode = info->mode,
       .count = draw->count,
@@ -518,45 +630,18 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    unsigned slots = MAX2(vs->varying_slots, fs->varying_slots);
    j.varying_B = slots * 16;
 
-   unsigned tls_size = MAX2(MAX2(vs->progs[0].tls_size, vs->progs[1].tls_size),
-                            fs->progs[0].tls_size);
-   uint64_t tls = panfrost_batch_local_storage(ctx, tls_size);
-   uint64_t tables[PANFROST_TABLE_COUNT] = { 0 };
-   unsigned counts[PANFROST_TABLE_COUNT] = { 0 };
-   if (!tls || !batch_tiler(ctx) ||
-       !vertex_tables(ctx, &tables[PANFROST_TABLE_ATTRIBUTE],
-                      &counts[PANFROST_TABLE_ATTRIBUTE],
-                      &tables[PANFROST_TABLE_ATTRIBUTE_BUFFER],
-                      &counts[PANFROST_TABLE_ATTRIBUTE_BUFFER]))
+   if (!batch_tiler(ctx) || !update_draw_cache(ctx, vs, fs))
       return false;
-   tables[PANFROST_TABLE_UBO] =
-      ubo_table(ctx, PIPE_SHADER_VERTEX, &counts[PANFROST_TABLE_UBO]);
-   uint64_t vs_res = resource_tables(ctx, tables, counts,
-                                     PANFROST_TABLE_ATTRIBUTE_BUFFER + 1);
-   tables[PANFROST_TABLE_UBO] =
-      ubo_table(ctx, PIPE_SHADER_FRAGMENT, &counts[PANFROST_TABLE_UBO]);
-   uint64_t fs_res = resource_tables(ctx, tables, counts, 1);
 
+   const struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    j.tiler = ctx->batch.tiler;
-   j.blend = blend_descs(ctx, &j.blend_count, &j.rt_mask);
-   struct pan_ptr ds = pan_pool_alloc(&ctx->batch.pool,
-                                      d->depth_stencil_size_B,
-                                      d->depth_stencil_align_B);
-   if (!vs_res || !fs_res || !j.blend || !ds.cpu)
-      return false;
-   d->emit_depth_stencil(ds.cpu, zsa->depth_enabled, zsa->depth_func,
-                         zsa->depth_writemask);
-   j.depth_stencil = ds.gpu;
-
-   if (!stage_env(ctx, PIPE_SHADER_VERTEX, &vs->progs[0], vs_res, tls,
-                  &j.position) ||
-       !stage_env(ctx, PIPE_SHADER_VERTEX, &vs->progs[1], vs_res, tls,
-                  &j.varying) ||
-       !stage_env(ctx, PIPE_SHADER_FRAGMENT, &fs->progs[0], fs_res, tls,
-                  &j.fragment) ||
-       !panfrost_batch_add_bo(ctx, vs->bo, PAN_BO_ACCESS_READ) ||
-       !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ))
-      return false;
+   j.blend = c->blend;
+   j.blend_count = c->blend_count;
+   j.rt_mask = c->rt_mask;
+   j.depth_stencil = c->depth_stencil;
+   j.position = cached_env(c, &vs->progs[0], 0);
+   j.varying = cached_env(c, &vs->progs[1], 1);
+   j.fragment = cached_env(c, &fs->progs[0], 2);
 
    struct pan_ptr job = pan_pool_alloc(&ctx->batch.pool, d->draw_job_size_B,
                                        PAN_JOB_ALIGN_B);

@@ -26,8 +26,10 @@ panfrost_cso_delete(struct pipe_context *pctx, void *cso)
    FREE(cso);
 }
 
-/* One create/bind pair per CSO kind that is stored by value. */
-#define PAN_CSO(kind, field, type)                                            \
+/* One create/bind pair per CSO kind that is stored by value; binding
+ * marks `dirty` (enum panfrost_dirty) for the draw path.
+ */
+#define PAN_CSO(kind, field, type, dirty_bits)                                \
    static void *panfrost_create_##kind(struct pipe_context *pctx,            \
                                        const type *templ)                    \
    {                                                                         \
@@ -36,11 +38,13 @@ panfrost_cso_delete(struct pipe_context *pctx, void *cso)
    static void panfrost_bind_##kind(struct pipe_context *pctx, void *cso)    \
    {                                                                         \
       panfrost_context(pctx)->state.field = cso;                             \
+      panfrost_context(pctx)->dirty |= (dirty_bits);                         \
    }
 
-PAN_CSO(blend, blend, struct pipe_blend_state)
-PAN_CSO(rasterizer, rast, struct pipe_rasterizer_state)
-PAN_CSO(zsa, zsa, struct pipe_depth_stencil_alpha_state)
+/* The rasterizer is read at each draw: nothing to rebuild */
+PAN_CSO(blend, blend, struct pipe_blend_state, PANFROST_DIRTY_BLEND)
+PAN_CSO(rasterizer, rast, struct pipe_rasterizer_state, 0)
+PAN_CSO(zsa, zsa, struct pipe_depth_stencil_alpha_state, PANFROST_DIRTY_ZSA)
 
 static void *
 panfrost_create_vertex_elements(struct pipe_context *pctx, unsigned count,
@@ -60,6 +64,7 @@ static void
 panfrost_bind_vertex_elements(struct pipe_context *pctx, void *cso)
 {
    panfrost_context(pctx)->state.vertex_elements = cso;
+   panfrost_context(pctx)->dirty |= PANFROST_DIRTY_VERTEX;
 }
 
 static void *
@@ -125,6 +130,7 @@ panfrost_set_sampler_views(struct pipe_context *pctx,
    }
    for (unsigned i = 0; i < unbind_trailing; ++i)
       pipe_sampler_view_reference(&slots[start + count + i], NULL);
+   panfrost_context(pctx)->dirty |= PANFROST_DIRTY_TEXTURES;
 }
 
 static struct pipe_surface *
@@ -164,10 +170,14 @@ panfrost_set_constant_buffer(struct pipe_context *pctx,
                              bool take_ownership,
                              const struct pipe_constant_buffer *buf)
 {
-   struct pipe_constant_buffer *slot =
-      &panfrost_context(pctx)->state.cbufs[stage][index];
+   struct panfrost_context *ctx = panfrost_context(pctx);
 
-   util_copy_constant_buffer(slot, buf, take_ownership);
+   util_copy_constant_buffer(&ctx->state.cbufs[stage][index], buf,
+                             take_ownership);
+   if (stage == PIPE_SHADER_VERTEX)
+      ctx->dirty |= PANFROST_DIRTY_CONST_VS;
+   else if (stage == PIPE_SHADER_FRAGMENT)
+      ctx->dirty |= PANFROST_DIRTY_CONST_FS;
 }
 
 static void
@@ -176,12 +186,14 @@ panfrost_set_vertex_buffers(struct pipe_context *pctx, unsigned start,
                             bool take_ownership,
                             const struct pipe_vertex_buffer *buffers)
 {
-   struct panfrost_state *st = &panfrost_context(pctx)->state;
+   struct panfrost_context *ctx = panfrost_context(pctx);
+   struct panfrost_state *st = &ctx->state;
    uint32_t mask = 0;
 
    util_set_vertex_buffers_mask(st->vbufs, &mask, buffers, start, count,
                                 unbind_trailing, take_ownership);
    st->vbuf_count = util_last_bit(mask);
+   ctx->dirty |= PANFROST_DIRTY_VERTEX;
 }
 
 static void
@@ -251,8 +263,10 @@ panfrost_set_viewport_states(struct pipe_context *pctx, unsigned start,
                              unsigned count,
                              const struct pipe_viewport_state *viewports)
 {
-   if (start == 0 && count)
+   if (start == 0 && count) {
       panfrost_context(pctx)->state.viewport = viewports[0];
+      panfrost_context(pctx)->dirty |= PANFROST_DIRTY_VIEWPORT;
+   }
 }
 
 static void
