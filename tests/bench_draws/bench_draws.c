@@ -9,7 +9,7 @@
  * for the drm-shim with PAN_SHIM_EXEC=0, where the GPU side costs nothing
  * and what is left is the state tracker plus the driver's draw path.
  *
- *   bench-draws [--seconds S] [--batch N] [CASE...]
+ *   bench-draws [--seconds S | --frames F] [--batch N] [CASE...]
  *
  * CASE is one of:
  *   same      the same draw again and again
@@ -18,7 +18,11 @@
  *   vbuf      the vertex buffer changes (two buffers, alternating)
  * (all four when none is named).  Each frame clears the target, makes N
  * draws (default 64) and flushes; every 16 frames a glFinish keeps the
- * queue bounded.  Prints one line per case: "CASE DRAWS_PER_S".
+ * queue bounded.  Prints one line per case: "CASE DRAWS_PER_S".  A case
+ * runs for S seconds (default 1), or exactly F frames after the warm-up:
+ * run under valgrind --tool=callgrind with two values of F, the difference
+ * of the instruction counts is the cost of the extra draws, free of the
+ * noise of a shared machine.
  *
  * Prints figures only; tests/bench_draws/run.py runs it against our
  * driver and the base's stock one and prints the ratios.
@@ -232,10 +236,17 @@ run_frames(struct bench *b, enum bench_case c, unsigned batch, unsigned frames)
 }
 
 static double
-bench_case(struct bench *b, enum bench_case c, unsigned batch, double seconds)
+bench_case(struct bench *b, enum bench_case c, unsigned batch, double seconds,
+           unsigned fixed_frames)
 {
    bind_case(b, c);
    run_frames(b, c, batch, 16); /* warm-up: shader variants, BO caches */
+
+   if (fixed_frames) {
+      double t0 = now_s();
+      unsigned long n = run_frames(b, c, batch, fixed_frames);
+      return n / (now_s() - t0);
+   }
 
    /* Grow the frame count until one run lasts long enough */
    unsigned frames = 16;
@@ -280,13 +291,17 @@ int
 main(int argc, char **argv)
 {
    double seconds = 1.0;
-   unsigned batch = 64;
+   unsigned batch = 64, frames = 0;
    bool run[CASE_N] = { false };
    bool any = false;
 
    for (int a = 1; a < argc; ++a) {
       if (!strcmp(argv[a], "--seconds") && a + 1 < argc) {
          seconds = atof(argv[++a]);
+         continue;
+      }
+      if (!strcmp(argv[a], "--frames") && a + 1 < argc) {
+         frames = (unsigned)atoi(argv[++a]);
          continue;
       }
       if (!strcmp(argv[a], "--batch") && a + 1 < argc) {
@@ -299,7 +314,7 @@ main(int argc, char **argv)
             run[c] = known = any = true;
       }
       if (!known) {
-         fprintf(stderr, "usage: %s [--seconds S] [--batch N] "
+         fprintf(stderr, "usage: %s [--seconds S | --frames F] [--batch N] "
                          "[same|uniform|texture|vbuf]...\n",
                  argv[0]);
          return 2;
@@ -317,7 +332,7 @@ main(int argc, char **argv)
    for (unsigned c = 0; c < CASE_N; ++c) {
       if (any && !run[c])
          continue;
-      double rate = bench_case(&b, c, batch, seconds);
+      double rate = bench_case(&b, c, batch, seconds, frames);
       printf("%s %.0f\n", case_names[c], rate);
       fflush(stdout);
    }
