@@ -360,10 +360,24 @@ minify(unsigned size, unsigned level)
    return s ? s : 1;
 }
 
+/* Surfaces a request looked up, with the memory region holding their
+ * first byte: texels inside it are read without searching the space. */
+#define SURF_CACHE 4
+struct surf_cache {
+   unsigned n;
+   struct {
+      unsigned level, layer, face;
+      struct pan_sim_surface s;
+      const struct pan_sim_region *region;
+   } e[SURF_CACHE];
+};
+
 struct level_ctx {
    const struct pan_sim_texture *t;
    const struct pan_sim_sampler *s;
+   struct surf_cache *cache;
    struct pan_sim_surface surf;
+   const struct pan_sim_region *region;
    unsigned level, w, h, d;
    bool shadow;
    float ref;
@@ -380,7 +394,27 @@ level_setup(struct level_ctx *lc, const struct pan_sim_texture *t,
    lc->d = t->dim == PAN_SIM_TEX_3D ? minify(t->depth, level) : 1;
    if (layer >= t->layers)
       layer = t->layers - 1;
-   return t->surface(t, level, layer, face, &lc->surf, err);
+   struct surf_cache *c = lc->cache;
+   for (unsigned i = 0; i < c->n; ++i) {
+      if (c->e[i].level == level && c->e[i].layer == layer &&
+          c->e[i].face == face) {
+         lc->surf = c->e[i].s;
+         lc->region = c->e[i].region;
+         return true;
+      }
+   }
+   if (!t->surface(t, level, layer, face, &lc->surf, err))
+      return false;
+   lc->region = pan_sim_space_find(t->space, lc->surf.base);
+   if (lc->region && !lc->region->cpu)
+      lc->region = NULL;
+   unsigned at = c->n < SURF_CACHE ? c->n++ : level % SURF_CACHE;
+   c->e[at].level = level;
+   c->e[at].layer = layer;
+   c->e[at].face = face;
+   c->e[at].s = lc->surf;
+   c->e[at].region = lc->region;
+   return true;
 }
 
 /* a FUNC b.  The hardware compares the texel with the reference
@@ -447,9 +481,14 @@ texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
             (uint64_t)x * f->size_B;
    }
    off += (uint64_t)((int64_t)z * lc->surf.slice_stride_B);
+   uint64_t va = lc->surf.base + off;
+   const struct pan_sim_region *r = lc->region;
    struct pan_sim_access acc;
-   const void *p = pan_sim_read(t->space, lc->surf.base + off, f->size_B, 0,
-                                "texel", &acc);
+   const void *p;
+   if (r && va >= r->gpu_va && va - r->gpu_va + f->size_B <= r->size_B)
+      p = (const uint8_t *)r->cpu + (va - r->gpu_va);
+   else
+      p = pan_sim_read(t->space, va, f->size_B, 0, "texel", &acc);
    if (!p) {
       TEX_ERR(err, "texel (%d, %d, %d) of level %u: %s", x, y, z, lc->level,
               acc.message);
@@ -643,9 +682,10 @@ pack_result(const struct pan_sim_tex_req *req, const uint32_t raw[4],
 
 static bool
 sample_lane(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
-            struct pan_sim_tex_req *req, unsigned lane, char *err)
+            struct pan_sim_tex_req *req, unsigned lane,
+            struct surf_cache *cache, char *err)
 {
-   struct level_ctx lc = { .s = s };
+   struct level_ctx lc = { .s = s, .cache = cache };
    unsigned layer = req->array ? req->layer[lane] : 0;
    unsigned face = t->dim == PAN_SIM_TEX_CUBE ? req->face[lane] : 0;
    uint32_t raw[4];
@@ -761,8 +801,9 @@ pan_sim_tex_sample(const struct pan_sim_texture *t,
               t->fmt.size_B);
       return false;
    }
+   struct surf_cache cache = { 0 };
    for (unsigned l = 0; l < PAN_SIM_TEX_QUAD; ++l) {
-      if (((req->lanes >> l) & 1) && !sample_lane(t, s, req, l, err))
+      if (((req->lanes >> l) & 1) && !sample_lane(t, s, req, l, &cache, err))
          return false;
    }
    return true;

@@ -213,6 +213,16 @@ struct pan_sim_tex_env {
    unsigned texture_count, sampler_count;
    uint64_t resources; /* v9 */
    unsigned resource_count;
+
+   /* The last texture and sampler unpacked (pan_sim_vX_texture.c), reused
+    * while their descriptor bytes stay the same; zero-initialised. */
+   struct pan_sim_tex_seen {
+      bool valid;
+      uint64_t va;
+      uint32_t raw[8];
+   } tex_seen, smp_seen;
+   struct pan_sim_texture tex;
+   struct pan_sim_sampler smp;
 };
 
 /* ---- the sampler (pan_sim_texture.c) ---- */

@@ -127,13 +127,23 @@ texel_format(uint32_t format_word, uint32_t swizzle_word,
    return true;
 }
 
+/* Whether the descriptor at p (32 bytes) is the one seen last; if not,
+ * remember it (the caller unpacks it and sets valid). */
 static bool
-unpack_texture(const struct pan_sim_space *space, uint64_t va,
+seen(struct pan_sim_tex_seen *s, uint64_t va, const void *p)
+{
+   if (s->valid && s->va == va && !memcmp(s->raw, p, sizeof(s->raw)))
+      return true;
+   s->valid = false;
+   s->va = va;
+   memcpy(s->raw, p, sizeof(s->raw));
+   return false;
+}
+
+static bool
+unpack_texture(const struct pan_sim_space *space, const void *p,
                struct pan_sim_texture *t, char *err)
 {
-   const void *p = read_desc(space, va, pan_size(texture), "texture", err);
-   if (!p)
-      return false;
    pan_unpack(p, texture, d);
 
    memset(t, 0, sizeof(*t));
@@ -197,12 +207,8 @@ unpack_wrap(unsigned mode, enum pan_sim_wrap *w, char *err)
 }
 
 static bool
-unpack_sampler(const struct pan_sim_space *space, uint64_t va,
-               struct pan_sim_sampler *s, char *err)
+unpack_sampler(const void *p, struct pan_sim_sampler *s, char *err)
 {
-   const void *p = read_desc(space, va, pan_size(sampler), "sampler", err);
-   if (!p)
-      return false;
    pan_unpack(p, sampler, d);
 
    memset(s, 0, sizeof(*s));
@@ -283,19 +289,31 @@ locate(const struct pan_sim_tex_env *env, bool sampler, uint32_t handle,
 bool
 PAN_GENX(sim_tex_run)(void *user, struct pan_sim_tex_req *req, char *err)
 {
-   const struct pan_sim_tex_env *env = user;
-   struct pan_sim_texture t;
-   struct pan_sim_sampler s;
+   struct pan_sim_tex_env *env = user;
    bool with_sampler = req->op != PAN_SIM_TEX_FETCH;
-   uint64_t tva, sva;
+   uint64_t va;
+   const void *p;
 
-   if (!locate(env, false, req->texture, &tva, err) ||
-       !unpack_texture(env->space, tva, &t, err))
+   if (!locate(env, false, req->texture, &va, err) ||
+       !(p = read_desc(env->space, va, pan_size(texture), "texture", err)))
       return false;
-   if (with_sampler && (!locate(env, true, req->sampler, &sva, err) ||
-                        !unpack_sampler(env->space, sva, &s, err)))
-      return false;
-   return pan_sim_tex_sample(&t, with_sampler ? &s : NULL, req, err);
+   if (!seen(&env->tex_seen, va, p)) {
+      if (!unpack_texture(env->space, p, &env->tex, err))
+         return false;
+      env->tex_seen.valid = true;
+   }
+   if (with_sampler) {
+      if (!locate(env, true, req->sampler, &va, err) ||
+          !(p = read_desc(env->space, va, pan_size(sampler), "sampler", err)))
+         return false;
+      if (!seen(&env->smp_seen, va, p)) {
+         if (!unpack_sampler(p, &env->smp, err))
+            return false;
+         env->smp_seen.valid = true;
+      }
+   }
+   return pan_sim_tex_sample(&env->tex, with_sampler ? &env->smp : NULL, req,
+                             err);
 }
 
 #endif
