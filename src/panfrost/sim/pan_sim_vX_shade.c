@@ -4,9 +4,15 @@
  */
 
 /*
- * Fragment shading of the primitives of a frame on Bifrost (compiled once
- * per PAN_ARCH, run on v6/v7), called by the fragment job when its tiler
- * context has a polygon list.
+ * Fragment shading of the primitives of a frame (compiled once per
+ * PAN_ARCH, run on v6/v7 and v9), called by the fragment job when its
+ * tiler context has a polygon list.  The per-draw state (struct fs_state)
+ * comes from the renderer state and viewport on Bifrost, from the draw
+ * descriptor, its depth/stencil descriptor and the job's scissor on
+ * Valhall, where varyings are read from the draw's vertex packets and the
+ * preloads follow the shader program descriptor's mask (r58 facing, r59
+ * position, r60 coverage, r61 zero).  Everything below the state is
+ * shared.
  *
  * Primitives are drawn in the order the tiler recorded them.  For each
  * triangle, pixels whose centre is covered (pan_sim_tri_covers), inside

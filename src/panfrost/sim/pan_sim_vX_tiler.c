@@ -4,7 +4,11 @@
  */
 
 /*
- * TILER jobs on Bifrost (compiled once per PAN_ARCH, executed on v6/v7).
+ * TILER and IDVS jobs on Bifrost, the tiling half of MALLOC_VERTEX jobs on
+ * Valhall (compiled once per PAN_ARCH, executed on v6/v7 and v9).  On v9
+ * the vertices are the job's vertex packets (pan_sim_vX_vertex.c), one per
+ * index of every instance, the provoking vertex comes from the tiler
+ * context and only the implicit restart index exists; the rest is shared.
  *
  * The job assembles primitives from the vertex job's outputs and records
  * them in the simulator's functional polygon list of its tiler context

@@ -5,7 +5,9 @@
 
 /*
  * VERTEX jobs on Bifrost (compiled once per PAN_ARCH, executed on v6/v7),
- * plus the attribute addressing the fragment shading shares.
+ * plus the attribute addressing the fragment shading shares; on Valhall
+ * (v9) the vertex packets of MALLOC_VERTEX jobs, their shader environments
+ * and resource tables (see the v9 section at the end).
  *
  * The job is laid out as a compute job: the invocation word holds a
  * 1x1x1 "workgroup" repeated (1, vertices, instances) times, as drivers
