@@ -7,6 +7,7 @@
  * the table gives the bits, so the encodings exist once.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "isa/pan_isa_bi_priv.h"
@@ -69,9 +70,16 @@ pan_bi_encode_form(const char *name, unsigned unit,
                    const char *const (*mods)[2], unsigned nr_mods,
                    uint32_t *word, unsigned *op, char *err, size_t err_size)
 {
+   /* "name#k": the k-th encoding of that name, when they differ in
+    * meaning rather than in modifiers. */
+   const char *hash = strchr(name, '#');
+   size_t len = hash ? (size_t)(hash - name) : strlen(name);
+   int skip = hash ? atoi(hash + 1) : 0;
    for (unsigned i = 0; i < bi_nr_ops; ++i) {
-      if (bi_ops[i].unit == unit && !strcmp(bi_ops[i].name, name) &&
-          try_encoding(i, mods, nr_mods, word)) {
+      if (bi_ops[i].unit != unit || strlen(bi_ops[i].name) != len ||
+          strncmp(bi_ops[i].name, name, len) || skip-- > 0)
+         continue;
+      if (try_encoding(i, mods, nr_mods, word)) {
          *op = i;
          return true;
       }

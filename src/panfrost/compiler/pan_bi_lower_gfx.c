@@ -14,6 +14,9 @@
  *   conversion word from the varying descriptor) then ST_CVT;
  * - fragment varyings are LD_VAR_IMM / LD_VAR_FLAT_IMM by slot index
  *   instead of byte offset.
+ * - 2D float textures with a computed (fragment) or zero LOD, texture and
+ *   sampler below 8, no array, shadow or offset: TEXS_2D.f32 of the x and
+ *   y coordinates.  Other textures are refused.
  * Attribute loads keep their shape (LD_ATTR_IMM index n of the vertex and
  * instance ids).
  */
@@ -32,6 +35,60 @@ refuse(char *err, size_t err_size, const char *what, unsigned v)
 {
    snprintf(err, err_size, what, v);
    return false;
+}
+
+/* The constant word 0 of the image operand of a texture instruction
+ * (texture and sampler), from the collect before it that built it. */
+static bool
+image_word(pan_ir_block *blk, pan_ir_instr *I, uint32_t *w)
+{
+   pan_ir_index img = I->src[1];
+   bool found = false;
+   pan_ir_foreach_instr(blk, P)
+   {
+      if (P == I)
+         break;
+      if (P->op == PAN_IR_OP_COLLECT && P->dest.kind == PAN_IR_SSA &&
+          P->dest.value == img.value && img.kind == PAN_IR_SSA) {
+         found = P->src[img.comp].kind == PAN_IR_IMM;
+         *w = P->src[img.comp].value;
+      }
+   }
+   return found;
+}
+
+static bool
+lower_tex(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I, bool fragment,
+          char *err, size_t err_size)
+{
+   unsigned lod = PAN_IR_TEX_LOD(I->imm);
+   uint32_t w = 0;
+   if (I->op != PAN_IR_OP_TEX || PAN_IR_TEX_DIM(I->imm) != 1 ||
+       (I->imm & (PAN_IR_TEX_ARRAY | PAN_IR_TEX_SHADOW | PAN_IR_TEX_OFFSET)) ||
+       I->type != PAN_IR_TYPE_F32 ||
+       !(lod == PAN_IR_TEX_LOD_ZERO ||
+         (lod == PAN_IR_TEX_LOD_COMPUTED && fragment)))
+      return refuse(err, err_size,
+                    "textures other than 2D float with a computed or zero "
+                    "LOD are unsupported on Bifrost%.0u", 0);
+   /* The table bits (11-15 of each half) have no Bifrost meaning here. */
+   unsigned texture = 0, sampler = 0;
+   if (!image_word(blk, I, &w) || (texture = (w >> 16) & 0x7ff) > 7 ||
+       (sampler = w & 0x7ff) > 7)
+      return refuse(err, err_size,
+                    "texture or sampler index beyond 7 (TEXS_2D) on "
+                    "Bifrost%.0u", 0);
+   pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+   pan_ir_index x = pan_ir_word(I->src[0], 0), y = pan_ir_word(I->src[0], 1);
+   pan_ir_index r = pan_ir_texs_2d(
+      &b, texture | sampler << 8 | (lod == PAN_IR_TEX_LOD_ZERO) << 16, x, y);
+   /* The result keeps its value number: a move of the vector. */
+   pan_ir_instr *C = pan_ir_build(&b, PAN_IR_OP_COLLECT, 4);
+   for (unsigned k = 0; k < 4; ++k)
+      C->src[k] = pan_ir_word(r, k);
+   C->dest = I->dest;
+   pan_ir_instr_remove(I);
+   return true;
 }
 
 bool
@@ -81,6 +138,11 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
                              "varying slot %u is beyond LD_VAR_IMM",
                              I->imm / 16);
             I->imm /= 16;
+            break;
+         case PAN_IR_OP_TEX:
+         case PAN_IR_OP_TEX_FETCH:
+            if (!lower_tex(s, blk, I, !vertex, err, err_size))
+               return false;
             break;
          case PAN_IR_OP_LD_ATTR:
             if (I->imm > 15)

@@ -21,6 +21,7 @@
  * its own, patched once clause addresses are known.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "isa/pan_isa_bi_priv.h"
@@ -412,6 +413,8 @@ encode(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
          mods[m][1] = vecsizes[(staged - 1) & 3];
       else if (!strcmp(mods[m][1], "{regfmt}"))
          mods[m][1] = regfmts[I->type];
+      else if (!strcmp(mods[m][1], "{lod}"))
+         mods[m][1] = (I->imm >> 16) & 1 ? "zero_lod" : "computed_lod";
    }
    it->unit = f->unit;
    return pan_bi_encode_form(name, f->unit, (const char *const(*)[2])mods,
@@ -441,6 +444,25 @@ source_mods(struct ctx *c, const struct pan_ir_bi_form *f, unsigned a,
    return true;
 }
 
+/* "name" (all of imm) or "name:shift,..." (a byte of imm each). */
+static bool
+set_imm_fields(struct item *it, const char *spec, uint32_t imm)
+{
+   if (!strchr(spec, ':'))
+      return pan_bi_set_imm(&it->word, it->op, spec, imm);
+   char buf[64];
+   snprintf(buf, sizeof(buf), "%s", spec);
+   for (char *save, *f = strtok_r(buf, ",", &save); f;
+        f = strtok_r(NULL, ",", &save)) {
+      char *colon = strchr(f, ':');
+      *colon = '\0';
+      if (!pan_bi_set_imm(&it->word, it->op, f,
+                          (imm >> atoi(colon + 1)) & 0xff))
+         return false;
+   }
+   return true;
+}
+
 static bool
 emit_form(struct ctx *c, const pan_ir_instr *I)
 {
@@ -451,7 +473,7 @@ emit_form(struct ctx *c, const pan_ir_instr *I)
                       .fau_only = -1 };
    if (!encode(c, I, f, &it))
       return false;
-   if (f->imm_field && !pan_bi_set_imm(&it.word, it.op, f->imm_field, I->imm))
+   if (f->imm_field && !set_imm_fields(&it, f->imm_field, I->imm))
       return fail(c, "%s: immediate out of range", bi_ops[it.op].name);
    if (f->fau_src != 0xff) {
       pan_ir_index src = I->src[f->fau_src];

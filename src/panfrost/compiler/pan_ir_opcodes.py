@@ -40,7 +40,8 @@ selectors.  An op may list several forms: the first whose `when`
          branch distance (a constant), r{imm} the register imm
   staging  'd': the destination is the staging vector, 's0': source 0
   msg    the clause header's message type
-  imm_field  the immediate field that gets the imm modifier
+  imm_field  the immediate field that gets the imm modifier; several
+             as "name:shift,name:shift" (a byte of imm each)
   fau_src    a source read through the tuple's FAU index alone (no
              selector: ATEST's datum)
 Mod values {vecsize} (the staging vector's length) and {regfmt} (the
@@ -374,6 +375,9 @@ OPS += [
     Op('lea_attr', 2, dest_comps=3, mods=['imm']),
     # s0 data (1-4 words), s1 address (2 words), s2 conversion word.
     Op('st_cvt', 3, dest=False, side_effects=True),
+    # 2D float texture of coordinates s0, s1: imm the texture (bits 0-7),
+    # the sampler (8-15) and bit 16 for LOD zero (else computed).
+    Op('texs_2d', 2, dest_comps=4, mods=['imm']),
 ]
 
 # The Bifrost forms (pan_bi_emit.c), by IR op.  Comparisons reach these
@@ -435,6 +439,23 @@ BI_FORMS = {
     'store_global': [BI('store.{bits}', 'add', ['seg=none'],
                         ['{s1.0}', '{s1.1}'], staging='s0', msg='store')],
     'discard': [BI('discard.f32', 'add', ['cmpf={cmp}'], S01)],
+    'clper_quad': [BI('clper.i32', 'add', ['lane_op=none', 'subgroup=subgroup4',
+                                           'inactive_result=zero'], S01)],
+    'mux_bit': [BI('mux.i32', 'add', ['mux=bit'], S012)],
+    # Steps of the transcendental sequences; frexpe.f32#1 is the encoding
+    # without the sqrt field, the one splitting for log2.
+    'frexpe_log': [BI('frexpe.f32#1', 'add', [], S0)],
+    'fadd_lscale': [BI('fadd_lscale.f32', 'fma', [], S01)],
+    'flogd': [BI('flogd.f32', 'add', [], S0)],
+    'fma_rscale': [BI('fma_rscale.f32', 'fma', [],
+                      ['{s0}.neg=d16', '{s1}.neg=d16', '{s2}', '{s3}'])],
+    'f2s32_rte': [BI('f32_to_s32', 'add', ['round=none'], S0)],
+    'fexp': [BI('fexp.f32', 'add', [], S01)],
+    'fsin_table': [BI('fsin_table.u6', 'add', [], S0)],
+    'fcos_table': [BI('fcos_table.u6', 'add', [], S0)],
+    'texs_2d': [BI('texs_2d.f32', 'add', ['lod_mode={lod}'], S01,
+                   staging='d', msg='tex',
+                   imm_field='texture_index:0,sampler_index:8')],
     'ld_ubo': [BI('load.{bits}', 'add', ['seg=ubo'], S01, staging='d',
                   msg='load')],
     # Graphics (pan_bi_lower_gfx.c gives the v7 preloads and indices)

@@ -310,13 +310,6 @@ test_refused(void)
              "a geometry shader: %s", err);
    ralloc_free(b.shader);
 
-   b = begin("bi_sin");
-   output(&b, nir_fsin(&b, input(&b, 1)));
-   PAN_CHECK(!pan_bi_compile(b.shader, ctx, NULL, &bin, NULL, err,
-                             sizeof(err)) &&
-                strstr(err, "unsupported on Bifrost"),
-             "sin: %s", err);
-   ralloc_free(b.shader);
    ralloc_free(ctx);
 }
 
