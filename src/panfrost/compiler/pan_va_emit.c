@@ -288,7 +288,7 @@ build_blend(struct emit_ctx *c, const pan_ir_instr *I, unsigned k,
       in->nr_operands = 4;
       in->operands[0].reg = c->regs[I->src[0].value] + I->src[0].comp;
       in->operands[0].count = 4;
-      in->operands[3].imm = last ? 0 : 2 * 8;
+      in->operands[3].imm = last ? 0 : 2; /* instructions, not bytes */
       in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "vecsize", "v4" };
       in->mods[in->nr_mods++] =
          (struct pan_va_mod_value){ "regfmt", fill_mod(I, "{regfmt}") };

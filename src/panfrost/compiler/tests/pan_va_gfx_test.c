@@ -384,7 +384,7 @@ test_two_targets(void)
    int first = find_line(l, nr, "blend");
    PAN_EXPECT(first >= 0 && nr >= 6);
    if (first >= 0 && nr >= 6) {
-      PAN_EXPECT_STR_HAS(l[first], "target:16");
+      PAN_EXPECT_STR_HAS(l[first], "target:2");
       PAN_EXPECT(!strstr(l[first], ".end"));
       PAN_EXPECT_STR_HAS(l[first], "blend_descriptor_0");
       PAN_EXPECT_STR_HAS(l[first + 1], "program_counter");
