@@ -246,8 +246,8 @@ fs_ld_var_buf(void *user, unsigned lane, uint32_t offset, bool flat,
    unsigned size = src16 ? 2 : 4;
    float v[3][4] = { { 0 } };
 
-   if (!rec->packets ||
-       PAN_SIM_PACKET_VARYINGS + offset + comps * size > rec->packet_B) {
+   if (!rec->packets || PAN_SIM_PACKET_VARYINGS + (uint64_t)offset +
+                           comps * size > rec->packet_B) {
       snprintf(err, GFX_ERR_LEN,
                "varying bytes %u..%u beyond the %u of the vertex packet",
                offset, offset + comps * size,

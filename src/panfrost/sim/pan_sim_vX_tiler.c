@@ -77,7 +77,8 @@ read_vertex(struct tiler_run *t, uint32_t out_index, struct pan_sim_vtx *v)
       p = pan_sim_ctx_read(t->ctx, t->draw.position + 16ull * out_index, 16,
                            "vertex position");
 #else
-      p = NULL;
+      return pan_sim_fault(t->ctx, PAN_SIM_CONFIG_FAULT, 0,
+                           "draw without vertex packets");
 #endif
    }
    if (!p)

@@ -707,6 +707,8 @@ PAN_GENX(sim_gfx_config)(const struct gfx_env *env, struct gfx_mem *m,
  */
 #define SLOT_SHIFT 12
 #define R59_SHIFT 3
+/* Host memory of one job's packets at most. */
+#define MAX_PACKETS_B (512u << 20)
 
 struct packet_run {
    struct pan_sim_ctx *ctx;
@@ -948,13 +950,16 @@ PAN_GENX(sim_gfx_shade_packets)(struct pan_sim_ctx *ctx, uint64_t job_va,
          prim.restart.primitive_restart != MALI_PRIMITIVE_RESTART_NONE;
       ids.restart = (uint32_t)((1ull << (8 * ids.index_B)) - 1);
    }
-   if (alloc.vertex_attribute_stride > (1u << SLOT_SHIFT))
-      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
-                           "%u bytes of varyings per vertex exceed the "
-                           "simulator's %u",
-                           alloc.vertex_attribute_stride, 1u << SLOT_SHIFT);
-   rec->nr_packets = (uint32_t)n;
    rec->packet_B = PAN_SIM_PACKET_VARYINGS + alloc.vertex_attribute_stride;
+   if (alloc.vertex_attribute_stride > (1u << SLOT_SHIFT) ||
+       n * rec->packet_B > MAX_PACKETS_B)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                           "%" PRIu64 " vertices of %u bytes of varyings "
+                           "exceed the simulator's limits (%u bytes a "
+                           "vertex, %u MiB)",
+                           n, alloc.vertex_attribute_stride,
+                           1u << SLOT_SHIFT, MAX_PACKETS_B >> 20);
+   rec->nr_packets = (uint32_t)n;
    rec->packets = calloc(n, rec->packet_B);
    if (!rec->packets)
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va, "out of memory");
