@@ -16,6 +16,8 @@
 #define PAN_VA_FIRST_RESERVED 55
 #define PAN_VA_LAST_RESERVED 62
 #define PAN_VA_NR_REGS 64
+/* Shaders using r0..r31 only run twice as many threads. */
+#define PAN_VA_HALF_REGS 32
 /* The return address of blend shaders (the v9 driver's convention). */
 #define PAN_VA_BLEND_LINK_REG 48
 

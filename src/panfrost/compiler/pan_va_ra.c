@@ -412,6 +412,47 @@ try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs,
    return regs;
 }
 
+/* Remove the copies splitting made (the values from base on), reading
+ * the vector words they copied again. */
+static void
+undo_splits(pan_ir_shader *s, unsigned base)
+{
+   unsigned n = s->ssa_alloc - base;
+   if (!n)
+      return;
+   pan_ir_index *orig = calloc(n, sizeof(pan_ir_index));
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->op == PAN_IR_OP_MOV && I->dest.kind == PAN_IR_SSA &&
+          I->dest.value >= base)
+         orig[I->dest.value - base] = I->src[0];
+   }
+   pan_ir_foreach_block(s, b)
+   {
+      pan_ir_foreach_instr_safe(b, I)
+      {
+         if (I->op == PAN_IR_OP_MOV && I->dest.kind == PAN_IR_SSA &&
+             I->dest.value >= base) {
+            pan_ir_instr_remove(I);
+            continue;
+         }
+         for (unsigned i = 0; i < I->nr_srcs; ++i) {
+            pan_ir_index *src = &I->src[i];
+            if (src->kind != PAN_IR_SSA || src->value < base)
+               continue;
+            pan_ir_index w = orig[src->value - base];
+            if (src->abs) {
+               w.abs = true;
+               w.neg = false;
+            }
+            w.neg ^= src->neg;
+            *src = w;
+         }
+      }
+   }
+   free(orig);
+}
+
 /* Enough for any program the corpus has; a bound so that a bad choice
  * cannot loop. */
 #define MAX_SPILLED_VALUES 1024
@@ -421,6 +462,32 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
           char *err, size_t err_size)
 {
    *stats = (struct pan_va_spill_stats){ 0 };
+   /* Up to 32 registers a core runs twice as many threads: try that
+    * first, splitting live vectors to get there but never spilling; when
+    * even that fails the splits are undone. */
+   if (!max_regs || max_regs > PAN_VA_HALF_REGS) {
+      unsigned base = s->ssa_alloc;
+      for (unsigned tries = 0; tries < 16; ++tries) {
+         struct ra_failure fail;
+         void *tmp = ralloc_context(NULL);
+         uint8_t *regs =
+            try_alloc(s, false, PAN_VA_HALF_REGS, &fail, tmp, err, err_size);
+         if (!regs)
+            regs =
+               try_alloc(s, true, PAN_VA_HALF_REGS, &fail, tmp, err, err_size);
+         if (regs) {
+            ralloc_free(tmp);
+            return regs;
+         }
+         bool split = false;
+         for (unsigned i = 0; i < fail.nr_vectors && !split; ++i)
+            split = pan_va_split_vector(s, fail.vectors[i]);
+         ralloc_free(tmp);
+         if (!split)
+            break;
+      }
+      undo_splits(s, base);
+   }
    /* Each vector is split at most once (a split one has no word read
     * alone left), so this ends. */
    for (unsigned spilled = 0; spilled <= MAX_SPILLED_VALUES;) {
