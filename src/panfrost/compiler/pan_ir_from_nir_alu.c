@@ -243,9 +243,16 @@ emit_alu_value(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
    case nir_op_fmax:
       return pan_ir_fmax(b, fsrc(ctx, alu, 0), fsrc(ctx, alu, 1));
    case nir_op_fneg:
-   case nir_op_fabs:
-      /* Standalone: x + -0 with the modifier is exact. */
-      return pan_ir_fadd(b, fsrc(ctx, alu, 0), pan_ir_imm(NEG_ZERO));
+   case nir_op_fabs: {
+      /* Standalone: x + -0 with the modifier is exact.  fsrc folds the
+       * signs below this instruction; its own goes on top. */
+      pan_ir_index x = fsrc(ctx, alu, 0);
+      if (alu->op == nir_op_fabs)
+         x.abs = true, x.neg = false;
+      else
+         x.neg = !x.neg;
+      return pan_ir_fadd(b, x, pan_ir_imm(NEG_ZERO));
+   }
    case nir_op_fddx:
    case nir_op_fddx_coarse:
    case nir_op_fddx_fine:
