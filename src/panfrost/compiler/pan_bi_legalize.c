@@ -191,6 +191,14 @@ pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size)
             continue;
          }
          canonical_cmp(I);
+         /* The exponent of |x| is x's: Bifrost's frexpe has no abs. */
+         if (I->op == PAN_IR_OP_FREXPE_LOG)
+            I->src[0].abs = I->src[0].neg = false;
+         /* flogd has no source modifiers: x + -0.0 applies them. */
+         if (I->op == PAN_IR_OP_FLOGD && (I->src[0].abs || I->src[0].neg)) {
+            pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+            I->src[0] = pan_ir_fadd(&b, I->src[0], pan_ir_imm(0x80000000u));
+         }
       }
    }
    pan_ir_foreach_block(s, blk)

@@ -20,6 +20,7 @@
 #include "isa/pan_isa_bi.h"
 #include "pan_compile.h"
 #include "pan_sim_bi.h"
+#include "pan_sim_bi_gfx.h"
 #include "util/pan_test_util.h"
 
 #define PAN_VA_TEST_MEM_SIZE 2048
@@ -294,6 +295,296 @@ test_flow(void)
    }
 }
 
+/* exp2, log2, sin and cos: the special-function sequences with their
+ * Bifrost forms, within the bounds the Valhall tests use. */
+static void
+test_transcendental(void)
+{
+   nir_builder b = begin("bi_sfu");
+   nir_ssa_def *x = input(&b, 1);
+   output(&b, nir_vec4(&b, nir_fexp2(&b, x), nir_flog2(&b, nir_fabs(&b, x)),
+                       nir_fsin(&b, x), nir_fcos(&b, x)));
+   uint32_t in[BI_LANES], out[4 * BI_LANES];
+   for (unsigned l = 0; l < BI_LANES; ++l)
+      in[l] = pan_test_u32((float)((int)(pan_test_rng64(&seed) % 4001) - 2000) /
+                           137.0f);
+   if (!run(&b, in, BI_LANES, NULL, 0, out, 4 * BI_LANES))
+      return;
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      double v = pan_test_f32(in[l]);
+      double want[4] = { exp2(v), log2(fabs(v)), sin(v), cos(v) };
+      for (unsigned c = 0; c < 4; ++c) {
+         double got = pan_test_f32(out[4 * l + c]);
+         double tol = c == 0 ? 4 * fabs(want[0]) * 0x1p-23
+                      : c == 1 ? 4 * fabs(want[1]) * 0x1p-23 + 0x1p-22
+                               : 3e-5;
+         PAN_CHECK(fabs(got - want[c]) <= tol,
+                   "sfu lane %u word %u of %g: %.9g, expected %.9g", l, c, v,
+                   got, want[c]);
+      }
+   }
+}
+
+/* ---- graphics stages, run with the interpreter's message callbacks ---- */
+
+struct gfx_record {
+   uint32_t attr_reads;
+   uint64_t addr[BI_LANES * 2];
+   uint32_t cvt[BI_LANES * 2], data[BI_LANES * 2][4];
+   unsigned nr_stores;
+   uint32_t colour[BI_LANES][4];
+   uint64_t blend_desc;
+};
+
+/* Attribute `index` of a vertex: index * 100 + vertex * 10 + component,
+ * w 2.0. */
+static float
+attr_value(unsigned index, uint32_t vertex, unsigned c)
+{
+   return c == 3 ? 2.0f : (float)(index * 100 + vertex * 10 + c);
+}
+
+static bool
+cb_ld_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
+           enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+           char *err)
+{
+   struct gfx_record *r = user;
+   r->attr_reads++;
+   for (unsigned c = 0; c < comps; ++c)
+      out[c] = pan_test_u32(attr_value(index, vertex, c));
+   return regfmt == PAN_SIM_BI_REG_F32 && instance == 0;
+}
+
+/* Varying slot `index` of a vertex at 0x10000 + 0x100 * index + 16 *
+ * vertex, its conversion word 0xc0de00 + index. */
+static bool
+cb_lea_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
+            enum pan_sim_bi_regfmt regfmt, uint32_t out[3], char *err)
+{
+   out[0] = 0x10000 + 0x100 * index + 16 * vertex;
+   out[1] = 0;
+   out[2] = 0xc0de00 + index;
+   return true;
+}
+
+static bool
+cb_st_cvt(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
+          const uint32_t in[4], char *err)
+{
+   struct gfx_record *r = user;
+   if (r->nr_stores >= ARRAY_SIZE(r->addr))
+      return false;
+   r->addr[r->nr_stores] = addr;
+   r->cvt[r->nr_stores] = conversion;
+   memcpy(r->data[r->nr_stores++], in, 4 * comps);
+   return true;
+}
+
+/* Varying `index` at lane l: index + l / 8 + component / 4. */
+static bool
+cb_ld_var(void *user, unsigned lane, unsigned index, bool flat,
+          enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+          char *err)
+{
+   for (unsigned c = 0; c < comps; ++c)
+      out[c] = pan_test_u32(index + lane / 8.0f + c / 4.0f);
+   return !flat;
+}
+
+static bool
+cb_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
+         const uint32_t in[4], char *err)
+{
+   struct gfx_record *r = user;
+   memcpy(r->colour[lane], in, 16);
+   r->blend_desc = descriptor;
+   return coverage == 1;
+}
+
+static const struct pan_sim_bi_gfx gfx_callbacks = {
+   .ld_attr = cb_ld_attr,
+   .lea_attr = cb_lea_attr,
+   .st_cvt = cb_st_cvt,
+   .ld_var = cb_ld_var,
+   .blend = cb_blend,
+};
+
+/* Run a graphics program over one warp with the push words u; preload
+ * sets the lane's registers. */
+static bool
+run_gfx(const struct pan_bi_binary *bin, const uint32_t *u,
+        struct gfx_record *rec, void (*preload)(uint32_t *r, unsigned l),
+        uint64_t special8)
+{
+   struct pan_sim_bi_gfx g = gfx_callbacks;
+   g.user = rec;
+   struct pan_sim_bi_config cfg = {
+      .program = bin->words,
+      .program_quads = bin->nr_words / 2,
+      .uniforms = u,
+      .uniform_words = 16,
+      .lanes = BI_LANES,
+      .gfx = &g,
+   };
+   cfg.special[8] = special8;
+   struct pan_sim_bi_warp w;
+   pan_sim_bi_warp_init(&w, (1u << BI_LANES) - 1);
+   for (unsigned l = 0; l < BI_LANES; ++l)
+      preload(w.r[l], l);
+   if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
+      pan_test_fail("graphics fault: %s", w.fault);
+      return false;
+   }
+   return true;
+}
+
+static void
+vertex_preload(uint32_t *r, unsigned l)
+{
+   r[58] = 0x20000 + 16 * l; /* position address */
+   r[59] = 0;
+   r[61] = l; /* vertex id */
+   r[62] = 0; /* instance id */
+}
+
+static nir_variable *
+io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
+       unsigned driver_location, const char *name)
+{
+   nir_variable *v =
+      nir_variable_create(s, mode, glsl_vec4_type(), name);
+   v->data.location = location;
+   v->data.driver_location = driver_location;
+   return v;
+}
+
+/* gl_Position = attribute 0 (through the viewport transform), VAR1 =
+ * attribute 2 * 2 + attribute 0; each IDVS variant stores its own. */
+static void
+test_vertex(void)
+{
+   for (unsigned variant = PAN_VA_VARIANT_POSITION;
+        variant <= PAN_VA_VARIANT_VARYING; ++variant) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_VERTEX, &pan_va_nir_options, "bi_vs");
+      nir_variable *a0 =
+         io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "a0");
+      nir_variable *a2 =
+         io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC2, 2, "a2");
+      nir_variable *pos =
+         io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "pos");
+      nir_variable *v1 =
+         io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR1, 1, "v1");
+      nir_ssa_def *x0 = nir_load_var(&b, a0);
+      nir_store_var(&b, pos, x0, 0xf);
+      nir_store_var(&b, v1,
+                    nir_fadd(&b, nir_fmul_imm(&b, nir_load_var(&b, a2), 2.0),
+                             x0),
+                    0xf);
+
+      char err[256];
+      struct pan_bi_binary bin;
+      void *ctx = ralloc_context(NULL);
+      struct pan_bi_compile_options opts = { .variant = variant };
+      bool ok =
+         pan_bi_compile(b.shader, ctx, &opts, &bin, NULL, err, sizeof(err));
+      PAN_CHECK(ok, "vertex variant %u: %s", variant, err);
+      static struct gfx_record rec;
+      memset(&rec, 0, sizeof(rec));
+      /* Push words: the viewport scale and offset components. */
+      const float scale[3] = { 2.0f, 3.0f, 0.5f }, off[3] = { 10, 20, 0.25f };
+      uint32_t u[16] = { 0 };
+      for (unsigned i = 0; ok && i < bin.nr_push; ++i) {
+         unsigned c = bin.push[i].offset_B / 4;
+         u[i] = pan_test_u32(bin.push[i].source == PAN_VA_PUSH_VIEWPORT_SCALE
+                                ? scale[c]
+                                : off[c]);
+      }
+      if (ok) {
+         check_encoding(&bin, "bi_vs");
+         ok = run_gfx(&bin, u, &rec, vertex_preload, 0);
+      }
+      PAN_CHECK(!ok || rec.nr_stores == BI_LANES,
+                "variant %u: %u stores for %u vertices", variant,
+                rec.nr_stores, BI_LANES);
+      for (unsigned i = 0; ok && i < rec.nr_stores; ++i) {
+         bool position = variant == PAN_VA_VARIANT_POSITION;
+         unsigned l = position ? (unsigned)(rec.addr[i] - 0x20000) / 16
+                               : (unsigned)(rec.addr[i] & 0xff) / 16;
+         for (unsigned c = 0; c < 4; ++c) {
+            float a = attr_value(0, l, c), got = pan_test_f32(rec.data[i][c]);
+            float want = !position ? attr_value(2, l, c) * 2 + a
+                         : c == 3  ? 0.5f
+                                   : a * 0.5f * scale[c] + off[c];
+            PAN_CHECK(fabsf(got - want) <= 1e-5f * fabsf(want),
+                      "variant %u vertex %u word %u: %g, expected %g",
+                      variant, l, c, got, want);
+         }
+         PAN_CHECK(position ? rec.cvt[i] == 0x0105e000
+                            : (rec.cvt[i] & ~0xffu) == 0xc0de00,
+                   "variant %u: conversion word 0x%x", variant, rec.cvt[i]);
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
+static void
+fragment_preload(uint32_t *r, unsigned l)
+{
+   r[60] = 1; /* coverage */
+   r[61] = 1;
+}
+
+/* colour = VAR0 * 0.5 + VAR1.zyxw: LD_VAR, ATEST, BLEND with the
+ * descriptor from the FAU. */
+static void
+test_fragment(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "bi_fs");
+   nir_variable *v0 =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *v1 =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR1, 1, "v1");
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+   nir_ssa_def *y = nir_load_var(&b, v1);
+   nir_store_var(&b, col,
+                 nir_fadd(&b, nir_fmul_imm(&b, nir_load_var(&b, v0), 0.5),
+                          nir_swizzle(&b, y, (unsigned[]){ 2, 1, 0, 3 }, 4)),
+                 0xf);
+   char err[256];
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   bool ok = pan_bi_compile(b.shader, ctx, NULL, &bin, NULL, err, sizeof(err));
+   PAN_CHECK(ok, "fragment: %s", err);
+   static struct gfx_record rec;
+   memset(&rec, 0, sizeof(rec));
+   uint32_t u[16] = { 0 };
+   if (ok) {
+      check_encoding(&bin, "bi_fs");
+      ok = run_gfx(&bin, u, &rec, fragment_preload, 0x123456789abcdef0ull);
+   }
+   PAN_CHECK(!ok || rec.blend_desc == 0x123456789abcdef0ull,
+             "blend descriptor 0x%llx", (unsigned long long)rec.blend_desc);
+   for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+      /* Which slots VAR0/VAR1 got is the interface's: read them back
+       * from the values (slot + lane / 8 + component / 4). */
+      for (unsigned c = 0; c < 4; ++c) {
+         float got = pan_test_f32(rec.colour[l][c]);
+         float s0 = 0, s1 = 1;
+         float want = (s0 + l / 8.0f + c / 4.0f) * 0.5f +
+                      (s1 + l / 8.0f + (c == 3 ? 3 : 2 - c) / 4.0f);
+         PAN_CHECK(got == want, "fragment lane %u word %u: %g, expected %g",
+                   l, c, got, want);
+      }
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
 /* What Bifrost refuses is an error message, not a crash. */
 static void
 test_refused(void)
@@ -320,6 +611,9 @@ main(void)
    PAN_RUN_CASE(test_int);
    PAN_RUN_CASE(test_float);
    PAN_RUN_CASE(test_flow);
+   PAN_RUN_CASE(test_transcendental);
+   PAN_RUN_CASE(test_vertex);
+   PAN_RUN_CASE(test_fragment);
    PAN_RUN_CASE(test_refused);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_bi_compile");
