@@ -42,19 +42,47 @@ struct packed_format {
 /* Formats whose names do not follow "<channels><bits><kind>". */
 static const struct packed_format packed_formats[] = {
    { "rgb565", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 3, 2, { 5, 6, 5 } },
-   { "rgb5_a1_unorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 4, 2,
+   { "rgb5_a1_unorm",
+     PAN_SIM_PACK_FIELDS,
+     PAN_SIM_TEXEL_UNORM,
+     4,
+     2,
      { 5, 5, 5, 1 } },
-   { "rgb10_a2_unorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 4, 4,
+   { "rgb10_a2_unorm",
+     PAN_SIM_PACK_FIELDS,
+     PAN_SIM_TEXEL_UNORM,
+     4,
+     4,
      { 10, 10, 10, 2 } },
-   { "rgb10_a2_snorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_SNORM, 4, 4,
+   { "rgb10_a2_snorm",
+     PAN_SIM_PACK_FIELDS,
+     PAN_SIM_TEXEL_SNORM,
+     4,
+     4,
      { 10, 10, 10, 2 } },
-   { "rgb10_a2ui", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UINT, 4, 4,
+   { "rgb10_a2ui",
+     PAN_SIM_PACK_FIELDS,
+     PAN_SIM_TEXEL_UINT,
+     4,
+     4,
      { 10, 10, 10, 2 } },
-   { "rgb10_a2i", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_SINT, 4, 4,
+   { "rgb10_a2i",
+     PAN_SIM_PACK_FIELDS,
+     PAN_SIM_TEXEL_SINT,
+     4,
+     4,
      { 10, 10, 10, 2 } },
-   { "r11f_g11f_b10f", PAN_SIM_PACK_R11G11B10F, PAN_SIM_TEXEL_FLOAT, 3, 4,
+   { "r11f_g11f_b10f",
+     PAN_SIM_PACK_R11G11B10F,
+     PAN_SIM_TEXEL_FLOAT,
+     3,
+     4,
      { 11, 11, 10 } },
-   { "r9f_g9f_b9f_e5f", PAN_SIM_PACK_RGB9E5, PAN_SIM_TEXEL_FLOAT, 3, 4,
+   { "r9f_g9f_b9f_e5f",
+     PAN_SIM_PACK_RGB9E5,
+     PAN_SIM_TEXEL_FLOAT,
+     3,
+     4,
      { 9, 9, 9, 5 } },
    { "z16_unorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 1, 2, { 16 } },
    /* The stencil byte above the depth is not a field of the depth view. */
@@ -270,8 +298,8 @@ decode_fields(const struct pan_sim_texel_format *f, const void *src,
          break;
       }
       case PAN_SIM_TEXEL_SINT:
-         field[c] = n < 32 ? (uint32_t)((int32_t)(v << (32 - n)) >> (32 - n))
-                           : v;
+         field[c] =
+            n < 32 ? (uint32_t)((int32_t)(v << (32 - n)) >> (32 - n)) : v;
          break;
       case PAN_SIM_TEXEL_FLOAT:
          field[c] = n == 16 ? pan_sim_fp_f16_to_f32((uint16_t)v) : v;
@@ -731,13 +759,15 @@ sample_lane(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
       int i[2][2];
       for (unsigned c = 0; c < 2; ++c) {
          double u = texel_coord(s, req, lane, c, size[c]);
-         int f = (int)floor(u - 0.5) + (req->offset ? req->offsets[lane][c] : 0);
+         int f =
+            (int)floor(u - 0.5) + (req->offset ? req->offsets[lane][c] : 0);
          i[c][0] = wrap_int(s->wrap[c], f, (int)size[c]);
          i[c][1] = wrap_int(s->wrap[c], f + 1, (int)size[c]);
       }
       /* GL's order: (i0, j1), (i1, j1), (i1, j0), (i0, j0). */
-      static const uint8_t corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 },
-                                            { 0, 0 } };
+      static const uint8_t corner[4][2] = {
+         { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 }
+      };
       for (unsigned k = 0; k < 4; ++k) {
          uint32_t tv[4];
          if (!texel(&lc, i[0][corner[k][0]], i[1][corner[k][1]], 0, tv, err))

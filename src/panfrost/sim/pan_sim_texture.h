@@ -116,7 +116,7 @@ enum pan_sim_tex_kind {
 
 /* How an element in memory becomes up to four values. */
 enum pan_sim_texel_packing {
-   PAN_SIM_PACK_FIELDS,    /* bit fields from bit 0, bits[] wide */
+   PAN_SIM_PACK_FIELDS, /* bit fields from bit 0, bits[] wide */
    PAN_SIM_PACK_R11G11B10F,
    PAN_SIM_PACK_RGB9E5,
 };
@@ -241,8 +241,8 @@ bool pan_sim_texel_format_order(struct pan_sim_texel_format *f,
 
 /* Element at `src` -> four values: floats for normalised and float
  * formats (sRGB converted), integers (as uint32 bits) for integer ones. */
-void pan_sim_texel_decode(const struct pan_sim_texel_format *f,
-                          const void *src, uint32_t out[4]);
+void pan_sim_texel_decode(const struct pan_sim_texel_format *f, const void *src,
+                          uint32_t out[4]);
 
 /* Run one request against a texture and a sampler (sampler NULL for a
  * fetch); false with err set on a fault. */

@@ -58,9 +58,8 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
 #else
    index = ((uint64_t)layer * faces + face) * t->samples * t->levels + level;
 #endif
-   const void *p =
-      read_desc(t->space, t->surfaces + index * SURFACE_SIZE_B,
-                SURFACE_SIZE_B, "texture surface descriptor", err);
+   const void *p = read_desc(t->space, t->surfaces + index * SURFACE_SIZE_B,
+                             SURFACE_SIZE_B, "texture surface descriptor", err);
    if (!p)
       return false;
 #if PAN_ARCH >= 9
@@ -158,8 +157,8 @@ unpack_texture(const struct pan_sim_space *space, const void *p,
    t->levels = d.levels;
 #if PAN_ARCH >= 9
    t->samples = 1;
-   t->layout = d.texel_interleave ? PAN_SIM_TEX_U_INTERLEAVED
-                                  : PAN_SIM_TEX_LINEAR;
+   t->layout =
+      d.texel_interleave ? PAN_SIM_TEX_U_INTERLEAVED : PAN_SIM_TEX_LINEAR;
 #else
    t->samples = d.dimension == MALI_TEXTURE_DIMENSION_3D ? 1 : d.sample_count;
    switch (d.texel_ordering) {
@@ -280,8 +279,7 @@ locate(const struct pan_sim_tex_env *env, bool sampler, uint32_t handle,
       return false;
    }
    *va = (sampler ? env->samplers : env->textures) +
-         (uint64_t)handle *
-            (sampler ? pan_size(sampler) : pan_size(texture));
+         (uint64_t)handle * (sampler ? pan_size(sampler) : pan_size(texture));
 #endif
    return true;
 }

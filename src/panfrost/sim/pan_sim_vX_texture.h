@@ -14,7 +14,6 @@
 
 /* pan_sim_tex_ops.run with user a struct pan_sim_tex_env: the descriptors
  * the request names, sampled. */
-bool PAN_GENX(sim_tex_run)(void *user, struct pan_sim_tex_req *req,
-                           char *err);
+bool PAN_GENX(sim_tex_run)(void *user, struct pan_sim_tex_req *req, char *err);
 
 #endif

@@ -208,9 +208,9 @@ exec_texs(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    struct pan_sim_tex_req req;
    bool cube = !strncmp(ins->op->name, "texs_cube", 9);
-   bool zero = cube ? !is_fragment(c)
-                    : pan_sim_bi_mod_is(ins, "lod_mode", "zero_lod") ||
-                         !is_fragment(c);
+   bool zero =
+      cube ? !is_fragment(c)
+           : pan_sim_bi_mod_is(ins, "lod_mode", "zero_lod") || !is_fragment(c);
 
    simple_req(&req, is_f16(ins), zero);
    if (cube)
@@ -249,7 +249,8 @@ exec_var_tex(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 
    if (!c->cfg->gfx || !c->cfg->gfx->ld_var)
       return pan_sim_bi_fault(c, ins, "no varyings here");
-   simple_req(&req, is_f16(ins), pan_sim_bi_mod_is(ins, "lod_mode", "zero_lod"));
+   simple_req(&req, is_f16(ins),
+              pan_sim_bi_mod_is(ins, "lod_mode", "zero_lod"));
    req.texture = req.sampler = (uint32_t)pan_sim_bi_imm(ins, "texture_index");
    return run_quads(c, ins, &req, fill_var_tex, &varying, staging_reg(c), NULL,
                     0);
@@ -257,9 +258,9 @@ exec_var_tex(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 
 bool
 pan_sim_bi_var_tex_preload(struct pan_sim_bi_warp *w,
-                           const struct pan_sim_bi_config *cfg,
-                           uint16_t lanes, unsigned varying, unsigned texture,
-                           bool f16, bool zero_lod, unsigned dst, char *err,
+                           const struct pan_sim_bi_config *cfg, uint16_t lanes,
+                           unsigned varying, unsigned texture, bool f16,
+                           bool zero_lod, unsigned dst, char *err,
                            unsigned err_len)
 {
    struct pan_sim_bi_ctx c = {
@@ -327,8 +328,9 @@ texc_single(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
                               "descriptors) is not modelled",
                               op);
    if (!immediate && bits(desc, 2, 2) != 3)
-      return pan_sim_bi_fault(c, ins, "texture operation descriptor 0x%08x "
-                                      "has no known index mode",
+      return pan_sim_bi_fault(c, ins,
+                              "texture operation descriptor 0x%08x "
+                              "has no known index mode",
                               desc);
    req->dim = (enum pan_sim_tex_dim)bits(desc, 18, 2);
    req->offset = bits(desc, 15, 1);
@@ -355,8 +357,8 @@ texc_single(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
          req->lod_mode = PAN_SIM_TEX_LOD_ZERO;
          break;
       case 7:
-         req->lod_mode = is_fragment(c) ? PAN_SIM_TEX_LOD_COMPUTE
-                                        : PAN_SIM_TEX_LOD_ZERO;
+         req->lod_mode =
+            is_fragment(c) ? PAN_SIM_TEX_LOD_COMPUTE : PAN_SIM_TEX_LOD_ZERO;
          break;
       default:
          return pan_sim_bi_fault(c, ins, "LOD mode %u is not modelled", lod);
@@ -449,8 +451,9 @@ texc_dual(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
 {
    bool zero = !is_fragment(c);
    if (bits(desc, 10, 2))
-      return pan_sim_bi_fault(c, ins, "dual texture descriptor 0x%08x with "
-                                      "reserved bits set",
+      return pan_sim_bi_fault(c, ins,
+                              "dual texture descriptor 0x%08x with "
+                              "reserved bits set",
                               desc);
    simple_req(req, false, zero);
    simple_req(req2, false, zero);
@@ -480,8 +483,9 @@ exec_texc(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    bi_foreach_lane(c, l)
    {
       if (pan_sim_bi_src(c, ins, 2, l) != desc)
-         return pan_sim_bi_fault(c, ins, "texture operation descriptor "
-                                         "differs between lanes");
+         return pan_sim_bi_fault(c, ins,
+                                 "texture operation descriptor "
+                                 "differs between lanes");
    }
    if (!bits(desc, 11, 1) && bits(desc, 2, 2) == 1) {
       unsigned dst2 = 0;

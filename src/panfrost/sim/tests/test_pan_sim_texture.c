@@ -22,7 +22,7 @@
 #include "pan_uinterleave.h"
 #include "util/pan_test_util.h"
 
-#define SPACE_VA   0x40000000ull
+#define SPACE_VA 0x40000000ull
 #define SPACE_SIZE (4u << 20)
 
 static uint8_t *space_mem;
@@ -37,8 +37,8 @@ space_reset(void)
       space_mem = malloc(SPACE_SIZE);
    memset(space_mem, 0xcd, SPACE_SIZE);
    space_used = 0;
-   region = (struct pan_sim_region){ SPACE_VA, SPACE_SIZE, space_mem,
-                                     "test", true };
+   region =
+      (struct pan_sim_region){ SPACE_VA, SPACE_SIZE, space_mem, "test", true };
 }
 
 static uint64_t
@@ -99,7 +99,8 @@ make_texture(struct tex *t, const struct tex_desc *d)
 #if PAN_ARCH >= 9
    uint64_t surf_va = alloc(surfaces * pan_size(plane), &surf_cpu);
 #else
-   uint64_t surf_va = alloc(surfaces * pan_size(surface_with_stride), &surf_cpu);
+   uint64_t surf_va =
+      alloc(surfaces * pan_size(surface_with_stride), &surf_cpu);
 #endif
    t->va = alloc(pan_size(texture), &desc_cpu);
 
@@ -107,9 +108,8 @@ make_texture(struct tex *t, const struct tex_desc *d)
       for (unsigned face = 0; face < faces; ++face) {
          for (unsigned l = 0; l < d->levels; ++l) {
             unsigned w = minify(d->w, l), h = minify(d->h, l);
-            unsigned depth = d->dim == MALI_TEXTURE_DIMENSION_3D
-                                ? minify(d->d, l)
-                                : 1;
+            unsigned depth =
+               d->dim == MALI_TEXTURE_DIMENSION_3D ? minify(d->d, l) : 1;
             uint32_t row = d->tiled ? ((w + 15) / 16) * 16 * 16 * d->el_B
                                     : w * d->el_B + 4; /* padded rows */
             uint32_t slice = d->tiled ? row * ((h + 15) / 16) : row * h;
@@ -120,7 +120,8 @@ make_texture(struct tex *t, const struct tex_desc *d)
             t->row_stride[l] = row;
             t->slice_stride[l] = slice;
 #if PAN_ARCH >= 9
-            pan_pack((uint8_t *)surf_cpu + s * pan_size(plane), plane, cfg) {
+            pan_pack((uint8_t *)surf_cpu + s * pan_size(plane), plane, cfg)
+            {
                cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
                cfg.address = va;
                cfg.size = slice * depth;
@@ -129,7 +130,8 @@ make_texture(struct tex *t, const struct tex_desc *d)
             }
 #else
             pan_pack((uint8_t *)surf_cpu + s * pan_size(surface_with_stride),
-                     surface_with_stride, cfg) {
+                     surface_with_stride, cfg)
+            {
                cfg.address = va;
                cfg.row_stride_B = (int32_t)row;
                cfg.surface_stride_B = (int32_t)slice;
@@ -140,12 +142,14 @@ make_texture(struct tex *t, const struct tex_desc *d)
    }
 
    uint32_t format_word;
-   pan_pack(&format_word, pixel_format, cfg) {
+   pan_pack(&format_word, pixel_format, cfg)
+   {
       cfg.format = d->format;
       cfg.order = d->order;
       cfg.srgb = d->srgb;
    }
-   pan_pack(desc_cpu, texture, cfg) {
+   pan_pack(desc_cpu, texture, cfg)
+   {
       cfg.dimension = d->dim;
       cfg.format = format_word;
       cfg.width = d->w;
@@ -173,8 +177,8 @@ put(struct tex *t, unsigned level, unsigned lf, unsigned x, unsigned y,
    uint8_t *base = t->level_cpu[level][lf] + (size_t)z * t->slice_stride[level];
    if (t->d.tiled) {
       /* Through the public tiling store, one element rectangle. */
-      pan_uinterleave_store_el(base, t->row_stride[level], el, t->d.el_B, x,
-                               y, 1, 1, t->d.el_B, false);
+      pan_uinterleave_store_el(base, t->row_stride[level], el, t->d.el_B, x, y,
+                               1, 1, t->d.el_B, false);
    } else {
       memcpy(base + (size_t)y * t->row_stride[level] + (size_t)x * t->d.el_B,
              el, t->d.el_B);
@@ -221,7 +225,8 @@ bind(const struct tex *t, const struct smp_desc *s)
 {
    void *cpu;
    uint64_t sva = alloc(pan_size(sampler), &cpu);
-   pan_pack(cpu, sampler, cfg) {
+   pan_pack(cpu, sampler, cfg)
+   {
       cfg.wrap_mode_s = s->wrap_s;
       cfg.wrap_mode_t = s->wrap_t;
       cfg.wrap_mode_r = s->wrap_r;
@@ -242,11 +247,13 @@ bind(const struct tex *t, const struct smp_desc *s)
 #if PAN_ARCH >= 9
    /* Resource tables 0 (samplers) and 1 (textures). */
    uint64_t rva = alloc(2 * pan_size(resource), &cpu);
-   pan_pack(cpu, resource, cfg) {
+   pan_pack(cpu, resource, cfg)
+   {
       cfg.address = sva;
       cfg.size = pan_size(sampler);
    }
-   pan_pack((uint8_t *)cpu + pan_size(resource), resource, cfg) {
+   pan_pack((uint8_t *)cpu + pan_size(resource), resource, cfg)
+   {
       cfg.address = t->va;
       cfg.size = pan_size(texture);
    }
@@ -297,12 +304,30 @@ near(float a, float b)
    return fabsf(a - b) <= 1e-5f * (1 + fabsf(b)) || (isnan(a) && isnan(b));
 }
 
-#define EXPECT_RGBA(out, r, g, b, a, what)                                    \
-   PAN_CHECK(near(out[0], r) && near(out[1], g) && near(out[2], b) &&        \
-                near(out[3], a),                                              \
-             "%s: got (%g, %g, %g, %g), want (%g, %g, %g, %g)", what,        \
-             out[0], out[1], out[2], out[3], (double)(r), (double)(g),       \
-             (double)(b), (double)(a))
+#define EXPECT_RGBA(out, r, g, b, a, what)                                     \
+   PAN_CHECK(near(out[0], r) && near(out[1], g) && near(out[2], b) &&          \
+                near(out[3], a),                                               \
+             "%s: got (%g, %g, %g, %g), want (%g, %g, %g, %g)", what, out[0],  \
+             out[1], out[2], out[3], (double)(r), (double)(g), (double)(b),    \
+             (double)(a))
+
+/* What most cases need: a texture, a sampler description, a request and
+ * its results; fixture_init resets the space. */
+struct fixture {
+   struct tex t;
+   struct smp_desc s;
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN];
+   float out[4];
+};
+
+static void
+fixture_init(struct fixture *f)
+{
+   memset(f, 0, sizeof(*f));
+   f->s = nearest_sampler();
+   space_reset();
+}
 
 /* ---- format decoding ---- */
 
@@ -346,8 +371,13 @@ run_format_case(const struct fmt_case *fc)
    struct tex t;
    struct tex_desc d = {
       .dim = MALI_TEXTURE_DIMENSION_2D,
-      .w = 1, .h = 1, .levels = 1, .layers = 1,
-      .format = fc->format, .order = fc->order, .srgb = fc->srgb,
+      .w = 1,
+      .h = 1,
+      .levels = 1,
+      .layers = 1,
+      .format = fc->format,
+      .order = fc->order,
+      .srgb = fc->srgb,
       .el_B = fc->el_B,
    };
    struct smp_desc s = nearest_sampler();
@@ -366,8 +396,8 @@ run_format_case(const struct fmt_case *fc)
    if (fc->integer) {
       for (unsigned c = 0; c < 4; ++c)
          PAN_CHECK(req.out[0][c] == (uint32_t)(int64_t)fc->want[c],
-                   "%s: channel %u 0x%x, want %g", fc->what, c,
-                   req.out[0][c], fc->want[c]);
+                   "%s: channel %u 0x%x, want %g", fc->what, c, req.out[0][c],
+                   fc->want[c]);
    } else {
       EXPECT_RGBA(out, (float)fc->want[0], (float)fc->want[1],
                   (float)fc->want[2], (float)fc->want[3], fc->what);
@@ -377,96 +407,202 @@ run_format_case(const struct fmt_case *fc)
 static void
 test_formats(void)
 {
+   struct fixture f;
    /* 0x1234 as binary16 halves, 0x3c00 = 1.0, 0xc000 = -2.0. */
    const uint16_t h0 = 0x1234;
    struct fmt_case cases[] = {
-      { "rgba8 unorm", MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA,
-        4, false, { 0x00, 0x40, 0x80, 0xff },
+      { "rgba8 unorm",
+        MALI_FORMAT_RGBA8_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        4,
+        false,
+        { 0x00, 0x40, 0x80, 0xff },
         { 0, 64 / 255.0, 128 / 255.0, 1 } },
-      { "bgra8 unorm", MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_BGRA,
-        4, false, { 0x10, 0x20, 0x30, 0x40 },
+      { "bgra8 unorm",
+        MALI_FORMAT_RGBA8_UNORM,
+        MALI_RGB_COMPONENT_ORDER_BGRA,
+        4,
+        false,
+        { 0x10, 0x20, 0x30, 0x40 },
         { 0x30 / 255.0, 0x20 / 255.0, 0x10 / 255.0, 0x40 / 255.0 } },
-      { "rgba8 srgb", MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA,
-        4, true, { 0x08, 0x80, 0xc0, 0x80 },
+      { "rgba8 srgb",
+        MALI_FORMAT_RGBA8_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        4,
+        true,
+        { 0x08, 0x80, 0xc0, 0x80 },
         { ref_srgb(0x08), ref_srgb(0x80), ref_srgb(0xc0), 0x80 / 255.0 } },
-      { "bgra8 srgb", MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_BGRA,
-        4, true, { 0x08, 0x80, 0xc0, 0x80 },
+      { "bgra8 srgb",
+        MALI_FORMAT_RGBA8_UNORM,
+        MALI_RGB_COMPONENT_ORDER_BGRA,
+        4,
+        true,
+        { 0x08, 0x80, 0xc0, 0x80 },
         { ref_srgb(0xc0), ref_srgb(0x80), ref_srgb(0x08), 0x80 / 255.0 } },
-      { "r8 unorm", MALI_FORMAT_R8_UNORM, MALI_RGB_COMPONENT_ORDER_RGB1, 1,
-        false, { 0x33 }, { 0x33 / 255.0, 0, 0, 1 } },
-      { "rg8 unorm", MALI_FORMAT_RG8_UNORM, MALI_RGB_COMPONENT_ORDER_RGB1, 2,
-        false, { 0x33, 0xcc }, { 0x33 / 255.0, 0xcc / 255.0, 0, 1 } },
+      { "r8 unorm",
+        MALI_FORMAT_R8_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        1,
+        false,
+        { 0x33 },
+        { 0x33 / 255.0, 0, 0, 1 } },
+      { "rg8 unorm",
+        MALI_FORMAT_RG8_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        2,
+        false,
+        { 0x33, 0xcc },
+        { 0x33 / 255.0, 0xcc / 255.0, 0, 1 } },
       /* R in bits 0..4, G 5..10, B 11..15. */
-      { "rgb565", MALI_FORMAT_RGB565, MALI_RGB_COMPONENT_ORDER_RGB1, 2, false,
-        { 0xa3, 0x88 }, { 3 / 31.0, 5 / 63.0, 17 / 31.0, 1 } },
-      { "bgr565", MALI_FORMAT_RGB565, MALI_RGB_COMPONENT_ORDER_BGR1, 2, false,
-        { 0xa3, 0x88 }, { 17 / 31.0, 5 / 63.0, 3 / 31.0, 1 } },
+      { "rgb565",
+        MALI_FORMAT_RGB565,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        2,
+        false,
+        { 0xa3, 0x88 },
+        { 3 / 31.0, 5 / 63.0, 17 / 31.0, 1 } },
+      { "bgr565",
+        MALI_FORMAT_RGB565,
+        MALI_RGB_COMPONENT_ORDER_BGR1,
+        2,
+        false,
+        { 0xa3, 0x88 },
+        { 17 / 31.0, 5 / 63.0, 3 / 31.0, 1 } },
       /* 4-bit fields from bit 0: r=1, g=2, b=3, a=15 */
-      { "rgba4", MALI_FORMAT_RGBA4_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 2,
-        false, { 0x21, 0xf3 }, { 1 / 15.0, 2 / 15.0, 3 / 15.0, 1 } },
+      { "rgba4",
+        MALI_FORMAT_RGBA4_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        2,
+        false,
+        { 0x21, 0xf3 },
+        { 1 / 15.0, 2 / 15.0, 3 / 15.0, 1 } },
       /* 5,5,5,1: r=31, g=0, b=16, a=1 */
-      { "rgb5a1", MALI_FORMAT_RGB5_A1_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 2,
-        false, { 0x1f, 0x40 | 0x80 }, { 1, 0, 16 / 31.0, 1 } },
+      { "rgb5a1",
+        MALI_FORMAT_RGB5_A1_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        2,
+        false,
+        { 0x1f, 0x40 | 0x80 },
+        { 1, 0, 16 / 31.0, 1 } },
       /* 10,10,10,2: r=1023, g=512, b=0, a=2 */
-      { "rgb10a2", MALI_FORMAT_RGB10_A2_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA,
-        4, false, { 0xff, 0x03, 0x08, 0x80 },
+      { "rgb10a2",
+        MALI_FORMAT_RGB10_A2_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        4,
+        false,
+        { 0xff, 0x03, 0x08, 0x80 },
         { 1, 512 / 1023.0, 0, 2 / 3.0 } },
       /* r = 0x3c0 (e=15, m=0: 1.0), g = 0x3e0 (1.5), b = 0x1f0 (e=15,
        * m=16: 1.5) */
-      { "r11g11b10f", MALI_FORMAT_R11F_G11F_B10F,
-        MALI_RGB_COMPONENT_ORDER_RGB1, 4, false,
+      { "r11g11b10f",
+        MALI_FORMAT_R11F_G11F_B10F,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        4,
+        false,
         { 0xc0, 0x03, 0x1f, 0x7c },
         { ref_ufloat(0x3c0, 6), ref_ufloat(0x3e0, 6), ref_ufloat(0x1f0, 5),
           1 } },
       /* r = 256, g = 128, b = 1, exponent 16: scale 2^(16-15-9) */
-      { "rgb9e5", MALI_FORMAT_R9F_G9F_B9F_E5F, MALI_RGB_COMPONENT_ORDER_RGB1,
-        4, false,
+      { "rgb9e5",
+        MALI_FORMAT_R9F_G9F_B9F_E5F,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        4,
+        false,
         { 0x00, 0x01, 0x05, 0x80 },
         { ldexp(256, -8), ldexp(128, -8), ldexp(1, -8), 1 } },
-      { "r16f", MALI_FORMAT_R16F, MALI_RGB_COMPONENT_ORDER_RGB1, 2, false,
-        { h0 & 0xff, h0 >> 8 }, { ref_half(h0), 0, 0, 1 } },
-      { "rg16f", MALI_FORMAT_RG16F, MALI_RGB_COMPONENT_ORDER_RGB1, 4, false,
-        { 0x00, 0x3c, 0x00, 0xc0 }, { 1, -2, 0, 1 } },
-      { "rgba16f", MALI_FORMAT_RGBA16F, MALI_RGB_COMPONENT_ORDER_RGBA, 8,
-        false, { 0x00, 0x3c, 0x00, 0xc0, h0 & 0xff, h0 >> 8, 0, 0 },
+      { "r16f",
+        MALI_FORMAT_R16F,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        2,
+        false,
+        { h0 & 0xff, h0 >> 8 },
+        { ref_half(h0), 0, 0, 1 } },
+      { "rg16f",
+        MALI_FORMAT_RG16F,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        4,
+        false,
+        { 0x00, 0x3c, 0x00, 0xc0 },
+        { 1, -2, 0, 1 } },
+      { "rgba16f",
+        MALI_FORMAT_RGBA16F,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        8,
+        false,
+        { 0x00, 0x3c, 0x00, 0xc0, h0 & 0xff, h0 >> 8, 0, 0 },
         { 1, -2, ref_half(h0), 0 } },
-      { "r32f", MALI_FORMAT_R32F, MALI_RGB_COMPONENT_ORDER_RGB1, 4, false,
-        { 0x00, 0x00, 0x20, 0x41 }, { 10, 0, 0, 1 } },
-      { "rgba32f", MALI_FORMAT_RGBA32F, MALI_RGB_COMPONENT_ORDER_RGBA, 16,
+      { "r32f",
+        MALI_FORMAT_R32F,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        4,
+        false,
+        { 0x00, 0x00, 0x20, 0x41 },
+        { 10, 0, 0, 1 } },
+      { "rgba32f",
+        MALI_FORMAT_RGBA32F,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        16,
         false,
         { 0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0, 0, 0, 0, 0x3f, 0, 0, 0x80, 0xbf },
         { 1, -2, 0.5, -1 } },
-      { "rgba8ui", MALI_FORMAT_RGBA8UI, MALI_RGB_COMPONENT_ORDER_RGBA, 4,
-        false, { 1, 2, 250, 255 }, { 1, 2, 250, 255 }, true },
-      { "r16i", MALI_FORMAT_R16I, MALI_RGB_COMPONENT_ORDER_RGB1, 2, false,
-        { 0xfe, 0xff }, { -2, 0, 0, 1 }, true },
-      { "rg32ui", MALI_FORMAT_RG32UI, MALI_RGB_COMPONENT_ORDER_RGB1, 8, false,
-        { 0x78, 0x56, 0x34, 0x12, 7, 0, 0, 0 }, { 0x12345678, 7, 0, 1 }, true },
-      { "z16", MALI_FORMAT_Z16_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 2, false,
-        { 0xff, 0x7f }, { 0x7fff / 65535.0, 0, 0, 1 } },
+      { "rgba8ui",
+        MALI_FORMAT_RGBA8UI,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        4,
+        false,
+        { 1, 2, 250, 255 },
+        { 1, 2, 250, 255 },
+        true },
+      { "r16i",
+        MALI_FORMAT_R16I,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        2,
+        false,
+        { 0xfe, 0xff },
+        { -2, 0, 0, 1 },
+        true },
+      { "rg32ui",
+        MALI_FORMAT_RG32UI,
+        MALI_RGB_COMPONENT_ORDER_RGB1,
+        8,
+        false,
+        { 0x78, 0x56, 0x34, 0x12, 7, 0, 0, 0 },
+        { 0x12345678, 7, 0, 1 },
+        true },
+      { "z16",
+        MALI_FORMAT_Z16_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        2,
+        false,
+        { 0xff, 0x7f },
+        { 0x7fff / 65535.0, 0, 0, 1 } },
       /* Depth in the low 24 bits, stencil above it ignored. */
-      { "z24s8", MALI_FORMAT_Z24X8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 4,
-        false, { 0x00, 0x00, 0x80, 0x5a }, { 0x800000 / 16777215.0, 0, 0, 1 } },
+      { "z24s8",
+        MALI_FORMAT_Z24X8_UNORM,
+        MALI_RGB_COMPONENT_ORDER_RGBA,
+        4,
+        false,
+        { 0x00, 0x00, 0x80, 0x5a },
+        { 0x800000 / 16777215.0, 0, 0, 1 } },
    };
    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
       run_format_case(&cases[i]);
 
    /* A format the sampler does not decode faults naming it. */
-   struct tex t;
-   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 4, .h = 4,
-                         .levels = 1, .layers = 1,
+   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
+                         .w = 4,
+                         .h = 4,
+                         .levels = 1,
+                         .layers = 1,
                          .format = MALI_FORMAT_ETC2_RGB8,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGBA, .el_B = 8 };
-   struct smp_desc s = nearest_sampler();
-   struct pan_sim_tex_req req;
-   char err[PAN_SIM_TEX_ERR_LEN] = "";
-   float out[4];
-   space_reset();
-   make_texture(&t, &d);
-   bind(&t, &s);
-   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
-   PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
-   PAN_EXPECT_STR_HAS(err, "etc2_rgb8");
+                         .order = MALI_RGB_COMPONENT_ORDER_RGBA,
+                         .el_B = 8 };
+   fixture_init(&f);
+   make_texture(&f.t, &d);
+   bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+   PAN_EXPECT(!sample_at(&f.req, 0.5f, 0.5f, f.out, f.err));
+   PAN_EXPECT_STR_HAS(f.err, "etc2_rgb8");
 }
 
 /* ---- wrapping, filtering ---- */
@@ -475,10 +611,14 @@ test_formats(void)
 static void
 make_row(struct tex *t, bool tiled)
 {
-   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 4, .h = 1,
-                         .levels = 1, .layers = 1,
+   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
+                         .w = 4,
+                         .h = 1,
+                         .levels = 1,
+                         .layers = 1,
                          .format = MALI_FORMAT_RGBA8_UNORM,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGBA, .el_B = 4,
+                         .order = MALI_RGB_COMPONENT_ORDER_RGBA,
+                         .el_B = 4,
                          .tiled = tiled };
    make_texture(t, &d);
    for (unsigned x = 0; x < 4; ++x)
@@ -510,35 +650,34 @@ ref_wrap(unsigned mode, int i, int n)
 static void
 test_wrap(void)
 {
+   struct fixture f;
    static const unsigned modes[] = {
-      MALI_WRAP_MODE_REPEAT, MALI_WRAP_MODE_CLAMP_TO_EDGE,
-      MALI_WRAP_MODE_CLAMP_TO_BORDER, MALI_WRAP_MODE_MIRRORED_REPEAT,
+      MALI_WRAP_MODE_REPEAT,
+      MALI_WRAP_MODE_CLAMP_TO_EDGE,
+      MALI_WRAP_MODE_CLAMP_TO_BORDER,
+      MALI_WRAP_MODE_MIRRORED_REPEAT,
       MALI_WRAP_MODE_MIRRORED_CLAMP_TO_EDGE,
    };
    static const float us[] = { -1.3f, -0.3f, 0.1f, 0.6f, 1.1f, 1.6f, 2.2f };
    for (unsigned tiled = 0; tiled < 2; ++tiled) {
       for (unsigned m = 0; m < 5; ++m) {
-         struct tex t;
-         struct smp_desc s = nearest_sampler();
-         struct pan_sim_tex_req req;
-         char err[PAN_SIM_TEX_ERR_LEN] = "";
-         float out[4];
 
-         space_reset();
-         make_row(&t, tiled);
-         s.wrap_s = modes[m];
-         s.border[0] = pan_test_u32(0.25f);
-         s.border[3] = pan_test_u32(0.5f);
-         bind(&t, &s);
-         base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+         fixture_init(&f);
+         make_row(&f.t, tiled);
+         f.s.wrap_s = modes[m];
+         f.s.border[0] = pan_test_u32(0.25f);
+         f.s.border[3] = pan_test_u32(0.5f);
+         bind(&f.t, &f.s);
+         base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
          for (unsigned k = 0; k < sizeof(us) / sizeof(us[0]); ++k) {
-            PAN_CHECK(sample_at(&req, us[k], 0.5f, out, err), "%s", err);
+            PAN_CHECK(sample_at(&f.req, us[k], 0.5f, f.out, f.err), "%s",
+                      f.err);
             int i = ref_wrap(modes[m], (int)floorf(us[k] * 4), 4);
             float want = i < 0 ? 0.25f : 16 * (i + 1) / 255.0f;
             float a = i < 0 ? 0.5f : 1.0f;
-            PAN_CHECK(near(out[0], want) && near(out[3], a),
+            PAN_CHECK(near(f.out[0], want) && near(f.out[3], a),
                       "wrap %u tiled %u u %g: got %g %g, want %g %g", modes[m],
-                      tiled, us[k], out[0], out[3], want, a);
+                      tiled, us[k], f.out[0], f.out[3], want, a);
          }
       }
    }
@@ -547,26 +686,22 @@ test_wrap(void)
 static void
 test_linear(void)
 {
-   struct tex t;
-   struct smp_desc s = nearest_sampler();
-   struct pan_sim_tex_req req;
-   char err[PAN_SIM_TEX_ERR_LEN] = "";
-   float out[4];
+   struct fixture f;
 
-   space_reset();
-   make_row(&t, false);
-   s.mag_nearest = s.min_nearest = false;
-   bind(&t, &s);
-   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   fixture_init(&f);
+   make_row(&f.t, false);
+   f.s.mag_nearest = f.s.min_nearest = false;
+   bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
    /* Texel centres at (i + 0.5) / 4; u = 0.3 sits 0.7 of the way from
     * texel 0 to texel 1. */
-   PAN_CHECK(sample_at(&req, 0.3f, 0.5f, out, err), "%s", err);
+   PAN_CHECK(sample_at(&f.req, 0.3f, 0.5f, f.out, f.err), "%s", f.err);
    float want = (0.3f * 16 + 0.7f * 32) / 255.0f;
-   PAN_CHECK(fabsf(out[0] - want) < 1e-5f, "bilinear: %g, want %g", out[0],
+   PAN_CHECK(fabsf(f.out[0] - want) < 1e-5f, "bilinear: %g, want %g", f.out[0],
              want);
    /* Clamped at the edge: u = 0 blends texel 0 with itself. */
-   PAN_CHECK(sample_at(&req, 0.0f, 0.5f, out, err), "%s", err);
-   PAN_CHECK(near(out[0], 16 / 255.0f), "edge: %g", out[0]);
+   PAN_CHECK(sample_at(&f.req, 0.0f, 0.5f, f.out, f.err), "%s", f.err);
+   PAN_CHECK(near(f.out[0], 16 / 255.0f), "edge: %g", f.out[0]);
 }
 
 /* ---- mip levels ---- */
@@ -575,10 +710,14 @@ test_linear(void)
 static void
 make_mips(struct tex *t)
 {
-   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 8, .h = 8,
-                         .levels = 4, .layers = 1,
+   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
+                         .w = 8,
+                         .h = 8,
+                         .levels = 4,
+                         .layers = 1,
                          .format = MALI_FORMAT_RGBA8_UNORM,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGBA, .el_B = 4,
+                         .order = MALI_RGB_COMPONENT_ORDER_RGBA,
+                         .el_B = 4,
                          .tiled = true };
    make_texture(t, &d);
    for (unsigned l = 0; l < 4; ++l) {
@@ -597,78 +736,74 @@ level_red(double l)
 static void
 test_mips(void)
 {
-   struct tex t;
-   struct smp_desc s = nearest_sampler();
-   struct pan_sim_tex_req req;
-   char err[PAN_SIM_TEX_ERR_LEN] = "";
-   float out[4];
+   struct fixture f;
 
    /* Explicit LODs, nearest mip: level ceil(lod + 0.5) - 1. */
    static const float lods[] = { 0.2f, 0.6f, 1.4f, 1.6f, 2.5f, 7.0f };
    static const unsigned near_level[] = { 0, 1, 1, 2, 2, 3 };
-   space_reset();
-   make_mips(&t);
-   s.mip = MALI_MIPMAP_MODE_NEAREST;
-   bind(&t, &s);
-   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
-   req.lod_mode = PAN_SIM_TEX_LOD_EXPLICIT;
+   fixture_init(&f);
+   make_mips(&f.t);
+   f.s.mip = MALI_MIPMAP_MODE_NEAREST;
+   bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+   f.req.lod_mode = PAN_SIM_TEX_LOD_EXPLICIT;
    for (unsigned k = 0; k < 6; ++k) {
       for (unsigned l = 0; l < 4; ++l)
-         req.lod[l] = lods[k];
-      PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
-      PAN_CHECK(near(out[0], level_red(near_level[k])),
-                "nearest mip lod %g: %g, want level %u", lods[k], out[0],
+         f.req.lod[l] = lods[k];
+      PAN_CHECK(sample_at(&f.req, 0.5f, 0.5f, f.out, f.err), "%s", f.err);
+      PAN_CHECK(near(f.out[0], level_red(near_level[k])),
+                "nearest mip lod %g: %g, want level %u", lods[k], f.out[0],
                 near_level[k]);
    }
 
    /* Linear mip: the two levels around the LOD, weighted by its
     * fraction. */
    space_reset();
-   make_mips(&t);
-   s.mip = MALI_MIPMAP_MODE_TRILINEAR;
-   bind(&t, &s);
+   make_mips(&f.t);
+   f.s.mip = MALI_MIPMAP_MODE_TRILINEAR;
+   bind(&f.t, &f.s);
    for (unsigned l = 0; l < 4; ++l)
-      req.lod[l] = 1.25f;
-   PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
-   PAN_CHECK(fabsf(out[0] - (0.75f * level_red(1) + 0.25f * level_red(2))) <
+      f.req.lod[l] = 1.25f;
+   PAN_CHECK(sample_at(&f.req, 0.5f, 0.5f, f.out, f.err), "%s", f.err);
+   PAN_CHECK(fabsf(f.out[0] - (0.75f * level_red(1) + 0.25f * level_red(2))) <
                 1e-5f,
-             "linear mip: %g", out[0]);
+             "linear mip: %g", f.out[0]);
 
-   /* The sampler's bias and clamps apply. */
+   /* The sampler'f.s bias and clamps apply. */
    space_reset();
-   make_mips(&t);
-   s.mip = MALI_MIPMAP_MODE_NEAREST;
-   s.bias = 1.0f;
-   s.max_lod = 2.0f;
-   bind(&t, &s);
+   make_mips(&f.t);
+   f.s.mip = MALI_MIPMAP_MODE_NEAREST;
+   f.s.bias = 1.0f;
+   f.s.max_lod = 2.0f;
+   bind(&f.t, &f.s);
    for (unsigned l = 0; l < 4; ++l)
-      req.lod[l] = 1.9f;
-   PAN_CHECK(sample_at(&req, 0.5f, 0.5f, out, err), "%s", err);
-   PAN_CHECK(near(out[0], level_red(2)), "bias+clamp: %g", out[0]);
+      f.req.lod[l] = 1.9f;
+   PAN_CHECK(sample_at(&f.req, 0.5f, 0.5f, f.out, f.err), "%s", f.err);
+   PAN_CHECK(near(f.out[0], level_red(2)), "bias+clamp: %g", f.out[0]);
 
    /* LOD from the quad: coordinates 2/8 apart between neighbours of an
     * 8-texel level scale by 2 texels per pixel: LOD 1. */
    space_reset();
-   make_mips(&t);
-   s = nearest_sampler();
-   s.mip = MALI_MIPMAP_MODE_NEAREST;
-   bind(&t, &s);
-   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
-   req.lod_mode = PAN_SIM_TEX_LOD_COMPUTE;
+   make_mips(&f.t);
+   f.s = nearest_sampler();
+   f.s.mip = MALI_MIPMAP_MODE_NEAREST;
+   bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+   f.req.lod_mode = PAN_SIM_TEX_LOD_COMPUTE;
    for (unsigned l = 0; l < 4; ++l) {
-      req.coord[l][0] = pan_test_u32(0.25f + 0.25f * (l & 1));
-      req.coord[l][1] = pan_test_u32(0.25f + 0.25f * (l >> 1));
+      f.req.coord[l][0] = pan_test_u32(0.25f + 0.25f * (l & 1));
+      f.req.coord[l][1] = pan_test_u32(0.25f + 0.25f * (l >> 1));
    }
-   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &req, err), "%s", err);
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &f.req, f.err), "%s", f.err);
    for (unsigned l = 0; l < 4; ++l)
-      PAN_CHECK(near(pan_test_f32(req.out[l][0]), level_red(1)),
-                "computed LOD lane %u: %g", l, pan_test_f32(req.out[l][0]));
+      PAN_CHECK(near(pan_test_f32(f.req.out[l][0]), level_red(1)),
+                "computed LOD lane %u: %g", l, pan_test_f32(f.req.out[l][0]));
    /* Twice as far apart: LOD 2. */
    for (unsigned l = 0; l < 4; ++l)
-      req.coord[l][0] = pan_test_u32(0.5f * (l & 1));
-   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &req, err), "%s", err);
-   PAN_CHECK(near(pan_test_f32(req.out[0][0]), level_red(2)),
-             "computed LOD 2: %g", pan_test_f32(req.out[0][0]));
+      f.req.coord[l][0] = pan_test_u32(0.5f * (l & 1));
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &f.req, f.err), "%s", f.err);
+   PAN_CHECK(near(pan_test_f32(f.req.out[0][0]), level_red(2)),
+             "computed LOD 2: %g", pan_test_f32(f.req.out[0][0]));
 }
 
 /* ---- fetch, shadow, layers, faces, 3D ---- */
@@ -676,41 +811,39 @@ test_mips(void)
 static void
 test_fetch(void)
 {
-   struct tex t;
-   struct smp_desc s = nearest_sampler();
-   struct pan_sim_tex_req req;
-   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   struct fixture f;
 
-   space_reset();
-   make_mips(&t);
-   put32(&t, 1, 0, 3, 2, 0x11223344);
-   bind(&t, &s);
-   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
-   req.op = PAN_SIM_TEX_FETCH;
+   fixture_init(&f);
+   make_mips(&f.t);
+   put32(&f.t, 1, 0, 3, 2, 0x11223344);
+   bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+   f.req.op = PAN_SIM_TEX_FETCH;
    for (unsigned l = 0; l < 4; ++l) {
-      req.coord[l][0] = 3;
-      req.coord[l][1] = 2;
-      req.level[l] = 1;
+      f.req.coord[l][0] = 3;
+      f.req.coord[l][1] = 2;
+      f.req.level[l] = 1;
    }
-   req.coord[3][0] = 4; /* outside level 1 (4x4): zeros */
-   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &req, err), "%s", err);
-   PAN_CHECK(near(pan_test_f32(req.out[0][0]), 0x44 / 255.0f) &&
-                near(pan_test_f32(req.out[0][3]), 0x11 / 255.0f),
-             "fetch: %g %g", pan_test_f32(req.out[0][0]),
-             pan_test_f32(req.out[0][3]));
-   PAN_EXPECT_EQ(req.out[3][0], 0);
+   f.req.coord[3][0] = 4; /* outside level 1 (4x4): zeros */
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &f.req, f.err), "%s", f.err);
+   PAN_CHECK(near(pan_test_f32(f.req.out[0][0]), 0x44 / 255.0f) &&
+                near(pan_test_f32(f.req.out[0][3]), 0x11 / 255.0f),
+             "fetch: %g %g", pan_test_f32(f.req.out[0][0]),
+             pan_test_f32(f.req.out[0][3]));
+   PAN_EXPECT_EQ(f.req.out[3][0], 0);
 
    /* f16 results pack two channels a register. */
-   req.regfmt = 0;
-   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &req, err), "%s", err);
-   PAN_CHECK(fabs(ref_half((uint16_t)(req.out[0][1] >> 16)) - 0x11 / 255.0) <
+   f.req.regfmt = 0;
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &f.req, f.err), "%s", f.err);
+   PAN_CHECK(fabs(ref_half((uint16_t)(f.req.out[0][1] >> 16)) - 0x11 / 255.0) <
                 1e-3,
-             "f16 alpha 0x%x", req.out[0][1] >> 16);
+             "f16 alpha 0x%x", f.req.out[0][1] >> 16);
 }
 
 static void
 test_shadow(void)
 {
+   struct fixture f;
    static const struct {
       unsigned func;
       float ref;
@@ -724,32 +857,31 @@ test_shadow(void)
       { MALI_FUNC_GEQUAL, 7.0f, 0 },
    };
    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); ++k) {
-      struct tex t;
-      struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 2,
-                            .h = 2, .levels = 1, .layers = 1,
+      struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
+                            .w = 2,
+                            .h = 2,
+                            .levels = 1,
+                            .layers = 1,
                             .format = MALI_FORMAT_Z16_UNORM,
                             .order = MALI_RGB_COMPONENT_ORDER_RGBA,
-                            .el_B = 2, .tiled = true };
-      struct smp_desc s = nearest_sampler();
-      struct pan_sim_tex_req req;
-      char err[PAN_SIM_TEX_ERR_LEN] = "";
-      float out[4];
+                            .el_B = 2,
+                            .tiled = true };
 
-      space_reset();
-      make_texture(&t, &d);
+      fixture_init(&f);
+      make_texture(&f.t, &d);
       for (unsigned i = 0; i < 4; ++i) {
          uint16_t z = i == 3 ? 65535 : 32768; /* ~0.5 */
-         put(&t, 0, 0, i & 1, i >> 1, 0, &z);
+         put(&f.t, 0, 0, i & 1, i >> 1, 0, &z);
       }
-      s.compare = cases[k].func;
-      bind(&t, &s);
-      base_req(&req, MALI_TEXTURE_DIMENSION_2D);
-      req.shadow = true;
+      f.s.compare = cases[k].func;
+      bind(&f.t, &f.s);
+      base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+      f.req.shadow = true;
       for (unsigned l = 0; l < 4; ++l)
-         req.ref[l] = cases[k].ref;
-      PAN_CHECK(sample_at(&req, 0.25f, 0.25f, out, err), "%s", err);
-      PAN_CHECK(near(out[0], cases[k].want), "compare %u ref %g: %g",
-                cases[k].func, cases[k].ref, out[0]);
+         f.req.ref[l] = cases[k].ref;
+      PAN_CHECK(sample_at(&f.req, 0.25f, 0.25f, f.out, f.err), "%s", f.err);
+      PAN_CHECK(near(f.out[0], cases[k].want), "compare %u ref %g: %g",
+                cases[k].func, cases[k].ref, f.out[0]);
    }
 }
 
@@ -763,10 +895,14 @@ test_layers_faces_3d(void)
    struct tex t;
 
    /* 2D array of 3 layers, 2 levels: layer k level l = (k, l). */
-   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D, .w = 2, .h = 2,
-                         .levels = 2, .layers = 3,
+   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
+                         .w = 2,
+                         .h = 2,
+                         .levels = 2,
+                         .layers = 3,
                          .format = MALI_FORMAT_RGBA8UI,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGBA, .el_B = 4 };
+                         .order = MALI_RGB_COMPONENT_ORDER_RGBA,
+                         .el_B = 4 };
    space_reset();
    make_texture(&t, &d);
    for (unsigned k = 0; k < 3; ++k)
@@ -787,10 +923,14 @@ test_layers_faces_3d(void)
    }
 
    /* Cube: face f holds f + 1. */
-   struct tex_desc c = { .dim = MALI_TEXTURE_DIMENSION_CUBE, .w = 2, .h = 2,
-                         .levels = 1, .layers = 1,
+   struct tex_desc c = { .dim = MALI_TEXTURE_DIMENSION_CUBE,
+                         .w = 2,
+                         .h = 2,
+                         .levels = 1,
+                         .layers = 1,
                          .format = MALI_FORMAT_R32UI,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGB1, .el_B = 4 };
+                         .order = MALI_RGB_COMPONENT_ORDER_RGB1,
+                         .el_B = 4 };
    space_reset();
    make_texture(&t, &c);
    for (unsigned f = 0; f < 6; ++f)
@@ -810,10 +950,15 @@ test_layers_faces_3d(void)
    PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
 
    /* 3D, 2x2x4, linear in r between slices 1 and 2. */
-   struct tex_desc v = { .dim = MALI_TEXTURE_DIMENSION_3D, .w = 2, .h = 2,
-                         .d = 4, .levels = 1, .layers = 1,
+   struct tex_desc v = { .dim = MALI_TEXTURE_DIMENSION_3D,
+                         .w = 2,
+                         .h = 2,
+                         .d = 4,
+                         .levels = 1,
+                         .layers = 1,
                          .format = MALI_FORMAT_R8_UNORM,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGB1, .el_B = 1 };
+                         .order = MALI_RGB_COMPONENT_ORDER_RGB1,
+                         .el_B = 1 };
    space_reset();
    make_texture(&t, &v);
    for (unsigned z = 0; z < 4; ++z)
@@ -833,34 +978,28 @@ test_layers_faces_3d(void)
 static void
 test_refusals(void)
 {
-   struct tex t;
-   struct smp_desc s = nearest_sampler();
-   struct pan_sim_tex_req req;
-   char err[PAN_SIM_TEX_ERR_LEN] = "";
-   float out[4];
+   struct fixture f;
 
-   space_reset();
-   make_row(&t, false);
-   bind(&t, &s);
-   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   fixture_init(&f);
+   make_row(&f.t, false);
+   bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
 #if PAN_ARCH >= 9
-   req.texture = 5 | 1u << 11;
+   f.req.texture = 5 | 1u << 11;
 #else
-   req.texture = 5;
+   f.req.texture = 5;
 #endif
-   PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
-   PAN_EXPECT_STR_HAS(err, "texture 5");
+   PAN_EXPECT(!sample_at(&f.req, 0.5f, 0.5f, f.out, f.err));
+   PAN_EXPECT_STR_HAS(f.err, "texture 5");
 
    /* Surfaces outside memory fault, they do not crash. */
-   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
-   uint8_t *desc = space_mem + (t.va - SPACE_VA);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+   uint8_t *desc = space_mem + (f.t.va - SPACE_VA);
    pan_unpack(desc, texture, td);
    td.surfaces = 0x1000;
-   pan_pack(desc, texture, cfg) {
-      cfg = td;
-   }
-   PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
-   PAN_EXPECT(err[0] != 0);
+   pan_pack(desc, texture, cfg) { cfg = td; }
+   PAN_EXPECT(!sample_at(&f.req, 0.5f, 0.5f, f.out, f.err));
+   PAN_EXPECT(f.err[0] != 0);
 }
 
 int

@@ -70,9 +70,9 @@ decode(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       return false;
    }
 
-   static const enum pan_sim_tex_dim dims[4] = {
-      PAN_SIM_TEX_1D, PAN_SIM_TEX_2D, PAN_SIM_TEX_3D, PAN_SIM_TEX_CUBE
-   };
+   static const enum pan_sim_tex_dim dims[4] = { PAN_SIM_TEX_1D, PAN_SIM_TEX_2D,
+                                                 PAN_SIM_TEX_3D,
+                                                 PAN_SIM_TEX_CUBE };
    req->dim = dims[pan_sim_va_mod(ins, "dim") & 3];
    req->array = pan_sim_va_mod(ins, "array_enable") == 1;
    req->offset = pan_sim_va_mod(ins, "texel_offset") == 1;
@@ -81,7 +81,7 @@ decode(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
 
    bool r16 = !strcmp(pan_sim_va_mod_str(ins, "regwidth", "r32"), "r16");
    const char *type = pan_sim_va_mod_str(ins, "regtype", "f");
-   req->regfmt = type[0] == 'f' ? (r16 ? 0 : 1)
+   req->regfmt = type[0] == 'f'   ? (r16 ? 0 : 1)
                  : type[0] == 'u' ? (r16 ? 5 : 3)
                                   : (r16 ? 4 : 2);
 

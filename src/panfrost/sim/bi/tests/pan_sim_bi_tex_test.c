@@ -12,31 +12,7 @@
 
 #include "pan_sim_bi_gfx.h"
 #include "pan_sim_bi_test_run.h"
-#include "pan_sim_texture.h"
-
-#define MAX_CALLS 8
-
-struct recorder {
-   struct pan_sim_tex_req req[MAX_CALLS];
-   unsigned calls;
-};
-
-/* Results: lane i of a quad gets its first coordinate + 0x100 * i + c in
- * component c (bits as they are, whatever the format). */
-static bool
-record(void *user, struct pan_sim_tex_req *req, char *err)
-{
-   struct recorder *r = user;
-   if (r->calls >= MAX_CALLS) {
-      snprintf(err, PAN_SIM_TEX_ERR_LEN, "too many calls");
-      return false;
-   }
-   for (unsigned i = 0; i < 4; ++i)
-      for (unsigned c = 0; c < 4; ++c)
-         req->out[i][c] = req->coord[i][0] + 0x100 * i + c;
-   r->req[r->calls++] = *req;
-   return true;
-}
+#include "sim/tests/pan_sim_tex_record.h"
 
 /* A fragment-like gfx: varying v of lane l is (l + v, 2 l) as floats. */
 static bool
@@ -53,8 +29,8 @@ ld_var(void *user, unsigned lane, unsigned index, bool flat,
 }
 
 static bool
-blend(void *user, unsigned lane, uint64_t d, uint32_t cov,
-      const uint32_t in[4], char *err)
+blend(void *user, unsigned lane, uint64_t d, uint32_t cov, const uint32_t in[4],
+      char *err)
 {
    (void)user, (void)lane, (void)d, (void)cov, (void)in, (void)err;
    return true;
@@ -65,8 +41,8 @@ static const struct pan_sim_bi_gfx fragment_gfx = {
    .blend = blend,
 };
 
-static struct recorder rec;
-static struct pan_sim_tex_ops ops = { &rec, record };
+static struct tex_recorder rec;
+static struct pan_sim_tex_ops ops = { &rec, tex_record };
 
 static bool
 run(struct bi_test_prog *p, struct pan_sim_bi_warp *w, uint16_t exec,

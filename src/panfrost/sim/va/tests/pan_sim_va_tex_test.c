@@ -9,39 +9,15 @@
  * test_pan_sim_texture.c.
  */
 
-#include "pan_sim_texture.h"
+#include "sim/tests/pan_sim_tex_record.h"
 #include "pan_sim_va_test_run.h"
 
-#define MAX_QUADS 4
-
-struct recorder {
-   struct pan_sim_tex_req req[MAX_QUADS];
-   unsigned calls;
-};
-
-/* Results: lane i of a quad gets 0x100 * i + component, plus the first
- * coordinate, in every register the format fills. */
 static bool
-record(void *user, struct pan_sim_tex_req *req, char *err)
-{
-   struct recorder *r = user;
-   if (r->calls >= MAX_QUADS) {
-      snprintf(err, PAN_SIM_TEX_ERR_LEN, "too many quads");
-      return false;
-   }
-   for (unsigned i = 0; i < 4; ++i)
-      for (unsigned c = 0; c < 4; ++c)
-         req->out[i][c] = req->coord[i][0] + 0x100 * i + c;
-   r->req[r->calls++] = *req;
-   return true;
-}
-
-static bool
-run(const char *text, struct recorder *rec, struct pan_sim_va_warp *w,
+run(const char *text, struct tex_recorder *rec, struct pan_sim_va_warp *w,
     uint16_t exec, const uint32_t init[16][8], uint32_t handles)
 {
    struct test_prog p;
-   struct pan_sim_tex_ops ops = { rec, record };
+   struct pan_sim_tex_ops ops = { rec, tex_record };
    char prog[512];
    uint32_t uniforms[2] = { handles, 0 };
 
@@ -64,7 +40,7 @@ run(const char *text, struct recorder *rec, struct pan_sim_va_warp *w,
 static void
 test_single_explicit(void)
 {
-   struct recorder rec;
+   struct tex_recorder rec;
    struct pan_sim_va_warp w;
    uint32_t init[16][8] = { { 0 } };
 
@@ -105,7 +81,7 @@ test_single_explicit(void)
 static void
 test_fetch_array_offset(void)
 {
-   struct recorder rec;
+   struct tex_recorder rec;
    struct pan_sim_va_warp w;
    uint32_t init[16][8] = { { 0 } };
 
@@ -136,7 +112,7 @@ test_fetch_array_offset(void)
 static void
 test_gather_cube_r16(void)
 {
-   struct recorder rec;
+   struct tex_recorder rec;
    struct pan_sim_va_warp w;
    uint32_t init[16][8] = { { 0 } };
 
