@@ -604,7 +604,12 @@ texel_coord(const struct pan_sim_sampler *s, const struct pan_sim_tex_req *req,
             unsigned lane, unsigned c, unsigned size)
 {
    double u = lane_coord(req, lane, c);
-   return s->normalized ? u * size : u;
+   u = s->normalized ? u * size : u;
+   /* Far outside the texture every wrap mode has its answer already;
+    * keeping the integer conversions defined (NaN reads as 0). */
+   if (!(u > -(1 << 30)))
+      return u != u ? 0 : -(1 << 30);
+   return u < (1 << 30) ? u : (1 << 30);
 }
 
 /* One level, nearest or linear; out as output channels. */
@@ -624,8 +629,6 @@ sample_level(const struct level_ctx *lc, const struct pan_sim_tex_req *req,
    for (unsigned c = 0; c < n; ++c) {
       double u = texel_coord(s, req, lane, c, size[c]);
       int off = req->offset ? req->offsets[lane][c] : 0;
-      if (!isfinite(u))
-         u = 0;
       if (nearest) {
          i0[c] = wrap_int(s->wrap[c], (int)floor(u) + off, (int)size[c]);
          i1[c] = i0[c];

@@ -982,7 +982,17 @@ test_refusals(void)
 
    fixture_init(&f);
    make_row(&f.t, false);
+   f.s.wrap_s = MALI_WRAP_MODE_MIRRORED_REPEAT;
+   f.s.mag_nearest = false;
    bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+   /* Coordinates far outside, infinite or NaN sample something, with
+    * no undefined conversion on the way. */
+   static const float wild[] = { 1e30f, -1e30f, INFINITY, NAN };
+   for (unsigned k = 0; k < 4; ++k) {
+      PAN_CHECK(sample_at(&f.req, wild[k], 0.5f, f.out, f.err), "%s", f.err);
+      PAN_CHECK(f.out[0] >= 0 && f.out[0] <= 1, "u %g: %g", wild[k], f.out[0]);
+   }
    base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
 #if PAN_ARCH >= 9
    f.req.texture = 5 | 1u << 11;
