@@ -4,8 +4,8 @@
  */
 
 /*
- * SSSE3 whole-tile copies for 1, 3 and 6 byte elements, for the SSSE3
- * flavour (pan_uinterleave_ssse3.c, built with -mssse3).
+ * SSSE3 whole-tile copies for 1 and 3 byte elements and 6-byte stores,
+ * for the SSSE3 flavour (pan_uinterleave_ssse3.c, built with -mssse3).
  *
  * 1 byte: a 4x4 block is one 16-byte run of the tile.  One pshufb turns a
  * run into the block's four rows of four bytes, and a 4x4 transpose of
@@ -79,10 +79,9 @@ static const uint8_t uil_b3_load_masks[2][4][16] = {
       { 5, 6, 7, 2, 3, 4, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
    },
 };
-/* 6 bytes, two quads (one 48-byte chunk of the tile) per step:
+/* 6-byte stores, two quads (one 48-byte chunk of the tile) per step:
  * [quad row parity][chunk vector][source: even 0-15, even 8-23, odd 0-15,
- * odd 8-23] and [quad row parity][even 0-15, even 8-23, odd 0-15, odd
- * 8-23][chunk vector]; generated from the quad layout. */
+ * odd 8-23]; generated from the quad layout. */
 static const uint8_t uil_b6_store_masks[2][3][4][16] = {
    {
       {
@@ -122,52 +121,6 @@ static const uint8_t uil_b6_store_masks[2][3][4][16] = {
          { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
          { Z, Z, Z, Z, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5 },
          { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-      },
-   },
-};
-static const uint8_t uil_b6_load_masks[2][4][3][16] = {
-   {
-      {
-         { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, Z, Z, Z, Z },
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 8, 9, 10, 11 },
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-      },
-      {
-         { 8, 9, 10, 11, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-         { Z, Z, Z, Z, 8, 9, 10, 11, 12, 13, 14, 15, Z, Z, Z, Z },
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3 },
-      },
-      {
-         { Z, Z, Z, Z, Z, Z, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z },
-         { 2, 3, 4, 5, 6, 7, Z, Z, Z, Z, 0, 1, Z, Z, Z, Z },
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 10, 11, 12, 13 },
-      },
-      {
-         { 14, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-         { Z, Z, 0, 1, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-         { Z, Z, Z, Z, 10, 11, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9 },
-      },
-   },
-   {
-      {
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3 },
-         { 8, 9, 10, 11, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z, Z, Z },
-         { Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3, Z, Z, Z, Z },
-      },
-      {
-         { Z, Z, Z, Z, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 },
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-         { 0, 1, 2, 3, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-      },
-      {
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 2, 3, 4, 5 },
-         { 10, 11, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, Z, Z, Z, Z },
-      },
-      {
-         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 12, 13, 14, 15, Z, Z },
-         { Z, Z, Z, Z, 2, 3, 4, 5, 6, 7, Z, Z, Z, Z, 0, 1 },
-         { 6, 7, 8, 9, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
       },
    },
 };
@@ -288,58 +241,34 @@ uil_load_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
 }
 
 /*
- * Rows 2*qy and 2*qy+1, 6-byte elements: quads 2v and 2v+1 sit side by
- * side in the tile (which one first depends on the quad row's parity), one
- * 16-aligned 48-byte chunk made of 24 bytes of each row.  Each row is read
- * or written as two overlapping 16-byte pieces (bytes 0-15 and 8-23), each
- * chunk vector is an OR of byte shuffles of the four pieces, and the other
- * way round for loads.
+ * Store of rows 2*qy and 2*qy+1, 6-byte elements: quads 2v and 2v+1 sit
+ * side by side in the tile (which one first depends on the quad row's
+ * parity), one 16-aligned 48-byte chunk made of 24 bytes of each row.
+ * Each row is read as two overlapping 16-byte pieces (bytes 0-15 and
+ * 8-23), and each chunk vector is an OR of byte shuffles of the four.
+ * (Loads measured faster with the portable kernel, and never stream.)
  */
 static UIL_INLINE UIL_SSSE3 void
-uil_rows_b6_ssse3(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
-                  unsigned nq, bool store, bool nt)
+uil_store_rows_b6_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
+                        unsigned qy, bool nt)
 {
-   const unsigned p = qy & 1;
+   const uint8_t(*masks)[4][16] = uil_b6_store_masks[qy & 1];
    uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
 
 #pragma GCC unroll 4
-   for (unsigned v = 0; v < nq / 2; ++v) {
+   for (unsigned v = 0; v < 4; ++v) {
       uint8_t *chunk = tile + 24 * (uil_index(2 * v, qy) & ~1u);
-      uint8_t *row[4] = { even + 24 * v, even + 24 * v + 8, odd + 24 * v,
-                          odd + 24 * v + 8 };
+      __m128i src[4] = { LD16(even + 24 * v), LD16(even + 24 * v + 8),
+                         LD16(odd + 24 * v), LD16(odd + 24 * v + 8) };
 
-      if (store) {
-         __m128i src[4];
+#pragma GCC unroll 3
+      for (unsigned i = 0; i < 3; ++i) {
+         __m128i acc = _mm_setzero_si128();
 #pragma GCC unroll 4
          for (unsigned s = 0; s < 4; ++s)
-            src[s] = LD16(row[s]);
-#pragma GCC unroll 3
-         for (unsigned i = 0; i < 3; ++i) {
-            __m128i acc = _mm_setzero_si128();
-#pragma GCC unroll 4
-            for (unsigned s = 0; s < 4; ++s)
-               acc = _mm_or_si128(
-                  acc, _mm_shuffle_epi8(src[s],
-                                        MASK(uil_b6_store_masks[p][i][s])));
-            DST(chunk + 16 * i, acc);
-         }
-      } else {
-         __m128i c[3];
-#pragma GCC unroll 3
-         for (unsigned i = 0; i < 3; ++i)
-            c[i] = LD16(chunk + 16 * i);
-         /* In order, so the second piece of a row rewrites the first's
-          * upper half with the same bytes. */
-#pragma GCC unroll 4
-         for (unsigned s = 0; s < 4; ++s) {
-            __m128i acc = _mm_setzero_si128();
-#pragma GCC unroll 3
-            for (unsigned i = 0; i < 3; ++i)
-               acc = _mm_or_si128(
-                  acc, _mm_shuffle_epi8(c[i],
-                                        MASK(uil_b6_load_masks[p][s][i])));
-            _mm_storeu_si128((__m128i *)(void *)row[s], acc);
-         }
+            acc = _mm_or_si128(acc,
+                               _mm_shuffle_epi8(src[s], MASK(masks[i][s])));
+         DST(chunk + 16 * i, acc);
       }
    }
 }
