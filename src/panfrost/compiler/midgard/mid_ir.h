@@ -125,7 +125,7 @@ struct mid_bundle {
    unsigned qw, size_qw, tag;
 };
 
-#define MID_SCHED_LEVELS 4
+#define MID_SCHED_LEVELS 6
 
 struct mid_shader {
    void *mem;

@@ -10,9 +10,10 @@
  *    instead (swizzles composed);
  *  - texture results: ALU readers of a copy of r28 read r28 while
  *    nothing else has touched r28/r29;
- *  - sinking: a move into a fixed register (store data r27, texture
- *    coordinates r28/r29) whose source nobody else reads has the source's
- *    producers write the fixed register directly.
+ *  - sinking: a move whose source nobody else reads has the source's
+ *    producers write its destination directly, lanes remapped: a fixed
+ *    register (store data r27, texture coordinates r28/r29) or a vector
+ *    variable assembled from pieces.
  *
  * Both need values that never change once written: a variable qualifies
  * when each of its lanes is written at most once in the whole shader
@@ -145,19 +146,67 @@ propagate_tex(struct mid_block *b, struct mid_instr *M)
    return progress;
 }
 
-/* Producers of v write hardware register M->dst directly; false when the
- * register is touched between the first producer and M or the lanes do
- * not line up. */
+static bool
+touches(const struct mid_instr *I, struct mid_ref r)
+{
+   if (I->dst.kind == r.kind && I->dst.index == r.index)
+      return true;
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      if (I->src[i].ref.kind == r.kind && I->src[i].ref.index == r.index)
+         return true;
+   }
+   return false;
+}
+
+/* Lane l of producer P moves to lane `to` of the move's destination:
+ * the sources follow (swizzles and constant lanes). */
+static void
+retarget(struct mid_instr *P, struct mid_ref dst, const int *to)
+{
+   struct mid_instr old = *P;
+   unsigned mask = 0;
+   for (unsigned l = 0; l < 4; l++) {
+      if (!(old.mask & (1u << l)))
+         continue;
+      mask |= 1u << to[l];
+      for (unsigned i = 0; i < P->nr_srcs; i++) {
+         P->src[i].swz[to[l]] = old.src[i].swz[l];
+         P->src[i].imm[to[l]] = old.src[i].imm[l];
+      }
+   }
+   P->dst = dst;
+   P->mask = mask;
+}
+
+/*
+ * Sinking: the producers of v (read by M alone) write M's destination
+ * directly, lanes moved as M's swizzle says: a fixed register (store
+ * data, texture coordinates) or a variable built lane by lane (out of
+ * SSA, vectors are moves into one).  False when the destination is
+ * touched between the first producer and M, or the lanes do not map one
+ * to one.
+ */
 static bool
 sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
 {
    unsigned v = M->src[1].ref.index;
-   if (M->dst.index < 27 || M->dst.index > 29 || o->written[v] != M->mask)
+   bool hw = M->dst.kind == MID_REF_HW;
+   if (hw && (M->dst.index < 27 || M->dst.index > 29))
       return false;
+   /* to[l]: the destination lane of v's lane l. */
+   int to[4] = { -1, -1, -1, -1 };
+   unsigned from = 0;
    for (unsigned l = 0; l < 4; l++) {
-      if ((M->mask & (1u << l)) && M->src[1].swz[l] != l)
+      if (!(M->mask & (1u << l)))
+         continue;
+      unsigned f = M->src[1].swz[l];
+      if (to[f] >= 0 || (hw && f != l))
          return false;
+      to[f] = l;
+      from |= 1u << f;
    }
+   if (o->written[v] != from)
+      return false;
    /* Walk back from M to the producers, collecting them. */
    struct mid_instr *defs[4];
    unsigned nr_defs = 0, found = 0;
@@ -165,29 +214,26 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
       struct mid_instr *I = list_entry(l, struct mid_instr, link);
       if (I->dst.kind == MID_REF_VAR && I->dst.index == v && !I->store) {
          if (I->kind != MID_ALU || I->pair_next || second_of_pair(b, I) ||
-             nr_defs == 4)
+             !strncmp(I->op, "fdot", 4) || nr_defs == 4 ||
+             touches(I, M->dst))
             return false;
          defs[nr_defs++] = I;
          found |= I->mask;
-         if (found == M->mask)
+         if (found == from)
             break;
          continue;
       }
-      /* The fixed register must be free from the first producer on. */
-      if (I->dst.kind == MID_REF_HW && I->dst.index == M->dst.index)
+      /* The destination must be free from the first producer on. */
+      if (touches(I, M->dst))
          return false;
-      for (unsigned i = 0; i < I->nr_srcs; i++) {
-         if (I->src[i].ref.kind == MID_REF_HW &&
-             I->src[i].ref.index == M->dst.index)
-            return false;
-      }
-      if (I->kind == MID_TEX || I->kind == MID_LDST || I->kind == MID_BRANCH)
+      if (hw &&
+          (I->kind == MID_TEX || I->kind == MID_LDST || I->kind == MID_BRANCH))
          return false; /* they read r27-r29 implicitly */
    }
-   if (found != M->mask)
+   if (found != from)
       return false;
    for (unsigned k = 0; k < nr_defs; k++)
-      defs[k]->dst = M->dst;
+      retarget(defs[k], M->dst, to);
    list_del(&M->link);
    return true;
 }
@@ -224,9 +270,10 @@ mid_opt_moves(struct mid_shader *s)
             if (o.multi[v])
                continue;
             if (M->dst.kind == MID_REF_VAR && !o.multi[M->dst.index] &&
-                M->dst.index != v) {
-               progress |= propagate(&o, M);
-            } else if (M->dst.kind == MID_REF_HW && o.readers[v] == 1 &&
+                M->dst.index != v && propagate(&o, M)) {
+               progress = true;
+            } else if (o.readers[v] == 1 &&
+                       !(M->dst.kind == MID_REF_VAR && M->dst.index == v) &&
                        sink(&o, b, M)) {
                progress = true;
                break; /* counts changed */

@@ -208,6 +208,18 @@ mid_ra(struct mid_shader *s)
       s->reg_of[v] = -1;
    s->work_regs = 0;
 
+   /* The writeout bundles write r1.w for the blend unit before the second
+    * copy of the colour to r0: the colour must not live in r1. */
+   bool *colour = rzalloc_array(mem, bool, n ? n : 1);
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->kind == MID_WRITEOUT && I->src[0].ref.kind == MID_REF_VAR)
+            colour[I->src[0].ref.index] = true;
+      }
+   }
+
    bool ok = true;
    mid_foreach_block(s, b)
    {
@@ -217,7 +229,7 @@ mid_ra(struct mid_shader *s)
              s->reg_of[I->dst.index] >= 0)
             continue;
          unsigned v = I->dst.index;
-         uint32_t used = 0;
+         uint32_t used = colour[v] ? 1u << 1 : 0;
          util_dynarray_foreach(&ra.adj[v], unsigned, w)
          {
             if (s->reg_of[*w] >= 0)

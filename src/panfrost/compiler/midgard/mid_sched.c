@@ -479,12 +479,12 @@ bundle_at(struct mid_shader *s, int i)
 
 /* Per level: unscheduled groups considered, in program order, and the
  * variables the block may keep live before new values wait (0: any). */
-static const unsigned window[] = { ~0u, ~0u, ~0u, 3 };
-static const unsigned budget[] = { 0, 4, 4, 4 };
+static const unsigned window[] = { ~0u, ~0u, ~0u, ~0u, ~0u, 3 };
+static const unsigned budget[] = { 0, 8, 8, 4, 4, 4 };
 /* Whether a bundle's last reads free registers only when it closes (as
  * allocation sees them when a later unit writes) or at once (tighter
  * bundles, sometimes a register more). */
-static const bool strict[] = { false, false, true, true };
+static const bool strict[] = { false, false, true, false, true, true };
 
 /* Register pressure as the block's schedule grows: values live into the
  * block are live from its start, values live out of it from their write
