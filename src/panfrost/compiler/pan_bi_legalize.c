@@ -9,7 +9,8 @@
  *   its results.  discard has eq/ne/lt/le, so gt/ge swap.
  * - 64-bit adds (addresses): two 32-bit adds and the carry from an
  *   unsigned compare.
- * - FAU: a tuple sees one FAU value, a uniform pair or one 64-bit clause
+ * - FAU: a value moved from a uniform, special or immediate is read
+ *   directly by its users; then a tuple sees one FAU value, a uniform pair or one 64-bit clause
  *   constant (two 32-bit immediates).  Further uniforms or immediates of
  *   an instruction are moved into registers first.  Staging vectors are
  *   registers, never FAU.
@@ -179,6 +180,44 @@ limit_fau(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
    }
 }
 
+/* Users read FAU values through movs defined once: read them directly
+ * (limit_fau moves back what a tuple cannot have; the movs left unread
+ * go with the dead code). */
+static void
+fold_fau_movs(pan_ir_shader *s)
+{
+   unsigned n = s->ssa_alloc;
+   pan_ir_index *fau = rzalloc_array(NULL, pan_ir_index, n + 1);
+   uint8_t *defs = rzalloc_array(fau, uint8_t, n + 1);
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->dest.kind != PAN_IR_SSA)
+         continue;
+      defs[I->dest.value] = MIN2(defs[I->dest.value] + 1, 2);
+      if (I->op == PAN_IR_OP_MOV && is_fau(I->src[0]) && !I->src[0].neg &&
+          !I->src[0].abs)
+         fau[I->dest.value] = I->src[0];
+   }
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->op == PAN_IR_OP_PHI || I->op == PAN_IR_OP_COLLECT)
+         continue;
+      const struct pan_ir_bi_form *f = pan_bi_form(I);
+      for (unsigned i = 0; f && i < I->nr_srcs; ++i) {
+         pan_ir_index src = I->src[i];
+         if (src.kind != PAN_IR_SSA || defs[src.value] != 1 ||
+             fau[src.value].kind == PAN_IR_NULL || src.comps != 1 ||
+             (f->staging == 2 && i == 0) || I->op == PAN_IR_OP_MOV)
+            continue;
+         pan_ir_index v = fau[src.value];
+         v.neg = src.neg;
+         v.abs = src.abs;
+         I->src[i] = v;
+      }
+   }
+   ralloc_free(fau);
+}
+
 bool
 pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size)
 {
@@ -201,6 +240,8 @@ pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size)
          }
       }
    }
+   fold_fau_movs(s);
+   pan_ir_opt_dce(s);
    pan_ir_foreach_block(s, blk)
    {
       pan_ir_foreach_instr(blk, I)

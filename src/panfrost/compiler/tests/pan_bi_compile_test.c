@@ -96,24 +96,34 @@ check_encoding(const struct pan_bi_binary *bin, const char *name)
    free(text);
 }
 
+/* Compile (PAN_BI_TEST_PRINT=1: the IR after each pass and the
+ * disassembly to stderr) and check the encoding; false after a failure. */
+static bool
+compile(nir_shader *s, const struct pan_bi_compile_options *opts, void *ctx,
+        struct pan_bi_binary *bin)
+{
+   char err[256];
+   FILE *print = getenv("PAN_BI_TEST_PRINT") ? stderr : NULL;
+   if (!pan_bi_compile(s, ctx, opts, bin, print, err, sizeof(err))) {
+      pan_test_fail("%s: %s", s->info.name, err);
+      return false;
+   }
+   check_encoding(bin, s->info.name);
+   return true;
+}
+
 /* Compile, run one warp over in[] with parameters prm[], read out[]. */
 static bool
 run(nir_builder *b, const uint32_t *in, unsigned in_words,
     const uint32_t *prm, unsigned nr_prm, uint32_t *out, unsigned out_words)
 {
-   char err[256];
    struct pan_bi_binary bin;
    void *ctx = ralloc_context(NULL);
    const char *name = b->shader->info.name;
    bool ok = false;
 
-   /* PAN_BI_TEST_PRINT=1: the IR after each pass and the disassembly. */
-   FILE *print = getenv("PAN_BI_TEST_PRINT") ? stderr : NULL;
-   if (!pan_bi_compile(b->shader, ctx, NULL, &bin, print, err, sizeof(err))) {
-      pan_test_fail("%s: %s", name, err);
+   if (!compile(b->shader, NULL, ctx, &bin))
       goto done;
-   }
-   check_encoding(&bin, name);
 
    static struct mem m;
    memset(&m, 0, sizeof(m));
@@ -483,13 +493,10 @@ test_vertex(void)
                              x0),
                     0xf);
 
-      char err[256];
       struct pan_bi_binary bin;
       void *ctx = ralloc_context(NULL);
       struct pan_bi_compile_options opts = { .variant = variant };
-      bool ok =
-         pan_bi_compile(b.shader, ctx, &opts, &bin, NULL, err, sizeof(err));
-      PAN_CHECK(ok, "vertex variant %u: %s", variant, err);
+      bool ok = compile(b.shader, &opts, ctx, &bin);
       static struct gfx_record rec;
       memset(&rec, 0, sizeof(rec));
       /* Push words: the viewport scale and offset components. */
@@ -501,10 +508,7 @@ test_vertex(void)
                                 ? scale[c]
                                 : off[c]);
       }
-      if (ok) {
-         check_encoding(&bin, "bi_vs");
-         ok = run_gfx(&bin, u, &rec, vertex_preload, 0);
-      }
+      ok = ok && run_gfx(&bin, u, &rec, vertex_preload, 0);
       PAN_CHECK(!ok || rec.nr_stores == BI_LANES,
                 "variant %u: %u stores for %u vertices", variant,
                 rec.nr_stores, BI_LANES);
@@ -555,18 +559,13 @@ test_fragment(void)
                  nir_fadd(&b, nir_fmul_imm(&b, nir_load_var(&b, v0), 0.5),
                           nir_swizzle(&b, y, (unsigned[]){ 2, 1, 0, 3 }, 4)),
                  0xf);
-   char err[256];
    struct pan_bi_binary bin;
    void *ctx = ralloc_context(NULL);
-   bool ok = pan_bi_compile(b.shader, ctx, NULL, &bin, NULL, err, sizeof(err));
-   PAN_CHECK(ok, "fragment: %s", err);
    static struct gfx_record rec;
    memset(&rec, 0, sizeof(rec));
    uint32_t u[16] = { 0 };
-   if (ok) {
-      check_encoding(&bin, "bi_fs");
-      ok = run_gfx(&bin, u, &rec, fragment_preload, 0x123456789abcdef0ull);
-   }
+   bool ok = compile(b.shader, NULL, ctx, &bin) &&
+             run_gfx(&bin, u, &rec, fragment_preload, 0x123456789abcdef0ull);
    PAN_CHECK(!ok || rec.blend_desc == 0x123456789abcdef0ull,
              "blend descriptor 0x%llx", (unsigned long long)rec.blend_desc);
    for (unsigned l = 0; ok && l < BI_LANES; ++l) {
