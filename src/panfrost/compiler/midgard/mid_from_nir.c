@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "isa/pan_isa_mid.h"
 #include "util/ralloc.h"
 #include "util/u_math.h"
 
@@ -176,6 +177,25 @@ imm_src(uint32_t v)
    return m;
 }
 
+/* Opcodes only the lut unit runs compute one lane per instruction (the
+ * stock compiler splits them likewise): one copy of I per written lane. */
+static void
+split_lut(struct ctx *c, struct mid_instr *I)
+{
+   if (pan_mid_alu_op_units(I->op) != (1u << PAN_MID_LUT) ||
+       util_bitcount(I->mask) < 2)
+      return;
+   unsigned mask = I->mask;
+   I->mask = 1u << (ffs(mask) - 1);
+   u_foreach_bit (l, mask & ~I->mask) {
+      struct mid_instr *C = alu(c, I->op, I->dst, 1u << l);
+      struct list_head link = C->link;
+      *C = *I;
+      C->link = link;
+      C->mask = 1u << l;
+   }
+}
+
 static bool
 emit_alu(struct ctx *c, nir_alu_instr *alu_i)
 {
@@ -256,6 +276,7 @@ emit_alu(struct ctx *c, nir_alu_instr *alu_i)
       I->nr_srcs = 2;
       I->src[0] = mid_src_ref(mid_var(t));
       I->src[1] = imm_src(0);
+      split_lut(c, I);
       return true;
    }
    case nir_op_fdot3:
@@ -350,6 +371,7 @@ emit_alu(struct ctx *c, nir_alu_instr *alu_i)
       I->src[0] = s0;
       I->src[1] = s1;
    }
+   split_lut(c, I);
    return true;
 }
 
