@@ -170,7 +170,10 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    PASS(s, pan_ir_opt_collect(s), "opt_collect");
    PASS(s, pan_ir_opt_dce(s), "dce");
    PASS(s, pan_ir_lower_phis(s), "lower_phis");
-   PASS(s, pan_va_legalize(s, fold), "va_legalize");
+   PASS(s,
+        pan_va_legalize(s, fold,
+                        nir->info.stage == MESA_SHADER_COMPUTE ? NULL : out),
+        "va_legalize");
 
    struct pan_va_spill_stats spill;
    uint8_t *regs =

@@ -31,6 +31,8 @@ enum pan_va_push_source {
     * (not 1D), then depth (3D) or the layers (arrays; cube arrays count
     * cubes). */
    PAN_VA_PUSH_TEXTURE_SIZE,
+   /* The constant offset_B itself (the compiler's constants). */
+   PAN_VA_PUSH_CONSTANT,
 };
 
 struct pan_va_push_word {

@@ -11,6 +11,8 @@
 
 #include "pan_ir.h"
 
+struct pan_va_binary;
+
 /* Registers the allocator never hands out: the compute preloads
  * (r55..r62, see pan_ir_from_nir_intrinsic.c) stay readable all along. */
 #define PAN_VA_FIRST_RESERVED 55
@@ -23,10 +25,11 @@
 
 /*
  * Fold FAU reads into sources when fold_fau is set (pan_va_fold.c), then
- * materialize immediates outside the hardware constant table with
- * iadd_imm.
+ * (with a push table, graphics stages) push constants, then materialize
+ * the other immediates outside the hardware constant table with iadd_imm.
  */
-void pan_va_legalize(pan_ir_shader *s, bool fold_fau);
+void pan_va_legalize(pan_ir_shader *s, bool fold_fau,
+                     struct pan_va_binary *push);
 
 /* Fold uniforms, specials and table constants read through movs into
  * their users; returns how many sources were folded (the movs stay for
@@ -49,6 +52,21 @@ bool pan_va_lut_half(uint32_t v, unsigned *entry, unsigned *half, bool *neg);
 
 /* The FAU value (64-bit uniform pair or special) a source reads, or -1. */
 int pan_va_fau_slot(pan_ir_index i);
+
+/* Whether source i of I is an encoded source that may read the FAU (not
+ * staging, not wide). */
+bool pan_va_foldable_src(const pan_ir_instr *I, unsigned i);
+
+/* Whether immediate source i of I needs a register or an FAU word: not
+ * in the table, not a byte of it (shift amounts), not a binary16 half of
+ * it (widening float sources).  A float -0 becomes the table's 0 negated
+ * here. */
+bool pan_va_imm_needs_word(pan_ir_instr *I, unsigned i);
+
+/* Graphics stages: read the constants that need a word from pushed FAU
+ * words (PAN_VA_PUSH_CONSTANT), where the instruction reads no other FAU
+ * value and the push table has room (pan_va_push_constants.c). */
+void pan_va_push_constants(pan_ir_shader *s, struct pan_va_binary *bin);
 
 /* What spilling cost: bytes of thread-local storage per thread, stores
  * and loads inserted. */

@@ -25,8 +25,8 @@ pan_va_fau_slot(pan_ir_index i)
 }
 
 /* Whether source i of I is an encoded source (not staging, not wide). */
-static bool
-foldable_src(const pan_ir_instr *I, unsigned i)
+bool
+pan_va_foldable_src(const pan_ir_instr *I, unsigned i)
 {
    if (I->src[i].comps != 1)
       return false;
@@ -90,7 +90,7 @@ pan_va_fold_fau(pan_ir_shader *s)
    {
       for (unsigned i = 0; i < I->nr_srcs; ++i) {
          pan_ir_index *src = &I->src[i];
-         if (src->kind != PAN_IR_SSA || src->comp || !foldable_src(I, i))
+         if (src->kind != PAN_IR_SSA || src->comp || !pan_va_foldable_src(I, i))
             continue;
          const pan_ir_index *c = fau_copy(def, src->value);
          if (!c || !fau_compatible(I, *c))

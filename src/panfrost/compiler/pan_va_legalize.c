@@ -4,6 +4,7 @@
  *
  * Valhall sources can name a register, a uniform or an entry of the
  * hardware constant table, not any 32-bit constant: other immediates are
+ * pushed FAU words (graphics stages, pan_va_push_constants.c) or
  * materialized by "iadd_imm #0, constant:v" just before their use.
  */
 
@@ -15,47 +16,61 @@
 #include "pan_ir_builder.h"
 #include "pan_va.h"
 
+bool
+pan_va_imm_needs_word(pan_ir_instr *I, unsigned i)
+{
+   pan_ir_index *src = &I->src[i];
+   if (src->kind != PAN_IR_IMM || pan_va_lut_index(src->value) >= 0 ||
+       (src->value < 32 && pan_va_src_is_byte(I, i)))
+      return false;
+   unsigned entry, half;
+   bool neg;
+   if (pan_va_src_widens_half(I, i) &&
+       pan_va_lut_half(src->value, &entry, &half, &neg))
+      return false;
+   /* A float -0 is the table's 0 negated. */
+   if (src->value == 0x80000000u && pan_ir_op_infos[I->op].float_srcs &&
+       !src->abs) {
+      src->value = 0;
+      src->neg = !src->neg;
+      return false;
+   }
+   return true;
+}
+
 void
-pan_va_legalize(pan_ir_shader *s, bool fold_fau)
+pan_va_legalize(pan_ir_shader *s, bool fold_fau, struct pan_va_binary *push)
 {
    /* The movs that folding leaves unread go with the other dead code. */
    if (fold_fau && pan_va_fold_fau(s))
       pan_ir_opt_dce(s);
+   /* x + k with k outside the table: iadd_imm carries k itself. */
+   pan_ir_foreach_instr_global(s, blk, I)
+   {
+      if (I->op != PAN_IR_OP_IADD)
+         continue;
+      for (unsigned i = 0; i < 2; ++i) {
+         pan_ir_index k = I->src[i], x = I->src[1 - i];
+         if (k.kind == PAN_IR_IMM && pan_va_lut_index(k.value) < 0 &&
+             x.kind != PAN_IR_IMM) {
+            I->op = PAN_IR_OP_IADD_IMM;
+            I->imm = k.value;
+            I->src[0] = x;
+            I->nr_srcs = 1;
+            break;
+         }
+      }
+   }
+   if (push && fold_fau)
+      pan_va_push_constants(s, push);
    pan_ir_foreach_block(s, blk)
    {
       pan_ir_foreach_instr(blk, I)
       {
-         /* x + k with k outside the table: iadd_imm carries k itself. */
-         if (I->op == PAN_IR_OP_IADD) {
-            for (unsigned i = 0; i < 2; ++i) {
-               pan_ir_index k = I->src[i], x = I->src[1 - i];
-               if (k.kind == PAN_IR_IMM && pan_va_lut_index(k.value) < 0 &&
-                   x.kind != PAN_IR_IMM) {
-                  I->op = PAN_IR_OP_IADD_IMM;
-                  I->imm = k.value;
-                  I->src[0] = x;
-                  I->nr_srcs = 1;
-                  break;
-               }
-            }
-         }
          for (unsigned i = 0; i < I->nr_srcs; ++i) {
             pan_ir_index *src = &I->src[i];
-            if (src->kind != PAN_IR_IMM || pan_va_lut_index(src->value) >= 0 ||
-                (src->value < 32 && pan_va_src_is_byte(I, i)))
+            if (!pan_va_imm_needs_word(I, i))
                continue;
-            unsigned entry, half;
-            bool neg;
-            if (pan_va_src_widens_half(I, i) &&
-                pan_va_lut_half(src->value, &entry, &half, &neg))
-               continue;
-            /* A float -0 is the table's 0 negated. */
-            if (src->value == 0x80000000u &&
-                pan_ir_op_infos[I->op].float_srcs && !src->abs) {
-               src->value = 0;
-               src->neg = !src->neg;
-               continue;
-            }
             pan_ir_builder b = pan_ir_builder_before(s, blk, I);
             pan_ir_index v = pan_ir_iadd_imm(&b, src->value, pan_ir_imm(0));
             v.neg = src->neg;

@@ -164,6 +164,9 @@ push_words(struct panfrost_context *ctx, enum pipe_shader_type stage,
       case PAN_VA_PUSH_TEXTURE_SIZE:
          words[i] = texture_size(ctx->state.views[stage][w->ubo], c);
          break;
+      case PAN_VA_PUSH_CONSTANT:
+         words[i] = w->offset_B;
+         break;
       default: {
          const struct pipe_constant_buffer *cb =
             &ctx->state.cbufs[stage][w->ubo];

@@ -22,6 +22,7 @@
 #include "pan_compile.h"
 #include "pan_sim_va.h"
 #include "util/pan_test_util.h"
+#include "util/u_math.h"
 
 #define PAN_VA_TEST_MEM_SIZE 1024
 #include "pan_va_test_sim.h"
@@ -297,6 +298,58 @@ test_ff_varyings(void)
                  15);
    PAN_EXPECT_EQ(pan_va_varying_slots(BITFIELD64_BIT(VARYING_SLOT_POS)), 0);
    ralloc_free(ctx);
+}
+
+/* Constants outside the hardware table are pushed words in graphics
+ * stages, read in place (no iadd_imm); two of one instruction share a
+ * 64-bit pair, and an instruction reading a uniform already keeps its
+ * constant in a register. */
+static void
+test_pushed_constants(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "k");
+   nir_variable *v0 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                             VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              FRAG_RESULT_DATA0, 0, "c");
+   nir_ssa_def *x = nir_load_var(&b, v0);
+   nir_ssa_def *u = nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0),
+                                 nir_imm_int(&b, 4), .align_mul = 4,
+                                 .range = ~0);
+   nir_ssa_def *c[4] = {
+      nir_fmul_imm(&b, nir_channel(&b, x, 0), 0.1234f),
+      nir_ffma(&b, nir_channel(&b, x, 1), nir_imm_float(&b, 0.1234f),
+               nir_imm_float(&b, 0.777f)),
+      nir_ffma(&b, nir_channel(&b, x, 2), u, nir_imm_float(&b, 0.555f)),
+      nir_channel(&b, x, 3),
+   };
+   nir_store_var(&b, out, nir_vec(&b, c, 4), 0xf);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+   int w1234 = -1, w777 = -1;
+   for (unsigned i = 0; i < bin.nr_push; ++i) {
+      if (bin.push[i].source != PAN_VA_PUSH_CONSTANT)
+         continue;
+      if (bin.push[i].offset_B == fui(0.1234f))
+         w1234 = i;
+      if (bin.push[i].offset_B == fui(0.777f))
+         w777 = i;
+      PAN_EXPECT(bin.push[i].offset_B != fui(0.555f));
+   }
+   PAN_EXPECT(w1234 >= 0 && w777 >= 0 && w1234 / 2 == w777 / 2);
+   /* Only the constant beside the uniform is materialized. */
+   unsigned materialized = 0;
+   for (unsigned i = 0; i < nr; ++i)
+      materialized += !strncmp(l[i], "iadd_imm.i32", 12) &&
+                      !strstr(l[i], "r48");
+   PAN_EXPECT_EQ(materialized, 1);
+   if (pan_test_failures)
+      dump(l, nr);
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
 }
 
 /* Fragment shader: smooth VAR0 plus flat VAR2, to render target 0. */
@@ -665,10 +718,12 @@ test_dynamic_ubo(void)
       PAN_EXPECT_STR_HAS(l[ld], ".wait0");
       PAN_EXPECT_STR_HAS(l[ld], ":4}");
    }
-   /* UBO 2 is a table constant (the LUT has no plain 2: a register is
-    * fine too), never pushed: the only pushed word is k. */
-   PAN_EXPECT(bin.nr_push == 1 && bin.push[0].ubo == 0 &&
-              bin.push[0].offset_B == 0);
+   /* The only pushed UBO word is k; the UBO index 2 (the LUT has no
+    * plain 2) may be a pushed constant. */
+   PAN_EXPECT(bin.nr_push >= 1 && bin.push[0].source == PAN_VA_PUSH_UBO &&
+              bin.push[0].ubo == 0 && bin.push[0].offset_B == 0);
+   for (unsigned i = 1; i < bin.nr_push; ++i)
+      PAN_EXPECT(bin.push[i].source == PAN_VA_PUSH_CONSTANT);
    if (pan_test_failures)
       dump(l, nr);
    ralloc_free(ctx);
@@ -688,7 +743,10 @@ run_fragment(nir_shader *s, uint32_t uniform, struct pan_sim_va_warp *w)
       pan_test_fail("%s: %s", s->info.name, err);
    } else {
       static struct mem m;
-      struct pan_sim_va_config cfg = sim_config(&bin, &m, &uniform, 1);
+      uint32_t u[PAN_VA_MAX_PUSH_WORDS] = { uniform };
+      fill_push_constants(&bin, u, ARRAY_SIZE(u));
+      struct pan_sim_va_config cfg =
+         sim_config(&bin, &m, u, MAX2(bin.nr_push, 1));
       ok = pan_sim_va_run(w, &cfg) == PAN_SIM_VA_DONE;
       PAN_CHECK(ok, "%s: %s", s->info.name, w->fault);
    }
@@ -970,6 +1028,7 @@ main(void)
    PAN_RUN_CASE(test_vertex_position);
    PAN_RUN_CASE(test_vertex_varying);
    PAN_RUN_CASE(test_ff_varyings);
+   PAN_RUN_CASE(test_pushed_constants);
    PAN_RUN_CASE(test_fragment);
    PAN_RUN_CASE(test_two_targets);
    PAN_RUN_CASE(test_depth_output);

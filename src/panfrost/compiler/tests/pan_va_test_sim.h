@@ -62,6 +62,17 @@ sim_config(const struct pan_va_binary *bin, struct mem *m, const uint32_t *u,
    };
 }
 
+/* The words the driver pushes for the compiler's constants
+ * (PAN_VA_PUSH_CONSTANT) into u, of n words. */
+static inline void
+fill_push_constants(const struct pan_va_binary *bin, uint32_t *u, unsigned n)
+{
+   for (unsigned i = 0; i < bin->nr_push && i < n; ++i) {
+      if (bin->push[i].source == PAN_VA_PUSH_CONSTANT)
+         u[i] = bin->push[i].offset_B;
+   }
+}
+
 /* A full warp whose lane l is global invocation (l, 0, 0): register r60,
  * the compute ABI. */
 static inline void

@@ -115,7 +115,7 @@ constant_in(char **l, unsigned before, unsigned reg)
 }
 
 static void check_cube_sequence(const struct tex_case *c, char **l,
-                                unsigned at);
+                                unsigned at, const struct pan_va_binary *bin);
 
 static void
 run_case(const struct tex_case *c)
@@ -178,7 +178,7 @@ run_case(const struct tex_case *c)
       }
       PAN_EXPECT(found);
    }
-   check_cube_sequence(c, l, (unsigned)at);
+   check_cube_sequence(c, l, (unsigned)at, &bin);
    if (pan_test_failures) {
       for (unsigned i = 0; i < bin.nr_words; ++i)
          fprintf(stderr, "   %s\n", l[i]);
@@ -361,7 +361,8 @@ count_lines(char **l, unsigned before, const char *prefix)
 /* A cube map's coordinates are the face selection, both numerators, one
  * reciprocal, two clamped fmas and the mux keeping S's low 29 bits. */
 static void
-check_cube_sequence(const struct tex_case *c, char **l, unsigned at)
+check_cube_sequence(const struct tex_case *c, char **l, unsigned at,
+                    const struct pan_va_binary *bin)
 {
    if (c->dim != GLSL_SAMPLER_DIM_CUBE)
       return;
@@ -372,11 +373,19 @@ check_cube_sequence(const struct tex_case *c, char **l, unsigned at)
    PAN_EXPECT_EQ(count_lines(l, at, "frcp.f32 "), 1);
    PAN_EXPECT_EQ(count_lines(l, at, "fma.f32.clamp_0_1 "), 2);
    PAN_EXPECT_EQ(count_lines(l, at, "mux.i32.bit "), 1);
+   /* The mask is materialized or a pushed constant the mux reads. */
    bool mask = false;
    for (unsigned i = 0; i < at; ++i) {
       const char *k = strstr(l[i], "constant:");
+      const char *u = strstr(l[i], ", u");
       mask |= !strncmp(l[i], "iadd_imm", 8) && k &&
               strtoll(k + 9, NULL, 0) == 0x1fffffff;
+      if (!strncmp(l[i], "mux.i32.bit ", 12) && u) {
+         unsigned w = (unsigned)atoi(u + 3);
+         mask |= w < bin->nr_push &&
+                 bin->push[w].source == PAN_VA_PUSH_CONSTANT &&
+                 bin->push[w].offset_B == 0x1fffffff;
+      }
    }
    PAN_EXPECT(mask);
 }
@@ -431,6 +440,8 @@ test_gradients(void)
    bool sizes[2] = { false, false };
    for (unsigned i = 0; i < bin.nr_push; ++i) {
       const struct pan_va_push_word *w = &bin.push[i];
+      if (w->source == PAN_VA_PUSH_CONSTANT)
+         continue;
       PAN_EXPECT(w->source == PAN_VA_PUSH_TEXTURE_SIZE);
       PAN_EXPECT(w->ubo == 3 && w->offset_B < 8);
       if (w->offset_B < 8)
