@@ -159,8 +159,9 @@ struct pan_sim_tri {
 bool pan_sim_tri_setup(const struct pan_sim_prim *p, struct pan_sim_tri *t,
                        bool *ccw);
 
-/* Whether the centre of pixel (x, y) is covered (top-left fill rule);
- * then the screen-space barycentrics in b. */
+/* Whether the centre of pixel (x, y) is covered (top-left fill rule).
+ * The screen-space barycentrics go to b either way (outside the triangle
+ * they extrapolate its plane, what helper lanes interpolate). */
 bool pan_sim_tri_covers(const struct pan_sim_tri *t, int x, int y, double b[3]);
 
 /* Points: the square of side `size` around (px, py), left and top edges

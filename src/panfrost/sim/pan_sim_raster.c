@@ -205,15 +205,14 @@ pan_sim_tri_covers(const struct pan_sim_tri *t, int x, int y, double b[3])
    int64_t px = (int64_t)x * ONE + ONE / 2, py = (int64_t)y * ONE + ONE / 2;
    static const unsigned ea[3] = { 1, 2, 0 }, eb[3] = { 2, 0, 1 };
    int64_t e[3];
+   bool in = true;
 
    for (unsigned i = 0; i < 3; ++i) {
       e[i] = edge(t, ea[i], eb[i], px, py) * t->sign;
-      if (e[i] < 0 || (e[i] == 0 && !owns(t, ea[i], eb[i])))
-         return false;
-   }
-   for (unsigned i = 0; i < 3; ++i)
+      in &= e[i] > 0 || (e[i] == 0 && owns(t, ea[i], eb[i]));
       b[i] = (double)e[i] / (double)t->area2;
-   return true;
+   }
+   return in;
 }
 
 /* ---- points ---- */

@@ -822,22 +822,25 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
    ln->covered = false;
    ln->stencil_op = MALI_STENCIL_OP_KEEP;
    memset(ln->b, 0, sizeof(ln->b));
-   ln->b[0] = 1.0; /* helpers interpolate something finite */
+   ln->b[0] = 1.0;
+   /* Helper lanes of a triangle interpolate its plane extrapolated, so
+    * that derivatives across its edges are those of the plane. */
+   bool point = r->prim->point_size > 0;
+   bool in_tri = !point && pan_sim_tri_covers(t, x, y, ln->b);
    if (x < r->clip_x0 || x > r->clip_x1 || y < r->clip_y0 || y > r->clip_y1)
       return;
-   double b[3] = { 1, 0, 0 };
+   const double *b = ln->b;
    float z;
-   if (r->prim->point_size > 0) {
+   if (point) {
       const struct pan_sim_vtx *v = &r->prim->v[0];
       if (!pan_sim_point_covers(v->x, v->y, r->prim->point_size, x, y))
          return;
       z = v->z;
    } else {
-      if (!pan_sim_tri_covers(t, x, y, b))
+      if (!in_tri)
          return;
       z = (float)(b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2]);
    }
-   memcpy(ln->b, b, sizeof(b));
    if (z < r->st.min_z) {
       if (r->rec->low_depth_cull)
          return;
