@@ -34,6 +34,7 @@ from run_oracle import split_shader_test  # noqa: E402
 
 LINE = re.compile(r'SHADER-DB: (\S+) shader: (\d+) inst')
 TUPLES = re.compile(r'(\d+) tuples, (\d+) clauses')
+CYCLES = re.compile(r'([\d.]+) cycles,.* (\d+) threads')
 SPILLS = re.compile(r'(\d+):(\d+) spills:fills')
 REFUSED = re.compile(r'PAN-DB-REFUSED: (\S+): (.*)')
 G57 = '0x9093'
@@ -49,15 +50,19 @@ def reason_key(msg):
 
 
 def figures(text, match):
-    """(stage, instructions, tuples, clauses) of each shader-db line."""
+    """(stage, instructions, tuples, clauses, cycles, threads) of each
+    shader-db line."""
     out = []
     for line in text.splitlines():
         m = match(line)
         if m:
             t = TUPLES.search(line)
+            c = CYCLES.search(line)
             out.append((m.group(1), int(m.group(2)),
                         int(t.group(1)) if t else 0,
-                        int(t.group(2)) if t else 0))
+                        int(t.group(2)) if t else 0,
+                        float(c.group(1)) if c else 0.0,
+                        int(c.group(2)) if c else 0))
     return out
 
 
@@ -168,7 +173,7 @@ def main():
         shape = [[0, 0], [0, 0]]  # tuples, clauses: ours, stock
         for r in both:
             for k in (1, 2):
-                for st, n, t, c in r[k]:
+                for st, n, t, c, _, _ in r[k]:
                     per[st][k - 1] += n
                     shape[0][k - 1] += t
                     shape[1][k - 1] += c
@@ -179,6 +184,16 @@ def main():
         for st in sorted(per):
             o, s = per[st]
             print(f'  {st:24} ours {o:7}  stock {s:7}')
+        if args.gpu == 'G57':
+            # Valhall: the cycle estimates, and the shaders that run fewer
+            # threads than stock's (more than 32 registers).
+            co = sum(f[4] for r in both for f in r[1])
+            cs = sum(f[4] for r in both for f in r[2])
+            fewer = sum(1 for r in both if len(r[1]) == len(r[2])
+                        for a, b in zip(r[1], r[2]) if a[5] < b[5])
+            print(f'cycles on the common set: ours {co:.1f}, stock {cs:.1f}'
+                  + (f' ({100.0 * (co - cs) / cs:+.1f}%)' if cs else ''))
+            print(f'shaders of ours with fewer threads than stock: {fewer}')
         if args.gpu == 'G52':
             for name, (o, s) in zip(('tuples', 'clauses'), shape):
                 print(f'{name} on the common set: ours {o}, stock {s}'
