@@ -206,7 +206,7 @@ assemble(struct tiler_run *t, uint32_t instance)
 {
    const uint32_t count = (uint32_t)t->prim.index_count;
    const bool first = t->first_provoking;
-   uint32_t run[3], n = 0, fan0 = 0, in_run = 0;
+   uint32_t run[3], n = 0, fan0 = 0, in_run = 0, q[4];
 
    for (uint32_t i = 0; i < count; ++i) {
       bool restart;
@@ -247,6 +247,31 @@ assemble(struct tiler_run *t, uint32_t instance)
          } else if (!emit_triangle(t, run, first ? 0 : 2)) {
             return false;
          }
+         break;
+      case MALI_DRAW_MODE_QUADS:
+#if PAN_ARCH <= 6
+      case MALI_DRAW_MODE_QUAD_STRIP:
+#endif
+         /* A quad is two triangles sharing its provoking vertex (the
+          * first or last of the quad), in the quad's winding.  A strip's
+          * quad k is (2k, 2k + 1, 2k + 3, 2k + 2). */
+         q[k % 4] = v;
+         if (t->prim.draw_mode == MALI_DRAW_MODE_QUADS ? k % 4 != 3
+                                                       : k < 3 || k % 2 == 0)
+            continue;
+         uint32_t quad[4] = { q[0], q[1], q[2], q[3] };
+         if (t->prim.draw_mode != MALI_DRAW_MODE_QUADS) {
+            quad[0] = q[(k - 3) % 4], quad[1] = q[(k - 2) % 4];
+            quad[2] = q[k % 4], quad[3] = q[(k - 1) % 4];
+         }
+         /* Rotated so that the provoking vertex comes first in both. */
+         unsigned p = first ? 0 : 3;
+         tri[0] = quad[p], tri[1] = quad[(p + 1) % 4], tri[2] = quad[(p + 2) % 4];
+         if (!emit_triangle(t, tri, 0))
+            return false;
+         tri[0] = quad[p], tri[1] = quad[(p + 2) % 4], tri[2] = quad[(p + 3) % 4];
+         if (!emit_triangle(t, tri, 0))
+            return false;
          break;
       default: /* fan */
          if (k == 0) {
@@ -298,6 +323,10 @@ tile(struct pan_sim_ctx *ctx, uint64_t job_va, struct tile_in *in)
    case MALI_DRAW_MODE_TRIANGLES:
    case MALI_DRAW_MODE_TRIANGLE_STRIP:
    case MALI_DRAW_MODE_TRIANGLE_FAN:
+   case MALI_DRAW_MODE_QUADS:
+#if PAN_ARCH <= 6
+   case MALI_DRAW_MODE_QUAD_STRIP:
+#endif
       break;
    default: {
       const char *name = PAN_GENX(draw_mode_name)(prim.draw_mode);

@@ -847,11 +847,13 @@ test_coverage(void)
    PAN_EXPECT_EQ(f.rt[25 * W + 3], 0x11223344u);
 }
 
-/* A strip of two triangles sharing a diagonal through pixel centres,
- * blended additively: every pixel of the square is drawn exactly once. */
+/* A strip of two triangles sharing a diagonal through pixel centres (or
+ * the same square as one quad, vertices 0 1 3 2), blended additively:
+ * every pixel of the square is drawn exactly once. */
 static void
-test_shared_edge(void)
+shared_edge(bool quad)
 {
+   static const uint16_t quad_order[4] = { 0, 1, 3, 2 };
    const float pos[4][4] = {
       { NX(4.5f), NY(4.5f), 0, 1 },
       { NX(28.5f), NY(4.5f), 0, 1 },
@@ -859,12 +861,14 @@ test_shared_edge(void)
       { NX(28.5f), NY(28.5f), 0, 1 },
    };
    struct draw d = {
-      .mode = MALI_DRAW_MODE_TRIANGLE_STRIP,
+      .mode = quad ? MALI_DRAW_MODE_QUADS : MALI_DRAW_MODE_TRIANGLE_STRIP,
       .nr = 4,
       .pos = pos,
       .col = zero_col,
       .color = { 0.25f, 0.25f, 0.25f, 0.25f },
       .blend = BLEND_ADD,
+      .indices = quad ? quad_order : NULL,
+      .nr_indices = quad ? 4 : 0,
    };
    struct frame f;
 
@@ -887,6 +891,18 @@ test_shared_edge(void)
    PAN_EXPECT_EQ(ref_twice, 0);
    PAN_CHECK(bad == 0, "%u pixels drawn twice, never or outside", bad);
    PAN_EXPECT_EQ(once, 24 * 24);
+}
+
+static void
+test_shared_edge(void)
+{
+   shared_edge(false);
+}
+
+static void
+test_quad(void)
+{
+   shared_edge(true);
 }
 
 /* Perspective-correct interpolation of a colour varying (w = 1, 2, 4),
@@ -1392,6 +1408,7 @@ main(void)
 #else
    PAN_RUN_CASE(test_coverage);
    PAN_RUN_CASE(test_shared_edge);
+   PAN_RUN_CASE(test_quad);
    PAN_RUN_CASE(test_varyings);
    PAN_RUN_CASE(test_three_varyings);
    PAN_RUN_CASE(test_depth);
