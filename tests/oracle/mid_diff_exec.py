@@ -114,6 +114,23 @@ def compare(st, ours, fp16):
     return None
 
 
+def is_lowp(src):
+    """Whether a stage's precision qualifiers lower precision: only in GLSL
+    ES (desktop GLSL ignores them, e.g. under #ifdef GL_ES)."""
+    return bool(re.search(r'^\s*#\s*version\s+(100|\d+\s+es)\b', src,
+                          re.M) and re.search(r'\b(mediump|lowp)\b', src))
+
+
+def corpus_files(dirs):
+    """The .shader_test files under the corpus directories, sorted."""
+    files = []
+    for d in dirs:
+        for root, _, names in os.walk(d):
+            files += [os.path.join(root, n) for n in names
+                      if n.endswith('.shader_test')]
+    return sorted(files)
+
+
 def run_program(args, path, work):
     """(kind, detail) per stage: kind agree/agree16/differ/skip."""
     sources, reason = split_shader_test(path)
@@ -143,12 +160,7 @@ def run_program(args, path, work):
     except subprocess.TimeoutExpired:
         return path, [('skip', 'compiler timed out')]
 
-    # Precision qualifiers only lower precision in GLSL ES (desktop GLSL
-    # ignores them, e.g. under #ifdef GL_ES).
-    precision = {ext: bool(re.search(r'^\s*#\s*version\s+(100|\d+\s+es)\b',
-                                     src, re.M) and
-                           re.search(r'\b(mediump|lowp)\b', src))
-                 for ext, src in sources}
+    precision = {ext: is_lowp(src) for ext, src in sources}
     res = []
     for b in sorted(os.listdir(work + '/st')):
         stage = b[:2]
@@ -198,12 +210,7 @@ def main():
         print('\n'.join(args.missing))
         return 1
 
-    files = []
-    for d in args.corpus:
-        for root, _, names in os.walk(d):
-            files += [os.path.join(root, n) for n in names
-                      if n.endswith('.shader_test')]
-    files.sort()
+    files = corpus_files(args.corpus)
 
     totals = collections.Counter()
     skips = collections.Counter()

@@ -12,7 +12,13 @@
  *
  *   stock-bifrost-compiler compile --out=DIR --gpu=ID[,ID...] FILES...
  *      FILES are GLSL sources named *.vert, *.frag or *.comp forming one
- *      program; writes DIR/<stage>-<id in hex>.bin per stage and GPU.
+ *      program; writes DIR/<stage>-<id in hex>.bin per stage and GPU and,
+ *      for Bifrost/Valhall, DIR/<stage>-<id>.info: the driver interface the
+ *      binary expects (for va_diff_exec.py), one item a line:
+ *         sysval_ubo N        the UBO index holding the system values
+ *         sysval I TYPE ID    system value I (16 bytes at I * 16 there)
+ *         push I UBO OFFSET   FAU uniform word I is that UBO's word
+ *         secondary OFFSET    byte offset of the IDVS varying variant
  *   stock-bifrost-compiler disasm --gpu=ID FILE.bin
  *      prints the stock disassembly of a binary.
  *
@@ -83,6 +89,34 @@ write_file(const char *path, const void *data, size_t size)
    return 0;
 }
 
+#ifndef ORACLE_MIDGARD
+/* The .info file of a stage (see the top of the file). */
+static int
+write_info(const char *out, gl_shader_stage s, unsigned gpu,
+           unsigned sysval_ubo, const struct pan_shader_info *info)
+{
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/%s-%04x.info", out, stage_tag(s), gpu);
+   FILE *fp = fopen(path, "w");
+   if (!fp) {
+      fprintf(stderr, "cannot write %s\n", path);
+      return 4;
+   }
+   fprintf(fp, "sysval_ubo %u\n", sysval_ubo);
+   for (unsigned i = 0; i < info->sysvals.sysval_count; i++)
+      fprintf(fp, "sysval %u %u %u\n", i,
+              PAN_SYSVAL_TYPE(info->sysvals.sysvals[i]),
+              PAN_SYSVAL_ID(info->sysvals.sysvals[i]));
+   for (unsigned i = 0; i < info->push.count; i++)
+      fprintf(fp, "push %u %u %u\n", i, info->push.words[i].ubo,
+              info->push.words[i].offset);
+   if (s == MESA_SHADER_VERTEX && info->vs.secondary_enable)
+      fprintf(fp, "secondary %u\n", info->vs.secondary_offset);
+   fclose(fp);
+   return 0;
+}
+#endif
+
 struct compile_state {
    const char *out;
    const unsigned *gpus;
@@ -124,6 +158,10 @@ compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
                c->gpus[g]);
       c->ret = write_file(path, binary.data, binary.size);
       util_dynarray_fini(&binary);
+#ifndef ORACLE_MIDGARD
+      if (!c->ret)
+         c->ret = write_info(c->out, s, c->gpus[g], nir->info.num_ubos, &info);
+#endif
    }
    return !c->ret;
 }

@@ -30,6 +30,11 @@
  * cycle, one message per cycle for each of texture, varying and
  * load/store; see docs/drivers/panfrost/compiler.rst).
  *
+ * --out=DIR (G57) also writes each program to DIR/<tag>.bin and its push
+ * table to DIR/<tag>.push ("push I SOURCE UBO OFFSET_B" per uniform word,
+ * SOURCE an enum pan_va_push_source), tag fs, cs, vs (the position
+ * variant) or vv (the varying variant); see tests/oracle/va_diff_exec.py.
+ *
  * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL
  * front end failure, 4 I/O error.  See docs/drivers/panfrost/compiler.rst.
  */
@@ -93,6 +98,39 @@ report(const char *stage, const struct pan_va_binary *bin)
 static int print_level;
 /* --gpu=G52: the Bifrost back end. */
 static bool bifrost;
+/* --out=DIR: where binaries go (NULL: nowhere). */
+static const char *out_dir;
+
+static bool
+write_binary(const char *stage, const struct pan_va_binary *bin)
+{
+   static const struct {
+      const char *stage, *tag;
+   } tags[] = { { "MESA_SHADER_FRAGMENT", "fs" },
+                { "MESA_SHADER_COMPUTE", "cs" },
+                { "MESA_SHADER_POSITION", "vs" },
+                { "MESA_SHADER_VARYING", "vv" } };
+   const char *tag = NULL;
+   for (unsigned i = 0; i < ARRAY_SIZE(tags); i++)
+      tag = !strcmp(stage, tags[i].stage) ? tags[i].tag : tag;
+   if (!tag)
+      return true;
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/%s.bin", out_dir, tag);
+   FILE *fp = fopen(path, "wb");
+   bool ok = fp && fwrite(bin->words, 8, bin->nr_words, fp) == bin->nr_words;
+   if (fp)
+      ok = !fclose(fp) && ok;
+   snprintf(path, sizeof(path), "%s/%s.push", out_dir, tag);
+   fp = ok ? fopen(path, "w") : NULL;
+   for (unsigned i = 0; fp && i < bin->nr_push; i++)
+      fprintf(fp, "push %u %u %u %u\n", i, bin->push[i].source,
+              bin->push[i].ubo, bin->push[i].offset_B);
+   ok = fp && !fclose(fp);
+   if (!ok)
+      fprintf(stderr, "pan-compiler-db: cannot write %s\n", path);
+   return ok;
+}
 
 static void
 report_bi(const char *stage, const struct pan_bi_binary *bin)
@@ -146,7 +184,9 @@ compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
 
    if (ok)
       report(stage, &bin);
-   else
+   if (ok && out_dir && !write_binary(stage, &bin))
+      exit(4);
+   if (!ok)
       printf("PAN-DB-REFUSED: %s: %s\n", stage, err);
    ralloc_free(mem);
    return ok;
@@ -186,8 +226,11 @@ main(int argc, char **argv)
       print_level = (int)level;
       first++;
    }
+   if (argc > first && !strncmp(argv[first], "--out=", 6))
+      out_dir = argv[first++] + 6;
    if (argc <= first || !strncmp(argv[first], "-", 1)) {
       fprintf(stderr, "usage: pan-compiler-db [--gpu=G52] [--print=0|1|2] "
+                      "[--out=DIR] "
                       "FILE.vert|.frag|.comp...\n");
       return 2;
    }

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+# Copyright 2026 The Panfrost fork authors
+# SPDX-License-Identifier: MIT
+"""Differential execution of Valhall binaries: stock compiler against ours.
+
+Every image-free program of the corpus is compiled for G57 (v9) by the
+stock compiler (stock-bifrost-compiler, which also writes each binary's
+push table, system values and IDVS secondary offset) and by
+pan-compiler-db --out; each graphics program both compiled (the IDVS
+position variant, the varying variant, the fragment shader) is run by
+va-diff-run (our Valhall interpreter) on the same seeded inputs, each
+binary's uniform words filled through its own layout (va_diff_run.c), and
+the outputs compared:
+  - which lanes discarded;
+  - every colour a BLEND sent (lane, render target; the last one wins);
+  - every word a vertex variant stored in its vertex packet (position,
+    point size, varyings; lane, sub-slot, byte); a word stored by one
+    binary only is a difference;
+integers bit-exactly, floats within ULP_BOUND units in the last place (or
+ABS_BOUND absolutely, for results of cancellation); stages whose GLSL ES
+source declares mediump/lowp (both front ends lower precision; stock also
+loads such varyings and writes such colours in binary16) or a binary16
+colour within FP16_BOUND relative (counted apart).  A stored word is an
+integer unless both sides are normal binary32 numbers (or a zero against
+a float within ABS_BOUND), so small integers, which look like denormals,
+compare exactly.
+
+Prints programs compared / agreeing / differing, the differences grouped
+by reason (numbers blanked) with each program's first difference, and the
+reasons stages were not compared.  Fails below --floor agreeing programs.
+--subset=K runs every K-th program of the corpus (for CI).
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mid_diff_exec import (ABS_BOUND, FP16_BOUND, IMAGE, SEEDS, ULP_BOUND,  # noqa: E402
+                           corpus_files, f32, float_close, is_lowp)
+from run_oracle import split_shader_test  # noqa: E402
+
+GPU = '9093'
+# Fixed-function varyings: stock (fixed_varying_mask 0 here) packs them
+# from byte 0 over the generic ones, ours gives them slots from 15 down;
+# both consistent between their own stages, not comparable.
+FIXED_VARYING = re.compile(r'\bgl_(TexCoord|FrontColor|BackColor|'
+                           r'FrontSecondaryColor|BackSecondaryColor|Color|'
+                           r'SecondaryColor|FogFragCoord)\b')
+INT_FORMATS = ('s32', 'u32', 's16', 'u16')
+
+
+def parse(text):
+    out = {'status': None, 'discarded': '0', 'colour': {}, 'out': {}}
+    for ln in text.splitlines():
+        w = ln.split()
+        if not w:
+            continue
+        if w[0] == 'status':
+            out['status'] = ' '.join(w[1:])
+        elif w[0] == 'discarded':
+            out['discarded'] = w[1]
+        elif w[0] == 'out':
+            out['out'][tuple(int(x) for x in w[1:4])] = int(w[4], 16)
+        elif w[0] == 'colour':
+            out['colour'][(int(w[1]), int(w[2]))] = (
+                w[3], [int(x, 16) for x in w[4:8]])
+    return out
+
+
+SWIZZLE = {'x': 0, 'y': 1, 'z': 2, 'w': 3, 'r': 0, 'g': 1, 'b': 2, 'a': 3}
+
+
+def unwritten_components(src):
+    """Colour components a fragment source leaves undefined: those of an
+    output it only assigns through swizzles (e.g. only .rgb), never
+    whole.  GLSL leaves them undefined; the compilers disagree there."""
+    names = set(re.findall(r'\bout\s+(?:\w+\s+)?vec4\s+(\w+)', src))
+    names |= set(re.findall(r'\bfragdata\(\s*\d+\s*,\s*(\w+)', src))
+    names |= {'gl_FragColor'}
+    undefined = set()
+    for n in names:
+        if re.search(r'\b%s\s*(\[[^]]*\]\s*)?=[^=]' % n, src):
+            continue
+        swz = re.findall(r'\b%s\.([rgbaxyzw]+)\s*=[^=]' % n, src)
+        if swz:
+            written = {SWIZZLE[c] for w in swz for c in w}
+            undefined |= set(range(4)) - written
+    return undefined
+
+
+def normal(bits):
+    return 0 < (bits >> 23) & 0xff < 0xff
+
+
+def word_close(a, b, fp16):
+    """A stored word of unknown type: see the module docstring."""
+    if a == b:
+        return True
+    if normal(a) and normal(b):
+        return float_close(a, b, fp16)
+    for x, y in ((a, b), (b, a)):
+        if x & 0x7fffffff == 0 and normal(y) and abs(f32(y)) <= ABS_BOUND:
+            return True
+    return False
+
+
+SUB = {0: 'position', 4: 'point size'}
+
+
+def compare(st, ours, fp16, undefined=()):
+    """None when the outputs agree, else the first difference; colour
+    components in `undefined` are not compared."""
+    if st['discarded'] != ours['discarded']:
+        return 'discarded lanes: stock %s, ours %s' % (st['discarded'],
+                                                       ours['discarded'])
+    for key in sorted(set(st['colour']) | set(ours['colour'])):
+        if key not in st['colour'] or key not in ours['colour']:
+            return 'colour of target %d only written by %s' % (
+                key[1], 'stock' if key in st['colour'] else 'ours')
+        (fs, a), (fo, b) = st['colour'][key], ours['colour'][key]
+        exact = fs in INT_FORMATS and fo in INT_FORMATS
+        half = fp16 or 'f16' in (fs, fo)
+        for c in range(4):
+            if c in undefined:
+                continue
+            if not (a[c] == b[c] if exact else
+                    float_close(a[c], b[c], half)):
+                return ('colour target %d .%s (lane %d): stock %s %g '
+                        '(0x%08x), ours %s %g (0x%08x)' % (
+                            key[1], 'xyzw'[c], key[0], fs, f32(a[c]), a[c],
+                            fo, f32(b[c]), b[c]))
+    for key in sorted(set(st['out']) | set(ours['out'])):
+        lane, sub, byte = key
+        what = SUB.get(sub, 'sub-slot %d' % sub) if sub else \
+            ('position' if args_stage[0] == 'vs' else 'varying')
+        if key not in st['out'] or key not in ours['out']:
+            return '%s byte %d only stored by %s' % (
+                what, byte, 'stock' if key in st['out'] else 'ours')
+        a, b = st['out'][key], ours['out'][key]
+        if not word_close(a, b, fp16):
+            return '%s byte %d (lane %d): stock %g (0x%08x), ours %g ' \
+                '(0x%08x)' % (what, byte, lane, f32(a), a, f32(b), b)
+    return None
+
+
+# The stage being compared, for the wording of vertex outputs.
+args_stage = ['vs']
+
+
+def run(runner, seed, stage, binary, layout):
+    cmd = [runner, '--seed=%d' % seed, '--stage=' + stage, binary]
+    if os.path.exists(layout):
+        cmd.insert(3, '--layout=' + layout)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return parse(p.stdout)
+
+
+def compare_stage(args, work, stage, stock_bin, stock_info, ours_tag, fp16,
+                  undefined):
+    """(kind, detail): kind agree/agree16/differ/skip."""
+    verdict = ('agree16' if fp16 else 'agree', stage)
+    for seed in SEEDS:
+        st = run(args.runner, seed, stage, stock_bin, stock_info)
+        ours = run(args.runner, seed, stage, '%s/ours/%s.bin' % (work, ours_tag),
+                   '%s/ours/%s.push' % (work, ours_tag))
+        if not st['status'] or not st['status'].startswith('done'):
+            why = re.sub(r'instruction \d+: |lane \d+: ', '',
+                         st['status'] or 'no output')
+            why = re.sub(r'0x[0-9a-f]+|\d+', 'N', why)
+            return ('skip', 'stock binary not runnable: ' + why[:80])
+        if not ours['status'] or not ours['status'].startswith('done'):
+            return ('differ', '%s seed %d: ours faulted: %s' % (
+                stage, seed, ours['status']))
+        args_stage[0] = stage
+        d = compare(st, ours, fp16, undefined)
+        if d:
+            return ('differ', '%s seed %d: %s' % (stage, seed, d))
+    return verdict
+
+
+def run_program(args, path, work):
+    sources, reason = split_shader_test(path)
+    if sources is None:
+        return path, [('skip', reason)]
+    if any(IMAGE.search(src) for _, src in sources):
+        return path, [('skip', 'uses images')]
+    os.makedirs(work + '/st', exist_ok=True)
+    os.makedirs(work + '/ours', exist_ok=True)
+    names = []
+    for i, (ext, src) in enumerate(sources):
+        name = os.path.join(work, '%d.%s' % (i, ext))
+        with open(name, 'w') as f:
+            f.write(src)
+        names.append(name)
+    try:
+        p = subprocess.run([args.stock, 'compile', '--out=' + work + '/st',
+                            '--gpu=0x' + GPU] + names,
+                           capture_output=True, timeout=120)
+        if p.returncode:
+            return path, [('skip', 'stock compiler refused')]
+        subprocess.run([args.ours, '--out=' + work + '/ours'] + names,
+                       capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return path, [('skip', 'compiler timed out')]
+
+    precision = {ext: is_lowp(src) for ext, src in sources}
+    fixed = any(FIXED_VARYING.search(src) for _, src in sources)
+    res = []
+    st = work + '/st/%s-' + GPU
+    for stage, stock, tag, ext in (('vs', 'vs', 'vs', 'vert'),
+                                   ('vv', 'vs', 'vv', 'vert'),
+                                   ('fs', 'fs', 'fs', 'frag')):
+        if not os.path.exists(st % stock + '.bin'):
+            continue
+        if not os.path.exists('%s/ours/%s.bin' % (work, tag)):
+            res.append(('skip', 'our compiler refused'))
+            continue
+        if fixed and stage != 'vs':
+            res.append(('skip', 'fixed-function varyings (slot ABIs differ)'))
+            continue
+        info = st % stock + '.info'
+        if stage == 'vv':
+            with open(info) as f:
+                if 'secondary' not in f.read():
+                    res.append(('skip', 'stock has no varying variant'))
+                    continue
+        undefined = set()
+        if stage == 'fs':
+            undefined = unwritten_components(
+                '\n'.join(src for e, src in sources if e == 'frag'))
+        res.append(compare_stage(args, work, stage, st % stock + '.bin',
+                                 info, tag, precision.get(ext, False),
+                                 undefined))
+    if os.path.exists(st % 'cs' + '.bin'):
+        res.append(('skip', 'compute shader (not run here)'))
+    return path, res or [('skip', 'no stage compiled by both')]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--stock', required=True)
+    ap.add_argument('--ours', required=True)
+    ap.add_argument('--runner', required=True)
+    ap.add_argument('--floor', type=int, default=0)
+    ap.add_argument('--subset', type=int, default=1)
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
+    ap.add_argument('--missing', action='append', default=[])
+    ap.add_argument('corpus', nargs='+')
+    args = ap.parse_args()
+    if args.missing:
+        print('\n'.join(args.missing))
+        return 1
+    files = corpus_files(args.corpus)[::args.subset]
+
+    totals = collections.Counter()
+    skips = collections.Counter()
+    reasons = collections.defaultdict(list)
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        futs = [ex.submit(run_program, args, f, '%s/%d' % (tmp, i))
+                for i, f in enumerate(files)]
+        for fut in futs:
+            path, res = fut.result()
+            kinds = [k for k, _ in res]
+            for k, d in res:
+                if k == 'skip':
+                    skips[d] += 1
+                else:
+                    totals['stages ' + (d[:2] if k != 'differ' else
+                                        'differing')] += 1
+            if all(k == 'skip' for k in kinds):
+                continue
+            totals['compared'] += 1
+            if 'differ' in kinds:
+                totals['differ'] += 1
+                d = [d for k, d in res if k == 'differ'][0]
+                why = re.sub(r'seed \d+: ', '', d)
+                why = re.sub(r'\(lane \d+\)|0x[0-9a-f]+|-?\d[\d.e+-]*', 'N',
+                             why.split(': stock')[0].split(' (')[0])
+                reasons[why].append((os.path.relpath(path), d))
+            elif 'agree16' in kinds:
+                totals['agree16'] += 1
+            else:
+                totals['agree'] += 1
+
+    agree = totals['agree'] + totals['agree16']
+    print('GPU 0x%s: %d programs compared, %d agreeing (%d within the fp16 '
+          'bound of mediump/lowp), %d differing' % (
+              GPU, totals['compared'], agree, totals['agree16'],
+              totals['differ']))
+    print('stages agreeing: position %d, varying %d, fragment %d; '
+          'differing %d' % (totals['stages vs'], totals['stages vv'],
+                            totals['stages fs'], totals['stages differing']))
+    for why, progs in sorted(reasons.items(), key=lambda x: -len(x[1])):
+        print('DIFFER (%d) %s' % (len(progs), why))
+        for path, d in progs:
+            print('    %s: %s' % (path, d))
+    print('stages not compared (%d):' % sum(skips.values()))
+    for why, n in skips.most_common(15):
+        print('  %5d  %s' % (n, why))
+    if agree < args.floor:
+        print('FAIL: %d agreeing programs, below the floor of %d' % (
+            agree, args.floor))
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
