@@ -57,8 +57,10 @@ struct item {
    pan_ir_block *target;
 };
 
+/* u[0] the FMA instruction, u[1] the ADD one; an unused unit is a NOP. */
 struct tuple {
-   struct item it;
+   struct item u[2];
+   bool used[2];
    int8_t read[3];
    uint8_t fau;
 };
@@ -102,11 +104,17 @@ clause_reset(struct sclause *cl)
    cl->msg = "none";
 }
 
+static bool place_nop(struct ctx *c);
+static bool two_dests(const struct tuple *t);
+
 static void
 close_clause(struct ctx *c)
 {
    if (!c->cur.nr_tuples)
       return;
+   /* The first block can write one result of the last tuple only. */
+   if (two_dests(&c->cur.t[c->cur.nr_tuples - 1]))
+      place_nop(c);
    util_dynarray_append(&c->clauses, struct sclause, c->cur);
    clause_reset(&c->cur);
 }
@@ -177,46 +185,65 @@ prev_tuple(const struct ctx *c)
    return c->cur.nr_tuples ? &c->cur.t[c->cur.nr_tuples - 1] : NULL;
 }
 
-/*
- * Place it as the next tuple of the current clause; false (clause
- * untouched) when its constants do not fit.
- */
-static bool
-try_place(struct ctx *c, const struct item *it)
+/* The unit of t whose result is register r (read as t0/t1 by the next
+ * tuple), or -1. */
+static int
+forwarded(const struct tuple *t, uint32_t r)
 {
-   struct sclause *cl = &c->cur;
-   struct sclause saved = *cl;
-   struct tuple t = { .it = *it, .read = { -1, -1, -1 } };
-   const struct tuple *prev = prev_tuple(c);
-   unsigned sel[4] = { 0 };
+   for (unsigned k = 0; t && k < 2; ++k) {
+      if (t->used[k] && t->u[k].dest == (int)r)
+         return (int)k;
+   }
+   return -1;
+}
 
-   /* FAU: uniforms, or constants. */
+static bool
+two_dests(const struct tuple *t)
+{
+   return t && t->used[0] && t->used[1] && t->u[0].dest >= 0 &&
+          t->u[1].dest >= 0;
+}
+
+static bool
+is_msg(const struct item *it)
+{
+   return it->msg && strcmp(it->msg, "none");
+}
+
+static bool
+reads_fau(const struct item *it)
+{
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      if (it->srcs[i].kind != OPND_REG && it->srcs[i].kind != OPND_ZERO)
+         return true;
+   }
+   return it->fau_only >= 0;
+}
+
+/* The FAU index of it and its FAU source selectors; false (clause
+ * untouched) when its constants do not fit. */
+static bool
+place_fau(struct sclause *cl, const struct item *it, struct tuple *t,
+          unsigned *sel)
+{
    uint32_t cv[2];
    unsigned nc = 0;
-   bool have_fau = it->fau_only >= 0;
-   if (have_fau)
-      t.fau = (uint8_t)it->fau_only;
+   if (it->fau_only >= 0)
+      t->fau = (uint8_t)it->fau_only;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
       const struct opnd *o = &it->srcs[i];
       if (o->kind == OPND_UNIFORM) {
-         t.fau = 0x80 | (o->value / 2);
+         t->fau = 0x80 | (o->value / 2);
          sel[i] = 4 + (o->value & 1);
-         have_fau = true;
       } else if (o->kind == OPND_SPECIAL) {
-         t.fau = (uint8_t)(o->value / 2);
+         t->fau = (uint8_t)(o->value / 2);
          sel[i] = 4 + (o->value & 1);
-         have_fau = true;
       } else if (o->kind == OPND_ZERO) {
          sel[i] = 3;
       } else if (o->kind == OPND_BRANCH) {
-         unsigned s;
-         if (!place_consts(cl, NULL, 0, true, &s, &t.fau)) {
-            *cl = saved;
+         if (!place_consts(cl, NULL, 0, true, &sel[i], &t->fau))
             return false;
-         }
-         sel[i] = s;
          cl->target = it->target;
-         have_fau = true;
       } else if (o->kind == OPND_CONST) {
          bool dup = false;
          for (unsigned k = 0; k < nc; ++k)
@@ -225,43 +252,38 @@ try_place(struct ctx *c, const struct item *it)
             cv[nc++] = o->value;
       }
    }
-   if (nc) {
-      unsigned s[2];
-      assert(!have_fau && nc <= 2);
-      if (!place_consts(cl, cv, nc, false, s, &t.fau)) {
-         *cl = saved;
-         return false;
-      }
-      for (unsigned i = 0; i < it->nr_srcs; ++i) {
-         for (unsigned k = 0; k < nc; ++k) {
-            if (it->srcs[i].kind == OPND_CONST && it->srcs[i].value == cv[k])
-               sel[i] = s[k];
-         }
-      }
-   }
-
-   /* Registers: the previous tuple's result is t0/t1, the others go to
-    * ports, lowest first (port 0 must hold the lower of ports 0/1). */
-   int regs[4];
-   unsigned nr = 0;
+   if (!nc)
+      return true;
+   unsigned s[2];
+   if (!place_consts(cl, cv, nc, false, s, &t->fau))
+      return false;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
-      const struct opnd *o = &it->srcs[i];
-      if (o->kind != OPND_REG)
-         continue;
-      if (prev && prev->it.dest == (int)o->value) {
-         sel[i] = 6 + prev->it.unit;
-         continue;
+      for (unsigned k = 0; k < nc; ++k) {
+         if (it->srcs[i].kind == OPND_CONST && it->srcs[i].value == cv[k])
+            sel[i] = s[k];
       }
-      bool seen = false;
-      for (unsigned k = 0; k < nr; ++k)
-         seen |= regs[k] == (int)o->value;
-      if (!seen)
-         regs[nr++] = (int)o->value;
    }
-   if (nr > 3) {
-      *cl = saved;
-      return fail(c, "%s reads four registers (unsupported on Bifrost)",
-                  bi_ops[it->op].name);
+   return true;
+}
+
+/* Registers the items read through ports (not forwarded from prev),
+ * sorted; returns how many (up to 4 are counted). */
+static unsigned
+port_regs(const struct tuple *prev, const struct item *const *items,
+          unsigned n, int *regs)
+{
+   unsigned nr = 0;
+   for (unsigned j = 0; j < n; ++j) {
+      for (unsigned i = 0; i < items[j]->nr_srcs; ++i) {
+         const struct opnd *o = &items[j]->srcs[i];
+         if (o->kind != OPND_REG || forwarded(prev, o->value) >= 0)
+            continue;
+         bool seen = false;
+         for (unsigned k = 0; k < nr; ++k)
+            seen |= regs[k] == (int)o->value;
+         if (!seen && nr < 4)
+            regs[nr++] = (int)o->value;
+      }
    }
    for (unsigned a = 0; a < nr; ++a) {
       for (unsigned b = a + 1; b < nr; ++b) {
@@ -272,27 +294,119 @@ try_place(struct ctx *c, const struct item *it)
          }
       }
    }
-   for (unsigned k = 0; k < nr; ++k)
-      t.read[k] = (int8_t)regs[k];
-   for (unsigned i = 0; i < it->nr_srcs; ++i) {
-      const struct opnd *o = &it->srcs[i];
-      if (o->kind != OPND_REG || (prev && prev->it.dest == (int)o->value))
-         continue;
-      for (unsigned k = 0; k < nr; ++k) {
-         if (regs[k] == (int)o->value)
-            sel[i] = k;
-      }
-   }
-   for (unsigned i = 0; i < it->nr_srcs; ++i)
-      t.it.word = pan_bi_set_src(t.it.word, it->op, i, sel[i]);
+   return nr;
+}
 
-   if (it->msg && strcmp(it->msg, "none")) {
-      cl->msg = it->msg;
-      cl->staging = it->staging;
+/*
+ * A tuple of n items (different units, at most one reading FAU values)
+ * after the current clause's last tuple: ports 0/1 take the two lowest
+ * registers read (port 0 the lower), port 2 a third unless the block
+ * also writes both results of the previous tuple.  False when it does
+ * not fit (ports, constants; clause constants are then as before).
+ */
+static bool
+build_tuple(struct ctx *c, const struct item *const *items, unsigned n,
+            struct tuple *t)
+{
+   const struct tuple *prev = prev_tuple(c);
+   struct sclause saved = c->cur;
+   int regs[4];
+   unsigned nr = port_regs(prev, items, n, regs);
+   if (nr > (two_dests(prev) ? 2u : 3u))
+      return false;
+   *t = (struct tuple){ .read = { -1, -1, -1 } };
+   for (unsigned k = 0; k < nr; ++k)
+      t->read[k] = (int8_t)regs[k];
+   for (unsigned j = 0; j < n; ++j) {
+      const struct item *it = items[j];
+      unsigned sel[4] = { 0 };
+      if (!place_fau(&c->cur, it, t, sel)) {
+         c->cur = saved;
+         return false;
+      }
+      for (unsigned i = 0; i < it->nr_srcs; ++i) {
+         const struct opnd *o = &it->srcs[i];
+         int f = o->kind == OPND_REG ? forwarded(prev, o->value) : -1;
+         if (f >= 0)
+            sel[i] = 6 + f;
+         for (unsigned k = 0; f < 0 && o->kind == OPND_REG && k < nr; ++k) {
+            if (regs[k] == (int)o->value)
+               sel[i] = k;
+         }
+      }
+      t->u[it->unit] = *it;
+      t->used[it->unit] = true;
+      for (unsigned i = 0; i < it->nr_srcs; ++i)
+         t->u[it->unit].word =
+            pan_bi_set_src(t->u[it->unit].word, it->op, i, sel[i]);
+   }
+   return true;
+}
+
+static void
+note_msg(struct ctx *c, const struct item *it)
+{
+   if (is_msg(it)) {
+      c->cur.msg = it->msg;
+      c->cur.staging = it->staging;
       c->any_msg = true;
    }
-   cl->t[cl->nr_tuples++] = t;
+}
+
+/* Place it as the next tuple of the current clause; false when it does
+ * not fit there. */
+static bool
+try_place(struct ctx *c, const struct item *it)
+{
+   struct tuple t;
+   if (!build_tuple(c, &it, 1, &t))
+      return false;
+   note_msg(c, it);
+   c->cur.t[c->cur.nr_tuples++] = t;
    return true;
+}
+
+/* Put it into the free unit of the clause's last tuple when nothing
+ * orders them: neither is a message or branch, it does not read the
+ * other's result (the units read their registers at the start of the
+ * tuple; an ADD reading the FMA result through `t` is not used yet), at
+ * most one reads FAU values, and the clause keeps room for the NOP that
+ * a last tuple writing two results needs. */
+static bool
+try_pair(struct ctx *c, const struct item *in)
+{
+   unsigned n = c->cur.nr_tuples;
+   if (!n || n > 7 || is_msg(in) || in->target || in->fau_only >= 0)
+      return false;
+   struct tuple *last = &c->cur.t[n - 1];
+   /* A move runs on either unit: the one left free. */
+   struct item moved = *in;
+   const struct item *it = in;
+   if (!strcmp(bi_ops[in->op].name, "mov.i32") && last->used[in->unit] &&
+       !last->used[!in->unit] &&
+       pan_bi_encode_form("mov.i32", !in->unit, NULL, 0, &moved.word,
+                          &moved.op, c->err, c->err_size)) {
+      moved.unit = !in->unit;
+      it = &moved;
+   }
+   if (last->used[0] == last->used[1] || last->used[it->unit])
+      return false;
+   const struct item *a = &last->u[!it->unit];
+   if (is_msg(a) || a->target || a->word == pan_bi_nop(a->unit) ||
+       (reads_fau(a) && reads_fau(it)) ||
+       (a->dest >= 0 && a->dest == it->dest))
+      return false;
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      if (it->srcs[i].kind == OPND_REG && (int)it->srcs[i].value == a->dest)
+         return false;
+   }
+   /* Rebuild the last tuple with both, after the one before it. */
+   struct tuple saved = *last, t;
+   const struct item *items[2] = { a, it };
+   c->cur.nr_tuples--;
+   bool ok = build_tuple(c, items, 2, &t);
+   c->cur.t[c->cur.nr_tuples++] = ok ? t : saved;
+   return ok;
 }
 
 static struct item
@@ -303,31 +417,48 @@ nop_item(unsigned unit)
 }
 
 static bool
+place_nop(struct ctx *c)
+{
+   struct item nop = nop_item(1);
+   return try_place(c, &nop);
+}
+
+static bool
 place(struct ctx *c, const struct item *it)
 {
-   bool msg = it->msg && strcmp(it->msg, "none");
+   bool msg = is_msg(it);
    if (c->cur.nr_tuples >= 8)
       close_clause(c);
+   if (try_pair(c, it))
+      return true;
    /* A store reads its staging registers from the register file: the
-    * previous tuple's result must have landed there (one tuple later). */
+    * previous tuple's results must have landed there (one tuple later). */
    const struct tuple *prev = prev_tuple(c);
-   if (msg && prev && prev->it.dest >= it->staging &&
-       prev->it.dest < it->staging + it->staging_count) {
+   bool staged = false;
+   for (unsigned k = 0; msg && prev && k < 2; ++k) {
+      int d = prev->used[k] ? prev->u[k].dest : NO_REG;
+      staged |= d >= it->staging && d < it->staging + it->staging_count;
+   }
+   /* After a tuple writing two results, port 2 is taken. */
+   int regs[4];
+   bool ports = two_dests(prev) && port_regs(prev, &it, 1, regs) > 2;
+   if (staged || ports) {
       if (c->cur.nr_tuples >= 7)
          close_clause(c);
-      else {
-         struct item nop = nop_item(1);
-         if (!try_place(c, &nop))
-            return false;
-      }
+      else if (!place_nop(c))
+         return false;
    }
    if (!try_place(c, it)) {
-      if (c->err[0])
-         return false;
       close_clause(c);
-      if (!try_place(c, it))
-         return c->err[0] ? false : fail(c, "%s: constants do not fit",
-                                          bi_ops[it->op].name);
+      if (!try_place(c, it)) {
+         int regs[4];
+         const struct item *one = it;
+         if (port_regs(NULL, &one, 1, regs) > 3)
+            return fail(c, "%s reads four registers (unsupported on "
+                           "Bifrost)",
+                        bi_ops[it->op].name);
+         return fail(c, "%s: constants do not fit", bi_ops[it->op].name);
+      }
    }
    if (msg || it->target)
       close_clause(c);
@@ -606,10 +737,8 @@ to_bi_clause(struct ctx *c, const struct sclause *sc, bool last,
    unsigned n = sc->nr_tuples + pad;
    if (n > 8)
       return fail(c, "clause constants do not fit%s", "");
-   for (unsigned i = 0; i < pad; ++i) {
-      t[i] = (struct tuple){ .it = nop_item(1), .read = { -1, -1, -1 } };
-      t[i].it.word = pan_bi_nop(1);
-   }
+   for (unsigned i = 0; i < pad; ++i)
+      t[i] = (struct tuple){ .read = { -1, -1, -1 } };
    memcpy(t + pad, sc->t, sc->nr_tuples * sizeof(t[0]));
 
    memset(bc, 0, sizeof(*bc));
@@ -617,7 +746,7 @@ to_bi_clause(struct ctx *c, const struct sclause *sc, bool last,
    for (unsigned i = 0; i < n; ++i) {
       /* Block i writes the result of tuple i - 1 (the first block: the
        * last tuple's, at the end of the clause). */
-      const struct item *w = &t[(i + n - 1) % n].it;
+      const struct tuple *w = &t[(i + n - 1) % n];
       struct bi_regblock rb = {
          .read = { t[i].read[0], t[i].read[1], t[i].read[2] },
          .fau = t[i].fau,
@@ -627,19 +756,15 @@ to_bi_clause(struct ctx *c, const struct sclause *sc, bool last,
          .idle2 = -1,
          .idle3 = -1,
       };
-      if (w->dest >= 0) {
-         if (w->unit)
-            rb.add.reg = (int8_t)w->dest;
-         else
-            rb.fma.reg = (int8_t)w->dest;
-      }
+      if (w->used[0] && w->u[0].dest >= 0)
+         rb.fma.reg = (int8_t)w->u[0].dest;
+      if (w->used[1] && w->u[1].dest >= 0)
+         rb.add.reg = (int8_t)w->u[1].dest;
       if (bi_regs_encode(&rb, i == 0, &bc->tuples[i].regs, c->err,
                          c->err_size))
          return false;
-      uint32_t nopw[2] = { pan_bi_nop(0), pan_bi_nop(1) };
-      nopw[t[i].it.unit] = t[i].it.word;
-      bc->tuples[i].fma = nopw[0];
-      bc->tuples[i].add = nopw[1];
+      bc->tuples[i].fma = t[i].used[0] ? t[i].u[0].word : pan_bi_nop(0);
+      bc->tuples[i].add = t[i].used[1] ? t[i].u[1].word : pan_bi_nop(1);
    }
    bc->nr_consts = sc->nr_consts;
    for (unsigned k = 0; k < sc->nr_consts; ++k)
@@ -716,8 +841,7 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    util_dynarray_foreach(&c.clauses, struct sclause, cl)
       to_end |= cl->target && c.block_clause[cl->target->index] == (int)n;
    if (to_end) {
-      struct item nop = nop_item(1);
-      if (!place(&c, &nop))
+      if (!place_nop(&c))
          goto done;
       close_clause(&c);
       n++;
@@ -758,9 +882,12 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
             stats->msg_ldst++;
       }
       for (unsigned k = 0; k < cls[i].nr_tuples; ++k) {
-         bool nop = cls[i].t[k].it.word == pan_bi_nop(cls[i].t[k].it.unit);
-         stats->instrs += !nop;
-         stats->nops += 1 + nop;
+         for (unsigned u = 0; u < 2; ++u) {
+            const struct tuple *tp = &cls[i].t[k];
+            bool nop = !tp->used[u] || tp->u[u].word == pan_bi_nop(u);
+            stats->instrs += !nop;
+            stats->nops += nop;
+         }
       }
    }
    ok = true;
