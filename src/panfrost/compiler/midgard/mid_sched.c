@@ -601,8 +601,14 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          add_instr_uses(g, next);
          g->hw_rd &= ~(1u << 31); /* from its own feeder */
       }
-      g->store = I->kind == MID_LDST && I->store;
-      g->load = (I->kind == MID_LDST && !I->store) || I->kind == MID_TEX;
+      /* Varying stores and loads of read-only data (uniform buffers,
+       * attributes, varyings, textures) order against memory only. */
+      bool ro = I->kind == MID_LDST && (!strncmp(I->op, "ld_ubo", 6) ||
+                                        !strncmp(I->op, "ld_attr", 7) ||
+                                        !strncmp(I->op, "ld_vary", 7));
+      g->store = I->kind == MID_LDST && I->store &&
+                 strncmp(I->op, "st_vary", 7);
+      g->load = (I->kind == MID_LDST && !I->store && !ro) || I->kind == MID_TEX;
       util_dynarray_init(&g->preds, gs);
       for (unsigned j = 0; j + 1 < ng; j++) {
          if (depends(&gs[j], g))
