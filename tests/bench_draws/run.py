@@ -97,8 +97,8 @@ def run_once(bench, env, cases, seconds):
 
 
 def instructions(bench, env, case, frames):
-    """Instructions callgrind counted for a run of `frames` frames, or
-    None and the reason."""
+    """Instructions callgrind counted for a run of `frames` frames and
+    whether the driver dropped draws, or None and the reason."""
     p = subprocess.run(['valgrind', '--tool=callgrind',
                         '--callgrind-out-file=/dev/null', bench,
                         '--frames', str(frames), case],
@@ -106,7 +106,7 @@ def instructions(bench, env, case, frames):
     for line in p.stderr.splitlines():
         w = line.split()
         if p.returncode == 0 and len(w) >= 4 and w[1] == 'Collected':
-            return int(w[3]), None
+            return (int(w[3]), 'dropped' in p.stderr), None
     return None, (p.stderr.strip().splitlines() or ['exit %d' %
                                                     p.returncode])[-1]
 
@@ -122,25 +122,27 @@ def report_instructions(a, cases, bench, shim, dri):
     for gpu in a.gpu or ['9093', '7212']:
         name = GPU_NAMES.get(gpu, gpu)
         for c in cases:
-            per = {}
+            per, cells = {}, {}
             for who in ('ours', 'stock'):
                 env = driver_env(a.stock if who == 'stock' else a.build,
                                  shim, gpu, who == 'stock', dri[who])
-                n0, why = instructions(bench, env, c, lo)
-                n1, why = (n0, why) if n0 is None else \
+                r0, why = instructions(bench, env, c, lo)
+                r1, why = (r0, why) if r0 is None else \
                     instructions(bench, env, c, hi)
-                per[who] = 'n/a' if n1 is None else \
-                    (n1 - n0) / ((hi - lo) * batch)
-                if n1 is None:
+                if r1 is None:
                     print(f'{name}: {who}: {c}: no count ({why})')
-            cells = {k: v if isinstance(v, str) else '%.0f' % v
-                     for k, v in per.items()}
+                    cells[who] = 'n/a'
+                    continue
+                per[who] = (r1[0] - r0[0]) / ((hi - lo) * batch)
+                cells[who] = '%.0f%s' % (per[who], '*' if r1[1] else '')
             ratio = '-'
-            if not any(isinstance(v, str) for v in per.values()):
+            if len(per) == 2 and not any(v.endswith('*')
+                                         for v in cells.values()):
                 ratio = '%.2f' % (per['stock'] / per['ours'])
             print(f'{name:5} {c:8} {cells["ours"]:>10} {cells["stock"]:>10} '
                   f'{ratio:>10}')
             sys.stdout.flush()
+    print('* the driver dropped these draws: the count measures the refusal')
     return 0
 
 
