@@ -10,6 +10,7 @@
 #ifndef PAN_BI_H
 #define PAN_BI_H
 
+#include "pan_compile.h"
 #include "pan_ir.h"
 
 /*
@@ -59,16 +60,6 @@ bool pan_bi_toggle(uint32_t *word, unsigned op, const char *field);
 
 /* The NOP word of a unit (0 FMA, 1 ADD). */
 uint32_t pan_bi_nop(unsigned unit);
-
-/* Figures of an emitted program, for pan_compiler_db. */
-struct pan_bi_stats {
-   unsigned instrs;  /* FMA and ADD slots that are not NOPs */
-   unsigned tuples;  /* tuples, NOP-only ones included */
-   unsigned clauses;
-   unsigned quads;   /* 128-bit quadwords, constants included */
-   unsigned nops;    /* FMA and ADD NOP slots */
-   unsigned msg_tuples, msg_tex, msg_vary, msg_ldst;
-};
 
 /*
  * Schedule and pack (pan_bi_schedule.c): one instruction per tuple, a

@@ -114,19 +114,9 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    }
    out->work_regs = pan_compile_work_regs(s, regs);
 
-   struct pan_bi_stats st;
-   if (!pan_bi_emit(s, regs, mem_ctx, &out->words, &out->nr_words, &st, err,
-                    err_size))
+   if (!pan_bi_emit(s, regs, mem_ctx, &out->words, &out->nr_words,
+                    &out->stats, err, err_size))
       goto done;
-   out->instrs = st.instrs;
-   out->tuples = st.tuples;
-   out->clauses = st.clauses;
-   out->quads = st.quads;
-   out->nops = st.nops;
-   out->msg_tuples = st.msg_tuples;
-   out->msg_tex = st.msg_tex;
-   out->msg_vary = st.msg_vary;
-   out->msg_ldst = st.msg_ldst;
    out->preloads = count_preloads(s);
    if (print_ir) {
       fprintf(print_ir, "-- Bifrost\n");

@@ -106,17 +106,23 @@ bool pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
  * pan_va_nir_options), clauses out; vertex shaders as IDVS variants like
  * on v9.  See docs/drivers/panfrost/compiler.rst, "Bifrost".
  */
+struct pan_bi_stats {
+   unsigned instrs;  /* FMA and ADD slots that are not NOPs */
+   unsigned tuples;  /* tuples, NOP-only ones included */
+   unsigned clauses;
+   unsigned quads;   /* 128-bit quadwords, constants included */
+   unsigned nops;    /* FMA and ADD NOP slots */
+   /* Tuples holding a message; messages by kind. */
+   unsigned msg_tuples, msg_tex, msg_vary, msg_ldst;
+};
+
 struct pan_bi_binary {
    uint64_t *words; /* ralloc'd on the mem_ctx given; 2 per quadword */
    unsigned nr_words;
    unsigned work_regs; /* registers r0..work_regs-1 hold values */
    unsigned loops;
-   /* Figures: FMA/ADD instructions that are not NOPs, tuples, clauses,
-    * quadwords, NOP slots. */
-   unsigned instrs, tuples, clauses, quads, nops;
-   /* Tuples holding a message, messages by kind, preloaded registers
-    * read. */
-   unsigned msg_tuples, msg_tex, msg_vary, msg_ldst, preloads;
+   unsigned preloads; /* hardware-preloaded registers read */
+   struct pan_bi_stats stats;
    /* Graphics stages: the pushed uniform words, u0.w0 first. */
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
    unsigned nr_push;

@@ -135,15 +135,16 @@ write_binary(const char *stage, const struct pan_va_binary *bin)
 static void
 report_bi(const char *stage, const struct pan_bi_binary *bin)
 {
-   float arith = (bin->tuples - bin->msg_tuples) / 24.0f;
-   float t = bin->msg_tex, v = bin->msg_vary, ls = bin->msg_ldst;
+   const struct pan_bi_stats *st = &bin->stats;
+   float arith = (st->tuples - st->msg_tuples) / 24.0f;
+   float t = st->msg_tex, v = st->msg_vary, ls = st->msg_ldst;
    float cycles = MAX2(MAX2(arith, t), MAX2(v, ls));
    printf("SHADER-DB: %s shader: %u inst, %u tuples, %u clauses, "
           "%f cycles, %f arith, %f texture, %f vary, %f ldst, "
           "%u quadwords, %u threads, %u preloads, %u loops, "
           "%u:%u spills:fills\n",
-          stage, bin->instrs, bin->tuples, bin->clauses, cycles, arith, t, v,
-          ls, bin->quads, bin->work_regs <= 32 ? 2 : 1, bin->preloads,
+          stage, st->instrs, st->tuples, st->clauses, cycles, arith, t, v,
+          ls, st->quads, bin->work_regs <= 32 ? 2 : 1, bin->preloads,
           bin->loops, 0, 0);
 }
 
