@@ -453,6 +453,32 @@ undo_splits(pan_ir_shader *s, unsigned base)
    free(orig);
 }
 
+/*
+ * One allocation within max_regs, coalescing every collect member first
+ * (fewest moves), then only the members that end at their collect (fewer
+ * registers).  On failure, splits a live vector if one can be (a move
+ * per word read alone frees the others), else gives the value to spill
+ * (~0 when none can be).
+ */
+static uint8_t *
+alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool *split,
+               unsigned *victim, char *err, size_t err_size)
+{
+   struct ra_failure fail;
+   void *tmp = ralloc_context(NULL);
+   uint8_t *regs = try_alloc(s, false, max_regs, &fail, tmp, err, err_size);
+   if (!regs)
+      regs = try_alloc(s, true, max_regs, &fail, tmp, err, err_size);
+   *split = false;
+   if (!regs) {
+      for (unsigned i = 0; i < fail.nr_vectors && !*split; ++i)
+         *split = pan_va_split_vector(s, fail.vectors[i]);
+      *victim = fail.victim;
+   }
+   ralloc_free(tmp);
+   return regs;
+}
+
 /* Enough for any program the corpus has; a bound so that a bad choice
  * cannot loop. */
 #define MAX_SPILLED_VALUES 1024
@@ -465,24 +491,15 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
    /* Up to 32 registers a core runs twice as many threads: try that
     * first, splitting live vectors to get there but never spilling; when
     * even that fails the splits are undone. */
+   unsigned victim;
+   bool split;
    if (!max_regs || max_regs > PAN_VA_HALF_REGS) {
       unsigned base = s->ssa_alloc;
       for (unsigned tries = 0; tries < 16; ++tries) {
-         struct ra_failure fail;
-         void *tmp = ralloc_context(NULL);
-         uint8_t *regs =
-            try_alloc(s, false, PAN_VA_HALF_REGS, &fail, tmp, err, err_size);
-         if (!regs)
-            regs =
-               try_alloc(s, true, PAN_VA_HALF_REGS, &fail, tmp, err, err_size);
-         if (regs) {
-            ralloc_free(tmp);
+         uint8_t *regs = alloc_or_split(s, PAN_VA_HALF_REGS, &split, &victim,
+                                        err, err_size);
+         if (regs)
             return regs;
-         }
-         bool split = false;
-         for (unsigned i = 0; i < fail.nr_vectors && !split; ++i)
-            split = pan_va_split_vector(s, fail.vectors[i]);
-         ralloc_free(tmp);
          if (!split)
             break;
       }
@@ -491,30 +508,15 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
    /* Each vector is split at most once (a split one has no word read
     * alone left), so this ends. */
    for (unsigned spilled = 0; spilled <= MAX_SPILLED_VALUES;) {
-      struct ra_failure fail;
-      void *tmp = ralloc_context(NULL);
-      /* Coalescing every collect member first (fewest moves), then only
-       * the members that end at their collect (fewer registers). */
-      uint8_t *regs = try_alloc(s, false, max_regs, &fail, tmp, err, err_size);
-      if (!regs)
-         regs = try_alloc(s, true, max_regs, &fail, tmp, err, err_size);
-      if (regs) {
-         ralloc_free(tmp);
+      uint8_t *regs =
+         alloc_or_split(s, max_regs, &split, &victim, err, err_size);
+      if (regs)
          return regs;
-      }
-
-      /* Splitting a live vector frees its unread words for a move each;
-       * spill only when no vector can be split. */
-      bool split = false;
-      for (unsigned i = 0; i < fail.nr_vectors && !split; ++i)
-         split = pan_va_split_vector(s, fail.vectors[i]);
-      ralloc_free(tmp);
       if (split)
          continue;
-      if (fail.victim == ~0u)
+      if (victim == ~0u)
          return NULL;
 
-      unsigned victim = fail.victim;
       spilled++;
 
       unsigned comps = 0;

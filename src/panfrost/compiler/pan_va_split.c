@@ -46,10 +46,13 @@ pan_va_split_vector(pan_ir_shader *s, unsigned v)
        def->op == PAN_IR_OP_TLS_LOAD)
       return false;
 
-   /* Which words are read alone; nothing to gain without one. */
+   /* Which words are read alone; nothing to gain without one.  A move of
+    * a word (a copy this made before, say) is a copy already. */
    unsigned mask = 0;
    pan_ir_foreach_instr_global(s, b, I)
    {
+      if (I->op == PAN_IR_OP_MOV)
+         continue;
       for (unsigned i = 0; i < I->nr_srcs; ++i) {
          pan_ir_index src = I->src[i];
          if (src.kind == PAN_IR_SSA && src.value == v && src.comps == 1 &&

@@ -168,6 +168,20 @@ phis_ref(const uint32_t *in, unsigned x)
    return acc;
 }
 
+/* A run of bin over m, whose buffers the uniforms u0:u1 and u2:u3 name. */
+static struct pan_sim_va_config
+run_config(const struct pan_va_binary *bin, struct mem *m, const uint32_t *u)
+{
+   return (struct pan_sim_va_config){
+      .program = bin->words,
+      .program_words = bin->nr_words,
+      .program_va = 0x800000,
+      .uniforms = u,
+      .uniform_words = 4,
+      .mem = { m, mem_read, mem_write },
+   };
+}
+
 /* Every spill store and fill is the thread-local form. */
 static void
 check_forms(const struct pan_va_binary *bin)
@@ -216,15 +230,9 @@ run_pressure(unsigned comps, unsigned max_regs, bool spills)
    uint32_t in[VALUES * LANES];
    pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
 
-   uint32_t u[4] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE, 0 };
-   struct pan_sim_va_config cfg = {
-      .program = bin.words,
-      .program_words = bin.nr_words,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 4,
-      .mem = { &m, mem_read, mem_write },
-   };
+   static const uint32_t u[4] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE,
+                                  0 };
+   struct pan_sim_va_config cfg = run_config(&bin, &m, u);
    uint8_t page = 0, entry = 0;
    PAN_EXPECT(pan_va_special_lookup("thread_local_pointer", &page, &entry));
    cfg.special[page][entry] = TLS_BASE;
@@ -289,15 +297,9 @@ test_lifetime_holes(void)
    pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
    memset(&m, 0, sizeof(m));
    memcpy(m.in, in, sizeof(in));
-   uint32_t u[4] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE, 0 };
-   struct pan_sim_va_config cfg = {
-      .program = bin.words,
-      .program_words = bin.nr_words,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 4,
-      .mem = { &m, mem_read, mem_write },
-   };
+   static const uint32_t u[4] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE,
+                                  0 };
+   struct pan_sim_va_config cfg = run_config(&bin, &m, u);
    struct pan_sim_va_warp w;
    pan_sim_va_warp_init(&w, BITFIELD_MASK(LANES));
    for (unsigned l = 0; l < LANES; ++l)
