@@ -813,6 +813,64 @@ check_squares(const struct frame *f, const float (*win)[2], unsigned n,
    return inside;
 }
 
+/* The perspective case: a triangle at w = 1, 2, 4 with a colour a
+ * vertex. */
+static const float persp_w[3] = { 1.0f, 2.0f, 4.0f };
+static const float persp_col[3][4] = { { 1, 0, 0, 1 },
+                                       { 0, 1, 0, 0.5f },
+                                       { 0, 0, 1, 0 } };
+
+static void
+persp_pos(float pos[3][4])
+{
+   static const float win[3][2] = { { 3.0f, 2.5f },
+                                    { 30.0f, 12.0f },
+                                    { 9.0f, 30.0f } };
+   for (unsigned i = 0; i < 3; ++i) {
+      pos[i][0] = NX(win[i][0]) * persp_w[i];
+      pos[i][1] = NY(win[i][1]) * persp_w[i];
+      pos[i][2] = 0;
+      pos[i][3] = persp_w[i];
+   }
+}
+
+/* Every pixel: nothing outside the triangle, the perspective-correct
+ * colour within one 8-bit step inside. */
+static void
+check_perspective(const struct frame *f, const float (*pos)[4])
+{
+   unsigned bad = 0, inside = 0, worst = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         double b[3];
+         uint32_t got = f->rt[y * W + x];
+         if (!tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b)) {
+            bad += got != 0;
+            continue;
+         }
+         inside++;
+         double wt[3], sum = 0;
+         for (unsigned i = 0; i < 3; ++i)
+            sum += wt[i] = b[i] / persp_w[i];
+         for (unsigned c = 0; c < 4; ++c) {
+            double v = 0;
+            for (unsigned i = 0; i < 3; ++i)
+               v += wt[i] / sum * persp_col[i][c];
+            int want = (int)lrint(v * 255.0);
+            int have = (int)((got >> (8 * c)) & 0xff);
+            unsigned diff = (unsigned)abs(want - have);
+            worst = diff > worst ? diff : worst;
+         }
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels outside the triangle written", bad);
+   PAN_CHECK(inside > 200, "only %u pixels inside", inside);
+   PAN_CHECK(worst <= 1,
+             "colour off by %u / 255 from the perspective-correct "
+             "reference",
+             worst);
+}
+
 #if PAN_ARCH <= 7
 static const float zero_col[8][4];
 
@@ -910,64 +968,21 @@ test_quad(void)
 static void
 test_varyings(void)
 {
-   const float win[3][2] = { { 3.0f, 2.5f },
-                             { 30.0f, 12.0f },
-                             { 9.0f, 30.0f } };
-   const float w[3] = { 1.0f, 2.0f, 4.0f };
    float pos[3][4];
-   const float col[3][4] = { { 1, 0, 0, 1 },
-                             { 0, 1, 0, 0.5f },
-                             { 0, 0, 1, 0 } };
-   for (unsigned i = 0; i < 3; ++i) {
-      pos[i][0] = NX(win[i][0]) * w[i];
-      pos[i][1] = NY(win[i][1]) * w[i];
-      pos[i][2] = 0;
-      pos[i][3] = w[i];
-   }
+   persp_pos(pos);
    struct draw d = {
       .mode = MALI_DRAW_MODE_TRIANGLES,
       .nr = 3,
       .pos = (const float(*)[4])pos,
-      .col = col,
+      .col = persp_col,
       .varying_fs = true,
    };
    struct frame f;
 
    setup();
    emit_frame(&f, 0, false);
-   if (!render(&f, &d, 1))
-      return;
-   unsigned bad = 0, inside = 0, worst = 0;
-   for (int y = 0; y < H; ++y) {
-      for (int x = 0; x < W; ++x) {
-         double b[3];
-         uint32_t got = f.rt[y * W + x];
-         if (!tri_covers((const float(*)[4])pos, (const unsigned[]){ 0, 1, 2 },
-                         x, y, b)) {
-            bad += got != 0;
-            continue;
-         }
-         inside++;
-         double wt[3], sum = 0;
-         for (unsigned i = 0; i < 3; ++i)
-            sum += wt[i] = b[i] / w[i];
-         for (unsigned c = 0; c < 4; ++c) {
-            double v = 0;
-            for (unsigned i = 0; i < 3; ++i)
-               v += wt[i] / sum * col[i][c];
-            int want = (int)lrint(v * 255.0);
-            int have = (int)((got >> (8 * c)) & 0xff);
-            unsigned diff = (unsigned)abs(want - have);
-            worst = diff > worst ? diff : worst;
-         }
-      }
-   }
-   PAN_CHECK(bad == 0, "%u pixels outside the triangle written", bad);
-   PAN_CHECK(inside > 200, "only %u pixels inside", inside);
-   PAN_CHECK(worst <= 1,
-             "colour off by %u / 255 from the perspective-correct "
-             "reference",
-             worst);
+   if (render(&f, &d, 1))
+      check_perspective(&f, (const float(*)[4])pos);
 }
 
 /* Three varyings interleaved in one buffer (offsets with offset_enable
