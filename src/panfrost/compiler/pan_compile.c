@@ -168,6 +168,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    PASS(s, (void)0, "from_nir");
    PASS(s, pan_ir_opt_copy_prop(s), "copy_prop");
    PASS(s, pan_ir_opt_collect(s), "opt_collect");
+   PASS(s, pan_ir_opt_cse(s), "opt_cse");
    PASS(s, pan_ir_opt_dce(s), "dce");
    PASS(s, pan_ir_lower_phis(s), "lower_phis");
    PASS(s,

@@ -232,6 +232,87 @@ test_lower_phis(void)
    ralloc_free(s);
 }
 
+/* The same uniform read twice and the same vector built twice are one
+ * value each; a move of another word stays. */
+static void
+test_cse(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index u = pan_ir_mov(&b, pan_ir_uniform(3));
+   pan_ir_index u2 = pan_ir_mov(&b, pan_ir_uniform(3));
+   pan_ir_index w = pan_ir_mov(&b, pan_ir_uniform(4));
+   pan_ir_index addr = pan_ir_collect(&b, 2, (pan_ir_index[]){ u, w });
+   pan_ir_index addr2 = pan_ir_collect(&b, 2, (pan_ir_index[]){ u2, w });
+   pan_ir_store_global(&b, 0, u2, addr);
+   pan_ir_store_global(&b, 4, w, addr2);
+
+   PAN_EXPECT(pan_ir_opt_cse(s));
+   expect_valid(s, "after cse");
+   expect_ir(s,
+             "block0:\n"
+             "   %0 = mov u3\n"
+             "   %2 = mov u4\n"
+             "   %3:2 = collect %0, %2\n"
+             "   store_global %0, %3:2, imm:0x0\n"
+             "   store_global %2, %3:2, imm:0x4\n",
+             "after cse");
+   PAN_EXPECT(!pan_ir_opt_cse(s));
+   ralloc_free(s);
+}
+
+/* An if/else join whose predecessors lead only to it: the phi is written
+ * in both arms and read in place, no copy at the join. */
+static void
+test_lower_phis_in_place(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_block *b0 = pan_ir_block_create(s);
+   pan_ir_block *b1 = pan_ir_block_create(s);
+   pan_ir_block *b2 = pan_ir_block_create(s);
+   pan_ir_block *b3 = pan_ir_block_create(s);
+   pan_ir_block_add_succ(b0, b2);
+   pan_ir_block_add_succ(b0, b1);
+   pan_ir_block_add_succ(b1, b3);
+   pan_ir_block_add_succ(b2, b3);
+
+   pan_ir_builder b = pan_ir_builder_at_end(s, b0);
+   pan_ir_index x = pan_ir_preload(&b, 60);
+   pan_ir_branchz(&b, true, b2, x);
+   b = pan_ir_builder_at_end(s, b1);
+   pan_ir_index t = pan_ir_iadd(&b, x, pan_ir_imm(1));
+   pan_ir_jump(&b, b3);
+   b = pan_ir_builder_at_end(s, b2);
+   pan_ir_index e = pan_ir_iadd(&b, x, x);
+   b = pan_ir_builder_at_end(s, b3);
+   pan_ir_instr *phi = pan_ir_build(&b, PAN_IR_OP_PHI, 2);
+   phi->dest = pan_ir_new_value(s, 1);
+   phi->src[0] = t;
+   phi->src[1] = e;
+   pan_ir_store_global(&b, 0, phi->dest,
+                       pan_ir_collect(&b, 2, (pan_ir_index[]){ x, x }));
+
+   expect_valid(s, "if/else in SSA");
+   pan_ir_lower_phis(s);
+   expect_valid(s, "if/else out of SSA");
+   expect_ir(s,
+             "block0 -> block2 block1:\n"
+             "   %0 = preload imm:0x3c\n"
+             "   branchz.zero %0 -> block2\n"
+             "block1 (preds block0) -> block3:\n"
+             "   %1 = iadd %0, #0x1\n"
+             "   %3 = mov %1\n"
+             "   jump -> block3\n"
+             "block2 (preds block0) -> block3:\n"
+             "   %2 = iadd %0, %0\n"
+             "   %3 = mov %2\n"
+             "block3 (preds block1 block2):\n"
+             "   %4:2 = collect %0, %0\n"
+             "   store_global %3, %4:2, imm:0x0\n",
+             "after phi lowering in place");
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -240,5 +321,7 @@ main(void)
    PAN_RUN_CASE(test_dce);
    PAN_RUN_CASE(test_copy_prop);
    PAN_RUN_CASE(test_lower_phis);
+   PAN_RUN_CASE(test_lower_phis_in_place);
+   PAN_RUN_CASE(test_cse);
    return pan_test_summary("pan_ir");
 }
