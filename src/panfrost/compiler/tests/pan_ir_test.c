@@ -190,17 +190,26 @@ test_copy_prop(void)
    ralloc_free(s);
 }
 
+/* n blocks in layout order and the edges between them, in order. */
+static void
+make_cfg(pan_ir_shader *s, pan_ir_block **b, unsigned n,
+         const uint8_t (*edges)[2], unsigned nr_edges)
+{
+   for (unsigned i = 0; i < n; ++i)
+      b[i] = pan_ir_block_create(s);
+   for (unsigned i = 0; i < nr_edges; ++i)
+      pan_ir_block_add_succ(b[edges[i][0]], b[edges[i][1]]);
+}
+
 /* A loop counter: phi(0, i + 1), lowered to carrier moves. */
 static void
 test_lower_phis(void)
 {
    pan_ir_shader *s = pan_ir_shader_create(NULL);
-   pan_ir_block *b0 = pan_ir_block_create(s);
-   pan_ir_block *b1 = pan_ir_block_create(s);
-   pan_ir_block *b2 = pan_ir_block_create(s);
-   pan_ir_block_add_succ(b0, b1);
-   pan_ir_block_add_succ(b1, b1);
-   pan_ir_block_add_succ(b1, b2);
+   pan_ir_block *blk[3];
+   make_cfg(s, blk, 3, (const uint8_t[][2]){ { 0, 1 }, { 1, 1 }, { 1, 2 } },
+            3);
+   pan_ir_block *b0 = blk[0], *b1 = blk[1];
 
    pan_ir_builder b = pan_ir_builder_at_end(s, b0);
    pan_ir_index zero = pan_ir_mov(&b, pan_ir_imm(0));
@@ -267,14 +276,10 @@ static void
 test_lower_phis_in_place(void)
 {
    pan_ir_shader *s = pan_ir_shader_create(NULL);
-   pan_ir_block *b0 = pan_ir_block_create(s);
-   pan_ir_block *b1 = pan_ir_block_create(s);
-   pan_ir_block *b2 = pan_ir_block_create(s);
-   pan_ir_block *b3 = pan_ir_block_create(s);
-   pan_ir_block_add_succ(b0, b2);
-   pan_ir_block_add_succ(b0, b1);
-   pan_ir_block_add_succ(b1, b3);
-   pan_ir_block_add_succ(b2, b3);
+   pan_ir_block *blk[4];
+   make_cfg(s, blk, 4,
+            (const uint8_t[][2]){ { 0, 2 }, { 0, 1 }, { 1, 3 }, { 2, 3 } }, 4);
+   pan_ir_block *b0 = blk[0], *b1 = blk[1], *b2 = blk[2], *b3 = blk[3];
 
    pan_ir_builder b = pan_ir_builder_at_end(s, b0);
    pan_ir_index x = pan_ir_preload(&b, 60);
