@@ -131,13 +131,15 @@ def corpus_files(dirs):
     return sorted(files)
 
 
-def run_program(args, path, work):
-    """(kind, detail) per stage: kind agree/agree16/differ/skip."""
+def write_sources(path, work):
+    """The stages of an image-free program written to work/N.EXT, with
+    work/st and work/ours made for the binaries: (sources, file names),
+    or (None, why not)."""
     sources, reason = split_shader_test(path)
     if sources is None:
-        return path, [('skip', reason)]
+        return None, reason
     if any(IMAGE.search(src) for _, src in sources):
-        return path, [('skip', 'uses images')]
+        return None, 'uses images'
     os.makedirs(work + '/st', exist_ok=True)
     os.makedirs(work + '/ours', exist_ok=True)
     names = []
@@ -146,6 +148,27 @@ def run_program(args, path, work):
         with open(name, 'w') as f:
             f.write(src)
         names.append(name)
+    return sources, names
+
+
+def report_end(title, skips, most, agree, floor):
+    """Prints the reasons for not comparing, most frequent first, and
+    returns the exit status: 1 below the floor of agreeing programs."""
+    print(title % sum(skips.values()))
+    for why, n in skips.most_common(most):
+        print('  %5d  %s' % (n, why))
+    if agree < floor:
+        print('FAIL: %d agreeing programs, below the floor of %d' % (
+            agree, floor))
+        return 1
+    return 0
+
+
+def run_program(args, path, work):
+    """(kind, detail) per stage: kind agree/agree16/differ/skip."""
+    sources, names = write_sources(path, work)
+    if sources is None:
+        return path, [('skip', names)]
     try:
         p = subprocess.run([args.stock, 'compile', '--out=' + work + '/st',
                             '--gpu=0x' + args.gpu] + names,
@@ -247,14 +270,8 @@ def main():
         totals['stages vs'], totals['stages fs'], totals['stages cs']))
     for path, d in differ:
         print('DIFFER %s: %s' % (os.path.relpath(path), d))
-    print('not compared (%d programs):' % sum(skips.values()))
-    for why, n in skips.most_common(12):
-        print('  %5d  %s' % (n, why))
-    if agree < args.floor:
-        print('FAIL: %d agreeing programs, below the floor of %d' % (
-            agree, args.floor))
-        return 1
-    return 0
+    return report_end('not compared (%d programs):', skips, 12, agree,
+                      args.floor)
 
 
 if __name__ == '__main__':

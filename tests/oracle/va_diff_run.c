@@ -278,6 +278,14 @@ blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
 static bool
 tex_run(void *user, struct pan_sim_tex_req *req, char *err)
 {
+   if (getenv("VA_DIFF_TRACE")) {
+      fprintf(stderr, "tex op %d dim %d lod %d offset %d shadow %d: "
+              "%g %g %g off %d %d lod %g\n", req->op, req->dim,
+              req->lod_mode, req->offset, req->shadow,
+              pan_sim_fp_f32(req->coord[0][0]), pan_sim_fp_f32(req->coord[0][1]),
+              pan_sim_fp_f32(req->coord[0][2]), req->offsets[0][0],
+              req->offsets[0][1], req->lod[0]);
+   }
    for (unsigned i = 0; i < PAN_SIM_TEX_QUAD; i++) {
       float v[4];
       int32_t n[4];
