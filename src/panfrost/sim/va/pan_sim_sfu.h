@@ -56,7 +56,10 @@ pan_sim_sfu_flogd(double x)
 }
 
 /* 2^(i / 2^24) for the 8.24 fixed-point i; the float f the fixed-point
- * value was made from decides NaN and the infinities. */
+ * value was made from (x * 2^24) decides NaN and the infinities, and
+ * stands in for i when it is beyond the int32 range: the conversion to
+ * i saturated, so 2^(f / 2^24) overflows to +inf (or underflows) where
+ * 2^(i / 2^24) would stop just short of 2^128. */
 static inline double
 pan_sim_sfu_fexp(int32_t i, double f)
 {
@@ -64,6 +67,8 @@ pan_sim_sfu_fexp(int32_t i, double f)
       return NAN;
    if (isinf(f))
       return f > 0 ? INFINITY : 0;
+   if (f >= 2147483648.0 || f < -2147483648.0)
+      return exp2(ldexp(f, -24));
    return exp2(ldexp((double)i, -24));
 }
 

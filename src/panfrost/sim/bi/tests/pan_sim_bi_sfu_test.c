@@ -217,6 +217,21 @@ test_fexp(void)
          PAN_CHECK(same(out[l][0], want[l % 4]), "fexp special %u: %08x", l,
                    out[l][0]);
    }
+   /* exp2 of +-1442.7 (exp(+-1000)): the scaled float is beyond int32, the
+    * fixed-point source saturated; the result is 2^(f / 2^24). */
+   static const float big[4] = { 1442.7f, -1442.7f, 128.0f, -150.0f };
+   for (unsigned l = 0; l < 8; l++) {
+      float f = ldexpf(big[l % 4], 24);
+      in[l][0] = f >= 0 ? 0x7fffffffu : 0x80000000u;
+      in[l][1] = pan_test_u32(f);
+   }
+   if (run8("fexp saturated", text, in, NULL, out)) {
+      for (unsigned l = 0; l < 8; l++) {
+         uint32_t want_l = canon((float)exp2l((long double)big[l % 4]));
+         PAN_CHECK(same(out[l][0], want_l), "fexp saturated %u: %08x, want %08x",
+                   l, out[l][0], want_l);
+      }
+   }
 }
 
 /* fadd_lscale(a, b) = a + sign(b) m(b) and flogd(x) = log2(m) / (m - 1),

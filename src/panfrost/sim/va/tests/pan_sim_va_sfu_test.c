@@ -81,6 +81,18 @@ test_fexp(void)
       for (unsigned l = 0; l < 4; ++l)
          PAN_EXPECT_EQ(out[l][0], want[l]);
    }
+   /* exp2 of +-1442.7 (exp(+-1000)): the scaled float is beyond int32, the
+    * fixed-point source saturated; the result is 2^(f / 2^24). */
+   static const float big[4] = { 1442.7f, -1442.7f, 128.0f, -150.0f };
+   for (unsigned l = 0; l < 16; ++l) {
+      float f = ldexpf(big[l % 4], 24);
+      in[l][0] = f >= 0 ? 0x7fffffffu : 0x80000000u;
+      in[l][1] = pan_test_u32(f);
+   }
+   if (test_kernel_run(&k, in, out)) {
+      for (unsigned l = 0; l < 4; ++l)
+         PAN_EXPECT_EQ(out[l][0], canon((float)exp2l((long double)big[l])));
+   }
    test_prog_free(&k.p);
 }
 
