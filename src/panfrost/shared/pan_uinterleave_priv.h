@@ -37,6 +37,21 @@ uil_index(unsigned x, unsigned y)
    return (uil_spread4[y] * 3u) ^ uil_spread4[x];
 }
 
+/* Quad qx of quad row qy of a tile of B-byte elements: its place in the
+ * tile and its two element pairs in the even and odd rows of the linear
+ * side. */
+struct uil_quad {
+   uint8_t *q, *e, *o;
+};
+
+static UIL_INLINE struct uil_quad
+uil_quad_at(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
+            unsigned qx, unsigned qy)
+{
+   uint8_t *e = lin + 2 * qy * stride + 2 * B * qx;
+   return (struct uil_quad){ tile + 4 * B * uil_index(qx, qy), e, e + stride };
+}
+
 struct uil_job {
    uint8_t *tiled;
    uint8_t *linear; /* element (x, y) of the rectangle */

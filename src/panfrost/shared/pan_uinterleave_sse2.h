@@ -181,12 +181,10 @@ static UIL_INLINE void
 uil_rows_sse2_b12(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
                   unsigned nq, bool store, bool nt)
 {
-   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
-
 #pragma GCC unroll 8
    for (unsigned qx = 0; qx < nq; ++qx) {
-      uint8_t *q = tile + 48 * uil_index(qx, qy);
-      uint8_t *e = even + 24 * qx, *o = odd + 24 * qx;
+      struct uil_quad p = uil_quad_at(tile, lin, stride, 12, qx, qy);
+      uint8_t *q = p.q, *e = p.e, *o = p.o;
 
       if (store) {
          __m128i eh = LDU(e + 8), o0 = LDU(o), oh = LDU(o + 8);
@@ -217,12 +215,10 @@ static UIL_INLINE void
 uil_rows_sse2_b16(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
                   unsigned nq, bool store, bool nt)
 {
-   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
-
 #pragma GCC unroll 8
    for (unsigned qx = 0; qx < nq; ++qx) {
-      uint8_t *q = tile + 64 * uil_index(qx, qy);
-      uint8_t *e = even + 32 * qx, *o = odd + 32 * qx;
+      struct uil_quad p = uil_quad_at(tile, lin, stride, 16, qx, qy);
+      uint8_t *q = p.q, *e = p.e, *o = p.o;
 
       if (store) {
          DST(q, LDU(e));
