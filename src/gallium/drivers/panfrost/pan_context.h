@@ -59,6 +59,7 @@ struct panfrost_state {
    struct pipe_constant_buffer cbufs[PIPE_SHADER_TYPES]
                                     [PIPE_MAX_CONSTANT_BUFFERS];
    struct pipe_vertex_buffer vbufs[PANFROST_MAX_VBUFS];
+   uint32_t vbuf_mask; /* bound slots; kept across calls (partial binds) */
    unsigned vbuf_count;
    struct pipe_framebuffer_state fb;
    struct pipe_blend_color blend_color;

@@ -188,11 +188,10 @@ panfrost_set_vertex_buffers(struct pipe_context *pctx, unsigned start,
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
    struct panfrost_state *st = &ctx->state;
-   uint32_t mask = 0;
 
-   util_set_vertex_buffers_mask(st->vbufs, &mask, buffers, start, count,
-                                unbind_trailing, take_ownership);
-   st->vbuf_count = util_last_bit(mask);
+   util_set_vertex_buffers_mask(st->vbufs, &st->vbuf_mask, buffers, start,
+                                count, unbind_trailing, take_ownership);
+   st->vbuf_count = util_last_bit(st->vbuf_mask);
    ctx->dirty |= PANFROST_DIRTY_VERTEX;
 }
 
