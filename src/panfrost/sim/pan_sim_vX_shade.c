@@ -234,6 +234,33 @@ set_clip(struct fs_run *r)
    r->clip_y1 = s[3] < y1 ? s[3] : y1;
 }
 
+/* The special varyings of LD_VAR_SPECIAL at a lane's pixel, numbered as
+ * its varying name on both architectures: 0 gl_PointCoord, 2 1/w, 3 z. */
+static void
+lane_special(const struct fs_run *r, unsigned lane, unsigned which,
+             float out[2])
+{
+   const struct fs_lane *ln = &r->lane[lane];
+   const struct pan_sim_prim *p = r->prim;
+
+   switch (which) {
+   case 0: {
+      /* Within the point's square, from its top-left corner. */
+      float size = p->point_size > 0 ? p->point_size : 1;
+      out[0] = (ln->x + 0.5f - (p->v[0].x - size / 2)) / size;
+      out[1] = (ln->y + 0.5f - (p->v[0].y - size / 2)) / size;
+      break;
+   }
+   case 3:
+      out[0] = ln->z;
+      break;
+   default: /* 1/w, linear in screen space */
+      out[0] = (float)(ln->b[0] * p->v[0].inv_w + ln->b[1] * p->v[1].inv_w +
+                       ln->b[2] * p->v[2].inv_w);
+      break;
+   }
+}
+
 #if PAN_ARCH >= 9
 /* v9: varyings come from the vertex packets of the primitive's draw. */
 static bool
@@ -299,27 +326,9 @@ static bool
 fs_ld_var_special(void *user, unsigned lane, enum pan_sim_va_special_var which,
                   float out[2], char *err)
 {
-   struct fs_run *r = user;
-   const struct fs_lane *ln = &r->lane[lane];
-   const struct pan_sim_prim *p = r->prim;
    (void)err;
-
-   switch (which) {
-   case PAN_SIM_VA_VAR_POINT: {
-      /* Within the point's square, from its top-left corner. */
-      float size = p->point_size > 0 ? p->point_size : 1;
-      out[0] = (ln->x + 0.5f - (p->v[0].x - size / 2)) / size;
-      out[1] = (ln->y + 0.5f - (p->v[0].y - size / 2)) / size;
-      return true;
-   }
-   case PAN_SIM_VA_VAR_FRAG_Z:
-      out[0] = ln->z;
-      return true;
-   default: /* 1/w, linear in screen space */
-      out[0] = (float)(ln->b[0] * p->v[0].inv_w + ln->b[1] * p->v[1].inv_w +
-                       ln->b[2] * p->v[2].inv_w);
-      return true;
-   }
+   lane_special(user, lane, (unsigned)which, out);
+   return true;
 }
 
 static bool
@@ -500,6 +509,15 @@ fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
 }
 
 static bool
+fs_bi_ld_var_special(void *user, unsigned lane, unsigned which, float out[2],
+                     char *err)
+{
+   (void)err;
+   lane_special(user, lane, which, out);
+   return true;
+}
+
+static bool
 fs_ubo(void *user, uint32_t index, uint32_t offset, unsigned size, void *out,
        char *err)
 {
@@ -577,6 +595,7 @@ load_draw(struct fs_run *r, unsigned index)
    r->gfx = (struct pan_sim_bi_gfx){
       .user = r,
       .ld_var = fs_ld_var,
+      .ld_var_special = fs_bi_ld_var_special,
       .blend = fs_blend,
       .ubo = fs_ubo,
    };

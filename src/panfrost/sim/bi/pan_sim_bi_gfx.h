@@ -57,6 +57,11 @@ struct pan_sim_bi_gfx {
    bool (*ld_var)(void *user, unsigned lane, unsigned index, bool flat,
                   enum pan_sim_bi_regfmt regfmt, unsigned comps,
                   uint32_t out[4], char *err);
+   /* LD_VAR_SPECIAL: the special varying `which` (its varying name: 0
+    * gl_PointCoord, 2 fragment 1/w, 3 fragment z) at the lane's pixel, as
+    * binary32 (two components for the point coordinate). */
+   bool (*ld_var_special)(void *user, unsigned lane, unsigned which,
+                          float out[2], char *err);
    /* BLEND: colour registers of the lane to the render target that the
     * 64-bit internal blend descriptor names, for the covered samples. */
    bool (*blend)(void *user, unsigned lane, uint64_t descriptor,

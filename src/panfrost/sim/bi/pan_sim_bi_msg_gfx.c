@@ -20,16 +20,19 @@
  *                  index in source 1
  * Staging registers start at the clause header's data register.  The
  * descriptor work is the executor's (pan_sim_bi_gfx.h); without it (a
+ *    LD_VAR_SPECIAL  gl_PointCoord (v2), fragment 1/w or z, at the
+ *                  lane's pixel, as f32 or packed f16 (the form with a
+ *                  register format; explicit sample positions refused)
  * compute job) these instructions fault.  Attribute loads without a
- * register format, special varyings (LD_VAR_SPECIAL), tile access
- * (LD_TILE, ST_TILE) and ZS_EMIT stay refused; textures are
- * pan_sim_bi_msg_tex.c's.
+ * register format, tile access (LD_TILE, ST_TILE) and ZS_EMIT stay
+ * refused; textures are pan_sim_bi_msg_tex.c's.
  */
 
 #include <stdio.h>
 #include <string.h>
 
 #include "pan_sim_bi_priv.h"
+#include "pan_sim_fp.h"
 
 static unsigned
 vecsize(const struct pan_sim_bi_ins *ins)
@@ -61,6 +64,15 @@ claims(const struct pan_sim_bi_ins *ins)
    case BI_FAM_LEA_ATTR:
       return is_imm_form(ins, "lea_attr_imm") || is_imm_form(ins, "lea_attr");
    case BI_FAM_LD_VAR:
+      if (is_imm_form(ins, "ld_var_special")) {
+         /* d3: the varying name (1 is reserved); d10: sample and update
+          * mode, 3 and 13 are explicit sample positions, 5-7, 14 and 15
+          * reserved. */
+         int name = pan_sim_bi_mod(ins, "d3"), mode = pan_sim_bi_mod(ins, "d10");
+         return pan_sim_bi_mod(ins, "register_format") >= 0 && name != 1 &&
+                mode != 3 && mode != 13 && !(mode >= 5 && mode <= 7) &&
+                mode < 14;
+      }
       return is_imm_form(ins, "ld_var_imm") ||
              is_imm_form(ins, "ld_var_flat_imm") ||
              is_imm_form(ins, "ld_var") || is_imm_form(ins, "ld_var_flat");
@@ -156,6 +168,37 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
       }
       if (!ok)
          return gfx_fail(c, ins, l, err);
+      memcpy(&c->w->r[l][sr], out, n * 4);
+   }
+   return BI_SIM_OK;
+}
+
+static enum bi_sim_result
+exec_special(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+             const struct pan_sim_bi_gfx *g)
+{
+   unsigned which = (unsigned)pan_sim_bi_mod(ins, "d3");
+   bool f16 = pan_sim_bi_mod_is(ins, "register_format", "f16");
+   unsigned comps = which == 0 ? 2 : 1;
+   unsigned n = f16 ? 1 : comps, sr = staging_reg(c);
+
+   if (sr + n > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                              sr + n - 1);
+   bi_foreach_lane(c, l)
+   {
+      char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+      float v[2] = { 0, 0 };
+      uint32_t out[2] = { 0, 0 };
+      if (!g->ld_var_special(g->user, l, which, v, err))
+         return gfx_fail(c, ins, l, err);
+      for (unsigned k = 0; k < comps; ++k) {
+         if (f16)
+            out[0] |= pan_sim_fp_round_f64(v[k], PAN_SIM_ROUND_RTE, 5, 10)
+                      << (16 * k);
+         else
+            memcpy(&out[k], &v[k], 4);
+      }
       memcpy(&c->w->r[l][sr], out, n * 4);
    }
    return BI_SIM_OK;
@@ -335,6 +378,10 @@ pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
          return pan_sim_bi_fault(c, ins, "no attributes here");
       return exec_load(c, ins, g);
    default:
+      if (is_imm_form(ins, "ld_var_special"))
+         return g->ld_var_special
+                   ? exec_special(c, ins, g)
+                   : pan_sim_bi_fault(c, ins, "no special varyings here");
       if (!g->ld_var)
          return pan_sim_bi_fault(c, ins, "no varyings here");
       return exec_load(c, ins, g);

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "pan_sim_bi_gfx.h"
 #include "pan_sim_bi_priv.h"
 #include "pan_sim_bi_test_run.h"
 
@@ -272,6 +273,67 @@ wls_segment(void)
                                "64 bytes of workgroup-local storage");
 }
 
+/* LD_VAR_SPECIAL against a fragment-like gfx: lane l's point coordinate
+ * is (l / 4, 1 / 2), its 1/w is 1 / (l + 1) and its z 3/8. */
+static bool
+special_var(void *user, unsigned lane, unsigned which, float out[2],
+            char *err)
+{
+   (void)user, (void)err;
+   out[0] = which == 0 ? lane / 4.0f : which == 2 ? 1.0f / (lane + 1) : 0.375f;
+   out[1] = 0.5f;
+   return true;
+}
+
+static void
+ld_var_special(void)
+{
+   static const struct pan_sim_bi_gfx gfx = { .ld_var_special = special_var };
+   struct bi_test_prog p;
+   struct pan_sim_bi_warp w;
+   /* d3 names the varying (0 point, 2 1/w, 3 z); d10 = 10 is the centre,
+    * clobbering form the compiler emits. */
+   if (!bi_test_assemble(&p, "clause flow=nbtb sr=8\n"
+                             "    nop t0 | ld_var_special.f32.d3=0.d10=10 t1, "
+                             "r0 | p0=r0\n"
+                             "clause flow=nbtb sr=10\n"
+                             "    nop t0 | ld_var_special.f32.d3=2.d10=10 t1, "
+                             "r0 | p0=r0\n"
+                             "clause flow=nbtb sr=11\n"
+                             "    nop t0 | ld_var_special.f32.d3=3.d10=10 t1, "
+                             "r0 | p0=r0\n"
+                             "clause sr=12\n"
+                             "    nop t0 | ld_var_special.f16.d3=0.d10=10 t1, "
+                             "r0 | p0=r0\n"))
+      return;
+   p.cfg.gfx = &gfx;
+   pan_sim_bi_warp_init(&w, 0xff);
+   PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault: %s",
+             w.fault);
+   for (unsigned l = 0; l < 8; l++) {
+      PAN_EXPECT_EQ(w.r[l][8], pan_test_u32(l / 4.0f));
+      PAN_EXPECT_EQ(w.r[l][9], 0x3f000000u);
+      PAN_EXPECT_EQ(w.r[l][10], pan_test_u32(1.0f / (l + 1)));
+      PAN_EXPECT_EQ(w.r[l][11], 0x3ec00000u);
+   }
+   /* binary16 pairs: (0.25, 0.5) in lane 1, (0.5, 0.5) in lane 2, 1/3 of
+    * lane 3 rounded to nearest even (0x3555) only for 1/w, so the point
+    * (0.75, 0.5) there. */
+   PAN_EXPECT_EQ(w.r[1][12], 0x38003400u);
+   PAN_EXPECT_EQ(w.r[2][12], 0x38003800u);
+   PAN_EXPECT_EQ(w.r[3][12], 0x38003a00u);
+
+   /* Explicit sample positions (d10 = 13) are refused. */
+   if (!bi_test_assemble(&p, "clause sr=8\n"
+                             "    nop t0 | ld_var_special.f32.d3=2.d10=13 t1, "
+                             "r0 | p0=r0\n"))
+      return;
+   p.cfg.gfx = &gfx;
+   pan_sim_bi_warp_init(&w, 0xff);
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_FAULT);
+   PAN_EXPECT_STR_HAS(w.fault, "not modelled");
+}
+
 static void
 faults(void)
 {
@@ -366,6 +428,7 @@ main(void)
    PAN_RUN_CASE(load_store);
    PAN_RUN_CASE(barrier);
    PAN_RUN_CASE(wls_segment);
+   PAN_RUN_CASE(ld_var_special);
    PAN_RUN_CASE(faults);
    PAN_RUN_CASE(every_instruction);
    return pan_test_summary("pan_sim_bi_flow");
