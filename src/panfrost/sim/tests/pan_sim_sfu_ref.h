@@ -23,6 +23,38 @@ canon(float f)
    return isnan(f) ? 0x7fc00000 : pan_test_u32(f);
 }
 
+/* The binary16 code of a long double, rounded to nearest even, NaN as
+ * 0x7e00; built from the significand and exponent alone. */
+static inline uint16_t
+ref_f16(long double x)
+{
+   if (isnan(x))
+      return 0x7e00;
+   uint16_t sign = signbit(x) ? 0x8000 : 0;
+   x = fabsl(x);
+   if (x >= 65520.0L) /* halfway above the largest finite, 65504 */
+      return sign | 0x7c00;
+   if (x < 0x1p-14L) /* subnormal: multiples of 2^-24 */
+      return sign | (uint16_t)rintl(x * 0x1p24L);
+   int e;
+   frexpl(x, &e); /* x = m 2^e, m in [0.5, 1) */
+   long double m = rintl(ldexpl(x, 11 - e)); /* 1024..2048 */
+   if (m == 2048)
+      m = 1024, e++;
+   return sign | (uint16_t)((e + 14) << 10 | ((unsigned)m - 1024));
+}
+
+/* The value of a binary16 code. */
+static inline long double
+ref_f16_value(uint16_t h)
+{
+   unsigned e = (h >> 10) & 31, m = h & 1023;
+   long double v = e == 31 ? (m ? NAN : INFINITY)
+                   : e     ? ldexpl(1024 + m, (int)e - 25)
+                           : ldexpl(m, -24);
+   return (h & 0x8000) ? -v : v;
+}
+
 /* sin(n pi / 32), exactly 0 and +-1 where it should be. */
 static inline float
 ref_sin(unsigned n)

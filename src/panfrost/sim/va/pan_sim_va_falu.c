@@ -251,8 +251,18 @@ pan_sim_va_exec_falu(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
       break;
    case VA_FAM_FRCP:
    case VA_FAM_FRSQ:
-      if (t != VA_TYPE_F32)
-         return pan_sim_va_refuse(c, ins, "binary16 result layout");
+      if (t != VA_TYPE_F32) {
+         /* One binary16 result in the low half, zero in the high half. */
+         foreach_lane(c, l)
+         {
+            double a = src_f16(c, ins, 0, l, 0);
+            double r = ins->sem->family == VA_FAM_FRSQ ? 1.0 / sqrt(a) : 1.0 / a;
+            pan_sim_va_dest32(
+               c, ins, l,
+               out_f16(c, ins, pan_sim_fp_round_f64(r, PAN_SIM_ROUND_RTE, 5, 10)));
+         }
+         return VA_SIM_OK;
+      }
       break;
    default:
       return VA_SIM_UNCLAIMED;

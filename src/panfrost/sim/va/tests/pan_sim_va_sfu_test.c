@@ -96,6 +96,33 @@ test_fexp(void)
    test_prog_free(&k.p);
 }
 
+/* frcp.f16 / frsq.f16 over every binary16 code: one correctly rounded
+ * result in the low half, zero in the high half. */
+static void
+test_rcp_rsq_f16(void)
+{
+   struct test_kernel k;
+   uint32_t in[16][4], out[16][2];
+   test_kernel_init(&k, "frcp.f16 r4, r0\n"
+                        "frsq.f16.end r5, r0\n");
+   for (unsigned base = 0; base < 0x10000 && k.ok; base += 16) {
+      for (unsigned l = 0; l < 16; ++l)
+         in[l][0] = 0xabcd0000u | (base + l); /* high half ignored */
+      if (!test_kernel_run(&k, in, out))
+         break;
+      for (unsigned l = 0; l < 16; ++l) {
+         long double x = ref_f16_value((uint16_t)(base + l));
+         uint32_t rcp = ref_f16(1.0L / x);
+         uint32_t rsq = ref_f16(x < 0 ? NAN : 1.0L / sqrtl(x));
+         PAN_CHECK(out[l][0] == rcp, "frcp.f16 %04x: %08x, want %04x",
+                   base + l, out[l][0], rcp);
+         PAN_CHECK(out[l][1] == rsq, "frsq.f16 %04x: %08x, want %04x",
+                   base + l, out[l][1], rsq);
+      }
+   }
+   test_prog_free(&k.p);
+}
+
 static void
 test_fma_rscale(void)
 {
@@ -286,6 +313,7 @@ main(void)
 {
    PAN_RUN_CASE(test_sincos_tables);
    PAN_RUN_CASE(test_fexp);
+   PAN_RUN_CASE(test_rcp_rsq_f16);
    PAN_RUN_CASE(test_fma_rscale);
    PAN_RUN_CASE(test_log_split);
    PAN_RUN_CASE(test_sequences);
