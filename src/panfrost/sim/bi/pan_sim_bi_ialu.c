@@ -88,10 +88,44 @@ icompare(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b)
    return gt || a == b; /* ge */
 }
 
+static bool
+is_v2_16(unsigned type)
+{
+   return type == BI_TYPE_V2F16 || type == BI_TYPE_V2I16 ||
+          type == BI_TYPE_V2S16 || type == BI_TYPE_V2U16;
+}
+
+/* The 16-bit lanes of a v2 csel, each choosing its own half. */
+static uint32_t
+csel_v2(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, uint32_t t,
+        uint32_t f)
+{
+   unsigned type = ins->sem->src_type;
+   const char *m = pan_sim_bi_mod_str(ins, "cmpf", "eq");
+   uint32_t r = 0;
+   for (unsigned k = 0; k < 2; k++) {
+      uint16_t x = (uint16_t)(a >> (16 * k)), y = (uint16_t)(b >> (16 * k));
+      double fx, fy;
+      if (type == BI_TYPE_V2F16) {
+         fx = pan_sim_fp_f16_to_f64(x), fy = pan_sim_fp_f16_to_f64(y);
+      } else if (type == BI_TYPE_V2S16) {
+         fx = (int16_t)x, fy = (int16_t)y;
+      } else {
+         fx = x, fy = y;
+      }
+      bool v = !strcmp(m, "eq") ? fx == fy : !strcmp(m, "gt") ? fx > fy
+                                                              : fx >= fy;
+      r |= ((v ? t : f) >> (16 * k) & 0xffff) << (16 * k);
+   }
+   return r;
+}
+
 static uint32_t
 csel(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, uint32_t t,
      uint32_t f)
 {
+   if (is_v2_16(ins->sem->src_type))
+      return csel_v2(ins, a, b, t, f);
    if (ins->sem->src_type == BI_TYPE_F32) {
       const char *m = pan_sim_bi_mod_str(ins, "cmpf", "eq");
       float x = pan_sim_fp_f32(a), y = pan_sim_fp_f32(b);
@@ -229,7 +263,7 @@ claims(const struct pan_sim_bi_ins *ins)
               pan_sim_bi_mod_is(ins, "lane_op", "xor")) &&
              !pan_sim_bi_mod_is(ins, "subgroup", "subgroup16");
    case BI_FAM_CSEL:
-      return w32 || st == BI_TYPE_F32;
+      return w32 || st == BI_TYPE_F32 || is_v2_16(st);
    case BI_FAM_MUX:
       return st == BI_TYPE_I32;
    case BI_FAM_MKVEC:

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: MIT
  *
  * Special-function families of the Bifrost interpreter: frcp and frsq
- * (correctly rounded), frexpe (plain and .log split), and the steps of the
+ * (correctly rounded; the binary16 forms write the low half and zero the
+ * high one, their divzero form is refused), frexpe (plain and .log split), and the steps of the
  * compiler's exp2/log2/sin/cos sequences: fma_rscale, fexp, fadd_lscale,
  * flogd, fsin_table, fcos_table.  The steps are modelled as exact
  * functions rounded once (pan_sim_sfu.h); the hardware's tables are not
@@ -30,6 +31,8 @@ fval(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
 
    snprintf(name, sizeof(name), "widen%u", s);
    const char *w = pan_sim_bi_mod_str(ins, name, "none");
+   if (pan_sim_bi_mod(ins, "lane0") >= 0) /* frcp.f16, frsq.f16 */
+      w = pan_sim_bi_mod_str(ins, "lane0", "h0");
    if (!strcmp(w, "h0") || !strcmp(w, "h1"))
       x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (w[1] == '1' ? 16 : 0)));
    else
@@ -56,10 +59,18 @@ static uint32_t
 one(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
     unsigned l)
 {
+   bool f16 = pan_sim_bi_mod(ins, "lane0") >= 0;
    switch (ins->sem->family) {
    case BI_FAM_FRCP:
+      /* The binary16 forms: one result in the low half, zero above. */
+      if (f16)
+         return pan_sim_fp_round_f64(1 / fval(c, ins, 0, l), PAN_SIM_ROUND_RTE,
+                                     5, 10);
       return rounded(1 / fval(c, ins, 0, l));
    case BI_FAM_FRSQ:
+      if (f16)
+         return pan_sim_fp_round_f64(1 / sqrt(fval(c, ins, 0, l)),
+                                     PAN_SIM_ROUND_RTE, 5, 10);
       return rounded(1 / sqrt(fval(c, ins, 0, l)));
    case BI_FAM_FREXPE: {
       double x = fval(c, ins, 0, l);
@@ -160,6 +171,9 @@ claims(const struct pan_sim_bi_ins *ins)
    switch (ins->sem->family) {
    case BI_FAM_FRCP:
    case BI_FAM_FRSQ:
+      /* binary16: the form without divzero */
+      if (pan_sim_bi_mod(ins, "lane0") >= 0)
+         return pan_sim_bi_mod_is(ins, "divzero", "none");
       return f32 && pan_sim_bi_mod_is(ins, "widen0", "none");
    case BI_FAM_FREXPE:
       return ins->sem->src_type == BI_TYPE_F32 &&

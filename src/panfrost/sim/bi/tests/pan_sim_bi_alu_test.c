@@ -139,6 +139,36 @@ ref_csel(uint32_t a, uint32_t b, uint32_t c)
 {
    return (int32_t)a > (int32_t)b ? c : a;
 }
+/* Per 16-bit half: a > b (v2s16) or a >= b (v2f16, ordered by the sign
+ * and magnitude bits; NaN compares false) picks c, else a. */
+static int
+f16_key(uint16_t h)
+{
+   return (h & 0x8000) ? -(int)(h & 0x7fff) : (int)(h & 0x7fff);
+}
+static uint32_t
+ref_csel_v2(uint32_t a, uint32_t b, uint32_t c, bool f16)
+{
+   uint32_t r = 0;
+   for (unsigned k = 0; k < 32; k += 16) {
+      uint16_t x = (uint16_t)(a >> k), y = (uint16_t)(b >> k);
+      bool v = f16 ? (x & 0x7fff) <= 0x7c00 && (y & 0x7fff) <= 0x7c00 &&
+                        f16_key(x) >= f16_key(y)
+                   : (int16_t)x > (int16_t)y;
+      r |= ((v ? c : a) >> k & 0xffff) << k;
+   }
+   return r;
+}
+static uint32_t
+ref_csel_v2s16(uint32_t a, uint32_t b, uint32_t c)
+{
+   return ref_csel_v2(a, b, c, false);
+}
+static uint32_t
+ref_csel_v2f16(uint32_t a, uint32_t b, uint32_t c)
+{
+   return ref_csel_v2(a, b, c, true);
+}
 static uint32_t
 ref_f2i(uint32_t a, uint32_t b, uint32_t c)
 {
@@ -323,6 +353,14 @@ int_ops(void)
             "clause\n    csel.s32.cmpf=gt r4, r0, r1, r2, r0 | nop t1 | p0=r0 "
             "p1=r1 p2=r2\n",
             ref_csel, false, true);
+   check_op("csel.v2s16",
+            "clause\n    csel.v2s16.cmpf=gt r4, r0, r1, r2, r0 | nop t1 | "
+            "p0=r0 p1=r1 p2=r2\n",
+            ref_csel_v2s16, false, true);
+   check_op("csel.v2f16",
+            "clause\n    csel.v2f16.cmpf=ge r4, r0, r1, r2, r0 | nop t1 | "
+            "p0=r0 p1=r1 p2=r2\n",
+            ref_csel_v2f16, false, true);
    check_op("s32_to_f32",
             "clause\n    nop t0 | s32_to_f32.round=none r4, r0 | p0=r0\n",
             ref_i2f, true, true);

@@ -105,6 +105,35 @@ test_frcp_frsq(void)
    }
 }
 
+/* frcp.f16 / frsq.f16 over every binary16 code, read from the half lane0
+ * names: one correctly rounded result in the low half, zero above. */
+static void
+test_frcp_frsq_f16(void)
+{
+   const char *text = "clause flow=nbtb\n"
+                      "    nop t0 | frcp.f16.lane0=h1 r4, r0 | p0=r0\n"
+                      "clause\n"
+                      "    nop t0 | frsq.f16 r5, r1 | p0=r1\n";
+   uint32_t in[8][4] = { { 0 } }, out[8][2];
+   for (unsigned base = 0; base < 0x10000; base += 8) {
+      for (unsigned l = 0; l < 8; l++) {
+         in[l][0] = (base + l) << 16 | 0x1234; /* low half ignored */
+         in[l][1] = 0xabcd0000u | (base + l);  /* high half ignored */
+      }
+      if (!run8("frcp/frsq f16", text, in, NULL, out))
+         return;
+      for (unsigned l = 0; l < 8; l++) {
+         long double x = ref_f16_value((uint16_t)(base + l));
+         uint32_t rcp = ref_f16(1.0L / x);
+         uint32_t rsq = ref_f16(x < 0 ? NAN : 1.0L / sqrtl(x));
+         PAN_CHECK(out[l][0] == rcp, "frcp.f16 %04x: %08x, want %04x",
+                   base + l, out[l][0], rcp);
+         PAN_CHECK(out[l][1] == rsq, "frsq.f16 %04x: %08x, want %04x",
+                   base + l, out[l][1], rsq);
+      }
+   }
+}
+
 /* Plain frexpe: x = f 2^e, f in [0.5, 1); .log: |x| = m 2^e, m in [0.75,
  * 1.5).  Zero, infinities and NaN give 0. */
 static void
@@ -399,6 +428,7 @@ int
 main(void)
 {
    PAN_RUN_CASE(test_frcp_frsq);
+   PAN_RUN_CASE(test_frcp_frsq_f16);
    PAN_RUN_CASE(test_frexpe);
    PAN_RUN_CASE(test_fma_rscale);
    PAN_RUN_CASE(test_fexp);
