@@ -136,6 +136,39 @@ csel(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, uint32_t t,
 }
 
 static uint32_t
+half(uint32_t v, int k)
+{
+   return (v >> (16 * k)) & 0xffff;
+}
+
+/* mux.v2i16: each 16-bit half chooses s0 where its condition (the half of
+ * s2, or each bit with .bit) holds, else s1; swapN exchanges the halves
+ * of source N first. */
+static uint32_t
+mux_v2(const struct pan_sim_bi_ins *ins, const char *m, const uint32_t s[4])
+{
+   uint32_t v[3];
+   for (unsigned i = 0; i < 3; i++) {
+      char name[8] = "swap0";
+      name[4] = (char)('0' + i);
+      v[i] = pan_sim_bi_mod_is(ins, name, "h10") ? s[i] >> 16 | s[i] << 16
+                                                 : s[i];
+   }
+   uint32_t mask = v[2];
+   if (strcmp(m, "bit")) {
+      mask = 0;
+      for (unsigned k = 0; k < 2; k++) {
+         uint32_t c = half(v[2], (int)k);
+         bool take = !strcmp(m, "neg")       ? (c & 0x8000) != 0
+                     : !strcmp(m, "fp_zero") ? (c & 0x7fff) == 0
+                                             : c == 0;
+         mask |= take ? 0xffffu << (16 * k) : 0;
+      }
+   }
+   return (v[0] & mask) | (v[1] & ~mask);
+}
+
+static uint32_t
 one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
 {
    unsigned n = ins->op->nr_srcs;
@@ -176,8 +209,15 @@ one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
    }
    case BI_FAM_CSEL:
       return csel(ins, s[0], s[1], s[2], s[3]);
+   case BI_FAM_SWZ: {
+      /* h00, h10, h11: the halves the two result lanes take. */
+      const char *z = pan_sim_bi_mod_str(ins, "swz0", "h00");
+      return half(s[0], z[1] - '0') | half(s[0], z[2] - '0') << 16;
+   }
    case BI_FAM_MUX: {
       const char *m = pan_sim_bi_mod_str(ins, "mux", "int_zero");
+      if (ins->sem->src_type == BI_TYPE_V2I16)
+         return mux_v2(ins, m, s);
       uint32_t mask = !strcmp(m, "bit")       ? s[2]
                       : !strcmp(m, "neg")     ? ((int32_t)s[2] < 0 ? ~0u : 0)
                       : !strcmp(m, "fp_zero") ? ((s[2] & 0x7fffffff) ? 0 : ~0u)
@@ -265,7 +305,9 @@ claims(const struct pan_sim_bi_ins *ins)
    case BI_FAM_CSEL:
       return w32 || st == BI_TYPE_F32 || is_v2_16(st);
    case BI_FAM_MUX:
-      return st == BI_TYPE_I32;
+      return st == BI_TYPE_I32 || st == BI_TYPE_V2I16;
+   case BI_FAM_SWZ:
+      return st == BI_TYPE_V2I16;
    case BI_FAM_MKVEC:
       return st == BI_TYPE_V2I16;
    case BI_FAM_CVT:

@@ -169,6 +169,60 @@ ref_csel_v2f16(uint32_t a, uint32_t b, uint32_t c)
 {
    return ref_csel_v2(a, b, c, true);
 }
+/* mux.v2i16.neg with source 0 swapped: per half, c's half negative picks
+ * a's other half, else b's half.  Inputs are random, so the halves of c
+ * are made zero or not by the low bits of b. */
+static uint32_t
+ref_mux_v2_neg_swap0(uint32_t a, uint32_t b, uint32_t c)
+{
+   uint32_t as = a << 16 | a >> 16, r = 0;
+   for (unsigned k = 0; k < 32; k += 16)
+      r |= ((int16_t)(c >> k) < 0 ? as : b) & (0xffffu << k);
+   return r;
+}
+/* mux.v2i16 int_zero and fp_zero on conditions with zero halves. */
+static void
+mux_v2_known_answers(void)
+{
+   static const uint32_t cond[4] = { 0x00000000, 0x00010000, 0x80000001,
+                                     0x80008000 };
+   /* Lanes taking a (0x1111....) where the half is zero (int) or +-0
+    * (fp). */
+   static const uint32_t want_int[4] = { 0x11112222, 0x33332222, 0x33334444,
+                                         0x33334444 };
+   static const uint32_t want_fp[4] = { 0x11112222, 0x33332222, 0x11114444,
+                                        0x11112222 };
+   for (unsigned fp = 0; fp < 2; fp++) {
+      struct bi_test_prog p;
+      struct pan_sim_bi_warp w;
+      if (!bi_test_assemble(&p, fp ? "clause\n    nop t0 | "
+                                     "mux.v2i16.mux=fp_zero r4, r0, r1, r2 | "
+                                     "p0=r0 p1=r1 p2=r2\n"
+                                   : "clause\n    nop t0 | "
+                                     "mux.v2i16 r4, r0, r1, r2 | "
+                                     "p0=r0 p1=r1 p2=r2\n"))
+         return;
+      pan_sim_bi_warp_init(&w, 0xff);
+      for (unsigned l = 0; l < 8; l++) {
+         w.r[l][0] = 0x11112222;
+         w.r[l][1] = 0x33334444;
+         w.r[l][2] = cond[l % 4];
+      }
+      PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_DONE);
+      for (unsigned l = 0; l < 8; l++)
+         PAN_EXPECT_EQ(w.r[l][4], fp ? want_fp[l % 4] : want_int[l % 4]);
+   }
+}
+static uint32_t
+ref_swz_h10(uint32_t a, uint32_t b, uint32_t c)
+{
+   return a >> 16 | a << 16;
+}
+static uint32_t
+ref_swz_h11(uint32_t a, uint32_t b, uint32_t c)
+{
+   return (a & 0xffff0000u) | a >> 16;
+}
 static uint32_t
 ref_f2i(uint32_t a, uint32_t b, uint32_t c)
 {
@@ -361,6 +415,17 @@ int_ops(void)
             "clause\n    csel.v2f16.cmpf=ge r4, r0, r1, r2, r0 | nop t1 | "
             "p0=r0 p1=r1 p2=r2\n",
             ref_csel_v2f16, false, true);
+   check_op("mux.v2i16 neg swap0",
+            "clause\n    nop t0 | mux.v2i16.mux=neg.swap0=h10 r4, r0, r1, r2 | "
+            "p0=r0 p1=r1 p2=r2\n",
+            ref_mux_v2_neg_swap0, false, true);
+   mux_v2_known_answers();
+   check_op("swz.v2i16 h10",
+            "clause\n    nop t0 | swz.v2i16.swz0=h10 r4, r0 | p0=r0\n",
+            ref_swz_h10, false, true);
+   check_op("swz.v2i16 h11",
+            "clause\n    nop t0 | swz.v2i16.swz0=h11 r4, r0 | p0=r0\n",
+            ref_swz_h11, false, true);
    check_op("s32_to_f32",
             "clause\n    nop t0 | s32_to_f32.round=none r4, r0 | p0=r0\n",
             ref_i2f, true, true);
