@@ -73,6 +73,23 @@ struct tex {
    uint32_t slice_stride[16];
 };
 
+/* One level, one layer, 2D: the cases set what differs (dim, depth,
+ * levels, layers, tiling, sRGB). */
+static struct tex_desc
+tex_2d(unsigned w, unsigned h, unsigned format, unsigned order, unsigned el_B)
+{
+   return (struct tex_desc){
+      .dim = MALI_TEXTURE_DIMENSION_2D,
+      .w = w,
+      .h = h,
+      .levels = 1,
+      .layers = 1,
+      .format = format,
+      .order = order,
+      .el_B = el_B,
+   };
+}
+
 static unsigned
 minify(unsigned s, unsigned l)
 {
@@ -369,17 +386,8 @@ static void
 run_format_case(const struct fmt_case *fc)
 {
    struct tex t;
-   struct tex_desc d = {
-      .dim = MALI_TEXTURE_DIMENSION_2D,
-      .w = 1,
-      .h = 1,
-      .levels = 1,
-      .layers = 1,
-      .format = fc->format,
-      .order = fc->order,
-      .srgb = fc->srgb,
-      .el_B = fc->el_B,
-   };
+   struct tex_desc d = tex_2d(1, 1, fc->format, fc->order, fc->el_B);
+   d.srgb = fc->srgb;
    struct smp_desc s = nearest_sampler();
    struct pan_sim_tex_req req;
    char err[PAN_SIM_TEX_ERR_LEN] = "";
@@ -484,14 +492,8 @@ test_formats(void)
       run_format_case(&cases[i]);
 
    /* A format the sampler does not decode faults naming it. */
-   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
-                         .w = 4,
-                         .h = 4,
-                         .levels = 1,
-                         .layers = 1,
-                         .format = MALI_FORMAT_ETC2_RGB8,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGBA,
-                         .el_B = 8 };
+   struct tex_desc d =
+      tex_2d(4, 4, MALI_FORMAT_ETC2_RGB8, MALI_RGB_COMPONENT_ORDER_RGBA, 8);
    fixture_init(&f);
    make_texture(&f.t, &d);
    bind(&f.t, &f.s);
@@ -506,15 +508,9 @@ test_formats(void)
 static void
 make_row(struct tex *t, bool tiled)
 {
-   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
-                         .w = 4,
-                         .h = 1,
-                         .levels = 1,
-                         .layers = 1,
-                         .format = MALI_FORMAT_RGBA8_UNORM,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGBA,
-                         .el_B = 4,
-                         .tiled = tiled };
+   struct tex_desc d =
+      tex_2d(4, 1, MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 4);
+   d.tiled = tiled;
    make_texture(t, &d);
    for (unsigned x = 0; x < 4; ++x)
       put32(t, 0, 0, x, 0, 0xff000000u | (16 * (x + 1)));
@@ -605,15 +601,10 @@ test_linear(void)
 static void
 make_mips(struct tex *t)
 {
-   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
-                         .w = 8,
-                         .h = 8,
-                         .levels = 4,
-                         .layers = 1,
-                         .format = MALI_FORMAT_RGBA8_UNORM,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGBA,
-                         .el_B = 4,
-                         .tiled = true };
+   struct tex_desc d =
+      tex_2d(8, 8, MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 4);
+   d.levels = 4;
+   d.tiled = true;
    make_texture(t, &d);
    for (unsigned l = 0; l < 4; ++l) {
       for (unsigned y = 0; y < minify(8, l); ++y)
@@ -752,15 +743,9 @@ test_shadow(void)
       { MALI_FUNC_GEQUAL, 7.0f, 0 },
    };
    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); ++k) {
-      struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
-                            .w = 2,
-                            .h = 2,
-                            .levels = 1,
-                            .layers = 1,
-                            .format = MALI_FORMAT_Z16_UNORM,
-                            .order = MALI_RGB_COMPONENT_ORDER_RGBA,
-                            .el_B = 2,
-                            .tiled = true };
+      struct tex_desc d =
+         tex_2d(2, 2, MALI_FORMAT_Z16_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 2);
+      d.tiled = true;
 
       fixture_init(&f);
       make_texture(&f.t, &d);
@@ -790,14 +775,10 @@ test_layers_faces_3d(void)
    struct tex t;
 
    /* 2D array of 3 layers, 2 levels: layer k level l = (k, l). */
-   struct tex_desc d = { .dim = MALI_TEXTURE_DIMENSION_2D,
-                         .w = 2,
-                         .h = 2,
-                         .levels = 2,
-                         .layers = 3,
-                         .format = MALI_FORMAT_RGBA8UI,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGBA,
-                         .el_B = 4 };
+   struct tex_desc d =
+      tex_2d(2, 2, MALI_FORMAT_RGBA8UI, MALI_RGB_COMPONENT_ORDER_RGBA, 4);
+   d.levels = 2;
+   d.layers = 3;
    space_reset();
    make_texture(&t, &d);
    for (unsigned k = 0; k < 3; ++k)
@@ -818,14 +799,9 @@ test_layers_faces_3d(void)
    }
 
    /* Cube: face f holds f + 1. */
-   struct tex_desc c = { .dim = MALI_TEXTURE_DIMENSION_CUBE,
-                         .w = 2,
-                         .h = 2,
-                         .levels = 1,
-                         .layers = 1,
-                         .format = MALI_FORMAT_R32UI,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGB1,
-                         .el_B = 4 };
+   struct tex_desc c =
+      tex_2d(2, 2, MALI_FORMAT_R32UI, MALI_RGB_COMPONENT_ORDER_RGB1, 4);
+   c.dim = MALI_TEXTURE_DIMENSION_CUBE;
    space_reset();
    make_texture(&t, &c);
    for (unsigned f = 0; f < 6; ++f)
@@ -845,15 +821,10 @@ test_layers_faces_3d(void)
    PAN_EXPECT(!sample_at(&req, 0.5f, 0.5f, out, err));
 
    /* 3D, 2x2x4, linear in r between slices 1 and 2. */
-   struct tex_desc v = { .dim = MALI_TEXTURE_DIMENSION_3D,
-                         .w = 2,
-                         .h = 2,
-                         .d = 4,
-                         .levels = 1,
-                         .layers = 1,
-                         .format = MALI_FORMAT_R8_UNORM,
-                         .order = MALI_RGB_COMPONENT_ORDER_RGB1,
-                         .el_B = 1 };
+   struct tex_desc v =
+      tex_2d(2, 2, MALI_FORMAT_R8_UNORM, MALI_RGB_COMPONENT_ORDER_RGB1, 1);
+   v.dim = MALI_TEXTURE_DIMENSION_3D;
+   v.d = 4;
    space_reset();
    make_texture(&t, &v);
    for (unsigned z = 0; z < 4; ++z)
