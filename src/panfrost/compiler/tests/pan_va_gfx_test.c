@@ -108,6 +108,43 @@ dump(char **lines, unsigned nr)
       fprintf(stderr, "   %s\n", lines[i]);
 }
 
+/* The end of a case on the emitted words: dump them if a check failed so
+ * far, free ctx and s. */
+static void
+finish(char **lines, unsigned nr, void *ctx, nir_shader *s)
+{
+   if (pan_test_failures)
+      dump(lines, nr);
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
+/* nr words of UBO 0 from byte offset_B, pushed as uniforms. */
+static nir_ssa_def *
+uniforms(nir_builder *b, unsigned nr, unsigned offset_B)
+{
+   return nir_load_ubo(b, nr, 32, nir_imm_int(b, 0), nir_imm_int(b, offset_B),
+                       .align_mul = 4, .range = ~0);
+}
+
+/* Run the compute shader bin on one warp over a memory holding in (its
+ * buffer at u0:u1); the memory after the run. */
+static struct mem *
+run_compute(const struct pan_va_binary *bin, const void *in, size_t size,
+            const char *name)
+{
+   static struct mem m;
+   memset(&m, 0, sizeof(m));
+   memcpy(m.bytes, in, size);
+   uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
+   struct pan_sim_va_config cfg = sim_config(bin, &m, u, 2);
+   struct pan_sim_va_warp w;
+   compute_warp_init(&w);
+   PAN_CHECK(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE, "%s: %s", name,
+             w.fault);
+   return &m;
+}
+
 static nir_variable *
 io_var(nir_shader *s, nir_variable_mode mode, const struct glsl_type *t,
        unsigned location, unsigned driver_location, const char *name)
@@ -133,9 +170,7 @@ vertex_shader(void)
                               VARYING_SLOT_POS, 0, "pos");
    nir_variable *v1 = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
                              VARYING_SLOT_VAR1, 1, "v1");
-   nir_ssa_def *k =
-      nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 8),
-                   .align_mul = 4, .range = ~0);
+   nir_ssa_def *k = uniforms(&b, 1, 8);
    nir_store_var(&b, pos, nir_load_var(&b, a0), 0xf);
    nir_store_var(&b, v1, nir_fmul(&b, nir_load_var(&b, a2), k), 0xf);
    return b.shader;
@@ -184,10 +219,7 @@ test_vertex_position(void)
       offset += bin.push[i].source == PAN_VA_PUSH_VIEWPORT_OFFSET;
    }
    PAN_EXPECT(scale == 3 && offset == 3);
-   if (pan_test_failures)
-      dump(l, nr);
-   ralloc_free(ctx);
-   ralloc_free(s);
+   finish(l, nr, ctx, s);
 }
 
 static void
@@ -219,10 +251,7 @@ test_vertex_varying(void)
       if (!strncmp(l[i], "fma.f32", 7))
          PAN_EXPECT_STR_HAS(l[i], "u0");
    }
-   if (pan_test_failures)
-      dump(l, nr);
-   ralloc_free(ctx);
-   ralloc_free(s);
+   finish(l, nr, ctx, s);
 }
 
 /* Fixed-function varyings take the slots from 15 down, the same in both
@@ -258,8 +287,8 @@ test_ff_varyings(void)
       dump(l, nr);
    ralloc_free(b.shader);
 
-   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
-                                      &pan_va_nir_options, "fffs");
+   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, &pan_va_nir_options,
+                                      "fffs");
    col = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
                 VARYING_SLOT_COL0, 0, "col");
    nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
@@ -275,17 +304,16 @@ test_ff_varyings(void)
    ralloc_free(b.shader);
 
    /* VAR15 and gl_Color would share slot 15. */
-   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
-                                      &pan_va_nir_options, "clash");
+   b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, &pan_va_nir_options,
+                                      "clash");
    col = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
                 VARYING_SLOT_COL0, 0, "col");
    nir_variable *v15 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
                               VARYING_SLOT_VAR15, 1, "v15");
    out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
                 FRAG_RESULT_DATA0, 0, "c");
-   nir_store_var(&b, out,
-                 nir_fadd(&b, nir_load_var(&b, col), nir_load_var(&b, v15)),
-                 0xf);
+   nir_store_var(
+      &b, out, nir_fadd(&b, nir_load_var(&b, col), nir_load_var(&b, v15)), 0xf);
    char err[256];
    PAN_EXPECT(!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err)));
    PAN_EXPECT_STR_HAS(err, "shares slot 15 with VAR15");
@@ -315,9 +343,7 @@ test_pushed_constants(void)
    nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
                               FRAG_RESULT_DATA0, 0, "c");
    nir_ssa_def *x = nir_load_var(&b, v0);
-   nir_ssa_def *u = nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0),
-                                 nir_imm_int(&b, 4), .align_mul = 4,
-                                 .range = ~0);
+   nir_ssa_def *u = uniforms(&b, 1, 4);
    nir_ssa_def *c[4] = {
       nir_fmul_imm(&b, nir_channel(&b, x, 0), 0.1234f),
       nir_ffma(&b, nir_channel(&b, x, 1), nir_imm_float(&b, 0.1234f),
@@ -343,13 +369,10 @@ test_pushed_constants(void)
    /* Only the constant beside the uniform is materialized. */
    unsigned materialized = 0;
    for (unsigned i = 0; i < nr; ++i)
-      materialized += !strncmp(l[i], "iadd_imm.i32", 12) &&
-                      !strstr(l[i], "r48");
+      materialized +=
+         !strncmp(l[i], "iadd_imm.i32", 12) && !strstr(l[i], "r48");
    PAN_EXPECT_EQ(materialized, 1);
-   if (pan_test_failures)
-      dump(l, nr);
-   ralloc_free(ctx);
-   ralloc_free(b.shader);
+   finish(l, nr, ctx, b.shader);
 }
 
 /* Fragment shader: smooth VAR0 plus flat VAR2, to render target 0. */
@@ -408,10 +431,7 @@ test_fragment(void)
       PAN_EXPECT_STR_HAS(l[nr - 1], "branchzi");
       PAN_EXPECT_STR_HAS(l[nr - 1], "blend_descriptor_0.w1");
    }
-   if (pan_test_failures)
-      dump(l, nr);
-   ralloc_free(ctx);
-   ralloc_free(b.shader);
+   finish(l, nr, ctx, b.shader);
 }
 
 /* Two render targets: the first BLEND skips the call sequence (target 16)
@@ -448,10 +468,7 @@ test_two_targets(void)
       const char *at = strchr(l[nr - 3], '{');
       PAN_EXPECT(at && at[1] == 'r' && atoi(at + 2) >= 16);
    }
-   if (pan_test_failures)
-      dump(l, nr);
-   ralloc_free(ctx);
-   ralloc_free(b.shader);
+   finish(l, nr, ctx, b.shader);
 }
 
 /* gl_FragDepth: ZS_EMIT (depth only) reads the depth and the coverage
@@ -469,7 +486,8 @@ test_depth_output(void)
       nir_variable *z = io_var(b.shader, nir_var_shader_out, glsl_float_type(),
                                FRAG_RESULT_DEPTH, 0, "z");
       nir_ssa_def *x = nir_load_var(&b, v0);
-      nir_store_var(&b, z, nir_fmul(&b, nir_channel(&b, x, 2), nir_channel(&b, x, 0)), 1);
+      nir_store_var(
+         &b, z, nir_fmul(&b, nir_channel(&b, x, 2), nir_channel(&b, x, 0)), 1);
       if (colour) {
          nir_variable *o = io_var(b.shader, nir_var_shader_out,
                                   glsl_vec4_type(), FRAG_RESULT_DATA0, 0, "c");
@@ -487,8 +505,8 @@ test_depth_output(void)
          /* {cov out}, depth, stencil (unused), cov in */
          char out[8] = "", in[8] = "";
          PAN_EXPECT(!strstr(l[zs], ".stencil"));
-         PAN_EXPECT(sscanf(l[zs], "%*s {%7[^:]:1}, r%*u, #0x0, %7s", out,
-                           in) == 2);
+         PAN_EXPECT(sscanf(l[zs], "%*s {%7[^:]:1}, r%*u, #0x0, %7s", out, in) ==
+                    2);
          if (colour && at >= 0 && bl >= 0) {
             char atout[8] = "";
             PAN_EXPECT(sscanf(l[at], "atest.wait {%7[^:]", atout) == 1);
@@ -500,10 +518,7 @@ test_depth_output(void)
             PAN_EXPECT(zs + 1 == (int)nr - 1 && !strcmp(l[nr - 1], "nop.end"));
          }
       }
-      if (pan_test_failures)
-         dump(l, nr);
-      ralloc_free(ctx);
-      ralloc_free(b.shader);
+      finish(l, nr, ctx, b.shader);
    }
 }
 
@@ -526,9 +541,7 @@ test_integer_outputs(void)
       nir_variable *o =
          io_var(b.shader, nir_var_shader_out,
                 glsl_vector_type(cases[i].base, 3), FRAG_RESULT_DATA0, 0, "c");
-      nir_ssa_def *k = nir_load_ubo(&b, 3, 32, nir_imm_int(&b, 0),
-                                    nir_imm_int(&b, 0), .align_mul = 4,
-                                    .range = ~0);
+      nir_ssa_def *k = uniforms(&b, 3, 0);
       nir_store_var(&b, o, nir_iadd_imm(&b, k, 7), 0x7);
       struct pan_va_binary bin;
       unsigned nr = 0;
@@ -548,10 +561,7 @@ test_integer_outputs(void)
          int one = find_line(l, nr, want);
          PAN_EXPECT(one >= 0 && one < bl);
       }
-      if (pan_test_failures)
-         dump(l, nr);
-      ralloc_free(ctx);
-      ralloc_free(b.shader);
+      finish(l, nr, ctx, b.shader);
    }
 }
 
@@ -635,17 +645,10 @@ test_float_ops(void)
       struct pan_va_binary bin;
       if (!compile_or_free(b.shader, ctx, &bin))
          continue;
-      static struct mem m;
-      memset(&m, 0, sizeof(m));
-      memcpy(m.bytes, in, sizeof(in));
-      uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
-      struct pan_sim_va_config cfg = sim_config(&bin, &m, u, 2);
-      struct pan_sim_va_warp w;
-      compute_warp_init(&w);
-      PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+      struct mem *m = run_compute(&bin, in, sizeof(in), names[op]);
       for (unsigned l = 0; l < LANES; ++l) {
          float x = in[2 * l], got, want;
-         memcpy(&got, m.bytes + 8 * l + 4, 4);
+         memcpy(&got, m->bytes + 8 * l + 4, 4);
          switch (op) {
          case 0:
             want = floorf(x);
@@ -690,9 +693,7 @@ test_dynamic_ubo(void)
                                                   &pan_va_nir_options, "ubo");
    nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
                               FRAG_RESULT_DATA0, 0, "c");
-   nir_ssa_def *k =
-      nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
-                   .align_mul = 4, .range = ~0);
+   nir_ssa_def *k = uniforms(&b, 1, 0);
    nir_ssa_def *off = nir_iadd_imm(&b, nir_imul_imm(&b, k, 16), 48);
    nir_store_var(&b, out,
                  nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 2), off,
@@ -724,10 +725,7 @@ test_dynamic_ubo(void)
               bin.push[0].ubo == 0 && bin.push[0].offset_B == 0);
    for (unsigned i = 1; i < bin.nr_push; ++i)
       PAN_EXPECT(bin.push[i].source == PAN_VA_PUSH_CONSTANT);
-   if (pan_test_failures)
-      dump(l, nr);
-   ralloc_free(ctx);
-   ralloc_free(b.shader);
+   finish(l, nr, ctx, b.shader);
 }
 
 /* Compile the fragment shader s (freed) and run warp w, whose preloads
@@ -767,9 +765,7 @@ test_frag_coord_runs(void)
          MESA_SHADER_FRAGMENT, &pan_va_nir_options, "fragcoord");
       nir_variable *fc = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
                                 VARYING_SLOT_POS, 0, "gl_FragCoord");
-      nir_ssa_def *u =
-         nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
-                      .align_mul = 4, .range = ~0);
+      nir_ssa_def *u = uniforms(&b, 1, 0);
       nir_discard_if(&b,
                      nir_flt(&b, nir_channel(&b, nir_load_var(&b, fc), c), u));
       /* Limits on pixel centres and edges, pixels around them: an
@@ -810,9 +806,7 @@ test_derivatives_run(void)
       nir_ssa_def *x = nir_channel(&b, p, 0), *y = nir_channel(&b, p, 1);
       nir_ssa_def *f = nir_fadd(&b, nir_fmul(&b, x, y), x);
       nir_ssa_def *d = axis == 1 ? nir_fddx(&b, f) : nir_fddy_fine(&b, f);
-      nir_ssa_def *u =
-         nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
-                      .align_mul = 4, .range = ~0);
+      nir_ssa_def *u = uniforms(&b, 1, 0);
       nir_discard_if(&b, nir_flt(&b, d, u));
       float fv[LANES];
       struct pan_sim_va_warp w;
@@ -881,10 +875,7 @@ test_frag_coord_zw(void)
    char got[16];
    snprintf(got, sizeof(got), "%d %d", zr, wr);
    PAN_CHECK(!strcmp(got, want), "z w in r%s, want r%s", got, want);
-   if (pan_test_failures)
-      dump(l, nr);
-   ralloc_free(ctx);
-   ralloc_free(b.shader);
+   finish(l, nr, ctx, b.shader);
 }
 
 /* Float constants that are a binary16 half of a table entry (0.5, 256,
@@ -915,17 +906,10 @@ test_half_constants(void)
    float in[LANES];
    for (unsigned l = 0; l < LANES; ++l)
       in[l] = ((int)(pan_test_rng64(&seed) % 2001) - 1000) / 4.0f;
-   static struct mem m;
-   memset(&m, 0, sizeof(m));
-   memcpy(m.bytes, in, sizeof(in));
-   uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
-   struct pan_sim_va_config cfg = sim_config(&bin, &m, u, 2);
-   struct pan_sim_va_warp w;
-   compute_warp_init(&w);
-   PAN_EXPECT(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE);
+   struct mem *m = run_compute(&bin, in, sizeof(in), "half");
    for (unsigned l = 0; l < LANES; ++l) {
       float got, want = fmaxf(fminf(in[l] * 0.5f + 256.0f, 300.0f), -2.0f);
-      memcpy(&got, m.bytes + 4 * l, 4);
+      memcpy(&got, m->bytes + 4 * l, 4);
       PAN_CHECK(got == want, "%g: %g, want %g", in[l], got, want);
    }
    ralloc_free(ctx);
@@ -967,18 +951,10 @@ test_transcendentals(void)
             in[5] = 1.0f, in[6] = 0.75f, in[7] = 1.5f;
          if (rep == 0 && op != 1)
             in[5] = 0.0f, in[6] = 1.0f, in[7] = -0.5f;
-         static struct mem m;
-         memset(&m, 0, sizeof(m));
-         memcpy(m.bytes, in, sizeof(in));
-         uint32_t u[2] = { (uint32_t)MEM_BASE, 0 };
-         struct pan_sim_va_config cfg = sim_config(&bin, &m, u, 2);
-         struct pan_sim_va_warp w;
-         compute_warp_init(&w);
-         PAN_CHECK(pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE, "%s: %s",
-                   names[op], w.fault);
+         struct mem *m = run_compute(&bin, in, sizeof(in), names[op]);
          for (unsigned l = 0; l < LANES; ++l) {
             float got;
-            memcpy(&got, m.bytes + 4 * l, 4);
+            memcpy(&got, m->bytes + 4 * l, 4);
             double x = in[l];
             double want = op == 0   ? exp2(x)
                           : op == 1 ? log2(x)
