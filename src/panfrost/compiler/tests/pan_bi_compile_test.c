@@ -24,53 +24,24 @@
 #include "util/pan_test_util.h"
 
 #define PAN_VA_TEST_MEM_SIZE 2048
-#include "pan_va_test_sim.h"
+#include "pan_compile_test_util.h"
 
 #define BI_LANES PAN_SIM_BI_LANES_G52
-#define IN_OFF 0
-#define OUT_OFF 1024
 
 static uint64_t seed = 0xb1f205;
 
-static nir_builder
-begin(const char *name)
-{
-   return nir_builder_init_simple_shader(MESA_SHADER_COMPUTE,
-                                         &pan_va_nir_options, "%s", name);
-}
-
-static nir_ssa_def *
-push_word(nir_builder *b, unsigned w, unsigned bits)
-{
-   return nir_load_push_constant(b, 1, bits, nir_imm_int(b, 0), .base = w * 4,
-                                 .range = 64);
-}
-
-/* Element `index` (comps words) of the buffer whose address is at w. */
-static nir_ssa_def *
-addr_of(nir_builder *b, unsigned w, nir_ssa_def *index, unsigned comps)
-{
-   return nir_iadd(b, push_word(b, w, 64),
-                   nir_u2u64(b, nir_imul_imm(b, index, 4 * comps)));
-}
-
-static nir_ssa_def *
-lane(nir_builder *b)
-{
-   return nir_channel(b, nir_load_global_invocation_id(b, 32), 0);
-}
-
+/* The invocation's element of the input buffer, of comps words. */
 static nir_ssa_def *
 input(nir_builder *b, unsigned comps)
 {
-   return nir_load_global(b, addr_of(b, 0, lane(b), comps), 4, comps, 32);
+   return load_in(b, id_x(b), comps);
 }
 
+/* v to the invocation's element of the output buffer. */
 static void
 output(nir_builder *b, nir_ssa_def *v)
 {
-   nir_store_global(b, addr_of(b, 2, lane(b), v->num_components), 4, v,
-                    nir_component_mask(v->num_components));
+   store_out(b, id_x(b), v);
 }
 
 /* The words and disassembly round trip of a program. */
@@ -125,19 +96,15 @@ run(nir_builder *b, const uint32_t *in, unsigned in_words,
    if (!compile(b->shader, NULL, ctx, &bin))
       goto done;
 
-   static struct mem m;
-   memset(&m, 0, sizeof(m));
-   memcpy(m.bytes + IN_OFF, in, in_words * 4);
-   uint32_t u[16] = { (uint32_t)(MEM_BASE + IN_OFF), 0,
-                      (uint32_t)(MEM_BASE + OUT_OFF), 0 };
-   memcpy(u + 4, prm, nr_prm * 4);
+   uint32_t u[16];
+   struct mem *m = io_setup(in, in_words, prm, nr_prm, u);
    struct pan_sim_bi_config cfg = {
       .program = bin.words,
       .program_quads = bin.nr_words / 2,
       .program_va = 0x800000,
       .uniforms = u,
       .uniform_words = 16,
-      .mem = { &m, mem_read, mem_write },
+      .mem = { m, mem_read, mem_write },
       .lanes = BI_LANES,
    };
    struct pan_sim_bi_warp w;
@@ -148,7 +115,7 @@ run(nir_builder *b, const uint32_t *in, unsigned in_words,
       pan_test_fail("%s: fault: %s", name, w.fault);
       goto done;
    }
-   memcpy(out, m.bytes + OUT_OFF, out_words * 4);
+   memcpy(out, m->bytes + OUT_OFF, out_words * 4);
    ok = true;
 done:
    ralloc_free(ctx);
@@ -184,7 +151,7 @@ test_int(void)
       nir_builder b = begin("bi_int");
       nir_ssa_def *v = input(&b, 2);
       nir_ssa_def *x = nir_channel(&b, v, 0), *y = nir_channel(&b, v, 1);
-      nir_ssa_def *p = push_word(&b, 4, 32);
+      nir_ssa_def *p = param(&b, 4);
       nir_ssa_def *r = nir_ixor(&b, nir_iadd(&b, nir_imul_imm(&b, x, 7), p),
                                 nir_ishl(&b, y, x));
       r = nir_iadd(&b, r,
@@ -226,7 +193,7 @@ test_float(void)
    nir_builder b = begin("bi_float");
    nir_ssa_def *v = input(&b, 2);
    nir_ssa_def *x = nir_channel(&b, v, 0), *y = nir_channel(&b, v, 1);
-   nir_ssa_def *s = push_word(&b, 4, 32);
+   nir_ssa_def *s = param(&b, 4);
    nir_ssa_def *f0 = nir_fsub(&b, nir_fmul(&b, x, s), nir_fabs(&b, y));
    nir_ssa_def *f1 = nir_fmin(&b, nir_fneg(&b, x), nir_fmax(&b, y, s));
    nir_ssa_def *f2 = nir_ffma(&b, nir_fneg(&b, y), x, nir_imm_float(&b, 1.5));
@@ -269,7 +236,7 @@ test_flow(void)
 {
    nir_builder b = begin("bi_flow");
    nir_ssa_def *v = input(&b, 1);
-   nir_ssa_def *i = lane(&b);
+   nir_ssa_def *i = id_x(&b);
    nir_variable *acc =
       nir_local_variable_create(b.impl, glsl_uint_type(), "acc");
    nir_variable *n = nir_local_variable_create(b.impl, glsl_uint_type(), "n");

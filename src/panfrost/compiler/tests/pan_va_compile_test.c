@@ -20,58 +20,13 @@
 #include "util/pan_test_util.h"
 
 #define PAN_VA_TEST_MEM_SIZE 2048
-#include "pan_va_test_sim.h"
-
-#define IN_OFF 0
-#define OUT_OFF 1024
+#include "pan_compile_test_util.h"
 
 static uint64_t seed = 0x5eedc0de;
 
 /* Options of the next compile, and the size of the last program. */
 static struct pan_va_compile_options compile_opts;
 static unsigned last_nr_words;
-
-static nir_builder
-begin(const char *name)
-{
-   return nir_builder_init_simple_shader(MESA_SHADER_COMPUTE,
-                                         &pan_va_nir_options, "%s", name);
-}
-
-static nir_ssa_def *
-id_x(nir_builder *b)
-{
-   return nir_channel(b, nir_load_global_invocation_id(b, 32), 0);
-}
-
-/* Address of element `index` (of size_B bytes) of buffer at push word w. */
-static nir_ssa_def *
-elem_addr(nir_builder *b, unsigned w, nir_ssa_def *index, unsigned size_B)
-{
-   nir_ssa_def *base = nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0),
-                                              .base = w * 4, .range = 64);
-   return nir_iadd(b, base, nir_u2u64(b, nir_imul_imm(b, index, size_B)));
-}
-
-static nir_ssa_def *
-param(nir_builder *b, unsigned w)
-{
-   return nir_load_push_constant(b, 1, 32, nir_imm_int(b, 0), .base = w * 4,
-                                 .range = 64);
-}
-
-static nir_ssa_def *
-load_in(nir_builder *b, nir_ssa_def *index, unsigned comps)
-{
-   return nir_load_global(b, elem_addr(b, 0, index, 4 * comps), 4, comps, 32);
-}
-
-static void
-store_out(nir_builder *b, nir_ssa_def *index, nir_ssa_def *v)
-{
-   nir_store_global(b, elem_addr(b, 2, index, 4 * v->num_components), 4, v,
-                    (1u << v->num_components) - 1);
-}
 
 /* Compile b's shader, run one warp with the given inputs and parameters;
  * out receives the output buffer.  Frees the shader. */
@@ -92,22 +47,16 @@ run(nir_builder *b, const uint32_t *in, unsigned in_words,
    }
 
    last_nr_words = bin.nr_words;
-   static struct mem m;
-   memset(&m, 0, sizeof(m));
-   memcpy(m.bytes + IN_OFF, in, in_words * 4);
-   uint32_t u[16] = { (uint32_t)(MEM_BASE + IN_OFF), 0,
-                      (uint32_t)(MEM_BASE + OUT_OFF), 0 };
-   if (nr_params)
-      memcpy(u + 4, params, nr_params * 4);
-
-   struct pan_sim_va_config cfg = sim_config(&bin, &m, u, 16);
+   uint32_t u[16];
+   struct mem *m = io_setup(in, in_words, params, nr_params, u);
+   struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
    struct pan_sim_va_warp w;
    compute_warp_init(&w);
    if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
       pan_test_fail("%s: fault: %s", b->shader->info.name, w.fault);
       goto done;
    }
-   memcpy(out, m.bytes + OUT_OFF, out_words * 4);
+   memcpy(out, m->bytes + OUT_OFF, out_words * 4);
    ok = true;
 done:
    ralloc_free(ctx);
