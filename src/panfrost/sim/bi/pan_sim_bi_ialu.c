@@ -209,6 +209,26 @@ one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
    }
    case BI_FAM_CSEL:
       return csel(ins, s[0], s[1], s[2], s[3]);
+   case BI_FAM_ATOM_POST: {
+      /* The final value of an atomic from its two staging words. */
+      const char *m = pan_sim_bi_mod_str(ins, "atom_opc", "aadd");
+      int32_t a = (int32_t)s[0], b = (int32_t)s[1];
+      if (!strcmp(m, "aadd"))
+         return s[0] + s[1];
+      if (!strcmp(m, "asmin"))
+         return (uint32_t)(a < b ? a : b);
+      if (!strcmp(m, "asmax"))
+         return (uint32_t)(a > b ? a : b);
+      if (!strcmp(m, "aumin"))
+         return s[0] < s[1] ? s[0] : s[1];
+      if (!strcmp(m, "aumax"))
+         return s[0] > s[1] ? s[0] : s[1];
+      if (!strcmp(m, "aand"))
+         return s[0] & s[1];
+      if (!strcmp(m, "aor"))
+         return s[0] | s[1];
+      return s[0] ^ s[1]; /* axor */
+   }
    case BI_FAM_SWZ: {
       /* h00, h10, h11: the halves the two result lanes take. */
       const char *z = pan_sim_bi_mod_str(ins, "swz0", "h00");
@@ -308,6 +328,8 @@ claims(const struct pan_sim_bi_ins *ins)
       return st == BI_TYPE_I32 || st == BI_TYPE_V2I16;
    case BI_FAM_SWZ:
       return st == BI_TYPE_V2I16;
+   case BI_FAM_ATOM_POST:
+      return st == BI_TYPE_I32 && pan_sim_bi_mod(ins, "atom_opc") >= 0;
    case BI_FAM_MKVEC:
       return st == BI_TYPE_V2I16;
    case BI_FAM_CVT:

@@ -334,6 +334,36 @@ ld_var_special(void)
    PAN_EXPECT_STR_HAS(w.fault, "not modelled");
 }
 
+/* ATOM_C1_RETURN + ATOM_CX, then ATOM_POST: lanes increment one word in
+ * lane order (no coalescing), each getting the old value back. */
+static void
+atomic_inc(void)
+{
+   struct bi_test_prog p;
+   struct pan_sim_bi_warp w;
+   if (!bi_test_assemble(&p, "clause flow=nbtb sr=8\n"
+                             "    atom_c1_return.i32.atom_opc=ainc t0, r0, r1 "
+                             "| atom_cx t1, r0, r1, r1 | p0=r0 p1=r1\n"
+                             "clause\n"
+                             "    atom_post.i32.atom_opc=aadd r10, r8, r9 | "
+                             "nop t1 | p0=r8 p1=r9\n"))
+      return;
+   uint32_t start = 0xfffffffe;
+   memcpy(p.mem + 64, &start, 4);
+   pan_sim_bi_warp_init(&w, 0xff);
+   for (unsigned l = 0; l < 8; l++) {
+      w.r[l][0] = (uint32_t)(BI_TEST_MEM_VA + 64);
+      w.r[l][1] = (uint32_t)((BI_TEST_MEM_VA + 64) >> 32);
+   }
+   PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault: %s",
+             w.fault);
+   uint32_t end;
+   memcpy(&end, p.mem + 64, 4);
+   PAN_EXPECT_EQ(end, 6); /* wrapped past zero */
+   for (unsigned l = 0; l < 8; l++)
+      PAN_EXPECT_EQ(w.r[l][10], start + l);
+}
+
 static void
 faults(void)
 {
@@ -429,6 +459,7 @@ main(void)
    PAN_RUN_CASE(barrier);
    PAN_RUN_CASE(wls_segment);
    PAN_RUN_CASE(ld_var_special);
+   PAN_RUN_CASE(atomic_inc);
    PAN_RUN_CASE(faults);
    PAN_RUN_CASE(every_instruction);
    return pan_test_summary("pan_sim_bi_flow");
