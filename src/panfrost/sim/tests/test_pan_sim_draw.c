@@ -654,6 +654,20 @@ run_captured(uint64_t jc, char *buf, unsigned size)
    return r;
 }
 
+/* Run the draws' chain jc then the fragment job (another chain), as a
+ * driver submits them. */
+static bool
+run_draws(const struct frame *f, uint64_t jc)
+{
+   FILE *log = fopen("/dev/null", "w");
+   int r1 = run(jc, log);
+   int r2 = run(emit_fragment(f), log);
+   fclose(log);
+   PAN_EXPECT_EQ(r1, 0);
+   PAN_EXPECT_EQ(r2, 0);
+   return r1 == 0 && r2 == 0;
+}
+
 #if PAN_ARCH <= 7
 static void
 setup(void)
@@ -673,21 +687,14 @@ setup(void)
    vs3_shader = assemble(text);
 }
 
-/* Run the draws (one chain) then the fragment job (another), as a driver
- * submits them. */
+/* Emit the draws and run them. */
 static bool
 render(const struct frame *f, const struct draw *d, unsigned count)
 {
    uint64_t jc = 0;
    for (unsigned i = count; i-- > 0;)
       jc = emit_draw(f, &d[i], 1 + 2 * i, jc);
-   FILE *log = fopen("/dev/null", "w");
-   int r1 = run(jc, log);
-   int r2 = run(emit_fragment(f), log);
-   fclose(log);
-   PAN_EXPECT_EQ(r1, 0);
-   PAN_EXPECT_EQ(r2, 0);
-   return r1 == 0 && r2 == 0;
+   return run_draws(f, jc);
 }
 
 #endif
@@ -787,6 +794,18 @@ check_cover(const struct frame *f, uint32_t want, uint32_t clear)
    PAN_CHECK(bad == 0, "%u of %u pixels differ from the reference coverage",
              bad, W * H);
    PAN_CHECK(inside > 200, "only %u pixels inside", inside);
+}
+
+/* Clip-space positions (z 0, w 1) of the window points win[0..n). */
+static void
+window_points(float (*pos)[4], const float (*win)[2], unsigned n)
+{
+   for (unsigned i = 0; i < n; ++i) {
+      pos[i][0] = NX(win[i][0]);
+      pos[i][1] = NY(win[i][1]);
+      pos[i][2] = 0;
+      pos[i][3] = 1;
+   }
 }
 
 /* Every pixel: `want` inside the 3x3 squares centred on win[0..n), 0
@@ -1347,12 +1366,7 @@ test_points(void)
 {
    const float win[3][2] = { { 6, 6 }, { 12.5f, 20.5f }, { 32, 2 } };
    float pos[3][4];
-   for (unsigned i = 0; i < 3; ++i) {
-      pos[i][0] = NX(win[i][0]);
-      pos[i][1] = NY(win[i][1]);
-      pos[i][2] = 0;
-      pos[i][3] = 1;
-   }
+   window_points(pos, win, 3);
    struct draw d = {
       .mode = MALI_DRAW_MODE_POINTS,
       .nr = 3,

@@ -286,13 +286,7 @@ render_v9(const struct frame *f, const struct vdraw *d, unsigned count)
    uint64_t jc = 0;
    for (unsigned i = count; i-- > 0;)
       jc = emit_vdraw(f, &d[i], 1 + i, jc);
-   FILE *log = fopen("/dev/null", "w");
-   int r1 = run(jc, log);
-   int r2 = run(emit_fragment(f), log);
-   fclose(log);
-   PAN_EXPECT_EQ(r1, 0);
-   PAN_EXPECT_EQ(r2, 0);
-   return r1 == 0 && r2 == 0;
+   return run_draws(f, jc);
 }
 
 /* Exact coverage of two triangles with edges through pixel centres; the
@@ -419,12 +413,7 @@ test_v9_points(void)
 {
    const float win[2][2] = { { 6, 6 }, { 12.5f, 20.5f } };
    float pos[2][4];
-   for (unsigned i = 0; i < 2; ++i) {
-      pos[i][0] = NX(win[i][0]);
-      pos[i][1] = NY(win[i][1]);
-      pos[i][2] = 0;
-      pos[i][3] = 1;
-   }
+   window_points(pos, win, 2);
    struct vdraw d = { .mode = MALI_DRAW_MODE_POINTS,
                       .nr = 2,
                       .pos = (const float(*)[4])pos,
