@@ -55,6 +55,18 @@ ref_f16_value(uint16_t h)
    return (h & 0x8000) ? -v : v;
 }
 
+/* frcp.f16 and frsq.f16 of binary16 code h, as out[0] and out[1]: one
+ * correctly rounded result in the low half, zero above. */
+static inline void
+check_rcp_rsq_f16(uint16_t h, const uint32_t out[2])
+{
+   long double x = ref_f16_value(h);
+   uint32_t rcp = ref_f16(1.0L / x);
+   uint32_t rsq = ref_f16(x < 0 ? NAN : 1.0L / sqrtl(x));
+   PAN_CHECK(out[0] == rcp, "frcp.f16 %04x: %08x, want %04x", h, out[0], rcp);
+   PAN_CHECK(out[1] == rsq, "frsq.f16 %04x: %08x, want %04x", h, out[1], rsq);
+}
+
 /* sin(n pi / 32), exactly 0 and +-1 where it should be. */
 static inline float
 ref_sin(unsigned n)

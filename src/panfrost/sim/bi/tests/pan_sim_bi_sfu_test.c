@@ -123,13 +123,7 @@ test_frcp_frsq_f16(void)
       if (!run8("frcp/frsq f16", text, in, NULL, out))
          return;
       for (unsigned l = 0; l < 8; l++) {
-         long double x = ref_f16_value((uint16_t)(base + l));
-         uint32_t rcp = ref_f16(1.0L / x);
-         uint32_t rsq = ref_f16(x < 0 ? NAN : 1.0L / sqrtl(x));
-         PAN_CHECK(out[l][0] == rcp, "frcp.f16 %04x: %08x, want %04x",
-                   base + l, out[l][0], rcp);
-         PAN_CHECK(out[l][1] == rsq, "frsq.f16 %04x: %08x, want %04x",
-                   base + l, out[l][1], rsq);
+         check_rcp_rsq_f16((uint16_t)(base + l), out[l]);
       }
    }
 }
