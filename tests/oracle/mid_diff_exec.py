@@ -164,6 +164,31 @@ def report_end(title, skips, most, agree, floor):
     return 0
 
 
+def arg_parser(doc):
+    """The arguments both differential executions take; the caller adds
+    its own."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument('--stock', required=True)
+    ap.add_argument('--ours', required=True)
+    ap.add_argument('--runner', required=True)
+    ap.add_argument('--floor', type=int, default=0)
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
+    ap.add_argument('--missing', action='append', default=[])
+    ap.add_argument('corpus', nargs='+')
+    return ap
+
+
+def run_all(run_program, args, files):
+    """Yields (path, result) of run_program(args, file, work directory) for
+    each file in order, args.jobs of them at a time."""
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        futs = [ex.submit(run_program, args, f, '%s/%d' % (tmp, i))
+                for i, f in enumerate(files)]
+        for fut in futs:
+            yield fut.result()
+
+
 def run_program(args, path, work):
     """(kind, detail) per stage: kind agree/agree16/differ/skip."""
     sources, names = write_sources(path, work)
@@ -219,15 +244,8 @@ def run_program(args, path, work):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--stock', required=True)
-    ap.add_argument('--ours', required=True)
-    ap.add_argument('--runner', required=True)
+    ap = arg_parser(__doc__)
     ap.add_argument('--gpu', default='860')
-    ap.add_argument('--floor', type=int, default=0)
-    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
-    ap.add_argument('--missing', action='append', default=[])
-    ap.add_argument('corpus', nargs='+')
     args = ap.parse_args()
     if args.missing:
         print('\n'.join(args.missing))
@@ -238,28 +256,23 @@ def main():
     totals = collections.Counter()
     skips = collections.Counter()
     differ = []
-    with tempfile.TemporaryDirectory() as tmp, \
-            concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-        futs = [ex.submit(run_program, args, f, '%s/%d' % (tmp, i))
-                for i, f in enumerate(files)]
-        for fut in futs:
-            path, res = fut.result()
-            kinds = [k for k, _ in res]
-            if 'differ' in kinds:
-                totals['differ'] += 1
-                differ.append((path, [d for k, d in res if k == 'differ'][0]))
-            elif all(k == 'skip' for k in kinds):
-                skips[res[0][1]] += 1
-                continue
-            elif 'agree16' in kinds:
-                totals['agree16'] += 1
-            else:
-                totals['agree'] += 1
-            totals['compared'] += 1
-            for k, d in res:
-                if k != 'skip':
-                    totals['stages ' + d[:2] if k != 'differ' else
-                           'stages differing'] += 1
+    for path, res in run_all(run_program, args, files):
+        kinds = [k for k, _ in res]
+        if 'differ' in kinds:
+            totals['differ'] += 1
+            differ.append((path, [d for k, d in res if k == 'differ'][0]))
+        elif all(k == 'skip' for k in kinds):
+            skips[res[0][1]] += 1
+            continue
+        elif 'agree16' in kinds:
+            totals['agree16'] += 1
+        else:
+            totals['agree'] += 1
+        totals['compared'] += 1
+        for k, d in res:
+            if k != 'skip':
+                totals['stages ' + d[:2] if k != 'differ' else
+                       'stages differing'] += 1
 
     agree = totals['agree'] + totals['agree16']
     print('GPU 0x%s: %d programs compared, %d agreeing (%d within the fp16 '

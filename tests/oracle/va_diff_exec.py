@@ -31,18 +31,16 @@ reasons stages were not compared.  Fails below --floor agreeing programs.
 --subset=K runs every K-th program of the corpus (for CI).
 """
 
-import argparse
 import collections
-import concurrent.futures
 import os
 import re
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mid_diff_exec import (ABS_BOUND, SEEDS, corpus_files, f32,  # noqa: E402
-                           float_close, is_lowp, report_end, write_sources)
+from mid_diff_exec import (ABS_BOUND, SEEDS, arg_parser,  # noqa: E402
+                           corpus_files, f32, float_close, is_lowp,
+                           report_end, run_all, write_sources)
 
 GPU = '9093'
 # Fixed-function varyings: stock (fixed_varying_mask 0 here) packs them
@@ -260,15 +258,8 @@ def run_program(args, path, work):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--stock', required=True)
-    ap.add_argument('--ours', required=True)
-    ap.add_argument('--runner', required=True)
-    ap.add_argument('--floor', type=int, default=0)
+    ap = arg_parser(__doc__)
     ap.add_argument('--subset', type=int, default=1)
-    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
-    ap.add_argument('--missing', action='append', default=[])
-    ap.add_argument('corpus', nargs='+')
     args = ap.parse_args()
     if args.missing:
         print('\n'.join(args.missing))
@@ -278,35 +269,30 @@ def main():
     totals = collections.Counter()
     skips = collections.Counter()
     reasons = collections.defaultdict(list)
-    with tempfile.TemporaryDirectory() as tmp, \
-            concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-        futs = [ex.submit(run_program, args, f, '%s/%d' % (tmp, i))
-                for i, f in enumerate(files)]
-        for fut in futs:
-            path, res = fut.result()
-            kinds = [k for k, _ in res]
-            for k, d in res:
-                if k == 'skip':
-                    skips[d] += 1
-                else:
-                    totals['stages ' + (d[:2] if k != 'differ' else
-                                        'differing')] += 1
-            if all(k == 'skip' for k in kinds):
-                continue
-            totals['compared'] += 1
-            if 'differ' in kinds:
-                totals['differ'] += 1
-                d = [d for k, d in res if k == 'differ'][0]
-                why = re.sub(r'seed \d+: ', '', d)
-                why = re.sub(r'\(lane \d+\)|0x[0-9a-f]+|-?\d[\d.e+-]*', 'N',
-                             why.split(': stock')[0].split(' (')[0])
-                reasons[why].append((os.path.relpath(path), d))
-            elif 'agree16' in kinds:
-                totals['agree16'] += 1
-            elif 'agreetrig' in kinds:
-                totals['agreetrig'] += 1
+    for path, res in run_all(run_program, args, files):
+        kinds = [k for k, _ in res]
+        for k, d in res:
+            if k == 'skip':
+                skips[d] += 1
             else:
-                totals['agree'] += 1
+                totals['stages ' + (d[:2] if k != 'differ' else
+                                    'differing')] += 1
+        if all(k == 'skip' for k in kinds):
+            continue
+        totals['compared'] += 1
+        if 'differ' in kinds:
+            totals['differ'] += 1
+            d = [d for k, d in res if k == 'differ'][0]
+            why = re.sub(r'seed \d+: ', '', d)
+            why = re.sub(r'\(lane \d+\)|0x[0-9a-f]+|-?\d[\d.e+-]*', 'N',
+                         why.split(': stock')[0].split(' (')[0])
+            reasons[why].append((os.path.relpath(path), d))
+        elif 'agree16' in kinds:
+            totals['agree16'] += 1
+        elif 'agreetrig' in kinds:
+            totals['agreetrig'] += 1
+        else:
+            totals['agree'] += 1
 
     agree = totals['agree'] + totals['agree16'] + totals['agreetrig']
     print('GPU 0x%s: %d programs compared, %d agreeing (%d within the fp16 '
