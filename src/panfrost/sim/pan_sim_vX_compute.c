@@ -97,7 +97,8 @@ struct compute_desc {
    uint32_t preload; /* bit n: r(48 + n) preloaded */
    const uint32_t *uniforms;
    unsigned uniform_words;
-   uint64_t tls_base, wls_base, resources;
+   struct pan_sim_tls tls;
+   uint64_t wls_base, resources;
    uint32_t wls_size;   /* shared bytes per workgroup, 0: none */
    uint64_t wls_window; /* bytes at wls_base routed to shared memory */
    bool flush_denormals;
@@ -197,12 +198,13 @@ read_local_storage(struct pan_sim_ctx *ctx, uint64_t va, struct compute_desc *d)
 {
    if (!va)
       return true;
+   if (!PAN_GENX(sim_thread_storage)(ctx, va, &d->tls))
+      return false;
    const void *ls =
       pan_sim_ctx_read(ctx, va, pan_size(local_storage), "thread storage");
    if (!ls)
       return false;
    pan_unpack(ls, local_storage, tls);
-   d->tls_base = tls.tls_base_pointer;
    d->wls_base = tls.wls_base_pointer;
    if (tls.wls_instances == MALI_LOCAL_STORAGE_NO_WLS || !tls.wls_size_scale)
       return true;
@@ -412,7 +414,7 @@ resume_warp(struct compute_run *run, unsigned i)
    /* FAU special values: warp_id (page 0), thread/workgroup local pointers
     * and resource table (page 1). */
    cfg.special[0][2] = run->warp_index;
-   cfg.special[1][1] = d->tls_base;
+   cfg.special[1][1] = d->tls.base;
    cfg.special[1][3] = d->wls_base;
    cfg.special[1][7] = d->resources;
 
@@ -445,6 +447,10 @@ resume_warp(struct compute_run *run, unsigned i)
       .mem = { &run->mem, mem_read, mem_write },
       .wls_base = d->wls_base,
       .wls_size = d->wls_size,
+      .tls_base = d->tls.base,
+      .tls_thread_B = d->tls.thread_B,
+      /* One workgroup runs at a time: its threads number from 0. */
+      .tls_thread = run->warp_index * WARP_LANES,
       .lanes = WARP_LANES,
    };
    cfg.special[2] = run->warp_index; /* warp_id */

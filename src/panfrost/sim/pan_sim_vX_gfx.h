@@ -85,6 +85,10 @@ bool PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
                               uint64_t *addr, uint32_t *format_word,
                               struct pan_sim_mem_format *fmt, char *err);
 
+/* The tl segment of cfg from the draw's thread storage descriptor at va:
+ * graphics warps run one at a time, so lane l is thread l. */
+bool PAN_GENX(sim_gfx_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,
+                                      struct pan_sim_bi_config *cfg);
 #endif
 
 /* LOAD.ubo: size bytes at offset of uniform buffer index of the table. */

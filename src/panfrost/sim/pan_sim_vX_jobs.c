@@ -74,6 +74,31 @@ PAN_GENX(sim_exec_write_value)(struct pan_sim_ctx *ctx, uint64_t job_va)
    return true;
 }
 
+bool
+PAN_GENX(sim_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,
+                             struct pan_sim_tls *tls)
+{
+   *tls = (struct pan_sim_tls){ 0 };
+   if (!va)
+      return true;
+   const void *packed =
+      pan_sim_ctx_read(ctx, va, pan_size(local_storage), "thread storage");
+   if (!packed)
+      return false;
+   pan_unpack(packed, local_storage, ls);
+   if (!ls.tls_base_pointer)
+      return true;
+   /* A 5-bit shift: at most 16 << 31 bytes would not fit 32 bits. */
+   if (ls.tls_size > 27)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
+                           "thread storage of 16 << %u bytes per thread is "
+                           "not modelled",
+                           (unsigned)ls.tls_size);
+   tls->base = ls.tls_base_pointer;
+   tls->thread_B = 16u << ls.tls_size;
+   return true;
+}
+
 const struct pan_sim_executors PAN_GENX(sim_executors) = {
    .exec = {
       [MALI_JOB_TYPE_NULL] = exec_nothing,

@@ -611,6 +611,9 @@ load_draw(struct fs_run *r, unsigned index)
       .tex = &r->tex,
    };
    r->cfg.mem.user = &r->mem;
+   if (!PAN_GENX(sim_gfx_thread_storage)(ctx, r->draw.thread_storage,
+                                         &r->cfg))
+      return false;
    r->tex_env = (struct pan_sim_tex_env){
       .space = ctx->space,
       .textures = r->draw.textures,

@@ -440,6 +440,19 @@ PAN_GENX(sim_gfx_job_counts)(struct pan_sim_ctx *ctx, uint64_t job_va,
    return job_counts(ctx, job_va, &inv, vertices, instances);
 }
 
+bool
+PAN_GENX(sim_gfx_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,
+                                 struct pan_sim_bi_config *cfg)
+{
+   struct pan_sim_tls tls;
+   if (!PAN_GENX(sim_thread_storage)(ctx, va, &tls))
+      return false;
+   cfg->tls_base = tls.base;
+   cfg->tls_thread_B = tls.thread_B;
+   cfg->tls_thread = 0;
+   return true;
+}
+
 /* Run one vertex program over every vertex of the job: the vertex shader
  * of a vertex job, or the position or varying half of an IDVS pair. */
 static bool
@@ -492,6 +505,8 @@ run_vertex_program(struct vs_run *r, uint64_t shader, const char *what,
       .tex = &tex,
    };
    cfg.mem.user = &mem;
+   if (!PAN_GENX(sim_gfx_thread_storage)(ctx, draw->thread_storage, &cfg))
+      return false;
 
    struct pan_sim_bi_warp *w = malloc(sizeof(*w));
    bool ok = w != NULL;

@@ -53,6 +53,12 @@ struct pan_sim_bi_config {
     * access mem at wls_base + offset, offset + size <= wls_size. */
    uint64_t wls_base;
    uint32_t wls_size;
+   /* Thread-local storage: with the tl segment, lane l's offset o is at
+    * tls_base + (tls_thread + l) * tls_thread_B + o, o + size <=
+    * tls_thread_B (0: no thread storage, the segment faults). */
+   uint64_t tls_base;
+   uint32_t tls_thread_B;
+   uint32_t tls_thread; /* thread index of lane 0 */
    unsigned lanes;  /* warp width, 1..16; 0: PAN_SIM_BI_LANES_G52 */
    uint64_t budget; /* tuples; 0: PAN_SIM_BI_DEFAULT_BUDGET */
    /* Descriptor work of graphics messages (pan_sim_bi_gfx.h); NULL in

@@ -9,8 +9,10 @@
  * its tuple (waits are not modelled).  With the wls segment the address
  * pair is an offset into the workgroup's shared memory (the compiler puts
  * zero in the high word), bounds-checked against the caller's wls_size
- * and accessed through mem at wls_base + offset.  Other segments (tl,
- * ubo...) and atomics are refused here (graphics messages and textures
+ * and accessed through mem at wls_base + offset.  The tl segment is the
+ * same with each thread's own slot of thread storage (tls_base plus the
+ * thread index times the per-thread size).  Other segments (ubo...) and
+ * atomics are refused here (graphics messages and textures
  * have files of their own).
  */
 
@@ -48,7 +50,7 @@ claims(const struct pan_sim_bi_ins *ins)
    const char *seg = pan_sim_bi_mod_str(ins, "seg", "none");
    return size_B(ins) &&
           (!strcmp(seg, "none") || !strcmp(seg, "stream") ||
-           !strcmp(seg, "wls")) &&
+           !strcmp(seg, "wls") || !strcmp(seg, "tl")) &&
           pan_sim_bi_mod(ins, "lane_dest") < 0;
 }
 
@@ -59,9 +61,11 @@ pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       return BI_SIM_UNCLAIMED;
    if (!c)
       return BI_SIM_OK;
-   const struct pan_sim_bi_mem *mem = &c->cfg->mem;
+   const struct pan_sim_bi_config *cfg = c->cfg;
+   const struct pan_sim_bi_mem *mem = &cfg->mem;
    bool store = ins->sem->family == BI_FAM_STORE;
    bool wls = pan_sim_bi_mod_is(ins, "seg", "wls");
+   bool tl = pan_sim_bi_mod_is(ins, "seg", "tl");
    unsigned size = size_B(ins), regs = (size + 3) / 4;
    unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
    if (sr + regs > PAN_SIM_BI_REGS)
@@ -75,15 +79,19 @@ pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       uint8_t buf[16] = { 0 };
       uint32_t *r = &c->w->r[l][sr];
       bool ok;
-      if (wls) {
-         if (addr > c->cfg->wls_size || size > c->cfg->wls_size - addr)
+      if (wls || tl) {
+         /* An offset into a window: the workgroup's or this thread's. */
+         uint32_t window = wls ? cfg->wls_size : cfg->tls_thread_B;
+         if (addr > window || size > window - addr)
             return pan_sim_bi_fault(c, ins,
                                     "lane %u: %u bytes at offset 0x%llx "
-                                    "beyond the %u bytes of workgroup-local "
-                                    "storage",
-                                    l, size, (unsigned long long)addr,
-                                    c->cfg->wls_size);
-         addr += c->cfg->wls_base;
+                                    "beyond the %u bytes of %s storage",
+                                    l, size, (unsigned long long)addr, window,
+                                    wls ? "workgroup-local"
+                                        : "thread-local (per thread)");
+         addr += wls ? cfg->wls_base
+                     : cfg->tls_base +
+                          (uint64_t)(cfg->tls_thread + l) * window;
       }
       if (store) {
          memcpy(buf, r, size);

@@ -273,6 +273,56 @@ wls_segment(void)
                                "64 bytes of workgroup-local storage");
 }
 
+/* The tl segment: the same offset in every lane, each thread its own slot
+ * (base + thread index * per-thread size); the slot is bounds-checked. */
+static void
+tl_segment(void)
+{
+   struct bi_test_prog p;
+   struct pan_sim_bi_warp w;
+   if (!bi_test_assemble(&p, "clause flow=nbtb sr=8\n"
+                             "    nop t0 | store.i64.seg=tl t1, r0, r1 | "
+                             "p0=r0 p1=r1\n"
+                             "clause sr=10\n"
+                             "    nop t0 | load.i32.seg=tl t1, r2, r3 | "
+                             "p0=r2 p1=r3\n"))
+      return;
+   p.cfg.tls_base = BI_TEST_MEM_VA + 512;
+   p.cfg.tls_thread_B = 32;
+   p.cfg.tls_thread = 2;
+   pan_sim_bi_warp_init(&w, 0xff);
+   for (unsigned l = 0; l < 8; l++) {
+      w.r[l][0] = 8;
+      w.r[l][2] = 12;
+      w.r[l][8] = 0x100 + l;
+      w.r[l][9] = 0x200 + l;
+   }
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_DONE);
+   for (unsigned l = 0; l < 8; l++) {
+      uint32_t v[2];
+      memcpy(v, p.mem + 512 + 32 * (2 + l) + 8, 8);
+      PAN_EXPECT_EQ(v[0], 0x100 + l);
+      PAN_EXPECT_EQ(v[1], 0x200 + l);
+      PAN_EXPECT_EQ(w.r[l][10], 0x200 + l);
+   }
+   /* Nothing before thread 2's slot was written. */
+   for (unsigned i = 0; i < 64; i++)
+      PAN_EXPECT_EQ(p.mem[512 + i], 0);
+   /* The slot's last doubleword fits, one byte further faults. */
+   pan_sim_bi_warp_init(&w, 0x3);
+   w.r[0][0] = 24, w.r[1][0] = 25;
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_FAULT);
+   PAN_EXPECT_STR_HAS(w.fault, "lane 1: 8 bytes at offset 0x19 beyond the "
+                               "32 bytes of thread-local (per thread) "
+                               "storage");
+   /* Without thread storage the segment faults. */
+   p.cfg.tls_thread_B = 0;
+   pan_sim_bi_warp_init(&w, 0x1);
+   w.r[0][0] = 0;
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_FAULT);
+   PAN_EXPECT_STR_HAS(w.fault, "beyond the 0 bytes of thread-local");
+}
+
 /* LD_VAR_SPECIAL against a fragment-like gfx: lane l's point coordinate
  * is (l / 4, 1 / 2), its 1/w is 1 / (l + 1) and its z 3/8. */
 static bool
@@ -458,6 +508,7 @@ main(void)
    PAN_RUN_CASE(load_store);
    PAN_RUN_CASE(barrier);
    PAN_RUN_CASE(wls_segment);
+   PAN_RUN_CASE(tl_segment);
    PAN_RUN_CASE(ld_var_special);
    PAN_RUN_CASE(atomic_inc);
    PAN_RUN_CASE(faults);
