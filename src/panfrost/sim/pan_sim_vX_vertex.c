@@ -304,6 +304,14 @@ ref_for(const struct vs_run *r, bool varying, uint32_t vertex,
 }
 
 static bool
+is_constant_format(uint32_t word)
+{
+   pan_unpack(&word, pixel_format, pf);
+   const char *name = PAN_GENX(format_name)(pf.format);
+   return name && !strcmp(name, "constant");
+}
+
+static bool
 vs_ld_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
            enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
            char *err)
@@ -326,6 +334,24 @@ vs_ld_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
    return true;
 }
 
+/* Whether varying `index` has the constant format: the driver's place
+ * holder for an output nothing reads, whose stores go nowhere. */
+static bool
+constant_varying(const struct pan_sim_space *space,
+                 const struct gfx_attr_ref *ref, unsigned index,
+                 uint32_t *word)
+{
+   char err[GFX_ERR_LEN];
+   const void *p = PAN_GENX(sim_gfx_read)(
+      space, ref->table + index * pan_size(attribute), pan_size(attribute),
+      "varying descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, attribute, at);
+   *word = at.format;
+   return is_constant_format(at.format);
+}
+
 static bool
 vs_lea_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
             enum pan_sim_bi_regfmt regfmt, uint32_t out[3], char *err)
@@ -337,6 +363,20 @@ vs_lea_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
    uint32_t word;
 
    ref_for(r, true, vertex, instance, &ref);
+   if (constant_varying(r->ctx->space, &ref, index, &word)) {
+      /* A varying no later stage reads: address 0, and the conversion
+       * keeps the constant format so that ST_CVT drops the store. */
+      out[0] = out[1] = 0;
+      pan_pack(&out[2], internal_conversion, cfg)
+      {
+         cfg.memory_format = word;
+         cfg.register_format =
+            regfmt == PAN_SIM_BI_REG_AUTO
+               ? MALI_REGISTER_FILE_FORMAT_F32
+               : (enum PAN_GENX(register_file_format))regfmt;
+      }
+      return true;
+   }
    if (!PAN_GENX(sim_gfx_locate)(r->ctx->space, &ref, index, &addr, &word, &f,
                                  err))
       return false;
@@ -372,6 +412,8 @@ vs_st_cvt(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
 
    pan_unpack(&conversion, internal_conversion, conv);
    uint32_t word = conv.memory_format;
+   if (is_constant_format(word))
+      return true; /* an output nothing reads (constant_varying) */
    pan_unpack(&word, pixel_format, pf);
    const char *name = PAN_GENX(format_name)(pf.format);
    if (!pan_sim_mem_format_parse(name, &f) || conv.raw ||

@@ -366,6 +366,9 @@ struct draw {
    /* Stencil test (func 0: off), both faces alike. */
    unsigned stencil_func, stencil_ref, stencil_pass_op;
    float point_size; /* points: the primitive_size constant */
+   /* Varying 1 has the constant format: the driver's output that no
+    * stage reads, whose stores are dropped. */
+   bool unread_varying;
 };
 
 static unsigned
@@ -464,6 +467,14 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
       attributes((const unsigned[]){ 0, 1 }, 2, MALI_FORMAT_RGBA32F);
    uint64_t fs_varys =
       attributes((const unsigned[]){ 1 }, 1, MALI_FORMAT_RGBA32F);
+   if (d->unread_varying) {
+      pan_pack((uint8_t *)cpu_of(vs_varys) + pan_size(attribute), attribute,
+               cfg)
+      {
+         cfg.buffer_index = 1;
+         cfg.format = pixel_format(MALI_FORMAT_CONSTANT);
+      }
+   }
    if (d->three) {
       vs_varys = attributes_at((const unsigned[]){ 0, 1, 1, 1 },
                                (const unsigned[]){ 0, 0, 16, 32 }, 4,
@@ -922,6 +933,39 @@ test_coverage(void)
    PAN_EXPECT_EQ(f.rt[25 * W + 4], want_in);
    PAN_EXPECT_EQ(f.rt[19 * W + 6], 0x11223344u);
    PAN_EXPECT_EQ(f.rt[25 * W + 3], 0x11223344u);
+}
+
+/* The same draw with the varying the vertex shader stores given the
+ * constant format: the store is dropped, the draw renders, and the
+ * varying buffer keeps its contents. */
+static void
+test_unread_varying(void)
+{
+   const float col[6][4] = { { 1234.5f, 2, 3, 4 } };
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLES,
+      .nr = 6,
+      .pos = cover_pos,
+      .col = col,
+      .color = { 0.25f, 0.5f, 1.0f, 1.0f },
+      .unread_varying = true,
+   };
+   struct frame f;
+
+   setup();
+   emit_frame(&f, 0x11223344, false);
+   uint64_t before = used;
+   if (!render(&f, &d, 1))
+      return;
+   check_cover(&f, rgba8(d.color), 0x11223344u);
+   /* col[0].x (1234.5f) is in the attribute buffer only. */
+   unsigned found = 0;
+   for (uint64_t o = before; o + 4 <= used; o += 4) {
+      uint32_t v;
+      memcpy(&v, mem + o, 4);
+      found += v == 0x449a5000u;
+   }
+   PAN_EXPECT_EQ(found, 1); /* the attribute buffer's own copy */
 }
 
 /* A strip of two triangles sharing a diagonal through pixel centres (or
@@ -1436,6 +1480,7 @@ main(void)
    PAN_RUN_CASE(test_v9_refusals);
 #else
    PAN_RUN_CASE(test_coverage);
+   PAN_RUN_CASE(test_unread_varying);
    PAN_RUN_CASE(test_shared_edge);
    PAN_RUN_CASE(test_quad);
    PAN_RUN_CASE(test_varyings);
