@@ -22,12 +22,14 @@ bool PAN_GENX(sim_exec_write_value)(struct pan_sim_ctx *ctx, uint64_t job_va);
 
 /* Thread storage of a job's local storage descriptor at va (0: none):
  * thread n's bytes start at base + n * thread_B, thread_B = 16 << tls_size
- * (0 when the descriptor gives no storage). */
+ * (0 when the descriptor gives no storage).  packed (may be NULL): the
+ * descriptor's bytes, NULL when va is 0. */
 struct pan_sim_tls {
    uint64_t base;
    uint32_t thread_B;
 };
 bool PAN_GENX(sim_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,
-                                  struct pan_sim_tls *tls);
+                                  struct pan_sim_tls *tls,
+                                  const void **packed);
 
 #endif /* PAN_SIM_ARCH_H */

@@ -196,14 +196,11 @@ mem_write(void *user, uint64_t addr, const void *data, unsigned size)
 static bool
 read_local_storage(struct pan_sim_ctx *ctx, uint64_t va, struct compute_desc *d)
 {
-   if (!va)
-      return true;
-   if (!PAN_GENX(sim_thread_storage)(ctx, va, &d->tls))
+   const void *ls;
+   if (!PAN_GENX(sim_thread_storage)(ctx, va, &d->tls, &ls))
       return false;
-   const void *ls =
-      pan_sim_ctx_read(ctx, va, pan_size(local_storage), "thread storage");
    if (!ls)
-      return false;
+      return true;
    pan_unpack(ls, local_storage, tls);
    d->wls_base = tls.wls_base_pointer;
    if (tls.wls_instances == MALI_LOCAL_STORAGE_NO_WLS || !tls.wls_size_scale)

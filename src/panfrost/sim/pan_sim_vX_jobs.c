@@ -76,16 +76,20 @@ PAN_GENX(sim_exec_write_value)(struct pan_sim_ctx *ctx, uint64_t job_va)
 
 bool
 PAN_GENX(sim_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,
-                             struct pan_sim_tls *tls)
+                             struct pan_sim_tls *tls, const void **packed)
 {
    *tls = (struct pan_sim_tls){ 0 };
+   const void *p = NULL;
+   if (packed)
+      *packed = NULL;
    if (!va)
       return true;
-   const void *packed =
-      pan_sim_ctx_read(ctx, va, pan_size(local_storage), "thread storage");
-   if (!packed)
+   p = pan_sim_ctx_read(ctx, va, pan_size(local_storage), "thread storage");
+   if (!p)
       return false;
-   pan_unpack(packed, local_storage, ls);
+   if (packed)
+      *packed = p;
+   pan_unpack(p, local_storage, ls);
    if (!ls.tls_base_pointer)
       return true;
    /* A 5-bit shift: at most 16 << 31 bytes would not fit 32 bits. */

@@ -487,7 +487,7 @@ PAN_GENX(sim_gfx_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,
                                  struct pan_sim_bi_config *cfg)
 {
    struct pan_sim_tls tls;
-   if (!PAN_GENX(sim_thread_storage)(ctx, va, &tls))
+   if (!PAN_GENX(sim_thread_storage)(ctx, va, &tls, NULL))
       return false;
    cfg->tls_base = tls.base;
    cfg->tls_thread_B = tls.thread_B;

@@ -236,6 +236,22 @@ barrier(void)
                                "0xf0 are elsewhere");
 }
 
+/* A store from r8 at address pair r0:r1, then a load at r2:r3 into the
+ * staging registers from load_sr. */
+static bool
+store_then_load(struct bi_test_prog *p, const char *store, unsigned load_sr,
+                const char *load)
+{
+   char text[256];
+   snprintf(text, sizeof(text),
+            "clause flow=nbtb sr=8\n"
+            "    nop t0 | %s t1, r0, r1 | p0=r0 p1=r1\n"
+            "clause sr=%u\n"
+            "    nop t0 | %s t1, r2, r3 | p0=r2 p1=r3\n",
+            store, load_sr, load);
+   return bi_test_assemble(p, text);
+}
+
 /* The wls segment: offsets into the caller's workgroup-local storage,
  * bounds-checked. */
 static void
@@ -243,12 +259,7 @@ wls_segment(void)
 {
    struct bi_test_prog p;
    struct pan_sim_bi_warp w;
-   if (!bi_test_assemble(&p, "clause flow=nbtb sr=8\n"
-                             "    nop t0 | store.i32.seg=wls t1, r0, r1 | "
-                             "p0=r0 p1=r1\n"
-                             "clause sr=9\n"
-                             "    nop t0 | load.i32.seg=wls t1, r2, r3 | "
-                             "p0=r2 p1=r3\n"))
+   if (!store_then_load(&p, "store.i32.seg=wls", 9, "load.i32.seg=wls"))
       return;
    p.cfg.wls_base = BI_TEST_MEM_VA + 1024;
    p.cfg.wls_size = 64;
@@ -280,12 +291,7 @@ tl_segment(void)
 {
    struct bi_test_prog p;
    struct pan_sim_bi_warp w;
-   if (!bi_test_assemble(&p, "clause flow=nbtb sr=8\n"
-                             "    nop t0 | store.i64.seg=tl t1, r0, r1 | "
-                             "p0=r0 p1=r1\n"
-                             "clause sr=10\n"
-                             "    nop t0 | load.i32.seg=tl t1, r2, r3 | "
-                             "p0=r2 p1=r3\n"))
+   if (!store_then_load(&p, "store.i64.seg=tl", 10, "load.i32.seg=tl"))
       return;
    p.cfg.tls_base = BI_TEST_MEM_VA + 512;
    p.cfg.tls_thread_B = 32;
