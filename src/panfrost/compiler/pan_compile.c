@@ -7,11 +7,14 @@
  * builds the IR is validated after every pass.
  */
 
+#include <limits.h>
+
 #include "pan_compile.h"
 #include "pan_compile_priv.h"
 #include "pan_ir_from_nir.h"
 #include "isa/pan_isa_va.h"
 #include "pan_va.h"
+#include "pan_nir_fixpoint.h"
 
 const nir_shader_compiler_options pan_va_nir_options = {
    .lower_fsat = true,
@@ -51,10 +54,16 @@ lower_scalar_filter(const nir_instr *instr, const void *data)
           !nir_op_is_vec(nir_instr_as_alu(instr)->op);
 }
 
-/* Clean-up passes run together until none of them changes anything. */
-static bool (*const pan_nir_cleanup[])(nir_shader *) = {
-   nir_copy_prop,     nir_opt_dce,     nir_opt_cse, nir_opt_constant_folding,
-   nir_opt_algebraic, nir_opt_dead_cf,
+static bool
+scalarise(nir_shader *nir)
+{
+   return nir_lower_alu_to_scalar(nir, lower_scalar_filter, NULL);
+}
+
+/* Scalar ALU and clean-up, run together until nothing changes. */
+static const pan_nir_pass pan_nir_cleanup[] = {
+   scalarise,         nir_copy_prop,  nir_opt_dce,     nir_opt_cse,
+   nir_opt_constant_folding, nir_opt_algebraic, nir_opt_dead_cf,
 };
 
 /* The NIR passes the slice needs, once: SSA, scalar ALU (the slice selects
@@ -62,17 +71,10 @@ static bool (*const pan_nir_cleanup[])(nir_shader *) = {
 static void
 lower_nir(nir_shader *nir)
 {
-   bool progress;
-
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
    NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
-   do {
-      progress = false;
-      NIR_PASS(progress, nir, nir_lower_alu_to_scalar, lower_scalar_filter,
-               NULL);
-      for (unsigned i = 0; i < ARRAY_SIZE(pan_nir_cleanup); ++i)
-         NIR_PASS(progress, nir, pan_nir_cleanup[i]);
-   } while (progress);
+   pan_nir_fixpoint(nir, pan_nir_cleanup, ARRAY_SIZE(pan_nir_cleanup),
+                    UINT_MAX);
    /* Graphics stages fuse a * b + c (GLSL allows it for values not marked
     * precise, which NIR keeps exact); compute keeps the two roundings, so
     * the interpreter tests compare bit for bit with C. */

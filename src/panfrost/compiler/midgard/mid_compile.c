@@ -11,6 +11,7 @@
 
 #include "util/ralloc.h"
 
+#include "compiler/pan_nir_fixpoint.h"
 #include "mid_ir.h"
 
 const nir_shader_compiler_options mid_nir_options = {
@@ -61,24 +62,31 @@ scalarise_filter(const nir_instr *instr, const void *data)
           info->input_sizes[0] > 1;
 }
 
+/* Small ifs become selects: Midgard has no cheap divergent branches. */
+static bool
+flatten_small_ifs(nir_shader *nir)
+{
+   return nir_opt_peephole_select(nir, 8, true, true);
+}
+
+static bool
+simplify_ifs(nir_shader *nir)
+{
+   return nir_opt_if(nir, nir_opt_if_aggressive_last_continue);
+}
+
+/* Run together until nothing changes (32 rounds at most). */
+static const pan_nir_pass mid_nir_cleanup[] = {
+   nir_copy_prop,     nir_opt_remove_phis,      nir_opt_dce,
+   nir_opt_dead_cf,   nir_opt_cse,              flatten_small_ifs,
+   nir_opt_algebraic, nir_opt_constant_folding, simplify_ifs,
+   nir_opt_loop_unroll,
+};
+
 static void
 optimise(nir_shader *nir)
 {
-   bool progress;
-   unsigned iter = 0;
-   do {
-      progress = false;
-      NIR_PASS(progress, nir, nir_copy_prop);
-      NIR_PASS(progress, nir, nir_opt_remove_phis);
-      NIR_PASS(progress, nir, nir_opt_dce);
-      NIR_PASS(progress, nir, nir_opt_dead_cf);
-      NIR_PASS(progress, nir, nir_opt_cse);
-      NIR_PASS(progress, nir, nir_opt_peephole_select, 8, true, true);
-      NIR_PASS(progress, nir, nir_opt_algebraic);
-      NIR_PASS(progress, nir, nir_opt_constant_folding);
-      NIR_PASS(progress, nir, nir_opt_if, nir_opt_if_aggressive_last_continue);
-      NIR_PASS(progress, nir, nir_opt_loop_unroll);
-   } while (progress && ++iter < 32);
+   pan_nir_fixpoint(nir, mid_nir_cleanup, ARRAY_SIZE(mid_nir_cleanup), 32);
 }
 
 static void
