@@ -78,23 +78,23 @@ struct panfrost_state {
  * draw of the same pass (struct panfrost_draw_cache).
  */
 enum panfrost_dirty {
-   PANFROST_DIRTY_VERTEX = 1 << 0,   /* vertex buffers or elements */
-   PANFROST_DIRTY_CONST_VS = 1 << 1, /* vertex constant buffers */
-   PANFROST_DIRTY_CONST_FS = 1 << 2, /* fragment constant buffers */
-   PANFROST_DIRTY_VIEWPORT = 1 << 3,
-   PANFROST_DIRTY_BLEND = 1 << 4,
-   PANFROST_DIRTY_ZSA = 1 << 5,
-   PANFROST_DIRTY_TEXTURES = 1 << 6, /* sampler views (pushed sizes) */
+   PANFROST_DIRTY_VERTEX = BITFIELD_BIT(0),   /* vertex buffers or elements */
+   PANFROST_DIRTY_CONST_VS = BITFIELD_BIT(1), /* vertex constant buffers */
+   PANFROST_DIRTY_CONST_FS = BITFIELD_BIT(2), /* fragment constant buffers */
+   PANFROST_DIRTY_VIEWPORT = BITFIELD_BIT(3),
+   PANFROST_DIRTY_BLEND = BITFIELD_BIT(4),
+   PANFROST_DIRTY_ZSA = BITFIELD_BIT(5),
+   PANFROST_DIRTY_TEXTURES = BITFIELD_BIT(6), /* sampler views (pushed sizes) */
 };
 
 enum panfrost_warning {
-   PANFROST_WARN_BLIT = 1 << 0,
-   PANFROST_WARN_FORMAT = 1 << 1,
-   PANFROST_WARN_ZS_ASPECT = 1 << 2,
-   PANFROST_WARN_PARTIAL_CLEAR = 1 << 3,
-   PANFROST_WARN_COMPUTE = 1 << 4,
-   PANFROST_WARN_DRAW = 1 << 5,
-   PANFROST_WARN_PRELOAD = 1 << 6,
+   PANFROST_WARN_BLIT = BITFIELD_BIT(0),
+   PANFROST_WARN_FORMAT = BITFIELD_BIT(1),
+   PANFROST_WARN_ZS_ASPECT = BITFIELD_BIT(2),
+   PANFROST_WARN_PARTIAL_CLEAR = BITFIELD_BIT(3),
+   PANFROST_WARN_COMPUTE = BITFIELD_BIT(4),
+   PANFROST_WARN_DRAW = BITFIELD_BIT(5),
+   PANFROST_WARN_PRELOAD = BITFIELD_BIT(6),
 };
 
 struct panfrost_context {
