@@ -93,7 +93,7 @@ static uint8_t *tls;
 
 struct colour {
    unsigned lane, rt;
-   enum pan_sim_va_regfmt fmt;
+   enum pan_sim_regfmt fmt;
    uint32_t v[4];
 };
 static struct colour colours[LANES * MAX_RTS * 4];
@@ -166,7 +166,7 @@ pack16(float a, float b)
 
 static bool
 ld_attr(void *user, unsigned table, unsigned index, uint32_t vertex,
-        uint32_t instance, enum pan_sim_va_regfmt regfmt, unsigned comps,
+        uint32_t instance, enum pan_sim_regfmt regfmt, unsigned comps,
         uint32_t out[4], char *err)
 {
    float f[4];
@@ -174,24 +174,24 @@ ld_attr(void *user, unsigned table, unsigned index, uint32_t vertex,
    for (unsigned c = 0; c < 4; c++) {
       uint64_t r = draw(2, index * 4 + c, vertex);
       f[c] = small_float(r);
-      n[c] = (int32_t)(r % 16) - (regfmt == PAN_SIM_VA_REG_S32 ||
-                                  regfmt == PAN_SIM_VA_REG_S16 ? 8 : 0);
+      n[c] = (int32_t)(r % 16) - (regfmt == PAN_SIM_REG_S32 ||
+                                  regfmt == PAN_SIM_REG_S16 ? 8 : 0);
    }
    switch (regfmt) {
-   case PAN_SIM_VA_REG_F32:
+   case PAN_SIM_REG_F32:
       for (unsigned c = 0; c < 4; c++)
          out[c] = pan_sim_fp_u32(f[c]);
       return true;
-   case PAN_SIM_VA_REG_F16:
+   case PAN_SIM_REG_F16:
       out[0] = pack16(f[0], f[1]);
       out[1] = pack16(f[2], f[3]);
       return true;
-   case PAN_SIM_VA_REG_S32:
-   case PAN_SIM_VA_REG_U32:
+   case PAN_SIM_REG_S32:
+   case PAN_SIM_REG_U32:
       memcpy(out, n, sizeof(n));
       return true;
-   case PAN_SIM_VA_REG_S16:
-   case PAN_SIM_VA_REG_U16:
+   case PAN_SIM_REG_S16:
+   case PAN_SIM_REG_U16:
       out[0] = (n[0] & 0xffff) | (uint32_t)n[1] << 16;
       out[1] = (n[2] & 0xffff) | (uint32_t)n[3] << 16;
       return true;
@@ -258,7 +258,7 @@ ld_var_special(void *user, unsigned lane, enum pan_sim_va_special_var which,
 
 static bool
 blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
-      enum pan_sim_va_regfmt regfmt, const uint32_t in[4], char *err)
+      enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
 {
    struct colour *c = &colours[nr_colours];
    if (nr_colours == sizeof(colours) / sizeof(colours[0])) {
@@ -269,7 +269,7 @@ blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
    *c = (struct colour){ lane, (unsigned)(descriptor - 0x100), regfmt };
    for (unsigned i = 0; i < 4; i++) {
       c->v[i] = in[i];
-      if (regfmt == PAN_SIM_VA_REG_F16)
+      if (regfmt == PAN_SIM_REG_F16)
          c->v[i] = pan_sim_fp_f16_to_f32(in[i / 2] >> (16 * (i & 1)));
    }
    return true;

@@ -39,16 +39,7 @@ struct pan_sim_mem_format {
    enum pan_sim_num num;
 };
 
-/* Register formats (the ISA's numbering, see pan_sim_bi_gfx.h). */
-enum pan_sim_regfmt {
-   PAN_SIM_REG_F16 = 0,
-   PAN_SIM_REG_F32 = 1,
-   PAN_SIM_REG_S32 = 2,
-   PAN_SIM_REG_U32 = 3,
-   PAN_SIM_REG_S16 = 4,
-   PAN_SIM_REG_U16 = 5,
-   PAN_SIM_REG_AUTO = 8,
-};
+#include "pan_sim_regfmt.h"
 
 /* Parse a hardware format name ("rgba32f", "rgba8_unorm", "r32ui",
  * "snap_4" as four floats...); false when the simulator does not model

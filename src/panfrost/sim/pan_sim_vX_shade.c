@@ -333,10 +333,10 @@ fs_ld_var_special(void *user, unsigned lane, enum pan_sim_va_special_var which,
 
 static bool
 fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
-         enum pan_sim_va_regfmt regfmt, const uint32_t in[4], char *err)
+         enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
 {
    return blend_lane(user, lane, descriptor, coverage,
-                     (enum pan_sim_regfmt)regfmt, in, err);
+                     regfmt, in, err);
 }
 
 static bool
@@ -453,7 +453,7 @@ shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
 #else
 static bool
 fs_ld_var(void *user, unsigned lane, unsigned index, bool flat,
-          enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+          enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4],
           char *err)
 {
    struct fs_run *r = user;
@@ -479,21 +479,21 @@ fs_ld_var(void *user, unsigned lane, unsigned index, bool flat,
       if (!p)
          return false;
       if (flat) {
-         pan_sim_mem_to_regs(&f, p, (enum pan_sim_regfmt)regfmt, comps, out);
+         pan_sim_mem_to_regs(&f, p, regfmt, comps, out);
          return true;
       }
       uint32_t regs[4];
       pan_sim_mem_to_regs(&f, p, PAN_SIM_REG_F32, 4, regs);
       pan_sim_regs_to_float(PAN_SIM_REG_F32, regs, 4, v[i]);
    }
-   if (regfmt != PAN_SIM_BI_REG_F16 && regfmt != PAN_SIM_BI_REG_F32) {
+   if (regfmt != PAN_SIM_REG_F16 && regfmt != PAN_SIM_REG_F32) {
       snprintf(err, GFX_ERR_LEN,
                "interpolated varying into register format %u",
                (unsigned)regfmt);
       return false;
    }
    interpolate(r, &r->lane[lane], (const float(*)[4])v, comps,
-               regfmt == PAN_SIM_BI_REG_F16, out);
+               regfmt == PAN_SIM_REG_F16, out);
    return true;
 }
 
@@ -648,10 +648,10 @@ preload_message(struct fs_run *r, unsigned l, unsigned k)
 
    if (mp->type != MALI_MESSAGE_TYPE_LD_VAR)
       return true;
-   enum pan_sim_bi_regfmt f =
+   enum pan_sim_regfmt f =
       mp->ld_var.register_format == MALI_MESSAGE_PRELOAD_REGISTER_FORMAT_F16
-         ? PAN_SIM_BI_REG_F16
-         : PAN_SIM_BI_REG_F32;
+         ? PAN_SIM_REG_F16
+         : PAN_SIM_REG_F32;
    if (!fs_ld_var(r, l, mp->ld_var.varying_index, false, f,
                   mp->ld_var.num_components, out, err))
       return pan_sim_fault(r->ctx, PAN_SIM_CONFIG_FAULT, r->draw.state,

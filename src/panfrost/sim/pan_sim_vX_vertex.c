@@ -313,7 +313,7 @@ is_constant_format(uint32_t word)
 
 static bool
 vs_ld_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
-           enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+           enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4],
            char *err)
 {
    struct vs_run *r = user;
@@ -330,7 +330,7 @@ vs_ld_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
       r->ctx->space, addr, f.comps * f.bits / 8, "attribute", err);
    if (!p)
       return false;
-   pan_sim_mem_to_regs(&f, p, (enum pan_sim_regfmt)regfmt, comps, out);
+   pan_sim_mem_to_regs(&f, p, regfmt, comps, out);
    return true;
 }
 
@@ -354,7 +354,7 @@ constant_varying(const struct pan_sim_space *space,
 
 static bool
 vs_lea_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
-            enum pan_sim_bi_regfmt regfmt, uint32_t out[3], char *err)
+            enum pan_sim_regfmt regfmt, uint32_t out[3], char *err)
 {
    struct vs_run *r = user;
    struct gfx_attr_ref ref;
@@ -371,7 +371,7 @@ vs_lea_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
       {
          cfg.memory_format = word;
          cfg.register_format =
-            regfmt == PAN_SIM_BI_REG_AUTO
+            regfmt == PAN_SIM_REG_AUTO
                ? MALI_REGISTER_FILE_FORMAT_F32
                : (enum PAN_GENX(register_file_format))regfmt;
       }
@@ -386,7 +386,7 @@ vs_lea_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
    {
       cfg.memory_format = word;
       cfg.register_format =
-         regfmt == PAN_SIM_BI_REG_AUTO
+         regfmt == PAN_SIM_REG_AUTO
             ? (enum PAN_GENX(register_file_format))pan_sim_auto_regfmt(&f)
             : (enum PAN_GENX(register_file_format))regfmt;
    }
@@ -813,7 +813,7 @@ pk_lea_buf(void *user, unsigned lane, unsigned table, unsigned index,
 
 static bool
 pk_ld_attr(void *user, unsigned table, unsigned index, uint32_t vertex,
-           uint32_t instance, enum pan_sim_va_regfmt regfmt, unsigned comps,
+           uint32_t instance, enum pan_sim_regfmt regfmt, unsigned comps,
            uint32_t out[4], char *err)
 {
    struct packet_run *r = user;
@@ -875,7 +875,7 @@ pk_ld_attr(void *user, unsigned table, unsigned index, uint32_t vertex,
           : zero;
    if (!p)
       return false;
-   pan_sim_mem_to_regs(&f, p, (enum pan_sim_regfmt)regfmt, comps, out);
+   pan_sim_mem_to_regs(&f, p, regfmt, comps, out);
    return true;
 }
 

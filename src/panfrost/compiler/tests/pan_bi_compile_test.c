@@ -323,21 +323,21 @@ attr_value(unsigned index, uint32_t vertex, unsigned c)
 
 static bool
 cb_ld_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
-           enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+           enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4],
            char *err)
 {
    struct gfx_record *r = user;
    r->attr_reads++;
    for (unsigned c = 0; c < comps; ++c)
       out[c] = pan_test_u32(attr_value(index, vertex, c));
-   return regfmt == PAN_SIM_BI_REG_F32 && instance == 0;
+   return regfmt == PAN_SIM_REG_F32 && instance == 0;
 }
 
 /* Varying slot `index` of a vertex at 0x10000 + 0x100 * index + 16 *
  * vertex, its conversion word 0xc0de00 + index. */
 static bool
 cb_lea_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
-            enum pan_sim_bi_regfmt regfmt, uint32_t out[3], char *err)
+            enum pan_sim_regfmt regfmt, uint32_t out[3], char *err)
 {
    out[0] = 0x10000 + 0x100 * index + 16 * vertex;
    out[1] = 0;
@@ -361,7 +361,7 @@ cb_st_cvt(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
 /* Varying `index` at lane l: index + l / 8 + component / 4. */
 static bool
 cb_ld_var(void *user, unsigned lane, unsigned index, bool flat,
-          enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+          enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4],
           char *err)
 {
    for (unsigned c = 0; c < comps; ++c)

@@ -21,18 +21,7 @@
 extern "C" {
 #endif
 
-/* Register formats, numbered as the instruction's register_format
- * modifier and the descriptors' register_file_format; AUTO when the
- * instruction has none (the memory format decides). */
-enum pan_sim_bi_regfmt {
-   PAN_SIM_BI_REG_F16 = 0,
-   PAN_SIM_BI_REG_F32 = 1,
-   PAN_SIM_BI_REG_S32 = 2,
-   PAN_SIM_BI_REG_U32 = 3,
-   PAN_SIM_BI_REG_S16 = 4,
-   PAN_SIM_BI_REG_U16 = 5,
-   PAN_SIM_BI_REG_AUTO = 8,
-};
+#include "../pan_sim_regfmt.h"
 
 #define PAN_SIM_BI_GFX_ERR_LEN 160
 
@@ -42,12 +31,12 @@ struct pan_sim_bi_gfx {
     * vertex, converted to regfmt, into out (f16 formats pack two
     * components per word). */
    bool (*ld_attr)(void *user, unsigned index, uint32_t vertex,
-                   uint32_t instance, enum pan_sim_bi_regfmt regfmt,
+                   uint32_t instance, enum pan_sim_regfmt regfmt,
                    unsigned comps, uint32_t out[4], char *err);
    /* LEA_ATTR_IMM: address (out[0], out[1]) of varying `index` of the
     * vertex and its conversion word for ST_CVT (out[2]). */
    bool (*lea_attr)(void *user, unsigned index, uint32_t vertex,
-                    uint32_t instance, enum pan_sim_bi_regfmt regfmt,
+                    uint32_t instance, enum pan_sim_regfmt regfmt,
                     uint32_t out[3], char *err);
    /* ST_CVT: comps register values in to memory at addr, as the
     * conversion word says. */
@@ -55,7 +44,7 @@ struct pan_sim_bi_gfx {
                   unsigned comps, const uint32_t in[4], char *err);
    /* LD_VAR_IMM / LD_VAR_FLAT_IMM: varying `index` at the lane's pixel. */
    bool (*ld_var)(void *user, unsigned lane, unsigned index, bool flat,
-                  enum pan_sim_bi_regfmt regfmt, unsigned comps,
+                  enum pan_sim_regfmt regfmt, unsigned comps,
                   uint32_t out[4], char *err);
    /* LD_VAR_SPECIAL: the special varying `which` (its varying name: 0
     * gl_PointCoord, 2 fragment 1/w, 3 fragment z) at the lane's pixel, as

@@ -102,7 +102,7 @@ claims(const struct pan_sim_bi_ins *ins)
 
 /* Register format by its name: the encodings number them differently
  * (LD_VAR has f32 first). */
-static enum pan_sim_bi_regfmt
+static enum pan_sim_regfmt
 regfmt_of(const char *name)
 {
    static const char *const names[] = {
@@ -110,9 +110,9 @@ regfmt_of(const char *name)
    };
    for (unsigned i = 0; name && i < 6; ++i) {
       if (!strcmp(name, names[i]))
-         return (enum pan_sim_bi_regfmt)i;
+         return (enum pan_sim_regfmt)i;
    }
-   return PAN_SIM_BI_REG_AUTO; /* none, or f64/i64: refused by the loads */
+   return PAN_SIM_REG_AUTO; /* none, or f64/i64: refused by the loads */
 }
 
 static unsigned
@@ -122,10 +122,10 @@ staging_reg(const struct pan_sim_bi_ctx *c)
 }
 
 static unsigned
-words_of(enum pan_sim_bi_regfmt f, unsigned comps)
+words_of(enum pan_sim_regfmt f, unsigned comps)
 {
-   return f == PAN_SIM_BI_REG_F16 || f == PAN_SIM_BI_REG_S16 ||
-                f == PAN_SIM_BI_REG_U16
+   return f == PAN_SIM_REG_F16 || f == PAN_SIM_REG_S16 ||
+                f == PAN_SIM_REG_U16
              ? (comps + 1) / 2
              : comps;
 }
@@ -148,7 +148,7 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    /* Register forms take the index from their last source. */
    bool reg_index = !ins->op->nr_imms;
    unsigned index_src = ins->op->nr_srcs - 1;
-   enum pan_sim_bi_regfmt regfmt =
+   enum pan_sim_regfmt regfmt =
       regfmt_of(pan_sim_bi_mod_str(ins, "register_format", NULL));
    unsigned comps = lea ? 3 : vecsize(ins);
    unsigned n = lea ? 3 : words_of(regfmt, comps);
@@ -158,7 +158,7 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
 
    /* Flat loads copy the format's natural registers (AUTO); an
     * interpolated load must say how to round. */
-   if (regfmt == PAN_SIM_BI_REG_AUTO && !lea && !flat)
+   if (regfmt == PAN_SIM_REG_AUTO && !lea && !flat)
       return pan_sim_bi_fault(c, ins,
                               "varying load without a register "
                               "format");

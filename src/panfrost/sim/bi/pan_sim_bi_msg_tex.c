@@ -234,7 +234,7 @@ fill_var_tex(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    uint32_t v[4] = { 0 };
    unsigned index = *(const unsigned *)state;
 
-   if (!g->ld_var(g->user, lane, index, false, PAN_SIM_BI_REG_F32, 2, v, err))
+   if (!g->ld_var(g->user, lane, index, false, PAN_SIM_REG_F32, 2, v, err))
       return pan_sim_bi_fault(c, ins, "lane %u: %s", lane, err);
    req->coord[i][0] = v[0];
    req->coord[i][1] = v[1];

@@ -21,17 +21,7 @@
 extern "C" {
 #endif
 
-/* Register formats, numbered as the simulator's neutral enum
- * (pan_sim_regfmt of pan_sim_draw.h), which the executors cast to. */
-enum pan_sim_va_regfmt {
-   PAN_SIM_VA_REG_F16 = 0,
-   PAN_SIM_VA_REG_F32 = 1,
-   PAN_SIM_VA_REG_S32 = 2,
-   PAN_SIM_VA_REG_U32 = 3,
-   PAN_SIM_VA_REG_S16 = 4,
-   PAN_SIM_VA_REG_U16 = 5,
-   PAN_SIM_VA_REG_AUTO = 8,
-};
+#include "../pan_sim_regfmt.h"
 
 /* LD_VAR_SPECIAL's index immediate. */
 enum pan_sim_va_special_var {
@@ -49,7 +39,7 @@ struct pan_sim_va_gfx {
     * passes, converted to regfmt (16-bit formats pack two a word). */
    bool (*ld_attr)(void *user, unsigned table, unsigned index,
                    uint32_t vertex, uint32_t instance,
-                   enum pan_sim_va_regfmt regfmt, unsigned comps,
+                   enum pan_sim_regfmt regfmt, unsigned comps,
                    uint32_t out[4], char *err);
    /* LEA_BUF_IMM: the address a lane stores its vertex outputs at, from
     * the value the hardware preloaded (`linear`). */
@@ -71,7 +61,7 @@ struct pan_sim_va_gfx {
     * blend descriptor names, when coverage bit 0 is set.  *shader: the
     * descriptor asks for a blend shader (refused by executors today). */
    bool (*blend)(void *user, unsigned lane, uint64_t descriptor,
-                 uint32_t coverage, enum pan_sim_va_regfmt regfmt,
+                 uint32_t coverage, enum pan_sim_regfmt regfmt,
                  const uint32_t in[4], char *err);
    /* LD_BUFFER: size bytes at byte offset of buffer `index` of resource
     * table `table` (uniform buffers). */

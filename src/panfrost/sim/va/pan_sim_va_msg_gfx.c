@@ -49,7 +49,7 @@ named_prefix(const struct pan_sim_va_ins *ins, const char *prefix)
    return !strncmp(ins->op->name, prefix, strlen(prefix));
 }
 
-static enum pan_sim_va_regfmt
+static enum pan_sim_regfmt
 regfmt_of(const struct pan_sim_va_ins *ins)
 {
    static const char *const names[] = { "f16", "f32", "s32",
@@ -57,16 +57,16 @@ regfmt_of(const struct pan_sim_va_ins *ins)
    const char *n = pan_sim_va_mod_str(ins, "regfmt", NULL);
    for (unsigned i = 0; n && i < 6; ++i) {
       if (!strcmp(n, names[i]))
-         return (enum pan_sim_va_regfmt)i;
+         return (enum pan_sim_regfmt)i;
    }
-   return PAN_SIM_VA_REG_AUTO;
+   return PAN_SIM_REG_AUTO;
 }
 
 static unsigned
-words_of(enum pan_sim_va_regfmt f, unsigned comps)
+words_of(enum pan_sim_regfmt f, unsigned comps)
 {
-   return f == PAN_SIM_VA_REG_F16 || f == PAN_SIM_VA_REG_S16 ||
-                f == PAN_SIM_VA_REG_U16
+   return f == PAN_SIM_REG_F16 || f == PAN_SIM_REG_S16 ||
+                f == PAN_SIM_REG_U16
              ? (comps + 1) / 2
              : comps;
 }
@@ -95,14 +95,14 @@ static enum va_sim_result
 ld_attr(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
         const struct pan_sim_va_gfx *g)
 {
-   enum pan_sim_va_regfmt f = regfmt_of(ins);
+   enum pan_sim_regfmt f = regfmt_of(ins);
    unsigned comps = comps_of(ins);
    bool imm = named(ins, "ld_attr_imm");
 
    if (!imm && !named(ins, "ld_attr"))
       return pan_sim_va_refuse(c, ins, "texture-table attribute loads");
-   if (f == PAN_SIM_VA_REG_AUTO || !g->ld_attr)
-      return pan_sim_va_refuse(c, ins, f == PAN_SIM_VA_REG_AUTO
+   if (f == PAN_SIM_REG_AUTO || !g->ld_attr)
+      return pan_sim_va_refuse(c, ins, f == PAN_SIM_REG_AUTO
                                           ? "attribute loads without a "
                                             "register format"
                                           : "attributes outside a vertex "
@@ -160,9 +160,9 @@ ld_var(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
 
    if (named(ins, "ld_var_special")) {
       int which = (int)pan_sim_va_imm(ins, "index");
-      enum pan_sim_va_regfmt f = regfmt_of(ins);
-      if (!g->ld_var_special || (f != PAN_SIM_VA_REG_F32 &&
-                                 f != PAN_SIM_VA_REG_F16) ||
+      enum pan_sim_regfmt f = regfmt_of(ins);
+      if (!g->ld_var_special || (f != PAN_SIM_REG_F32 &&
+                                 f != PAN_SIM_REG_F16) ||
           (which != PAN_SIM_VA_VAR_POINT && which != PAN_SIM_VA_VAR_FRAG_W &&
            which != PAN_SIM_VA_VAR_FRAG_Z))
          return pan_sim_va_refuse(c, ins, "this special varying");
@@ -177,13 +177,13 @@ ld_var(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
          unsigned n = which == PAN_SIM_VA_VAR_POINT ? (comps < 2 ? comps : 2)
                                                     : 1;
          for (unsigned k = 0; k < n; ++k) {
-            if (f == PAN_SIM_VA_REG_F32)
+            if (f == PAN_SIM_REG_F32)
                memcpy(&out[k], &v[k], 4);
             else
                out[0] |= pan_sim_fp_round_f64(v[k], PAN_SIM_ROUND_RTE, 5, 10)
                          << (16 * k);
          }
-         if (put(c, ins, l, out, f == PAN_SIM_VA_REG_F32 ? n : 1))
+         if (put(c, ins, l, out, f == PAN_SIM_REG_F32 ? n : 1))
             return VA_SIM_FAULT;
       }
       return VA_SIM_OK;
@@ -257,12 +257,12 @@ static enum va_sim_result
 blend(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       const struct pan_sim_va_gfx *g)
 {
-   enum pan_sim_va_regfmt f = regfmt_of(ins);
+   enum pan_sim_regfmt f = regfmt_of(ins);
    unsigned comps = comps_of(ins), reg, count;
 
    if (!g->blend)
       return pan_sim_va_refuse(c, ins, "blending outside a fragment shader");
-   if (f == PAN_SIM_VA_REG_AUTO)
+   if (f == PAN_SIM_REG_AUTO)
       return pan_sim_va_refuse(c, ins, "blending without a register format");
    pan_sim_va_staging(ins, 0, &reg, &count);
    if (count < words_of(f, comps))
@@ -272,7 +272,7 @@ blend(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
       uint32_t in[4] = { 0 };
       memcpy(in, &c->w->r[l][reg], words_of(f, comps) * 4);
-      if (f == PAN_SIM_VA_REG_F16 && comps < 4)
+      if (f == PAN_SIM_REG_F16 && comps < 4)
          return pan_sim_va_refuse(c, ins, "blending fewer than 4 binary16 "
                                           "components");
       if (!g->blend(g->user, l, pan_sim_va_src64(c, ins, 0, l),

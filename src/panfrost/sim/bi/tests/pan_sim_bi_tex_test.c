@@ -17,11 +17,11 @@
 /* A fragment-like gfx: varying v of lane l is (l + v, 2 l) as floats. */
 static bool
 ld_var(void *user, unsigned lane, unsigned index, bool flat,
-       enum pan_sim_bi_regfmt regfmt, unsigned comps, uint32_t out[4],
+       enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4],
        char *err)
 {
    (void)user, (void)flat, (void)err;
-   if (regfmt != PAN_SIM_BI_REG_F32 || comps != 2)
+   if (regfmt != PAN_SIM_REG_F32 || comps != 2)
       return false;
    out[0] = pan_test_u32((float)(lane + index));
    out[1] = pan_test_u32((float)(2 * lane));
