@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Piglit oracle for the simulator.
 
-Runs piglit shader_runner tests twice over: on softpipe (the reference)
-and on the base's stock Panfrost driver whose jobs execute on our
-simulator, through our drm-shim, for each mocked GPU. A test *agrees* on
-a GPU when it passes on softpipe and on the simulator. For every
+Runs piglit shader_runner tests on softpipe (the reference) and, for
+each mocked GPU, on the base's stock Panfrost driver whose jobs execute
+on our simulator through our drm-shim; with --driver ours or both, also
+on OUR driver (the build folder) over the same shim and simulator. A test
+*agrees* on a GPU when it passes on softpipe and on the simulator. For every
 simulator run that does not pass, the first line the simulator or the
 shim printed ("pan sim: ...") is kept as the reason, so that the summary
 says what to model next.
@@ -19,7 +20,12 @@ more of them from FILE, one a line, '#' starting a comment.
 Expectations (--expected FILE): lines "GPU TEST" (GPU is G52 or G57, TEST
 as printed) name the runs that must agree. One that stops agreeing fails
 the check; new agreements are reported as improvements. --write-expected
-FILE writes the agreements of this run in that format.
+FILE writes the agreements of this run in that format. --expected-ours
+and --write-expected-ours do the same for our driver's runs.
+
+  run_piglit.py --driver both --gpus G57 --list ci-tests.txt
+
+prints both drivers' pass counts side by side per GPU.
 
 See docs/drivers/panfrost/simulator-oracle.rst.
 """
@@ -157,8 +163,9 @@ def test_kind(path):
 class Drivers:
     """The environments of the reference and the simulator runs."""
 
-    def __init__(self, stock, shim, pan_debug):
+    def __init__(self, stock, shim, pan_debug, ours=None):
         self.stock = stock
+        self.ours = ours
         self.pan_debug = pan_debug
         dri = os.path.join(stock, 'src/gallium/targets/dri')
         # One driver per folder: a driver that fails to load must not be
@@ -188,6 +195,30 @@ class Drivers:
         self.shim = os.path.join(snap, os.path.basename(shim))
         shutil.copyfile(shim, self.shim + '.new')
         os.replace(self.shim + '.new', self.shim)
+        if ours:
+            # Our build is relinked by every ninja run: run a copy of its
+            # driver (and of the loaders it was built with), in its own
+            # folder so that no other driver can stand in for it.
+            self.ours_snap = os.path.join(stock, 'oracle-dri', 'ours')
+            for d, lib in (('src/gallium/targets/dri', 'panfrost_dri.so'),
+                           ('src/egl', 'libEGL_mesa.so.0'),
+                           ('src/gbm', 'libgbm.so.1'),
+                           ('src/mapi/shared-glapi', 'libglapi.so.0')):
+                real = os.path.join(ours, d, lib)
+                if not os.path.exists(real):
+                    sys.exit(f'run_piglit: {real} is missing: build ours '
+                             'first (ninja -C build)')
+                dst = os.path.join(self.ours_snap, d)
+                os.makedirs(dst, exist_ok=True)
+                shutil.copyfile(real, os.path.join(dst, lib) + '.new')
+                os.replace(os.path.join(dst, lib) + '.new',
+                           os.path.join(dst, lib))
+            vendor = os.path.join(self.ours_snap, 'src/egl/50_mesa.json')
+            with open(vendor, 'w') as f:
+                json.dump({'file_format_version': '1.0.0',
+                           'ICD': {'library_path': os.path.join(
+                               self.ours_snap, 'src/egl/libEGL_mesa.so.0')}},
+                          f)
 
     def env(self, config):
         e = dict(os.environ)
@@ -195,13 +226,16 @@ class Drivers:
                   'MESA_LOADER_DRIVER_OVERRIDE', 'PAN_GPU_ID',
                   'PAN_SHIM_EXEC', 'PAN_MESA_DEBUG'):
             e.pop(k, None)
-        libs = [os.path.join(self.stock, d) for d in
+        base = self.stock
+        if is_ours(config):
+            base = self.ours_snap
+        libs = [os.path.join(base, d) for d in
                 ('src/egl', 'src/gbm', 'src/mapi/shared-glapi')]
         if os.environ.get('LD_LIBRARY_PATH'):
             libs.append(os.environ['LD_LIBRARY_PATH'])
         e['LD_LIBRARY_PATH'] = ':'.join(libs)
         e['__EGL_VENDOR_LIBRARY_FILENAMES'] = os.path.join(
-            self.stock, 'src/egl/50_mesa.json')
+            base, 'src/egl/50_mesa.json')
         e['PIGLIT_PLATFORM'] = 'surfaceless_egl'
         # Results must not depend on what an earlier run left in a cache.
         e['MESA_SHADER_CACHE_DISABLE'] = 'true'
@@ -209,6 +243,14 @@ class Drivers:
             e['LIBGL_DRIVERS_PATH'] = self.dirs['softpipe']
             e['LIBGL_ALWAYS_SOFTWARE'] = '1'
             e['GALLIUM_DRIVER'] = 'softpipe'
+        elif is_ours(config):
+            # What bin/pan-env sets, on the snapshot: our driver, our
+            # shim, the GPU mocked.
+            dri = os.path.join(base, 'src/gallium/targets/dri')
+            e['LIBGL_DRIVERS_PATH'] = dri
+            e['GBM_DRIVERS_PATH'] = dri
+            e['LD_PRELOAD'] = self.shim
+            e['PAN_GPU_ID'] = GPUS[gpu_of(config)][0]
         else:
             e['LIBGL_DRIVERS_PATH'] = self.dirs['panfrost']
             e['GBM_DRIVERS_PATH'] = self.dirs['panfrost']
@@ -219,8 +261,33 @@ class Drivers:
         return e
 
 
+def ours(gpu):
+    """The configuration name of our driver's runs on a GPU."""
+    return 'ours-' + gpu
+
+
+def is_ours(config):
+    return config.startswith('ours-')
+
+
+def gpu_of(config):
+    return config[len('ours-'):] if is_ours(config) else config
+
+
 _RESULT = re.compile(r'^PIGLIT: (\{.*\})\s*$', re.M)
 _SIM_LINE = re.compile(r'^pan s(?:im|him): .*$', re.M)
+# Our driver's refusals (mesa_log: "MESA: warning: panfrost: ...").
+_DRIVER_LINE = re.compile(r'^(?:MESA: \w+: )?(panfrost: .*)$', re.M)
+_NUMBER = re.compile(r'(?<![\w.])-?\d+(\.\d+)?(e[-+]?\d+)?(?![\w.])')
+
+
+def driver_reason(out):
+    """Our driver's first message (a dropped draw, a refused shader), its
+    numbers left out, or None."""
+    m = _DRIVER_LINE.search(out)
+    if not m:
+        return None
+    return _NUMBER.sub('N', m.group(1))[:160]
 
 
 def normalise(line):
@@ -252,8 +319,7 @@ def piglit_reason(out):
         if re.search(r'Probe|[Ff]ail|[Ee]rror|[Ee]xpected|require|'
                      r'not supported|unsupported', s):
             # Numbers, not the digits of names (GL_ARB_gpu_shader5).
-            s = re.sub(r'(?<![\w.])-?\d+(\.\d+)?(e[-+]?\d+)?(?![\w.])', 'N',
-                       s)
+            s = _NUMBER.sub('N', s)
             return 'piglit: ' + s[:120]
     lines = [ln.strip() for ln in out.splitlines()
              if ln.strip() and not ln.startswith('PIGLIT:')]
@@ -301,8 +367,12 @@ def run_one(path, config, drivers, timeout, piglit):
         why = None
     sim = list(dict.fromkeys(_SIM_LINE.findall(out)))
     reason = None
+    mine = driver_reason(out) if is_ours(config) else None
     if result != 'pass':
-        if sim:
+        if mine:
+            # Our driver said what it left out: that comes first.
+            reason = f'{why}; {mine}' if why else mine
+        elif sim:
             reason = normalise(sim[0])
             if why:
                 reason = f'{why}; {reason}'
@@ -326,18 +396,36 @@ def preflight(drivers, piglit, configs):
         p = subprocess.run([glinfo, '-auto'], env=drivers.env(c),
                            capture_output=True, text=True, errors='replace',
                            timeout=60, stdin=subprocess.DEVNULL)
-        r = re.search(r'^GL_RENDERER = (.*)$', p.stdout, re.M)
-        renderer = r.group(1) if r else None
-        expect = want.get(c, f'Mali-{c}')
-        if not renderer or expect not in renderer:
+        why = check_renderer(c, p.stdout, want.get(c))
+        if why:
             err = (p.stdout + p.stderr).strip().splitlines()
-            print(f'run_piglit: {c}: the driver did not come up (renderer '
-                  f'{renderer!r}, expected {expect!r}): '
+            print(f'run_piglit: {c}: the driver did not come up ({why}): '
                   f'{err[-1] if err else "no output"}')
             ok = False
         else:
-            print(f'run_piglit: {c}: {renderer}')
+            r = re.search(r'^GL_RENDERER = (.*)$', p.stdout, re.M)
+            print(f'run_piglit: {c}: {r.group(1)}')
     return ok
+
+
+def check_renderer(config, glinfo_out, expect=None):
+    """None when glinfo's output names the driver the configuration asks
+    for, else why not. Ours and stock Panfrost both call themselves
+    "Mali-GNN (Panfrost)"; the vendor tells them apart (stock: Panfrost,
+    ours: Mesa)."""
+    r = re.search(r'^GL_RENDERER = (.*)$', glinfo_out, re.M)
+    v = re.search(r'^GL_VENDOR = (.*)$', glinfo_out, re.M)
+    renderer = r.group(1) if r else None
+    vendor = v.group(1).strip() if v else None
+    expect = expect or f'Mali-{gpu_of(config)}'
+    if not renderer or expect not in renderer:
+        return f'renderer {renderer!r}, expected {expect!r}'
+    if config != 'softpipe':
+        want_vendor = 'Mesa' if is_ours(config) else 'Panfrost'
+        if vendor != want_vendor:
+            return (f'vendor {vendor!r}, expected {want_vendor!r}: not '
+                    f'{"our" if is_ours(config) else "the stock"} driver')
+    return None
 
 
 def read_expected(path):
@@ -395,7 +483,7 @@ def compare_expected(expected, records, gpus):
             sorted(wanted - ran))
 
 
-def summarise(records, gpus, top):
+def summarise(records, gpus, top, drivers=('stock',)):
     n = len(records)
     ref = Counter(r['softpipe']['result'] for r in records)
     print(f'\n{n} tests; softpipe: ' +
@@ -403,20 +491,33 @@ def summarise(records, gpus, top):
     kinds = Counter(r['kind'] for r in records)
     print('  kinds: ' + ', '.join(f'{kinds[k]} {k}' for k in
                                   ('compute', 'draw', 'compile') if kinds[k]))
+    for drv in drivers:
+        summarise_driver(records, configs_of(drv, gpus), top, ref['pass'])
+    if len(drivers) > 1:
+        print_side_by_side(side_by_side(records, gpus))
+
+
+def configs_of(driver, gpus):
+    """The run configurations of one driver ('stock' or 'ours')."""
+    return list(gpus) if driver == 'stock' else [ours(g) for g in gpus]
+
+
+def summarise_driver(records, configs, top, ref_pass):
     # Over the runs where softpipe passes and the simulator run does not.
     first = defaultdict(Counter)   # the simulator's: first reason
     every = defaultdict(Counter)   # the simulator's: every report
     driver = defaultdict(Counter)  # the stock driver's
-    for g in gpus:
+    mine = any(is_ours(c) for c in configs)
+    for g in configs:
         res = Counter(r[g]['result'] for r in records)
         agree = [r for r in records if r['agree'][g]]
         by_kind = Counter(r['kind'] for r in agree)
         # A pass despite work the simulator reported skipping is luck (a
         # probe that expects what was there already), not agreement yet.
         lucky = sum(1 for r in agree if r[g]['reports'])
-        print(f'{g} (v{GPUS[g][1]}): {len(agree)} of {ref["pass"]} agree '
-              f'(' + ', '.join(f'{by_kind[k]} {k}' for k in
-                               ('compute', 'draw', 'compile')) +
+        print(f'{g} (v{GPUS[gpu_of(g)][1]}): {len(agree)} of {ref_pass} '
+              f'agree (' + ', '.join(f'{by_kind[k]} {k}' for k in
+                                     ('compute', 'draw', 'compile')) +
               (f'; {lucky} despite simulator reports' if lucky else '') +
               '); sim: ' +
               ', '.join(f'{res[k]} {k}' for k in RESULTS if res[k]))
@@ -425,21 +526,91 @@ def summarise(records, gpus, top):
                 continue
             run = r[g]
             why = run['reason'] or '(no reason)'
-            if blame(run) == 'driver':
+            # Our driver's refusals are ours to fix: no separate table.
+            if not mine and blame(run) == 'driver':
                 driver[why][g] += 1
                 continue
             first[why][g] += 1
             for ln in run['reports']:
                 every[ln][g] += 1
-    print_table('Simulator: first reason of each run that does not agree '
-                '(runs; per GPU):', first, gpus, top)
+    who = 'Our driver' if mine else 'Simulator'
+    print_table(f'{who}: first reason of each run that does not agree '
+                '(runs; per GPU):', first, configs, top)
     # The first report can hide the next (a draw whose vertex job is
     # skipped also reports the render target it could not write).
-    print_table('Simulator: every report of those runs (runs; per GPU):',
-                every, gpus, top)
+    print_table(f'{who}: every simulator report of those runs (runs; per '
+                'GPU):', every, configs, top)
     print_table('Stock driver: skipped or rejected before any job ran; no '
                 'simulator work changes these (runs; per GPU):', driver,
-                gpus, min(top, 5))
+                configs, min(top, 5))
+
+
+def side_by_side(records, gpus):
+    """Per GPU: the pass counts of the stock driver and ours, and how
+    their agreements with softpipe overlap."""
+    rows = []
+    for g in gpus:
+        o = ours(g)
+        row = {'gpu': g,
+               'softpipe': sum(r['softpipe']['result'] == 'pass'
+                               for r in records),
+               'stock_pass': sum(r[g]['result'] == 'pass' for r in records),
+               'ours_pass': sum(r[o]['result'] == 'pass' for r in records),
+               'stock_agree': sum(r['agree'][g] for r in records),
+               'ours_agree': sum(r['agree'][o] for r in records),
+               'both': sum(r['agree'][g] and r['agree'][o]
+                           for r in records)}
+        row['stock_only'] = row['stock_agree'] - row['both']
+        row['ours_only'] = row['ours_agree'] - row['both']
+        rows.append(row)
+    return rows
+
+
+def print_side_by_side(rows):
+    print('Both drivers (pass: runs that pass; agree: and pass on '
+          'softpipe too):')
+    print('  GPU  softpipe  stock pass  ours pass  stock agree  ours agree'
+          '  both  stock only  ours only')
+    for w in rows:
+        print(f'  {w["gpu"]:3s}  {w["softpipe"]:8d}  {w["stock_pass"]:10d}  '
+              f'{w["ours_pass"]:9d}  {w["stock_agree"]:11d}  '
+              f'{w["ours_agree"]:10d}  {w["both"]:4d}  '
+              f'{w["stock_only"]:10d}  {w["ours_only"]:9d}')
+
+
+def check_expected(path, recs, configs, by_test):
+    """Print what changed against the expectations; (failed, lost,
+    missing) counts."""
+    gpu = {gpu_of(c): c for c in configs}
+    # The file names GPUs; the runs of this driver are under configs.
+    exp = {(gpu[g], t) for g, t in read_expected(path) if g in gpu}
+    lost, new, missing = compare_expected(exp, recs, configs)
+    for g, t in lost:
+        r = by_test[t]
+        why = (f'softpipe {r["softpipe"]["result"]}'
+               if r['softpipe']['result'] != 'pass'
+               else f'{r[g]["result"]}: {r[g]["reason"]}')
+        print(f'  REGRESSION {g} {t}: {why}')
+    for g, t in missing:
+        print(f'  NOT RUN {g} {t}: expected to agree, but not in the '
+              'tests named (or not installed)')
+    for g, t in new:
+        print(f'  improvement {g} {t} agrees now')
+    if new:
+        print(f'run_piglit: {len(new)} runs agree that were not expected '
+              f'to ({path}): tests/oracle_driver/update-expected.sh '
+              'records them')
+    return len(lost) + len(missing), len(lost), len(missing)
+
+
+def write_expected(path, agreeing):
+    with open(path, 'w') as f:
+        f.write('# Piglit runs that agree (softpipe and the simulator '
+                'pass): GPU TEST.\n# Generated by '
+                'tests/oracle_driver/update-expected.sh; do not edit.\n')
+        for g, t in sorted(agreeing):
+            f.write(f'{gpu_of(g)} {t}\n')
+    print(f'run_piglit: wrote {len(agreeing)} agreeing runs to {path}')
 
 
 def main():
@@ -452,7 +623,7 @@ def main():
     ap.add_argument('--stock', default=os.path.join(TOP, 'build-stock'),
                     help='build folder of the stock base (build-stock)')
     ap.add_argument('--build', default=os.path.join(TOP, 'build'),
-                    help='our build folder, for the drm-shim')
+                    help='our build folder: the drm-shim, our driver')
     ap.add_argument('--gpus', default=','.join(GPUS),
                     help='mocked GPUs (G52, G57)')
     ap.add_argument('--timeout', type=float, default=60,
@@ -465,8 +636,15 @@ def main():
     ap.add_argument('--pan-mesa-debug', default='gl3,noafbc', metavar='FLAGS',
                     help='PAN_MESA_DEBUG of the stock Panfrost runs '
                          '(default gl3,noafbc; gl3 measures AFBC too)')
+    ap.add_argument('--driver', choices=('stock', 'ours', 'both'),
+                    default='stock',
+                    help='Panfrost drivers to run beside softpipe: the '
+                         'stock one (build-stock), ours (--build) or both')
     ap.add_argument('--expected', help='runs that must agree')
     ap.add_argument('--write-expected', metavar='FILE')
+    ap.add_argument('--expected-ours', metavar='FILE',
+                    help='runs of our driver that must agree')
+    ap.add_argument('--write-expected-ours', metavar='FILE')
     ap.add_argument('--json', metavar='FILE', help='every result, as JSON')
     ap.add_argument('--top', type=int, default=10)
     ap.add_argument('--pass-name', metavar='NAME',
@@ -494,9 +672,19 @@ def main():
     paths = [p for p in expand(names, piglit) if p not in dropped]
     shim = os.path.join(a.build, 'subprojects/mesa/src/panfrost/drm-shim/'
                         'libpanfrost_noop_drm_shim.so')
-    drivers = Drivers(os.path.abspath(a.stock), shim, a.pan_mesa_debug)
-    configs = ['softpipe'] + gpus
-    declared = len(paths) * len(gpus)
+    which = ('stock', 'ours') if a.driver == 'both' else (a.driver,)
+    if (a.expected or a.write_expected) and 'stock' not in which:
+        ap.error('--expected and --write-expected judge the stock driver')
+    if (a.expected_ours or a.write_expected_ours) and 'ours' not in which:
+        ap.error('--expected-ours needs --driver ours or both')
+    ours_build = None
+    if 'ours' in which:
+        ours_build = os.path.join(os.path.abspath(a.build), 'subprojects/mesa')
+    drivers = Drivers(os.path.abspath(a.stock), shim, a.pan_mesa_debug,
+                      ours_build)
+    judged = [c for d in which for c in configs_of(d, gpus)]
+    configs = ['softpipe'] + judged
+    declared = len(paths) * len(judged)
 
     def infra_fail(why):
         print(f'run_piglit: {why}')
@@ -524,54 +712,36 @@ def main():
     recs = [records[p] for p in paths]
     for r in recs:
         r['agree'] = {g: r['softpipe']['result'] == 'pass' and
-                      r[g]['result'] == 'pass' for g in gpus}
+                      r[g]['result'] == 'pass' for g in judged}
     elapsed = time.monotonic() - start
 
-    summarise(recs, gpus, a.top)
+    summarise(recs, gpus, a.top, which)
     print(f'{len(paths)} tests x {len(configs)} drivers in {elapsed:.0f} s')
 
     if a.json:
         with open(a.json, 'w') as f:
             json.dump(recs, f, indent=1)
 
-    agreeing = {(g, r['test']) for r in recs for g in gpus if r['agree'][g]}
-    if a.write_expected:
-        with open(a.write_expected, 'w') as f:
-            f.write('# Piglit runs that agree (softpipe and the simulator '
-                    'pass): GPU TEST.\n# Generated by '
-                    'tests/oracle_driver/update-expected.sh; do not edit.\n')
-            for g, t in sorted(agreeing):
-                f.write(f'{g} {t}\n')
-        print(f'run_piglit: wrote {len(agreeing)} agreeing runs to '
-              f'{a.write_expected}')
+    agreeing = {(g, r['test']) for r in recs for g in judged
+                if r['agree'][g]}
+    for path, d in ((a.write_expected, 'stock'),
+                    (a.write_expected_ours, 'ours')):
+        if path:
+            cs = configs_of(d, gpus)
+            write_expected(path, {(g, t) for g, t in agreeing if g in cs})
 
-    failed = lost = 0
-    missing = []
-    if a.expected:
-        lost, new, missing = compare_expected(read_expected(a.expected),
-                                              recs, gpus)
-        by_test = {r['test']: r for r in recs}
-        for g, t in lost:
-            r = by_test[t]
-            why = (f'softpipe {r["softpipe"]["result"]}'
-                   if r['softpipe']['result'] != 'pass'
-                   else f'{r[g]["result"]}: {r[g]["reason"]}')
-            print(f'  REGRESSION {g} {t}: {why}')
-        for g, t in missing:
-            print(f'  NOT RUN {g} {t}: expected to agree, but not in the '
-                  'tests named (or not installed)')
-        for g, t in new:
-            print(f'  improvement {g} {t} agrees now')
-        if new:
-            print(f'run_piglit: {len(new)} runs agree that were not expected '
-                  'to: tests/oracle_driver/update-expected.sh records them')
-        failed = len(lost) + len(missing)
-        lost = len(lost)
+    failed = lost = missing = 0
+    by_test = {r['test']: r for r in recs}
+    for path, d in ((a.expected, 'stock'), (a.expected_ours, 'ours')):
+        if path:
+            f, l, m = check_expected(path, recs, configs_of(d, gpus),
+                                     by_test)
+            failed, lost, missing = failed + f, lost + l, missing + m
     if a.pass_name:
         # Expected runs that did not run are declared too, and failed.
         print(f'pass {a.pass_name}: {len(agreeing)} passed, {failed} failed, '
               f'{declared - len(agreeing) - lost} skipped '
-              f'(of {declared + len(missing)} declared)')
+              f'(of {declared + missing} declared)')
     return 1 if failed else 0
 
 

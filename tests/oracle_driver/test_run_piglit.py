@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Self-test of run_piglit.py's judgement: which runner a test needs, what
 kind of test it is, how reports and piglit complaints are grouped, whose
-business a failure is and how expectations compare. No driver is run.
-ci.sh runs it before the piglit runs.
+business a failure is, how expectations compare, and how our driver's
+runs are told from the stock driver's and counted beside them. No driver
+is run. ci.sh runs it before the piglit runs.
 
   tests/oracle_driver/test_run_piglit.py
 """
@@ -165,6 +166,91 @@ class Expected(unittest.TestCase):
         try:
             with self.assertRaises(SystemExit):
                 rp.read_expected(f.name)
+        finally:
+            os.unlink(f.name)
+
+
+class Ours(unittest.TestCase):
+    GLINFO = 'GL_VENDOR = {}\nGL_RENDERER = {}\nGL_VERSION = 2.1\n'
+
+    def test_configs(self):
+        self.assertEqual(rp.configs_of('stock', ['G52', 'G57']),
+                         ['G52', 'G57'])
+        self.assertEqual(rp.configs_of('ours', ['G57']), ['ours-G57'])
+        self.assertTrue(rp.is_ours('ours-G57'))
+        self.assertFalse(rp.is_ours('G57'))
+        self.assertEqual(rp.gpu_of('ours-G57'), 'G57')
+        self.assertEqual(rp.gpu_of('G52'), 'G52')
+
+    def test_renderer(self):
+        mali = 'Mali-G57 (Panfrost)'
+        self.assertIsNone(rp.check_renderer(
+            'ours-G57', self.GLINFO.format('Mesa', mali)))
+        self.assertIsNone(rp.check_renderer(
+            'G57', self.GLINFO.format('Panfrost', mali)))
+        # Both call themselves Panfrost: the vendor tells which one.
+        self.assertIn('not our driver', rp.check_renderer(
+            'ours-G57', self.GLINFO.format('Panfrost', mali)))
+        self.assertIn('not the stock driver', rp.check_renderer(
+            'G57', self.GLINFO.format('Mesa', mali)))
+        # A fallback to software rendering, or another GPU.
+        self.assertIn('expected', rp.check_renderer(
+            'ours-G57', self.GLINFO.format('Mesa', 'llvmpipe (LLVM 15)')))
+        self.assertIsNotNone(rp.check_renderer(
+            'ours-G57', self.GLINFO.format('Mesa', 'Mali-G52 (Panfrost)')))
+        self.assertIsNotNone(rp.check_renderer('ours-G57', ''))
+        self.assertIsNone(rp.check_renderer(
+            'softpipe', self.GLINFO.format('Mesa', 'softpipe'),
+            'softpipe'))
+
+    def test_driver_reason(self):
+        out = ('piglit: x\nMESA: warning: panfrost: vertex element 3: '
+               'divisor 2 not supported\nMESA: warning: panfrost: other\n')
+        self.assertEqual(rp.driver_reason(out),
+                         'panfrost: vertex element N: divisor N not '
+                         'supported')
+        self.assertEqual(rp.driver_reason('MESA: error: panfrost: fragment '
+                                          'shader refused: op b2b1\n'),
+                         'panfrost: fragment shader refused: op b2b1')
+        self.assertIsNone(rp.driver_reason('Probe color at (1,2)\n'))
+
+    def rec(self, test, sp, stock, mine):
+        r = {'test': test, 'softpipe': {'result': sp},
+             'G57': {'result': stock}, 'ours-G57': {'result': mine}}
+        r['agree'] = {c: sp == 'pass' and r[c]['result'] == 'pass'
+                      for c in ('G57', 'ours-G57')}
+        return r
+
+    def test_side_by_side(self):
+        recs = [self.rec('a', 'pass', 'pass', 'pass'),
+                self.rec('b', 'pass', 'pass', 'fail'),
+                self.rec('c', 'pass', 'skip', 'pass'),
+                self.rec('d', 'fail', 'pass', 'pass'),
+                self.rec('e', 'pass', 'fail', 'crash')]
+        [row] = rp.side_by_side(recs, ['G57'])
+        self.assertEqual(row, {'gpu': 'G57', 'softpipe': 4,
+                               'stock_pass': 3, 'ours_pass': 3,
+                               'stock_agree': 2, 'ours_agree': 2,
+                               'both': 1, 'stock_only': 1, 'ours_only': 1})
+
+    def test_expected_ours(self):
+        # The file names GPUs; our driver's runs are judged against it.
+        recs = [self.rec('a', 'pass', 'fail', 'pass'),
+                self.rec('b', 'pass', 'pass', 'fail')]
+        f = tempfile.NamedTemporaryFile('w', delete=False)
+        f.write('G57 a\nG57 b\nG52 b\n')
+        f.close()
+        try:
+            by_test = {r['test']: r for r in recs}
+            for r in recs:
+                r['ours-G57']['reason'] = 'x'
+                r['G57']['reason'] = 'y'
+            failed, lost, missing = rp.check_expected(
+                f.name, recs, ['ours-G57'], by_test)
+            self.assertEqual((failed, lost, missing), (1, 1, 0))
+            failed, lost, missing = rp.check_expected(
+                f.name, recs, ['G57'], by_test)
+            self.assertEqual((failed, lost, missing), (1, 1, 0))
         finally:
             os.unlink(f.name)
 
