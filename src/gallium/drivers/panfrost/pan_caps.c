@@ -29,6 +29,10 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_NPOT_TEXTURES:
    case PIPE_CAP_BLEND_EQUATION_SEPARATE:
    case PIPE_CAP_MIXED_COLORBUFFER_FORMATS:
+   /* Each attachment keeps its own stride; the pass covers the
+    * framebuffer's (smallest) size. Gives ARB_framebuffer_object, which
+    * piglit's desktop runs need for their FBO. */
+   case PIPE_CAP_MIXED_FRAMEBUFFER_SIZES:
    case PIPE_CAP_FS_COORD_ORIGIN_LOWER_LEFT:
    case PIPE_CAP_FS_COORD_PIXEL_CENTER_HALF_INTEGER:
    case PIPE_CAP_FRAGMENT_SHADER_TEXTURE_LOD:
