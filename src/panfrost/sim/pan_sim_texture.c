@@ -17,6 +17,7 @@
  * linear filter, the nearest texel is what the hardware returns).
  */
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -471,6 +472,23 @@ compare(enum pan_sim_cmp f, float a, float b)
    }
 }
 
+/* Address of texel (x, y, z) of a surface: the one layout implementation
+ * of the sampler and of image messages. */
+static uint64_t
+texel_va(const struct pan_sim_texture *t, const struct pan_sim_surface *s,
+         unsigned x, unsigned y, unsigned z)
+{
+   uint64_t off;
+   if (t->layout == PAN_SIM_TEX_U_INTERLEAVED) {
+      off = pan_uinterleave_ref_offset_B(x, y, (uint32_t)s->row_stride_B,
+                                         t->fmt.size_B, false);
+   } else {
+      off =
+         (uint64_t)((int64_t)y * s->row_stride_B) + (uint64_t)x * t->fmt.size_B;
+   }
+   return s->base + off + (uint64_t)((int64_t)z * s->slice_stride_B);
+}
+
 /* Texel (x, y, z) of the level, already wrapped (-1: border), as output
  * channels. */
 static bool
@@ -499,17 +517,7 @@ texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
       }
       return true;
    }
-   uint64_t off;
-   if (t->layout == PAN_SIM_TEX_U_INTERLEAVED) {
-      off = pan_uinterleave_ref_offset_B((unsigned)x, (unsigned)y,
-                                         (uint32_t)lc->surf.row_stride_B,
-                                         f->size_B, false);
-   } else {
-      off = (uint64_t)((int64_t)y * lc->surf.row_stride_B) +
-            (uint64_t)x * f->size_B;
-   }
-   off += (uint64_t)((int64_t)z * lc->surf.slice_stride_B);
-   uint64_t va = lc->surf.base + off;
+   uint64_t va = texel_va(t, &lc->surf, (unsigned)x, (unsigned)y, (unsigned)z);
    const struct pan_sim_region *r = lc->region;
    struct pan_sim_access acc;
    const void *p;
@@ -839,5 +847,70 @@ pan_sim_tex_sample(const struct pan_sim_texture *t,
       if (((req->lanes >> l) & 1) && !sample_lane(t, s, req, l, &cache, err))
          return false;
    }
+   return true;
+}
+
+bool
+pan_sim_image_texel(const struct pan_sim_texture *t, const uint32_t coord[3],
+                    uint64_t *va, char *err)
+{
+   bool cube = t->dim == PAN_SIM_TEX_CUBE, is_3d = t->dim == PAN_SIM_TEX_3D;
+   unsigned h = t->dim == PAN_SIM_TEX_1D ? 1 : t->height;
+   /* Layers of a cube count its faces. */
+   uint64_t zmax = is_3d ? t->depth : (uint64_t)t->layers * (cube ? 6 : 1);
+
+   if (!t->levels || !t->width || !h || !zmax) {
+      TEX_ERR(err, "image without texels");
+      return false;
+   }
+   if (coord[0] >= t->width || coord[1] >= h || coord[2] >= zmax) {
+      TEX_ERR(err,
+              "image coordinate (%u, %u, %u) outside the %ux%ux%" PRIu64
+              " image",
+              coord[0], coord[1], coord[2], t->width, h, zmax);
+      return false;
+   }
+   if (t->layout == PAN_SIM_TEX_U_INTERLEAVED &&
+       !pan_utile_el_size_supported(t->fmt.size_B)) {
+      TEX_ERR(err, "u-interleaved %s image: %u-byte texels", t->fmt.name,
+              t->fmt.size_B);
+      return false;
+   }
+   unsigned layer = is_3d ? 0 : coord[2] / (cube ? 6 : 1);
+   unsigned face = cube ? coord[2] % 6 : 0;
+   struct pan_sim_surface s;
+   if (!t->surface(t, 0, layer, face, &s, err))
+      return false;
+   *va = texel_va(t, &s, coord[0], coord[1], is_3d ? coord[2] : 0);
+   return true;
+}
+
+bool
+pan_sim_image_load(const struct pan_sim_texture *t, const uint32_t coord[3],
+                   unsigned regfmt, unsigned comps, uint32_t out[4], char *err)
+{
+   struct pan_sim_access acc;
+   uint64_t va;
+
+   if (!pan_sim_image_texel(t, coord, &va, err))
+      return false;
+   const void *p =
+      pan_sim_read(t->space, va, t->fmt.size_B, 0, "image texel", &acc);
+   if (!p) {
+      TEX_ERR(err, "texel (%u, %u, %u): %s", coord[0], coord[1], coord[2],
+              acc.message);
+      return false;
+   }
+   uint32_t raw[4];
+   pan_sim_texel_decode(&t->fmt, p, raw);
+   if (regfmt > 5) /* the format's own: 32-bit integers or floats */
+      regfmt = t->fmt.kind == PAN_SIM_TEXEL_SINT   ? 2
+               : t->fmt.kind == PAN_SIM_TEXEL_UINT ? 3
+                                                   : 1;
+   struct pan_sim_tex_req req = {
+      .regfmt = regfmt,
+      .mask = (1u << (comps > 4 ? 4 : comps)) - 1,
+   };
+   pack_result(&req, raw, is_int(&t->fmt), out);
    return true;
 }

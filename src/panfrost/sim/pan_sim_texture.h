@@ -250,6 +250,19 @@ bool pan_sim_tex_sample(const struct pan_sim_texture *t,
                         const struct pan_sim_sampler *s,
                         struct pan_sim_tex_req *req, char *err);
 
+/* Address of texel coord of level 0 of an image (image messages): x, y,
+ * and z a depth slice of a 3D image or else a layer (a cube's faces count
+ * as layers, face z % 6); false with err set when outside the image. */
+bool pan_sim_image_texel(const struct pan_sim_texture *t,
+                         const uint32_t coord[3], uint64_t *va, char *err);
+
+/* Components [0, comps) of texel coord of an image in register format
+ * regfmt (the sampler's numbering; above 5: the format's own 32-bit
+ * one); false with err set on a fault. */
+bool pan_sim_image_load(const struct pan_sim_texture *t,
+                        const uint32_t coord[3], unsigned regfmt,
+                        unsigned comps, uint32_t out[4], char *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,6 +61,8 @@
 
 #include "pan_genxml.h"
 #include "pan_sim_arch.h"
+#include "pan_sim_vX_img.h"
+#include "pan_sim_vX_texture.h"
 
 #if PAN_ARCH >= 9
 #include "pan_sim_va.h"
@@ -102,6 +104,10 @@ struct compute_desc {
    uint32_t wls_size;   /* shared bytes per workgroup, 0: none */
    uint64_t wls_window; /* bytes at wls_base routed to shared memory */
    bool flush_denormals;
+   /* Textures and images: v9 through `resources`; earlier the draw
+    * section's texture/sampler tables and attribute table. */
+   uint64_t textures, samplers, attributes, attribute_buffers;
+   unsigned texture_count, sampler_count;
 };
 
 /* ---- memory adapter: interpreter callbacks -> pan_sim_space ---- */
@@ -329,6 +335,13 @@ unpack_job(struct pan_sim_ctx *ctx, uint64_t job_va, struct compute_desc *d)
                 (rs.preload.compute.global_invocation_y ? PRELOAD_BIT(61) : 0) |
                 (rs.preload.compute.global_invocation_z ? PRELOAD_BIT(62) : 0);
 
+   d->textures = draw.textures;
+   d->samplers = draw.samplers;
+   d->texture_count = rs.shader.texture_count;
+   d->sampler_count = rs.shader.sampler_count;
+   d->attributes = draw.attributes;
+   d->attribute_buffers = draw.attribute_buffers;
+
    return read_uniforms(ctx, draw.push_uniforms, rs.preload.uniform_count, d) &&
           read_local_storage(ctx, draw.thread_storage, d);
 }
@@ -345,6 +358,10 @@ struct compute_run {
    unsigned warp_index;    /* of the job, for faults and warp_id */
    warp_t *w;              /* the workgroup's warps, 4-8 KiB each */
    unsigned nr_warps;
+   /* Descriptors of texture and image messages. */
+   struct pan_sim_image_env img;
+   struct pan_sim_tex_ops tex;
+   struct pan_sim_image_ops img_ops;
 };
 
 /* Registers r55..r62 of one lane (see the top of the file). */
@@ -407,6 +424,8 @@ resume_warp(struct compute_run *run, unsigned i)
       .mem = { &run->mem, mem_read, mem_write },
       .flush_f32 = d->flush_denormals,
       .flush_f16 = d->flush_denormals,
+      .tex = &run->tex,
+      .image = &run->img_ops,
    };
    /* FAU special values: warp_id (page 0), thread/workgroup local pointers
     * and resource table (page 1). */
@@ -449,6 +468,8 @@ resume_warp(struct compute_run *run, unsigned i)
       /* One workgroup runs at a time: its threads number from 0. */
       .tls_thread = run->warp_index * WARP_LANES,
       .lanes = WARP_LANES,
+      .tex = &run->tex,
+      .image = &run->img_ops,
    };
    cfg.special[2] = run->warp_index; /* warp_id */
 
@@ -611,6 +632,21 @@ PAN_GENX(sim_exec_compute)(struct pan_sim_ctx *ctx, uint64_t job_va)
    run.program = program;
    run.nr_warps = (unsigned)((per_wg + WARP_LANES - 1) / WARP_LANES);
    run.w = calloc(run.nr_warps, sizeof(*run.w));
+#if PAN_ARCH >= 9
+   run.img.tex = PAN_GENX(sim_tex_env_resources)(ctx->space, d.resources);
+#else
+   run.img.tex = (struct pan_sim_tex_env){
+      .space = ctx->space,
+      .textures = d.textures,
+      .samplers = d.samplers,
+      .texture_count = d.texture_count,
+      .sampler_count = d.sampler_count,
+   };
+   run.img.attributes = d.attributes;
+   run.img.attribute_buffers = d.attribute_buffers;
+#endif
+   run.tex = (struct pan_sim_tex_ops){ &run.img.tex, PAN_GENX(sim_tex_run) };
+   PAN_GENX(sim_image_ops)(&run.img, &run.img_ops);
    run.mem.wls_va = d.wls_base;
    run.mem.wls_window = d.wls_window;
    run.mem.shared_size = d.wls_size;

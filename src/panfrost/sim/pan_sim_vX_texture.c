@@ -90,9 +90,9 @@ or_unknown(const char *name)
 }
 
 /* Format word and swizzle of a texture descriptor -> texel format. */
-static bool
-texel_format(uint32_t format_word, uint32_t swizzle_word,
-             struct pan_sim_texel_format *f, char *err)
+bool
+PAN_GENX(sim_tex_format)(uint32_t format_word, uint32_t swizzle_word,
+                         struct pan_sim_texel_format *f, char *err)
 {
    pan_unpack(&format_word, pixel_format, pf);
    pan_unpack(&swizzle_word, swizzle, sw);
@@ -174,7 +174,7 @@ unpack_texture(const struct pan_sim_space *space, const void *p,
       return false;
    }
 #endif
-   return texel_format(d.format, d.swizzle, &t->fmt, err);
+   return PAN_GENX(sim_tex_format)(d.format, d.swizzle, &t->fmt, err);
 }
 
 static bool
@@ -284,6 +284,24 @@ locate(const struct pan_sim_tex_env *env, bool sampler, uint32_t handle,
    return true;
 }
 
+const struct pan_sim_texture *
+PAN_GENX(sim_tex_texture)(struct pan_sim_tex_env *env, uint32_t handle,
+                          char *err)
+{
+   uint64_t va;
+   const void *p;
+
+   if (!locate(env, false, handle, &va, err) ||
+       !(p = read_desc(env->space, va, pan_size(texture), "texture", err)))
+      return NULL;
+   if (!seen(&env->tex_seen, va, p)) {
+      if (!unpack_texture(env->space, p, &env->tex, err))
+         return NULL;
+      env->tex_seen.valid = true;
+   }
+   return &env->tex;
+}
+
 bool
 PAN_GENX(sim_tex_run)(void *user, struct pan_sim_tex_req *req, char *err)
 {
@@ -292,14 +310,8 @@ PAN_GENX(sim_tex_run)(void *user, struct pan_sim_tex_req *req, char *err)
    uint64_t va;
    const void *p;
 
-   if (!locate(env, false, req->texture, &va, err) ||
-       !(p = read_desc(env->space, va, pan_size(texture), "texture", err)))
+   if (!PAN_GENX(sim_tex_texture)(env, req->texture, err))
       return false;
-   if (!seen(&env->tex_seen, va, p)) {
-      if (!unpack_texture(env->space, p, &env->tex, err))
-         return false;
-      env->tex_seen.valid = true;
-   }
    if (with_sampler) {
       if (!locate(env, true, req->sampler, &va, err) ||
           !(p = read_desc(env->space, va, pan_size(sampler), "sampler", err)))

@@ -16,4 +16,31 @@
  * the request names, sampled. */
 bool PAN_GENX(sim_tex_run)(void *user, struct pan_sim_tex_req *req, char *err);
 
+#if PAN_ARCH >= 9
+/* The texture environment of a v9 resource table pointer: 64-byte
+ * aligned, the number of tables in its low bits. */
+static inline struct pan_sim_tex_env
+PAN_GENX(sim_tex_env_resources)(const struct pan_sim_space *space,
+                                uint64_t resources)
+{
+   return (struct pan_sim_tex_env){
+      .space = space,
+      .resources = resources & ~63ull,
+      .resource_count = (unsigned)(resources & 63),
+   };
+}
+#endif
+
+/* A pixel_format word and a swizzle word -> texel format; false with err
+ * set when the format is not decoded. */
+bool PAN_GENX(sim_tex_format)(uint32_t format_word, uint32_t swizzle_word,
+                              struct pan_sim_texel_format *f, char *err);
+
+/* The texture descriptor `handle` names (v9: index in bits 0..10, resource
+ * table above; earlier: index into the texture table) unpacked, cached in
+ * env; NULL with err set. */
+const struct pan_sim_texture *
+   PAN_GENX(sim_tex_texture)(struct pan_sim_tex_env *env, uint32_t handle,
+                             char *err);
+
 #endif

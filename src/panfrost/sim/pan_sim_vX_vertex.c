@@ -739,13 +739,7 @@ PAN_GENX(sim_gfx_config)(const struct gfx_env *env, struct gfx_mem *m,
    cfg->mem.user = m;
    cfg->special[1][1] = env->tls;       /* thread_local_pointer */
    cfg->special[1][7] = env->resources; /* resource_table_pointer */
-   /* The table count rides in the low bits of the 64-byte aligned
-    * pointer. */
-   m->tex_env = (struct pan_sim_tex_env){
-      .space = m->space,
-      .resources = env->resources & ~63ull,
-      .resource_count = (unsigned)(env->resources & 63),
-   };
+   m->tex_env = PAN_GENX(sim_tex_env_resources)(m->space, env->resources);
    m->tex = (struct pan_sim_tex_ops){ &m->tex_env, PAN_GENX(sim_tex_run) };
    cfg->tex = &m->tex;
 }

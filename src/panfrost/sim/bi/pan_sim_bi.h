@@ -35,6 +35,7 @@ struct pan_sim_bi_mem {
 
 struct pan_sim_bi_gfx;
 struct pan_sim_tex_ops;
+struct pan_sim_image_ops;
 
 struct pan_sim_bi_config {
    const uint64_t *program; /* clause quadwords, two words each */
@@ -66,6 +67,8 @@ struct pan_sim_bi_config {
    const struct pan_sim_bi_gfx *gfx;
    /* Texture messages (pan_sim_texture.h); NULL: they fault. */
    const struct pan_sim_tex_ops *tex;
+   /* Image messages (pan_sim_img.h); NULL: they fault. */
+   const struct pan_sim_image_ops *image;
 };
 
 enum pan_sim_bi_status {

@@ -58,7 +58,7 @@ enum bi_sim_result
 pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    if (!claims(ins))
-      return BI_SIM_UNCLAIMED;
+      return pan_sim_bi_exec_msg_image(c, ins); /* images and exchanges */
    if (!c)
       return BI_SIM_OK;
    const struct pan_sim_bi_config *cfg = c->cfg;

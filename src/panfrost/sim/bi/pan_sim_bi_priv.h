@@ -104,6 +104,8 @@ enum bi_sim_result pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c,
                                        const struct pan_sim_bi_ins *ins);
 enum bi_sim_result pan_sim_bi_exec_msg_tex(struct pan_sim_bi_ctx *c,
                                            const struct pan_sim_bi_ins *ins);
+enum bi_sim_result pan_sim_bi_exec_msg_image(struct pan_sim_bi_ctx *c,
+                                             const struct pan_sim_bi_ins *ins);
 
 static inline uint32_t
 bi_sim_sext(uint32_t v, unsigned bits)

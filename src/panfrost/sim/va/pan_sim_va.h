@@ -36,6 +36,7 @@ struct pan_sim_va_mem {
 
 struct pan_sim_va_gfx;
 struct pan_sim_tex_ops;
+struct pan_sim_image_ops;
 
 struct pan_sim_va_config {
    const uint64_t *program; /* instruction words */
@@ -55,6 +56,8 @@ struct pan_sim_va_config {
    const struct pan_sim_va_gfx *gfx;
    /* Texture messages (pan_sim_texture.h); NULL: they fault. */
    const struct pan_sim_tex_ops *tex;
+   /* Image messages (pan_sim_img.h); NULL: they fault. */
+   const struct pan_sim_image_ops *image;
    uint64_t budget;           /* 0: PAN_SIM_VA_DEFAULT_BUDGET */
    bool flush_f32, flush_f16; /* denormals flushed to zero */
 };

@@ -220,7 +220,10 @@ pan_sim_va_exec_msg(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
       return atomic(c, ins);
    case VA_FAM_TEX:
       return pan_sim_va_exec_msg_tex(c, ins);
-   default:
-      return pan_sim_va_exec_msg_gfx(c, ins);
+   default: {
+      /* Images share families with the attribute messages. */
+      enum va_sim_result r = pan_sim_va_exec_msg_image(c, ins);
+      return r != VA_SIM_UNCLAIMED ? r : pan_sim_va_exec_msg_gfx(c, ins);
+   }
    }
 }

@@ -137,6 +137,8 @@ enum va_sim_result pan_sim_va_exec_msg_gfx(struct pan_sim_va_ctx *c,
 /* Texture messages (pan_sim_va_msg_tex.c), reached the same way. */
 enum va_sim_result pan_sim_va_exec_msg_tex(struct pan_sim_va_ctx *c,
                                            const struct pan_sim_va_ins *ins);
+enum va_sim_result pan_sim_va_exec_msg_image(struct pan_sim_va_ctx *c,
+                                             const struct pan_sim_va_ins *ins);
 
 static inline uint64_t
 va_sim_sext(uint64_t v, unsigned bits)

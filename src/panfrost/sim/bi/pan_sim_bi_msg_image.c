@@ -1,0 +1,194 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Image messages of the Bifrost interpreter, the forms the stock compiler
+ * emits for GLSL images (images are records of an attribute table):
+ *    DTSEL_IMM     FMA half: passes source 0 through and selects the
+ *                  descriptor table of the message beside it (the ADD of
+ *                  the same tuple)
+ *    LD_ATTR_TEX   texel load: source 0 holds x (bits 0-15) and y (bits
+ *                  16-31), source 1 z (slice or layer), source 2 the
+ *                  image index; converted to the register format (the
+ *                  form without one: the format's 32-bit one)
+ *    LEA_ATTR_TEX  the texel's address and conversion word into three
+ *                  staging registers, same sources
+ *    AXCHG.i32, ACMPXCHG.i32  atomic exchange / compare-and-swap on the
+ *                  word at sources 0/1 (seg wls: an offset into shared
+ *                  memory); the staging register holds the new value
+ *                  (compare-and-swap: new value, then the comparand) and
+ *                  receives the old one
+ * Tables: LD_ATTR_TEX reads the primary attribute table unless a DTSEL
+ * selects another, LEA_ATTR_TEX the secondary one; only the primary one
+ * (attribute_1, the job's attribute table) is modelled, the others fault.
+ * The descriptor work is the executor's (pan_sim_img.h); without it the
+ * image messages fault.
+ */
+
+#include <string.h>
+
+#include "pan_sim_bi_priv.h"
+#include "pan_sim_img.h"
+
+static bool
+named(const struct pan_sim_bi_ins *ins, const char *name)
+{
+   return !strcmp(ins->op->name, name);
+}
+
+static bool
+claims(const struct pan_sim_bi_ins *ins)
+{
+   switch (ins->sem->family) {
+   case BI_FAM_DTSEL_IMM:
+      return true;
+   case BI_FAM_LD_ATTR:
+      return named(ins, "ld_attr_tex");
+   case BI_FAM_LEA_ATTR:
+      return named(ins, "lea_attr_tex");
+   case BI_FAM_AXCHG:
+   case BI_FAM_ACMPXCHG:
+      return ins->sem->src_type == BI_TYPE_I32;
+   default:
+      return false;
+   }
+}
+
+/* The table of the image message ins: the default, or what a DTSEL_IMM in
+ * the FMA half of the same tuple selects (0 attribute_1, 1 attribute_2). */
+static int
+message_table(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   int table = named(ins, "lea_attr_tex") ? 1 : 0;
+   uint32_t fma = c->clause->tuples[c->tuple].fma;
+   int idx = bi_identify(fma, 0);
+
+   if (idx >= 0 && bi_sems[idx].family == BI_FAM_DTSEL_IMM) {
+      struct pan_sim_bi_ins d = { .word = fma,
+                                  .unit = 0,
+                                  .index = (unsigned)idx,
+                                  .op = &bi_ops[idx],
+                                  .sem = &bi_sems[idx] };
+      table = pan_sim_bi_mod(&d, "table");
+   }
+   return table;
+}
+
+static enum pan_sim_regfmt
+regfmt_of(const struct pan_sim_bi_ins *ins)
+{
+   static const char *const names[] = {
+      "f16", "f32", "s32", "u32", "s16", "u16"
+   };
+   const char *n = pan_sim_bi_mod_str(ins, "register_format", NULL);
+   for (unsigned i = 0; n && i < 6; ++i) {
+      if (!strcmp(n, names[i]))
+         return (enum pan_sim_regfmt)i;
+   }
+   return PAN_SIM_REG_AUTO;
+}
+
+static enum bi_sim_result
+exec_image(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   const struct pan_sim_image_ops *img = c->cfg->image;
+   bool lea = ins->sem->family == BI_FAM_LEA_ATTR;
+   enum pan_sim_regfmt regfmt = regfmt_of(ins);
+   int v = pan_sim_bi_mod(ins, "vecsize");
+   unsigned comps = v < 0 ? 1 : (unsigned)v + 1;
+   bool half = regfmt == PAN_SIM_REG_F16 || regfmt == PAN_SIM_REG_S16 ||
+               regfmt == PAN_SIM_REG_U16;
+   unsigned n = lea ? 3 : half ? (comps + 1) / 2 : comps;
+   unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
+   int table = message_table(c, ins);
+
+   if (!img || !img->address || !img->load)
+      return pan_sim_bi_fault(c, ins,
+                              "image access without image "
+                              "descriptors (no attribute table)");
+   if (table != 0)
+      return pan_sim_bi_fault(c, ins,
+                              "image in attribute table %d: only the "
+                              "primary table (attribute_1) is modelled",
+                              table + 1);
+   if (sr + n > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                              sr + n - 1);
+   bi_foreach_lane(c, l)
+   {
+      char err[PAN_SIM_IMAGE_ERR_LEN] = "";
+      uint32_t xy = pan_sim_bi_src(c, ins, 0, l), out[4] = { 0 };
+      uint32_t coord[3] = { xy & 0xffff, xy >> 16,
+                            pan_sim_bi_src(c, ins, 1, l) };
+      unsigned index = pan_sim_bi_src(c, ins, 2, l);
+      bool ok =
+         lea ? img->address(img->user, 0, index, coord, regfmt, out, err)
+             : img->load(img->user, 0, index, coord, regfmt, comps, out, err);
+      if (!ok)
+         return pan_sim_bi_fault(c, ins, "lane %u: %s", l, err);
+      memcpy(&c->w->r[l][sr], out, n * 4);
+   }
+   return BI_SIM_OK;
+}
+
+static enum bi_sim_result
+exec_exchange(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   const struct pan_sim_bi_config *cfg = c->cfg;
+   const struct pan_sim_bi_mem *mem = &cfg->mem;
+   bool cmp = ins->sem->family == BI_FAM_ACMPXCHG;
+   bool wls = pan_sim_bi_mod_is(ins, "seg", "wls");
+   unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
+
+   if (sr + (cmp ? 2 : 1) > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u.. beyond r63", sr);
+   /* Lane by lane, in lane order: one lane's write is the next one's old
+    * value, as the atomic unit serialises them. */
+   bi_foreach_lane(c, l)
+   {
+      uint64_t addr = pan_sim_bi_src(c, ins, 0, l) |
+                      (uint64_t)pan_sim_bi_src(c, ins, 1, l) << 32;
+      uint32_t *r = &c->w->r[l][sr];
+      uint32_t old;
+      if (wls) {
+         if (addr > cfg->wls_size || 4 > cfg->wls_size - addr)
+            return pan_sim_bi_fault(c, ins,
+                                    "lane %u: atomic at offset 0x%llx beyond "
+                                    "the %u bytes of workgroup-local storage",
+                                    l, (unsigned long long)addr, cfg->wls_size);
+         addr += cfg->wls_base;
+      }
+      if (!mem->read || !mem->read(mem->user, addr, &old, 4))
+         return pan_sim_bi_fault(c, ins,
+                                 "lane %u: atomic at 0x%llx not accessible", l,
+                                 (unsigned long long)addr);
+      if (!cmp || old == r[1]) {
+         if (!mem->write || !mem->write(mem->user, addr, &r[0], 4))
+            return pan_sim_bi_fault(c, ins,
+                                    "lane %u: atomic at 0x%llx not writable", l,
+                                    (unsigned long long)addr);
+      }
+      r[0] = old;
+   }
+   return BI_SIM_OK;
+}
+
+enum bi_sim_result
+pan_sim_bi_exec_msg_image(struct pan_sim_bi_ctx *c,
+                          const struct pan_sim_bi_ins *ins)
+{
+   if (!claims(ins))
+      return BI_SIM_UNCLAIMED;
+   if (!c)
+      return BI_SIM_OK;
+   switch (ins->sem->family) {
+   case BI_FAM_DTSEL_IMM:
+      bi_foreach_lane(c, l) c->res[l] = pan_sim_bi_src(c, ins, 0, l);
+      return BI_SIM_OK;
+   case BI_FAM_AXCHG:
+   case BI_FAM_ACMPXCHG:
+      return exec_exchange(c, ins);
+   default:
+      return exec_image(c, ins);
+   }
+}
