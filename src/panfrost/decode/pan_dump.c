@@ -50,6 +50,23 @@ name_len(const struct pan_sim_region *m)
    return n > PAN_DUMP_MAX_NAME ? PAN_DUMP_MAX_NAME : n;
 }
 
+/* Flags of a mapping as serialized. */
+static uint32_t
+map_flags(const struct pan_dump *dump, const struct pan_sim_region *m)
+{
+   if (!m->cpu)
+      return PAN_DUMP_MAP_NO_DATA;
+   if (dump->zero_fill) {
+      const uint8_t *p = m->cpu;
+      uint64_t i = 0;
+      while (i < m->size_B && !p[i])
+         ++i;
+      if (i == m->size_B)
+         return PAN_DUMP_MAP_ZEROS;
+   }
+   return 0;
+}
+
 uint8_t *
 pan_dump_serialize(const struct pan_dump *dump, size_t *size_B)
 {
@@ -60,7 +77,7 @@ pan_dump_serialize(const struct pan_dump *dump, size_t *size_B)
       return NULL;
    for (unsigned i = 0; i < dump->map_count; ++i) {
       const struct pan_sim_region *m = &dump->maps[i];
-      total += 24 + name_len(m) + (m->cpu ? m->size_B : 0);
+      total += 24 + name_len(m) + (map_flags(dump, m) ? 0 : m->size_B);
    }
 
    uint8_t *buf = calloc(1, total), *p = buf;
@@ -80,12 +97,14 @@ pan_dump_serialize(const struct pan_dump *dump, size_t *size_B)
       size_t n = name_len(m);
       put64(p, m->gpu_va);
       put64(p + 8, m->size_B);
-      put32(p + 16, m->cpu ? 0 : PAN_DUMP_MAP_NO_DATA);
+      uint32_t flags = map_flags(dump, m);
+      put32(p + 16, flags);
       put32(p + 20, (uint32_t)n);
       p += 24;
-      memcpy(p, m->name, n);
+      if (n)
+         memcpy(p, m->name, n);
       p += n;
-      if (m->cpu) {
+      if (!flags) {
          memcpy(p, m->cpu, m->size_B);
          p += m->size_B;
       }
@@ -170,6 +189,7 @@ pan_dump_parse(const uint8_t *buf, size_t size_B, struct pan_dump *dump,
       return fail(dump, err, err_size, "bad mapping count %u", maps);
 
    size_t off = HEADER_B;
+   uint64_t zero_B = 0;
    if (size_B - off < 8ull * chains)
       return fail(dump, err, err_size, "truncated in the job chain list");
    dump->chain_count = chains;
@@ -191,7 +211,8 @@ pan_dump_parse(const uint8_t *buf, size_t size_B, struct pan_dump *dump,
       if (len == 0 || len > PAN_DUMP_MAX_MAPPING_B || va + len < va)
          return fail(dump, err, err_size, "mapping %u: bad size %" PRIu64, i,
                      len);
-      if (flags & ~PAN_DUMP_MAP_NO_DATA)
+      if ((flags & ~(PAN_DUMP_MAP_NO_DATA | PAN_DUMP_MAP_ZEROS)) ||
+          flags == (PAN_DUMP_MAP_NO_DATA | PAN_DUMP_MAP_ZEROS))
          return fail(dump, err, err_size, "mapping %u: unknown flags 0x%x", i,
                      flags);
       if (n > PAN_DUMP_MAX_NAME || size_B - off < n)
@@ -209,7 +230,19 @@ pan_dump_parse(const uint8_t *buf, size_t size_B, struct pan_dump *dump,
       m->gpu_va = va;
       m->size_B = len;
       m->name = dump->names[i];
-      if (!(flags & PAN_DUMP_MAP_NO_DATA)) {
+      if (flags & PAN_DUMP_MAP_ZEROS) {
+         /* Bounded, so a small file cannot claim unbounded memory. */
+         zero_B += len;
+         if (zero_B > PAN_DUMP_MAX_ZERO_B)
+            return fail(dump, err, err_size,
+                        "mapping %u: more than %llu MiB of zero-filled "
+                        "mappings",
+                        i, PAN_DUMP_MAX_ZERO_B >> 20);
+         dump->data[i] = calloc(1, len);
+         if (!dump->data[i])
+            return fail(dump, err, err_size, "out of memory");
+         m->cpu = dump->data[i];
+      } else if (!(flags & PAN_DUMP_MAP_NO_DATA)) {
          if (size_B - off < len)
             return fail(dump, err, err_size,
                         "mapping %u (%s): truncated contents", i, m->name);
@@ -244,27 +277,22 @@ pan_dump_parse(const uint8_t *buf, size_t size_B, struct pan_dump *dump,
    return 0;
 }
 
-int
-pan_dump_read_file(const char *path, struct pan_dump *dump, char *err,
-                   size_t err_size)
+uint8_t *
+pan_dump_slurp(const char *path, size_t *size_B, char *err, size_t err_size)
 {
    FILE *f = fopen(path, "rb");
-   memset(dump, 0, sizeof(*dump));
-   if (!f)
-      return fail(dump, err, err_size, "%s: %s", path, strerror(errno));
+   if (!f) {
+      snprintf(err, err_size, "%s: %s", path, strerror(errno));
+      return NULL;
+   }
 
    size_t cap = 1 << 16, len = 0;
-   uint8_t *buf = malloc(cap);
+   uint8_t *buf = malloc(cap + 1);
    while (buf) {
       len += fread(buf + len, 1, cap - len, f);
       if (len < cap)
          break;
-      if (cap >= (SIZE_MAX >> 2)) {
-         free(buf);
-         buf = NULL;
-         break;
-      }
-      uint8_t *nbuf = realloc(buf, cap * 2);
+      uint8_t *nbuf = cap < (SIZE_MAX >> 2) ? realloc(buf, cap * 2 + 1) : NULL;
       if (!nbuf) {
          free(buf);
          buf = NULL;
@@ -277,8 +305,24 @@ pan_dump_read_file(const char *path, struct pan_dump *dump, char *err,
    fclose(f);
    if (!buf || io_error) {
       free(buf);
-      return fail(dump, err, err_size, "%s: cannot read the file", path);
+      snprintf(err, err_size, "%s: cannot read the file", path);
+      return NULL;
    }
+   buf[len] = 0;
+   *size_B = len;
+   return buf;
+}
+
+int
+pan_dump_read_file(const char *path, struct pan_dump *dump, char *err,
+                   size_t err_size)
+{
+   size_t len;
+   uint8_t *buf = pan_dump_slurp(path, &len, err, err_size);
+
+   memset(dump, 0, sizeof(*dump));
+   if (!buf)
+      return -1;
    int ret = pan_dump_parse(buf, len, dump, err, err_size);
    free(buf);
    return ret;

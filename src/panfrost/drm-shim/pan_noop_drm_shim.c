@@ -26,6 +26,7 @@
 #include "util/vma.h"
 
 #include "pan_model.h"
+#include "pan_replay.h"
 #include "pan_sim.h"
 
 #define PAN_SHIM_DEFAULT_GPU 0x7212
@@ -67,6 +68,10 @@ static struct {
     */
    bool exec;
    pthread_mutex_t exec_lock;
+   /* PAN_SHIM_DUMP: the folder each submit is dumped to (with the images
+    * its fragment jobs wrote), and the submits so far. */
+   const char *dump_dir;
+   unsigned submits;
 } shim = {
    .chosen = PTHREAD_ONCE_INIT,
    .va_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -199,6 +204,12 @@ shim_choose_gpu(void)
       fprintf(stderr, "pan shim: jobs of v%u GPUs are not executed (not "
                       "built in)\n", shim.model->arch);
       shim.exec = false;
+   }
+   shim.dump_dir = getenv("PAN_SHIM_DUMP");
+   if (shim.dump_dir && !shim.exec) {
+      fprintf(stderr, "pan shim: PAN_SHIM_DUMP needs job execution: no "
+                      "dumps are written\n");
+      shim.dump_dir = NULL;
    }
 }
 
@@ -399,6 +410,27 @@ ioctl_madvise(int fd, unsigned long request, void *arg)
    return 0;
 }
 
+/* PAN_SHIM_DUMP: the submit as a PANDUMP before it runs, then the run
+ * writing every image its fragment jobs wrote (pan_replay.h), which is
+ * what pan-replay of that dump must reproduce. */
+static void
+shim_dump_and_run(const struct pan_sim_space *space, uint64_t jc)
+{
+   char prefix[32], path[4096], err[512];
+   struct pan_replay_result r;
+
+   snprintf(prefix, sizeof(prefix), "submit-%04u", shim.submits++);
+   snprintf(path, sizeof(path), "%s/%s.pandump", shim.dump_dir, prefix);
+   if (pan_replay_capture(path, shim.prod_id, shim.model->arch, space, jc, err,
+                          sizeof(err)))
+      fprintf(stderr, "pan shim: %s\n", err);
+
+   const struct pan_replay_opts o = {.dir = shim.dump_dir, .prefix = prefix};
+   pan_replay_run_space(shim.model->arch, space, jc, &o, &r);
+   if (r.write_errors)
+      fprintf(stderr, "pan shim: %s\n", r.err);
+}
+
 /* Validate, run the chain on the CPU over the BOs of the submission, and
  * treat the job as done. A job fault is reported on stderr and in the job
  * header, like the kernel reports it in its log; the submission itself
@@ -457,7 +489,10 @@ ioctl_submit(int fd, unsigned long request, void *arg)
    if (shim.exec) {
       struct pan_sim_space space = {regions, n};
       pthread_mutex_lock(&shim.exec_lock);
-      pan_sim_run_chain(shim.model->arch, &space, args->jc, stderr, NULL);
+      if (shim.dump_dir)
+         shim_dump_and_run(&space, args->jc);
+      else
+         pan_sim_run_chain(shim.model->arch, &space, args->jc, stderr, NULL);
       pthread_mutex_unlock(&shim.exec_lock);
    }
    free(regions);

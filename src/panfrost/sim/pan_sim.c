@@ -194,6 +194,10 @@ on_job(void *data, const struct pan_sim_job *job)
    } else if (fn(ctx, job->va)) {
       run->st->jobs_run++;
    }
+   unsigned done = run->st->jobs_run + run->st->jobs_skipped;
+   if (!ctx->faulted && ctx->opts->on_job)
+      ctx->opts->on_job(ctx->opts->data, job->index, job->va,
+                        job->type_name);
 
    /* The header was readable; write the status as the GPU does. */
    void *hdr = pan_sim_write(ctx->space, job->va, run->layout->size_B, 0,
@@ -204,16 +208,31 @@ on_job(void *data, const struct pan_sim_job *job)
          hdr, ctx->faulted ? ctx->fault_status : PAN_SIM_STATUS_DONE,
          ctx->faulted ? &fault_va : NULL);
    }
-   return !ctx->faulted;
+   return !ctx->faulted &&
+          (!ctx->opts->max_jobs || done < ctx->opts->max_jobs);
 }
 
 int
 pan_sim_run_chain(unsigned arch, const struct pan_sim_space *space,
                   uint64_t jc_va, FILE *log, struct pan_sim_stats *stats)
 {
+   const struct pan_sim_run_opts opts = {.log = log};
+
+   return pan_sim_run_chain_opts(arch, space, jc_va, &opts, stats);
+}
+
+int
+pan_sim_run_chain_opts(unsigned arch, const struct pan_sim_space *space,
+                       uint64_t jc_va, const struct pan_sim_run_opts *opts,
+                       struct pan_sim_stats *stats)
+{
+   static const struct pan_sim_run_opts no_opts;
    struct pan_sim_stats dummy;
+   if (!opts)
+      opts = &no_opts;
    struct run run = {
-      .ctx = { .space = space, .log = log ? log : stderr, .arch = arch },
+      .ctx = { .space = space, .log = opts->log ? opts->log : stderr,
+               .arch = arch, .opts = opts },
       .exec = executors(arch),
       .layout = pan_sim_header_layout(arch),
       .st = stats ? stats : &dummy,

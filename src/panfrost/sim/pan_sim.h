@@ -78,6 +78,65 @@ bool pan_sim_supports_arch(unsigned arch);
 int pan_sim_run_chain(unsigned arch, const struct pan_sim_space *space,
                       uint64_t jc_va, FILE *log, struct pan_sim_stats *stats);
 
+/* ---- observing a run (pan-replay, the drm-shim's PAN_SHIM_DUMP) ---- */
+
+enum pan_sim_image_kind {
+   PAN_SIM_IMAGE_COLOR,
+   PAN_SIM_IMAGE_DEPTH_STENCIL,
+   PAN_SIM_IMAGE_STENCIL,
+};
+
+struct pan_sim_fill;
+
+/* An image a fragment job's framebuffer names for write-back, reported
+ * after the job ran, while its memory is still the run's. The pixels are
+ * read with pan_sim_image_texels/_rgba8 (pan_sim_image.c), which know the
+ * memory layout from the simulator's own reading of the descriptors.
+ */
+struct pan_sim_image {
+   unsigned fragment; /* fragment jobs of this run before this one */
+   uint64_t job_va;
+   enum pan_sim_image_kind kind;
+   unsigned rt;                /* colour: the render target index */
+   unsigned x0, y0, w, h;      /* the frame rectangle, pixels */
+   unsigned layers;            /* layered samples, 1 otherwise */
+   unsigned texel_B;           /* bytes of one texel in memory */
+   uint64_t base;              /* GPU address of the image */
+   bool rgba8;                 /* colour that reads back exactly as RGBA8 */
+   const char *format;         /* write-back format name */
+   const struct pan_sim_fill *fill; /* private */
+};
+
+typedef void (*pan_sim_image_fn)(void *data, const struct pan_sim_image *img);
+
+struct pan_sim_run_opts {
+   FILE *log;           /* NULL: stderr */
+   unsigned max_jobs;   /* stop after this many jobs; 0: no limit */
+   pan_sim_image_fn on_image;
+   void *data;
+   /* Called after every job that ran (index in the chain, its address,
+    * type name); NULL for none. */
+   void (*on_job)(void *data, unsigned index, uint64_t va, const char *type);
+};
+
+/* pan_sim_run_chain with observers; opts may be NULL. A run stopped by
+ * max_jobs returns 0 and leaves the rest of the chain untouched.
+ */
+int pan_sim_run_chain_opts(unsigned arch, const struct pan_sim_space *space,
+                           uint64_t jc_va, const struct pan_sim_run_opts *opts,
+                           struct pan_sim_stats *stats);
+
+/* The texels of one layer of img, w * h * texel_B bytes, rows top down. */
+void pan_sim_image_texels(const struct pan_sim_image *img, unsigned layer,
+                          uint8_t *out);
+
+/* One layer of a colour image as RGBA8 (w * h * 4 bytes): the texels
+ * through the tile-buffer format, each channel at 8 bits (channels the
+ * format lacks read as 0, alpha as 255). False when img->rgba8 is not set.
+ */
+bool pan_sim_image_rgba8(const struct pan_sim_image *img, unsigned layer,
+                         uint8_t *out);
+
 #ifdef __cplusplus
 }
 #endif

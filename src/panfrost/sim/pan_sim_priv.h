@@ -36,6 +36,9 @@ struct pan_sim_ctx {
    bool faulted;
    uint32_t fault_status;
    uint64_t fault_va;
+   /* Observers of the run (never NULL) and the fragment jobs run so far. */
+   const struct pan_sim_run_opts *opts;
+   unsigned fragments;
 };
 
 /* Report a fault of the current job (one "pan sim: " line) and remember
@@ -200,6 +203,17 @@ void pan_sim_fill_run(const struct pan_sim_fill *fill,
  * by pan_sim_fill_check (pan_sim_tilebuf.c). */
 void pan_sim_fill_put(const struct pan_sim_fill *fill, unsigned x, unsigned y,
                       const struct pan_sim_pixel *px);
+
+/* Memory pixel -> tile-buffer words of a colour fill (pan_sim_tilebuf.c):
+ * the inverse of pan_sim_color_pixel. */
+void pan_sim_unpixel(const struct pan_sim_fill *fill, const uint8_t *src,
+                     uint32_t w[4]);
+
+/* Report the images of a fragment job that ran to the run's observer
+ * (pan_sim_image.c). */
+void pan_sim_report_images(struct pan_sim_ctx *ctx, uint64_t job_va,
+                           const struct pan_sim_rect *rect,
+                           const struct pan_sim_fill *fills, unsigned count);
 
 /* Host clock in nanoseconds, for timestamp writes. */
 uint64_t pan_sim_now_ns(void);

@@ -128,8 +128,9 @@ rescale(uint32_t v, unsigned n, unsigned m)
 /* Memory pixel -> tile-buffer words: the inverse of the write-back
  * conversion (pan_sim_color_pixel).  Channels no component comes from
  * read as zero, alpha as one. */
-static void
-unpixel(const struct pan_sim_fill *fill, const uint8_t *src, uint32_t w[4])
+void
+pan_sim_unpixel(const struct pan_sim_fill *fill, const uint8_t *src,
+                uint32_t w[4])
 {
    const struct pan_sim_tib_format *tib = &fill->tib;
    const struct pan_sim_wb_format *wb = &fill->wb;
@@ -178,7 +179,7 @@ pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx, struct pan_sim_tilebuf *tb,
       for (unsigned x = r->x0; x <= r->x1; ++x) {
          const uint8_t *src =
             fill->cpu + (pixel_offset(fill, x, y, el) - fill->cpu_first_off);
-         unpixel(fill, src,
+         pan_sim_unpixel(fill, src,
                  &t->words[4 * pan_sim_tilebuf_at(tb, (int)x, (int)y)]);
       }
    }

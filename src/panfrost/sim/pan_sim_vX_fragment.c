@@ -756,5 +756,7 @@ PAN_GENX(sim_exec_fragment)(struct pan_sim_ctx *ctx, uint64_t job_va)
    else if (ok)
       run_fills(ctx, &f, NULL);
    pan_sim_plist_free(list);
+   if (ok)
+      pan_sim_report_images(ctx, job_va, &f.rect, f.fills, f.count);
    return ok;
 }
