@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-#include "pan_sim_bi_priv.h"
+#include "pan_sim_bi_cache.h"
 
 static const int8_t fau_const_slot[8] = { -1, -1, 4, 5, 0, 1, 2, 3 };
 
@@ -29,19 +29,26 @@ pan_sim_bi_warp_init(struct pan_sim_bi_warp *w, uint16_t exec_mask)
    w->live = exec_mask;
 }
 
+static enum bi_sim_result (*const groups[])(struct pan_sim_bi_ctx *,
+                                            const struct pan_sim_bi_ins *) = {
+   pan_sim_bi_exec_falu, pan_sim_bi_exec_ialu,    pan_sim_bi_exec_sfu,
+   pan_sim_bi_exec_flow, pan_sim_bi_exec_msg,     pan_sim_bi_exec_msg_gfx,
+   pan_sim_bi_exec_msg_tex,
+};
+
 enum bi_sim_result
 pan_sim_bi_dispatch(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
-   enum bi_sim_result (*groups[])(struct pan_sim_bi_ctx *,
-                                  const struct pan_sim_bi_ins *) = {
-      pan_sim_bi_exec_falu, pan_sim_bi_exec_ialu, pan_sim_bi_exec_sfu,
-      pan_sim_bi_exec_flow, pan_sim_bi_exec_msg, pan_sim_bi_exec_msg_gfx,
-      pan_sim_bi_exec_msg_tex,
-   };
+   /* A cached instruction remembers the group that claimed it. */
+   if (c && ins->memo && ins->memo->group >= 0)
+      return groups[ins->memo->group](c, ins);
    for (unsigned i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
       enum bi_sim_result r = groups[i](c, ins);
-      if (r != BI_SIM_UNCLAIMED)
+      if (r != BI_SIM_UNCLAIMED) {
+         if (c && ins->memo)
+            ins->memo->group = (int8_t)i;
          return r;
+      }
    }
    return BI_SIM_UNCLAIMED;
 }
@@ -113,17 +120,12 @@ static enum bi_sim_result
 decode(struct pan_sim_bi_ctx *c, uint32_t word, unsigned unit,
        struct pan_sim_bi_ins *ins)
 {
-   int idx = bi_identify(word, unit);
-   const char *why = bi_instr_problem(word, unit);
-   if (idx < 0 || why)
+   if (!pan_sim_bi_identify(word, unit, ins)) {
+      const char *why = bi_instr_problem(word, unit);
       return pan_sim_bi_fault(c, NULL, "tuple %u %s word 0x%x: %s", c->tuple,
                               unit ? "add" : "fma", word,
                               why ? why : "unknown encoding");
-   *ins = (struct pan_sim_bi_ins){ .word = word,
-                                   .unit = unit,
-                                   .index = (unsigned)idx,
-                                   .op = &bi_ops[idx],
-                                   .sem = &bi_sems[idx] };
+   }
    /* A source selecting a port that reads nothing is a malformed tuple. */
    for (unsigned s = 0; s < ins->op->nr_srcs; s++) {
       unsigned sel = (word >> ins->op->srcs[s]) & 7;
@@ -137,23 +139,37 @@ decode(struct pan_sim_bi_ctx *c, uint32_t word, unsigned unit,
 }
 
 static enum bi_sim_result
-exec_unit(struct pan_sim_bi_ctx *c, uint32_t word, unsigned unit)
+exec_ins(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
-   struct pan_sim_bi_ins ins;
-   if (decode(c, word, unit, &ins))
-      return BI_SIM_FAULT;
    bi_foreach_lane(c, l) c->res[l] = 0;
-   enum bi_sim_result r = pan_sim_bi_dispatch(c, &ins);
+   enum bi_sim_result r = pan_sim_bi_dispatch(c, ins);
    if (r == BI_SIM_UNCLAIMED)
-      return pan_sim_bi_fault(c, &ins, "not modelled (family %s)",
-                              bi_family_names[ins.sem->family]);
+      return pan_sim_bi_fault(c, ins, "not modelled (family %s)",
+                              bi_family_names[ins->sem->family]);
    return r;
 }
 
+/* Unit of a tuple: from the decoded tuple d when it decoded, else decoded
+ * here (which reports the fault). */
 static enum bi_sim_result
-exec_tuple(struct pan_sim_bi_ctx *c, const struct bi_tuple *t)
+exec_unit(struct pan_sim_bi_ctx *c, const struct bi_sim_tuple *d,
+          uint32_t word, unsigned unit)
 {
-   if (!bi_regs_decode(t->regs, c->tuple == 0, &c->blk))
+   if (d)
+      return exec_ins(c, &d->ins[unit]);
+   struct pan_sim_bi_ins ins;
+   if (decode(c, word, unit, &ins))
+      return BI_SIM_FAULT;
+   return exec_ins(c, &ins);
+}
+
+static enum bi_sim_result
+exec_tuple(struct pan_sim_bi_ctx *c, const struct bi_tuple *t,
+           const struct bi_sim_tuple *d)
+{
+   if (d)
+      c->blk = d->blk;
+   else if (!bi_regs_decode(t->regs, c->tuple == 0, &c->blk))
       return pan_sim_bi_fault(c, NULL, "tuple %u: reserved register block",
                               c->tuple);
    bi_foreach_lane(c, l)
@@ -167,10 +183,10 @@ exec_tuple(struct pan_sim_bi_ctx *c, const struct bi_tuple *t)
       write_dest(c, &c->blk.fma, c->t0);
       write_dest(c, &c->blk.add, c->t1);
    }
-   if (exec_unit(c, t->fma, 0))
+   if (exec_unit(c, d, t->fma, 0))
       return BI_SIM_FAULT;
    memcpy(c->t, c->res, sizeof(c->t));
-   if (exec_unit(c, t->add, 1))
+   if (exec_unit(c, d, t->add, 1))
       return BI_SIM_FAULT;
    memcpy(c->t0, c->t, sizeof(c->t0));
    memcpy(c->t1, c->res, sizeof(c->t1));
@@ -178,7 +194,8 @@ exec_tuple(struct pan_sim_bi_ctx *c, const struct bi_tuple *t)
 }
 
 static enum bi_sim_result
-exec_clause(struct pan_sim_bi_ctx *c, unsigned quads)
+exec_clause(struct pan_sim_bi_ctx *c, unsigned quads,
+            const struct bi_sim_clause *dc)
 {
    const struct bi_clause *cl = c->clause;
    c->taken = 0;
@@ -190,12 +207,17 @@ exec_clause(struct pan_sim_bi_ctx *c, unsigned quads)
                                  "instruction budget of %llu "
                                  "tuples exhausted",
                                  (unsigned long long)c->w->tuples - 1);
-      if (exec_tuple(c, &cl->tuples[c->tuple]))
+      const struct bi_sim_tuple *d =
+         dc && dc->t[c->tuple].ok ? &dc->t[c->tuple] : NULL;
+      if (exec_tuple(c, &cl->tuples[c->tuple], d))
          return BI_SIM_FAULT;
    }
    /* The last tuple's results go where the first block says. */
    struct bi_regblock first;
-   bi_regs_decode(cl->tuples[0].regs, true, &first);
+   if (dc)
+      first = dc->first;
+   else
+      bi_regs_decode(cl->tuples[0].regs, true, &first);
    write_dest(c, &first.fma, c->t0);
    write_dest(c, &first.add, c->t1);
 
@@ -212,8 +234,8 @@ exec_clause(struct pan_sim_bi_ctx *c, unsigned quads)
    return BI_SIM_OK;
 }
 
-enum pan_sim_bi_status
-pan_sim_bi_run(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg)
+static enum pan_sim_bi_status
+run_warp(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg)
 {
    struct pan_sim_bi_ctx c = { .w = w, .cfg = cfg };
    struct bi_clause clause;
@@ -246,8 +268,16 @@ pan_sim_bi_run(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg)
                           cfg->program_quads);
          return PAN_SIM_BI_FAULT;
       }
-      unsigned avail = cfg->program_quads - (unsigned)(pc / 16);
-      unsigned quads = bi_unpack_clause(cfg->program + pc / 8, avail, &clause);
+      const struct bi_sim_clause *dc = pan_sim_bi_cache_get(cfg, pc);
+      unsigned quads;
+      if (dc) {
+         c.clause = &dc->clause;
+         quads = dc->quads;
+      } else {
+         unsigned avail = cfg->program_quads - (unsigned)(pc / 16);
+         c.clause = &clause;
+         quads = bi_unpack_clause(cfg->program + pc / 8, avail, &clause);
+      }
       if (!quads) {
          pan_sim_bi_fault(&c, NULL, "malformed clause");
          return PAN_SIM_BI_FAULT;
@@ -256,7 +286,7 @@ pan_sim_bi_run(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg)
       memset(c.t0, 0, sizeof(c.t0));
       memset(c.t1, 0, sizeof(c.t1));
       uint16_t waiting = w->live & ~c.exec;
-      if (exec_clause(&c, quads))
+      if (exec_clause(&c, quads, dc))
          return PAN_SIM_BI_FAULT;
       if (c.barrier && waiting) {
          /* Lanes elsewhere would wait at another barrier or never: the
@@ -271,4 +301,13 @@ pan_sim_bi_run(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg)
          return PAN_SIM_BI_BARRIER;
    }
    return PAN_SIM_BI_DONE;
+}
+
+enum pan_sim_bi_status
+pan_sim_bi_run(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg)
+{
+   pan_sim_bi_cache_enter();
+   enum pan_sim_bi_status st = run_warp(w, cfg);
+   pan_sim_bi_cache_leave();
+   return st;
 }

@@ -43,21 +43,49 @@ is_add_fcmp32(const struct pan_sim_bi_ins *ins)
 static enum pan_sim_round
 rmode(const struct pan_sim_bi_ins *ins, const char *dflt)
 {
+   intptr_t v;
+   if (pan_sim_bi_memo_get(ins, "rmode", dflt, &v))
+      return (enum pan_sim_round)v;
    const char *r = pan_sim_bi_mod_str(ins, "round", dflt);
-   return pan_sim_fp_round_mode(!strcmp(r, "none") ? NULL : r);
+   enum pan_sim_round m = pan_sim_fp_round_mode(!strcmp(r, "none") ? NULL : r);
+   pan_sim_bi_memo_put(ins, "rmode", dflt, m);
+   return m;
 }
 
-static double
-flag(const struct pan_sim_bi_ins *ins, const char *mod, unsigned s, double x)
+/* How source s is read, from its modifiers (remembered per instruction):
+ * bit 0 a half-float type, then bits 1-2 the half read for k = 0 and bits
+ * 3-4 for k = 1; otherwise bits 1-2 the half widened to f32 plus one (0:
+ * binary32).  Bit 5 abs, bit 6 negate (after abs). */
+static unsigned
+fsrc_mode(const struct pan_sim_bi_ins *ins, unsigned s)
 {
-   char name[16];
-   snprintf(name, sizeof(name), "abs%u", s);
-   if (!strcmp(mod, "abs") && pan_sim_bi_mod_is(ins, name, "abs"))
-      return fabs(x);
-   snprintf(name, sizeof(name), "neg%u", s);
-   if (!strcmp(mod, "neg") && pan_sim_bi_mod_is(ins, name, "neg"))
-      return -x;
-   return x;
+   static const char *const tag[4] = { "fsrc0", "fsrc1", "fsrc2", "fsrc3" };
+   intptr_t memo;
+   if (pan_sim_bi_memo_get(ins, tag[s], NULL, &memo))
+      return (unsigned)memo;
+
+   unsigned m;
+   if (ins->sem->src_type == BI_TYPE_V2F16 ||
+       ins->sem->src_type == BI_TYPE_F16) {
+      const char *swz = pan_sim_bi_mod_str(ins, pan_sim_bi_swz_name[s], "h01");
+      m = 1 | (unsigned)(swz[1] - '0') << 1 | (unsigned)(swz[2] - '0') << 3;
+   } else {
+      int d9 = pan_sim_bi_mod(ins, "d9");
+      unsigned widen = 0;
+      if (is_add_fcmp32(ins))
+         widen = add_fcmp_widen[d9][s];
+      else if (ins->unit == 0 && d9 >= 0 && s < 2)
+         widen = d9_widen[d9][s];
+      m = widen << 1;
+   }
+   if (pan_sim_bi_mod_is(ins, pan_sim_bi_abs_name[s], "abs"))
+      m |= 32;
+   if (pan_sim_bi_mod_is(ins, pan_sim_bi_neg_name[s], "neg"))
+      m ^= 64;
+   if (is_add_fcmp32(ins) && s == 0 && pan_sim_bi_mod(ins, "d13") == 1)
+      m ^= 64;
+   pan_sim_bi_memo_put(ins, tag[s], NULL, m);
+   return m;
 }
 
 /* Source s as a double: binary32 (possibly widened from a half) or half
@@ -66,38 +94,32 @@ static double
 fsrc(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
      unsigned s, unsigned lane, unsigned k)
 {
+   unsigned m = fsrc_mode(ins, s);
    uint32_t v = pan_sim_bi_src(c, ins, s, lane);
    double x;
-   if (ins->sem->src_type == BI_TYPE_V2F16 ||
-       ins->sem->src_type == BI_TYPE_F16) {
-      char name[8];
-      snprintf(name, sizeof(name), "swz%u", s);
-      const char *swz = pan_sim_bi_mod_str(ins, name, "h01");
-      unsigned half = swz[1 + k] - '0';
-      x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (16 * half)));
-   } else {
-      int d9 = pan_sim_bi_mod(ins, "d9");
-      unsigned widen = 0;
-      if (is_add_fcmp32(ins))
-         widen = add_fcmp_widen[d9][s];
-      else if (ins->unit == 0 && d9 >= 0 && s < 2)
-         widen = d9_widen[d9][s];
-      if (widen)
-         x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (16 * (widen - 1))));
-      else
-         x = pan_sim_fp_f32(v);
-   }
-   x = flag(ins, "neg", s, flag(ins, "abs", s, x));
-   if (is_add_fcmp32(ins) && s == 0 && pan_sim_bi_mod(ins, "d13") == 1)
-      x = -x;
-   return x;
+   if (m & 1)
+      x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (16 * ((m >> (1 + 2 * k)) & 3))));
+   else if (m & 6)
+      x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (16 * (((m >> 1) & 3) - 1))));
+   else
+      x = pan_sim_fp_f32(v);
+   if (m & 32)
+      x = fabs(x);
+   return m & 64 ? -x : x;
 }
 
 static uint32_t
 round_to(const struct pan_sim_bi_ins *ins, double x, double tail,
          enum pan_sim_round mode, bool half)
 {
-   x = pan_sim_fp_clamp(x, pan_sim_bi_mod_str(ins, "clamp", "none"));
+   const char *clamp = pan_sim_bi_mod_str(ins, "clamp", "none");
+   intptr_t none;
+   if (!pan_sim_bi_memo_get(ins, "clamp_none", NULL, &none)) {
+      none = !strcmp(clamp, "none");
+      pan_sim_bi_memo_put(ins, "clamp_none", NULL, none);
+   }
+   if (!none)
+      x = pan_sim_fp_clamp(x, clamp);
    return pan_sim_fp_round_f64_tail(x, tail, mode, half ? 5 : 8,
                                     half ? 10 : 23);
 }

@@ -147,11 +147,10 @@ half(uint32_t v, int k)
 static uint32_t
 mux_v2(const struct pan_sim_bi_ins *ins, const char *m, const uint32_t s[4])
 {
+   static const char *const swap[3] = { "swap0", "swap1", "swap2" };
    uint32_t v[3];
    for (unsigned i = 0; i < 3; i++) {
-      char name[8] = "swap0";
-      name[4] = (char)('0' + i);
-      v[i] = pan_sim_bi_mod_is(ins, name, "h10") ? s[i] >> 16 | s[i] << 16
+      v[i] = pan_sim_bi_mod_is(ins, swap[i], "h10") ? s[i] >> 16 | s[i] << 16
                                                  : s[i];
    }
    uint32_t mask = v[2];

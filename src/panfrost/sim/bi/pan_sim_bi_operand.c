@@ -43,8 +43,8 @@ find_mod(const struct pan_sim_bi_ins *ins, const char *name)
    return NULL;
 }
 
-int
-pan_sim_bi_mod(const struct pan_sim_bi_ins *ins, const char *name)
+static int
+mod_value(const struct pan_sim_bi_ins *ins, const char *name)
 {
    const struct bi_mod *m = find_mod(ins, name);
    if (!m)
@@ -52,26 +52,18 @@ pan_sim_bi_mod(const struct pan_sim_bi_ins *ins, const char *name)
    return (int)((ins->word >> m->start) & ((1u << m->size) - 1));
 }
 
-const char *
-pan_sim_bi_mod_str(const struct pan_sim_bi_ins *ins, const char *name,
-                   const char *dflt)
+static const char *
+mod_str(const struct pan_sim_bi_ins *ins, const char *name, const char *dflt)
 {
    const struct bi_mod *m = find_mod(ins, name);
    if (!m || !m->values)
       return dflt;
-   const char *v = m->values[pan_sim_bi_mod(ins, name)];
+   const char *v = m->values[mod_value(ins, name)];
    return v ? v : dflt;
 }
 
-bool
-pan_sim_bi_mod_is(const struct pan_sim_bi_ins *ins, const char *name,
-                  const char *value)
-{
-   return !strcmp(pan_sim_bi_mod_str(ins, name, "none"), value);
-}
-
-int
-pan_sim_bi_imm(const struct pan_sim_bi_ins *ins, const char *name)
+static int
+imm_value(const struct pan_sim_bi_ins *ins, const char *name)
 {
    for (unsigned i = 0; i < ins->op->nr_imms; i++) {
       const struct bi_imm *m = &ins->op->imms[i];
@@ -79,6 +71,124 @@ pan_sim_bi_imm(const struct pan_sim_bi_ins *ins, const char *name)
          return (int)((ins->word >> m->start) & ((1u << m->size) - 1));
    }
    return -1;
+}
+
+const char *const pan_sim_bi_abs_name[4] = { "abs0", "abs1", "abs2", "abs3" };
+const char *const pan_sim_bi_neg_name[4] = { "neg0", "neg1", "neg2", "neg3" };
+const char *const pan_sim_bi_swz_name[4] = { "swz0", "swz1", "swz2", "swz3" };
+const char *const pan_sim_bi_widen_name[4] = { "widen0", "widen1", "widen2",
+                                               "widen3" };
+
+enum memo_kind { MEMO_MOD, MEMO_STR, MEMO_IS, MEMO_IMM, MEMO_DERIVED };
+
+/* The slot of (kind, name, arg) in m: its entry or the free one where it
+ * goes. */
+static unsigned
+memo_slot(const struct bi_sim_memo *m, enum memo_kind kind, const char *name,
+          const char *arg)
+{
+   unsigned h = ((uintptr_t)name >> 1 ^ (uintptr_t)arg >> 3 ^ kind) &
+                (BI_SIM_MEMO_LEN - 1);
+   for (;; h = (h + 1) & (BI_SIM_MEMO_LEN - 1)) {
+      if (!m->e[h].name || (m->e[h].name == name && m->e[h].arg == arg &&
+                            m->e[h].kind == kind))
+         return h;
+   }
+}
+
+static void
+memo_put(struct bi_sim_memo *m, unsigned h, enum memo_kind kind,
+         const char *name, const char *arg, intptr_t v)
+{
+   /* A free slot is always left so that memo_slot() ends. */
+   if (m->e[h].name || m->nr + 1 >= BI_SIM_MEMO_LEN)
+      return;
+   m->nr++;
+   m->e[h].name = name;
+   m->e[h].arg = arg;
+   m->e[h].kind = kind;
+   m->e[h].val = v;
+}
+
+bool
+pan_sim_bi_memo_get(const struct pan_sim_bi_ins *ins, const char *tag,
+                    const char *arg, intptr_t *v)
+{
+   if (!ins->memo)
+      return false;
+   unsigned h = memo_slot(ins->memo, MEMO_DERIVED, tag, arg);
+   *v = ins->memo->e[h].val;
+   return ins->memo->e[h].name != NULL;
+}
+
+void
+pan_sim_bi_memo_put(const struct pan_sim_bi_ins *ins, const char *tag,
+                    const char *arg, intptr_t v)
+{
+   if (ins->memo) {
+      unsigned h = memo_slot(ins->memo, MEMO_DERIVED, tag, arg);
+      memo_put(ins->memo, h, MEMO_DERIVED, tag, arg, v);
+   }
+}
+
+/* The lookup of kind for (name, arg), from the instruction's memo when it
+ * has one: the interpreter's hot path, instructions are looked at per lane
+ * and again on every execution of a cached clause. */
+static intptr_t
+lookup(const struct pan_sim_bi_ins *ins, enum memo_kind kind,
+       const char *name, const char *arg)
+{
+   struct bi_sim_memo *m = ins->memo;
+   unsigned h = 0;
+   if (m) {
+      h = memo_slot(m, kind, name, arg);
+      if (m->e[h].name)
+         return m->e[h].val;
+   }
+   intptr_t v;
+   switch (kind) {
+   case MEMO_MOD:
+      v = mod_value(ins, name);
+      break;
+   case MEMO_STR:
+      v = (intptr_t)mod_str(ins, name, arg);
+      break;
+   case MEMO_IS:
+      v = !strcmp(mod_str(ins, name, "none"), arg);
+      break;
+   default:
+      v = imm_value(ins, name);
+      break;
+   }
+   if (m)
+      memo_put(m, h, kind, name, arg, v);
+   return v;
+}
+
+int
+pan_sim_bi_mod(const struct pan_sim_bi_ins *ins, const char *name)
+{
+   return (int)lookup(ins, MEMO_MOD, name, NULL);
+}
+
+const char *
+pan_sim_bi_mod_str(const struct pan_sim_bi_ins *ins, const char *name,
+                   const char *dflt)
+{
+   return (const char *)lookup(ins, MEMO_STR, name, dflt);
+}
+
+bool
+pan_sim_bi_mod_is(const struct pan_sim_bi_ins *ins, const char *name,
+                  const char *value)
+{
+   return lookup(ins, MEMO_IS, name, value);
+}
+
+int
+pan_sim_bi_imm(const struct pan_sim_bi_ins *ins, const char *name)
+{
+   return (int)lookup(ins, MEMO_IMM, name, NULL);
 }
 
 uint32_t

@@ -25,23 +25,19 @@ static double
 fval(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
      unsigned s, unsigned lane)
 {
-   char name[8];
    uint32_t v = pan_sim_bi_src(c, ins, s, lane);
    double x;
 
-   snprintf(name, sizeof(name), "widen%u", s);
-   const char *w = pan_sim_bi_mod_str(ins, name, "none");
+   const char *w = pan_sim_bi_mod_str(ins, pan_sim_bi_widen_name[s], "none");
    if (pan_sim_bi_mod(ins, "lane0") >= 0) /* frcp.f16, frsq.f16 */
       w = pan_sim_bi_mod_str(ins, "lane0", "h0");
    if (!strcmp(w, "h0") || !strcmp(w, "h1"))
       x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (w[1] == '1' ? 16 : 0)));
    else
       x = pan_sim_fp_f32(v);
-   snprintf(name, sizeof(name), "abs%u", s);
-   if (pan_sim_bi_mod_is(ins, name, "abs"))
+   if (pan_sim_bi_mod_is(ins, pan_sim_bi_abs_name[s], "abs"))
       x = fabs(x);
-   snprintf(name, sizeof(name), "neg%u", s);
-   if (pan_sim_bi_mod_is(ins, name, "neg"))
+   if (pan_sim_bi_mod_is(ins, pan_sim_bi_neg_name[s], "neg"))
       x = -x;
    return x;
 }
