@@ -18,6 +18,7 @@
 
 #include "pan_genxml.h"
 #include "pan_sim_space.h"
+#include "pan_sim_vX_img.h"
 #include "pan_sim_vX_texture.h"
 #include "pan_uinterleave.h"
 #include "util/pan_test_util.h"
@@ -878,6 +879,133 @@ test_refusals(void)
    PAN_EXPECT(f.err[0] != 0);
 }
 
+/* Images: the texel a coordinate names, through the layout code the
+ * sampler uses, on a u-interleaved 5x3 2D array of two r32i layers
+ * (texel (x, y) of layer k holds 100 k + 10 y + x).  v9 reads the texture
+ * descriptor from the resource table, v7 an attribute record whose 3D
+ * buffer points at the same texels. */
+static void
+test_images(void)
+{
+   struct smp_desc s = nearest_sampler();
+   struct pan_sim_image_env img;
+   struct pan_sim_image_ops ops;
+   char err[PAN_SIM_IMAGE_ERR_LEN] = "";
+   uint32_t out[4], word[3];
+   struct tex t;
+
+   struct tex_desc d =
+      tex_2d(5, 3, MALI_FORMAT_R32I, MALI_RGB_COMPONENT_ORDER_RGB1, 4);
+   d.layers = 2;
+   d.tiled = true;
+   space_reset();
+   make_texture(&t, &d);
+   for (unsigned k = 0; k < 2; ++k)
+      for (unsigned y = 0; y < 3; ++y)
+         for (unsigned x = 0; x < 5; ++x)
+            put32(&t, 0, k, x, y, 100 * k + 10 * y + x);
+   bind(&t, &s);
+   memset(&img, 0, sizeof(img));
+   img.tex = env;
+#if PAN_ARCH >= 9
+   const unsigned table = 1; /* bind(): textures in resource table 1 */
+#else
+   const unsigned table = 0;
+   void *cpu;
+   uint64_t layer0 = SPACE_VA + (uint64_t)(t.level_cpu[0][0] - space_mem);
+   uint64_t layer1 = SPACE_VA + (uint64_t)(t.level_cpu[0][1] - space_mem);
+   uint32_t fmt_word;
+   pan_pack(&fmt_word, pixel_format, cfg)
+   {
+      cfg.format = MALI_FORMAT_R32I;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGB1;
+   }
+   img.attribute_buffers = alloc(2 * pan_size(attribute_buffer), &cpu);
+   pan_pack(cpu, attribute_buffer, cfg)
+   {
+      cfg.type = MALI_ATTRIBUTE_TYPE_3D_INTERLEAVED;
+      cfg.address = layer0;
+      cfg.stride = 4;
+      cfg.size = (uint32_t)(layer1 - layer0) * 2;
+   }
+   pan_pack((uint8_t *)cpu + pan_size(attribute_buffer),
+            attribute_buffer_continuation_3d, cfg)
+   {
+      cfg.s_dimension = 5;
+      cfg.t_dimension = 3;
+      cfg.r_dimension = 2;
+      cfg.row_stride_B = t.row_stride[0];
+      cfg.slice_stride_B = (uint32_t)(layer1 - layer0);
+   }
+   img.attributes = alloc(pan_size(attribute), &cpu);
+   pan_pack(cpu, attribute, cfg)
+   {
+      cfg.buffer_index = 0;
+      cfg.format = fmt_word;
+   }
+#endif
+   PAN_GENX(sim_image_ops)(&img, &ops);
+
+   for (unsigned k = 0; k < 2; ++k) {
+      for (unsigned y = 0; y < 3; ++y) {
+         for (unsigned x = 0; x < 5; ++x) {
+            const uint32_t coord[3] = { x, y, k };
+            uint32_t want = 100 * k + 10 * y + x, in_mem;
+            PAN_CHECK(ops.load(ops.user, table, 0, coord, PAN_SIM_REG_S32, 4,
+                               out, err),
+                      "%s", err);
+            PAN_EXPECT_EQ(out[0], want);
+            PAN_EXPECT_EQ(out[3], 1); /* rgb1: alpha reads one */
+            PAN_CHECK(ops.address(ops.user, table, 0, coord, PAN_SIM_REG_AUTO,
+                                  word, err),
+                      "%s", err);
+            uint64_t va = word[0] | (uint64_t)word[1] << 32;
+            PAN_CHECK(va >= SPACE_VA && va + 4 <= SPACE_VA + SPACE_SIZE,
+                      "address 0x%llx", (unsigned long long)va);
+            memcpy(&in_mem, space_mem + (va - SPACE_VA), 4);
+            PAN_EXPECT_EQ(in_mem, want);
+            pan_unpack(&word[2], internal_conversion, conv);
+            PAN_EXPECT_EQ(conv.register_format, MALI_REGISTER_FILE_FORMAT_I32);
+            pan_unpack(&conv.memory_format, pixel_format, pf);
+            PAN_EXPECT_EQ(pf.format, MALI_FORMAT_R32I);
+         }
+      }
+   }
+
+   /* Malformed: coordinates outside the image, a missing descriptor. */
+   const uint32_t past_x[3] = { 5, 0, 0 }, past_layer[3] = { 0, 0, 2 };
+   const uint32_t inside[3] = { 1, 1, 1 };
+   PAN_EXPECT(
+      !ops.address(ops.user, table, 0, past_x, PAN_SIM_REG_AUTO, word, err));
+   PAN_EXPECT_STR_HAS(err, "outside the 5x3x2 image");
+   PAN_EXPECT(
+      !ops.load(ops.user, table, 0, past_layer, PAN_SIM_REG_S32, 1, out, err));
+   PAN_EXPECT_STR_HAS(err, "(0, 0, 2) outside");
+#if PAN_ARCH >= 9
+   PAN_EXPECT(
+      !ops.load(ops.user, table, 3, inside, PAN_SIM_REG_S32, 1, out, err));
+   PAN_EXPECT_STR_HAS(err, "texture 3 beyond");
+   PAN_EXPECT(!ops.load(ops.user, 9, 0, inside, PAN_SIM_REG_S32, 1, out, err));
+   PAN_EXPECT_STR_HAS(err, "table 9 beyond");
+#else
+   /* A vertex buffer is no image. */
+   pan_pack(space_mem + (img.attribute_buffers - SPACE_VA), attribute_buffer,
+            cfg)
+   {
+      cfg.type = MALI_ATTRIBUTE_TYPE_1D;
+      cfg.address = layer0;
+      cfg.stride = 4;
+   }
+   PAN_EXPECT(
+      !ops.load(ops.user, table, 0, inside, PAN_SIM_REG_S32, 1, out, err));
+   PAN_EXPECT_STR_HAS(err, "is not an image");
+   img.attributes = 0;
+   PAN_EXPECT(
+      !ops.load(ops.user, table, 0, inside, PAN_SIM_REG_S32, 1, out, err));
+   PAN_EXPECT_STR_HAS(err, "without an attribute table");
+#endif
+}
+
 int
 main(void)
 {
@@ -889,6 +1017,7 @@ main(void)
    PAN_RUN_CASE(test_shadow);
    PAN_RUN_CASE(test_layers_faces_3d);
    PAN_RUN_CASE(test_refusals);
+   PAN_RUN_CASE(test_images);
    free(space_mem);
    return pan_test_summary("pan_sim_texture");
 }
