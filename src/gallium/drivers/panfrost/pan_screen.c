@@ -115,7 +115,16 @@ static const nir_shader_compiler_options panfrost_nir_options = {
    .fuse_ffma16 = true,
    .fuse_ffma32 = true,
    .fuse_ffma64 = true,
-   .lower_fsat = false,
+
+   /* What our Valhall compiler lowers itself (pan_va_nir_options): the
+    * frontend must not hand it these either.
+    */
+   .lower_fsat = true,
+   .lower_fpow = true,
+   .lower_fsqrt = true,
+   .lower_fdph = true,
+   .lower_bitops = true,
+   .lower_rotate = true,
 
    .lower_device_index_to_zero = true,
    .use_interpolated_input_intrinsics = true,
