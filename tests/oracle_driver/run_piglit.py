@@ -163,9 +163,10 @@ def test_kind(path):
 class Drivers:
     """The environments of the reference and the simulator runs."""
 
-    def __init__(self, stock, shim, pan_debug, ours=None):
+    def __init__(self, stock, shim, pan_debug, ours=None, ours_gl=None):
         self.stock = stock
         self.ours = ours
+        self.ours_gl = ours_gl
         self.pan_debug = pan_debug
         dri = os.path.join(stock, 'src/gallium/targets/dri')
         # One driver per folder: a driver that fails to load must not be
@@ -224,7 +225,8 @@ class Drivers:
         e = dict(os.environ)
         for k in ('LD_PRELOAD', 'LIBGL_ALWAYS_SOFTWARE', 'GALLIUM_DRIVER',
                   'MESA_LOADER_DRIVER_OVERRIDE', 'PAN_GPU_ID',
-                  'PAN_SHIM_EXEC', 'PAN_MESA_DEBUG'):
+                  'PAN_SHIM_EXEC', 'PAN_MESA_DEBUG',
+                  'MESA_GL_VERSION_OVERRIDE', 'MESA_GLSL_VERSION_OVERRIDE'):
             e.pop(k, None)
         base = self.stock
         if is_ours(config):
@@ -251,6 +253,13 @@ class Drivers:
             e['GBM_DRIVERS_PATH'] = dri
             e['LD_PRELOAD'] = self.shim
             e['PAN_GPU_ID'] = GPUS[gpu_of(config)][0]
+            # Our counterpart of the stock runs' gl3 flag: a GL version
+            # above what the driver can claim, so that the tests of a
+            # newer GLSL run and fail on what is missing instead of
+            # skipping.
+            if self.ours_gl:
+                e['MESA_GL_VERSION_OVERRIDE'] = self.ours_gl
+                e['MESA_GLSL_VERSION_OVERRIDE'] = glsl_of_gl(self.ours_gl)
         else:
             e['LIBGL_DRIVERS_PATH'] = self.dirs['panfrost']
             e['GBM_DRIVERS_PATH'] = self.dirs['panfrost']
@@ -259,6 +268,16 @@ class Drivers:
             if self.pan_debug:
                 e['PAN_MESA_DEBUG'] = self.pan_debug
         return e
+
+
+def glsl_of_gl(version):
+    """The GLSL version of a desktop GL version ("3.0" -> "130"): Mesa
+    caps a compatibility context's GLSL at the driver's level unless
+    told otherwise."""
+    major, minor = (int(x) for x in version.split('.')[:2])
+    if major >= 3 and (major, minor) < (3, 3):
+        return str(130 + 10 * minor)
+    return f'{major}{minor}0' if major >= 3 else '120'
 
 
 def ours(gpu):
@@ -640,6 +659,10 @@ def main():
                     default='stock',
                     help='Panfrost drivers to run beside softpipe: the '
                          'stock one (build-stock), ours (--build) or both')
+    ap.add_argument('--ours-gl', default='3.0', metavar='VERSION',
+                    help='MESA_GL_VERSION_OVERRIDE of our driver\'s runs '
+                         '(default 3.0, for GLSL 1.30 tests, as gl3 does '
+                         'for the stock driver; empty: none)')
     ap.add_argument('--expected', help='runs that must agree')
     ap.add_argument('--write-expected', metavar='FILE')
     ap.add_argument('--expected-ours', metavar='FILE',
@@ -681,7 +704,7 @@ def main():
     if 'ours' in which:
         ours_build = os.path.join(os.path.abspath(a.build), 'subprojects/mesa')
     drivers = Drivers(os.path.abspath(a.stock), shim, a.pan_mesa_debug,
-                      ours_build)
+                      ours_build, a.ours_gl)
     judged = [c for d in which for c in configs_of(d, gpus)]
     configs = ['softpipe'] + judged
     declared = len(paths) * len(judged)

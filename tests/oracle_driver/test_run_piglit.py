@@ -182,6 +182,13 @@ class Ours(unittest.TestCase):
         self.assertEqual(rp.gpu_of('ours-G57'), 'G57')
         self.assertEqual(rp.gpu_of('G52'), 'G52')
 
+    def test_glsl_of_gl(self):
+        self.assertEqual(rp.glsl_of_gl('3.0'), '130')
+        self.assertEqual(rp.glsl_of_gl('3.2'), '150')
+        self.assertEqual(rp.glsl_of_gl('3.3'), '330')
+        self.assertEqual(rp.glsl_of_gl('4.5'), '450')
+        self.assertEqual(rp.glsl_of_gl('2.1'), '120')
+
     def test_renderer(self):
         mali = 'Mali-G57 (Panfrost)'
         self.assertIsNone(rp.check_renderer(
