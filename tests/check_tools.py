@@ -45,6 +45,7 @@ FILE_ARGS = {
     'pan-disasm': ['--arch=v7'],
     'pan-asm': ['--arch=v9'],
     'pan-decode': [],
+    'pan-replay': [],
 }
 
 

@@ -301,11 +301,13 @@ pan_dump_slurp(const char *path, size_t *size_B, char *err, size_t err_size)
       buf = nbuf;
       cap *= 2;
    }
+   int saved = errno;
    bool io_error = ferror(f);
    fclose(f);
    if (!buf || io_error) {
       free(buf);
-      snprintf(err, err_size, "%s: cannot read the file", path);
+      snprintf(err, err_size, "%s: cannot read the file%s%s", path,
+               io_error ? ": " : "", io_error ? strerror(saved) : "");
       return NULL;
    }
    buf[len] = 0;

@@ -180,7 +180,7 @@ cmp_va(const void *a, const void *b)
  * memory the CPU never mapped (the driver's invisible pools: varyings,
  * scratch) is not in the text, and a chain that writes it before reading
  * it replays the same on zeros. Gaps between buffers (up to GAP_MAX_B)
- * and GAP_TAIL_B past the last one are filled. */
+ * and GAP_TAIL_B past the last one are filled, within TEXT_MAX_B. */
 #define GAP_MAX_B (256ull << 20)
 #define GAP_TAIL_B (32ull << 20)
 
@@ -198,8 +198,12 @@ add_gaps(struct parser *p, struct pan_dump *d)
    for (unsigned i = 0; i < n && !ret; ++i) {
       uint64_t start = sorted[i].gpu_va + sorted[i].size_B;
       uint64_t end = i + 1 < n ? sorted[i + 1].gpu_va : start + GAP_TAIL_B;
-      if (end <= start || end - start > GAP_MAX_B || end < start)
+      /* Gaps count towards the file's bound; past it they are left
+       * unmapped. */
+      if (end <= start || end - start > GAP_MAX_B ||
+          p->total_B + (end - start) > TEXT_MAX_B)
          continue;
+      p->total_B += end - start;
       char *name = strdup("zeros (not in the dump)");
       uint8_t *data = calloc(1, end - start);
       if (!name || !data || !add_map(d, start, end - start, name, data)) {

@@ -81,15 +81,16 @@ replay_file(const char *path, const struct pan_model *model, const char *dir,
    char err[512], prefix[256];
    uint8_t magic[8] = {0};
    FILE *f = fopen(path, "rb");
+   size_t n = 0;
 
    if (f) {
-      size_t n = fread(magic, 1, sizeof(magic), f);
-      (void)n;
+      n = fread(magic, 1, sizeof(magic), f);
       fclose(f);
    }
    prefix_of(path, prefix, sizeof(prefix));
 
-   if (!f || !memcmp(magic, PAN_DUMP_MAGIC, sizeof(magic))) {
+   /* What is not text goes to the binary reader, which names the error. */
+   if (n < sizeof(magic) || !memcmp(magic, PAN_DUMP_MAGIC, sizeof(magic))) {
       struct pan_dump d;
       if (pan_dump_read_file(path, &d, err, sizeof(err))) {
          printf("ERROR: %s: %s\n", path, err);
