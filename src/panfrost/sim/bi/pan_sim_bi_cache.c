@@ -5,7 +5,7 @@
  * Decoded-clause cache of the Bifrost interpreter.  Identifying an
  * instruction word scans the generated tables and every modifier is
  * looked up by name; a shader runs the same clauses for every warp, so
- * both are done once per clause and remembered (struct bi_sim_memo).
+ * both are done once per clause and remembered (pan_sim_memo.h).
  *
  * The cache is direct-mapped on the clause address and compares the
  * clause's bytes on every hit: no invalidation is needed when the driver
@@ -69,7 +69,7 @@ decode_tuple(const struct bi_tuple *t, bool first, struct bi_sim_tuple *d)
          if (sel < 3 && d->blk.read[sel] < 0)
             return false;
       }
-      d->memo[u] = (struct bi_sim_memo){ .group = -1 };
+      d->memo[u] = (struct pan_sim_memo){ .group = -1 };
       ins->memo = &d->memo[u];
    }
    return true;

@@ -19,7 +19,7 @@ struct bi_sim_tuple {
    bool ok; /* false: decoding faults; run the uncached path for the fault */
    struct bi_regblock blk;
    struct pan_sim_bi_ins ins[2]; /* FMA, ADD */
-   struct bi_sim_memo memo[2];
+   struct pan_sim_memo memo[2];
 };
 
 struct bi_sim_clause {

@@ -43,7 +43,7 @@ is_add_fcmp32(const struct pan_sim_bi_ins *ins)
 static enum pan_sim_round
 rmode(const struct pan_sim_bi_ins *ins, const char *dflt)
 {
-   intptr_t v;
+   int64_t v;
    if (pan_sim_bi_memo_get(ins, "rmode", dflt, &v))
       return (enum pan_sim_round)v;
    const char *r = pan_sim_bi_mod_str(ins, "round", dflt);
@@ -60,7 +60,7 @@ static unsigned
 fsrc_mode(const struct pan_sim_bi_ins *ins, unsigned s)
 {
    static const char *const tag[4] = { "fsrc0", "fsrc1", "fsrc2", "fsrc3" };
-   intptr_t memo;
+   int64_t memo;
    if (pan_sim_bi_memo_get(ins, tag[s], NULL, &memo))
       return (unsigned)memo;
 
@@ -113,7 +113,7 @@ round_to(const struct pan_sim_bi_ins *ins, double x, double tail,
          enum pan_sim_round mode, bool half)
 {
    const char *clamp = pan_sim_bi_mod_str(ins, "clamp", "none");
-   intptr_t none;
+   int64_t none;
    if (!pan_sim_bi_memo_get(ins, "clamp_none", NULL, &none)) {
       none = !strcmp(clamp, "none");
       pan_sim_bi_memo_put(ins, "clamp_none", NULL, none);

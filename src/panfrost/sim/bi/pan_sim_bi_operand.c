@@ -81,71 +81,30 @@ const char *const pan_sim_bi_widen_name[4] = { "widen0", "widen1", "widen2",
 
 enum memo_kind { MEMO_MOD, MEMO_STR, MEMO_IS, MEMO_IMM, MEMO_DERIVED };
 
-/* The slot of (kind, name, arg) in m: its entry or the free one where it
- * goes. */
-static unsigned
-memo_slot(const struct bi_sim_memo *m, enum memo_kind kind, const char *name,
-          const char *arg)
-{
-   unsigned h = ((uintptr_t)name >> 1 ^ (uintptr_t)arg >> 3 ^ kind) &
-                (BI_SIM_MEMO_LEN - 1);
-   for (;; h = (h + 1) & (BI_SIM_MEMO_LEN - 1)) {
-      if (!m->e[h].name || (m->e[h].name == name && m->e[h].arg == arg &&
-                            m->e[h].kind == kind))
-         return h;
-   }
-}
-
-static void
-memo_put(struct bi_sim_memo *m, unsigned h, enum memo_kind kind,
-         const char *name, const char *arg, intptr_t v)
-{
-   /* A free slot is always left so that memo_slot() ends. */
-   if (m->e[h].name || m->nr + 1 >= BI_SIM_MEMO_LEN)
-      return;
-   m->nr++;
-   m->e[h].name = name;
-   m->e[h].arg = arg;
-   m->e[h].kind = kind;
-   m->e[h].val = v;
-}
-
 bool
 pan_sim_bi_memo_get(const struct pan_sim_bi_ins *ins, const char *tag,
-                    const char *arg, intptr_t *v)
+                    const char *arg, int64_t *v)
 {
-   if (!ins->memo)
-      return false;
-   unsigned h = memo_slot(ins->memo, MEMO_DERIVED, tag, arg);
-   *v = ins->memo->e[h].val;
-   return ins->memo->e[h].name != NULL;
+   return pan_sim_memo_get(ins->memo, MEMO_DERIVED, tag, arg, v);
 }
 
 void
 pan_sim_bi_memo_put(const struct pan_sim_bi_ins *ins, const char *tag,
-                    const char *arg, intptr_t v)
+                    const char *arg, int64_t v)
 {
-   if (ins->memo) {
-      unsigned h = memo_slot(ins->memo, MEMO_DERIVED, tag, arg);
-      memo_put(ins->memo, h, MEMO_DERIVED, tag, arg, v);
-   }
+   pan_sim_memo_put(ins->memo, MEMO_DERIVED, tag, arg, v);
 }
 
 /* The lookup of kind for (name, arg), from the instruction's memo when it
  * has one: the interpreter's hot path, instructions are looked at per lane
  * and again on every execution of a cached clause. */
-static intptr_t
+static int64_t
 lookup(const struct pan_sim_bi_ins *ins, enum memo_kind kind,
        const char *name, const char *arg)
 {
-   struct bi_sim_memo *m = ins->memo;
-   unsigned h = 0;
-   if (m) {
-      h = memo_slot(m, kind, name, arg);
-      if (m->e[h].name)
-         return m->e[h].val;
-   }
-   intptr_t v;
+   int64_t v;
+   if (pan_sim_memo_get(ins->memo, kind, name, arg, &v))
+      return v;
    switch (kind) {
    case MEMO_MOD:
       v = mod_value(ins, name);
@@ -160,8 +119,7 @@ lookup(const struct pan_sim_bi_ins *ins, enum memo_kind kind,
       v = imm_value(ins, name);
       break;
    }
-   if (m)
-      memo_put(m, h, kind, name, arg, v);
+   pan_sim_memo_put(ins->memo, kind, name, arg, v);
    return v;
 }
 
@@ -175,7 +133,7 @@ const char *
 pan_sim_bi_mod_str(const struct pan_sim_bi_ins *ins, const char *name,
                    const char *dflt)
 {
-   return (const char *)lookup(ins, MEMO_STR, name, dflt);
+   return (const char *)(intptr_t)lookup(ins, MEMO_STR, name, dflt);
 }
 
 bool

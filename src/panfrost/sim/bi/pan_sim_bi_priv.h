@@ -13,20 +13,7 @@
 #include "pan_isa_bi_sem.h"
 #include "pan_sim_bi.h"
 #include "pan_sim_bi_gfx.h"
-
-/* Lookups by name of one decoded instruction, remembered by the address
- * of the name (and argument): names given to pan_sim_bi_mod() and friends
- * must be string literals (or other storage that never changes). */
-#define BI_SIM_MEMO_LEN 32 /* a power of two: an open-addressed table */
-struct bi_sim_memo {
-   unsigned nr;
-   int8_t group; /* family group that claimed it, -1 not known yet */
-   struct {
-      const char *name, *arg; /* name NULL: free */
-      intptr_t val;
-      uint8_t kind;
-   } e[BI_SIM_MEMO_LEN];
-};
+#include "pan_sim_memo.h"
 
 struct pan_sim_bi_ins {
    uint32_t word;
@@ -34,7 +21,7 @@ struct pan_sim_bi_ins {
    unsigned index; /* into bi_ops[] */
    const struct bi_op *op;
    const struct bi_sem *sem;
-   struct bi_sim_memo *memo; /* NULL: look up every time */
+   struct pan_sim_memo *memo; /* NULL: look up every time */
 };
 
 struct pan_sim_bi_ctx {
@@ -81,7 +68,7 @@ enum bi_sim_result pan_sim_bi_fault(struct pan_sim_bi_ctx *c,
                                     const char *fmt, ...)
    __attribute__((format(printf, 3, 4)));
 
-/* Modifier by name (a string literal, see struct bi_sim_memo): raw value
+/* Modifier by name (a string literal, see pan_sim_memo.h): raw value
  * or -1 when the encoding has none. */
 int pan_sim_bi_mod(const struct pan_sim_bi_ins *ins, const char *name);
 /* Enum value name of a modifier, dflt when absent. */
@@ -95,9 +82,9 @@ int pan_sim_bi_imm(const struct pan_sim_bi_ins *ins, const char *name);
  * arg) (string literals) when the instruction is cached: get is false
  * when none was put. */
 bool pan_sim_bi_memo_get(const struct pan_sim_bi_ins *ins, const char *tag,
-                         const char *arg, intptr_t *v);
+                         const char *arg, int64_t *v);
 void pan_sim_bi_memo_put(const struct pan_sim_bi_ins *ins, const char *tag,
-                         const char *arg, intptr_t v);
+                         const char *arg, int64_t v);
 
 /* Per-source modifier names, literals for the lookups above. */
 extern const char *const pan_sim_bi_abs_name[4];

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pan_sim_va_priv.h"
+#include "pan_sim_va_cache.h"
 
 void
 pan_sim_va_warp_init(struct pan_sim_va_warp *w, uint16_t exec_mask)
@@ -35,10 +35,16 @@ pan_sim_va_dispatch(struct pan_sim_va_ctx *c,
       pan_sim_va_exec_msg,
    };
 
+   /* A cached instruction remembers the group that claimed it. */
+   if (c && ins->memo && ins->memo->group >= 0)
+      return groups[ins->memo->group](c, ins);
    for (unsigned i = 0; i < sizeof(groups) / sizeof(groups[0]); ++i) {
       enum va_sim_result r = groups[i](c, ins);
-      if (r != VA_SIM_UNCLAIMED)
+      if (r != VA_SIM_UNCLAIMED) {
+         if (c && ins->memo)
+            ins->memo->group = (int8_t)i;
          return r;
+      }
    }
    return pan_sim_va_refuse(c, ins, va_family_names[ins->sem->family]);
 }
@@ -59,7 +65,8 @@ static enum va_sim_result
 step(struct pan_sim_va_ctx *c, uint64_t budget)
 {
    struct pan_sim_va_warp *w = c->w;
-   struct pan_sim_va_ins ins;
+   struct pan_sim_va_ins scratch;
+   const struct pan_sim_va_ins *ins;
    unsigned pc = UINT32_MAX;
 
    for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l) {
@@ -85,14 +92,14 @@ step(struct pan_sim_va_ctx *c, uint64_t budget)
       return VA_SIM_FAULT;
    }
    w->executed++;
-   if (pan_sim_va_decode(c, c->cfg->program[pc], &ins) != VA_SIM_OK)
+   if (pan_sim_va_fetch(c, pc, &scratch, &ins) != VA_SIM_OK)
       return VA_SIM_FAULT;
 
    uint16_t exec = c->exec;
    c->barrier = false;
    for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l)
       c->next[l] = pc + 1;
-   if (pan_sim_va_dispatch(c, &ins) != VA_SIM_OK)
+   if (pan_sim_va_dispatch(c, ins) != VA_SIM_OK)
       return VA_SIM_FAULT;
    for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l) {
       if (exec & (1u << l))
@@ -100,7 +107,7 @@ step(struct pan_sim_va_ctx *c, uint64_t budget)
    }
    /* Waits complete at once (messages are synchronous here); discard only
     * ends helper lanes, which a warp of this interpreter never has. */
-   if (!strcmp(ins.flow, "end"))
+   if (!strcmp(ins->flow, "end"))
       w->live &= ~exec;
    if (c->barrier) {
       /* Lanes elsewhere would wait at another barrier or never: the
@@ -117,8 +124,8 @@ step(struct pan_sim_va_ctx *c, uint64_t budget)
    return VA_SIM_OK;
 }
 
-enum pan_sim_va_status
-pan_sim_va_run(struct pan_sim_va_warp *w, const struct pan_sim_va_config *cfg)
+static enum pan_sim_va_status
+run_warp(struct pan_sim_va_warp *w, const struct pan_sim_va_config *cfg)
 {
    struct pan_sim_va_ctx c = { .w = w, .cfg = cfg };
    uint64_t budget = cfg->budget ? cfg->budget : PAN_SIM_VA_DEFAULT_BUDGET;
@@ -137,4 +144,13 @@ pan_sim_va_run(struct pan_sim_va_warp *w, const struct pan_sim_va_config *cfg)
          return PAN_SIM_VA_FAULT;
    }
    return PAN_SIM_VA_DONE;
+}
+
+enum pan_sim_va_status
+pan_sim_va_run(struct pan_sim_va_warp *w, const struct pan_sim_va_config *cfg)
+{
+   pan_sim_va_cache_enter();
+   enum pan_sim_va_status st = run_warp(w, cfg);
+   pan_sim_va_cache_leave();
+   return st;
 }

@@ -41,14 +41,20 @@ static enum va_sim_result
 place(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins, unsigned lane,
       const uint8_t *data, unsigned bytes)
 {
-   char name[16];
+   /* Literal names: modifier lookups are remembered by address. */
+   static const char *const ldlane[17] = {
+      [1] = "ldlane8",   [2] = "ldlane16",  [3] = "ldlane24",
+      [4] = "ldlane32",  [6] = "ldlane48",  [8] = "ldlane64",
+      [12] = "ldlane96", [16] = "ldlane128",
+   };
    unsigned reg, count, need;
    uint32_t *r = c->w->r[lane];
    uint64_t v = 0;
    bool is_signed = pan_sim_va_mod(ins, "unsigned") != 1;
 
-   snprintf(name, sizeof(name), "ldlane%u", bytes * 8);
-   const char *mode = pan_sim_va_mod_str(ins, name, "identity");
+   const char *name = bytes <= 16 ? ldlane[bytes] : NULL;
+   const char *mode =
+      name ? pan_sim_va_mod_str(ins, name, "identity") : "identity";
    pan_sim_va_staging(ins, 0, &reg, &count);
    memcpy(&v, data, bytes < 8 ? bytes : 8);
 

@@ -39,19 +39,45 @@ mod_value_name(const struct va_mod *m, uint64_t word)
    return v < e->count ? e->values[v] : NULL;
 }
 
+/* Memo kinds: source s adds s to the source kinds. */
+enum { MEMO_MOD, MEMO_STR, MEMO_IMM, MEMO_SRC_MOD = 4, MEMO_SRC_STR = 8 };
+
+static int
+mod_of(const struct va_mod *mods, unsigned n, const char *name, uint64_t word)
+{
+   const struct va_mod *m = find_mod(mods, n, name);
+   return m ? (int)field(word, m->start, m->size) : -1;
+}
+
+static const char *
+str_of(const struct va_mod *mods, unsigned n, const char *name,
+       const char *dflt, uint64_t word)
+{
+   const struct va_mod *m = find_mod(mods, n, name);
+   return m && m->enum_id >= 0 ? mod_value_name(m, word) : dflt;
+}
+
 int
 pan_sim_va_mod(const struct pan_sim_va_ins *ins, const char *name)
 {
-   const struct va_mod *m = find_mod(ins->op->mods, ins->op->nr_mods, name);
-   return m ? (int)field(ins->word, m->start, m->size) : -1;
+   int64_t v;
+   if (pan_sim_memo_get(ins->memo, MEMO_MOD, name, NULL, &v))
+      return (int)v;
+   v = mod_of(ins->op->mods, ins->op->nr_mods, name, ins->word);
+   pan_sim_memo_put(ins->memo, MEMO_MOD, name, NULL, v);
+   return (int)v;
 }
 
 const char *
 pan_sim_va_mod_str(const struct pan_sim_va_ins *ins, const char *name,
                    const char *dflt)
 {
-   const struct va_mod *m = find_mod(ins->op->mods, ins->op->nr_mods, name);
-   return m && m->enum_id >= 0 ? mod_value_name(m, ins->word) : dflt;
+   int64_t v;
+   if (pan_sim_memo_get(ins->memo, MEMO_STR, name, dflt, &v))
+      return (const char *)(intptr_t)v;
+   const char *r = str_of(ins->op->mods, ins->op->nr_mods, name, dflt, ins->word);
+   pan_sim_memo_put(ins->memo, MEMO_STR, name, dflt, (intptr_t)r);
+   return r;
 }
 
 int
@@ -59,8 +85,12 @@ pan_sim_va_src_mod(const struct pan_sim_va_ins *ins, unsigned s,
                    const char *name)
 {
    const struct va_operand *o = ins->src[s];
-   const struct va_mod *m = find_mod(o->mods, o->nr_mods, name);
-   return m ? (int)field(ins->word, m->start, m->size) : -1;
+   int64_t v;
+   if (pan_sim_memo_get(ins->memo, MEMO_SRC_MOD + s, name, NULL, &v))
+      return (int)v;
+   v = mod_of(o->mods, o->nr_mods, name, ins->word);
+   pan_sim_memo_put(ins->memo, MEMO_SRC_MOD + s, name, NULL, v);
+   return (int)v;
 }
 
 const char *
@@ -68,12 +98,16 @@ pan_sim_va_src_mod_str(const struct pan_sim_va_ins *ins, unsigned s,
                        const char *name, const char *dflt)
 {
    const struct va_operand *o = ins->src[s];
-   const struct va_mod *m = find_mod(o->mods, o->nr_mods, name);
-   return m && m->enum_id >= 0 ? mod_value_name(m, ins->word) : dflt;
+   int64_t v;
+   if (pan_sim_memo_get(ins->memo, MEMO_SRC_STR + s, name, dflt, &v))
+      return (const char *)(intptr_t)v;
+   const char *r = str_of(o->mods, o->nr_mods, name, dflt, ins->word);
+   pan_sim_memo_put(ins->memo, MEMO_SRC_STR + s, name, dflt, (intptr_t)r);
+   return r;
 }
 
-int64_t
-pan_sim_va_imm(const struct pan_sim_va_ins *ins, const char *name)
+static int64_t
+imm_of(const struct pan_sim_va_ins *ins, const char *name)
 {
    for (unsigned i = 0; i < ins->op->nr_operands; ++i) {
       const struct va_operand *o = &ins->op->operands[i];
@@ -83,6 +117,17 @@ pan_sim_va_imm(const struct pan_sim_va_ins *ins, const char *name)
       return o->is_signed ? (int64_t)va_sim_sext(v, o->size) : (int64_t)v;
    }
    return 0;
+}
+
+int64_t
+pan_sim_va_imm(const struct pan_sim_va_ins *ins, const char *name)
+{
+   int64_t v;
+   if (pan_sim_memo_get(ins->memo, MEMO_IMM, name, NULL, &v))
+      return v;
+   v = imm_of(ins, name);
+   pan_sim_memo_put(ins->memo, MEMO_IMM, name, NULL, v);
+   return v;
 }
 
 void

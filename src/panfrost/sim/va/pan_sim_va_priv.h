@@ -11,6 +11,7 @@
 
 #include "pan_isa_va_priv.h"
 #include "pan_isa_va_sem.h"
+#include "pan_sim_memo.h"
 #include "pan_sim_va.h"
 
 #define VA_SIM_MAX_SRC 4
@@ -28,6 +29,7 @@ struct pan_sim_va_ins {
    unsigned dest_reg, dest_mask; /* mask bit 0: low half, bit 1: high */
    unsigned nr_staging;
    const struct va_operand *staging[2];
+   struct pan_sim_memo *memo; /* cached instructions: lookups by name */
 };
 
 struct pan_sim_va_ctx {
@@ -68,6 +70,8 @@ enum va_sim_result pan_sim_va_decode(struct pan_sim_va_ctx *c, uint64_t word,
                                      struct pan_sim_va_ins *ins);
 
 /* Instruction modifiers by name: raw value, or -1 when absent. */
+/* Modifiers and immediates by name: name and dflt must be string literals
+ * (see pan_sim_memo.h). */
 int pan_sim_va_mod(const struct pan_sim_va_ins *ins, const char *name);
 /* Enum modifier value name, or dflt when absent. */
 const char *pan_sim_va_mod_str(const struct pan_sim_va_ins *ins,
