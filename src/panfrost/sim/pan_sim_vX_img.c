@@ -34,32 +34,34 @@
 
 #define IMG_ERR(err, ...) snprintf(err, PAN_SIM_IMAGE_ERR_LEN, __VA_ARGS__)
 
-static const void *
-read_desc(const struct pan_sim_space *space, uint64_t va, unsigned size,
-          const char *what, char *err)
+#if PAN_ARCH <= 7
+/* An image's buffer record at va and the 3D continuation after it. */
+static bool
+read_buffer(const struct pan_sim_space *space, uint64_t va,
+            struct PAN_GENX(attribute_buffer) * buf,
+            struct PAN_GENX(attribute_buffer_continuation_3d) * cont, char *err)
 {
-   struct pan_sim_access acc;
-   const void *p = pan_sim_read(space, va, size, 0, what, &acc);
+   const uint8_t *p = PAN_GENX(sim_tex_read)(
+      space, va, 2 * pan_size(attribute_buffer), "image attribute buffer", err);
    if (!p)
-      IMG_ERR(err, "%s", acc.message);
-   return p;
+      return false;
+   PAN_GENX(attribute_buffer_unpack)(p, buf);
+   PAN_GENX(attribute_buffer_continuation_3d_unpack)
+   (p + pan_size(attribute_buffer), cont);
+   return true;
 }
 
-#if PAN_ARCH <= 7
 /* The surface of an attribute-table image: t->surfaces is the address of
  * its buffer record. */
 static bool
 attr_surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
              unsigned face, struct pan_sim_surface *s, char *err)
 {
-   const uint8_t *p =
-      read_desc(t->space, t->surfaces, 2 * pan_size(attribute_buffer),
-                "image attribute buffer", err);
-   if (!p)
+   struct PAN_GENX(attribute_buffer) buf;
+   struct PAN_GENX(attribute_buffer_continuation_3d) cont;
+
+   if (!read_buffer(t->space, t->surfaces, &buf, &cont, err))
       return false;
-   pan_unpack(p, attribute_buffer, buf);
-   pan_unpack(p + pan_size(attribute_buffer), attribute_buffer_continuation_3d,
-              cont);
    s->base = buf.address;
    s->row_stride_B = cont.row_stride_B;
    s->slice_stride_B = cont.slice_stride_B;
@@ -77,21 +79,18 @@ image(struct pan_sim_image_env *env, unsigned table, unsigned index,
       IMG_ERR(err, "image %u without an attribute table", index);
       return NULL;
    }
-   const void *p =
-      read_desc(space, env->attributes + (uint64_t)index * pan_size(attribute),
-                pan_size(attribute), "image attribute descriptor", err);
+   const void *p = PAN_GENX(sim_tex_read)(
+      space, env->attributes + (uint64_t)index * pan_size(attribute),
+      pan_size(attribute), "image attribute descriptor", err);
    if (!p)
       return NULL;
    pan_unpack(p, attribute, at);
    uint64_t buf_va = env->attribute_buffers +
                      (uint64_t)at.buffer_index * pan_size(attribute_buffer);
-   const uint8_t *b = read_desc(space, buf_va, 2 * pan_size(attribute_buffer),
-                                "image attribute buffer", err);
-   if (!b)
+   struct PAN_GENX(attribute_buffer) buf;
+   struct PAN_GENX(attribute_buffer_continuation_3d) cont;
+   if (!read_buffer(space, buf_va, &buf, &cont, err))
       return NULL;
-   pan_unpack(b, attribute_buffer, buf);
-   pan_unpack(b + pan_size(attribute_buffer), attribute_buffer_continuation_3d,
-              cont);
    if (buf.type != MALI_ATTRIBUTE_TYPE_3D_LINEAR &&
        buf.type != MALI_ATTRIBUTE_TYPE_3D_INTERLEAVED) {
       const char *n = PAN_GENX(attribute_type_name)(buf.type);

@@ -30,9 +30,9 @@
 
 #define TEX_ERR(err, ...) snprintf(err, PAN_SIM_TEX_ERR_LEN, __VA_ARGS__)
 
-static const void *
-read_desc(const struct pan_sim_space *space, uint64_t va, unsigned size,
-          const char *what, char *err)
+const void *
+PAN_GENX(sim_tex_read)(const struct pan_sim_space *space, uint64_t va,
+                       unsigned size, const char *what, char *err)
 {
    struct pan_sim_access acc;
    const void *p = pan_sim_read(space, va, size, 0, what, &acc);
@@ -58,7 +58,8 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
 #else
    index = ((uint64_t)layer * faces + face) * t->samples * t->levels + level;
 #endif
-   const void *p = read_desc(t->space, t->surfaces + index * SURFACE_SIZE_B,
+   const void *p =
+      PAN_GENX(sim_tex_read)(t->space, t->surfaces + index * SURFACE_SIZE_B,
                              SURFACE_SIZE_B, "texture surface descriptor", err);
    if (!p)
       return false;
@@ -259,9 +260,9 @@ locate(const struct pan_sim_tex_env *env, bool sampler, uint32_t handle,
               env->resource_count);
       return false;
    }
-   const void *p =
-      read_desc(env->space, env->resources + table * pan_size(resource),
-                pan_size(resource), "resource table entry", err);
+   const void *p = PAN_GENX(sim_tex_read)(
+      env->space, env->resources + table * pan_size(resource),
+      pan_size(resource), "resource table entry", err);
    if (!p)
       return false;
    pan_unpack(p, resource, res);
@@ -292,7 +293,8 @@ PAN_GENX(sim_tex_texture)(struct pan_sim_tex_env *env, uint32_t handle,
    const void *p;
 
    if (!locate(env, false, handle, &va, err) ||
-       !(p = read_desc(env->space, va, pan_size(texture), "texture", err)))
+       !(p = PAN_GENX(sim_tex_read)(env->space, va, pan_size(texture),
+                                    "texture", err)))
       return NULL;
    if (!seen(&env->tex_seen, va, p)) {
       if (!unpack_texture(env->space, p, &env->tex, err))
@@ -314,7 +316,8 @@ PAN_GENX(sim_tex_run)(void *user, struct pan_sim_tex_req *req, char *err)
       return false;
    if (with_sampler) {
       if (!locate(env, true, req->sampler, &va, err) ||
-          !(p = read_desc(env->space, va, pan_size(sampler), "sampler", err)))
+          !(p = PAN_GENX(sim_tex_read)(env->space, va, pan_size(sampler),
+                                       "sampler", err)))
          return false;
       if (!seen(&env->smp_seen, va, p)) {
          if (!unpack_sampler(p, &env->smp, err))

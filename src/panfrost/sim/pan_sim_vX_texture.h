@@ -31,6 +31,12 @@ PAN_GENX(sim_tex_env_resources)(const struct pan_sim_space *space,
 }
 #endif
 
+/* size bytes of a descriptor at va; NULL with err set when outside the
+ * space. */
+const void *PAN_GENX(sim_tex_read)(const struct pan_sim_space *space,
+                                   uint64_t va, unsigned size, const char *what,
+                                   char *err);
+
 /* A pixel_format word and a swizzle word -> texel format; false with err
  * set when the format is not decoded. */
 bool PAN_GENX(sim_tex_format)(uint32_t format_word, uint32_t swizzle_word,

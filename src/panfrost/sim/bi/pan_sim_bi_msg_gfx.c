@@ -100,34 +100,10 @@ claims(const struct pan_sim_bi_ins *ins)
    }
 }
 
-/* Register format by its name: the encodings number them differently
- * (LD_VAR has f32 first). */
-static enum pan_sim_regfmt
-regfmt_of(const char *name)
-{
-   static const char *const names[] = {
-      "f16", "f32", "s32", "u32", "s16", "u16"
-   };
-   for (unsigned i = 0; name && i < 6; ++i) {
-      if (!strcmp(name, names[i]))
-         return (enum pan_sim_regfmt)i;
-   }
-   return PAN_SIM_REG_AUTO; /* none, or f64/i64: refused by the loads */
-}
-
 static unsigned
 staging_reg(const struct pan_sim_bi_ctx *c)
 {
    return (unsigned)(c->clause->header >> 18) & 63;
-}
-
-static unsigned
-words_of(enum pan_sim_regfmt f, unsigned comps)
-{
-   return f == PAN_SIM_REG_F16 || f == PAN_SIM_REG_S16 ||
-                f == PAN_SIM_REG_U16
-             ? (comps + 1) / 2
-             : comps;
 }
 
 static enum bi_sim_result
@@ -149,9 +125,9 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    bool reg_index = !ins->op->nr_imms;
    unsigned index_src = ins->op->nr_srcs - 1;
    enum pan_sim_regfmt regfmt =
-      regfmt_of(pan_sim_bi_mod_str(ins, "register_format", NULL));
+      pan_sim_regfmt_named(pan_sim_bi_mod_str(ins, "register_format", NULL));
    unsigned comps = lea ? 3 : vecsize(ins);
-   unsigned n = lea ? 3 : words_of(regfmt, comps);
+   unsigned n = lea ? 3 : pan_sim_regfmt_words(regfmt, comps);
    unsigned sr = staging_reg(c);
    int index = pan_sim_bi_imm(ins, attr || lea ? "attribute_index" : "index");
    char err[PAN_SIM_BI_GFX_ERR_LEN] = "";

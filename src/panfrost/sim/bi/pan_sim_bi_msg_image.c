@@ -74,31 +74,16 @@ message_table(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    return table;
 }
 
-static enum pan_sim_regfmt
-regfmt_of(const struct pan_sim_bi_ins *ins)
-{
-   static const char *const names[] = {
-      "f16", "f32", "s32", "u32", "s16", "u16"
-   };
-   const char *n = pan_sim_bi_mod_str(ins, "register_format", NULL);
-   for (unsigned i = 0; n && i < 6; ++i) {
-      if (!strcmp(n, names[i]))
-         return (enum pan_sim_regfmt)i;
-   }
-   return PAN_SIM_REG_AUTO;
-}
-
 static enum bi_sim_result
 exec_image(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    const struct pan_sim_image_ops *img = c->cfg->image;
    bool lea = ins->sem->family == BI_FAM_LEA_ATTR;
-   enum pan_sim_regfmt regfmt = regfmt_of(ins);
+   enum pan_sim_regfmt regfmt =
+      pan_sim_regfmt_named(pan_sim_bi_mod_str(ins, "register_format", NULL));
    int v = pan_sim_bi_mod(ins, "vecsize");
    unsigned comps = v < 0 ? 1 : (unsigned)v + 1;
-   bool half = regfmt == PAN_SIM_REG_F16 || regfmt == PAN_SIM_REG_S16 ||
-               regfmt == PAN_SIM_REG_U16;
-   unsigned n = lea ? 3 : half ? (comps + 1) / 2 : comps;
+   unsigned n = lea ? 3 : pan_sim_regfmt_words(regfmt, comps);
    unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
    int table = message_table(c, ins);
 

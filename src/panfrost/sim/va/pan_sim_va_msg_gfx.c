@@ -52,23 +52,7 @@ named_prefix(const struct pan_sim_va_ins *ins, const char *prefix)
 static enum pan_sim_regfmt
 regfmt_of(const struct pan_sim_va_ins *ins)
 {
-   static const char *const names[] = { "f16", "f32", "s32",
-                                        "u32", "s16", "u16" };
-   const char *n = pan_sim_va_mod_str(ins, "regfmt", NULL);
-   for (unsigned i = 0; n && i < 6; ++i) {
-      if (!strcmp(n, names[i]))
-         return (enum pan_sim_regfmt)i;
-   }
-   return PAN_SIM_REG_AUTO;
-}
-
-static unsigned
-words_of(enum pan_sim_regfmt f, unsigned comps)
-{
-   return f == PAN_SIM_REG_F16 || f == PAN_SIM_REG_S16 ||
-                f == PAN_SIM_REG_U16
-             ? (comps + 1) / 2
-             : comps;
+   return pan_sim_regfmt_named(pan_sim_va_mod_str(ins, "regfmt", NULL));
 }
 
 /* Writes n words to staging vector 0 of the lane. */
@@ -89,6 +73,22 @@ failed(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
        unsigned lane, const char *err)
 {
    return pan_sim_va_fault(c, ins, "lane %u: %s", lane, err);
+}
+
+void
+pan_sim_va_table_index(const struct pan_sim_va_ctx *c,
+                       const struct pan_sim_va_ins *ins, bool imm,
+                       unsigned lane, unsigned *table, unsigned *index)
+{
+   if (imm) {
+      *table = (unsigned)pan_sim_va_imm(ins, "table");
+      *index = (unsigned)pan_sim_va_imm(ins, "index");
+   } else {
+      /* Resource handle: table in the top byte, index below. */
+      uint32_t h = pan_sim_va_src32(c, ins, 2, lane);
+      *table = h >> 24;
+      *index = h & 0xffffff;
+   }
 }
 
 static enum va_sim_result
@@ -112,19 +112,11 @@ ld_attr(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
       uint32_t out[4] = { 0 };
       unsigned table, index;
-      if (imm) {
-         table = (unsigned)pan_sim_va_imm(ins, "table");
-         index = (unsigned)pan_sim_va_imm(ins, "index");
-      } else {
-         /* Resource handle: table in the top byte, index below. */
-         uint32_t h = pan_sim_va_src32(c, ins, 2, l);
-         table = h >> 24;
-         index = h & 0xffffff;
-      }
+      pan_sim_va_table_index(c, ins, imm, l, &table, &index);
       if (!g->ld_attr(g->user, table, index, pan_sim_va_src32(c, ins, 0, l),
                       pan_sim_va_src32(c, ins, 1, l), f, comps, out, err))
          return failed(c, ins, l, err);
-      if (put(c, ins, l, out, words_of(f, comps)))
+      if (put(c, ins, l, out, pan_sim_regfmt_words(f, comps)))
          return VA_SIM_FAULT;
    }
    return VA_SIM_OK;
@@ -265,13 +257,13 @@ blend(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
    if (f == PAN_SIM_REG_AUTO)
       return pan_sim_va_refuse(c, ins, "blending without a register format");
    pan_sim_va_staging(ins, 0, &reg, &count);
-   if (count < words_of(f, comps))
+   if (count < pan_sim_regfmt_words(f, comps))
       return pan_sim_va_fault(c, ins, "staging vector too short");
    foreach_lane(c, l)
    {
       char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
       uint32_t in[4] = { 0 };
-      memcpy(in, &c->w->r[l][reg], words_of(f, comps) * 4);
+      memcpy(in, &c->w->r[l][reg], pan_sim_regfmt_words(f, comps) * 4);
       if (f == PAN_SIM_REG_F16 && comps < 4)
          return pan_sim_va_refuse(c, ins, "blending fewer than 4 binary16 "
                                           "components");

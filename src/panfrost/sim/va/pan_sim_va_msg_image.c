@@ -27,20 +27,6 @@ named(const struct pan_sim_va_ins *ins, const char *name)
    return !strcmp(ins->op->name, name);
 }
 
-static enum pan_sim_regfmt
-regfmt_of(const struct pan_sim_va_ins *ins)
-{
-   static const char *const names[] = {
-      "f16", "f32", "s32", "u32", "s16", "u16"
-   };
-   const char *n = pan_sim_va_mod_str(ins, "regfmt", NULL);
-   for (unsigned i = 0; n && i < 6; ++i) {
-      if (!strcmp(n, names[i]))
-         return (enum pan_sim_regfmt)i;
-   }
-   return PAN_SIM_REG_AUTO;
-}
-
 enum va_sim_result
 pan_sim_va_exec_msg_image(struct pan_sim_va_ctx *c,
                           const struct pan_sim_va_ins *ins)
@@ -52,12 +38,11 @@ pan_sim_va_exec_msg_image(struct pan_sim_va_ctx *c,
       return VA_SIM_UNCLAIMED;
 
    const struct pan_sim_image_ops *img = c->cfg->image;
-   enum pan_sim_regfmt regfmt = regfmt_of(ins);
+   enum pan_sim_regfmt regfmt =
+      pan_sim_regfmt_named(pan_sim_va_mod_str(ins, "regfmt", NULL));
    int v = pan_sim_va_mod(ins, "vecsize");
    unsigned comps = v < 0 ? 1 : (unsigned)v + 1;
-   bool half = regfmt == PAN_SIM_REG_F16 || regfmt == PAN_SIM_REG_S16 ||
-               regfmt == PAN_SIM_REG_U16;
-   unsigned n = lea ? 3 : half ? (comps + 1) / 2 : comps;
+   unsigned n = lea ? 3 : pan_sim_regfmt_words(regfmt, comps);
    unsigned reg, count;
 
    if (!img || !img->address || !img->load)
@@ -75,14 +60,7 @@ pan_sim_va_exec_msg_image(struct pan_sim_va_ctx *c,
       uint32_t coord[3] = { xy & 0xffff, xy >> 16,
                             pan_sim_va_src32(c, ins, 1, l) >> 16 };
       unsigned table, index;
-      if (imm) {
-         table = (unsigned)pan_sim_va_imm(ins, "table");
-         index = (unsigned)pan_sim_va_imm(ins, "index");
-      } else {
-         uint32_t h = pan_sim_va_src32(c, ins, 2, l);
-         table = h >> 24;
-         index = h & 0xffffff;
-      }
+      pan_sim_va_table_index(c, ins, imm, l, &table, &index);
       bool ok =
          lea ? img->address(img->user, table, index, coord, regfmt, out, err)
              : img->load(img->user, table, index, coord, regfmt, comps, out,

@@ -143,6 +143,11 @@ enum va_sim_result pan_sim_va_exec_msg_tex(struct pan_sim_va_ctx *c,
                                            const struct pan_sim_va_ins *ins);
 enum va_sim_result pan_sim_va_exec_msg_image(struct pan_sim_va_ctx *c,
                                              const struct pan_sim_va_ins *ins);
+/* The descriptor table and index an attribute-style message names: its
+ * immediates, or (register forms) the resource handle in source 2. */
+void pan_sim_va_table_index(const struct pan_sim_va_ctx *c,
+                            const struct pan_sim_va_ins *ins, bool imm,
+                            unsigned lane, unsigned *table, unsigned *index);
 
 static inline uint64_t
 va_sim_sext(uint64_t v, unsigned bits)
