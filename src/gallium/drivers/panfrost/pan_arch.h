@@ -120,6 +120,39 @@ struct panfrost_arch_draw {
    void (*emit_draw_job)(void *cpu, const struct panfrost_draw_job *j);
 };
 
+/* A sampler view as the texture descriptor needs it: the view's first
+ * level and layer are the descriptor's first.  Its planes are one per
+ * level of each layer, layer-major (cube faces count as layers).
+ */
+struct panfrost_texture_view {
+   unsigned target;          /* enum pipe_texture_target */
+   unsigned format;          /* enum pipe_format */
+   unsigned char swizzle[4]; /* PIPE_SWIZZLE_* of the view */
+   unsigned width, height, depth; /* of the first level */
+   unsigned levels, layers;
+   uint64_t planes;
+};
+
+/* One level of one layer of a linear image. */
+struct panfrost_texture_plane {
+   uint64_t addr;
+   uint64_t size_B;
+   uint64_t slice_stride_B; /* between the slices of a 3D level */
+   uint32_t row_stride_B;
+   unsigned texel_B;
+};
+
+struct pipe_sampler_state;
+
+/* Texture and sampler descriptors, packed once per state object. */
+struct panfrost_arch_texture {
+   unsigned texture_size_B, plane_size_B, sampler_size_B, align_B;
+   /* false for a format or target the texture unit cannot sample. */
+   bool (*emit_texture)(void *cpu, const struct panfrost_texture_view *v);
+   void (*emit_plane)(void *cpu, const struct panfrost_texture_plane *p);
+   void (*emit_sampler)(void *cpu, const struct pipe_sampler_state *s);
+};
+
 struct panfrost_arch {
    /* Compute shader program descriptor for a binary using registers
     * r0..work_regs-1 plus the compute preloads.
@@ -137,6 +170,7 @@ struct panfrost_arch {
 
    /* Draw emitters, NULL when the architecture has none yet. */
    const struct panfrost_arch_draw *draw;
+   const struct panfrost_arch_texture *texture;
 
    unsigned job_align_B;
    unsigned compute_job_size_B;
@@ -148,6 +182,7 @@ struct panfrost_arch {
 
 extern const struct panfrost_arch pan_v9_panfrost_arch;
 extern const struct panfrost_arch_draw pan_v9_panfrost_arch_draw;
+extern const struct panfrost_arch_texture pan_v9_panfrost_arch_texture;
 
 /* The table of an architecture, NULL when none is built in. */
 const struct panfrost_arch *panfrost_arch_get(unsigned arch);

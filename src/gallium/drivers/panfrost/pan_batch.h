@@ -36,6 +36,9 @@ struct panfrost_draw_cache {
    unsigned attrib_count, vbuf_count;
    uint64_t ubos[2]; /* vertex, fragment */
    unsigned ubo_count[2];
+   /* Texture and sampler tables of the vertex and fragment stages. */
+   uint64_t textures[2], samplers[2];
+   unsigned texture_count[2], sampler_count[2];
    uint64_t vs_res, fs_res;
    uint64_t blend;
    unsigned blend_count, rt_mask;

@@ -84,7 +84,8 @@ enum panfrost_dirty {
    PANFROST_DIRTY_VIEWPORT = BITFIELD_BIT(3),
    PANFROST_DIRTY_BLEND = BITFIELD_BIT(4),
    PANFROST_DIRTY_ZSA = BITFIELD_BIT(5),
-   PANFROST_DIRTY_TEXTURES = BITFIELD_BIT(6), /* sampler views (pushed sizes) */
+   PANFROST_DIRTY_TEXTURES = BITFIELD_BIT(6), /* sampler views */
+   PANFROST_DIRTY_SAMPLERS = BITFIELD_BIT(7), /* sampler states */
 };
 
 enum panfrost_warning {

@@ -26,6 +26,7 @@
 #include "pan_index_range.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_texture.h"
 #include "pan_tiler_sizing.h"
 
 #define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
@@ -224,6 +225,68 @@ ubo_table(struct panfrost_context *ctx, enum pipe_shader_type stage,
    return t.gpu;
 }
 
+/* Copies the descriptors packed with the bound views or samplers of a
+ * stage (n slots, NULL ones zeroed) into a table; 0 when out of memory.
+ */
+static uint64_t
+descriptor_table(struct panfrost_context *ctx, void *const *objs, unsigned n,
+                 bool views, unsigned size_B, unsigned align_B)
+{
+   struct pan_ptr t = pan_pool_alloc(&ctx->batch.pool, n * size_B, align_B);
+
+   if (!t.cpu)
+      return 0;
+   for (unsigned i = 0; i < n; ++i) {
+      uint8_t *dst = (uint8_t *)t.cpu + i * size_B;
+      const void *desc = NULL;
+      if (views && objs[i]) {
+         struct panfrost_sampler_view *v = objs[i];
+         /* Views that cannot be sampled are refused before the draw. */
+         if (v->bo && panfrost_batch_add_bo(ctx, v->bo, PAN_BO_ACCESS_READ) &&
+             read_resource(ctx, v->base.texture, 0))
+            desc = v->desc;
+      } else if (objs[i]) {
+         desc = ((const struct panfrost_sampler_state *)objs[i])->desc;
+      }
+      if (desc)
+         memcpy(dst, desc, size_B);
+      else
+         memset(dst, 0, size_B);
+   }
+   return t.gpu;
+}
+
+/* The texture and sampler tables of a stage (slot 0 vertex, 1 fragment);
+ * false when out of memory.
+ */
+static bool
+texture_tables(struct panfrost_context *ctx, enum pipe_shader_type stage,
+               unsigned slot)
+{
+   const struct panfrost_arch_texture *t =
+      panfrost_screen(ctx->base.screen)->arch->texture;
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
+   void *const *views = (void *const *)ctx->state.views[stage];
+   void *const *samplers = ctx->state.samplers[stage];
+   unsigned nt = 0, ns = 0;
+
+   for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i) {
+      if (views[i])
+         nt = i + 1;
+      if (samplers[i])
+         ns = i + 1;
+   }
+   c->texture_count[slot] = nt;
+   c->sampler_count[slot] = ns;
+   c->textures[slot] = nt ? descriptor_table(ctx, views, nt, true,
+                                             t->texture_size_B, t->align_B)
+                          : 0;
+   c->samplers[slot] = ns ? descriptor_table(ctx, samplers, ns, false,
+                                             t->sampler_size_B, t->align_B)
+                          : 0;
+   return (!nt || c->textures[slot]) && (!ns || c->samplers[slot]);
+}
+
 /* Vertex elements as attributes of table 1 and vertex buffers as table 2;
  * false (after a message) for what the draw cannot fetch.
  */
@@ -289,14 +352,26 @@ vertex_tables(struct panfrost_context *ctx, uint64_t *attribs,
 }
 
 /* One resource table pointer (count in the low bits, as the hardware
- * wants) over the tables given.
+ * wants) over the tables given.  The texture and sampler tables of the
+ * stage (slot 0 vertex, 1 fragment) go in when it has any.
  */
 static uint64_t
-resource_tables(struct panfrost_context *ctx, const uint64_t *addr,
-                const unsigned *count, unsigned n)
+resource_tables(struct panfrost_context *ctx, uint64_t *addr,
+                unsigned *count, unsigned n, unsigned slot)
 {
    const struct panfrost_arch_draw *d =
       panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
+
+   if (c->texture_count[slot] || c->sampler_count[slot]) {
+      for (unsigned i = n; i < PANFROST_TABLE_SAMPLER; ++i)
+         addr[i] = count[i] = 0;
+      addr[PANFROST_TABLE_SAMPLER] = c->samplers[slot];
+      count[PANFROST_TABLE_SAMPLER] = c->sampler_count[slot];
+      addr[PANFROST_TABLE_TEXTURE] = c->textures[slot];
+      count[PANFROST_TABLE_TEXTURE] = c->texture_count[slot];
+      n = PANFROST_TABLE_TEXTURE + 1;
+   }
    struct pan_ptr t = pan_pool_alloc(&ctx->batch.pool, n * d->resource_size_B,
                                      d->resource_align_B);
    if (!t.cpu)
@@ -457,9 +532,19 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
            info->restart_index);
       return false;
    }
-   if (vs->uses_textures || fs->uses_textures) {
-      drop(ctx, "textures in draws are not implemented yet, draw dropped");
-      return false;
+   for (unsigned s = 0; s < 2; ++s) {
+      enum pipe_shader_type stage = s ? PIPE_SHADER_FRAGMENT
+                                      : PIPE_SHADER_VERTEX;
+      if (!(s ? fs : vs)->uses_textures)
+         continue;
+      for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i) {
+         struct pipe_sampler_view *v = ctx->state.views[stage][i];
+         if (v && !panfrost_sampler_view(v)->bo) {
+            drop(ctx, "texture %u cannot be sampled (%s), draw dropped", i,
+                 panfrost_sampler_view(v)->error);
+            return false;
+         }
+      }
    }
    if (zsa->stencil[0].enabled || zsa->alpha_enabled) {
       drop(ctx, "stencil and alpha tests are not implemented yet, draw "
@@ -509,7 +594,12 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
       c->ubos[0] = ubo_table(ctx, PIPE_SHADER_VERTEX, &c->ubo_count[0]);
    if (dirty & PANFROST_DIRTY_CONST_FS)
       c->ubos[1] = ubo_table(ctx, PIPE_SHADER_FRAGMENT, &c->ubo_count[1]);
-   if (dirty & (PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS)) {
+   const unsigned tex_bits = PANFROST_DIRTY_TEXTURES | PANFROST_DIRTY_SAMPLERS;
+   if ((dirty & tex_bits) &&
+       (!texture_tables(ctx, PIPE_SHADER_VERTEX, 0) ||
+        !texture_tables(ctx, PIPE_SHADER_FRAGMENT, 1)))
+      return false;
+   if (dirty & (PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS | tex_bits)) {
       uint64_t tables[PANFROST_TABLE_COUNT] = { 0 };
       unsigned counts[PANFROST_TABLE_COUNT] = { 0 };
       tables[PANFROST_TABLE_UBO] = c->ubos[0];
@@ -519,10 +609,13 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
       tables[PANFROST_TABLE_ATTRIBUTE_BUFFER] = c->vbufs;
       counts[PANFROST_TABLE_ATTRIBUTE_BUFFER] = c->vbuf_count;
       c->vs_res = resource_tables(ctx, tables, counts,
-                                  PANFROST_TABLE_ATTRIBUTE_BUFFER + 1);
+                                  PANFROST_TABLE_ATTRIBUTE_BUFFER + 1, 0);
    }
-   if (dirty & PANFROST_DIRTY_CONST_FS)
-      c->fs_res = resource_tables(ctx, &c->ubos[1], &c->ubo_count[1], 1);
+   if (dirty & (PANFROST_DIRTY_CONST_FS | tex_bits)) {
+      uint64_t tables[PANFROST_TABLE_COUNT] = { c->ubos[1] };
+      unsigned counts[PANFROST_TABLE_COUNT] = { c->ubo_count[1] };
+      c->fs_res = resource_tables(ctx, tables, counts, 1, 1);
+   }
    if (dirty & PANFROST_DIRTY_BLEND)
       c->blend = blend_descs(ctx, &c->blend_count, &c->rt_mask);
    if (dirty & PANFROST_DIRTY_ZSA) {

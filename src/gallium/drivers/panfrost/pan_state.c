@@ -13,6 +13,7 @@
 #include "util/u_memory.h"
 
 #include "pan_context.h"
+#include "pan_texture.h"
 
 static void *
 panfrost_cso_dup(const void *templ, size_t size)
@@ -65,72 +66,6 @@ panfrost_bind_vertex_elements(struct pipe_context *pctx, void *cso)
 {
    panfrost_context(pctx)->state.vertex_elements = cso;
    panfrost_context(pctx)->dirty |= PANFROST_DIRTY_VERTEX;
-}
-
-static void *
-panfrost_create_sampler(struct pipe_context *pctx,
-                        const struct pipe_sampler_state *templ)
-{
-   return panfrost_cso_dup(templ, sizeof(*templ));
-}
-
-static void
-panfrost_bind_samplers(struct pipe_context *pctx, enum pipe_shader_type stage,
-                       unsigned start, unsigned count, void **samplers)
-{
-   struct panfrost_state *st = &panfrost_context(pctx)->state;
-
-   for (unsigned i = 0; i < count; ++i)
-      st->samplers[stage][start + i] = samplers ? samplers[i] : NULL;
-}
-
-static struct pipe_sampler_view *
-panfrost_create_sampler_view(struct pipe_context *pctx,
-                             struct pipe_resource *prsc,
-                             const struct pipe_sampler_view *templ)
-{
-   struct pipe_sampler_view *view = CALLOC_STRUCT(pipe_sampler_view);
-
-   if (!view)
-      return NULL;
-   *view = *templ;
-   view->texture = NULL;
-   pipe_resource_reference(&view->texture, prsc);
-   pipe_reference_init(&view->reference, 1);
-   view->context = pctx;
-   return view;
-}
-
-static void
-panfrost_sampler_view_destroy(struct pipe_context *pctx,
-                              struct pipe_sampler_view *view)
-{
-   pipe_resource_reference(&view->texture, NULL);
-   FREE(view);
-}
-
-static void
-panfrost_set_sampler_views(struct pipe_context *pctx,
-                           enum pipe_shader_type stage, unsigned start,
-                           unsigned count, unsigned unbind_trailing,
-                           bool take_ownership,
-                           struct pipe_sampler_view **views)
-{
-   struct pipe_sampler_view **slots = panfrost_context(pctx)->state.views[stage];
-
-   for (unsigned i = 0; i < count; ++i) {
-      struct pipe_sampler_view *view = views ? views[i] : NULL;
-
-      if (take_ownership) {
-         pipe_sampler_view_reference(&slots[start + i], NULL);
-         slots[start + i] = view;
-      } else {
-         pipe_sampler_view_reference(&slots[start + i], view);
-      }
-   }
-   for (unsigned i = 0; i < unbind_trailing; ++i)
-      pipe_sampler_view_reference(&slots[start + count + i], NULL);
-   panfrost_context(pctx)->dirty |= PANFROST_DIRTY_TEXTURES;
 }
 
 static struct pipe_surface *
@@ -306,13 +241,8 @@ panfrost_context_init_state(struct pipe_context *pctx)
    pctx->create_vertex_elements_state = panfrost_create_vertex_elements;
    pctx->bind_vertex_elements_state = panfrost_bind_vertex_elements;
    pctx->delete_vertex_elements_state = panfrost_cso_delete;
-   pctx->create_sampler_state = panfrost_create_sampler;
-   pctx->bind_sampler_states = panfrost_bind_samplers;
-   pctx->delete_sampler_state = panfrost_cso_delete;
+   panfrost_context_init_textures(pctx);
 
-   pctx->create_sampler_view = panfrost_create_sampler_view;
-   pctx->sampler_view_destroy = panfrost_sampler_view_destroy;
-   pctx->set_sampler_views = panfrost_set_sampler_views;
    pctx->create_surface = panfrost_create_surface;
    pctx->surface_destroy = panfrost_surface_destroy;
 

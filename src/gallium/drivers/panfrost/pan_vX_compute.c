@@ -92,6 +92,7 @@ const struct panfrost_arch PAN_GENX(panfrost_arch) = {
    .local_storage_align_B = pan_alignment(local_storage),
    .emit_local_storage = emit_local_storage,
    .draw = &PAN_GENX(panfrost_arch_draw),
+   .texture = &PAN_GENX(panfrost_arch_texture),
    .job_align_B = pan_alignment(compute_job),
    .compute_job_size_B = pan_size(compute_job),
    .emit_compute_job = emit_compute_job,

@@ -1,0 +1,215 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Sampler views and sampler states.  Their hardware descriptors are packed
+ * once, when the frontend creates them; a draw only copies them into its
+ * resource tables (pan_draw_vbo.c) when the bindings changed.
+ */
+
+#include <stdio.h>
+
+#include "util/format/u_format.h"
+#include "util/u_dump.h"
+#include "util/u_inlines.h"
+#include "util/u_math.h"
+#include "util/u_memory.h"
+
+#include "pan_arch.h"
+#include "pan_context.h"
+#include "pan_resource.h"
+#include "pan_screen.h"
+#include "pan_texture.h"
+
+static const struct panfrost_arch_texture *
+arch_texture(struct pipe_context *pctx)
+{
+   const struct panfrost_arch *arch = panfrost_screen(pctx->screen)->arch;
+   return arch ? arch->texture : NULL;
+}
+
+/* Packs the planes (one per level of each layer, layer-major) and the
+ * texture descriptor of a view; false after setting v->error.
+ */
+static bool
+pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
+{
+   const struct panfrost_arch_texture *t = arch_texture(&ctx->base);
+   struct pipe_sampler_view *b = &v->base;
+   struct panfrost_resource *rsc = panfrost_resource(b->texture);
+   const struct pipe_resource *r = b->texture;
+
+   if (!t) {
+      snprintf(v->error, sizeof(v->error), "no texture descriptors on this "
+                                           "GPU yet");
+      return false;
+   }
+   if (b->target == PIPE_BUFFER || r->target == PIPE_BUFFER) {
+      snprintf(v->error, sizeof(v->error), "texture buffers are not "
+                                           "supported yet");
+      return false;
+   }
+   if (b->u.tex.first_level > b->u.tex.last_level ||
+       b->u.tex.last_level > r->last_level ||
+       b->u.tex.first_layer > b->u.tex.last_layer) {
+      snprintf(v->error, sizeof(v->error), "view of levels %u-%u, layers "
+                                           "%u-%u is out of its texture",
+               b->u.tex.first_level, b->u.tex.last_level,
+               b->u.tex.first_layer, b->u.tex.last_layer);
+      return false;
+   }
+
+   unsigned first = b->u.tex.first_level;
+   bool is_3d = r->target == PIPE_TEXTURE_3D;
+   struct panfrost_texture_view tv = {
+      .target = b->target,
+      .format = b->format,
+      .swizzle = { b->swizzle_r, b->swizzle_g, b->swizzle_b, b->swizzle_a },
+      .width = u_minify(r->width0, first),
+      .height = u_minify(r->height0, first),
+      .depth = is_3d ? u_minify(r->depth0, first) : 1,
+      .levels = b->u.tex.last_level - first + 1,
+      .layers = is_3d ? 1 : b->u.tex.last_layer - b->u.tex.first_layer + 1,
+   };
+   unsigned n = tv.levels * tv.layers;
+
+   v->bo = pan_bo_create(&panfrost_screen(ctx->base.screen)->dev,
+                         n * t->plane_size_B, 0, "Texture planes");
+   uint8_t *planes = v->bo ? pan_bo_mmap(v->bo) : NULL;
+   if (!planes) {
+      snprintf(v->error, sizeof(v->error), "out of memory for its planes");
+      return false;
+   }
+   for (unsigned layer = 0; layer < tv.layers; ++layer) {
+      for (unsigned l = 0; l < tv.levels; ++l) {
+         const struct pan_image_level *lv = &rsc->layout.levels[first + l];
+         uint64_t offset_B = pan_image_surface_offset_B(
+            &rsc->image, &rsc->layout, first + l,
+            is_3d ? 0 : b->u.tex.first_layer + layer, 0);
+         struct panfrost_texture_plane p = {
+            .addr = rsc->bo->gpu_va + offset_B,
+            .size_B = is_3d ? lv->surface_stride_B * lv->depth_px : lv->size_B,
+            .slice_stride_B = lv->surface_stride_B,
+            .row_stride_B = lv->row_stride_B,
+            .texel_B = util_format_get_blocksize(b->format),
+         };
+         t->emit_plane(planes + (layer * tv.levels + l) * t->plane_size_B,
+                       &p);
+      }
+   }
+   tv.planes = v->bo->gpu_va;
+
+   STATIC_ASSERT(sizeof(v->desc) >= 32);
+   if (t->texture_size_B > sizeof(v->desc) || !t->emit_texture(v->desc, &tv)) {
+      snprintf(v->error, sizeof(v->error), "format %s of a %s view cannot "
+                                           "be sampled yet",
+               util_format_short_name(b->format),
+               util_str_tex_target(b->target, true));
+      return false;
+   }
+   return true;
+}
+
+static struct pipe_sampler_view *
+panfrost_create_sampler_view(struct pipe_context *pctx,
+                             struct pipe_resource *prsc,
+                             const struct pipe_sampler_view *templ)
+{
+   struct panfrost_sampler_view *v = CALLOC_STRUCT(panfrost_sampler_view);
+
+   if (!v)
+      return NULL;
+   v->base = *templ;
+   v->base.texture = NULL;
+   pipe_resource_reference(&v->base.texture, prsc);
+   pipe_reference_init(&v->base.reference, 1);
+   v->base.context = pctx;
+   if (!pack_view(panfrost_context(pctx), v) && v->bo) {
+      pan_bo_unref(v->bo);
+      v->bo = NULL;
+   }
+   return &v->base;
+}
+
+static void
+panfrost_sampler_view_destroy(struct pipe_context *pctx,
+                              struct pipe_sampler_view *view)
+{
+   struct panfrost_sampler_view *v = panfrost_sampler_view(view);
+
+   /* A batch still using the planes holds its own reference. */
+   if (v->bo)
+      pan_bo_unref(v->bo);
+   pipe_resource_reference(&view->texture, NULL);
+   FREE(v);
+}
+
+static void
+panfrost_set_sampler_views(struct pipe_context *pctx,
+                           enum pipe_shader_type stage, unsigned start,
+                           unsigned count, unsigned unbind_trailing,
+                           bool take_ownership,
+                           struct pipe_sampler_view **views)
+{
+   struct pipe_sampler_view **slots = panfrost_context(pctx)->state.views[stage];
+
+   for (unsigned i = 0; i < count; ++i) {
+      struct pipe_sampler_view *view = views ? views[i] : NULL;
+
+      if (take_ownership) {
+         pipe_sampler_view_reference(&slots[start + i], NULL);
+         slots[start + i] = view;
+      } else {
+         pipe_sampler_view_reference(&slots[start + i], view);
+      }
+   }
+   for (unsigned i = 0; i < unbind_trailing; ++i)
+      pipe_sampler_view_reference(&slots[start + count + i], NULL);
+   panfrost_context(pctx)->dirty |= PANFROST_DIRTY_TEXTURES;
+}
+
+static void *
+panfrost_create_sampler_state(struct pipe_context *pctx,
+                              const struct pipe_sampler_state *templ)
+{
+   const struct panfrost_arch_texture *t = arch_texture(pctx);
+   struct panfrost_sampler_state *s = CALLOC_STRUCT(panfrost_sampler_state);
+
+   if (!s)
+      return NULL;
+   s->base = *templ;
+   /* Without emitters draws are refused before any table is built. */
+   if (t && t->sampler_size_B <= sizeof(s->desc))
+      t->emit_sampler(s->desc, templ);
+   return s;
+}
+
+static void
+panfrost_bind_sampler_states(struct pipe_context *pctx,
+                             enum pipe_shader_type stage, unsigned start,
+                             unsigned count, void **samplers)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   for (unsigned i = 0; i < count; ++i)
+      ctx->state.samplers[stage][start + i] = samplers ? samplers[i] : NULL;
+   ctx->dirty |= PANFROST_DIRTY_SAMPLERS;
+}
+
+static void
+panfrost_delete_sampler_state(struct pipe_context *pctx, void *cso)
+{
+   FREE(cso);
+}
+
+void
+panfrost_context_init_textures(struct pipe_context *pctx)
+{
+   pctx->create_sampler_state = panfrost_create_sampler_state;
+   pctx->bind_sampler_states = panfrost_bind_sampler_states;
+   pctx->delete_sampler_state = panfrost_delete_sampler_state;
+   pctx->create_sampler_view = panfrost_create_sampler_view;
+   pctx->sampler_view_destroy = panfrost_sampler_view_destroy;
+   pctx->set_sampler_views = panfrost_set_sampler_views;
+}

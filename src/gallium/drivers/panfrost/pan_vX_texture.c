@@ -1,0 +1,313 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Texture, plane and sampler descriptors, compiled once per PAN_ARCH (v9
+ * so far).  The driver packs them once per sampler view and sampler state
+ * (pan_texture.c); draws copy them into their resource tables.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pipe/p_defines.h"
+#include "pipe/p_state.h"
+#include "util/format/u_format.h"
+#include "util/macros.h"
+
+#include "pan_arch.h"
+#include "pan_genxml.h"
+
+#if PAN_ARCH != 9
+#error "texture descriptors are only built for v9 so far"
+#endif
+
+/* Formats whose hardware name does not follow from their channels. */
+static const struct {
+   enum pipe_format format;
+   const char *name;
+} packed_formats[] = {
+   { PIPE_FORMAT_B5G6R5_UNORM, "rgb565" },
+   { PIPE_FORMAT_R5G6B5_UNORM, "rgb565" },
+   { PIPE_FORMAT_B5G5R5A1_UNORM, "rgb5_a1_unorm" },
+   { PIPE_FORMAT_R10G10B10A2_UNORM, "rgb10_a2_unorm" },
+   { PIPE_FORMAT_B10G10R10A2_UNORM, "rgb10_a2_unorm" },
+   { PIPE_FORMAT_R10G10B10A2_UINT, "rgb10_a2ui" },
+   { PIPE_FORMAT_B10G10R10A2_UINT, "rgb10_a2ui" },
+   { PIPE_FORMAT_R11G11B10_FLOAT, "r11f_g11f_b10f" },
+   { PIPE_FORMAT_R9G9B9E5_FLOAT, "r9f_g9f_b9f_e5f" },
+   { PIPE_FORMAT_Z16_UNORM, "z16_unorm" },
+   { PIPE_FORMAT_Z24_UNORM_S8_UINT, "z24x8_unorm" },
+   { PIPE_FORMAT_Z24X8_UNORM, "z24x8_unorm" },
+   { PIPE_FORMAT_Z32_FLOAT, "z32" },
+};
+
+/* The hardware name of a plain format whose channels share one size and
+ * type ("rgba8_unorm", "rg16f", "r32ui"), in memory order: channel i of
+ * the hardware format is channel i of the Gallium one, and the format's
+ * own swizzle goes into the texture's.  false when there is none.
+ */
+static bool
+channels_name(const struct util_format_description *desc, char *name,
+              size_t size)
+{
+   static const char *const sets[] = { "r", "rg", "rgb", "rgba" };
+   const struct util_format_channel_description *c0 = NULL;
+
+   if (desc->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
+       desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS ||
+       desc->nr_channels < 1 || desc->nr_channels > 4)
+      return false;
+   for (unsigned i = 0; i < desc->nr_channels; ++i) {
+      const struct util_format_channel_description *c = &desc->channel[i];
+      if (c->type == UTIL_FORMAT_TYPE_VOID)
+         continue;
+      if (!c0)
+         c0 = c;
+      if (c->type != c0->type || c->size != c0->size ||
+          c->normalized != c0->normalized ||
+          c->pure_integer != c0->pure_integer)
+         return false;
+   }
+   /* Padding must be as wide as the channels it sits among. */
+   for (unsigned i = 0; c0 && i < desc->nr_channels; ++i) {
+      if (desc->channel[i].size != c0->size)
+         return false;
+   }
+   if (!c0)
+      return false;
+
+   const char *type;
+   if (c0->type == UTIL_FORMAT_TYPE_FLOAT)
+      type = "f";
+   else if (c0->normalized)
+      type = c0->type == UTIL_FORMAT_TYPE_SIGNED ? "_snorm" : "_unorm";
+   else if (c0->pure_integer)
+      type = c0->type == UTIL_FORMAT_TYPE_SIGNED ? "i" : "ui";
+   else
+      return false; /* scaled and fixed-point: not sampled */
+   snprintf(name, size, "%s%u%s", sets[desc->nr_channels - 1], c0->size,
+            type);
+   return true;
+}
+
+/* enum mali_format of a name, 0 when the hardware has none. */
+static unsigned
+format_by_name(const char *name)
+{
+   for (unsigned v = 1; v < 256; ++v) {
+      const char *n = PAN_GENX(format_name)((enum PAN_GENX(format))v);
+      if (n && !strcmp(n, name))
+         return v;
+   }
+   return 0;
+}
+
+/* The hardware format of a sampled Gallium format and the swizzle from
+ * its channels to RGBA (PIPE_SWIZZLE_*); 0 when it cannot be sampled.
+ */
+static unsigned
+texture_format(enum pipe_format format, unsigned char swizzle[4])
+{
+   const struct util_format_description *desc =
+      util_format_description(format);
+   const char *name = NULL;
+   char buf[32];
+
+   if (!desc)
+      return 0;
+   for (unsigned i = 0; i < ARRAY_SIZE(packed_formats); ++i) {
+      if (packed_formats[i].format == format)
+         name = packed_formats[i].name;
+   }
+   if (!name && channels_name(desc, buf, sizeof(buf)))
+      name = buf;
+   if (!name)
+      return 0;
+
+   if (desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS) {
+      /* Depth in red, as sampling and shadow comparisons want it. */
+      static const unsigned char depth[4] = {
+         PIPE_SWIZZLE_X, PIPE_SWIZZLE_0, PIPE_SWIZZLE_0, PIPE_SWIZZLE_1
+      };
+      memcpy(swizzle, depth, 4);
+   } else {
+      memcpy(swizzle, desc->swizzle, 4);
+   }
+   return format_by_name(name);
+}
+
+/* PIPE_SWIZZLE_X..W, 0 and 1 are the hardware's channel codes (r, g, b,
+ * a, 0, 1); "none" reads as 0.
+ */
+static unsigned
+channel(unsigned s)
+{
+   return s <= PIPE_SWIZZLE_1 ? s : PIPE_SWIZZLE_0;
+}
+
+static bool
+emit_texture(void *cpu, const struct panfrost_texture_view *v)
+{
+   unsigned char fmt_swz[4];
+   unsigned hw = texture_format(v->format, fmt_swz);
+   unsigned dim;
+
+   if (!hw)
+      return false;
+
+   switch (v->target) {
+   case PIPE_TEXTURE_1D:
+   case PIPE_TEXTURE_1D_ARRAY:
+      dim = MALI_TEXTURE_DIMENSION_1D;
+      break;
+   case PIPE_TEXTURE_2D:
+   case PIPE_TEXTURE_2D_ARRAY:
+   case PIPE_TEXTURE_RECT:
+      dim = MALI_TEXTURE_DIMENSION_2D;
+      break;
+   case PIPE_TEXTURE_3D:
+      dim = MALI_TEXTURE_DIMENSION_3D;
+      break;
+   case PIPE_TEXTURE_CUBE:
+   case PIPE_TEXTURE_CUBE_ARRAY:
+      dim = MALI_TEXTURE_DIMENSION_CUBE;
+      break;
+   default:
+      return false; /* texture buffers */
+   }
+   bool cube = dim == MALI_TEXTURE_DIMENSION_CUBE;
+   if (cube && v->layers % 6)
+      return false;
+
+   /* The view's swizzle picks among the format's RGBA. */
+   unsigned swz = 0;
+   for (unsigned c = 0; c < 4; ++c) {
+      unsigned s = v->swizzle[c];
+      if (s <= PIPE_SWIZZLE_W)
+         s = fmt_swz[s];
+      swz |= channel(s) << (3 * c);
+   }
+
+   uint32_t format_word;
+   pan_pack(&format_word, pixel_format, cfg)
+   {
+      cfg.format = hw;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+      cfg.srgb = util_format_is_srgb(v->format);
+   }
+   pan_pack(cpu, texture, cfg)
+   {
+      cfg.dimension = dim;
+      cfg.format = format_word;
+      cfg.width = v->width;
+      cfg.height = v->height;
+      cfg.swizzle = swz;
+      cfg.levels = v->levels;
+      cfg.surfaces = v->planes;
+      cfg.array_size = cube ? v->layers / 6 : v->layers;
+      cfg.depth = dim == MALI_TEXTURE_DIMENSION_3D ? v->depth : 1;
+   }
+   return true;
+}
+
+/* Linear planes read whole texels: the clump is the texel's size. */
+static unsigned
+clump_format(unsigned texel_B)
+{
+   switch (texel_B) {
+   case 1: return MALI_CLUMP_FORMAT_RAW8;
+   case 2: return MALI_CLUMP_FORMAT_RAW16;
+   case 3: return MALI_CLUMP_FORMAT_RAW24;
+   case 6: return MALI_CLUMP_FORMAT_RAW48;
+   case 8: return MALI_CLUMP_FORMAT_RAW64;
+   case 12: return MALI_CLUMP_FORMAT_RAW96;
+   case 16: return MALI_CLUMP_FORMAT_RAW128;
+   default: return MALI_CLUMP_FORMAT_RAW32;
+   }
+}
+
+static void
+emit_plane(void *cpu, const struct panfrost_texture_plane *p)
+{
+   pan_pack(cpu, plane, cfg)
+   {
+      cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
+      cfg.generic.clump_ordering = MALI_CLUMP_ORDERING_LINEAR;
+      cfg.generic.clump_format = clump_format(p->texel_B);
+      cfg.address = p->addr;
+      cfg.size = p->size_B;
+      cfg.row_stride_B = p->row_stride_B;
+      cfg.slice_stride_B = p->slice_stride_B;
+   }
+}
+
+static unsigned
+wrap_mode(unsigned wrap)
+{
+   switch (wrap) {
+   case PIPE_TEX_WRAP_REPEAT:
+      return MALI_WRAP_MODE_REPEAT;
+   case PIPE_TEX_WRAP_CLAMP_TO_BORDER:
+      return MALI_WRAP_MODE_CLAMP_TO_BORDER;
+   case PIPE_TEX_WRAP_MIRROR_REPEAT:
+      return MALI_WRAP_MODE_MIRRORED_REPEAT;
+   case PIPE_TEX_WRAP_MIRROR_CLAMP:
+   case PIPE_TEX_WRAP_MIRROR_CLAMP_TO_EDGE:
+      return MALI_WRAP_MODE_MIRRORED_CLAMP_TO_EDGE;
+   case PIPE_TEX_WRAP_MIRROR_CLAMP_TO_BORDER:
+      return MALI_WRAP_MODE_MIRRORED_CLAMP_TO_BORDER;
+   default:
+      /* GL_CLAMP reaches us only where the frontend has made it a clamp
+       * to the edge (PIPE_CAP_GL_CLAMP is off).
+       */
+      return MALI_WRAP_MODE_CLAMP_TO_EDGE;
+   }
+}
+
+static void
+emit_sampler(void *cpu, const struct pipe_sampler_state *s)
+{
+   pan_pack(cpu, sampler, cfg)
+   {
+      cfg.wrap_mode_s = wrap_mode(s->wrap_s);
+      cfg.wrap_mode_t = wrap_mode(s->wrap_t);
+      cfg.wrap_mode_r = wrap_mode(s->wrap_r);
+      cfg.seamless_cube_map = s->seamless_cube_map;
+      cfg.normalized_coordinates = !s->unnormalized_coords;
+      cfg.magnify_nearest = s->mag_img_filter == PIPE_TEX_FILTER_NEAREST;
+      cfg.minify_nearest = s->min_img_filter == PIPE_TEX_FILTER_NEAREST;
+      cfg.mipmap_mode = s->min_mip_filter == PIPE_TEX_MIPFILTER_LINEAR
+                           ? MALI_MIPMAP_MODE_TRILINEAR
+                        : s->min_mip_filter == PIPE_TEX_MIPFILTER_NEAREST
+                           ? MALI_MIPMAP_MODE_NEAREST
+                           : MALI_MIPMAP_MODE_NONE;
+      /* 8.8 fixed point: the largest LOD a texture has is 15. */
+      cfg.minimum_lod = CLAMP(s->min_lod, 0.0f, 31.0f);
+      cfg.maximum_lod = CLAMP(s->max_lod, 0.0f, 31.0f);
+      cfg.lod_bias = CLAMP(s->lod_bias, -31.0f, 31.0f);
+      /* PIPE_FUNC_* and the hardware's comparisons share their order. */
+      cfg.compare_function = s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE
+                                ? s->compare_func
+                                : MALI_FUNC_NEVER;
+      if (s->max_anisotropy > 1) {
+         cfg.lod_algorithm = MALI_LOD_ALGORITHM_ANISOTROPIC;
+         cfg.maximum_anisotropy = MIN2(s->max_anisotropy, 16);
+      }
+      cfg.border_color_r = s->border_color.ui[0];
+      cfg.border_color_g = s->border_color.ui[1];
+      cfg.border_color_b = s->border_color.ui[2];
+      cfg.border_color_a = s->border_color.ui[3];
+   }
+}
+
+const struct panfrost_arch_texture PAN_GENX(panfrost_arch_texture) = {
+   .texture_size_B = pan_size(texture),
+   .plane_size_B = pan_size(plane),
+   .sampler_size_B = pan_size(sampler),
+   .align_B = pan_alignment(texture),
+   .emit_texture = emit_texture,
+   .emit_plane = emit_plane,
+   .emit_sampler = emit_sampler,
+};
