@@ -19,6 +19,9 @@
  *         sysval I TYPE ID    system value I (16 bytes at I * 16 there)
  *         push I UBO OFFSET   FAU uniform word I is that UBO's word
  *         secondary OFFSET    byte offset of the IDVS varying variant
+ *         message I VARYING FP16 COMPS TEXTURE SKIP ZERO_LOD TEXTURE_INDEX
+ *                             v7 fragment message preload I (into r4I..)
+ *         blend RT TYPE       nir_alu_type of render target RT's colour
  *   stock-bifrost-compiler disasm --gpu=ID FILE.bin
  *      prints the stock disassembly of a binary.
  *
@@ -112,6 +115,22 @@ write_info(const char *out, gl_shader_stage s, unsigned gpu,
               info->push.words[i].offset);
    if (s == MESA_SHADER_VERTEX && info->vs.secondary_enable)
       fprintf(fp, "secondary %u\n", info->vs.secondary_offset);
+   /* Bifrost: the v7 fragment message preloads and the colour types the
+    * blend descriptors convert from. */
+   for (unsigned i = 0; gpu < 0x9000 && s == MESA_SHADER_FRAGMENT && i < 2;
+        i++) {
+      const struct bifrost_message_preload *m = &info->bifrost.messages[i];
+      if (m->enabled)
+         fprintf(fp, "message %u %u %u %u %u %u %u %u\n", i,
+                 m->varying_index, m->fp16, m->num_components, m->texture,
+                 m->skip, m->zero_lod, m->texture_index);
+   }
+   for (unsigned rt = 0; gpu < 0x9000 && s == MESA_SHADER_FRAGMENT && rt < 8;
+        rt++) {
+      if (info->bifrost.blend[rt].type)
+         fprintf(fp, "blend %u %u\n", rt,
+                 (unsigned)info->bifrost.blend[rt].type);
+   }
    fclose(fp);
    return 0;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # Copyright 2026 The Panfrost fork authors
 # SPDX-License-Identifier: MIT
-"""Differential execution of Valhall binaries: stock compiler against ours.
+"""Differential execution of Valhall or Bifrost binaries: stock against ours.
 
-Every image-free program of the corpus is compiled for G57 (v9) by the
+Every image-free program of the corpus is compiled for G57 (v9), or with
+--gpu=G52 for Bifrost v7 (runner bi-diff-run), by the
 stock compiler (stock-bifrost-compiler, which also writes each binary's
 push table, system values and IDVS secondary offset) and by
 pan-compiler-db --out; each graphics program both compiled (the IDVS
@@ -42,6 +43,8 @@ from mid_diff_exec import (ABS_BOUND, SEEDS, arg_parser,  # noqa: E402
                            corpus_files, f32, float_close, is_lowp,
                            report_end, run_all, write_sources)
 
+# --gpu: stock's GPU id and ours's --gpu argument.
+GPUS = {'G57': ('9093', []), 'G52': ('7212', ['--gpu=G52'])}
 GPU = '9093'
 # Fixed-function varyings: stock (fixed_varying_mask 0 here) packs them
 # from byte 0 over the generic ones, ours gives them slots from 15 down;
@@ -177,6 +180,17 @@ def run(runner, seed, stage, binary, layout):
     return parse(p.stdout)
 
 
+def dense_slots(out):
+    """Bifrost varying stores renumbered by rank of their 16-byte slot:
+    stock's LEA_ATTR indices count the position's slot, ours do not, in
+    the same order."""
+    slots = sorted({byte // 16 for (_, _, byte) in out['out']})
+    rank = {s: i for i, s in enumerate(slots)}
+    out['out'] = {(lane, sub, 16 * rank[byte // 16] + byte % 16): v
+                  for (lane, sub, byte), v in out['out'].items()}
+    return out
+
+
 def compare_stage(args, work, stage, stock_bin, stock_info, ours_tag, mode,
                   undefined):
     """(kind, detail): kind agree/agree16/agreetrig/differ/skip."""
@@ -194,6 +208,8 @@ def compare_stage(args, work, stage, stock_bin, stock_info, ours_tag, mode,
             return ('differ', '%s seed %d: ours faulted: %s' % (
                 stage, seed, ours['status']))
         args_stage[0] = stage
+        if args.gpu == 'G52' and stage == 'vv':
+            st, ours = dense_slots(st), dense_slots(ours)
         d = compare(st, ours, mode, undefined)
         if d:
             return ('differ', '%s seed %d: %s' % (stage, seed, d))
@@ -213,7 +229,8 @@ def run_program(args, path, work):
                            capture_output=True, timeout=120)
         if p.returncode:
             return path, [('skip', 'stock compiler refused')]
-        subprocess.run([args.ours, '--out=' + work + '/ours'] + names,
+        subprocess.run([args.ours] + GPUS[args.gpu][1] +
+                       ['--out=' + work + '/ours'] + names,
                        capture_output=True, timeout=120)
     except subprocess.TimeoutExpired:
         return path, [('skip', 'compiler timed out')]
@@ -240,6 +257,12 @@ def run_program(args, path, work):
             res.append(('skip', 'gl_FragCoord (stock reads it as a varying)'))
             continue
         info = st % stock + '.info'
+        if stage == 'vs' and args.gpu == 'G52' and any(
+                'gl_PointSize' in src for e, src in sources if e == 'vert'):
+            # Bifrost cannot write gl_PointSize in IDVS: stock's vertex
+            # shader then stores everything at once.
+            res.append(('skip', 'gl_PointSize on Bifrost (stock not IDVS)'))
+            continue
         if stage == 'vv':
             with open(info) as f:
                 if 'secondary' not in f.read():
@@ -260,7 +283,10 @@ def run_program(args, path, work):
 def main():
     ap = arg_parser(__doc__)
     ap.add_argument('--subset', type=int, default=1)
+    ap.add_argument('--gpu', choices=sorted(GPUS), default='G57')
     args = ap.parse_args()
+    global GPU
+    GPU = GPUS[args.gpu][0]
     if args.missing:
         print('\n'.join(args.missing))
         return 1

@@ -30,9 +30,9 @@
  * cycle, one message per cycle for each of texture, varying and
  * load/store; see docs/drivers/panfrost/compiler.rst).
  *
- * --out=DIR (G57) also writes each program to DIR/<tag>.bin and its push
- * table to DIR/<tag>.push ("push I SOURCE UBO OFFSET_B" per uniform word,
- * SOURCE an enum pan_va_push_source), tag fs, cs, vs (the position
+ * --out=DIR (G57 or G52) also writes each program to DIR/<tag>.bin and its
+ * push table to DIR/<tag>.push ("push I SOURCE UBO OFFSET_B" per uniform
+ * word, SOURCE an enum pan_va_push_source), tag fs, cs, vs (the position
  * variant) or vv (the varying variant); see tests/oracle/va_diff_exec.py.
  *
  * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL
@@ -102,7 +102,8 @@ static bool bifrost;
 static const char *out_dir;
 
 static bool
-write_binary(const char *stage, const struct pan_va_binary *bin)
+write_binary(const char *stage, const uint64_t *words, unsigned nr_words,
+             const struct pan_va_push_word *push, unsigned nr_push)
 {
    static const struct {
       const char *stage, *tag;
@@ -118,14 +119,14 @@ write_binary(const char *stage, const struct pan_va_binary *bin)
    char path[4096];
    snprintf(path, sizeof(path), "%s/%s.bin", out_dir, tag);
    FILE *fp = fopen(path, "wb");
-   bool ok = fp && fwrite(bin->words, 8, bin->nr_words, fp) == bin->nr_words;
+   bool ok = fp && fwrite(words, 8, nr_words, fp) == nr_words;
    if (fp)
       ok = !fclose(fp) && ok;
    snprintf(path, sizeof(path), "%s/%s.push", out_dir, tag);
    fp = ok ? fopen(path, "w") : NULL;
-   for (unsigned i = 0; fp && i < bin->nr_push; i++)
-      fprintf(fp, "push %u %u %u %u\n", i, bin->push[i].source,
-              bin->push[i].ubo, bin->push[i].offset_B);
+   for (unsigned i = 0; fp && i < nr_push; i++)
+      fprintf(fp, "push %u %u %u %u\n", i, push[i].source, push[i].ubo,
+              push[i].offset_B);
    ok = fp && !fclose(fp);
    if (!ok)
       fprintf(stderr, "pan-compiler-db: cannot write %s\n", path);
@@ -159,7 +160,10 @@ compile_bi(nir_shader *clone, const char *stage, enum pan_va_variant variant,
                             sizeof(err));
    if (ok)
       report_bi(stage, &bin);
-   else
+   if (ok && out_dir &&
+       !write_binary(stage, bin.words, bin.nr_words, bin.push, bin.nr_push))
+      exit(4);
+   if (!ok)
       printf("PAN-DB-REFUSED: %s: %s\n", stage, err);
    return ok;
 }
@@ -185,7 +189,8 @@ compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
 
    if (ok)
       report(stage, &bin);
-   if (ok && out_dir && !write_binary(stage, &bin))
+   if (ok && out_dir &&
+       !write_binary(stage, bin.words, bin.nr_words, bin.push, bin.nr_push))
       exit(4);
    if (!ok)
       printf("PAN-DB-REFUSED: %s: %s\n", stage, err);
