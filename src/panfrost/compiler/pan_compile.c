@@ -44,7 +44,9 @@ const nir_shader_compiler_options pan_va_nir_options = {
    .lower_pack_snorm_4x8 = true, .lower_unpack_snorm_4x8 = true,
    .use_interpolated_input_intrinsics = true,
    .fuse_ffma32 = false, /* keep a * b + c rounded twice, as written */
-   .max_unroll_iterations = 0,
+   /* Loops with a constant trip count are unrolled (as the stock compiler
+    * does): their UBO reads get constant offsets and are pushed. */
+   .max_unroll_iterations = 32,
 };
 
 static bool
@@ -64,6 +66,7 @@ scalarise(nir_shader *nir)
 static const pan_nir_pass pan_nir_cleanup[] = {
    scalarise,         nir_copy_prop,  nir_opt_dce,     nir_opt_cse,
    nir_opt_constant_folding, nir_opt_algebraic, nir_opt_dead_cf,
+   nir_opt_loop_unroll,
 };
 
 /* The NIR passes the slice needs, once: SSA, scalar ALU (the slice selects
