@@ -124,13 +124,25 @@ pan_dump_write_file(const char *path, const struct pan_dump *dump, char *err,
       snprintf(err, err_size, "cannot serialize the dump");
       return -1;
    }
-   FILE *f = fopen(path, "wb");
-   bool ok = f && fwrite(buf, 1, size_B, f) == size_B;
-   if (f && fclose(f) != 0)
-      ok = false;
+   int ret = pan_dump_write_bytes(path, buf, size_B, err, err_size);
    free(buf);
+   return ret;
+}
+
+int
+pan_dump_write_bytes(const char *path, const void *data, size_t size_B,
+                     char *err, size_t err_size)
+{
+   FILE *f = fopen(path, "wb");
+   bool ok = f && fwrite(data, 1, size_B, f) == size_B;
+   int saved = errno;
+
+   if (f && fclose(f) != 0 && ok) {
+      ok = false;
+      saved = errno;
+   }
    if (!ok) {
-      snprintf(err, err_size, "%s: %s", path, strerror(errno));
+      snprintf(err, err_size, "%s: %s", path, strerror(saved));
       return -1;
    }
    return 0;

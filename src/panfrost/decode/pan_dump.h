@@ -71,6 +71,10 @@ struct pan_dump {
 /* Serialize to a memory buffer (malloc'ed, *size_B set); NULL on failure. */
 uint8_t *pan_dump_serialize(const struct pan_dump *dump, size_t *size_B);
 
+/* Write size_B bytes to a new file: 0, or -1 with "path: why" in err. */
+int pan_dump_write_bytes(const char *path, const void *data, size_t size_B,
+                         char *err, size_t err_size);
+
 /* Write a dump file; 0 or -1 with a message in err. */
 int pan_dump_write_file(const char *path, const struct pan_dump *dump,
                         char *err, size_t err_size);

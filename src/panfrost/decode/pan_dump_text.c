@@ -78,13 +78,9 @@ fail(struct parser *p, const char *fmt, ...)
 static int
 hexval(char c)
 {
-   if (c >= '0' && c <= '9')
-      return c - '0';
-   if (c >= 'a' && c <= 'f')
-      return c - 'a' + 10;
-   if (c >= 'A' && c <= 'F')
-      return c - 'A' + 10;
-   return -1;
+   if (!isxdigit((unsigned char)c))
+      return -1;
+   return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
 }
 
 /* Hex digits [s, end) as a number; false when empty, not all hex or over
@@ -164,7 +160,8 @@ add_map(struct pan_dump *d, uint64_t va, uint64_t size, char *name,
    d->names[n - 1] = name;
    d->data[n - 1] = data;
    d->maps[n - 1] = (struct pan_sim_region){
-      .gpu_va = va, .size_B = size, .cpu = data, .name = name};
+      .gpu_va = va, .size_B = size, .cpu = data, .name = name
+   };
    d->map_count = n;
    return true;
 }
@@ -318,9 +315,9 @@ hex_line(struct parser *p, const char *s, const char *end)
       return fail(p, "hexdump offset 0x%" PRIx64 " is not a multiple of 16",
                   off);
    if (off != b->len && !(b->zeros && off > b->len))
-      return fail(p, "hexdump offset 0x%" PRIx64 " where 0x%" PRIx64
-                     " was expected",
-                  off, b->len);
+      return fail(
+         p, "hexdump offset 0x%" PRIx64 " where 0x%" PRIx64 " was expected",
+         off, b->len);
    if (off >= PAN_DUMP_MAX_MAPPING_B || p->total_B + off + 16 > TEXT_MAX_B)
       return fail(p, "hexdump offset 0x%" PRIx64 " is too large", off);
    if (!grow(b, off + 16))
@@ -416,8 +413,11 @@ pan_dump_text_parse(const char *text, size_t len, const char *file,
                     unsigned *count, char *err, size_t err_size)
 {
    struct parser p = {
-      .file = file, .err = err, .err_size = err_size,
-      .gpu_id = gpu_id, .arch = arch,
+      .file = file,
+      .err = err,
+      .err_size = err_size,
+      .gpu_id = gpu_id,
+      .arch = arch,
    };
    const char *s = text, *end = text + len;
    int ret = 0;
@@ -440,8 +440,9 @@ pan_dump_text_parse(const char *text, size_t len, const char *file,
    if (!ret && !p.count)
       ret = fail(&p, "no job chain trace (\"Job Header (ADDR):\") found");
    if (!ret && !p.submit_has_buffers)
-      ret = fail(&p, "the chain at 0x%" PRIx64 " has no buffer dump "
-                     "(PAN_MESA_DEBUG needs dump as well as trace)",
+      ret = fail(&p,
+                 "the chain at 0x%" PRIx64 " has no buffer dump "
+                 "(PAN_MESA_DEBUG needs dump as well as trace)",
                  p.dumps[p.count - 1].chains[0]);
    for (unsigned i = 0; i < p.count && !ret; ++i)
       ret = add_gaps(&p, &p.dumps[i]);

@@ -3,13 +3,13 @@
  * SPDX-License-Identifier: MIT
  */
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "pan_dump.h"
 #include "pan_png.h"
 
 static uint8_t *
@@ -38,7 +38,9 @@ uint8_t *
 pan_png_encode_rgba8(const uint8_t *rgba, unsigned w, unsigned h,
                      size_t *size_B)
 {
-   static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+   static const uint8_t sig[8] = {
+      0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'
+   };
 
    if (!w || !h || w > (1u << 16) || h > (1u << 16))
       return NULL;
@@ -95,19 +97,7 @@ pan_png_write_rgba8(const char *path, const uint8_t *rgba, unsigned w,
       snprintf(err, err_size, "%s: cannot encode a %ux%u image", path, w, h);
       return -1;
    }
-   FILE *f = fopen(path, "wb");
-   int saved = 0;
-   bool ok = f && fwrite(png, 1, size_B, f) == size_B;
-   if (!ok)
-      saved = errno;
-   if (f && fclose(f) != 0 && ok) {
-      ok = false;
-      saved = errno;
-   }
+   int ret = pan_dump_write_bytes(path, png, size_B, err, err_size);
    free(png);
-   if (!ok) {
-      snprintf(err, err_size, "%s: %s", path, strerror(saved));
-      return -1;
-   }
-   return 0;
+   return ret;
 }

@@ -3,7 +3,6 @@
  * SPDX-License-Identifier: MIT
  */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -30,23 +29,6 @@ wrote(struct replay *rp, const char *path, int ret, const char *err)
    rp->r->files++;
    if (rp->o->report)
       fprintf(rp->o->report, "wrote %s\n", path);
-}
-
-static int
-write_bin(const char *path, const void *data, size_t size_B, char *err,
-          size_t err_size)
-{
-   FILE *f = fopen(path, "wb");
-   bool ok = f && fwrite(data, 1, size_B, f) == size_B;
-   int saved = ok ? 0 : errno;
-
-   if (f && fclose(f) != 0 && ok) {
-      ok = false;
-      saved = errno;
-   }
-   if (!ok)
-      snprintf(err, err_size, "%s: %s", path, strerror(saved));
-   return ok ? 0 : -1;
 }
 
 static void
@@ -83,12 +65,12 @@ on_image(void *data, const struct pan_sim_image *img)
       } else if (img->rgba8) {
          image_path(path, sizeof(path), rp->o, img, l, "png");
          pan_sim_image_rgba8(img, l, buf);
-         ret = pan_png_write_rgba8(path, buf, img->w, img->h, err,
-                                   sizeof(err));
+         ret = pan_png_write_rgba8(path, buf, img->w, img->h, err, sizeof(err));
       } else {
          image_path(path, sizeof(path), rp->o, img, l, "bin");
          pan_sim_image_texels(img, l, buf);
-         ret = write_bin(path, buf, px * img->texel_B, err, sizeof(err));
+         ret = pan_dump_write_bytes(path, buf, px * img->texel_B, err,
+                                    sizeof(err));
       }
       wrote(rp, path, ret, err);
    }
@@ -132,7 +114,7 @@ pan_replay_run_space(unsigned arch, const struct pan_sim_space *space,
                      uint64_t jc, const struct pan_replay_opts *o,
                      struct pan_replay_result *r)
 {
-   struct replay rp = {o, r};
+   struct replay rp = { o, r };
 
    memset(r, 0, sizeof(*r));
    int ret = run_chain(&rp, arch, space, jc);
@@ -143,7 +125,7 @@ int
 pan_replay_dump(struct pan_dump *dump, const struct pan_replay_opts *o,
                 struct pan_replay_result *r)
 {
-   struct replay rp = {o, r};
+   struct replay rp = { o, r };
    struct pan_sim_space space = pan_dump_space(dump);
    uint8_t **before = calloc(dump->map_count + 1, sizeof(*before));
 
@@ -178,7 +160,8 @@ pan_replay_dump(struct pan_dump *dump, const struct pan_replay_opts *o,
          char path[4096], err[512];
          snprintf(path, sizeof(path), "%s/%s-buf-%016" PRIx64 ".bin", o->dir,
                   o->prefix, m->gpu_va);
-         wrote(&rp, path, write_bin(path, m->cpu, m->size_B, err, sizeof(err)),
+         wrote(&rp, path,
+               pan_dump_write_bytes(path, m->cpu, m->size_B, err, sizeof(err)),
                err);
       }
       free(before[i]);
@@ -196,7 +179,7 @@ pan_replay_capture(const char *path, uint32_t gpu_id, unsigned arch,
       .gpu_id = gpu_id,
       .arch = arch,
       .chain_count = 1,
-      .chains = {jc},
+      .chains = { jc },
       .maps = calloc(space->count + 1, sizeof(*dump.maps)),
       .map_count = space->count,
       .zero_fill = true,

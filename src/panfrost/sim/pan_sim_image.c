@@ -29,7 +29,7 @@ pan_sim_report_images(struct pan_sim_ctx *ctx, uint64_t job_va,
       struct pan_sim_image img = {
          .fragment = fragment,
          .job_va = job_va,
-         .kind = f->rt >= 0             ? PAN_SIM_IMAGE_COLOR
+         .kind = f->rt >= 0              ? PAN_SIM_IMAGE_COLOR
                  : f->zs.depth_bits != 0 ? PAN_SIM_IMAGE_DEPTH_STENCIL
                                          : PAN_SIM_IMAGE_STENCIL,
          .rt = f->rt >= 0 ? (unsigned)f->rt : 0,
@@ -94,8 +94,8 @@ pan_sim_image_rgba8(const struct pan_sim_image *img, unsigned layer,
             uint32_t raw = (w[0] >> (pos + frac)) & ((1u << n) - 1);
             uint32_t max = (1u << n) - 1;
 
-            out[c] = n ? (uint8_t)((raw * 255u + max / 2) / max)
-                       : (c == 3 ? 255 : 0);
+            out[c] =
+               n ? (uint8_t)((raw * 255u + max / 2) / max) : (c == 3 ? 255 : 0);
             pos += n + frac;
          }
       }

@@ -53,22 +53,21 @@ replay_one(struct pan_dump *d, const char *prefix, const char *dir,
            unsigned max_jobs)
 {
    const struct pan_replay_opts o = {
-      .dir = dir, .prefix = prefix, .report = stdout, .max_jobs = max_jobs};
+      .dir = dir, .prefix = prefix, .report = stdout, .max_jobs = max_jobs
+   };
    struct pan_replay_result r;
 
    printf("replay %s: GPU 0x%04x, v%u, %u mappings, %u job chains\n", prefix,
           d->gpu_id, d->arch, d->map_count, d->chain_count);
    if (!pan_sim_supports_arch(d->arch)) {
-      printf("ERROR: %s: architecture v%u is not simulated\n", prefix,
-             d->arch);
+      printf("ERROR: %s: architecture v%u is not simulated\n", prefix, d->arch);
       return 2;
    }
    pan_replay_dump(d, &o, &r);
    if (r.write_errors)
       return 2;
    if (r.faulted) {
-      printf("FAULT: %s: a job faulted (see the \"pan sim:\" lines)\n",
-             prefix);
+      printf("FAULT: %s: a job faulted (see the \"pan sim:\" lines)\n", prefix);
       return 1;
    }
    return 0;
@@ -79,7 +78,7 @@ replay_file(const char *path, const struct pan_model *model, const char *dir,
             unsigned max_jobs)
 {
    char err[512], prefix[256];
-   uint8_t magic[8] = {0};
+   uint8_t magic[8] = { 0 };
    FILE *f = fopen(path, "rb");
    size_t n = 0;
 

@@ -23,8 +23,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
    if (!sink)
       sink = fopen("/dev/null", "w");
-   if (pan_dump_text_parse((const char *)data, size, "fuzz", 0x7212, 7,
-                           &dumps, &count, err, sizeof(err)))
+   if (pan_dump_text_parse((const char *)data, size, "fuzz", 0x7212, 7, &dumps,
+                           &count, err, sizeof(err)))
       return 0;
 
    struct pan_decode_limits lim;

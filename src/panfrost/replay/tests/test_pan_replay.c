@@ -28,8 +28,8 @@
 #define REGION_B (64 << 10)
 
 enum { R_JOBS, R_DESC, R_BUF, R_COUNT };
-static const uint64_t region_va[R_COUNT] = {0x10000000, 0x10100000,
-                                            0x10200000};
+static const uint64_t region_va[R_COUNT] = { 0x10000000, 0x10100000,
+                                             0x10200000 };
 static uint8_t *mem[R_COUNT];
 static uint64_t used[R_COUNT];
 
@@ -45,7 +45,8 @@ alloc(unsigned r, uint64_t size_B, void **cpu)
 static void
 header(void *job, unsigned type, unsigned index, uint64_t next)
 {
-   pan_pack(job, job_header, cfg) {
+   pan_pack(job, job_header, cfg)
+   {
       cfg.is_64b = true;
       cfg.type = type;
       cfg.index = index;
@@ -61,10 +62,11 @@ build_frame(bool two_jobs)
    void *p, *fb, *job;
    uint64_t buf0 = alloc(R_BUF, W * H * 4, &p);
    uint64_t buf1 = alloc(R_BUF, 2 * 256 * 4 * 2, &p);
-   uint64_t fbd = alloc(R_DESC, pan_size(framebuffer) +
-                                   2 * pan_size(render_target), &fb);
+   uint64_t fbd =
+      alloc(R_DESC, pan_size(framebuffer) + 2 * pan_size(render_target), &fb);
 
-   pan_section_pack(fb, framebuffer, parameters, cfg) {
+   pan_section_pack(fb, framebuffer, parameters, cfg)
+   {
       cfg.width = W;
       cfg.height = H;
       cfg.bound_max_x = W - 1;
@@ -76,15 +78,15 @@ build_frame(bool two_jobs)
    }
    uint8_t *rt = (uint8_t *)fb + pan_size(framebuffer);
    for (unsigned i = 0; i < 2; ++i, rt += pan_size(render_target)) {
-      pan_pack(rt, render_target, cfg) {
+      pan_pack(rt, render_target, cfg)
+      {
          cfg.internal_format = MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8;
          cfg.write_enable = true;
          cfg.writeback_format = MALI_COLOR_FORMAT_R8G8B8A8;
-         cfg.writeback_block_format =
-            i ? MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED
-              : MALI_BLOCK_FORMAT_LINEAR;
-         cfg.swizzle = i ? (2 | 1 << 3 | 0 << 6 | 3 << 9)
-                         : (0 | 1 << 3 | 2 << 6 | 3 << 9);
+         cfg.writeback_block_format = i ? MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED
+                                        : MALI_BLOCK_FORMAT_LINEAR;
+         cfg.swizzle =
+            i ? (2 | 1 << 3 | 0 << 6 | 3 << 9) : (0 | 1 << 3 | 2 << 6 | 3 << 9);
          cfg.rgb.base = i ? buf1 : buf0;
          cfg.rgb.row_stride_B = i ? 2 * 256 * 4 : W * 4;
          cfg.clear.color_0 = 0xff336699;
@@ -93,7 +95,8 @@ build_frame(bool two_jobs)
 
    uint64_t frag = alloc(R_JOBS, pan_size(fragment_job), &job);
    header(job, MALI_JOB_TYPE_FRAGMENT, two_jobs ? 2 : 1, 0);
-   pan_section_pack(job, fragment_job, payload, cfg) {
+   pan_section_pack(job, fragment_job, payload, cfg)
+   {
       cfg.bound_max_x = (W - 1) / 16;
       cfg.bound_max_y = (H - 1) / 16;
       cfg.framebuffer = fbd | MALI_FBD_TAG_IS_MFBD;
@@ -104,7 +107,8 @@ build_frame(bool two_jobs)
    uint64_t target = alloc(R_BUF, 8, &p);
    uint64_t wv = alloc(R_JOBS, pan_size(write_value_job), &job);
    header(job, MALI_JOB_TYPE_WRITE_VALUE, 1, frag);
-   pan_section_pack(job, write_value_job, payload, cfg) {
+   pan_section_pack(job, write_value_job, payload, cfg)
+   {
       cfg.address = target;
       cfg.type = MALI_WRITE_VALUE_TYPE_IMMEDIATE_32;
       cfg.immediate_value = 0x1234;
@@ -120,14 +124,18 @@ make_dump(bool two_jobs, struct pan_dump *out)
    for (unsigned i = 0; i < R_COUNT; ++i) {
       memset(mem[i], 0, REGION_B);
       used[i] = 0;
-      regions[i] = (struct pan_sim_region){
-         .gpu_va = region_va[i], .size_B = REGION_B, .cpu = mem[i],
-         .name = "test"};
+      regions[i] = (struct pan_sim_region){ .gpu_va = region_va[i],
+                                            .size_B = REGION_B,
+                                            .cpu = mem[i],
+                                            .name = "test" };
    }
-   struct pan_dump d = {
-      .gpu_id = 0x7212, .arch = 7, .chain_count = 1,
-      .chains = {build_frame(two_jobs)}, .maps = regions,
-      .map_count = R_COUNT, .zero_fill = true};
+   struct pan_dump d = { .gpu_id = 0x7212,
+                         .arch = 7,
+                         .chain_count = 1,
+                         .chains = { build_frame(two_jobs) },
+                         .maps = regions,
+                         .map_count = R_COUNT,
+                         .zero_fill = true };
    size_t size_B;
    uint8_t *bytes = pan_dump_serialize(&d, &size_B);
    char err[256];
@@ -168,8 +176,8 @@ check_png(const char *path, const uint8_t want[4])
    PAN_CHECK(w == W && h == H && png[24] == 8 && png[25] == 6,
              "%s: %ux%u, depth %u, colour type %u", path, w, h, png[24],
              png[25]);
-   size_t idat_len = (size_t)png[33] << 24 | png[34] << 16 | png[35] << 8 |
-                     png[36];
+   size_t idat_len =
+      (size_t)png[33] << 24 | png[34] << 16 | png[35] << 8 | png[36];
    uLongf raw_B = (uLongf)H * (1 + 4 * W);
    uint8_t *raw = malloc(raw_B);
    bool ok = !memcmp(png + 37, "IDAT", 4) && 41 + idat_len <= size_B &&
@@ -191,7 +199,7 @@ check_png(const char *path, const uint8_t want[4])
 static void
 test_replay(const char *dir)
 {
-   static const uint8_t rgba[4] = {0x99, 0x66, 0x33, 0xff};
+   static const uint8_t rgba[4] = { 0x99, 0x66, 0x33, 0xff };
    struct pan_dump d;
    char *report = NULL;
    size_t report_B = 0;
@@ -199,14 +207,15 @@ test_replay(const char *dir)
    if (!make_dump(false, &d))
       return;
    FILE *rep = open_memstream(&report, &report_B);
-   const struct pan_replay_opts o = {.dir = dir, .prefix = "clear",
-                                     .report = rep, .log = stdout};
+   const struct pan_replay_opts o = {
+      .dir = dir, .prefix = "clear", .report = rep, .log = stdout
+   };
    struct pan_replay_result r;
    int ret = pan_replay_dump(&d, &o, &r);
    fclose(rep);
    PAN_CHECK(ret == 0 && !r.faulted && r.jobs == 1,
-             "replay: ret %d, faulted %d, %u jobs: %s", ret, r.faulted,
-             r.jobs, r.err);
+             "replay: ret %d, faulted %d, %u jobs: %s", ret, r.faulted, r.jobs,
+             r.err);
    /* Two PNGs and the changed buffer region (jobs and descriptors: the
     * job header's status changed too). */
    PAN_CHECK(r.files == 4, "replay wrote %u files:\n%s", r.files, report);
@@ -238,8 +247,9 @@ test_replay(const char *dir)
    /* Stopping after the first job: the fragment job never runs. */
    if (!make_dump(true, &d))
       return;
-   const struct pan_replay_opts o1 = {.dir = dir, .prefix = "stop",
-                                      .log = stdout, .max_jobs = 1};
+   const struct pan_replay_opts o1 = {
+      .dir = dir, .prefix = "stop", .log = stdout, .max_jobs = 1
+   };
    ret = pan_replay_dump(&d, &o1, &r);
    PAN_CHECK(ret == 0 && r.jobs == 1, "max_jobs 1: ret %d, %u jobs", ret,
              r.jobs);
@@ -274,12 +284,11 @@ test_text(void)
 {
    /* A good one: two submits, zero runs, a short last line. */
    const char *good =
-      HDR BUF
-      "000000  01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 10 \n"
-      "000010  *\n"
-      "000040  AA BB \n\n"
-      "Buffer: x y gpu 10002000\n\n000000  *\n\n"
-      "Job Header (10000080):\n" BUF "000000  FF \n\n";
+      HDR BUF "000000  01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 10 \n"
+              "000010  *\n"
+              "000040  AA BB \n\n"
+              "Buffer: x y gpu 10002000\n\n000000  *\n\n"
+              "Job Header (10000080):\n" BUF "000000  FF \n\n";
    struct pan_dump *dumps;
    unsigned count;
    char err[256];
@@ -293,8 +302,8 @@ test_text(void)
       PAN_CHECK(d->chains[0] == 0x10000040 && dumps[1].chains[0] == 0x10000080,
                 "chain addresses");
       PAN_CHECK(d->maps[0].gpu_va == 0x10000000 && d->maps[0].size_B == 4096 &&
-                   m[0] == 1 && m[15] == 0x10 && m[16] == 0 && m[0x40] == 0xaa &&
-                   m[0x41] == 0xbb && m[0x42] == 0,
+                   m[0] == 1 && m[15] == 0x10 && m[16] == 0 &&
+                   m[0x40] == 0xaa && m[0x41] == 0xbb && m[0x42] == 0,
                 "the first buffer's bytes");
       PAN_CHECK(!strcmp(d->maps[1].name, "x y") &&
                    d->maps[1].gpu_va == 0x10002000,
@@ -310,16 +319,16 @@ test_text(void)
    expect_text_error("hello\nworld\n", "t.dump:3: no job chain trace");
    expect_text_error(BUF "000000  00 \n", "t.dump:1: buffer dump before");
    expect_text_error("Job Header (zz):\n", "t.dump:1: expected \"Job Header");
-   expect_text_error(HDR "Buffer: nogpu 1000\n", "t.dump:3: expected \"Buffer:");
+   expect_text_error(HDR "Buffer: nogpu 1000\n",
+                     "t.dump:3: expected \"Buffer:");
    expect_text_error(HDR BUF "000000  0G \n", "t.dump:5: malformed byte");
    expect_text_error(HDR BUF "000000  00 11\n000010  22 \n",
                      "t.dump:6: hexdump line after a short line");
    expect_text_error(HDR BUF "000000  00 01 02 03 04 05 06 07 08 09 0A 0B 0C "
-                              "0D 0E 0F \n000020  00 \n",
+                             "0D 0E 0F \n000020  00 \n",
                      "t.dump:6: hexdump offset 0x20 where 0x10");
    expect_text_error(HDR BUF "garbage line\n", "t.dump:5: expected a hexdump");
-   expect_text_error(HDR BUF "000000  00 \n\n" BUF "000000  00 \n",
-                     "overlaps");
+   expect_text_error(HDR BUF "000000  00 \n\n" BUF "000000  00 \n", "overlaps");
    expect_text_error(HDR "  trace only\n", "has no buffer dump");
    expect_text_error(HDR BUF "000000  *\nFFFFFFFFFF0  00 \n", "too large");
    expect_text_error(HDR BUF "\n\n", "has no bytes");
