@@ -18,6 +18,7 @@
  */
 
 #include <assert.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include "pipe/p_screen.h"
 #include "pipe/p_state.h"
 #include "util/u_inlines.h"
+#include "util/u_math.h"
 
 #include "pan_test_screen.h"
 
@@ -752,6 +754,253 @@ test_indexed_quad(bool restart)
    scene_end(&sc);
 }
 
+/* ------------------------------------------------------------------ */
+/* Textures                                                            */
+/* ------------------------------------------------------------------ */
+
+#define TEX_W 4
+#define TEX_H 4
+
+/* Texel (x, y) of the test texture: every texel different. */
+static void
+texel(unsigned x, unsigned y, uint8_t out[4])
+{
+   out[0] = 40 + 60 * x;
+   out[1] = 30 + 50 * y;
+   out[2] = 200 - 16 * (x + TEX_W * y);
+   out[3] = 255 - 10 * x;
+}
+
+/* DATA0 = texture 0 through sampler 0 at VAR0.xy (implicit LOD). */
+static void *
+texture_fs(void)
+{
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "textured");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_ssa_def *uv = nir_channels(&b, nir_load_var(&b, in), 0x3);
+
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 1);
+   tex->op = nir_texop_tex;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->dest_type = nir_type_float32;
+   tex->coord_components = 2;
+   tex->texture_index = 0;
+   tex->sampler_index = 0;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(uv);
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   BITSET_SET(b.shader->info.samplers_used, 0);
+
+   nir_store_var(&b, out, &tex->dest.ssa, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+static struct pipe_resource *
+test_texture(void)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = TEX_W,
+      .height0 = TEX_H,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW,
+   };
+   uint8_t data[TEX_H][TEX_W][4];
+   for (unsigned y = 0; y < TEX_H; ++y)
+      for (unsigned x = 0; x < TEX_W; ++x)
+         texel(x, y, data[y][x]);
+   struct pipe_resource *r = screen->resource_create(screen, &templ);
+   struct pipe_box box = { .width = TEX_W, .height = TEX_H, .depth = 1 };
+   ctx->texture_subdata(ctx, r, 0, PIPE_MAP_WRITE, &box, data,
+                        TEX_W * 4, sizeof(data));
+   return r;
+}
+
+/* Nearest texel of coordinate u in [0, 1) or, with repeat, anywhere. */
+static unsigned
+nearest(double u, unsigned size)
+{
+   double f = u - floor(u);
+   return MIN2((unsigned)(f * size), size - 1);
+}
+
+/* A quad over the whole target sampling the texture: texture
+ * coordinates from lo to hi across it, a nearest sampler with the wrap
+ * mode given and a view swizzle; every pixel against the texel the C
+ * reference picks at its centre.  The sampler and view objects are
+ * rebound for a second draw (in another pass) to check the descriptor
+ * cache follows the bindings.
+ */
+static void
+test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
+                   const unsigned char swizzle[4])
+{
+   const struct vtx quad[4] = {
+      { 0, 0, { lo, lo, 0, 0 } },
+      { W * 16, 0, { hi, lo, 0, 0 } },
+      { 0, H * 16, { lo, hi, 0, 0 } },
+      { W * 16, H * 16, { hi, hi, 0, 0 } },
+   };
+   struct scene sc = { make_target(), bind_fixed_state() };
+   sc.vs = pass_through_vs();
+   sc.fs = texture_fs();
+   CHECK(sc.fs, "%s: the fragment shader was not created", what);
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   sc.vb = vertex_buffer(quad, 4);
+
+   struct pipe_resource *tex = test_texture();
+   struct pipe_sampler_view vt = {
+      .format = tex->format,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = swizzle[0],
+      .swizzle_g = swizzle[1],
+      .swizzle_b = swizzle[2],
+      .swizzle_a = swizzle[3],
+      .u.tex = { .first_level = 0, .last_level = 0 },
+   };
+   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
+   struct pipe_sampler_state st = {
+      .wrap_s = wrap,
+      .wrap_t = wrap,
+      .wrap_r = wrap,
+      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+      .max_lod = 0,
+   };
+   void *smp = ctx->create_sampler_state(ctx, &st);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLE_STRIP,
+      .instance_count = 1,
+      .max_index = 3,
+   };
+   for (unsigned round = 0; round < 2; ++round) {
+      char *trace = clear_draw(&info, 4, 1);
+      CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
+            decoder_errors(trace));
+      CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u draws submitted",
+            what, jobs(trace, "malloc_vertex"));
+      if (show_trace)
+         fprintf(stderr, "%s trace:\n%s\n", what, trace);
+      free(trace);
+      if (check_pixels) {
+         static uint8_t got[H][W][4];
+         unsigned bad = 0, bx = 0, by = 0;
+         read_target(&sc.t, got);
+         for (unsigned y = 0; y < H; ++y) {
+            for (unsigned x = 0; x < W; ++x) {
+               double u = lo + (hi - lo) * (x + 0.5) / W;
+               double v = lo + (hi - lo) * (y + 0.5) / H;
+               uint8_t t[4], want[4];
+               texel(nearest(u, TEX_W), nearest(v, TEX_H), t);
+               for (unsigned c = 0; c < 4; ++c) {
+                  unsigned s = swizzle[c];
+                  want[c] = s <= PIPE_SWIZZLE_W ? t[s]
+                            : s == PIPE_SWIZZLE_1 ? 255 : 0;
+               }
+               if (memcmp(want, got[y][x], 4) && !bad++) {
+                  bx = x;
+                  by = y;
+               }
+            }
+         }
+         CHECK(!bad, "%s (round %u): %u of %u pixels wrong; first (%u, %u) "
+               "= %u %u %u %u", what, round, bad, W * H, bx, by,
+               got[by][bx][0], got[by][bx][1], got[by][bx][2],
+               got[by][bx][3]);
+      }
+      /* Unbind and bind again: the tables must be rebuilt. */
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+      ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false,
+                             &view);
+   }
+
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+   void *none = NULL;
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &none);
+   ctx->delete_sampler_state(ctx, smp);
+   pipe_sampler_view_reference(&view, NULL);
+   pipe_resource_reference(&tex, NULL);
+   scene_end(&sc);
+}
+
+/* A view whose format the texture unit cannot sample drops the draw with
+ * a message instead of sampling a null descriptor.
+ */
+static void
+test_unsampled_view(void)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_R8G8B8A8_USCALED,
+      .width0 = TEX_W,
+      .height0 = TEX_H,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW,
+   };
+   const struct vtx quad[4] = {
+      { 0, 0, { 0 } }, { W * 16, 0, { 0 } },
+      { 0, H * 16, { 0 } }, { W * 16, H * 16, { 0 } },
+   };
+   struct scene sc = { make_target(), bind_fixed_state() };
+   sc.vs = pass_through_vs();
+   sc.fs = texture_fs();
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   sc.vb = vertex_buffer(quad, 4);
+   struct pipe_resource *tex = screen->resource_create(screen, &templ);
+   struct pipe_sampler_view vt = {
+      .format = templ.format,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = PIPE_SWIZZLE_X,
+      .swizzle_g = PIPE_SWIZZLE_Y,
+      .swizzle_b = PIPE_SWIZZLE_Z,
+      .swizzle_a = PIPE_SWIZZLE_W,
+   };
+   struct pipe_sampler_view *view =
+      tex ? ctx->create_sampler_view(ctx, tex, &vt) : NULL;
+   struct pipe_sampler_state st = { .min_mip_filter = PIPE_TEX_MIPFILTER_NONE };
+   void *smp = ctx->create_sampler_state(ctx, &st);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+   pan_test_debug_msg[0] = 0;
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLE_STRIP,
+      .instance_count = 1,
+      .max_index = 3,
+   };
+   char *trace = clear_draw(&info, 4, 1);
+   CHECK(jobs(trace, "malloc_vertex") == 0,
+         "unsampled view: %u draws submitted, want none",
+         jobs(trace, "malloc_vertex"));
+   CHECK(strstr(pan_test_debug_msg, "cannot be sampled"),
+         "unsampled view: message \"%s\"", pan_test_debug_msg);
+   free(trace);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+   void *none = NULL;
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &none);
+   ctx->delete_sampler_state(ctx, smp);
+   pipe_sampler_view_reference(&view, NULL);
+   pipe_resource_reference(&tex, NULL);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -771,5 +1020,15 @@ main(int argc, char **argv)
    test_triangle(false, 2);
    test_indexed_quad(false);
    test_indexed_quad(true);
+
+   static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
+                                              PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   static const unsigned char bgr1[4] = { PIPE_SWIZZLE_Z, PIPE_SWIZZLE_Y,
+                                          PIPE_SWIZZLE_X, PIPE_SWIZZLE_1 };
+   test_textured_quad("textured quad", 0.0f, 1.0f,
+                      PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
+   test_textured_quad("textured quad, repeat and swizzle", -1.0f, 2.0f,
+                      PIPE_TEX_WRAP_REPEAT, bgr1);
+   test_unsampled_view();
    return pan_test_close(screen, ctx);
 }
