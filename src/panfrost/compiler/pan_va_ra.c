@@ -257,9 +257,18 @@ find_groups(struct ra_ctx *c, bool strict)
    }
 }
 
+/* First fit, or with pairs_first a scalar takes the free half of a
+ * pair before breaking a whole pair, keeping those for the vectors
+ * (which need aligned runs): each packs some programs tighter. */
 static int
-find_regs(uint64_t used, unsigned n)
+find_regs(uint64_t used, unsigned n, bool pairs_first)
 {
+   if (n == 1 && pairs_first) {
+      for (unsigned r = 0; r < PAN_VA_NR_REGS; ++r) {
+         if (!(used & BITFIELD64_BIT(r)) && (used & BITFIELD64_BIT(r ^ 1)))
+            return r;
+      }
+   }
    unsigned align = n > 1 ? 2 : 1;
    for (unsigned r = 0; r + n <= PAN_VA_NR_REGS; r += align) {
       uint64_t mask = ((1ull << n) - 1) << r;
@@ -315,7 +324,7 @@ struct ra_failure {
  * mem_ctx) and writes the message to err.
  */
 static uint8_t *
-try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs,
+try_alloc(pan_ir_shader *s, bool strict, bool pairs_first, unsigned max_regs,
           struct ra_failure *fail, void *mem_ctx, char *err, size_t err_size)
 {
    unsigned n = s->ssa_alloc;
@@ -375,7 +384,7 @@ try_alloc(pan_ir_shader *s, bool strict, unsigned max_regs,
             used |= BITFIELD64_MASK(c.comps[u]) << regs[u];
          a++;
       }
-      int r = find_regs(used | blend_clobbers(&c, v), c.comps[v]);
+      int r = find_regs(used | blend_clobbers(&c, v), c.comps[v], pairs_first);
       if (r < 0) {
          unsigned *victim = &fail->victim;
          *victim = c.no_spill[v] ? ~0u : v;
@@ -456,8 +465,9 @@ undo_splits(pan_ir_shader *s, unsigned base)
 /*
  * One allocation within max_regs, coalescing every collect member first
  * (fewest moves), then only the members that end at their collect (fewer
- * registers).  On failure, splits a live vector if one can be (a move
- * per word read alone frees the others), else gives the value to spill
+ * registers); each with first fit, then with scalars in half-used pairs.
+ * On failure, splits a live vector if one can be (a move per word read
+ * alone frees the others), else gives the value to spill
  * (~0 when none can be).
  */
 static uint8_t *
@@ -466,9 +476,10 @@ alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool *split,
 {
    struct ra_failure fail;
    void *tmp = ralloc_context(NULL);
-   uint8_t *regs = try_alloc(s, false, max_regs, &fail, tmp, err, err_size);
-   if (!regs)
-      regs = try_alloc(s, true, max_regs, &fail, tmp, err, err_size);
+   uint8_t *regs = NULL;
+   for (unsigned i = 0; i < 4 && !regs; ++i) {
+      regs = try_alloc(s, i >= 2, i & 1, max_regs, &fail, tmp, err, err_size);
+   }
    *split = false;
    if (!regs) {
       for (unsigned i = 0; i < fail.nr_vectors && !*split; ++i)
