@@ -121,6 +121,28 @@ pan_replay_run_space(unsigned arch, const struct pan_sim_space *space,
    return ret || r->write_errors ? -1 : 0;
 }
 
+/* The 4 KiB pages of a mapping from the first to the last that changed;
+ * false when none did. */
+static bool
+changed_pages(const uint8_t *before, const uint8_t *after, uint64_t size_B,
+              uint64_t *first, uint64_t *end)
+{
+   const uint64_t page = 4096;
+   uint64_t lo = 0, hi = size_B;
+
+   while (lo < size_B && before[lo] == after[lo])
+      ++lo;
+   if (lo == size_B)
+      return false;
+   while (hi > lo && before[hi - 1] == after[hi - 1])
+      --hi;
+   *first = lo & ~(page - 1);
+   *end = (hi + page - 1) & ~(page - 1);
+   if (*end > size_B)
+      *end = size_B;
+   return true;
+}
+
 int
 pan_replay_dump(struct pan_dump *dump, const struct pan_replay_opts *o,
                 struct pan_replay_result *r)
@@ -156,12 +178,15 @@ pan_replay_dump(struct pan_dump *dump, const struct pan_replay_opts *o,
 
    for (unsigned i = 0; i < dump->map_count; ++i) {
       const struct pan_sim_region *m = &dump->maps[i];
-      if (before[i] && memcmp(before[i], m->cpu, m->size_B)) {
+      uint64_t first, end;
+      if (before[i] && changed_pages(before[i], m->cpu, m->size_B, &first,
+                                     &end)) {
          char path[4096], err[512];
          snprintf(path, sizeof(path), "%s/%s-buf-%016" PRIx64 ".bin", o->dir,
-                  o->prefix, m->gpu_va);
+                  o->prefix, m->gpu_va + first);
          wrote(&rp, path,
-               pan_dump_write_bytes(path, m->cpu, m->size_B, err, sizeof(err)),
+               pan_dump_write_bytes(path, (const uint8_t *)m->cpu + first,
+                                    end - first, err, sizeof(err)),
                err);
       }
       free(before[i]);

@@ -14,7 +14,9 @@
  *    P-fragK-rtM.bin      any other colour target: its texels as stored
  *    P-fragK-zs.bin       the depth/stencil buffer's texels
  *    P-fragK-s.bin        the separate stencil buffer's texels
- *    P-buf-ADDR.bin       (dumps only) a mapping the chain changed
+ *    P-buf-ADDR.bin       (dumps only) the pages of a mapping from the
+ *                         first to the last the chains changed, ADDR the
+ *                         first one's GPU address
  * Layered (multisampled) images get "-lN" before the extension for layers
  * past the first. Texels are the frame rectangle's, rows top down.
  */
