@@ -180,6 +180,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
         pan_va_legalize(s, fold,
                         nir->info.stage == MESA_SHADER_COMPUTE ? NULL : out),
         "va_legalize");
+   PASS(s, pan_ir_opt_sink(s), "opt_sink");
 
    struct pan_va_spill_stats spill;
    uint8_t *regs =

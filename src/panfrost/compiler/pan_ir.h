@@ -237,6 +237,7 @@ bool pan_ir_opt_dce(pan_ir_shader *s);
 bool pan_ir_opt_copy_prop(pan_ir_shader *s);
 bool pan_ir_opt_collect(pan_ir_shader *s);
 bool pan_ir_opt_cse(pan_ir_shader *s);
+bool pan_ir_opt_sink(pan_ir_shader *s);
 void pan_ir_lower_phis(pan_ir_shader *s);
 
 #ifdef __cplusplus

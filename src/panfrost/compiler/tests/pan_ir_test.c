@@ -270,6 +270,80 @@ test_cse(void)
    ralloc_free(s);
 }
 
+/* An attribute load reading only preloads moves down to its first
+ * reader; one read first in a later block, or reading a computed value,
+ * stays. */
+static void
+test_sink(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_block *b0 = pan_ir_block_create(s), *b1 = pan_ir_block_create(s);
+   pan_ir_block_add_succ(b0, b1);
+   pan_ir_builder b = pan_ir_builder_at_end(s, b0);
+   pan_ir_index vid = pan_ir_preload(&b, 60);
+   pan_ir_index iid = pan_ir_preload(&b, 61);
+   pan_ir_index a = pan_ir_ld_attr(&b, 4, PAN_IR_TYPE_F32, 0, vid, iid);
+   pan_ir_index late = pan_ir_ld_attr(&b, 1, PAN_IR_TYPE_F32, 1, vid, iid);
+   pan_ir_index t = pan_ir_iadd(&b, vid, pan_ir_imm(1));
+   pan_ir_index c = pan_ir_ld_attr(&b, 1, PAN_IR_TYPE_F32, 2, t, iid);
+   pan_ir_index x = pan_ir_fadd(&b, t, c);
+   pan_ir_index y = pan_ir_fadd(&b, x, pan_ir_word(a, 2));
+   b = pan_ir_builder_at_end(s, b1);
+   pan_ir_index z = pan_ir_fadd(&b, y, late);
+   pan_ir_store_global(&b, 0, z,
+                       pan_ir_collect(&b, 2, (pan_ir_index[]){ z, z }));
+
+   PAN_EXPECT(pan_ir_opt_sink(s));
+   expect_valid(s, "after sink");
+   expect_ir(s,
+             "block0 -> block1:\n"
+             "   %0 = preload imm:0x3c\n"
+             "   %1 = preload imm:0x3d\n"
+             "   %3 = ld_attr.f32 %0, %1, imm:0x1\n"
+             "   %4 = iadd %0, #0x1\n"
+             "   %5 = ld_attr.f32 %4, %1, imm:0x2\n"
+             "   %6 = fadd %4, %5\n"
+             "   %2:4 = ld_attr.f32 %0, %1, imm:0x0\n"
+             "   %7 = fadd %6, %2.2\n"
+             "block1 (preds block0):\n"
+             "   %8 = fadd %7, %3\n"
+             "   %9:2 = collect %8, %8\n"
+             "   store_global %8, %9:2, imm:0x0\n",
+             "after sink");
+   PAN_EXPECT(!pan_ir_opt_sink(s));
+   ralloc_free(s);
+}
+
+/* Two loads read first by the same instruction gather in front of it
+ * once (they used to trade places forever). */
+static void
+test_sink_together(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index vid = pan_ir_preload(&b, 60);
+   pan_ir_index p = pan_ir_ld_attr(&b, 1, PAN_IR_TYPE_F32, 0, vid, vid);
+   pan_ir_index q = pan_ir_ld_attr(&b, 1, PAN_IR_TYPE_F32, 1, vid, vid);
+   pan_ir_index t = pan_ir_iadd(&b, vid, vid);
+   pan_ir_index x = pan_ir_fadd(&b, p, q);
+   pan_ir_store_global(&b, 0, x,
+                       pan_ir_collect(&b, 2, (pan_ir_index[]){ t, t }));
+
+   PAN_EXPECT(pan_ir_opt_sink(s));
+   expect_ir(s,
+             "block0:\n"
+             "   %0 = preload imm:0x3c\n"
+             "   %3 = iadd %0, %0\n"
+             "   %2 = ld_attr.f32 %0, %0, imm:0x1\n"
+             "   %1 = ld_attr.f32 %0, %0, imm:0x0\n"
+             "   %4 = fadd %1, %2\n"
+             "   %5:2 = collect %3, %3\n"
+             "   store_global %4, %5:2, imm:0x0\n",
+             "after sink");
+   PAN_EXPECT(!pan_ir_opt_sink(s));
+   ralloc_free(s);
+}
+
 /* An if/else join whose predecessors lead only to it: the phi is written
  * in both arms and read in place, no copy at the join. */
 static void
@@ -328,5 +402,7 @@ main(void)
    PAN_RUN_CASE(test_lower_phis);
    PAN_RUN_CASE(test_lower_phis_in_place);
    PAN_RUN_CASE(test_cse);
+   PAN_RUN_CASE(test_sink);
+   PAN_RUN_CASE(test_sink_together);
    return pan_test_summary("pan_ir");
 }
