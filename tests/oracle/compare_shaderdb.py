@@ -17,7 +17,11 @@ stage too), and the reasons ours refuses, most frequent first.
 
 With --floor N the run fails when ours compiles fewer than N programs,
 with --max-spilling N when more than N of our shaders spill to
-thread-local storage (the spills:fills of their lines); any crash or time-out of our compiler always fails it (the meson test).
+thread-local storage (the spills:fills of their lines).  With --stock,
+--max-inst-ratio and --max-cycle-ratio bound our totals on the common set
+against stock's and --max-fewer-threads the shaders running fewer threads
+than stock's (G57).  Any crash or time-out of our compiler always fails
+it (the meson test).
 """
 
 import argparse
@@ -137,6 +141,14 @@ def main():
                     help='fail below this many programs compiled by ours')
     ap.add_argument('--max-spilling', type=int, default=None,
                     help='fail when more of our shaders than this spill')
+    ap.add_argument('--max-inst-ratio', type=float, default=None,
+                    help='with --stock: fail when our instructions on the '
+                    'common set exceed this times stock\'s')
+    ap.add_argument('--max-cycle-ratio', type=float, default=None,
+                    help='with --stock (G57): the same for the cycles')
+    ap.add_argument('--max-fewer-threads', type=int, default=None,
+                    help='with --stock (G57): fail when more of our shaders '
+                    'than this run fewer threads than stock\'s')
     ap.add_argument('--top', type=int, default=15)
     ap.add_argument('--per-program', action='store_true',
                     help='list ours / stock instructions of each common '
@@ -145,6 +157,11 @@ def main():
     ap.add_argument('--gpu', choices=sorted(GPUS), default='G57')
     ap.add_argument('corpus', nargs='+')
     args = ap.parse_args()
+
+    if not args.stock and (args.max_inst_ratio or args.max_cycle_ratio or
+                           args.max_fewer_threads is not None):
+        ap.error('the --max-*-ratio and --max-fewer-threads limits need '
+                 '--stock')
 
     files = collect(args.corpus)[::args.sample]
     results = []
@@ -166,6 +183,7 @@ def main():
     print(f'compiled by ours ({args.gpu}):  {len(ours_ok)}')
     spilling = sum(r[5] for r in results)
     print(f'shaders of ours that spill: {spilling}')
+    limits = []  # (what, ours, bound) broken
     if args.stock:
         print(f'compiled by stock ({args.gpu}): {len(stock_ok)}')
         print(f'compiled by both:        {len(both)}')
@@ -184,6 +202,9 @@ def main():
         for st in sorted(per):
             o, s = per[st]
             print(f'  {st:24} ours {o:7}  stock {s:7}')
+        if args.max_inst_ratio and ts and to > args.max_inst_ratio * ts:
+            limits.append(('instruction ratio', f'{to / ts:.4f}',
+                           args.max_inst_ratio))
         if args.gpu == 'G57':
             # Valhall: the cycle estimates, and the shaders that run fewer
             # threads than stock's (more than 32 registers).
@@ -194,6 +215,13 @@ def main():
             print(f'cycles on the common set: ours {co:.1f}, stock {cs:.1f}'
                   + (f' ({100.0 * (co - cs) / cs:+.1f}%)' if cs else ''))
             print(f'shaders of ours with fewer threads than stock: {fewer}')
+            if args.max_cycle_ratio and cs and co > args.max_cycle_ratio * cs:
+                limits.append(('cycle ratio', f'{co / cs:.4f}',
+                               args.max_cycle_ratio))
+            if (args.max_fewer_threads is not None and
+                    fewer > args.max_fewer_threads):
+                limits.append(('shaders with fewer threads', fewer,
+                               args.max_fewer_threads))
         if args.gpu == 'G52':
             for name, (o, s) in zip(('tuples', 'clauses'), shape):
                 print(f'{name} on the common set: ours {o}, stock {s}'
@@ -225,7 +253,9 @@ def main():
         print(f'FAIL: {spilling} shaders spill, above the ceiling of '
               f'{args.max_spilling}')
         return 1
-    return 0
+    for what, ours, bound in limits:
+        print(f'FAIL: {what} {ours}, above the ceiling of {bound}')
+    return 1 if limits else 0
 
 
 if __name__ == '__main__':
