@@ -47,6 +47,10 @@ struct pan_sim_image_ops {
    bool (*load)(void *user, unsigned table, unsigned index,
                 const uint32_t coord[3], enum pan_sim_regfmt regfmt,
                 unsigned comps, uint32_t out[4], char *err);
+   /* Converting store (ST_CVT) of comps register values to addr as the
+    * conversion word says; NULL: stores fault. */
+   bool (*store)(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
+                 const uint32_t in[4], char *err);
 };
 
 #ifdef __cplusplus

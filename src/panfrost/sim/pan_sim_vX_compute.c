@@ -61,6 +61,7 @@
 
 #include "pan_genxml.h"
 #include "pan_sim_arch.h"
+#include "pan_sim_vX_gfx.h"
 #include "pan_sim_vX_img.h"
 #include "pan_sim_vX_texture.h"
 
@@ -362,7 +363,20 @@ struct compute_run {
    struct pan_sim_image_env img;
    struct pan_sim_tex_ops tex;
    struct pan_sim_image_ops img_ops;
+#if PAN_ARCH < 9
+   struct pan_sim_bi_gfx gfx; /* Bifrost's ST_CVT is a graphics message */
+#endif
 };
+
+/* Image stores: ST_CVT through an address from LEA_ATTR_TEX/LEA_TEX. */
+static bool
+image_store(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
+            const uint32_t in[4], char *err)
+{
+   const struct pan_sim_image_env *img = user;
+   return PAN_GENX(sim_gfx_st_cvt)(img->tex.space, addr, conversion, comps, in,
+                                   err);
+}
 
 /* Registers r55..r62 of one lane (see the top of the file). */
 static void
@@ -468,6 +482,7 @@ resume_warp(struct compute_run *run, unsigned i)
       /* One workgroup runs at a time: its threads number from 0. */
       .tls_thread = run->warp_index * WARP_LANES,
       .lanes = WARP_LANES,
+      .gfx = &run->gfx,
       .tex = &run->tex,
       .image = &run->img_ops,
    };
@@ -647,6 +662,10 @@ PAN_GENX(sim_exec_compute)(struct pan_sim_ctx *ctx, uint64_t job_va)
 #endif
    run.tex = (struct pan_sim_tex_ops){ &run.img.tex, PAN_GENX(sim_tex_run) };
    PAN_GENX(sim_image_ops)(&run.img, &run.img_ops);
+   run.img_ops.store = image_store;
+#if PAN_ARCH < 9
+   run.gfx = (struct pan_sim_bi_gfx){ .user = &run.img, .st_cvt = image_store };
+#endif
    run.mem.wls_va = d.wls_base;
    run.mem.wls_window = d.wls_window;
    run.mem.shared_size = d.wls_size;

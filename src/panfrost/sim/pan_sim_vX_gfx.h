@@ -69,6 +69,13 @@ bool PAN_GENX(sim_gfx_format)(uint32_t word, const char *kind, unsigned index,
                               struct pan_sim_mem_format *fmt, char *err);
 extern const gfx_mem_ops_t PAN_GENX(sim_gfx_mem_ops);
 
+/* ST_CVT: comps register values to addr as the internal_conversion word
+ * says (varyings, image texels); a constant memory format drops the
+ * store.  False with err set. */
+bool PAN_GENX(sim_gfx_st_cvt)(const struct pan_sim_space *space,
+                              uint64_t addr, uint32_t conversion,
+                              unsigned comps, const uint32_t in[4], char *err);
+
 #if PAN_ARCH <= 7
 /* Element `elem` of attribute `index` of a table (attributes or varyings
  * and their buffers): its address and format.  elem_of: the element

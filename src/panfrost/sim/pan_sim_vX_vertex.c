@@ -182,6 +182,49 @@ PAN_GENX(sim_gfx_format)(uint32_t word, const char *kind, unsigned index,
    return true;
 }
 
+static bool
+is_constant_format(uint32_t word)
+{
+   pan_unpack(&word, pixel_format, pf);
+   const char *name = PAN_GENX(format_name)(pf.format);
+   return name && !strcmp(name, "constant");
+}
+
+bool
+PAN_GENX(sim_gfx_st_cvt)(const struct pan_sim_space *space, uint64_t addr,
+                         uint32_t conversion, unsigned comps,
+                         const uint32_t in[4], char *err)
+{
+   struct pan_sim_mem_format f;
+   struct pan_sim_access acc;
+
+   pan_unpack(&conversion, internal_conversion, conv);
+   uint32_t word = conv.memory_format;
+   if (is_constant_format(word))
+      return true; /* an output nothing reads (constant_varying) */
+   pan_unpack(&word, pixel_format, pf);
+   const char *name = PAN_GENX(format_name)(pf.format);
+   if (!pan_sim_mem_format_parse(name, &f) || conv.raw ||
+       conv.register_format > MALI_REGISTER_FILE_FORMAT_U16) {
+      snprintf(err, GFX_ERR_LEN,
+               "store conversion 0x%08x (format %s, register format %u%s) "
+               "is not modelled",
+               conversion, name ? name : "undefined",
+               (unsigned)conv.register_format, conv.raw ? ", raw" : "");
+      return false;
+   }
+   unsigned n = comps < f.comps ? comps : f.comps;
+   void *dst =
+      pan_sim_write(space, addr, n * f.bits / 8, 0, "converting store", &acc);
+   if (!dst) {
+      snprintf(err, GFX_ERR_LEN, "%s", acc.message);
+      return false;
+   }
+   pan_sim_regs_to_mem(&f, (enum pan_sim_regfmt)conv.register_format, n, in,
+                       dst);
+   return true;
+}
+
 #if PAN_ARCH <= 7
 bool
 PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
@@ -304,14 +347,6 @@ ref_for(const struct vs_run *r, bool varying, uint32_t vertex,
 }
 
 static bool
-is_constant_format(uint32_t word)
-{
-   pan_unpack(&word, pixel_format, pf);
-   const char *name = PAN_GENX(format_name)(pf.format);
-   return name && !strcmp(name, "constant");
-}
-
-static bool
 vs_ld_attr(void *user, unsigned index, uint32_t vertex, uint32_t instance,
            enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4],
            char *err)
@@ -407,34 +442,8 @@ vs_st_cvt(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
           const uint32_t in[4], char *err)
 {
    struct vs_run *r = user;
-   struct pan_sim_mem_format f;
-   struct pan_sim_access acc;
-
-   pan_unpack(&conversion, internal_conversion, conv);
-   uint32_t word = conv.memory_format;
-   if (is_constant_format(word))
-      return true; /* an output nothing reads (constant_varying) */
-   pan_unpack(&word, pixel_format, pf);
-   const char *name = PAN_GENX(format_name)(pf.format);
-   if (!pan_sim_mem_format_parse(name, &f) || conv.raw ||
-       conv.register_format > MALI_REGISTER_FILE_FORMAT_U16) {
-      snprintf(err, GFX_ERR_LEN,
-               "store conversion 0x%08x (format %s, register format %u%s) "
-               "is not modelled",
-               conversion, name ? name : "undefined",
-               (unsigned)conv.register_format, conv.raw ? ", raw" : "");
-      return false;
-   }
-   unsigned n = comps < f.comps ? comps : f.comps;
-   void *dst =
-      pan_sim_write(r->ctx->space, addr, n * f.bits / 8, 0, "varying", &acc);
-   if (!dst) {
-      snprintf(err, GFX_ERR_LEN, "%s", acc.message);
-      return false;
-   }
-   pan_sim_regs_to_mem(&f, (enum pan_sim_regfmt)conv.register_format, n, in,
-                       dst);
-   return true;
+   return PAN_GENX(sim_gfx_st_cvt)(r->ctx->space, addr, conversion, comps, in,
+                                   err);
 }
 
 /* Vertices and instances from the invocation word (see the top). */

@@ -62,8 +62,8 @@ struct pan_sim_bi_config {
    uint32_t tls_thread; /* thread index of lane 0 */
    unsigned lanes;  /* warp width, 1..16; 0: PAN_SIM_BI_LANES_G52 */
    uint64_t budget; /* tuples; 0: PAN_SIM_BI_DEFAULT_BUDGET */
-   /* Descriptor work of graphics messages (pan_sim_bi_gfx.h); NULL in
-    * compute jobs. */
+   /* Descriptor work of graphics messages (pan_sim_bi_gfx.h); compute
+    * jobs only give st_cvt (image stores). */
    const struct pan_sim_bi_gfx *gfx;
    /* Texture messages (pan_sim_texture.h); NULL: they fault. */
    const struct pan_sim_tex_ops *tex;

@@ -81,4 +81,23 @@ img_fake_load(void *user, unsigned table, unsigned index,
    return true;
 }
 
+/* A converting store: the conversion word must be the one the address
+ * came with; one 32-bit texel inside the image is written. */
+static bool
+img_fake_store(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
+               const uint32_t in[4], char *err)
+{
+   struct img_fake *f = user;
+   uint64_t base = f->mem_va + f->offset;
+   if ((conversion & 0xffff0000u) != IMG_FAKE_CONVERSION || comps != 1 ||
+       addr < base || addr + 4 > base + 64 || addr % 4) {
+      snprintf(err, PAN_SIM_IMAGE_ERR_LEN,
+               "store of %u values at 0x%llx with conversion 0x%x", comps,
+               (unsigned long long)addr, conversion);
+      return false;
+   }
+   memcpy(f->mem + (addr - f->mem_va), &in[0], 4);
+   return true;
+}
+
 #endif

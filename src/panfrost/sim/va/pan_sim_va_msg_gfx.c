@@ -19,8 +19,9 @@
  *                  it then branches `target` instructions past the next
  * Everything needing descriptors goes through the executor's callbacks
  * (pan_sim_va_gfx.h); without them (compute jobs) these fault.  The
- * table-based LD_VAR forms, LEA_ATTR, ST_CVT, LD_TILE/ST_TILE and ZS_EMIT
- * are refused by name.
+ * table-based LD_VAR forms, LEA_ATTR, LD_TILE/ST_TILE and ZS_EMIT are
+ * refused by name; ST_CVT and the image messages are
+ * pan_sim_va_msg_image.c's.
  */
 
 #include <stdio.h>

@@ -4,12 +4,13 @@
  *
  * Image messages of the Bifrost interpreter, in the forms the stock
  * compiler emits, against a stand-in for the executor's descriptors: the
- * address (DTSEL_IMM + LEA_ATTR_TEX), exchanges through it (AXCHG stores,
- * ACMPXCHG stores where the comparand matches), then a load
- * (LD_ATTR_TEX) seeing the stored values; and the faults of bad indices,
- * coordinates and tables.
+ * address (DTSEL_IMM + LEA_ATTR_TEX), a converting store through it
+ * (ST_CVT), exchanges (AXCHG stores, ACMPXCHG stores where the comparand
+ * matches), then a load (LD_ATTR_TEX) seeing the stored values; and the
+ * faults of bad indices, coordinates and tables.
  */
 
+#include "pan_sim_bi_gfx.h"
 #include "pan_sim_bi_test_run.h"
 #include "sim/tests/pan_sim_img_fake.h"
 
@@ -19,6 +20,8 @@ static const char prog[] =
    "clause flow=nbtb sr=4\n"
    "    dtsel_imm.table=attribute_1 t0, r0 | lea_attr_tex t1, t, r1, r2 | "
    "p0=r0 p1=r1 p2=r2\n"
+   "clause flow=nbtb sr=20\n"
+   "    nop t0 | st_cvt t1, r4, r5, r6 | p0=r4 p1=r5 p2=r6\n"
    "clause flow=nbtb sr=8\n"
    "    nop t0 | axchg.i32 t1, r4, r5 | p0=r4 p1=r5\n"
    "clause flow=nbtb sr=16\n"
@@ -28,7 +31,11 @@ static const char prog[] =
 
 static struct img_fake fake;
 static const struct pan_sim_image_ops ops = { &fake, img_fake_address,
-                                              img_fake_load };
+                                              img_fake_load, img_fake_store };
+/* Bifrost's ST_CVT is a graphics message: a compute job's gfx has only
+ * the store. */
+static const struct pan_sim_bi_gfx gfx = { .user = &fake,
+                                           .st_cvt = img_fake_store };
 
 /* Lane l addresses texel (l % 4, l / 4) of image `index`. */
 static bool
@@ -39,6 +46,7 @@ setup(struct bi_test_prog *p, struct pan_sim_bi_warp *w, const char *text,
       return false;
    fake = (struct img_fake){ p->mem, BI_TEST_MEM_VA, IMG_OFFSET, 0, 0 };
    p->cfg.image = &ops;
+   p->cfg.gfx = &gfx;
    for (unsigned i = 0; i < 16; ++i) {
       uint32_t v = 100 + i;
       memcpy(p->mem + IMG_OFFSET + 4 * i, &v, 4);
@@ -48,6 +56,7 @@ setup(struct bi_test_prog *p, struct pan_sim_bi_warp *w, const char *text,
       w->r[l][0] = (l % 4) | (l / 4) << 16;
       w->r[l][1] = 0;
       w->r[l][2] = index;
+      w->r[l][20] = 3000 + l;             /* stored */
       w->r[l][8] = 1000 + l;              /* exchanged in */
       w->r[l][16] = 2000 + l;             /* swapped in ... */
       w->r[l][17] = l % 2 ? 0 : 1000 + l; /* ... where this matches */
@@ -73,8 +82,8 @@ store_load_atomic(void)
       PAN_EXPECT_EQ(w.r[l][5], (uint32_t)(va >> 32));
       /* No register format on LEA_ATTR_TEX: AUTO is asked for. */
       PAN_EXPECT_EQ(w.r[l][6], IMG_FAKE_CONVERSION | PAN_SIM_REG_AUTO);
-      PAN_EXPECT_EQ(w.r[l][8], 100 + texel); /* AXCHG: the old value */
-      PAN_EXPECT_EQ(w.r[l][16], 1000 + l);   /* ACMPXCHG: the old value */
+      PAN_EXPECT_EQ(w.r[l][8], 3000 + l);  /* AXCHG: the stored value */
+      PAN_EXPECT_EQ(w.r[l][16], 1000 + l); /* ACMPXCHG: the old value */
       uint32_t want = l % 2 ? 1000 + l : 2000 + l;
       memcpy(&now, p.mem + IMG_OFFSET + 4 * texel, 4);
       PAN_EXPECT_EQ(now, want);

@@ -4,9 +4,9 @@
  *
  * Image messages of the Valhall interpreter, in the forms the stock
  * compiler emits, against a stand-in for the executor's descriptors: the
- * address (LEA_TEX_IMM), an exchange through it (ATOM_RETURN.axchg, the
- * store), then loads (LD_TEX_IMM, and the register forms with a handle)
- * seeing the stored values; and the faults of bad indices and
+ * address (LEA_TEX_IMM), a converting store through it (ST_CVT), an
+ * exchange (ATOM_RETURN.axchg), then loads (LD_TEX_IMM, and the register forms
+ * with a handle) seeing the stored values; and the faults of bad indices and
  * coordinates.
  */
 
@@ -17,6 +17,7 @@
 
 static const char prog[] =
    "lea_tex_imm.slot0 {r8:3}, r0, r1, table:5, index:1\n"
+   "st_cvt.slot0.s32 {r24:1}, r8, r10, offset:0\n"
    "atom_return.i32.axchg.slot0 {r6:1}, {r6:1}, r8, offset:0\n"
    "ld_tex_imm.v4.s32.slot0 {r12:4}, r0, r1, index:1, table:5\n"
    "lea_tex.slot0 {r16:3}, r0, r1, r2\n"
@@ -26,7 +27,7 @@ static const char prog[] =
 static struct test_mem mem;
 static struct img_fake fake;
 static const struct pan_sim_image_ops ops = { &fake, img_fake_address,
-                                              img_fake_load };
+                                              img_fake_load, img_fake_store };
 
 /* Lane l addresses texel (l % 4, l / 4); the register forms' handle names
  * table 5, image `index`. */
@@ -48,6 +49,7 @@ setup(struct test_prog *p, struct pan_sim_va_warp *w, unsigned index)
       w->r[l][1] = 0; /* z in the high half */
       w->r[l][2] = 5u << 24 | index;
       w->r[l][6] = 1000 + l;
+      w->r[l][24] = 3000 + l;
    }
    return true;
 }
@@ -67,7 +69,7 @@ store_load_atomic(void)
          PAN_EXPECT_EQ(w.r[l][8], (uint32_t)va);
          PAN_EXPECT_EQ(w.r[l][9], (uint32_t)(va >> 32));
          PAN_EXPECT_EQ(w.r[l][10], IMG_FAKE_CONVERSION | PAN_SIM_REG_AUTO);
-         PAN_EXPECT_EQ(w.r[l][6], 100 + l); /* the old value */
+         PAN_EXPECT_EQ(w.r[l][6], 3000 + l); /* what ST_CVT stored */
          memcpy(&now, mem.bytes + IMG_OFFSET + 4 * l, 4);
          PAN_EXPECT_EQ(now, 1000 + l);
          PAN_EXPECT_EQ(w.r[l][12], 1000 + l); /* the load sees the store */
