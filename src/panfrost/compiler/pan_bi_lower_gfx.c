@@ -16,7 +16,7 @@
  *   instead of byte offset.
  * - 2D float textures with a computed (fragment) or zero LOD, texture and
  *   sampler below 8, no array, shadow or offset: TEXS_2D.f32 of the x and
- *   y coordinates.  Other textures are refused.
+ *   y coordinates; other textures TEXC (lower_texc).
  * Attribute loads keep their shape (LD_ATTR_IMM index n of the vertex and
  * instance ids).
  */
@@ -57,27 +57,110 @@ image_word(pan_ir_block *blk, pan_ir_instr *I, uint32_t *w)
    return found;
 }
 
+/*
+ * Any other texture: TEXC with a texture operation descriptor of
+ * immediate indices (sampler bits 0-3, texture 4-10, bit 11), the
+ * operation (12-14: 7 sample, 6 fetch), shadow (16), array (17), the
+ * dimension (18-19: cube 0, 1D 1, 2D 2, 3D 3), the LOD mode (20-22: 4
+ * explicit, 5 bias, 6 zero, 7 computed; a fetch 1, one texel), the result
+ * format (24-27: 4 f32, 14 u32, 15 s32) and the component mask (28-31).
+ * The IR's staging words (coordinates, array layer, shadow reference,
+ * fetch word, LOD) become x and y sources and Bifrost's staging order: z,
+ * LOD (8.8 fixed point; a fetch's level in bits 8-15), shadow reference,
+ * array layer.
+ */
+static bool
+lower_texc(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
+           uint32_t w, char *err, size_t err_size)
+{
+   unsigned dim = PAN_IR_TEX_DIM(I->imm), lod = PAN_IR_TEX_LOD(I->imm);
+   unsigned texture = (w >> 16) & 0x7ff, sampler = w & 0x7ff;
+   bool fetch = I->op == PAN_IR_OP_TEX_FETCH;
+   if (texture > 127 || sampler > 15)
+      return refuse(err, err_size,
+                    "texture index %u or sampler index beyond TEXC's "
+                    "immediates on Bifrost",
+                    texture);
+   pan_ir_index sr = I->src[0], coord[3], layer = pan_ir_null(),
+                ref = pan_ir_null(), lodw = pan_ir_null();
+   unsigned k = 0, nr_coords = dim == 3 ? 2 : dim + 1;
+   for (unsigned c = 0; c < nr_coords; ++c)
+      coord[c] = pan_ir_word(sr, k++);
+   if (I->imm & PAN_IR_TEX_ARRAY)
+      layer = pan_ir_word(sr, k++);
+   if (I->imm & PAN_IR_TEX_SHADOW)
+      ref = pan_ir_word(sr, k++);
+   if (fetch) {
+      /* The IR's fetch word has the level in bits 24-31. */
+      pan_ir_index fw = (I->imm & PAN_IR_TEX_OFFSET) ? pan_ir_word(sr, k++)
+                                                     : pan_ir_imm(0);
+      if (fw.kind != PAN_IR_IMM)
+         return refuse(err, err_size,
+                       "texel fetch at a computed level is unsupported on "
+                       "Bifrost%.0u",
+                       0);
+      lodw = pan_ir_imm((fw.value >> 24) << 8);
+   } else if (lod == PAN_IR_TEX_LOD_EXPLICIT || lod == PAN_IR_TEX_LOD_BIAS) {
+      lodw = pan_ir_word(sr, k++);
+   }
+
+   static const unsigned lod_modes[] = {
+      [PAN_IR_TEX_LOD_ZERO] = 6, [PAN_IR_TEX_LOD_COMPUTED] = 7,
+      [PAN_IR_TEX_LOD_EXPLICIT] = 4, [PAN_IR_TEX_LOD_BIAS] = 5,
+   };
+   unsigned format = I->type == PAN_IR_TYPE_U32   ? 14
+                     : I->type == PAN_IR_TYPE_S32 ? 15
+                                                  : 4;
+   uint32_t desc = sampler | texture << 4 | 1u << 11 |
+                   (fetch ? 6u : 7u) << 12 |
+                   !!(I->imm & PAN_IR_TEX_SHADOW) << 16 |
+                   !!(I->imm & PAN_IR_TEX_ARRAY) << 17 | ((dim + 1) & 3) << 18 |
+                   (fetch ? 1u : lod_modes[lod]) << 20 | format << 24 |
+                   0xfu << 28;
+
+   pan_ir_index st[4];
+   unsigned n = 0;
+   if (dim == 2)
+      st[n++] = coord[2];
+   if (lodw.kind != PAN_IR_NULL)
+      st[n++] = lodw;
+   if (ref.kind != PAN_IR_NULL)
+      st[n++] = ref;
+   if (layer.kind != PAN_IR_NULL)
+      st[n++] = layer;
+
+   pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+   pan_ir_instr *T = pan_ir_build(&b, PAN_IR_OP_TEXC, 2 + n);
+   T->src[0] = coord[0];
+   T->src[1] = nr_coords > 1 ? coord[1] : pan_ir_imm(0);
+   for (unsigned i = 0; i < n; ++i)
+      T->src[2 + i] = st[i];
+   T->imm = desc;
+   T->dest = I->dest;
+   pan_ir_instr_remove(I);
+   return true;
+}
+
 static bool
 lower_tex(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I, bool fragment,
           char *err, size_t err_size)
 {
    unsigned lod = PAN_IR_TEX_LOD(I->imm);
    uint32_t w = 0;
+   if (!image_word(blk, I, &w))
+      return refuse(err, err_size,
+                    "texture indices from registers are unsupported on "
+                    "Bifrost%.0u",
+                    0);
+   /* The table bits (11-15 of each half) have no Bifrost meaning here. */
+   unsigned texture = (w >> 16) & 0x7ff, sampler = w & 0x7ff;
    if (I->op != PAN_IR_OP_TEX || PAN_IR_TEX_DIM(I->imm) != 1 ||
        (I->imm & (PAN_IR_TEX_ARRAY | PAN_IR_TEX_SHADOW | PAN_IR_TEX_OFFSET)) ||
        I->type != PAN_IR_TYPE_F32 ||
        !(lod == PAN_IR_TEX_LOD_ZERO ||
-         (lod == PAN_IR_TEX_LOD_COMPUTED && fragment)))
-      return refuse(err, err_size,
-                    "textures other than 2D float with a computed or zero "
-                    "LOD are unsupported on Bifrost%.0u", 0);
-   /* The table bits (11-15 of each half) have no Bifrost meaning here. */
-   unsigned texture = 0, sampler = 0;
-   if (!image_word(blk, I, &w) || (texture = (w >> 16) & 0x7ff) > 7 ||
-       (sampler = w & 0x7ff) > 7)
-      return refuse(err, err_size,
-                    "texture or sampler index beyond 7 (TEXS_2D) on "
-                    "Bifrost%.0u", 0);
+         (lod == PAN_IR_TEX_LOD_COMPUTED && fragment)) ||
+       texture > 7 || sampler > 7)
+      return lower_texc(s, blk, I, w, err, err_size);
    pan_ir_builder b = pan_ir_builder_before(s, blk, I);
    pan_ir_index x = pan_ir_word(I->src[0], 0), y = pan_ir_word(I->src[0], 1);
    pan_ir_index r = pan_ir_texs_2d(

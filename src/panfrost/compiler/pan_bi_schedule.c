@@ -679,6 +679,19 @@ emit_instr(struct ctx *c, const pan_ir_instr *I)
    case PAN_IR_OP_MOV:
       return in_place(c, I, 0) ||
              mov_item(c, c->regs[I->dest.value], I->src[0], 0);
+   case PAN_IR_OP_TEXC:
+      /* TEXC reads its staging words from the registers it writes: the
+       * result's registers are free before it (the allocator keeps a
+       * result off its instruction's sources and off live values). */
+      for (unsigned k = 2; k < I->nr_srcs; ++k) {
+         pan_ir_index src = I->src[k];
+         int r = c->regs[I->dest.value] + k - 2;
+         if (!(src.kind == PAN_IR_SSA && !src.neg && !src.abs &&
+               c->regs[src.value] + src.comp == r) &&
+             !mov_item(c, r, src, 0))
+            return false;
+      }
+      return emit_form(c, I);
    case PAN_IR_OP_PRELOAD:
       if (c->regs[I->dest.value] == I->imm)
          return true;

@@ -378,6 +378,11 @@ OPS += [
     # 2D float texture of coordinates s0, s1: imm the texture (bits 0-7),
     # the sampler (8-15) and bit 16 for LOD zero (else computed).
     Op('texs_2d', 2, dest_comps=4, mods=['imm']),
+    # TEXC: s0, s1 the x and y coordinates, then the staging words the
+    # texture operation descriptor (imm) asks for, in Bifrost's order
+    # (pan_bi_lower_gfx.c); the emitter moves them into the result's
+    # registers, which TEXC reads and overwrites.
+    Op('texc', None, dest_comps=4, mods=['imm']),
 ]
 
 # The Bifrost forms (pan_bi_emit.c), by IR op.  Comparisons reach these
@@ -456,6 +461,8 @@ BI_FORMS = {
     'texs_2d': [BI('texs_2d.f32', 'add', ['lod_mode={lod}'], S01,
                    staging='d', msg='tex',
                    imm_field='texture_index:0,sampler_index:8')],
+    'texc': [BI('texc', 'add', [], ['{s0}', '{s1}', '{imm}'], staging='d',
+                msg='tex')],
     'ld_ubo': [BI('load.{bits}', 'add', ['seg=ubo'], S01, staging='d',
                   msg='load')],
     # Graphics (pan_bi_lower_gfx.c gives the v7 preloads and indices)
