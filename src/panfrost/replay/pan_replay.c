@@ -179,8 +179,8 @@ pan_replay_dump(struct pan_dump *dump, const struct pan_replay_opts *o,
    for (unsigned i = 0; i < dump->map_count; ++i) {
       const struct pan_sim_region *m = &dump->maps[i];
       uint64_t first, end;
-      if (before[i] && changed_pages(before[i], m->cpu, m->size_B, &first,
-                                     &end)) {
+      if (before[i] &&
+          changed_pages(before[i], m->cpu, m->size_B, &first, &end)) {
          char path[4096], err[512];
          snprintf(path, sizeof(path), "%s/%s-buf-%016" PRIx64 ".bin", o->dir,
                   o->prefix, m->gpu_va + first);
