@@ -49,16 +49,26 @@ pan_sim_va_dispatch(struct pan_sim_va_ctx *c,
    return pan_sim_va_refuse(c, ins, va_family_names[ins->sem->family]);
 }
 
+/* Which special-FAU entries are the lane id and the program counter: the
+ * table is constant, so it is searched once per thread. */
 static void
 find_specials(struct pan_sim_va_ctx *c)
 {
-   for (unsigned p = 0; p < 4; ++p) {
-      for (unsigned e = 0; e < 16; ++e) {
-         const char *n = va_special_names[p][e];
-         c->lane_id_entry[p][e] = n && !strcmp(n, "lane_id");
-         c->pc_entry[p][e] = n && !strcmp(n, "program_counter");
+   static __thread bool ready;
+   static __thread bool lane_id[4][16], pc[4][16];
+
+   if (!ready) {
+      for (unsigned p = 0; p < 4; ++p) {
+         for (unsigned e = 0; e < 16; ++e) {
+            const char *n = va_special_names[p][e];
+            lane_id[p][e] = n && !strcmp(n, "lane_id");
+            pc[p][e] = n && !strcmp(n, "program_counter");
+         }
       }
+      ready = true;
    }
+   memcpy(c->lane_id_entry, lane_id, sizeof(lane_id));
+   memcpy(c->pc_entry, pc, sizeof(pc));
 }
 
 static enum va_sim_result
