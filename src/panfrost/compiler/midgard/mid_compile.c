@@ -139,6 +139,7 @@ compile_ir(struct mid_shader *s, nir_shader *nir, struct mid_binary *out,
    }
    if (!mid_schedule(s) || !mid_ra(s))
       return false;
+   mid_drop_self_moves(s);
    if (print_ir) {
       fprintf(print_ir, "--- scheduled and allocated ---\n");
       mid_print(s, print_ir);

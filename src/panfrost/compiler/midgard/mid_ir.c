@@ -142,6 +142,27 @@ mid_print(const struct mid_shader *s, FILE *fp)
    }
 }
 
+bool
+mid_is_plain_move(const struct mid_instr *I)
+{
+   return I->kind == MID_ALU && !strcmp(I->op, "imov") && !I->pair_next &&
+          I->nr_srcs == 2 && I->src[0].ref.kind == MID_REF_NONE &&
+          !I->src[1].abs && !I->src[1].neg && !I->omod;
+}
+
+bool
+mid_is_var_copy(const struct mid_instr *I)
+{
+   if (!mid_is_plain_move(I) || I->dst.kind != MID_REF_VAR ||
+       I->src[1].ref.kind != MID_REF_VAR || I->store)
+      return false;
+   for (unsigned l = 0; l < 4; l++) {
+      if ((I->mask & (1u << l)) && I->src[1].swz[l] != l)
+         return false;
+   }
+   return true;
+}
+
 /* Remove ALU instructions and loads whose variable nobody reads (constants
  * and uniforms materialised for users that folded them after all). */
 void

@@ -192,12 +192,19 @@ struct mid_src mid_src_ref(struct mid_ref r);
 
 void mid_print(const struct mid_shader *s, FILE *fp);
 
+/* imov without modifiers or pairing. */
+bool mid_is_plain_move(const struct mid_instr *I);
+/* A plain move between variables, each written lane reading itself: a
+ * no-op once both share a register. */
+bool mid_is_var_copy(const struct mid_instr *I);
+
 /* Passes, in pipeline order. */
 bool mid_from_nir(struct mid_shader *s, nir_shader *nir);
 void mid_dce(struct mid_shader *s);
 void mid_opt_moves(struct mid_shader *s);
 bool mid_schedule(struct mid_shader *s);
 bool mid_ra(struct mid_shader *s);
+void mid_drop_self_moves(struct mid_shader *s);
 /* Per block (by index) and variable, the lanes live into the block, in
  * the current instruction order; successors are recomputed. */
 uint8_t *mid_live_in(struct mid_shader *s, void *mem);

@@ -36,14 +36,6 @@ struct opt {
 };
 
 static bool
-plain_move(const struct mid_instr *I)
-{
-   return I->kind == MID_ALU && !strcmp(I->op, "imov") && !I->pair_next &&
-          I->nr_srcs == 2 && I->src[0].ref.kind == MID_REF_NONE &&
-          !I->src[1].abs && !I->src[1].neg && !I->omod;
-}
-
-static bool
 second_of_pair(struct mid_block *b, struct mid_instr *I)
 {
    return I->link.prev != &b->instrs &&
@@ -255,7 +247,7 @@ mid_opt_moves(struct mid_shader *s)
       mid_foreach_block(s, b)
       {
          list_for_each_entry_safe (struct mid_instr, M, &b->instrs, link) {
-            if (plain_move(M) && M->src[1].ref.kind == MID_REF_HW &&
+            if (mid_is_plain_move(M) && M->src[1].ref.kind == MID_REF_HW &&
                 M->src[1].ref.index == 28 && M->dst.kind == MID_REF_VAR &&
                 !o.multi[M->dst.index] && !second_of_pair(b, M) &&
                 M->src[1].swz[0] == 0 && M->src[1].swz[1] == 1 &&
@@ -263,7 +255,7 @@ mid_opt_moves(struct mid_shader *s)
                progress |= propagate_tex(b, M);
                continue;
             }
-            if (!plain_move(M) || second_of_pair(b, M) ||
+            if (!mid_is_plain_move(M) || second_of_pair(b, M) ||
                 M->src[1].ref.kind != MID_REF_VAR)
                continue;
             unsigned v = M->src[1].ref.index;

@@ -10,6 +10,11 @@
  * (4 up to r3, 2 up to r7, else 1), so the lowest register always wins.
  * Work registers stop below the pushed uniforms (r23 - i) and at r15;
  * there is no spilling: a shader needing more is refused.
+ *
+ * Copies between variables (moves out of SSA, loop values) bias the
+ * colouring: a variable takes the register of a coloured copy partner
+ * when it is free, so the copy becomes a no-op that mid_coalesce.c drops.
+ * The partner's register is already counted, so threads never suffer.
  */
 
 #include <string.h>
@@ -24,6 +29,7 @@ struct ra {
    unsigned n;
    uint8_t *colour_mask; /* lanes ever written, per variable */
    struct util_dynarray *adj;
+   struct util_dynarray *partners; /* copy partners, per variable */
 };
 
 /* Lanes of a variable an instruction reads, by source. */
@@ -119,6 +125,22 @@ colour_masks(struct mid_shader *s, uint8_t *mask)
    }
 }
 
+static void
+copy_partners(struct ra *ra)
+{
+   mid_foreach_block(ra->s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (!mid_is_var_copy(I) || I->dst.index == I->src[1].ref.index)
+            continue;
+         unsigned d = I->dst.index, v = I->src[1].ref.index;
+         util_dynarray_append(&ra->partners[d], unsigned, v);
+         util_dynarray_append(&ra->partners[v], unsigned, d);
+      }
+   }
+}
+
 void
 mid_live_out(const struct mid_shader *s, const uint8_t *live_in,
              const struct mid_block *b, uint8_t *live)
@@ -184,9 +206,13 @@ mid_ra(struct mid_shader *s)
    unsigned n = ra.n, nb = s->nr_blocks;
    ra.colour_mask = rzalloc_array(mem, uint8_t, n);
    ra.adj = rzalloc_array(mem, struct util_dynarray, n);
-   for (unsigned i = 0; i < n; i++)
+   ra.partners = rzalloc_array(mem, struct util_dynarray, n);
+   for (unsigned i = 0; i < n; i++) {
       util_dynarray_init(&ra.adj[i], mem);
+      util_dynarray_init(&ra.partners[i], mem);
+   }
    colour_masks(s, ra.colour_mask);
+   copy_partners(&ra);
 
    struct mid_block **blocks = ralloc_array(mem, struct mid_block *, nb);
    mid_foreach_block(s, b)
@@ -236,6 +262,14 @@ mid_ra(struct mid_shader *s)
                used |= 1u << s->reg_of[*w];
          }
          unsigned r = ffs(~used) - 1;
+         util_dynarray_foreach(&ra.partners[v], unsigned, p)
+         {
+            int pr = s->reg_of[*p];
+            if (pr >= 0 && !(used & (1u << pr))) {
+               r = pr;
+               break;
+            }
+         }
          if (r >= limit) {
             s->ra_failed = true;
             ok = mid_error(s,

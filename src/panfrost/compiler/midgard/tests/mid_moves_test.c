@@ -1,0 +1,161 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The move passes on IR built by hand, checked before and after: the copy
+ * bias of register allocation (mid_ra.c) and the removal of copies that
+ * became no-ops (mid_coalesce.c).
+ */
+
+#include "util/pan_test_util.h"
+#include "util/ralloc.h"
+
+#include "mid_ir.h"
+
+static struct mid_shader *
+new_shader(unsigned nr_vars)
+{
+   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
+   s->mem = s;
+   s->stage = MESA_SHADER_VERTEX;
+   s->gpu_id = 0x860;
+   s->nr_vars = nr_vars;
+   s->err = s->err_buf;
+   s->err_size = sizeof(s->err_buf);
+   list_inithead(&s->blocks);
+   util_dynarray_init(&s->bundles, s);
+   return s;
+}
+
+/* dst = op a, b (whole vec4s, identity swizzles). */
+static struct mid_instr *
+alu2(struct mid_shader *s, struct mid_block *b, const char *op,
+     struct mid_ref dst, struct mid_ref a, struct mid_ref c)
+{
+   struct mid_instr *I = mid_instr_create(s, b, MID_ALU, op);
+   I->dst = dst;
+   I->nr_srcs = 2;
+   I->src[0] = mid_src_ref(a);
+   I->src[1] = mid_src_ref(c);
+   return I;
+}
+
+static struct mid_instr *
+move(struct mid_shader *s, struct mid_block *b, struct mid_ref dst,
+     struct mid_ref src)
+{
+   struct mid_instr *I = alu2(s, b, "imov", dst, src, src);
+   I->src[0].ref.kind = MID_REF_NONE;
+   return I;
+}
+
+static unsigned
+nr_instrs(const struct mid_block *b)
+{
+   return list_length(&b->instrs);
+}
+
+static struct mid_instr *
+nth(struct mid_block *b, unsigned n)
+{
+   mid_foreach_instr(b, I)
+   {
+      if (!n--)
+         return I;
+   }
+   return NULL;
+}
+
+/*
+ *    v0 = imov u0        r0
+ *    v1 = fadd v0, v0    r1 (v0 still live)
+ *    r27 = fmul v0, v0   v0 dies
+ *    v2 = imov v1        v1 dies: lowest free is r0, the copy wants r1
+ *    r27 = fadd v2, v2
+ */
+static void
+test_ra_copy_bias(void)
+{
+   struct mid_shader *s = new_shader(3);
+   struct mid_block *b = mid_block_create(s);
+   struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+   move(s, b, mid_var(0), u0);
+   alu2(s, b, "fadd", mid_var(1), mid_var(0), mid_var(0));
+   alu2(s, b, "fmul", mid_hw(27), mid_var(0), mid_var(0));
+   move(s, b, mid_var(2), mid_var(1));
+   alu2(s, b, "fadd", mid_hw(27), mid_var(2), mid_var(2));
+   s->nr_push = 1;
+   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT_EQ(s->reg_of[0], 0);
+   PAN_EXPECT_EQ(s->reg_of[1], 1);
+   PAN_EXPECT_EQ(s->reg_of[2], 1);
+   PAN_EXPECT_EQ(s->work_regs, 2);
+   ralloc_free(s);
+}
+
+/*
+ * Bundles (r = register of each variable):
+ *    0: vmul v0(r0) = fadd ...          starts block 0
+ *    1: vadd v1(r0) = imov v0(r0)       no-op: the bundle goes
+ *    2: vmul v2(r1) = imov v1(r0)       kept (registers differ)
+ *       vadd v3(r0) = imov v1(r0).yxzw  kept (swizzled)
+ *    3: sadd v4(r0).x = imov v0(r0).x   no-op, starts block 1: the start
+ *                                       moves to bundle 4
+ *    4: vmul r27 = fadd v4, v4
+ */
+static void
+test_drop_self_moves(void)
+{
+   struct mid_shader *s = new_shader(5);
+   struct mid_block *b0 = mid_block_create(s);
+   struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+   struct mid_instr *a = alu2(s, b0, "fadd", mid_var(0), u0, u0);
+   struct mid_instr *m1 = move(s, b0, mid_var(1), mid_var(0));
+   struct mid_instr *m2 = move(s, b0, mid_var(2), mid_var(1));
+   struct mid_instr *m3 = move(s, b0, mid_var(3), mid_var(1));
+   m3->src[1].swz[0] = 1;
+   m3->src[1].swz[1] = 0;
+   struct mid_block *b1 = mid_block_create(s);
+   struct mid_instr *m4 = move(s, b1, mid_var(4), mid_var(0));
+   m4->mask = 0x1;
+   struct mid_instr *last = alu2(s, b1, "fadd", mid_hw(27), mid_var(4),
+                                 mid_var(4));
+   s->reg_of = ralloc_array(s, int, 5);
+   const int regs[5] = { 0, 0, 1, 0, 0 };
+   memcpy(s->reg_of, regs, sizeof(regs));
+
+   struct mid_bundle bundles[5] = { 0 };
+   bundles[0].block = b0;
+   bundles[0].unit[0] = a;
+   bundles[1].unit[2] = m1;
+   bundles[2].unit[0] = m2;
+   bundles[2].unit[2] = m3;
+   bundles[3].block = b1;
+   bundles[3].unit[1] = m4;
+   bundles[4].unit[0] = last;
+   for (unsigned i = 0; i < 5; i++) {
+      bundles[i].kind = MID_B_ALU;
+      util_dynarray_append(&s->bundles, struct mid_bundle, bundles[i]);
+   }
+
+   mid_drop_self_moves(s);
+
+   PAN_EXPECT_EQ(util_dynarray_num_elements(&s->bundles, struct mid_bundle),
+                 3);
+   struct mid_bundle *out = s->bundles.data;
+   PAN_EXPECT(out[0].unit[0] == a && out[0].block == b0);
+   PAN_EXPECT(out[1].unit[0] == m2 && out[1].unit[2] == m3);
+   PAN_EXPECT(out[2].unit[0] == last && out[2].block == b1);
+   PAN_EXPECT_EQ(nr_instrs(b0), 3);
+   PAN_EXPECT(nth(b0, 1) == m2);
+   PAN_EXPECT_EQ(nr_instrs(b1), 1);
+   ralloc_free(s);
+}
+
+int
+main(void)
+{
+   PAN_RUN_CASE(test_ra_copy_bias);
+   PAN_RUN_CASE(test_drop_self_moves);
+   return pan_test_summary("pan_mid_moves");
+}
