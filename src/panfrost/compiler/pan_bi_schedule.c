@@ -37,6 +37,7 @@ enum opnd_kind {
    OPND_CONST,
    OPND_ZERO,
    OPND_BRANCH,
+   OPND_T, /* the FMA result of the same tuple (ADD selector 3) */
 };
 
 struct opnd {
@@ -214,7 +215,8 @@ static bool
 reads_fau(const struct item *it)
 {
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
-      if (it->srcs[i].kind != OPND_REG && it->srcs[i].kind != OPND_ZERO)
+      if (it->srcs[i].kind != OPND_REG && it->srcs[i].kind != OPND_ZERO &&
+          it->srcs[i].kind != OPND_T)
          return true;
    }
    return it->fau_only >= 0;
@@ -238,7 +240,7 @@ place_fau(struct sclause *cl, const struct item *it, struct tuple *t,
       } else if (o->kind == OPND_SPECIAL) {
          t->fau = (uint8_t)(o->value / 2);
          sel[i] = 4 + (o->value & 1);
-      } else if (o->kind == OPND_ZERO) {
+      } else if (o->kind == OPND_ZERO || o->kind == OPND_T) {
          sel[i] = 3;
       } else if (o->kind == OPND_BRANCH) {
          if (!place_consts(cl, NULL, 0, true, &sel[i], &t->fau))
@@ -369,9 +371,9 @@ try_place(struct ctx *c, const struct item *it)
 /* Put it into the free unit of the clause's last tuple when nothing
  * orders them: neither is a message or branch, it does not read the
  * other's result (the units read their registers at the start of the
- * tuple; an ADD reading the FMA result through `t` is not used yet), at
- * most one reads FAU values, and the clause keeps room for the NOP that
- * a last tuple writing two results needs. */
+ * tuple; only the cube-face pair has an ADD read the FMA result through
+ * `t`), at most one reads FAU values, and the clause keeps room for the
+ * NOP that a last tuple writing two results needs. */
 static bool
 try_pair(struct ctx *c, const struct item *in)
 {
@@ -657,6 +659,38 @@ emit_form(struct ctx *c, const pan_ir_instr *I)
    return place(c, &it);
 }
 
+/* A cubeface2: *CUBEFACE1 of its coordinates (result left unwritten) and
+ * +CUBEFACE2 of that through t, one tuple. */
+static bool
+emit_cubeface2(struct ctx *c, const pan_ir_instr *I)
+{
+   struct item f = { .unit = 0, .dest = NO_REG, .nr_srcs = 3,
+                     .staging = -1, .fau_only = -1 };
+   struct item a = { .unit = 1, .dest = c->regs[I->dest.value], .nr_srcs = 1,
+                     .staging = -1, .fau_only = -1 };
+   if (!pan_bi_encode_form("cubeface1", 0, NULL, 0, &f.word, &f.op, c->err,
+                           c->err_size) ||
+       !pan_bi_encode_form("cubeface2", 1, NULL, 0, &a.word, &a.op, c->err,
+                           c->err_size))
+      return false;
+   for (unsigned k = 0; k < 3; ++k) {
+      if (I->src[k].neg || I->src[k].abs)
+         return fail(c, "cubeface of a negated source%s", "");
+      if (!opnd_of(c, I->src[k], 0, &f.srcs[k]))
+         return false;
+   }
+   a.srcs[0] = (struct opnd){ OPND_T, 0 };
+   const struct item *items[2] = { &f, &a };
+   struct tuple t;
+   if (c->cur.nr_tuples >= 8 || !build_tuple(c, items, 2, &t)) {
+      close_clause(c);
+      if (!build_tuple(c, items, 2, &t))
+         return fail(c, "cubeface does not fit a tuple%s", "");
+   }
+   c->cur.t[c->cur.nr_tuples++] = t;
+   return true;
+}
+
 static bool
 in_place(const struct ctx *c, const pan_ir_instr *I, unsigned k)
 {
@@ -679,6 +713,8 @@ emit_instr(struct ctx *c, const pan_ir_instr *I)
    case PAN_IR_OP_MOV:
       return in_place(c, I, 0) ||
              mov_item(c, c->regs[I->dest.value], I->src[0], 0);
+   case PAN_IR_OP_CUBEFACE2:
+      return emit_cubeface2(c, I);
    case PAN_IR_OP_TEXC:
       /* TEXC reads its staging words from the registers it writes: the
        * result's registers are free before it (the allocator keeps a

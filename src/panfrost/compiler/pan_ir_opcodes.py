@@ -447,6 +447,12 @@ BI_FORMS = {
     'clper_quad': [BI('clper.i32', 'add', ['lane_op=none', 'subgroup=subgroup4',
                                            'inactive_result=zero'], S01)],
     'mux_bit': [BI('mux.i32', 'add', ['mux=bit'], S012)],
+    # Cube maps: +CUBEFACE2 reads the *CUBEFACE1 of its own tuple through
+    # t; pan_bi_schedule.c emits the pair for each cubeface2.
+    'cubeface1': [BI('cubeface1', 'fma', [], S012)],
+    'cubeface2': [BI('cubeface2', 'add', [], S0)],
+    'cube_ssel': [BI('cube_ssel', 'add', [], S012)],
+    'cube_tsel': [BI('cube_tsel', 'add', [], S012)],
     # Steps of the transcendental sequences; frexpe.f32#1 is the encoding
     # without the sqrt field, the one splitting for log2.
     'frexpe_log': [BI('frexpe.f32#1', 'add', [], S0)],
