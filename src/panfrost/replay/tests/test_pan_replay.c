@@ -6,7 +6,7 @@
 /*
  * The replay library on a hand-built dump (v7, compiled with -DPAN_ARCH=7):
  * a clear-only fragment job over two colour targets (linear RGBA8, and
- * u-interleaved with a BGRA swizzle), serialized, parsed back, replayed;
+ * u-interleaved with a BGRA swizzle) and a D24S8 buffer, serialized, parsed back, replayed;
  * the PNGs are decoded here and every pixel checked, as is the buffer file.
  * A two-job chain replayed with max_jobs 1 must stop after the first job.
  * Malformed binary and text dumps must give errors (and, under ASan, leak
@@ -45,8 +45,7 @@ alloc(unsigned r, uint64_t size_B, void **cpu)
 static void
 header(void *job, unsigned type, unsigned index, uint64_t next)
 {
-   pan_pack(job, job_header, cfg)
-   {
+   pan_pack(job, job_header, cfg) {
       cfg.is_64b = true;
       cfg.type = type;
       cfg.index = index;
@@ -54,7 +53,8 @@ header(void *job, unsigned type, unsigned index, uint64_t next)
    }
 }
 
-/* Two targets cleared to R 0x99, G 0x66, B 0x33, A 0xff; returns the
+/* Two targets cleared to R 0x99, G 0x66, B 0x33, A 0xff and a D24S8
+ * buffer to depth 1.0, stencil 0x55; returns the
  * fragment job (after a write-value job when two_jobs). */
 static uint64_t
 build_frame(bool two_jobs)
@@ -62,11 +62,13 @@ build_frame(bool two_jobs)
    void *p, *fb, *job;
    uint64_t buf0 = alloc(R_BUF, W * H * 4, &p);
    uint64_t buf1 = alloc(R_BUF, 2 * 256 * 4 * 2, &p);
-   uint64_t fbd =
-      alloc(R_DESC, pan_size(framebuffer) + 2 * pan_size(render_target), &fb);
+   uint64_t zs = alloc(R_BUF, W * H * 4, &p);
+   uint64_t fbd = alloc(R_DESC,
+                        pan_size(framebuffer) + pan_size(zs_crc_extension) +
+                           2 * pan_size(render_target),
+                        &fb);
 
-   pan_section_pack(fb, framebuffer, parameters, cfg)
-   {
+   pan_section_pack(fb, framebuffer, parameters, cfg) {
       cfg.width = W;
       cfg.height = H;
       cfg.bound_max_x = W - 1;
@@ -75,11 +77,22 @@ build_frame(bool two_jobs)
       cfg.effective_tile_size = 256;
       cfg.color_buffer_allocation = 1024;
       cfg.render_target_count = 2;
+      cfg.has_zs_crc_extension = true;
+      cfg.z_write_enable = true;
+      cfg.s_write_enable = true;
+      cfg.z_clear = 1.0f;
+      cfg.s_clear = 0x55;
    }
-   uint8_t *rt = (uint8_t *)fb + pan_size(framebuffer);
+   uint8_t *ext = (uint8_t *)fb + pan_size(framebuffer);
+   pan_pack(ext, zs_crc_extension, cfg) {
+      cfg.zs_write_format = MALI_ZS_FORMAT_D24S8;
+      cfg.zs_block_format = MALI_BLOCK_FORMAT_LINEAR;
+      cfg.linear.zs_writeback_base = zs;
+      cfg.linear.zs_writeback_row_stride = W * 4;
+   }
+   uint8_t *rt = ext + pan_size(zs_crc_extension);
    for (unsigned i = 0; i < 2; ++i, rt += pan_size(render_target)) {
-      pan_pack(rt, render_target, cfg)
-      {
+      pan_pack(rt, render_target, cfg) {
          cfg.internal_format = MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8;
          cfg.write_enable = true;
          cfg.writeback_format = MALI_COLOR_FORMAT_R8G8B8A8;
@@ -95,11 +108,10 @@ build_frame(bool two_jobs)
 
    uint64_t frag = alloc(R_JOBS, pan_size(fragment_job), &job);
    header(job, MALI_JOB_TYPE_FRAGMENT, two_jobs ? 2 : 1, 0);
-   pan_section_pack(job, fragment_job, payload, cfg)
-   {
+   pan_section_pack(job, fragment_job, payload, cfg) {
       cfg.bound_max_x = (W - 1) / 16;
       cfg.bound_max_y = (H - 1) / 16;
-      cfg.framebuffer = fbd | MALI_FBD_TAG_IS_MFBD;
+      cfg.framebuffer = fbd | MALI_FBD_TAG_IS_MFBD | MALI_FBD_TAG_HAS_ZS_RT;
    }
    if (!two_jobs)
       return frag;
@@ -107,8 +119,7 @@ build_frame(bool two_jobs)
    uint64_t target = alloc(R_BUF, 8, &p);
    uint64_t wv = alloc(R_JOBS, pan_size(write_value_job), &job);
    header(job, MALI_JOB_TYPE_WRITE_VALUE, 1, frag);
-   pan_section_pack(job, write_value_job, payload, cfg)
-   {
+   pan_section_pack(job, write_value_job, payload, cfg) {
       cfg.address = target;
       cfg.type = MALI_WRITE_VALUE_TYPE_IMMEDIATE_32;
       cfg.immediate_value = 0x1234;
@@ -216,9 +227,9 @@ test_replay(const char *dir)
    PAN_CHECK(ret == 0 && !r.faulted && r.jobs == 1,
              "replay: ret %d, faulted %d, %u jobs: %s", ret, r.faulted, r.jobs,
              r.err);
-   /* Two PNGs and the changed buffer region (jobs and descriptors: the
-    * job header's status changed too). */
-   PAN_CHECK(r.files == 4, "replay wrote %u files:\n%s", r.files, report);
+   /* Two PNGs, the depth/stencil texels and the changed buffer pages
+    * (of the surfaces and of the jobs: the job header's status). */
+   PAN_CHECK(r.files == 5, "replay wrote %u files:\n%s", r.files, report);
    PAN_CHECK(report && strstr(report, "job 1 fragment @ 0x10000") &&
                 strstr(report, "-frag0-rt1.png"),
              "report:\n%s", report);
@@ -229,13 +240,25 @@ test_replay(const char *dir)
       check_png(path, rgba);
       unlink(path);
    }
-   snprintf(path, sizeof(path), "%s/clear-buf-%016llx.bin", dir,
-            (unsigned long long)region_va[R_BUF]);
+   snprintf(path, sizeof(path), "%s/clear-frag0-zs.bin", dir);
    size_t size_B;
    uint8_t *buf = read_all(path, &size_B);
-   /* The changed pages only (both targets lie in the first one); RT0 is
+   unsigned bad = 0;
+   for (size_t i = 0; buf && size_B == W * H * 4 && i < size_B; i += 4) {
+      static const uint8_t zs[4] = {0xff, 0xff, 0xff, 0x55};
+      bad += memcmp(buf + i, zs, 4) != 0;
+   }
+   PAN_CHECK(buf && size_B == W * H * 4 && !bad,
+             "%s: %zu bytes, %u texels differ", path, buf ? size_B : 0, bad);
+   free(buf);
+   unlink(path);
+
+   snprintf(path, sizeof(path), "%s/clear-buf-%016llx.bin", dir,
+            (unsigned long long)region_va[R_BUF]);
+   buf = read_all(path, &size_B);
+   /* The changed pages only (the images lie in the first two); RT0 is
     * linear, so its first texel starts them. */
-   PAN_CHECK(buf && size_B == 4096 && !memcmp(buf, rgba, 4),
+   PAN_CHECK(buf && size_B == 2 * 4096 && !memcmp(buf, rgba, 4),
              "%s: the cleared buffer (%zu bytes)", path, buf ? size_B : 0);
    free(buf);
    unlink(path);
