@@ -3,14 +3,15 @@
 # (build-stock.sh), run the CI list on softpipe and on stock Panfrost over
 # our simulator for G52 and G57, and check the runs of expected.txt still
 # agree. Ends with "pass piglit: N passed, N failed, N skipped (of N
-# declared)": passed = agreeing runs, failed = expected runs that no
-# longer agree (or did not run), skipped = runs not agreeing yet.
+# declared)": passed = agreeing runs plus the replay proof
+# (replay_proof.py), failed = expected runs that no longer agree (or did
+# not run), skipped = runs not agreeing yet.
 #   tests/oracle_driver/ci.sh [BUILD_DIR]     (our build, for the drm-shim)
 set -uo pipefail
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-build=${1:-$top/build}
+build=$(cd "${1:-$top/build}" && pwd)
 stock=${PAN_STOCK_BUILD_DIR:-$top/build-stock}
 
 export PYTHONDONTWRITEBYTECODE=1
@@ -24,6 +25,7 @@ if ! out=$(/usr/bin/python3 "$here/test_run_piglit.py" 2>&1); then
 fi
 
 mkdir -p "$stock"
+stock=$(cd "$stock" && pwd)
 work_log=$stock/pan-build-stock.log
 start=$(date +%s)
 if ! PAN_STOCK_JOBS=${PAN_STOCK_JOBS:-$(nproc)} "$here/build-stock.sh" "$stock" >"$work_log" 2>&1; then
@@ -33,6 +35,31 @@ if ! PAN_STOCK_JOBS=${PAN_STOCK_JOBS:-$(nproc)} "$here/build-stock.sh" "$stock" 
    exit 1
 fi
 echo "piglit: stock drivers built in $(($(date +%s) - start)) s"
-exec /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
+
+# The replay proof needs the stock drivers, which only this pass builds on
+# a clean clone (in the main pass it skips): run it here, where a skip is
+# a failure, and count it with the piglit runs.
+m=$build/subprojects/mesa/src/panfrost
+replay_ok=0
+if /usr/bin/python3 "$here/replay_proof.py" --stock "$stock" \
+      --shim "$m/drm-shim/libpanfrost_noop_drm_shim.so" \
+      --replay "$m/replay/pan-replay"; then
+   replay_ok=1
+   echo "piglit: replay-stock-proof passed"
+else
+   echo "piglit: replay-stock-proof failed or skipped (exit $?)"
+fi
+
+out=$stock/pan-piglit-ci.log
+/usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
    --list "$here/ci-tests.txt" --expected "$here/expected.txt" \
-   --pass-name piglit
+   --pass-name piglit 2>&1 | tee "$out"
+rc=${PIPESTATUS[0]}
+line=$(grep -E '^pass piglit: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out" | tail -1)
+if [ -z "$line" ]; then
+   exit 1
+fi
+read -r p f s d <<<"$(echo "$line" | sed -E 's/^pass piglit: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped \(of ([0-9]+) declared\).*/\1 \2 \3 \4/')"
+if [ "$replay_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
+echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 1)) declared)"
+exit "$rc"
