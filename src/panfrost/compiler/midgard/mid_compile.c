@@ -166,17 +166,22 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
 
    lower(nir);
 
-   /* From the freest schedule to the one closest to program order; the
-    * most threads win, then the fewest bundles. */
+   /* From the freest schedule to the one closest to program order, then
+    * the tighter levels again with varying stores hoisted; the most
+    * threads win, then the fewest bundles. */
    struct mid_shader *best = NULL;
    char first_err[256] = "";
-   for (unsigned level = 0; level < MID_SCHED_LEVELS; level++) {
+   const unsigned nr_tries = 2 * MID_SCHED_LEVELS - MID_HOIST_LEVELS - 1;
+   for (unsigned t = 0; t < nr_tries; t++) {
+      unsigned level =
+         t < MID_SCHED_LEVELS ? t : t - MID_SCHED_LEVELS + MID_HOIST_LEVELS;
       struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
       s->mem = s;
       s->stage = stage;
       s->gpu_id = gpu_id;
       s->sysval_ubo = nir->info.num_ubos;
       s->level = level;
+      s->hoist_stores = level < MID_HOIST_LEVELS || t >= MID_SCHED_LEVELS;
       s->err = s->err_buf;
       s->err_size = sizeof(s->err_buf);
       list_inithead(&s->blocks);

@@ -163,6 +163,29 @@ mid_is_var_copy(const struct mid_instr *I)
    return true;
 }
 
+/* Fixed registers an instruction reads (constants through r26 are not
+ * reads; uniforms never change). */
+uint32_t
+mid_hw_reads(const struct mid_instr *I)
+{
+   uint32_t m = 0;
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      if (I->src[i].ref.kind == MID_REF_HW)
+         m |= 1u << I->src[i].ref.index;
+   }
+   if (I->kind == MID_LDST) {
+      if (I->ls.areg < 2 && strncmp(I->op, "ld_ubo", 6))
+         m |= 1u << (26 + I->ls.areg);
+      if (I->ls.ireg < 2)
+         m |= 1u << (26 + I->ls.ireg);
+      if (I->store)
+         m |= 1u << 27;
+   }
+   if (I->kind == MID_TEX)
+      m |= (1u << 28) | (I->tex.lodreg ? 1u << 29 : 0);
+   return m;
+}
+
 /* Remove ALU instructions and loads whose variable nobody reads (constants
  * and uniforms materialised for users that folded them after all). */
 void

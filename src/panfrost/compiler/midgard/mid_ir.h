@@ -126,6 +126,9 @@ struct mid_bundle {
 };
 
 #define MID_SCHED_LEVELS 6
+/* Levels below this hoist varying stores; the levels from it up to the
+ * last but one (which skips move elimination) are tried both ways. */
+#define MID_HOIST_LEVELS 3
 
 struct mid_shader {
    void *mem;
@@ -146,6 +149,9 @@ struct mid_shader {
    struct util_dynarray bundles;
    struct mid_bundle scratch; /* filled instead when bundles cannot grow */
    unsigned level;
+   /* Move varying stores up to their data's producers (mid_opt.c): fewer
+    * moves, but r27 held longer, which can cost a register. */
+   bool hoist_stores;
    bool ra_failed;
    /* Register allocation: physical register of each variable. */
    int *reg_of;
@@ -197,6 +203,9 @@ bool mid_is_plain_move(const struct mid_instr *I);
 /* A plain move between variables, each written lane reading itself: a
  * no-op once both share a register. */
 bool mid_is_var_copy(const struct mid_instr *I);
+/* Bit r: the instruction reads fixed register r (implicitly included:
+ * store data r27, load/store address registers, texture r28/r29). */
+uint32_t mid_hw_reads(const struct mid_instr *I);
 
 /* Passes, in pipeline order. */
 bool mid_from_nir(struct mid_shader *s, nir_shader *nir);

@@ -170,13 +170,78 @@ retarget(struct mid_instr *P, struct mid_ref dst, const int *to)
    P->mask = mask;
 }
 
+/* A varying store right after M reading r27 (M's destination) and nothing
+ * else: it may move up to the producers with its data. */
+static struct mid_instr *
+varying_store_of(struct mid_block *b, struct mid_instr *M)
+{
+   if (M->dst.kind != MID_REF_HW || M->dst.index != 27 ||
+       M->link.next == &b->instrs)
+      return NULL;
+   struct mid_instr *S = list_entry(M->link.next, struct mid_instr, link);
+   if (S->kind != MID_LDST || !S->store || strncmp(S->op, "st_vary", 7) ||
+       mid_hw_reads(S) != 1u << 27)
+      return NULL;
+   return S;
+}
+
+/* The lanes of r27 a varying store reads. */
+static unsigned
+store_lanes(const struct mid_instr *S)
+{
+   unsigned lanes = 0;
+   for (unsigned c = 0; c < 4; c++)
+      lanes |= 1u << ((S->ls.swz >> (2 * c)) & 3);
+   return lanes;
+}
+
+/* r27 = v.xyzz; st  ->  r27.xyz = v.xyz; st (gathering .xyzz): the
+ * store's swizzle repeats lanes instead of M, so M's lanes map one to
+ * one and its producers can write r27 themselves. */
+static void
+fold_store_swizzle(struct mid_instr *M, struct mid_instr *S)
+{
+   unsigned swz = 0, mask = 0;
+   for (unsigned c = 0; c < 4; c++) {
+      unsigned l = (S->ls.swz >> (2 * c)) & 3;
+      if (!(M->mask & (1u << l)))
+         return;
+      unsigned f = M->src[1].swz[l];
+      swz |= f << (2 * c);
+      mask |= 1u << f;
+   }
+   for (unsigned l = 0; l < 4; l++)
+      M->src[1].swz[l] = l;
+   M->mask = mask;
+   S->ls.swz = swz;
+}
+
+/* Walking back: the lanes of r that are read before being written again,
+ * updated across I (its write comes after its reads).  Reads count as
+ * whole registers.  Returns whether I touches r. */
+static bool
+live_hw_before(const struct mid_instr *I, unsigned r, uint8_t *live)
+{
+   bool rd = mid_hw_reads(I) & (1u << r);
+   bool wr = !I->store && I->dst.kind == MID_REF_HW && I->dst.index == r;
+   if (wr)
+      *live &= ~I->mask;
+   if (rd)
+      *live = 0xf;
+   return rd || wr;
+}
+
 /*
  * Sinking: the producers of v (read by M alone) write M's destination
  * directly, lanes moved as M's swizzle says: a fixed register (store
  * data, texture coordinates) or a variable built lane by lane (out of
  * SSA, vectors are moves into one).  False when the destination is
  * touched between the first producer and M, or the lanes do not map one
- * to one.
+ * to one.  Varying stores of r27 are the exception: all of them come at
+ * the end, each after its move, so the store moves up to just after the
+ * last producer when M writes all it reads and r27 is free from the first
+ * producer to there (nothing after the last producer reads a lane of r27
+ * before writing it).
  */
 static bool
 sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
@@ -185,6 +250,9 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
    bool hw = M->dst.kind == MID_REF_HW;
    if (hw && (M->dst.index < 27 || M->dst.index > 29))
       return false;
+   struct mid_instr *S = varying_store_of(b, M);
+   if (S)
+      fold_store_swizzle(M, S);
    /* to[l]: the destination lane of v's lane l. */
    int to[4] = { -1, -1, -1, -1 };
    unsigned from = 0;
@@ -199,6 +267,11 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
    }
    if (o->written[v] != from)
       return false;
+   if (S && (!o->s->hoist_stores || (store_lanes(S) & ~M->mask)))
+      S = NULL;
+   /* The lanes of r27 live before the first producer met walking back. */
+   uint8_t live27 = 0;
+   struct mid_instr *last_def = NULL;
    /* Walk back from M to the producers, collecting them. */
    struct mid_instr *defs[4];
    unsigned nr_defs = 0, found = 0;
@@ -209,24 +282,35 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
              !strncmp(I->op, "fdot", 4) || nr_defs == 4 ||
              touches(I, M->dst))
             return false;
+         if (!nr_defs)
+            last_def = I;
          defs[nr_defs++] = I;
          found |= I->mask;
          if (found == from)
             break;
          continue;
       }
+      if (S && !nr_defs) {
+         live_hw_before(I, 27, &live27);
+         continue;
+      }
       /* The destination must be free from the first producer on. */
       if (touches(I, M->dst))
          return false;
-      if (hw &&
-          (I->kind == MID_TEX || I->kind == MID_LDST || I->kind == MID_BRANCH))
+      if (hw && (I->kind == MID_TEX || I->kind == MID_LDST ||
+                 I->kind == MID_BRANCH) &&
+          (I->kind == MID_BRANCH || (mid_hw_reads(I) & (1u << M->dst.index))))
          return false; /* they read r27-r29 implicitly */
    }
-   if (found != from)
+   if (found != from || live27)
       return false;
    for (unsigned k = 0; k < nr_defs; k++)
       retarget(defs[k], M->dst, to);
    list_del(&M->link);
+   if (S) {
+      list_del(&S->link);
+      list_add(&S->link, &last_def->link);
+   }
    return true;
 }
 

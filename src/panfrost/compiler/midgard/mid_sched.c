@@ -232,29 +232,6 @@ struct grp {
    struct util_dynarray preds; /* unsigned */
 };
 
-/* Fixed registers an instruction reads (constants through r26 are not
- * reads; uniforms never change). */
-static uint32_t
-hw_reads(const struct mid_instr *I)
-{
-   uint32_t m = 0;
-   for (unsigned i = 0; i < I->nr_srcs; i++) {
-      if (I->src[i].ref.kind == MID_REF_HW)
-         m |= 1u << I->src[i].ref.index;
-   }
-   if (I->kind == MID_LDST) {
-      if (I->ls.areg < 2 && strncmp(I->op, "ld_ubo", 6))
-         m |= 1u << (26 + I->ls.areg);
-      if (I->ls.ireg < 2)
-         m |= 1u << (26 + I->ls.ireg);
-      if (I->store)
-         m |= 1u << 27;
-   }
-   if (I->kind == MID_TEX)
-      m |= (1u << 28) | (I->tex.lodreg ? 1u << 29 : 0);
-   return m;
-}
-
 static void
 add_instr_uses(struct grp *g, const struct mid_instr *I)
 {
@@ -272,7 +249,7 @@ add_instr_uses(struct grp *g, const struct mid_instr *I)
          lanes = 0xf;
       g->rd[g->nr_rd++] = (struct use){ src->ref.index, lanes };
    }
-   g->hw_rd |= hw_reads(I);
+   g->hw_rd |= mid_hw_reads(I);
    if (I->store)
       return;
    if (I->dst.kind == MID_REF_VAR)

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: MIT
  *
  * The move passes on IR built by hand, checked before and after: the copy
- * bias of register allocation (mid_ra.c) and the removal of copies that
- * became no-ops (mid_coalesce.c).
+ * bias of register allocation (mid_ra.c), the removal of copies that
+ * became no-ops (mid_coalesce.c), and varying stores moved up to their
+ * data with their swizzle folded (mid_opt.c).
  */
 
 #include "util/pan_test_util.h"
@@ -46,6 +47,18 @@ move(struct mid_shader *s, struct mid_block *b, struct mid_ref dst,
 {
    struct mid_instr *I = alu2(s, b, "imov", dst, src, src);
    I->src[0].ref.kind = MID_REF_NONE;
+   return I;
+}
+
+static struct mid_instr *
+st_vary(struct mid_shader *s, struct mid_block *b, unsigned slot)
+{
+   struct mid_instr *I = mid_instr_create(s, b, MID_LDST, "st_vary_32");
+   I->store = true;
+   I->ls.swz = 0xe4;
+   I->ls.areg = 7;
+   I->ls.ireg = 7;
+   I->ls.offset = (int)(slot << 9);
    return I;
 }
 
@@ -152,10 +165,90 @@ test_drop_self_moves(void)
    ralloc_free(s);
 }
 
+/*
+ * Before (vertex outputs stored one after the other at the end):
+ *    v0 = fadd u0, u0
+ *    v1.xyz = fmul u0, u0
+ *    r27 = imov v0;        st_vary 0
+ *    r27 = imov v1.xyzz;   st_vary 1
+ * After, with stores hoisted: the producers write r27, each store right
+ * after its data, the repeated lane folded into the store's swizzle:
+ *    r27 = fadd u0, u0;      st_vary 0
+ *    r27.xyz = fmul u0, u0;  st_vary 1 (.xyzz)
+ * Without hoisting, the first store stands between the second value and
+ * its move: that move stays (its swizzle folded all the same).
+ */
+static void
+test_hoist_varying_stores(void)
+{
+   for (unsigned hoist = 0; hoist < 2; hoist++) {
+      struct mid_shader *s = new_shader(2);
+      s->hoist_stores = hoist;
+      struct mid_block *b = mid_block_create(s);
+      struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+      struct mid_instr *p0 = alu2(s, b, "fadd", mid_var(0), u0, u0);
+      struct mid_instr *p1 = alu2(s, b, "fmul", mid_var(1), u0, u0);
+      p1->mask = 0x7;
+      move(s, b, mid_hw(27), mid_var(0));
+      struct mid_instr *s0 = st_vary(s, b, 0);
+      struct mid_instr *m1 = move(s, b, mid_hw(27), mid_var(1));
+      m1->src[1].swz[3] = 2;
+      struct mid_instr *s1 = st_vary(s, b, 1);
+
+      mid_opt_moves(s);
+
+      PAN_EXPECT(p0->dst.kind == MID_REF_HW && p0->dst.index == 27);
+      PAN_EXPECT_EQ(s1->ls.swz, 0xa4); /* x y z z */
+      if (hoist) {
+         PAN_EXPECT_EQ(nr_instrs(b), 4);
+         PAN_EXPECT(nth(b, 0) == p0 && nth(b, 1) == s0);
+         PAN_EXPECT(nth(b, 2) == p1 && nth(b, 3) == s1);
+         PAN_EXPECT(p1->dst.kind == MID_REF_HW && p1->dst.index == 27);
+         PAN_EXPECT_EQ(p1->mask, 0x7);
+      } else {
+         PAN_EXPECT_EQ(nr_instrs(b), 5);
+         PAN_EXPECT(nth(b, 1) == p1 && nth(b, 2) == s0 && nth(b, 3) == m1);
+         PAN_EXPECT(p1->dst.kind == MID_REF_VAR);
+         PAN_EXPECT_EQ(m1->mask, 0x7);
+      }
+      ralloc_free(s);
+   }
+}
+
+/* A store between the producers and the move reads r27 there: hoisting
+ * would clobber it, so the move stays.
+ *    r27 = fadd u0, u0
+ *    v0 = fmul u0, u0
+ *    st_vary 0              reads the fadd
+ *    r27 = imov v0; st_vary 1
+ */
+static void
+test_hoist_blocked(void)
+{
+   struct mid_shader *s = new_shader(1);
+   s->hoist_stores = true;
+   struct mid_block *b = mid_block_create(s);
+   struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+   alu2(s, b, "fadd", mid_hw(27), u0, u0);
+   struct mid_instr *p = alu2(s, b, "fmul", mid_var(0), u0, u0);
+   st_vary(s, b, 0);
+   struct mid_instr *m = move(s, b, mid_hw(27), mid_var(0));
+   st_vary(s, b, 1);
+
+   mid_opt_moves(s);
+
+   PAN_EXPECT_EQ(nr_instrs(b), 5);
+   PAN_EXPECT(p->dst.kind == MID_REF_VAR);
+   PAN_EXPECT(nth(b, 3) == m);
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
    PAN_RUN_CASE(test_ra_copy_bias);
    PAN_RUN_CASE(test_drop_self_moves);
+   PAN_RUN_CASE(test_hoist_varying_stores);
+   PAN_RUN_CASE(test_hoist_blocked);
    return pan_test_summary("pan_mid_moves");
 }
