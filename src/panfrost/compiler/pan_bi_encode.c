@@ -116,7 +116,13 @@ pan_bi_set_imm(uint32_t *word, unsigned op, const char *name, uint32_t v)
       put(word, imm->start, imm->size, v);
       return true;
    }
-   return false;
+   /* Raw fields (modifiers without named values) are set the same way. */
+   int f = find_mod(&bi_ops[op], name);
+   if (f < 0 || bi_ops[op].mods[f].values ||
+       v >= (1u << bi_ops[op].mods[f].size))
+      return false;
+   put(word, bi_ops[op].mods[f].start, bi_ops[op].mods[f].size, v);
+   return true;
 }
 
 int

@@ -227,6 +227,17 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
             if (!lower_tex(s, blk, I, !vertex, err, err_size))
                return false;
             break;
+         case PAN_IR_OP_LD_VAR_SPECIAL:
+            /* Fragment 1/w and z only; sampled at the centre, clobber. */
+            if (I->imm != 2 && I->imm != 3)
+               return refuse(err, err_size,
+                             "special varying %u is unsupported on Bifrost",
+                             I->imm);
+            I->imm |= 10 << 8;
+            break;
+         case PAN_IR_OP_ZS_EMIT:
+            I->imm = 2; /* z, no stencil */
+            break;
          case PAN_IR_OP_LD_ATTR:
             if (I->imm > 15)
                return refuse(err, err_size,

@@ -487,6 +487,14 @@ BI_FORMS = {
                   staging='d', msg='varying', imm_field='index')],
     'ld_var_flat': [BI('ld_var_flat_imm', 'add', ['vecsize={vecsize}'], [],
                        staging='d', msg='varying', imm_field='index')],
+    # imm: the varying name (d3: 2 fragment 1/w, 3 fragment z) and the
+    # sample and update mode (d10, pan_bi_lower_gfx.c: center, clobber).
+    'ld_var_special': [BI('ld_var_special', 'add', ['register_format=f32'],
+                          S0, staging='d', msg='varying',
+                          imm_field='d3:0,d10:8')],
+    # Depth only (d9 = 2); the result is the updated coverage.
+    'zs_emit': [BI('zs_emit', 'add', [], S012, staging='d', msg='z_stencil',
+                   imm_field='d9')],
     'atest': [BI('atest', 'add', [], S01, staging='d', msg='atest',
                  fau_src=2)],
     'blend': [BI('blend', 'add', [], ['{s2}', '{s1.0}', '{s1.1}'],
