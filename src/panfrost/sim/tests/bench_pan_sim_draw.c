@@ -10,20 +10,12 @@
  * See docs/drivers/panfrost/simulator-oracle.rst, "Performance".
  */
 
-#include <time.h>
+#include "pan_sim_bench.h"
 
 #define main pan_sim_draw_test_main
 int pan_sim_draw_test_main(void);
 #include "test_pan_sim_draw.c"
 #undef main
-
-static double
-now_s(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static const float full_pos[4][4] = {
    { -1, -1, 0, 1 },
@@ -71,13 +63,13 @@ main(void)
     * each draw starts again from there. */
    uint64_t mark = used;
    unsigned draws = 0;
-   double t0 = now_s(), t;
+   double t0 = pan_sim_bench_now(), t;
    do {
       used = mark;
       if (!draw_once())
          return pan_test_summary("bench_pan_sim_draw");
       draws++;
-      t = now_s() - t0;
+      t = pan_sim_bench_now() - t0;
    } while (t < 1.0);
    printf("v%d full-screen draw, %ux%u: %u draws in %.2f s, %.0f "
           "fragments/s\n",

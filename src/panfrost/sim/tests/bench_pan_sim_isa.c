@@ -12,19 +12,11 @@
  */
 
 #include <stdio.h>
-#include <time.h>
 
 #include "bi/tests/pan_sim_bi_test_run.h"
 #include "va/tests/pan_sim_va_test_run.h"
+#include "pan_sim_bench.h"
 #include "pan_sim_texture.h"
-
-static double
-now_s(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* A texture unit answering every request at once. */
 static bool
@@ -39,9 +31,36 @@ tex_stub(void *user, struct pan_sim_tex_req *req, char *err)
 
 static struct pan_sim_tex_ops tex_ops = { NULL, tex_stub };
 
+/* r0..r2 of lane l floats, or register trip_reg the loop's trip count. */
 static void
-report(const char *isa, const char *what, uint64_t instrs, double t)
+seed_lane(uint32_t *r, unsigned l, unsigned trip_reg, uint32_t trip)
 {
+   r[0] = pan_test_u32(0.5f + l);
+   r[1] = pan_test_u32(1.25f);
+   r[2] = pan_test_u32(-3.0f);
+   if (trip)
+      r[trip_reg] = trip;
+}
+
+/* One warp of a program: false on a fault (reported), else adds the
+ * instructions it executed. */
+typedef bool (*warp_fn)(void *prog, const char *what, uint32_t trip,
+                        uint64_t *instrs);
+
+/* Warps of fn for half a second at least, then the rate. */
+static void
+timed(const char *isa, const char *what, warp_fn fn, void *prog,
+      uint32_t trip)
+{
+   uint64_t instrs = 0;
+   double t0 = pan_sim_bench_now(), t;
+   do {
+      for (unsigned i = 0; i < 256; ++i) {
+         if (!fn(prog, what, trip, &instrs))
+            return;
+      }
+      t = pan_sim_bench_now() - t0;
+   } while (t < 0.5);
    printf("%-8s %-6s %8.2f M instructions/s\n", isa, what,
           instrs / t * 1e-6);
 }
@@ -71,35 +90,30 @@ static const char bi_tex[] =
    "    nop t0 | texs_2d.f32.computed_lod t1, r0, r1, texture_index:0, "
    "sampler_index:0 | p0=r0 p1=r1\n";
 
+static bool
+bi_warp(void *prog, const char *what, uint32_t trip, uint64_t *instrs)
+{
+   struct bi_test_prog *p = prog;
+   struct pan_sim_bi_warp w;
+   pan_sim_bi_warp_init(&w, 0xff);
+   for (unsigned l = 0; l < 8; ++l)
+      seed_lane(w.r[l], l, 0, trip);
+   enum pan_sim_bi_status st = pan_sim_bi_run(&w, &p->cfg);
+   PAN_CHECK(st == PAN_SIM_BI_DONE, "bifrost %s: %s", what, w.fault);
+   *instrs += 2 * w.tuples;
+   return st == PAN_SIM_BI_DONE;
+}
+
 static void
 bench_bi(const char *what, const char *text, uint32_t trip)
 {
-   struct bi_test_prog p;
+   static struct bi_test_prog p;
    if (!bi_test_assemble(&p, text))
       return;
-   p.uniforms[0] = 1;                    /* the loop's decrement */
+   p.uniforms[0] = 1; /* the loop's decrement */
    p.uniforms[1] = 0; /* branch offset: the loop clause itself */
    p.cfg.tex = &tex_ops;
-   uint64_t instrs = 0;
-   double t0 = now_s(), t;
-   do {
-      for (unsigned i = 0; i < 256; ++i) {
-         struct pan_sim_bi_warp w;
-         pan_sim_bi_warp_init(&w, 0xff);
-         for (unsigned l = 0; l < 8; ++l) {
-            w.r[l][0] = trip ? trip : pan_test_u32(0.5f + l);
-            w.r[l][1] = pan_test_u32(1.25f);
-            w.r[l][2] = pan_test_u32(-3.0f);
-         }
-         enum pan_sim_bi_status st = pan_sim_bi_run(&w, &p.cfg);
-         PAN_CHECK(st == PAN_SIM_BI_DONE, "bifrost %s: %s", what, w.fault);
-         if (st != PAN_SIM_BI_DONE)
-            return;
-         instrs += 2 * w.tuples;
-      }
-      t = now_s() - t0;
-   } while (t < 0.5);
-   report("bifrost", what, instrs, t);
+   timed("bifrost", what, bi_warp, &p, trip);
 }
 
 /* Valhall: 16 lanes, r0..r2 floats, r1 of the loop a trip count. */
@@ -132,6 +146,20 @@ static const char va_tex[] =
    "tex_single.slot0.f.r32.2d.explicit {r8:4}, {r0:3}, u0\n"
    "nop.end\n";
 
+static bool
+va_warp(void *prog, const char *what, uint32_t trip, uint64_t *instrs)
+{
+   struct test_prog *p = prog;
+   struct pan_sim_va_warp w;
+   pan_sim_va_warp_init(&w, 0xffff);
+   for (unsigned l = 0; l < 16; ++l)
+      seed_lane(w.r[l], l, 1, trip);
+   enum pan_sim_va_status st = pan_sim_va_run(&w, &p->cfg);
+   PAN_CHECK(st == PAN_SIM_VA_DONE, "valhall %s: %s", what, w.fault);
+   *instrs += w.executed;
+   return st == PAN_SIM_VA_DONE;
+}
+
 static void
 bench_va(const char *what, const char *text, uint32_t trip)
 {
@@ -142,28 +170,7 @@ bench_va(const char *what, const char *text, uint32_t trip)
    p.cfg.uniforms = uniforms;
    p.cfg.uniform_words = 2;
    p.cfg.tex = &tex_ops;
-   uint64_t instrs = 0;
-   double t0 = now_s(), t;
-   do {
-      for (unsigned i = 0; i < 256; ++i) {
-         struct pan_sim_va_warp w;
-         pan_sim_va_warp_init(&w, 0xffff);
-         for (unsigned l = 0; l < 16; ++l) {
-            w.r[l][0] = pan_test_u32(0.5f + l);
-            w.r[l][1] = trip ? trip : pan_test_u32(1.25f);
-            w.r[l][2] = pan_test_u32(-3.0f);
-         }
-         enum pan_sim_va_status st = pan_sim_va_run(&w, &p.cfg);
-         PAN_CHECK(st == PAN_SIM_VA_DONE, "valhall %s: %s", what, w.fault);
-         if (st != PAN_SIM_VA_DONE) {
-            test_prog_free(&p);
-            return;
-         }
-         instrs += w.executed;
-      }
-      t = now_s() - t0;
-   } while (t < 0.5);
-   report("valhall", what, instrs, t);
+   timed("valhall", what, va_warp, &p, trip);
    test_prog_free(&p);
 }
 
