@@ -207,8 +207,13 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       for (unsigned c = 0; c < spatial; ++c)
          sr[n++] = pan_ir_word(coord, c);
    }
-   if (tex->is_array)
-      sr[n++] = pan_ir_word(coord, nr_coords - 1);
+   if (tex->is_array) {
+      /* The layer register is an integer: a float layer rounds to the
+       * nearest even one (the descriptor clamps it to the layers). */
+      pan_ir_index layer = pan_ir_word(coord, nr_coords - 1);
+      sr[n++] = fetch ? layer
+                      : pan_ir_f2u32(b, pan_ir_fround_even(b, layer));
+   }
    if (shadow.kind != PAN_IR_NULL)
       sr[n++] = shadow;
    if (fetch_word.kind != PAN_IR_NULL)

@@ -21,6 +21,7 @@
 #include "pan_compile.h"
 #include "pan_sim_bi.h"
 #include "pan_sim_bi_gfx.h"
+#include "pan_sim_texture.h"
 #include "util/pan_test_util.h"
 
 #define PAN_VA_TEST_MEM_SIZE 2048
@@ -390,9 +391,32 @@ static const struct pan_sim_bi_gfx gfx_callbacks = {
 /* Run a graphics program over one warp with the push words u; preload
  * sets the lane's registers. */
 static bool
+run_gfx_full(const struct pan_bi_binary *bin, const uint32_t *u,
+             struct gfx_record *rec, void (*preload)(uint32_t *r, unsigned l),
+             uint64_t special8, const struct pan_sim_tex_ops *tex);
+
+static bool
 run_gfx(const struct pan_bi_binary *bin, const uint32_t *u,
         struct gfx_record *rec, void (*preload)(uint32_t *r, unsigned l),
         uint64_t special8)
+{
+   return run_gfx_full(bin, u, rec, preload, special8, NULL);
+}
+
+static void fragment_preload(uint32_t *r, unsigned l);
+
+/* A fragment shader with a texture unit. */
+static bool
+run_gfx_tex(const struct pan_bi_binary *bin, const uint32_t *u,
+            struct gfx_record *rec, const struct pan_sim_tex_ops *tex)
+{
+   return run_gfx_full(bin, u, rec, fragment_preload, 0x100, tex);
+}
+
+static bool
+run_gfx_full(const struct pan_bi_binary *bin, const uint32_t *u,
+             struct gfx_record *rec, void (*preload)(uint32_t *r, unsigned l),
+             uint64_t special8, const struct pan_sim_tex_ops *tex)
 {
    struct pan_sim_bi_gfx g = gfx_callbacks;
    g.user = rec;
@@ -403,6 +427,7 @@ run_gfx(const struct pan_bi_binary *bin, const uint32_t *u,
       .uniform_words = 16,
       .lanes = BI_LANES,
       .gfx = &g,
+      .tex = tex,
    };
    cfg.special[8] = special8;
    struct pan_sim_bi_warp w;
@@ -557,6 +582,92 @@ test_fragment(void)
    ralloc_free(b.shader);
 }
 
+/* ---- textures through TEXC, run with a recording texture unit ---- */
+
+/* The request of the last texture message, and its result: the first
+ * coordinate, the second, the layer and the LOD (explicit) or face
+ * (cube), as binary32. */
+static struct pan_sim_tex_req tex_seen;
+
+static bool
+cb_tex(void *user, struct pan_sim_tex_req *req, char *err)
+{
+   tex_seen = *req;
+   for (unsigned i = 0; i < PAN_SIM_TEX_QUAD; ++i) {
+      float v[4] = { pan_test_f32(req->coord[i][0]),
+                     pan_test_f32(req->coord[i][1]), (float)req->layer[i],
+                     req->dim == PAN_SIM_TEX_CUBE ? (float)req->face[i]
+                                                  : req->lod[i] };
+      for (unsigned c = 0; c < 4; ++c)
+         req->out[i][c] = pan_test_u32(v[c]);
+   }
+   return req->regfmt == 1;
+}
+
+/* colour = texture(VAR0.xy, layer 2, LOD 1.5) from a 2D array, or a cube
+ * map at direction (VAR0.x, VAR0.y, 4). */
+static void
+test_texture(void)
+{
+   for (unsigned cube = 0; cube < 2; ++cube) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_tex");
+      nir_variable *v0 =
+         io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+      nir_variable *col =
+         io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+      nir_ssa_def *v = nir_load_var(&b, v0);
+      nir_ssa_def *coord =
+         nir_vec3(&b, nir_channel(&b, v, 0), nir_channel(&b, v, 1),
+                  nir_imm_float(&b, cube ? 4.0f : 2.0f));
+      nir_tex_instr *t = nir_tex_instr_create(b.shader, cube ? 1 : 2);
+      t->op = cube ? nir_texop_tex : nir_texop_txl;
+      t->sampler_dim = cube ? GLSL_SAMPLER_DIM_CUBE : GLSL_SAMPLER_DIM_2D;
+      t->is_array = !cube;
+      t->texture_index = 9; /* beyond TEXS_2D's indices */
+      t->sampler_index = 3;
+      t->coord_components = 3;
+      t->dest_type = nir_type_float32;
+      t->src[0].src_type = nir_tex_src_coord;
+      t->src[0].src = nir_src_for_ssa(coord);
+      if (!cube) {
+         t->src[1].src_type = nir_tex_src_lod;
+         t->src[1].src = nir_src_for_ssa(nir_imm_float(&b, 1.5f));
+      }
+      nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+      nir_builder_instr_insert(&b, &t->instr);
+      nir_store_var(&b, col, &t->dest.ssa, 0xf);
+
+      struct pan_bi_binary bin;
+      void *ctx = ralloc_context(NULL);
+      static struct gfx_record rec;
+      memset(&rec, 0, sizeof(rec));
+      uint32_t u[16] = { 0 };
+      const struct pan_sim_tex_ops tex = { NULL, cb_tex };
+      bool ok = compile(b.shader, NULL, ctx, &bin) &&
+                run_gfx_tex(&bin, u, &rec, &tex);
+      PAN_CHECK(!ok || (tex_seen.texture == 9 && tex_seen.sampler == 3 &&
+                        tex_seen.array == !cube),
+                "cube %u: texture %u sampler %u array %u", cube,
+                tex_seen.texture, tex_seen.sampler, tex_seen.array);
+      for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+         /* VAR0 at lane l: (l / 8, l / 8 + 1 / 4) (cb_ld_var). */
+         float x = l / 8.0f, y = l / 8.0f + 0.25f;
+         /* +Z face (4): s = x / 8 + 0.5, t = -y / 8 + 0.5. */
+         float want[4] = { cube ? x / 8 + 0.5f : x, cube ? -y / 8 + 0.5f : y,
+                           cube ? 0 : 2, cube ? 4 : 1.5f };
+         for (unsigned c = 0; c < 4; ++c) {
+            float got = pan_test_f32(rec.colour[l][c]);
+            PAN_CHECK(fabsf(got - want[c]) <= 1e-6f,
+                      "cube %u lane %u word %u: %g, expected %g", cube, l, c,
+                      got, want[c]);
+         }
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* What Bifrost refuses is an error message, not a crash. */
 static void
 test_refused(void)
@@ -586,6 +697,7 @@ main(void)
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_fragment);
+   PAN_RUN_CASE(test_texture);
    PAN_RUN_CASE(test_refused);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_bi_compile");
