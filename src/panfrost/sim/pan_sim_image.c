@@ -13,7 +13,6 @@
 
 #include "pan_sim_draw.h"
 #include "pan_sim_priv.h"
-#include "pan_uinterleave.h"
 
 void
 pan_sim_report_images(struct pan_sim_ctx *ctx, uint64_t job_va,
@@ -49,17 +48,16 @@ pan_sim_report_images(struct pan_sim_ctx *ctx, uint64_t job_va,
 }
 
 /* The texel at (x, y) of layer l, inside the rectangle the executor
- * checked (pan_sim_fill_check). */
+ * checked (pan_sim_fill_check); zeros where an AFBC header the job did not
+ * write cannot be decoded (the job would have faulted on one it wrote). */
 static const uint8_t *
 texel(const struct pan_sim_fill *f, unsigned x, unsigned y, unsigned l)
 {
-   unsigned el = f->px.size_B;
-   uint64_t off =
-      f->layout == PAN_SIM_LINEAR
-         ? (uint64_t)y * f->row_stride_B + (uint64_t)x * el
-         : pan_uinterleave_ref_offset_B(x, y, f->row_stride_B, el, false);
+   static const uint8_t zero[PAN_SIM_MAX_PIXEL_B];
+   char err[PAN_SIM_AFBC_ERR_LEN];
+   const uint8_t *p = pan_sim_fill_pixel(f, x, y, l, err);
 
-   return f->cpu + (off + (uint64_t)l * f->layer_stride_B - f->cpu_first_off);
+   return p ? p : zero;
 }
 
 void

@@ -18,6 +18,7 @@
 #define PAN_SIM_PRIV_H
 
 #include "pan_sim.h"
+#include "pan_sim_afbc.h"
 #include "pan_sim_chain.h"
 
 #ifdef __cplusplus
@@ -141,6 +142,7 @@ struct pan_sim_pixel {
 enum pan_sim_layout {
    PAN_SIM_LINEAR,
    PAN_SIM_U_INTERLEAVED, /* 16x16 tiles, row_stride_B per row of tiles */
+   PAN_SIM_AFBC,          /* headers at base, see pan_sim_afbc.h */
 };
 
 /* Inclusive pixel rectangle. */
@@ -156,6 +158,8 @@ struct pan_sim_fill {
    uint32_t layer_stride_B;
    unsigned layers; /* samples stored as layers, 1 otherwise */
    enum pan_sim_layout layout;
+   struct pan_sim_afbc afbc;  /* AFBC: the surface */
+   uint64_t afbc_body_off;    /* AFBC: body start - base */
    struct pan_sim_pixel px;
    /* Set by pan_sim_fill_check: CPU address of the first byte touched and
     * its offset from base.
@@ -200,9 +204,25 @@ void pan_sim_fill_run(const struct pan_sim_fill *fill,
                      const struct pan_sim_rect *r);
 
 /* Store one pixel at (x, y) of every layer, inside the rectangle checked
- * by pan_sim_fill_check (pan_sim_tilebuf.c). */
-void pan_sim_fill_put(const struct pan_sim_fill *fill, unsigned x, unsigned y,
-                      const struct pan_sim_pixel *px);
+ * by pan_sim_fill_check (pan_sim_tilebuf.c); false after a fault (a
+ * malformed AFBC header). */
+bool pan_sim_fill_put(struct pan_sim_ctx *ctx, const struct pan_sim_fill *fill,
+                      unsigned x, unsigned y, const struct pan_sim_pixel *px);
+
+/* The memory bytes of pixel (x, y) of layer l, inside the checked
+ * rectangle; NULL with err (PAN_SIM_AFBC_ERR_LEN) set for a malformed AFBC
+ * header (pan_sim_tilebuf.c). */
+const uint8_t *pan_sim_fill_pixel(const struct pan_sim_fill *fill, unsigned x,
+                                  unsigned y, unsigned l, char *err);
+
+/* AFBC versions of pan_sim_fill_check and pan_sim_fill_run
+ * (pan_sim_tilebuf.c). */
+bool pan_sim_afbc_fill_check(struct pan_sim_ctx *ctx,
+                             struct pan_sim_fill *fill,
+                             const struct pan_sim_rect *r);
+bool pan_sim_afbc_fill_run(struct pan_sim_ctx *ctx,
+                           const struct pan_sim_fill *fill,
+                           const struct pan_sim_rect *r);
 
 /* Memory pixel -> tile-buffer words of a colour fill (pan_sim_tilebuf.c):
  * the inverse of pan_sim_color_pixel. */

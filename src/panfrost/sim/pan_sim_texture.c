@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pan_sim_afbc.h"
 #include "pan_sim_fp.h"
 #include "pan_sim_space.h"
 #include "pan_sim_texture.h"
@@ -432,6 +433,7 @@ level_setup(struct level_ctx *lc, const struct pan_sim_texture *t,
          return true;
       }
    }
+   memset(&lc->surf, 0, sizeof(lc->surf));
    if (!t->surface(t, level, layer, face, &lc->surf, err))
       return false;
    lc->region = pan_sim_space_find(t->space, lc->surf.base);
@@ -489,6 +491,38 @@ texel_va(const struct pan_sim_texture *t, const struct pan_sim_surface *s,
    return s->base + off + (uint64_t)((int64_t)z * s->slice_stride_B);
 }
 
+/* Address of texel (x, y) of an AFBC surface, from its header. */
+static bool
+afbc_texel_va(const struct pan_sim_texture *t, const struct pan_sim_surface *s,
+              unsigned x, unsigned y, uint64_t *va, char *err)
+{
+   struct pan_sim_afbc a = {
+      .wide = s->afbc_wide,
+      .tiled = s->afbc_tiled,
+      .el_B = t->fmt.size_B,
+   };
+   struct pan_sim_afbc_pos pos;
+   struct pan_sim_access acc;
+   char aerr[PAN_SIM_AFBC_ERR_LEN];
+   uint64_t off;
+
+   a.sb_per_row = pan_sim_afbc_sb_per_row(&a, (uint64_t)s->row_stride_B);
+   pan_sim_afbc_pos(&a, x, y, &pos);
+   const uint8_t *hdr =
+      pan_sim_read(t->space, s->base + pos.index * PAN_SIM_AFBC_HEADER_B,
+                   PAN_SIM_AFBC_HEADER_B, 0, "AFBC header", &acc);
+   if (!hdr) {
+      TEX_ERR(err, "texel (%u, %u): %.120s", x, y, acc.message);
+      return false;
+   }
+   if (!pan_sim_afbc_locate(&a, hdr, &pos, &off, aerr)) {
+      TEX_ERR(err, "texel (%u, %u): %.130s", x, y, aerr);
+      return false;
+   }
+   *va = s->base + off;
+   return true;
+}
+
 /* Texel (x, y, z) of the level, already wrapped (-1: border), as output
  * channels. */
 static bool
@@ -517,7 +551,13 @@ texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
       }
       return true;
    }
-   uint64_t va = texel_va(t, &lc->surf, (unsigned)x, (unsigned)y, (unsigned)z);
+   uint64_t va;
+   if (lc->surf.afbc) {
+      if (!afbc_texel_va(t, &lc->surf, (unsigned)x, (unsigned)y, &va, err))
+         return false;
+   } else {
+      va = texel_va(t, &lc->surf, (unsigned)x, (unsigned)y, (unsigned)z);
+   }
    const struct pan_sim_region *r = lc->region;
    struct pan_sim_access acc;
    const void *p;
@@ -878,9 +918,13 @@ pan_sim_image_texel(const struct pan_sim_texture *t, const uint32_t coord[3],
    }
    unsigned layer = is_3d ? 0 : coord[2] / (cube ? 6 : 1);
    unsigned face = cube ? coord[2] % 6 : 0;
-   struct pan_sim_surface s;
+   struct pan_sim_surface s = { 0 };
    if (!t->surface(t, 0, layer, face, &s, err))
       return false;
+   if (s.afbc) {
+      TEX_ERR(err, "AFBC images are not accessed by image messages");
+      return false;
+   }
    *va = texel_va(t, &s, coord[0], coord[1], is_3d ? coord[2] : 0);
    return true;
 }

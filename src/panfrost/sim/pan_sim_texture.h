@@ -138,12 +138,16 @@ struct pan_sim_texel_format {
 enum pan_sim_tex_layout_kind {
    PAN_SIM_TEX_LINEAR,
    PAN_SIM_TEX_U_INTERLEAVED,
+   PAN_SIM_TEX_AFBC, /* v7; on v9 the plane says (pan_sim_surface.afbc) */
 };
 
 struct pan_sim_surface {
-   uint64_t base;
-   int64_t row_stride_B;   /* linear: a row; u-interleaved: a row of tiles */
+   uint64_t base;          /* AFBC: the first header */
+   int64_t row_stride_B;   /* linear: a row; u-interleaved: a row of tiles;
+                            * AFBC: headers of a row of superblocks (of
+                            * header tiles when tiled) */
    int64_t slice_stride_B; /* 3D: between depth slices */
+   bool afbc, afbc_wide, afbc_tiled; /* see pan_sim_afbc.h */
 };
 
 struct pan_sim_texture;

@@ -11,6 +11,7 @@
  * never read a neighbouring tile.
  */
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,13 +163,38 @@ pan_sim_unpixel(const struct pan_sim_fill *fill, const uint8_t *src,
    }
 }
 
+/* The AFBC surface of a fill, mapped by pan_sim_afbc_fill_check. */
+static struct pan_sim_afbc_buf
+afbc_buf(const struct pan_sim_fill *fill, unsigned l)
+{
+   struct pan_sim_afbc_buf b = {
+      .buf = fill->cpu + (uint64_t)l * fill->layer_stride_B,
+      .size_B = fill->layer_stride_B,
+      .body_off = fill->afbc_body_off,
+   };
+   return b;
+}
+
+const uint8_t *
+pan_sim_fill_pixel(const struct pan_sim_fill *fill, unsigned x, unsigned y,
+                   unsigned l, char *err)
+{
+   if (fill->layout == PAN_SIM_AFBC) {
+      struct pan_sim_afbc_buf b = afbc_buf(fill, l);
+      return pan_sim_afbc_pixel(&fill->afbc, &b, x, y, err);
+   }
+   return fill->cpu + (pixel_offset(fill, x, y, fill->px.size_B) +
+                       (uint64_t)l * fill->layer_stride_B -
+                       fill->cpu_first_off);
+}
+
 bool
 pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx, struct pan_sim_tilebuf *tb,
                         const struct pan_sim_fill *fill,
                         const struct pan_sim_rect *r)
 {
    struct pan_sim_tb_rt *t = &tb->rt[fill->rt];
-   unsigned el = fill->px.size_B;
+   char err[PAN_SIM_AFBC_ERR_LEN];
 
    if (fill->tib.raw && !fill->wb.raw && !fill->wb.native)
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
@@ -177,8 +203,10 @@ pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx, struct pan_sim_tilebuf *tb,
                            fill->what, fill->wb.name, fill->tib.name);
    for (unsigned y = r->y0; y <= r->y1; ++y) {
       for (unsigned x = r->x0; x <= r->x1; ++x) {
-         const uint8_t *src =
-            fill->cpu + (pixel_offset(fill, x, y, el) - fill->cpu_first_off);
+         const uint8_t *src = pan_sim_fill_pixel(fill, x, y, 0, err);
+         if (!src)
+            return pan_sim_fault(ctx, PAN_SIM_READ_FAULT, fill->base,
+                                 "%s: %s", fill->what, err);
          pan_sim_unpixel(fill, src,
                  &t->words[4 * pan_sim_tilebuf_at(tb, (int)x, (int)y)]);
       }
@@ -186,21 +214,91 @@ pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx, struct pan_sim_tilebuf *tb,
    return true;
 }
 
-void
-pan_sim_fill_put(const struct pan_sim_fill *fill, unsigned x, unsigned y,
-                 const struct pan_sim_pixel *px)
+bool
+pan_sim_fill_put(struct pan_sim_ctx *ctx, const struct pan_sim_fill *fill,
+                 unsigned x, unsigned y, const struct pan_sim_pixel *px)
 {
    unsigned el = px->size_B;
-   uint64_t off =
-      fill->layout == PAN_SIM_LINEAR
-         ? (uint64_t)y * fill->row_stride_B + (uint64_t)x * el
-         : pan_uinterleave_ref_offset_B(x, y, fill->row_stride_B, el, false);
+   char err[PAN_SIM_AFBC_ERR_LEN];
 
    for (unsigned l = 0; l < fill->layers; ++l) {
-      uint8_t *dst = fill->cpu + (off + (uint64_t)l * fill->layer_stride_B -
+      if (fill->layout == PAN_SIM_AFBC) {
+         struct pan_sim_afbc_buf b = afbc_buf(fill, l);
+         if (!pan_sim_afbc_store(&fill->afbc, &b, x, y, px->bytes, px->mask,
+                                 err))
+            return pan_sim_fault(ctx, PAN_SIM_WRITE_FAULT, fill->base,
+                                 "%s: %s", fill->what, err);
+         continue;
+      }
+      uint8_t *dst = fill->cpu + (pixel_offset(fill, x, y, el) +
+                                  (uint64_t)l * fill->layer_stride_B -
                                   fill->cpu_first_off);
       for (unsigned i = 0; i < el; ++i)
          dst[i] =
             (uint8_t)((dst[i] & ~px->mask[i]) | (px->bytes[i] & px->mask[i]));
    }
+   return true;
+}
+
+bool
+pan_sim_afbc_fill_check(struct pan_sim_ctx *ctx, struct pan_sim_fill *fill,
+                        const struct pan_sim_rect *r)
+{
+   const struct pan_sim_afbc *a = &fill->afbc;
+   unsigned sb_w = a->wide ? 32 : 16, sb_h = a->wide ? 8 : 16;
+
+   if (!fill->layers)
+      fill->layers = 1;
+   if (fill->layers > 1)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
+                           "%s: multisampled AFBC is not executed yet",
+                           fill->what);
+   if (a->tiled && a->sb_per_row % 8)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
+                           "%s: tiled AFBC headers with a row of %u "
+                           "superblocks (not whole header tiles)",
+                           fill->what, a->sb_per_row);
+   if ((r->x1 + sb_w) / sb_w > a->sb_per_row)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
+                           "%s: AFBC row of %u superblocks is narrower than "
+                           "the frame (%u pixels)",
+                           fill->what, a->sb_per_row, r->x1 + 1);
+   if (fill->afbc_body_off & 15)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
+                           "%s: AFBC body offset 0x%" PRIx64
+                           " is not 16-byte aligned",
+                           fill->what, fill->afbc_body_off);
+
+   /* Superblocks up to the last one of the frame, whole header tiles when
+    * tiled; the body holds one uncompressed payload for each. */
+   uint64_t rows = (r->y1 + sb_h) / sb_h;
+   if (a->tiled)
+      rows = (rows + 7) / 8 * 8;
+   uint64_t n = rows * a->sb_per_row;
+   if (fill->afbc_body_off < n * PAN_SIM_AFBC_HEADER_B)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
+                           "%s: AFBC body at +0x%" PRIx64 " overlaps the %" PRIu64
+                           " headers",
+                           fill->what, fill->afbc_body_off, n);
+   uint64_t size = fill->afbc_body_off + n * pan_sim_afbc_payload_B(a);
+   fill->cpu = pan_sim_ctx_write(ctx, fill->base, size, fill->what);
+   if (!fill->cpu)
+      return false;
+   fill->cpu_first_off = 0;
+   /* One layer: the stride is the surface checked. */
+   fill->layer_stride_B = (uint32_t)size;
+   return true;
+}
+
+bool
+pan_sim_afbc_fill_run(struct pan_sim_ctx *ctx, const struct pan_sim_fill *fill,
+                      const struct pan_sim_rect *r)
+{
+   for (unsigned y = r->y0; y <= r->y1; ++y) {
+      for (unsigned x = r->x0; x <= r->x1; ++x) {
+         if (!pan_sim_fill_put(ctx, fill, x, y, &fill->px))
+            return false;
+      }
+   }
+   return true;
 }

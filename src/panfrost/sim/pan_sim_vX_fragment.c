@@ -213,6 +213,8 @@ lookup_block(struct pan_sim_ctx *ctx, const char *what, unsigned v,
       return true;
 #if PAN_ARCH >= 7
    case MALI_BLOCK_FORMAT_NO_WRITE: *skip = true; return true;
+   case MALI_BLOCK_FORMAT_AFBC:
+   case MALI_BLOCK_FORMAT_AFBC_TILED: *out = PAN_SIM_AFBC; return true;
 #endif
    default: {
       const char *name = PAN_GENX(block_format_name)(v);
@@ -261,7 +263,32 @@ struct color_desc {
    uint32_t clear[4];
    uint64_t base;
    uint32_t row_stride_B, surface_stride_B;
+   /* AFBC: row stride (see set_afbc), 32x8 superblocks, body - base. */
+   uint32_t afbc_row_stride;
+   bool afbc_wide;
+   uint64_t afbc_body_off;
 };
+
+/* The AFBC surface of a fill (block format already looked up).  The row
+ * stride counts superblocks up to v7, header bytes from v9. */
+static void
+set_afbc(struct pan_sim_fill *fill, unsigned block, uint32_t row_stride,
+         bool wide, uint64_t body_off)
+{
+   if (fill->layout != PAN_SIM_AFBC)
+      return;
+   fill->afbc.wide = wide;
+#if PAN_ARCH >= 7
+   fill->afbc.tiled = block == MALI_BLOCK_FORMAT_AFBC_TILED;
+#else
+   (void)block;
+#endif
+   fill->afbc.sb_per_row = PAN_ARCH >= 9 ? pan_sim_afbc_sb_per_row(
+                                              &fill->afbc, row_stride)
+                                        : row_stride;
+   fill->afbc.el_B = fill->px.size_B;
+   fill->afbc_body_off = body_off;
+}
 
 static bool
 add_color(struct pan_sim_ctx *ctx, struct frame *f, unsigned index,
@@ -292,6 +319,8 @@ add_color(struct pan_sim_ctx *ctx, struct frame *f, unsigned index,
    fill->wb = wb;
    fill->swizzle = d->swizzle;
    memcpy(fill->clear, d->clear, sizeof(fill->clear));
+   set_afbc(fill, d->block, d->afbc_row_stride, d->afbc_wide,
+            d->afbc_body_off);
    f->count++;
    return true;
 }
@@ -309,13 +338,16 @@ struct zs_desc {
    unsigned s_format, s_block, s_msaa;
    uint64_t s_base;
    uint32_t s_row_stride_B, s_surface_stride_B;
+   /* AFBC buffers: body - base (the row strides count superblocks). */
+   uint64_t zs_afbc_body_off, s_afbc_body_off;
 };
 
 static bool
 add_zs_buffer(struct pan_sim_ctx *ctx, struct frame *f, const char *what,
               const struct pan_sim_zs_format *fmt, bool write_z, bool write_s,
               const struct zs_desc *d, unsigned block, unsigned msaa,
-              uint64_t base, uint32_t row_stride_B, uint32_t surface_stride_B)
+              uint64_t base, uint32_t row_stride_B, uint32_t surface_stride_B,
+              uint64_t afbc_body_off)
 {
    struct pan_sim_fill *fill = new_fill(f, what, 0);
    bool skip;
@@ -335,6 +367,7 @@ add_zs_buffer(struct pan_sim_ctx *ctx, struct frame *f, const char *what,
    fill->base = base;
    fill->row_stride_B = row_stride_B;
    fill->layer_stride_B = surface_stride_B;
+   set_afbc(fill, block, row_stride_B, false, afbc_body_off);
    f->count++;
    return true;
 }
@@ -351,7 +384,7 @@ add_depth_stencil(struct pan_sim_ctx *ctx, struct frame *f,
       if (!add_zs_buffer(ctx, f, "depth/stencil buffer", &zs, d->write_z,
                          d->write_s_in_zs, d, d->zs_block, d->zs_msaa,
                          d->zs_base, d->zs_row_stride_B,
-                         d->zs_surface_stride_B))
+                         d->zs_surface_stride_B, d->zs_afbc_body_off))
          return false;
    }
    if (d->write_s_sep) {
@@ -365,7 +398,7 @@ add_depth_stencil(struct pan_sim_ctx *ctx, struct frame *f,
       if (!lookup_s(ctx, d->s_format, &s) ||
           !add_zs_buffer(ctx, f, "stencil buffer", &s, false, true, d,
                          d->s_block, d->s_msaa, d->s_base, d->s_row_stride_B,
-                         d->s_surface_stride_B))
+                         d->s_surface_stride_B, d->s_afbc_body_off))
          return false;
    }
    return true;
@@ -500,6 +533,25 @@ read_render_target(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
       .row_stride_B = rt.rgb.row_stride_B,
       .surface_stride_B = rt.rgb.surface_stride_B,
    };
+#if PAN_ARCH >= 7
+   if (rt.writeback_block_format == MALI_BLOCK_FORMAT_AFBC ||
+       rt.writeback_block_format == MALI_BLOCK_FORMAT_AFBC_TILED) {
+      c.base = rt.afbc.header;
+      c.afbc_row_stride = rt.afbc.row_stride_B;
+#if PAN_ARCH >= 9
+      c.afbc_wide = rt.afbc.wide_block;
+      c.afbc_body_off = rt.afbc.body_offset;
+#else
+      c.afbc_wide = rt.afbc.afbc_wide_block_enable;
+      if (rt.afbc.body < rt.afbc.header)
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
+                              "render target %u: AFBC body 0x%" PRIx64
+                              " below its headers 0x%" PRIx64,
+                              i, rt.afbc.body, rt.afbc.header);
+      c.afbc_body_off = rt.afbc.body - rt.afbc.header;
+#endif
+   }
+#endif
    return add_color(ctx, f, i, &c);
 }
 
@@ -531,6 +583,8 @@ read_zs_extension(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
    d->s_base = ext.s_writeback_base;
    d->s_row_stride_B = ext.s_writeback_row_stride;
    d->s_surface_stride_B = ext.s_linear.surface_stride_B;
+   d->zs_afbc_body_off = ext.zs_afbc.body_offset_B;
+   d->s_afbc_body_off = ext.s_afbc.body_offset_B;
 #else
    d->zs_base = ext.linear.zs_writeback_base;
    d->zs_row_stride_B = ext.linear.zs_writeback_row_stride;
@@ -538,6 +592,17 @@ read_zs_extension(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
    d->s_base = ext.linear.s_writeback_base;
    d->s_row_stride_B = ext.linear.s_writeback_row_stride;
    d->s_surface_stride_B = ext.linear.s_writeback_surface_stride;
+#if PAN_ARCH >= 7
+   if (d->zs_block == MALI_BLOCK_FORMAT_AFBC ||
+       d->zs_block == MALI_BLOCK_FORMAT_AFBC_TILED) {
+      d->zs_base = ext.afbc.zs_afbc_header;
+      d->zs_row_stride_B = ext.afbc.zs_afbc_row_stride;
+      if (ext.afbc.zs_afbc_body < ext.afbc.zs_afbc_header)
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, va,
+                              "depth/stencil AFBC body below its headers");
+      d->zs_afbc_body_off = ext.afbc.zs_afbc_body - ext.afbc.zs_afbc_header;
+   }
+#endif
 #endif
 
    /* Stencil lives in the depth/stencil buffer when its format has a
@@ -632,14 +697,18 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 
 /* Clear every image, then store the pixels the draws changed (tb NULL:
  * clears only). */
-static void
+static bool
 run_fills(struct pan_sim_ctx *ctx, const struct frame *f,
           const struct pan_sim_tilebuf *tb)
 {
    for (unsigned i = 0; i < f->count; ++i) {
       const struct pan_sim_fill *fill = &f->fills[i];
-      if (!fill->preload)
+      if (!fill->preload && fill->layout == PAN_SIM_AFBC) {
+         if (!pan_sim_afbc_fill_run(ctx, fill, &f->rect))
+            return false;
+      } else if (!fill->preload) {
          pan_sim_fill_run(fill, &f->rect);
+      }
       if (!tb)
          continue;
       for (unsigned y = f->rect.y0; y <= f->rect.y1; ++y) {
@@ -663,10 +732,12 @@ run_fills(struct pan_sim_ctx *ctx, const struct frame *f,
                pan_sim_zs_pixel(&fill->zs, z, tb->depth[at], s,
                                 tb->stencil[at], &px);
             }
-            pan_sim_fill_put(fill, x, y, &px);
+            if (!pan_sim_fill_put(ctx, fill, x, y, &px))
+               return false;
          }
       }
    }
+   return true;
 }
 
 #if PAN_ARCH >= 6
@@ -701,7 +772,7 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
    }
    ok = PAN_GENX(sim_shade_list)(ctx, l, &tb);
    if (ok)
-      run_fills(ctx, f, &tb);
+      ok = run_fills(ctx, f, &tb);
    pan_sim_tilebuf_fini(&tb);
    return ok;
 }
@@ -750,11 +821,13 @@ PAN_GENX(sim_exec_fragment)(struct pan_sim_ctx *ctx, uint64_t job_va)
       return true;
    }
    for (unsigned i = 0; ok && i < f.count; ++i)
-      ok = pan_sim_fill_check(ctx, &f.fills[i], &f.rect);
+      ok = f.fills[i].layout == PAN_SIM_AFBC
+              ? pan_sim_afbc_fill_check(ctx, &f.fills[i], &f.rect)
+              : pan_sim_fill_check(ctx, &f.fills[i], &f.rect);
    if (ok && list && list->nr_prims)
       ok = draw_frame(ctx, &f, list);
    else if (ok)
-      run_fills(ctx, &f, NULL);
+      ok = run_fills(ctx, &f, NULL);
    pan_sim_plist_free(list);
    if (ok)
       pan_sim_report_images(ctx, job_va, &f.rect, f.fills, f.count);

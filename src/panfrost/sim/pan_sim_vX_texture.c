@@ -14,7 +14,9 @@
  * innermost, then samples, faces and layers; v6 samples, faces, levels,
  * layers.  On v9 the instruction names a resource table entry and an index
  * in it; the texture's planes follow the v7 order without samples.  AFBC
- * and block-compressed textures are refused with a fault.
+ * surfaces (v7 AFBC layout, flags in the header address's low bits; v9
+ * AFBC planes) go to pan_sim_afbc.h; block-compressed textures are refused
+ * with a fault.
  */
 
 #include <stdio.h>
@@ -65,7 +67,16 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
       return false;
 #if PAN_ARCH >= 9
    pan_unpack(p, plane, d);
-   if (d.plane_type != MALI_PLANE_TYPE_GENERIC) {
+   memset(s, 0, sizeof(*s));
+   if (d.plane_type == MALI_PLANE_TYPE_AFBC) {
+      if (d.afbc.superblock_size == MALI_AFBC_SUPERBLOCK_SIZE_64X4) {
+         TEX_ERR(err, "AFBC 64x4 superblocks are not sampled");
+         return false;
+      }
+      s->afbc = true;
+      s->afbc_wide = d.afbc.superblock_size == MALI_AFBC_SUPERBLOCK_SIZE_32X8;
+      s->afbc_tiled = d.afbc.tiled_header;
+   } else if (d.plane_type != MALI_PLANE_TYPE_GENERIC) {
       TEX_ERR(err, "texture plane type %s is not sampled",
               PAN_GENX(plane_type_name)(d.plane_type)
                  ? PAN_GENX(plane_type_name)(d.plane_type)
@@ -77,9 +88,20 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
    s->slice_stride_B = d.slice_stride_B;
 #else
    pan_unpack(p, surface_with_stride, d);
+   memset(s, 0, sizeof(*s));
    s->base = d.address;
    s->row_stride_B = d.row_stride_B;
    s->slice_stride_B = d.surface_stride_B;
+#if PAN_ARCH >= 7
+   if (t->layout == PAN_SIM_TEX_AFBC) {
+      /* The header address carries the AFBC surface flags. */
+      unsigned flags = (unsigned)(d.address & 63);
+      s->base = d.address & ~(uint64_t)63;
+      s->afbc = true;
+      s->afbc_wide = flags & MALI_AFBC_SURFACE_FLAG_WIDE_BLOCK;
+      s->afbc_tiled = flags & MALI_AFBC_SURFACE_FLAG_TILED_HEADER;
+   }
+#endif
 #endif
    return true;
 }
@@ -169,6 +191,11 @@ unpack_texture(const struct pan_sim_space *space, const void *p,
    case MALI_TEXTURE_LAYOUT_TILED:
       t->layout = PAN_SIM_TEX_U_INTERLEAVED;
       break;
+#if PAN_ARCH >= 7
+   case MALI_TEXTURE_LAYOUT_AFBC:
+      t->layout = PAN_SIM_TEX_AFBC;
+      break;
+#endif
    default:
       TEX_ERR(err, "texture layout %s is not sampled",
               or_unknown(PAN_GENX(texture_layout_name)(d.texel_ordering)));
