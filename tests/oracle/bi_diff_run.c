@@ -35,7 +35,6 @@
 #include "pan_sim_bi.h"
 #include "pan_sim_bi_gfx.h"
 
-#define MAX_PROGRAM_B (1u << 20)
 #define LANES DIFF_LANES
 #define PROGRAM_VA 0x40000000ull
 /* Position addresses: POS_VA + 16 * lane; varyings: VARY_VA + lane <<
@@ -213,40 +212,15 @@ preload(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg,
 int
 main(int argc, char **argv)
 {
-   const char *path = NULL, *layout = NULL, *stage = "fs";
-   for (int i = 1; i < argc; i++) {
-      if (!strncmp(argv[i], "--seed=", 7))
-         diff_seed = strtoull(argv[i] + 7, NULL, 0);
-      else if (!strncmp(argv[i], "--stage=", 8))
-         stage = argv[i] + 8;
-      else if (!strncmp(argv[i], "--layout=", 9))
-         layout = argv[i] + 9;
-      else
-         path = argv[i];
-   }
-   bool fs = !strcmp(stage, "fs"), vv = !strcmp(stage, "vv");
-   if (!path || (!fs && !vv && strcmp(stage, "vs"))) {
-      fprintf(stderr, "usage: bi-diff-run --seed=N --stage=vs|vv|fs "
-                      "[--layout=FILE] FILE.bin\n");
-      return 2;
-   }
-   unsigned entry_B = 0;
-   if (layout && !diff_read_layout(layout, &entry_B, layout_line))
-      return 4;
-   if (!vv)
-      entry_B = 0;
-   FILE *fp = fopen(path, "rb");
-   if (!fp) {
-      fprintf(stderr, "cannot open %s\n", path);
-      return 4;
-   }
-   uint64_t *code = calloc(MAX_PROGRAM_B / 8, 8);
-   size_t n = code ? fread(code, 1, MAX_PROGRAM_B, fp) : 0;
-   fclose(fp);
+   struct diff_run run;
+   int rc = diff_run_load(argc, argv, "bi-diff-run", layout_line, &run);
+   if (rc)
+      return rc;
+   bool fs = run.fs;
+   uint64_t *code = run.code;
    struct pan_sim_bi_warp *w = calloc(1, sizeof(*w));
-   if (!code || !w || entry_B >= n || (entry_B & 15)) {
+   if (!w) {
       free(code);
-      free(w);
       return 4;
    }
 
@@ -261,9 +235,9 @@ main(int argc, char **argv)
    };
    const struct pan_sim_tex_ops tex = { NULL, diff_tex_run };
    struct pan_sim_bi_config cfg = {
-      .program = code + entry_B / 8,
-      .program_quads = (unsigned)((n - entry_B) / 16),
-      .program_va = PROGRAM_VA + entry_B,
+      .program = code + run.entry_B / 8,
+      .program_quads = (unsigned)((run.size_B - run.entry_B) / 16),
+      .program_va = PROGRAM_VA + run.entry_B,
       .uniforms = diff_uniforms,
       .uniform_words = diff_nr_uniforms,
       .lanes = LANES,

@@ -15,6 +15,7 @@
 #include "pan_sim_fp.h"
 
 #define MAX_SYSVALS 64
+#define MAX_PROGRAM_B (1u << 20)
 
 /* System value types of the stock layout (numbered as its sysval enum). */
 enum { SYSVAL_VIEWPORT_SCALE = 1, SYSVAL_VIEWPORT_OFFSET = 2,
@@ -354,4 +355,48 @@ diff_print(const char *status, uint32_t discarded)
              c->fmt < 6 ? regfmt_names[c->fmt] : "auto", c->v[0], c->v[1],
              c->v[2], c->v[3]);
    }
+}
+
+int
+diff_run_load(int argc, char **argv, const char *name,
+              void (*extra)(const char *line), struct diff_run *r)
+{
+   const char *path = NULL, *layout = NULL, *stage = "fs";
+   for (int i = 1; i < argc; i++) {
+      if (!strncmp(argv[i], "--seed=", 7))
+         diff_seed = strtoull(argv[i] + 7, NULL, 0);
+      else if (!strncmp(argv[i], "--stage=", 8))
+         stage = argv[i] + 8;
+      else if (!strncmp(argv[i], "--layout=", 9))
+         layout = argv[i] + 9;
+      else
+         path = argv[i];
+   }
+   *r = (struct diff_run){ .fs = !strcmp(stage, "fs"),
+                           .vv = !strcmp(stage, "vv") };
+   if (!path || (!r->fs && !r->vv && strcmp(stage, "vs"))) {
+      fprintf(stderr, "usage: %s --seed=N --stage=vs|vv|fs "
+                      "[--layout=FILE] FILE.bin\n", name);
+      return 2;
+   }
+   if (layout && !diff_read_layout(layout, &r->entry_B, extra))
+      return 4;
+   if (!r->vv)
+      r->entry_B = 0;
+   FILE *fp = fopen(path, "rb");
+   if (!fp) {
+      fprintf(stderr, "cannot open %s\n", path);
+      return 4;
+   }
+   r->code = calloc(MAX_PROGRAM_B / 8, 8);
+   r->size_B = r->code ? fread(r->code, 1, MAX_PROGRAM_B, fp) : 0;
+   fclose(fp);
+   /* Instructions are 8-byte words (Valhall) or in 16-byte units. */
+   if (!r->code || r->entry_B >= r->size_B || (r->entry_B & 7)) {
+      fprintf(stderr, "%s: cannot read %s\n", name, path);
+      free(r->code);
+      r->code = NULL;
+      return 4;
+   }
+   return 0;
 }

@@ -70,6 +70,20 @@ bool diff_store_word(unsigned lane, unsigned sub, unsigned byte,
 bool diff_colour(unsigned lane, unsigned rt, enum pan_sim_regfmt fmt,
                  const uint32_t in[4], char *err);
 
+/* The runner's command line and binary. */
+struct diff_run {
+   bool fs, vv;     /* --stage=fs, --stage=vv (else vs) */
+   uint64_t *code;  /* the whole file, calloc'd */
+   size_t size_B;   /* bytes read */
+   unsigned entry_B; /* start of the stage run (the stock varying variant) */
+};
+
+/* Parses --seed=N --stage=vs|vv|fs [--layout=FILE] FILE.bin, reads the
+ * layout (lines it does not know go to extra) and the binary: 0, or the
+ * exit status (2 usage, 4 I/O) after saying why. */
+int diff_run_load(int argc, char **argv, const char *name,
+                  void (*extra)(const char *line), struct diff_run *r);
+
 /* Prints the status, the discarded lanes and the outputs recorded. */
 void diff_print(const char *status, uint32_t discarded);
 

@@ -55,7 +55,6 @@
 #include "pan_sim_va.h"
 #include "pan_sim_va_gfx.h"
 
-#define MAX_PROGRAM_B (1u << 20)
 #define LANES DIFF_LANES
 
 /* Vertex packets: LEA_BUF_IMM gives WINDOW + (linear << 12). */
@@ -166,40 +165,15 @@ mem_write(void *user, uint64_t addr, const void *data, unsigned size)
 int
 main(int argc, char **argv)
 {
-   const char *path = NULL, *layout = NULL, *stage = "fs";
-   for (int i = 1; i < argc; i++) {
-      if (!strncmp(argv[i], "--seed=", 7))
-         diff_seed = strtoull(argv[i] + 7, NULL, 0);
-      else if (!strncmp(argv[i], "--stage=", 8))
-         stage = argv[i] + 8;
-      else if (!strncmp(argv[i], "--layout=", 9))
-         layout = argv[i] + 9;
-      else
-         path = argv[i];
-   }
-   bool fs = !strcmp(stage, "fs"), vv = !strcmp(stage, "vv");
-   if (!path || (!fs && !vv && strcmp(stage, "vs"))) {
-      fprintf(stderr, "usage: va-diff-run --seed=N --stage=vs|vv|fs "
-                      "[--layout=FILE] FILE.bin\n");
-      return 2;
-   }
-   unsigned entry_B = 0;
-   if (layout && !diff_read_layout(layout, &entry_B, NULL))
-      return 4;
-   if (!vv)
-      entry_B = 0;
-   FILE *fp = fopen(path, "rb");
-   if (!fp) {
-      fprintf(stderr, "cannot open %s\n", path);
-      return 4;
-   }
-   uint64_t *code = calloc(MAX_PROGRAM_B / 8, 8);
+   struct diff_run run;
+   int rc = diff_run_load(argc, argv, "va-diff-run", NULL, &run);
+   if (rc)
+      return rc;
+   bool fs = run.fs;
+   uint64_t *code = run.code;
    tls = calloc(1, TLS_B);
-   size_t n = code ? fread(code, 1, MAX_PROGRAM_B, fp) : 0;
-   fclose(fp);
-   if (!code || !tls || entry_B >= n) {
+   if (!tls) {
       free(code);
-      free(tls);
       return 4;
    }
 
@@ -213,9 +187,9 @@ main(int argc, char **argv)
    };
    const struct pan_sim_tex_ops tex = { NULL, diff_tex_run };
    struct pan_sim_va_config cfg = {
-      .program = code + entry_B / 8,
-      .program_words = (unsigned)((n - entry_B) / 8),
-      .program_va = PROGRAM_VA + entry_B,
+      .program = code + run.entry_B / 8,
+      .program_words = (unsigned)((run.size_B - run.entry_B) / 8),
+      .program_va = PROGRAM_VA + run.entry_B,
       .uniforms = diff_uniforms,
       .uniform_words = diff_nr_uniforms,
       .mem = { NULL, mem_read, mem_write },
