@@ -88,13 +88,13 @@ fsrc_mode(const struct pan_sim_bi_ins *ins, unsigned s)
    return m;
 }
 
-/* Source s as a double: binary32 (possibly widened from a half) or half
- * k of a v2f16 after its swizzle; abs then neg. */
+/* Source s read with mode m (fsrc_mode()) as a double: binary32 (possibly
+ * widened from a half) or half k of a v2f16 after its swizzle; abs then
+ * neg. */
 static double
-fsrc(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
-     unsigned s, unsigned lane, unsigned k)
+fsrc_as(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+        unsigned m, unsigned s, unsigned lane, unsigned k)
 {
-   unsigned m = fsrc_mode(ins, s);
    uint32_t v = pan_sim_bi_src(c, ins, s, lane);
    double x;
    if (m & 1)
@@ -108,9 +108,16 @@ fsrc(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    return m & 64 ? -x : x;
 }
 
-static uint32_t
-round_to(const struct pan_sim_bi_ins *ins, double x, double tail,
-         enum pan_sim_round mode, bool half)
+static double
+fsrc(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+     unsigned s, unsigned lane, unsigned k)
+{
+   return fsrc_as(c, ins, fsrc_mode(ins, s), s, lane, k);
+}
+
+/* The clamp modifier, NULL for none. */
+static const char *
+clamp_of(const struct pan_sim_bi_ins *ins)
 {
    const char *clamp = pan_sim_bi_mod_str(ins, "clamp", "none");
    int64_t none;
@@ -118,10 +125,24 @@ round_to(const struct pan_sim_bi_ins *ins, double x, double tail,
       none = !strcmp(clamp, "none");
       pan_sim_bi_memo_put(ins, "clamp_none", NULL, none);
    }
-   if (!none)
+   return none ? NULL : clamp;
+}
+
+static uint32_t
+round_clamped(double x, double tail, enum pan_sim_round mode, bool half,
+              const char *clamp)
+{
+   if (clamp)
       x = pan_sim_fp_clamp(x, clamp);
    return pan_sim_fp_round_f64_tail(x, tail, mode, half ? 5 : 8,
                                     half ? 10 : 23);
+}
+
+static uint32_t
+round_to(const struct pan_sim_bi_ins *ins, double x, double tail,
+         enum pan_sim_round mode, bool half)
+{
+   return round_clamped(x, tail, mode, half, clamp_of(ins));
 }
 
 /* Exact a + b as s + tail (TwoSum). */
@@ -172,31 +193,50 @@ fcompare(const char *cmpf, double a, double b)
    return !un && a != b; /* gtlt */
 }
 
+/* What arith() needs of the instruction, looked up once per execution
+ * rather than per lane. */
+struct arith_op {
+   unsigned src[3]; /* fsrc_mode() of each source */
+   enum pan_sim_round mode;
+   bool neg_product; /* fma: d17 negates the product */
+   const char *clamp;
+};
+
+static void
+arith_op_init(const struct pan_sim_bi_ins *ins, struct arith_op *o)
+{
+   for (unsigned s = 0; s < 3; s++)
+      o->src[s] = s < ins->op->nr_srcs ? fsrc_mode(ins, s) : 0;
+   o->mode = rmode(ins, "none");
+   o->neg_product = pan_sim_bi_mod(ins, "d17") == 1;
+   o->clamp = clamp_of(ins);
+}
+
 /* One float result element k of an arithmetic family. */
 static uint32_t
-arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l,
-      unsigned k, bool half)
+arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+      const struct arith_op *o, unsigned l, unsigned k, bool half)
 {
-   double a = fsrc(c, ins, 0, l, k), tail = 0, r;
-   enum pan_sim_round mode = rmode(ins, "none");
+   double a = fsrc_as(c, ins, o->src[0], 0, l, k), tail = 0, r;
+   enum pan_sim_round mode = o->mode;
    switch (ins->sem->family) {
    case BI_FAM_FADD:
-      r = two_sum(a, fsrc(c, ins, 1, l, k), &tail);
+      r = two_sum(a, fsrc_as(c, ins, o->src[1], 1, l, k), &tail);
       break;
    case BI_FAM_FMA: {
-      double p = a * fsrc(c, ins, 1, l, k); /* exact: 24 x 24 bits */
-      if (pan_sim_bi_mod(ins, "d17") == 1)
+      /* exact: 24 x 24 bits */
+      double p = a * fsrc_as(c, ins, o->src[1], 1, l, k);
+      if (o->neg_product)
          p = -p;
-      r = two_sum(p, fsrc(c, ins, 2, l, k), &tail);
+      r = two_sum(p, fsrc_as(c, ins, o->src[2], 2, l, k), &tail);
       break;
    }
    case BI_FAM_FMIN:
    case BI_FAM_FMAX:
-      r = fminmax(ins, a, fsrc(c, ins, 1, l, k),
+      r = fminmax(ins, a, fsrc_as(c, ins, o->src[1], 1, l, k),
                   ins->sem->family == BI_FAM_FMAX);
       break;
    case BI_FAM_FROUND:
-      mode = rmode(ins, "none");
       r = mode == PAN_SIM_ROUND_RTE   ? nearbyint(a)
           : mode == PAN_SIM_ROUND_RTP ? ceil(a)
           : mode == PAN_SIM_ROUND_RTN ? floor(a)
@@ -210,7 +250,7 @@ arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l,
       r = 1.0 / sqrt(a);
       break;
    }
-   return round_to(ins, r, tail, mode, half);
+   return round_clamped(r, tail, mode, half, o->clamp);
 }
 
 static uint32_t
@@ -229,6 +269,9 @@ exec_arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
    bool v2 = ins->sem->dst_type == BI_TYPE_V2F16;
    bool cmp = ins->sem->family == BI_FAM_FCMP;
+   struct arith_op o;
+   if (!cmp)
+      arith_op_init(ins, &o);
    bi_foreach_lane(c, l)
    {
       if (cmp) {
@@ -242,10 +285,10 @@ exec_arith(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
                           : 0;
          c->res[l] = v2 ? (lo & 0xffff) | hi << 16 : lo;
       } else if (v2) {
-         c->res[l] = arith(c, ins, l, 0, true) | arith(c, ins, l, 1, true)
-                                                    << 16;
+         c->res[l] = arith(c, ins, &o, l, 0, true) |
+                     arith(c, ins, &o, l, 1, true) << 16;
       } else {
-         c->res[l] = arith(c, ins, l, 0, false);
+         c->res[l] = arith(c, ins, &o, l, 0, false);
       }
    }
    return BI_SIM_OK;
