@@ -20,23 +20,13 @@
  *                  index in source 1
  * Staging registers start at the clause header's data register.  The
  * descriptor work is the executor's (pan_sim_bi_gfx.h); without it (a
- *    ATOM_C1_RETURN.i32  one-operand atomic (ainc, adec, aumax1, asmax1,
- *                  aor1) on the 32-bit word at sources 0/1 through the
- *                  memory callbacks, in any job.  The atomic unit is
- *                  modelled without coalescing: staging word 0 gets the
- *                  old value, word 1 the identity of the ATOM_POST
- *                  operation that follows (0; INT32_MIN for asmax), so
- *                  that ATOM_POST's op(word 0, word 1) is the old value.
- *                  The whole atomic happens in this FMA half; the
- *                  +ATOM_CX beside it (the message) has nothing left to
- *                  do.  Other FMA atomics stay refused, so a CX only runs
- *                  after an ATOM_C1_RETURN.
  *    LD_VAR_SPECIAL  gl_PointCoord (v2), fragment 1/w or z, at the
  *                  lane's pixel, as f32 or packed f16 (the form with a
  *                  register format; explicit sample positions refused)
  * compute job) these instructions fault.  Attribute loads without a
  * register format, tile access (LD_TILE, ST_TILE) and ZS_EMIT stay
- * refused; textures are pan_sim_bi_msg_tex.c's.
+ * refused; textures are pan_sim_bi_msg_tex.c's, atomics
+ * pan_sim_bi_msg_image.c's.
  */
 
 #include <stdio.h>
@@ -63,11 +53,6 @@ static bool
 claims(const struct pan_sim_bi_ins *ins)
 {
    switch (ins->sem->family) {
-   case BI_FAM_ATOM1_RETURN:
-      return ins->sem->src_type == BI_TYPE_I32 &&
-             pan_sim_bi_mod(ins, "atom_opc") >= 0;
-   case BI_FAM_ATOM_CX:
-      return true;
    case BI_FAM_ATEST:
    case BI_FAM_BLEND:
    case BI_FAM_DISCARD:
@@ -161,45 +146,6 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
       if (!ok)
          return gfx_fail(c, ins, l, err);
       memcpy(&c->w->r[l][sr], out, n * 4);
-   }
-   return BI_SIM_OK;
-}
-
-static enum bi_sim_result
-exec_atom1(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
-{
-   const struct pan_sim_bi_mem *mem = &c->cfg->mem;
-   const char *op = pan_sim_bi_mod_str(ins, "atom_opc", "ainc");
-   unsigned sr = staging_reg(c);
-
-   if (sr + 2 > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                              sr + 1);
-   /* Lane by lane, in lane order. */
-   bi_foreach_lane(c, l)
-   {
-      uint64_t addr = pan_sim_bi_src(c, ins, 0, l) |
-                      (uint64_t)pan_sim_bi_src(c, ins, 1, l) << 32;
-      uint32_t old, v;
-      if (!mem->read || !mem->read(mem->user, addr, &old, 4))
-         return pan_sim_bi_fault(c, ins, "lane %u: atomic at 0x%llx not "
-                                 "accessible", l, (unsigned long long)addr);
-      uint32_t id = 0;
-      if (!strcmp(op, "ainc"))
-         v = old + 1;
-      else if (!strcmp(op, "adec"))
-         v = old - 1;
-      else if (!strcmp(op, "aumax1"))
-         v = old > 1 ? old : 1;
-      else if (!strcmp(op, "asmax1"))
-         v = (int32_t)old > 1 ? old : 1, id = 0x80000000u;
-      else /* aor1 */
-         v = old | 1;
-      if (!mem->write || !mem->write(mem->user, addr, &v, 4))
-         return pan_sim_bi_fault(c, ins, "lane %u: atomic at 0x%llx not "
-                                 "writable", l, (unsigned long long)addr);
-      c->w->r[l][sr] = old;
-      c->w->r[l][sr + 1] = id;
    }
    return BI_SIM_OK;
 }
@@ -374,10 +320,6 @@ pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
       return BI_SIM_OK;
 
    unsigned fam = ins->sem->family;
-   if (fam == BI_FAM_ATOM1_RETURN)
-      return exec_atom1(c, ins);
-   if (fam == BI_FAM_ATOM_CX)
-      return BI_SIM_OK; /* the FMA half of its tuple did the work */
    if (fam == BI_FAM_DISCARD)
       return exec_discard(c, ins);
    if (fam == BI_FAM_ATEST) {

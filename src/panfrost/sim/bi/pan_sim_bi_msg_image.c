@@ -18,6 +18,23 @@
  *                  memory); the staging register holds the new value
  *                  (compare-and-swap: new value, then the comparand) and
  *                  receives the old one
+ *    ATOM_C.i32, ATOM_C_RETURN.i32  two-operand atomic (aadd, asmin,
+ *                  asmax, aumin, aumax, aand, aor, axor) on the word at
+ *                  sources 0/1, the operand in source 2
+ *    ATOM_C1.i32, ATOM_C1_RETURN.i32  one-operand atomic (ainc, adec,
+ *                  aumax1, asmax1, aor1: the two-operand ones with 1 or -1)
+ *    +ATOM_CX      the message of the FMA atomic beside it: the whole
+ *                  atomic happens in that FMA half, so a CX has nothing
+ *                  left to do (and only runs beside one, as the FMA
+ *                  atomics are the only ones it pairs with)
+ *    SEG_ADD.wls   FMA half: low word of the shared-memory address of the
+ *                  offset in source 0; ADD half: the high word (source 0
+ *                  holds the offset's high word, zero from the compiler)
+ * The atomic unit is modelled without coalescing, lane by lane in lane
+ * order: the RETURN forms write the old value to staging word 0 and the
+ * identity of the operation to word 1, so that the ATOM_POST which follows
+ * (op(word 0, word 1)) gives each lane the old value.  The forms without
+ * RETURN write no staging register.
  * Tables: LD_ATTR_TEX reads the primary attribute table unless a DTSEL
  * selects another, LEA_ATTR_TEX the secondary one; only the primary one
  * (attribute_1, the job's attribute table) is modelled, the others fault.
@@ -49,6 +66,17 @@ claims(const struct pan_sim_bi_ins *ins)
    case BI_FAM_AXCHG:
    case BI_FAM_ACMPXCHG:
       return ins->sem->src_type == BI_TYPE_I32;
+   case BI_FAM_ATOM:
+   case BI_FAM_ATOM_RETURN:
+   case BI_FAM_ATOM1:
+   case BI_FAM_ATOM1_RETURN:
+      return ins->sem->src_type == BI_TYPE_I32 &&
+             pan_sim_bi_mod(ins, "atom_opc") >= 0;
+   case BI_FAM_ATOM_CX:
+      return true;
+   case BI_FAM_SEG_ADD:
+      return pan_sim_bi_mod_is(ins, "seg", "wls") &&
+             pan_sim_bi_mod(ins, "preserve_null") <= 0;
    default:
       return false;
    }
@@ -158,6 +186,106 @@ exec_exchange(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    return BI_SIM_OK;
 }
 
+/* The operation of an atomic opcode: a one-operand one is the two-operand
+ * one with a constant operand (*arg). */
+static const char *
+atom_op(const char *opc, uint32_t *arg)
+{
+   static const struct {
+      const char *one, *two;
+      uint32_t arg;
+   } ones[] = {
+      { "ainc", "aadd", 1 },     { "adec", "aadd", 0xffffffffu },
+      { "aumax1", "aumax", 1 }, { "asmax1", "asmax", 1 },
+      { "aor1", "aor", 1 },
+   };
+   for (unsigned i = 0; i < sizeof(ones) / sizeof(ones[0]); ++i) {
+      if (!strcmp(opc, ones[i].one)) {
+         *arg = ones[i].arg;
+         return ones[i].two;
+      }
+   }
+   return opc;
+}
+
+/* op(old, arg) and the operation's identity (op(x, identity) = x). */
+static uint32_t
+atom_apply(const char *op, uint32_t old, uint32_t arg, uint32_t *identity)
+{
+   int32_t a = (int32_t)old, b = (int32_t)arg;
+   *identity = 0;
+   if (!strcmp(op, "aadd"))
+      return old + arg;
+   if (!strcmp(op, "asmin"))
+      return *identity = INT32_MAX, (uint32_t)(a < b ? a : b);
+   if (!strcmp(op, "asmax"))
+      return *identity = (uint32_t)INT32_MIN, (uint32_t)(a > b ? a : b);
+   if (!strcmp(op, "aumin"))
+      return *identity = UINT32_MAX, old < arg ? old : arg;
+   if (!strcmp(op, "aumax"))
+      return old > arg ? old : arg;
+   if (!strcmp(op, "aand"))
+      return *identity = UINT32_MAX, old & arg;
+   if (!strcmp(op, "aor"))
+      return old | arg;
+   return old ^ arg; /* axor */
+}
+
+static enum bi_sim_result
+exec_atom(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   const struct pan_sim_bi_mem *mem = &c->cfg->mem;
+   unsigned fam = ins->sem->family;
+   bool one = fam == BI_FAM_ATOM1 || fam == BI_FAM_ATOM1_RETURN;
+   bool ret = fam == BI_FAM_ATOM_RETURN || fam == BI_FAM_ATOM1_RETURN;
+   unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
+   uint32_t one_arg = 0;
+   const char *op =
+      atom_op(pan_sim_bi_mod_str(ins, "atom_opc", "aadd"), &one_arg);
+
+   if (ret && sr + 2 > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                              sr + 1);
+   /* Lane by lane, in lane order. */
+   bi_foreach_lane(c, l)
+   {
+      uint64_t addr = pan_sim_bi_src(c, ins, 0, l) |
+                      (uint64_t)pan_sim_bi_src(c, ins, 1, l) << 32;
+      uint32_t arg = one ? one_arg : pan_sim_bi_src(c, ins, 2, l);
+      uint32_t old, v, identity;
+      if (!mem->read || !mem->read(mem->user, addr, &old, 4))
+         return pan_sim_bi_fault(c, ins,
+                                 "lane %u: atomic at 0x%llx not accessible", l,
+                                 (unsigned long long)addr);
+      v = atom_apply(op, old, arg, &identity);
+      if (!mem->write || !mem->write(mem->user, addr, &v, 4))
+         return pan_sim_bi_fault(c, ins,
+                                 "lane %u: atomic at 0x%llx not writable", l,
+                                 (unsigned long long)addr);
+      if (ret) {
+         c->w->r[l][sr] = old;
+         c->w->r[l][sr + 1] = identity;
+      }
+   }
+   return BI_SIM_OK;
+}
+
+/* SEG_ADD.wls: each half adds its word of the shared memory's base. */
+static enum bi_sim_result
+exec_seg_add(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   const struct pan_sim_bi_config *cfg = c->cfg;
+   uint32_t base = ins->unit ? (uint32_t)(cfg->wls_base >> 32)
+                             : (uint32_t)cfg->wls_base;
+
+   if (!cfg->wls_size)
+      return pan_sim_bi_fault(c, ins,
+                              "shared-memory address without "
+                              "workgroup-local storage");
+   bi_foreach_lane(c, l) c->res[l] = base + pan_sim_bi_src(c, ins, 0, l);
+   return BI_SIM_OK;
+}
+
 enum bi_sim_result
 pan_sim_bi_exec_msg_image(struct pan_sim_bi_ctx *c,
                           const struct pan_sim_bi_ins *ins)
@@ -173,6 +301,15 @@ pan_sim_bi_exec_msg_image(struct pan_sim_bi_ctx *c,
    case BI_FAM_AXCHG:
    case BI_FAM_ACMPXCHG:
       return exec_exchange(c, ins);
+   case BI_FAM_ATOM:
+   case BI_FAM_ATOM_RETURN:
+   case BI_FAM_ATOM1:
+   case BI_FAM_ATOM1_RETURN:
+      return exec_atom(c, ins);
+   case BI_FAM_ATOM_CX:
+      return BI_SIM_OK; /* the FMA half of its tuple did the work */
+   case BI_FAM_SEG_ADD:
+      return exec_seg_add(c, ins);
    default:
       return exec_image(c, ins);
    }
