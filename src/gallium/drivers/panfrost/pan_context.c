@@ -11,6 +11,8 @@
 #include "util/u_memory.h"
 #include "util/u_upload_mgr.h"
 
+#include "indices/u_primconvert.h"
+
 #include "pan_context.h"
 #include "pan_fence.h"
 #include "pan_resource.h"
@@ -90,6 +92,8 @@ panfrost_context_destroy(struct pipe_context *pctx)
    pctx->screen->fence_reference(pctx->screen, &ctx->last_fence, NULL);
    panfrost_context_release_state(pctx);
    panfrost_context_release_compute(ctx);
+   if (ctx->primconvert)
+      util_primconvert_destroy(ctx->primconvert);
    if (pctx->stream_uploader)
       u_upload_destroy(pctx->stream_uploader);
    FREE(pctx);

@@ -114,6 +114,12 @@ struct panfrost_context {
     * draw.
     */
    struct pan_bo *tiler_heap;
+
+   /* Rewrites draws the hardware has no mode for (quads, polygons) or
+    * whose restart index is not the fixed one into indexed triangles;
+    * made at the first such draw.
+    */
+   struct primconvert_context *primconvert;
 };
 
 static inline struct panfrost_context *

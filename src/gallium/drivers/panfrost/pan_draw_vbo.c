@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "indices/u_primconvert.h"
 #include "util/format/u_format.h"
 #include "util/log.h"
 #include "util/u_inlines.h"
@@ -522,16 +523,6 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       drop(ctx, "indirect draws are not implemented yet, draw dropped");
       return false;
    }
-   if (info->mode > PIPE_PRIM_TRIANGLE_FAN) {
-      drop(ctx, "primitive %u is not supported, draw dropped", info->mode);
-      return false;
-   }
-   if (info->index_size && info->primitive_restart &&
-       info->restart_index != BITFIELD_MASK(info->index_size * 8)) {
-      drop(ctx, "restart index 0x%x is not the fixed one, draw dropped",
-           info->restart_index);
-      return false;
-   }
    for (unsigned s = 0; s < 2; ++s) {
       enum pipe_shader_type stage = s ? PIPE_SHADER_FRAGMENT
                                       : PIPE_SHADER_VERTEX;
@@ -750,6 +741,20 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    return panfrost_batch_add_draw_job(ctx, job.cpu, job.gpu);
 }
 
+/* Points, lines and triangles in every form but quads and polygons. */
+#define PANFROST_PRIM_MODES BITFIELD_MASK(PIPE_PRIM_TRIANGLE_FAN + 1)
+
+/* A draw the hardware cannot take as it is: its mode, or a restart index
+ * other than the all-ones one the hardware knows.
+ */
+static bool
+needs_primconvert(const struct pipe_draw_info *info)
+{
+   return !(PANFROST_PRIM_MODES & BITFIELD_BIT(info->mode)) ||
+          (info->index_size && info->primitive_restart &&
+           info->restart_index != BITFIELD_MASK(info->index_size * 8));
+}
+
 void
 panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                   unsigned drawid_offset,
@@ -759,6 +764,26 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
 
+   if (!indirect && needs_primconvert(info)) {
+      if (!ctx->primconvert) {
+         struct primconvert_config cfg = {
+            .primtypes_mask = PANFROST_PRIM_MODES,
+            .restart_primtypes_mask = PANFROST_PRIM_MODES,
+            .fixed_prim_restart = true,
+         };
+         ctx->primconvert = util_primconvert_create_config(pctx, &cfg);
+      }
+      if (!ctx->primconvert) {
+         mesa_loge("panfrost: out of memory for a draw, dropped");
+         return;
+      }
+      /* It draws again through draw_vbo, in modes we have. */
+      util_primconvert_save_rasterizer_state(ctx->primconvert,
+                                             ctx->state.rast);
+      util_primconvert_draw_vbo(ctx->primconvert, info, drawid_offset,
+                                indirect, draws, num_draws);
+      return;
+   }
    if (!draw_supported(ctx, info, indirect))
       return;
    for (unsigned i = 0; i < num_draws; ++i) {
