@@ -97,6 +97,18 @@ propagate(struct opt *o, struct mid_instr *M)
                continue;
             if (!covers(M, I, src))
                continue;
+            if (from->ref.kind == MID_REF_CONST) {
+               /* One constant source per instruction, none in pairs. */
+               if (I->nr_srcs == 2 &&
+                   I->src[1 - i].ref.kind == MID_REF_CONST)
+                  continue;
+               if (I->pair_next || second_of_pair(b, I))
+                  continue;
+               uint32_t imm[4];
+               for (unsigned l = 0; l < 4; l++)
+                  imm[l] = from->imm[src->swz[l]];
+               memcpy(src->imm, imm, sizeof(imm));
+            }
             for (unsigned l = 0; l < 4; l++)
                src->swz[l] = from->swz[src->swz[l]];
             src->ref = from->ref;
@@ -339,8 +351,16 @@ mid_opt_moves(struct mid_shader *s)
                progress |= propagate_tex(b, M);
                continue;
             }
-            if (!mid_is_plain_move(M) || second_of_pair(b, M) ||
-                M->src[1].ref.kind != MID_REF_VAR)
+            if (!mid_is_plain_move(M) || second_of_pair(b, M))
+               continue;
+            /* Constants and uniforms never change: readers take them. */
+            if ((M->src[1].ref.kind == MID_REF_CONST ||
+                 M->src[1].ref.kind == MID_REF_UNIFORM) &&
+                M->dst.kind == MID_REF_VAR && !o.multi[M->dst.index]) {
+               progress |= propagate(&o, M);
+               continue;
+            }
+            if (M->src[1].ref.kind != MID_REF_VAR)
                continue;
             unsigned v = M->src[1].ref.index;
             if (o.multi[v])

@@ -4,8 +4,8 @@
  *
  * The move passes on IR built by hand, checked before and after: the copy
  * bias of register allocation (mid_ra.c), the removal of copies that
- * became no-ops (mid_coalesce.c), and varying stores moved up to their
- * data with their swizzle folded (mid_opt.c).
+ * became no-ops (mid_coalesce.c), varying stores moved up to their data
+ * with their swizzle folded and constants propagated (mid_opt.c).
  */
 
 #include "util/pan_test_util.h"
@@ -243,6 +243,44 @@ test_hoist_blocked(void)
    ralloc_free(s);
 }
 
+/* Constants reach the readers of their moves, which frees the vector for
+ * sinking:
+ *    v0.w = imov #5
+ *    v1.xyz = fadd u0, u0
+ *    v1.w = imov v0.w
+ *    r27 = imov v1;  st_vary 0
+ * becomes
+ *    r27.xyz = fadd u0, u0
+ *    r27.w = imov #5;  st_vary 0
+ */
+static void
+test_constant_propagation(void)
+{
+   struct mid_shader *s = new_shader(2);
+   struct mid_block *b = mid_block_create(s);
+   struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+   struct mid_instr *c = move(s, b, mid_var(0), mid_var(0));
+   c->src[1] = (struct mid_src){ .ref = { MID_REF_CONST, 0 },
+                                 .imm = { 0, 0, 0, 5 } };
+   c->mask = 0x8;
+   struct mid_instr *p = alu2(s, b, "fadd", mid_var(1), u0, u0);
+   p->mask = 0x7;
+   struct mid_instr *w = move(s, b, mid_var(1), mid_var(0));
+   w->mask = 0x8;
+   move(s, b, mid_hw(27), mid_var(1));
+   struct mid_instr *st = st_vary(s, b, 0);
+
+   mid_opt_moves(s);
+
+   PAN_EXPECT_EQ(nr_instrs(b), 3);
+   PAN_EXPECT(nth(b, 0) == p && nth(b, 1) == w && nth(b, 2) == st);
+   PAN_EXPECT(p->dst.kind == MID_REF_HW && p->dst.index == 27);
+   PAN_EXPECT(w->dst.kind == MID_REF_HW && w->dst.index == 27);
+   PAN_EXPECT_EQ(w->src[1].ref.kind, MID_REF_CONST);
+   PAN_EXPECT_EQ(w->src[1].imm[3], 5);
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -250,5 +288,6 @@ main(void)
    PAN_RUN_CASE(test_drop_self_moves);
    PAN_RUN_CASE(test_hoist_varying_stores);
    PAN_RUN_CASE(test_hoist_blocked);
+   PAN_RUN_CASE(test_constant_propagation);
    return pan_test_summary("pan_mid_moves");
 }
