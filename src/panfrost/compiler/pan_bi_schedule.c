@@ -369,7 +369,8 @@ try_place(struct ctx *c, const struct item *it)
 }
 
 /* Put it into the free unit of the clause's last tuple when nothing
- * orders them: neither is a message or branch, it does not read the
+ * orders them: neither is a branch, the other is no message (it may be,
+ * and then ends the clause), it does not read the
  * other's result (the units read their registers at the start of the
  * tuple; only the cube-face pair has an ADD read the FMA result through
  * `t`), at most one reads FAU values, and the clause keeps room for the
@@ -378,7 +379,7 @@ static bool
 try_pair(struct ctx *c, const struct item *in)
 {
    unsigned n = c->cur.nr_tuples;
-   if (!n || n > 7 || is_msg(in) || in->target || in->fau_only >= 0)
+   if (!n || n > 7 || in->target || in->fau_only >= 0)
       return false;
    struct tuple *last = &c->cur.t[n - 1];
    /* A move runs on either unit: the one left free. */
@@ -401,6 +402,19 @@ try_pair(struct ctx *c, const struct item *in)
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
       if (it->srcs[i].kind == OPND_REG && (int)it->srcs[i].value == a->dest)
          return false;
+   }
+   /* A message ends the clause beside the last FMA instruction when its
+    * staging registers are neither that one's result nor the tuple
+    * before's (not landed yet). */
+   if (is_msg(it)) {
+      const struct tuple *before = n > 1 ? &c->cur.t[n - 2] : NULL;
+      int d[3] = { a->dest,
+                   before && before->used[0] ? before->u[0].dest : NO_REG,
+                   before && before->used[1] ? before->u[1].dest : NO_REG };
+      for (unsigned k = 0; k < 3 && it->staging >= 0; ++k) {
+         if (d[k] >= it->staging && d[k] < it->staging + it->staging_count)
+            return false;
+      }
    }
    /* Rebuild the last tuple with both, after the one before it. */
    struct tuple saved = *last, t;
@@ -431,8 +445,12 @@ place(struct ctx *c, const struct item *it)
    bool msg = is_msg(it);
    if (c->cur.nr_tuples >= 8)
       close_clause(c);
-   if (try_pair(c, it))
+   if (try_pair(c, it)) {
+      note_msg(c, it);
+      if (msg)
+         close_clause(c);
       return true;
+   }
    /* A store reads its staging registers from the register file: the
     * previous tuple's results must have landed there (one tuple later). */
    const struct tuple *prev = prev_tuple(c);
