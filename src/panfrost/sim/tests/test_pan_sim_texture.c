@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "pan_genxml.h"
+#include "pan_sim_afbc.h"
 #include "pan_sim_space.h"
 #include "pan_sim_vX_img.h"
 #include "pan_sim_vX_texture.h"
@@ -1006,6 +1007,117 @@ test_images(void)
 #endif
 }
 
+/* ---- AFBC ---- */
+
+/* A 32x16 RGBA8UI AFBC texture (two 16x16 superblocks, hand-built per
+ * pan_sim_afbc.h): superblock 0 a solid colour, superblock 1 stored
+ * uncompressed; then a header pointing outside memory. */
+static void
+test_afbc(void)
+{
+   static const uint8_t ones[12] = { 0x41, 0x10, 0x04, 0x41, 0x10, 0x04,
+                                     0x41, 0x10, 0x04, 0x41, 0x10, 0x04 };
+   struct smp_desc smp = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+   uint8_t *hdr, *desc, *surf;
+
+   space_reset();
+   uint64_t hdr_va = alloc(64 + 2 * 1024, (void **)&hdr);
+   memset(hdr, 0, 64 + 2 * 1024);
+   hdr[8] = 1, hdr[9] = 2, hdr[10] = 3, hdr[11] = 4;
+   hdr[16] = (64 + 1024) & 0xff, hdr[17] = (64 + 1024) >> 8;
+   memcpy(hdr + 20, ones, 12);
+   for (unsigned y = 0; y < 16; ++y) {
+      for (unsigned x = 16; x < 32; ++x) {
+         unsigned sub = (y / 4) * 4 + (x - 16) / 4, in = (y % 4) * 4 + x % 4;
+         uint8_t *p = hdr + 64 + 1024 + (sub * 16 + in) * 4;
+         p[0] = (uint8_t)x, p[1] = (uint8_t)y, p[2] = 7, p[3] = 9;
+      }
+   }
+   uint32_t format_word;
+   pan_pack(&format_word, pixel_format, cfg)
+   {
+      cfg.format = MALI_FORMAT_RGBA8UI;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+   }
+#if PAN_ARCH >= 9
+   uint64_t surf_va = alloc(pan_size(plane), (void **)&surf);
+   pan_pack(surf, plane, cfg)
+   {
+      cfg.plane_type = MALI_PLANE_TYPE_AFBC;
+      cfg.afbc.superblock_size = MALI_AFBC_SUPERBLOCK_SIZE_16X16;
+      cfg.afbc.compression_mode = MALI_AFBC_COMPRESSION_MODE_R8G8B8A8;
+      cfg.afbc.header_stride = 64;
+      cfg.address = hdr_va;
+      cfg.size = 64 + 2 * 1024;
+      cfg.row_stride_B = 32;
+   }
+#else
+   uint64_t surf_va = alloc(pan_size(surface_with_stride), (void **)&surf);
+   pan_pack(surf, surface_with_stride, cfg)
+   {
+      /* Flags in the low bits: prefetch, check payload range. */
+      cfg.address = hdr_va | MALI_AFBC_SURFACE_FLAG_PREFETCH |
+                    MALI_AFBC_SURFACE_FLAG_CHECK_PAYLOAD_RANGE;
+      cfg.row_stride_B = 32;
+      cfg.surface_stride_B = 64 + 2 * 1024;
+   }
+#endif
+   struct tex t = { .d = tex_2d(32, 16, MALI_FORMAT_RGBA8UI,
+                                MALI_RGB_COMPONENT_ORDER_RGBA, 4) };
+   t.va = alloc(pan_size(texture), (void **)&desc);
+   pan_pack(desc, texture, cfg)
+   {
+      cfg.dimension = MALI_TEXTURE_DIMENSION_2D;
+      cfg.format = format_word;
+      cfg.width = 32;
+      cfg.height = 16;
+      cfg.swizzle = pack_swizzle(t.d.swizzle);
+#if PAN_ARCH < 9
+      cfg.texel_ordering = MALI_TEXTURE_LAYOUT_AFBC;
+#endif
+      cfg.levels = 1;
+      cfg.surfaces = surf_va;
+      cfg.array_size = 1;
+   }
+   bind(&t, &smp);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   req.regfmt = 3;
+   static const unsigned pts[][2] = { { 0, 0 },   { 15, 15 }, { 16, 0 },
+                                      { 21, 6 },  { 31, 15 }, { 27, 9 } };
+   for (unsigned k = 0; k < 6; ++k) {
+      unsigned x = pts[k][0], y = pts[k][1];
+      PAN_CHECK(sample_at(&req, (x + 0.5f) / 32, (y + 0.5f) / 16, out, err),
+                "%s", err);
+      if (x < 16) {
+         PAN_CHECK(req.out[0][0] == 1 && req.out[0][1] == 2 &&
+                      req.out[0][2] == 3 && req.out[0][3] == 4,
+                   "solid (%u, %u): %u %u %u %u", x, y, req.out[0][0],
+                   req.out[0][1], req.out[0][2], req.out[0][3]);
+      } else {
+         PAN_CHECK(req.out[0][0] == x && req.out[0][1] == y &&
+                      req.out[0][2] == 7 && req.out[0][3] == 9,
+                   "payload (%u, %u): %u %u %u %u", x, y, req.out[0][0],
+                   req.out[0][1], req.out[0][2], req.out[0][3]);
+      }
+   }
+
+   /* A payload offset far outside memory: refused with a message. */
+   hdr[16] = 0xff, hdr[17] = 0xff, hdr[18] = 0xff, hdr[19] = 0x7f;
+   PAN_CHECK(!sample_at(&req, 20.5f / 32, 0.5f / 16, out, err),
+             "a bad payload offset sampled");
+   PAN_CHECK(strstr(err, "texel"), "message: %s", err);
+   /* A compressed subblock: refused, named. */
+   hdr[16] = (64 + 1024) & 0xff, hdr[17] = (64 + 1024) >> 8, hdr[18] = 0;
+   hdr[19] = 0;
+   hdr[20] = 0x47;
+   PAN_CHECK(!sample_at(&req, 16.5f / 32, 0.5f / 16, out, err),
+             "a compressed subblock sampled");
+   PAN_CHECK(strstr(err, "compressed"), "message: %s", err);
+}
+
 int
 main(void)
 {
@@ -1018,6 +1130,7 @@ main(void)
    PAN_RUN_CASE(test_layers_faces_3d);
    PAN_RUN_CASE(test_refusals);
    PAN_RUN_CASE(test_images);
+   PAN_RUN_CASE(test_afbc);
    free(space_mem);
    return pan_test_summary("pan_sim_texture");
 }
