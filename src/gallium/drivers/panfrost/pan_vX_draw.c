@@ -13,6 +13,7 @@
 
 #include "pan_arch.h"
 #include "pan_genxml.h"
+#include "pan_vX_format.h"
 
 #if PAN_ARCH != 9
 #error "draw jobs are only built for v9 so far"
@@ -66,24 +67,25 @@ emit_buffer(void *cpu, uint64_t addr, unsigned size_B, unsigned stride_B)
    }
 }
 
-/* The hardware format of a vertex fetch, 0 when there is none. */
+/* The hardware format of a vertex fetch, 0 when there is none: the
+ * attribute descriptor has no swizzle, so only formats whose channels
+ * are in RGBA order (missing ones read as 0, 0, 0, 1).
+ */
 static unsigned
 attribute_format(enum pipe_format format)
 {
-   switch (format) {
-   case PIPE_FORMAT_R32_FLOAT:
-      return MALI_FORMAT_R32F;
-   case PIPE_FORMAT_R32G32_FLOAT:
-      return MALI_FORMAT_RG32F;
-   case PIPE_FORMAT_R32G32B32_FLOAT:
-      return MALI_FORMAT_RGB32F;
-   case PIPE_FORMAT_R32G32B32A32_FLOAT:
-      return MALI_FORMAT_RGBA32F;
-   case PIPE_FORMAT_R8G8B8A8_UNORM:
-      return MALI_FORMAT_RGBA8_UNORM;
-   default:
+   const struct util_format_description *desc =
+      util_format_description(format);
+   unsigned char swz[4];
+   unsigned hw = PAN_GENX(panfrost_format)(format, swz);
+
+   if (!hw || !desc || desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS)
       return 0;
+   for (unsigned c = 0; c < desc->nr_channels; ++c) {
+      if (swz[c] != PIPE_SWIZZLE_X + c)
+         return 0;
    }
+   return hw;
 }
 
 static uint32_t

@@ -18,6 +18,7 @@
 
 #include "pan_arch.h"
 #include "pan_genxml.h"
+#include "pan_vX_format.h"
 
 #if PAN_ARCH != 9
 #error "texture descriptors are only built for v9 so far"
@@ -104,11 +105,8 @@ format_by_name(const char *name)
    return 0;
 }
 
-/* The hardware format of a sampled Gallium format and the swizzle from
- * its channels to RGBA (PIPE_SWIZZLE_*); 0 when it cannot be sampled.
- */
-static unsigned
-texture_format(enum pipe_format format, unsigned char swizzle[4])
+unsigned
+PAN_GENX(panfrost_format)(enum pipe_format format, unsigned char swizzle[4])
 {
    const struct util_format_description *desc =
       util_format_description(format);
@@ -151,7 +149,7 @@ static bool
 emit_texture(void *cpu, const struct panfrost_texture_view *v)
 {
    unsigned char fmt_swz[4];
-   unsigned hw = texture_format(v->format, fmt_swz);
+   unsigned hw = PAN_GENX(panfrost_format)(v->format, fmt_swz);
    unsigned dim;
 
    if (!hw)
