@@ -370,11 +370,11 @@ try_place(struct ctx *c, const struct item *it)
 
 /* Put it into the free unit of the clause's last tuple when nothing
  * orders them: neither is a branch, the other is no message (it may be,
- * and then ends the clause), it does not read the
- * other's result (the units read their registers at the start of the
- * tuple; only the cube-face pair has an ADD read the FMA result through
- * `t`), at most one reads FAU values, and the clause keeps room for the
- * NOP that a last tuple writing two results needs. */
+ * and then ends the clause), it reads the other's result only as an ADD
+ * instruction reading the FMA one through `t` (the units read their
+ * registers at the start of the tuple), at most one reads FAU values,
+ * and the clause keeps room for the NOP that a last tuple writing two
+ * results needs. */
 static bool
 try_pair(struct ctx *c, const struct item *in)
 {
@@ -399,10 +399,16 @@ try_pair(struct ctx *c, const struct item *in)
        (reads_fau(a) && reads_fau(it)) ||
        (a->dest >= 0 && a->dest == it->dest))
       return false;
+   /* An ADD instruction reads the FMA result of its tuple through t. */
+   struct item fwd = *it;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
-      if (it->srcs[i].kind == OPND_REG && (int)it->srcs[i].value == a->dest)
+      if (it->srcs[i].kind != OPND_REG || (int)it->srcs[i].value != a->dest)
+         continue;
+      if (it->unit != 1)
          return false;
+      fwd.srcs[i] = (struct opnd){ OPND_T, 0 };
    }
+   it = &fwd;
    /* A message ends the clause beside the last FMA instruction when its
     * staging registers are neither that one's result nor the tuple
     * before's (not landed yet). */
