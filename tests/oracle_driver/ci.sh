@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The piglit oracle pass of bin/pan-test: build the stock drivers
 # (build-stock.sh), run the CI list on softpipe and on stock Panfrost over
-# our simulator for G52 and G57, and check the runs of expected.txt still
-# agree. Ends with "pass piglit: N passed, N failed, N skipped (of N
-# declared)": passed = agreeing runs plus the replay proof
-# (replay_proof.py), failed = expected runs that no longer agree (or did
-# not run), skipped = runs not agreeing yet.
+# our simulator for G52 and G57, and our own driver (build/) on the G57
+# beside them (about a minute more), and check the runs of expected.txt
+# (stock) and expected-ours.txt (ours) still agree. Ends with "pass
+# piglit: N passed, N failed, N skipped (of N declared)": passed =
+# agreeing runs plus the replay proof (replay_proof.py), failed =
+# expected runs that no longer agree (or did not run), skipped = runs not
+# agreeing yet.
 #   tests/oracle_driver/ci.sh [BUILD_DIR]     (our build, for the drm-shim)
 set -uo pipefail
 export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
@@ -53,6 +55,7 @@ fi
 out=$stock/pan-piglit-ci.log
 /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
    --list "$here/ci-tests.txt" --expected "$here/expected.txt" \
+   --driver both --ours-gpus G57 --expected-ours "$here/expected-ours.txt" \
    --pass-name piglit 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
 line=$(grep -E '^pass piglit: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out" | tail -1)

@@ -502,7 +502,9 @@ def compare_expected(expected, records, gpus):
             sorted(wanted - ran))
 
 
-def summarise(records, gpus, top, drivers=('stock',)):
+def summarise(records, gpus, top, drivers=('stock',), ours_gpus=None):
+    """gpus: of the stock runs; ours_gpus: of ours (default gpus)."""
+    ours_gpus = gpus if ours_gpus is None else ours_gpus
     n = len(records)
     ref = Counter(r['softpipe']['result'] for r in records)
     print(f'\n{n} tests; softpipe: ' +
@@ -511,9 +513,11 @@ def summarise(records, gpus, top, drivers=('stock',)):
     print('  kinds: ' + ', '.join(f'{kinds[k]} {k}' for k in
                                   ('compute', 'draw', 'compile') if kinds[k]))
     for drv in drivers:
-        summarise_driver(records, configs_of(drv, gpus), top, ref['pass'])
+        summarise_driver(records, configs_of(drv, ours_gpus if drv == 'ours'
+                                             else gpus), top, ref['pass'])
     if len(drivers) > 1:
-        print_side_by_side(side_by_side(records, gpus))
+        print_side_by_side(side_by_side(
+            records, [g for g in gpus if g in ours_gpus]))
 
 
 def configs_of(driver, gpus):
@@ -659,6 +663,9 @@ def main():
                     default='stock',
                     help='Panfrost drivers to run beside softpipe: the '
                          'stock one (build-stock), ours (--build) or both')
+    ap.add_argument('--ours-gpus', metavar='GPUS',
+                    help='mocked GPUs of our driver\'s runs (default: '
+                         '--gpus)')
     ap.add_argument('--ours-gl', default='3.0', metavar='VERSION',
                     help='MESA_GL_VERSION_OVERRIDE of our driver\'s runs '
                          '(default 3.0, for GLSL 1.30 tests, as gl3 does '
@@ -680,6 +687,12 @@ def main():
     for g in gpus:
         if g not in GPUS:
             ap.error(f'unknown GPU {g} ({", ".join(GPUS)})')
+    ours_gpus = gpus if a.ours_gpus is None else [
+        g for g in a.ours_gpus.split(',') if g]
+    for g in ours_gpus:
+        if g not in GPUS:
+            ap.error(f'unknown GPU {g} ({", ".join(GPUS)})')
+    gpus_of = {'stock': gpus, 'ours': ours_gpus}
     piglit = find_piglit()
     names = list(a.tests)
     for lf in a.list:
@@ -705,7 +718,7 @@ def main():
         ours_build = os.path.join(os.path.abspath(a.build), 'subprojects/mesa')
     drivers = Drivers(os.path.abspath(a.stock), shim, a.pan_mesa_debug,
                       ours_build, a.ours_gl)
-    judged = [c for d in which for c in configs_of(d, gpus)]
+    judged = [c for d in which for c in configs_of(d, gpus_of[d])]
     configs = ['softpipe'] + judged
     declared = len(paths) * len(judged)
 
@@ -738,7 +751,7 @@ def main():
                       r[g]['result'] == 'pass' for g in judged}
     elapsed = time.monotonic() - start
 
-    summarise(recs, gpus, a.top, which)
+    summarise(recs, gpus, a.top, which, ours_gpus)
     print(f'{len(paths)} tests x {len(configs)} drivers in {elapsed:.0f} s')
 
     if a.json:
@@ -750,14 +763,14 @@ def main():
     for path, d in ((a.write_expected, 'stock'),
                     (a.write_expected_ours, 'ours')):
         if path:
-            cs = configs_of(d, gpus)
+            cs = configs_of(d, gpus_of[d])
             write_expected(path, {(g, t) for g, t in agreeing if g in cs})
 
     failed = lost = missing = 0
     by_test = {r['test']: r for r in recs}
     for path, d in ((a.expected, 'stock'), (a.expected_ours, 'ours')):
         if path:
-            f, l, m = check_expected(path, recs, configs_of(d, gpus),
+            f, l, m = check_expected(path, recs, configs_of(d, gpus_of[d]),
                                      by_test)
             failed, lost, missing = failed + f, lost + l, missing + m
     if a.pass_name:

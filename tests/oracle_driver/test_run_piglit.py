@@ -240,6 +240,32 @@ class Ours(unittest.TestCase):
                                'stock_agree': 2, 'ours_agree': 2,
                                'both': 1, 'stock_only': 1, 'ours_only': 1})
 
+    def test_summary_ours_on_fewer_gpus(self):
+        # Stock on G52 and G57, ours on G57 only: one side-by-side row.
+        import contextlib
+        import io
+        recs = [self.rec('a', 'pass', 'pass', 'fail'),
+                self.rec('b', 'pass', 'pass', 'pass')]
+        for r in recs:
+            r['kind'] = 'draw'
+            r['G52'] = {'result': 'fail', 'reason': 'x', 'reports': []}
+            r['agree']['G52'] = False
+            for c in ('G57', 'ours-G57'):
+                r[c].setdefault('reports', [])
+                r[c].setdefault('reason', None if r[c]['result'] == 'pass'
+                                else 'panfrost: dropped')
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rp.summarise(recs, ['G52', 'G57'], 5, ('stock', 'ours'), ['G57'])
+        text = out.getvalue()
+        self.assertIn('ours-G57 (v9): 1 of 2 agree', text)
+        self.assertNotIn('ours-G52', text)
+        rows = [ln.split() for ln in text.splitlines()
+                if ln.startswith(('  G52 ', '  G57 '))]
+        self.assertEqual(rows, [['G57', '2', '2', '1', '2', '1', '1', '1',
+                                 '0']])
+        self.assertIn('1  panfrost: dropped  [ours-G57 1]', text)
+
     def test_expected_ours(self):
         # The file names GPUs; our driver's runs are judged against it.
         recs = [self.rec('a', 'pass', 'fail', 'pass'),

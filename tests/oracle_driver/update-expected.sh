@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerate expected.txt: the runs of the CI list that agree today.
+# Regenerate expected.txt and expected-ours.txt: the runs of the CI list
+# that agree today, on the stock driver and on ours.
 # Run it after simulator work makes more tests agree (ci.sh reports them
 # as improvements), check the diff and commit it with that work.
 #   tests/oracle_driver/update-expected.sh [BUILD_DIR]
@@ -10,4 +11,6 @@ top=$(cd "$here/../.." && pwd)
 "$here/build-stock.sh"
 exec /usr/bin/python3 "$here/run_piglit.py" --build "${1:-$top/build}" \
    --list "$here/ci-tests.txt" \
-   --write-expected "$here/expected.txt"
+   --write-expected "$here/expected.txt" \
+   --driver both --ours-gpus G57 \
+   --write-expected-ours "$here/expected-ours.txt"
