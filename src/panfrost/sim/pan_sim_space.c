@@ -11,13 +11,28 @@
 
 #include "pan_sim_space.h"
 
+static inline bool
+region_has(const struct pan_sim_region *r, uint64_t va)
+{
+   return va >= r->gpu_va && va - r->gpu_va < r->size_B;
+}
+
 const struct pan_sim_region *
 pan_sim_space_find(const struct pan_sim_space *space, uint64_t va)
 {
+   /* Shaders hit the same few buffers over and over: try the region this
+    * thread found last before scanning. Regions never overlap, so the
+    * hint cannot pick a different region than the scan would. */
+   static __thread unsigned hint;
+
+   if (hint < space->count && region_has(&space->regions[hint], va))
+      return &space->regions[hint];
+
    for (unsigned i = 0; i < space->count; ++i) {
-      const struct pan_sim_region *r = &space->regions[i];
-      if (va >= r->gpu_va && va - r->gpu_va < r->size_B)
-         return r;
+      if (region_has(&space->regions[i], va)) {
+         hint = i;
+         return &space->regions[i];
+      }
    }
    return NULL;
 }
