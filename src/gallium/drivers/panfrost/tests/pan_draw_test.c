@@ -803,12 +803,13 @@ texture_fs(void)
    return ctx->create_fs_state(ctx, &cso);
 }
 
+/* A TEX_W x TEX_H texture of `format`, filled with texel() when RGBA8. */
 static struct pipe_resource *
-test_texture(void)
+test_texture(enum pipe_format format)
 {
    struct pipe_resource templ = {
       .target = PIPE_TEXTURE_2D,
-      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .format = format,
       .width0 = TEX_W,
       .height0 = TEX_H,
       .depth0 = 1,
@@ -821,9 +822,78 @@ test_texture(void)
          texel(x, y, data[y][x]);
    struct pipe_resource *r = screen->resource_create(screen, &templ);
    struct pipe_box box = { .width = TEX_W, .height = TEX_H, .depth = 1 };
-   ctx->texture_subdata(ctx, r, 0, PIPE_MAP_WRITE, &box, data,
-                        TEX_W * 4, sizeof(data));
+   if (r && format == PIPE_FORMAT_R8G8B8A8_UNORM)
+      ctx->texture_subdata(ctx, r, 0, PIPE_MAP_WRITE, &box, data, TEX_W * 4,
+                           sizeof(data));
    return r;
+}
+
+/* A scene with the textured fragment shader, a quad over the whole
+ * target with texture coordinates from lo to hi, a texture of `format`
+ * seen through a view with `swizzle`, and a nearest sampler wrapping
+ * with `wrap`, bound to the fragment stage.
+ */
+struct tex_scene {
+   struct scene sc;
+   struct pipe_resource *tex;
+   struct pipe_sampler_view *view;
+   void *smp;
+};
+
+static struct tex_scene
+tex_scene_begin(enum pipe_format format, float lo, float hi, unsigned wrap,
+                const unsigned char swizzle[4])
+{
+   const struct vtx quad[4] = {
+      { 0, 0, { lo, lo, 0, 0 } },
+      { W * 16, 0, { hi, lo, 0, 0 } },
+      { 0, H * 16, { lo, hi, 0, 0 } },
+      { W * 16, H * 16, { hi, hi, 0, 0 } },
+   };
+   struct tex_scene ts = { { make_target(), bind_fixed_state() } };
+   ts.sc.vs = pass_through_vs();
+   ts.sc.fs = texture_fs();
+   CHECK(ts.sc.fs, "the textured fragment shader was not created");
+   ctx->bind_vs_state(ctx, ts.sc.vs);
+   ctx->bind_fs_state(ctx, ts.sc.fs);
+   ts.sc.vb = vertex_buffer(quad, 4);
+
+   ts.tex = test_texture(format);
+   struct pipe_sampler_view vt = {
+      .format = format,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = swizzle[0],
+      .swizzle_g = swizzle[1],
+      .swizzle_b = swizzle[2],
+      .swizzle_a = swizzle[3],
+   };
+   ts.view = ts.tex ? ctx->create_sampler_view(ctx, ts.tex, &vt) : NULL;
+   struct pipe_sampler_state st = {
+      .wrap_s = wrap,
+      .wrap_t = wrap,
+      .wrap_r = wrap,
+      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+   };
+   ts.smp = ctx->create_sampler_state(ctx, &st);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false,
+                          &ts.view);
+   return ts;
+}
+
+static void
+tex_scene_end(struct tex_scene *ts)
+{
+   void *none = NULL;
+
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &none);
+   ctx->delete_sampler_state(ctx, ts->smp);
+   pipe_sampler_view_reference(&ts->view, NULL);
+   pipe_resource_reference(&ts->tex, NULL);
+   scene_end(&ts->sc);
 }
 
 /* Nearest texel of coordinate u in [0, 1) or, with repeat, anywhere. */
@@ -834,55 +904,17 @@ nearest(double u, unsigned size)
    return MIN2((unsigned)(f * size), size - 1);
 }
 
-/* A quad over the whole target sampling the texture: texture
- * coordinates from lo to hi across it, a nearest sampler with the wrap
- * mode given and a view swizzle; every pixel against the texel the C
- * reference picks at its centre.  The sampler and view objects are
- * rebound for a second draw (in another pass) to check the descriptor
- * cache follows the bindings.
+/* The quad of tex_scene_begin() against the texel a C reference picks at
+ * each pixel centre.  It is drawn in two passes, with the view and the
+ * sampler unbound and bound again between them: the tables must follow
+ * the bindings.
  */
 static void
 test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
                    const unsigned char swizzle[4])
 {
-   const struct vtx quad[4] = {
-      { 0, 0, { lo, lo, 0, 0 } },
-      { W * 16, 0, { hi, lo, 0, 0 } },
-      { 0, H * 16, { lo, hi, 0, 0 } },
-      { W * 16, H * 16, { hi, hi, 0, 0 } },
-   };
-   struct scene sc = { make_target(), bind_fixed_state() };
-   sc.vs = pass_through_vs();
-   sc.fs = texture_fs();
-   CHECK(sc.fs, "%s: the fragment shader was not created", what);
-   ctx->bind_vs_state(ctx, sc.vs);
-   ctx->bind_fs_state(ctx, sc.fs);
-   sc.vb = vertex_buffer(quad, 4);
-
-   struct pipe_resource *tex = test_texture();
-   struct pipe_sampler_view vt = {
-      .format = tex->format,
-      .target = PIPE_TEXTURE_2D,
-      .swizzle_r = swizzle[0],
-      .swizzle_g = swizzle[1],
-      .swizzle_b = swizzle[2],
-      .swizzle_a = swizzle[3],
-      .u.tex = { .first_level = 0, .last_level = 0 },
-   };
-   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
-   struct pipe_sampler_state st = {
-      .wrap_s = wrap,
-      .wrap_t = wrap,
-      .wrap_r = wrap,
-      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
-      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
-      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
-      .max_lod = 0,
-   };
-   void *smp = ctx->create_sampler_state(ctx, &st);
-   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
-   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
-
+   struct tex_scene ts =
+      tex_scene_begin(PIPE_FORMAT_R8G8B8A8_UNORM, lo, hi, wrap, swizzle);
    struct pipe_draw_info info = {
       .mode = PIPE_PRIM_TRIANGLE_STRIP,
       .instance_count = 1,
@@ -900,7 +932,7 @@ test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
       if (check_pixels) {
          static uint8_t got[H][W][4];
          unsigned bad = 0, bx = 0, by = 0;
-         read_target(&sc.t, got);
+         read_target(&ts.sc.t, got);
          for (unsigned y = 0; y < H; ++y) {
             for (unsigned x = 0; x < W; ++x) {
                double u = lo + (hi - lo) * (x + 0.5) / W;
@@ -923,20 +955,12 @@ test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
                got[by][bx][0], got[by][bx][1], got[by][bx][2],
                got[by][bx][3]);
       }
-      /* Unbind and bind again: the tables must be rebuilt. */
       ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
-      ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+      ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
       ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false,
-                             &view);
+                             &ts.view);
    }
-
-   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
-   void *none = NULL;
-   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &none);
-   ctx->delete_sampler_state(ctx, smp);
-   pipe_sampler_view_reference(&view, NULL);
-   pipe_resource_reference(&tex, NULL);
-   scene_end(&sc);
+   tex_scene_end(&ts);
 }
 
 /* A view whose format the texture unit cannot sample drops the draw with
@@ -945,46 +969,19 @@ test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
 static void
 test_unsampled_view(void)
 {
-   struct pipe_resource templ = {
-      .target = PIPE_TEXTURE_2D,
-      .format = PIPE_FORMAT_R8G8B8A8_USCALED,
-      .width0 = TEX_W,
-      .height0 = TEX_H,
-      .depth0 = 1,
-      .array_size = 1,
-      .bind = PIPE_BIND_SAMPLER_VIEW,
-   };
-   const struct vtx quad[4] = {
-      { 0, 0, { 0 } }, { W * 16, 0, { 0 } },
-      { 0, H * 16, { 0 } }, { W * 16, H * 16, { 0 } },
-   };
-   struct scene sc = { make_target(), bind_fixed_state() };
-   sc.vs = pass_through_vs();
-   sc.fs = texture_fs();
-   ctx->bind_vs_state(ctx, sc.vs);
-   ctx->bind_fs_state(ctx, sc.fs);
-   sc.vb = vertex_buffer(quad, 4);
-   struct pipe_resource *tex = screen->resource_create(screen, &templ);
-   struct pipe_sampler_view vt = {
-      .format = templ.format,
-      .target = PIPE_TEXTURE_2D,
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
-   };
-   struct pipe_sampler_view *view =
-      tex ? ctx->create_sampler_view(ctx, tex, &vt) : NULL;
-   struct pipe_sampler_state st = { .min_mip_filter = PIPE_TEX_MIPFILTER_NONE };
-   void *smp = ctx->create_sampler_state(ctx, &st);
-   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
-   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
-   pan_test_debug_msg[0] = 0;
+   static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
+                                              PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   struct tex_scene ts =
+      tex_scene_begin(PIPE_FORMAT_R8G8B8A8_USCALED, 0.0f, 1.0f,
+                      PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
    struct pipe_draw_info info = {
       .mode = PIPE_PRIM_TRIANGLE_STRIP,
       .instance_count = 1,
       .max_index = 3,
    };
+
+   CHECK(ts.view, "unsampled view: no view object");
+   pan_test_debug_msg[0] = 0;
    char *trace = clear_draw(&info, 4, 1);
    CHECK(jobs(trace, "malloc_vertex") == 0,
          "unsampled view: %u draws submitted, want none",
@@ -992,13 +989,7 @@ test_unsampled_view(void)
    CHECK(strstr(pan_test_debug_msg, "cannot be sampled"),
          "unsampled view: message \"%s\"", pan_test_debug_msg);
    free(trace);
-   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
-   void *none = NULL;
-   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &none);
-   ctx->delete_sampler_state(ctx, smp);
-   pipe_sampler_view_reference(&view, NULL);
-   pipe_resource_reference(&tex, NULL);
-   scene_end(&sc);
+   tex_scene_end(&ts);
 }
 
 int
