@@ -44,22 +44,30 @@ pan_sim_afbc_sb_per_row(const struct pan_sim_afbc *a, uint64_t row_stride_B)
    return (uint32_t)(row_stride_B / per);
 }
 
+/* The 16 bits from byte bit / 8 (the last size ends in the last byte). */
+static unsigned
+bits16(const uint8_t *hdr, unsigned bit)
+{
+   unsigned i = bit / 8;
+   return hdr[i] | (i + 1 < PAN_SIM_AFBC_HEADER_B ? hdr[i + 1] << 8 : 0);
+}
+
 static unsigned
 subblock_size(const uint8_t *hdr, unsigned k)
 {
    unsigned bit = 32 + 6 * k;
-   unsigned v = hdr[bit / 8] | (unsigned)hdr[bit / 8 + 1] << 8;
-   return (v >> (bit % 8)) & 63;
+   return (bits16(hdr, bit) >> (bit % 8)) & 63;
 }
 
 static void
 set_subblock_size(uint8_t *hdr, unsigned k, unsigned size)
 {
-   unsigned bit = 32 + 6 * k;
-   unsigned v = hdr[bit / 8] | (unsigned)hdr[bit / 8 + 1] << 8;
+   unsigned bit = 32 + 6 * k, i = bit / 8;
+   unsigned v = bits16(hdr, bit);
    v = (v & ~(63u << (bit % 8))) | (size << (bit % 8));
-   hdr[bit / 8] = (uint8_t)v;
-   hdr[bit / 8 + 1] = (uint8_t)(v >> 8);
+   hdr[i] = (uint8_t)v;
+   if (i + 1 < PAN_SIM_AFBC_HEADER_B)
+      hdr[i + 1] = (uint8_t)(v >> 8);
 }
 
 bool
