@@ -24,7 +24,9 @@
 
 #include <string.h>
 
+#include "isa/pan_isa_mid.h"
 #include "util/ralloc.h"
+#include "util/u_math.h"
 
 #include "mid_ir.h"
 
@@ -326,6 +328,67 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
    return true;
 }
 
+/*
+ * An r31 feeder F (r31 = imov v, paired with its csel or branch) whose v
+ * has one producer P and no other reader computes P itself: F takes P's
+ * operation and sources, lanes remapped by F's swizzle, and P goes.  P's
+ * sources must read the same values at F (variables written once,
+ * constants, uniforms) and P must run on a first-stage unit.
+ */
+static bool
+fold_feeder(struct opt *o, struct mid_block *b, struct mid_instr *F)
+{
+   if (F->kind != MID_ALU || !F->pair_next || F->dst.kind != MID_REF_HW ||
+       F->dst.index != 31 || strcmp(F->op, "imov") || F->nr_srcs != 2 ||
+       F->src[0].ref.kind != MID_REF_NONE || F->src[1].ref.kind != MID_REF_VAR ||
+       F->src[1].abs || F->src[1].neg || F->omod)
+      return false;
+   unsigned v = F->src[1].ref.index, need = 0;
+   if (o->multi[v] || o->readers[v] != 1)
+      return false;
+   for (unsigned l = 0; l < 4; l++) {
+      if (F->mask & (1u << l))
+         need |= 1u << F->src[1].swz[l];
+   }
+   struct mid_instr *P = NULL;
+   for (struct list_head *l = F->link.prev; l != &b->instrs; l = l->prev) {
+      struct mid_instr *I = list_entry(l, struct mid_instr, link);
+      if (I->dst.kind == MID_REF_VAR && I->dst.index == v && !I->store) {
+         P = I;
+         break;
+      }
+   }
+   if (!P || P->kind != MID_ALU || (P->mask & need) != need ||
+       P->pair_next || second_of_pair(b, P) || !strncmp(P->op, "fdot", 4))
+      return false;
+   unsigned first = util_bitcount(F->mask) > 1
+                       ? 1u << PAN_MID_VMUL
+                       : (1u << PAN_MID_VMUL) | (1u << PAN_MID_SADD);
+   if (!(pan_mid_alu_op_units(P->op) & first))
+      return false;
+   for (unsigned i = 0; i < P->nr_srcs; i++) {
+      struct mid_ref r = P->src[i].ref;
+      if (r.kind == MID_REF_HW || (r.kind == MID_REF_VAR && o->multi[r.index]))
+         return false;
+   }
+   struct mid_src src[2];
+   memcpy(src, P->src, sizeof(src));
+   for (unsigned i = 0; i < P->nr_srcs; i++) {
+      for (unsigned l = 0; l < 4; l++) {
+         unsigned from = F->src[1].swz[l];
+         src[i].swz[l] = P->src[i].swz[from];
+         src[i].imm[l] = P->src[i].imm[from];
+      }
+   }
+   memcpy(F->src, src, sizeof(src));
+   F->op = P->op;
+   F->nr_srcs = P->nr_srcs;
+   F->omod = P->omod;
+   F->int_result = P->int_result;
+   list_del(&P->link);
+   return true;
+}
+
 void
 mid_opt_moves(struct mid_shader *s)
 {
@@ -350,6 +413,10 @@ mid_opt_moves(struct mid_shader *s)
                 M->src[1].swz[2] == 2 && M->src[1].swz[3] == 3) {
                progress |= propagate_tex(b, M);
                continue;
+            }
+            if (fold_feeder(&o, b, M)) {
+               progress = true;
+               break; /* counts changed */
             }
             if (!mid_is_plain_move(M) || second_of_pair(b, M))
                continue;

@@ -5,7 +5,8 @@
  * The move passes on IR built by hand, checked before and after: the copy
  * bias of register allocation (mid_ra.c), the removal of copies that
  * became no-ops (mid_coalesce.c), varying stores moved up to their data
- * with their swizzle folded and constants propagated (mid_opt.c).
+ * with their swizzle folded, constants propagated and r31 feeders that
+ * compute their condition (mid_opt.c).
  */
 
 #include "util/pan_test_util.h"
@@ -281,6 +282,40 @@ test_constant_propagation(void)
    ralloc_free(s);
 }
 
+/* The r31 feeder of a select computes the condition itself:
+ *    v0.xy = flt u0, u1
+ *    r31 = imov v0.yyxx  (paired)
+ *    v1 = icsel_v u0, u1
+ * becomes
+ *    r31 = flt u0.yyxx, u1.yyxx  (paired)
+ *    v1 = icsel_v u0, u1
+ */
+static void
+test_fold_feeder(void)
+{
+   struct mid_shader *s = new_shader(2);
+   struct mid_block *b = mid_block_create(s);
+   struct mid_ref u0 = { MID_REF_UNIFORM, 0 }, u1 = { MID_REF_UNIFORM, 1 };
+   struct mid_instr *p = alu2(s, b, "flt", mid_var(0), u0, u1);
+   p->mask = 0x3;
+   struct mid_instr *f = move(s, b, mid_hw(31), mid_var(0));
+   const uint8_t swz[4] = { 1, 1, 0, 0 };
+   memcpy(f->src[1].swz, swz, 4);
+   f->pair_next = true;
+   struct mid_instr *sel = alu2(s, b, "icsel_v", mid_var(1), u0, u1);
+
+   mid_opt_moves(s);
+
+   PAN_EXPECT_EQ(nr_instrs(b), 2);
+   PAN_EXPECT(nth(b, 0) == f && nth(b, 1) == sel);
+   PAN_EXPECT(!strcmp(f->op, "flt") && f->pair_next);
+   PAN_EXPECT_EQ(f->mask, 0xf);
+   PAN_EXPECT(f->src[0].ref.kind == MID_REF_UNIFORM && f->src[0].ref.index == 0);
+   PAN_EXPECT(f->src[1].ref.kind == MID_REF_UNIFORM && f->src[1].ref.index == 1);
+   PAN_EXPECT(!memcmp(f->src[0].swz, swz, 4) && !memcmp(f->src[1].swz, swz, 4));
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -289,5 +324,6 @@ main(void)
    PAN_RUN_CASE(test_hoist_varying_stores);
    PAN_RUN_CASE(test_hoist_blocked);
    PAN_RUN_CASE(test_constant_propagation);
+   PAN_RUN_CASE(test_fold_feeder);
    return pan_test_summary("pan_mid_moves");
 }
