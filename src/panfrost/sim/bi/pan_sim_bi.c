@@ -172,12 +172,20 @@ exec_tuple(struct pan_sim_bi_ctx *c, const struct bi_tuple *t,
    else if (!bi_regs_decode(t->regs, c->tuple == 0, &c->blk))
       return pan_sim_bi_fault(c, NULL, "tuple %u: reserved register block",
                               c->tuple);
+   for (unsigned p = 0; p < 3; p++) {
+      int reg = c->blk.read[p];
+      bi_foreach_lane(c, l) c->port[l][p] = reg >= 0 ? c->w->r[l][reg] : 0;
+   }
+   /* The FAU value is the same for every lane but lane_id (index 1). */
+   uint64_t fau = 0;
+   if (read_fau(c, c->blk.fau, 0, &fau))
+      return BI_SIM_FAULT;
+   bool lane_id = c->blk.fau == 1;
    bi_foreach_lane(c, l)
    {
-      for (unsigned p = 0; p < 3; p++)
-         c->port[l][p] = c->blk.read[p] >= 0 ? c->w->r[l][c->blk.read[p]] : 0;
-      if (read_fau(c, c->blk.fau, l, &c->fau[l]))
-         return BI_SIM_FAULT;
+      uint64_t v = lane_id ? l : fau;
+      c->fau[0][l] = (uint32_t)v;
+      c->fau[1][l] = (uint32_t)(v >> 32);
    }
    if (c->tuple > 0) {
       write_dest(c, &c->blk.fma, c->t0);

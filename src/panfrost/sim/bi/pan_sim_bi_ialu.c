@@ -15,27 +15,110 @@
 #include "pan_sim_bi_priv.h"
 #include "pan_sim_fp.h"
 
-/* Second source of iadd/isub after its lanes1 widening. */
-static uint32_t
-widened1(const struct pan_sim_bi_ins *ins, uint32_t v)
+/* What the lane loop needs from the modifiers, worked out once per
+ * instruction and remembered in its memo (packed into 64 bits). */
+enum { CMP_EQ, CMP_NE, CMP_GT, CMP_GE };
+enum { MUX_INT_ZERO, MUX_NEG, MUX_FP_ZERO, MUX_BIT };
+enum { ATOM_ADD, ATOM_SMIN, ATOM_SMAX, ATOM_UMIN, ATOM_UMAX, ATOM_AND,
+       ATOM_OR, ATOM_XOR };
+
+#define P_SAT      (1u << 0)
+#define P_NOT1     (1u << 1)
+#define P_NOT_RES  (1u << 2)
+#define P_M1       (1u << 3)
+#define P_SIGNED   (1u << 4)
+
+struct ialu_prep {
+   uint8_t flags;
+   uint8_t cmp;    /* CMP_* */
+   uint8_t k;      /* lane0 (cvt: the byte or half read) */
+   uint8_t wshift; /* lanes1 widening of iadd/isub: shift, bits (0 none) */
+   uint8_t wbits;
+   uint8_t shlane; /* lane2 of shifts: the amount's byte, in bits */
+   uint8_t sel;    /* mux / atom op, mkvec lane0, swz first half */
+   uint8_t sel2;   /* mux.v2 swaps (bits 0-2), mkvec lane1, swz 2nd half */
+};
+
+static unsigned
+code_of(const char *v, const char *const *names, unsigned n)
 {
+   for (unsigned i = 0; i < n; i++) {
+      if (!strcmp(v, names[i]))
+         return i;
+   }
+   return 0;
+}
+
+static struct ialu_prep
+prep(const struct pan_sim_bi_ins *ins)
+{
+   static const char *const cmps[] = { "eq", "ne", "gt", "ge" };
+   static const char *const muxes[] = { "int_zero", "neg", "fp_zero", "bit" };
+   static const char *const atoms[] = { "aadd",  "asmin", "asmax", "aumin",
+                                        "aumax", "aand",  "aor",   "axor" };
+   static const char *const swap[3] = { "swap0", "swap1", "swap2" };
+   struct ialu_prep p = { 0 };
+   int64_t memo;
+   if (pan_sim_bi_memo_get(ins, "ialu", NULL, &memo)) {
+      memcpy(&p, &memo, sizeof(p));
+      return p;
+   }
+
+   unsigned fam = ins->sem->family;
+   if (ins->sem->src_type == BI_TYPE_S32)
+      p.flags |= P_SIGNED;
+   if (pan_sim_bi_mod_is(ins, "saturate", "sat"))
+      p.flags |= P_SAT;
+   if (pan_sim_bi_mod_is(ins, "not1", "not"))
+      p.flags |= P_NOT1;
+   if (pan_sim_bi_mod_is(ins, "not_result", "not"))
+      p.flags |= P_NOT_RES;
+   if (pan_sim_bi_mod_is(ins, "result_type", "m1"))
+      p.flags |= P_M1;
+   p.cmp = code_of(pan_sim_bi_mod_str(ins, "cmpf", "eq"), cmps, 4);
+   int lane0 = pan_sim_bi_mod(ins, "lane0");
+   p.k = lane0 > 0 ? (uint8_t)lane0 : 0;
    const char *ln = pan_sim_bi_mod_str(ins, "lanes1", NULL);
-   bool sext = ins->sem->src_type == BI_TYPE_S32;
-   if (!ln)
-      return v;
-   unsigned k = ln[1] - '0', bits = ln[0] == 'h' ? 16 : 8;
-   v >>= k * bits;
-   return sext ? bi_sim_sext(v, bits) : v & ((1u << bits) - 1);
+   if (ln) {
+      p.wbits = ln[0] == 'h' ? 16 : 8;
+      p.wshift = (uint8_t)((ln[1] - '0') * p.wbits);
+   }
+   int lane2 = pan_sim_bi_mod(ins, "lane2");
+   p.shlane = (uint8_t)(8 * (lane2 > 0 ? lane2 : 0));
+
+   if (fam == BI_FAM_MUX) {
+      p.sel = code_of(pan_sim_bi_mod_str(ins, "mux", "int_zero"), muxes, 4);
+      for (unsigned i = 0; i < 3; i++)
+         p.sel2 |= pan_sim_bi_mod_is(ins, swap[i], "h10") << i;
+   } else if (fam == BI_FAM_ATOM_POST) {
+      p.sel =
+         code_of(pan_sim_bi_mod_str(ins, "atom_opc", "aadd"), atoms, 8);
+   } else if (fam == BI_FAM_MKVEC) {
+      p.sel = (uint8_t)pan_sim_bi_mod(ins, "lane0");
+      p.sel2 = (uint8_t)pan_sim_bi_mod(ins, "lane1");
+   } else if (fam == BI_FAM_SWZ) {
+      /* h00, h10, h11: the halves the two result lanes take. */
+      const char *z = pan_sim_bi_mod_str(ins, "swz0", "h00");
+      p.sel = z[1] - '0';
+      p.sel2 = z[2] - '0';
+   }
+   memcpy(&memo, &p, sizeof(p));
+   pan_sim_bi_memo_put(ins, "ialu", NULL, memo);
+   return p;
 }
 
 static uint32_t
-add_sub(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, bool sub)
+add_sub(const struct ialu_prep *p, uint32_t a, uint32_t b, bool sub)
 {
-   b = widened1(ins, b);
+   bool sext = p->flags & P_SIGNED;
+   if (p->wbits) {
+      b >>= p->wshift;
+      b = sext ? bi_sim_sext(b, p->wbits) : b & ((1u << p->wbits) - 1);
+   }
    uint32_t r = sub ? a - b : a + b;
-   if (!pan_sim_bi_mod_is(ins, "saturate", "sat"))
+   if (!(p->flags & P_SAT))
       return r;
-   if (ins->sem->src_type == BI_TYPE_S32) {
+   if (sext) {
       int64_t x = sub ? (int64_t)(int32_t)a - (int32_t)b
                       : (int64_t)(int32_t)a + (int32_t)b;
       x = x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : x;
@@ -50,18 +133,16 @@ add_sub(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, bool sub)
  * inverts it) and source 2 holds the amount (lane2 picks its byte), unlike
  * Valhall where the amount is the middle source. */
 static uint32_t
-shift_logic(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t c3,
+shift_logic(unsigned fam, const struct ialu_prep *p, uint32_t a, uint32_t c3,
             uint32_t amount)
 {
-   unsigned fam = ins->sem->family;
-   int lane = pan_sim_bi_mod(ins, "lane2");
-   unsigned sh = (amount >> (8 * (lane > 0 ? lane : 0))) & 31;
+   unsigned sh = (amount >> p->shlane) & 31;
    bool left = fam == BI_FAM_LSHIFT_AND || fam == BI_FAM_LSHIFT_OR ||
                fam == BI_FAM_LSHIFT_XOR;
    if (fam == BI_FAM_ARSHIFT)
       return (uint32_t)((int32_t)a >> sh);
    uint32_t s = left ? a << sh : a >> sh;
-   if (pan_sim_bi_mod_is(ins, "not1", "not"))
+   if (p->flags & P_NOT1)
       c3 = ~c3;
    uint32_t r;
    if (fam == BI_FAM_LSHIFT_AND || fam == BI_FAM_RSHIFT_AND)
@@ -70,22 +151,30 @@ shift_logic(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t c3,
       r = s | c3;
    else
       r = s ^ c3;
-   return pan_sim_bi_mod_is(ins, "not_result", "not") ? ~r : r;
+   return (p->flags & P_NOT_RES) ? ~r : r;
 }
 
 static bool
-icompare(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b)
+icompare(const struct ialu_prep *p, uint32_t a, uint32_t b)
 {
-   const char *f = pan_sim_bi_mod_str(ins, "cmpf", "eq");
-   bool s = ins->sem->src_type == BI_TYPE_S32;
-   bool gt = s ? (int32_t)a > (int32_t)b : a > b;
-   if (!strcmp(f, "eq"))
+   bool gt = (p->flags & P_SIGNED) ? (int32_t)a > (int32_t)b : a > b;
+   switch (p->cmp) {
+   case CMP_EQ:
       return a == b;
-   if (!strcmp(f, "ne"))
+   case CMP_NE:
       return a != b;
-   if (!strcmp(f, "gt"))
+   case CMP_GT:
       return gt;
-   return gt || a == b; /* ge */
+   default:
+      return gt || a == b;
+   }
+}
+
+/* The float and 16-bit csel conditions: eq, gt, else ge. */
+static bool
+fcompare(unsigned cmp, double x, double y)
+{
+   return cmp == CMP_EQ ? x == y : cmp == CMP_GT ? x > y : x >= y;
 }
 
 static bool
@@ -97,11 +186,9 @@ is_v2_16(unsigned type)
 
 /* The 16-bit lanes of a v2 csel, each choosing its own half. */
 static uint32_t
-csel_v2(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, uint32_t t,
-        uint32_t f)
+csel_v2(unsigned type, const struct ialu_prep *p, uint32_t a, uint32_t b,
+        uint32_t t, uint32_t f)
 {
-   unsigned type = ins->sem->src_type;
-   const char *m = pan_sim_bi_mod_str(ins, "cmpf", "eq");
    uint32_t r = 0;
    for (unsigned k = 0; k < 2; k++) {
       uint16_t x = (uint16_t)(a >> (16 * k)), y = (uint16_t)(b >> (16 * k));
@@ -113,26 +200,21 @@ csel_v2(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, uint32_t t,
       } else {
          fx = x, fy = y;
       }
-      bool v = !strcmp(m, "eq") ? fx == fy : !strcmp(m, "gt") ? fx > fy
-                                                              : fx >= fy;
+      bool v = fcompare(p->cmp, fx, fy);
       r |= ((v ? t : f) >> (16 * k) & 0xffff) << (16 * k);
    }
    return r;
 }
 
 static uint32_t
-csel(const struct pan_sim_bi_ins *ins, uint32_t a, uint32_t b, uint32_t t,
-     uint32_t f)
+csel(unsigned type, const struct ialu_prep *p, uint32_t a, uint32_t b,
+     uint32_t t, uint32_t f)
 {
-   if (is_v2_16(ins->sem->src_type))
-      return csel_v2(ins, a, b, t, f);
-   if (ins->sem->src_type == BI_TYPE_F32) {
-      const char *m = pan_sim_bi_mod_str(ins, "cmpf", "eq");
-      float x = pan_sim_fp_f32(a), y = pan_sim_fp_f32(b);
-      bool v = !strcmp(m, "eq") ? x == y : !strcmp(m, "gt") ? x > y : x >= y;
-      return v ? t : f;
-   }
-   return icompare(ins, a, b) ? t : f;
+   if (is_v2_16(type))
+      return csel_v2(type, p, a, b, t, f);
+   if (type == BI_TYPE_F32)
+      return fcompare(p->cmp, pan_sim_fp_f32(a), pan_sim_fp_f32(b)) ? t : f;
+   return icompare(p, a, b) ? t : f;
 }
 
 static uint32_t
@@ -145,21 +227,18 @@ half(uint32_t v, int k)
  * s2, or each bit with .bit) holds, else s1; swapN exchanges the halves
  * of source N first. */
 static uint32_t
-mux_v2(const struct pan_sim_bi_ins *ins, const char *m, const uint32_t s[4])
+mux_v2(const struct ialu_prep *p, const uint32_t s[4])
 {
-   static const char *const swap[3] = { "swap0", "swap1", "swap2" };
    uint32_t v[3];
-   for (unsigned i = 0; i < 3; i++) {
-      v[i] = pan_sim_bi_mod_is(ins, swap[i], "h10") ? s[i] >> 16 | s[i] << 16
-                                                 : s[i];
-   }
+   for (unsigned i = 0; i < 3; i++)
+      v[i] = (p->sel2 >> i & 1) ? s[i] >> 16 | s[i] << 16 : s[i];
    uint32_t mask = v[2];
-   if (strcmp(m, "bit")) {
+   if (p->sel != MUX_BIT) {
       mask = 0;
       for (unsigned k = 0; k < 2; k++) {
          uint32_t c = half(v[2], (int)k);
-         bool take = !strcmp(m, "neg")       ? (c & 0x8000) != 0
-                     : !strcmp(m, "fp_zero") ? (c & 0x7fff) == 0
+         bool take = p->sel == MUX_NEG       ? (c & 0x8000) != 0
+                     : p->sel == MUX_FP_ZERO ? (c & 0x7fff) == 0
                                              : c == 0;
          mask |= take ? 0xffffu << (16 * k) : 0;
       }
@@ -168,14 +247,34 @@ mux_v2(const struct pan_sim_bi_ins *ins, const char *m, const uint32_t s[4])
 }
 
 static uint32_t
-one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
+atom_post(unsigned op, uint32_t x, uint32_t y)
 {
-   unsigned n = ins->op->nr_srcs;
-   uint32_t s[4] = { 0 };
-   for (unsigned i = 0; i < n; i++)
-      s[i] = pan_sim_bi_src(c, ins, i, l);
-   int lane0 = pan_sim_bi_mod(ins, "lane0");
-   unsigned k = lane0 > 0 ? (unsigned)lane0 : 0;
+   int32_t a = (int32_t)x, b = (int32_t)y;
+   switch (op) {
+   case ATOM_ADD:
+      return x + y;
+   case ATOM_SMIN:
+      return (uint32_t)(a < b ? a : b);
+   case ATOM_SMAX:
+      return (uint32_t)(a > b ? a : b);
+   case ATOM_UMIN:
+      return x < y ? x : y;
+   case ATOM_UMAX:
+      return x > y ? x : y;
+   case ATOM_AND:
+      return x & y;
+   case ATOM_OR:
+      return x | y;
+   default:
+      return x ^ y;
+   }
+}
+
+static uint32_t
+one(const struct pan_sim_bi_ins *ins, const struct ialu_prep *p,
+    const uint32_t s[4])
+{
+   unsigned k = p->k;
 
    switch (ins->sem->family) {
    case BI_FAM_NOP:
@@ -184,7 +283,7 @@ one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
       return s[0];
    case BI_FAM_IADD:
    case BI_FAM_ISUB:
-      return add_sub(ins, s[0], s[1], ins->sem->family == BI_FAM_ISUB);
+      return add_sub(p, s[0], s[1], ins->sem->family == BI_FAM_ISUB);
    case BI_FAM_IMUL:
       return s[0] * s[1];
    case BI_FAM_IADDC:
@@ -202,51 +301,28 @@ one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
          r |= ((s[0] >> i) & 1) << (31 - i);
       return r;
    }
-   case BI_FAM_MKVEC: {
-      int a = pan_sim_bi_mod(ins, "lane0"), b = pan_sim_bi_mod(ins, "lane1");
-      return ((s[0] >> (16 * a)) & 0xffff) | ((s[1] >> (16 * b)) << 16);
-   }
+   case BI_FAM_MKVEC:
+      return ((s[0] >> (16 * p->sel)) & 0xffff) | ((s[1] >> (16 * p->sel2)) << 16);
    case BI_FAM_CSEL:
-      return csel(ins, s[0], s[1], s[2], s[3]);
-   case BI_FAM_ATOM_POST: {
+      return csel(ins->sem->src_type, p, s[0], s[1], s[2], s[3]);
+   case BI_FAM_ATOM_POST:
       /* The final value of an atomic from its two staging words. */
-      const char *m = pan_sim_bi_mod_str(ins, "atom_opc", "aadd");
-      int32_t a = (int32_t)s[0], b = (int32_t)s[1];
-      if (!strcmp(m, "aadd"))
-         return s[0] + s[1];
-      if (!strcmp(m, "asmin"))
-         return (uint32_t)(a < b ? a : b);
-      if (!strcmp(m, "asmax"))
-         return (uint32_t)(a > b ? a : b);
-      if (!strcmp(m, "aumin"))
-         return s[0] < s[1] ? s[0] : s[1];
-      if (!strcmp(m, "aumax"))
-         return s[0] > s[1] ? s[0] : s[1];
-      if (!strcmp(m, "aand"))
-         return s[0] & s[1];
-      if (!strcmp(m, "aor"))
-         return s[0] | s[1];
-      return s[0] ^ s[1]; /* axor */
-   }
-   case BI_FAM_SWZ: {
-      /* h00, h10, h11: the halves the two result lanes take. */
-      const char *z = pan_sim_bi_mod_str(ins, "swz0", "h00");
-      return half(s[0], z[1] - '0') | half(s[0], z[2] - '0') << 16;
-   }
+      return atom_post(p->sel, s[0], s[1]);
+   case BI_FAM_SWZ:
+      return half(s[0], p->sel) | half(s[0], p->sel2) << 16;
    case BI_FAM_MUX: {
-      const char *m = pan_sim_bi_mod_str(ins, "mux", "int_zero");
       if (ins->sem->src_type == BI_TYPE_V2I16)
-         return mux_v2(ins, m, s);
-      uint32_t mask = !strcmp(m, "bit")       ? s[2]
-                      : !strcmp(m, "neg")     ? ((int32_t)s[2] < 0 ? ~0u : 0)
-                      : !strcmp(m, "fp_zero") ? ((s[2] & 0x7fffffff) ? 0 : ~0u)
+         return mux_v2(p, s);
+      uint32_t mask = p->sel == MUX_BIT       ? s[2]
+                      : p->sel == MUX_NEG     ? ((int32_t)s[2] < 0 ? ~0u : 0)
+                      : p->sel == MUX_FP_ZERO ? ((s[2] & 0x7fffffff) ? 0 : ~0u)
                                               : (s[2] ? 0 : ~0u);
       return (s[0] & mask) | (s[1] & ~mask);
    }
    case BI_FAM_ICMP:
    case BI_FAM_ICMPI: {
-      bool v = icompare(ins, s[0], s[1]);
-      return pan_sim_bi_mod_is(ins, "result_type", "m1") ? (v ? ~0u : 0) : v;
+      bool v = icompare(p, s[0], s[1]);
+      return (p->flags & P_M1) ? (v ? ~0u : 0) : v;
    }
    case BI_FAM_CVT: {
       unsigned st = ins->sem->src_type;
@@ -260,8 +336,8 @@ one(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins, unsigned l)
    default:
       /* arshift has no logic operand: its second source is the amount */
       if (ins->sem->family == BI_FAM_ARSHIFT && ins->op->nr_srcs == 2)
-         return shift_logic(ins, s[0], 0, s[1]);
-      return shift_logic(ins, s[0], s[1], s[2]);
+         return shift_logic(ins->sem->family, p, s[0], 0, s[1]);
+      return shift_logic(ins->sem->family, p, s[0], s[1], s[2]);
    }
 }
 
@@ -359,6 +435,21 @@ pan_sim_bi_exec_ialu(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       clper(c, ins);
       return BI_SIM_OK;
    }
-   bi_foreach_lane(c, l) c->res[l] = one(c, ins, l);
+   struct ialu_prep p = prep(ins);
+   unsigned n = ins->op->nr_srcs;
+   struct bi_src_ref src[4];
+   for (unsigned i = 0; i < n; i++)
+      src[i] = pan_sim_bi_src_ref(c, ins, i);
+   if (ins->sem->family == BI_FAM_MOV) {
+      bi_foreach_lane(c, l) c->res[l] = bi_src_at(src[0], l);
+      return BI_SIM_OK;
+   }
+   bi_foreach_lane(c, l)
+   {
+      uint32_t s[4] = { 0 };
+      for (unsigned i = 0; i < n; i++)
+         s[i] = bi_src_at(src[i], l);
+      c->res[l] = one(ins, &p, s);
+   }
    return BI_SIM_OK;
 }

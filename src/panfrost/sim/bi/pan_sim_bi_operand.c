@@ -148,27 +148,3 @@ pan_sim_bi_imm(const struct pan_sim_bi_ins *ins, const char *name)
 {
    return (int)lookup(ins, MEMO_IMM, name, NULL);
 }
-
-uint32_t
-pan_sim_bi_src(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
-               unsigned s, unsigned lane)
-{
-   unsigned sel = (ins->word >> ins->op->srcs[s]) & 7;
-   switch (sel) {
-   case 0:
-   case 1:
-   case 2:
-      return c->port[lane][sel];
-   case 3:
-      /* FMA: the constant zero; ADD: this tuple's FMA result. */
-      return ins->unit ? c->t[lane] : 0;
-   case 4:
-      return (uint32_t)c->fau[lane];
-   case 5:
-      return (uint32_t)(c->fau[lane] >> 32);
-   case 6:
-      return c->t0[lane];
-   default:
-      return c->t1[lane];
-   }
-}

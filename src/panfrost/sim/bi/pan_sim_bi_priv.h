@@ -38,7 +38,7 @@ struct pan_sim_bi_ctx {
     * the previous tuple's results (t0 FMA, t1 ADD), this tuple's FMA
     * result (t, for the ADD) and the result being produced. */
    uint32_t port[PAN_SIM_BI_MAX_LANES][3];
-   uint64_t fau[PAN_SIM_BI_MAX_LANES];
+   uint32_t fau[2][PAN_SIM_BI_MAX_LANES]; /* low, high word */
    uint32_t t0[PAN_SIM_BI_MAX_LANES], t1[PAN_SIM_BI_MAX_LANES];
    uint32_t t[PAN_SIM_BI_MAX_LANES];
    uint32_t res[PAN_SIM_BI_MAX_LANES];
@@ -92,10 +92,53 @@ extern const char *const pan_sim_bi_neg_name[4];
 extern const char *const pan_sim_bi_swz_name[4];
 extern const char *const pan_sim_bi_widen_name[4];
 
-/* 32-bit value of source s (index into op->srcs) for a lane. */
-uint32_t pan_sim_bi_src(const struct pan_sim_bi_ctx *c,
-                        const struct pan_sim_bi_ins *ins, unsigned s,
-                        unsigned lane);
+/* Where source s (index into op->srcs) is read from: lane l's value is
+ * p[l * stride].  Resolved once per instruction so that lane loops only
+ * index (stride 0 for the constant zero). */
+struct bi_src_ref {
+   const uint32_t *p;
+   unsigned stride;
+};
+
+static inline struct bi_src_ref
+pan_sim_bi_src_ref(const struct pan_sim_bi_ctx *c,
+                   const struct pan_sim_bi_ins *ins, unsigned s)
+{
+   static const uint32_t zero;
+   unsigned sel = (ins->word >> ins->op->srcs[s]) & 7;
+   switch (sel) {
+   case 0:
+   case 1:
+   case 2:
+      return (struct bi_src_ref){ &c->port[0][sel], 3 };
+   case 3:
+      /* FMA: the constant zero; ADD: this tuple's FMA result. */
+      return ins->unit ? (struct bi_src_ref){ c->t, 1 }
+                       : (struct bi_src_ref){ &zero, 0 };
+   case 4:
+   case 5:
+      return (struct bi_src_ref){ c->fau[sel - 4], 1 };
+   case 6:
+      return (struct bi_src_ref){ c->t0, 1 };
+   default:
+      return (struct bi_src_ref){ c->t1, 1 };
+   }
+}
+
+static inline uint32_t
+bi_src_at(struct bi_src_ref r, unsigned lane)
+{
+   return r.p[lane * r.stride];
+}
+
+/* 32-bit value of source s for a lane (lane loops of hot handlers take a
+ * pan_sim_bi_src_ref first). */
+static inline uint32_t
+pan_sim_bi_src(const struct pan_sim_bi_ctx *c,
+               const struct pan_sim_bi_ins *ins, unsigned s, unsigned lane)
+{
+   return bi_src_at(pan_sim_bi_src_ref(c, ins, s), lane);
+}
 
 /* The family groups in turn: UNCLAIMED when none claims ins.  With c NULL
  * only whether ins is executed; the one dispatch of execution and of
