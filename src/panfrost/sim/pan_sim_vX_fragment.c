@@ -22,6 +22,7 @@
 #include "pan_sim_arch.h"
 #include "pan_sim_draw.h"
 #include "pan_sim_vX_gfx.h"
+#include "pan_sim_vX_preframe.h"
 
 #define TILE_PX 16
 
@@ -40,6 +41,10 @@ struct frame {
    uint64_t tiler;
    float z_clear;
    uint8_t s_clear;
+   /* The frame shader draws when the colour one is shaded (0: none), and
+    * whether it runs in frames without primitives. */
+   uint64_t preframe_dcds;
+   bool preframe_always;
 };
 
 /* ---- formats: hardware enums -> neutral descriptions ---- */
@@ -656,11 +661,24 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 
    bool color_preloaded = false;
 #if PAN_ARCH >= 6
-   /* Frame shaders would load (pre) or post-process the tile buffer. They
-    * are not run: a pre-frame shader is taken to load the render targets
-    * as they are in memory (what drivers use it for), so without draws
-    * they are left alone and with draws the tile buffer starts from them.
+   /* Frame shaders load (pre) or post-process the tile buffer.  On v6/v7
+    * a lone colour pre-frame shader is shaded before the frame's draws
+    * (pan_sim_vX_preframe.c); the others are not run: a pre-frame shader
+    * is taken to load the render targets as they are in memory (what
+    * drivers use it for).  Only the pixels shaded are stored: a frame
+    * without primitives leaves the targets alone unless its pre-frame
+    * shader runs always.
     */
+#if PAN_ARCH <= 7
+   if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
+       fb.pre_frame_1 == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
+       fb.post_frame == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
+      f->preframe_dcds = fb.frame_shader_dcds;
+      f->preframe_always =
+         fb.pre_frame_0 == MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;
+      color_preloaded = true;
+   } else
+#endif
    if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
        fb.pre_frame_1 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
       pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
@@ -763,14 +781,22 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
       }
       ok = pan_sim_tilebuf_add_rt(&tb, (unsigned)fill->rt, fill->tib.int_bits,
                                   fill->tib.frac_bits, fill->clear);
-      if (ok && fill->preload)
+      if (ok && fill->preload && !f->preframe_dcds)
          ok = pan_sim_tilebuf_load_rt(ctx, &tb, fill, &f->rect);
    }
    if (!ok) {
       pan_sim_tilebuf_fini(&tb);
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0, "out of memory");
    }
-   ok = PAN_GENX(sim_shade_list)(ctx, l, &tb);
+#if PAN_ARCH <= 7
+   if (f->preframe_dcds &&
+       !PAN_GENX(sim_preframe_run)(ctx, f->preframe_dcds, 0, &tb)) {
+      pan_sim_tilebuf_fini(&tb);
+      return false;
+   }
+#endif
+   if (l)
+      ok = PAN_GENX(sim_shade_list)(ctx, l, &tb);
    if (ok)
       ok = run_fills(ctx, f, &tb);
    pan_sim_tilebuf_fini(&tb);
@@ -826,6 +852,8 @@ PAN_GENX(sim_exec_fragment)(struct pan_sim_ctx *ctx, uint64_t job_va)
               : pan_sim_fill_check(ctx, &f.fills[i], &f.rect);
    if (ok && list && list->nr_prims)
       ok = draw_frame(ctx, &f, list);
+   else if (ok && f.preframe_always)
+      ok = draw_frame(ctx, &f, NULL);
    else if (ok)
       ok = run_fills(ctx, &f, NULL);
    pan_sim_plist_free(list);

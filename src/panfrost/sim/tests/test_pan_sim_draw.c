@@ -235,6 +235,9 @@ job_status(uint64_t job_va)
 /* Frames whose colour a pre-frame shader loads (the stock driver's way to
  * keep what is in memory) instead of clearing. */
 static bool frame_preload;
+#if PAN_ARCH <= 7
+static uint64_t emit_preframe(void);
+#endif
 /* Frames whose depth/stencil buffer is D24S8 (depth frames only). */
 static bool frame_d24s8;
 
@@ -270,6 +273,10 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
       cfg.tiler = f->tiler;
       if (frame_preload)
          cfg.pre_frame_0 = MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;
+#if PAN_ARCH <= 7
+      if (frame_preload)
+         cfg.frame_shader_dcds = emit_preframe();
+#endif
    }
    if (depth) {
       uint64_t zs_va = alloc(W * H * 4, 64, (void **)&f->zs);
@@ -643,6 +650,64 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
       cfg.position = out[0];
    }
    return vertex_va;
+}
+
+/* The colour pre-frame draw: the constant shader writing PREFRAME_COLOR
+ * over the frame's rectangle (four window-space vertices, a strip, as
+ * the stock driver's). */
+#define PREFRAME_COLOR 0x40404040u
+static uint64_t
+emit_preframe(void)
+{
+   static const float rect[4][4] = {
+      { 0, 0, 0, 1 }, { W, 0, 0, 1 }, { 0, H, 0, 1 }, { W, H, 0, 1 }
+   };
+   static const float grey[4] = { 0.25f, 0.25f, 0.25f, 0.25f };
+   uint8_t *fs_state;
+   uint64_t rsd =
+      alloc(pan_size(renderer_state) + pan_size(blend), 64, (void **)&fs_state);
+   pan_pack(fs_state, renderer_state, cfg)
+   {
+      cfg.shader.shader = fs_const;
+      cfg.preload.fragment.coverage = true;
+      cfg.preload.uniform_count = 2;
+      cfg.multisample_misc.depth_function = MALI_FUNC_ALWAYS;
+      cfg.multisample_misc.sample_mask = 0xffff;
+   }
+   pan_pack(fs_state + pan_size(renderer_state), blend, cfg)
+   {
+      cfg.enable = true;
+      cfg.equation.rgb.a = MALI_BLEND_OPERAND_A_ZERO;
+      cfg.equation.rgb.b = MALI_BLEND_OPERAND_B_SRC;
+      cfg.equation.rgb.c = MALI_BLEND_OPERAND_C_ZERO;
+      cfg.equation.rgb.invert_c = true;
+      cfg.equation.alpha = cfg.equation.rgb;
+      cfg.equation.color_mask = 0xf;
+      cfg.internal.mode = MALI_BLEND_MODE_FIXED_FUNCTION;
+      cfg.internal.fixed_function.num_comps = 4;
+      cfg.internal.fixed_function.conversion.memory_format =
+         pixel_format(MALI_FORMAT_RGBA8_UNORM);
+      cfg.internal.fixed_function.conversion.register_format =
+         MALI_REGISTER_FILE_FORMAT_F32;
+   }
+   void *vp;
+   uint64_t vp_va = alloc(pan_size(viewport), 32, &vp);
+   pan_pack(vp, viewport, cfg)
+   {
+      cfg.scissor_maximum_x = W - 1;
+      cfg.scissor_maximum_y = H - 1;
+   }
+   uint8_t *dcds;
+   uint64_t va = alloc(3 * pan_size(draw), 64, (void **)&dcds);
+   memset(dcds, 0, 3 * pan_size(draw));
+   pan_pack(dcds, draw, cfg)
+   {
+      cfg.position = buffer(rect, sizeof(rect));
+      cfg.state = rsd;
+      cfg.push_uniforms = buffer(grey, sizeof(grey));
+      cfg.viewport = vp_va;
+   }
+   return va;
 }
 
 #endif
@@ -1289,8 +1354,10 @@ test_indexed_restart(void)
    PAN_CHECK(bad == 0, "%u pixels differ from the two squares", bad);
 }
 
-/* A loaded (not cleared) frame: pixels outside the triangle keep what
- * memory held, inside the additive blend adds to it. */
+/* A loaded (not cleared) frame, the additive blend adding to it inside
+ * the triangle.  On v6/v7 its pre-frame shader (a constant colour, run
+ * always) is shaded: every pixel starts from that colour, whatever memory
+ * held.  On v9 the pre-frame shader is taken as a load of memory. */
 static void
 test_preload(void)
 {
@@ -1319,7 +1386,11 @@ test_preload(void)
    for (int y = 0; y < H; ++y) {
       for (int x = 0; x < W; ++x) {
          double b[3];
+#if PAN_ARCH <= 7
+         uint32_t old = PREFRAME_COLOR, want = old;
+#else
          uint32_t old = 0x10203040u + (uint32_t)(y * W + x), want = old;
+#endif
          if (tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b)) {
             inside++;
             want = 0;

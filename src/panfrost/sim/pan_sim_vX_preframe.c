@@ -1,0 +1,62 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Pre-frame shaders of a Bifrost framebuffer (v6/v7): the draw at
+ * frame_shader_dcds (0: colour, 1: depth/stencil, 2: post-frame) is shaded
+ * into the tile buffer before the frame's primitives.  The draw has no
+ * tiler job: its position buffer holds four window-space vertices, read as
+ * a triangle strip (the stock driver's full-frame rectangle), and its
+ * varyings are indexed by those four vertices like any draw's.
+ */
+
+#include <string.h>
+
+#include "pan_sim_priv.h"
+#include "pan_sim_vX_gfx.h"
+#include "pan_sim_vX_preframe.h"
+
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+
+bool
+PAN_GENX(sim_preframe_run)(struct pan_sim_ctx *ctx, uint64_t dcds,
+                           unsigned which, struct pan_sim_tilebuf *tb)
+{
+   struct pan_sim_draw_rec rec = {0};
+   uint64_t va = dcds + which * (uint64_t)pan_size(draw);
+   const void *d = pan_sim_ctx_read(ctx, va, pan_size(draw),
+                                    "pre-frame draw descriptor");
+   if (!d)
+      return false;
+   _Static_assert(pan_size(draw) <= PAN_SIM_DRAW_B, "draw record size");
+   memcpy(rec.draw, d, pan_size(draw));
+   pan_unpack(d, draw, draw);
+
+   const float *p = pan_sim_ctx_read(ctx, draw.position, 4 * 16,
+                                     "pre-frame draw positions");
+   if (!p)
+      return false;
+   struct pan_sim_vtx v[4];
+   for (unsigned i = 0; i < 4; ++i) {
+      v[i] = (struct pan_sim_vtx){ p[4 * i], p[4 * i + 1], p[4 * i + 2],
+                                   p[4 * i + 3], i };
+   }
+   /* The strip's two triangles, both wound the same way. */
+   struct pan_sim_prim prims[2] = {
+      { .v = { v[0], v[1], v[2] }, .front = true },
+      { .v = { v[2], v[1], v[3] }, .front = true },
+   };
+   struct pan_sim_plist l = {
+      .key = va,
+      .draws = &rec,
+      .nr_draws = 1,
+      .cap_draws = 1,
+      .prims = prims,
+      .nr_prims = 2,
+      .cap_prims = 2,
+   };
+   return PAN_GENX(sim_shade_list)(ctx, &l, tb);
+}
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+#ifndef PAN_SIM_VX_PREFRAME_H
+#define PAN_SIM_VX_PREFRAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pan_sim_arch.h"
+
+struct pan_sim_ctx;
+struct pan_sim_tilebuf;
+
+#if PAN_ARCH >= 6 && PAN_ARCH <= 7
+/* Shade frame shader draw `which` of the array at dcds into tb (see
+ * pan_sim_vX_preframe.c); false with the fault reported. */
+bool PAN_GENX(sim_preframe_run)(struct pan_sim_ctx *ctx, uint64_t dcds,
+                                unsigned which, struct pan_sim_tilebuf *tb);
+#endif
+
+#endif
