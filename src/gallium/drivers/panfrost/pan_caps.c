@@ -39,6 +39,11 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_FRAGMENT_SHADER_DERIVATIVES:
    case PIPE_CAP_ANISOTROPIC_FILTER:
    case PIPE_CAP_PRIMITIVE_RESTART_FIXED_INDEX:
+   /* Jobs take an instance count and the vertex shader reads the instance
+    * id from its preloaded register (ARB_draw_instanced). Attribute
+    * divisors above one are still refused at draw time, so
+    * VERTEX_ELEMENT_INSTANCE_DIVISOR stays off. */
+   case PIPE_CAP_VS_INSTANCEID:
    /* GL uniforms as dwords of constant buffer 0 (lower_uniforms_to_ubo) */
    case PIPE_CAP_PACKED_UNIFORMS:
       return 1;

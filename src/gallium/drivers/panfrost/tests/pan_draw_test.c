@@ -754,6 +754,80 @@ test_indexed_quad(bool restart)
    scene_end(&sc);
 }
 
+/* gl_Position = attribute 0 moved right by 24 pixels per instance (0.75
+ * in clip space: exact), VAR0 = attribute 1.
+ */
+static void *
+instanced_vs(void)
+{
+   nir_builder b = shader(MESA_SHADER_VERTEX, "instanced");
+   nir_variable *pos =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *opos =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
+   nir_ssa_def *p = nir_load_var(&b, pos);
+   nir_ssa_def *dx =
+      nir_fmul_imm(&b, nir_u2f32(&b, nir_load_instance_id(&b)), 0.75);
+   nir_store_var(&b, opos,
+                 nir_vec4(&b, nir_fadd(&b, nir_channel(&b, p, 0), dx),
+                          nir_channel(&b, p, 1), nir_channel(&b, p, 2),
+                          nir_channel(&b, p, 3)),
+                 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+/* Three instances of one small triangle, each moved by its instance id
+ * (PIPE_CAP_VS_INSTANCEID): one job with an instance count of three, and
+ * three triangles in the pixels.
+ */
+static void
+test_instanced_triangles(void)
+{
+   const char *what = "instanced triangles";
+   enum { N = 3, DX16 = 24 * 16 };
+   static const struct vtx small[3] = {
+      { 2 * 16 + 3, 3 * 16 + 8, { 0 } },
+      { 14 * 16 + 3, 3 * 16 + 8, { 0 } },
+      { 2 * 16 + 3, 20 * 16 + 8, { 0 } },
+   };
+   CHECK(screen->get_param(screen, PIPE_CAP_VS_INSTANCEID),
+         "%s: PIPE_CAP_VS_INSTANCEID is off", what);
+   struct scene sc = scene_begin(false, small, 3);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, sc.vs);
+   sc.vs = instanced_vs();
+   ctx->bind_vs_state(ctx, sc.vs);
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = N,
+      .max_index = 2,
+   };
+
+   char *trace = clear_draw(&info, 3, 1);
+   CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
+         decoder_errors(trace));
+   CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u malloc-vertex jobs",
+         what, jobs(trace, "malloc_vertex"));
+   CHECK_LINE(what, trace, "count: %u", N);
+   free(trace);
+   if (check_pixels) {
+      struct vtx moved[N][3];
+      const struct vtx *tris[N][3];
+      for (unsigned i = 0; i < N; ++i) {
+         for (unsigned v = 0; v < 3; ++v) {
+            moved[i][v] = small[v];
+            moved[i][v].x16 += i * DX16;
+            tris[i][v] = &moved[i][v];
+         }
+      }
+      check_pixels_against(what, &sc.t, (const struct vtx *const(*)[3])tris,
+                           N, false);
+   }
+   scene_end(&sc);
+}
+
 /* ------------------------------------------------------------------ */
 /* Textures                                                            */
 /* ------------------------------------------------------------------ */
@@ -1011,6 +1085,7 @@ main(int argc, char **argv)
    test_triangle(false, 2);
    test_indexed_quad(false);
    test_indexed_quad(true);
+   test_instanced_triangles();
 
    static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
                                               PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
