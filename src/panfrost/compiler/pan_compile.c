@@ -36,6 +36,11 @@ const nir_shader_compiler_options pan_va_nir_options = {
    .lower_extract_word = true,
    .lower_insert_byte = true,
    .lower_insert_word = true,
+   /* No integer divide or high multiply: nir_lower_idiv spells division
+    * with a float reciprocal and multiplies, nir_lower_alu the high half
+    * in 16-bit pieces, iabs as a max. */
+   .lower_mul_high = true,
+   .lower_iabs = true,
    /* No pack/unpack instructions: NIR spells every format out in ALU */
    .lower_pack_half_2x16 = true, .lower_unpack_half_2x16 = true,
    .lower_pack_unorm_2x16 = true, .lower_unpack_unorm_2x16 = true,
@@ -76,6 +81,8 @@ lower_nir(nir_shader *nir)
 {
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
    NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
+   NIR_PASS_V(nir, nir_lower_idiv, &(nir_lower_idiv_options){0});
+   NIR_PASS_V(nir, nir_lower_alu);
    pan_nir_fixpoint(nir, pan_nir_cleanup, ARRAY_SIZE(pan_nir_cleanup),
                     UINT_MAX);
    /* Graphics stages fuse a * b + c (GLSL allows it for values not marked

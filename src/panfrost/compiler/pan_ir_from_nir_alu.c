@@ -207,6 +207,13 @@ emit_alu_value(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
                          pan_ir_imm(0), src(ctx, alu, 1), src(ctx, alu, 2));
    case nir_op_b2i32:
       return pan_ir_mov(b, src(ctx, alu, 0));
+   case nir_op_b2b1:
+      /* A 32-bit boolean (a bool uniform, 0 / ~0) to our 0 / 1 form. */
+      return pan_ir_icmp(b, PAN_IR_TYPE_U32, PAN_IR_CMP_NE, src(ctx, alu, 0),
+                         pan_ir_imm(0));
+   case nir_op_b2b32:
+      /* 0 / 1 to the 0 / ~0 that GL stores for true. */
+      return pan_ir_isub(b, pan_ir_imm(0), src(ctx, alu, 0));
    case nir_op_b2f32:
       return pan_ir_csel(b, PAN_IR_TYPE_U32, PAN_IR_CMP_NE, src(ctx, alu, 0),
                          pan_ir_imm(0), pan_ir_imm(0x3f800000), pan_ir_imm(0));

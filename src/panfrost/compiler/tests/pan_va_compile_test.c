@@ -252,6 +252,61 @@ test_loop(void)
    }
 }
 
+/* Integer division and modulo (lowered by NIR to a float reciprocal
+ * and multiplies) and the 32-bit boolean conversions of bool uniforms. */
+static uint32_t
+div_ref(uint32_t x, uint32_t y)
+{
+   int32_t sx = (int32_t)x, sy = (int32_t)y;
+   uint32_t r = x / y + x % y * 3;
+   r += (uint32_t)(sx / sy) * 5 + (uint32_t)(sx % sy) * 7;
+   uint32_t b1 = x & 1 ? 0 : 0xffffffffu; /* a GL bool: 0 / ~0 */
+   r += (b1 != 0) * 11;
+   r ^= (x < y) ? 0xffffffffu : 0;
+   return r;
+}
+
+static void
+test_div_bool(void)
+{
+   nir_builder b = begin("div_bool");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *v = load_in(&b, i, 2);
+   nir_ssa_def *x = nir_channel(&b, v, 0), *y = nir_channel(&b, v, 1);
+   nir_ssa_def *r = nir_iadd(&b, nir_udiv(&b, x, y),
+                             nir_imul_imm(&b, nir_umod(&b, x, y), 3));
+   r = nir_iadd(&b, r, nir_imul_imm(&b, nir_idiv(&b, x, y), 5));
+   r = nir_iadd(&b, r, nir_imul_imm(&b, nir_irem(&b, x, y), 7));
+   nir_ssa_def *b32 = nir_bcsel(&b, nir_i2b(&b, nir_iand_imm(&b, x, 1)),
+                                nir_imm_int(&b, 0), nir_imm_int(&b, ~0));
+   r = nir_iadd(&b, r, nir_imul_imm(&b, nir_b2i32(&b, nir_b2b1(&b, b32)), 11));
+   r = nir_ixor(&b, r, nir_b2b32(&b, nir_ult(&b, x, y)));
+   store_out(&b, i, r);
+
+   uint32_t in[2 * LANES], out[LANES];
+   random_words(in, 2 * LANES);
+   for (unsigned l = 0; l < LANES; ++l) {
+      /* Small and large operands, both signs; no zero divisor. */
+      if (l & 1)
+         in[2 * l] %= 1000 * (l + 1);
+      if (l & 2)
+         in[2 * l + 1] %= 37;
+      if (l & 4)
+         in[2 * l] = -in[2 * l];
+      if (in[2 * l + 1] == 0)
+         in[2 * l + 1] = 1;
+      if (in[2 * l] == 0x80000000u) /* INT_MIN / -1 overflows */
+         in[2 * l] = 0;
+   }
+   if (!run(&b, in, 2 * LANES, NULL, 0, out, LANES))
+      return;
+   for (unsigned l = 0; l < LANES; ++l) {
+      uint32_t want = div_ref(in[2 * l], in[2 * l + 1]);
+      PAN_CHECK(out[l] == want, "lane %u: %u, %u: 0x%08x, expected 0x%08x", l,
+                in[2 * l], in[2 * l + 1], out[l], want);
+   }
+}
+
 /* What the slice does not cover fails to compile with a message. */
 /* Push constants used by ALU instructions, float and integer. */
 static nir_builder
@@ -349,6 +404,7 @@ main(void)
    PAN_RUN_CASE(test_if_else);
    PAN_RUN_CASE(test_loop);
    PAN_RUN_CASE(test_fau_fold);
+   PAN_RUN_CASE(test_div_bool);
    PAN_RUN_CASE(test_unsupported);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_compile");
