@@ -24,6 +24,7 @@
 #define PAN_IR_REG_COVERAGE 60
 #define PAN_IR_REG_VARYING_SRC 61
 #define PAN_IR_REG_PIXEL_POS 59
+#define PAN_IR_REG_FACING 58
 
 /* ld_var_special's names of the fragment depth and 1/w. */
 #define PAN_IR_SPECIAL_VARYING_FRAG_W 2
@@ -54,6 +55,16 @@ frag_coord(struct pan_ir_from_nir *ctx, unsigned first, unsigned n)
       }
    }
    return n == 1 ? w[0] : pan_ir_collect(b, n, w);
+}
+
+/* gl_FrontFacing as a 0 / 1 boolean: the preloaded r58 is 0 for a
+ * front-facing primitive (there is no special varying for it). */
+static pan_ir_index
+front_facing(struct pan_ir_from_nir *ctx)
+{
+   return pan_ir_icmp(&ctx->b, PAN_IR_TYPE_U32, PAN_IR_CMP_EQ,
+                      pan_ir_preload(&ctx->b, PAN_IR_REG_FACING),
+                      pan_ir_imm(0));
 }
 
 /* The FAU word holding (source, ubo, offset), added when new. */
@@ -254,6 +265,9 @@ load_varying(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, bool flat)
        nir_src_is_const(*nir_get_io_offset_src(intr)) &&
        !nir_src_as_uint(*nir_get_io_offset_src(intr)))
       return frag_coord(ctx, comp, n);
+   /* A bool input read as a 32-bit word: GL's 0 / ~0. */
+   if (nir_intrinsic_io_semantics(intr).location == VARYING_SLOT_FACE)
+      return pan_ir_isub(&ctx->b, pan_ir_imm(0), front_facing(ctx));
    if (!varying_offset(ctx, intr, &offset_B))
       return pan_ir_null();
    if (!flat) {
@@ -439,6 +453,11 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
       if (!fs || !check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
          return false;
       v = frag_coord(ctx, 0, nir_dest_num_components(intr->dest));
+      break;
+   case nir_intrinsic_load_front_face:
+      if (!fs)
+         return false;
+      v = front_facing(ctx);
       break;
    case nir_intrinsic_load_barycentric_pixel:
    case nir_intrinsic_load_barycentric_centroid:

@@ -24,6 +24,8 @@
  * fragment shader: the compiler's graphics ABI reads all three.
  */
 #define PRELOAD_GFX (0x7u << (59 - 48))
+/* Fragment shaders also get r58, the facing of the primitive (0: front). */
+#define PRELOAD_FACING (1u << (58 - 48))
 
 static void
 emit_gfx_shader(void *cpu, enum panfrost_gfx_program kind, uint64_t binary,
@@ -37,7 +39,8 @@ emit_gfx_shader(void *cpu, enum panfrost_gfx_program kind, uint64_t binary,
       cfg.register_allocation =
          work_regs <= 16 ? MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
                          : MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
-      cfg.preload.r48_r63 = PRELOAD_GFX;
+      cfg.preload.r48_r63 =
+         PRELOAD_GFX | (kind == PANFROST_PROGRAM_FRAGMENT ? PRELOAD_FACING : 0);
       /* Fragment quads need all four lanes for derivatives and the
        * computed LOD of textures.
        */

@@ -789,6 +789,40 @@ test_frag_coord_runs(void)
    }
 }
 
+/* gl_FrontFacing, as a bool input (GL's 0 / ~0 word) and as the
+ * load_front_face system value: discard_if(facing) over lanes whose r58
+ * is 0 for front-facing pixels. */
+static void
+test_front_facing_runs(void)
+{
+   for (unsigned sysval = 0; sysval < 2; ++sysval) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "facing");
+      nir_ssa_def *f;
+      if (sysval) {
+         f = nir_load_front_face(&b, 1);
+      } else {
+         nir_variable *v = io_var(b.shader, nir_var_shader_in,
+                                  glsl_bool_type(), VARYING_SLOT_FACE, 0,
+                                  "gl_FrontFacing");
+         f = nir_load_var(&b, v);
+      }
+      nir_discard_if(&b, f);
+      struct pan_sim_va_warp w;
+      pan_sim_va_warp_init(&w, 0xffff);
+      unsigned want = 0;
+      for (unsigned l = 0; l < LANES; ++l) {
+         w.r[l][58] = (l * 7 + sysval) % 3 ? 1 : 0;
+         if (!w.r[l][58])
+            want |= 1u << l;
+      }
+      if (!run_fragment(b.shader, 0, &w))
+         return;
+      PAN_CHECK(w.discarded == want, "sysval %u: 0x%x, want 0x%x", sysval,
+                w.discarded, want);
+   }
+}
+
 /* Derivatives read the quad's lanes (clper): every pixel of a quad takes
  * its top-left pair's difference, lane 4q+1 minus 4q for x, 4q+2 minus
  * 4q for y.  Of f = x * y + x over gl_FragCoord, discarded where the
@@ -1013,6 +1047,7 @@ main(void)
    PAN_RUN_CASE(test_float_ops);
    PAN_RUN_CASE(test_dynamic_ubo);
    PAN_RUN_CASE(test_frag_coord_runs);
+   PAN_RUN_CASE(test_front_facing_runs);
    PAN_RUN_CASE(test_derivatives_run);
    PAN_RUN_CASE(test_frag_coord_zw);
    PAN_RUN_CASE(test_half_constants);
