@@ -19,14 +19,22 @@
  * instruction and remembered in its memo (packed into 64 bits). */
 enum { CMP_EQ, CMP_NE, CMP_GT, CMP_GE };
 enum { MUX_INT_ZERO, MUX_NEG, MUX_FP_ZERO, MUX_BIT };
-enum { ATOM_ADD, ATOM_SMIN, ATOM_SMAX, ATOM_UMIN, ATOM_UMAX, ATOM_AND,
-       ATOM_OR, ATOM_XOR };
+enum {
+   ATOM_ADD,
+   ATOM_SMIN,
+   ATOM_SMAX,
+   ATOM_UMIN,
+   ATOM_UMAX,
+   ATOM_AND,
+   ATOM_OR,
+   ATOM_XOR
+};
 
-#define P_SAT      (1u << 0)
-#define P_NOT1     (1u << 1)
-#define P_NOT_RES  (1u << 2)
-#define P_M1       (1u << 3)
-#define P_SIGNED   (1u << 4)
+#define P_SAT (1u << 0)
+#define P_NOT1 (1u << 1)
+#define P_NOT_RES (1u << 2)
+#define P_M1 (1u << 3)
+#define P_SIGNED (1u << 4)
 
 struct ialu_prep {
    uint8_t flags;
@@ -91,8 +99,7 @@ prep(const struct pan_sim_bi_ins *ins)
       for (unsigned i = 0; i < 3; i++)
          p.sel2 |= pan_sim_bi_mod_is(ins, swap[i], "h10") << i;
    } else if (fam == BI_FAM_ATOM_POST) {
-      p.sel =
-         code_of(pan_sim_bi_mod_str(ins, "atom_opc", "aadd"), atoms, 8);
+      p.sel = code_of(pan_sim_bi_mod_str(ins, "atom_opc", "aadd"), atoms, 8);
    } else if (fam == BI_FAM_MKVEC) {
       p.sel = (uint8_t)pan_sim_bi_mod(ins, "lane0");
       p.sel2 = (uint8_t)pan_sim_bi_mod(ins, "lane1");
@@ -302,7 +309,8 @@ one(const struct pan_sim_bi_ins *ins, const struct ialu_prep *p,
       return r;
    }
    case BI_FAM_MKVEC:
-      return ((s[0] >> (16 * p->sel)) & 0xffff) | ((s[1] >> (16 * p->sel2)) << 16);
+      return ((s[0] >> (16 * p->sel)) & 0xffff) |
+             ((s[1] >> (16 * p->sel2)) << 16);
    case BI_FAM_CSEL:
       return csel(ins->sem->src_type, p, s[0], s[1], s[2], s[3]);
    case BI_FAM_ATOM_POST:

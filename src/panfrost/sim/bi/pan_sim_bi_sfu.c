@@ -4,9 +4,9 @@
  *
  * Special-function families of the Bifrost interpreter: frcp and frsq
  * (correctly rounded; the binary16 forms write the low half and zero the
- * high one, their divzero form is refused), frexpe (plain and .log split), and the steps of the
- * compiler's exp2/log2/sin/cos sequences: fma_rscale, fexp, fadd_lscale,
- * flogd, fsin_table, fcos_table.  The steps are modelled as exact
+ * high one, their divzero form is refused), frexpe (plain and .log split), and
+ * the steps of the compiler's exp2/log2/sin/cos sequences: fma_rscale, fexp,
+ * fadd_lscale, flogd, fsin_table, fcos_table.  The steps are modelled as exact
  * functions rounded once (pan_sim_sfu.h); the hardware's tables are not
  * public.  Denormals are kept, like the rest of the Bifrost interpreter.
  * Also the cube-map steps (../va/pan_sim_cube.h).
@@ -19,25 +19,66 @@
 #include "../va/pan_sim_sfu.h"
 #include "pan_sim_bi_priv.h"
 
-/* Float source s: binary32 or the half its widen mode picks, then abs and
+/* What the lane loop needs from the modifiers, worked out once per
+ * instruction and remembered in its memo: per source bits 0-1 the half
+ * read (0 binary32, 1 h0, 2 h1), bit 2 abs, bit 3 neg; then the flags. */
+#define S_HALF 3u
+#define S_ABS 4u
+#define S_NEG 8u
+
+#define F_F16 (1u << 0)     /* frcp.f16, frsq.f16 */
+#define F_LOG (1u << 1)     /* frexpe .log encoding */
+#define F_NEG_MUL (1u << 2) /* fma_rscale d16 == 1 */
+
+struct sfu_prep {
+   uint8_t src[4];
+   uint8_t flags;
+   uint8_t clamp; /* fma_rscale d12 */
+   uint8_t pad[2];
+};
+
+static struct sfu_prep
+prep(const struct pan_sim_bi_ins *ins)
+{
+   struct sfu_prep p = { { 0 } };
+   int64_t memo;
+   if (pan_sim_bi_memo_get(ins, "sfu", NULL, &memo)) {
+      memcpy(&p, &memo, sizeof(p));
+      return p;
+   }
+   bool f16 = pan_sim_bi_mod(ins, "lane0") >= 0;
+   for (unsigned s = 0; s < ins->op->nr_srcs && s < 4; s++) {
+      const char *w =
+         f16 ? pan_sim_bi_mod_str(ins, "lane0", "h0")
+             : pan_sim_bi_mod_str(ins, pan_sim_bi_widen_name[s], "none");
+      unsigned m = !strcmp(w, "h0") ? 1 : !strcmp(w, "h1") ? 2 : 0;
+      if (pan_sim_bi_mod_is(ins, pan_sim_bi_abs_name[s], "abs"))
+         m |= S_ABS;
+      if (pan_sim_bi_mod_is(ins, pan_sim_bi_neg_name[s], "neg"))
+         m |= S_NEG;
+      p.src[s] = (uint8_t)m;
+   }
+   p.flags = (f16 ? F_F16 : 0) | (pan_sim_bi_mod(ins, "sqrt") < 0 ? F_LOG : 0) |
+             (pan_sim_bi_mod(ins, "d16") == 1 ? F_NEG_MUL : 0);
+   int d12 = pan_sim_bi_mod(ins, "d12");
+   p.clamp = d12 > 0 && d12 < 4 ? (uint8_t)d12 : 0;
+   memcpy(&memo, &p, sizeof(p));
+   pan_sim_bi_memo_put(ins, "sfu", NULL, memo);
+   return p;
+}
+
+/* Float source s: binary32 or the half its mode picks, then abs and
  * neg. */
 static double
-fval(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
-     unsigned s, unsigned lane)
+fval(const struct sfu_prep *p, const uint32_t *v, unsigned s)
 {
-   uint32_t v = pan_sim_bi_src(c, ins, s, lane);
-   double x;
-
-   const char *w = pan_sim_bi_mod_str(ins, pan_sim_bi_widen_name[s], "none");
-   if (pan_sim_bi_mod(ins, "lane0") >= 0) /* frcp.f16, frsq.f16 */
-      w = pan_sim_bi_mod_str(ins, "lane0", "h0");
-   if (!strcmp(w, "h0") || !strcmp(w, "h1"))
-      x = pan_sim_fp_f16_to_f64((uint16_t)(v >> (w[1] == '1' ? 16 : 0)));
-   else
-      x = pan_sim_fp_f32(v);
-   if (pan_sim_bi_mod_is(ins, pan_sim_bi_abs_name[s], "abs"))
+   unsigned m = p->src[s];
+   double x = (m & S_HALF) ? pan_sim_fp_f16_to_f64((
+                                uint16_t)(v[s] >> ((m & S_HALF) == 2 ? 16 : 0)))
+                           : pan_sim_fp_f32(v[s]);
+   if (m & S_ABS)
       x = fabs(x);
-   if (pan_sim_bi_mod_is(ins, pan_sim_bi_neg_name[s], "neg"))
+   if (m & S_NEG)
       x = -x;
    return x;
 }
@@ -52,52 +93,50 @@ static const char *const rscale_clamp[4] = { "none", "clamp_0_inf",
                                              "clamp_m1_1", "clamp_0_1" };
 
 static uint32_t
-one(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
-    unsigned l)
+one(const struct pan_sim_bi_ins *ins, const struct sfu_prep *p,
+    const uint32_t *v)
 {
-   bool f16 = pan_sim_bi_mod(ins, "lane0") >= 0;
+   bool f16 = p->flags & F_F16;
    switch (ins->sem->family) {
    case BI_FAM_FRCP:
       /* The binary16 forms: one result in the low half, zero above. */
       if (f16)
-         return pan_sim_fp_round_f64(1 / fval(c, ins, 0, l), PAN_SIM_ROUND_RTE,
-                                     5, 10);
-      return rounded(1 / fval(c, ins, 0, l));
+         return pan_sim_fp_round_f64(1 / fval(p, v, 0), PAN_SIM_ROUND_RTE, 5,
+                                     10);
+      return rounded(1 / fval(p, v, 0));
    case BI_FAM_FRSQ:
       if (f16)
-         return pan_sim_fp_round_f64(1 / sqrt(fval(c, ins, 0, l)),
-                                     PAN_SIM_ROUND_RTE, 5, 10);
-      return rounded(1 / sqrt(fval(c, ins, 0, l)));
+         return pan_sim_fp_round_f64(1 / sqrt(fval(p, v, 0)), PAN_SIM_ROUND_RTE,
+                                     5, 10);
+      return rounded(1 / sqrt(fval(p, v, 0)));
    case BI_FAM_FREXPE: {
-      double x = fval(c, ins, 0, l);
+      double x = fval(p, v, 0);
       int e = 0;
-      if (pan_sim_bi_mod(ins, "sqrt") < 0) /* the .log encoding */
+      if (p->flags & F_LOG) /* the .log encoding */
          pan_sim_sfu_log_split(x, &e);
       else if (isfinite(x))
          frexp(x, &e);
       return (uint32_t)e;
    }
    case BI_FAM_FMA_RSCALE: {
-      double p = fval(c, ins, 0, l) * fval(c, ins, 1, l);
-      return pan_sim_sfu_fma_rscale(
-         pan_sim_bi_mod(ins, "d16") == 1 ? -p : p, 1, fval(c, ins, 2, l),
-         (int32_t)pan_sim_bi_src(c, ins, 3, l), PAN_SIM_ROUND_RTE,
-         rscale_clamp[pan_sim_bi_mod(ins, "d12")]);
+      double prod = fval(p, v, 0) * fval(p, v, 1);
+      return pan_sim_sfu_fma_rscale((p->flags & F_NEG_MUL) ? -prod : prod, 1,
+                                    fval(p, v, 2), (int32_t)v[3],
+                                    PAN_SIM_ROUND_RTE, rscale_clamp[p->clamp]);
    }
    case BI_FAM_FEXP:
-      return rounded(pan_sim_sfu_fexp((int32_t)pan_sim_bi_src(c, ins, 0, l),
-                                      fval(c, ins, 1, l)));
+      return rounded(pan_sim_sfu_fexp((int32_t)v[0], fval(p, v, 1)));
    case BI_FAM_FADD_LSCALE: {
       int e;
-      double b = fval(c, ins, 1, l);
-      return pan_sim_sfu_add(fval(c, ins, 0, l),
+      double b = fval(p, v, 1);
+      return pan_sim_sfu_add(fval(p, v, 0),
                              copysign(pan_sim_sfu_log_split(b, &e), b), "none");
    }
    case BI_FAM_FLOGD:
-      return rounded(pan_sim_sfu_flogd(fval(c, ins, 0, l)));
+      return rounded(pan_sim_sfu_flogd(fval(p, v, 0)));
    default: /* fsin_table, fcos_table */
-      return rounded(pan_sim_sfu_sincos_table(
-         pan_sim_bi_src(c, ins, 0, l), ins->sem->family == BI_FAM_FCOS_TABLE));
+      return rounded(
+         pan_sim_sfu_sincos_table(v[0], ins->sem->family == BI_FAM_FCOS_TABLE));
    }
 }
 
@@ -213,6 +252,17 @@ pan_sim_bi_exec_sfu(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    default:
       break;
    }
-   bi_foreach_lane(c, l) c->res[l] = one(c, ins, l);
+   struct sfu_prep p = prep(ins);
+   unsigned n = ins->op->nr_srcs < 4 ? ins->op->nr_srcs : 4;
+   struct bi_src_ref src[4];
+   for (unsigned i = 0; i < n; i++)
+      src[i] = pan_sim_bi_src_ref(c, ins, i);
+   bi_foreach_lane(c, l)
+   {
+      uint32_t v[4] = { 0 };
+      for (unsigned i = 0; i < n; i++)
+         v[i] = bi_src_at(src[i], l);
+      c->res[l] = one(ins, &p, v);
+   }
    return BI_SIM_OK;
 }
