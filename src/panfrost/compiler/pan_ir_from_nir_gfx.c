@@ -67,18 +67,42 @@ front_facing(struct pan_ir_from_nir *ctx)
                       pan_ir_imm(0));
 }
 
+/* FAU words kept for pushes that cannot fall back to a buffer load. */
+#define PAN_VA_PUSH_RESERVE 8
+
+static int
+find_push_word(const struct pan_va_binary *bin, enum pan_va_push_source source,
+               unsigned ubo, unsigned offset_B)
+{
+   for (unsigned i = 0; i < bin->nr_push; ++i) {
+      const struct pan_va_push_word *p = &bin->push[i];
+      if (p->source == source && p->ubo == ubo && p->offset_B == offset_B)
+         return i;
+   }
+   return -1;
+}
+
+/* The size of the table once n words from offset_B are pushed. */
+static unsigned
+push_room(const struct pan_va_binary *bin, enum pan_va_push_source source,
+          unsigned ubo, unsigned offset_B, unsigned n)
+{
+   unsigned size = bin->nr_push;
+   for (unsigned i = 0; i < n; ++i)
+      size += find_push_word(bin, source, ubo, offset_B + 4 * i) < 0;
+   return size;
+}
+
 /* The FAU word holding (source, ubo, offset), added when new. */
 static bool
 push_word(struct pan_ir_from_nir *ctx, enum pan_va_push_source source,
           unsigned ubo, unsigned offset_B, unsigned *word)
 {
    struct pan_va_binary *bin = ctx->bin;
-   for (unsigned i = 0; i < bin->nr_push; ++i) {
-      const struct pan_va_push_word *p = &bin->push[i];
-      if (p->source == source && p->ubo == ubo && p->offset_B == offset_B) {
-         *word = i;
-         return true;
-      }
+   int found = find_push_word(bin, source, ubo, offset_B);
+   if (found >= 0) {
+      *word = found;
+      return true;
    }
    if (bin->nr_push == PAN_VA_MAX_PUSH_WORDS) {
       pan_ir_from_nir_error(ctx, "more than %u pushed uniform words",
@@ -129,8 +153,14 @@ load_ubo(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
                             offset_B);
       return pan_ir_null();
    }
-   return pan_ir_from_nir_pushed_vec(ctx, PAN_VA_PUSH_UBO, ubo, offset_B,
-                                     nir_dest_num_components(intr->dest));
+   unsigned n = nir_dest_num_components(intr->dest);
+   /* Uniforms past what the FAU table holds (keeping a few words for
+    * system values and texture sizes) are read from the buffer. */
+   if (push_room(ctx->bin, PAN_VA_PUSH_UBO, ubo, offset_B, n) >
+       PAN_VA_MAX_PUSH_WORDS - PAN_VA_PUSH_RESERVE) {
+      return pan_ir_ld_ubo(&ctx->b, n, pan_ir_imm(offset_B), pan_ir_imm(ubo));
+   }
+   return pan_ir_from_nir_pushed_vec(ctx, PAN_VA_PUSH_UBO, ubo, offset_B, n);
 }
 
 /* The fixed-function varyings, in the order they take slots from the

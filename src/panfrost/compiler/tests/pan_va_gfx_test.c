@@ -728,6 +728,41 @@ test_dynamic_ubo(void)
    finish(l, nr, ctx, b.shader);
 }
 
+/* More uniform words than the FAU table holds: the first ones are
+ * pushed, the rest read from the buffer (LD_BUFFER at a constant offset)
+ * instead of refusing the shader. */
+static void
+test_uniform_overflow(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "many");
+   nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              FRAG_RESULT_DATA0, 0, "c");
+   const unsigned vecs = PAN_VA_MAX_PUSH_WORDS / 4 + 8;
+   nir_ssa_def *sum = uniforms(&b, 4, 0);
+   for (unsigned i = 1; i < vecs; ++i)
+      sum = nir_fadd(&b, sum, uniforms(&b, 4, 16 * i));
+   nir_store_var(&b, out, sum, 0xf);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+
+   PAN_EXPECT(l != NULL);
+   unsigned loads = 0, ubo_words = 0;
+   for (unsigned i = 0; l && i < nr; ++i)
+      loads += !strncmp(l[i], "ld_buffer", 9);
+   for (unsigned i = 0; i < bin.nr_push; ++i) {
+      ubo_words += bin.push[i].source == PAN_VA_PUSH_UBO;
+      PAN_EXPECT(bin.push[i].source != PAN_VA_PUSH_UBO ||
+                 bin.push[i].offset_B < 16 * vecs);
+   }
+   /* Every vec4 either pushed whole or loaded. */
+   PAN_EXPECT(l == NULL || ubo_words + 4 * loads == 4 * vecs);
+   PAN_EXPECT(l == NULL || loads >= 8);
+   finish(l, nr, ctx, b.shader);
+}
+
 /* Compile the fragment shader s (freed) and run warp w, whose preloads
  * the caller set, with one uniform word; false after reporting a failure. */
 static bool
@@ -1046,6 +1081,7 @@ main(void)
    PAN_RUN_CASE(test_discard_runs);
    PAN_RUN_CASE(test_float_ops);
    PAN_RUN_CASE(test_dynamic_ubo);
+   PAN_RUN_CASE(test_uniform_overflow);
    PAN_RUN_CASE(test_frag_coord_runs);
    PAN_RUN_CASE(test_front_facing_runs);
    PAN_RUN_CASE(test_derivatives_run);
