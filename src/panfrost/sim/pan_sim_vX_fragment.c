@@ -672,7 +672,8 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 #if PAN_ARCH <= 7
    if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
        fb.pre_frame_1 == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
-       fb.post_frame == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
+       fb.post_frame == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
+       PAN_GENX(sim_preframe_usable)(ctx, fb.frame_shader_dcds, 0)) {
       f->preframe_dcds = fb.frame_shader_dcds;
       f->preframe_always =
          fb.pre_frame_0 == MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;

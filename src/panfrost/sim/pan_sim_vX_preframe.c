@@ -11,6 +11,7 @@
  * varyings are indexed by those four vertices like any draw's.
  */
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "pan_sim_priv.h"
@@ -18,6 +19,56 @@
 #include "pan_sim_vX_preframe.h"
 
 #if PAN_ARCH >= 6 && PAN_ARCH <= 7
+
+/* The GPU maps every buffer of the process, but the simulator sees only
+ * those of the submission, and the stock driver keeps its preload
+ * descriptors in buffers it does not submit: check what the draw needs
+ * first, so that such a frame falls back to loading memory instead of
+ * faulting. */
+bool
+PAN_GENX(sim_preframe_usable)(struct pan_sim_ctx *ctx, uint64_t dcds,
+                              unsigned which)
+{
+   const struct pan_sim_space *space = ctx->space;
+   uint64_t va = dcds + which * (uint64_t)pan_size(draw);
+   const void *d = pan_sim_read(space, va, pan_size(draw), 0, "draw", NULL);
+   if (!d) {
+      pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
+                        "frame shaders are not executed: the pre-frame draw "
+                        "descriptor 0x%" PRIx64 " is not in the submission; "
+                        "a pre-frame shader is taken to load the render "
+                        "targets from memory",
+                        va);
+      return false;
+   }
+   pan_unpack(d, draw, draw);
+   const struct {
+      uint64_t va, size_B;
+      const char *what;
+   } need[] = {
+      { draw.position, 4 * 16, "positions" },
+      { draw.state, pan_size(renderer_state), "renderer state" },
+      { draw.viewport, pan_size(viewport), "viewport" },
+      { draw.varyings, draw.varyings ? pan_size(attribute) : 0, "varyings" },
+      { draw.varying_buffers, draw.varyings ? pan_size(attribute_buffer) : 0,
+        "varying buffers" },
+      { draw.textures, draw.textures ? 8 : 0, "textures" },
+      { draw.samplers, draw.samplers ? pan_size(sampler) : 0, "samplers" },
+   };
+   for (unsigned i = 0; i < sizeof(need) / sizeof(need[0]); ++i) {
+      if (!need[i].size_B || pan_sim_probe(space, need[i].va, need[i].size_B,
+                                           need[i].what, NULL))
+         continue;
+      pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
+                        "frame shaders are not executed: the pre-frame "
+                        "draw reads its %s at 0x%" PRIx64 ", outside the "
+                        "submission; a pre-frame shader is taken to load "
+                        "the render targets from memory",
+                        need[i].what, need[i].va);
+      return false;
+   }
+   return true;
+}
 
 bool
 PAN_GENX(sim_preframe_run)(struct pan_sim_ctx *ctx, uint64_t dcds,

@@ -237,6 +237,9 @@ job_status(uint64_t job_va)
 static bool frame_preload;
 #if PAN_ARCH <= 7
 static uint64_t emit_preframe(void);
+/* The pre-frame draw's descriptors outside the mapped memory (a frame the
+ * simulator falls back to loading from memory). */
+static bool frame_preframe_unmapped;
 #endif
 /* Frames whose depth/stencil buffer is D24S8 (depth frames only). */
 static bool frame_d24s8;
@@ -275,7 +278,8 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
          cfg.pre_frame_0 = MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;
 #if PAN_ARCH <= 7
       if (frame_preload)
-         cfg.frame_shader_dcds = emit_preframe();
+         cfg.frame_shader_dcds =
+            frame_preframe_unmapped ? MEM_VA + MEM_B : emit_preframe();
 #endif
    }
    if (depth) {
@@ -652,10 +656,9 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
    return vertex_va;
 }
 
-/* The colour pre-frame draw: the constant shader writing PREFRAME_COLOR
- * over the frame's rectangle (four window-space vertices, a strip, as
- * the stock driver's). */
-#define PREFRAME_COLOR 0x40404040u
+/* The colour pre-frame draw: the constant shader writing grey 0.25 (RGBA8
+ * 0x40404040) over the frame's rectangle (four window-space vertices, a
+ * strip, as the stock driver's). */
 static uint64_t
 emit_preframe(void)
 {
@@ -1359,7 +1362,7 @@ test_indexed_restart(void)
  * always) is shaded: every pixel starts from that colour, whatever memory
  * held.  On v9 the pre-frame shader is taken as a load of memory. */
 static void
-test_preload(void)
+check_preload(bool shaded)
 {
    const float pos[3][4] = { { NX(3), NY(3), 0, 1 },
                              { NX(29), NY(5), 0, 1 },
@@ -1386,11 +1389,9 @@ test_preload(void)
    for (int y = 0; y < H; ++y) {
       for (int x = 0; x < W; ++x) {
          double b[3];
-#if PAN_ARCH <= 7
-         uint32_t old = PREFRAME_COLOR, want = old;
-#else
-         uint32_t old = 0x10203040u + (uint32_t)(y * W + x), want = old;
-#endif
+         uint32_t old =
+            shaded ? 0x40404040u : 0x10203040u + (uint32_t)(y * W + x);
+         uint32_t want = old;
          if (tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b)) {
             inside++;
             want = 0;
@@ -1405,6 +1406,23 @@ test_preload(void)
    PAN_CHECK(bad == 0, "%u pixels differ from memory (+ the blend)", bad);
    PAN_CHECK(inside > 100, "only %u pixels inside", inside);
 }
+
+static void
+test_preload(void)
+{
+   check_preload(PAN_ARCH <= 7);
+}
+
+#if PAN_ARCH <= 7
+/* Fallback: a pre-frame draw the simulator cannot read loads memory. */
+static void
+test_preload_unmapped(void)
+{
+   frame_preframe_unmapped = true;
+   check_preload(false);
+   frame_preframe_unmapped = false;
+}
+#endif
 
 /* Flat varyings from the provoking vertex, discard (no colour, no depth
  * write) and a uniform-buffer colour: a near triangle whose first vertex
@@ -1562,6 +1580,9 @@ main(void)
    PAN_RUN_CASE(test_points);
    PAN_RUN_CASE(test_indexed_restart);
    PAN_RUN_CASE(test_preload);
+#if PAN_ARCH <= 7
+   PAN_RUN_CASE(test_preload_unmapped);
+#endif
    PAN_RUN_CASE(test_flat_discard_ubo);
    PAN_RUN_CASE(test_refusals);
 #endif
