@@ -219,11 +219,14 @@ shader(gl_shader_stage stage, const char *name)
    return nir_builder_init_simple_shader(stage, opts, "%s", name);
 }
 
-/* gl_Position = attribute 0, VAR0 = attribute 1. */
+/* gl_Position = attribute 0, VAR0 = attribute 1; instanced: the position
+ * moved right by 24 pixels per instance (0.75 in clip space: exact).
+ */
 static void *
-pass_through_vs(void)
+pass_through_vs(bool instanced)
 {
-   nir_builder b = shader(MESA_SHADER_VERTEX, "pass-through");
+   nir_builder b =
+      shader(MESA_SHADER_VERTEX, instanced ? "instanced" : "pass-through");
    nir_variable *pos =
       io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
    nir_variable *col =
@@ -232,7 +235,14 @@ pass_through_vs(void)
       io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
    nir_variable *ocol =
       io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
+   nir_ssa_def *p = nir_load_var(&b, pos);
+   if (instanced) {
+      nir_ssa_def *dx =
+         nir_fmul_imm(&b, nir_u2f32(&b, nir_load_instance_id(&b)), 0.75);
+      p = nir_vector_insert_imm(&b, p, nir_fadd(&b, nir_channel(&b, p, 0), dx),
+                                0);
+   }
+   nir_store_var(&b, opos, p, 0xf);
    nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
@@ -649,7 +659,7 @@ static struct scene
 scene_begin(bool interpolated, const struct vtx *v, unsigned n)
 {
    struct scene sc = { make_target(), bind_fixed_state() };
-   sc.vs = pass_through_vs();
+   sc.vs = pass_through_vs(false);
    sc.fs = colour_fs(interpolated);
    ctx->bind_vs_state(ctx, sc.vs);
    ctx->bind_fs_state(ctx, sc.fs);
@@ -754,30 +764,6 @@ test_indexed_quad(bool restart)
    scene_end(&sc);
 }
 
-/* gl_Position = attribute 0 moved right by 24 pixels per instance (0.75
- * in clip space: exact), VAR0 = attribute 1.
- */
-static void *
-instanced_vs(void)
-{
-   nir_builder b = shader(MESA_SHADER_VERTEX, "instanced");
-   nir_variable *pos =
-      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *opos =
-      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
-   nir_ssa_def *p = nir_load_var(&b, pos);
-   nir_ssa_def *dx =
-      nir_fmul_imm(&b, nir_u2f32(&b, nir_load_instance_id(&b)), 0.75);
-   nir_store_var(&b, opos,
-                 nir_vec4(&b, nir_fadd(&b, nir_channel(&b, p, 0), dx),
-                          nir_channel(&b, p, 1), nir_channel(&b, p, 2),
-                          nir_channel(&b, p, 3)),
-                 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
 /* Three instances of one small triangle, each moved by its instance id
  * (PIPE_CAP_VS_INSTANCEID): one job with an instance count of three, and
  * three triangles in the pixels.
@@ -797,7 +783,7 @@ test_instanced_triangles(void)
    struct scene sc = scene_begin(false, small, 3);
    ctx->bind_vs_state(ctx, NULL);
    ctx->delete_vs_state(ctx, sc.vs);
-   sc.vs = instanced_vs();
+   sc.vs = pass_through_vs(true);
    ctx->bind_vs_state(ctx, sc.vs);
    struct pipe_draw_info info = {
       .mode = PIPE_PRIM_TRIANGLES,
@@ -925,7 +911,7 @@ tex_scene_begin(enum pipe_format format, float lo, float hi, unsigned wrap,
       { W * 16, H * 16, { hi, hi, 0, 0 } },
    };
    struct tex_scene ts = { { make_target(), bind_fixed_state() } };
-   ts.sc.vs = pass_through_vs();
+   ts.sc.vs = pass_through_vs(false);
    ts.sc.fs = texture_fs();
    CHECK(ts.sc.fs, "the textured fragment shader was not created");
    ctx->bind_vs_state(ctx, ts.sc.vs);
