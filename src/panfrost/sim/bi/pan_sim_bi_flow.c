@@ -23,36 +23,61 @@
 #include "pan_sim_bi_priv.h"
 #include "pan_sim_fp.h"
 
-static bool
-zcond(const struct pan_sim_bi_ins *ins, uint32_t v)
+/* Comparisons of branchz (against zero) and discard, by cmpf. */
+enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GE, CMP_GT };
+
+/* The cmpf of ins as CMP_*, looked up once per instruction (its memo);
+ * any other value is branchz's gt. */
+static unsigned
+cmp_code(const struct pan_sim_bi_ins *ins)
 {
+   static const char *const names[] = { "eq", "ne", "lt", "le", "ge" };
+   int64_t v;
+   if (pan_sim_bi_memo_get(ins, "flow_cmp", NULL, &v))
+      return (unsigned)v;
    const char *f = pan_sim_bi_mod_str(ins, "cmpf", "eq");
-   unsigned t = ins->sem->src_type;
-   int64_t x = t == BI_TYPE_S32 ? (int64_t)(int32_t)v : (int64_t)v;
-   if (!strcmp(f, "eq"))
-      return x == 0;
-   if (!strcmp(f, "ne"))
-      return x != 0;
-   if (!strcmp(f, "lt"))
-      return x < 0;
-   if (!strcmp(f, "le"))
-      return x <= 0;
-   if (!strcmp(f, "ge"))
-      return x >= 0;
-   return x > 0;
+   unsigned code = CMP_GT;
+   for (unsigned i = 0; i < 5; i++) {
+      if (!strcmp(f, names[i]))
+         code = i;
+   }
+   pan_sim_bi_memo_put(ins, "flow_cmp", NULL, code);
+   return code;
 }
 
 static bool
-discard_cond(const struct pan_sim_bi_ins *ins, float a, float b)
+zcond(unsigned cmp, int64_t x)
 {
-   const char *f = pan_sim_bi_mod_str(ins, "cmpf", "eq");
-   if (!strcmp(f, "eq"))
+   switch (cmp) {
+   case CMP_EQ:
+      return x == 0;
+   case CMP_NE:
+      return x != 0;
+   case CMP_LT:
+      return x < 0;
+   case CMP_LE:
+      return x <= 0;
+   case CMP_GE:
+      return x >= 0;
+   default:
+      return x > 0;
+   }
+}
+
+/* discard has eq, ne, lt, le. */
+static bool
+discard_cond(unsigned cmp, float a, float b)
+{
+   switch (cmp) {
+   case CMP_EQ:
       return a == b;
-   if (!strcmp(f, "ne"))
+   case CMP_NE:
       return a != b;
-   if (!strcmp(f, "lt"))
+   case CMP_LT:
       return a < b;
-   return a <= b;
+   default:
+      return a <= b;
+   }
 }
 
 /* Whether the offset (the last source) is the high half of a clause
@@ -85,28 +110,37 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    if (!c)
       return BI_SIM_OK;
 
-   bi_foreach_lane(c, l)
-   {
-      if (fam == BI_FAM_DISCARD) {
-         if (discard_cond(ins, pan_sim_fp_f32(pan_sim_bi_src(c, ins, 0, l)),
-                          pan_sim_fp_f32(pan_sim_bi_src(c, ins, 1, l)))) {
+   unsigned cmp = cmp_code(ins);
+   struct bi_src_ref s0 = pan_sim_bi_src_ref(c, ins, 0);
+   if (fam == BI_FAM_DISCARD) {
+      struct bi_src_ref s1 = pan_sim_bi_src_ref(c, ins, 1);
+      bi_foreach_lane(c, l)
+      {
+         if (discard_cond(cmp, pan_sim_fp_f32(bi_src_at(s0, l)),
+                          pan_sim_fp_f32(bi_src_at(s1, l)))) {
             c->w->discarded |= 1u << l;
             c->w->live &= ~(1u << l);
             c->exec &= ~(1u << l);
          }
-         continue;
       }
-      uint32_t off = pan_sim_bi_src(c, ins, ins->op->nr_srcs - 1, l);
-      if (fam == BI_FAM_JUMP && !pc_relative(c, ins)) {
+      return BI_SIM_OK;
+   }
+   struct bi_src_ref so = pan_sim_bi_src_ref(c, ins, ins->op->nr_srcs - 1);
+   bool absolute = fam == BI_FAM_JUMP && !pc_relative(c, ins);
+   bool sext = st == BI_TYPE_S32;
+   unsigned hshift = i16 && pan_sim_bi_mod_is(ins, "widen0", "h1") ? 16 : 0;
+   bi_foreach_lane(c, l)
+   {
+      uint32_t off = bi_src_at(so, l);
+      if (absolute) {
          c->target[l] = off;
       } else if (fam == BI_FAM_JUMP) {
          c->target[l] = c->clause_pc + (int64_t)(int32_t)bi_sim_sext(off, 28);
       } else {
-         uint32_t v = pan_sim_bi_src(c, ins, 0, l);
+         uint32_t v = bi_src_at(s0, l);
          if (i16)
-            v = (v >> (pan_sim_bi_mod_is(ins, "widen0", "h1") ? 16 : 0)) &
-                0xffff;
-         if (!zcond(ins, v))
+            v = (v >> hshift) & 0xffff;
+         if (!zcond(cmp, sext ? (int64_t)(int32_t)v : (int64_t)v))
             continue;
          c->target[l] = c->clause_pc + (int64_t)(int32_t)bi_sim_sext(off, 28);
       }
