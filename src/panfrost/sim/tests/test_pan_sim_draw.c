@@ -459,6 +459,48 @@ attributes(const unsigned *buffer_index, unsigned count, unsigned format)
 static uint64_t vs_shader, vs3_shader, fs_const, fs_vary, fs_flat_ubo, fs3;
 
 /* Vertex and tiler jobs of one draw, chained after `next`. */
+/* Render target 0's blend descriptor, RGBA8: replace is
+ * 0 + src * (1 - 0), add src + dest * (1 - 0); f16: the shader's colour
+ * register format. */
+static void
+pack_blend(void *dst, enum blend_kind kind, bool f16)
+{
+   pan_pack(dst, blend, cfg)
+   {
+      cfg.enable = true;
+      cfg.equation.rgb.a = kind == BLEND_ADD ? MALI_BLEND_OPERAND_A_SRC
+                                             : MALI_BLEND_OPERAND_A_ZERO;
+      cfg.equation.rgb.b = kind == BLEND_ADD ? MALI_BLEND_OPERAND_B_DEST
+                                             : MALI_BLEND_OPERAND_B_SRC;
+      cfg.equation.rgb.c = MALI_BLEND_OPERAND_C_ZERO;
+      cfg.equation.rgb.invert_c = true;
+      cfg.equation.alpha = cfg.equation.rgb;
+      cfg.equation.color_mask = 0xf;
+      cfg.internal.mode = kind == BLEND_OPAQUE ? MALI_BLEND_MODE_OPAQUE
+                                               : MALI_BLEND_MODE_FIXED_FUNCTION;
+      cfg.internal.fixed_function.num_comps = 4;
+      cfg.internal.fixed_function.rt = 0;
+      cfg.internal.fixed_function.conversion.memory_format =
+         pixel_format(MALI_FORMAT_RGBA8_UNORM);
+      cfg.internal.fixed_function.conversion.register_format =
+         f16 ? MALI_REGISTER_FILE_FORMAT_F16 : MALI_REGISTER_FILE_FORMAT_F32;
+   }
+}
+
+/* The whole frame as scissor. */
+static uint64_t
+emit_viewport(void)
+{
+   void *vp;
+   uint64_t va = alloc(pan_size(viewport), 32, &vp);
+   pan_pack(vp, viewport, cfg)
+   {
+      cfg.scissor_maximum_x = W - 1;
+      cfg.scissor_maximum_y = H - 1;
+   }
+   return va;
+}
+
 static uint64_t
 emit_draw(const struct frame *f, const struct draw *d, unsigned index,
           uint64_t next)
@@ -571,37 +613,8 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
          cfg.fragment_messages.message_preload_1.ld_var.num_components = 4;
       }
    }
-   pan_pack(fs_state + pan_size(renderer_state), blend, cfg)
-   {
-      cfg.enable = true;
-      /* replace: 0 + src * (1 - 0); add: src + dest * (1 - 0) */
-      cfg.equation.rgb.a = d->blend == BLEND_ADD ? MALI_BLEND_OPERAND_A_SRC
-                                                 : MALI_BLEND_OPERAND_A_ZERO;
-      cfg.equation.rgb.b = d->blend == BLEND_ADD ? MALI_BLEND_OPERAND_B_DEST
-                                                 : MALI_BLEND_OPERAND_B_SRC;
-      cfg.equation.rgb.c = MALI_BLEND_OPERAND_C_ZERO;
-      cfg.equation.rgb.invert_c = true;
-      cfg.equation.alpha = cfg.equation.rgb;
-      cfg.equation.color_mask = 0xf;
-      cfg.internal.mode = d->blend == BLEND_OPAQUE
-                             ? MALI_BLEND_MODE_OPAQUE
-                             : MALI_BLEND_MODE_FIXED_FUNCTION;
-      cfg.internal.fixed_function.num_comps = 4;
-      cfg.internal.fixed_function.rt = 0;
-      cfg.internal.fixed_function.conversion.memory_format =
-         pixel_format(MALI_FORMAT_RGBA8_UNORM);
-      cfg.internal.fixed_function.conversion.register_format =
-         d->varying_fs ? MALI_REGISTER_FILE_FORMAT_F16
-                       : MALI_REGISTER_FILE_FORMAT_F32;
-   }
-
-   void *vp;
-   uint64_t vp_va = alloc(pan_size(viewport), 32, &vp);
-   pan_pack(vp, viewport, cfg)
-   {
-      cfg.scissor_maximum_x = W - 1;
-      cfg.scissor_maximum_y = H - 1;
-   }
+   pack_blend(fs_state + pan_size(renderer_state), d->blend, d->varying_fs);
+   uint64_t vp_va = emit_viewport();
 
    uint64_t idx_va = 0;
    if (d->indices)
@@ -677,29 +690,7 @@ emit_preframe(void)
       cfg.multisample_misc.depth_function = MALI_FUNC_ALWAYS;
       cfg.multisample_misc.sample_mask = 0xffff;
    }
-   pan_pack(fs_state + pan_size(renderer_state), blend, cfg)
-   {
-      cfg.enable = true;
-      cfg.equation.rgb.a = MALI_BLEND_OPERAND_A_ZERO;
-      cfg.equation.rgb.b = MALI_BLEND_OPERAND_B_SRC;
-      cfg.equation.rgb.c = MALI_BLEND_OPERAND_C_ZERO;
-      cfg.equation.rgb.invert_c = true;
-      cfg.equation.alpha = cfg.equation.rgb;
-      cfg.equation.color_mask = 0xf;
-      cfg.internal.mode = MALI_BLEND_MODE_FIXED_FUNCTION;
-      cfg.internal.fixed_function.num_comps = 4;
-      cfg.internal.fixed_function.conversion.memory_format =
-         pixel_format(MALI_FORMAT_RGBA8_UNORM);
-      cfg.internal.fixed_function.conversion.register_format =
-         MALI_REGISTER_FILE_FORMAT_F32;
-   }
-   void *vp;
-   uint64_t vp_va = alloc(pan_size(viewport), 32, &vp);
-   pan_pack(vp, viewport, cfg)
-   {
-      cfg.scissor_maximum_x = W - 1;
-      cfg.scissor_maximum_y = H - 1;
-   }
+   pack_blend(fs_state + pan_size(renderer_state), BLEND_REPLACE, false);
    uint8_t *dcds;
    uint64_t va = alloc(3 * pan_size(draw), 64, (void **)&dcds);
    memset(dcds, 0, 3 * pan_size(draw));
@@ -708,7 +699,7 @@ emit_preframe(void)
       cfg.position = buffer(rect, sizeof(rect));
       cfg.state = rsd;
       cfg.push_uniforms = buffer(grey, sizeof(grey));
-      cfg.viewport = vp_va;
+      cfg.viewport = emit_viewport();
    }
    return va;
 }
