@@ -36,11 +36,6 @@ const nir_shader_compiler_options pan_va_nir_options = {
    .lower_extract_word = true,
    .lower_insert_byte = true,
    .lower_insert_word = true,
-   /* No integer divide or high multiply: nir_lower_idiv spells division
-    * with a float reciprocal and multiplies, nir_lower_alu the high half
-    * in 16-bit pieces, iabs as a max. */
-   .lower_mul_high = true,
-   .lower_iabs = true,
    /* No pack/unpack instructions: NIR spells every format out in ALU */
    .lower_pack_half_2x16 = true, .lower_unpack_half_2x16 = true,
    .lower_pack_unorm_2x16 = true, .lower_unpack_unorm_2x16 = true,
@@ -79,6 +74,15 @@ static const pan_nir_pass pan_nir_cleanup[] = {
 static void
 lower_nir(nir_shader *nir)
 {
+   /* Whatever options the driver's frontend used: no integer divide or
+    * high multiply here (nir_lower_idiv spells division with a float
+    * reciprocal and multiplies, nir_lower_alu the high half in 16-bit
+    * pieces), and iabs becomes a max. */
+   const nir_shader_compiler_options *options = nir->options;
+   nir_shader_compiler_options ours = *options;
+   ours.lower_mul_high = true;
+   ours.lower_iabs = true;
+   nir->options = &ours;
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
    NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
    NIR_PASS_V(nir, nir_lower_idiv, &(nir_lower_idiv_options){0});
@@ -88,14 +92,11 @@ lower_nir(nir_shader *nir)
    /* Graphics stages fuse a * b + c (GLSL allows it for values not marked
     * precise, which NIR keeps exact); compute keeps the two roundings, so
     * the interpreter tests compare bit for bit with C. */
-   const nir_shader_compiler_options *options = nir->options;
-   nir_shader_compiler_options fused = *options;
-   fused.fuse_ffma32 = nir->info.stage != MESA_SHADER_COMPUTE;
-   nir->options = &fused;
+   ours.fuse_ffma32 = nir->info.stage != MESA_SHADER_COMPUTE;
    NIR_PASS_V(nir, nir_opt_algebraic_late);
-   nir->options = options;
    NIR_PASS_V(nir, nir_copy_prop);
    NIR_PASS_V(nir, nir_opt_dce);
+   nir->options = options;
 }
 
 #ifndef NDEBUG
