@@ -7,8 +7,9 @@
  * transform in the vertex shader (v9 hardware takes window coordinates),
  * and the IDVS split: a position variant keeps the position and point
  * size stores, a varying variant the others.  Texture lookups with
- * gradients become explicit-LOD lookups.  Indirect temporaries become
- * selects, since the back end has no scratch memory yet.
+ * gradients become explicit-LOD lookups.  Indirect temporaries and
+ * varyings become selects, since the back end has no scratch memory yet
+ * and reads varyings at constant slots.
  */
 
 #include "pan_compile_priv.h"
@@ -45,7 +46,11 @@ keep_variant(nir_builder *b, nir_instr *instr, void *data)
 void
 pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
 {
-   NIR_PASS_V(nir, nir_lower_indirect_derefs, nir_var_function_temp,
+   /* Varyings are read and written at constant slots (LD_VAR_BUF_IMM,
+    * STORE at an immediate offset): an indexed varying array becomes a
+    * select of its elements too. */
+   NIR_PASS_V(nir, nir_lower_indirect_derefs,
+              nir_var_function_temp | nir_var_shader_in | nir_var_shader_out,
               UINT32_MAX);
    if (nir->info.stage == MESA_SHADER_VERTEX &&
        variant != PAN_VA_VARIANT_VARYING)

@@ -763,6 +763,43 @@ test_uniform_overflow(void)
    finish(l, nr, ctx, b.shader);
 }
 
+/* A varying array indexed by a uniform: read as a select over its
+ * elements, each loaded from its constant slot. */
+static void
+test_indirect_varying(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "arr");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in,
+             glsl_array_type(glsl_vec4_type(), 3, 0), VARYING_SLOT_VAR2, 0,
+             "arr");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_variable *out = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              FRAG_RESULT_DATA0, 0, "c");
+   nir_ssa_def *i = uniforms(&b, 1, 0);
+   nir_store_var(&b, out,
+                 nir_load_deref(&b, nir_build_deref_array(
+                                       &b, nir_build_deref_var(&b, in), i)),
+                 0xf);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+
+   PAN_EXPECT(l != NULL);
+   /* One load per element, at slots 2, 3 and 4 (16 bytes each). */
+   for (unsigned e = 0; l && e < 3; ++e) {
+      char want[32];
+      snprintf(want, sizeof(want), "index:%u", 16 * (2 + e));
+      bool found = false;
+      for (unsigned k = 0; k < nr; ++k)
+         found |= !strncmp(l[k], "ld_var", 6) && strstr(l[k], want);
+      PAN_CHECK(found, "no load of element %u (%s)", e, want);
+   }
+   finish(l, nr, ctx, b.shader);
+}
+
 /* Compile the fragment shader s (freed) and run warp w, whose preloads
  * the caller set, with one uniform word; false after reporting a failure. */
 static bool
@@ -1082,6 +1119,7 @@ main(void)
    PAN_RUN_CASE(test_float_ops);
    PAN_RUN_CASE(test_dynamic_ubo);
    PAN_RUN_CASE(test_uniform_overflow);
+   PAN_RUN_CASE(test_indirect_varying);
    PAN_RUN_CASE(test_frag_coord_runs);
    PAN_RUN_CASE(test_front_facing_runs);
    PAN_RUN_CASE(test_derivatives_run);
