@@ -163,6 +163,11 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
       snprintf(err, GFX_ERR_LEN, "blend shaders are not executed yet");
       return false;
    }
+   /* BLEND with the "auto" register format (Valhall) leaves the format
+    * of the colour registers to the descriptor's conversion. */
+   if (regfmt == PAN_SIM_REG_AUTO)
+      regfmt =
+         (enum pan_sim_regfmt)ib.fixed_function.conversion.register_format;
    unsigned rt = ib.fixed_function.rt;
    if (rt >= PAN_SIM_MAX_RTS || !r->tb->rt[rt].present)
       return true; /* no colour buffer: nothing to store */

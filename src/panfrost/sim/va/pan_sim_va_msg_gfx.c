@@ -255,16 +255,20 @@ blend(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
 
    if (!g->blend)
       return pan_sim_va_refuse(c, ins, "blending outside a fragment shader");
-   if (f == PAN_SIM_REG_AUTO)
-      return pan_sim_va_refuse(c, ins, "blending without a register format");
    pan_sim_va_staging(ins, 0, &reg, &count);
-   if (count < pan_sim_regfmt_words(f, comps))
+   /* "auto": the descriptor's conversion says what the registers hold, so
+    * hand over the whole staging vector and let the blend callback read
+    * the format from the descriptor. */
+   unsigned words =
+      f == PAN_SIM_REG_AUTO ? (count < 4 ? count : 4)
+                            : pan_sim_regfmt_words(f, comps);
+   if (count < words)
       return pan_sim_va_fault(c, ins, "staging vector too short");
    foreach_lane(c, l)
    {
       char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
       uint32_t in[4] = { 0 };
-      memcpy(in, &c->w->r[l][reg], pan_sim_regfmt_words(f, comps) * 4);
+      memcpy(in, &c->w->r[l][reg], words * 4);
       if (f == PAN_SIM_REG_F16 && comps < 4)
          return pan_sim_va_refuse(c, ins, "blending fewer than 4 binary16 "
                                           "components");
