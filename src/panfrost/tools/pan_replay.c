@@ -18,10 +18,12 @@
  * could not be read or written or the arguments are wrong.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pan_model.h"
 #include "pan_replay.h"
@@ -159,6 +161,13 @@ main(int argc, char **argv)
    }
    if (!files)
       return usage(stderr);
+   /* Create the output folder (not its parents), so that a run does not
+    * replay everything only to fail at every file it writes. */
+   if (mkdir(dir, 0777) && errno != EEXIST) {
+      fprintf(stderr, "pan-replay: cannot create %s: %s\n", dir,
+              strerror(errno));
+      return 2;
+   }
    for (int i = 0; i < files; ++i) {
       int s = replay_file(argv[i], model, dir, max_jobs);
       status = s > status ? s : status;
