@@ -44,6 +44,8 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
     * divisors above one are still refused at draw time, so
     * VERTEX_ELEMENT_INSTANCE_DIVISOR stays off. */
    case PIPE_CAP_VS_INSTANCEID:
+   /* Bilinear filtering of binary16 textures (pan_draw_test checks it). */
+   case PIPE_CAP_TEXTURE_HALF_FLOAT_LINEAR:
    /* GL uniforms as dwords of constant buffer 0 (lower_uniforms_to_ubo) */
    case PIPE_CAP_PACKED_UNIFORMS:
       return 1;

@@ -32,6 +32,7 @@
 #include "pipe/p_defines.h"
 #include "pipe/p_screen.h"
 #include "pipe/p_state.h"
+#include "util/half_float.h"
 #include "util/u_inlines.h"
 #include "util/u_math.h"
 
@@ -964,6 +965,25 @@ nearest(double u, unsigned size)
    return MIN2((unsigned)(f * size), size - 1);
 }
 
+/* Clears and draws the quad of tex_scene_begin() as one job. */
+static void
+draw_textured_quad(const char *what)
+{
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLE_STRIP,
+      .instance_count = 1,
+      .max_index = 3,
+   };
+   char *trace = clear_draw(&info, 4, 1);
+   CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
+         decoder_errors(trace));
+   CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u draws submitted", what,
+         jobs(trace, "malloc_vertex"));
+   if (show_trace)
+      fprintf(stderr, "%s trace:\n%s\n", what, trace);
+   free(trace);
+}
+
 /* The quad of tex_scene_begin() against the texel a C reference picks at
  * each pixel centre.  It is drawn in two passes, with the view and the
  * sampler unbound and bound again between them: the tables must follow
@@ -975,20 +995,8 @@ test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
 {
    struct tex_scene ts =
       tex_scene_begin(PIPE_FORMAT_R8G8B8A8_UNORM, lo, hi, wrap, swizzle);
-   struct pipe_draw_info info = {
-      .mode = PIPE_PRIM_TRIANGLE_STRIP,
-      .instance_count = 1,
-      .max_index = 3,
-   };
    for (unsigned round = 0; round < 2; ++round) {
-      char *trace = clear_draw(&info, 4, 1);
-      CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
-            decoder_errors(trace));
-      CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u draws submitted",
-            what, jobs(trace, "malloc_vertex"));
-      if (show_trace)
-         fprintf(stderr, "%s trace:\n%s\n", what, trace);
-      free(trace);
+      draw_textured_quad(what);
       if (check_pixels) {
          static uint8_t got[H][W][4];
          unsigned bad = 0, bx = 0, by = 0;
@@ -1019,6 +1027,79 @@ test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
       ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
       ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false,
                              &ts.view);
+   }
+   tex_scene_end(&ts);
+}
+
+/* The TEX_W x TEX_H RGBA16F texture, red ramping over the columns by
+ * uneven steps, over the whole target through a bilinear sampler
+ * (PIPE_CAP_TEXTURE_HALF_FLOAT_LINEAR): red must blend the two nearest
+ * columns, where nearest filtering would step.
+ */
+static void
+test_half_float_linear(void)
+{
+   const char *what = "half-float bilinear";
+   static const float red[TEX_W] = { 0.0f, 0.25f, 0.75f, 1.0f };
+   static const unsigned char identity[4] = {
+      PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y, PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   CHECK(screen->get_param(screen, PIPE_CAP_TEXTURE_HALF_FLOAT_LINEAR),
+         "%s: PIPE_CAP_TEXTURE_HALF_FLOAT_LINEAR is off", what);
+   struct tex_scene ts =
+      tex_scene_begin(PIPE_FORMAT_R16G16B16A16_FLOAT, 0.0f, 1.0f,
+                      PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
+   uint16_t data[TEX_H][TEX_W][4];
+   for (unsigned y = 0; y < TEX_H; ++y) {
+      for (unsigned x = 0; x < TEX_W; ++x) {
+         data[y][x][0] = _mesa_float_to_half(red[x]);
+         data[y][x][1] = _mesa_float_to_half(0.5f);
+         data[y][x][2] = _mesa_float_to_half(0.0f);
+         data[y][x][3] = _mesa_float_to_half(1.0f);
+      }
+   }
+   struct pipe_box box = { .width = TEX_W, .height = TEX_H, .depth = 1 };
+   if (ts.tex)
+      ctx->texture_subdata(ctx, ts.tex, 0, PIPE_MAP_WRITE, &box, data,
+                           sizeof(data[0]), sizeof(data));
+   struct pipe_sampler_state st = {
+      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .min_img_filter = PIPE_TEX_FILTER_LINEAR,
+      .mag_img_filter = PIPE_TEX_FILTER_LINEAR,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+   };
+   void *linear = ctx->create_sampler_state(ctx, &st);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &linear);
+   ctx->delete_sampler_state(ctx, ts.smp);
+   ts.smp = linear;
+   draw_textured_quad(what);
+   if (check_pixels) {
+      static uint8_t got[H][W][4];
+      unsigned bad = 0, bx = 0, by = 0;
+      read_target(&ts.sc.t, got);
+      for (unsigned y = 0; y < H; ++y) {
+         for (unsigned x = 0; x < W; ++x) {
+            /* Between the centres of columns i and i + 1 (clamped). */
+            double s = (double)TEX_W * (x + 0.5) / W - 0.5;
+            int i = (int)floor(s);
+            double f = s - i;
+            double r0 = red[CLAMP(i, 0, TEX_W - 1)];
+            double r1 = red[CLAMP(i + 1, 0, TEX_W - 1)];
+            const uint8_t want[4] = { unorm8(r0 + f * (r1 - r0)), unorm8(0.5f),
+                                      0, 255 };
+            bool ok = true;
+            for (unsigned c = 0; c < 4; ++c)
+               ok &= abs((int)got[y][x][c] - want[c]) <= 2;
+            if (!ok && !bad++) {
+               bx = x;
+               by = y;
+            }
+         }
+      }
+      CHECK(!bad, "%s: %u pixels wrong; first (%u, %u) = %u %u %u %u", what,
+            bad, bx, by, got[by][bx][0], got[by][bx][1], got[by][bx][2],
+            got[by][bx][3]);
    }
    tex_scene_end(&ts);
 }
@@ -1082,5 +1163,6 @@ main(int argc, char **argv)
    test_textured_quad("textured quad, repeat and swizzle", -1.0f, 2.0f,
                       PIPE_TEX_WRAP_REPEAT, bgr1);
    test_unsampled_view();
+   test_half_float_linear();
    return pan_test_close(screen, ctx);
 }
