@@ -456,34 +456,45 @@ ioctl_submit(int fd, unsigned long request, void *arg)
 
    struct pan_sim_region *regions = NULL;
    unsigned n = 0;
-   if (shim.exec && count) {
-      regions = calloc(count, sizeof(*regions));
-      if (!regions)
-         return -ENOMEM;
-   }
 
-   /* Like the kernel, refuse jobs naming BOs that do not exist; gather
-    * the simulator's view of the others in the same pass. References are
-    * not held over the run: the generic shim frees a BO when a second
-    * concurrent reference is dropped. Closing a BO while its own
-    * submission runs is a driver bug the kernel would catch; here it is
-    * not guarded against.
-    */
+   /* Like the kernel, refuse jobs naming BOs that do not exist. */
    for (uint32_t i = 0; i < count; i++) {
       struct pan_shim_bo *bo = shim_lookup(fd, handles[i]);
 
-      if (!bo) {
-         free(regions);
+      if (!bo)
          return -ENOENT;
-      }
-      if (regions && bo->cpu) {
-         regions[n].gpu_va = bo->gpu_va;
-         regions[n].size_B = bo->va_size_B;
-         regions[n].cpu = bo->cpu;
-         regions[n].writable = true;
-         n++;
-      }
       drm_shim_bo_put(&bo->base);
+   }
+
+   /* The GPU sees every BO of the file, as the kernel maps them all into
+    * the file's address space: the list only keeps BOs alive and in
+    * sync. (The stock driver's blitter keeps its pre-frame shaders in
+    * BOs it never lists.) References are not held over the run: the
+    * generic shim frees a BO when a second concurrent reference is
+    * dropped. Closing a BO while a submission runs is a driver bug the
+    * kernel would catch; here it is not guarded against.
+    */
+   if (shim.exec) {
+      struct shim_fd *shim_fd = drm_shim_fd_lookup(fd);
+
+      mtx_lock(&shim_fd->handle_lock);
+      regions = calloc(shim_fd->handles->entries + 1, sizeof(*regions));
+      if (!regions) {
+         mtx_unlock(&shim_fd->handle_lock);
+         return -ENOMEM;
+      }
+      hash_table_foreach(shim_fd->handles, entry) {
+         const struct pan_shim_bo *bo = entry->data;
+
+         if (bo->cpu) {
+            regions[n].gpu_va = bo->gpu_va;
+            regions[n].size_B = bo->va_size_B;
+            regions[n].cpu = bo->cpu;
+            regions[n].writable = true;
+            n++;
+         }
+      }
+      mtx_unlock(&shim_fd->handle_lock);
    }
 
    if (shim.exec) {
