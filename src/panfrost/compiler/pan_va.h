@@ -62,6 +62,8 @@ bool pan_va_foldable_src(const pan_ir_instr *I, unsigned i);
  * it (widening float sources).  A float -0 becomes the table's 0 negated
  * here. */
 bool pan_va_imm_needs_word(pan_ir_instr *I, unsigned i);
+/* Source 0 of I is a staging register range. */
+bool pan_va_src_is_staging(const pan_ir_instr *I);
 
 /* Graphics stages: read the constants that need a word from pushed FAU
  * words (PAN_VA_PUSH_CONSTANT), where the instruction reads no other FAU

@@ -208,6 +208,8 @@ fill_arg(struct emit_ctx *c, const pan_ir_instr *I,
       o->count = I->dest.comps;
       return true;
    case PAN_IR_VA_SSR0:
+      if (I->src[0].kind != PAN_IR_SSA)
+         return fail(c, "staging source is not a register", "");
       o->reg = c->regs[I->src[0].value] + I->src[0].comp;
       o->count = I->src[0].comps;
       return true;

@@ -69,9 +69,19 @@ pan_va_legalize(pan_ir_shader *s, bool fold_fau, struct pan_va_binary *push)
       {
          for (unsigned i = 0; i < I->nr_srcs; ++i) {
             pan_ir_index *src = &I->src[i];
+            pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+            /* Staging sources are register ranges: a constant or uniform
+             * that copy propagation put there goes back into a register. */
+            if (i == 0 && (src->kind == PAN_IR_IMM ||
+                           src->kind == PAN_IR_UNIFORM) &&
+                src->comps == 1 && pan_va_src_is_staging(I)) {
+               *src = src->kind == PAN_IR_IMM
+                         ? pan_ir_iadd_imm(&b, src->value, pan_ir_imm(0))
+                         : pan_ir_iadd_imm(&b, 0, *src);
+               continue;
+            }
             if (!pan_va_imm_needs_word(I, i))
                continue;
-            pan_ir_builder b = pan_ir_builder_before(s, blk, I);
             pan_ir_index v = pan_ir_iadd_imm(&b, src->value, pan_ir_imm(0));
             v.neg = src->neg;
             v.abs = src->abs;
@@ -79,6 +89,17 @@ pan_va_legalize(pan_ir_shader *s, bool fold_fau, struct pan_va_binary *push)
          }
       }
    }
+}
+
+bool
+pan_va_src_is_staging(const pan_ir_instr *I)
+{
+   const struct pan_ir_va_form *f = pan_ir_op_infos[I->op].va_form;
+   for (unsigned a = 0; f && a < f->nr_args; ++a) {
+      if (f->args[a].kind == PAN_IR_VA_SSR0)
+         return true;
+   }
+   return false;
 }
 
 bool

@@ -254,6 +254,35 @@ test_vertex_varying(void)
    finish(l, nr, ctx, s);
 }
 
+/* Varyings stored from a constant and from a uniform: the store's data is
+ * a staging register range, so both values must reach registers (copy
+ * propagation used to leave the constant there, and emission indexed the
+ * register file with its bits). */
+static void
+test_constant_varyings(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX,
+                                                  &pan_va_nir_options, "vs");
+   nir_variable *pos = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              VARYING_SLOT_POS, 0, "pos");
+   nir_variable *v1 = io_var(b.shader, nir_var_shader_out, glsl_float_type(),
+                             VARYING_SLOT_VAR1, 1, "v1");
+   nir_variable *v2 = io_var(b.shader, nir_var_shader_out, glsl_float_type(),
+                             VARYING_SLOT_VAR2, 2, "v2");
+   nir_store_var(&b, pos, nir_imm_vec4(&b, 0, 0, 0, 1), 0xf);
+   nir_store_var(&b, v1, nir_imm_float(&b, 1.0f), 0x1);
+   nir_store_var(&b, v2, uniforms(&b, 1, 4), 0x1);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_VARYING, ctx, &bin, &nr);
+   unsigned stores = 0;
+   for (unsigned i = 0; l && i < nr; ++i)
+      stores += !strncmp(l[i], "store", 5);
+   PAN_EXPECT(stores == 2);
+   finish(l, nr, ctx, b.shader);
+}
+
 /* Fixed-function varyings take the slots from 15 down, the same in both
  * stages: gl_FrontColor / gl_Color slot 15, gl_TexCoord[0] slot 14.  A
  * shader whose generic varyings reach those slots is refused. */
@@ -1120,6 +1149,7 @@ main(void)
    PAN_RUN_CASE(test_dynamic_ubo);
    PAN_RUN_CASE(test_uniform_overflow);
    PAN_RUN_CASE(test_indirect_varying);
+   PAN_RUN_CASE(test_constant_varyings);
    PAN_RUN_CASE(test_frag_coord_runs);
    PAN_RUN_CASE(test_front_facing_runs);
    PAN_RUN_CASE(test_derivatives_run);
