@@ -474,7 +474,8 @@ static uint8_t *
 alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool *split,
                unsigned *victim, char *err, size_t err_size)
 {
-   struct ra_failure fail;
+   /* Filled by every failed try; "no victim" if none ran. */
+   struct ra_failure fail = { .victim = ~0u };
    void *tmp = ralloc_context(NULL);
    uint8_t *regs = NULL;
    for (unsigned i = 0; i < 4 && !regs; ++i) {
