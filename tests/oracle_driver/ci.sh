@@ -56,13 +56,15 @@ out=$stock/pan-piglit-ci.log
 /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
    --list "$here/ci-tests.txt" --expected "$here/expected.txt" \
    --driver both --ours-gpus G57 --expected-ours "$here/expected-ours.txt" \
-   --pass-name piglit 2>&1 | tee "$out"
+   --pass-name piglit-runs 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
-line=$(grep -E '^pass piglit: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out" | tail -1)
+# The runs' line, then the pass line with the replay proof counted in.
+line=$(grep -E '^pass piglit-runs: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out" | tail -1)
 if [ -z "$line" ]; then
+   echo "pass piglit: 0 passed, 1 failed, 0 skipped (of 0 declared)"
    exit 1
 fi
-read -r p f s d <<<"$(echo "$line" | sed -E 's/^pass piglit: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped \(of ([0-9]+) declared\).*/\1 \2 \3 \4/')"
+read -r p f s d <<<"$(echo "$line" | sed -E 's/^pass piglit-runs: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped \(of ([0-9]+) declared\).*/\1 \2 \3 \4/')"
 if [ "$replay_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 1)) declared)"
 exit "$rc"
