@@ -147,6 +147,26 @@ interpolate(const struct fs_run *r, const struct fs_lane *ln,
    }
 }
 
+/* The colour registers' format of a BLEND with the "auto" register
+ * format.  Bifrost takes the conversion's register format (which its
+ * drivers fill in); on Valhall "auto" means the 32-bit type of the
+ * conversion's memory format (float, signed or unsigned), and the stock
+ * driver leaves the register format field zero (F16) there. */
+static enum pan_sim_regfmt
+blend_auto_regfmt(const struct PAN_GENX(internal_conversion) *conv)
+{
+#if PAN_ARCH >= 9
+   uint32_t word = conv->memory_format;
+   pan_unpack(&word, pixel_format, pf);
+   struct pan_sim_mem_format f;
+   if (pan_sim_mem_format_parse(PAN_GENX(format_name)(pf.format), &f))
+      return pan_sim_auto_regfmt(&f);
+   return PAN_SIM_REG_F32;
+#else
+   return (enum pan_sim_regfmt)conv->register_format;
+#endif
+}
+
 /* Fixed-function BLEND of one lane: colour `in` (register format regfmt)
  * to the render target the internal descriptor names. */
 static bool
@@ -163,11 +183,8 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
       snprintf(err, GFX_ERR_LEN, "blend shaders are not executed yet");
       return false;
    }
-   /* BLEND with the "auto" register format (Valhall) leaves the format
-    * of the colour registers to the descriptor's conversion. */
    if (regfmt == PAN_SIM_REG_AUTO)
-      regfmt =
-         (enum pan_sim_regfmt)ib.fixed_function.conversion.register_format;
+      regfmt = blend_auto_regfmt(&ib.fixed_function.conversion);
    unsigned rt = ib.fixed_function.rt;
    if (rt >= PAN_SIM_MAX_RTS || !r->tb->rt[rt].present)
       return true; /* no colour buffer: nothing to store */

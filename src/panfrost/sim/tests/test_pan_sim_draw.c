@@ -1553,6 +1553,7 @@ main(void)
 {
 #if PAN_ARCH >= 9
    PAN_RUN_CASE(test_v9_coverage);
+   PAN_RUN_CASE(test_v9_blend_auto);
    PAN_RUN_CASE(test_v9_varyings);
    PAN_RUN_CASE(test_v9_indexed_instances);
    PAN_RUN_CASE(test_v9_depth_blend);

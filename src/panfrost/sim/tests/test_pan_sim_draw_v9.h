@@ -67,7 +67,8 @@ static const char va_fs_const[] =
    "iadd_imm.i32 r48, #0x0, constant:0\n"
    "branchzi.eq.absolute #0x0, blend_descriptor_1.w1\n";
 
-static uint64_t va_pos, va_pos_psiz, va_vary, va_fvary, va_fconst;
+static uint64_t va_pos, va_pos_psiz, va_vary, va_fvary, va_fconst,
+   va_fconst_auto;
 
 static void
 setup_v9(void)
@@ -80,6 +81,18 @@ setup_v9(void)
    va_vary = assemble(va_vs_vary);
    va_fvary = assemble(va_fs_vary);
    va_fconst = assemble(va_fs_const);
+   /* The constant shader as the stock compiler emits it for untyped
+    * (TGSI) colour outputs, e.g. the gallium blitter's: BLEND.auto. */
+   char fauto[sizeof(va_fs_const) + 8];
+   const char *from = va_fs_const, *at;
+   size_t n = 0;
+   while ((at = strstr(from, ".v4.f32")) != NULL) {
+      n += (size_t)snprintf(fauto + n, sizeof(fauto) - n, "%.*s.v4.auto",
+                            (int)(at - from), from);
+      from = at + 7;
+   }
+   snprintf(fauto + n, sizeof(fauto) - n, "%s", from);
+   va_fconst_auto = assemble(fauto);
 }
 
 struct vdraw {
@@ -93,6 +106,9 @@ struct vdraw {
    int base_vertex;
    bool blend_add, depth_less, cull_back, first_provoking;
    bool point_size; /* the shader writes 3.0 */
+   /* BLEND.auto, and the conversion's register format left F16 (0) as
+    * the stock v9 driver leaves it. */
+   bool auto_regfmt;
 };
 
 static uint64_t
@@ -181,7 +197,10 @@ emit_vdraw(const struct frame *f, const struct vdraw *d, unsigned index,
    /* Fragment state. */
    uint64_t ffau = buffer(d->color, 16);
    uint64_t fs_spd =
-      spd(d->col ? va_fvary : va_fconst, MALI_SHADER_STAGE_FRAGMENT,
+      spd(d->col           ? va_fvary
+          : d->auto_regfmt ? va_fconst_auto
+                           : va_fconst,
+          MALI_SHADER_STAGE_FRAGMENT,
           PRELOAD(58) | PRELOAD(59) | PRELOAD(60) | PRELOAD(61));
    uint64_t fres = resources((const uint64_t[12]){ 0 },
                              (const unsigned[12]){ 0 });
@@ -206,7 +225,8 @@ emit_vdraw(const struct frame *f, const struct vdraw *d, unsigned index,
          cfg.internal.fixed_function.conversion.memory_format =
             pixel_format(MALI_FORMAT_RGBA8_UNORM);
          cfg.internal.fixed_function.conversion.register_format =
-            MALI_REGISTER_FILE_FORMAT_F32;
+            d->auto_regfmt ? MALI_REGISTER_FILE_FORMAT_F16
+                           : MALI_REGISTER_FILE_FORMAT_F32;
       }
       /* What a blend shader call would jump to: never taken. */
       ((uint32_t *)(bl + rt * pan_size(blend)))[3] |= 0x7f0;
@@ -298,6 +318,25 @@ test_v9_coverage(void)
                       .nr = 6,
                       .pos = cover_pos,
                       .color = { 1.0f, 0.5f, 0.25f, 1.0f } };
+   struct frame f;
+
+   setup_v9();
+   emit_frame(&f, 0x11223344, false);
+   if (render_v9(&f, &d, 1))
+      check_cover(&f, rgba8(d.color), 0x11223344u);
+}
+
+/* BLEND.auto (the stock blitter's shaders) takes binary32 registers for
+ * a unorm target whatever the conversion's register format field says:
+ * reading them as binary16 made glReadPixels of AFBC targets black. */
+static void
+test_v9_blend_auto(void)
+{
+   struct vdraw d = { .mode = MALI_DRAW_MODE_TRIANGLES,
+                      .nr = 6,
+                      .pos = cover_pos,
+                      .color = { 0.0f, 1.0f, 0.0f, 1.0f },
+                      .auto_regfmt = true };
    struct frame f;
 
    setup_v9();
