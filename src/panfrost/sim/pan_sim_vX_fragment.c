@@ -45,6 +45,7 @@ struct frame {
     * whether it runs in frames without primitives. */
    uint64_t preframe_dcds;
    bool preframe_always;
+   unsigned width, height; /* the framebuffer's, in pixels */
 };
 
 /* ---- formats: hardware enums -> neutral descriptions ---- */
@@ -661,15 +662,16 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 
    bool color_preloaded = false;
 #if PAN_ARCH >= 6
-   /* Frame shaders load (pre) or post-process the tile buffer.  On v6/v7
-    * a lone colour pre-frame shader is shaded before the frame's draws
+   /* Frame shaders load (pre) or post-process the tile buffer.  A lone
+    * colour pre-frame shader is shaded before the frame's draws
     * (pan_sim_vX_preframe.c); the others are not run: a pre-frame shader
     * is taken to load the render targets as they are in memory (what
     * drivers use it for).  Only the pixels shaded are stored: a frame
     * without primitives leaves the targets alone unless its pre-frame
     * shader runs always.
     */
-#if PAN_ARCH <= 7
+   f->width = fb.width;
+   f->height = fb.height;
    if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
        fb.pre_frame_1 == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
        fb.post_frame == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
@@ -678,9 +680,7 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
       f->preframe_always =
          fb.pre_frame_0 == MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;
       color_preloaded = true;
-   } else
-#endif
-   if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
+   } else if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
        fb.pre_frame_1 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
       pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
                        "frame shaders are not executed: a pre-frame shader "
@@ -789,9 +789,10 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
       pan_sim_tilebuf_fini(&tb);
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0, "out of memory");
    }
-#if PAN_ARCH <= 7
+#if PAN_ARCH >= 6
    if (f->preframe_dcds &&
-       !PAN_GENX(sim_preframe_run)(ctx, f->preframe_dcds, 0, &tb)) {
+       !PAN_GENX(sim_preframe_run)(ctx, f->preframe_dcds, 0, f->width,
+                                   f->height, &tb)) {
       pan_sim_tilebuf_fini(&tb);
       return false;
    }

@@ -284,31 +284,19 @@ lane_special(const struct fs_run *r, unsigned lane, unsigned which,
 }
 
 #if PAN_ARCH >= 9
-/* v9: varyings come from the vertex packets of the primitive's draw. */
-static bool
-fs_ld_var_buf(void *user, unsigned lane, uint32_t offset, bool flat,
-              bool src16, bool out16, unsigned comps, uint32_t out[4],
-              char *err)
+/* The varying at vp[vertex] (binary16 or binary32 components), the
+ * provoking vertex's raw bits when flat, interpolated otherwise. */
+static void
+vary_out(const struct fs_run *r, unsigned lane, const uint8_t *const vp[3],
+         bool flat, bool src16, bool out16, unsigned comps, uint32_t out[4])
 {
-   struct fs_run *r = user;
-   const struct pan_sim_draw_rec *rec = r->rec;
    unsigned size = src16 ? 2 : 4;
    float v[3][4] = { { 0 } };
 
-   if (!rec->packets || PAN_SIM_PACKET_VARYINGS + (uint64_t)offset +
-                           comps * size > rec->packet_B) {
-      snprintf(err, GFX_ERR_LEN,
-               "varying bytes %u..%u beyond the %u of the vertex packet",
-               offset, offset + comps * size,
-               rec->packet_B - PAN_SIM_PACKET_VARYINGS);
-      return false;
-   }
    for (unsigned i = 0; i < 3; ++i) {
       if (flat && i != r->prim->provoking)
          continue;
-      const uint8_t *p = rec->packets +
-                         (uint64_t)r->prim->v[i].index * rec->packet_B +
-                         PAN_SIM_PACKET_VARYINGS + offset;
+      const uint8_t *p = vp[i];
       if (flat) {
          memset(out, 0, 16);
          for (unsigned c = 0; c < comps; ++c) {
@@ -328,7 +316,7 @@ fs_ld_var_buf(void *user, unsigned lane, uint32_t offset, bool flat,
             else
                out[c] = bits;
          }
-         return true;
+         return;
       }
       for (unsigned c = 0; c < comps; ++c) {
          if (src16) {
@@ -341,6 +329,87 @@ fs_ld_var_buf(void *user, unsigned lane, uint32_t offset, bool flat,
       }
    }
    interpolate(r, &r->lane[lane], (const float(*)[4])v, comps, out16, out);
+}
+
+/* v9: varyings come from the vertex packets of the primitive's draw. */
+static bool
+fs_ld_var_buf(void *user, unsigned lane, uint32_t offset, bool flat,
+              bool src16, bool out16, unsigned comps, uint32_t out[4],
+              char *err)
+{
+   struct fs_run *r = user;
+   const struct pan_sim_draw_rec *rec = r->rec;
+   const uint8_t *vp[3];
+
+   if (!rec->packets || PAN_SIM_PACKET_VARYINGS + (uint64_t)offset +
+                           comps * (src16 ? 2 : 4) > rec->packet_B) {
+      snprintf(err, GFX_ERR_LEN,
+               "varying bytes %u..%u beyond the %u of the vertex packet",
+               offset, offset + comps * (src16 ? 2 : 4),
+               rec->packet_B - PAN_SIM_PACKET_VARYINGS);
+      return false;
+   }
+   for (unsigned i = 0; i < 3; ++i)
+      vp[i] = rec->packets + (uint64_t)r->prim->v[i].index * rec->packet_B +
+              PAN_SIM_PACKET_VARYINGS + offset;
+   vary_out(r, lane, vp, flat, src16, out16, comps, out);
+   return true;
+}
+
+/* v9, shaders without IDVS (the stock pre-frame shaders): a varying an
+ * attribute descriptor places in a buffer, element = vertex index. */
+static bool
+fs_ld_var_table(void *user, unsigned lane, unsigned table, unsigned index,
+                bool flat, bool out16, unsigned comps, uint32_t out[4],
+                char *err)
+{
+   struct fs_run *r = user;
+   const struct pan_sim_space *space = r->ctx->space;
+   struct pan_sim_mem_format f;
+   uint64_t va;
+
+   if (!PAN_GENX(sim_gfx_resource)(space, r->env.resources, table, index,
+                                   &va, err))
+      return false;
+   const void *p = PAN_GENX(sim_gfx_read)(space, va, pan_size(attribute),
+                                          "varying descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, attribute, at);
+   if (!PAN_GENX(sim_gfx_format)(at.format, "varying", index, &f, err) ||
+       !PAN_GENX(sim_gfx_resource)(space, r->env.resources, at.table,
+                                   at.buffer_index, &va, err))
+      return false;
+   if (f.num != PAN_SIM_NUM_FLOAT || (f.bits != 16 && f.bits != 32) ||
+       comps > f.comps || at.attribute_type != MALI_ATTRIBUTE_TYPE_1D) {
+      snprintf(err, GFX_ERR_LEN,
+               "varying %u: only 1D float varyings of enough components "
+               "are modelled",
+               index);
+      return false;
+   }
+   p = PAN_GENX(sim_gfx_read)(space, va, pan_size(buffer),
+                              "varying buffer descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, buffer, buf);
+   const uint8_t *vp[3];
+   for (unsigned i = 0; i < 3; ++i) {
+      uint64_t off = (uint64_t)r->prim->v[i].index * at.strided.stride +
+                     (int64_t)at.offset;
+      unsigned bytes = comps * f.bits / 8;
+      if (off + bytes > buf.size) {
+         snprintf(err, GFX_ERR_LEN,
+                  "varying %u of vertex %u beyond its %u-byte buffer", index,
+                  r->prim->v[i].index, (unsigned)buf.size);
+         return false;
+      }
+      vp[i] = PAN_GENX(sim_gfx_read)(space, buf.address + off, bytes,
+                                     "varying", err);
+      if (!vp[i])
+         return false;
+   }
+   vary_out(r, lane, vp, flat, f.bits == 16, out16, comps, out);
    return true;
 }
 
@@ -434,6 +503,7 @@ load_draw(struct fs_run *r, unsigned index)
    r->gfx = (struct pan_sim_va_gfx){
       .user = r,
       .ld_var_buf = fs_ld_var_buf,
+      .ld_var_table = fs_ld_var_table,
       .ld_var_special = fs_ld_var_special,
       .blend = fs_blend,
       .ld_buffer = fs_ld_buffer,

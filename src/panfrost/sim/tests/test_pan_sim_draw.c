@@ -241,6 +241,9 @@ static uint64_t emit_preframe(void);
  * simulator falls back to loading from memory). */
 static bool frame_preframe_unmapped;
 #endif
+#if PAN_ARCH >= 9
+static uint64_t emit_preframe_v9(void);
+#endif
 /* Frames whose depth/stencil buffer is D24S8 (depth frames only). */
 static bool frame_d24s8;
 
@@ -280,6 +283,10 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
       if (frame_preload)
          cfg.frame_shader_dcds =
             frame_preframe_unmapped ? MEM_VA + MEM_B : emit_preframe();
+#endif
+#if PAN_ARCH >= 9
+      if (frame_preload)
+         cfg.frame_shader_dcds = emit_preframe_v9();
 #endif
    }
    if (depth) {
@@ -1558,6 +1565,7 @@ main(void)
    PAN_RUN_CASE(test_v9_indexed_instances);
    PAN_RUN_CASE(test_v9_depth_blend);
    PAN_RUN_CASE(test_v9_points);
+   PAN_RUN_CASE(test_v9_preframe);
    PAN_RUN_CASE(test_v9_refusals);
 #else
    PAN_RUN_CASE(test_coverage);

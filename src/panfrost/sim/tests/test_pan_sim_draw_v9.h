@@ -468,6 +468,124 @@ test_v9_points(void)
    PAN_EXPECT_EQ(inside, 18);
 }
 
+/* The pre-frame shader as the stock driver builds it (a shader without
+ * IDVS): table varying 0, the frame's rectangle corners as four vertices,
+ * interpolated and written as the colour.  Here red = x / W, green =
+ * y / H, blue 0.25, alpha 1. */
+static const char va_fs_preframe[] =
+   "ld_var_imm.slot0.v4.f32.center.store.wait0 {r0:4}, ^r61, table:1, "
+   "index:0\n"
+   "atest.wait {r60:1}, ^r60, r3, atest_datum.w0\n"
+   "blend.slot2.v4.f32.end {r0:4}, blend_descriptor_0.w0, r60, target:0\n"
+   "iadd_imm.i32 r48, #0x0, constant:0\n"
+   "branchzi.eq.absolute #0x0, blend_descriptor_0.w1\n";
+
+static uint64_t
+emit_preframe_v9(void)
+{
+   static const float coord[4][4] = {
+      { 0, 0, 0.25f, 1 }, { 1, 0, 0.25f, 1 }, { 0, 1, 0.25f, 1 },
+      { 1, 1, 0.25f, 1 }
+   };
+   uint8_t *at, *bufp, *bl, *dcds;
+   uint64_t at_va = alloc(pan_size(attribute), 64, (void **)&at);
+   uint64_t buf_va = alloc(pan_size(buffer), 64, (void **)&bufp);
+   pan_pack(at, attribute, cfg)
+   {
+      cfg.attribute_type = MALI_ATTRIBUTE_TYPE_1D;
+      cfg.frequency = MALI_ATTRIBUTE_FREQUENCY_VERTEX;
+      cfg.format = pixel_format(MALI_FORMAT_RGBA32F);
+      cfg.table = 2;
+      cfg.strided.stride = 16;
+   }
+   pan_pack(bufp, buffer, cfg)
+   {
+      cfg.address = buffer(coord, sizeof(coord));
+      cfg.size = sizeof(coord);
+   }
+   uint64_t res = resources((const uint64_t[12]){ 0, at_va, buf_va },
+                            (const unsigned[12]){ 0, 1, 1 });
+   uint64_t blend_va = alloc(pan_size(blend), 64, (void **)&bl);
+   pan_pack(bl, blend, cfg)
+   {
+      cfg.enable = true;
+      cfg.equation.rgb.a = MALI_BLEND_OPERAND_A_ZERO;
+      cfg.equation.rgb.b = MALI_BLEND_OPERAND_B_SRC;
+      cfg.equation.rgb.c = MALI_BLEND_OPERAND_C_ZERO;
+      cfg.equation.rgb.invert_c = true;
+      cfg.equation.alpha = cfg.equation.rgb;
+      cfg.equation.color_mask = 0xf;
+      cfg.internal.mode = MALI_BLEND_MODE_FIXED_FUNCTION;
+      cfg.internal.fixed_function.num_comps = 4;
+      cfg.internal.fixed_function.conversion.memory_format =
+         pixel_format(MALI_FORMAT_RGBA8_UNORM);
+      cfg.internal.fixed_function.conversion.register_format =
+         MALI_REGISTER_FILE_FORMAT_F32;
+   }
+   uint64_t va = alloc(3 * pan_size(draw), 64, (void **)&dcds);
+   memset(dcds, 0, 3 * pan_size(draw));
+   pan_pack(dcds, draw, cfg)
+   {
+      cfg.blend = blend_va;
+      cfg.blend_count = 1;
+      cfg.render_target_mask = 1;
+      cfg.sample_mask = 0xffff;
+      cfg.maximum_z = 1.0f;
+      cfg.shader.shader =
+         spd(assemble(va_fs_preframe), MALI_SHADER_STAGE_FRAGMENT,
+             PRELOAD(60) | PRELOAD(61));
+      cfg.shader.resources = res;
+   }
+   return va;
+}
+
+/* A loaded frame whose pre-frame shader runs always (the stock driver's
+ * table-varying shader over the frame's rectangle), then an additive
+ * triangle over it. */
+static void
+test_v9_preframe(void)
+{
+   const float win[3][2] = { { 3, 3 }, { 29, 5 }, { 7, 27 } };
+   float pos[3][4];
+   window_points(pos, win, 3);
+   struct vdraw d = { .mode = MALI_DRAW_MODE_TRIANGLES,
+                      .nr = 3,
+                      .pos = (const float(*)[4])pos,
+                      .color = { 0.25f, 0.25f, 0.25f, 0.25f },
+                      .blend_add = true };
+   struct frame f;
+
+   setup_v9();
+   frame_preload = true;
+   emit_frame(&f, 0xdeadbeef, false);
+   frame_preload = false;
+   for (unsigned i = 0; i < W * H; ++i)
+      f.rt[i] = 0x10203040u + i;
+   if (!render_v9(&f, &d, 1))
+      return;
+   unsigned bad = 0, inside = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         uint32_t c[4] = { (uint32_t)lround((x + 0.5) * 255 / W),
+                           (uint32_t)lround((y + 0.5) * 255 / H), 64, 255 };
+         uint32_t add = 0;
+         double b[3];
+         if (tri_covers((const float(*)[4])pos, (const unsigned[]){ 0, 1, 2 },
+                        x, y, b)) {
+            inside++;
+            add = 64;
+         }
+         uint32_t want = 0;
+         for (unsigned k = 0; k < 4; ++k)
+            want |= (c[k] + add > 255 ? 255 : c[k] + add) << (8 * k);
+         bad += f.rt[y * W + x] != want;
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels differ from the pre-frame gradient (+ the "
+                       "blend)", bad);
+   PAN_CHECK(inside > 100, "only %u pixels inside", inside);
+}
+
 /* Lines fault naming the mode; a shader storing outside its packet
  * faults naming the access. */
 static void

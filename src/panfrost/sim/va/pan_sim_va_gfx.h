@@ -52,6 +52,13 @@ struct pan_sim_va_gfx {
    bool (*ld_var_buf)(void *user, unsigned lane, uint32_t offset, bool flat,
                       bool src16, bool out16, unsigned comps, uint32_t out[4],
                       char *err);
+   /* LD_VAR_IMM / LD_VAR_FLAT_IMM: comps components of the varying that
+    * attribute `index` of resource table `table` describes, read for the
+    * vertices of the lane's primitive and interpolated (the provoking
+    * vertex's when flat) into f32 or f16 (out16) registers. */
+   bool (*ld_var_table)(void *user, unsigned lane, unsigned table,
+                        unsigned index, bool flat, bool out16, unsigned comps,
+                        uint32_t out[4], char *err);
    /* LD_VAR_SPECIAL: gl_PointCoord, 1/w or z at the lane's pixel, as
     * binary32. */
    bool (*ld_var_special)(void *user, unsigned lane,

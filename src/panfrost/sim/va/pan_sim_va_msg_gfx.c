@@ -19,7 +19,7 @@
  *                  it then branches `target` instructions past the next
  * Everything needing descriptors goes through the executor's callbacks
  * (pan_sim_va_gfx.h); without them (compute jobs) these fault.  The
- * table-based LD_VAR forms, LEA_ATTR, LD_TILE/ST_TILE and ZS_EMIT are
+ * LD_VAR forms with a register index, LEA_ATTR, LD_TILE/ST_TILE and ZS_EMIT are
  * refused by name; ST_CVT and the image messages are
  * pan_sim_va_msg_image.c's.
  */
@@ -145,6 +145,37 @@ lea_buf(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
    return VA_SIM_OK;
 }
 
+/* LD_VAR_IMM / LD_VAR_FLAT_IMM: varyings through attribute descriptors
+ * (shaders compiled without IDVS, such as the stock driver's pre-frame
+ * shaders), into f32 or f16 registers. */
+static enum va_sim_result
+ld_var_table(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+             const struct pan_sim_va_gfx *g)
+{
+   enum pan_sim_regfmt f = regfmt_of(ins);
+   unsigned comps = comps_of(ins);
+   bool flat = named(ins, "ld_var_flat_imm");
+
+   if (!g->ld_var_table || (f != PAN_SIM_REG_F32 && f != PAN_SIM_REG_F16))
+      return pan_sim_va_refuse(c, ins, g->ld_var_table
+                                          ? "table varyings into this "
+                                            "register format"
+                                          : "table varyings outside a "
+                                            "fragment shader");
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint32_t out[4] = { 0 };
+      if (!g->ld_var_table(g->user, l, (unsigned)pan_sim_va_imm(ins, "table"),
+                           (unsigned)pan_sim_va_imm(ins, "index"), flat,
+                           f == PAN_SIM_REG_F16, comps, out, err))
+         return failed(c, ins, l, err);
+      if (put(c, ins, l, out, pan_sim_regfmt_words(f, comps)))
+         return VA_SIM_FAULT;
+   }
+   return VA_SIM_OK;
+}
+
 static enum va_sim_result
 ld_var(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
        const struct pan_sim_va_gfx *g)
@@ -181,9 +212,11 @@ ld_var(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       }
       return VA_SIM_OK;
    }
+   if (named(ins, "ld_var_imm") || named(ins, "ld_var_flat_imm"))
+      return ld_var_table(c, ins, g);
    if (!named_prefix(ins, "ld_var_buf"))
-      return pan_sim_va_refuse(c, ins, "table varyings (the stock driver "
-                                       "reads them from vertex packets)");
+      return pan_sim_va_refuse(c, ins, "table varyings with a register "
+                                       "index");
    const char *src = pan_sim_va_mod_str(ins, "srcfmt", "src_f32");
    bool flat = !strncmp(src, "src_flat", 8);
    bool src16 = !strcmp(src + strlen(src) - 2, "16");
