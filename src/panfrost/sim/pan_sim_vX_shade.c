@@ -156,12 +156,20 @@ static enum pan_sim_regfmt
 blend_auto_regfmt(const struct PAN_GENX(internal_conversion) *conv)
 {
 #if PAN_ARCH >= 9
+   /* Parsing the format's name is slow and every lane of every blend asks:
+    * remember the answer for the last format word. */
+   static __thread uint32_t last_word = ~0u;
+   static __thread enum pan_sim_regfmt last = PAN_SIM_REG_F32;
    uint32_t word = conv->memory_format;
-   pan_unpack(&word, pixel_format, pf);
-   struct pan_sim_mem_format f;
-   if (pan_sim_mem_format_parse(PAN_GENX(format_name)(pf.format), &f))
-      return pan_sim_auto_regfmt(&f);
-   return PAN_SIM_REG_F32;
+   if (word != last_word) {
+      pan_unpack(&word, pixel_format, pf);
+      struct pan_sim_mem_format f;
+      last = pan_sim_mem_format_parse(PAN_GENX(format_name)(pf.format), &f)
+                ? pan_sim_auto_regfmt(&f)
+                : PAN_SIM_REG_F32;
+      last_word = word;
+   }
+   return last;
 #else
    return (enum pan_sim_regfmt)conv->register_format;
 #endif
@@ -593,11 +601,10 @@ static bool
 fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
          const uint32_t in[4], char *err)
 {
-   pan_unpack(&descriptor, internal_blend, ib);
-   return blend_lane(
-      user, lane, descriptor, coverage,
-      (enum pan_sim_regfmt)ib.fixed_function.conversion.register_format, in,
-      err);
+   /* Bifrost's BLEND names no register format: the descriptor's
+    * conversion does, which is what blend_lane makes of "auto". */
+   return blend_lane(user, lane, descriptor, coverage, PAN_SIM_REG_AUTO, in,
+                     err);
 }
 
 static bool
