@@ -85,11 +85,11 @@ shade_strip(struct pan_sim_ctx *ctx, uint64_t va, const struct pan_sim_vtx v[4],
 
 #if PAN_ARCH >= 6 && PAN_ARCH <= 7
 
-/* The GPU maps every buffer of the process, but the simulator sees only
- * those of the submission, and the stock driver keeps its preload
- * descriptors in buffers it does not submit: check what the draw needs
- * first, so that such a frame falls back to loading memory instead of
- * faulting. */
+/* The stock driver keeps its preload descriptors in buffers it never
+ * lists in a submission. The drm-shim maps them (every buffer of the
+ * file, as the kernel does), but a replayed dump may lack them: check what
+ * the draw needs first, so that such a frame falls back to loading memory
+ * instead of faulting. */
 bool
 PAN_GENX(sim_preframe_usable)(struct pan_sim_ctx *ctx, uint64_t dcds,
                               unsigned which)
