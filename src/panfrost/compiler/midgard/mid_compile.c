@@ -131,6 +131,13 @@ compile_ir(struct mid_shader *s, nir_shader *nir, struct mid_binary *out,
    if (!mid_from_nir(s, nir))
       return false;
    mid_dce(s);
+   if (mid_is_empty(s)) {
+      /* Nothing to run (a fragment shader with no effect): no bundles,
+       * only the terminating zero quadword. */
+      out->size_B = 16;
+      out->code = rzalloc_array(s->mem, uint8_t, out->size_B);
+      return true;
+   }
    if (s->level + 1 < MID_SCHED_LEVELS)
       mid_opt_moves(s);
    if (print_ir) {

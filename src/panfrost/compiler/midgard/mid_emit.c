@@ -281,14 +281,16 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
          bool ok;
          if (b->extended) {
             pan_mid_instr_init(P, PAN_MID_BRX,
-                               B->cond == MID_COND_ALWAYS ? "uncond" : "cond");
+                               B->discard                  ? "discard"
+                               : B->cond == MID_COND_ALWAYS ? "uncond"
+                                                            : "cond");
             /* One condition: its 2-bit code repeated over the table. */
             unsigned lut = 0;
             for (unsigned k = 0; k < 8; k++)
                lut |= cond << (2 * k);
             ok = set(s, P, "target", tag_at(s, ti)) &&
                  set(s, P, "offset", (uint64_t)off) && set(s, P, "lut", lut);
-         } else if (B->cond == MID_COND_ALWAYS) {
+         } else if (B->cond == MID_COND_ALWAYS && !B->discard) {
             pan_mid_instr_init(P, PAN_MID_BR, "uncond");
             ok = set(s, P, "target", tag_at(s, ti));
             if (off < -64 || off > 63)
@@ -296,7 +298,7 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
             else
                ok &= set(s, P, "offset", (uint64_t)off);
          } else {
-            pan_mid_instr_init(P, PAN_MID_BR, "cond");
+            pan_mid_instr_init(P, PAN_MID_BR, B->discard ? "discard" : "cond");
             ok = set(s, P, "target", tag_at(s, ti)) && set(s, P, "cond", cond);
             if (off < -64 || off > 63)
                b->extended = true;

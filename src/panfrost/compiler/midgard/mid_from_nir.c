@@ -581,6 +581,40 @@ store_vertex_outputs(struct ctx *c)
    return true;
 }
 
+/* r31.w = lane 0 of cond, paired with the branch that follows. */
+static void
+cond_to_r31(struct ctx *c, const nir_src *cond)
+{
+   struct mid_instr *I = alu(c, "imov", mid_hw(31), 0x8);
+   I->int_result = true;
+   I->nr_srcs = 2;
+   static const uint8_t swz[4] = { 0 };
+   I->src[1] = nir_src_to_mid(c, cond, swz);
+   I->pair_next = true;
+}
+
+/* A discard is a branch that ends the thread.  Our branches end their
+ * block, so the rest of the NIR block continues in a new block right
+ * after it, which the discard names as its (never taken) target. */
+static bool
+emit_discard(struct ctx *c, nir_intrinsic_instr *in)
+{
+   if (c->s->stage != MESA_SHADER_FRAGMENT)
+      return mid_error(c->s, "discard outside a fragment shader");
+   bool cond = in->intrinsic == nir_intrinsic_discard_if;
+   if (cond)
+      cond_to_r31(c, &in->src[0]);
+   struct mid_instr *B = mid_instr_create(c->s, c->block, MID_BRANCH, "branch");
+   B->discard = true;
+   B->cond = cond ? MID_COND_TRUE : MID_COND_ALWAYS;
+   struct mid_block *rest = mid_block_create(c->s);
+   list_del(&rest->link);
+   list_add(&rest->link, &c->block->link);
+   B->target = rest;
+   c->block = rest;
+   return true;
+}
+
 static bool
 emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
 {
@@ -693,6 +727,9 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       c->has_colour = true;
       return true;
    }
+   case nir_intrinsic_discard:
+   case nir_intrinsic_discard_if:
+      return emit_discard(c, in);
    default:
       return mid_error(c->s, "NIR intrinsic %s is not supported",
                        nir_intrinsic_infos[in->intrinsic].name);
@@ -961,16 +998,7 @@ ends_in_jump(nir_block *b)
 static bool
 emit_if(struct ctx *c, nir_if *nif)
 {
-   /* r31.w = condition, in the bundle of the branch over the then side. */
-   struct mid_instr *I = alu(c, "imov", mid_hw(31), 0x8);
-   I->int_result = true;
-   I->nr_srcs = 2;
-   uint8_t swz[4] = { 0, 0, 0, nif->condition.is_ssa ? 0 : 0 };
-   if (nif->condition.is_ssa && c->consts[nif->condition.ssa->index])
-      I->src[1] = nir_src_to_mid(c, &nif->condition, swz);
-   else
-      I->src[1] = nir_src_to_mid(c, &nif->condition, swz);
-   I->pair_next = true;
+   cond_to_r31(c, &nif->condition);
    struct mid_instr *B = mid_instr_create(c->s, c->block, MID_BRANCH, "branch");
    B->cond = MID_COND_FALSE;
    nir_block *else_first = nir_if_first_else_block(nif);
@@ -1053,16 +1081,24 @@ mid_from_nir(struct mid_shader *s, nir_shader *nir)
 
    if (!emit_cf_list(&c, &impl->body))
       return false;
+   /* The end of the program (discards may have split the last block). */
+   struct mid_block *last = list_last_entry(&s->blocks, struct mid_block, link);
 
    if (s->stage == MESA_SHADER_VERTEX) {
-      c.block = c.blocks[impl->num_blocks - 1];
+      c.block = last;
       if (!store_vertex_outputs(&c))
          return false;
    }
    if (s->stage == MESA_SHADER_FRAGMENT) {
-      if (!c.has_colour)
-         return mid_error(s, "fragment shader without a colour output");
-      struct mid_instr *W = mid_instr_create(s, c.blocks[impl->num_blocks - 1],
+      if (!c.has_colour) {
+         /* A fragment shader that does nothing is an empty program, as
+          * the stock compiler emits it; anything else without a colour
+          * would need a writeout we do not model. */
+         if (!mid_is_empty(s))
+            return mid_error(s, "fragment shader without a colour output");
+         return !s->failed;
+      }
+      struct mid_instr *W = mid_instr_create(s, last,
                                              MID_WRITEOUT, "writeout");
       W->nr_srcs = 1;
       W->src[0] = mid_src_ref(mid_var(c.colour_var));

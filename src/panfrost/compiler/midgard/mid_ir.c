@@ -224,3 +224,13 @@ mid_dce(struct mid_shader *s)
    }
    ralloc_free(read);
 }
+
+bool
+mid_is_empty(const struct mid_shader *s)
+{
+   mid_foreach_block (s, b) {
+      if (!list_is_empty(&b->instrs))
+         return false;
+   }
+   return true;
+}

@@ -93,6 +93,7 @@ struct mid_instr {
    bool store; /* load/store: src[0] is data in r27 (not a destination) */
    struct mid_block *target;
    enum mid_cond cond;
+   bool discard; /* branch: ends the thread instead (target unused) */
 };
 
 struct mid_block {
@@ -203,6 +204,8 @@ bool mid_is_plain_move(const struct mid_instr *I);
 /* A plain move between variables, each written lane reading itself: a
  * no-op once both share a register. */
 bool mid_is_var_copy(const struct mid_instr *I);
+/* No instruction in any block. */
+bool mid_is_empty(const struct mid_shader *s);
 /* Bit r: the instruction reads fixed register r (implicitly included:
  * store data r27, load/store address registers, texture r28/r29). */
 uint32_t mid_hw_reads(const struct mid_instr *I);
