@@ -15,6 +15,7 @@
 #define PAN_ARCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* One compute dispatch, as the job needs it. */
@@ -143,6 +144,20 @@ struct panfrost_texture_plane {
 };
 
 struct pipe_sampler_state;
+struct nir_shader;
+struct pan_va_push_word;
+
+/* A compiled program, whichever compiler made it (Valhall on v9, Bifrost
+ * on v6/v7): the words are ralloc'd on the mem_ctx given to compile.
+ */
+struct panfrost_binary {
+   const uint64_t *words;
+   unsigned nr_words;
+   unsigned work_regs; /* registers r0..work_regs-1 hold values */
+   unsigned tls_size;  /* spilled bytes per thread */
+   const struct pan_va_push_word *push; /* graphics: pushed words, u0 first */
+   unsigned nr_push;
+};
 
 /* Texture and sampler descriptors, packed once per state object. */
 struct panfrost_arch_texture {
@@ -154,11 +169,19 @@ struct panfrost_arch_texture {
 };
 
 struct panfrost_arch {
-   /* Compute shader program descriptor for a binary using registers
-    * r0..work_regs-1 plus the compute preloads.
+   /* Compiles nir (lowered in place) with the architecture's compiler;
+    * variant is an enum pan_va_variant.  false with a message in err.
+    */
+   bool (*compile)(struct nir_shader *nir, void *mem_ctx, unsigned variant,
+                   struct panfrost_binary *out, char *err, size_t err_size);
+
+   /* Compute shader program descriptor (v9) or renderer state (v6/v7) for
+    * a binary using registers r0..work_regs-1 plus the compute preloads
+    * and fau_words push words.
     */
    unsigned shader_desc_size_B, shader_desc_align_B;
-   void (*emit_compute_shader)(void *cpu, uint64_t binary, unsigned work_regs);
+   void (*emit_compute_shader)(void *cpu, uint64_t binary, unsigned work_regs,
+                               unsigned fau_words);
 
    /* A local storage descriptor without workgroup storage; tls_base 0
     * means no thread storage, else tls_shift gives 16 << tls_shift bytes
@@ -174,12 +197,16 @@ struct panfrost_arch {
 
    unsigned job_align_B;
    unsigned compute_job_size_B;
-   void (*emit_compute_job)(void *cpu, const struct panfrost_compute_job *j);
+   /* false when the job cannot encode the dispatch (v7: the six sizes and
+    * counts share one 32-bit word).
+    */
+   bool (*emit_compute_job)(void *cpu, const struct panfrost_compute_job *j);
 
    /* Points the header of the job at cpu to the next job of the chain. */
    void (*link_job)(void *cpu, uint64_t next);
 };
 
+extern const struct panfrost_arch pan_v7_panfrost_arch;
 extern const struct panfrost_arch pan_v9_panfrost_arch;
 extern const struct panfrost_arch_draw pan_v9_panfrost_arch_draw;
 extern const struct panfrost_arch_texture pan_v9_panfrost_arch_texture;

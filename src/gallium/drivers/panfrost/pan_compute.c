@@ -5,7 +5,8 @@
 
 /*
  * Compute shaders and dispatches.  A state object is compiled once, at
- * creation, with our Valhall compiler; a dispatch fills the shader's push
+ * creation, with the architecture's compiler (Valhall or Bifrost, through
+ * screen->arch->compile); a dispatch fills the shader's push
  * words (buffer addresses and launch values, pan_nir_lower_compute.c) and
  * appends one compute job to the batch.  Shaders the compiler refuses
  * still give a state object: its dispatches are dropped with the
@@ -37,7 +38,7 @@ compile_compute(struct panfrost_context *ctx,
 {
    struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
    const struct panfrost_arch *arch = screen->arch;
-   struct pan_va_binary bin;
+   struct panfrost_binary bin;
    char err[sizeof(so->error)] = "";
 
    if (!arch) {
@@ -47,7 +48,8 @@ compile_compute(struct panfrost_context *ctx,
       goto out;
    }
    if (!panfrost_nir_lower_compute(nir, &so->push, err, sizeof(err)) ||
-       !pan_va_compile(nir, nir, &bin, NULL, err, sizeof(err))) {
+       !arch->compile(nir, nir, PAN_VA_VARIANT_DEFAULT, &bin, err,
+                      sizeof(err))) {
       snprintf(so->error, sizeof(so->error), "%s", err);
       goto out;
    }
@@ -62,7 +64,8 @@ compile_compute(struct panfrost_context *ctx,
       goto out;
    }
    memcpy(cpu, bin.words, bin.nr_words * 8);
-   arch->emit_compute_shader(cpu + code_B, so->bo->gpu_va, bin.work_regs);
+   arch->emit_compute_shader(cpu + code_B, so->bo->gpu_va, bin.work_regs,
+                             ALIGN_POT(so->push.nr_words, 2));
    so->shader_desc = so->bo->gpu_va + code_B;
    so->work_regs = bin.work_regs;
    so->tls_size = bin.tls_size;
@@ -352,7 +355,12 @@ panfrost_launch_grid(struct pipe_context *pctx,
       .count = { grid[0], grid[1], grid[2] },
       .index = panfrost_batch_next_job_index(ctx),
    };
-   arch->emit_compute_job(job.cpu, &desc);
+   if (!arch->emit_compute_job(job.cpu, &desc)) {
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                         "workgroup size and count do not fit the job, "
+                         "dispatch dropped");
+      return;
+   }
    if (panfrost_batch_add_compute_job(ctx, job.cpu, job.gpu))
       return;
 

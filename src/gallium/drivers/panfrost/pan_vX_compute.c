@@ -3,22 +3,32 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Compute descriptors and jobs, compiled once per PAN_ARCH (v9 so far). */
+/* Compute descriptors and jobs, compiled once per PAN_ARCH (v7 and v9):
+ * differences are #if PAN_ARCH blocks.
+ */
 
 #include "pan_arch.h"
 #include "pan_genxml.h"
+#include "pan_invocation.h"
+#include "util/macros.h"
 
-#if PAN_ARCH != 9
-#error "compute jobs are only built for v9 so far"
+#if PAN_ARCH != 7 && PAN_ARCH != 9
+#error "compute jobs are only built for v7 and v9 so far"
 #endif
 
+bool PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
+                                unsigned variant, struct panfrost_binary *out,
+                                char *err, size_t err_size);
+
+#if PAN_ARCH >= 9
 /* The compiler's compute ABI reads these (docs: compiler.rst). */
 #define PRELOAD_FIRST_REG 48
 #define PRELOAD_COMPUTE_REGS(first, last)                                      \
    (((1u << ((last) - (first) + 1)) - 1) << ((first)-PRELOAD_FIRST_REG))
 
 static void
-emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs)
+emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
+                    unsigned fau_words)
 {
    pan_pack(cpu, shader_program, cfg)
    {
@@ -37,6 +47,34 @@ emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs)
       cfg.binary = binary;
    }
 }
+#else
+/* The renderer state of a compute shader: Bifrost has no separate program
+ * descriptor, and the push word count lives here rather than in the job.
+ */
+static void
+emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
+                    unsigned fau_words)
+{
+   pan_pack(cpu, renderer_state, cfg)
+   {
+      cfg.shader.shader = binary;
+      /* The preloads sit at r55-r62, above a 32-register file. */
+      cfg.properties.shader_register_allocation =
+         MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+      /* Local, workgroup and global ids (compiler.rst, compute ABI). */
+      cfg.preload.compute.local_invocation_xy = true;
+      cfg.preload.compute.local_invocation_z = true;
+      cfg.preload.compute.work_group_x = true;
+      cfg.preload.compute.work_group_y = true;
+      cfg.preload.compute.work_group_z = true;
+      cfg.preload.compute.global_invocation_x = true;
+      cfg.preload.compute.global_invocation_y = true;
+      cfg.preload.compute.global_invocation_z = true;
+      /* 64-bit FAU entries from the job's push uniform pointer. */
+      cfg.preload.uniform_count = DIV_ROUND_UP(fau_words, 2);
+   }
+}
+#endif
 
 static void
 emit_local_storage(void *cpu, uint64_t tls_base, unsigned tls_shift)
@@ -51,7 +89,8 @@ emit_local_storage(void *cpu, uint64_t tls_base, unsigned tls_shift)
    }
 }
 
-static void
+#if PAN_ARCH >= 9
+static bool
 emit_compute_job(void *cpu, const struct panfrost_compute_job *j)
 {
    pan_section_pack(cpu, compute_job, header, cfg)
@@ -74,7 +113,53 @@ emit_compute_job(void *cpu, const struct panfrost_compute_job *j)
       cfg.compute.fau_count = j->fau_words / 2;
       cfg.compute.thread_storage = j->thread_storage;
    }
+   return true;
 }
+#else
+static bool
+emit_compute_job(void *cpu, const struct panfrost_compute_job *j)
+{
+   struct panfrost_invocation inv;
+
+   if (!panfrost_invocation_pack(j->size, j->count, &inv))
+      return false;
+   pan_section_pack(cpu, compute_job, header, cfg)
+   {
+      cfg.type = MALI_JOB_TYPE_COMPUTE;
+      cfg.index = j->index;
+      /* Each dispatch sees the memory the previous ones wrote. */
+      cfg.barrier = true;
+   }
+   pan_section_pack(cpu, compute_job, invocation, cfg)
+   {
+      cfg.invocations = inv.word;
+      cfg.size_y_shift = inv.shift[0];
+      cfg.size_z_shift = inv.shift[1];
+      cfg.workgroups_x_shift = inv.shift[2];
+      cfg.workgroups_y_shift = inv.shift[3];
+      cfg.workgroups_z_shift = inv.shift[4];
+      /* Compute splits at the workgroup boundary, so that a workgroup's
+       * threads stay together (barriers need it).
+       */
+      cfg.thread_group_split = inv.shift[2];
+   }
+   pan_section_pack(cpu, compute_job, parameters, cfg)
+   {
+      /* Bits of each workgroup dimension plus one, summed. */
+      cfg.job_task_split = MIN2(util_logbase2_ceil(j->size[0] + 1) +
+                                   util_logbase2_ceil(j->size[1] + 1) +
+                                   util_logbase2_ceil(j->size[2] + 1),
+                                15);
+   }
+   pan_section_pack(cpu, compute_job, draw, cfg)
+   {
+      cfg.state = j->shader;
+      cfg.push_uniforms = j->fau;
+      cfg.thread_storage = j->thread_storage;
+   }
+   return true;
+}
+#endif
 
 static void
 link_job(void *cpu, uint64_t next)
@@ -85,14 +170,22 @@ link_job(void *cpu, uint64_t next)
 }
 
 const struct panfrost_arch PAN_GENX(panfrost_arch) = {
+   .compile = PAN_GENX(panfrost_compile),
+#if PAN_ARCH >= 9
    .shader_desc_size_B = pan_size(shader_program),
    .shader_desc_align_B = pan_alignment(shader_program),
+#else
+   .shader_desc_size_B = pan_size(renderer_state),
+   .shader_desc_align_B = pan_alignment(renderer_state),
+#endif
    .emit_compute_shader = emit_compute_shader,
    .local_storage_size_B = pan_size(local_storage),
    .local_storage_align_B = pan_alignment(local_storage),
    .emit_local_storage = emit_local_storage,
+#if PAN_ARCH >= 9
    .draw = &PAN_GENX(panfrost_arch_draw),
    .texture = &PAN_GENX(panfrost_arch_texture),
+#endif
    .job_align_B = pan_alignment(compute_job),
    .compute_job_size_B = pan_size(compute_job),
    .emit_compute_job = emit_compute_job,

@@ -1,0 +1,50 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * The architecture's compiler behind one signature, compiled once per
+ * PAN_ARCH: Valhall words on v9, Bifrost clauses on v6/v7.  Both take the
+ * same NIR (pan_va_nir_options) and report the same push table.
+ */
+
+#include "pan_arch.h"
+#include "pan_compile.h"
+#include "util/ralloc.h"
+#include "pan_genxml.h"
+
+bool PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
+                                unsigned variant, struct panfrost_binary *out,
+                                char *err, size_t err_size);
+
+bool
+PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
+                           unsigned variant, struct panfrost_binary *out,
+                           char *err, size_t err_size)
+{
+#if PAN_ARCH >= 9
+   struct pan_va_binary *bin = ralloc(mem_ctx, struct pan_va_binary);
+   struct pan_va_compile_options opts = { .variant = variant };
+
+   if (!bin ||
+       !pan_va_compile_opts(nir, mem_ctx, &opts, bin, NULL, err, err_size))
+      return false;
+   out->tls_size = bin->tls_size;
+#else
+   struct pan_bi_binary *bin = ralloc(mem_ctx, struct pan_bi_binary);
+   struct pan_bi_compile_options opts = { .arch = PAN_ARCH,
+                                          .variant = variant };
+
+   /* Bifrost refuses spilling: no thread storage to ask for. */
+   if (!bin || !pan_bi_compile(nir, mem_ctx, &opts, bin, NULL, err, err_size))
+      return false;
+   out->tls_size = 0;
+#endif
+   out->words = bin->words;
+   out->nr_words = bin->nr_words;
+   out->work_regs = bin->work_regs;
+   out->push = bin->push;
+   out->nr_push = bin->nr_push;
+   return true;
+}
