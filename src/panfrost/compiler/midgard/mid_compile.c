@@ -154,6 +154,52 @@ compile_ir(struct mid_shader *s, nir_shader *nir, struct mid_binary *out,
    return mid_emit(s, out);
 }
 
+/* From the freest schedule to the one closest to program order, then
+ * the tighter levels again with varying stores hoisted; the most threads
+ * win, then the fewest bundles.  False when a try failed for another
+ * reason than registers (no point trying further). */
+static bool
+try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
+           FILE *print_ir, struct mid_shader **best, char *first_err,
+           size_t err_size)
+{
+   const unsigned nr_tries = 2 * MID_SCHED_LEVELS - MID_HOIST_LEVELS - 1;
+   for (unsigned t = 0; t < nr_tries; t++) {
+      unsigned level =
+         t < MID_SCHED_LEVELS ? t : t - MID_SCHED_LEVELS + MID_HOIST_LEVELS;
+      struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
+      s->mem = s;
+      s->stage = nir->info.stage;
+      s->gpu_id = gpu_id;
+      s->sysval_ubo = nir->info.num_ubos;
+      s->level = level;
+      s->max_push = max_push;
+      s->hoist_stores = level < MID_HOIST_LEVELS || t >= MID_SCHED_LEVELS;
+      s->err = s->err_buf;
+      s->err_size = sizeof(s->err_buf);
+      list_inithead(&s->blocks);
+      if (!compile_ir(s, nir, &s->bin, print_ir)) {
+         if (!first_err[0])
+            snprintf(first_err, err_size, "%s",
+                     s->failed ? s->err_buf : "internal error");
+         bool retry = s->ra_failed;
+         ralloc_free(s);
+         if (!retry)
+            return false;
+         continue;
+      }
+      if (!*best || threads_of(s) > threads_of(*best) ||
+          (threads_of(s) == threads_of(*best) &&
+           s->bin.nr_bundles < (*best)->bin.nr_bundles)) {
+         ralloc_free(*best);
+         *best = s;
+      } else {
+         ralloc_free(s);
+      }
+   }
+   return true;
+}
+
 bool
 mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
             struct mid_binary *out, FILE *print_ir, char *err, size_t err_size)
@@ -173,43 +219,16 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
 
    lower(nir);
 
-   /* From the freest schedule to the one closest to program order, then
-    * the tighter levels again with varying stores hoisted; the most
-    * threads win, then the fewest bundles. */
+   /* When no level fits the registers, push fewer uniforms (the others
+    * load from the buffer): 8 leave all 16 work registers. */
+   static const unsigned push_limits[] = { MID_MAX_PUSH, 8 };
    struct mid_shader *best = NULL;
    char first_err[256] = "";
-   const unsigned nr_tries = 2 * MID_SCHED_LEVELS - MID_HOIST_LEVELS - 1;
-   for (unsigned t = 0; t < nr_tries; t++) {
-      unsigned level =
-         t < MID_SCHED_LEVELS ? t : t - MID_SCHED_LEVELS + MID_HOIST_LEVELS;
-      struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
-      s->mem = s;
-      s->stage = stage;
-      s->gpu_id = gpu_id;
-      s->sysval_ubo = nir->info.num_ubos;
-      s->level = level;
-      s->hoist_stores = level < MID_HOIST_LEVELS || t >= MID_SCHED_LEVELS;
-      s->err = s->err_buf;
-      s->err_size = sizeof(s->err_buf);
-      list_inithead(&s->blocks);
-      if (!compile_ir(s, nir, &s->bin, print_ir)) {
-         if (!first_err[0])
-            snprintf(first_err, sizeof(first_err), "%s",
-                     s->failed ? s->err_buf : "internal error");
-         bool retry = s->ra_failed;
-         ralloc_free(s);
-         if (!retry)
-            break;
-         continue;
-      }
-      if (!best || threads_of(s) > threads_of(best) ||
-          (threads_of(s) == threads_of(best) &&
-           s->bin.nr_bundles < best->bin.nr_bundles)) {
-         ralloc_free(best);
-         best = s;
-      } else {
-         ralloc_free(s);
-      }
+   for (unsigned p = 0; p < ARRAY_SIZE(push_limits) && !best; p++) {
+      first_err[0] = 0;
+      if (!try_levels(nir, gpu_id, push_limits[p], mem_ctx, print_ir, &best,
+                      first_err, sizeof(first_err)))
+         break;
    }
    if (!best) {
       snprintf(err, err_size, "%s", first_err);

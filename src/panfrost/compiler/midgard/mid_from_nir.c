@@ -744,7 +744,7 @@ push_slot(struct mid_shader *s, unsigned ubo, unsigned vec)
       if (s->push[slot] == vec && s->push_ubo[slot] == ubo)
          return slot;
    }
-   if (s->nr_push == MID_MAX_PUSH)
+   if (s->nr_push == s->max_push)
       return -1;
    s->push[s->nr_push] = vec;
    s->push_ubo[s->nr_push] = ubo;

@@ -142,6 +142,8 @@ struct mid_shader {
    unsigned push[MID_MAX_PUSH];
    unsigned push_ubo[MID_MAX_PUSH];
    unsigned nr_push;
+   /* Pushed uniforms take r23 down: fewer leave more work registers. */
+   unsigned max_push;
    unsigned sysval_ubo;
    unsigned nr_tex;
    /* Scheduling: struct mid_bundle, in program order.  level: how freely
