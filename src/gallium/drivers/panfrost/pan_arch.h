@@ -67,13 +67,29 @@ struct panfrost_draw_job {
    struct panfrost_shader_env position, varying, fragment;
 };
 
-/* Fixed-function blending of one render target: replace under a colour
- * mask (blend equations other than replace are refused by the caller).
- */
+/* Fixed-function blending of one render target (pan_vX_blend.c). */
 struct panfrost_blend_rt {
-   bool enabled;        /* a render target is bound */
-   unsigned format;     /* enum pipe_format */
-   unsigned colormask;  /* PIPE_MASK_RGBA bits */
+   bool enabled;       /* a render target is bound */
+   unsigned format;    /* enum pipe_format */
+   unsigned colormask; /* PIPE_MASK_RGBA bits */
+   bool blend;         /* blending on, else replace */
+   unsigned rgb_func, rgb_src, rgb_dst;       /* PIPE_BLEND_*, _BLENDFACTOR_* */
+   unsigned alpha_func, alpha_src, alpha_dst;
+   float constant[4]; /* set_blend_color */
+};
+
+/* The depth and stencil tests of a draw, for its attachment's aspects. */
+struct panfrost_zs_face {
+   unsigned func;          /* PIPE_FUNC_* */
+   unsigned fail, zfail, zpass; /* PIPE_STENCIL_OP_* */
+   uint8_t value_mask, write_mask, ref;
+};
+
+struct panfrost_zs_state {
+   bool depth, depth_write;
+   unsigned depth_func; /* PIPE_FUNC_* */
+   bool stencil;
+   struct panfrost_zs_face face[2]; /* front, back */
 };
 
 /* Resource tables of a graphics shader (the compiler's driver interface). */
@@ -105,12 +121,12 @@ struct panfrost_arch_draw {
    bool (*emit_attribute)(void *cpu, unsigned format, unsigned buffer_index,
                           unsigned offset_B, unsigned stride_B,
                           bool per_instance);
-   /* false for a render target format fixed-function blending lacks. */
+   /* NULL when done, else why fixed-function blending cannot. */
    unsigned blend_size_B, blend_align_B;
-   bool (*emit_blend)(void *cpu, unsigned rt, const struct panfrost_blend_rt *b);
+   const char *(*emit_blend)(void *cpu, unsigned rt,
+                             const struct panfrost_blend_rt *b);
    unsigned depth_stencil_size_B, depth_stencil_align_B;
-   void (*emit_depth_stencil)(void *cpu, bool depth, unsigned depth_func,
-                              bool depth_write);
+   void (*emit_depth_stencil)(void *cpu, const struct panfrost_zs_state *zs);
    /* The tiler heap descriptor and a tiler context using it. */
    unsigned tiler_heap_size_B, tiler_context_size_B, tiler_align_B;
    void (*emit_tiler)(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,

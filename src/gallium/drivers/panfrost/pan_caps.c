@@ -59,7 +59,11 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS:
       return 0;
 
+   /* One blend descriptor each, with its own equation (pan_vX_blend.c). */
    case PIPE_CAP_MAX_RENDER_TARGETS:
+      return 8;
+   case PIPE_CAP_INDEP_BLEND_ENABLE:
+   case PIPE_CAP_INDEP_BLEND_FUNC:
       return 1;
 
    case PIPE_CAP_GLSL_FEATURE_LEVEL:

@@ -21,6 +21,7 @@
 #include "util/u_math.h"
 
 #include "pan_arch.h"
+#include "pan_blend.h"
 #include "pan_bo.h"
 #include "pan_context.h"
 #include "pan_fb.h"
@@ -399,22 +400,12 @@ blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
    *count = n;
    *rt_mask = 0;
    for (unsigned i = 0; i < n; ++i) {
-      const struct pipe_rt_blend_state *rt =
-         &blend->rt[blend->independent_blend_enable ? i : 0];
-      struct panfrost_blend_rt b = {
-         .enabled = i < fb->nr_cbufs && fb->cbufs[i],
-         .format = b.enabled ? fb->cbufs[i]->format : PIPE_FORMAT_NONE,
-         .colormask = rt->colormask,
-      };
-      if (b.enabled && (rt->blend_enable || blend->logicop_enable)) {
-         drop(ctx, "blending other than replace is not implemented yet, "
-                   "draw dropped");
-         return 0;
-      }
-      if (!d->emit_blend(t.cpu + i * d->blend_size_B, i, &b)) {
-         drop(ctx, "render target format %s cannot be blended yet, draw "
-                   "dropped",
-              util_format_short_name(b.format));
+      struct panfrost_blend_rt b;
+      panfrost_blend_rt_init(&b, blend, i, fb, &ctx->state.blend_color);
+      const char *why = d->emit_blend(t.cpu + i * d->blend_size_B, i, &b);
+      if (why) {
+         drop(ctx, "render target %u (%s): %s, draw dropped", i,
+              util_format_short_name(b.format), why);
          return 0;
       }
       if (b.enabled)
@@ -537,14 +528,13 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
          }
       }
    }
-   if (zsa->stencil[0].enabled || zsa->alpha_enabled) {
-      drop(ctx, "stencil and alpha tests are not implemented yet, draw "
-                "dropped");
+   if (zsa->alpha_enabled) {
+      drop(ctx, "the alpha test is not implemented yet, draw dropped");
       return false;
    }
-   if (ctx->state.fb.nr_cbufs > 1 || ctx->state.fb.zsbuf) {
-      drop(ctx, "draws to more than one render target or to a depth "
-                "buffer are not implemented yet, draw dropped");
+   const char *why = panfrost_blend_unsupported(ctx->state.blend);
+   if (why) {
+      drop(ctx, "%s, draw dropped", why);
       return false;
    }
    return true;
@@ -613,9 +603,11 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
       struct pan_ptr ds = pan_pool_alloc(&ctx->batch.pool,
                                          d->depth_stencil_size_B,
                                          d->depth_stencil_align_B);
+      struct panfrost_zs_state zs;
+      panfrost_zs_state_init(&zs, zsa, &ctx->state.stencil_ref,
+                             ctx->state.fb.zsbuf);
       if (ds.cpu)
-         d->emit_depth_stencil(ds.cpu, zsa->depth_enabled, zsa->depth_func,
-                               zsa->depth_writemask);
+         d->emit_depth_stencil(ds.cpu, &zs);
       c->depth_stencil = ds.gpu;
    }
    if (!c->vs_res || !c->fs_res || !c->blend || !c->depth_stencil)

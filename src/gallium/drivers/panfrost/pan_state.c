@@ -146,14 +146,20 @@ static void
 panfrost_set_blend_color(struct pipe_context *pctx,
                          const struct pipe_blend_color *color)
 {
-   panfrost_context(pctx)->state.blend_color = *color;
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   ctx->state.blend_color = *color;
+   ctx->dirty |= PANFROST_DIRTY_BLEND; /* the descriptors hold it */
 }
 
 static void
 panfrost_set_stencil_ref(struct pipe_context *pctx,
                          const struct pipe_stencil_ref ref)
 {
-   panfrost_context(pctx)->state.stencil_ref = ref;
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   ctx->state.stencil_ref = ref;
+   ctx->dirty |= PANFROST_DIRTY_ZSA; /* the descriptor holds it */
 }
 
 static void

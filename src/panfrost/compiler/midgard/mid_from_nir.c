@@ -1081,7 +1081,12 @@ mid_from_nir(struct mid_shader *s, nir_shader *nir)
 
    if (!emit_cf_list(&c, &impl->body))
       return false;
-   /* The end of the program (discards may have split the last block). */
+   /* Discards split blocks: number them in program order again (later
+    * passes find a branch target's bundles by index), and the program
+    * ends in the last one. */
+   unsigned nr = 0;
+   mid_foreach_block (s, b)
+      b->index = nr++;
    struct mid_block *last = list_last_entry(&s->blocks, struct mid_block, link);
 
    if (s->stage == MESA_SHADER_VERTEX) {

@@ -393,6 +393,50 @@ test_register_pressure(void)
    }
 }
 
+/* Uniform vec4s pushed beside values that need more than the eight work
+ * registers sixteen pushed uniforms leave: the compiler pushes fewer and
+ * loads the others, and the result is still right. */
+static void
+test_push_under_pressure(void)
+{
+   const unsigned n = 12;
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *src =
+      nir_load_global(&b, nir_imm_int(&b, MEM_BASE + 0x400), 16, 4, 32);
+   nir_ssa_def *vals[12];
+   for (unsigned k = 0; k < n; k++)
+      vals[k] = nir_fmul(&b, src, uniform(&b, k, 4));
+   nir_push_if(&b, nir_flt(&b, nir_channel(&b, src, 3), nir_imm_float(&b, 0)));
+   store(&b, 8, src);
+   nir_pop_if(&b, NULL);
+   nir_ssa_def *sum = uniform(&b, 15, 4);
+   for (unsigned k = 0; k < n; k++)
+      sum = nir_fadd(&b, nir_fmul(&b, sum, vals[k]), uniform(&b, 12 + k % 3, 4));
+
+   store(&b, 0, sum);
+   float vf[4] = { 0.5f, 0.25f, -0.125f, 1.0f };
+   struct env *e = calloc(1, sizeof(*e));
+   for (unsigned k = 0; k < 4; k++)
+      memcpy(e->mem + 0x400 + 4 * k, &vf[k], 4);
+   for (unsigned i = 0; i < 64; i++)
+      e->ubo0[i] = pan_test_u32(0.125f * (float)(i % 7) - 0.25f);
+   if (run(e, b.shader, 0x860)) {
+      PAN_EXPECT(e->bin.work_regs > 8);
+      PAN_EXPECT(e->bin.nr_push <= 8);
+      for (unsigned c = 0; c < 4; c++) {
+         float u[16], s;
+         for (unsigned k = 0; k < 16; k++)
+            u[k] = 0.125f * (float)((4 * k + c) % 7) - 0.25f;
+         s = u[15];
+         for (unsigned k = 0; k < n; k++)
+            s = s * (vf[c] * u[k]) + u[12 + k % 3];
+         PAN_EXPECT_EQ(out_word(e, c), pan_test_u32(s));
+      }
+   }
+   free(e);
+   ralloc_free(b.shader);
+}
+
 static void
 test_fragment_writeout(void)
 {
@@ -666,6 +710,86 @@ test_pipeline_registers(void)
 }
 
 static void
+colour_out(nir_builder *b, nir_ssa_def *v)
+{
+   nir_store_output(b, v, nir_imm_int(b, 0), .base = 0, .write_mask = 0xf,
+                    .src_type = nir_type_float32,
+                    .io_semantics.location = FRAG_RESULT_DATA0,
+                    .io_semantics.num_slots = 1);
+}
+
+/* discard_if ends the thread when its condition holds; the code after it
+ * (here an if/else, whose branches must still find their targets) runs
+ * otherwise.  An unconditional discard always ends it. */
+static void
+test_discard(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_discard_if(&b, nir_flt(&b, nir_channel(&b, u0, 0), nir_imm_float(&b, 0)));
+   nir_push_if(&b, nir_flt(&b, nir_imm_float(&b, 0), nir_channel(&b, u0, 1)));
+   colour_out(&b, nir_fmul_imm(&b, u0, 2.0f));
+   nir_push_else(&b, NULL);
+   colour_out(&b, nir_fmul_imm(&b, u0, 3.0f));
+   nir_pop_if(&b, NULL);
+   static const float in[3][4] = {
+      { -1.0f, 1.0f, 0.5f, 0.25f },
+      { 1.0f, 1.0f, 0.5f, 0.25f },
+      { 1.0f, -1.0f, 0.5f, 0.25f },
+   };
+   for (unsigned g = 0; g < 2; g++) {
+      for (unsigned i = 0; i < 3; i++) {
+         struct env *e = calloc(1, sizeof(*e));
+         for (unsigned k = 0; k < 4; k++)
+            e->ubo0[k] = pan_test_u32(in[i][k]);
+         if (run(e, b.shader, gpus[g])) {
+            PAN_EXPECT_EQ(e->t.discarded, i == 0);
+            float f = in[i][1] > 0 ? 2.0f : 3.0f;
+            for (unsigned k = 0; i && k < 4; k++)
+               PAN_EXPECT_EQ(e->t.colour[k], pan_test_u32(f * in[i][k]));
+         }
+         free(e);
+      }
+   }
+   ralloc_free(b.shader);
+
+   b = begin(MESA_SHADER_FRAGMENT);
+   colour_out(&b, uniform(&b, 0, 4));
+   nir_discard(&b);
+   struct env *e = calloc(1, sizeof(*e));
+   if (run(e, b.shader, 0x860)) {
+      PAN_EXPECT(e->t.discarded);
+      PAN_EXPECT_EQ(e->t.writeouts, 0);
+   }
+   free(e);
+   ralloc_free(b.shader);
+}
+
+/* A fragment shader with no effect is an empty program (as the stock
+ * compiler emits it); one that has work but no colour is refused. */
+static void
+test_empty_fragment(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   void *mem = ralloc_context(NULL);
+   struct mid_binary bin;
+   char err[256] = "";
+   bool ok = mid_compile(b.shader, 0x860, mem, &bin, NULL, err, sizeof(err));
+   PAN_CHECK(ok, "empty fragment shader refused: %s", err);
+   if (ok) {
+      PAN_EXPECT_EQ(bin.nr_bundles, 0);
+      PAN_EXPECT_EQ(bin.nr_instrs, 0);
+      PAN_EXPECT_EQ(bin.size_B, 16);
+   }
+   ralloc_free(mem);
+   ralloc_free(b.shader);
+
+   b = begin(MESA_SHADER_FRAGMENT);
+   store(&b, 0, uniform(&b, 0, 4));
+   expect_refusal(b.shader, 0x860, "without a colour output");
+}
+
+static void
 test_refusals(void)
 {
    nir_builder b = begin(MESA_SHADER_COMPUTE);
@@ -700,6 +824,9 @@ main(void)
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_textures);
    PAN_RUN_CASE(test_pipeline_registers);
+   PAN_RUN_CASE(test_push_under_pressure);
+   PAN_RUN_CASE(test_discard);
+   PAN_RUN_CASE(test_empty_fragment);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_mid_compile");
