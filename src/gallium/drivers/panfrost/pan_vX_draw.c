@@ -13,6 +13,7 @@
 
 #include "pan_arch.h"
 #include "pan_genxml.h"
+#include "pan_vX_blend.h"
 #include "pan_vX_format.h"
 
 #if PAN_ARCH != 9
@@ -126,68 +127,60 @@ emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
    return true;
 }
 
-/* out = src under the colour mask: zero plus src times (1 - 0). */
-static void
-replace_equation(struct PAN_GENX(blend_equation) *eq, unsigned colormask)
+/* Gallium's stencil operations in the hardware's encoding. */
+static unsigned
+stencil_op(unsigned op)
 {
-   eq->rgb.a = MALI_BLEND_OPERAND_A_ZERO;
-   eq->rgb.b = MALI_BLEND_OPERAND_B_SRC;
-   eq->rgb.c = MALI_BLEND_OPERAND_C_ZERO;
-   eq->rgb.invert_c = true;
-   eq->alpha = eq->rgb;
-   eq->color_mask = colormask;
-}
-
-static bool
-emit_blend(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
-{
-   if (!b->enabled) {
-      pan_pack(cpu, blend, cfg)
-      {
-         cfg.enable = false;
-         cfg.internal.mode = MALI_BLEND_MODE_OFF;
-      }
-      return true;
+   switch (op) {
+   case PIPE_STENCIL_OP_ZERO:
+      return MALI_STENCIL_OP_ZERO;
+   case PIPE_STENCIL_OP_REPLACE:
+      return MALI_STENCIL_OP_REPLACE;
+   case PIPE_STENCIL_OP_INCR:
+      return MALI_STENCIL_OP_INCR_SAT;
+   case PIPE_STENCIL_OP_DECR:
+      return MALI_STENCIL_OP_DECR_SAT;
+   case PIPE_STENCIL_OP_INCR_WRAP:
+      return MALI_STENCIL_OP_INCR_WRAP;
+   case PIPE_STENCIL_OP_DECR_WRAP:
+      return MALI_STENCIL_OP_DECR_WRAP;
+   case PIPE_STENCIL_OP_INVERT:
+      return MALI_STENCIL_OP_INVERT;
+   default:
+      return MALI_STENCIL_OP_KEEP;
    }
-   /* Only RGBA8 UNORM targets so far.  The register format says how to
-    * read the BLEND staging registers: our compiler writes colours as
-    * four 32-bit floats (BLEND .v4.f32), so F16 here would read them as
-    * packed halves.
-    */
-   if (b->format != PIPE_FORMAT_R8G8B8A8_UNORM)
-      return false;
-
-   pan_pack(cpu, blend, cfg)
-   {
-      cfg.enable = true;
-      cfg.round_to_fb_precision = true;
-      replace_equation(&cfg.equation, b->colormask);
-      cfg.internal.mode = b->colormask == PIPE_MASK_RGBA
-                             ? MALI_BLEND_MODE_OPAQUE
-                             : MALI_BLEND_MODE_FIXED_FUNCTION;
-      cfg.internal.fixed_function.num_comps = 4;
-      cfg.internal.fixed_function.rt = rt;
-      cfg.internal.fixed_function.conversion.memory_format =
-         pixel_format(MALI_FORMAT_RGBA8_UNORM);
-      cfg.internal.fixed_function.conversion.register_format =
-         MALI_REGISTER_FILE_FORMAT_F32;
-   }
-   return true;
 }
 
 static void
-emit_depth_stencil(void *cpu, bool depth, unsigned depth_func,
-                   bool depth_write)
+emit_depth_stencil(void *cpu, const struct panfrost_zs_state *zs)
 {
+   const struct panfrost_zs_face *f = &zs->face[0], *b = &zs->face[1];
+
    pan_pack(cpu, depth_stencil, cfg)
    {
       /* PIPE_FUNC_* and the hardware's comparisons share their order. */
-      cfg.depth_function = depth ? depth_func : MALI_FUNC_ALWAYS;
-      cfg.depth_write_enable = depth && depth_write;
-      cfg.front_compare_function = MALI_FUNC_ALWAYS;
-      cfg.back_compare_function = MALI_FUNC_ALWAYS;
-      cfg.front_write_mask = cfg.back_write_mask = 0xff;
-      cfg.front_value_mask = cfg.back_value_mask = 0xff;
+      cfg.depth_function = zs->depth ? zs->depth_func : MALI_FUNC_ALWAYS;
+      cfg.depth_write_enable = zs->depth && zs->depth_write;
+      cfg.stencil_test_enable = zs->stencil;
+      cfg.front_compare_function = zs->stencil ? f->func : MALI_FUNC_ALWAYS;
+      cfg.back_compare_function = zs->stencil ? b->func : MALI_FUNC_ALWAYS;
+      if (zs->stencil) {
+         cfg.front_stencil_fail = stencil_op(f->fail);
+         cfg.front_depth_fail = stencil_op(f->zfail);
+         cfg.front_depth_pass = stencil_op(f->zpass);
+         cfg.back_stencil_fail = stencil_op(b->fail);
+         cfg.back_depth_fail = stencil_op(b->zfail);
+         cfg.back_depth_pass = stencil_op(b->zpass);
+         cfg.front_write_mask = f->write_mask;
+         cfg.back_write_mask = b->write_mask;
+         cfg.front_value_mask = f->value_mask;
+         cfg.back_value_mask = b->value_mask;
+         cfg.front_reference_value = f->ref;
+         cfg.back_reference_value = b->ref;
+      } else {
+         cfg.front_write_mask = cfg.back_write_mask = 0xff;
+         cfg.front_value_mask = cfg.back_value_mask = 0xff;
+      }
    }
 }
 
@@ -367,7 +360,7 @@ const struct panfrost_arch_draw PAN_GENX(panfrost_arch_draw) = {
    .emit_attribute = emit_attribute,
    .blend_size_B = pan_size(blend),
    .blend_align_B = pan_alignment(blend),
-   .emit_blend = emit_blend,
+   .emit_blend = PAN_GENX(panfrost_emit_blend),
    .depth_stencil_size_B = pan_size(depth_stencil),
    .depth_stencil_align_B = pan_alignment(depth_stencil),
    .emit_depth_stencil = emit_depth_stencil,
