@@ -37,6 +37,7 @@
 #include "util/u_math.h"
 
 #include "mid_ir.h"
+#include "mid_pack.h"
 
 static unsigned
 lane_of(unsigned mask)
@@ -820,5 +821,7 @@ mid_schedule(struct mid_shader *s)
       relink(s, blk, from);
    }
    ralloc_free(sc.readers);
+   if (ok)
+      mid_pack_scalars(s);
    return ok;
 }

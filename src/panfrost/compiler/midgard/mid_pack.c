@@ -1,0 +1,268 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Lane packing, after scheduling and before register allocation.  The
+ * allocator gives every variable a whole vec4 register, so a shader full
+ * of scalars burns four lanes per value and loses threads (Midgard runs 4
+ * threads up to 4 work registers, 2 up to 8).  Here single-lane variables
+ * that only ALU instructions touch are gathered into the lanes of shared
+ * variables: a scalar takes a lane of a group whose other lanes are live
+ * at its definition, so overlapping scalars share one register.  Lane
+ * occupancy is judged on live intervals over the bundle order (a write at
+ * its unit's slot, a read at the end of its bundle, whole blocks where
+ * the value is live in or out), which are conservative hulls.  The
+ * allocator tracks liveness per lane, so a group's idle lanes cost
+ * nothing.  A scalar first written by a copy of a scalar whose life ends
+ * in that copy takes the same lane, so the copy becomes a no-op.
+ */
+
+#include <string.h>
+
+#include "util/ralloc.h"
+#include "util/u_math.h"
+
+#include "mid_ir.h"
+#include "mid_pack.h"
+
+struct pk_var {
+   uint8_t wmask;
+   bool bad;        /* touched by something other than an ALU word */
+   int lo, hi;      /* live interval in slot positions */
+   int group, lane; /* assignment; group: leader variable, -1 none */
+   struct mid_instr *first; /* its earliest writer */
+};
+
+struct pk_group {
+   unsigned var;
+   int end[4]; /* last slot each lane is busy, -1: free */
+};
+
+static void
+widen(struct pk_var *v, int pos)
+{
+   v->lo = MIN2(v->lo, pos);
+   v->hi = MAX2(v->hi, pos);
+}
+
+static struct mid_bundle *
+bundle_at(struct mid_shader *s, unsigned i)
+{
+   return util_dynarray_element(&s->bundles, struct mid_bundle, i);
+}
+
+/* Which variables may move, and the lanes they occupy. */
+static void
+classify(struct mid_shader *s, struct pk_var *vars)
+{
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         bool alu = I->kind == MID_ALU;
+         if (I->dst.kind == MID_REF_VAR && !I->store) {
+            vars[I->dst.index].wmask |= I->mask;
+            vars[I->dst.index].bad |= !alu;
+         }
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            if (I->src[i].ref.kind == MID_REF_VAR)
+               vars[I->src[i].ref.index].bad |= !alu;
+         }
+      }
+   }
+}
+
+static bool
+candidate(const struct pk_var *v)
+{
+   return !v->bad && util_bitcount(v->wmask) == 1;
+}
+
+/* Live intervals of the candidates over slot positions: bundle i holds
+ * slots 8i (vmul) to 8i + 7 (its end). */
+static void
+intervals(struct mid_shader *s, struct pk_var *vars, void *mem)
+{
+   unsigned n = s->nr_vars, nb = s->nr_blocks;
+   unsigned nr = util_dynarray_num_elements(&s->bundles, struct mid_bundle);
+   int *start = ralloc_array(mem, int, nb), *end = ralloc_array(mem, int, nb);
+   for (unsigned i = 0; i < nb; i++)
+      start[i] = end[i] = -1;
+   int cur = -1;
+   for (unsigned i = 0; i < nr; i++) {
+      struct mid_bundle *b = bundle_at(s, i);
+      if (b->block) {
+         cur = b->block->index;
+         start[cur] = 8 * i;
+      }
+      if (cur >= 0)
+         end[cur] = 8 * i + 7;
+      for (unsigned u = 0; u < 5 && b->kind == MID_B_ALU; u++) {
+         struct mid_instr *I = b->unit[u];
+         if (!I)
+            continue;
+         if (I->dst.kind == MID_REF_VAR) {
+            struct pk_var *v = &vars[I->dst.index];
+            if (8 * (int)i + (int)u < v->lo)
+               v->first = I;
+            widen(v, 8 * i + u);
+         }
+         for (unsigned k = 0; k < I->nr_srcs; k++) {
+            if (I->src[k].ref.kind == MID_REF_VAR)
+               widen(&vars[I->src[k].ref.index], 8 * i + 7);
+         }
+      }
+   }
+
+   uint8_t *live_in = mid_live_in(s, mem);
+   uint8_t *live_out = ralloc_array(mem, uint8_t, n);
+   mid_foreach_block(s, b)
+   {
+      if (start[b->index] < 0)
+         continue;
+      mid_live_out(s, live_in, b, live_out);
+      const uint8_t *in = live_in + (size_t)b->index * n;
+      for (unsigned v = 0; v < n; v++) {
+         if (!candidate(&vars[v]))
+            continue;
+         if (in[v])
+            widen(&vars[v], start[b->index]);
+         if (live_out[v])
+            widen(&vars[v], end[b->index]);
+      }
+   }
+}
+
+/* The copy's source, when c's first write copies a scalar whose life
+ * ends in that copy's bundle and whose lane is still its own. */
+static int
+copied_lane(const struct pk_var *vars, const struct pk_group *groups,
+            const struct pk_var *c)
+{
+   const struct mid_instr *I = c->first;
+   if (!I || !mid_is_plain_move(I) || I->src[1].ref.kind != MID_REF_VAR)
+      return -1;
+   const struct pk_var *p = &vars[I->src[1].ref.index];
+   if (p->group < 0 || p->hi != (c->lo | 7) ||
+       groups[p->group].end[p->lane] != p->hi)
+      return -1;
+   return I->src[1].ref.index;
+}
+
+static void
+assign(struct mid_shader *s, struct pk_var *vars, void *mem)
+{
+   unsigned n = s->nr_vars, nc = 0;
+   unsigned *order = ralloc_array(mem, unsigned, n);
+   for (unsigned v = 0; v < n; v++) {
+      vars[v].group = -1;
+      if (candidate(&vars[v]) && vars[v].lo <= vars[v].hi)
+         order[nc++] = v;
+   }
+   /* By interval start (insertion sort: the lists are short). */
+   for (unsigned i = 1; i < nc; i++) {
+      unsigned x = order[i], j = i;
+      for (; j > 0 && vars[order[j - 1]].lo > vars[x].lo; j--)
+         order[j] = order[j - 1];
+      order[j] = x;
+   }
+
+   struct pk_group *groups = ralloc_array(mem, struct pk_group, nc ? nc : 1);
+   unsigned ng = 0;
+   for (unsigned i = 0; i < nc; i++) {
+      struct pk_var *c = &vars[order[i]];
+      int src = copied_lane(vars, groups, c);
+      if (src >= 0) {
+         c->group = vars[src].group;
+         c->lane = vars[src].lane;
+         groups[c->group].end[c->lane] = c->hi;
+         continue;
+      }
+      /* A group live here with a free lane, the one living longest;
+       * else a new group (a group idle here would add interferences
+       * without saving a register). */
+      int best = -1, best_end = -1;
+      for (unsigned g = 0; g < ng; g++) {
+         int max_end = -1;
+         bool has_free = false;
+         for (unsigned l = 0; l < 4; l++) {
+            max_end = MAX2(max_end, groups[g].end[l]);
+            has_free |= groups[g].end[l] < c->lo;
+         }
+         if (has_free && max_end > c->lo && max_end > best_end) {
+            best = g;
+            best_end = max_end;
+         }
+      }
+      if (best < 0) {
+         best = ng++;
+         groups[best].var = order[i];
+         for (unsigned l = 0; l < 4; l++)
+            groups[best].end[l] = -1;
+      }
+      unsigned l = 0;
+      while (groups[best].end[l] >= c->lo)
+         l++;
+      c->group = best;
+      c->lane = l;
+      groups[best].end[l] = c->hi;
+   }
+   /* From group index to the leader variable. */
+   for (unsigned v = 0; v < n; v++) {
+      if (vars[v].group >= 0)
+         vars[v].group = groups[vars[v].group].var;
+   }
+}
+
+static void
+rewrite(struct mid_shader *s, const struct pk_var *vars)
+{
+   unsigned nr = util_dynarray_num_elements(&s->bundles, struct mid_bundle);
+   for (unsigned i = 0; i < nr; i++) {
+      struct mid_bundle *b = bundle_at(s, i);
+      for (unsigned u = 0; u < 5 && b->kind == MID_B_ALU; u++) {
+         struct mid_instr *I = b->unit[u];
+         if (!I)
+            continue;
+         if (I->dst.kind == MID_REF_VAR && vars[I->dst.index].group >= 0) {
+            const struct pk_var *v = &vars[I->dst.index];
+            unsigned from = ffs(I->mask) - 1, to = v->lane;
+            for (unsigned k = 0; k < I->nr_srcs; k++) {
+               struct mid_src *src = &I->src[k];
+               src->swz[to] = src->swz[from];
+               src->imm[to] = src->imm[from];
+               b->cslot[u][k][to] = b->cslot[u][k][from];
+            }
+            I->dst.index = v->group;
+            I->mask = 1u << to;
+         }
+         for (unsigned k = 0; k < I->nr_srcs; k++) {
+            struct mid_src *src = &I->src[k];
+            if (src->ref.kind != MID_REF_VAR || vars[src->ref.index].group < 0)
+               continue;
+            const struct pk_var *v = &vars[src->ref.index];
+            for (unsigned l = 0; l < 4; l++)
+               src->swz[l] = v->lane;
+            src->ref.index = v->group;
+         }
+      }
+   }
+}
+
+void
+mid_pack_scalars(struct mid_shader *s)
+{
+   if (!s->nr_vars)
+      return;
+   void *mem = ralloc_context(NULL);
+   struct pk_var *vars = rzalloc_array(mem, struct pk_var, s->nr_vars);
+   for (unsigned v = 0; v < s->nr_vars; v++) {
+      vars[v].lo = INT32_MAX;
+      vars[v].hi = -1;
+   }
+   classify(s, vars);
+   intervals(s, vars, mem);
+   assign(s, vars, mem);
+   rewrite(s, vars);
+   ralloc_free(mem);
+}

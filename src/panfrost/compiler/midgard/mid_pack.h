@@ -1,0 +1,15 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+#ifndef MID_PACK_H
+#define MID_PACK_H
+
+#include "mid_ir.h"
+
+/* Gather single-lane variables into the lanes of shared variables, on the
+ * scheduled bundles, so fewer registers hold them (mid_pack.c). */
+void mid_pack_scalars(struct mid_shader *s);
+
+#endif
