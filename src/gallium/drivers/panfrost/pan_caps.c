@@ -111,6 +111,18 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return panfrost_screen(pscreen)->arch != NULL;
 
    /* Capabilities the defaults would turn on but we have not built. */
+   /* Transform feedback runs a compute variant of the vertex shader
+    * (pan_xfb.c), so it exists where compute does.
+    */
+   case PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS:
+      return panfrost_screen(pscreen)->arch ? PIPE_MAX_SO_BUFFERS : 0;
+   case PIPE_CAP_MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS:
+   case PIPE_CAP_MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS:
+      return 64;
+   case PIPE_CAP_STREAM_OUTPUT_PAUSE_RESUME:
+   case PIPE_CAP_STREAM_OUTPUT_INTERLEAVE_BUFFERS:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:
    case PIPE_CAP_QUERY_TIMESTAMP:
    case PIPE_CAP_OCCLUSION_QUERY:

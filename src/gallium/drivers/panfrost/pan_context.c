@@ -92,6 +92,7 @@ panfrost_context_destroy(struct pipe_context *pctx)
    pctx->screen->fence_reference(pctx->screen, &ctx->last_fence, NULL);
    panfrost_context_release_state(pctx);
    panfrost_context_release_compute(ctx);
+   panfrost_context_release_xfb(ctx);
    if (ctx->primconvert)
       util_primconvert_destroy(ctx->primconvert);
    if (pctx->stream_uploader)
@@ -119,6 +120,8 @@ panfrost_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    panfrost_context_init_shaders(pctx);
    panfrost_context_init_draw(pctx);
    panfrost_context_init_compute(pctx);
+   panfrost_context_init_xfb(pctx);
+   panfrost_context_init_query(pctx);
    panfrost_batch_init(ctx);
 
    /* The frontends upload through these; the CPU paths serve for now. */

@@ -13,6 +13,7 @@
 #include "pan_batch.h"
 #include "pan_compile.h"
 #include "pan_compute.h"
+#include "pan_xfb.h"
 
 #define PANFROST_MAX_SAMPLERS 16
 #define PANFROST_MAX_VBUFS 16
@@ -42,6 +43,11 @@ struct panfrost_shader {
    bool kills;        /* fragment: discards */
    bool uses_textures;
    char error[256];
+   /* Outputs captured by transform feedback, and the compute variant
+    * writing them (pan_xfb.h); NULL without stream outputs.
+    */
+   struct pipe_stream_output_info stream_output;
+   struct panfrost_compute_shader *xfb;
 };
 
 struct panfrost_vertex_elements {
@@ -103,6 +109,7 @@ struct panfrost_context {
    struct panfrost_state state;
    unsigned dirty; /* enum panfrost_dirty, since the last draw */
    struct panfrost_compute_ctx compute;
+   struct panfrost_xfb_ctx xfb;
    struct util_debug_callback debug;
    unsigned warned; /* enum panfrost_warning */
 

@@ -755,7 +755,17 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                   unsigned num_draws)
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
+   struct pipe_draw_start_count_bias from_so;
 
+   /* glDrawTransformFeedback: the vertices captured, known on the CPU. */
+   if (indirect && indirect->count_from_stream_output) {
+      from_so = (struct pipe_draw_start_count_bias){
+         .count = panfrost_so_target_vertices(indirect->count_from_stream_output),
+      };
+      draws = &from_so;
+      num_draws = 1;
+      indirect = NULL;
+   }
    if (!indirect && needs_primconvert(info)) {
       if (!ctx->primconvert) {
          struct primconvert_config cfg = {
@@ -785,3 +795,8 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       }
    }
 }
+   for (unsigned i = 0; !indirect && i < num_draws; ++i)
+      panfrost_xfb_draw(ctx, info, drawid_offset + i, &draws[i]);
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   if (rast && rast->rasterizer_discard)
+      return;

@@ -119,6 +119,10 @@ panfrost_create_shader(struct pipe_context *pctx,
    compile_gfx(panfrost_screen(pctx->screen), so, nir);
    if (so->error[0]) {
       const char *what = stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment";
+   if (stage == PIPE_SHADER_VERTEX) {
+      so->stream_output = cso->stream_output;
+      so->xfb = panfrost_xfb_create_variant(ctx, nir, &cso->stream_output);
+   }
       mesa_loge("panfrost: %s shader refused: %s", what, so->error);
       util_debug_message(&ctx->debug, SHADER_INFO,
                          "panfrost: %s shader refused: %s", what, so->error);
@@ -139,6 +143,8 @@ panfrost_delete_shader(struct pipe_context *pctx, void *cso)
    FREE(so);
 }
 
+   if (so->xfb)
+      pctx->delete_compute_state(pctx, so->xfb);
 static void *
 panfrost_create_vs(struct pipe_context *pctx,
                    const struct pipe_shader_state *cso)

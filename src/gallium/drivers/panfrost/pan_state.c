@@ -209,12 +209,6 @@ panfrost_set_viewport_states(struct pipe_context *pctx, unsigned start,
    }
 }
 
-static void
-panfrost_set_active_query_state(struct pipe_context *pctx, bool enable)
-{
-   /* No queries yet. */
-}
-
 /* Drop every reference the bindings hold, at context destruction. */
 void
 panfrost_context_release_state(struct pipe_context *pctx)
@@ -263,5 +257,4 @@ panfrost_context_init_state(struct pipe_context *pctx)
    pctx->set_polygon_stipple = panfrost_set_polygon_stipple;
    pctx->set_scissor_states = panfrost_set_scissor_states;
    pctx->set_viewport_states = panfrost_set_viewport_states;
-   pctx->set_active_query_state = panfrost_set_active_query_state;
 }

@@ -1,0 +1,133 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Primitive queries.  The draw path counts each draw's primitives on the
+ * CPU when it is made (pan_xfb.c), into counters that only grow; a query
+ * keeps their values at begin and at end, and its result is the
+ * difference, known as soon as it ends.  Other query types (occlusion,
+ * timers) are not created.
+ */
+
+#include "util/u_memory.h"
+
+#include "pan_context.h"
+
+struct panfrost_query {
+   enum pipe_query_type type;
+   unsigned index; /* vertex stream */
+   bool active;
+   struct panfrost_prim_counters begin, end;
+};
+
+static struct panfrost_query *
+pan_query(struct pipe_query *q)
+{
+   return (struct panfrost_query *)q;
+}
+
+static struct pipe_query *
+panfrost_create_query(struct pipe_context *pctx, unsigned type, unsigned index)
+{
+   switch (type) {
+   case PIPE_QUERY_PRIMITIVES_GENERATED:
+   case PIPE_QUERY_PRIMITIVES_EMITTED:
+   case PIPE_QUERY_SO_STATISTICS:
+   case PIPE_QUERY_SO_OVERFLOW_PREDICATE:
+   case PIPE_QUERY_SO_OVERFLOW_ANY_PREDICATE:
+      break;
+   default:
+      return NULL;
+   }
+
+   struct panfrost_query *q = CALLOC_STRUCT(panfrost_query);
+   if (q) {
+      q->type = type;
+      q->index = index;
+   }
+   return (struct pipe_query *)q;
+}
+
+static void
+panfrost_destroy_query(struct pipe_context *pctx, struct pipe_query *pq)
+{
+   struct panfrost_query *q = pan_query(pq);
+
+   if (q->active)
+      panfrost_context(pctx)->xfb.active_queries--;
+   FREE(q);
+}
+
+static bool
+panfrost_begin_query(struct pipe_context *pctx, struct pipe_query *pq)
+{
+   struct panfrost_xfb_ctx *x = &panfrost_context(pctx)->xfb;
+   struct panfrost_query *q = pan_query(pq);
+
+   if (!q->active)
+      x->active_queries++;
+   q->active = true;
+   q->begin = x->counts;
+   return true;
+}
+
+static bool
+panfrost_end_query(struct pipe_context *pctx, struct pipe_query *pq)
+{
+   struct panfrost_xfb_ctx *x = &panfrost_context(pctx)->xfb;
+   struct panfrost_query *q = pan_query(pq);
+
+   if (q->active)
+      x->active_queries--;
+   q->active = false;
+   q->end = x->counts;
+   return true;
+}
+
+static bool
+panfrost_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
+                          bool wait, union pipe_query_result *result)
+{
+   struct panfrost_query *q = pan_query(pq);
+   /* Only stream 0 exists: the others count nothing. */
+   bool stream0 = q->index == 0 ||
+                  q->type == PIPE_QUERY_SO_OVERFLOW_ANY_PREDICATE;
+   uint64_t generated = stream0 ? q->end.generated - q->begin.generated : 0;
+   uint64_t emitted = stream0 ? q->end.emitted - q->begin.emitted : 0;
+
+   switch (q->type) {
+   case PIPE_QUERY_PRIMITIVES_GENERATED:
+      result->u64 = generated;
+      break;
+   case PIPE_QUERY_PRIMITIVES_EMITTED:
+      result->u64 = emitted;
+      break;
+   case PIPE_QUERY_SO_STATISTICS:
+      result->so_statistics.num_primitives_written = emitted;
+      result->so_statistics.primitives_storage_needed = generated;
+      break;
+   default:
+      result->b = stream0 && q->end.overflows != q->begin.overflows;
+      break;
+   }
+   return true;
+}
+
+static void
+panfrost_set_active_query_state(struct pipe_context *pctx, bool enable)
+{
+   panfrost_context(pctx)->xfb.queries_paused = !enable;
+}
+
+void
+panfrost_context_init_query(struct pipe_context *pctx)
+{
+   pctx->create_query = panfrost_create_query;
+   pctx->destroy_query = panfrost_destroy_query;
+   pctx->begin_query = panfrost_begin_query;
+   pctx->end_query = panfrost_end_query;
+   pctx->get_query_result = panfrost_get_query_result;
+   pctx->set_active_query_state = panfrost_set_active_query_state;
+}

@@ -1,0 +1,107 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Transform feedback (stream output) and the queries counting primitives.
+ * A vertex shader with stream outputs gets a compute variant
+ * (pan_nir_lower_xfb.c) that runs the shader once per captured vertex and
+ * writes the selected outputs to the buffers with global stores; each draw
+ * with targets bound dispatches it over a list of (vertex, instance) pairs
+ * unrolled on the CPU (pan_xfb.c), in the order GL captures them.  The
+ * counts the queries read are kept on the CPU too (pan_query.c).
+ */
+
+#ifndef PAN_XFB_H
+#define PAN_XFB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipe/p_state.h"
+#include "util/list.h"
+
+struct nir_shader;
+struct panfrost_context;
+struct panfrost_compute_shader;
+
+/* The parameter block the compute variant reads, at the address given in
+ * its first two kernel input words; the (vertex id, instance id) pairs
+ * follow it.
+ */
+#define PANFROST_XFB_MAX_ATTRIBS 32
+#define PANFROST_XFB_MAX_UBOS PIPE_MAX_CONSTANT_BUFFERS
+
+struct panfrost_xfb_attrib {
+   uint64_t addr;      /* vertex buffer address plus the element offset */
+   uint32_t stride_B;
+   uint32_t divisor;   /* 0: per vertex */
+   uint32_t last_comp; /* channels in memory - 1 */
+   uint32_t one;       /* the default fourth channel: 1.0f or 1 */
+   uint32_t pad[2];
+};
+
+struct panfrost_xfb_params {
+   uint32_t count;        /* captured vertices */
+   uint32_t first_vertex; /* draw start, or the index bias */
+   uint32_t base_instance;
+   uint32_t draw_id;
+   uint32_t is_indexed;
+   uint32_t pad[3];
+   uint64_t targets[PIPE_MAX_SO_BUFFERS]; /* first vertex of each buffer */
+   struct panfrost_xfb_attrib attribs[PANFROST_XFB_MAX_ATTRIBS];
+   uint64_t ubos[PANFROST_XFB_MAX_UBOS];
+};
+
+/* Rewrites a vertex shader into the compute variant writing the outputs
+ * so selects; false with a message for what it cannot do (textures).
+ */
+bool panfrost_nir_lower_xfb(struct nir_shader *nir,
+                            const struct pipe_stream_output_info *so,
+                            char *err, size_t err_size);
+
+struct panfrost_so_target {
+   struct pipe_stream_output_target base;
+   unsigned offset_B;  /* bytes written since the last reset */
+   unsigned stride_B;  /* vertex stride of the last capture into it */
+};
+
+/* Counters the queries sample at begin and end: they only grow. */
+struct panfrost_prim_counters {
+   uint64_t generated, emitted, overflows;
+};
+
+struct panfrost_xfb_ctx {
+   struct pipe_stream_output_target *targets[PIPE_MAX_SO_BUFFERS];
+   unsigned num_targets;
+   struct panfrost_prim_counters counts;
+   unsigned active_queries; /* primitive queries begun and not ended */
+   bool queries_paused;     /* set_active_query_state(false) */
+};
+
+/* The compute variant of a vertex shader with stream outputs, compiled
+ * from a copy of nir; NULL when it has none.  A variant that failed keeps
+ * its message in its error field.
+ */
+struct panfrost_compute_shader *
+panfrost_xfb_create_variant(struct panfrost_context *ctx,
+                            const struct nir_shader *nir,
+                            const struct pipe_stream_output_info *so);
+
+/* Counts the primitives of a draw for the queries and captures its
+ * vertices when targets are bound.
+ */
+void panfrost_xfb_draw(struct panfrost_context *ctx,
+                       const struct pipe_draw_info *info, unsigned drawid,
+                       const struct pipe_draw_start_count_bias *draw);
+
+/* Vertices captured in a target (glDrawTransformFeedback). */
+unsigned panfrost_so_target_vertices(struct pipe_stream_output_target *t);
+
+void panfrost_context_init_xfb(struct pipe_context *pctx);
+void panfrost_context_release_xfb(struct panfrost_context *ctx);
+void panfrost_context_init_query(struct pipe_context *pctx);
+
+#endif

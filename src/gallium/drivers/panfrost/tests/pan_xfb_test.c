@@ -1,0 +1,498 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Transform feedback and the primitive queries on the v9 draw path, at
+ * the Gallium level on the drm-shim whose simulator runs the capture's
+ * compute jobs.  A vertex shader built with nir_builder writes
+ * gl_Position = pos + a uniform offset and VAR0 = (col.x, col.y,
+ * instance id, vertex id); every captured word is compared with a
+ * reference computed here from GL's decomposition of the primitives.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/glsl_types.h"
+#include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
+#include "pipe/p_context.h"
+#include "pipe/p_defines.h"
+#include "pipe/p_screen.h"
+#include "pipe/p_state.h"
+#include "util/u_inlines.h"
+
+#include "pan_test_screen.h"
+
+#define W 32
+#define H 32
+#define NV 6
+
+static struct pipe_screen *screen;
+static struct pipe_context *ctx;
+
+static const float offset[4] = { 0.5f, -0.25f, 0.0f, 0.0f };
+static const float clear_rgba[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
+
+/* Vertex i: position (i / 8 - 0.5, (i & 1) / 2 - 0.5, 0, 1) and colour
+ * (i + 0.5, 10 + i, 0, 0).
+ */
+static void
+vertex(unsigned i, float pos[4], float col[4])
+{
+   pos[0] = i / 8.0f - 0.5f;
+   pos[1] = (i & 1) / 2.0f - 0.5f;
+   pos[2] = 0.0f;
+   pos[3] = 1.0f;
+   col[0] = i + 0.5f;
+   col[1] = 10.0f + i;
+   col[2] = col[3] = 0.0f;
+}
+
+/* What the shader writes for a vertex: gl_Position then VAR0. */
+static void
+outputs(unsigned vid, unsigned iid, float out[8])
+{
+   float col[4];
+   vertex(vid, out, col);
+   for (unsigned c = 0; c < 4; ++c)
+      out[c] += offset[c];
+   out[4] = col[0];
+   out[5] = col[1];
+   out[6] = iid;
+   out[7] = vid;
+}
+
+static nir_variable *
+io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
+       unsigned driver_location, const char *name)
+{
+   nir_variable *v = nir_variable_create(s, mode, glsl_vec4_type(), name);
+   v->data.location = location;
+   v->data.driver_location = driver_location;
+   return v;
+}
+
+static void *
+capture_vs(const struct pipe_stream_output_info *so)
+{
+   const nir_shader_compiler_options *opts =
+      screen->get_compiler_options(screen, PIPE_SHADER_IR_NIR,
+                                   PIPE_SHADER_VERTEX);
+   nir_builder b =
+      nir_builder_init_simple_shader(MESA_SHADER_VERTEX, opts, "xfb");
+   nir_variable *pos =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC1, 1, "col");
+   nir_variable *opos =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
+   nir_variable *ov =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   b.shader->num_uniforms = 1;
+   b.shader->info.num_ubos = 1;
+
+   nir_ssa_def *off = nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 0),
+                                   nir_imm_int(&b, 0), .align_mul = 16,
+                                   .range = 16);
+   nir_store_var(&b, opos, nir_fadd(&b, nir_load_var(&b, pos), off), 0xf);
+   nir_ssa_def *c = nir_load_var(&b, col);
+   nir_ssa_def *v[4] = {
+      nir_channel(&b, c, 0), nir_channel(&b, c, 1),
+      nir_u2f32(&b, nir_load_instance_id(&b)),
+      nir_u2f32(&b, nir_load_vertex_id(&b)),
+   };
+   nir_store_var(&b, ov, nir_vec(&b, v, 4), 0xf);
+
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader,
+                                    .stream_output = *so };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+static void *
+constant_fs(void)
+{
+   const nir_shader_compiler_options *opts =
+      screen->get_compiler_options(screen, PIPE_SHADER_IR_NIR,
+                                   PIPE_SHADER_FRAGMENT);
+   nir_builder b =
+      nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, opts, "red");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_store_var(&b, out, nir_imm_vec4(&b, 1, 0, 0, 1), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct fixture {
+   struct pipe_resource *tex, *vbuf;
+   struct pipe_surface *surf;
+   void *cso[5], *discard;
+};
+
+static void
+setup(struct fixture *f)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = W,
+      .height0 = H,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_RENDER_TARGET,
+   };
+   f->tex = screen->resource_create(screen, &templ);
+   struct pipe_surface st = { .format = templ.format };
+   f->surf = ctx->create_surface(ctx, f->tex, &st);
+   struct pipe_framebuffer_state fb = {
+      .width = W, .height = H, .nr_cbufs = 1, .cbufs = { f->surf },
+   };
+   ctx->set_framebuffer_state(ctx, &fb);
+
+   struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
+   struct pipe_rasterizer_state rast = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+   };
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32_FLOAT },
+   };
+   struct pipe_viewport_state vp = {
+      .scale = { W / 2.0f, H / 2.0f, 0.5f },
+      .translate = { W / 2.0f, H / 2.0f, 0.5f },
+   };
+   f->cso[0] = ctx->create_blend_state(ctx, &blend);
+   f->cso[1] = ctx->create_rasterizer_state(ctx, &rast);
+   f->cso[2] = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
+   f->cso[3] = ctx->create_vertex_elements_state(ctx, 2, ve);
+   f->cso[4] = constant_fs();
+   rast.rasterizer_discard = 1;
+   f->discard = ctx->create_rasterizer_state(ctx, &rast);
+   ctx->bind_blend_state(ctx, f->cso[0]);
+   ctx->bind_rasterizer_state(ctx, f->cso[1]);
+   ctx->bind_depth_stencil_alpha_state(ctx, f->cso[2]);
+   ctx->bind_vertex_elements_state(ctx, f->cso[3]);
+   ctx->bind_fs_state(ctx, f->cso[4]);
+   ctx->set_viewport_states(ctx, 0, 1, &vp);
+   ctx->set_sample_mask(ctx, ~0u);
+
+   /* Vertex i at 24 * i: a vec4 position and a vec2 colour. */
+   float data[NV * 6];
+   for (unsigned i = 0; i < NV; ++i) {
+      float col[4];
+      vertex(i, &data[i * 6], col);
+      data[i * 6 + 4] = col[0];
+      data[i * 6 + 5] = col[1];
+   }
+   f->vbuf = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
+                                PIPE_USAGE_DEFAULT, sizeof(data));
+   pipe_buffer_write(ctx, f->vbuf, 0, sizeof(data), data);
+   struct pipe_vertex_buffer vb = {
+      .stride = 24,
+      .buffer.resource = f->vbuf,
+   };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   struct pipe_constant_buffer cb = {
+      .user_buffer = offset,
+      .buffer_size = sizeof(offset),
+   };
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_VERTEX, 0, false, &cb);
+}
+
+static void
+teardown(struct fixture *f)
+{
+   struct pipe_framebuffer_state none = { 0 };
+   ctx->set_framebuffer_state(ctx, &none);
+   ctx->set_vertex_buffers(ctx, 0, 0, 1, false, NULL);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_VERTEX, 0, false, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_fs_state(ctx, f->cso[4]);
+   ctx->delete_blend_state(ctx, f->cso[0]);
+   ctx->delete_rasterizer_state(ctx, f->cso[1]);
+   ctx->delete_rasterizer_state(ctx, f->discard);
+   ctx->delete_depth_stencil_alpha_state(ctx, f->cso[2]);
+   ctx->delete_vertex_elements_state(ctx, f->cso[3]);
+   pipe_surface_reference(&f->surf, NULL);
+   pipe_resource_reference(&f->tex, NULL);
+   pipe_resource_reference(&f->vbuf, NULL);
+}
+
+/* Pixels of the target that are not the clear colour. */
+static unsigned
+drawn_pixels(struct fixture *f)
+{
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, f->tex, 0, 0, PIPE_MAP_READ, 0, 0, W, H, &xfer);
+   unsigned n = 0;
+   CHECK(map, "render target map failed");
+   for (unsigned y = 0; map && y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x)
+         n += map[y * xfer->stride + x * 4 + 2] != 255;
+   }
+   if (map)
+      pipe_texture_unmap(ctx, xfer);
+   return n;
+}
+
+static void
+clear(void)
+{
+   union pipe_color_union c;
+   memcpy(c.f, clear_rgba, sizeof(c.f));
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+}
+
+static struct pipe_resource *
+so_buffer(unsigned size_B)
+{
+   struct pipe_resource *r = pipe_buffer_create(
+      screen, PIPE_BIND_STREAM_OUTPUT, PIPE_USAGE_DEFAULT, size_B);
+   uint8_t junk[1024];
+   memset(junk, 0xcd, sizeof(junk));
+   pipe_buffer_write(ctx, r, 0, size_B, junk);
+   return r;
+}
+
+static void
+draw(enum pipe_prim_type mode, unsigned start, unsigned count,
+     unsigned instances)
+{
+   struct pipe_draw_info info = { .mode = mode, .instance_count = instances };
+   struct pipe_draw_start_count_bias d = { .start = start, .count = count };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+}
+
+/* Compares the words of a buffer with the reference: for each captured
+ * vertex (vid, iid pairs), the components [first, first + n) of its
+ * outputs at word stride * k; words past the capture keep the 0xcd fill.
+ */
+static void
+check_capture(const char *what, struct pipe_resource *buf, unsigned stride,
+              unsigned first, unsigned n, const unsigned (*ids)[2],
+              unsigned nr, unsigned words)
+{
+   uint32_t got[256];
+   pipe_buffer_read(ctx, buf, 0, words * 4, got);
+   unsigned bad = 0;
+   for (unsigned k = 0; k < nr; ++k) {
+      float ref[8];
+      outputs(ids[k][0], ids[k][1], ref);
+      for (unsigned c = 0; c < n; ++c) {
+         float g;
+         memcpy(&g, &got[k * stride + c], 4);
+         if (g != ref[first + c] && bad++ < 4)
+            CHECK(false, "%s: vertex %u word %u is %f, want %f", what, k, c,
+                  g, ref[first + c]);
+      }
+   }
+   for (unsigned w = nr * stride; w < words; ++w) {
+      if (got[w] != 0xcdcdcdcd && bad++ < 4)
+         CHECK(false, "%s: word %u past the capture is 0x%08x", what, w,
+               got[w]);
+   }
+   CHECK(!bad, "%s: %u words differ", what, bad);
+}
+
+static uint64_t
+query_u64(struct pipe_query *q)
+{
+   union pipe_query_result r = { 0 };
+   CHECK(ctx->get_query_result(ctx, q, true, &r), "query result");
+   return r.u64;
+}
+
+/* A triangle strip of 5 vertices (3 triangles) captured interleaved into
+ * one buffer with room for 4 triangles, twice (the second appends: only
+ * one triangle fits), with the four queries around both draws; then the
+ * same with rasterizer discard, which must still capture and not draw.
+ */
+static void
+test_interleaved(struct fixture *f)
+{
+   struct pipe_stream_output_info so = {
+      .num_outputs = 2,
+      .stride = { 8 },
+      .output = {
+         { .register_index = 0, .num_components = 4, .dst_offset = 0 },
+         { .register_index = 1, .num_components = 4, .dst_offset = 4 },
+      },
+   };
+   void *vs = capture_vs(&so);
+   ctx->bind_vs_state(ctx, vs);
+   struct pipe_resource *buf = so_buffer(12 * 8 * 4 + 64);
+   struct pipe_stream_output_target *t =
+      ctx->create_stream_output_target(ctx, buf, 0, 12 * 8 * 4);
+   struct pipe_query *gen =
+      ctx->create_query(ctx, PIPE_QUERY_PRIMITIVES_GENERATED, 0);
+   struct pipe_query *emit =
+      ctx->create_query(ctx, PIPE_QUERY_PRIMITIVES_EMITTED, 0);
+   struct pipe_query *stats = ctx->create_query(ctx, PIPE_QUERY_SO_STATISTICS, 0);
+   struct pipe_query *ovf =
+      ctx->create_query(ctx, PIPE_QUERY_SO_OVERFLOW_PREDICATE, 0);
+   CHECK(gen && emit && stats && ovf, "primitive queries created");
+   CHECK(!ctx->create_query(ctx, PIPE_QUERY_OCCLUSION_COUNTER, 0),
+         "occlusion queries are refused");
+
+   clear();
+   ctx->begin_query(ctx, gen);
+   ctx->begin_query(ctx, emit);
+   ctx->begin_query(ctx, stats);
+   ctx->begin_query(ctx, ovf);
+   unsigned zero = 0, append = ~0u;
+   ctx->set_stream_output_targets(ctx, 1, &t, &zero);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 5, 1);
+   ctx->set_stream_output_targets(ctx, 0, NULL, NULL);
+   ctx->set_stream_output_targets(ctx, 1, &t, &append);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 1, 5, 1);
+   ctx->end_query(ctx, gen);
+   ctx->end_query(ctx, emit);
+   ctx->end_query(ctx, stats);
+   ctx->end_query(ctx, ovf);
+   ctx->set_stream_output_targets(ctx, 0, NULL, NULL);
+
+   static const unsigned strip[][2] = {
+      { 0, 0 }, { 1, 0 }, { 2, 0 }, { 2, 0 }, { 1, 0 }, { 3, 0 },
+      { 2, 0 }, { 3, 0 }, { 4, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 },
+   };
+   check_capture("interleaved strip, appended", buf, 8, 0, 8, strip, 12,
+                 12 * 8 + 16);
+   CHECK(query_u64(gen) == 6, "primitives generated %llu, want 6",
+         (unsigned long long)query_u64(gen));
+   CHECK(query_u64(emit) == 4, "primitives emitted %llu, want 4",
+         (unsigned long long)query_u64(emit));
+   union pipe_query_result r = { 0 };
+   ctx->get_query_result(ctx, stats, true, &r);
+   CHECK(r.so_statistics.num_primitives_written == 4 &&
+            r.so_statistics.primitives_storage_needed == 6,
+         "SO statistics %llu written, %llu needed",
+         (unsigned long long)r.so_statistics.num_primitives_written,
+         (unsigned long long)r.so_statistics.primitives_storage_needed);
+   ctx->get_query_result(ctx, ovf, true, &r);
+   CHECK(r.b, "the overflow predicate is set");
+   CHECK(drawn_pixels(f) > 0, "the strips are drawn without discard");
+
+   /* Discard: captured from the start again, nothing drawn; a draw
+    * without targets counts for the generated query only.
+    */
+   clear();
+   ctx->bind_rasterizer_state(ctx, f->discard);
+   ctx->begin_query(ctx, gen);
+   ctx->begin_query(ctx, emit);
+   ctx->begin_query(ctx, ovf);
+   ctx->set_stream_output_targets(ctx, 1, &t, &zero);
+   draw(PIPE_PRIM_TRIANGLES, 0, 6, 1);
+   ctx->set_stream_output_targets(ctx, 0, NULL, NULL);
+   draw(PIPE_PRIM_POINTS, 0, 3, 1);
+   ctx->end_query(ctx, gen);
+   ctx->end_query(ctx, emit);
+   ctx->end_query(ctx, ovf);
+   ctx->bind_rasterizer_state(ctx, f->cso[1]);
+   static const unsigned tris[][2] = {
+      { 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 }, { 4, 0 }, { 5, 0 },
+   };
+   check_capture("triangles with discard", buf, 8, 0, 8, tris, 6, 6 * 8);
+   CHECK(query_u64(gen) == 5, "primitives generated %llu, want 5",
+         (unsigned long long)query_u64(gen));
+   CHECK(query_u64(emit) == 2, "primitives emitted %llu, want 2",
+         (unsigned long long)query_u64(emit));
+   ctx->get_query_result(ctx, ovf, true, &r);
+   CHECK(!r.b, "no overflow");
+   CHECK(drawn_pixels(f) == 0, "rasterizer discard draws nothing");
+
+   ctx->destroy_query(ctx, gen);
+   ctx->destroy_query(ctx, emit);
+   ctx->destroy_query(ctx, stats);
+   ctx->destroy_query(ctx, ovf);
+   pipe_so_target_reference(&t, NULL);
+   pipe_resource_reference(&buf, NULL);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+}
+
+/* Two buffers, separate: gl_Position.xy into one, VAR0.zw (instance and
+ * vertex ids) into the other, from an instanced indexed strip with a
+ * restart and an index bias, and a line loop after it (appended).
+ */
+static void
+test_separate(struct fixture *f)
+{
+   struct pipe_stream_output_info so = {
+      .num_outputs = 2,
+      .stride = { 2, 2 },
+      .output = {
+         { .register_index = 0, .num_components = 2, .output_buffer = 0 },
+         { .register_index = 1, .start_component = 2, .num_components = 2,
+           .output_buffer = 1 },
+      },
+   };
+   void *vs = capture_vs(&so);
+   ctx->bind_vs_state(ctx, vs);
+   struct pipe_resource *b[2] = { so_buffer(256), so_buffer(256) };
+   struct pipe_stream_output_target *t[2];
+   for (unsigned i = 0; i < 2; ++i)
+      t[i] = ctx->create_stream_output_target(ctx, b[i], 0, 256);
+
+   clear();
+   ctx->bind_rasterizer_state(ctx, f->discard);
+   unsigned zero[2] = { 0, 0 };
+   ctx->set_stream_output_targets(ctx, 2, t, zero);
+   static const uint16_t idx[] = { 3, 2, 1, 0xffff, 0, 1, 4 };
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLE_STRIP,
+      .index_size = 2,
+      .instance_count = 2,
+      .primitive_restart = true,
+      .restart_index = 0xffff,
+      .has_user_indices = true,
+      .index.user = idx,
+   };
+   struct pipe_draw_start_count_bias d = { .count = 7, .index_bias = 1 };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+   draw(PIPE_PRIM_LINE_LOOP, 2, 3, 1);
+   ctx->set_stream_output_targets(ctx, 0, NULL, NULL);
+   ctx->bind_rasterizer_state(ctx, f->cso[1]);
+
+   static const unsigned ids[][2] = {
+      { 4, 0 }, { 3, 0 }, { 2, 0 }, { 1, 0 }, { 2, 0 }, { 5, 0 },
+      { 4, 1 }, { 3, 1 }, { 2, 1 }, { 1, 1 }, { 2, 1 }, { 5, 1 },
+      { 2, 0 }, { 3, 0 }, { 3, 0 }, { 4, 0 }, { 4, 0 }, { 2, 0 },
+   };
+   check_capture("separate, position.xy", b[0], 2, 0, 2, ids, 18, 64);
+   check_capture("separate, ids", b[1], 2, 6, 2, ids, 18, 64);
+
+   for (unsigned i = 0; i < 2; ++i) {
+      pipe_so_target_reference(&t[i], NULL);
+      pipe_resource_reference(&b[i], NULL);
+   }
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+}
+
+int
+main(int argc, char **argv)
+{
+   struct fixture f;
+
+   if (!pan_test_open(&screen, &ctx))
+      return 1;
+   CHECK(screen->get_param(screen, PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS) == 4,
+         "four stream output buffers");
+   setup(&f);
+   test_interleaved(&f);
+   test_separate(&f);
+   teardown(&f);
+   return pan_test_close(screen, ctx);
+}
