@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: MIT
  *
  * Bifrost emission: IR instructions become FMA/ADD words (their forms in
- * pan_ir_opcodes.py), placed one per tuple with a NOP in the other unit,
- * grouped into clauses and packed by the isa library (bi_pack_clause).
+ * pan_ir_opcodes.py, with the other unit's encoding when it has the same
+ * operation), list-scheduled per block into tuples (flush), grouped into
+ * clauses and packed by the isa library (bi_pack_clause).
  *
- * Clauses: every block starts one; a message (load, store) or a branch is
- * the last tuple of its clause, a clause holds at most 8 tuples and 4
- * constants.  A tuple's register block reads its ports before writing the
+ * Clauses: every block starts one; a branch and the tilebuffer messages
+ * (ATEST, BLEND, ZS_EMIT) end theirs; a clause sends one message at most,
+ * and what follows it in the clause leaves its staging registers alone; a
+ * clause holds at most 8 tuples and 4 constants.  A tuple's register block reads its ports before writing the
  * previous tuple's result, so a source the previous tuple of the clause
  * computes is read as t0/t1 instead of its register; the last tuple's
  * result is written when the clause ends.  When a program sends messages,
@@ -56,6 +58,10 @@ struct item {
    int staging, staging_count;
    int fau_only; /* FAU index the instruction reads with no selector */
    pan_ir_block *target;
+   bool has_alt; /* same operation on the other unit: alt_word, alt_op */
+   uint32_t alt_word;
+   unsigned alt_op;
+   bool side; /* ordered with the other side-effect items of its block */
 };
 
 /* u[0] the FMA instruction, u[1] the ADD one; an unused unit is a NOP. */
@@ -74,7 +80,7 @@ struct sclause {
    int branch_const;     /* constant holding the branch distance, or -1 */
    pan_ir_block *target; /* of the branch */
    const char *msg;
-   int staging;
+   int staging, staging_count;
 };
 
 struct ctx {
@@ -82,6 +88,7 @@ struct ctx {
    struct util_dynarray clauses; /* struct sclause */
    struct sclause cur;
    int *block_clause; /* first clause of each block */
+   struct util_dynarray pending; /* struct item of the block, in order */
    bool any_msg;
    char *err;
    size_t err_size;
@@ -319,13 +326,17 @@ build_tuple(struct ctx *c, const struct item *const *items, unsigned n,
    *t = (struct tuple){ .read = { -1, -1, -1 } };
    for (unsigned k = 0; k < nr; ++k)
       t->read[k] = (int8_t)regs[k];
+   int fau = -1; /* the units share the tuple's one FAU index */
    for (unsigned j = 0; j < n; ++j) {
       const struct item *it = items[j];
       unsigned sel[4] = { 0 };
-      if (!place_fau(&c->cur, it, t, sel)) {
+      if (!place_fau(&c->cur, it, t, sel) ||
+          (reads_fau(it) && fau >= 0 && fau != t->fau)) {
          c->cur = saved;
          return false;
       }
+      if (reads_fau(it))
+         fau = t->fau;
       for (unsigned i = 0; i < it->nr_srcs; ++i) {
          const struct opnd *o = &it->srcs[i];
          int f = o->kind == OPND_REG ? forwarded(prev, o->value) : -1;
@@ -351,8 +362,44 @@ note_msg(struct ctx *c, const struct item *it)
    if (is_msg(it)) {
       c->cur.msg = it->msg;
       c->cur.staging = it->staging;
+      c->cur.staging_count = it->staging_count;
       c->any_msg = true;
    }
+}
+
+static bool
+in_staging(const struct sclause *cl, int r)
+{
+   return cl->staging >= 0 && r >= cl->staging &&
+          r < cl->staging + cl->staging_count;
+}
+
+/* Whether it may follow the clause's message in the same clause: the
+ * message reads and writes its staging registers asynchronously (a later
+ * clause waits on its slot for them), so nothing after it in the clause
+ * may touch them, and a clause sends one message at most. */
+static bool
+after_msg_ok(const struct sclause *cl, const struct item *it)
+{
+   if (!strcmp(cl->msg, "none"))
+      return true;
+   if (is_msg(it) || in_staging(cl, it->dest))
+      return false;
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      if (it->srcs[i].kind == OPND_REG && in_staging(cl, it->srcs[i].value))
+         return false;
+   }
+   return true;
+}
+
+/* Messages after which the clause ends: the tilebuffer ones (their
+ * coverage and blend hand-offs are ordered with the clause). */
+static bool
+msg_ends_clause(const struct item *it)
+{
+   return is_msg(it) && (!strcmp(it->msg, "blend") ||
+                         !strcmp(it->msg, "atest") ||
+                         !strcmp(it->msg, "z_stencil"));
 }
 
 /* Place it as the next tuple of the current clause; false when it does
@@ -368,11 +415,24 @@ try_place(struct ctx *c, const struct item *it)
    return true;
 }
 
+/* it on its other unit. */
+static struct item
+swapped(const struct item *it)
+{
+   struct item o = *it;
+   o.unit = !it->unit;
+   o.word = it->alt_word;
+   o.op = it->alt_op;
+   o.alt_word = it->word;
+   o.alt_op = it->op;
+   return o;
+}
+
 /* Put it into the free unit of the clause's last tuple when nothing
  * orders them: neither is a branch, the other is no message (it may be,
  * and then ends the clause), it reads the other's result only as an ADD
  * instruction reading the FMA one through `t` (the units read their
- * registers at the start of the tuple), at most one reads FAU values,
+ * registers at the start of the tuple), both read one FAU index if any,
  * and the clause keeps room for the NOP that a last tuple writing two
  * results needs. */
 static bool
@@ -382,21 +442,17 @@ try_pair(struct ctx *c, const struct item *in)
    if (!n || n > 7 || in->target || in->fau_only >= 0)
       return false;
    struct tuple *last = &c->cur.t[n - 1];
-   /* A move runs on either unit: the one left free. */
-   struct item moved = *in;
+   /* An operation both units run goes to the one left free. */
+   struct item moved;
    const struct item *it = in;
-   if (!strcmp(bi_ops[in->op].name, "mov.i32") && last->used[in->unit] &&
-       !last->used[!in->unit] &&
-       pan_bi_encode_form("mov.i32", !in->unit, NULL, 0, &moved.word,
-                          &moved.op, c->err, c->err_size)) {
-      moved.unit = !in->unit;
+   if (in->has_alt && last->used[in->unit] && !last->used[!in->unit]) {
+      moved = swapped(in);
       it = &moved;
    }
    if (last->used[0] == last->used[1] || last->used[it->unit])
       return false;
    const struct item *a = &last->u[!it->unit];
    if (is_msg(a) || a->target || a->word == pan_bi_nop(a->unit) ||
-       (reads_fau(a) && reads_fau(it)) ||
        (a->dest >= 0 && a->dest == it->dest))
       return false;
    /* An ADD instruction reads the FMA result of its tuple through t. */
@@ -449,11 +505,11 @@ static bool
 place(struct ctx *c, const struct item *it)
 {
    bool msg = is_msg(it);
-   if (c->cur.nr_tuples >= 8)
+   if (c->cur.nr_tuples >= 8 || !after_msg_ok(&c->cur, it))
       close_clause(c);
    if (try_pair(c, it)) {
       note_msg(c, it);
-      if (msg)
+      if (msg_ends_clause(it))
          close_clause(c);
       return true;
    }
@@ -486,9 +542,123 @@ place(struct ctx *c, const struct item *it)
          return fail(c, "%s: constants do not fit", bi_ops[it->op].name);
       }
    }
-   if (msg || it->target)
+   if (msg_ends_clause(it) || it->target)
       close_clause(c);
    return true;
+}
+
+/* ---- list scheduling of a block ---- */
+
+/* Registers 0-63 as bits. */
+static uint64_t
+reg_bits(int r, unsigned n)
+{
+   uint64_t m = 0;
+   for (unsigned k = 0; r >= 0 && k < n; ++k) {
+      if (r + k < 64)
+         m |= 1ull << (r + k);
+   }
+   return m;
+}
+
+static void
+item_regs(const struct item *it, uint64_t *rd, uint64_t *wr)
+{
+   *rd = 0;
+   *wr = reg_bits(it->dest, 1);
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      if (it->srcs[i].kind == OPND_REG)
+         *rd |= reg_bits((int)it->srcs[i].value, 1);
+   }
+   /* Staging registers count as read and written (TEXC does both). */
+   uint64_t st = reg_bits(it->staging, it->staging_count);
+   *rd |= st;
+   *wr |= st;
+}
+
+static bool
+queue(struct ctx *c, const struct item *it)
+{
+   struct item q = *it;
+   q.side = is_msg(it) || it->target ||
+            !strncmp(bi_ops[it->op].name, "discard", 7);
+   util_dynarray_append(&c->pending, struct item, q);
+   return true;
+}
+
+/* How far past the oldest unscheduled item the scheduler looks. */
+#define WINDOW 48
+
+/*
+ * Schedule the pending items: an item is ready when no earlier unplaced
+ * one reads what it writes or writes what it reads or writes, and side
+ * effects keep their order (a branch goes last).  Each step fills the
+ * free unit of the clause's last tuple with the oldest ready item that
+ * fits there, else starts a tuple with the oldest ready item, preferring
+ * one that does not end the clause (one after its message).
+ */
+static bool
+flush(struct ctx *c)
+{
+   unsigned n = util_dynarray_num_elements(&c->pending, struct item);
+   struct item *its = util_dynarray_begin(&c->pending);
+   if (!n)
+      return true;
+   uint64_t *rd = malloc(n * sizeof(*rd)), *wr = malloc(n * sizeof(*wr));
+   bool *done = calloc(n, sizeof(*done));
+   unsigned *ready = malloc(n * sizeof(*ready));
+   bool ok = rd && wr && done && ready;
+   if (!ok)
+      fail(c, "out of memory%s", "");
+   for (unsigned j = 0; ok && j < n; ++j)
+      item_regs(&its[j], &rd[j], &wr[j]);
+   unsigned first = 0;
+   for (unsigned left = n; ok && left; --left) {
+      while (done[first])
+         first++;
+      uint64_t ar = 0, aw = 0;
+      bool aside = false;
+      unsigned nr = 0;
+      for (unsigned j = first; j < n && j < first + WINDOW; ++j) {
+         if (done[j])
+            continue;
+         if (!(wr[j] & (ar | aw)) && !(rd[j] & aw) &&
+             !(its[j].side && aside) && (!its[j].target || j == first))
+            ready[nr++] = j;
+         ar |= rd[j];
+         aw |= wr[j];
+         aside |= its[j].side;
+      }
+      int pick = -1;
+      for (unsigned k = 0; k < nr && pick < 0; ++k) {
+         const struct item *it = &its[ready[k]];
+         if (it->target || !after_msg_ok(&c->cur, it))
+            continue;
+         if (try_pair(c, it)) {
+            note_msg(c, it);
+            if (msg_ends_clause(it))
+               close_clause(c);
+            pick = (int)ready[k];
+         }
+      }
+      if (pick < 0) {
+         pick = (int)ready[0];
+         for (unsigned k = 0; k < nr; ++k) {
+            if (after_msg_ok(&c->cur, &its[ready[k]])) {
+               pick = (int)ready[k];
+               break;
+            }
+         }
+         ok = place(c, &its[pick]);
+      }
+      done[pick] = true;
+   }
+   free(rd);
+   free(wr);
+   free(done);
+   free(ready);
+   util_dynarray_clear(&c->pending);
+   return ok;
 }
 
 /* ---- IR to items ---- */
@@ -531,7 +701,10 @@ mov_item(struct ctx *c, int dest, pan_ir_index src, unsigned word)
       return false;
    if (src.neg || src.abs)
       return fail(c, "a negated move is unsupported on Bifrost%s", "");
-   return place(c, &it);
+   it.has_alt = it.srcs[0].kind != OPND_T &&
+                pan_bi_encode_form("mov.i32", 0, none, 0, &it.alt_word,
+                                   &it.alt_op, c->err, c->err_size);
+   return queue(c, &it);
 }
 
 static const char *
@@ -620,6 +793,65 @@ set_imm_fields(struct item *it, const char *spec, uint32_t imm)
    return true;
 }
 
+/* -0.0 (a multiply's addend) as the FMA unit's zero negated, which
+ * reads no clause constant: true when the source's negate field exists
+ * (then toggled). */
+static bool
+negated_zero(const struct pan_ir_bi_form *f, unsigned a, pan_ir_index src,
+             struct item *it)
+{
+   char field[16];
+   if (src.kind != PAN_IR_IMM || src.value != 0x80000000u || src.neg ||
+       src.abs)
+      return false;
+   snprintf(field, sizeof(field), "neg%u", a);
+   return pan_bi_toggle(&it->word, it->op,
+                        f->args[a].neg ? f->args[a].neg : field);
+}
+
+/* The word of form f on unit (its own or the other), with its immediate
+ * fields and source modifiers. */
+static bool
+form_word(struct ctx *c, const pan_ir_instr *I,
+          const struct pan_ir_bi_form *f, unsigned unit, struct item *it)
+{
+   struct pan_ir_bi_form on = *f;
+   on.unit = (uint8_t)unit;
+   if (!encode(c, I, &on, it))
+      return false;
+   if (f->imm_field && !set_imm_fields(it, f->imm_field, I->imm))
+      return fail(c, "%s: immediate out of range", bi_ops[it->op].name);
+   for (unsigned a = 0; a < f->nr_args; ++a) {
+      if (f->args[a].kind == PAN_IR_BI_SRC &&
+          !source_mods(c, f, a, I->src[f->args[a].src], it))
+         return false;
+   }
+   return true;
+}
+
+/* The same operation on the other unit, when it has one and no operand
+ * needs its own unit's selectors (zero, t); err is left as it was. */
+static void
+find_alt(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
+         struct item *it)
+{
+   if (is_msg(it) || it->fau_only >= 0 || it->target ||
+       strchr(f->name, '#'))
+      return;
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      if (it->srcs[i].kind == OPND_ZERO || it->srcs[i].kind == OPND_T)
+         return;
+   }
+   struct item alt = *it;
+   char saved = c->err[0];
+   if (form_word(c, I, f, !f->unit, &alt)) {
+      it->has_alt = true;
+      it->alt_word = alt.word;
+      it->alt_op = alt.op;
+   }
+   c->err[0] = saved;
+}
+
 static bool
 emit_form(struct ctx *c, const pan_ir_instr *I)
 {
@@ -628,10 +860,8 @@ emit_form(struct ctx *c, const pan_ir_instr *I)
       return fail(c, "%s is unsupported on Bifrost", pan_ir_op_infos[I->op].name);
    struct item it = { .dest = NO_REG, .msg = f->msg, .staging = -1,
                       .fau_only = -1 };
-   if (!encode(c, I, f, &it))
+   if (!form_word(c, I, f, f->unit, &it))
       return false;
-   if (f->imm_field && !set_imm_fields(&it, f->imm_field, I->imm))
-      return fail(c, "%s: immediate out of range", bi_ops[it.op].name);
    if (f->fau_src != 0xff) {
       pan_ir_index src = I->src[f->fau_src];
       it.fau_only = src.kind == PAN_IR_SPECIAL ? pan_bi_special_fau(src.value)
@@ -649,8 +879,9 @@ emit_form(struct ctx *c, const pan_ir_instr *I)
          if (f->unit == 0 && src.kind == PAN_IR_IMM && src.value == 0 &&
              !src.neg && !src.abs)
             *o = (struct opnd){ OPND_ZERO, 0 };
-         else if (!opnd_of(c, src, f->args[a].word, o) ||
-                  !source_mods(c, f, a, src, &it))
+         else if (f->unit == 0 && negated_zero(f, a, src, &it))
+            *o = (struct opnd){ OPND_ZERO, 0 };
+         else if (!opnd_of(c, src, f->args[a].word, o))
             return false;
          break;
       }
@@ -680,7 +911,8 @@ emit_form(struct ctx *c, const pan_ir_instr *I)
    } else if (I->dest.kind == PAN_IR_SSA) {
       it.dest = c->regs[I->dest.value];
    }
-   return place(c, &it);
+   find_alt(c, I, f, &it);
+   return queue(c, &it);
 }
 
 /* A cubeface2: *CUBEFACE1 of its coordinates (result left unwritten) and
@@ -704,9 +936,12 @@ emit_cubeface2(struct ctx *c, const pan_ir_instr *I)
          return false;
    }
    a.srcs[0] = (struct opnd){ OPND_T, 0 };
+   if (!flush(c))
+      return false;
    const struct item *items[2] = { &f, &a };
    struct tuple t;
-   if (c->cur.nr_tuples >= 8 || !build_tuple(c, items, 2, &t)) {
+   if (c->cur.nr_tuples >= 8 || !after_msg_ok(&c->cur, &f) ||
+       !after_msg_ok(&c->cur, &a) || !build_tuple(c, items, 2, &t)) {
       close_clause(c);
       if (!build_tuple(c, items, 2, &t))
          return fail(c, "cubeface does not fit a tuple%s", "");
@@ -892,6 +1127,7 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    bool ok = false;
    err[0] = '\0';
    util_dynarray_init(&c.clauses, tmp);
+   util_dynarray_init(&c.pending, tmp);
    clause_reset(&c.cur);
    c.block_clause = ralloc_array(tmp, int, s->nr_blocks);
 
@@ -905,6 +1141,8 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
          if (!emit_instr(&c, I))
             goto done;
       }
+      if (!flush(&c))
+         goto done;
    }
    close_clause(&c);
    unsigned n = util_dynarray_num_elements(&c.clauses, struct sclause);
