@@ -4,8 +4,9 @@
 """Our compiler against the stock one on a shader-db corpus, for G57 (v9).
 
 With --gpu G52 both compile for Bifrost v7 instead (pan-compiler-db
---gpu=G52, the stock compiler with --gpu=0x7212); the stock v7 report
-has tuples and clauses too, summed like the instructions.
+--gpu=G52, the stock compiler with --gpu=0x7212), with --gpu G72 for
+Bifrost v6 (--gpu=G72, stock --gpu=0x6221); the stock Bifrost report has
+tuples and clauses too, summed like the instructions.
 
 Every .shader_test program is split into its stages (as run_oracle.py
 does) and compiled by pan-compiler-db (ours) and, with --stock, by the
@@ -42,7 +43,8 @@ CYCLES = re.compile(r'([\d.]+) cycles,.* (\d+) threads')
 SPILLS = re.compile(r'(\d+):(\d+) spills:fills')
 REFUSED = re.compile(r'PAN-DB-REFUSED: (\S+): (.*)')
 G57 = '0x9093'
-GPUS = {'G57': (G57, []), 'G52': ('0x7212', ['--gpu=G52'])}
+GPUS = {'G57': (G57, []), 'G52': ('0x7212', ['--gpu=G52']),
+        'G72': ('0x6221', ['--gpu=G72'])}
 
 
 def reason_key(msg):
@@ -222,7 +224,7 @@ def main():
                     fewer > args.max_fewer_threads):
                 limits.append(('shaders with fewer threads', fewer,
                                args.max_fewer_threads))
-        if args.gpu == 'G52':
+        if args.gpu in ('G52', 'G72'):
             for name, (o, s) in zip(('tuples', 'clauses'), shape):
                 print(f'{name} on the common set: ours {o}, stock {s}'
                       + (f' ({100.0 * (o - s) / s:+.1f}%)' if s else ''))

@@ -4,7 +4,7 @@
 """Differential execution of Valhall or Bifrost binaries: stock against ours.
 
 Every image-free program of the corpus is compiled for G57 (v9), or with
---gpu=G52 for Bifrost v7 (runner bi-diff-run), by the
+--gpu=G52 for Bifrost v7 or --gpu=G72 for v6 (runner bi-diff-run), by the
 stock compiler (stock-bifrost-compiler, which also writes each binary's
 push table, system values and IDVS secondary offset) and by
 pan-compiler-db --out; each graphics program both compiled (the IDVS
@@ -44,7 +44,9 @@ from mid_diff_exec import (ABS_BOUND, SEEDS, arg_parser,  # noqa: E402
                            report_end, run_all, write_sources)
 
 # --gpu: stock's GPU id and ours's --gpu argument.
-GPUS = {'G57': ('9093', []), 'G52': ('7212', ['--gpu=G52'])}
+GPUS = {'G57': ('9093', []), 'G52': ('7212', ['--gpu=G52']),
+        'G72': ('6221', ['--gpu=G72'])}
+BIFROST = ('G52', 'G72')
 GPU = '9093'
 # Fixed-function varyings: stock (fixed_varying_mask 0 here) packs them
 # from byte 0 over the generic ones, ours gives them slots from 15 down;
@@ -208,7 +210,7 @@ def compare_stage(args, work, stage, stock_bin, stock_info, ours_tag, mode,
             return ('differ', '%s seed %d: ours faulted: %s' % (
                 stage, seed, ours['status']))
         args_stage[0] = stage
-        if args.gpu == 'G52' and stage == 'vv':
+        if args.gpu in BIFROST and stage == 'vv':
             st, ours = dense_slots(st), dense_slots(ours)
         d = compare(st, ours, mode, undefined)
         if d:
@@ -257,7 +259,7 @@ def run_program(args, path, work):
             res.append(('skip', 'gl_FragCoord (stock reads it as a varying)'))
             continue
         info = st % stock + '.info'
-        if stage == 'vs' and args.gpu == 'G52' and any(
+        if stage == 'vs' and args.gpu in BIFROST and any(
                 'gl_PointSize' in src for e, src in sources if e == 'vert'):
             # Bifrost cannot write gl_PointSize in IDVS: stock's vertex
             # shader then stores everything at once.

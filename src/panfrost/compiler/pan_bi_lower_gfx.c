@@ -17,6 +17,7 @@
  * - 2D float textures with a computed (fragment) or zero LOD, texture and
  *   sampler below 8, no array, shadow or offset: TEXS_2D.f32 of the x and
  *   y coordinates; other textures TEXC (lower_texc).
+ * - on v6 (G72) derivatives take CLPER_OLD: G72 lacks CLPER's full form.
  * Attribute loads keep their shape (LD_ATTR_IMM index n of the vertex and
  * instance ids).
  */
@@ -237,6 +238,11 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
             break;
          case PAN_IR_OP_ZS_EMIT:
             I->imm = 2; /* z, no stencil */
+            break;
+         case PAN_IR_OP_CLPER_QUAD:
+            /* v6 has the fixed-function CLPER only (derivatives). */
+            if (arch == 6)
+               I->op = PAN_IR_OP_CLPER_OLD;
             break;
          case PAN_IR_OP_LD_ATTR:
             if (I->imm > 15)

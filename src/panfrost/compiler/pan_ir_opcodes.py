@@ -383,6 +383,9 @@ OPS += [
     # (pan_bi_lower_gfx.c); the emitter moves them into the result's
     # registers, which TEXC reads and overwrites.
     Op('texc', None, dest_comps=4, mods=['imm']),
+    # clper_quad on v6 (G72): its only CLPER form, with the inactive
+    # result, subgroup and lane operation clper_quad asks for fixed.
+    Op('clper_old', 2, doc='s0 read from the lane s1 of its quad (v6)'),
 ]
 
 # The Bifrost forms (pan_bi_emit.c), by IR op.  Comparisons reach these
@@ -446,6 +449,7 @@ BI_FORMS = {
     'discard': [BI('discard.f32', 'add', ['cmpf={cmp}'], S01)],
     'clper_quad': [BI('clper.i32', 'add', ['lane_op=none', 'subgroup=subgroup4',
                                            'inactive_result=zero'], S01)],
+    'clper_old': [BI('clper_old.i32', 'add', [], S01)],
     'mux_bit': [BI('mux.i32', 'add', ['mux=bit'], S012)],
     # Cube maps: +CUBEFACE2 reads the *CUBEFACE1 of its own tuple through
     # t; pan_bi_schedule.c emits the pair for each cubeface2.

@@ -582,6 +582,58 @@ test_fragment(void)
    ralloc_free(b.shader);
 }
 
+/* The disassembly of a binary (free it). */
+static char *
+disassembly(const struct pan_bi_binary *bin)
+{
+   char *text = NULL;
+   size_t len = 0;
+   FILE *fp = open_memstream(&text, &len);
+   pan_bi_disassemble(bin->words, bin->nr_words * 8, fp, false, NULL, 0);
+   fclose(fp);
+   return text;
+}
+
+/* colour = dFdx(VAR0): on G52 run (VAR0 grows by 1/8 a lane, so by 1/8
+ * across x in each quad); on G72 through CLPER_OLD, the one CLPER form
+ * v6 has, never the v7 form. */
+static void
+test_derivative(void)
+{
+   for (unsigned arch = 6; arch <= 7; ++arch) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_ddx");
+      nir_variable *v0 =
+         io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+      nir_variable *col =
+         io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+      nir_store_var(&b, col, nir_fddx(&b, nir_load_var(&b, v0)), 0xf);
+      struct pan_bi_binary bin;
+      void *ctx = ralloc_context(NULL);
+      struct pan_bi_compile_options opts = { .arch = arch };
+      static struct gfx_record rec;
+      memset(&rec, 0, sizeof(rec));
+      uint32_t u[16] = { 0 };
+      bool ok = compile(b.shader, &opts, ctx, &bin);
+      char *text = ok ? disassembly(&bin) : NULL;
+      PAN_CHECK(!ok || (strstr(text, "clper_old.i32") != NULL) == (arch == 6),
+                "v%u: the CLPER form\n%s", arch, text);
+      PAN_CHECK(!ok || (strstr(text, "clper.i32") != NULL) == (arch == 7),
+                "v%u: the CLPER form\n%s", arch, text);
+      free(text);
+      ok = ok && arch == 7 && run_gfx(&bin, u, &rec, fragment_preload, 0x1234);
+      for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+         for (unsigned c = 0; c < 4; ++c) {
+            float got = pan_test_f32(rec.colour[l][c]);
+            PAN_CHECK(got == 1.0f / 8, "lane %u word %u: dFdx %g, expected 1/8",
+                      l, c, got);
+         }
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* ---- textures through TEXC, run with a recording texture unit ---- */
 
 /* The request of the last texture message, and its result: the first
@@ -697,6 +749,7 @@ main(void)
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_fragment);
+   PAN_RUN_CASE(test_derivative);
    PAN_RUN_CASE(test_texture);
    PAN_RUN_CASE(test_refused);
    glsl_type_singleton_decref();

@@ -28,9 +28,11 @@
  * that are not NOPs), tuples, clauses, quadwords, threads, preloads,
  * loops, spills:fills, and cycle estimates (arithmetic tuples / 24 per
  * cycle, one message per cycle for each of texture, varying and
- * load/store; see docs/drivers/panfrost/compiler.rst).
+ * load/store; see docs/drivers/panfrost/compiler.rst).  --gpu=G72 does
+ * the same for Bifrost v6, with the keys stock prints there: one thread
+ * always (v6 does not trade registers for threads) and no preloads.
  *
- * --out=DIR (G57 or G52) also writes each program to DIR/<tag>.bin and its
+ * --out=DIR (G57, G52 or G72) also writes each program to DIR/<tag>.bin and its
  * push table to DIR/<tag>.push ("push I SOURCE UBO OFFSET_B" per uniform
  * word, SOURCE an enum pan_va_push_source), tag fs, cs, vs (the position
  * variant) or vv (the varying variant); see tests/oracle/va_diff_exec.py.
@@ -96,8 +98,8 @@ report(const char *stage, const struct pan_va_binary *bin)
 /* --print=N: 1 prints the IR after each pass and the disassembly, 2 the
  * NIR handed to the compiler as well. */
 static int print_level;
-/* --gpu=G52: the Bifrost back end. */
-static bool bifrost;
+/* --gpu=G52 / G72: the Bifrost back end, its version (0: Valhall). */
+static unsigned bifrost;
 /* --out=DIR: where binaries go (NULL: nowhere). */
 static const char *out_dir;
 
@@ -136,24 +138,26 @@ write_binary(const char *stage, const uint64_t *words, unsigned nr_words,
 static void
 report_bi(const char *stage, const struct pan_bi_binary *bin)
 {
+   bool v7 = bifrost == 7;
    const struct pan_bi_stats *st = &bin->stats;
    float arith = (st->tuples - st->msg_tuples) / 24.0f;
    float t = st->msg_tex, v = st->msg_vary, ls = st->msg_ldst;
    float cycles = MAX2(MAX2(arith, t), MAX2(v, ls));
    printf("SHADER-DB: %s shader: %u inst, %u tuples, %u clauses, "
           "%f cycles, %f arith, %f texture, %f vary, %f ldst, "
-          "%u quadwords, %u threads, %u preloads, %u loops, "
-          "%u:%u spills:fills\n",
-          stage, st->instrs, st->tuples, st->clauses, cycles, arith, t, v,
-          ls, st->quads, bin->work_regs <= 32 ? 2 : 1, bin->preloads,
-          bin->loops, 0, 0);
+          "%u quadwords, %u threads",
+          stage, st->instrs, st->tuples, st->clauses, cycles, arith, t, v, ls,
+          st->quads, v7 && bin->work_regs <= 32 ? 2 : 1);
+   if (v7)
+      printf(", %u preloads", bin->preloads);
+   printf(", %u loops, %u:%u spills:fills\n", bin->loops, 0, 0);
 }
 
 static bool
 compile_bi(nir_shader *clone, const char *stage, enum pan_va_variant variant,
            void *mem, FILE *print_ir)
 {
-   struct pan_bi_compile_options opts = { .arch = 7, .variant = variant };
+   struct pan_bi_compile_options opts = { .arch = bifrost, .variant = variant };
    struct pan_bi_binary bin;
    char err[256];
    bool ok = pan_bi_compile(clone, mem, &opts, &bin, print_ir, err,
@@ -219,7 +223,10 @@ main(int argc, char **argv)
 {
    int first = 1;
    if (argc > first && !strcmp(argv[first], "--gpu=G52")) {
-      bifrost = true;
+      bifrost = 7;
+      first++;
+   } else if (argc > first && !strcmp(argv[first], "--gpu=G72")) {
+      bifrost = 6;
       first++;
    }
    if (argc > first && !strncmp(argv[first], "--print=", 8)) {
@@ -235,7 +242,7 @@ main(int argc, char **argv)
    if (argc > first && !strncmp(argv[first], "--out=", 6))
       out_dir = argv[first++] + 6;
    if (argc <= first || !strncmp(argv[first], "-", 1)) {
-      fprintf(stderr, "usage: pan-compiler-db [--gpu=G52] [--print=0|1|2] "
+      fprintf(stderr, "usage: pan-compiler-db [--gpu=G52|G72] [--print=0|1|2] "
                       "[--out=DIR] "
                       "FILE.vert|.frag|.comp...\n");
       return 2;
