@@ -184,6 +184,69 @@ struct panfrost_arch_texture {
    void (*emit_sampler)(void *cpu, const struct pipe_sampler_state *s);
 };
 
+/* One draw of the job-manager path (v7): a vertex job then a tiler job,
+ * the tiler's waiting on the vertex job.  The vertex shader writes each
+ * vertex's window position at position + 16 * vertex and its varyings
+ * through the varying records; the fragment shader reads them back.
+ */
+struct panfrost_jm_draw {
+   unsigned vertex_index, tiler_index; /* job indices in the chain */
+   unsigned mode;                      /* enum pipe_prim_type */
+   unsigned count;                     /* vertices, or indices */
+   unsigned vertices;    /* vertex shader invocations (one instance) */
+   uint32_t offset_start; /* first vertex the attributes read */
+   unsigned index_size_B; /* 0: not indexed */
+   bool restart;
+   uint64_t indices;
+   uint32_t base_vertex_offset; /* added to each index by the tiler */
+   bool cull_front, cull_back, front_ccw, flatshade_first;
+   uint64_t tiler, viewport, thread_storage;
+   uint64_t position, varyings, varying_buffers;
+   uint64_t attributes, attribute_buffers;
+   uint64_t vs_state, fs_state; /* renderer states */
+   uint64_t vs_fau, fs_fau;
+};
+
+/* A fragment shader's renderer state, followed by its blend descriptors. */
+struct panfrost_jm_fragment {
+   uint64_t binary;
+   unsigned fau_words, varyings;
+   bool kills;
+   unsigned rt_count;
+   struct panfrost_blend_rt rts[8];
+};
+
+/* Descriptor emitters of the v4-v7 job manager's draws. */
+struct panfrost_arch_jm {
+   unsigned rsd_size_B, rsd_align_B, blend_size_B;
+   void (*emit_vertex_rsd)(void *cpu, uint64_t binary, unsigned fau_words,
+                           unsigned attributes, unsigned varyings);
+   /* NULL when done, else why the render targets cannot be drawn to. */
+   const char *(*emit_fragment_rsd)(void *cpu,
+                                    const struct panfrost_jm_fragment *f);
+   unsigned attribute_size_B, buffer_size_B, buffer_align_B;
+   /* false for a format the attribute unit cannot fetch. */
+   bool (*emit_attribute)(void *cpu, unsigned format, unsigned buffer_index,
+                          unsigned offset_B);
+   /* A linear buffer; addr must be buffer_align_B aligned. */
+   void (*emit_attribute_buffer)(void *cpu, uint64_t addr, unsigned size_B,
+                                 unsigned stride_B);
+   /* The record of varying slot n: 16 bytes at 16 * n of buffer 0. */
+   void (*emit_varying)(void *cpu, unsigned slot);
+   unsigned viewport_size_B, viewport_align_B;
+   void (*emit_viewport)(void *cpu, const unsigned scissor[4], float min_z,
+                         float max_z);
+   unsigned tiler_heap_size_B, tiler_context_size_B, tiler_align_B;
+   void (*emit_tiler)(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
+                      uint64_t heap_bo_va, unsigned heap_size_B,
+                      unsigned hierarchy_mask, unsigned fb_width,
+                      unsigned fb_height);
+   unsigned vertex_job_size_B, tiler_job_size_B;
+   /* false when the counts do not fit the invocation word. */
+   bool (*emit_vertex_job)(void *cpu, const struct panfrost_jm_draw *d);
+   bool (*emit_tiler_job)(void *cpu, const struct panfrost_jm_draw *d);
+};
+
 struct panfrost_arch {
    /* Compiles nir (lowered in place) with the architecture's compiler;
     * variant is an enum pan_va_variant.  false with a message in err.
@@ -207,8 +270,11 @@ struct panfrost_arch {
    void (*emit_local_storage)(void *cpu, uint64_t tls_base,
                               unsigned tls_shift);
 
-   /* Draw emitters, NULL when the architecture has none yet. */
+   /* Draw emitters, NULL when the architecture has none yet: draw for
+    * Valhall's IDVS path, jm for the vertex and tiler jobs of v7.
+    */
    const struct panfrost_arch_draw *draw;
+   const struct panfrost_arch_jm *jm;
    const struct panfrost_arch_texture *texture;
 
    unsigned job_align_B;
@@ -223,6 +289,7 @@ struct panfrost_arch {
 };
 
 extern const struct panfrost_arch pan_v7_panfrost_arch;
+extern const struct panfrost_arch_jm pan_v7_panfrost_arch_jm;
 extern const struct panfrost_arch pan_v9_panfrost_arch;
 extern const struct panfrost_arch_draw pan_v9_panfrost_arch_draw;
 extern const struct panfrost_arch_texture pan_v9_panfrost_arch_texture;

@@ -24,6 +24,7 @@
 #include "pan_blend.h"
 #include "pan_bo.h"
 #include "pan_context.h"
+#include "pan_draw_jm.h"
 #include "pan_fb.h"
 #include "pan_index_range.h"
 #include "pan_resource.h"
@@ -748,6 +749,31 @@ needs_primconvert(const struct pipe_draw_info *info)
 }
 
 void
+panfrost_draw_bounds(struct panfrost_context *ctx, struct panfrost_draw_job *j)
+{
+   draw_bounds(ctx, j);
+}
+
+bool
+panfrost_draw_index_range(struct panfrost_context *ctx,
+                          const struct pipe_draw_info *info,
+                          const struct pipe_draw_start_count_bias *draw,
+                          struct pan_index_range *r)
+{
+   return index_range(ctx, info, draw, r);
+}
+
+bool
+panfrost_draw_push_words(struct panfrost_context *ctx,
+                         enum pipe_shader_type stage,
+                         const struct panfrost_program *p,
+                         struct panfrost_shader_env *env)
+{
+   bool reusable = true;
+   return push_words(ctx, stage, p, env, &reusable);
+}
+
+void
 panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                   unsigned drawid_offset,
                   const struct pipe_draw_indirect_info *indirect,
@@ -784,6 +810,11 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                                              ctx->state.rast);
       util_primconvert_draw_vbo(ctx->primconvert, info, drawid_offset,
                                 indirect, draws, num_draws);
+      return;
+   }
+   if (panfrost_screen(pctx->screen)->arch &&
+       panfrost_screen(pctx->screen)->arch->jm) {
+      panfrost_jm_draw_vbo(ctx, info, indirect, draws, num_draws);
       return;
    }
    if (!draw_supported(ctx, info, indirect))

@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Vertex and fragment state objects, compiled once at creation with our
- * Valhall compiler (the default variant: nothing in them depends on other
- * state yet).  A shader the compiler refuses still gives a state object;
- * its draws are dropped with the compiler's message.
+/* Vertex and fragment state objects, compiled once at creation with the
+ * architecture's compiler (nothing in them depends on other state yet).
+ * A shader the compiler refuses still gives a state object; its draws are
+ * dropped with the compiler's message.
  */
 
 #include <stdio.h>
@@ -31,10 +31,10 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
 {
    const struct panfrost_arch *arch = screen->arch;
    bool vs = so->stage == PIPE_SHADER_VERTEX;
-   struct pan_va_binary bins[2];
+   struct panfrost_binary bins[2];
    char err[sizeof(so->error)] = "";
 
-   if (!arch || !arch->draw) {
+   if (!arch || (!arch->draw && !arch->jm)) {
       snprintf(so->error, sizeof(so->error),
                "draws are not supported on v%u yet", screen->dev.arch);
       goto out;
@@ -46,19 +46,19 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
                                                : nir->info.inputs_read);
    so->kills = !vs && nir->info.fs.uses_discard;
    so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
-   so->nr_progs = vs ? 2 : 1;
+   /* v9 runs a vertex shader as an IDVS pair; v7's vertex job runs the
+    * whole shader (the default variant: position and varyings).
+    */
+   so->nr_progs = vs && arch->draw ? 2 : 1;
 
    /* The compiler lowers in place: each IDVS variant gets its own copy. */
    for (unsigned i = 0; i < so->nr_progs; ++i) {
-      struct pan_va_compile_options opts = {
-         .variant = !vs     ? PAN_VA_VARIANT_DEFAULT
-                    : i == 0 ? PAN_VA_VARIANT_POSITION
-                             : PAN_VA_VARIANT_VARYING,
-      };
+      unsigned variant = so->nr_progs == 1 ? PAN_VA_VARIANT_DEFAULT
+                         : i == 0          ? PAN_VA_VARIANT_POSITION
+                                           : PAN_VA_VARIANT_VARYING;
       nir_shader *copy = i + 1 < so->nr_progs ? nir_shader_clone(nir, nir)
                                               : nir;
-      if (!pan_va_compile_opts(copy, nir, &opts, &bins[i], NULL, err,
-                               sizeof(err))) {
+      if (!arch->compile(copy, nir, variant, &bins[i], err, sizeof(err))) {
          snprintf(so->error, sizeof(so->error), "%s", err);
          goto out;
       }
@@ -87,14 +87,18 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
       unsigned at = desc_B + i * arch->shader_desc_size_B;
 
       memcpy(cpu + offsets[i], bins[i].words, bins[i].nr_words * 8);
-      d->emit_gfx_shader(cpu + at,
-                         vs ? PANFROST_PROGRAM_VERTEX
-                            : PANFROST_PROGRAM_FRAGMENT,
-                         so->bo->gpu_va + offsets[i], bins[i].work_regs);
-      p->desc = so->bo->gpu_va + at;
+      /* v7 packs its renderer states at each draw: desc is the binary. */
+      p->desc = so->bo->gpu_va + offsets[i];
+      if (d) {
+         d->emit_gfx_shader(cpu + at,
+                            vs ? PANFROST_PROGRAM_VERTEX
+                               : PANFROST_PROGRAM_FRAGMENT,
+                            p->desc, bins[i].work_regs);
+         p->desc = so->bo->gpu_va + at;
+      }
       p->tls_size = bins[i].tls_size;
       p->nr_push = bins[i].nr_push;
-      memcpy(p->push, bins[i].push, sizeof(p->push));
+      memcpy(p->push, bins[i].push, bins[i].nr_push * sizeof(p->push[0]));
    }
 
 out:

@@ -185,6 +185,8 @@ const struct panfrost_arch PAN_GENX(panfrost_arch) = {
 #if PAN_ARCH >= 9
    .draw = &PAN_GENX(panfrost_arch_draw),
    .texture = &PAN_GENX(panfrost_arch_texture),
+#else
+   .jm = &PAN_GENX(panfrost_arch_jm),
 #endif
    .job_align_B = pan_alignment(compute_job),
    .compute_job_size_B = pan_size(compute_job),

@@ -47,6 +47,8 @@
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
 static bool check_pixels, show_trace;
+/* --jm: the GPU draws with vertex and tiler jobs (v7), not IDVS. */
+static bool jm;
 
 /* A vertex in window coordinates (sixteenths of a pixel) and its colour. */
 struct vtx {
@@ -518,6 +520,19 @@ check_trace(const char *what, const char *trace, unsigned draws,
 
    CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
          decoder_errors(trace));
+   if (jm) {
+      /* A vertex and a tiler job per draw, then the pass's fragment job. */
+      CHECK(jobs(trace, "vertex") == draws && jobs(trace, "tiler") == draws &&
+               jobs(trace, "fragment") == 1,
+            "%s: %u vertex, %u tiler and %u fragment jobs, want %u, %u, 1",
+            what, jobs(trace, "vertex"), jobs(trace, "tiler"),
+            jobs(trace, "fragment"), draws, draws);
+      CHECK_LINE(what, trace, "draw_mode: %s", draw_mode);
+      CHECK_LINE(what, trace, "index_count: %u", count_);
+      if (pan_test_failures != before || show_trace)
+         fprintf(stderr, "%s trace:\n%s\n", what, trace);
+      return;
+   }
    CHECK(jobs(trace, "malloc_vertex") == draws,
          "%s: %u malloc-vertex jobs, want %u", what,
          jobs(trace, "malloc_vertex"), draws);
@@ -1139,6 +1154,7 @@ main(int argc, char **argv)
    for (int i = 1; i < argc; ++i) {
       check_pixels |= !strcmp(argv[i], "--pixels");
       show_trace |= !strcmp(argv[i], "--trace");
+      jm |= !strcmp(argv[i], "--jm");
    }
    /* Read by the screen at creation: every submit is waited for and its
     * chain decoded to stderr, which the test captures.
@@ -1152,6 +1168,9 @@ main(int argc, char **argv)
    test_triangle(false, 2);
    test_indexed_quad(false);
    test_indexed_quad(true);
+   /* v7 draws have no instancing nor textures yet. */
+   if (jm)
+      return pan_test_close(screen, ctx);
    test_instanced_triangles();
 
    static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,

@@ -1,0 +1,393 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Draws on the job manager (v7): each draw is a vertex job, which runs the
+ * vertex shader once per vertex of its range and writes the window
+ * positions and the varyings into buffers of the batch, and a tiler job
+ * that waits for it and bins the primitives for the pass's fragment job.
+ * Descriptors are packed by the architecture's emitters (screen->arch->jm)
+ * and rebuilt at every draw.  What is not done yet drops the draw with a
+ * message (docs/drivers/panfrost/draw-path.rst).
+ */
+
+#include <string.h>
+
+#include "util/format/u_format.h"
+#include "util/log.h"
+#include "util/u_math.h"
+
+#include "pan_arch.h"
+#include "pan_bo.h"
+#include "pan_context.h"
+#include "pan_draw_jm.h"
+#include "pan_fb.h"
+#include "pan_index_range.h"
+#include "pan_resource.h"
+#include "pan_screen.h"
+#include "pan_tiler_sizing.h"
+
+#define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
+
+static const struct panfrost_arch_jm *
+jm_of(struct panfrost_context *ctx)
+{
+   return panfrost_screen(ctx->base.screen)->arch->jm;
+}
+
+/* Memory of the batch; cpu NULL when out of memory. */
+static struct pan_ptr
+alloc(struct panfrost_context *ctx, size_t size_B, unsigned align_B)
+{
+   return pan_pool_alloc(&ctx->batch.pool, MAX2(size_B, 4), align_B);
+}
+
+/* The tiler context of the pass, made at its first draw. */
+static uint64_t
+jm_tiler(struct panfrost_context *ctx)
+{
+   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+   struct panfrost_batch *b = &ctx->batch;
+   struct pan_tiler_heap_layout heap;
+   struct pan_tiler_context_params params;
+
+   if (b->tiler)
+      return b->tiler;
+
+   struct pan_tiler_features features =
+      pan_decode_tiler_features(screen->dev.tiler_features
+                                   ? screen->dev.tiler_features
+                                   : PAN_TILER_FEATURES_DEFAULT);
+   if (!pan_tiler_heap_layout(0, &heap) ||
+       !pan_tiler_context_params(&features, fb->width, fb->height, &params))
+      return 0;
+   if (!ctx->tiler_heap) {
+      ctx->tiler_heap = pan_bo_create(&screen->dev, heap.reserved_size_B,
+                                      PAN_BO_GROWABLE | PAN_BO_INVISIBLE,
+                                      "Tiler heap");
+      if (!ctx->tiler_heap)
+         return 0;
+   }
+   struct pan_ptr h = alloc(ctx, jm->tiler_heap_size_B, jm->tiler_align_B);
+   struct pan_ptr t = alloc(ctx, jm->tiler_context_size_B, jm->tiler_align_B);
+   if (!h.cpu || !t.cpu ||
+       !panfrost_batch_add_bo(ctx, ctx->tiler_heap,
+                              PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
+      return 0;
+   jm->emit_tiler(h.cpu, h.gpu, t.cpu,
+                  ctx->tiler_heap->gpu_va + heap.bottom_offset_B,
+                  heap.reserved_size_B, params.hierarchy_mask,
+                  params.fb_width_px, params.fb_height_px);
+   b->tiler = t.gpu;
+   return b->tiler;
+}
+
+/* Attribute records of the vertex elements over the vertex buffers.  The
+ * buffer descriptors hold 64-byte aligned addresses: the rest of a
+ * buffer's offset goes into the records reading it.
+ */
+static bool
+jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d)
+{
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
+   unsigned nve = ve ? ve->count : 0, nvb = ctx->state.vbuf_count;
+   unsigned misalign[PANFROST_MAX_VBUFS] = { 0 };
+   struct pan_ptr a = alloc(ctx, nve * jm->attribute_size_B, 8);
+   struct pan_ptr b = alloc(ctx, nvb * jm->buffer_size_B, jm->buffer_align_B);
+
+   if (!a.cpu || !b.cpu)
+      return false;
+   for (unsigned i = 0; i < nvb; ++i) {
+      const struct pipe_vertex_buffer *vb = &ctx->state.vbufs[i];
+      uint64_t va = 0;
+      unsigned size_B = 0;
+      if (vb->is_user_buffer) {
+         drop(ctx, "user vertex buffers are not supported (the frontend "
+                   "uploads them), draw dropped");
+         return false;
+      }
+      if (vb->buffer.resource) {
+         struct pipe_resource *r = vb->buffer.resource;
+         struct pan_bo *bo = panfrost_resource(r)->bo;
+         if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
+            return false;
+         va = bo->gpu_va + vb->buffer_offset;
+         size_B = r->width0 - MIN2(vb->buffer_offset, r->width0);
+      }
+      misalign[i] = va % jm->buffer_align_B;
+      jm->emit_attribute_buffer((uint8_t *)b.cpu + i * jm->buffer_size_B,
+                                va - misalign[i], size_B + misalign[i],
+                                vb->stride);
+   }
+   for (unsigned i = 0; i < nve; ++i) {
+      const struct pipe_vertex_element *e = &ve->elements[i];
+      if (e->instance_divisor || e->vertex_buffer_index >= nvb) {
+         drop(ctx, "vertex element %u: per-instance data or buffer %u not "
+                   "supported on v7 yet, draw dropped",
+              i, e->vertex_buffer_index);
+         return false;
+      }
+      if (!jm->emit_attribute((uint8_t *)a.cpu + i * jm->attribute_size_B,
+                              e->src_format, e->vertex_buffer_index,
+                              e->src_offset +
+                                 misalign[e->vertex_buffer_index])) {
+         drop(ctx, "vertex format %s is not supported on v7 yet, draw "
+                   "dropped",
+              util_format_short_name(e->src_format));
+         return false;
+      }
+   }
+   d->attributes = a.gpu;
+   d->attribute_buffers = b.gpu;
+   return true;
+}
+
+/* The position buffer and the varyings (one buffer of 16-byte slots per
+ * vertex, what either shader names).
+ */
+static bool
+jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
+                  unsigned slots)
+{
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   struct pan_ptr pos = alloc(ctx, 16ull * d->vertices, 64);
+
+   if (!pos.cpu)
+      return false;
+   d->position = pos.gpu;
+   if (!slots)
+      return true;
+
+   struct pan_ptr buf = alloc(ctx, 16ull * slots * d->vertices, 64);
+   struct pan_ptr desc = alloc(ctx, jm->buffer_size_B, jm->buffer_align_B);
+   struct pan_ptr recs = alloc(ctx, slots * jm->attribute_size_B, 8);
+   if (!buf.cpu || !desc.cpu || !recs.cpu)
+      return false;
+   jm->emit_attribute_buffer(desc.cpu, buf.gpu, 16 * slots * d->vertices,
+                             16 * slots);
+   for (unsigned s = 0; s < slots; ++s)
+      jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s);
+   d->varyings = recs.gpu;
+   d->varying_buffers = desc.gpu;
+   return true;
+}
+
+/* The renderer states of both stages and their push words. */
+static bool
+jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
+          unsigned slots)
+{
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+   const struct pipe_blend_state *blend = ctx->state.blend;
+   const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
+   struct panfrost_shader_env venv, fenv;
+
+   if (!panfrost_draw_push_words(ctx, PIPE_SHADER_VERTEX, &vs->progs[0],
+                                 &venv) ||
+       !panfrost_draw_push_words(ctx, PIPE_SHADER_FRAGMENT, &fs->progs[0],
+                                 &fenv))
+      return false;
+   d->vs_fau = venv.fau;
+   d->fs_fau = fenv.fau;
+
+   struct panfrost_jm_fragment f = {
+      .binary = fs->progs[0].desc,
+      .fau_words = fenv.fau_words,
+      .varyings = slots,
+      .kills = fs->kills,
+      .rt_count = MAX2(fb->nr_cbufs, 1),
+   };
+   for (unsigned i = 0; i < f.rt_count; ++i) {
+      const struct pipe_rt_blend_state *rt =
+         &blend->rt[blend->independent_blend_enable ? i : 0];
+      f.rts[i].enabled = i < fb->nr_cbufs && fb->cbufs[i];
+      f.rts[i].format = f.rts[i].enabled ? fb->cbufs[i]->format : 0;
+      f.rts[i].colormask = rt->colormask;
+   }
+
+   struct pan_ptr vrsd = alloc(ctx, jm->rsd_size_B, jm->rsd_align_B);
+   struct pan_ptr frsd = alloc(ctx, jm->rsd_size_B +
+                                       f.rt_count * jm->blend_size_B,
+                               jm->rsd_align_B);
+   if (!vrsd.cpu || !frsd.cpu)
+      return false;
+   jm->emit_vertex_rsd(vrsd.cpu, vs->progs[0].desc, venv.fau_words,
+                       ve ? ve->count : 0, slots);
+   const char *why = jm->emit_fragment_rsd(frsd.cpu, &f);
+   if (why) {
+      drop(ctx, "%s, draw dropped", why);
+      return false;
+   }
+   d->vs_state = vrsd.gpu;
+   d->fs_state = frsd.gpu;
+   return panfrost_batch_add_bo(ctx, vs->bo, PAN_BO_ACCESS_READ) &&
+          panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ);
+}
+
+/* The vertex range and the indices of the draw; false when out of
+ * memory.  *empty when no vertex is drawn.
+ */
+static bool
+jm_range(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+         const struct pipe_draw_start_count_bias *draw,
+         struct panfrost_jm_draw *d, bool *empty)
+{
+   *empty = false;
+   if (!info->index_size) {
+      d->vertices = draw->count;
+      d->offset_start = draw->start;
+      return true;
+   }
+
+   struct pan_index_range r;
+   if (!panfrost_draw_index_range(ctx, info, draw, &r)) {
+      *empty = true; /* every index is a restart */
+      return true;
+   }
+   /* The vertex job shades vertices min..max of the index buffer (plus
+    * the bias); the tiler finds index i's at i - min.
+    */
+   d->vertices = r.max - r.min + 1;
+   d->offset_start = r.min + draw->index_bias;
+   d->base_vertex_offset = -r.min;
+   d->index_size_B = info->index_size;
+   d->restart = info->primitive_restart;
+
+   size_t at = (size_t)draw->start * info->index_size;
+   if (info->has_user_indices) {
+      struct pan_ptr p = alloc(ctx, draw->count * info->index_size, 64);
+      if (!p.cpu)
+         return false;
+      memcpy(p.cpu, (const uint8_t *)info->index.user + at,
+             draw->count * info->index_size);
+      d->indices = p.gpu;
+   } else {
+      struct pan_bo *bo = panfrost_resource(info->index.resource)->bo;
+      if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
+         return false;
+      d->indices = bo->gpu_va + at;
+   }
+   return true;
+}
+
+static bool
+jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+             const struct pipe_draw_start_count_bias *draw)
+{
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   struct panfrost_draw_job bounds = { .count = draw->count };
+   bool empty;
+
+   panfrost_draw_bounds(ctx, &bounds);
+   if (!bounds.count)
+      return true;
+
+   struct panfrost_jm_draw d = {
+      .mode = info->mode,
+      .count = draw->count,
+      .cull_front = rast->cull_face & PIPE_FACE_FRONT,
+      .cull_back = rast->cull_face & PIPE_FACE_BACK,
+      .front_ccw = rast->front_ccw,
+      .flatshade_first = rast->flatshade_first,
+   };
+   if (!jm_range(ctx, info, draw, &d, &empty))
+      return false;
+   if (empty || !d.vertices)
+      return true;
+
+   unsigned slots = MAX2(vs->varying_slots, fs->varying_slots);
+   struct pan_ptr vp = alloc(ctx, jm->viewport_size_B, jm->viewport_align_B);
+   if (!vp.cpu)
+      return false;
+   jm->emit_viewport(vp.cpu, bounds.scissor, bounds.min_z, bounds.max_z);
+   d.viewport = vp.gpu;
+   d.tiler = jm_tiler(ctx);
+   d.thread_storage = panfrost_batch_local_storage(ctx, 0);
+   if (!d.tiler || !d.thread_storage || !jm_attributes(ctx, &d) ||
+       !jm_vertex_outputs(ctx, &d, slots) || !jm_states(ctx, &d, slots))
+      return false;
+
+   struct pan_ptr vjob = alloc(ctx, jm->vertex_job_size_B, PAN_JOB_ALIGN_B);
+   struct pan_ptr tjob = alloc(ctx, jm->tiler_job_size_B, PAN_JOB_ALIGN_B);
+   if (!vjob.cpu || !tjob.cpu)
+      return false;
+   d.vertex_index = util_dynarray_num_elements(&ctx->batch.draw_jobs,
+                                               struct panfrost_batch_job) +
+                    1;
+   d.tiler_index = d.vertex_index + 1;
+   if (!jm->emit_vertex_job(vjob.cpu, &d) ||
+       !jm->emit_tiler_job(tjob.cpu, &d)) {
+      drop(ctx, "a draw of %u vertices in mode %u does not fit the jobs, "
+                "dropped",
+           d.vertices, info->mode);
+      return true;
+   }
+   return panfrost_batch_add_draw_job(ctx, vjob.cpu, vjob.gpu) &&
+          panfrost_batch_add_draw_job(ctx, tjob.cpu, tjob.gpu);
+}
+
+/* What v7 draws cannot do yet; false after a message. */
+static bool
+jm_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+             const struct pipe_draw_indirect_info *indirect)
+{
+   struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   const struct pipe_depth_stencil_alpha_state *zsa = ctx->state.zsa;
+   const struct pipe_blend_state *blend = ctx->state.blend;
+
+   if (!vs || !fs || !ctx->state.rast || !blend || !zsa)
+      return false;
+   if (vs->error[0] || fs->error[0]) {
+      drop(ctx, "draw with a shader that did not compile dropped: %s",
+           vs->error[0] ? vs->error : fs->error);
+      return false;
+   }
+   const char *why = NULL;
+   if (indirect)
+      why = "indirect draws";
+   else if (info->instance_count != 1)
+      why = "instanced draws";
+   else if (vs->uses_textures || fs->uses_textures)
+      why = "textures";
+   else if (zsa->depth_enabled || zsa->stencil[0].enabled ||
+            zsa->alpha_enabled || ctx->state.fb.zsbuf)
+      why = "depth, stencil and alpha tests";
+   else if (ctx->state.fb.nr_cbufs > 1)
+      why = "more than one render target";
+   else if (blend->logicop_enable || blend->rt[0].blend_enable)
+      why = "blending other than replace";
+   if (why) {
+      drop(ctx, "%s are not implemented on v7 yet, draw dropped", why);
+      return false;
+   }
+   return true;
+}
+
+void
+panfrost_jm_draw_vbo(struct panfrost_context *ctx,
+                     const struct pipe_draw_info *info,
+                     const struct pipe_draw_indirect_info *indirect,
+                     const struct pipe_draw_start_count_bias *draws,
+                     unsigned num_draws)
+{
+   if (!jm_supported(ctx, info, indirect))
+      return;
+   for (unsigned i = 0; i < num_draws; ++i) {
+      if (!jm_emit_draw(ctx, info, &draws[i])) {
+         mesa_loge("panfrost: out of memory for a draw, dropped");
+         return;
+      }
+   }
+}

@@ -1,0 +1,371 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Draw descriptors of the Bifrost job manager (v7): a vertex job running
+ * the whole vertex shader (our compiler's default variant: position and
+ * varyings in one program), then a tiler job; renderer states carry the
+ * shader, its preloads and push word count, the fragment one followed by
+ * the blend descriptors.  The orchestration is pan_draw_jm.c.
+ */
+
+#include "pipe/p_defines.h"
+#include "pipe/p_format.h"
+#include "util/macros.h"
+
+#include "pan_arch.h"
+#include "pan_genxml.h"
+#include "pan_invocation.h"
+
+#if PAN_ARCH != 7
+#error "job-manager draws are only built for v7 so far"
+#endif
+
+/* Formats the attribute unit fetches and the blender writes, for now. */
+static unsigned
+hw_format(unsigned format)
+{
+   switch (format) {
+   case PIPE_FORMAT_R32_FLOAT:
+      return MALI_FORMAT_R32F;
+   case PIPE_FORMAT_R32G32_FLOAT:
+      return MALI_FORMAT_RG32F;
+   case PIPE_FORMAT_R32G32B32_FLOAT:
+      return MALI_FORMAT_RGB32F;
+   case PIPE_FORMAT_R32G32B32A32_FLOAT:
+      return MALI_FORMAT_RGBA32F;
+   case PIPE_FORMAT_R8G8B8A8_UNORM:
+      return MALI_FORMAT_RGBA8_UNORM;
+   default:
+      return 0;
+   }
+}
+
+static uint32_t
+pixel_format(unsigned hw)
+{
+   uint32_t word = 0;
+
+   pan_pack(&word, pixel_format, cfg)
+   {
+      cfg.format = hw;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+   }
+   return word;
+}
+
+static void
+emit_vertex_rsd(void *cpu, uint64_t binary, unsigned fau_words,
+                unsigned attributes, unsigned varyings)
+{
+   pan_pack(cpu, renderer_state, cfg)
+   {
+      cfg.shader.shader = binary;
+      cfg.shader.attribute_count = attributes;
+      cfg.shader.varying_count = varyings;
+      cfg.properties.shader_register_allocation =
+         MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+      /* compiler.rst, driver interface (v7): r58:r59 position address,
+       * r61 vertex id, r62 instance id.
+       */
+      cfg.preload.vertex.vertex_id = true;
+      cfg.preload.vertex.instance_id = true;
+      cfg.preload.vertex.position_result_address_lo = true;
+      cfg.preload.vertex.position_result_address_hi = true;
+      cfg.preload.uniform_count = DIV_ROUND_UP(fau_words, 2);
+   }
+}
+
+/* Replace under a full colour mask, as fixed-function opaque blending. */
+static const char *
+emit_blend(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
+{
+   unsigned hw = b->enabled ? hw_format(b->format) : 0;
+
+   if (b->enabled && (!hw || hw == MALI_FORMAT_RGBA32F))
+      return "the render target format is not blendable on v7 yet";
+   if (b->enabled && b->colormask != PIPE_MASK_RGBA)
+      return "partial colour masks are not supported on v7 yet";
+   pan_pack(cpu, blend, cfg)
+   {
+      cfg.enable = b->enabled;
+      cfg.equation.color_mask = b->enabled ? 0xf : 0;
+      cfg.internal.mode =
+         b->enabled ? MALI_BLEND_MODE_OPAQUE : MALI_BLEND_MODE_OFF;
+      if (b->enabled) {
+         cfg.internal.fixed_function.num_comps = 4;
+         cfg.internal.fixed_function.rt = rt;
+         cfg.internal.fixed_function.conversion.memory_format =
+            pixel_format(hw);
+         /* Our fragment shaders write float colours. */
+         cfg.internal.fixed_function.conversion.register_format =
+            MALI_REGISTER_FILE_FORMAT_F32;
+      }
+   }
+   return NULL;
+}
+
+static const char *
+emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
+{
+   uint8_t *blends = (uint8_t *)cpu + pan_size(renderer_state);
+
+   for (unsigned i = 0; i < f->rt_count; ++i) {
+      const char *why =
+         emit_blend(blends + i * pan_size(blend), i, &f->rts[i]);
+      if (why)
+         return why;
+   }
+   pan_pack(cpu, renderer_state, cfg)
+   {
+      cfg.shader.shader = f->binary;
+      cfg.shader.varying_count = f->varyings;
+      cfg.properties.shader_register_allocation =
+         MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+      cfg.properties.depth_source = MALI_DEPTH_SOURCE_FIXED_FUNCTION;
+      cfg.properties.shader_modifies_coverage = f->kills;
+      cfg.properties.allow_forward_pixel_to_kill = !f->kills;
+      cfg.properties.allow_forward_pixel_to_be_killed = true;
+      cfg.properties.pixel_kill_operation =
+         f->kills ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
+      cfg.properties.zs_update_operation = MALI_PIXEL_KILL_STRONG_EARLY;
+      cfg.multisample_misc.sample_mask = 0xffff;
+      cfg.multisample_misc.depth_function = MALI_FUNC_ALWAYS;
+      cfg.stencil_mask_misc.single_sampled_lines = true;
+      /* compiler.rst, driver interface (v7): r58 facing, r59 pixel
+       * position, r60 coverage, r61 sample mask.
+       */
+      cfg.preload.fragment.primitive_flags = true;
+      cfg.preload.fragment.fragment_position = true;
+      cfg.preload.fragment.coverage = true;
+      cfg.preload.fragment.sample_mask_id = true;
+      cfg.preload.uniform_count = DIV_ROUND_UP(f->fau_words, 2);
+   }
+   return NULL;
+}
+
+static bool
+emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
+               unsigned offset_B)
+{
+   unsigned hw = hw_format(format);
+
+   if (!hw)
+      return false;
+   pan_pack(cpu, attribute, cfg)
+   {
+      cfg.buffer_index = buffer_index;
+      cfg.format = pixel_format(hw);
+      cfg.offset = offset_B;
+   }
+   return true;
+}
+
+static void
+emit_attribute_buffer(void *cpu, uint64_t addr, unsigned size_B,
+                      unsigned stride_B)
+{
+   pan_pack(cpu, attribute_buffer, cfg)
+   {
+      cfg.type = MALI_ATTRIBUTE_TYPE_1D;
+      cfg.address = addr;
+      cfg.stride = stride_B;
+      cfg.size = size_B;
+   }
+}
+
+static void
+emit_varying(void *cpu, unsigned slot)
+{
+   pan_pack(cpu, attribute, cfg)
+   {
+      cfg.buffer_index = 0;
+      cfg.format = pixel_format(MALI_FORMAT_RGBA32F);
+      cfg.offset = 16 * slot;
+   }
+}
+
+static void
+emit_viewport(void *cpu, const unsigned scissor[4], float min_z, float max_z)
+{
+   pan_pack(cpu, viewport, cfg)
+   {
+      cfg.scissor_minimum_x = scissor[0];
+      cfg.scissor_minimum_y = scissor[1];
+      cfg.scissor_maximum_x = scissor[2];
+      cfg.scissor_maximum_y = scissor[3];
+      cfg.minimum_z = min_z;
+      cfg.maximum_z = max_z;
+   }
+}
+
+static void
+emit_tiler(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
+           uint64_t heap_bo_va, unsigned heap_size_B, unsigned hierarchy_mask,
+           unsigned fb_width, unsigned fb_height)
+{
+   pan_pack(heap_cpu, tiler_heap, cfg)
+   {
+      cfg.size = heap_size_B;
+      cfg.base = heap_bo_va;
+      cfg.bottom = heap_bo_va;
+      cfg.top = heap_bo_va + heap_size_B;
+   }
+   pan_pack(ctx_cpu, tiler_context, cfg)
+   {
+      cfg.hierarchy_mask = hierarchy_mask;
+      cfg.sample_pattern = MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
+      cfg.fb_width = fb_width;
+      cfg.fb_height = fb_height;
+      cfg.heap = heap_va;
+   }
+}
+
+/* The vertex shader runs once per vertex: a 1x1x1 group repeated
+ * (1, vertices, 1) times.
+ */
+static bool
+pack_invocation(void *cpu, const struct panfrost_jm_draw *d)
+{
+   const unsigned size[3] = { 1, 1, 1 };
+   const unsigned count[3] = { 1, d->vertices, 1 };
+   struct panfrost_invocation inv;
+
+   if (!panfrost_invocation_pack(size, count, &inv))
+      return false;
+   pan_pack(cpu, invocation, cfg)
+   {
+      cfg.invocations = inv.word;
+      cfg.size_y_shift = inv.shift[0];
+      cfg.size_z_shift = inv.shift[1];
+      cfg.workgroups_x_shift = inv.shift[2];
+      cfg.workgroups_y_shift = inv.shift[3];
+      cfg.workgroups_z_shift = inv.shift[4];
+      cfg.thread_group_split = MALI_SPLIT_MIN_EFFICIENT;
+   }
+   return true;
+}
+
+static bool
+emit_vertex_job(void *cpu, const struct panfrost_jm_draw *d)
+{
+   if (!pack_invocation(pan_section_ptr(cpu, compute_job, invocation), d))
+      return false;
+   pan_section_pack(cpu, compute_job, header, cfg)
+   {
+      cfg.type = MALI_JOB_TYPE_VERTEX;
+      cfg.index = d->vertex_index;
+   }
+   pan_section_pack(cpu, compute_job, parameters, cfg)
+   {
+      cfg.job_task_split = 5;
+   }
+   pan_section_pack(cpu, compute_job, draw, cfg)
+   {
+      cfg.state = d->vs_state;
+      cfg.attributes = d->attributes;
+      cfg.attribute_buffers = d->attribute_buffers;
+      cfg.varyings = d->varyings;
+      cfg.varying_buffers = d->varying_buffers;
+      cfg.position = d->position;
+      cfg.push_uniforms = d->vs_fau;
+      cfg.thread_storage = d->thread_storage;
+      cfg.offset_start = d->offset_start;
+   }
+   return true;
+}
+
+static unsigned
+draw_mode(unsigned mode)
+{
+   switch (mode) {
+   case PIPE_PRIM_POINTS:
+      return MALI_DRAW_MODE_POINTS;
+   case PIPE_PRIM_TRIANGLES:
+      return MALI_DRAW_MODE_TRIANGLES;
+   case PIPE_PRIM_TRIANGLE_STRIP:
+      return MALI_DRAW_MODE_TRIANGLE_STRIP;
+   case PIPE_PRIM_TRIANGLE_FAN:
+      return MALI_DRAW_MODE_TRIANGLE_FAN;
+   default:
+      return MALI_DRAW_MODE_NONE;
+   }
+}
+
+static bool
+emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
+{
+   if (!draw_mode(d->mode) ||
+       !pack_invocation(pan_section_ptr(cpu, tiler_job, invocation), d))
+      return false;
+   pan_section_pack(cpu, tiler_job, header, cfg)
+   {
+      cfg.type = MALI_JOB_TYPE_TILER;
+      cfg.index = d->tiler_index;
+      cfg.dependency_1 = d->vertex_index;
+   }
+   pan_section_pack(cpu, tiler_job, primitive, cfg)
+   {
+      cfg.draw_mode = draw_mode(d->mode);
+      cfg.index_type = d->index_size_B == 1   ? MALI_INDEX_TYPE_UINT8
+                       : d->index_size_B == 2 ? MALI_INDEX_TYPE_UINT16
+                       : d->index_size_B == 4 ? MALI_INDEX_TYPE_UINT32
+                                              : MALI_INDEX_TYPE_NONE;
+      cfg.primitive_restart = d->restart ? MALI_PRIMITIVE_RESTART_IMPLICIT
+                                         : MALI_PRIMITIVE_RESTART_NONE;
+      cfg.first_provoking_vertex = d->flatshade_first;
+      cfg.job_task_split = 6;
+      cfg.base_vertex_offset = d->base_vertex_offset;
+      cfg.index_count = d->count;
+      cfg.indices = d->indices;
+   }
+   pan_section_pack(cpu, tiler_job, primitive_size, cfg)
+   {
+      cfg.fixed.constant = 1.0f;
+   }
+   pan_section_pack(cpu, tiler_job, tiler, cfg)
+   {
+      cfg.address = d->tiler;
+   }
+   pan_section_pack(cpu, tiler_job, draw, cfg)
+   {
+      cfg.front_face_ccw = d->front_ccw;
+      cfg.cull_front_face = d->cull_front;
+      cfg.cull_back_face = d->cull_back;
+      cfg.state = d->fs_state;
+      cfg.varyings = d->varyings;
+      cfg.varying_buffers = d->varying_buffers;
+      cfg.position = d->position;
+      cfg.viewport = d->viewport;
+      cfg.push_uniforms = d->fs_fau;
+      cfg.thread_storage = d->thread_storage;
+   }
+   return true;
+}
+
+const struct panfrost_arch_jm PAN_GENX(panfrost_arch_jm) = {
+   .rsd_size_B = pan_size(renderer_state),
+   .rsd_align_B = pan_alignment(renderer_state),
+   .blend_size_B = pan_size(blend),
+   .emit_vertex_rsd = emit_vertex_rsd,
+   .emit_fragment_rsd = emit_fragment_rsd,
+   .attribute_size_B = pan_size(attribute),
+   .buffer_size_B = pan_size(attribute_buffer),
+   .buffer_align_B = 64, /* the address field drops the low 6 bits */
+   .emit_attribute = emit_attribute,
+   .emit_attribute_buffer = emit_attribute_buffer,
+   .emit_varying = emit_varying,
+   .viewport_size_B = pan_size(viewport),
+   .viewport_align_B = pan_alignment(viewport),
+   .emit_viewport = emit_viewport,
+   .tiler_heap_size_B = pan_size(tiler_heap),
+   .tiler_context_size_B = pan_size(tiler_context),
+   .tiler_align_B = pan_alignment(tiler_context),
+   .emit_tiler = emit_tiler,
+   .vertex_job_size_B = pan_size(compute_job),
+   .tiler_job_size_B = pan_size(tiler_job),
+   .emit_vertex_job = emit_vertex_job,
+   .emit_tiler_job = emit_tiler_job,
+};
