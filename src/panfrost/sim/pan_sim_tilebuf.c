@@ -80,8 +80,11 @@ pan_sim_tib_decode(const struct pan_sim_tb_rt *rt, const uint32_t *w,
 
    for (unsigned c = 0; c < 4; ++c) {
       unsigned n = rt->int_bits[c];
-      uint32_t raw = (w[0] >> (pos + rt->frac_bits[c])) & ((1u << n) - 1);
-      /* A channel the buffer does not keep reads as one. */
+      /* A channel the buffer does not keep reads as one (and may sit past
+       * bit 31: R5G6B5's alpha has only fraction bits).
+       */
+      uint32_t raw =
+         n ? (w[0] >> (pos + rt->frac_bits[c])) & ((1u << n) - 1) : 0;
       rgba[c] = n ? (float)raw / (float)((1u << n) - 1) : 1.0f;
       pos += n + rt->frac_bits[c];
    }

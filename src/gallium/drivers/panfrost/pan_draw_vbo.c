@@ -415,6 +415,36 @@ blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
    return t.gpu;
 }
 
+/* Whether fixed-function blending can do every render target, checked
+ * again only when the blend state may have changed (the descriptors are
+ * packed into scratch memory and dropped), so that a refusal is not taken
+ * for running out of memory.
+ */
+static bool
+blend_supported(struct panfrost_context *ctx)
+{
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+   uint8_t scratch[64] __attribute__((aligned(64)));
+
+   if (ctx->batch.draw_cache.valid && !(ctx->dirty & PANFROST_DIRTY_BLEND))
+      return true;
+   assert(d->blend_size_B <= sizeof(scratch));
+   for (unsigned i = 0; i < fb->nr_cbufs; ++i) {
+      struct panfrost_blend_rt b;
+      panfrost_blend_rt_init(&b, ctx->state.blend, i, fb,
+                             &ctx->state.blend_color);
+      const char *why = d->emit_blend(scratch, i, &b);
+      if (why) {
+         drop(ctx, "render target %u (%s): %s, draw dropped", i,
+              util_format_short_name(b.format), why);
+         return false;
+      }
+   }
+   return true;
+}
+
 /* The rectangle the draw may touch: the viewport, the scissor when the
  * rasterizer enables it, and the framebuffer, inclusive.
  */
@@ -538,6 +568,8 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       drop(ctx, "%s, draw dropped", why);
       return false;
    }
+   if (!blend_supported(ctx))
+      return false;
    return true;
 }
 
