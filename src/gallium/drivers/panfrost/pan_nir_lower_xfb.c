@@ -20,6 +20,7 @@
 
 #include "compiler/nir/nir.h"
 #include "compiler/nir/nir_builder.h"
+#include "util/ralloc.h"
 
 #include "pan_xfb.h"
 
@@ -266,6 +267,9 @@ panfrost_nir_lower_xfb(nir_shader *nir,
    NIR_PASS_V(nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out,
               type_size_vec4, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_system_values);
+   /* No deref of the variables removed below may stay behind. */
+   NIR_PASS_V(nir, nir_opt_dce);
+   NIR_PASS_V(nir, nir_remove_dead_derefs);
 
    /* From here on it is a compute shader of one invocation per vertex. */
    nir->info.stage = MESA_SHADER_COMPUTE;
@@ -276,6 +280,8 @@ panfrost_nir_lower_xfb(nir_shader *nir,
    nir->info.workgroup_size_variable = false;
    nir->info.shared_size = 0;
    nir->num_inputs = nir->num_outputs = 0;
+   ralloc_free(nir->xfb_info);
+   nir->xfb_info = NULL; /* only geometry stages may carry one */
    nir_foreach_variable_with_modes_safe(var, nir,
                                         nir_var_shader_in | nir_var_shader_out)
       exec_node_remove(&var->node);
