@@ -97,6 +97,8 @@ lower(nir_shader *nir)
     * shaders become LOD 0. */
    nir_lower_tex_options tex = {
       .lower_txp = ~0u,
+      .lower_txd = true,
+      .lower_txs_lod = true,
       .lower_invalid_implicit_lod = true,
    };
    NIR_PASS_V(nir, nir_lower_tex, &tex);

@@ -38,8 +38,10 @@ struct mid_binary {
    unsigned push[MID_MAX_PUSH];
    unsigned push_ubo[MID_MAX_PUSH];
    unsigned nr_push;
-   /* Vertex shaders: the UBO of the viewport transform (nir->info.num_ubos,
-    * past the shader's own): vec4 0 the scale, vec4 1 the offset. */
+   /* The system-value UBO (nir->info.num_ubos, past the shader's own):
+    * vec4 0 the viewport scale, vec4 1 its offset (vertex shaders);
+    * vec4 2 + i the size of texture i at LOD 0 (integers: width, height,
+    * depth or layers). */
    unsigned sysval_ubo;
    unsigned nr_tex; /* texture instructions */
 };

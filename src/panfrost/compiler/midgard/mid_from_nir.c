@@ -196,6 +196,47 @@ split_lut(struct ctx *c, struct mid_instr *I)
    }
 }
 
+/* Screen-space derivatives are texture words ("deriv", mode 0 for x, 1
+ * for y) that differentiate two lanes of r28 at a time: each half of the
+ * destination moves its two source components to r28.xy, runs one word
+ * and moves r28.xy out. */
+static bool
+emit_derivative(struct ctx *c, nir_op op, struct mid_ref dst, unsigned mask,
+                struct mid_src src)
+{
+   if (c->s->stage != MESA_SHADER_FRAGMENT)
+      return mid_error(c->s, "derivatives outside a fragment shader");
+   bool dy = op == nir_op_fddy || op == nir_op_fddy_fine ||
+             op == nir_op_fddy_coarse;
+   bool mods = src.abs || src.neg;
+   for (unsigned h = 0; h < 2; h++) {
+      unsigned hm = (mask >> (2 * h)) & 0x3;
+      if (!hm)
+         continue;
+      struct mid_src in = src;
+      in.swz[0] = src.swz[2 * h];
+      in.swz[1] = src.swz[2 * h + 1];
+      in.imm[0] = src.imm[2 * h];
+      in.imm[1] = src.imm[2 * h + 1];
+      struct mid_instr *M = alu(c, mods ? "fmov" : "imov", mid_hw(28), hm);
+      M->int_result = !mods;
+      M->nr_srcs = 2;
+      M->src[1] = in;
+      struct mid_instr *T = mid_instr_create(c->s, c->block, MID_TEX, "deriv");
+      T->tex = (struct mid_tex){ .dim = 2, .mode = dy, .stype = 1 };
+      T->dst = mid_hw(28);
+      T->mask = hm;
+      c->s->nr_tex++;
+      struct mid_instr *O = alu(c, "imov", dst, hm << (2 * h));
+      O->int_result = true;
+      O->nr_srcs = 2;
+      O->src[1] = mid_src_ref(mid_hw(28));
+      O->src[1].swz[2 * h] = 0;
+      O->src[1].swz[2 * h + 1] = 1;
+   }
+   return true;
+}
+
 static bool
 emit_alu(struct ctx *c, nir_alu_instr *alu_i)
 {
@@ -234,6 +275,13 @@ emit_alu(struct ctx *c, nir_alu_instr *alu_i)
 
    struct mid_instr *I;
    switch (alu_i->op) {
+   case nir_op_fddx:
+   case nir_op_fddx_fine:
+   case nir_op_fddx_coarse:
+   case nir_op_fddy:
+   case nir_op_fddy_fine:
+   case nir_op_fddy_coarse:
+      return emit_derivative(c, alu_i->op, dst, mask, s0);
    case nir_op_b32csel: {
       /* The per-lane condition comes from r31 in the same bundle. */
       struct mid_instr *cond = alu(c, "imov", mid_hw(31), mask);
@@ -404,22 +452,44 @@ size_suffix(const char *base, unsigned comps, char *buf, size_t n)
    return buf;
 }
 
-static bool
-emit_load(struct ctx *c, nir_intrinsic_instr *in, const char *base,
-          struct mid_ls ls)
+/* A load/store-unit load of nc 32-bit words into dst. */
+static void
+load_to(struct ctx *c, const char *base, unsigned nc, struct mid_ref dst,
+        struct mid_ls ls)
 {
    char name[32];
-   unsigned nc = nir_dest_num_components(in->dest);
-   if (!check_size(c, nir_dest_bit_size(in->dest), "load"))
-      return false;
    struct mid_instr *I = mid_instr_create(
       c->s, c->block, MID_LDST,
       ralloc_strdup(c->s->mem, size_suffix(base, nc, name, sizeof(name))));
    ls.swz = 0xe4;
    I->ls = ls;
-   I->dst = mid_var(in->dest.ssa.index);
+   I->dst = dst;
    I->mask = (1u << nc) - 1;
+}
+
+static bool
+emit_load(struct ctx *c, nir_intrinsic_instr *in, const char *base,
+          struct mid_ls ls)
+{
+   if (!check_size(c, nir_dest_bit_size(in->dest), "load"))
+      return false;
+   load_to(c, base, nir_dest_num_components(in->dest),
+           mid_var(in->dest.ssa.index), ls);
    return true;
+}
+
+/* ld_ubo_ operands of an immediate buffer index (split over the address
+ * fields) and no register index. */
+static struct mid_ls
+ubo_ls(unsigned ubo)
+{
+   return (struct mid_ls){
+      .acomp = ubo & 3,
+      .areg = (ubo >> 2) & 7,
+      .wide = (ubo >> 5) & 1,
+      .ifmt = (ubo >> 6) & 3,
+      .ireg = 7,
+   };
 }
 
 static int push_slot(struct mid_shader *s, unsigned ubo, unsigned vec);
@@ -627,11 +697,7 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       unsigned ubo = nir_src_as_uint(in->src[0]);
       if (ubo > 255)
          return mid_error(c->s, "UBO index %u out of range", ubo);
-      ls.acomp = ubo & 3;
-      ls.areg = (ubo >> 2) & 7;
-      ls.wide = (ubo >> 5) & 1;
-      ls.ifmt = (ubo >> 6) & 3;
-      ls.ireg = 7; /* no register index */
+      ls = ubo_ls(ubo);
       unsigned byte = 0;
       if (nir_src_is_const(in->src[1])) {
          byte = nir_src_as_uint(in->src[1]);
@@ -773,6 +839,34 @@ try_push(struct ctx *c, nir_intrinsic_instr *in)
 /* Texture: the coordinates (shadow reference in z, array index in w) and
  * a register LOD/bias (r29.x) are moved into place, the texture word
  * reads r28 and writes its result there, a move takes it out. */
+/* Texture sizes are system values: vec4 2 + i of the system-value UBO
+ * holds texture i's size at LOD 0 (NIR scales it for other LODs),
+ * pushed when there is room, else loaded. */
+static bool
+emit_tex_size(struct ctx *c, nir_tex_instr *tex)
+{
+   if (!tex->dest.is_ssa)
+      return mid_error(c->s, "texture size into a register");
+   unsigned nc = nir_dest_num_components(tex->dest);
+   struct mid_ref dst = mid_var(tex->dest.ssa.index);
+   unsigned vec = 2 + tex->texture_index;
+   if (c->s->sysval_ubo > 255 || vec >= (1u << 11))
+      return mid_error(c->s, "texture size of texture %u out of range",
+                       tex->texture_index);
+   int slot = push_slot(c->s, c->s->sysval_ubo, vec);
+   if (slot >= 0) {
+      struct mid_instr *M = alu(c, "imov", dst, (1u << nc) - 1);
+      M->int_result = true;
+      M->nr_srcs = 2;
+      M->src[1] = uniform_src(slot);
+      return true;
+   }
+   struct mid_ls ls = ubo_ls(c->s->sysval_ubo);
+   ls.offset = (int)((vec * 16) << 2) | 1;
+   load_to(c, "ld_ubo_", nc, dst, ls);
+   return true;
+}
+
 static bool
 emit_tex(struct ctx *c, nir_tex_instr *tex)
 {
@@ -788,6 +882,8 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
    case nir_texop_txf:
       op = "fetch";
       break;
+   case nir_texop_txs:
+      return emit_tex_size(c, tex);
    default:
       return mid_error(c->s, "texture op %d is not supported", tex->op);
    }
