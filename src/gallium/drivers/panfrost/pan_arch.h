@@ -193,7 +193,8 @@ struct panfrost_jm_draw {
    unsigned vertex_index, tiler_index; /* job indices in the chain */
    unsigned mode;                      /* enum pipe_prim_type */
    unsigned count;                     /* vertices, or indices */
-   unsigned vertices;    /* vertex shader invocations (one instance) */
+   unsigned vertices;    /* per instance: the range, padded when instanced */
+   unsigned instances;
    uint32_t offset_start; /* first vertex the attributes read */
    unsigned index_size_B; /* 0: not indexed */
    bool restart;
@@ -228,9 +229,12 @@ struct panfrost_arch_jm {
    /* false for a format the attribute unit cannot fetch. */
    bool (*emit_attribute)(void *cpu, unsigned format, unsigned buffer_index,
                           unsigned offset_B);
-   /* A linear buffer; addr must be buffer_align_B aligned. */
+   /* A buffer read at the vertex id, modulo modulus when not 0 (the
+    * padded vertex count of an instanced draw); addr must be
+    * buffer_align_B aligned.
+    */
    void (*emit_attribute_buffer)(void *cpu, uint64_t addr, unsigned size_B,
-                                 unsigned stride_B);
+                                 unsigned stride_B, unsigned modulus);
    /* The record of varying slot n: 16 bytes at 16 * n of buffer 0. */
    void (*emit_varying)(void *cpu, unsigned slot);
    unsigned viewport_size_B, viewport_align_B;

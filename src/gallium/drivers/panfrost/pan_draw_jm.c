@@ -25,6 +25,7 @@
 #include "pan_draw_jm.h"
 #include "pan_fb.h"
 #include "pan_index_range.h"
+#include "pan_instancing.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_tiler_sizing.h"
@@ -120,9 +121,11 @@ jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d)
          size_B = r->width0 - MIN2(vb->buffer_offset, r->width0);
       }
       misalign[i] = va % jm->buffer_align_B;
+      /* Per-vertex data of an instanced draw: modulo the padded count. */
       jm->emit_attribute_buffer((uint8_t *)b.cpu + i * jm->buffer_size_B,
                                 va - misalign[i], size_B + misalign[i],
-                                vb->stride);
+                                vb->stride,
+                                d->instances > 1 ? d->vertices : 0);
    }
    for (unsigned i = 0; i < nve; ++i) {
       const struct pipe_vertex_element *e = &ve->elements[i];
@@ -155,7 +158,8 @@ jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
                   unsigned slots)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
-   struct pan_ptr pos = alloc(ctx, 16ull * d->vertices, 64);
+   uint64_t outputs = (uint64_t)d->vertices * d->instances;
+   struct pan_ptr pos = alloc(ctx, 16 * outputs, 64);
 
    if (!pos.cpu)
       return false;
@@ -163,13 +167,13 @@ jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    if (!slots)
       return true;
 
-   struct pan_ptr buf = alloc(ctx, 16ull * slots * d->vertices, 64);
+   struct pan_ptr buf = alloc(ctx, 16 * slots * outputs, 64);
    struct pan_ptr desc = alloc(ctx, jm->buffer_size_B, jm->buffer_align_B);
    struct pan_ptr recs = alloc(ctx, slots * jm->attribute_size_B, 8);
    if (!buf.cpu || !desc.cpu || !recs.cpu)
       return false;
-   jm->emit_attribute_buffer(desc.cpu, buf.gpu, 16 * slots * d->vertices,
-                             16 * slots);
+   jm->emit_attribute_buffer(desc.cpu, buf.gpu, 16 * slots * outputs,
+                             16 * slots, 0);
    for (unsigned s = 0; s < slots; ++s)
       jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s);
    d->varyings = recs.gpu;
@@ -290,7 +294,7 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    bool empty;
 
    panfrost_draw_bounds(ctx, &bounds);
-   if (!bounds.count)
+   if (!bounds.count || !info->instance_count)
       return true;
 
    struct panfrost_jm_draw d = {
@@ -305,6 +309,17 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       return false;
    if (empty || !d.vertices)
       return true;
+   /* Instances are padded_count vertices apart (the hardware's padding:
+    * the per-vertex buffers read modulo it).
+    */
+   d.instances = info->instance_count;
+   if (d.instances > 1)
+      d.vertices = pan_padded_vertex_count(d.vertices);
+   if (!d.vertices || (uint64_t)d.vertices * d.instances > (1u << 24)) {
+      drop(ctx, "%u instances of %u vertices are too many, draw dropped",
+           d.instances, d.vertices);
+      return true;
+   }
 
    unsigned slots = MAX2(vs->varying_slots, fs->varying_slots);
    struct pan_ptr vp = alloc(ctx, jm->viewport_size_B, jm->viewport_align_B);
@@ -357,8 +372,6 @@ jm_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    const char *why = NULL;
    if (indirect)
       why = "indirect draws";
-   else if (info->instance_count != 1)
-      why = "instanced draws";
    else if (vs->uses_textures || fs->uses_textures)
       why = "textures";
    else if (zsa->depth_enabled || zsa->stencil[0].enabled ||

@@ -165,11 +165,15 @@ emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
 
 static void
 emit_attribute_buffer(void *cpu, uint64_t addr, unsigned size_B,
-                      unsigned stride_B)
+                      unsigned stride_B, unsigned modulus)
 {
    pan_pack(cpu, attribute_buffer, cfg)
    {
       cfg.type = MALI_ATTRIBUTE_TYPE_1D;
+      if (modulus) {
+         cfg.type = MALI_ATTRIBUTE_TYPE_1D_MODULUS;
+         cfg.modulus.padded_count = modulus;
+      }
       cfg.address = addr;
       cfg.stride = stride_B;
       cfg.size = size_B;
@@ -223,14 +227,14 @@ emit_tiler(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
    }
 }
 
-/* The vertex shader runs once per vertex: a 1x1x1 group repeated
- * (1, vertices, 1) times.
+/* The vertex shader runs once per vertex of each instance: a 1x1x1 group
+ * repeated (1, vertices, instances) times.
  */
 static bool
 pack_invocation(void *cpu, const struct panfrost_jm_draw *d)
 {
    const unsigned size[3] = { 1, 1, 1 };
-   const unsigned count[3] = { 1, d->vertices, 1 };
+   const unsigned count[3] = { 1, d->vertices, d->instances };
    struct panfrost_invocation inv;
 
    if (!panfrost_invocation_pack(size, count, &inv))
@@ -273,6 +277,8 @@ emit_vertex_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.push_uniforms = d->vs_fau;
       cfg.thread_storage = d->thread_storage;
       cfg.offset_start = d->offset_start;
+      if (d->instances > 1)
+         cfg.instance_size = d->vertices;
    }
    return true;
 }
@@ -341,6 +347,8 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.viewport = d->viewport;
       cfg.push_uniforms = d->fs_fau;
       cfg.thread_storage = d->thread_storage;
+      if (d->instances > 1)
+         cfg.instance_size = d->vertices;
    }
    return true;
 }
