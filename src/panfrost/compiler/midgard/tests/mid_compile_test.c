@@ -100,8 +100,10 @@ run(struct env *e, nir_shader *nir, unsigned gpu)
                  0);
 
    uint32_t uniforms[MID_MAX_PUSH][4];
-   for (unsigned i = 0; i < e->bin.nr_push; i++)
-      memcpy(uniforms[i], &e->ubo0[4 * e->bin.push[i]], 16);
+   for (unsigned i = 0; i < e->bin.nr_push; i++) {
+      const uint32_t *ubo = e->bin.push_ubo[i] ? e->ubo1 : e->ubo0;
+      memcpy(uniforms[i], &ubo[4 * e->bin.push[i]], 16);
+   }
    memcpy(e->mem + 0x800, e->ubo0, sizeof(e->ubo0));
    memcpy(e->mem + 0xc00, e->ubo1, sizeof(e->ubo1));
    struct pan_sim_mid_config cfg = {
@@ -789,6 +791,70 @@ test_empty_fragment(void)
    expect_refusal(b.shader, 0x860, "without a colour output");
 }
 
+/* Derivatives are texture deriv words on two lanes each (mode 0 for x, 1
+ * for y; the interpreter does not run them, so the words are checked);
+ * texture sizes read the system-value UBO and run. */
+static void
+test_derivatives_and_sizes(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_ssa_def *dy = nir_fddy(&b, nir_channels(&b, u0, 0x3));
+   colour_out(&b, nir_fadd(&b, nir_fddx(&b, u0),
+                           nir_vec4(&b, nir_channel(&b, dy, 0),
+                                    nir_channel(&b, dy, 1),
+                                    nir_imm_float(&b, 0),
+                                    nir_imm_float(&b, 0))));
+   for (unsigned g = 0; g < 2; g++) {
+      void *mem = ralloc_context(NULL);
+      struct mid_binary bin;
+      if (compile_only(b.shader, gpus[g], mem, &bin)) {
+         struct pan_mid_instr w[4];
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_TEX, "deriv", w, 4), 3);
+         unsigned modes = 0;
+         for (unsigned i = 0; i < 3; i++) {
+            modes += field(&w[i], "mode");
+            PAN_EXPECT_EQ(field(&w[i], "mask"), 0x3);
+            PAN_EXPECT_EQ(field(&w[i], "dim"), 2);
+            PAN_EXPECT_EQ(field(&w[i], "stype"), 1);
+         }
+         PAN_EXPECT_EQ(modes, 1); /* two for x, one for y */
+      }
+      ralloc_free(mem);
+   }
+   ralloc_free(b.shader);
+
+   b = begin(MESA_SHADER_VERTEX);
+   store(&b, 0, nir_fddx(&b, uniform(&b, 0, 4)));
+   expect_refusal(b.shader, 0x860, "derivatives outside a fragment shader");
+
+   /* textureSize(t2, 1): (64, 20) at LOD 0 halves. */
+   b = begin(MESA_SHADER_COMPUTE);
+   b.shader->info.num_ubos = 1; /* the system values are UBO 1 */
+   nir_tex_instr *t = nir_tex_instr_create(b.shader, 1);
+   t->op = nir_texop_txs;
+   t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   t->dest_type = nir_type_int32;
+   t->texture_index = t->sampler_index = 2;
+   t->src[0].src_type = nir_tex_src_lod;
+   t->src[0].src = nir_src_for_ssa(nir_imm_int(&b, 1));
+   nir_ssa_dest_init(&t->instr, &t->dest, 2, 32, NULL);
+   nir_builder_instr_insert(&b, &t->instr);
+   store(&b, 0, &t->dest.ssa);
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      e->ubo1[4 * (2 + 2) + 0] = 64;
+      e->ubo1[4 * (2 + 2) + 1] = 20;
+      if (run(e, b.shader, gpus[g])) {
+         PAN_EXPECT_EQ(e->bin.sysval_ubo, 1);
+         PAN_EXPECT_EQ(out_word(e, 0), 32);
+         PAN_EXPECT_EQ(out_word(e, 1), 10);
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
 static void
 test_refusals(void)
 {
@@ -827,6 +893,7 @@ main(void)
    PAN_RUN_CASE(test_push_under_pressure);
    PAN_RUN_CASE(test_discard);
    PAN_RUN_CASE(test_empty_fragment);
+   PAN_RUN_CASE(test_derivatives_and_sizes);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_mid_compile");
