@@ -43,6 +43,11 @@ bool pan_bi_encode_form(const char *name, unsigned unit,
                         uint32_t *word, unsigned *op, char *err,
                         size_t err_size);
 
+/* Whether every encoding named name on unit has the one-bit field
+ * `field` (false when there is none of that name). */
+bool pan_bi_all_have_field(const char *name, unsigned unit,
+                           const char *field);
+
 /* Put source selector sel in encoding source slot k of bi_ops[op]. */
 uint32_t pan_bi_set_src(uint32_t word, unsigned op, unsigned k, unsigned sel);
 

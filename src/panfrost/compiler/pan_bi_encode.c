@@ -89,6 +89,22 @@ pan_bi_encode_form(const char *name, unsigned unit,
    return false;
 }
 
+bool
+pan_bi_all_have_field(const char *name, unsigned unit, const char *field)
+{
+   bool any = false;
+   for (unsigned i = 0; i < bi_nr_ops; ++i) {
+      const struct bi_op *op = &bi_ops[i];
+      if (op->unit != unit || strcmp(op->name, name))
+         continue;
+      int f = find_mod(op, field);
+      if (f < 0 || op->mods[f].size != 1)
+         return false;
+      any = true;
+   }
+   return any;
+}
+
 uint32_t
 pan_bi_set_src(uint32_t word, unsigned op, unsigned k, unsigned sel)
 {

@@ -124,12 +124,27 @@ to_reg(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I, unsigned i)
    I->src[i] = v;
 }
 
-/* Whether source i of f's instruction is read as FMA zero. */
+/* Whether source i of f's instruction is read as FMA zero: 0, or -0.0
+ * (a multiply's addend) where the encoding can negate that source. */
 static bool
-zero_selector(const struct pan_ir_bi_form *f, pan_ir_index src)
+zero_selector(const struct pan_ir_bi_form *f, pan_ir_index src, unsigned i)
 {
-   return f->unit == 0 && src.kind == PAN_IR_IMM && src.value == 0 &&
-          !src.neg && !src.abs;
+   if (f->unit != 0 || src.kind != PAN_IR_IMM || src.neg || src.abs)
+      return false;
+   if (src.value == 0)
+      return true;
+   if (src.value != 0x80000000u)
+      return false;
+   for (unsigned a = 0; a < f->nr_args; ++a) {
+      if (f->args[a].kind != PAN_IR_BI_SRC || f->args[a].src != i ||
+          f->args[a].word)
+         continue;
+      char field[8];
+      snprintf(field, sizeof(field), "neg%u", a);
+      return pan_bi_all_have_field(f->name, 0,
+                                   f->args[a].neg ? f->args[a].neg : field);
+   }
+   return false;
 }
 
 /* Keep the FAU reads of I within one value: the first uniform pair or
@@ -154,7 +169,7 @@ limit_fau(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
    for (unsigned i = 0; i < I->nr_srcs; ++i) {
       pan_ir_index src = I->src[i];
       bool staging = f->staging == 2 && i == 0;
-      if (!is_fau(src) || (!staging && zero_selector(f, src)))
+      if (!is_fau(src) || (!staging && zero_selector(f, src, i)))
          continue;
       bool fits = false;
       if (staging) {
