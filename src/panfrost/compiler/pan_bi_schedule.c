@@ -501,6 +501,23 @@ place_nop(struct ctx *c)
    return try_place(c, &nop);
 }
 
+/* Whether it needs a NOP tuple between it and the clause's last tuple. */
+static bool
+needs_gap(const struct ctx *c, const struct item *it)
+{
+   /* A store reads its staging registers from the register file: the
+    * previous tuple's results must have landed there (one tuple later). */
+   const struct tuple *prev = prev_tuple(c);
+   bool staged = false;
+   for (unsigned k = 0; is_msg(it) && prev && k < 2; ++k) {
+      int d = prev->used[k] ? prev->u[k].dest : NO_REG;
+      staged |= d >= it->staging && d < it->staging + it->staging_count;
+   }
+   /* After a tuple writing two results, port 2 is taken. */
+   int regs[4];
+   return staged || (two_dests(prev) && port_regs(prev, &it, 1, regs) > 2);
+}
+
 static bool
 place(struct ctx *c, const struct item *it)
 {
@@ -513,18 +530,7 @@ place(struct ctx *c, const struct item *it)
          close_clause(c);
       return true;
    }
-   /* A store reads its staging registers from the register file: the
-    * previous tuple's results must have landed there (one tuple later). */
-   const struct tuple *prev = prev_tuple(c);
-   bool staged = false;
-   for (unsigned k = 0; msg && prev && k < 2; ++k) {
-      int d = prev->used[k] ? prev->u[k].dest : NO_REG;
-      staged |= d >= it->staging && d < it->staging + it->staging_count;
-   }
-   /* After a tuple writing two results, port 2 is taken. */
-   int regs[4];
-   bool ports = two_dests(prev) && port_regs(prev, &it, 1, regs) > 2;
-   if (staged || ports) {
+   if (needs_gap(c, it)) {
       if (c->cur.nr_tuples >= 7)
          close_clause(c);
       else if (!place_nop(c))
@@ -642,13 +648,19 @@ flush(struct ctx *c)
          }
       }
       if (pick < 0) {
-         pick = (int)ready[0];
-         for (unsigned k = 0; k < nr; ++k) {
-            if (after_msg_ok(&c->cur, &its[ready[k]])) {
-               pick = (int)ready[k];
-               break;
-            }
+         /* Best: an item fitting right after the last tuple; then one
+          * that keeps the clause open; then the oldest. */
+         int fits = -1, open = -1;
+         for (unsigned k = 0; k < nr && fits < 0; ++k) {
+            const struct item *it = &its[ready[k]];
+            if (!after_msg_ok(&c->cur, it))
+               continue;
+            if (open < 0)
+               open = (int)ready[k];
+            if (!needs_gap(c, it))
+               fits = (int)ready[k];
          }
+         pick = fits >= 0 ? fits : open >= 0 ? open : (int)ready[0];
          ok = place(c, &its[pick]);
       }
       done[pick] = true;
@@ -1131,9 +1143,21 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    clause_reset(&c.cur);
    c.block_clause = ralloc_array(tmp, int, s->nr_blocks);
 
+   /* A block no branch reaches continues the clause it falls through
+    * from; branch targets start clauses. */
+   bool *targeted = rzalloc_array(tmp, bool, s->nr_blocks);
    pan_ir_foreach_block(s, b)
    {
-      close_clause(&c);
+      pan_ir_foreach_instr(b, I)
+      {
+         if (I->target)
+            targeted[I->target->index] = true;
+      }
+   }
+   pan_ir_foreach_block(s, b)
+   {
+      if (targeted[b->index])
+         close_clause(&c);
       c.block_clause[b->index] =
          util_dynarray_num_elements(&c.clauses, struct sclause);
       pan_ir_foreach_instr(b, I)
