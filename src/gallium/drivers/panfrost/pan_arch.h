@@ -206,12 +206,13 @@ struct panfrost_jm_draw {
    uint64_t attributes, attribute_buffers;
    uint64_t vs_state, fs_state; /* renderer states */
    uint64_t vs_fau, fs_fau;
+   uint64_t vs_ubos, fs_ubos; /* constant buffer tables */
 };
 
 /* A fragment shader's renderer state, followed by its blend descriptors. */
 struct panfrost_jm_fragment {
    uint64_t binary;
-   unsigned fau_words, varyings;
+   unsigned fau_words, varyings, ubos;
    bool kills;
    unsigned rt_count;
    struct panfrost_blend_rt rts[8];
@@ -221,7 +222,8 @@ struct panfrost_jm_fragment {
 struct panfrost_arch_jm {
    unsigned rsd_size_B, rsd_align_B, blend_size_B;
    void (*emit_vertex_rsd)(void *cpu, uint64_t binary, unsigned fau_words,
-                           unsigned attributes, unsigned varyings);
+                           unsigned attributes, unsigned varyings,
+                           unsigned ubos);
    /* NULL when done, else why the render targets cannot be drawn to. */
    const char *(*emit_fragment_rsd)(void *cpu,
                                     const struct panfrost_jm_fragment *f);
@@ -235,6 +237,11 @@ struct panfrost_arch_jm {
     */
    void (*emit_attribute_buffer)(void *cpu, uint64_t addr, unsigned size_B,
                                  unsigned stride_B, unsigned modulus);
+   /* A constant buffer (addr 16-byte aligned) of the table the shaders'
+    * non-pushed loads read.
+    */
+   unsigned ubo_size_B;
+   void (*emit_ubo)(void *cpu, uint64_t addr, unsigned size_B);
    /* The record of varying slot n: 16 bytes at 16 * n of buffer 0. */
    void (*emit_varying)(void *cpu, unsigned slot);
    unsigned viewport_size_B, viewport_align_B;

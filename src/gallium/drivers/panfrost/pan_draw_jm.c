@@ -181,6 +181,54 @@ jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    return true;
 }
 
+/* The constant buffer table of a stage (*count entries); false when out
+ * of memory or after a message.
+ */
+static bool
+jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
+        uint64_t *table, unsigned *count)
+{
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   const struct pipe_constant_buffer *cbs = ctx->state.cbufs[stage];
+   unsigned n = 0;
+
+   for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i) {
+      if (cbs[i].buffer || cbs[i].user_buffer)
+         n = i + 1;
+   }
+   *count = n;
+   *table = 0;
+   if (!n)
+      return true;
+   struct pan_ptr t = alloc(ctx, n * jm->ubo_size_B, 8);
+   if (!t.cpu)
+      return false;
+   for (unsigned i = 0; i < n; ++i) {
+      uint64_t va = 0;
+      if (cbs[i].user_buffer) {
+         struct pan_ptr p = alloc(ctx, cbs[i].buffer_size, 16);
+         if (!p.cpu)
+            return false;
+         memcpy(p.cpu, cbs[i].user_buffer, cbs[i].buffer_size);
+         va = p.gpu;
+      } else if (cbs[i].buffer) {
+         struct pan_bo *bo = panfrost_resource(cbs[i].buffer)->bo;
+         if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
+            return false;
+         va = bo->gpu_va + cbs[i].buffer_offset;
+      }
+      if (va % 16) {
+         drop(ctx, "constant buffer %u is not 16-byte aligned, draw dropped",
+              i);
+         return false;
+      }
+      jm->emit_ubo((uint8_t *)t.cpu + i * jm->ubo_size_B, va,
+                   va ? cbs[i].buffer_size : 0);
+   }
+   *table = t.gpu;
+   return true;
+}
+
 /* The renderer states of both stages and their push words. */
 static bool
 jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
@@ -193,11 +241,14 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    const struct pipe_blend_state *blend = ctx->state.blend;
    const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
    struct panfrost_shader_env venv, fenv;
+   unsigned vs_ubos, fs_ubos;
 
    if (!panfrost_draw_push_words(ctx, PIPE_SHADER_VERTEX, &vs->progs[0],
                                  &venv) ||
        !panfrost_draw_push_words(ctx, PIPE_SHADER_FRAGMENT, &fs->progs[0],
-                                 &fenv))
+                                 &fenv) ||
+       !jm_ubos(ctx, PIPE_SHADER_VERTEX, &d->vs_ubos, &vs_ubos) ||
+       !jm_ubos(ctx, PIPE_SHADER_FRAGMENT, &d->fs_ubos, &fs_ubos))
       return false;
    d->vs_fau = venv.fau;
    d->fs_fau = fenv.fau;
@@ -206,6 +257,7 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
       .binary = fs->progs[0].desc,
       .fau_words = fenv.fau_words,
       .varyings = slots,
+      .ubos = fs_ubos,
       .kills = fs->kills,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
@@ -224,7 +276,7 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    if (!vrsd.cpu || !frsd.cpu)
       return false;
    jm->emit_vertex_rsd(vrsd.cpu, vs->progs[0].desc, venv.fau_words,
-                       ve ? ve->count : 0, slots);
+                       ve ? ve->count : 0, slots, vs_ubos);
    const char *why = jm->emit_fragment_rsd(frsd.cpu, &f);
    if (why) {
       drop(ctx, "%s, draw dropped", why);

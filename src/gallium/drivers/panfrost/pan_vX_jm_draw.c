@@ -58,11 +58,12 @@ pixel_format(unsigned hw)
 
 static void
 emit_vertex_rsd(void *cpu, uint64_t binary, unsigned fau_words,
-                unsigned attributes, unsigned varyings)
+                unsigned attributes, unsigned varyings, unsigned ubos)
 {
    pan_pack(cpu, renderer_state, cfg)
    {
       cfg.shader.shader = binary;
+      cfg.properties.uniform_buffer_count = ubos;
       cfg.shader.attribute_count = attributes;
       cfg.shader.varying_count = varyings;
       cfg.properties.shader_register_allocation =
@@ -122,6 +123,7 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
    {
       cfg.shader.shader = f->binary;
       cfg.shader.varying_count = f->varyings;
+      cfg.properties.uniform_buffer_count = f->ubos;
       cfg.properties.shader_register_allocation =
          MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
       cfg.properties.depth_source = MALI_DEPTH_SOURCE_FIXED_FUNCTION;
@@ -177,6 +179,16 @@ emit_attribute_buffer(void *cpu, uint64_t addr, unsigned size_B,
       cfg.address = addr;
       cfg.stride = stride_B;
       cfg.size = size_B;
+   }
+}
+
+static void
+emit_ubo(void *cpu, uint64_t addr, unsigned size_B)
+{
+   pan_pack(cpu, uniform_buffer, cfg)
+   {
+      cfg.entries = MAX2(DIV_ROUND_UP(size_B, 16), 1);
+      cfg.address = addr;
    }
 }
 
@@ -275,6 +287,7 @@ emit_vertex_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.varying_buffers = d->varying_buffers;
       cfg.position = d->position;
       cfg.push_uniforms = d->vs_fau;
+      cfg.uniform_buffers = d->vs_ubos;
       cfg.thread_storage = d->thread_storage;
       cfg.offset_start = d->offset_start;
       if (d->instances > 1)
@@ -346,6 +359,7 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.position = d->position;
       cfg.viewport = d->viewport;
       cfg.push_uniforms = d->fs_fau;
+      cfg.uniform_buffers = d->fs_ubos;
       cfg.thread_storage = d->thread_storage;
       if (d->instances > 1)
          cfg.instance_size = d->vertices;
@@ -364,6 +378,8 @@ const struct panfrost_arch_jm PAN_GENX(panfrost_arch_jm) = {
    .buffer_align_B = 64, /* the address field drops the low 6 bits */
    .emit_attribute = emit_attribute,
    .emit_attribute_buffer = emit_attribute_buffer,
+   .ubo_size_B = pan_size(uniform_buffer),
+   .emit_ubo = emit_ubo,
    .emit_varying = emit_varying,
    .viewport_size_B = pan_size(viewport),
    .viewport_align_B = pan_alignment(viewport),
