@@ -172,8 +172,11 @@ panfrost_compiler_shader_param(enum pipe_shader_cap param)
       return 256;
    case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
       return 16 * 1024;
+   /* Buffer 0 (GL uniforms, pushed) and the uniform blocks, read with
+    * LD_BUFFER from resource table 0 in draws and through a table of
+    * addresses in compute (pan_nir_lower_compute.c). */
    case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
-      return 1;
+      return PANFROST_MAX_CONST_BUFFERS;
    case PIPE_SHADER_CAP_INTEGERS:
       return 1;
    case PIPE_SHADER_CAP_PREFERRED_IR:
@@ -191,6 +194,10 @@ panfrost_get_compute_shader_param(enum pipe_shader_cap param)
 {
    if (param == PIPE_SHADER_CAP_MAX_SHADER_BUFFERS)
       return PANFROST_MAX_SSBOS;
+   /* Constant buffer loads become global loads at any offset; without
+    * this the state tracker turns uniform blocks off in every stage. */
+   if (param == PIPE_SHADER_CAP_INDIRECT_CONST_ADDR)
+      return 1;
    return panfrost_compiler_shader_param(param);
 }
 

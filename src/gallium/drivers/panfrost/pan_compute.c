@@ -163,6 +163,33 @@ panfrost_memory_barrier(struct pipe_context *pctx, unsigned flags)
       panfrost_batch_submit(panfrost_context(pctx));
 }
 
+/* The address of compute constant buffer i (user buffers copied, since
+ * the application may change its memory after the call), 0 when unbound;
+ * false when out of memory.
+ */
+static bool
+ubo_address(struct panfrost_context *ctx, unsigned i, uint64_t *addr)
+{
+   const struct pipe_constant_buffer *cb =
+      &ctx->state.cbufs[PIPE_SHADER_COMPUTE][i];
+
+   *addr = 0;
+   if (cb->buffer) {
+      struct pan_bo *bo = panfrost_resource(cb->buffer)->bo;
+      if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
+         return false;
+      *addr = bo->gpu_va + cb->buffer_offset;
+   } else if (cb->user_buffer) {
+      struct pan_ptr p =
+         pan_pool_alloc(&ctx->batch.pool, MAX2(cb->buffer_size, 4), 16);
+      if (!p.cpu)
+         return false;
+      memcpy(p.cpu, cb->user_buffer, cb->buffer_size);
+      *addr = p.gpu;
+   }
+   return true;
+}
+
 /* Fills one push entry; false (after a warning) when the state it needs
  * is missing.
  */
@@ -175,8 +202,6 @@ fill_push_entry(struct panfrost_context *ctx,
 {
    struct panfrost_compute_ctx *c = &ctx->compute;
    const struct pipe_shader_buffer *sb = &c->ssbos[PIPE_SHADER_COMPUTE][0];
-   const struct pipe_constant_buffer *cb =
-      &ctx->state.cbufs[PIPE_SHADER_COMPUTE][0];
    uint64_t addr = 0;
 
    switch (e->source) {
@@ -208,21 +233,9 @@ fill_push_entry(struct panfrost_context *ctx,
       break;
    }
    case PANFROST_PUSH_UBO_ADDR:
-      cb += e->index;
-      if (cb->buffer) {
-         struct pan_bo *bo = panfrost_resource(cb->buffer)->bo;
-         if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
-            return false;
-         addr = bo->gpu_va + cb->buffer_offset;
-      } else if (cb->user_buffer) {
-         /* The application may change its memory after the call: copy. */
-         struct pan_ptr p =
-            pan_pool_alloc(&ctx->batch.pool, MAX2(cb->buffer_size, 4), 16);
-         if (!p.cpu)
-            return false;
-         memcpy(p.cpu, cb->user_buffer, cb->buffer_size);
-         addr = p.gpu;
-      } else {
+      if (!ubo_address(ctx, e->index, &addr))
+         return false;
+      if (!addr) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
                             "constant buffer %u is not bound, dispatch "
                             "dropped",
@@ -230,6 +243,19 @@ fill_push_entry(struct panfrost_context *ctx,
          return false;
       }
       break;
+   case PANFROST_PUSH_UBO_TABLE: {
+      struct pan_ptr t = pan_pool_alloc(
+         &ctx->batch.pool, PANFROST_MAX_CONST_BUFFERS * sizeof(uint64_t), 8);
+      if (!t.cpu)
+         return false;
+      uint64_t *table = t.cpu;
+      for (unsigned i = 0; i < PANFROST_MAX_CONST_BUFFERS; ++i) {
+         if (!ubo_address(ctx, i, &table[i]))
+            return false;
+      }
+      addr = t.gpu;
+      break;
+   }
    case PANFROST_PUSH_NUM_WORKGROUPS:
       words[0] = grid[e->index];
       return true;

@@ -23,6 +23,8 @@ struct pan_bo;
 struct panfrost_context;
 
 #define PANFROST_MAX_SSBOS 16
+/* Constant buffers per stage: 0 for GL uniforms, 15 uniform blocks. */
+#define PANFROST_MAX_CONST_BUFFERS 16
 #define PANFROST_MAX_PUSH_ENTRIES 64
 /* The compiler's limit on uniform words (pan_compile.h). */
 #define PANFROST_MAX_PUSH_WORDS 128
@@ -32,6 +34,9 @@ enum panfrost_push_source {
    PANFROST_PUSH_SSBO_ADDR,      /* 64-bit address of SSBO slot index */
    PANFROST_PUSH_SSBO_SIZE,      /* bytes bound at SSBO slot index */
    PANFROST_PUSH_UBO_ADDR,       /* 64-bit address of constant buffer index */
+   /* 64-bit address of a table of the constant buffers' 64-bit addresses
+    * (0 when unbound), for block indices known only at run time. */
+   PANFROST_PUSH_UBO_TABLE,
    PANFROST_PUSH_NUM_WORKGROUPS, /* component index of the grid */
    PANFROST_PUSH_WORKGROUP_SIZE, /* component index of the block */
    PANFROST_PUSH_INPUT,          /* word at byte offset of the kernel input */
@@ -56,8 +61,8 @@ struct panfrost_push_layout {
  * and global memory: SSBO and constant buffer accesses become global loads
  * and stores from pushed addresses, grid and block sizes and kernel inputs
  * become push words.  false with a message in err for what the driver does
- * not support (non-constant buffer indices, shared memory, too many push
- * words).
+ * not support (non-constant storage buffer indices, shared memory, too
+ * many push words).
  */
 bool panfrost_nir_lower_compute(struct nir_shader *nir,
                                 struct panfrost_push_layout *layout, char *err,

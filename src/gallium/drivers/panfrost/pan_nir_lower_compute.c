@@ -96,10 +96,23 @@ buffer_address(nir_builder *b, struct lower_state *s,
    bool ssbo = source == PANFROST_PUSH_SSBO_ADDR;
    unsigned slot, word;
 
+   /* A uniform block chosen at run time: its address from the table of
+    * addresses (the index clamped to the table, as robust access would). */
+   if (!ssbo && !nir_src_is_const(index)) {
+      if (!push_word(s, PANFROST_PUSH_UBO_TABLE, 0, 0, 2, &word))
+         return NULL;
+      nir_ssa_def *i =
+         nir_umin(b, index.ssa, nir_imm_int(b, PANFROST_MAX_CONST_BUFFERS - 1));
+      nir_ssa_def *entry = nir_iadd(b, load_push(b, word, 64),
+                                    nir_u2u64(b, nir_imul_imm(b, i, 8)));
+      nir_ssa_def *w = nir_load_global(b, entry, 8, 2, 32);
+      nir_ssa_def *base = nir_pack_64_2x32_split(b, nir_channel(b, w, 0),
+                                                 nir_channel(b, w, 1));
+      return nir_iadd(b, base, nir_u2u64(b, offset));
+   }
    if (!const_index(s, index,
-                    ssbo ? PANFROST_MAX_SSBOS : PIPE_MAX_CONSTANT_BUFFERS,
-                    ssbo ? "shader storage block index is not constant"
-                         : "uniform block index is not constant",
+                    ssbo ? PANFROST_MAX_SSBOS : PANFROST_MAX_CONST_BUFFERS,
+                    "shader storage block index is not constant",
                     &slot) ||
        !push_word(s, source, slot, 0, 2, &word))
       return NULL;

@@ -374,6 +374,64 @@ test_buffer_ubo_size(void)
    pipe_resource_reference(&bufs[0], NULL);
 }
 
+/* Uniform blocks chosen at run time (through the table of addresses):
+ * out[i] = cb[4 + 4 * (i % 3)][(i / 3) % 4] + cb[0][0], buffers 4 and 12
+ * user memory, 8 a resource bound at an offset.
+ */
+static void
+test_ubo_dynamic_block(void)
+{
+   enum { N = 48 };
+   uint32_t data[3][4], base = 7, out[N];
+
+   for (unsigned k = 0; k < 3; ++k)
+      for (unsigned w = 0; w < 4; ++w)
+         data[k][w] = 1000 * (k + 1) + 10 * w;
+   nir_builder b = shader("ubo-dynamic-block", 16, 1, 1);
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *third = nir_umod(&b, i, nir_imm_int(&b, 3));
+   nir_ssa_def *blk = nir_iadd_imm(&b, nir_imul_imm(&b, third, 4), 4);
+   nir_ssa_def *off = nir_imul_imm(
+      &b, nir_iand_imm(&b, nir_udiv_imm(&b, i, 3), 3), 4);
+   nir_ssa_def *w =
+      nir_load_ubo(&b, 1, 32, blk, off, .align_mul = 4, .range = ~0);
+   nir_ssa_def *c = nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0),
+                                 nir_imm_int(&b, 0), .align_mul = 4, .range = 4);
+   ssbo_store(&b, 0, i, nir_iadd(&b, w, c));
+   pan_test_debug_msg[0] = 0;
+   void *cso = compile(&b);
+   CHECK(!pan_test_debug_msg[0], "dynamic block: refused: %s",
+         pan_test_debug_msg);
+
+   uint8_t padded[256 + sizeof(data[1])] = { 0 };
+   memcpy(padded + 256, data[1], sizeof(data[1]));
+   struct pipe_resource *ubo = buffer(sizeof(padded), padded);
+   struct pipe_resource *bufs[1] = { buffer(sizeof(out), NULL) };
+   bind_ssbos(bufs, 1, 0x1);
+   struct pipe_constant_buffer cb[4] = {
+      { .user_buffer = &base, .buffer_size = 4 },
+      { .user_buffer = data[0], .buffer_size = 16 },
+      { .buffer = ubo, .buffer_offset = 256, .buffer_size = 16 },
+      { .user_buffer = data[2], .buffer_size = 16 },
+   };
+   for (unsigned k = 0; k < 4; ++k)
+      ctx->set_constant_buffer(ctx, PIPE_SHADER_COMPUTE, 4 * k, false, &cb[k]);
+   dispatch(cso, 16, 1, N / 16, 1);
+   read_back(bufs[0], out);
+
+   unsigned bad = 0;
+   for (unsigned k = 0; k < N; ++k)
+      bad += out[k] != data[k % 3][(k / 3) % 4] + base;
+   CHECK(!bad, "dynamic block: %u of %u results wrong (out[2] = %u)", bad, N,
+         out[2]);
+
+   for (unsigned k = 0; k < 4; ++k)
+      ctx->set_constant_buffer(ctx, PIPE_SHADER_COMPUTE, 4 * k, false, NULL);
+   ctx->delete_compute_state(ctx, cso);
+   pipe_resource_reference(&ubo, NULL);
+   pipe_resource_reference(&bufs[0], NULL);
+}
+
 /* What the driver refuses comes back as a message, and the dispatch is
  * dropped: the buffer keeps its contents.
  */
@@ -433,6 +491,7 @@ main(int argc, char **argv)
       test_loop_uniforms();
       test_ids_chain_indirect();
       test_buffer_ubo_size();
+      test_ubo_dynamic_block();
    }
    test_refusals(has);
    return pan_test_close(screen, ctx);

@@ -1151,6 +1151,181 @@ test_unsampled_view(void)
    tex_scene_end(&ts);
 }
 
+/* ------------------------------------------------------------------ */
+/* Uniform blocks and texture arrays (the ES 3.0 building blocks)      */
+/* ------------------------------------------------------------------ */
+
+/* A quad over the whole target whose vertices all carry `attr` as their
+ * second attribute.
+ */
+static struct pipe_resource *
+flat_quad(const float attr[4])
+{
+   struct vtx quad[4] = {
+      { 0, 0 }, { W * 16, 0 }, { 0, H * 16 }, { W * 16, H * 16 }
+   };
+   for (unsigned i = 0; i < 4; ++i)
+      memcpy(quad[i].rgba, attr, 16);
+   return vertex_buffer(quad, 4);
+}
+
+/* The vec4 at row f2u(row) of constant buffer f2u(block): both chosen at
+ * run time, so the compiler reads them with LD_BUFFER.
+ */
+static nir_ssa_def *
+ubo_row(nir_builder *b, nir_ssa_def *block, nir_ssa_def *row)
+{
+   return nir_load_ubo(b, 4, 32, nir_f2u32(b, block),
+                       nir_imul_imm(b, nir_f2u32(b, row), 16),
+                       .align_mul = 16, .range = ~0);
+}
+
+/* VS: v0 = cb[col.x][col.y] (flat).  FS: colour = cb[v0.x][v0.y] plus
+ * (0, 0, cb0[0].x, 0), cb0 pushed.
+ */
+static void
+ubo_shaders(void **vs, void **fs)
+{
+   nir_builder b = shader(MESA_SHADER_VERTEX, "ubo-vs");
+   nir_variable *pos =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC1, 1, "col");
+   nir_variable *opos =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
+   nir_variable *ov =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   ov->data.interpolation = INTERP_MODE_FLAT;
+   nir_ssa_def *c = nir_load_var(&b, col);
+   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
+   nir_store_var(&b, ov,
+                 ubo_row(&b, nir_channel(&b, c, 0), nir_channel(&b, c, 1)),
+                 0xf);
+   b.shader->info.num_ubos = 6;
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   *vs = ctx->create_vs_state(ctx, &cso);
+
+   b = shader(MESA_SHADER_FRAGMENT, "ubo-fs");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_FLAT;
+   nir_ssa_def *v = nir_load_var(&b, in);
+   nir_ssa_def *u0 = nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0),
+                                  nir_imm_int(&b, 0), .align_mul = 4,
+                                  .range = 4);
+   nir_ssa_def *rgba =
+      ubo_row(&b, nir_channel(&b, v, 0), nir_channel(&b, v, 1));
+   rgba = nir_vector_insert_imm(
+      &b, rgba, nir_fadd(&b, nir_channel(&b, rgba, 2), u0), 2);
+   nir_store_var(&b, out, rgba, 0xf);
+   b.shader->info.num_ubos = 13;
+   cso.ir.nir = b.shader;
+   *fs = ctx->create_fs_state(ctx, &cso);
+}
+
+/* Every pixel of the target must be `want` exactly. */
+static void
+check_flat_target(const char *what, struct target *t, const float want[4])
+{
+   static uint8_t got[H][W][4];
+   unsigned bad = 0, bx = 0, by = 0;
+
+   if (!check_pixels)
+      return;
+   read_target(t, got);
+   for (unsigned y = 0; y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x) {
+         bool ok = true;
+         for (unsigned c = 0; c < 4; ++c)
+            ok &= got[y][x][c] == unorm8(want[c]);
+         if (!ok && !bad++) {
+            bx = x;
+            by = y;
+         }
+      }
+   }
+   CHECK(!bad, "%s: %u of %u pixels wrong; first (%u, %u) = %u %u %u %u",
+         what, bad, W * H, bx, by, got[by][bx][0], got[by][bx][1],
+         got[by][bx][2], got[by][bx][3]);
+}
+
+/* Uniform blocks picked at run time in both stages: vertex buffer 5 a
+ * resource bound at an offset, fragment buffer 12 user memory, and each
+ * stage's buffer 0.  A second pass rebinds fragment buffer 12: the table
+ * must follow.
+ */
+static void
+test_uniform_blocks(void)
+{
+   const char *what = "uniform blocks";
+   CHECK(screen->get_shader_param(screen, PIPE_SHADER_FRAGMENT,
+                                  PIPE_SHADER_CAP_MAX_CONST_BUFFERS) >= 13,
+         "%s: fewer than 13 constant buffers", what);
+   struct scene sc = { make_target(), bind_fixed_state() };
+   ubo_shaders(&sc.vs, &sc.fs);
+   CHECK(sc.vs && sc.fs, "%s: shaders not created", what);
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   sc.vb = flat_quad((const float[4]){ 5.0f, 2.0f, 0.0f, 0.0f });
+
+   /* Vertex buffer 5: row 2 (after 64 bytes of offset) names row 1 of
+    * fragment buffer 12; the other rows name nothing drawable. */
+   float vs_rows[16 + 12] = { 0 };
+   const float pick[4] = { 12.0f, 1.0f, 0.0f, 0.0f };
+   memcpy(&vs_rows[16 + 8], pick, sizeof(pick));
+   for (unsigned i = 16; i < 16 + 8; ++i)
+      vs_rows[i] = 3.0f;
+   struct pipe_resource *vs_buf = pipe_buffer_create(
+      screen, PIPE_BIND_CONSTANT_BUFFER, PIPE_USAGE_DEFAULT, sizeof(vs_rows));
+   pipe_buffer_write(ctx, vs_buf, 0, sizeof(vs_rows), vs_rows);
+   const float zero[4] = { 0 }, blue[4] = { 0.25f };
+   float fs_rows[2][8] = {
+      { 1, 1, 1, 1, 0.5f, 0.25f, 0.0f, 1.0f },
+      { 1, 1, 1, 1, 0.75f, 0.5f, 0.5f, 0.25f },
+   };
+   struct pipe_constant_buffer cb[] = {
+      { .user_buffer = zero, .buffer_size = 16 },
+      { .buffer = vs_buf, .buffer_offset = 64, .buffer_size = 48 },
+      { .user_buffer = blue, .buffer_size = 16 },
+      { .user_buffer = fs_rows[0], .buffer_size = 32 },
+   };
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_VERTEX, 0, false, &cb[0]);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_VERTEX, 5, false, &cb[1]);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 0, false, &cb[2]);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 12, false, &cb[3]);
+
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLE_STRIP,
+      .instance_count = 1,
+      .max_index = 3,
+   };
+   for (unsigned round = 0; round < 2; ++round) {
+      pan_test_debug_msg[0] = 0;
+      char *trace = clear_draw(&info, 4, 1);
+      const char *job = jm ? "vertex" : "malloc_vertex";
+      CHECK(jobs(trace, job) == 1, "%s: %u draws submitted (%s)", what,
+            jobs(trace, job), pan_test_debug_msg);
+      free(trace);
+      float want[4];
+      memcpy(want, &fs_rows[round][4], sizeof(want));
+      want[2] += blue[0];
+      check_flat_target(round ? "uniform blocks, rebound" : what, &sc.t,
+                        want);
+      cb[3].user_buffer = fs_rows[1];
+      ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 12, false, &cb[3]);
+   }
+
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_VERTEX, 0, false, NULL);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_VERTEX, 5, false, NULL);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 0, false, NULL);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 12, false, NULL);
+   pipe_resource_reference(&vs_buf, NULL);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1173,8 +1348,10 @@ main(int argc, char **argv)
    test_indexed_quad(true);
    test_instanced_triangles();
    /* v7 draws have no textures yet. */
-   if (jm)
+   if (jm) {
+      test_uniform_blocks();
       return pan_test_close(screen, ctx);
+   }
 
    static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
                                               PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
@@ -1186,5 +1363,6 @@ main(int argc, char **argv)
                       PIPE_TEX_WRAP_REPEAT, bgr1);
    test_unsampled_view();
    test_half_float_linear();
+   test_uniform_blocks();
    return pan_test_close(screen, ctx);
 }
