@@ -206,6 +206,9 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
    } else {
       for (unsigned c = 0; c < spatial; ++c)
          sr[n++] = pan_ir_word(coord, c);
+      /* A 1D array still has its Y word (ignored) before the layer. */
+      if (tex->is_array && spatial == 1)
+         sr[n++] = sr[0];
    }
    if (tex->is_array) {
       /* The layer register is an integer: a float layer rounds to the

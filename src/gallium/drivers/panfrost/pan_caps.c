@@ -56,8 +56,9 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return PAN_MAX_TEXTURE_3D_LEVELS;
    case PIPE_CAP_MAX_TEXTURE_CUBE_LEVELS:
       return PAN_MAX_TEXTURE_2D_LEVELS;
+   /* The descriptor's array size has 16 bits; GL asks for 256. */
    case PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS:
-      return 0;
+      return 2048;
 
    /* One blend descriptor each, with its own equation (pan_vX_blend.c). */
    case PIPE_CAP_MAX_RENDER_TARGETS:

@@ -1326,6 +1326,164 @@ test_uniform_blocks(void)
    scene_end(&sc);
 }
 
+#define TEX_LAYERS 3
+
+/* Texel (x, y) of layer l of the array texture. */
+static void
+layer_texel(unsigned x, unsigned y, unsigned l, uint8_t out[4])
+{
+   texel(x, y, out);
+   out[0] += 5 * l;
+   out[3] = 40 + 70 * l;
+}
+
+/* DATA0 = 2D array texture 0 at (VAR0.x, VAR0.y, layer VAR0.z), sampled
+ * (txl at LOD 0) or fetched (txf at texel (VAR0.x * TEX_W, ...)).
+ */
+static void *
+array_fs(bool fetch)
+{
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, fetch ? "array-txf" : "array");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_ssa_def *v = nir_load_var(&b, in);
+   nir_ssa_def *coord = nir_channels(&b, v, 0x7);
+   if (fetch) {
+      nir_ssa_def *scale = nir_imm_vec3(&b, TEX_W, TEX_H, 1.0f);
+      coord = nir_f2i32(&b, nir_ffloor(&b, nir_fmul(&b, coord, scale)));
+   }
+
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
+   tex->op = fetch ? nir_texop_txf : nir_texop_txl;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->is_array = true;
+   tex->dest_type = nir_type_float32;
+   tex->coord_components = 3;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(coord);
+   tex->src[1].src_type = nir_tex_src_lod;
+   tex->src[1].src =
+      nir_src_for_ssa(fetch ? nir_imm_int(&b, 0) : nir_imm_float(&b, 0.0f));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   BITSET_SET(b.shader->info.samplers_used, 0);
+   nir_store_var(&b, out, &tex->dest.ssa, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* A quad with texture coordinates 0 to 1 at layer `layer` over a
+ * TEX_W x TEX_H x TEX_LAYERS array texture (every layer uploaded at once),
+ * seen through views of layers [first, TEX_LAYERS): each pixel must be
+ * the texel of layer first + clamp(round(layer), 0, last - first).
+ */
+static void
+test_texture_array(bool fetch)
+{
+   static const struct {
+      unsigned first;
+      float layer;
+      unsigned want;
+   } cases[] = { { 0, 2.0f, 2 }, { 0, 0.8f, 1 }, { 1, 0.0f, 1 },
+                 { 1, 1.0f, 2 }, { 1, 7.0f, 2 } };
+   const char *what = fetch ? "texture array, texelFetch" : "texture array";
+   CHECK(screen->get_param(screen, PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS) >= 256,
+         "%s: fewer than 256 layers", what);
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D_ARRAY,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = TEX_W,
+      .height0 = TEX_H,
+      .depth0 = 1,
+      .array_size = TEX_LAYERS,
+      .bind = PIPE_BIND_SAMPLER_VIEW,
+   };
+   struct pipe_resource *tex = screen->resource_create(screen, &templ);
+   uint8_t data[TEX_LAYERS][TEX_H][TEX_W][4];
+   for (unsigned l = 0; l < TEX_LAYERS; ++l)
+      for (unsigned y = 0; y < TEX_H; ++y)
+         for (unsigned x = 0; x < TEX_W; ++x)
+            layer_texel(x, y, l, data[l][y][x]);
+   struct pipe_box box = { .width = TEX_W, .height = TEX_H,
+                           .depth = TEX_LAYERS };
+   ctx->texture_subdata(ctx, tex, 0, PIPE_MAP_WRITE, &box, data, TEX_W * 4,
+                        sizeof(data[0]));
+   struct pipe_sampler_state st = {
+      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+   };
+   void *smp = ctx->create_sampler_state(ctx, &st);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+
+   struct scene sc = { make_target(), bind_fixed_state() };
+   sc.vs = pass_through_vs(false);
+   sc.fs = array_fs(fetch);
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   for (unsigned k = 0; k < ARRAY_SIZE(cases); ++k) {
+      /* texelFetch takes integer layers and is undefined past the end. */
+      if (fetch && (cases[k].layer != floorf(cases[k].layer) ||
+                    cases[k].first + cases[k].layer >= TEX_LAYERS))
+         continue;
+      const struct vtx quad[4] = {
+         { 0, 0, { 0, 0, cases[k].layer } },
+         { W * 16, 0, { 1, 0, cases[k].layer } },
+         { 0, H * 16, { 0, 1, cases[k].layer } },
+         { W * 16, H * 16, { 1, 1, cases[k].layer } },
+      };
+      sc.vb = vertex_buffer(quad, 4);
+      struct pipe_sampler_view vt = {
+         .format = templ.format,
+         .target = PIPE_TEXTURE_2D_ARRAY,
+         .u.tex = { .first_layer = cases[k].first,
+                    .last_layer = TEX_LAYERS - 1 },
+         .swizzle_r = PIPE_SWIZZLE_X,
+         .swizzle_g = PIPE_SWIZZLE_Y,
+         .swizzle_b = PIPE_SWIZZLE_Z,
+         .swizzle_a = PIPE_SWIZZLE_W,
+      };
+      struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+      draw_textured_quad(what);
+      if (check_pixels) {
+         static uint8_t got[H][W][4];
+         unsigned bad = 0, bx = 0, by = 0;
+         read_target(&sc.t, got);
+         for (unsigned y = 0; y < H; ++y) {
+            for (unsigned x = 0; x < W; ++x) {
+               uint8_t want[4];
+               layer_texel(x * TEX_W / W, y * TEX_H / H, cases[k].want, want);
+               if (memcmp(want, got[y][x], 4) && !bad++) {
+                  bx = x;
+                  by = y;
+               }
+            }
+         }
+         CHECK(!bad, "%s (view from %u, layer %.1f): %u pixels wrong; "
+               "first (%u, %u) = %u %u %u %u", what, cases[k].first,
+               cases[k].layer, bad, bx, by, got[by][bx][0], got[by][bx][1],
+               got[by][bx][2], got[by][bx][3]);
+      }
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+      pipe_sampler_view_reference(&view, NULL);
+      pipe_resource_reference(&sc.vb, NULL);
+   }
+   void *none = NULL;
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &none);
+   ctx->delete_sampler_state(ctx, smp);
+   pipe_resource_reference(&tex, NULL);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1364,5 +1522,7 @@ main(int argc, char **argv)
    test_unsampled_view();
    test_half_float_linear();
    test_uniform_blocks();
+   test_texture_array(false);
+   test_texture_array(true);
    return pan_test_close(screen, ctx);
 }
