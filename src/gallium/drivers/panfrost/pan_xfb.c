@@ -47,6 +47,7 @@ panfrost_create_so_target(struct pipe_context *pctx,
    pipe_reference_init(&t->base.reference, 1);
    pipe_resource_reference(&t->base.buffer, prsc);
    t->base.context = pctx;
+   panfrost_context(pctx)->xfb.tracking = true;
    t->base.buffer_offset = offset_B;
    t->base.buffer_size = size_B;
    return &t->base;
@@ -361,17 +362,53 @@ dispatch(struct panfrost_context *ctx, struct panfrost_compute_shader *v,
    return true;
 }
 
-/* Whether the draws may read prsc: bound as a vertex buffer (the usual
- * feedback loop) while the batch uses it.  Earlier bindings of the same
- * pass are not tracked.
+static void
+note_read(struct panfrost_xfb_ctx *x, const struct pipe_resource *prsc)
+{
+   if (!prsc || x->nr_reads > PANFROST_XFB_MAX_READS)
+      return;
+   for (unsigned i = 0; i < x->nr_reads; ++i) {
+      if (x->reads[i] == prsc)
+         return;
+   }
+   if (x->nr_reads < PANFROST_XFB_MAX_READS)
+      x->reads[x->nr_reads] = prsc;
+   x->nr_reads++;
+}
+
+/* Notes the buffers a draw reads (vertex, index and constant buffers).
+ * Every draw passes here before its job joins the batch, so a batch
+ * without draw jobs means a new batch: the list starts again.
  */
+static void
+note_draw_reads(struct panfrost_context *ctx, const struct pipe_draw_info *info)
+{
+   struct panfrost_xfb_ctx *x = &ctx->xfb;
+
+   if (!util_dynarray_num_elements(&ctx->batch.draw_jobs,
+                                   struct panfrost_batch_job))
+      x->nr_reads = 0;
+   u_foreach_bit(i, ctx->state.vbuf_mask)
+      note_read(x, ctx->state.vbufs[i].buffer.resource);
+   if (info->index_size && !info->has_user_indices)
+      note_read(x, info->index.resource);
+   for (unsigned s = 0; s < 2; ++s) {
+      enum pipe_shader_type st = s ? PIPE_SHADER_FRAGMENT : PIPE_SHADER_VERTEX;
+      for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i)
+         note_read(x, ctx->state.cbufs[st][i].buffer);
+   }
+}
+
+/* Whether a draw already in the batch may read prsc. */
 static bool
 feeds_draws(struct panfrost_context *ctx, struct pipe_resource *prsc)
 {
-   if (!panfrost_batch_uses(ctx, prsc))
-      return false;
-   u_foreach_bit(i, ctx->state.vbuf_mask) {
-      if (ctx->state.vbufs[i].buffer.resource == prsc)
+   const struct panfrost_xfb_ctx *x = &ctx->xfb;
+
+   if (x->nr_reads > PANFROST_XFB_MAX_READS)
+      return panfrost_batch_uses(ctx, prsc);
+   for (unsigned i = 0; i < x->nr_reads; ++i) {
+      if (x->reads[i] == prsc)
          return true;
    }
    return false;
@@ -398,7 +435,8 @@ capture(struct panfrost_context *ctx, struct panfrost_shader *vs,
    }
 
    /* The batch's compute jobs run before its draws: a draw already in it
-    * must not read what this capture writes.
+    * must not read what this capture writes (the pixels drawn so far are
+    * lost until passes preload their previous contents).
     */
    bool drawn = util_dynarray_num_elements(&ctx->batch.draw_jobs,
                                            struct panfrost_batch_job) != 0;
@@ -487,7 +525,7 @@ panfrost_xfb_draw(struct panfrost_context *ctx,
 
    if ((!capturing && !counting) || !vpp || !draw->count ||
        !info->instance_count)
-      return;
+      goto note;
 
    struct xfb_walk w = {
       .mode = info->mode,
@@ -502,7 +540,7 @@ panfrost_xfb_draw(struct panfrost_context *ctx,
    if (info->index_size) {
       w.indices = map_indices(ctx, info, draw);
       if (!w.indices)
-         return;
+         goto note;
    }
 
    unsigned per_instance = unroll(&w, NULL);
@@ -525,6 +563,10 @@ panfrost_xfb_draw(struct panfrost_context *ctx,
          x->counts.overflows += emitted < prims;
       }
    }
+note:
+   /* After the capture: its own reads are not in the batch yet. */
+   if (x->tracking)
+      note_draw_reads(ctx, info);
 }
 
 void

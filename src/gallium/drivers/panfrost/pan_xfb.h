@@ -73,9 +73,18 @@ struct panfrost_prim_counters {
    uint64_t generated, emitted, overflows;
 };
 
+/* Buffers the draws of the pending batch may read, for a capture to know
+ * whether it must submit them first; noted only once the context has made
+ * a stream output target.
+ */
+#define PANFROST_XFB_MAX_READS 64
+
 struct panfrost_xfb_ctx {
    struct pipe_stream_output_target *targets[PIPE_MAX_SO_BUFFERS];
    unsigned num_targets;
+   bool tracking;
+   unsigned nr_reads; /* > PANFROST_XFB_MAX_READS: too many, assume any */
+   const struct pipe_resource *reads[PANFROST_XFB_MAX_READS];
    struct panfrost_prim_counters counts;
    unsigned active_queries; /* primitive queries begun and not ended */
    bool queries_paused;     /* set_active_query_state(false) */

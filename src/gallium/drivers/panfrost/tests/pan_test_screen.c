@@ -12,6 +12,7 @@
 #include "compiler/glsl_types.h"
 #include "pipe/p_context.h"
 #include "pipe/p_screen.h"
+#include "tgsi/tgsi_from_mesa.h"
 #include "util/u_debug.h"
 
 #include "pan_public.h"
@@ -51,6 +52,26 @@ pan_test_open(struct pipe_screen **screen, struct pipe_context **ctx)
    (*ctx)->set_debug_callback(*ctx, &cb);
    glsl_type_singleton_init_or_ref();
    return true;
+}
+
+nir_builder
+pan_test_shader(struct pipe_screen *screen, gl_shader_stage stage,
+                const char *name)
+{
+   enum pipe_shader_type p = pipe_shader_type_from_mesa(stage);
+   const nir_shader_compiler_options *opts =
+      screen->get_compiler_options(screen, PIPE_SHADER_IR_NIR, p);
+   return nir_builder_init_simple_shader(stage, opts, "%s", name);
+}
+
+nir_variable *
+pan_test_io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
+                unsigned driver_location, const char *name)
+{
+   nir_variable *v = nir_variable_create(s, mode, glsl_vec4_type(), name);
+   v->data.location = location;
+   v->data.driver_location = driver_location;
+   return v;
 }
 
 int

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "compiler/nir/nir_builder.h"
+
 struct pipe_screen;
 struct pipe_context;
 
@@ -36,6 +38,15 @@ extern char pan_test_debug_msg[512];
  * debug callback set and the GLSL types referenced; false after a message.
  */
 bool pan_test_open(struct pipe_screen **screen, struct pipe_context **ctx);
+
+/* A builder of a new shader of the stage with the screen's NIR options. */
+nir_builder pan_test_shader(struct pipe_screen *screen, gl_shader_stage stage,
+                            const char *name);
+
+/* A vec4 input or output of s at a location and driver location. */
+nir_variable *pan_test_io_var(nir_shader *s, nir_variable_mode mode,
+                              unsigned location, unsigned driver_location,
+                              const char *name);
 
 /* Destroys both, prints the counts and returns the exit status. */
 int pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx);

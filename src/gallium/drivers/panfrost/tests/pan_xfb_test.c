@@ -66,24 +66,12 @@ outputs(unsigned vid, unsigned iid, float out[8])
    out[7] = vid;
 }
 
-static nir_variable *
-io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
-       unsigned driver_location, const char *name)
-{
-   nir_variable *v = nir_variable_create(s, mode, glsl_vec4_type(), name);
-   v->data.location = location;
-   v->data.driver_location = driver_location;
-   return v;
-}
+#define io_var pan_test_io_var
 
 static void *
 capture_vs(const struct pipe_stream_output_info *so)
 {
-   const nir_shader_compiler_options *opts =
-      screen->get_compiler_options(screen, PIPE_SHADER_IR_NIR,
-                                   PIPE_SHADER_VERTEX);
-   nir_builder b =
-      nir_builder_init_simple_shader(MESA_SHADER_VERTEX, opts, "xfb");
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "xfb");
    nir_variable *pos =
       io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
    nir_variable *col =
@@ -116,11 +104,7 @@ capture_vs(const struct pipe_stream_output_info *so)
 static void *
 constant_fs(void)
 {
-   const nir_shader_compiler_options *opts =
-      screen->get_compiler_options(screen, PIPE_SHADER_IR_NIR,
-                                   PIPE_SHADER_FRAGMENT);
-   nir_builder b =
-      nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, opts, "red");
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "red");
    nir_variable *out =
       io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
    nir_store_var(&b, out, nir_imm_vec4(&b, 1, 0, 0, 1), 0xf);
