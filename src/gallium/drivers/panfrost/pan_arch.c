@@ -12,6 +12,10 @@ const struct panfrost_arch *
 panfrost_arch_get(unsigned arch)
 {
    switch (arch) {
+#ifdef PANFROST_HAVE_V6
+   case 6:
+      return &pan_v6_panfrost_arch;
+#endif
 #ifdef PANFROST_HAVE_V7
    case 7:
       return &pan_v7_panfrost_arch;

@@ -299,6 +299,8 @@ struct panfrost_arch {
    void (*link_job)(void *cpu, uint64_t next);
 };
 
+extern const struct panfrost_arch pan_v6_panfrost_arch;
+extern const struct panfrost_arch_jm pan_v6_panfrost_arch_jm;
 extern const struct panfrost_arch pan_v7_panfrost_arch;
 extern const struct panfrost_arch_jm pan_v7_panfrost_arch_jm;
 extern const struct panfrost_arch pan_v9_panfrost_arch;

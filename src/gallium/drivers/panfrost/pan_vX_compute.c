@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Compute descriptors and jobs, compiled once per PAN_ARCH (v7 and v9):
+/* Compute descriptors and jobs, compiled once per PAN_ARCH (v6, v7, v9):
  * differences are #if PAN_ARCH blocks.
  */
 
@@ -12,8 +12,8 @@
 #include "pan_invocation.h"
 #include "util/macros.h"
 
-#if PAN_ARCH != 7 && PAN_ARCH != 9
-#error "compute jobs are only built for v7 and v9 so far"
+#if PAN_ARCH != 6 && PAN_ARCH != 7 && PAN_ARCH != 9
+#error "compute jobs are only built for v6, v7 and v9 so far"
 #endif
 
 bool PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
@@ -58,9 +58,11 @@ emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
    pan_pack(cpu, renderer_state, cfg)
    {
       cfg.shader.shader = binary;
+#if PAN_ARCH >= 7
       /* The preloads sit at r55-r62, above a 32-register file. */
       cfg.properties.shader_register_allocation =
          MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+#endif
       /* Local, workgroup and global ids (compiler.rst, compute ABI). */
       cfg.preload.compute.local_invocation_xy = true;
       cfg.preload.compute.local_invocation_z = true;

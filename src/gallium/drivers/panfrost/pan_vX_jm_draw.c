@@ -4,7 +4,7 @@
  */
 
 /*
- * Draw descriptors of the Bifrost job manager (v7): a vertex job running
+ * Draw descriptors of the Bifrost job manager (v6, v7): a vertex job running
  * the whole vertex shader (our compiler's default variant: position and
  * varyings in one program), then a tiler job; renderer states carry the
  * shader, its preloads and push word count, the fragment one followed by
@@ -19,8 +19,8 @@
 #include "pan_genxml.h"
 #include "pan_invocation.h"
 
-#if PAN_ARCH != 7
-#error "job-manager draws are only built for v7 so far"
+#if PAN_ARCH != 6 && PAN_ARCH != 7
+#error "job-manager draws are only built for Bifrost (v6, v7) so far"
 #endif
 
 /* Formats the attribute unit fetches and the blender writes, for now. */
@@ -51,7 +51,15 @@ pixel_format(unsigned hw)
    pan_pack(&word, pixel_format, cfg)
    {
       cfg.format = hw;
+#if PAN_ARCH >= 7
       cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+#else
+      /* v6 has a swizzle where v7 has a component order. */
+      cfg.swizzle.r = MALI_CHANNEL_R;
+      cfg.swizzle.g = MALI_CHANNEL_G;
+      cfg.swizzle.b = MALI_CHANNEL_B;
+      cfg.swizzle.a = MALI_CHANNEL_A;
+#endif
    }
    return word;
 }
@@ -66,8 +74,10 @@ emit_vertex_rsd(void *cpu, uint64_t binary, unsigned fau_words,
       cfg.properties.uniform_buffer_count = ubos;
       cfg.shader.attribute_count = attributes;
       cfg.shader.varying_count = varyings;
+#if PAN_ARCH >= 7
       cfg.properties.shader_register_allocation =
          MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+#endif
       /* compiler.rst, driver interface (v7): r58:r59 position address,
        * r61 vertex id, r62 instance id.
        */
@@ -124,8 +134,10 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.shader.shader = f->binary;
       cfg.shader.varying_count = f->varyings;
       cfg.properties.uniform_buffer_count = f->ubos;
+#if PAN_ARCH >= 7
       cfg.properties.shader_register_allocation =
          MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+#endif
       cfg.properties.depth_source = MALI_DEPTH_SOURCE_FIXED_FUNCTION;
       cfg.properties.shader_modifies_coverage = f->kills;
       cfg.properties.allow_forward_pixel_to_kill = !f->kills;
