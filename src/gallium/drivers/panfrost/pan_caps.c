@@ -67,11 +67,15 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_INDEP_BLEND_FUNC:
       return 1;
 
+   /* Integers, bit ops, texelFetch, textureSize/Lod/Grad, flat varyings,
+    * integer textures, uniform blocks (draw-path.rst).  Not 140: that
+    * brings texture buffers (EXT_gpu_shader4), which views refuse.
+    */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
-      return 120;
+      return 130;
    case PIPE_CAP_ESSL_FEATURE_LEVEL:
-      return 100;
+      return 300;
 
    case PIPE_CAP_CONSTANT_BUFFER_OFFSET_ALIGNMENT:
       return 16;
