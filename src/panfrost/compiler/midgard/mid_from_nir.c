@@ -565,15 +565,30 @@ uniform_src(unsigned slot)
                             .swz = { 0, 1, 2, 3 } };
 }
 
+/* Vec4 vec of the system-value UBO: pushed when there is room, else
+ * loaded into a variable. */
+static struct mid_src
+sysval_src(struct ctx *c, unsigned vec)
+{
+   int slot = push_slot(c->s, c->s->sysval_ubo, vec);
+   if (slot >= 0)
+      return uniform_src(slot);
+   unsigned v = c->s->nr_vars++;
+   struct mid_ls ls = ubo_ls(c->s->sysval_ubo);
+   ls.offset = (int)((vec * 16) << 2) | 1;
+   load_to(c, "ld_ubo_", 4, mid_var(v), ls);
+   return mid_src_ref(mid_var(v));
+}
+
 /* Clip-space position to screen space: xyz / w * scale + offset, 1 / w in
  * w, with the viewport from the system-value UBO. */
 static bool
 viewport_transform(struct ctx *c, unsigned pos, unsigned out)
 {
-   int scale = push_slot(c->s, c->s->sysval_ubo, 0);
-   int offset = push_slot(c->s, c->s->sysval_ubo, 1);
-   if (scale < 0 || offset < 0)
-      return mid_error(c->s, "no uniform room for the viewport transform");
+   if (c->s->sysval_ubo > 255)
+      return mid_error(c->s, "system-value UBO %u out of range",
+                       c->s->sysval_ubo);
+   struct mid_src scale = sysval_src(c, 0), offset = sysval_src(c, 1);
    struct mid_src w = mid_src_ref(mid_var(pos));
    memset(w.swz, 3, 4);
    struct mid_instr *I = alu(c, "frcp", mid_var(out), 0x8);
@@ -591,11 +606,11 @@ viewport_transform(struct ctx *c, unsigned pos, unsigned out)
    I = alu(c, "fmul", mid_var(u), 0x7);
    I->nr_srcs = 2;
    I->src[0] = mid_src_ref(mid_var(t));
-   I->src[1] = uniform_src(scale);
+   I->src[1] = scale;
    I = alu(c, "fadd", mid_var(out), 0x7);
    I->nr_srcs = 2;
    I->src[0] = mid_src_ref(mid_var(u));
-   I->src[1] = uniform_src(offset);
+   I->src[1] = offset;
    return true;
 }
 
@@ -749,9 +764,10 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       if (c->s->stage != MESA_SHADER_FRAGMENT)
          return mid_error(c->s, "%s inputs are not supported",
                           gl_shader_stage_name(c->s->stage));
-      if (!nir_src_is_const(in->src[0]) || nir_src_as_uint(in->src[0]))
+      /* An array element's offset (in vec4 slots) adds to the base. */
+      if (!nir_src_is_const(in->src[0]))
          return mid_error(c->s, "indirect varyings are not supported");
-      unsigned index = nir_intrinsic_base(in);
+      unsigned index = nir_intrinsic_base(in) + nir_src_as_uint(in->src[0]);
       if (index >= 256)
          return mid_error(c->s, "varying %u out of range", index);
       /* Varying index above the interpolation bits (0x50: perspective
@@ -836,12 +852,8 @@ try_push(struct ctx *c, nir_intrinsic_instr *in)
    return true;
 }
 
-/* Texture: the coordinates (shadow reference in z, array index in w) and
- * a register LOD/bias (r29.x) are moved into place, the texture word
- * reads r28 and writes its result there, a move takes it out. */
 /* Texture sizes are system values: vec4 2 + i of the system-value UBO
- * holds texture i's size at LOD 0 (NIR scales it for other LODs),
- * pushed when there is room, else loaded. */
+ * holds texture i's size at LOD 0 (NIR scales it for other LODs). */
 static bool
 emit_tex_size(struct ctx *c, nir_tex_instr *tex)
 {
@@ -853,20 +865,16 @@ emit_tex_size(struct ctx *c, nir_tex_instr *tex)
    if (c->s->sysval_ubo > 255 || vec >= (1u << 11))
       return mid_error(c->s, "texture size of texture %u out of range",
                        tex->texture_index);
-   int slot = push_slot(c->s, c->s->sysval_ubo, vec);
-   if (slot >= 0) {
-      struct mid_instr *M = alu(c, "imov", dst, (1u << nc) - 1);
-      M->int_result = true;
-      M->nr_srcs = 2;
-      M->src[1] = uniform_src(slot);
-      return true;
-   }
-   struct mid_ls ls = ubo_ls(c->s->sysval_ubo);
-   ls.offset = (int)((vec * 16) << 2) | 1;
-   load_to(c, "ld_ubo_", nc, dst, ls);
+   struct mid_instr *M = alu(c, "imov", dst, (1u << nc) - 1);
+   M->int_result = true;
+   M->nr_srcs = 2;
+   M->src[1] = sysval_src(c, vec);
    return true;
 }
 
+/* Texture: the coordinates (shadow reference in z, array index in w) and
+ * a register LOD/bias (r29.x) are moved into place, the texture word
+ * reads r28 and writes its result there, a move takes it out. */
 static bool
 emit_tex(struct ctx *c, nir_tex_instr *tex)
 {

@@ -49,9 +49,13 @@ driver_nir(struct gl_shader_program *prog, nir_shader *nir)
                             pan_glsl_attribute_slots);
    NIR_PASS_V(nir, nir_lower_system_values);
    NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
-   NIR_PASS_V(nir, nir_lower_io,
-              nir_var_uniform | nir_var_shader_in | nir_var_shader_out,
-              pan_glsl_dword_slots, (nir_lower_io_options)0);
+   /* Uniform offsets in words (for UBO 0), varyings and attributes in
+    * vec4 slots, the unit of their driver locations: an array element's
+    * offset adds to the base. */
+   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, pan_glsl_dword_slots,
+              (nir_lower_io_options)0);
+   NIR_PASS_V(nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out,
+              pan_glsl_attribute_slots, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_uniforms_to_ubo, true, false);
    NIR_PASS_V(nir, gl_nir_lower_buffers, prog);
    NIR_PASS_V(nir, nir_opt_constant_folding);
