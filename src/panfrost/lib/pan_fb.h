@@ -77,6 +77,14 @@ struct pan_fb {
    uint64_t sample_positions;
    uint64_t tiler;
 
+   /* v6+: the frame shaders' three draw descriptors (colour pre-frame,
+    * depth/stencil pre-frame, post-frame), 0 for none; preload_color runs
+    * the first on every tile before the pass's primitives (it loads the
+    * render targets the pass neither clears nor fully covers).
+    */
+   uint64_t frame_shaders;
+   bool preload_color;
+
    /* v4/v5: the polygon list, which must exist even without geometry;
     * for a pass without geometry it is PAN_FB_EMPTY_POLYGON_LIST_B
     * bytes, zeroed except for what pan_fb_init_empty_polygon_list() put

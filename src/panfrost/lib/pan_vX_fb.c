@@ -300,6 +300,10 @@ emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
 #if PAN_ARCH >= 6
       cfg.sample_locations = fb->sample_positions;
       cfg.tiler = fb->tiler;
+      cfg.frame_shader_dcds = fb->frame_shaders;
+      cfg.pre_frame_0 = fb->preload_color
+                           ? MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS
+                           : MALI_PRE_POST_FRAME_SHADER_MODE_NEVER;
 #endif
       cfg.width = fb->width_px;
       cfg.height = fb->height_px;

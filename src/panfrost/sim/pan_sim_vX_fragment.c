@@ -661,6 +661,7 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 #endif
 
    bool color_preloaded = false;
+   unsigned preload_mask = ~0u; /* targets the pre-frame draw writes */
 #if PAN_ARCH >= 6
    /* Frame shaders load (pre) or post-process the tile buffer.  A lone
     * colour pre-frame shader is shaded before the frame's draws
@@ -680,6 +681,16 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
       f->preframe_always =
          fb.pre_frame_0 == MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;
       color_preloaded = true;
+#if PAN_ARCH >= 9
+      /* A target the draw does not write starts from its clear. */
+      const void *dcd = pan_sim_ctx_read(ctx, fb.frame_shader_dcds,
+                                         pan_size(draw),
+                                         "pre-frame draw descriptor");
+      if (!dcd)
+         return false;
+      pan_unpack(dcd, draw, pre);
+      preload_mask = pre.render_target_mask;
+#endif
    } else if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
        fb.pre_frame_1 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
       pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
@@ -707,7 +718,7 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
    }
    for (unsigned i = 0; i < fb.render_target_count; ++i) {
       if (!read_render_target(ctx, f, next + i * pan_size(render_target), i,
-                              color_preloaded))
+                              color_preloaded && ((preload_mask >> i) & 1)))
          return false;
    }
    return true;

@@ -135,6 +135,14 @@ struct panfrost_arch_draw {
                       unsigned fb_height);
    unsigned draw_job_size_B;
    void (*emit_draw_job)(void *cpu, const struct panfrost_draw_job *j);
+   /* A framebuffer's three frame shader draws (colour pre-frame,
+    * depth/stencil pre-frame, post-frame): the first runs fs into the
+    * targets of rt_mask, the others none.
+    */
+   unsigned frame_shaders_size_B, frame_shaders_align_B;
+   void (*emit_preload_draw)(void *cpu, const struct panfrost_shader_env *fs,
+                             uint64_t blend, unsigned blend_count,
+                             unsigned rt_mask, uint64_t depth_stencil);
 };
 
 /* A sampler view as the texture descriptor needs it: the view's first

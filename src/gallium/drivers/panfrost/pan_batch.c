@@ -18,6 +18,7 @@
 #include "pan_fb.h"
 #include "pan_fence.h"
 #include "pan_job.h"
+#include "pan_preload.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_submit.h"
@@ -274,7 +275,10 @@ surface_address(const struct pipe_surface *surf)
           panfrost_resource_offset_B(rsc, surf->u.tex.level, &box);
 }
 
-static void
+/* Describes render target i; true when the pass must load its previous
+ * contents (draws without a clear).
+ */
+static bool
 describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
                struct batch_bos *bos, unsigned i)
 {
@@ -284,7 +288,7 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
    unsigned arch = panfrost_device(ctx->base.screen)->arch;
 
    if (!surf)
-      return;
+      return false;
    /* The format table decides; the emitter check only guards against the
     * two disagreeing (tests/fb proves they do not).
     */
@@ -295,7 +299,7 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
                          "render target format %s not supported, clear "
                          "dropped",
                          util_format_short_name(surf->format));
-      return;
+      return false;
    }
 
    struct panfrost_resource *rsc = surface_resource(surf);
@@ -312,15 +316,12 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
                         rt->clear_words);
       add_bo(bos, rsc->bo, PAN_BO_ACCESS_WRITE);
    } else if (b->tiler) {
-      /* Without preloads the tile buffer starts undefined: what the pass
-       * did not draw or clear is lost.
-       */
-      panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
-                         "draws without a clear of the pass: the previous "
-                         "contents are not preloaded (not implemented yet)");
+      /* The draws change part of it: the rest comes from memory. */
       rt->write = true;
-      add_bo(bos, rsc->bo, PAN_BO_ACCESS_WRITE);
+      add_bo(bos, rsc->bo, PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
+      return true;
    }
+   return false;
 }
 
 static void
@@ -333,8 +334,14 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    unsigned arch = panfrost_device(ctx->base.screen)->arch;
 
    /* Draws may test and write depth: the buffer is part of the pass. */
-   if (b->tiler)
+   if (b->tiler) {
+      if (surf && clear != PIPE_CLEAR_DEPTHSTENCIL)
+         panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
+                            "draws without a depth/stencil clear of the "
+                            "pass: its previous contents are not preloaded "
+                            "(not implemented yet)");
       clear = PIPE_CLEAR_DEPTHSTENCIL;
+   }
    if (!surf || !clear)
       return;
 
@@ -396,9 +403,17 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
 
    if (!key->width || !key->height)
       return 0;
+   unsigned preload = 0;
    for (unsigned i = 0; i < key->nr_cbufs; ++i)
-      describe_color(ctx, &fb, bos, i);
+      preload |= describe_color(ctx, &fb, bos, i) << i;
    describe_zs(ctx, &fb, bos);
+   /* Without a preload the tile buffer starts undefined: what the pass
+    * did not draw or clear would be lost.
+    */
+   if (preload && !panfrost_preload_color(ctx, preload, &fb))
+      panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
+                         "draws without a clear of the pass: the previous "
+                         "colour contents could not be preloaded");
    if (!bos->count)
       return 0;
    /* The fragment job runs the draws' fragment shaders, which read what

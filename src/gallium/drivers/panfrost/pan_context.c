@@ -14,6 +14,7 @@
 #include "indices/u_primconvert.h"
 
 #include "pan_context.h"
+#include "pan_preload.h"
 #include "pan_fence.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
@@ -88,6 +89,7 @@ panfrost_context_destroy(struct pipe_context *pctx)
 
    /* Pending clears are for surfaces nobody can read any more. */
    panfrost_batch_fini(ctx);
+   panfrost_preload_fini(ctx);
    pan_bo_unref(ctx->tiler_heap);
    pctx->screen->fence_reference(pctx->screen, &ctx->last_fence, NULL);
    panfrost_context_release_state(pctx);

@@ -127,6 +127,11 @@ struct panfrost_context {
     * made at the first such draw.
     */
    struct primconvert_context *primconvert;
+
+   /* Shaders loading the render targets of passes without a clear
+    * (pan_preload.c), made as needed.
+    */
+   struct panfrost_preload *preload;
 };
 
 static inline struct panfrost_context *

@@ -8,6 +8,8 @@
  * descriptors run is in docs/drivers/panfrost/compiler.rst.
  */
 
+#include <string.h>
+
 #include "pipe/p_defines.h"
 #include "util/format/u_format.h"
 
@@ -350,6 +352,32 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
       pack_env(pan_section_ptr(cpu, malloc_vertex_job, varying), &j->varying);
 }
 
+static void
+emit_preload_draw(void *cpu, const struct panfrost_shader_env *fs,
+                  uint64_t blend, unsigned blend_count, unsigned rt_mask,
+                  uint64_t depth_stencil)
+{
+   memset(cpu, 0, 3 * pan_size(draw));
+   pan_pack(cpu, draw, cfg)
+   {
+      /* Runs first on every pixel: nothing earlier to kill, and later
+       * primitives may hide it.
+       */
+      cfg.pixel_kill_operation = MALI_PIXEL_KILL_FORCE_EARLY;
+      cfg.zs_update_operation = MALI_PIXEL_KILL_FORCE_EARLY;
+      cfg.allow_forward_pixel_to_be_killed = true;
+      cfg.sample_mask = 0xffff;
+      cfg.render_target_mask = rt_mask;
+      cfg.minimum_z = 0.0f;
+      cfg.maximum_z = 1.0f;
+      cfg.depth_stencil = depth_stencil;
+      cfg.blend = blend;
+      cfg.blend_count = blend_count;
+   }
+   pack_env((uint8_t *)cpu + pan_size(draw) - pan_size(shader_environment),
+            fs);
+}
+
 const struct panfrost_arch_draw PAN_GENX(panfrost_arch_draw) = {
    .emit_gfx_shader = emit_gfx_shader,
    .resource_size_B = pan_size(resource),
@@ -370,4 +398,7 @@ const struct panfrost_arch_draw PAN_GENX(panfrost_arch_draw) = {
    .emit_tiler = emit_tiler,
    .draw_job_size_B = pan_size(malloc_vertex_job),
    .emit_draw_job = emit_draw_job,
+   .frame_shaders_size_B = 3 * pan_size(draw),
+   .frame_shaders_align_B = pan_alignment(draw),
+   .emit_preload_draw = emit_preload_draw,
 };

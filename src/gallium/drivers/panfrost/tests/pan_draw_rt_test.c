@@ -1173,6 +1173,69 @@ test_mrt(void)
       pipe_surface_reference(&rts[i], NULL);
 }
 
+/* A pass that draws without clearing keeps what the previous pass left:
+ * two targets (RGBA8, R5G6B5) drawn in one pass, then a second pass draws
+ * elsewhere, clearing target 1 only; target 0 must hold both rectangles
+ * over the first clear, target 1 the second rectangle over its new clear.
+ */
+static void
+test_preload(void)
+{
+   static const enum pipe_format formats[2] = {
+      PIPE_FORMAT_R8G8B8A8_UNORM,
+      PIPE_FORMAT_B5G6R5_UNORM,
+   };
+   struct pipe_surface *rts[2];
+   for (unsigned i = 0; i < 2; ++i)
+      rts[i] = make_surface(formats[i], PIPE_BIND_RENDER_TARGET);
+   struct scene sc = scene_begin(2, nir_type_float);
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   void *z = bind_zsa(&zsa);
+   struct pipe_blend_state replace = {
+      .independent_blend_enable = 1,
+      .rt = { { .colormask = PIPE_MASK_RGBA },
+              { .colormask = PIPE_MASK_RGBA } },
+   };
+   void *b = bind_blend(&replace);
+   union pipe_color_union c0 = { .f = { 0.25f, 0.5f, 0.75f, 1.0f } };
+   union pipe_color_union c1 = { .f = { 1.0f, 1.0f, 0.0f, 1.0f } };
+
+   set_fb(rts, 2, NULL);
+   ctx->clear(ctx, PIPE_CLEAR_COLOR, NULL, &c0, 0, 0);
+   draw_rect(0, 0, 32, 32, 0, red, false);
+   ctx->flush(ctx, NULL, 0);
+   pan_test_debug_msg[0] = 0;
+   ctx->clear(ctx, PIPE_CLEAR_COLOR1, NULL, &c1, 0, 0);
+   draw_rect(32, 32, 64, 64, 0, green, false);
+   ctx->flush(ctx, NULL, 0);
+   CHECK(!pan_test_debug_msg[0], "preload: %s", pan_test_debug_msg);
+
+   /* Output 1 is the colour rotated once: green -> (1, 0, 1, 0), no alpha
+    * in R5G6B5.
+    */
+   static const float green1[4] = { 1, 0, 1, 1 };
+   read_pixels(rts[0], pixels);
+   check_rect("preload: first pass's rectangle", 0, 0, 32, 32, red, 0,
+              PIPE_MASK_RGBA);
+   check_rect("preload: second pass's rectangle", 32, 32, 64, 64, green, 0,
+              PIPE_MASK_RGBA);
+   check_rect("preload: first clear", 32, 0, 64, 32, c0.f, 1.01f / 255,
+              PIPE_MASK_RGBA);
+   check_rect("preload: first clear below", 0, 32, 32, 64, c0.f,
+              1.01f / 255, PIPE_MASK_RGBA);
+   read_pixels(rts[1], pixels);
+   check_rect("preload: cleared again", 0, 0, 32, 32, c1.f, 0,
+              PIPE_MASK_RGBA);
+   check_rect("preload: target 1 drawn", 32, 32, 64, 64, green1, 0,
+              PIPE_MASK_RGBA);
+
+   scene_end(&sc);
+   ctx->delete_blend_state(ctx, b);
+   ctx->delete_depth_stencil_alpha_state(ctx, z);
+   for (unsigned i = 0; i < 2; ++i)
+      pipe_surface_reference(&rts[i], NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1213,6 +1276,8 @@ main(int argc, char **argv)
    test_stencil(PIPE_FORMAT_Z24_UNORM_S8_UINT);
    new_context();
    test_mrt();
+   new_context();
+   test_preload();
 
    free(pixels);
    return pan_test_close(screen, ctx);
