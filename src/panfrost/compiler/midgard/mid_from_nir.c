@@ -872,6 +872,24 @@ emit_tex_size(struct ctx *c, nir_tex_instr *tex)
    return true;
 }
 
+/* A cube map direction (x, y, z) goes to r26, from where the load/store
+ * unit's ld_cubemap_coords writes the face's 2D coordinates to r28.xy
+ * (the face selection the texture word takes with them). */
+static void
+cube_coords(struct ctx *c, nir_src *src)
+{
+   static const uint8_t xyz[4] = { 0, 1, 2, 2 };
+   struct mid_instr *I = alu(c, "imov", mid_hw(26), 0x7);
+   I->int_result = true;
+   I->nr_srcs = 2;
+   I->src[1] = nir_src_to_mid(c, src, xyz);
+   struct mid_instr *L =
+      mid_instr_create(c->s, c->block, MID_LDST, "ld_cubemap_coords");
+   L->ls = (struct mid_ls){ .wide = true, .swz = 0xe4 }; /* 32-bit, r26 */
+   L->dst = mid_hw(28);
+   L->mask = 0x3;
+}
+
 /* Texture: the coordinates (shadow reference in z, array index in w) and
  * a register LOD/bias (r29.x) are moved into place, the texture word
  * reads r28 and writes its result there, a move takes it out. */
@@ -909,11 +927,14 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
    case GLSL_SAMPLER_DIM_3D:
       dim = 3;
       break;
+   case GLSL_SAMPLER_DIM_CUBE:
+      if (tex->is_array || tex->op == nir_texop_txf)
+         return mid_error(c->s, "cube map arrays and fetches are not "
+                                "supported");
+      dim = 0;
+      break;
    default:
-      return mid_error(c->s, "%s textures are not supported",
-                       tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE
-                          ? "cube"
-                          : "this dimension of");
+      return mid_error(c->s, "this dimension of textures is not supported");
    }
    if (tex->texture_index > 0xffff || tex->sampler_index > 0xffff)
       return mid_error(c->s, "texture index out of range");
@@ -936,6 +957,10 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
          return false;
       switch (tex->src[i].src_type) {
       case nir_tex_src_coord: {
+         if (dim == 0) {
+            cube_coords(c, src);
+            break;
+         }
          unsigned n = tex->coord_components;
          /* An array index goes to w, the rest from x. */
          unsigned mask = 0;
