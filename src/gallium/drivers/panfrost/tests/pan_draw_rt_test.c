@@ -365,6 +365,24 @@ check_rect(const char *what, unsigned x0, unsigned y0, unsigned x1,
    return true;
 }
 
+/* Rectangles of one flat colour each, read exactly. */
+struct rect_want {
+   const char *label;
+   unsigned x0, y0, x1, y1;
+   const float *rgba;
+};
+
+static void
+check_rects(const char *name, const struct rect_want *r, unsigned n)
+{
+   for (unsigned i = 0; i < n; ++i) {
+      char what[96];
+      snprintf(what, sizeof(what), "%s: %s", name, r[i].label);
+      check_rect(what, r[i].x0, r[i].y0, r[i].x1, r[i].y1, r[i].rgba, 0,
+                 PIPE_MASK_RGBA);
+   }
+}
+
 static void
 clear_colour(const float rgba[4])
 {
@@ -939,17 +957,14 @@ test_depth(enum pipe_format zf)
    ctx->flush(ctx, NULL, 0);
    read_pixels(rt, pixels);
 
-   char what[64];
-   snprintf(what, sizeof(what), "%s: red in front of green", name);
-   check_rect(what, 16, 16, 32, 32, red, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: green alone", name);
-   check_rect(what, 0, 0, 16, 32, green, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: blue in front of red", name);
-   check_rect(what, 32, 32, 48, 48, blue, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: red alone", name);
-   check_rect(what, 16, 32, 32, 48, red, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: untouched", name);
-   check_rect(what, 0, 48, 16, 64, black, 0, PIPE_MASK_RGBA);
+   const struct rect_want first[] = {
+      { "red in front of green", 16, 16, 32, 32, red },
+      { "green alone", 0, 0, 16, 32, green },
+      { "blue in front of red", 32, 32, 48, 48, blue },
+      { "red alone", 16, 32, 32, 48, red },
+      { "untouched", 0, 48, 16, 64, black },
+   };
+   check_rects(name, first, ARRAY_SIZE(first));
 
    /* Written back at the end of the pass. */
    static const struct {
@@ -973,10 +988,11 @@ test_depth(enum pipe_format zf)
    draw_rect(32, 0, 64, 64, 0.0f, red, false);   /* 0.5: passes */
    ctx->flush(ctx, NULL, 0);
    read_pixels(rt, pixels);
-   snprintf(what, sizeof(what), "%s: cleared to 0.6, behind", name);
-   check_rect(what, 0, 0, 32, 64, black, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: cleared to 0.6, in front", name);
-   check_rect(what, 32, 0, 64, 64, red, 0, PIPE_MASK_RGBA);
+   const struct rect_want second[] = {
+      { "cleared to 0.6, behind", 0, 0, 32, 64, black },
+      { "cleared to 0.6, in front", 32, 0, 64, 64, red },
+   };
+   check_rects(name, second, ARRAY_SIZE(second));
 
    scene_end(&sc);
    ctx->delete_blend_state(ctx, b);
@@ -1056,19 +1072,15 @@ test_stencil(enum pipe_format zf)
     * rows 0-31 5, rows 32-63 3; cols 48-63: rows 0-31 4 (5 decremented),
     * rows 32-63 3 (4 < 3 fails).
     */
-   char what[64];
-   snprintf(what, sizeof(what), "%s: EQUAL under a mask", name);
-   check_rect(what, 0, 0, 32, 32, red, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: EQUAL fails", name);
-   check_rect(what, 0, 32, 32, 64, black, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: front GREATER fails", name);
-   check_rect(what, 32, 0, 48, 32, black, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: front GREATER passes", name);
-   check_rect(what, 32, 32, 48, 64, green, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: back LESS passes", name);
-   check_rect(what, 48, 0, 64, 32, blue, 0, PIPE_MASK_RGBA);
-   snprintf(what, sizeof(what), "%s: back LESS fails", name);
-   check_rect(what, 48, 32, 64, 64, black, 0, PIPE_MASK_RGBA);
+   const struct rect_want want[] = {
+      { "EQUAL under a mask", 0, 0, 32, 32, red },
+      { "EQUAL fails", 0, 32, 32, 64, black },
+      { "front GREATER fails", 32, 0, 48, 32, black },
+      { "front GREATER passes", 32, 32, 48, 64, green },
+      { "back LESS passes", 48, 0, 64, 32, blue },
+      { "back LESS fails", 48, 32, 64, 64, black },
+   };
+   check_rects(name, want, ARRAY_SIZE(want));
 
    static const struct {
       unsigned x, y;
