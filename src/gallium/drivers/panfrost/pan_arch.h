@@ -224,6 +224,7 @@ struct panfrost_jm_fragment {
    bool kills;
    unsigned rt_count;
    struct panfrost_blend_rt rts[8];
+   struct panfrost_zs_state zs;
 };
 
 /* Descriptor emitters of the v4-v7 job manager's draws. */

@@ -20,6 +20,7 @@
 #include "util/u_math.h"
 
 #include "pan_arch.h"
+#include "pan_blend.h"
 #include "pan_bo.h"
 #include "pan_context.h"
 #include "pan_draw_jm.h"
@@ -89,10 +90,12 @@ jm_tiler(struct panfrost_context *ctx)
 
 /* Attribute records of the vertex elements over the vertex buffers.  The
  * buffer descriptors hold 64-byte aligned addresses: the rest of a
- * buffer's offset goes into the records reading it.
+ * buffer's offset goes into the records reading it.  false when out of
+ * memory, *dropped (after a message) for what cannot be fetched.
  */
 static bool
-jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d)
+jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
+              bool *dropped)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
    const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
@@ -110,7 +113,8 @@ jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d)
       if (vb->is_user_buffer) {
          drop(ctx, "user vertex buffers are not supported (the frontend "
                    "uploads them), draw dropped");
-         return false;
+         *dropped = true;
+         return true;
       }
       if (vb->buffer.resource) {
          struct pipe_resource *r = vb->buffer.resource;
@@ -133,7 +137,8 @@ jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d)
          drop(ctx, "vertex element %u: per-instance data or buffer %u not "
                    "supported on v7 yet, draw dropped",
               i, e->vertex_buffer_index);
-         return false;
+         *dropped = true;
+         return true;
       }
       if (!jm->emit_attribute((uint8_t *)a.cpu + i * jm->attribute_size_B,
                               e->src_format, e->vertex_buffer_index,
@@ -142,7 +147,8 @@ jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d)
          drop(ctx, "vertex format %s is not supported on v7 yet, draw "
                    "dropped",
               util_format_short_name(e->src_format));
-         return false;
+         *dropped = true;
+         return true;
       }
    }
    d->attributes = a.gpu;
@@ -182,11 +188,11 @@ jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
 }
 
 /* The constant buffer table of a stage (*count entries); false when out
- * of memory or after a message.
+ * of memory, *dropped after a message for a misaligned buffer.
  */
 static bool
 jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
-        uint64_t *table, unsigned *count)
+        uint64_t *table, unsigned *count, bool *dropped)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
    const struct pipe_constant_buffer *cbs = ctx->state.cbufs[stage];
@@ -220,7 +226,8 @@ jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
       if (va % 16) {
          drop(ctx, "constant buffer %u is not 16-byte aligned, draw dropped",
               i);
-         return false;
+         *dropped = true;
+         return true;
       }
       jm->emit_ubo((uint8_t *)t.cpu + i * jm->ubo_size_B, va,
                    va ? cbs[i].buffer_size : 0);
@@ -229,10 +236,13 @@ jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
    return true;
 }
 
-/* The renderer states of both stages and their push words. */
+/* The renderer states of both stages and their push words; false when
+ * out of memory, *dropped (after a message) when the render targets
+ * cannot be drawn to that way.
+ */
 static bool
 jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
-          unsigned slots)
+          unsigned slots, bool *dropped)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
@@ -247,9 +257,11 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
                                  &venv) ||
        !panfrost_draw_push_words(ctx, PIPE_SHADER_FRAGMENT, &fs->progs[0],
                                  &fenv) ||
-       !jm_ubos(ctx, PIPE_SHADER_VERTEX, &d->vs_ubos, &vs_ubos) ||
-       !jm_ubos(ctx, PIPE_SHADER_FRAGMENT, &d->fs_ubos, &fs_ubos))
+       !jm_ubos(ctx, PIPE_SHADER_VERTEX, &d->vs_ubos, &vs_ubos, dropped) ||
+       !jm_ubos(ctx, PIPE_SHADER_FRAGMENT, &d->fs_ubos, &fs_ubos, dropped))
       return false;
+   if (*dropped)
+      return true;
    d->vs_fau = venv.fau;
    d->fs_fau = fenv.fau;
 
@@ -261,13 +273,10 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
       .kills = fs->kills,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
-   for (unsigned i = 0; i < f.rt_count; ++i) {
-      const struct pipe_rt_blend_state *rt =
-         &blend->rt[blend->independent_blend_enable ? i : 0];
-      f.rts[i].enabled = i < fb->nr_cbufs && fb->cbufs[i];
-      f.rts[i].format = f.rts[i].enabled ? fb->cbufs[i]->format : 0;
-      f.rts[i].colormask = rt->colormask;
-   }
+   for (unsigned i = 0; i < f.rt_count; ++i)
+      panfrost_blend_rt_init(&f.rts[i], blend, i, fb, &ctx->state.blend_color);
+   panfrost_zs_state_init(&f.zs, ctx->state.zsa, &ctx->state.stencil_ref,
+                          fb->zsbuf);
 
    struct pan_ptr vrsd = alloc(ctx, jm->rsd_size_B, jm->rsd_align_B);
    struct pan_ptr frsd = alloc(ctx, jm->rsd_size_B +
@@ -280,7 +289,8 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    const char *why = jm->emit_fragment_rsd(frsd.cpu, &f);
    if (why) {
       drop(ctx, "%s, draw dropped", why);
-      return false;
+      *dropped = true;
+      return true;
    }
    d->vs_state = vrsd.gpu;
    d->fs_state = frsd.gpu;
@@ -381,9 +391,16 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    d.viewport = vp.gpu;
    d.tiler = jm_tiler(ctx);
    d.thread_storage = panfrost_batch_local_storage(ctx, 0);
-   if (!d.tiler || !d.thread_storage || !jm_attributes(ctx, &d) ||
-       !jm_vertex_outputs(ctx, &d, slots) || !jm_states(ctx, &d, slots))
+   bool dropped = false;
+   if (!d.tiler || !d.thread_storage || !jm_attributes(ctx, &d, &dropped))
       return false;
+   if (dropped)
+      return true;
+   if (!jm_vertex_outputs(ctx, &d, slots) ||
+       !jm_states(ctx, &d, slots, &dropped))
+      return false;
+   if (dropped)
+      return true;
 
    struct pan_ptr vjob = alloc(ctx, jm->vertex_job_size_B, PAN_JOB_ALIGN_B);
    struct pan_ptr tjob = alloc(ctx, jm->tiler_job_size_B, PAN_JOB_ALIGN_B);
@@ -426,15 +443,15 @@ jm_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       why = "indirect draws";
    else if (vs->uses_textures || fs->uses_textures)
       why = "textures";
-   else if (zsa->depth_enabled || zsa->stencil[0].enabled ||
-            zsa->alpha_enabled || ctx->state.fb.zsbuf)
-      why = "depth, stencil and alpha tests";
-   else if (ctx->state.fb.nr_cbufs > 1)
-      why = "more than one render target";
-   else if (blend->logicop_enable || blend->rt[0].blend_enable)
-      why = "blending other than replace";
+   else if (zsa->alpha_enabled)
+      why = "alpha tests";
    if (why) {
       drop(ctx, "%s are not implemented on v7 yet, draw dropped", why);
+      return false;
+   }
+   why = panfrost_blend_unsupported(blend);
+   if (why) {
+      drop(ctx, "%s, draw dropped", why);
       return false;
    }
    return true;

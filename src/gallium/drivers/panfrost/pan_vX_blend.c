@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Fixed-function blend descriptors, once per PAN_ARCH (v9 so far).
+/* Fixed-function blend descriptors, once per PAN_ARCH (v6, v7, v9).
  *
  * The blend unit computes, per channel, (+/-)A + (+/-)B * C, where A is
  * zero, the source or the destination, B one of src, dst, src + dst,
@@ -264,7 +264,15 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
    pan_pack(&memory_format, pixel_format, cfg)
    {
       cfg.format = hw;
+#if PAN_ARCH >= 7
       cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+#else
+      /* v6 has a swizzle where v7 has a component order. */
+      cfg.swizzle.r = MALI_CHANNEL_R;
+      cfg.swizzle.g = MALI_CHANNEL_G;
+      cfg.swizzle.b = MALI_CHANNEL_B;
+      cfg.swizzle.a = MALI_CHANNEL_A;
+#endif
    }
 
    pan_pack(cpu, blend, cfg)
@@ -287,4 +295,27 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
          register_format(desc);
    }
    return NULL;
+}
+
+unsigned
+PAN_GENX(panfrost_stencil_op)(unsigned op)
+{
+   switch (op) {
+   case PIPE_STENCIL_OP_ZERO:
+      return MALI_STENCIL_OP_ZERO;
+   case PIPE_STENCIL_OP_REPLACE:
+      return MALI_STENCIL_OP_REPLACE;
+   case PIPE_STENCIL_OP_INCR:
+      return MALI_STENCIL_OP_INCR_SAT;
+   case PIPE_STENCIL_OP_DECR:
+      return MALI_STENCIL_OP_DECR_SAT;
+   case PIPE_STENCIL_OP_INCR_WRAP:
+      return MALI_STENCIL_OP_INCR_WRAP;
+   case PIPE_STENCIL_OP_DECR_WRAP:
+      return MALI_STENCIL_OP_DECR_WRAP;
+   case PIPE_STENCIL_OP_INVERT:
+      return MALI_STENCIL_OP_INVERT;
+   default:
+      return MALI_STENCIL_OP_KEEP;
+   }
 }

@@ -15,4 +15,9 @@
 const char *PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
                                           const struct panfrost_blend_rt *b);
 
+/* A Gallium stencil operation (PIPE_STENCIL_OP_*) in the hardware's
+ * encoding.
+ */
+unsigned PAN_GENX(panfrost_stencil_op)(unsigned op);
+
 #endif

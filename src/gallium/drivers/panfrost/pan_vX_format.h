@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Gallium formats to the hardware's, for one PAN_ARCH (pan_vX_texture.c);
+/* Gallium formats to the hardware's, for one PAN_ARCH (pan_vX_format.c);
  * used by the texture and attribute descriptors.
  */
 

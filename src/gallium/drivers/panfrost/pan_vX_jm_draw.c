@@ -18,6 +18,7 @@
 #include "pan_arch.h"
 #include "pan_genxml.h"
 #include "pan_invocation.h"
+#include "pan_vX_blend.h"
 
 #if PAN_ARCH != 6 && PAN_ARCH != 7
 #error "job-manager draws are only built for Bifrost (v6, v7) so far"
@@ -89,33 +90,18 @@ emit_vertex_rsd(void *cpu, uint64_t binary, unsigned fau_words,
    }
 }
 
-/* Replace under a full colour mask, as fixed-function opaque blending. */
-static const char *
-emit_blend(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
+/* One face of the stencil test. */
+static struct PAN_GENX(stencil)
+stencil_face(const struct panfrost_zs_face *f)
 {
-   unsigned hw = b->enabled ? hw_format(b->format) : 0;
-
-   if (b->enabled && (!hw || hw == MALI_FORMAT_RGBA32F))
-      return "the render target format is not blendable on v7 yet";
-   if (b->enabled && b->colormask != PIPE_MASK_RGBA)
-      return "partial colour masks are not supported on v7 yet";
-   pan_pack(cpu, blend, cfg)
-   {
-      cfg.enable = b->enabled;
-      cfg.equation.color_mask = b->enabled ? 0xf : 0;
-      cfg.internal.mode =
-         b->enabled ? MALI_BLEND_MODE_OPAQUE : MALI_BLEND_MODE_OFF;
-      if (b->enabled) {
-         cfg.internal.fixed_function.num_comps = 4;
-         cfg.internal.fixed_function.rt = rt;
-         cfg.internal.fixed_function.conversion.memory_format =
-            pixel_format(hw);
-         /* Our fragment shaders write float colours. */
-         cfg.internal.fixed_function.conversion.register_format =
-            MALI_REGISTER_FILE_FORMAT_F32;
-      }
-   }
-   return NULL;
+   return (struct PAN_GENX(stencil)){
+      .reference_value = f->ref,
+      .mask = f->value_mask,
+      .compare_function = f->func,
+      .stencil_fail = PAN_GENX(panfrost_stencil_op)(f->fail),
+      .depth_fail = PAN_GENX(panfrost_stencil_op)(f->zfail),
+      .depth_pass = PAN_GENX(panfrost_stencil_op)(f->zpass),
+   };
 }
 
 static const char *
@@ -124,8 +110,8 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
    uint8_t *blends = (uint8_t *)cpu + pan_size(renderer_state);
 
    for (unsigned i = 0; i < f->rt_count; ++i) {
-      const char *why =
-         emit_blend(blends + i * pan_size(blend), i, &f->rts[i]);
+      const char *why = PAN_GENX(panfrost_emit_blend)(
+         blends + i * pan_size(blend), i, &f->rts[i]);
       if (why)
          return why;
    }
@@ -146,7 +132,13 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
          f->kills ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
       cfg.properties.zs_update_operation = MALI_PIXEL_KILL_STRONG_EARLY;
       cfg.multisample_misc.sample_mask = 0xffff;
-      cfg.multisample_misc.depth_function = MALI_FUNC_ALWAYS;
+      /* PIPE_FUNC_* and the hardware's comparisons share their order. */
+      cfg.multisample_misc.depth_function =
+         f->zs.depth ? f->zs.depth_func : MALI_FUNC_ALWAYS;
+      cfg.multisample_misc.depth_write_mask = f->zs.depth && f->zs.depth_write;
+      cfg.stencil_mask_misc.stencil_enable = f->zs.stencil;
+      cfg.stencil_mask_misc.stencil_mask_front = f->zs.face[0].write_mask;
+      cfg.stencil_mask_misc.stencil_mask_back = f->zs.face[1].write_mask;
       cfg.stencil_mask_misc.single_sampled_lines = true;
       /* compiler.rst, driver interface (v7): r58 facing, r59 pixel
        * position, r60 coverage, r61 sample mask.
@@ -156,6 +148,10 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.preload.fragment.coverage = true;
       cfg.preload.fragment.sample_mask_id = true;
       cfg.preload.uniform_count = DIV_ROUND_UP(f->fau_words, 2);
+      if (f->zs.stencil) {
+         cfg.stencil_front = stencil_face(&f->zs.face[0]);
+         cfg.stencil_back = stencil_face(&f->zs.face[1]);
+      }
    }
    return NULL;
 }

@@ -1,0 +1,130 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Gallium formats to the hardware's by name, compiled once per PAN_ARCH:
+ * the names are the hardware description's, so every architecture's
+ * table answers for itself (textures, attributes, blending).
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/format/u_format.h"
+#include "util/macros.h"
+
+#include "pan_genxml.h"
+#include "pan_vX_format.h"
+
+/* Formats whose hardware name does not follow from their channels. */
+static const struct {
+   enum pipe_format format;
+   const char *name;
+} packed_formats[] = {
+   { PIPE_FORMAT_B5G6R5_UNORM, "rgb565" },
+   { PIPE_FORMAT_R5G6B5_UNORM, "rgb565" },
+   { PIPE_FORMAT_B5G5R5A1_UNORM, "rgb5_a1_unorm" },
+   { PIPE_FORMAT_R10G10B10A2_UNORM, "rgb10_a2_unorm" },
+   { PIPE_FORMAT_B10G10R10A2_UNORM, "rgb10_a2_unorm" },
+   { PIPE_FORMAT_R10G10B10A2_UINT, "rgb10_a2ui" },
+   { PIPE_FORMAT_B10G10R10A2_UINT, "rgb10_a2ui" },
+   { PIPE_FORMAT_R11G11B10_FLOAT, "r11f_g11f_b10f" },
+   { PIPE_FORMAT_R9G9B9E5_FLOAT, "r9f_g9f_b9f_e5f" },
+   { PIPE_FORMAT_Z16_UNORM, "z16_unorm" },
+   { PIPE_FORMAT_Z24_UNORM_S8_UINT, "z24x8_unorm" },
+   { PIPE_FORMAT_Z24X8_UNORM, "z24x8_unorm" },
+   { PIPE_FORMAT_Z32_FLOAT, "z32" },
+};
+
+/* The hardware name of a plain format whose channels share one size and
+ * type ("rgba8_unorm", "rg16f", "r32ui"), in memory order: channel i of
+ * the hardware format is channel i of the Gallium one, and the format's
+ * own swizzle goes into the texture's.  false when there is none.
+ */
+static bool
+channels_name(const struct util_format_description *desc, char *name,
+              size_t size)
+{
+   static const char *const sets[] = { "r", "rg", "rgb", "rgba" };
+   const struct util_format_channel_description *c0 = NULL;
+
+   if (desc->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
+       desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS ||
+       desc->nr_channels < 1 || desc->nr_channels > 4)
+      return false;
+   for (unsigned i = 0; i < desc->nr_channels; ++i) {
+      const struct util_format_channel_description *c = &desc->channel[i];
+      if (c->type == UTIL_FORMAT_TYPE_VOID)
+         continue;
+      if (!c0)
+         c0 = c;
+      if (c->type != c0->type || c->size != c0->size ||
+          c->normalized != c0->normalized ||
+          c->pure_integer != c0->pure_integer)
+         return false;
+   }
+   /* Padding must be as wide as the channels it sits among. */
+   for (unsigned i = 0; c0 && i < desc->nr_channels; ++i) {
+      if (desc->channel[i].size != c0->size)
+         return false;
+   }
+   if (!c0)
+      return false;
+
+   const char *type;
+   if (c0->type == UTIL_FORMAT_TYPE_FLOAT)
+      type = "f";
+   else if (c0->normalized)
+      type = c0->type == UTIL_FORMAT_TYPE_SIGNED ? "_snorm" : "_unorm";
+   else if (c0->pure_integer)
+      type = c0->type == UTIL_FORMAT_TYPE_SIGNED ? "i" : "ui";
+   else
+      return false; /* scaled and fixed-point: not sampled */
+   snprintf(name, size, "%s%u%s", sets[desc->nr_channels - 1], c0->size,
+            type);
+   return true;
+}
+
+/* enum mali_format of a name, 0 when the hardware has none. */
+static unsigned
+format_by_name(const char *name)
+{
+   for (unsigned v = 1; v < 256; ++v) {
+      const char *n = PAN_GENX(format_name)((enum PAN_GENX(format))v);
+      if (n && !strcmp(n, name))
+         return v;
+   }
+   return 0;
+}
+
+unsigned
+PAN_GENX(panfrost_format)(enum pipe_format format, unsigned char swizzle[4])
+{
+   const struct util_format_description *desc =
+      util_format_description(format);
+   const char *name = NULL;
+   char buf[32];
+
+   if (!desc)
+      return 0;
+   for (unsigned i = 0; i < ARRAY_SIZE(packed_formats); ++i) {
+      if (packed_formats[i].format == format)
+         name = packed_formats[i].name;
+   }
+   if (!name && channels_name(desc, buf, sizeof(buf)))
+      name = buf;
+   if (!name)
+      return 0;
+
+   if (desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS) {
+      /* Depth in red, as sampling and shadow comparisons want it. */
+      static const unsigned char depth[4] = {
+         PIPE_SWIZZLE_X, PIPE_SWIZZLE_0, PIPE_SWIZZLE_0, PIPE_SWIZZLE_1
+      };
+      memcpy(swizzle, depth, 4);
+   } else {
+      memcpy(swizzle, desc->swizzle, 4);
+   }
+   return format_by_name(name);
+}
