@@ -208,6 +208,7 @@ emit_alu_value(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
    case nir_op_b2i32:
       return pan_ir_mov(b, src(ctx, alu, 0));
    case nir_op_b2b1:
+   case nir_op_i2b1: /* a bool of a uniform block, read as an integer */
       /* A 32-bit boolean (a bool uniform, 0 / ~0) to our 0 / 1 form. */
       return pan_ir_icmp(b, PAN_IR_TYPE_U32, PAN_IR_CMP_NE, src(ctx, alu, 0),
                          pan_ir_imm(0));

@@ -262,6 +262,7 @@ div_ref(uint32_t x, uint32_t y)
    r += (uint32_t)(sx / sy) * 5 + (uint32_t)(sx % sy) * 7;
    uint32_t b1 = x & 1 ? 0 : 0xffffffffu; /* a GL bool: 0 / ~0 */
    r += (b1 != 0) * 11;
+   r += ((x & 6) != 0) * 13; /* i2b1, a bool of a uniform block */
    r ^= (x < y) ? 0xffffffffu : 0;
    return r;
 }
@@ -280,6 +281,8 @@ test_div_bool(void)
    nir_ssa_def *b32 = nir_bcsel(&b, nir_i2b(&b, nir_iand_imm(&b, x, 1)),
                                 nir_imm_int(&b, 0), nir_imm_int(&b, ~0));
    r = nir_iadd(&b, r, nir_imul_imm(&b, nir_b2i32(&b, nir_b2b1(&b, b32)), 11));
+   nir_ssa_def *ib = nir_i2b1(&b, nir_iand_imm(&b, x, 6));
+   r = nir_iadd(&b, r, nir_imul_imm(&b, nir_b2i32(&b, ib), 13));
    r = nir_ixor(&b, r, nir_b2b32(&b, nir_ult(&b, x, y)));
    store_out(&b, i, r);
 
