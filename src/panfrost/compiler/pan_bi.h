@@ -29,6 +29,12 @@ bool pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size);
 bool pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch,
                       char *err, size_t err_size);
 
+/*
+ * Saturations and max(x, 0) into the clamp modifier of the fma/fadd
+ * computing x (pan_bi_opt_clamp.c); SSA only.  True on progress.
+ */
+bool pan_bi_opt_clamp(pan_ir_shader *s);
+
 /* The Bifrost form of I (pan_ir_opcodes.py), or NULL. */
 const struct pan_ir_bi_form *pan_bi_form(const pan_ir_instr *I);
 

@@ -91,6 +91,7 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    pan_ir_opt_copy_prop(s);
    pan_ir_opt_collect(s);
    pan_ir_opt_dce(s);
+   pan_bi_opt_clamp(s);
    pan_ir_lower_phis(s);
    print_pass(print_ir, s, "IR passes");
    if (!pan_bi_legalize(s, err, err_size))

@@ -386,6 +386,11 @@ OPS += [
     # clper_quad on v6 (G72): its only CLPER form, with the inactive
     # result, subgroup and lane operation clper_quad asks for fixed.
     Op('clper_old', 2, doc='s0 read from the lane s1 of its quad (v6)'),
+    # Clamped results (pan_bi_opt_clamp.c): _sat to [0, 1], _pos to
+    # [0, +inf), the clamp modifier of the FMA unit's arithmetic.
+    Op('fadd_sat', 2, float_srcs=True, doc='s0 + s1 clamped to [0, 1]'),
+    Op('fadd_pos', 2, float_srcs=True, doc='max(s0 + s1, 0)'),
+    Op('fma_pos', 3, float_srcs=True, doc='max(s0 * s1 + s2, 0)'),
 ]
 
 # The Bifrost forms (pan_bi_emit.c), by IR op.  Comparisons reach these
@@ -425,6 +430,10 @@ BI_FORMS = {
     'fma': [BI('fma.f32', 'fma', [],
                ['{s0}.neg=d17', '{s1}.neg=d17', '{s2}'])],
     'fma_sat': [BI('fma.f32', 'fma', ['clamp=clamp_0_1'],
+                   ['{s0}.neg=d17', '{s1}.neg=d17', '{s2}'])],
+    'fadd_sat': [BI('fadd.f32', 'fma', ['clamp=clamp_0_1'], S01)],
+    'fadd_pos': [BI('fadd.f32', 'fma', ['clamp=clamp_0_inf'], S01)],
+    'fma_pos': [BI('fma.f32', 'fma', ['clamp=clamp_0_inf'],
                    ['{s0}.neg=d17', '{s1}.neg=d17', '{s2}'])],
     'fmin': [BI('fmin.f32', 'add', [], S01)],
     'fmax': [BI('fmax.f32', 'add', [], S01)],

@@ -68,6 +68,18 @@ check_encoding(const struct pan_bi_binary *bin, const char *name)
    free(text);
 }
 
+/* The disassembly of a binary (free it). */
+static char *
+disassembly(const struct pan_bi_binary *bin)
+{
+   char *text = NULL;
+   size_t len = 0;
+   FILE *fp = open_memstream(&text, &len);
+   pan_bi_disassemble(bin->words, bin->nr_words * 8, fp, false, NULL, 0);
+   fclose(fp);
+   return text;
+}
+
 /* Compile (PAN_BI_TEST_PRINT=1: the IR after each pass and the
  * disassembly to stderr) and check the encoding; false after a failure. */
 static bool
@@ -227,6 +239,53 @@ test_float(void)
          PAN_CHECK(out[4 * l + c] == want[c],
                    "float lane %u word %u: 0x%08x, expected 0x%08x", l, c,
                    out[4 * l + c], want[c]);
+   }
+}
+
+/* Clamps (pan_bi_opt_clamp.c): a saturated fma and a max(fadd, 0) take
+ * the clamp modifier, a saturated load is one clamped add, and a max of
+ * a value read twice stays. */
+static void
+test_clamp(void)
+{
+   nir_builder b = begin("bi_clamp");
+   nir_ssa_def *v = input(&b, 2);
+   nir_ssa_def *x = nir_channel(&b, v, 0), *y = nir_channel(&b, v, 1);
+   nir_ssa_def *t = nir_fsub(&b, x, y);
+   output(&b, nir_vec4(
+                 &b, nir_fsat(&b, nir_ffma(&b, x, y, nir_imm_float(&b, 0.25))),
+                 nir_fmax(&b, nir_fadd(&b, x, y), nir_imm_float(&b, 0)),
+                 nir_fsat(&b, x),
+                 nir_fadd(&b, nir_fmax(&b, t, nir_imm_float(&b, 0)), t)));
+
+   /* The clamps are modifiers: no FMIN/FMAX is left. */
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   if (compile(nir_shader_clone(ctx, b.shader), NULL, ctx, &bin)) {
+      char *text = disassembly(&bin);
+      PAN_CHECK(strstr(text, "clamp_0_1") && strstr(text, "clamp_0_inf") &&
+                   !strstr(text, "fmin"),
+                "clamps not folded\n%s", text);
+      free(text);
+   }
+   ralloc_free(ctx);
+
+   uint32_t in[2 * BI_LANES], out[4 * BI_LANES];
+   for (unsigned l = 0; l < 2 * BI_LANES; ++l)
+      in[l] = pan_test_u32((float)((int)(pan_test_rng64(&seed) % 401) - 200) /
+                           100.0f);
+   if (!run(&b, in, 2 * BI_LANES, NULL, 0, out, 4 * BI_LANES))
+      return;
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      float fx = pan_test_f32(in[2 * l]), fy = pan_test_f32(in[2 * l + 1]);
+      float ft = fx - fy;
+      float want[4] = { fminf(fmaxf(fmaf(fx, fy, 0.25f), 0), 1),
+                        fmaxf(fx + fy, 0), fminf(fmaxf(fx, 0), 1),
+                        fmaxf(ft, 0) + ft };
+      for (unsigned c = 0; c < 4; ++c)
+         PAN_CHECK(pan_test_f32(out[4 * l + c]) == want[c],
+                   "clamp lane %u word %u: %g, expected %g", l, c,
+                   pan_test_f32(out[4 * l + c]), want[c]);
    }
 }
 
@@ -582,18 +641,6 @@ test_fragment(void)
    ralloc_free(b.shader);
 }
 
-/* The disassembly of a binary (free it). */
-static char *
-disassembly(const struct pan_bi_binary *bin)
-{
-   char *text = NULL;
-   size_t len = 0;
-   FILE *fp = open_memstream(&text, &len);
-   pan_bi_disassemble(bin->words, bin->nr_words * 8, fp, false, NULL, 0);
-   fclose(fp);
-   return text;
-}
-
 /* colour = dFdx(VAR0): on G52 run (VAR0 grows by 1/8 a lane, so by 1/8
  * across x in each quad); on G72 through CLPER_OLD, the one CLPER form
  * v6 has, never the v7 form. */
@@ -745,6 +792,7 @@ main(void)
    glsl_type_singleton_init_or_ref();
    PAN_RUN_CASE(test_int);
    PAN_RUN_CASE(test_float);
+   PAN_RUN_CASE(test_clamp);
    PAN_RUN_CASE(test_flow);
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
