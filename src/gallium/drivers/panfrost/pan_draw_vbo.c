@@ -570,6 +570,13 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    }
    if (!blend_supported(ctx))
       return false;
+   /* The compiler gives gl_FragColor to target 0 only. */
+   if (fs->writes_fragcolor && ctx->state.fb.nr_cbufs > 1) {
+      drop(ctx, "gl_FragColor with %u render targets bound is not "
+                "implemented yet, draw dropped",
+           ctx->state.fb.nr_cbufs);
+      return false;
+   }
    return true;
 }
 

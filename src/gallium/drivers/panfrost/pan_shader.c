@@ -45,6 +45,8 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
    so->varying_slots = pan_va_varying_slots(vs ? nir->info.outputs_written
                                                : nir->info.inputs_read);
    so->kills = !vs && nir->info.fs.uses_discard;
+   so->writes_fragcolor =
+      !vs && (nir->info.outputs_written & BITFIELD64_BIT(FRAG_RESULT_COLOR));
    so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
    /* v9 runs a vertex shader as an IDVS pair; v7's vertex job runs the
     * whole shader (the default variant: position and varyings).
@@ -120,13 +122,13 @@ panfrost_create_shader(struct pipe_context *pctx,
    nir_shader *nir = cso->type == PIPE_SHADER_IR_NIR
                         ? cso->ir.nir /* ownership moves to us */
                         : tgsi_to_nir(cso->tokens, pctx->screen, false);
-   compile_gfx(panfrost_screen(pctx->screen), so, nir);
-   if (so->error[0]) {
-      const char *what = stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment";
    if (stage == PIPE_SHADER_VERTEX) {
       so->stream_output = cso->stream_output;
       so->xfb = panfrost_xfb_create_variant(ctx, nir, &cso->stream_output);
    }
+   compile_gfx(panfrost_screen(pctx->screen), so, nir);
+   if (so->error[0]) {
+      const char *what = stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment";
       mesa_loge("panfrost: %s shader refused: %s", what, so->error);
       util_debug_message(&ctx->debug, SHADER_INFO,
                          "panfrost: %s shader refused: %s", what, so->error);
@@ -144,11 +146,11 @@ panfrost_delete_shader(struct pipe_context *pctx, void *cso)
       st->shaders[so->stage] = NULL;
    /* A pending batch holds its own reference to the binaries. */
    pan_bo_unref(so->bo);
+   if (so->xfb)
+      pctx->delete_compute_state(pctx, so->xfb);
    FREE(so);
 }
 
-   if (so->xfb)
-      pctx->delete_compute_state(pctx, so->xfb);
 static void *
 panfrost_create_vs(struct pipe_context *pctx,
                    const struct pipe_shader_state *cso)

@@ -1248,6 +1248,61 @@ test_preload(void)
       pipe_surface_reference(&rts[i], NULL);
 }
 
+/* gl_FragColor (FRAG_RESULT_COLOR) draws into a lone target, and is
+ * refused with a message while two are bound (it would only reach the
+ * first).
+ */
+static void
+test_fragcolor(void)
+{
+   struct pipe_surface *rts[2];
+   for (unsigned i = 0; i < 2; ++i)
+      rts[i] = make_surface(PIPE_FORMAT_R8G8B8A8_UNORM,
+                            PIPE_BIND_RENDER_TARGET);
+   struct scene sc = scene_begin(0, nir_type_float);
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "fragcolor");
+   nir_store_var(&b,
+                 io_var(b.shader, nir_var_shader_out, FRAG_RESULT_COLOR, 0,
+                        glsl_vec4_type(), "gl_FragColor"),
+                 nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   void *fs = ctx->create_fs_state(ctx, &cso);
+   ctx->bind_fs_state(ctx, fs);
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   void *z = bind_zsa(&zsa);
+   struct pipe_blend_state replace = { .rt[0].colormask = PIPE_MASK_RGBA };
+   void *bl = bind_blend(&replace);
+
+   set_fb(rts, 1, NULL);
+   clear_colour(black);
+   draw_rect(0, 0, W, H, 0, red, false);
+   ctx->flush(ctx, NULL, 0);
+   read_pixels(rts[0], pixels);
+   check_rect("gl_FragColor, one target", 0, 0, W, H, green, 0,
+              PIPE_MASK_RGBA);
+
+   set_fb(rts, 2, NULL);
+   clear_colour(black);
+   pan_test_debug_msg[0] = 0;
+   draw_rect(0, 0, W, H, 0, red, false);
+   CHECK(strstr(pan_test_debug_msg, "gl_FragColor"),
+         "gl_FragColor, two targets: message '%s'", pan_test_debug_msg);
+   ctx->flush(ctx, NULL, 0);
+   for (unsigned i = 0; i < 2; ++i) {
+      read_pixels(rts[i], pixels);
+      check_rect("gl_FragColor, two targets: refused", 0, 0, W, H, black, 0,
+                 PIPE_MASK_RGBA);
+   }
+
+   scene_end(&sc);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->delete_blend_state(ctx, bl);
+   ctx->delete_depth_stencil_alpha_state(ctx, z);
+   for (unsigned i = 0; i < 2; ++i)
+      pipe_surface_reference(&rts[i], NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1290,6 +1345,8 @@ main(int argc, char **argv)
    test_mrt();
    new_context();
    test_preload();
+   new_context();
+   test_fragcolor();
 
    free(pixels);
    return pan_test_close(screen, ctx);
