@@ -39,6 +39,7 @@ const nir_shader_compiler_options mid_nir_options = {
    .lower_bit_count = true,
    .lower_bitfield_reverse = true,
    .lower_uniforms_to_ubo = true,
+   .vertex_id_zero_based = true,
    .lower_pack_split = true,
    .lower_hadd = true,
    .lower_ldexp = true,

@@ -25,6 +25,17 @@ extern const nir_shader_compiler_options mid_nir_options;
 
 #define MID_MAX_PUSH 16 /* uniform vec4s preloaded into r23 down to r8 */
 
+/* Vec4s of the system-value UBO (struct mid_binary::sysval_ubo). */
+#define MID_SYSVAL_VIEWPORT_SCALE  0
+#define MID_SYSVAL_VIEWPORT_OFFSET 1
+#define MID_SYSVAL_DRAW            2
+#define MID_SYSVAL_TEX_SIZE        3
+
+/* Attributes the vertex shader reads its IDs from (special attribute
+ * buffers the driver sets up): the vertex ID from zero, the instance ID. */
+#define MID_ATTR_VERTEX_ID   16
+#define MID_ATTR_INSTANCE_ID 17
+
 struct mid_binary {
    uint8_t *code; /* bundles then a zero quadword; ralloc'd on mem_ctx */
    unsigned size_B;
@@ -38,10 +49,12 @@ struct mid_binary {
    unsigned push[MID_MAX_PUSH];
    unsigned push_ubo[MID_MAX_PUSH];
    unsigned nr_push;
-   /* The system-value UBO (nir->info.num_ubos, past the shader's own):
-    * vec4 0 the viewport scale, vec4 1 its offset (vertex shaders);
-    * vec4 2 + i the size of texture i at LOD 0 (integers: width, height,
-    * depth or layers). */
+   /* The system-value UBO (nir->info.num_ubos, past the shader's own),
+    * by vec4 (MID_SYSVAL_*): the viewport scale and offset (vertex
+    * shaders), the first vertex in x of MID_SYSVAL_DRAW (integer, added
+    * to the vertex ID attribute), and from MID_SYSVAL_TEX_SIZE + i the
+    * size of texture i at LOD 0 (integers: width, height, depth or
+    * layers). */
    unsigned sysval_ubo;
    unsigned nr_tex; /* texture instructions */
 };

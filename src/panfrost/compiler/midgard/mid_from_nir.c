@@ -513,13 +513,28 @@ write_output_var(struct ctx *c, nir_intrinsic_instr *in, unsigned var)
 
 /* Vertex attribute: ld_attr by the attribute's driver location, typed as
  * the load asks; no address operands. */
+/* An attribute load: index, first component, lanes and register format. */
+static void
+load_attribute(struct ctx *c, const char *op, unsigned index, unsigned comp,
+               struct mid_ref dst, unsigned nc)
+{
+   struct mid_instr *I = mid_instr_create(c->s, c->block, MID_LDST, op);
+   I->ls.areg = 7;
+   I->ls.ireg = 7;
+   I->ls.offset = (int)(index << 9);
+   for (unsigned l = 0; l < 4; l++)
+      I->ls.swz |= MIN2(comp + l, 3) << (2 * l);
+   I->dst = dst;
+   I->mask = (1u << nc) - 1;
+}
+
 static bool
 emit_attribute(struct ctx *c, nir_intrinsic_instr *in)
 {
    if (!nir_src_is_const(in->src[0]))
       return mid_error(c->s, "indirect attributes are not supported");
    unsigned index = nir_intrinsic_base(in) + nir_src_as_uint(in->src[0]);
-   if (index >= 256)
+   if (index >= MID_ATTR_VERTEX_ID)
       return mid_error(c->s, "attribute %u out of range", index);
    if (!check_size(c, nir_dest_bit_size(in->dest), "attribute"))
       return false;
@@ -527,15 +542,9 @@ emit_attribute(struct ctx *c, nir_intrinsic_instr *in)
    const char *op = t == nir_type_float ? "ld_attr_32"
                     : t == nir_type_int ? "ld_attr_32i"
                                         : "ld_attr_32u";
-   struct mid_instr *I = mid_instr_create(c->s, c->block, MID_LDST, op);
-   I->ls.areg = 7;
-   I->ls.ireg = 7;
-   I->ls.offset = (int)(index << 9);
-   unsigned comp = nir_intrinsic_component(in);
-   for (unsigned l = 0; l < 4; l++)
-      I->ls.swz |= MIN2(comp + l, 3) << (2 * l);
-   I->dst = mid_var(in->dest.ssa.index);
-   I->mask = (1u << nir_dest_num_components(in->dest)) - 1;
+   load_attribute(c, op, index, nir_intrinsic_component(in),
+                  mid_var(in->dest.ssa.index),
+                  nir_dest_num_components(in->dest));
    return true;
 }
 
@@ -570,6 +579,9 @@ uniform_src(unsigned slot)
 static struct mid_src
 sysval_src(struct ctx *c, unsigned vec)
 {
+   if (c->s->sysval_ubo > 255 || vec >= (1u << 11))
+      mid_error(c->s, "system value %u of UBO %u out of range", vec,
+                c->s->sysval_ubo); /* checked after the instruction */
    int slot = push_slot(c->s, c->s->sysval_ubo, vec);
    if (slot >= 0)
       return uniform_src(slot);
@@ -585,10 +597,8 @@ sysval_src(struct ctx *c, unsigned vec)
 static bool
 viewport_transform(struct ctx *c, unsigned pos, unsigned out)
 {
-   if (c->s->sysval_ubo > 255)
-      return mid_error(c->s, "system-value UBO %u out of range",
-                       c->s->sysval_ubo);
-   struct mid_src scale = sysval_src(c, 0), offset = sysval_src(c, 1);
+   struct mid_src scale = sysval_src(c, MID_SYSVAL_VIEWPORT_SCALE);
+   struct mid_src offset = sysval_src(c, MID_SYSVAL_VIEWPORT_OFFSET);
    struct mid_src w = mid_src_ref(mid_var(pos));
    memset(w.swz, 3, 4);
    struct mid_instr *I = alu(c, "frcp", mid_var(out), 0x8);
@@ -812,6 +822,24 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
    case nir_intrinsic_discard:
    case nir_intrinsic_discard_if:
       return emit_discard(c, in);
+   case nir_intrinsic_load_vertex_id_zero_base:
+   case nir_intrinsic_load_instance_id:
+      if (c->s->stage != MESA_SHADER_VERTEX)
+         return mid_error(c->s, "%s outside a vertex shader",
+                          nir_intrinsic_infos[in->intrinsic].name);
+      load_attribute(c, "ld_attr_32i",
+                     in->intrinsic == nir_intrinsic_load_instance_id
+                        ? MID_ATTR_INSTANCE_ID
+                        : MID_ATTR_VERTEX_ID,
+                     0, mid_var(in->dest.ssa.index), 1);
+      return true;
+   case nir_intrinsic_load_first_vertex: {
+      struct mid_instr *M = alu(c, "imov", mid_var(in->dest.ssa.index), 0x1);
+      M->int_result = true;
+      M->nr_srcs = 2;
+      M->src[1] = sysval_src(c, MID_SYSVAL_DRAW);
+      return true;
+   }
    default:
       return mid_error(c->s, "NIR intrinsic %s is not supported",
                        nir_intrinsic_infos[in->intrinsic].name);
@@ -852,7 +880,7 @@ try_push(struct ctx *c, nir_intrinsic_instr *in)
    return true;
 }
 
-/* Texture sizes are system values: vec4 2 + i of the system-value UBO
+/* Texture sizes are system values: vec4 3 + i of the system-value UBO
  * holds texture i's size at LOD 0 (NIR scales it for other LODs). */
 static bool
 emit_tex_size(struct ctx *c, nir_tex_instr *tex)
@@ -861,10 +889,7 @@ emit_tex_size(struct ctx *c, nir_tex_instr *tex)
       return mid_error(c->s, "texture size into a register");
    unsigned nc = nir_dest_num_components(tex->dest);
    struct mid_ref dst = mid_var(tex->dest.ssa.index);
-   unsigned vec = 2 + tex->texture_index;
-   if (c->s->sysval_ubo > 255 || vec >= (1u << 11))
-      return mid_error(c->s, "texture size of texture %u out of range",
-                       tex->texture_index);
+   unsigned vec = MID_SYSVAL_TEX_SIZE + tex->texture_index;
    struct mid_instr *M = alu(c, "imov", dst, (1u << nc) - 1);
    M->int_result = true;
    M->nr_srcs = 2;

@@ -843,8 +843,8 @@ test_derivatives_and_sizes(void)
    store(&b, 0, &t->dest.ssa);
    for (unsigned g = 0; g < 2; g++) {
       struct env *e = calloc(1, sizeof(*e));
-      e->ubo1[4 * (2 + 2) + 0] = 64;
-      e->ubo1[4 * (2 + 2) + 1] = 20;
+      e->ubo1[4 * (MID_SYSVAL_TEX_SIZE + 2) + 0] = 64;
+      e->ubo1[4 * (MID_SYSVAL_TEX_SIZE + 2) + 1] = 20;
       if (run(e, b.shader, gpus[g])) {
          PAN_EXPECT_EQ(e->bin.sysval_ubo, 1);
          PAN_EXPECT_EQ(out_word(e, 0), 32);
