@@ -855,6 +855,68 @@ test_derivatives_and_sizes(void)
    ralloc_free(b.shader);
 }
 
+/* A cube map lookup: the direction to r26, ld_cubemap_coords (32-bit,
+ * from r26) writing r28.xy, then a texture word of dimension 0.  Vertex
+ * IDs: ld_attr_32i from attributes 16 and 17, the first vertex added from
+ * the system-value UBO.  Neither runs on the interpreter: words checked. */
+static void
+test_cube_and_vertex_ids(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   nir_tex_instr *t = nir_tex_instr_create(b.shader, 1);
+   t->op = nir_texop_tex;
+   t->sampler_dim = GLSL_SAMPLER_DIM_CUBE;
+   t->dest_type = nir_type_float32;
+   t->coord_components = 3;
+   t->texture_index = t->sampler_index = 1;
+   t->src[0].src_type = nir_tex_src_coord;
+   t->src[0].src = nir_src_for_ssa(nir_channels(&b, uniform(&b, 0, 4), 0x7));
+   nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &t->instr);
+   colour_out(&b, &t->dest.ssa);
+   for (unsigned g = 0; g < 2; g++) {
+      void *mem = ralloc_context(NULL);
+      struct mid_binary bin;
+      if (compile_only(b.shader, gpus[g], mem, &bin)) {
+         struct pan_mid_instr w[2];
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_LDST, "ld_cubemap_coords", w, 2),
+                       1);
+         PAN_EXPECT_EQ(field(&w[0], "reg"), 28);
+         PAN_EXPECT_EQ(field(&w[0], "mask"), 0x3);
+         PAN_EXPECT_EQ(field(&w[0], "wide"), 1);
+         PAN_EXPECT_EQ(field(&w[0], "areg"), 0);
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_TEX, "normal", w, 2), 1);
+         PAN_EXPECT_EQ(field(&w[0], "dim"), 0);
+         PAN_EXPECT_EQ(field(&w[0], "texture"), 1);
+      }
+      ralloc_free(mem);
+   }
+   ralloc_free(b.shader);
+
+   b = begin(MESA_SHADER_VERTEX);
+   nir_ssa_def *id = nir_iadd(&b, nir_load_vertex_id_zero_base(&b),
+                              nir_load_first_vertex(&b));
+   store(&b, 0, nir_iadd(&b, id, nir_load_instance_id(&b)));
+   for (unsigned g = 0; g < 2; g++) {
+      void *mem = ralloc_context(NULL);
+      struct mid_binary bin;
+      if (compile_only(b.shader, gpus[g], mem, &bin)) {
+         struct pan_mid_instr w[4];
+         PAN_EXPECT_EQ(collect(&bin, PAN_MID_LDST, "ld_attr_32i", w, 4), 2);
+         unsigned idx = (field(&w[0], "offset") >> 9) +
+                        (field(&w[1], "offset") >> 9);
+         PAN_EXPECT_EQ(idx, MID_ATTR_VERTEX_ID + MID_ATTR_INSTANCE_ID);
+         bool pushed = false;
+         for (unsigned i = 0; i < bin.nr_push; i++)
+            pushed |= bin.push_ubo[i] == bin.sysval_ubo &&
+                      bin.push[i] == MID_SYSVAL_DRAW;
+         PAN_EXPECT(pushed);
+      }
+      ralloc_free(mem);
+   }
+   ralloc_free(b.shader);
+}
+
 static void
 test_refusals(void)
 {
@@ -894,6 +956,7 @@ main(void)
    PAN_RUN_CASE(test_discard);
    PAN_RUN_CASE(test_empty_fragment);
    PAN_RUN_CASE(test_derivatives_and_sizes);
+   PAN_RUN_CASE(test_cube_and_vertex_ids);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_mid_compile");
