@@ -341,6 +341,7 @@ covers(const struct vtx *t0, const struct vtx *t1, const struct vtx *t2,
 struct target {
    struct pipe_resource *tex;
    struct pipe_surface *surf;
+   unsigned layer; /* of an array target */
 };
 
 static struct target
@@ -463,7 +464,8 @@ read_target(struct target *t, uint8_t out[H][W][4])
 {
    struct pipe_transfer *xfer;
    const uint8_t *map =
-      pipe_texture_map(ctx, t->tex, 0, 0, PIPE_MAP_READ, 0, 0, W, H, &xfer);
+      pipe_texture_map(ctx, t->tex, 0, t->layer, PIPE_MAP_READ, 0, 0, W, H,
+                       &xfer);
    CHECK(map, "render target map failed");
    if (!map) {
       memset(out, 0, H * W * 4);
@@ -1484,6 +1486,61 @@ test_texture_array(bool fetch)
    scene_end(&sc);
 }
 
+/* The triangle drawn into layer 1 of a two-layer 2D array target: layer
+ * 1 gets the clear and the triangle, layer 0 keeps what was uploaded.
+ */
+static void
+test_layer_target(void)
+{
+   const char *what = "triangle into layer 1";
+   struct scene sc = scene_begin(false, tri, 3);
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D_ARRAY,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = W,
+      .height0 = H,
+      .depth0 = 1,
+      .array_size = 2,
+      .bind = PIPE_BIND_RENDER_TARGET | PIPE_BIND_SAMPLER_VIEW,
+   };
+   struct pipe_resource *arr = screen->resource_create(screen, &templ);
+   static uint8_t fill[2][H][W][4];
+   memset(fill, 0x5a, sizeof(fill));
+   struct pipe_box box = { .width = W, .height = H, .depth = 2 };
+   ctx->texture_subdata(ctx, arr, 0, PIPE_MAP_WRITE, &box, fill, W * 4,
+                        sizeof(fill[0]));
+   struct pipe_surface st = { .format = templ.format,
+                              .u.tex = { .first_layer = 1, .last_layer = 1 } };
+   struct target layer1 = { arr, ctx->create_surface(ctx, arr, &st), 1 };
+   struct pipe_framebuffer_state fb = {
+      .width = W,
+      .height = H,
+      .nr_cbufs = 1,
+      .cbufs = { layer1.surf },
+   };
+   ctx->set_framebuffer_state(ctx, &fb);
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+      .max_index = 2,
+   };
+   char *trace = clear_draw(&info, 3, 1);
+   CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u draws submitted", what,
+         jobs(trace, "malloc_vertex"));
+   free(trace);
+   if (check_pixels) {
+      const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
+      check_pixels_against(what, &layer1, tris, 1, false);
+      static uint8_t got[H][W][4];
+      struct target layer0 = { arr, NULL, 0 };
+      read_target(&layer0, got);
+      CHECK(!memcmp(got, fill[0], sizeof(got)), "%s: layer 0 changed", what);
+   }
+   pipe_surface_reference(&layer1.surf, NULL);
+   pipe_resource_reference(&arr, NULL);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1524,5 +1581,6 @@ main(int argc, char **argv)
    test_uniform_blocks();
    test_texture_array(false);
    test_texture_array(true);
+   test_layer_target();
    return pan_test_close(screen, ctx);
 }
