@@ -1342,6 +1342,8 @@ main(int argc, char **argv)
    new_context();
    test_stencil(PIPE_FORMAT_Z24_UNORM_S8_UINT);
    new_context();
+   test_stencil(PIPE_FORMAT_S8_UINT);
+   new_context();
    test_mrt();
    new_context();
    test_preload();
