@@ -215,12 +215,13 @@ struct panfrost_jm_draw {
    uint64_t vs_state, fs_state; /* renderer states */
    uint64_t vs_fau, fs_fau;
    uint64_t vs_ubos, fs_ubos; /* constant buffer tables */
+   uint64_t textures[2], samplers[2]; /* vertex, fragment */
 };
 
 /* A fragment shader's renderer state, followed by its blend descriptors. */
 struct panfrost_jm_fragment {
    uint64_t binary;
-   unsigned fau_words, varyings, ubos;
+   unsigned fau_words, varyings, ubos, textures, samplers;
    bool kills;
    unsigned rt_count;
    struct panfrost_blend_rt rts[8];
@@ -232,7 +233,8 @@ struct panfrost_arch_jm {
    unsigned rsd_size_B, rsd_align_B, blend_size_B;
    void (*emit_vertex_rsd)(void *cpu, uint64_t binary, unsigned fau_words,
                            unsigned attributes, unsigned varyings,
-                           unsigned ubos);
+                           unsigned ubos, unsigned textures,
+                           unsigned samplers);
    /* NULL when done, else why the render targets cannot be drawn to. */
    const char *(*emit_fragment_rsd)(void *cpu,
                                     const struct panfrost_jm_fragment *f);
@@ -310,6 +312,8 @@ struct panfrost_arch {
 
 extern const struct panfrost_arch pan_v6_panfrost_arch;
 extern const struct panfrost_arch_jm pan_v6_panfrost_arch_jm;
+extern const struct panfrost_arch_texture pan_v6_panfrost_arch_texture;
+extern const struct panfrost_arch_texture pan_v7_panfrost_arch_texture;
 extern const struct panfrost_arch pan_v7_panfrost_arch;
 extern const struct panfrost_arch_jm pan_v7_panfrost_arch_jm;
 extern const struct panfrost_arch pan_v9_panfrost_arch;

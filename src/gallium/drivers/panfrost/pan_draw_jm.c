@@ -29,6 +29,7 @@
 #include "pan_instancing.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_texture.h"
 #include "pan_tiler_sizing.h"
 
 #define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
@@ -236,6 +237,36 @@ jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
    return true;
 }
 
+/* The texture and sampler tables of a stage (slot 0 vertex, 1 fragment);
+ * false when out of memory.
+ */
+static bool
+jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage,
+            struct panfrost_jm_draw *d, unsigned counts[2])
+{
+   const struct panfrost_arch_texture *t =
+      panfrost_screen(ctx->base.screen)->arch->texture;
+   void *const *views = (void *const *)ctx->state.views[stage];
+   void *const *samplers = ctx->state.samplers[stage];
+   unsigned slot = stage == PIPE_SHADER_FRAGMENT, nt = 0, ns = 0;
+
+   for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i) {
+      if (views[i])
+         nt = i + 1;
+      if (samplers[i])
+         ns = i + 1;
+   }
+   counts[0] = nt;
+   counts[1] = ns;
+   if (nt)
+      d->textures[slot] = panfrost_draw_descriptor_table(
+         ctx, views, nt, true, t->texture_size_B, t->align_B);
+   if (ns)
+      d->samplers[slot] = panfrost_draw_descriptor_table(
+         ctx, samplers, ns, false, t->sampler_size_B, t->align_B);
+   return (!nt || d->textures[slot]) && (!ns || d->samplers[slot]);
+}
+
 /* The renderer states of both stages and their push words; false when
  * out of memory, *dropped (after a message) when the render targets
  * cannot be drawn to that way.
@@ -251,7 +282,7 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    const struct pipe_blend_state *blend = ctx->state.blend;
    const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
    struct panfrost_shader_env venv, fenv;
-   unsigned vs_ubos, fs_ubos;
+   unsigned vs_ubos, fs_ubos, vs_tex[2], fs_tex[2];
 
    if (!panfrost_draw_push_words(ctx, PIPE_SHADER_VERTEX, &vs->progs[0],
                                  &venv) ||
@@ -262,6 +293,9 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
       return false;
    if (*dropped)
       return true;
+   if (!jm_textures(ctx, PIPE_SHADER_VERTEX, d, vs_tex) ||
+       !jm_textures(ctx, PIPE_SHADER_FRAGMENT, d, fs_tex))
+      return false;
    d->vs_fau = venv.fau;
    d->fs_fau = fenv.fau;
 
@@ -270,6 +304,8 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
       .fau_words = fenv.fau_words,
       .varyings = slots,
       .ubos = fs_ubos,
+      .textures = fs_tex[0],
+      .samplers = fs_tex[1],
       .kills = fs->kills,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
@@ -285,7 +321,8 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    if (!vrsd.cpu || !frsd.cpu)
       return false;
    jm->emit_vertex_rsd(vrsd.cpu, vs->progs[0].desc, venv.fau_words,
-                       ve ? ve->count : 0, slots, vs_ubos);
+                       ve ? ve->count : 0, slots, vs_ubos, vs_tex[0],
+                       vs_tex[1]);
    const char *why = jm->emit_fragment_rsd(frsd.cpu, &f);
    if (why) {
       drop(ctx, "%s, draw dropped", why);
@@ -438,11 +475,25 @@ jm_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
            vs->error[0] ? vs->error : fs->error);
       return false;
    }
+   /* Views that cannot be sampled keep why (pan_texture.c). */
+   const struct panfrost_shader *stages[2] = { vs, fs };
+   for (unsigned s = 0; s < 2; ++s) {
+      struct pipe_sampler_view **views =
+         ctx->state.views[s ? PIPE_SHADER_FRAGMENT : PIPE_SHADER_VERTEX];
+      for (unsigned i = 0; stages[s]->uses_textures && i < PANFROST_MAX_SAMPLERS;
+           ++i) {
+         struct panfrost_sampler_view *v =
+            views[i] ? panfrost_sampler_view(views[i]) : NULL;
+         if (v && !v->bo) {
+            drop(ctx, "texture %u cannot be sampled (%s), draw dropped", i,
+                 v->error);
+            return false;
+         }
+      }
+   }
    const char *why = NULL;
    if (indirect)
       why = "indirect draws";
-   else if (vs->uses_textures || fs->uses_textures)
-      why = "textures";
    else if (zsa->alpha_enabled)
       why = "alpha tests";
    if (why) {

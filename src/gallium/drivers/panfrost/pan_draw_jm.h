@@ -23,7 +23,7 @@ struct pan_index_range;
 
 /* From pan_draw_vbo.c: the scissor, depth range and (0 when empty) count
  * of j; the index range of an indexed draw (false: nothing to draw); the
- * push words of a program.
+ * push words of a program; descriptor tables of textures and samplers.
  */
 void panfrost_draw_bounds(struct panfrost_context *ctx,
                           struct panfrost_draw_job *j);
@@ -35,6 +35,14 @@ bool panfrost_draw_push_words(struct panfrost_context *ctx,
                               enum pipe_shader_type stage,
                               const struct panfrost_program *p,
                               struct panfrost_shader_env *env);
+/* A table of copies of the descriptors packed with the bound sampler
+ * views (views) or sampler states, NULL slots zeroed; 0 when out of
+ * memory.
+ */
+uint64_t panfrost_draw_descriptor_table(struct panfrost_context *ctx,
+                                        void *const *objs, unsigned n,
+                                        bool views, unsigned size_B,
+                                        unsigned align_B);
 
 /* Draws on v7; drops what it cannot do with a message. */
 void panfrost_jm_draw_vbo(struct panfrost_context *ctx,

@@ -802,6 +802,14 @@ panfrost_draw_index_range(struct panfrost_context *ctx,
    return index_range(ctx, info, draw, r);
 }
 
+uint64_t
+panfrost_draw_descriptor_table(struct panfrost_context *ctx, void *const *objs,
+                               unsigned n, bool views, unsigned size_B,
+                               unsigned align_B)
+{
+   return descriptor_table(ctx, objs, n, views, size_B, align_B);
+}
+
 bool
 panfrost_draw_push_words(struct panfrost_context *ctx,
                          enum pipe_shader_type stage,

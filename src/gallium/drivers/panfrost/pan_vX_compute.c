@@ -184,9 +184,9 @@ const struct panfrost_arch PAN_GENX(panfrost_arch) = {
    .local_storage_size_B = pan_size(local_storage),
    .local_storage_align_B = pan_alignment(local_storage),
    .emit_local_storage = emit_local_storage,
+   .texture = &PAN_GENX(panfrost_arch_texture),
 #if PAN_ARCH >= 9
    .draw = &PAN_GENX(panfrost_arch_draw),
-   .texture = &PAN_GENX(panfrost_arch_texture),
 #else
    .jm = &PAN_GENX(panfrost_arch_jm),
 #endif

@@ -67,11 +67,14 @@ pixel_format(unsigned hw)
 
 static void
 emit_vertex_rsd(void *cpu, uint64_t binary, unsigned fau_words,
-                unsigned attributes, unsigned varyings, unsigned ubos)
+                unsigned attributes, unsigned varyings, unsigned ubos,
+                unsigned textures, unsigned samplers)
 {
    pan_pack(cpu, renderer_state, cfg)
    {
       cfg.shader.shader = binary;
+      cfg.shader.texture_count = textures;
+      cfg.shader.sampler_count = samplers;
       cfg.properties.uniform_buffer_count = ubos;
       cfg.shader.attribute_count = attributes;
       cfg.shader.varying_count = varyings;
@@ -119,6 +122,8 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
    {
       cfg.shader.shader = f->binary;
       cfg.shader.varying_count = f->varyings;
+      cfg.shader.texture_count = f->textures;
+      cfg.shader.sampler_count = f->samplers;
       cfg.properties.uniform_buffer_count = f->ubos;
 #if PAN_ARCH >= 7
       cfg.properties.shader_register_allocation =
@@ -296,6 +301,8 @@ emit_vertex_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.position = d->position;
       cfg.push_uniforms = d->vs_fau;
       cfg.uniform_buffers = d->vs_ubos;
+      cfg.textures = d->textures[0];
+      cfg.samplers = d->samplers[0];
       cfg.thread_storage = d->thread_storage;
       cfg.offset_start = d->offset_start;
       if (d->instances > 1)
@@ -368,6 +375,8 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.viewport = d->viewport;
       cfg.push_uniforms = d->fs_fau;
       cfg.uniform_buffers = d->fs_ubos;
+      cfg.textures = d->textures[1];
+      cfg.samplers = d->samplers[1];
       cfg.thread_storage = d->thread_storage;
       if (d->instances > 1)
          cfg.instance_size = d->vertices;

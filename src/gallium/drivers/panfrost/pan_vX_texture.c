@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Texture, plane and sampler descriptors, compiled once per PAN_ARCH (v9
- * so far).  The driver packs them once per sampler view and sampler state
- * (pan_texture.c); draws copy them into their resource tables.
+/* Texture, plane and sampler descriptors, compiled once per PAN_ARCH (v6,
+ * v7, v9; Bifrost's planes are surfaces with strides).  The driver packs
+ * them once per sampler view and sampler state (pan_texture.c); draws
+ * copy them into their tables.
  */
 
 #include <stdio.h>
@@ -20,8 +21,8 @@
 #include "pan_genxml.h"
 #include "pan_vX_format.h"
 
-#if PAN_ARCH != 9
-#error "texture descriptors are only built for v9 so far"
+#if PAN_ARCH < 6
+#error "texture descriptors are only built for v6 and later"
 #endif
 
 /* PIPE_SWIZZLE_X..W, 0 and 1 are the hardware's channel codes (r, g, b,
@@ -66,6 +67,11 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
    bool cube = dim == MALI_TEXTURE_DIMENSION_CUBE;
    if (cube && v->layers % 6)
       return false;
+#if PAN_ARCH == 6
+   /* v6 reads a cube's faces innermost, the planes have levels there. */
+   if (cube && v->levels > 1)
+      return false;
+#endif
 
    /* The view's swizzle picks among the format's RGBA. */
    unsigned swz = 0;
@@ -80,7 +86,15 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
    pan_pack(&format_word, pixel_format, cfg)
    {
       cfg.format = hw;
+#if PAN_ARCH >= 7
       cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+#else
+      /* v6 has a swizzle where v7 has a component order. */
+      cfg.swizzle.r = MALI_CHANNEL_R;
+      cfg.swizzle.g = MALI_CHANNEL_G;
+      cfg.swizzle.b = MALI_CHANNEL_B;
+      cfg.swizzle.a = MALI_CHANNEL_A;
+#endif
       cfg.srgb = util_format_is_srgb(v->format);
    }
    pan_pack(cpu, texture, cfg)
@@ -94,10 +108,14 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
       cfg.surfaces = v->planes;
       cfg.array_size = cube ? v->layers / 6 : v->layers;
       cfg.depth = dim == MALI_TEXTURE_DIMENSION_3D ? v->depth : 1;
+#if PAN_ARCH <= 7
+      cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
+#endif
    }
    return true;
 }
 
+#if PAN_ARCH >= 9
 /* Linear planes read whole texels: the clump is the texel's size. */
 static unsigned
 clump_format(unsigned texel_B)
@@ -128,6 +146,21 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
       cfg.slice_stride_B = p->slice_stride_B;
    }
 }
+#else
+/* Bifrost: a surface with its strides (v7 reads the levels of a layer one
+ * after the other, as the planes are laid out).
+ */
+static void
+emit_plane(void *cpu, const struct panfrost_texture_plane *p)
+{
+   pan_pack(cpu, surface_with_stride, cfg)
+   {
+      cfg.address = p->addr;
+      cfg.row_stride_B = p->row_stride_B;
+      cfg.surface_stride_B = p->slice_stride_B;
+   }
+}
+#endif
 
 static unsigned
 wrap_mode(unsigned wrap)
@@ -190,7 +223,11 @@ emit_sampler(void *cpu, const struct pipe_sampler_state *s)
 
 const struct panfrost_arch_texture PAN_GENX(panfrost_arch_texture) = {
    .texture_size_B = pan_size(texture),
+#if PAN_ARCH >= 9
    .plane_size_B = pan_size(plane),
+#else
+   .plane_size_B = pan_size(surface_with_stride),
+#endif
    .sampler_size_B = pan_size(sampler),
    .align_B = pan_alignment(texture),
    .emit_texture = emit_texture,

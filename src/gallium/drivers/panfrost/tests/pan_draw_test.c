@@ -49,6 +49,8 @@ static struct pipe_context *ctx;
 static bool check_pixels, show_trace;
 /* --jm: the GPU draws with vertex and tiler jobs (v7), not IDVS. */
 static bool jm;
+/* The job each draw has one of in the trace. */
+#define DRAW_JOB (jm ? "vertex" : "malloc_vertex")
 
 /* A vertex in window coordinates (sixteenths of a pixel) and its colour. */
 struct vtx {
@@ -813,9 +815,8 @@ test_instanced_triangles(void)
    CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
          decoder_errors(trace));
    /* One job for all instances (v7: one vertex and one tiler job). */
-   const char *job = jm ? "vertex" : "malloc_vertex";
-   CHECK(jobs(trace, job) == 1, "%s: %u %s jobs", what, jobs(trace, job),
-         job);
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u %s jobs", what,
+         jobs(trace, DRAW_JOB), DRAW_JOB);
    if (!jm)
       CHECK_LINE(what, trace, "count: %u", N);
    free(trace);
@@ -997,8 +998,8 @@ draw_textured_quad(const char *what)
    char *trace = clear_draw(&info, 4, 1);
    CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
          decoder_errors(trace));
-   CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u draws submitted", what,
-         jobs(trace, "malloc_vertex"));
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted", what,
+         jobs(trace, DRAW_JOB));
    if (show_trace)
       fprintf(stderr, "%s trace:\n%s\n", what, trace);
    free(trace);
@@ -1144,9 +1145,9 @@ test_unsampled_view(void)
    CHECK(ts.view, "unsampled view: no view object");
    pan_test_debug_msg[0] = 0;
    char *trace = clear_draw(&info, 4, 1);
-   CHECK(jobs(trace, "malloc_vertex") == 0,
+   CHECK(jobs(trace, DRAW_JOB) == 0,
          "unsampled view: %u draws submitted, want none",
-         jobs(trace, "malloc_vertex"));
+         jobs(trace, DRAW_JOB));
    CHECK(strstr(pan_test_debug_msg, "cannot be sampled"),
          "unsampled view: message \"%s\"", pan_test_debug_msg);
    free(trace);
@@ -1307,9 +1308,8 @@ test_uniform_blocks(void)
    for (unsigned round = 0; round < 2; ++round) {
       pan_test_debug_msg[0] = 0;
       char *trace = clear_draw(&info, 4, 1);
-      const char *job = jm ? "vertex" : "malloc_vertex";
-      CHECK(jobs(trace, job) == 1, "%s: %u draws submitted (%s)", what,
-            jobs(trace, job), pan_test_debug_msg);
+      CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
+            jobs(trace, DRAW_JOB), pan_test_debug_msg);
       free(trace);
       float want[4];
       memcpy(want, &fs_rows[round][4], sizeof(want));
@@ -1525,8 +1525,8 @@ test_layer_target(void)
       .max_index = 2,
    };
    char *trace = clear_draw(&info, 3, 1);
-   CHECK(jobs(trace, "malloc_vertex") == 1, "%s: %u draws submitted", what,
-         jobs(trace, "malloc_vertex"));
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted", what,
+         jobs(trace, DRAW_JOB));
    free(trace);
    if (check_pixels) {
       const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
@@ -1562,11 +1562,6 @@ main(int argc, char **argv)
    test_indexed_quad(false);
    test_indexed_quad(true);
    test_instanced_triangles();
-   /* v7 draws have no textures yet. */
-   if (jm) {
-      test_uniform_blocks();
-      return pan_test_close(screen, ctx);
-   }
 
    static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
                                               PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
