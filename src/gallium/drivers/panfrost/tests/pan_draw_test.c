@@ -224,6 +224,24 @@ shader(gl_shader_stage stage, const char *name)
    return nir_builder_init_simple_shader(stage, opts, "%s", name);
 }
 
+/* A vertex shader's variables: attributes 0 (pos) and 1 (col), outputs
+ * gl_Position and VAR0.
+ */
+struct vs_vars {
+   nir_variable *pos, *col, *opos, *ocol;
+};
+
+static struct vs_vars
+vs_vars(nir_shader *s)
+{
+   return (struct vs_vars){
+      io_var(s, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos"),
+      io_var(s, nir_var_shader_in, VERT_ATTRIB_GENERIC1, 1, "col"),
+      io_var(s, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position"),
+      io_var(s, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0"),
+   };
+}
+
 /* gl_Position = attribute 0, VAR0 = attribute 1; instanced: the position
  * moved right by 24 pixels per instance (0.75 in clip space: exact).
  */
@@ -232,23 +250,16 @@ pass_through_vs(bool instanced)
 {
    nir_builder b =
       shader(MESA_SHADER_VERTEX, instanced ? "instanced" : "pass-through");
-   nir_variable *pos =
-      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *col =
-      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC1, 1, "col");
-   nir_variable *opos =
-      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *ocol =
-      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
-   nir_ssa_def *p = nir_load_var(&b, pos);
+   struct vs_vars v = vs_vars(b.shader);
+   nir_ssa_def *p = nir_load_var(&b, v.pos);
    if (instanced) {
       nir_ssa_def *dx =
          nir_fmul_imm(&b, nir_u2f32(&b, nir_load_instance_id(&b)), 0.75);
       p = nir_vector_insert_imm(&b, p, nir_fadd(&b, nir_channel(&b, p, 0), dx),
                                 0);
    }
-   nir_store_var(&b, opos, p, 0xf);
-   nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
+   nir_store_var(&b, v.opos, p, 0xf);
+   nir_store_var(&b, v.ocol, nir_load_var(&b, v.col), 0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    return ctx->create_vs_state(ctx, &cso);
@@ -1052,6 +1063,25 @@ test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
    tex_scene_end(&ts);
 }
 
+/* A sampler clamping to the edge with `filter` and no mipmaps, bound to
+ * slot 0 of the fragment stage.
+ */
+static void *
+clamp_sampler(unsigned filter)
+{
+   struct pipe_sampler_state st = {
+      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .min_img_filter = filter,
+      .mag_img_filter = filter,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+   };
+   void *smp = ctx->create_sampler_state(ctx, &st);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+   return smp;
+}
+
 /* The TEX_W x TEX_H RGBA16F texture, red ramping over the columns by
  * uneven steps, over the whole target through a bilinear sampler
  * (PIPE_CAP_TEXTURE_HALF_FLOAT_LINEAR): red must blend the two nearest
@@ -1082,16 +1112,7 @@ test_half_float_linear(void)
    if (ts.tex)
       ctx->texture_subdata(ctx, ts.tex, 0, PIPE_MAP_WRITE, &box, data,
                            sizeof(data[0]), sizeof(data));
-   struct pipe_sampler_state st = {
-      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .min_img_filter = PIPE_TEX_FILTER_LINEAR,
-      .mag_img_filter = PIPE_TEX_FILTER_LINEAR,
-      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
-   };
-   void *linear = ctx->create_sampler_state(ctx, &st);
-   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &linear);
+   void *linear = clamp_sampler(PIPE_TEX_FILTER_LINEAR);
    ctx->delete_sampler_state(ctx, ts.smp);
    ts.smp = linear;
    draw_textured_quad(what);
@@ -1190,18 +1211,11 @@ static void
 ubo_shaders(void **vs, void **fs)
 {
    nir_builder b = shader(MESA_SHADER_VERTEX, "ubo-vs");
-   nir_variable *pos =
-      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *col =
-      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC1, 1, "col");
-   nir_variable *opos =
-      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *ov =
-      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
-   ov->data.interpolation = INTERP_MODE_FLAT;
-   nir_ssa_def *c = nir_load_var(&b, col);
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   nir_store_var(&b, ov,
+   struct vs_vars vv = vs_vars(b.shader);
+   vv.ocol->data.interpolation = INTERP_MODE_FLAT;
+   nir_ssa_def *c = nir_load_var(&b, vv.col);
+   nir_store_var(&b, vv.opos, nir_load_var(&b, vv.pos), 0xf);
+   nir_store_var(&b, vv.ocol,
                  ubo_row(&b, nir_channel(&b, c, 0), nir_channel(&b, c, 1)),
                  0xf);
    b.shader->info.num_ubos = 6;
@@ -1415,16 +1429,7 @@ test_texture_array(bool fetch)
                            .depth = TEX_LAYERS };
    ctx->texture_subdata(ctx, tex, 0, PIPE_MAP_WRITE, &box, data, TEX_W * 4,
                         sizeof(data[0]));
-   struct pipe_sampler_state st = {
-      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
-      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
-      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
-   };
-   void *smp = ctx->create_sampler_state(ctx, &st);
-   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+   void *smp = clamp_sampler(PIPE_TEX_FILTER_NEAREST);
 
    struct scene sc = { make_target(), bind_fixed_state() };
    sc.vs = pass_through_vs(false);
