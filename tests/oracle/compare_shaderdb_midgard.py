@@ -97,6 +97,9 @@ def main():
                     help='fail when our bundles on the common set exceed '
                     'this many times the stock ones')
     ap.add_argument('--top', type=int, default=12)
+    ap.add_argument('--per-program', action='store_true',
+                    help='list the --top common programs whose bundles '
+                    'exceed stock\'s the most')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('corpus', nargs='+')
     args = ap.parse_args()
@@ -131,6 +134,14 @@ def main():
                 pct = f' ({100.0 * (o - s) / s:+.1f}%)' if s else ''
                 print(f'  {what:13} on the common set: ours {o:7}, '
                       f'stock {s:7}{pct}')
+                if what == 'bundles' and args.per_program:
+                    worst = sorted(
+                        ((sum(x[2] for x in o) - sum(x[2] for x in s),
+                          sum(x[2] for x in o), sum(x[2] for x in s), p)
+                         for p, (o, s, _, _, _) in both), reverse=True)
+                    for d, ob, sb, p in worst[:args.top]:
+                        print(f'    {d:+5} bundles (ours {ob}, stock {sb}) '
+                              f'{p}')
                 if what == 'bundles' and args.max_bundle_ratio and s and \
                         o > args.max_bundle_ratio * s:
                     print(f'FAIL: T{gpu}: bundle ratio {o / s:.3f} above '

@@ -28,6 +28,10 @@
 struct pk_var {
    uint8_t wmask;
    bool bad;        /* touched by something other than an ALU word */
+   bool dot, other; /* written by a dot product / by anything else */
+   uint8_t rmask;   /* lanes read */
+   uint8_t written; /* lanes its writers write */
+   unsigned nr_writers;
    int lo, hi;      /* live interval in slot positions */
    int group, lane; /* assignment; group: leader variable, -1 none */
    struct mid_instr *first; /* its earliest writer */
@@ -51,6 +55,18 @@ bundle_at(struct mid_shader *s, unsigned i)
    return util_dynarray_element(&s->bundles, struct mid_bundle, i);
 }
 
+static bool
+is_dot(const struct mid_instr *I)
+{
+   return I->kind == MID_ALU && !strncmp(I->op, "fdot", 4);
+}
+
+static bool
+candidate(const struct pk_var *v)
+{
+   return !v->bad && util_bitcount(v->wmask) == 1;
+}
+
 /* Which variables may move, and the lanes they occupy. */
 static void
 classify(struct mid_shader *s, struct pk_var *vars)
@@ -61,22 +77,60 @@ classify(struct mid_shader *s, struct pk_var *vars)
       {
          bool alu = I->kind == MID_ALU;
          if (I->dst.kind == MID_REF_VAR && !I->store) {
-            vars[I->dst.index].wmask |= I->mask;
-            vars[I->dst.index].bad |= !alu;
+            struct pk_var *v = &vars[I->dst.index];
+            /* Only lane 0 of a dot product's variable is read. */
+            bool dot = is_dot(I);
+            v->wmask |= dot ? 1 : I->mask;
+            v->bad |= !alu;
+            v->dot |= dot;
+            v->other |= !dot;
+            v->written |= I->mask;
+            v->nr_writers++;
          }
          for (unsigned i = 0; i < I->nr_srcs; i++) {
-            if (I->src[i].ref.kind == MID_REF_VAR)
-               vars[I->src[i].ref.index].bad |= !alu;
+            const struct mid_src *src = &I->src[i];
+            if (src->ref.kind != MID_REF_VAR)
+               continue;
+            struct pk_var *v = &vars[src->ref.index];
+            v->bad |= !alu;
+            for (unsigned l = 0; l < 4 && alu; l++) {
+               if ((I->mask & (1u << l)) || is_dot(I))
+                  v->rmask |= 1u << src->swz[l];
+            }
+         }
+      }
+   }
+   for (unsigned i = 0; i < s->nr_vars; i++) {
+      if (vars[i].dot && (vars[i].other || (vars[i].rmask & ~1u)))
+         vars[i].bad = true;
+   }
+   /* Once packed, a dot product's mask is one lane, so the allocator sees
+    * it read only that lane of its sources: the other lanes it reads
+    * must stay live through it anyway, which holds when one instruction
+    * wrote them all (or the source is a packed scalar itself). */
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (!is_dot(I) || I->dst.kind != MID_REF_VAR)
+            continue;
+         unsigned k = strcmp(I->op, "fdot3") ? 4 : 3;
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            const struct mid_src *src = &I->src[i];
+            if (src->ref.kind != MID_REF_VAR)
+               continue;
+            const struct pk_var *v = &vars[src->ref.index];
+            uint8_t lanes = 0;
+            for (unsigned l = 0; l < k; l++)
+               lanes |= 1u << src->swz[l];
+            if (!candidate(v) &&
+                (v->nr_writers != 1 || (lanes & ~v->written)))
+               vars[I->dst.index].bad = true;
          }
       }
    }
 }
 
-static bool
-candidate(const struct pk_var *v)
-{
-   return !v->bad && util_bitcount(v->wmask) == 1;
-}
 
 /* Live intervals of the candidates over slot positions: bundle i holds
  * slots 8i (vmul) to 8i + 7 (its end). */
@@ -227,7 +281,9 @@ rewrite(struct mid_shader *s, const struct pk_var *vars)
          if (I->dst.kind == MID_REF_VAR && vars[I->dst.index].group >= 0) {
             const struct pk_var *v = &vars[I->dst.index];
             unsigned from = ffs(I->mask) - 1, to = v->lane;
-            for (unsigned k = 0; k < I->nr_srcs; k++) {
+            /* A dot product's sources are read by position: the result
+             * moves to another lane, the reads stay. */
+            for (unsigned k = 0; k < I->nr_srcs && !is_dot(I); k++) {
                struct mid_src *src = &I->src[k];
                src->swz[to] = src->swz[from];
                src->imm[to] = src->imm[from];
@@ -247,6 +303,19 @@ rewrite(struct mid_shader *s, const struct pk_var *vars)
          }
       }
    }
+}
+
+uint8_t *
+mid_pack_weights(struct mid_shader *s, void *mem)
+{
+   unsigned n = s->nr_vars ? s->nr_vars : 1;
+   struct pk_var *vars = rzalloc_array(NULL, struct pk_var, n);
+   uint8_t *w = ralloc_array(mem, uint8_t, n);
+   classify(s, vars);
+   for (unsigned v = 0; v < n; v++)
+      w[v] = candidate(&vars[v]) ? 1 : 4;
+   ralloc_free(vars);
+   return w;
 }
 
 void

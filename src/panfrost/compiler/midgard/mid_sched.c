@@ -289,6 +289,8 @@ struct sched {
    uint8_t *live_out; /* of the block being scheduled, per variable */
    unsigned *readers; /* per variable: sources reading it */
    unsigned *writers; /* per variable: instructions writing it */
+   uint8_t *weight;   /* per variable: quarter registers (mid_pack_weights) */
+   uint8_t *full;     /* 4 for every variable */
 };
 
 /* A scalar multiply the scalar-first order put on smul moves to a free
@@ -470,8 +472,9 @@ static const bool strict[] = { false, false, true, false, true, true };
 struct pressure {
    unsigned *remaining; /* per variable: unplaced readers in the block */
    const uint8_t *out;  /* per variable: lanes live out of the block */
+   const uint8_t *weight; /* per variable: quarter registers it takes */
    bool *live;
-   unsigned nr_live;
+   unsigned nr_live; /* in quarter registers */
 };
 
 static bool
@@ -489,12 +492,12 @@ cost(const struct pressure *pr, const struct grp *g, bool only_new)
    for (unsigned i = 0; i < g->nr_wr; i++) {
       unsigned v = g->wr[i].var;
       if (v != ~0u && !pr->live[v] && (pr->remaining[v] || pr->out[v]))
-         c++;
+         c += pr->weight[v];
    }
    for (unsigned i = 0; i < g->nr_rd && !only_new; i++) {
       unsigned v = g->rd[i].var;
       if (pr->live[v] && dies(pr, v))
-         c--;
+         c -= pr->weight[v];
    }
    return c;
 }
@@ -514,7 +517,7 @@ account_reads(struct pressure *pr, const struct grp *g)
          continue;
       if (--pr->remaining[v] == 0 && pr->live[v] && !pr->out[v]) {
          pr->live[v] = false;
-         pr->nr_live--;
+         pr->nr_live -= pr->weight[v];
       }
    }
 }
@@ -526,7 +529,7 @@ account_writes(struct pressure *pr, const struct grp *g)
       unsigned v = g->wr[i].var;
       if (v != ~0u && !pr->live[v] && (pr->remaining[v] || pr->out[v])) {
          pr->live[v] = true;
-         pr->nr_live++;
+         pr->nr_live += pr->weight[v];
       }
    }
 }
@@ -601,18 +604,19 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    }
 
    unsigned win = window[MIN2(s->level, ARRAY_SIZE(window) - 1)];
-   unsigned limit = budget[MIN2(s->level, ARRAY_SIZE(budget) - 1)];
+   unsigned limit = 4 * budget[MIN2(s->level, ARRAY_SIZE(budget) - 1)];
    bool strict_frees = strict[MIN2(s->level, ARRAY_SIZE(strict) - 1)];
    struct pressure pr = {
       .remaining = rzalloc_array(gs, unsigned, s->nr_vars + 1),
       .out = sc->live_out,
+      .weight = strict_frees ? sc->full : sc->weight,
       .live = rzalloc_array(gs, bool, s->nr_vars + 1),
    };
    const uint8_t *in = sc->live_in + (size_t)blk->index * s->nr_vars;
    for (unsigned v = 0; v < s->nr_vars; v++) {
       if (in[v]) {
          pr.live[v] = true;
-         pr.nr_live++;
+         pr.nr_live += pr.weight[v];
       }
    }
    for (unsigned i = 0; i < ng; i++) {
@@ -787,9 +791,46 @@ relink(struct mid_shader *s, struct mid_block *blk, unsigned from)
    }
 }
 
+/* Lanes of the colour the shader never writes are 0, as the stock code
+ * has them (the blend unit reads all four): left alone they would show
+ * whatever the register last held, which packing makes a different
+ * value from one schedule to the next. */
+static void
+define_colour(struct mid_shader *s)
+{
+   if (list_is_empty(&s->blocks))
+      return;
+   struct mid_block *last = list_last_entry(&s->blocks, struct mid_block, link);
+   if (list_is_empty(&last->instrs))
+      return;
+   struct mid_instr *W = list_last_entry(&last->instrs, struct mid_instr, link);
+   if (W->kind != MID_WRITEOUT || W->src[0].ref.kind != MID_REF_VAR)
+      return;
+   unsigned c = W->src[0].ref.index, written = 0;
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->dst.kind == MID_REF_VAR && I->dst.index == c && !I->store)
+            written |= I->mask;
+      }
+   }
+   if (!written || written == 0xf)
+      return;
+   struct mid_instr *M = mid_instr_create(s, last, MID_ALU, "imov");
+   list_del(&M->link);
+   list_addtail(&M->link, &W->link); /* just before the writeout */
+   M->dst = mid_var(c);
+   M->mask = 0xf & ~written;
+   M->nr_srcs = 2;
+   M->src[1] = (struct mid_src){ .ref = { MID_REF_CONST, 0 },
+                                 .swz = { 0, 1, 2, 3 } };
+}
+
 bool
 mid_schedule(struct mid_shader *s)
 {
+   define_colour(s);
    struct sched sc = { .s = s };
    unsigned n = s->nr_vars ? s->nr_vars : 1;
    sc.readers = rzalloc_array(NULL, unsigned, n);
@@ -807,6 +848,9 @@ mid_schedule(struct mid_shader *s)
       }
    }
    sc.live_in = mid_live_in(s, sc.readers);
+   sc.weight = mid_pack_weights(s, sc.readers);
+   sc.full = ralloc_array(sc.readers, uint8_t, n);
+   memset(sc.full, 4, n);
    sc.live_out = ralloc_array(sc.readers, uint8_t, n);
    util_dynarray_init(&s->bundles, s->mem);
    bool ok = true;
