@@ -651,6 +651,15 @@ flush(struct ctx *c)
          /* Best: an item fitting right after the last tuple; then one
           * that keeps the clause open; then the oldest. */
          int fits = -1, open = -1;
+         /* A clause without a message takes the next one first: the
+          * work independent of it can then share its clause. */
+         for (unsigned k = 0; k < nr && !strcmp(c->cur.msg, "none"); ++k) {
+            const struct item *it = &its[ready[k]];
+            if (is_msg(it) && !msg_ends_clause(it) && !needs_gap(c, it)) {
+               fits = (int)ready[k];
+               break;
+            }
+         }
          for (unsigned k = 0; k < nr && fits < 0; ++k) {
             const struct item *it = &its[ready[k]];
             if (!after_msg_ok(&c->cur, it))
