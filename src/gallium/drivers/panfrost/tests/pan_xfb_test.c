@@ -396,6 +396,20 @@ test_interleaved(struct fixture *f)
    CHECK(!r.b, "no overflow");
    CHECK(drawn_pixels(f) == 0, "rasterizer discard draws nothing");
 
+   /* glDrawTransformFeedback: as many vertices as the target holds. */
+   struct pipe_draw_indirect_info from_so = { .count_from_stream_output = t };
+   struct pipe_draw_info info = { .mode = PIPE_PRIM_TRIANGLES,
+                                  .instance_count = 1 };
+   struct pipe_draw_start_count_bias d = { 0 };
+   ctx->bind_rasterizer_state(ctx, f->discard);
+   ctx->begin_query(ctx, gen);
+   ctx->draw_vbo(ctx, &info, 0, &from_so, &d, 1);
+   ctx->end_query(ctx, gen);
+   ctx->bind_rasterizer_state(ctx, f->cso[1]);
+   CHECK(query_u64(gen) == 2, "a draw of the 6 captured vertices made %llu "
+                              "primitives, want 2",
+         (unsigned long long)query_u64(gen));
+
    ctx->destroy_query(ctx, gen);
    ctx->destroy_query(ctx, emit);
    ctx->destroy_query(ctx, stats);
