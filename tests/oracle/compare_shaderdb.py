@@ -20,9 +20,10 @@ With --floor N the run fails when ours compiles fewer than N programs,
 with --max-spilling N when more than N of our shaders spill to
 thread-local storage (the spills:fills of their lines).  With --stock,
 --max-inst-ratio and --max-cycle-ratio bound our totals on the common set
-against stock's and --max-fewer-threads the shaders running fewer threads
-than stock's (G57).  Any crash or time-out of our compiler always fails
-it (the meson test).
+against stock's, --max-tuple-ratio and --max-clause-ratio those of
+Bifrost (G52, G72), and --max-fewer-threads the shaders running fewer
+threads than stock's (G57).  Any crash or time-out of our compiler
+always fails it (the meson test).
 """
 
 import argparse
@@ -148,6 +149,10 @@ def main():
                     'common set exceed this times stock\'s')
     ap.add_argument('--max-cycle-ratio', type=float, default=None,
                     help='with --stock (G57): the same for the cycles')
+    ap.add_argument('--max-tuple-ratio', type=float, default=None,
+                    help='with --stock (G52, G72): the same for the tuples')
+    ap.add_argument('--max-clause-ratio', type=float, default=None,
+                    help='with --stock (G52, G72): the same for the clauses')
     ap.add_argument('--max-fewer-threads', type=int, default=None,
                     help='with --stock (G57): fail when more of our shaders '
                     'than this run fewer threads than stock\'s')
@@ -161,6 +166,7 @@ def main():
     args = ap.parse_args()
 
     if not args.stock and (args.max_inst_ratio or args.max_cycle_ratio or
+                           args.max_tuple_ratio or args.max_clause_ratio or
                            args.max_fewer_threads is not None):
         ap.error('the --max-*-ratio and --max-fewer-threads limits need '
                  '--stock')
@@ -225,9 +231,14 @@ def main():
                 limits.append(('shaders with fewer threads', fewer,
                                args.max_fewer_threads))
         if args.gpu in ('G52', 'G72'):
-            for name, (o, s) in zip(('tuples', 'clauses'), shape):
+            bounds = (args.max_tuple_ratio, args.max_clause_ratio)
+            for name, (o, s), bound in zip(('tuples', 'clauses'), shape,
+                                           bounds):
                 print(f'{name} on the common set: ours {o}, stock {s}'
                       + (f' ({100.0 * (o - s) / s:+.1f}%)' if s else ''))
+                if bound and s and o > bound * s:
+                    limits.append((f'{name[:-1]} ratio', f'{o / s:.4f}',
+                                   bound))
         if args.per_program:
             rows = sorted(((sum(f[1] for f in r[1]),
                              sum(f[1] for f in r[2]), r[0]) for r in both),
