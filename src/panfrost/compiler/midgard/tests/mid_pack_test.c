@@ -1,0 +1,178 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Lane packing (mid_pack.c) on IR built by hand, scheduled and allocated:
+ * scalars live together share one register, a dot product's result moves
+ * to a lane while its positional reads stay, a dot product reading a
+ * vector assembled piece by piece keeps its whole-vector write, and the
+ * colour's unwritten lanes are defined before the writeout (mid_sched.c).
+ */
+
+#include <string.h>
+
+#include "util/pan_test_util.h"
+#include "util/ralloc.h"
+
+#include "mid_ir.h"
+
+static struct mid_shader *
+new_shader(unsigned nr_vars, gl_shader_stage stage)
+{
+   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
+   s->mem = s;
+   s->stage = stage;
+   s->gpu_id = 0x860;
+   s->nr_vars = nr_vars;
+   s->nr_push = 1;
+   s->err = s->err_buf;
+   s->err_size = sizeof(s->err_buf);
+   list_inithead(&s->blocks);
+   return s;
+}
+
+/* dst.lanes = op a.swz, b.swz (swizzle as one lane per char). */
+static struct mid_instr *
+alu(struct mid_shader *s, struct mid_block *b, const char *op,
+    struct mid_ref dst, unsigned mask, struct mid_ref a, const char *sa,
+    struct mid_ref c, const char *sc)
+{
+   struct mid_instr *I = mid_instr_create(s, b, MID_ALU, op);
+   I->dst = dst;
+   I->mask = mask;
+   I->nr_srcs = 2;
+   I->src[0] = mid_src_ref(a);
+   I->src[1] = mid_src_ref(c);
+   for (unsigned l = 0; l < 4; l++) {
+      I->src[0].swz[l] = (strchr("xyzw", sa[l]) - "xyzw");
+      I->src[1].swz[l] = (strchr("xyzw", sc[l]) - "xyzw");
+   }
+   return I;
+}
+
+static const struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+
+/*
+ * Four scalars live at once, then summed:
+ *    v0..v3.x = fmul u0.x/y/z/w, u0.x
+ *    v4.x = fadd v0, v1;  v5.x = fadd v2, v3;  r27.x = fadd v4, v5
+ * Whole registers would need a register per scalar; packed, they share.
+ */
+static void
+test_scalars_share(void)
+{
+   struct mid_shader *s = new_shader(6, MESA_SHADER_VERTEX);
+   struct mid_block *b = mid_block_create(s);
+   struct mid_instr *w[4];
+   const char *sw[4] = { "xxxx", "yyyy", "zzzz", "wwww" };
+   for (unsigned i = 0; i < 4; i++)
+      w[i] = alu(s, b, "fmul", mid_var(i), 1, u0, sw[i], u0, "xxxx");
+   alu(s, b, "fadd", mid_var(4), 1, mid_var(0), "xxxx", mid_var(1), "xxxx");
+   alu(s, b, "fadd", mid_var(5), 1, mid_var(2), "xxxx", mid_var(3), "xxxx");
+   alu(s, b, "fadd", mid_hw(27), 1, mid_var(4), "xxxx", mid_var(5), "xxxx");
+   PAN_EXPECT(mid_schedule(s));
+   PAN_EXPECT(mid_ra(s));
+   /* At least three of them live at once (the scheduler may forward one
+    * through r24): whole registers would need three. */
+   PAN_EXPECT(s->work_regs <= 2);
+   /* Those left in variables: one variable, distinct lanes, each write
+    * still reading its own uniform lane. */
+   uint8_t lanes = 0;
+   unsigned nr = 0, var = ~0u;
+   for (unsigned i = 0; i < 4; i++) {
+      if (w[i]->dst.kind != MID_REF_VAR)
+         continue;
+      if (var == ~0u)
+         var = w[i]->dst.index;
+      PAN_EXPECT_EQ(w[i]->dst.index, var);
+      PAN_EXPECT_EQ(util_bitcount(w[i]->mask), 1);
+      PAN_EXPECT(!(lanes & w[i]->mask));
+      lanes |= w[i]->mask;
+      unsigned l = ffs(w[i]->mask) - 1;
+      PAN_EXPECT_EQ(w[i]->src[0].swz[l], i);
+      nr++;
+   }
+   PAN_EXPECT(nr >= 3);
+   ralloc_free(s);
+}
+
+/*
+ *    v0.xyz = fmul u0, u0
+ *    v1.xyz = fdot3 v0, v0       only lane 0 read: a one-lane value
+ *    v2.x = frsqrt v1.x
+ *    r27.xyz = fmul v0, v2.xxx
+ * The dot product writes one lane; its sources keep reading x, y, z.
+ */
+static void
+test_dot_packed(void)
+{
+   struct mid_shader *s = new_shader(3, MESA_SHADER_VERTEX);
+   struct mid_block *b = mid_block_create(s);
+   alu(s, b, "fmul", mid_var(0), 7, u0, "xyzw", u0, "xyzw");
+   struct mid_instr *D =
+      alu(s, b, "fdot3", mid_var(1), 7, mid_var(0), "xyzw", mid_var(0), "xyzw");
+   alu(s, b, "frsqrt", mid_var(2), 1, mid_var(1), "xxxx", mid_var(1), "xxxx");
+   alu(s, b, "fmul", mid_hw(27), 7, mid_var(0), "xyzw", mid_var(2), "xxxx");
+   PAN_EXPECT(mid_schedule(s));
+   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT_EQ(util_bitcount(D->mask), 1);
+   for (unsigned l = 0; l < 3; l++)
+      PAN_EXPECT_EQ(D->src[0].swz[l], l);
+   PAN_EXPECT_EQ(s->work_regs, 2);
+   ralloc_free(s);
+}
+
+/* A dot product over a vector written lane by lane keeps its three-lane
+ * write: with one lane the allocator would see one source lane read and
+ * could free the register between the pieces. */
+static void
+test_dot_pieces_kept(void)
+{
+   struct mid_shader *s = new_shader(3, MESA_SHADER_VERTEX);
+   struct mid_block *b = mid_block_create(s);
+   alu(s, b, "fmul", mid_var(0), 1, u0, "xxxx", u0, "xxxx");
+   alu(s, b, "fadd", mid_var(0), 6, u0, "xyzw", u0, "xyzw");
+   struct mid_instr *D =
+      alu(s, b, "fdot3", mid_var(1), 7, mid_var(0), "xyzw", mid_var(0), "xyzw");
+   alu(s, b, "fadd", mid_hw(27), 1, mid_var(1), "xxxx", u0, "xxxx");
+   PAN_EXPECT(mid_schedule(s));
+   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT_EQ(D->mask, 7);
+   ralloc_free(s);
+}
+
+/* A colour written in x, y, z: lane w becomes 0 before the writeout. */
+static void
+test_colour_defined(void)
+{
+   struct mid_shader *s = new_shader(1, MESA_SHADER_FRAGMENT);
+   struct mid_block *b = mid_block_create(s);
+   alu(s, b, "fmul", mid_var(0), 7, u0, "xyzw", u0, "xyzw");
+   struct mid_instr *W = mid_instr_create(s, b, MID_WRITEOUT, "writeout");
+   W->nr_srcs = 1;
+   W->src[0] = mid_src_ref(mid_var(0));
+   PAN_EXPECT(mid_schedule(s));
+   bool found = false;
+   mid_foreach_instr(b, I)
+   {
+      if (I->kind == MID_ALU && I->dst.kind == MID_REF_VAR &&
+          I->dst.index == 0 && I->mask == 8) {
+         found = true;
+         PAN_EXPECT(!strcmp(I->op, "imov"));
+         PAN_EXPECT_EQ(I->src[1].ref.kind, MID_REF_CONST);
+         PAN_EXPECT_EQ(I->src[1].imm[3], 0);
+      }
+   }
+   PAN_EXPECT(found);
+   ralloc_free(s);
+}
+
+int
+main(void)
+{
+   PAN_RUN_CASE(test_scalars_share);
+   PAN_RUN_CASE(test_dot_packed);
+   PAN_RUN_CASE(test_dot_pieces_kept);
+   PAN_RUN_CASE(test_colour_defined);
+   return pan_test_summary("pan_mid_pack");
+}
