@@ -184,6 +184,7 @@ float pan_sim_blend_channel(const struct pan_sim_blend_fn *fn, float src,
  * four words a pixel. */
 struct pan_sim_tb_rt {
    bool present;
+   bool raw; /* the words hold the memory bytes of the pixel */
    uint8_t int_bits[4], frac_bits[4];
    uint32_t *words;
 };

@@ -784,7 +784,7 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
       const struct pan_sim_fill *fill = &f->fills[i];
       if (fill->rt < 0)
          continue;
-      if (fill->rt >= PAN_SIM_MAX_RTS || fill->tib.raw) {
+      if (fill->rt >= PAN_SIM_MAX_RTS) {
          pan_sim_tilebuf_fini(&tb);
          return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
                               "%s: drawing into tile-buffer format %s is not "
@@ -793,6 +793,7 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
       }
       ok = pan_sim_tilebuf_add_rt(&tb, (unsigned)fill->rt, fill->tib.int_bits,
                                   fill->tib.frac_bits, fill->clear);
+      tb.rt[fill->rt].raw = fill->tib.raw;
       if (ok && fill->preload && !f->preframe_dcds)
          ok = pan_sim_tilebuf_load_rt(ctx, &tb, fill, &f->rect);
    }

@@ -175,6 +175,86 @@ blend_auto_regfmt(const struct PAN_GENX(internal_conversion) *conv)
 #endif
 }
 
+/* A BLEND into a raw tile-buffer format (float and integer targets): the
+ * unit converts the colour to the conversion's memory format and stores
+ * the bytes under the colour mask; there is nothing to blend with, so
+ * only a replace equation is modelled. */
+static bool
+blend_raw_lane(struct fs_run *r, unsigned lane,
+               const struct PAN_GENX(internal_conversion) *conv, unsigned rt,
+               enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
+{
+   const struct fs_lane *ln = &r->lane[lane];
+   const void *p =
+      PAN_GENX(sim_gfx_read)(r->ctx->space, r->blend_va + rt * pan_size(blend),
+                             pan_size(blend), "blend descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, blend, bd);
+   const struct PAN_GENX(blend_function) *fns[2] = { &bd.equation.rgb,
+                                                     &bd.equation.alpha };
+   for (unsigned i = 0; i < 2; ++i) {
+      const struct PAN_GENX(blend_function) *f = fns[i];
+      bool replace = f->a == MALI_BLEND_OPERAND_A_ZERO &&
+                     f->b == MALI_BLEND_OPERAND_B_SRC && !f->negate_b &&
+                     f->c == MALI_BLEND_OPERAND_C_ZERO && f->invert_c;
+      if (!replace &&
+          bd.internal.mode != MALI_BLEND_MODE_OPAQUE) {
+         snprintf(err, GFX_ERR_LEN,
+                  "blending into raw tile-buffer formats is not modelled");
+         return false;
+      }
+   }
+
+   uint32_t word = conv->memory_format;
+   pan_unpack(&word, pixel_format, pf);
+   struct pan_sim_mem_format f;
+   const char *name = PAN_GENX(format_name)(pf.format);
+   unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
+   if (name && !strcmp(name, "r11f_g11f_b10f")) {
+      /* Unsigned floats with 5 exponent bits: 6, 6 and 5 mantissa bits. */
+      static const unsigned mbits[3] = { 6, 6, 5 }, shift[3] = { 0, 11, 22 };
+      float src[4];
+      if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {
+         snprintf(err, GFX_ERR_LEN,
+                  "r11f_g11f_b10f from integer registers is not modelled");
+         return false;
+      }
+      uint32_t *w = &r->tb->rt[rt].words[4 * at];
+      for (unsigned c = 0; c < 3; ++c) {
+         if (!((bd.equation.color_mask >> c) & 1))
+            continue;
+         uint32_t m = (1u << (5 + mbits[c])) - 1;
+         uint32_t v = src[c] > 0 ? (uint32_t)pan_sim_fp_round_f64(
+                                      src[c], PAN_SIM_ROUND_RTE, 5, mbits[c]) &
+                                      m
+                                 : 0;
+         w[0] = (w[0] & ~(m << shift[c])) | (v << shift[c]);
+      }
+      r->tb->written[at] |= 1u << rt;
+      return true;
+   }
+   if (!name || !pan_sim_mem_format_parse(name, &f)) {
+      snprintf(err, GFX_ERR_LEN,
+               "raw tile-buffer writes in memory format %s are not modelled",
+               name ? name : "(unknown)");
+      return false;
+   }
+   uint32_t *words = &r->tb->rt[rt].words[4 * at];
+   uint8_t old[16], now[16];
+   memcpy(old, words, 16);
+   memcpy(now, old, 16);
+   pan_sim_regs_to_mem(&f, regfmt, f.comps, in, now);
+   unsigned comp_B = f.bits / 8;
+   for (unsigned c = 0; c < f.comps; ++c) {
+      if (!((bd.equation.color_mask >> c) & 1))
+         memcpy(now + c * comp_B, old + c * comp_B, comp_B);
+   }
+   memcpy(words, now, 16);
+   r->tb->written[at] |= 1u << rt;
+   return true;
+}
+
 /* Fixed-function BLEND of one lane: colour `in` (register format regfmt)
  * to the render target the internal descriptor names. */
 static bool
@@ -198,6 +278,10 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
       return true; /* no colour buffer: nothing to store */
    if (!(coverage & 1) || !ln->covered)
       return true;
+
+   if (r->tb->rt[rt].raw)
+      return blend_raw_lane(r, lane, &ib.fixed_function.conversion, rt,
+                            regfmt, in, err);
 
    float src[4];
    if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {

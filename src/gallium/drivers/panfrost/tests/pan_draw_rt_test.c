@@ -830,14 +830,13 @@ test_format(enum pipe_format f)
    ctx->flush(ctx, NULL, 0);
    read_pixels(rt, pixels);
 
-   /* The simulator does not run draws into raw tile-buffer formats (float
-    * and integer targets) yet, nor the blend unit's sRGB conversion: the
+   /* The simulator does not model the blend unit's sRGB conversion: the
     * descriptors are made, the pixels cannot be checked.
     */
-   if (!blendable || util_format_is_srgb(f)) {
+   if (util_format_is_srgb(f)) {
       printf("note: %s: pixels not checked (the simulator does not model "
-             "%s)\n",
-             name, blendable ? "sRGB blending" : "raw tile-buffer formats");
+             "sRGB blending)\n",
+             name);
       goto out;
    }
 
@@ -1109,19 +1108,29 @@ test_stencil(enum pipe_format zf)
 /* Several render targets                                              */
 /* ------------------------------------------------------------------ */
 
+static const enum pipe_format unorm_rts[MAX_RTS] = {
+   PIPE_FORMAT_R8G8B8A8_UNORM,
+   PIPE_FORMAT_B8G8R8A8_UNORM,
+   PIPE_FORMAT_R10G10B10A2_UNORM,
+   PIPE_FORMAT_R8G8B8A8_UNORM,
+};
+
+/* Float targets (raw in the tile buffer): no blending, colour masks. */
+static const enum pipe_format float_rts[MAX_RTS] = {
+   PIPE_FORMAT_R16G16B16A16_FLOAT,
+   PIPE_FORMAT_R32G32B32A32_FLOAT,
+   PIPE_FORMAT_R11G11B10_FLOAT,
+   PIPE_FORMAT_R32G32B32A32_FLOAT,
+};
+
 /* Four targets of different formats, the shader writing a rotation of
  * the colour to each: RT0 replace, RT1 additive, RT2 a colour mask, RT3
- * an alpha blend; independent blending.
+ * an alpha blend, with independent blending; float targets replace under
+ * masks instead.
  */
 static void
-test_mrt(void)
+test_mrt(const enum pipe_format formats[MAX_RTS])
 {
-   static const enum pipe_format formats[MAX_RTS] = {
-      PIPE_FORMAT_R8G8B8A8_UNORM,
-      PIPE_FORMAT_B8G8R8A8_UNORM,
-      PIPE_FORMAT_R10G10B10A2_UNORM,
-      PIPE_FORMAT_R8G8B8A8_UNORM,
-   };
    struct pipe_surface *rts[MAX_RTS];
    for (unsigned i = 0; i < MAX_RTS; ++i)
       rts[i] = make_surface(formats[i], PIPE_BIND_RENDER_TARGET);
@@ -1141,6 +1150,10 @@ test_mrt(void)
            PIPE_BLENDFACTOR_ONE, PIPE_BLENDFACTOR_ZERO, PIPE_MASK_RGBA },
       },
    };
+   if (formats == float_rts) {
+      b.rt[1].blend_enable = b.rt[3].blend_enable = 0;
+      b.rt[3].colormask = PIPE_MASK_G | PIPE_MASK_A;
+   }
    void *cso = bind_blend(&b);
    static const float src[4] = { 0.5f, 0.25f, 0.125f, 0.75f };
    static const float clear[4] = { 0.25f, 0.5f, 0.25f, 0.0f };
@@ -1344,7 +1357,9 @@ main(int argc, char **argv)
    new_context();
    test_stencil(PIPE_FORMAT_S8_UINT);
    new_context();
-   test_mrt();
+   test_mrt(unorm_rts);
+   new_context();
+   test_mrt(float_rts);
    new_context();
    test_preload();
    new_context();
