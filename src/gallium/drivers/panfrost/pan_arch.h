@@ -263,6 +263,16 @@ struct panfrost_arch_jm {
                       uint64_t heap_bo_va, unsigned heap_size_B,
                       unsigned hierarchy_mask, unsigned fb_width,
                       unsigned fb_height);
+   /* A framebuffer's three frame shader draws (colour pre-frame,
+    * depth/stencil pre-frame, post-frame): the first runs the fragment
+    * renderer state fs_state with its texture and sampler tables over the
+    * rectangle at position (four window-space vertices, a triangle
+    * strip), the others nothing.
+    */
+   unsigned frame_shaders_size_B, frame_shaders_align_B;
+   void (*emit_preload_draw)(void *cpu, uint64_t fs_state, uint64_t textures,
+                             uint64_t samplers, uint64_t viewport,
+                             uint64_t position, uint64_t thread_storage);
    unsigned vertex_job_size_B, tiler_job_size_B;
    /* false when the counts do not fit the invocation word. */
    bool (*emit_vertex_job)(void *cpu, const struct panfrost_jm_draw *d);

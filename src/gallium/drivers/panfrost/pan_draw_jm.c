@@ -500,6 +500,13 @@ jm_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       drop(ctx, "%s are not implemented on v7 yet, draw dropped", why);
       return false;
    }
+   /* The compiler gives gl_FragColor to target 0 only. */
+   if (fs->writes_fragcolor && ctx->state.fb.nr_cbufs > 1) {
+      drop(ctx, "gl_FragColor with %u render targets bound is not "
+                "supported yet, draw dropped",
+           ctx->state.fb.nr_cbufs);
+      return false;
+   }
    why = panfrost_blend_unsupported(blend);
    if (why) {
       drop(ctx, "%s, draw dropped", why);

@@ -173,6 +173,100 @@ surface_texture(struct panfrost_context *ctx, const struct pipe_surface *s,
    return ok;
 }
 
+/* The texture views of the targets in mask (by target index) and one
+ * nearest sampler, for the pre-frame shader to fetch from.
+ */
+static bool
+preload_tables(struct panfrost_context *ctx, unsigned mask,
+               struct pan_ptr *textures, struct pan_ptr *sampler)
+{
+   const struct panfrost_arch_texture *tx =
+      panfrost_screen(ctx->base.screen)->arch->texture;
+   const struct pipe_framebuffer_state *key = &ctx->state.fb;
+   struct pan_pool *pool = &ctx->batch.pool;
+   unsigned n = util_last_bit(mask);
+
+   *textures = pan_pool_alloc(pool, n * tx->texture_size_B, tx->align_B);
+   *sampler = pan_pool_alloc(pool, tx->sampler_size_B, tx->align_B);
+   if (!textures->cpu || !sampler->cpu)
+      return false;
+   memset(textures->cpu, 0, n * tx->texture_size_B);
+   u_foreach_bit(i, mask) {
+      if (!surface_texture(ctx, key->cbufs[i],
+                           (uint8_t *)textures->cpu + i * tx->texture_size_B))
+         return false;
+   }
+   const struct pipe_sampler_state nearest = {
+      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+   };
+   tx->emit_sampler(sampler->cpu, &nearest);
+   return true;
+}
+
+/* v6/v7: the pre-frame draw is a draw section over the framebuffer whose
+ * fragment renderer state (blend descriptors after it) runs fs.
+ */
+static bool
+preload_jm(struct panfrost_context *ctx, unsigned mask, struct pan_fb *fb,
+           struct panfrost_shader *fs, uint64_t textures, uint64_t sampler)
+{
+   const struct panfrost_arch_jm *jm =
+      panfrost_screen(ctx->base.screen)->arch->jm;
+   const struct pipe_framebuffer_state *key = &ctx->state.fb;
+   struct pan_pool *pool = &ctx->batch.pool;
+   struct panfrost_jm_fragment f = {
+      .binary = fs->progs[0].desc,
+      .textures = util_last_bit(mask),
+      .samplers = 1,
+      .rt_count = MAX2(key->nr_cbufs, 1),
+   };
+
+   /* Its push words would need state the draws' path does not hold. */
+   if (fs->progs[0].nr_push)
+      return false;
+   for (unsigned i = 0; i < f.rt_count; ++i) {
+      bool on = (mask >> i) & 1;
+      f.rts[i] = (struct panfrost_blend_rt){
+         .enabled = on,
+         .format = on ? util_format_linear(key->cbufs[i]->format)
+                      : PIPE_FORMAT_NONE,
+         .colormask = PIPE_MASK_RGBA,
+      };
+   }
+   struct pan_ptr rsd = pan_pool_alloc(
+      pool, jm->rsd_size_B + f.rt_count * jm->blend_size_B, jm->rsd_align_B);
+   struct pan_ptr vp =
+      pan_pool_alloc(pool, jm->viewport_size_B, jm->viewport_align_B);
+   struct pan_ptr dcds =
+      pan_pool_alloc(pool, jm->frame_shaders_size_B, jm->frame_shaders_align_B);
+   struct pan_ptr pos = pan_pool_alloc(pool, 4 * 4 * sizeof(float), 64);
+   uint64_t tls = panfrost_batch_local_storage(ctx, 0);
+   if (!rsd.cpu || !vp.cpu || !dcds.cpu || !pos.cpu || !tls ||
+       !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ) ||
+       jm->emit_fragment_rsd(rsd.cpu, &f))
+      return false;
+   const unsigned scissor[4] = { 0, 0, key->width - 1, key->height - 1 };
+   jm->emit_viewport(vp.cpu, scissor, 0.0f, 1.0f);
+   /* The frame's corners as a strip: x, y, depth 0, 1/w 1. */
+   float *corner = pos.cpu;
+   for (unsigned v = 0; v < 4; ++v) {
+      corner[4 * v + 0] = (v & 1) ? key->width : 0.0f;
+      corner[4 * v + 1] = (v & 2) ? key->height : 0.0f;
+      corner[4 * v + 2] = 0.0f;
+      corner[4 * v + 3] = 1.0f;
+   }
+   jm->emit_preload_draw(dcds.cpu, rsd.gpu, textures, sampler, vp.gpu,
+                         pos.gpu, tls);
+   fb->frame_shaders = dcds.gpu;
+   fb->preload_color = true;
+   return true;
+}
+
 bool
 panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
                        struct pan_fb *fb)
@@ -184,7 +278,7 @@ panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
    struct pan_pool *pool = &ctx->batch.pool;
    nir_alu_type types[PIPE_MAX_COLOR_BUFS] = { 0 };
 
-   if (!d || !tx || !d->emit_preload_draw)
+   if (!tx || (!screen->arch->jm && (!d || !d->emit_preload_draw)))
       return false;
    u_foreach_bit(i, mask)
       types[i] = rt_type(key->cbufs[i]->format);
@@ -194,10 +288,11 @@ panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
 
    unsigned n = util_last_bit(mask);
    unsigned nr_rts = MAX2(key->nr_cbufs, 1);
-   struct pan_ptr textures = pan_pool_alloc(pool, n * tx->texture_size_B,
-                                            tx->align_B);
-   struct pan_ptr sampler = pan_pool_alloc(pool, tx->sampler_size_B,
-                                           tx->align_B);
+   struct pan_ptr textures, sampler;
+   if (!preload_tables(ctx, mask, &textures, &sampler))
+      return false;
+   if (screen->arch->jm)
+      return preload_jm(ctx, mask, fb, fs, textures.gpu, sampler.gpu);
    struct pan_ptr res = pan_pool_alloc(
       pool, PANFROST_TABLE_COUNT * d->resource_size_B, d->resource_align_B);
    struct pan_ptr blend =
@@ -206,25 +301,9 @@ panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
                                       d->depth_stencil_align_B);
    struct pan_ptr dcds = pan_pool_alloc(pool, d->frame_shaders_size_B,
                                         d->frame_shaders_align_B);
-   if (!textures.cpu || !sampler.cpu || !res.cpu || !blend.cpu || !zs.cpu ||
-       !dcds.cpu || !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ))
+   if (!res.cpu || !blend.cpu || !zs.cpu || !dcds.cpu ||
+       !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ))
       return false;
-
-   memset(textures.cpu, 0, n * tx->texture_size_B);
-   u_foreach_bit(i, mask) {
-      if (!surface_texture(ctx, key->cbufs[i],
-                           (uint8_t *)textures.cpu + i * tx->texture_size_B))
-         return false;
-   }
-   const struct pipe_sampler_state nearest = {
-      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
-      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
-      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
-   };
-   tx->emit_sampler(sampler.cpu, &nearest);
    for (unsigned t = 0; t < PANFROST_TABLE_COUNT; ++t) {
       uint64_t addr = t == PANFROST_TABLE_TEXTURE   ? textures.gpu
                       : t == PANFROST_TABLE_SAMPLER ? sampler.gpu

@@ -11,6 +11,8 @@
  * the blend descriptors.  The orchestration is pan_draw_jm.c.
  */
 
+#include <string.h>
+
 #include "pipe/p_defines.h"
 #include "pipe/p_format.h"
 #include "util/macros.h"
@@ -384,6 +386,23 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
    return true;
 }
 
+static void
+emit_preload_draw(void *cpu, uint64_t fs_state, uint64_t textures,
+                  uint64_t samplers, uint64_t viewport, uint64_t position,
+                  uint64_t thread_storage)
+{
+   memset(cpu, 0, 3 * pan_size(draw));
+   pan_pack(cpu, draw, cfg)
+   {
+      cfg.state = fs_state;
+      cfg.textures = textures;
+      cfg.samplers = samplers;
+      cfg.viewport = viewport;
+      cfg.position = position;
+      cfg.thread_storage = thread_storage;
+   }
+}
+
 const struct panfrost_arch_jm PAN_GENX(panfrost_arch_jm) = {
    .rsd_size_B = pan_size(renderer_state),
    .rsd_align_B = pan_alignment(renderer_state),
@@ -405,6 +424,9 @@ const struct panfrost_arch_jm PAN_GENX(panfrost_arch_jm) = {
    .tiler_context_size_B = pan_size(tiler_context),
    .tiler_align_B = pan_alignment(tiler_context),
    .emit_tiler = emit_tiler,
+   .frame_shaders_size_B = 3 * pan_size(draw),
+   .frame_shaders_align_B = pan_alignment(draw),
+   .emit_preload_draw = emit_preload_draw,
    .vertex_job_size_B = pan_size(compute_job),
    .tiler_job_size_B = pan_size(tiler_job),
    .emit_vertex_job = emit_vertex_job,
