@@ -30,7 +30,6 @@
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_texture.h"
-#include "pan_tiler_sizing.h"
 
 #define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
 
@@ -45,48 +44,6 @@ static struct pan_ptr
 alloc(struct panfrost_context *ctx, size_t size_B, unsigned align_B)
 {
    return pan_pool_alloc(&ctx->batch.pool, MAX2(size_B, 4), align_B);
-}
-
-/* The tiler context of the pass, made at its first draw. */
-static uint64_t
-jm_tiler(struct panfrost_context *ctx)
-{
-   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
-   const struct panfrost_arch_jm *jm = jm_of(ctx);
-   const struct pipe_framebuffer_state *fb = &ctx->state.fb;
-   struct panfrost_batch *b = &ctx->batch;
-   struct pan_tiler_heap_layout heap;
-   struct pan_tiler_context_params params;
-
-   if (b->tiler)
-      return b->tiler;
-
-   struct pan_tiler_features features =
-      pan_decode_tiler_features(screen->dev.tiler_features
-                                   ? screen->dev.tiler_features
-                                   : PAN_TILER_FEATURES_DEFAULT);
-   if (!pan_tiler_heap_layout(0, &heap) ||
-       !pan_tiler_context_params(&features, fb->width, fb->height, &params))
-      return 0;
-   if (!ctx->tiler_heap) {
-      ctx->tiler_heap = pan_bo_create(&screen->dev, heap.reserved_size_B,
-                                      PAN_BO_GROWABLE | PAN_BO_INVISIBLE,
-                                      "Tiler heap");
-      if (!ctx->tiler_heap)
-         return 0;
-   }
-   struct pan_ptr h = alloc(ctx, jm->tiler_heap_size_B, jm->tiler_align_B);
-   struct pan_ptr t = alloc(ctx, jm->tiler_context_size_B, jm->tiler_align_B);
-   if (!h.cpu || !t.cpu ||
-       !panfrost_batch_add_bo(ctx, ctx->tiler_heap,
-                              PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
-      return 0;
-   jm->emit_tiler(h.cpu, h.gpu, t.cpu,
-                  ctx->tiler_heap->gpu_va + heap.bottom_offset_B,
-                  heap.reserved_size_B, params.hierarchy_mask,
-                  params.fb_width_px, params.fb_height_px);
-   b->tiler = t.gpu;
-   return b->tiler;
 }
 
 /* Attribute records of the vertex elements over the vertex buffers.  The
@@ -426,7 +383,7 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       return false;
    jm->emit_viewport(vp.cpu, bounds.scissor, bounds.min_z, bounds.max_z);
    d.viewport = vp.gpu;
-   d.tiler = jm_tiler(ctx);
+   d.tiler = panfrost_batch_tiler(ctx);
    d.thread_storage = panfrost_batch_local_storage(ctx, 0);
    bool dropped = false;
    if (!d.tiler || !d.thread_storage || !jm_attributes(ctx, &d, &dropped))

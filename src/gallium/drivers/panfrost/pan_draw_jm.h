@@ -44,6 +44,11 @@ uint64_t panfrost_draw_descriptor_table(struct panfrost_context *ctx,
                                         bool views, unsigned size_B,
                                         unsigned align_B);
 
+/* The tiler context of the pass, made at its first draw; 0 when out of
+ * memory.
+ */
+uint64_t panfrost_batch_tiler(struct panfrost_context *ctx);
+
 /* Draws on v7; drops what it cannot do with a message. */
 void panfrost_jm_draw_vbo(struct panfrost_context *ctx,
                           const struct pipe_draw_info *info,

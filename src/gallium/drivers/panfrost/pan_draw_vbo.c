@@ -59,12 +59,15 @@ read_resource(struct panfrost_context *ctx, struct pipe_resource *prsc,
    return bo->gpu_va + offset_B;
 }
 
-/* The tiler context of the pass, made at its first draw. */
-static uint64_t
-batch_tiler(struct panfrost_context *ctx)
+/* The tiler context of the pass, made at its first draw (either draw
+ * path: both tables have the same tiler emitter).
+ */
+uint64_t
+panfrost_batch_tiler(struct panfrost_context *ctx)
 {
    struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
    const struct panfrost_arch_draw *d = screen->arch->draw;
+   const struct panfrost_arch_jm *jm = screen->arch->jm;
    const struct pipe_framebuffer_state *fb = &ctx->state.fb;
    struct panfrost_batch *b = &ctx->batch;
    struct pan_tiler_heap_layout heap;
@@ -88,15 +91,17 @@ batch_tiler(struct panfrost_context *ctx)
          return 0;
    }
 
-   struct pan_ptr h =
-      pan_pool_alloc(&b->pool, d->tiler_heap_size_B, d->tiler_align_B);
-   struct pan_ptr t =
-      pan_pool_alloc(&b->pool, d->tiler_context_size_B, d->tiler_align_B);
+   unsigned align_B = jm ? jm->tiler_align_B : d->tiler_align_B;
+   struct pan_ptr h = pan_pool_alloc(
+      &b->pool, jm ? jm->tiler_heap_size_B : d->tiler_heap_size_B, align_B);
+   struct pan_ptr t = pan_pool_alloc(
+      &b->pool, jm ? jm->tiler_context_size_B : d->tiler_context_size_B,
+      align_B);
    if (!h.cpu || !t.cpu ||
        !panfrost_batch_add_bo(ctx, ctx->tiler_heap,
                               PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
       return 0;
-   d->emit_tiler(h.cpu, h.gpu, t.cpu,
+   (jm ? jm->emit_tiler : d->emit_tiler)(h.cpu, h.gpu, t.cpu,
                  ctx->tiler_heap->gpu_va + heap.bottom_offset_B,
                  heap.reserved_size_B, params.hierarchy_mask,
                  params.fb_width_px, params.fb_height_px);
@@ -749,7 +754,7 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    unsigned slots = MAX2(vs->varying_slots, fs->varying_slots);
    j.varying_B = slots * 16;
 
-   if (!batch_tiler(ctx) || !update_draw_cache(ctx, vs, fs))
+   if (!panfrost_batch_tiler(ctx) || !update_draw_cache(ctx, vs, fs))
       return false;
 
    const struct panfrost_draw_cache *c = &ctx->batch.draw_cache;

@@ -16,6 +16,7 @@
 #include "pan_arch.h"
 #include "pan_genxml.h"
 #include "pan_vX_blend.h"
+#include "pan_vX_tiler.h"
 #include "pan_vX_format.h"
 
 #if PAN_ARCH != 9
@@ -129,30 +130,6 @@ emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
    return true;
 }
 
-/* Gallium's stencil operations in the hardware's encoding. */
-static unsigned
-stencil_op(unsigned op)
-{
-   switch (op) {
-   case PIPE_STENCIL_OP_ZERO:
-      return MALI_STENCIL_OP_ZERO;
-   case PIPE_STENCIL_OP_REPLACE:
-      return MALI_STENCIL_OP_REPLACE;
-   case PIPE_STENCIL_OP_INCR:
-      return MALI_STENCIL_OP_INCR_SAT;
-   case PIPE_STENCIL_OP_DECR:
-      return MALI_STENCIL_OP_DECR_SAT;
-   case PIPE_STENCIL_OP_INCR_WRAP:
-      return MALI_STENCIL_OP_INCR_WRAP;
-   case PIPE_STENCIL_OP_DECR_WRAP:
-      return MALI_STENCIL_OP_DECR_WRAP;
-   case PIPE_STENCIL_OP_INVERT:
-      return MALI_STENCIL_OP_INVERT;
-   default:
-      return MALI_STENCIL_OP_KEEP;
-   }
-}
-
 static void
 emit_depth_stencil(void *cpu, const struct panfrost_zs_state *zs)
 {
@@ -167,12 +144,12 @@ emit_depth_stencil(void *cpu, const struct panfrost_zs_state *zs)
       cfg.front_compare_function = zs->stencil ? f->func : MALI_FUNC_ALWAYS;
       cfg.back_compare_function = zs->stencil ? b->func : MALI_FUNC_ALWAYS;
       if (zs->stencil) {
-         cfg.front_stencil_fail = stencil_op(f->fail);
-         cfg.front_depth_fail = stencil_op(f->zfail);
-         cfg.front_depth_pass = stencil_op(f->zpass);
-         cfg.back_stencil_fail = stencil_op(b->fail);
-         cfg.back_depth_fail = stencil_op(b->zfail);
-         cfg.back_depth_pass = stencil_op(b->zpass);
+         cfg.front_stencil_fail = PAN_GENX(panfrost_stencil_op)(f->fail);
+         cfg.front_depth_fail = PAN_GENX(panfrost_stencil_op)(f->zfail);
+         cfg.front_depth_pass = PAN_GENX(panfrost_stencil_op)(f->zpass);
+         cfg.back_stencil_fail = PAN_GENX(panfrost_stencil_op)(b->fail);
+         cfg.back_depth_fail = PAN_GENX(panfrost_stencil_op)(b->zfail);
+         cfg.back_depth_pass = PAN_GENX(panfrost_stencil_op)(b->zpass);
          cfg.front_write_mask = f->write_mask;
          cfg.back_write_mask = b->write_mask;
          cfg.front_value_mask = f->value_mask;
@@ -183,51 +160,6 @@ emit_depth_stencil(void *cpu, const struct panfrost_zs_state *zs)
          cfg.front_write_mask = cfg.back_write_mask = 0xff;
          cfg.front_value_mask = cfg.back_value_mask = 0xff;
       }
-   }
-}
-
-static void
-emit_tiler(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
-           uint64_t heap_bo_va, unsigned heap_size_B, unsigned hierarchy_mask,
-           unsigned fb_width, unsigned fb_height)
-{
-   pan_pack(heap_cpu, tiler_heap, cfg)
-   {
-      cfg.size = heap_size_B;
-      cfg.base = heap_bo_va;
-      cfg.bottom = heap_bo_va;
-      cfg.top = heap_bo_va + heap_size_B;
-   }
-   pan_pack(ctx_cpu, tiler_context, cfg)
-   {
-      cfg.hierarchy_mask = hierarchy_mask;
-      cfg.sample_pattern = MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
-      cfg.fb_width = fb_width;
-      cfg.fb_height = fb_height;
-      cfg.heap = heap_va;
-   }
-}
-
-static unsigned
-draw_mode(unsigned mode)
-{
-   switch (mode) {
-   case PIPE_PRIM_POINTS:
-      return MALI_DRAW_MODE_POINTS;
-   case PIPE_PRIM_LINES:
-      return MALI_DRAW_MODE_LINES;
-   case PIPE_PRIM_LINE_STRIP:
-      return MALI_DRAW_MODE_LINE_STRIP;
-   case PIPE_PRIM_LINE_LOOP:
-      return MALI_DRAW_MODE_LINE_LOOP;
-   case PIPE_PRIM_TRIANGLES:
-      return MALI_DRAW_MODE_TRIANGLES;
-   case PIPE_PRIM_TRIANGLE_STRIP:
-      return MALI_DRAW_MODE_TRIANGLE_STRIP;
-   case PIPE_PRIM_TRIANGLE_FAN:
-      return MALI_DRAW_MODE_TRIANGLE_FAN;
-   default:
-      return MALI_DRAW_MODE_NONE;
    }
 }
 
@@ -273,7 +205,7 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
    }
    pan_section_pack(cpu, malloc_vertex_job, primitive, cfg)
    {
-      cfg.draw_mode = draw_mode(j->mode);
+      cfg.draw_mode = PAN_GENX(panfrost_draw_mode)(j->mode);
       cfg.index_type = index_type(j->index_size_B);
       cfg.secondary_shader = j->varying_B != 0;
       /* Only the all-ones index restarts (PIPE_CAP_PRIMITIVE_RESTART_
@@ -395,7 +327,7 @@ const struct panfrost_arch_draw PAN_GENX(panfrost_arch_draw) = {
    .tiler_heap_size_B = pan_size(tiler_heap),
    .tiler_context_size_B = pan_size(tiler_context),
    .tiler_align_B = pan_alignment(tiler_context),
-   .emit_tiler = emit_tiler,
+   .emit_tiler = PAN_GENX(panfrost_emit_tiler),
    .draw_job_size_B = pan_size(malloc_vertex_job),
    .emit_draw_job = emit_draw_job,
    .frame_shaders_size_B = 3 * pan_size(draw),

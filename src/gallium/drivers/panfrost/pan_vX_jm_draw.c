@@ -21,6 +21,7 @@
 #include "pan_genxml.h"
 #include "pan_invocation.h"
 #include "pan_vX_blend.h"
+#include "pan_vX_tiler.h"
 
 #if PAN_ARCH != 6 && PAN_ARCH != 7
 #error "job-manager draws are only built for Bifrost (v6, v7) so far"
@@ -232,28 +233,6 @@ emit_viewport(void *cpu, const unsigned scissor[4], float min_z, float max_z)
    }
 }
 
-static void
-emit_tiler(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
-           uint64_t heap_bo_va, unsigned heap_size_B, unsigned hierarchy_mask,
-           unsigned fb_width, unsigned fb_height)
-{
-   pan_pack(heap_cpu, tiler_heap, cfg)
-   {
-      cfg.size = heap_size_B;
-      cfg.base = heap_bo_va;
-      cfg.bottom = heap_bo_va;
-      cfg.top = heap_bo_va + heap_size_B;
-   }
-   pan_pack(ctx_cpu, tiler_context, cfg)
-   {
-      cfg.hierarchy_mask = hierarchy_mask;
-      cfg.sample_pattern = MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
-      cfg.fb_width = fb_width;
-      cfg.fb_height = fb_height;
-      cfg.heap = heap_va;
-   }
-}
-
 /* The vertex shader runs once per vertex of each instance: a 1x1x1 group
  * repeated (1, vertices, instances) times.
  */
@@ -313,27 +292,10 @@ emit_vertex_job(void *cpu, const struct panfrost_jm_draw *d)
    return true;
 }
 
-static unsigned
-draw_mode(unsigned mode)
-{
-   switch (mode) {
-   case PIPE_PRIM_POINTS:
-      return MALI_DRAW_MODE_POINTS;
-   case PIPE_PRIM_TRIANGLES:
-      return MALI_DRAW_MODE_TRIANGLES;
-   case PIPE_PRIM_TRIANGLE_STRIP:
-      return MALI_DRAW_MODE_TRIANGLE_STRIP;
-   case PIPE_PRIM_TRIANGLE_FAN:
-      return MALI_DRAW_MODE_TRIANGLE_FAN;
-   default:
-      return MALI_DRAW_MODE_NONE;
-   }
-}
-
 static bool
 emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
 {
-   if (!draw_mode(d->mode) ||
+   if (!PAN_GENX(panfrost_draw_mode)(d->mode) ||
        !pack_invocation(pan_section_ptr(cpu, tiler_job, invocation), d))
       return false;
    pan_section_pack(cpu, tiler_job, header, cfg)
@@ -344,7 +306,7 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
    }
    pan_section_pack(cpu, tiler_job, primitive, cfg)
    {
-      cfg.draw_mode = draw_mode(d->mode);
+      cfg.draw_mode = PAN_GENX(panfrost_draw_mode)(d->mode);
       cfg.index_type = d->index_size_B == 1   ? MALI_INDEX_TYPE_UINT8
                        : d->index_size_B == 2 ? MALI_INDEX_TYPE_UINT16
                        : d->index_size_B == 4 ? MALI_INDEX_TYPE_UINT32
@@ -423,7 +385,7 @@ const struct panfrost_arch_jm PAN_GENX(panfrost_arch_jm) = {
    .tiler_heap_size_B = pan_size(tiler_heap),
    .tiler_context_size_B = pan_size(tiler_context),
    .tiler_align_B = pan_alignment(tiler_context),
-   .emit_tiler = emit_tiler,
+   .emit_tiler = PAN_GENX(panfrost_emit_tiler),
    .frame_shaders_size_B = 3 * pan_size(draw),
    .frame_shaders_align_B = pan_alignment(draw),
    .emit_preload_draw = emit_preload_draw,
