@@ -4,17 +4,20 @@
  *
  * Lane packing, after scheduling and before register allocation.  The
  * allocator gives every variable a whole vec4 register, so a shader full
- * of scalars burns four lanes per value and loses threads (Midgard runs 4
- * threads up to 4 work registers, 2 up to 8).  Here single-lane variables
- * that only ALU instructions touch are gathered into the lanes of shared
- * variables: a scalar takes a lane of a group whose other lanes are live
- * at its definition, so overlapping scalars share one register.  Lane
- * occupancy is judged on live intervals over the bundle order (a write at
- * its unit's slot, a read at the end of its bundle, whole blocks where
- * the value is live in or out), which are conservative hulls.  The
- * allocator tracks liveness per lane, so a group's idle lanes cost
- * nothing.  A scalar first written by a copy of a scalar whose life ends
- * in that copy takes the same lane, so the copy becomes a no-op.
+ * of scalars and vec2s burns four lanes per value and loses threads
+ * (Midgard runs 4 threads up to 4 work registers, 2 up to 8).  Here
+ * variables of one to three lanes that only ALU instructions touch are
+ * gathered into the lanes of shared variables: a value takes free lanes
+ * of a group whose other lanes are live at its definition, so values
+ * live together share one register.  Lane occupancy is judged on live
+ * intervals over the bundle order (a write at its unit's slot, a read at
+ * the end of its bundle, whole blocks where the value is live in or out),
+ * which are conservative hulls.  The allocator tracks liveness per lane,
+ * so a group's idle lanes cost nothing.  A scalar first written by a copy
+ * of a scalar whose life ends in that copy takes the same lane, so the
+ * copy becomes a no-op.  A dot product's result counts as one lane (only
+ * lane 0 is read): it writes one lane and keeps reading its sources by
+ * position (mid_emit.c encodes the whole swizzle for it).
  */
 
 #include <string.h>
@@ -33,7 +36,8 @@ struct pk_var {
    uint8_t written; /* lanes its writers write */
    unsigned nr_writers;
    int lo, hi;      /* live interval in slot positions */
-   int group, lane; /* assignment; group: leader variable, -1 none */
+   int group;       /* assignment: leader variable, -1 none */
+   uint8_t map[4];  /* its lane l goes to lane map[l] of the group */
    struct mid_instr *first; /* its earliest writer */
 };
 
@@ -64,7 +68,7 @@ is_dot(const struct mid_instr *I)
 static bool
 candidate(const struct pk_var *v)
 {
-   return !v->bad && util_bitcount(v->wmask) == 1;
+   return !v->bad && v->wmask && util_bitcount(v->wmask) < 4;
 }
 
 /* Which variables may move, and the lanes they occupy. */
@@ -123,7 +127,7 @@ classify(struct mid_shader *s, struct pk_var *vars)
             uint8_t lanes = 0;
             for (unsigned l = 0; l < k; l++)
                lanes |= 1u << src->swz[l];
-            if (!candidate(v) &&
+            if ((!candidate(v) || util_bitcount(v->wmask) > 1) &&
                 (v->nr_writers != 1 || (lanes & ~v->written)))
                vars[I->dst.index].bad = true;
          }
@@ -194,11 +198,13 @@ copied_lane(const struct pk_var *vars, const struct pk_group *groups,
             const struct pk_var *c)
 {
    const struct mid_instr *I = c->first;
-   if (!I || !mid_is_plain_move(I) || I->src[1].ref.kind != MID_REF_VAR)
+   if (!I || !mid_is_plain_move(I) || I->src[1].ref.kind != MID_REF_VAR ||
+       util_bitcount(c->wmask) != 1)
       return -1;
    const struct pk_var *p = &vars[I->src[1].ref.index];
-   if (p->group < 0 || p->hi != (c->lo | 7) ||
-       groups[p->group].end[p->lane] != p->hi)
+   if (p->group < 0 || util_bitcount(p->wmask) != 1 ||
+       p->hi != (c->lo | 7) ||
+       groups[p->group].end[p->map[ffs(p->wmask) - 1]] != p->hi)
       return -1;
    return I->src[1].ref.index;
 }
@@ -226,10 +232,13 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
    for (unsigned i = 0; i < nc; i++) {
       struct pk_var *c = &vars[order[i]];
       int src = copied_lane(vars, groups, c);
+      unsigned k = util_bitcount(c->wmask);
       if (src >= 0) {
-         c->group = vars[src].group;
-         c->lane = vars[src].lane;
-         groups[c->group].end[c->lane] = c->hi;
+         const struct pk_var *p = &vars[src];
+         unsigned l = p->map[ffs(p->wmask) - 1];
+         c->group = p->group;
+         c->map[ffs(c->wmask) - 1] = l;
+         groups[c->group].end[l] = c->hi;
          continue;
       }
       /* A group live here with a free lane, the one living longest;
@@ -238,12 +247,12 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
       int best = -1, best_end = -1;
       for (unsigned g = 0; g < ng; g++) {
          int max_end = -1;
-         bool has_free = false;
+         unsigned nr_free = 0;
          for (unsigned l = 0; l < 4; l++) {
             max_end = MAX2(max_end, groups[g].end[l]);
-            has_free |= groups[g].end[l] < c->lo;
+            nr_free += groups[g].end[l] < c->lo;
          }
-         if (has_free && max_end > c->lo && max_end > best_end) {
+         if (nr_free >= k && max_end > c->lo && max_end > best_end) {
             best = g;
             best_end = max_end;
          }
@@ -254,12 +263,15 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
          for (unsigned l = 0; l < 4; l++)
             groups[best].end[l] = -1;
       }
+      /* Its lanes in order onto the group's free ones, lowest first. */
       unsigned l = 0;
-      while (groups[best].end[l] >= c->lo)
-         l++;
+      u_foreach_bit(from, c->wmask) {
+         while (groups[best].end[l] >= c->lo)
+            l++;
+         c->map[from] = l;
+         groups[best].end[l] = c->hi;
+      }
       c->group = best;
-      c->lane = l;
-      groups[best].end[l] = c->hi;
    }
    /* From group index to the leader variable. */
    for (unsigned v = 0; v < n; v++) {
@@ -280,25 +292,37 @@ rewrite(struct mid_shader *s, const struct pk_var *vars)
             continue;
          if (I->dst.kind == MID_REF_VAR && vars[I->dst.index].group >= 0) {
             const struct pk_var *v = &vars[I->dst.index];
-            unsigned from = ffs(I->mask) - 1, to = v->lane;
             /* A dot product's sources are read by position: the result
              * moves to another lane, the reads stay. */
+            unsigned mask = is_dot(I) ? 1 : I->mask, to_mask = 0;
             for (unsigned k = 0; k < I->nr_srcs && !is_dot(I); k++) {
-               struct mid_src *src = &I->src[k];
-               src->swz[to] = src->swz[from];
-               src->imm[to] = src->imm[from];
-               b->cslot[u][k][to] = b->cslot[u][k][from];
+               struct mid_src *src = &I->src[k], old = *src;
+               uint8_t slots[4];
+               memcpy(slots, b->cslot[u][k], 4);
+               u_foreach_bit(from, mask) {
+                  unsigned to = v->map[from];
+                  src->swz[to] = old.swz[from];
+                  src->imm[to] = old.imm[from];
+                  b->cslot[u][k][to] = slots[from];
+               }
             }
+            u_foreach_bit(from, mask)
+               to_mask |= 1u << v->map[from];
             I->dst.index = v->group;
-            I->mask = 1u << to;
+            I->mask = to_mask;
          }
          for (unsigned k = 0; k < I->nr_srcs; k++) {
             struct mid_src *src = &I->src[k];
             if (src->ref.kind != MID_REF_VAR || vars[src->ref.index].group < 0)
                continue;
             const struct pk_var *v = &vars[src->ref.index];
-            for (unsigned l = 0; l < 4; l++)
-               src->swz[l] = v->lane;
+            /* Lanes it never writes (undefined reads) go anywhere of its. */
+            unsigned any = v->map[ffs(v->wmask) - 1];
+            for (unsigned l = 0; l < 4; l++) {
+               src->swz[l] = (v->wmask & (1u << src->swz[l]))
+                                ? v->map[src->swz[l]]
+                                : any;
+            }
             src->ref.index = v->group;
          }
       }
@@ -313,7 +337,7 @@ mid_pack_weights(struct mid_shader *s, void *mem)
    uint8_t *w = ralloc_array(mem, uint8_t, n);
    classify(s, vars);
    for (unsigned v = 0; v < n; v++)
-      w[v] = candidate(&vars[v]) ? 1 : 4;
+      w[v] = candidate(&vars[v]) ? util_bitcount(vars[v].wmask) : 4;
    ralloc_free(vars);
    return w;
 }

@@ -8,12 +8,13 @@
 
 #include "mid_ir.h"
 
-/* Gather single-lane variables into the lanes of shared variables, on the
- * scheduled bundles, so fewer registers hold them (mid_pack.c). */
+/* Gather variables of one to three lanes into the lanes of shared
+ * variables, on the scheduled bundles, so fewer registers hold them
+ * (mid_pack.c). */
 void mid_pack_scalars(struct mid_shader *s);
 
-/* Per variable, the quarter registers it will take once packed: 1 for a
- * value mid_pack_scalars may pack, else 4 (for pressure estimates). */
+/* Per variable, the quarter registers it will take once packed: its lanes
+ * for a value mid_pack_scalars may pack, else 4 (pressure estimates). */
 uint8_t *mid_pack_weights(struct mid_shader *s, void *mem);
 
 #endif

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  *
  * Lane packing (mid_pack.c) on IR built by hand, scheduled and allocated:
- * scalars live together share one register, a dot product's result moves
+ * scalars and vec2s live together share one register, a dot product's result moves
  * to a lane while its positional reads stay, a dot product reading a
  * vector assembled piece by piece keeps its whole-vector write, and the
  * colour's unwritten lanes are defined before the writeout (mid_sched.c).
@@ -141,6 +141,37 @@ test_dot_pieces_kept(void)
    ralloc_free(s);
 }
 
+/*
+ *    v0.xy = fmul u0.xy, u0.xy;  v1.xy = fadd u0.zw, u0.zw
+ *    r27.xy = fmul v0, v1
+ * Two live vec2s take the four lanes of one variable.
+ */
+static void
+test_vec2_share(void)
+{
+   struct mid_shader *s = new_shader(2, MESA_SHADER_VERTEX);
+   struct mid_block *b = mid_block_create(s);
+   struct mid_instr *A = alu(s, b, "fmul", mid_var(0), 3, u0, "xyzw", u0, "xyzw");
+   struct mid_instr *B = alu(s, b, "fadd", mid_var(1), 3, u0, "zwzw", u0, "zwzw");
+   struct mid_instr *R =
+      alu(s, b, "fmul", mid_hw(27), 3, mid_var(0), "xyzw", mid_var(1), "xyzw");
+   PAN_EXPECT(mid_schedule(s));
+   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT_EQ(s->work_regs, 1);
+   PAN_EXPECT_EQ(A->dst.index, B->dst.index);
+   PAN_EXPECT_EQ(A->mask | B->mask, 0xf);
+   /* The reader follows: lane l of each source reads where its value
+    * went, and each write still reads u0's lanes in its order. */
+   for (unsigned l = 0; l < 2; l++) {
+      unsigned la = ffs(A->mask) - 1 + l, lb = ffs(B->mask) - 1 + l;
+      PAN_EXPECT_EQ(R->src[0].swz[l], la);
+      PAN_EXPECT_EQ(R->src[1].swz[l], lb);
+      PAN_EXPECT_EQ(A->src[0].swz[la], l);
+      PAN_EXPECT_EQ(B->src[0].swz[lb], 2 + l);
+   }
+   ralloc_free(s);
+}
+
 /* A colour written in x, y, z: lane w becomes 0 before the writeout. */
 static void
 test_colour_defined(void)
@@ -171,6 +202,7 @@ int
 main(void)
 {
    PAN_RUN_CASE(test_scalars_share);
+   PAN_RUN_CASE(test_vec2_share);
    PAN_RUN_CASE(test_dot_packed);
    PAN_RUN_CASE(test_dot_pieces_kept);
    PAN_RUN_CASE(test_colour_defined);
