@@ -767,6 +767,62 @@ test_texture(void)
    }
 }
 
+/* out = x + q(p), where the chain q of a parameter does not need the
+ * load of x: the scheduler keeps the load's clause open for it. */
+static nir_builder
+sched_shader(void)
+{
+   nir_builder b = begin("bi_sched");
+   nir_ssa_def *x = input(&b, 1);
+   nir_ssa_def *q = param(&b, 4);
+   for (unsigned k = 0; k < 6; ++k)
+      q = nir_ixor(&b, nir_imul_imm(&b, q, 2 * k + 3),
+                   nir_ushr_imm(&b, q, k + 1));
+   output(&b, nir_iadd(&b, x, q));
+   return b;
+}
+
+static uint32_t
+sched_ref(uint32_t x, uint32_t q)
+{
+   for (unsigned k = 0; k < 6; ++k)
+      q = (q * (2 * k + 3)) ^ (q >> (k + 1));
+   return x + q;
+}
+
+static void
+test_schedule(void)
+{
+   nir_builder b = sched_shader();
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   if (compile(b.shader, NULL, ctx, &bin)) {
+      /* Some tuple follows the load in its clause. */
+      char *text = disassembly(&bin);
+      const char *cl = strstr(text, "msg=load");
+      const char *ld = cl ? strstr(cl, "load.i32") : NULL;
+      const char *next = ld ? strchr(ld, '\n') : NULL;
+      PAN_CHECK(next && !strncmp(next + 1, "    ", 4) &&
+                   strncmp(next + 1, "    const", 9),
+                "the load ends its clause\n%s", text);
+      free(text);
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+
+   b = sched_shader();
+   uint32_t in[BI_LANES], out[BI_LANES], prm[1];
+   random_words(in, BI_LANES);
+   random_words(prm, 1);
+   if (!run(&b, in, BI_LANES, prm, 1, out, BI_LANES))
+      return;
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      uint32_t want = sched_ref(in[l], prm[0]);
+      PAN_CHECK(out[l] == want, "sched lane %u: 0x%08x, expected 0x%08x", l,
+                out[l], want);
+   }
+}
+
 /* What Bifrost refuses is an error message, not a crash. */
 static void
 test_refused(void)
@@ -799,6 +855,7 @@ main(void)
    PAN_RUN_CASE(test_fragment);
    PAN_RUN_CASE(test_derivative);
    PAN_RUN_CASE(test_texture);
+   PAN_RUN_CASE(test_schedule);
    PAN_RUN_CASE(test_refused);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_bi_compile");
