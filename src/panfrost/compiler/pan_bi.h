@@ -29,11 +29,16 @@ bool pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size);
 bool pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch,
                       char *err, size_t err_size);
 
+/* Bifrost's own NIR passes after the shared lowering (pan_bi_opt_nir.c):
+ * small if/else arms become selects. */
+void pan_bi_opt_nir(nir_shader *nir);
+
 /*
  * Saturations and max(x, 0) into the clamp modifier of the fma/fadd
- * computing x (pan_bi_opt_clamp.c); SSA only.  True on progress.
+ * computing x, float booleans into the fcmp's result type
+ * (pan_bi_opt_fold.c); SSA only.  True on progress.
  */
-bool pan_bi_opt_clamp(pan_ir_shader *s);
+bool pan_bi_opt_fold(pan_ir_shader *s);
 
 /* The Bifrost form of I (pan_ir_opcodes.py), or NULL. */
 const struct pan_ir_bi_form *pan_bi_form(const pan_ir_instr *I);

@@ -76,6 +76,7 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    if (stage != MESA_SHADER_COMPUTE)
       pan_va_lower_gfx_nir(nir, opts ? opts->variant : PAN_VA_VARIANT_DEFAULT);
    pan_compile_lower_nir(nir);
+   pan_bi_opt_nir(nir);
    out->loops = count_loops(nir);
 
    /* Graphics push words only; compute has none. */
@@ -91,7 +92,7 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    pan_ir_opt_copy_prop(s);
    pan_ir_opt_collect(s);
    pan_ir_opt_dce(s);
-   pan_bi_opt_clamp(s);
+   pan_bi_opt_fold(s);
    pan_ir_lower_phis(s);
    print_pass(print_ir, s, "IR passes");
    if (!pan_bi_legalize(s, err, err_size))

@@ -2,13 +2,18 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * Clamps into the clamp modifier of Bifrost's FMA/FADD: NIR lowers
- * saturation to fmin(fmax(x, 0), 1) (or fmax(fmin(x, 1), 0)), and
- * max(x, 0) is common on its own.  When x is the only use of an fma or
- * fadd result, that instruction clamps its own result (fma_sat,
- * fadd_sat, fma_pos, fadd_pos) and the min/max go; otherwise a
- * saturation is one fadd_sat(x, 0) instead of two instructions.  Runs on
- * SSA, before phi lowering.
+ * Results folded into the instruction computing them, where Bifrost's
+ * FMA unit has a modifier for it:
+ *
+ * - clamps: NIR lowers saturation to fmin(fmax(x, 0), 1) (or
+ *   fmax(fmin(x, 1), 0)), and max(x, 0) is common on its own.  When x is
+ *   the only use of an fma or fadd result, that instruction clamps its
+ *   own result (fma_sat, fadd_sat, fma_pos, fadd_pos) and the min/max go;
+ *   otherwise a saturation is one fadd_sat(x, 0) instead of two.
+ * - float booleans: b2f of a comparison read once, csel(b, 1.0, 0.0), is
+ *   the comparison with its 1.0 / 0.0 result type (fcmp_f1).
+ *
+ * Runs on SSA, before phi lowering.
  */
 
 #include "pan_bi.h"
@@ -16,7 +21,7 @@
 
 #define F32_ONE 0x3f800000u
 
-struct clamp_ctx {
+struct fold_ctx {
    pan_ir_instr **def;
    unsigned *uses;
 };
@@ -41,7 +46,7 @@ other_than(const pan_ir_instr *I, uint32_t v)
 
 /* The instruction defining a plain scalar value read only once, or NULL. */
 static pan_ir_instr *
-single_use_def(const struct clamp_ctx *c, pan_ir_index x)
+single_use_def(const struct fold_ctx *c, pan_ir_index x)
 {
    if (x.kind != PAN_IR_SSA || x.neg || x.abs || x.comps != 1 || x.comp ||
        c->uses[x.value] != 1)
@@ -53,8 +58,7 @@ single_use_def(const struct clamp_ctx *c, pan_ir_index x)
 /* If O (an fmin/fmax) saturates a value, that value; *inner the min/max
  * O reads. */
 static pan_ir_index
-saturated(const struct clamp_ctx *c, const pan_ir_instr *O,
-          pan_ir_instr **inner)
+saturated(const struct fold_ctx *c, const pan_ir_instr *O, pan_ir_instr **inner)
 {
    bool min = O->op == PAN_IR_OP_FMIN;
    *inner = single_use_def(c, other_than(O, min ? F32_ONE : 0));
@@ -87,7 +91,7 @@ clamped_op(enum pan_ir_op op, bool sat)
 /* Clamp O's source x at its definition when that is its only use; the
  * min/max instructions from O down to x's use go. */
 static bool
-fold_into_def(struct clamp_ctx *c, pan_ir_instr *O, pan_ir_index x, bool sat)
+fold_into_def(struct fold_ctx *c, pan_ir_instr *O, pan_ir_index x, bool sat)
 {
    pan_ir_instr *D = single_use_def(c, x);
    enum pan_ir_op op = D ? clamped_op(D->op, sat) : PAN_IR_NR_OPS;
@@ -101,7 +105,7 @@ fold_into_def(struct clamp_ctx *c, pan_ir_instr *O, pan_ir_index x, bool sat)
 
 /* fmin(fmax(x, 0), 1) or fmax(fmin(x, 1), 0): one instruction. */
 static bool
-fold_sat(struct clamp_ctx *c, pan_ir_instr *O)
+fold_sat(struct fold_ctx *c, pan_ir_instr *O)
 {
    pan_ir_instr *inner;
    pan_ir_index x = saturated(c, O, &inner);
@@ -120,7 +124,7 @@ fold_sat(struct clamp_ctx *c, pan_ir_instr *O)
 
 /* fmax(x, 0) of an fma/fadd result read once: that result clamped. */
 static bool
-fold_max0(struct clamp_ctx *c, pan_ir_instr *O)
+fold_max0(struct fold_ctx *c, pan_ir_instr *O)
 {
    pan_ir_index x =
       O->op == PAN_IR_OP_FMAX ? other_than(O, 0) : (pan_ir_index){ 0 };
@@ -130,11 +134,30 @@ fold_max0(struct clamp_ctx *c, pan_ir_instr *O)
    return true;
 }
 
+/* csel(b != 0, 1.0, 0.0) of an fcmp read once: the fcmp gives 1.0 / 0.0. */
+static bool
+fold_b2f(struct fold_ctx *c, pan_ir_instr *O)
+{
+   if (O->op != PAN_IR_OP_CSEL || O->cmp != PAN_IR_CMP_NE ||
+       !is_imm(O->src[1], 0) || !is_imm(O->src[2], F32_ONE) ||
+       !is_imm(O->src[3], 0) || O->dest.kind != PAN_IR_SSA ||
+       O->dest.comps != 1)
+      return false;
+   pan_ir_instr *D = single_use_def(c, O->src[0]);
+   if (!D || D->op != PAN_IR_OP_FCMP)
+      return false;
+   D->op = PAN_IR_OP_FCMP_F1;
+   D->dest = O->dest;
+   c->def[O->dest.value] = D;
+   pan_ir_instr_remove(O);
+   return true;
+}
+
 bool
-pan_bi_opt_clamp(pan_ir_shader *s)
+pan_bi_opt_fold(pan_ir_shader *s)
 {
    void *mem = ralloc_context(NULL);
-   struct clamp_ctx c = {
+   struct fold_ctx c = {
       .def = rzalloc_array(mem, pan_ir_instr *, s->ssa_alloc + 1),
       .uses = rzalloc_array(mem, unsigned, s->ssa_alloc + 1),
    };
@@ -154,6 +177,10 @@ pan_bi_opt_clamp(pan_ir_shader *s)
       {
          pan_ir_foreach_instr_safe(blk, O)
          {
+            if (!pass && fold_b2f(&c, O)) {
+               progress = true;
+               continue;
+            }
             if ((O->op != PAN_IR_OP_FMIN && O->op != PAN_IR_OP_FMAX) ||
                 O->dest.kind != PAN_IR_SSA || O->dest.comps != 1)
                continue;

@@ -386,11 +386,14 @@ OPS += [
     # clper_quad on v6 (G72): its only CLPER form, with the inactive
     # result, subgroup and lane operation clper_quad asks for fixed.
     Op('clper_old', 2, doc='s0 read from the lane s1 of its quad (v6)'),
-    # Clamped results (pan_bi_opt_clamp.c): _sat to [0, 1], _pos to
+    # Clamped results (pan_bi_opt_fold.c): _sat to [0, 1], _pos to
     # [0, +inf), the clamp modifier of the FMA unit's arithmetic.
     Op('fadd_sat', 2, float_srcs=True, doc='s0 + s1 clamped to [0, 1]'),
     Op('fadd_pos', 2, float_srcs=True, doc='max(s0 + s1, 0)'),
     Op('fma_pos', 3, float_srcs=True, doc='max(s0 * s1 + s2, 0)'),
+    # A comparison as 1.0 / 0.0 (pan_bi_opt_fold.c): fcmp then b2f in one.
+    Op('fcmp_f1', 2, float_srcs=True, mods=['cmp'],
+       doc='1.0 where s0 cmp s1, else 0.0'),
 ]
 
 # The Bifrost forms (pan_bi_emit.c), by IR op.  Comparisons reach these
@@ -418,6 +421,7 @@ BI_FORMS = {
              BI('icmp.s32', 'add', ['cmpf={cmp}'], S01, when='type=s32'),
              BI('icmp.u32', 'add', ['cmpf={cmp}'], S01)],
     'fcmp': [BI('fcmp.f32', 'fma', ['cmpf={cmp}'], S01)],
+    'fcmp_f1': [BI('fcmp.f32', 'fma', ['cmpf={cmp}', 'result_type=f1'], S01)],
     'csel': [BI('csel.f32', 'fma', ['cmpf={cmp}'], S012 + ['{s3}'],
                 when='type=f32'),
              BI('csel.i32', 'fma', ['cmpf=eq'], S012 + ['{s3}'],

@@ -242,9 +242,9 @@ test_float(void)
    }
 }
 
-/* Clamps (pan_bi_opt_clamp.c): a saturated fma and a max(fadd, 0) take
- * the clamp modifier, a saturated load is one clamped add, and a max of
- * a value read twice stays. */
+/* Folds (pan_bi_opt_fold.c): a saturated fma and a max(fadd, 0) take
+ * the clamp modifier, a saturated load is one clamped add, a max of a
+ * value read twice stays; b2f of a comparison is the comparison. */
 static void
 test_clamp(void)
 {
@@ -256,15 +256,17 @@ test_clamp(void)
                  &b, nir_fsat(&b, nir_ffma(&b, x, y, nir_imm_float(&b, 0.25))),
                  nir_fmax(&b, nir_fadd(&b, x, y), nir_imm_float(&b, 0)),
                  nir_fsat(&b, x),
-                 nir_fadd(&b, nir_fmax(&b, t, nir_imm_float(&b, 0)), t)));
+                 nir_fadd(&b, nir_fmax(&b, t, nir_imm_float(&b, 0)),
+                          nir_fadd(&b, t, nir_b2f32(&b, nir_fge(&b, x, y))))));
 
-   /* The clamps are modifiers: no FMIN/FMAX is left. */
+   /* The clamps are modifiers: no FMIN/FMAX is left; the comparison
+    * gives 1.0 itself, no CSEL. */
    struct pan_bi_binary bin;
    void *ctx = ralloc_context(NULL);
    if (compile(nir_shader_clone(ctx, b.shader), NULL, ctx, &bin)) {
       char *text = disassembly(&bin);
       PAN_CHECK(strstr(text, "clamp_0_1") && strstr(text, "clamp_0_inf") &&
-                   !strstr(text, "fmin"),
+                   !strstr(text, "fmin") && !strstr(text, "csel"),
                 "clamps not folded\n%s", text);
       free(text);
    }
@@ -281,7 +283,7 @@ test_clamp(void)
       float ft = fx - fy;
       float want[4] = { fminf(fmaxf(fmaf(fx, fy, 0.25f), 0), 1),
                         fmaxf(fx + fy, 0), fminf(fmaxf(fx, 0), 1),
-                        fmaxf(ft, 0) + ft };
+                        fmaxf(ft, 0) + (ft + (fx >= fy)) };
       for (unsigned c = 0; c < 4; ++c)
          PAN_CHECK(pan_test_f32(out[4 * l + c]) == want[c],
                    "clamp lane %u word %u: %g, expected %g", l, c,
