@@ -160,6 +160,16 @@ to_function(unsigned func, struct factor s, struct factor d, bool alpha,
    return true;
 }
 
+/* Whether a function reads the destination (the tile buffer). */
+static bool
+reads_dest(const struct PAN_GENX(blend_function) *f)
+{
+   return f->a == MALI_BLEND_OPERAND_A_DEST ||
+          f->b != MALI_BLEND_OPERAND_B_SRC ||
+          f->c == MALI_BLEND_OPERAND_C_DEST ||
+          f->c == MALI_BLEND_OPERAND_C_DEST_ALPHA;
+}
+
 /* out = src: zero plus src times (1 - 0). */
 static void
 replace_function(struct PAN_GENX(blend_function) *fn)
@@ -260,24 +270,17 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
       }
    }
 
-   uint32_t memory_format = 0;
-   pan_pack(&memory_format, pixel_format, cfg)
-   {
-      cfg.format = hw;
-#if PAN_ARCH >= 7
-      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
-#else
-      /* v6 has a swizzle where v7 has a component order. */
-      cfg.swizzle.r = MALI_CHANNEL_R;
-      cfg.swizzle.g = MALI_CHANNEL_G;
-      cfg.swizzle.b = MALI_CHANNEL_B;
-      cfg.swizzle.a = MALI_CHANNEL_A;
-#endif
-   }
+   uint32_t memory_format = PAN_GENX(panfrost_pixel_format)(hw, false);
 
    pan_pack(cpu, blend, cfg)
    {
       cfg.enable = true;
+      /* The unit reads the tile buffer for the equation or to keep the
+       * channels a colour mask leaves.
+       */
+      cfg.load_destination =
+         (b->colormask && b->colormask != PIPE_MASK_RGBA) ||
+         reads_dest(&eq.rgb) || reads_dest(&eq.alpha);
       cfg.srgb = util_format_is_srgb(b->format);
       cfg.round_to_fb_precision = normalised;
       cfg.constant = pack_constant(desc, k);

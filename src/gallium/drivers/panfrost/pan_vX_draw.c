@@ -74,52 +74,18 @@ emit_buffer(void *cpu, uint64_t addr, unsigned size_B, unsigned stride_B)
    }
 }
 
-/* The hardware format of a vertex fetch, 0 when there is none: the
- * attribute descriptor has no swizzle, so only formats whose channels
- * are in RGBA order (missing ones read as 0, 0, 0, 1).
- */
-static unsigned
-attribute_format(enum pipe_format format)
-{
-   const struct util_format_description *desc =
-      util_format_description(format);
-   unsigned char swz[4];
-   unsigned hw = PAN_GENX(panfrost_format)(format, swz);
-
-   if (!hw || !desc || desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS)
-      return 0;
-   for (unsigned c = 0; c < desc->nr_channels; ++c) {
-      if (swz[c] != PIPE_SWIZZLE_X + c)
-         return 0;
-   }
-   return hw;
-}
-
-static uint32_t
-pixel_format(unsigned hw)
-{
-   uint32_t word = 0;
-
-   pan_pack(&word, pixel_format, cfg)
-   {
-      cfg.format = hw;
-      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
-   }
-   return word;
-}
-
 static bool
 emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
                unsigned offset_B, unsigned stride_B, bool per_instance)
 {
-   unsigned hw = attribute_format(format);
+   unsigned hw = PAN_GENX(panfrost_attribute_format)(format);
 
    if (!hw)
       return false;
    pan_pack(cpu, attribute, cfg)
    {
       cfg.attribute_type = MALI_ATTRIBUTE_TYPE_1D;
-      cfg.format = pixel_format(hw);
+      cfg.format = PAN_GENX(panfrost_pixel_format)(hw, false);
       cfg.table = PANFROST_TABLE_ATTRIBUTE_BUFFER;
       cfg.frequency = per_instance ? MALI_ATTRIBUTE_FREQUENCY_INSTANCE
                                    : MALI_ATTRIBUTE_FREQUENCY_VERTEX;

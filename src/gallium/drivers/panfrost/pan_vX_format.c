@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pipe/p_defines.h"
 #include "util/format/u_format.h"
 #include "util/macros.h"
 
@@ -127,4 +128,43 @@ PAN_GENX(panfrost_format)(enum pipe_format format, unsigned char swizzle[4])
       memcpy(swizzle, desc->swizzle, 4);
    }
    return format_by_name(name);
+}
+
+uint32_t
+PAN_GENX(panfrost_pixel_format)(unsigned hw, bool srgb)
+{
+   uint32_t word = 0;
+
+   pan_pack(&word, pixel_format, cfg)
+   {
+      cfg.format = hw;
+#if PAN_ARCH >= 7
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+#else
+      /* v6 has a swizzle where v7 has a component order. */
+      cfg.swizzle.r = MALI_CHANNEL_R;
+      cfg.swizzle.g = MALI_CHANNEL_G;
+      cfg.swizzle.b = MALI_CHANNEL_B;
+      cfg.swizzle.a = MALI_CHANNEL_A;
+#endif
+      cfg.srgb = srgb;
+   }
+   return word;
+}
+
+unsigned
+PAN_GENX(panfrost_attribute_format)(enum pipe_format format)
+{
+   const struct util_format_description *desc =
+      util_format_description(format);
+   unsigned char swz[4];
+   unsigned hw = PAN_GENX(panfrost_format)(format, swz);
+
+   if (!hw || !desc || desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS)
+      return 0;
+   for (unsigned c = 0; c < desc->nr_channels; ++c) {
+      if (swz[c] != PIPE_SWIZZLE_X + c)
+         return 0;
+   }
+   return hw;
 }

@@ -10,6 +10,9 @@
 #ifndef PAN_VX_FORMAT_H
 #define PAN_VX_FORMAT_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "pipe/p_format.h"
 
 #include "pan_genxml.h"
@@ -20,5 +23,13 @@
  */
 unsigned PAN_GENX(panfrost_format)(enum pipe_format format,
                                    unsigned char swizzle[4]);
+
+/* The pixel format word of a hardware format read in RGBA order. */
+uint32_t PAN_GENX(panfrost_pixel_format)(unsigned hw, bool srgb);
+
+/* The hardware format of a vertex attribute format (channels in memory
+ * order, no swizzle); 0 when there is none.
+ */
+unsigned PAN_GENX(panfrost_attribute_format)(enum pipe_format format);
 
 #endif

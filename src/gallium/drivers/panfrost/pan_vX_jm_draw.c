@@ -21,52 +21,12 @@
 #include "pan_genxml.h"
 #include "pan_invocation.h"
 #include "pan_vX_blend.h"
+#include "pan_vX_format.h"
 #include "pan_vX_tiler.h"
 
 #if PAN_ARCH != 6 && PAN_ARCH != 7
 #error "job-manager draws are only built for Bifrost (v6, v7) so far"
 #endif
-
-/* Formats the attribute unit fetches and the blender writes, for now. */
-static unsigned
-hw_format(unsigned format)
-{
-   switch (format) {
-   case PIPE_FORMAT_R32_FLOAT:
-      return MALI_FORMAT_R32F;
-   case PIPE_FORMAT_R32G32_FLOAT:
-      return MALI_FORMAT_RG32F;
-   case PIPE_FORMAT_R32G32B32_FLOAT:
-      return MALI_FORMAT_RGB32F;
-   case PIPE_FORMAT_R32G32B32A32_FLOAT:
-      return MALI_FORMAT_RGBA32F;
-   case PIPE_FORMAT_R8G8B8A8_UNORM:
-      return MALI_FORMAT_RGBA8_UNORM;
-   default:
-      return 0;
-   }
-}
-
-static uint32_t
-pixel_format(unsigned hw)
-{
-   uint32_t word = 0;
-
-   pan_pack(&word, pixel_format, cfg)
-   {
-      cfg.format = hw;
-#if PAN_ARCH >= 7
-      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
-#else
-      /* v6 has a swizzle where v7 has a component order. */
-      cfg.swizzle.r = MALI_CHANNEL_R;
-      cfg.swizzle.g = MALI_CHANNEL_G;
-      cfg.swizzle.b = MALI_CHANNEL_B;
-      cfg.swizzle.a = MALI_CHANNEL_A;
-#endif
-   }
-   return word;
-}
 
 static void
 emit_vertex_rsd(void *cpu, uint64_t binary, unsigned fau_words,
@@ -168,14 +128,14 @@ static bool
 emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
                unsigned offset_B)
 {
-   unsigned hw = hw_format(format);
+   unsigned hw = PAN_GENX(panfrost_attribute_format)(format);
 
    if (!hw)
       return false;
    pan_pack(cpu, attribute, cfg)
    {
       cfg.buffer_index = buffer_index;
-      cfg.format = pixel_format(hw);
+      cfg.format = PAN_GENX(panfrost_pixel_format)(hw, false);
       cfg.offset = offset_B;
    }
    return true;
@@ -214,7 +174,8 @@ emit_varying(void *cpu, unsigned slot)
    pan_pack(cpu, attribute, cfg)
    {
       cfg.buffer_index = 0;
-      cfg.format = pixel_format(MALI_FORMAT_RGBA32F);
+      cfg.format =
+         PAN_GENX(panfrost_pixel_format)(MALI_FORMAT_RGBA32F, false);
       cfg.offset = 16 * slot;
    }
 }

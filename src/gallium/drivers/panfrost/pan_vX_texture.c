@@ -82,21 +82,8 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
       swz |= channel(s) << (3 * c);
    }
 
-   uint32_t format_word;
-   pan_pack(&format_word, pixel_format, cfg)
-   {
-      cfg.format = hw;
-#if PAN_ARCH >= 7
-      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
-#else
-      /* v6 has a swizzle where v7 has a component order. */
-      cfg.swizzle.r = MALI_CHANNEL_R;
-      cfg.swizzle.g = MALI_CHANNEL_G;
-      cfg.swizzle.b = MALI_CHANNEL_B;
-      cfg.swizzle.a = MALI_CHANNEL_A;
-#endif
-      cfg.srgb = util_format_is_srgb(v->format);
-   }
+   uint32_t format_word =
+      PAN_GENX(panfrost_pixel_format)(hw, util_format_is_srgb(v->format));
    pan_pack(cpu, texture, cfg)
    {
       cfg.dimension = dim;
