@@ -16,6 +16,9 @@
 /* Vertex and fragment I/O, viewport transform, IDVS variant split
  * (pan_va_lower_gfx.c). */
 void pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant);
+/* noperspective vertex outputs stored times the clip w
+ * (pan_va_noperspective.c). */
+void pan_va_lower_noperspective(nir_shader *nir);
 
 /* The NIR lowering of pan_compile.c and the register count of an
  * allocation, for the other back ends' entry points. */

@@ -251,6 +251,35 @@ sub_vec(struct pan_ir_from_nir *ctx, pan_ir_index v, unsigned first, unsigned n)
    return n == 1 ? w[0] : pan_ir_collect(&ctx->b, n, w);
 }
 
+/* noperspective varyings (pan_va_noperspective.c): the fragment shader
+ * multiplies the perspective-correct value by gl_FragCoord.w.
+ */
+static bool
+output_noperspective(nir_intrinsic_instr *intr)
+{
+   nir_shader *nir =
+      nir_cf_node_get_function(&intr->instr.block->cf_node)->function->shader;
+   unsigned location = nir_intrinsic_io_semantics(intr).location;
+
+   nir_foreach_shader_out_variable(var, nir) {
+      if (var->data.location == location)
+         return var->data.interpolation == INTERP_MODE_NOPERSPECTIVE;
+   }
+   return false;
+}
+
+/* Each word of v (n words) times f. */
+static pan_ir_index
+scale_words(struct pan_ir_from_nir *ctx, pan_ir_index v, unsigned n,
+            pan_ir_index f)
+{
+   pan_ir_index w[4];
+   for (unsigned i = 0; i < n; ++i)
+      w[i] = pan_ir_fma(&ctx->b, pan_ir_word(v, i), f,
+                        pan_ir_imm(0x80000000 /* -0: a * b exactly */));
+   return n == 1 ? w[0] : pan_ir_collect(&ctx->b, n, w);
+}
+
 static pan_ir_index
 load_attribute(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
@@ -300,20 +329,28 @@ load_varying(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, bool flat)
       return pan_ir_isub(&ctx->b, pan_ir_imm(0), front_facing(ctx));
    if (!varying_offset(ctx, intr, &offset_B))
       return pan_ir_null();
+   bool noperspective = false;
    if (!flat) {
       nir_intrinsic_instr *bary = nir_src_as_intrinsic(intr->src[0]);
-      if (!bary || bary->intrinsic != nir_intrinsic_load_barycentric_pixel ||
-          nir_intrinsic_interp_mode(bary) == INTERP_MODE_NOPERSPECTIVE) {
+      if (!bary || bary->intrinsic != nir_intrinsic_load_barycentric_pixel) {
          pan_ir_from_nir_error(ctx, "interpolation %s is unsupported",
                                bary ? nir_intrinsic_infos[bary->intrinsic].name
                                     : "(unknown)");
          return pan_ir_null();
       }
+      noperspective =
+         nir_intrinsic_interp_mode(bary) == INTERP_MODE_NOPERSPECTIVE;
    }
    pan_ir_index src = pan_ir_preload(&ctx->b, PAN_IR_REG_VARYING_SRC);
    pan_ir_index v = flat ? pan_ir_ld_var_flat(&ctx->b, n + comp, offset_B, src)
                          : pan_ir_ld_var(&ctx->b, n + comp, offset_B, src);
-   return sub_vec(ctx, v, comp, n);
+   v = sub_vec(ctx, v, comp, n);
+   if (noperspective) {
+      pan_ir_index inv_w = pan_ir_ld_var_special(
+         &ctx->b, PAN_IR_SPECIAL_VARYING_FRAG_W, pan_ir_imm(0));
+      v = scale_words(ctx, v, n, inv_w);
+   }
+   return v;
 }
 
 /* Store data (a vector of the written components) as `words` words. */
@@ -356,8 +393,14 @@ store_vertex_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    unsigned offset_B;
    if (!varying_offset(ctx, intr, &offset_B))
       return;
-   pan_ir_store_vary(&ctx->b, offset_B + 4 * comp,
-                     store_data(ctx, intr, n, pan_ir_imm(0)), addr);
+   pan_ir_index data = store_data(ctx, intr, n, pan_ir_imm(0));
+   /* pan_va_lower_noperspective scaled those it could. */
+   if (output_noperspective(intr)) {
+      pan_ir_from_nir_error(ctx, "noperspective varying written where "
+                                 "gl_Position is not computed yet");
+      return;
+   }
+   pan_ir_store_vary(&ctx->b, offset_B + 4 * comp, data, addr);
 }
 
 static void

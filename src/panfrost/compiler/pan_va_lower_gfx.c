@@ -5,6 +5,7 @@
  * NIR lowering for the graphics stages, before the common passes:
  * variables to load_input/store_output with vec4 slots, the viewport
  * transform in the vertex shader (v9 hardware takes window coordinates),
+ * noperspective outputs stored times the clip w (pan_va_noperspective.c),
  * and the IDVS split: a position variant keeps the position and point
  * size stores, a varying variant the others.  Texture lookups with
  * gradients become explicit-LOD lookups.  Indirect temporaries and
@@ -52,6 +53,8 @@ pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
    NIR_PASS_V(nir, nir_lower_indirect_derefs,
               nir_var_function_temp | nir_var_shader_in | nir_var_shader_out,
               UINT32_MAX);
+   if (nir->info.stage == MESA_SHADER_VERTEX)
+      pan_va_lower_noperspective(nir);
    if (nir->info.stage == MESA_SHADER_VERTEX &&
        variant != PAN_VA_VARIANT_VARYING)
       NIR_PASS_V(nir, nir_lower_viewport_transform);

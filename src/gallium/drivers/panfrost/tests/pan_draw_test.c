@@ -1546,6 +1546,63 @@ test_layer_target(void)
    scene_end(&sc);
 }
 
+/* noperspective: the triangle's vertices scaled by w = 3, 2 and 1 (the
+ * same window positions) with the colour noperspective in both stages;
+ * the pixels must follow the screen-linear colour reference, which
+ * perspective-correct interpolation would miss by far.
+ */
+static void
+test_noperspective(void)
+{
+   const char *what = "noperspective triangle";
+   struct scene sc = scene_begin(true, tri, 3);
+   nir_builder b = shader(MESA_SHADER_VERTEX, "scaled-w");
+   struct vs_vars v = vs_vars(b.shader);
+   v.ocol->data.interpolation = INTERP_MODE_NOPERSPECTIVE;
+   nir_ssa_def *c = nir_load_var(&b, v.col);
+   nir_ssa_def *k = nir_fadd_imm(
+      &b, nir_fadd(&b, nir_fmul_imm(&b, nir_channel(&b, c, 0), 2.0),
+                   nir_channel(&b, c, 1)),
+      1.0);
+   nir_store_var(&b, v.opos, nir_fmul(&b, nir_load_var(&b, v.pos), k), 0xf);
+   nir_store_var(&b, v.ocol, c, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   void *vs = ctx->create_vs_state(ctx, &cso);
+
+   b = shader(MESA_SHADER_FRAGMENT, "noperspective");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_NOPERSPECTIVE;
+   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
+   cso.ir.nir = b.shader;
+   void *fs = ctx->create_fs_state(ctx, &cso);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+      .max_index = 2,
+   };
+   pan_test_debug_msg[0] = 0;
+   char *trace = clear_draw(&info, 3, 1);
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
+         jobs(trace, DRAW_JOB), pan_test_debug_msg);
+   free(trace);
+   if (check_pixels) {
+      const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
+      check_pixels_against(what, &sc.t, tris, 1, true);
+   }
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1582,5 +1639,6 @@ main(int argc, char **argv)
    test_texture_array(false);
    test_texture_array(true);
    test_layer_target();
+   test_noperspective();
    return pan_test_close(screen, ctx);
 }
