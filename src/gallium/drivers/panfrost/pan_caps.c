@@ -115,7 +115,6 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_COMPUTE:
       return panfrost_screen(pscreen)->arch != NULL;
 
-   /* Capabilities the defaults would turn on but we have not built. */
    /* Transform feedback runs a compute variant of the vertex shader
     * (pan_xfb.c), so it exists where compute does.
     */
@@ -128,8 +127,13 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_STREAM_OUTPUT_INTERLEAVE_BUFFERS:
       return panfrost_screen(pscreen)->arch != NULL;
 
-   case PIPE_CAP_TEXTURE_TRANSFER_MODES:
+   /* Timer queries wait for the GPU and read the CPU clock (pan_query.c). */
    case PIPE_CAP_QUERY_TIMESTAMP:
+   case PIPE_CAP_QUERY_TIME_ELAPSED:
+      return 1;
+
+   /* Capabilities the defaults would turn on but we have not built. */
+   case PIPE_CAP_TEXTURE_TRANSFER_MODES:
    case PIPE_CAP_OCCLUSION_QUERY:
    case PIPE_CAP_SAMPLER_VIEW_TARGET:
       return 0;
@@ -308,4 +312,6 @@ panfrost_screen_init_caps(struct pipe_screen *pscreen)
    pscreen->get_paramf = panfrost_get_paramf;
    pscreen->get_shader_param = panfrost_get_shader_param;
    pscreen->get_compute_param = panfrost_get_compute_param;
+   /* The clock timer queries read (pan_query.c). */
+   pscreen->get_timestamp = u_default_get_timestamp;
 }

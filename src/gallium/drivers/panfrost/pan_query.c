@@ -7,10 +7,17 @@
  * Primitive queries.  The draw path counts each draw's primitives on the
  * CPU when it is made (pan_xfb.c), into counters that only grow; a query
  * keeps their values at begin and at end, and its result is the
- * difference, known as soon as it ends.  Other query types (occlusion,
- * timers) are not created.
+ * difference, known as soon as it ends.
+ *
+ * Timer queries have no GPU timestamps to read: they submit what is
+ * pending, wait for it, and read the clock get_timestamp reads (the CPU's
+ * monotonic clock).  That serialises the CPU and the GPU at each timer
+ * query, and measures the GPU's work as the time until it is done.
+ * Occlusion queries are not created: the simulator has no counter.
  */
 
+#include "pipe/p_screen.h"
+#include "util/os_time.h"
 #include "util/u_memory.h"
 
 #include "pan_context.h"
@@ -20,7 +27,29 @@ struct panfrost_query {
    unsigned index; /* vertex stream */
    bool active;
    struct panfrost_prim_counters begin, end;
+   uint64_t begin_ns, end_ns; /* timer queries */
 };
+
+static bool
+is_timer(enum pipe_query_type type)
+{
+   return type == PIPE_QUERY_TIMESTAMP || type == PIPE_QUERY_TIME_ELAPSED;
+}
+
+/* The clock once the GPU has finished everything submitted so far. */
+static uint64_t
+idle_time(struct pipe_context *pctx)
+{
+   struct pipe_screen *screen = pctx->screen;
+   struct pipe_fence_handle *fence = NULL;
+
+   pctx->flush(pctx, &fence, 0);
+   if (fence) {
+      screen->fence_finish(screen, pctx, fence, OS_TIMEOUT_INFINITE);
+      screen->fence_reference(screen, &fence, NULL);
+   }
+   return screen->get_timestamp(screen);
+}
 
 static struct panfrost_query *
 pan_query(struct pipe_query *q)
@@ -37,6 +66,8 @@ panfrost_create_query(struct pipe_context *pctx, unsigned type, unsigned index)
    case PIPE_QUERY_SO_STATISTICS:
    case PIPE_QUERY_SO_OVERFLOW_PREDICATE:
    case PIPE_QUERY_SO_OVERFLOW_ANY_PREDICATE:
+   case PIPE_QUERY_TIMESTAMP:
+   case PIPE_QUERY_TIME_ELAPSED:
       break;
    default:
       return NULL;
@@ -66,6 +97,10 @@ panfrost_begin_query(struct pipe_context *pctx, struct pipe_query *pq)
    struct panfrost_xfb_ctx *x = &panfrost_context(pctx)->xfb;
    struct panfrost_query *q = pan_query(pq);
 
+   if (is_timer(q->type)) {
+      q->begin_ns = idle_time(pctx);
+      return true;
+   }
    if (!q->active)
       x->active_queries++;
    q->active = true;
@@ -79,6 +114,10 @@ panfrost_end_query(struct pipe_context *pctx, struct pipe_query *pq)
    struct panfrost_xfb_ctx *x = &panfrost_context(pctx)->xfb;
    struct panfrost_query *q = pan_query(pq);
 
+   if (is_timer(q->type)) {
+      q->end_ns = idle_time(pctx);
+      return true;
+   }
    if (q->active)
       x->active_queries--;
    q->active = false;
@@ -107,6 +146,12 @@ panfrost_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
    case PIPE_QUERY_SO_STATISTICS:
       result->so_statistics.num_primitives_written = emitted;
       result->so_statistics.primitives_storage_needed = generated;
+      break;
+   case PIPE_QUERY_TIMESTAMP:
+      result->u64 = q->end_ns;
+      break;
+   case PIPE_QUERY_TIME_ELAPSED:
+      result->u64 = q->end_ns - q->begin_ns;
       break;
    default:
       result->b = stream0 && q->end.overflows != q->begin.overflows;

@@ -10,6 +10,7 @@
  * gl_Position = pos + a uniform offset and VAR0 = (col.x, col.y,
  * instance id, vertex id); every captured word is compared with a
  * reference computed here from GL's decomposition of the primitives.
+ * The timer queries are checked for order against each other.
  */
 
 #include <stdint.h>
@@ -479,6 +480,40 @@ test_separate(struct fixture *f)
    ctx->delete_vs_state(ctx, vs);
 }
 
+/* Timer queries: a timestamp before and after a draw with its elapsed
+ * time between, all from the clock get_timestamp reads.
+ */
+static void
+test_timers(struct fixture *f)
+{
+   struct pipe_query *t0 = ctx->create_query(ctx, PIPE_QUERY_TIMESTAMP, 0);
+   struct pipe_query *t1 = ctx->create_query(ctx, PIPE_QUERY_TIMESTAMP, 0);
+   struct pipe_query *dt = ctx->create_query(ctx, PIPE_QUERY_TIME_ELAPSED, 0);
+   struct pipe_stream_output_info so = { 0 };
+   void *vs = capture_vs(&so);
+
+   CHECK(t0 && t1 && dt, "timer queries created");
+   ctx->bind_vs_state(ctx, vs);
+   clear();
+   ctx->end_query(ctx, t0);
+   ctx->begin_query(ctx, dt);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 5, 1);
+   ctx->end_query(ctx, dt);
+   ctx->end_query(ctx, t1);
+   uint64_t a = query_u64(t0), b = query_u64(t1), d = query_u64(dt);
+   CHECK(a && a < b && d && d <= b - a &&
+            screen->get_timestamp(screen) >= b,
+         "timestamps %llu, %llu with %llu elapsed between",
+         (unsigned long long)a, (unsigned long long)b, (unsigned long long)d);
+   CHECK(drawn_pixels(f) > 0, "the timed draw is drawn");
+
+   ctx->destroy_query(ctx, t0);
+   ctx->destroy_query(ctx, t1);
+   ctx->destroy_query(ctx, dt);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -491,6 +526,7 @@ main(int argc, char **argv)
    setup(&f);
    test_interleaved(&f);
    test_separate(&f);
+   test_timers(&f);
    teardown(&f);
    return pan_test_close(screen, ctx);
 }
