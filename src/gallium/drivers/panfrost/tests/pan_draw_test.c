@@ -1491,6 +1491,28 @@ test_texture_array(bool fetch)
    scene_end(&sc);
 }
 
+/* Clears, draws tri[] as one job into the bound target and checks the
+ * pixels of t against the flat or screen-linear colour reference.
+ */
+static void
+draw_checked_triangle(const char *what, struct target *t, bool interpolated)
+{
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+      .max_index = 2,
+   };
+   pan_test_debug_msg[0] = 0;
+   char *trace = clear_draw(&info, 3, 1);
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
+         jobs(trace, DRAW_JOB), pan_test_debug_msg);
+   free(trace);
+   if (check_pixels) {
+      const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
+      check_pixels_against(what, t, tris, 1, interpolated);
+   }
+}
+
 /* The triangle drawn into layer 1 of a two-layer 2D array target: layer
  * 1 gets the clear and the triangle, layer 0 keeps what was uploaded.
  */
@@ -1524,18 +1546,8 @@ test_layer_target(void)
       .cbufs = { layer1.surf },
    };
    ctx->set_framebuffer_state(ctx, &fb);
-   const struct pipe_draw_info info = {
-      .mode = PIPE_PRIM_TRIANGLES,
-      .instance_count = 1,
-      .max_index = 2,
-   };
-   char *trace = clear_draw(&info, 3, 1);
-   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted", what,
-         jobs(trace, DRAW_JOB));
-   free(trace);
+   draw_checked_triangle(what, &layer1, false);
    if (check_pixels) {
-      const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
-      check_pixels_against(what, &layer1, tris, 1, false);
       static uint8_t got[H][W][4];
       struct target layer0 = { arr, NULL, 0 };
       read_target(&layer0, got);
@@ -1582,20 +1594,7 @@ test_noperspective(void)
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
 
-   const struct pipe_draw_info info = {
-      .mode = PIPE_PRIM_TRIANGLES,
-      .instance_count = 1,
-      .max_index = 2,
-   };
-   pan_test_debug_msg[0] = 0;
-   char *trace = clear_draw(&info, 3, 1);
-   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
-         jobs(trace, DRAW_JOB), pan_test_debug_msg);
-   free(trace);
-   if (check_pixels) {
-      const struct vtx *const tris[1][3] = { { &tri[0], &tri[1], &tri[2] } };
-      check_pixels_against(what, &sc.t, tris, 1, true);
-   }
+   draw_checked_triangle(what, &sc.t, true);
    ctx->bind_vs_state(ctx, sc.vs);
    ctx->bind_fs_state(ctx, sc.fs);
    ctx->delete_vs_state(ctx, vs);
