@@ -864,6 +864,11 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                                 indirect, draws, num_draws);
       return;
    }
+   for (unsigned i = 0; !indirect && i < num_draws; ++i)
+      panfrost_xfb_draw(ctx, info, drawid_offset + i, &draws[i]);
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   if (rast && rast->rasterizer_discard)
+      return;
    if (panfrost_screen(pctx->screen)->arch &&
        panfrost_screen(pctx->screen)->arch->jm) {
       panfrost_jm_draw_vbo(ctx, info, indirect, draws, num_draws);
@@ -878,8 +883,3 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       }
    }
 }
-   for (unsigned i = 0; !indirect && i < num_draws; ++i)
-      panfrost_xfb_draw(ctx, info, drawid_offset + i, &draws[i]);
-   const struct pipe_rasterizer_state *rast = ctx->state.rast;
-   if (rast && rast->rasterizer_discard)
-      return;
