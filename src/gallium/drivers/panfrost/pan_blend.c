@@ -63,8 +63,8 @@ panfrost_zs_state_init(struct panfrost_zs_state *zs,
    enum pipe_format f = zsbuf ? zsbuf->format : PIPE_FORMAT_NONE;
 
    memset(zs, 0, sizeof(*zs));
-   zs->depth = zsa->depth_enabled && util_format_has_depth(
-                                        util_format_description(f));
+   zs->depth =
+      zsa->depth_enabled && util_format_has_depth(util_format_description(f));
    zs->depth_write = zsa->depth_writemask;
    zs->depth_func = zsa->depth_func;
    zs->stencil = zsa->stencil[0].enabled &&

@@ -51,10 +51,10 @@ build_shader(struct panfrost_context *ctx, unsigned mask,
       screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_FRAGMENT);
    nir_builder b =
       nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, opts, "preload");
-   nir_ssa_def *pos = nir_f2i32(
-      &b, nir_channels(&b, nir_load_frag_coord(&b), 0x3));
+   nir_ssa_def *pos =
+      nir_f2i32(&b, nir_channels(&b, nir_load_frag_coord(&b), 0x3));
 
-   u_foreach_bit(i, mask) {
+   u_foreach_bit (i, mask) {
       nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
       tex->op = nir_texop_txf;
       tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
@@ -69,11 +69,10 @@ build_shader(struct panfrost_context *ctx, unsigned mask,
       nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
       nir_builder_instr_insert(&b, &tex->instr);
 
-      const struct glsl_type *t = types[i] == nir_type_float32
-                                     ? glsl_vec4_type()
-                                  : types[i] == nir_type_uint32
-                                     ? glsl_uvec4_type()
-                                     : glsl_ivec4_type();
+      const struct glsl_type *t =
+         types[i] == nir_type_float32  ? glsl_vec4_type()
+         : types[i] == nir_type_uint32 ? glsl_uvec4_type()
+                                       : glsl_ivec4_type();
       nir_variable *out =
          nir_variable_create(b.shader, nir_var_shader_out, t, "colour");
       out->data.location = FRAG_RESULT_DATA0 + i;
@@ -99,8 +98,8 @@ get_shader(struct panfrost_context *ctx, unsigned mask,
    struct panfrost_preload *p = ctx->preload;
    uint32_t key = mask;
 
-   u_foreach_bit(i, mask) {
-      key |= (types[i] == nir_type_uint32   ? 1u
+   u_foreach_bit (i, mask) {
+      key |= (types[i] == nir_type_uint32  ? 1u
               : types[i] == nir_type_int32 ? 2u
                                            : 0u)
              << (8 + 2 * i);
@@ -191,7 +190,7 @@ preload_tables(struct panfrost_context *ctx, unsigned mask,
    if (!textures->cpu || !sampler->cpu)
       return false;
    memset(textures->cpu, 0, n * tx->texture_size_B);
-   u_foreach_bit(i, mask) {
+   u_foreach_bit (i, mask) {
       if (!surface_texture(ctx, key->cbufs[i],
                            (uint8_t *)textures->cpu + i * tx->texture_size_B))
          return false;
@@ -233,8 +232,8 @@ preload_jm(struct panfrost_context *ctx, unsigned mask, struct pan_fb *fb,
       bool on = (mask >> i) & 1;
       f.rts[i] = (struct panfrost_blend_rt){
          .enabled = on,
-         .format = on ? util_format_linear(key->cbufs[i]->format)
-                      : PIPE_FORMAT_NONE,
+         .format =
+            on ? util_format_linear(key->cbufs[i]->format) : PIPE_FORMAT_NONE,
          .colormask = PIPE_MASK_RGBA,
       };
    }
@@ -260,8 +259,8 @@ preload_jm(struct panfrost_context *ctx, unsigned mask, struct pan_fb *fb,
       corner[4 * v + 2] = 0.0f;
       corner[4 * v + 3] = 1.0f;
    }
-   jm->emit_preload_draw(dcds.cpu, rsd.gpu, textures, sampler, vp.gpu,
-                         pos.gpu, tls);
+   jm->emit_preload_draw(dcds.cpu, rsd.gpu, textures, sampler, vp.gpu, pos.gpu,
+                         tls);
    fb->frame_shaders = dcds.gpu;
    fb->preload_color = true;
    return true;
@@ -280,7 +279,7 @@ panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
 
    if (!tx || (!screen->arch->jm && (!d || !d->emit_preload_draw)))
       return false;
-   u_foreach_bit(i, mask)
+   u_foreach_bit (i, mask)
       types[i] = rt_type(key->cbufs[i]->format);
    struct panfrost_shader *fs = get_shader(ctx, mask, types);
    if (!fs)
@@ -297,10 +296,10 @@ panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
       pool, PANFROST_TABLE_COUNT * d->resource_size_B, d->resource_align_B);
    struct pan_ptr blend =
       pan_pool_alloc(pool, nr_rts * d->blend_size_B, d->blend_align_B);
-   struct pan_ptr zs = pan_pool_alloc(pool, d->depth_stencil_size_B,
-                                      d->depth_stencil_align_B);
-   struct pan_ptr dcds = pan_pool_alloc(pool, d->frame_shaders_size_B,
-                                        d->frame_shaders_align_B);
+   struct pan_ptr zs =
+      pan_pool_alloc(pool, d->depth_stencil_size_B, d->depth_stencil_align_B);
+   struct pan_ptr dcds =
+      pan_pool_alloc(pool, d->frame_shaders_size_B, d->frame_shaders_align_B);
    if (!res.cpu || !blend.cpu || !zs.cpu || !dcds.cpu ||
        !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ))
       return false;
@@ -334,7 +333,8 @@ panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
    struct panfrost_shader_env env = {
       .shader = fs->progs[0].desc,
       .resources = res.gpu | PANFROST_TABLE_COUNT,
-      .thread_storage = panfrost_batch_local_storage(ctx, fs->progs[0].tls_size),
+      .thread_storage =
+         panfrost_batch_local_storage(ctx, fs->progs[0].tls_size),
    };
    if (!env.thread_storage)
       return false;

@@ -97,7 +97,7 @@ is_constant(struct factor f, bool one)
 /* One channel group's equation; false when the unit cannot compute it. */
 static bool
 to_function(unsigned func, struct factor s, struct factor d, bool alpha,
-            struct PAN_GENX(blend_function) *fn)
+            struct PAN_GENX(blend_function) * fn)
 {
    bool sub = func == PIPE_BLEND_SUBTRACT;
    bool rsub = func == PIPE_BLEND_REVERSE_SUBTRACT;
@@ -162,7 +162,7 @@ to_function(unsigned func, struct factor s, struct factor d, bool alpha,
 
 /* Whether a function reads the destination (the tile buffer). */
 static bool
-reads_dest(const struct PAN_GENX(blend_function) *f)
+reads_dest(const struct PAN_GENX(blend_function) * f)
 {
    return f->a == MALI_BLEND_OPERAND_A_DEST ||
           f->b != MALI_BLEND_OPERAND_B_SRC ||
@@ -171,8 +171,7 @@ reads_dest(const struct PAN_GENX(blend_function) *f)
 }
 
 /* out = src: zero plus src times (1 - 0). */
-static void
-replace_function(struct PAN_GENX(blend_function) *fn)
+static void replace_function(struct PAN_GENX(blend_function) * fn)
 {
    memset(fn, 0, sizeof(*fn));
    fn->a = MALI_BLEND_OPERAND_A_ZERO;
@@ -263,7 +262,7 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
    if (constant_mask) {
       unsigned first = constant_mask;
       k = b->constant[u_bit_scan(&first)];
-      u_foreach_bit(c, constant_mask) {
+      u_foreach_bit (c, constant_mask) {
          if (b->constant[c] != k)
             return "a blend constant whose channels differ needs a blend "
                    "shader (not implemented yet)";
@@ -278,9 +277,8 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
       /* The unit reads the tile buffer for the equation or to keep the
        * channels a colour mask leaves.
        */
-      cfg.load_destination =
-         (b->colormask && b->colormask != PIPE_MASK_RGBA) ||
-         reads_dest(&eq.rgb) || reads_dest(&eq.alpha);
+      cfg.load_destination = (b->colormask && b->colormask != PIPE_MASK_RGBA) ||
+                             reads_dest(&eq.rgb) || reads_dest(&eq.alpha);
       cfg.srgb = util_format_is_srgb(b->format);
       cfg.round_to_fb_precision = normalised;
       cfg.constant = pack_constant(desc, k);

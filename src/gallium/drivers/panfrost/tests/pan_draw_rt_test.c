@@ -76,8 +76,7 @@ new_context(void)
 
 static nir_variable *
 io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
-       unsigned driver_location, const struct glsl_type *type,
-       const char *name)
+       unsigned driver_location, const struct glsl_type *type, const char *name)
 {
    nir_variable *v = nir_variable_create(s, mode, type, name);
    v->data.location = location;
@@ -109,10 +108,9 @@ pass_through_vs(void)
                  io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, v4,
                         "gl_Position"),
                  nir_load_var(&b, pos), 0xf);
-   nir_store_var(&b,
-                 io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, v4,
-                        "v0"),
-                 nir_load_var(&b, col), 0xf);
+   nir_store_var(
+      &b, io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, v4, "v0"),
+      nir_load_var(&b, col), 0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    return ctx->create_vs_state(ctx, &cso);
@@ -133,7 +131,7 @@ colour_fs(unsigned outputs, nir_alu_type type)
    nir_ssa_def *c = nir_load_var(&b, in);
    if (type != nir_type_float)
       c = nir_f2i32(&b, nir_fmul_imm(&b, c, 100.0));
-   const struct glsl_type *t = type == nir_type_float ? v4
+   const struct glsl_type *t = type == nir_type_float  ? v4
                                : type == nir_type_uint ? glsl_uvec4_type()
                                                        : glsl_ivec4_type();
    for (unsigned i = 0; i < outputs; ++i) {
@@ -301,15 +299,14 @@ static void
 read_pixels(struct pipe_surface *s, float (*out)[W][4])
 {
    struct pipe_transfer *xfer;
-   const uint8_t *map = pipe_texture_map(ctx, s->texture, 0, 0, PIPE_MAP_READ,
-                                         0, 0, W, H, &xfer);
+   const uint8_t *map =
+      pipe_texture_map(ctx, s->texture, 0, 0, PIPE_MAP_READ, 0, 0, W, H, &xfer);
    CHECK(map, "%s: map failed", util_format_short_name(s->format));
    if (!map) {
       memset(out, 0, sizeof(float) * 4 * W * H);
       return;
    }
-   const struct util_format_description *d =
-      util_format_description(s->format);
+   const struct util_format_description *d = util_format_description(s->format);
    for (unsigned y = 0; y < H; ++y) {
       for (unsigned x = 0; x < W; ++x) {
          const uint8_t *p = map + y * xfer->stride + x * (d->block.bits / 8);
@@ -345,8 +342,8 @@ near(const float a[4], const float b[4], float tol, unsigned mask)
 
 /* Checks that every pixel of [x0, x1) x [y0, y1) is want. */
 static bool
-check_rect(const char *what, unsigned x0, unsigned y0, unsigned x1,
-           unsigned y1, const float want[4], float tol, unsigned mask)
+check_rect(const char *what, unsigned x0, unsigned y0, unsigned x1, unsigned y1,
+           const float want[4], float tol, unsigned mask)
 {
    for (unsigned y = y0; y < y1; ++y) {
       for (unsigned x = x0; x < x1; ++x) {
@@ -355,8 +352,8 @@ check_rect(const char *what, unsigned x0, unsigned y0, unsigned x1,
             CHECK(false,
                   "%s: pixel (%u, %u) = %.4f %.4f %.4f %.4f, want %.4f "
                   "%.4f %.4f %.4f",
-                  what, x, y, got[0], got[1], got[2], got[3], want[0],
-                  want[1], want[2], want[3]);
+                  what, x, y, got[0], got[1], got[2], got[3], want[0], want[1],
+                  want[2], want[3]);
             return false;
          }
       }
@@ -396,13 +393,20 @@ clear_colour(const float rgba[4])
 /* ------------------------------------------------------------------ */
 
 static const unsigned factors[] = {
-   PIPE_BLENDFACTOR_ZERO,          PIPE_BLENDFACTOR_ONE,
-   PIPE_BLENDFACTOR_SRC_COLOR,     PIPE_BLENDFACTOR_INV_SRC_COLOR,
-   PIPE_BLENDFACTOR_SRC_ALPHA,     PIPE_BLENDFACTOR_INV_SRC_ALPHA,
-   PIPE_BLENDFACTOR_DST_COLOR,     PIPE_BLENDFACTOR_INV_DST_COLOR,
-   PIPE_BLENDFACTOR_DST_ALPHA,     PIPE_BLENDFACTOR_INV_DST_ALPHA,
-   PIPE_BLENDFACTOR_CONST_COLOR,   PIPE_BLENDFACTOR_INV_CONST_COLOR,
-   PIPE_BLENDFACTOR_CONST_ALPHA,   PIPE_BLENDFACTOR_INV_CONST_ALPHA,
+   PIPE_BLENDFACTOR_ZERO,
+   PIPE_BLENDFACTOR_ONE,
+   PIPE_BLENDFACTOR_SRC_COLOR,
+   PIPE_BLENDFACTOR_INV_SRC_COLOR,
+   PIPE_BLENDFACTOR_SRC_ALPHA,
+   PIPE_BLENDFACTOR_INV_SRC_ALPHA,
+   PIPE_BLENDFACTOR_DST_COLOR,
+   PIPE_BLENDFACTOR_INV_DST_COLOR,
+   PIPE_BLENDFACTOR_DST_ALPHA,
+   PIPE_BLENDFACTOR_INV_DST_ALPHA,
+   PIPE_BLENDFACTOR_CONST_COLOR,
+   PIPE_BLENDFACTOR_INV_CONST_COLOR,
+   PIPE_BLENDFACTOR_CONST_ALPHA,
+   PIPE_BLENDFACTOR_INV_CONST_ALPHA,
    PIPE_BLENDFACTOR_SRC_ALPHA_SATURATE,
 };
 
@@ -452,10 +456,10 @@ blend_ref(const struct pipe_rt_blend_state *rt, const float s[4],
    for (unsigned c = 0; c < 4; ++c) {
       bool a = c == 3;
       unsigned func = a ? rt->alpha_func : rt->rgb_func;
-      float fs = factor_value(a ? rt->alpha_src_factor : rt->rgb_src_factor,
-                              c, s, d, k);
-      float fd = factor_value(a ? rt->alpha_dst_factor : rt->rgb_dst_factor,
-                              c, s, d, k);
+      float fs = factor_value(a ? rt->alpha_src_factor : rt->rgb_src_factor, c,
+                              s, d, k);
+      float fd = factor_value(a ? rt->alpha_dst_factor : rt->rgb_dst_factor, c,
+                              s, d, k);
       float v;
       switch (func) {
       case PIPE_BLEND_ADD:
@@ -607,11 +611,11 @@ test_blend_factors(unsigned func, const float k[4])
          uses_k |= x == PIPE_BLENDFACTOR_CONST_COLOR ||
                    x == PIPE_BLENDFACTOR_INV_CONST_COLOR;
       }
-      bool ok = fixed_function_ok(func, r.rgb_src_factor, r.rgb_dst_factor,
-                                  false) &&
-                fixed_function_ok(func, r.alpha_src_factor,
-                                  r.alpha_dst_factor, true) &&
-                (homogeneous || !uses_k);
+      bool ok =
+         fixed_function_ok(func, r.rgb_src_factor, r.rgb_dst_factor, false) &&
+         fixed_function_ok(func, r.alpha_src_factor, r.alpha_dst_factor,
+                           true) &&
+         (homogeneous || !uses_k);
       float want[4];
       if (ok)
          blend_ref(&r, src_rgba, dst_rgba, k, want);
@@ -657,8 +661,8 @@ test_blend_separate(void)
         PIPE_BLENDFACTOR_ONE, PIPE_BLEND_ADD, PIPE_BLENDFACTOR_DST_ALPHA,
         PIPE_BLENDFACTOR_ZERO, PIPE_MASK_RGBA },
       { 1, PIPE_BLEND_ADD, PIPE_BLENDFACTOR_DST_COLOR,
-        PIPE_BLENDFACTOR_SRC_COLOR, PIPE_BLEND_SUBTRACT,
-        PIPE_BLENDFACTOR_ONE, PIPE_BLENDFACTOR_SRC_ALPHA, PIPE_MASK_RGBA },
+        PIPE_BLENDFACTOR_SRC_COLOR, PIPE_BLEND_SUBTRACT, PIPE_BLENDFACTOR_ONE,
+        PIPE_BLENDFACTOR_SRC_ALPHA, PIPE_MASK_RGBA },
       { 1, PIPE_BLEND_ADD, PIPE_BLENDFACTOR_ONE, PIPE_BLENDFACTOR_ONE,
         PIPE_BLEND_ADD, PIPE_BLENDFACTOR_ONE, PIPE_BLENDFACTOR_ONE,
         PIPE_MASK_R | PIPE_MASK_A },
@@ -722,8 +726,8 @@ test_logic_op_refused(void)
    clear_colour(dst_rgba);
    pan_test_debug_msg[0] = 0;
    draw_rect(0, 0, W, H, 0, src_rgba, false);
-   CHECK(strstr(pan_test_debug_msg, "logic op"),
-         "logic op: message '%s'", pan_test_debug_msg);
+   CHECK(strstr(pan_test_debug_msg, "logic op"), "logic op: message '%s'",
+         pan_test_debug_msg);
    ctx->flush(ctx, NULL, 0);
    read_pixels(rt, pixels);
    check_rect("logic op refused", 0, 0, W, H, dst_rgba, 0.5f / 255.0f,
@@ -788,8 +792,8 @@ test_format(enum pipe_format f)
 {
    const char *name = util_format_short_name(f);
    bool uint = util_format_is_pure_uint(f), sint = util_format_is_pure_sint(f);
-   bool blendable = screen->is_format_supported(
-      screen, f, PIPE_TEXTURE_2D, 0, 0, PIPE_BIND_BLENDABLE);
+   bool blendable = screen->is_format_supported(screen, f, PIPE_TEXTURE_2D, 0,
+                                                0, PIPE_BIND_BLENDABLE);
    struct pipe_surface *rt = make_surface(f, PIPE_BIND_RENDER_TARGET);
    CHECK(rt, "%s: no surface", name);
    if (!rt)
@@ -899,14 +903,13 @@ static void
 read_zs(struct pipe_surface *s, unsigned x, unsigned y, float *z, int *st)
 {
    struct pipe_transfer *xfer;
-   const uint8_t *map = pipe_texture_map(ctx, s->texture, 0, 0, PIPE_MAP_READ,
-                                         0, 0, W, H, &xfer);
+   const uint8_t *map =
+      pipe_texture_map(ctx, s->texture, 0, 0, PIPE_MAP_READ, 0, 0, W, H, &xfer);
    *z = -1;
    *st = -1;
    if (!map)
       return;
-   const struct util_format_description *d =
-      util_format_description(s->format);
+   const struct util_format_description *d = util_format_description(s->format);
    const uint8_t *p = map + y * xfer->stride + x * (d->block.bits / 8);
    if (util_format_has_depth(d))
       util_format_unpack_z_float(s->format, z, p, 1);
@@ -969,8 +972,9 @@ test_depth(enum pipe_format zf)
    static const struct {
       unsigned x, y;
       float z;
-   } probes[] = { { 20, 20, 0.5f }, { 4, 4, 0.7f }, { 40, 40, 0.3f },
-                  { 4, 60, 1.0f } };
+   } probes[] = {
+      { 20, 20, 0.5f }, { 4, 4, 0.7f }, { 40, 40, 0.3f }, { 4, 60, 1.0f }
+   };
    for (unsigned i = 0; i < ARRAY_SIZE(probes); ++i) {
       float got;
       int s;
@@ -983,8 +987,8 @@ test_depth(enum pipe_format zf)
    /* A second pass that clears depth to 0.6: only the draw at 0.5 passes. */
    ctx->clear(ctx, PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTHSTENCIL, NULL, &cc, 0.6,
               0);
-   draw_rect(0, 0, 32, 64, 0.4f, green, false);  /* 0.7: fails */
-   draw_rect(32, 0, 64, 64, 0.0f, red, false);   /* 0.5: passes */
+   draw_rect(0, 0, 32, 64, 0.4f, green, false); /* 0.7: fails */
+   draw_rect(32, 0, 64, 64, 0.0f, red, false);  /* 0.5: passes */
    ctx->flush(ctx, NULL, 0);
    read_pixels(rt, pixels);
    const struct rect_want second[] = {
@@ -1024,9 +1028,11 @@ test_stencil(enum pipe_format zf)
    struct pipe_blend_state nocolour = { .rt[0].colormask = 0 };
    void *b2 = bind_blend(&nocolour);
    struct pipe_depth_stencil_alpha_state mark = {
-      .stencil[0] = { .enabled = 1, .func = PIPE_FUNC_ALWAYS,
+      .stencil[0] = { .enabled = 1,
+                      .func = PIPE_FUNC_ALWAYS,
                       .zpass_op = PIPE_STENCIL_OP_REPLACE,
-                      .valuemask = 0xff, .writemask = 0xff },
+                      .valuemask = 0xff,
+                      .writemask = 0xff },
    };
    void *z1 = bind_zsa(&mark);
    ctx->set_stencil_ref(ctx, (struct pipe_stencil_ref){ { 5, 5 } });
@@ -1037,10 +1043,12 @@ test_stencil(enum pipe_format zf)
     */
    ctx->bind_blend_state(ctx, b);
    struct pipe_depth_stencil_alpha_state incr = {
-      .stencil[0] = { .enabled = 1, .func = PIPE_FUNC_EQUAL,
+      .stencil[0] = { .enabled = 1,
+                      .func = PIPE_FUNC_EQUAL,
                       .zpass_op = PIPE_STENCIL_OP_INCR_WRAP,
                       .fail_op = PIPE_STENCIL_OP_INVERT,
-                      .valuemask = 0x4, .writemask = 0x0f },
+                      .valuemask = 0x4,
+                      .writemask = 0x0f },
    };
    void *z2 = bind_zsa(&incr);
    ctx->set_stencil_ref(ctx, (struct pipe_stencil_ref){ { 4, 4 } });
@@ -1054,11 +1062,15 @@ test_stencil(enum pipe_format zf)
     * 0-31, stencil 5) and decrement.
     */
    struct pipe_depth_stencil_alpha_state two = {
-      .stencil[0] = { .enabled = 1, .func = PIPE_FUNC_GREATER,
-                      .zpass_op = PIPE_STENCIL_OP_KEEP, .valuemask = 0xff,
+      .stencil[0] = { .enabled = 1,
+                      .func = PIPE_FUNC_GREATER,
+                      .zpass_op = PIPE_STENCIL_OP_KEEP,
+                      .valuemask = 0xff,
                       .writemask = 0xff },
-      .stencil[1] = { .enabled = 1, .func = PIPE_FUNC_LESS,
-                      .zpass_op = PIPE_STENCIL_OP_DECR, .valuemask = 0xff,
+      .stencil[1] = { .enabled = 1,
+                      .func = PIPE_FUNC_LESS,
+                      .zpass_op = PIPE_STENCIL_OP_DECR,
+                      .valuemask = 0xff,
                       .writemask = 0xff },
    };
    void *z3 = bind_zsa(&two);
@@ -1199,17 +1211,14 @@ test_mrt(const enum pipe_format formats[MAX_RTS])
 }
 
 /* A pass that draws without clearing keeps what the previous pass left:
- * two targets (RGBA8, R5G6B5) drawn in one pass, then a second pass draws
- * elsewhere, clearing target 1 only; target 0 must hold both rectangles
- * over the first clear, target 1 the second rectangle over its new clear.
+ * two targets (RGBA8 and R5G6B5, or RGBA16F and RGBA32F) drawn in one
+ * pass, then a second pass draws elsewhere, clearing target 1 only;
+ * target 0 must hold both rectangles over the first clear, target 1 the
+ * second rectangle over its new clear.
  */
 static void
-test_preload(void)
+test_preload(const enum pipe_format formats[2])
 {
-   static const enum pipe_format formats[2] = {
-      PIPE_FORMAT_R8G8B8A8_UNORM,
-      PIPE_FORMAT_B5G6R5_UNORM,
-   };
    struct pipe_surface *rts[2];
    for (unsigned i = 0; i < 2; ++i)
       rts[i] = make_surface(formats[i], PIPE_BIND_RENDER_TARGET);
@@ -1235,10 +1244,11 @@ test_preload(void)
    ctx->flush(ctx, NULL, 0);
    CHECK(!pan_test_debug_msg[0], "preload: %s", pan_test_debug_msg);
 
-   /* Output 1 is the colour rotated once: green -> (1, 0, 1, 0), no alpha
-    * in R5G6B5.
+   /* Output 1 is the colour rotated once: green -> (1, 0, 1, 0), alpha
+    * reading 1 in a target without it.
     */
-   static const float green1[4] = { 1, 0, 1, 1 };
+   const float green1[4] = { 1, 0, 1,
+                             util_format_has_alpha(formats[1]) ? 0 : 1 };
    read_pixels(rts[0], pixels);
    check_rect("preload: first pass's rectangle", 0, 0, 32, 32, red, 0,
               PIPE_MASK_RGBA);
@@ -1246,11 +1256,10 @@ test_preload(void)
               PIPE_MASK_RGBA);
    check_rect("preload: first clear", 32, 0, 64, 32, c0.f, 1.01f / 255,
               PIPE_MASK_RGBA);
-   check_rect("preload: first clear below", 0, 32, 32, 64, c0.f,
-              1.01f / 255, PIPE_MASK_RGBA);
-   read_pixels(rts[1], pixels);
-   check_rect("preload: cleared again", 0, 0, 32, 32, c1.f, 0,
+   check_rect("preload: first clear below", 0, 32, 32, 64, c0.f, 1.01f / 255,
               PIPE_MASK_RGBA);
+   read_pixels(rts[1], pixels);
+   check_rect("preload: cleared again", 0, 0, 32, 32, c1.f, 0, PIPE_MASK_RGBA);
    check_rect("preload: target 1 drawn", 32, 32, 64, 64, green1, 0,
               PIPE_MASK_RGBA);
 
@@ -1270,8 +1279,8 @@ test_fragcolor(void)
 {
    struct pipe_surface *rts[2];
    for (unsigned i = 0; i < 2; ++i)
-      rts[i] = make_surface(PIPE_FORMAT_R8G8B8A8_UNORM,
-                            PIPE_BIND_RENDER_TARGET);
+      rts[i] =
+         make_surface(PIPE_FORMAT_R8G8B8A8_UNORM, PIPE_BIND_RENDER_TARGET);
    struct scene sc = scene_begin(0, nir_type_float);
    nir_builder b = shader(MESA_SHADER_FRAGMENT, "fragcolor");
    nir_store_var(&b,
@@ -1292,8 +1301,7 @@ test_fragcolor(void)
    draw_rect(0, 0, W, H, 0, red, false);
    ctx->flush(ctx, NULL, 0);
    read_pixels(rts[0], pixels);
-   check_rect("gl_FragColor, one target", 0, 0, W, H, green, 0,
-              PIPE_MASK_RGBA);
+   check_rect("gl_FragColor, one target", 0, 0, W, H, green, 0, PIPE_MASK_RGBA);
 
    set_fb(rts, 2, NULL);
    clear_colour(black);
@@ -1360,8 +1368,18 @@ main(int argc, char **argv)
    test_mrt(unorm_rts);
    new_context();
    test_mrt(float_rts);
+   static const enum pipe_format preload_unorm[2] = {
+      PIPE_FORMAT_R8G8B8A8_UNORM,
+      PIPE_FORMAT_B5G6R5_UNORM,
+   };
+   static const enum pipe_format preload_float[2] = {
+      PIPE_FORMAT_R16G16B16A16_FLOAT,
+      PIPE_FORMAT_R32G32B32A32_FLOAT,
+   };
    new_context();
-   test_preload();
+   test_preload(preload_unorm);
+   new_context();
+   test_preload(preload_float);
    new_context();
    test_fragcolor();
 
