@@ -111,14 +111,50 @@ is_fau(pan_ir_index i)
           i.kind == PAN_IR_SPECIAL;
 }
 
-/* Move source i of I into a register just before I. */
-static void
-to_reg(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I, unsigned i)
+/* FAU values moved into registers earlier in the current block: a later
+ * instruction needing the same value in a register reads that move's
+ * result instead of moving it again. */
+#define BI_FAU_CACHE 32
+struct fau_cache {
+   unsigned n;
+   pan_ir_index fau[BI_FAU_CACHE], reg[BI_FAU_CACHE];
+};
+
+static bool
+same_fau(pan_ir_index a, pan_ir_index b)
 {
-   pan_ir_builder b = pan_ir_builder_before(s, blk, I);
-   pan_ir_index src = I->src[i], plain = src;
+   return a.kind == b.kind && a.value == b.value;
+}
+
+static int
+cached(const struct fau_cache *c, pan_ir_index src)
+{
+   for (unsigned k = 0; k < c->n; ++k) {
+      if (same_fau(c->fau[k], src))
+         return (int)k;
+   }
+   return -1;
+}
+
+/* Move source i of I into a register just before I (or reuse a move of
+ * the same value in this block). */
+static void
+to_reg(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I, unsigned i,
+       struct fau_cache *c)
+{
+   pan_ir_index src = I->src[i], plain = src, v;
    plain.neg = plain.abs = false;
-   pan_ir_index v = pan_ir_mov(&b, plain);
+   int k = c ? cached(c, plain) : -1;
+   if (k >= 0) {
+      v = c->reg[k];
+   } else {
+      pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+      v = pan_ir_mov(&b, plain);
+      if (c && c->n < BI_FAU_CACHE && is_fau(plain)) {
+         c->fau[c->n] = plain;
+         c->reg[c->n++] = v;
+      }
+   }
    v.neg = src.neg;
    v.abs = src.abs;
    I->src[i] = v;
@@ -147,12 +183,22 @@ zero_selector(const struct pan_ir_bi_form *f, pan_ir_index src, unsigned i)
    return false;
 }
 
+/* Whether source i of I reads a value c has in a register already. */
+static bool
+in_cache(const struct fau_cache *c, const pan_ir_instr *I, unsigned i)
+{
+   pan_ir_index plain = I->src[i];
+   plain.neg = plain.abs = false;
+   return cached(c, plain) >= 0;
+}
+
 /* Keep the FAU reads of I within one value: the first uniform pair or
  * special seen, or at most two immediates (the immediate field and a
- * branch distance count as one each). */
+ * branch distance count as one each).  Values c has in registers are
+ * seen last, so that they are the ones read from a register. */
 static void
 limit_fau(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
-          const struct pan_ir_bi_form *f)
+          const struct pan_ir_bi_form *f, struct fau_cache *c)
 {
    unsigned nr_consts = 0;
    uint32_t consts[2];
@@ -166,10 +212,12 @@ limit_fau(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
       else if (f->args[a].kind == PAN_IR_BI_OFFSET)
          nr_consts = 2; /* a 64-bit constant of its own */
    }
-   for (unsigned i = 0; i < I->nr_srcs; ++i) {
+   for (unsigned n = 0; n < 2 * I->nr_srcs; ++n) {
+      unsigned i = n % I->nr_srcs;
       pan_ir_index src = I->src[i];
       bool staging = f->staging == 2 && i == 0;
-      if (!is_fau(src) || (!staging && zero_selector(f, src, i)))
+      if (!is_fau(src) || (!staging && zero_selector(f, src, i)) ||
+          in_cache(c, I, i) != (n >= I->nr_srcs))
          continue;
       bool fits = false;
       if (staging) {
@@ -190,8 +238,9 @@ limit_fau(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
             fits = true;
          }
       }
+      /* Staging registers stay the message's own. */
       if (!fits)
-         to_reg(s, blk, I, i);
+         to_reg(s, blk, I, i, staging ? NULL : c);
    }
 }
 
@@ -259,6 +308,7 @@ pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size)
    pan_ir_opt_dce(s);
    pan_ir_foreach_block(s, blk)
    {
+      struct fau_cache cache = { 0 };
       pan_ir_foreach_instr(blk, I)
       {
          if (I->op == PAN_IR_OP_COLLECT || I->op == PAN_IR_OP_PHI)
@@ -283,7 +333,7 @@ pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size)
                      "is unsupported on Bifrost");
             return false;
          }
-         limit_fau(s, blk, I, f);
+         limit_fau(s, blk, I, f, &cache);
       }
    }
    return true;

@@ -291,6 +291,41 @@ test_clamp(void)
    }
 }
 
+/* Two uniforms of different pairs in one instruction: one is moved into
+ * a register, once for both instructions that read the pair (a tuple
+ * reads one FAU pair). */
+static void
+test_fau_reuse(void)
+{
+   nir_builder b = begin("bi_fau_reuse");
+   nir_ssa_def *v = input(&b, 2);
+   nir_ssa_def *p = param(&b, 4), *q = param(&b, 6);
+   output(&b, nir_vec2(&b, nir_ffma(&b, nir_channel(&b, v, 0), p, q),
+                       nir_ffma(&b, nir_channel(&b, v, 1), p, q)));
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   if (compile(nir_shader_clone(ctx, b.shader), NULL, ctx, &bin)) {
+      /* q (u3.w0) is the one moved: read once, by its move. */
+      char *text = disassembly(&bin);
+      unsigned reads = 0;
+      for (const char *at = text; (at = strstr(at, "u3.w0")); at++)
+         reads++;
+      PAN_CHECK(reads == 1, "%u reads of u3.w0\n%s", reads, text);
+      free(text);
+   }
+   ralloc_free(ctx);
+
+   uint32_t in[2 * BI_LANES], out[2 * BI_LANES];
+   uint32_t prm[3] = { pan_test_u32(1.5f), 0, pan_test_u32(-0.25f) };
+   for (unsigned l = 0; l < 2 * BI_LANES; ++l)
+      in[l] = pan_test_u32((float)l);
+   if (!run(&b, in, 2 * BI_LANES, prm, 3, out, 2 * BI_LANES))
+      return;
+   for (unsigned l = 0; l < 2 * BI_LANES; ++l)
+      PAN_CHECK(pan_test_f32(out[l]) == l * 1.5f - 0.25f,
+                "fau lane %u word %u: %g", l / 2, l % 2, pan_test_f32(out[l]));
+}
+
 /* Control flow: if/else on lane parity, a loop with a per-lane trip
  * count, break out of it. */
 static void
@@ -851,6 +886,7 @@ main(void)
    PAN_RUN_CASE(test_int);
    PAN_RUN_CASE(test_float);
    PAN_RUN_CASE(test_clamp);
+   PAN_RUN_CASE(test_fau_reuse);
    PAN_RUN_CASE(test_flow);
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
