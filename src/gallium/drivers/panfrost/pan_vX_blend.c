@@ -25,6 +25,7 @@
 
 #include "pan_arch.h"
 #include "pan_genxml.h"
+#include "pan_rt_format.h"
 #include "pan_vX_blend.h"
 #include "pan_vX_format.h"
 
@@ -195,6 +196,35 @@ pack_constant(const struct util_format_description *desc, float k)
    return (uint16_t)(lroundf(k * (float)((1u << bits) - 1)) << (16 - bits));
 }
 
+/* The conversion's memory format: a blendable target names the packed
+ * tile-buffer layout the unit blends in (the variant without dithering,
+ * as we round to the target's precision), a raw one its memory format.
+ */
+static unsigned
+conversion_format(enum pipe_format format, unsigned hw)
+{
+   struct pan_rt_format f;
+
+   if (!pan_rt_format_lookup(format, &f) || f.raw)
+      return hw;
+   switch (f.tib) {
+   case MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8:
+      return MALI_FORMAT_RGBA8_TB;
+   case MALI_COLOR_BUFFER_INTERNAL_FORMAT_R10G10B10A2:
+      return MALI_FORMAT_RGB10_A2_TB;
+   case MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A2:
+      return MALI_FORMAT_RGB8_A2_PU;
+   case MALI_COLOR_BUFFER_INTERNAL_FORMAT_R4G4B4A4:
+      return MALI_FORMAT_RGBA4_PU;
+   case MALI_COLOR_BUFFER_INTERNAL_FORMAT_R5G6B5A0:
+      return MALI_FORMAT_R5G6B5_PU;
+   case MALI_COLOR_BUFFER_INTERNAL_FORMAT_R5G5B5A1:
+      return MALI_FORMAT_RGB5_A1_PU;
+   default:
+      return hw;
+   }
+}
+
 static unsigned
 register_format(const struct util_format_description *desc)
 {
@@ -269,7 +299,8 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
       }
    }
 
-   uint32_t memory_format = PAN_GENX(panfrost_pixel_format)(hw, false);
+   uint32_t memory_format = PAN_GENX(panfrost_pixel_format)(
+      conversion_format(b->format, hw), util_format_is_srgb(b->format));
 
    pan_pack(cpu, blend, cfg)
    {

@@ -513,7 +513,7 @@ static const char *const fixed_lines[] = {
    "stride: 32",
    "mode: opaque",
    "color_mask: 15",
-   "format: rgba8_unorm",
+   "format: rgba8_tb", /* the blend conversion: the tile-buffer layout */
    "depth_function: always",
    "depth_write_enable: false",
    "stage: vertex",
