@@ -458,9 +458,12 @@ bundle_at(struct mid_shader *s, int i)
 }
 
 /* Per level: unscheduled groups considered, in program order, and the
- * variables the block may keep live before new values wait (0: any). */
+ * quarter registers the block may keep live before new values wait (0:
+ * any).  The levels that count packable values by their lanes (the
+ * non-strict ones, see below) are optimistic, so they get some slack over
+ * the 8 and 4 registers of two and four threads (tuned on shader-db). */
 static const unsigned window[] = { ~0u, ~0u, ~0u, ~0u, ~0u, 3 };
-static const unsigned budget[] = { 0, 8, 8, 4, 4, 4 };
+static const unsigned budget[] = { 0, 40, 32, 22, 16, 16 };
 /* Whether a bundle's last reads free registers only when it closes (as
  * allocation sees them when a later unit writes) or at once (tighter
  * bundles, sometimes a register more). */
@@ -604,7 +607,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    }
 
    unsigned win = window[MIN2(s->level, ARRAY_SIZE(window) - 1)];
-   unsigned limit = 4 * budget[MIN2(s->level, ARRAY_SIZE(budget) - 1)];
+   unsigned limit = budget[MIN2(s->level, ARRAY_SIZE(budget) - 1)];
    bool strict_frees = strict[MIN2(s->level, ARRAY_SIZE(strict) - 1)];
    struct pressure pr = {
       .remaining = rzalloc_array(gs, unsigned, s->nr_vars + 1),
