@@ -628,6 +628,37 @@ read_zs_extension(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
    return add_depth_stencil(ctx, f, d);
 }
 
+#if PAN_ARCH == 6 || PAN_ARCH == 7
+/* The targets the pre-frame draw at dcds writes: those of the first count
+ * whose blend descriptor is enabled and not OFF. */
+static bool
+preframe_blend_mask(struct pan_sim_ctx *ctx, uint64_t dcds, unsigned count,
+                    unsigned *mask)
+{
+   const void *d =
+      pan_sim_ctx_read(ctx, dcds, pan_size(draw), "pre-frame draw descriptor");
+   if (!d)
+      return false;
+   pan_unpack(d, draw, draw);
+   *mask = 0;
+   for (unsigned i = 0; i < count; ++i) {
+      uint64_t va = draw.state + pan_size(renderer_state) +
+                    i * (uint64_t)pan_size(blend);
+      /* Outside the submission (a replayed dump): taken as written. */
+      const void *b =
+         pan_sim_read(ctx->space, va, pan_size(blend), 0, "blend", NULL);
+      if (!b) {
+         *mask |= 1u << i;
+         continue;
+      }
+      pan_unpack(b, blend, bd);
+      if (bd.enable && bd.internal.mode != MALI_BLEND_MODE_OFF)
+         *mask |= 1u << i;
+   }
+   return true;
+}
+#endif
+
 static bool
 read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 {
@@ -690,6 +721,12 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
          return false;
       pan_unpack(dcd, draw, pre);
       preload_mask = pre.render_target_mask;
+#else
+      /* v6/v7: a target whose blend descriptor (after the pre-frame
+       * renderer state) is disabled or OFF is not written either. */
+      if (!preframe_blend_mask(ctx, fb.frame_shader_dcds,
+                               fb.render_target_count, &preload_mask))
+         return false;
 #endif
    } else if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
        fb.pre_frame_1 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
