@@ -11,8 +11,9 @@
  * driver offers (3.1, 3.0, then 2.0), renders into a framebuffer object
  * (RGBA8 colour renderbuffer, 16-bit depth renderbuffer) a lit, textured,
  * depth-tested scene: a checkered floor, three cubes and a sphere, each its
- * own indexed draw. The checker texture and its mipmap levels are made on
- * the CPU and uploaded with glTexImage2D. Lighting is per pixel:
+ * own indexed draw. The checker texture is written by a compute pass when
+ * the context is GLES 3.1, else it and its mipmap levels are made on the
+ * CPU and uploaded with glTexImage2D. Lighting is per pixel:
  * ambient + Lambert diffuse + Blinn-Phong specular from one directional
  * light. The shaders are GLSL ES 1.00 so that a 2.0 context runs them too.
  *
@@ -36,8 +37,9 @@
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
-#include <GLES3/gl3.h>
+#include <GLES3/gl31.h>
 
+#include "pan_demo_compute.h"
 #include "pan_demo_mesh.h"
 #include "pan_png.h"
 
@@ -253,6 +255,17 @@ make_program(struct demo *d)
    return gl_failed("program") ? 1 : 0;
 }
 
+static bool
+set_sampling(void)
+{
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
+                   GL_LINEAR_MIPMAP_LINEAR);
+   return gl_failed("texture parameters");
+}
+
 /* Halves a square RGBA8 level with a 2x2 box filter. */
 static void
 downsample(uint8_t *dst, const uint8_t *src, unsigned dst_size)
@@ -274,7 +287,8 @@ downsample(uint8_t *dst, const uint8_t *src, unsigned dst_size)
 }
 
 /* An 8x8 checker of two warm greys with a thin dark grout line, so that
- * filtering shows in the picture. The mipmap levels are made on the CPU:
+ * filtering shows in the picture. With GLES 3.1 a compute pass writes it
+ * (pan_demo_compute.c); otherwise the CPU makes it and its mipmap levels:
  * glGenerateMipmap is a blit, which the driver does not do yet (it drops
  * it and says so), so generated levels would stay black. */
 static int
@@ -282,7 +296,24 @@ make_texture(struct demo *d)
 {
    static uint8_t levels[2][TEX_SIZE * TEX_SIZE * 4];
    const unsigned cell = TEX_SIZE / 8;
-   unsigned nr_levels = 0;
+   unsigned nr_levels = 0, groups;
+
+   if (d->gl_major > 3 || (d->gl_major == 3 && d->gl_minor >= 1)) {
+      d->tex = demo_compute_checker(TEX_SIZE, &groups);
+      if (d->tex) {
+         printf("compute: %ux%u workgroups of 8x8 wrote the %ux%u checker "
+                "texture (imageStore); mipmaps by glGenerateMipmap\n",
+                groups, groups, TEX_SIZE, TEX_SIZE);
+         return set_sampling() ? 1 : 0;
+      }
+      printf("compute: refused (see above): texture made on the CPU\n");
+   } else {
+      /* The driver runs compute jobs internally but does not expose
+       * compute shaders to GL yet (draw-path.rst). */
+      printf("compute: skipped (compute shaders need GLES 3.1; the driver "
+             "offers GLES %d.%d on this GPU): texture made on the CPU\n",
+             d->gl_major, d->gl_minor);
+   }
 
    for (unsigned y = 0; y < TEX_SIZE; ++y) {
       for (unsigned x = 0; x < TEX_SIZE; ++x) {
@@ -305,15 +336,10 @@ make_texture(struct demo *d)
       if (size > 1)
          downsample(levels[(nr_levels + 1) & 1], src, size / 2);
    }
-   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
-                   GL_LINEAR_MIPMAP_LINEAR);
    printf("texture: %ux%u checker, %u mip levels uploaded with "
           "glTexImage2D, trilinear\n",
           TEX_SIZE, TEX_SIZE, nr_levels);
-   return gl_failed("texture upload") ? 1 : 0;
+   return gl_failed("texture upload") || set_sampling() ? 1 : 0;
 }
 
 static int
@@ -403,20 +429,6 @@ make_objects(struct demo *d)
 /* ------------------------------------------------------------------ */
 /* The frame                                                           */
 /* ------------------------------------------------------------------ */
-
-static void
-report_compute(const struct demo *d)
-{
-   /* Compute shaders are GLES 3.1; the driver runs compute jobs
-    * internally but does not expose them to GL yet (draw-path.rst). */
-   if (d->gl_major > 3 || (d->gl_major == 3 && d->gl_minor >= 1))
-      printf("compute: GLES 3.1 offered, but pan-demo has no compute pass "
-             "yet: skipped\n");
-   else
-      printf("compute: skipped (compute shaders need GLES 3.1; the driver "
-             "offers GLES %d.%d on this GPU)\n",
-             d->gl_major, d->gl_minor);
-}
 
 static int
 draw_frame(struct demo *d, const struct options *o)
@@ -581,7 +593,6 @@ main(int argc, char **argv)
    if (bring_up_egl(&d) || make_framebuffer(&d, &o) || make_program(&d) ||
        make_texture(&d) || make_objects(&d))
       goto out;
-   report_compute(&d);
 
    clock_now(&t1);
    if (draw_frame(&d, &o))
