@@ -47,6 +47,15 @@ struct opnd {
    uint32_t value;
 };
 
+/* Loads (of memory, textures, varyings, attributes) keep their order
+ * with side effects only; side effects (stores, tilebuffer messages,
+ * discards, branches) with both. */
+enum side {
+   SIDE_NONE,
+   SIDE_LOAD,
+   SIDE_EFFECT,
+};
+
 /* One FMA or ADD instruction before placement. */
 struct item {
    unsigned unit, op;
@@ -61,7 +70,7 @@ struct item {
    bool has_alt; /* same operation on the other unit: alt_word, alt_op */
    uint32_t alt_word;
    unsigned alt_op;
-   bool side; /* ordered with the other side-effect items of its block */
+   uint8_t side; /* enum side: how it orders with the others of its block */
 };
 
 /* u[0] the FMA instruction, u[1] the ADD one; an unused unit is a NOP. */
@@ -521,7 +530,6 @@ needs_gap(const struct ctx *c, const struct item *it)
 static bool
 place(struct ctx *c, const struct item *it)
 {
-   bool msg = is_msg(it);
    if (c->cur.nr_tuples >= 8 || !after_msg_ok(&c->cur, it))
       close_clause(c);
    if (try_pair(c, it)) {
@@ -586,8 +594,15 @@ static bool
 queue(struct ctx *c, const struct item *it)
 {
    struct item q = *it;
-   q.side = is_msg(it) || it->target ||
-            !strncmp(bi_ops[it->op].name, "discard", 7);
+   bool load = is_msg(it) && (!strcmp(it->msg, "load") ||
+                              !strcmp(it->msg, "tex") ||
+                              !strcmp(it->msg, "varying") ||
+                              !strcmp(it->msg, "attribute"));
+   if (load)
+      q.side = SIDE_LOAD;
+   else if (is_msg(it) || it->target ||
+            !strncmp(bi_ops[it->op].name, "discard", 7))
+      q.side = SIDE_EFFECT;
    util_dynarray_append(&c->pending, struct item, q);
    return true;
 }
@@ -623,17 +638,19 @@ flush(struct ctx *c)
       while (done[first])
          first++;
       uint64_t ar = 0, aw = 0;
-      bool aside = false;
+      uint8_t aside = 0; /* bit per enum side before */
       unsigned nr = 0;
       for (unsigned j = first; j < n && j < first + WINDOW; ++j) {
          if (done[j])
             continue;
          if (!(wr[j] & (ar | aw)) && !(rd[j] & aw) &&
-             !(its[j].side && aside) && (!its[j].target || j == first))
+             !(its[j].side == SIDE_EFFECT && aside) &&
+             !(its[j].side == SIDE_LOAD && (aside & (1 << SIDE_EFFECT))) &&
+             (!its[j].target || j == first))
             ready[nr++] = j;
          ar |= rd[j];
          aw |= wr[j];
-         aside |= its[j].side;
+         aside |= its[j].side ? 1 << its[j].side : 0;
       }
       int pick = -1;
       for (unsigned k = 0; k < nr && pick < 0; ++k) {
