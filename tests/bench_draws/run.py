@@ -40,7 +40,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 CASES = ('same', 'uniform', 'texture', 'vbuf')
-GPU_NAMES = {'9093': 'G57', '7212': 'G52'}
+GPU_NAMES = {'9093': 'G57', '7212': 'G52', '6221': 'G72'}
 
 
 def snapshot(path, folder):

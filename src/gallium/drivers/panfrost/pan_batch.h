@@ -52,6 +52,13 @@ struct panfrost_draw_cache {
    uint64_t fau[3];
    unsigned fau_words[3];
    bool fau_reusable[3];
+   /* v6/v7 (pan_draw_jm.c): the instance padding the attribute buffers
+    * were packed for, the renderer states of both stages and the counts
+    * they were packed with (jm_rsd_key).
+    */
+   unsigned jm_divisor;
+   uint64_t jm_states[2];
+   unsigned jm_key[10];
 };
 
 struct panfrost_batch {

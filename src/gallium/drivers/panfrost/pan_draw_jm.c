@@ -8,9 +8,11 @@
  * vertex shader once per vertex of its range and writes the window
  * positions and the varyings into buffers of the batch, and a tiler job
  * that waits for it and bins the primitives for the pass's fragment job.
- * Descriptors are packed by the architecture's emitters (screen->arch->jm)
- * and rebuilt at every draw.  What is not done yet drops the draw with a
- * message (docs/drivers/panfrost/draw-path.rst).
+ * Descriptors are packed by the architecture's emitters (screen->arch->jm).
+ * Those of the bound state live in the pass's draw cache and are rebuilt
+ * only when a state change (ctx->dirty, the shaders) invalidates them; the
+ * viewport, vertex outputs and jobs are per draw.  What is not done yet
+ * drops the draw with a message (docs/drivers/panfrost/draw-path.rst).
  */
 
 #include <string.h>
@@ -46,14 +48,15 @@ alloc(struct panfrost_context *ctx, size_t size_B, unsigned align_B)
    return pan_pool_alloc(&ctx->batch.pool, MAX2(size_B, 4), align_B);
 }
 
-/* Attribute records of the vertex elements over the vertex buffers.  The
- * buffer descriptors hold 64-byte aligned addresses: the rest of a
- * buffer's offset goes into the records reading it.  false when out of
- * memory, *dropped (after a message) for what cannot be fetched.
+/* Attribute records of the vertex elements over the vertex buffers, into
+ * the draw cache; per-vertex data of an instanced draw reads modulo
+ * divisor (0: not instanced).  The buffer descriptors hold 64-byte aligned
+ * addresses: the rest of a buffer's offset goes into the records reading
+ * it.  false when out of memory, *dropped (after a message) for what
+ * cannot be fetched.
  */
 static bool
-jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
-              bool *dropped)
+jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
    const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
@@ -83,11 +86,9 @@ jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
          size_B = r->width0 - MIN2(vb->buffer_offset, r->width0);
       }
       misalign[i] = va % jm->buffer_align_B;
-      /* Per-vertex data of an instanced draw: modulo the padded count. */
       jm->emit_attribute_buffer((uint8_t *)b.cpu + i * jm->buffer_size_B,
                                 va - misalign[i], size_B + misalign[i],
-                                vb->stride,
-                                d->instances > 1 ? d->vertices : 0);
+                                vb->stride, divisor);
    }
    for (unsigned i = 0; i < nve; ++i) {
       const struct pipe_vertex_element *e = &ve->elements[i];
@@ -109,8 +110,9 @@ jm_attributes(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
          return true;
       }
    }
-   d->attributes = a.gpu;
-   d->attribute_buffers = b.gpu;
+   ctx->batch.draw_cache.attribs = a.gpu;
+   ctx->batch.draw_cache.vbufs = b.gpu;
+   ctx->batch.draw_cache.jm_divisor = divisor;
    return true;
 }
 
@@ -194,13 +196,13 @@ jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
    return true;
 }
 
-/* The texture and sampler tables of a stage (slot 0 vertex, 1 fragment);
- * false when out of memory.
+/* The texture and sampler tables of a stage (slot 0 vertex, 1 fragment),
+ * into the draw cache; false when out of memory.
  */
 static bool
-jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage,
-            struct panfrost_jm_draw *d, unsigned counts[2])
+jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage)
 {
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    const struct panfrost_arch_texture *t =
       panfrost_screen(ctx->base.screen)->arch->texture;
    void *const *views = (void *const *)ctx->state.views[stage];
@@ -213,56 +215,100 @@ jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage,
       if (samplers[i])
          ns = i + 1;
    }
-   counts[0] = nt;
-   counts[1] = ns;
-   if (nt)
-      d->textures[slot] = panfrost_draw_descriptor_table(
-         ctx, views, nt, true, t->texture_size_B, t->align_B);
-   if (ns)
-      d->samplers[slot] = panfrost_draw_descriptor_table(
-         ctx, samplers, ns, false, t->sampler_size_B, t->align_B);
-   return (!nt || d->textures[slot]) && (!ns || d->samplers[slot]);
+   c->texture_count[slot] = nt;
+   c->sampler_count[slot] = ns;
+   c->textures[slot] =
+      nt ? panfrost_draw_descriptor_table(ctx, views, nt, true,
+                                          t->texture_size_B, t->align_B)
+         : 0;
+   c->samplers[slot] =
+      ns ? panfrost_draw_descriptor_table(ctx, samplers, ns, false,
+                                          t->sampler_size_B, t->align_B)
+         : 0;
+   return (!nt || c->textures[slot]) && (!ns || c->samplers[slot]);
 }
 
-/* The renderer states of both stages and their push words; false when
- * out of memory, *dropped (after a message) when the render targets
- * cannot be drawn to that way.
+/* Whether a push word of the stage may come from a constant buffer in a
+ * resource, whose contents change without a rebind.
  */
 static bool
-jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
-          unsigned slots, bool *dropped)
+jm_cbufs_in_resources(struct panfrost_context *ctx,
+                      enum pipe_shader_type stage)
+{
+   const struct pipe_constant_buffer *cbs = ctx->state.cbufs[stage];
+
+   for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i) {
+      if (cbs[i].buffer && !cbs[i].user_buffer)
+         return true;
+   }
+   return false;
+}
+
+/* The push words of a stage (0 vertex, 1 fragment) into the draw cache,
+ * after a change of its shader, its constant buffers, the viewport or the
+ * textures (any program may push those); false when out of memory.
+ */
+static bool
+jm_push_words(struct panfrost_context *ctx, unsigned slot, bool shader_new,
+              unsigned dirty)
+{
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
+   enum pipe_shader_type stage = slot ? PIPE_SHADER_FRAGMENT
+                                      : PIPE_SHADER_VERTEX;
+   unsigned i = slot ? 2 : 0;
+   unsigned const_bit = slot ? PANFROST_DIRTY_CONST_FS
+                             : PANFROST_DIRTY_CONST_VS;
+   struct panfrost_shader_env env;
+
+   if (!shader_new && c->fau_reusable[i] &&
+       !(dirty & (const_bit | PANFROST_DIRTY_VIEWPORT |
+                  PANFROST_DIRTY_TEXTURES)))
+      return true;
+   if (!panfrost_draw_push_words(ctx, stage,
+                                 &ctx->state.shaders[stage]->progs[0], &env))
+      return false;
+   c->fau[i] = env.fau;
+   c->fau_words[i] = env.fau_words;
+   c->fau_reusable[i] = !jm_cbufs_in_resources(ctx, stage);
+   return true;
+}
+
+/* The renderer states of both stages into the draw cache, repacked when
+ * the shaders, the blend or depth/stencil state or a count they hold
+ * changed; false when out of memory, *dropped (after a message) when the
+ * render targets cannot be drawn to that way.
+ */
+static bool
+jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
+        unsigned dirty, bool *dropped)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
    struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
    const struct pipe_framebuffer_state *fb = &ctx->state.fb;
    const struct pipe_blend_state *blend = ctx->state.blend;
    const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
-   struct panfrost_shader_env venv, fenv;
-   unsigned vs_ubos, fs_ubos, vs_tex[2], fs_tex[2];
+   const unsigned jm_rsd_key[10] = {
+      ve ? ve->count : 0,  slots,
+      c->ubo_count[0],     c->ubo_count[1],
+      c->texture_count[0], c->sampler_count[0],
+      c->texture_count[1], c->sampler_count[1],
+      c->fau_words[0],     c->fau_words[2],
+   };
 
-   if (!panfrost_draw_push_words(ctx, PIPE_SHADER_VERTEX, &vs->progs[0],
-                                 &venv) ||
-       !panfrost_draw_push_words(ctx, PIPE_SHADER_FRAGMENT, &fs->progs[0],
-                                 &fenv) ||
-       !jm_ubos(ctx, PIPE_SHADER_VERTEX, &d->vs_ubos, &vs_ubos, dropped) ||
-       !jm_ubos(ctx, PIPE_SHADER_FRAGMENT, &d->fs_ubos, &fs_ubos, dropped))
-      return false;
-   if (*dropped)
+   if (!shaders_new && c->jm_states[0] && c->jm_states[1] &&
+       !(dirty & (PANFROST_DIRTY_BLEND | PANFROST_DIRTY_ZSA)) &&
+       !memcmp(jm_rsd_key, c->jm_key, sizeof(jm_rsd_key)))
       return true;
-   if (!jm_textures(ctx, PIPE_SHADER_VERTEX, d, vs_tex) ||
-       !jm_textures(ctx, PIPE_SHADER_FRAGMENT, d, fs_tex))
-      return false;
-   d->vs_fau = venv.fau;
-   d->fs_fau = fenv.fau;
 
    struct panfrost_jm_fragment f = {
       .binary = fs->progs[0].desc,
-      .fau_words = fenv.fau_words,
+      .fau_words = c->fau_words[2],
       .varyings = slots,
-      .ubos = fs_ubos,
-      .textures = fs_tex[0],
-      .samplers = fs_tex[1],
+      .ubos = c->ubo_count[1],
+      .textures = c->texture_count[1],
+      .samplers = c->sampler_count[1],
       .kills = fs->kills,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
@@ -277,19 +323,86 @@ jm_states(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
                                jm->rsd_align_B);
    if (!vrsd.cpu || !frsd.cpu)
       return false;
-   jm->emit_vertex_rsd(vrsd.cpu, vs->progs[0].desc, venv.fau_words,
-                       ve ? ve->count : 0, slots, vs_ubos, vs_tex[0],
-                       vs_tex[1]);
+   jm->emit_vertex_rsd(vrsd.cpu, vs->progs[0].desc, c->fau_words[0],
+                       jm_rsd_key[0], slots, c->ubo_count[0],
+                       c->texture_count[0], c->sampler_count[0]);
    const char *why = jm->emit_fragment_rsd(frsd.cpu, &f);
    if (why) {
       drop(ctx, "%s, draw dropped", why);
       *dropped = true;
       return true;
    }
-   d->vs_state = vrsd.gpu;
-   d->fs_state = frsd.gpu;
-   return panfrost_batch_add_bo(ctx, vs->bo, PAN_BO_ACCESS_READ) &&
-          panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ);
+   c->jm_states[0] = vrsd.gpu;
+   c->jm_states[1] = frsd.gpu;
+   memcpy(c->jm_key, jm_rsd_key, sizeof(jm_rsd_key));
+   return true;
+}
+
+/* Rebuilds what the state changes since the previous draw of the pass
+ * (ctx->dirty, the shaders, the instancing) invalidated in the draw
+ * cache, then points d at it; false when out of memory, *dropped (after a
+ * message) for a draw that cannot be done.
+ */
+static bool
+jm_update_cache(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
+                unsigned slots, bool *dropped)
+{
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
+   struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   unsigned dirty = c->valid ? ctx->dirty : ~0u;
+   bool vs_new = !c->valid || c->vs_prog != vs->progs[0].desc;
+   bool fs_new = !c->valid || c->fs_prog != fs->progs[0].desc;
+   unsigned divisor = d->instances > 1 ? d->vertices : 0;
+   const unsigned tex_bits = PANFROST_DIRTY_TEXTURES | PANFROST_DIRTY_SAMPLERS;
+
+   /* Rebuilt in place: a failure leaves the cache to be rebuilt whole. */
+   if (!c->valid)
+      c->jm_states[0] = c->jm_states[1] = 0;
+   c->valid = false;
+   if (((dirty & PANFROST_DIRTY_VERTEX) || c->jm_divisor != divisor) &&
+       (!jm_attributes(ctx, divisor, dropped) || *dropped))
+      return *dropped;
+   if ((dirty & PANFROST_DIRTY_CONST_VS) &&
+       (!jm_ubos(ctx, PIPE_SHADER_VERTEX, &c->ubos[0], &c->ubo_count[0],
+                 dropped) ||
+        *dropped))
+      return *dropped;
+   if ((dirty & PANFROST_DIRTY_CONST_FS) &&
+       (!jm_ubos(ctx, PIPE_SHADER_FRAGMENT, &c->ubos[1], &c->ubo_count[1],
+                 dropped) ||
+        *dropped))
+      return *dropped;
+   if ((dirty & tex_bits) && (!jm_textures(ctx, PIPE_SHADER_VERTEX) ||
+                              !jm_textures(ctx, PIPE_SHADER_FRAGMENT)))
+      return false;
+   if (!jm_push_words(ctx, 0, vs_new, dirty) ||
+       !jm_push_words(ctx, 1, fs_new, dirty) ||
+       !jm_rsds(ctx, slots, vs_new || fs_new, dirty, dropped) || *dropped)
+      return *dropped;
+
+   /* The batch keeps the shader BOs (and so their addresses) alive. */
+   if ((vs_new && !panfrost_batch_add_bo(ctx, vs->bo, PAN_BO_ACCESS_READ)) ||
+       (fs_new && !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ)))
+      return false;
+   c->vs_prog = vs->progs[0].desc;
+   c->fs_prog = fs->progs[0].desc;
+   c->valid = true;
+   ctx->dirty = 0;
+
+   d->attributes = c->attribs;
+   d->attribute_buffers = c->vbufs;
+   d->vs_ubos = c->ubos[0];
+   d->fs_ubos = c->ubos[1];
+   for (unsigned i = 0; i < 2; ++i) {
+      d->textures[i] = c->textures[i];
+      d->samplers[i] = c->samplers[i];
+   }
+   d->vs_fau = c->fau[0];
+   d->fs_fau = c->fau[2];
+   d->vs_state = c->jm_states[0];
+   d->fs_state = c->jm_states[1];
+   return true;
 }
 
 /* The vertex range and the indices of the draw; false when out of
@@ -386,15 +499,13 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    d.tiler = panfrost_batch_tiler(ctx);
    d.thread_storage = panfrost_batch_local_storage(ctx, 0);
    bool dropped = false;
-   if (!d.tiler || !d.thread_storage || !jm_attributes(ctx, &d, &dropped))
+   if (!d.tiler || !d.thread_storage ||
+       !jm_update_cache(ctx, &d, slots, &dropped))
       return false;
    if (dropped)
       return true;
-   if (!jm_vertex_outputs(ctx, &d, slots) ||
-       !jm_states(ctx, &d, slots, &dropped))
+   if (!jm_vertex_outputs(ctx, &d, slots))
       return false;
-   if (dropped)
-      return true;
 
    struct pan_ptr vjob = alloc(ctx, jm->vertex_job_size_B, PAN_JOB_ALIGN_B);
    struct pan_ptr tjob = alloc(ctx, jm->tiler_job_size_B, PAN_JOB_ALIGN_B);

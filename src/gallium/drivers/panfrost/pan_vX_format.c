@@ -13,6 +13,7 @@
 
 #include "pipe/p_defines.h"
 #include "util/format/u_format.h"
+#include "util/u_atomic.h"
 #include "util/macros.h"
 
 #include "pan_genxml.h"
@@ -99,23 +100,42 @@ format_by_name(const char *name)
    return 0;
 }
 
-unsigned
-PAN_GENX(panfrost_format)(enum pipe_format format, unsigned char swizzle[4])
+/* The hardware format of a Gallium one, 0 when there is none. */
+static unsigned
+hw_format(enum pipe_format format, const struct util_format_description *desc)
 {
-   const struct util_format_description *desc =
-      util_format_description(format);
    const char *name = NULL;
    char buf[32];
 
-   if (!desc)
-      return 0;
    for (unsigned i = 0; i < ARRAY_SIZE(packed_formats); ++i) {
       if (packed_formats[i].format == format)
          name = packed_formats[i].name;
    }
    if (!name && channels_name(desc, buf, sizeof(buf)))
       name = buf;
-   if (!name)
+   return name ? format_by_name(name) : 0;
+}
+
+unsigned
+PAN_GENX(panfrost_format)(enum pipe_format format, unsigned char swizzle[4])
+{
+   /* The search by name is slow and draws ask again for every vertex
+    * element: answers are kept, hw + 1 (0: not looked up yet).
+    */
+   static uint16_t known[PIPE_FORMAT_COUNT];
+   const struct util_format_description *desc =
+      util_format_description(format);
+
+   if (!desc || (unsigned)format >= PIPE_FORMAT_COUNT)
+      return 0;
+   unsigned hw = p_atomic_read(&known[format]);
+   if (hw) {
+      hw -= 1;
+   } else {
+      hw = hw_format(format, desc);
+      p_atomic_set(&known[format], (uint16_t)(hw + 1));
+   }
+   if (!hw)
       return 0;
 
    if (desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS) {
@@ -127,7 +147,7 @@ PAN_GENX(panfrost_format)(enum pipe_format format, unsigned char swizzle[4])
    } else {
       memcpy(swizzle, desc->swizzle, 4);
    }
-   return format_by_name(name);
+   return hw;
 }
 
 uint32_t
