@@ -175,6 +175,20 @@ blend_auto_regfmt(const struct PAN_GENX(internal_conversion) *conv)
 #endif
 }
 
+/* The blend descriptor of render target rt of the draw. */
+static bool
+read_blend(struct fs_run *r, unsigned rt, struct PAN_GENX(blend) *bd,
+           char *err)
+{
+   const void *p =
+      PAN_GENX(sim_gfx_read)(r->ctx->space, r->blend_va + rt * pan_size(blend),
+                             pan_size(blend), "blend descriptor", err);
+   if (!p)
+      return false;
+   PAN_GENX(blend_unpack)(p, bd);
+   return true;
+}
+
 /* A BLEND into a raw tile-buffer format (float and integer targets): the
  * unit converts the colour to the conversion's memory format and stores
  * the bytes under the colour mask; there is nothing to blend with, so
@@ -185,12 +199,9 @@ blend_raw_lane(struct fs_run *r, unsigned lane,
                enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
 {
    const struct fs_lane *ln = &r->lane[lane];
-   const void *p =
-      PAN_GENX(sim_gfx_read)(r->ctx->space, r->blend_va + rt * pan_size(blend),
-                             pan_size(blend), "blend descriptor", err);
-   if (!p)
+   struct PAN_GENX(blend) bd;
+   if (!read_blend(r, rt, &bd, err))
       return false;
-   pan_unpack(p, blend, bd);
    const struct PAN_GENX(blend_function) *fns[2] = { &bd.equation.rgb,
                                                      &bd.equation.alpha };
    for (unsigned i = 0; i < 2; ++i) {
@@ -291,12 +302,9 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
                (unsigned)regfmt);
       return false;
    }
-   const void *p =
-      PAN_GENX(sim_gfx_read)(r->ctx->space, r->blend_va + rt * pan_size(blend),
-                             pan_size(blend), "blend descriptor", err);
-   if (!p)
+   struct PAN_GENX(blend) bd;
+   if (!read_blend(r, rt, &bd, err))
       return false;
-   pan_unpack(p, blend, bd);
 
    struct pan_sim_tb_rt *t = &r->tb->rt[rt];
    unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
