@@ -11,7 +11,8 @@
  *   own result (fma_sat, fadd_sat, fma_pos, fadd_pos) and the min/max go;
  *   otherwise a saturation is one fadd_sat(x, 0) instead of two.
  * - float booleans: b2f of a comparison read once, csel(b, 1.0, 0.0), is
- *   the comparison with its 1.0 / 0.0 result type (fcmp_f1).
+ *   the comparison with its 1.0 / 0.0 result type (fcmp_f1); any other
+ *   select on such a comparison compares by itself (CSEL.f32).
  *
  * Runs on SSA, before phi lowering.
  */
@@ -153,6 +154,29 @@ fold_b2f(struct fold_ctx *c, pan_ir_instr *O)
    return true;
 }
 
+/* csel(b != 0, x, y) of an fcmp of plain sources read once: the csel
+ * compares those itself (its float form has no source modifiers). */
+static bool
+fold_csel_cmp(struct fold_ctx *c, pan_ir_instr *O)
+{
+   if (O->op != PAN_IR_OP_CSEL || O->cmp != PAN_IR_CMP_NE ||
+       !is_imm(O->src[1], 0))
+      return false;
+   pan_ir_instr *D = single_use_def(c, O->src[0]);
+   if (!D || D->op != PAN_IR_OP_FCMP)
+      return false;
+   for (unsigned i = 0; i < 2; ++i) {
+      if (D->src[i].neg || D->src[i].abs || D->src[i].comps != 1)
+         return false;
+   }
+   O->type = PAN_IR_TYPE_F32;
+   O->cmp = D->cmp;
+   O->src[0] = D->src[0];
+   O->src[1] = D->src[1];
+   pan_ir_instr_remove(D);
+   return true;
+}
+
 bool
 pan_bi_opt_fold(pan_ir_shader *s)
 {
@@ -177,7 +201,7 @@ pan_bi_opt_fold(pan_ir_shader *s)
       {
          pan_ir_foreach_instr_safe(blk, O)
          {
-            if (!pass && fold_b2f(&c, O)) {
+            if (!pass && (fold_b2f(&c, O) || fold_csel_cmp(&c, O))) {
                progress = true;
                continue;
             }

@@ -291,6 +291,39 @@ test_clamp(void)
    }
 }
 
+/* A select on a float comparison read once compares by itself: CSEL.f32
+ * of the comparison's sources, no FCMP. */
+static void
+test_csel_cmp(void)
+{
+   nir_builder b = begin("bi_csel_cmp");
+   nir_ssa_def *v = input(&b, 2);
+   nir_ssa_def *x = nir_channel(&b, v, 0), *y = nir_channel(&b, v, 1);
+   output(&b, nir_bcsel(&b, nir_flt(&b, x, y), nir_fmul_imm(&b, x, 2.0), y));
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   if (compile(nir_shader_clone(ctx, b.shader), NULL, ctx, &bin)) {
+      char *text = disassembly(&bin);
+      PAN_CHECK(strstr(text, "csel.f32") && !strstr(text, "fcmp"),
+                "select not fused with its comparison\n%s", text);
+      free(text);
+   }
+   ralloc_free(ctx);
+
+   uint32_t in[2 * BI_LANES], out[BI_LANES];
+   for (unsigned l = 0; l < 2 * BI_LANES; ++l)
+      in[l] = pan_test_u32((float)((int)(pan_test_rng64(&seed) % 9) - 4));
+   in[2] = in[3]; /* lane 1: x == y */
+   if (!run(&b, in, 2 * BI_LANES, NULL, 0, out, BI_LANES))
+      return;
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      float fx = pan_test_f32(in[2 * l]), fy = pan_test_f32(in[2 * l + 1]);
+      float want = fx < fy ? fx * 2 : fy;
+      PAN_CHECK(pan_test_f32(out[l]) == want, "csel lane %u: %g, expected %g",
+                l, pan_test_f32(out[l]), want);
+   }
+}
+
 /* Two uniforms of different pairs in one instruction: one is moved into
  * a register, once for both instructions that read the pair (a tuple
  * reads one FAU pair). */
@@ -887,6 +920,7 @@ main(void)
    PAN_RUN_CASE(test_float);
    PAN_RUN_CASE(test_clamp);
    PAN_RUN_CASE(test_fau_reuse);
+   PAN_RUN_CASE(test_csel_cmp);
    PAN_RUN_CASE(test_flow);
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
