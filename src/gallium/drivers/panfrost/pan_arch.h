@@ -132,7 +132,7 @@ struct panfrost_arch_draw {
    void (*emit_tiler)(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
                       uint64_t heap_bo_va, unsigned heap_size_B,
                       unsigned hierarchy_mask, unsigned fb_width,
-                      unsigned fb_height);
+                      unsigned fb_height, bool first_provoking);
    unsigned draw_job_size_B;
    void (*emit_draw_job)(void *cpu, const struct panfrost_draw_job *j);
    /* A framebuffer's three frame shader draws (colour pre-frame,
@@ -262,7 +262,7 @@ struct panfrost_arch_jm {
    void (*emit_tiler)(void *heap_cpu, uint64_t heap_va, void *ctx_cpu,
                       uint64_t heap_bo_va, unsigned heap_size_B,
                       unsigned hierarchy_mask, unsigned fb_width,
-                      unsigned fb_height);
+                      unsigned fb_height, bool first_provoking);
    /* A framebuffer's three frame shader draws (colour pre-frame,
     * depth/stencil pre-frame, post-frame): the first runs the fragment
     * renderer state fs_state with its texture and sampler tables over the

@@ -78,6 +78,8 @@ struct panfrost_batch {
     */
    struct util_dynarray draw_jobs;
    uint64_t tiler;
+   /* The flatshade_first the tiler context was made with (v9). */
+   bool tiler_first_provoking;
    struct panfrost_draw_cache draw_cache;
    /* BOs the compute jobs use, each referenced until the submit
     * (struct panfrost_batch_bo).

@@ -75,6 +75,8 @@ panfrost_batch_tiler(struct panfrost_context *ctx)
 
    if (b->tiler)
       return b->tiler;
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   bool first = rast && rast->flatshade_first;
 
    struct pan_tiler_features features =
       pan_decode_tiler_features(screen->dev.tiler_features
@@ -104,8 +106,9 @@ panfrost_batch_tiler(struct panfrost_context *ctx)
    (jm ? jm->emit_tiler : d->emit_tiler)(h.cpu, h.gpu, t.cpu,
                  ctx->tiler_heap->gpu_va + heap.bottom_offset_B,
                  heap.reserved_size_B, params.hierarchy_mask,
-                 params.fb_width_px, params.fb_height_px);
+                 params.fb_width_px, params.fb_height_px, first);
    b->tiler = t.gpu;
+   b->tiler_first_provoking = first;
    return b->tiler;
 }
 
@@ -876,6 +879,11 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    }
    if (!draw_supported(ctx, info, indirect))
       return;
+   /* The pass's tiler context holds the provoking-vertex convention:
+    * a draw with the other one starts a new pass. */
+   if (ctx->batch.tiler &&
+       ctx->batch.tiler_first_provoking != rast->flatshade_first)
+      panfrost_batch_submit(ctx);
    for (unsigned i = 0; i < num_draws; ++i) {
       if (!emit_draw(ctx, info, &draws[i])) {
          mesa_loge("panfrost: out of memory for a draw, dropped");

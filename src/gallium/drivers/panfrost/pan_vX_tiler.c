@@ -17,7 +17,8 @@ void
 PAN_GENX(panfrost_emit_tiler)(void *heap_cpu, uint64_t heap_va,
                               void *ctx_cpu, uint64_t heap_bo_va,
                               unsigned heap_size_B, unsigned hierarchy_mask,
-                              unsigned fb_width, unsigned fb_height)
+                              unsigned fb_width, unsigned fb_height,
+                              bool first_provoking)
 {
    pan_pack(heap_cpu, tiler_heap, cfg)
    {
@@ -33,6 +34,10 @@ PAN_GENX(panfrost_emit_tiler)(void *heap_cpu, uint64_t heap_va,
       cfg.fb_width = fb_width;
       cfg.fb_height = fb_height;
       cfg.heap = heap_va;
+#if PAN_ARCH >= 9
+      /* v9 keeps the flat-shading convention per pass, not per draw. */
+      cfg.first_provoking_vertex = first_provoking;
+#endif
    }
 }
 

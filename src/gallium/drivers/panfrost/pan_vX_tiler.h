@@ -6,6 +6,7 @@
 #ifndef PAN_VX_TILER_H
 #define PAN_VX_TILER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pan_genxml.h"
@@ -17,7 +18,7 @@ void PAN_GENX(panfrost_emit_tiler)(void *heap_cpu, uint64_t heap_va,
                                    void *ctx_cpu, uint64_t heap_bo_va,
                                    unsigned heap_size_B,
                                    unsigned hierarchy_mask, unsigned fb_width,
-                                   unsigned fb_height);
+                                   unsigned fb_height, bool first_provoking);
 
 /* The hardware's draw mode of a pipe_prim_type, MALI_DRAW_MODE_NONE for
  * one it does not draw.

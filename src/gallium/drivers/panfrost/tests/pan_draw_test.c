@@ -1602,6 +1602,86 @@ test_noperspective(void)
    scene_end(&sc);
 }
 
+/* Flat shading takes the provoking vertex's colour: two triangles in one
+ * pass, the left with the last vertex's (the GL default), the right with
+ * the first's (flatshade_first), so the convention changes mid-pass.
+ */
+static void
+test_provoking_vertex(void)
+{
+   const char *what = "flat provoking vertex";
+   static const struct vtx v[6] = {
+      { 2 * 16, 2 * 16, { 1.0f, 0.0f, 0.0f, 1.0f } },
+      { 2 * 16, 30 * 16, { 0.0f, 1.0f, 0.0f, 1.0f } },
+      { 30 * 16, 2 * 16, { 0.0f, 0.0f, 1.0f, 1.0f } },
+      { 34 * 16, 2 * 16, { 1.0f, 1.0f, 0.0f, 1.0f } },
+      { 34 * 16, 30 * 16, { 0.0f, 1.0f, 1.0f, 1.0f } },
+      { 62 * 16, 2 * 16, { 1.0f, 0.0f, 1.0f, 1.0f } },
+   };
+   struct scene sc = scene_begin(true, v, 6);
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "flat");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_FLAT;
+   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   void *fs = ctx->create_fs_state(ctx, &cso);
+   struct pipe_rasterizer_state r = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .flatshade_first = 1,
+   };
+   void *first = ctx->create_rasterizer_state(ctx, &r);
+   ctx->bind_fs_state(ctx, fs);
+
+   union pipe_color_union c;
+   memcpy(c.f, clear_rgba, sizeof(c.f));
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+      .max_index = 5,
+   };
+   const struct pipe_draw_start_count_bias left = { 0, 3 }, right = { 3, 3 };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &left, 1);
+   ctx->bind_rasterizer_state(ctx, first);
+   ctx->draw_vbo(ctx, &info, 0, NULL, &right, 1);
+   ctx->flush(ctx, NULL, 0);
+
+   if (check_pixels) {
+      static uint8_t got[H][W][4];
+      unsigned bad = 0, covered[2] = { 0 };
+      read_target(&sc.t, got);
+      for (unsigned y = 0; y < H; ++y) {
+         for (unsigned x = 0; x < W; ++x) {
+            double bary[3];
+            const float *want = clear_rgba;
+            for (unsigned k = 0; k < 2; ++k) {
+               if (covers(&v[3 * k], &v[3 * k + 1], &v[3 * k + 2], x, y,
+                          bary)) {
+                  want = v[k ? 3 : 2].rgba;
+                  covered[k]++;
+               }
+            }
+            for (unsigned i = 0; i < 4; ++i)
+               bad += got[y][x][i] != unorm8(want[i]);
+         }
+      }
+      CHECK(covered[0] && covered[1], "%s: the reference covers nothing",
+            what);
+      CHECK(!bad, "%s: %u channels wrong", what, bad);
+   }
+   ctx->bind_rasterizer_state(ctx, sc.fixed[1]);
+   ctx->delete_rasterizer_state(ctx, first);
+   ctx->bind_fs_state(ctx, sc.fs);
+   ctx->delete_fs_state(ctx, fs);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1639,5 +1719,6 @@ main(int argc, char **argv)
    test_texture_array(true);
    test_layer_target();
    test_noperspective();
+   test_provoking_vertex();
    return pan_test_close(screen, ctx);
 }
