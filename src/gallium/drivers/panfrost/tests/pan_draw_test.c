@@ -1682,6 +1682,196 @@ test_provoking_vertex(void)
    scene_end(&sc);
 }
 
+/* ------------------------------------------------------------------ */
+/* State changes between the draws of a pass                           */
+/* ------------------------------------------------------------------ */
+
+/* DATA0 = constant buffer 0's first vec4 (pushed). */
+static void *
+uniform_fs(void)
+{
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "uniform-colour");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_ssa_def *c =
+      nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                   .align_mul = 16, .range = 16);
+   nir_store_var(&b, out, c, 0xf);
+   b.shader->info.num_ubos = 1;
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* Strips over the left (vertices 0-3) and right (4-7) halves of the
+ * target, or one of them (half 0 left, 1 right), attribute 1 = attr.
+ */
+static struct pipe_resource *
+half_quads(const float attr[4], int half)
+{
+   struct vtx v[8];
+   unsigned n = 0;
+   for (unsigned h = 0; h < 2; ++h) {
+      if (half >= 0 && h != (unsigned)half)
+         continue;
+      for (unsigned i = 0; i < 4; ++i) {
+         v[n] = (struct vtx){ (h + (i & 1)) * W / 2 * 16, (i >> 1) * H * 16 };
+         memcpy(v[n++].rgba, attr, 16);
+      }
+   }
+   return vertex_buffer(v, n);
+}
+
+static void
+set_colour(const float *rgba)
+{
+   struct pipe_constant_buffer cb = { .user_buffer = rgba, .buffer_size = 16 };
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 0, false, &cb);
+}
+
+/* What changes between the two draws. */
+struct state_change {
+   const char *what;
+   const float *colour;            /* the uniform, or NULL */
+   struct pipe_sampler_view *view; /* the texture, or NULL */
+   struct pipe_resource *vb;       /* the vertex buffer, or NULL */
+   unsigned second_start;
+};
+
+/* Clears, draws a strip of 4 from vertex 0, applies ch, draws another
+ * from ch->second_start, all in one pass, and checks the left half of
+ * the target is `left` and the right half `right` exactly.
+ */
+static void
+draws_across_change(struct target *t, const struct state_change *ch,
+                    const uint8_t left[4], const uint8_t right[4])
+{
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLE_STRIP,
+      .instance_count = 1,
+      .max_index = 7,
+   };
+   struct pipe_draw_start_count_bias d[2] = {
+      { .start = 0, .count = 4 },
+      { .start = ch->second_start, .count = 4 },
+   };
+   union pipe_color_union c;
+   memcpy(c.f, clear_rgba, sizeof(c.f));
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+   pan_test_debug_msg[0] = 0;
+   trace_begin();
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d[0], 1);
+   if (ch->colour)
+      set_colour(ch->colour);
+   if (ch->view)
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false,
+                             (struct pipe_sampler_view **)&ch->view);
+   if (ch->vb) {
+      struct pipe_vertex_buffer vb = { .stride = 32,
+                                       .buffer.resource = ch->vb };
+      ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   }
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d[1], 1);
+   ctx->flush(ctx, NULL, 0);
+   char *trace = trace_end();
+   CHECK(jobs(trace, DRAW_JOB) == 2 && jobs(trace, "fragment") == 1,
+         "%s: %u draws in %u passes (%s)", ch->what, jobs(trace, DRAW_JOB),
+         jobs(trace, "fragment"), pan_test_debug_msg);
+   free(trace);
+   if (!check_pixels)
+      return;
+
+   static uint8_t got[H][W][4];
+   unsigned bad = 0, bx = 0, by = 0;
+   read_target(t, got);
+   for (unsigned y = 0; y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x) {
+         const uint8_t *want = x < W / 2 ? left : right;
+         if (memcmp(got[y][x], want, 4) && !bad++) {
+            bx = x;
+            by = y;
+         }
+      }
+   }
+   CHECK(!bad, "%s: %u of %u pixels wrong; first (%u, %u) = %u %u %u %u",
+         ch->what, bad, W * H, bx, by, got[by][bx][0], got[by][bx][1],
+         got[by][bx][2], got[by][bx][3]);
+}
+
+static void
+unorm8_rgba(const float *f, uint8_t out[4])
+{
+   for (unsigned c = 0; c < 4; ++c)
+      out[c] = unorm8(f[c]);
+}
+
+/* A uniform, a vertex buffer and then a texture change between two draws
+ * of one pass: the second draw must see the new state, not descriptors
+ * the driver kept from the first.
+ */
+static void
+test_state_changes(void)
+{
+   static const float a[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+   static const float b[4] = { 1.0f, 0.75f, 0.0f, 0.5f };
+   static const float zero[4] = { 0 };
+   uint8_t a8[4], b8[4];
+   unorm8_rgba(a, a8);
+   unorm8_rgba(b, b8);
+
+   struct scene sc = { make_target(), bind_fixed_state() };
+   sc.vs = pass_through_vs(false);
+   sc.fs = uniform_fs();
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   sc.vb = half_quads(zero, -1);
+   set_colour(a);
+   struct state_change ch = { "uniform changed in a pass", b,
+                              .second_start = 4 };
+   draws_across_change(&sc.t, &ch, a8, b8);
+
+   struct pipe_resource *right = half_quads(zero, 1);
+   pipe_resource_reference(&sc.vb, NULL);
+   sc.vb = half_quads(zero, 0);
+   set_colour(a);
+   ch = (struct state_change){ "vertex buffer changed in a pass", .vb = right };
+   draws_across_change(&sc.t, &ch, a8, a8);
+   pipe_resource_reference(&right, NULL);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 0, false, NULL);
+   scene_end(&sc);
+
+   /* Texel (0, 0) through the identity view, then through a view
+    * swapping red and blue.
+    */
+   static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
+                                              PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   struct tex_scene ts = tex_scene_begin(PIPE_FORMAT_R8G8B8A8_UNORM, 0.0f, 1.0f,
+                                         PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
+   pipe_resource_reference(&ts.sc.vb, NULL);
+   ts.sc.vb = half_quads((const float[4]){ 0.1f, 0.1f, 0, 0 }, -1);
+   struct pipe_sampler_view vt = {
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = PIPE_SWIZZLE_Z,
+      .swizzle_g = PIPE_SWIZZLE_Y,
+      .swizzle_b = PIPE_SWIZZLE_X,
+      .swizzle_a = PIPE_SWIZZLE_W,
+   };
+   struct pipe_sampler_view *swapped =
+      ts.tex ? ctx->create_sampler_view(ctx, ts.tex, &vt) : NULL;
+   CHECK(ts.view && swapped, "texture change: views not created");
+   if (ts.view && swapped) {
+      uint8_t t0[4], t1[4];
+      texel(0, 0, t0);
+      memcpy(t1, (const uint8_t[4]){ t0[2], t0[1], t0[0], t0[3] }, 4);
+      ch = (struct state_change){ "texture changed in a pass", .view = swapped,
+                                  .second_start = 4 };
+      draws_across_change(&ts.sc.t, &ch, t0, t1);
+   }
+   pipe_sampler_view_reference(&swapped, NULL);
+   tex_scene_end(&ts);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1715,6 +1905,7 @@ main(int argc, char **argv)
    test_unsampled_view();
    test_half_float_linear();
    test_uniform_blocks();
+   test_state_changes();
    test_texture_array(false);
    test_texture_array(true);
    test_layer_target();
