@@ -58,6 +58,7 @@ struct panfrost_draw_job {
    unsigned scissor[4];   /* min x, min y, max x, max y (inclusive) */
    float min_z, max_z;
    bool cull_front, cull_back, front_ccw;
+   float point_size;      /* of points whose shader writes none */
    uint64_t depth_stencil;
    uint64_t blend;        /* blend descriptors, one per render target */
    unsigned blend_count;
@@ -209,6 +210,7 @@ struct panfrost_jm_draw {
    uint64_t indices;
    uint32_t base_vertex_offset; /* added to each index by the tiler */
    bool cull_front, cull_back, front_ccw, flatshade_first;
+   float point_size; /* of points whose shader writes none */
    uint64_t tiler, viewport, thread_storage;
    uint64_t position, varyings, varying_buffers;
    uint64_t attributes, attribute_buffers;

@@ -473,6 +473,7 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .cull_back = rast->cull_face & PIPE_FACE_BACK,
       .front_ccw = rast->front_ccw,
       .flatshade_first = rast->flatshade_first,
+      .point_size = rast->point_size,
    };
    if (!jm_range(ctx, info, draw, &d, &empty))
       return false;

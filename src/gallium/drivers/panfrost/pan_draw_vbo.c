@@ -728,6 +728,7 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .cull_front = rast->cull_face & PIPE_FACE_FRONT,
       .cull_back = rast->cull_face & PIPE_FACE_BACK,
       .front_ccw = rast->front_ccw,
+      .point_size = rast->point_size,
       .fs_kills = fs->kills,
    };
 

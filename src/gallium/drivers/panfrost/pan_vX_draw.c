@@ -208,7 +208,7 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
    }
    pan_section_pack(cpu, malloc_vertex_job, primitive_size, cfg)
    {
-      cfg.fixed.constant = 1.0f;
+      cfg.fixed.constant = j->point_size;
    }
    pan_section_pack(cpu, malloc_vertex_job, indices, cfg)
    {

@@ -282,7 +282,7 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
    }
    pan_section_pack(cpu, tiler_job, primitive_size, cfg)
    {
-      cfg.fixed.constant = 1.0f;
+      cfg.fixed.constant = d->point_size;
    }
    pan_section_pack(cpu, tiler_job, tiler, cfg)
    {

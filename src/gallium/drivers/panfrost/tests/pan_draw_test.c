@@ -1872,6 +1872,66 @@ test_state_changes(void)
    tex_scene_end(&ts);
 }
 
+/* A point list with the rasterizer's point size (the shader writes
+ * none): each point is a size x size square centred on its position.
+ */
+static void
+test_points(void)
+{
+   const char *what = "sized points";
+   static const struct vtx v[2] = {
+      { 10 * 16, 10 * 16, { 0 } },
+      { 40 * 16 + 8, 20 * 16 + 8, { 0 } },
+   };
+   const float size = 5.0f;
+   struct scene sc = scene_begin(false, v, 2);
+   struct pipe_rasterizer_state r = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .point_size = size,
+   };
+   void *sized = ctx->create_rasterizer_state(ctx, &r);
+   ctx->bind_rasterizer_state(ctx, sized);
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_POINTS,
+      .instance_count = 1,
+      .max_index = 1,
+   };
+   char *trace = clear_draw(&info, 2, 1);
+   CHECK(has_line(trace, "constant: 5.000000"),
+         "%s: the draw's fixed point size is not 5", what);
+   free(trace);
+
+   if (check_pixels) {
+      static uint8_t got[H][W][4];
+      unsigned bad = 0, covered = 0;
+      read_target(&sc.t, got);
+      for (unsigned y = 0; y < H; ++y) {
+         for (unsigned x = 0; x < W; ++x) {
+            const float *want = clear_rgba;
+            for (unsigned k = 0; k < 2; ++k) {
+               float dx = x + 0.5f - v[k].x16 / 16.0f;
+               float dy = y + 0.5f - v[k].y16 / 16.0f;
+               if (dx >= -size / 2 && dx < size / 2 && dy >= -size / 2 &&
+                   dy < size / 2) {
+                  want = const_rgba;
+                  covered++;
+               }
+            }
+            for (unsigned i = 0; i < 4; ++i)
+               bad += got[y][x][i] != unorm8(want[i]);
+         }
+      }
+      CHECK(covered == 2 * 25, "%s: the reference covers %u pixels", what,
+            covered);
+      CHECK(!bad, "%s: %u channels wrong", what, bad);
+   }
+   ctx->bind_rasterizer_state(ctx, sc.fixed[1]);
+   ctx->delete_rasterizer_state(ctx, sized);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1911,5 +1971,6 @@ main(int argc, char **argv)
    test_layer_target();
    test_noperspective();
    test_provoking_vertex();
+   test_points();
    return pan_test_close(screen, ctx);
 }
