@@ -52,6 +52,14 @@ alu(struct mid_shader *s, struct mid_block *b, const char *op,
 
 static const struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
 
+/* The passes from scheduling (which packs lanes at its end) to
+ * allocation. */
+static bool
+schedule_and_allocate(struct mid_shader *s)
+{
+   return mid_schedule(s) && mid_ra(s);
+}
+
 /*
  * Four scalars live at once, then summed:
  *    v0..v3.x = fmul u0.x/y/z/w, u0.x
@@ -70,8 +78,7 @@ test_scalars_share(void)
    alu(s, b, "fadd", mid_var(4), 1, mid_var(0), "xxxx", mid_var(1), "xxxx");
    alu(s, b, "fadd", mid_var(5), 1, mid_var(2), "xxxx", mid_var(3), "xxxx");
    alu(s, b, "fadd", mid_hw(27), 1, mid_var(4), "xxxx", mid_var(5), "xxxx");
-   PAN_EXPECT(mid_schedule(s));
-   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT(schedule_and_allocate(s));
    /* At least three of them live at once (the scheduler may forward one
     * through r24): whole registers would need three. */
    PAN_EXPECT(s->work_regs <= 2);
@@ -113,8 +120,7 @@ test_dot_packed(void)
       alu(s, b, "fdot3", mid_var(1), 7, mid_var(0), "xyzw", mid_var(0), "xyzw");
    alu(s, b, "frsqrt", mid_var(2), 1, mid_var(1), "xxxx", mid_var(1), "xxxx");
    alu(s, b, "fmul", mid_hw(27), 7, mid_var(0), "xyzw", mid_var(2), "xxxx");
-   PAN_EXPECT(mid_schedule(s));
-   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT(schedule_and_allocate(s));
    PAN_EXPECT_EQ(util_bitcount(D->mask), 1);
    for (unsigned l = 0; l < 3; l++)
       PAN_EXPECT_EQ(D->src[0].swz[l], l);
@@ -135,8 +141,7 @@ test_dot_pieces_kept(void)
    struct mid_instr *D =
       alu(s, b, "fdot3", mid_var(1), 7, mid_var(0), "xyzw", mid_var(0), "xyzw");
    alu(s, b, "fadd", mid_hw(27), 1, mid_var(1), "xxxx", u0, "xxxx");
-   PAN_EXPECT(mid_schedule(s));
-   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT(schedule_and_allocate(s));
    PAN_EXPECT_EQ(D->mask, 7);
    ralloc_free(s);
 }
@@ -155,8 +160,7 @@ test_vec2_share(void)
    struct mid_instr *B = alu(s, b, "fadd", mid_var(1), 3, u0, "zwzw", u0, "zwzw");
    struct mid_instr *R =
       alu(s, b, "fmul", mid_hw(27), 3, mid_var(0), "xyzw", mid_var(1), "xyzw");
-   PAN_EXPECT(mid_schedule(s));
-   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT(schedule_and_allocate(s));
    PAN_EXPECT_EQ(s->work_regs, 1);
    PAN_EXPECT_EQ(A->dst.index, B->dst.index);
    PAN_EXPECT_EQ(A->mask | B->mask, 0xf);
