@@ -49,7 +49,8 @@ struct pan_fb_color {
 };
 
 /* The depth/stencil attachment: one buffer, which the layout puts in the
- * depth/stencil or the separate stencil fields of the descriptor.
+ * depth/stencil or the separate stencil fields of the descriptor, or for
+ * PAN_ZS_D32F_S8 two planes, one in each.
  */
 struct pan_fb_zs {
    enum pan_zs_layout format; /* PAN_ZS_NONE: no attachment */
@@ -61,6 +62,12 @@ struct pan_fb_zs {
     * layout lacks.
     */
    bool write_z, write_s;
+   /* PAN_ZS_D32F_S8: the separate stencil plane (base and the strides
+    * above are the depth plane's).
+    */
+   uint64_t s_base;
+   uint32_t s_row_stride_B;
+   uint32_t s_surface_stride_B;
    float z_clear;
    uint8_t s_clear;
 };

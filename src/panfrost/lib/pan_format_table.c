@@ -128,6 +128,7 @@ static const struct pan_zs_layout_info pan_zs_layouts[PAN_ZS_LAYOUT_COUNT] = {
    [PAN_ZS_D32F] = { PAN_ZS_KIND_DEPTH, 4, 4, UINT8_MAX },
    [PAN_ZS_D32F_S8X24] = { PAN_ZS_KIND_DEPTH_STENCIL, 8, 4, 7 },
    [PAN_ZS_S8] = { PAN_ZS_KIND_STENCIL, 1, 4, UINT8_MAX },
+   [PAN_ZS_D32F_S8] = { PAN_ZS_KIND_DEPTH_STENCIL, 4, 4, UINT8_MAX },
 };
 
 const struct pan_format_info *

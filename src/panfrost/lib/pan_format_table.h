@@ -53,6 +53,7 @@ enum pan_zs_layout {
    PAN_ZS_D32F,       /* 32-bit float depth */
    PAN_ZS_D32F_S8X24, /* float depth, stencil in the low byte of word 1 */
    PAN_ZS_S8,         /* stencil only, in the separate stencil buffer */
+   PAN_ZS_D32F_S8,    /* float depth, stencil in a separate S8 plane */
    PAN_ZS_LAYOUT_COUNT,
 };
 

@@ -38,6 +38,7 @@ static const struct {
    [PAN_ZS_D32F_S8X24] = {MALI_ZS_FORMAT_D32_S8X24, 0},
 #endif
    [PAN_ZS_S8] = {0, MALI_S_FORMAT_S8},
+   [PAN_ZS_D32F_S8] = {MALI_ZS_FORMAT_D32, MALI_S_FORMAT_S8},
 };
 
 static bool
@@ -61,6 +62,23 @@ static bool
 zs_in_s_buffer(const struct pan_fb_zs *zs)
 {
    return zs->format != PAN_ZS_NONE && zs_encodings[zs->format].s;
+}
+
+/* Where the separate stencil buffer is: a plane of its own for a two-plane
+ * layout, else the attachment's one buffer.
+ */
+struct zs_plane {
+   uint64_t base;
+   uint32_t row_stride_B, surface_stride_B;
+};
+
+static struct zs_plane
+zs_stencil_plane(const struct pan_fb_zs *zs)
+{
+   if (zs->format == PAN_ZS_D32F_S8)
+      return (struct zs_plane){zs->s_base, zs->s_row_stride_B,
+                               zs->s_surface_stride_B};
+   return (struct zs_plane){zs->base, zs->row_stride_B, zs->surface_stride_B};
 }
 
 static bool
@@ -164,7 +182,9 @@ emit_sfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
       if (zs_in_zs_buffer(zs)) {
          cfg.zs_format = zs_encodings[zs->format].zs;
          cfg.zs_block_format = block_format(zs->block);
-         cfg.zs_write_enable = zs_write_depth(zs) || zs_write_stencil(zs);
+         cfg.zs_write_enable =
+            zs_write_depth(zs) ||
+            (zs_write_stencil(zs) && !zs_in_s_buffer(zs));
          cfg.zs_writeback.base = zs->base;
          cfg.zs_writeback.row_stride_B = zs->row_stride_B;
          cfg.zs_writeback.surface_stride_B = zs->surface_stride_B;
@@ -173,9 +193,10 @@ emit_sfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
          cfg.s_format = zs_encodings[zs->format].s;
          cfg.s_block_format = block_format(zs->block);
          cfg.s_write_enable = zs_write_stencil(zs);
-         cfg.s_writeback.base = zs->base;
-         cfg.s_writeback.row_stride_B = zs->row_stride_B;
-         cfg.s_writeback.surface_stride_B = zs->surface_stride_B;
+         struct zs_plane sp = zs_stencil_plane(zs);
+         cfg.s_writeback.base = sp.base;
+         cfg.s_writeback.row_stride_B = sp.row_stride_B;
+         cfg.s_writeback.surface_stride_B = sp.surface_stride_B;
       }
       cfg.z_clear.value = zs->z_clear;
       cfg.s_clear = zs->s_clear;
@@ -196,6 +217,7 @@ emit_zs_crc_ext(const struct pan_fb *fb, void *out)
     * stencil buffer fields then point at it too, as the public drivers do.
     */
    bool s_buf = zs_in_s_buffer(zs) || pan_zs_layout_has_stencil(zs->format);
+   struct zs_plane sp = zs_stencil_plane(zs);
 
    pan_pack(out, zs_crc_extension, cfg) {
       if (zs_buf) {
@@ -213,9 +235,9 @@ emit_zs_crc_ext(const struct pan_fb *fb, void *out)
          cfg.zs_linear.surface_stride_B = zs->surface_stride_B;
       }
       if (s_buf) {
-         cfg.s_writeback_base = zs->base;
-         cfg.s_writeback_row_stride = zs->row_stride_B;
-         cfg.s_linear.surface_stride_B = zs->surface_stride_B;
+         cfg.s_writeback_base = sp.base;
+         cfg.s_writeback_row_stride = sp.row_stride_B;
+         cfg.s_linear.surface_stride_B = sp.surface_stride_B;
       }
 #else
       if (zs_buf) {
@@ -224,9 +246,9 @@ emit_zs_crc_ext(const struct pan_fb *fb, void *out)
          cfg.linear.zs_writeback_surface_stride = zs->surface_stride_B;
       }
       if (s_buf) {
-         cfg.linear.s_writeback_base = zs->base;
-         cfg.linear.s_writeback_row_stride = zs->row_stride_B;
-         cfg.linear.s_writeback_surface_stride = zs->surface_stride_B;
+         cfg.linear.s_writeback_base = sp.base;
+         cfg.linear.s_writeback_row_stride = sp.row_stride_B;
+         cfg.linear.s_writeback_surface_stride = sp.surface_stride_B;
       }
 #endif
    }
@@ -279,6 +301,7 @@ z_internal_format(enum pan_zs_layout l)
    switch (l) {
    case PAN_ZS_D16: return MALI_Z_INTERNAL_FORMAT_D16;
    case PAN_ZS_D32F:
+   case PAN_ZS_D32F_S8:
    case PAN_ZS_D32F_S8X24: return MALI_Z_INTERNAL_FORMAT_D32;
    default: return MALI_Z_INTERNAL_FORMAT_D24;
    }

@@ -345,9 +345,13 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    if (!surf || !clear)
       return;
 
+   struct panfrost_resource *rsc = surface_resource(surf);
    const struct pan_format_info *f = pan_format_info(surf->format);
-   if (!pan_format_supports(arch, surf->format, PAN_USE_DEPTH) ||
-       !pan_fb_zs_supported(arch, f->zs)) {
+   /* A split depth/stencil resource is two attachments. */
+   enum pan_zs_layout layout = rsc->stencil ? PAN_ZS_D32F_S8 : f->zs;
+   if (!(rsc->stencil ||
+         pan_format_supports(arch, surf->format, PAN_USE_DEPTH)) ||
+       !pan_fb_zs_supported(arch, layout)) {
       panfrost_warn_once(ctx, PANFROST_WARN_FORMAT,
                          "depth/stencil format %s not supported, clear "
                          "dropped",
@@ -358,17 +362,16 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    /* Without preloads the whole ZS buffer is written back: clearing one
     * aspect of a packed depth/stencil buffer also resets the other.
     */
-   bool depth = pan_zs_layout_has_depth(f->zs);
-   bool stencil = pan_zs_layout_has_stencil(f->zs);
+   bool depth = pan_zs_layout_has_depth(layout);
+   bool stencil = pan_zs_layout_has_stencil(layout);
    if (depth && stencil && clear != PIPE_CLEAR_DEPTHSTENCIL)
       panfrost_warn_once(ctx, PANFROST_WARN_ZS_ASPECT,
                          "clearing one aspect of a packed depth/stencil "
                          "buffer also clears the other (no preloads yet)");
 
-   struct panfrost_resource *rsc = surface_resource(surf);
    const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
 
-   fb->zs.format = f->zs;
+   fb->zs.format = layout;
    fb->zs.block = PAN_FB_BLOCK_LINEAR;
    fb->zs.base = surface_address(surf);
    fb->zs.row_stride_B = l->row_stride_B;
@@ -378,6 +381,17 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    fb->zs.z_clear = b->clear_depth;
    fb->zs.s_clear = b->clear_stencil;
    add_bo(bos, rsc->bo, PAN_BO_ACCESS_WRITE);
+   if (rsc->stencil) {
+      struct panfrost_resource *s = rsc->stencil;
+      const struct pan_image_level *sl = &s->layout.levels[surf->u.tex.level];
+      struct pipe_box box = { .z = surf->u.tex.first_layer };
+
+      fb->zs.s_base = s->bo->gpu_va +
+                      panfrost_resource_offset_B(s, surf->u.tex.level, &box);
+      fb->zs.s_row_stride_B = sl->row_stride_B;
+      fb->zs.s_surface_stride_B = sl->surface_stride_B;
+      add_bo(bos, s->bo, PAN_BO_ACCESS_WRITE);
+   }
 }
 
 /* Builds the chain of the pending pass; returns the first job's address,

@@ -5,6 +5,7 @@
 
 #include "util/format/u_format.h"
 
+#include "pan_fb.h"
 #include "pan_format_table.h"
 #include "pan_screen.h"
 
@@ -54,6 +55,15 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
 
    if (target == PIPE_BUFFER && !(uses & PAN_USE_VERTEX) && uses)
       return false; /* no texture buffers yet */
+
+   /* Float depth + stencil is a Z32F and an S8 plane (pan_resource.h);
+    * samplers see the depth plane.
+    */
+   if (format == PIPE_FORMAT_Z32_FLOAT_S8X24_UINT) {
+      return pan_format_supports(arch, PIPE_FORMAT_Z32_FLOAT, uses) &&
+             (!(uses & PAN_USE_DEPTH) ||
+              pan_fb_zs_supported(arch, PAN_ZS_D32F_S8));
+   }
 
    return pan_format_supports(arch, format, uses);
 }

@@ -116,6 +116,19 @@ panfrost_resource_create(struct pipe_screen *pscreen,
       FREE(rsc);
       return NULL;
    }
+
+   if (templ->format == PIPE_FORMAT_Z32_FLOAT_S8X24_UINT) {
+      struct pipe_resource s_templ = *templ;
+      s_templ.format = PIPE_FORMAT_S8_UINT;
+      s_templ.bind &= ~(PIPE_BIND_SHARED | PIPE_BIND_SCANOUT);
+      struct pipe_resource *s = panfrost_resource_create(pscreen, &s_templ);
+      if (!s) {
+         pan_bo_unref(rsc->bo);
+         FREE(rsc);
+         return NULL;
+      }
+      rsc->stencil = panfrost_resource(s);
+   }
    return &rsc->base;
 }
 
@@ -143,6 +156,8 @@ panfrost_resource_destroy(struct pipe_screen *pscreen,
       renderonly_scanout_destroy(rsc->scanout, screen->ro);
    if (rsc->bo)
       pan_bo_unref(rsc->bo);
+   if (rsc->stencil)
+      panfrost_resource_destroy(pscreen, &rsc->stencil->base);
    FREE(rsc);
 }
 
@@ -157,6 +172,9 @@ panfrost_resource_from_handle(struct pipe_screen *pscreen,
       return NULL;
    if (whandle->modifier != DRM_FORMAT_MOD_INVALID &&
        whandle->modifier != DRM_FORMAT_MOD_LINEAR)
+      return NULL;
+   /* One handle cannot carry the separate stencil plane. */
+   if (templ->format == PIPE_FORMAT_Z32_FLOAT_S8X24_UINT)
       return NULL;
 
    struct panfrost_resource *rsc = panfrost_resource_alloc(pscreen, templ);

@@ -23,12 +23,27 @@ struct panfrost_resource {
     * forget the ranges they overlap.
     */
    struct pan_index_cache index_cache;
+   /* Z32_FLOAT_S8X24_UINT: Mali has no interleaved float depth + stencil
+    * format on every architecture, so bo holds Z32F depth and this S8
+    * resource the stencil.
+    */
+   struct panfrost_resource *stencil;
 };
 
 static inline struct panfrost_resource *
 panfrost_resource(struct pipe_resource *prsc)
 {
    return (struct panfrost_resource *)prsc;
+}
+
+/* The format of the pixels in rsc->bo: the depth plane of a split
+ * depth/stencil format.
+ */
+static inline enum pipe_format
+panfrost_plane_format(enum pipe_format format)
+{
+   return format == PIPE_FORMAT_Z32_FLOAT_S8X24_UINT ? PIPE_FORMAT_Z32_FLOAT
+                                                     : format;
 }
 
 /* Computes rsc->image and rsc->layout from rsc->base. A non-zero row

@@ -34,7 +34,7 @@ panfrost_resource_init_layout(struct panfrost_resource *rsc, unsigned arch,
                               uint64_t explicit_offset_B)
 {
    const struct pipe_resource *templ = &rsc->base;
-   enum pipe_format fmt = templ->format;
+   enum pipe_format fmt = panfrost_plane_format(templ->format);
 
    /* Buffers are plain bytes: one "level" of width0 bytes. */
    if (templ->target == PIPE_BUFFER) {
@@ -76,7 +76,7 @@ panfrost_resource_offset_B(const struct panfrost_resource *rsc,
                            unsigned level, const struct pipe_box *box)
 {
    const struct pan_image_level *l = &rsc->layout.levels[level];
-   enum pipe_format fmt = rsc->base.format;
+   enum pipe_format fmt = panfrost_plane_format(rsc->base.format);
 
    if (rsc->base.target == PIPE_BUFFER)
       return box->x;

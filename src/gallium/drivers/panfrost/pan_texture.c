@@ -64,7 +64,7 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
    bool is_3d = r->target == PIPE_TEXTURE_3D;
    struct panfrost_texture_view tv = {
       .target = b->target,
-      .format = b->format,
+      .format = panfrost_plane_format(b->format),
       .swizzle = { b->swizzle_r, b->swizzle_g, b->swizzle_b, b->swizzle_a },
       .width = u_minify(r->width0, first),
       .height = u_minify(r->height0, first),
@@ -92,7 +92,7 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
             .size_B = is_3d ? lv->surface_stride_B * lv->depth_px : lv->size_B,
             .slice_stride_B = lv->surface_stride_B,
             .row_stride_B = lv->row_stride_B,
-            .texel_B = util_format_get_blocksize(b->format),
+            .texel_B = util_format_get_blocksize(tv.format),
          };
          t->emit_plane(planes + (layer * tv.levels + l) * t->plane_size_B,
                        &p);

@@ -1116,6 +1116,60 @@ test_stencil(enum pipe_format zf)
    pipe_surface_reference(&zs, NULL);
 }
 
+/* Float depth + stencil lives in two planes: a CPU write of part of the
+ * interleaved pixels must reach both and leave the rest as the clear left
+ * them.
+ */
+static void
+test_split_zs_write(void)
+{
+   const enum pipe_format zf = PIPE_FORMAT_Z32_FLOAT_S8X24_UINT;
+   struct pipe_surface *rt =
+      make_surface(PIPE_FORMAT_R8G8B8A8_UNORM, PIPE_BIND_RENDER_TARGET);
+   struct pipe_surface *zs = make_surface(zf, PIPE_BIND_DEPTH_STENCIL);
+   union pipe_color_union cc = { .f = { 0, 0, 0, 1 } };
+
+   set_fb(&rt, 1, zs);
+   ctx->clear(ctx, PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTHSTENCIL, NULL, &cc, 1.0,
+              3);
+   ctx->flush(ctx, NULL, 0);
+
+   struct pipe_transfer *xfer;
+   uint8_t *map = pipe_texture_map(ctx, zs->texture, 0, 0, PIPE_MAP_WRITE, 8,
+                                   8, 16, 4, &xfer);
+   CHECK(map, "split Z32F_S8: no write mapping");
+   if (map) {
+      for (unsigned y = 0; y < 4; ++y) {
+         for (unsigned x = 0; x < 16; ++x) {
+            float z = 0.25f;
+            uint8_t st = 200;
+            uint8_t *p = map + y * xfer->stride + x * 8;
+            util_format_pack_z_float(zf, p, &z, 1);
+            util_format_pack_s_8uint(zf, p, &st, 1);
+         }
+      }
+      pipe_texture_unmap(ctx, xfer);
+   }
+
+   static const struct {
+      unsigned x, y;
+      float z;
+      int s;
+   } probes[] = { { 8, 8, 0.25f, 200 }, { 23, 11, 0.25f, 200 },
+                  { 24, 8, 1.0f, 3 },   { 8, 12, 1.0f, 3 },
+                  { 4, 4, 1.0f, 3 } };
+   for (unsigned i = 0; i < ARRAY_SIZE(probes); ++i) {
+      float z;
+      int st;
+      read_zs(zs, probes[i].x, probes[i].y, &z, &st);
+      CHECK(z == probes[i].z && st == probes[i].s,
+            "split Z32F_S8 at (%u, %u): %f/%d, want %f/%d", probes[i].x,
+            probes[i].y, z, st, probes[i].z, probes[i].s);
+   }
+   pipe_surface_reference(&rt, NULL);
+   pipe_surface_reference(&zs, NULL);
+}
+
 /* ------------------------------------------------------------------ */
 /* Several render targets                                              */
 /* ------------------------------------------------------------------ */
@@ -1355,6 +1409,7 @@ main(int argc, char **argv)
       PIPE_FORMAT_Z24_UNORM_S8_UINT,
       PIPE_FORMAT_Z24X8_UNORM,
       PIPE_FORMAT_Z32_FLOAT,
+      PIPE_FORMAT_Z32_FLOAT_S8X24_UINT,
    };
    for (unsigned i = 0; i < ARRAY_SIZE(zs_formats); ++i) {
       new_context();
@@ -1364,6 +1419,10 @@ main(int argc, char **argv)
    test_stencil(PIPE_FORMAT_Z24_UNORM_S8_UINT);
    new_context();
    test_stencil(PIPE_FORMAT_S8_UINT);
+   new_context();
+   test_stencil(PIPE_FORMAT_Z32_FLOAT_S8X24_UINT);
+   new_context();
+   test_split_zs_write();
    new_context();
    test_mrt(unorm_rts);
    new_context();

@@ -55,6 +55,7 @@ static const struct {
    [PAN_ZS_D32F] = { "d32", NULL },
    [PAN_ZS_D32F_S8X24] = { "d32_s8x24", NULL },
    [PAN_ZS_S8] = { NULL, "s8" },
+   [PAN_ZS_D32F_S8] = { "d32", "s8" },
 };
 
 static const char *
