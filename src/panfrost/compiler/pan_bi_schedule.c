@@ -4,13 +4,14 @@
  *
  * Bifrost emission: IR instructions become FMA/ADD words (their forms in
  * pan_ir_opcodes.py, with the other unit's encoding when it has the same
- * operation), list-scheduled per block into tuples (flush), grouped into
- * clauses and packed by the isa library (bi_pack_clause).
+ * operation), list-scheduled per block into tuples (pan_bi_sched_list.c),
+ * grouped into clauses and packed by the isa library (bi_pack_clause).
  *
- * Clauses: every block starts one; a branch and the tilebuffer messages
- * (ATEST, BLEND, ZS_EMIT) end theirs; a clause sends one message at most,
- * and what follows it in the clause leaves its staging registers alone; a
- * clause holds at most 8 tuples and 4 constants.  A tuple's register block reads its ports before writing the
+ * Clauses: a block a branch targets starts one, a branch and the
+ * tilebuffer messages (ATEST, BLEND, ZS_EMIT) end theirs; a clause sends
+ * one message at most, and what follows it in the clause leaves its
+ * staging registers alone; a clause holds at most 8 tuples and 4
+ * constants.  A tuple's register block reads its ports before writing the
  * previous tuple's result, so a source the previous tuple of the clause
  * computes is read as t0/t1 instead of its register; the last tuple's
  * result is written when the clause ends.  When a program sends messages,
@@ -27,84 +28,10 @@
 #include <string.h>
 
 #include "isa/pan_isa_bi_priv.h"
-#include "pan_bi.h"
+#include "pan_bi_sched_priv.h"
 
-#define MAX_CONSTS 4
-#define NO_REG -1
-
-enum opnd_kind {
-   OPND_REG,
-   OPND_UNIFORM,
-   OPND_SPECIAL, /* value: FAU index * 2 + word */
-   OPND_CONST,
-   OPND_ZERO,
-   OPND_BRANCH,
-   OPND_T, /* the FMA result of the same tuple (ADD selector 3) */
-};
-
-struct opnd {
-   uint8_t kind; /* enum opnd_kind */
-   uint32_t value;
-};
-
-/* Loads (of memory, textures, varyings, attributes) keep their order
- * with side effects only; side effects (stores, tilebuffer messages,
- * discards, branches) with both. */
-enum side {
-   SIDE_NONE,
-   SIDE_LOAD,
-   SIDE_EFFECT,
-};
-
-/* One FMA or ADD instruction before placement. */
-struct item {
-   unsigned unit, op;
-   uint32_t word;
-   unsigned nr_srcs;
-   struct opnd srcs[4];
-   int dest; /* register the result goes to, or NO_REG */
-   const char *msg;
-   int staging, staging_count;
-   int fau_only; /* FAU index the instruction reads with no selector */
-   pan_ir_block *target;
-   bool has_alt; /* same operation on the other unit: alt_word, alt_op */
-   uint32_t alt_word;
-   unsigned alt_op;
-   uint8_t side; /* enum side: how it orders with the others of its block */
-};
-
-/* u[0] the FMA instruction, u[1] the ADD one; an unused unit is a NOP. */
-struct tuple {
-   struct item u[2];
-   bool used[2];
-   int8_t read[3];
-   uint8_t fau;
-};
-
-struct sclause {
-   unsigned nr_tuples;
-   struct tuple t[8];
-   unsigned nr_consts;
-   uint64_t consts[8];   /* full 64-bit values (low 4 bits from the index) */
-   int branch_const;     /* constant holding the branch distance, or -1 */
-   pan_ir_block *target; /* of the branch */
-   const char *msg;
-   int staging, staging_count;
-};
-
-struct ctx {
-   const uint8_t *regs;
-   struct util_dynarray clauses; /* struct sclause */
-   struct sclause cur;
-   int *block_clause; /* first clause of each block */
-   struct util_dynarray pending; /* struct item of the block, in order */
-   bool any_msg;
-   char *err;
-   size_t err_size;
-};
-
-static bool
-fail(struct ctx *c, const char *fmt, const char *what)
+bool
+bi_sched_fail(struct bi_sched_ctx *c, const char *fmt, const char *what)
 {
    snprintf(c->err, c->err_size, fmt, what);
    return false;
@@ -113,7 +40,7 @@ fail(struct ctx *c, const char *fmt, const char *what)
 /* ---- clause building ---- */
 
 static void
-clause_reset(struct sclause *cl)
+clause_reset(struct bi_sched_clause *cl)
 {
    memset(cl, 0, sizeof(*cl));
    cl->branch_const = -1;
@@ -121,18 +48,18 @@ clause_reset(struct sclause *cl)
    cl->msg = "none";
 }
 
-static bool place_nop(struct ctx *c);
-static bool two_dests(const struct tuple *t);
+static bool place_nop(struct bi_sched_ctx *c);
+static bool two_dests(const struct bi_sched_tuple *t);
 
-static void
-close_clause(struct ctx *c)
+void
+bi_sched_close_clause(struct bi_sched_ctx *c)
 {
    if (!c->cur.nr_tuples)
       return;
    /* The first block can write one result of the last tuple only. */
    if (two_dests(&c->cur.t[c->cur.nr_tuples - 1]))
       place_nop(c);
-   util_dynarray_append(&c->clauses, struct sclause, c->cur);
+   util_dynarray_append(&c->clauses, struct bi_sched_clause, c->cur);
    clause_reset(&c->cur);
 }
 
@@ -150,8 +77,8 @@ const_fau(unsigned k)
  * clause has no room.
  */
 static bool
-place_consts(struct sclause *cl, const uint32_t *v, unsigned n, bool branch,
-             unsigned *sel, uint8_t *fau)
+place_consts(struct bi_sched_clause *cl, const uint32_t *v, unsigned n,
+             bool branch, unsigned *sel, uint8_t *fau)
 {
    if (!branch) {
       for (unsigned k = 0; k < cl->nr_consts; ++k) {
@@ -196,8 +123,8 @@ place_consts(struct sclause *cl, const uint32_t *v, unsigned n, bool branch,
 }
 
 /* The previous tuple of the clause, if any. */
-static const struct tuple *
-prev_tuple(const struct ctx *c)
+static const struct bi_sched_tuple *
+prev_tuple(const struct bi_sched_ctx *c)
 {
    return c->cur.nr_tuples ? &c->cur.t[c->cur.nr_tuples - 1] : NULL;
 }
@@ -205,7 +132,7 @@ prev_tuple(const struct ctx *c)
 /* The unit of t whose result is register r (read as t0/t1 by the next
  * tuple), or -1. */
 static int
-forwarded(const struct tuple *t, uint32_t r)
+forwarded(const struct bi_sched_tuple *t, uint32_t r)
 {
    for (unsigned k = 0; t && k < 2; ++k) {
       if (t->used[k] && t->u[k].dest == (int)r)
@@ -215,20 +142,20 @@ forwarded(const struct tuple *t, uint32_t r)
 }
 
 static bool
-two_dests(const struct tuple *t)
+two_dests(const struct bi_sched_tuple *t)
 {
    return t && t->used[0] && t->used[1] && t->u[0].dest >= 0 &&
           t->u[1].dest >= 0;
 }
 
-static bool
-is_msg(const struct item *it)
+bool
+bi_sched_is_msg(const struct bi_sched_item *it)
 {
    return it->msg && strcmp(it->msg, "none");
 }
 
 static bool
-reads_fau(const struct item *it)
+reads_fau(const struct bi_sched_item *it)
 {
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
       if (it->srcs[i].kind != OPND_REG && it->srcs[i].kind != OPND_ZERO &&
@@ -241,15 +168,15 @@ reads_fau(const struct item *it)
 /* The FAU index of it and its FAU source selectors; false (clause
  * untouched) when its constants do not fit. */
 static bool
-place_fau(struct sclause *cl, const struct item *it, struct tuple *t,
-          unsigned *sel)
+place_fau(struct bi_sched_clause *cl, const struct bi_sched_item *it,
+          struct bi_sched_tuple *t, unsigned *sel)
 {
    uint32_t cv[2];
    unsigned nc = 0;
    if (it->fau_only >= 0)
       t->fau = (uint8_t)it->fau_only;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
-      const struct opnd *o = &it->srcs[i];
+      const struct bi_sched_opnd *o = &it->srcs[i];
       if (o->kind == OPND_UNIFORM) {
          t->fau = 0x80 | (o->value / 2);
          sel[i] = 4 + (o->value & 1);
@@ -287,13 +214,13 @@ place_fau(struct sclause *cl, const struct item *it, struct tuple *t,
 /* Registers the items read through ports (not forwarded from prev),
  * sorted; returns how many (up to 4 are counted). */
 static unsigned
-port_regs(const struct tuple *prev, const struct item *const *items,
-          unsigned n, int *regs)
+port_regs(const struct bi_sched_tuple *prev,
+          const struct bi_sched_item *const *items, unsigned n, int *regs)
 {
    unsigned nr = 0;
    for (unsigned j = 0; j < n; ++j) {
       for (unsigned i = 0; i < items[j]->nr_srcs; ++i) {
-         const struct opnd *o = &items[j]->srcs[i];
+         const struct bi_sched_opnd *o = &items[j]->srcs[i];
          if (o->kind != OPND_REG || forwarded(prev, o->value) >= 0)
             continue;
          bool seen = false;
@@ -323,21 +250,21 @@ port_regs(const struct tuple *prev, const struct item *const *items,
  * not fit (ports, constants; clause constants are then as before).
  */
 static bool
-build_tuple(struct ctx *c, const struct item *const *items, unsigned n,
-            struct tuple *t)
+build_tuple(struct bi_sched_ctx *c, const struct bi_sched_item *const *items,
+            unsigned n, struct bi_sched_tuple *t)
 {
-   const struct tuple *prev = prev_tuple(c);
-   struct sclause saved = c->cur;
+   const struct bi_sched_tuple *prev = prev_tuple(c);
+   struct bi_sched_clause saved = c->cur;
    int regs[4];
    unsigned nr = port_regs(prev, items, n, regs);
    if (nr > (two_dests(prev) ? 2u : 3u))
       return false;
-   *t = (struct tuple){ .read = { -1, -1, -1 } };
+   *t = (struct bi_sched_tuple){ .read = { -1, -1, -1 } };
    for (unsigned k = 0; k < nr; ++k)
       t->read[k] = (int8_t)regs[k];
    int fau = -1; /* the units share the tuple's one FAU index */
    for (unsigned j = 0; j < n; ++j) {
-      const struct item *it = items[j];
+      const struct bi_sched_item *it = items[j];
       unsigned sel[4] = { 0 };
       if (!place_fau(&c->cur, it, t, sel) ||
           (reads_fau(it) && fau >= 0 && fau != t->fau)) {
@@ -347,7 +274,7 @@ build_tuple(struct ctx *c, const struct item *const *items, unsigned n,
       if (reads_fau(it))
          fau = t->fau;
       for (unsigned i = 0; i < it->nr_srcs; ++i) {
-         const struct opnd *o = &it->srcs[i];
+         const struct bi_sched_opnd *o = &it->srcs[i];
          int f = o->kind == OPND_REG ? forwarded(prev, o->value) : -1;
          if (f >= 0)
             sel[i] = 6 + f;
@@ -365,10 +292,10 @@ build_tuple(struct ctx *c, const struct item *const *items, unsigned n,
    return true;
 }
 
-static void
-note_msg(struct ctx *c, const struct item *it)
+void
+bi_sched_note_msg(struct bi_sched_ctx *c, const struct bi_sched_item *it)
 {
-   if (is_msg(it)) {
+   if (bi_sched_is_msg(it)) {
       c->cur.msg = it->msg;
       c->cur.staging = it->staging;
       c->cur.staging_count = it->staging_count;
@@ -377,7 +304,7 @@ note_msg(struct ctx *c, const struct item *it)
 }
 
 static bool
-in_staging(const struct sclause *cl, int r)
+in_staging(const struct bi_sched_clause *cl, int r)
 {
    return cl->staging >= 0 && r >= cl->staging &&
           r < cl->staging + cl->staging_count;
@@ -387,12 +314,13 @@ in_staging(const struct sclause *cl, int r)
  * message reads and writes its staging registers asynchronously (a later
  * clause waits on its slot for them), so nothing after it in the clause
  * may touch them, and a clause sends one message at most. */
-static bool
-after_msg_ok(const struct sclause *cl, const struct item *it)
+bool
+bi_sched_after_msg_ok(const struct bi_sched_clause *cl,
+                      const struct bi_sched_item *it)
 {
    if (!strcmp(cl->msg, "none"))
       return true;
-   if (is_msg(it) || in_staging(cl, it->dest))
+   if (bi_sched_is_msg(it) || in_staging(cl, it->dest))
       return false;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
       if (it->srcs[i].kind == OPND_REG && in_staging(cl, it->srcs[i].value))
@@ -403,32 +331,32 @@ after_msg_ok(const struct sclause *cl, const struct item *it)
 
 /* Messages after which the clause ends: the tilebuffer ones (their
  * coverage and blend hand-offs are ordered with the clause). */
-static bool
-msg_ends_clause(const struct item *it)
+bool
+bi_sched_msg_ends_clause(const struct bi_sched_item *it)
 {
-   return is_msg(it) && (!strcmp(it->msg, "blend") ||
-                         !strcmp(it->msg, "atest") ||
-                         !strcmp(it->msg, "z_stencil"));
+   return bi_sched_is_msg(it) &&
+          (!strcmp(it->msg, "blend") || !strcmp(it->msg, "atest") ||
+           !strcmp(it->msg, "z_stencil"));
 }
 
 /* Place it as the next tuple of the current clause; false when it does
  * not fit there. */
 static bool
-try_place(struct ctx *c, const struct item *it)
+try_place(struct bi_sched_ctx *c, const struct bi_sched_item *it)
 {
-   struct tuple t;
+   struct bi_sched_tuple t;
    if (!build_tuple(c, &it, 1, &t))
       return false;
-   note_msg(c, it);
+   bi_sched_note_msg(c, it);
    c->cur.t[c->cur.nr_tuples++] = t;
    return true;
 }
 
 /* it on its other unit. */
-static struct item
-swapped(const struct item *it)
+static struct bi_sched_item
+swapped(const struct bi_sched_item *it)
 {
-   struct item o = *it;
+   struct bi_sched_item o = *it;
    o.unit = !it->unit;
    o.word = it->alt_word;
    o.op = it->alt_op;
@@ -444,41 +372,41 @@ swapped(const struct item *it)
  * registers at the start of the tuple), both read one FAU index if any,
  * and the clause keeps room for the NOP that a last tuple writing two
  * results needs. */
-static bool
-try_pair(struct ctx *c, const struct item *in)
+bool
+bi_sched_try_pair(struct bi_sched_ctx *c, const struct bi_sched_item *in)
 {
    unsigned n = c->cur.nr_tuples;
    if (!n || n > 7 || in->target || in->fau_only >= 0)
       return false;
-   struct tuple *last = &c->cur.t[n - 1];
+   struct bi_sched_tuple *last = &c->cur.t[n - 1];
    /* An operation both units run goes to the one left free. */
-   struct item moved;
-   const struct item *it = in;
+   struct bi_sched_item moved;
+   const struct bi_sched_item *it = in;
    if (in->has_alt && last->used[in->unit] && !last->used[!in->unit]) {
       moved = swapped(in);
       it = &moved;
    }
    if (last->used[0] == last->used[1] || last->used[it->unit])
       return false;
-   const struct item *a = &last->u[!it->unit];
-   if (is_msg(a) || a->target || a->word == pan_bi_nop(a->unit) ||
+   const struct bi_sched_item *a = &last->u[!it->unit];
+   if (bi_sched_is_msg(a) || a->target || a->word == pan_bi_nop(a->unit) ||
        (a->dest >= 0 && a->dest == it->dest))
       return false;
    /* An ADD instruction reads the FMA result of its tuple through t. */
-   struct item fwd = *it;
+   struct bi_sched_item fwd = *it;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
       if (it->srcs[i].kind != OPND_REG || (int)it->srcs[i].value != a->dest)
          continue;
       if (it->unit != 1)
          return false;
-      fwd.srcs[i] = (struct opnd){ OPND_T, 0 };
+      fwd.srcs[i] = (struct bi_sched_opnd){ OPND_T, 0 };
    }
    it = &fwd;
    /* A message ends the clause beside the last FMA instruction when its
     * staging registers are neither that one's result nor the tuple
     * before's (not landed yet). */
-   if (is_msg(it)) {
-      const struct tuple *before = n > 1 ? &c->cur.t[n - 2] : NULL;
+   if (bi_sched_is_msg(it)) {
+      const struct bi_sched_tuple *before = n > 1 ? &c->cur.t[n - 2] : NULL;
       int d[3] = { a->dest,
                    before && before->used[0] ? before->u[0].dest : NO_REG,
                    before && before->used[1] ? before->u[1].dest : NO_REG };
@@ -488,37 +416,40 @@ try_pair(struct ctx *c, const struct item *in)
       }
    }
    /* Rebuild the last tuple with both, after the one before it. */
-   struct tuple saved = *last, t;
-   const struct item *items[2] = { a, it };
+   struct bi_sched_tuple saved = *last, t;
+   const struct bi_sched_item *items[2] = { a, it };
    c->cur.nr_tuples--;
    bool ok = build_tuple(c, items, 2, &t);
    c->cur.t[c->cur.nr_tuples++] = ok ? t : saved;
    return ok;
 }
 
-static struct item
+static struct bi_sched_item
 nop_item(unsigned unit)
 {
-   return (struct item){ .unit = unit, .word = pan_bi_nop(unit),
-                         .op = 0, .dest = NO_REG, .fau_only = -1 };
+   return (struct bi_sched_item){ .unit = unit,
+                                  .word = pan_bi_nop(unit),
+                                  .op = 0,
+                                  .dest = NO_REG,
+                                  .fau_only = -1 };
 }
 
 static bool
-place_nop(struct ctx *c)
+place_nop(struct bi_sched_ctx *c)
 {
-   struct item nop = nop_item(1);
+   struct bi_sched_item nop = nop_item(1);
    return try_place(c, &nop);
 }
 
 /* Whether it needs a NOP tuple between it and the clause's last tuple. */
-static bool
-needs_gap(const struct ctx *c, const struct item *it)
+bool
+bi_sched_needs_gap(const struct bi_sched_ctx *c, const struct bi_sched_item *it)
 {
    /* A store reads its staging registers from the register file: the
     * previous tuple's results must have landed there (one tuple later). */
-   const struct tuple *prev = prev_tuple(c);
+   const struct bi_sched_tuple *prev = prev_tuple(c);
    bool staged = false;
-   for (unsigned k = 0; is_msg(it) && prev && k < 2; ++k) {
+   for (unsigned k = 0; bi_sched_is_msg(it) && prev && k < 2; ++k) {
       int d = prev->used[k] ? prev->u[k].dest : NO_REG;
       staged |= d >= it->staging && d < it->staging + it->staging_count;
    }
@@ -527,222 +458,90 @@ needs_gap(const struct ctx *c, const struct item *it)
    return staged || (two_dests(prev) && port_regs(prev, &it, 1, regs) > 2);
 }
 
-static bool
-place(struct ctx *c, const struct item *it)
+bool
+bi_sched_place(struct bi_sched_ctx *c, const struct bi_sched_item *it)
 {
-   if (c->cur.nr_tuples >= 8 || !after_msg_ok(&c->cur, it))
-      close_clause(c);
-   if (try_pair(c, it)) {
-      note_msg(c, it);
-      if (msg_ends_clause(it))
-         close_clause(c);
+   if (c->cur.nr_tuples >= 8 || !bi_sched_after_msg_ok(&c->cur, it))
+      bi_sched_close_clause(c);
+   if (bi_sched_try_pair(c, it)) {
+      bi_sched_note_msg(c, it);
+      if (bi_sched_msg_ends_clause(it))
+         bi_sched_close_clause(c);
       return true;
    }
-   if (needs_gap(c, it)) {
+   if (bi_sched_needs_gap(c, it)) {
       if (c->cur.nr_tuples >= 7)
-         close_clause(c);
+         bi_sched_close_clause(c);
       else if (!place_nop(c))
          return false;
    }
    if (!try_place(c, it)) {
-      close_clause(c);
+      bi_sched_close_clause(c);
       if (!try_place(c, it)) {
          int regs[4];
-         const struct item *one = it;
+         const struct bi_sched_item *one = it;
          if (port_regs(NULL, &one, 1, regs) > 3)
-            return fail(c, "%s reads four registers (unsupported on "
-                           "Bifrost)",
-                        bi_ops[it->op].name);
-         return fail(c, "%s: constants do not fit", bi_ops[it->op].name);
+            return bi_sched_fail(c,
+                                 "%s reads four registers (unsupported on "
+                                 "Bifrost)",
+                                 bi_ops[it->op].name);
+         return bi_sched_fail(c, "%s: constants do not fit",
+                              bi_ops[it->op].name);
       }
    }
-   if (msg_ends_clause(it) || it->target)
-      close_clause(c);
+   if (bi_sched_msg_ends_clause(it) || it->target)
+      bi_sched_close_clause(c);
    return true;
-}
-
-/* ---- list scheduling of a block ---- */
-
-/* Registers 0-63 as bits. */
-static uint64_t
-reg_bits(int r, unsigned n)
-{
-   uint64_t m = 0;
-   for (unsigned k = 0; r >= 0 && k < n; ++k) {
-      if (r + k < 64)
-         m |= 1ull << (r + k);
-   }
-   return m;
-}
-
-static void
-item_regs(const struct item *it, uint64_t *rd, uint64_t *wr)
-{
-   *rd = 0;
-   *wr = reg_bits(it->dest, 1);
-   for (unsigned i = 0; i < it->nr_srcs; ++i) {
-      if (it->srcs[i].kind == OPND_REG)
-         *rd |= reg_bits((int)it->srcs[i].value, 1);
-   }
-   /* Staging registers count as read and written (TEXC does both). */
-   uint64_t st = reg_bits(it->staging, it->staging_count);
-   *rd |= st;
-   *wr |= st;
-}
-
-static bool
-queue(struct ctx *c, const struct item *it)
-{
-   struct item q = *it;
-   bool load = is_msg(it) && (!strcmp(it->msg, "load") ||
-                              !strcmp(it->msg, "tex") ||
-                              !strcmp(it->msg, "varying") ||
-                              !strcmp(it->msg, "attribute"));
-   if (load)
-      q.side = SIDE_LOAD;
-   else if (is_msg(it) || it->target ||
-            !strncmp(bi_ops[it->op].name, "discard", 7))
-      q.side = SIDE_EFFECT;
-   util_dynarray_append(&c->pending, struct item, q);
-   return true;
-}
-
-/* How far past the oldest unscheduled item the scheduler looks. */
-#define WINDOW 48
-
-/*
- * Schedule the pending items: an item is ready when no earlier unplaced
- * one reads what it writes or writes what it reads or writes, and side
- * effects keep their order (a branch goes last).  Each step fills the
- * free unit of the clause's last tuple with the oldest ready item that
- * fits there, else starts a tuple with the oldest ready item, preferring
- * one that does not end the clause (one after its message).
- */
-static bool
-flush(struct ctx *c)
-{
-   unsigned n = util_dynarray_num_elements(&c->pending, struct item);
-   struct item *its = util_dynarray_begin(&c->pending);
-   if (!n)
-      return true;
-   uint64_t *rd = malloc(n * sizeof(*rd)), *wr = malloc(n * sizeof(*wr));
-   bool *done = calloc(n, sizeof(*done));
-   unsigned *ready = malloc(n * sizeof(*ready));
-   bool ok = rd && wr && done && ready;
-   if (!ok)
-      fail(c, "out of memory%s", "");
-   for (unsigned j = 0; ok && j < n; ++j)
-      item_regs(&its[j], &rd[j], &wr[j]);
-   unsigned first = 0;
-   for (unsigned left = n; ok && left; --left) {
-      while (done[first])
-         first++;
-      uint64_t ar = 0, aw = 0;
-      uint8_t aside = 0; /* bit per enum side before */
-      unsigned nr = 0;
-      for (unsigned j = first; j < n && j < first + WINDOW; ++j) {
-         if (done[j])
-            continue;
-         if (!(wr[j] & (ar | aw)) && !(rd[j] & aw) &&
-             !(its[j].side == SIDE_EFFECT && aside) &&
-             !(its[j].side == SIDE_LOAD && (aside & (1 << SIDE_EFFECT))) &&
-             (!its[j].target || j == first))
-            ready[nr++] = j;
-         ar |= rd[j];
-         aw |= wr[j];
-         aside |= its[j].side ? 1 << its[j].side : 0;
-      }
-      int pick = -1;
-      for (unsigned k = 0; k < nr && pick < 0; ++k) {
-         const struct item *it = &its[ready[k]];
-         if (it->target || !after_msg_ok(&c->cur, it))
-            continue;
-         if (try_pair(c, it)) {
-            note_msg(c, it);
-            if (msg_ends_clause(it))
-               close_clause(c);
-            pick = (int)ready[k];
-         }
-      }
-      if (pick < 0) {
-         /* Best: an item fitting right after the last tuple; then one
-          * that keeps the clause open; then the oldest. */
-         int fits = -1, open = -1;
-         /* A clause without a message takes the next one first: the
-          * work independent of it can then share its clause. */
-         for (unsigned k = 0; k < nr && !strcmp(c->cur.msg, "none"); ++k) {
-            const struct item *it = &its[ready[k]];
-            if (is_msg(it) && !msg_ends_clause(it) && !needs_gap(c, it)) {
-               fits = (int)ready[k];
-               break;
-            }
-         }
-         for (unsigned k = 0; k < nr && fits < 0; ++k) {
-            const struct item *it = &its[ready[k]];
-            if (!after_msg_ok(&c->cur, it))
-               continue;
-            if (open < 0)
-               open = (int)ready[k];
-            if (!needs_gap(c, it))
-               fits = (int)ready[k];
-         }
-         pick = fits >= 0 ? fits : open >= 0 ? open : (int)ready[0];
-         ok = place(c, &its[pick]);
-      }
-      done[pick] = true;
-   }
-   free(rd);
-   free(wr);
-   free(done);
-   free(ready);
-   util_dynarray_clear(&c->pending);
-   return ok;
 }
 
 /* ---- IR to items ---- */
 
 static bool
-opnd_of(struct ctx *c, pan_ir_index i, unsigned word, struct opnd *o)
+opnd_of(struct bi_sched_ctx *c, pan_ir_index i, unsigned word,
+        struct bi_sched_opnd *o)
 {
    switch (i.kind) {
    case PAN_IR_SSA:
-      *o = (struct opnd){ OPND_REG, c->regs[i.value] + i.comp + word };
+      *o = (struct bi_sched_opnd){ OPND_REG, c->regs[i.value] + i.comp + word };
       return true;
    case PAN_IR_IMM:
-      *o = (struct opnd){ OPND_CONST, i.value };
+      *o = (struct bi_sched_opnd){ OPND_CONST, i.value };
       return true;
    case PAN_IR_UNIFORM:
       if (i.value + word > 255)
-         return fail(c, "uniform beyond u127.w1%s", "");
-      *o = (struct opnd){ OPND_UNIFORM, i.value + word };
+         return bi_sched_fail(c, "uniform beyond u127.w1%s", "");
+      *o = (struct bi_sched_opnd){ OPND_UNIFORM, i.value + word };
       return true;
    case PAN_IR_SPECIAL:
       if (pan_bi_special_fau(i.value) < 0)
-         return fail(c, "special FAU value %s is unsupported on Bifrost",
-                     pan_ir_special_names[i.value]);
-      *o = (struct opnd){ OPND_SPECIAL,
-                          2 * pan_bi_special_fau(i.value) + word };
+         return bi_sched_fail(c,
+                              "special FAU value %s is unsupported on Bifrost",
+                              pan_ir_special_names[i.value]);
+      *o = (struct bi_sched_opnd){ OPND_SPECIAL,
+                                   2 * pan_bi_special_fau(i.value) + word };
       return true;
    default:
-      return fail(c, "no operand%s", "");
+      return bi_sched_fail(c, "no operand%s", "");
    }
 }
 
 static bool
-mov_item(struct ctx *c, int dest, pan_ir_index src, unsigned word)
+mov_item(struct bi_sched_ctx *c, int dest, pan_ir_index src, unsigned word)
 {
-   struct item it = { .unit = 1, .dest = dest, .nr_srcs = 1, .fau_only = -1 };
+   struct bi_sched_item it = {
+      .unit = 1, .dest = dest, .nr_srcs = 1, .fau_only = -1
+   };
    const char *const none[1][2] = { { NULL, NULL } };
    if (!pan_bi_encode_form("mov.i32", 1, none, 0, &it.word, &it.op, c->err,
                            c->err_size) ||
        !opnd_of(c, src, word, &it.srcs[0]))
       return false;
    if (src.neg || src.abs)
-      return fail(c, "a negated move is unsupported on Bifrost%s", "");
+      return bi_sched_fail(c, "a negated move is unsupported on Bifrost%s", "");
    it.has_alt = it.srcs[0].kind != OPND_T &&
                 pan_bi_encode_form("mov.i32", 0, none, 0, &it.alt_word,
                                    &it.alt_op, c->err, c->err_size);
-   return queue(c, &it);
+   return bi_sched_queue(c, &it);
 }
 
 static const char *
@@ -754,8 +553,8 @@ bits_name(unsigned comps)
 
 /* Fill in the form's name and modifiers ({bits}, {cmp}, {eq}). */
 static bool
-encode(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
-       struct item *it)
+encode(struct bi_sched_ctx *c, const pan_ir_instr *I,
+       const struct pan_ir_bi_form *f, struct bi_sched_item *it)
 {
    char name[64];
    const char *p = strstr(f->name, "{bits}");
@@ -792,29 +591,30 @@ encode(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
 
 /* Source modifiers: neg/abs toggle the fields of the selector's slot. */
 static bool
-source_mods(struct ctx *c, const struct pan_ir_bi_form *f, unsigned a,
-            pan_ir_index src, struct item *it)
+source_mods(struct bi_sched_ctx *c, const struct pan_ir_bi_form *f, unsigned a,
+            pan_ir_index src, struct bi_sched_item *it)
 {
    char field[16];
    if (src.abs) {
       snprintf(field, sizeof(field), "abs%u", a);
       if (!pan_bi_toggle(&it->word, it->op, field))
-         return fail(c, "%s: no absolute value of this source on Bifrost",
-                     bi_ops[it->op].name);
+         return bi_sched_fail(c,
+                              "%s: no absolute value of this source on Bifrost",
+                              bi_ops[it->op].name);
    }
    if (src.neg) {
       snprintf(field, sizeof(field), "neg%u", a);
       if (!pan_bi_toggle(&it->word, it->op,
                          f->args[a].neg ? f->args[a].neg : field))
-         return fail(c, "%s: no negation of this source on Bifrost",
-                     bi_ops[it->op].name);
+         return bi_sched_fail(c, "%s: no negation of this source on Bifrost",
+                              bi_ops[it->op].name);
    }
    return true;
 }
 
 /* "name" (all of imm) or "name:shift,..." (a byte of imm each). */
 static bool
-set_imm_fields(struct item *it, const char *spec, uint32_t imm)
+set_imm_fields(struct bi_sched_item *it, const char *spec, uint32_t imm)
 {
    if (!strchr(spec, ':'))
       return pan_bi_set_imm(&it->word, it->op, spec, imm);
@@ -836,11 +636,10 @@ set_imm_fields(struct item *it, const char *spec, uint32_t imm)
  * (then toggled). */
 static bool
 negated_zero(const struct pan_ir_bi_form *f, unsigned a, pan_ir_index src,
-             struct item *it)
+             struct bi_sched_item *it)
 {
    char field[16];
-   if (src.kind != PAN_IR_IMM || src.value != 0x80000000u || src.neg ||
-       src.abs)
+   if (src.kind != PAN_IR_IMM || src.value != 0x80000000u || src.neg || src.abs)
       return false;
    snprintf(field, sizeof(field), "neg%u", a);
    return pan_bi_toggle(&it->word, it->op,
@@ -850,15 +649,17 @@ negated_zero(const struct pan_ir_bi_form *f, unsigned a, pan_ir_index src,
 /* The word of form f on unit (its own or the other), with its immediate
  * fields and source modifiers. */
 static bool
-form_word(struct ctx *c, const pan_ir_instr *I,
-          const struct pan_ir_bi_form *f, unsigned unit, struct item *it)
+form_word(struct bi_sched_ctx *c, const pan_ir_instr *I,
+          const struct pan_ir_bi_form *f, unsigned unit,
+          struct bi_sched_item *it)
 {
    struct pan_ir_bi_form on = *f;
    on.unit = (uint8_t)unit;
    if (!encode(c, I, &on, it))
       return false;
    if (f->imm_field && !set_imm_fields(it, f->imm_field, I->imm))
-      return fail(c, "%s: immediate out of range", bi_ops[it->op].name);
+      return bi_sched_fail(c, "%s: immediate out of range",
+                           bi_ops[it->op].name);
    for (unsigned a = 0; a < f->nr_args; ++a) {
       if (f->args[a].kind == PAN_IR_BI_SRC &&
           !source_mods(c, f, a, I->src[f->args[a].src], it))
@@ -870,17 +671,17 @@ form_word(struct ctx *c, const pan_ir_instr *I,
 /* The same operation on the other unit, when it has one and no operand
  * needs its own unit's selectors (zero, t); err is left as it was. */
 static void
-find_alt(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
-         struct item *it)
+find_alt(struct bi_sched_ctx *c, const pan_ir_instr *I,
+         const struct pan_ir_bi_form *f, struct bi_sched_item *it)
 {
-   if (is_msg(it) || it->fau_only >= 0 || it->target ||
+   if (bi_sched_is_msg(it) || it->fau_only >= 0 || it->target ||
        strchr(f->name, '#'))
       return;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
       if (it->srcs[i].kind == OPND_ZERO || it->srcs[i].kind == OPND_T)
          return;
    }
-   struct item alt = *it;
+   struct bi_sched_item alt = *it;
    char saved = c->err[0];
    if (form_word(c, I, f, !f->unit, &alt)) {
       it->has_alt = true;
@@ -891,50 +692,52 @@ find_alt(struct ctx *c, const pan_ir_instr *I, const struct pan_ir_bi_form *f,
 }
 
 static bool
-emit_form(struct ctx *c, const pan_ir_instr *I)
+emit_form(struct bi_sched_ctx *c, const pan_ir_instr *I)
 {
    const struct pan_ir_bi_form *f = pan_bi_form(I);
    if (!f) /* spilling, for one */
-      return fail(c, "%s is unsupported on Bifrost", pan_ir_op_infos[I->op].name);
-   struct item it = { .dest = NO_REG, .msg = f->msg, .staging = -1,
-                      .fau_only = -1 };
+      return bi_sched_fail(c, "%s is unsupported on Bifrost",
+                           pan_ir_op_infos[I->op].name);
+   struct bi_sched_item it = {
+      .dest = NO_REG, .msg = f->msg, .staging = -1, .fau_only = -1
+   };
    if (!form_word(c, I, f, f->unit, &it))
       return false;
    if (f->fau_src != 0xff) {
       pan_ir_index src = I->src[f->fau_src];
-      it.fau_only = src.kind == PAN_IR_SPECIAL ? pan_bi_special_fau(src.value)
-                                               : -1;
+      it.fau_only =
+         src.kind == PAN_IR_SPECIAL ? pan_bi_special_fau(src.value) : -1;
       if (it.fau_only < 0)
-         return fail(c, "%s reads a FAU value that is not there",
-                     bi_ops[it.op].name);
+         return bi_sched_fail(c, "%s reads a FAU value that is not there",
+                              bi_ops[it.op].name);
    }
    it.nr_srcs = f->nr_args;
    for (unsigned a = 0; a < f->nr_args; ++a) {
-      struct opnd *o = &it.srcs[a];
+      struct bi_sched_opnd *o = &it.srcs[a];
       switch (f->args[a].kind) {
       case PAN_IR_BI_SRC: {
          pan_ir_index src = I->src[f->args[a].src];
          if (f->unit == 0 && src.kind == PAN_IR_IMM && src.value == 0 &&
              !src.neg && !src.abs)
-            *o = (struct opnd){ OPND_ZERO, 0 };
+            *o = (struct bi_sched_opnd){ OPND_ZERO, 0 };
          else if (f->unit == 0 && negated_zero(f, a, src, &it))
-            *o = (struct opnd){ OPND_ZERO, 0 };
+            *o = (struct bi_sched_opnd){ OPND_ZERO, 0 };
          else if (!opnd_of(c, src, f->args[a].word, o))
             return false;
          break;
       }
       case PAN_IR_BI_ZERO:
-         *o = (struct opnd){ OPND_ZERO, 0 };
+         *o = (struct bi_sched_opnd){ OPND_ZERO, 0 };
          break;
       case PAN_IR_BI_IMM:
-         *o = (struct opnd){ OPND_CONST, I->imm };
+         *o = (struct bi_sched_opnd){ OPND_CONST, I->imm };
          break;
       case PAN_IR_BI_OFFSET:
-         *o = (struct opnd){ OPND_BRANCH, 0 };
+         *o = (struct bi_sched_opnd){ OPND_BRANCH, 0 };
          it.target = I->target;
          break;
       case PAN_IR_BI_REG_IMM:
-         *o = (struct opnd){ OPND_REG, I->imm };
+         *o = (struct bi_sched_opnd){ OPND_REG, I->imm };
          break;
       }
    }
@@ -943,25 +746,29 @@ emit_form(struct ctx *c, const pan_ir_instr *I)
       it.staging_count = I->dest.comps;
    } else if (f->staging == 2) {
       if (I->src[0].kind != PAN_IR_SSA)
-         return fail(c, "staging source is not a register%s", "");
+         return bi_sched_fail(c, "staging source is not a register%s", "");
       it.staging = c->regs[I->src[0].value] + I->src[0].comp;
       it.staging_count = I->src[0].comps;
    } else if (I->dest.kind == PAN_IR_SSA) {
       it.dest = c->regs[I->dest.value];
    }
    find_alt(c, I, f, &it);
-   return queue(c, &it);
+   return bi_sched_queue(c, &it);
 }
 
 /* A cubeface2: *CUBEFACE1 of its coordinates (result left unwritten) and
  * +CUBEFACE2 of that through t, one tuple. */
 static bool
-emit_cubeface2(struct ctx *c, const pan_ir_instr *I)
+emit_cubeface2(struct bi_sched_ctx *c, const pan_ir_instr *I)
 {
-   struct item f = { .unit = 0, .dest = NO_REG, .nr_srcs = 3,
-                     .staging = -1, .fau_only = -1 };
-   struct item a = { .unit = 1, .dest = c->regs[I->dest.value], .nr_srcs = 1,
-                     .staging = -1, .fau_only = -1 };
+   struct bi_sched_item f = {
+      .unit = 0, .dest = NO_REG, .nr_srcs = 3, .staging = -1, .fau_only = -1
+   };
+   struct bi_sched_item a = { .unit = 1,
+                              .dest = c->regs[I->dest.value],
+                              .nr_srcs = 1,
+                              .staging = -1,
+                              .fau_only = -1 };
    if (!pan_bi_encode_form("cubeface1", 0, NULL, 0, &f.word, &f.op, c->err,
                            c->err_size) ||
        !pan_bi_encode_form("cubeface2", 1, NULL, 0, &a.word, &a.op, c->err,
@@ -969,27 +776,27 @@ emit_cubeface2(struct ctx *c, const pan_ir_instr *I)
       return false;
    for (unsigned k = 0; k < 3; ++k) {
       if (I->src[k].neg || I->src[k].abs)
-         return fail(c, "cubeface of a negated source%s", "");
+         return bi_sched_fail(c, "cubeface of a negated source%s", "");
       if (!opnd_of(c, I->src[k], 0, &f.srcs[k]))
          return false;
    }
-   a.srcs[0] = (struct opnd){ OPND_T, 0 };
-   if (!flush(c))
+   a.srcs[0] = (struct bi_sched_opnd){ OPND_T, 0 };
+   if (!bi_sched_flush(c))
       return false;
-   const struct item *items[2] = { &f, &a };
-   struct tuple t;
-   if (c->cur.nr_tuples >= 8 || !after_msg_ok(&c->cur, &f) ||
-       !after_msg_ok(&c->cur, &a) || !build_tuple(c, items, 2, &t)) {
-      close_clause(c);
+   const struct bi_sched_item *items[2] = { &f, &a };
+   struct bi_sched_tuple t;
+   if (c->cur.nr_tuples >= 8 || !bi_sched_after_msg_ok(&c->cur, &f) ||
+       !bi_sched_after_msg_ok(&c->cur, &a) || !build_tuple(c, items, 2, &t)) {
+      bi_sched_close_clause(c);
       if (!build_tuple(c, items, 2, &t))
-         return fail(c, "cubeface does not fit a tuple%s", "");
+         return bi_sched_fail(c, "cubeface does not fit a tuple%s", "");
    }
    c->cur.t[c->cur.nr_tuples++] = t;
    return true;
 }
 
 static bool
-in_place(const struct ctx *c, const pan_ir_instr *I, unsigned k)
+in_place(const struct bi_sched_ctx *c, const pan_ir_instr *I, unsigned k)
 {
    pan_ir_index src = I->src[k];
    return src.kind == PAN_IR_SSA && !src.neg && !src.abs &&
@@ -997,7 +804,7 @@ in_place(const struct ctx *c, const pan_ir_instr *I, unsigned k)
 }
 
 static bool
-emit_instr(struct ctx *c, const pan_ir_instr *I)
+emit_instr(struct bi_sched_ctx *c, const pan_ir_instr *I)
 {
    switch (I->op) {
    case PAN_IR_OP_COLLECT:
@@ -1030,7 +837,7 @@ emit_instr(struct ctx *c, const pan_ir_instr *I)
          return true;
       return emit_form(c, I);
    case PAN_IR_OP_PHI:
-      return fail(c, "phi reached Bifrost emission%s", "");
+      return bi_sched_fail(c, "phi reached Bifrost emission%s", "");
    default:
       return emit_form(c, I);
    }
@@ -1073,18 +880,18 @@ const_capacity(unsigned n)
 /* The packer's clause: NOP tuples in front while the constants need a
  * longer layout, a zero constant to fill the layout's pairs. */
 static bool
-to_bi_clause(struct ctx *c, const struct sclause *sc, bool last,
-             const char *next_msg, struct bi_clause *bc)
+to_bi_clause(struct bi_sched_ctx *c, const struct bi_sched_clause *sc,
+             bool last, const char *next_msg, struct bi_clause *bc)
 {
-   struct tuple t[8];
+   struct bi_sched_tuple t[8];
    unsigned pad = 0;
    while (sc->nr_consts > const_capacity(sc->nr_tuples + pad))
       pad++;
    unsigned n = sc->nr_tuples + pad;
    if (n > 8)
-      return fail(c, "clause constants do not fit%s", "");
+      return bi_sched_fail(c, "clause constants do not fit%s", "");
    for (unsigned i = 0; i < pad; ++i)
-      t[i] = (struct tuple){ .read = { -1, -1, -1 } };
+      t[i] = (struct bi_sched_tuple){ .read = { -1, -1, -1 } };
    memcpy(t + pad, sc->t, sc->nr_tuples * sizeof(t[0]));
 
    memset(bc, 0, sizeof(*bc));
@@ -1092,7 +899,7 @@ to_bi_clause(struct ctx *c, const struct sclause *sc, bool last,
    for (unsigned i = 0; i < n; ++i) {
       /* Block i writes the result of tuple i - 1 (the first block: the
        * last tuple's, at the end of the clause). */
-      const struct tuple *w = &t[(i + n - 1) % n];
+      const struct bi_sched_tuple *w = &t[(i + n - 1) % n];
       struct bi_regblock rb = {
          .read = { t[i].read[0], t[i].read[1], t[i].read[2] },
          .fau = t[i].fau,
@@ -1106,8 +913,7 @@ to_bi_clause(struct ctx *c, const struct sclause *sc, bool last,
          rb.fma.reg = (int8_t)w->u[0].dest;
       if (w->used[1] && w->u[1].dest >= 0)
          rb.add.reg = (int8_t)w->u[1].dest;
-      if (bi_regs_encode(&rb, i == 0, &bc->tuples[i].regs, c->err,
-                         c->err_size))
+      if (bi_regs_encode(&rb, i == 0, &bc->tuples[i].regs, c->err, c->err_size))
          return false;
       bc->tuples[i].fma = t[i].used[0] ? t[i].u[0].word : pan_bi_nop(0);
       bc->tuples[i].add = t[i].used[1] ? t[i].u[1].word : pan_bi_nop(1);
@@ -1131,11 +937,11 @@ to_bi_clause(struct ctx *c, const struct sclause *sc, bool last,
 }
 
 static bool
-pack_all(struct ctx *c, uint64_t *out, unsigned max_quads, unsigned *quads,
-         unsigned *addr)
+pack_all(struct bi_sched_ctx *c, uint64_t *out, unsigned max_quads,
+         unsigned *quads, unsigned *addr)
 {
-   unsigned n = util_dynarray_num_elements(&c->clauses, struct sclause);
-   struct sclause *cls = util_dynarray_begin(&c->clauses);
+   unsigned n = util_dynarray_num_elements(&c->clauses, struct bi_sched_clause);
+   struct bi_sched_clause *cls = util_dynarray_begin(&c->clauses);
    unsigned q = 0;
    for (unsigned i = 0; i < n; ++i) {
       struct bi_clause bc;
@@ -1148,7 +954,7 @@ pack_all(struct ctx *c, uint64_t *out, unsigned max_quads, unsigned *quads,
       int got = out ? bi_pack_clause(&bc, out + 2 * q, max_quads - q)
                     : bi_pack_clause(&bc, scratch, 16);
       if (got < 0)
-         return fail(c, "clause %s does not pack", "");
+         return bi_sched_fail(c, "clause %s does not pack", "");
       q += (unsigned)got;
    }
    *quads = q;
@@ -1161,7 +967,7 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
             char *err, size_t err_size)
 {
    void *tmp = ralloc_context(NULL);
-   struct ctx c = { .regs = regs, .err = err, .err_size = err_size };
+   struct bi_sched_ctx c = { .regs = regs, .err = err, .err_size = err_size };
    bool ok = false;
    err[0] = '\0';
    util_dynarray_init(&c.clauses, tmp);
@@ -1183,28 +989,28 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    pan_ir_foreach_block(s, b)
    {
       if (targeted[b->index])
-         close_clause(&c);
+         bi_sched_close_clause(&c);
       c.block_clause[b->index] =
-         util_dynarray_num_elements(&c.clauses, struct sclause);
+         util_dynarray_num_elements(&c.clauses, struct bi_sched_clause);
       pan_ir_foreach_instr(b, I)
       {
          if (!emit_instr(&c, I))
             goto done;
       }
-      if (!flush(&c))
+      if (!bi_sched_flush(&c))
          goto done;
    }
-   close_clause(&c);
-   unsigned n = util_dynarray_num_elements(&c.clauses, struct sclause);
+   bi_sched_close_clause(&c);
+   unsigned n = util_dynarray_num_elements(&c.clauses, struct bi_sched_clause);
    /* Something must end the program, and be there for branches to the
     * end. */
    bool to_end = n == 0;
-   util_dynarray_foreach(&c.clauses, struct sclause, cl)
-      to_end |= cl->target && c.block_clause[cl->target->index] == (int)n;
+   util_dynarray_foreach(&c.clauses, struct bi_sched_clause, cl) to_end |=
+      cl->target && c.block_clause[cl->target->index] == (int)n;
    if (to_end) {
       if (!place_nop(&c))
          goto done;
-      close_clause(&c);
+      bi_sched_close_clause(&c);
       n++;
    }
 
@@ -1212,12 +1018,12 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    unsigned quads, *addr = ralloc_array(tmp, unsigned, n);
    if (!pack_all(&c, NULL, 0, &quads, addr))
       goto done;
-   struct sclause *cls = util_dynarray_begin(&c.clauses);
+   struct bi_sched_clause *cls = util_dynarray_begin(&c.clauses);
    for (unsigned i = 0; i < n; ++i) {
       if (cls[i].branch_const < 0)
          continue;
-      int32_t d = (int32_t)addr[c.block_clause[cls[i].target->index]] -
-                  (int32_t)addr[i];
+      int32_t d =
+         (int32_t)addr[c.block_clause[cls[i].target->index]] - (int32_t)addr[i];
       cls[i].consts[cls[i].branch_const] = (uint64_t)(uint32_t)d << 32;
    }
    *words = ralloc_array(mem_ctx, uint64_t, 2 * quads);
@@ -1244,7 +1050,7 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
       }
       for (unsigned k = 0; k < cls[i].nr_tuples; ++k) {
          for (unsigned u = 0; u < 2; ++u) {
-            const struct tuple *tp = &cls[i].t[k];
+            const struct bi_sched_tuple *tp = &cls[i].t[k];
             bool nop = !tp->used[u] || tp->u[u].word == pan_bi_nop(u);
             stats->instrs += !nop;
             stats->nops += nop;

@@ -1,0 +1,150 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * List scheduling of a Bifrost block: the block's items are queued, then
+ * placed into tuples and clauses in an order their register and side
+ * effect dependencies allow (pan_bi_sched_priv.h).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/pan_isa_bi_priv.h"
+#include "pan_bi_sched_priv.h"
+
+/* Registers 0-63 as bits. */
+static uint64_t
+reg_bits(int r, unsigned n)
+{
+   uint64_t m = 0;
+   for (unsigned k = 0; r >= 0 && k < n; ++k) {
+      if (r + k < 64)
+         m |= 1ull << (r + k);
+   }
+   return m;
+}
+
+static void
+item_regs(const struct bi_sched_item *it, uint64_t *rd, uint64_t *wr)
+{
+   *rd = 0;
+   *wr = reg_bits(it->dest, 1);
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      if (it->srcs[i].kind == OPND_REG)
+         *rd |= reg_bits((int)it->srcs[i].value, 1);
+   }
+   /* Staging registers count as read and written (TEXC does both). */
+   uint64_t st = reg_bits(it->staging, it->staging_count);
+   *rd |= st;
+   *wr |= st;
+}
+
+bool
+bi_sched_queue(struct bi_sched_ctx *c, const struct bi_sched_item *it)
+{
+   struct bi_sched_item q = *it;
+   bool load = bi_sched_is_msg(it) &&
+               (!strcmp(it->msg, "load") || !strcmp(it->msg, "tex") ||
+                !strcmp(it->msg, "varying") || !strcmp(it->msg, "attribute"));
+   if (load)
+      q.side = SIDE_LOAD;
+   else if (bi_sched_is_msg(it) || it->target ||
+            !strncmp(bi_ops[it->op].name, "discard", 7))
+      q.side = SIDE_EFFECT;
+   util_dynarray_append(&c->pending, struct bi_sched_item, q);
+   return true;
+}
+
+/* How far past the oldest unscheduled item the scheduler looks. */
+#define WINDOW 48
+
+/*
+ * Schedule the pending items: an item is ready when no earlier unplaced
+ * one reads what it writes or writes what it reads or writes, and side
+ * effects keep their order (a branch goes last).  Each step fills the
+ * free unit of the clause's last tuple with the oldest ready item that
+ * fits there, else starts a tuple with the oldest ready item, preferring
+ * one that does not end the clause (one after its message).
+ */
+bool
+bi_sched_flush(struct bi_sched_ctx *c)
+{
+   unsigned n = util_dynarray_num_elements(&c->pending, struct bi_sched_item);
+   struct bi_sched_item *its = util_dynarray_begin(&c->pending);
+   if (!n)
+      return true;
+   uint64_t *rd = malloc(n * sizeof(*rd)), *wr = malloc(n * sizeof(*wr));
+   bool *done = calloc(n, sizeof(*done));
+   unsigned *ready = malloc(n * sizeof(*ready));
+   bool ok = rd && wr && done && ready;
+   if (!ok)
+      bi_sched_fail(c, "out of memory%s", "");
+   for (unsigned j = 0; ok && j < n; ++j)
+      item_regs(&its[j], &rd[j], &wr[j]);
+   unsigned first = 0;
+   for (unsigned left = n; ok && left; --left) {
+      while (done[first])
+         first++;
+      uint64_t ar = 0, aw = 0;
+      uint8_t aside = 0; /* bit per enum bi_sched_side before */
+      unsigned nr = 0;
+      for (unsigned j = first; j < n && j < first + WINDOW; ++j) {
+         if (done[j])
+            continue;
+         if (!(wr[j] & (ar | aw)) && !(rd[j] & aw) &&
+             !(its[j].side == SIDE_EFFECT && aside) &&
+             !(its[j].side == SIDE_LOAD && (aside & (1 << SIDE_EFFECT))) &&
+             (!its[j].target || j == first))
+            ready[nr++] = j;
+         ar |= rd[j];
+         aw |= wr[j];
+         aside |= its[j].side ? 1 << its[j].side : 0;
+      }
+      int pick = -1;
+      for (unsigned k = 0; k < nr && pick < 0; ++k) {
+         const struct bi_sched_item *it = &its[ready[k]];
+         if (it->target || !bi_sched_after_msg_ok(&c->cur, it))
+            continue;
+         if (bi_sched_try_pair(c, it)) {
+            bi_sched_note_msg(c, it);
+            if (bi_sched_msg_ends_clause(it))
+               bi_sched_close_clause(c);
+            pick = (int)ready[k];
+         }
+      }
+      if (pick < 0) {
+         /* Best: an item fitting right after the last tuple; then one
+          * that keeps the clause open; then the oldest. */
+         int fits = -1, open = -1;
+         /* A clause without a message takes the next one first: the
+          * work independent of it can then share its clause. */
+         for (unsigned k = 0; k < nr && !strcmp(c->cur.msg, "none"); ++k) {
+            const struct bi_sched_item *it = &its[ready[k]];
+            if (bi_sched_is_msg(it) && !bi_sched_msg_ends_clause(it) &&
+                !bi_sched_needs_gap(c, it)) {
+               fits = (int)ready[k];
+               break;
+            }
+         }
+         for (unsigned k = 0; k < nr && fits < 0; ++k) {
+            const struct bi_sched_item *it = &its[ready[k]];
+            if (!bi_sched_after_msg_ok(&c->cur, it))
+               continue;
+            if (open < 0)
+               open = (int)ready[k];
+            if (!bi_sched_needs_gap(c, it))
+               fits = (int)ready[k];
+         }
+         pick = fits >= 0 ? fits : open >= 0 ? open : (int)ready[0];
+         ok = bi_sched_place(c, &its[pick]);
+      }
+      done[pick] = true;
+   }
+   free(rd);
+   free(wr);
+   free(done);
+   free(ready);
+   util_dynarray_clear(&c->pending);
+   return ok;
+}
