@@ -23,3 +23,5 @@ echo "$out" | grep -qx "GL_RENDERER: $want (Panfrost)" ||
    { echo "FAIL: renderer is not '$want (Panfrost)'"; exit 1; }
 echo "$out" | grep -q "^GBM backend: drm" ||
    { echo "FAIL: GBM did not come up"; exit 1; }
+echo "$out" | grep -q "^GBM swap: 64x64 XRGB8888 front buffer, pixel 0xff00ff00$" ||
+   { echo "FAIL: the swapped GBM front buffer is not the green clear"; exit 1; }

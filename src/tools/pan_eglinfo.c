@@ -11,8 +11,9 @@
  * It initialises an EGL surfaceless display, creates a context of the
  * chosen API, makes it current without a surface and prints the vendor,
  * renderer, version and (optionally) extension strings. Unless --no-gbm is
- * given it also opens the Mali render node through GBM, allocates a buffer
- * and initialises an EGL display on it. Exit status 0 only when all of that
+ * given it also opens the Mali render node through GBM, allocates a buffer,
+ * initialises an EGL display on it, clears a GBM window surface, swaps it
+ * and reads the front buffer back. Exit status 0 only when all of that
  * worked. */
 
 #define _GNU_SOURCE
@@ -110,6 +111,91 @@ open_mali_node(void)
    return -1;
 }
 
+/* The display path of a kmsro compositor: a GBM surface as an EGL window,
+ * a clear, eglSwapBuffers, then the front buffer read back on the CPU as
+ * the display would scan it out.
+ */
+static int
+check_gbm_swap(struct gbm_device *gbm, EGLDisplay dpy)
+{
+   const EGLint config_attribs[] = {
+      EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
+      EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE,
+   };
+   const EGLint ctx_attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 2, EGL_NONE };
+   EGLConfig configs[64];
+   EGLint n = 0;
+   int ret = 1;
+
+   if (!eglBindAPI(EGL_OPENGL_ES_API) ||
+       !eglChooseConfig(dpy, config_attribs, configs, 64, &n) || !n)
+      return fail("eglChooseConfig on GBM");
+
+   /* The config whose visual is the surface's format. */
+   EGLConfig config = NULL;
+   for (EGLint i = 0; i < n && !config; ++i) {
+      EGLint id;
+      if (eglGetConfigAttrib(dpy, configs[i], EGL_NATIVE_VISUAL_ID, &id) &&
+          id == GBM_FORMAT_XRGB8888)
+         config = configs[i];
+   }
+   if (!config) {
+      fprintf(stderr, "pan-eglinfo: no EGL config for XRGB8888 on GBM\n");
+      return 1;
+   }
+
+   struct gbm_surface *gs = gbm_surface_create(
+      gbm, 64, 64, GBM_FORMAT_XRGB8888,
+      GBM_BO_USE_RENDERING | GBM_BO_USE_SCANOUT | GBM_BO_USE_LINEAR);
+   if (!gs) {
+      fprintf(stderr, "pan-eglinfo: gbm_surface_create failed\n");
+      return 1;
+   }
+   EGLSurface surf = eglCreateWindowSurface(
+      dpy, config, (EGLNativeWindowType)gs, NULL);
+   EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
+   if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT ||
+       !eglMakeCurrent(dpy, surf, surf, ctx)) {
+      ret = fail("a GBM window surface");
+      goto out;
+   }
+
+   glClearColor(0.0f, 1.0f, 0.0f, 1.0f);
+   glClear(GL_COLOR_BUFFER_BIT);
+   if (!eglSwapBuffers(dpy, surf)) {
+      ret = fail("eglSwapBuffers on GBM");
+      goto out;
+   }
+
+   struct gbm_bo *front = gbm_surface_lock_front_buffer(gs);
+   if (!front) {
+      fprintf(stderr, "pan-eglinfo: no front buffer after the swap\n");
+      goto out;
+   }
+   uint32_t stride;
+   void *map_data = NULL;
+   const uint32_t *px = gbm_bo_map(front, 0, 0, 64, 64, GBM_BO_TRANSFER_READ,
+                                   &stride, &map_data);
+   if (px) {
+      printf("GBM swap: 64x64 XRGB8888 front buffer, pixel 0x%08x\n",
+             px[0] | 0xff000000u);
+      gbm_bo_unmap(front, map_data);
+      ret = 0;
+   } else {
+      fprintf(stderr, "pan-eglinfo: gbm_bo_map of the front buffer failed\n");
+   }
+   gbm_surface_release_buffer(gs, front);
+
+out:
+   eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+   if (ctx != EGL_NO_CONTEXT)
+      eglDestroyContext(dpy, ctx);
+   if (surf != EGL_NO_SURFACE)
+      eglDestroySurface(dpy, surf);
+   gbm_surface_destroy(gs);
+   return ret;
+}
+
 static int
 check_gbm(void)
 {
@@ -144,8 +230,8 @@ check_gbm(void)
    }
    printf("EGL on GBM: %d.%d, %s\n", major, minor,
           eglQueryString(dpy, EGL_VENDOR));
+   ret = check_gbm_swap(gbm, dpy);
    eglTerminate(dpy);
-   ret = 0;
 
 out_gbm:
    gbm_device_destroy(gbm);

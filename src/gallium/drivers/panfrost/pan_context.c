@@ -38,6 +38,20 @@ panfrost_warn_once(struct panfrost_context *ctx, enum panfrost_warning what,
    util_debug_message(&ctx->debug, INFO, "panfrost: %s", msg);
 }
 
+/* The window system calls this before another party (the display, a
+ * compositor) reads a shared buffer, e.g. at eglSwapBuffers: its pending
+ * rendering must be in memory by then.  Every layout we share is one the
+ * reader understands, so submitting the writer is all it takes.
+ */
+static void
+panfrost_flush_resource(struct pipe_context *pctx, struct pipe_resource *prsc)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   if (panfrost_batch_writes(ctx, prsc))
+      panfrost_batch_submit(ctx);
+}
+
 static void
 panfrost_flush(struct pipe_context *pctx, struct pipe_fence_handle **fence,
                unsigned flags)
@@ -115,6 +129,7 @@ panfrost_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    pctx->priv = priv;
    pctx->destroy = panfrost_context_destroy;
    pctx->flush = panfrost_flush;
+   pctx->flush_resource = panfrost_flush_resource;
    pctx->set_debug_callback = panfrost_set_debug_callback;
 
    panfrost_context_init_resource(pctx);
