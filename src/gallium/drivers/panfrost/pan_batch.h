@@ -59,6 +59,12 @@ struct panfrost_draw_cache {
    unsigned jm_divisor;
    uint64_t jm_states[2];
    unsigned jm_key[10];
+   /* v6/v7: the viewport of the bounds in jm_bounds (scissor, depth
+    * range bits), and the varying records of jm_slots slots.
+    */
+   uint64_t jm_viewport, jm_varyings;
+   uint32_t jm_bounds[6];
+   unsigned jm_slots;
 };
 
 struct panfrost_batch {

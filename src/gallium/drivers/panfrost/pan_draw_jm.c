@@ -117,7 +117,8 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
 }
 
 /* The position buffer and the varyings (one buffer of 16-byte slots per
- * vertex, what either shader names).
+ * vertex, what either shader names); the varying records only depend on
+ * the slot count and stay in the draw cache.
  */
 static bool
 jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
@@ -133,16 +134,23 @@ jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    if (!slots)
       return true;
 
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    struct pan_ptr buf = alloc(ctx, 16 * slots * outputs, 64);
    struct pan_ptr desc = alloc(ctx, jm->buffer_size_B, jm->buffer_align_B);
-   struct pan_ptr recs = alloc(ctx, slots * jm->attribute_size_B, 8);
-   if (!buf.cpu || !desc.cpu || !recs.cpu)
+   if (!buf.cpu || !desc.cpu)
       return false;
    jm->emit_attribute_buffer(desc.cpu, buf.gpu, 16 * slots * outputs,
                              16 * slots, 0);
-   for (unsigned s = 0; s < slots; ++s)
-      jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s);
-   d->varyings = recs.gpu;
+   if (!c->jm_varyings || c->jm_slots != slots) {
+      struct pan_ptr recs = alloc(ctx, slots * jm->attribute_size_B, 8);
+      if (!recs.cpu)
+         return false;
+      for (unsigned s = 0; s < slots; ++s)
+         jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s);
+      c->jm_varyings = recs.gpu;
+      c->jm_slots = slots;
+   }
+   d->varyings = c->jm_varyings;
    d->varying_buffers = desc.gpu;
    return true;
 }
@@ -451,6 +459,30 @@ jm_range(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    return true;
 }
 
+/* The viewport descriptor of the draw's bounds, repacked when they differ
+ * from the previous draw's; false when out of memory.
+ */
+static bool
+jm_viewport(struct panfrost_context *ctx, const struct panfrost_draw_job *b)
+{
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
+   uint32_t key[6];
+
+   memcpy(key, b->scissor, 16);
+   memcpy(&key[4], &b->min_z, 4);
+   memcpy(&key[5], &b->max_z, 4);
+   if (c->jm_viewport && !memcmp(key, c->jm_bounds, sizeof(key)))
+      return true;
+   struct pan_ptr vp = alloc(ctx, jm->viewport_size_B, jm->viewport_align_B);
+   if (!vp.cpu)
+      return false;
+   jm->emit_viewport(vp.cpu, b->scissor, b->min_z, b->max_z);
+   c->jm_viewport = vp.gpu;
+   memcpy(c->jm_bounds, key, sizeof(key));
+   return true;
+}
+
 static bool
 jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
              const struct pipe_draw_start_count_bias *draw)
@@ -459,6 +491,7 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
    struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    struct panfrost_draw_job bounds = { .count = draw->count };
    bool empty;
 
@@ -492,13 +525,15 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    }
 
    unsigned slots = MAX2(vs->varying_slots, fs->varying_slots);
-   struct pan_ptr vp = alloc(ctx, jm->viewport_size_B, jm->viewport_align_B);
-   if (!vp.cpu)
+   if (!jm_viewport(ctx, &bounds))
       return false;
-   jm->emit_viewport(vp.cpu, bounds.scissor, bounds.min_z, bounds.max_z);
-   d.viewport = vp.gpu;
+   d.viewport = c->jm_viewport;
    d.tiler = panfrost_batch_tiler(ctx);
-   d.thread_storage = panfrost_batch_local_storage(ctx, 0);
+   if (!c->tls)
+      c->tls = panfrost_batch_local_storage(ctx, 0);
+   d.thread_storage = c->tls;
+   if (!panfrost_occlusion_for_draw(ctx, &d.occlusion, &d.occlusion_counter))
+      return false;
    bool dropped = false;
    if (!d.tiler || !d.thread_storage ||
        !jm_update_cache(ctx, &d, slots, &dropped))
