@@ -987,6 +987,28 @@ stencil_update(struct fs_run *r, unsigned at, unsigned op)
    }
 }
 
+/* The draw's occlusion query: a counter adds the samples that passed the
+ * depth and stencil tests and were not discarded (single sample: one a
+ * pixel), a predicate is set to 1 once one passed. */
+static bool
+count_occlusion(struct fs_run *r, uint64_t passed)
+{
+   enum mali_occlusion_mode mode = r->draw.occlusion_query;
+   if (mode == MALI_OCCLUSION_MODE_DISABLED || !passed)
+      return true;
+   void *q = pan_sim_ctx_write(r->ctx, r->draw.occlusion, sizeof(uint64_t),
+                               "occlusion query");
+   if (!q)
+      return false;
+   uint64_t v = 1;
+   if (mode == MALI_OCCLUSION_MODE_COUNTER) {
+      memcpy(&v, q, sizeof(v));
+      v += passed;
+   }
+   memcpy(q, &v, sizeof(v));
+   return true;
+}
+
 static bool
 run_warp(struct fs_run *r)
 {
@@ -1008,10 +1030,12 @@ run_warp(struct fs_run *r)
                            r->prog.va, r->lane[0].x, r->lane[0].y, r->w.fault,
                            r->mem.failed ? ": " : "", r->mem.message);
 
+   uint64_t passed = 0;
    for (unsigned l = 0; l < lanes; ++l) {
       const struct fs_lane *ln = &r->lane[l];
       if (!ln->inside || (discarded & (1u << l)))
          continue;
+      passed += ln->covered;
       unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
       if (r->st.stencil_enable)
          stencil_update(r, at, ln->stencil_op);
@@ -1020,7 +1044,7 @@ run_warp(struct fs_run *r)
          r->tb->written[at] |= PAN_SIM_WRITTEN_DEPTH;
       }
    }
-   return true;
+   return count_occlusion(r, passed);
 }
 
 /* Coverage, depth range, stencil and depth tests of one pixel. */

@@ -58,6 +58,8 @@ struct panfrost_draw_job {
    unsigned scissor[4];   /* min x, min y, max x, max y (inclusive) */
    float min_z, max_z;
    bool cull_front, cull_back, front_ccw;
+   uint64_t occlusion;     /* occlusion query counter, 0: none */
+   bool occlusion_counter; /* false: a predicate */
    float point_size;      /* of points whose shader writes none */
    uint64_t depth_stencil;
    uint64_t blend;        /* blend descriptors, one per render target */
@@ -218,6 +220,8 @@ struct panfrost_jm_draw {
    uint64_t vs_fau, fs_fau;
    uint64_t vs_ubos, fs_ubos; /* constant buffer tables */
    uint64_t textures[2], samplers[2]; /* vertex, fragment */
+   uint64_t occlusion;     /* occlusion query counter, 0: none */
+   bool occlusion_counter; /* false: a predicate */
 };
 
 /* A fragment shader's renderer state, followed by its blend descriptors. */

@@ -132,9 +132,12 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_QUERY_TIME_ELAPSED:
       return 1;
 
+   /* Draws count their passing samples into the query's BO (pan_query.c). */
+   case PIPE_CAP_OCCLUSION_QUERY:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    /* Capabilities the defaults would turn on but we have not built. */
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:
-   case PIPE_CAP_OCCLUSION_QUERY:
    case PIPE_CAP_SAMPLER_VIEW_TARGET:
       return 0;
 

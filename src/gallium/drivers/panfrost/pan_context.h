@@ -111,6 +111,7 @@ struct panfrost_context {
    unsigned dirty; /* enum panfrost_dirty, since the last draw */
    struct panfrost_compute_ctx compute;
    struct panfrost_xfb_ctx xfb;
+   struct panfrost_query *occlusion; /* the active occlusion query */
    struct util_debug_callback debug;
    unsigned warned; /* enum panfrost_warning */
 

@@ -532,6 +532,8 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    if (!c->tls)
       c->tls = panfrost_batch_local_storage(ctx, 0);
    d.thread_storage = c->tls;
+   if (!panfrost_occlusion_for_draw(ctx, &d.occlusion, &d.occlusion_counter))
+      return false;
    bool dropped = false;
    if (!d.tiler || !d.thread_storage ||
        !jm_update_cache(ctx, &d, slots, &dropped))

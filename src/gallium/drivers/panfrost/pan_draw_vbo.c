@@ -770,6 +770,8 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    j.position = cached_env(c, &vs->progs[0], 0);
    j.varying = cached_env(c, &vs->progs[1], 1);
    j.fragment = cached_env(c, &fs->progs[0], 2);
+   if (!panfrost_occlusion_for_draw(ctx, &j.occlusion, &j.occlusion_counter))
+      return false;
 
    struct pan_ptr job = pan_pool_alloc(&ctx->batch.pool, d->draw_job_size_B,
                                        PAN_JOB_ALIGN_B);

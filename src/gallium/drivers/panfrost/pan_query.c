@@ -13,14 +13,22 @@
  * pending, wait for it, and read the clock get_timestamp reads (the CPU's
  * monotonic clock).  That serialises the CPU and the GPU at each timer
  * query, and measures the GPU's work as the time until it is done.
- * Occlusion queries are not created: the simulator has no counter.
+ *
+ * Occlusion queries own a BO of one 64-bit counter per shader core id,
+ * which the fragment jobs of the draws made while the query is active add
+ * their passing samples to (or set, for a predicate); the result is the
+ * sum, read once the batch is done.
  */
+
+#include <string.h>
 
 #include "pipe/p_screen.h"
 #include "util/os_time.h"
 #include "util/u_memory.h"
 
+#include "pan_bo.h"
 #include "pan_context.h"
+#include "pan_screen.h"
 
 struct panfrost_query {
    enum pipe_query_type type;
@@ -28,7 +36,17 @@ struct panfrost_query {
    bool active;
    struct panfrost_prim_counters begin, end;
    uint64_t begin_ns, end_ns; /* timer queries */
+   struct pan_bo *bo;         /* occlusion queries */
+   bool used;                 /* a draw was given bo */
 };
+
+static bool
+is_occlusion(enum pipe_query_type type)
+{
+   return type == PIPE_QUERY_OCCLUSION_COUNTER ||
+          type == PIPE_QUERY_OCCLUSION_PREDICATE ||
+          type == PIPE_QUERY_OCCLUSION_PREDICATE_CONSERVATIVE;
+}
 
 static bool
 is_timer(enum pipe_query_type type)
@@ -57,6 +75,25 @@ pan_query(struct pipe_query *q)
    return (struct panfrost_query *)q;
 }
 
+/* Fresh zeroed counters for occlusion query q; false when out of memory. */
+static bool
+new_counters(struct pipe_context *pctx, struct panfrost_query *q)
+{
+   struct pan_device *dev = &panfrost_screen(pctx->screen)->dev;
+   struct pan_bo *bo = pan_bo_create(dev, sizeof(uint64_t) * dev->core_id_range,
+                                     0, "Occlusion query");
+
+   if (!bo || !pan_bo_mmap(bo)) {
+      pan_bo_unref(bo);
+      return false;
+   }
+   memset(bo->cpu, 0, bo->size_B);
+   pan_bo_unref(q->bo);
+   q->bo = bo;
+   q->used = false;
+   return true;
+}
+
 static struct pipe_query *
 panfrost_create_query(struct pipe_context *pctx, unsigned type, unsigned index)
 {
@@ -68,15 +105,22 @@ panfrost_create_query(struct pipe_context *pctx, unsigned type, unsigned index)
    case PIPE_QUERY_SO_OVERFLOW_ANY_PREDICATE:
    case PIPE_QUERY_TIMESTAMP:
    case PIPE_QUERY_TIME_ELAPSED:
+   case PIPE_QUERY_OCCLUSION_COUNTER:
+   case PIPE_QUERY_OCCLUSION_PREDICATE:
+   case PIPE_QUERY_OCCLUSION_PREDICATE_CONSERVATIVE:
       break;
    default:
       return NULL;
    }
 
    struct panfrost_query *q = CALLOC_STRUCT(panfrost_query);
-   if (q) {
-      q->type = type;
-      q->index = index;
+   if (!q)
+      return NULL;
+   q->type = type;
+   q->index = index;
+   if (is_occlusion(type) && !new_counters(pctx, q)) {
+      FREE(q);
+      return NULL;
    }
    return (struct pipe_query *)q;
 }
@@ -86,8 +130,13 @@ panfrost_destroy_query(struct pipe_context *pctx, struct pipe_query *pq)
 {
    struct panfrost_query *q = pan_query(pq);
 
-   if (q->active)
-      panfrost_context(pctx)->xfb.active_queries--;
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   if (ctx->occlusion == q)
+      ctx->occlusion = NULL;
+   else if (q->active)
+      ctx->xfb.active_queries--;
+   pan_bo_unref(q->bo);
    FREE(q);
 }
 
@@ -99,6 +148,14 @@ panfrost_begin_query(struct pipe_context *pctx, struct pipe_query *pq)
 
    if (is_timer(q->type)) {
       q->begin_ns = idle_time(pctx);
+      return true;
+   }
+   if (q->bo) {
+      /* Draws of an earlier use may still add to the counters: those get
+       * new ones rather than a flush. */
+      if (q->used && !new_counters(pctx, q))
+         return false;
+      panfrost_context(pctx)->occlusion = q;
       return true;
    }
    if (!q->active)
@@ -118,6 +175,12 @@ panfrost_end_query(struct pipe_context *pctx, struct pipe_query *pq)
       q->end_ns = idle_time(pctx);
       return true;
    }
+   if (q->bo) {
+      struct panfrost_context *ctx = panfrost_context(pctx);
+      if (ctx->occlusion == q)
+         ctx->occlusion = NULL;
+      return true;
+   }
    if (q->active)
       x->active_queries--;
    q->active = false;
@@ -135,6 +198,22 @@ panfrost_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
                   q->type == PIPE_QUERY_SO_OVERFLOW_ANY_PREDICATE;
    uint64_t generated = stream0 ? q->end.generated - q->begin.generated : 0;
    uint64_t emitted = stream0 ? q->end.emitted - q->begin.emitted : 0;
+
+   if (q->bo) {
+      pctx->flush(pctx, NULL, 0);
+      if (!pan_bo_wait(q->bo, wait ? INT64_MAX : 0, false))
+         return false;
+      uint64_t passed = 0;
+      const uint64_t *counter = q->bo->cpu;
+      unsigned cores = panfrost_screen(pctx->screen)->dev.core_id_range;
+      for (unsigned i = 0; i < cores; ++i)
+         passed += counter[i];
+      if (q->type == PIPE_QUERY_OCCLUSION_COUNTER)
+         result->u64 = passed;
+      else
+         result->b = passed != 0;
+      return true;
+   }
 
    switch (q->type) {
    case PIPE_QUERY_PRIMITIVES_GENERATED:
@@ -164,6 +243,22 @@ static void
 panfrost_set_active_query_state(struct pipe_context *pctx, bool enable)
 {
    panfrost_context(pctx)->xfb.queries_paused = !enable;
+}
+
+bool
+panfrost_occlusion_for_draw(struct panfrost_context *ctx, uint64_t *va,
+                            bool *counter)
+{
+   struct panfrost_query *q = ctx->occlusion;
+
+   *va = 0;
+   if (!q || ctx->xfb.queries_paused)
+      return true;
+   q->used = true;
+   *va = q->bo->gpu_va;
+   *counter = q->type == PIPE_QUERY_OCCLUSION_COUNTER;
+   return panfrost_batch_add_bo(ctx, q->bo,
+                                PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
 }
 
 void

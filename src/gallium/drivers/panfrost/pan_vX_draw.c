@@ -229,6 +229,11 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
       cfg.depth_stencil = j->depth_stencil;
       cfg.blend = j->blend;
       cfg.blend_count = j->blend_count;
+      cfg.occlusion = j->occlusion;
+      if (j->occlusion)
+         cfg.occlusion_query = j->occlusion_counter
+                                  ? MALI_OCCLUSION_MODE_COUNTER
+                                  : MALI_OCCLUSION_MODE_PREDICATE;
       /* A discarding shader must run before depth is written; otherwise
        * early depth and forward pixel kill are safe: our shaders have no
        * other side effects.

@@ -303,6 +303,11 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.textures = d->textures[1];
       cfg.samplers = d->samplers[1];
       cfg.thread_storage = d->thread_storage;
+      cfg.occlusion = d->occlusion;
+      if (d->occlusion)
+         cfg.occlusion_query = d->occlusion_counter
+                                  ? MALI_OCCLUSION_MODE_COUNTER
+                                  : MALI_OCCLUSION_MODE_PREDICATE;
       if (d->instances > 1)
          cfg.instance_size = d->vertices;
    }

@@ -113,4 +113,9 @@ void panfrost_context_init_xfb(struct pipe_context *pctx);
 void panfrost_context_release_xfb(struct panfrost_context *ctx);
 void panfrost_context_init_query(struct pipe_context *pctx);
 
+/* The counter a draw adds its passing samples to (*va 0: no occlusion
+ * query active), its BO added to the batch; false when out of memory. */
+bool panfrost_occlusion_for_draw(struct panfrost_context *ctx, uint64_t *va,
+                                 bool *counter);
+
 #endif

@@ -10,7 +10,8 @@
  * gl_Position = pos + a uniform offset and VAR0 = (col.x, col.y,
  * instance id, vertex id); every captured word is compared with a
  * reference computed here from GL's decomposition of the primitives.
- * The timer queries are checked for order against each other.
+ * The timer queries are checked for order against each other, the
+ * occlusion queries' counts against the pixels drawn.
  */
 
 #include <stdint.h>
@@ -328,8 +329,6 @@ test_interleaved(struct fixture *f)
    struct pipe_query *ovf =
       ctx->create_query(ctx, PIPE_QUERY_SO_OVERFLOW_PREDICATE, 0);
    CHECK(gen && emit && stats && ovf, "primitive queries created");
-   CHECK(!ctx->create_query(ctx, PIPE_QUERY_OCCLUSION_COUNTER, 0),
-         "occlusion queries are refused");
 
    clear();
    ctx->begin_query(ctx, gen);
@@ -514,6 +513,123 @@ test_timers(struct fixture *f)
    ctx->delete_vs_state(ctx, vs);
 }
 
+/* Occlusion queries with a depth buffer, in one pass (no flush between
+ * the draws): a strip over part of the target, then a wider one at the
+ * same depth that the first hides where they overlap under LESS, then
+ * the wider one again, hidden everywhere.  The counts are compared with
+ * the pixels the draws colour.
+ */
+static void
+test_occlusion(struct fixture *f)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_Z24_UNORM_S8_UINT,
+      .width0 = W,
+      .height0 = H,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_DEPTH_STENCIL,
+   };
+   struct pipe_resource *zs = screen->resource_create(screen, &templ);
+   struct pipe_surface st = { .format = templ.format };
+   struct pipe_surface *zsurf = ctx->create_surface(ctx, zs, &st);
+   struct pipe_framebuffer_state fb = {
+      .width = W, .height = H, .nr_cbufs = 1, .cbufs = { f->surf },
+      .zsbuf = zsurf,
+   };
+   struct pipe_depth_stencil_alpha_state zsa = {
+      .depth_enabled = 1,
+      .depth_writemask = 1,
+      .depth_func = PIPE_FUNC_LESS,
+   };
+   void *less = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
+   struct pipe_stream_output_info so = { 0 };
+   void *vs = capture_vs(&so);
+   struct pipe_query *q[4];
+   static const enum pipe_query_type types[4] = {
+      PIPE_QUERY_OCCLUSION_COUNTER, PIPE_QUERY_OCCLUSION_COUNTER,
+      PIPE_QUERY_OCCLUSION_COUNTER, PIPE_QUERY_OCCLUSION_PREDICATE,
+   };
+   for (unsigned i = 0; i < 4; ++i)
+      q[i] = ctx->create_query(ctx, types[i], 0);
+   CHECK(screen->get_param(screen, PIPE_CAP_OCCLUSION_QUERY),
+         "occlusion queries offered");
+   CHECK(q[0] && q[1] && q[2] && q[3], "occlusion queries created");
+   if (!q[0] || !q[1] || !q[2] || !q[3])
+      return;
+
+   ctx->set_framebuffer_state(ctx, &fb);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_depth_stencil_alpha_state(ctx, less);
+
+   /* The narrow strip alone: its pixels. */
+   clear();
+   ctx->clear(ctx, PIPE_CLEAR_DEPTHSTENCIL, NULL, NULL, 1.0, 0);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 4, 1);
+   unsigned narrow = drawn_pixels(f);
+
+   clear();
+   ctx->clear(ctx, PIPE_CLEAR_DEPTHSTENCIL, NULL, NULL, 1.0, 0);
+   ctx->begin_query(ctx, q[0]);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 4, 1);
+   ctx->end_query(ctx, q[0]);
+   ctx->begin_query(ctx, q[1]);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   ctx->end_query(ctx, q[1]);
+   ctx->begin_query(ctx, q[2]);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   ctx->end_query(ctx, q[2]);
+   ctx->begin_query(ctx, q[3]);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 4, 1);
+   ctx->end_query(ctx, q[3]);
+   unsigned wide = drawn_pixels(f);
+   uint64_t n[3] = { query_u64(q[0]), query_u64(q[1]), query_u64(q[2]) };
+   union pipe_query_result any = { 0 };
+   CHECK(ctx->get_query_result(ctx, q[3], true, &any), "predicate result");
+
+   CHECK(narrow > 0 && narrow < wide, "%u pixels of the narrow strip, %u "
+         "of both", narrow, wide);
+   CHECK(n[0] == narrow, "the narrow strip passes %llu samples, want %u",
+         (unsigned long long)n[0], narrow);
+   CHECK(n[1] == wide - narrow, "the wide strip behind it passes %llu "
+         "samples, want %u", (unsigned long long)n[1], wide - narrow);
+   CHECK(n[2] == 0, "the hidden strip passes %llu samples",
+         (unsigned long long)n[2]);
+   CHECK(!any.b, "the predicate of a hidden strip is set");
+
+   /* Reused: the counters start from zero again; a visible draw sets the
+    * predicate.  One occlusion query is active at a time (the draw has
+    * one pointer).
+    */
+   clear();
+   ctx->clear(ctx, PIPE_CLEAR_DEPTHSTENCIL, NULL, NULL, 1.0, 0);
+   ctx->begin_query(ctx, q[0]);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   ctx->end_query(ctx, q[0]);
+   n[0] = query_u64(q[0]);
+   clear();
+   ctx->clear(ctx, PIPE_CLEAR_DEPTHSTENCIL, NULL, NULL, 1.0, 0);
+   ctx->begin_query(ctx, q[3]);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 4, 1);
+   ctx->end_query(ctx, q[3]);
+   CHECK(n[0] == wide, "the reused query counts %llu, want %u",
+         (unsigned long long)n[0], wide);
+   CHECK(ctx->get_query_result(ctx, q[3], true, &any) && any.b,
+         "the predicate of a visible strip is set");
+
+   for (unsigned i = 0; i < 4; ++i)
+      ctx->destroy_query(ctx, q[i]);
+   fb.zsbuf = NULL;
+   ctx->set_framebuffer_state(ctx, &fb);
+   ctx->bind_depth_stencil_alpha_state(ctx, f->cso[2]);
+   ctx->delete_depth_stencil_alpha_state(ctx, less);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   pipe_surface_reference(&zsurf, NULL);
+   pipe_resource_reference(&zs, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -527,6 +643,7 @@ main(int argc, char **argv)
    test_interleaved(&f);
    test_separate(&f);
    test_timers(&f);
+   test_occlusion(&f);
    teardown(&f);
    return pan_test_close(screen, ctx);
 }
