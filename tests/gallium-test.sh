@@ -13,5 +13,8 @@ shift 4
 
 eval "$(PAN_FORCE_SHIM=1 "$src/bin/pan-env" "$build")"
 export PAN_GPU_ID="$id" PAN_MESA_DEBUG=sync
+# In a sanitizer build the shim is preloaded ahead of the ASan runtime,
+# which ASan refuses by default; the order does not matter to it here.
+export ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # PAN_EXE_WRAPPER: bin/pan-qemu ARCH in a cross build (tests/meson.build)
 exec ${PAN_EXE_WRAPPER:-} "$prog" "$@"
