@@ -97,6 +97,9 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
       return NULL;
 
    if (rsc->stencil) {
+      /* The interleaved pixels exist only in the staging copy. */
+      if (usage & PIPE_MAP_DIRECTLY)
+         return NULL;
       struct panfrost_zs_transfer *zx = CALLOC_STRUCT(panfrost_zs_transfer);
       if (!zx)
          return NULL;
