@@ -240,6 +240,9 @@ static uint64_t emit_preframe(void);
 /* The pre-frame draw's descriptors outside the mapped memory (a frame the
  * simulator falls back to loading from memory). */
 static bool frame_preframe_unmapped;
+/* The pre-frame draw's blend descriptor disabled and OFF: it writes no
+ * target, which then starts from its clear. */
+static bool frame_preframe_off;
 #endif
 #if PAN_ARCH >= 9
 static uint64_t emit_preframe_v9(void);
@@ -698,6 +701,13 @@ emit_preframe(void)
       cfg.multisample_misc.sample_mask = 0xffff;
    }
    pack_blend(fs_state + pan_size(renderer_state), BLEND_REPLACE, false);
+   if (frame_preframe_off) {
+      pan_pack(fs_state + pan_size(renderer_state), blend, cfg)
+      {
+         cfg.enable = false;
+         cfg.internal.mode = MALI_BLEND_MODE_OFF;
+      }
+   }
    uint8_t *dcds;
    uint64_t va = alloc(3 * pan_size(draw), 64, (void **)&dcds);
    memset(dcds, 0, 3 * pan_size(draw));
@@ -1359,8 +1369,10 @@ test_indexed_restart(void)
  * the triangle.  On v6/v7 its pre-frame shader (a constant colour, run
  * always) is shaded: every pixel starts from that colour, whatever memory
  * held.  On v9 the pre-frame shader is taken as a load of memory. */
+enum preload_start { START_MEMORY, START_SHADED, START_CLEAR };
+
 static void
-check_preload(bool shaded)
+check_preload(enum preload_start start)
 {
    const float pos[3][4] = { { NX(3), NY(3), 0, 1 },
                              { NX(29), NY(5), 0, 1 },
@@ -1387,8 +1399,9 @@ check_preload(bool shaded)
    for (int y = 0; y < H; ++y) {
       for (int x = 0; x < W; ++x) {
          double b[3];
-         uint32_t old =
-            shaded ? 0x40404040u : 0x10203040u + (uint32_t)(y * W + x);
+         uint32_t old = start == START_SHADED  ? 0x40404040u
+                        : start == START_CLEAR ? 0xdeadbeefu
+                                               : 0x10203040u + (uint32_t)(y * W + x);
          uint32_t want = old;
          if (tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b)) {
             inside++;
@@ -1408,7 +1421,7 @@ check_preload(bool shaded)
 static void
 test_preload(void)
 {
-   check_preload(PAN_ARCH <= 7);
+   check_preload(PAN_ARCH <= 7 ? START_SHADED : START_MEMORY);
 }
 
 #if PAN_ARCH <= 7
@@ -1417,8 +1430,18 @@ static void
 test_preload_unmapped(void)
 {
    frame_preframe_unmapped = true;
-   check_preload(false);
+   check_preload(START_MEMORY);
    frame_preframe_unmapped = false;
+}
+
+/* A pre-frame draw whose blend descriptor is OFF leaves its target to the
+ * clear. */
+static void
+test_preload_off(void)
+{
+   frame_preframe_off = true;
+   check_preload(START_CLEAR);
+   frame_preframe_off = false;
 }
 #endif
 
@@ -1582,6 +1605,7 @@ main(void)
    PAN_RUN_CASE(test_preload);
 #if PAN_ARCH <= 7
    PAN_RUN_CASE(test_preload_unmapped);
+   PAN_RUN_CASE(test_preload_off);
 #endif
    PAN_RUN_CASE(test_flat_discard_ubo);
    PAN_RUN_CASE(test_refusals);
