@@ -376,7 +376,13 @@ store_vertex_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    if (!check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
       return;
    if (sem.location == VARYING_SLOT_PSIZ) {
-      pan_ir_from_nir_error(ctx, "gl_PointSize output is unsupported");
+      /* Sub-slot 4 of the vertex's output index names its point size. */
+      pan_ir_index index =
+         pan_ir_iadd(&ctx->b, pan_ir_preload(&ctx->b, PAN_IR_REG_IDVS_INDEX),
+                     pan_ir_imm(4));
+      pan_ir_store_psiz(&ctx->b,
+                        pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[0]), 0),
+                        pan_ir_lea_vary(&ctx->b, index));
       return;
    }
    if (ctx->vary_addr_block != ctx->b.block) {

@@ -299,6 +299,11 @@ OPS = [
     Op('store_pos', 2, dest=False, mods=['imm'], side_effects=True,
        va=VA('store.{bits}', ['memaccess=istream', 'slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:{imm}'])),
+    # The point size: s1 is the lea_vary address of the vertex's index
+    # plus 4 (the packet's point size word), s0 one binary32.  Valhall only.
+    Op('store_psiz', 2, dest=False, side_effects=True,
+       va=VA('store.i32', ['memaccess=istream', 'slot=slot0'],
+              ['{ssr0}', '{s1}', 'offset:#0'])),
     Op('store_vary', 2, dest=False, mods=['imm'], side_effects=True,
        va=VA('store.{bits}', ['memaccess=estream', 'slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:{imm}'])),

@@ -61,6 +61,7 @@ struct panfrost_draw_job {
    uint64_t occlusion;     /* occlusion query counter, 0: none */
    bool occlusion_counter; /* false: a predicate */
    float point_size;      /* of points whose shader writes none */
+   bool point_size_array; /* points: the position shader writes theirs */
    uint64_t depth_stencil;
    uint64_t blend;        /* blend descriptors, one per render target */
    unsigned blend_count;

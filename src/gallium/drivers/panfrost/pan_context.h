@@ -41,6 +41,7 @@ struct panfrost_shader {
     */
    unsigned varying_slots;
    bool kills;        /* fragment: discards */
+   bool writes_psiz;  /* vertex: gl_PointSize */
    bool writes_fragcolor; /* fragment: gl_FragColor, for every target */
    bool uses_textures;
    char error[256];

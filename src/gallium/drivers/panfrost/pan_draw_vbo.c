@@ -729,6 +729,7 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .cull_back = rast->cull_face & PIPE_FACE_BACK,
       .front_ccw = rast->front_ccw,
       .point_size = rast->point_size,
+      .point_size_array = info->mode == PIPE_PRIM_POINTS && vs->writes_psiz,
       .fs_kills = fs->kills,
    };
 

@@ -45,6 +45,8 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
    so->varying_slots = pan_va_varying_slots(vs ? nir->info.outputs_written
                                                : nir->info.inputs_read);
    so->kills = !vs && nir->info.fs.uses_discard;
+   so->writes_psiz =
+      vs && (nir->info.outputs_written & BITFIELD64_BIT(VARYING_SLOT_PSIZ));
    so->writes_fragcolor =
       !vs && (nir->info.outputs_written & BITFIELD64_BIT(FRAG_RESULT_COLOR));
    so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;

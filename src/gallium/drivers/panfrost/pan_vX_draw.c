@@ -182,6 +182,9 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
                                          : MALI_PRIMITIVE_RESTART_NONE;
       cfg.base_vertex_offset = j->base_vertex;
       cfg.index_count = j->count;
+      cfg.point_size_array_format = j->point_size_array
+                                       ? MALI_POINT_SIZE_ARRAY_FORMAT_FP32
+                                       : MALI_POINT_SIZE_ARRAY_FORMAT_NONE;
    }
    pan_section_pack(cpu, malloc_vertex_job, instance_count, cfg)
    {

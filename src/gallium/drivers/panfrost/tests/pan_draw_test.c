@@ -1873,18 +1873,35 @@ test_state_changes(void)
 }
 
 /* A point list with the rasterizer's point size (the shader writes
- * none): each point is a size x size square centred on its position.
+ * none), or with gl_PointSize from the colour attribute's x (3 and 6):
+ * each point is a size x size square centred on its position.
  */
 static void
-test_points(void)
+test_points(bool per_vertex)
 {
-   const char *what = "sized points";
+   const char *what = per_vertex ? "gl_PointSize points" : "sized points";
    static const struct vtx v[2] = {
-      { 10 * 16, 10 * 16, { 0 } },
-      { 40 * 16 + 8, 20 * 16 + 8, { 0 } },
+      { 10 * 16, 10 * 16, { 3.0f } },
+      { 40 * 16 + 8, 20 * 16 + 8, { 6.0f } },
    };
    const float size = 5.0f;
    struct scene sc = scene_begin(false, v, 2);
+   void *vs = NULL;
+   if (per_vertex) {
+      nir_builder b = shader(MESA_SHADER_VERTEX, "point-size");
+      struct vs_vars vv = vs_vars(b.shader);
+      nir_variable *psiz = nir_variable_create(
+         b.shader, nir_var_shader_out, glsl_float_type(), "gl_PointSize");
+      psiz->data.location = VARYING_SLOT_PSIZ;
+      psiz->data.driver_location = 2;
+      nir_store_var(&b, vv.opos, nir_load_var(&b, vv.pos), 0xf);
+      nir_store_var(&b, psiz, nir_channel(&b, nir_load_var(&b, vv.col), 0),
+                    0x1);
+      struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                       .ir.nir = b.shader };
+      vs = ctx->create_vs_state(ctx, &cso);
+      ctx->bind_vs_state(ctx, vs);
+   }
    struct pipe_rasterizer_state r = {
       .half_pixel_center = 1,
       .depth_clip_near = 1,
@@ -1898,9 +1915,13 @@ test_points(void)
       .instance_count = 1,
       .max_index = 1,
    };
+   pan_test_debug_msg[0] = 0;
    char *trace = clear_draw(&info, 2, 1);
-   CHECK(has_line(trace, "constant: 5.000000"),
-         "%s: the draw's fixed point size is not 5", what);
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
+         jobs(trace, DRAW_JOB), pan_test_debug_msg);
+   CHECK(has_line(trace, "constant: 5.000000") ||
+            (per_vertex && has_line(trace, "point_size_array_format: fp32")),
+         "%s: the draw's point size is not 5 or per vertex", what);
    free(trace);
 
    if (check_pixels) {
@@ -1913,8 +1934,8 @@ test_points(void)
             for (unsigned k = 0; k < 2; ++k) {
                float dx = x + 0.5f - v[k].x16 / 16.0f;
                float dy = y + 0.5f - v[k].y16 / 16.0f;
-               if (dx >= -size / 2 && dx < size / 2 && dy >= -size / 2 &&
-                   dy < size / 2) {
+               float h = (per_vertex ? v[k].rgba[0] : size) / 2;
+               if (dx >= -h && dx < h && dy >= -h && dy < h) {
                   want = const_rgba;
                   covered++;
                }
@@ -1923,12 +1944,16 @@ test_points(void)
                bad += got[y][x][i] != unorm8(want[i]);
          }
       }
-      CHECK(covered == 2 * 25, "%s: the reference covers %u pixels", what,
-            covered);
+      CHECK(covered == (per_vertex ? 9 + 36 : 2 * 25),
+            "%s: the reference covers %u pixels", what, covered);
       CHECK(!bad, "%s: %u channels wrong", what, bad);
    }
    ctx->bind_rasterizer_state(ctx, sc.fixed[1]);
    ctx->delete_rasterizer_state(ctx, sized);
+   if (vs) {
+      ctx->bind_vs_state(ctx, sc.vs);
+      ctx->delete_vs_state(ctx, vs);
+   }
    scene_end(&sc);
 }
 
@@ -1971,6 +1996,8 @@ main(int argc, char **argv)
    test_layer_target();
    test_noperspective();
    test_provoking_vertex();
-   test_points();
+   test_points(false);
+   if (!jm)
+      test_points(true);
    return pan_test_close(screen, ctx);
 }
