@@ -249,6 +249,7 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    memcpy(out->push_ubo, s->push_ubo, sizeof(out->push_ubo));
    out->sysval_ubo = s->sysval_ubo;
    out->nr_tex = s->nr_tex;
+   out->writes_depth = s->writes_depth;
    ralloc_free(s);
    return true;
 }

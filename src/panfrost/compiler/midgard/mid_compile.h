@@ -57,6 +57,7 @@ struct mid_binary {
     * layers). */
    unsigned sysval_ubo;
    unsigned nr_tex; /* texture instructions */
+   bool writes_depth; /* fragment: gl_FragDepth goes out with the colour */
 };
 
 /*

@@ -252,6 +252,18 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
       ok &= set(s, P, "a", 31) && set(s, P, "d", 1) && set(s, P, "bimm", 1) &&
             set(s, P, "aswz", 0) && set(s, P, "bswz", 0) &&
             set(s, P, "omod", 2) && set(s, P, "mask", 0xc0);
+      if (b->branch->nr_srcs > 1) {
+         /* gl_FragDepth: r1.x written in the writeout bundle is the
+          * depth the branch sends out. */
+         const struct mid_src *z = &b->branch->src[1];
+         P = &pb.instrs[pb.nr_instrs++];
+         pan_mid_instr_init(P, PAN_MID_SMUL, "imov");
+         ok &= set(s, P, "a", 24) && set(s, P, "afull", 1) &&
+               set(s, P, "b", reg_of(s, z->ref)) &&
+               set(s, P, "bfull", 1) && set(s, P, "bcomp", 2 * z->swz[0]) &&
+               set(s, P, "d", 1) && set(s, P, "dfull", 1) &&
+               set(s, P, "dcomp", 0) && set(s, P, "omod", 2);
+      }
       P = &pb.instrs[pb.nr_instrs++];
       pan_mid_instr_init(P, PAN_MID_BRX, "writeout");
       unsigned self_tag = b->tag, next = tag_at(s, i + 1);

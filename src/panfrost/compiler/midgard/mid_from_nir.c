@@ -92,6 +92,8 @@ struct ctx {
    int *uniform; /* push slot * 4 + first component */
    unsigned colour_var;
    bool has_colour;
+   unsigned depth_var; /* gl_FragDepth, lane x */
+   bool has_depth;
    /* Vertex outputs by driver location: variable, lanes written and the
     * varying slot, stored once each at the end. */
    unsigned out_var[MID_MAX_VARYINGS];
@@ -807,6 +809,13 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
          return mid_error(c->s, "%s outputs are not supported",
                           gl_shader_stage_name(c->s->stage));
       nir_io_semantics sem = nir_intrinsic_io_semantics(in);
+      if (sem.location == FRAG_RESULT_DEPTH) {
+         if (!check_size(c, nir_src_bit_size(in->src[0]), "output"))
+            return false;
+         write_output_var(c, in, c->depth_var);
+         c->has_depth = true;
+         return true;
+      }
       if (sem.location != FRAG_RESULT_COLOR &&
           sem.location != FRAG_RESULT_DATA0)
          return mid_error(c->s, "fragment output %s is not supported",
@@ -1225,6 +1234,7 @@ mid_from_nir(struct mid_shader *s, nir_shader *nir)
    };
    s->nr_vars = impl->ssa_alloc + impl->reg_alloc;
    c.colour_var = s->nr_vars++;
+   c.depth_var = s->nr_vars++;
    c.blocks = ralloc_array(s->mem, struct mid_block *, impl->num_blocks);
    c.consts = rzalloc_array(s->mem, nir_load_const_instr *, impl->ssa_alloc);
    c.uniform = ralloc_array(s->mem, int, impl->ssa_alloc);
@@ -1261,6 +1271,13 @@ mid_from_nir(struct mid_shader *s, nir_shader *nir)
                                              MID_WRITEOUT, "writeout");
       W->nr_srcs = 1;
       W->src[0] = mid_src_ref(mid_var(c.colour_var));
+      if (c.has_depth) {
+         /* The writeout bundles copy it to r1.x, where the hardware
+          * takes the depth from. */
+         W->nr_srcs = 2;
+         W->src[1] = mid_src_ref(mid_var(c.depth_var));
+         s->writes_depth = true;
+      }
    }
    return !s->failed;
 }

@@ -120,7 +120,13 @@ mid_print(const struct mid_shader *s, FILE *fp)
             continue;
          }
          if (I->kind == MID_WRITEOUT) {
-            fprintf(fp, "writeout r0\n");
+            fprintf(fp, "writeout r0");
+            if (I->nr_srcs > 1) {
+               fprintf(fp, ", r1.x = ");
+               print_ref(s, I->src[1].ref, fp);
+               fprintf(fp, ".%c", "xyzw"[I->src[1].swz[0]]);
+            }
+            fprintf(fp, "\n");
             continue;
          }
          if (I->dst.kind != MID_REF_NONE) {

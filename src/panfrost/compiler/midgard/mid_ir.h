@@ -146,6 +146,7 @@ struct mid_shader {
    unsigned max_push;
    unsigned sysval_ubo;
    unsigned nr_tex;
+   bool writes_depth;
    /* Scheduling: struct mid_bundle, in program order.  level: how freely
     * the scheduler reorders (0: most; higher levels keep register
     * pressure closer to program order). */

@@ -234,15 +234,21 @@ mid_ra(struct mid_shader *s)
       s->reg_of[v] = -1;
    s->work_regs = 0;
 
-   /* The writeout bundles write r1.w for the blend unit before the second
-    * copy of the colour to r0: the colour must not live in r1. */
-   bool *colour = rzalloc_array(mem, bool, n ? n : 1);
+   /* The writeout bundles write r1.w for the blend unit (and r1.x with
+    * the depth) before the second copy of the colour and depth: neither
+    * may live in r1.  The depth is read by smul, after vmul wrote the
+    * colour to r0: it may not live in r0 either. */
+   uint32_t *avoid = rzalloc_array(mem, uint32_t, n ? n : 1);
    mid_foreach_block(s, b)
    {
       mid_foreach_instr(b, I)
       {
-         if (I->kind == MID_WRITEOUT && I->src[0].ref.kind == MID_REF_VAR)
-            colour[I->src[0].ref.index] = true;
+         if (I->kind != MID_WRITEOUT)
+            continue;
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            if (I->src[i].ref.kind == MID_REF_VAR)
+               avoid[I->src[i].ref.index] |= i ? 0x3 : 0x2;
+         }
       }
    }
 
@@ -255,7 +261,7 @@ mid_ra(struct mid_shader *s)
              s->reg_of[I->dst.index] >= 0)
             continue;
          unsigned v = I->dst.index;
-         uint32_t used = colour[v] ? 1u << 1 : 0;
+         uint32_t used = avoid[v];
          util_dynarray_foreach(&ra.adj[v], unsigned, w)
          {
             if (s->reg_of[*w] >= 0)

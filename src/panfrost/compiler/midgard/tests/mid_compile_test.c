@@ -463,6 +463,40 @@ test_fragment_writeout(void)
    ralloc_free(b.shader);
 }
 
+/* gl_FragDepth: r1.x, written in the writeout bundles, carries the depth
+ * out beside the colour in r0. */
+static void
+test_depth_writeout(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_ssa_def *col = nir_fmul_imm(&b, u0, 2.0f);
+   nir_store_output(&b, col, nir_imm_int(&b, 0), .base = 0,
+                    .write_mask = 0xf, .src_type = nir_type_float32,
+                    .io_semantics.location = FRAG_RESULT_DATA0,
+                    .io_semantics.num_slots = 1);
+   nir_store_output(&b, nir_fadd_imm(&b, nir_channel(&b, u0, 2), 0.5f),
+                    nir_imm_int(&b, 0), .base = 1, .write_mask = 0x1,
+                    .src_type = nir_type_float32,
+                    .io_semantics.location = FRAG_RESULT_DEPTH,
+                    .io_semantics.num_slots = 1);
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float c[4] = { 0.25f, 0.5f, 0.125f, 8.0f };
+      for (unsigned k = 0; k < 4; k++)
+         e->ubo0[k] = pan_test_u32(c[k]);
+      if (run(e, b.shader, gpus[g])) {
+         PAN_EXPECT(e->bin.writes_depth);
+         PAN_EXPECT(e->t.writeouts >= 1);
+         PAN_EXPECT_EQ(e->t.r[1][0], pan_test_u32(c[2] + 0.5f));
+         for (unsigned k = 0; k < 4; k++)
+            PAN_EXPECT_EQ(e->t.colour[k], pan_test_u32(2.0f * c[k]));
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
 /* Words of a compiled binary with opcode op in slot, decoded through the
  * ISA tables (the interpreter does not run attributes, varying stores or
  * textures yet, so these shaders are checked word by word). */
@@ -949,6 +983,7 @@ main(void)
    PAN_RUN_CASE(test_memory_and_conversions);
    PAN_RUN_CASE(test_register_pressure);
    PAN_RUN_CASE(test_fragment_writeout);
+   PAN_RUN_CASE(test_depth_writeout);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_textures);
    PAN_RUN_CASE(test_pipeline_registers);
