@@ -17,7 +17,9 @@
  *              location; floats are multiples of 1/64 in [-4, 4), exact
  *              in f16, integers small
  * Printed: "status done|fault <why>", "discarded 0|1", "colour <4 hex
- * words>" (r0 at the last writeout), one "vary <slot> <regfmt> <mask> <4
+ * words>" (r0 at the last writeout), "r1x <hex word>" (r1.x at the end: the
+ * depth, for a shader writing gl_FragDepth, since both compilers move it
+ * there in a writeout bundle and nothing writes r1.x after), one "vary <slot> <regfmt> <mask> <4
  * hex f32 words>" per st_vary (f16 converted to f32).
  *   textures   every texture index names the same 8x8 RGBA8 2D texture of
  *              seeded texels and every sampler the same bilinear,
@@ -270,6 +272,7 @@ main(int argc, char **argv)
    if (t->writeouts)
       printf("colour %08x %08x %08x %08x\n", t->colour[0], t->colour[1],
              t->colour[2], t->colour[3]);
+   printf("r1x %08x\n", t->r[1][0]);
    free(t);
    free(code);
    return 0;
