@@ -103,6 +103,7 @@ panfrost_context_destroy(struct pipe_context *pctx)
 
    /* Pending clears are for surfaces nobody can read any more. */
    panfrost_batch_fini(ctx);
+   panfrost_context_release_blit(ctx);
    panfrost_preload_fini(ctx);
    pan_bo_unref(ctx->tiler_heap);
    pctx->screen->fence_reference(pctx->screen, &ctx->last_fence, NULL);
@@ -148,6 +149,12 @@ panfrost_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
       return NULL;
    }
    pctx->const_uploader = pctx->stream_uploader;
+
+   /* The blitter makes its states through the hooks set above. */
+   if (!panfrost_context_init_blit(ctx)) {
+      panfrost_context_destroy(pctx);
+      return NULL;
+   }
 
    return pctx;
 }

@@ -135,6 +135,9 @@ struct panfrost_context {
     * (pan_preload.c), made as needed.
     */
    struct panfrost_preload *preload;
+
+   /* Draws blits and mipmap generation (pan_blit.c). */
+   struct blitter_context *blitter;
 };
 
 static inline struct panfrost_context *
@@ -151,6 +154,8 @@ void panfrost_warn_once(struct panfrost_context *ctx,
 void panfrost_context_init_state(struct pipe_context *pctx);
 void panfrost_context_init_shaders(struct pipe_context *pctx);
 void panfrost_context_init_draw(struct pipe_context *pctx);
+bool panfrost_context_init_blit(struct panfrost_context *ctx);
+void panfrost_context_release_blit(struct panfrost_context *ctx);
 void panfrost_draw_vbo(struct pipe_context *pctx,
                        const struct pipe_draw_info *info,
                        unsigned drawid_offset,

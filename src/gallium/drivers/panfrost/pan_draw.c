@@ -5,9 +5,10 @@
 
 /* Entry points that make the GPU draw.  Clears of whole surfaces become
  * render passes (pan_batch.c); draws become IDVS jobs of the pass
- * (pan_draw_vbo.c).  Partial clears and blits need a draw of their own,
- * so they are dropped, and the first one says so once, in the log and
- * through the GL debug output, so a user sees why nothing renders.
+ * (pan_draw_vbo.c).  Partial clears need a draw of their own, so they
+ * are dropped, and the first one says so once, in the log and through the
+ * GL debug output, so a user sees why nothing renders.  Blits are drawn by
+ * util_blitter (pan_blit.c).
  */
 
 #include "util/u_framebuffer.h"
@@ -108,13 +109,6 @@ panfrost_clear_depth_stencil(struct pipe_context *pctx,
                  y, w, h);
 }
 
-static void
-panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
-{
-   panfrost_warn_once(panfrost_context(pctx), PANFROST_WARN_BLIT,
-                      "blits are not implemented yet (dropped)");
-}
-
 void
 panfrost_context_init_draw(struct pipe_context *pctx)
 {
@@ -122,7 +116,6 @@ panfrost_context_init_draw(struct pipe_context *pctx)
    pctx->clear = panfrost_clear;
    pctx->clear_render_target = panfrost_clear_render_target;
    pctx->clear_depth_stencil = panfrost_clear_depth_stencil;
-   pctx->blit = panfrost_blit;
    /* Copies between linear resources need no GPU: map and memcpy. */
    pctx->resource_copy_region = util_resource_copy_region;
 }

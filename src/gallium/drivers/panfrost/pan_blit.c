@@ -1,0 +1,83 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* pipe_context::blit as an ordinary draw: util_blitter binds its own
+ * shaders, states and framebuffer, draws a rectangle sampling the source
+ * and puts back what it was told the frontend had bound.  So everything it
+ * changes is handed to it first.  The frontend also generates mipmaps
+ * through this (PIPE_CAP_GENERATE_MIPMAP is off).
+ */
+
+#include "util/format/u_format.h"
+#include "util/u_blitter.h"
+#include "util/u_surface.h"
+
+#include "pan_context.h"
+
+static void
+save_blitter_state(struct panfrost_context *ctx)
+{
+   struct blitter_context *b = ctx->blitter;
+   struct panfrost_state *s = &ctx->state;
+
+   util_blitter_save_vertex_buffer_slot(b, s->vbufs);
+   util_blitter_save_vertex_elements(b, s->vertex_elements);
+   util_blitter_save_vertex_shader(b, s->shaders[PIPE_SHADER_VERTEX]);
+   util_blitter_save_fragment_shader(b, s->shaders[PIPE_SHADER_FRAGMENT]);
+   util_blitter_save_rasterizer(b, s->rast);
+   util_blitter_save_viewport(b, &s->viewport);
+   util_blitter_save_scissor(b, &s->scissor);
+   util_blitter_save_blend(b, s->blend);
+   util_blitter_save_depth_stencil_alpha(b, s->zsa);
+   util_blitter_save_stencil_ref(b, &s->stencil_ref);
+   util_blitter_save_sample_mask(b, s->sample_mask, s->min_samples);
+   util_blitter_save_fragment_constant_buffer_slot(
+      b, s->cbufs[PIPE_SHADER_FRAGMENT]);
+   util_blitter_save_fragment_sampler_states(
+      b, PANFROST_MAX_SAMPLERS, s->samplers[PIPE_SHADER_FRAGMENT]);
+   util_blitter_save_fragment_sampler_views(
+      b, PANFROST_MAX_SAMPLERS, s->views[PIPE_SHADER_FRAGMENT]);
+   util_blitter_save_framebuffer(b, &s->fb);
+   util_blitter_save_so_targets(b, ctx->xfb.num_targets, ctx->xfb.targets);
+}
+
+static void
+panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   /* Plain copies between identical formats need no draw. */
+   if (util_try_blit_via_copy_region(pctx, info, false))
+      return;
+
+   if (!util_blitter_is_blit_supported(ctx->blitter, info)) {
+      panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
+                         "blit %s -> %s (mask 0x%x) unsupported, dropped",
+                         util_format_short_name(info->src.format),
+                         util_format_short_name(info->dst.format),
+                         info->mask);
+      return;
+   }
+
+   save_blitter_state(ctx);
+   util_blitter_blit(ctx->blitter, info);
+}
+
+bool
+panfrost_context_init_blit(struct panfrost_context *ctx)
+{
+   ctx->blitter = util_blitter_create(&ctx->base);
+   if (!ctx->blitter)
+      return false;
+   ctx->base.blit = panfrost_blit;
+   return true;
+}
+
+void
+panfrost_context_release_blit(struct panfrost_context *ctx)
+{
+   if (ctx->blitter)
+      util_blitter_destroy(ctx->blitter);
+}
