@@ -24,7 +24,9 @@ loads such varyings and writes such colours in binary16) or a binary16
 colour within FP16_BOUND relative (counted apart).  A stored word is an
 integer unless both sides are normal binary32 numbers (or a zero against
 a float within ABS_BOUND), so small integers, which look like denormals,
-compare exactly.
+compare exactly.  On Bifrost each of our binaries must also pass the stock
+disassembler (its asserts catch clause layouts and constant modifiers the
+hardware does not have); a binary it rejects counts as a difference.
 
 Prints programs compared / agreeing / differing, the differences grouped
 by reason (numbers blanked) with each program's first difference, and the
@@ -221,6 +223,18 @@ def compare_stage(args, work, stage, stock_bin, stock_info, ours_tag, mode,
     return verdict
 
 
+def stock_rejects(args, binary):
+    """Bifrost: why the stock disassembler fails on our binary (a clause
+    layout or constant modifier the hardware lacks), or None."""
+    if args.gpu not in BIFROST:
+        return None
+    p = subprocess.run([args.stock, 'disasm', '--gpu=0x' + GPU, binary],
+                       capture_output=True, text=True, timeout=60)
+    if not p.returncode:
+        return None
+    return (p.stderr.strip().splitlines() or ['status %d' % p.returncode])[-1]
+
+
 def run_program(args, path, work):
     sources, names = write_sources(path, work)
     if sources is None:
@@ -250,6 +264,11 @@ def run_program(args, path, work):
             continue
         if not os.path.exists('%s/ours/%s.bin' % (work, tag)):
             res.append(('skip', 'our compiler refused'))
+            continue
+        bad = stock_rejects(args, '%s/ours/%s.bin' % (work, tag))
+        if bad:
+            res.append(('differ', '%s: the stock disassembler rejects ours: '
+                        '%s' % (stage, bad)))
             continue
         if fixed and stage != 'vs':
             res.append(('skip', 'fixed-function varyings (slot ABIs differ)'))

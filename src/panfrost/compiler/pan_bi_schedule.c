@@ -877,6 +877,47 @@ const_capacity(unsigned n)
    return bi_ec0_packed(n) + 2 * bi_const_quads_max(n);
 }
 
+/* FAU index fau with clause constants a and b exchanged. */
+static uint8_t
+swap_const_fau(uint8_t fau, unsigned a, unsigned b)
+{
+   unsigned slot = fau & 0xf0;
+   if (slot == const_fau(a))
+      return (uint8_t)(const_fau(b) | (fau & 0xf));
+   if (slot == const_fau(b))
+      return (uint8_t)(const_fau(a) | (fau & 0xf));
+   return fau;
+}
+
+/*
+ * A constant quadword's two constants also encode a modifier in their top
+ * 4 stored bits: (top(first) - top(second)) mod 16 from 1 to 7 makes the
+ * hardware add the clause address to them (3 is reserved), 0 or 8-15
+ * leaves them alone.  A pair landing in 1-7 is exchanged (the difference
+ * becomes 9-15) along with the tuples' FAU indices; a padding second
+ * constant (index real and up) takes the first's top bits instead.
+ */
+static void
+order_const_pairs(struct bi_clause *bc, struct bi_sched_tuple *t, unsigned real)
+{
+   for (unsigned k = bi_ec0_packed(bc->nr_tuples); k + 1 < bc->nr_consts;
+        k += 2) {
+      uint64_t *c = &bc->consts[k];
+      unsigned m = (unsigned)((c[0] >> 56) - (c[1] >> 56)) & 0xf;
+      if (m == 0 || m >= 8)
+         continue;
+      if (k + 1 >= real) {
+         c[1] = (c[1] & BITFIELD64_MASK(56)) | (c[0] & ~BITFIELD64_MASK(56));
+         continue;
+      }
+      uint64_t tmp = c[0];
+      c[0] = c[1];
+      c[1] = tmp;
+      for (unsigned i = 0; i < bc->nr_tuples; ++i)
+         t[i].fau = swap_const_fau(t[i].fau, k, k + 1);
+   }
+}
+
 /* The packer's clause: NOP tuples in front while the constants need a
  * longer layout, a zero constant to fill the layout's pairs. */
 static bool
@@ -896,6 +937,12 @@ to_bi_clause(struct bi_sched_ctx *c, const struct bi_sched_clause *sc,
 
    memset(bc, 0, sizeof(*bc));
    bc->nr_tuples = n;
+   bc->nr_consts = sc->nr_consts;
+   for (unsigned k = 0; k < sc->nr_consts; ++k)
+      bc->consts[k] = sc->consts[k] >> 4;
+   if (bi_ec0_packed(n) ? !(bc->nr_consts & 1) : (bc->nr_consts & 1))
+      bc->consts[bc->nr_consts++] = 0;
+   order_const_pairs(bc, t, sc->nr_consts);
    for (unsigned i = 0; i < n; ++i) {
       /* Block i writes the result of tuple i - 1 (the first block: the
        * last tuple's, at the end of the clause). */
@@ -918,12 +965,6 @@ to_bi_clause(struct bi_sched_ctx *c, const struct bi_sched_clause *sc,
       bc->tuples[i].fma = t[i].used[0] ? t[i].u[0].word : pan_bi_nop(0);
       bc->tuples[i].add = t[i].used[1] ? t[i].u[1].word : pan_bi_nop(1);
    }
-   bc->nr_consts = sc->nr_consts;
-   for (unsigned k = 0; k < sc->nr_consts; ++k)
-      bc->consts[k] = sc->consts[k] >> 4;
-   if (bi_ec0_packed(n) ? !(bc->nr_consts & 1) : (bc->nr_consts & 1))
-      bc->consts[bc->nr_consts++] = 0;
-
    uint64_t h = 0;
    header_set(&h, "flow", header_value("flow", last ? "end" : "nbtb"));
    header_set(&h, "msg", header_value("msg", sc->msg));

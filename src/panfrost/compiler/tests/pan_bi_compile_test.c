@@ -12,12 +12,14 @@
  * Push constants: u0:u1 input buffer, u2:u3 output buffer, u4.. values.
  */
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/nir/nir_builder.h"
 #include "isa/pan_isa_bi.h"
+#include "isa/pan_isa_bi_priv.h"
 #include "pan_compile.h"
 #include "pan_sim_bi.h"
 #include "pan_sim_bi_gfx.h"
@@ -893,6 +895,82 @@ test_schedule(void)
    }
 }
 
+/* Constant pairs whose top bits differ: a pair of a constant quadword
+ * must not read as modified (the top 4 stored bits of its two constants
+ * differ by 1-7 mod 16: PC-relative, or reserved for 3), which the
+ * scheduler ensures by ordering the pair. */
+static const float pair_k[8][2] = {
+   { 3.0f, 100.0f },  { 1e-3f, 2.0f },  { -7.5f, 0.375f }, { 0.5f, 0.0625f },
+   { 1e6f, 40.0f },   { -0.125f, 5.0f }, { 9.0f, 0.25f },   { 0.75f, 0.125f },
+};
+
+static float
+pair_ref(float x)
+{
+   float r = 0;
+   for (unsigned i = 0; i < 8; ++i)
+      r += fmaf(x, pair_k[i][0], pair_k[i][1]);
+   return r;
+}
+
+/* Number of constant pairs in bin with distinct nonzero top bits; fails
+ * on a pair that would read as modified. */
+static unsigned
+check_const_pairs(const struct pan_bi_binary *bin)
+{
+   unsigned q = 0, nr_quads = bin->nr_words / 2, tested = 0;
+   while (q < nr_quads) {
+      struct bi_clause c;
+      unsigned used = bi_unpack_clause(bin->words + 2 * q, nr_quads - q, &c);
+      PAN_CHECK(used, "no clause at quadword %u", q);
+      if (!used)
+         break;
+      for (unsigned k = bi_ec0_packed(c.nr_tuples); k + 1 < c.nr_consts;
+           k += 2) {
+         unsigned a = (c.consts[k] >> 56) & 0xf, b = c.consts[k + 1] >> 56;
+         unsigned m = (a - b) & 0xf;
+         PAN_CHECK(m == 0 || m >= 8,
+                   "quadword %u: constants 0x%" PRIx64 " 0x%" PRIx64
+                   " read as modified (M %u)",
+                   q, c.consts[k], c.consts[k + 1], m);
+         tested += a != b && a && b;
+      }
+      q += used;
+   }
+   return tested;
+}
+
+static void
+test_const_pairs(void)
+{
+   nir_builder b = begin("bi_const_pairs");
+   nir_ssa_def *x = input(&b, 1), *r = NULL;
+   for (unsigned i = 0; i < 8; ++i) {
+      nir_ssa_def *t = nir_ffma(&b, x, nir_imm_float(&b, pair_k[i][0]),
+                                nir_imm_float(&b, pair_k[i][1]));
+      r = r ? nir_fadd(&b, r, t) : t;
+   }
+   output(&b, r);
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   if (compile(nir_shader_clone(ctx, b.shader), NULL, ctx, &bin)) {
+      unsigned tested = check_const_pairs(&bin);
+      PAN_CHECK(tested >= 1, "no pair of distinct top bits (%u)", tested);
+   }
+   ralloc_free(ctx);
+
+   uint32_t in[BI_LANES], out[BI_LANES];
+   for (unsigned l = 0; l < BI_LANES; ++l)
+      in[l] = pan_test_u32((float)l - 3.5f);
+   if (!run(&b, in, BI_LANES, NULL, 0, out, BI_LANES))
+      return;
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      float want = pair_ref((float)l - 3.5f), got = pan_test_f32(out[l]);
+      PAN_CHECK(fabsf(got - want) <= 1e-5f * fabsf(want) + 1e-3f,
+                "const pairs lane %u: %g, expected %g", l, got, want);
+   }
+}
+
 /* What Bifrost refuses is an error message, not a crash. */
 static void
 test_refused(void)
@@ -928,6 +1006,7 @@ main(void)
    PAN_RUN_CASE(test_derivative);
    PAN_RUN_CASE(test_texture);
    PAN_RUN_CASE(test_schedule);
+   PAN_RUN_CASE(test_const_pairs);
    PAN_RUN_CASE(test_refused);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_bi_compile");
