@@ -67,6 +67,14 @@ front_facing(struct pan_ir_from_nir *ctx)
                       pan_ir_imm(0));
 }
 
+/* gl_PointCoord from the rasterizer's special varying; its origin (top or
+ * bottom of the point) is the framebuffer descriptor's, not the shader's. */
+static pan_ir_index
+point_coord(struct pan_ir_from_nir *ctx)
+{
+   return pan_ir_ld_var_point(&ctx->b, pan_ir_imm(0));
+}
+
 /* FAU words kept for pushes that cannot fall back to a buffer load. */
 #define PAN_VA_PUSH_RESERVE 8
 
@@ -324,6 +332,8 @@ load_varying(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, bool flat)
        nir_src_is_const(*nir_get_io_offset_src(intr)) &&
        !nir_src_as_uint(*nir_get_io_offset_src(intr)))
       return frag_coord(ctx, comp, n);
+   if (nir_intrinsic_io_semantics(intr).location == VARYING_SLOT_PNTC)
+      return sub_vec(ctx, point_coord(ctx), comp, n);
    /* A bool input read as a 32-bit word: GL's 0 / ~0. */
    if (nir_intrinsic_io_semantics(intr).location == VARYING_SLOT_FACE)
       return pan_ir_isub(&ctx->b, pan_ir_imm(0), front_facing(ctx));
@@ -532,6 +542,11 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
       if (!fs || !check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
          return false;
       v = frag_coord(ctx, 0, nir_dest_num_components(intr->dest));
+      break;
+   case nir_intrinsic_load_point_coord:
+      if (!fs)
+         return false;
+      v = point_coord(ctx);
       break;
    case nir_intrinsic_load_front_face:
       if (!fs)

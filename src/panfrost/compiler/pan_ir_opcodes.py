@@ -328,6 +328,12 @@ OPS = [
                                 'sample=center', 'update=clobber',
                                 'slot=slot0', 'flow=wait0'],
               ['{sr}', '{s0}', 'index:{imm}'])),
+    # gl_PointCoord (x, y): special varying 0, two words.  Valhall only.
+    Op('ld_var_point', 1, dest_comps=2,
+       va=VA('ld_var_special', ['vecsize=v2', 'regfmt=f32',
+                                'sample=center', 'update=clobber',
+                                'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', 'index:#0'])),
     # Alpha test: s0 coverage (r60), s1 alpha, s2 the atest datum.
     Op('atest', 3, side_effects=True,
        va=VA('atest', ['flow=wait'], ['{sr}', '{s0}', '{s1}', '{s2}'])),

@@ -335,6 +335,11 @@ emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
       cfg.sample_count = 1;
       cfg.sample_pattern = MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
       cfg.tie_break_rule = MALI_TIE_BREAK_RULE_MINUS_180_IN_0_OUT;
+#if PAN_ARCH >= 9
+      /* gl_PointCoord's y grows down the point (GL's default upper-left
+       * sprite origin); the descriptor's default is the other way. */
+      cfg.point_sprite_coord_origin_max_y = false;
+#endif
       cfg.effective_tile_size = tile_px;
       cfg.render_target_count = fb->rt_count;
       cfg.color_buffer_allocation = cbuf_B;

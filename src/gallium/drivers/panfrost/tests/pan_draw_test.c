@@ -1957,6 +1957,80 @@ test_points(bool per_vertex)
    scene_end(&sc);
 }
 
+/* An 8 x 8 point whose colour is (gl_PointCoord, 0, 1): red grows to the
+ * right and green downwards (the upper-left sprite origin), one step of
+ * 1/8 per pixel from 1/16 at the pixel centres next to the edges.
+ */
+static void
+test_point_coord(void)
+{
+   static const struct vtx v[1] = { { 10 * 16, 10 * 16, { 0 } } };
+   struct scene sc = scene_begin(false, v, 1);
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "point-coord");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *pc = nir_variable_create(b.shader, nir_var_shader_in,
+                                          glsl_vec_type(2), "gl_PointCoord");
+   pc->data.location = VARYING_SLOT_PNTC;
+   pc->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_ssa_def *c = nir_load_var(&b, pc);
+   nir_store_var(&b, out,
+                 nir_vec4(&b, nir_channel(&b, c, 0), nir_channel(&b, c, 1),
+                          nir_imm_float(&b, 0.0f), nir_imm_float(&b, 1.0f)),
+                 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   void *fs = ctx->create_fs_state(ctx, &cso);
+   ctx->bind_fs_state(ctx, fs);
+   struct pipe_rasterizer_state r = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .point_size = 8.0f,
+   };
+   void *sized = ctx->create_rasterizer_state(ctx, &r);
+   ctx->bind_rasterizer_state(ctx, sized);
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_POINTS,
+      .instance_count = 1,
+      .max_index = 0,
+   };
+   pan_test_debug_msg[0] = 0;
+   char *trace = clear_draw(&info, 1, 1);
+   CHECK(jobs(trace, DRAW_JOB) == 1, "gl_PointCoord: %u draws submitted (%s)",
+         jobs(trace, DRAW_JOB), pan_test_debug_msg);
+   CHECK(has_line(trace, "point_sprite_coord_origin_max_y: false"),
+         "gl_PointCoord: the framebuffer's sprite origin is not upper-left");
+   free(trace);
+
+   if (check_pixels) {
+      static uint8_t got[H][W][4];
+      unsigned bad = 0;
+      read_target(&sc.t, got);
+      for (unsigned y = 0; y < H; ++y) {
+         for (unsigned x = 0; x < W; ++x) {
+            float want[4] = { clear_rgba[0], clear_rgba[1], clear_rgba[2],
+                              clear_rgba[3] };
+            if (x >= 6 && x < 14 && y >= 6 && y < 14) {
+               want[0] = (x - 6 + 0.5f) / 8;
+               want[1] = (y - 6 + 0.5f) / 8;
+               want[2] = 0;
+               want[3] = 1;
+            }
+            for (unsigned i = 0; i < 4; ++i)
+               bad += abs(got[y][x][i] - unorm8(want[i])) > 1;
+         }
+      }
+      CHECK(!bad, "gl_PointCoord: %u channels wrong (pixel (6, 13) %u %u)",
+            bad, got[13][6][0], got[13][6][1]);
+   }
+   ctx->bind_rasterizer_state(ctx, sc.fixed[1]);
+   ctx->delete_rasterizer_state(ctx, sized);
+   ctx->bind_fs_state(ctx, sc.fs);
+   ctx->delete_fs_state(ctx, fs);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1999,5 +2073,7 @@ main(int argc, char **argv)
    test_points(false);
    if (!jm)
       test_points(true);
+   if (!jm)
+      test_point_coord();
    return pan_test_close(screen, ctx);
 }
