@@ -41,6 +41,10 @@ save_blitter_state(struct panfrost_context *ctx)
       b, PANFROST_MAX_SAMPLERS, s->views[PIPE_SHADER_FRAGMENT]);
    util_blitter_save_framebuffer(b, &s->fb);
    util_blitter_save_so_targets(b, ctx->xfb.num_targets, ctx->xfb.targets);
+   /* The blitter lifts the condition around its own draws. */
+   util_blitter_save_render_condition(b, ctx->render_cond.query,
+                                      ctx->render_cond.condition,
+                                      ctx->render_cond.mode);
 }
 
 static void
@@ -48,6 +52,8 @@ panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
 
+   if (info->render_condition_enable && !panfrost_render_condition_check(ctx))
+      return;
    /* Plain copies between identical formats need no draw. */
    if (util_try_blit_via_copy_region(pctx, info, false))
       return;

@@ -136,6 +136,11 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_OCCLUSION_QUERY:
       return panfrost_screen(pscreen)->arch != NULL;
 
+   /* Checked on the CPU before each draw, clear and dispatch (pan_query.c). */
+   case PIPE_CAP_CONDITIONAL_RENDER:
+   case PIPE_CAP_CONDITIONAL_RENDER_INVERTED:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    /* Capabilities the defaults would turn on but we have not built. */
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:
    case PIPE_CAP_SAMPLER_VIEW_TARGET:

@@ -313,7 +313,7 @@ panfrost_launch_grid(struct pipe_context *pctx,
    struct panfrost_compute_shader *so = ctx->compute.shader;
    uint32_t grid[3];
 
-   if (!so)
+   if (!so || !panfrost_render_condition_check(ctx))
       return;
    if (so->error[0]) {
       panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,

@@ -113,6 +113,11 @@ struct panfrost_context {
    struct panfrost_compute_ctx compute;
    struct panfrost_xfb_ctx xfb;
    struct panfrost_query *occlusion; /* the active occlusion query */
+   struct {
+      struct pipe_query *query; /* NULL: render unconditionally */
+      bool condition;           /* the result that skips rendering */
+      enum pipe_render_cond_flag mode;
+   } render_cond;
    struct util_debug_callback debug;
    unsigned warned; /* enum panfrost_warning */
 

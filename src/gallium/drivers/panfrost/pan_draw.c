@@ -33,6 +33,8 @@ panfrost_clear(struct pipe_context *pctx, unsigned buffers,
    struct panfrost_context *ctx = panfrost_context(pctx);
    const struct pipe_framebuffer_state *fb = &ctx->state.fb;
 
+   if (!panfrost_render_condition_check(ctx))
+      return;
    if (scissor && !covers(scissor->minx, scissor->miny,
                           scissor->maxx - scissor->minx,
                           scissor->maxy - scissor->miny, fb->width,

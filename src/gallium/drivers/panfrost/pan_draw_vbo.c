@@ -842,6 +842,8 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    struct panfrost_context *ctx = panfrost_context(pctx);
    struct pipe_draw_start_count_bias from_so;
 
+   if (!panfrost_render_condition_check(ctx))
+      return;
    /* glDrawTransformFeedback: the vertices captured, known on the CPU. */
    if (indirect && indirect->count_from_stream_output) {
       from_so = (struct pipe_draw_start_count_bias){

@@ -132,6 +132,9 @@ panfrost_destroy_query(struct pipe_context *pctx, struct pipe_query *pq)
 
    struct panfrost_context *ctx = panfrost_context(pctx);
 
+   if (ctx->render_cond.query == pq)
+      ctx->render_cond.query = NULL;
+
    if (ctx->occlusion == q)
       ctx->occlusion = NULL;
    else if (q->active)
@@ -261,6 +264,38 @@ panfrost_occlusion_for_draw(struct panfrost_context *ctx, uint64_t *va,
                                 PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
 }
 
+static void
+panfrost_render_condition(struct pipe_context *pctx, struct pipe_query *pq,
+                          bool condition, enum pipe_render_cond_flag mode)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   ctx->render_cond.query = pq;
+   ctx->render_cond.condition = condition;
+   ctx->render_cond.mode = mode;
+}
+
+bool
+panfrost_render_condition_check(struct panfrost_context *ctx)
+{
+   struct pipe_query *pq = ctx->render_cond.query;
+   enum pipe_render_cond_flag mode = ctx->render_cond.mode;
+   bool wait = mode == PIPE_RENDER_COND_WAIT ||
+               mode == PIPE_RENDER_COND_BY_REGION_WAIT;
+   union pipe_query_result result = {0};
+
+   if (!pq)
+      return true;
+   /* No-wait modes render when the result is not known yet. */
+   if (!panfrost_get_query_result(&ctx->base, pq, wait, &result))
+      return true;
+   /* A counter stands for "any sample passed". */
+   bool value = pan_query(pq)->type == PIPE_QUERY_OCCLUSION_COUNTER
+                   ? result.u64 != 0
+                   : result.b;
+   return value != ctx->render_cond.condition;
+}
+
 void
 panfrost_context_init_query(struct pipe_context *pctx)
 {
@@ -270,4 +305,5 @@ panfrost_context_init_query(struct pipe_context *pctx)
    pctx->end_query = panfrost_end_query;
    pctx->get_query_result = panfrost_get_query_result;
    pctx->set_active_query_state = panfrost_set_active_query_state;
+   pctx->render_condition = panfrost_render_condition;
 }

@@ -118,4 +118,8 @@ void panfrost_context_init_query(struct pipe_context *pctx);
 bool panfrost_occlusion_for_draw(struct panfrost_context *ctx, uint64_t *va,
                                  bool *counter);
 
+/* Whether a draw, clear or dispatch should run under the current
+ * conditional rendering state (pan_query.c). */
+bool panfrost_render_condition_check(struct panfrost_context *ctx);
+
 #endif

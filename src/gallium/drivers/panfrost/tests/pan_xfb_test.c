@@ -11,7 +11,8 @@
  * instance id, vertex id); every captured word is compared with a
  * reference computed here from GL's decomposition of the primitives.
  * The timer queries are checked for order against each other, the
- * occlusion queries' counts against the pixels drawn.
+ * occlusion queries' counts against the pixels drawn, and conditional
+ * rendering against them.
  */
 
 #include <stdint.h>
@@ -25,6 +26,7 @@
 #include "pipe/p_defines.h"
 #include "pipe/p_screen.h"
 #include "pipe/p_state.h"
+#include "util/u_box.h"
 #include "util/u_inlines.h"
 
 #include "pan_test_screen.h"
@@ -630,6 +632,117 @@ test_occlusion(struct fixture *f)
    pipe_resource_reference(&zs, NULL);
 }
 
+/* A W/2 x H/2 red texture scaled over the whole target (a draw of the
+ * blitter, not a copy), under the condition when cond is set.
+ */
+static void
+blit_red(struct fixture *f, bool cond)
+{
+   struct pipe_resource templ = *f->tex;
+   templ.width0 = W / 2;
+   templ.height0 = H / 2;
+   templ.bind = PIPE_BIND_SAMPLER_VIEW;
+   struct pipe_resource *src = screen->resource_create(screen, &templ);
+   uint32_t red[W / 2 * H / 2];
+   for (unsigned i = 0; i < W / 2 * H / 2; ++i)
+      red[i] = 0xff0000ff; /* R8G8B8A8: r = 255, b = 0 */
+   struct pipe_blit_info info = {
+      .dst = { .resource = f->tex, .format = templ.format },
+      .src = { .resource = src, .format = templ.format },
+      .mask = PIPE_MASK_RGBA,
+      .filter = PIPE_TEX_FILTER_NEAREST,
+      .render_condition_enable = cond,
+   };
+   CHECK(src, "blit source created");
+   if (!src)
+      return;
+   u_box_2d(0, 0, W / 2, H / 2, &info.src.box);
+   ctx->texture_subdata(ctx, src, 0, 0, &info.src.box, red, W / 2 * 4, 0);
+   u_box_2d(0, 0, W, H, &info.dst.box);
+   ctx->blit(ctx, &info);
+   pipe_resource_reference(&src, NULL);
+}
+
+/* Draws (and a clear) made under conditional rendering whose query saw
+ * nothing (a draw with rasterizer discard) are skipped, and made when
+ * inverted; those under a query that saw samples are made, and skipped
+ * when inverted.  Each mode is used once.  A blit is skipped only when
+ * asked to look at the condition.
+ */
+static void
+test_render_condition(struct fixture *f)
+{
+   struct pipe_stream_output_info so = { 0 };
+   void *vs = capture_vs(&so);
+   struct pipe_query *pred =
+      ctx->create_query(ctx, PIPE_QUERY_OCCLUSION_PREDICATE, 0);
+   struct pipe_query *count =
+      ctx->create_query(ctx, PIPE_QUERY_OCCLUSION_COUNTER, 0);
+   union pipe_color_union red = { .f = { 1.0f, 0.0f, 0.0f, 1.0f } };
+
+   CHECK(screen->get_param(screen, PIPE_CAP_CONDITIONAL_RENDER) &&
+            screen->get_param(screen, PIPE_CAP_CONDITIONAL_RENDER_INVERTED),
+         "conditional rendering offered");
+   CHECK(pred && count, "occlusion queries created");
+   if (!pred || !count)
+      return;
+   ctx->bind_vs_state(ctx, vs);
+
+   clear();
+   ctx->bind_rasterizer_state(ctx, f->discard);
+   ctx->begin_query(ctx, pred);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   ctx->end_query(ctx, pred);
+   ctx->bind_rasterizer_state(ctx, f->cso[1]);
+   ctx->render_condition(ctx, pred, false, PIPE_RENDER_COND_WAIT);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &red, 0, 0);
+   ctx->render_condition(ctx, NULL, false, 0);
+   CHECK(drawn_pixels(f) == 0, "a draw and a clear under a hidden draw's "
+         "predicate are skipped");
+   ctx->render_condition(ctx, pred, false, PIPE_RENDER_COND_WAIT);
+   blit_red(f, true);
+   CHECK(drawn_pixels(f) == 0, "a conditional blit is skipped");
+   blit_red(f, false);
+   ctx->render_condition(ctx, NULL, false, 0);
+   CHECK(drawn_pixels(f) == W * H, "an unconditional blit draws under the "
+         "condition");
+   clear();
+   ctx->render_condition(ctx, pred, true, PIPE_RENDER_COND_NO_WAIT);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   ctx->render_condition(ctx, NULL, false, 0);
+   unsigned wide = drawn_pixels(f);
+   CHECK(wide > 0, "the inverted condition draws");
+
+   clear();
+   ctx->begin_query(ctx, count);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 4, 1);
+   ctx->end_query(ctx, count);
+   clear();
+   ctx->render_condition(ctx, count, false, PIPE_RENDER_COND_BY_REGION_WAIT);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   ctx->render_condition(ctx, NULL, false, 0);
+   unsigned n = drawn_pixels(f);
+   CHECK(n == wide, "a draw under a visible draw's count colours %u "
+         "pixels, want %u", n, wide);
+   clear();
+   ctx->render_condition(ctx, count, true,
+                         PIPE_RENDER_COND_BY_REGION_NO_WAIT);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   ctx->render_condition(ctx, NULL, false, 0);
+   CHECK(drawn_pixels(f) == 0, "the inverted condition skips the draw");
+
+   /* A destroyed query no longer conditions anything. */
+   ctx->render_condition(ctx, pred, false, PIPE_RENDER_COND_WAIT);
+   ctx->destroy_query(ctx, pred);
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   CHECK(drawn_pixels(f) == wide, "drawn once the query is destroyed");
+
+   ctx->destroy_query(ctx, count);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -644,6 +757,7 @@ main(int argc, char **argv)
    test_separate(&f);
    test_timers(&f);
    test_occlusion(&f);
+   test_render_condition(&f);
    teardown(&f);
    return pan_test_close(screen, ctx);
 }
