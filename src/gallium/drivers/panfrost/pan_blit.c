@@ -58,6 +58,17 @@ panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
    if (util_try_blit_via_copy_region(pctx, info, false))
       return;
 
+   /* The blitter's depth and stencil writing shaders fault the fragment
+    * job on the simulator (instr_invalid_enc on v7 and v9) and v6 cannot
+    * sample Z32_FLOAT: refuse them rather than fault.
+    */
+   if (info->mask & PIPE_MASK_ZS) {
+      panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
+                         "depth/stencil blit %s -> %s unsupported, dropped",
+                         util_format_short_name(info->src.format),
+                         util_format_short_name(info->dst.format));
+      return;
+   }
    if (!util_blitter_is_blit_supported(ctx->blitter, info)) {
       panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
                          "blit %s -> %s (mask 0x%x) unsupported, dropped",

@@ -184,6 +184,72 @@ test_mipmaps(void)
    pipe_resource_reference(&tex, NULL);
 }
 
+/* Depth: a copy of an 8x8 Z32_FLOAT texture into the corner of a 32x32
+ * one works (no scaling: resource_copy_region); a scaled one is refused
+ * with a message (the blitter's depth shader faults, see pan_blit.c).
+ */
+static void
+test_depth(void)
+{
+   static const float depth[4] = { 0.125f, 0.25f, 0.5f, 0.75f };
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_Z32_FLOAT,
+      .width0 = 8,
+      .height0 = 8,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL,
+   };
+   struct pipe_resource *src = screen->resource_create(screen, &templ);
+   templ.width0 = templ.height0 = 32;
+   struct pipe_resource *dst = screen->resource_create(screen, &templ);
+   CHECK(src && dst, "depth: resource_create failed");
+   if (!src || !dst)
+      goto out;
+   float data[8 * 8];
+   for (unsigned i = 0; i < 64; ++i)
+      data[i] = depth[(i / 8 >= 4) * 2 + (i % 8 >= 4)];
+   struct pipe_box box;
+   u_box_2d(0, 0, 8, 8, &box);
+   ctx->texture_subdata(ctx, src, 0, 0, &box, data, 8 * 4, 0);
+
+   struct pipe_blit_info info = {
+      .dst = { .resource = dst, .format = templ.format },
+      .src = { .resource = src, .format = templ.format, .box = box },
+      .mask = PIPE_MASK_Z,
+      .filter = PIPE_TEX_FILTER_NEAREST,
+   };
+   u_box_2d(0, 0, 8, 8, &info.dst.box);
+   ctx->blit(ctx, &info);
+   pan_test_debug_msg[0] = 0;
+   u_box_2d(8, 8, 16, 16, &info.dst.box);
+   ctx->blit(ctx, &info);
+   CHECK(strstr(pan_test_debug_msg, "depth/stencil blit"),
+         "depth: scaled blit not refused (%s)", pan_test_debug_msg);
+
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, dst, 0, 0, PIPE_MAP_READ, 0, 0, 32, 32, &xfer);
+   CHECK(map, "depth: map failed");
+   if (!map)
+      goto out;
+   unsigned bad = 0;
+   for (unsigned y = 0; y < 8; ++y) {
+      for (unsigned x = 0; x < 8; ++x) {
+         float z = ((const float *)(map + y * xfer->stride))[x];
+         float want = depth[(y >= 4) * 2 + (x >= 4)];
+         if (z != want && bad++ == 0)
+            printf("depth: (%u, %u) is %f, want %f\n", x, y, z, want);
+      }
+   }
+   pipe_texture_unmap(ctx, xfer);
+   CHECK(bad == 0, "depth: %u of 64 copied pixels wrong", bad);
+out:
+   pipe_resource_reference(&src, NULL);
+   pipe_resource_reference(&dst, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -192,5 +258,6 @@ main(int argc, char **argv)
    test_scaled(PIPE_TEX_FILTER_NEAREST, "scaled nearest");
    test_scaled(PIPE_TEX_FILTER_LINEAR, "scaled linear");
    test_mipmaps();
+   test_depth();
    return pan_test_close(screen, ctx);
 }
