@@ -1872,6 +1872,32 @@ test_state_changes(void)
    tex_scene_end(&ts);
 }
 
+/* Clears and draws n points of the given rasterizer size, binding (and
+ * returning in *rast) a rasterizer the caller deletes; returns the trace.
+ */
+static char *
+draw_points(unsigned n, float size, const char *what, void **rast)
+{
+   struct pipe_rasterizer_state r = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .point_size = size,
+   };
+   *rast = ctx->create_rasterizer_state(ctx, &r);
+   ctx->bind_rasterizer_state(ctx, *rast);
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_POINTS,
+      .instance_count = 1,
+      .max_index = n - 1,
+   };
+   pan_test_debug_msg[0] = 0;
+   char *trace = clear_draw(&info, n, 1);
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
+         jobs(trace, DRAW_JOB), pan_test_debug_msg);
+   return trace;
+}
+
 /* A point list with the rasterizer's point size (the shader writes
  * none), or with gl_PointSize from the colour attribute's x (3 and 6):
  * each point is a size x size square centred on its position.
@@ -1902,23 +1928,8 @@ test_points(bool per_vertex)
       vs = ctx->create_vs_state(ctx, &cso);
       ctx->bind_vs_state(ctx, vs);
    }
-   struct pipe_rasterizer_state r = {
-      .half_pixel_center = 1,
-      .depth_clip_near = 1,
-      .depth_clip_far = 1,
-      .point_size = size,
-   };
-   void *sized = ctx->create_rasterizer_state(ctx, &r);
-   ctx->bind_rasterizer_state(ctx, sized);
-   const struct pipe_draw_info info = {
-      .mode = PIPE_PRIM_POINTS,
-      .instance_count = 1,
-      .max_index = 1,
-   };
-   pan_test_debug_msg[0] = 0;
-   char *trace = clear_draw(&info, 2, 1);
-   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
-         jobs(trace, DRAW_JOB), pan_test_debug_msg);
+   void *sized;
+   char *trace = draw_points(2, size, what, &sized);
    CHECK(has_line(trace, "constant: 5.000000") ||
             (per_vertex && has_line(trace, "point_size_array_format: fp32")),
          "%s: the draw's point size is not 5 or per vertex", what);
@@ -1982,23 +1993,8 @@ test_point_coord(void)
                                     .ir.nir = b.shader };
    void *fs = ctx->create_fs_state(ctx, &cso);
    ctx->bind_fs_state(ctx, fs);
-   struct pipe_rasterizer_state r = {
-      .half_pixel_center = 1,
-      .depth_clip_near = 1,
-      .depth_clip_far = 1,
-      .point_size = 8.0f,
-   };
-   void *sized = ctx->create_rasterizer_state(ctx, &r);
-   ctx->bind_rasterizer_state(ctx, sized);
-   const struct pipe_draw_info info = {
-      .mode = PIPE_PRIM_POINTS,
-      .instance_count = 1,
-      .max_index = 0,
-   };
-   pan_test_debug_msg[0] = 0;
-   char *trace = clear_draw(&info, 1, 1);
-   CHECK(jobs(trace, DRAW_JOB) == 1, "gl_PointCoord: %u draws submitted (%s)",
-         jobs(trace, DRAW_JOB), pan_test_debug_msg);
+   void *sized;
+   char *trace = draw_points(1, 8.0f, "gl_PointCoord", &sized);
    CHECK(has_line(trace, "point_sprite_coord_origin_max_y: false"),
          "gl_PointCoord: the framebuffer's sprite origin is not upper-left");
    free(trace);
