@@ -93,6 +93,9 @@ panfrost_clear_render_target(struct pipe_context *pctx,
                              unsigned x, unsigned y, unsigned w, unsigned h,
                              bool render_condition_enabled)
 {
+   if (render_condition_enabled &&
+       !panfrost_render_condition_check(panfrost_context(pctx)))
+      return;
    clear_surface(panfrost_context(pctx), dst, PIPE_CLEAR_COLOR0, color, 0, 0,
                  x, y, w, h);
 }
@@ -106,6 +109,9 @@ panfrost_clear_depth_stencil(struct pipe_context *pctx,
 {
    union pipe_color_union unused = {0};
 
+   if (render_condition_enabled &&
+       !panfrost_render_condition_check(panfrost_context(pctx)))
+      return;
    clear_surface(panfrost_context(pctx), dst,
                  flags & PIPE_CLEAR_DEPTHSTENCIL, &unused, depth, stencil, x,
                  y, w, h);

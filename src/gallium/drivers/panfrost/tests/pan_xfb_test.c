@@ -708,6 +708,16 @@ test_render_condition(struct fixture *f)
    CHECK(drawn_pixels(f) == W * H, "an unconditional blit draws under the "
          "condition");
    clear();
+   union pipe_color_union white = { .f = { 1.0f, 1.0f, 0.0f, 1.0f } };
+   ctx->render_condition(ctx, pred, false, PIPE_RENDER_COND_WAIT);
+   ctx->clear_render_target(ctx, f->surf, &white, 0, 0, W, H, true);
+   CHECK(drawn_pixels(f) == 0, "a conditional clear_render_target is "
+         "skipped");
+   ctx->clear_render_target(ctx, f->surf, &white, 0, 0, W, H, false);
+   ctx->render_condition(ctx, NULL, false, 0);
+   CHECK(drawn_pixels(f) == W * H, "an unconditional clear_render_target "
+         "clears under the condition");
+   clear();
    ctx->render_condition(ctx, pred, true, PIPE_RENDER_COND_NO_WAIT);
    draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
    ctx->render_condition(ctx, NULL, false, 0);
