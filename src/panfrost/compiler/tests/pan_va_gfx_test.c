@@ -924,6 +924,42 @@ test_front_facing_runs(void)
    }
 }
 
+/* gl_PointCoord, as the PNTC input and as load_point_coord: one two-word
+ * ld_var_special of special varying 0, no varying buffer read. */
+static void
+test_point_coord(void)
+{
+   for (unsigned sysval = 0; sysval < 2; ++sysval) {
+      void *ctx = ralloc_context(NULL);
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "pointcoord");
+      nir_ssa_def *pc;
+      if (sysval) {
+         pc = nir_load_point_coord(&b);
+      } else {
+         nir_variable *v = io_var(b.shader, nir_var_shader_in,
+                                  glsl_vec_type(2), VARYING_SLOT_PNTC, 0,
+                                  "gl_PointCoord");
+         pc = nir_load_var(&b, v);
+      }
+      nir_variable *out = io_var(b.shader, nir_var_shader_out,
+                                 glsl_vec4_type(), FRAG_RESULT_DATA0, 0,
+                                 "colour");
+      nir_store_var(&b, out, nir_pad_vector_imm_int(&b, pc, 0, 4), 0xf);
+      struct pan_va_binary bin;
+      unsigned nr = 0;
+      char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+      int i = find_line(l, nr, "ld_var_special");
+      PAN_EXPECT(i >= 0);
+      if (i >= 0) {
+         PAN_EXPECT_STR_HAS(l[i], ".v2");
+         PAN_EXPECT_STR_HAS(l[i], "index:0");
+      }
+      PAN_EXPECT(find_line(l, nr, "ld_var_buf") < 0);
+      finish(l, nr, ctx, b.shader);
+   }
+}
+
 /* Derivatives read the quad's lanes (clper): every pixel of a quad takes
  * its top-left pair's difference, lane 4q+1 minus 4q for x, 4q+2 minus
  * 4q for y.  Of f = x * y + x over gl_FragCoord, discarded where the
@@ -1152,6 +1188,7 @@ main(void)
    PAN_RUN_CASE(test_constant_varyings);
    PAN_RUN_CASE(test_frag_coord_runs);
    PAN_RUN_CASE(test_front_facing_runs);
+   PAN_RUN_CASE(test_point_coord);
    PAN_RUN_CASE(test_derivatives_run);
    PAN_RUN_CASE(test_frag_coord_zw);
    PAN_RUN_CASE(test_half_constants);
