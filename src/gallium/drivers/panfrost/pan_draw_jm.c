@@ -68,27 +68,21 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
    if (!a.cpu || !b.cpu)
       return false;
    for (unsigned i = 0; i < nvb; ++i) {
-      const struct pipe_vertex_buffer *vb = &ctx->state.vbufs[i];
-      uint64_t va = 0;
-      unsigned size_B = 0;
-      if (vb->is_user_buffer) {
-         drop(ctx, "user vertex buffers are not supported (the frontend "
-                   "uploads them), draw dropped");
+      uint64_t va;
+      unsigned size_B;
+      switch (panfrost_vertex_buffer_range(ctx, i, &va, &size_B)) {
+      case PANFROST_FETCH_OOM:
+         return false;
+      case PANFROST_FETCH_DROPPED:
          *dropped = true;
          return true;
-      }
-      if (vb->buffer.resource) {
-         struct pipe_resource *r = vb->buffer.resource;
-         struct pan_bo *bo = panfrost_resource(r)->bo;
-         if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
-            return false;
-         va = bo->gpu_va + vb->buffer_offset;
-         size_B = r->width0 - MIN2(vb->buffer_offset, r->width0);
+      case PANFROST_FETCH_OK:
+         break;
       }
       misalign[i] = va % jm->buffer_align_B;
       jm->emit_attribute_buffer((uint8_t *)b.cpu + i * jm->buffer_size_B,
                                 va - misalign[i], size_B + misalign[i],
-                                vb->stride, divisor);
+                                ctx->state.vbufs[i].stride, divisor);
    }
    for (unsigned i = 0; i < nve; ++i) {
       const struct pipe_vertex_element *e = &ve->elements[i];

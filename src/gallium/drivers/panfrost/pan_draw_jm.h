@@ -44,6 +44,20 @@ uint64_t panfrost_draw_descriptor_table(struct panfrost_context *ctx,
                                         bool views, unsigned size_B,
                                         unsigned align_B);
 
+/* What became of a vertex buffer the draw reads. */
+enum panfrost_fetch {
+   PANFROST_FETCH_OK,
+   PANFROST_FETCH_DROPPED, /* it cannot be fetched: the draw is dropped */
+   PANFROST_FETCH_OOM,
+};
+
+/* The address and size of vertex buffer i (0 when unbound), recorded for
+ * reading by the batch; both draw paths describe buffers from it.
+ */
+enum panfrost_fetch panfrost_vertex_buffer_range(struct panfrost_context *ctx,
+                                                 unsigned i, uint64_t *va,
+                                                 unsigned *size_B);
+
 /* The tiler context of the pass, made at its first draw; 0 when out of
  * memory.
  */

@@ -59,6 +59,27 @@ read_resource(struct panfrost_context *ctx, struct pipe_resource *prsc,
    return bo->gpu_va + offset_B;
 }
 
+enum panfrost_fetch
+panfrost_vertex_buffer_range(struct panfrost_context *ctx, unsigned i,
+                             uint64_t *va, unsigned *size_B)
+{
+   const struct pipe_vertex_buffer *vb = &ctx->state.vbufs[i];
+   struct pipe_resource *r = vb->buffer.resource;
+
+   *va = 0;
+   *size_B = 0;
+   if (vb->is_user_buffer) {
+      drop(ctx, "user vertex buffers are not supported (the frontend "
+                "uploads them), draw dropped");
+      return PANFROST_FETCH_DROPPED;
+   }
+   if (!r)
+      return PANFROST_FETCH_OK;
+   *va = read_resource(ctx, r, vb->buffer_offset);
+   *size_B = r->width0 - MIN2(vb->buffer_offset, r->width0);
+   return *va ? PANFROST_FETCH_OK : PANFROST_FETCH_OOM;
+}
+
 /* The tiler context of the pass, made at its first draw (either draw
  * path: both tables have the same tiler emitter).
  */
@@ -325,22 +346,13 @@ vertex_tables(struct panfrost_context *ctx, uint64_t *attribs,
    *bufs = b.gpu;
 
    for (unsigned i = 0; i < nvb; ++i) {
-      const struct pipe_vertex_buffer *vb = &ctx->state.vbufs[i];
-      uint64_t va = 0;
-      unsigned size_B = 0;
-      if (vb->is_user_buffer) {
-         drop(ctx, "user vertex buffers are not supported (the frontend "
-                   "uploads them), draw dropped");
+      uint64_t va;
+      unsigned size_B;
+      if (panfrost_vertex_buffer_range(ctx, i, &va, &size_B) !=
+          PANFROST_FETCH_OK)
          return false;
-      }
-      if (vb->buffer.resource) {
-         va = read_resource(ctx, vb->buffer.resource, vb->buffer_offset);
-         size_B = vb->buffer.resource->width0 - MIN2(vb->buffer_offset,
-                                                      vb->buffer.resource->width0);
-         if (!va)
-            return false;
-      }
-      d->emit_buffer(b.cpu + i * d->desc_size_B, va, size_B, vb->stride);
+      d->emit_buffer(b.cpu + i * d->desc_size_B, va, size_B,
+                     ctx->state.vbufs[i].stride);
    }
    for (unsigned i = 0; i < nve; ++i) {
       const struct pipe_vertex_element *e = &ve->elements[i];
