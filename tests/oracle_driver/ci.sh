@@ -55,7 +55,7 @@ fi
 out=$stock/pan-piglit-ci.log
 /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
    --list "$here/ci-tests.txt" --expected "$here/expected.txt" \
-   --driver both --ours-gpus G57 --expected-ours "$here/expected-ours.txt" \
+   --driver both --ours-gpus G52,G57 --expected-ours "$here/expected-ours.txt" \
    --pass-name piglit-runs 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
 # The runs' line, then the pass line with the replay proof counted in.

@@ -12,5 +12,5 @@ top=$(cd "$here/../.." && pwd)
 exec /usr/bin/python3 "$here/run_piglit.py" --build "${1:-$top/build}" \
    --list "$here/ci-tests.txt" \
    --write-expected "$here/expected.txt" \
-   --driver both --ours-gpus G57 \
+   --driver both --ours-gpus G52,G57 \
    --write-expected-ours "$here/expected-ours.txt"
