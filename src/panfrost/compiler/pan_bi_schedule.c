@@ -889,18 +889,6 @@ swap_const_fau(uint8_t fau, unsigned a, unsigned b)
    return fau;
 }
 
-/* Exchange clause constants a and b, and the tuples' reads of them. */
-static void
-swap_consts(struct bi_clause *bc, struct bi_sched_tuple *t, unsigned a,
-            unsigned b)
-{
-   uint64_t tmp = bc->consts[a];
-   bc->consts[a] = bc->consts[b];
-   bc->consts[b] = tmp;
-   for (unsigned i = 0; i < bc->nr_tuples; ++i)
-      t[i].fau = swap_const_fau(t[i].fau, a, b);
-}
-
 /*
  * A constant quadword's two constants also encode a modifier in their top
  * 4 stored bits: (top(first) - top(second)) mod 16 from 1 to 7 makes the
@@ -908,36 +896,13 @@ swap_consts(struct bi_clause *bc, struct bi_sched_tuple *t, unsigned a,
  * leaves them alone.  A pair landing in 1-7 is exchanged (the difference
  * becomes 9-15) along with the tuples' FAU indices; a padding second
  * constant (index real and up) takes the first's top bits instead.
- * The branch distance (index br) is the one wanted exception: M = 4 adds
- * the clause address to the first constant's high word, turning the
- * distance into the absolute target the branch takes, so it goes first
- * and its free top bits (the distance is 28 bits) make the difference 4.
- * Packed in the tuple words it gets the same 4 from the clause's M field.
  */
 static void
-order_const_pairs(struct bi_clause *bc, struct bi_sched_tuple *t, unsigned real,
-                  int br)
+order_const_pairs(struct bi_clause *bc, struct bi_sched_tuple *t, unsigned real)
 {
-   unsigned packed = bi_ec0_packed(bc->nr_tuples);
-   /* The 5- and 8-tuple layouts have no M field for it: move it out. */
-   if (br == 0 && packed && (bc->nr_tuples == 5 || bc->nr_tuples == 8) &&
-       bc->nr_consts > 1) {
-      swap_consts(bc, t, 0, 1);
-      br = 1;
-   }
-   if (br == 0 && packed)
-      bc->m = 4;
-   for (unsigned k = packed; k + 1 < bc->nr_consts; k += 2) {
+   for (unsigned k = bi_ec0_packed(bc->nr_tuples); k + 1 < bc->nr_consts;
+        k += 2) {
       uint64_t *c = &bc->consts[k];
-      if (br == (int)k + 1) {
-         swap_consts(bc, t, k, k + 1);
-         br = (int)k;
-      }
-      if (br == (int)k) {
-         c[0] = (c[0] & BITFIELD64_MASK(56)) |
-                (uint64_t)(((c[1] >> 56) + 4) & 0xf) << 56;
-         continue;
-      }
       unsigned m = (unsigned)((c[0] >> 56) - (c[1] >> 56)) & 0xf;
       if (m == 0 || m >= 8)
          continue;
@@ -945,7 +910,11 @@ order_const_pairs(struct bi_clause *bc, struct bi_sched_tuple *t, unsigned real,
          c[1] = (c[1] & BITFIELD64_MASK(56)) | (c[0] & ~BITFIELD64_MASK(56));
          continue;
       }
-      swap_consts(bc, t, k, k + 1);
+      uint64_t tmp = c[0];
+      c[0] = c[1];
+      c[1] = tmp;
+      for (unsigned i = 0; i < bc->nr_tuples; ++i)
+         t[i].fau = swap_const_fau(t[i].fau, k, k + 1);
    }
 }
 
@@ -973,9 +942,7 @@ to_bi_clause(struct bi_sched_ctx *c, const struct bi_sched_clause *sc,
       bc->consts[k] = sc->consts[k] >> 4;
    if (bi_ec0_packed(n) ? !(bc->nr_consts & 1) : (bc->nr_consts & 1))
       bc->consts[bc->nr_consts++] = 0;
-   if (sc->branch_const == 0 && bc->nr_consts == 1 && (n == 5 || n == 8))
-      return bi_sched_fail(c, "branch distance without a PC modifier%s", "");
-   order_const_pairs(bc, t, sc->nr_consts, sc->branch_const);
+   order_const_pairs(bc, t, sc->nr_consts);
    for (unsigned i = 0; i < n; ++i) {
       /* Block i writes the result of tuple i - 1 (the first block: the
        * last tuple's, at the end of the clause). */

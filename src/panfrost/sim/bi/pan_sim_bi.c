@@ -64,42 +64,10 @@ pan_sim_bi_refusal(unsigned index)
    return pan_sim_bi_dispatch(NULL, &ins) == BI_SIM_OK ? NULL : "not modelled";
 }
 
-/* The clause-address modifier M of constant k: (top(first) - top(second))
- * mod 16 of its quadword's pair, or the M field for a constant packed in
- * the tuple words.  1 and 6 add the address to the first (as one 60-bit
- * value), 2 to both, 4 to the first's high word, 5 to both high words;
- * code addresses here are program offsets.  Plain constants stay as
- * they are. */
-static enum bi_sim_result
-const_pc_mod(struct pan_sim_bi_ctx *c, unsigned k, uint64_t *v)
+bool
+pan_sim_bi_fau_is_const(unsigned fau)
 {
-   const struct bi_clause *cl = c->clause;
-   unsigned packed = bi_ec0_packed(cl->nr_tuples), m, second;
-   if (packed && k == 0) {
-      m = cl->m & 0xf;
-      second = 0;
-   } else {
-      unsigned p = k - ((k - packed) & 1);
-      if (p + 1 >= cl->nr_consts)
-         return BI_SIM_OK;
-      m = (unsigned)((cl->consts[p] >> 56) - (cl->consts[p + 1] >> 56)) & 0xf;
-      second = k != p;
-   }
-   if (m == 0 || m >= 8)
-      return BI_SIM_OK;
-   if (m == 3 || m == 7)
-      return pan_sim_bi_fault(c, NULL, "constant modifier M=%u not modelled",
-                              m);
-   if (second && m != 2 && m != 5)
-      return BI_SIM_OK;
-   if (m == 4 || m == 5) {
-      uint32_t hi = (uint32_t)(*v >> 32);
-      hi = (uint32_t)((int32_t)(hi << 4) >> 4) + (uint32_t)c->clause_pc;
-      *v = (*v & 0xffffffffull) | (uint64_t)hi << 32;
-   } else {
-      *v = (uint64_t)((int64_t)(*v << 4) >> 4) + c->clause_pc;
-   }
-   return BI_SIM_OK;
+   return !(fau & 0x80) && fau_const_slot[fau >> 4] >= 0;
 }
 
 static enum bi_sim_result
@@ -122,7 +90,7 @@ read_fau(struct pan_sim_bi_ctx *c, unsigned fau, unsigned lane, uint64_t *v)
          return pan_sim_bi_fault(c, NULL, "constant c%d of %u", k,
                                  c->clause->nr_consts);
       *v = c->clause->consts[k] << 4 | (fau & 15);
-      return const_pc_mod(c, (unsigned)k, v);
+      return BI_SIM_OK;
    }
    if (fau >= 16)
       return pan_sim_bi_fault(c, NULL, "FAU index 0x%x not modelled", fau);

@@ -8,11 +8,14 @@
  * only records the lane's next clause; the clause
  * still runs to its end (the branch is the clause's last instruction).
  *
- * A branch target is an absolute code address (here: a byte offset from
- * the start of the program).  Compilers reach a relative one through a
- * clause constant marked with the PC modifier, which adds the clause
- * address as the constant is read (pan_sim_bi.c); a plain constant or a
- * register is taken as it is.
+ * Branch offsets are bytes from the start of the current clause, held in
+ * the low 28 bits of the offset source (the compiler keeps the top 4 bits
+ * for other uses), sign-extended.  The hardware gets there by adding the
+ * clause address to the high half of a constant marked PC-relative; the
+ * interpreter works in program offsets instead, so a JUMP whose target is
+ * the high half of a clause constant is relative like BRANCHZ, and one
+ * taking a register (a computed target) is a byte offset from the start
+ * of the program.
  */
 
 #include <string.h>
@@ -77,6 +80,15 @@ discard_cond(unsigned cmp, float a, float b)
    }
 }
 
+/* Whether the offset (the last source) is the high half of a clause
+ * constant, where the compiler puts PC-relative offsets. */
+static bool
+pc_relative(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   unsigned sel = (ins->word >> ins->op->srcs[ins->op->nr_srcs - 1]) & 7;
+   return sel == 5 && pan_sim_bi_fau_is_const(c->blk.fau);
+}
+
 enum bi_sim_result
 pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
 {
@@ -114,19 +126,24 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       return BI_SIM_OK;
    }
    struct bi_src_ref so = pan_sim_bi_src_ref(c, ins, ins->op->nr_srcs - 1);
+   bool absolute = fam == BI_FAM_JUMP && !pc_relative(c, ins);
    bool sext = st == BI_TYPE_S32;
    unsigned hshift = i16 && pan_sim_bi_mod_is(ins, "widen0", "h1") ? 16 : 0;
    bi_foreach_lane(c, l)
    {
       uint32_t off = bi_src_at(so, l);
-      if (fam != BI_FAM_JUMP) {
+      if (absolute) {
+         c->target[l] = off;
+      } else if (fam == BI_FAM_JUMP) {
+         c->target[l] = c->clause_pc + (int64_t)(int32_t)bi_sim_sext(off, 28);
+      } else {
          uint32_t v = bi_src_at(s0, l);
          if (i16)
             v = (v >> hshift) & 0xffff;
          if (!zcond(cmp, sext ? (int64_t)(int32_t)v : (int64_t)v))
             continue;
+         c->target[l] = c->clause_pc + (int64_t)(int32_t)bi_sim_sext(off, 28);
       }
-      c->target[l] = off;
       c->taken |= 1u << l;
    }
    return BI_SIM_OK;
