@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The piglit oracle pass of bin/pan-test: build the stock drivers
 # (build-stock.sh), run the CI list on softpipe and on stock Panfrost over
-# our simulator for G52 and G57, and our own driver (build/) on the G57
-# beside them (about a minute more), and check the runs of expected.txt
+# our simulator for G52 and G57, and our own driver (build/) on both
+# beside them (about two minutes more), and check the runs of expected.txt
 # (stock) and expected-ours.txt (ours) still agree. Ends with "pass
 # piglit: N passed, N failed, N skipped (of N declared)": passed =
-# agreeing runs plus the replay proof (replay_proof.py), failed =
+# agreeing runs plus the replay proof (replay_proof.py) and pan-demo's
+# scene against softpipe (tests/demo/scene_vs_softpipe.py), failed =
 # expected runs that no longer agree (or did not run), skipped = runs not
 # agreeing yet.
 #   tests/oracle_driver/ci.sh [BUILD_DIR]     (our build, for the drm-shim)
@@ -52,13 +53,24 @@ else
    echo "piglit: replay-stock-proof failed or skipped (exit $?)"
 fi
 
+# pan-demo's scene against softpipe needs the stock build as well.
+demo_ok=0
+if /usr/bin/python3 "$top/tests/demo/scene_vs_softpipe.py" \
+      --scene "$build/src/tools/pan-demo-scene" --build "$build" \
+      --stock "$stock"; then
+   demo_ok=1
+   echo "piglit: demo-scene-vs-softpipe passed"
+else
+   echo "piglit: demo-scene-vs-softpipe failed or skipped (exit $?)"
+fi
+
 out=$stock/pan-piglit-ci.log
 /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
    --list "$here/ci-tests.txt" --expected "$here/expected.txt" \
    --driver both --ours-gpus G52,G57 --expected-ours "$here/expected-ours.txt" \
    --pass-name piglit-runs 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
-# The runs' line, then the pass line with the replay proof counted in.
+# The runs' line, then the pass line with the two proofs counted in.
 line=$(grep -E '^pass piglit-runs: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out" | tail -1)
 if [ -z "$line" ]; then
    echo "pass piglit: 0 passed, 1 failed, 0 skipped (of 0 declared)"
@@ -66,5 +78,6 @@ if [ -z "$line" ]; then
 fi
 read -r p f s d <<<"$(echo "$line" | sed -E 's/^pass piglit-runs: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped \(of ([0-9]+) declared\).*/\1 \2 \3 \4/')"
 if [ "$replay_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
-echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 1)) declared)"
+if [ "$demo_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
+echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 2)) declared)"
 exit "$rc"
