@@ -27,9 +27,9 @@ panfrost_warn_once(struct panfrost_context *ctx, enum panfrost_warning what,
    char msg[256];
    va_list args;
 
-   if (ctx->warned & what)
+   if (ctx->warned & BITFIELD_BIT(what))
       return;
-   ctx->warned |= what;
+   ctx->warned |= BITFIELD_BIT(what);
 
    va_start(args, fmt);
    vsnprintf(msg, sizeof(msg), fmt, args);

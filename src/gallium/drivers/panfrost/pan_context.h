@@ -80,7 +80,6 @@ struct panfrost_state {
    unsigned min_samples;
 };
 
-/* Things the driver cannot do yet, each reported once per context. */
 /* What a state setter changed, for the draw path: the next draw rebuilds
  * the descriptors made from it and reuses the others from the previous
  * draw of the same pass (struct panfrost_draw_cache).
@@ -96,14 +95,17 @@ enum panfrost_dirty {
    PANFROST_DIRTY_SAMPLERS = BITFIELD_BIT(7), /* sampler states */
 };
 
+/* Things the driver cannot do yet, each reported once per context: the
+ * context keeps one bit per kind (bit N for kind N) once it has warned.
+ */
 enum panfrost_warning {
-   PANFROST_WARN_BLIT = BITFIELD_BIT(0),
-   PANFROST_WARN_FORMAT = BITFIELD_BIT(1),
-   PANFROST_WARN_ZS_ASPECT = BITFIELD_BIT(2),
-   PANFROST_WARN_PARTIAL_CLEAR = BITFIELD_BIT(3),
-   PANFROST_WARN_COMPUTE = BITFIELD_BIT(4),
-   PANFROST_WARN_DRAW = BITFIELD_BIT(5),
-   PANFROST_WARN_PRELOAD = BITFIELD_BIT(6),
+   PANFROST_WARN_BLIT,
+   PANFROST_WARN_FORMAT,
+   PANFROST_WARN_ZS_ASPECT,
+   PANFROST_WARN_PARTIAL_CLEAR,
+   PANFROST_WARN_COMPUTE,
+   PANFROST_WARN_DRAW,
+   PANFROST_WARN_PRELOAD,
 };
 
 struct panfrost_context {
@@ -119,7 +121,7 @@ struct panfrost_context {
       enum pipe_render_cond_flag mode;
    } render_cond;
    struct util_debug_callback debug;
-   unsigned warned; /* enum panfrost_warning */
+   unsigned warned; /* bit N: warned of enum panfrost_warning N */
 
    /* The pass being gathered, and the fence of the last submit. */
    struct panfrost_batch batch;
