@@ -17,25 +17,15 @@
 #include "pan_nir_fixpoint.h"
 
 const nir_shader_compiler_options pan_va_nir_options = {
-   .lower_fsat = true,
-   .lower_flrp32 = true,
-   .lower_fpow = true,
-   .lower_fdiv = true,
-   .lower_bitops = true,
-   .lower_scmp = true,
-   .lower_ldexp = true,
-   .lower_uadd_carry = true,
-   .lower_usub_borrow = true,
-   .lower_fmod = true,
-   .lower_fsqrt = true,
-   .lower_ffract = true,
-   .lower_fsign = true,
-   .lower_isign = true,
-   .lower_fdph = true,
-   .lower_extract_byte = true,
-   .lower_extract_word = true,
-   .lower_insert_byte = true,
-   .lower_insert_word = true,
+   /* Float ops Valhall has no instruction for, as ALU sequences. */
+   .lower_fsat = true, .lower_flrp32 = true, .lower_fpow = true,
+   .lower_fdiv = true, .lower_fmod = true, .lower_fsqrt = true,
+   .lower_ffract = true, .lower_fsign = true, .lower_isign = true,
+   .lower_fdph = true, .lower_scmp = true, .lower_ldexp = true,
+   /* Integer and bit ops, as shifts, masks and adds. */
+   .lower_bitops = true, .lower_uadd_carry = true, .lower_usub_borrow = true,
+   .lower_extract_byte = true, .lower_extract_word = true,
+   .lower_insert_byte = true, .lower_insert_word = true,
    /* No pack/unpack instructions: NIR spells every format out in ALU */
    .lower_pack_half_2x16 = true, .lower_unpack_half_2x16 = true,
    .lower_pack_unorm_2x16 = true, .lower_unpack_unorm_2x16 = true,

@@ -15,35 +15,23 @@
 #include "mid_ir.h"
 
 const nir_shader_compiler_options mid_nir_options = {
-   .lower_ffma32 = true,
-   .lower_flrp32 = true,
-   .lower_fpow = true,
-   .lower_fmod = true,
-   .lower_fdiv = true,
-   .lower_ffract = true,
-   .lower_fsign = true,
-   .lower_isign = true,
-   .lower_scmp = true,
-   .lower_fdph = true,
-   .lower_find_lsb = true,
-   .lower_ifind_msb = true,
-   .lower_uadd_carry = true,
-   .lower_usub_borrow = true,
+   /* Float ops without a Midgard opcode, as ALU sequences. */
+   .lower_ffma32 = true, .lower_flrp32 = true, .lower_fpow = true,
+   .lower_fmod = true, .lower_fdiv = true, .lower_ffract = true,
+   .lower_fsign = true, .lower_isign = true, .lower_fdph = true,
+   .lower_scmp = true, .lower_ldexp = true, .lower_hadd = true,
+   .lower_fsat = false, /* the output modifier clamps */
+   /* Bit manipulation: shifts and masks. */
+   .lower_find_lsb = true, .lower_ifind_msb = true, .lower_bit_count = true,
+   .lower_bitfield_reverse = true, .lower_rotate = true,
    .lower_bitfield_insert_to_shifts = true,
    .lower_bitfield_extract_to_shifts = true,
-   .lower_extract_byte = true,
-   .lower_extract_word = true,
-   .lower_insert_byte = true,
-   .lower_insert_word = true,
-   .lower_rotate = true,
-   .lower_bit_count = true,
-   .lower_bitfield_reverse = true,
-   .lower_uniforms_to_ubo = true,
-   .vertex_id_zero_based = true,
+   .lower_extract_byte = true, .lower_extract_word = true,
+   .lower_insert_byte = true, .lower_insert_word = true,
+   .lower_uadd_carry = true, .lower_usub_borrow = true,
    .lower_pack_split = true,
-   .lower_hadd = true,
-   .lower_ldexp = true,
-   .lower_fsat = false,
+   /* Driver interface: uniforms in UBO 0, vertex ids from 0. */
+   .lower_uniforms_to_ubo = true, .vertex_id_zero_based = true,
    .max_unroll_iterations = 32,
 };
 
