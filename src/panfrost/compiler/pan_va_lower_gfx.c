@@ -44,9 +44,27 @@ keep_variant(nir_builder *b, nir_instr *instr, void *data)
    return true;
 }
 
+/* Mesa's varying compaction (nir_compact_varyings) leaves vertex outputs
+ * written piecewise: a packed vec4 gets .x in one store and .yzw in
+ * another.  The back end stores a write mask's words from the first
+ * component to the last, holes included (the .yzw store overwrote .x), so
+ * each output is written once, whole, at the end, from a temporary. */
+static void
+lower_outputs_to_temporaries(nir_shader *nir)
+{
+   NIR_PASS_V(nir, nir_lower_io_to_temporaries,
+              nir_shader_get_entrypoint(nir), true, false);
+   NIR_PASS_V(nir, nir_lower_global_vars_to_local);
+   NIR_PASS_V(nir, nir_split_var_copies);
+   NIR_PASS_V(nir, nir_lower_var_copies);
+   NIR_PASS_V(nir, nir_lower_vars_to_ssa);
+}
+
 void
 pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
 {
+   if (nir->info.stage == MESA_SHADER_VERTEX)
+      lower_outputs_to_temporaries(nir);
    /* Varyings are read and written at constant slots (LD_VAR_BUF_IMM,
     * STORE at an immediate offset): an indexed varying array becomes a
     * select of its elements too. */

@@ -283,6 +283,38 @@ test_constant_varyings(void)
    finish(l, nr, ctx, b.shader);
 }
 
+/* One output written piecewise, as Mesa's varying compaction leaves a
+ * packed vec4: .x from a constant, .yzw from uniforms.  Both parts reach
+ * the slot in one whole store (a .yzw store from the slot's start used to
+ * overwrite .x with the unwritten first word). */
+static void
+test_piecewise_varying(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX,
+                                                  &pan_va_nir_options, "vs");
+   nir_variable *pos = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              VARYING_SLOT_POS, 0, "pos");
+   nir_variable *v1 = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                             VARYING_SLOT_VAR1, 1, "v1");
+   nir_store_var(&b, pos, nir_imm_vec4(&b, 0, 0, 0, 1), 0xf);
+   nir_store_var(&b, v1, nir_imm_vec4(&b, 1.0f, 0, 0, 0), 0x1);
+   nir_ssa_def *u = uniforms(&b, 4, 0);
+   nir_store_var(&b, v1, u, 0xe);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_VARYING, ctx, &bin, &nr);
+   unsigned stores = 0;
+   for (unsigned i = 0; l && i < nr; ++i)
+      stores += !strncmp(l[i], "store", 5);
+   PAN_EXPECT(stores == 1);
+   int st = find_line(l, nr, "store.i128");
+   PAN_EXPECT(st >= 0);
+   if (st >= 0)
+      PAN_EXPECT_STR_HAS(l[st], "offset:16");
+   finish(l, nr, ctx, b.shader);
+}
+
 /* Fixed-function varyings take the slots from 15 down, the same in both
  * stages: gl_FrontColor / gl_Color slot 15, gl_TexCoord[0] slot 14.  A
  * shader whose generic varyings reach those slots is refused. */
@@ -1186,6 +1218,7 @@ main(void)
    PAN_RUN_CASE(test_uniform_overflow);
    PAN_RUN_CASE(test_indirect_varying);
    PAN_RUN_CASE(test_constant_varyings);
+   PAN_RUN_CASE(test_piecewise_varying);
    PAN_RUN_CASE(test_frag_coord_runs);
    PAN_RUN_CASE(test_front_facing_runs);
    PAN_RUN_CASE(test_point_coord);
