@@ -127,6 +127,14 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_STREAM_OUTPUT_INTERLEAVE_BUFFERS:
       return panfrost_screen(pscreen)->arch != NULL;
 
+   /* Indirect draws read their arguments on the CPU once the work writing
+    * them is done and draw them directly (pan_draw_vbo.c).
+    */
+   case PIPE_CAP_DRAW_INDIRECT:
+   case PIPE_CAP_MULTI_DRAW_INDIRECT:
+   case PIPE_CAP_MULTI_DRAW_INDIRECT_PARAMS:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    /* Timer queries wait for the GPU and read the CPU clock (pan_query.c). */
    case PIPE_CAP_QUERY_TIMESTAMP:
    case PIPE_CAP_QUERY_TIME_ELAPSED:

@@ -280,29 +280,6 @@ fill_push_entry(struct panfrost_context *ctx,
    return true;
 }
 
-/* The workgroup count of an indirect dispatch, read on the CPU once the
- * work writing it is done.
- */
-static bool
-read_indirect_grid(struct panfrost_context *ctx,
-                   const struct pipe_grid_info *info, uint32_t grid[3])
-{
-   struct panfrost_resource *rsc = panfrost_resource(info->indirect);
-
-   if (info->indirect_offset + 12 > info->indirect->width0)
-      return false;
-   if (panfrost_batch_writes(ctx, info->indirect))
-      panfrost_batch_submit(ctx);
-   if (!pan_bo_wait(rsc->bo, INT64_MAX, false))
-      return false;
-
-   const uint8_t *cpu = pan_bo_mmap(rsc->bo);
-   if (!cpu)
-      return false;
-   memcpy(grid, cpu + info->indirect_offset, 12);
-   return true;
-}
-
 static void
 panfrost_launch_grid(struct pipe_context *pctx,
                      const struct pipe_grid_info *info)
@@ -329,7 +306,8 @@ panfrost_launch_grid(struct pipe_context *pctx,
       return;
    }
    if (info->indirect) {
-      if (!read_indirect_grid(ctx, info, grid)) {
+      if (!panfrost_read_buffer(ctx, info->indirect, info->indirect_offset,
+                                sizeof(grid), grid)) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
                             "cannot read an indirect dispatch's size, "
                             "dispatch dropped");

@@ -169,6 +169,13 @@ void panfrost_draw_vbo(struct pipe_context *pctx,
                        const struct pipe_draw_indirect_info *indirect,
                        const struct pipe_draw_start_count_bias *draws,
                        unsigned num_draws);
+/* Copies size_B bytes at offset_B of buffer prsc once the work writing
+ * it is done; false when the range is outside the buffer or it cannot be
+ * mapped.  Indirect draws and dispatches read their arguments with it.
+ */
+bool panfrost_read_buffer(struct panfrost_context *ctx,
+                          struct pipe_resource *prsc, uint64_t offset_B,
+                          unsigned size_B, void *dst);
 void panfrost_context_release_state(struct pipe_context *pctx);
 
 #endif

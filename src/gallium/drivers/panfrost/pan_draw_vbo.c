@@ -505,6 +505,35 @@ draw_bounds(struct panfrost_context *ctx, struct panfrost_draw_job *j)
    j->count = (x1 > x0 && y1 > y0) ? j->count : 0;
 }
 
+/* The CPU view of a buffer once the work writing it is done (the pass
+ * writing it is submitted first); NULL when it cannot be waited for or
+ * mapped.
+ */
+static const uint8_t *
+map_for_read(struct panfrost_context *ctx, struct pipe_resource *prsc)
+{
+   struct panfrost_resource *rsc = panfrost_resource(prsc);
+
+   if (panfrost_batch_writes(ctx, prsc))
+      panfrost_batch_submit(ctx);
+   return pan_bo_wait(rsc->bo, INT64_MAX, false) ? pan_bo_mmap(rsc->bo)
+                                                 : NULL;
+}
+
+bool
+panfrost_read_buffer(struct panfrost_context *ctx, struct pipe_resource *prsc,
+                     uint64_t offset_B, unsigned size_B, void *dst)
+{
+   if (!prsc || prsc->target != PIPE_BUFFER || offset_B > prsc->width0 ||
+       size_B > prsc->width0 - offset_B)
+      return false;
+   const uint8_t *cpu = map_for_read(ctx, prsc);
+   if (!cpu)
+      return false;
+   memcpy(dst, cpu + offset_B, size_B);
+   return true;
+}
+
 /* The index range of an indexed draw, cached per index buffer; false when
  * no index counts (the draw draws nothing).
  */
@@ -527,11 +556,7 @@ index_range(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       ok = pan_index_range(&scan, r);
    } else {
       struct panfrost_resource *rsc = panfrost_resource(info->index.resource);
-      if (panfrost_batch_writes(ctx, &rsc->base))
-         panfrost_batch_submit(ctx);
-      const uint8_t *cpu = pan_bo_wait(rsc->bo, INT64_MAX, false)
-                              ? pan_bo_mmap(rsc->bo)
-                              : NULL;
+      const uint8_t *cpu = map_for_read(ctx, &rsc->base);
       ok = cpu && pan_index_cache_get(&rsc->index_cache, cpu,
                                       draw->start * info->index_size, &scan,
                                       r);
@@ -541,8 +566,7 @@ index_range(struct panfrost_context *ctx, const struct pipe_draw_info *info,
 
 /* Checks that the draw can be done; false after a message when not. */
 static bool
-draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
-               const struct pipe_draw_indirect_info *indirect)
+draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info)
 {
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
    struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
@@ -559,10 +583,6 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    if (vs->error[0] || fs->error[0]) {
       drop(ctx, "draw with a shader that did not compile dropped: %s",
            vs->error[0] ? vs->error : fs->error);
-      return false;
-   }
-   if (indirect) {
-      drop(ctx, "indirect draws are not implemented yet, draw dropped");
       return false;
    }
    for (unsigned s = 0; s < 2; ++s) {
@@ -844,6 +864,54 @@ panfrost_draw_push_words(struct panfrost_context *ctx,
    return push_words(ctx, stage, p, env, &reusable);
 }
 
+/* Indirect draws on the CPU: the arguments of each draw are read once the
+ * work writing them is done, and it is drawn as a direct draw.  At most draw_count draws, fewer when the count buffer says
+ * so (GL's indirect count parameter).
+ */
+static void
+draw_indirect(struct pipe_context *pctx, const struct pipe_draw_info *info,
+              unsigned drawid_offset,
+              const struct pipe_draw_indirect_info *indirect)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+   /* count, instances, first, (base vertex,) base instance */
+   unsigned words = info->index_size ? 5 : 4;
+   unsigned n = indirect->draw_count;
+
+   if (indirect->indirect_draw_count) {
+      uint32_t max;
+      if (!panfrost_read_buffer(ctx, indirect->indirect_draw_count,
+                                indirect->indirect_draw_count_offset, 4,
+                                &max)) {
+         drop(ctx, "the draw count of an indirect draw is outside its "
+                   "buffer, draw dropped");
+         return;
+      }
+      n = MIN2(n, max);
+   }
+   for (unsigned i = 0; i < n; ++i) {
+      uint32_t a[5];
+      if (!panfrost_read_buffer(ctx, indirect->buffer,
+                                indirect->offset +
+                                   (uint64_t)i * indirect->stride,
+                                words * 4, a)) {
+         drop(ctx, "indirect draw %u of %u is outside its buffer, dropped",
+              i, n);
+         return;
+      }
+      struct pipe_draw_info direct = *info;
+      direct.instance_count = a[1];
+      direct.start_instance = a[words - 1];
+      direct.index_bounds_valid = false;
+      struct pipe_draw_start_count_bias d = {
+         .start = a[2],
+         .count = a[0],
+         .index_bias = info->index_size ? (int32_t)a[3] : 0,
+      };
+      panfrost_draw_vbo(pctx, &direct, drawid_offset + i, NULL, &d, 1);
+   }
+}
+
 void
 panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                   unsigned drawid_offset,
@@ -865,7 +933,11 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       num_draws = 1;
       indirect = NULL;
    }
-   if (!indirect && needs_primconvert(info)) {
+   if (indirect) {
+      draw_indirect(pctx, info, drawid_offset, indirect);
+      return;
+   }
+   if (needs_primconvert(info)) {
       if (!ctx->primconvert) {
          struct primconvert_config cfg = {
             .primtypes_mask = PANFROST_PRIM_MODES,
@@ -885,7 +957,7 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                                 indirect, draws, num_draws);
       return;
    }
-   for (unsigned i = 0; !indirect && i < num_draws; ++i)
+   for (unsigned i = 0; i < num_draws; ++i)
       panfrost_xfb_draw(ctx, info, drawid_offset + i, &draws[i]);
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
    if (rast && rast->rasterizer_discard)
@@ -895,7 +967,7 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       panfrost_jm_draw_vbo(ctx, info, indirect, draws, num_draws);
       return;
    }
-   if (!draw_supported(ctx, info, indirect))
+   if (!draw_supported(ctx, info))
       return;
    /* The pass's tiler context holds the provoking-vertex convention:
     * a draw with the other one starts a new pass. */

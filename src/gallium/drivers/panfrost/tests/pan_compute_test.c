@@ -327,6 +327,29 @@ test_ids_chain_indirect(void)
       bad += out[k] != (k < N / 2 ? (a[k] + 1) * 2 : 0);
    CHECK(!bad, "indirect: %u of %u results wrong", bad, N);
 
+   /* A quarter of the grid from a buffer a pending dispatch writes (plus1
+    * turns 0, 0, 0 into 1, 1, 1): the indirect dispatch must wait for it.
+    */
+   uint32_t words[16] = { 0 };
+   struct pipe_resource *ind_in = buffer(sizeof(words), words);
+   struct pipe_resource *ind_gpu = buffer(sizeof(words), words);
+   struct pipe_resource *grid_bufs[2] = { ind_in, ind_gpu };
+   memset(out, 0, sizeof(out));
+   pipe_buffer_write(ctx, bufs[2], 0, sizeof(out), out);
+   bind_ssbos(grid_bufs, 2, 0x2);
+   dispatch(plus1, 16, 1, 1, 1);
+   bind_ssbos(bufs, 3, 0x6);
+   info.indirect = ind_gpu;
+   ctx->bind_compute_state(ctx, times2);
+   ctx->launch_grid(ctx, &info);
+   read_back(bufs[2], out);
+   bad = 0;
+   for (unsigned k = 0; k < N; ++k)
+      bad += out[k] != (k < 16 ? (a[k] + 1) * 2 : 0);
+   CHECK(!bad, "indirect from the GPU: %u of %u results wrong", bad, N);
+   pipe_resource_reference(&ind_in, NULL);
+   pipe_resource_reference(&ind_gpu, NULL);
+
    ctx->delete_compute_state(ctx, ids);
    ctx->delete_compute_state(ctx, plus1);
    ctx->delete_compute_state(ctx, times2);

@@ -217,8 +217,10 @@ io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
 static nir_builder
 shader(gl_shader_stage stage, const char *name)
 {
-   enum pipe_shader_type p =
-      stage == MESA_SHADER_VERTEX ? PIPE_SHADER_VERTEX : PIPE_SHADER_FRAGMENT;
+   enum pipe_shader_type p = stage == MESA_SHADER_VERTEX ? PIPE_SHADER_VERTEX
+                             : stage == MESA_SHADER_COMPUTE
+                                ? PIPE_SHADER_COMPUTE
+                                : PIPE_SHADER_FRAGMENT;
    const nir_shader_compiler_options *opts =
       screen->get_compiler_options(screen, PIPE_SHADER_IR_NIR, p);
    return nir_builder_init_simple_shader(stage, opts, "%s", name);
@@ -2027,6 +2029,140 @@ test_point_coord(void)
    scene_end(&sc);
 }
 
+/* ------------------------------------------------------------------ */
+/* Indirect draws                                                      */
+/* ------------------------------------------------------------------ */
+
+/* A buffer of n words the GPU writes: the CPU stores want[i] - 1 and a
+ * dispatch adds 1 to every word, so the draws reading it see the right
+ * arguments only when the dispatch ran before their arguments were read.
+ */
+static struct pipe_resource *
+gpu_written_words(const uint32_t *want, unsigned n)
+{
+   uint32_t before[32];
+   assert(n <= ARRAY_SIZE(before));
+   for (unsigned i = 0; i < n; ++i)
+      before[i] = want[i] - 1;
+   struct pipe_resource *r = pipe_buffer_create(
+      screen, PIPE_BIND_SHADER_BUFFER | PIPE_BIND_COMMAND_ARGS_BUFFER,
+      PIPE_USAGE_DEFAULT, n * 4);
+   pipe_buffer_write(ctx, r, 0, n * 4, before);
+
+   nir_builder b = shader(MESA_SHADER_COMPUTE, "plus1");
+   nir_ssa_def *off = nir_imul_imm(
+      &b, nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0), 4);
+   nir_ssa_def *v = nir_load_ssbo(&b, 1, 32, nir_imm_int(&b, 0), off,
+                                  .align_mul = 4);
+   nir_store_ssbo(&b, nir_iadd_imm(&b, v, 1), nir_imm_int(&b, 0), off,
+                  .write_mask = 1, .align_mul = 4);
+   struct pipe_compute_state cso = { .ir_type = PIPE_SHADER_IR_NIR,
+                                     .prog = b.shader };
+   void *cs = ctx->create_compute_state(ctx, &cso);
+   struct pipe_shader_buffer sb = { .buffer = r, .buffer_size = n * 4 };
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, &sb, 1);
+   struct pipe_grid_info grid = {
+      .work_dim = 1,
+      .block = { 1, 1, 1 },
+      .grid = { n, 1, 1 },
+   };
+   ctx->bind_compute_state(ctx, cs);
+   ctx->launch_grid(ctx, &grid);
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, NULL, 0);
+   ctx->bind_compute_state(ctx, NULL);
+   ctx->delete_compute_state(ctx, cs);
+   return r;
+}
+
+/* Multi-draw indirect from a GPU-written buffer: three non-indexed draws
+ * 24 bytes apart, of which the count in the same buffer keeps two (the
+ * third would cover the whole target); then one indexed draw with a base
+ * vertex.  Both pixel-checked against the triangles they name.
+ */
+static void
+test_indirect(void)
+{
+   CHECK(screen->get_param(screen, PIPE_CAP_DRAW_INDIRECT) &&
+            screen->get_param(screen, PIPE_CAP_MULTI_DRAW_INDIRECT_PARAMS),
+         "indirect draws are not advertised");
+   static const struct vtx v[8] = {
+      /* two triangles, then one over the whole target */
+      { 4 * 16, 4 * 16 + 8, { 0 } },
+      { 20 * 16 + 4, 4 * 16 + 8, { 0 } },
+      { 4 * 16, 24 * 16, { 0 } },
+      { 30 * 16, 8 * 16 + 8, { 0 } },
+      { 60 * 16 + 4, 8 * 16 + 8, { 0 } },
+      { 60 * 16 + 4, 30 * 16, { 0 } },
+      { -64 * 16, -64 * 16, { 0 } },
+      { 4 * 64 * 16, -64 * 16, { 0 } },
+   };
+   /* count, instances, first, base instance; the draw count at word 18 */
+   const uint32_t args[19] = {
+      3, 1, 0, 0, 0, 0, 3, 1, 3, 0, 0, 0, 3, 1, 5, 0, 0, 0, 2,
+   };
+   struct scene sc = scene_begin(false, v, 8);
+   struct pipe_resource *ind = gpu_written_words(args, ARRAY_SIZE(args));
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+   };
+   struct pipe_draw_indirect_info indirect = {
+      .buffer = ind,
+      .stride = 24,
+      .draw_count = 3,
+      .indirect_draw_count = ind,
+      .indirect_draw_count_offset = 18 * 4,
+   };
+   union pipe_color_union c;
+   memcpy(c.f, clear_rgba, sizeof(c.f));
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+   trace_begin();
+   ctx->draw_vbo(ctx, &info, 0, &indirect, NULL, 0);
+   ctx->flush(ctx, NULL, 0);
+   char *trace = trace_end();
+   CHECK(decoder_errors(trace) == 0, "multi-draw indirect: %u decoder errors",
+         decoder_errors(trace));
+   CHECK(jobs(trace, DRAW_JOB) == 2, "multi-draw indirect: %u %s jobs",
+         jobs(trace, DRAW_JOB), DRAW_JOB);
+   free(trace);
+   if (check_pixels) {
+      const struct vtx *const tris[2][3] = { { &v[0], &v[1], &v[2] },
+                                             { &v[3], &v[4], &v[5] } };
+      check_pixels_against("multi-draw indirect", &sc.t, tris, 2, false);
+   }
+   pipe_resource_reference(&ind, NULL);
+
+   /* Indexed: triangle 2 (vertices 3 to 5) as indices 0-2 with a base
+    * vertex of 3, from the second index on.
+    */
+   static const uint16_t idx[4] = { 7, 0, 1, 2 };
+   struct pipe_resource *ib = pipe_buffer_create(screen, PIPE_BIND_INDEX_BUFFER,
+                                                 PIPE_USAGE_DEFAULT, 8);
+   pipe_buffer_write(ctx, ib, 0, 8, idx);
+   /* count, instances, first index, base vertex, base instance */
+   const uint32_t iargs[5] = { 3, 1, 1, 3, 0 };
+   ind = gpu_written_words(iargs, ARRAY_SIZE(iargs));
+   info.index_size = 2;
+   info.index.resource = ib;
+   indirect = (struct pipe_draw_indirect_info){ .buffer = ind,
+                                                .draw_count = 1 };
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+   trace_begin();
+   ctx->draw_vbo(ctx, &info, 0, &indirect, NULL, 0);
+   ctx->flush(ctx, NULL, 0);
+   trace = trace_end();
+   CHECK(jobs(trace, DRAW_JOB) == 1, "indexed indirect: %u %s jobs",
+         jobs(trace, DRAW_JOB), DRAW_JOB);
+   free(trace);
+   if (check_pixels) {
+      const struct vtx *const tris[1][3] = { { &v[3], &v[4], &v[5] } };
+      check_pixels_against("indexed indirect", &sc.t, tris, 1, false);
+   }
+   pipe_resource_reference(&ind, NULL);
+   pipe_resource_reference(&ib, NULL);
+   scene_end(&sc);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -2071,5 +2207,6 @@ main(int argc, char **argv)
       test_points(true);
    if (!jm)
       test_point_coord();
+   test_indirect();
    return pan_test_close(screen, ctx);
 }
