@@ -281,9 +281,22 @@ struct panfrost_arch_jm {
                              uint64_t samplers, uint64_t viewport,
                              uint64_t position, uint64_t thread_storage);
    unsigned vertex_job_size_B, tiler_job_size_B;
-   /* false when the counts do not fit the invocation word. */
+   /* The jobs of a draw, but for what patch_jobs writes; false for a mode
+    * the tiler has none for.
+    */
    bool (*emit_vertex_job)(void *cpu, const struct panfrost_jm_draw *d);
    bool (*emit_tiler_job)(void *cpu, const struct panfrost_jm_draw *d);
+   /* The 8-byte invocation section of both jobs; false when the counts do
+    * not fit its word.
+    */
+   bool (*pack_invocation)(void *cpu, unsigned vertices, unsigned instances);
+   /* Writes into copies of the jobs the fields that change from draw to
+    * draw: job indices, invocation, offset_start, every address of the
+    * draw sections, base_vertex_offset, count and indices.  Jobs packed
+    * once serve every draw that differs from theirs only in those.
+    */
+   void (*patch_jobs)(void *vjob, void *tjob, const struct panfrost_jm_draw *d,
+                      const void *invocation);
 };
 
 struct panfrost_arch {

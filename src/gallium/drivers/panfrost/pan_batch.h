@@ -24,6 +24,17 @@
 struct panfrost_context;
 struct pan_bo;
 
+/* What the vertex and tiler jobs of a v6/v7 draw hold besides the words
+ * patch_jobs writes (pan_draw_jm.c): 64-bit words only, compared whole.
+ */
+struct panfrost_jm_job_key {
+   uint64_t tiler;
+   uint64_t modes; /* mode, indices, rasterizer and occlusion flags */
+   uint64_t sizes; /* instance size, bits of the point size */
+};
+
+#define PANFROST_JM_JOBS_MAX_B 512
+
 /* Descriptors the previous draw of the pass made, which the next one
  * reuses while the state they came from is unchanged (ctx->dirty, and the
  * shaders' program descriptors, which stay valid while the batch holds
@@ -65,6 +76,15 @@ struct panfrost_draw_cache {
    uint64_t jm_viewport, jm_varyings;
    uint32_t jm_bounds[6];
    unsigned jm_slots;
+   /* v6/v7: the vertex and tiler jobs of the last draw, valid while
+    * jm_job_key holds, and the invocation section of jm_counts (vertices,
+    * instances; 0 before the first draw).
+    */
+   bool jm_jobs_valid;
+   struct panfrost_jm_job_key jm_job_key;
+   uint64_t jm_jobs[PANFROST_JM_JOBS_MAX_B / 8];
+   unsigned jm_counts[2];
+   uint64_t jm_invocation;
 };
 
 struct panfrost_batch {

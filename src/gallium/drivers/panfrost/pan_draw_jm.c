@@ -110,31 +110,36 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
    return true;
 }
 
-/* The position buffer and the varyings (one buffer of 16-byte slots per
- * vertex, what either shader names); the varying records only depend on
- * the slot count and stay in the draw cache.
+/* The memory of one draw, one allocation: its vertex and tiler jobs
+ * (*vjob, *tjob), the descriptor of its varying buffer, its position
+ * buffer and its varying buffer (one 16-byte slot per varying slot either
+ * shader names, per vertex).  The varying records only depend on the slot
+ * count and stay in the draw cache.  false when out of memory.
  */
 static bool
-jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
-                  unsigned slots)
+jm_draw_memory(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
+               unsigned slots, struct pan_ptr *vjob, struct pan_ptr *tjob)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    uint64_t outputs = (uint64_t)d->vertices * d->instances;
-   struct pan_ptr pos = alloc(ctx, 16 * outputs, 64);
+   size_t tjob_at = ALIGN_POT(jm->vertex_job_size_B, PAN_JOB_ALIGN_B);
+   size_t desc_at = ALIGN_POT(tjob_at + jm->tiler_job_size_B, 64);
+   size_t pos_at = ALIGN_POT(desc_at + (slots ? jm->buffer_size_B : 0), 64);
+   size_t var_at = ALIGN_POT(pos_at + 16 * outputs, 64);
+   struct pan_ptr m =
+      alloc(ctx, var_at + 16 * slots * outputs, MAX2(PAN_JOB_ALIGN_B, 64));
 
-   if (!pos.cpu)
+   if (!m.cpu)
       return false;
-   d->position = pos.gpu;
+   *vjob = m;
+   *tjob = (struct pan_ptr){ (uint8_t *)m.cpu + tjob_at, m.gpu + tjob_at };
+   d->position = m.gpu + pos_at;
    if (!slots)
       return true;
 
-   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
-   struct pan_ptr buf = alloc(ctx, 16 * slots * outputs, 64);
-   struct pan_ptr desc = alloc(ctx, jm->buffer_size_B, jm->buffer_align_B);
-   if (!buf.cpu || !desc.cpu)
-      return false;
-   jm->emit_attribute_buffer(desc.cpu, buf.gpu, 16 * slots * outputs,
-                             16 * slots, 0);
+   jm->emit_attribute_buffer((uint8_t *)m.cpu + desc_at, m.gpu + var_at,
+                             16 * slots * outputs, 16 * slots, 0);
    if (!c->jm_varyings || c->jm_slots != slots) {
       struct pan_ptr recs = alloc(ctx, slots * jm->attribute_size_B, 8);
       if (!recs.cpu)
@@ -145,7 +150,7 @@ jm_vertex_outputs(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
       c->jm_slots = slots;
    }
    d->varyings = c->jm_varyings;
-   d->varying_buffers = desc.gpu;
+   d->varying_buffers = m.gpu + desc_at;
    return true;
 }
 
@@ -198,57 +203,79 @@ jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
    return true;
 }
 
-/* The texture and sampler tables of a stage (slot 0 vertex, 1 fragment),
- * into the draw cache; false when out of memory.
+/* The texture and sampler tables of a stage (slot 0 vertex, 1 fragment)
+ * into the draw cache, each only when dirty says its bindings changed;
+ * false when out of memory.
  */
 static bool
-jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage)
+jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage,
+            unsigned dirty)
 {
    struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    const struct panfrost_arch_texture *t =
       panfrost_screen(ctx->base.screen)->arch->texture;
-   void *const *views = (void *const *)ctx->state.views[stage];
-   void *const *samplers = ctx->state.samplers[stage];
-   unsigned slot = stage == PIPE_SHADER_FRAGMENT, nt = 0, ns = 0;
+   unsigned slot = stage == PIPE_SHADER_FRAGMENT;
+   const bool views = true;
 
-   for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i) {
-      if (views[i])
-         nt = i + 1;
-      if (samplers[i])
-         ns = i + 1;
+   if (dirty & PANFROST_DIRTY_TEXTURES) {
+      void *const *objs = (void *const *)ctx->state.views[stage];
+      unsigned n = 0;
+      for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i)
+         n = objs[i] ? i + 1 : n;
+      c->texture_count[slot] = n;
+      c->textures[slot] =
+         n ? panfrost_draw_descriptor_table(ctx, objs, n, views,
+                                            t->texture_size_B, t->align_B)
+           : 0;
+      if (n && !c->textures[slot])
+         return false;
    }
-   c->texture_count[slot] = nt;
-   c->sampler_count[slot] = ns;
-   c->textures[slot] =
-      nt ? panfrost_draw_descriptor_table(ctx, views, nt, true,
-                                          t->texture_size_B, t->align_B)
-         : 0;
-   c->samplers[slot] =
-      ns ? panfrost_draw_descriptor_table(ctx, samplers, ns, false,
-                                          t->sampler_size_B, t->align_B)
-         : 0;
-   return (!nt || c->textures[slot]) && (!ns || c->samplers[slot]);
+   if (dirty & PANFROST_DIRTY_SAMPLERS) {
+      void *const *objs = ctx->state.samplers[stage];
+      unsigned n = 0;
+      for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i)
+         n = objs[i] ? i + 1 : n;
+      c->sampler_count[slot] = n;
+      c->samplers[slot] =
+         n ? panfrost_draw_descriptor_table(ctx, objs, n, !views,
+                                            t->sampler_size_B, t->align_B)
+           : 0;
+      if (n && !c->samplers[slot])
+         return false;
+   }
+   return true;
 }
 
-/* Whether a push word of the stage may come from a constant buffer in a
- * resource, whose contents change without a rebind.
+/* Whether program p pushes the viewport or a texture size that dirty
+ * says changed.
  */
 static bool
-jm_cbufs_in_resources(struct panfrost_context *ctx,
-                      enum pipe_shader_type stage)
+jm_pushes_changed(const struct panfrost_program *p, unsigned dirty)
 {
-   const struct pipe_constant_buffer *cbs = ctx->state.cbufs[stage];
+   bool vp = dirty & PANFROST_DIRTY_VIEWPORT;
+   bool tex = dirty & PANFROST_DIRTY_TEXTURES;
 
-   for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i) {
-      if (cbs[i].buffer && !cbs[i].user_buffer)
-         return true;
+   for (unsigned i = 0; (vp || tex) && i < p->nr_push; ++i) {
+      switch (p->push[i].source) {
+      case PAN_VA_PUSH_VIEWPORT_SCALE:
+      case PAN_VA_PUSH_VIEWPORT_OFFSET:
+         if (vp)
+            return true;
+         break;
+      case PAN_VA_PUSH_TEXTURE_SIZE:
+         if (tex)
+            return true;
+         break;
+      default:
+         break;
+      }
    }
    return false;
 }
 
 /* The push words of a stage (0 vertex, 1 fragment) into the draw cache,
- * after a change of its shader, its constant buffers, the viewport or the
- * textures (any program may push those); false when out of memory.
+ * after a change of its shader, its constant buffers, or the viewport or
+ * textures it pushes; false when out of memory.
  */
 static bool
 jm_push_words(struct panfrost_context *ctx, unsigned slot, bool shader_new,
@@ -260,18 +287,16 @@ jm_push_words(struct panfrost_context *ctx, unsigned slot, bool shader_new,
    unsigned i = slot ? 2 : 0;
    unsigned const_bit = slot ? PANFROST_DIRTY_CONST_FS
                              : PANFROST_DIRTY_CONST_VS;
+   const struct panfrost_program *p = &ctx->state.shaders[stage]->progs[0];
    struct panfrost_shader_env env;
 
-   if (!shader_new && c->fau_reusable[i] &&
-       !(dirty & (const_bit | PANFROST_DIRTY_VIEWPORT |
-                  PANFROST_DIRTY_TEXTURES)))
+   if (!shader_new && c->fau_reusable[i] && !(dirty & const_bit) &&
+       !jm_pushes_changed(p, dirty))
       return true;
-   if (!panfrost_draw_push_words(ctx, stage,
-                                 &ctx->state.shaders[stage]->progs[0], &env))
+   if (!panfrost_draw_push_words(ctx, stage, p, &env, &c->fau_reusable[i]))
       return false;
    c->fau[i] = env.fau;
    c->fau_words[i] = env.fau_words;
-   c->fau_reusable[i] = !jm_cbufs_in_resources(ctx, stage);
    return true;
 }
 
@@ -375,8 +400,9 @@ jm_update_cache(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
                  dropped) ||
         *dropped))
       return *dropped;
-   if ((dirty & tex_bits) && (!jm_textures(ctx, PIPE_SHADER_VERTEX) ||
-                              !jm_textures(ctx, PIPE_SHADER_FRAGMENT)))
+   if ((dirty & tex_bits) &&
+       (!jm_textures(ctx, PIPE_SHADER_VERTEX, dirty) ||
+        !jm_textures(ctx, PIPE_SHADER_FRAGMENT, dirty)))
       return false;
    if (!jm_push_words(ctx, 0, vs_new, dirty) ||
        !jm_push_words(ctx, 1, fs_new, dirty) ||
@@ -477,6 +503,45 @@ jm_viewport(struct panfrost_context *ctx, const struct panfrost_draw_job *b)
    return true;
 }
 
+/* The jobs of the draw cache repacked when d differs from the draw they
+ * were packed for in more than the words patch_jobs writes; false (after
+ * a message) for a mode the tiler cannot draw.
+ */
+static bool
+jm_jobs_template(struct panfrost_context *ctx, const struct panfrost_jm_draw *d)
+{
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
+   const uint32_t flags = d->index_size_B | d->restart << 3 |
+                          d->cull_front << 4 | d->cull_back << 5 |
+                          d->front_ccw << 6 | d->flatshade_first << 7 |
+                          (d->occlusion != 0) << 8 |
+                          d->occlusion_counter << 9;
+   uint32_t point_size;
+   memcpy(&point_size, &d->point_size, 4);
+   const struct panfrost_jm_job_key key = {
+      .tiler = d->tiler,
+      .modes = flags << 8 | d->mode,
+      .sizes = (uint64_t)(d->instances > 1 ? d->vertices : 0) << 32 |
+               point_size,
+   };
+   size_t tjob_at = ALIGN_POT(jm->vertex_job_size_B, PAN_JOB_ALIGN_B);
+   uint8_t *jobs = (uint8_t *)c->jm_jobs;
+
+   if (c->jm_jobs_valid && !memcmp(&key, &c->jm_job_key, sizeof(key)))
+      return true;
+   assert(tjob_at + jm->tiler_job_size_B <= sizeof(c->jm_jobs));
+   c->jm_jobs_valid = false;
+   if (!jm->emit_vertex_job(jobs, d) ||
+       !jm->emit_tiler_job(jobs + tjob_at, d)) {
+      drop(ctx, "draw mode %u has no tiler mode, draw dropped", d->mode);
+      return false;
+   }
+   c->jm_job_key = key;
+   c->jm_jobs_valid = true;
+   return true;
+}
+
 static bool
 jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
              const struct pipe_draw_start_count_bias *draw)
@@ -534,24 +599,30 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       return false;
    if (dropped)
       return true;
-   if (!jm_vertex_outputs(ctx, &d, slots))
-      return false;
-
-   struct pan_ptr vjob = alloc(ctx, jm->vertex_job_size_B, PAN_JOB_ALIGN_B);
-   struct pan_ptr tjob = alloc(ctx, jm->tiler_job_size_B, PAN_JOB_ALIGN_B);
-   if (!vjob.cpu || !tjob.cpu)
+   /* The counts first: a draw they cannot encode needs no memory. */
+   if (c->jm_counts[0] != d.vertices || c->jm_counts[1] != d.instances) {
+      c->jm_counts[0] = 0;
+      if (!jm->pack_invocation(&c->jm_invocation, d.vertices, d.instances)) {
+         drop(ctx, "%u instances of %u vertices do not fit the jobs, draw "
+                   "dropped",
+              d.instances, d.vertices);
+         return true;
+      }
+      c->jm_counts[0] = d.vertices;
+      c->jm_counts[1] = d.instances;
+   }
+   struct pan_ptr vjob, tjob;
+   if (!jm_draw_memory(ctx, &d, slots, &vjob, &tjob))
       return false;
    d.vertex_index = util_dynarray_num_elements(&ctx->batch.draw_jobs,
                                                struct panfrost_batch_job) +
                     1;
    d.tiler_index = d.vertex_index + 1;
-   if (!jm->emit_vertex_job(vjob.cpu, &d) ||
-       !jm->emit_tiler_job(tjob.cpu, &d)) {
-      drop(ctx, "a draw of %u vertices in mode %u does not fit the jobs, "
-                "dropped",
-           d.vertices, info->mode);
+   if (!jm_jobs_template(ctx, &d))
       return true;
-   }
+   memcpy(vjob.cpu, c->jm_jobs, (uint8_t *)tjob.cpu - (uint8_t *)vjob.cpu +
+                                   jm->tiler_job_size_B);
+   jm->patch_jobs(vjob.cpu, tjob.cpu, &d, &c->jm_invocation);
    return panfrost_batch_add_draw_job(ctx, vjob.cpu, vjob.gpu) &&
           panfrost_batch_add_draw_job(ctx, tjob.cpu, tjob.gpu);
 }

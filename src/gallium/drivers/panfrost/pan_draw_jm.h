@@ -23,7 +23,9 @@ struct pan_index_range;
 
 /* From pan_draw_vbo.c: the scissor, depth range and (0 when empty) count
  * of j; the index range of an indexed draw (false: nothing to draw); the
- * push words of a program; descriptor tables of textures and samplers.
+ * push words of a program (*reusable: none came from a constant buffer in
+ * a resource, whose contents change without a rebind); descriptor tables
+ * of textures and samplers.
  */
 void panfrost_draw_bounds(struct panfrost_context *ctx,
                           struct panfrost_draw_job *j);
@@ -34,7 +36,8 @@ bool panfrost_draw_index_range(struct panfrost_context *ctx,
 bool panfrost_draw_push_words(struct panfrost_context *ctx,
                               enum pipe_shader_type stage,
                               const struct panfrost_program *p,
-                              struct panfrost_shader_env *env);
+                              struct panfrost_shader_env *env,
+                              bool *reusable);
 /* A table of copies of the descriptors packed with the bound sampler
  * views (views) or sampler states, NULL slots zeroed; 0 when out of
  * memory.

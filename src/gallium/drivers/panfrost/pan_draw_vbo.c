@@ -858,10 +858,10 @@ bool
 panfrost_draw_push_words(struct panfrost_context *ctx,
                          enum pipe_shader_type stage,
                          const struct panfrost_program *p,
-                         struct panfrost_shader_env *env)
+                         struct panfrost_shader_env *env, bool *reusable)
 {
-   bool reusable = true;
-   return push_words(ctx, stage, p, env, &reusable);
+   *reusable = true;
+   return push_words(ctx, stage, p, env, reusable);
 }
 
 /* Indirect draws on the CPU: the arguments of each draw are read once the

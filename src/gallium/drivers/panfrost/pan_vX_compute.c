@@ -163,12 +163,14 @@ emit_compute_job(void *cpu, const struct panfrost_compute_job *j)
 }
 #endif
 
+/* Only the 64-bit next word (word 6 of every job header) changes: written
+ * as it is, not through an unpack and repack of the header.
+ */
 static void
 link_job(void *cpu, uint64_t next)
 {
-   pan_section_unpack(cpu, compute_job, header, h);
-   h.next = next;
-   pan_section_pack(cpu, compute_job, header, cfg) { cfg = h; }
+   memcpy((uint8_t *)pan_section_ptr(cpu, compute_job, header) + 24, &next,
+          8);
 }
 
 const struct panfrost_arch PAN_GENX(panfrost_arch) = {

@@ -195,13 +195,14 @@ emit_viewport(void *cpu, const unsigned scissor[4], float min_z, float max_z)
 }
 
 /* The vertex shader runs once per vertex of each instance: a 1x1x1 group
- * repeated (1, vertices, instances) times.
+ * repeated (1, vertices, instances) times.  Both jobs of a draw carry the
+ * same invocation section.
  */
 static bool
-pack_invocation(void *cpu, const struct panfrost_jm_draw *d)
+pack_invocation(void *cpu, unsigned vertices, unsigned instances)
 {
    const unsigned size[3] = { 1, 1, 1 };
-   const unsigned count[3] = { 1, d->vertices, d->instances };
+   const unsigned count[3] = { 1, vertices, instances };
    struct panfrost_invocation inv;
 
    if (!panfrost_invocation_pack(size, count, &inv))
@@ -222,8 +223,6 @@ pack_invocation(void *cpu, const struct panfrost_jm_draw *d)
 static bool
 emit_vertex_job(void *cpu, const struct panfrost_jm_draw *d)
 {
-   if (!pack_invocation(pan_section_ptr(cpu, compute_job, invocation), d))
-      return false;
    pan_section_pack(cpu, compute_job, header, cfg)
    {
       cfg.type = MALI_JOB_TYPE_VERTEX;
@@ -256,8 +255,7 @@ emit_vertex_job(void *cpu, const struct panfrost_jm_draw *d)
 static bool
 emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
 {
-   if (!PAN_GENX(panfrost_draw_mode)(d->mode) ||
-       !pack_invocation(pan_section_ptr(cpu, tiler_job, invocation), d))
+   if (!PAN_GENX(panfrost_draw_mode)(d->mode))
       return false;
    pan_section_pack(cpu, tiler_job, header, cfg)
    {
@@ -314,6 +312,63 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
    return true;
 }
 
+/* Byte offsets (bifrost.xml) of the words patch_jobs writes, within the
+ * job header, the draw section and the tiler job's primitive section.
+ * Words 4-29 of a draw section are its 13 addresses, from position to
+ * thread_storage.
+ */
+#define HEADER_INDEX_B        18 /* word 4, bits 16-31 */
+#define HEADER_DEPENDENCY_1_B 20 /* word 5, bits 0-15 */
+#define DRAW_OFFSET_START_B   4  /* word 1 */
+#define DRAW_ADDRESSES_B      16 /* words 4-29 */
+#define PRIM_BASE_VERTEX_B    4  /* word 1 */
+#define PRIM_INDEX_COUNT_B    12 /* word 3, minus one */
+#define PRIM_INDICES_B        16 /* words 4-5 */
+
+#define put(dst, off, value)                                                   \
+   do {                                                                        \
+      __typeof__(value) v_ = (value);                                          \
+      memcpy((uint8_t *)(dst) + (off), &v_, sizeof(v_));                       \
+   } while (0)
+
+static void
+patch_jobs(void *vjob, void *tjob, const struct panfrost_jm_draw *d,
+           const void *invocation)
+{
+   uint8_t *vdraw = pan_section_ptr(vjob, compute_job, draw);
+   uint8_t *tdraw = pan_section_ptr(tjob, tiler_job, draw);
+   uint8_t *prim = pan_section_ptr(tjob, tiler_job, primitive);
+   /* The draw sections' addresses, in the order of their words */
+   const uint64_t vertex[13] = {
+      d->position,   d->vs_ubos,         d->textures[0],    d->samplers[0],
+      d->vs_fau,     d->vs_state,        d->attribute_buffers,
+      d->attributes, d->varying_buffers, d->varyings,       0,
+      0,             d->thread_storage,
+   };
+   const uint64_t tiler[13] = {
+      d->position,   d->fs_ubos,         d->textures[1], d->samplers[1],
+      d->fs_fau,     d->fs_state,        0,
+      0,             d->varying_buffers, d->varyings,    d->viewport,
+      d->occlusion,  d->thread_storage,
+   };
+
+   memcpy(pan_section_ptr(vjob, compute_job, invocation), invocation,
+          pan_size(invocation));
+   memcpy(pan_section_ptr(tjob, tiler_job, invocation), invocation,
+          pan_size(invocation));
+   put(vjob, HEADER_INDEX_B, (uint16_t)d->vertex_index);
+   put(tjob, HEADER_INDEX_B, (uint16_t)d->tiler_index);
+   put(tjob, HEADER_DEPENDENCY_1_B, (uint16_t)d->vertex_index);
+   put(vdraw, DRAW_OFFSET_START_B, (uint32_t)d->offset_start);
+   memcpy(vdraw + DRAW_ADDRESSES_B, vertex, sizeof(vertex));
+   memcpy(tdraw + DRAW_ADDRESSES_B, tiler, sizeof(tiler));
+   put(prim, PRIM_BASE_VERTEX_B, (uint32_t)d->base_vertex_offset);
+   put(prim, PRIM_INDEX_COUNT_B, (uint32_t)(d->count - 1));
+   put(prim, PRIM_INDICES_B, (uint64_t)d->indices);
+}
+
+#undef put
+
 static void
 emit_preload_draw(void *cpu, uint64_t fs_state, uint64_t textures,
                   uint64_t samplers, uint64_t viewport, uint64_t position,
@@ -359,4 +414,6 @@ const struct panfrost_arch_jm PAN_GENX(panfrost_arch_jm) = {
    .tiler_job_size_B = pan_size(tiler_job),
    .emit_vertex_job = emit_vertex_job,
    .emit_tiler_job = emit_tiler_job,
+   .pack_invocation = pack_invocation,
+   .patch_jobs = patch_jobs,
 };
