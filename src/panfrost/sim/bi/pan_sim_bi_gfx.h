@@ -55,6 +55,13 @@ struct pan_sim_bi_gfx {
     * 64-bit internal blend descriptor names, for the covered samples. */
    bool (*blend)(void *user, unsigned lane, uint64_t descriptor,
                  uint32_t coverage, const uint32_t in[4], char *err);
+   /* ZS_EMIT: the late depth/stencil test of the lane with the depth
+    * (when z) and stencil reference (when stencil) the shader gives;
+    * *coverage (the instruction's input) is left with bit 0 cleared when
+    * the test fails. */
+   bool (*zs_emit)(void *user, unsigned lane, bool z, float depth,
+                   bool stencil, uint8_t stencil_ref, uint32_t *coverage,
+                   char *err);
    /* LOAD with the ubo segment: size bytes at byte offset of uniform
     * buffer `index` into out. */
    bool (*ubo)(void *user, uint32_t index, uint32_t offset, unsigned size,

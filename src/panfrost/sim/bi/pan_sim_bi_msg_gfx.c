@@ -23,9 +23,13 @@
  *    LD_VAR_SPECIAL  gl_PointCoord (v2), fragment 1/w or z, at the
  *                  lane's pixel, as f32 or packed f16 (the form with a
  *                  register format; explicit sample positions refused)
- * compute job) these instructions fault.  Attribute loads without a
- * register format, tile access (LD_TILE, ST_TILE) and ZS_EMIT stay
- * refused; textures are pan_sim_bi_msg_tex.c's, atomics
+ * compute job) these instructions fault.
+ *    ZS_EMIT       depth (source 0) and stencil (source 1, low byte)
+ *                  tested late by the executor as d9 says (bit 0 stencil,
+ *                  bit 1 depth; 0 reserved), the coverage (source 2)
+ *                  coming back with the failing lanes' bit 0 cleared
+ * Attribute loads without a register format and tile access (LD_TILE,
+ * ST_TILE) stay refused; textures are pan_sim_bi_msg_tex.c's, atomics
  * pan_sim_bi_msg_image.c's.
  */
 
@@ -58,6 +62,8 @@ claims(const struct pan_sim_bi_ins *ins)
    case BI_FAM_DISCARD:
    case BI_FAM_ST_CVT:
       return true;
+   case BI_FAM_ZS_EMIT:
+      return pan_sim_bi_mod(ins, "d9") > 0;
    case BI_FAM_LD_ATTR:
       /* Loads need an explicit register format. */
       return (is_imm_form(ins, "ld_attr_imm") || is_imm_form(ins, "ld_attr")) &&
@@ -310,6 +316,28 @@ exec_discard(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    return BI_SIM_OK;
 }
 
+static enum bi_sim_result
+exec_zs_emit(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+             const struct pan_sim_bi_gfx *g)
+{
+   unsigned d9 = (unsigned)pan_sim_bi_mod(ins, "d9"), sr = staging_reg(c);
+
+   bi_foreach_lane(c, l)
+   {
+      char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+      uint32_t zbits = pan_sim_bi_src(c, ins, 0, l);
+      uint32_t cov = pan_sim_bi_src(c, ins, 2, l);
+      float depth;
+      memcpy(&depth, &zbits, 4);
+      if (!g->zs_emit(g->user, l, d9 & 2, depth, d9 & 1,
+                      (uint8_t)pan_sim_bi_src(c, ins, 1, l), &cov, err))
+         return gfx_fail(c, ins, l, err);
+      c->res[l] = cov;
+      c->w->r[l][sr] = cov;
+   }
+   return BI_SIM_OK;
+}
+
 enum bi_sim_result
 pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
                         const struct pan_sim_bi_ins *ins)
@@ -346,6 +374,10 @@ pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
    case BI_FAM_BLEND:
       return g->blend ? exec_blend(c, ins, g)
                       : pan_sim_bi_fault(c, ins, "no render target here");
+   case BI_FAM_ZS_EMIT:
+      return g->zs_emit ? exec_zs_emit(c, ins, g)
+                        : pan_sim_bi_fault(c, ins, "depth/stencil output "
+                                                   "outside a fragment job");
    case BI_FAM_LOAD:
       return g->ubo ? exec_ubo(c, ins, g)
                     : pan_sim_bi_fault(c, ins, "no uniform buffers here");

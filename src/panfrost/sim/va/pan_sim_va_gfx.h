@@ -70,6 +70,13 @@ struct pan_sim_va_gfx {
    bool (*blend)(void *user, unsigned lane, uint64_t descriptor,
                  uint32_t coverage, enum pan_sim_regfmt regfmt,
                  const uint32_t in[4], char *err);
+   /* ZS_EMIT: the late depth/stencil test of the lane with the depth
+    * (when z) and stencil reference (when stencil) the shader gives, in
+    * place of the rasterised ones; *coverage (the instruction's input) is
+    * left with bit 0 cleared when the test fails. */
+   bool (*zs_emit)(void *user, unsigned lane, bool z, float depth,
+                   bool stencil, uint8_t stencil_ref, uint32_t *coverage,
+                   char *err);
    /* LD_BUFFER: size bytes at byte offset of buffer `index` of resource
     * table `table` (uniform buffers). */
    bool (*ld_buffer)(void *user, unsigned table, uint32_t index,

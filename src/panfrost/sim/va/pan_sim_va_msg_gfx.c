@@ -19,7 +19,11 @@
  *                  it then branches `target` instructions past the next
  * Everything needing descriptors goes through the executor's callbacks
  * (pan_sim_va_gfx.h); without them (compute jobs) these fault.  The
- * LD_VAR forms with a register index, LEA_ATTR, LD_TILE/ST_TILE and ZS_EMIT are
+ *    ZS_EMIT       depth (source 0, binary32) and stencil (source 1, low
+ *                  byte) tested late by the executor, as the z and
+ *                  stencil modifiers ask; the coverage (source 2) comes
+ *                  back with the failing lanes' bit 0 cleared
+ * The LD_VAR forms with a register index, LEA_ATTR and LD_TILE/ST_TILE are
  * refused by name; ST_CVT and the image messages are
  * pan_sim_va_msg_image.c's.
  */
@@ -280,6 +284,32 @@ atest(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
 }
 
 static enum va_sim_result
+zs_emit(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+        const struct pan_sim_va_gfx *g)
+{
+   bool z = pan_sim_va_mod(ins, "z") == 1;
+   bool s = pan_sim_va_mod(ins, "stencil") == 1;
+
+   if (!g->zs_emit)
+      return pan_sim_va_refuse(c, ins, "depth/stencil output outside a "
+                                       "fragment shader");
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint32_t zbits = pan_sim_va_src32(c, ins, 0, l);
+      uint32_t cov = pan_sim_va_src32(c, ins, 2, l);
+      float depth;
+      memcpy(&depth, &zbits, 4);
+      if (!g->zs_emit(g->user, l, z, depth, s,
+                      (uint8_t)pan_sim_va_src32(c, ins, 1, l), &cov, err))
+         return failed(c, ins, l, err);
+      if (put(c, ins, l, &cov, 1))
+         return VA_SIM_FAULT;
+   }
+   return VA_SIM_OK;
+}
+
+static enum va_sim_result
 blend(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       const struct pan_sim_va_gfx *g)
 {
@@ -334,6 +364,8 @@ pan_sim_va_exec_msg_gfx(struct pan_sim_va_ctx *c,
       return atest(c, ins);
    case VA_FAM_BLEND:
       return blend(c, ins, g);
+   case VA_FAM_ZS_EMIT:
+      return zs_emit(c, ins, g);
    default:
       return VA_SIM_UNCLAIMED;
    }
