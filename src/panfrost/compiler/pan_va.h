@@ -97,6 +97,11 @@ void pan_va_spill(pan_ir_shader *s, unsigned v, unsigned comps,
  * there is no such word or v is not a vector defined once. */
 bool pan_va_split_vector(pan_ir_shader *s, unsigned v);
 
+/* Move each attribute or varying load read in one later block only (not
+ * in a loop the load is outside of) to just before its first reader there
+ * (pan_va_sink_inputs.c); false when none moved. */
+bool pan_va_sink_inputs(pan_ir_shader *s);
+
 /* The next offset for a value of comps words that stays within one
  * 16-byte line; grows *tls_size past it. */
 unsigned pan_va_spill_slot(unsigned *tls_size, unsigned comps);

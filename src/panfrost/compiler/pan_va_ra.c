@@ -471,8 +471,8 @@ undo_splits(pan_ir_shader *s, unsigned base)
  * (~0 when none can be).
  */
 static uint8_t *
-alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool *split,
-               unsigned *victim, char *err, size_t err_size)
+alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool may_split,
+               bool *split, unsigned *victim, char *err, size_t err_size)
 {
    /* Filled by every failed try; "no victim" if none ran. */
    struct ra_failure fail = { .victim = ~0u };
@@ -482,7 +482,7 @@ alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool *split,
       regs = try_alloc(s, i >= 2, i & 1, max_regs, &fail, tmp, err, err_size);
    }
    *split = false;
-   if (!regs) {
+   if (!regs && may_split) {
       for (unsigned i = 0; i < fail.nr_vectors && !*split; ++i)
          *split = pan_va_split_vector(s, fail.vectors[i]);
       *victim = fail.victim;
@@ -506,10 +506,17 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
    unsigned victim;
    bool split;
    if (!max_regs || max_regs > PAN_VA_HALF_REGS) {
+      /* Input loads moved to their readers' block first: that costs
+       * nothing, a split costs moves. */
+      uint8_t *regs = alloc_or_split(s, PAN_VA_HALF_REGS, false, &split,
+                                     &victim, err, err_size);
+      if (regs)
+         return regs;
+      pan_va_sink_inputs(s);
       unsigned base = s->ssa_alloc;
       for (unsigned tries = 0; tries < 16; ++tries) {
-         uint8_t *regs = alloc_or_split(s, PAN_VA_HALF_REGS, &split, &victim,
-                                        err, err_size);
+         regs = alloc_or_split(s, PAN_VA_HALF_REGS, true, &split, &victim,
+                               err, err_size);
          if (regs)
             return regs;
          if (!split)
@@ -521,7 +528,7 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
     * alone left), so this ends. */
    for (unsigned spilled = 0; spilled <= MAX_SPILLED_VALUES;) {
       uint8_t *regs =
-         alloc_or_split(s, max_regs, &split, &victim, err, err_size);
+         alloc_or_split(s, max_regs, true, &split, &victim, err, err_size);
       if (regs)
          return regs;
       if (split)

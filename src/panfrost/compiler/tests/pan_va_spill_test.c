@@ -20,6 +20,8 @@
 #include "isa/pan_isa_va.h"
 #include "isa/pan_isa_va_encode.h"
 #include "pan_compile.h"
+#include "pan_ir_builder.h"
+#include "pan_va.h"
 #include "pan_sim_va.h"
 #include "util/pan_test_util.h"
 
@@ -315,6 +317,47 @@ done:
    ralloc_free(nir);
 }
 
+/* Before splitting, the allocator moves input loads to the one later
+ * block reading them: the load read after the loop goes there, the one
+ * read in the loop and the one read in two blocks stay. */
+static void
+test_sink_inputs(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_block *b0 = pan_ir_block_create(s), *b1 = pan_ir_block_create(s),
+                *b2 = pan_ir_block_create(s);
+   pan_ir_block_add_succ(b0, b1);
+   pan_ir_block_add_succ(b1, b1);
+   pan_ir_block_add_succ(b1, b2);
+   pan_ir_builder b = pan_ir_builder_at_end(s, b0);
+   pan_ir_index vid = pan_ir_preload(&b, 60);
+   pan_ir_index iid = pan_ir_preload(&b, 61);
+   pan_ir_index after = pan_ir_ld_attr(&b, 4, PAN_IR_TYPE_F32, 0, vid, iid);
+   pan_ir_index in_loop = pan_ir_ld_attr(&b, 1, PAN_IR_TYPE_F32, 1, vid, iid);
+   pan_ir_index both = pan_ir_ld_attr(&b, 1, PAN_IR_TYPE_F32, 2, vid, iid);
+   pan_ir_index x = pan_ir_fadd(&b, both, both);
+   b = pan_ir_builder_at_end(s, b1);
+   pan_ir_index c = pan_ir_fadd(&b, in_loop, x);
+   pan_ir_branchz(&b, false, b1, c);
+   b = pan_ir_builder_at_end(s, b2);
+   pan_ir_index y = pan_ir_fadd(&b, pan_ir_word(after, 3), both);
+   pan_ir_store_global(&b, 0, y,
+                       pan_ir_collect(&b, 2, (pan_ir_index[]){ y, y }));
+
+   PAN_EXPECT(pan_va_sink_inputs(s));
+   char *got = pan_ir_shader_to_string(s, s);
+   PAN_EXPECT_STR_HAS(got, "block0 -> block1:\n"
+                           "   %0 = preload imm:0x3c\n"
+                           "   %1 = preload imm:0x3d\n"
+                           "   %3 = ld_attr.f32 %0, %1, imm:0x1\n"
+                           "   %4 = ld_attr.f32 %0, %1, imm:0x2\n");
+   PAN_EXPECT_STR_HAS(got, "block2 (preds block1):\n"
+                           "   %2:4 = ld_attr.f32 %0, %1, imm:0x0\n"
+                           "   %7 = fadd %2.3, %4\n");
+   PAN_EXPECT(!pan_va_sink_inputs(s));
+   ralloc_free(s);
+}
+
 /* A register file too small for one instruction's operands: a message,
  * not a loop or a crash. */
 static void
@@ -339,6 +382,7 @@ main(void)
    PAN_RUN_CASE(test_spill_impossible);
    PAN_RUN_CASE(test_split_instead_of_spill);
    PAN_RUN_CASE(test_lifetime_holes);
+   PAN_RUN_CASE(test_sink_inputs);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_spill");
 }
