@@ -41,9 +41,11 @@ struct frame {
    uint64_t tiler;
    float z_clear;
    uint8_t s_clear;
-   /* The frame shader draws when the colour one is shaded (0: none), and
-    * whether it runs in frames without primitives. */
+   /* The frame shader draws when pre-frame ones are shaded (0: none),
+    * which of them run (bit 0 colour, bit 1 depth/stencil), and whether
+    * one runs in frames without primitives. */
    uint64_t preframe_dcds;
+   unsigned preframe_mask;
    bool preframe_always;
    unsigned width, height; /* the framebuffer's, in pixels */
 };
@@ -694,23 +696,37 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
    bool color_preloaded = false;
    unsigned preload_mask = ~0u; /* targets the pre-frame draw writes */
 #if PAN_ARCH >= 6
-   /* Frame shaders load (pre) or post-process the tile buffer.  A lone
-    * colour pre-frame shader is shaded before the frame's draws
-    * (pan_sim_vX_preframe.c); the others are not run: a pre-frame shader
-    * is taken to load the render targets as they are in memory (what
-    * drivers use it for).  Only the pixels shaded are stored: a frame
-    * without primitives leaves the targets alone unless its pre-frame
-    * shader runs always.
+   /* Frame shaders load (pre) or post-process the tile buffer.  The
+    * pre-frame shaders (0 colour, 1 depth/stencil) are shaded before the
+    * frame's draws (pan_sim_vX_preframe.c) when nothing they need is
+    * missing; otherwise none is run and a pre-frame shader is taken to
+    * load the render targets as they are in memory (what drivers use it
+    * for).  Only the pixels shaded are stored: a frame without primitives
+    * leaves the targets alone unless a pre-frame shader runs always
+    * ("always" or "early ZS always").
     */
    f->width = fb.width;
    f->height = fb.height;
-   if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
-       fb.pre_frame_1 == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
-       fb.post_frame == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER &&
-       PAN_GENX(sim_preframe_usable)(ctx, fb.frame_shader_dcds, 0)) {
+   const unsigned modes[2] = { fb.pre_frame_0, fb.pre_frame_1 };
+   unsigned wanted = 0;
+   bool usable = fb.post_frame == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER;
+   for (unsigned i = 0; i < 2; ++i) {
+      if (modes[i] == MALI_PRE_POST_FRAME_SHADER_MODE_NEVER)
+         continue;
+      wanted |= 1u << i;
+      usable = usable &&
+               PAN_GENX(sim_preframe_usable)(ctx, fb.frame_shader_dcds, i);
+      if (modes[i] == MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS ||
+          modes[i] == MALI_PRE_POST_FRAME_SHADER_MODE_EARLY_ZS_ALWAYS)
+         f->preframe_always = true;
+   }
+   if (!usable || !wanted)
+      f->preframe_always = false;
+   if (wanted && usable) {
       f->preframe_dcds = fb.frame_shader_dcds;
-      f->preframe_always =
-         fb.pre_frame_0 == MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;
+      f->preframe_mask = wanted;
+   }
+   if ((f->preframe_mask & 1) != 0) {
       color_preloaded = true;
 #if PAN_ARCH >= 9
       /* A target the draw does not write starts from its clear. */
@@ -728,8 +744,7 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
                                fb.render_target_count, &preload_mask))
          return false;
 #endif
-   } else if (fb.pre_frame_0 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER ||
-       fb.pre_frame_1 != MALI_PRE_POST_FRAME_SHADER_MODE_NEVER) {
+   } else if (!f->preframe_dcds && wanted) {
       pan_sim_warn_once(ctx, PAN_SIM_ONCE_FRAME_SHADERS,
                        "frame shaders are not executed: a pre-frame shader "
                        "is taken to load the render targets from memory");
@@ -839,11 +854,13 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0, "out of memory");
    }
 #if PAN_ARCH >= 6
-   if (f->preframe_dcds &&
-       !PAN_GENX(sim_preframe_run)(ctx, f->preframe_dcds, 0, f->width,
-                                   f->height, &tb)) {
-      pan_sim_tilebuf_fini(&tb);
-      return false;
+   for (unsigned i = 0; i < 2; ++i) {
+      if (((f->preframe_mask >> i) & 1) &&
+          !PAN_GENX(sim_preframe_run)(ctx, f->preframe_dcds, i, f->width,
+                                      f->height, &tb)) {
+         pan_sim_tilebuf_fini(&tb);
+         return false;
+      }
    }
 #endif
    if (l)

@@ -40,8 +40,11 @@
  * BLEND writes covered lanes with the descriptor's fixed-function
  * equation (opaque mode: the colour as is) under the colour mask.  Depth
  * and stencil are updated at the end of the warp (see above).  Textures
- * are the draw's tables (pan_sim_vX_texture.c).  Blend shaders and depth
- * from the shader fault naming what is missing.
+ * are the draw's tables (pan_sim_vX_texture.c).  A draw taking depth or
+ * the stencil reference from the shader tests its lanes late: they start
+ * covered, and ZS_EMIT runs the tests with the shader's values (a lane
+ * that never reaches one is tested with the rasterised values after the
+ * warp).  Blend shaders fault naming what is missing.
  */
 
 #include <inttypes.h>
@@ -64,6 +67,8 @@ struct fs_lane {
    float z;
    bool inside;         /* rasterised, in scissor and depth range */
    bool covered;        /* inside and passing the stencil and depth tests */
+   bool late;           /* tests wait for the shader's ZS_EMIT */
+   uint8_t ref;         /* stencil reference (the shader's, when it gives one) */
    unsigned stencil_op; /* to apply if not discarded (inside only) */
 };
 
@@ -78,6 +83,7 @@ struct fs_face {
 struct fs_state {
    unsigned depth_func;
    bool depth_write, stencil_enable, has_shader;
+   bool shader_z, shader_s; /* depth, stencil reference from ZS_EMIT */
    struct fs_face face[2]; /* front, back */
    float min_z, max_z;
    int scissor[4]; /* min x, min y, max x, max y */
@@ -121,6 +127,10 @@ struct fs_run {
 };
 
 /* ---- messages ---- */
+
+static bool fs_zs_emit(void *user, unsigned lane, bool z, float depth,
+                       bool stencil, uint8_t ref, uint32_t *coverage,
+                       char *err);
 
 /* Perspective-correct interpolation of v[vertex][component] at the lane
  * (screen barycentrics weighted by 1/w) into f16 or f32 registers. */
@@ -574,10 +584,8 @@ load_draw(struct fs_run *r, unsigned index)
       if (!p)
          return false;
       pan_unpack(p, depth_stencil, ds);
-      if (ds.depth_source == MALI_DEPTH_SOURCE_SHADER || ds.stencil_from_shader)
-         return fs_fault(r, d->depth_stencil,
-                         "depth or stencil written by the shader is not "
-                         "executed yet");
+      st->shader_z = ds.depth_source == MALI_DEPTH_SOURCE_SHADER;
+      st->shader_s = ds.stencil_from_shader;
       st->depth_func = ds.depth_function;
       st->depth_write = ds.depth_write_enable;
       st->stencil_enable = ds.stencil_test_enable;
@@ -606,6 +614,7 @@ load_draw(struct fs_run *r, unsigned index)
       .ld_var_table = fs_ld_var_table,
       .ld_var_special = fs_ld_var_special,
       .blend = fs_blend,
+      .zs_emit = fs_zs_emit,
       .ld_buffer = fs_ld_buffer,
    };
    PAN_GENX(sim_gfx_config)(&r->env, &r->mem, &r->gfx, &r->cfg);
@@ -746,9 +755,6 @@ load_draw(struct fs_run *r, unsigned index)
    r->blend_va = r->draw.state + pan_size(renderer_state);
 
    const struct PAN_GENX(renderer_state) *rs = &r->rs;
-   if (rs->properties.depth_source == MALI_DEPTH_SOURCE_SHADER)
-      return fs_fault(r, r->draw.state,
-                      "depth written by the shader is not executed yet");
    const void *vpp =
       pan_sim_ctx_read(ctx, r->draw.viewport, pan_size(viewport), "viewport");
    if (!vpp)
@@ -759,6 +765,8 @@ load_draw(struct fs_run *r, unsigned index)
       .depth_write = rs->multisample_misc.depth_write_mask,
       .stencil_enable = rs->stencil_mask_misc.stencil_enable,
       .has_shader = true,
+      .shader_z = rs->properties.depth_source == MALI_DEPTH_SOURCE_SHADER,
+      .shader_s = rs->properties.stencil_from_shader,
       .min_z = vp.minimum_z,
       .max_z = vp.maximum_z,
       .scissor = { vp.scissor_minimum_x, vp.scissor_minimum_y,
@@ -788,6 +796,7 @@ load_draw(struct fs_run *r, unsigned index)
       .ld_var = fs_ld_var,
       .ld_var_special = fs_bi_ld_var_special,
       .blend = fs_blend,
+      .zs_emit = fs_zs_emit,
       .ubo = fs_ubo,
    };
    r->cfg = (struct pan_sim_bi_config){
@@ -813,9 +822,11 @@ load_draw(struct fs_run *r, unsigned index)
       .sampler_count = rs->shader.sampler_count,
    };
    r->tex = (struct pan_sim_tex_ops){ &r->tex_env, PAN_GENX(sim_tex_run) };
-   /* blend_descriptor_N: words 2-3 of each blend descriptor present. */
+   /* blend_descriptor_N: words 2-3 of each blend descriptor present;
+    * a draw has the one of target 0 even in a pass without targets.
+    */
    for (unsigned rt = 0; rt < PAN_SIM_MAX_RTS; ++rt) {
-      if (!r->tb->rt[rt].present)
+      if (rt && !r->tb->rt[rt].present)
          continue;
       const uint32_t *bd =
          pan_sim_ctx_read(ctx, r->blend_va + rt * pan_size(blend),
@@ -948,9 +959,9 @@ stencil_face(const struct fs_run *r)
 }
 
 /* Apply stencil operation op (stencil_op enum) under the face's write
- * mask. */
+ * mask, REPLACE writing ref. */
 static void
-stencil_update(struct fs_run *r, unsigned at, unsigned op)
+stencil_update(struct fs_run *r, unsigned at, unsigned op, uint8_t ref)
 {
    const struct fs_face *s = stencil_face(r);
    uint8_t old = r->tb->stencil[at], v = old;
@@ -959,7 +970,7 @@ stencil_update(struct fs_run *r, unsigned at, unsigned op)
    case MALI_STENCIL_OP_KEEP:
       return;
    case MALI_STENCIL_OP_REPLACE:
-      v = s->ref;
+      v = ref;
       break;
    case MALI_STENCIL_OP_ZERO:
       v = 0;
@@ -985,6 +996,64 @@ stencil_update(struct fs_run *r, unsigned at, unsigned op)
       r->tb->stencil[at] = v;
       r->tb->written[at] |= PAN_SIM_WRITTEN_STENCIL;
    }
+}
+
+/* The stencil and depth tests of an inside lane at z against the tile
+ * buffer: whether it is covered, and the stencil operation it asks. */
+static void
+zs_test(struct fs_run *r, struct fs_lane *ln, float z)
+{
+   unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
+   bool zpass = depth_pass(r->st.depth_func, z, r->tb->depth[at]);
+
+   ln->z = z;
+   ln->late = false;
+   ln->covered = false;
+   ln->stencil_op = MALI_STENCIL_OP_KEEP;
+   if (r->st.stencil_enable) {
+      const struct fs_face *s = stencil_face(r);
+      unsigned ref = ln->ref & s->mask;
+      unsigned cur = r->tb->stencil[at] & s->mask;
+      /* The compare functions read "reference FUNC stored". */
+      if (!depth_pass(s->func, (float)ref, (float)cur)) {
+         ln->stencil_op = s->stencil_fail;
+         return;
+      }
+      ln->stencil_op = zpass ? s->depth_pass : s->depth_fail;
+   }
+   ln->covered = zpass;
+}
+
+/* ZS_EMIT: the tests a draw whose descriptor takes depth or stencil from
+ * the shader left for now, with the shader's values (the depth clamped to
+ * the depth range, as fixed-function depth is). */
+static bool
+fs_zs_emit(void *user, unsigned lane, bool z, float depth, bool stencil,
+           uint8_t ref, uint32_t *coverage, char *err)
+{
+   struct fs_run *r = user;
+   struct fs_lane *ln = &r->lane[lane];
+
+   if (!r->st.shader_z && !r->st.shader_s) {
+      snprintf(err, 160, "depth/stencil output from a draw whose "
+                         "depth/stencil source is fixed function");
+      return false;
+   }
+   if (!ln->inside || !ln->late) {
+      *coverage &= ln->covered ? ~0u : ~1u;
+      return true;
+   }
+   float zv = ln->z;
+   if (z && r->st.shader_z) {
+      zv = isnan(depth) ? r->st.min_z : depth;
+      zv = zv < r->st.min_z ? r->st.min_z : zv > r->st.max_z ? r->st.max_z : zv;
+   }
+   if (stencil && r->st.shader_s)
+      ln->ref = ref;
+   zs_test(r, ln, zv);
+   if (!ln->covered)
+      *coverage &= ~1u;
+   return true;
 }
 
 /* The draw's occlusion query: a counter adds the samples that passed the
@@ -1035,10 +1104,13 @@ run_warp(struct fs_run *r)
       const struct fs_lane *ln = &r->lane[l];
       if (!ln->inside || (discarded & (1u << l)))
          continue;
+      /* No ZS_EMIT ran: the rasterised values decide. */
+      if (ln->late)
+         zs_test(r, &r->lane[l], ln->z);
       passed += ln->covered;
       unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
       if (r->st.stencil_enable)
-         stencil_update(r, at, ln->stencil_op);
+         stencil_update(r, at, ln->stencil_op, ln->ref);
       if (ln->covered && r->st.depth_write) {
          r->tb->depth[at] = ln->z;
          r->tb->written[at] |= PAN_SIM_WRITTEN_DEPTH;
@@ -1057,6 +1129,8 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
    ln->y = y;
    ln->inside = false;
    ln->covered = false;
+   ln->late = false;
+   ln->ref = stencil_face(r)->ref;
    ln->stencil_op = MALI_STENCIL_OP_KEEP;
    memset(ln->b, 0, sizeof(ln->b));
    ln->b[0] = 1.0;
@@ -1090,21 +1164,13 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
    }
    ln->z = z;
    ln->inside = true;
-
-   unsigned at = pan_sim_tilebuf_at(r->tb, x, y);
-   bool zpass = depth_pass(r->st.depth_func, z, r->tb->depth[at]);
-   if (r->st.stencil_enable) {
-      const struct fs_face *s = stencil_face(r);
-      unsigned ref = s->ref & s->mask;
-      unsigned cur = r->tb->stencil[at] & s->mask;
-      /* The compare functions read "reference FUNC stored". */
-      if (!depth_pass(s->func, (float)ref, (float)cur)) {
-         ln->stencil_op = s->stencil_fail;
-         return;
-      }
-      ln->stencil_op = zpass ? s->depth_pass : s->depth_fail;
+   if (r->st.shader_z || r->st.shader_s) {
+      /* Tested when the shader gives its values: covered until then. */
+      ln->late = true;
+      ln->covered = true;
+      return;
    }
-   ln->covered = zpass;
+   zs_test(r, ln, z);
 }
 
 static bool
