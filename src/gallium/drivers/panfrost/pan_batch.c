@@ -428,7 +428,10 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
       panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
                          "draws without a clear of the pass: the previous "
                          "colour contents could not be preloaded");
-   if (!bos->count)
+   /* A pass without attachments still runs its draws' fragment shaders
+    * (side effects, occlusion counts).
+    */
+   if (!bos->count && !ctx->batch.tiler)
       return 0;
    /* The fragment job runs the draws' fragment shaders, which read what
     * the draws bound, and reads the polygon lists the tiler wrote to the

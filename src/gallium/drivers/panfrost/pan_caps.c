@@ -135,6 +135,10 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MULTI_DRAW_INDIRECT_PARAMS:
       return panfrost_screen(pscreen)->arch != NULL;
 
+   /* A pass of only a size: its fragment job runs without any target. */
+   case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    /* Timer queries wait for the GPU and read the CPU clock (pan_query.c). */
    case PIPE_CAP_QUERY_TIMESTAMP:
    case PIPE_CAP_QUERY_TIME_ELAPSED:

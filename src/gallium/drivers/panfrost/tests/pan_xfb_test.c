@@ -632,6 +632,51 @@ test_occlusion(struct fixture *f)
    pipe_resource_reference(&zs, NULL);
 }
 
+/* A pass without attachments (ARB_framebuffer_no_attachments): only the
+ * framebuffer's size.  The fragment work still runs: an occlusion query
+ * around the wide strip counts the pixels it covers in the target, which
+ * a smaller no-attachment framebuffer must clip to its own size.
+ */
+static void
+test_no_attachments(struct fixture *f)
+{
+   struct pipe_stream_output_info so = { 0 };
+   void *vs = capture_vs(&so);
+   struct pipe_query *q = ctx->create_query(ctx, PIPE_QUERY_OCCLUSION_COUNTER,
+                                            0);
+   CHECK(screen->get_param(screen, PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT),
+         "framebuffers without attachments offered");
+   if (!q)
+      return;
+   ctx->bind_vs_state(ctx, vs);
+   clear();
+   draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+   unsigned wide = drawn_pixels(f);
+   struct pipe_framebuffer_state with = {
+      .width = W, .height = H, .nr_cbufs = 1, .cbufs = { f->surf },
+   };
+   uint64_t n[2];
+
+   for (unsigned i = 0; i < 2; ++i) {
+      struct pipe_framebuffer_state none = {
+         .width = i ? 1 : W, .height = H, .layers = 1, .samples = 1,
+      };
+      ctx->set_framebuffer_state(ctx, &none);
+      ctx->begin_query(ctx, q);
+      draw(PIPE_PRIM_TRIANGLE_STRIP, 0, 6, 1);
+      ctx->end_query(ctx, q);
+      n[i] = query_u64(q);
+   }
+   ctx->set_framebuffer_state(ctx, &with);
+   CHECK(wide > 0 && n[0] == wide, "no attachments: %llu samples pass, the "
+         "target has %u pixels drawn", (unsigned long long)n[0], wide);
+   CHECK(n[1] < n[0] && n[1] <= H, "no attachments, one column: %llu "
+         "samples pass", (unsigned long long)n[1]);
+   ctx->destroy_query(ctx, q);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+}
+
 /* A W/2 x H/2 red texture scaled over the whole target (a draw of the
  * blitter, not a copy), under the condition when cond is set.
  */
@@ -767,6 +812,7 @@ main(int argc, char **argv)
    test_separate(&f);
    test_timers(&f);
    test_occlusion(&f);
+   test_no_attachments(&f);
    test_render_condition(&f);
    teardown(&f);
    return pan_test_close(screen, ctx);
