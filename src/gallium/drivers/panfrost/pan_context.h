@@ -66,6 +66,11 @@ struct panfrost_state {
    struct pipe_sampler_view *views[PIPE_SHADER_TYPES][PANFROST_MAX_SAMPLERS];
    struct pipe_constant_buffer cbufs[PIPE_SHADER_TYPES]
                                     [PIPE_MAX_CONSTANT_BUFFERS];
+   /* Bit i: slot i of the stage holds something; kept by the setters so
+    * that draws need not scan every slot.
+    */
+   uint32_t view_mask[PIPE_SHADER_TYPES], sampler_mask[PIPE_SHADER_TYPES];
+   uint32_t cbuf_mask[PIPE_SHADER_TYPES];
    struct pipe_vertex_buffer vbufs[PANFROST_MAX_VBUFS];
    uint32_t vbuf_mask; /* bound slots; kept across calls (partial binds) */
    unsigned vbuf_count;

@@ -163,12 +163,8 @@ jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
    const struct pipe_constant_buffer *cbs = ctx->state.cbufs[stage];
-   unsigned n = 0;
+   unsigned n = util_last_bit(ctx->state.cbuf_mask[stage]);
 
-   for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i) {
-      if (cbs[i].buffer || cbs[i].user_buffer)
-         n = i + 1;
-   }
    *count = n;
    *table = 0;
    if (!n)
@@ -219,9 +215,7 @@ jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage,
 
    if (dirty & PANFROST_DIRTY_TEXTURES) {
       void *const *objs = (void *const *)ctx->state.views[stage];
-      unsigned n = 0;
-      for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i)
-         n = objs[i] ? i + 1 : n;
+      unsigned n = util_last_bit(ctx->state.view_mask[stage]);
       c->texture_count[slot] = n;
       c->textures[slot] =
          n ? panfrost_draw_descriptor_table(ctx, objs, n, views,
@@ -232,9 +226,7 @@ jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage,
    }
    if (dirty & PANFROST_DIRTY_SAMPLERS) {
       void *const *objs = ctx->state.samplers[stage];
-      unsigned n = 0;
-      for (unsigned i = 0; i < PANFROST_MAX_SAMPLERS; ++i)
-         n = objs[i] ? i + 1 : n;
+      unsigned n = util_last_bit(ctx->state.sampler_mask[stage]);
       c->sampler_count[slot] = n;
       c->samplers[slot] =
          n ? panfrost_draw_descriptor_table(ctx, objs, n, !views,
@@ -647,13 +639,14 @@ jm_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    /* Views that cannot be sampled keep why (pan_texture.c). */
    const struct panfrost_shader *stages[2] = { vs, fs };
    for (unsigned s = 0; s < 2; ++s) {
-      struct pipe_sampler_view **views =
-         ctx->state.views[s ? PIPE_SHADER_FRAGMENT : PIPE_SHADER_VERTEX];
-      for (unsigned i = 0; stages[s]->uses_textures && i < PANFROST_MAX_SAMPLERS;
-           ++i) {
+      enum pipe_shader_type stage = s ? PIPE_SHADER_FRAGMENT
+                                      : PIPE_SHADER_VERTEX;
+      uint32_t bound = stages[s]->uses_textures ? ctx->state.view_mask[stage]
+                                                : 0;
+      u_foreach_bit(i, bound) {
          struct panfrost_sampler_view *v =
-            views[i] ? panfrost_sampler_view(views[i]) : NULL;
-         if (v && !v->bo) {
+            panfrost_sampler_view(ctx->state.views[stage][i]);
+         if (!v->bo) {
             drop(ctx, "texture %u cannot be sampled (%s), draw dropped", i,
                  v->error);
             return false;

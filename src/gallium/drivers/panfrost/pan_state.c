@@ -107,8 +107,13 @@ panfrost_set_constant_buffer(struct pipe_context *pctx,
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
 
-   util_copy_constant_buffer(&ctx->state.cbufs[stage][index], buf,
-                             take_ownership);
+   struct pipe_constant_buffer *cb = &ctx->state.cbufs[stage][index];
+
+   util_copy_constant_buffer(cb, buf, take_ownership);
+   if (cb->buffer || cb->user_buffer)
+      ctx->state.cbuf_mask[stage] |= BITFIELD_BIT(index);
+   else
+      ctx->state.cbuf_mask[stage] &= ~BITFIELD_BIT(index);
    if (stage == PIPE_SHADER_VERTEX)
       ctx->dirty |= PANFROST_DIRTY_CONST_VS;
    else if (stage == PIPE_SHADER_FRAGMENT)

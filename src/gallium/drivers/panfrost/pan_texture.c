@@ -152,7 +152,9 @@ panfrost_set_sampler_views(struct pipe_context *pctx,
                            bool take_ownership,
                            struct pipe_sampler_view **views)
 {
-   struct pipe_sampler_view **slots = panfrost_context(pctx)->state.views[stage];
+   struct panfrost_context *ctx = panfrost_context(pctx);
+   struct pipe_sampler_view **slots = ctx->state.views[stage];
+   uint32_t *mask = &ctx->state.view_mask[stage];
 
    for (unsigned i = 0; i < count; ++i) {
       struct pipe_sampler_view *view = views ? views[i] : NULL;
@@ -166,7 +168,9 @@ panfrost_set_sampler_views(struct pipe_context *pctx,
    }
    for (unsigned i = 0; i < unbind_trailing; ++i)
       pipe_sampler_view_reference(&slots[start + count + i], NULL);
-   panfrost_context(pctx)->dirty |= PANFROST_DIRTY_TEXTURES;
+   for (unsigned i = start; i < start + count + unbind_trailing; ++i)
+      *mask = slots[i] ? *mask | BITFIELD_BIT(i) : *mask & ~BITFIELD_BIT(i);
+   ctx->dirty |= PANFROST_DIRTY_TEXTURES;
 }
 
 static void *
@@ -192,8 +196,14 @@ panfrost_bind_sampler_states(struct pipe_context *pctx,
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
 
-   for (unsigned i = 0; i < count; ++i)
-      ctx->state.samplers[stage][start + i] = samplers ? samplers[i] : NULL;
+   uint32_t *mask = &ctx->state.sampler_mask[stage];
+
+   for (unsigned i = 0; i < count; ++i) {
+      void *s = samplers ? samplers[i] : NULL;
+      ctx->state.samplers[stage][start + i] = s;
+      *mask = s ? *mask | BITFIELD_BIT(start + i)
+                : *mask & ~BITFIELD_BIT(start + i);
+   }
    ctx->dirty |= PANFROST_DIRTY_SAMPLERS;
 }
 
