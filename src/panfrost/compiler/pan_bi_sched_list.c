@@ -60,12 +60,56 @@ bi_sched_queue(struct bi_sched_ctx *c, const struct bi_sched_item *it)
 #define WINDOW 48
 
 /*
+ * Reorder ready[] so the items the block's next message waits on (its
+ * unplaced ancestors) come first: a clause without a message can then
+ * take it before filling up with work the message does not need.
+ */
+static void
+feed_first(const struct bi_sched_item *its, const uint64_t *rd,
+           const uint64_t *wr, const bool *done, unsigned first, unsigned n,
+           unsigned *ready, unsigned nr)
+{
+   unsigned m = first;
+   while (m < n && m < first + WINDOW && (done[m] || !bi_sched_is_msg(&its[m])))
+      m++;
+   if (m >= n || m >= first + WINDOW)
+      return;
+   uint64_t need_r = rd[m], need_w = wr[m];
+   bool eff = its[m].side == SIDE_EFFECT, load = its[m].side == SIDE_LOAD;
+   STATIC_ASSERT(WINDOW <= 64);
+   uint64_t anc = 0; /* bit j - first */
+   for (unsigned j = m; j-- > first;) {
+      if (done[j])
+         continue;
+      if (!(wr[j] & (need_r | need_w)) && !(rd[j] & need_w) &&
+          !(its[j].side && eff) && !(its[j].side == SIDE_EFFECT && load))
+         continue;
+      anc |= 1ull << (j - first);
+      need_r |= rd[j];
+      need_w |= wr[j];
+      eff |= its[j].side == SIDE_EFFECT;
+      load |= its[j].side == SIDE_LOAD;
+   }
+   unsigned out[WINDOW], no = 0;
+   for (unsigned pass = 0; pass < 2; ++pass) {
+      for (unsigned k = 0; k < nr; ++k) {
+         bool a = ready[k] == m || (anc >> (ready[k] - first)) & 1;
+         if (a == !pass)
+            out[no++] = ready[k];
+      }
+   }
+   memcpy(ready, out, nr * sizeof(*ready));
+}
+
+/*
  * Schedule the pending items: an item is ready when no earlier unplaced
  * one reads what it writes or writes what it reads or writes, and side
  * effects keep their order (a branch goes last).  Each step fills the
  * free unit of the clause's last tuple with the oldest ready item that
  * fits there, else starts a tuple with the oldest ready item, preferring
- * one that does not end the clause (one after its message).
+ * one that does not end the clause (one after its message).  In a clause
+ * without a message, what the block's next message waits on goes first,
+ * and the message itself waits while other work fits before it.
  */
 bool
 bi_sched_flush(struct bi_sched_ctx *c)
@@ -101,6 +145,8 @@ bi_sched_flush(struct bi_sched_ctx *c)
          aw |= wr[j];
          aside |= its[j].side ? 1 << its[j].side : 0;
       }
+      if (!strcmp(c->cur.msg, "none"))
+         feed_first(its, rd, wr, done, first, n, ready, nr);
       int pick = -1;
       for (unsigned k = 0; k < nr && pick < 0; ++k) {
          const struct bi_sched_item *it = &its[ready[k]];
@@ -117,19 +163,14 @@ bi_sched_flush(struct bi_sched_ctx *c)
          /* Best: an item fitting right after the last tuple; then one
           * that keeps the clause open; then the oldest. */
          int fits = -1, open = -1;
-         /* A clause without a message takes the next one first: the
-          * work independent of it can then share its clause. */
-         for (unsigned k = 0; k < nr && !strcmp(c->cur.msg, "none"); ++k) {
-            const struct bi_sched_item *it = &its[ready[k]];
-            if (bi_sched_is_msg(it) && !bi_sched_msg_ends_clause(it) &&
-                !bi_sched_needs_gap(c, it)) {
-               fits = (int)ready[k];
-               break;
-            }
-         }
+         /* A clause without a message sends it last: what precedes the
+          * message may read anything, what follows it only what does not
+          * wait on it, so the message waits while other work fits. */
+         bool hold = !strcmp(c->cur.msg, "none") && c->cur.nr_tuples < 7;
          for (unsigned k = 0; k < nr && fits < 0; ++k) {
             const struct bi_sched_item *it = &its[ready[k]];
-            if (!bi_sched_after_msg_ok(&c->cur, it))
+            if (!bi_sched_after_msg_ok(&c->cur, it) ||
+                (hold && bi_sched_is_msg(it)))
                continue;
             if (open < 0)
                open = (int)ready[k];
