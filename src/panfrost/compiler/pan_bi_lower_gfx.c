@@ -206,15 +206,32 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
                              "a varying write from component %u is "
                              "unsupported on Bifrost",
                              (I->imm % 16) / 4);
-            if (slot > 15)
-               return refuse(err, err_size,
-                             "varying slot %u is beyond LEA_ATTR_IMM", slot);
-            pan_ir_index lea = pan_ir_lea_attr(&b, slot, pan_ir_preload(&b, 61),
-                                               pan_ir_preload(&b, 62));
+            pan_ir_index vid = pan_ir_preload(&b, 61);
+            pan_ir_index iid = pan_ir_preload(&b, 62);
+            /* LEA_ATTR_IMM has four bits of slot; LEA_ATTR reads it. */
+            pan_ir_index lea =
+               slot > 15 ? pan_ir_lea_attr_far(&b, vid, iid,
+                                               pan_ir_mov(&b, pan_ir_imm(slot)))
+                         : pan_ir_lea_attr(&b, slot, vid, iid);
             pan_ir_st_cvt(&b, I->src[0], lea, pan_ir_word(lea, 2));
             pan_ir_instr_remove(I);
             break;
          }
+         case PAN_IR_OP_LD_VAR_FAR:
+         case PAN_IR_OP_LD_VAR_FLAT_FAR: {
+            /* LD_VAR_IMM reaches slot 31: the register offset is moot. */
+            pan_ir_instr *L = pan_ir_build(
+               &b,
+               I->op == PAN_IR_OP_LD_VAR_FAR ? PAN_IR_OP_LD_VAR
+                                             : PAN_IR_OP_LD_VAR_FLAT,
+               1);
+            L->src[0] = I->src[0];
+            L->imm = I->imm;
+            L->dest = I->dest;
+            pan_ir_instr_remove(I);
+            I = L;
+         }
+            FALLTHROUGH;
          case PAN_IR_OP_LD_VAR:
          case PAN_IR_OP_LD_VAR_FLAT:
             if (I->imm / 16 > 31)

@@ -180,14 +180,20 @@ static const gl_varying_slot ff_varyings[] = {
    VARYING_SLOT_TEX7,
 };
 
-/* The 8-bit byte offset of LD_VAR_BUF_IMM reaches 16 slots. */
+/* The 8-bit byte offset of LD_VAR_BUF_IMM reaches 16 slots: the
+ * fixed-function varyings stay in them. */
 #define PAN_VA_VARYING_SLOTS 16
+
+/* GL locations VAR0-VAR31 exist however few varyings a program has (Mesa's
+ * varying compaction can leave the first ones empty): slots 16-31 are
+ * read at a register offset. */
+#define PAN_VA_GENERIC_SLOTS 32
 
 int
 pan_va_varying_slot(unsigned location)
 {
    if (location >= VARYING_SLOT_VAR0 &&
-       location < VARYING_SLOT_VAR0 + PAN_VA_VARYING_SLOTS)
+       location < VARYING_SLOT_VAR0 + PAN_VA_GENERIC_SLOTS)
       return location - VARYING_SLOT_VAR0;
    for (unsigned i = 0; i < ARRAY_SIZE(ff_varyings); ++i) {
       if (ff_varyings[i] == location)
@@ -352,8 +358,15 @@ load_varying(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, bool flat)
          nir_intrinsic_interp_mode(bary) == INTERP_MODE_NOPERSPECTIVE;
    }
    pan_ir_index src = pan_ir_preload(&ctx->b, PAN_IR_REG_VARYING_SRC);
-   pan_ir_index v = flat ? pan_ir_ld_var_flat(&ctx->b, n + comp, offset_B, src)
-                         : pan_ir_ld_var(&ctx->b, n + comp, offset_B, src);
+   pan_ir_index v;
+   if (offset_B < 256) {
+      v = flat ? pan_ir_ld_var_flat(&ctx->b, n + comp, offset_B, src)
+               : pan_ir_ld_var(&ctx->b, n + comp, offset_B, src);
+   } else {
+      pan_ir_index at = pan_ir_mov(&ctx->b, pan_ir_imm(offset_B));
+      v = flat ? pan_ir_ld_var_flat_far(&ctx->b, n + comp, offset_B, src, at)
+               : pan_ir_ld_var_far(&ctx->b, n + comp, offset_B, src, at);
+   }
    v = sub_vec(ctx, v, comp, n);
    if (noperspective) {
       pan_ir_index inv_w = pan_ir_ld_var_special(

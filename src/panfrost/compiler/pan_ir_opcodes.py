@@ -319,6 +319,19 @@ OPS = [
                                     'update=store', 'slot=slot0',
                                     'flow=wait0'],
               ['{sr}', '{s0}', 'index:{imm}'])),
+    # Varyings past the 8-bit immediate (byte 256 on): s1 is the byte
+    # offset in a register, imm the same offset (the Bifrost back end makes
+    # them ld_var / ld_var_flat of slot imm / 16).
+    Op('ld_var_far', 2, dest_comps=None, mods=['imm'],
+       va=VA('ld_var_buf.f32', ['vecsize={vecsize}', 'srcfmt=src_f32',
+                                'sample=center', 'update=store',
+                                'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}'])),
+    Op('ld_var_flat_far', 2, dest_comps=None, mods=['imm'],
+       va=VA('ld_var_buf.f32', ['vecsize={vecsize}', 'srcfmt=src_flat32',
+                                'sample=center', 'update=store',
+                                'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}'])),
     # gl_FragCoord: x and y are the halves of the preloaded r59 (pixel
     # position), z and w special varyings (imm: 3 depth, 2 1/w).
     alu('u16lo_to_f32', 1, VA('u16_to_f32', [], ['{d}', '{s0}.swz=h00'])),
@@ -384,6 +397,8 @@ OPS += [
     # s0 vertex id, s1 instance id; imm the varying slot.  The address
     # (words 0, 1) and conversion word (word 2) of the vertex's slot.
     Op('lea_attr', 2, dest_comps=3, mods=['imm']),
+    # The same for a slot past LEA_ATTR_IMM's four bits: s2 the slot.
+    Op('lea_attr_far', 3, dest_comps=3),
     # s0 data (1-4 words), s1 address (2 words), s2 conversion word.
     Op('st_cvt', 3, dest=False, side_effects=True),
     # 2D float texture of coordinates s0, s1: imm the texture (bits 0-7),
@@ -507,6 +522,8 @@ BI_FORMS = {
     'lea_attr': [BI('lea_attr_imm', 'add', ['register_format=f32'], S01,
                     staging='d', msg='attribute',
                     imm_field='attribute_index')],
+    'lea_attr_far': [BI('lea_attr', 'add', ['register_format=f32'], S012,
+                        staging='d', msg='attribute')],
     'st_cvt': [BI('st_cvt', 'add', ['vecsize={vecsize}'],
                   ['{s1.0}', '{s1.1}', '{s2}'], staging='s0',
                   msg='store')],

@@ -713,6 +713,58 @@ test_fragment(void)
    ralloc_free(b.shader);
 }
 
+/* VAR20 is slot 20, past LEA_ATTR_IMM's four bits: the vertex shader
+ * takes its address from LEA_ATTR (the slot in a register), the fragment
+ * shader reads it with LD_VAR_IMM index 20. */
+static void
+test_far_slot(void)
+{
+   for (unsigned stage = 0; stage < 2; ++stage) {
+      bool vs = stage == 0;
+      nir_builder b = nir_builder_init_simple_shader(
+         vs ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT, &pan_va_nir_options,
+         vs ? "bi_far_vs" : "bi_far_fs");
+      nir_variable *v20 = io_var(b.shader,
+                                 vs ? nir_var_shader_out : nir_var_shader_in,
+                                 VARYING_SLOT_VAR20, 20, "v20");
+      if (vs) {
+         nir_variable *a0 =
+            io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "a0");
+         nir_store_var(&b, v20, nir_load_var(&b, a0), 0xf);
+      } else {
+         nir_variable *col =
+            io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+         nir_store_var(&b, col, nir_load_var(&b, v20), 0xf);
+      }
+      struct pan_bi_binary bin;
+      void *ctx = ralloc_context(NULL);
+      static struct gfx_record rec;
+      memset(&rec, 0, sizeof(rec));
+      uint32_t u[16] = { 0 };
+      struct pan_bi_compile_options opts = {
+         .arch = 7, .variant = PAN_VA_VARIANT_VARYING };
+      bool ok = compile(b.shader, vs ? &opts : NULL, ctx, &bin) &&
+                run_gfx(&bin, u, &rec, vs ? vertex_preload : fragment_preload,
+                        0);
+      PAN_CHECK(!ok || !vs || rec.nr_stores == BI_LANES, "%u stores",
+                rec.nr_stores);
+      for (unsigned i = 0; ok && vs && i < rec.nr_stores; ++i) {
+         PAN_CHECK(rec.cvt[i] == 0xc0de00 + 20, "conversion word 0x%x",
+                   rec.cvt[i]);
+         unsigned l = (unsigned)(rec.addr[i] - 0x10000 - 0x100 * 20) / 16;
+         PAN_CHECK(l < BI_LANES &&
+                      pan_test_f32(rec.data[i][1]) == attr_value(0, l, 1),
+                   "store %u at 0x%llx", i, (unsigned long long)rec.addr[i]);
+      }
+      for (unsigned l = 0; ok && !vs && l < BI_LANES; ++l) {
+         float got = pan_test_f32(rec.colour[l][2]);
+         PAN_CHECK(got == 20 + l / 8.0f + 2 / 4.0f, "lane %u: %g", l, got);
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* colour = dFdx(VAR0): on G52 run (VAR0 grows by 1/8 a lane, so by 1/8
  * across x in each quad); on G72 through CLPER_OLD, the one CLPER form
  * v6 has, never the v7 form. */
@@ -1003,6 +1055,7 @@ main(void)
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_fragment);
+   PAN_RUN_CASE(test_far_slot);
    PAN_RUN_CASE(test_derivative);
    PAN_RUN_CASE(test_texture);
    PAN_RUN_CASE(test_schedule);

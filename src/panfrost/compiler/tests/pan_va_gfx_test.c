@@ -861,6 +861,55 @@ test_indirect_varying(void)
    finish(l, nr, ctx, b.shader);
 }
 
+/* VAR20 (slot 20, byte 320): past LD_VAR_BUF_IMM's 8-bit offset the
+ * fragment shader reads it with LD_VAR_BUF at a register offset, smooth
+ * and flat; the vertex shader stores it at offset 320. */
+static void
+test_far_varyings(void)
+{
+   for (unsigned flat = 0; flat < 2; ++flat) {
+      void *ctx = ralloc_context(NULL);
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "far");
+      nir_variable *in = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                                VARYING_SLOT_VAR20, 0, "v20");
+      in->data.interpolation = flat ? INTERP_MODE_FLAT : INTERP_MODE_SMOOTH;
+      nir_variable *out = io_var(b.shader, nir_var_shader_out,
+                                 glsl_vec4_type(), FRAG_RESULT_DATA0, 0, "c");
+      nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
+      struct pan_va_binary bin;
+      unsigned nr = 0;
+      char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+      int ld = find_line(l, nr, "ld_var_buf.f32");
+      PAN_CHECK(ld >= 0, "%s: no LD_VAR_BUF", flat ? "flat" : "smooth");
+      if (ld >= 0)
+         PAN_EXPECT_STR_HAS(l[ld], flat ? "src_flat32" : "src_f32");
+      PAN_EXPECT(find_line(l, nr, "ld_var_buf_imm") < 0);
+      /* The offset, 320, is a pushed constant. */
+      bool pushed = false;
+      for (unsigned i = 0; i < bin.nr_push; ++i)
+         pushed |= bin.push[i].source == PAN_VA_PUSH_CONSTANT &&
+                   bin.push[i].offset_B == 320;
+      PAN_EXPECT(pushed);
+      finish(l, nr, ctx, b.shader);
+   }
+
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX,
+                                                  &pan_va_nir_options, "vs");
+   nir_variable *v20 = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              VARYING_SLOT_VAR20, 0, "v20");
+   nir_store_var(&b, v20, uniforms(&b, 4, 0), 0xf);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_VARYING, ctx, &bin, &nr);
+   int st = find_line(l, nr, "store.i128");
+   PAN_EXPECT(st >= 0);
+   if (st >= 0)
+      PAN_EXPECT_STR_HAS(l[st], "offset:320");
+   finish(l, nr, ctx, b.shader);
+}
+
 /* Compile the fragment shader s (freed) and run warp w, whose preloads
  * the caller set, with one uniform word; false after reporting a failure. */
 static bool
@@ -1217,6 +1266,7 @@ main(void)
    PAN_RUN_CASE(test_dynamic_ubo);
    PAN_RUN_CASE(test_uniform_overflow);
    PAN_RUN_CASE(test_indirect_varying);
+   PAN_RUN_CASE(test_far_varyings);
    PAN_RUN_CASE(test_constant_varyings);
    PAN_RUN_CASE(test_piecewise_varying);
    PAN_RUN_CASE(test_frag_coord_runs);
