@@ -72,6 +72,7 @@ parse_header(struct bi_asm *a, char *args)
    if (n < 0)
       return pan_isa_fail(a->err, a->err_size, "too many header fields");
    memset(&a->clause, 0, sizeof(a->clause));
+   a->clause.verbatim = true; /* the text says what the constants are */
    a->open = true;
    for (int i = 0; i < n; i++) {
       if (!*tok[i])

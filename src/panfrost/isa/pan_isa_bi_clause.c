@@ -118,6 +118,13 @@ bi_pack_clause(const struct bi_clause *c, uint64_t *out, unsigned max)
    unsigned n = c->nr_tuples;
    if (n < 1 || n > 8)
       return -1;
+   struct bi_clause marked;
+   if (!c->verbatim) {
+      marked = *c;
+      if (!bi_mark_branch(&marked))
+         return -1;
+      c = &marked;
+   }
 
    bool packed = bi_ec0_packed(n);
    if (packed && c->nr_consts < 1)
@@ -211,6 +218,7 @@ try_unpack(const uint64_t *words, unsigned nr_quads, unsigned n,
       return false;
    memset(c, 0, sizeof(*c));
    c->nr_tuples = n;
+   c->verbatim = true;
    for (unsigned q = 0; q < len; q++) {
       const struct bi_quad_format *f =
          &bi_quad_formats[bi_sequences[n - 1][q]];

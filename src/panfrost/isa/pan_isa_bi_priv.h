@@ -103,11 +103,25 @@ struct bi_clause {
    unsigned m;      /* 15 bits, only where the layout has an M field */
    unsigned nr_consts;
    uint64_t consts[8]; /* 60-bit values (constant >> 4) */
+   /* Pack the constants and M as they are (the assembler, the unpacker);
+    * otherwise, as a compiler wants, the packer marks the branch
+    * distance first (bi_mark_branch). */
+   bool verbatim;
 };
 
 /* Pack a clause; returns the number of quadwords (2 x uint64_t each) or
  * -1 if the constant count does not fit the layout. */
 int bi_pack_clause(const struct bi_clause *c, uint64_t *out, unsigned max);
+
+/* The constant whose high word the clause's branch (its last ADD) takes
+ * as its target, or -1. */
+int bi_branch_const(const struct bi_clause *c);
+
+/* Mark that constant PC-relative (M = 4: the hardware adds the clause
+ * address to its high word), moving it into a constant pair, with a zero
+ * constant for padding if need be, where the layout has no M field; the
+ * tuples' FAU indices follow the moves.  False when there is no room. */
+bool bi_mark_branch(struct bi_clause *c);
 
 /* Decode the canonical clause at words[0..]; returns quadwords consumed,
  * or 0 when the bytes are not a clause our packer would produce. */

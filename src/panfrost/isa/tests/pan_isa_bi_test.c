@@ -104,7 +104,7 @@ static void
 clause_round_trip(void)
 {
    for (unsigned rep = 0; rep < 20000; rep++) {
-      struct bi_clause c = {0}, d;
+      struct bi_clause c = {.verbatim = true}, d;
       uint64_t words[2 * 16];
       c.nr_tuples = 1 + rep % 8;
       for (unsigned i = 0; i < c.nr_tuples; i++) {
