@@ -64,10 +64,46 @@ pan_sim_bi_refusal(unsigned index)
    return pan_sim_bi_dispatch(NULL, &ins) == BI_SIM_OK ? NULL : "not modelled";
 }
 
-bool
-pan_sim_bi_fau_is_const(unsigned fau)
+/*
+ * The clause-address modifier M of constant k, applied as the hardware
+ * reads it.  M is the layout's M field for the constant packed in the
+ * tuple words (none in the layouts of 5 and 8 tuples) and (top(first) -
+ * top(second)) mod 16 of the 4 top stored bits of a pair.  0 and 8-15
+ * leave the constants alone; 1 and 6 add the clause address to the first
+ * (sign-extended from 60 bits), 2 to both; 4 adds its low word to the
+ * first's high word (sign-extended from 28 bits), 5 to both high words.
+ * 3 is reserved; 7 (per-word forms chosen by a second difference) is not
+ * modelled.
+ */
+static enum bi_sim_result
+const_modifier(struct pan_sim_bi_ctx *c, unsigned k, uint64_t *v)
 {
-   return !(fau & 0x80) && fau_const_slot[fau >> 4] >= 0;
+   const struct bi_clause *cl = c->clause;
+   unsigned n = cl->nr_tuples, packed = bi_ec0_packed(n), m;
+   bool second = false;
+   if (packed && k == 0) {
+      m = n == 5 || n == 8 ? 0 : cl->m & 0xf;
+   } else {
+      unsigned first = k - ((k - packed) & 1);
+      if (first + 1 >= cl->nr_consts)
+         return BI_SIM_OK;
+      uint64_t a = cl->consts[first] >> 56, b = cl->consts[first + 1] >> 56;
+      m = (unsigned)(a - b) & 0xf;
+      second = k != first;
+   }
+   if (m == 0 || m >= 8 || (second && m != 2 && m != 5))
+      return BI_SIM_OK;
+   if (m == 3 || m == 7)
+      return pan_sim_bi_fault(c, NULL, "constant c%u: modifier M=%u %s", k, m,
+                              m == 3 ? "is reserved" : "not modelled");
+   uint64_t addr = c->cfg->program_va + c->clause_pc;
+   if (m == 4 || m == 5) {
+      uint32_t hi = bi_sim_sext((uint32_t)(*v >> 32), 28) + (uint32_t)addr;
+      *v = (*v & 0xffffffffull) | (uint64_t)hi << 32;
+   } else {
+      *v = (uint64_t)((int64_t)(*v << 4) >> 4) + addr;
+   }
+   return BI_SIM_OK;
 }
 
 static enum bi_sim_result
@@ -90,7 +126,7 @@ read_fau(struct pan_sim_bi_ctx *c, unsigned fau, unsigned lane, uint64_t *v)
          return pan_sim_bi_fault(c, NULL, "constant c%d of %u", k,
                                  c->clause->nr_consts);
       *v = c->clause->consts[k] << 4 | (fau & 15);
-      return BI_SIM_OK;
+      return const_modifier(c, (unsigned)k, v);
    }
    if (fau >= 16)
       return pan_sim_bi_fault(c, NULL, "FAU index 0x%x not modelled", fau);

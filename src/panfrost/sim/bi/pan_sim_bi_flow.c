@@ -8,14 +8,12 @@
  * only records the lane's next clause; the clause
  * still runs to its end (the branch is the clause's last instruction).
  *
- * Branch offsets are bytes from the start of the current clause, held in
- * the low 28 bits of the offset source (the compiler keeps the top 4 bits
- * for other uses), sign-extended.  The hardware gets there by adding the
- * clause address to the high half of a constant marked PC-relative; the
- * interpreter works in program offsets instead, so a JUMP whose target is
- * the high half of a clause constant is relative like BRANCHZ, and one
- * taking a register (a computed target) is a byte offset from the start
- * of the program.
+ * A branch goes to an absolute code address: the low word of one in the
+ * program's 4 GiB window (the upper word of the clause's address).  A
+ * compiler gets a relative branch from a clause constant marked with the
+ * modifier M = 4, which adds the clause address to the distance as the
+ * constant is read (pan_sim_bi.c); an unmarked constant or a register is
+ * the address itself.
  */
 
 #include <string.h>
@@ -80,13 +78,23 @@ discard_cond(unsigned cmp, float a, float b)
    }
 }
 
-/* Whether the offset (the last source) is the high half of a clause
- * constant, where the compiler puts PC-relative offsets. */
-static bool
-pc_relative(const struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+/* Program offset of the code address whose low word is target, or a
+ * fault when it lies before the program (one beyond its end faults when
+ * fetched, like any bad program counter). */
+static enum bi_sim_result
+branch_target(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+              uint32_t target, uint64_t *pc)
 {
-   unsigned sel = (ins->word >> ins->op->srcs[ins->op->nr_srcs - 1]) & 7;
-   return sel == 5 && pan_sim_bi_fau_is_const(c->blk.fau);
+   uint64_t base = c->cfg->program_va;
+   uint64_t addr = ((base + c->clause_pc) & ~0xffffffffull) | target;
+   if (addr < base)
+      return pan_sim_bi_fault(c, ins,
+                              "branch target 0x%llx before the program "
+                              "at 0x%llx",
+                              (unsigned long long)addr,
+                              (unsigned long long)base);
+   *pc = addr - base;
+   return BI_SIM_OK;
 }
 
 enum bi_sim_result
@@ -126,24 +134,19 @@ pan_sim_bi_exec_flow(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       return BI_SIM_OK;
    }
    struct bi_src_ref so = pan_sim_bi_src_ref(c, ins, ins->op->nr_srcs - 1);
-   bool absolute = fam == BI_FAM_JUMP && !pc_relative(c, ins);
    bool sext = st == BI_TYPE_S32;
    unsigned hshift = i16 && pan_sim_bi_mod_is(ins, "widen0", "h1") ? 16 : 0;
    bi_foreach_lane(c, l)
    {
-      uint32_t off = bi_src_at(so, l);
-      if (absolute) {
-         c->target[l] = off;
-      } else if (fam == BI_FAM_JUMP) {
-         c->target[l] = c->clause_pc + (int64_t)(int32_t)bi_sim_sext(off, 28);
-      } else {
+      if (fam != BI_FAM_JUMP) {
          uint32_t v = bi_src_at(s0, l);
          if (i16)
             v = (v >> hshift) & 0xffff;
          if (!zcond(cmp, sext ? (int64_t)(int32_t)v : (int64_t)v))
             continue;
-         c->target[l] = c->clause_pc + (int64_t)(int32_t)bi_sim_sext(off, 28);
       }
+      if (branch_target(c, ins, bi_src_at(so, l), &c->target[l]))
+         return BI_SIM_FAULT;
       c->taken |= 1u << l;
    }
    return BI_SIM_OK;

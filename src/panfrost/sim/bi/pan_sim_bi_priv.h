@@ -59,9 +59,6 @@ enum bi_sim_result {
    for (unsigned l = 0; l < (c)->lanes; ++l)                                   \
       if ((c)->exec & (1u << l))
 
-/* Whether FAU index fau reads a clause constant. */
-bool pan_sim_bi_fau_is_const(unsigned fau);
-
 /* Faults: "clause 0xPC tuple N fma|add name: message". */
 enum bi_sim_result pan_sim_bi_fault(struct pan_sim_bi_ctx *c,
                                     const struct pan_sim_bi_ins *ins,

@@ -315,7 +315,10 @@ static const char scale_text[] =
    "clause sr=8\n"
    "    nop t0 | store.i32 t1, r3, r10 | p0=r3 p1=r10\n";
 
-/* do { acc += gid; } while (--n); with n = in[gid] >= 1 */
+/* do { acc += gid; } while (--n); with n = in[gid] >= 1.  Branches take
+ * an absolute address: the distance back to the body (-16) is a clause
+ * constant marked M = 4 (top bits 4 above its pair's second), so the
+ * hardware adds the clause address. */
 static const char loop_text[] =
    "clause flow=nbtb\n"
    "    imul.i32 r0, r60, u2.w1 | nop t1 | p0=r60 fau=u2\n"
@@ -329,14 +332,18 @@ static const char loop_text[] =
    "    nop t0 | iadd.s32 r9, r9, r60 | p0=r9 p1=r60\n"
    "clause flow=nbtb\n"
    "    nop t0 | isub.s32 r8, r8, u3.w0 | p0=r8 fau=u3\n"
-   "    nop t0 | branchz.i32.cmpf=ne t1, t1, u3.w1 | fau=u3\n"
+   "    nop t0 | branchz.i32.cmpf=ne t1, t1, #0x4ffffff0 | fau=c0\n"
+   "    const 0x4ffffff000000000\n"
+   "    const 0x0\n"
    "clause sr=9\n"
    "    nop t0 | store.i32 t1, r3, r10 | p0=r3 p1=r10\n";
 
 static const char forever_text[] =
    "clause flow=nbtb\n"
    "    nop t0 | iadd.s32 r9, r9, u3.w0 | p0=r9 fau=u3\n"
-   "    nop t0 | branchz.i32.cmpf=ne t1, t1, u3.w1 | fau=u3\n";
+   "    nop t0 | branchz.i32.cmpf=ne t1, t1, #0x40000000 | fau=c0\n"
+   "    const 0x4000000000000000\n"
+   "    const 0x0\n";
 #endif
 
 /* Shared memory: each invocation stores its global id at its local index,
@@ -386,7 +393,9 @@ static const char reverse_text[] =
 /* Lanes with local z (r56) != 0, whole warps, skip the barrier. */
 static const char divergent_text[] =
    "clause flow=nbtb\n"
-   "    nop t0 | branchz.i32.cmpf=ne r56, r56, u2.w1 | p0=r56 fau=u2\n"
+   "    nop t0 | branchz.i32.cmpf=ne r56, r56, #0x40000030 | p0=r56 fau=c0\n"
+   "    const 0x4000003000000000\n"
+   "    const 0x0\n"
    "clause flow=nbtb\n"
    "    nop t0 | barrier t1\n"
    "clause\n"
@@ -464,7 +473,7 @@ test_loop(void)
 
    mem_reset();
    base_uniforms(u, MEM_VA + IN_OFF);
-   u[6] = 1, u[7] = (uint32_t)-16; /* bi: decrement, back to the body */
+   u[6] = 1; /* bi: the decrement */
    for (unsigned g = 0; g < n; ++g)
       words_at(IN_OFF)[g] = 1 + (uint32_t)(pan_test_rng64(&rng) % 7);
    uint64_t shader = assemble(loop_text);
@@ -541,7 +550,7 @@ test_divergent_barrier(void)
 
    mem_reset();
    base_uniforms(u, MEM_VA + IN_OFF);
-   u[4] = 16, u[5] = 32; /* va: lid bound; bi: branch offset to the end */
+   u[4] = 16; /* va: lid bound */
    uint64_t job =
       run_faulting(divergent_text, u, size, count, buf, sizeof(buf), NULL);
    if (!job)
@@ -585,7 +594,7 @@ test_budget(void)
 
    mem_reset();
    base_uniforms(u, MEM_VA + IN_OFF);
-   u[6] = 1, u[7] = 0; /* bi: add 1, branch to the same clause */
+   u[6] = 1; /* bi: add 1 */
    uint64_t job =
       run_faulting(forever_text, u, size, count, buf, sizeof(buf), NULL);
    if (!job)

@@ -31,7 +31,7 @@ divergent_loop(void)
    struct bi_test_prog p;
    if (!bi_test_assemble(&p, loop_prog))
       return;
-   p.uniforms[0] = 1, p.uniforms[1] = 0; /* offset 0: the loop clause */
+   p.uniforms[0] = 1, p.uniforms[1] = BI_TEST_CODE_VA; /* the loop clause */
    for (unsigned rep = 0; rep < 50; rep++) {
       struct pan_sim_bi_warp w;
       pan_sim_bi_warp_init(&w, 0xff);
@@ -77,7 +77,7 @@ branch_half(void)
       if (!bi_test_assemble(&p, loop[h]))
          return;
       uint32_t step = h ? 0x10000 : 1;
-      p.uniforms[0] = step, p.uniforms[1] = 0;
+      p.uniforms[0] = step, p.uniforms[1] = BI_TEST_CODE_VA;
       struct pan_sim_bi_warp w;
       pan_sim_bi_warp_init(&w, 0xff);
       uint32_t other[8];
@@ -105,7 +105,7 @@ branch_half(void)
                              "fau=u0\n"))
       return;
    PAN_EXPECT_EQ(p.quads, 3);
-   p.uniforms[0] = 1, p.uniforms[1] = 32; /* over the middle clause */
+   p.uniforms[0] = 1, p.uniforms[1] = BI_TEST_CODE_VA + 32; /* over one */
    struct pan_sim_bi_warp w;
    pan_sim_bi_warp_init(&w, 0xff);
    for (unsigned l = 0; l < 8; l++)
@@ -120,40 +120,178 @@ branch_half(void)
    }
 }
 
-/* JUMP to the high half of a clause constant, where the stock compiler
- * puts its PC-relative offsets (top nibble 4 as it leaves it): forward
- * from the first clause over the second, then back to the second, which
- * ends the program.  Each of r1, r2 is incremented once. */
-static void
-jump_relative(void)
+/* Run the three-clause program of jump_marked with the constants of its
+ * two jumps; false when it faults (the fault is left in w). */
+static bool
+run_jumps(struct pan_sim_bi_warp *w, const char *fwd, const char *back)
 {
+   char text[1024];
+   snprintf(text, sizeof(text),
+            "clause flow=nbtb\n"
+            "    nop t0 | jump t1, #0x%.8s | fau=c0\n"
+            "    const 0x%s\n"
+            "    const 0x0\n"
+            "clause\n"
+            "    nop t0 | iadd.s32 r1, r1, u0.w0 | p0=r1 fau=u0\n"
+            "clause flow=nbtb\n"
+            "    nop t0 | iadd.s32 r2, r2, u0.w0 | p0=r2 fau=u0\n"
+            "    nop t0 | jump t1, #0x%.8s | fau=c0\n"
+            "    const 0x%s\n"
+            "    const 0x0\n",
+            fwd, fwd, back, back);
+   struct bi_test_prog p;
+   if (!bi_test_assemble(&p, text))
+      return false;
+   /* clauses of 2 (a constant quadword), 1 and 3 quadwords: at 0, 0x20
+    * and 0x30 */
+   PAN_EXPECT_EQ(p.quads, 6);
+   p.uniforms[0] = 1;
+   pan_sim_bi_warp_init(w, 0xf);
+   if (pan_sim_bi_run(w, &p.cfg) != PAN_SIM_BI_DONE)
+      return false;
+   /* forward over the second clause, back to it, which ends the program */
+   for (unsigned l = 0; l < 4; l++)
+      PAN_CHECK(w->r[l][1] == 1 && w->r[l][2] == 1, "lane %u: r1 %u r2 %u", l,
+                w->r[l][1], w->r[l][2]);
+   PAN_EXPECT_EQ(w->clauses, 3);
+   return true;
+}
+
+/* A jump through the high word of a clause constant.  Marked as compilers
+ * do (top bits 4 above the pair's second: M = 4) the word is the distance
+ * from the clause (+0x30, -0x10), which the hardware adds the clause
+ * address to; unmarked it is the address itself, so a bare distance
+ * lands below the program. */
+static void
+jump_marked(void)
+{
+   struct pan_sim_bi_warp w;
+   PAN_CHECK(run_jumps(&w, "4000003000000000", "4ffffff000000000"),
+             "marked: %s", w.fault);
+   char fwd[17], back[17];
+   snprintf(fwd, sizeof(fwd), "%08x00000000", BI_TEST_CODE_VA + 0x30);
+   snprintf(back, sizeof(back), "%08x00000000", BI_TEST_CODE_VA + 0x20);
+   PAN_CHECK(run_jumps(&w, fwd, back), "absolute: %s", w.fault);
+   PAN_CHECK(!run_jumps(&w, "0000003000000000", "0000002000000000") &&
+                strstr(w.fault, "branch target 0x30 before the program"),
+             "unmarked distance: %s", w.fault);
+
+   /* The constant packed in the tuple words is marked by the clause's M
+    * field: the 3-tuple clause jumps over the next one (+0x40). */
+   for (unsigned m = 0; m < 2; m++) {
+      char text[512];
+      snprintf(text, sizeof(text),
+               "clause flow=nbtb m=%u\n"
+               "    nop t0 | nop t1\n"
+               "    nop t0 | nop t1\n"
+               "    nop t0 | jump t1, #0x00000040 | fau=c0\n"
+               "    const 0x4000000000\n"
+               "clause flow=nbtb\n"
+               "    nop t0 | iadd.s32 r1, r1, u0.w0 | p0=r1 fau=u0\n"
+               "clause\n"
+               "    nop t0 | iadd.s32 r2, r2, u0.w0 | p0=r2 fau=u0\n",
+               m ? 4 : 0);
+      struct bi_test_prog p;
+      if (!bi_test_assemble(&p, text))
+         return;
+      PAN_EXPECT_EQ(p.quads, 5);
+      p.uniforms[0] = 1;
+      pan_sim_bi_warp_init(&w, 0xf);
+      enum pan_sim_bi_status st = pan_sim_bi_run(&w, &p.cfg);
+      if (!m) {
+         PAN_CHECK(st == PAN_SIM_BI_FAULT &&
+                      strstr(w.fault, "branch target 0x40 before"),
+                   "m=0: %s", w.fault);
+         continue;
+      }
+      PAN_CHECK(st == PAN_SIM_BI_DONE, "m=4: %s", w.fault);
+      PAN_CHECK(w.r[0][1] == 0 && w.r[0][2] == 1, "m=4: r1 %u r2 %u", w.r[0][1],
+                w.r[0][2]);
+   }
+
+   /* M = 3 is reserved: reading the pair faults. */
+   struct bi_test_prog p;
+   if (!bi_test_assemble(&p,
+                         "clause\n"
+                         "    nop t0 | iadd.s32 r1, r1, #0x30000000 | p0=r1 "
+                         "fau=c0\n"
+                         "    const 0x3000000000000000\n"
+                         "    const 0x0\n"))
+      return;
+   pan_sim_bi_warp_init(&w, 1);
+   PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_FAULT &&
+                strstr(w.fault, "M=3 is reserved"),
+             "M=3: %s", w.fault);
+}
+
+/* Word of the first encoding named name in unit (0 FMA, 1 ADD). */
+static uint32_t
+exact_word(const char *name, unsigned unit)
+{
+   for (unsigned i = 0; i < bi_nr_ops; i++) {
+      if (bi_ops[i].unit == unit && !strcmp(bi_ops[i].name, name))
+         return bi_ops[i].exact;
+   }
+   pan_test_fail("no %s", name);
+   return 0;
+}
+
+/* As a compiler leaves it to the packer: a 5-tuple clause whose only
+ * constant is its jump's distance (unmarked, packed in the tuple words,
+ * where the layout has no M field).  The packer moves the distance into
+ * a constant pair marked M = 4 behind a zero packed constant, and the
+ * jump lands over the next clause. */
+static void
+packed_distance(void)
+{
+   struct bi_clause c = { .nr_tuples = 5, .nr_consts = 1 };
+   for (unsigned i = 0; i < 5; i++) {
+      struct bi_regblock b = { .read = { -1, -1, -1 },
+                               .fau = i == 4 ? 0x40 : 0, /* c0 */
+                               .fma = { -1, 0 },
+                               .add = { -1, 0 },
+                               .spare = -1,
+                               .idle2 = -1,
+                               .idle3 = -1 };
+      bi_regs_encode(&b, i == 0, &c.tuples[i].regs, NULL, 0);
+      c.tuples[i].fma = exact_word("nop", 0);
+      c.tuples[i].add = exact_word("nop", 1);
+   }
+   c.tuples[4].add = exact_word("jump", 1) | 5 << 6; /* fau_hi */
+   /* 4 tuple quadwords and a constant one: the next clauses at 0x50 and
+    * 0x60 */
+   c.consts[0] = (0x60ull << 32) >> 4;
+   c.header = 3ull << 11; /* flow nbtb */
+
    struct bi_test_prog p;
    if (!bi_test_assemble(&p, "clause flow=nbtb\n"
-                             "    nop t0 | jump t1, #0x40000030 | fau=c0\n"
-                             "    const 0x4000003000000000\n"
-                             "    const 0x0\n"
-                             "clause\n"
                              "    nop t0 | iadd.s32 r1, r1, u0.w0 | p0=r1 "
                              "fau=u0\n"
-                             "clause flow=nbtb\n"
+                             "clause\n"
                              "    nop t0 | iadd.s32 r2, r2, u0.w0 | p0=r2 "
-                             "fau=u0\n"
-                             "    nop t0 | jump t1, #0x4ffffff0 | fau=c0\n"
-                             "    const 0x4ffffff000000000\n"
-                             "    const 0x0\n"))
+                             "fau=u0\n"))
       return;
-   /* the offsets above hold for clauses of 2 (a constant quadword), 1 and
-    * 3 quadwords */
-   PAN_EXPECT_EQ(p.quads, 6);
+   uint64_t code[2 * 8];
+   PAN_EXPECT_EQ(bi_pack_clause(&c, code, 6), 5);
+   memmove(p.words + 2 * 5, p.words, 2 * p.quads * sizeof(uint64_t));
+   memcpy(p.words, code, 2 * 5 * sizeof(uint64_t));
+   p.cfg.program_quads = p.quads += 5;
+
+   struct bi_clause d;
+   PAN_EXPECT_EQ(bi_unpack_clause(p.words, p.quads, &d), 5);
+   PAN_EXPECT_EQ(d.nr_consts, 3);
+   PAN_EXPECT_EQ(d.consts[0], 0);
+   PAN_EXPECT_EQ(d.consts[1] >> 56, (d.consts[2] >> 56) + 4);
+   PAN_EXPECT_EQ(d.tuples[4].regs & 0xff, 0x50); /* c1 */
+   PAN_EXPECT_EQ(bi_branch_const(&d), 1);
+
    p.uniforms[0] = 1;
    struct pan_sim_bi_warp w;
    pan_sim_bi_warp_init(&w, 0xf);
    PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault %s",
              w.fault);
-   for (unsigned l = 0; l < 4; l++)
-      PAN_CHECK(w.r[l][1] == 1 && w.r[l][2] == 1, "lane %u: r1 %u r2 %u", l,
-                w.r[l][1], w.r[l][2]);
-   PAN_EXPECT_EQ(w.clauses, 3);
+   PAN_CHECK(w.r[0][1] == 0 && w.r[0][2] == 1, "r1 %u r2 %u", w.r[0][1],
+             w.r[0][2]);
 }
 
 static void
@@ -227,7 +365,7 @@ barrier(void)
                              "    nop t0 | iadd.s32 r1, r1, u0.w1 | p0=r1 "
                              "fau=u0\n"))
       return;
-   p.uniforms[0] = 32, p.uniforms[1] = 1; /* to the last clause */
+   p.uniforms[0] = BI_TEST_CODE_VA + 32, p.uniforms[1] = 1; /* the last */
    pan_sim_bi_warp_init(&w, 0xff);
    for (unsigned l = 4; l < 8; l++)
       w.r[l][0] = 1;
@@ -428,21 +566,30 @@ faults(void)
    if (!bi_test_assemble(&p, loop_prog))
       return;
    /* Condition never zero: the budget stops the loop. */
-   p.uniforms[0] = 0;
+   p.uniforms[0] = 0, p.uniforms[1] = BI_TEST_CODE_VA;
    p.cfg.budget = 1000;
    pan_sim_bi_warp_init(&w, 0xff);
    w.r[0][0] = 1;
    PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_FAULT &&
                 strstr(w.fault, "budget"),
              "budget: %s", w.fault);
-   /* Branch outside the program. */
-   p.uniforms[0] = 1, p.uniforms[1] = 0x1000;
-   pan_sim_bi_warp_init(&w, 0xff);
-   for (unsigned l = 0; l < 8; l++)
-      w.r[l][0] = 5;
-   PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_FAULT &&
-                strstr(w.fault, "outside"),
-             "bad pc: %s", w.fault);
+   /* Branch beyond the program's end, and before its start. */
+   static const struct {
+      uint32_t target;
+      const char *fault;
+   } bad[2] = {
+      { BI_TEST_CODE_VA + 0x1000, "outside" },
+      { 0x1000, "branch target 0x1000 before the program" },
+   };
+   for (unsigned i = 0; i < 2; i++) {
+      p.uniforms[0] = 1, p.uniforms[1] = bad[i].target;
+      pan_sim_bi_warp_init(&w, 0xff);
+      for (unsigned l = 0; l < 8; l++)
+         w.r[l][0] = 5;
+      PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_FAULT &&
+                   strstr(w.fault, bad[i].fault),
+                "bad pc 0x%x: %s", bad[i].target, w.fault);
+   }
    /* Bytes that are no clause. */
    p.words[0] = ~0ull, p.words[1] = ~0ull;
    pan_sim_bi_warp_init(&w, 0xff);
@@ -510,7 +657,8 @@ main(void)
 {
    PAN_RUN_CASE(divergent_loop);
    PAN_RUN_CASE(branch_half);
-   PAN_RUN_CASE(jump_relative);
+   PAN_RUN_CASE(jump_marked);
+   PAN_RUN_CASE(packed_distance);
    PAN_RUN_CASE(load_store);
    PAN_RUN_CASE(barrier);
    PAN_RUN_CASE(wls_segment);

@@ -17,6 +17,8 @@
 #include "pan_sim_bi.h"
 
 #define BI_TEST_MEM_VA 0x10000ull
+/* GPU address of the program: branch targets are absolute addresses. */
+#define BI_TEST_CODE_VA 0x200000u
 #define BI_TEST_MEM_B 4096
 
 struct bi_test_prog {
@@ -66,6 +68,7 @@ bi_test_assemble(struct bi_test_prog *p, const char *text)
    p->cfg = (struct pan_sim_bi_config){
       .program = p->words,
       .program_quads = p->quads,
+      .program_va = BI_TEST_CODE_VA,
       .uniforms = p->uniforms,
       .uniform_words = 16,
       .mem = { p, bi_test_read, bi_test_write },
