@@ -379,19 +379,30 @@ bi_sched_try_pair(struct bi_sched_ctx *c, const struct bi_sched_item *in)
    if (!n || n > 7 || in->target || in->fau_only >= 0)
       return false;
    struct bi_sched_tuple *last = &c->cur.t[n - 1];
-   /* An operation both units run goes to the one left free. */
-   struct bi_sched_item moved;
-   const struct bi_sched_item *it = in;
-   if (in->has_alt && last->used[in->unit] && !last->used[!in->unit]) {
-      moved = swapped(in);
-      it = &moved;
-   }
-   if (last->used[0] == last->used[1] || last->used[it->unit])
+   if (last->used[0] == last->used[1])
       return false;
-   const struct bi_sched_item *a = &last->u[!it->unit];
+   unsigned free_unit = last->used[0];
+   struct bi_sched_item moved = *in, other = last->u[!free_unit];
+   const struct bi_sched_item *a = &other, *it = &moved;
    if (bi_sched_is_msg(a) || a->target || a->word == pan_bi_nop(a->unit) ||
        (a->dest >= 0 && a->dest == it->dest))
       return false;
+   bool reads_a = false;
+   for (unsigned i = 0; i < it->nr_srcs; ++i) {
+      reads_a |= it->srcs[i].kind == OPND_REG &&
+                 (int)it->srcs[i].value == a->dest;
+   }
+   /* An operation both units run goes to the one left free, or leaves
+    * its own to the other instruction when that one runs on both: the
+    * reader of the other's result must be the ADD one. */
+   unsigned want = reads_a ? 1 : free_unit;
+   if (it->unit != want && it->has_alt)
+      moved = swapped(in);
+   if (it->unit == a->unit) {
+      if (!a->has_alt)
+         return false;
+      other = swapped(&last->u[!free_unit]);
+   }
    /* An ADD instruction reads the FMA result of its tuple through t. */
    struct bi_sched_item fwd = *it;
    for (unsigned i = 0; i < it->nr_srcs; ++i) {
