@@ -35,6 +35,21 @@ struct panfrost_jm_job_key {
 
 #define PANFROST_JM_JOBS_MAX_B 512
 
+/* v6/v7: a texture or sampler table of the pass and a copy of the
+ * descriptors it holds, reused when the same ones are bound again.
+ */
+struct panfrost_jm_table {
+   uint64_t gpu;
+   unsigned n;
+   uint8_t desc[64];
+};
+
+/* The last two tables of one kind and stage; next is the one to replace. */
+struct panfrost_jm_tables {
+   struct panfrost_jm_table t[2];
+   unsigned next;
+};
+
 /* Descriptors the previous draw of the pass made, which the next one
  * reuses while the state they came from is unchanged (ctx->dirty, and the
  * shaders' program descriptors, which stay valid while the batch holds
@@ -85,6 +100,12 @@ struct panfrost_draw_cache {
    uint64_t jm_jobs[PANFROST_JM_JOBS_MAX_B / 8];
    unsigned jm_counts[2];
    uint64_t jm_invocation;
+   /* v6/v7: tables of [views, samplers][vertex, fragment]; the
+    * enum panfrost_dirty bits besides their constant buffers the push
+    * words of the [vertex, fragment] program depend on.
+    */
+   struct panfrost_jm_tables jm_tables[2][2];
+   unsigned jm_push_dirty[2];
 };
 
 struct panfrost_batch {

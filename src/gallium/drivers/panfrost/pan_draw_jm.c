@@ -199,6 +199,49 @@ jm_ubos(struct panfrost_context *ctx, enum pipe_shader_type stage,
    return true;
 }
 
+/* The descriptor a sampler view (views) or sampler state was packed with. */
+static const void *
+jm_desc(void *obj, bool views)
+{
+   return views ? (const void *)((struct panfrost_sampler_view *)obj)->desc
+                : (const void *)((struct panfrost_sampler_state *)obj)->desc;
+}
+
+/* The table of the descriptors bound at objs (mask: the bound slots): one
+ * of the last two tables r remembers when it holds the same descriptors
+ * (the batch keeps what they point to), else a new one, remembered when
+ * the slots are contiguous and fit.  0 when out of memory.
+ */
+static uint64_t
+jm_table(struct panfrost_context *ctx, struct panfrost_jm_tables *r,
+         void *const *objs, uint32_t mask, bool views, unsigned size_B,
+         unsigned align_B)
+{
+   unsigned n = util_last_bit(mask);
+   bool fits = mask == BITFIELD_MASK(n) && n * size_B <= sizeof(r->t[0].desc);
+
+   for (unsigned e = 0; fits && e < ARRAY_SIZE(r->t); ++e) {
+      const struct panfrost_jm_table *t = &r->t[e];
+      unsigned i = 0;
+      while (t->n == n && i < n &&
+             !memcmp(t->desc + i * size_B, jm_desc(objs[i], views), size_B))
+         ++i;
+      if (t->n == n && i == n)
+         return t->gpu;
+   }
+   uint64_t gpu =
+      panfrost_draw_descriptor_table(ctx, objs, n, views, size_B, align_B);
+   if (gpu && fits) {
+      struct panfrost_jm_table *t = &r->t[r->next];
+      r->next = (r->next + 1) % ARRAY_SIZE(r->t);
+      t->gpu = gpu;
+      t->n = n;
+      for (unsigned i = 0; i < n; ++i)
+         memcpy(t->desc + i * size_B, jm_desc(objs[i], views), size_B);
+   }
+   return gpu;
+}
+
 /* The texture and sampler tables of a stage (slot 0 vertex, 1 fragment)
  * into the draw cache, each only when dirty says its bindings changed;
  * false when out of memory.
@@ -211,58 +254,54 @@ jm_textures(struct panfrost_context *ctx, enum pipe_shader_type stage,
    const struct panfrost_arch_texture *t =
       panfrost_screen(ctx->base.screen)->arch->texture;
    unsigned slot = stage == PIPE_SHADER_FRAGMENT;
-   const bool views = true;
 
    if (dirty & PANFROST_DIRTY_TEXTURES) {
-      void *const *objs = (void *const *)ctx->state.views[stage];
-      unsigned n = util_last_bit(ctx->state.view_mask[stage]);
-      c->texture_count[slot] = n;
+      uint32_t mask = ctx->state.view_mask[stage];
+      c->texture_count[slot] = util_last_bit(mask);
       c->textures[slot] =
-         n ? panfrost_draw_descriptor_table(ctx, objs, n, views,
-                                            t->texture_size_B, t->align_B)
-           : 0;
-      if (n && !c->textures[slot])
+         mask ? jm_table(ctx, &c->jm_tables[0][slot],
+                         (void *const *)ctx->state.views[stage], mask, true,
+                         t->texture_size_B, t->align_B)
+              : 0;
+      if (mask && !c->textures[slot])
          return false;
    }
    if (dirty & PANFROST_DIRTY_SAMPLERS) {
-      void *const *objs = ctx->state.samplers[stage];
-      unsigned n = util_last_bit(ctx->state.sampler_mask[stage]);
-      c->sampler_count[slot] = n;
+      uint32_t mask = ctx->state.sampler_mask[stage];
+      c->sampler_count[slot] = util_last_bit(mask);
       c->samplers[slot] =
-         n ? panfrost_draw_descriptor_table(ctx, objs, n, !views,
-                                            t->sampler_size_B, t->align_B)
-           : 0;
-      if (n && !c->samplers[slot])
+         mask ? jm_table(ctx, &c->jm_tables[1][slot],
+                         ctx->state.samplers[stage], mask, false,
+                         t->sampler_size_B, t->align_B)
+              : 0;
+      if (mask && !c->samplers[slot])
          return false;
    }
    return true;
 }
 
-/* Whether program p pushes the viewport or a texture size that dirty
- * says changed.
+/* The enum panfrost_dirty bits besides its constant buffers that the
+ * push words of program p depend on.
  */
-static bool
-jm_pushes_changed(const struct panfrost_program *p, unsigned dirty)
+static unsigned
+jm_push_dirty(const struct panfrost_program *p)
 {
-   bool vp = dirty & PANFROST_DIRTY_VIEWPORT;
-   bool tex = dirty & PANFROST_DIRTY_TEXTURES;
+   unsigned bits = 0;
 
-   for (unsigned i = 0; (vp || tex) && i < p->nr_push; ++i) {
+   for (unsigned i = 0; i < p->nr_push; ++i) {
       switch (p->push[i].source) {
       case PAN_VA_PUSH_VIEWPORT_SCALE:
       case PAN_VA_PUSH_VIEWPORT_OFFSET:
-         if (vp)
-            return true;
+         bits |= PANFROST_DIRTY_VIEWPORT;
          break;
       case PAN_VA_PUSH_TEXTURE_SIZE:
-         if (tex)
-            return true;
+         bits |= PANFROST_DIRTY_TEXTURES;
          break;
       default:
          break;
       }
    }
-   return false;
+   return bits;
 }
 
 /* The push words of a stage (0 vertex, 1 fragment) into the draw cache,
@@ -282,8 +321,10 @@ jm_push_words(struct panfrost_context *ctx, unsigned slot, bool shader_new,
    const struct panfrost_program *p = &ctx->state.shaders[stage]->progs[0];
    struct panfrost_shader_env env;
 
-   if (!shader_new && c->fau_reusable[i] && !(dirty & const_bit) &&
-       !jm_pushes_changed(p, dirty))
+   if (shader_new)
+      c->jm_push_dirty[slot] = jm_push_dirty(p);
+   else if (c->fau_reusable[i] &&
+            !(dirty & (const_bit | c->jm_push_dirty[slot])))
       return true;
    if (!panfrost_draw_push_words(ctx, stage, p, &env, &c->fau_reusable[i]))
       return false;
