@@ -2074,6 +2074,24 @@ gpu_written_words(const uint32_t *want, unsigned n)
    return r;
 }
 
+/* Makes one indirect draw_vbo call and submits it; returns how many draw
+ * jobs the submitted chains hold, after checking the decoder's report.
+ */
+static unsigned
+indirect_jobs(const char *what, const struct pipe_draw_info *info,
+              const struct pipe_draw_indirect_info *indirect)
+{
+   trace_begin();
+   ctx->draw_vbo(ctx, info, 0, indirect, NULL, 0);
+   ctx->flush(ctx, NULL, 0);
+   char *trace = trace_end();
+   unsigned n = jobs(trace, DRAW_JOB);
+   CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
+         decoder_errors(trace));
+   free(trace);
+   return n;
+}
+
 /* Multi-draw indirect from a GPU-written buffer: three non-indexed draws
  * 24 bytes apart, of which the count in the same buffer keeps two (the
  * third would cover the whole target); then one indexed draw with a base
@@ -2116,15 +2134,8 @@ test_indirect(void)
    union pipe_color_union c;
    memcpy(c.f, clear_rgba, sizeof(c.f));
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
-   trace_begin();
-   ctx->draw_vbo(ctx, &info, 0, &indirect, NULL, 0);
-   ctx->flush(ctx, NULL, 0);
-   char *trace = trace_end();
-   CHECK(decoder_errors(trace) == 0, "multi-draw indirect: %u decoder errors",
-         decoder_errors(trace));
-   CHECK(jobs(trace, DRAW_JOB) == 2, "multi-draw indirect: %u %s jobs",
-         jobs(trace, DRAW_JOB), DRAW_JOB);
-   free(trace);
+   unsigned n = indirect_jobs("multi-draw indirect", &info, &indirect);
+   CHECK(n == 2, "multi-draw indirect: %u %s jobs", n, DRAW_JOB);
    if (check_pixels) {
       const struct vtx *const tris[2][3] = { { &v[0], &v[1], &v[2] },
                                              { &v[3], &v[4], &v[5] } };
@@ -2147,17 +2158,17 @@ test_indirect(void)
    indirect = (struct pipe_draw_indirect_info){ .buffer = ind,
                                                 .draw_count = 1 };
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
-   trace_begin();
-   ctx->draw_vbo(ctx, &info, 0, &indirect, NULL, 0);
-   ctx->flush(ctx, NULL, 0);
-   trace = trace_end();
-   CHECK(jobs(trace, DRAW_JOB) == 1, "indexed indirect: %u %s jobs",
-         jobs(trace, DRAW_JOB), DRAW_JOB);
-   free(trace);
+   n = indirect_jobs("indexed indirect", &info, &indirect);
+   CHECK(n == 1, "indexed indirect: %u %s jobs", n, DRAW_JOB);
    if (check_pixels) {
       const struct vtx *const tris[1][3] = { { &v[3], &v[4], &v[5] } };
       check_pixels_against("indexed indirect", &sc.t, tris, 1, false);
    }
+
+   /* Arguments past the end of the buffer: dropped, nothing drawn. */
+   indirect.offset = 4;
+   n = indirect_jobs("indirect draw past its buffer", &info, &indirect);
+   CHECK(n == 0, "indirect draw past its buffer: %u %s jobs", n, DRAW_JOB);
    pipe_resource_reference(&ind, NULL);
    pipe_resource_reference(&ib, NULL);
    scene_end(&sc);
