@@ -65,6 +65,11 @@ bool pan_va_imm_needs_word(pan_ir_instr *I, unsigned i);
 /* Source 0 of I is a staging register range. */
 bool pan_va_src_is_staging(const pan_ir_instr *I);
 
+/* fma_rscale(fma(p, q, -0), 1.0, -0, s) with the product read only there
+ * and in the same block: fma_rscale(p, q, -0, s) (pan_va_fuse_rscale.c).
+ * Returns whether anything changed. */
+bool pan_va_fuse_rscale(pan_ir_shader *s);
+
 /* Graphics stages: read the constants that need a word from pushed FAU
  * words (PAN_VA_PUSH_CONSTANT), where the instruction reads no other FAU
  * value and the push table has room (pan_va_push_constants.c). */

@@ -41,6 +41,7 @@ pan_va_imm_needs_word(pan_ir_instr *I, unsigned i)
 void
 pan_va_legalize(pan_ir_shader *s, bool fold_fau, struct pan_va_binary *push)
 {
+   pan_va_fuse_rscale(s);
    /* The movs that folding leaves unread go with the other dead code. */
    if (fold_fau && pan_va_fold_fau(s))
       pan_ir_opt_dce(s);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compiler/nir/nir_builder.h"
+#include "isa/pan_isa_va.h"
 #include "pan_compile.h"
 #include "pan_sim_va.h"
 #include "util/pan_test_util.h"
@@ -370,6 +371,59 @@ test_fau_fold(void)
              words[1]);
 }
 
+/* exp2(x * y), the shape of pow. */
+static nir_builder
+exp2_product_shader(void)
+{
+   nir_builder b = begin("exp2_product");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *v = load_in(&b, i, 2);
+   store_out(&b, i,
+             nir_fexp2(&b, nir_fmul(&b, nir_channel(&b, v, 0),
+                                    nir_channel(&b, v, 1))));
+   return b;
+}
+
+/* The product is exp2's fma_rscale operands (pan_va_fuse_rscale.c): no
+ * multiply of its own, and the results stay those of exp2f(x * y). */
+static void
+test_exp2_product(void)
+{
+   char err[256];
+   struct pan_va_binary bin;
+   void *ctx = ralloc_context(NULL);
+   nir_builder b = exp2_product_shader();
+   if (!pan_va_compile_opts(b.shader, ctx, NULL, &bin, NULL, err,
+                            sizeof(err))) {
+      pan_test_fail("exp2_product: %s", err);
+   } else {
+      char *text = NULL;
+      size_t size = 0;
+      FILE *fp = open_memstream(&text, &size);
+      pan_va_disassemble(bin.words, bin.nr_words * 8, fp, false, NULL, 0);
+      fclose(fp);
+      PAN_EXPECT_STR_HAS(text, "fma_rscale.f32");
+      PAN_CHECK(!strstr(text, "\nfma.f32") && strncmp(text, "fma.f32", 7),
+                "a multiply of its own:\n%s", text);
+      free(text);
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+
+   uint32_t in[2 * LANES], out[LANES];
+   for (unsigned k = 0; k < 2 * LANES; ++k)
+      in[k] = pan_test_u32(((int)(pan_test_rng64(&seed) % 801) - 400) / 100.0f);
+   b = exp2_product_shader();
+   if (!run(&b, in, 2 * LANES, NULL, 0, out, LANES))
+      return;
+   for (unsigned l = 0; l < LANES; ++l) {
+      float want = exp2f(pan_test_f32(in[2 * l]) * pan_test_f32(in[2 * l + 1]));
+      float got = pan_test_f32(out[l]);
+      PAN_CHECK(fabsf(got - want) <= want * 1e-5f, "lane %u: %g, expected %g",
+                l, got, want);
+   }
+}
+
 static void
 test_unsupported(void)
 {
@@ -408,6 +462,7 @@ main(void)
    PAN_RUN_CASE(test_loop);
    PAN_RUN_CASE(test_fau_fold);
    PAN_RUN_CASE(test_div_bool);
+   PAN_RUN_CASE(test_exp2_product);
    PAN_RUN_CASE(test_unsupported);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_compile");
