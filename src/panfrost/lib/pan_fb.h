@@ -87,10 +87,11 @@ struct pan_fb {
    /* v6+: the frame shaders' three draw descriptors (colour pre-frame,
     * depth/stencil pre-frame, post-frame), 0 for none; preload_color runs
     * the first on every tile before the pass's primitives (it loads the
-    * render targets the pass neither clears nor fully covers).
+    * render targets the pass neither clears nor fully covers),
+    * preload_zs the second (depth/stencil the same way).
     */
    uint64_t frame_shaders;
-   bool preload_color;
+   bool preload_color, preload_zs;
 
    /* v4/v5: the polygon list, which must exist even without geometry;
     * for a pass without geometry it is PAN_FB_EMPTY_POLYGON_LIST_B

@@ -327,6 +327,11 @@ emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
       cfg.pre_frame_0 = fb->preload_color
                            ? MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS
                            : MALI_PRE_POST_FRAME_SHADER_MODE_NEVER;
+      /* v7+ can load depth/stencil tiles ahead of the draws. */
+      cfg.pre_frame_1 = !fb->preload_zs ? MALI_PRE_POST_FRAME_SHADER_MODE_NEVER
+                        : PAN_ARCH >= 7
+                           ? MALI_PRE_POST_FRAME_SHADER_MODE_EARLY_ZS_ALWAYS
+                           : MALI_PRE_POST_FRAME_SHADER_MODE_ALWAYS;
 #endif
       cfg.width = fb->width_px;
       cfg.height = fb->height_px;

@@ -94,6 +94,9 @@ struct panfrost_zs_state {
    unsigned depth_func; /* PIPE_FUNC_* */
    bool stencil;
    struct panfrost_zs_face face[2]; /* front, back */
+   /* The fragment shader gives the depth (ZS_EMIT), tested and written
+    * late. */
+   bool shader_z;
 };
 
 /* Resource tables of a graphics shader (the compiler's driver interface). */
@@ -141,7 +144,8 @@ struct panfrost_arch_draw {
    void (*emit_draw_job)(void *cpu, const struct panfrost_draw_job *j);
    /* A framebuffer's three frame shader draws (colour pre-frame,
     * depth/stencil pre-frame, post-frame): the first runs fs into the
-    * targets of rt_mask, the others none.
+    * targets of rt_mask, the others none.  Without targets (rt_mask 0)
+    * it is the depth/stencil one, killed and updated late for ZS_EMIT.
     */
    unsigned frame_shaders_size_B, frame_shaders_align_B;
    void (*emit_preload_draw)(void *cpu, const struct panfrost_shader_env *fs,

@@ -324,7 +324,10 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
    return false;
 }
 
-static void
+/* Returns the aspects (PIPE_CLEAR_DEPTH, _STENCIL) the pass must load
+ * from memory: those its draws may use but it does not clear.
+ */
+static unsigned
 describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
             struct batch_bos *bos)
 {
@@ -332,18 +335,15 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    struct panfrost_batch *b = &ctx->batch;
    unsigned clear = b->clear & PIPE_CLEAR_DEPTHSTENCIL;
    unsigned arch = panfrost_device(ctx->base.screen)->arch;
+   unsigned load = 0;
 
    /* Draws may test and write depth: the buffer is part of the pass. */
    if (b->tiler) {
-      if (surf && clear != PIPE_CLEAR_DEPTHSTENCIL)
-         panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
-                            "draws without a depth/stencil clear of the "
-                            "pass: its previous contents are not preloaded "
-                            "(not implemented yet)");
+      load = PIPE_CLEAR_DEPTHSTENCIL & ~clear;
       clear = PIPE_CLEAR_DEPTHSTENCIL;
    }
    if (!surf || !clear)
-      return;
+      return 0;
 
    struct panfrost_resource *rsc = surface_resource(surf);
    const struct pan_format_info *f = pan_format_info(surf->format);
@@ -356,18 +356,22 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
                          "depth/stencil format %s not supported, clear "
                          "dropped",
                          util_format_short_name(surf->format));
-      return;
+      return 0;
    }
 
-   /* Without preloads the whole ZS buffer is written back: clearing one
-    * aspect of a packed depth/stencil buffer also resets the other.
+   /* The whole ZS buffer is written back: the aspect a clear of the other
+    * leaves must be loaded (depth only so far).
     */
    bool depth = pan_zs_layout_has_depth(layout);
    bool stencil = pan_zs_layout_has_stencil(layout);
-   if (depth && stencil && clear != PIPE_CLEAR_DEPTHSTENCIL)
+   if (depth && stencil)
+      load |= PIPE_CLEAR_DEPTHSTENCIL & ~clear;
+   load &= (depth ? PIPE_CLEAR_DEPTH : 0) | (stencil ? PIPE_CLEAR_STENCIL : 0);
+   if (depth && stencil && clear != PIPE_CLEAR_DEPTHSTENCIL &&
+       (load & PIPE_CLEAR_STENCIL))
       panfrost_warn_once(ctx, PANFROST_WARN_ZS_ASPECT,
-                         "clearing one aspect of a packed depth/stencil "
-                         "buffer also clears the other (no preloads yet)");
+                         "clearing depth of a packed depth/stencil buffer "
+                         "also clears the stencil (no stencil preload yet)");
 
    const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
 
@@ -392,6 +396,9 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
       fb->zs.s_surface_stride_B = sl->surface_stride_B;
       add_bo(bos, s->bo, PAN_BO_ACCESS_WRITE);
    }
+   if (load)
+      add_bo(bos, rsc->bo, PAN_BO_ACCESS_READ);
+   return load;
 }
 
 /* Builds the chain of the pending pass; returns the first job's address,
@@ -420,7 +427,7 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
    unsigned preload = 0;
    for (unsigned i = 0; i < key->nr_cbufs; ++i)
       preload |= describe_color(ctx, &fb, bos, i) << i;
-   describe_zs(ctx, &fb, bos);
+   unsigned zs_load = describe_zs(ctx, &fb, bos);
    /* Without a preload the tile buffer starts undefined: what the pass
     * did not draw or clear would be lost.
     */
@@ -428,6 +435,11 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
       panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
                          "draws without a clear of the pass: the previous "
                          "colour contents could not be preloaded");
+   if (zs_load && !panfrost_preload_zs(ctx, zs_load, &fb))
+      panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
+                         "draws without a depth/stencil clear of the pass: "
+                         "its previous stencil (or depth) contents could "
+                         "not be preloaded");
    /* A pass without attachments still runs its draws' fragment shaders
     * (side effects, occlusion counts).
     */

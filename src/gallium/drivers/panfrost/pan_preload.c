@@ -21,9 +21,13 @@
 #include "pan_texture.h"
 
 /* Shaders are kept per set of targets and their kinds (float, signed,
- * unsigned): a few per context.
+ * unsigned), the depth one under its own key: a few per context.
  */
 #define PRELOAD_SHADERS 8
+#define PRELOAD_KEY_DEPTH (1u << 31)
+
+/* The largest frame shader array of any architecture (3 draws). */
+#define FRAME_SHADERS_MAX_B 1024
 
 struct panfrost_preload {
    struct {
@@ -31,6 +35,9 @@ struct panfrost_preload {
       struct panfrost_shader *fs;
    } shaders[PRELOAD_SHADERS];
    unsigned next; /* replaced when all are taken */
+   /* The frame shader array of the pass being built, on the CPU. */
+   uint64_t dcds_gpu;
+   uint8_t *dcds_cpu;
 };
 
 static nir_alu_type
@@ -41,9 +48,45 @@ rt_type(enum pipe_format f)
                                         : nir_type_float32;
 }
 
-/* Output i = texelFetch(texture i, pixel, 0) for each target of mask. */
+/* texelFetch(texture index, pixel, 0) as four words of type. */
+static nir_ssa_def *
+fetch_texel(nir_builder *b, unsigned index, nir_alu_type type)
+{
+   nir_ssa_def *pos =
+      nir_f2i32(b, nir_channels(b, nir_load_frag_coord(b), 0x3));
+   nir_tex_instr *tex = nir_tex_instr_create(b->shader, 2);
+
+   tex->op = nir_texop_txf;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->dest_type = type;
+   tex->texture_index = index;
+   tex->sampler_index = 0;
+   tex->coord_components = 2;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(pos);
+   tex->src[1].src_type = nir_tex_src_lod;
+   tex->src[1].src = nir_src_for_ssa(nir_imm_int(b, 0));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(b, &tex->instr);
+   return &tex->dest.ssa;
+}
+
+static void
+store_output(nir_builder *b, const struct glsl_type *t, unsigned location,
+             unsigned driver_location, nir_ssa_def *v)
+{
+   nir_variable *out =
+      nir_variable_create(b->shader, nir_var_shader_out, t, "preloaded");
+   out->data.location = location;
+   out->data.driver_location = driver_location;
+   nir_store_var(b, out, v, nir_component_mask(v->num_components));
+}
+
+/* Output i = texelFetch(texture i, pixel, 0) for each target of mask; for
+ * PRELOAD_KEY_DEPTH, gl_FragDepth = texelFetch(texture 0, pixel, 0).x.
+ */
 static struct panfrost_shader *
-build_shader(struct panfrost_context *ctx, unsigned mask,
+build_shader(struct panfrost_context *ctx, uint32_t key,
              const nir_alu_type types[PIPE_MAX_COLOR_BUFS])
 {
    struct pipe_screen *screen = ctx->base.screen;
@@ -51,33 +94,19 @@ build_shader(struct panfrost_context *ctx, unsigned mask,
       screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_FRAGMENT);
    nir_builder b =
       nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, opts, "preload");
-   nir_ssa_def *pos =
-      nir_f2i32(&b, nir_channels(&b, nir_load_frag_coord(&b), 0x3));
 
-   u_foreach_bit (i, mask) {
-      nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
-      tex->op = nir_texop_txf;
-      tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
-      tex->dest_type = types[i];
-      tex->texture_index = i;
-      tex->sampler_index = 0;
-      tex->coord_components = 2;
-      tex->src[0].src_type = nir_tex_src_coord;
-      tex->src[0].src = nir_src_for_ssa(pos);
-      tex->src[1].src_type = nir_tex_src_lod;
-      tex->src[1].src = nir_src_for_ssa(nir_imm_int(&b, 0));
-      nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
-      nir_builder_instr_insert(&b, &tex->instr);
-
-      const struct glsl_type *t =
-         types[i] == nir_type_float32  ? glsl_vec4_type()
-         : types[i] == nir_type_uint32 ? glsl_uvec4_type()
-                                       : glsl_ivec4_type();
-      nir_variable *out =
-         nir_variable_create(b.shader, nir_var_shader_out, t, "colour");
-      out->data.location = FRAG_RESULT_DATA0 + i;
-      out->data.driver_location = i;
-      nir_store_var(&b, out, &tex->dest.ssa, 0xf);
+   if (key & PRELOAD_KEY_DEPTH) {
+      store_output(&b, glsl_float_type(), FRAG_RESULT_DEPTH, 0,
+                   nir_channel(&b, fetch_texel(&b, 0, nir_type_float32), 0));
+   } else {
+      u_foreach_bit (i, key & 0xff) {
+         const struct glsl_type *t =
+            types[i] == nir_type_float32  ? glsl_vec4_type()
+            : types[i] == nir_type_uint32 ? glsl_uvec4_type()
+                                          : glsl_ivec4_type();
+         store_output(&b, t, FRAG_RESULT_DATA0 + i, i,
+                      fetch_texel(&b, i, types[i]));
+      }
    }
 
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
@@ -92,13 +121,13 @@ build_shader(struct panfrost_context *ctx, unsigned mask,
 }
 
 static struct panfrost_shader *
-get_shader(struct panfrost_context *ctx, unsigned mask,
+get_shader(struct panfrost_context *ctx, uint32_t mask,
            const nir_alu_type types[PIPE_MAX_COLOR_BUFS])
 {
    struct panfrost_preload *p = ctx->preload;
    uint32_t key = mask;
 
-   u_foreach_bit (i, mask) {
+   u_foreach_bit (i, mask & 0xff) {
       key |= (types[i] == nir_type_uint32  ? 1u
               : types[i] == nir_type_int32 ? 2u
                                            : 0u)
@@ -113,7 +142,7 @@ get_shader(struct panfrost_context *ctx, unsigned mask,
       if (p->shaders[i].fs && p->shaders[i].key == key)
          return p->shaders[i].fs;
    }
-   struct panfrost_shader *fs = build_shader(ctx, mask, types);
+   struct panfrost_shader *fs = build_shader(ctx, key, types);
    if (!fs)
       return NULL;
    unsigned slot = p->next++ % PRELOAD_SHADERS;
@@ -140,6 +169,25 @@ panfrost_preload_fini(struct panfrost_context *ctx)
    ctx->preload = NULL;
 }
 
+/* The format a view of surface s reads its texels as: raw bytes (no sRGB
+ * decoding on the way in nor encoding out), and depth planes whose bits a
+ * colour format reads as the same value as the colour one (not every
+ * architecture samples those depth formats).
+ */
+static enum pipe_format
+view_format(const struct pipe_surface *s)
+{
+   switch (s->format) {
+   case PIPE_FORMAT_Z16_UNORM:
+      return PIPE_FORMAT_R16_UNORM;
+   case PIPE_FORMAT_Z32_FLOAT:
+   case PIPE_FORMAT_Z32_FLOAT_S8X24_UINT: /* its depth plane (split) */
+      return PIPE_FORMAT_R32_FLOAT;
+   default:
+      return util_format_linear(s->format);
+   }
+}
+
 /* Copies the texture descriptor of a view of the surface into cpu, the
  * view's planes staying referenced by the batch.
  */
@@ -148,8 +196,7 @@ surface_texture(struct panfrost_context *ctx, const struct pipe_surface *s,
                 void *cpu)
 {
    struct pipe_sampler_view templ = {
-      /* Raw bytes: no sRGB decoding on the way in nor encoding out. */
-      .format = util_format_linear(s->format),
+      .format = view_format(s),
       .target = PIPE_TEXTURE_2D,
       .swizzle_r = PIPE_SWIZZLE_X,
       .swizzle_g = PIPE_SWIZZLE_Y,
@@ -172,16 +219,16 @@ surface_texture(struct panfrost_context *ctx, const struct pipe_surface *s,
    return ok;
 }
 
-/* The texture views of the targets in mask (by target index) and one
- * nearest sampler, for the pre-frame shader to fetch from.
+/* The texture views of the surfaces in mask (by index) and one nearest
+ * sampler, for the pre-frame shader to fetch from.
  */
 static bool
-preload_tables(struct panfrost_context *ctx, unsigned mask,
+preload_tables(struct panfrost_context *ctx,
+               struct pipe_surface *const *surfs, unsigned mask,
                struct pan_ptr *textures, struct pan_ptr *sampler)
 {
    const struct panfrost_arch_texture *tx =
       panfrost_screen(ctx->base.screen)->arch->texture;
-   const struct pipe_framebuffer_state *key = &ctx->state.fb;
    struct pan_pool *pool = &ctx->batch.pool;
    unsigned n = util_last_bit(mask);
 
@@ -191,7 +238,7 @@ preload_tables(struct panfrost_context *ctx, unsigned mask,
       return false;
    memset(textures->cpu, 0, n * tx->texture_size_B);
    u_foreach_bit (i, mask) {
-      if (!surface_texture(ctx, key->cbufs[i],
+      if (!surface_texture(ctx, surfs[i],
                            (uint8_t *)textures->cpu + i * tx->texture_size_B))
          return false;
    }
@@ -207,12 +254,44 @@ preload_tables(struct panfrost_context *ctx, unsigned mask,
    return true;
 }
 
+/* Frame shader draw `which` (0 colour, 1 depth/stencil) of the pass's
+ * array, allocated zeroed by the first preload; NULL when out of memory.
+ */
+static uint8_t *
+frame_shader_slot(struct panfrost_context *ctx, struct pan_fb *fb,
+                  unsigned size_B, unsigned align_B, unsigned which)
+{
+   struct panfrost_preload *p = ctx->preload;
+
+   if (!fb->frame_shaders || fb->frame_shaders != p->dcds_gpu) {
+      struct pan_ptr dcds = pan_pool_alloc(&ctx->batch.pool, size_B, align_B);
+      if (!dcds.cpu)
+         return NULL;
+      memset(dcds.cpu, 0, size_B);
+      p->dcds_gpu = fb->frame_shaders = dcds.gpu;
+      p->dcds_cpu = dcds.cpu;
+   }
+   return p->dcds_cpu + which * (size_B / 3);
+}
+
+/* The emitters write a whole array (the other draws empty): emit into a
+ * scratch one and keep draw 0 as draw `which`.
+ */
+static void
+place_draw(uint8_t *slot, const uint8_t *scratch, unsigned size_B)
+{
+   memcpy(slot, scratch, size_B / 3);
+}
+
 /* v6/v7: the pre-frame draw is a draw section over the framebuffer whose
- * fragment renderer state (blend descriptors after it) runs fs.
+ * fragment renderer state (blend descriptors after it) runs fs; zs (the
+ * depth/stencil draw) when it writes no colour.
  */
 static bool
-preload_jm(struct panfrost_context *ctx, unsigned mask, struct pan_fb *fb,
-           struct panfrost_shader *fs, uint64_t textures, uint64_t sampler)
+preload_jm(struct panfrost_context *ctx, unsigned mask,
+           const struct panfrost_zs_state *zs, struct pan_fb *fb,
+           struct panfrost_shader *fs, unsigned textures_n, uint64_t textures,
+           uint64_t sampler)
 {
    const struct panfrost_arch_jm *jm =
       panfrost_screen(ctx->base.screen)->arch->jm;
@@ -220,14 +299,18 @@ preload_jm(struct panfrost_context *ctx, unsigned mask, struct pan_fb *fb,
    struct pan_pool *pool = &ctx->batch.pool;
    struct panfrost_jm_fragment f = {
       .binary = fs->progs[0].desc,
-      .textures = util_last_bit(mask),
+      .textures = textures_n,
       .samplers = 1,
       .rt_count = MAX2(key->nr_cbufs, 1),
+      .kills = zs != NULL, /* ZS_EMIT: late kill */
    };
+   uint8_t scratch[FRAME_SHADERS_MAX_B];
 
    /* Its push words would need state the draws' path does not hold. */
-   if (fs->progs[0].nr_push)
+   if (fs->progs[0].nr_push || jm->frame_shaders_size_B > sizeof(scratch))
       return false;
+   if (zs)
+      f.zs = *zs;
    for (unsigned i = 0; i < f.rt_count; ++i) {
       bool on = (mask >> i) & 1;
       f.rts[i] = (struct panfrost_blend_rt){
@@ -241,11 +324,12 @@ preload_jm(struct panfrost_context *ctx, unsigned mask, struct pan_fb *fb,
       pool, jm->rsd_size_B + f.rt_count * jm->blend_size_B, jm->rsd_align_B);
    struct pan_ptr vp =
       pan_pool_alloc(pool, jm->viewport_size_B, jm->viewport_align_B);
-   struct pan_ptr dcds =
-      pan_pool_alloc(pool, jm->frame_shaders_size_B, jm->frame_shaders_align_B);
+   uint8_t *slot =
+      frame_shader_slot(ctx, fb, jm->frame_shaders_size_B,
+                        jm->frame_shaders_align_B, zs ? 1 : 0);
    struct pan_ptr pos = pan_pool_alloc(pool, 4 * 4 * sizeof(float), 64);
    uint64_t tls = panfrost_batch_local_storage(ctx, 0);
-   if (!rsd.cpu || !vp.cpu || !dcds.cpu || !pos.cpu || !tls ||
+   if (!rsd.cpu || !vp.cpu || !slot || !pos.cpu || !tls ||
        !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ) ||
        jm->emit_fragment_rsd(rsd.cpu, &f))
       return false;
@@ -259,62 +343,54 @@ preload_jm(struct panfrost_context *ctx, unsigned mask, struct pan_fb *fb,
       corner[4 * v + 2] = 0.0f;
       corner[4 * v + 3] = 1.0f;
    }
-   jm->emit_preload_draw(dcds.cpu, rsd.gpu, textures, sampler, vp.gpu, pos.gpu,
-                         tls);
-   fb->frame_shaders = dcds.gpu;
-   fb->preload_color = true;
+   jm->emit_preload_draw(scratch, rsd.gpu, textures, sampler, vp.gpu,
+                         pos.gpu, tls);
+   place_draw(slot, scratch, jm->frame_shaders_size_B);
    return true;
 }
 
-bool
-panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
-                       struct pan_fb *fb)
+/* v9: the pre-frame draw names fs with a resource table of its textures
+ * and sampler, blend descriptors for the targets of mask (all written
+ * whole, the others left alone) and the depth/stencil descriptor zs (the
+ * tests off for the colour draw).
+ */
+static bool
+preload_v9(struct panfrost_context *ctx, unsigned mask,
+           const struct panfrost_zs_state *zs, struct pan_fb *fb,
+           struct panfrost_shader *fs, unsigned textures_n, uint64_t textures,
+           uint64_t sampler)
 {
-   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
-   const struct panfrost_arch_draw *d = screen->arch->draw;
-   const struct panfrost_arch_texture *tx = screen->arch->texture;
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
    const struct pipe_framebuffer_state *key = &ctx->state.fb;
    struct pan_pool *pool = &ctx->batch.pool;
-   nir_alu_type types[PIPE_MAX_COLOR_BUFS] = { 0 };
+   unsigned nr_rts = zs ? 0 : MAX2(key->nr_cbufs, 1);
+   uint8_t scratch[FRAME_SHADERS_MAX_B];
 
-   if (!tx || (!screen->arch->jm && (!d || !d->emit_preload_draw)))
+   if (d->frame_shaders_size_B > sizeof(scratch))
       return false;
-   u_foreach_bit (i, mask)
-      types[i] = rt_type(key->cbufs[i]->format);
-   struct panfrost_shader *fs = get_shader(ctx, mask, types);
-   if (!fs)
-      return false;
-
-   unsigned n = util_last_bit(mask);
-   unsigned nr_rts = MAX2(key->nr_cbufs, 1);
-   struct pan_ptr textures, sampler;
-   if (!preload_tables(ctx, mask, &textures, &sampler))
-      return false;
-   if (screen->arch->jm)
-      return preload_jm(ctx, mask, fb, fs, textures.gpu, sampler.gpu);
    struct pan_ptr res = pan_pool_alloc(
       pool, PANFROST_TABLE_COUNT * d->resource_size_B, d->resource_align_B);
-   struct pan_ptr blend =
-      pan_pool_alloc(pool, nr_rts * d->blend_size_B, d->blend_align_B);
-   struct pan_ptr zs =
+   struct pan_ptr blend = { 0 };
+   if (nr_rts)
+      blend = pan_pool_alloc(pool, nr_rts * d->blend_size_B, d->blend_align_B);
+   struct pan_ptr zsd =
       pan_pool_alloc(pool, d->depth_stencil_size_B, d->depth_stencil_align_B);
-   struct pan_ptr dcds =
-      pan_pool_alloc(pool, d->frame_shaders_size_B, d->frame_shaders_align_B);
-   if (!res.cpu || !blend.cpu || !zs.cpu || !dcds.cpu ||
+   uint8_t *slot = frame_shader_slot(ctx, fb, d->frame_shaders_size_B,
+                                     d->frame_shaders_align_B, zs ? 1 : 0);
+   if (!res.cpu || (nr_rts && !blend.cpu) || !zsd.cpu || !slot ||
        !panfrost_batch_add_bo(ctx, fs->bo, PAN_BO_ACCESS_READ))
       return false;
    for (unsigned t = 0; t < PANFROST_TABLE_COUNT; ++t) {
-      uint64_t addr = t == PANFROST_TABLE_TEXTURE   ? textures.gpu
-                      : t == PANFROST_TABLE_SAMPLER ? sampler.gpu
+      uint64_t addr = t == PANFROST_TABLE_TEXTURE   ? textures
+                      : t == PANFROST_TABLE_SAMPLER ? sampler
                                                     : 0;
-      unsigned count = t == PANFROST_TABLE_TEXTURE   ? n
+      unsigned count = t == PANFROST_TABLE_TEXTURE   ? textures_n
                        : t == PANFROST_TABLE_SAMPLER ? 1
                                                      : 0;
       d->emit_resource((uint8_t *)res.cpu + t * d->resource_size_B, addr,
                        count);
    }
-
-   /* Each loaded target written whole, the others left alone. */
    for (unsigned i = 0; i < nr_rts; ++i) {
       struct panfrost_blend_rt b = {
          .enabled = (mask >> i) & 1,
@@ -328,7 +404,7 @@ panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
    const struct panfrost_zs_state no_zs = {
       .face = { { .func = PIPE_FUNC_ALWAYS }, { .func = PIPE_FUNC_ALWAYS } },
    };
-   d->emit_depth_stencil(zs.cpu, &no_zs);
+   d->emit_depth_stencil(zsd.cpu, zs ? zs : &no_zs);
 
    struct panfrost_shader_env env = {
       .shader = fs->progs[0].desc,
@@ -338,8 +414,74 @@ panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
    };
    if (!env.thread_storage)
       return false;
-   d->emit_preload_draw(dcds.cpu, &env, blend.gpu, nr_rts, mask, zs.gpu);
-   fb->frame_shaders = dcds.gpu;
+   d->emit_preload_draw(scratch, &env, blend.gpu, nr_rts, zs ? 0 : mask,
+                        zsd.gpu);
+   place_draw(slot, scratch, d->frame_shaders_size_B);
+   return true;
+}
+
+/* Builds pre-frame draw `which` of fb running the shader of key over
+ * the surfaces of mask (textures by index).
+ */
+static bool
+preload(struct panfrost_context *ctx, uint32_t key,
+        const nir_alu_type types[PIPE_MAX_COLOR_BUFS],
+        struct pipe_surface *const *surfs, unsigned mask,
+        const struct panfrost_zs_state *zs, struct pan_fb *fb)
+{
+   struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
+   const struct panfrost_arch_draw *d = screen->arch->draw;
+
+   if (!screen->arch->texture ||
+       (!screen->arch->jm && (!d || !d->emit_preload_draw)))
+      return false;
+   struct panfrost_shader *fs = get_shader(ctx, key, types);
+   struct pan_ptr textures, sampler;
+   if (!fs || !preload_tables(ctx, surfs, mask, &textures, &sampler))
+      return false;
+   unsigned n = util_last_bit(mask);
+   return screen->arch->jm
+             ? preload_jm(ctx, zs ? 0 : mask, zs, fb, fs, n, textures.gpu,
+                          sampler.gpu)
+             : preload_v9(ctx, zs ? 0 : mask, zs, fb, fs, n, textures.gpu,
+                          sampler.gpu);
+}
+
+bool
+panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
+                       struct pan_fb *fb)
+{
+   const struct pipe_framebuffer_state *key = &ctx->state.fb;
+   nir_alu_type types[PIPE_MAX_COLOR_BUFS] = { 0 };
+
+   u_foreach_bit (i, mask)
+      types[i] = rt_type(key->cbufs[i]->format);
+   if (!preload(ctx, mask, types, key->cbufs, mask, NULL, fb))
+      return false;
    fb->preload_color = true;
    return true;
+}
+
+bool
+panfrost_preload_zs(struct panfrost_context *ctx, unsigned aspects,
+                    struct pan_fb *fb)
+{
+   const nir_alu_type types[PIPE_MAX_COLOR_BUFS] = { 0 };
+   /* Depth written as the shader says whatever was there; the stencil
+    * aspect is left alone.
+    */
+   const struct panfrost_zs_state zs = {
+      .depth = true,
+      .depth_write = true,
+      .depth_func = PIPE_FUNC_ALWAYS,
+      .face = { { .func = PIPE_FUNC_ALWAYS }, { .func = PIPE_FUNC_ALWAYS } },
+      .shader_z = true,
+   };
+
+   if (!(aspects & PIPE_CLEAR_DEPTH) ||
+       !preload(ctx, PRELOAD_KEY_DEPTH, types, &ctx->state.fb.zsbuf, 1, &zs,
+                fb))
+      return false;
+   fb->preload_zs = true;
+   return !(aspects & PIPE_CLEAR_STENCIL);
 }

@@ -6,7 +6,8 @@
 /* Loading the render targets a pass neither clears nor fully covers into
  * the tile buffer before its draws: a colour pre-frame draw in the
  * framebuffer descriptor, whose fragment shader fetches each target's
- * texel at the pixel (v9).
+ * texel at the pixel, and a depth/stencil one writing the depth it
+ * fetches through ZS_EMIT (v6/v7 and v9).
  */
 
 #ifndef PAN_PRELOAD_H
@@ -25,6 +26,14 @@ struct pan_fb;
  */
 bool panfrost_preload_color(struct panfrost_context *ctx, unsigned mask,
                             struct pan_fb *fb);
+
+/* Points fb at a depth/stencil pre-frame draw loading the aspects
+ * (PIPE_CLEAR_DEPTH, PIPE_CLEAR_STENCIL) of ctx->state.fb.zsbuf from
+ * memory, after any colour one; false when it cannot (only depth is
+ * loaded yet: false for the stencil alone).
+ */
+bool panfrost_preload_zs(struct panfrost_context *ctx, unsigned aspects,
+                         struct pan_fb *fb);
 
 /* Frees the context's preload shaders. */
 void panfrost_preload_fini(struct panfrost_context *ctx);

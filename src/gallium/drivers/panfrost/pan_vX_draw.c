@@ -106,6 +106,8 @@ emit_depth_stencil(void *cpu, const struct panfrost_zs_state *zs)
       /* PIPE_FUNC_* and the hardware's comparisons share their order. */
       cfg.depth_function = zs->depth ? zs->depth_func : MALI_FUNC_ALWAYS;
       cfg.depth_write_enable = zs->depth && zs->depth_write;
+      if (zs->shader_z)
+         cfg.depth_source = MALI_DEPTH_SOURCE_SHADER;
       cfg.stencil_test_enable = zs->stencil;
       cfg.front_compare_function = zs->stencil ? f->func : MALI_FUNC_ALWAYS;
       cfg.back_compare_function = zs->stencil ? b->func : MALI_FUNC_ALWAYS;
@@ -269,8 +271,10 @@ emit_preload_draw(void *cpu, const struct panfrost_shader_env *fs,
       /* Runs first on every pixel: nothing earlier to kill, and later
        * primitives may hide it.
        */
-      cfg.pixel_kill_operation = MALI_PIXEL_KILL_FORCE_EARLY;
-      cfg.zs_update_operation = MALI_PIXEL_KILL_FORCE_EARLY;
+      cfg.pixel_kill_operation =
+         rt_mask ? MALI_PIXEL_KILL_FORCE_EARLY : MALI_PIXEL_KILL_FORCE_LATE;
+      cfg.zs_update_operation =
+         rt_mask ? MALI_PIXEL_KILL_FORCE_EARLY : MALI_PIXEL_KILL_FORCE_LATE;
       cfg.allow_forward_pixel_to_be_killed = true;
       cfg.sample_mask = 0xffff;
       cfg.render_target_mask = rt_mask;

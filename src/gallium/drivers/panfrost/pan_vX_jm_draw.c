@@ -92,13 +92,17 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.properties.shader_register_allocation =
          MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
 #endif
-      cfg.properties.depth_source = MALI_DEPTH_SOURCE_FIXED_FUNCTION;
+      cfg.properties.depth_source = f->zs.shader_z
+                                       ? MALI_DEPTH_SOURCE_SHADER
+                                       : MALI_DEPTH_SOURCE_FIXED_FUNCTION;
       cfg.properties.shader_modifies_coverage = f->kills;
       cfg.properties.allow_forward_pixel_to_kill = !f->kills;
       cfg.properties.allow_forward_pixel_to_be_killed = true;
       cfg.properties.pixel_kill_operation =
          f->kills ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
-      cfg.properties.zs_update_operation = MALI_PIXEL_KILL_STRONG_EARLY;
+      cfg.properties.zs_update_operation = f->zs.shader_z
+                                              ? MALI_PIXEL_KILL_FORCE_LATE
+                                              : MALI_PIXEL_KILL_STRONG_EARLY;
       cfg.multisample_misc.sample_mask = 0xffff;
       /* PIPE_FUNC_* and the hardware's comparisons share their order. */
       cfg.multisample_misc.depth_function =

@@ -1004,6 +1004,80 @@ test_depth(enum pipe_format zf)
    pipe_surface_reference(&zs, NULL);
 }
 
+/* Depth kept across passes: a pass draws at 0.5 and is flushed; the next
+ * one, without a depth clear, must test against 0.5 (a pre-frame draw
+ * loads it): a rectangle at 0.7 stays hidden, one at 0.3 shows.  With
+ * stencil, a pass clearing the stencil alone keeps the depth too.
+ */
+static void
+test_depth_preload(enum pipe_format zf)
+{
+   const char *name = util_format_short_name(zf);
+   struct pipe_surface *rt =
+      make_surface(PIPE_FORMAT_R8G8B8A8_UNORM, PIPE_BIND_RENDER_TARGET);
+   struct pipe_surface *zs = make_surface(zf, PIPE_BIND_DEPTH_STENCIL);
+   CHECK(zs, "%s: no surface", name);
+   if (!zs) {
+      pipe_surface_reference(&rt, NULL);
+      return;
+   }
+   struct scene sc = scene_begin(1, nir_type_float);
+   struct pipe_blend_state replace = { .rt[0].colormask = PIPE_MASK_RGBA };
+   void *b = bind_blend(&replace);
+   struct pipe_depth_stencil_alpha_state zsa = {
+      .depth_enabled = 1,
+      .depth_writemask = 1,
+      .depth_func = PIPE_FUNC_LESS,
+   };
+   void *z = bind_zsa(&zsa);
+   union pipe_color_union cc = { .f = { 0, 0, 0, 1 } };
+
+   set_fb(&rt, 1, zs);
+   ctx->clear(ctx, PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTHSTENCIL, NULL, &cc, 1.0,
+              0);
+   draw_rect(0, 0, 64, 64, 0.0f, red, false); /* z 0.5 */
+   ctx->flush(ctx, NULL, 0);
+   pan_test_debug_msg[0] = 0;
+   draw_rect(0, 0, 32, 64, 0.4f, green, false);  /* z 0.7: hidden */
+   draw_rect(32, 0, 64, 64, -0.4f, blue, false); /* z 0.3: shows */
+   ctx->flush(ctx, NULL, 0);
+   /* Only the stencil is not loaded yet, and says so. */
+   bool has_s = util_format_has_stencil(util_format_description(zf));
+   CHECK(has_s ? strstr(pan_test_debug_msg, "stencil") != NULL
+               : !pan_test_debug_msg[0],
+         "%s: message \"%s\"", name, pan_test_debug_msg);
+   read_pixels(rt, pixels);
+   const struct rect_want want[] = {
+      { "behind the loaded depth", 0, 0, 32, 64, red },
+      { "in front of the loaded depth", 32, 0, 64, 64, blue },
+   };
+   check_rects(name, want, ARRAY_SIZE(want));
+   float got;
+   int st;
+   read_zs(zs, 8, 8, &got, &st);
+   CHECK(fabsf(got - 0.5f) < 1.0f / 4096, "%s: kept depth %f, want 0.5",
+         name, got);
+   read_zs(zs, 40, 8, &got, &st);
+   CHECK(fabsf(got - 0.3f) < 1.0f / 4096, "%s: new depth %f, want 0.3",
+         name, got);
+
+   if (has_s) {
+      /* The stencil cleared alone: depth 0.5 must stay under the left. */
+      ctx->clear(ctx, PIPE_CLEAR_STENCIL, NULL, &cc, 0, 5);
+      draw_rect(0, 0, 32, 64, 0.4f, green, false);
+      ctx->flush(ctx, NULL, 0);
+      read_pixels(rt, pixels);
+      check_rect("depth kept by a stencil clear", 0, 0, 32, 64, red, 0,
+                 PIPE_MASK_RGBA);
+   }
+
+   scene_end(&sc);
+   ctx->delete_blend_state(ctx, b);
+   ctx->delete_depth_stencil_alpha_state(ctx, z);
+   pipe_surface_reference(&rt, NULL);
+   pipe_surface_reference(&zs, NULL);
+}
+
 /* Stencil: mark a rectangle (REPLACE), draw where EQUAL, count with
  * INCR_WRAP and INVERT under masks, and test back faces with their own
  * state.
@@ -1414,6 +1488,8 @@ main(int argc, char **argv)
    for (unsigned i = 0; i < ARRAY_SIZE(zs_formats); ++i) {
       new_context();
       test_depth(zs_formats[i]);
+      new_context();
+      test_depth_preload(zs_formats[i]);
    }
    new_context();
    test_stencil(PIPE_FORMAT_Z24_UNORM_S8_UINT);
