@@ -1013,6 +1013,54 @@ pack_all(struct bi_sched_ctx *c, uint64_t *out, unsigned max_quads,
    return true;
 }
 
+/*
+ * A vector of consecutive preloaded registers (the position store's
+ * address, r58-r59) is read where the hardware put it instead of being
+ * copied: the allocator never hands out the preload registers, so they
+ * hold their values throughout.
+ */
+static const uint8_t *
+fuse_preloads(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx)
+{
+   unsigned n = s->ssa_alloc;
+   uint8_t *out = ralloc_array(mem_ctx, uint8_t, n + 1);
+   int *reg = ralloc_array(mem_ctx, int, n + 1);
+   uint8_t *defs = rzalloc_array(mem_ctx, uint8_t, n + 1);
+   memcpy(out, regs, n + 1);
+   memset(reg, 0xff, (n + 1) * sizeof(int));
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->dest.kind != PAN_IR_SSA)
+         continue;
+      defs[I->dest.value] = MIN2(defs[I->dest.value] + 1, 2);
+      if (I->op == PAN_IR_OP_PRELOAD && regs[I->dest.value] == I->imm)
+         reg[I->dest.value] = (int)I->imm;
+   }
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->op != PAN_IR_OP_COLLECT || I->dest.kind != PAN_IR_SSA ||
+          defs[I->dest.value] != 1)
+         continue;
+      int first = -1;
+      for (unsigned k = 0; k < I->nr_srcs; ++k) {
+         pan_ir_index src = I->src[k];
+         int r = src.kind == PAN_IR_SSA && defs[src.value] == 1 && !src.neg &&
+                       !src.abs && reg[src.value] >= 0
+                    ? reg[src.value] + (int)src.comp
+                    : -1;
+         if (r < 0 || (k && r != first + (int)k)) {
+            first = -1;
+            break;
+         }
+         if (!k)
+            first = r;
+      }
+      if (first >= 0)
+         out[I->dest.value] = (uint8_t)first;
+   }
+   return out;
+}
+
 bool
 pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
             uint64_t **words, unsigned *nr_words, struct pan_bi_stats *stats,
@@ -1026,6 +1074,7 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    util_dynarray_init(&c.pending, tmp);
    clause_reset(&c.cur);
    c.block_clause = ralloc_array(tmp, int, s->nr_blocks);
+   c.regs = fuse_preloads(s, regs, tmp);
 
    /* A block no branch reaches continues the clause it falls through
     * from; branch targets start clauses. */
