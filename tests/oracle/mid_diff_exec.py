@@ -197,18 +197,6 @@ def run_all(run_program, args, files):
             yield fut.result()
 
 
-# GPUs whose texture unit reads its inputs from r26/r27 and writes its
-# results to r0/r1 (no texture registers of its own); the interpreter and
-# our compiler both assume v5's r28/r29, so such stages are not compared.
-V4_ALIASING = ('720', '820', '830')
-
-
-def uses_texture(args, binary):
-    p = subprocess.run([args.stock, 'disasm', '--gpu=0x' + args.gpu, binary],
-                       capture_output=True, text=True, timeout=60)
-    return 'TEX' in p.stdout
-
-
 def run_program(args, path, work):
     """(kind, detail) per stage: kind agree/agree16/differ/skip."""
     sources, names = write_sources(path, work)
@@ -239,14 +227,11 @@ def run_program(args, path, work):
         fp16 = precision.get({'vs': 'vert', 'fs': 'frag',
                               'cs': 'comp'}[stage], False)
         verdict = ('agree16' if fp16 else 'agree', stage)
-        if args.gpu in V4_ALIASING and uses_texture(args, work + '/st/' + b):
-            res.append(('skip', 'texture on v4: its registers alias r0/r1 '
-                        'and r26/r27, which the interpreter does not model'))
-            continue
         for seed in SEEDS:
             outs = []
             for side in ('st', 'ours'):
                 p = subprocess.run([args.runner, '--seed=%d' % seed,
+                                    '--gpu=0x' + args.gpu,
                                     work + '/' + side + '/' + b],
                                    capture_output=True, text=True, timeout=60)
                 outs.append(parse(p.stdout))

@@ -200,14 +200,17 @@ int
 main(int argc, char **argv)
 {
    const char *path = NULL;
+   unsigned gpu_id = 0x860;
    for (int i = 1; i < argc; i++) {
       if (!strncmp(argv[i], "--seed=", 7))
          seed = strtoull(argv[i] + 7, NULL, 0);
+      else if (!strncmp(argv[i], "--gpu=", 6))
+         gpu_id = (unsigned)strtoul(argv[i] + 6, NULL, 0);
       else
          path = argv[i];
    }
    if (!path) {
-      fprintf(stderr, "usage: mid-diff-run --seed=N FILE.bin\n");
+      fprintf(stderr, "usage: mid-diff-run --seed=N [--gpu=0xID] FILE.bin\n");
       return 2;
    }
    FILE *fp = fopen(path, "rb");
@@ -252,6 +255,8 @@ main(int argc, char **argv)
       .nr_ubos = PAN_SIM_MID_MAX_UBOS,
       .mem = { NULL, mem_read, NULL },
       .gfx = &gfx,
+      /* The small cores' texture words use r26/r27 and r0/r1. */
+      .tex_aliasing = gpu_id == 0x720 || gpu_id == 0x820 || gpu_id == 0x830,
       .budget = 1u << 16,
    };
    for (unsigned i = 0; i < PAN_SIM_MID_MAX_UBOS; i++)

@@ -6,7 +6,8 @@
  * register (the allocator biases towards that) write each lane with the
  * value it already holds.  They leave their bundle, and an ALU bundle left
  * with nothing to do leaves the program.  Its constants stay: the other
- * units' slots point into them.
+ * units' slots point into them.  The same holds for the copy of a texture
+ * result in r0 (small cores) into a variable that got r0.
  */
 
 #include "mid_ir.h"
@@ -14,8 +15,18 @@
 static bool
 self_move(const struct mid_shader *s, const struct mid_instr *I)
 {
-   return I && mid_is_var_copy(I) &&
-          s->reg_of[I->dst.index] == s->reg_of[I->src[1].ref.index];
+   if (!I || !mid_is_plain_move(I) || I->store || I->dst.kind != MID_REF_VAR)
+      return false;
+   const struct mid_src *src = &I->src[1];
+   int r = src->ref.kind == MID_REF_VAR ? s->reg_of[src->ref.index]
+           : src->ref.kind == MID_REF_HW && src->ref.index < 16
+              ? (int)src->ref.index
+              : -1;
+   for (unsigned l = 0; l < 4; l++) {
+      if ((I->mask & (1u << l)) && src->swz[l] != l)
+         return false;
+   }
+   return r >= 0 && s->reg_of[I->dst.index] == r;
 }
 
 static bool

@@ -162,6 +162,8 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
       s->mem = s;
       s->stage = nir->info.stage;
       s->gpu_id = gpu_id;
+      s->tex_in = mid_tex_aliasing(gpu_id) ? 26 : 28;
+      s->tex_out = mid_tex_aliasing(gpu_id) ? 0 : 28;
       s->sysval_ubo = nir->info.num_ubos;
       s->level = level;
       s->max_push = max_push;

@@ -199,9 +199,9 @@ split_lut(struct ctx *c, struct mid_instr *I)
 }
 
 /* Screen-space derivatives are texture words ("deriv", mode 0 for x, 1
- * for y) that differentiate two lanes of r28 at a time: each half of the
- * destination moves its two source components to r28.xy, runs one word
- * and moves r28.xy out. */
+ * for y) that differentiate two lanes at a time: each half of the
+ * destination moves its two source components to the texture input's .xy
+ * (r28), runs one word and moves the result's .xy (r28) out. */
 static bool
 emit_derivative(struct ctx *c, nir_op op, struct mid_ref dst, unsigned mask,
                 struct mid_src src)
@@ -220,19 +220,22 @@ emit_derivative(struct ctx *c, nir_op op, struct mid_ref dst, unsigned mask,
       in.swz[1] = src.swz[2 * h + 1];
       in.imm[0] = src.imm[2 * h];
       in.imm[1] = src.imm[2 * h + 1];
-      struct mid_instr *M = alu(c, mods ? "fmov" : "imov", mid_hw(28), hm);
+      struct mid_instr *M =
+         alu(c, mods ? "fmov" : "imov", mid_hw(c->s->tex_in), hm);
       M->int_result = !mods;
       M->nr_srcs = 2;
       M->src[1] = in;
       struct mid_instr *T = mid_instr_create(c->s, c->block, MID_TEX, "deriv");
-      T->tex = (struct mid_tex){ .dim = 2, .mode = dy, .stype = 1 };
-      T->dst = mid_hw(28);
+      T->tex = (struct mid_tex){
+         .dim = 2, .mode = dy, .stype = 1, .in_reg = c->s->tex_in
+      };
+      T->dst = mid_hw(c->s->tex_out);
       T->mask = hm;
       c->s->nr_tex++;
       struct mid_instr *O = alu(c, "imov", dst, hm << (2 * h));
       O->int_result = true;
       O->nr_srcs = 2;
-      O->src[1] = mid_src_ref(mid_hw(28));
+      O->src[1] = mid_src_ref(mid_hw(c->s->tex_out));
       O->src[1].swz[2 * h] = 0;
       O->src[1].swz[2 * h + 1] = 1;
    }
@@ -907,8 +910,9 @@ emit_tex_size(struct ctx *c, nir_tex_instr *tex)
 }
 
 /* A cube map direction (x, y, z) goes to r26, from where the load/store
- * unit's ld_cubemap_coords writes the face's 2D coordinates to r28.xy
- * (the face selection the texture word takes with them). */
+ * unit's ld_cubemap_coords writes the face's 2D coordinates to the
+ * texture input's .xy (the face selection the texture word takes with
+ * them). */
 static void
 cube_coords(struct ctx *c, nir_src *src)
 {
@@ -920,13 +924,14 @@ cube_coords(struct ctx *c, nir_src *src)
    struct mid_instr *L =
       mid_instr_create(c->s, c->block, MID_LDST, "ld_cubemap_coords");
    L->ls = (struct mid_ls){ .wide = true, .swz = 0xe4 }; /* 32-bit, r26 */
-   L->dst = mid_hw(28);
+   L->dst = mid_hw(c->s->tex_in);
    L->mask = 0x3;
 }
 
 /* Texture: the coordinates (shadow reference in z, array index in w) and
- * a register LOD/bias (r29.x) are moved into place, the texture word
- * reads r28 and writes its result there, a move takes it out. */
+ * a register LOD/bias (x of the register after) are moved into the
+ * texture inputs (r28, r29), the word writes its result to tex_out (r28;
+ * r0 on the small cores), a move takes it out. */
 static bool
 emit_tex(struct ctx *c, nir_tex_instr *tex)
 {
@@ -980,6 +985,7 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
       .mode = tex->is_shadow ? 5 : 1, /* shadow / normal */
       .texture = tex->texture_index,
       .sampler = tex->sampler_index,
+      .in_reg = c->s->tex_in,
       .vertex = c->s->stage == MESA_SHADER_VERTEX || tex->op == nir_texop_txf,
    };
    nir_alu_type base = nir_alu_type_get_base_type(tex->dest_type);
@@ -1004,7 +1010,7 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
             swz[lane] = l;
             mask |= 1u << lane;
          }
-         struct mid_instr *I = alu(c, "imov", mid_hw(28), mask);
+         struct mid_instr *I = alu(c, "imov", mid_hw(c->s->tex_in), mask);
          I->int_result = true;
          I->nr_srcs = 2;
          I->src[1] = nir_src_to_mid(c, src, swz);
@@ -1012,7 +1018,7 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
       }
       case nir_tex_src_comparator: {
          uint8_t swz[4] = { 0 };
-         struct mid_instr *I = alu(c, "imov", mid_hw(28), 0x4);
+         struct mid_instr *I = alu(c, "imov", mid_hw(c->s->tex_in), 0x4);
          I->int_result = true;
          I->nr_srcs = 2;
          I->src[1] = nir_src_to_mid(c, src, swz);
@@ -1031,7 +1037,8 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
             break;
          }
          uint8_t swz[4] = { 0 };
-         struct mid_instr *I = alu(c, "imov", mid_hw(29), 0x1);
+         struct mid_instr *I =
+            alu(c, "imov", mid_hw(c->s->tex_in + 1), 0x1);
          I->int_result = true;
          I->nr_srcs = 2;
          I->src[1] = nir_src_to_mid(c, src, swz);
@@ -1047,7 +1054,7 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
    unsigned nc = nir_dest_num_components(tex->dest);
    struct mid_instr *T = mid_instr_create(c->s, c->block, MID_TEX, op);
    T->tex = t;
-   T->dst = mid_hw(28);
+   T->dst = mid_hw(c->s->tex_out);
    T->mask = 0xf;
    c->s->nr_tex++;
 
@@ -1058,7 +1065,7 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
    struct mid_instr *M = alu(c, "imov", mid_var(dv), (1u << nc) - 1);
    M->int_result = true;
    M->nr_srcs = 2;
-   M->src[1] = mid_src_ref(mid_hw(28));
+   M->src[1] = mid_src_ref(mid_hw(c->s->tex_out));
    return true;
 }
 

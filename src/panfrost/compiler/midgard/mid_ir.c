@@ -188,7 +188,7 @@ mid_hw_reads(const struct mid_instr *I)
          m |= 1u << 27;
    }
    if (I->kind == MID_TEX)
-      m |= (1u << 28) | (I->tex.lodreg ? 1u << 29 : 0);
+      m |= (1u << I->tex.in_reg) | (I->tex.lodreg ? 2u << I->tex.in_reg : 0);
    return m;
 }
 

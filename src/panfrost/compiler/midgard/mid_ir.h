@@ -48,7 +48,7 @@ enum mid_kind {
    MID_LDST,
    MID_BRANCH,   /* to target; cond: always, or r31.w true/false */
    MID_WRITEOUT, /* fragment end: colour in r0 */
-   MID_TEX,      /* texture word: coordinates in r28, result to r28 */
+   MID_TEX,      /* texture word: coordinates in tex.in_reg, result to dst */
 };
 
 enum mid_cond {
@@ -68,7 +68,8 @@ struct mid_ls {
 /* Texture operand fields, by their midgard_isa.py names. */
 struct mid_tex {
    unsigned dim, mode, stype, texture, sampler;
-   bool lodreg;          /* LOD/bias from r29.x, else bias/biasi */
+   unsigned in_reg;      /* coordinates: struct mid_shader::tex_in */
+   bool lodreg;          /* LOD/bias from (in_reg + 1).x, else bias/biasi */
    unsigned bias, biasi; /* constant LOD/bias, 8.8 fixed point */
    bool vertex;          /* texvtx tag: vertex stage or texel fetch */
 };
@@ -147,6 +148,10 @@ struct mid_shader {
    unsigned sysval_ubo;
    unsigned nr_tex;
    bool writes_depth;
+   /* Fixed registers of texture words: inputs (coordinates; LOD/bias in
+    * the next one) and results.  r28 for both on T860; the small cores
+    * (mid_tex_aliasing) take inputs from r26/r27, results to r0. */
+   unsigned tex_in, tex_out;
    /* Scheduling: struct mid_bundle, in program order.  level: how freely
     * the scheduler reorders (0: most; higher levels keep register
     * pressure closer to program order). */
@@ -179,6 +184,14 @@ struct mid_block *mid_block_create(struct mid_shader *s);
 struct mid_instr *mid_instr_create(struct mid_shader *s, struct mid_block *b,
                                    enum mid_kind kind, const char *op);
 
+/* T720, T820 and T830 have no texture registers: texture words read the
+ * load/store registers r26/r27 and write work registers r0/r1. */
+static inline bool
+mid_tex_aliasing(unsigned gpu_id)
+{
+   return gpu_id == 0x720 || gpu_id == 0x820 || gpu_id == 0x830;
+}
+
 static inline struct mid_ref
 mid_var(unsigned i)
 {
@@ -210,7 +223,7 @@ bool mid_is_var_copy(const struct mid_instr *I);
 /* No instruction in any block. */
 bool mid_is_empty(const struct mid_shader *s);
 /* Bit r: the instruction reads fixed register r (implicitly included:
- * store data r27, load/store address registers, texture r28/r29). */
+ * store data r27, load/store address registers, texture inputs). */
 uint32_t mid_hw_reads(const struct mid_instr *I);
 
 /* Passes, in pipeline order. */

@@ -8,11 +8,12 @@
  *
  *  - copy propagation: ALU readers of a move's destination read its source
  *    instead (swizzles composed);
- *  - texture results: ALU readers of a copy of r28 read r28 while
- *    nothing else has touched r28/r29;
+ *  - texture results: ALU readers of a copy of the result register (r28;
+ *    r0 on the small cores) read it while nothing else has touched it or
+ *    the texture inputs;
  *  - sinking: a move whose source nobody else reads has the source's
  *    producers write its destination directly, lanes remapped: a fixed
- *    register (store data r27, texture coordinates r28/r29) or a vector
+ *    register (store data r27, texture inputs r28/r29 or r26) or a vector
  *    variable assembled from pieces.
  *
  * Both need values that never change once written: a variable qualifies
@@ -122,11 +123,13 @@ propagate(struct opt *o, struct mid_instr *M)
 }
 
 /* ALU readers of a texture result's copy (M: v = r28) that come before
- * anything else touches r28/r29 in M's block read r28 itself.  The
- * scheduler orders them before the next texture word or coordinate
- * write through its fixed-register dependences.  M stays for the rest. */
+ * anything else touches the texture registers in M's block read r28
+ * itself.  The scheduler orders them before the next texture word or
+ * input write through its fixed-register dependences; register allocation
+ * keeps variables out of a result register in r0 while it is live.  M
+ * stays for the rest. */
 static bool
-propagate_tex(struct mid_block *b, struct mid_instr *M)
+propagate_tex(struct mid_shader *s, struct mid_block *b, struct mid_instr *M)
 {
    unsigned d = M->dst.index;
    bool progress = false;
@@ -144,7 +147,8 @@ propagate_tex(struct mid_block *b, struct mid_instr *M)
          progress = true;
       }
       if (I->dst.kind == MID_REF_HW &&
-          (I->dst.index == 28 || I->dst.index == 29))
+          (I->dst.index == s->tex_out || I->dst.index == s->tex_in ||
+           I->dst.index == s->tex_in + 1))
          break;
       if (I->dst.kind == MID_REF_VAR && I->dst.index == d)
          break;
@@ -262,7 +266,8 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
 {
    unsigned v = M->src[1].ref.index;
    bool hw = M->dst.kind == MID_REF_HW;
-   if (hw && (M->dst.index < 27 || M->dst.index > 29))
+   if (hw && M->dst.index != 27 && M->dst.index != o->s->tex_in &&
+       M->dst.index != o->s->tex_in + 1)
       return false;
    struct mid_instr *S = varying_store_of(b, M);
    if (S)
@@ -314,7 +319,7 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
       if (hw && (I->kind == MID_TEX || I->kind == MID_LDST ||
                  I->kind == MID_BRANCH) &&
           (I->kind == MID_BRANCH || (mid_hw_reads(I) & (1u << M->dst.index))))
-         return false; /* they read r27-r29 implicitly */
+         return false; /* they read r26-r29 implicitly */
    }
    if (found != from || live27)
       return false;
@@ -407,11 +412,12 @@ mid_opt_moves(struct mid_shader *s)
       {
          list_for_each_entry_safe (struct mid_instr, M, &b->instrs, link) {
             if (mid_is_plain_move(M) && M->src[1].ref.kind == MID_REF_HW &&
-                M->src[1].ref.index == 28 && M->dst.kind == MID_REF_VAR &&
+                M->src[1].ref.index == s->tex_out &&
+                M->dst.kind == MID_REF_VAR &&
                 !o.multi[M->dst.index] && !second_of_pair(b, M) &&
                 M->src[1].swz[0] == 0 && M->src[1].swz[1] == 1 &&
                 M->src[1].swz[2] == 2 && M->src[1].swz[3] == 3) {
-               progress |= propagate_tex(b, M);
+               progress |= propagate_tex(s, b, M);
                continue;
             }
             if (fold_feeder(&o, b, M)) {

@@ -15,6 +15,11 @@
  * colouring: a variable takes the register of a coloured copy partner
  * when it is free, so the copy becomes a no-op that mid_coalesce.c drops.
  * The partner's register is already counted, so threads never suffer.
+ *
+ * On the small cores texture words write their result to work register r0
+ * (mid_tex_aliasing), which the moves after it read as a fixed register:
+ * variables live across that write, or written while the result is still
+ * to be read, stay out of r0.
  */
 
 #include <string.h>
@@ -30,7 +35,20 @@ struct ra {
    uint8_t *colour_mask; /* lanes ever written, per variable */
    struct util_dynarray *adj;
    struct util_dynarray *partners; /* copy partners, per variable */
+   uint32_t *avoid;                /* registers refused, per variable */
 };
+
+/* Work registers an instruction reads as fixed registers. */
+static uint32_t
+hw_work_reads(const struct mid_instr *I)
+{
+   uint32_t m = 0;
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      if (I->src[i].ref.kind == MID_REF_HW && I->src[i].ref.index < 16)
+         m |= 1u << I->src[i].ref.index;
+   }
+   return m;
+}
 
 /* Lanes of a variable an instruction reads, by source. */
 static void
@@ -87,8 +105,21 @@ compute_succs(struct mid_shader *s)
 static void
 transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
 {
+   /* Fixed work registers live after I (never across blocks: a texture
+    * result is moved out in its block). */
+   uint32_t hw_live = 0;
    list_for_each_entry_rev(struct mid_instr, I, &b->instrs, link)
    {
+      if (interfere && I->dst.kind == MID_REF_HW && I->dst.index < 16) {
+         for (unsigned w = 0; w < ra->n; w++) {
+            if (live[w])
+               ra->avoid[w] |= 1u << I->dst.index;
+         }
+         hw_live &= ~(1u << I->dst.index);
+      }
+      if (interfere && I->dst.kind == MID_REF_VAR && !I->store)
+         ra->avoid[I->dst.index] |= hw_live;
+      hw_live |= hw_work_reads(I);
       /* A csel shares its bundle with the r31 feeder before it: the
        * feeder's sources must survive the csel's write. */
       if (I->link.prev != &b->instrs) {
@@ -207,6 +238,7 @@ mid_ra(struct mid_shader *s)
    ra.colour_mask = rzalloc_array(mem, uint8_t, n);
    ra.adj = rzalloc_array(mem, struct util_dynarray, n);
    ra.partners = rzalloc_array(mem, struct util_dynarray, n);
+   ra.avoid = rzalloc_array(mem, uint32_t, n ? n : 1);
    for (unsigned i = 0; i < n; i++) {
       util_dynarray_init(&ra.adj[i], mem);
       util_dynarray_init(&ra.partners[i], mem);
@@ -220,7 +252,7 @@ mid_ra(struct mid_shader *s)
       blocks[b->index] = b;
    }
    uint8_t *live_in = live_ins(&ra, mem);
-   uint8_t *live = ralloc_array(mem, uint8_t, n);
+   uint8_t *live = ralloc_array(mem, uint8_t, n ? n : 1);
 
    for (unsigned bi = 0; bi < nb; bi++) {
       struct mid_block *b = blocks[bi];
@@ -238,7 +270,7 @@ mid_ra(struct mid_shader *s)
     * the depth) before the second copy of the colour and depth: neither
     * may live in r1.  The depth is read by smul, after vmul wrote the
     * colour to r0: it may not live in r0 either. */
-   uint32_t *avoid = rzalloc_array(mem, uint32_t, n ? n : 1);
+   uint32_t *avoid = ra.avoid;
    mid_foreach_block(s, b)
    {
       mid_foreach_instr(b, I)

@@ -100,6 +100,10 @@ struct pan_sim_mid_config {
    struct pan_sim_mid_mem mem;
    /* Attribute, varying and texture messages; NULL callbacks fault. */
    const struct pan_sim_mid_gfx *gfx;
+   /* T720, T820 and T830 have no texture registers of their own: texture
+    * words read their inputs from r26/r27 and write their results to
+    * r0/r1 (a register select of 0/1 names the pair's first/second). */
+   bool tex_aliasing;
    uint64_t budget; /* bundles; 0: PAN_SIM_MID_DEFAULT_BUDGET */
 };
 

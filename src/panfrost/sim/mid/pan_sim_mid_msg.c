@@ -113,10 +113,13 @@ mid_exec_attr(struct mid_exec *x, const struct pan_mid_instr *I, const char *op)
 }
 
 /* r28/r29 operand of a texture word (full 32-bit registers only): the
- * inputs ALU and load/store words wrote, not the texture results. */
+ * inputs ALU and load/store words wrote, not the texture results.  Cores
+ * without texture registers read r26/r27 instead. */
 static const uint32_t *
 tex_reg(struct mid_exec *x, bool select)
 {
+   if (x->cfg->tex_aliasing)
+      return x->t->r[MID_REG_LDST + select];
    return x->t->tex_in[select];
 }
 
@@ -197,9 +200,11 @@ mid_exec_tex(struct mid_exec *x, const struct pan_mid_instr *I, unsigned tag)
    if (!g->tex(g->user, &req, res, err))
       return mid_fault(x->t, "texture %s: %s", op, err);
 
-   /* Results go to r28/r29 through the output swizzle and mask, as 32-bit
-    * words or (without outfull) as f16 lanes of the low or upper half. */
-   uint32_t *d = x->t->r[MID_REG_TEX + mid_f(I, "outsel")];
+   /* Results go to r28/r29 (r0/r1 without texture registers) through the
+    * output swizzle and mask, as 32-bit words or (without outfull) as f16
+    * lanes of the low or upper half. */
+   unsigned out = x->cfg->tex_aliasing ? 0 : MID_REG_TEX;
+   uint32_t *d = x->t->r[out + mid_f(I, "outsel")];
    unsigned mask = mid_f(I, "mask"), swz = mid_f(I, "swz");
    bool full = mid_f(I, "outfull"), upper = mid_f(I, "outupper");
    for (unsigned c = 0; c < 4; c++) {

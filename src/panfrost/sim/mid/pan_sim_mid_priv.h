@@ -13,6 +13,7 @@
 
 /* Registers with a meaning of their own. */
 #define MID_REG_CONST 26 /* ALU source: the bundle's embedded constants */
+#define MID_REG_LDST 26  /* r26/r27: texture inputs without texture registers */
 #define MID_REG_TEX 28   /* r28/r29: texture inputs written, results read */
 #define MID_REG_COND 31  /* condition of csel and branches (.w) */
 

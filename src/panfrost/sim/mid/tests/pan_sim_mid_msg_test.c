@@ -40,6 +40,7 @@ static struct pan_sim_mid_desc D;
 static struct pan_sim_mid_gfx G;
 static uint32_t uniforms[16][4];
 static struct pan_sim_mid_thread T;
+static bool tex_aliasing; /* run() as a T720/T820/T830 */
 
 static bool
 mem_read(void *user, uint64_t a, void *p, unsigned n)
@@ -75,6 +76,7 @@ run(const char *text)
       .nr_uniforms = 16,
       .mem = { NULL, mem_read, mem_write },
       .gfx = &G,
+      .tex_aliasing = tex_aliasing,
    };
    pan_sim_mid_thread_init(&T);
    int st = pan_sim_mid_run(&T, &cfg);
@@ -536,6 +538,35 @@ test_textures(void)
       PAN_CHECK(fabsf(pan_test_f32(T.r[28][c]) - t8(1, 1, 0, c) / 255.0f) <
                    1e-6f,
                 "fetch comp %u", c);
+
+   /* Without texture registers the same word (register selects 0, then 1)
+    * reads r26/r27 and writes r0/r1; r28 is left alone.  What (0, 0),
+    * written to r28 as a decoy, would give differs. */
+   PAN_EXPECT_EQ(sample(0, 0, 0,
+                        "Xtx.normal mode=normal dim=2 infull outfull "
+                        "stype=float sampler=0x1 texture=0x1"),
+                 PAN_SIM_MID_DONE);
+   PAN_CHECK(T.r[28][0] != pan_test_u32(0.5f), "decoy samples as 0.5");
+   tex_aliasing = true;
+   for (unsigned sel = 0; sel < 2; sel++) {
+      char text[320];
+      snprintf(text, sizeof(text),
+               "alu next=tex\n\tvmul.imov b=r23 d=r%u omod=keeplo\n"
+               "\tvadd.imov b=r22 d=r28 omod=keeplo\n"
+               "tex next=break\n\ttx.normal mode=normal dim=2 infull "
+               "outfull stype=float sampler=0x1 texture=0x1%s\n",
+               26 + sel, sel ? " insel outsel" : "");
+      uniforms[0][0] = pan_test_u32(1.2f);
+      uniforms[0][1] = pan_test_u32(0.5f);
+      uniforms[1][0] = pan_test_u32(0.0f);
+      uniforms[1][1] = pan_test_u32(0.0f);
+      PAN_EXPECT_EQ(run(text), PAN_SIM_MID_DONE);
+      PAN_CHECK(!T.fault[0], "fault: %s", T.fault);
+      PAN_EXPECT_EQ(T.r[sel][0], pan_test_u32(0.5f));
+      PAN_EXPECT_EQ(T.r[sel][1], 0);
+      PAN_EXPECT_EQ(T.r[28][0], 0);
+   }
+   tex_aliasing = false;
 
    /* Refusals by name. */
    PAN_EXPECT_EQ(sample(0, 0, 0,
