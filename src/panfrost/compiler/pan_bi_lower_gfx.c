@@ -254,7 +254,11 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
             I->imm |= 10 << 8;
             break;
          case PAN_IR_OP_ZS_EMIT:
-            I->imm = 2; /* z, no stencil */
+         case PAN_IR_OP_ZS_EMIT_S:
+         case PAN_IR_OP_ZS_EMIT_ZS:
+            /* d9: bit 1 z, bit 0 stencil */
+            I->imm = I->op == PAN_IR_OP_ZS_EMIT ? 2
+                     : I->op == PAN_IR_OP_ZS_EMIT_S ? 1 : 3;
             break;
          case PAN_IR_OP_CLPER_QUAD:
             /* v6 has the fixed-function CLPER only (derivatives). */

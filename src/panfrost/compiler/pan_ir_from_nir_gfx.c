@@ -446,6 +446,11 @@ store_fragment_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       ctx->depth = pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[0]), 0);
       return;
    }
+   if (sem.location == FRAG_RESULT_STENCIL &&
+       nir_alu_type_get_type_size(t) == 32) {
+      ctx->stencil = pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[0]), 0);
+      return;
+   }
    if (rt < 0 || rt >= 8) {
       pan_ir_from_nir_error(ctx, "fragment output %s is unsupported",
                             gl_frag_result_name(sem.location));
@@ -616,8 +621,9 @@ pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx)
       if (ctx->colour[rt].kind != PAN_IR_NULL)
          last = rt;
    }
-   if (ctx->stage != MESA_SHADER_FRAGMENT ||
-       (last < 0 && ctx->depth.kind == PAN_IR_NULL))
+   bool z = ctx->depth.kind != PAN_IR_NULL;
+   bool s = ctx->stencil.kind != PAN_IR_NULL;
+   if (ctx->stage != MESA_SHADER_FRAGMENT || (last < 0 && !z && !s))
       return;
 
    /* The alpha test reads render target 0's alpha (the first written when
@@ -635,8 +641,14 @@ pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx)
       cov = pan_ir_atest(b, cov, alpha,
                          pan_ir_special(PAN_IR_SPECIAL_ATEST_DATUM));
    }
-   if (ctx->depth.kind != PAN_IR_NULL)
-      cov = pan_ir_zs_emit(b, ctx->depth, pan_ir_imm(0), cov);
+   pan_ir_index zv = z ? ctx->depth : pan_ir_imm(0);
+   pan_ir_index sv = s ? ctx->stencil : pan_ir_imm(0);
+   if (z && s)
+      cov = pan_ir_zs_emit_zs(b, zv, sv, cov);
+   else if (z)
+      cov = pan_ir_zs_emit(b, zv, sv, cov);
+   else if (s)
+      cov = pan_ir_zs_emit_s(b, zv, sv, cov);
    for (int rt = 0; rt <= last; ++rt) {
       if (ctx->colour[rt].kind == PAN_IR_NULL)
          continue;

@@ -28,10 +28,10 @@ struct pan_ir_from_nir {
    uint64_t varyings;
    struct pan_va_binary *bin; /* push table */
    /* Fragment colour per render target (4 words of colour_type) and the
-    * depth output, emitted at the end. */
+    * depth and stencil outputs, emitted at the end. */
    pan_ir_index colour[8];
    enum pan_ir_type colour_type[8];
-   pan_ir_index depth;
+   pan_ir_index depth, stencil;
    /* The IDVS output address, computed once per block. */
    pan_ir_index vary_addr;
    pan_ir_block *vary_addr_block;
@@ -54,7 +54,7 @@ void pan_ir_from_nir_intrinsic(struct pan_ir_from_nir *ctx,
 /* Graphics intrinsics (pan_ir_from_nir_gfx.c); false when not one. */
 bool pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
                                    nir_intrinsic_instr *intr);
-/* The fragment shader's tail: ATEST, ZS_EMIT of a depth output and one
+/* The fragment shader's tail: ATEST, ZS_EMIT of depth/stencil outputs and one
  * BLEND per colour output. */
 void pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx);
 

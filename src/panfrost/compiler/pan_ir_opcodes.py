@@ -359,6 +359,13 @@ OPS = [
     Op('zs_emit', 3, side_effects=True,
        va=VA('zs_emit', ['z=1', 'stencil=0', 'slot=slot0', 'flow=wait'],
               ['{sr}', '{s0}', '{s1}', '{s2}'])),
+    # The same with the stencil reference (s1, low byte) alone and both.
+    Op('zs_emit_s', 3, side_effects=True,
+       va=VA('zs_emit', ['z=0', 'stencil=1', 'slot=slot0', 'flow=wait'],
+              ['{sr}', '{s0}', '{s1}', '{s2}'])),
+    Op('zs_emit_zs', 3, side_effects=True,
+       va=VA('zs_emit', ['z=1', 'stencil=1', 'slot=slot0', 'flow=wait'],
+              ['{sr}', '{s0}', '{s1}', '{s2}'])),
     falu('discard', 2, VA('discard.f32', ['cmp={cmp}'], ['{s0}', '{s1}']),
          dest=False, mods=['cmp'], side_effects=True,
          doc='ends the lanes where s0 cmp s1'),
@@ -540,6 +547,11 @@ BI_FORMS = {
     # Depth only (d9 = 2); the result is the updated coverage.
     'zs_emit': [BI('zs_emit', 'add', [], S012, staging='d', msg='z_stencil',
                    imm_field='d9')],
+    # d9: 1 stencil alone, 3 both.
+    'zs_emit_s': [BI('zs_emit', 'add', [], S012, staging='d',
+                     msg='z_stencil', imm_field='d9')],
+    'zs_emit_zs': [BI('zs_emit', 'add', [], S012, staging='d',
+                      msg='z_stencil', imm_field='d9')],
     'atest': [BI('atest', 'add', [], S01, staging='d', msg='atest',
                  fau_src=2)],
     'blend': [BI('blend', 'add', [], ['{s2}', '{s1.0}', '{s1.1}'],

@@ -583,6 +583,45 @@ test_depth_output(void)
    }
 }
 
+/* gl_FragStencilRefARB alone and with gl_FragDepth: one ZS_EMIT with the
+ * stencil (and z) modifier, the reference its second source, the depth
+ * its first (#0 when absent). */
+static void
+test_stencil_output(void)
+{
+   for (unsigned with_z = 0; with_z < 2; ++with_z) {
+      void *ctx = ralloc_context(NULL);
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "stencil%u", with_z);
+      nir_variable *v0 = io_var(b.shader, nir_var_shader_in, glsl_vec4_type(),
+                                VARYING_SLOT_VAR0, 0, "v0");
+      nir_variable *st = io_var(b.shader, nir_var_shader_out, glsl_int_type(),
+                                FRAG_RESULT_STENCIL, 0, "s");
+      nir_ssa_def *x = nir_load_var(&b, v0);
+      nir_store_var(&b, st, nir_f2i32(&b, nir_channel(&b, x, 1)), 1);
+      if (with_z) {
+         nir_variable *z = io_var(b.shader, nir_var_shader_out,
+                                  glsl_float_type(), FRAG_RESULT_DEPTH, 0, "z");
+         nir_store_var(&b, z, nir_channel(&b, x, 2), 1);
+      }
+      struct pan_va_binary bin;
+      unsigned nr = 0;
+      char **l = compile_text(b.shader, PAN_VA_VARIANT_DEFAULT, ctx, &bin, &nr);
+      int zs = find_line(l, nr, with_z ? "zs_emit.z.stencil.slot0"
+                                       : "zs_emit.stencil.slot0");
+      PAN_EXPECT(zs >= 0);
+      PAN_EXPECT(find_line(l, nr, "blend") < 0);
+      if (zs >= 0) {
+         char zsrc[8] = "", ssrc[8] = "";
+         PAN_EXPECT(sscanf(l[zs], "%*s {%*[^}]}, %7[^,], %7[^,], r60", zsrc,
+                           ssrc) == 2);
+         PAN_EXPECT(ssrc[0] == 'r');
+         PAN_EXPECT(with_z ? zsrc[0] == 'r' : !strcmp(zsrc, "#0x0"));
+      }
+      finish(l, nr, ctx, b.shader);
+   }
+}
+
 /* Integer colour outputs blend with their register format; a missing alpha
  * is the integer 1 and the alpha test reads 1.0. */
 static void
@@ -1240,12 +1279,12 @@ test_refusals(void)
    ralloc_free(b.shader);
 
    b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, &pan_va_nir_options,
-                                      "stencil");
+                                      "sample mask");
    out = io_var(b.shader, nir_var_shader_out, glsl_int_type(),
-                FRAG_RESULT_STENCIL, 0, "s");
+                FRAG_RESULT_SAMPLE_MASK, 0, "m");
    nir_store_var(&b, out, nir_imm_int(&b, 1), 1);
    PAN_EXPECT(!pan_va_compile(b.shader, NULL, &bin, NULL, err, sizeof(err)));
-   PAN_EXPECT_STR_HAS(err, "FRAG_RESULT_STENCIL");
+   PAN_EXPECT_STR_HAS(err, "FRAG_RESULT_SAMPLE_MASK");
    ralloc_free(b.shader);
 }
 
@@ -1260,6 +1299,7 @@ main(void)
    PAN_RUN_CASE(test_fragment);
    PAN_RUN_CASE(test_two_targets);
    PAN_RUN_CASE(test_depth_output);
+   PAN_RUN_CASE(test_stencil_output);
    PAN_RUN_CASE(test_integer_outputs);
    PAN_RUN_CASE(test_discard_runs);
    PAN_RUN_CASE(test_float_ops);
