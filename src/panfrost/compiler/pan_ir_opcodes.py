@@ -336,6 +336,8 @@ OPS = [
     # position), z and w special varyings (imm: 3 depth, 2 1/w).
     alu('u16lo_to_f32', 1, VA('u16_to_f32', [], ['{d}', '{s0}.swz=h00'])),
     alu('u16hi_to_f32', 1, VA('u16_to_f32', [], ['{d}', '{s0}.swz=h11'])),
+    # x & 0xffff on the CVT unit (pan_va_legalize.c; lshift_and is SFU)
+    alu('u16lo_to_u32', 1, VA('u16_to_u32', [], ['{d}', '{s0}.swz=h00'])),
     Op('ld_var_special', 1, mods=['imm'],
        va=VA('ld_var_special', ['vecsize=none', 'regfmt=f32',
                                 'sample=center', 'update=clobber',

@@ -62,6 +62,18 @@ pan_va_legalize(pan_ir_shader *s, bool fold_fau, struct pan_va_binary *push)
          }
       }
    }
+   /* x & 0xffff (the 8.8 LOD of explicit gradients) is a zero extension
+    * of the low half: a CVT-unit instruction instead of the SFU's shift,
+    * which bounds the shaders texturing with gradients. */
+   pan_ir_foreach_instr_global(s, blk, I)
+   {
+      if (I->op == PAN_IR_OP_LSHIFT_AND && I->src[1].kind == PAN_IR_IMM &&
+          I->src[1].value == 0 && I->src[2].kind == PAN_IR_IMM &&
+          I->src[2].value == 0xffff && I->src[0].kind == PAN_IR_SSA) {
+         I->op = PAN_IR_OP_U16LO_TO_U32;
+         I->nr_srcs = 1;
+      }
+   }
    if (push && fold_fau)
       pan_va_push_constants(s, push);
    pan_ir_foreach_block(s, blk)

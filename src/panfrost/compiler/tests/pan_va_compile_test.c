@@ -424,6 +424,22 @@ test_exp2_product(void)
    }
 }
 
+/* x & 0xffff is a zero extension of the low half (u16_to_u32). */
+static void
+test_low_half(void)
+{
+   nir_builder b = begin("low_half");
+   nir_ssa_def *i = id_x(&b);
+   store_out(&b, i, nir_iand_imm(&b, load_in(&b, i, 1), 0xffff));
+   uint32_t in[LANES], out[LANES];
+   random_words(in, LANES);
+   if (!run(&b, in, LANES, NULL, 0, out, LANES))
+      return;
+   for (unsigned l = 0; l < LANES; ++l)
+      PAN_CHECK(out[l] == (in[l] & 0xffff), "lane %u: 0x%x, expected 0x%x", l,
+                out[l], in[l] & 0xffff);
+}
+
 static void
 test_unsupported(void)
 {
@@ -463,6 +479,7 @@ main(void)
    PAN_RUN_CASE(test_fau_fold);
    PAN_RUN_CASE(test_div_bool);
    PAN_RUN_CASE(test_exp2_product);
+   PAN_RUN_CASE(test_low_half);
    PAN_RUN_CASE(test_unsupported);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_compile");
