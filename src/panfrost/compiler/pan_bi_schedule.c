@@ -413,19 +413,11 @@ bi_sched_try_pair(struct bi_sched_ctx *c, const struct bi_sched_item *in)
       fwd.srcs[i] = (struct bi_sched_opnd){ OPND_T, 0 };
    }
    it = &fwd;
-   /* A message ends the clause beside the last FMA instruction when its
-    * staging registers are neither that one's result nor the tuple
-    * before's (not landed yet). */
-   if (bi_sched_is_msg(it)) {
-      const struct bi_sched_tuple *before = n > 1 ? &c->cur.t[n - 2] : NULL;
-      int d[3] = { a->dest,
-                   before && before->used[0] ? before->u[0].dest : NO_REG,
-                   before && before->used[1] ? before->u[1].dest : NO_REG };
-      for (unsigned k = 0; k < 3 && it->staging >= 0; ++k) {
-         if (d[k] >= it->staging && d[k] < it->staging + it->staging_count)
-            return false;
-      }
-   }
+   /* A message joins the last FMA instruction when its staging registers
+    * are not that one's result (it lands a tuple later). */
+   if (bi_sched_is_msg(it) && it->staging >= 0 && a->dest >= it->staging &&
+       a->dest < it->staging + it->staging_count)
+      return false;
    /* Rebuild the last tuple with both, after the one before it. */
    struct bi_sched_tuple saved = *last, t;
    const struct bi_sched_item *items[2] = { a, it };
@@ -456,17 +448,12 @@ place_nop(struct bi_sched_ctx *c)
 bool
 bi_sched_needs_gap(const struct bi_sched_ctx *c, const struct bi_sched_item *it)
 {
-   /* A store reads its staging registers from the register file: the
-    * previous tuple's results must have landed there (one tuple later). */
+   /* After a tuple writing two results, port 2 is taken.  (A message
+    * reads its staging registers after the tuple's register block wrote
+    * the previous tuple's results: no gap for those.) */
    const struct bi_sched_tuple *prev = prev_tuple(c);
-   bool staged = false;
-   for (unsigned k = 0; bi_sched_is_msg(it) && prev && k < 2; ++k) {
-      int d = prev->used[k] ? prev->u[k].dest : NO_REG;
-      staged |= d >= it->staging && d < it->staging + it->staging_count;
-   }
-   /* After a tuple writing two results, port 2 is taken. */
    int regs[4];
-   return staged || (two_dests(prev) && port_regs(prev, &it, 1, regs) > 2);
+   return (two_dests(prev) && port_regs(prev, &it, 1, regs) > 2);
 }
 
 bool
