@@ -283,6 +283,21 @@ place_draw(uint8_t *slot, const uint8_t *scratch, unsigned size_B)
    memcpy(slot, scratch, size_B / 3);
 }
 
+/* Target i of the framebuffer as the colour pre-frame draw writes it:
+ * whole when in mask, else not at all.
+ */
+static struct panfrost_blend_rt
+loaded_rt(const struct pipe_framebuffer_state *key, unsigned mask, unsigned i)
+{
+   bool on = (mask >> i) & 1;
+   return (struct panfrost_blend_rt){
+      .enabled = on,
+      .format =
+         on ? util_format_linear(key->cbufs[i]->format) : PIPE_FORMAT_NONE,
+      .colormask = PIPE_MASK_RGBA,
+   };
+}
+
 /* v6/v7: the pre-frame draw is a draw section over the framebuffer whose
  * fragment renderer state (blend descriptors after it) runs fs; zs (the
  * depth/stencil draw) when it writes no colour.
@@ -311,15 +326,8 @@ preload_jm(struct panfrost_context *ctx, unsigned mask,
       return false;
    if (zs)
       f.zs = *zs;
-   for (unsigned i = 0; i < f.rt_count; ++i) {
-      bool on = (mask >> i) & 1;
-      f.rts[i] = (struct panfrost_blend_rt){
-         .enabled = on,
-         .format =
-            on ? util_format_linear(key->cbufs[i]->format) : PIPE_FORMAT_NONE,
-         .colormask = PIPE_MASK_RGBA,
-      };
-   }
+   for (unsigned i = 0; i < f.rt_count; ++i)
+      f.rts[i] = loaded_rt(key, mask, i);
    struct pan_ptr rsd = pan_pool_alloc(
       pool, jm->rsd_size_B + f.rt_count * jm->blend_size_B, jm->rsd_align_B);
    struct pan_ptr vp =
@@ -392,12 +400,7 @@ preload_v9(struct panfrost_context *ctx, unsigned mask,
                        count);
    }
    for (unsigned i = 0; i < nr_rts; ++i) {
-      struct panfrost_blend_rt b = {
-         .enabled = (mask >> i) & 1,
-         .format = (mask >> i) & 1 ? util_format_linear(key->cbufs[i]->format)
-                                   : PIPE_FORMAT_NONE,
-         .colormask = PIPE_MASK_RGBA,
-      };
+      struct panfrost_blend_rt b = loaded_rt(key, mask, i);
       if (d->emit_blend((uint8_t *)blend.cpu + i * d->blend_size_B, i, &b))
          return false;
    }

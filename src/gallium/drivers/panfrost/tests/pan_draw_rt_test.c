@@ -921,6 +921,51 @@ read_zs(struct pipe_surface *s, unsigned x, unsigned y, float *z, int *st)
    pipe_texture_unmap(ctx, xfer);
 }
 
+/* An RGBA8 target and a zf depth buffer, one float output replacing the
+ * colour, depth tested with LESS and written; false (counted) when the
+ * depth buffer cannot be made.
+ */
+struct depth_scene {
+   const char *name;
+   struct pipe_surface *rt, *zs;
+   struct scene sc;
+   void *blend, *zsa;
+};
+
+static bool
+depth_scene_begin(struct depth_scene *d, enum pipe_format zf)
+{
+   d->name = util_format_short_name(zf);
+   d->rt = make_surface(PIPE_FORMAT_R8G8B8A8_UNORM, PIPE_BIND_RENDER_TARGET);
+   d->zs = make_surface(zf, PIPE_BIND_DEPTH_STENCIL);
+   CHECK(d->zs, "%s: no surface", d->name);
+   if (!d->zs) {
+      pipe_surface_reference(&d->rt, NULL);
+      return false;
+   }
+   d->sc = scene_begin(1, nir_type_float);
+   struct pipe_blend_state replace = { .rt[0].colormask = PIPE_MASK_RGBA };
+   d->blend = bind_blend(&replace);
+   struct pipe_depth_stencil_alpha_state zsa = {
+      .depth_enabled = 1,
+      .depth_writemask = 1,
+      .depth_func = PIPE_FUNC_LESS,
+   };
+   d->zsa = bind_zsa(&zsa);
+   set_fb(&d->rt, 1, d->zs);
+   return true;
+}
+
+static void
+depth_scene_end(struct depth_scene *d)
+{
+   scene_end(&d->sc);
+   ctx->delete_blend_state(ctx, d->blend);
+   ctx->delete_depth_stencil_alpha_state(ctx, d->zsa);
+   pipe_surface_reference(&d->rt, NULL);
+   pipe_surface_reference(&d->zs, NULL);
+}
+
 /* Three overlapping rectangles with LESS: the middle one at 0.5, one
  * behind it at 0.7 (hidden where they overlap), one in front at 0.3;
  * then the depth buffer must hold the nearest of each pixel.
@@ -928,27 +973,13 @@ read_zs(struct pipe_surface *s, unsigned x, unsigned y, float *z, int *st)
 static void
 test_depth(enum pipe_format zf)
 {
-   const char *name = util_format_short_name(zf);
-   struct pipe_surface *rt =
-      make_surface(PIPE_FORMAT_R8G8B8A8_UNORM, PIPE_BIND_RENDER_TARGET);
-   struct pipe_surface *zs = make_surface(zf, PIPE_BIND_DEPTH_STENCIL);
-   CHECK(zs, "%s: no surface", name);
-   if (!zs) {
-      pipe_surface_reference(&rt, NULL);
+   struct depth_scene ds;
+   if (!depth_scene_begin(&ds, zf))
       return;
-   }
-   struct scene sc = scene_begin(1, nir_type_float);
-   struct pipe_blend_state replace = { .rt[0].colormask = PIPE_MASK_RGBA };
-   void *b = bind_blend(&replace);
-   struct pipe_depth_stencil_alpha_state zsa = {
-      .depth_enabled = 1,
-      .depth_writemask = 1,
-      .depth_func = PIPE_FUNC_LESS,
-   };
-   void *z = bind_zsa(&zsa);
+   const char *name = ds.name;
+   struct pipe_surface *rt = ds.rt, *zs = ds.zs;
    union pipe_color_union cc = { .f = { 0, 0, 0, 1 } };
 
-   set_fb(&rt, 1, zs);
    ctx->clear(ctx, PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTHSTENCIL, NULL, &cc, 1.0,
               0);
    pan_test_debug_msg[0] = 0;
@@ -997,11 +1028,7 @@ test_depth(enum pipe_format zf)
    };
    check_rects(name, second, ARRAY_SIZE(second));
 
-   scene_end(&sc);
-   ctx->delete_blend_state(ctx, b);
-   ctx->delete_depth_stencil_alpha_state(ctx, z);
-   pipe_surface_reference(&rt, NULL);
-   pipe_surface_reference(&zs, NULL);
+   depth_scene_end(&ds);
 }
 
 /* Depth kept across passes: a pass draws at 0.5 and is flushed; the next
@@ -1012,27 +1039,13 @@ test_depth(enum pipe_format zf)
 static void
 test_depth_preload(enum pipe_format zf)
 {
-   const char *name = util_format_short_name(zf);
-   struct pipe_surface *rt =
-      make_surface(PIPE_FORMAT_R8G8B8A8_UNORM, PIPE_BIND_RENDER_TARGET);
-   struct pipe_surface *zs = make_surface(zf, PIPE_BIND_DEPTH_STENCIL);
-   CHECK(zs, "%s: no surface", name);
-   if (!zs) {
-      pipe_surface_reference(&rt, NULL);
+   struct depth_scene ds;
+   if (!depth_scene_begin(&ds, zf))
       return;
-   }
-   struct scene sc = scene_begin(1, nir_type_float);
-   struct pipe_blend_state replace = { .rt[0].colormask = PIPE_MASK_RGBA };
-   void *b = bind_blend(&replace);
-   struct pipe_depth_stencil_alpha_state zsa = {
-      .depth_enabled = 1,
-      .depth_writemask = 1,
-      .depth_func = PIPE_FUNC_LESS,
-   };
-   void *z = bind_zsa(&zsa);
+   const char *name = ds.name;
+   struct pipe_surface *rt = ds.rt, *zs = ds.zs;
    union pipe_color_union cc = { .f = { 0, 0, 0, 1 } };
 
-   set_fb(&rt, 1, zs);
    ctx->clear(ctx, PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTHSTENCIL, NULL, &cc, 1.0,
               0);
    draw_rect(0, 0, 64, 64, 0.0f, red, false); /* z 0.5 */
@@ -1071,11 +1084,7 @@ test_depth_preload(enum pipe_format zf)
                  PIPE_MASK_RGBA);
    }
 
-   scene_end(&sc);
-   ctx->delete_blend_state(ctx, b);
-   ctx->delete_depth_stencil_alpha_state(ctx, z);
-   pipe_surface_reference(&rt, NULL);
-   pipe_surface_reference(&zs, NULL);
+   depth_scene_end(&ds);
 }
 
 /* Stencil: mark a rectangle (REPLACE), draw where EQUAL, count with

@@ -10,37 +10,14 @@
 
 #include "pan_sim_va_gfx.h"
 #include "pan_sim_va_test_run.h"
-
-struct seen {
-   unsigned calls;
-   bool z, s;
-   float depth[PAN_SIM_VA_LANES];
-   uint8_t ref[PAN_SIM_VA_LANES];
-};
-
-/* The stand-in test: a lane passes when its depth is below 0.5. */
-static bool
-fake_zs_emit(void *user, unsigned lane, bool z, float depth, bool stencil,
-             uint8_t ref, uint32_t *coverage, char *err)
-{
-   struct seen *s = user;
-   (void)err;
-   s->calls++;
-   s->z = z;
-   s->s = stencil;
-   s->depth[lane] = depth;
-   s->ref[lane] = ref;
-   if (!(depth < 0.5f))
-      *coverage &= ~1u;
-   return true;
-}
+#include "sim/tests/pan_sim_zs_fake.h"
 
 static void
 run(const char *text, bool want_z, bool want_s)
 {
    struct test_prog p;
    struct pan_sim_va_warp w;
-   struct seen seen = { 0 };
+   struct zs_seen seen = { 0 };
    const struct pan_sim_va_gfx gfx = { .user = &seen,
                                        .zs_emit = fake_zs_emit };
 
