@@ -104,6 +104,11 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
 
    case PIPE_CAP_MAX_VARYINGS:
       return 16;
+   /* Nothing clamps colours in hardware: the state tracker clamps
+    * gl_FrontColor & co. (and fixed-point fragment colours) in the shaders
+    * when GL asks (glClampColor), instead of expecting us to. */
+   case PIPE_CAP_VERTEX_COLOR_UNCLAMPED:
+      return 1;
 
    case PIPE_CAP_SHAREABLE_SHADERS:
       return 1;
