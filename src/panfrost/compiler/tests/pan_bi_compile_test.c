@@ -443,6 +443,10 @@ struct gfx_record {
    unsigned nr_stores;
    uint32_t colour[BI_LANES][4];
    uint64_t blend_desc;
+   /* ZS_EMIT: what each lane wrote, and the modifiers. */
+   float depth[BI_LANES];
+   uint8_t stencil[BI_LANES];
+   bool z, s;
 };
 
 /* Attribute `index` of a vertex: index * 100 + vertex * 10 + component,
@@ -511,12 +515,25 @@ cb_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
    return coverage == 1;
 }
 
+static bool
+cb_zs_emit(void *user, unsigned lane, bool z, float depth, bool stencil,
+           uint8_t ref, uint32_t *coverage, char *err)
+{
+   struct gfx_record *r = user;
+   r->z = z;
+   r->s = stencil;
+   r->depth[lane] = depth;
+   r->stencil[lane] = ref;
+   return *coverage == 1;
+}
+
 static const struct pan_sim_bi_gfx gfx_callbacks = {
    .ld_attr = cb_ld_attr,
    .lea_attr = cb_lea_attr,
    .st_cvt = cb_st_cvt,
    .ld_var = cb_ld_var,
    .blend = cb_blend,
+   .zs_emit = cb_zs_emit,
 };
 
 /* Run a graphics program over one warp with the push words u; preload
@@ -708,6 +725,43 @@ test_fragment(void)
          PAN_CHECK(got == want, "fragment lane %u word %u: %g, expected %g",
                    l, c, got, want);
       }
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
+/* gl_FragDepth = VAR0.x and the stencil reference int(VAR0.y * 4): one
+ * ZS_EMIT writing both (d9 3), run on the interpreter. */
+static void
+test_depth_stencil_output(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "bi_zs");
+   nir_variable *v0 =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *z =
+      nir_variable_create(b.shader, nir_var_shader_out, glsl_float_type(), "z");
+   nir_variable *st =
+      nir_variable_create(b.shader, nir_var_shader_out, glsl_int_type(), "s");
+   z->data.location = FRAG_RESULT_DEPTH;
+   st->data.location = FRAG_RESULT_STENCIL;
+   nir_ssa_def *x = nir_load_var(&b, v0);
+   nir_store_var(&b, z, nir_channel(&b, x, 0), 1);
+   nir_store_var(&b, st, nir_f2i32(&b, nir_fmul_imm(&b, nir_channel(&b, x, 1), 4)),
+                 1);
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   static struct gfx_record rec;
+   memset(&rec, 0, sizeof(rec));
+   uint32_t u[16] = { 0 };
+   bool ok = compile(b.shader, NULL, ctx, &bin) &&
+             run_gfx(&bin, u, &rec, fragment_preload, 0);
+   PAN_CHECK(!ok || (rec.z && rec.s), "ZS_EMIT z %d stencil %d", rec.z, rec.s);
+   for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+      /* VAR0 word c of lane l is l / 8 + c / 4 (test_fragment). */
+      PAN_CHECK(rec.depth[l] == l / 8.0f, "lane %u depth %g", l, rec.depth[l]);
+      PAN_CHECK(rec.stencil[l] == (uint8_t)((l / 8.0f + 0.25f) * 4),
+                "lane %u stencil %u", l, rec.stencil[l]);
    }
    ralloc_free(ctx);
    ralloc_free(b.shader);
@@ -1055,6 +1109,7 @@ main(void)
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_fragment);
+   PAN_RUN_CASE(test_depth_stencil_output);
    PAN_RUN_CASE(test_far_slot);
    PAN_RUN_CASE(test_derivative);
    PAN_RUN_CASE(test_texture);
