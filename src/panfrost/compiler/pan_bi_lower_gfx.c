@@ -199,6 +199,16 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
             pan_ir_instr_remove(I);
             break;
          }
+         case PAN_IR_OP_STORE_PSIZ: {
+            /* Its own record and buffer, which the tiler reads as the
+             * point size array; the lea_vary address goes dead. */
+            pan_ir_index lea = pan_ir_lea_attr_far(
+               &b, pan_ir_preload(&b, 61), pan_ir_preload(&b, 62),
+               pan_ir_mov(&b, pan_ir_imm(PAN_BI_POINT_SIZE_RECORD)));
+            pan_ir_st_cvt(&b, I->src[0], lea, pan_ir_word(lea, 2));
+            pan_ir_instr_remove(I);
+            break;
+         }
          case PAN_IR_OP_STORE_VARY: {
             unsigned slot = I->imm / 16;
             if (I->imm % 16)

@@ -70,6 +70,10 @@ struct pan_va_binary {
 int pan_va_varying_slot(unsigned location);
 unsigned pan_va_varying_slots(uint64_t locations);
 
+/* Bifrost: the varying record a vertex shader writes gl_PointSize
+ * through (one binary32 per vertex), past the 32 generic slots. */
+#define PAN_BI_POINT_SIZE_RECORD 32
+
 /* Which program a vertex shader becomes: the v9 driver runs IDVS, a
  * position shader then a varying shader (docs: driver interface). */
 enum pan_va_variant {

@@ -220,6 +220,7 @@ struct panfrost_jm_draw {
    float point_size; /* of points whose shader writes none */
    uint64_t tiler, viewport, thread_storage;
    uint64_t position, varyings, varying_buffers;
+   uint64_t point_sizes; /* points' per-vertex sizes, 0: point_size */
    uint64_t attributes, attribute_buffers;
    uint64_t vs_state, fs_state; /* renderer states */
    uint64_t vs_fau, fs_fau;

@@ -118,36 +118,50 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
  */
 static bool
 jm_draw_memory(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
-               unsigned slots, struct pan_ptr *vjob, struct pan_ptr *tjob)
+               unsigned slots, bool psiz, struct pan_ptr *vjob,
+               struct pan_ptr *tjob)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
    struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    uint64_t outputs = (uint64_t)d->vertices * d->instances;
+   /* gl_PointSize (Bifrost): one binary32 per vertex in buffer 1, written
+    * through the record after the generic slots' (PAN_BI_POINT_SIZE_RECORD)
+    * and read by the tiler as the point size array. */
+   unsigned buffers = psiz ? 2 : slots ? 1 : 0;
+   unsigned records = psiz ? PAN_BI_POINT_SIZE_RECORD + 1 : slots;
    size_t tjob_at = ALIGN_POT(jm->vertex_job_size_B, PAN_JOB_ALIGN_B);
    size_t desc_at = ALIGN_POT(tjob_at + jm->tiler_job_size_B, 64);
-   size_t pos_at = ALIGN_POT(desc_at + (slots ? jm->buffer_size_B : 0), 64);
+   size_t pos_at = ALIGN_POT(desc_at + buffers * jm->buffer_size_B, 64);
    size_t var_at = ALIGN_POT(pos_at + 16 * outputs, 64);
-   struct pan_ptr m =
-      alloc(ctx, var_at + 16 * slots * outputs, MAX2(PAN_JOB_ALIGN_B, 64));
+   size_t psiz_at = ALIGN_POT(var_at + 16 * slots * outputs, 64);
+   struct pan_ptr m = alloc(ctx, psiz_at + (psiz ? 4 * outputs : 0),
+                            MAX2(PAN_JOB_ALIGN_B, 64));
 
    if (!m.cpu)
       return false;
    *vjob = m;
    *tjob = (struct pan_ptr){ (uint8_t *)m.cpu + tjob_at, m.gpu + tjob_at };
    d->position = m.gpu + pos_at;
-   if (!slots)
+   d->point_sizes =
+      psiz && d->mode == PIPE_PRIM_POINTS ? m.gpu + psiz_at : 0;
+   if (!records)
       return true;
 
    jm->emit_attribute_buffer((uint8_t *)m.cpu + desc_at, m.gpu + var_at,
                              16 * slots * outputs, 16 * slots, 0);
-   if (!c->jm_varyings || c->jm_slots != slots) {
-      struct pan_ptr recs = alloc(ctx, slots * jm->attribute_size_B, 8);
+   if (psiz) {
+      jm->emit_attribute_buffer((uint8_t *)m.cpu + desc_at +
+                                   jm->buffer_size_B,
+                                m.gpu + psiz_at, 4 * outputs, 4, 0);
+   }
+   if (!c->jm_varyings || c->jm_slots != records) {
+      struct pan_ptr recs = alloc(ctx, records * jm->attribute_size_B, 8);
       if (!recs.cpu)
          return false;
-      for (unsigned s = 0; s < slots; ++s)
+      for (unsigned s = 0; s < records; ++s)
          jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s);
       c->jm_varyings = recs.gpu;
-      c->jm_slots = slots;
+      c->jm_slots = records;
    }
    d->varyings = c->jm_varyings;
    d->varying_buffers = m.gpu + desc_at;
@@ -549,7 +563,8 @@ jm_jobs_template(struct panfrost_context *ctx, const struct panfrost_jm_draw *d)
                           d->cull_front << 4 | d->cull_back << 5 |
                           d->front_ccw << 6 | d->flatshade_first << 7 |
                           (d->occlusion != 0) << 8 |
-                          d->occlusion_counter << 9;
+                          d->occlusion_counter << 9 |
+                          (d->point_sizes != 0) << 10;
    uint32_t point_size;
    memcpy(&point_size, &d->point_size, 4);
    const struct panfrost_jm_job_key key = {
@@ -645,7 +660,7 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       c->jm_counts[1] = d.instances;
    }
    struct pan_ptr vjob, tjob;
-   if (!jm_draw_memory(ctx, &d, slots, &vjob, &tjob))
+   if (!jm_draw_memory(ctx, &d, slots, vs->writes_psiz, &vjob, &tjob))
       return false;
    d.vertex_index = util_dynarray_num_elements(&ctx->batch.draw_jobs,
                                                struct panfrost_batch_job) +

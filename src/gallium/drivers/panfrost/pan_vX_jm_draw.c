@@ -18,6 +18,7 @@
 #include "util/macros.h"
 
 #include "pan_arch.h"
+#include "pan_compile.h"
 #include "pan_genxml.h"
 #include "pan_invocation.h"
 #include "pan_vX_blend.h"
@@ -175,12 +176,13 @@ emit_ubo(void *cpu, uint64_t addr, unsigned size_B)
 static void
 emit_varying(void *cpu, unsigned slot)
 {
+   bool psiz = slot == PAN_BI_POINT_SIZE_RECORD; /* alone in buffer 1 */
    pan_pack(cpu, attribute, cfg)
    {
-      cfg.buffer_index = 0;
-      cfg.format =
-         PAN_GENX(panfrost_pixel_format)(MALI_FORMAT_RGBA32F, false);
-      cfg.offset = 16 * slot;
+      cfg.buffer_index = psiz;
+      cfg.format = PAN_GENX(panfrost_pixel_format)(
+         psiz ? MALI_FORMAT_R32F : MALI_FORMAT_RGBA32F, false);
+      cfg.offset = psiz ? 0 : 16 * slot;
    }
 }
 
@@ -277,6 +279,8 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.primitive_restart = d->restart ? MALI_PRIMITIVE_RESTART_IMPLICIT
                                          : MALI_PRIMITIVE_RESTART_NONE;
       cfg.first_provoking_vertex = d->flatshade_first;
+      if (d->point_sizes)
+         cfg.point_size_array_format = MALI_POINT_SIZE_ARRAY_FORMAT_FP32;
       cfg.job_task_split = 6;
       cfg.base_vertex_offset = d->base_vertex_offset;
       cfg.index_count = d->count;
@@ -284,7 +288,10 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
    }
    pan_section_pack(cpu, tiler_job, primitive_size, cfg)
    {
-      cfg.fixed.constant = d->point_size;
+      if (d->point_sizes)
+         cfg.per_vertex.size_array = d->point_sizes;
+      else
+         cfg.fixed.constant = d->point_size;
    }
    pan_section_pack(cpu, tiler_job, tiler, cfg)
    {
@@ -369,6 +376,9 @@ patch_jobs(void *vjob, void *tjob, const struct panfrost_jm_draw *d,
    put(prim, PRIM_BASE_VERTEX_B, (uint32_t)d->base_vertex_offset);
    put(prim, PRIM_INDEX_COUNT_B, (uint32_t)(d->count - 1));
    put(prim, PRIM_INDICES_B, (uint64_t)d->indices);
+   if (d->point_sizes)
+      put(pan_section_ptr(tjob, tiler_job, primitive_size), 0,
+          (uint64_t)d->point_sizes);
 }
 
 #undef put

@@ -2214,8 +2214,7 @@ main(int argc, char **argv)
    test_noperspective();
    test_provoking_vertex();
    test_points(false);
-   if (!jm)
-      test_points(true);
+   test_points(true);
    if (!jm)
       test_point_coord();
    test_indirect();
