@@ -608,6 +608,10 @@ schedule_block(struct sched *sc, struct mid_block *blk)
 
    unsigned win = window[MIN2(s->level, ARRAY_SIZE(window) - 1)];
    unsigned limit = budget[MIN2(s->level, ARRAY_SIZE(budget) - 1)];
+   /* A texture result in a work register (small cores) is a value the
+    * budget does not see: leave it one register. */
+   if (limit && s->tex_out < 16 && s->nr_tex)
+      limit -= 4;
    bool strict_frees = strict[MIN2(s->level, ARRAY_SIZE(strict) - 1)];
    struct pressure pr = {
       .remaining = rzalloc_array(gs, unsigned, s->nr_vars + 1),
