@@ -263,6 +263,10 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
                              I->imm);
             I->imm |= 10 << 8;
             break;
+         case PAN_IR_OP_LD_VAR_POINT:
+            /* gl_PointCoord: the point varying (0), at the centre. */
+            I->imm = 10 << 8;
+            break;
          case PAN_IR_OP_ZS_EMIT:
          case PAN_IR_OP_ZS_EMIT_S:
          case PAN_IR_OP_ZS_EMIT_ZS:

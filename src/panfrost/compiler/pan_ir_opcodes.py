@@ -343,7 +343,7 @@ OPS = [
                                 'sample=center', 'update=clobber',
                                 'slot=slot0', 'flow=wait0'],
               ['{sr}', '{s0}', 'index:{imm}'])),
-    # gl_PointCoord (x, y): special varying 0, two words.  Valhall only.
+    # gl_PointCoord (x, y): special varying 0, two words.
     Op('ld_var_point', 1, dest_comps=2,
        va=VA('ld_var_special', ['vecsize=v2', 'regfmt=f32',
                                 'sample=center', 'update=clobber',
@@ -543,6 +543,11 @@ BI_FORMS = {
                        staging='d', msg='varying', imm_field='index')],
     # imm: the varying name (d3: 2 fragment 1/w, 3 fragment z) and the
     # sample and update mode (d10, pan_bi_lower_gfx.c: center, clobber).
+    # gl_PointCoord: varying name 0 (point); pan_bi_lower_gfx.c gives the
+    # imm as for ld_var_special.
+    'ld_var_point': [BI('ld_var_special', 'add', ['register_format=f32'],
+                        S0, staging='d', msg='varying',
+                        imm_field='d3:0,d10:8')],
     'ld_var_special': [BI('ld_var_special', 'add', ['register_format=f32'],
                           S0, staging='d', msg='varying',
                           imm_field='d3:0,d10:8')],

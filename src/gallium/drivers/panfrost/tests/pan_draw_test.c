@@ -2215,8 +2215,7 @@ main(int argc, char **argv)
    test_provoking_vertex();
    test_points(false);
    test_points(true);
-   if (!jm)
-      test_point_coord();
+   test_point_coord();
    test_indirect();
    return pan_test_close(screen, ctx);
 }
