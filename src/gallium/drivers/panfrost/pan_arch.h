@@ -94,9 +94,9 @@ struct panfrost_zs_state {
    unsigned depth_func; /* PIPE_FUNC_* */
    bool stencil;
    struct panfrost_zs_face face[2]; /* front, back */
-   /* The fragment shader gives the depth (ZS_EMIT), tested and written
-    * late. */
-   bool shader_z;
+   /* The fragment shader gives the depth, the stencil reference
+    * (ZS_EMIT), tested and written late. */
+   bool shader_z, shader_s;
 };
 
 /* Resource tables of a graphics shader (the compiler's driver interface). */

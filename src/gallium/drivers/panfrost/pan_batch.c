@@ -360,18 +360,13 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    }
 
    /* The whole ZS buffer is written back: the aspect a clear of the other
-    * leaves must be loaded (depth only so far).
+    * leaves must be loaded.
     */
    bool depth = pan_zs_layout_has_depth(layout);
    bool stencil = pan_zs_layout_has_stencil(layout);
    if (depth && stencil)
       load |= PIPE_CLEAR_DEPTHSTENCIL & ~clear;
    load &= (depth ? PIPE_CLEAR_DEPTH : 0) | (stencil ? PIPE_CLEAR_STENCIL : 0);
-   if (depth && stencil && clear != PIPE_CLEAR_DEPTHSTENCIL &&
-       (load & PIPE_CLEAR_STENCIL))
-      panfrost_warn_once(ctx, PANFROST_WARN_ZS_ASPECT,
-                         "clearing depth of a packed depth/stencil buffer "
-                         "also clears the stencil (no stencil preload yet)");
 
    const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
 
@@ -438,8 +433,7 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
    if (zs_load && !panfrost_preload_zs(ctx, zs_load, &fb))
       panfrost_warn_once(ctx, PANFROST_WARN_PRELOAD,
                          "draws without a depth/stencil clear of the pass: "
-                         "its previous stencil (or depth) contents could "
-                         "not be preloaded");
+                         "its previous contents could not be preloaded");
    /* A pass without attachments still runs its draws' fragment shaders
     * (side effects, occlusion counts).
     */

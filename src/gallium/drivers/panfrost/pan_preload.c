@@ -17,6 +17,7 @@
 #include "pan_context.h"
 #include "pan_fb.h"
 #include "pan_preload.h"
+#include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_texture.h"
 
@@ -25,6 +26,8 @@
  */
 #define PRELOAD_SHADERS 8
 #define PRELOAD_KEY_DEPTH (1u << 31)
+#define PRELOAD_KEY_STENCIL (1u << 30)
+#define PRELOAD_KEY_STENCIL_W (1u << 29) /* the byte is .w, else .x */
 
 /* The largest frame shader array of any architecture (3 draws). */
 #define FRAME_SHADERS_MAX_B 1024
@@ -83,7 +86,8 @@ store_output(nir_builder *b, const struct glsl_type *t, unsigned location,
 }
 
 /* Output i = texelFetch(texture i, pixel, 0) for each target of mask; for
- * PRELOAD_KEY_DEPTH, gl_FragDepth = texelFetch(texture 0, pixel, 0).x.
+ * PRELOAD_KEY_DEPTH, gl_FragDepth = texelFetch(texture 0, pixel, 0).x, and
+ * for PRELOAD_KEY_STENCIL the stencil reference from the next texture.
  */
 static struct panfrost_shader *
 build_shader(struct panfrost_context *ctx, uint32_t key,
@@ -95,9 +99,15 @@ build_shader(struct panfrost_context *ctx, uint32_t key,
    nir_builder b =
       nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, opts, "preload");
 
-   if (key & PRELOAD_KEY_DEPTH) {
-      store_output(&b, glsl_float_type(), FRAG_RESULT_DEPTH, 0,
-                   nir_channel(&b, fetch_texel(&b, 0, nir_type_float32), 0));
+   if (key & (PRELOAD_KEY_DEPTH | PRELOAD_KEY_STENCIL)) {
+      bool z = key & PRELOAD_KEY_DEPTH;
+      if (z)
+         store_output(&b, glsl_float_type(), FRAG_RESULT_DEPTH, 0,
+                      nir_channel(&b, fetch_texel(&b, 0, nir_type_float32), 0));
+      if (key & PRELOAD_KEY_STENCIL)
+         store_output(&b, glsl_uint_type(), FRAG_RESULT_STENCIL, 0,
+                      nir_channel(&b, fetch_texel(&b, z, nir_type_uint32),
+                                  key & PRELOAD_KEY_STENCIL_W ? 3 : 0));
    } else {
       u_foreach_bit (i, key & 0xff) {
          const struct glsl_type *t =
@@ -470,21 +480,45 @@ panfrost_preload_zs(struct panfrost_context *ctx, unsigned aspects,
                     struct pan_fb *fb)
 {
    const nir_alu_type types[PIPE_MAX_COLOR_BUFS] = { 0 };
-   /* Depth written as the shader says whatever was there; the stencil
-    * aspect is left alone.
+   struct pipe_surface *zsbuf = ctx->state.fb.zsbuf;
+   struct panfrost_resource *rsc = panfrost_resource(zsbuf->texture);
+   bool z = aspects & PIPE_CLEAR_DEPTH, s = aspects & PIPE_CLEAR_STENCIL;
+   /* The stencil bytes read as an unsigned colour: the top byte of a
+    * Z24S8 word, a byte of the S8 plane (split Z32F + S8) or surface.
     */
+   struct pipe_surface stencil = *zsbuf;
+   if (rsc->stencil)
+      stencil.texture = &rsc->stencil->base;
+   stencil.format = zsbuf->format == PIPE_FORMAT_Z24_UNORM_S8_UINT
+                       ? PIPE_FORMAT_R8G8B8A8_UINT
+                       : PIPE_FORMAT_R8_UINT;
+   struct pipe_surface *srcs[2] = { z ? zsbuf : &stencil, &stencil };
+   uint32_t key = (z ? PRELOAD_KEY_DEPTH : 0) | (s ? PRELOAD_KEY_STENCIL : 0) |
+                  (s && zsbuf->format == PIPE_FORMAT_Z24_UNORM_S8_UINT
+                      ? PRELOAD_KEY_STENCIL_W
+                      : 0);
+   /* Written as the shader says whatever was there, each aspect asked. */
+   struct panfrost_zs_face replace = {
+      .func = PIPE_FUNC_ALWAYS,
+      .fail = PIPE_STENCIL_OP_REPLACE,
+      .zfail = PIPE_STENCIL_OP_REPLACE,
+      .zpass = PIPE_STENCIL_OP_REPLACE,
+      .value_mask = 0xff,
+      .write_mask = 0xff,
+   };
    const struct panfrost_zs_state zs = {
-      .depth = true,
-      .depth_write = true,
+      .depth = z,
+      .depth_write = z,
       .depth_func = PIPE_FUNC_ALWAYS,
-      .face = { { .func = PIPE_FUNC_ALWAYS }, { .func = PIPE_FUNC_ALWAYS } },
-      .shader_z = true,
+      .stencil = s,
+      .face = { replace, replace },
+      .shader_z = z,
+      .shader_s = s,
    };
 
-   if (!(aspects & PIPE_CLEAR_DEPTH) ||
-       !preload(ctx, PRELOAD_KEY_DEPTH, types, &ctx->state.fb.zsbuf, 1, &zs,
-                fb))
+   if (!(z || s) ||
+       !preload(ctx, key, types, srcs, z && s ? 0x3 : 0x1, &zs, fb))
       return false;
    fb->preload_zs = true;
-   return !(aspects & PIPE_CLEAR_STENCIL);
+   return true;
 }

@@ -108,6 +108,7 @@ emit_depth_stencil(void *cpu, const struct panfrost_zs_state *zs)
       cfg.depth_write_enable = zs->depth && zs->depth_write;
       if (zs->shader_z)
          cfg.depth_source = MALI_DEPTH_SOURCE_SHADER;
+      cfg.stencil_from_shader = zs->shader_s;
       cfg.stencil_test_enable = zs->stencil;
       cfg.front_compare_function = zs->stencil ? f->func : MALI_FUNC_ALWAYS;
       cfg.back_compare_function = zs->stencil ? b->func : MALI_FUNC_ALWAYS;

@@ -101,9 +101,10 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.properties.allow_forward_pixel_to_be_killed = true;
       cfg.properties.pixel_kill_operation =
          f->kills ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
-      cfg.properties.zs_update_operation = f->zs.shader_z
+      cfg.properties.zs_update_operation = f->zs.shader_z || f->zs.shader_s
                                               ? MALI_PIXEL_KILL_FORCE_LATE
                                               : MALI_PIXEL_KILL_STRONG_EARLY;
+      cfg.properties.stencil_from_shader = f->zs.shader_s;
       cfg.multisample_misc.sample_mask = 0xffff;
       /* PIPE_FUNC_* and the hardware's comparisons share their order. */
       cfg.multisample_misc.depth_function =
