@@ -106,6 +106,13 @@ struct panfrost_draw_cache {
     */
    struct panfrost_jm_tables jm_tables[2][2];
    unsigned jm_push_dirty[2];
+   /* v6/v7: the vertex elements (the first few) and the buffers' offsets
+    * modulo 64 the attribute records (attribs) were packed for.
+    */
+   bool jm_elements_valid;
+   unsigned jm_element_count;
+   struct pipe_vertex_element jm_elements[8];
+   uint8_t jm_misalign[16];
 };
 
 struct panfrost_batch {

@@ -52,20 +52,22 @@ alloc(struct panfrost_context *ctx, size_t size_B, unsigned align_B)
  * the draw cache; per-vertex data of an instanced draw reads modulo
  * divisor (0: not instanced).  The buffer descriptors hold 64-byte aligned
  * addresses: the rest of a buffer's offset goes into the records reading
- * it.  false when out of memory, *dropped (after a message) for what
- * cannot be fetched.
+ * it, which are kept while the elements and those remainders are
+ * unchanged (a change of buffers alone repacks their descriptors only).
+ * false when out of memory, *dropped (after a message) for what cannot be
+ * fetched.
  */
 static bool
 jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
+   struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
    unsigned nve = ve ? ve->count : 0, nvb = ctx->state.vbuf_count;
-   unsigned misalign[PANFROST_MAX_VBUFS] = { 0 };
-   struct pan_ptr a = alloc(ctx, nve * jm->attribute_size_B, 8);
+   uint8_t misalign[PANFROST_MAX_VBUFS] = { 0 };
    struct pan_ptr b = alloc(ctx, nvb * jm->buffer_size_B, jm->buffer_align_B);
 
-   if (!a.cpu || !b.cpu)
+   if (!b.cpu)
       return false;
    for (unsigned i = 0; i < nvb; ++i) {
       uint64_t va;
@@ -84,6 +86,20 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
                                 va - misalign[i], size_B + misalign[i],
                                 ctx->state.vbufs[i].stride, divisor);
    }
+   c->vbufs = b.gpu;
+   c->jm_divisor = divisor;
+
+   const size_t elements_B = nve * sizeof(ve->elements[0]);
+   STATIC_ASSERT(sizeof(c->jm_misalign) == sizeof(misalign));
+   if (c->jm_elements_valid && c->jm_element_count == nve &&
+       (!nve || !memcmp(c->jm_elements, ve->elements, elements_B)) &&
+       !memcmp(c->jm_misalign, misalign, sizeof(misalign)))
+      return true;
+
+   struct pan_ptr a = alloc(ctx, nve * jm->attribute_size_B, 8);
+   if (!a.cpu)
+      return false;
+   c->jm_elements_valid = false;
    for (unsigned i = 0; i < nve; ++i) {
       const struct pipe_vertex_element *e = &ve->elements[i];
       if (e->instance_divisor || e->vertex_buffer_index >= nvb) {
@@ -104,9 +120,14 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
          return true;
       }
    }
-   ctx->batch.draw_cache.attribs = a.gpu;
-   ctx->batch.draw_cache.vbufs = b.gpu;
-   ctx->batch.draw_cache.jm_divisor = divisor;
+   c->attribs = a.gpu;
+   if (elements_B <= sizeof(c->jm_elements)) {
+      if (nve)
+         memcpy(c->jm_elements, ve->elements, elements_B);
+      memcpy(c->jm_misalign, misalign, sizeof(misalign));
+      c->jm_element_count = nve;
+      c->jm_elements_valid = true;
+   }
    return true;
 }
 
