@@ -921,9 +921,9 @@ read_zs(struct pipe_surface *s, unsigned x, unsigned y, float *z, int *st)
    pipe_texture_unmap(ctx, xfer);
 }
 
-/* An RGBA8 target and a zf depth buffer, one float output replacing the
- * colour, depth tested with LESS and written; false (counted) when the
- * depth buffer cannot be made.
+/* An RGBA8 target and a zf depth/stencil buffer bound, one float output
+ * replacing the colour, depth tested with LESS and written (until a test
+ * binds its own state); false (counted) when the buffer cannot be made.
  */
 struct depth_scene {
    const char *name;
@@ -1092,13 +1092,10 @@ test_depth_preload(enum pipe_format zf)
 static void
 test_stencil_preload(enum pipe_format zf)
 {
-   const char *name = util_format_short_name(zf);
-   struct pipe_surface *rt =
-      make_surface(PIPE_FORMAT_R8G8B8A8_UNORM, PIPE_BIND_RENDER_TARGET);
-   struct pipe_surface *zs = make_surface(zf, PIPE_BIND_DEPTH_STENCIL);
-   struct scene sc = scene_begin(1, nir_type_float);
-   struct pipe_blend_state replace = { .rt[0].colormask = PIPE_MASK_RGBA };
-   void *b = bind_blend(&replace);
+   struct depth_scene ds;
+   if (!depth_scene_begin(&ds, zf))
+      return;
+   const char *name = ds.name;
    union pipe_color_union cc = { .f = { 0, 0, 0, 1 } };
    struct pipe_depth_stencil_alpha_state mark = {
       .stencil[0] = { .enabled = 1,
@@ -1116,7 +1113,6 @@ test_stencil_preload(enum pipe_format zf)
    void *z1 = bind_zsa(&mark);
    void *z2 = ctx->create_depth_stencil_alpha_state(ctx, &equal);
 
-   set_fb(&rt, 1, zs);
    ctx->clear(ctx, PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTHSTENCIL, NULL, &cc, 1.0,
               0);
    ctx->set_stencil_ref(ctx, (struct pipe_stencil_ref){ { 7, 7 } });
@@ -1127,7 +1123,7 @@ test_stencil_preload(enum pipe_format zf)
    draw_rect(0, 0, W, H, 0, green, false);
    ctx->flush(ctx, NULL, 0);
    CHECK(!pan_test_debug_msg[0], "%s: %s", name, pan_test_debug_msg);
-   read_pixels(rt, pixels);
+   read_pixels(ds.rt, pixels);
    const struct rect_want want[] = {
       { "stencil 7 kept", 0, 0, 32, H, green },
       { "stencil 0 kept", 32, 0, W, H, black },
@@ -1138,7 +1134,7 @@ test_stencil_preload(enum pipe_format zf)
       ctx->clear(ctx, PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTH, NULL, &cc, 1.0, 0);
       draw_rect(0, 0, W, H, 0, blue, false);
       ctx->flush(ctx, NULL, 0);
-      read_pixels(rt, pixels);
+      read_pixels(ds.rt, pixels);
       const struct rect_want after[] = {
          { "stencil kept by a depth clear", 0, 0, 32, H, blue },
          { "stencil 0 kept by a depth clear", 32, 0, W, H, black },
@@ -1146,12 +1142,9 @@ test_stencil_preload(enum pipe_format zf)
       check_rects(name, after, ARRAY_SIZE(after));
    }
 
-   scene_end(&sc);
-   ctx->delete_blend_state(ctx, b);
+   depth_scene_end(&ds);
    ctx->delete_depth_stencil_alpha_state(ctx, z1);
    ctx->delete_depth_stencil_alpha_state(ctx, z2);
-   pipe_surface_reference(&rt, NULL);
-   pipe_surface_reference(&zs, NULL);
 }
 
 /* Stencil: mark a rectangle (REPLACE), draw where EQUAL, count with
