@@ -33,6 +33,20 @@ enum pan_va_push_source {
    PAN_VA_PUSH_TEXTURE_SIZE,
    /* The constant offset_B itself (the compiler's constants). */
    PAN_VA_PUSH_CONSTANT,
+   /* Word offset_B / 4 of the draw's parameters (PAN_VA_DRAW_*). */
+   PAN_VA_PUSH_DRAW,
+};
+
+/* The draw parameters a vertex shader can push (PAN_VA_PUSH_DRAW). */
+enum pan_va_draw_param {
+   /* What the vertex ID register counts from: gl_VertexID is the register
+    * plus this (Bifrost's vertex jobs count from their first vertex;
+    * Valhall's IDVS register already holds the whole ID: 0 there). */
+   PAN_VA_DRAW_FIRST_VERTEX,
+   PAN_VA_DRAW_BASE_VERTEX,   /* gl_BaseVertex: the index bias, or 0 */
+   PAN_VA_DRAW_BASE_INSTANCE, /* gl_BaseInstance */
+   PAN_VA_DRAW_ID,            /* gl_DrawID */
+   PAN_VA_DRAW_PARAMS,
 };
 
 struct pan_va_push_word {

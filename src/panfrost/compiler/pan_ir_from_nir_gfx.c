@@ -522,6 +522,22 @@ discard(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    pan_ir_discard(b, PAN_IR_CMP_NE, f, pan_ir_imm(0));
 }
 
+/* The draw parameter (pan_va_draw_param) a system value intrinsic reads. */
+static enum pan_va_draw_param
+draw_param(nir_intrinsic_op op)
+{
+   switch (op) {
+   case nir_intrinsic_load_first_vertex:
+      return PAN_VA_DRAW_FIRST_VERTEX;
+   case nir_intrinsic_load_base_vertex:
+      return PAN_VA_DRAW_BASE_VERTEX;
+   case nir_intrinsic_load_base_instance:
+      return PAN_VA_DRAW_BASE_INSTANCE;
+   default:
+      return PAN_VA_DRAW_ID;
+   }
+}
+
 bool
 pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
                               nir_intrinsic_instr *intr)
@@ -604,6 +620,16 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
                          intr->intrinsic == nir_intrinsic_load_instance_id
                             ? PAN_IR_REG_INSTANCE_ID
                             : PAN_IR_REG_VERTEX_ID);
+      break;
+   case nir_intrinsic_load_first_vertex:
+   case nir_intrinsic_load_base_vertex:
+   case nir_intrinsic_load_base_instance:
+   case nir_intrinsic_load_draw_id:
+      /* Pushed by the driver per draw. */
+      if (!vs)
+         return false;
+      v = pan_ir_from_nir_pushed_vec(ctx, PAN_VA_PUSH_DRAW, 0,
+                                     4 * draw_param(intr->intrinsic), 1);
       break;
    default:
       return false;

@@ -116,6 +116,8 @@ struct panfrost_context {
    struct pipe_context base;
    struct panfrost_state state;
    unsigned dirty; /* enum panfrost_dirty, since the last draw */
+   /* The draw being emitted, as its shaders push it (pan_va_draw_param) */
+   uint32_t draw_params[PAN_VA_DRAW_PARAMS];
    struct panfrost_compute_ctx compute;
    struct panfrost_xfb_ctx xfb;
    struct panfrost_query *occlusion; /* the active occlusion query */

@@ -638,6 +638,8 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    };
    if (!jm_range(ctx, info, draw, &d, &empty))
       return false;
+   /* The vertex job's vertex ID register counts from offset_start. */
+   ctx->draw_params[PAN_VA_DRAW_FIRST_VERTEX] = d.offset_start;
    if (empty || !d.vertices)
       return true;
    /* Instances are padded_count vertices apart (the hardware's padding:

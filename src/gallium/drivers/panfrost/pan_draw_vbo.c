@@ -200,6 +200,11 @@ push_words(struct panfrost_context *ctx, enum pipe_shader_type stage,
       case PAN_VA_PUSH_CONSTANT:
          words[i] = w->offset_B;
          break;
+      case PAN_VA_PUSH_DRAW:
+         /* Changes from draw to draw: never kept. */
+         words[i] = ctx->draw_params[c % PAN_VA_DRAW_PARAMS];
+         *reusable = false;
+         break;
       default: {
          const struct pipe_constant_buffer *cb =
             &ctx->state.cbufs[stage][w->ubo];
@@ -765,6 +770,8 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .fs_kills = fs->kills,
    };
 
+   /* The IDVS vertex ID register already counts from base_vertex. */
+   ctx->draw_params[PAN_VA_DRAW_FIRST_VERTEX] = 0;
    draw_bounds(ctx, &j);
    if (!j.count || !j.instances)
       return true;
@@ -962,19 +969,27 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
    if (rast && rast->rasterizer_discard)
       return;
-   if (panfrost_screen(pctx->screen)->arch &&
-       panfrost_screen(pctx->screen)->arch->jm) {
-      panfrost_jm_draw_vbo(ctx, info, indirect, draws, num_draws);
-      return;
-   }
-   if (!draw_supported(ctx, info))
+   bool jm = panfrost_screen(pctx->screen)->arch &&
+             panfrost_screen(pctx->screen)->arch->jm;
+   if (!jm && !draw_supported(ctx, info))
       return;
    /* The pass's tiler context holds the provoking-vertex convention:
     * a draw with the other one starts a new pass. */
-   if (ctx->batch.tiler &&
+   if (!jm && ctx->batch.tiler &&
        ctx->batch.tiler_first_provoking != rast->flatshade_first)
       panfrost_batch_submit(ctx);
    for (unsigned i = 0; i < num_draws; ++i) {
+      /* What the vertex shaders push of this draw (the first vertex is
+       * the architecture's). */
+      ctx->draw_params[PAN_VA_DRAW_BASE_VERTEX] =
+         info->index_size ? draws[i].index_bias : 0;
+      ctx->draw_params[PAN_VA_DRAW_BASE_INSTANCE] = info->start_instance;
+      ctx->draw_params[PAN_VA_DRAW_ID] =
+         drawid_offset + (info->increment_draw_id ? i : 0);
+      if (jm) {
+         panfrost_jm_draw_vbo(ctx, info, NULL, &draws[i], 1);
+         continue;
+      }
       if (!emit_draw(ctx, info, &draws[i])) {
          mesa_loge("panfrost: out of memory for a draw, dropped");
          return;

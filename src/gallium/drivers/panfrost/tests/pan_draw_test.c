@@ -849,6 +849,104 @@ test_instanced_triangles(void)
    scene_end(&sc);
 }
 
+/* gl_Position = attribute 0 moved by the draw parameters: right by
+ * 4 pixels per (gl_VertexID - 3), down by 4 pixels per gl_BaseVertex and
+ * per gl_DrawID (0.125 in clip space: exact).
+ */
+static void *
+draw_params_vs(void)
+{
+   nir_builder b = shader(MESA_SHADER_VERTEX, "draw-params");
+   struct vs_vars v = vs_vars(b.shader);
+   nir_ssa_def *id = nir_iadd(&b, nir_load_vertex_id_zero_base(&b),
+                              nir_load_first_vertex(&b));
+   nir_ssa_def *down = nir_iadd(&b, nir_load_base_vertex(&b),
+                                nir_load_draw_id(&b));
+   nir_ssa_def *p = nir_load_var(&b, v.pos);
+   nir_ssa_def *dx = nir_fmul_imm(&b, nir_i2f32(&b, nir_iadd_imm(&b, id, -3)),
+                                  0.125);
+   nir_ssa_def *dy = nir_fmul_imm(&b, nir_i2f32(&b, down), 0.25);
+   p = nir_vector_insert_imm(&b, p, nir_fadd(&b, nir_channel(&b, p, 0), dx),
+                             0);
+   p = nir_vector_insert_imm(&b, p, nir_fadd(&b, nir_channel(&b, p, 1), dy),
+                             1);
+   nir_store_var(&b, v.opos, p, 0xf);
+   nir_store_var(&b, v.ocol, nir_load_var(&b, v.col), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+/* gl_VertexID, gl_BaseVertex and gl_DrawID of a draw from vertex 3 on
+ * (vertices 3..5 of the buffer): non-indexed with start 3, then indexed
+ * 0, 1, 2 with an index bias of 3 (the base vertex) and draw ID 1.  A
+ * vertex ID counted from 0 moves the triangle 12 pixels left.
+ */
+static void
+test_draw_parameters(bool indexed)
+{
+   const char *what = indexed ? "vertex id, indexed with a bias"
+                              : "vertex id from start 3";
+   static const struct vtx v[6] = {
+      { 0 },
+      { 0 },
+      { 0 },
+      { 6 * 16 + 3, 2 * 16 + 8, { 1.0f, 0.0f, 0.0f, 1.0f } },
+      { 20 * 16 + 3, 2 * 16 + 8, { 1.0f, 0.0f, 0.0f, 1.0f } },
+      { 6 * 16 + 3, 12 * 16 + 8, { 1.0f, 0.0f, 0.0f, 1.0f } },
+   };
+   static const uint16_t idx[3] = { 0, 1, 2 };
+   struct scene sc = scene_begin(false, v, 6);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, sc.vs);
+   sc.vs = draw_params_vs();
+   ctx->bind_vs_state(ctx, sc.vs);
+   struct pipe_resource *ib = NULL;
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+      .max_index = indexed ? 2 : 5,
+   };
+   struct pipe_draw_start_count_bias d = { .start = 3, .count = 3 };
+   if (indexed) {
+      ib = pipe_buffer_create(screen, PIPE_BIND_INDEX_BUFFER,
+                              PIPE_USAGE_DEFAULT, sizeof(idx));
+      pipe_buffer_write(ctx, ib, 0, sizeof(idx), idx);
+      info.index_size = 2;
+      info.index.resource = ib;
+      d = (struct pipe_draw_start_count_bias){ .count = 3, .index_bias = 3 };
+   }
+
+   union pipe_color_union c;
+   memcpy(c.f, clear_rgba, sizeof(c.f));
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+   trace_begin();
+   ctx->draw_vbo(ctx, &info, indexed, NULL, &d, 1);
+   ctx->flush(ctx, NULL, 0);
+   char *trace = trace_end();
+   CHECK(decoder_errors(trace) == 0, "%s: %u decoder errors", what,
+         decoder_errors(trace));
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u %s jobs", what,
+         jobs(trace, DRAW_JOB), DRAW_JOB);
+   free(trace);
+   if (check_pixels) {
+      /* Down by base vertex + draw ID: 3 + 1 when indexed, else 0. */
+      int down16 = indexed ? 4 * 4 * 16 : 0;
+      struct vtx moved[3];
+      const struct vtx *tris[1][3];
+      for (unsigned k = 0; k < 3; ++k) {
+         moved[k] = v[3 + k];
+         moved[k].x16 += k * 4 * 16;
+         moved[k].y16 += down16;
+         tris[0][k] = &moved[k];
+      }
+      check_pixels_against(what, &sc.t, (const struct vtx *const(*)[3])tris,
+                           1, false);
+   }
+   pipe_resource_reference(&ib, NULL);
+   scene_end(&sc);
+}
+
 /* ------------------------------------------------------------------ */
 /* Textures                                                            */
 /* ------------------------------------------------------------------ */
@@ -2195,6 +2293,8 @@ main(int argc, char **argv)
    test_indexed_quad(false);
    test_indexed_quad(true);
    test_instanced_triangles();
+   test_draw_parameters(false);
+   test_draw_parameters(true);
 
    static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
                                               PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
