@@ -11,7 +11,8 @@
  * Descriptors are packed by the architecture's emitters (screen->arch->jm).
  * Those of the bound state live in the pass's draw cache and are rebuilt
  * only when a state change (ctx->dirty, the shaders) invalidates them; the
- * viewport, vertex outputs and jobs are per draw.  What is not done yet
+ * viewport and vertex outputs are per draw, and the jobs copies of the
+ * previous draw's with the per-draw words patched (patch_jobs).  What is not done yet
  * drops the draw with a message (docs/drivers/panfrost/draw-path.rst).
  */
 
