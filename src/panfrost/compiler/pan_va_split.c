@@ -83,7 +83,9 @@ pan_va_split_vector(pan_ir_shader *s, unsigned v)
          continue;
       for (unsigned i = 0; i < I->nr_srcs; ++i) {
          pan_ir_index *src = &I->src[i];
-         if (src->kind != PAN_IR_SSA || src->value != v || src->comps != 1)
+         /* Words only moves read have no copy: those keep the vector. */
+         if (src->kind != PAN_IR_SSA || src->value != v || src->comps != 1 ||
+             !(mask & BITFIELD_BIT(src->comp)))
             continue;
          src->value = word[src->comp].value;
          src->comp = 0;

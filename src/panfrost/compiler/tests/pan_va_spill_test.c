@@ -358,6 +358,34 @@ test_sink_inputs(void)
    ralloc_free(s);
 }
 
+/* Splitting copies only the words other instructions read alone; a word
+ * that only a move reads (a phi's copy, say) keeps reading the vector. */
+static void
+test_split_keeps_moved_words(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_block *b0 = pan_ir_block_create(s);
+   pan_ir_builder b = pan_ir_builder_at_end(s, b0);
+   pan_ir_index vid = pan_ir_preload(&b, 60);
+   pan_ir_index iid = pan_ir_preload(&b, 61);
+   pan_ir_index v = pan_ir_ld_attr(&b, 4, PAN_IR_TYPE_F32, 0, vid, iid);
+   pan_ir_index x = pan_ir_fadd(&b, pan_ir_word(v, 1), pan_ir_word(v, 1));
+   pan_ir_index m = pan_ir_mov(&b, pan_ir_word(v, 2));
+   pan_ir_index y = pan_ir_fadd(&b, x, m);
+   pan_ir_store_global(&b, 0, y,
+                       pan_ir_collect(&b, 2, (pan_ir_index[]){ y, y }));
+
+   PAN_EXPECT(pan_va_split_vector(s, v.value));
+   char *got = pan_ir_shader_to_string(s, s);
+   PAN_EXPECT_STR_HAS(got, "   %2:4 = ld_attr.f32 %0, %1, imm:0x0\n"
+                           "   %7 = mov %2.1\n"
+                           "   %3 = fadd %7, %7\n"
+                           "   %4 = mov %2.2\n");
+   char err[256];
+   PAN_EXPECT(pan_ir_validate(s, err, sizeof(err)));
+   ralloc_free(s);
+}
+
 /* A register file too small for one instruction's operands: a message,
  * not a loop or a crash. */
 static void
@@ -383,6 +411,7 @@ main(void)
    PAN_RUN_CASE(test_split_instead_of_spill);
    PAN_RUN_CASE(test_lifetime_holes);
    PAN_RUN_CASE(test_sink_inputs);
+   PAN_RUN_CASE(test_split_keeps_moved_words);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_spill");
 }
