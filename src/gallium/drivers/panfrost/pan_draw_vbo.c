@@ -590,6 +590,17 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info)
            vs->error[0] ? vs->error : fs->error);
       return false;
    }
+   /* A base instance moves where per-instance attributes start: not done
+    * yet (it is still pushed to the shaders as gl_BaseInstance). */
+   const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
+   for (unsigned i = 0; info->start_instance && ve && i < ve->count; ++i) {
+      if (ve->elements[i].instance_divisor) {
+         drop(ctx, "per-instance attributes from base instance %u are not "
+                   "supported yet, draw dropped",
+              info->start_instance);
+         return false;
+      }
+   }
    for (unsigned s = 0; s < 2; ++s) {
       enum pipe_shader_type stage = s ? PIPE_SHADER_FRAGMENT
                                       : PIPE_SHADER_VERTEX;

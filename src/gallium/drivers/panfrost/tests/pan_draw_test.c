@@ -244,6 +244,27 @@ vs_vars(nir_shader *s)
    };
 }
 
+/* The vertex shader of b: gl_Position = attribute 0 moved by (dx, dy) in
+ * clip space (NULL: not moved), VAR0 = attribute 1.
+ */
+static void *
+moved_vs(nir_builder *b, const struct vs_vars *v, nir_ssa_def *dx,
+         nir_ssa_def *dy)
+{
+   nir_ssa_def *p = nir_load_var(b, v->pos);
+   if (dx)
+      p = nir_vector_insert_imm(b, p, nir_fadd(b, nir_channel(b, p, 0), dx),
+                                0);
+   if (dy)
+      p = nir_vector_insert_imm(b, p, nir_fadd(b, nir_channel(b, p, 1), dy),
+                                1);
+   nir_store_var(b, v->opos, p, 0xf);
+   nir_store_var(b, v->ocol, nir_load_var(b, v->col), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b->shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
 /* gl_Position = attribute 0, VAR0 = attribute 1; instanced: the position
  * moved right by 24 pixels per instance (0.75 in clip space: exact).
  */
@@ -253,18 +274,11 @@ pass_through_vs(bool instanced)
    nir_builder b =
       shader(MESA_SHADER_VERTEX, instanced ? "instanced" : "pass-through");
    struct vs_vars v = vs_vars(b.shader);
-   nir_ssa_def *p = nir_load_var(&b, v.pos);
-   if (instanced) {
-      nir_ssa_def *dx =
-         nir_fmul_imm(&b, nir_u2f32(&b, nir_load_instance_id(&b)), 0.75);
-      p = nir_vector_insert_imm(&b, p, nir_fadd(&b, nir_channel(&b, p, 0), dx),
-                                0);
-   }
-   nir_store_var(&b, v.opos, p, 0xf);
-   nir_store_var(&b, v.ocol, nir_load_var(&b, v.col), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   nir_ssa_def *dx =
+      instanced
+         ? nir_fmul_imm(&b, nir_u2f32(&b, nir_load_instance_id(&b)), 0.75)
+         : NULL;
+   return moved_vs(&b, &v, dx, NULL);
 }
 
 /* DATA0 = const_rgba, or the interpolated VAR0. */
@@ -850,8 +864,8 @@ test_instanced_triangles(void)
 }
 
 /* gl_Position = attribute 0 moved by the draw parameters: right by
- * 4 pixels per (gl_VertexID - 3), down by 4 pixels per gl_BaseVertex and
- * per gl_DrawID (0.125 in clip space: exact).
+ * 4 pixels per (gl_VertexID - 3), down by 4 pixels per gl_BaseVertex,
+ * gl_BaseInstance and gl_DrawID (exact in clip space).
  */
 static void *
 draw_params_vs(void)
@@ -862,25 +876,18 @@ draw_params_vs(void)
                               nir_load_first_vertex(&b));
    nir_ssa_def *down = nir_iadd(&b, nir_load_base_vertex(&b),
                                 nir_load_draw_id(&b));
-   nir_ssa_def *p = nir_load_var(&b, v.pos);
+   down = nir_iadd(&b, down, nir_load_base_instance(&b));
    nir_ssa_def *dx = nir_fmul_imm(&b, nir_i2f32(&b, nir_iadd_imm(&b, id, -3)),
                                   0.125);
    nir_ssa_def *dy = nir_fmul_imm(&b, nir_i2f32(&b, down), 0.25);
-   p = nir_vector_insert_imm(&b, p, nir_fadd(&b, nir_channel(&b, p, 0), dx),
-                             0);
-   p = nir_vector_insert_imm(&b, p, nir_fadd(&b, nir_channel(&b, p, 1), dy),
-                             1);
-   nir_store_var(&b, v.opos, p, 0xf);
-   nir_store_var(&b, v.ocol, nir_load_var(&b, v.col), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   return moved_vs(&b, &v, dx, dy);
 }
 
-/* gl_VertexID, gl_BaseVertex and gl_DrawID of a draw from vertex 3 on
- * (vertices 3..5 of the buffer): non-indexed with start 3, then indexed
- * 0, 1, 2 with an index bias of 3 (the base vertex) and draw ID 1.  A
- * vertex ID counted from 0 moves the triangle 12 pixels left.
+/* gl_VertexID, gl_BaseVertex, gl_BaseInstance and gl_DrawID of a draw
+ * from vertex 3 on (vertices 3..5 of the buffer): non-indexed with start
+ * 3 and base instance 2, then indexed 0, 1, 2 with an index bias of 3
+ * (the base vertex) and draw ID 1.  A vertex ID counted from 0 moves the
+ * triangle 12 pixels left.
  */
 static void
 test_draw_parameters(bool indexed)
@@ -906,6 +913,7 @@ test_draw_parameters(bool indexed)
       .mode = PIPE_PRIM_TRIANGLES,
       .instance_count = 1,
       .max_index = indexed ? 2 : 5,
+      .start_instance = indexed ? 0 : 2,
    };
    struct pipe_draw_start_count_bias d = { .start = 3, .count = 3 };
    if (indexed) {
@@ -930,8 +938,8 @@ test_draw_parameters(bool indexed)
          jobs(trace, DRAW_JOB), DRAW_JOB);
    free(trace);
    if (check_pixels) {
-      /* Down by base vertex + draw ID: 3 + 1 when indexed, else 0. */
-      int down16 = indexed ? 4 * 4 * 16 : 0;
+      /* Down by base vertex + draw ID (3 + 1) or by base instance 2. */
+      int down16 = (indexed ? 4 : 2) * 4 * 16;
       struct vtx moved[3];
       const struct vtx *tris[1][3];
       for (unsigned k = 0; k < 3; ++k) {
