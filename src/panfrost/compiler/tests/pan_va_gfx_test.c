@@ -222,6 +222,36 @@ test_vertex_position(void)
    finish(l, nr, ctx, s);
 }
 
+/* gl_VertexID's first vertex, gl_BaseVertex, gl_BaseInstance and
+ * gl_DrawID are pushed words the driver fills per draw: one each. */
+static void
+test_draw_parameters(void)
+{
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   unsigned nr = 0;
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX,
+                                                  &pan_va_nir_options, "vs");
+   nir_variable *pos = io_var(b.shader, nir_var_shader_out, glsl_vec4_type(),
+                              VARYING_SLOT_POS, 0, "pos");
+   nir_ssa_def *p = nir_vec4(&b, nir_load_first_vertex(&b),
+                             nir_load_base_vertex(&b),
+                             nir_load_base_instance(&b), nir_load_draw_id(&b));
+   nir_store_var(&b, pos, nir_i2f32(&b, p), 0xf);
+   char **l = compile_text(b.shader, PAN_VA_VARIANT_POSITION, ctx, &bin, &nr);
+
+   unsigned seen = 0, draw = 0;
+   for (unsigned i = 0; i < bin.nr_push; ++i) {
+      if (bin.push[i].source != PAN_VA_PUSH_DRAW)
+         continue;
+      draw++;
+      seen |= 1u << (bin.push[i].offset_B / 4);
+   }
+   PAN_EXPECT(draw == PAN_VA_DRAW_PARAMS);
+   PAN_EXPECT(seen == BITFIELD_MASK(PAN_VA_DRAW_PARAMS));
+   finish(l, nr, ctx, b.shader);
+}
+
 static void
 test_vertex_varying(void)
 {
@@ -1317,6 +1347,7 @@ main(void)
    PAN_RUN_CASE(test_half_constants);
    PAN_RUN_CASE(test_transcendentals);
    PAN_RUN_CASE(test_refusals);
+   PAN_RUN_CASE(test_draw_parameters);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_gfx");
 }
