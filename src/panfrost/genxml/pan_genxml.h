@@ -52,6 +52,10 @@
 #define pan_size(T)     ((unsigned)PAN_GENX(T##_size_B))
 #define pan_alignment(T) ((unsigned)PAN_GENX(T##_align_B))
 
+/* Byte offset of a whole-byte field of 8 to 64 bits, for code that
+ * patches a few words of a packed struct instead of packing it again. */
+#define pan_field_offset(T, F) ((unsigned)PAN_GENX(T##_##F##_offset_B))
+
 /* Sections of descriptors (e.g. the header of a compute job). */
 #define pan_section_offset(D, S) ((unsigned)PAN_GENX(D##_##S##_offset_B))
 #define pan_section_ptr(base, D, S)                                           \

@@ -59,6 +59,11 @@ ${n.fn(e.name, 'name')}(${n.enum_type(e)} v)
 enum {
    ${n.p}${s.name}_size_B = ${s.size_words * 4},
    ${n.p}${s.name}_align_B = ${s.align_B},
+% for l in plain:
+%  if l.start % 8 == 0 and l.width in (8, 16, 32, 64):
+   ${n.p}${s.name}_${l.path.replace('.', '_')}_offset_B = ${l.start // 8},
+%  endif
+% endfor
 };
 
 struct ${n.p}${s.name} {

@@ -324,18 +324,13 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
    return true;
 }
 
-/* Byte offsets (bifrost.xml) of the words patch_jobs writes, within the
- * job header, the draw section and the tiler job's primitive section.
- * Words 4-29 of a draw section are its 13 addresses, from position to
- * thread_storage.
+/* The draw sections' 13 addresses, from position to thread_storage,
+ * fill consecutive words.
  */
-#define HEADER_INDEX_B        18 /* word 4, bits 16-31 */
-#define HEADER_DEPENDENCY_1_B 20 /* word 5, bits 0-15 */
-#define DRAW_OFFSET_START_B   4  /* word 1 */
-#define DRAW_ADDRESSES_B      16 /* words 4-29 */
-#define PRIM_BASE_VERTEX_B    4  /* word 1 */
-#define PRIM_INDEX_COUNT_B    12 /* word 3, minus one */
-#define PRIM_INDICES_B        16 /* words 4-5 */
+static_assert(pan_field_offset(draw, thread_storage) -
+                    pan_field_offset(draw, position) ==
+                 12 * sizeof(uint64_t),
+              "draw addresses are consecutive");
 
 #define put(dst, off, value)                                                   \
    do {                                                                        \
@@ -368,15 +363,18 @@ patch_jobs(void *vjob, void *tjob, const struct panfrost_jm_draw *d,
           pan_size(invocation));
    memcpy(pan_section_ptr(tjob, tiler_job, invocation), invocation,
           pan_size(invocation));
-   put(vjob, HEADER_INDEX_B, (uint16_t)d->vertex_index);
-   put(tjob, HEADER_INDEX_B, (uint16_t)d->tiler_index);
-   put(tjob, HEADER_DEPENDENCY_1_B, (uint16_t)d->vertex_index);
-   put(vdraw, DRAW_OFFSET_START_B, (uint32_t)d->offset_start);
-   memcpy(vdraw + DRAW_ADDRESSES_B, vertex, sizeof(vertex));
-   memcpy(tdraw + DRAW_ADDRESSES_B, tiler, sizeof(tiler));
-   put(prim, PRIM_BASE_VERTEX_B, (uint32_t)d->base_vertex_offset);
-   put(prim, PRIM_INDEX_COUNT_B, (uint32_t)(d->count - 1));
-   put(prim, PRIM_INDICES_B, (uint64_t)d->indices);
+   put(vjob, pan_field_offset(job_header, index), (uint16_t)d->vertex_index);
+   put(tjob, pan_field_offset(job_header, index), (uint16_t)d->tiler_index);
+   put(tjob, pan_field_offset(job_header, dependency_1),
+       (uint16_t)d->vertex_index);
+   put(vdraw, pan_field_offset(draw, offset_start), (uint32_t)d->offset_start);
+   memcpy(vdraw + pan_field_offset(draw, position), vertex, sizeof(vertex));
+   memcpy(tdraw + pan_field_offset(draw, position), tiler, sizeof(tiler));
+   put(prim, pan_field_offset(primitive, base_vertex_offset),
+       (uint32_t)d->base_vertex_offset);
+   put(prim, pan_field_offset(primitive, index_count),
+       (uint32_t)(d->count - 1));
+   put(prim, pan_field_offset(primitive, indices), (uint64_t)d->indices);
    if (d->point_sizes)
       put(pan_section_ptr(tjob, tiler_job, primitive_size), 0,
           (uint64_t)d->point_sizes);
