@@ -60,6 +60,7 @@ struct panfrost_draw_cache {
    uint64_t vs_prog, fs_prog; /* program descriptors the pushes are for */
    uint64_t attribs, vbufs;
    unsigned attrib_count, vbuf_count;
+   unsigned attrib_base_instance; /* what the attribute offsets include */
    uint64_t ubos[2]; /* vertex, fragment */
    unsigned ubo_count[2];
    /* Texture and sampler tables of the vertex and fragment stages. */

@@ -140,8 +140,8 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MULTI_DRAW_INDIRECT_PARAMS:
    /* gl_BaseVertex, gl_BaseInstance and gl_DrawID: words the vertex
     * shader pushes (PAN_VA_PUSH_DRAW).  gl_InstanceID counts from 0
-    * whatever the base instance; a draw from a base instance with
-    * per-instance attributes is still dropped (pan_draw_vbo.c). */
+    * whatever the base instance, which moves per-instance attributes
+    * instead (pan_draw_vbo.c). */
    case PIPE_CAP_DRAW_PARAMETERS:
    case PIPE_CAP_START_INSTANCE:
       return panfrost_screen(pscreen)->arch != NULL;

@@ -328,8 +328,9 @@ texture_tables(struct panfrost_context *ctx, enum pipe_shader_type stage,
  * false (after a message) for what the draw cannot fetch.
  */
 static bool
-vertex_tables(struct panfrost_context *ctx, uint64_t *attribs,
-              unsigned *attrib_count, uint64_t *bufs, unsigned *buf_count)
+vertex_tables(struct panfrost_context *ctx, unsigned base_instance,
+              uint64_t *attribs, unsigned *attrib_count, uint64_t *bufs,
+              unsigned *buf_count)
 {
    const struct panfrost_arch_draw *d =
       panfrost_screen(ctx->base.screen)->arch->draw;
@@ -367,9 +368,13 @@ vertex_tables(struct panfrost_context *ctx, uint64_t *attribs,
               i, e->instance_divisor, e->vertex_buffer_index);
          return false;
       }
+      /* The instance index the hardware fetches with counts from 0: a
+       * base instance moves the start of per-instance data instead. */
+      unsigned stride = ctx->state.vbufs[e->vertex_buffer_index].stride;
+      unsigned offset =
+         e->src_offset + (e->instance_divisor ? base_instance * stride : 0);
       if (!d->emit_attribute(a.cpu + i * d->desc_size_B, e->src_format,
-                             e->vertex_buffer_index, e->src_offset,
-                             ctx->state.vbufs[e->vertex_buffer_index].stride,
+                             e->vertex_buffer_index, offset, stride,
                              e->instance_divisor)) {
          drop(ctx, "vertex format %s is not supported, draw dropped",
               util_format_short_name(e->src_format));
@@ -590,17 +595,6 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info)
            vs->error[0] ? vs->error : fs->error);
       return false;
    }
-   /* A base instance moves where per-instance attributes start: not done
-    * yet (it is still pushed to the shaders as gl_BaseInstance). */
-   const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
-   for (unsigned i = 0; info->start_instance && ve && i < ve->count; ++i) {
-      if (ve->elements[i].instance_divisor) {
-         drop(ctx, "per-instance attributes from base instance %u are not "
-                   "supported yet, draw dropped",
-              info->start_instance);
-         return false;
-      }
-   }
    for (unsigned s = 0; s < 2; ++s) {
       enum pipe_shader_type stage = s ? PIPE_SHADER_FRAGMENT
                                       : PIPE_SHADER_VERTEX;
@@ -663,10 +657,14 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
       if (!c->tls)
          return false;
    }
-   if ((dirty & PANFROST_DIRTY_VERTEX) &&
-       !vertex_tables(ctx, &c->attribs, &c->attrib_count, &c->vbufs,
-                      &c->vbuf_count))
-      return false;
+   unsigned base_instance = ctx->draw_params[PAN_VA_DRAW_BASE_INSTANCE];
+   if ((dirty & PANFROST_DIRTY_VERTEX) ||
+       c->attrib_base_instance != base_instance) {
+      if (!vertex_tables(ctx, base_instance, &c->attribs, &c->attrib_count,
+                         &c->vbufs, &c->vbuf_count))
+         return false;
+      c->attrib_base_instance = base_instance;
+   }
    if (dirty & PANFROST_DIRTY_CONST_VS)
       c->ubos[0] = ubo_table(ctx, PIPE_SHADER_VERTEX, &c->ubo_count[0]);
    if (dirty & PANFROST_DIRTY_CONST_FS)

@@ -863,6 +863,49 @@ test_instanced_triangles(void)
    scene_end(&sc);
 }
 
+/* The colour attribute per instance from base instance 2: the one
+ * instance drawn takes vertex 2's colour (the instance index the
+ * hardware fetches with counts from 0, so the driver moves the start).
+ */
+static void
+test_base_instance_attribute(void)
+{
+   const char *what = "per-instance attribute from a base instance";
+   /* v6/v7 fetch no per-instance attribute yet (pan_draw_jm.c). */
+   if (jm)
+      return;
+   struct scene sc = scene_begin(true, tri, 3);
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16,
+        .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT,
+        .instance_divisor = 1 },
+   };
+   void *elements = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_vertex_elements_state(ctx, elements);
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+      .start_instance = 2,
+      .max_index = 2,
+   };
+   free(clear_draw(&info, 3, 1));
+   if (check_pixels) {
+      struct vtx flat[3];
+      const struct vtx *tris[1][3];
+      for (unsigned v = 0; v < 3; ++v) {
+         flat[v] = tri[v];
+         memcpy(flat[v].rgba, tri[2].rgba, sizeof(flat[v].rgba));
+         tris[0][v] = &flat[v];
+      }
+      check_pixels_against(what, &sc.t, (const struct vtx *const(*)[3])tris,
+                           1, true);
+   }
+   ctx->bind_vertex_elements_state(ctx, sc.fixed[3]);
+   ctx->delete_vertex_elements_state(ctx, elements);
+   scene_end(&sc);
+}
+
 /* gl_Position = attribute 0 moved by the draw parameters: right by
  * 4 pixels per (gl_VertexID - 3), down by 4 pixels per gl_BaseVertex,
  * gl_BaseInstance and gl_DrawID (exact in clip space).
@@ -2301,6 +2344,7 @@ main(int argc, char **argv)
    test_indexed_quad(false);
    test_indexed_quad(true);
    test_instanced_triangles();
+   test_base_instance_attribute();
    test_draw_parameters(false);
    test_draw_parameters(true);
 
