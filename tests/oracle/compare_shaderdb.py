@@ -24,6 +24,15 @@ against stock's, --max-tuple-ratio and --max-clause-ratio those of
 Bifrost (G52, G72), and --max-fewer-threads the shaders running fewer
 threads than stock's (G57).  Any crash or time-out of our compiler
 always fails it (the meson test).
+
+With --static TOOL (pan-shader-stats) and --stock, both compilers'
+binaries (ours from pan-compiler-db --out, stock's from its --out, the
+vertex binary split at its 'secondary' offset into the two IDVS
+variants, as va_diff_exec.py reads them) are measured again by that one
+tool, one cycle model for both, and the totals are printed beside the
+self-reports.  Our instruction, tuple and clause counts from the tool
+must then equal our own report's (they do not depend on a cycle model);
+any difference fails the run.
 """
 
 import argparse
@@ -44,6 +53,12 @@ CYCLES = re.compile(r'([\d.]+) cycles,.* (\d+) threads')
 SPILLS = re.compile(r'(\d+):(\d+) spills:fills')
 REFUSED = re.compile(r'PAN-DB-REFUSED: (\S+): (.*)')
 G57 = '0x9093'
+# pan-compiler-db --out tags and stock --out file stems per report stage.
+STATIC_STAGES = {'MESA_SHADER_POSITION': ('vs', 'vs', 0),
+                 'MESA_SHADER_VARYING': ('vv', 'vs', 1),
+                 'MESA_SHADER_FRAGMENT': ('fs', 'fs', None),
+                 'MESA_SHADER_COMPUTE': ('cs', 'cs', None)}
+ARCH = {'G57': 'v9', 'G52': 'v7', 'G72': 'v6'}
 GPUS = {'G57': (G57, []), 'G52': ('0x7212', ['--gpu=G52']),
         'G72': ('0x6221', ['--gpu=G72'])}
 
@@ -73,10 +88,52 @@ def figures(text, match):
     return out
 
 
+def static_figures(args, work, report, ours):
+    """pan-shader-stats figures of each stage of a self-report, from our
+    binaries or (ours False) stock's; None when a binary is missing or the
+    tool refuses it."""
+    gpu = GPUS[args.gpu][0][2:]
+    out = []
+    for stage, *_ in report:
+        tag, stem, part = STATIC_STAGES.get(stage, (None, None, None))
+        if tag is None:
+            return None
+        if ours:
+            binary = os.path.join(work, 'ours', tag + '.bin')
+        else:
+            base = os.path.join(work, f'{stem}-{gpu}')
+            binary = base + '.bin'
+            if part is not None and os.path.exists(binary):
+                # The stock vertex binary holds both IDVS variants, the
+                # varying one from the 'secondary' byte offset.
+                split = None
+                with open(base + '.info') as f:
+                    for line in f:
+                        if line.startswith('secondary '):
+                            split = int(line.split()[1])
+                with open(binary, 'rb') as f:
+                    code = f.read()
+                if split is not None:
+                    code = code[split:] if part else code[:split]
+                binary = base + f'.{tag}.bin'
+                with open(binary, 'wb') as f:
+                    f.write(code)
+        if not os.path.exists(binary):
+            return None
+        p = subprocess.run([args.static, '--arch=' + ARCH[args.gpu],
+                            binary], capture_output=True, text=True,
+                           timeout=60)
+        fig = figures(p.stdout, LINE.match)
+        if p.returncode or len(fig) != 1:
+            return None
+        out.append((stage,) + fig[0][1:])
+    return out
+
+
 def run_one(args, path, work):
     sources, reason = split_shader_test(path)
     if sources is None:
-        return path, None, None, [], None, 0
+        return path, None, None, [], None, 0, None
     os.makedirs(work, exist_ok=True)
     names = []
     for i, (ext, src) in enumerate(sources):
@@ -87,7 +144,10 @@ def run_one(args, path, work):
 
     ours, refusals, crash, spilling = None, [], None, 0
     try:
-        p = subprocess.run([args.ours] + GPUS[args.gpu][1] + names,
+        out = ['--out=' + os.path.join(work, 'ours')] if args.static else []
+        if out:
+            os.makedirs(out[0][6:], exist_ok=True)
+        p = subprocess.run([args.ours] + GPUS[args.gpu][1] + out + names,
                            capture_output=True,
                            text=True, timeout=120, errors='replace')
         if p.returncode in (0, 1):
@@ -117,7 +177,56 @@ def run_one(args, path, work):
                 stock = figures(p.stderr, LINE.search)
         except subprocess.TimeoutExpired:
             pass
-    return path, ours, stock, refusals, crash, spilling
+    static = None
+    if args.static and ours is not None and stock is not None:
+        static = (static_figures(args, work, ours, True),
+                  static_figures(args, work, stock, False))
+    return path, ours, stock, refusals, crash, spilling, static
+
+
+def totals(rows):
+    """Instructions, cycles, tuples, clauses summed over figure lists."""
+    rows = list(rows)
+    return [sum(f[k] for r in rows for f in r) for k in (1, 4, 2, 3)]
+
+
+def fewer_threads(pairs):
+    return sum(1 for a, b in pairs if len(a) == len(b)
+               for x, y in zip(a, b) if x[5] < y[5])
+
+
+def static_report(args, both):
+    """The one-ruler totals beside the self-reports; limits broken."""
+    rows = [r for r in both if r[6] and r[6][0] and r[6][1]]
+    print(f'one ruler ({os.path.basename(args.static)}): {len(rows)} of '
+          f'{len(both)} common programs measured')
+    self_o = totals(r[1] for r in rows)
+    self_s = totals(r[2] for r in rows)
+    one_o = totals(r[6][0] for r in rows)
+    one_s = totals(r[6][1] for r in rows)
+    names = ['instructions', 'cycles']
+    if args.gpu in ('G52', 'G72'):
+        names += ['tuples', 'clauses']
+    print(f'  {"":14} {"self ours":>11} {"self stock":>11} '
+          f'{"ruler ours":>11} {"ruler stock":>11} {"ruler o/s":>9}')
+    for i, name in enumerate(names):
+        ratio = one_o[i] / one_s[i] if one_s[i] else 0.0
+        print(f'  {name:14} {self_o[i]:11.1f} {self_s[i]:11.1f} '
+              f'{one_o[i]:11.1f} {one_s[i]:11.1f} {ratio:9.4f}')
+    print(f'  {"fewer threads":14} '
+          f'{fewer_threads((r[1], r[2]) for r in rows):11} {"":11} '
+          f'{fewer_threads((r[6][0], r[6][1]) for r in rows):11}')
+    # Counts that no cycle model touches must agree with our own report.
+    bad = [(r[0], a, b) for r in rows for a, b in zip(r[1], r[6][0])
+           if a[1:4] != b[1:4]]
+    for path, a, b in bad[:10]:
+        print(f'  MISMATCH {os.path.relpath(path)} {a[0]}: report '
+              f'{a[1:4]}, tool {b[1:4]}')
+    lost = [r[0] for r in both if not (r[6] and r[6][0] and r[6][1])]
+    for path in lost[:5]:
+        print(f'  not measured: {os.path.relpath(path)}')
+    return [('stages where the tool and our report disagree', len(bad), 0)
+            ] if bad else []
 
 
 def collect(paths):
@@ -162,9 +271,14 @@ def main():
                     'program, largest gap first')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--gpu', choices=sorted(GPUS), default='G57')
+    ap.add_argument('--static', metavar='TOOL',
+                    help='with --stock: measure both compilers\' binaries '
+                    'with pan-shader-stats too')
     ap.add_argument('corpus', nargs='+')
     args = ap.parse_args()
 
+    if args.static and not args.stock:
+        ap.error('--static needs --stock')
     if not args.stock and (args.max_inst_ratio or args.max_cycle_ratio or
                            args.max_tuple_ratio or args.max_clause_ratio or
                            args.max_fewer_threads is not None):
@@ -239,6 +353,8 @@ def main():
                 if bound and s and o > bound * s:
                     limits.append((f'{name[:-1]} ratio', f'{o / s:.4f}',
                                    bound))
+        if args.static:
+            limits += static_report(args, both)
         if args.per_program:
             rows = sorted(((sum(f[1] for f in r[1]),
                              sum(f[1] for f in r[2]), r[0]) for r in both),
