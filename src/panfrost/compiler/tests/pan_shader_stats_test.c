@@ -67,8 +67,10 @@ static const char va_program[] =
    "iadd_imm.i32 r48, #0x0, constant:0\n" /* CVT */
    "nop.end\n";                           /* CVT */
 
+/* Assemble text into out and measure it into st. */
 static void
-assemble(unsigned arch, const char *text, struct pan_isa_bytes *out)
+assemble(unsigned arch, const char *text, struct pan_isa_bytes *out,
+         struct pan_shader_stats *st)
 {
    char err[256];
    int r = arch == 9
@@ -76,6 +78,10 @@ assemble(unsigned arch, const char *text, struct pan_isa_bytes *out)
               : pan_bi_assemble(text, strlen(text), out, err, sizeof(err));
    if (r) {
       fprintf(stderr, "assembling v%u: %s\n", arch, err);
+      failures++;
+   }
+   if (!pan_shader_stats(arch, out->data, out->size_B, st, err, sizeof(err))) {
+      fprintf(stderr, "measuring v%u: %s\n", arch, err);
       failures++;
    }
 }
@@ -86,11 +92,7 @@ test_bifrost(void)
    struct pan_isa_bytes bin = { 0 };
    struct pan_shader_stats st;
    char err[256];
-   assemble(7, bi_program, &bin);
-   if (!pan_shader_stats(7, bin.data, bin.size_B, &st, err, sizeof(err))) {
-      fprintf(stderr, "bifrost: %s\n", err);
-      failures++;
-   }
+   assemble(7, bi_program, &bin, &st);
    CHECK_EQ("bifrost", st.instrs, 9);
    CHECK_EQ("bifrost", st.tuples, 8);
    CHECK_EQ("bifrost", st.clauses, 5);
@@ -133,11 +135,7 @@ test_valhall(unsigned dest, unsigned max_reg)
    struct pan_isa_bytes bin = { 0 };
    struct pan_shader_stats st;
    char err[256];
-   assemble(9, text, &bin);
-   if (!pan_shader_stats(9, bin.data, bin.size_B, &st, err, sizeof(err))) {
-      fprintf(stderr, "valhall: %s\n", err);
-      failures++;
-   }
+   assemble(9, text, &bin, &st);
    CHECK_EQ("valhall", st.instrs, 10);
    CHECK_EQ("valhall", st.quads, 5);
    CHECK_EQ("valhall", st.fma, 1);

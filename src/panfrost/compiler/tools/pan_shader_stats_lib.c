@@ -32,6 +32,31 @@ touch(struct pan_shader_stats *st, int reg, unsigned count)
       st->max_reg = (unsigned)reg + count;
 }
 
+/* The code as little-endian 64-bit words (unit_B bytes make one step of
+ * the architecture's decoder); NULL with a message when the size is not
+ * whole steps. */
+static uint64_t *
+load_words(const uint8_t *bytes, size_t size_B, unsigned unit_B,
+           const char *unit, char *err, size_t err_size)
+{
+   if (size_B % unit_B) {
+      pan_isa_fail(err, err_size, "%zu bytes is not a whole number of %s",
+                   size_B, unit);
+      return NULL;
+   }
+   size_t nr = size_B / 8;
+   uint64_t *words = calloc(nr ? nr : 1, sizeof(uint64_t));
+   if (!words) {
+      pan_isa_fail(err, err_size, "out of memory");
+      return NULL;
+   }
+   for (size_t w = 0; w < nr; w++) {
+      for (unsigned b = 0; b < 8; b++)
+         words[w] |= (uint64_t)bytes[8 * w + b] << (8 * b);
+   }
+   return words;
+}
+
 /* ---- Bifrost ---- */
 
 #define BI_HDR_SR_SHIFT 18
@@ -82,22 +107,11 @@ static bool
 bi_stats(const uint8_t *bytes, size_t size_B, struct pan_shader_stats *st,
          char *err, size_t err_size)
 {
-   if (size_B % 16) {
-      pan_isa_fail(err, err_size,
-                   "%zu bytes is not a whole number of 16-byte quadwords",
-                   size_B);
+   uint64_t *words =
+      load_words(bytes, size_B, 16, "16-byte quadwords", err, err_size);
+   if (!words)
       return false;
-   }
    unsigned nr_quads = (unsigned)(size_B / 16);
-   uint64_t *words = calloc(nr_quads ? 2 * nr_quads : 1, sizeof(uint64_t));
-   if (!words) {
-      pan_isa_fail(err, err_size, "out of memory");
-      return false;
-   }
-   for (size_t w = 0; w < 2 * (size_t)nr_quads; w++) {
-      for (unsigned b = 0; b < 8; b++)
-         words[w] |= (uint64_t)bytes[8 * w + b] << (8 * b);
-   }
 
    bool ok = true;
    for (unsigned q = 0; q < nr_quads && ok;) {
@@ -230,22 +244,11 @@ static bool
 va_stats(const uint8_t *bytes, size_t size_B, struct pan_shader_stats *st,
          char *err, size_t err_size)
 {
-   if (size_B % 8) {
-      pan_isa_fail(err, err_size,
-                   "%zu bytes is not a whole number of 8-byte instructions",
-                   size_B);
+   uint64_t *words =
+      load_words(bytes, size_B, 8, "8-byte instructions", err, err_size);
+   if (!words)
       return false;
-   }
    unsigned nr = (unsigned)(size_B / 8);
-   uint64_t *words = calloc(nr ? nr : 1, sizeof(uint64_t));
-   if (!words) {
-      pan_isa_fail(err, err_size, "out of memory");
-      return false;
-   }
-   for (unsigned w = 0; w < nr; w++) {
-      for (unsigned b = 0; b < 8; b++)
-         words[w] |= (uint64_t)bytes[8 * w + b] << (8 * b);
-   }
    /* Trailing zero words are padding, not NOPs of the program. */
    while (nr && !words[nr - 1])
       nr--;
