@@ -156,6 +156,36 @@ bool pan_bi_compile(nir_shader *nir, void *mem_ctx,
                     struct pan_bi_binary *out, FILE *print_ir, char *err,
                     size_t err_size);
 
+/*
+ * Reports (pan_compile_report.c).  BIFROST_MESA_DEBUG, as users of the
+ * stock compiler know it: "shaders" prints the NIR, our IR after each
+ * pass and the disassembly; "shaderdb" one line of statistics per shader.
+ */
+#define PAN_COMPILER_DEBUG_SHADERS  (1u << 0)
+#define PAN_COMPILER_DEBUG_SHADERDB (1u << 1)
+
+unsigned pan_compiler_debug(void);
+
+/* The stage as the stock report names it (IDVS halves included). */
+const char *pan_shaderdb_stage_name(gl_shader_stage stage,
+                                    enum pan_va_variant variant);
+
+/* Valhall instructions per execution unit of the ISA description. */
+struct pan_va_unit_counts {
+   unsigned fma, cvt, sfu, v, t, ls;
+};
+
+void pan_va_unit_counts(const struct pan_va_binary *bin,
+                        struct pan_va_unit_counts *u);
+
+/* The shader-db line the stock compiler prints after "SHADER-DB: ", with
+ * its keys and meaning (v9: cycles per unit; v6/v7: tuples, clauses and
+ * message counts).  Returns what snprintf returns. */
+int pan_va_shaderdb_line(const struct pan_va_binary *bin, const char *stage,
+                         char *buf, size_t size);
+int pan_bi_shaderdb_line(const struct pan_bi_binary *bin, unsigned arch,
+                         const char *stage, char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

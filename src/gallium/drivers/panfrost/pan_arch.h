@@ -189,6 +189,8 @@ struct panfrost_binary {
    unsigned tls_size;  /* spilled bytes per thread */
    const struct pan_va_push_word *push; /* graphics: pushed words, u0 first */
    unsigned nr_push;
+   /* The shader-db line (stock keys), for the GL debug output. */
+   char shaderdb[384];
 };
 
 /* Texture and sampler descriptors, packed once per state object. */

@@ -53,6 +53,7 @@ compile_compute(struct panfrost_context *ctx,
       snprintf(so->error, sizeof(so->error), "%s", err);
       goto out;
    }
+   util_debug_message(&ctx->debug, SHADER_INFO, "%s", bin.shaderdb);
 
    unsigned code_B = ALIGN_POT(bin.nr_words * 8, arch->shader_desc_align_B);
    so->bo = pan_bo_create(&screen->dev, code_B + arch->shader_desc_size_B,

@@ -27,7 +27,7 @@
 /* Compiles nir (which it frees) into so, or sets so->error. */
 static void
 compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
-            nir_shader *nir)
+            nir_shader *nir, struct util_debug_callback *debug)
 {
    const struct panfrost_arch *arch = screen->arch;
    bool vs = so->stage == PIPE_SHADER_VERTEX;
@@ -66,6 +66,8 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
          snprintf(so->error, sizeof(so->error), "%s", err);
          goto out;
       }
+      /* shader-db's runner reads the statistics from the debug output. */
+      util_debug_message(debug, SHADER_INFO, "%s", bins[i].shaderdb);
    }
 
    const struct panfrost_arch_draw *d = arch->draw;
@@ -128,7 +130,7 @@ panfrost_create_shader(struct pipe_context *pctx,
       so->stream_output = cso->stream_output;
       so->xfb = panfrost_xfb_create_variant(ctx, nir, &cso->stream_output);
    }
-   compile_gfx(panfrost_screen(pctx->screen), so, nir);
+   compile_gfx(panfrost_screen(pctx->screen), so, nir, &ctx->debug);
    if (so->error[0]) {
       const char *what = stage == PIPE_SHADER_VERTEX ? "vertex" : "fragment";
       mesa_loge("panfrost: %s shader refused: %s", what, so->error);

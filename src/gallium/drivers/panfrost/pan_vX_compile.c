@@ -9,6 +9,8 @@
  * same NIR (pan_va_nir_options) and report the same push table.
  */
 
+#include <stdio.h>
+
 #include "pan_arch.h"
 #include "pan_compile.h"
 #include "util/ralloc.h"
@@ -23,24 +25,38 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
                            unsigned variant, struct panfrost_binary *out,
                            char *err, size_t err_size)
 {
+   unsigned debug = pan_compiler_debug();
+   FILE *print_ir = (debug & PAN_COMPILER_DEBUG_SHADERS) ? stderr : NULL;
+   const char *stage = pan_shaderdb_stage_name(nir->info.stage, variant);
+
+   if (print_ir) {
+      fprintf(stderr, "-- NIR (%s)\n", stage);
+      nir_print_shader(nir, stderr);
+   }
 #if PAN_ARCH >= 9
    struct pan_va_binary *bin = ralloc(mem_ctx, struct pan_va_binary);
    struct pan_va_compile_options opts = { .variant = variant };
 
    if (!bin ||
-       !pan_va_compile_opts(nir, mem_ctx, &opts, bin, NULL, err, err_size))
+       !pan_va_compile_opts(nir, mem_ctx, &opts, bin, print_ir, err, err_size))
       return false;
    out->tls_size = bin->tls_size;
+   pan_va_shaderdb_line(bin, stage, out->shaderdb, sizeof(out->shaderdb));
 #else
    struct pan_bi_binary *bin = ralloc(mem_ctx, struct pan_bi_binary);
    struct pan_bi_compile_options opts = { .arch = PAN_ARCH,
                                           .variant = variant };
 
    /* Bifrost refuses spilling: no thread storage to ask for. */
-   if (!bin || !pan_bi_compile(nir, mem_ctx, &opts, bin, NULL, err, err_size))
+   if (!bin ||
+       !pan_bi_compile(nir, mem_ctx, &opts, bin, print_ir, err, err_size))
       return false;
    out->tls_size = 0;
+   pan_bi_shaderdb_line(bin, PAN_ARCH, stage, out->shaderdb,
+                        sizeof(out->shaderdb));
 #endif
+   if (debug & PAN_COMPILER_DEBUG_SHADERDB)
+      fprintf(stderr, "SHADER-DB: %s\n", out->shaderdb);
    out->words = bin->words;
    out->nr_words = bin->nr_words;
    out->work_regs = bin->work_regs;

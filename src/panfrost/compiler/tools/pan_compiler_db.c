@@ -46,52 +46,15 @@
 #include <string.h>
 
 #include "pan_glsl_front.h"
-#include "isa/pan_isa_va.h"
 #include "pan_compile.h"
 
-struct unit_counts {
-   unsigned fma, cvt, sfu, v, t, ls;
-};
-
-static void
-count_units(const struct pan_va_binary *bin, struct unit_counts *u)
-{
-   memset(u, 0, sizeof(*u));
-   for (unsigned i = 0; i < bin->nr_words; ++i) {
-      struct pan_va_decoded d;
-      if (!pan_va_decode(bin->words[i], &d) || !d.unit)
-         continue;
-      if (!strcmp(d.unit, "FMA"))
-         u->fma++;
-      else if (!strcmp(d.unit, "CVT"))
-         u->cvt++;
-      else if (!strcmp(d.unit, "SFU"))
-         u->sfu++;
-      else if (!strcmp(d.unit, "V"))
-         u->v++;
-      else if (!strcmp(d.unit, "T"))
-         u->t++;
-      else if (!strcmp(d.unit, "LS"))
-         u->ls++;
-      else if (!strcmp(d.unit, "VT"))
-         u->v++, u->t++;
-   }
-}
-
+/* One line in the stock compiler's format (pan_compile_report.c). */
 static void
 report(const char *stage, const struct pan_va_binary *bin)
 {
-   struct unit_counts u;
-   count_units(bin, &u);
-   float fma = u.fma / 64.0f, cvt = u.cvt / 64.0f, sfu = u.sfu / 16.0f;
-   float v = u.v / 16.0f, t = u.t / 4.0f, ls = u.ls;
-   float cycles = MAX2(MAX3(fma, cvt, sfu), MAX3(v, t, ls));
-   printf("SHADER-DB: %s shader: %u inst, %f cycles, %f fma, %f cvt, "
-          "%f sfu, %f v, %f t, %f ls, %u quadwords, %u threads, "
-          "%u loops, %u:%u spills:fills\n",
-          stage, bin->nr_words, cycles, fma, cvt, sfu, v, t, ls,
-          bin->nr_words / 2, bin->work_regs <= 32 ? 2 : 1, bin->loops,
-          bin->spills, bin->fills);
+   char line[512];
+   pan_va_shaderdb_line(bin, stage, line, sizeof(line));
+   printf("SHADER-DB: %s\n", line);
 }
 
 /* One compile of a clone; returns false (after printing why) on refusal. */
@@ -138,19 +101,9 @@ write_binary(const char *stage, const uint64_t *words, unsigned nr_words,
 static void
 report_bi(const char *stage, const struct pan_bi_binary *bin)
 {
-   bool v7 = bifrost == 7;
-   const struct pan_bi_stats *st = &bin->stats;
-   float arith = (st->tuples - st->msg_tuples) / 24.0f;
-   float t = st->msg_tex, v = st->msg_vary, ls = st->msg_ldst;
-   float cycles = MAX2(MAX2(arith, t), MAX2(v, ls));
-   printf("SHADER-DB: %s shader: %u inst, %u tuples, %u clauses, "
-          "%f cycles, %f arith, %f texture, %f vary, %f ldst, "
-          "%u quadwords, %u threads",
-          stage, st->instrs, st->tuples, st->clauses, cycles, arith, t, v, ls,
-          st->quads, v7 && bin->work_regs <= 32 ? 2 : 1);
-   if (v7)
-      printf(", %u preloads", bin->preloads);
-   printf(", %u loops, %u:%u spills:fills\n", bin->loops, 0, 0);
+   char line[512];
+   pan_bi_shaderdb_line(bin, bifrost, stage, line, sizeof(line));
+   printf("SHADER-DB: %s\n", line);
 }
 
 static bool
@@ -210,11 +163,15 @@ compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
    gl_shader_stage s = nir->info.stage;
    pan_glsl_to_driver_nir(prog, nir);
    if (s != MESA_SHADER_VERTEX)
-      return compile_variant(nir, gl_shader_stage_name(s),
+      return compile_variant(nir,
+                             pan_shaderdb_stage_name(s, PAN_VA_VARIANT_DEFAULT),
                              PAN_VA_VARIANT_DEFAULT);
-   bool ok =
-      compile_variant(nir, "MESA_SHADER_POSITION", PAN_VA_VARIANT_POSITION);
-   return compile_variant(nir, "MESA_SHADER_VARYING", PAN_VA_VARIANT_VARYING) &&
+   bool ok = compile_variant(
+      nir, pan_shaderdb_stage_name(s, PAN_VA_VARIANT_POSITION),
+      PAN_VA_VARIANT_POSITION);
+   return compile_variant(nir,
+                          pan_shaderdb_stage_name(s, PAN_VA_VARIANT_VARYING),
+                          PAN_VA_VARIANT_VARYING) &&
           ok;
 }
 
