@@ -578,6 +578,9 @@ encode(struct bi_sched_ctx *c, const pan_ir_instr *I,
          mods[m][1] = vecsizes[(staged - 1) & 3];
       else if (!strcmp(mods[m][1], "{regfmt}"))
          mods[m][1] = regfmts[I->type];
+      else if (!strcmp(mods[m][1], "{atom}"))
+         mods[m][1] = I->imm < PAN_IR_NR_ATOMICS ? pan_ir_atomic_names[I->imm]
+                                                 : "?";
       else if (!strcmp(mods[m][1], "{lod}"))
          mods[m][1] = (I->imm >> 16) & 1 ? "zero_lod" : "computed_lod";
    }

@@ -23,8 +23,9 @@ syntax, for documentation and debug printing only.
          #V  constant V of the hardware table   r{imm} the register imm
          NAME:{imm} the immediate field          NAME:{offset} branch distance
          NAME:#V the immediate field set to V
-  mod values {vecsize} (vector size of the destination, else source 0)
-  and {regfmt} (register format of the type) are filled in too.
+  mod values {vecsize} (vector size of the destination, else source 0),
+  {regfmt} (register format of the type) and {atom} (the atomic
+  operation of imm, ATOMICS) are filled in too.
 An op without a Valhall form must be lowered before emission.
 
 A Bifrost form, BI(name, unit, mods, args), names an instruction of
@@ -44,8 +45,9 @@ selectors.  An op may list several forms: the first whose `when`
              as "name:shift,name:shift" (a byte of imm each)
   fau_src    a source read through the tuple's FAU index alone (no
              selector: ATEST's datum)
-Mod values {vecsize} (the staging vector's length) and {regfmt} (the
-register format of the type) are filled in too.
+Mod values {vecsize} (the staging vector's length), {regfmt} (the
+register format of the type) and {atom} (the atomic operation of imm)
+are filled in too.
 An op without a Bifrost form is refused by the Bifrost back end.
 
 Run with --header/--code to generate pan_ir_opcodes.h, pan_ir_opcodes.c and
@@ -60,6 +62,11 @@ from mako.template import Template
 TYPES = ['none', 'u32', 's32', 'f32']
 CMPS = ['none', 'eq', 'ne', 'lt', 'le', 'gt', 'ge']
 MODS = ['type', 'cmp', 'imm', 'on_zero', 'target']
+# Memory atomics (imm of the atomic ops): our name, the ISAs' operation
+# (Valhall's atom enum and Bifrost's atom_opc share the names).
+ATOMICS = [('add', 'aadd'), ('imin', 'asmin'), ('umin', 'aumin'),
+           ('imax', 'asmax'), ('umax', 'aumax'), ('and', 'aand'),
+           ('or', 'aor'), ('xor', 'axor'), ('xchg', 'axchg')]
 
 # Argument kinds of a Valhall form (enum pan_ir_va_arg).
 VA_ARGS = ['d', 'sr', 's0', 's1', 's2', 's3', 'ssr0', 'lut', 'reg_imm',
@@ -270,6 +277,24 @@ OPS = [
        va=VA('store.{bits}', ['slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:{imm}'])),
 
+    # Atomics on a 32-bit word of memory: s0 the operand (a register),
+    # s1 the 64-bit address (global memory, or shared memory's address
+    # made 64-bit), imm the operation (enum pan_ir_atomic).  atomic_return
+    # gives the word's value before; an exchange always returns (Valhall's
+    # axchg must).  atomic_cmpxchg: s0 two words, the new value then the
+    # comparand; the word becomes the new value where it equals the
+    # comparand, and the result is its value before.
+    Op('atomic', 2, dest=False, mods=['imm'], side_effects=True,
+       va=VA('atom.i32', ['atom={atom}', 'slot=slot0'],
+              ['{ssr0}', '{s1}', 'offset:#0'])),
+    Op('atomic_return', 2, mods=['imm'], side_effects=True,
+       va=VA('atom_return.i32', ['atom={atom}', 'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{ssr0}', '{s1}', 'offset:#0'])),
+    Op('atomic_cmpxchg', 2, side_effects=True,
+       va=VA('atom_return.i32', ['atom=axchg', 'compare=1', 'slot=slot0',
+                                 'flow=wait0'],
+              ['{sr}', '{ssr0}', '{s1}', 'offset:#0'])),
+
     # Spilling (pan_va_spill.c): s0 (tls_load) / s1 (tls_store) is the
     # thread_local_pointer special, imm the byte offset in this thread's
     # storage; memaccess=force makes the address thread-local.
@@ -429,6 +454,16 @@ OPS += [
     # A comparison as 1.0 / 0.0 (pan_bi_opt_fold.c): fcmp then b2f in one.
     Op('fcmp_f1', 2, float_srcs=True, mods=['cmp'],
        doc='1.0 where s0 cmp s1, else 0.0'),
+    # Atomics (pan_bi_lower_atomic.c), operands as atomic_return's: the
+    # destination is the staging vector, the operands are moved into its
+    # words before the message.  atom_c_return leaves two words that
+    # atom_post (imm the same operation) turns into the value before;
+    # acmpxchg: s0 the new value, s1 the comparand, s2 the address, the
+    # value before in word 0.
+    Op('atom_c_return', 2, dest_comps=2, mods=['imm'], side_effects=True),
+    Op('atom_post', 2, mods=['imm']),
+    Op('axchg', 2, side_effects=True),
+    Op('acmpxchg', 3, dest_comps=2, side_effects=True),
 ]
 
 # The Bifrost forms (pan_bi_emit.c), by IR op.  Comparisons reach these
@@ -563,6 +598,18 @@ BI_FORMS = {
                  fau_src=2)],
     'blend': [BI('blend', 'add', [], ['{s2}', '{s1.0}', '{s1.1}'],
                  staging='s0', msg='blend')],
+    # Atomics: *ATOM_C and +ATOM_CX share a tuple (pan_bi_schedule.c
+    # emits the pair); the FMA half reads the address and the operand
+    # (the first staging register), the ADD half is the message.
+    'atomic': [BI('atom_c.i32', 'fma', ['atom_opc={atom}'],
+                  ['{s1.0}', '{s1.1}', '{s0}'], staging='s0', msg='atomic')],
+    'atom_c_return': [BI('atom_c_return.i32', 'fma', ['atom_opc={atom}'],
+                         ['{s1.0}', '{s1.1}'], staging='d', msg='atomic')],
+    'atom_post': [BI('atom_post.i32', 'fma', ['atom_opc={atom}'], S01)],
+    'axchg': [BI('axchg.i32', 'add', ['seg=none'], ['{s1.0}', '{s1.1}'],
+                 staging='d', msg='atomic')],
+    'acmpxchg': [BI('acmpxchg.i32', 'add', ['seg=none'],
+                    ['{s2.0}', '{s2.1}'], staging='d', msg='atomic')],
     'branchz': [BI('branchz.i32', 'add', ['cmpf={eq}'], ['{s0}', '{offset}'])],
     'jump': [BI('jump', 'add', [], ['{offset}'])],
 }
@@ -595,6 +642,14 @@ enum pan_ir_cmp {
 % for c in cmps:
    PAN_IR_CMP_${c.upper()},
 % endfor
+};
+
+/* The operation of an atomic (imm of atomic, atomic_return...). */
+enum pan_ir_atomic {
+% for name, _ in atomics:
+   PAN_IR_ATOMIC_${name.upper()},
+% endfor
+   PAN_IR_NR_ATOMICS
 };
 
 /* Modifiers an opcode uses (pan_ir_op_info.mods). */
@@ -669,6 +724,8 @@ struct pan_ir_op_info {
 extern const struct pan_ir_op_info pan_ir_op_infos[PAN_IR_NR_OPS];
 extern const char *const pan_ir_type_names[];
 extern const char *const pan_ir_cmp_names[];
+/* The ISA name of each enum pan_ir_atomic ("aadd"...). */
+extern const char *const pan_ir_atomic_names[PAN_IR_NR_ATOMICS];
 
 #endif
 """)
@@ -749,6 +806,12 @@ const char *const pan_ir_cmp_names[] = {
    "${c}",
 % endfor
 };
+
+const char *const pan_ir_atomic_names[PAN_IR_NR_ATOMICS] = {
+% for _, isa in atomics:
+   "${isa}",
+% endfor
+};
 """)
 
 BUILDER = Template(r"""/* Generated by pan_ir_opcodes.py, do not edit. */
@@ -822,7 +885,7 @@ def main():
     ap.add_argument('--builder')
     args = ap.parse_args()
     env = dict(ops=OPS, types=TYPES, cmps=CMPS, mods=MODS, va_args=VA_ARGS,
-               bi_args=BI_ARGS)
+               bi_args=BI_ARGS, atomics=ATOMICS)
     for path, tmpl in ((args.header, HEADER), (args.code, CODE),
                        (args.builder, BUILDER)):
         if path:

@@ -162,6 +162,8 @@ fill_mod(const pan_ir_instr *I, const char *v)
    }
    if (!strcmp(v, "{regfmt}"))
       return regfmts[I->type];
+   if (!strcmp(v, "{atom}"))
+      return I->imm < PAN_IR_NR_ATOMICS ? pan_ir_atomic_names[I->imm] : "?";
    static const char *const regtypes[] = {
       [PAN_IR_TYPE_NONE] = "f",
       [PAN_IR_TYPE_U32] = "u",
