@@ -168,40 +168,44 @@ atomic(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
                        ? pan_sim_va_mod_str(ins, "atom1", NULL)
                        : pan_sim_va_mod_str(ins, "atom", NULL);
    /* Staging: atom reads [0]; atom_return writes [0] and reads [1];
-    * atom1_return only writes [0]. */
+    * atom1_return only writes [0].  A compare-and-swap (atom_return
+    * .axchg.compare) reads the new value, then the comparand. */
    int rd = fam == VA_FAM_ATOM ? 0 : fam == VA_FAM_ATOM_RETURN ? 1 : -1;
    int wr = fam == VA_FAM_ATOM ? -1 : 0;
+   bool cmp = pan_sim_va_mod(ins, "compare") == 1;
    unsigned reg, count;
    bool ok;
 
-   if (pan_sim_va_mod(ins, "compare") == 1)
-      return pan_sim_va_refuse(c, ins, "compare-and-swap");
    if (!op)
       return pan_sim_va_fault(c, ins, "no atomic operation");
+   if (cmp && (fam != VA_FAM_ATOM_RETURN || strcmp(op, "axchg")))
+      return pan_sim_va_fault(c, ins, "compare without axchg");
    atomic_op(op, 0, 0, bits, &ok);
    if (!ok)
       return pan_sim_va_refuse(c, ins, op);
    for (int k = 0; k < 2; ++k) {
       if ((k == rd || k == wr) && k < (int)ins->nr_staging) {
          pan_sim_va_staging(ins, k, &reg, &count);
-         if (count < words)
+         if (count < (k == rd && cmp ? 2 * words : words))
             return pan_sim_va_fault(c, ins, "staging vector too short");
       }
    }
 
    foreach_lane(c, l)
    {
-      uint64_t addr = address(c, ins, l), old = 0, arg = 0;
+      uint64_t addr = address(c, ins, l), old = 0, arg = 0, want = 0;
       if (mem_access(c, ins, addr, &old, bits / 8, false))
          return VA_SIM_FAULT;
       if (rd >= 0) {
          pan_sim_va_staging(ins, rd, &reg, &count);
-         arg = c->w->r[l][reg];
-         if (words == 2)
-            arg |= (uint64_t)c->w->r[l][reg + 1] << 32;
+         const uint32_t *r = &c->w->r[l][reg];
+         arg = r[0] | (words == 2 ? (uint64_t)r[1] << 32 : 0);
+         if (cmp)
+            want = r[words] | (words == 2 ? (uint64_t)r[3] << 32 : 0);
       }
       uint64_t nv = atomic_op(op, old, arg, bits, &ok) & va_sim_mask(bits);
-      if (mem_access(c, ins, addr, &nv, bits / 8, true))
+      if ((!cmp || old == want) &&
+          mem_access(c, ins, addr, &nv, bits / 8, true))
          return VA_SIM_FAULT;
       if (wr >= 0) {
          pan_sim_va_staging(ins, wr, &reg, &count);

@@ -257,6 +257,44 @@ test_memory(void)
    test_prog_free(&p);
 }
 
+/* Compare-and-swap (atom_return.axchg.compare): the staging vector read
+ * holds the new value, then the comparand.  Lanes go in lane order: on the
+ * first word each lane expects what the lane before it wrote (all swap),
+ * on the second every lane expects 0 (only lane 0 swaps). */
+static void
+test_compare_swap(void)
+{
+   struct test_mem mem = { { 0 } };
+   struct test_prog p;
+   struct pan_sim_va_warp w;
+
+   if (!test_assemble(&p, "atom_return.i32.axchg.compare.slot0.wait0 "
+                          "{r6:1}, {r4:2}, r8, offset:0\n"
+                          "atom_return.i32.axchg.compare.slot0.end "
+                          "{r7:1}, {r10:2}, r8, offset:4\n"))
+      return;
+   p.cfg.mem = (struct pan_sim_va_mem){ &mem, test_mem_read, test_mem_write };
+   pan_sim_va_warp_init(&w, 0xffff);
+   for (unsigned l = 0; l < 16; ++l) {
+      w.r[l][4] = 100 + l + 1, w.r[l][5] = 100 + l;
+      w.r[l][10] = 0xabc00 + l, w.r[l][11] = 0;
+      w.r[l][8] = TEST_MEM_BASE, w.r[l][9] = 0;
+   }
+   uint32_t start = 100, got;
+   memcpy(mem.bytes, &start, 4);
+   if (test_run(&p, &w) == PAN_SIM_VA_DONE) {
+      for (unsigned l = 0; l < 16; ++l) {
+         PAN_EXPECT_EQ(w.r[l][6], 100 + l);
+         PAN_EXPECT_EQ(w.r[l][7], l ? 0xabc00u : 0u);
+      }
+      memcpy(&got, mem.bytes, 4);
+      PAN_EXPECT_EQ(got, 116);
+      memcpy(&got, mem.bytes + 4, 4);
+      PAN_EXPECT_EQ(got, 0xabc00u);
+   }
+   test_prog_free(&p);
+}
+
 static uint64_t
 set_field(uint64_t word, unsigned start, unsigned size, uint64_t v)
 {
@@ -346,6 +384,7 @@ main(void)
    PAN_RUN_CASE(test_faults);
    PAN_RUN_CASE(test_malformed);
    PAN_RUN_CASE(test_memory);
+   PAN_RUN_CASE(test_compare_swap);
    PAN_RUN_CASE(test_every_op);
    return pan_test_summary("pan_sim_va_flow");
 }
