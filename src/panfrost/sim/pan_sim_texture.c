@@ -815,9 +815,13 @@ sample_lane(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
          i[c][0] = wrap_int(s->wrap[c], f, (int)size[c]);
          i[c][1] = wrap_int(s->wrap[c], f + 1, (int)size[c]);
       }
-      /* GL's order: (i0, j1), (i1, j1), (i1, j0), (i0, j0). */
+      /* The hardware's order is the footprint's raster order, (i0, j0),
+       * (i1, j0), (i0, j1), (i1, j1), not GL's (i0, j1), (i1, j1), (i1,
+       * j0), (i0, j0): compilers swizzle the result (the stock one with
+       * NIR's lower_tg4_broadcom_swizzle, .zwyx), which is how its gathers
+       * pass on the hardware. */
       static const uint8_t corner[4][2] = {
-         { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 }
+         { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 }
       };
       for (unsigned k = 0; k < 4; ++k) {
          uint32_t tv[4];

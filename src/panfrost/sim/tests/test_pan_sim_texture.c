@@ -728,6 +728,87 @@ test_fetch(void)
              "f16 alpha 0x%x", f.req.out[0][1] >> 16);
 }
 
+/* Texel (x, y) of the gather texture: each channel names the texel. */
+static uint32_t
+gather_texel(unsigned x, unsigned y, unsigned c)
+{
+   return 16 * x + y + 64 * c;
+}
+
+/* Gathers return component gather_comp of the bilinear footprint in the
+ * hardware's (raster) order: (i0, j0), (i1, j0), (i0, j1), (i1, j1), the
+ * texel offsets added before the wrap; level 0 whatever the LOD. */
+static void
+test_gather(void)
+{
+   struct fixture f;
+   static const struct {
+      float s, t;
+      int8_t dx, dy;
+      unsigned comp, wrap;
+   } cases[] = {
+      { 0.375f, 0.625f, 0, 0, 1, MALI_WRAP_MODE_CLAMP_TO_EDGE },
+      { 0.375f, 0.625f, -1, 1, 0, MALI_WRAP_MODE_CLAMP_TO_EDGE },
+      { 0.1f, 0.9f, 0, 0, 3, MALI_WRAP_MODE_REPEAT },
+      { 0.6f, 0.4f, 2, -3, 2, MALI_WRAP_MODE_REPEAT },
+   };
+   for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); ++k) {
+      struct tex_desc d =
+         tex_2d(4, 4, MALI_FORMAT_RGBA8_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 4);
+      d.tiled = k & 1;
+      fixture_init(&f);
+      make_texture(&f.t, &d);
+      for (unsigned y = 0; y < 4; ++y) {
+         for (unsigned x = 0; x < 4; ++x) {
+            uint32_t v = 0;
+            for (unsigned c = 0; c < 4; ++c)
+               v |= gather_texel(x, y, c) << (8 * c);
+            put32(&f.t, 0, 0, x, y, v);
+         }
+      }
+      f.s.wrap_s = f.s.wrap_t = cases[k].wrap;
+      bind(&f.t, &f.s);
+      base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+      f.req.op = PAN_SIM_TEX_GATHER;
+      f.req.gather_comp = cases[k].comp;
+      f.req.offset = true;
+      for (unsigned l = 0; l < 4; ++l) {
+         f.req.offsets[l][0] = cases[k].dx;
+         f.req.offsets[l][1] = cases[k].dy;
+      }
+      PAN_CHECK(sample_at(&f.req, cases[k].s, cases[k].t, f.out, f.err), "%s",
+                f.err);
+      int i0 = (int)floorf(cases[k].s * 4 - 0.5f) + cases[k].dx;
+      int j0 = (int)floorf(cases[k].t * 4 - 0.5f) + cases[k].dy;
+      for (unsigned n = 0; n < 4; ++n) {
+         int x = ref_wrap(cases[k].wrap, i0 + (n & 1), 4);
+         int y = ref_wrap(cases[k].wrap, j0 + (n >> 1), 4);
+         float want = gather_texel(x, y, cases[k].comp) / 255.0f;
+         PAN_CHECK(near(f.out[n], want),
+                   "gather %u: result %u is %g, want texel (%d, %d) = %g", k,
+                   n, f.out[n], x, y, want);
+      }
+   }
+
+   /* A shadow gather returns the four comparisons. */
+   struct tex_desc d =
+      tex_2d(2, 2, MALI_FORMAT_Z16_UNORM, MALI_RGB_COMPONENT_ORDER_RGBA, 2);
+   fixture_init(&f);
+   make_texture(&f.t, &d);
+   static const uint16_t z[4] = { 10000, 30000, 50000, 20000 };
+   for (unsigned i = 0; i < 4; ++i)
+      put(&f.t, 0, 0, i & 1, i >> 1, 0, &z[i]);
+   f.s.compare = MALI_FUNC_LESS;
+   bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_2D);
+   f.req.op = PAN_SIM_TEX_GATHER;
+   f.req.shadow = true;
+   for (unsigned l = 0; l < 4; ++l)
+      f.req.ref[l] = 25000 / 65535.0f;
+   PAN_CHECK(sample_at(&f.req, 0.5f, 0.5f, f.out, f.err), "%s", f.err);
+   EXPECT_RGBA(f.out, 1, 0, 0, 1, "shadow gather");
+}
+
 static void
 test_shadow(void)
 {
@@ -1127,6 +1208,7 @@ main(void)
    PAN_RUN_CASE(test_mips);
    PAN_RUN_CASE(test_fetch);
    PAN_RUN_CASE(test_shadow);
+   PAN_RUN_CASE(test_gather);
    PAN_RUN_CASE(test_layers_faces_3d);
    PAN_RUN_CASE(test_refusals);
    PAN_RUN_CASE(test_images);
