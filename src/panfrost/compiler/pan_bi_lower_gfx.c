@@ -16,7 +16,7 @@
  *   instead of byte offset.
  * - 2D float textures with a computed (fragment) or zero LOD, texture and
  *   sampler below 8, no array, shadow or offset: TEXS_2D.f32 of the x and
- *   y coordinates; other textures TEXC (lower_texc).
+ *   y coordinates; other textures, fetches and gathers TEXC (lower_texc).
  * - on v6 (G72) derivatives take CLPER_OLD: G72 lacks CLPER's full form.
  * Attribute loads keep their shape (LD_ATTR_IMM index n of the vertex and
  * instance ids).
@@ -61,14 +61,15 @@ image_word(pan_ir_block *blk, pan_ir_instr *I, uint32_t *w)
 /*
  * Any other texture: TEXC with a texture operation descriptor of
  * immediate indices (sampler bits 0-3, texture 4-10, bit 11), the
- * operation (12-14: 7 sample, 6 fetch), shadow (16), array (17), the
- * dimension (18-19: cube 0, 1D 1, 2D 2, 3D 3), the LOD mode (20-22: 4
- * explicit, 5 bias, 6 zero, 7 computed; a fetch 1, one texel), the result
- * format (24-27: 4 f32, 14 u32, 15 s32) and the component mask (28-31).
+ * operation (12-14: 7 sample, 6 fetch or gather), offsets present (15),
+ * shadow (16), array (17), the dimension (18-19: cube 0, 1D 1, 2D 2, 3D
+ * 3), the LOD mode (20-22: 4 explicit, 5 bias, 6 zero, 7 computed; a
+ * fetch 1, one texel, a gather 4-7, the component), the result format
+ * (24-27: 4 f32, 14 u32, 15 s32) and the component mask (28-31).
  * The IR's staging words (coordinates, array layer, shadow reference,
- * fetch word, LOD) become x and y sources and Bifrost's staging order: z,
- * LOD (8.8 fixed point; a fetch's level in bits 8-15), shadow reference,
- * array layer.
+ * offset word, LOD) become x and y sources and Bifrost's staging order: z,
+ * LOD (8.8 fixed point; a fetch's or gather's level in bits 8-15, always
+ * present), shadow reference, array layer, offsets (s8 x, y, z).
  */
 static bool
 lower_texc(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
@@ -77,13 +78,16 @@ lower_texc(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
    unsigned dim = PAN_IR_TEX_DIM(I->imm), lod = PAN_IR_TEX_LOD(I->imm);
    unsigned texture = (w >> 16) & 0x7ff, sampler = w & 0x7ff;
    bool fetch = I->op == PAN_IR_OP_TEX_FETCH;
+   bool gather = I->op == PAN_IR_OP_TEX_GATHER;
    if (texture > 127 || sampler > 15)
       return refuse(err, err_size,
                     "texture index %u or sampler index beyond TEXC's "
                     "immediates on Bifrost",
                     texture);
+   pan_ir_builder b = pan_ir_builder_before(s, blk, I);
    pan_ir_index sr = I->src[0], coord[3], layer = pan_ir_null(),
-                ref = pan_ir_null(), lodw = pan_ir_null();
+                ref = pan_ir_null(), lodw = pan_ir_null(),
+                offw = pan_ir_null();
    unsigned k = 0, nr_coords = dim == 3 ? 2 : dim + 1;
    for (unsigned c = 0; c < nr_coords; ++c)
       coord[c] = pan_ir_word(sr, k++);
@@ -91,19 +95,29 @@ lower_texc(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
       layer = pan_ir_word(sr, k++);
    if (I->imm & PAN_IR_TEX_SHADOW)
       ref = pan_ir_word(sr, k++);
-   if (fetch) {
-      /* The IR's fetch word has the level in bits 24-31. */
-      pan_ir_index fw = (I->imm & PAN_IR_TEX_OFFSET) ? pan_ir_word(sr, k++)
-                                                     : pan_ir_imm(0);
-      if (fw.kind != PAN_IR_IMM)
-         return refuse(err, err_size,
-                       "texel fetch at a computed level is unsupported on "
-                       "Bifrost%.0u",
-                       0);
-      lodw = pan_ir_imm((fw.value >> 24) << 8);
-   } else if (lod == PAN_IR_TEX_LOD_EXPLICIT || lod == PAN_IR_TEX_LOD_BIAS) {
-      lodw = pan_ir_word(sr, k++);
+   if (I->imm & PAN_IR_TEX_OFFSET) {
+      /* The IR's offset word: offsets in bytes 0-2, a fetch's level in
+       * byte 3, which Bifrost takes in bits 8-15 of the LOD word. */
+      pan_ir_index ow = pan_ir_word(sr, k++);
+      if (ow.kind == PAN_IR_IMM) {
+         if (ow.value & 0xffffff)
+            offw = pan_ir_imm(ow.value & 0xffffff);
+         if (fetch)
+            lodw = pan_ir_imm((ow.value >> 24) << 8);
+      } else {
+         offw = pan_ir_lshift_and(&b, ow, pan_ir_imm(0), pan_ir_imm(0xffffff));
+         if (fetch)
+            lodw = pan_ir_lshift_or(
+               &b, pan_ir_rshift_or(&b, PAN_IR_TYPE_U32, ow, pan_ir_imm(24),
+                                    pan_ir_imm(0)),
+               pan_ir_imm(8), pan_ir_imm(0));
+      }
    }
+   if ((fetch || gather) && lodw.kind == PAN_IR_NULL)
+      lodw = pan_ir_imm(0);
+   else if (!fetch && !gather &&
+            (lod == PAN_IR_TEX_LOD_EXPLICIT || lod == PAN_IR_TEX_LOD_BIAS))
+      lodw = pan_ir_word(sr, k++);
 
    static const unsigned lod_modes[] = {
       [PAN_IR_TEX_LOD_ZERO] = 6, [PAN_IR_TEX_LOD_COMPUTED] = 7,
@@ -112,14 +126,17 @@ lower_texc(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
    unsigned format = I->type == PAN_IR_TYPE_U32   ? 14
                      : I->type == PAN_IR_TYPE_S32 ? 15
                                                   : 4;
+   unsigned mode = fetch    ? 1u
+                   : gather ? 4u + PAN_IR_TEX_GATHER_COMP(I->imm)
+                            : lod_modes[lod];
    uint32_t desc = sampler | texture << 4 | 1u << 11 |
-                   (fetch ? 6u : 7u) << 12 |
+                   (fetch || gather ? 6u : 7u) << 12 |
+                   (offw.kind != PAN_IR_NULL) << 15 |
                    !!(I->imm & PAN_IR_TEX_SHADOW) << 16 |
                    !!(I->imm & PAN_IR_TEX_ARRAY) << 17 | ((dim + 1) & 3) << 18 |
-                   (fetch ? 1u : lod_modes[lod]) << 20 | format << 24 |
-                   0xfu << 28;
+                   mode << 20 | format << 24 | 0xfu << 28;
 
-   pan_ir_index st[4];
+   pan_ir_index st[5];
    unsigned n = 0;
    if (dim == 2)
       st[n++] = coord[2];
@@ -129,8 +146,12 @@ lower_texc(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
       st[n++] = ref;
    if (layer.kind != PAN_IR_NULL)
       st[n++] = layer;
+   if (offw.kind != PAN_IR_NULL)
+      st[n++] = offw;
+   if (n > 4)
+      return refuse(err, err_size,
+                    "TEXC of %u staging words (4 at most on Bifrost)", n);
 
-   pan_ir_builder b = pan_ir_builder_before(s, blk, I);
    pan_ir_instr *T = pan_ir_build(&b, PAN_IR_OP_TEXC, 2 + n);
    T->src[0] = coord[0];
    T->src[1] = nr_coords > 1 ? coord[1] : pan_ir_imm(0);
@@ -252,6 +273,7 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
             break;
          case PAN_IR_OP_TEX:
          case PAN_IR_OP_TEX_FETCH:
+         case PAN_IR_OP_TEX_GATHER:
             if (!lower_tex(s, blk, I, !vertex, err, err_size))
                return false;
             break;

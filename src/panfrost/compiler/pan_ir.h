@@ -50,8 +50,9 @@ enum pan_ir_special {
 
 extern const char *const pan_ir_special_names[PAN_IR_NR_SPECIALS];
 
-/* The imm field of tex and tex_fetch: the dimension (0 1D, 1 2D, 2 3D,
- * 3 cube), the LOD mode (the ISA's lod enum) and flags. */
+/* The imm field of tex, tex_fetch and tex_gather: the dimension (0 1D, 1
+ * 2D, 2 3D, 3 cube), the LOD mode (the ISA's lod enum), flags and the
+ * component a gather returns. */
 #define PAN_IR_TEX_DIM(imm) ((imm)&3u)
 #define PAN_IR_TEX_LOD(imm) (((imm) >> 2) & 7u)
 #define PAN_IR_TEX_LOD_ZERO 0u
@@ -61,6 +62,8 @@ extern const char *const pan_ir_special_names[PAN_IR_NR_SPECIALS];
 #define PAN_IR_TEX_ARRAY (1u << 5)
 #define PAN_IR_TEX_SHADOW (1u << 6)
 #define PAN_IR_TEX_OFFSET (1u << 7)
+#define PAN_IR_TEX_GATHER_COMP(imm) (((imm) >> 8) & 3u)
+#define PAN_IR_TEX_GATHER_SHIFT 8
 
 /*
  * An operand.  As a destination, comps is the vector length of the new

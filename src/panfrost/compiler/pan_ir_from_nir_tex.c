@@ -5,18 +5,23 @@
  * NIR -> IR: texture instructions, in the form the v9 driver expects
  * (docs/drivers/panfrost/compiler.rst, "Textures").
  *
- * TEX_SINGLE (tex, txb, txl) and TEX_FETCH (txf) read a staging vector
- * of 32-bit words, present ones only, in this order: x, y, z (3D), the
- * array layer, the shadow reference, the offset / LOD word of a fetch
- * (LOD in bits 24-31), the LOD or bias of a sample (8.8 fixed point in
- * bits 0-15).  A cube map's x and y are the face's S (face in the top
+ * TEX_SINGLE (tex, txb, txl), TEX_FETCH (txf) and TEX_GATHER (tg4) read
+ * a staging vector of 32-bit words, present ones only, in this order: x,
+ * y, z (3D), the array layer, the shadow reference, the offset word (s8
+ * texel offsets x, y, z in bytes 0-2, a fetch's level in byte 3), the LOD
+ * or bias of a sample (8.8 fixed point in bits 0-15).  A cube map's x and y are the face's S (face in the top
  * bits) and T (cube_coords).  The image operand is a 64-bit pair whose word 0
  * names the sampler (bits 0-15) and texture (bits 16-31), each as an index in
  * bits 0-10 of its half and a resource table above: samplers in table 3,
  * textures in table 4.  Word 1 is zero.
  *
  * textureSize() at LOD 0, which the lowering of explicit gradients (txd
- * to txl) needs, reads words the driver pushes (PAN_VA_PUSH_TEXTURE_SIZE).
+ * to txl) needs, reads words the driver pushes (PAN_VA_PUSH_TEXTURE_SIZE);
+ * other LODs are minified from it in NIR (lower_txs_lod).
+ *
+ * A gather returns the footprint's texels in raster order, (i0, j0), (i1,
+ * j0), (i0, j1), (i1, j1); GL numbers them (i0, j1), (i1, j1), (i1, j0),
+ * (i0, j0), so component c of the result is hardware word gl_order[c].
  */
 
 #include "pan_ir_from_nir_priv.h"
@@ -73,11 +78,20 @@ cube_coords(pan_ir_builder *b, pan_ir_index coord, pan_ir_index *s,
    *s = pan_ir_mux_bit(b, sf, face, pan_ir_imm(BITFIELD_MASK(29)));
 }
 
+/* Absent, or a constant zero in every component (offsets are vectors). */
 static bool
 is_zero(nir_tex_instr *tex, int i)
 {
-   return i < 0 || (nir_src_is_const(tex->src[i].src) &&
-                    nir_src_as_uint(tex->src[i].src) == 0);
+   if (i < 0)
+      return true;
+   nir_src src = tex->src[i].src;
+   if (!nir_src_is_const(src))
+      return false;
+   for (unsigned c = 0; c < nir_src_num_components(src); ++c) {
+      if (nir_src_comp_as_uint(src, c))
+         return false;
+   }
+   return true;
 }
 
 /* textureSize() at LOD 0 (what the lowering of gradients asks): words
@@ -100,11 +114,149 @@ texture_size(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       ctx->values[tex->dest.ssa.index] = v;
 }
 
+/* The offset word: s8 texel offsets in bytes 0-2 and a fetch's level in
+ * byte 3; constant parts fold into one immediate.  Null when all zero. */
+static pan_ir_index
+offset_word(struct pan_ir_from_nir *ctx, nir_tex_instr *tex, int offset,
+            int level)
+{
+   pan_ir_builder *b = &ctx->b;
+   pan_ir_index parts[4];
+   unsigned n = 0;
+   uint32_t k = 0;
+
+   if (offset >= 0) {
+      nir_src src = tex->src[offset].src;
+      unsigned comps = MIN2(nir_src_num_components(src), 3);
+      if (nir_src_is_const(src)) {
+         for (unsigned c = 0; c < comps; ++c)
+            k |= (nir_src_comp_as_uint(src, c) & 0xff) << (8 * c);
+      } else {
+         pan_ir_index v = pan_ir_from_nir_src(ctx, src);
+         for (unsigned c = 0; c < comps; ++c)
+            parts[n++] = pan_ir_lshift_and(b, pan_ir_word(v, c),
+                                           pan_ir_imm(8 * c),
+                                           pan_ir_imm(0xffu << (8 * c)));
+      }
+   }
+   if (level >= 0) {
+      nir_src src = tex->src[level].src;
+      if (nir_src_is_const(src))
+         k |= nir_src_as_uint(src) << 24;
+      else
+         parts[n++] =
+            pan_ir_lshift_or(b, pan_ir_word(pan_ir_from_nir_src(ctx, src), 0),
+                             pan_ir_imm(24), pan_ir_imm(0));
+   }
+   if (!n)
+      return k ? pan_ir_imm(k) : pan_ir_null();
+   pan_ir_index w = parts[0];
+   for (unsigned i = 1; i < n; ++i)
+      w = pan_ir_lshift_or(b, parts[i], pan_ir_imm(0), w);
+   return k ? pan_ir_lshift_or(b, w, pan_ir_imm(0), pan_ir_imm(k)) : w;
+}
+
+static bool
+supported_dim(nir_tex_instr *tex)
+{
+   switch (tex->sampler_dim) {
+   case GLSL_SAMPLER_DIM_2D:
+   case GLSL_SAMPLER_DIM_RECT:
+   case GLSL_SAMPLER_DIM_EXTERNAL:
+   case GLSL_SAMPLER_DIM_CUBE:
+      return true;
+   case GLSL_SAMPLER_DIM_1D:
+   case GLSL_SAMPLER_DIM_3D:
+      return tex->op != nir_texop_tg4;
+   default:
+      return false;
+   }
+}
+
+/* What the sources ask, before the staging vector is packed. */
+struct tex_srcs {
+   pan_ir_index coord, shadow, lod;
+   unsigned nr_coords, lod_mode;
+   int offset, level; /* source indices, -1 when absent or zero */
+};
+
+static bool
+read_srcs(struct pan_ir_from_nir *ctx, nir_tex_instr *tex, struct tex_srcs *t)
+{
+   bool fetch = tex->op == nir_texop_txf, gather = tex->op == nir_texop_tg4;
+
+   *t = (struct tex_srcs){
+      .coord = pan_ir_null(),
+      .shadow = pan_ir_null(),
+      .lod = pan_ir_null(),
+      .lod_mode = ctx->stage == MESA_SHADER_FRAGMENT && !fetch && !gather
+                     ? PAN_IR_TEX_LOD_COMPUTED
+                     : PAN_IR_TEX_LOD_ZERO,
+      .offset = -1,
+      .level = -1,
+   };
+   for (unsigned i = 0; i < tex->num_srcs; ++i) {
+      nir_src src = tex->src[i].src;
+      switch (tex->src[i].src_type) {
+      case nir_tex_src_coord:
+         t->coord = pan_ir_from_nir_src(ctx, src);
+         t->nr_coords = nir_src_num_components(src);
+         break;
+      case nir_tex_src_comparator:
+         t->shadow = pan_ir_word(pan_ir_from_nir_src(ctx, src), 0);
+         break;
+      case nir_tex_src_bias:
+         t->lod = lod_88(ctx, src);
+         t->lod_mode = PAN_IR_TEX_LOD_BIAS;
+         break;
+      case nir_tex_src_lod:
+         if (is_zero(tex, (int)i)) {
+            t->lod_mode = PAN_IR_TEX_LOD_ZERO;
+         } else if (fetch) {
+            t->level = (int)i;
+         } else if (gather) {
+            pan_ir_from_nir_error(ctx, "gather at a LOD other than 0");
+            return false;
+         } else {
+            t->lod = lod_88(ctx, src);
+            t->lod_mode = PAN_IR_TEX_LOD_EXPLICIT;
+         }
+         break;
+      case nir_tex_src_offset:
+         if (!is_zero(tex, (int)i))
+            t->offset = (int)i;
+         break;
+      case nir_tex_src_ms_index:
+         if (!is_zero(tex, (int)i)) {
+            pan_ir_from_nir_error(ctx, "multisample indices are unsupported");
+            return false;
+         }
+         break;
+      default:
+         pan_ir_from_nir_error(ctx, "texture source %u is unsupported",
+                               tex->src[i].src_type);
+         return false;
+      }
+   }
+   if (t->coord.kind == PAN_IR_NULL) {
+      pan_ir_from_nir_error(ctx, "texture without coordinates");
+      return false;
+   }
+   if (gather && nir_tex_instr_has_explicit_tg4_offsets(tex)) {
+      pan_ir_from_nir_error(ctx, "gather with four offsets");
+      return false;
+   }
+   return true;
+}
+
+/* The hardware word of GL's gather component c (see the head). */
+static const unsigned gl_order[4] = { 2, 3, 1, 0 };
+
 void
 pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
 {
    pan_ir_builder *b = &ctx->b;
-   bool fetch = tex->op == nir_texop_txf;
+   bool fetch = tex->op == nir_texop_txf, gather = tex->op == nir_texop_tg4;
 
    if (tex->op == nir_texop_txs) {
       texture_size(ctx, tex);
@@ -112,7 +264,7 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
    }
 
    if (tex->op != nir_texop_tex && tex->op != nir_texop_txb &&
-       tex->op != nir_texop_txl && !fetch) {
+       tex->op != nir_texop_txl && !fetch && !gather) {
       pan_ir_from_nir_error(ctx, "unsupported NIR texture op %u", tex->op);
       return;
    }
@@ -121,14 +273,9 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
                             nir_dest_bit_size(tex->dest));
       return;
    }
-   if (tex->sampler_dim != GLSL_SAMPLER_DIM_1D &&
-       tex->sampler_dim != GLSL_SAMPLER_DIM_2D &&
-       tex->sampler_dim != GLSL_SAMPLER_DIM_3D &&
-       tex->sampler_dim != GLSL_SAMPLER_DIM_RECT &&
-       tex->sampler_dim != GLSL_SAMPLER_DIM_EXTERNAL &&
-       tex->sampler_dim != GLSL_SAMPLER_DIM_CUBE) {
-      pan_ir_from_nir_error(ctx, "multisample, buffer or subpass textures are "
-                                 "unsupported");
+   if (!supported_dim(tex)) {
+      pan_ir_from_nir_error(ctx, "multisample, buffer or subpass textures "
+                                 "and 1D or 3D gathers are unsupported");
       return;
    }
    if (tex->texture_index > 2047 || tex->sampler_index > 2047) {
@@ -137,60 +284,11 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       return;
    }
 
-   unsigned lod_mode = ctx->stage == MESA_SHADER_FRAGMENT
-                          ? PAN_IR_TEX_LOD_COMPUTED
-                          : PAN_IR_TEX_LOD_ZERO;
-   pan_ir_index coord = pan_ir_null(), shadow = pan_ir_null();
-   pan_ir_index lod = pan_ir_null(), fetch_word = pan_ir_null();
-   unsigned nr_coords = 0;
-
-   for (unsigned i = 0; i < tex->num_srcs; ++i) {
-      nir_src src = tex->src[i].src;
-      switch (tex->src[i].src_type) {
-      case nir_tex_src_coord:
-         coord = pan_ir_from_nir_src(ctx, src);
-         nr_coords = nir_src_num_components(src);
-         break;
-      case nir_tex_src_comparator:
-         shadow = pan_ir_word(pan_ir_from_nir_src(ctx, src), 0);
-         break;
-      case nir_tex_src_bias:
-         lod = lod_88(ctx, src);
-         lod_mode = PAN_IR_TEX_LOD_BIAS;
-         break;
-      case nir_tex_src_lod:
-         if (fetch) {
-            if (!is_zero(tex, (int)i))
-               fetch_word =
-                  nir_src_is_const(src)
-                     ? pan_ir_imm(nir_src_as_uint(src) << 24)
-                     : pan_ir_lshift_or(
-                          b, pan_ir_word(pan_ir_from_nir_src(ctx, src), 0),
-                          pan_ir_imm(24), pan_ir_imm(0));
-         } else if (is_zero(tex, (int)i)) {
-            lod_mode = PAN_IR_TEX_LOD_ZERO;
-         } else {
-            lod = lod_88(ctx, src);
-            lod_mode = PAN_IR_TEX_LOD_EXPLICIT;
-         }
-         break;
-      case nir_tex_src_offset:
-      case nir_tex_src_ms_index:
-         if (!is_zero(tex, (int)i)) {
-            pan_ir_from_nir_error(ctx, "texel offsets are unsupported");
-            return;
-         }
-         break;
-      default:
-         pan_ir_from_nir_error(ctx, "texture source %u is unsupported",
-                               tex->src[i].src_type);
-         return;
-      }
-   }
-   if (coord.kind == PAN_IR_NULL) {
-      pan_ir_from_nir_error(ctx, "texture without coordinates");
+   struct tex_srcs t;
+   if (!read_srcs(ctx, tex, &t))
       return;
-   }
+   pan_ir_index coord = t.coord;
+   unsigned nr_coords = t.nr_coords;
 
    /* The staging words, present ones only. */
    pan_ir_index sr[8];
@@ -217,12 +315,13 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       sr[n++] = fetch ? layer
                       : pan_ir_f2u32(b, pan_ir_fround_even(b, layer));
    }
-   if (shadow.kind != PAN_IR_NULL)
-      sr[n++] = shadow;
-   if (fetch_word.kind != PAN_IR_NULL)
-      sr[n++] = fetch_word;
-   if (lod.kind != PAN_IR_NULL)
-      sr[n++] = lod;
+   if (t.shadow.kind != PAN_IR_NULL)
+      sr[n++] = t.shadow;
+   pan_ir_index offsets = offset_word(ctx, tex, t.offset, t.level);
+   if (offsets.kind != PAN_IR_NULL)
+      sr[n++] = offsets;
+   if (t.lod.kind != PAN_IR_NULL)
+      sr[n++] = t.lod;
    if (n > 4) {
       pan_ir_from_nir_error(ctx, "texture of %u staging words (4 at most)", n);
       return;
@@ -233,13 +332,15 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       [GLSL_SAMPLER_DIM_3D] = 2,       [GLSL_SAMPLER_DIM_RECT] = 1,
       [GLSL_SAMPLER_DIM_EXTERNAL] = 1, [GLSL_SAMPLER_DIM_CUBE] = 3,
    };
-   uint32_t imm = dims[tex->sampler_dim] | lod_mode << 2;
+   uint32_t imm = dims[tex->sampler_dim] | t.lod_mode << 2;
    if (tex->is_array)
       imm |= PAN_IR_TEX_ARRAY;
-   if (shadow.kind != PAN_IR_NULL)
+   if (t.shadow.kind != PAN_IR_NULL)
       imm |= PAN_IR_TEX_SHADOW;
-   if (fetch_word.kind != PAN_IR_NULL)
+   if (offsets.kind != PAN_IR_NULL)
       imm |= PAN_IR_TEX_OFFSET;
+   if (gather)
+      imm |= (tex->component & 3) << PAN_IR_TEX_GATHER_SHIFT;
 
    enum pan_ir_type type = PAN_IR_TYPE_F32;
    if (nir_alu_type_get_base_type(tex->dest_type) == nir_type_int)
@@ -256,17 +357,19 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
    if (n == 1 && staging.kind != PAN_IR_SSA)
       staging = pan_ir_mov(b, staging);
    pan_ir_index img = pan_ir_collect(b, 2, image);
-   pan_ir_index v = fetch ? pan_ir_tex_fetch(b, type, imm, staging, img)
-                          : pan_ir_tex(b, type, imm, staging, img);
+   pan_ir_index v = fetch    ? pan_ir_tex_fetch(b, type, imm, staging, img)
+                    : gather ? pan_ir_tex_gather(b, type, imm, staging, img)
+                             : pan_ir_tex(b, type, imm, staging, img);
 
-   /* A shadow lookup returns its result in word 0. */
+   /* A shadow lookup returns its result in word 0, a gather its texels in
+    * the hardware's order. */
    unsigned comps = nir_dest_num_components(tex->dest);
-   if (comps == 4) {
+   if (comps == 4 && !gather) {
       ctx->values[tex->dest.ssa.index] = v;
    } else {
       pan_ir_index w[4];
       for (unsigned c = 0; c < comps; ++c)
-         w[c] = pan_ir_word(v, c);
+         w[c] = pan_ir_word(v, gather ? gl_order[c] : c);
       ctx->values[tex->dest.ssa.index] =
          comps == 1 ? pan_ir_mov(b, w[0]) : pan_ir_collect(b, comps, w);
    }

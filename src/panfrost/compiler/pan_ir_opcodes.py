@@ -405,13 +405,23 @@ OPS = [
        va=VA('tex_single', ['slot=slot0', 'regtype={regtype}',
                             'regwidth=r32', 'dim={dim}',
                             'array_enable={array}', 'shadow={shadow}',
-                            'lod={lod}', 'flow=wait0'],
+                            'texel_offset={texoff}', 'lod={lod}',
+                            'flow=wait0'],
               ['{sr}', '{ssr0}', '{s1}'])),
     Op('tex_fetch', 2, dest_comps=4, mods=['type', 'imm'],
        va=VA('tex_fetch', ['slot=slot0', 'regtype={regtype}',
                            'regwidth=r32', 'dim={dim}',
                            'array_enable={array}',
                            'texel_offset={texoff}', 'flow=wait0'],
+              ['{sr}', '{ssr0}', '{s1}'])),
+    # The 2x2 footprint's component PAN_IR_TEX_GATHER_COMP(imm), in the
+    # hardware's raster order (pan_ir_from_nir_tex.c reorders it for GL).
+    Op('tex_gather', 2, dest_comps=4, mods=['type', 'imm'],
+       va=VA('tex_gather', ['slot=slot0', 'regtype={regtype}',
+                            'regwidth=r32', 'dim={dim}',
+                            'array_enable={array}', 'shadow={shadow}',
+                            'texel_offset={texoff}', 'gather={gather}',
+                            'flow=wait0'],
               ['{sr}', '{ssr0}', '{s1}'])),
 
     # Flow control

@@ -186,6 +186,10 @@ fill_mod(const pan_ir_instr *I, const char *v)
       return I->imm & PAN_IR_TEX_SHADOW ? "1" : "0";
    if (!strcmp(v, "{texoff}"))
       return I->imm & PAN_IR_TEX_OFFSET ? "1" : "0";
+   static const char *const gathers[] = { "gather4_r", "gather4_g",
+                                          "gather4_b", "gather4_a" };
+   if (!strcmp(v, "{gather}"))
+      return gathers[PAN_IR_TEX_GATHER_COMP(I->imm)];
    if (!strcmp(v, "{cmp}"))
       return pan_ir_cmp_names[I->cmp];
    if (!strcmp(v, "{eq}"))

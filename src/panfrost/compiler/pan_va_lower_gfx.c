@@ -86,11 +86,15 @@ pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
    /* Projective lookups divide first; implicit LODs outside fragment
     * shaders are LOD 0; explicit gradients become an explicit LOD computed
     * from them and the texture size (a pushed word, see
-    * pan_ir_from_nir_tex.c), as the stock compiler does. */
+    * pan_ir_from_nir_tex.c), as the stock compiler does.  A size at
+    * another LOD is the LOD 0 size minified; a gather of four offsets is
+    * four gathers (one offset word each). */
    const nir_lower_tex_options tex = {
       .lower_txp = ~0u,
       .lower_invalid_implicit_lod = true,
       .lower_txd = true,
+      .lower_txs_lod = true,
+      .lower_tg4_offsets = true,
    };
    NIR_PASS_V(nir, nir_lower_tex, &tex);
    NIR_PASS_V(nir, nir_opt_dce);

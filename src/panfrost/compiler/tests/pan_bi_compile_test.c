@@ -945,6 +945,109 @@ test_texture(void)
    }
 }
 
+/* Results of the recording unit for gathers and offsets: word c of a
+ * gather is 10 + c (the hardware's raster order), of a fetch the lane's
+ * x and y offsets, level and x coordinate. */
+static bool
+cb_tex_offsets(void *user, struct pan_sim_tex_req *req, char *err)
+{
+   tex_seen = *req;
+   for (unsigned i = 0; i < PAN_SIM_TEX_QUAD; ++i) {
+      float v[4] = { 10, 11, 12, 13 };
+      if (req->op == PAN_SIM_TEX_FETCH) {
+         v[0] = req->offset ? req->offsets[i][0] : 99;
+         v[1] = req->offset ? req->offsets[i][1] : 99;
+         v[2] = (float)req->level[i];
+         v[3] = (float)req->coord[i][0];
+      }
+      for (unsigned c = 0; c < 4; ++c)
+         req->out[i][c] = pan_test_u32(v[c]);
+   }
+   return req->regfmt == 1;
+}
+
+/* colour = textureGatherOffset(VAR0.xy, (-3, 5), component 2), and
+ * texelFetchOffset((3, 1), level 1, offset (lane, -1)): TEXC gathers
+ * through the fetch operation, the offsets in their own staging word
+ * (the fetch's level moves to the LOD word), and the gather's words are
+ * put in GL's order. */
+static void
+test_gather_offsets(void)
+{
+   for (unsigned fetch = 0; fetch < 2; ++fetch) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_tg4");
+      nir_variable *v0 =
+         io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+      nir_variable *col =
+         io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+      nir_ssa_def *v = nir_load_var(&b, v0);
+      nir_tex_instr *t = nir_tex_instr_create(b.shader, 2 + fetch);
+      t->op = fetch ? nir_texop_txf : nir_texop_tg4;
+      t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+      t->texture_index = 5;
+      t->sampler_index = 2;
+      t->coord_components = 2;
+      t->component = fetch ? 0 : 2;
+      t->dest_type = nir_type_float32;
+      t->src[0].src_type = nir_tex_src_coord;
+      t->src[0].src = nir_src_for_ssa(fetch ? nir_imm_ivec2(&b, 3, 1)
+                                            : nir_channels(&b, v, 3));
+      t->src[1].src_type = nir_tex_src_offset;
+      t->src[1].src = nir_src_for_ssa(
+         fetch ? nir_vec2(&b,
+                          nir_f2i32(&b, nir_fmul_imm(&b, nir_channel(&b, v, 0),
+                                                     8.0)),
+                          nir_imm_int(&b, -1))
+               : nir_imm_ivec2(&b, -3, 5));
+      if (fetch) {
+         t->src[2].src_type = nir_tex_src_lod;
+         t->src[2].src = nir_src_for_ssa(nir_imm_int(&b, 1));
+      }
+      nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+      nir_builder_instr_insert(&b, &t->instr);
+      nir_store_var(&b, col, &t->dest.ssa, 0xf);
+
+      struct pan_bi_binary bin;
+      void *ctx = ralloc_context(NULL);
+      static struct gfx_record rec;
+      memset(&rec, 0, sizeof(rec));
+      uint32_t u[16] = { 0 };
+      const struct pan_sim_tex_ops tex = { NULL, cb_tex_offsets };
+      bool ok = compile(b.shader, NULL, ctx, &bin) &&
+                run_gfx_tex(&bin, u, &rec, &tex);
+      PAN_CHECK(ok, "fetch %u: the program did not run", fetch);
+      /* A fetch uses no sampler: index 0. */
+      PAN_CHECK(!ok || (tex_seen.texture == 5 &&
+                        tex_seen.sampler == (fetch ? 0 : 2) && tex_seen.offset),
+                "fetch %u: texture %u sampler %u offsets %u", fetch,
+                tex_seen.texture, tex_seen.sampler, tex_seen.offset);
+      if (ok && !fetch) {
+         PAN_EXPECT_EQ(tex_seen.op, PAN_SIM_TEX_GATHER);
+         PAN_EXPECT_EQ(tex_seen.gather_comp, 2);
+         PAN_EXPECT(tex_seen.offsets[0][0] == -3 &&
+                    tex_seen.offsets[0][1] == 5);
+      }
+      for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+         /* GL's x, y, z, w are the hardware's words 2, 3, 1, 0. */
+         float want[4] = { 12, 13, 11, 10 };
+         if (fetch) {
+            want[0] = (float)l;
+            want[1] = -1;
+            want[2] = 1;
+            want[3] = 3;
+         }
+         for (unsigned c = 0; c < 4; ++c) {
+            float got = pan_test_f32(rec.colour[l][c]);
+            PAN_CHECK(got == want[c], "fetch %u lane %u word %u: %g, want %g",
+                      fetch, l, c, got, want[c]);
+         }
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* out = x + q(p), where the chain q of a parameter does not need the
  * load of x: the scheduler keeps the load's clause open for it. */
 static nir_builder
@@ -1113,6 +1216,7 @@ main(void)
    PAN_RUN_CASE(test_far_slot);
    PAN_RUN_CASE(test_derivative);
    PAN_RUN_CASE(test_texture);
+   PAN_RUN_CASE(test_gather_offsets);
    PAN_RUN_CASE(test_schedule);
    PAN_RUN_CASE(test_const_pairs);
    PAN_RUN_CASE(test_refused);

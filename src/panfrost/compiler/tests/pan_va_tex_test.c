@@ -29,6 +29,10 @@ struct tex_case {
    bool lod_var;  /* the LOD / bias is a varying */
    const char *want_op, *want_mods[4];
    unsigned want_staging;
+   bool has_offset;  /* a constant texel offset (x, y) */
+   int8_t offset[2];
+   unsigned comp;    /* the component a gather returns */
+   uint32_t want_word; /* the offset word, when has_offset */
 };
 
 /* The image word the driver's tables expect, from the interface. */
@@ -55,16 +59,18 @@ build(const struct tex_case *c)
    nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
                                                   &pan_va_nir_options, "tex");
    nir_ssa_def *coord = varying(&b, 0, c->coords);
-   unsigned n = 1 + c->shadow + (c->lod_const >= 0 || c->lod_var);
+   unsigned n =
+      1 + c->shadow + (c->lod_const >= 0 || c->lod_var) + c->has_offset;
    nir_tex_instr *t = nir_tex_instr_create(b.shader, n);
    t->op = c->op;
    t->sampler_dim = c->dim;
    t->is_array = c->array;
    t->is_shadow = c->shadow;
-   t->is_new_style_shadow = c->shadow;
+   t->is_new_style_shadow = c->shadow && c->op != nir_texop_tg4;
    t->texture_index = c->texture;
    t->sampler_index = c->sampler;
    t->coord_components = c->coords;
+   t->component = c->comp;
    t->dest_type = nir_type_float32;
    if (c->op == nir_texop_txf) {
       coord = nir_f2i32(&b, coord);
@@ -88,10 +94,16 @@ build(const struct tex_case *c)
          c->op == nir_texop_txb ? nir_tex_src_bias : nir_tex_src_lod;
       t->src[s++].src = nir_src_for_ssa(lod);
    }
-   nir_ssa_dest_init(&t->instr, &t->dest, c->shadow ? 1 : 4, 32, NULL);
+   if (c->has_offset) {
+      t->src[s].src_type = nir_tex_src_offset;
+      t->src[s++].src =
+         nir_src_for_ssa(nir_imm_ivec2(&b, c->offset[0], c->offset[1]));
+   }
+   bool scalar = c->shadow && c->op != nir_texop_tg4;
+   nir_ssa_dest_init(&t->instr, &t->dest, scalar ? 1 : 4, 32, NULL);
    nir_builder_instr_insert(&b, &t->instr);
    nir_ssa_def *res = &t->dest.ssa;
-   if (c->shadow)
+   if (scalar)
       res = nir_vec4(&b, res, res, res, res);
    nir_variable *out =
       nir_variable_create(b.shader, nir_var_shader_out, glsl_vec4_type(), "o");
@@ -112,6 +124,26 @@ constant_in(char **l, unsigned before, unsigned reg)
          return strtoll(l[i] + strlen(prefix), NULL, 0);
    }
    return -1;
+}
+
+/* Whether a constant of value v is materialized before line `before` or
+ * pushed for the program. */
+static bool
+has_constant(char **l, unsigned before, const struct pan_va_binary *bin,
+             uint32_t v)
+{
+   for (unsigned i = 0; i < before; ++i) {
+      const char *k = strstr(l[i], "constant:");
+      if (!strncmp(l[i], "iadd_imm", 8) && k &&
+          (uint32_t)strtoll(k + 9, NULL, 0) == v)
+         return true;
+   }
+   for (unsigned w = 0; w < bin->nr_push; ++w) {
+      if (bin->push[w].source == PAN_VA_PUSH_CONSTANT &&
+          bin->push[w].offset_B == v)
+         return true;
+   }
+   return false;
 }
 
 static void check_cube_sequence(const struct tex_case *c, char **l,
@@ -167,7 +199,7 @@ run_case(const struct tex_case *c)
 
    /* A constant LOD or bias is 8.8 fixed point, a fetch's sits in the top
     * byte of its word. */
-   if (c->lod_const > 0) {
+   if (c->lod_const > 0 && !c->has_offset) {
       int64_t want = c->op == nir_texop_txf ? (int64_t)c->lod_const << 24
                                             : c->lod_const * 128;
       bool found = false;
@@ -178,6 +210,8 @@ run_case(const struct tex_case *c)
       }
       PAN_EXPECT(found);
    }
+   if (c->has_offset && !has_constant(l, (unsigned)at, &bin, c->want_word))
+      pan_test_fail("%s: no offset word %#x", c->name, c->want_word);
    check_cube_sequence(c, l, (unsigned)at, &bin);
    if (pan_test_failures) {
       for (unsigned i = 0; i < bin.nr_words; ++i)
@@ -360,6 +394,23 @@ static const struct tex_case cases[] = {
      "tex_single",
      { ".cube", ".array_enable", ".shadow" },
      4 },
+   /* textureOffset: s8 x and y in the low bytes of the offset word. */
+   { "offset", nir_texop_tex, GLSL_SAMPLER_DIM_2D, false, false, 0, 0, 2, -1,
+     false, "tex_single", { ".2d", ".texel_offset", ".computed" }, 3, true,
+     { 3, -2 }, 0, 0xfe03 },
+   /* texelFetchOffset: the level in the top byte of the same word. */
+   { "fetch offset", nir_texop_txf, GLSL_SAMPLER_DIM_2D, false, false, 1, 0,
+     2, 2, false, "tex_fetch", { ".texel_offset" }, 3, true, { 1, 2 }, 0,
+     0x02000201 },
+   /* textureGather: TEX_GATHER of the component, no LOD word. */
+   { "gather", nir_texop_tg4, GLSL_SAMPLER_DIM_2D, false, false, 2, 1, 2,
+     -1, false, "tex_gather", { ".2d", ".gather4_g" }, 2, false, { 0 }, 1 },
+   { "gather offset", nir_texop_tg4, GLSL_SAMPLER_DIM_2D, true, false, 0, 0,
+     3, -1, false, "tex_gather",
+     { ".array_enable", ".texel_offset", ".gather4_a" }, 4, true, { -8, 7 },
+     3, 0x07f8 },
+   { "shadow gather", nir_texop_tg4, GLSL_SAMPLER_DIM_CUBE, false, true, 0,
+     0, 3, -1, false, "tex_gather", { ".cube", ".shadow", ".gather4_r" }, 3 },
 };
 
 /* The count of lines before `before` that start with prefix. */
@@ -485,14 +536,14 @@ out:
 static void
 test_refusals(void)
 {
-   struct tex_case c = { "gather", nir_texop_tg4, GLSL_SAMPLER_DIM_2D };
-   c.coords = 2;
+   struct tex_case c = { "gather", nir_texop_tg4, GLSL_SAMPLER_DIM_3D };
+   c.coords = 3;
    c.lod_const = -1;
    nir_shader *s = build(&c);
    struct pan_va_binary bin;
    char err[256];
    PAN_EXPECT(!pan_va_compile(s, NULL, &bin, NULL, err, sizeof(err)));
-   PAN_EXPECT_STR_HAS(err, "texture op");
+   PAN_EXPECT_STR_HAS(err, "3D gathers");
    ralloc_free(s);
 }
 
