@@ -972,8 +972,13 @@ to_bi_clause(struct bi_sched_ctx *c, const struct bi_sched_clause *sc,
    header_set(&h, "next_msg", header_value("next_msg", next_msg));
    if (sc->staging >= 0)
       header_set(&h, "sr", (unsigned)sc->staging);
+   /* A barrier goes on slot 7, which the next clause waits on; the clause
+    * before it waited on slot 0, where every other message goes. */
+   bool barrier = !strcmp(sc->msg, "barrier");
+   if (barrier)
+      header_set(&h, "slot", 7);
    if (c->any_msg)
-      header_set(&h, "wait", 1);
+      header_set(&h, "wait", barrier ? 0x81 : 1);
    bc->header = h;
    return true;
 }

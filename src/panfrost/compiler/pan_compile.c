@@ -73,6 +73,7 @@ lower_nir(nir_shader *nir)
    ours.lower_mul_high = true;
    ours.lower_iabs = true;
    nir->options = &ours;
+   pan_nir_lower_shared(nir);
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
    NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
    NIR_PASS_V(nir, nir_lower_idiv, &(nir_lower_idiv_options){0});
@@ -169,6 +170,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    if (!s)
       goto fail;
    PASS(s, (void)0, "from_nir");
+   PASS(s, pan_va_lower_shared(s), "va_lower_shared");
    PASS(s, pan_ir_opt_copy_prop(s), "copy_prop");
    PASS(s, pan_ir_opt_collect(s), "opt_collect");
    PASS(s, pan_ir_opt_cse(s), "opt_cse");

@@ -37,13 +37,14 @@ enum pan_ir_kind {
    PAN_IR_SPECIAL, /* special FAU value (lane id...), by name index */
 };
 
-/* Special FAU values the IR can name (word 0 of each; the names are the
- * ISA description's, pan_ir_special_names). */
+/* Special FAU values the IR can name (word comp of each, 0 unless set;
+ * the names are the ISA description's, pan_ir_special_names). */
 enum pan_ir_special {
    PAN_IR_SPECIAL_LANE_ID,
    PAN_IR_SPECIAL_ATEST_DATUM,
    PAN_IR_SPECIAL_PROGRAM_COUNTER,
    PAN_IR_SPECIAL_TLS_PTR, /* 64-bit: this thread's spill storage */
+   PAN_IR_SPECIAL_WLS_PTR, /* 64-bit: the workgroup's shared memory */
    PAN_IR_SPECIAL_BLEND_DESC_0, /* ... _7: one per render target */
    PAN_IR_NR_SPECIALS = PAN_IR_SPECIAL_BLEND_DESC_0 + 8,
 };

@@ -69,6 +69,11 @@ pan_ir_index pan_ir_from_nir_pushed_vec(struct pan_ir_from_nir *ctx,
                                         unsigned ubo, unsigned offset_B,
                                         unsigned n);
 
+/* Shared memory and barriers (pan_ir_from_nir_shared.c); false when not
+ * one of those. */
+bool pan_ir_from_nir_shared_intrinsic(struct pan_ir_from_nir *ctx,
+                                      nir_intrinsic_instr *intr);
+
 /* Texture instructions (pan_ir_from_nir_tex.c). */
 void pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex);
 

@@ -623,6 +623,34 @@ BI_FORMS = {
     'branchz': [BI('branchz.i32', 'add', ['cmpf={eq}'], ['{s0}', '{offset}'])],
     'jump': [BI('jump', 'add', [], ['{offset}'])],
 }
+# Shared memory and workgroup barriers (pan_ir_from_nir_shared.c).  s0 of
+# load_shared and s1 of store_shared (s0 the data) are the byte offset in
+# the workgroup's shared memory; the source after it is zero, the high
+# word of the wls segment's address on Bifrost.  Valhall has no segments:
+# pan_va_lower_shared.c adds the offset to the workgroup-local pointer and
+# makes them global loads and stores.
+OPS += [
+    Op('load_shared', 2, dest_comps=None,
+       doc='words at byte offset s0 of shared memory (s1 zero)'),
+    Op('store_shared', 3, dest=False, side_effects=True,
+       doc='s0 to byte offset s1 of shared memory (s2 zero)'),
+    # Every invocation of the workgroup gets here before any goes on, and
+    # sees the shared memory the others wrote before it.  Slot 7 is the
+    # barrier's own; the emitter puts a nop.wait0 in front (stores still
+    # in flight on slot 0 must land first).
+    Op('barrier', 0, dest=False, side_effects=True,
+       va=VA('barrier', ['slot=slot7', 'flow=wait'], [])),
+]
+BI_FORMS.update({
+    'load_shared': [BI('load.{bits}', 'add', ['seg=wls'], S01, staging='d',
+                       msg='load')],
+    'store_shared': [BI('store.{bits}', 'add', ['seg=wls'],
+                        ['{s1}', '{s2}'], staging='s0', msg='store')],
+    # A clause of its own message type; pan_bi_schedule.c gives it slot 7
+    # and makes the next clause wait on it.
+    'barrier': [BI('barrier', 'add', [], [], msg='barrier')],
+})
+
 for _op in OPS:
     _op.bi = BI_FORMS.get(_op.name, [])
 assert all(n in [o.name for o in OPS] for n in BI_FORMS)

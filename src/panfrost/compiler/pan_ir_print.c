@@ -21,6 +21,7 @@ const char *const pan_ir_special_names[PAN_IR_NR_SPECIALS] = {
    [PAN_IR_SPECIAL_ATEST_DATUM] = "atest_datum",
    [PAN_IR_SPECIAL_PROGRAM_COUNTER] = "program_counter",
    [PAN_IR_SPECIAL_TLS_PTR] = "thread_local_pointer",
+   [PAN_IR_SPECIAL_WLS_PTR] = "workgroup_local_pointer",
    [PAN_IR_SPECIAL_BLEND_DESC_0 + 0] = "blend_descriptor_0",
    [PAN_IR_SPECIAL_BLEND_DESC_0 + 1] = "blend_descriptor_1",
    [PAN_IR_SPECIAL_BLEND_DESC_0 + 2] = "blend_descriptor_2",
@@ -59,6 +60,8 @@ pan_ir_print_index(FILE *fp, pan_ir_index i)
       fputs(i.value < PAN_IR_NR_SPECIALS ? pan_ir_special_names[i.value]
                                          : "special?",
             fp);
+      if (i.comp)
+         fprintf(fp, ".w%u", i.comp);
       break;
    default:
       fprintf(fp, "?kind%u", i.kind);

@@ -23,6 +23,10 @@ struct pan_va_binary;
 /* The return address of blend shaders (the v9 driver's convention). */
 #define PAN_VA_BLEND_LINK_REG 48
 
+/* Shared memory accesses as global loads and stores at the
+ * workgroup-local pointer plus the offset (pan_va_lower_shared.c). */
+void pan_va_lower_shared(pan_ir_shader *s);
+
 /*
  * Fold FAU reads into sources when fold_fau is set (pan_va_fold.c), then
  * (with a push table, graphics stages) push constants, then materialize

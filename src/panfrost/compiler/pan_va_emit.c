@@ -53,6 +53,8 @@ instr_words(const struct emit_ctx *c, const pan_ir_instr *I)
    switch (I->op) {
    case PAN_IR_OP_BLEND:
       return 3;
+   case PAN_IR_OP_BARRIER:
+      return 2; /* nop.wait0, barrier */
    case PAN_IR_OP_PRELOAD:
       return c->regs[I->dest.value] == I->imm ? 0 : 1;
    case PAN_IR_OP_MOV:
@@ -113,6 +115,7 @@ to_src(struct emit_ctx *c, pan_ir_index i, struct pan_va_src *s)
       break;
    case PAN_IR_SPECIAL:
       s->kind = PAN_VA_SRC_SPECIAL;
+      s->word = i.comp; /* the high word of a 64-bit value is word 1 */
       if (i.value >= PAN_IR_NR_SPECIALS ||
           !pan_va_special_lookup(pan_ir_special_names[i.value],
                                  &s->special_page, &s->value))
@@ -345,6 +348,15 @@ build(struct emit_ctx *c, const pan_ir_instr *I, unsigned k, unsigned pc,
       k = collect_word(c, I, k);
       in->operands[0].reg = c->regs[I->dest.value] + k;
       return to_src(c, I->src[k], &in->operands[1].src);
+   }
+
+   /* The barrier's own wait does not cover stores still in flight (the
+    * stock compiler and the DDK wait for the slots first as well). */
+   if (I->op == PAN_IR_OP_BARRIER && k == 0) {
+      in->op = -1;
+      in->name = "nop";
+      in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "flow", "wait0", 0 };
+      return true;
    }
 
    const struct pan_ir_va_form *f = pan_ir_op_infos[I->op].va_form;

@@ -1,0 +1,246 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Shared memory and barriers through both back ends: a nir_builder
+ * compute shader with `shared` variables (laid out by the compiler), a
+ * workgroup barrier, and reads of what other invocations wrote, compiled
+ * for Valhall (16-lane warp), G52 (8 lanes) and G72 (4 lanes) and run on
+ * the interpreters.  The workgroup is the one warp; its shared memory is
+ * a window of the test memory at SHARED_OFF (Valhall: the
+ * workgroup_local_pointer special value; Bifrost: the wls segment's
+ * base).  The run must stop at the barrier once, and every output word
+ * must equal the C reference.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/glsl_types.h"
+#include "compiler/nir/nir_builder.h"
+#include "isa/pan_isa_va.h"
+#include "isa/pan_isa_va_encode.h"
+#include "pan_compile.h"
+#include "pan_sim_bi.h"
+#include "pan_sim_va.h"
+#include "util/pan_test_util.h"
+
+#define PAN_VA_TEST_MEM_SIZE 2048
+#include "pan_compile_test_util.h"
+
+#define SHARED_OFF 1536
+#define SHARED_B 512
+
+static uint64_t seed = 0x5a4ed;
+
+/*
+ * With n lanes: a[l] = in[l], b[l].y = 3 * in[l] (a partial write of a
+ * uvec2), b[l].x = l; barrier; out[l] = a[n - 1 - l] + b[(l + 1) % n].y
+ * + a[0] (a constant offset) + b[l ^ 1].x.
+ */
+static nir_shader *
+build(unsigned n)
+{
+   nir_builder b = begin("shared-reverse");
+   nir_shader *s = b.shader;
+   s->info.workgroup_size[0] = n;
+   nir_variable *a = nir_variable_create(
+      s, nir_var_mem_shared, glsl_array_type(glsl_uint_type(), n, 0), "a");
+   nir_variable *bv = nir_variable_create(
+      s, nir_var_mem_shared, glsl_array_type(glsl_vector_type(GLSL_TYPE_UINT, 2), n, 0), "b");
+   nir_ssa_def *l = id_x(&b);
+   nir_ssa_def *x = load_in(&b, l, 1);
+   nir_deref_instr *da = nir_build_deref_var(&b, a);
+   nir_deref_instr *db = nir_build_deref_var(&b, bv);
+
+   nir_store_deref(&b, nir_build_deref_array(&b, da, l), x, 1);
+   nir_store_deref(&b, nir_build_deref_array(&b, db, l),
+                   nir_vec2(&b, l, nir_imul_imm(&b, x, 3)), 0x3);
+   nir_store_deref(&b, nir_build_deref_array(&b, db, l),
+                   nir_vec2(&b, nir_imm_int(&b, 0), nir_imul_imm(&b, x, 3)),
+                   0x2);
+   nir_scoped_barrier(&b, .execution_scope = NIR_SCOPE_WORKGROUP,
+                      .memory_scope = NIR_SCOPE_WORKGROUP,
+                      .memory_semantics = NIR_MEMORY_ACQ_REL,
+                      .memory_modes = nir_var_mem_shared);
+
+   nir_ssa_def *rev = nir_isub(&b, nir_imm_int(&b, n - 1), l);
+   nir_ssa_def *next = nir_umod(&b, nir_iadd_imm(&b, l, 1), nir_imm_int(&b, n));
+   nir_ssa_def *r = nir_load_deref(&b, nir_build_deref_array(&b, da, rev));
+   nir_ssa_def *by = nir_channel(
+      &b, nir_load_deref(&b, nir_build_deref_array(&b, db, next)), 1);
+   nir_ssa_def *a0 =
+      nir_load_deref(&b, nir_build_deref_array_imm(&b, da, 0));
+   nir_ssa_def *bx = nir_channel(
+      &b,
+      nir_load_deref(&b, nir_build_deref_array(&b, db, nir_ixor(&b, l,
+                                               nir_imm_int(&b, 1)))),
+      0);
+   store_out(&b, l, nir_iadd(&b, nir_iadd(&b, r, by), nir_iadd(&b, a0, bx)));
+   return s;
+}
+
+/* PAN_SHARED_TEST_PRINT=1: the IR after each pass and the disassembly. */
+static FILE *
+print(void)
+{
+   return getenv("PAN_SHARED_TEST_PRINT") ? stderr : NULL;
+}
+
+static uint32_t
+reference(const uint32_t *in, unsigned n, unsigned l)
+{
+   return in[n - 1 - l] + 3 * in[(l + 1) % n] + in[0] + (l ^ 1);
+}
+
+static void
+check(const char *what, const uint32_t *in, const uint32_t *out, unsigned n,
+      unsigned barriers)
+{
+   PAN_CHECK(barriers == 1, "%s: the run stopped at %u barriers, not 1",
+             what, barriers);
+   for (unsigned l = 0; l < n; ++l)
+      PAN_CHECK(out[l] == reference(in, n, l),
+                "%s: lane %u: 0x%08x, expected 0x%08x", what, l, out[l],
+                reference(in, n, l));
+}
+
+/* The layout the compiler gave: both arrays, a then b. */
+static void
+check_size(const char *what, const nir_shader *s, unsigned n)
+{
+   PAN_CHECK(s->info.shared_size == n * 4 + n * 8,
+             "%s: shared_size %u, expected %u", what, s->info.shared_size,
+             n * 12);
+}
+
+static void
+test_valhall(void)
+{
+   const unsigned n = PAN_SIM_VA_LANES;
+   uint32_t in[PAN_SIM_VA_LANES], out[PAN_SIM_VA_LANES], u[16];
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   nir_shader *s = build(n);
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   char err[256];
+
+   if (!pan_va_compile(s, ctx, &bin, print(), err, sizeof(err))) {
+      pan_test_fail("valhall: %s", err);
+      goto done;
+   }
+   check_size("valhall", s, n);
+   struct mem *m = io_setup(in, n, NULL, 0, u);
+   memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
+   struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
+   uint8_t page, entry;
+   PAN_EXPECT(pan_va_special_lookup("workgroup_local_pointer", &page, &entry));
+   cfg.special[page][entry] = MEM_BASE + SHARED_OFF;
+   struct pan_sim_va_warp w;
+   compute_warp_init(&w);
+   unsigned barriers = 0;
+   enum pan_sim_va_status st;
+   while ((st = pan_sim_va_run(&w, &cfg)) == PAN_SIM_VA_BARRIER)
+      barriers++;
+   if (st != PAN_SIM_VA_DONE) {
+      pan_test_fail("valhall: fault: %s", w.fault);
+      goto done;
+   }
+   memcpy(out, m->bytes + OUT_OFF, sizeof(out));
+   check("valhall", in, out, n, barriers);
+done:
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
+static void
+test_bifrost(unsigned arch, unsigned n)
+{
+   uint32_t in[8], out[8], u[16];
+   char what[16];
+   snprintf(what, sizeof(what), "bifrost v%u", arch);
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   nir_shader *s = build(n);
+   void *ctx = ralloc_context(NULL);
+   struct pan_bi_compile_options opts = { .arch = arch };
+   struct pan_bi_binary bin;
+   char err[256];
+
+   if (!pan_bi_compile(s, ctx, &opts, &bin, print(), err, sizeof(err))) {
+      pan_test_fail("%s: %s", what, err);
+      goto done;
+   }
+   check_size(what, s, n);
+   struct mem *m = io_setup(in, n, NULL, 0, u);
+   memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
+   struct pan_sim_bi_config cfg = {
+      .program = bin.words,
+      .program_quads = bin.nr_words / 2,
+      .program_va = 0x800000,
+      .uniforms = u,
+      .uniform_words = 16,
+      .mem = { m, mem_read, mem_write },
+      .lanes = n,
+      .wls_base = MEM_BASE + SHARED_OFF,
+      .wls_size = SHARED_B,
+   };
+   struct pan_sim_bi_warp w;
+   pan_sim_bi_warp_init(&w, (1u << n) - 1);
+   for (unsigned l = 0; l < n; ++l)
+      w.r[l][60] = l;
+   unsigned barriers = 0;
+   enum pan_sim_bi_status st;
+   while ((st = pan_sim_bi_run(&w, &cfg)) == PAN_SIM_BI_BARRIER)
+      barriers++;
+   if (st != PAN_SIM_BI_DONE) {
+      pan_test_fail("%s: fault: %s", what, w.fault);
+      goto done;
+   }
+   memcpy(out, m->bytes + OUT_OFF, n * 4);
+   check(what, in, out, n, barriers);
+done:
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
+static void
+test_bifrost_g52(void)
+{
+   test_bifrost(7, PAN_SIM_BI_LANES_G52);
+}
+
+static void
+test_bifrost_g72(void)
+{
+   test_bifrost(6, PAN_SIM_BI_LANES_G72);
+}
+
+/* A barrier outside compute is refused with a message. */
+static void
+test_refusal(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_FRAGMENT, &pan_va_nir_options, "fragment-barrier");
+   nir_control_barrier(&b);
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   char err[256] = "";
+   PAN_CHECK(!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err)) &&
+                strstr(err, "barrier"),
+             "a fragment shader barrier: '%s'", err);
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
+int
+main(void)
+{
+   glsl_type_singleton_init_or_ref();
+   PAN_RUN_CASE(test_valhall);
+   PAN_RUN_CASE(test_bifrost_g52);
+   PAN_RUN_CASE(test_bifrost_g72);
+   PAN_RUN_CASE(test_refusal);
+   glsl_type_singleton_decref();
+   return pan_test_summary("pan_shared");
+}
