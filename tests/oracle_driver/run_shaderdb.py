@@ -1,0 +1,199 @@
+#!/usr/bin/python3
+# Copyright 2026 The Panfrost fork authors
+# SPDX-License-Identifier: MIT
+"""shader-db through the drivers, as a Mali user would measure it.
+
+Every program of a shader-db corpus goes through piglit's shader_runner
+on the noop drm-shim (PAN_SHIM_EXEC=0: nothing executes), once with the
+base's stock Panfrost and once with ours, with BIFROST_MESA_DEBUG=shaderdb.
+The GL state tracker compiles each linked program's default variant at
+link time, so the drivers' compilers print one "SHADER-DB:" line per
+shader.  Printed per GPU, the two drivers side by side: programs whose
+shaders all compiled, totals over the programs both compiled
+(instructions, cycles, and on Bifrost tuples and clauses), shaders
+running fewer threads than stock's, spilling shaders, and the CPU time
+of the whole run (shader_runner processes, user + system).
+
+  run_shaderdb.py [--gpus G52,G57,G72] [--build build] [--stock build-stock]
+                  [CORPUS...]
+
+CORPUS defaults to ../shared/shader-db/shaders.  The stock driver comes
+from build-stock (tests/oracle_driver/build-stock.sh).  Both drivers get
+MESA_GL_VERSION_OVERRIDE 3.0 (GLSL 1.30), which the corpus asks for at
+most; see docs/drivers/panfrost/compiler.rst, "Through the driver".
+
+With --max-inst-ratio / --max-cycle-ratio / --max-fewer-threads /
+--min-programs the run fails (exit 1) when ours is above or below them.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(TOP, 'tests', 'oracle'))
+import run_piglit  # noqa: E402
+from compare_shaderdb import LINE, SPILLS, collect, figures  # noqa: E402
+
+# The G72 is measured here though the piglit oracle does not draw on it.
+GPUS = dict(run_piglit.GPUS)
+GPUS.setdefault('G72', ('6221', 6))
+run_piglit.GPUS.update(GPUS)
+
+
+def run_program(path, config, drivers, piglit, timeout):
+    """(shader-db lines, compiled, CPU seconds) of one shader_runner run."""
+    env = drivers.env(config)
+    env['BIFROST_MESA_DEBUG'] = 'shaderdb'
+    env['PAN_SHIM_EXEC'] = '0'
+    env['MESA_GL_VERSION_OVERRIDE'] = '3.0'
+    env['MESA_GLSL_VERSION_OVERRIDE'] = '130'
+    if not run_piglit.is_ours(config):
+        env['PAN_MESA_DEBUG'] = 'gl3'
+    runner = os.path.join(piglit, 'bin', run_piglit.runner_for(path))
+    with tempfile.TemporaryFile() as out:
+        try:
+            p = RusagePopen([runner, path, '-auto', '-fbo'], env=env,
+                                 stdout=out, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL)
+        except OSError as e:
+            sys.exit(f'run_shaderdb: cannot run {runner}: {e}')
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        # The child's own CPU time, not the whole pool's.
+        usage = getattr(p, 'rusage', None)
+        out.seek(0)
+        text = out.read().decode(errors='replace')
+    cpu = usage.ru_utime + usage.ru_stime if usage else 0.0
+    lines = figures(text, LINE.search)
+    spills = sum(1 for ln in text.splitlines()
+                 if LINE.search(ln) and SPILLS.search(ln)
+                 and SPILLS.search(ln).group(1) != '0')
+    # shader_runner passes a program without commands once it links.
+    compiled = p.returncode == 0 and bool(lines)
+    return lines, compiled, cpu, spills
+
+
+class RusagePopen(subprocess.Popen):
+    """Popen that keeps the rusage of the child it reaps."""
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, sts, self.rusage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            pid, sts = self.pid, 0
+        return pid, sts
+
+
+
+def measure(files, config, drivers, piglit, jobs, timeout):
+    with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        res = list(ex.map(lambda f: run_program(f, config, drivers, piglit,
+                                                timeout), files))
+    return dict(zip(files, res))
+
+
+def side(label, res, common, fewer):
+    lines = [res[f][0] for f in common]
+    inst = sum(x[1] for ls in lines for x in ls)
+    tuples = sum(x[2] for ls in lines for x in ls)
+    clauses = sum(x[3] for ls in lines for x in ls)
+    cycles = sum(x[4] for ls in lines for x in ls)
+    return {'label': label,
+            'programs': sum(1 for r in res.values() if r[1]),
+            'shaders': sum(len(r[0]) for r in res.values()),
+            'inst': inst, 'cycles': cycles, 'tuples': tuples,
+            'clauses': clauses,
+            'spilling': sum(r[3] for r in res.values()),
+            'cpu': sum(r[2] for r in res.values()), 'fewer': fewer}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('corpus', nargs='*')
+    ap.add_argument('--build', default=os.path.join(TOP, 'build'))
+    ap.add_argument('--stock', default=os.path.join(TOP, 'build-stock'))
+    ap.add_argument('--gpus', default='G52,G57,G72')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('--timeout', type=float, default=120)
+    ap.add_argument('--max-inst-ratio', type=float)
+    ap.add_argument('--max-cycle-ratio', type=float)
+    ap.add_argument('--max-fewer-threads', type=int)
+    ap.add_argument('--min-programs', type=int)
+    a = ap.parse_args()
+
+    corpus = a.corpus or [os.path.join(TOP, '..', 'shared', 'shader-db',
+                                       'shaders')]
+    files = collect(corpus)
+    gpus = [g for g in a.gpus.split(',') if g]
+    for g in gpus:
+        if g not in GPUS:
+            sys.exit(f'run_shaderdb: unknown GPU {g} (one of {", ".join(GPUS)})')
+    piglit = run_piglit.find_piglit()
+    shim = os.path.join(a.build, 'subprojects/mesa/src/panfrost/drm-shim/'
+                        'libpanfrost_noop_drm_shim.so')
+    drivers = run_piglit.Drivers(
+        os.path.abspath(a.stock), shim, None,
+        ours=os.path.join(os.path.abspath(a.build), 'subprojects/mesa'))
+
+    failed = []
+    print(f'shader-db through shader_runner on the noop drm-shim: '
+          f'{len(files)} programs')
+    hdr = (f'{"GPU":4} {"driver":6} {"programs":>8} {"shaders":>7} '
+           f'{"inst":>8} {"cycles":>9} {"tuples":>8} {"clauses":>8} '
+           f'{"spilling":>8} {"fewer thr":>9} {"CPU s":>7}')
+    print(hdr)
+    for g in gpus:
+        stock = measure(files, g, drivers, piglit, a.jobs, a.timeout)
+        ours = measure(files, run_piglit.ours(g), drivers, piglit, a.jobs,
+                       a.timeout)
+        common = [f for f in files if stock[f][1] and ours[f][1]]
+        pairs = [(ours[f][0], stock[f][0]) for f in common]
+        fewer = sum(1 for o, s in pairs if len(o) == len(s)
+                    for x, y in zip(o, s) if x[5] < y[5])
+        rows = [side('stock', stock, common, 0),
+                side('ours', ours, common, fewer)]
+        for r in rows:
+            print(f'{g:4} {r["label"]:6} {r["programs"]:8} {r["shaders"]:7} '
+                  f'{r["inst"]:8} {r["cycles"]:9.1f} {r["tuples"]:8} '
+                  f'{r["clauses"]:8} {r["spilling"]:8} {r["fewer"]:9} '
+                  f'{r["cpu"]:7.1f}')
+        s, o = rows
+
+        def ratio(k):
+            return o[k] / s[k] if s[k] else 0.0
+        print(f'{g:4} ratio  {len(common):8} common  inst {ratio("inst"):.3f}'
+              f'  cycles {ratio("cycles"):.3f}'
+              + (f'  tuples {ratio("tuples"):.3f}  clauses '
+                 f'{ratio("clauses"):.3f}' if s['tuples'] else '')
+              + f'  CPU {ratio("cpu"):.2f}')
+        missing = [os.path.relpath(f, corpus[0]) for f in files
+                   if stock[f][1] and not ours[f][1]]
+        for f in missing[:10]:
+            print(f'{g:4} ours did not compile {f}')
+        if a.max_inst_ratio is not None and ratio('inst') > a.max_inst_ratio:
+            failed.append(f'{g}: instructions {ratio("inst"):.3f} > '
+                          f'{a.max_inst_ratio}')
+        if a.max_cycle_ratio is not None and \
+                ratio('cycles') > a.max_cycle_ratio:
+            failed.append(f'{g}: cycles {ratio("cycles"):.3f} > '
+                          f'{a.max_cycle_ratio}')
+        if a.max_fewer_threads is not None and fewer > a.max_fewer_threads:
+            failed.append(f'{g}: {fewer} shaders with fewer threads')
+        if a.min_programs is not None and o['programs'] < a.min_programs:
+            failed.append(f'{g}: ours compiled {o["programs"]} programs')
+    for f in failed:
+        print(f'run_shaderdb: FAIL {f}')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
