@@ -1297,6 +1297,157 @@ test_half_float_linear(void)
    tex_scene_end(&ts);
 }
 
+/* ------------------------------------------------------------------ */
+/* Gathers and texel offsets                                           */
+/* ------------------------------------------------------------------ */
+
+/* DATA0 = textureGatherOffset(texture 0, VAR0.xy, (dx, dy), comp), or with
+ * tex_op nir_texop_tex textureOffset(...) (implicit LOD). */
+static void *
+gather_fs(nir_texop op, unsigned comp, int dx, int dy)
+{
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "gather");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_ssa_def *uv = nir_channels(&b, nir_load_var(&b, in), 0x3);
+
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
+   tex->op = op;
+   tex->component = op == nir_texop_tg4 ? comp : 0;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->dest_type = nir_type_float32;
+   tex->coord_components = 2;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(uv);
+   tex->src[1].src_type = nir_tex_src_offset;
+   tex->src[1].src = nir_src_for_ssa(nir_imm_ivec2(&b, dx, dy));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   BITSET_SET(b.shader->info.samplers_used, 0);
+
+   nir_store_var(&b, out, &tex->dest.ssa, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* GL's wrap of texel index i (repeat or clamp to edge). */
+static unsigned
+wrap_texel(int i, unsigned size, unsigned wrap)
+{
+   if (wrap == PIPE_TEX_WRAP_REPEAT)
+      return (unsigned)(((i % (int)size) + (int)size) % (int)size);
+   return (unsigned)CLAMP(i, 0, (int)size - 1);
+}
+
+/* Component c of the texel (x, y) as the view's swizzle shows it. */
+static uint8_t
+swizzled(unsigned x, unsigned y, const unsigned char swizzle[4], unsigned c)
+{
+   uint8_t t[4];
+   texel(x, y, t);
+   unsigned s = swizzle[c];
+   return s <= PIPE_SWIZZLE_W ? t[s] : s == PIPE_SWIZZLE_1 ? 255 : 0;
+}
+
+/* What GL wants at pixel (x, y): the gather of comp over the bilinear
+ * footprint in GL's order (i0, j1), (i1, j1), (i1, j0), (i0, j0), or the
+ * nearest texel, the offsets added before the wrap. */
+static void
+gather_ref(nir_texop op, unsigned comp, int dx, int dy, unsigned wrap,
+           const unsigned char swizzle[4], unsigned x, unsigned y,
+           uint8_t want[4])
+{
+   double u = (x + 0.5) / W * TEX_W, v = (y + 0.5) / H * TEX_H;
+   if (op != nir_texop_tg4) {
+      unsigned i = wrap_texel((int)floor(u) + dx, TEX_W, wrap);
+      unsigned j = wrap_texel((int)floor(v) + dy, TEX_H, wrap);
+      for (unsigned c = 0; c < 4; ++c)
+         want[c] = swizzled(i, j, swizzle, c);
+      return;
+   }
+   int i0 = (int)floor(u - 0.5) + dx, j0 = (int)floor(v - 0.5) + dy;
+   static const int corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
+   for (unsigned n = 0; n < 4; ++n) {
+      unsigned i = wrap_texel(i0 + corner[n][0], TEX_W, wrap);
+      unsigned j = wrap_texel(j0 + corner[n][1], TEX_H, wrap);
+      want[n] = swizzled(i, j, swizzle, comp);
+   }
+}
+
+/* textureGather of each component, with and without offsets, a swizzle and
+ * both wraps, and textureOffset, over the whole target against
+ * gather_ref().  The texture's coordinates run 0 to 1 over the target, so
+ * no pixel centre lies on a texel boundary. */
+static void
+test_gather(void)
+{
+   static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
+                                              PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   static const unsigned char bgr1[4] = { PIPE_SWIZZLE_Z, PIPE_SWIZZLE_Y,
+                                          PIPE_SWIZZLE_X, PIPE_SWIZZLE_1 };
+   static const struct {
+      nir_texop op;
+      unsigned comp;
+      int dx, dy;
+      unsigned wrap;
+      bool swizzle;
+   } cases[] = {
+      { nir_texop_tg4, 0, 0, 0, PIPE_TEX_WRAP_CLAMP_TO_EDGE, false },
+      { nir_texop_tg4, 1, 0, 0, PIPE_TEX_WRAP_REPEAT, false },
+      { nir_texop_tg4, 2, 1, -2, PIPE_TEX_WRAP_REPEAT, false },
+      { nir_texop_tg4, 3, -8, 7, PIPE_TEX_WRAP_CLAMP_TO_EDGE, false },
+      { nir_texop_tg4, 0, -1, 1, PIPE_TEX_WRAP_REPEAT, true },
+      { nir_texop_tg4, 3, 0, 0, PIPE_TEX_WRAP_REPEAT, true },
+      { nir_texop_tex, 0, 3, -1, PIPE_TEX_WRAP_REPEAT, false },
+      { nir_texop_tex, 0, -2, 2, PIPE_TEX_WRAP_CLAMP_TO_EDGE, true },
+   };
+   for (unsigned k = 0; k < ARRAY_SIZE(cases); ++k) {
+      const unsigned char *swz = cases[k].swizzle ? bgr1 : identity;
+      struct tex_scene ts = tex_scene_begin(
+         PIPE_FORMAT_R8G8B8A8_UNORM, 0.0f, 1.0f, cases[k].wrap, swz);
+      ctx->bind_fs_state(ctx, NULL);
+      ctx->delete_fs_state(ctx, ts.sc.fs);
+      ts.sc.fs =
+         gather_fs(cases[k].op, cases[k].comp, cases[k].dx, cases[k].dy);
+      CHECK(ts.sc.fs, "gather %u: shader not created", k);
+      ctx->bind_fs_state(ctx, ts.sc.fs);
+      pan_test_debug_msg[0] = 0;
+      draw_textured_quad("gather");
+      CHECK(!pan_test_debug_msg[0], "gather %u: driver said \"%s\"", k,
+            pan_test_debug_msg);
+      if (check_pixels) {
+         static uint8_t got[H][W][4];
+         unsigned bad = 0, bx = 0, by = 0;
+         uint8_t first[4] = { 0 };
+         read_target(&ts.sc.t, got);
+         for (unsigned y = 0; y < H; ++y) {
+            for (unsigned x = 0; x < W; ++x) {
+               uint8_t want[4];
+               gather_ref(cases[k].op, cases[k].comp, cases[k].dx,
+                          cases[k].dy, cases[k].wrap, swz, x, y, want);
+               if (memcmp(want, got[y][x], 4) && !bad++) {
+                  bx = x;
+                  by = y;
+                  memcpy(first, want, 4);
+               }
+            }
+         }
+         CHECK(!bad, "gather %u (%s comp %u offset %d %d): %u of %u pixels "
+               "wrong; first (%u, %u) = %u %u %u %u, want %u %u %u %u", k,
+               cases[k].op == nir_texop_tg4 ? "gather" : "offset",
+               cases[k].comp, cases[k].dx, cases[k].dy, bad, W * H, bx, by,
+               got[by][bx][0], got[by][bx][1], got[by][bx][2], got[by][bx][3],
+               first[0], first[1], first[2], first[3]);
+      }
+      tex_scene_end(&ts);
+   }
+}
+
 /* A view whose format the texture unit cannot sample drops the draw with
  * a message instead of sampling a null descriptor.
  */
@@ -2362,6 +2513,7 @@ main(int argc, char **argv)
    test_state_changes();
    test_texture_array(false);
    test_texture_array(true);
+   test_gather();
    test_layer_target();
    test_noperspective();
    test_provoking_vertex();
