@@ -106,6 +106,16 @@ struct pan_va_compile_options {
 };
 
 /*
+ * Shared variables of a compute shader laid out at their natural sizes
+ * (the total in info.shared_size, the bytes a workgroup needs) and their
+ * accesses turned into load_shared / store_shared at 32-bit offsets.  The
+ * compilers run it themselves; a driver that needs the size before
+ * compiling (a cached binary skips the compiler) runs it first, and the
+ * second run changes nothing.
+ */
+void pan_nir_lower_shared(nir_shader *nir);
+
+/*
  * Compile; the NIR is lowered in place.  Returns false with a message in
  * err for what the compiler does not support (no crash, nothing leaked).
  * When print_ir is set, the IR is printed there after each pass.

@@ -20,10 +20,6 @@ void pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant);
  * (pan_va_noperspective.c). */
 void pan_va_lower_noperspective(nir_shader *nir);
 
-/* Shared variables laid out and their accesses as load_shared /
- * store_shared at 32-bit offsets; compute only (pan_ir_from_nir_shared.c). */
-void pan_nir_lower_shared(nir_shader *nir);
-
 /* The NIR lowering of pan_compile.c and the register count of an
  * allocation, for the other back ends' entry points. */
 void pan_compile_lower_nir(nir_shader *nir);

@@ -306,6 +306,16 @@ struct panfrost_arch_jm {
                       const void *invocation);
 };
 
+/* Workgroup-local (shared) storage of a compute job: size_B bytes for
+ * each of the instances workgroup slots (both powers of two) from base,
+ * which is 4096-aligned and whose storage stays within one 4 GiB region
+ * (the hardware adds offsets to the low word alone).
+ */
+struct panfrost_wls {
+   uint64_t base;
+   unsigned size_B, instances;
+};
+
 struct panfrost_arch {
    /* Compiles nir (lowered in place) with the architecture's compiler;
     * variant is an enum pan_va_variant.  false with a message in err.
@@ -321,13 +331,14 @@ struct panfrost_arch {
    void (*emit_compute_shader)(void *cpu, uint64_t binary, unsigned work_regs,
                                unsigned fau_words);
 
-   /* A local storage descriptor without workgroup storage; tls_base 0
-    * means no thread storage, else tls_shift gives 16 << tls_shift bytes
-    * per thread (panfrost_tls_shift).
+   /* A local storage descriptor: tls_base 0 means no thread storage,
+    * else tls_shift gives 16 << tls_shift bytes per thread
+    * (panfrost_tls_shift); wls NULL means no workgroup storage.
     */
    unsigned local_storage_size_B, local_storage_align_B;
    void (*emit_local_storage)(void *cpu, uint64_t tls_base,
-                              unsigned tls_shift);
+                              unsigned tls_shift,
+                              const struct panfrost_wls *wls);
 
    /* Draw emitters, NULL when the architecture has none yet: draw for
     * Valhall's IDVS path, jm for the vertex and tiler jobs of v7.

@@ -51,6 +51,7 @@ batch_reset(struct panfrost_batch *b)
    util_dynarray_foreach(&b->bos, struct panfrost_batch_bo, e)
       pan_bo_unref(e->bo);
    util_dynarray_clear(&b->bos);
+   b->wls_bo = NULL;
    util_dynarray_clear(&b->compute_jobs);
    util_dynarray_clear(&b->draw_jobs);
    b->tiler = 0;
@@ -134,8 +135,9 @@ panfrost_batch_add_draw_job(struct panfrost_context *ctx, void *cpu,
    return append_job(ctx, &ctx->batch.draw_jobs, cpu, gpu);
 }
 
-uint64_t
-panfrost_batch_local_storage(struct panfrost_context *ctx, unsigned tls_size)
+static uint64_t
+local_storage(struct panfrost_context *ctx, unsigned tls_size,
+              const struct panfrost_wls *wls)
 {
    struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
    const struct panfrost_arch *arch = screen->arch;
@@ -145,7 +147,7 @@ panfrost_batch_local_storage(struct panfrost_context *ctx, unsigned tls_size)
    if (!desc.cpu)
       return 0;
    if (!tls_size) {
-      arch->emit_local_storage(desc.cpu, 0, 0);
+      arch->emit_local_storage(desc.cpu, 0, 0, wls);
       return desc.gpu;
    }
 
@@ -162,9 +164,62 @@ panfrost_batch_local_storage(struct panfrost_context *ctx, unsigned tls_size)
       return 0;
    bool ok = panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ |
                                                PAN_BO_ACCESS_WRITE);
-   arch->emit_local_storage(desc.cpu, bo->gpu_va, shift);
+   arch->emit_local_storage(desc.cpu, bo->gpu_va, shift, wls);
    pan_bo_unref(bo); /* the batch keeps its own reference */
    return ok ? desc.gpu : 0;
+}
+
+uint64_t
+panfrost_batch_local_storage(struct panfrost_context *ctx, unsigned tls_size)
+{
+   return local_storage(ctx, tls_size, NULL);
+}
+
+/*
+ * Shared memory: the hardware gives each workgroup slot 2^n bytes (at
+ * least 128) and addresses the slots by workgroup id, each dimension's
+ * count rounded up to a power of two, on every core.  The batch keeps the
+ * largest storage one of its dispatches needed and gives it to the next
+ * ones, which run after it.
+ */
+uint64_t
+panfrost_batch_compute_storage(struct panfrost_context *ctx,
+                               unsigned tls_size, unsigned wls_B,
+                               const uint32_t grid[3])
+{
+   struct panfrost_batch *b = &ctx->batch;
+   struct pan_device *dev = &panfrost_screen(ctx->base.screen)->dev;
+
+   if (!wls_B)
+      return local_storage(ctx, tls_size, NULL);
+   struct panfrost_wls wls = {
+      .size_B = util_next_power_of_two(MAX2(wls_B, 128)),
+      .instances = util_next_power_of_two(grid[0]) *
+                   util_next_power_of_two(grid[1]) *
+                   util_next_power_of_two(grid[2]),
+   };
+   uint64_t total_B =
+      (uint64_t)wls.size_B * wls.instances * MAX2(dev->core_id_range, 1);
+   if (total_B > PANFROST_MAX_WLS_TOTAL_B)
+      return 0;
+   if (!b->wls_bo || b->wls_bo->size_B < total_B) {
+      struct pan_bo *bo = pan_bo_create(dev, total_B, PAN_BO_INVISIBLE,
+                                        "Workgroup local storage");
+      if (!bo)
+         return 0;
+      bool ok = panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ |
+                                                  PAN_BO_ACCESS_WRITE);
+      pan_bo_unref(bo); /* the batch keeps its own reference */
+      if (!ok)
+         return 0;
+      b->wls_bo = bo;
+   }
+   wls.base = b->wls_bo->gpu_va;
+   /* Offsets go into the low word of the address alone. */
+   if ((wls.base & 4095) ||
+       wls.base >> 32 != (wls.base + total_B - 1) >> 32)
+      return 0;
+   return local_storage(ctx, tls_size, &wls);
 }
 
 void

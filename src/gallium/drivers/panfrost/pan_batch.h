@@ -140,6 +140,10 @@ struct panfrost_batch {
     * (struct panfrost_batch_bo).
     */
    struct util_dynarray bos;
+   /* Shared memory of the dispatches (one after the other, so they can
+    * share it), referenced through bos; NULL before the first.
+    */
+   struct pan_bo *wls_bo;
 };
 
 struct panfrost_batch_job {
@@ -195,6 +199,15 @@ bool panfrost_batch_add_draw_job(struct panfrost_context *ctx, void *cpu,
  */
 uint64_t panfrost_batch_local_storage(struct panfrost_context *ctx,
                                       unsigned tls_size);
+
+/* The same for a dispatch of grid workgroups using wls_B bytes of shared
+ * memory each (0: none), from the batch's shared memory.  0 when out of
+ * memory or when the storage would be too large (PANFROST_MAX_WLS_TOTAL_B).
+ */
+#define PANFROST_MAX_WLS_TOTAL_B (1ull << 30)
+uint64_t panfrost_batch_compute_storage(struct panfrost_context *ctx,
+                                        unsigned tls_size, unsigned wls_B,
+                                        const uint32_t grid[3]);
 
 /* Submits the pending pass, if any.  Returns false when the submit failed
  * (the pass is dropped and the reason logged).

@@ -278,7 +278,8 @@ panfrost_get_compute_param(struct pipe_screen *pscreen,
       RET(threads, threads, threads);
    case PIPE_COMPUTE_CAP_MAX_THREADS_PER_BLOCK:
       RET(threads);
-   case PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE: /* no shared memory yet */
+   case PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE:
+      RET((uint64_t)PANFROST_MAX_SHARED_B);
    case PIPE_COMPUTE_CAP_MAX_PRIVATE_SIZE:
    case PIPE_COMPUTE_CAP_MAX_VARIABLE_THREADS_PER_BLOCK:
       RET(0);

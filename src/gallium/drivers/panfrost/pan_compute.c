@@ -47,6 +47,17 @@ compile_compute(struct panfrost_context *ctx,
                screen->dev.arch);
       goto out;
    }
+   /* Shared variables laid out first: dispatches need their size, and a
+    * cached binary skips the compiler, which would do it otherwise.
+    */
+   pan_nir_lower_shared(nir);
+   so->wls_B = MAX2(so->wls_B, nir->info.shared_size);
+   if (so->wls_B > PANFROST_MAX_SHARED_B) {
+      snprintf(so->error, sizeof(so->error),
+               "%u bytes of shared memory, more than %u", so->wls_B,
+               PANFROST_MAX_SHARED_B);
+      goto out;
+   }
    if (!panfrost_nir_lower_compute(nir, &so->push, err, sizeof(err)) ||
        !arch->compile(nir, nir, PAN_VA_VARIANT_DEFAULT, &bin, err,
                       sizeof(err))) {
@@ -89,14 +100,8 @@ panfrost_create_compute_state(struct pipe_context *pctx,
                         ? (nir_shader *)cso->prog /* ownership moves to us */
                         : tgsi_to_nir(cso->prog, pctx->screen, false);
    so->input_B = cso->req_input_mem;
-   if (cso->req_local_mem) {
-      snprintf(so->error, sizeof(so->error),
-               "shared memory (%u bytes) is not supported yet",
-               cso->req_local_mem);
-      ralloc_free(nir);
-   } else {
-      compile_compute(ctx, so, nir);
-   }
+   so->wls_B = cso->req_local_mem;
+   compile_compute(ctx, so, nir);
 
    if (so->error[0]) {
       mesa_loge("panfrost: compute shader refused: %s", so->error);
@@ -344,7 +349,15 @@ panfrost_launch_grid(struct pipe_context *pctx,
       }
    }
 
-   uint64_t tls = panfrost_batch_local_storage(ctx, so->tls_size);
+   uint64_t tls =
+      panfrost_batch_compute_storage(ctx, so->tls_size, so->wls_B, grid);
+   if (!tls && so->wls_B) {
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                         "no room for the shared memory of %u x %u x %u "
+                         "workgroups, dispatch dropped",
+                         grid[0], grid[1], grid[2]);
+      return;
+   }
    struct pan_ptr job =
       pan_pool_alloc(pool, arch->compute_job_size_B, arch->job_align_B);
    if (!tls || !job.cpu ||

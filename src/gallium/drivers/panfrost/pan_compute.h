@@ -28,6 +28,8 @@ struct panfrost_context;
 #define PANFROST_MAX_PUSH_ENTRIES 64
 /* The compiler's limit on uniform words (pan_compile.h). */
 #define PANFROST_MAX_PUSH_WORDS 128
+/* Shared memory per workgroup (PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE). */
+#define PANFROST_MAX_SHARED_B (32u << 10)
 
 /* What a push word holds; each entry is filled at dispatch. */
 enum panfrost_push_source {
@@ -61,8 +63,7 @@ struct panfrost_push_layout {
  * and global memory: SSBO and constant buffer accesses become global loads
  * and stores from pushed addresses, grid and block sizes and kernel inputs
  * become push words.  false with a message in err for what the driver does
- * not support (non-constant storage buffer indices, shared memory, too
- * many push words).
+ * not support (non-constant storage buffer indices, too many push words).
  */
 bool panfrost_nir_lower_compute(struct nir_shader *nir,
                                 struct panfrost_push_layout *layout, char *err,
@@ -76,6 +77,7 @@ struct panfrost_compute_shader {
    uint64_t shader_desc;
    unsigned work_regs;
    unsigned tls_size; /* spilled bytes per thread */
+   unsigned wls_B;    /* shared memory bytes per workgroup */
    struct panfrost_push_layout push;
    unsigned input_B; /* kernel input bytes the shader may read */
    char error[256];

@@ -227,9 +227,6 @@ panfrost_nir_lower_compute(nir_shader *nir, struct panfrost_push_layout *layout,
    };
 
    memset(layout, 0, sizeof(*layout));
-   if (nir->info.shared_size)
-      return fail(&s, "shared memory (%u bytes) is not supported yet",
-                  nir->info.shared_size);
 
    NIR_PASS_V(nir, nir_lower_system_values);
    nir_shader_instructions_pass(

@@ -79,7 +79,8 @@ emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
 #endif
 
 static void
-emit_local_storage(void *cpu, uint64_t tls_base, unsigned tls_shift)
+emit_local_storage(void *cpu, uint64_t tls_base, unsigned tls_shift,
+                   const struct panfrost_wls *wls)
 {
    pan_pack(cpu, local_storage, cfg)
    {
@@ -87,7 +88,14 @@ emit_local_storage(void *cpu, uint64_t tls_base, unsigned tls_shift)
          cfg.tls_size = tls_shift;
          cfg.tls_base_pointer = tls_base;
       }
-      cfg.wls_instances = MALI_LOCAL_STORAGE_NO_WLS;
+      if (wls) {
+         /* 2^(scale - 1) bytes per instance, the base field 0. */
+         cfg.wls_instances = wls->instances;
+         cfg.wls_size_scale = util_logbase2(wls->size_B) + 1;
+         cfg.wls_base_pointer = wls->base;
+      } else {
+         cfg.wls_instances = MALI_LOCAL_STORAGE_NO_WLS;
+      }
    }
 }
 

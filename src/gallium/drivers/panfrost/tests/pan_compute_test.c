@@ -455,6 +455,89 @@ test_ubo_dynamic_block(void)
    pipe_resource_reference(&bufs[0], NULL);
 }
 
+/* Shared memory and barriers: workgroups of 64 invocations reverse their
+ * part of the input through shared memory, then write again over what
+ * the others still read (a barrier on each side of the write):
+ *    s[l] = in[g]; barrier; r = s[63 - l]; barrier; s[l] = 3 * r + l;
+ *    barrier; out[g] = s[l ^ 9] + r
+ * Two dispatches in one batch (2 then 5 workgroups: the batch's shared
+ * memory grows), each checked against C.
+ */
+static uint32_t
+shared_ref(const uint32_t *in, unsigned g)
+{
+   unsigned base = g & ~63u, l = g & 63;
+   uint32_t r = in[base + 63 - l], r9 = in[base + 63 - (l ^ 9)];
+   return 3 * r9 + (l ^ 9) + r;
+}
+
+static void
+test_shared_memory(void)
+{
+   enum { WG = 64, N = WG * 5 };
+   uint32_t in[N], out[2][N];
+   for (unsigned i = 0; i < N; ++i)
+      in[i] = i * 2654435761u ^ 0x5bd1e995u;
+
+   nir_builder b = shader("shared-reverse", WG, 1, 1);
+   nir_variable *s = nir_variable_create(
+      b.shader, nir_var_mem_shared, glsl_array_type(glsl_uint_type(), WG, 0),
+      "s");
+   nir_deref_instr *ds = nir_build_deref_var(&b, s);
+   nir_ssa_def *g = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *l = nir_channel(&b, nir_load_local_invocation_id(&b), 0);
+   nir_store_deref(&b, nir_build_deref_array(&b, ds, l), ssbo_load(&b, 0, g),
+                   1);
+   nir_control_barrier(&b);
+   nir_ssa_def *r = nir_load_deref(
+      &b, nir_build_deref_array(&b, ds, nir_isub(&b, nir_imm_int(&b, WG - 1),
+                                                 l)));
+   nir_scoped_barrier(&b, .execution_scope = NIR_SCOPE_WORKGROUP,
+                      .memory_scope = NIR_SCOPE_WORKGROUP,
+                      .memory_semantics = NIR_MEMORY_ACQ_REL,
+                      .memory_modes = nir_var_mem_shared);
+   nir_store_deref(&b, nir_build_deref_array(&b, ds, l),
+                   nir_iadd(&b, nir_imul_imm(&b, r, 3), l), 1);
+   nir_memory_barrier_shared(&b);
+   nir_control_barrier(&b);
+   nir_ssa_def *o = nir_load_deref(
+      &b, nir_build_deref_array(&b, ds, nir_ixor(&b, l, nir_imm_int(&b, 9))));
+   ssbo_store(&b, 1, g, nir_iadd(&b, o, r));
+   pan_test_debug_msg[0] = 0;
+   void *cso = compile(&b);
+   CHECK(!pan_test_debug_msg[0], "shared: refused: %s", pan_test_debug_msg);
+
+   struct pipe_resource *bufs[3] = { buffer(sizeof(in), in),
+                                     buffer(sizeof(in), NULL),
+                                     buffer(sizeof(in), NULL) };
+   bind_ssbos(bufs, 2, 0x2);
+   dispatch(cso, WG, 1, 2, 1);
+   struct pipe_resource *second[2] = { bufs[0], bufs[2] };
+   bind_ssbos(second, 2, 0x2);
+   dispatch(cso, WG, 1, N / WG, 1);
+   read_back(bufs[1], out[0]);
+   read_back(bufs[2], out[1]);
+
+   for (unsigned d = 0; d < 2; ++d) {
+      unsigned n = d ? N : 2 * WG, bad = 0, first = n;
+      for (unsigned k = 0; k < n; ++k) {
+         if (out[d][k] != shared_ref(in, k)) {
+            bad++;
+            first = first == n ? k : first;
+         }
+      }
+      CHECK(!bad,
+            "shared dispatch %u: %u of %u results wrong (first at %u: 0x%x, "
+            "want 0x%x)",
+            d, bad, n, first, first < n ? out[d][first] : 0,
+            first < n ? shared_ref(in, first) : 0);
+   }
+
+   ctx->delete_compute_state(ctx, cso);
+   for (unsigned k = 0; k < 3; ++k)
+      pipe_resource_reference(&bufs[k], NULL);
+}
+
 /* What the driver refuses comes back as a message, and the dispatch is
  * dropped: the buffer keeps its contents.
  */
@@ -486,12 +569,12 @@ test_refusals(bool compute)
    ctx->delete_compute_state(ctx, cso);
 
    if (compute) {
-      /* Shared memory is not supported yet. */
+      /* More shared memory than the screen offers. */
       b = shader("shared", 16, 1, 1);
-      b.shader->info.shared_size = 64;
+      b.shader->info.shared_size = 64 << 10;
       pan_test_debug_msg[0] = 0;
       cso = compile(&b);
-      CHECK(strstr(pan_test_debug_msg, "shared memory"),
+      CHECK(strstr(pan_test_debug_msg, "bytes of shared memory"),
             "shared memory refusal: '%s'", pan_test_debug_msg);
       ctx->delete_compute_state(ctx, cso);
    }
@@ -515,6 +598,12 @@ main(int argc, char **argv)
       test_ids_chain_indirect();
       test_buffer_ubo_size();
       test_ubo_dynamic_block();
+      uint64_t local_B = 0;
+      screen->get_compute_param(screen, PIPE_SHADER_IR_NIR,
+                                PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE, &local_B);
+      CHECK(local_B == 32 << 10, "MAX_LOCAL_SIZE is %llu",
+            (unsigned long long)local_B);
+      test_shared_memory();
    }
    test_refusals(has);
    return pan_test_close(screen, ctx);
