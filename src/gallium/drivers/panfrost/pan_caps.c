@@ -164,6 +164,23 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_CONDITIONAL_RENDER_INVERTED:
       return panfrost_screen(pscreen)->arch != NULL;
 
+   /* Gathers of any component, shadow gathers and texel offsets, constant
+    * or computed, where the Bifrost and Valhall compilers do them
+    * (TEX_GATHER, TEXC; pan_ir_from_nir_tex.c).  ARB_texture_gather.  The
+    * offset word holds bytes, but GL's range is what the stock driver
+    * offers on the hardware.
+    */
+   case PIPE_CAP_MAX_TEXTURE_GATHER_COMPONENTS:
+      return panfrost_device(pscreen)->arch >= 6 ? 4 : 0;
+   case PIPE_CAP_TEXTURE_GATHER_SM5:
+      return panfrost_device(pscreen)->arch >= 6;
+   case PIPE_CAP_MIN_TEXTURE_GATHER_OFFSET:
+   case PIPE_CAP_MIN_TEXEL_OFFSET:
+      return -8;
+   case PIPE_CAP_MAX_TEXTURE_GATHER_OFFSET:
+   case PIPE_CAP_MAX_TEXEL_OFFSET:
+      return 7;
+
    /* Capabilities the defaults would turn on but we have not built. */
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:
    case PIPE_CAP_SAMPLER_VIEW_TARGET:
