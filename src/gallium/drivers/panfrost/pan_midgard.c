@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Midgard (v4/v5) has no job emitters yet, so its draws are dropped; its
+ * shaders are compiled all the same when their state objects are created,
+ * with our Midgard compiler, so that MIDGARD_MESA_DEBUG=shaders,shaderdb
+ * work through the driver as they do with the stock one (shader-db runs
+ * on the drm-shim with PAN_GPU_ID=860 or 720).  The binaries are not kept.
+ */
+
+#include <stdio.h>
+
+#include "compiler/nir/nir.h"
+#include "util/ralloc.h"
+#include "util/u_debug.h"
+
+#include "mid_compile.h"
+#include "pan_midgard.h"
+
+/* Varyings and attributes in vec4 slots, the unit of their locations. */
+static int
+vec4_slots(const struct glsl_type *type, bool bindless)
+{
+   return glsl_count_attribute_slots(type, false);
+}
+
+/* The driver's half of the interface: the I/O the state tracker leaves as
+ * variables becomes load_input/store_output at constant slots, what the
+ * compiler reads. */
+static void
+lower_io(nir_shader *nir)
+{
+   NIR_PASS_V(nir, nir_lower_indirect_derefs,
+              nir_var_shader_in | nir_var_shader_out, UINT32_MAX);
+   NIR_PASS_V(nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out,
+              vec4_slots, (nir_lower_io_options)0);
+}
+
+bool
+panfrost_midgard_compile(unsigned gpu_id, nir_shader *nir,
+                         struct util_debug_callback *debug, char *err,
+                         size_t err_size)
+{
+   unsigned flags = mid_compiler_debug();
+   FILE *print_ir = (flags & MID_DEBUG_SHADERS) ? stderr : NULL;
+   const char *stage = gl_shader_stage_name(nir->info.stage);
+   void *mem = ralloc_context(NULL);
+   struct mid_binary bin;
+
+   if (nir->info.stage != MESA_SHADER_COMPUTE)
+      lower_io(nir);
+   if (print_ir) {
+      fprintf(stderr, "-- NIR (%s)\n", stage);
+      nir_print_shader(nir, stderr);
+   }
+   bool ok = mem && mid_compile(nir, gpu_id, mem, &bin, print_ir, err,
+                                err_size);
+   if (!mem)
+      snprintf(err, err_size, "out of memory");
+   if (ok) {
+      char line[256];
+      mid_shaderdb_line(&bin, stage, line, sizeof(line));
+      if (flags & MID_DEBUG_SHADERDB)
+         fprintf(stderr, "SHADER-DB: %s\n", line);
+      util_debug_message(debug, SHADER_INFO, "%s", line);
+   }
+   ralloc_free(mem);
+   return ok;
+}
