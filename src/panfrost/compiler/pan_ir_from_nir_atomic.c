@@ -1,0 +1,81 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * NIR -> IR: memory atomics on 32-bit words of global memory (the driver
+ * turns SSBO atomics into these).  An atomic whose result nobody reads
+ * sends no result back (atomic), except an exchange, which Valhall only
+ * has in the returning form.  The comparand and the new value of a
+ * compare-and-swap are one two-word staging vector, new value first.
+ */
+
+#include "pan_ir_from_nir_priv.h"
+
+/* The IR operation of a global atomic intrinsic, or -1. */
+static int
+atomic_op(nir_intrinsic_op op)
+{
+   switch (op) {
+   case nir_intrinsic_global_atomic_add:
+      return PAN_IR_ATOMIC_ADD;
+   case nir_intrinsic_global_atomic_imin:
+      return PAN_IR_ATOMIC_IMIN;
+   case nir_intrinsic_global_atomic_umin:
+      return PAN_IR_ATOMIC_UMIN;
+   case nir_intrinsic_global_atomic_imax:
+      return PAN_IR_ATOMIC_IMAX;
+   case nir_intrinsic_global_atomic_umax:
+      return PAN_IR_ATOMIC_UMAX;
+   case nir_intrinsic_global_atomic_and:
+      return PAN_IR_ATOMIC_AND;
+   case nir_intrinsic_global_atomic_or:
+      return PAN_IR_ATOMIC_OR;
+   case nir_intrinsic_global_atomic_xor:
+      return PAN_IR_ATOMIC_XOR;
+   case nir_intrinsic_global_atomic_exchange:
+   case nir_intrinsic_global_atomic_comp_swap:
+      return PAN_IR_ATOMIC_XCHG;
+   default:
+      return -1;
+   }
+}
+
+/* Staging operands are registers: constants go through a move. */
+static pan_ir_index
+in_reg(struct pan_ir_from_nir *ctx, pan_ir_index v)
+{
+   return v.kind == PAN_IR_SSA ? v : pan_ir_mov(&ctx->b, v);
+}
+
+bool
+pan_ir_from_nir_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   int op = atomic_op(intr->intrinsic);
+   if (op < 0)
+      return false;
+
+   const char *name = nir_intrinsic_infos[intr->intrinsic].name;
+   if (intr->dest.ssa.bit_size != 32) {
+      pan_ir_from_nir_error(ctx, "%s of %u-bit data is unsupported", name,
+                            intr->dest.ssa.bit_size);
+      return true;
+   }
+   pan_ir_index addr = pan_ir_from_nir_src(ctx, intr->src[0]);
+   pan_ir_index data = pan_ir_from_nir_src(ctx, intr->src[1]);
+   pan_ir_builder *b = &ctx->b;
+   pan_ir_index v = pan_ir_null();
+
+   if (intr->intrinsic == nir_intrinsic_global_atomic_comp_swap) {
+      /* NIR: comparand in src[1], new value in src[2]. */
+      pan_ir_index w[2] = { pan_ir_from_nir_src(ctx, intr->src[2]), data };
+      v = pan_ir_atomic_cmpxchg(b, pan_ir_collect(b, 2, w), addr);
+   } else if (op == PAN_IR_ATOMIC_XCHG ||
+              !nir_ssa_def_is_unused(&intr->dest.ssa)) {
+      v = pan_ir_atomic_return(b, op, in_reg(ctx, data), addr);
+   } else {
+      pan_ir_atomic(b, op, in_reg(ctx, data), addr);
+      return true;
+   }
+   ctx->values[intr->dest.ssa.index] = v;
+   return true;
+}
