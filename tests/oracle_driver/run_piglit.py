@@ -136,6 +136,63 @@ def runner_for(path):
     return 'shader_runner_gles3'
 
 
+def required_versions(path):
+    """(desktop GL, GL ES) versions the [require] section asks for, as
+    (major, minor) or None: "GL >= 3.3", and a GLSL version as the GL
+    version that brought it ("GLSL >= 1.40" -> 3.1); "GL ES >= 3.1",
+    "GLSL ES >= 3.10"."""
+    gl = es = None
+    try:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            in_req = False
+            for line in f:
+                if line.startswith('[require]'):
+                    in_req = True
+                    continue
+                if not in_req:
+                    continue
+                if line.startswith('['):
+                    break
+                m = _VERSION.match(line) or _SL_VERSION.match(line)
+                if not m or m.group(2) not in ('>=', '>', '='):
+                    continue
+                major, minor = (int(x) for x in
+                                (m.group(3).split('.') + ['0'])[:2])
+                if line.lstrip().startswith('GLSL'):
+                    minor //= 10 if minor >= 10 else 1
+                    # GLSL 1.10 came with GL 2.0, ..., 1.50 with 3.2.
+                    if not m.group(1) and major == 1:
+                        major, minor = (2, minor - 1) if minor < 3 else \
+                            (3, minor - 3)
+                v = (major, minor)
+                if m.group(1):
+                    es = max(es or v, v)
+                else:
+                    gl = max(gl or v, v)
+    except OSError:
+        pass
+    return gl, es
+
+
+def ours_overrides(path, ours_gl):
+    """The version overrides of our driver's run of a test: --ours-gl,
+    raised to what the test asks for, and GLES 3.1 for the GLSL ES 3.10
+    tests (the driver offers less; with the override they run and fail
+    on what is really missing instead of skipping)."""
+    e = {}
+    gl, es = required_versions(path)
+    if ours_gl:
+        want = tuple(int(x) for x in ours_gl.split('.')[:2])
+        if gl and gl > want and gl >= (3, 1):
+            want = gl
+        version = f'{want[0]}.{want[1]}'
+        e['MESA_GL_VERSION_OVERRIDE'] = version
+        e['MESA_GLSL_VERSION_OVERRIDE'] = glsl_of_gl(version)
+        if es and es >= (3, 1):
+            e['MESA_GLES_VERSION_OVERRIDE'] = f'{es[0]}.{es[1]}'
+    return e
+
+
 def test_kind(path):
     """compute, draw or compile: what the test asks of the GPU."""
     kind = 'compile'
@@ -221,12 +278,13 @@ class Drivers:
                                self.ours_snap, 'src/egl/libEGL_mesa.so.0')}},
                           f)
 
-    def env(self, config):
+    def env(self, config, test=None):
         e = dict(os.environ)
         for k in ('LD_PRELOAD', 'LIBGL_ALWAYS_SOFTWARE', 'GALLIUM_DRIVER',
                   'MESA_LOADER_DRIVER_OVERRIDE', 'PAN_GPU_ID',
                   'PAN_SHIM_EXEC', 'PAN_MESA_DEBUG',
-                  'MESA_GL_VERSION_OVERRIDE', 'MESA_GLSL_VERSION_OVERRIDE'):
+                  'MESA_GL_VERSION_OVERRIDE', 'MESA_GLSL_VERSION_OVERRIDE',
+                  'MESA_GLES_VERSION_OVERRIDE'):
             e.pop(k, None)
         base = self.stock
         if is_ours(config):
@@ -256,8 +314,10 @@ class Drivers:
             # Our counterpart of the stock runs' gl3 flag: a GL version
             # above what the driver can claim, so that the tests of a
             # newer GLSL run and fail on what is missing instead of
-            # skipping.
-            if self.ours_gl:
+            # skipping; raised per test to what it asks for.
+            if test:
+                e.update(ours_overrides(test, self.ours_gl))
+            elif self.ours_gl:
                 e['MESA_GL_VERSION_OVERRIDE'] = self.ours_gl
                 e['MESA_GLSL_VERSION_OVERRIDE'] = glsl_of_gl(self.ours_gl)
         else:
@@ -350,7 +410,8 @@ def run_one(path, config, drivers, timeout, piglit):
     cmd = [runner, path, '-auto', '-fbo']
     start = time.monotonic()
     try:
-        p = subprocess.run(cmd, env=drivers.env(config), capture_output=True,
+        p = subprocess.run(cmd, env=drivers.env(config, path),
+                           capture_output=True,
                            text=True, errors='replace', timeout=timeout,
                            stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired as e:

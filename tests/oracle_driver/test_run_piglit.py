@@ -189,6 +189,44 @@ class Ours(unittest.TestCase):
         self.assertEqual(rp.glsl_of_gl('4.5'), '450')
         self.assertEqual(rp.glsl_of_gl('2.1'), '120')
 
+    def versions(self, require):
+        p = shader_test(f'[require]\n{require}\n[test]\nGL >= 4.6\n')
+        try:
+            return rp.required_versions(p)
+        finally:
+            os.unlink(p)
+
+    def test_required_versions(self):
+        self.assertEqual(self.versions('GLSL >= 1.10'), ((2, 0), None))
+        self.assertEqual(self.versions('GLSL >= 1.30'), ((3, 0), None))
+        self.assertEqual(self.versions('GLSL >= 1.40'), ((3, 1), None))
+        self.assertEqual(self.versions('GL >= 3.3\nGLSL >= 3.30'),
+                         ((3, 3), None))
+        self.assertEqual(self.versions('GL ES >= 3.1\nGLSL ES >= 3.10'),
+                         (None, (3, 1)))
+        self.assertEqual(self.versions('GL < 3.0'), (None, None))
+
+    def test_ours_overrides(self):
+        def over(require, ours_gl='3.0'):
+            p = shader_test(f'[require]\n{require}\n')
+            try:
+                return rp.ours_overrides(p, ours_gl)
+            finally:
+                os.unlink(p)
+        # Below --ours-gl: --ours-gl; above: what the test asks for.
+        self.assertEqual(over('GLSL >= 1.10'),
+                         {'MESA_GL_VERSION_OVERRIDE': '3.0',
+                          'MESA_GLSL_VERSION_OVERRIDE': '130'})
+        self.assertEqual(over('GLSL >= 1.40')['MESA_GLSL_VERSION_OVERRIDE'],
+                         '140')
+        self.assertEqual(over('GL >= 3.3\nGLSL >= 3.30'),
+                         {'MESA_GL_VERSION_OVERRIDE': '3.3',
+                          'MESA_GLSL_VERSION_OVERRIDE': '330'})
+        self.assertEqual(
+            over('GL ES >= 3.1')['MESA_GLES_VERSION_OVERRIDE'], '3.1')
+        self.assertNotIn('MESA_GLES_VERSION_OVERRIDE', over('GL ES >= 3.0'))
+        self.assertEqual(over('GLSL >= 3.30', ''), {})
+
     def test_renderer(self):
         mali = 'Mali-G57 (Panfrost)'
         self.assertIsNone(rp.check_renderer(

@@ -67,6 +67,7 @@ struct panfrost_draw_job {
    unsigned blend_count;
    unsigned rt_mask;
    bool fs_kills;         /* the fragment shader discards */
+   bool fs_writes_memory; /* ... or stores to memory: tested late */
    unsigned varying_B;    /* per vertex, 0 without a varying shader */
    struct panfrost_shader_env position, varying, fragment;
 };
@@ -237,6 +238,7 @@ struct panfrost_jm_fragment {
    uint64_t binary;
    unsigned fau_words, varyings, ubos, textures, samplers;
    bool kills;
+   bool writes_memory; /* stores to memory: tested late, never killed */
    unsigned rt_count;
    struct panfrost_blend_rt rts[8];
    struct panfrost_zs_state zs;

@@ -135,6 +135,8 @@ struct panfrost_batch {
    uint64_t tiler;
    /* The flatshade_first the tiler context was made with (v9). */
    bool tiler_first_provoking;
+   /* Draws of the pass bind storage buffers (pan_ssbo.c). */
+   bool draw_ssbos;
    struct panfrost_draw_cache draw_cache;
    /* BOs the compute jobs use, each referenced until the submit
     * (struct panfrost_batch_bo).

@@ -22,6 +22,15 @@
 #define PAN_MAX_TEXTURE_2D_LEVELS 15 /* 16384 px */
 #define PAN_MAX_TEXTURE_3D_LEVELS 12 /* 2048 px */
 
+/* Storage buffers in draws: where the Bifrost and Valhall compilers do
+ * the draws (v6 and later).
+ */
+static bool
+panfrost_has_storage(struct pipe_screen *pscreen)
+{
+   return panfrost_screen(pscreen)->arch && panfrost_device(pscreen)->arch >= 6;
+}
+
 static int
 panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
 {
@@ -79,6 +88,12 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
 
    case PIPE_CAP_CONSTANT_BUFFER_OFFSET_ALIGNMENT:
       return 16;
+   /* Storage buffers are global addresses: any word will do, and 4 lets
+    * the state tracker bind atomic counter buffers at their offset
+    * without a pushed correction.
+    */
+   case PIPE_CAP_SHADER_BUFFER_OFFSET_ALIGNMENT:
+      return panfrost_has_storage(pscreen) ? 4 : 0;
    case PIPE_CAP_MIN_MAP_BUFFER_ALIGNMENT:
       return 64;
    case PIPE_CAP_TEXTURE_BUFFER_OFFSET_ALIGNMENT:
@@ -347,8 +362,13 @@ panfrost_get_shader_param(struct pipe_screen *pscreen,
    case PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS:
    case PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS:
       return 16;
+   /* Global accesses at the addresses of the driver's constant buffer
+    * PANFROST_SSBO_CBUF (pan_ssbo.h), where draws exist.  Without
+    * hardware counters the state tracker makes atomic counters storage
+    * buffers: it keeps half of the slots for them.
+    */
    case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
-      return 0; /* no SSBOs in vertex and fragment shaders yet */
+      return panfrost_has_storage(pscreen) ? PANFROST_MAX_SSBOS : 0;
    default:
       return panfrost_compiler_shader_param(param);
    }

@@ -31,6 +31,7 @@
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_shader_cache.h"
+#include "pan_ssbo.h"
 
 /* Compiles nir (which it frees) into so, or sets so->error. */
 static void
@@ -156,18 +157,24 @@ panfrost_set_shader_buffers(struct pipe_context *pctx,
    uint32_t mask = BITFIELD_RANGE(start, count);
    c->ssbo_writable[stage] =
       (c->ssbo_writable[stage] & ~mask) | ((writable_bitmask << start) & mask);
+   if (stage == PIPE_SHADER_VERTEX || stage == PIPE_SHADER_FRAGMENT)
+      panfrost_ssbo_bind_gfx(panfrost_context(pctx), stage);
 }
 
 /* Every compute job of a batch waits for the ones before it (the job
  * barrier bit), and CPU maps submit the batch and wait: nothing is left
  * for a barrier to order except persistent mappings, which need the work
- * submitted so that the application's fence covers it.
+ * submitted so that the application's fence covers it, and draws with
+ * storage buffers: the vertex jobs of later draws would run before the
+ * fragment job of earlier ones.
  */
 static void
 panfrost_memory_barrier(struct pipe_context *pctx, unsigned flags)
 {
-   if (flags & PIPE_BARRIER_MAPPED_BUFFER)
-      panfrost_batch_submit(panfrost_context(pctx));
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   if ((flags & PIPE_BARRIER_MAPPED_BUFFER) || ctx->batch.draw_ssbos)
+      panfrost_batch_submit(ctx);
 }
 
 /* The address of compute constant buffer i (user buffers copied, since
@@ -306,6 +313,11 @@ panfrost_launch_grid(struct pipe_context *pctx,
                          so->error);
       return;
    }
+   /* The batch's compute jobs run before its pass: draws with storage
+    * buffers must be done before this dispatch starts.
+    */
+   if (ctx->batch.draw_ssbos)
+      panfrost_batch_submit(ctx);
    if (info->last_block[0] || info->last_block[1] || info->last_block[2]) {
       panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
                          "partial last workgroups are not supported, "

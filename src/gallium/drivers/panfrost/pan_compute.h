@@ -60,8 +60,9 @@ struct panfrost_push_layout {
 
 /*
  * Rewrites what the compiler cannot reach by itself into push constants
- * and global memory: SSBO and constant buffer accesses become global loads
- * and stores from pushed addresses, grid and block sizes and kernel inputs
+ * and global memory: SSBO and constant buffer accesses become global loads,
+ * stores and atomics at pushed addresses (the SSBO part shared with draws,
+ * pan_nir_lower_ssbo.c), grid and block sizes and kernel inputs
  * become push words.  false with a message in err for what the driver does
  * not support (non-constant storage buffer indices, too many push words).
  */
@@ -87,6 +88,10 @@ struct panfrost_compute_shader {
 struct panfrost_compute_ctx {
    struct pipe_shader_buffer ssbos[PIPE_SHADER_TYPES][PANFROST_MAX_SSBOS];
    uint32_t ssbo_writable[PIPE_SHADER_TYPES];
+   /* The vertex and fragment stages' slots as the words of their
+    * constant buffer PANFROST_SSBO_CBUF (pan_ssbo.h), 4 per slot.
+    */
+   uint32_t gfx_ssbo_words[2][PANFROST_MAX_SSBOS * 4];
    struct panfrost_compute_shader *shader;
 };
 

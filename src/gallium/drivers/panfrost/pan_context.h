@@ -41,6 +41,12 @@ struct panfrost_shader {
     */
    unsigned varying_slots;
    bool kills;        /* fragment: discards */
+   /* fragment: stores or atomics to memory, which must happen for every
+    * fragment the tests let through: no early tests, no forward pixel
+    * kill.
+    */
+   bool writes_memory;
+   uint32_t ssbo_slots; /* storage slots read at constant indices */
    bool writes_psiz;  /* vertex: gl_PointSize */
    bool writes_fragcolor; /* fragment: gl_FragColor, for every target */
    bool uses_textures;

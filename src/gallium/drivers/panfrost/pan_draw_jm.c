@@ -32,6 +32,7 @@
 #include "pan_instancing.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_ssbo.h"
 #include "pan_texture.h"
 
 #define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
@@ -406,6 +407,7 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
       .textures = c->texture_count[1],
       .samplers = c->sampler_count[1],
       .kills = fs->kills,
+      .writes_memory = fs->writes_memory,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
    for (unsigned i = 0; i < f.rt_count; ++i)
@@ -459,6 +461,12 @@ jm_update_cache(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    if (((dirty & PANFROST_DIRTY_VERTEX) || c->jm_divisor != divisor) &&
        (!jm_attributes(ctx, divisor, dropped) || *dropped))
       return *dropped;
+   /* Storage buffers come with the constant buffers (pan_ssbo.h). */
+   if (((dirty & PANFROST_DIRTY_CONST_VS) &&
+        !panfrost_ssbo_use_in_draw(ctx, PIPE_SHADER_VERTEX)) ||
+       ((dirty & PANFROST_DIRTY_CONST_FS) &&
+        !panfrost_ssbo_use_in_draw(ctx, PIPE_SHADER_FRAGMENT)))
+      return false;
    if ((dirty & PANFROST_DIRTY_CONST_VS) &&
        (!jm_ubos(ctx, PIPE_SHADER_VERTEX, &c->ubos[0], &c->ubo_count[0],
                  dropped) ||
@@ -742,6 +750,8 @@ jm_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       drop(ctx, "%s are not implemented on v7 yet, draw dropped", why);
       return false;
    }
+   if (!panfrost_ssbo_check_draw(ctx))
+      return false;
    /* The compiler gives gl_FragColor to target 0 only. */
    if (fs->writes_fragcolor && ctx->state.fb.nr_cbufs > 1) {
       drop(ctx, "gl_FragColor with %u render targets bound is not "

@@ -29,6 +29,7 @@
 #include "pan_index_range.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_ssbo.h"
 #include "pan_texture.h"
 #include "pan_tiler_sizing.h"
 
@@ -613,6 +614,8 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info)
       drop(ctx, "the alpha test is not implemented yet, draw dropped");
       return false;
    }
+   if (!panfrost_ssbo_check_draw(ctx))
+      return false;
    const char *why = panfrost_blend_unsupported(ctx->state.blend);
    if (why) {
       drop(ctx, "%s, draw dropped", why);
@@ -665,6 +668,13 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
          return false;
       c->attrib_base_instance = base_instance;
    }
+   /* Storage buffers come with the constant buffers (pan_ssbo.h). */
+   if ((dirty & PANFROST_DIRTY_CONST_VS) &&
+       !panfrost_ssbo_use_in_draw(ctx, PIPE_SHADER_VERTEX))
+      return false;
+   if ((dirty & PANFROST_DIRTY_CONST_FS) &&
+       !panfrost_ssbo_use_in_draw(ctx, PIPE_SHADER_FRAGMENT))
+      return false;
    if (dirty & PANFROST_DIRTY_CONST_VS)
       c->ubos[0] = ubo_table(ctx, PIPE_SHADER_VERTEX, &c->ubo_count[0]);
    if (dirty & PANFROST_DIRTY_CONST_FS)
@@ -777,6 +787,7 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .point_size = rast->point_size,
       .point_size_array = info->mode == PIPE_PRIM_POINTS && vs->writes_psiz,
       .fs_kills = fs->kills,
+      .fs_writes_memory = fs->writes_memory,
    };
 
    /* The IDVS vertex ID register already counts from base_vertex. */

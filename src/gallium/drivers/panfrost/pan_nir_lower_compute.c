@@ -16,6 +16,7 @@
 #include "compiler/nir/nir_builder.h"
 
 #include "pan_compute.h"
+#include "pan_ssbo.h"
 
 struct lower_state {
    struct panfrost_push_layout *layout;
@@ -88,17 +89,16 @@ const_index(struct lower_state *s, nir_src src, unsigned max, const char *what,
    return true;
 }
 
+/* The address of constant buffer `index` plus offset. */
 static nir_ssa_def *
-buffer_address(nir_builder *b, struct lower_state *s,
-               enum panfrost_push_source source, nir_src index,
-               nir_ssa_def *offset)
+ubo_address(nir_builder *b, struct lower_state *s, nir_src index,
+            nir_ssa_def *offset)
 {
-   bool ssbo = source == PANFROST_PUSH_SSBO_ADDR;
    unsigned slot, word;
 
    /* A uniform block chosen at run time: its address from the table of
     * addresses (the index clamped to the table, as robust access would). */
-   if (!ssbo && !nir_src_is_const(index)) {
+   if (!nir_src_is_const(index)) {
       if (!push_word(s, PANFROST_PUSH_UBO_TABLE, 0, 0, 2, &word))
          return NULL;
       nir_ssa_def *i =
@@ -110,13 +110,30 @@ buffer_address(nir_builder *b, struct lower_state *s,
                                                  nir_channel(b, w, 1));
       return nir_iadd(b, base, nir_u2u64(b, offset));
    }
-   if (!const_index(s, index,
-                    ssbo ? PANFROST_MAX_SSBOS : PANFROST_MAX_CONST_BUFFERS,
-                    "shader storage block index is not constant",
-                    &slot) ||
-       !push_word(s, source, slot, 0, 2, &word))
+   if (!const_index(s, index, PANFROST_MAX_CONST_BUFFERS,
+                    "constant buffer index is not constant", &slot) ||
+       !push_word(s, PANFROST_PUSH_UBO_ADDR, slot, 0, 2, &word))
       return NULL;
    return nir_iadd(b, load_push(b, word, 64), nir_u2u64(b, offset));
+}
+
+/* Storage buffer slots for pan_nir_lower_ssbo.c: push words of their
+ * address and size, filled at dispatch; the index must be constant.
+ */
+static nir_ssa_def *
+ssbo_word(nir_builder *b, nir_src *index, bool size, void *data, char *err,
+          size_t err_size)
+{
+   struct lower_state *s = data;
+   unsigned slot, word;
+
+   if (!const_index(s, *index, PANFROST_MAX_SSBOS,
+                    "shader storage block index is not constant", &slot) ||
+       !push_word(s,
+                  size ? PANFROST_PUSH_SSBO_SIZE : PANFROST_PUSH_SSBO_ADDR,
+                  slot, 0, size ? 1 : 2, &word))
+      return NULL;
+   return load_push(b, word, size ? 32 : 64);
 }
 
 static nir_ssa_def *
@@ -144,16 +161,13 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
 
    nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
    nir_ssa_def *repl = NULL;
-   unsigned slot, word;
+   unsigned word;
 
    b->cursor = nir_before_instr(instr);
    switch (intr->intrinsic) {
-   case nir_intrinsic_load_ssbo:
    case nir_intrinsic_load_ubo: {
-      bool ssbo = intr->intrinsic == nir_intrinsic_load_ssbo;
-      nir_ssa_def *addr = buffer_address(
-         b, s, ssbo ? PANFROST_PUSH_SSBO_ADDR : PANFROST_PUSH_UBO_ADDR,
-         intr->src[0], intr->src[1].ssa);
+      nir_ssa_def *addr =
+         ubo_address(b, s, intr->src[0], intr->src[1].ssa);
       if (!addr)
          return false;
       repl = nir_load_global(b, addr, nir_intrinsic_align(intr),
@@ -161,23 +175,6 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
                              intr->dest.ssa.bit_size);
       break;
    }
-   case nir_intrinsic_store_ssbo: {
-      nir_ssa_def *addr = buffer_address(b, s, PANFROST_PUSH_SSBO_ADDR,
-                                         intr->src[1], intr->src[2].ssa);
-      if (!addr)
-         return false;
-      nir_store_global(b, addr, nir_intrinsic_align(intr), intr->src[0].ssa,
-                       nir_intrinsic_write_mask(intr));
-      nir_instr_remove(instr);
-      return true;
-   }
-   case nir_intrinsic_get_ssbo_size:
-      if (!const_index(s, intr->src[0], PANFROST_MAX_SSBOS,
-                       "shader storage block index is not constant", &slot) ||
-          !push_word(s, PANFROST_PUSH_SSBO_SIZE, slot, 0, 1, &word))
-         return false;
-      repl = load_push(b, word, 32);
-      break;
    case nir_intrinsic_load_num_workgroups:
       repl = push_vec(b, s, PANFROST_PUSH_NUM_WORKGROUPS,
                       intr->dest.ssa.num_components);
@@ -228,6 +225,9 @@ panfrost_nir_lower_compute(nir_shader *nir, struct panfrost_push_layout *layout,
 
    memset(layout, 0, sizeof(*layout));
 
+   /* Storage buffers first, through the same push words. */
+   if (!panfrost_nir_lower_ssbo(nir, ssbo_word, &s, err, err_size))
+      return false;
    NIR_PASS_V(nir, nir_lower_system_values);
    nir_shader_instructions_pass(
       nir, lower_instr, nir_metadata_block_index | nir_metadata_dominance, &s);

@@ -25,6 +25,7 @@
 #include "pan_midgard.h"
 #include "pan_screen.h"
 #include "pan_shader_cache.h"
+#include "pan_ssbo.h"
 
 /* Compiles nir (which it frees) into so, or sets so->error. */
 static void
@@ -49,11 +50,19 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
       goto out;
    }
 
+   /* Storage buffers (and atomic counters) as global memory at the
+    * addresses of the stage's PANFROST_SSBO_CBUF (pan_ssbo.h).
+    */
+   if (!panfrost_nir_lower_ssbo_gfx(nir, &so->ssbo_slots, err, sizeof(err))) {
+      snprintf(so->error, sizeof(so->error), "%s", err);
+      goto out;
+   }
    nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
    /* The compiler's slots: generic and fixed-function varyings. */
    so->varying_slots = pan_va_varying_slots(vs ? nir->info.outputs_written
                                                : nir->info.inputs_read);
    so->kills = !vs && nir->info.fs.uses_discard;
+   so->writes_memory = !vs && nir->info.writes_memory;
    so->writes_psiz =
       vs && (nir->info.outputs_written & BITFIELD64_BIT(VARYING_SLOT_PSIZ));
    so->writes_fragcolor =

@@ -240,16 +240,18 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
          cfg.occlusion_query = j->occlusion_counter
                                   ? MALI_OCCLUSION_MODE_COUNTER
                                   : MALI_OCCLUSION_MODE_PREDICATE;
-      /* A discarding shader must run before depth is written; otherwise
-       * early depth and forward pixel kill are safe: our shaders have no
-       * other side effects.
+      /* A discarding shader must run before depth is written, and one
+       * storing to memory before the tests (GL runs them after it) and
+       * for every fragment they let through (no forward pixel kill);
+       * otherwise early depth and forward pixel kill are safe.
        */
-      cfg.pixel_kill_operation = j->fs_kills ? MALI_PIXEL_KILL_FORCE_LATE
-                                             : MALI_PIXEL_KILL_WEAK_EARLY;
-      cfg.zs_update_operation = j->fs_kills ? MALI_PIXEL_KILL_FORCE_LATE
-                                            : MALI_PIXEL_KILL_STRONG_EARLY;
-      cfg.allow_forward_pixel_to_kill = !j->fs_kills;
-      cfg.allow_forward_pixel_to_be_killed = true;
+      bool late = j->fs_kills || j->fs_writes_memory;
+      cfg.pixel_kill_operation =
+         late ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
+      cfg.zs_update_operation =
+         late ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_STRONG_EARLY;
+      cfg.allow_forward_pixel_to_kill = !late;
+      cfg.allow_forward_pixel_to_be_killed = !j->fs_writes_memory;
       cfg.shader_modifies_coverage = j->fs_kills;
       cfg.overdraw_alpha0 = cfg.overdraw_alpha1 = false;
    }

@@ -96,14 +96,20 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.properties.depth_source = f->zs.shader_z
                                        ? MALI_DEPTH_SOURCE_SHADER
                                        : MALI_DEPTH_SOURCE_FIXED_FUNCTION;
+      /* Stores to memory must happen for every fragment the tests let
+       * through, so the tests come after the shader and a later fragment
+       * may not kill this one.
+       */
+      bool late = f->kills || f->writes_memory;
       cfg.properties.shader_modifies_coverage = f->kills;
-      cfg.properties.allow_forward_pixel_to_kill = !f->kills;
-      cfg.properties.allow_forward_pixel_to_be_killed = true;
+      cfg.properties.allow_forward_pixel_to_kill = !late;
+      cfg.properties.allow_forward_pixel_to_be_killed = !f->writes_memory;
       cfg.properties.pixel_kill_operation =
-         f->kills ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
-      cfg.properties.zs_update_operation = f->zs.shader_z || f->zs.shader_s
-                                              ? MALI_PIXEL_KILL_FORCE_LATE
-                                              : MALI_PIXEL_KILL_STRONG_EARLY;
+         late ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
+      cfg.properties.zs_update_operation =
+         f->zs.shader_z || f->zs.shader_s || f->writes_memory
+            ? MALI_PIXEL_KILL_FORCE_LATE
+            : MALI_PIXEL_KILL_STRONG_EARLY;
       cfg.properties.stencil_from_shader = f->zs.shader_s;
       cfg.multisample_misc.sample_mask = 0xffff;
       /* PIPE_FUNC_* and the hardware's comparisons share their order. */
