@@ -30,7 +30,6 @@
 #include "pan_context.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
-#include "pan_shader_cache.h"
 #include "pan_ssbo.h"
 
 /* Compiles nir (which it frees) into so, or sets so->error. */
@@ -61,8 +60,8 @@ compile_compute(struct panfrost_context *ctx,
       goto out;
    }
    if (!panfrost_nir_lower_compute(nir, &so->push, err, sizeof(err)) ||
-       !panfrost_compile_cached(screen, nir, nir, PAN_VA_VARIANT_DEFAULT, &bin,
-                                err, sizeof(err))) {
+       !arch->compile(nir, nir, PAN_VA_VARIANT_DEFAULT, &bin, err,
+                      sizeof(err))) {
       snprintf(so->error, sizeof(so->error), "%s", err);
       goto out;
    }
