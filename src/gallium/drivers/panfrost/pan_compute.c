@@ -30,6 +30,7 @@
 #include "pan_context.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_shader_cache.h"
 #include "pan_ssbo.h"
 
 /* Compiles nir (which it frees) into so, or sets so->error. */
@@ -60,8 +61,8 @@ compile_compute(struct panfrost_context *ctx,
       goto out;
    }
    if (!panfrost_nir_lower_compute(nir, &so->push, err, sizeof(err)) ||
-       !arch->compile(nir, nir, PAN_VA_VARIANT_DEFAULT, &bin, err,
-                      sizeof(err))) {
+       !panfrost_compile_cached(screen, nir, nir, PAN_VA_VARIANT_DEFAULT, &bin,
+                                err, sizeof(err))) {
       snprintf(so->error, sizeof(so->error), "%s", err);
       goto out;
    }

@@ -14,9 +14,11 @@
 #include "pan_arch.h"
 #include "pan_bo.h"
 #include "pan_compile.h"
+#include "mid_compile.h"
 #include "pan_fb.h"
 #include "pan_public.h"
 #include "pan_screen.h"
+#include "pan_shader_cache.h"
 #include "pan_submit_debug.h"
 
 static const struct debug_named_value panfrost_debug_options[] = {
@@ -139,6 +141,9 @@ panfrost_get_compiler_options(struct pipe_screen *pscreen,
                               enum pipe_shader_ir ir,
                               enum pipe_shader_type shader)
 {
+   /* Midgard shaders go to our Midgard compiler (pan_midgard.c). */
+   if (panfrost_screen(pscreen)->dev.arch <= 5)
+      return &mid_nir_options;
    /* Compute shaders go to our Valhall compiler, built for its options. */
    if (shader == PIPE_SHADER_COMPUTE && panfrost_screen(pscreen)->arch)
       return &pan_va_nir_options;
@@ -151,10 +156,17 @@ panfrost_destroy_screen(struct pipe_screen *pscreen)
    struct panfrost_screen *screen = panfrost_screen(pscreen);
    int fd = screen->dev.fd;
 
+   panfrost_shader_cache_fini(screen);
    pan_bo_unref(screen->sample_positions);
    pan_device_close(&screen->dev);
    close(fd);
    FREE(screen);
+}
+
+static struct disk_cache *
+panfrost_get_disk_shader_cache(struct pipe_screen *pscreen)
+{
+   return panfrost_screen(pscreen)->disk_cache;
 }
 
 struct pipe_screen *
@@ -204,7 +216,10 @@ panfrost_create_screen(int fd, struct renderonly *ro)
    pscreen->get_vendor = panfrost_get_vendor;
    pscreen->get_device_vendor = panfrost_get_device_vendor;
    pscreen->get_compiler_options = panfrost_get_compiler_options;
+   pscreen->get_disk_shader_cache = panfrost_get_disk_shader_cache;
    pscreen->context_create = panfrost_context_create;
+   if (screen->arch)
+      panfrost_shader_cache_init(screen);
 
    panfrost_screen_init_caps(pscreen);
    panfrost_screen_init_formats(pscreen);

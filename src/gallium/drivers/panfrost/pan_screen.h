@@ -34,6 +34,9 @@ struct panfrost_screen {
     * none yet (pan_arch.h): no compute then.
     */
    const struct panfrost_arch *arch;
+   /* Compiled shaders (pan_shader_cache.c); NULL when disabled. */
+   struct disk_cache *disk_cache;
+   unsigned shader_cache_hits; /* for tests */
 };
 
 static inline struct panfrost_screen *

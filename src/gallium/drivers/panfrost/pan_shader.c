@@ -22,7 +22,9 @@
 #include "pan_arch.h"
 #include "pan_bo.h"
 #include "pan_context.h"
+#include "pan_midgard.h"
 #include "pan_screen.h"
+#include "pan_shader_cache.h"
 #include "pan_ssbo.h"
 
 /* Compiles nir (which it frees) into so, or sets so->error. */
@@ -36,6 +38,13 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
    char err[sizeof(so->error)] = "";
 
    if (!arch || (!arch->draw && !arch->jm)) {
+      /* Midgard: compiled to be measured, but not drawn yet. */
+      if (screen->dev.arch <= 5 &&
+          !panfrost_midgard_compile(screen->dev.gpu_id, nir, debug, err,
+                                    sizeof(err))) {
+         snprintf(so->error, sizeof(so->error), "%s", err);
+         goto out;
+      }
       snprintf(so->error, sizeof(so->error),
                "draws are not supported on v%u yet", screen->dev.arch);
       goto out;
@@ -71,7 +80,8 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
                                            : PAN_VA_VARIANT_VARYING;
       nir_shader *copy = i + 1 < so->nr_progs ? nir_shader_clone(nir, nir)
                                               : nir;
-      if (!arch->compile(copy, nir, variant, &bins[i], err, sizeof(err))) {
+      if (!panfrost_compile_cached(screen, copy, nir, variant, &bins[i], err,
+                                   sizeof(err))) {
          snprintf(so->error, sizeof(so->error), "%s", err);
          goto out;
       }

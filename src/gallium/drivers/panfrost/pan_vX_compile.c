@@ -55,8 +55,6 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
    pan_bi_shaderdb_line(bin, PAN_ARCH, stage, out->shaderdb,
                         sizeof(out->shaderdb));
 #endif
-   if (debug & PAN_COMPILER_DEBUG_SHADERDB)
-      fprintf(stderr, "SHADER-DB: %s\n", out->shaderdb);
    out->words = bin->words;
    out->nr_words = bin->nr_words;
    out->work_regs = bin->work_regs;

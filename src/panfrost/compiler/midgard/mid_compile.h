@@ -68,6 +68,22 @@ bool mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
                  struct mid_binary *out, FILE *print_ir, char *err,
                  size_t err_size);
 
+/*
+ * Reports (mid_report.c).  MIDGARD_MESA_DEBUG, as users of the stock
+ * compiler know it: "shaders" prints the NIR and our IR, "shaderdb" one
+ * line of statistics per shader.
+ */
+#define MID_DEBUG_SHADERS  (1u << 0)
+#define MID_DEBUG_SHADERDB (1u << 1)
+
+unsigned mid_compiler_debug(void);
+
+/* The shader-db line the stock compiler prints after "SHADER-DB: " (its
+ * keys: inst, bundles, quadwords, registers, threads, loops,
+ * spills:fills).  Returns what snprintf returns. */
+int mid_shaderdb_line(const struct mid_binary *bin, const char *stage,
+                      char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,20 +45,15 @@ static struct pipe_context *ctx;
 static struct pipe_resource *vbufs[1024];
 static unsigned nr_vbufs;
 
-static void
-debug_message(void *data, unsigned *id, enum util_debug_type type,
-              const char *fmt, va_list args)
-{
-   vsnprintf(pan_test_debug_msg, sizeof(pan_test_debug_msg), fmt, args);
-}
-
 /* A new context for each test: the driver reports each kind of dropped
  * draw once per context, and the tests check those messages.
  */
 static void
 new_context(void)
 {
-   static struct util_debug_callback cb = { .debug_message = debug_message };
+   static struct util_debug_callback cb = {
+      .debug_message = pan_test_debug_message,
+   };
 
    ctx->destroy(ctx);
    ctx = screen->context_create(screen, NULL, 0);

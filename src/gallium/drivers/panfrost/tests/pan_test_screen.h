@@ -10,10 +10,12 @@
 #ifndef PAN_TEST_SCREEN_H
 #define PAN_TEST_SCREEN_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "compiler/nir/nir_builder.h"
+#include "util/u_debug.h"
 
 struct pipe_screen;
 struct pipe_context;
@@ -31,8 +33,15 @@ extern unsigned pan_test_failures, pan_test_checks;
       }                                                                        \
    } while (0)
 
-/* The last message the driver sent through the debug callback. */
+/* The last message the driver sent through the debug callback, and the
+ * last shader-db report of a compiler (sent there too). */
 extern char pan_test_debug_msg[512];
+extern char pan_test_shaderdb_msg[512];
+
+/* The debug callback that fills them. */
+void pan_test_debug_message(void *data, unsigned *id,
+                            enum util_debug_type type, const char *fmt,
+                            va_list args);
 
 /* Opens the render node and creates the screen and a context with the
  * debug callback set and the GLSL types referenced; false after a message.

@@ -1,0 +1,186 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Storage buffer accesses as global memory accesses (pan_ssbo.h): the
+ * address of an access is the slot's base address plus its byte offset.
+ * The slot words come from the caller's source: push words in compute,
+ * the driver's constant buffer PANFROST_SSBO_CBUF in draws.
+ */
+
+#include <stdio.h>
+
+#include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
+
+#include "pan_ssbo.h"
+
+struct lower_ssbo {
+   panfrost_ssbo_word_fn fn;
+   void *data;
+   char *err;
+   size_t err_size;
+   bool failed;
+};
+
+/* The global atomic doing what an ssbo atomic does, or 0 for none. */
+static nir_intrinsic_op
+global_atomic(nir_intrinsic_op op)
+{
+   switch (op) {
+#define ATOMIC(name)                                                           \
+   case nir_intrinsic_ssbo_atomic_##name:                                      \
+      return nir_intrinsic_global_atomic_##name
+      ATOMIC(add);
+      ATOMIC(imin);
+      ATOMIC(umin);
+      ATOMIC(imax);
+      ATOMIC(umax);
+      ATOMIC(and);
+      ATOMIC(or);
+      ATOMIC(xor);
+      ATOMIC(exchange);
+      ATOMIC(comp_swap);
+      ATOMIC(fadd);
+      ATOMIC(fmin);
+      ATOMIC(fmax);
+      ATOMIC(fcomp_swap);
+#undef ATOMIC
+   default:
+      return nir_num_intrinsics;
+   }
+}
+
+static nir_ssa_def *
+address(nir_builder *b, struct lower_ssbo *s, nir_src *index,
+        nir_ssa_def *offset)
+{
+   nir_ssa_def *base = s->fn(b, index, false, s->data, s->err, s->err_size);
+   if (!base) {
+      s->failed = true;
+      return NULL;
+   }
+   return nir_iadd(b, base, nir_u2u64(b, offset));
+}
+
+static bool
+lower_instr(nir_builder *b, nir_instr *instr, void *data)
+{
+   struct lower_ssbo *s = data;
+
+   if (instr->type != nir_instr_type_intrinsic || s->failed)
+      return false;
+
+   nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   nir_ssa_def *addr, *repl;
+
+   b->cursor = nir_before_instr(instr);
+   switch (intr->intrinsic) {
+   case nir_intrinsic_load_ssbo:
+      addr = address(b, s, &intr->src[0], intr->src[1].ssa);
+      if (!addr)
+         return false;
+      repl = nir_load_global(b, addr, nir_intrinsic_align(intr),
+                             intr->dest.ssa.num_components,
+                             intr->dest.ssa.bit_size);
+      break;
+   case nir_intrinsic_store_ssbo:
+      addr = address(b, s, &intr->src[1], intr->src[2].ssa);
+      if (!addr)
+         return false;
+      nir_store_global(b, addr, nir_intrinsic_align(intr), intr->src[0].ssa,
+                       nir_intrinsic_write_mask(intr));
+      nir_instr_remove(instr);
+      return true;
+   case nir_intrinsic_get_ssbo_size:
+      repl = s->fn(b, &intr->src[0], true, s->data, s->err, s->err_size);
+      if (!repl) {
+         s->failed = true;
+         return false;
+      }
+      break;
+   default: {
+      nir_intrinsic_op op = global_atomic(intr->intrinsic);
+      if (op == nir_num_intrinsics)
+         return false;
+      addr = address(b, s, &intr->src[0], intr->src[1].ssa);
+      if (!addr)
+         return false;
+      /* ssbo atomics: index, offset, data (, data2); global: address,
+       * data (, data2).
+       */
+      nir_intrinsic_instr *g = nir_intrinsic_instr_create(b->shader, op);
+      unsigned nsrc = nir_intrinsic_infos[op].num_srcs;
+      g->src[0] = nir_src_for_ssa(addr);
+      for (unsigned i = 1; i < nsrc; ++i)
+         g->src[i] = nir_src_for_ssa(intr->src[i + 1].ssa);
+      nir_ssa_dest_init(&g->instr, &g->dest, 1, intr->dest.ssa.bit_size,
+                        NULL);
+      nir_builder_instr_insert(b, &g->instr);
+      repl = &g->dest.ssa;
+      break;
+   }
+   }
+
+   nir_ssa_def_rewrite_uses(&intr->dest.ssa, repl);
+   nir_instr_remove(instr);
+   return true;
+}
+
+bool
+panfrost_nir_lower_ssbo(nir_shader *nir, panfrost_ssbo_word_fn fn, void *data,
+                        char *err, size_t err_size)
+{
+   struct lower_ssbo s = {
+      .fn = fn,
+      .data = data,
+      .err = err,
+      .err_size = err_size,
+   };
+
+   nir_shader_instructions_pass(
+      nir, lower_instr, nir_metadata_block_index | nir_metadata_dominance, &s);
+   return !s.failed;
+}
+
+/* Draws: the slot's words in PANFROST_SSBO_CBUF, 16 bytes a slot.  An
+ * index known only at run time is clamped to the slots, as robust access
+ * would; the compiler then reads the buffer instead of pushing it.
+ */
+static nir_ssa_def *
+gfx_word(nir_builder *b, nir_src *index, bool size, void *data, char *err,
+         size_t err_size)
+{
+   const unsigned slot_B = PANFROST_SSBO_SLOT_WORDS * 4;
+   nir_ssa_def *offset;
+
+   if (nir_src_is_const(*index)) {
+      unsigned slot = nir_src_as_uint(*index);
+      if (slot >= PANFROST_MAX_SSBOS) {
+         snprintf(err, err_size, "shader storage slot %u out of range", slot);
+         return NULL;
+      }
+      offset = nir_imm_int(b, slot * slot_B + (size ? 8 : 0));
+      *(uint32_t *)data |= BITFIELD_BIT(slot);
+   } else {
+      nir_ssa_def *slot =
+         nir_umin(b, index->ssa, nir_imm_int(b, PANFROST_MAX_SSBOS - 1));
+      offset = nir_iadd_imm(b, nir_imul_imm(b, slot, slot_B), size ? 8 : 0);
+   }
+   nir_ssa_def *w =
+      nir_load_ubo(b, size ? 1 : 2, 32, nir_imm_int(b, PANFROST_SSBO_CBUF),
+                   offset, .align_mul = size ? 4 : 8, .range = ~0);
+   return size ? w
+               : nir_pack_64_2x32_split(b, nir_channel(b, w, 0),
+                                        nir_channel(b, w, 1));
+}
+
+bool
+panfrost_nir_lower_ssbo_gfx(nir_shader *nir, uint32_t *slots, char *err,
+                            size_t err_size)
+{
+   *slots = 0;
+   return panfrost_nir_lower_ssbo(nir, gfx_word, slots, err, err_size);
+}

@@ -1,0 +1,118 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Storage buffers of draws (pan_ssbo.h): a vertex or fragment stage's
+ * bound slots become the words of its constant buffer PANFROST_SSBO_CBUF,
+ * which the draw paths push and describe like the application's constant
+ * buffers, so that nothing else of them needs to know about storage
+ * buffers; and each pass records the buffers its draws may read or write.
+ */
+
+#include <assert.h>
+
+#include "util/u_inlines.h"
+
+#include "pan_bo.h"
+#include "pan_context.h"
+#include "pan_resource.h"
+#include "pan_ssbo.h"
+
+static_assert(PANFROST_SSBO_CBUF < PIPE_MAX_CONSTANT_BUFFERS,
+              "the storage slots' constant buffer must exist");
+static_assert(PANFROST_SSBO_SLOT_WORDS * PANFROST_MAX_SSBOS ==
+                 ARRAY_SIZE(((struct panfrost_compute_ctx *)0)
+                               ->gfx_ssbo_words[0]),
+              "one set of slot words per storage slot");
+
+void
+panfrost_ssbo_bind_gfx(struct panfrost_context *ctx,
+                       enum pipe_shader_type stage)
+{
+   const struct pipe_shader_buffer *sb = ctx->compute.ssbos[stage];
+   bool frag = stage == PIPE_SHADER_FRAGMENT;
+   uint32_t *words = ctx->compute.gfx_ssbo_words[frag];
+   unsigned n = 0;
+
+   for (unsigned i = 0; i < PANFROST_MAX_SSBOS; ++i) {
+      uint32_t *w = &words[i * PANFROST_SSBO_SLOT_WORDS];
+      uint64_t va = 0;
+      unsigned size_B = 0;
+
+      /* A buffer keeps its BO for life: the address stays valid. */
+      if (sb[i].buffer) {
+         va = panfrost_resource(sb[i].buffer)->bo->gpu_va +
+              sb[i].buffer_offset;
+         size_B = sb[i].buffer_size;
+         n = i + 1;
+      }
+      w[0] = (uint32_t)va;
+      w[1] = (uint32_t)(va >> 32);
+      w[2] = size_B;
+      w[3] = 0;
+   }
+
+   struct pipe_constant_buffer *cb =
+      &ctx->state.cbufs[stage][PANFROST_SSBO_CBUF];
+   cb->buffer = NULL;
+   cb->buffer_offset = 0;
+   cb->user_buffer = n ? words : NULL;
+   cb->buffer_size = n * PANFROST_SSBO_SLOT_WORDS * 4;
+   if (n)
+      ctx->state.cbuf_mask[stage] |= BITFIELD_BIT(PANFROST_SSBO_CBUF);
+   else
+      ctx->state.cbuf_mask[stage] &= ~BITFIELD_BIT(PANFROST_SSBO_CBUF);
+   ctx->dirty |= frag ? PANFROST_DIRTY_CONST_FS : PANFROST_DIRTY_CONST_VS;
+}
+
+bool
+panfrost_ssbo_check_draw(struct panfrost_context *ctx)
+{
+   for (unsigned s = 0; s < 2; ++s) {
+      enum pipe_shader_type stage = s ? PIPE_SHADER_FRAGMENT
+                                      : PIPE_SHADER_VERTEX;
+      const struct panfrost_shader *so = ctx->state.shaders[stage];
+      u_foreach_bit(i, so ? so->ssbo_slots : 0) {
+         if (!ctx->compute.ssbos[stage][i].buffer) {
+            panfrost_warn_once(ctx, PANFROST_WARN_DRAW,
+                               "%s shader storage slot %u is not bound, "
+                               "draw dropped",
+                               s ? "fragment" : "vertex", i);
+            return false;
+         }
+      }
+   }
+   return true;
+}
+
+bool
+panfrost_ssbo_use_in_draw(struct panfrost_context *ctx,
+                          enum pipe_shader_type stage)
+{
+   const struct pipe_shader_buffer *sb = ctx->compute.ssbos[stage];
+   uint32_t writable = ctx->compute.ssbo_writable[stage];
+
+   if (!(ctx->state.cbuf_mask[stage] & BITFIELD_BIT(PANFROST_SSBO_CBUF)))
+      return true;
+   for (unsigned i = 0; i < PANFROST_MAX_SSBOS; ++i) {
+      if (!sb[i].buffer)
+         continue;
+      struct panfrost_resource *rsc = panfrost_resource(sb[i].buffer);
+      bool write = writable & BITFIELD_BIT(i);
+      if (!panfrost_batch_add_bo(ctx, rsc->bo,
+                                 PAN_BO_ACCESS_READ |
+                                    (write ? PAN_BO_ACCESS_WRITE : 0)))
+         return false;
+      /* Index ranges read from it before the pass ran are stale. */
+      if (write)
+         pan_index_cache_invalidate(&rsc->index_cache, sb[i].buffer_offset,
+                                    sb[i].buffer_size);
+   }
+   /* Compute jobs run before the pass: a dispatch after these draws
+    * submits the pass first (pan_compute.c).
+    */
+   ctx->batch.draw_ssbos = true;
+   return true;
+}

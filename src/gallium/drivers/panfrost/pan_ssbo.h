@@ -1,0 +1,84 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Shader storage buffers (and the atomic counters the state tracker
+ * turns into them) in every stage.  Our compilers reach memory through
+ * 64-bit global addresses only, so each storage access becomes a global
+ * one at the slot's address plus its offset (pan_nir_lower_ssbo.c).  Where
+ * the slot's address and size come from is the stage's: push words filled
+ * at dispatch in compute, and in draws the words of a constant buffer the
+ * driver binds itself (PANFROST_SSBO_CBUF), which the compiler pushes like
+ * any uniform.  See docs/drivers/panfrost/draw-path.rst.
+ */
+
+#ifndef PAN_SSBO_H
+#define PAN_SSBO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipe/p_defines.h"
+
+#include "pan_compute.h"
+
+struct nir_builder;
+struct nir_shader;
+struct nir_src;
+struct nir_ssa_def;
+struct panfrost_context;
+
+/* The constant buffer of a draw stage holding its storage buffers' slots:
+ * the first one past those GL can bind.
+ */
+#define PANFROST_SSBO_CBUF PANFROST_MAX_CONST_BUFFERS
+/* Its words per slot: address (low, high), bound size, 0. */
+#define PANFROST_SSBO_SLOT_WORDS 4
+
+/* Where a lowered access finds slot `index` (an index that may be known
+ * only at run time): its 64-bit address, or its 32-bit bound size.  NULL
+ * after writing why into err (an index the source cannot take).
+ */
+typedef struct nir_ssa_def *(*panfrost_ssbo_word_fn)(struct nir_builder *b,
+                                                    struct nir_src *index,
+                                                    bool size, void *data,
+                                                    char *err,
+                                                    size_t err_size);
+
+/*
+ * Rewrites load_ssbo, store_ssbo, the ssbo atomics and get_ssbo_size into
+ * global memory accesses and values from fn.  false with a message in err
+ * when something cannot be lowered.
+ */
+bool panfrost_nir_lower_ssbo(struct nir_shader *nir, panfrost_ssbo_word_fn fn,
+                             void *data, char *err, size_t err_size);
+
+/* The same for a vertex or fragment shader: slots from PANFROST_SSBO_CBUF
+ * (indices known only at run time too: the compiler reads the buffer);
+ * *slots gets the slots named by constant indices, which draws need bound.
+ */
+bool panfrost_nir_lower_ssbo_gfx(struct nir_shader *nir, uint32_t *slots,
+                                 char *err, size_t err_size);
+
+/* false after a message when a slot the bound shaders name has no buffer
+ * (the draw is dropped).
+ */
+bool panfrost_ssbo_check_draw(struct panfrost_context *ctx);
+
+/* After set_shader_buffers of a vertex or fragment stage: its slots into
+ * PANFROST_SSBO_CBUF, the stage's constant buffers marked dirty.
+ */
+void panfrost_ssbo_bind_gfx(struct panfrost_context *ctx,
+                            enum pipe_shader_type stage);
+
+/* Records the storage buffers bound to a draw stage in the batch, for
+ * reading, and for writing when writable (CPU maps then wait for the
+ * pass).  false when out of memory.
+ */
+bool panfrost_ssbo_use_in_draw(struct panfrost_context *ctx,
+                               enum pipe_shader_type stage);
+
+#endif /* PAN_SSBO_H */
