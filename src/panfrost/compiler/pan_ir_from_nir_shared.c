@@ -12,6 +12,9 @@
  * high word, the address Bifrost's wls segment takes (Valhall adds the
  * workgroup-local pointer instead, pan_va_lower_shared.c).
  *
+ * Shared atomics are the global atomic ops at the shared memory's 64-bit
+ * address (shared_atomic below).
+ *
  * A barrier with workgroup execution scope is the hardware BARRIER.
  * Memory barriers alone emit nothing: an invocation's loads and stores
  * complete in order (loads wait for their data, all messages share one
@@ -104,6 +107,72 @@ store_shared(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    }
 }
 
+/* The IR operation of a shared atomic, or -1. */
+static int
+atomic_op(nir_intrinsic_op op)
+{
+   switch (op) {
+   case nir_intrinsic_shared_atomic_add:
+      return PAN_IR_ATOMIC_ADD;
+   case nir_intrinsic_shared_atomic_imin:
+      return PAN_IR_ATOMIC_IMIN;
+   case nir_intrinsic_shared_atomic_umin:
+      return PAN_IR_ATOMIC_UMIN;
+   case nir_intrinsic_shared_atomic_imax:
+      return PAN_IR_ATOMIC_IMAX;
+   case nir_intrinsic_shared_atomic_umax:
+      return PAN_IR_ATOMIC_UMAX;
+   case nir_intrinsic_shared_atomic_and:
+      return PAN_IR_ATOMIC_AND;
+   case nir_intrinsic_shared_atomic_or:
+      return PAN_IR_ATOMIC_OR;
+   case nir_intrinsic_shared_atomic_xor:
+      return PAN_IR_ATOMIC_XOR;
+   case nir_intrinsic_shared_atomic_exchange:
+   case nir_intrinsic_shared_atomic_comp_swap:
+      return PAN_IR_ATOMIC_XCHG;
+   default:
+      return -1;
+   }
+}
+
+/*
+ * Atomics take a 64-bit address (the global atomic ops of the IR): the
+ * shared memory's address of the offset, from the wls segment on Bifrost
+ * and the workgroup-local pointer on Valhall.  A result nobody reads is
+ * not sent back, except an exchange's (Valhall has only the returning
+ * form); a compare-and-swap's staging vector is the new value, then the
+ * comparand.
+ */
+static void
+shared_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, int op)
+{
+   pan_ir_builder *b = &ctx->b;
+   if (!check_32bit(ctx, intr, intr->dest.ssa.bit_size))
+      return;
+   pan_ir_index off = shared_offset(ctx, intr, intr->src[0], 0);
+   pan_ir_index w[2] = { pan_ir_wls_addr_lo(b, off),
+                         pan_ir_wls_addr_hi(b, pan_ir_imm(0)) };
+   pan_ir_index addr = pan_ir_collect(b, 2, w);
+   pan_ir_index data = pan_ir_from_nir_src(ctx, intr->src[1]);
+   if (data.kind != PAN_IR_SSA)
+      data = pan_ir_mov(b, data);
+   pan_ir_index v;
+
+   if (intr->intrinsic == nir_intrinsic_shared_atomic_comp_swap) {
+      /* NIR: the comparand in src[1], the new value in src[2]. */
+      pan_ir_index sw[2] = { pan_ir_from_nir_src(ctx, intr->src[2]), data };
+      v = pan_ir_atomic_cmpxchg(b, pan_ir_collect(b, 2, sw), addr);
+   } else if (op == PAN_IR_ATOMIC_XCHG ||
+              !nir_ssa_def_is_unused(&intr->dest.ssa)) {
+      v = pan_ir_atomic_return(b, op, data, addr);
+   } else {
+      pan_ir_atomic(b, op, data, addr);
+      return;
+   }
+   ctx->values[intr->dest.ssa.index] = v;
+}
+
 static void
 barrier(struct pan_ir_from_nir *ctx)
 {
@@ -143,6 +212,9 @@ pan_ir_from_nir_shared_intrinsic(struct pan_ir_from_nir *ctx,
    case nir_intrinsic_group_memory_barrier:
       return true;
    default:
-      return false;
+      if (atomic_op(intr->intrinsic) < 0)
+         return false;
+      shared_atomic(ctx, intr, atomic_op(intr->intrinsic));
+      return true;
    }
 }

@@ -640,6 +640,12 @@ OPS += [
     # in flight on slot 0 must land first).
     Op('barrier', 0, dest=False, side_effects=True,
        va=VA('barrier', ['slot=slot7', 'flow=wait'], [])),
+    # The 64-bit address of shared memory at a byte offset (atomics take
+    # addresses): word 0 from the offset s0, word 1 from zero (s0).
+    # Bifrost: SEG_ADD.wls of each word (FMA the low, ADD the high one);
+    # Valhall adds the workgroup-local pointer's words.
+    Op('wls_addr_lo', 1, doc='low word of the shared address of offset s0'),
+    Op('wls_addr_hi', 1, doc='high word of the shared address (s0 zero)'),
 ]
 BI_FORMS.update({
     'load_shared': [BI('load.{bits}', 'add', ['seg=wls'], S01, staging='d',
@@ -649,6 +655,8 @@ BI_FORMS.update({
     # A clause of its own message type; pan_bi_schedule.c gives it slot 7
     # and makes the next clause wait on it.
     'barrier': [BI('barrier', 'add', [], [], msg='barrier')],
+    'wls_addr_lo': [BI('seg_add', 'fma', ['seg=wls'], S0)],
+    'wls_addr_hi': [BI('seg_add', 'add', ['seg=wls'], S0)],
 })
 
 for _op in OPS:

@@ -9,6 +9,7 @@
  * offset.  The storage never crosses a 4 GiB boundary (the driver places
  * it so), so the offset is added to the low word alone and the high word
  * is the pointer's; a constant offset is the instruction's immediate.
+ * The address words atomics take (wls_addr_lo/hi) are the same sums.
  */
 
 #include "pan_ir_builder.h"
@@ -40,10 +41,21 @@ pan_va_lower_shared(pan_ir_shader *s)
    {
       pan_ir_foreach_instr(blk, I)
       {
+         pan_ir_builder b = pan_ir_builder_before(s, blk, I);
+         /* A word of the address: that word of the pointer plus the
+          * source (the offset, or zero for the high word); the move
+          * goes in copy propagation. */
+         if (I->op == PAN_IR_OP_WLS_ADDR_LO || I->op == PAN_IR_OP_WLS_ADDR_HI) {
+            pan_ir_index w = pan_ir_special(PAN_IR_SPECIAL_WLS_PTR);
+            w.comp = I->op == PAN_IR_OP_WLS_ADDR_HI;
+            bool zero = I->src[0].kind == PAN_IR_IMM && !I->src[0].value;
+            I->src[0] = zero ? w : pan_ir_iadd(&b, w, I->src[0]);
+            I->op = PAN_IR_OP_MOV;
+            continue;
+         }
          bool store = I->op == PAN_IR_OP_STORE_SHARED;
          if (!store && I->op != PAN_IR_OP_LOAD_SHARED)
             continue;
-         pan_ir_builder b = pan_ir_builder_before(s, blk, I);
          uint32_t imm;
          pan_ir_index addr = address(&b, I->src[store ? 1 : 0], &imm);
          /* The same instruction, as the global form (the zero high word

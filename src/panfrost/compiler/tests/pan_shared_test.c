@@ -216,6 +216,119 @@ test_bifrost_g72(void)
    test_bifrost(6, PAN_SIM_BI_LANES_G72);
 }
 
+/*
+ * Shared atomics with n lanes on uint c[4], zeroed by every lane, then a
+ * barrier: c[0] += in[l] (result unused), old = c[1]++, cs =
+ * compSwap(c[2], 0, l + 1), x = exchange(c[3], l); barrier; words 4l..4l+3
+ * of the output: old, cs, c[0], c[2]; word 64 + l: x; word 80 + l: c[3].
+ * Checked without assuming an order between lanes.
+ */
+static nir_shader *
+build_atomics(unsigned n)
+{
+   nir_builder b = begin("shared-atomics");
+   nir_shader *s = b.shader;
+   s->info.workgroup_size[0] = n;
+   nir_variable *c = nir_variable_create(
+      s, nir_var_mem_shared, glsl_array_type(glsl_uint_type(), 4, 0), "c");
+   nir_ssa_def *l = id_x(&b);
+   nir_deref_instr *dc = nir_build_deref_var(&b, c);
+   nir_deref_instr *e[4];
+   for (unsigned i = 0; i < 4; ++i)
+      e[i] = nir_build_deref_array_imm(&b, dc, i);
+   nir_store_deref(&b, nir_build_deref_array(&b, dc, nir_iand_imm(&b, l, 3)),
+                   nir_imm_int(&b, 0), 1);
+   nir_control_barrier(&b);
+   nir_deref_atomic_add(&b, 32, &e[0]->dest.ssa, load_in(&b, l, 1));
+   nir_ssa_def *old =
+      nir_deref_atomic_add(&b, 32, &e[1]->dest.ssa, nir_imm_int(&b, 1));
+   nir_ssa_def *cs = nir_deref_atomic_comp_swap(
+      &b, 32, &e[2]->dest.ssa, nir_imm_int(&b, 0), nir_iadd_imm(&b, l, 1));
+   nir_ssa_def *x = nir_deref_atomic_exchange(&b, 32, &e[3]->dest.ssa, l);
+   nir_control_barrier(&b);
+   store_out(&b, l,
+             nir_vec4(&b, old, cs, nir_load_deref(&b, e[0]),
+                      nir_load_deref(&b, e[2])));
+   store_out(&b, nir_iadd_imm(&b, l, 64), x);
+   store_out(&b, nir_iadd_imm(&b, l, 80), nir_load_deref(&b, e[3]));
+   return s;
+}
+
+static void
+check_atomics(const char *what, const uint32_t *in, const uint32_t *out,
+              unsigned n)
+{
+   uint32_t sum = 0, seen = 0, xs = 0;
+   unsigned winners = 0, w = 0;
+   for (unsigned l = 0; l < n; ++l) {
+      sum += in[l];
+      if (out[4 * l] < n)
+         seen |= 1u << out[4 * l];
+      if (out[4 * l + 1] == 0) {
+         winners++;
+         w = l;
+      }
+   }
+   PAN_CHECK(seen == (1u << n) - 1, "%s: counter results 0x%x, not a "
+             "permutation of 0..%u", what, seen, n - 1);
+   PAN_CHECK(winners == 1, "%s: %u lanes won the compare-and-swap", what,
+             winners);
+   for (unsigned l = 0; l < n; ++l) {
+      PAN_CHECK(out[4 * l + 2] == sum, "%s: lane %u reads sum 0x%x, not 0x%x",
+                what, l, out[4 * l + 2], sum);
+      PAN_CHECK(out[4 * l + 3] == w + 1 && (l == w || out[4 * l + 1] == w + 1),
+                "%s: lane %u: swap result 0x%x, final 0x%x (winner %u)",
+                what, l, out[4 * l + 1], out[4 * l + 3], w);
+      PAN_CHECK(out[80 + l] == out[80], "%s: lanes read c[3] differently",
+                what);
+      xs ^= out[64 + l];
+   }
+   /* The exchanges form one chain from 0 to the final value: every lane
+    * id is given once and received once, except the last one. */
+   uint32_t ids = 0;
+   for (unsigned l = 0; l < n; ++l)
+      ids ^= l;
+   PAN_CHECK((xs ^ out[80]) == ids, "%s: exchanged values do not chain "
+             "(0x%x ^ 0x%x != 0x%x)", what, xs, out[80], ids);
+}
+
+static void
+test_atomics_valhall(void)
+{
+   const unsigned n = PAN_SIM_VA_LANES;
+   uint32_t in[PAN_SIM_VA_LANES], out[96], u[16];
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   nir_shader *s = build_atomics(n);
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   char err[256];
+
+   if (!pan_va_compile(s, ctx, &bin, print(), err, sizeof(err))) {
+      pan_test_fail("valhall atomics: %s", err);
+      goto done;
+   }
+   struct mem *m = io_setup(in, n, NULL, 0, u);
+   memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
+   struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
+   uint8_t page, entry;
+   PAN_EXPECT(pan_va_special_lookup("workgroup_local_pointer", &page, &entry));
+   cfg.special[page][entry] = MEM_BASE + SHARED_OFF;
+   struct pan_sim_va_warp w;
+   compute_warp_init(&w);
+   enum pan_sim_va_status st;
+   while ((st = pan_sim_va_run(&w, &cfg)) == PAN_SIM_VA_BARRIER)
+      ;
+   if (st != PAN_SIM_VA_DONE) {
+      pan_test_fail("valhall atomics: fault: %s", w.fault);
+      goto done;
+   }
+   memcpy(out, m->bytes + OUT_OFF, sizeof(out));
+   check_atomics("valhall atomics", in, out, n);
+done:
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
 /* A barrier outside compute is refused with a message. */
 static void
 test_refusal(void)
@@ -240,6 +353,7 @@ main(void)
    PAN_RUN_CASE(test_valhall);
    PAN_RUN_CASE(test_bifrost_g52);
    PAN_RUN_CASE(test_bifrost_g72);
+   PAN_RUN_CASE(test_atomics_valhall);
    PAN_RUN_CASE(test_refusal);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_shared");
