@@ -13,6 +13,8 @@ shift 4
 
 eval "$(PAN_FORCE_SHIM=1 "$src/bin/pan-env" "$build")"
 export PAN_GPU_ID="$id" PAN_MESA_DEBUG=sync
+# Every run compiles (pan_shader_cache_test turns the cache on itself).
+export MESA_SHADER_CACHE_DISABLE=true
 # In a sanitizer build the shim is preloaded ahead of the ASan runtime,
 # which ASan refuses by default; the order does not matter to it here.
 export ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"

@@ -29,6 +29,13 @@ bool pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size);
 bool pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch,
                       char *err, size_t err_size);
 
+/*
+ * Atomics in Bifrost's shape (pan_bi_lower_atomic.c): a returning atomic
+ * is atom_c_return then atom_post, an exchange axchg, a compare-and-swap
+ * acmpxchg and a move of its first word.
+ */
+void pan_bi_lower_atomic(pan_ir_shader *s);
+
 /* Bifrost's own NIR passes after the shared lowering (pan_bi_opt_nir.c):
  * small if/else arms become selects. */
 void pan_bi_opt_nir(nir_shader *nir);

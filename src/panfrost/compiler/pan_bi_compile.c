@@ -89,6 +89,7 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    if (stage != MESA_SHADER_COMPUTE &&
        !pan_bi_lower_gfx(s, stage == MESA_SHADER_VERTEX, arch, err, err_size))
       goto done;
+   pan_bi_lower_atomic(s);
    pan_ir_opt_copy_prop(s);
    pan_ir_opt_collect(s);
    pan_ir_opt_dce(s);

@@ -85,6 +85,7 @@ struct bi_sched_ctx {
    struct util_dynarray
       pending; /* struct bi_sched_item of the block, in order */
    bool any_msg;
+   int port2_reg; /* a register build_tuple puts on port 2, or NO_REG */
    char *err;
    size_t err_size;
 };

@@ -259,6 +259,13 @@ build_tuple(struct bi_sched_ctx *c, const struct bi_sched_item *const *items,
    unsigned nr = port_regs(prev, items, n, regs);
    if (nr > (two_dests(prev) ? 2u : 3u))
       return false;
+   /* A register some source cannot take from port 0 or 1 goes last. */
+   for (unsigned k = 0; nr == 3 && k < 2; ++k) {
+      if (regs[k] == c->port2_reg) {
+         memmove(&regs[k], &regs[k + 1], (2 - k) * sizeof(regs[0]));
+         regs[2] = c->port2_reg;
+      }
+   }
    *t = (struct bi_sched_tuple){ .read = { -1, -1, -1 } };
    for (unsigned k = 0; k < nr; ++k)
       t->read[k] = (int8_t)regs[k];
@@ -692,13 +699,11 @@ find_alt(struct bi_sched_ctx *c, const pan_ir_instr *I,
    c->err[0] = saved;
 }
 
+/* The item of I's Bifrost form (not queued). */
 static bool
-emit_form(struct bi_sched_ctx *c, const pan_ir_instr *I)
+form_item(struct bi_sched_ctx *c, const pan_ir_instr *I,
+          const struct pan_ir_bi_form *f, struct bi_sched_item *out)
 {
-   const struct pan_ir_bi_form *f = pan_bi_form(I);
-   if (!f) /* spilling, for one */
-      return bi_sched_fail(c, "%s is unsupported on Bifrost",
-                           pan_ir_op_infos[I->op].name);
    struct bi_sched_item it = {
       .dest = NO_REG, .msg = f->msg, .staging = -1, .fau_only = -1
    };
@@ -753,6 +758,20 @@ emit_form(struct bi_sched_ctx *c, const pan_ir_instr *I)
    } else if (I->dest.kind == PAN_IR_SSA) {
       it.dest = c->regs[I->dest.value];
    }
+   *out = it;
+   return true;
+}
+
+static bool
+emit_form(struct bi_sched_ctx *c, const pan_ir_instr *I)
+{
+   const struct pan_ir_bi_form *f = pan_bi_form(I);
+   struct bi_sched_item it;
+   if (!f) /* spilling, for one */
+      return bi_sched_fail(c, "%s is unsupported on Bifrost",
+                           pan_ir_op_infos[I->op].name);
+   if (!form_item(c, I, f, &it))
+      return false;
    find_alt(c, I, f, &it);
    return bi_sched_queue(c, &it);
 }
@@ -796,6 +815,75 @@ emit_cubeface2(struct bi_sched_ctx *c, const pan_ir_instr *I)
    return true;
 }
 
+/* Sources first..first+n-1 of I into the words of its destination, which
+ * the message reads and overwrites (TEXC, the atomics): those registers
+ * are free before it, as the allocator keeps a result off its
+ * instruction's sources and off every value live across it. */
+static bool
+stage_srcs(struct bi_sched_ctx *c, const pan_ir_instr *I, unsigned first,
+           unsigned n)
+{
+   for (unsigned k = 0; k < n; ++k) {
+      pan_ir_index src = I->src[first + k];
+      int r = c->regs[I->dest.value] + k;
+      if (!(src.kind == PAN_IR_SSA && !src.neg && !src.abs &&
+            c->regs[src.value] + src.comp == r) &&
+          !mov_item(c, r, src, 0))
+         return false;
+   }
+   return true;
+}
+
+/*
+ * An atomic (atomic, atom_c_return): *ATOM_C[_RETURN].i32 of the address
+ * and the operand, in the first staging register, beside the message
+ * +ATOM_CX of the staging register and the address, in the last tuple of
+ * a clause.  ATOM_C takes the address from port 0/1 (or the FAU, or
+ * forwarded), so the staging register gets port 2 when three are read.
+ */
+static bool
+emit_atom_c(struct bi_sched_ctx *c, const pan_ir_instr *I)
+{
+   bool ret = I->op == PAN_IR_OP_ATOM_C_RETURN;
+   struct bi_sched_item f, a = { .unit = 1, .dest = NO_REG, .nr_srcs = 3,
+                                 .msg = "atomic", .fau_only = -1 };
+   if (I->imm == PAN_IR_ATOMIC_XCHG)
+      return bi_sched_fail(c, "an exchange without its result%s", "");
+   if ((ret && !stage_srcs(c, I, 0, 1)) || !form_item(c, I, pan_bi_form(I), &f))
+      return false;
+   a.staging = f.staging;
+   a.staging_count = ret ? 2 : 1;
+   if (ret)
+      f.srcs[f.nr_srcs++] = (struct bi_sched_opnd){ OPND_REG, a.staging };
+   f.msg = "none";
+   f.staging = -1;
+   a.srcs[0] = f.srcs[2];
+   a.srcs[1] = f.srcs[0];
+   a.srcs[2] = f.srcs[1];
+   if (!pan_bi_encode_form("atom_cx", 1, NULL, 0, &a.word, &a.op, c->err,
+                           c->err_size) ||
+       !bi_sched_flush(c))
+      return false;
+   const struct bi_sched_item *items[2] = { &f, &a };
+   struct bi_sched_tuple t;
+   bool ok;
+   c->port2_reg = a.staging;
+   if (c->cur.nr_tuples >= 8 || !bi_sched_after_msg_ok(&c->cur, &a) ||
+       !build_tuple(c, items, 2, &t)) {
+      bi_sched_close_clause(c);
+      ok = build_tuple(c, items, 2, &t);
+   } else {
+      ok = true;
+   }
+   c->port2_reg = NO_REG;
+   if (!ok)
+      return bi_sched_fail(c, "atomic does not fit a tuple%s", "");
+   c->cur.t[c->cur.nr_tuples++] = t;
+   bi_sched_note_msg(c, &a);
+   bi_sched_close_clause(c);
+   return true;
+}
+
 static bool
 in_place(const struct bi_sched_ctx *c, const pan_ir_instr *I, unsigned k)
 {
@@ -821,18 +909,15 @@ emit_instr(struct bi_sched_ctx *c, const pan_ir_instr *I)
    case PAN_IR_OP_CUBEFACE2:
       return emit_cubeface2(c, I);
    case PAN_IR_OP_TEXC:
-      /* TEXC reads its staging words from the registers it writes: the
-       * result's registers are free before it (the allocator keeps a
-       * result off its instruction's sources and off live values). */
-      for (unsigned k = 2; k < I->nr_srcs; ++k) {
-         pan_ir_index src = I->src[k];
-         int r = c->regs[I->dest.value] + k - 2;
-         if (!(src.kind == PAN_IR_SSA && !src.neg && !src.abs &&
-               c->regs[src.value] + src.comp == r) &&
-             !mov_item(c, r, src, 0))
-            return false;
-      }
-      return emit_form(c, I);
+      /* TEXC reads its staging words from the registers it writes. */
+      return stage_srcs(c, I, 2, I->nr_srcs - 2) && emit_form(c, I);
+   case PAN_IR_OP_ATOMIC:
+   case PAN_IR_OP_ATOM_C_RETURN:
+      return emit_atom_c(c, I);
+   case PAN_IR_OP_AXCHG:
+      return stage_srcs(c, I, 0, 1) && emit_form(c, I);
+   case PAN_IR_OP_ACMPXCHG:
+      return stage_srcs(c, I, 0, 2) && emit_form(c, I);
    case PAN_IR_OP_PRELOAD:
       if (c->regs[I->dest.value] == I->imm)
          return true;
@@ -1062,7 +1147,9 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
             char *err, size_t err_size)
 {
    void *tmp = ralloc_context(NULL);
-   struct bi_sched_ctx c = { .regs = regs, .err = err, .err_size = err_size };
+   struct bi_sched_ctx c = {
+      .regs = regs, .err = err, .err_size = err_size, .port2_reg = NO_REG
+   };
    bool ok = false;
    err[0] = '\0';
    util_dynarray_init(&c.clauses, tmp);

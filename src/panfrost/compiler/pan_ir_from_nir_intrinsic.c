@@ -136,7 +136,8 @@ pan_ir_from_nir_intrinsic(struct pan_ir_from_nir *ctx,
       store_global(ctx, intr);
       return;
    default:
-      if (pan_ir_from_nir_shared_intrinsic(ctx, intr) ||
+      if (pan_ir_from_nir_atomic(ctx, intr) ||
+          pan_ir_from_nir_shared_intrinsic(ctx, intr) ||
           pan_ir_from_nir_gfx_intrinsic(ctx, intr))
          return;
       pan_ir_from_nir_error(ctx, "unsupported NIR intrinsic %s",

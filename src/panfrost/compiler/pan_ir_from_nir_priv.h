@@ -54,6 +54,9 @@ void pan_ir_from_nir_intrinsic(struct pan_ir_from_nir *ctx,
 /* Graphics intrinsics (pan_ir_from_nir_gfx.c); false when not one. */
 bool pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
                                    nir_intrinsic_instr *intr);
+/* Memory atomics (pan_ir_from_nir_atomic.c); false when not one. */
+bool pan_ir_from_nir_atomic(struct pan_ir_from_nir *ctx,
+                            nir_intrinsic_instr *intr);
 /* The fragment shader's tail: ATEST, ZS_EMIT of depth/stencil outputs and one
  * BLEND per colour output. */
 void pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx);

@@ -95,12 +95,11 @@ compile_stage(struct gl_shader_program *prog, nir_shader *nir, void *data)
                          print_ir ? stderr : NULL, err, sizeof(err));
    if (ok && out_dir)
       write_binary(&bin, nir->info.stage, gpu);
-   if (ok)
-      printf("SHADER-DB: %s shader: %u inst, %u bundles, %u quadwords, "
-             "%u registers, %u threads, %u loops, 0:0 spills:fills\n",
-             name, bin.nr_instrs, bin.nr_bundles, bin.size_B / 16 - 1,
-             bin.work_regs, bin.threads, bin.loops);
-   else
+   if (ok) {
+      char line[256];
+      mid_shaderdb_line(&bin, name, line, sizeof(line));
+      printf("SHADER-DB: %s\n", line);
+   } else
       printf("PAN-DB-REFUSED: %s: %s\n", name, err);
    ralloc_free(mem);
    return ok;
