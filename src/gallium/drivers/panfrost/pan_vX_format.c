@@ -19,7 +19,9 @@
 #include "pan_genxml.h"
 #include "pan_vX_format.h"
 
-/* Formats whose hardware name does not follow from their channels. */
+/* Formats whose hardware name does not follow from their channels; the
+ * first name this architecture has wins.
+ */
 static const struct {
    enum pipe_format format;
    const char *name;
@@ -37,6 +39,8 @@ static const struct {
    { PIPE_FORMAT_Z24_UNORM_S8_UINT, "z24x8_unorm" },
    { PIPE_FORMAT_Z24X8_UNORM, "z24x8_unorm" },
    { PIPE_FORMAT_Z32_FLOAT, "z32" },
+   /* v6 has no z32: the sampler reads the float depth as red. */
+   { PIPE_FORMAT_Z32_FLOAT, "r32f" },
 };
 
 /* The hardware name of a plain format whose channels share one size and
@@ -108,8 +112,12 @@ hw_format(enum pipe_format format, const struct util_format_description *desc)
    char buf[32];
 
    for (unsigned i = 0; i < ARRAY_SIZE(packed_formats); ++i) {
-      if (packed_formats[i].format == format)
-         name = packed_formats[i].name;
+      if (packed_formats[i].format != format)
+         continue;
+      unsigned hw = format_by_name(packed_formats[i].name);
+      if (hw)
+         return hw;
+      name = packed_formats[i].name;
    }
    if (!name && channels_name(desc, buf, sizeof(buf)))
       name = buf;

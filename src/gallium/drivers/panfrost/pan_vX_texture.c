@@ -172,6 +172,28 @@ wrap_mode(unsigned wrap)
    }
 }
 
+/* The sampler's comparison for a GL depth compare function.  PIPE_FUNC_*
+ * and the hardware's functions share their numbering, but GL reads
+ * "reference FUNC texel" while the sampler tests "texel FUNC reference":
+ * the ordered comparisons swap sides, the symmetric ones stay.
+ */
+static unsigned
+shadow_func(unsigned func)
+{
+   switch (func) {
+   case PIPE_FUNC_LESS:
+      return MALI_FUNC_GREATER;
+   case PIPE_FUNC_LEQUAL:
+      return MALI_FUNC_GEQUAL;
+   case PIPE_FUNC_GREATER:
+      return MALI_FUNC_LESS;
+   case PIPE_FUNC_GEQUAL:
+      return MALI_FUNC_LEQUAL;
+   default:
+      return func;
+   }
+}
+
 static void
 emit_sampler(void *cpu, const struct pipe_sampler_state *s)
 {
@@ -193,9 +215,8 @@ emit_sampler(void *cpu, const struct pipe_sampler_state *s)
       cfg.minimum_lod = CLAMP(s->min_lod, 0.0f, 31.0f);
       cfg.maximum_lod = CLAMP(s->max_lod, 0.0f, 31.0f);
       cfg.lod_bias = CLAMP(s->lod_bias, -31.0f, 31.0f);
-      /* PIPE_FUNC_* and the hardware's comparisons share their order. */
       cfg.compare_function = s->compare_mode == PIPE_TEX_COMPARE_R_TO_TEXTURE
-                                ? s->compare_func
+                                ? shadow_func(s->compare_func)
                                 : MALI_FUNC_NEVER;
       if (s->max_anisotropy > 1) {
          cfg.lod_algorithm = MALI_LOD_ALGORITHM_ANISOTROPIC;

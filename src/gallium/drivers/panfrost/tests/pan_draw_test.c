@@ -1297,6 +1297,124 @@ test_half_float_linear(void)
    tex_scene_end(&ts);
 }
 
+/* DATA0.x = the depth comparison of texture 0 at VAR0.xy against the
+ * reference `ref` (a sampler2DShadow lookup); the other channels fixed.
+ */
+static void *
+shadow_fs(float ref)
+{
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "shadow");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_ssa_def *uv = nir_channels(&b, nir_load_var(&b, in), 0x3);
+
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
+   tex->op = nir_texop_tex;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->is_shadow = true;
+   tex->is_new_style_shadow = true; /* one result, as GLSL 1.30 */
+   tex->dest_type = nir_type_float32;
+   tex->coord_components = 2;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(uv);
+   tex->src[1].src_type = nir_tex_src_comparator;
+   tex->src[1].src = nir_src_for_ssa(nir_imm_float(&b, ref));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 1, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   BITSET_SET(b.shader->info.samplers_used, 0);
+
+   nir_store_var(&b, out,
+                 nir_vec4(&b, &tex->dest.ssa, nir_imm_float(&b, 0.25f),
+                          nir_imm_float(&b, 0.0f), nir_imm_float(&b, 1.0f)),
+                 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* Depth comparisons with every compare function against a C reference of
+ * GL's rule, "reference FUNC texel": a Z32F texture whose texels step from
+ * 0 to 15/16, one of them equal to the reference 0.5.  The sampler
+ * compares the other way round ("texel FUNC reference"), so the ordered
+ * functions must reach it swapped: unswapped, LESS would pass where
+ * GREATER should.
+ */
+static void
+test_shadow_compare(void)
+{
+   static const unsigned char identity[4] = {
+      PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y, PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   const float ref = 0.5f;
+   struct tex_scene ts =
+      tex_scene_begin(PIPE_FORMAT_Z32_FLOAT, 0.0f, 1.0f,
+                      PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
+   CHECK(ts.view, "shadow compare: no Z32F view");
+   float depth[TEX_H][TEX_W];
+   for (unsigned y = 0; y < TEX_H; ++y)
+      for (unsigned x = 0; x < TEX_W; ++x)
+         depth[y][x] = (x + TEX_W * y) / 16.0f;
+   struct pipe_box box = { .width = TEX_W, .height = TEX_H, .depth = 1 };
+   if (ts.tex)
+      ctx->texture_subdata(ctx, ts.tex, 0, PIPE_MAP_WRITE, &box, depth,
+                           sizeof(depth[0]), sizeof(depth));
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_fs_state(ctx, ts.sc.fs);
+   ts.sc.fs = shadow_fs(ref);
+   CHECK(ts.sc.fs, "shadow compare: shader not created");
+   ctx->bind_fs_state(ctx, ts.sc.fs);
+
+   for (unsigned func = PIPE_FUNC_NEVER; func <= PIPE_FUNC_ALWAYS; ++func) {
+      struct pipe_sampler_state st = {
+         .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+         .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+         .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+         .compare_mode = PIPE_TEX_COMPARE_R_TO_TEXTURE,
+         .compare_func = func,
+      };
+      ctx->delete_sampler_state(ctx, ts.smp);
+      ts.smp = ctx->create_sampler_state(ctx, &st);
+      ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
+      pan_test_debug_msg[0] = 0;
+      draw_textured_quad("shadow compare");
+      CHECK(!pan_test_debug_msg[0], "shadow compare: driver said \"%s\"",
+            pan_test_debug_msg);
+      if (!check_pixels)
+         continue;
+      static uint8_t got[H][W][4];
+      unsigned bad = 0, bx = 0, by = 0;
+      read_target(&ts.sc.t, got);
+      for (unsigned y = 0; y < H; ++y) {
+         for (unsigned x = 0; x < W; ++x) {
+            float d = depth[nearest((y + 0.5) / H, TEX_H)]
+                           [nearest((x + 0.5) / W, TEX_W)];
+            bool pass = func == PIPE_FUNC_ALWAYS ||
+                        (func == PIPE_FUNC_LESS && ref < d) ||
+                        (func == PIPE_FUNC_EQUAL && ref == d) ||
+                        (func == PIPE_FUNC_LEQUAL && ref <= d) ||
+                        (func == PIPE_FUNC_GREATER && ref > d) ||
+                        (func == PIPE_FUNC_NOTEQUAL && ref != d) ||
+                        (func == PIPE_FUNC_GEQUAL && ref >= d);
+            const uint8_t want[4] = { pass ? 255 : 0, unorm8(0.25f), 0, 255 };
+            if (memcmp(want, got[y][x], 4) && !bad++) {
+               bx = x;
+               by = y;
+            }
+         }
+      }
+      CHECK(!bad, "shadow compare, function %u: %u of %u pixels wrong; "
+            "first (%u, %u) = %u %u %u %u", func, bad, W * H, bx, by,
+            got[by][bx][0], got[by][bx][1], got[by][bx][2], got[by][bx][3]);
+   }
+   tex_scene_end(&ts);
+}
+
 /* ------------------------------------------------------------------ */
 /* Gathers and texel offsets                                           */
 /* ------------------------------------------------------------------ */
@@ -2509,6 +2627,7 @@ main(int argc, char **argv)
                       PIPE_TEX_WRAP_REPEAT, bgr1);
    test_unsampled_view();
    test_half_float_linear();
+   test_shadow_compare();
    test_uniform_blocks();
    test_state_changes();
    test_texture_array(false);
