@@ -16,6 +16,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/glsl_types.h"
@@ -538,6 +539,169 @@ test_shared_memory(void)
       pipe_resource_reference(&bufs[k], NULL);
 }
 
+/* Atomic words of the atomics case (SSBO 1), in this order. */
+enum { AT_COUNT, AT_SUM, AT_IMIN, AT_IMAX, AT_UMIN, AT_UMAX, AT_AND, AT_OR,
+       AT_XOR, AT_XCHG, AT_CAS, AT_WORDS };
+
+static uint32_t
+at_fold(unsigned k, uint32_t a, uint32_t x)
+{
+   int32_t sa = (int32_t)a, sx = (int32_t)x;
+   switch (k) {
+   case AT_SUM:
+      return a + x;
+   case AT_IMIN:
+      return (uint32_t)(sa < sx ? sa : sx);
+   case AT_IMAX:
+      return (uint32_t)(sa > sx ? sa : sx);
+   case AT_UMIN:
+      return a < x ? a : x;
+   case AT_UMAX:
+      return a > x ? a : x;
+   case AT_AND:
+      return a & x;
+   case AT_OR:
+      return a | x;
+   default:
+      return a ^ x;
+   }
+}
+
+/* The value atomic k returned to an invocation lies between the start and
+ * the end of the word, whatever the order the invocations ran in. */
+static bool
+at_between(unsigned k, uint32_t start, uint32_t end, uint32_t old)
+{
+   switch (k) {
+   case AT_IMIN:
+      return (int32_t)old <= (int32_t)start && (int32_t)old >= (int32_t)end;
+   case AT_IMAX:
+      return (int32_t)old >= (int32_t)start && (int32_t)old <= (int32_t)end;
+   case AT_UMIN:
+      return old <= start && old >= end;
+   case AT_UMAX:
+      return old >= start && old <= end;
+   case AT_AND:
+      return (old & start) == old && (old & end) == end;
+   default: /* AT_OR */
+      return (old & start) == start && (old & end) == old;
+   }
+}
+
+/*
+ * SSBO atomics from every invocation of two 64-wide workgroups (several
+ * warps): slot = atomicAdd(count, 1) and out[slot] = i (each invocation
+ * its own slot); atomicAdd of x with the result unused; the min, max, and,
+ * or, xor and exchange of x, and atomicCompSwap(cas, 0, i + 1), their
+ * results to out[N + 8 i + k].  Checked so that the order of the
+ * invocations does not matter: the words end as the C fold of all the
+ * operands, each value returned lies between the word's start and end,
+ * the slots are a permutation, the exchange hands out every value once,
+ * and exactly one compare-and-swap wins.
+ */
+static void
+test_atomics(void)
+{
+   enum { N = 128, R = 8 };
+   static const unsigned ret_words[R] = { AT_IMIN, AT_IMAX, AT_UMIN, AT_UMAX,
+                                          AT_AND,  AT_OR,   AT_XOR,  AT_XCHG };
+   uint32_t x[N], start[AT_WORDS], end[AT_WORDS];
+   for (unsigned i = 0; i < N; ++i)
+      x[i] = i * 2654435761u; /* distinct: an odd factor */
+   for (unsigned k = 0; k < AT_WORDS; ++k)
+      start[k] = 0x9e3779b9u * (k + 1);
+   start[AT_COUNT] = start[AT_CAS] = 0;
+
+   nir_builder b = shader("atomics", 64, 1, 1);
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *v = ssbo_load(&b, 0, i), *one = nir_imm_int(&b, 1);
+   nir_ssa_def *slot = nir_ssbo_atomic_add(&b, 32, one, nir_imm_int(&b, 0), one);
+   ssbo_store(&b, 2, slot, i);
+   nir_ssbo_atomic_add(&b, 32, one, nir_imm_int(&b, 4 * AT_SUM), v);
+   nir_ssa_def *r[R + 1] = {
+      nir_ssbo_atomic_imin(&b, 32, one, nir_imm_int(&b, 4 * AT_IMIN), v),
+      nir_ssbo_atomic_imax(&b, 32, one, nir_imm_int(&b, 4 * AT_IMAX), v),
+      nir_ssbo_atomic_umin(&b, 32, one, nir_imm_int(&b, 4 * AT_UMIN), v),
+      nir_ssbo_atomic_umax(&b, 32, one, nir_imm_int(&b, 4 * AT_UMAX), v),
+      nir_ssbo_atomic_and(&b, 32, one, nir_imm_int(&b, 4 * AT_AND), v),
+      nir_ssbo_atomic_or(&b, 32, one, nir_imm_int(&b, 4 * AT_OR), v),
+      nir_ssbo_atomic_xor(&b, 32, one, nir_imm_int(&b, 4 * AT_XOR), v),
+      nir_ssbo_atomic_exchange(&b, 32, one, nir_imm_int(&b, 4 * AT_XCHG), v),
+      nir_ssbo_atomic_comp_swap(&b, 32, one, nir_imm_int(&b, 4 * AT_CAS),
+                                nir_imm_int(&b, 0), nir_iadd_imm(&b, i, 1)),
+   };
+   nir_ssa_def *base = nir_iadd_imm(&b, nir_imul_imm(&b, i, R + 1), N);
+   for (unsigned k = 0; k <= R; ++k)
+      ssbo_store(&b, 2, nir_iadd_imm(&b, base, k), r[k]);
+   void *cso = compile(&b);
+
+   struct pipe_resource *bufs[3] = { buffer(sizeof(x), x),
+                                     buffer(sizeof(start), start),
+                                     buffer((N + (R + 1) * N) * 4, NULL) };
+   uint32_t *res = calloc(N + (R + 1) * N, 4);
+   bind_ssbos(bufs, 3, 0x6);
+   dispatch(cso, 64, 1, N / 64, 1);
+   read_back(bufs[1], end);
+   read_back(bufs[2], res);
+
+   uint32_t want[AT_WORDS];
+   memcpy(want, start, sizeof(want));
+   for (unsigned j = 0; j < N; ++j) {
+      for (unsigned k = AT_SUM; k <= AT_XOR; ++k)
+         want[k] = at_fold(k, want[k], x[j]);
+   }
+   CHECK(end[AT_COUNT] == N, "atomics: counter %u, expected %u",
+         end[AT_COUNT], N);
+   for (unsigned k = AT_SUM; k <= AT_XOR; ++k)
+      CHECK(end[k] == want[k], "atomics: word %u ends 0x%08x, expected 0x%08x",
+            k, end[k], want[k]);
+
+   unsigned seen[N] = { 0 }, bad = 0, wins = 0, xchg_bad = 0;
+   for (unsigned j = 0; j < N; ++j)
+      seen[res[j] < N ? res[j] : 0] += res[j] < N ? 1 : 2;
+   for (unsigned j = 0; j < N; ++j)
+      bad += seen[j] != 1;
+   CHECK(!bad, "atomics: %u slots not taken exactly once", bad);
+
+   bad = 0;
+   for (unsigned j = 0; j < N; ++j) {
+      const uint32_t *got = res + N + (R + 1) * j;
+      for (unsigned k = 0; k < R - 2; ++k) /* not xor, not xchg */
+         bad += !at_between(ret_words[k], start[ret_words[k]],
+                            end[ret_words[k]], got[k]);
+      wins += got[R] == 0;
+      bad += got[R] != 0 && got[R] != end[AT_CAS];
+   }
+   CHECK(!bad, "atomics: %u returned values outside their word's range",
+         bad);
+   CHECK(wins == 1 && end[AT_CAS] >= 1 && end[AT_CAS] <= N,
+         "atomics: %u compare-and-swaps won, the word ends %u", wins,
+         end[AT_CAS]);
+
+   /* Exchange: what came back and the end value are the start value and
+    * the operands, each once (x[] is distinct). */
+   uint32_t pool[N + 1];
+   bool taken[N + 1] = { false };
+   memcpy(pool, x, sizeof(x));
+   pool[N] = start[AT_XCHG];
+   for (unsigned j = 0; j <= N; ++j) {
+      uint32_t v = j < N ? res[N + (R + 1) * j + R - 1] : end[AT_XCHG];
+      unsigned k = 0;
+      while (k <= N && (taken[k] || pool[k] != v))
+         k++;
+      if (k > N)
+         xchg_bad++;
+      else
+         taken[k] = true;
+   }
+   CHECK(!xchg_bad, "atomics: %u exchanged values unaccounted for", xchg_bad);
+
+   free(res);
+   ctx->delete_compute_state(ctx, cso);
+   for (unsigned k = 0; k < 3; ++k)
+      pipe_resource_reference(&bufs[k], NULL);
+}
+
 /* What the driver refuses comes back as a message, and the dispatch is
  * dropped: the buffer keeps its contents.
  */
@@ -604,6 +768,7 @@ main(int argc, char **argv)
       CHECK(local_B == 32 << 10, "MAX_LOCAL_SIZE is %llu",
             (unsigned long long)local_B);
       test_shared_memory();
+      test_atomics();
    }
    test_refusals(has);
    return pan_test_close(screen, ctx);
