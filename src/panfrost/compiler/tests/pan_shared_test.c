@@ -329,6 +329,53 @@ done:
    ralloc_free(s);
 }
 
+static void
+test_atomics_bifrost(void)
+{
+   const unsigned n = PAN_SIM_BI_LANES_G52;
+   uint32_t in[8], out[96], u[16];
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   nir_shader *s = build_atomics(n);
+   void *ctx = ralloc_context(NULL);
+   struct pan_bi_compile_options opts = { .arch = 7 };
+   struct pan_bi_binary bin;
+   char err[256];
+
+   if (!pan_bi_compile(s, ctx, &opts, &bin, print(), err, sizeof(err))) {
+      pan_test_fail("bifrost atomics: %s", err);
+      goto done;
+   }
+   struct mem *m = io_setup(in, n, NULL, 0, u);
+   memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
+   struct pan_sim_bi_config cfg = {
+      .program = bin.words,
+      .program_quads = bin.nr_words / 2,
+      .program_va = 0x800000,
+      .uniforms = u,
+      .uniform_words = 16,
+      .mem = { m, mem_read, mem_write },
+      .lanes = n,
+      .wls_base = MEM_BASE + SHARED_OFF,
+      .wls_size = SHARED_B,
+   };
+   struct pan_sim_bi_warp w;
+   pan_sim_bi_warp_init(&w, (1u << n) - 1);
+   for (unsigned l = 0; l < n; ++l)
+      w.r[l][60] = l;
+   enum pan_sim_bi_status st;
+   while ((st = pan_sim_bi_run(&w, &cfg)) == PAN_SIM_BI_BARRIER)
+      ;
+   if (st != PAN_SIM_BI_DONE) {
+      pan_test_fail("bifrost atomics: fault: %s", w.fault);
+      goto done;
+   }
+   memcpy(out, m->bytes + OUT_OFF, sizeof(out));
+   check_atomics("bifrost atomics", in, out, n);
+done:
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
 /* A barrier outside compute is refused with a message. */
 static void
 test_refusal(void)
@@ -354,6 +401,7 @@ main(void)
    PAN_RUN_CASE(test_bifrost_g52);
    PAN_RUN_CASE(test_bifrost_g72);
    PAN_RUN_CASE(test_atomics_valhall);
+   PAN_RUN_CASE(test_atomics_bifrost);
    PAN_RUN_CASE(test_refusal);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_shared");
