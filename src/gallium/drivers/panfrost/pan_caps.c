@@ -242,8 +242,12 @@ panfrost_compiler_shader_param(enum pipe_shader_cap param)
       return 1024;
    case PIPE_SHADER_CAP_MAX_TEMPS:
       return 256;
+   /* 64 KiB: what a v6/v7 uniform buffer descriptor can size (4096
+    * entries of 16 bytes); words past the FAU table are read with
+    * LD_BUFFER, so large uniform arrays need no more than that.
+    */
    case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
-      return 16 * 1024;
+      return 64 * 1024;
    /* Buffer 0 (GL uniforms, pushed) and the uniform blocks, read with
     * LD_BUFFER from resource table 0 in draws and through a table of
     * addresses in compute (pan_nir_lower_compute.c). */

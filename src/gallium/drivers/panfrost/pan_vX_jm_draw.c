@@ -175,7 +175,8 @@ emit_ubo(void *cpu, uint64_t addr, unsigned size_B)
 {
    pan_pack(cpu, uniform_buffer, cfg)
    {
-      cfg.entries = MAX2(DIV_ROUND_UP(size_B, 16), 1);
+      /* A bound range may exceed what shaders can address (64 KiB). */
+      cfg.entries = CLAMP(DIV_ROUND_UP(size_B, 16), 1, 4096);
       cfg.address = addr;
    }
 }

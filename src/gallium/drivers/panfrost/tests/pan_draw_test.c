@@ -1762,6 +1762,64 @@ test_uniform_blocks(void)
    scene_end(&sc);
 }
 
+/* GL uniforms are constant buffer 0, whose size the screen reports as
+ * GL_MAX_*_UNIFORM_COMPONENTS: piglit's glsl-fs-uniform-array-6 wants
+ * more than 4096 components.  The shaders of test_uniform_blocks() read
+ * 64000 bytes into the vertex stage's buffer 0 and the last row of 64 KiB
+ * of the fragment stage's, which is bound with 80 KiB (more than a v6/v7
+ * descriptor can size: it must be clamped, not overflow).
+ */
+static void
+test_large_uniform_buffer(void)
+{
+   const char *what = "64 KiB uniform buffer";
+   const unsigned rows = 80 * 1024 / 16, vs_row = 4000, fs_row = 4095;
+   CHECK(screen->get_shader_param(screen, PIPE_SHADER_FRAGMENT,
+                                  PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE) >=
+            64 * 1024,
+         "%s: constant buffer 0 is smaller than 64 KiB", what);
+   struct scene sc = { make_target(), bind_fixed_state() };
+   ubo_shaders(&sc.vs, &sc.fs);
+   CHECK(sc.vs && sc.fs, "%s: shaders not created", what);
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   sc.vb = flat_quad((const float[4]){ 0.0f, vs_row, 0.0f, 0.0f });
+
+   float(*vs_rows)[4] = calloc(rows, 16);
+   float(*fs_rows)[4] = calloc(rows, 16);
+   CHECK(vs_rows && fs_rows, "%s: out of memory", what);
+   if (vs_rows && fs_rows) {
+      const float pick[4] = { 0.0f, fs_row, 0.0f, 0.0f };
+      const float colour[4] = { 0.5f, 0.25f, 0.0f, 1.0f };
+      memcpy(vs_rows[vs_row], pick, 16);
+      memcpy(fs_rows[fs_row], colour, 16);
+      fs_rows[0][0] = 0.25f; /* pushed: added to blue */
+      struct pipe_constant_buffer vcb = { .user_buffer = vs_rows,
+                                          .buffer_size = 64 * 1024 };
+      struct pipe_constant_buffer fcb = { .user_buffer = fs_rows,
+                                          .buffer_size = rows * 16 };
+      ctx->set_constant_buffer(ctx, PIPE_SHADER_VERTEX, 0, false, &vcb);
+      ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 0, false, &fcb);
+      const struct pipe_draw_info info = {
+         .mode = PIPE_PRIM_TRIANGLE_STRIP,
+         .instance_count = 1,
+         .max_index = 3,
+      };
+      pan_test_debug_msg[0] = 0;
+      char *trace = clear_draw(&info, 4, 1);
+      CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
+            jobs(trace, DRAW_JOB), pan_test_debug_msg);
+      free(trace);
+      check_flat_target(what, &sc.t,
+                        (const float[4]){ 0.5f, 0.25f, 0.25f, 1.0f });
+      ctx->set_constant_buffer(ctx, PIPE_SHADER_VERTEX, 0, false, NULL);
+      ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 0, false, NULL);
+   }
+   free(vs_rows);
+   free(fs_rows);
+   scene_end(&sc);
+}
+
 #define TEX_LAYERS 3
 
 /* Texel (x, y) of layer l of the array texture. */
@@ -2629,6 +2687,7 @@ main(int argc, char **argv)
    test_half_float_linear();
    test_shadow_compare();
    test_uniform_blocks();
+   test_large_uniform_buffer();
    test_state_changes();
    test_texture_array(false);
    test_texture_array(true);
