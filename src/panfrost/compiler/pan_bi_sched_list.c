@@ -150,11 +150,11 @@ bi_sched_flush(struct bi_sched_ctx *c)
       int pick = -1;
       for (unsigned k = 0; k < nr && pick < 0; ++k) {
          const struct bi_sched_item *it = &its[ready[k]];
-         if (it->target || !bi_sched_after_msg_ok(&c->cur, it))
+         if (!bi_sched_after_msg_ok(&c->cur, it))
             continue;
          if (bi_sched_try_pair(c, it)) {
             bi_sched_note_msg(c, it);
-            if (bi_sched_msg_ends_clause(it))
+            if (bi_sched_msg_ends_clause(it) || it->target)
                bi_sched_close_clause(c);
             pick = (int)ready[k];
          }

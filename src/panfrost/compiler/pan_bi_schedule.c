@@ -373,17 +373,17 @@ swapped(const struct bi_sched_item *it)
 }
 
 /* Put it into the free unit of the clause's last tuple when nothing
- * orders them: neither is a branch, the other is no message (it may be,
- * and then ends the clause), it reads the other's result only as an ADD
- * instruction reading the FMA one through `t` (the units read their
+ * orders them: the other is no branch and no message (it may be either;
+ * a branch then ends the clause), it reads the other's result only as an
+ * ADD instruction reading the FMA one through `t` (the units read their
  * registers at the start of the tuple), both read one FAU index if any,
  * and the clause keeps room for the NOP that a last tuple writing two
- * results needs. */
+ * results needs (an 8th tuple may not write two). */
 bool
 bi_sched_try_pair(struct bi_sched_ctx *c, const struct bi_sched_item *in)
 {
    unsigned n = c->cur.nr_tuples;
-   if (!n || n > 7 || in->target || in->fau_only >= 0)
+   if (!n || in->fau_only >= 0)
       return false;
    struct bi_sched_tuple *last = &c->cur.t[n - 1];
    if (last->used[0] == last->used[1])
@@ -429,7 +429,7 @@ bi_sched_try_pair(struct bi_sched_ctx *c, const struct bi_sched_item *in)
    struct bi_sched_tuple saved = *last, t;
    const struct bi_sched_item *items[2] = { a, it };
    c->cur.nr_tuples--;
-   bool ok = build_tuple(c, items, 2, &t);
+   bool ok = build_tuple(c, items, 2, &t) && (n < 8 || !two_dests(&t));
    c->cur.t[c->cur.nr_tuples++] = ok ? t : saved;
    return ok;
 }
@@ -470,7 +470,7 @@ bi_sched_place(struct bi_sched_ctx *c, const struct bi_sched_item *it)
       bi_sched_close_clause(c);
    if (bi_sched_try_pair(c, it)) {
       bi_sched_note_msg(c, it);
-      if (bi_sched_msg_ends_clause(it))
+      if (bi_sched_msg_ends_clause(it) || it->target)
          bi_sched_close_clause(c);
       return true;
    }
