@@ -702,6 +702,64 @@ test_atomics(void)
       pipe_resource_reference(&bufs[k], NULL);
 }
 
+/* Shared atomics: each workgroup of 64 zeroes two counters, then every
+ * invocation adds its input to the first and takes the unsigned maximum
+ * into the second; after a barrier out[g] = sum ^ max of its workgroup.
+ */
+static void
+test_shared_atomics(void)
+{
+   enum { WG = 64, N = WG * 3 };
+   uint32_t in[N], out[N];
+   for (unsigned i = 0; i < N; ++i)
+      in[i] = (i * 2246822519u) >> 3;
+
+   nir_builder b = shader("shared-atomics", WG, 1, 1);
+   nir_variable *s = nir_variable_create(
+      b.shader, nir_var_mem_shared, glsl_array_type(glsl_uint_type(), 2, 0),
+      "c");
+   nir_deref_instr *ds = nir_build_deref_var(&b, s);
+   nir_deref_instr *c0 = nir_build_deref_array_imm(&b, ds, 0);
+   nir_deref_instr *c1 = nir_build_deref_array_imm(&b, ds, 1);
+   nir_ssa_def *g = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *l = nir_channel(&b, nir_load_local_invocation_id(&b), 0);
+   nir_store_deref(&b, nir_build_deref_array(&b, ds, nir_iand_imm(&b, l, 1)),
+                   nir_imm_int(&b, 0), 1);
+   nir_control_barrier(&b);
+   nir_ssa_def *v = ssbo_load(&b, 0, g);
+   nir_deref_atomic_add(&b, 32, &c0->dest.ssa, v);
+   nir_deref_atomic_umax(&b, 32, &c1->dest.ssa, v);
+   nir_control_barrier(&b);
+   ssbo_store(&b, 1, g,
+              nir_ixor(&b, nir_load_deref(&b, c0), nir_load_deref(&b, c1)));
+   pan_test_debug_msg[0] = 0;
+   void *cso = compile(&b);
+   CHECK(!pan_test_debug_msg[0], "shared atomics: refused: %s",
+         pan_test_debug_msg);
+
+   struct pipe_resource *bufs[2] = { buffer(sizeof(in), in),
+                                     buffer(sizeof(out), NULL) };
+   bind_ssbos(bufs, 2, 0x2);
+   dispatch(cso, WG, 1, N / WG, 1);
+   read_back(bufs[1], out);
+
+   unsigned bad = 0;
+   for (unsigned k = 0; k < N; ++k) {
+      uint32_t sum = 0, max = 0;
+      for (unsigned j = k & ~(WG - 1u); j < (k | (WG - 1u)) + 1; ++j) {
+         sum += in[j];
+         max = in[j] > max ? in[j] : max;
+      }
+      bad += out[k] != (sum ^ max);
+   }
+   CHECK(!bad, "shared atomics: %u of %u results wrong (out[0] = 0x%x)", bad,
+         N, out[0]);
+
+   ctx->delete_compute_state(ctx, cso);
+   for (unsigned k = 0; k < 2; ++k)
+      pipe_resource_reference(&bufs[k], NULL);
+}
+
 /* What the driver refuses comes back as a message, and the dispatch is
  * dropped: the buffer keeps its contents.
  */
@@ -768,6 +826,7 @@ main(int argc, char **argv)
       CHECK(local_B == 32 << 10, "MAX_LOCAL_SIZE is %llu",
             (unsigned long long)local_B);
       test_shared_memory();
+      test_shared_atomics();
       test_atomics();
    }
    test_refusals(has);
