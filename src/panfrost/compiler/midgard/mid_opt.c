@@ -115,6 +115,10 @@ propagate(struct opt *o, struct mid_instr *M)
             for (unsigned l = 0; l < 4; l++)
                src->swz[l] = from->swz[src->swz[l]];
             src->ref = from->ref;
+            /* Keep the counts true for sinking later in this round. */
+            o->readers[d]--;
+            if (from->ref.kind == MID_REF_VAR)
+               o->readers[from->ref.index]++;
             progress = true;
          }
       }
@@ -284,7 +288,10 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
       to[f] = l;
       from |= 1u << f;
    }
-   if (o->written[v] != from)
+   /* Into a fixed register lanes map to themselves: lanes of v that M
+    * does not copy have no reader and their writes may go. */
+   unsigned extra = o->written[v] & ~from;
+   if ((o->written[v] & from) != from || (extra && !hw))
       return false;
    if (S && (!o->s->hoist_stores || (store_lanes(S) & ~M->mask)))
       S = NULL;
@@ -297,7 +304,13 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
    for (struct list_head *l = M->link.prev; l != &b->instrs; l = l->prev) {
       struct mid_instr *I = list_entry(l, struct mid_instr, link);
       if (I->dst.kind == MID_REF_VAR && I->dst.index == v && !I->store) {
-         if (I->kind != MID_ALU || I->pair_next || second_of_pair(b, I) ||
+         if (!(I->mask & from))
+            continue; /* unread lanes only: left to dead code removal */
+         /* A load may write a fixed register too (texture coordinates
+          * straight from a varying, as the stock code loads them). */
+         bool load = hw && I->kind == MID_LDST;
+         if ((I->kind != MID_ALU && !load) || I->pair_next ||
+             second_of_pair(b, I) ||
              !strncmp(I->op, "fdot", 4) || nr_defs == 4 ||
              touches(I, M->dst))
             return false;
@@ -305,7 +318,7 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
             last_def = I;
          defs[nr_defs++] = I;
          found |= I->mask;
-         if (found == from)
+         if ((found & from) == from)
             break;
          continue;
       }
@@ -321,10 +334,12 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
           (I->kind == MID_BRANCH || (mid_hw_reads(I) & (1u << M->dst.index))))
          return false; /* they read r26-r29 implicitly */
    }
-   if (found != from || live27)
+   if ((found & from) != from || live27)
       return false;
-   for (unsigned k = 0; k < nr_defs; k++)
+   for (unsigned k = 0; k < nr_defs; k++) {
+      defs[k]->mask &= from;
       retarget(defs[k], M->dst, to);
+   }
    list_del(&M->link);
    if (S) {
       list_del(&S->link);

@@ -5,8 +5,8 @@
  * The move passes on IR built by hand, checked before and after: the copy
  * bias of register allocation (mid_ra.c), the removal of copies that
  * became no-ops (mid_coalesce.c), varying stores moved up to their data
- * with their swizzle folded, constants propagated and r31 feeders that
- * compute their condition (mid_opt.c).
+ * with their swizzle folded, constants propagated, r31 feeders that
+ * compute their condition and loads writing texture inputs (mid_opt.c).
  */
 
 #include "util/pan_test_util.h"
@@ -316,6 +316,59 @@ test_fold_feeder(void)
    ralloc_free(s);
 }
 
+static struct mid_instr *
+ld_vary(struct mid_shader *s, struct mid_block *b, unsigned var)
+{
+   struct mid_instr *I = mid_instr_create(s, b, MID_LDST, "ld_vary_32");
+   I->dst = mid_var(var);
+   I->mask = 0xf;
+   I->ls.swz = 0xe4;
+   I->ls.areg = 7;
+   I->ls.ireg = 7;
+   return I;
+}
+
+/* Texture coordinates straight from a varying load:
+ *    v0 = ld_vary
+ *    r28.xy = imov v0.xy
+ * becomes
+ *    r28.xy = ld_vary
+ * but not when a copy's propagation gave v0 a second reader in the same
+ * round (v1 = imov v0; r28.xy = imov v1.xy; r27 = fadd v1, v1). */
+static void
+test_load_to_texture_input(void)
+{
+   struct mid_shader *s = new_shader(2);
+   s->tex_in = s->tex_out = 28;
+   struct mid_block *b = mid_block_create(s);
+   struct mid_instr *ld = ld_vary(s, b, 0);
+   move(s, b, mid_hw(28), mid_var(0))->mask = 0x3;
+
+   mid_opt_moves(s);
+
+   PAN_EXPECT_EQ(nr_instrs(b), 1);
+   PAN_EXPECT(nth(b, 0) == ld);
+   PAN_EXPECT(ld->dst.kind == MID_REF_HW && ld->dst.index == 28);
+   PAN_EXPECT_EQ(ld->mask, 0x3);
+   ralloc_free(s);
+
+   s = new_shader(3);
+   s->tex_in = s->tex_out = 28;
+   b = mid_block_create(s);
+   ld = ld_vary(s, b, 0);
+   move(s, b, mid_var(1), mid_var(0));
+   move(s, b, mid_hw(28), mid_var(1))->mask = 0x3;
+   alu2(s, b, "fadd", mid_hw(27), mid_var(1), mid_var(1));
+   st_vary(s, b, 0);
+
+   mid_opt_moves(s);
+
+   PAN_EXPECT(ld->dst.kind == MID_REF_VAR && ld->dst.index == 0);
+   PAN_EXPECT_EQ(ld->mask, 0xf);
+   PAN_EXPECT_EQ(nr_instrs(b), 4); /* the copy went */
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -325,5 +378,6 @@ main(void)
    PAN_RUN_CASE(test_hoist_blocked);
    PAN_RUN_CASE(test_constant_propagation);
    PAN_RUN_CASE(test_fold_feeder);
+   PAN_RUN_CASE(test_load_to_texture_input);
    return pan_test_summary("pan_mid_moves");
 }
