@@ -587,6 +587,12 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
          return false;
       v = front_facing(ctx);
       break;
+   case nir_intrinsic_load_sample_mask_in:
+      /* The preloaded coverage: 0 in helper lanes. */
+      if (!fs)
+         return false;
+      v = pan_ir_preload(&ctx->b, PAN_IR_REG_COVERAGE);
+      break;
    case nir_intrinsic_load_barycentric_pixel:
    case nir_intrinsic_load_barycentric_centroid:
    case nir_intrinsic_load_barycentric_sample:

@@ -129,6 +129,69 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
    return true;
 }
 
+static bool
+is_global_atomic(nir_intrinsic_op op)
+{
+   switch (op) {
+   case nir_intrinsic_global_atomic_add:
+   case nir_intrinsic_global_atomic_imin:
+   case nir_intrinsic_global_atomic_umin:
+   case nir_intrinsic_global_atomic_imax:
+   case nir_intrinsic_global_atomic_umax:
+   case nir_intrinsic_global_atomic_and:
+   case nir_intrinsic_global_atomic_or:
+   case nir_intrinsic_global_atomic_xor:
+   case nir_intrinsic_global_atomic_exchange:
+   case nir_intrinsic_global_atomic_comp_swap:
+   case nir_intrinsic_global_atomic_fadd:
+   case nir_intrinsic_global_atomic_fmin:
+   case nir_intrinsic_global_atomic_fmax:
+   case nir_intrinsic_global_atomic_fcomp_swap:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Helper lanes (the pixels of a quad outside the primitive, whose
+ * coverage is 0) run a fragment shader for derivatives only: GL gives
+ * their stores and atomics no effect, so these are made under the
+ * coverage.  An atomic's result is 0 in a helper lane.
+ */
+static bool
+guard_helper_write(nir_builder *b, nir_instr *instr, void *data)
+{
+   if (instr->type != nir_instr_type_intrinsic)
+      return false;
+
+   nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   bool store = intr->intrinsic == nir_intrinsic_store_global;
+   if (!store && !is_global_atomic(intr->intrinsic))
+      return false;
+
+   b->cursor = nir_before_instr(instr);
+   nir_ssa_def *covered = nir_ine_imm(b, nir_load_sample_mask_in(b), 0);
+   /* Made before the if: a phi must come first in its block. */
+   nir_ssa_def *zero =
+      store ? NULL : nir_imm_intN_t(b, 0, intr->dest.ssa.bit_size);
+   nir_push_if(b, covered);
+   nir_instr_remove(instr);
+   nir_builder_instr_insert(b, instr);
+   nir_pop_if(b, NULL);
+   if (!store) {
+      nir_ssa_def *def = &intr->dest.ssa;
+      nir_ssa_def *phi = nir_if_phi(b, def, zero);
+      /* Every use reads the phi, but the phi reads the atomic. */
+      nir_ssa_def_rewrite_uses(def, phi);
+      nir_foreach_phi_src(src, nir_instr_as_phi(phi->parent_instr)) {
+         if (src->src.ssa == phi)
+            nir_instr_rewrite_src(phi->parent_instr, &src->src,
+                                  nir_src_for_ssa(def));
+      }
+   }
+   return true;
+}
+
 bool
 panfrost_nir_lower_ssbo(nir_shader *nir, panfrost_ssbo_word_fn fn, void *data,
                         char *err, size_t err_size)
@@ -182,5 +245,10 @@ panfrost_nir_lower_ssbo_gfx(nir_shader *nir, uint32_t *slots, char *err,
                             size_t err_size)
 {
    *slots = 0;
-   return panfrost_nir_lower_ssbo(nir, gfx_word, slots, err, err_size);
+   if (!panfrost_nir_lower_ssbo(nir, gfx_word, slots, err, err_size))
+      return false;
+   if (nir->info.stage == MESA_SHADER_FRAGMENT)
+      nir_shader_instructions_pass(nir, guard_helper_write, nir_metadata_none,
+                                   NULL);
+   return true;
 }

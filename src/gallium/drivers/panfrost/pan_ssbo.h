@@ -59,6 +59,8 @@ bool panfrost_nir_lower_ssbo(struct nir_shader *nir, panfrost_ssbo_word_fn fn,
 /* The same for a vertex or fragment shader: slots from PANFROST_SSBO_CBUF
  * (indices known only at run time too: the compiler reads the buffer);
  * *slots gets the slots named by constant indices, which draws need bound.
+ * A fragment shader's stores and atomics (storage buffers or global) are
+ * made only in lanes with coverage, not in helper lanes.
  */
 bool panfrost_nir_lower_ssbo_gfx(struct nir_shader *nir, uint32_t *slots,
                                  char *err, size_t err_size);

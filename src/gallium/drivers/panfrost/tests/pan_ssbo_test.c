@@ -13,8 +13,10 @@
  * map must wait for the pass), and by a dispatch right after it (which
  * must run after the pass).
  *
- * The triangle covers the whole target and the target's size is even,
- * so that no quad has helper lanes (their stores would land too).
+ * Most draws are one triangle over the whole target, whose size is even,
+ * so that no quad has helper lanes; the atomic counter is drawn as two
+ * triangles, whose quads along the diagonal have some, which must not
+ * count.
  */
 
 #include <stdint.h>
@@ -393,6 +395,86 @@ test_vertex(struct fixture *f)
    pipe_resource_reference(&out, NULL);
 }
 
+/* old = atomicAdd(slot 0 word 0, 1); slot 1 word y * W + x = old. */
+static void *
+counter_fs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "counter");
+   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
+                                       FRAG_RESULT_DATA0, 0, "colour");
+   nir_ssa_def *fc = nir_f2u32(&b, nir_load_frag_coord(&b));
+   nir_ssa_def *x = nir_channel(&b, fc, 0), *y = nir_channel(&b, fc, 1);
+   nir_ssa_def *old =
+      nir_ssbo_atomic_add(&b, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                          nir_imm_int(&b, 1));
+   nir_ssa_def *at = nir_imul_imm(&b, nir_iadd(&b, nir_imul_imm(&b, y, W), x),
+                                  4);
+   ssbo_store(&b, 1, at, old);
+   nir_store_var(&b, out, nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
+   b.shader->info.num_ssbos = 2;
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* A counter every fragment increments, drawn as two triangles sharing a
+ * diagonal, whose quads have helper lanes: the count must be the pixel
+ * count, each pixel must have got a different old value (0 to W * H - 1),
+ * and no helper lane may have stored one.
+ */
+static void
+test_atomics(struct fixture *f)
+{
+   static const float quad[] = { -1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1,
+                                 1,  -1, 0, 1, 1, 1,  0, 1, -1, 1, 0, 1 };
+   struct pipe_resource *vbuf = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(quad));
+   struct pipe_resource *counter = buffer(16, (uint32_t[4]){ 0 });
+   struct pipe_resource *olds = buffer(W * H * 4, NULL);
+   void *vs = vertex_shader(false), *fs = counter_fs();
+   uint32_t got[W * H], count;
+   uint8_t seen[W * H] = { 0 };
+
+   pipe_buffer_write(ctx, vbuf, 0, sizeof(quad), quad);
+   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = vbuf };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+   bind(PIPE_SHADER_FRAGMENT, 0, counter, 0, 16, true);
+   bind(PIPE_SHADER_FRAGMENT, 1, olds, 0, W * H * 4, true);
+   struct pipe_draw_info info = { .mode = PIPE_PRIM_TRIANGLES,
+                                  .instance_count = 1 };
+   struct pipe_draw_start_count_bias d = { .count = 6 };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+
+   pipe_buffer_read(ctx, counter, 0, 4, &count);
+   pipe_buffer_read(ctx, olds, 0, sizeof(got), got);
+   CHECK(count == W * H, "atomic counter: %u increments, want %u", count,
+         W * H);
+   unsigned bad = 0;
+   for (unsigned i = 0; i < W * H; ++i) {
+      if (got[i] >= W * H || seen[got[i]]++) {
+         if (bad++ < 4)
+            CHECK(false, "pixel %u got old value 0x%08x (out of range or "
+                         "seen before)",
+                  i, got[i]);
+      }
+   }
+   CHECK(!bad, "atomic counter: %u pixels with a wrong old value", bad);
+   check_pixels(f, (const uint8_t[4]){ 0, 255, 0, 255 });
+
+   vb.buffer.resource = f->vbuf;
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_FRAGMENT, 0, 2, NULL, 0);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   pipe_resource_reference(&vbuf, NULL);
+   pipe_resource_reference(&counter, NULL);
+   pipe_resource_reference(&olds, NULL);
+}
+
 /* A draw whose shader reads a slot nothing is bound to is dropped with a
  * message naming the slot, and the buffers keep their contents.
  */
@@ -435,6 +517,7 @@ main(int argc, char **argv)
    setup(&f);
    test_fragment(&f);
    test_vertex(&f);
+   test_atomics(&f);
    test_unbound(&f);
    teardown(&f);
    return pan_test_close(screen, ctx);
