@@ -188,6 +188,10 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MAX_TEXTURE_GATHER_COMPONENTS:
       return panfrost_device(pscreen)->arch >= 6 ? 4 : 0;
    case PIPE_CAP_TEXTURE_GATHER_SM5:
+   /* Views' swizzles compose with the format's in the v6+ texture
+    * descriptors (pan_vX_texture.c); gathers pick among the swizzled
+    * channels (ARB_texture_gather's miplevels test swizzles). */
+   case PIPE_CAP_TEXTURE_SWIZZLE:
       return panfrost_device(pscreen)->arch >= 6;
    case PIPE_CAP_MIN_TEXTURE_GATHER_OFFSET:
    case PIPE_CAP_MIN_TEXEL_OFFSET:
