@@ -1566,6 +1566,69 @@ test_gather(void)
    }
 }
 
+/* DATA0 = (textureSize(texture 0, lod).xy, 0, 255) / 255. */
+static void *
+size_fs(int lod)
+{
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "size");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 1);
+   tex->op = nir_texop_txs;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->dest_type = nir_type_int32;
+   tex->src[0].src_type = nir_tex_src_lod;
+   tex->src[0].src = nir_src_for_ssa(nir_imm_int(&b, lod));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 2, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+
+   nir_ssa_def *wh = nir_i2f32(&b, &tex->dest.ssa);
+   nir_ssa_def *c = nir_vec4(&b, nir_channel(&b, wh, 0), nir_channel(&b, wh, 1),
+                             nir_imm_float(&b, 0), nir_imm_float(&b, 255));
+   nir_store_var(&b, out, nir_fmul_imm(&b, c, 1.0 / 255), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* textureSize at LOD 0 to 3 of the TEX_W x TEX_H texture: GL's
+ * max(size >> lod, 1) in every pixel. */
+static void
+test_texture_size_lod(void)
+{
+   static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
+                                              PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   for (int lod = 0; lod < 4; ++lod) {
+      struct tex_scene ts =
+         tex_scene_begin(PIPE_FORMAT_R8G8B8A8_UNORM, 0.0f, 1.0f,
+                         PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
+      ctx->bind_fs_state(ctx, NULL);
+      ctx->delete_fs_state(ctx, ts.sc.fs);
+      ts.sc.fs = size_fs(lod);
+      CHECK(ts.sc.fs, "texture size at LOD %d: shader not created", lod);
+      ctx->bind_fs_state(ctx, ts.sc.fs);
+      pan_test_debug_msg[0] = 0;
+      draw_textured_quad("texture size");
+      CHECK(!pan_test_debug_msg[0], "texture size at LOD %d: driver said "
+            "\"%s\"", lod, pan_test_debug_msg);
+      if (check_pixels) {
+         static uint8_t got[H][W][4];
+         const uint8_t want[4] = { MAX2(TEX_W >> lod, 1),
+                                   MAX2(TEX_H >> lod, 1), 0, 255 };
+         unsigned bad = 0;
+         read_target(&ts.sc.t, got);
+         for (unsigned y = 0; y < H; ++y)
+            for (unsigned x = 0; x < W; ++x)
+               bad += memcmp(want, got[y][x], 4) != 0;
+         CHECK(!bad, "texture size at LOD %d: %u pixels wrong; (0, 0) = %u "
+               "%u %u %u, want %u %u 0 255", lod, bad, got[0][0][0],
+               got[0][0][1], got[0][0][2], got[0][0][3], want[0], want[1]);
+      }
+      tex_scene_end(&ts);
+   }
+}
+
 /* A view whose format the texture unit cannot sample drops the draw with
  * a message instead of sampling a null descriptor.
  */
@@ -2692,6 +2755,7 @@ main(int argc, char **argv)
    test_texture_array(false);
    test_texture_array(true);
    test_gather();
+   test_texture_size_lod();
    test_layer_target();
    test_noperspective();
    test_provoking_vertex();
