@@ -10,8 +10,9 @@
  * Clauses: a block a branch targets starts one, a branch and the
  * tilebuffer messages (ATEST, BLEND, ZS_EMIT) end theirs; a clause sends
  * one message at most, and what follows it in the clause leaves its
- * staging registers alone; a clause holds at most 8 tuples and 4
- * constants.  A tuple's register block reads its ports before writing the
+ * staging registers alone; a clause holds at most 8 tuples and the
+ * constants its layout has room for (2 to 7 by its tuple count, 5 for
+ * 8 tuples).  A tuple's register block reads its ports before writing the
  * previous tuple's result, so a source the previous tuple of the clause
  * computes is read as t0/t1 instead of its register; the last tuple's
  * result is written when the clause ends.  When a program sends messages,
@@ -63,6 +64,12 @@ bi_sched_close_clause(struct bi_sched_ctx *c)
    clause_reset(&c->cur);
 }
 
+/* Constants a clause can hold at most (the 6-tuple layout); how many a
+ * clause of n tuples holds is const_capacity(n). */
+#define CLAUSE_CONSTS 7
+
+static unsigned const_capacity(unsigned n);
+
 /* FAU index of clause constant k (bits 4-6 name the slot). */
 static unsigned
 const_fau(unsigned k)
@@ -104,7 +111,7 @@ place_consts(struct bi_sched_clause *cl, const uint32_t *v, unsigned n,
          }
       }
    }
-   if (cl->nr_consts >= MAX_CONSTS)
+   if (cl->nr_consts >= CLAUSE_CONSTS)
       return false;
    unsigned k = cl->nr_consts++;
    if (branch) {
@@ -295,6 +302,16 @@ build_tuple(struct bi_sched_ctx *c, const struct bi_sched_item *const *items,
       for (unsigned i = 0; i < it->nr_srcs; ++i)
          t->u[it->unit].word =
             pan_bi_set_src(t->u[it->unit].word, it->op, i, sel[i]);
+   }
+   /* The constants must fit the layout of the clause up to this tuple
+    * (fewer fit 7 or 8 tuples than 6), and of one tuple more when this
+    * one writes two results (the NOP after it if the clause ends). */
+   unsigned after = c->cur.nr_tuples + 1;
+   if (c->cur.nr_consts > const_capacity(after) ||
+       (two_dests(t) && after < 8 &&
+        c->cur.nr_consts > const_capacity(after + 1))) {
+      c->cur = saved;
+      return false;
    }
    return true;
 }
