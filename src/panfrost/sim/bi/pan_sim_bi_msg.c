@@ -11,9 +11,9 @@
  * zero in the high word), bounds-checked against the caller's wls_size
  * and accessed through mem at wls_base + offset.  The tl segment is the
  * same with each thread's own slot of thread storage (tls_base plus the
- * thread index times the per-thread size).  Other segments (ubo...) and
- * atomics are refused here (graphics messages and textures
- * have files of their own).
+ * thread index times the per-thread size).  Other segments (ubo...) are
+ * refused; atomics and images are pan_sim_bi_msg_image.c's, graphics
+ * messages and textures have files of their own.
  */
 
 #include <string.h>
