@@ -1566,6 +1566,120 @@ test_gather(void)
    }
 }
 
+/* DATA0 = textureGather(sampler2DShadow 0, VAR0.xy, ref): the four
+ * comparisons of the footprint. */
+static void *
+shadow_gather_fs(float ref)
+{
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "shadow_gather");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_ssa_def *uv = nir_channels(&b, nir_load_var(&b, in), 0x3);
+
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
+   tex->op = nir_texop_tg4;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->is_shadow = true; /* four results: not a new-style shadow */
+   tex->dest_type = nir_type_float32;
+   tex->coord_components = 2;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(uv);
+   tex->src[1].src_type = nir_tex_src_comparator;
+   tex->src[1].src = nir_src_for_ssa(nir_imm_float(&b, ref));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   BITSET_SET(b.shader->info.samplers_used, 0);
+
+   nir_store_var(&b, out, &tex->dest.ssa, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* A shadow gather of a Z32F texture with LESS and GEQUAL: each word is GL's
+ * "ref FUNC texel" for the footprint's texels in GL's order. */
+static void
+test_shadow_gather(void)
+{
+   static const unsigned char identity[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
+                                              PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   const float ref = 0.5f;
+   static const unsigned funcs[] = { PIPE_FUNC_LESS, PIPE_FUNC_GEQUAL };
+   for (unsigned f = 0; f < ARRAY_SIZE(funcs); ++f) {
+      struct tex_scene ts =
+         tex_scene_begin(PIPE_FORMAT_Z32_FLOAT, 0.0f, 1.0f,
+                         PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
+      CHECK(ts.view, "shadow gather: no Z32F view");
+      float depth[TEX_H][TEX_W];
+      for (unsigned y = 0; y < TEX_H; ++y)
+         for (unsigned x = 0; x < TEX_W; ++x)
+            depth[y][x] = (x + TEX_W * y) / 16.0f;
+      struct pipe_box box = { .width = TEX_W, .height = TEX_H, .depth = 1 };
+      if (ts.tex)
+         ctx->texture_subdata(ctx, ts.tex, 0, PIPE_MAP_WRITE, &box, depth,
+                              sizeof(depth[0]), sizeof(depth));
+      ctx->bind_fs_state(ctx, NULL);
+      ctx->delete_fs_state(ctx, ts.sc.fs);
+      ts.sc.fs = shadow_gather_fs(ref);
+      CHECK(ts.sc.fs, "shadow gather: shader not created");
+      ctx->bind_fs_state(ctx, ts.sc.fs);
+      struct pipe_sampler_state st = {
+         .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+         .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+         .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+         .compare_mode = PIPE_TEX_COMPARE_R_TO_TEXTURE,
+         .compare_func = funcs[f],
+      };
+      ctx->delete_sampler_state(ctx, ts.smp);
+      ts.smp = ctx->create_sampler_state(ctx, &st);
+      ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
+      pan_test_debug_msg[0] = 0;
+      draw_textured_quad("shadow gather");
+      CHECK(!pan_test_debug_msg[0], "shadow gather: driver said \"%s\"",
+            pan_test_debug_msg);
+      if (check_pixels) {
+         static uint8_t got[H][W][4];
+         unsigned bad = 0, bx = 0, by = 0;
+         read_target(&ts.sc.t, got);
+         static const int corner[4][2] = {
+            { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 }
+         };
+         for (unsigned y = 0; y < H; ++y) {
+            for (unsigned x = 0; x < W; ++x) {
+               int i0 = (int)floor((x + 0.5) / W * TEX_W - 0.5);
+               int j0 = (int)floor((y + 0.5) / H * TEX_H - 0.5);
+               uint8_t want[4];
+               for (unsigned n = 0; n < 4; ++n) {
+                  float d =
+                     depth[wrap_texel(j0 + corner[n][1], TEX_H,
+                                      PIPE_TEX_WRAP_CLAMP_TO_EDGE)]
+                          [wrap_texel(i0 + corner[n][0], TEX_W,
+                                      PIPE_TEX_WRAP_CLAMP_TO_EDGE)];
+                  bool pass = funcs[f] == PIPE_FUNC_LESS ? ref < d : ref >= d;
+                  want[n] = pass ? 255 : 0;
+               }
+               if (memcmp(want, got[y][x], 4) && !bad++) {
+                  bx = x;
+                  by = y;
+               }
+            }
+         }
+         CHECK(!bad, "shadow gather, function %u: %u of %u pixels wrong; "
+               "first (%u, %u) = %u %u %u %u", funcs[f], bad, W * H, bx, by,
+               got[by][bx][0], got[by][bx][1], got[by][bx][2],
+               got[by][bx][3]);
+      }
+      tex_scene_end(&ts);
+   }
+}
+
 /* DATA0 = (textureSize(texture 0, lod).xy, 0, 255) / 255. */
 static void *
 size_fs(int lod)
@@ -2756,6 +2870,7 @@ main(int argc, char **argv)
    test_texture_array(true);
    test_gather();
    test_texture_size_lod();
+   test_shadow_gather();
    test_layer_target();
    test_noperspective();
    test_provoking_vertex();
