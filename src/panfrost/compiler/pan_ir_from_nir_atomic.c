@@ -5,7 +5,10 @@
  * NIR -> IR: memory atomics on 32-bit words of global memory (the driver
  * turns SSBO atomics into these).  An atomic whose result nobody reads
  * sends no result back (atomic), except an exchange, which Valhall only
- * has in the returning form.  The comparand and the new value of a
+ * has in the returning form.  Adding 1 or -1 and the unsigned or signed
+ * maximum or the or with 1 take that operand implied (atomic1_return:
+ * ATOM1_RETURN on Valhall, no operand register), a counter's increment
+ * and decrement.  The comparand and the new value of a
  * compare-and-swap are one two-word staging vector, new value first.
  */
 
@@ -40,6 +43,28 @@ atomic_op(nir_intrinsic_op op)
    }
 }
 
+/* The implied-operand form of op with operand v, or -1. */
+static int
+atomic1_op(int op, pan_ir_index v)
+{
+   if (v.kind != PAN_IR_IMM)
+      return -1;
+   if (op == PAN_IR_ATOMIC_ADD && (v.value == 1 || v.value == 0xffffffffu))
+      return v.value == 1 ? PAN_IR_ATOMIC1_INC : PAN_IR_ATOMIC1_DEC;
+   if (v.value != 1)
+      return -1;
+   switch (op) {
+   case PAN_IR_ATOMIC_UMAX:
+      return PAN_IR_ATOMIC1_UMAX1;
+   case PAN_IR_ATOMIC_IMAX:
+      return PAN_IR_ATOMIC1_SMAX1;
+   case PAN_IR_ATOMIC_OR:
+      return PAN_IR_ATOMIC1_OR1;
+   default:
+      return -1;
+   }
+}
+
 /* Staging operands are registers: constants go through a move. */
 static pan_ir_index
 in_reg(struct pan_ir_from_nir *ctx, pan_ir_index v)
@@ -69,6 +94,9 @@ pan_ir_from_nir_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       /* NIR: comparand in src[1], new value in src[2]. */
       pan_ir_index w[2] = { pan_ir_from_nir_src(ctx, intr->src[2]), data };
       v = pan_ir_atomic_cmpxchg(b, pan_ir_collect(b, 2, w), addr);
+   } else if (!nir_ssa_def_is_unused(&intr->dest.ssa) &&
+              atomic1_op(op, data) >= 0) {
+      v = pan_ir_atomic1_return(b, atomic1_op(op, data), addr);
    } else if (op == PAN_IR_ATOMIC_XCHG ||
               !nir_ssa_def_is_unused(&intr->dest.ssa)) {
       v = pan_ir_atomic_return(b, op, in_reg(ctx, data), addr);

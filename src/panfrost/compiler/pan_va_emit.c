@@ -167,6 +167,8 @@ fill_mod(const pan_ir_instr *I, const char *v)
       return regfmts[I->type];
    if (!strcmp(v, "{atom}"))
       return I->imm < PAN_IR_NR_ATOMICS ? pan_ir_atomic_names[I->imm] : "?";
+   if (!strcmp(v, "{atom1}"))
+      return I->imm < PAN_IR_NR_ATOMICS1 ? pan_ir_atomic1_names[I->imm] : "?";
    static const char *const regtypes[] = {
       [PAN_IR_TYPE_NONE] = "f",
       [PAN_IR_TYPE_U32] = "u",

@@ -29,8 +29,8 @@
 
 /* Atomic words: input word n + k for atomic k (n lanes). */
 enum { A_COUNTER, A_IMIN, A_IMAX, A_UMIN, A_UMAX, A_AND, A_OR, A_XOR,
-       A_XCHG, A_CMPXCHG, A_SUM, NR_WORDS };
-#define NR_RESULTS 9 /* A_IMIN..A_CMPXCHG */
+       A_XCHG, A_DEC, A_UMAX1, A_SMAX1, A_OR1, A_CMPXCHG, A_SUM, NR_WORDS };
+#define NR_RESULTS 13 /* A_IMIN..A_CMPXCHG */
 
 static uint64_t seed = 0xa70111c5;
 
@@ -44,7 +44,8 @@ print(void)
 /*
  * Lane l with x = in[l]: old = atomicAdd(counter, 1), out[old] = x (each
  * lane its own slot); the two-operand atomics and the exchange of x on
- * their words, their results to out[n + 9 l + k]; a compare-and-swap
+ * their words, the implied-operand ones (add -1, unsigned and signed max
+ * and or with 1), their results to out[n + 13 l + k]; a compare-and-swap
  * expecting l and writing l + 1 (every lane in order succeeds); an add of
  * x whose result nobody reads.
  */
@@ -70,6 +71,10 @@ build(unsigned n)
       nir_global_atomic_or(&b, 32, w[A_OR], x),
       nir_global_atomic_xor(&b, 32, w[A_XOR], x),
       nir_global_atomic_exchange(&b, 32, w[A_XCHG], x),
+      nir_global_atomic_add(&b, 32, w[A_DEC], nir_imm_int(&b, -1)),
+      nir_global_atomic_umax(&b, 32, w[A_UMAX1], nir_imm_int(&b, 1)),
+      nir_global_atomic_imax(&b, 32, w[A_SMAX1], nir_imm_int(&b, 1)),
+      nir_global_atomic_or(&b, 32, w[A_OR1], nir_imm_int(&b, 1)),
       nir_global_atomic_comp_swap(&b, 32, w[A_CMPXCHG], l,
                                   nir_iadd_imm(&b, l, 1)),
    };
@@ -103,6 +108,14 @@ apply(unsigned k, uint32_t old, uint32_t x)
       return old | x;
    case A_XOR:
       return old ^ x;
+   case A_DEC:
+      return old - 1;
+   case A_UMAX1:
+      return old > 1 ? old : 1;
+   case A_SMAX1:
+      return (uint32_t)(so > 1 ? so : 1);
+   case A_OR1:
+      return old | 1;
    default: /* A_XCHG; A_CMPXCHG's operand is the swap's outcome */
       return x;
    }
@@ -117,6 +130,8 @@ inputs(uint32_t *in, unsigned n)
    in[2] = 0xffffffffu; /* the largest unsigned one */
    in[n + A_COUNTER] = 0;
    in[n + A_CMPXCHG] = 0;
+   in[n + A_UMAX1] = 0;          /* becomes 1 */
+   in[n + A_SMAX1] = 0xfffffff0; /* negative: becomes 1 */
 }
 
 /* Lanes in order, as the interpreters serialise them. */
@@ -176,7 +191,9 @@ test_valhall(void)
    pan_va_disassemble(bin.words, bin.nr_words * 8, fp, false, NULL, 0);
    fclose(fp);
    static const char *const forms[] = {
-      "atom_return.i32.slot0.aadd.wait0", "atom_return.i32.slot0.asmin",
+      "atom1_return.i32.slot0.ainc.wait0", "atom1_return.i32.slot0.adec",
+      "atom1_return.i32.slot0.aumax1", "atom1_return.i32.slot0.asmax1",
+      "atom1_return.i32.slot0.aor1", "atom_return.i32.slot0.asmin",
       "atom_return.i32.slot0.aumax", "atom_return.i32.slot0.axchg.wait0",
       "atom_return.i32.slot0.compare.axchg", "atom.i32.slot0.aadd {", NULL,
    };
