@@ -140,16 +140,11 @@ uil_use_streaming(enum pan_uinterleave_path path, const struct uil_job *job,
    if (store)
       return ((uintptr_t)job->tiled | job->tiled_stride_B) % 16 == 0;
 
-   /* Loads stream only where the kernels write whole 64-byte runs of
-    * each image row at once (4 and 16 byte elements).  Smaller elements
-    * write 16 to 32 bytes of sixteen rows per tile, and 8-byte quads
-    * alternate between two rows: partly written lines in the write
-    * combining buffers made those loads slower than with cached stores
-    * (0.3-0.5x memcpy against 0.65-0.75x). */
-   if (B != 4 && B != 16)
-      return false;
-
-   /* Whole tiles start at the first 16-aligned column */
+   /* Loads: 1, 2, 4 and 8 byte kernels stream their aligned 16-byte
+    * stores directly, a few image rows at a time; the other sizes go
+    * through a staging buffer (uil_band_staged in
+    * pan_uinterleave_walk.h).  Either way the rows must be 16-aligned,
+    * and whole tiles start at the first 16-aligned column. */
    const uint8_t *first = job->linear + (size_t)(-job->x & 15) * B;
    return ((uintptr_t)first | job->linear_stride_B) % 16 == 0;
 }
