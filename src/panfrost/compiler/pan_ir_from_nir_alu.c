@@ -215,6 +215,9 @@ emit_alu_value(struct pan_ir_from_nir *ctx, nir_alu_instr *alu)
    case nir_op_b2b32:
       /* 0 / 1 to the 0 / ~0 that GL stores for true. */
       return pan_ir_isub(b, pan_ir_imm(0), src(ctx, alu, 0));
+   case nir_op_f2b1:
+      /* GLSL's bool(x): x != 0.0, so -0.0 is false and NaN true (as fneu). */
+      return pan_ir_fcmp(b, PAN_IR_CMP_NE, fsrc(ctx, alu, 0), pan_ir_imm(0));
    case nir_op_b2f32:
       return pan_ir_csel(b, PAN_IR_TYPE_U32, PAN_IR_CMP_NE, src(ctx, alu, 0),
                          pan_ir_imm(0), pan_ir_imm(0x3f800000), pan_ir_imm(0));

@@ -244,6 +244,35 @@ test_float(void)
    }
 }
 
+/* GLSL's bool(float), f2b1: x != 0.0, so -0.0 is false and NaN true. */
+static void
+test_f2b(void)
+{
+   static const uint32_t special[] = {
+      0x00000000, 0x80000000, 0x3f800000, 0xc0200000, /* 0, -0, 1, -2.5 */
+      0x7fc00000, 0x7f800000, 0xff800000, 0x3a83126f, /* NaN, +-inf, 0.001 */
+   };
+   nir_builder b = begin("bi_f2b");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *x = load_in(&b, i, 1);
+   store_out(&b, i, nir_b2i32(&b, nir_f2b1(&b, x)));
+
+   uint32_t in[BI_LANES], out[BI_LANES];
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      in[l] = l < ARRAY_SIZE(special)
+                 ? special[l]
+                 : pan_test_u32((float)(int)(pan_test_rng64(&seed) % 2001) -
+                                1000.0f);
+   }
+   if (!run(&b, in, BI_LANES, NULL, 0, out, BI_LANES))
+      return;
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      uint32_t want = pan_test_f32(in[l]) != 0.0f;
+      PAN_CHECK(out[l] == want, "f2b lane %u: bool(0x%08x) = %u, expected %u",
+                l, in[l], out[l], want);
+   }
+}
+
 /* Folds (pan_bi_opt_fold.c): a saturated fma and a max(fadd, 0) take
  * the clamp modifier, a saturated load is one clamped add, a max of a
  * value read twice stays; b2f of a comparison is the comparison. */
@@ -1207,6 +1236,7 @@ main(void)
    glsl_type_singleton_init_or_ref();
    PAN_RUN_CASE(test_int);
    PAN_RUN_CASE(test_float);
+   PAN_RUN_CASE(test_f2b);
    PAN_RUN_CASE(test_clamp);
    PAN_RUN_CASE(test_fau_reuse);
    PAN_RUN_CASE(test_csel_cmp);

@@ -311,6 +311,35 @@ test_div_bool(void)
    }
 }
 
+/* GLSL's bool(float), f2b1: x != 0.0, so -0.0 is false and NaN true. */
+static void
+test_f2b(void)
+{
+   static const uint32_t special[] = {
+      0x00000000, 0x80000000, 0x3f800000, 0xc0200000, /* 0, -0, 1, -2.5 */
+      0x7fc00000, 0x7f800000, 0xff800000, 0x3a83126f, /* NaN, +-inf, 0.001 */
+   };
+   nir_builder b = begin("f2b");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *x = load_in(&b, i, 1);
+   store_out(&b, i, nir_b2i32(&b, nir_f2b1(&b, x)));
+
+   uint32_t in[LANES], out[LANES];
+   for (unsigned l = 0; l < LANES; ++l) {
+      in[l] = l < ARRAY_SIZE(special)
+                 ? special[l]
+                 : pan_test_u32((float)(int)(pan_test_rng64(&seed) % 2001) -
+                                1000.0f);
+   }
+   if (!run(&b, in, LANES, NULL, 0, out, LANES))
+      return;
+   for (unsigned l = 0; l < LANES; ++l) {
+      uint32_t want = pan_test_f32(in[l]) != 0.0f;
+      PAN_CHECK(out[l] == want, "f2b lane %u: bool(0x%08x) = %u, expected %u",
+                l, in[l], out[l], want);
+   }
+}
+
 /* What the slice does not cover fails to compile with a message. */
 /* Push constants used by ALU instructions, float and integer. */
 static nir_builder
@@ -478,6 +507,7 @@ main(void)
    PAN_RUN_CASE(test_loop);
    PAN_RUN_CASE(test_fau_fold);
    PAN_RUN_CASE(test_div_bool);
+   PAN_RUN_CASE(test_f2b);
    PAN_RUN_CASE(test_exp2_product);
    PAN_RUN_CASE(test_low_half);
    PAN_RUN_CASE(test_unsupported);
