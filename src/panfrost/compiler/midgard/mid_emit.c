@@ -243,10 +243,19 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
       /* Colour to r0, r1.w from r31 (what the stock code sets up for the
        * blend unit), then the writeout branch. */
       struct pan_mid_instr *P = &pb.instrs[pb.nr_instrs++];
-      pan_mid_instr_init(P, PAN_MID_VMUL, "imov");
-      int creg = reg_of(s, b->branch->src[0].ref);
-      bool ok = set(s, P, "a", 24) && set(s, P, "b", creg) &&
-                set(s, P, "aswz", 0) && set(s, P, "omod", 2);
+      bool ok;
+      if (b->unit[PAN_MID_VMUL]) {
+         /* The colour's writer or a move of its other lanes, writing r0
+          * (mid_sched.c). */
+         ok = encode_alu(s, b, PAN_MID_VMUL, P);
+      } else {
+         pan_mid_instr_init(P, PAN_MID_VMUL, "imov");
+         int creg = reg_of(s, b->branch->src[0].ref);
+         ok = set(s, P, "a", 24) && set(s, P, "b", creg) &&
+              set(s, P, "aswz", 0) && set(s, P, "omod", 2);
+      }
+      if (b->unit[PAN_MID_SADD])
+         ok &= encode_alu(s, b, PAN_MID_SADD, &pb.instrs[pb.nr_instrs++]);
       P = &pb.instrs[pb.nr_instrs++];
       pan_mid_instr_init(P, PAN_MID_VADD, "iadd");
       ok &= set(s, P, "a", 31) && set(s, P, "d", 1) && set(s, P, "bimm", 1) &&
@@ -390,7 +399,9 @@ mid_emit(struct mid_shader *s, struct mid_binary *out)
          out->nr_instrs += b->unit[u] != NULL;
       out->nr_instrs += (b->branch != NULL) + (b->ls[0] != NULL) +
                         (b->ls[1] != NULL) +
-                        (b->kind == MID_B_WRITEOUT ? 2 : 0);
+                        (b->kind == MID_B_WRITEOUT
+                            ? 2 - (b->unit[PAN_MID_VMUL] != NULL)
+                            : 0);
    }
 done:
    return ok && !s->failed;

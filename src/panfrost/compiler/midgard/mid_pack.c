@@ -155,7 +155,8 @@ intervals(struct mid_shader *s, struct pk_var *vars, void *mem)
       }
       if (cur >= 0)
          end[cur] = 8 * i + 7;
-      for (unsigned u = 0; u < 5 && b->kind == MID_B_ALU; u++) {
+      for (unsigned u = 0;
+           u < 5 && (b->kind == MID_B_ALU || b->kind == MID_B_WRITEOUT); u++) {
          struct mid_instr *I = b->unit[u];
          if (!I)
             continue;
@@ -286,7 +287,8 @@ rewrite(struct mid_shader *s, const struct pk_var *vars)
    unsigned nr = util_dynarray_num_elements(&s->bundles, struct mid_bundle);
    for (unsigned i = 0; i < nr; i++) {
       struct mid_bundle *b = bundle_at(s, i);
-      for (unsigned u = 0; u < 5 && b->kind == MID_B_ALU; u++) {
+      for (unsigned u = 0;
+           u < 5 && (b->kind == MID_B_ALU || b->kind == MID_B_WRITEOUT); u++) {
          struct mid_instr *I = b->unit[u];
          if (!I)
             continue;

@@ -537,11 +537,78 @@ account_writes(struct pressure *pr, const struct grp *g)
    }
 }
 
+/*
+ * The writeout bundle may compute the colour itself instead of copying it
+ * (as the stock code does): it must write all of r0, from its first stage
+ * (what the second stage reads is not all settled; vadd sets r1.w).  When
+ * the block's last bundle holds only the colour's last writer P, P moves
+ * into the writeout bundle writing r0, on vmul, or on sadd for one lane;
+ * a move on the other first-stage unit copies the lanes P does not write
+ * from the colour's variable (written earlier).  P's bundle goes; the
+ * writeout bundles, just created, move down over it.
+ */
+static void
+colour_into_writeout(struct sched *sc, int first, struct mid_block *blk,
+                     struct mid_instr *W)
+{
+   struct mid_shader *s = sc->s;
+   int last = nr_bundles(s) - 3; /* before the two writeout bundles */
+
+   if (W->src[0].ref.kind != MID_REF_VAR || last < first)
+      return;
+   unsigned c = W->src[0].ref.index;
+   struct mid_bundle *b = bundle_at(s, last);
+   if (sc->readers[c] != 1 || b->kind != MID_B_ALU || b->branch ||
+       b->pipe_used)
+      return;
+   struct mid_instr *P = NULL;
+   for (unsigned u = 0; u < 5; u++) {
+      if (b->unit[u] && P)
+         return;
+      P = b->unit[u] ? b->unit[u] : P;
+   }
+   for (unsigned i = 0; i < 4; i++) {
+      if (W->src[0].swz[i] != i)
+         return;
+   }
+   if (!P || P->dst.kind != MID_REF_VAR || P->dst.index != c)
+      return;
+   unsigned rest = 0xf & ~P->mask;
+   int pu = -1, mu = -1;
+   if (util_bitcount(rest) <= 1 && (units_for(P) & (1u << PAN_MID_VMUL)))
+      pu = PAN_MID_VMUL, mu = PAN_MID_SADD;
+   else if (util_bitcount(P->mask) == 1 &&
+            (units_for(P) & (1u << PAN_MID_SADD)))
+      pu = PAN_MID_SADD, mu = PAN_MID_VMUL;
+   if (pu < 0 || (rest && sc->writers[c] < 2))
+      return;
+
+   struct mid_bundle *wo = bundle_at(s, last + 1);
+   if (b->block)
+      wo->block = b->block;
+   memmove(b, wo, 2 * sizeof(*b));
+   s->bundles.size -= sizeof(*b);
+   wo = b;
+   P->dst = mid_hw(0);
+   add_to(wo, pu, P);
+   if (rest) {
+      struct mid_instr *M = mid_instr_create(s, blk, MID_ALU, "imov");
+      list_del(&M->link);
+      M->dst = mid_hw(0);
+      M->mask = rest;
+      M->nr_srcs = 2;
+      M->src[1] = mid_src_ref(mid_var(c));
+      add_to(wo, mu, M);
+   }
+   W->src[0].ref = mid_hw(0);
+}
+
 static bool
 schedule_block(struct sched *sc, struct mid_block *blk)
 {
    struct mid_shader *s = sc->s;
    struct mid_block *pending = blk;
+   int first_bundle = nr_bundles(s);
    unsigned n = 0;
    mid_foreach_instr(blk, I) n++;
    struct grp *gs = rzalloc_array(NULL, struct grp, n ? n : 1);
@@ -734,6 +801,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          b->branch = term;
          b->writeout_last = k == 1;
       }
+      colour_into_writeout(sc, first_bundle, blk, term);
    } else if (term) {
       /* Into the block's last ALU bundle when free, else a new one. */
       int last = nr_bundles(s) - 1;
@@ -781,6 +849,10 @@ relink(struct mid_shader *s, struct mid_block *blk, unsigned from)
    for (unsigned i = from; i < (unsigned)nr_bundles(s); i++) {
       struct mid_bundle *b = bundle_at(s, i);
       if (b->kind == MID_B_WRITEOUT) {
+         for (unsigned u = 0; u < 5; u++) {
+            if (b->unit[u])
+               list_addtail(&b->unit[u]->link, &blk->instrs);
+         }
          if (!b->writeout_last)
             list_addtail(&b->branch->link, &blk->instrs);
          continue;

@@ -458,6 +458,8 @@ test_fragment_writeout(void)
          e->ubo0[k] = pan_test_u32(c[k]);
       if (run(e, b.shader, gpus[g])) {
          PAN_EXPECT(e->t.writeouts >= 1);
+         /* The multiply runs in the first writeout bundle, into r0. */
+         PAN_EXPECT_EQ(e->bin.nr_bundles, 2);
          for (unsigned k = 0; k < 4; k++)
             PAN_EXPECT_EQ(e->t.colour[k], pan_test_u32(2.0f * c[k]));
       }
