@@ -192,6 +192,31 @@ guard_helper_write(nir_builder *b, nir_instr *instr, void *data)
    return true;
 }
 
+/* A store, or an atomic whose result nothing reads. */
+static bool
+drop_write(nir_builder *b, nir_instr *instr, void *data)
+{
+   if (instr->type != nir_instr_type_intrinsic)
+      return false;
+
+   nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   if (intr->intrinsic != nir_intrinsic_store_global &&
+       !(is_global_atomic(intr->intrinsic) &&
+         nir_ssa_def_is_unused(&intr->dest.ssa)))
+      return false;
+   nir_instr_remove(instr);
+   return true;
+}
+
+void
+panfrost_nir_drop_vertex_writes(nir_shader *nir)
+{
+   nir_shader_instructions_pass(nir, drop_write,
+                                nir_metadata_block_index |
+                                   nir_metadata_dominance,
+                                NULL);
+}
+
 bool
 panfrost_nir_lower_ssbo(nir_shader *nir, panfrost_ssbo_word_fn fn, void *data,
                         char *err, size_t err_size)

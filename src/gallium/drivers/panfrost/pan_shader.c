@@ -80,6 +80,9 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
                                            : PAN_VA_VARIANT_VARYING;
       nir_shader *copy = i + 1 < so->nr_progs ? nir_shader_clone(nir, nir)
                                               : nir;
+      /* Memory writes are the position program's (pan_ssbo.h). */
+      if (variant == PAN_VA_VARIANT_VARYING)
+         panfrost_nir_drop_vertex_writes(copy);
       if (!panfrost_compile_cached(screen, copy, nir, variant, &bins[i], err,
                                    sizeof(err))) {
          snprintf(so->error, sizeof(so->error), "%s", err);

@@ -65,6 +65,12 @@ bool panfrost_nir_lower_ssbo(struct nir_shader *nir, panfrost_ssbo_word_fn fn,
 bool panfrost_nir_lower_ssbo_gfx(struct nir_shader *nir, uint32_t *slots,
                                  char *err, size_t err_size);
 
+/* v9 runs a vertex shader twice per vertex (the IDVS position and
+ * varying programs): the varying one leaves out the stores, and the
+ * atomics whose result it does not read, which the position one makes.
+ */
+void panfrost_nir_drop_vertex_writes(struct nir_shader *nir);
+
 /* false after a message when a slot the bound shaders name has no buffer
  * (the draw is dropped).
  */

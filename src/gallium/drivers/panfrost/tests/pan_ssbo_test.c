@@ -94,7 +94,7 @@ ssbo_store(nir_builder *b, unsigned slot, nir_ssa_def *offset,
 }
 
 /* Position from attribute 0; with store, also buffer slot 0 word
- * vertex id = 1000 + vertex id.
+ * vertex id = 1000 + vertex id, and word 15 counts the runs.
  */
 static void *
 vertex_shader(bool store)
@@ -108,6 +108,18 @@ vertex_shader(bool store)
    if (store) {
       nir_ssa_def *vid = nir_load_vertex_id(&b);
       ssbo_store(&b, 0, nir_imul_imm(&b, vid, 4), nir_iadd_imm(&b, vid, 1000));
+      /* A counter of the vertex shader's runs: word 15.  With a varying
+       * written, v9 runs the varying program as well.
+       */
+      nir_ssbo_atomic_add(&b, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 60),
+                          nir_imm_int(&b, 1));
+      nir_variable *v0 = pan_test_io_var(b.shader, nir_var_shader_out,
+                                         VARYING_SLOT_VAR0, 1, "v0");
+      nir_store_var(&b, v0, nir_vec4(&b, nir_u2f32(&b, vid),
+                                     nir_imm_float(&b, 0),
+                                     nir_imm_float(&b, 0),
+                                     nir_imm_float(&b, 1)),
+                    0xf);
       b.shader->info.num_ssbos = 1;
    }
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
@@ -362,7 +374,10 @@ test_fragment(struct fixture *f)
 static void
 test_vertex(struct fixture *f)
 {
-   struct pipe_resource *r = buffer(64, NULL);
+   uint32_t init[16];
+   for (unsigned i = 0; i < 16; ++i)
+      init[i] = i == 15 ? 0 : FILL;
+   struct pipe_resource *r = buffer(64, init);
    void *vs = vertex_shader(true);
    void *fs = fragment_shader();
    struct pipe_resource *in = buffer(16, (uint32_t[4]){ 0 });
@@ -377,7 +392,8 @@ test_vertex(struct fixture *f)
    draw_triangle();
    pipe_buffer_read(ctx, r, 0, sizeof(got), got);
    for (unsigned i = 0; i < 16; ++i) {
-      uint32_t want = i < 3 ? 1000 + i : FILL;
+      /* One run per vertex, also on v9's two IDVS programs. */
+      uint32_t want = i < 3 ? 1000 + i : i == 15 ? 3 : FILL;
       CHECK(got[i] == want, "vertex stores: word %u is 0x%08x, want 0x%08x",
             i, got[i], want);
    }
