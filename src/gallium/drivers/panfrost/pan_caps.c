@@ -42,7 +42,11 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
     * framebuffer's (smallest) size. Gives ARB_framebuffer_object, which
     * piglit's desktop runs need for their FBO. */
    case PIPE_CAP_MIXED_FRAMEBUFFER_SIZES:
-   case PIPE_CAP_FS_COORD_ORIGIN_LOWER_LEFT:
+   /* The shader reads the pixel's row from the top of the target
+    * (r59): the state tracker flips gl_FragCoord.y for window-system
+    * buffers only, where an FBO keeps it.
+    */
+   case PIPE_CAP_FS_COORD_ORIGIN_UPPER_LEFT:
    case PIPE_CAP_FS_COORD_PIXEL_CENTER_HALF_INTEGER:
    case PIPE_CAP_FRAGMENT_SHADER_TEXTURE_LOD:
    case PIPE_CAP_FRAGMENT_SHADER_DERIVATIVES:

@@ -1997,6 +1997,70 @@ test_large_uniform_buffer(void)
    scene_end(&sc);
 }
 
+/* gl_FragCoord as the state tracker hands it over (a VARYING_SLOT_POS
+ * input): the screen claims an upper-left origin with pixel centres at
+ * halves, so row y of the target must read (x + 0.5, y + 0.5).  With the
+ * origin misreported, the state tracker flipped y in FBOs and piglit's
+ * switch/fs-perpixel saw odd rows where even ones were.
+ */
+static void
+test_frag_coord(void)
+{
+   const char *what = "gl_FragCoord";
+   CHECK(screen->get_param(screen, PIPE_CAP_FS_COORD_ORIGIN_UPPER_LEFT) &&
+            !screen->get_param(screen, PIPE_CAP_FS_COORD_ORIGIN_LOWER_LEFT) &&
+            screen->get_param(screen,
+                              PIPE_CAP_FS_COORD_PIXEL_CENTER_HALF_INTEGER),
+         "%s: the screen must claim the upper-left origin it has", what);
+   struct scene sc = { make_target(), bind_fixed_state() };
+   sc.vs = pass_through_vs(false);
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "frag-coord");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *pos =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_POS, 0, "pos");
+   nir_ssa_def *p = nir_load_var(&b, pos);
+   nir_store_var(&b, out,
+                 nir_vec4(&b, nir_fmul_imm(&b, nir_channel(&b, p, 0), 1.0 / W),
+                          nir_fmul_imm(&b, nir_channel(&b, p, 1), 1.0 / H),
+                          nir_imm_float(&b, 0.0f), nir_imm_float(&b, 1.0f)),
+                 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   sc.fs = ctx->create_fs_state(ctx, &cso);
+   CHECK(sc.vs && sc.fs, "%s: shaders not created", what);
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   sc.vb = flat_quad((const float[4]){ 0 });
+   const struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLE_STRIP,
+      .instance_count = 1,
+      .max_index = 3,
+   };
+   char *trace = clear_draw(&info, 4, 1);
+   CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted", what,
+         jobs(trace, DRAW_JOB));
+   free(trace);
+   if (check_pixels) {
+      static uint8_t got[H][W][4];
+      unsigned bad = 0, bx = 0, by = 0;
+      read_target(&sc.t, got);
+      for (unsigned y = 0; y < H; ++y) {
+         for (unsigned x = 0; x < W; ++x) {
+            int dr = got[y][x][0] - unorm8((x + 0.5f) / W);
+            int dg = got[y][x][1] - unorm8((y + 0.5f) / H);
+            if ((abs(dr) > 1 || abs(dg) > 1) && !bad++) {
+               bx = x;
+               by = y;
+            }
+         }
+      }
+      CHECK(!bad, "%s: %u pixels wrong; first (%u, %u) = %u %u", what, bad,
+            bx, by, got[by][bx][0], got[by][bx][1]);
+   }
+   scene_end(&sc);
+}
+
 #define TEX_LAYERS 3
 
 /* Texel (x, y) of layer l of the array texture. */
@@ -2865,6 +2929,7 @@ main(int argc, char **argv)
    test_shadow_compare();
    test_uniform_blocks();
    test_large_uniform_buffer();
+   test_frag_coord();
    test_state_changes();
    test_texture_array(false);
    test_texture_array(true);
