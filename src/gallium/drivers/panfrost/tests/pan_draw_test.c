@@ -1419,8 +1419,9 @@ test_shadow_compare(void)
 /* Gathers and texel offsets                                           */
 /* ------------------------------------------------------------------ */
 
-/* DATA0 = textureGatherOffset(texture 0, VAR0.xy, (dx, dy), comp), or with
- * tex_op nir_texop_tex textureOffset(...) (implicit LOD). */
+/* DATA0 = textureGatherOffset(texture 0, VAR0.xy, (dx, dy), comp), with
+ * op nir_texop_tex textureOffset(...) (implicit LOD), with nir_texop_txf
+ * texelFetchOffset(ivec2(VAR0.xy * size), 0, (dx, dy)). */
 static void *
 gather_fs(nir_texop op, unsigned comp, int dx, int dy)
 {
@@ -1432,9 +1433,15 @@ gather_fs(nir_texop op, unsigned comp, int dx, int dy)
    in->data.interpolation = INTERP_MODE_SMOOTH;
    nir_ssa_def *uv = nir_channels(&b, nir_load_var(&b, in), 0x3);
 
-   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
+   bool fetch = op == nir_texop_txf;
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2 + fetch);
    tex->op = op;
    tex->component = op == nir_texop_tg4 ? comp : 0;
+   if (fetch) {
+      uv = nir_f2i32(&b, nir_fmul(&b, uv, nir_imm_vec2(&b, TEX_W, TEX_H)));
+      tex->src[2].src_type = nir_tex_src_lod;
+      tex->src[2].src = nir_src_for_ssa(nir_imm_int(&b, 0));
+   }
    tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
    tex->dest_type = nir_type_float32;
    tex->coord_components = 2;
@@ -1481,6 +1488,15 @@ gather_ref(nir_texop op, unsigned comp, int dx, int dy, unsigned wrap,
            uint8_t want[4])
 {
    double u = (x + 0.5) / W * TEX_W, v = (y + 0.5) / H * TEX_H;
+   if (op == nir_texop_txf) {
+      /* Outside the level GL leaves the result undefined: the caller
+       * skips those pixels (want[3] = 0 with a texel's alpha above 0). */
+      int i = (int)floor(u) + dx, j = (int)floor(v) + dy;
+      bool in = i >= 0 && i < TEX_W && j >= 0 && j < TEX_H;
+      for (unsigned c = 0; c < 4; ++c)
+         want[c] = in ? swizzled((unsigned)i, (unsigned)j, swizzle, c) : 0;
+      return;
+   }
    if (op != nir_texop_tg4) {
       unsigned i = wrap_texel((int)floor(u) + dx, TEX_W, wrap);
       unsigned j = wrap_texel((int)floor(v) + dy, TEX_H, wrap);
@@ -1523,6 +1539,8 @@ test_gather(void)
       { nir_texop_tg4, 3, 0, 0, PIPE_TEX_WRAP_REPEAT, true },
       { nir_texop_tex, 0, 3, -1, PIPE_TEX_WRAP_REPEAT, false },
       { nir_texop_tex, 0, -2, 2, PIPE_TEX_WRAP_CLAMP_TO_EDGE, true },
+      { nir_texop_txf, 0, 1, -1, PIPE_TEX_WRAP_REPEAT, false },
+      { nir_texop_txf, 0, -2, 3, PIPE_TEX_WRAP_REPEAT, true },
    };
    for (unsigned k = 0; k < ARRAY_SIZE(cases); ++k) {
       const unsigned char *swz = cases[k].swizzle ? bgr1 : identity;
@@ -1548,6 +1566,8 @@ test_gather(void)
                uint8_t want[4];
                gather_ref(cases[k].op, cases[k].comp, cases[k].dx,
                           cases[k].dy, cases[k].wrap, swz, x, y, want);
+               if (cases[k].op == nir_texop_txf && !want[3])
+                  continue;
                if (memcmp(want, got[y][x], 4) && !bad++) {
                   bx = x;
                   by = y;
@@ -1557,7 +1577,9 @@ test_gather(void)
          }
          CHECK(!bad, "gather %u (%s comp %u offset %d %d): %u of %u pixels "
                "wrong; first (%u, %u) = %u %u %u %u, want %u %u %u %u", k,
-               cases[k].op == nir_texop_tg4 ? "gather" : "offset",
+               cases[k].op == nir_texop_tg4   ? "gather"
+               : cases[k].op == nir_texop_txf ? "fetch"
+                                              : "offset",
                cases[k].comp, cases[k].dx, cases[k].dy, bad, W * H, bx, by,
                got[by][bx][0], got[by][bx][1], got[by][bx][2], got[by][bx][3],
                first[0], first[1], first[2], first[3]);
