@@ -286,6 +286,91 @@ test_bifrost_g72(void)
    test_bifrost(6, PAN_SIM_BI_LANES_G72);
 }
 
+/*
+ * An exchange and a compare-and-swap whose results nobody reads still
+ * write their staging registers: values live across them must survive.
+ * Lane l exchanges word 0 with x and swaps word 1 from l to l + 1, then
+ * stores x * 3 and l * 5, computed before the atomics.
+ */
+static void
+test_unused_results(void)
+{
+   for (unsigned arch = 6; arch <= 9; arch += arch == 7 ? 2 : 1) {
+      unsigned n = arch == 9 ? PAN_SIM_VA_LANES
+                   : arch == 7 ? PAN_SIM_BI_LANES_G52
+                               : PAN_SIM_BI_LANES_G72;
+      nir_builder b = begin("unused-results");
+      nir_ssa_def *l = id_x(&b);
+      nir_ssa_def *x = load_in(&b, l, 1);
+      nir_ssa_def *x3 = nir_imul_imm(&b, x, 3), *l5 = nir_imul_imm(&b, l, 5);
+      nir_global_atomic_exchange(&b, 32,
+                                 elem_addr(&b, 0, nir_imm_int(&b, n), 4), x);
+      nir_global_atomic_comp_swap(&b, 32,
+                                  elem_addr(&b, 0, nir_imm_int(&b, n + 1), 4),
+                                  l, nir_iadd_imm(&b, l, 1));
+      store_out(&b, nir_imul_imm(&b, l, 2), x3);
+      store_out(&b, nir_iadd_imm(&b, nir_imul_imm(&b, l, 2), 1), l5);
+
+      uint32_t in[PAN_SIM_VA_LANES + 2], u[16], out[2 * PAN_SIM_VA_LANES];
+      pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+      in[n + 1] = 0;
+      struct mem *m = io_setup(in, n + 2, NULL, 0, u);
+      void *ctx = ralloc_context(NULL);
+      char err[256], what[16];
+      bool ok;
+      snprintf(what, sizeof(what), "v%u", arch);
+      if (arch == 9) {
+         struct pan_va_binary bin;
+         ok = pan_va_compile(b.shader, ctx, &bin, print(), err, sizeof(err));
+         if (ok) {
+            struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
+            struct pan_sim_va_warp w;
+            compute_warp_init(&w);
+            ok = pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE;
+            snprintf(err, sizeof(err), "fault: %s", w.fault);
+         }
+      } else {
+         struct pan_bi_compile_options opts = { .arch = arch };
+         struct pan_bi_binary bin;
+         ok = pan_bi_compile(b.shader, ctx, &opts, &bin, print(), err,
+                             sizeof(err));
+         if (ok) {
+            struct pan_sim_bi_config cfg = {
+               .program = bin.words,
+               .program_quads = bin.nr_words / 2,
+               .program_va = 0x800000,
+               .uniforms = u,
+               .uniform_words = 16,
+               .mem = { m, mem_read, mem_write },
+               .lanes = n,
+            };
+            struct pan_sim_bi_warp w;
+            pan_sim_bi_warp_init(&w, (1u << n) - 1);
+            for (unsigned k = 0; k < n; ++k)
+               w.r[k][60] = k;
+            ok = pan_sim_bi_run(&w, &cfg) == PAN_SIM_BI_DONE;
+            snprintf(err, sizeof(err), "fault: %s", w.fault);
+         }
+      }
+      PAN_CHECK(ok, "%s: %s", what, err);
+      if (ok) {
+         uint32_t w0, w1;
+         memcpy(out, m->bytes + OUT_OFF, 2 * n * 4);
+         memcpy(&w0, m->bytes + IN_OFF + n * 4, 4);
+         memcpy(&w1, m->bytes + IN_OFF + (n + 1) * 4, 4);
+         for (unsigned k = 0; k < n; ++k) {
+            PAN_CHECK(out[2 * k] == in[k] * 3 && out[2 * k + 1] == k * 5,
+                      "%s: lane %u stored 0x%08x 0x%08x", what, k,
+                      out[2 * k], out[2 * k + 1]);
+         }
+         PAN_CHECK(w0 == in[n - 1] && w1 == n, "%s: words end 0x%08x %u",
+                   what, w0, w1);
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* 64-bit atomics are refused with a message naming the intrinsic. */
 static void
 test_refusal(void)
@@ -310,6 +395,7 @@ main(void)
    PAN_RUN_CASE(test_valhall);
    PAN_RUN_CASE(test_bifrost_g52);
    PAN_RUN_CASE(test_bifrost_g72);
+   PAN_RUN_CASE(test_unused_results);
    PAN_RUN_CASE(test_refusal);
    return pan_test_summary("pan_atomic");
 }
