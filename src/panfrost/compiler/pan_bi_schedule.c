@@ -51,14 +51,16 @@ clause_reset(struct bi_sched_clause *cl)
 
 static bool place_nop(struct bi_sched_ctx *c);
 static bool two_dests(const struct bi_sched_tuple *t);
+static bool swap_last(struct bi_sched_ctx *c);
 
 void
 bi_sched_close_clause(struct bi_sched_ctx *c)
 {
    if (!c->cur.nr_tuples)
       return;
-   /* The first block can write one result of the last tuple only. */
-   if (two_dests(&c->cur.t[c->cur.nr_tuples - 1]))
+   /* The first block can write one result of the last tuple only: the
+    * tuple before goes last if nothing orders the two, else a NOP. */
+   if (two_dests(&c->cur.t[c->cur.nr_tuples - 1]) && !swap_last(c))
       place_nop(c);
    util_dynarray_append(&c->clauses, struct bi_sched_clause, c->cur);
    clause_reset(&c->cur);
@@ -451,6 +453,95 @@ bi_sched_try_pair(struct bi_sched_ctx *c, const struct bi_sched_item *in)
    return ok;
 }
 
+/* Whether a and b may be placed in either order: plain arithmetic, and
+ * neither reads or writes what the other writes. */
+static bool
+unordered(const struct bi_sched_item *a, const struct bi_sched_item *b)
+{
+   if (bi_sched_is_msg(a) || bi_sched_is_msg(b) || a->target || b->target ||
+       a->side || b->side || a->staging_count || b->staging_count ||
+       (a->dest >= 0 && a->dest == b->dest))
+      return false;
+   for (unsigned i = 0; i < b->nr_srcs; ++i) {
+      if (b->srcs[i].kind == OPND_REG && (int)b->srcs[i].value == a->dest)
+         return false;
+   }
+   for (unsigned i = 0; i < a->nr_srcs; ++i) {
+      if (a->srcs[i].kind == OPND_REG && (int)a->srcs[i].value == b->dest)
+         return false;
+   }
+   return true;
+}
+
+/* Exchange the clause's last two tuples when nothing orders their
+ * instructions and the one going last writes one result at most; false
+ * (clause unchanged) otherwise. */
+static bool
+swap_last(struct bi_sched_ctx *c)
+{
+   unsigned n = c->cur.nr_tuples;
+   if (n < 2)
+      return false;
+   struct bi_sched_tuple a = c->cur.t[n - 2], b = c->cur.t[n - 1];
+   if (two_dests(&a))
+      return false;
+   const struct bi_sched_item *ia[2], *ib[2];
+   unsigned na = 0, nb = 0;
+   for (unsigned i = 0; i < 2; ++i) {
+      for (unsigned j = 0; j < 2; ++j) {
+         if (a.used[i] && b.used[j] && !unordered(&a.u[i], &b.u[j]))
+            return false;
+      }
+      if (a.used[i])
+         ia[na++] = &a.u[i];
+      if (b.used[i])
+         ib[nb++] = &b.u[i];
+   }
+   struct bi_sched_clause saved = c->cur;
+   struct bi_sched_tuple t;
+   c->cur.nr_tuples = n - 2;
+   for (unsigned k = 0; k < 2; ++k) {
+      if (!build_tuple(c, k ? ia : ib, k ? na : nb, &t)) {
+         c->cur = saved;
+         return false;
+      }
+      c->cur.t[c->cur.nr_tuples++] = t;
+   }
+   return true;
+}
+
+/* Place it as a tuple of its own before the clause's last tuple (which
+ * writes two results, so that it would need a NOP after that one) when
+ * nothing orders it with that tuple's instructions; false (clause
+ * unchanged) otherwise. */
+static bool
+place_before_last(struct bi_sched_ctx *c, const struct bi_sched_item *it)
+{
+   unsigned n = c->cur.nr_tuples;
+   struct bi_sched_tuple last = c->cur.t[n - 1], t;
+   const struct bi_sched_item *items[2];
+   unsigned nr = 0;
+   for (unsigned k = 0; k < 2; ++k) {
+      if (last.used[k] && !unordered(it, &last.u[k]))
+         return false;
+      if (last.used[k])
+         items[nr++] = &last.u[k];
+   }
+   struct bi_sched_clause saved = c->cur;
+   c->cur.nr_tuples = n - 1;
+   if (!build_tuple(c, &it, 1, &t)) {
+      c->cur = saved;
+      return false;
+   }
+   c->cur.t[c->cur.nr_tuples++] = t;
+   if (!build_tuple(c, items, nr, &t)) {
+      c->cur = saved;
+      return false;
+   }
+   c->cur.t[c->cur.nr_tuples++] = t;
+   return true;
+}
+
 static struct bi_sched_item
 nop_item(unsigned unit)
 {
@@ -492,6 +583,8 @@ bi_sched_place(struct bi_sched_ctx *c, const struct bi_sched_item *it)
       return true;
    }
    if (bi_sched_needs_gap(c, it)) {
+      if (c->cur.nr_tuples < 8 && place_before_last(c, it))
+         return true;
       if (c->cur.nr_tuples >= 7)
          bi_sched_close_clause(c);
       else if (!place_nop(c))
