@@ -4,8 +4,8 @@
  */
 
 /* The SSSE3 flavour, built with -mssse3 and picked at run time when the
- * CPU has it: pshufb kernels for 1 and 3 byte elements and 6-byte stores,
- * the SSE2 flavour's kernels for the rest. */
+ * CPU has it: pshufb kernels for 1, 3 and 6 byte elements, the SSE2
+ * flavour's kernels for the rest. */
 
 #include "pan_uinterleave_ssse3.h"
 #include "pan_uinterleave_portable.h"
@@ -39,7 +39,7 @@ uil_rows(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, unsigned rb,
       if (store)
          uil_store_rows_b6_ssse3(tile, lin, stride, rb, nt);
       else
-         uil_rows_portable(tile, lin, stride, B, rb, false);
+         uil_load_rows_b6_ssse3(tile, lin, stride, rb);
       return;
    case 8: uil_rows_sse2_b8(tile, lin, stride, rb, 8, store, nt); return;
    case 12: uil_rows_sse2_b12(tile, lin, stride, rb, 8, store, nt); return;

@@ -4,7 +4,7 @@
  */
 
 /*
- * SSSE3 whole-tile copies for 1 and 3 byte elements and 6-byte stores,
+ * SSSE3 whole-tile copies for 1, 3 and 6 byte elements,
  * for the SSSE3 flavour (pan_uinterleave_ssse3.c, built with -mssse3).
  *
  * 1 byte: a 4x4 block is one 16-byte run of the tile.  One pshufb turns a
@@ -120,6 +120,45 @@ static const uint8_t uil_b6_store_masks[2][3][4][16] = {
          { 8, 9, 10, 11, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
          { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
          { Z, Z, Z, Z, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5 },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+   },
+};
+/* 6-byte loads, the inverse: [quad row parity][result: even row bytes
+ * 0-15, odd row bytes 0-15, even then odd row bytes 16-23][chunk vector];
+ * generated from the quad layout. */
+static const uint8_t uil_b6_load_masks[2][3][3][16] = {
+   {
+      {
+         { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 8, 9, 10, 11 },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z },
+         { 2, 3, 4, 5, 6, 7, Z, Z, Z, Z, 0, 1, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 10, 11, 12, 13 },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { 12, 13, 14, 15, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, 0, 1, 2, 3, 14, 15, 4, 5, 6, 7, 8, 9 },
+      },
+   },
+   {
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3 },
+         { 8, 9, 10, 11, 12, 13, 14, 15, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, 0, 1, 2, 3, Z, Z, Z, Z },
+      },
+      {
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 2, 3, 4, 5 },
+         { 10, 11, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, Z, Z, Z, Z },
+      },
+      {
+         { 4, 5, 6, 7, 8, 9, 10, 11, Z, Z, 12, 13, 14, 15, Z, Z },
+         { Z, Z, Z, Z, Z, Z, Z, Z, 6, 7, Z, Z, Z, Z, 0, 1 },
          { Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z },
       },
    },
@@ -246,7 +285,6 @@ uil_load_rows_b3_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
  * parity), one 16-aligned 48-byte chunk made of 24 bytes of each row.
  * Each row is read as two overlapping 16-byte pieces (bytes 0-15 and
  * 8-23), and each chunk vector is an OR of byte shuffles of the four.
- * (Loads measured faster with the portable kernel, and never stream.)
  */
 static UIL_INLINE UIL_SSSE3 void
 uil_store_rows_b6_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
@@ -270,6 +308,42 @@ uil_store_rows_b6_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
                                _mm_shuffle_epi8(src[s], MASK(masks[i][s])));
          DST(chunk + 16 * i, acc);
       }
+   }
+}
+
+/*
+ * Load of rows 2*qy and 2*qy+1, 6-byte elements: the inverse of the store
+ * above, one 48-byte chunk (two quads) at a time, giving 24 bytes of each
+ * row.  Each of the three results is an OR of shuffles of the chunk's
+ * three vectors.  The stores are exact (16 + 8 bytes a row), so nothing
+ * outside the quads' bytes is written.
+ */
+static UIL_INLINE UIL_SSSE3 void
+uil_load_rows_b6_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
+                       unsigned qy)
+{
+   const uint8_t(*masks)[3][16] = uil_b6_load_masks[qy & 1];
+   uint8_t *even = lin + 2 * qy * stride, *odd = even + stride;
+
+#pragma GCC unroll 4
+   for (unsigned v = 0; v < 4; ++v) {
+      const uint8_t *chunk = tile + 24 * (uil_index(2 * v, qy) & ~1u);
+      __m128i src[3] = { LD16(chunk), LD16(chunk + 16), LD16(chunk + 32) };
+      __m128i out[3];
+
+#pragma GCC unroll 3
+      for (unsigned i = 0; i < 3; ++i) {
+         out[i] = _mm_setzero_si128();
+#pragma GCC unroll 3
+         for (unsigned s = 0; s < 3; ++s)
+            out[i] = _mm_or_si128(
+               out[i], _mm_shuffle_epi8(src[s], MASK(masks[i][s])));
+      }
+      _mm_storeu_si128((__m128i *)(void *)(even + 24 * v), out[0]);
+      _mm_storeu_si128((__m128i *)(void *)(odd + 24 * v), out[1]);
+      _mm_storel_epi64((__m128i *)(void *)(even + 24 * v + 16), out[2]);
+      _mm_storeh_pd((double *)(void *)(odd + 24 * v + 16),
+                    _mm_castsi128_pd(out[2]));
    }
 }
 
