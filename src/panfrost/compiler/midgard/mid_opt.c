@@ -127,8 +127,8 @@ propagate(struct opt *o, struct mid_instr *M)
 }
 
 /* ALU readers of a texture result's copy (M: v = r28) that come before
- * anything else touches the texture registers in M's block read r28
- * itself.  The scheduler orders them before the next texture word or
+ * anything but loads into variables touches the texture registers in M's
+ * block read r28 itself.  The scheduler orders them before the next texture word or
  * input write through its fixed-register dependences; register allocation
  * keeps variables out of a result register in r0 while it is live.  M
  * stays for the rest. */
@@ -139,6 +139,14 @@ propagate_tex(struct mid_shader *s, struct mid_block *b, struct mid_instr *M)
    bool progress = false;
    for (struct list_head *l = M->link.next; l != &b->instrs; l = l->next) {
       struct mid_instr *I = list_entry(l, struct mid_instr, link);
+      /* Loads that leave the texture registers alone do not end it
+       * (unless the result is in a work register, r0 on the small cores:
+       * held longer, it costs more than the copy). */
+      uint32_t tex_regs = (1u << s->tex_out) | (1u << s->tex_in) |
+                          (2u << s->tex_in);
+      if (I->kind == MID_LDST && !I->store && I->dst.kind == MID_REF_VAR &&
+          !(mid_hw_reads(I) & tex_regs) && s->tex_out >= 16)
+         continue;
       if (I->kind != MID_ALU)
          break;
       for (unsigned i = 0; i < I->nr_srcs; i++) {

@@ -369,6 +369,34 @@ test_load_to_texture_input(void)
    ralloc_free(s);
 }
 
+/* A texture result's copy read past a load (T860):
+ *    r28 = tex;  v0 = imov r28;  v1 = ld_vary;  r27 = fadd v0, v1
+ * becomes
+ *    r28 = tex;  v1 = ld_vary;  r27 = fadd r28, v1 */
+static void
+test_tex_result_past_load(void)
+{
+   struct mid_shader *s = new_shader(2);
+   s->tex_in = s->tex_out = 28;
+   struct mid_block *b = mid_block_create(s);
+   struct mid_instr *T = mid_instr_create(s, b, MID_TEX, "normal");
+   T->dst = mid_hw(28);
+   T->mask = 0xf;
+   T->tex.in_reg = 28;
+   move(s, b, mid_var(0), mid_hw(28));
+   ld_vary(s, b, 1);
+   struct mid_instr *add = alu2(s, b, "fadd", mid_hw(27), mid_var(0),
+                                mid_var(1));
+   st_vary(s, b, 0);
+
+   mid_opt_moves(s);
+
+   PAN_EXPECT(add->src[0].ref.kind == MID_REF_HW &&
+              add->src[0].ref.index == 28);
+   PAN_EXPECT_EQ(nr_instrs(b), 4); /* the copy went */
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -379,5 +407,6 @@ main(void)
    PAN_RUN_CASE(test_constant_propagation);
    PAN_RUN_CASE(test_fold_feeder);
    PAN_RUN_CASE(test_load_to_texture_input);
+   PAN_RUN_CASE(test_tex_result_past_load);
    return pan_test_summary("pan_mid_moves");
 }
