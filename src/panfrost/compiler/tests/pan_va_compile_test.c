@@ -18,6 +18,7 @@
 #include "isa/pan_isa_va.h"
 #include "pan_compile.h"
 #include "pan_sim_va.h"
+#include "pan_sim_texture.h"
 #include "util/pan_test_util.h"
 
 #define PAN_VA_TEST_MEM_SIZE 2048
@@ -31,6 +32,9 @@ static unsigned last_nr_words;
 
 /* Compile b's shader, run one warp with the given inputs and parameters;
  * out receives the output buffer.  Frees the shader. */
+/* The texture unit of the runs (test_gather: a recording one). */
+static const struct pan_sim_tex_ops *run_tex;
+
 static bool
 run(nir_builder *b, const uint32_t *in, unsigned in_words,
     const uint32_t *params, unsigned nr_params, uint32_t *out,
@@ -51,6 +55,7 @@ run(nir_builder *b, const uint32_t *in, unsigned in_words,
    uint32_t u[16];
    struct mem *m = io_setup(in, in_words, params, nr_params, u);
    struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
+   cfg.tex = run_tex;
    struct pan_sim_va_warp w;
    compute_warp_init(&w);
    if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
@@ -497,6 +502,73 @@ test_unsupported(void)
    ralloc_free(b.shader);
 }
 
+/* A recording texture unit: the last request, and results that name
+ * the word and the lane's x offset: word c is c + 10 * (offset x + 8). */
+static struct pan_sim_tex_req tex_seen;
+
+static bool
+cb_tex(void *user, struct pan_sim_tex_req *req, char *err)
+{
+   tex_seen = *req;
+   for (unsigned i = 0; i < 4; ++i) {
+      for (unsigned c = 0; c < 4; ++c)
+         req->out[i][c] =
+            pan_test_u32((float)c + 10.0f * (req->offsets[i][0] + 8));
+   }
+   return true;
+}
+
+/* textureGatherOffset(tex 3, (0.5, 0.25), (in[lane], 3), component 3)
+ * with the lane's x offset from memory (-8 to 7): one TEX_GATHER whose
+ * offset word the shader packs, and GL's x, y, z, w from the hardware's
+ * words 2, 3, 1, 0. */
+static void
+test_gather(void)
+{
+   nir_builder b = begin("gather");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *dx = load_in(&b, i, 1);
+   nir_tex_instr *t = nir_tex_instr_create(b.shader, 2);
+   t->op = nir_texop_tg4;
+   t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   t->texture_index = 3;
+   t->sampler_index = 1;
+   t->coord_components = 2;
+   t->component = 3;
+   t->dest_type = nir_type_float32;
+   t->src[0].src_type = nir_tex_src_coord;
+   t->src[0].src = nir_src_for_ssa(nir_imm_vec2(&b, 0.5f, 0.25f));
+   t->src[1].src_type = nir_tex_src_offset;
+   t->src[1].src = nir_src_for_ssa(nir_vec2(&b, dx, nir_imm_int(&b, 3)));
+   nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &t->instr);
+   store_out(&b, i, &t->dest.ssa);
+
+   uint32_t in[LANES], out[4 * LANES];
+   for (unsigned l = 0; l < LANES; ++l)
+      in[l] = (uint32_t)((int)l - 8);
+   static const struct pan_sim_tex_ops tex = { NULL, cb_tex };
+   run_tex = &tex;
+   bool ok = run(&b, in, LANES, NULL, 0, out, 4 * LANES);
+   run_tex = NULL;
+   if (!ok)
+      return;
+   PAN_EXPECT_EQ(tex_seen.op, PAN_SIM_TEX_GATHER);
+   PAN_EXPECT_EQ(tex_seen.gather_comp, 3);
+   PAN_EXPECT(tex_seen.offset && tex_seen.offsets[3][1] == 3);
+   PAN_EXPECT_EQ(tex_seen.texture, 3 | 4u << 11);
+   PAN_EXPECT_EQ(tex_seen.sampler, 1 | 3u << 11);
+   static const unsigned gl_order[4] = { 2, 3, 1, 0 };
+   for (unsigned l = 0; l < LANES; ++l) {
+      for (unsigned c = 0; c < 4; ++c) {
+         float want = (float)gl_order[c] + 10.0f * l;
+         float got = pan_test_f32(out[4 * l + c]);
+         PAN_CHECK(got == want, "lane %u word %u: %g, want %g", l, c, got,
+                   want);
+      }
+   }
+}
+
 int
 main(void)
 {
@@ -511,6 +583,7 @@ main(void)
    PAN_RUN_CASE(test_exp2_product);
    PAN_RUN_CASE(test_low_half);
    PAN_RUN_CASE(test_unsupported);
+   PAN_RUN_CASE(test_gather);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_compile");
 }
