@@ -438,9 +438,12 @@ store_fragment_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    nir_io_semantics sem = nir_intrinsic_io_semantics(intr);
    nir_alu_type t = nir_intrinsic_src_type(intr);
    nir_alu_type base = nir_alu_type_get_base_type(t);
+   /* gl_FragData[i] is one output array: the element is the (constant,
+    * after nir_lower_indirect_derefs) slot offset from its location. */
    int rt = sem.location == FRAG_RESULT_COLOR
                ? 0
-               : (int)sem.location - FRAG_RESULT_DATA0;
+               : (int)sem.location - FRAG_RESULT_DATA0 +
+                    (int)nir_src_as_uint(intr->src[1]);
 
    if (sem.location == FRAG_RESULT_DEPTH && t == nir_type_float32) {
       ctx->depth = pan_ir_word(pan_ir_from_nir_src(ctx, intr->src[0]), 0);

@@ -47,6 +47,9 @@ pan_glsl_to_driver_nir(struct gl_shader_program *prog, nir_shader *nir)
                                   stage);
    } else if (stage == MESA_SHADER_FRAGMENT) {
       NIR_PASS_V(nir, nir_lower_fragcolor, 8);
+      /* gl_FragData[i] as one output per render target, as the GL state
+       * tracker hands them to a driver. */
+      NIR_PASS_V(nir, nir_lower_io_arrays_to_elements_no_indirects, true);
       nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs,
                                   stage);
       nir_assign_var_locations(nir, nir_var_shader_out, &nir->num_outputs,
