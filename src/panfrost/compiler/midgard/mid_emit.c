@@ -147,7 +147,8 @@ encode_ls(struct mid_shader *s, const struct mid_instr *I,
    }
    if (!pan_mid_instr_init(P, PAN_MID_LDST, I->op))
       return mid_error(s, "no load/store opcode %s", I->op);
-   bool ok = set(s, P, "reg", I->store ? 1 : reg_of(s, I->dst));
+   /* Store data: 0 names r26, 1 r27. */
+   bool ok = set(s, P, "reg", I->store ? !I->ls.data26 : reg_of(s, I->dst));
    ok &= set(s, P, "mask", I->mask);
    ok &= set(s, P, "swz", I->ls.swz);
    ok &= set(s, P, "acomp", I->ls.acomp);

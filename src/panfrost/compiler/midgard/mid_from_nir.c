@@ -629,13 +629,15 @@ viewport_transform(struct ctx *c, unsigned pos, unsigned out)
    return true;
 }
 
-/* The end of a vertex shader: each output slot through r27 to st_vary
- * (32-bit data, the varying's format from its descriptor, in the
+/* The end of a vertex shader: each output slot through r27 or r26 to
+ * st_vary (32-bit data, the varying's format from its descriptor, in the
  * secondary attribute table), the position transformed first and the
- * point size clamped to at least one pixel. */
+ * point size clamped to at least one pixel.  The data registers alternate
+ * so that two stores can share a bundle and their moves a bundle. */
 static bool
 store_vertex_outputs(struct ctx *c)
 {
+   unsigned nr_stores = 0;
    for (unsigned slot = 0; slot < MID_MAX_VARYINGS; slot++) {
       unsigned mask = c->out_mask[slot];
       if (!mask)
@@ -664,13 +666,15 @@ store_vertex_outputs(struct ctx *c)
             last = l;
          src.swz[l] = last;
       }
-      struct mid_instr *D = alu(c, "imov", mid_hw(27), 0xf);
+      bool r26 = nr_stores++ & 1;
+      struct mid_instr *D = alu(c, "imov", mid_hw(r26 ? 26 : 27), 0xf);
       D->int_result = true;
       D->nr_srcs = 2;
       D->src[1] = src;
       struct mid_instr *I =
          mid_instr_create(c->s, c->block, MID_LDST, "st_vary_32");
       I->store = true;
+      I->ls.data26 = r26;
       I->mask = 0xf;
       I->ls.swz = 0xe4;
       I->ls.areg = 7;

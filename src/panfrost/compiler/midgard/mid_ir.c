@@ -185,7 +185,7 @@ mid_hw_reads(const struct mid_instr *I)
       if (I->ls.ireg < 2)
          m |= 1u << (26 + I->ls.ireg);
       if (I->store)
-         m |= 1u << 27;
+         m |= 1u << (I->ls.data26 ? 26 : 27);
    }
    if (I->kind == MID_TEX)
       m |= (1u << I->tex.in_reg) | (I->tex.lodreg ? 2u << I->tex.in_reg : 0);

@@ -61,6 +61,7 @@ enum mid_cond {
 struct mid_ls {
    unsigned areg, acomp, ireg, icomp, ifmt, ishift;
    bool wide;
+   bool data26; /* store: data in r26 instead of r27 */
    int offset;
    unsigned swz;
 };

@@ -205,12 +205,13 @@ retarget(struct mid_instr *P, struct mid_ref dst, const int *to)
 static struct mid_instr *
 varying_store_of(struct mid_block *b, struct mid_instr *M)
 {
-   if (M->dst.kind != MID_REF_HW || M->dst.index != 27 ||
+   if (M->dst.kind != MID_REF_HW ||
+       (M->dst.index != 27 && M->dst.index != 26) ||
        M->link.next == &b->instrs)
       return NULL;
    struct mid_instr *S = list_entry(M->link.next, struct mid_instr, link);
    if (S->kind != MID_LDST || !S->store || strncmp(S->op, "st_vary", 7) ||
-       mid_hw_reads(S) != 1u << 27)
+       mid_hw_reads(S) != 1u << M->dst.index)
       return NULL;
    return S;
 }
@@ -278,10 +279,10 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
 {
    unsigned v = M->src[1].ref.index;
    bool hw = M->dst.kind == MID_REF_HW;
-   if (hw && M->dst.index != 27 && M->dst.index != o->s->tex_in &&
+   struct mid_instr *S = varying_store_of(b, M);
+   if (hw && !S && M->dst.index != 27 && M->dst.index != o->s->tex_in &&
        M->dst.index != o->s->tex_in + 1)
       return false;
-   struct mid_instr *S = varying_store_of(b, M);
    if (S)
       fold_store_swizzle(M, S);
    /* to[l]: the destination lane of v's lane l. */
@@ -331,7 +332,7 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
          continue;
       }
       if (S && !nr_defs) {
-         live_hw_before(I, 27, &live27);
+         live_hw_before(I, M->dst.index, &live27);
          continue;
       }
       /* The destination must be free from the first producer on. */

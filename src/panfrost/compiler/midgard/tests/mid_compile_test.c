@@ -549,7 +549,8 @@ compile_only(nir_shader *nir, unsigned gpu, void *mem, struct mid_binary *bin)
 }
 
 /* Attributes by driver location, one st_vary per output slot (32-bit,
- * secondary table), the viewport from the system-value UBO. */
+ * secondary table, data registers alternating), the viewport from the
+ * system-value UBO. */
 static void
 test_vertex(void)
 {
@@ -580,6 +581,8 @@ test_vertex(void)
          PAN_EXPECT_EQ(field(&w[0], "mask"), 0x3);
          PAN_EXPECT_EQ(collect(&bin, PAN_MID_LDST, "st_vary_32", w, 4), 2);
          PAN_EXPECT_EQ(field(&w[0], "offset") + field(&w[1], "offset"), 1 << 9);
+         /* Data from r26 for one, r27 for the other (reg 0 and 1). */
+         PAN_EXPECT_EQ(field(&w[0], "reg") + field(&w[1], "reg"), 1);
          PAN_EXPECT_EQ(field(&w[0], "ifmt"), 3);
          PAN_EXPECT_EQ(field(&w[0], "areg"), 7);
          PAN_EXPECT_EQ(bin.sysval_ubo, 2);
