@@ -371,7 +371,7 @@ static bool
 try_place(struct bi_sched_ctx *c, const struct bi_sched_item *it)
 {
    struct bi_sched_tuple t;
-   if (!build_tuple(c, &it, 1, &t))
+   if (c->cur.nr_tuples >= 8 || !build_tuple(c, &it, 1, &t))
       return false;
    bi_sched_note_msg(c, it);
    c->cur.t[c->cur.nr_tuples++] = t;
@@ -513,7 +513,8 @@ swap_last(struct bi_sched_ctx *c)
 /* Place it as a tuple of its own before the clause's last tuple (which
  * writes two results, so that it would need a NOP after that one) when
  * nothing orders it with that tuple's instructions; false (clause
- * unchanged) otherwise. */
+ * unchanged) otherwise.  The clause must keep room for the NOP that its
+ * last tuple may then need. */
 static bool
 place_before_last(struct bi_sched_ctx *c, const struct bi_sched_item *it)
 {
@@ -583,7 +584,7 @@ bi_sched_place(struct bi_sched_ctx *c, const struct bi_sched_item *it)
       return true;
    }
    if (bi_sched_needs_gap(c, it)) {
-      if (c->cur.nr_tuples < 8 && place_before_last(c, it))
+      if (c->cur.nr_tuples < 7 && place_before_last(c, it))
          return true;
       if (c->cur.nr_tuples >= 7)
          bi_sched_close_clause(c);
