@@ -169,6 +169,12 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
       return panfrost_screen(pscreen)->arch != NULL;
 
+   /* Rectangle textures sample with unnormalised coordinates (the
+    * sampler's normalized_coordinates off), so the state tracker need not
+    * scale every lookup by the size: the compilers take RECT as 2D. */
+   case PIPE_CAP_TEXRECT:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    /* Timer queries wait for the GPU and read the CPU clock (pan_query.c). */
    case PIPE_CAP_QUERY_TIMESTAMP:
    case PIPE_CAP_QUERY_TIME_ELAPSED:
