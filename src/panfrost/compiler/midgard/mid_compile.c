@@ -163,7 +163,8 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
       s->stage = nir->info.stage;
       s->gpu_id = gpu_id;
       s->tex_in = mid_tex_aliasing(gpu_id) ? 26 : 28;
-      s->tex_out = mid_tex_aliasing(gpu_id) ? 0 : 28;
+      /* Results to r29 keep the coordinates in r28 for the next word. */
+      s->tex_out = mid_tex_aliasing(gpu_id) ? 0 : 29;
       s->sysval_ubo = nir->info.num_ubos;
       s->level = level;
       s->max_push = max_push;

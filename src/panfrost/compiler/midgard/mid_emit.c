@@ -176,6 +176,8 @@ encode_tex(struct mid_shader *s, const struct mid_instr *I,
    ok &= set(s, P, "dim", t->dim);
    ok &= set(s, P, "infull", 1);
    ok &= set(s, P, "outfull", 1);
+   /* The result register: r28 or r29 (r0 or r1 on the small cores). */
+   ok &= set(s, P, "outsel", reg_of(s, I->dst) & 1);
    ok &= set(s, P, "stype", t->stype);
    ok &= set(s, P, "mask", I->mask);
    ok &= set(s, P, "texture", t->texture);

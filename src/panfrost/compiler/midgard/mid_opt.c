@@ -418,6 +418,51 @@ fold_feeder(struct opt *o, struct mid_block *b, struct mid_instr *F)
    return true;
 }
 
+/* Whether move B copies nothing A did not already copy into the same
+ * fixed register: same unchanging variable, same lanes. */
+static bool
+repeats(const struct opt *o, const struct mid_instr *A,
+        const struct mid_instr *B)
+{
+   if (B->src[1].ref.kind != MID_REF_VAR ||
+       A->src[1].ref.kind != MID_REF_VAR ||
+       A->src[1].ref.index != B->src[1].ref.index ||
+       o->multi[B->src[1].ref.index] || (B->mask & ~A->mask))
+      return false;
+   for (unsigned l = 0; l < 4; l++) {
+      if ((B->mask & (1u << l)) && A->src[1].swz[l] != B->src[1].swz[l])
+         return false;
+   }
+   return true;
+}
+
+/* Texture words write their result elsewhere (r29 on T860), so the
+ * coordinates stay in the input register: a move into it that repeats
+ * the last write there does nothing (lookups of several textures at the
+ * same coordinates). */
+static bool
+drop_repeated_tex_moves(struct opt *o)
+{
+   unsigned r = o->s->tex_in;
+   bool progress = false;
+   mid_foreach_block(o->s, b)
+   {
+      struct mid_instr *last = NULL;
+      list_for_each_entry_safe (struct mid_instr, I, &b->instrs, link) {
+         if (I->store || I->dst.kind != MID_REF_HW || I->dst.index != r)
+            continue;
+         bool move = mid_is_plain_move(I) && !second_of_pair(b, I);
+         if (move && last && repeats(o, last, I)) {
+            list_del(&I->link);
+            progress = true;
+            continue;
+         }
+         last = move ? I : NULL;
+      }
+   }
+   return progress;
+}
+
 void
 mid_opt_moves(struct mid_shader *s)
 {
@@ -432,6 +477,10 @@ mid_opt_moves(struct mid_shader *s)
    while (progress) {
       progress = false;
       count(&o);
+      if (s->tex_out != s->tex_in && drop_repeated_tex_moves(&o)) {
+         progress = true;
+         count(&o);
+      }
       mid_foreach_block(s, b)
       {
          list_for_each_entry_safe (struct mid_instr, M, &b->instrs, link) {

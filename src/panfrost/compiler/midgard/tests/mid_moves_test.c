@@ -397,6 +397,37 @@ test_tex_result_past_load(void)
    ralloc_free(s);
 }
 
+/* Two lookups at the same coordinates, results in r29:
+ *    v0 = ld_vary;  r28.xy = imov v0;  r29 = tex;  r28.xy = imov v0;  r29 = tex
+ * becomes
+ *    r28.xy = ld_vary;  r29 = tex;  r29 = tex
+ * (the repeated move goes, then the load writes r28); with results in r28
+ * both moves stay. */
+static void
+test_repeated_tex_move(void)
+{
+   for (unsigned out = 28; out <= 29; out++) {
+      struct mid_shader *s = new_shader(1);
+      s->tex_in = 28;
+      s->tex_out = out;
+      struct mid_block *b = mid_block_create(s);
+      struct mid_instr *ld = ld_vary(s, b, 0);
+      for (unsigned k = 0; k < 2; k++) {
+         move(s, b, mid_hw(28), mid_var(0))->mask = 0x3;
+         struct mid_instr *T = mid_instr_create(s, b, MID_TEX, "normal");
+         T->dst = mid_hw(out);
+         T->mask = 0xf;
+         T->tex.in_reg = 28;
+      }
+
+      mid_opt_moves(s);
+
+      PAN_EXPECT_EQ(nr_instrs(b), out == 29 ? 3 : 5);
+      PAN_EXPECT_EQ(ld->dst.kind, out == 29 ? MID_REF_HW : MID_REF_VAR);
+      ralloc_free(s);
+   }
+}
+
 int
 main(void)
 {
@@ -408,5 +439,6 @@ main(void)
    PAN_RUN_CASE(test_fold_feeder);
    PAN_RUN_CASE(test_load_to_texture_input);
    PAN_RUN_CASE(test_tex_result_past_load);
+   PAN_RUN_CASE(test_repeated_tex_move);
    return pan_test_summary("pan_mid_moves");
 }
