@@ -14,8 +14,11 @@ shaders all compiled, totals over the programs both compiled
 running fewer threads than stock's, spilling shaders, and the CPU time
 of the whole run (shader_runner processes, user + system).
 
-  run_shaderdb.py [--gpus G52,G57,G72] [--build build] [--stock build-stock]
-                  [CORPUS...]
+  run_shaderdb.py [--gpus G52,G57,G72,T860,T720] [--build build]
+                  [--stock build-stock] [CORPUS...]
+
+On the Midgard GPUs (T860, T720; MIDGARD_MESA_DEBUG=shaderdb) the
+tuples* column holds bundles.
 
 CORPUS defaults to ../shared/shader-db/shaders.  The stock driver comes
 from build-stock (tests/oracle_driver/build-stock.sh).  Both drivers get
@@ -29,6 +32,7 @@ With --max-inst-ratio / --max-cycle-ratio / --max-fewer-threads /
 import argparse
 import concurrent.futures
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -40,16 +44,38 @@ sys.path.insert(0, os.path.join(TOP, 'tests', 'oracle'))
 import run_piglit  # noqa: E402
 from compare_shaderdb import LINE, SPILLS, collect, figures  # noqa: E402
 
-# The G72 is measured here though the piglit oracle does not draw on it.
+# The G72 and the Midgard GPUs are measured here though the piglit oracle
+# does not draw on them (Midgard has no draw path in our driver: its
+# shaders are compiled to be measured, MIDGARD_MESA_DEBUG=shaderdb).
 GPUS = dict(run_piglit.GPUS)
 GPUS.setdefault('G72', ('6221', 6))
+GPUS.setdefault('T860', ('860', 5))
+GPUS.setdefault('T720', ('720', 4))
 run_piglit.GPUS.update(GPUS)
+BUNDLES = re.compile(r'(\d+) bundles')
+REFUSED = re.compile(r'shader refused: (?!draws are not supported)')
+THREADS = re.compile(r'(\d+) threads')
+
+
+def midgard_figures(text):
+    """(stage, instructions, bundles, 0, 0.0, threads) of each Midgard
+    shader-db line: bundles take the place of Bifrost's tuples."""
+    out = []
+    for line in text.splitlines():
+        m = LINE.search(line)
+        b = BUNDLES.search(line)
+        if m and b:
+            t = THREADS.search(line)
+            out.append((m.group(1), int(m.group(2)), int(b.group(1)), 0, 0.0,
+                        int(t.group(1)) if t else 0))
+    return out
 
 
 def run_program(path, config, drivers, piglit, timeout):
     """(shader-db lines, compiled, CPU seconds) of one shader_runner run."""
     env = drivers.env(config)
     env['BIFROST_MESA_DEBUG'] = 'shaderdb'
+    env['MIDGARD_MESA_DEBUG'] = 'shaderdb'
     env['PAN_SHIM_EXEC'] = '0'
     env['MESA_GL_VERSION_OVERRIDE'] = '3.0'
     env['MESA_GLSL_VERSION_OVERRIDE'] = '130'
@@ -73,12 +99,15 @@ def run_program(path, config, drivers, piglit, timeout):
         out.seek(0)
         text = out.read().decode(errors='replace')
     cpu = usage.ru_utime + usage.ru_stime if usage else 0.0
-    lines = figures(text, LINE.search)
+    lines = midgard_figures(text) if BUNDLES.search(text) else \
+        figures(text, LINE.search)
     spills = sum(1 for ln in text.splitlines()
                  if LINE.search(ln) and SPILLS.search(ln)
                  and SPILLS.search(ln).group(1) != '0')
-    # shader_runner passes a program without commands once it links.
-    compiled = p.returncode == 0 and bool(lines)
+    # shader_runner passes a program without commands once it links; our
+    # driver names each shader its compiler refuses (Midgard's dropped
+    # draws are not a refusal of the shader).
+    compiled = p.returncode == 0 and bool(lines) and not REFUSED.search(text)
     return lines, compiled, cpu, spills
 
 
@@ -121,7 +150,7 @@ def main():
     ap.add_argument('corpus', nargs='*')
     ap.add_argument('--build', default=os.path.join(TOP, 'build'))
     ap.add_argument('--stock', default=os.path.join(TOP, 'build-stock'))
-    ap.add_argument('--gpus', default='G52,G57,G72')
+    ap.add_argument('--gpus', default='G52,G57,G72,T860,T720')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--timeout', type=float, default=120)
     ap.add_argument('--max-inst-ratio', type=float)
@@ -148,7 +177,7 @@ def main():
     print(f'shader-db through shader_runner on the noop drm-shim: '
           f'{len(files)} programs')
     hdr = (f'{"GPU":4} {"driver":6} {"programs":>8} {"shaders":>7} '
-           f'{"inst":>8} {"cycles":>9} {"tuples":>8} {"clauses":>8} '
+           f'{"inst":>8} {"cycles":>9} {"tuples*":>8} {"clauses":>8} '
            f'{"spilling":>8} {"fewer thr":>9} {"CPU s":>7}')
     print(hdr)
     for g in gpus:
@@ -170,11 +199,16 @@ def main():
 
         def ratio(k):
             return o[k] / s[k] if s[k] else 0.0
+        midgard = GPUS[g][1] <= 5
+        if midgard:
+            keys = f'  bundles {ratio("tuples"):.3f}'
+        else:
+            keys = f'  cycles {ratio("cycles"):.3f}'
+            if s['tuples']:
+                keys += (f'  tuples {ratio("tuples"):.3f}  clauses '
+                         f'{ratio("clauses"):.3f}')
         print(f'{g:4} ratio  {len(common):8} common  inst {ratio("inst"):.3f}'
-              f'  cycles {ratio("cycles"):.3f}'
-              + (f'  tuples {ratio("tuples"):.3f}  clauses '
-                 f'{ratio("clauses"):.3f}' if s['tuples'] else '')
-              + f'  CPU {ratio("cpu"):.2f}')
+              f'{keys}  CPU {ratio("cpu"):.2f}')
         missing = [os.path.relpath(f, corpus[0]) for f in files
                    if stock[f][1] and not ours[f][1]]
         for f in missing[:10]:

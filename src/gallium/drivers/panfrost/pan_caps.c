@@ -165,15 +165,24 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_START_INSTANCE:
       return panfrost_screen(pscreen)->arch != NULL;
 
+   /* Any restart index: draws whose index is not the all-ones one the
+    * hardware knows go through primconvert, which splits them at the
+    * restarts (needs_primconvert in pan_draw_vbo.c).  NV_primitive_restart,
+    * part of GL 3.1.
+    */
+   case PIPE_CAP_PRIMITIVE_RESTART:
+      return 1;
+
    /* A pass of only a size: its fragment job runs without any target. */
    case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
       return panfrost_screen(pscreen)->arch != NULL;
 
    /* Rectangle textures sample with unnormalised coordinates (the
     * sampler's normalized_coordinates off), so the state tracker need not
-    * scale every lookup by the size: the compilers take RECT as 2D. */
+    * scale every lookup by the size: the compilers take RECT as 2D (the
+    * Midgard one too, whose shaders are compiled to be measured). */
    case PIPE_CAP_TEXRECT:
-      return panfrost_screen(pscreen)->arch != NULL;
+      return 1;
 
    /* Timer queries wait for the GPU and read the CPU clock (pan_query.c). */
    case PIPE_CAP_QUERY_TIMESTAMP:
