@@ -666,7 +666,10 @@ store_vertex_outputs(struct ctx *c)
             last = l;
          src.swz[l] = last;
       }
-      bool r26 = nr_stores++ & 1;
+      /* Only in the tries that hoist stores: alternating, the stores'
+       * moves no longer wait for each other, which can hold more values
+       * live; the others keep the old order (four threads more often). */
+      bool r26 = (nr_stores++ & 1) && c->s->hoist_stores;
       struct mid_instr *D = alu(c, "imov", mid_hw(r26 ? 26 : 27), 0xf);
       D->int_result = true;
       D->nr_srcs = 2;
