@@ -113,6 +113,10 @@ run_size(unsigned B, bool compressed, unsigned iterations)
       { 50, 50, 1, 1, 48, 48, 1 },
       { 33, 65, 0, 1, 33, 63, 3 },
       { 256, 20, 3, 2, 250, 17, 100 },
+      /* Wide enough for several staged pieces of streamed loads; the
+       * second one's rows start at every alignment within a line */
+      { 512, 32, 0, 0, 512, 32, 0 },
+      { 512, 32, 0, 0, 512, 32, 16 },
    };
    for (unsigned i = 0; i < sizeof(fixed) / sizeof(fixed[0]); ++i)
       check_case(&fixed[i], B, compressed);
