@@ -56,6 +56,43 @@ bi_sched_queue(struct bi_sched_ctx *c, const struct bi_sched_item *it)
    return true;
 }
 
+/* How far the search for a value's other readers looks. */
+#define LAST_READ_REACH 256
+
+/*
+ * Mark in each item the registers it reads whose value (written by an
+ * earlier item of the block, not as staging) no other item reads before
+ * a later item of the block writes them again.  Values the block leaves
+ * in registers are never marked: a later block may read them.
+ */
+static void
+mark_last_reads(struct bi_sched_item *its, const uint64_t *rd,
+                const uint64_t *wr, unsigned n)
+{
+   for (unsigned k = 0; k < n; ++k) {
+      uint64_t staged = reg_bits(its[k].staging, its[k].staging_count);
+      for (unsigned i = 0; i < its[k].nr_srcs; ++i) {
+         const struct bi_sched_opnd *o = &its[k].srcs[i];
+         if (o->kind != OPND_REG || o->value >= 64 ||
+             (staged >> o->value) & 1)
+            continue;
+         uint64_t bit = 1ull << o->value;
+         int j = (int)k - 1;
+         while (j >= 0 && (int)k - j <= LAST_READ_REACH && !(wr[j] & bit) &&
+                !(rd[j] & bit))
+            j--;
+         if (j < 0 || !(wr[j] & bit) || its[j].dest != (int)o->value)
+            continue;
+         unsigned m = k + 1;
+         while (m < n && m - k <= LAST_READ_REACH && !(wr[m] & bit) &&
+                !(rd[m] & bit))
+            m++;
+         if (m < n && m - k <= LAST_READ_REACH && !(rd[m] & bit))
+            its[k].last_reads |= bit;
+      }
+   }
+}
+
 /* How far past the oldest unscheduled item the scheduler looks. */
 #define WINDOW 48
 
@@ -126,6 +163,8 @@ bi_sched_flush(struct bi_sched_ctx *c)
       bi_sched_fail(c, "out of memory%s", "");
    for (unsigned j = 0; ok && j < n; ++j)
       item_regs(&its[j], &rd[j], &wr[j]);
+   if (ok)
+      mark_last_reads(its, rd, wr, n);
    unsigned first = 0;
    for (unsigned left = n; ok && left; --left) {
       while (done[first])

@@ -56,6 +56,10 @@ struct bi_sched_item {
    unsigned alt_op;
    uint8_t
       side; /* enum bi_sched_side: how it orders with the others of its block */
+   /* Registers whose value nothing after this instruction reads before
+    * the block writes them again (pan_bi_sched_list.c): an FMA result
+    * only this ADD instruction reads through `t` needs no write. */
+   uint64_t last_reads;
 };
 
 /* u[0] the FMA instruction, u[1] the ADD one; an unused unit is a NOP. */

@@ -444,6 +444,11 @@ bi_sched_try_pair(struct bi_sched_ctx *c, const struct bi_sched_item *in)
    if (bi_sched_is_msg(it) && it->staging >= 0 && a->dest >= it->staging &&
        a->dest < it->staging + it->staging_count)
       return false;
+   /* An FMA result that only it reads (through t) is not written: the
+    * tuple then writes one result, and the next one keeps port 2. */
+   if (reads_a && a->dest >= 0 && a->dest < 64 &&
+       (in->last_reads >> a->dest) & 1)
+      other.dest = NO_REG;
    /* Rebuild the last tuple with both, after the one before it. */
    struct bi_sched_tuple saved = *last, t;
    const struct bi_sched_item *items[2] = { a, it };
