@@ -9,6 +9,8 @@
 
 #include <limits.h>
 
+#include "util/u_math.h"
+
 #include "pan_compile.h"
 #include "pan_compile_priv.h"
 #include "pan_ir_from_nir.h"
@@ -33,6 +35,9 @@ const nir_shader_compiler_options pan_va_nir_options = {
    .lower_pack_unorm_4x8 = true, .lower_unpack_unorm_4x8 = true,
    .lower_pack_snorm_4x8 = true, .lower_unpack_snorm_4x8 = true,
    .use_interpolated_input_intrinsics = true,
+   /* The driver hands compute shaders these options: GL uniforms must
+    * arrive as constant buffer 0, which it reads through global memory. */
+   .lower_uniforms_to_ubo = true,
    .fuse_ffma32 = false, /* keep a * b + c rounded twice, as written */
    /* Loops with a constant trip count are unrolled (as the stock compiler
     * does): their UBO reads get constant offsets and are pushed. */
@@ -59,6 +64,34 @@ static const pan_nir_pass pan_nir_cleanup[] = {
    nir_opt_loop_unroll,
 };
 
+/* x / 2^n as x >> n and x % 2^n as x & (2^n - 1), unsigned: NIR's own
+ * rules for them are off under lower_bitops, which the options set, and
+ * nir_lower_idiv would otherwise spell a reciprocal sequence. */
+static bool
+udiv_pow2(nir_builder *b, nir_instr *instr, void *data)
+{
+   if (instr->type != nir_instr_type_alu)
+      return false;
+   nir_alu_instr *alu = nir_instr_as_alu(instr);
+   if ((alu->op != nir_op_udiv && alu->op != nir_op_umod) ||
+       alu->dest.dest.ssa.num_components != 1 ||
+       !nir_src_is_const(alu->src[1].src))
+      return false;
+   uint64_t d = nir_src_comp_as_uint(alu->src[1].src, alu->src[1].swizzle[0]);
+   if (!d || !util_is_power_of_two_or_zero64(d))
+      return false;
+
+   unsigned bits = alu->dest.dest.ssa.bit_size;
+   b->cursor = nir_before_instr(instr);
+   nir_ssa_def *x = nir_ssa_for_alu_src(b, alu, 0);
+   nir_ssa_def *r = alu->op == nir_op_udiv
+                       ? nir_ushr_imm(b, x, util_logbase2_64(d))
+                       : nir_iand(b, x, nir_imm_intN_t(b, d - 1, bits));
+   nir_ssa_def_rewrite_uses(&alu->dest.dest.ssa, r);
+   nir_instr_remove(instr);
+   return true;
+}
+
 /* The NIR passes the slice needs, once: SSA, scalar ALU (the slice selects
  * scalar instructions only), then clean-up to a fixed point. */
 static void
@@ -76,6 +109,12 @@ lower_nir(nir_shader *nir)
    pan_nir_lower_shared(nir);
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
    NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
+   /* Clean-up first, so that constant divisors are known: a division by a
+    * power of two becomes a shift and a remainder a mask. */
+   pan_nir_fixpoint(nir, pan_nir_cleanup, ARRAY_SIZE(pan_nir_cleanup),
+                    UINT_MAX);
+   NIR_PASS_V(nir, nir_shader_instructions_pass, udiv_pow2,
+              nir_metadata_block_index | nir_metadata_dominance, NULL);
    NIR_PASS_V(nir, nir_lower_idiv, &(nir_lower_idiv_options){0});
    NIR_PASS_V(nir, nir_lower_alu);
    pan_nir_fixpoint(nir, pan_nir_cleanup, ARRAY_SIZE(pan_nir_cleanup),

@@ -316,6 +316,53 @@ test_div_bool(void)
    }
 }
 
+/* x % 8 + (x / 16) * 3 + x % 4096, with the divisors constants or
+ * parameters. */
+static nir_builder
+div_pow2_shader(bool constant)
+{
+   nir_builder b = begin(constant ? "div_pow2" : "div_param");
+   nir_ssa_def *i = id_x(&b);
+   nir_ssa_def *x = load_in(&b, i, 1);
+   nir_ssa_def *d[3];
+   for (unsigned k = 0; k < 3; ++k)
+      d[k] = constant ? nir_imm_int(&b, (const unsigned[]){ 8, 16, 4096 }[k])
+                      : param(&b, 4 + k);
+   nir_ssa_def *r = nir_iadd(&b, nir_umod(&b, x, d[0]),
+                             nir_imul_imm(&b, nir_udiv(&b, x, d[1]), 3));
+   store_out(&b, i, nir_iadd(&b, r, nir_umod(&b, x, d[2])));
+   return b;
+}
+
+/* Constant divisors are known before division is lowered: a power of
+ * two is a shift or a mask, not the reciprocal sequence of a divisor
+ * known at run time. */
+static void
+test_div_pow2(void)
+{
+   const uint32_t prm[3] = { 8, 16, 4096 };
+   uint32_t in[LANES], out[LANES];
+   unsigned words[2] = { 0, 0 };
+
+   random_words(in, LANES);
+   for (unsigned constant = 0; constant < 2; ++constant) {
+      nir_builder b = div_pow2_shader(constant);
+      if (!run(&b, in, LANES, prm, 3, out, LANES))
+         return;
+      words[constant] = last_nr_words;
+      for (unsigned l = 0; l < LANES; ++l) {
+         uint32_t x = in[l], want = x % 8 + (x / 16) * 3 + x % 4096;
+         PAN_CHECK(out[l] == want, "%s lane %u: 0x%x, expected 0x%x",
+                   constant ? "constant" : "param", l, out[l], want);
+      }
+   }
+   printf("div: %u words with parameters, %u with powers of two\n", words[0],
+          words[1]);
+   PAN_CHECK(words[1] * 3 <= words[0],
+             "powers of two not much shorter: %u words against %u", words[1],
+             words[0]);
+}
+
 /* GLSL's bool(float), f2b1: x != 0.0, so -0.0 is false and NaN true. */
 static void
 test_f2b(void)
@@ -579,6 +626,7 @@ main(void)
    PAN_RUN_CASE(test_loop);
    PAN_RUN_CASE(test_fau_fold);
    PAN_RUN_CASE(test_div_bool);
+   PAN_RUN_CASE(test_div_pow2);
    PAN_RUN_CASE(test_f2b);
    PAN_RUN_CASE(test_exp2_product);
    PAN_RUN_CASE(test_low_half);
