@@ -204,6 +204,36 @@ ubo_address(struct panfrost_context *ctx, unsigned i, uint64_t *addr)
    return true;
 }
 
+/* The address and bound size of compute storage slot i (0 and 0 when
+ * unbound), its buffer recorded in the batch for reading, and writing
+ * when writable; false when out of memory.
+ */
+static bool
+ssbo_slot(struct panfrost_context *ctx, unsigned i, uint64_t *addr,
+          unsigned *size_B)
+{
+   struct panfrost_compute_ctx *c = &ctx->compute;
+   const struct pipe_shader_buffer *sb = &c->ssbos[PIPE_SHADER_COMPUTE][i];
+
+   *addr = 0;
+   *size_B = 0;
+   if (!sb->buffer)
+      return true;
+   struct panfrost_resource *rsc = panfrost_resource(sb->buffer);
+   bool writable = c->ssbo_writable[PIPE_SHADER_COMPUTE] & BITFIELD_BIT(i);
+   if (!panfrost_batch_add_bo(ctx, rsc->bo,
+                              PAN_BO_ACCESS_READ |
+                                 (writable ? PAN_BO_ACCESS_WRITE : 0)))
+      return false;
+   /* Index ranges read from it before the dispatch are stale. */
+   if (writable)
+      pan_index_cache_invalidate(&rsc->index_cache, sb->buffer_offset,
+                                 sb->buffer_size);
+   *addr = rsc->bo->gpu_va + sb->buffer_offset;
+   *size_B = sb->buffer_size;
+   return true;
+}
+
 /* Fills one push entry; false (after a warning) when the state it needs
  * is missing.
  */
@@ -215,35 +245,46 @@ fill_push_entry(struct panfrost_context *ctx,
                 uint32_t *words)
 {
    struct panfrost_compute_ctx *c = &ctx->compute;
-   const struct pipe_shader_buffer *sb = &c->ssbos[PIPE_SHADER_COMPUTE][0];
    uint64_t addr = 0;
 
    switch (e->source) {
    case PANFROST_PUSH_SSBO_ADDR:
    case PANFROST_PUSH_SSBO_SIZE: {
-      sb += e->index;
-      if (!sb->buffer) {
+      unsigned size_B;
+      if (!c->ssbos[PIPE_SHADER_COMPUTE][e->index].buffer) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
                             "shader storage slot %u is not bound, dispatch "
                             "dropped",
                             e->index);
          return false;
       }
-      struct pan_bo *bo = panfrost_resource(sb->buffer)->bo;
-      bool writable =
-         c->ssbo_writable[PIPE_SHADER_COMPUTE] & BITFIELD_BIT(e->index);
-      if (!panfrost_batch_add_bo(ctx, bo,
-                                 PAN_BO_ACCESS_READ |
-                                    (writable ? PAN_BO_ACCESS_WRITE : 0)))
+      if (!ssbo_slot(ctx, e->index, &addr, &size_B))
          return false;
-      if (writable)
-         pan_index_cache_invalidate(&panfrost_resource(sb->buffer)->index_cache,
-                                    sb->buffer_offset, sb->buffer_size);
       if (e->source == PANFROST_PUSH_SSBO_SIZE) {
-         words[0] = sb->buffer_size;
+         words[0] = size_B;
          return true;
       }
-      addr = bo->gpu_va + sb->buffer_offset;
+      break;
+   }
+   case PANFROST_PUSH_SSBO_TABLE: {
+      struct pan_ptr t =
+         pan_pool_alloc(&ctx->batch.pool,
+                        PANFROST_MAX_SSBOS * PANFROST_SSBO_SLOT_WORDS * 4, 16);
+      if (!t.cpu)
+         return false;
+      uint32_t *w = t.cpu;
+      for (unsigned i = 0; i < PANFROST_MAX_SSBOS;
+           ++i, w += PANFROST_SSBO_SLOT_WORDS) {
+         uint64_t va;
+         unsigned size_B;
+         if (!ssbo_slot(ctx, i, &va, &size_B))
+            return false;
+         w[0] = (uint32_t)va;
+         w[1] = (uint32_t)(va >> 32);
+         w[2] = size_B;
+         w[3] = 0;
+      }
+      addr = t.gpu;
       break;
    }
    case PANFROST_PUSH_UBO_ADDR:

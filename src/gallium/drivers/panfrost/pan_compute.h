@@ -39,6 +39,9 @@ enum panfrost_push_source {
    /* 64-bit address of a table of the constant buffers' 64-bit addresses
     * (0 when unbound), for block indices known only at run time. */
    PANFROST_PUSH_UBO_TABLE,
+   /* 64-bit address of a table of the storage slots, 4 words each as in
+    * PANFROST_SSBO_CBUF (address, size, 0), for run-time block indices. */
+   PANFROST_PUSH_SSBO_TABLE,
    PANFROST_PUSH_NUM_WORKGROUPS, /* component index of the grid */
    PANFROST_PUSH_WORKGROUP_SIZE, /* component index of the block */
    PANFROST_PUSH_INPUT,          /* word at byte offset of the kernel input */
@@ -63,8 +66,9 @@ struct panfrost_push_layout {
  * and global memory: SSBO and constant buffer accesses become global loads,
  * stores and atomics at pushed addresses (the SSBO part shared with draws,
  * pan_nir_lower_ssbo.c), grid and block sizes and kernel inputs
- * become push words.  false with a message in err for what the driver does
- * not support (non-constant storage buffer indices, too many push words).
+ * become push words; gl_LocalInvocationIndex is computed from the local
+ * id.  false with a message in err for what the driver does not support
+ * (too many push words, kernel inputs at run-time offsets).
  */
 bool panfrost_nir_lower_compute(struct nir_shader *nir,
                                 struct panfrost_push_layout *layout, char *err,

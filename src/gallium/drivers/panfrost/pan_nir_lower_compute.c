@@ -118,7 +118,9 @@ ubo_address(nir_builder *b, struct lower_state *s, nir_src index,
 }
 
 /* Storage buffer slots for pan_nir_lower_ssbo.c: push words of their
- * address and size, filled at dispatch; the index must be constant.
+ * address and size, filled at dispatch.  A block chosen at run time
+ * (arrays of blocks) reads both from a table of the slots' words laid out
+ * as the draws' PANFROST_SSBO_CBUF, the index clamped to the slots.
  */
 static nir_ssa_def *
 ssbo_word(nir_builder *b, nir_src *index, bool size, void *data, char *err,
@@ -127,6 +129,23 @@ ssbo_word(nir_builder *b, nir_src *index, bool size, void *data, char *err,
    struct lower_state *s = data;
    unsigned slot, word;
 
+   if (!nir_src_is_const(*index)) {
+      if (!push_word(s, PANFROST_PUSH_SSBO_TABLE, 0, 0, 2, &word))
+         return NULL;
+      nir_ssa_def *i =
+         nir_umin(b, index->ssa, nir_imm_int(b, PANFROST_MAX_SSBOS - 1));
+      nir_ssa_def *entry = nir_iadd(
+         b, load_push(b, word, 64),
+         nir_u2u64(b, nir_iadd_imm(b,
+                                   nir_imul_imm(b, i,
+                                                PANFROST_SSBO_SLOT_WORDS * 4),
+                                   size ? 8 : 0)));
+      if (size)
+         return nir_load_global(b, entry, 4, 1, 32);
+      nir_ssa_def *w = nir_load_global(b, entry, 8, 2, 32);
+      return nir_pack_64_2x32_split(b, nir_channel(b, w, 0),
+                                    nir_channel(b, w, 1));
+   }
    if (!const_index(s, *index, PANFROST_MAX_SSBOS,
                     "shader storage block index is not constant", &slot) ||
        !push_word(s,
@@ -134,6 +153,33 @@ ssbo_word(nir_builder *b, nir_src *index, bool size, void *data, char *err,
                   slot, 0, size ? 1 : 2, &word))
       return NULL;
    return load_push(b, word, size ? 32 : 64);
+}
+
+/* gl_LocalInvocationIndex from the preloaded local id and the workgroup
+ * size: (z * size_y + y) * size_x + x.  The size is lowered afterwards
+ * (a constant, or push words when variable).
+ */
+static bool
+lower_local_index(nir_builder *b, nir_instr *instr, void *data)
+{
+   if (instr->type != nir_instr_type_intrinsic)
+      return false;
+   nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   if (intr->intrinsic != nir_intrinsic_load_local_invocation_index)
+      return false;
+
+   b->cursor = nir_before_instr(instr);
+   nir_ssa_def *id = nir_load_local_invocation_id(b);
+   nir_ssa_def *size = nir_load_workgroup_size(b);
+   nir_ssa_def *yz = nir_iadd(
+      b, nir_imul(b, nir_channel(b, id, 2), nir_channel(b, size, 1)),
+      nir_channel(b, id, 1));
+   nir_ssa_def *index = nir_iadd(b, nir_imul(b, yz, nir_channel(b, size, 0)),
+                                 nir_channel(b, id, 0));
+   nir_ssa_def_rewrite_uses(&intr->dest.ssa,
+                            nir_u2u(b, index, intr->dest.ssa.bit_size));
+   nir_instr_remove(instr);
+   return true;
 }
 
 static nir_ssa_def *
@@ -229,6 +275,10 @@ panfrost_nir_lower_compute(nir_shader *nir, struct panfrost_push_layout *layout,
    if (!panfrost_nir_lower_ssbo(nir, ssbo_word, &s, err, err_size))
       return false;
    NIR_PASS_V(nir, nir_lower_system_values);
+   nir_shader_instructions_pass(nir, lower_local_index,
+                                nir_metadata_block_index |
+                                   nir_metadata_dominance,
+                                NULL);
    nir_shader_instructions_pass(
       nir, lower_instr, nir_metadata_block_index | nir_metadata_dominance, &s);
    return !s.failed;

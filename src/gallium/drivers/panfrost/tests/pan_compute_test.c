@@ -456,6 +456,130 @@ test_ubo_dynamic_block(void)
    pipe_resource_reference(&bufs[0], NULL);
 }
 
+/* gl_LocalInvocationIndex over 4 x 2 x 2 workgroups: each invocation
+ * writes its index at workgroup * 16 + its index, and the local id's
+ * linear form next to it, so both must agree with C.
+ */
+static void
+test_local_index(void)
+{
+   enum { WG = 16, GROUPS = 3, N = WG * GROUPS };
+   uint32_t out[2 * N];
+
+   nir_builder b = shader("local-index", 4, 2, 2);
+   nir_ssa_def *l = nir_load_local_invocation_index(&b);
+   nir_ssa_def *lid = nir_load_local_invocation_id(&b);
+   nir_ssa_def *wg = nir_channel(&b, nir_load_workgroup_id(&b, 32), 0);
+   nir_ssa_def *at = nir_iadd(&b, nir_imul_imm(&b, wg, WG), l);
+   ssbo_store(&b, 0, at, l);
+   nir_ssa_def *lin = nir_iadd(
+      &b, nir_channel(&b, lid, 0),
+      nir_iadd(&b, nir_imul_imm(&b, nir_channel(&b, lid, 1), 4),
+               nir_imul_imm(&b, nir_channel(&b, lid, 2), 8)));
+   ssbo_store(&b, 0, nir_iadd_imm(&b, at, N), nir_iadd_imm(&b, lin, 100));
+   pan_test_debug_msg[0] = 0;
+   void *cso = compile(&b);
+   CHECK(!pan_test_debug_msg[0], "local index: refused: %s",
+         pan_test_debug_msg);
+
+   memset(out, 0xcd, sizeof(out));
+   struct pipe_resource *bufs[1] = { buffer(sizeof(out), out) };
+   bind_ssbos(bufs, 1, 0x1);
+   struct pipe_grid_info info = {
+      .work_dim = 3,
+      .block = { 4, 2, 2 },
+      .grid = { GROUPS, 1, 1 },
+   };
+   ctx->bind_compute_state(ctx, cso);
+   ctx->launch_grid(ctx, &info);
+   read_back(bufs[0], out);
+
+   unsigned bad = 0;
+   for (unsigned k = 0; k < N; ++k)
+      bad += out[k] != k % WG || out[N + k] != k % WG + 100;
+   CHECK(!bad, "local index: %u of %u results wrong (out[5] = %u, "
+               "out[%u] = %u)",
+         bad, N, out[5], N + 5, out[N + 5]);
+
+   ctx->delete_compute_state(ctx, cso);
+   pipe_resource_reference(&bufs[0], NULL);
+}
+
+/* Storage blocks chosen at run time (arrays of blocks, through the table
+ * of slots): out[i] = in[1 + i % 3][(i / 3) % 4] + size(1 + i % 3), and
+ * i * 7 stored into slot 4 + (i & 1) at word i / 2.  Slot 5 is bound at
+ * an offset, slot 6 is unbound.
+ */
+static void
+test_ssbo_dynamic_block(void)
+{
+   enum { N = 48 };
+   uint32_t in[3][8], out[N], half[2][N / 2 + 16];
+
+   for (unsigned k = 0; k < 3; ++k)
+      for (unsigned w = 0; w < 8; ++w)
+         in[k][w] = 1000 * (k + 1) + 10 * w;
+   nir_builder b = shader("ssbo-dynamic-block", 16, 1, 1);
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *blk = nir_iadd_imm(&b, nir_umod(&b, i, nir_imm_int(&b, 3)), 1);
+   nir_ssa_def *off = nir_imul_imm(
+      &b, nir_iand_imm(&b, nir_udiv(&b, i, nir_imm_int(&b, 3)), 3), 4);
+   nir_ssa_def *w = nir_load_ssbo(&b, 1, 32, blk, off, .align_mul = 4);
+   nir_ssa_def *size = nir_get_ssbo_size(&b, blk);
+   ssbo_store(&b, 0, i, nir_iadd(&b, w, size));
+   nir_store_ssbo(&b, nir_imul_imm(&b, i, 7),
+                  nir_iadd_imm(&b, nir_iand_imm(&b, i, 1), 4),
+                  nir_imul_imm(&b, nir_ushr_imm(&b, i, 1), 4),
+                  .write_mask = 1, .align_mul = 4);
+   pan_test_debug_msg[0] = 0;
+   void *cso = compile(&b);
+   CHECK(!pan_test_debug_msg[0], "dynamic storage block: refused: %s",
+         pan_test_debug_msg);
+
+   /* Slot k + 1 holds 4 * (k + 1) words of in[k], so sizes differ. */
+   struct pipe_resource *res[6];
+   res[0] = buffer(sizeof(out), NULL);
+   for (unsigned k = 0; k < 3; ++k)
+      res[1 + k] = buffer(16 * (k + 1), in[k]);
+   memset(half, 0xcd, sizeof(half));
+   res[4] = buffer(sizeof(half[0]), half[0]);
+   res[5] = buffer(sizeof(half[1]), half[1]);
+   struct pipe_shader_buffer sb[7] = { 0 };
+   for (unsigned k = 0; k < 6; ++k) {
+      sb[k].buffer = res[k];
+      sb[k].buffer_size = res[k]->width0;
+   }
+   sb[5].buffer_offset = 64;
+   sb[5].buffer_size = N / 2 * 4;
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 7, sb, 0x31);
+   dispatch(cso, 16, 1, N / 16, 1);
+   read_back(res[0], out);
+   read_back(res[4], half[0]);
+   read_back(res[5], half[1]);
+
+   unsigned bad = 0;
+   for (unsigned k = 0; k < N; ++k)
+      bad += out[k] != in[k % 3][(k / 3) % 4] + 16 * (k % 3 + 1);
+   CHECK(!bad, "dynamic storage block: %u of %u loads wrong (out[2] = %u)",
+         bad, N, out[2]);
+   /* Slot 4 from word 0, slot 5 from word 16 (its 64-byte offset). */
+   bad = 0;
+   for (unsigned k = 0; k < N / 2 + 16; ++k) {
+      uint32_t want4 = k < N / 2 ? 2 * k * 7 : 0xcdcdcdcd;
+      uint32_t want5 =
+         k >= 16 ? (2 * (k - 16) + 1) * 7 : 0xcdcdcdcd;
+      bad += half[0][k] != want4 || half[1][k] != want5;
+   }
+   CHECK(!bad, "dynamic storage block: %u of %u stored words wrong "
+               "(slot 4 [1] = %u, slot 5 [16] = %u)",
+         bad, N + 32, half[0][1], half[1][16]);
+
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 7, NULL, 0);
+   ctx->delete_compute_state(ctx, cso);
+   for (unsigned k = 0; k < 6; ++k)
+      pipe_resource_reference(&res[k], NULL);
+}
+
 /* Shared memory and barriers: workgroups of 64 invocations reverse their
  * part of the input through shared memory, then write again over what
  * the others still read (a barrier on each side of the write):
@@ -770,16 +894,16 @@ test_refusals(bool compute)
    for (unsigned i = 0; i < 16; ++i)
       keep[i] = 0xdead0000 + i;
 
-   /* A block index that is not constant. */
-   nir_builder b = shader("dynamic-index", 16, 1, 1);
+   /* A kernel input read at a run-time offset. */
+   nir_builder b = shader("dynamic-input", 16, 1, 1);
    nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
-   nir_store_ssbo(&b, i, nir_iand_imm(&b, i, 1), nir_imul_imm(&b, i, 4),
-                  .write_mask = 1, .align_mul = 4);
+   nir_ssa_def *v = nir_load_kernel_input(&b, 1, 32, nir_imul_imm(&b, i, 4));
+   ssbo_store(&b, 0, i, v);
    pan_test_debug_msg[0] = 0;
    void *cso = compile(&b);
    CHECK(cso, "a refused shader still gives a state object");
    const char *want =
-      compute ? "storage block index is not constant" : "not supported on v";
+      compute ? "kernel input at a non-constant offset" : "not supported on v";
    CHECK(strstr(pan_test_debug_msg, want), "refusal message '%s' lacks '%s'",
          pan_test_debug_msg, want);
 
@@ -820,6 +944,8 @@ main(int argc, char **argv)
       test_ids_chain_indirect();
       test_buffer_ubo_size();
       test_ubo_dynamic_block();
+      test_local_index();
+      test_ssbo_dynamic_block();
       uint64_t local_B = 0;
       screen->get_compute_param(screen, PIPE_SHADER_IR_NIR,
                                 PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE, &local_B);
