@@ -939,6 +939,11 @@ main(int argc, char **argv)
    CHECK(has == expect_compute, "PIPE_CAP_COMPUTE is %d on %s", has,
          screen->get_name(screen));
    if (has && expect_compute) {
+      /* GLSL compute shaders read their uniforms as constant buffer 0. */
+      const nir_shader_compiler_options *opts = screen->get_compiler_options(
+         screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
+      CHECK(opts->lower_uniforms_to_ubo,
+            "compute options leave GL uniforms as load_uniform");
       test_arith();
       test_loop_uniforms();
       test_ids_chain_indirect();
