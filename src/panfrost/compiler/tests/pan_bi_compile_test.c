@@ -1211,6 +1211,49 @@ test_const_pairs(void)
    }
 }
 
+/* A chain of reciprocals of multiply-adds: each FMA result is read only
+ * by the FRCP paired with it (through t) and its register is reused
+ * after, so some tuple leaves the FMA result unwritten (t0 in the
+ * disassembly); the chain still computes the right values. */
+static void
+test_dead_write(void)
+{
+   nir_builder b = begin("bi_dead_write");
+   nir_ssa_def *v = input(&b, 1);
+   for (unsigned k = 0; k < 4; ++k)
+      v = nir_frcp(&b, nir_ffma(&b, v, nir_imm_float(&b, 0.5f + k),
+                                nir_imm_float(&b, 2.0f)));
+   output(&b, v);
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   if (compile(nir_shader_clone(ctx, b.shader), NULL, ctx, &bin)) {
+      char *text = disassembly(&bin);
+      bool found = false;
+      for (const char *at = text; !found && (at = strstr(at, "fma.f32 t0,"));
+           at++) {
+         const char *eol = strchr(at, '\n'), *bar = strchr(at, '|');
+         found = bar && (!eol || bar < eol) && !strncmp(bar, "| frcp", 6);
+      }
+      PAN_CHECK(found, "no FMA result left unwritten\n%s", text);
+      free(text);
+   }
+   ralloc_free(ctx);
+
+   uint32_t in[BI_LANES], out[BI_LANES];
+   for (unsigned l = 0; l < BI_LANES; ++l)
+      in[l] = pan_test_u32(1.0f + 0.375f * (float)l);
+   if (!run(&b, in, BI_LANES, NULL, 0, out, BI_LANES))
+      return;
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      double want = pan_test_f32(in[l]);
+      for (unsigned k = 0; k < 4; ++k)
+         want = 1.0 / (want * (0.5 + k) + 2.0);
+      double got = pan_test_f32(out[l]);
+      PAN_CHECK(fabs(got - want) <= 16 * want * 0x1p-23,
+                "dead write lane %u: %.9g, expected %.9g", l, got, want);
+   }
+}
+
 /* What Bifrost refuses is an error message, not a crash. */
 static void
 test_refused(void)
@@ -1251,6 +1294,7 @@ main(void)
    PAN_RUN_CASE(test_gather_offsets);
    PAN_RUN_CASE(test_schedule);
    PAN_RUN_CASE(test_const_pairs);
+   PAN_RUN_CASE(test_dead_write);
    PAN_RUN_CASE(test_refused);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_bi_compile");
