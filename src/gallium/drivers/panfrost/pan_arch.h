@@ -124,11 +124,12 @@ struct panfrost_arch_draw {
    void (*emit_buffer)(void *cpu, uint64_t addr, unsigned size_B,
                        unsigned stride_B);
    /* An attribute descriptor reading buffer buffer_index of the attribute
-    * buffer table; false for a format it cannot fetch.
+    * buffer table, per vertex (divisor 0) or one element every divisor
+    * instances; false for a format it cannot fetch.
     */
    bool (*emit_attribute)(void *cpu, unsigned format, unsigned buffer_index,
                           unsigned offset_B, unsigned stride_B,
-                          bool per_instance);
+                          unsigned divisor);
    /* NULL when done, else why fixed-function blending cannot. */
    unsigned blend_size_B, blend_align_B;
    const char *(*emit_blend)(void *cpu, unsigned rt,

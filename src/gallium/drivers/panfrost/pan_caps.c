@@ -53,9 +53,7 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_ANISOTROPIC_FILTER:
    case PIPE_CAP_PRIMITIVE_RESTART_FIXED_INDEX:
    /* Jobs take an instance count and the vertex shader reads the instance
-    * id from its preloaded register (ARB_draw_instanced). Attribute
-    * divisors above one are still refused at draw time, so
-    * VERTEX_ELEMENT_INSTANCE_DIVISOR stays off. */
+    * id from its preloaded register (ARB_draw_instanced). */
    case PIPE_CAP_VS_INSTANCEID:
    /* Bilinear filtering of binary16 textures (pan_draw_test checks it). */
    case PIPE_CAP_TEXTURE_HALF_FLOAT_LINEAR:
@@ -164,6 +162,14 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_DRAW_PARAMETERS:
    case PIPE_CAP_START_INSTANCE:
       return panfrost_screen(pscreen)->arch != NULL;
+
+   /* Attribute descriptors step every divisor instances on v9 (power of
+    * two or not, pan_vX_draw.c); the v6/v7 draws refuse per-instance
+    * data for now.  ARB_instanced_arrays.
+    */
+   case PIPE_CAP_VERTEX_ELEMENT_INSTANCE_DIVISOR:
+      return panfrost_screen(pscreen)->arch &&
+             panfrost_device(pscreen)->arch >= 9;
 
    /* Any restart index: draws whose index is not the all-ones one the
     * hardware knows go through primconvert, which splits them at the

@@ -363,10 +363,9 @@ vertex_tables(struct panfrost_context *ctx, unsigned base_instance,
    }
    for (unsigned i = 0; i < nve; ++i) {
       const struct pipe_vertex_element *e = &ve->elements[i];
-      if (e->instance_divisor > 1 || e->vertex_buffer_index >= nvb) {
-         drop(ctx, "vertex element %u: divisor %u or buffer %u not "
-                   "supported, draw dropped",
-              i, e->instance_divisor, e->vertex_buffer_index);
+      if (e->vertex_buffer_index >= nvb) {
+         drop(ctx, "vertex element %u: buffer %u not bound, draw dropped",
+              i, e->vertex_buffer_index);
          return false;
       }
       /* The instance index the hardware fetches with counts from 0: a

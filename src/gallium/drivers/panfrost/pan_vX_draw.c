@@ -12,6 +12,7 @@
 
 #include "pipe/p_defines.h"
 #include "util/format/u_format.h"
+#include "util/u_math.h"
 
 #include "pan_arch.h"
 #include "pan_genxml.h"
@@ -76,7 +77,7 @@ emit_buffer(void *cpu, uint64_t addr, unsigned size_B, unsigned stride_B)
 
 static bool
 emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
-               unsigned offset_B, unsigned stride_B, bool per_instance)
+               unsigned offset_B, unsigned stride_B, unsigned divisor)
 {
    unsigned hw = PAN_GENX(panfrost_attribute_format)(format);
 
@@ -87,8 +88,24 @@ emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
       cfg.attribute_type = MALI_ATTRIBUTE_TYPE_1D;
       cfg.format = PAN_GENX(panfrost_pixel_format)(hw, false);
       cfg.table = PANFROST_TABLE_ATTRIBUTE_BUFFER;
-      cfg.frequency = per_instance ? MALI_ATTRIBUTE_FREQUENCY_INSTANCE
-                                   : MALI_ATTRIBUTE_FREQUENCY_VERTEX;
+      cfg.frequency = divisor ? MALI_ATTRIBUTE_FREQUENCY_INSTANCE
+                              : MALI_ATTRIBUTE_FREQUENCY_VERTEX;
+      if (divisor > 1 && util_is_power_of_two_nonzero(divisor)) {
+         /* element = instance >> r */
+         cfg.attribute_type = MALI_ATTRIBUTE_TYPE_1D_POT_DIVISOR;
+         cfg.divisor_r = util_logbase2(divisor);
+      } else if (divisor > 1) {
+         /* element = (instance * d) >> (32 + r): with r = floor(log2)
+          * and d rounded up, d * divisor overshoots 2^(32 + r) by less
+          * than divisor <= 2^(r + 1), which keeps the quotient exact for
+          * every instance below 2^31 (so the extra bit stays clear).
+          */
+         unsigned r = util_logbase2(divisor);
+         cfg.attribute_type = MALI_ATTRIBUTE_TYPE_1D_NPOT_DIVISOR;
+         cfg.divisor_r = r;
+         cfg.divisor_d =
+            (uint32_t)(((1ull << (32 + r)) + divisor - 1) / divisor);
+      }
       cfg.offset = offset_B;
       cfg.buffer_index = buffer_index;
       cfg.strided.stride = stride_B;
