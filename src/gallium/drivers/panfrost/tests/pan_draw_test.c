@@ -906,6 +906,55 @@ test_base_instance_attribute(void)
    scene_end(&sc);
 }
 
+/* n instances of one triangle in one place, its colour per instance
+ * with the given divisor: the last instance drawn (n - 1) covers the
+ * others, so the pixels take the colour of vertex (n - 1) / divisor.
+ * Divisors above one are power-of-two or magic-multiplier descriptors.
+ */
+static void
+test_instance_divisor(unsigned divisor, unsigned n)
+{
+   const char *what = "per-instance attribute with a divisor";
+   unsigned elem = (n - 1) / divisor;
+   /* v6/v7 fetch no per-instance attribute yet (pan_draw_jm.c). */
+   if (jm)
+      return;
+   CHECK(screen->get_param(screen, PIPE_CAP_VERTEX_ELEMENT_INSTANCE_DIVISOR),
+         "%s: PIPE_CAP_VERTEX_ELEMENT_INSTANCE_DIVISOR is off", what);
+   struct scene sc = scene_begin(true, tri, 3);
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16,
+        .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT,
+        .instance_divisor = divisor },
+   };
+   void *elements = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_vertex_elements_state(ctx, elements);
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = n,
+      .max_index = 2,
+   };
+   char *trace = clear_draw(&info, 3, 1);
+   CHECK(decoder_errors(trace) == 0, "%s %u: %u decoder errors", what,
+         divisor, decoder_errors(trace));
+   free(trace);
+   if (check_pixels) {
+      struct vtx flat[3];
+      const struct vtx *tris[1][3];
+      for (unsigned v = 0; v < 3; ++v) {
+         flat[v] = tri[v];
+         memcpy(flat[v].rgba, tri[elem].rgba, sizeof(flat[v].rgba));
+         tris[0][v] = &flat[v];
+      }
+      check_pixels_against(what, &sc.t, (const struct vtx *const(*)[3])tris,
+                           1, true);
+   }
+   ctx->bind_vertex_elements_state(ctx, sc.fixed[3]);
+   ctx->delete_vertex_elements_state(ctx, elements);
+   scene_end(&sc);
+}
+
 /* gl_Position = attribute 0 moved by the draw parameters: right by
  * 4 pixels per (gl_VertexID - 3), down by 4 pixels per gl_BaseVertex,
  * gl_BaseInstance and gl_DrawID (exact in clip space).
@@ -2935,6 +2984,12 @@ main(int argc, char **argv)
    test_indexed_quad(true);
    test_instanced_triangles();
    test_base_instance_attribute();
+   /* 2 and 4 shift; 3, 5 and 7 multiply (elements 1, 2, 2, 2, 1). */
+   test_instance_divisor(2, 3);
+   test_instance_divisor(4, 9);
+   test_instance_divisor(3, 7);
+   test_instance_divisor(5, 11);
+   test_instance_divisor(7, 14);
    test_draw_parameters(false);
    test_draw_parameters(true);
 
