@@ -34,6 +34,17 @@ pan_ir_from_nir_error(struct pan_ir_from_nir *ctx, const char *fmt, ...)
 }
 
 bool
+pan_ir_from_nir_check_32bit(struct pan_ir_from_nir *ctx,
+                            nir_intrinsic_instr *intr, unsigned bits)
+{
+   if (bits == 32)
+      return true;
+   pan_ir_from_nir_error(ctx, "%s of %u-bit data is unsupported",
+                         nir_intrinsic_infos[intr->intrinsic].name, bits);
+   return false;
+}
+
+bool
 pan_ir_from_nir_def_words(struct pan_ir_from_nir *ctx, const nir_ssa_def *def,
                           unsigned *words)
 {

@@ -242,17 +242,6 @@ varying_offset(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
    return true;
 }
 
-static bool
-check_32bit(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
-            unsigned bits)
-{
-   if (bits == 32)
-      return true;
-   pan_ir_from_nir_error(ctx, "%s of %u-bit data is unsupported",
-                         nir_intrinsic_infos[intr->intrinsic].name, bits);
-   return false;
-}
-
 /* Words [first, first + n) of v as a value. */
 static pan_ir_index
 sub_vec(struct pan_ir_from_nir *ctx, pan_ir_index v, unsigned first, unsigned n)
@@ -302,7 +291,7 @@ load_attribute(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    nir_alu_type t = nir_intrinsic_dest_type(intr);
    enum pan_ir_type type = PAN_IR_TYPE_F32;
 
-   if (!check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
+   if (!pan_ir_from_nir_check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
       return pan_ir_null();
    if (!nir_src_is_const(intr->src[0])) {
       pan_ir_from_nir_error(ctx, "attribute at a non-constant slot");
@@ -332,7 +321,7 @@ load_varying(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, bool flat)
    unsigned comp = nir_intrinsic_component(intr);
    unsigned offset_B;
 
-   if (!check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
+   if (!pan_ir_from_nir_check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
       return pan_ir_null();
    if (nir_intrinsic_io_semantics(intr).location == VARYING_SLOT_POS &&
        nir_src_is_const(*nir_get_io_offset_src(intr)) &&
@@ -396,7 +385,7 @@ store_vertex_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    unsigned comp = nir_intrinsic_component(intr);
    unsigned n = util_last_bit(nir_intrinsic_write_mask(intr));
 
-   if (!check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
+   if (!pan_ir_from_nir_check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
       return;
    if (sem.location == VARYING_SLOT_PSIZ) {
       /* Sub-slot 4 of the vertex's output index names its point size. */
@@ -576,7 +565,7 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
       v = load_varying(ctx, intr, false);
       break;
    case nir_intrinsic_load_frag_coord:
-      if (!fs || !check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
+      if (!fs || !pan_ir_from_nir_check_32bit(ctx, intr, nir_dest_bit_size(intr->dest)))
          return false;
       v = frag_coord(ctx, 0, nir_dest_num_components(intr->dest));
       break;

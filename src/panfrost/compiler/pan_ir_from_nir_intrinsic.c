@@ -69,22 +69,11 @@ push_constant(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
    return vec_of(ctx, words, w);
 }
 
-static bool
-check_32bit(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
-            unsigned bits)
-{
-   if (bits == 32)
-      return true;
-   pan_ir_from_nir_error(ctx, "%s of %u-bit data is unsupported",
-                         nir_intrinsic_infos[intr->intrinsic].name, bits);
-   return false;
-}
-
 static void
 store_global(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
    unsigned n = nir_src_num_components(intr->src[0]);
-   if (!check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
+   if (!pan_ir_from_nir_check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
       return;
    if (nir_intrinsic_write_mask(intr) != (1u << n) - 1) {
       pan_ir_from_nir_error(ctx, "store_global with a partial write mask");
@@ -128,7 +117,7 @@ pan_ir_from_nir_intrinsic(struct pan_ir_from_nir *ctx,
       break;
    case nir_intrinsic_load_global:
    case nir_intrinsic_load_global_constant:
-      if (check_32bit(ctx, intr, def->bit_size))
+      if (pan_ir_from_nir_check_32bit(ctx, intr, def->bit_size))
          v = pan_ir_load_global(&ctx->b, words, 0,
                                 pan_ir_from_nir_src(ctx, intr->src[0]));
       break;

@@ -41,6 +41,11 @@ struct pan_ir_from_nir {
 void PRINTFLIKE(2, 3)
    pan_ir_from_nir_error(struct pan_ir_from_nir *ctx, const char *fmt, ...);
 
+/* False after an error naming the intrinsic unless bits is 32: the
+ * memory and I/O paths move 32-bit words only. */
+bool pan_ir_from_nir_check_32bit(struct pan_ir_from_nir *ctx,
+                                 nir_intrinsic_instr *intr, unsigned bits);
+
 /* Words of a NIR value: 64-bit scalars are two words, vectors 1-4. */
 bool pan_ir_from_nir_def_words(struct pan_ir_from_nir *ctx,
                                const nir_ssa_def *def, unsigned *words);

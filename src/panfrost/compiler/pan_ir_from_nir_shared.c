@@ -59,21 +59,10 @@ shared_offset(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
    return base ? pan_ir_iadd(&ctx->b, off, pan_ir_imm(base)) : off;
 }
 
-static bool
-check_32bit(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
-            unsigned bits)
-{
-   if (bits == 32)
-      return true;
-   pan_ir_from_nir_error(ctx, "%s of %u-bit data is unsupported",
-                         nir_intrinsic_infos[intr->intrinsic].name, bits);
-   return false;
-}
-
 static pan_ir_index
 load_shared(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
-   if (!check_32bit(ctx, intr, intr->dest.ssa.bit_size))
+   if (!pan_ir_from_nir_check_32bit(ctx, intr, intr->dest.ssa.bit_size))
       return pan_ir_null();
    return pan_ir_load_shared(&ctx->b, intr->dest.ssa.num_components,
                              shared_offset(ctx, intr, intr->src[0], 0),
@@ -87,7 +76,7 @@ store_shared(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
    unsigned n = nir_src_num_components(intr->src[0]);
    unsigned mask = nir_intrinsic_write_mask(intr);
-   if (!check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
+   if (!pan_ir_from_nir_check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
       return;
    pan_ir_index data = pan_ir_from_nir_src(ctx, intr->src[0]);
    /* Memory messages read registers: constants go through a move. */
@@ -148,7 +137,7 @@ static void
 shared_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, int op)
 {
    pan_ir_builder *b = &ctx->b;
-   if (!check_32bit(ctx, intr, intr->dest.ssa.bit_size))
+   if (!pan_ir_from_nir_check_32bit(ctx, intr, intr->dest.ssa.bit_size))
       return;
    pan_ir_index off = shared_offset(ctx, intr, intr->src[0], 0);
    pan_ir_index w[2] = { pan_ir_wls_addr_lo(b, off),
