@@ -392,6 +392,7 @@ MID_STOCK_NAMES = {
     'ld_vary_32': 'ld_vary.f32', 'ld_vary_32u': 'ld_vary.u32',
     'st_vary_32': 'st_vary.f32', 'ld_ubo_32': 'ld_ubo.32',
     'ld_ubo_64': 'ld_ubo.64', 'ld_ubo_128': 'ld_ubo.128',
+    'ld_128': 'ld.128', 'st_128': 'st.128',
     'ld_cubemap_coords': 'cubemap.f32',
     # texture operations
     'normal': 'tex', 'gradient': 'tex_grad', 'deriv': 'derivative',
