@@ -66,9 +66,9 @@ bi_sched_close_clause(struct bi_sched_ctx *c)
    clause_reset(&c->cur);
 }
 
-/* Constants a clause can hold at most (the 6-tuple layout); how many a
- * clause of n tuples holds is const_capacity(n). */
-#define CLAUSE_CONSTS 7
+/* Constants a clause can hold at most: the FAU indices name six
+ * (const_fau); how many a clause of n tuples holds is const_capacity(n). */
+#define CLAUSE_CONSTS 6
 
 static unsigned const_capacity(unsigned n);
 
@@ -1076,7 +1076,7 @@ header_value(const char *field, const char *name)
 static unsigned
 const_capacity(unsigned n)
 {
-   return bi_ec0_packed(n) + 2 * bi_const_quads_max(n);
+   return MIN2(bi_ec0_packed(n) + 2 * bi_const_quads_max(n), CLAUSE_CONSTS);
 }
 
 /* FAU index fau with clause constants a and b exchanged. */

@@ -342,8 +342,10 @@ uil_load_rows_b6_ssse3(uint8_t *tile, uint8_t *lin, size_t stride,
       _mm_storeu_si128((__m128i *)(void *)(even + 24 * v), out[0]);
       _mm_storeu_si128((__m128i *)(void *)(odd + 24 * v), out[1]);
       _mm_storel_epi64((__m128i *)(void *)(even + 24 * v + 16), out[2]);
-      _mm_storeh_pd((double *)(void *)(odd + 24 * v + 16),
-                    _mm_castsi128_pd(out[2]));
+      /* movq of the high half: an unaligned 8-byte store, which
+       * _mm_storeh_pd's double pointer is not. */
+      _mm_storel_epi64((__m128i *)(void *)(odd + 24 * v + 16),
+                       _mm_unpackhi_epi64(out[2], out[2]));
    }
 }
 
