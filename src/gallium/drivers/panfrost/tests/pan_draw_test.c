@@ -1126,6 +1126,26 @@ test_texture(enum pipe_format format)
  * seen through a view with `swizzle`, and a nearest sampler wrapping
  * with `wrap`, bound to the fragment stage.
  */
+/* A sampler of one wrap mode on every axis and one filter, without
+ * mipmaps; a compare_func of 0 or more makes it a shadow sampler. */
+static void *
+make_sampler(unsigned wrap, unsigned filter, int compare_func)
+{
+   struct pipe_sampler_state st = {
+      .wrap_s = wrap,
+      .wrap_t = wrap,
+      .wrap_r = wrap,
+      .min_img_filter = filter,
+      .mag_img_filter = filter,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+   };
+   if (compare_func >= 0) {
+      st.compare_mode = PIPE_TEX_COMPARE_R_TO_TEXTURE;
+      st.compare_func = compare_func;
+   }
+   return ctx->create_sampler_state(ctx, &st);
+}
+
 struct tex_scene {
    struct scene sc;
    struct pipe_resource *tex;
@@ -1161,15 +1181,7 @@ tex_scene_begin(enum pipe_format format, float lo, float hi, unsigned wrap,
       .swizzle_a = swizzle[3],
    };
    ts.view = ts.tex ? ctx->create_sampler_view(ctx, ts.tex, &vt) : NULL;
-   struct pipe_sampler_state st = {
-      .wrap_s = wrap,
-      .wrap_t = wrap,
-      .wrap_r = wrap,
-      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
-      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
-      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
-   };
-   ts.smp = ctx->create_sampler_state(ctx, &st);
+   ts.smp = make_sampler(wrap, PIPE_TEX_FILTER_NEAREST, -1);
    ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
    ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false,
                           &ts.view);
@@ -1269,15 +1281,7 @@ test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
 static void *
 clamp_sampler(unsigned filter)
 {
-   struct pipe_sampler_state st = {
-      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-      .min_img_filter = filter,
-      .mag_img_filter = filter,
-      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
-   };
-   void *smp = ctx->create_sampler_state(ctx, &st);
+   void *smp = make_sampler(PIPE_TEX_WRAP_CLAMP_TO_EDGE, filter, -1);
    ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
    return smp;
 }
@@ -1417,18 +1421,9 @@ test_shadow_compare(void)
    ctx->bind_fs_state(ctx, ts.sc.fs);
 
    for (unsigned func = PIPE_FUNC_NEVER; func <= PIPE_FUNC_ALWAYS; ++func) {
-      struct pipe_sampler_state st = {
-         .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-         .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-         .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-         .min_img_filter = PIPE_TEX_FILTER_NEAREST,
-         .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
-         .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
-         .compare_mode = PIPE_TEX_COMPARE_R_TO_TEXTURE,
-         .compare_func = func,
-      };
       ctx->delete_sampler_state(ctx, ts.smp);
-      ts.smp = ctx->create_sampler_state(ctx, &st);
+      ts.smp = make_sampler(PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+                            PIPE_TEX_FILTER_NEAREST, (int)func);
       ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
       pan_test_debug_msg[0] = 0;
       draw_textured_quad("shadow compare");
@@ -1698,18 +1693,9 @@ test_shadow_gather(void)
       ts.sc.fs = shadow_gather_fs(ref);
       CHECK(ts.sc.fs, "shadow gather: shader not created");
       ctx->bind_fs_state(ctx, ts.sc.fs);
-      struct pipe_sampler_state st = {
-         .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-         .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-         .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
-         .min_img_filter = PIPE_TEX_FILTER_NEAREST,
-         .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
-         .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
-         .compare_mode = PIPE_TEX_COMPARE_R_TO_TEXTURE,
-         .compare_func = funcs[f],
-      };
       ctx->delete_sampler_state(ctx, ts.smp);
-      ts.smp = ctx->create_sampler_state(ctx, &st);
+      ts.smp = make_sampler(PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+                            PIPE_TEX_FILTER_NEAREST, (int)funcs[f]);
       ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
       pan_test_debug_msg[0] = 0;
       draw_textured_quad("shadow gather");
