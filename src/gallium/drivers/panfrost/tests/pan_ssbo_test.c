@@ -185,22 +185,7 @@ struct fixture {
 static void
 setup(struct fixture *f)
 {
-   struct pipe_resource templ = {
-      .target = PIPE_TEXTURE_2D,
-      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
-      .width0 = W,
-      .height0 = H,
-      .depth0 = 1,
-      .array_size = 1,
-      .bind = PIPE_BIND_RENDER_TARGET,
-   };
-   f->tex = screen->resource_create(screen, &templ);
-   struct pipe_surface st = { .format = templ.format };
-   f->surf = ctx->create_surface(ctx, f->tex, &st);
-   struct pipe_framebuffer_state fb = {
-      .width = W, .height = H, .nr_cbufs = 1, .cbufs = { f->surf },
-   };
-   ctx->set_framebuffer_state(ctx, &fb);
+   f->surf = pan_test_bind_target(screen, ctx, W, H, &f->tex);
 
    struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
    struct pipe_rasterizer_state rast = {

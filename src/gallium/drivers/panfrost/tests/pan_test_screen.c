@@ -13,6 +13,7 @@
 #include "compiler/glsl_types.h"
 #include "pipe/p_context.h"
 #include "pipe/p_screen.h"
+#include "pipe/p_state.h"
 #include "tgsi/tgsi_from_mesa.h"
 #include "util/u_debug.h"
 
@@ -82,6 +83,31 @@ pan_test_io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
    v->data.location = location;
    v->data.driver_location = driver_location;
    return v;
+}
+
+struct pipe_surface *
+pan_test_bind_target(struct pipe_screen *screen, struct pipe_context *ctx,
+                     unsigned w, unsigned h, struct pipe_resource **tex)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = w,
+      .height0 = h,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_RENDER_TARGET,
+   };
+   *tex = screen->resource_create(screen, &templ);
+   if (!*tex)
+      return NULL;
+   struct pipe_surface st = { .format = templ.format };
+   struct pipe_surface *surf = ctx->create_surface(ctx, *tex, &st);
+   struct pipe_framebuffer_state fb = {
+      .width = w, .height = h, .nr_cbufs = 1, .cbufs = { surf },
+   };
+   ctx->set_framebuffer_state(ctx, &fb);
+   return surf;
 }
 
 int

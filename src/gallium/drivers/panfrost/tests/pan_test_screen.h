@@ -19,6 +19,8 @@
 
 struct pipe_screen;
 struct pipe_context;
+struct pipe_resource;
+struct pipe_surface;
 
 extern unsigned pan_test_failures, pan_test_checks;
 
@@ -56,6 +58,14 @@ nir_builder pan_test_shader(struct pipe_screen *screen, gl_shader_stage stage,
 nir_variable *pan_test_io_var(nir_shader *s, nir_variable_mode mode,
                               unsigned location, unsigned driver_location,
                               const char *name);
+
+/* A w x h RGBA8 render target bound as the only colour buffer of the
+ * framebuffer; its resource in *tex, its surface returned (NULL on
+ * failure, which the tests' pixel checks then report). */
+struct pipe_surface *pan_test_bind_target(struct pipe_screen *screen,
+                                          struct pipe_context *ctx,
+                                          unsigned w, unsigned h,
+                                          struct pipe_resource **tex);
 
 /* Destroys both, prints the counts and returns the exit status. */
 int pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx);
