@@ -103,32 +103,38 @@ _VERSION = re.compile(r'^\s*GL\s+(ES\s+)?(<|<=|=|>=|>)\s*([0-9.]+)')
 _SL_VERSION = re.compile(r'^\s*GLSL\s+(ES\s+)?(<|<=|=|>=|>)\s*([0-9.]+)')
 
 
-def runner_for(path):
-    """shader_runner, _gles2 or _gles3: which API the [require] section
-    asks for, choosing the lowest GLES runner that can satisfy it (as
-    piglit's own framework does)."""
-    es = False
-    es_op = es_ver = None
+def require_lines(path):
+    """The lines of a test's [require] section (none when unreadable)."""
+    lines = []
     try:
         with open(path, encoding='utf-8', errors='replace') as f:
             in_req = False
             for line in f:
                 if line.startswith('[require]'):
                     in_req = True
-                    continue
-                if not in_req:
-                    continue
-                if line.startswith('['):
+                elif in_req and line.startswith('['):
                     break
-                m = _VERSION.match(line)
-                if m and m.group(1):
-                    es, es_op, es_ver = True, m.group(2), float(m.group(3))
-                    continue
-                m = _SL_VERSION.match(line)
-                if m and m.group(1):
-                    es = True
+                elif in_req:
+                    lines.append(line)
     except OSError:
         pass
+    return lines
+
+
+def runner_for(path):
+    """shader_runner, _gles2 or _gles3: which API the [require] section
+    asks for, choosing the lowest GLES runner that can satisfy it (as
+    piglit's own framework does)."""
+    es = False
+    es_op = es_ver = None
+    for line in require_lines(path):
+        m = _VERSION.match(line)
+        if m and m.group(1):
+            es, es_op, es_ver = True, m.group(2), float(m.group(3))
+            continue
+        m = _SL_VERSION.match(line)
+        if m and m.group(1):
+            es = True
     if not es:
         return 'shader_runner'
     if es_op in ('<', '<=') or (es_ver is not None and es_ver < 3):
@@ -142,35 +148,22 @@ def required_versions(path):
     version that brought it ("GLSL >= 1.40" -> 3.1); "GL ES >= 3.1",
     "GLSL ES >= 3.10"."""
     gl = es = None
-    try:
-        with open(path, encoding='utf-8', errors='replace') as f:
-            in_req = False
-            for line in f:
-                if line.startswith('[require]'):
-                    in_req = True
-                    continue
-                if not in_req:
-                    continue
-                if line.startswith('['):
-                    break
-                m = _VERSION.match(line) or _SL_VERSION.match(line)
-                if not m or m.group(2) not in ('>=', '>', '='):
-                    continue
-                major, minor = (int(x) for x in
-                                (m.group(3).split('.') + ['0'])[:2])
-                if line.lstrip().startswith('GLSL'):
-                    minor //= 10 if minor >= 10 else 1
-                    # GLSL 1.10 came with GL 2.0, ..., 1.50 with 3.2.
-                    if not m.group(1) and major == 1:
-                        major, minor = (2, minor - 1) if minor < 3 else \
-                            (3, minor - 3)
-                v = (major, minor)
-                if m.group(1):
-                    es = max(es or v, v)
-                else:
-                    gl = max(gl or v, v)
-    except OSError:
-        pass
+    for line in require_lines(path):
+        m = _VERSION.match(line) or _SL_VERSION.match(line)
+        if not m or m.group(2) not in ('>=', '>', '='):
+            continue
+        major, minor = (int(x) for x in (m.group(3).split('.') + ['0'])[:2])
+        if line.lstrip().startswith('GLSL'):
+            minor //= 10 if minor >= 10 else 1
+            # GLSL 1.10 came with GL 2.0, ..., 1.50 with 3.2.
+            if not m.group(1) and major == 1:
+                major, minor = (2, minor - 1) if minor < 3 else \
+                    (3, minor - 3)
+        v = (major, minor)
+        if m.group(1):
+            es = max(es or v, v)
+        else:
+            gl = max(gl or v, v)
     return gl, es
 
 
