@@ -26,6 +26,7 @@
 
 #define PAN_VA_TEST_MEM_SIZE 2048
 #include "pan_compile_test_util.h"
+#include "pan_bi_test_sim.h"
 
 /* Atomic words: input word n + k for atomic k (n lanes). */
 enum { A_COUNTER, A_IMIN, A_IMAX, A_UMIN, A_UMAX, A_AND, A_OR, A_XOR,
@@ -249,19 +250,9 @@ test_bifrost(unsigned arch, unsigned n)
 
    inputs(in, n);
    struct mem *m = io_setup(in, n + NR_WORDS, NULL, 0, u);
-   struct pan_sim_bi_config cfg = {
-      .program = bin.words,
-      .program_quads = bin.nr_words / 2,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 16,
-      .mem = { m, mem_read, mem_write },
-      .lanes = n,
-   };
+   struct pan_sim_bi_config cfg;
    struct pan_sim_bi_warp w;
-   pan_sim_bi_warp_init(&w, (1u << n) - 1);
-   for (unsigned l = 0; l < n; ++l)
-      w.r[l][60] = l;
+   bi_test_setup(&cfg, &w, &bin, u, m, n);
    if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
       pan_test_fail("%s: fault: %s", what, w.fault);
       goto done;
@@ -335,19 +326,9 @@ test_unused_results(void)
          ok = pan_bi_compile(b.shader, ctx, &opts, &bin, print(), err,
                              sizeof(err));
          if (ok) {
-            struct pan_sim_bi_config cfg = {
-               .program = bin.words,
-               .program_quads = bin.nr_words / 2,
-               .program_va = 0x800000,
-               .uniforms = u,
-               .uniform_words = 16,
-               .mem = { m, mem_read, mem_write },
-               .lanes = n,
-            };
+            struct pan_sim_bi_config cfg;
             struct pan_sim_bi_warp w;
-            pan_sim_bi_warp_init(&w, (1u << n) - 1);
-            for (unsigned k = 0; k < n; ++k)
-               w.r[k][60] = k;
+            bi_test_setup(&cfg, &w, &bin, u, m, n);
             ok = pan_sim_bi_run(&w, &cfg) == PAN_SIM_BI_DONE;
             snprintf(err, sizeof(err), "fault: %s", w.fault);
          }

@@ -28,6 +28,7 @@
 
 #define PAN_VA_TEST_MEM_SIZE 2048
 #include "pan_compile_test_util.h"
+#include "pan_bi_test_sim.h"
 
 #define BI_LANES PAN_SIM_BI_LANES_G52
 
@@ -113,19 +114,9 @@ run(nir_builder *b, const uint32_t *in, unsigned in_words,
 
    uint32_t u[16];
    struct mem *m = io_setup(in, in_words, prm, nr_prm, u);
-   struct pan_sim_bi_config cfg = {
-      .program = bin.words,
-      .program_quads = bin.nr_words / 2,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 16,
-      .mem = { m, mem_read, mem_write },
-      .lanes = BI_LANES,
-   };
+   struct pan_sim_bi_config cfg;
    struct pan_sim_bi_warp w;
-   pan_sim_bi_warp_init(&w, (1u << BI_LANES) - 1);
-   for (unsigned l = 0; l < BI_LANES; ++l)
-      w.r[l][60] = l;
+   bi_test_setup(&cfg, &w, &bin, u, m, BI_LANES);
    if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
       pan_test_fail("%s: fault: %s", name, w.fault);
       goto done;

@@ -28,6 +28,7 @@
 
 #define PAN_VA_TEST_MEM_SIZE 2048
 #include "pan_compile_test_util.h"
+#include "pan_bi_test_sim.h"
 
 #define SHARED_OFF 1536
 #define SHARED_B 512
@@ -174,21 +175,11 @@ test_bifrost(unsigned arch, unsigned n)
    check_size(what, s, n);
    struct mem *m = io_setup(in, n, NULL, 0, u);
    memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
-   struct pan_sim_bi_config cfg = {
-      .program = bin.words,
-      .program_quads = bin.nr_words / 2,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 16,
-      .mem = { m, mem_read, mem_write },
-      .lanes = n,
-      .wls_base = MEM_BASE + SHARED_OFF,
-      .wls_size = SHARED_B,
-   };
+   struct pan_sim_bi_config cfg;
    struct pan_sim_bi_warp w;
-   pan_sim_bi_warp_init(&w, (1u << n) - 1);
-   for (unsigned l = 0; l < n; ++l)
-      w.r[l][60] = l;
+   bi_test_setup(&cfg, &w, &bin, u, m, n);
+   cfg.wls_base = MEM_BASE + SHARED_OFF;
+   cfg.wls_size = SHARED_B;
    unsigned barriers = 0;
    enum pan_sim_bi_status st;
    while ((st = pan_sim_bi_run(&w, &cfg)) == PAN_SIM_BI_BARRIER)
@@ -347,21 +338,11 @@ test_atomics_bifrost(void)
    }
    struct mem *m = io_setup(in, n, NULL, 0, u);
    memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
-   struct pan_sim_bi_config cfg = {
-      .program = bin.words,
-      .program_quads = bin.nr_words / 2,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 16,
-      .mem = { m, mem_read, mem_write },
-      .lanes = n,
-      .wls_base = MEM_BASE + SHARED_OFF,
-      .wls_size = SHARED_B,
-   };
+   struct pan_sim_bi_config cfg;
    struct pan_sim_bi_warp w;
-   pan_sim_bi_warp_init(&w, (1u << n) - 1);
-   for (unsigned l = 0; l < n; ++l)
-      w.r[l][60] = l;
+   bi_test_setup(&cfg, &w, &bin, u, m, n);
+   cfg.wls_base = MEM_BASE + SHARED_OFF;
+   cfg.wls_size = SHARED_B;
    enum pan_sim_bi_status st;
    while ((st = pan_sim_bi_run(&w, &cfg)) == PAN_SIM_BI_BARRIER)
       ;
