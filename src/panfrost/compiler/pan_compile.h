@@ -166,6 +166,10 @@ bool pan_bi_compile(nir_shader *nir, void *mem_ctx,
                     struct pan_bi_binary *out, FILE *print_ir, char *err,
                     size_t err_size);
 
+/* Slots of a varying or attribute type: its vec4 count, the unit of the
+ * drivers' I/O locations (a type_size for nir_lower_io). */
+int pan_vec4_slots(const struct glsl_type *type, bool bindless);
+
 /*
  * Reports (pan_compile_report.c).  BIFROST_MESA_DEBUG, as users of the
  * stock compiler know it: "shaders" prints the NIR, our IR after each

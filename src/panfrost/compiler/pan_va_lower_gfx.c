@@ -15,8 +15,8 @@
 
 #include "pan_compile_priv.h"
 
-static int
-type_size_vec4(const struct glsl_type *type, bool bindless)
+int
+pan_vec4_slots(const struct glsl_type *type, bool bindless)
 {
    return glsl_count_attribute_slots(type, false);
 }
@@ -77,7 +77,7 @@ pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
        variant != PAN_VA_VARIANT_VARYING)
       NIR_PASS_V(nir, nir_lower_viewport_transform);
    NIR_PASS_V(nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out,
-              type_size_vec4, (nir_lower_io_options)0);
+              pan_vec4_slots, (nir_lower_io_options)0);
    if (nir->info.stage == MESA_SHADER_VERTEX &&
        variant != PAN_VA_VARIANT_DEFAULT) {
       NIR_PASS_V(nir, nir_shader_instructions_pass, keep_variant,

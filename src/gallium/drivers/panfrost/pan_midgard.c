@@ -18,14 +18,8 @@
 #include "util/u_debug.h"
 
 #include "mid_compile.h"
+#include "pan_compile.h"
 #include "pan_midgard.h"
-
-/* Varyings and attributes in vec4 slots, the unit of their locations. */
-static int
-vec4_slots(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_attribute_slots(type, false);
-}
 
 /* The driver's half of the interface: the I/O the state tracker leaves as
  * variables becomes load_input/store_output at constant slots, what the
@@ -36,7 +30,7 @@ lower_io(nir_shader *nir)
    NIR_PASS_V(nir, nir_lower_indirect_derefs,
               nir_var_shader_in | nir_var_shader_out, UINT32_MAX);
    NIR_PASS_V(nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out,
-              vec4_slots, (nir_lower_io_options)0);
+              pan_vec4_slots, (nir_lower_io_options)0);
 }
 
 bool

@@ -22,6 +22,7 @@
 #include "compiler/nir/nir_builder.h"
 #include "util/ralloc.h"
 
+#include "pan_compile.h"
 #include "pan_xfb.h"
 
 #define PARAM(field) offsetof(struct panfrost_xfb_params, field)
@@ -244,12 +245,6 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
    return true;
 }
 
-static int
-type_size_vec4(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_attribute_slots(type, false);
-}
-
 bool
 panfrost_nir_lower_xfb(nir_shader *nir,
                        const struct pipe_stream_output_info *so, char *err,
@@ -265,7 +260,7 @@ panfrost_nir_lower_xfb(nir_shader *nir,
               nir_var_function_temp | nir_var_shader_in | nir_var_shader_out,
               UINT32_MAX);
    NIR_PASS_V(nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out,
-              type_size_vec4, (nir_lower_io_options)0);
+              pan_vec4_slots, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_system_values);
    /* No deref of the variables removed below may stay behind. */
    NIR_PASS_V(nir, nir_opt_dce);
