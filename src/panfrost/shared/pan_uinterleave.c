@@ -149,6 +149,21 @@ uil_use_streaming(enum pan_uinterleave_path path, const struct uil_job *job,
    return ((uintptr_t)first | job->linear_stride_B) % 16 == 0;
 }
 
+/* Compressed 4x4 tiles stream only with 16-byte blocks, whose tile rows
+ * are whole cache lines; both sides must then be 16-aligned. */
+static bool
+uil_use_streaming_c(enum pan_uinterleave_path path, const struct uil_job *job,
+                    unsigned B, bool store)
+{
+   if (B != 16 || (path != PAN_UINTERLEAVE_SSE2 && path != PAN_UINTERLEAVE_SSSE3))
+      return false;
+   if ((uint64_t)job->w * job->h * B < uil_stream_min_B)
+      return false;
+   if (store)
+      return ((uintptr_t)job->tiled | job->tiled_stride_B) % 16 == 0;
+   return ((uintptr_t)job->linear | job->linear_stride_B) % 16 == 0;
+}
+
 static bool
 uil_run(void *tiled, uint32_t tiled_stride_B, void *linear,
         uint32_t linear_stride_B, unsigned x, unsigned y, unsigned w,
@@ -174,12 +189,12 @@ uil_run(void *tiled, uint32_t tiled_stride_B, void *linear,
    const enum pan_uinterleave_path path = uil_pick();
    const struct uil_entry *e = &uil_table(path)[B];
 
-   if (compressed) {
+   job.nt = compressed ? uil_use_streaming_c(path, &job, B, store)
+                       : uil_use_streaming(path, &job, B, store);
+   if (compressed)
       (store ? e->store_c : e->load_c)(&job);
-   } else {
-      job.nt = uil_use_streaming(path, &job, B, store);
+   else
       (store ? e->store : e->load)(&job);
-   }
    return true;
 }
 

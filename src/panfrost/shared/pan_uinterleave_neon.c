@@ -435,8 +435,10 @@ uil_rows(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, unsigned rb,
  * and 16 byte blocks; the other sizes reuse the quad kernels where there
  * is one and take the portable quads otherwise. */
 static UIL_INLINE void
-uil_ctile(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, bool store)
+uil_ctile(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, bool store,
+          bool nt)
 {
+   (void)nt;
    for (unsigned qy = 0; qy < 2; ++qy) {
       switch (B) {
       case 4: uil_neon_quads_b4(tile, lin, stride, qy, 2, store); break;

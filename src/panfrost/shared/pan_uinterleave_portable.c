@@ -24,8 +24,10 @@ uil_rows(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, unsigned rb,
 }
 
 static UIL_INLINE void
-uil_ctile(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, bool store)
+uil_ctile(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, bool store,
+          bool nt)
 {
+   (void)nt;
    uil_ctile_portable(tile, lin, stride, B, store);
 }
 

@@ -239,10 +239,11 @@ uil_rows_sse2_b16(uint8_t *tile, uint8_t *lin, size_t stride, unsigned qy,
 #undef DST
 
 /* Whole 4x4-element tiles of compressed formats (two quad rows), the same
- * in every x86 flavour. */
+ * in every x86 flavour.  Only 16-byte blocks stream (`nt`): their tile
+ * covers whole 64-byte lines of each of its rows. */
 static UIL_INLINE void
 uil_ctile_sse2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
-               bool store)
+               bool store, bool nt)
 {
    for (unsigned qy = 0; qy < 2; ++qy) {
       switch (B) {
@@ -252,7 +253,7 @@ uil_ctile_sse2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
          uil_rows_sse2_b12(tile, lin, stride, qy, 2, store, false);
          break;
       case 16:
-         uil_rows_sse2_b16(tile, lin, stride, qy, 2, store, false);
+         uil_rows_sse2_b16(tile, lin, stride, qy, 2, store, nt);
          break;
       default: uil_rows_quads(tile, lin, stride, B, qy, 2, store); break;
       }

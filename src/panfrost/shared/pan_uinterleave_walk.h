@@ -12,7 +12,7 @@
  *       row block `rb` of one whole 16x16 tile
  *    uil_row_blocks(B, store, nt)
  *       how many row blocks make a tile (4: four rows each, 8: row pairs)
- *    uil_ctile(tile, lin, stride, B, store)
+ *    uil_ctile(tile, lin, stride, B, store, nt)
  *       one whole 4x4 tile of a compressed format
  *    uil_fence(nt)
  *       whatever must follow streaming stores
@@ -243,7 +243,7 @@ uil_access(const struct uil_job *job, unsigned B, bool store, bool nt)
 /* 4x4 tiles of compressed formats: a row of tiles is four rows of the
  * image, 4 * B bytes of each per tile, walked tile by tile. */
 static UIL_INLINE void
-uil_access_c(const struct uil_job *job, unsigned B, bool store)
+uil_access_c(const struct uil_job *job, unsigned B, bool store, bool nt)
 {
    unsigned box[4];
 
@@ -254,11 +254,12 @@ uil_access_c(const struct uil_job *job, unsigned B, bool store)
       uint8_t *t, *l;
       uil_band_start(job, box, ty, B, 2, &t, &l);
       for (unsigned tx = box[0]; tx < box[2]; tx += 4) {
-         uil_ctile(t, l, job->linear_stride_B, B, store);
+         uil_ctile(t, l, job->linear_stride_B, B, store, nt);
          t += 16 * B;
          l += 4 * B;
       }
    }
+   uil_fence(nt);
 }
 
 /* The copies of one element size; `nt` is turned into a constant so that
@@ -280,11 +281,17 @@ uil_access_c(const struct uil_job *job, unsigned B, bool store)
    }                                                                          \
    static void uil_store_c##B(const struct uil_job *job)                      \
    {                                                                          \
-      uil_access_c(job, B, true);                                             \
+      if (job->nt)                                                            \
+         uil_access_c(job, B, true, true);                                    \
+      else                                                                    \
+         uil_access_c(job, B, true, false);                                   \
    }                                                                          \
    static void uil_load_c##B(const struct uil_job *job)                       \
    {                                                                          \
-      uil_access_c(job, B, false);                                            \
+      if (job->nt)                                                            \
+         uil_access_c(job, B, false, true);                                   \
+      else                                                                    \
+         uil_access_c(job, B, false, false);                                  \
    }
 
 #define UIL_ENTRY(B)                                                          \
