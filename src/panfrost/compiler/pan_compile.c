@@ -210,6 +210,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
       goto fail;
    PASS(s, (void)0, "from_nir");
    PASS(s, pan_va_lower_shared(s), "va_lower_shared");
+   PASS(s, pan_va_lower_image(s), "va_lower_image");
    PASS(s, pan_ir_opt_copy_prop(s), "copy_prop");
    PASS(s, pan_ir_opt_collect(s), "opt_collect");
    PASS(s, pan_ir_opt_cse(s), "opt_cse");

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: MIT
  *
  * NIR -> IR: memory atomics on 32-bit words of global memory (the driver
- * turns SSBO atomics into these).  An atomic whose result nobody reads
+ * turns SSBO atomics into these), and the same at the address of an
+ * image's texel (pan_ir_from_nir_image.c).  An atomic whose result nobody reads
  * sends no result back (atomic), except an exchange, which Valhall only
  * has in the returning form.  Adding 1 or -1 and the unsigned or signed
  * maximum or the or with 1 take that operand implied (atomic1_return:
@@ -14,29 +15,38 @@
 
 #include "pan_ir_from_nir_priv.h"
 
-/* The IR operation of a global atomic intrinsic, or -1. */
-static int
-atomic_op(nir_intrinsic_op op)
+int
+pan_ir_from_nir_atomic_op(nir_intrinsic_op op)
 {
    switch (op) {
    case nir_intrinsic_global_atomic_add:
+   case nir_intrinsic_image_atomic_add:
       return PAN_IR_ATOMIC_ADD;
    case nir_intrinsic_global_atomic_imin:
+   case nir_intrinsic_image_atomic_imin:
       return PAN_IR_ATOMIC_IMIN;
    case nir_intrinsic_global_atomic_umin:
+   case nir_intrinsic_image_atomic_umin:
       return PAN_IR_ATOMIC_UMIN;
    case nir_intrinsic_global_atomic_imax:
+   case nir_intrinsic_image_atomic_imax:
       return PAN_IR_ATOMIC_IMAX;
    case nir_intrinsic_global_atomic_umax:
+   case nir_intrinsic_image_atomic_umax:
       return PAN_IR_ATOMIC_UMAX;
    case nir_intrinsic_global_atomic_and:
+   case nir_intrinsic_image_atomic_and:
       return PAN_IR_ATOMIC_AND;
    case nir_intrinsic_global_atomic_or:
+   case nir_intrinsic_image_atomic_or:
       return PAN_IR_ATOMIC_OR;
    case nir_intrinsic_global_atomic_xor:
+   case nir_intrinsic_image_atomic_xor:
       return PAN_IR_ATOMIC_XOR;
    case nir_intrinsic_global_atomic_exchange:
    case nir_intrinsic_global_atomic_comp_swap:
+   case nir_intrinsic_image_atomic_exchange:
+   case nir_intrinsic_image_atomic_comp_swap:
       return PAN_IR_ATOMIC_XCHG;
    default:
       return -1;
@@ -72,27 +82,18 @@ in_reg(struct pan_ir_from_nir *ctx, pan_ir_index v)
    return v.kind == PAN_IR_SSA ? v : pan_ir_mov(&ctx->b, v);
 }
 
-bool
-pan_ir_from_nir_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+void
+pan_ir_from_nir_atomic_at(struct pan_ir_from_nir *ctx,
+                          nir_intrinsic_instr *intr, pan_ir_index addr,
+                          pan_ir_index data, pan_ir_index data2)
 {
-   int op = atomic_op(intr->intrinsic);
-   if (op < 0)
-      return false;
-
-   const char *name = nir_intrinsic_infos[intr->intrinsic].name;
-   if (intr->dest.ssa.bit_size != 32) {
-      pan_ir_from_nir_error(ctx, "%s of %u-bit data is unsupported", name,
-                            intr->dest.ssa.bit_size);
-      return true;
-   }
-   pan_ir_index addr = pan_ir_from_nir_src(ctx, intr->src[0]);
-   pan_ir_index data = pan_ir_from_nir_src(ctx, intr->src[1]);
+   int op = pan_ir_from_nir_atomic_op(intr->intrinsic);
    pan_ir_builder *b = &ctx->b;
    pan_ir_index v = pan_ir_null();
 
-   if (intr->intrinsic == nir_intrinsic_global_atomic_comp_swap) {
-      /* NIR: comparand in src[1], new value in src[2]. */
-      pan_ir_index w[2] = { pan_ir_from_nir_src(ctx, intr->src[2]), data };
+   if (intr->intrinsic == nir_intrinsic_global_atomic_comp_swap ||
+       intr->intrinsic == nir_intrinsic_image_atomic_comp_swap) {
+      pan_ir_index w[2] = { data2, data };
       v = pan_ir_atomic_cmpxchg(b, pan_ir_collect(b, 2, w), addr);
    } else if (!nir_ssa_def_is_unused(&intr->dest.ssa) &&
               atomic1_op(op, data) >= 0) {
@@ -102,8 +103,30 @@ pan_ir_from_nir_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       v = pan_ir_atomic_return(b, op, in_reg(ctx, data), addr);
    } else {
       pan_ir_atomic(b, op, in_reg(ctx, data), addr);
-      return true;
+      return;
    }
    ctx->values[intr->dest.ssa.index] = v;
+}
+
+bool
+pan_ir_from_nir_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   int op = pan_ir_from_nir_atomic_op(intr->intrinsic);
+   /* Image atomics are pan_ir_from_nir_image's, which runs first. */
+   if (op < 0)
+      return false;
+
+   const char *name = nir_intrinsic_infos[intr->intrinsic].name;
+   if (intr->dest.ssa.bit_size != 32) {
+      pan_ir_from_nir_error(ctx, "%s of %u-bit data is unsupported", name,
+                            intr->dest.ssa.bit_size);
+      return true;
+   }
+   /* NIR: comparand in src[1], new value in src[2]. */
+   bool cmpxchg = intr->intrinsic == nir_intrinsic_global_atomic_comp_swap;
+   pan_ir_from_nir_atomic_at(
+      ctx, intr, pan_ir_from_nir_src(ctx, intr->src[0]),
+      pan_ir_from_nir_src(ctx, intr->src[1]),
+      cmpxchg ? pan_ir_from_nir_src(ctx, intr->src[2]) : pan_ir_null());
    return true;
 }

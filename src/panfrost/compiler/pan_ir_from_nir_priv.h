@@ -62,6 +62,19 @@ bool pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
 /* Memory atomics (pan_ir_from_nir_atomic.c); false when not one. */
 bool pan_ir_from_nir_atomic(struct pan_ir_from_nir *ctx,
                             nir_intrinsic_instr *intr);
+/* The IR operation (enum pan_ir_atomic) of a global or image atomic
+ * intrinsic, or -1. */
+int pan_ir_from_nir_atomic_op(nir_intrinsic_op op);
+/* The atomic intr at the 64-bit address addr with the operand data (a
+ * compare-and-swap: the comparand, and data2 the new value); its result,
+ * when read, becomes intr's value. */
+void pan_ir_from_nir_atomic_at(struct pan_ir_from_nir *ctx,
+                               nir_intrinsic_instr *intr, pan_ir_index addr,
+                               pan_ir_index data, pan_ir_index data2);
+/* Image loads, stores, atomics (pan_ir_from_nir_image.c); false when not
+ * one. */
+bool pan_ir_from_nir_image(struct pan_ir_from_nir *ctx,
+                           nir_intrinsic_instr *intr);
 /* The fragment shader's tail: ATEST, ZS_EMIT of depth/stencil outputs and one
  * BLEND per colour output. */
 void pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx);

@@ -434,6 +434,26 @@ OPS = [
                             'flow=wait0'],
               ['{sr}', '{ssr0}', '{s1}'])),
 
+    # GLSL images (pan_ir_from_nir_image.c): s0 holds x (bits 0-15) and
+    # y (bits 16-31), s1 the slice of a 3D image or the layer of an array
+    # (cube faces count as layers), imm the image, entry imm of resource
+    # table 5 on Valhall, whose LD_TEX/LEA_TEX take the slice in the high
+    # half of s1 (pan_va_lower_image.c moves it there).  image_load gives
+    # the texel converted to the type; image_lea its address (words 0, 1)
+    # and conversion word (word 2), for st_cvt and the atomics.
+    Op('image_load', 2, dest_comps=None, mods=['type', 'imm'],
+       va=VA('ld_tex_imm', ['vecsize={vecsize}', 'regfmt={regfmt}',
+                            'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}', 'index:{imm}', 'table:#5'])),
+    Op('image_lea', 2, dest_comps=3, mods=['imm'],
+       va=VA('lea_tex_imm', ['slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}', 'table:#5', 'index:{imm}'])),
+    # s0 data (1-4 words), s1 address (2 words), s2 conversion word: a
+    # store converted as the word says (image stores, Bifrost varyings).
+    Op('st_cvt', 3, dest=False, side_effects=True,
+       va=VA('st_cvt', ['vecsize={vecsize}', 'regfmt=auto', 'slot=slot0'],
+              ['{ssr0}', '{s1}', '{s2}', 'offset:#0'])),
+
     # Flow control
     Op('branchz', 1, dest=False, mods=['on_zero', 'target'],
        terminator=True, side_effects=True,
@@ -453,8 +473,6 @@ OPS += [
     Op('lea_attr', 2, dest_comps=3, mods=['imm']),
     # The same for a slot past LEA_ATTR_IMM's four bits: s2 the slot.
     Op('lea_attr_far', 3, dest_comps=3),
-    # s0 data (1-4 words), s1 address (2 words), s2 conversion word.
-    Op('st_cvt', 3, dest=False, side_effects=True),
     # 2D float texture of coordinates s0, s1: imm the texture (bits 0-7),
     # the sampler (8-15) and bit 16 for LOD zero (else computed).
     Op('texs_2d', 2, dest_comps=4, mods=['imm']),

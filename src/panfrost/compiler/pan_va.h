@@ -27,6 +27,10 @@ struct pan_va_binary;
  * workgroup-local pointer plus the offset (pan_va_lower_shared.c). */
 void pan_va_lower_shared(pan_ir_shader *s);
 
+/* The slice or layer of image messages in the high half of their second
+ * source, where Valhall reads it (pan_va_lower_image.c). */
+void pan_va_lower_image(pan_ir_shader *s);
+
 /*
  * Fold FAU reads into sources when fold_fau is set (pan_va_fold.c), then
  * (with a push table, graphics stages) push constants, then materialize

@@ -1,0 +1,344 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * GLSL images through the Valhall back end: a compute shader loading,
+ * storing and running atomics on images of every dimension the compiler
+ * takes, run on the interpreter with an image fixture in place of the
+ * driver's descriptors.  The fixture holds each image as a linear array
+ * of w x h x d texels of 1 or 4 words in the run's memory, faults on a
+ * coordinate outside it, on a resource table other than the images'
+ * (table 5) and on a register format that is not the image's, and hands
+ * out the texel's address with its word count as the conversion word, so
+ * that the atomics run on the very memory the checks read.  Every texel
+ * and every value returned must match the C reference.  Refusals: buffer
+ * images, a non-constant image index, imageSize left to the compiler.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "isa/pan_isa_va.h"
+#include "pan_compile.h"
+#include "pan_sim_img.h"
+#include "pan_sim_va.h"
+#include "util/pan_test_util.h"
+
+#define PAN_VA_TEST_MEM_SIZE 4096
+#include "pan_compile_test_util.h"
+
+#define IMAGE_TABLE 5
+#define LANES_N PAN_SIM_VA_LANES
+
+struct image {
+   unsigned off_B, w, h, d, words;
+   bool is_float;
+};
+
+/* Image 0: a float RGBA 4x4x3 (2D array and 3D views), image 1 a uint
+ * 16x2x3 (2D and 1D array views), image 3 a uint 4x4x6 cube. */
+static const struct image images[] = {
+   [0] = { 2048, 4, 4, 3, 4, true },
+   [1] = { 2816, 16, 2, 3, 1, false },
+   [3] = { 3200, 4, 4, 6, 1, false },
+};
+
+static const struct image *
+lookup(unsigned table, unsigned index, char *err)
+{
+   if (table != IMAGE_TABLE || index >= ARRAY_SIZE(images) ||
+       !images[index].w) {
+      snprintf(err, PAN_SIM_IMAGE_ERR_LEN, "no image %u in table %u", index,
+               table);
+      return NULL;
+   }
+   return &images[index];
+}
+
+static bool
+texel_off(const struct image *img, const uint32_t c[3], unsigned *off,
+          char *err)
+{
+   if (c[0] >= img->w || c[1] >= img->h || c[2] >= img->d) {
+      snprintf(err, PAN_SIM_IMAGE_ERR_LEN, "texel (%u, %u, %u) outside", c[0],
+               c[1], c[2]);
+      return false;
+   }
+   *off =
+      img->off_B + ((c[2] * img->h + c[1]) * img->w + c[0]) * img->words * 4;
+   return true;
+}
+
+static bool
+fix_address(void *user, unsigned table, unsigned index, const uint32_t coord[3],
+            enum pan_sim_regfmt regfmt, uint32_t out[3], char *err)
+{
+   const struct image *img = lookup(table, index, err);
+   unsigned off;
+   (void)user;
+   (void)regfmt;
+   if (!img || !texel_off(img, coord, &off, err))
+      return false;
+   uint64_t a = MEM_BASE + off;
+   out[0] = (uint32_t)a;
+   out[1] = (uint32_t)(a >> 32);
+   out[2] = img->words;
+   return true;
+}
+
+static bool
+fix_load(void *user, unsigned table, unsigned index, const uint32_t coord[3],
+         enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4], char *err)
+{
+   struct mem *m = user;
+   const struct image *img = lookup(table, index, err);
+   unsigned off;
+   if (!img || !texel_off(img, coord, &off, err))
+      return false;
+   if ((regfmt == PAN_SIM_REG_F32) != img->is_float ||
+       (regfmt != PAN_SIM_REG_F32 && regfmt != PAN_SIM_REG_U32)) {
+      snprintf(err, PAN_SIM_IMAGE_ERR_LEN, "register format %d on image %u",
+               regfmt, index);
+      return false;
+   }
+   memcpy(out, m->bytes + off, MIN2(comps, img->words) * 4);
+   return true;
+}
+
+static bool
+fix_store(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
+          const uint32_t in[4], char *err)
+{
+   struct mem *m = user;
+   unsigned n = MIN2(comps, conversion);
+   if (addr < MEM_BASE + 2048 || addr - MEM_BASE + n * 4 > sizeof(m->bytes)) {
+      snprintf(err, PAN_SIM_IMAGE_ERR_LEN, "store outside the images");
+      return false;
+   }
+   memcpy(m->bytes + (addr - MEM_BASE), in, n * 4);
+   return true;
+}
+
+static uint32_t *
+texel(struct mem *m, unsigned i, unsigned x, unsigned y, unsigned z)
+{
+   const struct image *img = &images[i];
+   return (uint32_t *)(m->bytes + img->off_B +
+                       ((z * img->h + y) * img->w + x) * img->words * 4);
+}
+
+static nir_ssa_def *
+ivec3(nir_builder *b, nir_ssa_def *x, nir_ssa_def *y, nir_ssa_def *z)
+{
+   nir_ssa_def *zero = nir_imm_int(b, 0);
+   return nir_vec4(b, x, y ? y : zero, z ? z : zero, zero);
+}
+
+/* Output words: per lane the 3D load (4 words), then per lane the
+ * atomic add, compare-and-swap and cube max results. */
+#define OUT_ADD (4 * LANES_N)
+#define OUT_CAS (OUT_ADD + LANES_N)
+#define OUT_MAX (OUT_CAS + LANES_N)
+
+/*
+ * Lane l, x = l & 3, y = l >> 2:
+ *   2D array image 0: texel (x, y, 0) = 2 * texel (x, y, 2)
+ *   3D image 0: out[4 l] = texel (x, y, 1)
+ *   2D image 1: atomicAdd((0, 1), l + 1); compSwap((l, 0), l, l + 100)
+ *   1D array image 1: texel (l, layer 2) = 7 l
+ *   cube image 3: atomicMax((x, y, face 5), 3 l)
+ */
+static nir_shader *
+build(void)
+{
+   nir_builder b = begin("images");
+   nir_ssa_def *l = id_x(&b);
+   nir_ssa_def *x = nir_iand_imm(&b, l, 3), *y = nir_ushr_imm(&b, l, 2);
+   nir_ssa_def *zero = nir_imm_int(&b, 0);
+   nir_ssa_def *img0 = nir_imm_int(&b, 0), *img1 = nir_imm_int(&b, 1);
+
+   nir_ssa_def *v =
+      nir_image_load(&b, 4, 32, img0, ivec3(&b, x, y, nir_imm_int(&b, 2)), zero,
+                     zero, .image_dim = GLSL_SAMPLER_DIM_2D,
+                     .image_array = true, .dest_type = nir_type_float32);
+   nir_image_store(&b, img0, ivec3(&b, x, y, zero), zero,
+                   nir_fmul_imm(&b, v, 2.0), zero,
+                   .image_dim = GLSL_SAMPLER_DIM_2D, .image_array = true,
+                   .src_type = nir_type_float32);
+   nir_ssa_def *s = nir_image_load(
+      &b, 4, 32, img0, ivec3(&b, x, y, nir_imm_int(&b, 1)), zero, zero,
+      .image_dim = GLSL_SAMPLER_DIM_3D, .dest_type = nir_type_float32);
+   store_out(&b, l, s);
+
+   nir_ssa_def *add = nir_image_atomic_add(
+      &b, 32, img1, ivec3(&b, zero, nir_imm_int(&b, 1), NULL), zero,
+      nir_iadd_imm(&b, l, 1), .image_dim = GLSL_SAMPLER_DIM_2D,
+      .format = PIPE_FORMAT_R32_UINT);
+   store_out(&b, nir_iadd_imm(&b, l, OUT_ADD), add);
+   nir_ssa_def *cas = nir_image_atomic_comp_swap(
+      &b, 32, img1, ivec3(&b, l, NULL, NULL), zero, l, nir_iadd_imm(&b, l, 100),
+      .image_dim = GLSL_SAMPLER_DIM_2D, .format = PIPE_FORMAT_R32_UINT);
+   store_out(&b, nir_iadd_imm(&b, l, OUT_CAS), cas);
+   nir_ssa_def *l7 = nir_imul_imm(&b, l, 7);
+   nir_image_store(&b, img1, ivec3(&b, l, nir_imm_int(&b, 2), NULL), zero,
+                   nir_vec4(&b, l7, l7, l7, l7), zero,
+                   .image_dim = GLSL_SAMPLER_DIM_1D, .image_array = true,
+                   .src_type = nir_type_uint32);
+
+   nir_ssa_def *mx = nir_image_atomic_umax(
+      &b, 32, nir_imm_int(&b, 3), ivec3(&b, x, y, nir_imm_int(&b, 5)), zero,
+      nir_imul_imm(&b, l, 3), .image_dim = GLSL_SAMPLER_DIM_CUBE,
+      .format = PIPE_FORMAT_R32_UINT);
+   store_out(&b, nir_iadd_imm(&b, l, OUT_MAX), mx);
+   return b.shader;
+}
+
+static uint64_t seed = 0x1ea9e5;
+
+static void
+test_valhall(void)
+{
+   nir_shader *s = build();
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   char err[256], *text = NULL;
+   size_t len = 0;
+   uint32_t u[16];
+
+   if (!pan_va_compile(s, ctx, &bin,
+                       getenv("PAN_IMAGE_TEST_PRINT") ? stderr : NULL, err,
+                       sizeof(err))) {
+      pan_test_fail("valhall: %s", err);
+      goto done;
+   }
+   FILE *fp = open_memstream(&text, &len);
+   pan_va_disassemble(bin.words, bin.nr_words * 8, fp, false, NULL, 0);
+   fclose(fp);
+   static const char *const forms[] = {
+      "ld_tex_imm.v4.f32",
+      "lea_tex_imm",
+      "st_cvt.slot0.v4.auto",
+      "atom_return.i32.slot0.aadd",
+      "atom_return.i32.slot0.compare.axchg",
+      "atom_return.i32.slot0.aumax",
+      NULL,
+   };
+   for (const char *const *f = forms; *f; ++f)
+      PAN_CHECK(strstr(text, *f), "valhall: no %s in\n%s", *f, text);
+
+   uint32_t none = 0;
+   struct mem *m = io_setup(&none, 1, NULL, 0, u);
+   pan_test_fill_random(&seed, m->bytes + 2048, 2048);
+   /* Small floats, so that doubling them is exact. */
+   for (unsigned i = 0; i < 4 * 4 * 3 * 4; ++i) {
+      float f = (float)(i % 97) - 40.0f;
+      memcpy(m->bytes + 2048 + 4 * i, &f, 4);
+   }
+   for (unsigned l = 0; l < LANES_N; ++l)
+      *texel(m, 1, l, 0, 0) = l % 2 ? 0xdead : l;
+   struct mem want = *m;
+
+   struct pan_sim_image_ops ops = { m, fix_address, fix_load, fix_store };
+   struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
+   cfg.image = &ops;
+   struct pan_sim_va_warp w;
+   compute_warp_init(&w);
+   if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
+      pan_test_fail("valhall: fault: %s", w.fault);
+      goto done;
+   }
+
+   uint32_t out[OUT_MAX + LANES_N];
+   memcpy(out, m->bytes + OUT_OFF, sizeof(out));
+   for (unsigned l = 0; l < LANES_N; ++l) {
+      unsigned x = l & 3, y = l >> 2;
+      for (unsigned c = 0; c < 4; ++c) {
+         float f;
+         memcpy(&f, &texel(&want, 0, x, y, 2)[c], 4);
+         f *= 2.0f;
+         memcpy(&texel(&want, 0, x, y, 0)[c], &f, 4);
+         PAN_CHECK(out[4 * l + c] == texel(&want, 0, x, y, 1)[c],
+                   "lane %u: 3D load component %u 0x%08x, expected 0x%08x", l,
+                   c, out[4 * l + c], texel(&want, 0, x, y, 1)[c]);
+      }
+      uint32_t *a = texel(&want, 1, 0, 1, 0);
+      PAN_CHECK(out[OUT_ADD + l] == *a,
+                "lane %u: atomic add returned %u, "
+                "expected %u",
+                l, out[OUT_ADD + l], *a);
+      *a += l + 1;
+      uint32_t *c = texel(&want, 1, l, 0, 0);
+      PAN_CHECK(out[OUT_CAS + l] == *c,
+                "lane %u: compare-and-swap returned "
+                "0x%x, expected 0x%x",
+                l, out[OUT_CAS + l], *c);
+      if (*c == l)
+         *c = l + 100;
+      *texel(&want, 1, l, 0, 2) = 7 * l;
+      uint32_t *mx = texel(&want, 3, x, y, 5);
+      PAN_CHECK(out[OUT_MAX + l] == *mx,
+                "lane %u: atomic max returned %u, "
+                "expected %u",
+                l, out[OUT_MAX + l], *mx);
+      *mx = MAX2(*mx, 3 * l);
+   }
+   for (unsigned i = 2048; i < sizeof(m->bytes); i += 4) {
+      uint32_t got, exp;
+      memcpy(&got, m->bytes + i, 4);
+      memcpy(&exp, want.bytes + i, 4);
+      PAN_CHECK(got == exp, "image word at %u: 0x%08x, expected 0x%08x", i, got,
+                exp);
+   }
+done:
+   free(text);
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
+/* Refused with a message naming what is missing, never a crash. */
+static void
+test_refusals(void)
+{
+   static const char *const want[] = {
+      "buffer image",
+      "non-constant image index",
+      "the driver pushes image",
+   };
+   for (unsigned k = 0; k < ARRAY_SIZE(want); ++k) {
+      nir_builder b = begin("refused");
+      nir_ssa_def *zero = nir_imm_int(&b, 0);
+      nir_ssa_def *v;
+      if (k == 0) {
+         v = nir_image_load(&b, 4, 32, zero, ivec3(&b, zero, NULL, NULL), zero,
+                            zero, .image_dim = GLSL_SAMPLER_DIM_BUF,
+                            .dest_type = nir_type_uint32);
+      } else if (k == 1) {
+         v = nir_image_load(&b, 4, 32, id_x(&b), ivec3(&b, zero, NULL, NULL),
+                            zero, zero, .image_dim = GLSL_SAMPLER_DIM_2D,
+                            .dest_type = nir_type_uint32);
+      } else {
+         v = nir_image_size(&b, 2, 32, zero, zero,
+                            .image_dim = GLSL_SAMPLER_DIM_2D,
+                            .format = PIPE_FORMAT_R32_UINT);
+      }
+      store_out(&b, zero, v);
+      void *ctx = ralloc_context(NULL);
+      struct pan_va_binary bin;
+      char err[256] = "";
+      PAN_CHECK(!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err)) &&
+                   strstr(err, want[k]),
+                "refusal %u: '%s'", k, err);
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
+int
+main(void)
+{
+   PAN_RUN_CASE(test_valhall);
+   PAN_RUN_CASE(test_refusals);
+   return pan_test_summary("pan_image");
+}
