@@ -28,8 +28,13 @@ void PAN_GENX(decode_check_descriptor)(struct pan_decode_ctx *ctx,
 
 /* Fetch, print and check one struct; "var" is declared and unpacked. */
 #define DECODE(ctx, T, var, va, label)                                         \
+   DECODE_ALIGNED(ctx, T, var, va, pan_alignment(T), label)
+
+/* DECODE for a descriptor whose alignment is not the XML's, such as a
+ * record inside an array whose base alone carries that alignment. */
+#define DECODE_ALIGNED(ctx, T, var, va, align_B, label)                        \
    const void *var##_p_ =                                                      \
-      pan_decode_fetch(ctx, va, pan_size(T), pan_alignment(T), label);         \
+      pan_decode_fetch(ctx, va, pan_size(T), align_B, label);                  \
    struct PAN_GENX(T) var;                                                     \
    memset(&var, 0, sizeof(var));                                               \
    if (var##_p_) {                                                             \

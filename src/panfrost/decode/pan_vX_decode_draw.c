@@ -47,11 +47,25 @@ decode_attributes(struct pan_decode_ctx *ctx, uint64_t attr_va, uint64_t buf_va,
    }
    if (nbufs > ctx->lim.max_array)
       nbufs = ctx->lim.max_array;
+   /* The table is aligned as the XML says; its records follow each other
+    * every 16 bytes, and only those taking a continuation start a pair. */
+   if (nbufs && buf_va % pan_alignment(attribute_buffer))
+      pan_decode_error(ctx, "%s buffers at 0x%" PRIx64 " are not %u-byte "
+                       "aligned", what, buf_va,
+                       (unsigned)pan_alignment(attribute_buffer));
    for (unsigned i = 0; i < nbufs; ++i) {
       uint64_t va = buf_va + i * pan_size(attribute_buffer);
       snprintf(label, sizeof(label), "%s buffer %u", what, i);
-      DECODE(ctx, attribute_buffer, b, va, label)
+      DECODE_ALIGNED(ctx, attribute_buffer, b, va, pan_size(attribute_buffer),
+                     label)
       {
+         if ((b.type == MALI_ATTRIBUTE_TYPE_1D_NPOT_DIVISOR ||
+              b.type == MALI_ATTRIBUTE_TYPE_1D_NPOT_DIVISOR_WRITE_REDUCTION ||
+              b.type == MALI_ATTRIBUTE_TYPE_3D_LINEAR ||
+              b.type == MALI_ATTRIBUTE_TYPE_3D_INTERLEAVED) &&
+             va % (2 * pan_size(attribute_buffer)))
+            pan_decode_error(ctx, "%s: a record with a continuation at an "
+                             "odd index", label);
          if (b.address && b.size)
             pan_decode_check_range(ctx, b.address, b.size, label);
          /* Some kinds take a second record describing the divisor or the

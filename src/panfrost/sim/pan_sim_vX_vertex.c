@@ -26,12 +26,15 @@
  * from draw.varyings, each naming a buffer of the matching buffer table):
  *    1D               element linear
  *    1D modulus       element linear % padded_count
- *    1D POT divisor   element i >> log2(divisor)
- *    1D NPOT divisor  element (i * magic) >> (32 + shift), the magic in the
+ *    1D POT divisor   element linear >> log2(divisor)
+ *    1D NPOT divisor  element ((linear + extra) * (2^31 | magic)) >>
+ *                     (32 + shift), the magic (bit 31 implied) in the
  *                     continuation record that follows the buffer
- * plus draw.offset_start for attribute buffers (the vertex job starts at
- * the draw's first vertex, and the stock driver compensates per-instance
- * buffers for it), and varyings start at zero.  The byte address is
+ * The divisors divide the linear id, not the instance: drivers fold the
+ * padded count into them (padded_count * instance divisor).  Plus
+ * draw.offset_start for attribute buffers (the vertex job starts at the
+ * draw's first vertex, and drivers compensate per-instance buffers for
+ * it in the attribute offset), and varyings start at zero.  The byte address is
  * buffer + element * stride + attribute offset.
  */
 
@@ -262,18 +265,14 @@ PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
              (buf.modulus.padded_count ? buf.modulus.padded_count : 1);
       break;
    case MALI_ATTRIBUTE_TYPE_1D_POT_DIVISOR:
-      elem = ref->instance / buf.pot.divisor;
+      elem = ref->linear / buf.pot.divisor;
       break;
    case MALI_ATTRIBUTE_TYPE_1D_NPOT_DIVISOR: {
       pan_unpack((const uint8_t *)p + pan_size(attribute_buffer),
                  attribute_buffer_continuation_npot, cont);
-      if (buf.npot.extra) {
-         snprintf(err, GFX_ERR_LEN,
-                  "%s %u: NPOT divisor with the extra bit is not modelled",
-                  kind, index);
-         return false;
-      }
-      elem = ((uint64_t)ref->instance * cont.divisor_numerator) >>
+      /* The extra bit rounds the id up by one for a magic rounded down */
+      elem = (((uint64_t)ref->linear + buf.npot.extra) *
+              (0x80000000ull | cont.divisor_numerator)) >>
              (32 + buf.npot.shift);
       break;
    }

@@ -18,12 +18,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pan_attr_addressing;
+
 /* One compute dispatch, as the job needs it. */
 struct panfrost_compute_job {
    uint64_t shader;         /* shader program descriptor */
    uint64_t fau;            /* push words, 64-bit aligned */
    unsigned fau_words;      /* even */
    uint64_t thread_storage; /* local storage descriptor */
+   uint64_t resources;      /* v9: resource tables | count, 0: none */
    unsigned size[3];        /* workgroup size */
    unsigned count[3];       /* workgroups */
    unsigned index;          /* job index in its chain, from 1 */
@@ -258,13 +261,21 @@ struct panfrost_arch_jm {
    unsigned attribute_size_B, buffer_size_B, buffer_align_B;
    /* false for a format the attribute unit cannot fetch. */
    bool (*emit_attribute)(void *cpu, unsigned format, unsigned buffer_index,
-                          unsigned offset_B);
+                          int32_t offset_B);
    /* A buffer read at the vertex id, modulo modulus when not 0 (the
     * padded vertex count of an instanced draw); addr must be
     * buffer_align_B aligned.
     */
    void (*emit_attribute_buffer)(void *cpu, uint64_t addr, unsigned size_B,
                                  unsigned stride_B, unsigned modulus);
+   /* The two buffer records (the second a continuation when the mode
+    * needs one) of per-instance data addressed as `a` says (see
+    * pan_instancing.h), for an instance divisor of `divisor`.
+    */
+   void (*emit_instance_buffer)(void *cpu, uint64_t addr, unsigned size_B,
+                                unsigned stride_B,
+                                const struct pan_attr_addressing *a,
+                                unsigned divisor);
    /* A constant buffer (addr 16-byte aligned) of the table the shaders'
     * non-pushed loads read.
     */

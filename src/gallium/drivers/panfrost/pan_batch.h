@@ -84,6 +84,10 @@ struct panfrost_draw_cache {
     * they were packed with (jm_rsd_key).
     */
    unsigned jm_divisor;
+   /* v6/v7: some vertex element steps per instance, so the attribute
+    * records follow every draw's first vertex and base instance.
+    */
+   bool jm_per_instance;
    uint64_t jm_states[2];
    unsigned jm_key[10];
    /* v6/v7: the viewport of the bounds in jm_bounds (scissor, depth

@@ -130,6 +130,10 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_SHAREABLE_SHADERS:
       return 1;
 
+   /* Image intrinsics reach the driver as indices (pan_image.h). */
+   case PIPE_CAP_NIR_IMAGES_AS_DEREF:
+      return 0;
+
    /* Compute runs where the driver has job emitters (v9): launch_grid with
     * shader storage buffers and constant buffers.  GL's compute shaders
     * also need images and atomics, which keeps them off for now.
@@ -164,12 +168,12 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return panfrost_screen(pscreen)->arch != NULL;
 
    /* Attribute descriptors step every divisor instances on v9 (power of
-    * two or not, pan_vX_draw.c); the v6/v7 draws refuse per-instance
-    * data for now.  ARB_instanced_arrays.
+    * two or not, pan_vX_draw.c); on v6/v7 per-instance buffer records
+    * divide the invocation id by the padded count times the divisor
+    * (pan_draw_jm.c).  ARB_instanced_arrays.
     */
    case PIPE_CAP_VERTEX_ELEMENT_INSTANCE_DIVISOR:
-      return panfrost_screen(pscreen)->arch &&
-             panfrost_device(pscreen)->arch >= 9;
+      return panfrost_screen(pscreen)->arch != NULL;
 
    /* Any restart index: draws whose index is not the all-ones one the
     * hardware knows go through primconvert, which splits them at the
@@ -358,7 +362,7 @@ panfrost_get_compute_param(struct pipe_screen *pscreen,
    case PIPE_COMPUTE_CAP_MAX_COMPUTE_UNITS:
       RET(1);
    case PIPE_COMPUTE_CAP_IMAGES_SUPPORTED:
-      RET(0);
+      RET(panfrost_device(pscreen)->arch >= 9);
    case PIPE_COMPUTE_CAP_SUBGROUP_SIZE:
       RET(16);
    default:
@@ -374,6 +378,12 @@ panfrost_get_shader_param(struct pipe_screen *pscreen,
    bool graphics =
       shader == PIPE_SHADER_VERTEX || shader == PIPE_SHADER_FRAGMENT;
 
+   /* Images in compute shaders on v9 (pan_image.h); Bifrost's would be
+    * attribute records, not written yet. */
+   if (shader == PIPE_SHADER_COMPUTE &&
+       param == PIPE_SHADER_CAP_MAX_SHADER_IMAGES)
+      return panfrost_device(pscreen)->arch >= 9 ? PANFROST_MAX_IMAGES
+                                                     : 0;
    if (shader == PIPE_SHADER_COMPUTE && panfrost_screen(pscreen)->arch)
       return panfrost_get_compute_shader_param(param);
    if (!graphics)

@@ -16,6 +16,7 @@
  * drops the draw with a message (docs/drivers/panfrost/draw-path.rst).
  */
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "util/format/u_format.h"
@@ -50,31 +51,61 @@ alloc(struct panfrost_context *ctx, size_t size_B, unsigned align_B)
    return pan_pool_alloc(&ctx->batch.pool, MAX2(size_B, 4), align_B);
 }
 
+/* Whether any vertex element steps per instance (ARB_instanced_arrays). */
+static bool
+jm_has_per_instance(const struct panfrost_vertex_elements *ve)
+{
+   for (unsigned i = 0; ve && i < ve->count; ++i) {
+      if (ve->elements[i].instance_divisor)
+         return true;
+   }
+   return false;
+}
+
+/* The buffer records of per-instance element i: a pair after the vertex
+ * buffers' records, even so that a continuation can follow.
+ */
+static unsigned
+jm_instance_record(unsigned nvb, unsigned i)
+{
+   return ALIGN_POT(nvb, 2) + 2 * i;
+}
+
 /* Attribute records of the vertex elements over the vertex buffers, into
- * the draw cache; per-vertex data of an instanced draw reads modulo
- * divisor (0: not instanced).  The buffer descriptors hold 64-byte aligned
- * addresses: the rest of a buffer's offset goes into the records reading
- * it, which are kept while the elements and those remainders are
- * unchanged (a change of buffers alone repacks their descriptors only).
- * false when out of memory, *dropped (after a message) for what cannot be
- * fetched.
+ * the draw cache.  Per-vertex data of an instanced draw reads modulo the
+ * padded count d->vertices; per-instance data gets a record of its own
+ * per element, dividing the invocation id (instance * padded count +
+ * vertex) by the padded count times its divisor.  The buffer descriptors
+ * hold 64-byte aligned addresses: the rest of a buffer's offset goes into
+ * the records reading it, which are kept while the elements and those
+ * remainders are unchanged (a change of buffers alone repacks their
+ * descriptors only); with per-instance elements, whose records also
+ * depend on the draw's first vertex and base instance, both are packed
+ * for every draw.  false when out of memory, *dropped (after a message)
+ * for what cannot be fetched.
  */
 static bool
-jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
+jm_attributes(struct panfrost_context *ctx, const struct panfrost_jm_draw *d,
+              unsigned base_instance, bool *dropped)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
    struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
    unsigned nve = ve ? ve->count : 0, nvb = ctx->state.vbuf_count;
+   unsigned modulus = d->instances > 1 ? d->vertices : 0;
+   bool per_instance = jm_has_per_instance(ve);
+   unsigned records = per_instance ? jm_instance_record(nvb, nve) : nvb;
    uint8_t misalign[PANFROST_MAX_VBUFS] = { 0 };
-   struct pan_ptr b = alloc(ctx, nvb * jm->buffer_size_B, jm->buffer_align_B);
+   uint64_t vas[PANFROST_MAX_VBUFS];
+   unsigned sizes_B[PANFROST_MAX_VBUFS];
+   struct pan_ptr b =
+      alloc(ctx, records * jm->buffer_size_B, jm->buffer_align_B);
 
    if (!b.cpu)
       return false;
+   memset(b.cpu, 0, records * jm->buffer_size_B);
    for (unsigned i = 0; i < nvb; ++i) {
-      uint64_t va;
-      unsigned size_B;
-      switch (panfrost_vertex_buffer_range(ctx, i, &va, &size_B)) {
+      switch (panfrost_vertex_buffer_range(ctx, i, &vas[i], &sizes_B[i])) {
       case PANFROST_FETCH_OOM:
          return false;
       case PANFROST_FETCH_DROPPED:
@@ -83,17 +114,18 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
       case PANFROST_FETCH_OK:
          break;
       }
-      misalign[i] = va % jm->buffer_align_B;
+      misalign[i] = vas[i] % jm->buffer_align_B;
       jm->emit_attribute_buffer((uint8_t *)b.cpu + i * jm->buffer_size_B,
-                                va - misalign[i], size_B + misalign[i],
-                                ctx->state.vbufs[i].stride, divisor);
+                                vas[i] - misalign[i], sizes_B[i] + misalign[i],
+                                ctx->state.vbufs[i].stride, modulus);
    }
    c->vbufs = b.gpu;
-   c->jm_divisor = divisor;
+   c->jm_divisor = modulus;
+   c->jm_per_instance = per_instance;
 
    const size_t elements_B = nve * sizeof(ve->elements[0]);
    STATIC_ASSERT(sizeof(c->jm_misalign) == sizeof(misalign));
-   if (c->jm_elements_valid && c->jm_element_count == nve &&
+   if (!per_instance && c->jm_elements_valid && c->jm_element_count == nve &&
        (!nve || !memcmp(c->jm_elements, ve->elements, elements_B)) &&
        !memcmp(c->jm_misalign, misalign, sizeof(misalign)))
       return true;
@@ -104,17 +136,49 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
    c->jm_elements_valid = false;
    for (unsigned i = 0; i < nve; ++i) {
       const struct pipe_vertex_element *e = &ve->elements[i];
-      if (e->instance_divisor || e->vertex_buffer_index >= nvb) {
-         drop(ctx, "vertex element %u: per-instance data or buffer %u not "
-                   "supported on v7 yet, draw dropped",
-              i, e->vertex_buffer_index);
+      unsigned vb = e->vertex_buffer_index, record = vb;
+      if (vb >= nvb) {
+         drop(ctx, "vertex element %u: buffer %u not bound, draw dropped", i,
+              vb);
+         *dropped = true;
+         return true;
+      }
+      int64_t offset_B = (int64_t)e->src_offset + misalign[vb];
+      if (e->instance_divisor) {
+         struct pan_attr_addressing mode;
+         unsigned stride = ctx->state.vbufs[vb].stride;
+         if (!pan_attr_addressing(d->vertices, d->instances,
+                                  e->instance_divisor, &mode)) {
+            drop(ctx, "vertex element %u: %u instances of %u vertices "
+                      "cannot be addressed, draw dropped",
+                 i, d->instances, d->vertices);
+            *dropped = true;
+            return true;
+         }
+         /* GL reads element instance / divisor + base instance; the
+          * hardware adds the draw's first vertex to every index, which
+          * only dividing records feel (the others have no stride left).
+          */
+         offset_B += (int64_t)base_instance * stride;
+         if (mode.mode == PAN_ATTR_MODE_POT_DIVISOR ||
+             mode.mode == PAN_ATTR_MODE_NPOT_DIVISOR)
+            offset_B -= (int64_t)d->offset_start * stride;
+         record = jm_instance_record(nvb, i);
+         jm->emit_instance_buffer((uint8_t *)b.cpu +
+                                     record * jm->buffer_size_B,
+                                  vas[vb] - misalign[vb],
+                                  sizes_B[vb] + misalign[vb], stride, &mode,
+                                  e->instance_divisor);
+      }
+      if (offset_B < INT32_MIN || offset_B > INT32_MAX) {
+         drop(ctx, "vertex element %u: offset %" PRId64 " out of reach, "
+                   "draw dropped",
+              i, offset_B);
          *dropped = true;
          return true;
       }
       if (!jm->emit_attribute((uint8_t *)a.cpu + i * jm->attribute_size_B,
-                              e->src_format, e->vertex_buffer_index,
-                              e->src_offset +
-                                 misalign[e->vertex_buffer_index])) {
+                              e->src_format, record, (int32_t)offset_B)) {
          drop(ctx, "vertex format %s is not supported on v7 yet, draw "
                    "dropped",
               util_format_short_name(e->src_format));
@@ -123,7 +187,7 @@ jm_attributes(struct panfrost_context *ctx, unsigned divisor, bool *dropped)
       }
    }
    c->attribs = a.gpu;
-   if (elements_B <= sizeof(c->jm_elements)) {
+   if (!per_instance && elements_B <= sizeof(c->jm_elements)) {
       if (nve)
          memcpy(c->jm_elements, ve->elements, elements_B);
       memcpy(c->jm_misalign, misalign, sizeof(misalign));
@@ -443,7 +507,7 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
  */
 static bool
 jm_update_cache(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
-                unsigned slots, bool *dropped)
+                unsigned base_instance, unsigned slots, bool *dropped)
 {
    struct panfrost_draw_cache *c = &ctx->batch.draw_cache;
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
@@ -458,8 +522,9 @@ jm_update_cache(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    if (!c->valid)
       c->jm_states[0] = c->jm_states[1] = 0;
    c->valid = false;
-   if (((dirty & PANFROST_DIRTY_VERTEX) || c->jm_divisor != divisor) &&
-       (!jm_attributes(ctx, divisor, dropped) || *dropped))
+   if (((dirty & PANFROST_DIRTY_VERTEX) || c->jm_divisor != divisor ||
+        c->jm_per_instance) &&
+       (!jm_attributes(ctx, d, base_instance, dropped) || *dropped))
       return *dropped;
    /* Storage buffers come with the constant buffers (pan_ssbo.h). */
    if (((dirty & PANFROST_DIRTY_CONST_VS) &&
@@ -675,7 +740,7 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       return false;
    bool dropped = false;
    if (!d.tiler || !d.thread_storage ||
-       !jm_update_cache(ctx, &d, slots, &dropped))
+       !jm_update_cache(ctx, &d, info->start_instance, slots, &dropped))
       return false;
    if (dropped)
       return true;

@@ -20,6 +20,7 @@
 #include "pan_arch.h"
 #include "pan_compile.h"
 #include "pan_genxml.h"
+#include "pan_instancing.h"
 #include "pan_invocation.h"
 #include "pan_vX_blend.h"
 #include "pan_vX_format.h"
@@ -138,7 +139,7 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
 
 static bool
 emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
-               unsigned offset_B)
+               int32_t offset_B)
 {
    unsigned hw = PAN_GENX(panfrost_attribute_format)(format);
 
@@ -167,6 +168,41 @@ emit_attribute_buffer(void *cpu, uint64_t addr, unsigned size_B,
       cfg.address = addr;
       cfg.stride = stride_B;
       cfg.size = size_B;
+   }
+}
+
+static void
+emit_instance_buffer(void *cpu, uint64_t addr, unsigned size_B,
+                     unsigned stride_B, const struct pan_attr_addressing *a,
+                     unsigned divisor)
+{
+   pan_pack(cpu, attribute_buffer, cfg)
+   {
+      cfg.address = addr;
+      cfg.stride = stride_B;
+      cfg.size = size_B;
+      switch (a->mode) {
+      case PAN_ATTR_MODE_POT_DIVISOR:
+         cfg.type = MALI_ATTRIBUTE_TYPE_1D_POT_DIVISOR;
+         cfg.pot.divisor = a->hw_divisor;
+         break;
+      case PAN_ATTR_MODE_NPOT_DIVISOR:
+         cfg.type = MALI_ATTRIBUTE_TYPE_1D_NPOT_DIVISOR;
+         cfg.npot.shift = a->shift;
+         cfg.npot.extra = a->round_down;
+         break;
+      default:
+         /* One instance, or a divisor no id reaches: element 0 */
+         cfg.stride = 0;
+         break;
+      }
+   }
+   pan_pack((uint8_t *)cpu + pan_size(attribute_buffer),
+            attribute_buffer_continuation_npot, cfg)
+   {
+      if (a->mode == PAN_ATTR_MODE_NPOT_DIVISOR)
+         cfg.divisor_numerator = a->magic;
+      cfg.divisor = divisor;
    }
 }
 
@@ -417,6 +453,7 @@ const struct panfrost_arch_jm PAN_GENX(panfrost_arch_jm) = {
    .buffer_align_B = 64, /* the address field drops the low 6 bits */
    .emit_attribute = emit_attribute,
    .emit_attribute_buffer = emit_attribute_buffer,
+   .emit_instance_buffer = emit_instance_buffer,
    .ubo_size_B = pan_size(uniform_buffer),
    .emit_ubo = emit_ubo,
    .emit_varying = emit_varying,

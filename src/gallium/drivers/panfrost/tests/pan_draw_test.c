@@ -871,9 +871,6 @@ static void
 test_base_instance_attribute(void)
 {
    const char *what = "per-instance attribute from a base instance";
-   /* v6/v7 fetch no per-instance attribute yet (pan_draw_jm.c). */
-   if (jm)
-      return;
    struct scene sc = scene_begin(true, tri, 3);
    struct pipe_vertex_element ve[2] = {
       { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
@@ -907,34 +904,60 @@ test_base_instance_attribute(void)
 }
 
 /* n instances of one triangle in one place, its colour per instance
- * with the given divisor: the last instance drawn (n - 1) covers the
- * others, so the pixels take the colour of vertex (n - 1) / divisor.
- * Divisors above one are power-of-two or magic-multiplier descriptors.
+ * with the given divisor from base instance `base`: the last instance
+ * drawn (n - 1) covers the others, so the pixels take the colour of vertex
+ * (n - 1) / divisor + base.  Divisors above one are power-of-two or
+ * magic-multiplier descriptors (on v6/v7 the padded count multiplies
+ * them).  Indexed, the triangle is vertices 3..5 of the buffer, so the
+ * draw starts at vertex 3, which per-instance data must not follow; the
+ * six vertices' colours all differ.
  */
 static void
-test_instance_divisor(unsigned divisor, unsigned n)
+test_instance_divisor(unsigned divisor, unsigned n, unsigned base,
+                      bool indexed)
 {
-   const char *what = "per-instance attribute with a divisor";
-   unsigned elem = (n - 1) / divisor;
-   /* v6/v7 fetch no per-instance attribute yet (pan_draw_jm.c). */
-   if (jm)
-      return;
+   const char *what = indexed ? "indexed per-instance attribute"
+                              : "per-instance attribute with a divisor";
+   unsigned elem = (n - 1) / divisor + base;
+   struct vtx v[6];
+   static const float more[3][4] = {
+      { 1.0f, 1.0f, 0.0f, 1.0f },
+      { 0.0f, 1.0f, 1.0f, 1.0f },
+      { 1.0f, 0.0f, 1.0f, 0.5f },
+   };
+   for (unsigned i = 0; i < 6; ++i) {
+      v[i] = tri[i % 3];
+      if (i >= 3)
+         memcpy(v[i].rgba, more[i - 3], sizeof(v[i].rgba));
+   }
+   assert(elem < 6);
    CHECK(screen->get_param(screen, PIPE_CAP_VERTEX_ELEMENT_INSTANCE_DIVISOR),
          "%s: PIPE_CAP_VERTEX_ELEMENT_INSTANCE_DIVISOR is off", what);
-   struct scene sc = scene_begin(true, tri, 3);
+   struct scene sc = scene_begin(true, v, 6);
    struct pipe_vertex_element ve[2] = {
       { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
       { .src_offset = 16,
         .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT,
         .instance_divisor = divisor },
    };
+   static const uint16_t idx[3] = { 3, 4, 5 };
+   struct pipe_resource *ib = NULL;
    void *elements = ctx->create_vertex_elements_state(ctx, 2, ve);
    ctx->bind_vertex_elements_state(ctx, elements);
    struct pipe_draw_info info = {
       .mode = PIPE_PRIM_TRIANGLES,
       .instance_count = n,
-      .max_index = 2,
+      .start_instance = base,
+      .max_index = indexed ? 5 : 2,
    };
+   if (indexed) {
+      ib = pipe_buffer_create(screen, PIPE_BIND_INDEX_BUFFER,
+                              PIPE_USAGE_DEFAULT, sizeof(idx));
+      pipe_buffer_write(ctx, ib, 0, sizeof(idx), idx);
+      info.index_size = 2;
+      info.min_index = 3;
+      info.index.resource = ib;
+   }
    char *trace = clear_draw(&info, 3, 1);
    CHECK(decoder_errors(trace) == 0, "%s %u: %u decoder errors", what,
          divisor, decoder_errors(trace));
@@ -942,16 +965,17 @@ test_instance_divisor(unsigned divisor, unsigned n)
    if (check_pixels) {
       struct vtx flat[3];
       const struct vtx *tris[1][3];
-      for (unsigned v = 0; v < 3; ++v) {
-         flat[v] = tri[v];
-         memcpy(flat[v].rgba, tri[elem].rgba, sizeof(flat[v].rgba));
-         tris[0][v] = &flat[v];
+      for (unsigned i = 0; i < 3; ++i) {
+         flat[i] = tri[i];
+         memcpy(flat[i].rgba, v[elem].rgba, sizeof(flat[i].rgba));
+         tris[0][i] = &flat[i];
       }
       check_pixels_against(what, &sc.t, (const struct vtx *const(*)[3])tris,
                            1, true);
    }
    ctx->bind_vertex_elements_state(ctx, sc.fixed[3]);
    ctx->delete_vertex_elements_state(ctx, elements);
+   pipe_resource_reference(&ib, NULL);
    scene_end(&sc);
 }
 
@@ -2971,11 +2995,15 @@ main(int argc, char **argv)
    test_instanced_triangles();
    test_base_instance_attribute();
    /* 2 and 4 shift; 3, 5 and 7 multiply (elements 1, 2, 2, 2, 1). */
-   test_instance_divisor(2, 3);
-   test_instance_divisor(4, 9);
-   test_instance_divisor(3, 7);
-   test_instance_divisor(5, 11);
-   test_instance_divisor(7, 14);
+   test_instance_divisor(2, 3, 0, false);
+   test_instance_divisor(4, 9, 0, false);
+   test_instance_divisor(3, 7, 0, false);
+   test_instance_divisor(5, 11, 0, false);
+   test_instance_divisor(7, 14, 0, false);
+   /* From vertex 3 and base instances: shift, multiply, one instance */
+   test_instance_divisor(2, 3, 2, true);
+   test_instance_divisor(3, 7, 1, true);
+   test_instance_divisor(1, 1, 4, true);
    test_draw_parameters(false);
    test_draw_parameters(true);
 
