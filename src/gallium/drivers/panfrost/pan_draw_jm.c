@@ -98,12 +98,17 @@ jm_attributes(struct panfrost_context *ctx, const struct panfrost_jm_draw *d,
    uint8_t misalign[PANFROST_MAX_VBUFS] = { 0 };
    uint64_t vas[PANFROST_MAX_VBUFS];
    unsigned sizes_B[PANFROST_MAX_VBUFS];
+   /* One more, empty, record ends the table: Bifrost's attribute unit
+    * prefetches the records after those the attributes name.
+    */
    struct pan_ptr b =
-      alloc(ctx, records * jm->buffer_size_B, jm->buffer_align_B);
+      alloc(ctx, (records + 1) * jm->buffer_size_B, jm->buffer_align_B);
 
    if (!b.cpu)
       return false;
-   memset(b.cpu, 0, records * jm->buffer_size_B);
+   for (unsigned i = nvb; i <= records; ++i)
+      jm->emit_attribute_buffer((uint8_t *)b.cpu + i * jm->buffer_size_B, 0,
+                                0, 0, 0);
    for (unsigned i = 0; i < nvb; ++i) {
       switch (panfrost_vertex_buffer_range(ctx, i, &vas[i], &sizes_B[i])) {
       case PANFROST_FETCH_OOM:
