@@ -28,6 +28,7 @@
 #include "pan_compile.h"
 #include "pan_compute.h"
 #include "pan_context.h"
+#include "pan_image.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_shader_cache.h"
@@ -60,6 +61,7 @@ compile_compute(struct panfrost_context *ctx,
                PANFROST_MAX_SHARED_B);
       goto out;
    }
+   so->nr_images = panfrost_nir_image_count(nir);
    if (!panfrost_nir_lower_compute(nir, &so->push, err, sizeof(err)) ||
        !panfrost_compile_cached(screen, nir, nir, PAN_VA_VARIANT_DEFAULT, &bin,
                                 err, sizeof(err))) {
@@ -317,6 +319,10 @@ fill_push_entry(struct panfrost_context *ctx,
    case PANFROST_PUSH_WORKGROUP_SIZE:
       words[0] = info->block[e->index];
       return true;
+   case PANFROST_PUSH_IMAGE_SIZE:
+      words[0] = panfrost_image_size(ctx, PIPE_SHADER_COMPUTE, e->index / 4,
+                                     e->index % 4);
+      return true;
    case PANFROST_PUSH_INPUT:
       if (!info->input || e->offset_B + 4 > so->input_B) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
@@ -332,6 +338,51 @@ fill_push_entry(struct panfrost_context *ctx,
    }
    words[0] = (uint32_t)addr;
    words[1] = (uint32_t)(addr >> 32);
+   return true;
+}
+
+/* The resource tables of a dispatch using images: the images' texture
+ * descriptors as table PANFROST_TABLE_IMAGE, the tables before it empty
+ * (v9; Bifrost's images would be attribute records).  false after a
+ * warning: the dispatch is dropped.
+ */
+static bool
+image_resources(struct panfrost_context *ctx,
+                const struct panfrost_compute_shader *so, uint64_t *out)
+{
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   char err[128] = "";
+
+   if (!d) {
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                         "images in compute shaders are not supported on "
+                         "this GPU yet, dispatch dropped");
+      return false;
+   }
+   for (unsigned i = 0; i < so->nr_images; ++i) {
+      if (!ctx->compute.images[PIPE_SHADER_COMPUTE][i].resource) {
+         panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                            "image %u is not bound, dispatch dropped", i);
+         return false;
+      }
+   }
+   uint64_t images = panfrost_image_table(ctx, PIPE_SHADER_COMPUTE,
+                                          so->nr_images, err, sizeof(err));
+   unsigned n = PANFROST_TABLE_IMAGE + 1;
+   struct pan_ptr t = pan_pool_alloc(&ctx->batch.pool, n * d->resource_size_B,
+                                     d->resource_align_B);
+   if (!images || !t.cpu) {
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE, "%s, dispatch dropped",
+                         images ? "out of memory" : err);
+      return false;
+   }
+   for (unsigned i = 0; i < n; ++i) {
+      d->emit_resource((uint8_t *)t.cpu + i * d->resource_size_B,
+                       i == PANFROST_TABLE_IMAGE ? images : 0,
+                       i == PANFROST_TABLE_IMAGE ? so->nr_images : 0);
+   }
+   *out = t.gpu | n;
    return true;
 }
 
@@ -403,6 +454,10 @@ panfrost_launch_grid(struct pipe_context *pctx,
       }
    }
 
+   uint64_t resources = 0;
+   if (so->nr_images && !image_resources(ctx, so, &resources))
+      return;
+
    uint64_t tls =
       panfrost_batch_compute_storage(ctx, so->tls_size, so->wls_B, grid);
    if (!tls && so->wls_B) {
@@ -423,6 +478,7 @@ panfrost_launch_grid(struct pipe_context *pctx,
       .fau = fau.gpu,
       .fau_words = fau_words,
       .thread_storage = tls,
+      .resources = resources,
       .size = { info->block[0], info->block[1], info->block[2] },
       .count = { grid[0], grid[1], grid[2] },
       .index = panfrost_batch_next_job_index(ctx),
@@ -447,6 +503,7 @@ panfrost_context_release_compute(struct panfrost_context *ctx)
       for (unsigned i = 0; i < PANFROST_MAX_SSBOS; ++i)
          pipe_resource_reference(&ctx->compute.ssbos[s][i].buffer, NULL);
    }
+   panfrost_context_release_images(ctx);
 }
 
 void
@@ -458,4 +515,5 @@ panfrost_context_init_compute(struct pipe_context *pctx)
    pctx->set_shader_buffers = panfrost_set_shader_buffers;
    pctx->memory_barrier = panfrost_memory_barrier;
    pctx->launch_grid = panfrost_launch_grid;
+   panfrost_context_init_images(pctx);
 }

@@ -23,6 +23,9 @@ struct pan_bo;
 struct panfrost_context;
 
 #define PANFROST_MAX_SSBOS 16
+/* Images per stage (PIPE_SHADER_CAP_MAX_SHADER_IMAGES), within the
+ * 16 the compiler's image instructions index. */
+#define PANFROST_MAX_IMAGES 8
 /* Constant buffers per stage: 0 for GL uniforms, 15 uniform blocks. */
 #define PANFROST_MAX_CONST_BUFFERS 16
 #define PANFROST_MAX_PUSH_ENTRIES 64
@@ -45,6 +48,8 @@ enum panfrost_push_source {
    PANFROST_PUSH_NUM_WORKGROUPS, /* component index of the grid */
    PANFROST_PUSH_WORKGROUP_SIZE, /* component index of the block */
    PANFROST_PUSH_INPUT,          /* word at byte offset of the kernel input */
+   /* imageSize() component index % 4 of image index / 4 (pan_image.h) */
+   PANFROST_PUSH_IMAGE_SIZE,
 };
 
 struct panfrost_push_entry {
@@ -74,6 +79,9 @@ bool panfrost_nir_lower_compute(struct nir_shader *nir,
                                 struct panfrost_push_layout *layout, char *err,
                                 size_t err_size);
 
+/* One past the highest image index the shader's image intrinsics name. */
+unsigned panfrost_nir_image_count(const struct nir_shader *nir);
+
 /* A compute state object.  error is set when the shader could not be
  * compiled: dispatches of it are dropped with that message.
  */
@@ -85,12 +93,15 @@ struct panfrost_compute_shader {
    unsigned wls_B;    /* shared memory bytes per workgroup */
    struct panfrost_push_layout push;
    unsigned input_B; /* kernel input bytes the shader may read */
+   unsigned nr_images; /* one past the highest image the shader uses */
    char error[256];
 };
 
-/* Buffers bound per stage through set_shader_buffers. */
+/* Buffers and images bound per stage through set_shader_buffers and
+ * set_shader_images. */
 struct panfrost_compute_ctx {
    struct pipe_shader_buffer ssbos[PIPE_SHADER_TYPES][PANFROST_MAX_SSBOS];
+   struct pipe_image_view images[PIPE_SHADER_TYPES][PANFROST_MAX_IMAGES];
    uint32_t ssbo_writable[PIPE_SHADER_TYPES];
    /* The vertex and fragment stages' slots as the words of their
     * constant buffer PANFROST_SSBO_CBUF (pan_ssbo.h), 4 per slot.

@@ -11,6 +11,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "compiler/nir/nir.h"
 #include "compiler/nir/nir_builder.h"
@@ -234,6 +235,27 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
          repl = nir_imm_ivec3(b, ws[0], ws[1], ws[2]);
       }
       break;
+   case nir_intrinsic_image_size: {
+      unsigned image, n = intr->dest.ssa.num_components;
+      if (!const_index(s, intr->src[0], PANFROST_MAX_IMAGES,
+                       "image index is not constant", &image))
+         return false;
+      if (!nir_src_is_const(intr->src[1]) || nir_src_as_uint(intr->src[1]))
+         return fail(s, "imageSize of a level other than 0", 0);
+      nir_ssa_def *c[3];
+      for (unsigned i = 0; i < n; ++i) {
+         if (!push_word(s, PANFROST_PUSH_IMAGE_SIZE, image * 4 + i, 0, 1,
+                        &word))
+            return false;
+         c[i] = load_push(b, word, 32);
+      }
+      repl = nir_vec(b, c, n);
+      break;
+   }
+   /* Multisampled images are refused: every image has one sample. */
+   case nir_intrinsic_image_samples:
+      repl = nir_imm_int(b, 1);
+      break;
    case nir_intrinsic_load_kernel_input: {
       if (!nir_src_is_const(intr->src[0]) || intr->dest.ssa.bit_size != 32)
          return fail(s, "kernel input at a non-constant offset or not 32-bit",
@@ -282,4 +304,30 @@ panfrost_nir_lower_compute(nir_shader *nir, struct panfrost_push_layout *layout,
    nir_shader_instructions_pass(
       nir, lower_instr, nir_metadata_block_index | nir_metadata_dominance, &s);
    return !s.failed;
+}
+
+unsigned
+panfrost_nir_image_count(const nir_shader *nir)
+{
+   unsigned n = 0;
+
+   nir_foreach_function (f, nir) {
+      if (!f->impl)
+         continue;
+      nir_foreach_block (blk, f->impl) {
+         nir_foreach_instr (instr, blk) {
+            if (instr->type != nir_instr_type_intrinsic)
+               continue;
+            nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+            const char *name = nir_intrinsic_infos[intr->intrinsic].name;
+            if (strncmp(name, "image_", 6) || !strncmp(name, "image_deref", 11))
+               continue;
+            /* Non-constant indices are the compiler's to refuse. */
+            n = nir_src_is_const(intr->src[0])
+                   ? MAX2(n, nir_src_as_uint(intr->src[0]) + 1)
+                   : PANFROST_MAX_IMAGES;
+         }
+      }
+   }
+   return MIN2(n, PANFROST_MAX_IMAGES);
 }

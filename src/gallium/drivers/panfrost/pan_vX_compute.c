@@ -122,6 +122,7 @@ emit_compute_job(void *cpu, const struct panfrost_compute_job *j)
       cfg.compute.fau = j->fau;
       cfg.compute.fau_count = j->fau_words / 2;
       cfg.compute.thread_storage = j->thread_storage;
+      cfg.compute.resources = j->resources;
    }
    return true;
 }

@@ -1,0 +1,210 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* GLSL images: bindings and their descriptors (pan_image.h). */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/format/u_format.h"
+#include "util/u_dump.h"
+#include "util/u_inlines.h"
+
+#include "pan_arch.h"
+#include "pan_batch.h"
+#include "pan_context.h"
+#include "pan_image.h"
+#include "pan_resource.h"
+#include "pan_screen.h"
+
+static void
+panfrost_set_shader_images(struct pipe_context *pctx,
+                           enum pipe_shader_type stage, unsigned start,
+                           unsigned count, unsigned unbind_trailing,
+                           const struct pipe_image_view *views)
+{
+   struct panfrost_compute_ctx *c = &panfrost_context(pctx)->compute;
+
+   for (unsigned i = start; i < start + count + unbind_trailing; ++i) {
+      struct pipe_image_view *slot = &c->images[stage][i];
+      const struct pipe_image_view *v =
+         views && i < start + count ? &views[i - start] : NULL;
+
+      if (i >= PANFROST_MAX_IMAGES)
+         break;
+      if (v && v->resource) {
+         pipe_resource_reference(&slot->resource, v->resource);
+         slot->format = v->format;
+         slot->access = v->access;
+         slot->shader_access = v->shader_access;
+         slot->u = v->u;
+      } else {
+         pipe_resource_reference(&slot->resource, NULL);
+         memset(slot, 0, sizeof(*slot));
+      }
+   }
+}
+
+/* Packs the texture descriptor of v into desc, its plane in the pool;
+ * false with a message in err. */
+static bool
+pack_image(struct panfrost_context *ctx, const struct pipe_image_view *v,
+           void *desc, char *err, size_t err_size)
+{
+   const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
+   const struct panfrost_arch_texture *t = arch ? arch->texture : NULL;
+   struct panfrost_resource *rsc = panfrost_resource(v->resource);
+   const struct pipe_resource *r = v->resource;
+   unsigned level = v->u.tex.level;
+
+   if (!t || !arch->draw) {
+      snprintf(err, err_size, "images are not supported on this GPU yet");
+      return false;
+   }
+   if (r->target == PIPE_BUFFER) {
+      snprintf(err, err_size, "buffer images are not supported yet");
+      return false;
+   }
+   if (r->nr_samples > 1) {
+      snprintf(err, err_size, "multisampled images are not supported");
+      return false;
+   }
+   if (level > r->last_level || v->u.tex.first_layer > v->u.tex.last_layer) {
+      snprintf(err, err_size,
+               "image view of level %u, layers %u-%u is out "
+               "of its texture",
+               level, v->u.tex.first_layer, v->u.tex.last_layer);
+      return false;
+   }
+
+   /* One layer of a 3D texture bound alone is a 2D image: its slice is
+    * the plane. */
+   bool is_3d = r->target == PIPE_TEXTURE_3D &&
+                !(v->u.tex.first_layer == v->u.tex.last_layer &&
+                  u_minify(r->depth0, level) > 1);
+   unsigned layers = v->u.tex.last_layer - v->u.tex.first_layer + 1;
+   struct panfrost_texture_view tv = {
+      .target =
+         r->target == PIPE_TEXTURE_3D && !is_3d ? PIPE_TEXTURE_2D : r->target,
+      .format = v->format,
+      .swizzle = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y, PIPE_SWIZZLE_Z,
+                   PIPE_SWIZZLE_W },
+      .width = u_minify(r->width0, level),
+      .height = u_minify(r->height0, level),
+      .depth = is_3d ? u_minify(r->depth0, level) : 1,
+      .levels = 1,
+      .layers = is_3d ? 1 : layers,
+   };
+   struct pan_ptr planes =
+      pan_pool_alloc(&ctx->batch.pool, tv.layers * t->plane_size_B, t->align_B);
+   if (!planes.cpu) {
+      snprintf(err, err_size, "out of memory for image planes");
+      return false;
+   }
+   const struct pan_image_level *lv = &rsc->layout.levels[level];
+   for (unsigned layer = 0; layer < tv.layers; ++layer) {
+      unsigned z = is_3d ? 0 : v->u.tex.first_layer + layer;
+      bool slice = r->target == PIPE_TEXTURE_3D;
+      uint64_t offset_B = pan_image_surface_offset_B(
+         &rsc->image, &rsc->layout, level, slice ? 0 : z, slice ? z : 0);
+      struct panfrost_texture_plane p = {
+         .addr = rsc->bo->gpu_va + offset_B,
+         .size_B = is_3d   ? lv->surface_stride_B * lv->depth_px
+                   : slice ? lv->surface_stride_B
+                           : lv->size_B,
+         .slice_stride_B = lv->surface_stride_B,
+         .row_stride_B = lv->row_stride_B,
+         .texel_B = util_format_get_blocksize(tv.format),
+      };
+      t->emit_plane((uint8_t *)planes.cpu + layer * t->plane_size_B, &p);
+   }
+   tv.planes = planes.gpu;
+   if (!t->emit_texture(desc, &tv)) {
+      snprintf(err, err_size, "format %s of a %s image is not supported",
+               util_format_short_name(v->format),
+               util_str_tex_target(r->target, true));
+      return false;
+   }
+   return true;
+}
+
+uint64_t
+panfrost_image_table(struct panfrost_context *ctx, enum pipe_shader_type stage,
+                     unsigned count, char *err, size_t err_size)
+{
+   const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
+   const struct panfrost_arch_texture *t = arch ? arch->texture : NULL;
+
+   if (!t) {
+      snprintf(err, err_size, "images are not supported on this GPU yet");
+      return 0;
+   }
+   struct pan_ptr table =
+      pan_pool_alloc(&ctx->batch.pool, count * t->texture_size_B, t->align_B);
+   if (!table.cpu) {
+      snprintf(err, err_size, "out of memory for image descriptors");
+      return 0;
+   }
+   for (unsigned i = 0; i < count; ++i) {
+      const struct pipe_image_view *v = &ctx->compute.images[stage][i];
+      void *desc = (uint8_t *)table.cpu + i * t->texture_size_B;
+
+      memset(desc, 0, t->texture_size_B);
+      if (!v->resource)
+         continue;
+      bool write = v->access & PIPE_IMAGE_ACCESS_WRITE;
+      if (!pack_image(ctx, v, desc, err, err_size))
+         return 0;
+      if (!panfrost_batch_add_bo(ctx, panfrost_resource(v->resource)->bo,
+                                 PAN_BO_ACCESS_READ |
+                                    (write ? PAN_BO_ACCESS_WRITE : 0))) {
+         snprintf(err, err_size, "out of memory");
+         return 0;
+      }
+   }
+   return table.gpu;
+}
+
+uint32_t
+panfrost_image_size(struct panfrost_context *ctx, enum pipe_shader_type stage,
+                    unsigned i, unsigned c)
+{
+   const struct pipe_image_view *v = &ctx->compute.images[stage][i];
+   const struct pipe_resource *r = v->resource;
+
+   if (!r || c > 2)
+      return 0;
+   unsigned level = v->u.tex.level;
+   unsigned layers = v->u.tex.last_layer - v->u.tex.first_layer + 1;
+   if (c == 0)
+      return u_minify(r->width0, level);
+   switch (r->target) {
+   case PIPE_TEXTURE_1D_ARRAY:
+      return c == 1 ? layers : 0;
+   case PIPE_TEXTURE_2D_ARRAY:
+      return c == 1 ? u_minify(r->height0, level) : layers;
+   case PIPE_TEXTURE_CUBE_ARRAY:
+      return c == 1 ? u_minify(r->height0, level) : layers / 6;
+   case PIPE_TEXTURE_3D:
+      return c == 1 ? u_minify(r->height0, level) : u_minify(r->depth0, level);
+   default:
+      return c == 1 ? u_minify(r->height0, level) : 0;
+   }
+}
+
+void
+panfrost_context_release_images(struct panfrost_context *ctx)
+{
+   for (unsigned s = 0; s < PIPE_SHADER_TYPES; ++s) {
+      for (unsigned i = 0; i < PANFROST_MAX_IMAGES; ++i)
+         pipe_resource_reference(&ctx->compute.images[s][i].resource, NULL);
+   }
+}
+
+void
+panfrost_context_init_images(struct pipe_context *pctx)
+{
+   pctx->set_shader_images = panfrost_set_shader_images;
+}
