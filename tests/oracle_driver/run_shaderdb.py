@@ -33,7 +33,8 @@ import argparse
 import concurrent.futures
 import os
 import re
-import subprocess
+import select
+import signal
 import sys
 import tempfile
 
@@ -84,21 +85,13 @@ def run_program(path, config, drivers, piglit, timeout):
     runner = os.path.join(piglit, 'bin', run_piglit.runner_for(path))
     with tempfile.TemporaryFile() as out:
         try:
-            p = RusagePopen([runner, path, '-auto', '-fbo'], env=env,
-                                 stdout=out, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL)
+            returncode, usage = run_timed([runner, path, '-auto', '-fbo'],
+                                          env, out, timeout)
         except OSError as e:
             sys.exit(f'run_shaderdb: cannot run {runner}: {e}')
-        try:
-            p.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-        # The child's own CPU time, not the whole pool's.
-        usage = getattr(p, 'rusage', None)
         out.seek(0)
         text = out.read().decode(errors='replace')
-    cpu = usage.ru_utime + usage.ru_stime if usage else 0.0
+    cpu = usage.ru_utime + usage.ru_stime
     lines = midgard_figures(text) if BUNDLES.search(text) else \
         figures(text, LINE.search)
     spills = sum(1 for ln in text.splitlines()
@@ -107,20 +100,29 @@ def run_program(path, config, drivers, piglit, timeout):
     # shader_runner passes a program without commands once it links; our
     # driver names each shader its compiler refuses (Midgard's dropped
     # draws are not a refusal of the shader).
-    compiled = p.returncode == 0 and bool(lines) and not REFUSED.search(text)
+    compiled = returncode == 0 and bool(lines) and not REFUSED.search(text)
     return lines, compiled, cpu, spills
 
 
-class RusagePopen(subprocess.Popen):
-    """Popen that keeps the rusage of the child it reaps."""
-
-    def _try_wait(self, wait_flags):
-        try:
-            pid, sts, self.rusage = os.wait4(self.pid, wait_flags)
-        except ChildProcessError:
-            pid, sts = self.pid, 0
-        return pid, sts
-
+def run_timed(argv, env, out, timeout):
+    """Run argv (stdout and stderr to the file out, stdin empty), killed
+    after timeout seconds; (exit code, its own rusage).  The child is
+    reaped with wait4, which gives the rusage of that child alone (the
+    pool runs several at once), and watched through a pidfd, so that the
+    kill cannot reach another process that took its pid."""
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=[
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+        (os.POSIX_SPAWN_DUP2, out.fileno(), 2),
+    ])
+    pidfd = os.pidfd_open(pid)
+    try:
+        if not select.select([pidfd], [], [], timeout)[0]:
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        _, status, usage = os.wait4(pid, 0)
+    finally:
+        os.close(pidfd)
+    return os.waitstatus_to_exitcode(status), usage
 
 
 def measure(files, config, drivers, piglit, jobs, timeout):
