@@ -155,11 +155,19 @@ bool pan_sim_tri_setup(const struct pan_sim_prim *p, struct pan_sim_tri *t,
  * they extrapolate its plane, what helper lanes interpolate). */
 bool pan_sim_tri_covers(const struct pan_sim_tri *t, int x, int y, double b[3]);
 
+/* The same at the point (sx, sy) of pixel (x, y), in 1/256 pixel from
+ * its top-left corner (a sample position; 128, 128 is the centre). */
+bool pan_sim_tri_covers_at(const struct pan_sim_tri *t, int x, int y,
+                           unsigned sx, unsigned sy, double b[3]);
+
 /* Points: the square of side `size` around (px, py), left and top edges
  * included; pixel bounding box in *x0..*y1 (inclusive). */
 void pan_sim_point_box(float px, float py, float size, int *x0, int *y0,
                        int *x1, int *y1);
 bool pan_sim_point_covers(float px, float py, float size, int x, int y);
+/* At the point (sx, sy) of the pixel, in 1/256 pixel. */
+bool pan_sim_point_covers_at(float px, float py, float size, int x, int y,
+                             unsigned sx, unsigned sy);
 
 /* ---- fixed-function blending ---- */
 
@@ -189,20 +197,33 @@ struct pan_sim_tb_rt {
    uint32_t *words;
 };
 
+/* Samples a pixel at most (the largest sample pattern the framebuffer
+ * descriptor names is 16x). */
+#define PAN_SIM_MAX_SAMPLES 16
+
+/* Every array holds `samples` consecutive entries a pixel: colour words,
+ * depth, stencil and the written flags are per sample, as in the
+ * hardware's multisampled tile buffer. */
 struct pan_sim_tilebuf {
    int x0, y0;    /* the frame's first pixel */
    unsigned w, h; /* pixels */
+   unsigned samples;
+   /* Sample positions in 1/256 pixel from the pixel's top-left corner
+    * (the framebuffer's sample location table). */
+   uint16_t sample_x[PAN_SIM_MAX_SAMPLES], sample_y[PAN_SIM_MAX_SAMPLES];
    struct pan_sim_tb_rt rt[PAN_SIM_MAX_RTS];
-   float *depth;      /* per pixel */
-   uint8_t *stencil;  /* per pixel */
+   float *depth;      /* per sample */
+   uint8_t *stencil;  /* per sample */
    uint16_t *written; /* bit n: colour target n changed; DEPTH: depth */
 };
 
-/* Allocate for w x h pixels; the colour targets are added by the caller
- * (pan_sim_tilebuf_add_rt).  False when out of memory. */
+/* Allocate for w x h pixels of `samples` samples each, at the pixel
+ * centre until the caller sets the positions; the colour targets are
+ * added by the caller (pan_sim_tilebuf_add_rt).  False when out of
+ * memory or for more than PAN_SIM_MAX_SAMPLES samples. */
 bool pan_sim_tilebuf_init(struct pan_sim_tilebuf *tb, int x0, int y0,
-                          unsigned w, unsigned h, float z_clear,
-                          uint8_t s_clear);
+                          unsigned w, unsigned h, unsigned samples,
+                          float z_clear, uint8_t s_clear);
 bool pan_sim_tilebuf_add_rt(struct pan_sim_tilebuf *tb, unsigned rt,
                             const uint8_t int_bits[4],
                             const uint8_t frac_bits[4],
@@ -220,10 +241,12 @@ bool pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx,
                              const struct pan_sim_fill *fill,
                              const struct pan_sim_rect *rect);
 
+/* Index of sample 0 of pixel (x, y); its other samples follow. */
 static inline unsigned
 pan_sim_tilebuf_at(const struct pan_sim_tilebuf *tb, int x, int y)
 {
-   return (unsigned)(y - tb->y0) * tb->w + (unsigned)(x - tb->x0);
+   return ((unsigned)(y - tb->y0) * tb->w + (unsigned)(x - tb->x0)) *
+          tb->samples;
 }
 
 /* Tile-buffer word <-> RGBA in [0, 1]. */

@@ -157,6 +157,7 @@ struct pan_sim_fill {
    uint32_t row_stride_B;
    uint32_t layer_stride_B;
    unsigned layers; /* samples stored as layers, 1 otherwise */
+   bool average;    /* one layer of a multisampled frame: the samples' mean */
    enum pan_sim_layout layout;
    struct pan_sim_afbc afbc;  /* AFBC: the surface */
    uint64_t afbc_body_off;    /* AFBC: body start - base */
@@ -208,6 +209,11 @@ void pan_sim_fill_run(const struct pan_sim_fill *fill,
  * malformed AFBC header). */
 bool pan_sim_fill_put(struct pan_sim_ctx *ctx, const struct pan_sim_fill *fill,
                       unsigned x, unsigned y, const struct pan_sim_pixel *px);
+/* The same for layer l only (a sample of a multisampled image). */
+bool pan_sim_fill_put_layer(struct pan_sim_ctx *ctx,
+                            const struct pan_sim_fill *fill, unsigned x,
+                            unsigned y, unsigned l,
+                            const struct pan_sim_pixel *px);
 
 /* The memory bytes of pixel (x, y) of layer l, inside the checked
  * rectangle; NULL with err (PAN_SIM_AFBC_ERR_LEN) set for a malformed AFBC

@@ -17,7 +17,8 @@
  * driver.
  *
  * Coverage: vertices are snapped to 1/256 pixel and the edge functions are
- * evaluated in exact integer arithmetic at pixel centres, so two
+ * evaluated in exact integer arithmetic at pixel centres (or at the
+ * sample positions of a multisampled frame), so two
  * triangles sharing an edge never both cover, nor both miss, a pixel on
  * it.  Fill rule: a centre exactly on an edge is covered when the
  * triangle's interior lies on the side of higher x (a left edge) or, for a
@@ -202,7 +203,14 @@ owns(const struct pan_sim_tri *t, unsigned a, unsigned b)
 bool
 pan_sim_tri_covers(const struct pan_sim_tri *t, int x, int y, double b[3])
 {
-   int64_t px = (int64_t)x * ONE + ONE / 2, py = (int64_t)y * ONE + ONE / 2;
+   return pan_sim_tri_covers_at(t, x, y, ONE / 2, ONE / 2, b);
+}
+
+bool
+pan_sim_tri_covers_at(const struct pan_sim_tri *t, int x, int y, unsigned sx,
+                      unsigned sy, double b[3])
+{
+   int64_t px = (int64_t)x * ONE + sx, py = (int64_t)y * ONE + sy;
    static const unsigned ea[3] = { 1, 2, 0 }, eb[3] = { 2, 0, 1 };
    int64_t e[3];
    bool in = true;
@@ -220,7 +228,14 @@ pan_sim_tri_covers(const struct pan_sim_tri *t, int x, int y, double b[3])
 bool
 pan_sim_point_covers(float px, float py, float size, int x, int y)
 {
-   double h = size / 2.0, cx = x + 0.5, cy = y + 0.5;
+   return pan_sim_point_covers_at(px, py, size, x, y, ONE / 2, ONE / 2);
+}
+
+bool
+pan_sim_point_covers_at(float px, float py, float size, int x, int y,
+                        unsigned sx, unsigned sy)
+{
+   double h = size / 2.0, cx = x + sx / (double)ONE, cy = y + sy / (double)ONE;
    return cx >= px - h && cx < px + h && cy >= py - h && cy < py + h;
 }
 

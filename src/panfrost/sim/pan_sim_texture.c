@@ -396,7 +396,7 @@ minify(unsigned size, unsigned level)
 struct surf_cache {
    unsigned n;
    struct {
-      unsigned level, layer, face;
+      unsigned level, layer, face, sample;
       struct pan_sim_surface s;
       const struct pan_sim_region *region;
    } e[SURF_CACHE];
@@ -415,7 +415,8 @@ struct level_ctx {
 
 static bool
 level_setup(struct level_ctx *lc, const struct pan_sim_texture *t,
-            unsigned level, unsigned layer, unsigned face, char *err)
+            unsigned level, unsigned layer, unsigned face, unsigned sample,
+            char *err)
 {
    lc->t = t;
    lc->level = level;
@@ -427,14 +428,14 @@ level_setup(struct level_ctx *lc, const struct pan_sim_texture *t,
    struct surf_cache *c = lc->cache;
    for (unsigned i = 0; i < c->n; ++i) {
       if (c->e[i].level == level && c->e[i].layer == layer &&
-          c->e[i].face == face) {
+          c->e[i].face == face && c->e[i].sample == sample) {
          lc->surf = c->e[i].s;
          lc->region = c->e[i].region;
          return true;
       }
    }
    memset(&lc->surf, 0, sizeof(lc->surf));
-   if (!t->surface(t, level, layer, face, &lc->surf, err))
+   if (!t->surface(t, level, layer, face, sample, &lc->surf, err))
       return false;
    lc->region = pan_sim_space_find(t->space, lc->surf.base);
    if (lc->region && !lc->region->cpu)
@@ -443,6 +444,7 @@ level_setup(struct level_ctx *lc, const struct pan_sim_texture *t,
    c->e[at].level = level;
    c->e[at].layer = layer;
    c->e[at].face = face;
+   c->e[at].sample = sample;
    c->e[at].s = lc->surf;
    c->e[at].region = lc->region;
    return true;
@@ -785,8 +787,15 @@ sample_lane(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
          memset(req->out[lane], 0, 16);
          return true;
       }
+      /* A multisampled texture reads the sample asked; past the last one
+       * reads zero, as out-of-range texels do. */
+      unsigned sample = t->samples > 1 ? req->sample[lane] : 0;
+      if (sample >= t->samples) {
+         memset(req->out[lane], 0, 16);
+         return true;
+      }
       lc.s = NULL; /* out of range reads zero, no border */
-      if (!level_setup(&lc, t, level, layer, face, err))
+      if (!level_setup(&lc, t, level, layer, face, sample, err))
          return false;
       int xyz[3] = { 0, 0, 0 };
       unsigned size[3] = { lc.w, lc.h, lc.d };
@@ -804,7 +813,7 @@ sample_lane(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
    }
 
    if (req->op == PAN_SIM_TEX_GATHER) {
-      if (!level_setup(&lc, t, 0, layer, face, err))
+      if (!level_setup(&lc, t, 0, layer, face, 0, err))
          return false;
       unsigned size[2] = { lc.w, lc.h };
       int i[2][2];
@@ -849,13 +858,13 @@ sample_lane(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
       l1 = l0 + 1 > last ? last : l0 + 1;
       frac = l0 == last ? 0 : lod - fl;
    }
-   if (!level_setup(&lc, t, l0, layer, face, err) ||
+   if (!level_setup(&lc, t, l0, layer, face, 0, err) ||
        !sample_level(&lc, req, lane, nearest, v, raw, err))
       return false;
    if (l1 != l0 && frac > 0) {
       float v1[4];
       uint32_t raw1[4];
-      if (!level_setup(&lc, t, l1, layer, face, err) ||
+      if (!level_setup(&lc, t, l1, layer, face, 0, err) ||
           !sample_level(&lc, req, lane, nearest, v1, raw1, err))
          return false;
       if (!is_int(&t->fmt)) {
@@ -923,7 +932,7 @@ pan_sim_image_texel(const struct pan_sim_texture *t, const uint32_t coord[3],
    unsigned layer = is_3d ? 0 : coord[2] / (cube ? 6 : 1);
    unsigned face = cube ? coord[2] % 6 : 0;
    struct pan_sim_surface s = { 0 };
-   if (!t->surface(t, 0, layer, face, &s, err))
+   if (!t->surface(t, 0, layer, face, 0, &s, err))
       return false;
    if (s.afbc) {
       TEX_ERR(err, "AFBC images are not accessed by image messages");

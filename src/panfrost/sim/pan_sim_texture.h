@@ -92,6 +92,8 @@ struct pan_sim_tex_req {
    uint32_t level[PAN_SIM_TEX_QUAD];
    float ref[PAN_SIM_TEX_QUAD];
    int8_t offsets[PAN_SIM_TEX_QUAD][3];
+   /* FETCH from a multisampled texture: the sample read. */
+   uint8_t sample[PAN_SIM_TEX_QUAD];
 
    /* Results: registers as regfmt packs them (16-bit formats two
     * components a word). */
@@ -152,11 +154,12 @@ struct pan_sim_surface {
 
 struct pan_sim_texture;
 
-/* Surface of (level, layer, face) for the sampler; false with err set. */
+/* Surface of (level, layer, face, sample) for the sampler; false with err
+ * set. */
 typedef bool (*pan_sim_surface_fn)(const struct pan_sim_texture *t,
                                    unsigned level, unsigned layer,
-                                   unsigned face, struct pan_sim_surface *s,
-                                   char *err);
+                                   unsigned face, unsigned sample,
+                                   struct pan_sim_surface *s, char *err);
 
 struct pan_sim_texture {
    enum pan_sim_tex_dim dim;

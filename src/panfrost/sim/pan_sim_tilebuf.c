@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* The tile buffer of a frame with draws: one tile-buffer word per pixel
+/* The tile buffer of a frame with draws: one tile-buffer word per sample
  * and colour target (the layout of the clear words, so write-back is the
- * clear path's conversion applied pixel by pixel), a float depth per pixel
- * and which pixels the draws changed.  The whole frame rectangle is kept
+ * clear path's conversion applied pixel by pixel), a float depth and a
+ * stencil value per sample and which samples the draws changed.  The whole frame rectangle is kept
  * at once rather than tile by tile: functionally the same, since draws
  * never read a neighbouring tile.
  */
@@ -22,15 +22,21 @@
 
 bool
 pan_sim_tilebuf_init(struct pan_sim_tilebuf *tb, int x0, int y0, unsigned w,
-                     unsigned h, float z_clear, uint8_t s_clear)
+                     unsigned h, unsigned samples, float z_clear,
+                     uint8_t s_clear)
 {
-   size_t n = (size_t)w * h;
+   size_t n = (size_t)w * h * samples;
 
    memset(tb, 0, sizeof(*tb));
+   if (!samples || samples > PAN_SIM_MAX_SAMPLES)
+      return false;
    tb->x0 = x0;
    tb->y0 = y0;
    tb->w = w;
    tb->h = h;
+   tb->samples = samples;
+   for (unsigned s = 0; s < samples; ++s)
+      tb->sample_x[s] = tb->sample_y[s] = 128;
    tb->depth = malloc(n * sizeof(float));
    tb->written = calloc(n, sizeof(uint16_t));
    tb->stencil = malloc(n ? n : 1);
@@ -48,7 +54,7 @@ pan_sim_tilebuf_add_rt(struct pan_sim_tilebuf *tb, unsigned rt,
                        const uint32_t clear[4])
 {
    struct pan_sim_tb_rt *t = &tb->rt[rt];
-   size_t n = (size_t)tb->w * tb->h;
+   size_t n = (size_t)tb->w * tb->h * tb->samples;
 
    t->words = malloc(n * 16);
    if (!t->words)
@@ -204,16 +210,46 @@ pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx, struct pan_sim_tilebuf *tb,
                            "%s: loading %s into tile-buffer format %s is "
                            "not modelled",
                            fill->what, fill->wb.name, fill->tib.name);
+   /* A multisampled image (a layer a sample) loads sample by sample;
+    * otherwise every sample starts from the pixel. */
+   bool per_sample = tb->samples > 1 && fill->layers == tb->samples;
    for (unsigned y = r->y0; y <= r->y1; ++y) {
       for (unsigned x = r->x0; x <= r->x1; ++x) {
-         const uint8_t *src = pan_sim_fill_pixel(fill, x, y, 0, err);
-         if (!src)
-            return pan_sim_fault(ctx, PAN_SIM_READ_FAULT, fill->base,
-                                 "%s: %s", fill->what, err);
-         pan_sim_unpixel(fill, src,
-                 &t->words[4 * pan_sim_tilebuf_at(tb, (int)x, (int)y)]);
+         unsigned at = pan_sim_tilebuf_at(tb, (int)x, (int)y);
+         for (unsigned s = 0; s < tb->samples; ++s) {
+            const uint8_t *src =
+               pan_sim_fill_pixel(fill, x, y, per_sample ? s : 0, err);
+            if (!src)
+               return pan_sim_fault(ctx, PAN_SIM_READ_FAULT, fill->base,
+                                    "%s: %s", fill->what, err);
+            pan_sim_unpixel(fill, src, &t->words[4 * (at + s)]);
+         }
       }
    }
+   return true;
+}
+
+bool
+pan_sim_fill_put_layer(struct pan_sim_ctx *ctx,
+                       const struct pan_sim_fill *fill, unsigned x, unsigned y,
+                       unsigned l, const struct pan_sim_pixel *px)
+{
+   unsigned el = px->size_B;
+   char err[PAN_SIM_AFBC_ERR_LEN];
+
+   if (fill->layout == PAN_SIM_AFBC) {
+      struct pan_sim_afbc_buf b = afbc_buf(fill, l);
+      if (!pan_sim_afbc_store(&fill->afbc, &b, x, y, px->bytes, px->mask,
+                              err))
+         return pan_sim_fault(ctx, PAN_SIM_WRITE_FAULT, fill->base, "%s: %s",
+                              fill->what, err);
+      return true;
+   }
+   uint8_t *dst = fill->cpu + (pixel_offset(fill, x, y, el) +
+                               (uint64_t)l * fill->layer_stride_B -
+                               fill->cpu_first_off);
+   for (unsigned i = 0; i < el; ++i)
+      dst[i] = (uint8_t)((dst[i] & ~px->mask[i]) | (px->bytes[i] & px->mask[i]));
    return true;
 }
 
@@ -221,24 +257,9 @@ bool
 pan_sim_fill_put(struct pan_sim_ctx *ctx, const struct pan_sim_fill *fill,
                  unsigned x, unsigned y, const struct pan_sim_pixel *px)
 {
-   unsigned el = px->size_B;
-   char err[PAN_SIM_AFBC_ERR_LEN];
-
    for (unsigned l = 0; l < fill->layers; ++l) {
-      if (fill->layout == PAN_SIM_AFBC) {
-         struct pan_sim_afbc_buf b = afbc_buf(fill, l);
-         if (!pan_sim_afbc_store(&fill->afbc, &b, x, y, px->bytes, px->mask,
-                                 err))
-            return pan_sim_fault(ctx, PAN_SIM_WRITE_FAULT, fill->base,
-                                 "%s: %s", fill->what, err);
-         continue;
-      }
-      uint8_t *dst = fill->cpu + (pixel_offset(fill, x, y, el) +
-                                  (uint64_t)l * fill->layer_stride_B -
-                                  fill->cpu_first_off);
-      for (unsigned i = 0; i < el; ++i)
-         dst[i] =
-            (uint8_t)((dst[i] & ~px->mask[i]) | (px->bytes[i] & px->mask[i]));
+      if (!pan_sim_fill_put_layer(ctx, fill, x, y, l, px))
+         return false;
    }
    return true;
 }

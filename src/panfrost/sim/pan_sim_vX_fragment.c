@@ -48,6 +48,7 @@ struct frame {
    unsigned preframe_mask;
    bool preframe_always;
    unsigned width, height; /* the framebuffer's, in pixels */
+   uint64_t sample_locations; /* the sample position table */
 };
 
 /* ---- formats: hardware enums -> neutral descriptions ---- */
@@ -317,6 +318,7 @@ add_color(struct pan_sim_ctx *ctx, struct frame *f, unsigned index,
        !pan_sim_color_pixel(ctx, fill->what, &tib, &wb, d->swizzle, d->clear,
                            &fill->px))
       return false;
+   fill->average = d->msaa == MALI_MSAA_AVERAGE;
 
    fill->base = d->base;
    fill->row_stride_B = d->row_stride_B;
@@ -366,6 +368,7 @@ add_zs_buffer(struct pan_sim_ctx *ctx, struct frame *f, const char *what,
       return true;
    if (!msaa_layers(ctx, fill->what, msaa, f->samples, &fill->layers))
       return false;
+   fill->average = msaa == MALI_MSAA_AVERAGE;
    pan_sim_zs_pixel(fmt, write_z, d->z_clear, write_s, d->s_clear, &fill->px);
    fill->rt = -1;
    fill->zs = *fmt;
@@ -691,6 +694,7 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
    f->s_clear = fb.s_clear;
 #if PAN_ARCH >= 6
    f->tiler = fb.tiler;
+   f->sample_locations = fb.sample_locations;
 #endif
 
    bool color_preloaded = false;
@@ -777,6 +781,84 @@ read_framebuffer(struct pan_sim_ctx *ctx, uint64_t tagged, struct frame *f)
 }
 #endif
 
+/* The tile-buffer word of a colour target to store for pixel `at`:
+ * sample `s`, or the mean of the samples (unorm tile-buffer formats, the
+ * mean rounded to the stored precision) when the target resolves. */
+static bool
+color_word(struct pan_sim_ctx *ctx, const struct pan_sim_fill *fill,
+           const struct pan_sim_tilebuf *tb, unsigned at, unsigned s,
+           uint32_t out[4])
+{
+   const struct pan_sim_tb_rt *t = &tb->rt[fill->rt];
+
+   memcpy(out, &t->words[4 * (at + s)], 16);
+   if (!fill->average || tb->samples == 1)
+      return true;
+   if (t->raw)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, fill->base,
+                           "%s: resolving tile-buffer format %s is not "
+                           "modelled",
+                           fill->what, fill->tib.name);
+   float sum[4] = { 0 };
+   for (unsigned i = 0; i < tb->samples; ++i) {
+      float rgba[4];
+      pan_sim_tib_decode(t, &t->words[4 * (at + i)], rgba);
+      for (unsigned c = 0; c < 4; ++c)
+         sum[c] += rgba[c];
+   }
+   for (unsigned c = 0; c < 4; ++c)
+      sum[c] /= (float)tb->samples;
+   pan_sim_tib_encode(t, sum, 0xf, out);
+   return true;
+}
+
+/* Store the pixels of one image the draws changed: every sample into its
+ * layer for a multisampled image, else one value a pixel (the mean when
+ * resolving colour, sample 0 otherwise). */
+static bool
+store_drawn(struct pan_sim_ctx *ctx, const struct pan_sim_fill *fill,
+            const struct frame *f, const struct pan_sim_tilebuf *tb)
+{
+   bool per_sample = tb->samples > 1 && fill->layers == tb->samples;
+   unsigned n = per_sample ? tb->samples : 1;
+
+   for (unsigned y = f->rect.y0; y <= f->rect.y1; ++y) {
+      for (unsigned x = f->rect.x0; x <= f->rect.x1; ++x) {
+         unsigned at = pan_sim_tilebuf_at(tb, (int)x, (int)y);
+         uint16_t any = 0;
+         for (unsigned s = 0; s < tb->samples; ++s)
+            any |= tb->written[at + s];
+         for (unsigned s = 0; s < n; ++s) {
+            struct pan_sim_pixel px;
+            uint16_t w = per_sample ? tb->written[at + s] : any;
+            if (fill->rt >= 0) {
+               uint32_t word[4];
+               if (!(w & (1u << fill->rt)))
+                  continue;
+               if (!color_word(ctx, fill, tb, at, s, word))
+                  return false;
+               /* Formats were checked by the clear conversion. */
+               pan_sim_color_pixel(ctx, fill->what, &fill->tib, &fill->wb,
+                                   fill->swizzle, word, &px);
+            } else {
+               bool z = fill->write_z && (w & PAN_SIM_WRITTEN_DEPTH);
+               bool st = fill->write_s && (w & PAN_SIM_WRITTEN_STENCIL);
+               if (!z && !st)
+                  continue;
+               pan_sim_zs_pixel(&fill->zs, z, tb->depth[at + s], st,
+                                tb->stencil[at + s], &px);
+            }
+            bool ok = per_sample
+                         ? pan_sim_fill_put_layer(ctx, fill, x, y, s, &px)
+                         : pan_sim_fill_put(ctx, fill, x, y, &px);
+            if (!ok)
+               return false;
+         }
+      }
+   }
+   return true;
+}
+
 /* Clear every image, then store the pixels the draws changed (tb NULL:
  * clears only). */
 static bool
@@ -791,46 +873,52 @@ run_fills(struct pan_sim_ctx *ctx, const struct frame *f,
       } else if (!fill->preload) {
          pan_sim_fill_run(fill, &f->rect);
       }
-      if (!tb)
-         continue;
-      for (unsigned y = f->rect.y0; y <= f->rect.y1; ++y) {
-         for (unsigned x = f->rect.x0; x <= f->rect.x1; ++x) {
-            unsigned at = pan_sim_tilebuf_at(tb, (int)x, (int)y);
-            struct pan_sim_pixel px;
-            if (fill->rt >= 0) {
-               if (!(tb->written[at] & (1u << fill->rt)))
-                  continue;
-               /* Formats were checked by the clear conversion. */
-               pan_sim_color_pixel(ctx, fill->what, &fill->tib, &fill->wb,
-                                   fill->swizzle,
-                                   &tb->rt[fill->rt].words[4 * at], &px);
-            } else {
-               bool z = fill->write_z &&
-                        (tb->written[at] & PAN_SIM_WRITTEN_DEPTH);
-               bool s = fill->write_s &&
-                        (tb->written[at] & PAN_SIM_WRITTEN_STENCIL);
-               if (!z && !s)
-                  continue;
-               pan_sim_zs_pixel(&fill->zs, z, tb->depth[at], s,
-                                tb->stencil[at], &px);
-            }
-            if (!pan_sim_fill_put(ctx, fill, x, y, &px))
-               return false;
-         }
-      }
+      if (tb && !store_drawn(ctx, fill, f, tb))
+         return false;
    }
    return true;
 }
 
 #if PAN_ARCH >= 6
+/* The positions of a multisampled frame's samples: the framebuffer's
+ * table holds, for sample i, x and y as 16-bit values in 1/256 pixel from
+ * the pixel's top-left corner (4 bytes a sample). */
+static bool
+read_sample_positions(struct pan_sim_ctx *ctx, const struct frame *f,
+                      struct pan_sim_tilebuf *tb)
+{
+   const uint16_t *p =
+      pan_sim_ctx_read(ctx, f->sample_locations, 4ull * f->samples,
+                       "sample position table");
+   if (!p)
+      return false;
+   for (unsigned s = 0; s < f->samples; ++s) {
+      if (p[2 * s] > 256 || p[2 * s + 1] > 256)
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, f->sample_locations,
+                              "sample %u lies outside its pixel (%u, %u)", s,
+                              p[2 * s], p[2 * s + 1]);
+      tb->sample_x[s] = p[2 * s];
+      tb->sample_y[s] = p[2 * s + 1];
+   }
+   return true;
+}
+
 static bool
 draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
 {
    struct pan_sim_tilebuf tb;
+   if (f->samples > PAN_SIM_MAX_SAMPLES)
+      return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
+                           "%u samples a pixel are not executed",
+                           f->samples);
    bool ok = pan_sim_tilebuf_init(&tb, (int)f->rect.x0, (int)f->rect.y0,
                                   f->rect.x1 - f->rect.x0 + 1,
-                                  f->rect.y1 - f->rect.y0 + 1, f->z_clear,
-                                  f->s_clear);
+                                  f->rect.y1 - f->rect.y0 + 1, f->samples,
+                                  f->z_clear, f->s_clear);
+   if (ok && f->samples > 1 && !read_sample_positions(ctx, f, &tb)) {
+      pan_sim_tilebuf_fini(&tb);
+      return false;
+   }
 
    for (unsigned i = 0; ok && i < f->count; ++i) {
       const struct pan_sim_fill *fill = &f->fills[i];

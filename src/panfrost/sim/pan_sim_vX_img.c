@@ -55,8 +55,10 @@ read_buffer(const struct pan_sim_space *space, uint64_t va,
  * its buffer record. */
 static bool
 attr_surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
-             unsigned face, struct pan_sim_surface *s, char *err)
+             unsigned face, unsigned sample, struct pan_sim_surface *s,
+             char *err)
 {
+   (void)sample; /* attribute images are single-sampled */
    struct PAN_GENX(attribute_buffer) buf;
    struct PAN_GENX(attribute_buffer_continuation_3d) cont;
 

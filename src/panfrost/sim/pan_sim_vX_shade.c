@@ -11,11 +11,12 @@
  * descriptor, its depth/stencil descriptor and the job's scissor on
  * Valhall, where varyings are read from the draw's vertex packets and the
  * preloads follow the shader program descriptor's mask (r58 facing, r59
- * position, r60 coverage, r61 zero).  Everything below the state is
- * shared.
+ * position, r60 coverage, r61 sample mask and id).  Everything below the
+ * state is shared.
  *
  * Primitives are drawn in the order the tiler recorded them.  For each
- * triangle, pixels whose centre is covered (pan_sim_tri_covers), inside
+ * triangle, pixels with a covered sample (pan_sim_tri_covers_at at each
+ * sample position of a multisampled frame, the centre otherwise), inside
  * the frame, the viewport's scissor and the depth range (or clamped to it,
  * as the primitive's depth-cull flags say) are "inside"; they are stencil-
  * and depth-tested against the tile buffer, and those passing both get
@@ -25,12 +26,15 @@
  * stencil fail / depth fail / pass operations) are made after the warp,
  * for inside lanes the shader did not discard, as GL orders discard
  * before the per-fragment operations.  Depth is z interpolated linearly
- * in screen space.  Single sample only: r60 holds coverage bit 0.
+ * in screen space; every sample is tested at its own depth and has its
+ * own depth, stencil and colour in the tile buffer.  The shader runs once
+ * a pixel, or once a sample when the draw evaluates per sample.
  *
  * Registers preloaded (when the renderer state's flags ask):
  *    r58  0 for a front-facing primitive, 1 for a back-facing one
  *    r59  pixel x (bits 0-15) | pixel y (bits 16-31)
- *    r60  coverage, r61  sample mask (bit 0 on covered lanes)
+ *    r60  coverage (bit i: sample i passed the tests), r61  the same
+ *         bits | the sample shaded << 16 (0 when shading per pixel)
  *    r0..r3, r4..r7  v7 message preloads 1 and 2 (LD_VAR and VAR_TEX)
  * FAU specials: blend_descriptor_N = words 2-3 of render target N's blend
  * descriptor (they follow the renderer state).
@@ -63,13 +67,17 @@
 
 struct fs_lane {
    int x, y;
-   double b[3];
-   float z;
-   bool inside;         /* rasterised, in scissor and depth range */
-   bool covered;        /* inside and passing the stencil and depth tests */
-   bool late;           /* tests wait for the shader's ZS_EMIT */
-   uint8_t ref;         /* stencil reference (the shader's, when it gives one) */
-   unsigned stencil_op; /* to apply if not discarded (inside only) */
+   double b[3]; /* at the pixel centre: what varyings interpolate */
+   float z;     /* at the pixel centre, in the depth range */
+   bool inside;  /* a sample rasterised, in scissor and depth range */
+   bool covered; /* a sample inside and passing the stencil and depth tests */
+   bool late;    /* tests wait for the shader's ZS_EMIT */
+   uint8_t ref;  /* stencil reference (the shader's, when it gives one) */
+   uint16_t cover; /* samples inside */
+   uint16_t pass;  /* samples inside passing the stencil and depth tests */
+   float sz[PAN_SIM_MAX_SAMPLES];      /* depth at each sample inside */
+   uint8_t sop[PAN_SIM_MAX_SAMPLES];   /* stencil operation of each sample,
+                                        * to apply if not discarded */
 };
 
 /* The per-fragment state of a draw, whichever descriptors hold it (the
@@ -120,6 +128,12 @@ struct fs_run {
 #endif
 
    int clip_x0, clip_y0, clip_x1, clip_y1; /* inclusive */
+   /* Multisampling of the draw: rasterised at the sample positions (else
+    * at the pixel centre, covering every sample), the static sample mask,
+    * and the sample shaded alone when shading per sample (-1: the pixel). */
+   bool ms_enable, per_sample;
+   uint16_t sample_mask;
+   int sample;
    struct pan_sim_tri tri;
    struct fs_lane lane[MAX_LANES];
    unsigned nr_quads;
@@ -204,11 +218,10 @@ read_blend(struct fs_run *r, unsigned rt, struct PAN_GENX(blend) *bd,
  * the bytes under the colour mask; there is nothing to blend with, so
  * only a replace equation is modelled. */
 static bool
-blend_raw_lane(struct fs_run *r, unsigned lane,
-               const struct PAN_GENX(internal_conversion) *conv, unsigned rt,
-               enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
+blend_raw_sample(struct fs_run *r, unsigned at,
+                 const struct PAN_GENX(internal_conversion) *conv, unsigned rt,
+                 enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
 {
-   const struct fs_lane *ln = &r->lane[lane];
    struct PAN_GENX(blend) bd;
    if (!read_blend(r, rt, &bd, err))
       return false;
@@ -231,7 +244,6 @@ blend_raw_lane(struct fs_run *r, unsigned lane,
    pan_unpack(&word, pixel_format, pf);
    struct pan_sim_mem_format f;
    const char *name = PAN_GENX(format_name)(pf.format);
-   unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
    if (name && !strcmp(name, "r11f_g11f_b10f")) {
       /* Unsigned floats with 5 exponent bits: 6, 6 and 5 mantissa bits. */
       static const unsigned mbits[3] = { 6, 6, 5 }, shift[3] = { 0, 11, 22 };
@@ -276,6 +288,39 @@ blend_raw_lane(struct fs_run *r, unsigned lane,
    return true;
 }
 
+/* Blend source colour src into sample `at` of target rt. */
+static void
+blend_sample(struct fs_run *r, const struct PAN_GENX(blend) *bd,
+             unsigned mode, unsigned rt, const float src[4], unsigned at)
+{
+   struct pan_sim_tb_rt *t = &r->tb->rt[rt];
+   uint32_t *words = &t->words[4 * at];
+   float dst[4], res[4];
+   pan_sim_tib_decode(t, words, dst);
+
+   if (mode == MALI_BLEND_MODE_FIXED_FUNCTION) {
+      const struct PAN_GENX(blend_function) *
+         fns[2] = { &bd->equation.rgb, &bd->equation.alpha };
+      float k = bd->constant / 65535.0f;
+      for (unsigned c = 0; c < 4; ++c) {
+         const struct PAN_GENX(blend_function) *f = fns[c == 3];
+         struct pan_sim_blend_fn fn = {
+            .a = f->a,
+            .b = f->b,
+            .c = f->c,
+            .negate_a = f->negate_a,
+            .negate_b = f->negate_b,
+            .invert_c = f->invert_c,
+         };
+         res[c] = pan_sim_blend_channel(&fn, src[c], dst[c], src[3], dst[3], k);
+      }
+   } else {
+      memcpy(res, src, sizeof(res));
+   }
+   pan_sim_tib_encode(t, res, bd->equation.color_mask, words);
+   r->tb->written[at] |= 1u << rt;
+}
+
 /* Fixed-function BLEND of one lane: colour `in` (register format regfmt)
  * to the render target the internal descriptor names. */
 static bool
@@ -297,12 +342,21 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
    unsigned rt = ib.fixed_function.rt;
    if (rt >= PAN_SIM_MAX_RTS || !r->tb->rt[rt].present)
       return true; /* no colour buffer: nothing to store */
-   if (!(coverage & 1) || !ln->covered)
+   /* The samples the shader kept of those passing the tests. */
+   uint16_t samples = (uint16_t)(coverage & ln->pass);
+   if (!samples)
       return true;
 
-   if (r->tb->rt[rt].raw)
-      return blend_raw_lane(r, lane, &ib.fixed_function.conversion, rt,
-                            regfmt, in, err);
+   if (r->tb->rt[rt].raw) {
+      unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
+      for (unsigned s = 0; s < r->tb->samples; ++s) {
+         if (((samples >> s) & 1) &&
+             !blend_raw_sample(r, at + s, &ib.fixed_function.conversion, rt,
+                               regfmt, in, err))
+            return false;
+      }
+      return true;
+   }
 
    float src[4];
    if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {
@@ -316,35 +370,13 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
    if (!read_blend(r, rt, &bd, err))
       return false;
 
-   struct pan_sim_tb_rt *t = &r->tb->rt[rt];
-   unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
-   uint32_t *words = &t->words[4 * at];
-   float dst[4], res[4];
-   pan_sim_tib_decode(t, words, dst);
+   unsigned at0 = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
    for (unsigned c = 0; c < 4; ++c)
       src[c] = isnan(src[c]) ? 0.0f : fminf(fmaxf(src[c], 0.0f), 1.0f);
-
-   if (ib.mode == MALI_BLEND_MODE_FIXED_FUNCTION) {
-      const struct PAN_GENX(blend_function) *
-         fns[2] = { &bd.equation.rgb, &bd.equation.alpha };
-      float k = bd.constant / 65535.0f;
-      for (unsigned c = 0; c < 4; ++c) {
-         const struct PAN_GENX(blend_function) *f = fns[c == 3];
-         struct pan_sim_blend_fn fn = {
-            .a = f->a,
-            .b = f->b,
-            .c = f->c,
-            .negate_a = f->negate_a,
-            .negate_b = f->negate_b,
-            .invert_c = f->invert_c,
-         };
-         res[c] = pan_sim_blend_channel(&fn, src[c], dst[c], src[3], dst[3], k);
-      }
-   } else {
-      memcpy(res, src, sizeof(res));
+   for (unsigned s = 0; s < r->tb->samples; ++s) {
+      if ((samples >> s) & 1)
+         blend_sample(r, &bd, ib.mode, rt, src, at0 + s);
    }
-   pan_sim_tib_encode(t, res, bd.equation.color_mask, words);
-   r->tb->written[at] |= 1u << rt;
    return true;
 }
 
@@ -364,6 +396,15 @@ set_clip(struct fs_run *r)
    r->clip_y0 = s[1] > r->tb->y0 ? s[1] : r->tb->y0;
    r->clip_x1 = s[2] < x1 ? s[2] : x1;
    r->clip_y1 = s[3] < y1 ? s[3] : y1;
+}
+
+/* The r61 preload: the samples of the fragment (bits 0-15) and, when
+ * shading per sample, the sample's index (bits 16-23). */
+static uint32_t
+sample_mask_id(const struct fs_run *r, const struct fs_lane *ln)
+{
+   uint32_t id = r->sample >= 0 ? (uint32_t)r->sample : 0;
+   return ln->pass | id << 16;
 }
 
 /* The special varyings of LD_VAR_SPECIAL at a lane's pixel, numbered as
@@ -598,6 +639,9 @@ load_draw(struct fs_run *r, unsigned index)
               ds.back_value_mask, ds.back_write_mask);
    }
    r->blend_va = d->blend;
+   r->ms_enable = d->multisample_enable;
+   r->per_sample = d->evaluate_per_sample && r->tb->samples > 1;
+   r->sample_mask = (uint16_t)d->sample_mask;
 
    /* The draw's shader environment, packed, is its last 64 bytes. */
    const void *packed_env = r->rec->draw + pan_size(draw) - 64;
@@ -642,7 +686,7 @@ shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
       uint32_t *reg = r->w.r[l];
       uint32_t v[4] = { r->prim->front ? 0 : 1,
                         ((uint32_t)ln->x & 0xffff) | (uint32_t)ln->y << 16,
-                        ln->covered ? 1 : 0, 0 };
+                        ln->pass, sample_mask_id(r, ln) };
       for (unsigned i = 0; i < 4; ++i) {
          if (r->env.preload & (1u << (58 + i - 48)))
             reg[58 + i] = v[i];
@@ -772,6 +816,10 @@ load_draw(struct fs_run *r, unsigned index)
       .scissor = { vp.scissor_minimum_x, vp.scissor_minimum_y,
                    vp.scissor_maximum_x, vp.scissor_maximum_y },
    };
+   r->ms_enable = rs->multisample_misc.multisample_enable;
+   r->per_sample = rs->multisample_misc.evaluate_per_sample &&
+                   r->tb->samples > 1;
+   r->sample_mask = (uint16_t)rs->multisample_misc.sample_mask;
    face_of(&st->face[0], &rs->stencil_front,
            rs->stencil_mask_misc.stencil_mask_front);
    face_of(&st->face[1], &rs->stencil_back,
@@ -907,9 +955,9 @@ shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
       if (pl->fragment.fragment_position)
          reg[59] = ((uint32_t)ln->x & 0xffff) | (uint32_t)ln->y << 16;
       if (pl->fragment.coverage)
-         reg[60] = ln->covered ? 1 : 0;
+         reg[60] = ln->pass;
       if (pl->fragment.sample_mask_id)
-         reg[61] = ln->covered ? 1 : 0;
+         reg[61] = sample_mask_id(r, ln);
       if (!preload_message(r, l, 0) || !preload_message(r, l, 1)) {
          r->reported = true;
          *ok = false;
@@ -998,30 +1046,40 @@ stencil_update(struct fs_run *r, unsigned at, unsigned op, uint8_t ref)
    }
 }
 
-/* The stencil and depth tests of an inside lane at z against the tile
- * buffer: whether it is covered, and the stencil operation it asks. */
+/* The stencil and depth tests of the samples inside a lane against the
+ * tile buffer, at their own depth or, when shader_z, at z: which pass, and
+ * the stencil operation each asks. */
 static void
-zs_test(struct fs_run *r, struct fs_lane *ln, float z)
+zs_test(struct fs_run *r, struct fs_lane *ln, bool shader_z, float z)
 {
    unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
-   bool zpass = depth_pass(r->st.depth_func, z, r->tb->depth[at]);
 
-   ln->z = z;
+   if (shader_z)
+      ln->z = z;
    ln->late = false;
-   ln->covered = false;
-   ln->stencil_op = MALI_STENCIL_OP_KEEP;
-   if (r->st.stencil_enable) {
-      const struct fs_face *s = stencil_face(r);
-      unsigned ref = ln->ref & s->mask;
-      unsigned cur = r->tb->stencil[at] & s->mask;
-      /* The compare functions read "reference FUNC stored". */
-      if (!depth_pass(s->func, (float)ref, (float)cur)) {
-         ln->stencil_op = s->stencil_fail;
-         return;
+   ln->pass = 0;
+   for (unsigned i = 0; i < r->tb->samples; ++i) {
+      if (!((ln->cover >> i) & 1))
+         continue;
+      if (shader_z)
+         ln->sz[i] = z;
+      bool zpass = depth_pass(r->st.depth_func, ln->sz[i], r->tb->depth[at + i]);
+      ln->sop[i] = MALI_STENCIL_OP_KEEP;
+      if (r->st.stencil_enable) {
+         const struct fs_face *s = stencil_face(r);
+         unsigned ref = ln->ref & s->mask;
+         unsigned cur = r->tb->stencil[at + i] & s->mask;
+         /* The compare functions read "reference FUNC stored". */
+         if (!depth_pass(s->func, (float)ref, (float)cur)) {
+            ln->sop[i] = s->stencil_fail;
+            continue;
+         }
+         ln->sop[i] = zpass ? s->depth_pass : s->depth_fail;
       }
-      ln->stencil_op = zpass ? s->depth_pass : s->depth_fail;
+      if (zpass)
+         ln->pass |= 1u << i;
    }
-   ln->covered = zpass;
+   ln->covered = ln->pass != 0;
 }
 
 /* ZS_EMIT: the tests a draw whose descriptor takes depth or stencil from
@@ -1040,25 +1098,25 @@ fs_zs_emit(void *user, unsigned lane, bool z, float depth, bool stencil,
       return false;
    }
    if (!ln->inside || !ln->late) {
-      *coverage &= ln->covered ? ~0u : ~1u;
+      *coverage &= ln->pass;
       return true;
    }
-   float zv = ln->z;
-   if (z && r->st.shader_z) {
+   float zv = 0;
+   bool use_z = z && r->st.shader_z;
+   if (use_z) {
       zv = isnan(depth) ? r->st.min_z : depth;
       zv = zv < r->st.min_z ? r->st.min_z : zv > r->st.max_z ? r->st.max_z : zv;
    }
    if (stencil && r->st.shader_s)
       ln->ref = ref;
-   zs_test(r, ln, zv);
-   if (!ln->covered)
-      *coverage &= ~1u;
+   zs_test(r, ln, use_z, zv);
+   *coverage &= ln->pass;
    return true;
 }
 
 /* The draw's occlusion query: a counter adds the samples that passed the
- * depth and stencil tests and were not discarded (single sample: one a
- * pixel), a predicate is set to 1 once one passed. */
+ * depth and stencil tests and were not discarded, a predicate is set to 1
+ * once one passed. */
 static bool
 count_occlusion(struct fs_run *r, uint64_t passed)
 {
@@ -1106,71 +1164,119 @@ run_warp(struct fs_run *r)
          continue;
       /* No ZS_EMIT ran: the rasterised values decide. */
       if (ln->late)
-         zs_test(r, &r->lane[l], ln->z);
-      passed += ln->covered;
+         zs_test(r, &r->lane[l], false, 0);
+      passed += (unsigned)__builtin_popcount(ln->pass);
       unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
-      if (r->st.stencil_enable)
-         stencil_update(r, at, ln->stencil_op, ln->ref);
-      if (ln->covered && r->st.depth_write) {
-         r->tb->depth[at] = ln->z;
-         r->tb->written[at] |= PAN_SIM_WRITTEN_DEPTH;
+      for (unsigned i = 0; i < r->tb->samples; ++i) {
+         if (!((ln->cover >> i) & 1))
+            continue;
+         if (r->st.stencil_enable)
+            stencil_update(r, at + i, ln->sop[i], ln->ref);
+         if (((ln->pass >> i) & 1) && r->st.depth_write) {
+            r->tb->depth[at + i] = ln->sz[i];
+            r->tb->written[at + i] |= PAN_SIM_WRITTEN_DEPTH;
+         }
       }
    }
    return count_occlusion(r, passed);
 }
 
-/* Coverage, depth range, stencil and depth tests of one pixel. */
+/* Whether sample position (sx, sy) of pixel (x, y) is inside the
+ * primitive and the depth range; its depth (clamped) in *z. */
+static bool
+sample_inside(struct fs_run *r, int x, int y, unsigned sx, unsigned sy,
+              float *z)
+{
+   const struct pan_sim_tri *t = &r->tri;
+   const struct pan_sim_vtx *v = &r->prim->v[0];
+   double b[3];
+
+   if (r->prim->point_size > 0) {
+      if (!pan_sim_point_covers_at(v->x, v->y, r->prim->point_size, x, y, sx,
+                                   sy))
+         return false;
+      *z = v->z;
+   } else {
+      if (!pan_sim_tri_covers_at(t, x, y, sx, sy, b))
+         return false;
+      *z = (float)(b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2]);
+   }
+   if (*z < r->st.min_z) {
+      if (r->rec->low_depth_cull)
+         return false;
+      *z = r->st.min_z;
+   }
+   if (*z > r->st.max_z) {
+      if (r->rec->high_depth_cull)
+         return false;
+      *z = r->st.max_z;
+   }
+   return true;
+}
+
+/* Coverage, depth range, stencil and depth tests of one pixel: of each
+ * sample at its position in a multisampled frame (only the sample shaded
+ * when shading per sample), of the centre otherwise, whose coverage then
+ * stands for every sample. */
 static void
 set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
 {
    const struct pan_sim_tri *t = &r->tri;
+   const struct pan_sim_tilebuf *tb = r->tb;
 
    ln->x = x;
    ln->y = y;
    ln->inside = false;
    ln->covered = false;
    ln->late = false;
+   ln->cover = 0;
+   ln->pass = 0;
    ln->ref = stencil_face(r)->ref;
-   ln->stencil_op = MALI_STENCIL_OP_KEEP;
    memset(ln->b, 0, sizeof(ln->b));
    ln->b[0] = 1.0;
    /* Helper lanes of a triangle interpolate its plane extrapolated, so
     * that derivatives across its edges are those of the plane. */
    bool point = r->prim->point_size > 0;
-   bool in_tri = !point && pan_sim_tri_covers(t, x, y, ln->b);
+   if (!point)
+      pan_sim_tri_covers(t, x, y, ln->b);
    if (x < r->clip_x0 || x > r->clip_x1 || y < r->clip_y0 || y > r->clip_y1)
       return;
-   const double *b = ln->b;
-   float z;
-   if (point) {
-      const struct pan_sim_vtx *v = &r->prim->v[0];
-      if (!pan_sim_point_covers(v->x, v->y, r->prim->point_size, x, y))
-         return;
-      z = v->z;
+   if (tb->samples > 1 && r->ms_enable) {
+      for (unsigned i = 0; i < tb->samples; ++i) {
+         if (r->sample >= 0 && i != (unsigned)r->sample)
+            continue;
+         if (sample_inside(r, x, y, tb->sample_x[i], tb->sample_y[i],
+                           &ln->sz[i]))
+            ln->cover |= 1u << i;
+      }
    } else {
-      if (!in_tri)
-         return;
-      z = (float)(b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2]);
+      float z;
+      if (sample_inside(r, x, y, 128, 128, &z)) {
+         for (unsigned i = 0; i < tb->samples; ++i)
+            ln->sz[i] = z;
+         ln->cover = (uint16_t)((1u << tb->samples) - 1);
+         if (r->sample >= 0)
+            ln->cover &= 1u << r->sample;
+      }
    }
-   if (z < r->st.min_z) {
-      if (r->rec->low_depth_cull)
-         return;
-      z = r->st.min_z;
-   }
-   if (z > r->st.max_z) {
-      if (r->rec->high_depth_cull)
-         return;
-      z = r->st.max_z;
-   }
-   ln->z = z;
+   if (tb->samples > 1)
+      ln->cover &= r->sample_mask;
+   if (!ln->cover)
+      return;
+   /* The depth the shader sees: at the centre, in the depth range. */
+   float z = point ? r->prim->v[0].z
+                   : (float)(ln->b[0] * t->z[0] + ln->b[1] * t->z[1] +
+                             ln->b[2] * t->z[2]);
+   ln->z = z < r->st.min_z ? r->st.min_z : z > r->st.max_z ? r->st.max_z : z;
    ln->inside = true;
    if (r->st.shader_z || r->st.shader_s) {
       /* Tested when the shader gives its values: covered until then. */
       ln->late = true;
       ln->covered = true;
+      ln->pass = ln->cover;
       return;
    }
-   zs_test(r, ln, z);
+   zs_test(r, ln, false, 0);
 }
 
 static bool
@@ -1195,6 +1301,12 @@ shade_prim(struct fs_run *r)
       bx0 = r->tri.minx, by0 = r->tri.miny;
       bx1 = r->tri.maxx, by1 = r->tri.maxy;
    }
+   /* The boxes hold the pixels whose centre may be covered: samples off
+    * the centre may reach one pixel further. */
+   if (r->tb->samples > 1) {
+      bx0--, by0--;
+      bx1++, by1++;
+   }
    int x0 = bx0 > r->clip_x0 ? bx0 : r->clip_x0;
    int y0 = by0 > r->clip_y0 ? by0 : r->clip_y0;
    int x1 = bx1 < r->clip_x1 ? bx1 : r->clip_x1;
@@ -1202,21 +1314,28 @@ shade_prim(struct fs_run *r)
    x0 &= ~1;
    y0 &= ~1;
 
-   for (int qy = y0; qy <= y1; qy += 2) {
-      for (int qx = x0; qx <= x1; qx += 2) {
-         struct fs_lane *q = &r->lane[4 * r->nr_quads];
-         bool any = false;
-         for (unsigned i = 0; i < 4; ++i) {
-            set_lane(r, &q[i], qx + (int)(i & 1), qy + (int)(i >> 1));
-            any |= q[i].inside;
+   /* Shading per sample runs the primitive once a sample. */
+   unsigned passes = r->per_sample ? r->tb->samples : 1;
+   for (unsigned p = 0; p < passes; ++p) {
+      r->sample = r->per_sample ? (int)p : -1;
+      for (int qy = y0; qy <= y1; qy += 2) {
+         for (int qx = x0; qx <= x1; qx += 2) {
+            struct fs_lane *q = &r->lane[4 * r->nr_quads];
+            bool any = false;
+            for (unsigned i = 0; i < 4; ++i) {
+               set_lane(r, &q[i], qx + (int)(i & 1), qy + (int)(i >> 1));
+               any |= q[i].inside;
+            }
+            if (!any)
+               continue;
+            if (++r->nr_quads * 4 == GFX_LANES && !run_warp(r))
+               return false;
          }
-         if (!any)
-            continue;
-         if (++r->nr_quads * 4 == GFX_LANES && !run_warp(r))
-            return false;
       }
+      if (!run_warp(r))
+         return false;
    }
-   return run_warp(r);
+   return true;
 }
 
 bool
@@ -1233,6 +1352,7 @@ PAN_GENX(sim_shade_list)(struct pan_sim_ctx *ctx, const struct pan_sim_plist *l,
    r->tb = tb;
    r->mem.space = ctx->space;
    r->draw_index = -1;
+   r->sample = -1;
    for (unsigned i = 0; ok && i < l->nr_prims; ++i) {
       r->prim = &l->prims[i];
       if ((int)r->prim->draw != r->draw_index)

@@ -51,14 +51,21 @@ PAN_GENX(sim_tex_read)(const struct pan_sim_space *space, uint64_t va,
 
 static bool
 surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
-        unsigned face, struct pan_sim_surface *s, char *err)
+        unsigned face, unsigned sample, struct pan_sim_surface *s, char *err)
 {
    unsigned faces = t->dim == PAN_SIM_TEX_CUBE ? 6 : 1;
    uint64_t index;
+   /* A descriptor a sample before v9; v9's plane holds the samples a
+    * slice stride apart. */
 #if PAN_ARCH == 6
-   index = (((uint64_t)layer * t->levels + level) * faces + face) * t->samples;
+   index = (((uint64_t)layer * t->levels + level) * faces + face) * t->samples +
+           sample;
+#elif PAN_ARCH == 7
+   index = (((uint64_t)layer * faces + face) * t->samples + sample) *
+              t->levels +
+           level;
 #else
-   index = ((uint64_t)layer * faces + face) * t->samples * t->levels + level;
+   index = ((uint64_t)layer * faces + face) * t->levels + level;
 #endif
    const void *p =
       PAN_GENX(sim_tex_read)(t->space, t->surfaces + index * SURFACE_SIZE_B,
@@ -86,6 +93,8 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
    s->base = d.address;
    s->row_stride_B = d.row_stride_B;
    s->slice_stride_B = d.slice_stride_B;
+   if (t->samples > 1)
+      s->base += (uint64_t)sample * d.slice_stride_B;
 #else
    pan_unpack(p, surface_with_stride, d);
    memset(s, 0, sizeof(*s));
@@ -178,12 +187,11 @@ unpack_texture(const struct pan_sim_space *space, const void *p,
    t->depth = d.dimension == MALI_TEXTURE_DIMENSION_3D ? d.depth : 1;
    t->layers = d.array_size;
    t->levels = d.levels;
+   t->samples = d.dimension == MALI_TEXTURE_DIMENSION_3D ? 1 : d.sample_count;
 #if PAN_ARCH >= 9
-   t->samples = 1;
    t->layout =
       d.texel_interleave ? PAN_SIM_TEX_U_INTERLEAVED : PAN_SIM_TEX_LINEAR;
 #else
-   t->samples = d.dimension == MALI_TEXTURE_DIMENSION_3D ? 1 : d.sample_count;
    switch (d.texel_ordering) {
    case MALI_TEXTURE_LAYOUT_LINEAR:
       t->layout = PAN_SIM_TEX_LINEAR;

@@ -19,7 +19,8 @@
  *                       the clause's data register on, in this order:
  *                       z, LOD (8.8 fixed point; fetches: the level in
  *                       bits 8..15), shadow reference, array layer,
- *                       offsets (s8 x, y, z), sampler index, texture
+ *                       offsets (s8 x, y, z; bits 24..31 the sample of
+ *                       a multisampled fetch), sampler index, texture
  *                       index.  The result overwrites them.
  *    VAR_TEX.f16/f32    the varying (two binary32 components) at the
  *                       lane's pixel, then TEXS_2D with one index for
@@ -431,6 +432,7 @@ fill_texc(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
       uint32_t w = s[tc->at[SR_OFFSET]];
       for (unsigned k = 0; k < 3; ++k)
          req->offsets[i][k] = (int8_t)(w >> (8 * k));
+      req->sample[i] = (uint8_t)(w >> 24); /* multisampled fetches */
    }
    /* Indices from registers are uniform in GL; the quad's first running
     * lane decides. */

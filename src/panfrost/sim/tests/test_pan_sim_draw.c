@@ -249,6 +249,16 @@ static uint64_t emit_preframe_v9(void);
 #endif
 /* Frames whose depth/stencil buffer is D24S8 (depth frames only). */
 static bool frame_d24s8;
+/* Multisampled frames: 4 samples at the rotated-grid positions, the
+ * colour target resolved (MALI_MSAA_AVERAGE) or kept a layer a sample
+ * (MALI_MSAA_LAYERED, layers W * H * 4 bytes apart); 0: single sample. */
+static unsigned frame_msaa;
+#define MS_SAMPLES 4
+/* The rotated 4x grid: sample positions in 1/256 pixel from the pixel's
+ * top-left corner, as the sample location table holds them. */
+static const uint16_t ms_pos[MS_SAMPLES][2] = {
+   { 96, 32 }, { 224, 96 }, { 32, 160 }, { 160, 224 }
+};
 
 static void
 emit_frame(struct frame *f, uint32_t clear, bool depth)
@@ -263,7 +273,14 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
 
    f->tiler = alloc(pan_size(tiler_context), 64, &tc);
    memset(tc, 0, pan_size(tiler_context));
-   uint64_t rt_va = alloc(W * H * 4, 64, (void **)&f->rt);
+   unsigned layers = frame_msaa == MALI_MSAA_LAYERED ? MS_SAMPLES : 1;
+   uint64_t rt_va = alloc(W * H * 4 * layers, 64, (void **)&f->rt);
+   uint64_t locations = 0;
+   if (frame_msaa) {
+      void *table;
+      locations = alloc(sizeof(ms_pos), 64, &table);
+      memcpy(table, ms_pos, sizeof(ms_pos));
+   }
    f->zs = NULL;
    pan_section_pack(p, framebuffer, parameters, cfg)
    {
@@ -271,7 +288,10 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
       cfg.height = H;
       cfg.bound_max_x = W - 1;
       cfg.bound_max_y = H - 1;
-      cfg.sample_count = 1;
+      cfg.sample_count = frame_msaa ? MS_SAMPLES : 1;
+      cfg.sample_pattern = frame_msaa ? MALI_SAMPLE_PATTERN_ROTATED_4X_GRID
+                                      : MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
+      cfg.sample_locations = locations;
       cfg.effective_tile_size = 256;
       cfg.color_buffer_allocation = 1024;
       cfg.render_target_count = 1;
@@ -319,6 +339,10 @@ emit_frame(struct frame *f, uint32_t clear, bool depth)
       cfg.rgb.base = rt_va;
       cfg.rgb.row_stride_B = W * 4;
       cfg.clear.color_0 = clear;
+      if (frame_msaa) {
+         cfg.writeback_msaa = frame_msaa;
+         cfg.rgb.surface_stride_B = layers > 1 ? W * H * 4 : 0;
+      }
    }
    f->fbd = va | MALI_FBD_TAG_IS_MFBD | (depth ? MALI_FBD_TAG_HAS_ZS_RT : 0);
 }
@@ -390,6 +414,10 @@ struct draw {
    /* Varying 1 has the constant format: the driver's output that no
     * stage reads, whose stores are dropped. */
    bool unread_varying;
+   /* Multisampled rasterisation (at the sample positions) and the static
+    * sample mask (0: all). */
+   bool msaa;
+   uint16_t sample_mask;
 };
 
 static unsigned
@@ -591,7 +619,9 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
       cfg.multisample_misc.depth_function =
          d->depth_func ? d->depth_func : MALI_FUNC_ALWAYS;
       cfg.multisample_misc.depth_write_mask = d->depth_write;
-      cfg.multisample_misc.sample_mask = 0xffff;
+      cfg.multisample_misc.sample_mask =
+         d->sample_mask ? d->sample_mask : 0xffff;
+      cfg.multisample_misc.multisample_enable = d->msaa;
       if (d->stencil_func) {
          cfg.stencil_mask_misc.stencil_enable = true;
          cfg.stencil_mask_misc.stencil_mask_front = 0xff;
@@ -807,9 +837,9 @@ window(const float p[4], double *x, double *y, float *z, float *inv_w)
  * towards +y.
  */
 static bool
-ref_covers(const double x[3], const double y[3], int px, int py, double b[3])
+ref_covers_at(const double x[3], const double y[3], double cx, double cy,
+              double b[3])
 {
-   double cx = px + 0.5, cy = py + 0.5;
    double area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
    double s = area > 0 ? 1 : -1;
 
@@ -825,6 +855,12 @@ ref_covers(const double x[3], const double y[3], int px, int py, double b[3])
       b[i] = e / (s * area);
    }
    return true;
+}
+
+static bool
+ref_covers(const double x[3], const double y[3], int px, int py, double b[3])
+{
+   return ref_covers_at(x, y, px + 0.5, py + 0.5, b);
 }
 
 static uint32_t
@@ -847,6 +883,24 @@ tri_covers(const float (*pos)[4], const unsigned v[3], int px, int py,
    for (unsigned i = 0; i < 3; ++i)
       window(pos[v[i]], &x[i], &y[i], &z, &iw);
    return ref_covers(x, y, px, py, b);
+}
+
+/* How many of pixel (px, py)'s samples (ms_pos) the triangle covers: bit
+ * i for sample i. */
+static unsigned
+ref_samples(const float (*pos)[4], const unsigned v[3], int px, int py)
+{
+   double x[3], y[3], b[3];
+   float z, iw;
+   unsigned mask = 0;
+   for (unsigned i = 0; i < 3; ++i)
+      window(pos[v[i]], &x[i], &y[i], &z, &iw);
+   for (unsigned i = 0; i < MS_SAMPLES; ++i) {
+      if (ref_covers_at(x, y, px + ms_pos[i][0] / 256.0,
+                        py + ms_pos[i][1] / 256.0, b))
+         mask |= 1u << i;
+   }
+   return mask;
 }
 
 /* ---- cases ---- */
@@ -1578,6 +1632,75 @@ test_refusals(void)
 #include "test_pan_sim_draw_v9.h"
 #endif
 
+#if PAN_ARCH <= 7
+/* 4x multisampling, the first triangle of cover_pos in white over black:
+ * resolved, every pixel is the mean of its samples (k of 4 covered:
+ * k * 255 / 4 rounded); kept a layer a sample, every sample is white
+ * exactly where the reference covers it; with the static sample mask
+ * 0x5 only samples 0 and 2 are written. */
+static void
+test_msaa(void)
+{
+   const float col[3][4] = { 0 };
+   const unsigned tri[3] = { 0, 1, 2 };
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLES,
+      .nr = 3,
+      .pos = cover_pos,
+      .col = col,
+      .color = { 1, 1, 1, 1 },
+      .msaa = true,
+   };
+   struct frame f;
+
+   setup();
+   frame_msaa = MALI_MSAA_AVERAGE;
+   emit_frame(&f, 0, false);
+   frame_msaa = 0;
+   if (!render(&f, &d, 1))
+      return;
+   unsigned bad = 0, partial = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         unsigned k = (unsigned)__builtin_popcount(
+            ref_samples(cover_pos, tri, x, y));
+         uint32_t v = (uint32_t)lrint(k * 255 / 4.0);
+         partial += k > 0 && k < MS_SAMPLES;
+         bad += f.rt[y * W + x] != (v | v << 8 | v << 16 | v << 24);
+      }
+   }
+   PAN_CHECK(bad == 0, "%u resolved pixels differ from the sample mean", bad);
+   PAN_CHECK(partial > 20, "only %u partly covered pixels", partial);
+
+   for (unsigned pass = 0; pass < 2; ++pass) {
+      d.sample_mask = pass ? 0x5 : 0;
+      setup();
+      frame_msaa = MALI_MSAA_LAYERED;
+      emit_frame(&f, 0, false);
+      frame_msaa = 0;
+      if (!render(&f, &d, 1))
+         return;
+      bad = 0;
+      unsigned written = 0;
+      for (unsigned s = 0; s < MS_SAMPLES; ++s) {
+         for (int y = 0; y < H; ++y) {
+            for (int x = 0; x < W; ++x) {
+               unsigned m = ref_samples(cover_pos, tri, x, y);
+               if (pass)
+                  m &= 0x5;
+               bool in = (m >> s) & 1;
+               written += in;
+               bad += f.rt[s * W * H + y * W + x] != (in ? 0xffffffffu : 0);
+            }
+         }
+      }
+      PAN_CHECK(bad == 0, "sample mask 0x%x: %u samples differ", pass ? 5 : 0xf,
+                bad);
+      PAN_CHECK(written > 400, "only %u samples written", written);
+   }
+}
+#endif
+
 int
 main(void)
 {
@@ -1609,6 +1732,9 @@ main(void)
 #endif
    PAN_RUN_CASE(test_flat_discard_ubo);
    PAN_RUN_CASE(test_refusals);
+#if PAN_ARCH <= 7
+   PAN_RUN_CASE(test_msaa);
+#endif
 #endif
    free(mem);
    return pan_test_summary("pan_sim_draw");

@@ -14,8 +14,9 @@
  * The staging vector read (its length is the instruction's sr_count)
  * holds, in this order and only when present: x (for cube maps the face
  * in bits 29..31), y (all but 1D, and 1D arrays), z (3D), the array
- * layer, the shadow reference, the offset word (s8 x, y, z offsets; for
- * fetches the level in bits 24..31), the LOD (8.8 fixed point: explicit,
+ * layer, the shadow reference, the offset word (s8 x, y, z offsets, z the
+ * sample of a multisampled texture; for fetches the level in bits
+ * 24..31), the LOD (8.8 fixed point: explicit,
  * or a bias with a lower clamp in the high half).  Results go to the
  * written vector: four 32-bit or two 16-bit-pair registers by regwidth,
  * float, unsigned or signed by regtype.  Gradient descriptors, TEX_DUAL
@@ -173,6 +174,8 @@ fill_lane(const struct pan_sim_va_ctx *c, const struct va_tex *t,
       uint32_t w = s[t->at[SR_OFFSET]];
       for (unsigned k = 0; k < 3; ++k)
          req->offsets[i][k] = (int8_t)(w >> (8 * k));
+      /* Byte 2 is the sample of a multisampled (2D) texture. */
+      req->sample[i] = (uint8_t)(w >> 16);
       req->level[i] = w >> 24;
    }
    if (t->at[SR_LOD] >= 0) {
