@@ -139,6 +139,39 @@ pan_ir_from_nir_pushed_vec(struct pan_ir_from_nir *ctx,
    return n == 1 ? w[0] : pan_ir_collect(&ctx->b, n, w);
 }
 
+/*
+ * The viewport transform is x * scale + offset per component: scale and
+ * offset of a component share one 64-bit FAU slot (scale in the low word),
+ * so that one FMA reads both (an instruction reads one slot only).  A
+ * padding word (the constant 0) aligns the first pair.
+ */
+static bool
+push_viewport(struct pan_ir_from_nir *ctx)
+{
+   struct pan_va_binary *bin = ctx->bin;
+   if (find_push_word(bin, PAN_VA_PUSH_VIEWPORT_SCALE, 0, 0) >= 0)
+      return true;
+   if (bin->nr_push + (bin->nr_push & 1) + 6 > PAN_VA_MAX_PUSH_WORDS) {
+      pan_ir_from_nir_error(ctx, "more than %u pushed uniform words",
+                            PAN_VA_MAX_PUSH_WORDS);
+      return false;
+   }
+   if (bin->nr_push & 1) {
+      bin->push[bin->nr_push++] =
+         (struct pan_va_push_word){ .source = PAN_VA_PUSH_CONSTANT };
+   }
+   for (unsigned c = 0; c < 3; ++c) {
+      for (unsigned k = 0; k < 2; ++k) {
+         bin->push[bin->nr_push++] = (struct pan_va_push_word){
+            .source = k ? PAN_VA_PUSH_VIEWPORT_OFFSET
+                        : PAN_VA_PUSH_VIEWPORT_SCALE,
+            .offset_B = 4 * c,
+         };
+      }
+   }
+   return true;
+}
+
 static pan_ir_index
 load_ubo(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
@@ -544,6 +577,8 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
       break;
    case nir_intrinsic_load_viewport_scale:
    case nir_intrinsic_load_viewport_offset:
+      if (!push_viewport(ctx))
+         break;
       v = pan_ir_from_nir_pushed_vec(
          ctx,
          intr->intrinsic == nir_intrinsic_load_viewport_scale

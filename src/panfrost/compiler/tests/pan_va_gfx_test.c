@@ -219,6 +219,15 @@ test_vertex_position(void)
       offset += bin.push[i].source == PAN_VA_PUSH_VIEWPORT_OFFSET;
    }
    PAN_EXPECT(scale == 3 && offset == 3);
+   /* Each component's scale and offset share a 64-bit FAU slot (scale
+    * low), so that its FMA reads both. */
+   unsigned pairs = 0;
+   for (unsigned i = 0; i + 1 < bin.nr_push; i += 2) {
+      pairs += bin.push[i].source == PAN_VA_PUSH_VIEWPORT_SCALE &&
+               bin.push[i + 1].source == PAN_VA_PUSH_VIEWPORT_OFFSET &&
+               bin.push[i + 1].offset_B == bin.push[i].offset_B;
+   }
+   PAN_EXPECT(pairs == 3);
    finish(l, nr, ctx, s);
 }
 
