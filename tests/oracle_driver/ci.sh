@@ -5,8 +5,9 @@
 # beside them (about two minutes more), and check the runs of expected.txt
 # (stock) and expected-ours.txt (ours) still agree. Ends with "pass
 # piglit: N passed, N failed, N skipped (of N declared)": passed =
-# agreeing runs plus the replay proof (replay_proof.py) and pan-demo's
-# scene against softpipe (tests/demo/scene_vs_softpipe.py), failed =
+# agreeing runs plus the replay proof (replay_proof.py), pan-demo's
+# scene against softpipe (tests/demo/scene_vs_softpipe.py) and the
+# multisampling proof (msaa_proof.py), failed =
 # expected runs that no longer agree (or did not run), skipped = runs not
 # agreeing yet.
 #   tests/oracle_driver/ci.sh [BUILD_DIR]     (our build, for the drm-shim)
@@ -64,13 +65,23 @@ else
    echo "piglit: demo-scene-vs-softpipe failed or skipped (exit $?)"
 fi
 
+# Multisampling, which softpipe cannot judge: self-checking piglit tests
+# that must pass on the stock driver over the simulator.
+msaa_ok=0
+if /usr/bin/python3 "$here/msaa_proof.py" --build "$build" --stock "$stock"; then
+   msaa_ok=1
+   echo "piglit: msaa-proof passed"
+else
+   echo "piglit: msaa-proof failed (exit $?)"
+fi
+
 out=$stock/pan-piglit-ci.log
 /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
    --list "$here/ci-tests.txt" --expected "$here/expected.txt" \
    --driver both --ours-gpus G52,G57 --expected-ours "$here/expected-ours.txt" \
    --pass-name piglit-runs 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
-# The runs' line, then the pass line with the two proofs counted in.
+# The runs' line, then the pass line with the three proofs counted in.
 line=$(grep -E '^pass piglit-runs: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out" | tail -1)
 if [ -z "$line" ]; then
    echo "pass piglit: 0 passed, 1 failed, 0 skipped (of 0 declared)"
@@ -79,5 +90,6 @@ fi
 read -r p f s d <<<"$(echo "$line" | sed -E 's/^pass piglit-runs: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped \(of ([0-9]+) declared\).*/\1 \2 \3 \4/')"
 if [ "$replay_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$demo_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
-echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 2)) declared)"
+if [ "$msaa_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
+echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 3)) declared)"
 exit "$rc"

@@ -808,7 +808,9 @@ load_draw(struct fs_run *r, unsigned index)
       .depth_func = rs->multisample_misc.depth_function,
       .depth_write = rs->multisample_misc.depth_write_mask,
       .stencil_enable = rs->stencil_mask_misc.stencil_enable,
-      .has_shader = true,
+      /* No shader (a depth-only draw): covered pixels update depth and
+       * stencil only. */
+      .has_shader = rs->shader.shader != 0,
       .shader_z = rs->properties.depth_source == MALI_DEPTH_SOURCE_SHADER,
       .shader_s = rs->properties.stencil_from_shader,
       .min_z = vp.minimum_z,
@@ -835,7 +837,8 @@ load_draw(struct fs_run *r, unsigned index)
       if (!r->uniforms)
          return false;
    }
-   if (!PAN_GENX(sim_gfx_fetch)(ctx, rs->shader.shader, "fragment shader",
+   if (st->has_shader &&
+       !PAN_GENX(sim_gfx_fetch)(ctx, rs->shader.shader, "fragment shader",
                                 &r->prog))
       return false;
 
@@ -946,6 +949,8 @@ shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
    const struct PAN_GENX(preload) *pl = &r->rs.preload;
 
    *ok = true;
+   if (!r->st.has_shader)
+      return 0; /* depth/stencil only: nothing discards */
    pan_sim_bi_warp_init(&r->w, (uint16_t)((1u << lanes) - 1));
    for (unsigned l = 0; l < lanes; ++l) {
       const struct fs_lane *ln = &r->lane[l];
