@@ -937,6 +937,48 @@ check_cover(const struct frame *f, uint32_t want, uint32_t clear)
    PAN_CHECK(inside > 200, "only %u pixels inside", inside);
 }
 
+/* A 4x frame with cover_pos's first triangle in white over black,
+ * resolved: every pixel is the mean of its samples (k of 4 covered:
+ * k * 255 / 4 rounded). */
+static void
+check_ms_resolved(const struct frame *f)
+{
+   const unsigned tri[3] = { 0, 1, 2 };
+   unsigned bad = 0, partial = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         unsigned k = (unsigned)__builtin_popcount(
+            ref_samples(cover_pos, tri, x, y));
+         uint32_t v = (uint32_t)lrint(k * 255 / 4.0);
+         partial += k > 0 && k < MS_SAMPLES;
+         bad += f->rt[y * W + x] != (v | v << 8 | v << 16 | v << 24);
+      }
+   }
+   PAN_CHECK(bad == 0, "%u resolved pixels differ from the sample mean", bad);
+   PAN_CHECK(partial > 20, "only %u partly covered pixels", partial);
+}
+
+/* The same kept a layer a sample: white exactly on the covered samples
+ * the sample mask lets through. */
+static void
+check_ms_layers(const struct frame *f, unsigned mask)
+{
+   const unsigned tri[3] = { 0, 1, 2 };
+   unsigned bad = 0, written = 0;
+   for (unsigned s = 0; s < MS_SAMPLES; ++s) {
+      for (int y = 0; y < H; ++y) {
+         for (int x = 0; x < W; ++x) {
+            unsigned m = ref_samples(cover_pos, tri, x, y) & mask;
+            bool in = (m >> s) & 1;
+            written += in;
+            bad += f->rt[s * W * H + y * W + x] != (in ? 0xffffffffu : 0);
+         }
+      }
+   }
+   PAN_CHECK(bad == 0, "sample mask 0x%x: %u samples differ", mask, bad);
+   PAN_CHECK(written > 400, "only %u samples written", written);
+}
+
 /* Clip-space positions (z 0, w 1) of the window points win[0..n). */
 static void
 window_points(float (*pos)[4], const float (*win)[2], unsigned n)
@@ -1642,7 +1684,6 @@ static void
 test_msaa(void)
 {
    const float col[3][4] = { 0 };
-   const unsigned tri[3] = { 0, 1, 2 };
    struct draw d = {
       .mode = MALI_DRAW_MODE_TRIANGLES,
       .nr = 3,
@@ -1659,18 +1700,7 @@ test_msaa(void)
    frame_msaa = 0;
    if (!render(&f, &d, 1))
       return;
-   unsigned bad = 0, partial = 0;
-   for (int y = 0; y < H; ++y) {
-      for (int x = 0; x < W; ++x) {
-         unsigned k = (unsigned)__builtin_popcount(
-            ref_samples(cover_pos, tri, x, y));
-         uint32_t v = (uint32_t)lrint(k * 255 / 4.0);
-         partial += k > 0 && k < MS_SAMPLES;
-         bad += f.rt[y * W + x] != (v | v << 8 | v << 16 | v << 24);
-      }
-   }
-   PAN_CHECK(bad == 0, "%u resolved pixels differ from the sample mean", bad);
-   PAN_CHECK(partial > 20, "only %u partly covered pixels", partial);
+   check_ms_resolved(&f);
 
    for (unsigned pass = 0; pass < 2; ++pass) {
       d.sample_mask = pass ? 0x5 : 0;
@@ -1680,23 +1710,7 @@ test_msaa(void)
       frame_msaa = 0;
       if (!render(&f, &d, 1))
          return;
-      bad = 0;
-      unsigned written = 0;
-      for (unsigned s = 0; s < MS_SAMPLES; ++s) {
-         for (int y = 0; y < H; ++y) {
-            for (int x = 0; x < W; ++x) {
-               unsigned m = ref_samples(cover_pos, tri, x, y);
-               if (pass)
-                  m &= 0x5;
-               bool in = (m >> s) & 1;
-               written += in;
-               bad += f.rt[s * W * H + y * W + x] != (in ? 0xffffffffu : 0);
-            }
-         }
-      }
-      PAN_CHECK(bad == 0, "sample mask 0x%x: %u samples differ", pass ? 5 : 0xf,
-                bad);
-      PAN_CHECK(written > 400, "only %u samples written", written);
+      check_ms_layers(&f, pass ? 0x5 : 0xf);
    }
 }
 #endif
@@ -1713,6 +1727,7 @@ main(void)
    PAN_RUN_CASE(test_v9_points);
    PAN_RUN_CASE(test_v9_preframe);
    PAN_RUN_CASE(test_v9_refusals);
+   PAN_RUN_CASE(test_v9_msaa);
 #else
    PAN_RUN_CASE(test_coverage);
    PAN_RUN_CASE(test_unread_varying);

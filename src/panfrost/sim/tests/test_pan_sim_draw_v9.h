@@ -109,6 +109,9 @@ struct vdraw {
    /* BLEND.auto, and the conversion's register format left F16 (0) as
     * the stock v9 driver leaves it. */
    bool auto_regfmt;
+   /* Multisampled rasterisation and the static sample mask (0: all). */
+   bool msaa;
+   uint16_t sample_mask;
 };
 
 static uint64_t
@@ -282,7 +285,8 @@ emit_vdraw(const struct frame *f, const struct vdraw *d, unsigned index,
       cfg.depth_stencil = ds_va;
       cfg.blend = blend_va;
       cfg.blend_count = 2;
-      cfg.sample_mask = 0xffff;
+      cfg.sample_mask = d->sample_mask ? d->sample_mask : 0xffff;
+      cfg.multisample_enable = d->msaa;
       cfg.render_target_mask = 1;
    }
    env(pan_section_ptr(job, malloc_vertex_job, draw) + pan_size(draw) - 64,
@@ -324,6 +328,37 @@ test_v9_coverage(void)
    emit_frame(&f, 0x11223344, false);
    if (render_v9(&f, &d, 1))
       check_cover(&f, rgba8(d.color), 0x11223344u);
+}
+
+/* 4x multisampling, as test_msaa on v7: resolved, then a layer a sample
+ * with all samples and with the static mask 0x5. */
+static void
+test_v9_msaa(void)
+{
+   struct vdraw d = { .mode = MALI_DRAW_MODE_TRIANGLES,
+                      .nr = 3,
+                      .pos = cover_pos,
+                      .color = { 1, 1, 1, 1 },
+                      .msaa = true };
+   struct frame f;
+
+   setup_v9();
+   frame_msaa = MALI_MSAA_AVERAGE;
+   emit_frame(&f, 0, false);
+   frame_msaa = 0;
+   if (!render_v9(&f, &d, 1))
+      return;
+   check_ms_resolved(&f);
+   for (unsigned pass = 0; pass < 2; ++pass) {
+      d.sample_mask = pass ? 0x5 : 0;
+      setup_v9();
+      frame_msaa = MALI_MSAA_LAYERED;
+      emit_frame(&f, 0, false);
+      frame_msaa = 0;
+      if (!render_v9(&f, &d, 1))
+         return;
+      check_ms_layers(&f, pass ? 0x5 : 0xf);
+   }
 }
 
 /* BLEND.auto (the stock blitter's shaders) takes binary32 registers for
