@@ -35,6 +35,9 @@ enum pan_va_push_source {
    PAN_VA_PUSH_CONSTANT,
    /* Word offset_B / 4 of the draw's parameters (PAN_VA_DRAW_*). */
    PAN_VA_PUSH_DRAW,
+   /* Component offset_B / 4 of imageSize() of image `ubo` (graphics
+    * stages; compute drivers lower image_size themselves). */
+   PAN_VA_PUSH_IMAGE_SIZE,
 };
 
 /* The draw parameters a vertex shader can push (PAN_VA_PUSH_DRAW). */

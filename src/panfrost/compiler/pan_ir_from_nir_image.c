@@ -11,8 +11,9 @@
  * converting the texel to the register type; a store or an atomic first
  * asks for the texel's address and conversion word (image_lea), then
  * stores through the conversion word (st_cvt) or runs the memory atomic
- * at the address.  imageSize is the driver's (a pushed value), buffer and
- * multisampled images are refused.
+ * at the address.  imageSize is pushed (PAN_VA_PUSH_IMAGE_SIZE) in
+ * graphics stages and the driver's own push word in compute; buffer and
+ * multisampled images are refused (imageSamples is 1).
  */
 
 #include <string.h>
@@ -188,6 +189,30 @@ image_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       cmpxchg ? pan_ir_from_nir_src(ctx, intr->src[4]) : pan_ir_null());
 }
 
+/* Graphics stages push the size; compute drivers lower image_size into
+ * their own push words first. */
+static void
+image_size(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   int index = image_index(ctx, intr);
+   if (index < 0)
+      return;
+   if (ctx->stage == MESA_SHADER_COMPUTE) {
+      pan_ir_from_nir_error(ctx, "image_size reaches the compiler in a "
+                                 "compute shader: the driver pushes image "
+                                 "sizes");
+      return;
+   }
+   if (!nir_src_is_const(intr->src[1]) || nir_src_as_uint(intr->src[1])) {
+      pan_ir_from_nir_error(ctx, "image_size of a level other than 0");
+      return;
+   }
+   pan_ir_index v = pan_ir_from_nir_pushed_vec(
+      ctx, PAN_VA_PUSH_IMAGE_SIZE, index, 0, intr->dest.ssa.num_components);
+   if (v.kind != PAN_IR_NULL)
+      ctx->values[intr->dest.ssa.index] = v;
+}
+
 bool
 pan_ir_from_nir_image(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
@@ -203,11 +228,11 @@ pan_ir_from_nir_image(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       image_store(ctx, intr);
       break;
    case nir_intrinsic_image_size:
+      image_size(ctx, intr);
+      break;
    case nir_intrinsic_image_samples:
-      pan_ir_from_nir_error(ctx,
-                            "%s reaches the compiler: the driver "
-                            "pushes image sizes",
-                            name);
+      /* Multisampled images are refused: one sample. */
+      ctx->values[intr->dest.ssa.index] = pan_ir_mov(&ctx->b, pan_ir_imm(1));
       break;
    default:
       if (!strncmp(name, "image_deref_", 12) || name[0] == 'b')

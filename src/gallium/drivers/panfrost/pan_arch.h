@@ -110,6 +110,7 @@ enum panfrost_table {
    PANFROST_TABLE_ATTRIBUTE_BUFFER = 2,
    PANFROST_TABLE_SAMPLER = 3,
    PANFROST_TABLE_TEXTURE = 4,
+   PANFROST_TABLE_IMAGE = 5, /* GLSL images, texture descriptors */
    PANFROST_TABLE_COUNT,
 };
 

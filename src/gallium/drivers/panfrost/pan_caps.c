@@ -133,6 +133,9 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    /* Image intrinsics reach the driver as indices (pan_image.h). */
    case PIPE_CAP_NIR_IMAGES_AS_DEREF:
       return 0;
+   /* Stores convert to any image format (ST_CVT). */
+   case PIPE_CAP_IMAGE_STORE_FORMATTED:
+      return panfrost_device(pscreen)->arch >= 9;
 
    /* Compute runs where the driver has job emitters (v9): launch_grid with
     * shader storage buffers and constant buffers.  GL's compute shaders
@@ -412,6 +415,13 @@ panfrost_get_shader_param(struct pipe_screen *pscreen,
     */
    case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
       return panfrost_has_storage(pscreen) ? PANFROST_MAX_SSBOS : 0;
+   /* Fragment images on v9 (pan_image.h): with them and formatted
+    * stores the state tracker offers ARB_shader_image_load_store. */
+   case PIPE_SHADER_CAP_MAX_SHADER_IMAGES:
+      return shader == PIPE_SHADER_FRAGMENT &&
+                   panfrost_device(pscreen)->arch >= 9
+                ? PANFROST_MAX_IMAGES
+                : 0;
    default:
       return panfrost_compiler_shader_param(param);
    }

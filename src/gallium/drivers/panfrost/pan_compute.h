@@ -79,8 +79,9 @@ bool panfrost_nir_lower_compute(struct nir_shader *nir,
                                 struct panfrost_push_layout *layout, char *err,
                                 size_t err_size);
 
-/* One past the highest image index the shader's image intrinsics name. */
-unsigned panfrost_nir_image_count(const struct nir_shader *nir);
+/* One past the highest image index the shader's image intrinsics name
+ * (constants folded first). */
+unsigned panfrost_nir_image_count(struct nir_shader *nir);
 
 /* A compute state object.  error is set when the shader could not be
  * compiled: dispatches of it are dropped with that message.

@@ -50,6 +50,7 @@ struct panfrost_shader {
    bool writes_psiz;  /* vertex: gl_PointSize */
    bool writes_fragcolor; /* fragment: gl_FragColor, for every target */
    bool uses_textures;
+   unsigned nr_images; /* one past the highest image index used */
    char error[256];
    /* Outputs captured by transform feedback, and the compute variant
     * writing them (pan_xfb.h); NULL without stream outputs.

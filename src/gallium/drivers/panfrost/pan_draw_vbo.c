@@ -24,6 +24,7 @@
 #include "pan_blend.h"
 #include "pan_bo.h"
 #include "pan_context.h"
+#include "pan_image.h"
 #include "pan_draw_jm.h"
 #include "pan_fb.h"
 #include "pan_index_range.h"
@@ -197,6 +198,9 @@ push_words(struct panfrost_context *ctx, enum pipe_shader_type stage,
          break;
       case PAN_VA_PUSH_TEXTURE_SIZE:
          words[i] = texture_size(ctx->state.views[stage][w->ubo], c);
+         break;
+      case PAN_VA_PUSH_IMAGE_SIZE:
+         words[i] = panfrost_image_size(ctx, stage, w->ubo, c);
          break;
       case PAN_VA_PUSH_CONSTANT:
          words[i] = w->offset_B;
@@ -405,6 +409,11 @@ resource_tables(struct panfrost_context *ctx, uint64_t *addr,
       count[PANFROST_TABLE_TEXTURE] = c->texture_count[slot];
       n = PANFROST_TABLE_TEXTURE + 1;
    }
+   if (count[PANFROST_TABLE_IMAGE]) {
+      for (unsigned i = n; i < PANFROST_TABLE_IMAGE; ++i)
+         addr[i] = count[i] = 0;
+      n = PANFROST_TABLE_IMAGE + 1;
+   }
    struct pan_ptr t = pan_pool_alloc(&ctx->batch.pool, n * d->resource_size_B,
                                      d->resource_align_B);
    if (!t.cpu)
@@ -412,6 +421,35 @@ resource_tables(struct panfrost_context *ctx, uint64_t *addr,
    for (unsigned i = 0; i < n; ++i)
       d->emit_resource(t.cpu + i * d->resource_size_B, addr[i], count[i]);
    return t.gpu | n;
+}
+
+/* The fragment shader's images as table PANFROST_TABLE_IMAGE of tables;
+ * false after a warning when one is unbound or cannot be described.  The
+ * pass then writes memory: a later dispatch submits it first.
+ */
+static bool
+fragment_images(struct panfrost_context *ctx, const struct panfrost_shader *fs,
+                uint64_t *tables, unsigned *counts)
+{
+   char err[128] = "";
+
+   if (!fs->nr_images)
+      return true;
+   for (unsigned i = 0; i < fs->nr_images; ++i) {
+      if (!ctx->compute.images[PIPE_SHADER_FRAGMENT][i].resource) {
+         drop(ctx, "fragment image %u is not bound, draw dropped", i);
+         return false;
+      }
+   }
+   tables[PANFROST_TABLE_IMAGE] = panfrost_image_table(
+      ctx, PIPE_SHADER_FRAGMENT, fs->nr_images, err, sizeof(err));
+   if (!tables[PANFROST_TABLE_IMAGE]) {
+      drop(ctx, "fragment images: %s, draw dropped", err);
+      return false;
+   }
+   counts[PANFROST_TABLE_IMAGE] = fs->nr_images;
+   ctx->batch.draw_ssbos = true;
+   return true;
 }
 
 /* Blend descriptors of the framebuffer's render targets. */
@@ -698,6 +736,8 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
    if (dirty & (PANFROST_DIRTY_CONST_FS | tex_bits)) {
       uint64_t tables[PANFROST_TABLE_COUNT] = { c->ubos[1] };
       unsigned counts[PANFROST_TABLE_COUNT] = { c->ubo_count[1] };
+      if (!fragment_images(ctx, fs, tables, counts))
+         return false;
       c->fs_res = resource_tables(ctx, tables, counts, 1, 1);
    }
    if (dirty & PANFROST_DIRTY_BLEND)

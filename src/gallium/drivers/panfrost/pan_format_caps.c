@@ -44,6 +44,20 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
    if (bind & PIPE_BIND_VERTEX_BUFFER)
       uses |= PAN_USE_VERTEX;
 
+   /* GLSL images on v9 (pan_image.h): linear colour formats of plain
+    * texels, which the texture unit reads and ST_CVT writes back.
+    */
+   if (bind & PIPE_BIND_SHADER_IMAGE) {
+      const struct util_format_description *d =
+         util_format_description(format);
+      if (arch < 9 || target == PIPE_BUFFER || !d ||
+          d->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
+          util_format_is_depth_or_stencil(format) ||
+          util_format_is_srgb(format))
+         return false;
+      uses |= PAN_USE_TEXTURE;
+   }
+
    /* Index buffers are raw memory. */
    if (bind & PIPE_BIND_INDEX_BUFFER) {
       if (format != PIPE_FORMAT_R8_UINT && format != PIPE_FORMAT_R16_UINT &&

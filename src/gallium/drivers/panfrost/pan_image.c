@@ -45,6 +45,10 @@ panfrost_set_shader_images(struct pipe_context *pctx,
          memset(slot, 0, sizeof(*slot));
       }
    }
+   /* Draws rebuild their resource tables and push words (the sizes)
+    * with the textures'. */
+   if (stage == PIPE_SHADER_VERTEX || stage == PIPE_SHADER_FRAGMENT)
+      panfrost_context(pctx)->dirty |= PANFROST_DIRTY_TEXTURES;
 }
 
 /* Packs the texture descriptor of v into desc, its plane in the pool;

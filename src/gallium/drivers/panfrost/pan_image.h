@@ -5,7 +5,8 @@
 
 /*
  * GLSL images (set_shader_images).  On Valhall an image is a texture
- * descriptor of resource table PANFROST_TABLE_IMAGE, which the compiler's
+ * descriptor of resource table PANFROST_TABLE_IMAGE (5, pan_arch.h), which
+ * the compiler's
  * LD_TEX / LEA_TEX name by the image's index (pan_ir_from_nir_image.c);
  * its first plane is the bound level (and layer) of a linear resource.
  * imageSize() becomes push words (pan_nir_lower_compute.c) filled from
@@ -22,9 +23,6 @@
 
 struct panfrost_context;
 struct pipe_context;
-
-/* The resource table of images: the compiler's LD_TEX_IMM table. */
-#define PANFROST_TABLE_IMAGE 5
 
 /*
  * The texture descriptors of the stage's images 0..count-1 (unbound ones

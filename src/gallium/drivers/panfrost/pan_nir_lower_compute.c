@@ -307,9 +307,13 @@ panfrost_nir_lower_compute(nir_shader *nir, struct panfrost_push_layout *layout,
 }
 
 unsigned
-panfrost_nir_image_count(const nir_shader *nir)
+panfrost_nir_image_count(nir_shader *nir)
 {
    unsigned n = 0;
+
+   /* The state tracker's indices are sums of constants until folded. */
+   NIR_PASS_V(nir, nir_opt_constant_folding);
+   NIR_PASS_V(nir, nir_copy_prop);
 
    nir_foreach_function (f, nir) {
       if (!f->impl)

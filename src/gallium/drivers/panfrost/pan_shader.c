@@ -68,6 +68,7 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
    so->writes_fragcolor =
       !vs && (nir->info.outputs_written & BITFIELD64_BIT(FRAG_RESULT_COLOR));
    so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
+   so->nr_images = panfrost_nir_image_count(nir);
    /* v9 runs a vertex shader as an IDVS pair; v7's vertex job runs the
     * whole shader (the default variant: position and varyings).
     */
