@@ -22,6 +22,7 @@
 
 #include <string.h>
 
+#include "isa/pan_isa_mid.h"
 #include "util/ralloc.h"
 #include "util/u_math.h"
 
@@ -66,6 +67,31 @@ is_dot(const struct mid_instr *I)
 }
 
 static bool
+is_csel_v(const struct mid_instr *I)
+{
+   return I->kind == MID_ALU && strstr(I->op, "csel_v");
+}
+
+/* Move lanes `mask` of an ALU writer's sources to lanes map[l] (with
+ * their constant slots), for a destination that moves so. */
+static void
+move_src_lanes(struct mid_bundle *b, unsigned u, struct mid_instr *I,
+               unsigned mask, const uint8_t *map)
+{
+   for (unsigned k = 0; k < I->nr_srcs; k++) {
+      struct mid_src *src = &I->src[k], old = *src;
+      uint8_t slots[4];
+      memcpy(slots, b->cslot[u][k], 4);
+      u_foreach_bit (from, mask) {
+         unsigned to = map[from];
+         src->swz[to] = old.swz[from];
+         src->imm[to] = old.imm[from];
+         b->cslot[u][k][to] = slots[from];
+      }
+   }
+}
+
+static bool
 candidate(const struct pk_var *v)
 {
    return !v->bad && v->wmask && util_bitcount(v->wmask) < 4;
@@ -77,15 +103,21 @@ classify(struct mid_shader *s, struct pk_var *vars)
 {
    mid_foreach_block(s, b)
    {
+      struct mid_instr *feeder = NULL; /* the last r31 write */
       mid_foreach_instr(b, I)
       {
          bool alu = I->kind == MID_ALU;
+         if (I->dst.kind == MID_REF_HW && I->dst.index == 31)
+            feeder = I;
          if (I->dst.kind == MID_REF_VAR && !I->store) {
             struct pk_var *v = &vars[I->dst.index];
             /* Only lane 0 of a dot product's variable is read. */
             bool dot = is_dot(I);
             v->wmask |= dot ? 1 : I->mask;
-            v->bad |= !alu;
+            /* A per-lane select reads lane l of r31 for its lane l: its
+             * lanes move only with those of its feeder (rewrite). */
+            v->bad |=
+               !alu || (is_csel_v(I) && (!feeder || feeder->mask != I->mask));
             v->dot |= dot;
             v->other |= !dot;
             v->written |= I->mask;
@@ -297,19 +329,21 @@ rewrite(struct mid_shader *s, const struct pk_var *vars)
             /* A dot product's sources are read by position: the result
              * moves to another lane, the reads stay. */
             unsigned mask = is_dot(I) ? 1 : I->mask, to_mask = 0;
-            for (unsigned k = 0; k < I->nr_srcs && !is_dot(I); k++) {
-               struct mid_src *src = &I->src[k], old = *src;
-               uint8_t slots[4];
-               memcpy(slots, b->cslot[u][k], 4);
-               u_foreach_bit(from, mask) {
-                  unsigned to = v->map[from];
-                  src->swz[to] = old.swz[from];
-                  src->imm[to] = old.imm[from];
-                  b->cslot[u][k][to] = slots[from];
-               }
-            }
+            if (!is_dot(I))
+               move_src_lanes(b, u, I, mask, v->map);
             u_foreach_bit(from, mask)
                to_mask |= 1u << v->map[from];
+            /* A per-lane select on vadd reads its condition lane by lane:
+             * that moves along, from its feeder on a first-stage unit
+             * (a scalar unit's select reads lane x whatever its lane). */
+            for (unsigned f = 0; f < u && u == PAN_MID_VADD && is_csel_v(I);
+                 f++) {
+               struct mid_instr *F = b->unit[f];
+               if (F && F->dst.kind == MID_REF_HW && F->dst.index == 31) {
+                  move_src_lanes(b, f, F, mask, v->map);
+                  F->mask = to_mask;
+               }
+            }
             I->dst.index = v->group;
             I->mask = to_mask;
          }
