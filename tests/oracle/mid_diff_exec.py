@@ -8,6 +8,12 @@ Every program of the corpus that uses no image is compiled for one GPU
 each stage both compiled is run by mid-diff-run (our Midgard interpreter)
 on the same seeded inputs, and the outputs compared:
   - the colour at the last writeout and whether the thread discarded;
+  - when our binary writes out several render targets, the colour of
+    each (r0 at its writeout, the target named by r1.z); the stock binary
+    must write it too.  A single target is the colour above: the stock
+    front end broadcasts gl_FragColor to all eight targets, and its
+    target 0 copy can be wrong (anholt/12: the r1.w set-up of that
+    writeout bundle is allocated to r0.x, overwriting the red);
   - for fragment stages writing gl_FragDepth, the depth (r1.x at the
     end: both compilers write it there in the writeout bundle);
   - every varying component both binaries stored (slot, component; the
@@ -25,7 +31,8 @@ results are compared within FP16_BOUND relative.
 
 Prints programs compared / agreeing / differing with the first differing
 output of each difference, and the reasons stages were not compared.
-Fails below --floor agreeing programs.
+Fails below --floor agreeing programs, or below --mrt-floor programs agreeing
+on several render targets.
 """
 
 import argparse
@@ -75,7 +82,7 @@ def float_close(a, b, fp16):
 
 def parse(text):
     out = {'status': None, 'discarded': '0', 'colour': None, 'vary': {},
-           'r1x': None}
+           'r1x': None, 'rt': {}}
     for ln in text.splitlines():
         w = ln.split()
         if not w:
@@ -86,6 +93,8 @@ def parse(text):
             out['discarded'] = w[1]
         elif w[0] == 'r1x':
             out['r1x'] = int(w[1], 16)
+        elif w[0] == 'rt':
+            out['rt'][int(w[1])] = [int(x, 16) for x in w[2:6]]
         elif w[0] == 'colour':
             out['colour'] = [int(x, 16) for x in w[1:5]]
         elif w[0] == 'vary':
@@ -109,6 +118,14 @@ def compare(st, ours, fp16, depth=False):
                 return 'colour.%s: stock %g (0x%08x), ours %g (0x%08x)' % (
                     'xyzw'[c], f32(st['colour'][c]), st['colour'][c],
                     f32(ours['colour'][c]), ours['colour'][c])
+        for rt in sorted(ours['rt']) if len(ours['rt']) > 1 else []:
+            if rt not in st['rt']:
+                return 'render target %d: written by ours only' % rt
+            for c in range(4):
+                a, b = st['rt'][rt][c], ours['rt'][rt][c]
+                if not float_close(a, b, fp16):
+                    return 'rt%d.%s: stock %g (0x%08x), ours %g (0x%08x)' % (
+                        rt, 'xyzw'[c], f32(a), a, f32(b), b)
         if depth and not float_close(st['r1x'], ours['r1x'], fp16):
             return 'depth: stock %g (0x%08x), ours %g (0x%08x)' % (
                 f32(st['r1x']), st['r1x'], f32(ours['r1x']), ours['r1x'])
@@ -227,6 +244,7 @@ def run_program(args, path, work):
         fp16 = precision.get({'vs': 'vert', 'fs': 'frag',
                               'cs': 'comp'}[stage], False)
         verdict = ('agree16' if fp16 else 'agree', stage)
+        mrt = False
         for seed in SEEDS:
             outs = []
             for side in ('st', 'ours'):
@@ -236,6 +254,7 @@ def run_program(args, path, work):
                                    capture_output=True, text=True, timeout=60)
                 outs.append(parse(p.stdout))
             st, ours = outs
+            mrt |= len(ours['rt']) > 1
             if not st['status'] or not st['status'].startswith('done'):
                 why = re.sub(r'bundle at 0x[0-9a-f]+: ', '',
                              st['status'] or 'no output')
@@ -250,6 +269,8 @@ def run_program(args, path, work):
             if d:
                 verdict = ('differ', '%s seed %d: %s' % (stage, seed, d))
                 break
+        if mrt and verdict[0] != 'skip':
+            verdict = (verdict[0], verdict[1] + ' (several render targets)')
         res.append(verdict)
     return path, res or [('skip', 'no stage compiled by both')]
 
@@ -257,6 +278,9 @@ def run_program(args, path, work):
 def main():
     ap = arg_parser(__doc__)
     ap.add_argument('--gpu', default='860')
+    ap.add_argument('--mrt-floor', type=int, default=0,
+                    help='fail below this many programs agreeing on '
+                    'several render targets')
     args = ap.parse_args()
     if args.missing:
         print('\n'.join(args.missing))
@@ -280,6 +304,10 @@ def main():
         else:
             totals['agree'] += 1
         totals['compared'] += 1
+        several = [k for k, d in res if d.endswith('render targets)')]
+        if several:
+            totals['mrt'] += 1
+            totals['mrt agreeing'] += 'differ' not in kinds
         for k, d in res:
             if k != 'skip':
                 totals['stages ' + d[:2] if k != 'differ' else
@@ -290,12 +318,19 @@ def main():
           'bound of mediump/lowp), %d differing' % (
               args.gpu, totals['compared'], agree, totals['agree16'],
               totals['differ']))
+    print('compared on several render targets: %d programs, %d agreeing' % (
+        totals['mrt'], totals['mrt agreeing']))
     print('stages agreeing: vs %d, fs %d, cs %d' % (
         totals['stages vs'], totals['stages fs'], totals['stages cs']))
     for path, d in differ:
         print('DIFFER %s: %s' % (os.path.relpath(path), d))
-    return report_end('not compared (%d programs):', skips, 12, agree,
-                      args.floor)
+    status = report_end('not compared (%d programs):', skips, 12, agree,
+                        args.floor)
+    if totals['mrt agreeing'] < args.mrt_floor:
+        print('FAIL: %d programs agreeing on several render targets, below '
+              'the floor of %d' % (totals['mrt agreeing'], args.mrt_floor))
+        status = 1
+    return status
 
 
 if __name__ == '__main__':

@@ -17,7 +17,8 @@
  *              location; floats are multiples of 1/64 in [-4, 4), exact
  *              in f16, integers small
  * Printed: "status done|fault <why>", "discarded 0|1", "colour <4 hex
- * words>" (r0 at the last writeout), "r1x <hex word>" (r1.x at the end: the
+ * words>" (r0 at the last writeout), one "rt <index> <4 hex words>" per
+ * render target written out (r0 at its last writeout), "r1x <hex word>" (r1.x at the end: the
  * depth, for a shader writing gl_FragDepth, since both compilers move it
  * there in a writeout bundle and nothing writes r1.x after), one "vary <slot> <regfmt> <mask> <4
  * hex f32 words>" per st_vary (f16 converted to f32).
@@ -277,6 +278,11 @@ main(int argc, char **argv)
    if (t->writeouts)
       printf("colour %08x %08x %08x %08x\n", t->colour[0], t->colour[1],
              t->colour[2], t->colour[3]);
+   for (unsigned rt = 0; rt < PAN_SIM_MID_RTS; rt++) {
+      const uint32_t *c = t->rt_colour[rt];
+      if (t->rt_written & (1u << rt))
+         printf("rt %u %08x %08x %08x %08x\n", rt, c[0], c[1], c[2], c[3]);
+   }
    printf("r1x %08x\n", t->r[1][0]);
    free(t);
    free(code);

@@ -241,6 +241,7 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    out->sysval_ubo = s->sysval_ubo;
    out->nr_tex = s->nr_tex;
    out->writes_depth = s->writes_depth;
+   out->rts_written = s->rts_written;
    ralloc_free(s);
    return true;
 }

@@ -24,6 +24,7 @@ extern "C" {
 extern const nir_shader_compiler_options mid_nir_options;
 
 #define MID_MAX_PUSH 16 /* uniform vec4s preloaded into r23 down to r8 */
+#define MID_MAX_RTS  8  /* render targets a fragment shader writes out */
 
 /* Vec4s of the system-value UBO (struct mid_binary::sysval_ubo). */
 #define MID_SYSVAL_VIEWPORT_SCALE  0
@@ -58,6 +59,7 @@ struct mid_binary {
    unsigned sysval_ubo;
    unsigned nr_tex; /* texture instructions */
    bool writes_depth; /* fragment: gl_FragDepth goes out with the colour */
+   unsigned rts_written; /* fragment: render targets written out, by bit */
 };
 
 /*

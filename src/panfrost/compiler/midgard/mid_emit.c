@@ -217,6 +217,20 @@ bundle_index_of_block(struct mid_shader *s, struct mid_block *blk)
 }
 
 /* Encode bundle i into out (64 bytes); 0 on failure. */
+/* sadd: r1.z = rt << 8, naming the render target of the writeout. */
+static bool
+encode_rt_select(struct mid_shader *s, unsigned rt, struct pan_mid_instr *P)
+{
+   unsigned imm = rt << 8; /* the 16-bit inline immediate's fields */
+   pan_mid_instr_init(P, PAN_MID_SADD, "imov");
+   return set(s, P, "a", 24) && set(s, P, "afull", 1) && set(s, P, "bimm", 1) &&
+          set(s, P, "b", imm >> 11) && set(s, P, "bmod", (imm >> 9) & 3) &&
+          set(s, P, "bfull", (imm >> 8) & 1) &&
+          set(s, P, "bcomp", (imm >> 5) & 7) && set(s, P, "bhi", imm & 31) &&
+          set(s, P, "d", 1) && set(s, P, "dfull", 1) && set(s, P, "dcomp", 4) &&
+          set(s, P, "omod", 2);
+}
+
 static size_t
 encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
 {
@@ -242,9 +256,29 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
       return pan_mid_encode_bundle(&pb, out);
    }
 
-   if (b->kind == MID_B_WRITEOUT) {
+   struct mid_bundle *wt = b->kind == MID_B_WRITEOUT ? b + b->wo_delta : NULL;
+   int64_t wo_off = wt ? (int64_t)wt->qw - (b->qw + b->size_qw) : 0;
+   if (b->wo_return) {
+      /* Back from a retry loop to the writeout of the next target. */
+      struct pan_mid_instr *P = &pb.instrs[pb.nr_instrs++];
+      bool ok;
+      if (b->extended || wo_off < -64 || wo_off > 63) {
+         b->extended = true;
+         pan_mid_instr_init(P, PAN_MID_BRX, "uncond");
+         ok = set(s, P, "lut", 0xffff) && set(s, P, "offset", (uint64_t)wo_off);
+      } else {
+         pan_mid_instr_init(P, PAN_MID_BR, "uncond");
+         ok = set(s, P, "offset", (uint64_t)wo_off);
+      }
+      if (!ok || !set(s, P, "target", wt->tag))
+         return 0;
+   } else if (b->kind == MID_B_WRITEOUT) {
       /* Colour to r0, r1.w from r31 (what the stock code sets up for the
-       * blend unit), then the writeout branch. */
+       * blend unit), r1.z naming the render target past the first, then
+       * the writeout branch, taken to the retry loop while the tile buffer
+       * refuses the write; the last target's writeout ends the program. */
+      if (!b->writeout_last && b[1].writeout_last)
+         pb.next_tag = 1;
       struct pan_mid_instr *P = &pb.instrs[pb.nr_instrs++];
       bool ok;
       if (b->unit[PAN_MID_VMUL]) {
@@ -259,6 +293,8 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
       }
       if (b->unit[PAN_MID_SADD])
          ok &= encode_alu(s, b, PAN_MID_SADD, &pb.instrs[pb.nr_instrs++]);
+      else if (b->branch->rt)
+         ok &= encode_rt_select(s, b->branch->rt, &pb.instrs[pb.nr_instrs++]);
       P = &pb.instrs[pb.nr_instrs++];
       pan_mid_instr_init(P, PAN_MID_VADD, "iadd");
       ok &= set(s, P, "a", 31) && set(s, P, "d", 1) && set(s, P, "bimm", 1) &&
@@ -278,11 +314,8 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
       }
       P = &pb.instrs[pb.nr_instrs++];
       pan_mid_instr_init(P, PAN_MID_BRX, "writeout");
-      unsigned self_tag = b->tag, next = tag_at(s, i + 1);
-      ok &= set(s, P, "target", b->writeout_last ? self_tag : next) &&
-            set(s, P, "offset",
-                b->writeout_last ? (uint64_t) - (int64_t)b->size_qw : 0) &&
-            set(s, P, "lut", 0xffff);
+      ok &= set(s, P, "target", wt->tag) &&
+            set(s, P, "offset", (uint64_t)wo_off) && set(s, P, "lut", 0xffff);
       if (!ok)
          return 0;
    } else {
@@ -340,7 +373,7 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
       memcpy(pb.consts, b->consts, sizeof(pb.consts));
    }
    /* The smallest ALU tag the words fit (writeout tags from 12). */
-   unsigned base = b->kind == MID_B_WRITEOUT ? 12 : 8;
+   unsigned base = b->kind == MID_B_WRITEOUT && !b->wo_return ? 12 : 8;
    for (unsigned t = base; t < base + 4; t++) {
       pb.tag = t;
       size_t n = pan_mid_encode_bundle(&pb, out);
@@ -402,8 +435,10 @@ mid_emit(struct mid_shader *s, struct mid_binary *out)
          out->nr_instrs += b->unit[u] != NULL;
       out->nr_instrs += (b->branch != NULL) + (b->ls[0] != NULL) +
                         (b->ls[1] != NULL) +
-                        (b->kind == MID_B_WRITEOUT
-                            ? 2 - (b->unit[PAN_MID_VMUL] != NULL)
+                        (b->wo_return ? 1
+                         : b->kind == MID_B_WRITEOUT
+                            ? 2 - (b->unit[PAN_MID_VMUL] != NULL) +
+                                 (b->branch->rt && !b->unit[PAN_MID_SADD])
                             : 0);
    }
 done:

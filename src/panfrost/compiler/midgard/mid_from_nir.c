@@ -90,8 +90,8 @@ struct ctx {
    /* Per SSA index: folded constant or uniform, NULL/-1 when neither. */
    nir_load_const_instr **consts;
    int *uniform; /* push slot * 4 + first component */
-   unsigned colour_var;
-   bool has_colour;
+   unsigned colour_var[MID_MAX_RTS]; /* by render target */
+   unsigned has_colour;              /* render targets written */
    unsigned depth_var; /* gl_FragDepth, lane x */
    bool has_depth;
    /* Vertex outputs by driver location: variable, lanes written and the
@@ -826,16 +826,22 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
          c->has_depth = true;
          return true;
       }
+      unsigned rt = sem.location == FRAG_RESULT_COLOR
+                       ? 0
+                       : sem.location - FRAG_RESULT_DATA0;
       if (sem.location != FRAG_RESULT_COLOR &&
-          sem.location != FRAG_RESULT_DATA0)
+          (sem.location < FRAG_RESULT_DATA0 || rt >= MID_MAX_RTS))
          return mid_error(c->s, "fragment output %s is not supported",
                           gl_frag_result_name(sem.location));
-      if (!nir_src_is_const(in->src[1]) || nir_src_as_uint(in->src[1]))
+      if (!nir_src_is_const(in->src[1]))
          return mid_error(c->s, "indirect fragment outputs");
+      rt += nir_src_as_uint(in->src[1]);
+      if (rt >= MID_MAX_RTS)
+         return mid_error(c->s, "render target %u out of range", rt);
       if (!check_size(c, nir_src_bit_size(in->src[0]), "output"))
          return false;
-      write_output_var(c, in, c->colour_var);
-      c->has_colour = true;
+      write_output_var(c, in, c->colour_var[rt]);
+      c->has_colour |= 1u << rt;
       return true;
    }
    case nir_intrinsic_discard:
@@ -1247,7 +1253,8 @@ mid_from_nir(struct mid_shader *s, nir_shader *nir)
       .reg_base = impl->ssa_alloc,
    };
    s->nr_vars = impl->ssa_alloc + impl->reg_alloc;
-   c.colour_var = s->nr_vars++;
+   for (unsigned rt = 0; rt < MID_MAX_RTS; rt++)
+      c.colour_var[rt] = s->nr_vars++;
    c.depth_var = s->nr_vars++;
    c.blocks = ralloc_array(s->mem, struct mid_block *, impl->num_blocks);
    c.consts = rzalloc_array(s->mem, nir_load_const_instr *, impl->ssa_alloc);
@@ -1281,16 +1288,22 @@ mid_from_nir(struct mid_shader *s, nir_shader *nir)
             return mid_error(s, "fragment shader without a colour output");
          return !s->failed;
       }
-      struct mid_instr *W = mid_instr_create(s, last,
-                                             MID_WRITEOUT, "writeout");
-      W->nr_srcs = 1;
-      W->src[0] = mid_src_ref(mid_var(c.colour_var));
-      if (c.has_depth) {
-         /* The writeout bundles copy it to r1.x, where the hardware
-          * takes the depth from. */
-         W->nr_srcs = 2;
-         W->src[1] = mid_src_ref(mid_var(c.depth_var));
-         s->writes_depth = true;
+      /* One writeout per render target, in order; the depth goes out
+       * with the first. */
+      s->rts_written = c.has_colour;
+      u_foreach_bit (rt, c.has_colour) {
+         struct mid_instr *W =
+            mid_instr_create(s, last, MID_WRITEOUT, "writeout");
+         W->rt = rt;
+         W->nr_srcs = 1;
+         W->src[0] = mid_src_ref(mid_var(c.colour_var[rt]));
+         if (c.has_depth && !s->writes_depth) {
+            /* The writeout bundles copy it to r1.x, where the hardware
+             * takes the depth from. */
+            W->nr_srcs = 2;
+            W->src[1] = mid_src_ref(mid_var(c.depth_var));
+            s->writes_depth = true;
+         }
       }
    }
    return !s->failed;

@@ -96,6 +96,7 @@ struct mid_instr {
    struct mid_block *target;
    enum mid_cond cond;
    bool discard; /* branch: ends the thread instead (target unused) */
+   unsigned rt;  /* writeout: render target (r1.z = rt << 8 when not 0) */
 };
 
 struct mid_block {
@@ -123,7 +124,15 @@ struct mid_bundle {
    bool imm[5];
    uint16_t imm16[5];
    unsigned pipe_used; /* r24/r25 taken by a forwarded value */
-   bool writeout_last; /* second writeout bundle: loops onto itself */
+   /* Writeout bundles: one per render target goes out in program order,
+    * its branch taken to a retry bundle (wo_target) while the tile buffer
+    * refuses the write, the last one ending the program; after them each
+    * retry bundle loops onto itself (writeout_last), followed for all
+    * but the last target by a return bundle (wo_return, no words but an
+    * unconditional branch) to the writeout of the next target. */
+   bool writeout_last;
+   bool wo_return;
+   int wo_delta; /* the branch's target bundle, relative to this one */
    bool extended;      /* branch needs the extended form */
    unsigned qw, size_qw, tag;
 };
@@ -149,6 +158,7 @@ struct mid_shader {
    unsigned sysval_ubo;
    unsigned nr_tex;
    bool writes_depth;
+   unsigned rts_written;
    /* Fixed registers of texture words: inputs (coordinates; LOD/bias in
     * the next one) and results.  r28 for both on T860; the small cores
     * (mid_tex_aliasing) take inputs from r26/r27, results to r0. */

@@ -269,8 +269,11 @@ mid_ra(struct mid_shader *s)
    /* The writeout bundles write r1.w for the blend unit (and r1.x with
     * the depth) before the second copy of the colour and depth: neither
     * may live in r1.  The depth is read by smul, after vmul wrote the
-    * colour to r0: it may not live in r0 either. */
+    * colour to r0: it may not live in r0 either.  The colours of the
+    * later render targets live across the earlier writeouts, which set
+    * r0 and r1 and may run a blend shader that uses r0-r3. */
    uint32_t *avoid = ra.avoid;
+   bool later = false;
    mid_foreach_block(s, b)
    {
       mid_foreach_instr(b, I)
@@ -279,8 +282,9 @@ mid_ra(struct mid_shader *s)
             continue;
          for (unsigned i = 0; i < I->nr_srcs; i++) {
             if (I->src[i].ref.kind == MID_REF_VAR)
-               avoid[I->src[i].ref.index] |= i ? 0x3 : 0x2;
+               avoid[I->src[i].ref.index] |= later ? 0xf : i ? 0x3 : 0x2;
          }
+         later = true;
       }
    }
 

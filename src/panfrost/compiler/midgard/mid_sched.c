@@ -538,6 +538,32 @@ account_writes(struct pressure *pr, const struct grp *g)
 }
 
 /*
+ * The writeout bundles of the render targets, then their retry loops
+ * (struct mid_bundle::writeout_last), each but the last with a return to
+ * the writeout of the next target.
+ */
+static void
+add_writeouts(struct mid_shader *s, struct mid_instr **wos, unsigned n,
+              struct mid_block **pending)
+{
+   int first = nr_bundles(s);
+   for (unsigned k = 0; k < n; k++)
+      new_bundle(s, MID_B_WRITEOUT, pending)->branch = wos[k];
+   for (unsigned k = 0; k < n; k++) {
+      int retry = nr_bundles(s);
+      struct mid_bundle *b = new_bundle(s, MID_B_WRITEOUT, pending);
+      b->branch = wos[k];
+      b->writeout_last = true;
+      bundle_at(s, first + k)->wo_delta = retry - (first + k);
+      if (k + 1 < n) {
+         b = new_bundle(s, MID_B_WRITEOUT, pending);
+         b->wo_return = true;
+         b->wo_delta = first + k + 1 - (retry + 1);
+      }
+   }
+}
+
+/*
  * The writeout bundle may compute the colour itself instead of copying it
  * (as the stock code does): it must write all of r0, from its first stage
  * (what the second stage reads is not all settled; vadd sets r1.w).  When
@@ -549,10 +575,11 @@ account_writes(struct pressure *pr, const struct grp *g)
  */
 static void
 colour_into_writeout(struct sched *sc, int first, struct mid_block *blk,
-                     struct mid_instr *W)
+                     struct mid_instr *W, unsigned nr_wo)
 {
    struct mid_shader *s = sc->s;
-   int last = nr_bundles(s) - 3; /* before the two writeout bundles */
+   unsigned nr_wb = 3 * nr_wo - 1; /* add_writeouts */
+   int last = nr_bundles(s) - 1 - nr_wb; /* before the writeout bundles */
 
    if (W->src[0].ref.kind != MID_REF_VAR || last < first)
       return;
@@ -580,13 +607,15 @@ colour_into_writeout(struct sched *sc, int first, struct mid_block *blk,
    else if (util_bitcount(P->mask) == 1 &&
             (units_for(P) & (1u << PAN_MID_SADD)))
       pu = PAN_MID_SADD, mu = PAN_MID_VMUL;
-   if (pu < 0 || (rest && sc->writers[c] < 2))
+   /* Past render target 0, sadd sets r1.z. */
+   if (pu < 0 || (rest && sc->writers[c] < 2) ||
+       (W->rt && (pu == PAN_MID_SADD || rest)))
       return;
 
    struct mid_bundle *wo = bundle_at(s, last + 1);
    if (b->block)
       wo->block = b->block;
-   memmove(b, wo, 2 * sizeof(*b));
+   memmove(b, wo, nr_wb * sizeof(*b));
    s->bundles.size -= sizeof(*b);
    wo = b;
    P->dst = mid_hw(0);
@@ -613,6 +642,8 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    mid_foreach_instr(blk, I) n++;
    struct grp *gs = rzalloc_array(NULL, struct grp, n ? n : 1);
    struct mid_instr *term = NULL, *term_feed = NULL;
+   struct mid_instr *wos[MID_MAX_RTS];
+   unsigned nr_wo = 0;
    unsigned ng = 0;
    bool ok = true;
 
@@ -638,7 +669,11 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       } else {
          next = NULL;
       }
-      if (I->kind == MID_BRANCH || I->kind == MID_WRITEOUT) {
+      if (I->kind == MID_WRITEOUT && nr_wo < MID_MAX_RTS) {
+         wos[nr_wo++] = I;
+         continue;
+      }
+      if (I->kind == MID_BRANCH) {
          term = I;
          continue;
       }
@@ -795,13 +830,9 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          account_reads(&pr, inb[k]);
    }
 
-   if (term && term->kind == MID_WRITEOUT) {
-      for (unsigned k = 0; k < 2; k++) {
-         struct mid_bundle *b = new_bundle(s, MID_B_WRITEOUT, &pending);
-         b->branch = term;
-         b->writeout_last = k == 1;
-      }
-      colour_into_writeout(sc, first_bundle, blk, term);
+   if (nr_wo) {
+      add_writeouts(s, wos, nr_wo, &pending);
+      colour_into_writeout(sc, first_bundle, blk, wos[0], nr_wo);
    } else if (term) {
       /* Into the block's last ALU bundle when free, else a new one. */
       int last = nr_bundles(s) - 1;
@@ -853,7 +884,7 @@ relink(struct mid_shader *s, struct mid_block *blk, unsigned from)
             if (b->unit[u])
                list_addtail(&b->unit[u]->link, &blk->instrs);
          }
-         if (!b->writeout_last)
+         if (!b->writeout_last && b->branch)
             list_addtail(&b->branch->link, &blk->instrs);
          continue;
       }
@@ -875,15 +906,9 @@ relink(struct mid_shader *s, struct mid_block *blk, unsigned from)
  * whatever the register last held, which packing makes a different
  * value from one schedule to the next. */
 static void
-define_colour(struct mid_shader *s)
+define_colour(struct mid_shader *s, struct mid_block *last, struct mid_instr *W)
 {
-   if (list_is_empty(&s->blocks))
-      return;
-   struct mid_block *last = list_last_entry(&s->blocks, struct mid_block, link);
-   if (list_is_empty(&last->instrs))
-      return;
-   struct mid_instr *W = list_last_entry(&last->instrs, struct mid_instr, link);
-   if (W->kind != MID_WRITEOUT || W->src[0].ref.kind != MID_REF_VAR)
+   if (W->src[0].ref.kind != MID_REF_VAR)
       return;
    unsigned c = W->src[0].ref.index, written = 0;
    mid_foreach_block(s, b)
@@ -909,7 +934,14 @@ define_colour(struct mid_shader *s)
 bool
 mid_schedule(struct mid_shader *s)
 {
-   define_colour(s);
+   if (!list_is_empty(&s->blocks)) {
+      struct mid_block *last =
+         list_last_entry(&s->blocks, struct mid_block, link);
+      mid_foreach_instr(last, I) {
+         if (I->kind == MID_WRITEOUT)
+            define_colour(s, last, I);
+      }
+   }
    struct sched sc = { .s = s };
    unsigned n = s->nr_vars ? s->nr_vars : 1;
    sc.readers = rzalloc_array(NULL, unsigned, n);

@@ -55,6 +55,26 @@ pan_sim_mid_thread_init(struct pan_sim_mid_thread *t)
 
 enum branch_result { BR_NONE, BR_TAKEN, BR_END };
 
+/* Whether an ALU word of the bundle writes 32-bit lane `lane` of `reg`
+ * (the writeout reads r1.z as its render target only then). */
+static bool
+bundle_writes(const struct mid_exec *x, unsigned reg, unsigned lane)
+{
+   for (unsigned i = 0; i < x->b->nr_instrs; i++) {
+      const struct pan_mid_instr *I = &x->b->instrs[i];
+      if (I->slot >= PAN_MID_BR || mid_f(I, "d") != reg)
+         continue;
+      if (I->slot == PAN_MID_SADD || I->slot == PAN_MID_SMUL) {
+         /* In 16-bit halves, whether the write is 32 or 16 bits. */
+         if (mid_f(I, "dcomp") >> 1 == lane)
+            return true;
+      } else if (mid_f(I, "mask") & (3u << (2 * lane))) {
+         return true;
+      }
+   }
+   return false;
+}
+
 /* Run a branch word; *target is set to the new pc when taken. */
 static bool
 exec_branch(struct mid_exec *x, const struct pan_mid_instr *I, uint32_t next_pc,
@@ -91,7 +111,12 @@ exec_branch(struct mid_exec *x, const struct pan_mid_instr *I, uint32_t next_pc,
       /* The colour in r0 goes out; our tile buffer always accepts it, so
        * the retry loop the branch encodes is never taken. */
       if (taken) {
+         unsigned rt = bundle_writes(x, 1, 2) ? x->t->r[1][2] >> 8 : 0;
+         if (rt >= PAN_SIM_MID_RTS)
+            return mid_fault(x->t, "writeout to render target %u", rt);
          memcpy(x->t->colour, x->t->r[0], sizeof(x->t->colour));
+         memcpy(x->t->rt_colour[rt], x->t->r[0], sizeof(x->t->colour));
+         x->t->rt_written |= 1u << rt;
          x->t->writeouts++;
       }
       return true;

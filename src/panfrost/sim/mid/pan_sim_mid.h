@@ -20,6 +20,7 @@ extern "C" {
 #define PAN_SIM_MID_REGS 32
 #define PAN_SIM_MID_UNIFORMS 16 /* r23 down to r8 */
 #define PAN_SIM_MID_MAX_UBOS 16
+#define PAN_SIM_MID_RTS 8 /* render targets a writeout can name */
 #define PAN_SIM_MID_FAULT_LEN 256
 /* Bundles executed per run when the caller gives no budget. */
 #define PAN_SIM_MID_DEFAULT_BUDGET (1u << 20)
@@ -122,6 +123,11 @@ struct pan_sim_mid_thread {
    bool discarded;
    unsigned writeouts; /* writeout branches run */
    uint32_t colour[4]; /* r0 at the last writeout */
+   /* r0 at the last writeout of each render target (the index is r1.z
+    * >> 8 when the writeout bundle writes r1.z, else 0), and which ones
+    * were written out. */
+   uint32_t rt_colour[PAN_SIM_MID_RTS][4];
+   unsigned rt_written;
    uint64_t bundles;   /* bundles executed */
    char fault[PAN_SIM_MID_FAULT_LEN];
 };

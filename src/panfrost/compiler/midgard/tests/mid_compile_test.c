@@ -502,6 +502,61 @@ test_depth_writeout(void)
    ralloc_free(b.shader);
 }
 
+static void expect_refusal(nir_shader *nir, unsigned gpu, const char *why);
+
+static void
+store_colour(nir_builder *b, nir_ssa_def *v, unsigned loc, unsigned offset)
+{
+   nir_store_output(b, v, nir_imm_int(b, offset), .base = 0,
+                    .write_mask = (1u << v->num_components) - 1,
+                    .src_type = nir_type_float32,
+                    .io_semantics.location = loc,
+                    .io_semantics.num_slots = 1);
+}
+
+/* Several render targets: one writeout each, r1.z naming the target past
+ * the first (and a gl_FragData element at a constant offset reaching
+ * location + offset); the colours of the later targets live across the
+ * earlier writeouts.  The depth goes out with the first. */
+static void
+test_mrt_writeout(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_ssa_def *u1 = uniform(&b, 1, 4);
+   store_colour(&b, nir_fmul_imm(&b, u0, 2.0f), FRAG_RESULT_DATA0, 0);
+   store_colour(&b, nir_fadd(&b, u0, u1), FRAG_RESULT_DATA1, 1);
+   store_colour(&b, nir_swizzle(&b, u1, (unsigned[]){ 3, 2, 1, 0 }, 4),
+                FRAG_RESULT_DATA5, 0);
+   nir_store_output(&b, nir_channel(&b, u1, 1), nir_imm_int(&b, 0), .base = 1,
+                    .write_mask = 0x1, .src_type = nir_type_float32,
+                    .io_semantics.location = FRAG_RESULT_DEPTH,
+                    .io_semantics.num_slots = 1);
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float c[8] = { 0.25f, 0.5f, -1.0f, 8.0f, 3.0f, -0.75f, 1.5f, 2.0f };
+      for (unsigned k = 0; k < 8; k++)
+         e->ubo0[k] = pan_test_u32(c[k]);
+      if (run(e, b.shader, gpus[g])) {
+         PAN_EXPECT_EQ(e->bin.rts_written, 0x25);
+         PAN_EXPECT_EQ(e->t.rt_written, 0x25);
+         PAN_EXPECT_EQ(e->t.r[1][0], pan_test_u32(c[5]));
+         for (unsigned k = 0; k < 4; k++) {
+            PAN_EXPECT_EQ(e->t.rt_colour[0][k], pan_test_u32(2.0f * c[k]));
+            PAN_EXPECT_EQ(e->t.rt_colour[2][k], pan_test_u32(c[k] + c[4 + k]));
+            PAN_EXPECT_EQ(e->t.rt_colour[5][k], pan_test_u32(c[7 - k]));
+         }
+      }
+      free(e);
+   }
+
+   /* Past the eighth target. */
+   nir_builder r = begin(MESA_SHADER_FRAGMENT);
+   store_colour(&r, uniform(&r, 0, 4), FRAG_RESULT_DATA6, 2);
+   expect_refusal(r.shader, 0x860, "render target 8");
+   ralloc_free(b.shader);
+}
+
 /* Words of a compiled binary with opcode op in slot, decoded through the
  * ISA tables (the interpreter does not run attributes, varying stores or
  * textures yet, so these shaders are checked word by word). */
@@ -1053,6 +1108,7 @@ main(void)
    PAN_RUN_CASE(test_register_pressure);
    PAN_RUN_CASE(test_fragment_writeout);
    PAN_RUN_CASE(test_depth_writeout);
+   PAN_RUN_CASE(test_mrt_writeout);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_textures);
    PAN_RUN_CASE(test_pipeline_registers);
