@@ -6,9 +6,9 @@
 /* The tile buffer of a frame with draws: one tile-buffer word per sample
  * and colour target (the layout of the clear words, so write-back is the
  * clear path's conversion applied pixel by pixel), a float depth and a
- * stencil value per sample and which samples the draws changed.  The whole frame rectangle is kept
- * at once rather than tile by tile: functionally the same, since draws
- * never read a neighbouring tile.
+ * stencil value per sample and which samples the draws changed.  The whole
+ * frame rectangle is kept at once rather than tile by tile: functionally the
+ * same, since draws never read a neighbouring tile.
  */
 
 #include <inttypes.h>
@@ -230,26 +230,26 @@ pan_sim_tilebuf_load_rt(struct pan_sim_ctx *ctx, struct pan_sim_tilebuf *tb,
 }
 
 bool
-pan_sim_fill_put_layer(struct pan_sim_ctx *ctx,
-                       const struct pan_sim_fill *fill, unsigned x, unsigned y,
-                       unsigned l, const struct pan_sim_pixel *px)
+pan_sim_fill_put_layer(struct pan_sim_ctx *ctx, const struct pan_sim_fill *fill,
+                       unsigned x, unsigned y, unsigned l,
+                       const struct pan_sim_pixel *px)
 {
    unsigned el = px->size_B;
    char err[PAN_SIM_AFBC_ERR_LEN];
 
    if (fill->layout == PAN_SIM_AFBC) {
       struct pan_sim_afbc_buf b = afbc_buf(fill, l);
-      if (!pan_sim_afbc_store(&fill->afbc, &b, x, y, px->bytes, px->mask,
-                              err))
+      if (!pan_sim_afbc_store(&fill->afbc, &b, x, y, px->bytes, px->mask, err))
          return pan_sim_fault(ctx, PAN_SIM_WRITE_FAULT, fill->base, "%s: %s",
                               fill->what, err);
       return true;
    }
-   uint8_t *dst = fill->cpu + (pixel_offset(fill, x, y, el) +
-                               (uint64_t)l * fill->layer_stride_B -
-                               fill->cpu_first_off);
+   uint8_t *dst =
+      fill->cpu + (pixel_offset(fill, x, y, el) +
+                   (uint64_t)l * fill->layer_stride_B - fill->cpu_first_off);
    for (unsigned i = 0; i < el; ++i)
-      dst[i] = (uint8_t)((dst[i] & ~px->mask[i]) | (px->bytes[i] & px->mask[i]));
+      dst[i] =
+         (uint8_t)((dst[i] & ~px->mask[i]) | (px->bytes[i] & px->mask[i]));
    return true;
 }
 

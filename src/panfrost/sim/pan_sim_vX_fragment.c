@@ -887,9 +887,8 @@ static bool
 read_sample_positions(struct pan_sim_ctx *ctx, const struct frame *f,
                       struct pan_sim_tilebuf *tb)
 {
-   const uint16_t *p =
-      pan_sim_ctx_read(ctx, f->sample_locations, 4ull * f->samples,
-                       "sample position table");
+   const uint16_t *p = pan_sim_ctx_read(
+      ctx, f->sample_locations, 4ull * f->samples, "sample position table");
    if (!p)
       return false;
    for (unsigned s = 0; s < f->samples; ++s) {
@@ -909,12 +908,10 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
    struct pan_sim_tilebuf tb;
    if (f->samples > PAN_SIM_MAX_SAMPLES)
       return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, 0,
-                           "%u samples a pixel are not executed",
-                           f->samples);
-   bool ok = pan_sim_tilebuf_init(&tb, (int)f->rect.x0, (int)f->rect.y0,
-                                  f->rect.x1 - f->rect.x0 + 1,
-                                  f->rect.y1 - f->rect.y0 + 1, f->samples,
-                                  f->z_clear, f->s_clear);
+                           "%u samples a pixel are not executed", f->samples);
+   bool ok = pan_sim_tilebuf_init(
+      &tb, (int)f->rect.x0, (int)f->rect.y0, f->rect.x1 - f->rect.x0 + 1,
+      f->rect.y1 - f->rect.y0 + 1, f->samples, f->z_clear, f->s_clear);
    if (ok && f->samples > 1 && !read_sample_positions(ctx, f, &tb)) {
       pan_sim_tilebuf_fini(&tb);
       return false;

@@ -67,17 +67,17 @@
 
 struct fs_lane {
    int x, y;
-   double b[3]; /* at the pixel centre: what varyings interpolate */
-   float z;     /* at the pixel centre, in the depth range */
-   bool inside;  /* a sample rasterised, in scissor and depth range */
-   bool covered; /* a sample inside and passing the stencil and depth tests */
-   bool late;    /* tests wait for the shader's ZS_EMIT */
-   uint8_t ref;  /* stencil reference (the shader's, when it gives one) */
+   double b[3];    /* at the pixel centre: what varyings interpolate */
+   float z;        /* at the pixel centre, in the depth range */
+   bool inside;    /* a sample rasterised, in scissor and depth range */
+   bool covered;   /* a sample inside and passing the stencil and depth tests */
+   bool late;      /* tests wait for the shader's ZS_EMIT */
+   uint8_t ref;    /* stencil reference (the shader's, when it gives one) */
    uint16_t cover; /* samples inside */
    uint16_t pass;  /* samples inside passing the stencil and depth tests */
-   float sz[PAN_SIM_MAX_SAMPLES];      /* depth at each sample inside */
-   uint8_t sop[PAN_SIM_MAX_SAMPLES];   /* stencil operation of each sample,
-                                        * to apply if not discarded */
+   float sz[PAN_SIM_MAX_SAMPLES];    /* depth at each sample inside */
+   uint8_t sop[PAN_SIM_MAX_SAMPLES]; /* stencil operation of each sample,
+                                      * to apply if not discarded */
 };
 
 /* The per-fragment state of a draw, whichever descriptors hold it (the
@@ -219,7 +219,7 @@ read_blend(struct fs_run *r, unsigned rt, struct PAN_GENX(blend) *bd,
  * only a replace equation is modelled. */
 static bool
 blend_raw_sample(struct fs_run *r, unsigned at,
-                 const struct PAN_GENX(internal_conversion) *conv, unsigned rt,
+                 const struct PAN_GENX(internal_conversion) * conv, unsigned rt,
                  enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
 {
    struct PAN_GENX(blend) bd;
@@ -290,8 +290,8 @@ blend_raw_sample(struct fs_run *r, unsigned at,
 
 /* Blend source colour src into sample `at` of target rt. */
 static void
-blend_sample(struct fs_run *r, const struct PAN_GENX(blend) *bd,
-             unsigned mode, unsigned rt, const float src[4], unsigned at)
+blend_sample(struct fs_run *r, const struct PAN_GENX(blend) * bd, unsigned mode,
+             unsigned rt, const float src[4], unsigned at)
 {
    struct pan_sim_tb_rt *t = &r->tb->rt[rt];
    uint32_t *words = &t->words[4 * at];
@@ -819,8 +819,8 @@ load_draw(struct fs_run *r, unsigned index)
                    vp.scissor_maximum_x, vp.scissor_maximum_y },
    };
    r->ms_enable = rs->multisample_misc.multisample_enable;
-   r->per_sample = rs->multisample_misc.evaluate_per_sample &&
-                   r->tb->samples > 1;
+   r->per_sample =
+      rs->multisample_misc.evaluate_per_sample && r->tb->samples > 1;
    r->sample_mask = (uint16_t)rs->multisample_misc.sample_mask;
    face_of(&st->face[0], &rs->stencil_front,
            rs->stencil_mask_misc.stencil_mask_front);
@@ -837,9 +837,8 @@ load_draw(struct fs_run *r, unsigned index)
       if (!r->uniforms)
          return false;
    }
-   if (st->has_shader &&
-       !PAN_GENX(sim_gfx_fetch)(ctx, rs->shader.shader, "fragment shader",
-                                &r->prog))
+   if (st->has_shader && !PAN_GENX(sim_gfx_fetch)(ctx, rs->shader.shader,
+                                                  "fragment shader", &r->prog))
       return false;
 
    r->gfx = (struct pan_sim_bi_gfx){
@@ -1068,7 +1067,8 @@ zs_test(struct fs_run *r, struct fs_lane *ln, bool shader_z, float z)
          continue;
       if (shader_z)
          ln->sz[i] = z;
-      bool zpass = depth_pass(r->st.depth_func, ln->sz[i], r->tb->depth[at + i]);
+      bool zpass =
+         depth_pass(r->st.depth_func, ln->sz[i], r->tb->depth[at + i]);
       ln->sop[i] = MALI_STENCIL_OP_KEEP;
       if (r->st.stencil_enable) {
          const struct fs_face *s = stencil_face(r);

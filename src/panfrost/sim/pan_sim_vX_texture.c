@@ -61,9 +61,9 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
    index = (((uint64_t)layer * t->levels + level) * faces + face) * t->samples +
            sample;
 #elif PAN_ARCH == 7
-   index = (((uint64_t)layer * faces + face) * t->samples + sample) *
-              t->levels +
-           level;
+   index =
+      (((uint64_t)layer * faces + face) * t->samples + sample) * t->levels +
+      level;
 #else
    index = ((uint64_t)layer * faces + face) * t->levels + level;
 #endif

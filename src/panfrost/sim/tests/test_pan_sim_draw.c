@@ -947,8 +947,8 @@ check_ms_resolved(const struct frame *f)
    unsigned bad = 0, partial = 0;
    for (int y = 0; y < H; ++y) {
       for (int x = 0; x < W; ++x) {
-         unsigned k = (unsigned)__builtin_popcount(
-            ref_samples(cover_pos, tri, x, y));
+         unsigned k =
+            (unsigned)__builtin_popcount(ref_samples(cover_pos, tri, x, y));
          uint32_t v = (uint32_t)lrint(k * 255 / 4.0);
          partial += k > 0 && k < MS_SAMPLES;
          bad += f->rt[y * W + x] != (v | v << 8 | v << 16 | v << 24);
