@@ -606,8 +606,10 @@ check_trace(const char *what, const char *trace, unsigned draws,
    CHECK(type[0], "%s: no BLEND instruction in the fragment shader", what);
    CHECK_LINE(what, trace, "register_format: %s", type);
 
-   /* The position shader's push words: viewport scale, then offset. */
-   const float vp[6] = { W / 2.0f, H / 2.0f, 0.5f, W / 2.0f, H / 2.0f, 0.5f };
+   /* The position shader's push words: the viewport's scale and offset
+    * of each component in one 64-bit slot, which one FMA reads.
+    */
+   const float vp[6] = { W / 2.0f, W / 2.0f, H / 2.0f, H / 2.0f, 0.5f, 0.5f };
    char line[128];
    fau_line(line, sizeof(line), 0, vp, 4);
    CHECK(has_line(trace, line), "%s: no FAU line '%s'", what, line);
