@@ -1000,6 +1000,53 @@ emit_atom_c(struct bi_sched_ctx *c, const pan_ir_instr *I)
    return true;
 }
 
+/*
+ * An image address (image_lea): +LEA_ATTR_TEX reads the secondary
+ * attribute table unless the FMA half of its tuple selects another, so a
+ * *DTSEL_IMM.attribute_1 of the image index goes beside it and the
+ * message reads the index through t.  The message ends its clause.
+ */
+static bool
+emit_image_lea(struct bi_sched_ctx *c, const pan_ir_instr *I)
+{
+   static const char *const table[][2] = { { "table", "attribute_1" } };
+   struct bi_sched_item f = {
+      .unit = 0, .dest = NO_REG, .nr_srcs = 1, .staging = -1, .fau_only = -1
+   };
+   struct bi_sched_item a;
+   if (!form_item(c, I, pan_bi_form(I), &a) ||
+       !pan_bi_encode_form("dtsel_imm", 0, table, 1, &f.word, &f.op, c->err,
+                           c->err_size))
+      return false;
+   /* The units share the tuple's FAU index: a constant coordinate goes
+    * through the result's registers, free before the message, and the
+    * index is DTSEL's constant alone. */
+   for (unsigned k = 0; k < 2; ++k) {
+      if (a.srcs[k].kind == OPND_REG)
+         continue;
+      int r = c->regs[I->dest.value] + k;
+      if (!mov_item(c, r, I->src[k], 0))
+         return false;
+      a.srcs[k] = (struct bi_sched_opnd){ OPND_REG, (unsigned)r };
+   }
+   if (!bi_sched_flush(c))
+      return false;
+   f.srcs[0] = a.srcs[2];
+   a.srcs[2] = (struct bi_sched_opnd){ OPND_T, 0 };
+   const struct bi_sched_item *items[2] = { &f, &a };
+   struct bi_sched_tuple t;
+   if (c->cur.nr_tuples >= 8 || !bi_sched_after_msg_ok(&c->cur, &a) ||
+       !build_tuple(c, items, 2, &t)) {
+      bi_sched_close_clause(c);
+      if (!build_tuple(c, items, 2, &t))
+         return bi_sched_fail(c, "image address does not fit a tuple%s", "");
+   }
+   c->cur.t[c->cur.nr_tuples++] = t;
+   bi_sched_note_msg(c, &a);
+   bi_sched_close_clause(c);
+   return true;
+}
+
 static bool
 in_place(const struct bi_sched_ctx *c, const pan_ir_instr *I, unsigned k)
 {
@@ -1024,6 +1071,8 @@ emit_instr(struct bi_sched_ctx *c, const pan_ir_instr *I)
              mov_item(c, c->regs[I->dest.value], I->src[0], 0);
    case PAN_IR_OP_CUBEFACE2:
       return emit_cubeface2(c, I);
+   case PAN_IR_OP_IMAGE_LEA:
+      return emit_image_lea(c, I);
    case PAN_IR_OP_TEXC:
       /* TEXC reads its staging words from the registers it writes. */
       return stage_srcs(c, I, 2, I->nr_srcs - 2) && emit_form(c, I);

@@ -207,10 +207,11 @@ load_ubo(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 /* The fixed-function varyings, in the order they take slots from the
  * last one down: the likeliest first. */
 static const gl_varying_slot ff_varyings[] = {
-   VARYING_SLOT_COL0, VARYING_SLOT_TEX0, VARYING_SLOT_COL1, VARYING_SLOT_TEX1,
-   VARYING_SLOT_FOGC, VARYING_SLOT_TEX2, VARYING_SLOT_TEX3, VARYING_SLOT_BFC0,
-   VARYING_SLOT_BFC1, VARYING_SLOT_TEX4, VARYING_SLOT_TEX5, VARYING_SLOT_TEX6,
-   VARYING_SLOT_TEX7,
+   VARYING_SLOT_COL0, VARYING_SLOT_TEX0,       VARYING_SLOT_COL1,
+   VARYING_SLOT_TEX1, VARYING_SLOT_CLIP_DIST0, VARYING_SLOT_CLIP_DIST1,
+   VARYING_SLOT_FOGC, VARYING_SLOT_TEX2,       VARYING_SLOT_TEX3,
+   VARYING_SLOT_BFC0, VARYING_SLOT_BFC1,       VARYING_SLOT_TEX4,
+   VARYING_SLOT_TEX5, VARYING_SLOT_TEX6,       VARYING_SLOT_TEX7,
 };
 
 /* The 8-bit byte offset of LD_VAR_BUF_IMM reaches 16 slots: the
@@ -419,6 +420,10 @@ store_vertex_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    unsigned n = util_last_bit(nir_intrinsic_write_mask(intr));
 
    if (!pan_ir_from_nir_check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
+      return;
+   /* Only user clip planes read it, and the state tracker turns them into
+    * gl_ClipDistance writes when any is enabled. */
+   if (sem.location == VARYING_SLOT_CLIP_VERTEX)
       return;
    if (sem.location == VARYING_SLOT_PSIZ) {
       /* Sub-slot 4 of the vertex's output index names its point size. */

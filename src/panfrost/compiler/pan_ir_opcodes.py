@@ -606,6 +606,17 @@ BI_FORMS = {
                     imm_field='attribute_index')],
     'lea_attr_far': [BI('lea_attr', 'add', ['register_format=f32'], S012,
                         staging='d', msg='attribute')],
+    # Images (pan_ir_from_nir_image.c): entry imm of the job's attribute
+    # table.  LD_ATTR_TEX reads that (primary) table by default;
+    # LEA_ATTR_TEX the secondary one, so pan_bi_schedule.c puts a
+    # *DTSEL_IMM.attribute_1 of the index beside it, whose result it reads
+    # through t (the {imm} here).
+    'image_load': [BI('ld_attr_tex', 'add',
+                      ['vecsize={vecsize}', 'register_format={regfmt}'],
+                      ['{s0}', '{s1}', '{imm}'], staging='d',
+                      msg='attribute')],
+    'image_lea': [BI('lea_attr_tex', 'add', [], ['{s0}', '{s1}', '{imm}'],
+                     staging='d', msg='attribute')],
     'st_cvt': [BI('st_cvt', 'add', ['vecsize={vecsize}'],
                   ['{s1.0}', '{s1.1}', '{s2}'], staging='s0',
                   msg='store')],

@@ -186,6 +186,13 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_PRIMITIVE_RESTART:
       return 1;
 
+   /* No user clip planes in the hardware: the state tracker writes them
+    * to gl_ClipDistance in the vertex shader, and a fragment shader
+    * variant discards where one is negative (pan_nir_lower_clip.c).
+    */
+   case PIPE_CAP_CLIP_PLANES:
+      return 0;
+
    /* A pass of only a size: its fragment job runs without any target. */
    case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
       return panfrost_screen(pscreen)->arch != NULL;

@@ -51,6 +51,15 @@ struct panfrost_shader {
    bool writes_fragcolor; /* fragment: gl_FragColor, for every target */
    bool uses_textures;
    unsigned nr_images; /* one past the highest image index used */
+   /* vertex: the clip distances it writes (bit i: gl_ClipDistance[i]) */
+   uint8_t clip_dist_mask;
+   /* fragment: its NIR, for the variants that discard where an enabled
+    * clip distance is negative (pan_nir_lower_clip.c), and those variants,
+    * each for the enabled distances of clip_mask.
+    */
+   struct nir_shader *nir;
+   struct panfrost_shader *clip_variants, *next_variant;
+   uint8_t clip_mask;
    char error[256];
    /* Outputs captured by transform feedback, and the compute variant
     * writing them (pan_xfb.h); NULL without stream outputs.
@@ -69,6 +78,10 @@ struct panfrost_vertex_elements {
 struct panfrost_state {
    void *blend, *rast, *zsa, *vertex_elements;
    struct panfrost_shader *shaders[PIPE_SHADER_TYPES];
+   /* The fragment shader bound; shaders[PIPE_SHADER_FRAGMENT] is it or
+    * its clip variant (panfrost_select_fs).
+    */
+   struct panfrost_shader *fs_bound;
    void *samplers[PIPE_SHADER_TYPES][PANFROST_MAX_SAMPLERS];
    struct pipe_sampler_view *views[PIPE_SHADER_TYPES][PANFROST_MAX_SAMPLERS];
    struct pipe_constant_buffer cbufs[PIPE_SHADER_TYPES]
@@ -176,6 +189,12 @@ void panfrost_context_init_shaders(struct pipe_context *pctx);
 void panfrost_context_init_draw(struct pipe_context *pctx);
 bool panfrost_context_init_blit(struct panfrost_context *ctx);
 void panfrost_context_release_blit(struct panfrost_context *ctx);
+/* Points shaders[PIPE_SHADER_FRAGMENT] at the bound fragment shader or
+ * at its variant for the clip distances the rasterizer enables and the
+ * vertex shader writes.
+ */
+void panfrost_select_fs(struct panfrost_context *ctx);
+bool panfrost_nir_lower_clip_fs(struct nir_shader *nir, unsigned enables);
 void panfrost_draw_vbo(struct pipe_context *pctx,
                        const struct pipe_draw_info *info,
                        unsigned drawid_offset,

@@ -152,6 +152,12 @@ panfrost_create_shader(struct pipe_context *pctx,
    if (stage == PIPE_SHADER_VERTEX) {
       so->stream_output = cso->stream_output;
       so->xfb = panfrost_xfb_create_variant(ctx, nir, &cso->stream_output);
+      if (nir->info.outputs_written &
+          BITFIELD64_RANGE(VARYING_SLOT_CLIP_DIST0, 2))
+         so->clip_dist_mask =
+            BITFIELD_MASK(MIN2(nir->info.clip_distance_array_size, 8));
+   } else {
+      so->nir = nir_shader_clone(NULL, nir);
    }
    compile_gfx(panfrost_screen(pctx->screen), so, nir, &ctx->debug);
    if (so->error[0]) {
@@ -163,6 +169,60 @@ panfrost_create_shader(struct pipe_context *pctx,
    return so;
 }
 
+static struct panfrost_shader *
+clip_variant(struct panfrost_context *ctx, struct panfrost_shader *fs,
+             unsigned mask)
+{
+   struct panfrost_shader *v;
+
+   for (v = fs->clip_variants; v; v = v->next_variant) {
+      if (v->clip_mask == mask)
+         return v;
+   }
+   nir_shader *nir = fs->nir ? nir_shader_clone(NULL, fs->nir) : NULL;
+   v = CALLOC_STRUCT(panfrost_shader);
+   if (!v || !nir) {
+      ralloc_free(nir);
+      FREE(v);
+      mesa_loge("panfrost: out of memory for a clip variant, drawing the "
+                "fragment shader without clipping");
+      return fs;
+   }
+   v->stage = PIPE_SHADER_FRAGMENT;
+   v->clip_mask = mask;
+   panfrost_nir_lower_clip_fs(nir, mask);
+   compile_gfx(panfrost_screen(ctx->base.screen), v, nir, &ctx->debug);
+   if (v->error[0])
+      mesa_loge("panfrost: fragment shader clip variant refused: %s", v->error);
+   v->next_variant = fs->clip_variants;
+   fs->clip_variants = v;
+   return v;
+}
+
+void
+panfrost_select_fs(struct panfrost_context *ctx)
+{
+   struct panfrost_state *st = &ctx->state;
+   const struct pipe_rasterizer_state *rast = st->rast;
+   struct panfrost_shader *vs = st->shaders[PIPE_SHADER_VERTEX];
+   struct panfrost_shader *fs = st->fs_bound;
+   unsigned mask =
+      fs && vs && rast ? rast->clip_plane_enable & vs->clip_dist_mask : 0;
+
+   st->shaders[PIPE_SHADER_FRAGMENT] = mask ? clip_variant(ctx, fs, mask) : fs;
+}
+
+static void
+free_shader(struct pipe_context *pctx, struct panfrost_shader *so)
+{
+   /* A pending batch holds its own reference to the binaries. */
+   pan_bo_unref(so->bo);
+   if (so->xfb)
+      pctx->delete_compute_state(pctx, so->xfb);
+   ralloc_free(so->nir);
+   FREE(so);
+}
+
 static void
 panfrost_delete_shader(struct pipe_context *pctx, void *cso)
 {
@@ -171,11 +231,16 @@ panfrost_delete_shader(struct pipe_context *pctx, void *cso)
 
    if (st->shaders[so->stage] == so)
       st->shaders[so->stage] = NULL;
-   /* A pending batch holds its own reference to the binaries. */
-   pan_bo_unref(so->bo);
-   if (so->xfb)
-      pctx->delete_compute_state(pctx, so->xfb);
-   FREE(so);
+   if (so->stage == PIPE_SHADER_FRAGMENT && st->fs_bound == so) {
+      st->fs_bound = NULL;
+      st->shaders[PIPE_SHADER_FRAGMENT] = NULL;
+   }
+   while (so->clip_variants) {
+      struct panfrost_shader *v = so->clip_variants;
+      so->clip_variants = v->next_variant;
+      free_shader(pctx, v);
+   }
+   free_shader(pctx, so);
 }
 
 static void *
@@ -201,7 +266,10 @@ panfrost_bind_vs(struct pipe_context *pctx, void *cso)
 static void
 panfrost_bind_fs(struct pipe_context *pctx, void *cso)
 {
-   panfrost_context(pctx)->state.shaders[PIPE_SHADER_FRAGMENT] = cso;
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   ctx->state.fs_bound = cso;
+   ctx->state.shaders[PIPE_SHADER_FRAGMENT] = cso;
 }
 
 void

@@ -2,13 +2,16 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * GLSL images through the Valhall back end: a compute shader loading,
- * storing and running atomics on images of every dimension the compiler
- * takes, run on the interpreter with an image fixture in place of the
- * driver's descriptors.  The fixture holds each image as a linear array
+ * GLSL images through both back ends: a compute shader loading, storing
+ * and running atomics on images of every dimension the compiler takes,
+ * compiled for the G57 (16 lanes), G52 (8) and G72 (4) and run on the
+ * interpreters with an image fixture in place of the driver's
+ * descriptors.  The fixture holds each image as a linear array
  * of w x h x d texels of 1 or 4 words in the run's memory, faults on a
- * coordinate outside it, on a resource table other than the images'
- * (table 5) and on a register format that is not the image's, and hands
+ * coordinate outside it, on a table other than the images' (Valhall's
+ * resource table 5, Bifrost's primary attribute table: LEA_ATTR_TEX must
+ * have selected it) and on a register format that is not the image's, and
+ * hands
  * out the texel's address with its word count as the conversion word, so
  * that the atomics run on the very memory the checks read.  Every texel
  * and every value returned must match the C reference.  Refusals: buffer
@@ -20,16 +23,21 @@
 #include <string.h>
 
 #include "compiler/nir/nir_builder.h"
+#include "isa/pan_isa_bi.h"
 #include "isa/pan_isa_va.h"
 #include "pan_compile.h"
+#include "pan_sim_bi_gfx.h"
 #include "pan_sim_img.h"
 #include "pan_sim_va.h"
 #include "util/pan_test_util.h"
 
 #define PAN_VA_TEST_MEM_SIZE 4096
 #include "pan_compile_test_util.h"
+#include "pan_bi_test_sim.h"
 
-#define IMAGE_TABLE 5
+/* The table the images are in: 5 on Valhall, 0 (attribute_1) on
+ * Bifrost. */
+static unsigned image_table;
 #define LANES_N PAN_SIM_VA_LANES
 
 struct image {
@@ -48,7 +56,7 @@ static const struct image images[] = {
 static const struct image *
 lookup(unsigned table, unsigned index, char *err)
 {
-   if (table != IMAGE_TABLE || index >= ARRAY_SIZE(images) ||
+   if (table != image_table || index >= ARRAY_SIZE(images) ||
        !images[index].w) {
       snprintf(err, PAN_SIM_IMAGE_ERR_LEN, "no image %u in table %u", index,
                table);
@@ -197,26 +205,38 @@ build(void)
 
 static uint64_t seed = 0x1ea9e5;
 
+/* Compiles the shader for arch (9, 7 or 6), checks the forms in its
+ * disassembly and runs it on n lanes against the C reference. */
 static void
-test_valhall(void)
+run(unsigned arch, unsigned n)
 {
    nir_shader *s = build();
    void *ctx = ralloc_context(NULL);
-   struct pan_va_binary bin;
-   char err[256], *text = NULL;
+   char err[256], what[16], *text = NULL;
    size_t len = 0;
    uint32_t u[16];
+   FILE *print = getenv("PAN_IMAGE_TEST_PRINT") ? stderr : NULL;
+   struct pan_va_binary vbin;
+   struct pan_bi_binary bbin;
+   struct pan_bi_compile_options opts = { .arch = arch };
+   bool ok;
 
-   if (!pan_va_compile(s, ctx, &bin,
-                       getenv("PAN_IMAGE_TEST_PRINT") ? stderr : NULL, err,
-                       sizeof(err))) {
-      pan_test_fail("valhall: %s", err);
+   snprintf(what, sizeof(what), "v%u", arch);
+   image_table = arch >= 9 ? 5 : 0;
+   ok = arch >= 9
+           ? pan_va_compile(s, ctx, &vbin, print, err, sizeof(err))
+           : pan_bi_compile(s, ctx, &opts, &bbin, print, err, sizeof(err));
+   if (!ok) {
+      pan_test_fail("%s: %s", what, err);
       goto done;
    }
    FILE *fp = open_memstream(&text, &len);
-   pan_va_disassemble(bin.words, bin.nr_words * 8, fp, false, NULL, 0);
+   if (arch >= 9)
+      pan_va_disassemble(vbin.words, vbin.nr_words * 8, fp, false, NULL, 0);
+   else
+      pan_bi_disassemble(bbin.words, bbin.nr_words * 8, fp, false, NULL, 0);
    fclose(fp);
-   static const char *const forms[] = {
+   static const char *const va_forms[] = {
       "ld_tex_imm.v4.f32",
       "lea_tex_imm",
       "st_cvt.slot0.v4.auto",
@@ -225,8 +245,27 @@ test_valhall(void)
       "atom_return.i32.slot0.aumax",
       NULL,
    };
-   for (const char *const *f = forms; *f; ++f)
-      PAN_CHECK(strstr(text, *f), "valhall: no %s in\n%s", *f, text);
+   static const char *const bi_forms[] = {
+      "ld_attr_tex.v4.f32",
+      "dtsel_imm.attribute_1",
+      "lea_attr_tex",
+      "st_cvt.v4",
+      "acmpxchg.i32",
+      "atom_post.i32.aumax",
+      NULL,
+   };
+   for (const char *const *f = arch >= 9 ? va_forms : bi_forms; *f; ++f)
+      PAN_CHECK(strstr(text, *f), "%s: no %s in\n%s", what, *f, text);
+   if (arch < 9) {
+      struct pan_isa_bytes back = { 0 };
+      PAN_CHECK(pan_bi_assemble(text, len, &back, err, sizeof(err)) == 0 &&
+                   back.size_B == bbin.nr_words * 8 &&
+                   !memcmp(back.data, bbin.words, back.size_B),
+                "%s: the disassembly does not assemble back (%s)", what, err);
+      PAN_CHECK(pan_bi_validate(bbin.words, bbin.nr_words * 8, NULL, NULL) == 0,
+                "%s: the validator reports problems\n%s", what, text);
+      pan_isa_bytes_free(&back);
+   }
 
    uint32_t none = 0;
    struct mem *m = io_setup(&none, 1, NULL, 0, u);
@@ -241,18 +280,33 @@ test_valhall(void)
    struct mem want = *m;
 
    struct pan_sim_image_ops ops = { m, fix_address, fix_load, fix_store };
-   struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
-   cfg.image = &ops;
-   struct pan_sim_va_warp w;
-   compute_warp_init(&w);
-   if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
-      pan_test_fail("valhall: fault: %s", w.fault);
+   if (arch >= 9) {
+      struct pan_sim_va_config cfg = sim_config(&vbin, m, u, 16);
+      cfg.image = &ops;
+      struct pan_sim_va_warp w;
+      compute_warp_init(&w);
+      ok = pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE;
+      snprintf(err, sizeof(err), "%s", w.fault);
+   } else {
+      struct pan_sim_bi_config cfg;
+      struct pan_sim_bi_warp w;
+      /* Bifrost's ST_CVT is the graphics unit's store (the same one
+       * that writes varyings). */
+      struct pan_sim_bi_gfx gfx = { .user = m, .st_cvt = fix_store };
+      bi_test_setup(&cfg, &w, &bbin, u, m, n);
+      cfg.image = &ops;
+      cfg.gfx = &gfx;
+      ok = pan_sim_bi_run(&w, &cfg) == PAN_SIM_BI_DONE;
+      snprintf(err, sizeof(err), "%s", w.fault);
+   }
+   if (!ok) {
+      pan_test_fail("%s: fault: %s", what, err);
       goto done;
    }
 
    uint32_t out[OUT_MAX + LANES_N];
    memcpy(out, m->bytes + OUT_OFF, sizeof(out));
-   for (unsigned l = 0; l < LANES_N; ++l) {
+   for (unsigned l = 0; l < n; ++l) {
       unsigned x = l & 3, y = l >> 2;
       for (unsigned c = 0; c < 4; ++c) {
          float f;
@@ -260,41 +314,57 @@ test_valhall(void)
          f *= 2.0f;
          memcpy(&texel(&want, 0, x, y, 0)[c], &f, 4);
          PAN_CHECK(out[4 * l + c] == texel(&want, 0, x, y, 1)[c],
-                   "lane %u: 3D load component %u 0x%08x, expected 0x%08x", l,
-                   c, out[4 * l + c], texel(&want, 0, x, y, 1)[c]);
+                   "%s lane %u: 3D load component %u 0x%08x, expected "
+                   "0x%08x",
+                   what, l, c, out[4 * l + c], texel(&want, 0, x, y, 1)[c]);
       }
       uint32_t *a = texel(&want, 1, 0, 1, 0);
       PAN_CHECK(out[OUT_ADD + l] == *a,
-                "lane %u: atomic add returned %u, "
-                "expected %u",
-                l, out[OUT_ADD + l], *a);
+                "%s lane %u: atomic add returned %u, expected %u", what, l,
+                out[OUT_ADD + l], *a);
       *a += l + 1;
       uint32_t *c = texel(&want, 1, l, 0, 0);
       PAN_CHECK(out[OUT_CAS + l] == *c,
-                "lane %u: compare-and-swap returned "
-                "0x%x, expected 0x%x",
-                l, out[OUT_CAS + l], *c);
+                "%s lane %u: compare-and-swap returned 0x%x, expected 0x%x",
+                what, l, out[OUT_CAS + l], *c);
       if (*c == l)
          *c = l + 100;
       *texel(&want, 1, l, 0, 2) = 7 * l;
       uint32_t *mx = texel(&want, 3, x, y, 5);
       PAN_CHECK(out[OUT_MAX + l] == *mx,
-                "lane %u: atomic max returned %u, "
-                "expected %u",
-                l, out[OUT_MAX + l], *mx);
+                "%s lane %u: atomic max returned %u, expected %u", what, l,
+                out[OUT_MAX + l], *mx);
       *mx = MAX2(*mx, 3 * l);
    }
    for (unsigned i = 2048; i < sizeof(m->bytes); i += 4) {
       uint32_t got, exp;
       memcpy(&got, m->bytes + i, 4);
       memcpy(&exp, want.bytes + i, 4);
-      PAN_CHECK(got == exp, "image word at %u: 0x%08x, expected 0x%08x", i, got,
-                exp);
+      PAN_CHECK(got == exp, "%s: image word at %u: 0x%08x, expected 0x%08x",
+                what, i, got, exp);
    }
 done:
    free(text);
    ralloc_free(ctx);
    ralloc_free(s);
+}
+
+static void
+test_valhall(void)
+{
+   run(9, PAN_SIM_VA_LANES);
+}
+
+static void
+test_bifrost_g52(void)
+{
+   run(7, PAN_SIM_BI_LANES_G52);
+}
+
+static void
+test_bifrost_g72(void)
+{
+   run(6, PAN_SIM_BI_LANES_G72);
 }
 
 /* Refused with a message naming what is missing, never a crash. */
@@ -339,6 +409,8 @@ int
 main(void)
 {
    PAN_RUN_CASE(test_valhall);
+   PAN_RUN_CASE(test_bifrost_g52);
+   PAN_RUN_CASE(test_bifrost_g72);
    PAN_RUN_CASE(test_refusals);
    return pan_test_summary("pan_image");
 }
