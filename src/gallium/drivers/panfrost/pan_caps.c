@@ -193,6 +193,16 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_CLIP_PLANES:
       return 0;
 
+   /* Fixed-function state of desktop GL that Bifrost and Valhall do in the
+    * shader: the state tracker compiles fragment shader variants that
+    * discard by the alpha test, pick the back colours by gl_FrontFacing
+    * and make the colours flat under glShadeModel(GL_FLAT).
+    */
+   case PIPE_CAP_ALPHA_TEST:
+   case PIPE_CAP_TWO_SIDED_COLOR:
+   case PIPE_CAP_FLATSHADE:
+      return 0;
+
    /* A pass of only a size: its fragment job runs without any target. */
    case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
       return panfrost_screen(pscreen)->arch != NULL;
