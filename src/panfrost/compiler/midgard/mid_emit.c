@@ -373,7 +373,10 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
       memcpy(pb.consts, b->consts, sizeof(pb.consts));
    }
    /* The smallest ALU tag the words fit (writeout tags from 12). */
-   unsigned base = b->kind == MID_B_WRITEOUT && !b->wo_return ? 12 : 8;
+   unsigned base = b->kind == MID_B_WRITEOUT && !b->wo_return &&
+                         mid_upper_alu_writeout(s->gpu_id)
+                      ? 12
+                      : 8;
    for (unsigned t = base; t < base + 4; t++) {
       pb.tag = t;
       size_t n = pan_mid_encode_bundle(&pb, out);

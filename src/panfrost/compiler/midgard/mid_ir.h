@@ -203,6 +203,14 @@ mid_tex_aliasing(unsigned gpu_id)
    return gpu_id == 0x720 || gpu_id == 0x820 || gpu_id == 0x830;
 }
 
+/* Writeout bundles take the upper ALU tags (12-15) from the T820 on; the
+ * T720 rejects them as an invalid encoding and takes the plain ones. */
+static inline bool
+mid_upper_alu_writeout(unsigned gpu_id)
+{
+   return gpu_id != 0x720;
+}
+
 static inline struct mid_ref
 mid_var(unsigned i)
 {

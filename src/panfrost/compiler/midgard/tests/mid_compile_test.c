@@ -460,6 +460,8 @@ test_fragment_writeout(void)
          PAN_EXPECT(e->t.writeouts >= 1);
          /* The multiply runs in the first writeout bundle, into r0. */
          PAN_EXPECT_EQ(e->bin.nr_bundles, 2);
+         /* Upper ALU tags for writeout, but not on the T720. */
+         PAN_EXPECT_EQ((e->bin.code[0] & 0xf) >= 12, gpus[g] != 0x720);
          for (unsigned k = 0; k < 4; k++)
             PAN_EXPECT_EQ(e->t.colour[k], pan_test_u32(2.0f * c[k]));
       }
