@@ -115,6 +115,31 @@ threads_of(const struct mid_shader *s)
    return r <= 4 ? 4 : r <= 8 ? 2 : 1;
 }
 
+/* Whether one thread saves enough: at least two fifths of the bundles
+ * of a two-thread schedule.  The stock compiler does not look at threads
+ * (its large vertex shaders run one thread in far fewer bundles than our
+ * two-thread schedules); a smaller saving does not pay for half the
+ * threads, and four threads always beat two. */
+static bool
+one_thread_pays(unsigned one, unsigned two)
+{
+   return 5 * one <= 3 * two;
+}
+
+/* Whether schedule a beats b: more threads (but for one_thread_pays),
+ * then fewer bundles. */
+static bool
+better(const struct mid_shader *a, const struct mid_shader *b)
+{
+   unsigned ta = threads_of(a), tb = threads_of(b);
+   unsigned na = a->bin.nr_bundles, nb = b->bin.nr_bundles;
+   if (ta == 1 && tb == 2)
+      return one_thread_pays(na, nb);
+   if (ta == 2 && tb == 1)
+      return !one_thread_pays(nb, na);
+   return ta != tb ? ta > tb : na < nb;
+}
+
 static bool
 compile_ir(struct mid_shader *s, nir_shader *nir, struct mid_binary *out,
            FILE *print_ir)
@@ -182,9 +207,7 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
             return false;
          continue;
       }
-      if (!*best || threads_of(s) > threads_of(*best) ||
-          (threads_of(s) == threads_of(*best) &&
-           s->bin.nr_bundles < (*best)->bin.nr_bundles)) {
+      if (!*best || better(s, *best)) {
          ralloc_free(*best);
          *best = s;
       } else {
