@@ -94,44 +94,74 @@ mark_last_reads(struct bi_sched_item *its, const uint64_t *rd,
 }
 
 /* How far past the oldest unscheduled item the scheduler looks. */
-#define WINDOW 48
+#define WINDOW 128
+
+/* How far the search for an item's successors looks. */
+#define LEVEL_REACH 256
+
+/* Whether item m (after j in the block) must stay after item j: it
+ * reads or writes what j writes, writes what j reads, or their side
+ * effects are ordered (a branch goes after everything). */
+static bool
+orders(const struct bi_sched_item *its, const uint64_t *rd, const uint64_t *wr,
+       unsigned j, unsigned m)
+{
+   return (wr[m] & (rd[j] | wr[j])) || (rd[m] & wr[j]) ||
+          (its[m].side == SIDE_EFFECT && its[j].side) ||
+          (its[m].side == SIDE_LOAD && its[j].side == SIDE_EFFECT) ||
+          its[m].target;
+}
 
 /*
- * Reorder ready[] so the items the block's next message waits on (its
- * unplaced ancestors) come first: a clause without a message can then
- * take it before filling up with work the message does not need.
+ * The level of each item: how many clauses at least follow its own to the
+ * end of the block, counting one for each message on the longest chain of
+ * items that must stay after it (what waits on a message, or is a message
+ * itself, goes to a later clause).  Placing the highest levels first
+ * schedules work as late as its chain allows, so that the ALU work of
+ * each message lands in or next to the clause of that message instead of
+ * all ahead of the first.  Levels rank in pairs: work one message apart
+ * stays mixed, which leaves the two units more to pair (on the shader-db
+ * corpus whole levels saved 1% more clauses but cost tuples).
  */
 static void
-feed_first(const struct bi_sched_item *its, const uint64_t *rd,
-           const uint64_t *wr, const bool *done, unsigned first, unsigned n,
-           unsigned *ready, unsigned nr)
+mark_levels(const struct bi_sched_item *its, const uint64_t *rd,
+            const uint64_t *wr, unsigned n, unsigned *level)
 {
-   unsigned m = first;
-   while (m < n && m < first + WINDOW && (done[m] || !bi_sched_is_msg(&its[m])))
-      m++;
-   if (m >= n || m >= first + WINDOW)
-      return;
-   uint64_t need_r = rd[m], need_w = wr[m];
-   bool eff = its[m].side == SIDE_EFFECT, load = its[m].side == SIDE_LOAD;
-   STATIC_ASSERT(WINDOW <= 64);
-   uint64_t anc = 0; /* bit j - first */
-   for (unsigned j = m; j-- > first;) {
-      if (done[j])
-         continue;
-      if (!(wr[j] & (need_r | need_w)) && !(rd[j] & need_w) &&
-          !(its[j].side && eff) && !(its[j].side == SIDE_EFFECT && load))
-         continue;
-      anc |= 1ull << (j - first);
-      need_r |= rd[j];
-      need_w |= wr[j];
-      eff |= its[j].side == SIDE_EFFECT;
-      load |= its[j].side == SIDE_LOAD;
+   for (unsigned j = n; j-- > 0;) {
+      unsigned add = bi_sched_is_msg(&its[j]);
+      level[j] = 0;
+      for (unsigned m = j + 1; m < n && m - j <= LEVEL_REACH; ++m) {
+         if (level[m] + add > level[j] && orders(its, rd, wr, j, m))
+            level[j] = level[m] + add;
+      }
    }
+   for (unsigned j = 0; j < n; ++j)
+      level[j] /= 2;
+}
+
+/* ready[] by level, highest first, then in block order. */
+static void
+sort_ready(const unsigned *level, unsigned *ready, unsigned nr)
+{
+   for (unsigned k = 1; k < nr; ++k) {
+      unsigned r = ready[k], i = k;
+      for (; i && (level[ready[i - 1]] < level[r] ||
+                   (level[ready[i - 1]] == level[r] && ready[i - 1] > r));
+           --i)
+         ready[i] = ready[i - 1];
+      ready[i] = r;
+   }
+}
+
+/* A clause without a message at its last tuple: the ready messages go
+ * first, as a clause sends one at most and the ALU work fits any. */
+static void
+messages_first(const struct bi_sched_item *its, unsigned *ready, unsigned nr)
+{
    unsigned out[WINDOW], no = 0;
    for (unsigned pass = 0; pass < 2; ++pass) {
       for (unsigned k = 0; k < nr; ++k) {
-         bool a = ready[k] == m || (anc >> (ready[k] - first)) & 1;
-         if (a == !pass)
+         if (bi_sched_is_msg(&its[ready[k]]) == !pass)
             out[no++] = ready[k];
       }
    }
@@ -141,12 +171,13 @@ feed_first(const struct bi_sched_item *its, const uint64_t *rd,
 /*
  * Schedule the pending items: an item is ready when no earlier unplaced
  * one reads what it writes or writes what it reads or writes, and side
- * effects keep their order (a branch goes last).  Each step fills the
- * free unit of the clause's last tuple with the oldest ready item that
- * fits there, else starts a tuple with the oldest ready item, preferring
- * one that does not end the clause (one after its message).  In a clause
- * without a message, what the block's next message waits on goes first,
- * and the message itself waits while other work fits before it.
+ * effects keep their order (a branch goes last).  Ready items rank by
+ * level (mark_levels), then block order.  Each step fills the free unit
+ * of the clause's last tuple with the first ready item that fits there,
+ * else starts a tuple with the first ready item, preferring one that
+ * does not end the clause (one after its message).  In a clause without
+ * a message, the message waits while other work fits before it, and
+ * takes the clause's last tuple when ready.
  */
 bool
 bi_sched_flush(struct bi_sched_ctx *c)
@@ -158,13 +189,16 @@ bi_sched_flush(struct bi_sched_ctx *c)
    uint64_t *rd = malloc(n * sizeof(*rd)), *wr = malloc(n * sizeof(*wr));
    bool *done = calloc(n, sizeof(*done));
    unsigned *ready = malloc(n * sizeof(*ready));
-   bool ok = rd && wr && done && ready;
+   unsigned *level = malloc(n * sizeof(*level));
+   bool ok = rd && wr && done && ready && level;
    if (!ok)
       bi_sched_fail(c, "out of memory%s", "");
    for (unsigned j = 0; ok && j < n; ++j)
       item_regs(&its[j], &rd[j], &wr[j]);
-   if (ok)
+   if (ok) {
       mark_last_reads(its, rd, wr, n);
+      mark_levels(its, rd, wr, n, level);
+   }
    unsigned first = 0;
    for (unsigned left = n; ok && left; --left) {
       while (done[first])
@@ -184,8 +218,9 @@ bi_sched_flush(struct bi_sched_ctx *c)
          aw |= wr[j];
          aside |= its[j].side ? 1 << its[j].side : 0;
       }
-      if (!strcmp(c->cur.msg, "none"))
-         feed_first(its, rd, wr, done, first, n, ready, nr);
+      sort_ready(level, ready, nr);
+      if (!strcmp(c->cur.msg, "none") && c->cur.nr_tuples >= 7)
+         messages_first(its, ready, nr);
       int pick = -1;
       for (unsigned k = 0; k < nr && pick < 0; ++k) {
          const struct bi_sched_item *it = &its[ready[k]];
@@ -225,6 +260,7 @@ bi_sched_flush(struct bi_sched_ctx *c)
    free(wr);
    free(done);
    free(ready);
+   free(level);
    util_dynarray_clear(&c->pending);
    return ok;
 }

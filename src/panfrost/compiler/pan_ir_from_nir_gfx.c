@@ -163,8 +163,8 @@ push_viewport(struct pan_ir_from_nir *ctx)
    for (unsigned c = 0; c < 3; ++c) {
       for (unsigned k = 0; k < 2; ++k) {
          bin->push[bin->nr_push++] = (struct pan_va_push_word){
-            .source = k ? PAN_VA_PUSH_VIEWPORT_OFFSET
-                        : PAN_VA_PUSH_VIEWPORT_SCALE,
+            .source =
+               k ? PAN_VA_PUSH_VIEWPORT_OFFSET : PAN_VA_PUSH_VIEWPORT_SCALE,
             .offset_B = 4 * c,
          };
       }
