@@ -27,6 +27,8 @@ struct panfrost_compute_job {
    unsigned fau_words;      /* even */
    uint64_t thread_storage; /* local storage descriptor */
    uint64_t resources;      /* v9: resource tables | count, 0: none */
+   uint64_t attributes;     /* v6/v7: images' attribute records, 0: none */
+   uint64_t attribute_buffers;
    unsigned size[3];        /* workgroup size */
    unsigned count[3];       /* workgroups */
    unsigned index;          /* job index in its chain, from 1 */
@@ -61,6 +63,11 @@ struct panfrost_draw_job {
    unsigned scissor[4];   /* min x, min y, max x, max y (inclusive) */
    float min_z, max_z;
    bool cull_front, cull_back, front_ccw;
+   /* Coverage per sample (a multisampled pass with the rasterizer's
+    * multisample on), and the samples a draw may write.
+    */
+   bool multisample;
+   uint16_t sample_mask;
    uint64_t occlusion;     /* occlusion query counter, 0: none */
    bool occlusion_counter; /* false: a predicate */
    float point_size;      /* of points whose shader writes none */
@@ -179,6 +186,19 @@ struct panfrost_texture_plane {
    uint64_t slice_stride_B; /* between the slices of a 3D level */
    uint32_t row_stride_B;
    unsigned texel_B;
+};
+
+/* One GLSL image as Bifrost's attribute unit addresses it (pan_image.c):
+ * its first texel (of the bound level and first layer), width x height x
+ * depth texels (depth: the slices of a 3D level or the bound layers), the
+ * rows and slices (or layers) strides apart.
+ */
+struct panfrost_image_surface {
+   uint64_t addr;
+   unsigned format; /* enum pipe_format */
+   unsigned width, height, depth;
+   unsigned texel_B, row_stride_B;
+   uint64_t slice_stride_B, size_B;
 };
 
 struct pipe_sampler_state;
@@ -345,6 +365,15 @@ struct panfrost_arch {
    unsigned shader_desc_size_B, shader_desc_align_B;
    void (*emit_compute_shader)(void *cpu, uint64_t binary, unsigned work_regs,
                                unsigned fau_words);
+
+   /* Bifrost images (v6/v7; 0 and NULL on v9): attribute record `index`
+    * at attr and its buffer records (a 3D buffer and its continuation,
+    * image_bufs_size_B in all) at bufs, as LD_ATTR_TEX / LEA_ATTR_TEX read
+    * them; false for a format the attribute unit cannot convert.
+    */
+   unsigned image_attr_size_B, image_bufs_size_B, image_align_B;
+   bool (*emit_image)(void *attr, void *bufs, unsigned index,
+                      const struct panfrost_image_surface *s);
 
    /* A local storage descriptor: tls_base 0 means no thread storage,
     * else tls_shift gives 16 << tls_shift bytes per thread

@@ -382,7 +382,7 @@ panfrost_get_compute_param(struct pipe_screen *pscreen,
    case PIPE_COMPUTE_CAP_MAX_COMPUTE_UNITS:
       RET(1);
    case PIPE_COMPUTE_CAP_IMAGES_SUPPORTED:
-      RET(panfrost_device(pscreen)->arch >= 9);
+      RET(panfrost_screen(pscreen)->arch != NULL);
    case PIPE_COMPUTE_CAP_SUBGROUP_SIZE:
       RET(16);
    default:
@@ -398,12 +398,11 @@ panfrost_get_shader_param(struct pipe_screen *pscreen,
    bool graphics =
       shader == PIPE_SHADER_VERTEX || shader == PIPE_SHADER_FRAGMENT;
 
-   /* Images in compute shaders on v9 (pan_image.h); Bifrost's would be
-    * attribute records, not written yet. */
+   /* Images in compute shaders (pan_image.h): texture descriptors on v9,
+    * attribute records on v6/v7. */
    if (shader == PIPE_SHADER_COMPUTE &&
        param == PIPE_SHADER_CAP_MAX_SHADER_IMAGES)
-      return panfrost_device(pscreen)->arch >= 9 ? PANFROST_MAX_IMAGES
-                                                     : 0;
+      return panfrost_screen(pscreen)->arch ? PANFROST_MAX_IMAGES : 0;
    if (shader == PIPE_SHADER_COMPUTE && panfrost_screen(pscreen)->arch)
       return panfrost_get_compute_shader_param(param);
    if (!graphics)

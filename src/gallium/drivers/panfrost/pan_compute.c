@@ -341,31 +341,35 @@ fill_push_entry(struct panfrost_context *ctx,
    return true;
 }
 
-/* The resource tables of a dispatch using images: the images' texture
- * descriptors as table PANFROST_TABLE_IMAGE, the tables before it empty
- * (v9; Bifrost's images would be attribute records).  false after a
+/* The descriptors of a dispatch's images into the job: on v9 the images'
+ * texture descriptors as resource table PANFROST_TABLE_IMAGE (the tables
+ * before it empty), on v6/v7 the job's attribute table.  false after a
  * warning: the dispatch is dropped.
  */
 static bool
-image_resources(struct panfrost_context *ctx,
-                const struct panfrost_compute_shader *so, uint64_t *out)
+image_descs(struct panfrost_context *ctx,
+            const struct panfrost_compute_shader *so,
+            struct panfrost_compute_job *job)
 {
-   const struct panfrost_arch_draw *d =
-      panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
+   const struct panfrost_arch_draw *d = arch->draw;
    char err[128] = "";
 
-   if (!d) {
-      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
-                         "images in compute shaders are not supported on "
-                         "this GPU yet, dispatch dropped");
-      return false;
-   }
    for (unsigned i = 0; i < so->nr_images; ++i) {
       if (!ctx->compute.images[PIPE_SHADER_COMPUTE][i].resource) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
                             "image %u is not bound, dispatch dropped", i);
          return false;
       }
+   }
+   if (!d) {
+      if (panfrost_image_attributes(ctx, PIPE_SHADER_COMPUTE, so->nr_images,
+                                    &job->attributes, &job->attribute_buffers,
+                                    err, sizeof(err)))
+         return true;
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE, "%s, dispatch dropped",
+                         err);
+      return false;
    }
    uint64_t images = panfrost_image_table(ctx, PIPE_SHADER_COMPUTE,
                                           so->nr_images, err, sizeof(err));
@@ -382,7 +386,7 @@ image_resources(struct panfrost_context *ctx,
                        i == PANFROST_TABLE_IMAGE ? images : 0,
                        i == PANFROST_TABLE_IMAGE ? so->nr_images : 0);
    }
-   *out = t.gpu | n;
+   job->resources = t.gpu | n;
    return true;
 }
 
@@ -454,8 +458,8 @@ panfrost_launch_grid(struct pipe_context *pctx,
       }
    }
 
-   uint64_t resources = 0;
-   if (so->nr_images && !image_resources(ctx, so, &resources))
+   struct panfrost_compute_job images = { 0 };
+   if (so->nr_images && !image_descs(ctx, so, &images))
       return;
 
    uint64_t tls =
@@ -478,7 +482,9 @@ panfrost_launch_grid(struct pipe_context *pctx,
       .fau = fau.gpu,
       .fau_words = fau_words,
       .thread_storage = tls,
-      .resources = resources,
+      .resources = images.resources,
+      .attributes = images.attributes,
+      .attribute_buffers = images.attribute_buffers,
       .size = { info->block[0], info->block[1], info->block[2] },
       .count = { grid[0], grid[1], grid[2] },
       .index = panfrost_batch_next_job_index(ctx),

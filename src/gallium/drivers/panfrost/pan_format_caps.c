@@ -44,13 +44,14 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
    if (bind & PIPE_BIND_VERTEX_BUFFER)
       uses |= PAN_USE_VERTEX;
 
-   /* GLSL images on v9 (pan_image.h): linear colour formats of plain
-    * texels, which the texture unit reads and ST_CVT writes back.
+   /* GLSL images (pan_image.h): linear colour formats of plain texels,
+    * which the texture unit (v9) or the attribute unit (v6/v7) reads and
+    * ST_CVT writes back.
     */
    if (bind & PIPE_BIND_SHADER_IMAGE) {
       const struct util_format_description *d =
          util_format_description(format);
-      if (arch < 9 || target == PIPE_BUFFER || !d ||
+      if (arch < 6 || target == PIPE_BUFFER || !d ||
           d->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
           util_format_is_depth_or_stencil(format) ||
           util_format_is_srgb(format))

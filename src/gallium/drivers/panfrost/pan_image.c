@@ -134,6 +134,122 @@ pack_image(struct panfrost_context *ctx, const struct pipe_image_view *v,
    return true;
 }
 
+/* Checks what neither architecture can address; false with a message. */
+static bool
+check_view(const struct pipe_image_view *v, char *err, size_t err_size)
+{
+   const struct pipe_resource *r = v->resource;
+
+   if (r->target == PIPE_BUFFER) {
+      snprintf(err, err_size, "buffer images are not supported yet");
+      return false;
+   }
+   if (r->nr_samples > 1) {
+      snprintf(err, err_size, "multisampled images are not supported");
+      return false;
+   }
+   if (v->u.tex.level > r->last_level ||
+       v->u.tex.first_layer > v->u.tex.last_layer) {
+      snprintf(err, err_size,
+               "image view of level %u, layers %u-%u is out of its texture",
+               v->u.tex.level, v->u.tex.first_layer, v->u.tex.last_layer);
+      return false;
+   }
+   return true;
+}
+
+/* One layer of a 3D texture bound alone is a 2D image of that slice. */
+static bool
+whole_3d(const struct pipe_image_view *v)
+{
+   const struct pipe_resource *r = v->resource;
+   return r->target == PIPE_TEXTURE_3D &&
+          !(v->u.tex.first_layer == v->u.tex.last_layer &&
+            u_minify(r->depth0, v->u.tex.level) > 1);
+}
+
+/* Bifrost: the view as the attribute unit addresses it, a 3D block of
+ * texels whose slices are the 3D level's or the bound layers. */
+static void
+image_surface(const struct pipe_image_view *v, struct panfrost_image_surface *s)
+{
+   struct panfrost_resource *rsc = panfrost_resource(v->resource);
+   const struct pipe_resource *r = v->resource;
+   unsigned level = v->u.tex.level, first = v->u.tex.first_layer;
+   const struct pan_image_level *lv = &rsc->layout.levels[level];
+   bool slices = r->target == PIPE_TEXTURE_3D, is_3d = whole_3d(v);
+
+   *s = (struct panfrost_image_surface){
+      .format = v->format,
+      .width = u_minify(r->width0, level),
+      .height = r->target == PIPE_TEXTURE_1D_ARRAY
+                   ? 1
+                   : u_minify(r->height0, level),
+      .depth = is_3d    ? u_minify(r->depth0, level)
+               : slices ? 1
+                        : v->u.tex.last_layer - first + 1,
+      .texel_B = util_format_get_blocksize(v->format),
+      .row_stride_B = lv->row_stride_B,
+      .slice_stride_B =
+         slices ? lv->surface_stride_B : rsc->layout.array_stride_B,
+   };
+   uint64_t offset_B = pan_image_surface_offset_B(
+      &rsc->image, &rsc->layout, level, slices ? 0 : first,
+      slices && !is_3d ? first : 0);
+   s->addr = rsc->bo->gpu_va + offset_B;
+   s->size_B = (uint64_t)(s->depth - 1) * s->slice_stride_B +
+               (uint64_t)(s->height - 1) * s->row_stride_B +
+               (uint64_t)s->width * s->texel_B;
+}
+
+bool
+panfrost_image_attributes(struct panfrost_context *ctx,
+                          enum pipe_shader_type stage, unsigned count,
+                          uint64_t *attrs, uint64_t *bufs, char *err,
+                          size_t err_size)
+{
+   const struct panfrost_arch *arch =
+      panfrost_screen(ctx->base.screen)->arch;
+
+   if (!arch || !arch->emit_image) {
+      snprintf(err, err_size, "images are not supported on this GPU yet");
+      return false;
+   }
+   struct pan_ptr a = pan_pool_alloc(
+      &ctx->batch.pool, count * arch->image_attr_size_B, arch->image_align_B);
+   struct pan_ptr b = pan_pool_alloc(
+      &ctx->batch.pool, count * arch->image_bufs_size_B, arch->image_align_B);
+   if (!a.cpu || !b.cpu) {
+      snprintf(err, err_size, "out of memory for image descriptors");
+      return false;
+   }
+   for (unsigned i = 0; i < count; ++i) {
+      const struct pipe_image_view *v = &ctx->compute.images[stage][i];
+      struct panfrost_image_surface s;
+
+      if (!check_view(v, err, err_size))
+         return false;
+      image_surface(v, &s);
+      if (!arch->emit_image((uint8_t *)a.cpu + i * arch->image_attr_size_B,
+                            (uint8_t *)b.cpu + i * arch->image_bufs_size_B, i,
+                            &s)) {
+         snprintf(err, err_size, "format %s of an image is not supported",
+                  util_format_short_name(v->format));
+         return false;
+      }
+      bool write = v->access & PIPE_IMAGE_ACCESS_WRITE;
+      if (!panfrost_batch_add_bo(ctx, panfrost_resource(v->resource)->bo,
+                                 PAN_BO_ACCESS_READ |
+                                    (write ? PAN_BO_ACCESS_WRITE : 0))) {
+         snprintf(err, err_size, "out of memory");
+         return false;
+      }
+   }
+   *attrs = a.gpu;
+   *bufs = b.gpu;
+   return true;
+}
+
 uint64_t
 panfrost_image_table(struct panfrost_context *ctx, enum pipe_shader_type stage,
                      unsigned count, char *err, size_t err_size)

@@ -35,6 +35,16 @@ uint64_t panfrost_image_table(struct panfrost_context *ctx,
                               enum pipe_shader_type stage, unsigned count,
                               char *err, size_t err_size);
 
+/*
+ * Bifrost (v6/v7): the stage's images 0..count-1 as records of an
+ * attribute table (*attrs) over buffer records (*bufs, two per image),
+ * recorded in the batch as above.  false with a message in err.
+ */
+bool panfrost_image_attributes(struct panfrost_context *ctx,
+                               enum pipe_shader_type stage, unsigned count,
+                               uint64_t *attrs, uint64_t *bufs, char *err,
+                               size_t err_size);
+
 /* Component c (width, height, depth or layers) of the size imageSize()
  * returns for the stage's image i; 0 when unbound. */
 uint32_t panfrost_image_size(struct panfrost_context *ctx,

@@ -10,6 +10,7 @@
 #include "pan_arch.h"
 #include "pan_genxml.h"
 #include "pan_invocation.h"
+#include "pan_vX_format.h"
 #include "util/macros.h"
 
 #if PAN_ARCH != 6 && PAN_ARCH != 7 && PAN_ARCH != 9
@@ -167,6 +168,49 @@ emit_compute_job(void *cpu, const struct panfrost_compute_job *j)
       cfg.state = j->shader;
       cfg.push_uniforms = j->fau;
       cfg.thread_storage = j->thread_storage;
+      cfg.attributes = j->attributes;
+      cfg.attribute_buffers = j->attribute_buffers;
+   }
+   return true;
+}
+#endif
+
+#if PAN_ARCH <= 7
+/* An image as an attribute record over a 3D linear buffer and its
+ * continuation: the texel size is the stride, the image's rows and
+ * slices (or layers) the continuation's strides.  The record's format
+ * word is the texel format, read without a swizzle: formats whose
+ * components the texture unit would reorder are refused.
+ */
+static bool
+emit_image(void *attr, void *bufs, unsigned index,
+           const struct panfrost_image_surface *s)
+{
+   /* The attribute unit's formats: components in their memory order. */
+   unsigned hw = PAN_GENX(panfrost_attribute_format)(s->format);
+
+   if (!hw)
+      return false;
+   pan_pack(bufs, attribute_buffer, cfg)
+   {
+      cfg.type = MALI_ATTRIBUTE_TYPE_3D_LINEAR;
+      cfg.address = s->addr;
+      cfg.stride = s->texel_B;
+      cfg.size = s->size_B;
+   }
+   pan_pack((uint8_t *)bufs + pan_size(attribute_buffer),
+            attribute_buffer_continuation_3d, cfg)
+   {
+      cfg.s_dimension = s->width;
+      cfg.t_dimension = s->height;
+      cfg.r_dimension = s->depth;
+      cfg.row_stride_B = s->row_stride_B;
+      cfg.slice_stride_B = s->slice_stride_B;
+   }
+   pan_pack(attr, attribute, cfg)
+   {
+      cfg.buffer_index = 2 * index;
+      cfg.format = PAN_GENX(panfrost_pixel_format)(hw, false);
    }
    return true;
 }
@@ -192,6 +236,13 @@ const struct panfrost_arch PAN_GENX(panfrost_arch) = {
    .shader_desc_align_B = pan_alignment(renderer_state),
 #endif
    .emit_compute_shader = emit_compute_shader,
+#if PAN_ARCH <= 7
+   .image_attr_size_B = pan_size(attribute),
+   .image_bufs_size_B = 2 * pan_size(attribute_buffer),
+   .image_align_B = MAX2(pan_alignment(attribute_buffer),
+                         pan_alignment(attribute)),
+   .emit_image = emit_image,
+#endif
    .local_storage_size_B = pan_size(local_storage),
    .local_storage_align_B = pan_alignment(local_storage),
    .emit_local_storage = emit_local_storage,

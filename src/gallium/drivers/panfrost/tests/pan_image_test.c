@@ -9,10 +9,12 @@
  * of images bound with set_shader_images, the simulator runs it, and the
  * textures are mapped and compared with C references.
  *
- *    pan_image_test            the GPU has images in compute (v9)
- *    pan_image_test --refused  it has none yet: the cap is 0 and a
- *                              dispatch using an image is dropped with a
- *                              message, its memory left alone
+ *    pan_image_test            the GPU has images in compute (v6 and
+ *                              later: texture descriptors on v9,
+ *                              attribute records on v6/v7)
+ *    pan_image_test --refused  it has none: the cap is 0 and a dispatch
+ *                              using an image is dropped with a message,
+ *                              its memory left alone
  */
 
 #include <stdio.h>
