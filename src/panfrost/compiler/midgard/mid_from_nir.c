@@ -180,14 +180,27 @@ imm_src(uint32_t v)
 }
 
 /* Opcodes only the lut unit runs compute one lane per instruction (the
- * stock compiler splits them likewise): one copy of I per written lane. */
+ * stock compiler splits them likewise): one copy of I per written lane,
+ * unless every lane reads the same operand (the one result then goes to
+ * all of them, as the stock code broadcasts frsqrt of a dot product). */
 static void
 split_lut(struct ctx *c, struct mid_instr *I)
 {
    if (pan_mid_alu_op_units(I->op) != (1u << PAN_MID_LUT) ||
        util_bitcount(I->mask) < 2)
       return;
-   unsigned mask = I->mask;
+   unsigned mask = I->mask, l0 = ffs(mask) - 1;
+   bool same = true;
+   for (unsigned i = 0; i < I->nr_srcs; i++) {
+      const struct mid_src *src = &I->src[i];
+      bool k = src->ref.kind == MID_REF_CONST;
+      u_foreach_bit (l, mask) {
+         same &= k ? src->imm[l] == src->imm[l0]
+                   : src->swz[l] == src->swz[l0];
+      }
+   }
+   if (same)
+      return;
    I->mask = 1u << (ffs(mask) - 1);
    u_foreach_bit (l, mask & ~I->mask) {
       struct mid_instr *C = alu(c, I->op, I->dst, 1u << l);

@@ -345,6 +345,39 @@ test_memory_and_conversions(void)
    ralloc_free(b.shader);
 }
 
+static unsigned collect(const struct mid_binary *bin, enum pan_mid_slot slot,
+                        const char *op, struct pan_mid_instr *out,
+                        unsigned max);
+
+/* A lut opcode whose lanes all read one operand is one instruction that
+ * broadcasts (frsqrt of a dot product, as normalize gives it); lanes
+ * reading different operands take one instruction each. */
+static void
+test_lut_broadcast(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_ssa_def *d = nir_fdot4(&b, u0, u0);
+   store(&b, 0, nir_frsq(&b, nir_vec4(&b, d, d, d, d)));
+   store(&b, 4, nir_frsq(&b, uniform(&b, 1, 2)));
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float c[6] = { 1.0f, 1.0f, 1.0f, 1.0f, 4.0f, 0.25f };
+      for (unsigned k = 0; k < 6; k++)
+         e->ubo0[k] = pan_test_u32(c[k]);
+      if (run(e, b.shader, gpus[g])) {
+         struct pan_mid_instr words[8];
+         PAN_EXPECT_EQ(collect(&e->bin, PAN_MID_LUT, "frsqrt", words, 8), 3);
+         for (unsigned k = 0; k < 4; k++)
+            PAN_EXPECT_EQ(out_word(e, k), pan_test_u32(0.5f));
+         PAN_EXPECT_EQ(out_word(e, 4), pan_test_u32(0.5f));
+         PAN_EXPECT_EQ(out_word(e, 5), pan_test_u32(2.0f));
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
 /* Many values live at once: more registers, fewer threads; too many is a
  * clear refusal.  The values cross an if, so no schedule can compute them
  * next to their uses. */
@@ -1111,6 +1144,7 @@ main(void)
    PAN_RUN_CASE(test_fragment_writeout);
    PAN_RUN_CASE(test_depth_writeout);
    PAN_RUN_CASE(test_mrt_writeout);
+   PAN_RUN_CASE(test_lut_broadcast);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_textures);
    PAN_RUN_CASE(test_pipeline_registers);
