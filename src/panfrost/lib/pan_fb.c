@@ -93,7 +93,8 @@ pan_fb_tile_size(const struct pan_fb *fb, unsigned *tile_px,
       if (fb->rts[i].enabled)
          bpp += fb->rts[i].format.tib_B;
    }
-   bpp = util_next_power_of_two(MAX2(bpp, 1));
+   /* Every sample has its colour in the tile buffer. */
+   bpp = util_next_power_of_two(MAX2(bpp, 1) * MAX2(fb->nr_samples, 1));
 
    /* As many pixels as the budget holds, at most one 16x16 tile and at
     * least 4x4; the colour buffer is allocated in 1 KiB units.
@@ -121,12 +122,23 @@ pan_fb_init_empty_polygon_list(const struct pan_fb *fb, void *cpu)
 void
 pan_fb_write_sample_positions(void *cpu)
 {
-   /* Entries are (x, y) in 1/256 pixel: the single sample, then the pixel
-    * origin the shaders read at index 32, both at the centre.
+   /* Each table holds (x, y) in 1/256 pixel from the pixel's corner, one
+    * pair a sample, and at index 32 the pixel origin the shaders read (the
+    * centre).  Single sample: the centre.  4x: the rotated grid, so that
+    * no two samples share a row or a column.
     */
+   static const uint16_t grid4[4][2] = {
+      { 96, 32 }, { 224, 96 }, { 32, 160 }, { 160, 224 },
+   };
    uint16_t table[PAN_SAMPLE_POSITIONS_B / 2] = {0};
+   uint16_t *one = table, *four = table + PAN_SAMPLE_POSITIONS_4X_B / 2;
 
-   table[0] = table[1] = 128;
-   table[64] = table[65] = 128;
+   one[0] = one[1] = 128;
+   one[64] = one[65] = 128;
+   for (unsigned s = 0; s < 4; ++s) {
+      four[2 * s] = grid4[s][0];
+      four[2 * s + 1] = grid4[s][1];
+   }
+   four[64] = four[65] = 128;
    memcpy(cpu, table, sizeof(table));
 }

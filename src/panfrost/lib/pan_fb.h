@@ -46,6 +46,11 @@ struct pan_fb_color {
    bool clear;                /* start from clear_words, else undefined */
    uint32_t clear_words[4];   /* pan_rt_pack_clear() */
    bool write;                /* write the tile buffer back to memory */
+   /* Multisampled passes: write the mean of the samples (a resolve into
+    * a single-sampled surface) instead of one surface per sample,
+    * surface_stride_B apart.
+    */
+   bool resolve;
 };
 
 /* The depth/stencil attachment: one buffer, which the layout puts in the
@@ -74,6 +79,11 @@ struct pan_fb_zs {
 
 struct pan_fb {
    unsigned width_px, height_px;
+   /* Samples a pixel: 1, or 4 on v6+ (the rotated grid of
+    * pan_fb_write_sample_positions); 0 counts as 1.  Depth/stencil of a
+    * multisampled pass is stored one surface per sample.
+    */
+   unsigned nr_samples;
    unsigned rt_count; /* at least 1; disabled RTs keep their slot */
    struct pan_fb_color rts[PAN_FB_MAX_RTS];
    struct pan_fb_zs zs;
@@ -132,8 +142,11 @@ void pan_fb_emit_fragment_job(unsigned arch, const struct pan_fb *fb,
 /* Prepares a zeroed polygon list for a pass without geometry. */
 void pan_fb_init_empty_polygon_list(const struct pan_fb *fb, void *cpu);
 
-/* v6+: the single-sample position table (bytes, alignment 64). */
-#define PAN_SAMPLE_POSITIONS_B 256
+/* v6+: the sample position tables (bytes, alignment 64): the
+ * single-sample one at 0, the 4x one at PAN_SAMPLE_POSITIONS_4X_B.
+ */
+#define PAN_SAMPLE_POSITIONS_B 512
+#define PAN_SAMPLE_POSITIONS_4X_B 256
 void pan_fb_write_sample_positions(void *cpu);
 
 /* Whether the architecture can write this colour format back (v4 has a

@@ -16,6 +16,12 @@
 #include "pan_tiler_sizing.h"
 
 static unsigned
+fb_samples(const struct pan_fb *fb)
+{
+   return fb->nr_samples > 1 ? fb->nr_samples : 1;
+}
+
+static unsigned
 block_format(enum pan_fb_block block)
 {
    return block == PAN_FB_BLOCK_LINEAR ? MALI_BLOCK_FORMAT_LINEAR
@@ -219,7 +225,12 @@ emit_zs_crc_ext(const struct pan_fb *fb, void *out)
    bool s_buf = zs_in_s_buffer(zs) || pan_zs_layout_has_stencil(zs->format);
    struct zs_plane sp = zs_stencil_plane(zs);
 
+   /* A multisampled pass keeps depth/stencil one surface per sample. */
+   unsigned msaa = fb_samples(fb) > 1 ? MALI_MSAA_LAYERED : MALI_MSAA_SINGLE;
+
    pan_pack(out, zs_crc_extension, cfg) {
+      cfg.zs_msaa = msaa;
+      cfg.s_msaa = msaa;
       if (zs_buf) {
          cfg.zs_write_format = zs_encodings[zs->format].zs;
          cfg.zs_block_format = block_format(zs->block);
@@ -255,7 +266,8 @@ emit_zs_crc_ext(const struct pan_fb *fb, void *out)
 }
 
 static void
-emit_rt(const struct pan_fb_color *rt, unsigned cbuf_offset_B, void *out)
+emit_rt(const struct pan_fb_color *rt, unsigned samples, unsigned cbuf_offset_B,
+        void *out)
 {
    if (!rt->enabled) {
       /* A slot without a surface still needs a valid format. */
@@ -275,6 +287,9 @@ emit_rt(const struct pan_fb_color *rt, unsigned cbuf_offset_B, void *out)
       cfg.swizzle = rt->format.swizzle;
       cfg.srgb = rt->format.srgb;
       cfg.write_enable = rt->write;
+      if (samples > 1)
+         cfg.writeback_msaa = rt->resolve ? MALI_MSAA_AVERAGE
+                                          : MALI_MSAA_LAYERED;
       cfg.rgb.base = rt->base;
       cfg.rgb.row_stride_B = rt->row_stride_B;
       cfg.rgb.surface_stride_B = rt->surface_stride_B;
@@ -321,7 +336,9 @@ emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
 #endif
    pan_section_pack(cpu, framebuffer, parameters, cfg) {
 #if PAN_ARCH >= 6
-      cfg.sample_locations = fb->sample_positions;
+      cfg.sample_locations =
+         fb->sample_positions +
+         (fb_samples(fb) > 1 ? PAN_SAMPLE_POSITIONS_4X_B : 0);
       cfg.tiler = fb->tiler;
       cfg.frame_shader_dcds = fb->frame_shaders;
       cfg.pre_frame_0 = fb->preload_color
@@ -337,8 +354,10 @@ emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
       cfg.height = fb->height_px;
       cfg.bound_max_x = fb->width_px - 1;
       cfg.bound_max_y = fb->height_px - 1;
-      cfg.sample_count = 1;
-      cfg.sample_pattern = MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
+      cfg.sample_count = fb_samples(fb);
+      cfg.sample_pattern = fb_samples(fb) > 1
+                              ? MALI_SAMPLE_PATTERN_ROTATED_4X_GRID
+                              : MALI_SAMPLE_PATTERN_SINGLE_SAMPLED;
       cfg.tie_break_rule = MALI_TIE_BREAK_RULE_MINUS_180_IN_0_OUT;
 #if PAN_ARCH >= 9
       /* gl_PointCoord's y grows down the point (GL's default upper-left
@@ -369,10 +388,10 @@ emit_mfbd(const struct pan_fb *fb, void *cpu, uint64_t gpu_va)
 
    unsigned cbuf_offset_B = 0;
    for (unsigned i = 0; i < fb->rt_count; ++i) {
-      emit_rt(&fb->rts[i], cbuf_offset_B, next);
+      emit_rt(&fb->rts[i], fb_samples(fb), cbuf_offset_B, next);
       next += pan_size(render_target);
       if (fb->rts[i].enabled)
-         cbuf_offset_B += fb->rts[i].format.tib_B * tile_px;
+         cbuf_offset_B += fb->rts[i].format.tib_B * fb_samples(fb) * tile_px;
    }
    return gpu_va | tag;
 }

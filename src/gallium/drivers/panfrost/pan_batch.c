@@ -10,6 +10,7 @@
 #include "drm-uapi/panfrost_drm.h"
 #include "util/log.h"
 #include "util/format/u_format.h"
+#include "util/u_framebuffer.h"
 #include "util/u_inlines.h"
 
 #include "pan_arch.h"
@@ -471,6 +472,7 @@ build_chain(struct panfrost_context *ctx, struct batch_bos *bos,
       .no_hierarchical_tiling = pan_model_has_quirk(
          screen->dev.model, PAN_QUIRK_NO_HIERARCHICAL_TILING),
       .tiler = ctx->batch.tiler,
+      .nr_samples = util_framebuffer_get_num_samples(key),
    };
 
    if (!key->width || !key->height)

@@ -15,6 +15,7 @@
 #include "util/u_surface.h"
 
 #include "pan_context.h"
+#include "pan_resolve.h"
 
 static void
 save_blitter_state(struct panfrost_context *ctx)
@@ -53,6 +54,8 @@ panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
    struct panfrost_context *ctx = panfrost_context(pctx);
 
    if (info->render_condition_enable && !panfrost_render_condition_check(ctx))
+      return;
+   if (panfrost_resolve(ctx, info))
       return;
    /* Plain copies between identical formats need no draw. */
    if (util_try_blit_via_copy_region(pctx, info, false))

@@ -17,6 +17,7 @@
 #include "indices/u_primconvert.h"
 #include "util/format/u_format.h"
 #include "util/log.h"
+#include "util/u_framebuffer.h"
 #include "util/u_inlines.h"
 #include "util/u_math.h"
 
@@ -828,6 +829,10 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .fs_kills = fs->kills,
       .fs_writes_memory = fs->writes_memory,
    };
+   /* Single-sampled passes ignore the state tracker's sample mask. */
+   bool msaa = util_framebuffer_get_num_samples(&ctx->state.fb) > 1;
+   j.multisample = msaa && rast->multisample;
+   j.sample_mask = msaa ? ctx->state.sample_mask : 0xffff;
 
    /* The IDVS vertex ID register already counts from base_vertex. */
    ctx->draw_params[PAN_VA_DRAW_FIRST_VERTEX] = 0;

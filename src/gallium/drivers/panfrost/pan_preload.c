@@ -445,7 +445,10 @@ preload(struct panfrost_context *ctx, uint32_t key,
    struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
    const struct panfrost_arch_draw *d = screen->arch->draw;
 
-   if (!screen->arch->texture ||
+   /* The preload shaders fetch one sample a pixel: a multisampled
+    * target would lose its other samples (refused, the caller warns).
+    */
+   if (!screen->arch->texture || fb->nr_samples > 1 ||
        (!screen->arch->jm && (!d || !d->emit_preload_draw)))
       return false;
    struct panfrost_shader *fs = get_shader(ctx, key, types);

@@ -243,7 +243,8 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
       /* Culling concerns polygons only; the hardware does not check. */
       cfg.cull_front_face = polygon && j->cull_front;
       cfg.cull_back_face = polygon && j->cull_back;
-      cfg.sample_mask = 0xffff;
+      cfg.multisample_enable = j->multisample;
+      cfg.sample_mask = j->sample_mask;
       cfg.single_sampled_lines = true;
       cfg.render_target_mask = j->rt_mask;
       cfg.vertex_array.packet = true;
