@@ -367,6 +367,58 @@ test_bifrost_g72(void)
    run(6, PAN_SIM_BI_LANES_G72);
 }
 
+/* imageSize in a fragment shader: the driver pushes the words (width,
+ * height, layers of image 3), which become the colour. */
+static void
+test_fragment_size(void)
+{
+   for (unsigned arch = 6; arch <= 9; arch += arch == 7 ? 2 : 1) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "size");
+      nir_ssa_def *zero = nir_imm_int(&b, 0);
+      nir_ssa_def *v =
+         nir_image_size(&b, 3, 32, nir_imm_int(&b, 3), zero,
+                        .image_dim = GLSL_SAMPLER_DIM_2D, .image_array = true);
+      nir_variable *out = nir_variable_create(b.shader, nir_var_shader_out,
+                                              glsl_uvec4_type(), "o");
+      out->data.location = FRAG_RESULT_DATA0;
+      nir_store_var(&b, out,
+                    nir_vec4(&b, nir_channel(&b, v, 0), nir_channel(&b, v, 1),
+                             nir_channel(&b, v, 2), zero),
+                    0xf);
+      void *ctx = ralloc_context(NULL);
+      char err[256] = "";
+      const struct pan_va_push_word *push = NULL;
+      unsigned nr_push = 0;
+      struct pan_va_binary vbin;
+      struct pan_bi_binary bbin;
+      struct pan_bi_compile_options opts = { .arch = arch };
+      bool ok = arch >= 9 ? pan_va_compile(b.shader, ctx, &vbin, NULL, err,
+                                           sizeof(err))
+                          : pan_bi_compile(b.shader, ctx, &opts, &bbin, NULL,
+                                           err, sizeof(err));
+      PAN_CHECK(ok, "v%u: %s", arch, err);
+      if (ok) {
+         push = arch >= 9 ? vbin.push : bbin.push;
+         nr_push = arch >= 9 ? vbin.nr_push : bbin.nr_push;
+      }
+      unsigned seen = 0;
+      for (unsigned i = 0; i < nr_push; ++i) {
+         if (push[i].source != PAN_VA_PUSH_IMAGE_SIZE)
+            continue;
+         PAN_CHECK(push[i].ubo == 3 && push[i].offset_B % 4 == 0 &&
+                      push[i].offset_B < 12,
+                   "v%u: push word %u: image %u offset %u", arch, i,
+                   push[i].ubo, push[i].offset_B);
+         seen |= 1u << (push[i].offset_B / 4);
+      }
+      PAN_CHECK(!ok || seen == 7, "v%u: size components pushed: 0x%x", arch,
+                seen);
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* Refused with a message naming what is missing, never a crash. */
 static void
 test_refusals(void)
@@ -411,6 +463,7 @@ main(void)
    PAN_RUN_CASE(test_valhall);
    PAN_RUN_CASE(test_bifrost_g52);
    PAN_RUN_CASE(test_bifrost_g72);
+   PAN_RUN_CASE(test_fragment_size);
    PAN_RUN_CASE(test_refusals);
    return pan_test_summary("pan_image");
 }
