@@ -735,6 +735,45 @@ emit_discard(struct ctx *c, nir_intrinsic_instr *in)
    return true;
 }
 
+/* A register UBO offset (x << k) + b, where k and b are constants,
+ * becomes the load's index x with its shift k and b in its immediate
+ * offset, as the stock code addresses arrays of uniforms: the shift and
+ * the add need no ALU words.  Returns x (the offset itself when it has no
+ * such form). */
+static bool
+is_ssa_alu(nir_ssa_scalar s, nir_op op)
+{
+   if (!nir_ssa_scalar_is_alu(s) || nir_ssa_scalar_alu_op(s) != op)
+      return false;
+   nir_alu_instr *alu = nir_instr_as_alu(s.def->parent_instr);
+   return alu->src[0].src.is_ssa && alu->src[1].src.is_ssa;
+}
+
+static nir_ssa_scalar
+fold_ubo_offset(nir_ssa_scalar s, unsigned *shift, unsigned *byte)
+{
+   *shift = 0;
+   *byte = 0;
+   if (is_ssa_alu(s, nir_op_iadd)) {
+      for (unsigned i = 0; i < 2; i++) {
+         nir_ssa_scalar b = nir_ssa_scalar_chase_alu_src(s, i);
+         if (nir_ssa_scalar_is_const(b) && nir_ssa_scalar_as_uint(b) < 4096) {
+            *byte = nir_ssa_scalar_as_uint(b);
+            s = nir_ssa_scalar_chase_alu_src(s, 1 - i);
+            break;
+         }
+      }
+   }
+   if (is_ssa_alu(s, nir_op_ishl)) {
+      nir_ssa_scalar k = nir_ssa_scalar_chase_alu_src(s, 1);
+      if (nir_ssa_scalar_is_const(k) && nir_ssa_scalar_as_uint(k) < 16) {
+         *shift = nir_ssa_scalar_as_uint(k);
+         s = nir_ssa_scalar_chase_alu_src(s, 0);
+      }
+   }
+   return s;
+}
+
 static bool
 emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
 {
@@ -751,13 +790,23 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       unsigned byte = 0;
       if (nir_src_is_const(in->src[1])) {
          byte = nir_src_as_uint(in->src[1]);
-      } else {
-         /* Register offset from r27.x. */
+      } else if (!in->src[1].is_ssa) {
          struct mid_instr *I = alu(c, "imov", mid_hw(27), 0x1);
          I->int_result = true;
          I->nr_srcs = 2;
          uint8_t swz[4] = { 0 };
          I->src[1] = nir_src_to_mid(c, &in->src[1], swz);
+         ls.ireg = 1;
+      } else {
+         /* Register offset from r27.x. */
+         nir_ssa_scalar x = fold_ubo_offset(
+            nir_get_ssa_scalar(in->src[1].ssa, 0), &ls.ishift, &byte);
+         struct mid_instr *I = alu(c, "imov", mid_hw(27), 0x1);
+         I->int_result = true;
+         I->nr_srcs = 2;
+         uint8_t swz[4] = { x.comp, x.comp, x.comp, x.comp };
+         nir_src xs = nir_src_for_ssa(x.def);
+         I->src[1] = nir_src_to_mid(c, &xs, swz);
          ls.ireg = 1;
       }
       if (byte >= (1u << 15))

@@ -296,6 +296,10 @@ test_control_flow(void)
    ralloc_free(b.shader);
 }
 
+static unsigned collect(const struct mid_binary *bin, enum pan_mid_slot slot,
+                        const char *op, struct pan_mid_instr *out,
+                        unsigned max);
+
 /* Global loads, a second UBO with constant and register offsets,
  * conversions and the special functions. */
 static void
@@ -316,6 +320,11 @@ test_memory_and_conversions(void)
    store(&b, 8, nir_i2f32(&b, c));
    store(&b, 10, nir_frcp(&b, nir_channels(&b, v, 0x3)));
    store(&b, 12, nir_fsqrt(&b, nir_fabs(&b, w)));
+   /* (i << 4) + 16: the load's own index shift and offset. */
+   nir_ssa_def *arr = nir_iadd_imm(
+      &b, nir_ishl_imm(&b, nir_channel(&b, u0, 0), 4), 16);
+   store(&b, 16, nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 1), arr,
+                              .align_mul = 16, .range = ~0));
 
    for (unsigned g = 0; g < 2; g++) {
       struct env *e = calloc(1, sizeof(*e));
@@ -339,15 +348,24 @@ test_memory_and_conversions(void)
          PAN_EXPECT_EQ(out_word(e, 9), pan_test_u32(12345.0f));
          PAN_EXPECT_EQ(out_word(e, 10), pan_test_u32(1.0f / vf[0]));
          PAN_EXPECT_EQ(out_word(e, 11), pan_test_u32(1.0f / vf[1]));
+         for (unsigned k = 0; k < 4; k++)
+            PAN_EXPECT_EQ(out_word(e, 16 + k), e->ubo1[16 + k]);
+         struct pan_mid_instr words[8];
+         unsigned n = collect(&e->bin, PAN_MID_LDST, "ld_ubo_128", words, 8);
+         unsigned shifted = 0;
+         for (unsigned i = 0; i < n; i++) {
+            uint64_t sh = 0;
+            pan_mid_instr_field(&words[i], "ishift", &sh);
+            shifted += sh == 4;
+         }
+         /* Both register offsets: NIR turns the multiply by 16 into a
+          * shift too. */
+         PAN_EXPECT_EQ(shifted, 2);
       }
       free(e);
    }
    ralloc_free(b.shader);
 }
-
-static unsigned collect(const struct mid_binary *bin, enum pan_mid_slot slot,
-                        const char *op, struct pan_mid_instr *out,
-                        unsigned max);
 
 /* A lut opcode whose lanes all read one operand is one instruction that
  * broadcasts (frsqrt of a dot product, as normalize gives it); lanes
