@@ -31,6 +31,18 @@ struct panfrost_program {
  * shader one.  error is set when it could not be compiled: its draws are
  * dropped with that message.
  */
+/* What a fragment shader variant adds to the shader: discards where the
+ * enabled clip distances (bit i: gl_ClipDistance[i]) are negative
+ * (pan_nir_lower_clip.c); for points, texture coordinates replaced by the
+ * point coordinate (bit n: TEXn) and the point coordinate's y flipped
+ * (pan_nir_lower_point_coord.c).
+ */
+struct panfrost_fs_key {
+   uint8_t clip;
+   uint8_t sprite;
+   bool flip_point_coord;
+};
+
 struct panfrost_shader {
    enum pipe_shader_type stage;
    struct pan_bo *bo; /* binaries, then the program descriptors */
@@ -53,13 +65,16 @@ struct panfrost_shader {
    unsigned nr_images; /* one past the highest image index used */
    /* vertex: the clip distances it writes (bit i: gl_ClipDistance[i]) */
    uint8_t clip_dist_mask;
-   /* fragment: its NIR, for the variants that discard where an enabled
-    * clip distance is negative (pan_nir_lower_clip.c), and those variants,
-    * each for the enabled distances of clip_mask.
+   /* fragment: the texture coordinates (bit n: TEXn) and whether
+    * gl_PointCoord are read, its NIR for the variants of rasterizer
+    * state (panfrost_select_fs), and those variants, each compiled for
+    * its key.
     */
+   uint8_t tex_inputs;
+   bool reads_point_coord;
    struct nir_shader *nir;
-   struct panfrost_shader *clip_variants, *next_variant;
-   uint8_t clip_mask;
+   struct panfrost_shader *variants, *next_variant;
+   struct panfrost_fs_key key;
    char error[256];
    /* Outputs captured by transform feedback, and the compute variant
     * writing them (pan_xfb.h); NULL without stream outputs.
@@ -79,7 +94,7 @@ struct panfrost_state {
    void *blend, *rast, *zsa, *vertex_elements;
    struct panfrost_shader *shaders[PIPE_SHADER_TYPES];
    /* The fragment shader bound; shaders[PIPE_SHADER_FRAGMENT] is it or
-    * its clip variant (panfrost_select_fs).
+    * its variant for the rasterizer state (panfrost_select_fs).
     */
    struct panfrost_shader *fs_bound;
    void *samplers[PIPE_SHADER_TYPES][PANFROST_MAX_SAMPLERS];
@@ -191,10 +206,11 @@ bool panfrost_context_init_blit(struct panfrost_context *ctx);
 void panfrost_context_release_blit(struct panfrost_context *ctx);
 /* Points shaders[PIPE_SHADER_FRAGMENT] at the bound fragment shader or
  * at its variant for the clip distances the rasterizer enables and the
- * vertex shader writes.
+ * vertex shader writes, and for point sprites when drawing points.
  */
-void panfrost_select_fs(struct panfrost_context *ctx);
+void panfrost_select_fs(struct panfrost_context *ctx, bool points);
 bool panfrost_nir_lower_clip_fs(struct nir_shader *nir, unsigned enables);
+bool panfrost_nir_flip_point_coord(struct nir_shader *nir);
 void panfrost_draw_vbo(struct pipe_context *pctx,
                        const struct pipe_draw_info *info,
                        unsigned drawid_offset,

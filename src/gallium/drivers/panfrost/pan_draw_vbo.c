@@ -995,7 +995,7 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
 
    if (!panfrost_render_condition_check(ctx))
       return;
-   panfrost_select_fs(ctx);
+   panfrost_select_fs(ctx, info->mode == PIPE_PRIM_POINTS);
    /* glDrawTransformFeedback: the vertices captured, known on the CPU. */
    if (indirect && indirect->count_from_stream_output) {
       from_so = (struct pipe_draw_start_count_bias){

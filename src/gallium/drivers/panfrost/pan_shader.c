@@ -157,6 +157,10 @@ panfrost_create_shader(struct pipe_context *pctx,
          so->clip_dist_mask =
             BITFIELD_MASK(MIN2(nir->info.clip_distance_array_size, 8));
    } else {
+      nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
+      so->tex_inputs = (nir->info.inputs_read >> VARYING_SLOT_TEX0) & 0xff;
+      so->reads_point_coord =
+         nir->info.inputs_read & BITFIELD64_BIT(VARYING_SLOT_PNTC);
       so->nir = nir_shader_clone(NULL, nir);
    }
    compile_gfx(panfrost_screen(pctx->screen), so, nir, &ctx->debug);
@@ -170,13 +174,13 @@ panfrost_create_shader(struct pipe_context *pctx,
 }
 
 static struct panfrost_shader *
-clip_variant(struct panfrost_context *ctx, struct panfrost_shader *fs,
-             unsigned mask)
+fs_variant(struct panfrost_context *ctx, struct panfrost_shader *fs,
+           const struct panfrost_fs_key *key)
 {
    struct panfrost_shader *v;
 
-   for (v = fs->clip_variants; v; v = v->next_variant) {
-      if (v->clip_mask == mask)
+   for (v = fs->variants; v; v = v->next_variant) {
+      if (!memcmp(&v->key, key, sizeof(*key)))
          return v;
    }
    nir_shader *nir = fs->nir ? nir_shader_clone(NULL, fs->nir) : NULL;
@@ -184,32 +188,47 @@ clip_variant(struct panfrost_context *ctx, struct panfrost_shader *fs,
    if (!v || !nir) {
       ralloc_free(nir);
       FREE(v);
-      mesa_loge("panfrost: out of memory for a clip variant, drawing the "
-                "fragment shader without clipping");
+      mesa_loge("panfrost: out of memory for a fragment shader variant, "
+                "drawing the shader without it");
       return fs;
    }
    v->stage = PIPE_SHADER_FRAGMENT;
-   v->clip_mask = mask;
-   panfrost_nir_lower_clip_fs(nir, mask);
+   v->key = *key;
+   panfrost_nir_lower_clip_fs(nir, key->clip);
+   if (key->sprite)
+      nir_lower_texcoord_replace(nir, key->sprite, false, false);
+   if (key->flip_point_coord)
+      panfrost_nir_flip_point_coord(nir);
    compile_gfx(panfrost_screen(ctx->base.screen), v, nir, &ctx->debug);
    if (v->error[0])
-      mesa_loge("panfrost: fragment shader clip variant refused: %s", v->error);
-   v->next_variant = fs->clip_variants;
-   fs->clip_variants = v;
+      mesa_loge("panfrost: fragment shader variant refused: %s", v->error);
+   v->next_variant = fs->variants;
+   fs->variants = v;
    return v;
 }
 
 void
-panfrost_select_fs(struct panfrost_context *ctx)
+panfrost_select_fs(struct panfrost_context *ctx, bool points)
 {
    struct panfrost_state *st = &ctx->state;
    const struct pipe_rasterizer_state *rast = st->rast;
    struct panfrost_shader *vs = st->shaders[PIPE_SHADER_VERTEX];
    struct panfrost_shader *fs = st->fs_bound;
-   unsigned mask =
-      fs && vs && rast ? rast->clip_plane_enable & vs->clip_dist_mask : 0;
+   struct panfrost_fs_key key = { 0 };
 
-   st->shaders[PIPE_SHADER_FRAGMENT] = mask ? clip_variant(ctx, fs, mask) : fs;
+   if (fs && rast) {
+      if (vs)
+         key.clip = rast->clip_plane_enable & vs->clip_dist_mask;
+      if (points && rast->point_quad_rasterization) {
+         key.sprite = rast->sprite_coord_enable & fs->tex_inputs;
+         key.flip_point_coord =
+            rast->sprite_coord_mode == PIPE_SPRITE_COORD_LOWER_LEFT &&
+            (key.sprite || fs->reads_point_coord);
+      }
+   }
+   st->shaders[PIPE_SHADER_FRAGMENT] =
+      key.clip || key.sprite || key.flip_point_coord ? fs_variant(ctx, fs, &key)
+                                                     : fs;
 }
 
 static void
@@ -235,9 +254,9 @@ panfrost_delete_shader(struct pipe_context *pctx, void *cso)
       st->fs_bound = NULL;
       st->shaders[PIPE_SHADER_FRAGMENT] = NULL;
    }
-   while (so->clip_variants) {
-      struct panfrost_shader *v = so->clip_variants;
-      so->clip_variants = v->next_variant;
+   while (so->variants) {
+      struct panfrost_shader *v = so->variants;
+      so->variants = v->next_variant;
       free_shader(pctx, v);
    }
    free_shader(pctx, so);

@@ -2678,13 +2678,17 @@ test_state_changes(void)
  * returning in *rast) a rasterizer the caller deletes; returns the trace.
  */
 static char *
-draw_points(unsigned n, float size, const char *what, void **rast)
+draw_sprites(unsigned n, float size, const char *what, void **rast,
+             bool lower_left)
 {
    struct pipe_rasterizer_state r = {
       .half_pixel_center = 1,
       .depth_clip_near = 1,
       .depth_clip_far = 1,
       .point_size = size,
+      .point_quad_rasterization = lower_left,
+      .sprite_coord_mode = lower_left ? PIPE_SPRITE_COORD_LOWER_LEFT
+                                      : PIPE_SPRITE_COORD_UPPER_LEFT,
    };
    *rast = ctx->create_rasterizer_state(ctx, &r);
    ctx->bind_rasterizer_state(ctx, *rast);
@@ -2698,6 +2702,12 @@ draw_points(unsigned n, float size, const char *what, void **rast)
    CHECK(jobs(trace, DRAW_JOB) == 1, "%s: %u draws submitted (%s)", what,
          jobs(trace, DRAW_JOB), pan_test_debug_msg);
    return trace;
+}
+
+static char *
+draw_points(unsigned n, float size, const char *what, void **rast)
+{
+   return draw_sprites(n, size, what, rast, false);
 }
 
 /* A point list with the rasterizer's point size (the shader writes
@@ -2775,8 +2785,10 @@ test_points(bool per_vertex)
  * 1/8 per pixel from 1/16 at the pixel centres next to the edges.
  */
 static void
-test_point_coord(void)
+test_point_coord(bool lower_left)
 {
+   const char *what =
+      lower_left ? "gl_PointCoord from the lower left" : "gl_PointCoord";
    static const struct vtx v[1] = { { 10 * 16, 10 * 16, { 0 } } };
    struct scene sc = scene_begin(false, v, 1);
    nir_builder b = shader(MESA_SHADER_FRAGMENT, "point-coord");
@@ -2796,9 +2808,10 @@ test_point_coord(void)
    void *fs = ctx->create_fs_state(ctx, &cso);
    ctx->bind_fs_state(ctx, fs);
    void *sized;
-   char *trace = draw_points(1, 8.0f, "gl_PointCoord", &sized);
+   /* The lower-left origin is the shader's: the hardware's stays. */
+   char *trace = draw_sprites(1, 8.0f, what, &sized, lower_left);
    CHECK(has_line(trace, "point_sprite_coord_origin_max_y: false"),
-         "gl_PointCoord: the framebuffer's sprite origin is not upper-left");
+         "%s: the framebuffer's sprite origin is not upper-left", what);
    free(trace);
 
    if (check_pixels) {
@@ -2812,6 +2825,8 @@ test_point_coord(void)
             if (x >= 6 && x < 14 && y >= 6 && y < 14) {
                want[0] = (x - 6 + 0.5f) / 8;
                want[1] = (y - 6 + 0.5f) / 8;
+               if (lower_left)
+                  want[1] = 1 - want[1];
                want[2] = 0;
                want[3] = 1;
             }
@@ -2819,8 +2834,8 @@ test_point_coord(void)
                bad += abs(got[y][x][i] - unorm8(want[i])) > 1;
          }
       }
-      CHECK(!bad, "gl_PointCoord: %u channels wrong (pixel (6, 13) %u %u)",
-            bad, got[13][6][0], got[13][6][1]);
+      CHECK(!bad, "%s: %u channels wrong (pixel (6, 13) %u %u)", what, bad,
+            got[13][6][0], got[13][6][1]);
    }
    ctx->bind_rasterizer_state(ctx, sc.fixed[1]);
    ctx->delete_rasterizer_state(ctx, sized);
@@ -3034,7 +3049,8 @@ main(int argc, char **argv)
    test_provoking_vertex();
    test_points(false);
    test_points(true);
-   test_point_coord();
+   test_point_coord(false);
+   test_point_coord(true);
    test_indirect();
    return pan_test_close(screen, ctx);
 }
