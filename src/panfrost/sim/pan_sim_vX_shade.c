@@ -59,6 +59,7 @@
 
 #include "pan_sim_fp.h"
 #include "pan_sim_vX_gfx.h"
+#include "pan_sim_vX_img.h"
 #include "pan_sim_vX_texture.h"
 
 #if PAN_ARCH >= 6
@@ -116,6 +117,9 @@ struct fs_run {
    struct pan_sim_va_config cfg;
    struct pan_sim_va_gfx gfx;
    struct pan_sim_va_warp w;
+   /* GLSL images: texture descriptors of the draw's resource tables. */
+   struct pan_sim_image_env img;
+   struct pan_sim_image_ops img_ops;
 #else
    struct PAN_GENX(renderer_state) rs;
    const uint32_t *uniforms;
@@ -507,6 +511,19 @@ fs_ld_var_buf(void *user, unsigned lane, uint32_t offset, bool flat,
    return true;
 }
 
+#if PAN_ARCH >= 9
+/* Image stores of fragment shaders: ST_CVT through an address from
+ * LEA_TEX. */
+static bool
+fs_image_store(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
+               const uint32_t in[4], char *err)
+{
+   const struct pan_sim_image_env *img = user;
+   return PAN_GENX(sim_gfx_st_cvt)(img->tex.space, addr, conversion, comps, in,
+                                   err);
+}
+#endif
+
 /* v9, shaders without IDVS (the stock pre-frame shaders): a varying an
  * attribute descriptor places in a buffer, element = vertex index. */
 static bool
@@ -662,6 +679,12 @@ load_draw(struct fs_run *r, unsigned index)
       .ld_buffer = fs_ld_buffer,
    };
    PAN_GENX(sim_gfx_config)(&r->env, &r->mem, &r->gfx, &r->cfg);
+   r->img = (struct pan_sim_image_env){
+      .tex = PAN_GENX(sim_tex_env_resources)(ctx->space, r->env.resources),
+   };
+   PAN_GENX(sim_image_ops)(&r->img, &r->img_ops);
+   r->img_ops.store = fs_image_store;
+   r->cfg.image = &r->img_ops;
    /* blend_descriptor_N: words 2-3 of the draw's blend descriptors. */
    for (unsigned rt = 0; rt < d->blend_count && rt < PAN_SIM_MAX_RTS; ++rt) {
       const uint32_t *bd =
