@@ -5,8 +5,9 @@
  * Lane packing (mid_pack.c) on IR built by hand, scheduled and allocated:
  * scalars and vec2s live together share one register, a dot product's result moves
  * to a lane while its positional reads stay, a dot product reading a
- * vector assembled piece by piece keeps its whole-vector write, and the
- * colour's unwritten lanes are defined before the writeout (mid_sched.c).
+ * vector assembled piece by piece keeps its whole-vector write, a per-lane
+ * select moves with its r31 feeder, and the colour's unwritten lanes are
+ * defined before the writeout (mid_sched.c).
  */
 
 #include <string.h>
@@ -176,6 +177,37 @@ test_vec2_share(void)
    ralloc_free(s);
 }
 
+/*
+ *    v0.x = fmul u0.x, u0.x
+ *    r31.xy = fmul u0.zw, u0.zw   (feeder, paired)
+ *    v1.xy = icsel_v v0.xx, u0.yx
+ *    r27.xyz = fadd v0.xxx, v1.xyy
+ * v1 moves next to v0 (to y and z); its select reads r31 lane by lane, so
+ * the feeder's lanes and source lanes move with it.
+ */
+static void
+test_csel_condition_moves(void)
+{
+   struct mid_shader *s = new_shader(2, MESA_SHADER_VERTEX);
+   struct mid_block *b = mid_block_create(s);
+   alu(s, b, "fmul", mid_var(0), 1, u0, "xxxx", u0, "xxxx");
+   struct mid_instr *F =
+      alu(s, b, "fmul", mid_hw(31), 3, u0, "zwzw", u0, "zwzw");
+   F->pair_next = true;
+   struct mid_instr *C =
+      alu(s, b, "icsel_v", mid_var(1), 3, mid_var(0), "xxxx", u0, "yxzw");
+   alu(s, b, "fadd", mid_hw(27), 7, mid_var(0), "xxxx", mid_var(1), "xyyy");
+   PAN_EXPECT(schedule_and_allocate(s));
+   PAN_EXPECT_EQ(s->work_regs, 1);
+   PAN_EXPECT(C->mask != 3);
+   PAN_EXPECT_EQ(F->mask, C->mask);
+   unsigned l0 = ffs(C->mask) - 1;
+   PAN_EXPECT_EQ(F->src[0].swz[l0], 2);
+   PAN_EXPECT_EQ(F->src[0].swz[l0 + 1], 3);
+   PAN_EXPECT_EQ(C->src[1].swz[l0], 1);
+   ralloc_free(s);
+}
+
 /* A colour written in x, y, z: lane w becomes 0 before the writeout. */
 static void
 test_colour_defined(void)
@@ -210,5 +242,6 @@ main(void)
    PAN_RUN_CASE(test_dot_packed);
    PAN_RUN_CASE(test_dot_pieces_kept);
    PAN_RUN_CASE(test_colour_defined);
+   PAN_RUN_CASE(test_csel_condition_moves);
    return pan_test_summary("pan_mid_pack");
 }
