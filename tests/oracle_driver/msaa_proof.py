@@ -11,7 +11,10 @@ it can judge without multisampling (the API-level ones) must pass there
 as well, the others skip; a failure on softpipe fails the test.
 
   msaa_proof.py [--gpus G52,G57] [--list msaa-tests.txt] [--stock DIR]
-                [--build DIR]
+                [--build DIR] [--driver stock|ours]
+
+With --driver ours, our driver (from --build) runs them instead of the
+stock one; msaa-ours-tests.txt lists those it must pass (on the G57).
 
 Each line of the list is a piglit binary and its arguments, '#' starting
 a comment. Exits 0 when every run passes on every GPU.
@@ -76,12 +79,16 @@ def main():
                                                     'build-stock'))
     ap.add_argument('--build', default=os.path.join(run_piglit.TOP, 'build'))
     ap.add_argument('--timeout', type=int, default=240)
+    ap.add_argument('--driver', choices=('stock', 'ours'), default='stock')
     a = ap.parse_args()
 
     piglit = run_piglit.find_piglit()
     shim = os.path.join(a.build, 'subprojects/mesa/src/panfrost/drm-shim/'
                         'libpanfrost_noop_drm_shim.so')
-    drivers = run_piglit.Drivers(os.path.abspath(a.stock), shim, None)
+    drivers = run_piglit.Drivers(
+        os.path.abspath(a.stock), shim, None,
+        ours=os.path.join(os.path.abspath(a.build), 'subprojects/mesa')
+        if a.driver == 'ours' else None)
     gpus = [g for g in a.gpus.split(',') if g]
     for g in gpus:
         if g not in run_piglit.GPUS:
@@ -96,7 +103,8 @@ def main():
             failed += 1
             continue
         for g in gpus:
-            res, secs, out = run(drivers, g, piglit, test, a.timeout)
+            config = run_piglit.ours(g) if a.driver == 'ours' else g
+            res, secs, out = run(drivers, config, piglit, test, a.timeout)
             if res == 'pass':
                 passed += 1
                 print(f'msaa-proof: {g} {name}: pass ({secs} s; softpipe '

@@ -100,12 +100,25 @@ lower_texc(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
        * byte 3, which Bifrost takes in bits 8-15 of the LOD word. */
       pan_ir_index ow = pan_ir_word(sr, k++);
       if (ow.kind == PAN_IR_IMM) {
-         if (ow.value & 0xffffff)
-            offw = pan_ir_imm(ow.value & 0xffffff);
+         uint32_t off = ow.value & 0xffffff;
+         /* Bifrost takes a multisampled fetch's sample in byte 3. */
+         if (I->imm & PAN_IR_TEX_MS)
+            off = (off & 0xffff) | (off >> 16) << 24;
+         if (off)
+            offw = pan_ir_imm(off);
          if (fetch)
             lodw = pan_ir_imm((ow.value >> 24) << 8);
       } else {
-         offw = pan_ir_lshift_and(&b, ow, pan_ir_imm(0), pan_ir_imm(0xffffff));
+         if (I->imm & PAN_IR_TEX_MS)
+            offw = pan_ir_lshift_or(
+               &b,
+               pan_ir_lshift_and(&b, ow, pan_ir_imm(8),
+                                 pan_ir_imm(0xff000000u)),
+               pan_ir_imm(0),
+               pan_ir_lshift_and(&b, ow, pan_ir_imm(0), pan_ir_imm(0xffff)));
+         else
+            offw = pan_ir_lshift_and(&b, ow, pan_ir_imm(0),
+                                     pan_ir_imm(0xffffff));
          if (fetch)
             lodw = pan_ir_lshift_or(
                &b, pan_ir_rshift_or(&b, PAN_IR_TYPE_U32, ow, pan_ir_imm(24),

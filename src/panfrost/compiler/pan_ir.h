@@ -65,6 +65,9 @@ extern const char *const pan_ir_special_names[PAN_IR_NR_SPECIALS];
 #define PAN_IR_TEX_OFFSET (1u << 7)
 #define PAN_IR_TEX_GATHER_COMP(imm) (((imm) >> 8) & 3u)
 #define PAN_IR_TEX_GATHER_SHIFT 8
+/* A fetch from a multisampled texture: the sample in byte 2 of the offset
+ * word (Valhall's place; Bifrost's lowering moves it to byte 3). */
+#define PAN_IR_TEX_MS (1u << 10)
 
 /*
  * An operand.  As a destination, comps is the vector length of the new

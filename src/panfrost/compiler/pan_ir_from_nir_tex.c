@@ -8,7 +8,8 @@
  * TEX_SINGLE (tex, txb, txl), TEX_FETCH (txf) and TEX_GATHER (tg4) read
  * a staging vector of 32-bit words, present ones only, in this order: x,
  * y, z (3D), the array layer, the shadow reference, the offset word (s8
- * texel offsets x, y, z in bytes 0-2, a fetch's level in byte 3), the LOD
+ * texel offsets x, y, z in bytes 0-2, a fetch's level in byte 3; txf_ms
+ * puts its sample in byte 2, PAN_IR_TEX_MS), the LOD
  * or bias of a sample (8.8 fixed point in bits 0-15).  A cube map's x and y are the face's S (face in the top
  * bits) and T (cube_coords).  The image operand is a 64-bit pair whose word 0
  * names the sampler (bits 0-15) and texture (bits 16-31), each as an index in
@@ -114,11 +115,12 @@ texture_size(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       ctx->values[tex->dest.ssa.index] = v;
 }
 
-/* The offset word: s8 texel offsets in bytes 0-2 and a fetch's level in
- * byte 3; constant parts fold into one immediate.  Null when all zero. */
+/* The offset word: s8 texel offsets in bytes 0-2 (byte 2 the sample of a
+ * multisampled fetch instead) and a fetch's level in byte 3; constant
+ * parts fold into one immediate.  Null when all zero. */
 static pan_ir_index
 offset_word(struct pan_ir_from_nir *ctx, nir_tex_instr *tex, int offset,
-            int level)
+            int level, int sample)
 {
    pan_ir_builder *b = &ctx->b;
    pan_ir_index parts[4];
@@ -138,6 +140,15 @@ offset_word(struct pan_ir_from_nir *ctx, nir_tex_instr *tex, int offset,
                                            pan_ir_imm(8 * c),
                                            pan_ir_imm(0xffu << (8 * c)));
       }
+   }
+   if (sample >= 0) {
+      nir_src src = tex->src[sample].src;
+      if (nir_src_is_const(src))
+         k |= (nir_src_as_uint(src) & 0xff) << 16;
+      else
+         parts[n++] = pan_ir_lshift_and(
+            b, pan_ir_word(pan_ir_from_nir_src(ctx, src), 0), pan_ir_imm(16),
+            pan_ir_imm(0xffu << 16));
    }
    if (level >= 0) {
       nir_src src = tex->src[level].src;
@@ -168,6 +179,8 @@ supported_dim(nir_tex_instr *tex)
    case GLSL_SAMPLER_DIM_1D:
    case GLSL_SAMPLER_DIM_3D:
       return tex->op != nir_texop_tg4;
+   case GLSL_SAMPLER_DIM_MS:
+      return tex->op == nir_texop_txf_ms || tex->op == nir_texop_txs;
    default:
       return false;
    }
@@ -177,13 +190,14 @@ supported_dim(nir_tex_instr *tex)
 struct tex_srcs {
    pan_ir_index coord, shadow, lod;
    unsigned nr_coords, lod_mode;
-   int offset, level; /* source indices, -1 when absent or zero */
+   int offset, level, sample; /* source indices, -1 when absent or zero */
 };
 
 static bool
 read_srcs(struct pan_ir_from_nir *ctx, nir_tex_instr *tex, struct tex_srcs *t)
 {
-   bool fetch = tex->op == nir_texop_txf, gather = tex->op == nir_texop_tg4;
+   bool fetch = tex->op == nir_texop_txf || tex->op == nir_texop_txf_ms;
+   bool gather = tex->op == nir_texop_tg4;
 
    *t = (struct tex_srcs){
       .coord = pan_ir_null(),
@@ -194,6 +208,7 @@ read_srcs(struct pan_ir_from_nir *ctx, nir_tex_instr *tex, struct tex_srcs *t)
                      : PAN_IR_TEX_LOD_ZERO,
       .offset = -1,
       .level = -1,
+      .sample = -1,
    };
    for (unsigned i = 0; i < tex->num_srcs; ++i) {
       nir_src src = tex->src[i].src;
@@ -227,10 +242,8 @@ read_srcs(struct pan_ir_from_nir *ctx, nir_tex_instr *tex, struct tex_srcs *t)
             t->offset = (int)i;
          break;
       case nir_tex_src_ms_index:
-         if (!is_zero(tex, (int)i)) {
-            pan_ir_from_nir_error(ctx, "multisample indices are unsupported");
-            return false;
-         }
+         if (!is_zero(tex, (int)i))
+            t->sample = (int)i;
          break;
       default:
          pan_ir_from_nir_error(ctx, "texture source %u is unsupported",
@@ -256,7 +269,9 @@ void
 pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
 {
    pan_ir_builder *b = &ctx->b;
-   bool fetch = tex->op == nir_texop_txf, gather = tex->op == nir_texop_tg4;
+   bool ms = tex->op == nir_texop_txf_ms;
+   bool fetch = tex->op == nir_texop_txf || ms;
+   bool gather = tex->op == nir_texop_tg4;
 
    if (tex->op == nir_texop_txs) {
       texture_size(ctx, tex);
@@ -317,7 +332,7 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
    }
    if (t.shadow.kind != PAN_IR_NULL)
       sr[n++] = t.shadow;
-   pan_ir_index offsets = offset_word(ctx, tex, t.offset, t.level);
+   pan_ir_index offsets = offset_word(ctx, tex, t.offset, t.level, t.sample);
    if (offsets.kind != PAN_IR_NULL)
       sr[n++] = offsets;
    if (t.lod.kind != PAN_IR_NULL)
@@ -331,6 +346,7 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       [GLSL_SAMPLER_DIM_1D] = 0,       [GLSL_SAMPLER_DIM_2D] = 1,
       [GLSL_SAMPLER_DIM_3D] = 2,       [GLSL_SAMPLER_DIM_RECT] = 1,
       [GLSL_SAMPLER_DIM_EXTERNAL] = 1, [GLSL_SAMPLER_DIM_CUBE] = 3,
+      [GLSL_SAMPLER_DIM_MS] = 1,
    };
    uint32_t imm = dims[tex->sampler_dim] | t.lod_mode << 2;
    if (tex->is_array)
@@ -341,6 +357,8 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       imm |= PAN_IR_TEX_OFFSET;
    if (gather)
       imm |= (tex->component & 3) << PAN_IR_TEX_GATHER_SHIFT;
+   if (ms)
+      imm |= PAN_IR_TEX_MS;
 
    enum pan_ir_type type = PAN_IR_TYPE_F32;
    if (nir_alu_type_get_base_type(tex->dest_type) == nir_type_int)

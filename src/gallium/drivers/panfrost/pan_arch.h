@@ -176,6 +176,7 @@ struct panfrost_texture_view {
    unsigned char swizzle[4]; /* PIPE_SWIZZLE_* of the view */
    unsigned width, height, depth; /* of the first level */
    unsigned levels, layers;
+   unsigned samples; /* 0 or 1; 4 on v9: the samples a slice stride apart */
    uint64_t planes;
 };
 

@@ -136,6 +136,9 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    /* Stores convert to any image format (ST_CVT). */
    case PIPE_CAP_IMAGE_STORE_FORMATTED:
       return panfrost_device(pscreen)->arch >= 9;
+   /* texelFetch from 4x textures (pan_texture.c, txf_ms). */
+   case PIPE_CAP_TEXTURE_MULTISAMPLE:
+      return panfrost_device(pscreen)->arch >= 9;
 
    /* Compute runs where the driver has job emitters (v9): launch_grid with
     * shader storage buffers and constant buffers.  GL's compute shaders

@@ -71,6 +71,7 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       .depth = is_3d ? u_minify(r->depth0, first) : 1,
       .levels = b->u.tex.last_level - first + 1,
       .layers = is_3d ? 1 : b->u.tex.last_layer - b->u.tex.first_layer + 1,
+      .samples = MAX2(r->nr_samples, 1),
    };
    unsigned n = tv.levels * tv.layers;
 

@@ -283,6 +283,122 @@ out:
    pipe_resource_reference(&zms, NULL);
 }
 
+/* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), sample). */
+static void *
+fetch_fs(unsigned sample)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fetch-ms");
+   nir_ssa_def *xy =
+      nir_f2i32(&b, nir_channels(&b, nir_load_frag_coord(&b), 0x3));
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
+   tex->op = nir_texop_txf_ms;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_MS;
+   tex->dest_type = nir_type_float32;
+   tex->coord_components = 2;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(xy);
+   tex->src[1].src_type = nir_tex_src_ms_index;
+   tex->src[1].src = nir_src_for_ssa(nir_imm_int(&b, sample));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   nir_store_var(&b,
+                 var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "out"),
+                 &tex->dest.ssa, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* The red corner drawn 4x, then each sample read back with texelFetch
+ * into a single-sampled target: on the edge samples 0 and 2 are red, 1
+ * and 3 the black clear.
+ */
+static void
+test_fetch(void *colour_fs)
+{
+   struct pipe_resource *ms =
+      texture(FMT, 4, PIPE_BIND_RENDER_TARGET | PIPE_BIND_SAMPLER_VIEW);
+   struct pipe_resource *ss = texture(FMT, 0, PIPE_BIND_RENDER_TARGET);
+   CHECK(ms && ss, "texelFetch: resource_create failed");
+   if (!ms || !ss)
+      goto out;
+
+   struct pipe_surface templ = { .format = FMT };
+   struct pipe_surface *msbuf = ctx->create_surface(ctx, ms, &templ);
+   struct pipe_surface *ssbuf = ctx->create_surface(ctx, ss, &templ);
+   struct pipe_framebuffer_state fb = {
+      .width = S,
+      .height = S,
+      .samples = 4,
+      .nr_cbufs = 1,
+      .cbufs = { msbuf },
+   };
+   ctx->set_framebuffer_state(ctx, &fb);
+   struct pipe_rasterizer_state rs = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .multisample = 1,
+   };
+   void *rast = ctx->create_rasterizer_state(ctx, &rs);
+   ctx->bind_rasterizer_state(ctx, rast);
+   struct pipe_depth_stencil_alpha_state zs = { 0 };
+   void *zsa = ctx->create_depth_stencil_alpha_state(ctx, &zs);
+   ctx->bind_depth_stencil_alpha_state(ctx, zsa);
+   ctx->set_sample_mask(ctx, ~0u);
+   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 1.0, 0);
+   static const float red[4] = { 1, 0, 0, 1 };
+   ctx->bind_fs_state(ctx, colour_fs);
+   draw_corner(S, 0.0f, red);
+
+   struct pipe_sampler_view vt = {
+      .format = FMT,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = PIPE_SWIZZLE_X,
+      .swizzle_g = PIPE_SWIZZLE_Y,
+      .swizzle_b = PIPE_SWIZZLE_Z,
+      .swizzle_a = PIPE_SWIZZLE_W,
+   };
+   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, ms, &vt);
+   struct pipe_sampler_state ss_state = {
+      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+   };
+   void *sampler = ctx->create_sampler_state(ctx, &ss_state);
+   fb.samples = 1;
+   fb.cbufs[0] = ssbuf;
+   for (unsigned sample = 0; sample < 4; ++sample) {
+      char what[64];
+      snprintf(what, sizeof(what), "texelFetch of sample %u", sample);
+      void *fs = fetch_fs(sample);
+      ctx->set_framebuffer_state(ctx, &fb);
+      ctx->bind_fs_state(ctx, fs);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+      ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &sampler);
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 1.0, 0);
+      draw_corner(2 * S, 0.0f, red);
+      ctx->flush(ctx, NULL, 0);
+      check_colour(ss, (const unsigned[]){ 4, sample % 2 ? 0 : 4, 0 }, what);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+      ctx->bind_fs_state(ctx, colour_fs);
+      ctx->delete_fs_state(ctx, fs);
+   }
+
+   struct pipe_framebuffer_state none = { 0 };
+   ctx->set_framebuffer_state(ctx, &none);
+   ctx->delete_sampler_state(ctx, sampler);
+   pipe_sampler_view_reference(&view, NULL);
+   ctx->delete_rasterizer_state(ctx, rast);
+   ctx->delete_depth_stencil_alpha_state(ctx, zsa);
+   pipe_surface_reference(&msbuf, NULL);
+   pipe_surface_reference(&ssbuf, NULL);
+out:
+   pipe_resource_reference(&ms, NULL);
+   pipe_resource_reference(&ss, NULL);
+}
+
 /* A depth resolve copies sample 0 of each pixel. */
 static void
 test_depth_resolve(void)
@@ -387,6 +503,7 @@ main(int argc, char **argv)
    draw_and_resolve(true, ~0u, -0.5f, true, (const unsigned[]){ 4, 2, 0 },
                     "4x depth");
    test_depth_resolve();
+   test_fetch(fs);
 
    ctx->bind_vs_state(ctx, NULL);
    ctx->bind_fs_state(ctx, NULL);
