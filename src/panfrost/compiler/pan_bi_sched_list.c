@@ -119,9 +119,7 @@ orders(const struct bi_sched_item *its, const uint64_t *rd, const uint64_t *wr,
  * itself, goes to a later clause).  Placing the highest levels first
  * schedules work as late as its chain allows, so that the ALU work of
  * each message lands in or next to the clause of that message instead of
- * all ahead of the first.  Levels rank in pairs: work one message apart
- * stays mixed, which leaves the two units more to pair (on the shader-db
- * corpus whole levels saved 1% more clauses but cost tuples).
+ * all ahead of the first.
  */
 static void
 mark_levels(const struct bi_sched_item *its, const uint64_t *rd,
@@ -135,8 +133,6 @@ mark_levels(const struct bi_sched_item *its, const uint64_t *rd,
             level[j] = level[m] + add;
       }
    }
-   for (unsigned j = 0; j < n; ++j)
-      level[j] /= 2;
 }
 
 /* ready[] by level, highest first, then in block order. */
@@ -175,9 +171,10 @@ messages_first(const struct bi_sched_item *its, unsigned *ready, unsigned nr)
  * level (mark_levels), then block order.  Each step fills the free unit
  * of the clause's last tuple with the first ready item that fits there,
  * else starts a tuple with the first ready item, preferring one that
- * does not end the clause (one after its message).  In a clause without
- * a message, the message waits while other work fits before it, and
- * takes the clause's last tuple when ready.
+ * does not end the clause (one after its message); when none may follow
+ * the clause's message, the clause ends and the next one chooses.  In a
+ * clause without a message, the message waits while other work fits
+ * before it, and takes the clause's last tuple when ready.
  */
 bool
 bi_sched_flush(struct bi_sched_ctx *c)
@@ -200,7 +197,7 @@ bi_sched_flush(struct bi_sched_ctx *c)
       mark_levels(its, rd, wr, n, level);
    }
    unsigned first = 0;
-   for (unsigned left = n; ok && left; --left) {
+   for (unsigned left = n; ok && left;) {
       while (done[first])
          first++;
       uint64_t ar = 0, aw = 0;
@@ -241,8 +238,10 @@ bi_sched_flush(struct bi_sched_ctx *c)
           * message may read anything, what follows it only what does not
           * wait on it, so the message waits while other work fits. */
          bool hold = !strcmp(c->cur.msg, "none") && c->cur.nr_tuples < 7;
+         bool any_ok = false;
          for (unsigned k = 0; k < nr && fits < 0; ++k) {
             const struct bi_sched_item *it = &its[ready[k]];
+            any_ok |= bi_sched_after_msg_ok(&c->cur, it);
             if (!bi_sched_after_msg_ok(&c->cur, it) ||
                 (hold && bi_sched_is_msg(it)))
                continue;
@@ -251,10 +250,17 @@ bi_sched_flush(struct bi_sched_ctx *c)
             if (!bi_sched_needs_gap(c, it))
                fits = (int)ready[k];
          }
+         /* Nothing ready may follow the clause's message: the choice is
+          * the next clause's, made for it (its hold, its pairs). */
+         if (!any_ok && c->cur.nr_tuples) {
+            bi_sched_close_clause(c);
+            continue;
+         }
          pick = fits >= 0 ? fits : open >= 0 ? open : (int)ready[0];
          ok = bi_sched_place(c, &its[pick]);
       }
       done[pick] = true;
+      left--;
    }
    free(rd);
    free(wr);
