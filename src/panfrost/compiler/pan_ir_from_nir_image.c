@@ -96,7 +96,15 @@ coords(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, pan_ir_index *xy,
    }
    bool has_z =
       array || dim == GLSL_SAMPLER_DIM_3D || dim == GLSL_SAMPLER_DIM_CUBE;
-   *z = has_z ? pan_ir_mov(b, pan_ir_word(c, n - 1)) : pan_ir_imm(0);
+   /* A constant layer stays an immediate: Valhall shifts it at compile
+    * time (pan_va_lower_image.c). */
+   nir_ssa_scalar zs = nir_ssa_scalar_resolved(intr->src[1].ssa, n - 1);
+   if (!has_z)
+      *z = pan_ir_imm(0);
+   else if (nir_ssa_scalar_is_const(zs))
+      *z = pan_ir_imm(nir_ssa_scalar_as_uint(zs));
+   else
+      *z = pan_ir_mov(b, pan_ir_word(c, n - 1));
    return true;
 }
 
