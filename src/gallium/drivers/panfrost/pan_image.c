@@ -182,9 +182,8 @@ image_surface(const struct pipe_image_view *v, struct panfrost_image_surface *s)
    *s = (struct panfrost_image_surface){
       .format = v->format,
       .width = u_minify(r->width0, level),
-      .height = r->target == PIPE_TEXTURE_1D_ARRAY
-                   ? 1
-                   : u_minify(r->height0, level),
+      .height =
+         r->target == PIPE_TEXTURE_1D_ARRAY ? 1 : u_minify(r->height0, level),
       .depth = is_3d    ? u_minify(r->depth0, level)
                : slices ? 1
                         : v->u.tex.last_layer - first + 1,
@@ -193,9 +192,9 @@ image_surface(const struct pipe_image_view *v, struct panfrost_image_surface *s)
       .slice_stride_B =
          slices ? lv->surface_stride_B : rsc->layout.array_stride_B,
    };
-   uint64_t offset_B = pan_image_surface_offset_B(
-      &rsc->image, &rsc->layout, level, slices ? 0 : first,
-      slices && !is_3d ? first : 0);
+   uint64_t offset_B = pan_image_surface_offset_B(&rsc->image, &rsc->layout,
+                                                  level, slices ? 0 : first,
+                                                  slices && !is_3d ? first : 0);
    s->addr = rsc->bo->gpu_va + offset_B;
    s->size_B = (uint64_t)(s->depth - 1) * s->slice_stride_B +
                (uint64_t)(s->height - 1) * s->row_stride_B +
@@ -208,8 +207,7 @@ panfrost_image_attributes(struct panfrost_context *ctx,
                           uint64_t *attrs, uint64_t *bufs, char *err,
                           size_t err_size)
 {
-   const struct panfrost_arch *arch =
-      panfrost_screen(ctx->base.screen)->arch;
+   const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
 
    if (!arch || !arch->emit_image) {
       snprintf(err, err_size, "images are not supported on this GPU yet");
