@@ -22,6 +22,8 @@
 #define PAN_IR_REG_VERTEX_ID 60
 #define PAN_IR_REG_INSTANCE_ID 61
 #define PAN_IR_REG_COVERAGE 60
+/* The samples covered in bits 0-15, the sample shaded in bits 16-23. */
+#define PAN_IR_REG_SAMPLE 61
 #define PAN_IR_REG_VARYING_SRC 61
 #define PAN_IR_REG_PIXEL_POS 59
 #define PAN_IR_REG_FACING 58
@@ -624,6 +626,17 @@ pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
       if (!fs)
          return false;
       v = pan_ir_preload(&ctx->b, PAN_IR_REG_COVERAGE);
+      break;
+   case nir_intrinsic_load_sample_id:
+      /* Meaningful when the draw shades once a sample. */
+      if (!fs)
+         return false;
+      v = pan_ir_lshift_and(
+         &ctx->b,
+         pan_ir_rshift_or(&ctx->b, PAN_IR_TYPE_U32,
+                          pan_ir_preload(&ctx->b, PAN_IR_REG_SAMPLE),
+                          pan_ir_imm(16), pan_ir_imm(0)),
+         pan_ir_imm(0), pan_ir_imm(0xff));
       break;
    case nir_intrinsic_load_barycentric_pixel:
    case nir_intrinsic_load_barycentric_centroid:

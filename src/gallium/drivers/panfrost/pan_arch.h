@@ -163,7 +163,8 @@ struct panfrost_arch_draw {
    unsigned frame_shaders_size_B, frame_shaders_align_B;
    void (*emit_preload_draw)(void *cpu, const struct panfrost_shader_env *fs,
                              uint64_t blend, unsigned blend_count,
-                             unsigned rt_mask, uint64_t depth_stencil);
+                             unsigned rt_mask, uint64_t depth_stencil,
+                             bool per_sample);
 };
 
 /* A sampler view as the texture descriptor needs it: the view's first

@@ -28,6 +28,8 @@
 #define PRELOAD_KEY_DEPTH (1u << 31)
 #define PRELOAD_KEY_STENCIL (1u << 30)
 #define PRELOAD_KEY_STENCIL_W (1u << 29) /* the byte is .w, else .x */
+/* 4x targets: shaded once a sample, each fetching its own sample. */
+#define PRELOAD_KEY_MS (1u << 28)
 
 /* The largest frame shader array of any architecture (3 draws). */
 #define FRAME_SHADERS_MAX_B 1024
@@ -51,24 +53,27 @@ rt_type(enum pipe_format f)
                                         : nir_type_float32;
 }
 
-/* texelFetch(texture index, pixel, 0) as four words of type. */
+/* texelFetch(texture index, pixel, 0) as four words of type; with ms,
+ * of a multisampled texture at gl_SampleID.
+ */
 static nir_ssa_def *
-fetch_texel(nir_builder *b, unsigned index, nir_alu_type type)
+fetch_texel(nir_builder *b, unsigned index, nir_alu_type type, bool ms)
 {
    nir_ssa_def *pos =
       nir_f2i32(b, nir_channels(b, nir_load_frag_coord(b), 0x3));
    nir_tex_instr *tex = nir_tex_instr_create(b->shader, 2);
 
-   tex->op = nir_texop_txf;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->op = ms ? nir_texop_txf_ms : nir_texop_txf;
+   tex->sampler_dim = ms ? GLSL_SAMPLER_DIM_MS : GLSL_SAMPLER_DIM_2D;
    tex->dest_type = type;
    tex->texture_index = index;
    tex->sampler_index = 0;
    tex->coord_components = 2;
    tex->src[0].src_type = nir_tex_src_coord;
    tex->src[0].src = nir_src_for_ssa(pos);
-   tex->src[1].src_type = nir_tex_src_lod;
-   tex->src[1].src = nir_src_for_ssa(nir_imm_int(b, 0));
+   tex->src[1].src_type = ms ? nir_tex_src_ms_index : nir_tex_src_lod;
+   tex->src[1].src =
+      nir_src_for_ssa(ms ? nir_load_sample_id(b) : nir_imm_int(b, 0));
    nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
    nir_builder_instr_insert(b, &tex->instr);
    return &tex->dest.ssa;
@@ -85,6 +90,19 @@ store_output(nir_builder *b, const struct glsl_type *t, unsigned location,
    nir_store_var(b, out, v, nir_component_mask(v->num_components));
 }
 
+/* The driver interface pushes nothing a pre-frame draw would fill: only
+ * constants (the multisampled fetches' masks), which v9 pushes.
+ */
+static bool
+constant_pushes(const struct panfrost_program *p)
+{
+   for (unsigned i = 0; i < p->nr_push; ++i) {
+      if (p->push[i].source != PAN_VA_PUSH_CONSTANT)
+         return false;
+   }
+   return true;
+}
+
 /* Output i = texelFetch(texture i, pixel, 0) for each target of mask; for
  * PRELOAD_KEY_DEPTH, gl_FragDepth = texelFetch(texture 0, pixel, 0).x, and
  * for PRELOAD_KEY_STENCIL the stencil reference from the next texture.
@@ -99,14 +117,16 @@ build_shader(struct panfrost_context *ctx, uint32_t key,
    nir_builder b =
       nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT, opts, "preload");
 
+   bool ms = key & PRELOAD_KEY_MS;
    if (key & (PRELOAD_KEY_DEPTH | PRELOAD_KEY_STENCIL)) {
       bool z = key & PRELOAD_KEY_DEPTH;
       if (z)
-         store_output(&b, glsl_float_type(), FRAG_RESULT_DEPTH, 0,
-                      nir_channel(&b, fetch_texel(&b, 0, nir_type_float32), 0));
+         store_output(
+            &b, glsl_float_type(), FRAG_RESULT_DEPTH, 0,
+            nir_channel(&b, fetch_texel(&b, 0, nir_type_float32, ms), 0));
       if (key & PRELOAD_KEY_STENCIL)
          store_output(&b, glsl_uint_type(), FRAG_RESULT_STENCIL, 0,
-                      nir_channel(&b, fetch_texel(&b, z, nir_type_uint32),
+                      nir_channel(&b, fetch_texel(&b, z, nir_type_uint32, ms),
                                   key & PRELOAD_KEY_STENCIL_W ? 3 : 0));
    } else {
       u_foreach_bit (i, key & 0xff) {
@@ -115,15 +135,14 @@ build_shader(struct panfrost_context *ctx, uint32_t key,
             : types[i] == nir_type_uint32 ? glsl_uvec4_type()
                                           : glsl_ivec4_type();
          store_output(&b, t, FRAG_RESULT_DATA0 + i, i,
-                      fetch_texel(&b, i, types[i]));
+                      fetch_texel(&b, i, types[i], ms));
       }
    }
 
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    struct panfrost_shader *fs = ctx->base.create_fs_state(&ctx->base, &cso);
-   /* The driver interface pushes nothing a pre-frame draw would fill. */
-   if (fs && (fs->error[0] || fs->progs[0].nr_push)) {
+   if (fs && (fs->error[0] || !constant_pushes(&fs->progs[0]))) {
       ctx->base.delete_fs_state(&ctx->base, fs);
       return NULL;
    }
@@ -322,6 +341,9 @@ preload_jm(struct panfrost_context *ctx, unsigned mask,
       panfrost_screen(ctx->base.screen)->arch->jm;
    const struct pipe_framebuffer_state *key = &ctx->state.fb;
    struct pan_pool *pool = &ctx->batch.pool;
+   /* Bifrost's renderer state has no push words for the draw. */
+   if (fs->progs[0].nr_push)
+      return false;
    struct panfrost_jm_fragment f = {
       .binary = fs->progs[0].desc,
       .textures = textures_n,
@@ -427,8 +449,21 @@ preload_v9(struct panfrost_context *ctx, unsigned mask,
    };
    if (!env.thread_storage)
       return false;
+   /* The constants the compiler pushed (constant_pushes). */
+   const struct panfrost_program *prog = &fs->progs[0];
+   if (prog->nr_push) {
+      env.fau_words = ALIGN_POT(prog->nr_push, 2);
+      struct pan_ptr fau = pan_pool_alloc(pool, env.fau_words * 4, 8);
+      if (!fau.cpu)
+         return false;
+      uint32_t *words = fau.cpu;
+      words[env.fau_words - 1] = 0;
+      for (unsigned i = 0; i < prog->nr_push; ++i)
+         words[i] = prog->push[i].offset_B;
+      env.fau = fau.gpu;
+   }
    d->emit_preload_draw(scratch, &env, blend.gpu, nr_rts, zs ? 0 : mask,
-                        zsd.gpu);
+                        zsd.gpu, fb->nr_samples > 1);
    place_draw(slot, scratch, d->frame_shaders_size_B);
    return true;
 }
@@ -445,12 +480,14 @@ preload(struct panfrost_context *ctx, uint32_t key,
    struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
    const struct panfrost_arch_draw *d = screen->arch->draw;
 
-   /* The preload shaders fetch one sample a pixel: a multisampled
-    * target would lose its other samples (refused, the caller warns).
+   /* v9 loads multisampled targets shading once a sample; v6/v7 renderer
+    * states cannot (refused, the caller warns).
     */
-   if (!screen->arch->texture || fb->nr_samples > 1 ||
+   if (!screen->arch->texture || (fb->nr_samples > 1 && screen->arch->jm) ||
        (!screen->arch->jm && (!d || !d->emit_preload_draw)))
       return false;
+   if (fb->nr_samples > 1)
+      key |= PRELOAD_KEY_MS;
    struct panfrost_shader *fs = get_shader(ctx, key, types);
    struct pan_ptr textures, sampler;
    if (!fs || !preload_tables(ctx, surfs, mask, &textures, &sampler))

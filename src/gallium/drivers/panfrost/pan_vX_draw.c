@@ -284,7 +284,7 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
 static void
 emit_preload_draw(void *cpu, const struct panfrost_shader_env *fs,
                   uint64_t blend, unsigned blend_count, unsigned rt_mask,
-                  uint64_t depth_stencil)
+                  uint64_t depth_stencil, bool per_sample)
 {
    memset(cpu, 0, 3 * pan_size(draw));
    pan_pack(cpu, draw, cfg)
@@ -297,6 +297,9 @@ emit_preload_draw(void *cpu, const struct panfrost_shader_env *fs,
       cfg.zs_update_operation =
          rt_mask ? MALI_PIXEL_KILL_FORCE_EARLY : MALI_PIXEL_KILL_FORCE_LATE;
       cfg.allow_forward_pixel_to_be_killed = true;
+      /* A multisampled pass loads each sample with its own fetch. */
+      cfg.multisample_enable = per_sample;
+      cfg.evaluate_per_sample = per_sample;
       cfg.sample_mask = 0xffff;
       cfg.render_target_mask = rt_mask;
       cfg.minimum_z = 0.0f;

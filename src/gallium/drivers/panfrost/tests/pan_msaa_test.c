@@ -188,7 +188,8 @@ check_colour(struct pipe_resource *ss, const unsigned covered[3],
  */
 static void
 draw_and_resolve(bool multisample, unsigned sample_mask, float z,
-                 bool with_depth, const unsigned covered[3], const char *what)
+                 bool with_depth, bool two_passes, const unsigned covered[3],
+                 const char *what)
 {
    struct pipe_resource *ms = texture(FMT, 4, PIPE_BIND_RENDER_TARGET);
    struct pipe_resource *ss =
@@ -240,6 +241,9 @@ draw_and_resolve(bool multisample, unsigned sample_mask, float z,
    /* A blue triangle over the whole target but behind the red one: it
     * shows in the samples red left.
     */
+   /* A second pass loads the samples (colour and depth) back. */
+   if (two_passes)
+      ctx->flush(ctx, NULL, 0);
    if (with_depth)
       draw_corner(2 * S, 0.5f, blue);
    ctx->flush(ctx, NULL, 0);
@@ -483,25 +487,28 @@ main(int argc, char **argv)
    ctx->bind_blend_state(ctx, blend);
 
    /* Samples covered inside, on and past the edge. */
-   draw_and_resolve(true, ~0u, 0.0f, false, (const unsigned[]){ 4, 2, 0 },
-                    "4x edge");
+   draw_and_resolve(true, ~0u, 0.0f, false, false,
+                    (const unsigned[]){ 4, 2, 0 }, "4x edge");
    /* Sample 0 only: a quarter inside, and on the edge (sample 0 lies
     * inside).
     */
-   draw_and_resolve(true, 0x1, 0.0f, false, (const unsigned[]){ 1, 1, 0 },
-                    "4x sample mask 0x1");
+   draw_and_resolve(true, 0x1, 0.0f, false, false,
+                    (const unsigned[]){ 1, 1, 0 }, "4x sample mask 0x1");
    /* Samples 1 and 3 only: none on the edge. */
-   draw_and_resolve(true, 0xa, 0.0f, false, (const unsigned[]){ 2, 0, 0 },
-                    "4x sample mask 0xa");
+   draw_and_resolve(true, 0xa, 0.0f, false, false,
+                    (const unsigned[]){ 2, 0, 0 }, "4x sample mask 0xa");
    /* Without the rasterizer's multisample the pixel centre decides for
     * all samples: the centres of the edge pixels lie on the edge, which
     * the tie-break rule leaves out.
     */
-   draw_and_resolve(false, ~0u, 0.0f, false, (const unsigned[]){ 4, 0, 0 },
-                    "4x, multisample off");
+   draw_and_resolve(false, ~0u, 0.0f, false, false,
+                    (const unsigned[]){ 4, 0, 0 }, "4x, multisample off");
+   /* The same over two passes: the second preloads every sample. */
+   draw_and_resolve(true, ~0u, -0.5f, true, true, (const unsigned[]){ 4, 2, 0 },
+                    "4x depth, two passes");
    /* Depth per sample: the blue triangle behind fills what red left. */
-   draw_and_resolve(true, ~0u, -0.5f, true, (const unsigned[]){ 4, 2, 0 },
-                    "4x depth");
+   draw_and_resolve(true, ~0u, -0.5f, true, false,
+                    (const unsigned[]){ 4, 2, 0 }, "4x depth");
    test_depth_resolve();
    test_fetch(fs);
 
