@@ -71,9 +71,11 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS:
       return 2048;
 
-   /* One blend descriptor each, with its own equation (pan_vX_blend.c). */
+   /* One blend descriptor each, with its own equation (pan_vX_blend.c).
+    * Midgard writes several targets from v5 on: v4 has one.
+    */
    case PIPE_CAP_MAX_RENDER_TARGETS:
-      return 8;
+      return panfrost_device(pscreen)->arch >= 5 ? 8 : 1;
    case PIPE_CAP_INDEP_BLEND_ENABLE:
    case PIPE_CAP_INDEP_BLEND_FUNC:
       return 1;
