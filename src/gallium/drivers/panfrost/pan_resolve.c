@@ -4,14 +4,16 @@
  */
 
 /* Resolves of multisampled resources (pipe_context::blit from 4x to one
- * sample, what glBlitFramebuffer and the state tracker's resolves ask).
- * The compiler cannot fetch single samples yet, so the blitter's resolve
- * shaders would not build: the samples are combined on the CPU once the
- * passes writing them are done.  A multisampled level keeps its samples
- * one surface apart (pan_image_layout.c), as the LAYERED write-out stores
- * them.  Colours are averaged in float; integer colours, depth and
- * stencil take sample 0, as GL allows.
+ * sample, what glBlitFramebuffer and the state tracker's resolves ask):
+ * the samples are combined on the CPU once the passes writing them are
+ * done, into the destination, or for a blit that converts, scales, flips
+ * or masks, into a single-sampled copy that an ordinary blit takes on.  A
+ * multisampled level keeps its samples one surface apart (pan_image_layout.c),
+ * as the LAYERED write-out stores them.  Colours are averaged in float; integer
+ * colours, depth and stencil take sample 0, as GL allows.
  */
+
+#include <stdlib.h>
 
 #include "util/format/u_format.h"
 #include "util/u_inlines.h"
@@ -70,11 +72,104 @@ average_row(enum pipe_format fmt, const uint8_t *src, uint64_t sample_B,
    }
 }
 
+/* Resolves the w x h texels at (sb->x, sb->y, layer sb->z) of src into
+ * dst at (dx, dy, layer dz), both of format fmt.
+ */
+static void
+resolve_box(struct pipe_context *pctx, struct pipe_resource *src,
+            unsigned src_level, const struct pipe_box *sb,
+            struct pipe_resource *dst, unsigned dst_level, int dx, int dy,
+            int dz, enum pipe_format fmt)
+{
+   struct pipe_transfer *st, *dt;
+   const uint8_t *in =
+      pipe_texture_map_3d(pctx, src, src_level, PIPE_MAP_READ, sb->x, sb->y,
+                          sb->z, sb->width, sb->height, 1, &st);
+   if (!in)
+      return;
+   uint8_t *out = pipe_texture_map_3d(pctx, dst, dst_level, PIPE_MAP_WRITE, dx,
+                                      dy, dz, sb->width, sb->height, 1, &dt);
+   if (!out) {
+      pipe_texture_unmap(pctx, st);
+      return;
+   }
+   /* The map points at sample 0 of the box; sample i follows i level
+    * surfaces later.
+    */
+   const struct panfrost_resource *rsc = panfrost_resource(src);
+   const struct pan_image_level *l = &rsc->layout.levels[src_level];
+
+   unsigned row_B = sb->width * util_format_get_blocksize(fmt);
+   bool average = !util_format_is_depth_or_stencil(fmt) &&
+                  !util_format_is_pure_integer(fmt);
+   for (int y = 0; y < sb->height; ++y) {
+      const uint8_t *s = in + (uint64_t)y * st->stride;
+      uint8_t *d = out + (uint64_t)y * dt->stride;
+      if (average)
+         average_row(fmt, s, l->surface_stride_B, src->nr_samples, d,
+                     sb->width);
+      else
+         memcpy(d, s, row_B);
+   }
+   pipe_texture_unmap(pctx, dt);
+   pipe_texture_unmap(pctx, st);
+}
+
+/* A colour resolve the direct path refuses (other format, scaled,
+ * flipped, scissored, blended or masked): resolved into a single-sampled
+ * copy of the source box, which an ordinary blit then takes to dst.
+ */
+static void
+resolve_through_copy(struct panfrost_context *ctx,
+                     const struct pipe_blit_info *info)
+{
+   struct pipe_context *pctx = &ctx->base;
+   const struct pipe_box *sb = &info->src.box;
+   struct pipe_box box = {
+      .x = MIN2(sb->x, sb->x + sb->width),
+      .y = MIN2(sb->y, sb->y + sb->height),
+      .z = sb->z,
+      .width = abs(sb->width),
+      .height = abs(sb->height),
+      .depth = 1,
+   };
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = info->src.format,
+      .width0 = box.width,
+      .height0 = box.height,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_RENDER_TARGET,
+   };
+   struct pipe_resource *tmp =
+      pctx->screen->resource_create(pctx->screen, &templ);
+   if (!tmp) {
+      panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
+                         "no memory for a multisample resolve, dropped");
+      return;
+   }
+   resolve_box(pctx, info->src.resource, info->src.level, &box, tmp, 0, 0, 0, 0,
+               info->src.format);
+
+   struct pipe_blit_info b = *info;
+   b.src.resource = tmp;
+   b.src.level = 0;
+   b.src.box = (struct pipe_box){
+      .x = sb->width < 0 ? box.width : 0,
+      .y = sb->height < 0 ? box.height : 0,
+      .width = sb->width,
+      .height = sb->height,
+      .depth = 1,
+   };
+   pctx->blit(pctx, &b);
+   pipe_resource_reference(&tmp, NULL);
+}
+
 bool
 panfrost_resolve(struct panfrost_context *ctx,
                  const struct pipe_blit_info *info)
 {
-   struct pipe_context *pctx = &ctx->base;
    struct pipe_resource *src = info->src.resource;
    struct pipe_resource *dst = info->dst.resource;
 
@@ -82,50 +177,19 @@ panfrost_resolve(struct panfrost_context *ctx,
       return false;
 
    const char *why = refusal(info);
-   if (why) {
+   if (why && !util_format_is_depth_or_stencil(info->src.format) &&
+       info->src.box.depth == 1) {
+      resolve_through_copy(ctx, info);
+   } else if (why) {
       panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
                          "multisample resolve %s -> %s unsupported (%s), "
                          "dropped",
                          util_format_short_name(info->src.format),
                          util_format_short_name(info->dst.format), why);
-      return true;
+   } else {
+      resolve_box(&ctx->base, src, info->src.level, &info->src.box, dst,
+                  info->dst.level, info->dst.box.x, info->dst.box.y,
+                  info->dst.box.z, info->src.format);
    }
-
-   enum pipe_format fmt = info->src.format;
-   struct pipe_transfer *sx, *dx;
-   const struct pipe_box *sb = &info->src.box;
-   const uint8_t *in =
-      pipe_texture_map_3d(pctx, src, info->src.level, PIPE_MAP_READ, sb->x,
-                          sb->y, sb->z, sb->width, sb->height, 1, &sx);
-   if (!in)
-      return true;
-   struct pipe_box db = info->dst.box;
-   uint8_t *out =
-      pipe_texture_map_3d(pctx, dst, info->dst.level, PIPE_MAP_WRITE, db.x,
-                          db.y, db.z, db.width, db.height, 1, &dx);
-   if (!out) {
-      pipe_texture_unmap(pctx, sx);
-      return true;
-   }
-   /* The map points at sample 0 of the box; sample i follows i level
-    * surfaces later.
-    */
-   const struct panfrost_resource *rsc = panfrost_resource(src);
-   const struct pan_image_level *l = &rsc->layout.levels[info->src.level];
-
-   unsigned row_B = info->src.box.width * util_format_get_blocksize(fmt);
-   bool average = !util_format_is_depth_or_stencil(fmt) &&
-                  !util_format_is_pure_integer(fmt);
-   for (int y = 0; y < info->src.box.height; ++y) {
-      const uint8_t *s = in + (uint64_t)y * sx->stride;
-      uint8_t *d = out + (uint64_t)y * dx->stride;
-      if (average)
-         average_row(fmt, s, l->surface_stride_B, src->nr_samples, d,
-                     info->src.box.width);
-      else
-         memcpy(d, s, row_B);
-   }
-   pipe_texture_unmap(pctx, dx);
-   pipe_texture_unmap(pctx, sx);
    return true;
 }

@@ -257,6 +257,10 @@ panfrost_context_init_state(struct pipe_context *pctx)
    pctx->set_blend_color = panfrost_set_blend_color;
    pctx->set_stencil_ref = panfrost_set_stencil_ref;
    pctx->set_sample_mask = panfrost_set_sample_mask;
+   /* Every sample until told otherwise: frontends (cso) only call
+    * set_sample_mask when the mask leaves its all-ones default.
+    */
+   panfrost_context(pctx)->state.sample_mask = ~0u;
    pctx->set_min_samples = panfrost_set_min_samples;
    pctx->set_clip_state = panfrost_set_clip_state;
    pctx->set_polygon_stipple = panfrost_set_polygon_stipple;

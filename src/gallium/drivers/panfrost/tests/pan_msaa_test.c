@@ -40,6 +40,10 @@
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
+/* Colour resolves flip the image vertically (a blit the direct CPU
+ * resolve refuses: it resolves into a copy first).
+ */
+static bool flip_resolve;
 
 static nir_variable *
 var(nir_shader *s, nir_variable_mode mode, unsigned location,
@@ -141,6 +145,8 @@ resolve(struct pipe_resource *ms, struct pipe_resource *ss, unsigned mask)
    };
    u_box_2d(0, 0, S, S, &info.dst.box);
    u_box_2d(0, 0, S, S, &info.src.box);
+   if (flip_resolve && mask == PIPE_MASK_RGBA)
+      u_box_2d(0, S, S, -S, &info.src.box);
    ctx->blit(ctx, &info);
 }
 
@@ -170,7 +176,8 @@ check_colour(struct pipe_resource *ss, const unsigned covered[3],
    for (unsigned y = 0; y < S; ++y) {
       for (unsigned x = 0; x < S; ++x) {
          const uint8_t *p = map + y * xfer->stride + x * 4;
-         unsigned band = x + y < 31 ? 0 : x + y == 31 ? 1 : 2;
+         unsigned sy = flip_resolve ? S - 1 - y : y;
+         unsigned band = x + sy < 31 ? 0 : x + sy == 31 ? 1 : 2;
          unsigned r = want_red(covered[band]);
          if ((abs((int)p[0] - (int)r) > 1 || p[1] || p[2] || p[3] != 255) &&
              bad++ == 0)
@@ -287,9 +294,11 @@ out:
    pipe_resource_reference(&zms, NULL);
 }
 
-/* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), sample). */
+/* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), sample), the
+ * sample a constant or (uniform) word 0 of constant buffer 0.
+ */
 static void *
-fetch_fs(unsigned sample)
+fetch_fs(bool uniform, unsigned sample)
 {
    nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fetch-ms");
    nir_ssa_def *xy =
@@ -302,7 +311,11 @@ fetch_fs(unsigned sample)
    tex->src[0].src_type = nir_tex_src_coord;
    tex->src[0].src = nir_src_for_ssa(xy);
    tex->src[1].src_type = nir_tex_src_ms_index;
-   tex->src[1].src = nir_src_for_ssa(nir_imm_int(&b, sample));
+   nir_ssa_def *index =
+      uniform ? nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                             .align_mul = 4, .range = 4)
+              : nir_imm_int(&b, sample);
+   tex->src[1].src = nir_src_for_ssa(index);
    nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
    nir_builder_instr_insert(&b, &tex->instr);
    BITSET_SET(b.shader->info.textures_used, 0);
@@ -350,7 +363,9 @@ test_fetch(void *colour_fs)
    struct pipe_depth_stencil_alpha_state zs = { 0 };
    void *zsa = ctx->create_depth_stencil_alpha_state(ctx, &zs);
    ctx->bind_depth_stencil_alpha_state(ctx, zsa);
-   ctx->set_sample_mask(ctx, ~0u);
+   /* No set_sample_mask: a new context writes every sample (frontends
+    * only set masks other than all ones).
+    */
    union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 1.0, 0);
    static const float red[4] = { 1, 0, 0, 1 };
@@ -373,10 +388,17 @@ test_fetch(void *colour_fs)
    void *sampler = ctx->create_sampler_state(ctx, &ss_state);
    fb.samples = 1;
    fb.cbufs[0] = ssbuf;
-   for (unsigned sample = 0; sample < 4; ++sample) {
+   for (unsigned i = 0; i < 8; ++i) {
+      unsigned sample = i % 4;
+      bool uniform = i >= 4;
       char what[64];
-      snprintf(what, sizeof(what), "texelFetch of sample %u", sample);
-      void *fs = fetch_fs(sample);
+      snprintf(what, sizeof(what), "texelFetch of sample %u%s", sample,
+               uniform ? " (uniform)" : "");
+      uint32_t word[4] = { sample };
+      struct pipe_constant_buffer cb = { .user_buffer = word,
+                                         .buffer_size = 16 };
+      ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 0, false, &cb);
+      void *fs = fetch_fs(uniform, sample);
       ctx->set_framebuffer_state(ctx, &fb);
       ctx->bind_fs_state(ctx, fs);
       ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
@@ -486,6 +508,7 @@ main(int argc, char **argv)
    void *blend = ctx->create_blend_state(ctx, &bs);
    ctx->bind_blend_state(ctx, blend);
 
+   test_fetch(fs);
    /* Samples covered inside, on and past the edge. */
    draw_and_resolve(true, ~0u, 0.0f, false, false,
                     (const unsigned[]){ 4, 2, 0 }, "4x edge");
@@ -497,6 +520,10 @@ main(int argc, char **argv)
    /* Samples 1 and 3 only: none on the edge. */
    draw_and_resolve(true, 0xa, 0.0f, false, false,
                     (const unsigned[]){ 2, 0, 0 }, "4x sample mask 0xa");
+   flip_resolve = true;
+   draw_and_resolve(true, ~0u, 0.0f, false, false,
+                    (const unsigned[]){ 4, 2, 0 }, "4x edge, flipped resolve");
+   flip_resolve = false;
    /* Without the rasterizer's multisample the pixel centre decides for
     * all samples: the centres of the edge pixels lie on the edge, which
     * the tie-break rule leaves out.
@@ -510,7 +537,6 @@ main(int argc, char **argv)
    draw_and_resolve(true, ~0u, -0.5f, true, false,
                     (const unsigned[]){ 4, 2, 0 }, "4x depth");
    test_depth_resolve();
-   test_fetch(fs);
 
    ctx->bind_vs_state(ctx, NULL);
    ctx->bind_fs_state(ctx, NULL);
