@@ -135,15 +135,28 @@ mark_levels(const struct bi_sched_item *its, const uint64_t *rd,
    }
 }
 
-/* ready[] by level, highest first, then in block order. */
+/* Whether ready item a goes before b: higher level first, then other
+ * work before a message (the message can still take the clause's end),
+ * then block order. */
+static bool
+ranks_before(const struct bi_sched_item *its, const unsigned *level, unsigned a,
+             unsigned b)
+{
+   if (level[a] != level[b])
+      return level[a] > level[b];
+   bool ma = bi_sched_is_msg(&its[a]), mb = bi_sched_is_msg(&its[b]);
+   if (ma != mb)
+      return mb;
+   return a < b;
+}
+
 static void
-sort_ready(const unsigned *level, unsigned *ready, unsigned nr)
+sort_ready(const struct bi_sched_item *its, const unsigned *level,
+           unsigned *ready, unsigned nr)
 {
    for (unsigned k = 1; k < nr; ++k) {
       unsigned r = ready[k], i = k;
-      for (; i && (level[ready[i - 1]] < level[r] ||
-                   (level[ready[i - 1]] == level[r] && ready[i - 1] > r));
-           --i)
+      for (; i && ranks_before(its, level, r, ready[i - 1]); --i)
          ready[i] = ready[i - 1];
       ready[i] = r;
    }
@@ -168,7 +181,8 @@ messages_first(const struct bi_sched_item *its, unsigned *ready, unsigned nr)
  * Schedule the pending items: an item is ready when no earlier unplaced
  * one reads what it writes or writes what it reads or writes, and side
  * effects keep their order (a branch goes last).  Ready items rank by
- * level (mark_levels), then block order.  Each step fills the free unit
+ * level (mark_levels), then other work before messages, then block
+ * order.  Each step fills the free unit
  * of the clause's last tuple with the first ready item that fits there,
  * else starts a tuple with the first ready item, preferring one that
  * does not end the clause (one after its message); when none may follow
@@ -215,7 +229,7 @@ bi_sched_flush(struct bi_sched_ctx *c)
          aw |= wr[j];
          aside |= its[j].side ? 1 << its[j].side : 0;
       }
-      sort_ready(level, ready, nr);
+      sort_ready(its, level, ready, nr);
       if (!strcmp(c->cur.msg, "none") && c->cur.nr_tuples >= 7)
          messages_first(its, ready, nr);
       int pick = -1;
