@@ -113,6 +113,10 @@ static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
    ZS(Z32_FLOAT, T, 4, D32F),
    ZS(Z32_FLOAT_S8X24_UINT, T, 5, D32F_S8X24),
    ZS(S8_UINT, 0, 4, S8),
+   /* The stencil of a D24S8 texture (ARB_stencil_texturing): its top
+    * byte, sampled as the fourth channel of RGBA8UI.
+    */
+   ROW(X24S8_UINT, T, 6),
 };
 /* clang-format on */
 

@@ -38,6 +38,8 @@ static const struct {
    { PIPE_FORMAT_Z16_UNORM, "z16_unorm" },
    { PIPE_FORMAT_Z24_UNORM_S8_UINT, "z24x8_unorm" },
    { PIPE_FORMAT_Z24X8_UNORM, "z24x8_unorm" },
+   /* Stencil in the top byte of each D24S8 texel (see the swizzle). */
+   { PIPE_FORMAT_X24S8_UINT, "rgba8ui" },
    { PIPE_FORMAT_Z32_FLOAT, "z32" },
    /* v6 has no z32: the sampler reads the float depth as red. */
    { PIPE_FORMAT_Z32_FLOAT, "r32f" },
@@ -146,7 +148,13 @@ PAN_GENX(panfrost_format)(enum pipe_format format, unsigned char swizzle[4])
    if (!hw)
       return 0;
 
-   if (desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS) {
+   if (format == PIPE_FORMAT_X24S8_UINT) {
+      /* The stencil byte in red, as stencil texturing returns it. */
+      static const unsigned char stencil[4] = {
+         PIPE_SWIZZLE_W, PIPE_SWIZZLE_0, PIPE_SWIZZLE_0, PIPE_SWIZZLE_1
+      };
+      memcpy(swizzle, stencil, 4);
+   } else if (desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS) {
       /* Depth in red, as sampling and shadow comparisons want it. */
       static const unsigned char depth[4] = {
          PIPE_SWIZZLE_X, PIPE_SWIZZLE_0, PIPE_SWIZZLE_0, PIPE_SWIZZLE_1
