@@ -1301,6 +1301,127 @@ test_textured_quad(const char *what, float lo, float hi, unsigned wrap,
    tex_scene_end(&ts);
 }
 
+/* The stencil of a D24S8 texture through an X24S8_UINT view
+ * (ARB_stencil_texturing): an integer lookup whose red, over 255, is
+ * drawn, so each pixel shows its texel's stencil byte exactly; the depth
+ * bits next to it must not leak in.
+ */
+static void
+test_stencil_texture(void)
+{
+   const char *what = "stencil texturing";
+   const struct vtx quad[4] = {
+      { 0, 0, { 0, 0, 0, 0 } },
+      { W * 16, 0, { 1, 0, 0, 0 } },
+      { 0, H * 16, { 0, 1, 0, 0 } },
+      { W * 16, H * 16, { 1, 1, 0, 0 } },
+   };
+   if (!screen->is_format_supported(screen, PIPE_FORMAT_X24S8_UINT,
+                                    PIPE_TEXTURE_2D, 0, 0,
+                                    PIPE_BIND_SAMPLER_VIEW)) {
+      CHECK(false, "%s: X24S8_UINT views are not supported", what);
+      return;
+   }
+   struct scene sc = { make_target(), bind_fixed_state() };
+   sc.vs = pass_through_vs(false);
+
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "stencil-texture");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 1);
+   tex->op = nir_texop_tex;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->dest_type = nir_type_uint32;
+   tex->coord_components = 2;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src =
+      nir_src_for_ssa(nir_channels(&b, nir_load_var(&b, in), 0x3));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   BITSET_SET(b.shader->info.samplers_used, 0);
+   nir_ssa_def *red = nir_fmul_imm(
+      &b, nir_u2f32(&b, nir_channel(&b, &tex->dest.ssa, 0)), 1.0 / 255.0);
+   nir_store_var(&b, out,
+                 nir_vec4(&b, red,
+                          nir_u2f32(&b, nir_channel(&b, &tex->dest.ssa, 1)),
+                          nir_u2f32(&b, nir_channel(&b, &tex->dest.ssa, 2)),
+                          nir_u2f32(&b, nir_channel(&b, &tex->dest.ssa, 3))),
+                 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   sc.fs = ctx->create_fs_state(ctx, &cso);
+   ctx->bind_vs_state(ctx, sc.vs);
+   ctx->bind_fs_state(ctx, sc.fs);
+   sc.vb = vertex_buffer(quad, 4);
+
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_Z24_UNORM_S8_UINT,
+      .width0 = TEX_W,
+      .height0 = TEX_H,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL,
+   };
+   uint32_t data[TEX_H][TEX_W];
+   for (unsigned y = 0; y < TEX_H; ++y) {
+      for (unsigned x = 0; x < TEX_W; ++x)
+         data[y][x] = (uint32_t)(37 * (x + TEX_W * y) + 9) << 24 | 0xabcdef;
+   }
+   struct pipe_resource *t = screen->resource_create(screen, &templ);
+   struct pipe_box box = { .width = TEX_W, .height = TEX_H, .depth = 1 };
+   if (t)
+      ctx->texture_subdata(ctx, t, 0, PIPE_MAP_WRITE, &box, data, TEX_W * 4,
+                           sizeof(data));
+   struct pipe_sampler_view vt = {
+      .format = PIPE_FORMAT_X24S8_UINT,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = PIPE_SWIZZLE_X,
+      .swizzle_g = PIPE_SWIZZLE_Y,
+      .swizzle_b = PIPE_SWIZZLE_Z,
+      .swizzle_a = PIPE_SWIZZLE_W,
+   };
+   struct pipe_sampler_view *view =
+      t ? ctx->create_sampler_view(ctx, t, &vt) : NULL;
+   void *smp =
+      make_sampler(PIPE_TEX_WRAP_CLAMP_TO_EDGE, PIPE_TEX_FILTER_NEAREST, -1);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+   CHECK(t && view, "%s: no texture or view", what);
+
+   draw_textured_quad(what);
+   if (check_pixels) {
+      static uint8_t got[H][W][4];
+      unsigned bad = 0, bx = 0, by = 0;
+      read_target(&sc.t, got);
+      for (unsigned y = 0; y < H; ++y) {
+         for (unsigned x = 0; x < W; ++x) {
+            unsigned tx = nearest((x + 0.5) / W, TEX_W);
+            unsigned ty = nearest((y + 0.5) / H, TEX_H);
+            const uint8_t want[4] = { data[ty][tx] >> 24, 0, 0, 255 };
+            if (memcmp(want, got[y][x], 4) && !bad++) {
+               bx = x;
+               by = y;
+            }
+         }
+      }
+      CHECK(!bad, "%s: %u of %u pixels wrong; first (%u, %u) = %u %u %u %u",
+            what, bad, W * H, bx, by, got[by][bx][0], got[by][bx][1],
+            got[by][bx][2], got[by][bx][3]);
+   }
+   void *none = NULL;
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &none);
+   ctx->delete_sampler_state(ctx, smp);
+   pipe_sampler_view_reference(&view, NULL);
+   pipe_resource_reference(&t, NULL);
+   scene_end(&sc);
+}
+
 /* A sampler clamping to the edge with `filter` and no mipmaps, bound to
  * slot 0 of the fragment stage.
  */
@@ -3028,6 +3149,7 @@ main(int argc, char **argv)
                                               PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
    static const unsigned char bgr1[4] = { PIPE_SWIZZLE_Z, PIPE_SWIZZLE_Y,
                                           PIPE_SWIZZLE_X, PIPE_SWIZZLE_1 };
+   test_stencil_texture();
    test_textured_quad("textured quad", 0.0f, 1.0f,
                       PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
    test_textured_quad("textured quad, repeat and swizzle", -1.0f, 2.0f,
