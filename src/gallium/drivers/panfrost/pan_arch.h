@@ -266,6 +266,8 @@ struct panfrost_jm_fragment {
    unsigned fau_words, varyings, ubos, textures, samplers;
    bool kills;
    bool writes_memory; /* stores to memory: tested late, never killed */
+   bool multisample;   /* coverage per sample (panfrost_draw_job) */
+   uint16_t sample_mask;
    unsigned rt_count;
    struct panfrost_blend_rt rts[8];
    struct panfrost_zs_state zs;

@@ -89,7 +89,7 @@ struct panfrost_draw_cache {
     */
    bool jm_per_instance;
    uint64_t jm_states[2];
-   unsigned jm_key[10];
+   unsigned jm_key[11];
    /* v6/v7: the viewport of the bounds in jm_bounds (scissor, depth
     * range bits), and the varying records of jm_slots slots.
     */

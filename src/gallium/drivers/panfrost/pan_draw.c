@@ -16,6 +16,7 @@
 #include "util/u_surface.h"
 
 #include "pan_context.h"
+#include "pan_resolve.h"
 
 static bool
 covers(unsigned x, unsigned y, unsigned w, unsigned h, unsigned width,
@@ -124,6 +125,8 @@ panfrost_context_init_draw(struct pipe_context *pctx)
    pctx->clear = panfrost_clear;
    pctx->clear_render_target = panfrost_clear_render_target;
    pctx->clear_depth_stencil = panfrost_clear_depth_stencil;
-   /* Copies between linear resources need no GPU: map and memcpy. */
-   pctx->resource_copy_region = util_resource_copy_region;
+   /* Copies between linear resources need no GPU: map and memcpy
+    * (pan_resolve.c, which copies every sample).
+    */
+   pctx->resource_copy_region = panfrost_resource_copy_region;
 }

@@ -21,6 +21,7 @@
 
 #include "util/format/u_format.h"
 #include "util/log.h"
+#include "util/u_framebuffer.h"
 #include "util/u_math.h"
 
 #include "pan_arch.h"
@@ -455,12 +456,18 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
    const struct pipe_framebuffer_state *fb = &ctx->state.fb;
    const struct pipe_blend_state *blend = ctx->state.blend;
    const struct panfrost_vertex_elements *ve = ctx->state.vertex_elements;
-   const unsigned jm_rsd_key[10] = {
+   /* Single-sampled passes ignore the state tracker's sample mask. */
+   bool msaa = util_framebuffer_get_num_samples(fb) > 1;
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   bool multisample = msaa && rast->multisample;
+   uint16_t sample_mask = msaa ? ctx->state.sample_mask : 0xffff;
+   const unsigned jm_rsd_key[11] = {
       ve ? ve->count : 0,  slots,
       c->ubo_count[0],     c->ubo_count[1],
       c->texture_count[0], c->sampler_count[0],
       c->texture_count[1], c->sampler_count[1],
       c->fau_words[0],     c->fau_words[2],
+      multisample | sample_mask << 1,
    };
 
    if (!shaders_new && c->jm_states[0] && c->jm_states[1] &&
@@ -477,6 +484,8 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
       .samplers = c->sampler_count[1],
       .kills = fs->kills,
       .writes_memory = fs->writes_memory,
+      .multisample = multisample,
+      .sample_mask = sample_mask,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
    for (unsigned i = 0; i < f.rt_count; ++i)

@@ -341,13 +341,11 @@ preload_jm(struct panfrost_context *ctx, unsigned mask,
       panfrost_screen(ctx->base.screen)->arch->jm;
    const struct pipe_framebuffer_state *key = &ctx->state.fb;
    struct pan_pool *pool = &ctx->batch.pool;
-   /* Bifrost's renderer state has no push words for the draw. */
-   if (fs->progs[0].nr_push)
-      return false;
    struct panfrost_jm_fragment f = {
       .binary = fs->progs[0].desc,
       .textures = textures_n,
       .samplers = 1,
+      .sample_mask = 0xffff,
       .rt_count = MAX2(key->nr_cbufs, 1),
       .kills = zs != NULL, /* ZS_EMIT: late kill */
    };

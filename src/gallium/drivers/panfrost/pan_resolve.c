@@ -14,10 +14,12 @@
  */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/format/u_format.h"
 #include "util/u_inlines.h"
 #include "util/u_math.h"
+#include "util/u_surface.h"
 
 #include "pan_context.h"
 #include "pan_resolve.h"
@@ -192,4 +194,56 @@ panfrost_resolve(struct panfrost_context *ctx,
                   info->dst.box.z, info->src.format);
    }
    return true;
+}
+
+void
+panfrost_resource_copy_region(struct pipe_context *pctx,
+                              struct pipe_resource *dst, unsigned dst_level,
+                              unsigned dstx, unsigned dsty, unsigned dstz,
+                              struct pipe_resource *src, unsigned src_level,
+                              const struct pipe_box *src_box)
+{
+   struct panfrost_resource *s = panfrost_resource(src);
+   struct panfrost_resource *d = panfrost_resource(dst);
+   unsigned samples = MAX2(src->nr_samples, 1);
+
+   /* Single-sampled (and split depth/stencil, mapped through a staging
+    * copy): the generic map and copy.
+    */
+   if (samples == 1 || s->stencil || d->stencil ||
+       MAX2(dst->nr_samples, 1) != samples) {
+      util_resource_copy_region(pctx, dst, dst_level, dstx, dsty, dstz, src,
+                                src_level, src_box);
+      return;
+   }
+
+   /* Multisampled: the maps point at sample 0; each sample is a level
+    * surface further on, in both resources.
+    */
+   for (int z = 0; z < src_box->depth; ++z) {
+      struct pipe_transfer *st, *dt;
+      const uint8_t *in = pipe_texture_map_3d(
+         pctx, src, src_level, PIPE_MAP_READ, src_box->x, src_box->y,
+         src_box->z + z, src_box->width, src_box->height, 1, &st);
+      if (!in)
+         return;
+      uint8_t *out =
+         pipe_texture_map_3d(pctx, dst, dst_level, PIPE_MAP_WRITE, dstx, dsty,
+                             dstz + z, src_box->width, src_box->height, 1, &dt);
+      if (!out) {
+         pipe_texture_unmap(pctx, st);
+         return;
+      }
+      uint64_t s_sample_B = s->layout.levels[src_level].surface_stride_B;
+      uint64_t d_sample_B = d->layout.levels[dst_level].surface_stride_B;
+      unsigned row_B = util_format_get_stride(src->format, src_box->width);
+      unsigned rows = util_format_get_nblocksy(src->format, src_box->height);
+      for (unsigned i = 0; i < samples; ++i) {
+         for (unsigned y = 0; y < rows; ++y)
+            memcpy(out + i * d_sample_B + (uint64_t)y * dt->stride,
+                   in + i * s_sample_B + (uint64_t)y * st->stride, row_B);
+      }
+      pipe_texture_unmap(pctx, dt);
+      pipe_texture_unmap(pctx, st);
+   }
 }

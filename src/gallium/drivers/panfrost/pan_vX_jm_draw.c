@@ -112,7 +112,8 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
             ? MALI_PIXEL_KILL_FORCE_LATE
             : MALI_PIXEL_KILL_STRONG_EARLY;
       cfg.properties.stencil_from_shader = f->zs.shader_s;
-      cfg.multisample_misc.sample_mask = 0xffff;
+      cfg.multisample_misc.sample_mask = f->sample_mask;
+      cfg.multisample_misc.multisample_enable = f->multisample;
       /* PIPE_FUNC_* and the hardware's comparisons share their order. */
       cfg.multisample_misc.depth_function =
          f->zs.depth ? f->zs.depth_func : MALI_FUNC_ALWAYS;

@@ -44,6 +44,10 @@ static struct pipe_context *ctx;
  * resolve refuses: it resolves into a copy first).
  */
 static bool flip_resolve;
+/* Colour resolves read a copy of the 4x resource (resource_copy_region,
+ * every sample) instead.
+ */
+static bool copy_first;
 
 static nir_variable *
 var(nir_shader *s, nir_variable_mode mode, unsigned location,
@@ -137,6 +141,17 @@ draw_corner(float n, float z, const float rgba[4])
 static void
 resolve(struct pipe_resource *ms, struct pipe_resource *ss, unsigned mask)
 {
+   struct pipe_resource *copy = NULL;
+   if (copy_first && mask == PIPE_MASK_RGBA) {
+      struct pipe_box box;
+      u_box_2d(0, 0, S, S, &box);
+      copy = texture(FMT, 4, PIPE_BIND_RENDER_TARGET);
+      CHECK(copy, "copy: resource_create failed");
+      if (!copy)
+         return;
+      ctx->resource_copy_region(ctx, copy, 0, 0, 0, 0, ms, 0, &box);
+      ms = copy;
+   }
    struct pipe_blit_info info = {
       .dst = { .resource = ss, .format = ss->format },
       .src = { .resource = ms, .format = ms->format },
@@ -148,6 +163,7 @@ resolve(struct pipe_resource *ms, struct pipe_resource *ss, unsigned mask)
    if (flip_resolve && mask == PIPE_MASK_RGBA)
       u_box_2d(0, S, S, -S, &info.src.box);
    ctx->blit(ctx, &info);
+   pipe_resource_reference(&copy, NULL);
 }
 
 /* Expected red channel of pixel (x, y) when `inside` of its samples are
@@ -487,6 +503,13 @@ main(int argc, char **argv)
       return pan_test_close(screen, ctx);
    }
    CHECK(msaa, "4x RGBA8 render targets not offered");
+   /* --render-only: 4x rendering and resolves, but no 4x textures and no
+    * preloads of 4x targets (Bifrost).
+    */
+   bool render_only = argc > 1 && !strcmp(argv[1], "--render-only");
+   CHECK(screen->is_format_supported(screen, FMT, PIPE_TEXTURE_2D, 4, 4,
+                                     PIPE_BIND_SAMPLER_VIEW) != render_only,
+         "4x textures %s", render_only ? "offered" : "not offered");
    CHECK(screen->is_format_supported(screen, ZFMT, PIPE_TEXTURE_2D, 4, 4,
                                      PIPE_BIND_DEPTH_STENCIL),
          "4x Z32F depth buffers not offered");
@@ -508,7 +531,8 @@ main(int argc, char **argv)
    void *blend = ctx->create_blend_state(ctx, &bs);
    ctx->bind_blend_state(ctx, blend);
 
-   test_fetch(fs);
+   if (!render_only)
+      test_fetch(fs);
    /* Samples covered inside, on and past the edge. */
    draw_and_resolve(true, ~0u, 0.0f, false, false,
                     (const unsigned[]){ 4, 2, 0 }, "4x edge");
@@ -524,6 +548,10 @@ main(int argc, char **argv)
    draw_and_resolve(true, ~0u, 0.0f, false, false,
                     (const unsigned[]){ 4, 2, 0 }, "4x edge, flipped resolve");
    flip_resolve = false;
+   copy_first = true;
+   draw_and_resolve(true, ~0u, 0.0f, false, false,
+                    (const unsigned[]){ 4, 2, 0 }, "4x edge, copied first");
+   copy_first = false;
    /* Without the rasterizer's multisample the pixel centre decides for
     * all samples: the centres of the edge pixels lie on the edge, which
     * the tie-break rule leaves out.
@@ -531,8 +559,9 @@ main(int argc, char **argv)
    draw_and_resolve(false, ~0u, 0.0f, false, false,
                     (const unsigned[]){ 4, 0, 0 }, "4x, multisample off");
    /* The same over two passes: the second preloads every sample. */
-   draw_and_resolve(true, ~0u, -0.5f, true, true, (const unsigned[]){ 4, 2, 0 },
-                    "4x depth, two passes");
+   if (!render_only)
+      draw_and_resolve(true, ~0u, -0.5f, true, true,
+                       (const unsigned[]){ 4, 2, 0 }, "4x depth, two passes");
    /* Depth per sample: the blue triangle behind fills what red left. */
    draw_and_resolve(true, ~0u, -0.5f, true, false,
                     (const unsigned[]){ 4, 2, 0 }, "4x depth");
