@@ -267,6 +267,7 @@ struct panfrost_jm_fragment {
    bool kills;
    bool writes_memory; /* stores to memory: tested late, never killed */
    bool multisample;   /* coverage per sample (panfrost_draw_job) */
+   bool per_sample;    /* shaded once a sample (4x preloads) */
    uint16_t sample_mask;
    unsigned rt_count;
    struct panfrost_blend_rt rts[8];

@@ -346,6 +346,9 @@ preload_jm(struct panfrost_context *ctx, unsigned mask,
       .textures = textures_n,
       .samplers = 1,
       .sample_mask = 0xffff,
+      /* 4x targets: each sample loads its own (PRELOAD_KEY_MS). */
+      .multisample = fb->nr_samples > 1,
+      .per_sample = fb->nr_samples > 1,
       .rt_count = MAX2(key->nr_cbufs, 1),
       .kills = zs != NULL, /* ZS_EMIT: late kill */
    };
@@ -478,10 +481,8 @@ preload(struct panfrost_context *ctx, uint32_t key,
    struct panfrost_screen *screen = panfrost_screen(ctx->base.screen);
    const struct panfrost_arch_draw *d = screen->arch->draw;
 
-   /* v9 loads multisampled targets shading once a sample; v6/v7 renderer
-    * states cannot (refused, the caller warns).
-    */
-   if (!screen->arch->texture || (fb->nr_samples > 1 && screen->arch->jm) ||
+   /* Multisampled targets load shading once a sample. */
+   if (!screen->arch->texture ||
        (!screen->arch->jm && (!d || !d->emit_preload_draw)))
       return false;
    if (fb->nr_samples > 1)

@@ -73,7 +73,12 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       .layers = is_3d ? 1 : b->u.tex.last_layer - b->u.tex.first_layer + 1,
       .samples = MAX2(r->nr_samples, 1),
    };
-   unsigned n = tv.levels * tv.layers;
+   /* Bifrost names each sample's surface (after the levels of a layer);
+    * v9's plane holds the samples a slice stride apart.
+    */
+   unsigned arch = panfrost_device(ctx->base.screen)->arch;
+   unsigned sample_planes = arch < 9 ? tv.samples : 1;
+   unsigned n = tv.levels * tv.layers * sample_planes;
 
    v->bo = pan_bo_create(&panfrost_screen(ctx->base.screen)->dev,
                          n * t->plane_size_B, 0, "Texture planes");
@@ -83,20 +88,23 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       return false;
    }
    for (unsigned layer = 0; layer < tv.layers; ++layer) {
-      for (unsigned l = 0; l < tv.levels; ++l) {
-         const struct pan_image_level *lv = &rsc->layout.levels[first + l];
-         uint64_t offset_B = pan_image_surface_offset_B(
-            &rsc->image, &rsc->layout, first + l,
-            is_3d ? 0 : b->u.tex.first_layer + layer, 0);
-         struct panfrost_texture_plane p = {
-            .addr = rsc->bo->gpu_va + offset_B,
-            .size_B = is_3d ? lv->surface_stride_B * lv->depth_px : lv->size_B,
-            .slice_stride_B = lv->surface_stride_B,
-            .row_stride_B = lv->row_stride_B,
-            .texel_B = util_format_get_blocksize(tv.format),
-         };
-         t->emit_plane(planes + (layer * tv.levels + l) * t->plane_size_B,
-                       &p);
+      for (unsigned s = 0; s < sample_planes; ++s) {
+         for (unsigned l = 0; l < tv.levels; ++l) {
+            const struct pan_image_level *lv = &rsc->layout.levels[first + l];
+            uint64_t offset_B = pan_image_surface_offset_B(
+               &rsc->image, &rsc->layout, first + l,
+               is_3d ? 0 : b->u.tex.first_layer + layer, s);
+            struct panfrost_texture_plane p = {
+               .addr = rsc->bo->gpu_va + offset_B,
+               .size_B =
+                  is_3d ? lv->surface_stride_B * lv->depth_px : lv->size_B,
+               .slice_stride_B = lv->surface_stride_B,
+               .row_stride_B = lv->row_stride_B,
+               .texel_B = util_format_get_blocksize(tv.format),
+            };
+            unsigned i = (layer * sample_planes + s) * tv.levels + l;
+            t->emit_plane(planes + i * t->plane_size_B, &p);
+         }
       }
    }
    tv.planes = v->bo->gpu_va;

@@ -114,6 +114,7 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.properties.stencil_from_shader = f->zs.shader_s;
       cfg.multisample_misc.sample_mask = f->sample_mask;
       cfg.multisample_misc.multisample_enable = f->multisample;
+      cfg.multisample_misc.evaluate_per_sample = f->per_sample;
       /* PIPE_FUNC_* and the hardware's comparisons share their order. */
       cfg.multisample_misc.depth_function =
          f->zs.depth ? f->zs.depth_func : MALI_FUNC_ALWAYS;

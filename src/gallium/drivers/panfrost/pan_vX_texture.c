@@ -67,9 +67,9 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
    bool cube = dim == MALI_TEXTURE_DIMENSION_CUBE;
    if (cube && v->layers % 6)
       return false;
-   /* Bifrost names each sample's surface apart: not written yet. */
+   /* 4x 2D textures on v7 (a surface a sample, pan_texture.c) and v9. */
    if (v->samples > 1 &&
-       (PAN_ARCH < 9 || dim != MALI_TEXTURE_DIMENSION_2D || v->levels > 1))
+       (PAN_ARCH < 7 || dim != MALI_TEXTURE_DIMENSION_2D || v->levels > 1))
       return false;
 #if PAN_ARCH == 6
    /* v6 reads a cube's faces innermost, the planes have levels there. */
@@ -99,9 +99,7 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
       cfg.surfaces = v->planes;
       cfg.array_size = cube ? v->layers / 6 : v->layers;
       cfg.depth = dim == MALI_TEXTURE_DIMENSION_3D ? v->depth : 1;
-#if PAN_ARCH >= 9
       cfg.sample_count = v->samples > 1 ? v->samples : 1;
-#endif
 #if PAN_ARCH <= 7
       cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
 #endif

@@ -503,13 +503,9 @@ main(int argc, char **argv)
       return pan_test_close(screen, ctx);
    }
    CHECK(msaa, "4x RGBA8 render targets not offered");
-   /* --render-only: 4x rendering and resolves, but no 4x textures and no
-    * preloads of 4x targets (Bifrost).
-    */
-   bool render_only = argc > 1 && !strcmp(argv[1], "--render-only");
    CHECK(screen->is_format_supported(screen, FMT, PIPE_TEXTURE_2D, 4, 4,
-                                     PIPE_BIND_SAMPLER_VIEW) != render_only,
-         "4x textures %s", render_only ? "offered" : "not offered");
+                                     PIPE_BIND_SAMPLER_VIEW),
+         "4x textures not offered");
    CHECK(screen->is_format_supported(screen, ZFMT, PIPE_TEXTURE_2D, 4, 4,
                                      PIPE_BIND_DEPTH_STENCIL),
          "4x Z32F depth buffers not offered");
@@ -531,8 +527,7 @@ main(int argc, char **argv)
    void *blend = ctx->create_blend_state(ctx, &bs);
    ctx->bind_blend_state(ctx, blend);
 
-   if (!render_only)
-      test_fetch(fs);
+   test_fetch(fs);
    /* Samples covered inside, on and past the edge. */
    draw_and_resolve(true, ~0u, 0.0f, false, false,
                     (const unsigned[]){ 4, 2, 0 }, "4x edge");
@@ -559,9 +554,8 @@ main(int argc, char **argv)
    draw_and_resolve(false, ~0u, 0.0f, false, false,
                     (const unsigned[]){ 4, 0, 0 }, "4x, multisample off");
    /* The same over two passes: the second preloads every sample. */
-   if (!render_only)
-      draw_and_resolve(true, ~0u, -0.5f, true, true,
-                       (const unsigned[]){ 4, 2, 0 }, "4x depth, two passes");
+   draw_and_resolve(true, ~0u, -0.5f, true, true, (const unsigned[]){ 4, 2, 0 },
+                    "4x depth, two passes");
    /* Depth per sample: the blue triangle behind fills what red left. */
    draw_and_resolve(true, ~0u, -0.5f, true, false,
                     (const unsigned[]){ 4, 2, 0 }, "4x depth");
