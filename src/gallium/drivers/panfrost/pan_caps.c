@@ -140,7 +140,7 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return panfrost_device(pscreen)->arch >= 9;
    /* texelFetch from 4x textures (pan_texture.c, txf_ms). */
    case PIPE_CAP_TEXTURE_MULTISAMPLE:
-      return panfrost_device(pscreen)->arch >= 7;
+      return panfrost_device(pscreen)->arch >= 6;
 
    /* Compute runs where the driver has job emitters (v9): launch_grid with
     * shader storage buffers and constant buffers.  GL's compute shaders

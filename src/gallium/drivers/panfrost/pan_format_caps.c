@@ -20,11 +20,11 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
    unsigned uses = 0;
 
    /* 4x render targets, depth/stencil buffers and textures (texel
-    * fetches) on v7 and v9.  A level's samples are surfaces one after the
+    * fetches) on v6+.  A level's samples are surfaces one after the
     * other.
     */
    if (sample_count > 1 || storage_sample_count > 1) {
-      if (arch < 7 || sample_count != 4 ||
+      if (arch < 6 || sample_count != 4 ||
           (storage_sample_count && storage_sample_count != 4) ||
           (target != PIPE_TEXTURE_2D && target != PIPE_TEXTURE_RECT) ||
           (bind & ~(PIPE_BIND_RENDER_TARGET | PIPE_BIND_DEPTH_STENCIL |

@@ -73,8 +73,9 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       .layers = is_3d ? 1 : b->u.tex.last_layer - b->u.tex.first_layer + 1,
       .samples = MAX2(r->nr_samples, 1),
    };
-   /* Bifrost names each sample's surface (after the levels of a layer);
-    * v9's plane holds the samples a slice stride apart.
+   /* Bifrost names each sample's surface (v7 after the levels of a
+    * layer, v6 innermost); v9's plane holds the samples a slice stride
+    * apart.
     */
    unsigned arch = panfrost_device(ctx->base.screen)->arch;
    unsigned sample_planes = arch < 9 ? tv.samples : 1;
@@ -102,7 +103,9 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
                .row_stride_B = lv->row_stride_B,
                .texel_B = util_format_get_blocksize(tv.format),
             };
-            unsigned i = (layer * sample_planes + s) * tv.levels + l;
+            unsigned i = arch == 6
+                            ? (layer * tv.levels + l) * sample_planes + s
+                            : (layer * sample_planes + s) * tv.levels + l;
             t->emit_plane(planes + i * t->plane_size_B, &p);
          }
       }

@@ -67,9 +67,9 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
    bool cube = dim == MALI_TEXTURE_DIMENSION_CUBE;
    if (cube && v->layers % 6)
       return false;
-   /* 4x 2D textures on v7 (a surface a sample, pan_texture.c) and v9. */
+   /* 4x 2D textures: a surface a sample on Bifrost (pan_texture.c). */
    if (v->samples > 1 &&
-       (PAN_ARCH < 7 || dim != MALI_TEXTURE_DIMENSION_2D || v->levels > 1))
+       (dim != MALI_TEXTURE_DIMENSION_2D || v->levels > 1))
       return false;
 #if PAN_ARCH == 6
    /* v6 reads a cube's faces innermost, the planes have levels there. */
