@@ -7,7 +7,7 @@
 # piglit: N passed, N failed, N skipped (of N declared)": passed =
 # agreeing runs plus the replay proof (replay_proof.py), pan-demo's
 # scene against softpipe (tests/demo/scene_vs_softpipe.py) and the
-# multisampling proof (msaa_proof.py), failed =
+# multisampling proofs (msaa_proof.py, stock and ours), failed =
 # expected runs that no longer agree (or did not run), skipped = runs not
 # agreeing yet.
 #   tests/oracle_driver/ci.sh [BUILD_DIR]     (our build, for the drm-shim)
@@ -74,6 +74,15 @@ if /usr/bin/python3 "$here/msaa_proof.py" --build "$build" --stock "$stock"; the
 else
    echo "piglit: msaa-proof failed (exit $?)"
 fi
+# The same kind of programs with our driver (msaa-ours-tests.txt).
+msaa_ours_ok=0
+if /usr/bin/python3 "$here/msaa_proof.py" --build "$build" --stock "$stock" \
+      --driver ours --list "$here/msaa-ours-tests.txt"; then
+   msaa_ours_ok=1
+   echo "piglit: msaa-proof-ours passed"
+else
+   echo "piglit: msaa-proof-ours failed (exit $?)"
+fi
 
 out=$stock/pan-piglit-ci.log
 /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
@@ -81,7 +90,7 @@ out=$stock/pan-piglit-ci.log
    --driver both --ours-gpus G52,G57 --expected-ours "$here/expected-ours.txt" \
    --pass-name piglit-runs 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
-# The runs' line, then the pass line with the three proofs counted in.
+# The runs' line, then the pass line with the four proofs counted in.
 line=$(grep -E '^pass piglit-runs: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out" | tail -1)
 if [ -z "$line" ]; then
    echo "pass piglit: 0 passed, 1 failed, 0 skipped (of 0 declared)"
@@ -91,5 +100,6 @@ read -r p f s d <<<"$(echo "$line" | sed -E 's/^pass piglit-runs: ([0-9]+) passe
 if [ "$replay_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$demo_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$msaa_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
-echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 3)) declared)"
+if [ "$msaa_ours_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
+echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 4)) declared)"
 exit "$rc"
