@@ -4,12 +4,14 @@
  */
 
 /* Resolves of multisampled resources (pipe_context::blit from 4x to one
- * sample, what glBlitFramebuffer and the state tracker's resolves ask):
- * the samples are combined on the CPU once the passes writing them are
- * done, into the destination, or for a blit that converts, scales, flips
- * or masks, into a single-sampled copy that an ordinary blit takes on.  A
- * multisampled level keeps its samples one surface apart (pan_image_layout.c),
- * as the LAYERED write-out stores them.  Colours are averaged in float; integer
+ * sample, what glBlitFramebuffer and the state tracker's resolves ask).
+ * Colour resolves the blitter supports run on the GPU (its shader fetches
+ * the samples with txf_ms).  The others, depth and stencil above all, are
+ * combined on the CPU once the passes writing them are done: into the
+ * destination, or for a blit that converts, scales, flips or masks, into
+ * a single-sampled copy that an ordinary blit takes on.  A multisampled
+ * level keeps its samples one surface apart (pan_image_layout.c), as the
+ * LAYERED write-out stores them.  Colours are averaged in float; integer
  * colours, depth and stencil take sample 0, as GL allows.
  */
 
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "util/format/u_format.h"
+#include "util/u_blitter.h"
 #include "util/u_inlines.h"
 #include "util/u_math.h"
 #include "util/u_surface.h"
@@ -176,6 +179,12 @@ panfrost_resolve(struct panfrost_context *ctx,
    struct pipe_resource *dst = info->dst.resource;
 
    if (src->nr_samples <= 1 || dst->nr_samples > 1)
+      return false;
+   /* Colours resolve on the GPU: the blitter's shader averages the
+    * samples it fetches (txf_ms); integer colours take sample 0.
+    */
+   if (!(info->mask & PIPE_MASK_ZS) &&
+       util_blitter_is_blit_supported(ctx->blitter, info))
       return false;
 
    const char *why = refusal(info);
