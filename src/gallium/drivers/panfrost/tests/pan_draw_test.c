@@ -1090,6 +1090,31 @@ texel(unsigned x, unsigned y, uint8_t out[4])
    out[3] = 255 - 10 * x;
 }
 
+/* Texture 0 through sampler 0 at VAR0.xy (implicit LOD), as `type`. */
+static nir_ssa_def *
+sample_var0(nir_builder *b, nir_alu_type type)
+{
+   nir_variable *in =
+      io_var(b->shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_ssa_def *uv = nir_channels(b, nir_load_var(b, in), 0x3);
+
+   nir_tex_instr *tex = nir_tex_instr_create(b->shader, 1);
+   tex->op = nir_texop_tex;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   tex->dest_type = type;
+   tex->coord_components = 2;
+   tex->texture_index = 0;
+   tex->sampler_index = 0;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(uv);
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(b, &tex->instr);
+   BITSET_SET(b->shader->info.textures_used, 0);
+   BITSET_SET(b->shader->info.samplers_used, 0);
+   return &tex->dest.ssa;
+}
+
 /* DATA0 = texture 0 through sampler 0 at VAR0.xy (implicit LOD). */
 static void *
 texture_fs(void)
@@ -1097,26 +1122,7 @@ texture_fs(void)
    nir_builder b = shader(MESA_SHADER_FRAGMENT, "textured");
    nir_variable *out =
       io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *in =
-      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
-   in->data.interpolation = INTERP_MODE_SMOOTH;
-   nir_ssa_def *uv = nir_channels(&b, nir_load_var(&b, in), 0x3);
-
-   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 1);
-   tex->op = nir_texop_tex;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
-   tex->dest_type = nir_type_float32;
-   tex->coord_components = 2;
-   tex->texture_index = 0;
-   tex->sampler_index = 0;
-   tex->src[0].src_type = nir_tex_src_coord;
-   tex->src[0].src = nir_src_for_ssa(uv);
-   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
-   nir_builder_instr_insert(&b, &tex->instr);
-   BITSET_SET(b.shader->info.textures_used, 0);
-   BITSET_SET(b.shader->info.samplers_used, 0);
-
-   nir_store_var(&b, out, &tex->dest.ssa, 0xf);
+   nir_store_var(&b, out, sample_var0(&b, nir_type_float32), 0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    return ctx->create_fs_state(ctx, &cso);
@@ -1328,29 +1334,9 @@ test_stencil_texture(void)
    nir_builder b = shader(MESA_SHADER_FRAGMENT, "stencil-texture");
    nir_variable *out =
       io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *in =
-      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
-   in->data.interpolation = INTERP_MODE_SMOOTH;
-   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 1);
-   tex->op = nir_texop_tex;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
-   tex->dest_type = nir_type_uint32;
-   tex->coord_components = 2;
-   tex->src[0].src_type = nir_tex_src_coord;
-   tex->src[0].src =
-      nir_src_for_ssa(nir_channels(&b, nir_load_var(&b, in), 0x3));
-   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
-   nir_builder_instr_insert(&b, &tex->instr);
-   BITSET_SET(b.shader->info.textures_used, 0);
-   BITSET_SET(b.shader->info.samplers_used, 0);
-   nir_ssa_def *red = nir_fmul_imm(
-      &b, nir_u2f32(&b, nir_channel(&b, &tex->dest.ssa, 0)), 1.0 / 255.0);
-   nir_store_var(&b, out,
-                 nir_vec4(&b, red,
-                          nir_u2f32(&b, nir_channel(&b, &tex->dest.ssa, 1)),
-                          nir_u2f32(&b, nir_channel(&b, &tex->dest.ssa, 2)),
-                          nir_u2f32(&b, nir_channel(&b, &tex->dest.ssa, 3))),
-                 0xf);
+   nir_ssa_def *texel = nir_u2f32(&b, sample_var0(&b, nir_type_uint32));
+   nir_ssa_def *scale = nir_imm_vec4(&b, 1.0f / 255.0f, 1, 1, 1);
+   nir_store_var(&b, out, nir_fmul(&b, texel, scale), 0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    sc.fs = ctx->create_fs_state(ctx, &cso);
