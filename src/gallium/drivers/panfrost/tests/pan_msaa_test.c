@@ -123,18 +123,7 @@ draw_corner(float n, float z, const float rgba[4])
       data[i * 8 + 3] = 1.0f;
       memcpy(&data[i * 8 + 4], rgba, 16);
    }
-   struct pipe_resource *r = pipe_buffer_create(
-      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(data));
-   pipe_buffer_write(ctx, r, 0, sizeof(data), data);
-   struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   struct pipe_draw_info info = {
-      .mode = PIPE_PRIM_TRIANGLES,
-      .instance_count = 1,
-      .max_index = 2,
-   };
-   struct pipe_draw_start_count_bias d = { .start = 0, .count = 3 };
-   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+   struct pipe_resource *r = pan_test_draw_triangles(screen, ctx, data, 3);
    pipe_resource_reference(&r, NULL);
 }
 

@@ -16,6 +16,7 @@
 #include "pipe/p_state.h"
 #include "tgsi/tgsi_from_mesa.h"
 #include "util/u_debug.h"
+#include "util/u_inlines.h"
 
 #include "pan_public.h"
 
@@ -108,6 +109,25 @@ pan_test_bind_target(struct pipe_screen *screen, struct pipe_context *ctx,
    };
    ctx->set_framebuffer_state(ctx, &fb);
    return surf;
+}
+
+struct pipe_resource *
+pan_test_draw_triangles(struct pipe_screen *screen, struct pipe_context *ctx,
+                        const float *data, unsigned n)
+{
+   struct pipe_resource *r = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, n * 32);
+   pipe_buffer_write(ctx, r, 0, n * 32, data);
+   struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_TRIANGLES,
+      .instance_count = 1,
+      .max_index = n - 1,
+   };
+   struct pipe_draw_start_count_bias d = { .start = 0, .count = n };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+   return r;
 }
 
 int

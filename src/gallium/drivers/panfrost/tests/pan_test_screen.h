@@ -67,6 +67,13 @@ struct pipe_surface *pan_test_bind_target(struct pipe_screen *screen,
                                           unsigned w, unsigned h,
                                           struct pipe_resource **tex);
 
+/* Uploads n vertices of 8 floats (clip-space position, colour) as vertex
+ * buffer 0 and draws them as a triangle list; returns the buffer, whose
+ * reference the caller owns. */
+struct pipe_resource *pan_test_draw_triangles(struct pipe_screen *screen,
+                                              struct pipe_context *ctx,
+                                              const float *data, unsigned n);
+
 /* Destroys both, prints the counts and returns the exit status. */
 int pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx);
 
