@@ -360,14 +360,8 @@ test_refusal(void)
    nir_ssa_def *addr = elem_addr(&b, 0, nir_imm_int(&b, 0), 8);
    nir_ssa_def *v = nir_global_atomic_add(&b, 64, addr, nir_imm_int64(&b, 1));
    nir_store_global(&b, addr, 8, v, 1);
-   void *ctx = ralloc_context(NULL);
-   struct pan_va_binary bin;
-   char err[256] = "";
-   PAN_CHECK(!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err)) &&
-                strstr(err, "global_atomic_add of 64-bit"),
-             "a 64-bit atomic: '%s'", err);
-   ralloc_free(ctx);
-   ralloc_free(b.shader);
+   expect_va_refusal(b.shader, "global_atomic_add of 64-bit",
+                     "a 64-bit atomic");
 }
 
 int

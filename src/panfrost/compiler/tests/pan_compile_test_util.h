@@ -87,4 +87,19 @@ io_setup(const uint32_t *in, unsigned in_words, const uint32_t *prm,
    return &m;
 }
 
+/* Checks that the Valhall compiler refuses the shader (which it frees)
+ * with an error containing `want`. */
+static inline void
+expect_va_refusal(nir_shader *shader, const char *want, const char *what)
+{
+   void *ctx = ralloc_context(NULL);
+   struct pan_va_binary bin;
+   char err[256] = "";
+   PAN_CHECK(!pan_va_compile(shader, ctx, &bin, NULL, err, sizeof(err)) &&
+                strstr(err, want),
+             "%s: '%s'", what, err);
+   ralloc_free(ctx);
+   ralloc_free(shader);
+}
+
 #endif

@@ -364,14 +364,7 @@ test_refusal(void)
    nir_builder b = nir_builder_init_simple_shader(
       MESA_SHADER_FRAGMENT, &pan_va_nir_options, "fragment-barrier");
    nir_control_barrier(&b);
-   void *ctx = ralloc_context(NULL);
-   struct pan_va_binary bin;
-   char err[256] = "";
-   PAN_CHECK(!pan_va_compile(b.shader, ctx, &bin, NULL, err, sizeof(err)) &&
-                strstr(err, "barrier"),
-             "a fragment shader barrier: '%s'", err);
-   ralloc_free(ctx);
-   ralloc_free(b.shader);
+   expect_va_refusal(b.shader, "barrier", "a fragment shader barrier");
 }
 
 int
