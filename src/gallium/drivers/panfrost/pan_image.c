@@ -51,6 +51,30 @@ panfrost_set_shader_images(struct pipe_context *pctx,
       panfrost_context(pctx)->dirty |= PANFROST_DIRTY_TEXTURES;
 }
 
+/* Checks what neither architecture can address; false with a message. */
+static bool
+check_view(const struct pipe_image_view *v, char *err, size_t err_size)
+{
+   const struct pipe_resource *r = v->resource;
+
+   if (r->target == PIPE_BUFFER) {
+      snprintf(err, err_size, "buffer images are not supported yet");
+      return false;
+   }
+   if (r->nr_samples > 1) {
+      snprintf(err, err_size, "multisampled images are not supported");
+      return false;
+   }
+   if (v->u.tex.level > r->last_level ||
+       v->u.tex.first_layer > v->u.tex.last_layer) {
+      snprintf(err, err_size,
+               "image view of level %u, layers %u-%u is out of its texture",
+               v->u.tex.level, v->u.tex.first_layer, v->u.tex.last_layer);
+      return false;
+   }
+   return true;
+}
+
 /* Packs the texture descriptor of v into desc, its plane in the pool;
  * false with a message in err. */
 static bool
@@ -67,21 +91,8 @@ pack_image(struct panfrost_context *ctx, const struct pipe_image_view *v,
       snprintf(err, err_size, "images are not supported on this GPU yet");
       return false;
    }
-   if (r->target == PIPE_BUFFER) {
-      snprintf(err, err_size, "buffer images are not supported yet");
+   if (!check_view(v, err, err_size))
       return false;
-   }
-   if (r->nr_samples > 1) {
-      snprintf(err, err_size, "multisampled images are not supported");
-      return false;
-   }
-   if (level > r->last_level || v->u.tex.first_layer > v->u.tex.last_layer) {
-      snprintf(err, err_size,
-               "image view of level %u, layers %u-%u is out "
-               "of its texture",
-               level, v->u.tex.first_layer, v->u.tex.last_layer);
-      return false;
-   }
 
    /* One layer of a 3D texture bound alone is a 2D image: its slice is
     * the plane. */
@@ -129,30 +140,6 @@ pack_image(struct panfrost_context *ctx, const struct pipe_image_view *v,
       snprintf(err, err_size, "format %s of a %s image is not supported",
                util_format_short_name(v->format),
                util_str_tex_target(r->target, true));
-      return false;
-   }
-   return true;
-}
-
-/* Checks what neither architecture can address; false with a message. */
-static bool
-check_view(const struct pipe_image_view *v, char *err, size_t err_size)
-{
-   const struct pipe_resource *r = v->resource;
-
-   if (r->target == PIPE_BUFFER) {
-      snprintf(err, err_size, "buffer images are not supported yet");
-      return false;
-   }
-   if (r->nr_samples > 1) {
-      snprintf(err, err_size, "multisampled images are not supported");
-      return false;
-   }
-   if (v->u.tex.level > r->last_level ||
-       v->u.tex.first_layer > v->u.tex.last_layer) {
-      snprintf(err, err_size,
-               "image view of level %u, layers %u-%u is out of its texture",
-               v->u.tex.level, v->u.tex.first_layer, v->u.tex.last_layer);
       return false;
    }
    return true;
