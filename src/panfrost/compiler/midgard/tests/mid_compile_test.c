@@ -30,6 +30,8 @@ struct env {
    uint32_t ubo1[64];
    struct pan_sim_mid_thread t;
    struct mid_binary bin;
+   /* The last binary's bundles, kept after run() frees its compile */
+   uint8_t code[16384];
    char err[256];
    const struct pan_sim_mid_gfx *gfx; /* texture words, when set */
 };
@@ -122,6 +124,11 @@ run(struct env *e, nir_shader *nir, unsigned gpu)
    enum pan_sim_mid_status st = pan_sim_mid_run(&e->t, &cfg);
    PAN_CHECK(st == PAN_SIM_MID_DONE, "run on 0x%x faulted: %s", gpu,
              e->t.fault);
+   /* Callers inspect the binary afterwards: keep a copy of it. */
+   unsigned kept_B = MIN2(e->bin.size_B, sizeof(e->code));
+   memcpy(e->code, e->bin.code, kept_B);
+   e->bin.code = e->code;
+   e->bin.size_B = kept_B;
    ralloc_free(mem);
    return st == PAN_SIM_MID_DONE;
 }
