@@ -59,19 +59,7 @@ compile(nir_builder *b)
 static struct pipe_resource *
 buffer(unsigned size_B, const void *data)
 {
-   struct pipe_resource templ = {
-      .target = PIPE_BUFFER,
-      .format = PIPE_FORMAT_R8_UNORM,
-      .width0 = size_B,
-      .height0 = 1,
-      .depth0 = 1,
-      .array_size = 1,
-      .bind = PIPE_BIND_SHADER_BUFFER,
-   };
-   struct pipe_resource *r = screen->resource_create(screen, &templ);
-   if (r && data)
-      pipe_buffer_write(ctx, r, 0, size_B, data);
-   return r;
+   return pan_test_storage_buffer(screen, ctx, size_B, data);
 }
 
 static void

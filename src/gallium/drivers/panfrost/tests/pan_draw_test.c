@@ -1158,6 +1158,22 @@ test_texture(enum pipe_format format)
  * seen through a view with `swizzle`, and a nearest sampler wrapping
  * with `wrap`, bound to the fragment stage.
  */
+/* A 2D view of tex (NULL without one) as format with swizzle. */
+static struct pipe_sampler_view *
+view_2d(struct pipe_resource *tex, enum pipe_format format,
+        const unsigned char swizzle[4])
+{
+   struct pipe_sampler_view vt = {
+      .format = format,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = swizzle[0],
+      .swizzle_g = swizzle[1],
+      .swizzle_b = swizzle[2],
+      .swizzle_a = swizzle[3],
+   };
+   return tex ? ctx->create_sampler_view(ctx, tex, &vt) : NULL;
+}
+
 /* A sampler of one wrap mode on every axis and one filter, without
  * mipmaps; a compare_func of 0 or more makes it a shadow sampler. */
 static void *
@@ -1204,15 +1220,7 @@ tex_scene_begin(enum pipe_format format, float lo, float hi, unsigned wrap,
    ts.sc.vb = vertex_buffer(quad, 4);
 
    ts.tex = test_texture(format);
-   struct pipe_sampler_view vt = {
-      .format = format,
-      .target = PIPE_TEXTURE_2D,
-      .swizzle_r = swizzle[0],
-      .swizzle_g = swizzle[1],
-      .swizzle_b = swizzle[2],
-      .swizzle_a = swizzle[3],
-   };
-   ts.view = ts.tex ? ctx->create_sampler_view(ctx, ts.tex, &vt) : NULL;
+   ts.view = view_2d(ts.tex, format, swizzle);
    ts.smp = make_sampler(wrap, PIPE_TEX_FILTER_NEAREST, -1);
    ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &ts.smp);
    ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false,
@@ -1363,16 +1371,9 @@ test_stencil_texture(void)
    if (t)
       ctx->texture_subdata(ctx, t, 0, PIPE_MAP_WRITE, &box, data, TEX_W * 4,
                            sizeof(data));
-   struct pipe_sampler_view vt = {
-      .format = PIPE_FORMAT_X24S8_UINT,
-      .target = PIPE_TEXTURE_2D,
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
-   };
-   struct pipe_sampler_view *view =
-      t ? ctx->create_sampler_view(ctx, t, &vt) : NULL;
+   static const unsigned char xyzw[4] = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
+                                          PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
+   struct pipe_sampler_view *view = view_2d(t, PIPE_FORMAT_X24S8_UINT, xyzw);
    void *smp =
       make_sampler(PIPE_TEX_WRAP_CLAMP_TO_EDGE, PIPE_TEX_FILTER_NEAREST, -1);
    ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
@@ -2758,16 +2759,10 @@ test_state_changes(void)
                                          PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
    pipe_resource_reference(&ts.sc.vb, NULL);
    ts.sc.vb = half_quads((const float[4]){ 0.1f, 0.1f, 0, 0 }, -1);
-   struct pipe_sampler_view vt = {
-      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
-      .target = PIPE_TEXTURE_2D,
-      .swizzle_r = PIPE_SWIZZLE_Z,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_X,
-      .swizzle_a = PIPE_SWIZZLE_W,
-   };
+   static const unsigned char zyxw[4] = { PIPE_SWIZZLE_Z, PIPE_SWIZZLE_Y,
+                                          PIPE_SWIZZLE_X, PIPE_SWIZZLE_W };
    struct pipe_sampler_view *swapped =
-      ts.tex ? ctx->create_sampler_view(ctx, ts.tex, &vt) : NULL;
+      view_2d(ts.tex, PIPE_FORMAT_R8G8B8A8_UNORM, zyxw);
    CHECK(ts.view && swapped, "texture change: views not created");
    if (ts.view && swapped) {
       uint8_t t0[4], t1[4];

@@ -62,21 +62,6 @@ texture(enum pipe_texture_target target, enum pipe_format format, unsigned w,
    return r;
 }
 
-static struct pipe_resource *
-buffer(unsigned size_B)
-{
-   struct pipe_resource templ = {
-      .target = PIPE_BUFFER,
-      .format = PIPE_FORMAT_R8_UNORM,
-      .width0 = size_B,
-      .height0 = 1,
-      .depth0 = 1,
-      .array_size = 1,
-      .bind = PIPE_BIND_SHADER_BUFFER,
-   };
-   return screen->resource_create(screen, &templ);
-}
-
 /* Texels of one layer (or 3D slice) z of r, rows packed, into out. */
 static void
 read_layer(struct pipe_resource *r, unsigned z, unsigned texel_B, void *out)
@@ -234,7 +219,8 @@ test_images(void)
       texture(PIPE_TEXTURE_3D, PIPE_FORMAT_R32_FLOAT, 4, 4, 4, 1, vol, 4);
    struct pipe_resource *rd =
       texture(PIPE_TEXTURE_2D, PIPE_FORMAT_R32_UINT, 1, 1, 1, 1, &counter, 4);
-   struct pipe_resource *out = buffer(136 * 4);
+   struct pipe_resource *out =
+      pan_test_storage_buffer(screen, ctx, 136 * 4, NULL);
    CHECK(ra && rb && rc && rd && out, "resource creation failed");
    if (!ra || !rb || !rc || !rd || !out)
       return;

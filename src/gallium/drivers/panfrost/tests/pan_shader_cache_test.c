@@ -56,12 +56,8 @@ run(void *cso, unsigned k, const char *what)
 {
    enum { N = 64 };
    uint32_t out[N];
-   struct pipe_resource templ = {
-      .target = PIPE_BUFFER, .format = PIPE_FORMAT_R8_UNORM,
-      .width0 = sizeof(out), .height0 = 1, .depth0 = 1, .array_size = 1,
-      .bind = PIPE_BIND_SHADER_BUFFER,
-   };
-   struct pipe_resource *buf = screen->resource_create(screen, &templ);
+   struct pipe_resource *buf =
+      pan_test_storage_buffer(screen, ctx, sizeof(out), NULL);
    struct pipe_shader_buffer sb = { .buffer = buf, .buffer_size = sizeof(out) };
    struct pipe_grid_info info = {
       .work_dim = 1, .block = { 16, 1, 1 }, .grid = { N / 16, 1, 1 },

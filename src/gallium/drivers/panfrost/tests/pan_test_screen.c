@@ -112,6 +112,17 @@ pan_test_bind_target(struct pipe_screen *screen, struct pipe_context *ctx,
 }
 
 struct pipe_resource *
+pan_test_storage_buffer(struct pipe_screen *screen, struct pipe_context *ctx,
+                        unsigned size_B, const void *data)
+{
+   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_SHADER_BUFFER,
+                                                PIPE_USAGE_DEFAULT, size_B);
+   if (r && data)
+      pipe_buffer_write(ctx, r, 0, size_B, data);
+   return r;
+}
+
+struct pipe_resource *
 pan_test_draw_triangles(struct pipe_screen *screen, struct pipe_context *ctx,
                         const float *data, unsigned n)
 {

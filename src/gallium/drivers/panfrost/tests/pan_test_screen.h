@@ -67,6 +67,13 @@ struct pipe_surface *pan_test_bind_target(struct pipe_screen *screen,
                                           unsigned w, unsigned h,
                                           struct pipe_resource **tex);
 
+/* A storage buffer of size_B bytes, filled from data unless NULL; NULL
+ * when out of memory. */
+struct pipe_resource *pan_test_storage_buffer(struct pipe_screen *screen,
+                                              struct pipe_context *ctx,
+                                              unsigned size_B,
+                                              const void *data);
+
 /* Uploads n vertices of 8 floats (clip-space position, colour) as vertex
  * buffer 0 and draws them as a triangle list; returns the buffer, whose
  * reference the caller owns. */
