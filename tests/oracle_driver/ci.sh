@@ -7,7 +7,8 @@
 # piglit: N passed, N failed, N skipped (of N declared)": passed =
 # agreeing runs plus the replay proof (replay_proof.py), pan-demo's
 # scene against softpipe (tests/demo/scene_vs_softpipe.py) and the
-# multisampling proofs (msaa_proof.py, stock and ours), failed =
+# multisampling proofs (msaa_proof.py, stock and ours) and the other
+# self-checking programs with ours (programs-ours-tests.txt), failed =
 # expected runs that no longer agree (or did not run), skipped = runs not
 # agreeing yet.
 #   tests/oracle_driver/ci.sh [BUILD_DIR]     (our build, for the drm-shim)
@@ -83,6 +84,16 @@ if /usr/bin/python3 "$here/msaa_proof.py" --build "$build" --stock "$stock" \
 else
    echo "piglit: msaa-proof-ours failed (exit $?)"
 fi
+# Other self-checking programs with our driver (programs-ours-tests.txt):
+# the desktop GL features softpipe's images cannot judge one by one.
+programs_ours_ok=0
+if /usr/bin/python3 "$here/msaa_proof.py" --build "$build" --stock "$stock" \
+      --driver ours --list "$here/programs-ours-tests.txt"; then
+   programs_ours_ok=1
+   echo "piglit: programs-ours passed"
+else
+   echo "piglit: programs-ours failed (exit $?)"
+fi
 
 out=$stock/pan-piglit-ci.log
 /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
@@ -101,5 +112,6 @@ if [ "$replay_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$demo_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$msaa_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$msaa_ours_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
-echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 4)) declared)"
+if [ "$programs_ours_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
+echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 5)) declared)"
 exit "$rc"
