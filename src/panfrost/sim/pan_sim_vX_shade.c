@@ -48,7 +48,11 @@
  * the stencil reference from the shader tests its lanes late: they start
  * covered, and ZS_EMIT runs the tests with the shader's values (a lane
  * that never reaches one is tested with the rasterised values after the
- * warp).  Blend shaders fault naming what is missing.
+ * warp).  On v9 a BLEND whose descriptor asks for a blend shader writes
+ * nothing: the call after it runs the shader (fs_code_at fetches its
+ * code, pan_sim_va_call.c runs it with the thread's registers), whose
+ * LD_TILE reads the destination and whose own BLEND stores the result;
+ * v6/v7 blend shaders fault naming what is missing.
  */
 
 #include <inttypes.h>
@@ -120,6 +124,9 @@ struct fs_run {
    /* GLSL images: texture descriptors of the draw's resource tables. */
    struct pan_sim_image_env img;
    struct pan_sim_image_ops img_ops;
+   /* Blend shaders the draw called, fetched once each. */
+   struct gfx_program called[PAN_SIM_MAX_RTS];
+   unsigned nr_called;
 #else
    struct PAN_GENX(renderer_state) rs;
    const uint32_t *uniforms;
@@ -325,12 +332,71 @@ blend_sample(struct fs_run *r, const struct PAN_GENX(blend) * bd, unsigned mode,
    r->tb->written[at] |= 1u << rt;
 }
 
+#if PAN_ARCH >= 9
+/* LD_TILE of one lane: a sample of a render target at the lane's pixel
+ * (blend shaders read the destination so), in register format regfmt:
+ * what the blend unit would blend with for normalised targets, the
+ * stored value converted by the descriptor's memory format for raw ones.
+ */
+static bool
+ld_tile_lane(struct fs_run *r, unsigned lane, uint32_t pixel,
+             uint32_t conversion, enum pan_sim_regfmt regfmt, unsigned comps,
+             uint32_t out[4], char *err)
+{
+   const struct fs_lane *ln = &r->lane[lane];
+   unsigned sample = pixel & 0xff, rt = (pixel >> 8) & 0xff;
+
+   memset(out, 0, 16);
+   if (rt >= PAN_SIM_MAX_RTS || !r->tb->rt[rt].present ||
+       sample >= r->tb->samples) {
+      snprintf(err, GFX_ERR_LEN,
+               "tile read of sample %u of render target %u, which the "
+               "frame does not have",
+               sample, rt);
+      return false;
+   }
+   const struct pan_sim_tb_rt *t = &r->tb->rt[rt];
+   const uint32_t *words =
+      &t->words[4 * (pan_sim_tilebuf_at(r->tb, ln->x, ln->y) + sample)];
+   if (t->raw) {
+      pan_unpack(&conversion, internal_conversion, conv);
+      uint32_t fmt = conv.memory_format;
+      pan_unpack(&fmt, pixel_format, pf);
+      struct pan_sim_mem_format f;
+      const char *name = PAN_GENX(format_name)(pf.format);
+      if (!name || !pan_sim_mem_format_parse(name, &f)) {
+         snprintf(err, GFX_ERR_LEN,
+                  "tile reads in memory format %s are not modelled",
+                  name ? name : "(unknown)");
+         return false;
+      }
+      pan_sim_mem_to_regs(&f, words, regfmt, comps, out);
+      return true;
+   }
+   if (regfmt != PAN_SIM_REG_F32 && regfmt != PAN_SIM_REG_F16) {
+      snprintf(err, GFX_ERR_LEN,
+               "tile reads of a normalised target into integer registers");
+      return false;
+   }
+   float rgba[4];
+   pan_sim_tib_decode(t, words, rgba);
+   for (unsigned c = 0; c < comps && c < 4; ++c) {
+      if (regfmt == PAN_SIM_REG_F16)
+         out[c / 2] |= pan_sim_fp_round_f64(rgba[c], PAN_SIM_ROUND_RTE, 5, 10)
+                       << (16 * (c % 2));
+      else
+         memcpy(&out[c], &rgba[c], 4);
+   }
+   return true;
+}
+#endif
+
 /* Fixed-function BLEND of one lane: colour `in` (register format regfmt)
  * to the render target the internal descriptor names. */
 static bool
 blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
            uint32_t coverage, enum pan_sim_regfmt regfmt,
-           const uint32_t in[4], char *err)
+           const uint32_t in[4], bool *call, char *err)
 {
    const struct fs_lane *ln = &r->lane[lane];
 
@@ -338,7 +404,13 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
    if (ib.mode == MALI_BLEND_MODE_OFF)
       return true;
    if (ib.mode == MALI_BLEND_MODE_SHADER) {
-      snprintf(err, GFX_ERR_LEN, "blend shaders are not executed yet");
+      /* v9: the instructions after the BLEND call it. */
+      if (call) {
+         *call = true;
+         return true;
+      }
+      snprintf(err, GFX_ERR_LEN,
+               "blend shaders are not executed on this architecture yet");
       return false;
    }
    if (regfmt == PAN_SIM_REG_AUTO)
@@ -592,10 +664,48 @@ fs_ld_var_special(void *user, unsigned lane, enum pan_sim_va_special_var which,
 
 static bool
 fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
-         enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
+         enum pan_sim_regfmt regfmt, const uint32_t in[4], bool *call,
+         char *err)
 {
-   return blend_lane(user, lane, descriptor, coverage,
-                     regfmt, in, err);
+   return blend_lane(user, lane, descriptor, coverage, regfmt, in, call, err);
+}
+
+static bool
+fs_ld_tile(void *user, unsigned lane, uint32_t pixel, uint32_t conversion,
+           enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4],
+           char *err)
+{
+   return ld_tile_lane(user, lane, pixel, conversion, regfmt, comps, out,
+                       err);
+}
+
+/* The code of a blend shader the fragment shader calls. */
+static const uint64_t *
+fs_code_at(void *user, uint64_t va, unsigned *words)
+{
+   struct fs_run *r = user;
+
+   for (unsigned i = 0; i < r->nr_called; ++i) {
+      if (r->called[i].va == va) {
+         *words = r->called[i].quads * 2;
+         return r->called[i].words;
+      }
+   }
+   if (r->nr_called == PAN_SIM_MAX_RTS ||
+       !PAN_GENX(sim_gfx_fetch)(r->ctx, va, "blend shader",
+                                &r->called[r->nr_called]))
+      return NULL;
+   struct gfx_program *p = &r->called[r->nr_called++];
+   *words = p->quads * 2;
+   return p->words;
+}
+
+static void
+forget_called(struct fs_run *r)
+{
+   for (unsigned i = 0; i < r->nr_called; ++i)
+      free(r->called[i].words);
+   r->nr_called = 0;
 }
 
 static bool
@@ -623,6 +733,7 @@ load_draw(struct fs_run *r, unsigned index)
 
    free(r->env.prog.words);
    r->env.prog.words = NULL;
+   forget_called(r);
    r->draw_index = (int)index;
    r->rec = &r->l->draws[index];
    PAN_GENX(draw_unpack)(r->rec->draw, &r->draw);
@@ -675,10 +786,13 @@ load_draw(struct fs_run *r, unsigned index)
       .ld_var_table = fs_ld_var_table,
       .ld_var_special = fs_ld_var_special,
       .blend = fs_blend,
+      .ld_tile = fs_ld_tile,
       .zs_emit = fs_zs_emit,
       .ld_buffer = fs_ld_buffer,
    };
    PAN_GENX(sim_gfx_config)(&r->env, &r->mem, &r->gfx, &r->cfg);
+   r->cfg.code_at = fs_code_at;
+   r->cfg.code_user = r;
    r->img = (struct pan_sim_image_env){
       .tex = PAN_GENX(sim_tex_env_resources)(ctx->space, r->env.resources),
    };
@@ -772,7 +886,7 @@ fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
    /* Bifrost's BLEND names no register format: the descriptor's
     * conversion does, which is what blend_lane makes of "auto". */
    return blend_lane(user, lane, descriptor, coverage, PAN_SIM_REG_AUTO, in,
-                     err);
+                     NULL, err);
 }
 
 static bool
@@ -1390,6 +1504,7 @@ PAN_GENX(sim_shade_list)(struct pan_sim_ctx *ctx, const struct pan_sim_plist *l,
    }
 #if PAN_ARCH >= 9
    free(r->env.prog.words);
+   forget_called(r);
 #else
    free(r->prog.words);
 #endif

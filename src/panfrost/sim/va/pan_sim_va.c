@@ -107,6 +107,7 @@ step(struct pan_sim_va_ctx *c, uint64_t budget)
 
    uint16_t exec = c->exec;
    c->barrier = false;
+   c->keep = 0;
    for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l)
       c->next[l] = pc + 1;
    if (pan_sim_va_dispatch(c, ins) != VA_SIM_OK)
@@ -118,7 +119,7 @@ step(struct pan_sim_va_ctx *c, uint64_t budget)
    /* Waits complete at once (messages are synchronous here); discard only
     * ends helper lanes, which a warp of this interpreter never has. */
    if (!strcmp(ins->flow, "end"))
-      w->live &= ~exec;
+      w->live &= ~(exec & ~c->keep);
    if (c->barrier) {
       /* Lanes elsewhere would wait at another barrier or never: the
        * hardware's behaviour is undefined, say so. */

@@ -60,6 +60,17 @@ struct pan_sim_va_config {
    const struct pan_sim_image_ops *image;
    uint64_t budget;           /* 0: PAN_SIM_VA_DEFAULT_BUDGET */
    bool flush_f32, flush_f16; /* denormals flushed to zero */
+
+   /* Calls (v9 blend shaders): an absolute branch to an address outside
+    * the program runs the code code_at gives for it (words from va on,
+    * NULL when there is none) on the lanes taking it, with their
+    * registers, until they branch back out of that code or end.  NULL:
+    * such branches fault. */
+   const uint64_t *(*code_at)(void *user, uint64_t va, unsigned *words);
+   void *code_user;
+   /* Set on the called code's run: a branch out of the program returns
+    * (pan_sim_va_warp.exit_va) instead of faulting. */
+   bool returns;
 };
 
 enum pan_sim_va_status {
@@ -75,6 +86,8 @@ struct pan_sim_va_warp {
    uint16_t live;                 /* lanes still running */
    uint16_t discarded;            /* lanes ended by discard */
    uint64_t executed;             /* instructions issued */
+   uint16_t exited;               /* lanes that branched out (returns) */
+   uint64_t exit_va[PAN_SIM_VA_LANES]; /* where they branched to */
    char fault[PAN_SIM_VA_FAULT_LEN];
 };
 

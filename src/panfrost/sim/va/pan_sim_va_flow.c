@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: MIT
  *
  * Flow control families: nop, branchz, branchzi (absolute), discard,
- * barrier.  Branches only set each lane's next program counter; which
+ * barrier.  An absolute branch out of the program is a call when the
+ * executor gives code there (pan_sim_va_call.c), or a return in the
+ * called code.  Branches only set each lane's next program counter; which
  * lanes run next is the scheduler's business (pan_sim_va.c), and so is
  * stopping the warp at a barrier.
  */
@@ -48,6 +50,8 @@ branch(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
    if (indirect && pan_sim_va_mod(ins, "absolute") != 1)
       return pan_sim_va_refuse(c, ins, "relative indirect branch");
 
+   uint64_t call_va = 0;
+   uint16_t call = 0;
    foreach_lane(c, l)
    {
       bool taken = on_zero != !!(nz & (1 << l));
@@ -60,6 +64,22 @@ branch(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
          uint64_t base = c->cfg->program_va;
          uint64_t addr =
             (base & ~0xffffffffull) | pan_sim_va_src32(c, ins, 1, l);
+         bool inside = addr >= base && (addr - base) % 8 == 0 &&
+                       (addr - base) / 8 < c->cfg->program_words;
+         if (!inside && c->cfg->returns) {
+            /* Back out of called code: the caller goes on there. */
+            c->w->exited |= 1u << l;
+            c->w->exit_va[l] = addr;
+            c->w->live &= ~(1u << l);
+            continue;
+         }
+         if (!inside && c->cfg->code_at) {
+            if (call && addr != call_va)
+               return pan_sim_va_refuse(c, ins, "divergent call targets");
+            call_va = addr;
+            call |= 1u << l;
+            continue;
+         }
          if (addr < base || (addr - base) % 8)
             return pan_sim_va_fault(c, ins,
                                     "branch target 0x%llx outside the "
@@ -73,7 +93,7 @@ branch(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
       c->next[l] =
          target < 0 || target > UINT32_MAX ? UINT32_MAX : (uint32_t)target;
    }
-   return VA_SIM_OK;
+   return call ? pan_sim_va_call(c, ins, call_va, call) : VA_SIM_OK;
 }
 
 enum va_sim_result

@@ -65,11 +65,18 @@ struct pan_sim_va_gfx {
                           enum pan_sim_va_special_var which, float out[2],
                           char *err);
    /* BLEND: colour registers to the render target the 64-bit internal
-    * blend descriptor names, when coverage bit 0 is set.  *shader: the
-    * descriptor asks for a blend shader (refused by executors today). */
+    * blend descriptor names, when coverage bit 0 is set.  *call: the
+    * descriptor asks for a blend shader instead, which the instructions
+    * after the BLEND call (nothing is written). */
    bool (*blend)(void *user, unsigned lane, uint64_t descriptor,
                  uint32_t coverage, enum pan_sim_regfmt regfmt,
-                 const uint32_t in[4], char *err);
+                 const uint32_t in[4], bool *call, char *err);
+   /* LD_TILE: sample (pixel bits 0-7) of render target (bits 8-15) at the
+    * lane's pixel, converted by the internal conversion descriptor into
+    * comps components of register format regfmt. */
+   bool (*ld_tile)(void *user, unsigned lane, uint32_t pixel,
+                   uint32_t conversion, enum pan_sim_regfmt regfmt,
+                   unsigned comps, uint32_t out[4], char *err);
    /* ZS_EMIT: the late depth/stencil test of the lane with the depth
     * (when z) and stencil reference (when stencil) the shader gives, in
     * place of the rasterised ones; *coverage (the instruction's input) is

@@ -16,14 +16,17 @@
  *                  the low byte of the mode word in source 1)
  *    ATEST         single sample, no alpha-to-coverage: coverage passes
  *    BLEND         colour to a render target; on the fixed-function path
- *                  it then branches `target` instructions past the next
+ *                  it then branches `target` instructions past the next,
+ *                  with a blend shader it goes on into the call
+ *    LD_TILE       a render target's sample read from the tile buffer
+ *                  (blend shaders' destination colour)
  * Everything needing descriptors goes through the executor's callbacks
  * (pan_sim_va_gfx.h); without them (compute jobs) these fault.  The
  *    ZS_EMIT       depth (source 0, binary32) and stencil (source 1, low
  *                  byte) tested late by the executor, as the z and
  *                  stencil modifiers ask; the coverage (source 2) comes
  *                  back with the failing lanes' bit 0 cleared
- * The LD_VAR forms with a register index, LEA_ATTR and LD_TILE/ST_TILE are
+ * The LD_VAR forms with a register index, LEA_ATTR and ST_TILE are
  * refused by name; ST_CVT and the image messages are
  * pan_sim_va_msg_image.c's.
  */
@@ -335,11 +338,42 @@ blend(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
       if (f == PAN_SIM_REG_F16 && comps < 4)
          return pan_sim_va_refuse(c, ins, "blending fewer than 4 binary16 "
                                           "components");
+      bool call = false;
       if (!g->blend(g->user, l, pan_sim_va_src64(c, ins, 0, l),
-                    pan_sim_va_src32(c, ins, 1, l), f, in, err))
+                    pan_sim_va_src32(c, ins, 1, l), f, in, &call, err))
          return failed(c, ins, l, err);
-      /* Fixed function: skip the blend-shader call sequence that follows. */
-      c->next[l] = c->pc + 1 + (uint32_t)pan_sim_va_imm(ins, "target");
+      /* A blend shader: go on into the call sequence that follows, even
+       * from the last BLEND.  Fixed function: skip it. */
+      if (call)
+         c->keep |= 1u << l;
+      else
+         c->next[l] = c->pc + 1 + (uint32_t)pan_sim_va_imm(ins, "target");
+   }
+   return VA_SIM_OK;
+}
+
+/* LD_TILE: source 0 the pixel indices, 1 the coverage, 2 the internal
+ * conversion descriptor. */
+static enum va_sim_result
+ld_tile(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+        const struct pan_sim_va_gfx *g)
+{
+   enum pan_sim_regfmt f = regfmt_of(ins);
+   unsigned comps = comps_of(ins);
+
+   if (!g->ld_tile)
+      return pan_sim_va_refuse(c, ins, "tile reads outside a fragment shader");
+   if (f == PAN_SIM_REG_AUTO)
+      return pan_sim_va_refuse(c, ins, "tile reads without a register format");
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint32_t out[4] = { 0 };
+      if (!g->ld_tile(g->user, l, pan_sim_va_src32(c, ins, 0, l),
+                      pan_sim_va_src32(c, ins, 2, l), f, comps, out, err))
+         return failed(c, ins, l, err);
+      if (put(c, ins, l, out, pan_sim_regfmt_words(f, comps)))
+         return VA_SIM_FAULT;
    }
    return VA_SIM_OK;
 }
@@ -364,6 +398,8 @@ pan_sim_va_exec_msg_gfx(struct pan_sim_va_ctx *c,
       return atest(c, ins);
    case VA_FAM_BLEND:
       return blend(c, ins, g);
+   case VA_FAM_LD_TILE:
+      return ld_tile(c, ins, g);
    case VA_FAM_ZS_EMIT:
       return zs_emit(c, ins, g);
    default:

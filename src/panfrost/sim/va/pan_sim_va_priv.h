@@ -41,6 +41,9 @@ struct pan_sim_va_ctx {
    bool lane_id_entry[4][16], pc_entry[4][16];
    bool barrier; /* this instruction was a workgroup barrier */
    const char *refused; /* why the last refusal happened, or NULL */
+   /* Lanes an "end" flow does not end: a BLEND whose descriptor asks for
+    * a blend shader goes on into the call that follows it. */
+   uint16_t keep;
 };
 
 /* Handler result: done, fault set, or the family is not this group's. */
@@ -64,6 +67,12 @@ enum va_sim_result pan_sim_va_fault(struct pan_sim_va_ctx *c,
 enum va_sim_result pan_sim_va_refuse(struct pan_sim_va_ctx *c,
                                      const struct pan_sim_va_ins *ins,
                                      const char *why);
+
+/* Runs the code at va on `lanes` as a call and sets where each goes next
+ * (pan_sim_va_call.c). */
+enum va_sim_result pan_sim_va_call(struct pan_sim_va_ctx *c,
+                                   const struct pan_sim_va_ins *ins,
+                                   uint64_t va, uint16_t lanes);
 
 /* Decode (pan_sim_va_operand.c).  Faults on malformed words. */
 enum va_sim_result pan_sim_va_decode(struct pan_sim_va_ctx *c, uint64_t word,
