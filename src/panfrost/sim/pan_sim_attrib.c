@@ -23,10 +23,31 @@ pan_sim_mem_format_parse(const char *name, struct pan_sim_mem_format *f)
 {
    if (!name)
       return false;
+   static const uint8_t identity[4] = { 0, 1, 2, 3 };
    /* Positions: four binary32 values (x, y, z, 1/w). */
    if (!strcmp(name, "snap_4")) {
       *f = (struct pan_sim_mem_format){ 4, 32, PAN_SIM_NUM_FLOAT };
+      memcpy(f->order, identity, 4);
       return true;
+   }
+   /* Three 10-bit components and a 2-bit one in one little-endian word
+    * (ARB_vertex_type_2_10_10_10_rev).
+    */
+   static const struct {
+      const char *name;
+      enum pan_sim_num num;
+   } packed[] = {
+      { "rgb10_a2_unorm", PAN_SIM_NUM_UNORM },
+      { "rgb10_a2_snorm", PAN_SIM_NUM_SNORM },
+      { "rgb10_a2ui", PAN_SIM_NUM_UINT },
+      { "rgb10_a2i", PAN_SIM_NUM_SINT },
+   };
+   for (unsigned i = 0; i < sizeof(packed) / sizeof(packed[0]); ++i) {
+      if (!strcmp(name, packed[i].name)) {
+         *f = (struct pan_sim_mem_format){ 4, 8, packed[i].num, true };
+         memcpy(f->order, identity, 4);
+         return true;
+      }
    }
    unsigned comps = 0;
    while (comps < 4 && name[comps] == "rgba"[comps])
@@ -55,6 +76,8 @@ pan_sim_mem_format_parse(const char *name, struct pan_sim_mem_format *f)
    f->comps = comps;
    f->bits = (unsigned)bits;
    f->num = num;
+   f->rgb10_a2 = false;
+   memcpy(f->order, identity, 4);
    return true;
 }
 
@@ -77,21 +100,39 @@ struct value {
    int64_t i;
 };
 
-static struct value
-read_comp(const struct pan_sim_mem_format *f, const uint8_t *p)
+/* Bits of memory component c and their width. */
+static uint32_t
+raw_comp(const struct pan_sim_mem_format *f, const uint8_t *p, unsigned c,
+         unsigned *bits)
 {
    uint32_t raw = 0;
+
+   if (f->rgb10_a2) {
+      memcpy(&raw, p, 4);
+      *bits = c == 3 ? 2 : 10;
+      return (raw >> (10 * c)) & ((1u << *bits) - 1);
+   }
+   *bits = f->bits;
+   memcpy(&raw, p + c * (f->bits / 8), f->bits / 8);
+   return raw;
+}
+
+static struct value
+read_comp(const struct pan_sim_mem_format *f, const uint8_t *p, unsigned c)
+{
+   unsigned bits;
+   uint32_t raw = raw_comp(f, p, c, &bits);
    struct value v = { 0 };
 
-   memcpy(&raw, p, f->bits / 8);
-   int64_t sraw = f->bits == 32   ? (int32_t)raw
-                  : f->bits == 16 ? (int16_t)raw
-                                  : (int8_t)raw;
-   double max = f->bits == 32 ? 4294967295.0 : (double)((1u << f->bits) - 1);
+   /* Sign-extended from the component's width. */
+   int64_t sraw = bits == 32 ? (int32_t)raw
+                             : (int64_t)(int32_t)(raw << (32 - bits)) >>
+                                  (32 - bits);
+   double max = bits == 32 ? 4294967295.0 : (double)((1u << bits) - 1);
    switch (f->num) {
    case PAN_SIM_NUM_FLOAT:
-      v.f = f->bits == 32 ? pan_sim_fp_f32(raw)
-                          : pan_sim_fp_f16_to_f64((uint16_t)raw);
+      v.f = bits == 32 ? pan_sim_fp_f32(raw)
+                       : pan_sim_fp_f16_to_f64((uint16_t)raw);
       break;
    case PAN_SIM_NUM_UNORM:
       v.f = raw / max;
@@ -152,9 +193,10 @@ pan_sim_mem_to_regs(const struct pan_sim_mem_format *f, const void *src,
    memset(out, 0, 16);
    for (unsigned c = 0; c < comps && c < 4; ++c) {
       struct value v = { 0 };
-      if (c < f->comps)
-         v = read_comp(f, p + c * (f->bits / 8));
-      else if (c == 3)
+      unsigned s = f->order[c];
+      if (s < f->comps)
+         v = read_comp(f, p, s);
+      else if (s == 3 || s == 5) /* a missing alpha reads 1 */
          v = (struct value){ 1.0, 1 };
       uint32_t r = to_reg(v, is_int(f), regfmt);
       if (is16(regfmt))

@@ -35,8 +35,15 @@ enum pan_sim_num {
 
 struct pan_sim_mem_format {
    unsigned comps; /* 1..4 */
-   unsigned bits;  /* per component: 8, 16, 32 */
+   unsigned bits;  /* per component: 8, 16, 32 (8 for rgb10_a2: 4 bytes) */
    enum pan_sim_num num;
+   /* One 32-bit word of 10, 10, 10 and 2 bits (rgb10_a2*). */
+   bool rgb10_a2;
+   /* Register component c takes memory component order[c]; 4 and 5 are
+    * the constants 0 and 1 (the descriptor's component order or swizzle;
+    * the identity after parsing).
+    */
+   uint8_t order[4];
 };
 
 #include "pan_sim_regfmt.h"

@@ -159,18 +159,31 @@ PAN_GENX(sim_gfx_format)(uint32_t word, const char *kind, unsigned index,
    const char *name = PAN_GENX(format_name)(pf.format);
 #if PAN_ARCH >= 7
    /* Orders that keep the components in place, the missing ones reading
-    * as GL's defaults (0, 0, 0, 1) anyway. */
-   bool ordered = pf.order == MALI_RGB_COMPONENT_ORDER_RGBA ||
+    * as GL's defaults (0, 0, 0, 1) anyway, and BGRA (vertex colours of
+    * EXT_vertex_array_bgra), which swaps the first and third. */
+   bool bgra = pf.order == MALI_RGB_COMPONENT_ORDER_BGRA;
+   bool ordered = bgra || pf.order == MALI_RGB_COMPONENT_ORDER_RGBA ||
                   pf.order == MALI_RGB_COMPONENT_ORDER_RGB1 ||
                   pf.order == MALI_RGB_COMPONENT_ORDER_R000;
 #else
-   bool ordered = true; /* v6 swizzles are not applied */
+   bool ordered = true; /* any v6 swizzle (channel 4 is 0, 5 is 1) */
 #endif
    if (!pan_sim_mem_format_parse(name, fmt) || pf.srgb) {
       snprintf(err, GFX_ERR_LEN, "%s %u: format %s (0x%x) is not modelled",
                kind, index, name ? name : "undefined", word);
       return false;
    }
+#if PAN_ARCH >= 7
+   if (bgra) {
+      fmt->order[0] = 2;
+      fmt->order[2] = 0;
+   }
+#else
+   fmt->order[0] = pf.swizzle.r;
+   fmt->order[1] = pf.swizzle.g;
+   fmt->order[2] = pf.swizzle.b;
+   fmt->order[3] = pf.swizzle.a;
+#endif
    if (!ordered) {
 #if PAN_ARCH >= 7
       const char *o = PAN_GENX(rgb_component_order_name)(pf.order);
@@ -207,7 +220,7 @@ PAN_GENX(sim_gfx_st_cvt)(const struct pan_sim_space *space, uint64_t addr,
       return true; /* an output nothing reads (constant_varying) */
    pan_unpack(&word, pixel_format, pf);
    const char *name = PAN_GENX(format_name)(pf.format);
-   if (!pan_sim_mem_format_parse(name, &f) || conv.raw ||
+   if (!pan_sim_mem_format_parse(name, &f) || f.rgb10_a2 || conv.raw ||
        conv.register_format > MALI_REGISTER_FILE_FORMAT_U16) {
       snprintf(err, GFX_ERR_LEN,
                "store conversion 0x%08x (format %s, register format %u%s) "

@@ -62,6 +62,11 @@ struct panfrost_draw_job {
    uint64_t tiler;        /* tiler context */
    unsigned scissor[4];   /* min x, min y, max x, max y (inclusive) */
    float min_z, max_z;
+   /* Fragments below min_z, above max_z are dropped rather than clamped
+    * to it: GL's depth clipping, off under ARB_depth_clamp (the near plane
+    * is max_z when the depth range is reversed).
+    */
+   bool cull_below_z, cull_above_z;
    bool cull_front, cull_back, front_ccw;
    /* Coverage per sample (a multisampled pass with the rasterizer's
     * multisample on), and the samples a draw may write.
@@ -247,6 +252,7 @@ struct panfrost_jm_draw {
    uint64_t indices;
    uint32_t base_vertex_offset; /* added to each index by the tiler */
    bool cull_front, cull_back, front_ccw, flatshade_first;
+   bool cull_below_z, cull_above_z; /* as in panfrost_draw_job */
    float point_size; /* of points whose shader writes none */
    uint64_t tiler, viewport, thread_storage;
    uint64_t position, varyings, varying_buffers;

@@ -208,6 +208,18 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_FLATSHADE:
       return 0;
 
+   /* The primitive's low and high depth cull bits drop fragments beyond
+    * the depth range or clamp them to it, each end apart (pan_vX_draw.c,
+    * pan_vX_jm_draw.c).  ARB_depth_clamp, AMD_depth_clamp_separate.
+    */
+   case PIPE_CAP_DEPTH_CLIP_DISABLE:
+   case PIPE_CAP_DEPTH_CLIP_DISABLE_SEPARATE:
+   /* Quads are drawn by the tiler, or split by primconvert keeping the
+    * provoking vertex, with the first or last vertex as GL asks.
+    */
+   case PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    /* A pass of only a size: its fragment job runs without any target. */
    case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
       return panfrost_screen(pscreen)->arch != NULL;

@@ -673,7 +673,8 @@ jm_jobs_template(struct panfrost_context *ctx, const struct panfrost_jm_draw *d)
                           d->front_ccw << 6 | d->flatshade_first << 7 |
                           (d->occlusion != 0) << 8 |
                           d->occlusion_counter << 9 |
-                          (d->point_sizes != 0) << 10;
+                          (d->point_sizes != 0) << 10 |
+                          d->cull_below_z << 11 | d->cull_above_z << 12;
    uint32_t point_size;
    memcpy(&point_size, &d->point_size, 4);
    const struct panfrost_jm_job_key key = {
@@ -722,6 +723,8 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .cull_back = rast->cull_face & PIPE_FACE_BACK,
       .front_ccw = rast->front_ccw,
       .flatshade_first = rast->flatshade_first,
+      .cull_below_z = bounds.cull_below_z,
+      .cull_above_z = bounds.cull_above_z,
       .point_size = rast->point_size,
    };
    if (!jm_range(ctx, info, draw, &d, &empty))

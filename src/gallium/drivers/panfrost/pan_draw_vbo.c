@@ -551,6 +551,12 @@ draw_bounds(struct panfrost_context *ctx, struct panfrost_draw_job *j)
    float z1 = vp->translate[2] + vp->scale[2];
    j->min_z = CLAMP(MIN2(z0, z1), 0.0f, 1.0f);
    j->max_z = CLAMP(MAX2(z0, z1), 0.0f, 1.0f);
+   /* The near plane lands on max_z when the depth range is reversed. */
+   bool reversed = vp->scale[2] < 0.0f;
+   bool clip_near = !rast || rast->depth_clip_near;
+   bool clip_far = !rast || rast->depth_clip_far;
+   j->cull_below_z = reversed ? clip_far : clip_near;
+   j->cull_above_z = reversed ? clip_near : clip_far;
    j->count = (x1 > x0 && y1 > y0) ? j->count : 0;
 }
 

@@ -79,14 +79,14 @@ static bool
 emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
                unsigned offset_B, unsigned stride_B, unsigned divisor)
 {
-   unsigned hw = PAN_GENX(panfrost_attribute_format)(format);
+   uint32_t word = PAN_GENX(panfrost_vertex_format)(format);
 
-   if (!hw)
+   if (!word)
       return false;
    pan_pack(cpu, attribute, cfg)
    {
       cfg.attribute_type = MALI_ATTRIBUTE_TYPE_1D;
-      cfg.format = PAN_GENX(panfrost_pixel_format)(hw, false);
+      cfg.format = word;
       cfg.table = PANFROST_TABLE_ATTRIBUTE_BUFFER;
       cfg.frequency = divisor ? MALI_ATTRIBUTE_FREQUENCY_INSTANCE
                               : MALI_ATTRIBUTE_FREQUENCY_VERTEX;
@@ -194,6 +194,9 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
       cfg.draw_mode = PAN_GENX(panfrost_draw_mode)(j->mode);
       cfg.index_type = index_type(j->index_size_B);
       cfg.secondary_shader = j->varying_B != 0;
+      /* Outside the draw's depth range: dropped, or clamped to it. */
+      cfg.low_depth_cull = j->cull_below_z;
+      cfg.high_depth_cull = j->cull_above_z;
       /* Only the all-ones index restarts (PIPE_CAP_PRIMITIVE_RESTART_
        * FIXED_INDEX); the caller refuses any other.
        */

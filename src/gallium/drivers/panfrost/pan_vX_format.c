@@ -33,6 +33,15 @@ static const struct {
    { PIPE_FORMAT_B10G10R10A2_UNORM, "rgb10_a2_unorm" },
    { PIPE_FORMAT_R10G10B10A2_UINT, "rgb10_a2ui" },
    { PIPE_FORMAT_B10G10R10A2_UINT, "rgb10_a2ui" },
+   { PIPE_FORMAT_R10G10B10A2_SNORM, "rgb10_a2_snorm" },
+   { PIPE_FORMAT_B10G10R10A2_SNORM, "rgb10_a2_snorm" },
+   /* Scaled vertex data: integers the attribute unit converts to the
+    * float registers the shader loads.
+    */
+   { PIPE_FORMAT_R10G10B10A2_USCALED, "rgb10_a2ui" },
+   { PIPE_FORMAT_B10G10R10A2_USCALED, "rgb10_a2ui" },
+   { PIPE_FORMAT_R10G10B10A2_SSCALED, "rgb10_a2i" },
+   { PIPE_FORMAT_B10G10R10A2_SSCALED, "rgb10_a2i" },
    { PIPE_FORMAT_R11G11B10_FLOAT, "r11f_g11f_b10f" },
    { PIPE_FORMAT_R9G9B9E5_FLOAT, "r9f_g9f_b9f_e5f" },
    { PIPE_FORMAT_Z16_UNORM, "z16_unorm" },
@@ -203,4 +212,36 @@ PAN_GENX(panfrost_attribute_format)(enum pipe_format format)
          return 0;
    }
    return hw;
+}
+
+uint32_t
+PAN_GENX(panfrost_vertex_format)(enum pipe_format format)
+{
+   static const unsigned char bgra[4] = { PIPE_SWIZZLE_Z, PIPE_SWIZZLE_Y,
+                                          PIPE_SWIZZLE_X, PIPE_SWIZZLE_W };
+   const struct util_format_description *desc =
+      util_format_description(format);
+   unsigned char swz[4];
+   unsigned hw = PAN_GENX(panfrost_format)(format, swz);
+   uint32_t word = 0;
+
+   if (!hw || !desc || desc->colorspace == UTIL_FORMAT_COLORSPACE_ZS)
+      return 0;
+   if (desc->nr_channels != 4 || memcmp(swz, bgra, 4))
+      return PAN_GENX(panfrost_attribute_format)(format)
+                ? PAN_GENX(panfrost_pixel_format)(hw, false)
+                : 0;
+   pan_pack(&word, pixel_format, cfg)
+   {
+      cfg.format = hw;
+#if PAN_ARCH >= 7
+      cfg.order = MALI_RGB_COMPONENT_ORDER_BGRA;
+#else
+      cfg.swizzle.r = MALI_CHANNEL_B;
+      cfg.swizzle.g = MALI_CHANNEL_G;
+      cfg.swizzle.b = MALI_CHANNEL_R;
+      cfg.swizzle.a = MALI_CHANNEL_A;
+#endif
+   }
+   return word;
 }

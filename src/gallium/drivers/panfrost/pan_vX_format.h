@@ -32,4 +32,10 @@ uint32_t PAN_GENX(panfrost_pixel_format)(unsigned hw, bool srgb);
  */
 unsigned PAN_GENX(panfrost_attribute_format)(enum pipe_format format);
 
+/* The pixel format word of a vertex buffer format: channels in memory
+ * order, or blue and red swapped by the word's component order (v7+) or
+ * swizzle (v6) for the BGRA formats; 0 when there is none.
+ */
+uint32_t PAN_GENX(panfrost_vertex_format)(enum pipe_format format);
+
 #endif

@@ -143,14 +143,14 @@ static bool
 emit_attribute(void *cpu, unsigned format, unsigned buffer_index,
                int32_t offset_B)
 {
-   unsigned hw = PAN_GENX(panfrost_attribute_format)(format);
+   uint32_t word = PAN_GENX(panfrost_vertex_format)(format);
 
-   if (!hw)
+   if (!word)
       return false;
    pan_pack(cpu, attribute, cfg)
    {
       cfg.buffer_index = buffer_index;
-      cfg.format = PAN_GENX(panfrost_pixel_format)(hw, false);
+      cfg.format = word;
       cfg.offset = offset_B;
    }
    return true;
@@ -325,6 +325,9 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.primitive_restart = d->restart ? MALI_PRIMITIVE_RESTART_IMPLICIT
                                          : MALI_PRIMITIVE_RESTART_NONE;
       cfg.first_provoking_vertex = d->flatshade_first;
+      /* Outside the viewport's depth range: dropped, or clamped to it. */
+      cfg.low_depth_cull = d->cull_below_z;
+      cfg.high_depth_cull = d->cull_above_z;
       if (d->point_sizes)
          cfg.point_size_array_format = MALI_POINT_SIZE_ARRAY_FORMAT_FP32;
       cfg.job_task_split = 6;

@@ -1,0 +1,399 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Fixed-function state of desktop GL 3.2 and 3.3 on the simulated GPU,
+ * pixel-checked: depth clipping turned off at either end (the depth is
+ * then clamped to the viewport's depth range, read back from the depth
+ * buffer), also with a reversed depth range; vertex colours in the BGRA
+ * and 2:10:10:10 formats (EXT_vertex_array_bgra,
+ * ARB_vertex_type_2_10_10_10_rev).
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pipe/p_context.h"
+#include "pipe/p_defines.h"
+#include "pipe/p_screen.h"
+#include "pipe/p_state.h"
+#include "util/format/u_format.h"
+#include "util/u_inlines.h"
+
+#include "pan_test_screen.h"
+
+#define SIZE 16
+
+static struct pipe_screen *screen;
+static struct pipe_context *ctx;
+
+/* A SIZE x SIZE RGBA8 target and a Z32F depth buffer, bound. */
+struct frame {
+   struct pipe_resource *color, *depth;
+   struct pipe_surface *csurf, *zsurf;
+};
+
+static struct frame
+frame_begin(void)
+{
+   struct frame f = { 0 };
+   f.csurf = pan_test_bind_target(screen, ctx, SIZE, SIZE, &f.color);
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_Z32_FLOAT,
+      .width0 = SIZE,
+      .height0 = SIZE,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_DEPTH_STENCIL,
+   };
+   f.depth = screen->resource_create(screen, &templ);
+   if (f.depth) {
+      struct pipe_surface st = { .format = templ.format };
+      f.zsurf = ctx->create_surface(ctx, f.depth, &st);
+   }
+   struct pipe_framebuffer_state fb = {
+      .width = SIZE,
+      .height = SIZE,
+      .nr_cbufs = 1,
+      .cbufs = { f.csurf },
+      .zsbuf = f.zsurf,
+   };
+   ctx->set_framebuffer_state(ctx, &fb);
+   return f;
+}
+
+static void
+frame_end(struct frame *f)
+{
+   struct pipe_framebuffer_state fb = { 0 };
+   ctx->set_framebuffer_state(ctx, &fb);
+   pipe_surface_reference(&f->csurf, NULL);
+   pipe_surface_reference(&f->zsurf, NULL);
+   pipe_resource_reference(&f->color, NULL);
+   pipe_resource_reference(&f->depth, NULL);
+}
+
+/* Pixel (x, y) of the colour target and of the depth buffer. */
+static void
+read_pixel(struct frame *f, unsigned x, unsigned y, uint8_t rgba[4],
+           float *z)
+{
+   struct pipe_transfer *xfer;
+   const uint8_t *map = pipe_texture_map(ctx, f->color, 0, 0, PIPE_MAP_READ,
+                                         x, y, 1, 1, &xfer);
+   CHECK(map, "colour map failed");
+   memset(rgba, 0, 4);
+   if (map) {
+      memcpy(rgba, map, 4);
+      pipe_texture_unmap(ctx, xfer);
+   }
+   *z = NAN;
+   if (!f->depth)
+      return;
+   map = pipe_texture_map(ctx, f->depth, 0, 0, PIPE_MAP_READ, x, y, 1, 1,
+                          &xfer);
+   CHECK(map, "depth map failed");
+   if (map) {
+      memcpy(z, map, 4);
+      pipe_texture_unmap(ctx, xfer);
+   }
+}
+
+/* gl_Position = attribute 0, VAR0 = attribute 1 (any vertex format). */
+static void *
+pass_through_vs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "fixed-vs");
+   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
+                                       VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *col = pan_test_io_var(b.shader, nir_var_shader_in,
+                                       VERT_ATTRIB_GENERIC1, 1, "col");
+   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
+                                        VARYING_SLOT_POS, 0, "gl_Position");
+   nir_variable *ocol = pan_test_io_var(b.shader, nir_var_shader_out,
+                                        VARYING_SLOT_VAR0, 1, "v0");
+   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
+   nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+/* DATA0 = VAR0, flat or interpolated. */
+static void *
+colour_fs(bool flat)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fixed-fs");
+   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
+                                       FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
+                                      VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = flat ? INTERP_MODE_FLAT : INTERP_MODE_SMOOTH;
+   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* Replace blending, depth always passing and written, no culling. */
+static void
+bind_common_state(void **cso)
+{
+   struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
+   struct pipe_depth_stencil_alpha_state zsa = {
+      .depth_enabled = 1,
+      .depth_writemask = 1,
+      .depth_func = PIPE_FUNC_ALWAYS,
+   };
+   cso[0] = ctx->create_blend_state(ctx, &blend);
+   cso[1] = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
+   ctx->bind_blend_state(ctx, cso[0]);
+   ctx->bind_depth_stencil_alpha_state(ctx, cso[1]);
+   ctx->set_sample_mask(ctx, ~0u);
+}
+
+static void
+unbind_common_state(void **cso)
+{
+   ctx->delete_blend_state(ctx, cso[0]);
+   ctx->delete_depth_stencil_alpha_state(ctx, cso[1]);
+}
+
+/* The viewport over the whole frame with window depth z_ndc * zs + zt. */
+static void
+set_viewport(float zs, float zt)
+{
+   struct pipe_viewport_state vp = {
+      .scale = { SIZE / 2.0f, SIZE / 2.0f, zs },
+      .translate = { SIZE / 2.0f, SIZE / 2.0f, zt },
+   };
+   ctx->set_viewport_states(ctx, 0, 1, &vp);
+}
+
+/* ------------------------------------------------------------------ */
+/* Depth clipping and clamping (ARB_depth_clamp)                       */
+/* ------------------------------------------------------------------ */
+
+struct clamp_case {
+   const char *what;
+   bool clip_near, clip_far;
+   float zs, zt;  /* viewport depth scale and translate */
+   float z_ndc;   /* of the whole quad */
+   bool drawn;
+   float depth;   /* written when drawn */
+};
+
+static const struct clamp_case clamp_cases[] = {
+   { "inside, clipped", true, true, 0.25f, 0.5f, 0.5f, true, 0.625f },
+   { "beyond far, clipped", true, true, 0.25f, 0.5f, 1.5f, false, 0 },
+   { "beyond far, far clamped", true, false, 0.25f, 0.5f, 1.5f, true, 0.75f },
+   { "beyond far, near clamped", false, true, 0.25f, 0.5f, 1.5f, false, 0 },
+   { "before near, near clamped", false, true, 0.25f, 0.5f, -1.5f, true,
+     0.25f },
+   { "before near, far clamped", true, false, 0.25f, 0.5f, -1.5f, false, 0 },
+   { "inside, all clamped", false, false, 0.25f, 0.5f, -0.5f, true, 0.375f },
+   /* Reversed range: the near plane lands on the larger depth. */
+   { "reversed, before near, near clamped", false, true, -0.25f, 0.5f, -1.5f,
+     true, 0.75f },
+   { "reversed, before near, far clamped", true, false, -0.25f, 0.5f, -1.5f,
+     false, 0 },
+   { "reversed, beyond far, far clamped", true, false, -0.25f, 0.5f, 1.5f,
+     true, 0.25f },
+};
+
+static const float quad_pos[6][4] = {
+   { -1, -1, 0, 1 }, { 1, -1, 0, 1 }, { -1, 1, 0, 1 },
+   { -1, 1, 0, 1 },  { 1, -1, 0, 1 }, { 1, 1, 0, 1 },
+};
+
+static void
+test_depth_clamp(void)
+{
+   void *common[2];
+   bind_common_state(common);
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_vertex_elements_state(ctx, velems);
+   void *vs = pass_through_vs(), *fs = colour_fs(false);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+
+   for (unsigned i = 0; i < ARRAY_SIZE(clamp_cases); ++i) {
+      const struct clamp_case *c = &clamp_cases[i];
+      struct frame f = frame_begin();
+      struct pipe_rasterizer_state rs = {
+         .half_pixel_center = 1,
+         .depth_clip_near = c->clip_near,
+         .depth_clip_far = c->clip_far,
+         .depth_clamp = !c->clip_near || !c->clip_far,
+         .cull_face = PIPE_FACE_NONE,
+      };
+      void *rast = ctx->create_rasterizer_state(ctx, &rs);
+      ctx->bind_rasterizer_state(ctx, rast);
+      set_viewport(c->zs, c->zt);
+
+      float data[6][8];
+      for (unsigned v = 0; v < 6; ++v) {
+         memcpy(data[v], quad_pos[v], 16);
+         data[v][2] = c->z_ndc;
+         static const float green[4] = { 0, 1, 0, 1 };
+         memcpy(&data[v][4], green, 16);
+      }
+      union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0 | PIPE_CLEAR_DEPTH, NULL, &black,
+                 0.5, 0);
+      struct pipe_resource *vb =
+         pan_test_draw_triangles(screen, ctx, &data[0][0], 6);
+      ctx->flush(ctx, NULL, 0);
+
+      uint8_t rgba[4];
+      float z;
+      read_pixel(&f, SIZE / 2, SIZE / 2, rgba, &z);
+      bool drawn = rgba[1] == 255;
+      CHECK(drawn == c->drawn, "depth clamp, %s: %s, want %s", c->what,
+            drawn ? "drawn" : "not drawn", c->drawn ? "drawn" : "not drawn");
+      float want = c->drawn ? c->depth : 0.5f;
+      CHECK(fabsf(z - want) < 1e-6f, "depth clamp, %s: depth %f, want %f",
+            c->what, z, want);
+      pipe_resource_reference(&vb, NULL);
+      ctx->bind_rasterizer_state(ctx, NULL);
+      ctx->delete_rasterizer_state(ctx, rast);
+      frame_end(&f);
+   }
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->bind_vertex_elements_state(ctx, NULL);
+   ctx->delete_vertex_elements_state(ctx, velems);
+   unbind_common_state(common);
+}
+
+/* ------------------------------------------------------------------ */
+/* Vertex formats (BGRA, 2:10:10:10)                                   */
+/* ------------------------------------------------------------------ */
+
+/* A 10:10:10:2 word, component 0 in the low bits. */
+static uint32_t
+word_1010102(int c0, int c1, int c2, int c3)
+{
+   return (c0 & 0x3ff) | (c1 & 0x3ff) << 10 | (c2 & 0x3ff) << 20 |
+          (uint32_t)(c3 & 3) << 30;
+}
+
+struct vformat_case {
+   enum pipe_format format;
+   uint32_t word;    /* the vertex colour as stored */
+   uint8_t want[4];  /* the pixel it draws (RGBA8, clamped) */
+};
+
+static void
+test_vertex_formats(void)
+{
+   const struct vformat_case cases[] = {
+      /* Bytes B, G, R, A in memory. */
+      { PIPE_FORMAT_B8G8R8A8_UNORM, 0xff40a0e0u, { 0x40, 0xa0, 0xe0, 0xff } },
+      { PIPE_FORMAT_R8G8B8A8_UNORM, 0xff40a0e0u, { 0xe0, 0xa0, 0x40, 0xff } },
+      { PIPE_FORMAT_R10G10B10A2_UNORM, word_1010102(1023, 0, 512, 3),
+        { 255, 0, 128, 255 } },
+      { PIPE_FORMAT_B10G10R10A2_UNORM, word_1010102(1023, 0, 512, 1),
+        { 128, 0, 255, 85 } },
+      /* -511 is -1 (clamped to 0 in the target), 256/511 about 0.5. */
+      { PIPE_FORMAT_R10G10B10A2_SNORM, word_1010102(511, -511, 256, 1),
+        { 255, 0, 128, 255 } },
+      { PIPE_FORMAT_B10G10R10A2_SNORM, word_1010102(256, -512, 511, -1),
+        { 255, 0, 128, 0 } },
+      /* Scaled: integers read as floats (1.0, or clamped). */
+      { PIPE_FORMAT_R10G10B10A2_USCALED, word_1010102(1, 0, 1000, 0),
+        { 255, 0, 255, 0 } },
+      { PIPE_FORMAT_B10G10R10A2_USCALED, word_1010102(0, 1, 0, 2),
+        { 0, 255, 0, 255 } },
+      /* -1 must read as -1 (0 here), not 1023. */
+      { PIPE_FORMAT_R10G10B10A2_SSCALED, word_1010102(-1, 1, -512, 1),
+        { 0, 255, 0, 255 } },
+      { PIPE_FORMAT_B10G10R10A2_SSCALED, word_1010102(1, -1, 0, -1),
+        { 0, 0, 255, 0 } },
+   };
+   void *common[2];
+   bind_common_state(common);
+   void *vs = pass_through_vs(), *fs = colour_fs(false);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+   struct pipe_rasterizer_state rs = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .cull_face = PIPE_FACE_NONE,
+   };
+   void *rast = ctx->create_rasterizer_state(ctx, &rs);
+   ctx->bind_rasterizer_state(ctx, rast);
+   set_viewport(0.5f, 0.5f);
+
+   for (unsigned i = 0; i < ARRAY_SIZE(cases); ++i) {
+      const struct vformat_case *c = &cases[i];
+      const char *name = util_format_short_name(c->format);
+      CHECK(screen->is_format_supported(screen, c->format, PIPE_BUFFER, 0, 0,
+                                        PIPE_BIND_VERTEX_BUFFER),
+            "vertex format %s: not supported", name);
+      struct pipe_vertex_element ve[2] = {
+         { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+         { .src_offset = 16, .src_format = c->format },
+      };
+      void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
+      ctx->bind_vertex_elements_state(ctx, velems);
+      struct frame f = frame_begin();
+      float data[6][8] = { 0 };
+      for (unsigned v = 0; v < 6; ++v) {
+         memcpy(data[v], quad_pos[v], 16);
+         memcpy(&data[v][4], &c->word, 4);
+      }
+      union pipe_color_union grey = { .f = { 0.2f, 0.2f, 0.2f, 0.2f } };
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0 | PIPE_CLEAR_DEPTH, NULL, &grey, 0.5,
+                 0);
+      pan_test_debug_msg[0] = 0;
+      struct pipe_resource *vb =
+         pan_test_draw_triangles(screen, ctx, &data[0][0], 6);
+      ctx->flush(ctx, NULL, 0);
+      uint8_t rgba[4];
+      float z;
+      read_pixel(&f, 3, SIZE - 2, rgba, &z);
+      bool ok = true;
+      for (unsigned k = 0; k < 4; ++k)
+         ok &= abs((int)rgba[k] - (int)c->want[k]) <= 1;
+      CHECK(ok, "vertex format %s: pixel %u %u %u %u, want %u %u %u %u (%s)",
+            name, rgba[0], rgba[1], rgba[2], rgba[3], c->want[0], c->want[1],
+            c->want[2], c->want[3], pan_test_debug_msg);
+      pipe_resource_reference(&vb, NULL);
+      frame_end(&f);
+      ctx->bind_vertex_elements_state(ctx, NULL);
+      ctx->delete_vertex_elements_state(ctx, velems);
+   }
+   ctx->bind_rasterizer_state(ctx, NULL);
+   ctx->delete_rasterizer_state(ctx, rast);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   unbind_common_state(common);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (!pan_test_open(&screen, &ctx))
+      return 1;
+   CHECK(screen->get_param(screen, PIPE_CAP_DEPTH_CLIP_DISABLE),
+         "PIPE_CAP_DEPTH_CLIP_DISABLE is off");
+   test_depth_clamp();
+   test_vertex_formats();
+   return pan_test_close(screen, ctx);
+}

@@ -1,0 +1,136 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * The attribute unit's formats on one architecture (-DPAN_ARCH): the
+ * packed 10:10:10:2 formats in every number kind (unorm, snorm, and the
+ * integers that scaled vertex formats read into float registers), and the
+ * BGRA component order (v7+) or swizzle (v6) that swaps blue and red, as
+ * sim_gfx_format and pan_sim_mem_to_regs read an element.
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "pan_genxml.h"
+#include "pan_sim_vX_gfx.h"
+#include "util/pan_test_util.h"
+
+/* The pixel format word of hardware format hw, blue and red swapped when
+ * bgra. */
+static uint32_t
+format_word(unsigned hw, bool bgra)
+{
+   uint32_t word = 0;
+   pan_pack(&word, pixel_format, cfg)
+   {
+      cfg.format = hw;
+#if PAN_ARCH >= 7
+      cfg.order =
+         bgra ? MALI_RGB_COMPONENT_ORDER_BGRA : MALI_RGB_COMPONENT_ORDER_RGBA;
+#else
+      cfg.swizzle.r = bgra ? MALI_CHANNEL_B : MALI_CHANNEL_R;
+      cfg.swizzle.g = MALI_CHANNEL_G;
+      cfg.swizzle.b = bgra ? MALI_CHANNEL_R : MALI_CHANNEL_B;
+      cfg.swizzle.a = MALI_CHANNEL_A;
+#endif
+   }
+   return word;
+}
+
+static uint32_t
+word_1010102(int c0, int c1, int c2, int c3)
+{
+   return (c0 & 0x3ff) | (c1 & 0x3ff) << 10 | (c2 & 0x3ff) << 20 |
+          (uint32_t)(c3 & 3) << 30;
+}
+
+/* Reads elem through the format word as four float registers. */
+static bool
+fetch(uint32_t word, uint32_t elem, float out[4])
+{
+   struct pan_sim_mem_format f;
+   char err[256] = "";
+   uint32_t regs[4];
+
+   if (!PAN_GENX(sim_gfx_format)(word, "attribute", 0, &f, err)) {
+      PAN_CHECK(false, "format 0x%x refused: %s", word, err);
+      return false;
+   }
+   PAN_CHECK(f.comps * f.bits / 8 == 4, "element of %u bytes, want 4",
+             f.comps * f.bits / 8);
+   pan_sim_mem_to_regs(&f, &elem, PAN_SIM_REG_F32, 4, regs);
+   memcpy(out, regs, 16);
+   return true;
+}
+
+static void
+check(const char *what, uint32_t word, uint32_t elem, float r, float g,
+      float b, float a)
+{
+   float v[4];
+   const float want[4] = { r, g, b, a };
+
+   if (!fetch(word, elem, v))
+      return;
+   for (unsigned c = 0; c < 4; ++c)
+      PAN_CHECK(fabsf(v[c] - want[c]) < 1e-6f, "%s: component %u is %f, "
+                "want %f", what, c, v[c], want[c]);
+}
+
+int
+main(void)
+{
+   check("rgb10_a2_unorm", format_word(MALI_FORMAT_RGB10_A2_UNORM, false),
+         word_1010102(1023, 0, 341, 2), 1.0f, 0.0f, 341 / 1023.0f,
+         2 / 3.0f);
+   check("rgb10_a2_unorm bgra", format_word(MALI_FORMAT_RGB10_A2_UNORM, true),
+         word_1010102(1023, 0, 341, 2), 341 / 1023.0f, 0.0f, 1.0f, 2 / 3.0f);
+   /* Signed components are sign-extended from their width; -512 and the
+    * 2-bit -2 clamp to -1. */
+   check("rgb10_a2_snorm", format_word(MALI_FORMAT_RGB10_A2_SNORM, false),
+         word_1010102(-512, 511, -1, -2), -1.0f, 1.0f, -1 / 511.0f, -1.0f);
+   check("rgb10_a2_snorm bgra", format_word(MALI_FORMAT_RGB10_A2_SNORM, true),
+         word_1010102(-512, 511, 100, 1), 100 / 511.0f, 1.0f, -1.0f, 1.0f);
+   /* Scaled formats: integers into float registers. */
+   check("rgb10_a2ui", format_word(MALI_FORMAT_RGB10_A2UI, false),
+         word_1010102(1023, 7, 0, 3), 1023.0f, 7.0f, 0.0f, 3.0f);
+   check("rgb10_a2i bgra", format_word(MALI_FORMAT_RGB10_A2I, true),
+         word_1010102(-3, 200, -512, -1), -512.0f, 200.0f, -3.0f, -1.0f);
+   /* Bytes B, G, R, A of a BGRA8 colour. */
+   check("rgba8_unorm bgra", format_word(MALI_FORMAT_RGBA8_UNORM, true),
+         0xff336699u, 0x33 / 255.0f, 0x66 / 255.0f, 0x99 / 255.0f, 1.0f);
+   check("rgba8_unorm", format_word(MALI_FORMAT_RGBA8_UNORM, false),
+         0xff336699u, 0x99 / 255.0f, 0x66 / 255.0f, 0x33 / 255.0f, 1.0f);
+
+#if PAN_ARCH >= 7
+   /* An order the simulator does not model is refused with a message. */
+   uint32_t word = 0;
+   pan_pack(&word, pixel_format, cfg)
+   {
+      cfg.format = MALI_FORMAT_RGBA8_UNORM;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_ARGB;
+   }
+   struct pan_sim_mem_format f;
+   char err[256] = "";
+   PAN_CHECK(!PAN_GENX(sim_gfx_format)(word, "attribute", 3, &f, err),
+             "ARGB accepted");
+   PAN_EXPECT_STR_HAS(err, "component order argb");
+#else
+   /* v6: a swizzle reading the constants 0 and 1. */
+   uint32_t word = 0;
+   pan_pack(&word, pixel_format, cfg)
+   {
+      cfg.format = MALI_FORMAT_RGBA8_UNORM;
+      cfg.swizzle.r = MALI_CHANNEL_A;
+      cfg.swizzle.g = MALI_CHANNEL_0;
+      cfg.swizzle.b = MALI_CHANNEL_1;
+      cfg.swizzle.a = MALI_CHANNEL_R;
+   }
+   check("rgba8_unorm a01r", word, 0xff336699u, 1.0f, 0.0f, 1.0f,
+         0x99 / 255.0f);
+#endif
+   return pan_test_summary("pan_sim_attrib");
+}
