@@ -1658,13 +1658,13 @@ test_refusals(void)
 
    /* An attribute format the simulator does not convert. */
    d.mode = MALI_DRAW_MODE_TRIANGLES;
-   d.attr_format = MALI_FORMAT_RGB10_A2_UNORM;
+   d.attr_format = MALI_FORMAT_R11F_G11F_B10F;
    setup();
    emit_frame(&f, 0, false);
    jc = emit_draw(&f, &d, 1, 0);
    PAN_EXPECT_EQ(run_captured(jc, buf, sizeof(buf)), -1);
    PAN_EXPECT_EQ(job_status(jc), MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC);
-   PAN_EXPECT_STR_HAS(buf, "rgb10_a2_unorm");
+   PAN_EXPECT_STR_HAS(buf, "r11f_g11f_b10f");
    PAN_EXPECT_STR_HAS(buf, "ld_attr_imm");
 }
 
