@@ -18,7 +18,9 @@
  *
  * textureSize() at LOD 0, which the lowering of explicit gradients (txd
  * to txl) needs, reads words the driver pushes (PAN_VA_PUSH_TEXTURE_SIZE);
- * other LODs are minified from it in NIR (lower_txs_lod).
+ * other LODs are minified from it in NIR (lower_txs_lod).  A texture
+ * buffer (samplerBuffer) is a 1D texture of one level to the hardware:
+ * texelFetch is a 1D fetch and textureSize its pushed texel count.
  *
  * A gather returns the footprint's texels in raster order, (i0, j0), (i1,
  * j0), (i0, j1), (i1, j1); GL numbers them (i0, j1), (i1, j1), (i1, j0),
@@ -181,6 +183,9 @@ supported_dim(nir_tex_instr *tex)
       return tex->op != nir_texop_tg4;
    case GLSL_SAMPLER_DIM_MS:
       return tex->op == nir_texop_txf_ms || tex->op == nir_texop_txs;
+   /* Texture buffers are 1D textures of one level: only fetched. */
+   case GLSL_SAMPLER_DIM_BUF:
+      return tex->op == nir_texop_txf;
    default:
       return false;
    }
@@ -289,8 +294,9 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       return;
    }
    if (!supported_dim(tex)) {
-      pan_ir_from_nir_error(ctx, "multisample, buffer or subpass textures "
-                                 "and 1D or 3D gathers are unsupported");
+      pan_ir_from_nir_error(ctx, "subpass textures, samples of multisample "
+                                 "or buffer textures and 1D or 3D gathers "
+                                 "are unsupported");
       return;
    }
    if (tex->texture_index > 2047 || tex->sampler_index > 2047) {
@@ -346,7 +352,7 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       [GLSL_SAMPLER_DIM_1D] = 0,       [GLSL_SAMPLER_DIM_2D] = 1,
       [GLSL_SAMPLER_DIM_3D] = 2,       [GLSL_SAMPLER_DIM_RECT] = 1,
       [GLSL_SAMPLER_DIM_EXTERNAL] = 1, [GLSL_SAMPLER_DIM_CUBE] = 3,
-      [GLSL_SAMPLER_DIM_MS] = 1,
+      [GLSL_SAMPLER_DIM_MS] = 1,       [GLSL_SAMPLER_DIM_BUF] = 0,
    };
    uint32_t imm = dims[tex->sampler_dim] | t.lod_mode << 2;
    if (tex->is_array)

@@ -17,6 +17,7 @@
 
 #include "pan_compute.h"
 #include "pan_screen.h"
+#include "pan_texture.h"
 
 /* Texture size limits are the hardware's (16K on every architecture). */
 #define PAN_MAX_TEXTURE_2D_LEVELS 15 /* 16384 px */
@@ -27,6 +28,15 @@
  */
 static bool
 panfrost_has_storage(struct pipe_screen *pscreen)
+{
+   return panfrost_screen(pscreen)->arch && panfrost_device(pscreen)->arch >= 6;
+}
+
+/* Texture buffers: buffer views in the v6+ texture descriptors, fetched
+ * by the Bifrost and Valhall compilers (Midgard's refuses samplerBuffer).
+ */
+static bool
+panfrost_has_texture_buffers(struct pipe_screen *pscreen)
 {
    return panfrost_screen(pscreen)->arch && panfrost_device(pscreen)->arch >= 6;
 }
@@ -81,12 +91,12 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return 1;
 
    /* Integers, bit ops, texelFetch, textureSize/Lod/Grad, flat varyings,
-    * integer textures, uniform blocks (draw-path.rst).  Not 140: that
-    * brings texture buffers (EXT_gpu_shader4), which views refuse.
+    * integer textures, uniform blocks (draw-path.rst); 1.40 adds texture
+    * buffers, which the v6+ views and compilers read (samplerBuffer).
     */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
-      return 130;
+      return panfrost_has_texture_buffers(pscreen) ? 140 : 130;
    case PIPE_CAP_ESSL_FEATURE_LEVEL:
       return 300;
 
@@ -101,7 +111,17 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MIN_MAP_BUFFER_ALIGNMENT:
       return 64;
    case PIPE_CAP_TEXTURE_BUFFER_OFFSET_ALIGNMENT:
-      return 64;
+      return PANFROST_TEXTURE_BUFFER_ALIGN_B;
+   /* Buffer views are 1D textures (pan_texture.c).  Fetches read no
+    * sampler, but with TEXTURE_BUFFER_SAMPLER the state tracker binds one
+    * for buffer units as for the others, so no sampler table is empty
+    * where the hardware might look (the stock driver asks for it too).
+    */
+   case PIPE_CAP_TEXTURE_BUFFER_OBJECTS:
+   case PIPE_CAP_TEXTURE_BUFFER_SAMPLER:
+      return panfrost_has_texture_buffers(pscreen);
+   case PIPE_CAP_MAX_TEXEL_BUFFER_ELEMENTS_UINT:
+      return PANFROST_MAX_TEXEL_BUFFER_ELEMENTS;
 
    case PIPE_CAP_MAX_VERTEX_ATTRIB_STRIDE:
       return 2048;

@@ -143,6 +143,8 @@ texture_size(const struct pipe_sampler_view *v, unsigned c)
 {
    if (!v || !v->texture)
       return 0;
+   if (v->target == PIPE_BUFFER)
+      return c ? 0 : panfrost_buffer_view_elements(v);
    const struct pipe_resource *r = v->texture;
    unsigned level = v->u.tex.first_level;
    unsigned layers = v->u.tex.last_layer - v->u.tex.first_layer + 1;

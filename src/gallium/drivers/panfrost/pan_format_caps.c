@@ -8,6 +8,7 @@
 #include "pan_fb.h"
 #include "pan_format_table.h"
 #include "pan_screen.h"
+#include "pan_texture.h"
 
 static bool
 panfrost_is_format_supported(struct pipe_screen *pscreen,
@@ -78,8 +79,20 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
          return true;
    }
 
+   /* Texture buffers: sampler views of buffers (pan_texture.c), in any
+    * format the texture descriptors name, table or not: GL's buffer
+    * formats (R8I, RG16UI, the compatibility profile's L/A/I...) are not
+    * all the table's, which lists what other textures may pick.
+    */
+   if (target == PIPE_BUFFER && (bind & PIPE_BIND_SAMPLER_VIEW)) {
+      if (!panfrost_texture_buffer_format(pscreen, format))
+         return false;
+      uses &= ~PAN_USE_TEXTURE;
+      if (!uses)
+         return true;
+   }
    if (target == PIPE_BUFFER && !(uses & PAN_USE_VERTEX) && uses)
-      return false; /* no texture buffers yet */
+      return false; /* only vertex buffers and buffer views */
 
    /* Float depth + stencil is a Z32F and an S8 plane (pan_resource.h);
     * samplers see the depth plane.

@@ -29,6 +29,89 @@ arch_texture(struct pipe_context *pctx)
    return arch ? arch->texture : NULL;
 }
 
+unsigned
+panfrost_buffer_view_elements(const struct pipe_sampler_view *v)
+{
+   const struct pipe_resource *r = v->texture;
+   unsigned texel_B = util_format_get_blocksize(v->format);
+
+   if (!r || !texel_B || v->u.buf.offset >= r->width0)
+      return 0;
+   unsigned size_B = MIN2(v->u.buf.size, r->width0 - v->u.buf.offset);
+   return MIN2(size_B / texel_B, PANFROST_MAX_TEXEL_BUFFER_ELEMENTS);
+}
+
+/* A buffer view: one linear 1D level of its elements, starting at the
+ * view's offset.  The resource keeps its BO for life (nothing replaces a
+ * buffer's storage), so the address stays valid as long as the view,
+ * which holds a reference on the resource; when GL gives a buffer new
+ * storage it is a new resource, and the state tracker makes a new view.
+ */
+static bool
+pack_buffer_view(struct panfrost_context *ctx,
+                 const struct panfrost_arch_texture *t,
+                 struct panfrost_sampler_view *v)
+{
+   struct pipe_sampler_view *b = &v->base;
+   struct panfrost_resource *rsc = panfrost_resource(b->texture);
+
+   if (b->target != PIPE_BUFFER || b->texture->target != PIPE_BUFFER) {
+      snprintf(v->error, sizeof(v->error), "buffer view of a %s "
+                                           "resource as a %s",
+               util_str_tex_target(b->texture->target, true),
+               util_str_tex_target(b->target, true));
+      return false;
+   }
+   if (b->u.buf.offset % PANFROST_TEXTURE_BUFFER_ALIGN_B) {
+      snprintf(v->error, sizeof(v->error), "buffer view at offset %u, not "
+                                           "a multiple of %u bytes",
+               b->u.buf.offset, PANFROST_TEXTURE_BUFFER_ALIGN_B);
+      return false;
+   }
+
+   /* The descriptor has no empty size: a view shorter than one texel
+    * describes one, which stays inside the buffer's BO (page-sized); the
+    * shader's textureSize() still reads 0 (pan_draw_vbo.c).
+    */
+   unsigned elements = MAX2(panfrost_buffer_view_elements(b), 1);
+   unsigned texel_B = util_format_get_blocksize(b->format);
+   struct panfrost_texture_view tv = {
+      .target = PIPE_BUFFER,
+      .format = b->format,
+      .swizzle = { b->swizzle_r, b->swizzle_g, b->swizzle_b, b->swizzle_a },
+      .width = elements,
+      .height = 1,
+      .depth = 1,
+      .levels = 1,
+      .layers = 1,
+      .samples = 1,
+   };
+   struct panfrost_texture_plane p = {
+      .addr = rsc->bo->gpu_va + b->u.buf.offset,
+      .size_B = (uint64_t)elements * texel_B,
+      .row_stride_B = elements * texel_B,
+      .slice_stride_B = elements * texel_B,
+      .texel_B = texel_B,
+   };
+
+   v->bo = pan_bo_create(&panfrost_screen(ctx->base.screen)->dev,
+                         t->plane_size_B, 0, "Texture buffer plane");
+   uint8_t *plane = v->bo ? pan_bo_mmap(v->bo) : NULL;
+   if (!plane) {
+      snprintf(v->error, sizeof(v->error), "out of memory for its plane");
+      return false;
+   }
+   t->emit_plane(plane, &p);
+   tv.planes = v->bo->gpu_va;
+   if (t->texture_size_B > sizeof(v->desc) || !t->emit_texture(v->desc, &tv)) {
+      snprintf(v->error, sizeof(v->error), "format %s of a buffer view "
+                                           "cannot be sampled",
+               util_format_short_name(b->format));
+      return false;
+   }
+   return true;
+}
+
 /* Packs the planes (one per level of each layer, layer-major) and the
  * texture descriptor of a view; false after setting v->error.
  */
@@ -45,11 +128,8 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
                                            "GPU yet");
       return false;
    }
-   if (b->target == PIPE_BUFFER || r->target == PIPE_BUFFER) {
-      snprintf(v->error, sizeof(v->error), "texture buffers are not "
-                                           "supported yet");
-      return false;
-   }
+   if (b->target == PIPE_BUFFER || r->target == PIPE_BUFFER)
+      return pack_buffer_view(ctx, t, v);
    if (b->u.tex.first_level > b->u.tex.last_level ||
        b->u.tex.last_level > r->last_level ||
        b->u.tex.first_layer > b->u.tex.last_layer) {
@@ -121,6 +201,40 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       return false;
    }
    return true;
+}
+
+bool
+panfrost_texture_buffer_format(struct pipe_screen *pscreen,
+                               enum pipe_format format)
+{
+   const struct panfrost_arch *arch = panfrost_screen(pscreen)->arch;
+   const struct util_format_description *d = util_format_description(format);
+
+   /* Whole texels of 1, 2, 4, 8 or 16 bytes: 12-byte RGB32 would bring
+    * ARB_texture_buffer_object_rgb32 and with it OES_texture_buffer, whose
+    * image buffers views do not offer.
+    */
+   if (!arch || !arch->texture || !d || d->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
+       util_format_is_depth_or_stencil(format) ||
+       !util_is_power_of_two_nonzero(d->block.bits / 8) ||
+       d->block.bits % 8 || d->block.bits > 128)
+      return false;
+   /* The emitter is the judge: a one-texel view of the format. */
+   struct panfrost_texture_view tv = {
+      .target = PIPE_BUFFER,
+      .format = format,
+      .swizzle = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y, PIPE_SWIZZLE_Z,
+                   PIPE_SWIZZLE_W },
+      .width = 1,
+      .height = 1,
+      .depth = 1,
+      .levels = 1,
+      .layers = 1,
+      .samples = 1,
+   };
+   uint32_t desc[8];
+   return arch->texture->texture_size_B <= sizeof(desc) &&
+          arch->texture->emit_texture(desc, &tv);
 }
 
 static struct pipe_sampler_view *

@@ -33,6 +33,23 @@ panfrost_sampler_view(struct pipe_sampler_view *v)
    return (struct panfrost_sampler_view *)v;
 }
 
+/* Buffer views (texture buffer objects) are one linear 1D level: the
+ * descriptor's width field holds 65536 texels, GL's minimum.  They start
+ * on 64-byte boundaries, the alignment the texture unit wants for the
+ * base of a linear surface (the value the stock driver gives GL too).
+ */
+#define PANFROST_MAX_TEXEL_BUFFER_ELEMENTS 65536
+#define PANFROST_TEXTURE_BUFFER_ALIGN_B 64
+
+/* The texels a buffer view covers, within its buffer and the limit. */
+unsigned panfrost_buffer_view_elements(const struct pipe_sampler_view *v);
+
+/* Whether the screen's texture descriptors can read buffer views of
+ * format (is_format_supported for PIPE_BUFFER sampler views).
+ */
+bool panfrost_texture_buffer_format(struct pipe_screen *pscreen,
+                                    enum pipe_format format);
+
 void panfrost_context_init_textures(struct pipe_context *pctx);
 
 #endif

@@ -47,6 +47,8 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
    switch (v->target) {
    case PIPE_TEXTURE_1D:
    case PIPE_TEXTURE_1D_ARRAY:
+   /* A buffer view is one linear 1D level (pan_texture.c). */
+   case PIPE_BUFFER:
       dim = MALI_TEXTURE_DIMENSION_1D;
       break;
    case PIPE_TEXTURE_2D:
@@ -62,7 +64,7 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
       dim = MALI_TEXTURE_DIMENSION_CUBE;
       break;
    default:
-      return false; /* texture buffers */
+      return false;
    }
    bool cube = dim == MALI_TEXTURE_DIMENSION_CUBE;
    if (cube && v->layers % 6)

@@ -47,7 +47,13 @@ panfrost_create_so_target(struct pipe_context *pctx,
    pipe_reference_init(&t->base.reference, 1);
    pipe_resource_reference(&t->base.buffer, prsc);
    t->base.context = pctx;
-   panfrost_context(pctx)->xfb.tracking = true;
+   struct panfrost_xfb_ctx *x = &panfrost_context(pctx)->xfb;
+   if (!x->tracking) {
+      /* The pending draws were not noted: until the batch is submitted,
+       * ask it about every buffer (feeds_draws). */
+      x->tracking = true;
+      x->nr_reads = PANFROST_XFB_MAX_READS + 1;
+   }
    t->base.buffer_offset = offset_B;
    t->base.buffer_size = size_B;
    return &t->base;
@@ -376,7 +382,8 @@ note_read(struct panfrost_xfb_ctx *x, const struct pipe_resource *prsc)
    x->nr_reads++;
 }
 
-/* Notes the buffers a draw reads (vertex, index and constant buffers).
+/* Notes the buffers a draw reads (vertex, index and constant buffers,
+ * texture buffers).
  * Every draw passes here before its job joins the batch, so a batch
  * without draw jobs means a new batch: the list starts again.
  */
@@ -396,6 +403,11 @@ note_draw_reads(struct panfrost_context *ctx, const struct pipe_draw_info *info)
       enum pipe_shader_type st = s ? PIPE_SHADER_FRAGMENT : PIPE_SHADER_VERTEX;
       for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i)
          note_read(x, ctx->state.cbufs[st][i].buffer);
+      u_foreach_bit(i, ctx->state.view_mask[st]) {
+         const struct pipe_sampler_view *v = ctx->state.views[st][i];
+         if (v->target == PIPE_BUFFER)
+            note_read(x, v->texture);
+      }
    }
 }
 

@@ -1010,6 +1010,11 @@ cube_coords(struct ctx *c, nir_src *src)
 static bool
 emit_tex(struct ctx *c, nir_tex_instr *tex)
 {
+   /* Midgard's driver has no buffer views (texture buffers are a v6+
+    * feature), so a samplerBuffer has nothing to read. */
+   if (tex->sampler_dim == GLSL_SAMPLER_DIM_BUF)
+      return mid_error(c->s, "texture buffers (samplerBuffer) are not "
+                             "supported on Midgard");
    const char *op;
    switch (tex->op) {
    case nir_texop_tex:
@@ -1030,7 +1035,6 @@ emit_tex(struct ctx *c, nir_tex_instr *tex)
    unsigned dim;
    switch (tex->sampler_dim) {
    case GLSL_SAMPLER_DIM_1D:
-   case GLSL_SAMPLER_DIM_BUF:
       dim = 1;
       break;
    case GLSL_SAMPLER_DIM_2D:

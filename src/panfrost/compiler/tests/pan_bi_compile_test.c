@@ -1068,6 +1068,103 @@ test_gather_offsets(void)
    }
 }
 
+/* The recording unit for buffer fetches: the lane's x coordinate, its
+ * level, the dimension and 7. */
+static bool
+cb_tex_buffer(void *user, struct pan_sim_tex_req *req, char *err)
+{
+   tex_seen = *req;
+   for (unsigned i = 0; i < PAN_SIM_TEX_QUAD; ++i) {
+      float v[4] = { (float)req->coord[i][0], (float)req->level[i],
+                     (float)req->dim, 7 };
+      for (unsigned c = 0; c < 4; ++c)
+         req->out[i][c] = pan_test_u32(v[c]);
+   }
+   return req->regfmt == 1;
+}
+
+/* colour = (texelFetch(samplerBuffer 6, int(VAR0.x * 8) + 65000).xyz,
+ * textureSize(samplerBuffer 6)): a TEXC fetch of a 1D texture at level
+ * 0, and the size the driver pushes for texture 6. */
+static void
+test_buffer_texture(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_tbo");
+   nir_variable *v0 =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+   nir_ssa_def *x = nir_iadd_imm(
+      &b, nir_f2i32(&b, nir_fmul_imm(&b, nir_channel(&b, nir_load_var(&b, v0),
+                                                     0),
+                                     8.0)),
+      65000);
+   nir_tex_instr *t = nir_tex_instr_create(b.shader, 2);
+   t->op = nir_texop_txf;
+   t->sampler_dim = GLSL_SAMPLER_DIM_BUF;
+   t->texture_index = 6;
+   t->sampler_index = 6;
+   t->coord_components = 1;
+   t->dest_type = nir_type_float32;
+   t->src[0].src_type = nir_tex_src_coord;
+   t->src[0].src = nir_src_for_ssa(x);
+   t->src[1].src_type = nir_tex_src_lod;
+   t->src[1].src = nir_src_for_ssa(nir_imm_int(&b, 0));
+   nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &t->instr);
+   nir_tex_instr *q = nir_tex_instr_create(b.shader, 1);
+   q->op = nir_texop_txs;
+   q->sampler_dim = GLSL_SAMPLER_DIM_BUF;
+   q->texture_index = 6;
+   q->dest_type = nir_type_int32;
+   q->src[0].src_type = nir_tex_src_lod;
+   q->src[0].src = nir_src_for_ssa(nir_imm_int(&b, 0));
+   nir_ssa_dest_init(&q->instr, &q->dest, 1, 32, NULL);
+   nir_builder_instr_insert(&b, &q->instr);
+   nir_ssa_def *f = &t->dest.ssa;
+   nir_store_var(&b, col,
+                 nir_vec4(&b, nir_channel(&b, f, 0), nir_channel(&b, f, 1),
+                          nir_channel(&b, f, 2),
+                          nir_i2f32(&b, &q->dest.ssa)),
+                 0xf);
+
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   static struct gfx_record rec;
+   memset(&rec, 0, sizeof(rec));
+   uint32_t u[16] = { 0 };
+   const struct pan_sim_tex_ops tex = { NULL, cb_tex_buffer };
+   bool ok = compile(b.shader, NULL, ctx, &bin);
+   unsigned sizes = 0;
+   for (unsigned i = 0; ok && i < bin.nr_push && i < 16; ++i) {
+      if (bin.push[i].source == PAN_VA_PUSH_TEXTURE_SIZE) {
+         PAN_EXPECT(bin.push[i].ubo == 6 && bin.push[i].offset_B == 0);
+         u[i] = 4321; /* the view's texels */
+         sizes++;
+      }
+   }
+   PAN_EXPECT_EQ(sizes, 1);
+   ok = ok && run_gfx_tex(&bin, u, &rec, &tex);
+   PAN_CHECK(ok, "the program did not run");
+   PAN_CHECK(!ok || (tex_seen.op == PAN_SIM_TEX_FETCH &&
+                     tex_seen.texture == 6 && tex_seen.sampler == 0 &&
+                     !tex_seen.array && !tex_seen.offset),
+             "op %u texture %u sampler %u array %u offsets %u", tex_seen.op,
+             tex_seen.texture, tex_seen.sampler, tex_seen.array,
+             tex_seen.offset);
+   for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+      float want[4] = { 65000.0f + l, 0, PAN_SIM_TEX_1D, 4321 };
+      for (unsigned c = 0; c < 4; ++c) {
+         float got = pan_test_f32(rec.colour[l][c]);
+         PAN_CHECK(got == want[c], "lane %u word %u: %g, want %g", l, c, got,
+                   want[c]);
+      }
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
 /* out = x + q(p), where the chain q of a parameter does not need the
  * load of x: the scheduler keeps the load's clause open for it. */
 static nir_builder
@@ -1283,6 +1380,7 @@ main(void)
    PAN_RUN_CASE(test_derivative);
    PAN_RUN_CASE(test_texture);
    PAN_RUN_CASE(test_gather_offsets);
+   PAN_RUN_CASE(test_buffer_texture);
    PAN_RUN_CASE(test_schedule);
    PAN_RUN_CASE(test_const_pairs);
    PAN_RUN_CASE(test_dead_write);

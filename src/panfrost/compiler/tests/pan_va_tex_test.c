@@ -394,6 +394,9 @@ static const struct tex_case cases[] = {
      "tex_single",
      { ".cube", ".array_enable", ".shadow" },
      4 },
+   /* texelFetch(samplerBuffer): a 1D fetch of level 0, one word. */
+   { "buffer fetch", nir_texop_txf, GLSL_SAMPLER_DIM_BUF, false, false, 6, 0,
+     1, 0, false, "tex_fetch", { ".1d" }, 1 },
    /* textureOffset: s8 x and y in the low bytes of the offset word. */
    { "offset", nir_texop_tex, GLSL_SAMPLER_DIM_2D, false, false, 0, 0, 2, -1,
      false, "tex_single", { ".2d", ".texel_offset", ".computed" }, 3, true,

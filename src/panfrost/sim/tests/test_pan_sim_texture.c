@@ -728,6 +728,39 @@ test_fetch(void)
              "f16 alpha 0x%x", f.req.out[0][1] >> 16);
 }
 
+/* A texture buffer as the drivers describe it: one linear 1D level of
+ * 65536 texels (the descriptor's widest), fetched at level 0 with integer
+ * results; past the last texel reads zeros. */
+static void
+test_buffer_fetch(void)
+{
+   struct fixture f;
+
+   fixture_init(&f);
+   struct tex_desc d =
+      tex_2d(65536, 1, MALI_FORMAT_RG32UI, MALI_RGB_COMPONENT_ORDER_RGB1, 8);
+   d.dim = MALI_TEXTURE_DIMENSION_1D;
+   make_texture(&f.t, &d);
+   static const unsigned x[4] = { 0, 40000, 65535, 65536 };
+   for (unsigned l = 0; l < 3; ++l) {
+      uint32_t el[2] = { 0x1000 + x[l], 0x2000 + l };
+      put(&f.t, 0, 0, x[l], 0, 0, el);
+   }
+   bind(&f.t, &f.s);
+   base_req(&f.req, MALI_TEXTURE_DIMENSION_1D);
+   f.req.op = PAN_SIM_TEX_FETCH;
+   f.req.regfmt = 3; /* u32 */
+   for (unsigned l = 0; l < 4; ++l)
+      f.req.coord[l][0] = x[l];
+   PAN_CHECK(PAN_GENX(sim_tex_run)(&env, &f.req, f.err), "%s", f.err);
+   for (unsigned l = 0; l < 3; ++l) {
+      PAN_CHECK(f.req.out[l][0] == 0x1000 + x[l] && f.req.out[l][1] == 0x2000 + l,
+                "texel %u: 0x%x 0x%x", x[l], f.req.out[l][0], f.req.out[l][1]);
+   }
+   PAN_EXPECT_EQ(f.req.out[3][0], 0);
+   PAN_EXPECT_EQ(f.req.out[3][1], 0);
+}
+
 /* Texel (x, y) of the gather texture: each channel names the texel. */
 static uint32_t
 gather_texel(unsigned x, unsigned y, unsigned c)
@@ -1207,6 +1240,7 @@ main(void)
    PAN_RUN_CASE(test_linear);
    PAN_RUN_CASE(test_mips);
    PAN_RUN_CASE(test_fetch);
+   PAN_RUN_CASE(test_buffer_fetch);
    PAN_RUN_CASE(test_shadow);
    PAN_RUN_CASE(test_gather);
    PAN_RUN_CASE(test_layers_faces_3d);

@@ -1154,6 +1154,15 @@ test_refusals(void)
    b = begin(MESA_SHADER_COMPUTE);
    store(&b, 0, uniform(&b, 0, 1));
    expect_refusal(b.shader, 0x6221, "Midgard");
+
+   /* texelFetch(samplerBuffer): Midgard has no buffer views. */
+   b = begin(MESA_SHADER_VERTEX);
+   nir_ssa_def *texel =
+      tex(&b, nir_texop_txf, nir_channel(&b, uniform(&b, 0, 1), 0), false,
+          NULL, NULL, 0);
+   nir_instr_as_tex(texel->parent_instr)->sampler_dim = GLSL_SAMPLER_DIM_BUF;
+   store(&b, 0, nir_channel(&b, texel, 0));
+   expect_refusal(b.shader, 0x860, "texture buffers");
 }
 
 int
