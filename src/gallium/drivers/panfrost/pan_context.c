@@ -139,6 +139,7 @@ panfrost_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    panfrost_context_init_draw(pctx);
    panfrost_context_init_compute(pctx);
    panfrost_context_init_xfb(pctx);
+   panfrost_context_init_gs(pctx);
    panfrost_context_init_query(pctx);
    panfrost_batch_init(ctx);
 

@@ -13,7 +13,10 @@
 #include "pan_batch.h"
 #include "pan_compile.h"
 #include "pan_compute.h"
+#include "pan_gs.h"
 #include "pan_xfb.h"
+
+struct pan_index_range;
 
 #define PANFROST_MAX_SAMPLERS 16
 #define PANFROST_MAX_VBUFS 16
@@ -81,6 +84,11 @@ struct panfrost_shader {
     */
    struct pipe_stream_output_info stream_output;
    struct panfrost_compute_shader *xfb;
+   /* vertex: its record variant for a geometry shader reading the
+    * locations of gs_records_mask (pan_gs.h), made at the first such draw.
+    */
+   struct panfrost_compute_shader *gs_records;
+   uint64_t gs_records_mask;
 };
 
 struct panfrost_vertex_elements {
@@ -186,6 +194,12 @@ struct panfrost_context {
 
    /* Draws blits and mipmap generation (pan_blit.c). */
    struct blitter_context *blitter;
+
+   /* The geometry shader bound (pan_gs.h), and the index range of the
+    * draw of its output while it is drawn (its indices are the GPU's).
+    */
+   struct panfrost_gs *gs;
+   const struct pan_index_range *gs_index_range;
 };
 
 static inline struct panfrost_context *

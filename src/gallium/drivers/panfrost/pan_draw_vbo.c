@@ -607,6 +607,11 @@ index_range(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    };
    bool ok;
 
+   /* The output of a geometry shader, whose indices the GPU writes. */
+   if (ctx->gs_index_range) {
+      *r = *ctx->gs_index_range;
+      return true;
+   }
    if (info->has_user_indices) {
       scan.indices =
          (const uint8_t *)info->index.user + draw->start * info->index_size;
@@ -1015,6 +1020,12 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    }
    if (indirect) {
       draw_indirect(pctx, info, drawid_offset, indirect);
+      return;
+   }
+   /* Compute work first, then the draw of its output (pan_gs.c);
+    * its primitives are assembled there, any restart index. */
+   if (ctx->gs) {
+      panfrost_gs_draw_vbo(ctx, info, drawid_offset, draws, num_draws);
       return;
    }
    if (needs_primconvert(info)) {

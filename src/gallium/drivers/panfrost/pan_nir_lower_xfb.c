@@ -13,13 +13,16 @@
  * the outputs the stream output info selects to the buffers at
  * k * stride.  Every other output is dropped.  The grid may be rounded up:
  * invocations past the count redo the last vertex, which writes the same
- * values to the same place.
+ * values to the same place.  Before a geometry shader the same variant
+ * writes every output the geometry shader reads instead, one vec4 per
+ * location in a record per vertex (pan_gs.h).
  */
 
 #include <stdio.h>
 
 #include "compiler/nir/nir.h"
 #include "compiler/nir/nir_builder.h"
+#include "util/bitscan.h"
 #include "util/ralloc.h"
 
 #include "pan_compile.h"
@@ -32,6 +35,10 @@
 
 struct lower_xfb {
    const struct pipe_stream_output_info *so;
+   /* Record mode (geometry shaders): the locations written, each a vec4
+    * of the vertex's record at targets[0] + k * stride.
+    */
+   uint64_t record_mask;
    nir_ssa_def *params, *k, *vid, *iid;
    char *err;
    size_t err_size;
@@ -42,7 +49,10 @@ static bool
 fail(struct lower_xfb *s, const char *msg)
 {
    if (!s->failed)
-      snprintf(s->err, s->err_size, "transform feedback: %s", msg);
+      snprintf(s->err, s->err_size, "%s: %s",
+               s->record_mask ? "vertex shader before a geometry shader"
+                              : "transform feedback",
+               msg);
    s->failed = true;
    return false;
 }
@@ -142,6 +152,22 @@ lower_output(nir_builder *b, struct lower_xfb *s, nir_intrinsic_instr *intr)
 
    if (value->bit_size != 32) {
       fail(s, "captured outputs must be 32-bit");
+      return;
+   }
+   if (s->record_mask) {
+      unsigned loc = nir_intrinsic_io_semantics(intr).location +
+                     nir_src_as_uint(intr->src[1]);
+      if (loc >= 64 || !(s->record_mask & BITFIELD64_BIT(loc)))
+         return;
+      unsigned stride = util_bitcount64(s->record_mask) * 16;
+      unsigned at = util_bitcount64(s->record_mask & BITFIELD64_MASK(loc));
+      nir_ssa_def *vertex =
+         offset_addr(b, param64(b, s, PARAM(targets[0])),
+                     nir_imul_imm(b, s->k, stride));
+      u_foreach_bit(i, mask) {
+         nir_store_global(b, nir_iadd_imm(b, vertex, at * 16 + (first + i) * 4),
+                          4, nir_channel(b, value, i), 1);
+      }
       return;
    }
    for (unsigned o = 0; o < s->so->num_outputs; ++o) {
@@ -245,13 +271,13 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
    return true;
 }
 
-bool
-panfrost_nir_lower_xfb(nir_shader *nir,
-                       const struct pipe_stream_output_info *so, char *err,
-                       size_t err_size)
+static bool
+lower_vs(nir_shader *nir, const struct pipe_stream_output_info *so,
+         uint64_t record_mask, char *err, size_t err_size)
 {
    struct lower_xfb s = {
       .so = so,
+      .record_mask = record_mask,
       .err = err,
       .err_size = err_size,
    };
@@ -291,4 +317,21 @@ panfrost_nir_lower_xfb(nir_shader *nir,
    if (!s.failed)
       nir_shader_gather_info(nir, impl);
    return !s.failed;
+}
+
+bool
+panfrost_nir_lower_xfb(nir_shader *nir,
+                       const struct pipe_stream_output_info *so, char *err,
+                       size_t err_size)
+{
+   return lower_vs(nir, so, 0, err, err_size);
+}
+
+bool
+panfrost_nir_lower_vs_records(nir_shader *nir, uint64_t mask, char *err,
+                              size_t err_size)
+{
+   static const struct pipe_stream_output_info none;
+   return mask ? lower_vs(nir, &none, mask, err, err_size)
+               : (snprintf(err, err_size, "no vertex outputs to keep"), false);
 }

@@ -152,6 +152,8 @@ panfrost_create_shader(struct pipe_context *pctx,
    if (stage == PIPE_SHADER_VERTEX) {
       so->stream_output = cso->stream_output;
       so->xfb = panfrost_xfb_create_variant(ctx, nir, &cso->stream_output);
+      /* For the record variants of draws with a geometry shader. */
+      so->nir = nir_shader_clone(NULL, nir);
       if (nir->info.outputs_written &
           BITFIELD64_RANGE(VARYING_SLOT_CLIP_DIST0, 2))
          so->clip_dist_mask =
@@ -238,6 +240,8 @@ free_shader(struct pipe_context *pctx, struct panfrost_shader *so)
    pan_bo_unref(so->bo);
    if (so->xfb)
       pctx->delete_compute_state(pctx, so->xfb);
+   if (so->gs_records)
+      pctx->delete_compute_state(pctx, so->gs_records);
    ralloc_free(so->nir);
    FREE(so);
 }

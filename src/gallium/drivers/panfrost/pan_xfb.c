@@ -459,29 +459,7 @@ capture(struct panfrost_context *ctx, struct panfrost_shader *vs,
       }
    }
 
-   unsigned table_B = ALIGN_POT(sizeof(struct panfrost_xfb_params), 16);
-   struct pan_ptr mem =
-      pan_pool_alloc(&ctx->batch.pool, table_B + (size_t)n * 8, 16);
-   if (!mem.cpu)
-      goto oom;
-   struct panfrost_xfb_params *p = mem.cpu;
-   memset(p, 0, sizeof(*p));
-   p->count = n;
-   p->first_vertex = w->indices ? w->bias : w->start;
-   p->base_instance = info->start_instance;
-   p->draw_id = drawid;
-   p->is_indexed = w->indices != NULL;
-   if (!fill_attribs(ctx, p))
-      return;
-   if (!fill_ubos(ctx, p))
-      goto oom;
-
-   uint32_t *pairs = (uint32_t *)((uint8_t *)mem.cpu + table_B);
-   for (unsigned i = 0; i < n; ++i) {
-      pairs[2 * i] = ids[i % per_instance];
-      pairs[2 * i + 1] = i / per_instance;
-   }
-
+   uint64_t targets[PIPE_MAX_SO_BUFFERS] = { 0 };
    for (unsigned b = 0; b < PIPE_MAX_SO_BUFFERS; ++b) {
       if (!so->stride[b])
          continue;
@@ -493,15 +471,52 @@ capture(struct panfrost_context *ctx, struct panfrost_shader *vs,
                                  PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
          goto oom;
       pan_index_cache_invalidate(&rsc->index_cache, at, size_B);
-      p->targets[b] = rsc->bo->gpu_va + at;
+      targets[b] = rsc->bo->gpu_va + at;
       t->offset_B += size_B;
       t->stride_B = so->stride[b] * 4;
    }
-   if (dispatch(ctx, vs->xfb, mem.gpu, n))
+   if (panfrost_xfb_run(ctx, vs->xfb, info, drawid, w->indices ? w->bias
+                                                               : w->start,
+                        w->indices != NULL, ids, per_instance, n,
+                        targets) >= 0)
       return;
 oom:
    mesa_loge("panfrost: out of memory for transform feedback, nothing "
              "captured");
+}
+
+int
+panfrost_xfb_run(struct panfrost_context *ctx,
+                 struct panfrost_compute_shader *v,
+                 const struct pipe_draw_info *info, unsigned drawid,
+                 int32_t first_vertex, bool indexed, const uint32_t *ids,
+                 unsigned per_instance, unsigned n, const uint64_t *targets)
+{
+   unsigned table_B = ALIGN_POT(sizeof(struct panfrost_xfb_params), 16);
+   struct pan_ptr mem =
+      pan_pool_alloc(&ctx->batch.pool, table_B + (size_t)n * 8, 16);
+   if (!mem.cpu)
+      return -1;
+   struct panfrost_xfb_params *p = mem.cpu;
+   memset(p, 0, sizeof(*p));
+   p->count = n;
+   p->first_vertex = first_vertex;
+   p->base_instance = info->start_instance;
+   p->draw_id = drawid;
+   p->is_indexed = indexed;
+   if (!fill_attribs(ctx, p))
+      return 1;
+   if (!fill_ubos(ctx, p))
+      return -1;
+
+   uint32_t *pairs = (uint32_t *)((uint8_t *)mem.cpu + table_B);
+   for (unsigned i = 0; i < n; ++i) {
+      pairs[2 * i] = ids[i % per_instance];
+      pairs[2 * i + 1] = i / per_instance;
+   }
+   memcpy(p->targets, targets, sizeof(p->targets));
+   dispatch(ctx, v, mem.gpu, n);
+   return 0;
 }
 
 /* Primitives of the draw that fit in every buffer the shader writes. */
@@ -579,6 +594,35 @@ note:
    /* After the capture: its own reads are not in the batch yet. */
    if (x->tracking)
       note_draw_reads(ctx, info);
+}
+
+unsigned
+panfrost_xfb_unroll_draw(struct panfrost_context *ctx,
+                         const struct pipe_draw_info *info,
+                         const struct pipe_draw_start_count_bias *draw,
+                         uint32_t **ids)
+{
+   struct xfb_walk w = {
+      .mode = info->mode,
+      .index_size = info->index_size,
+      .count = draw->count,
+      .start = draw->start,
+      .bias = draw->index_bias,
+      .restart = info->primitive_restart,
+      .restart_index = info->restart_index,
+   };
+   *ids = NULL;
+   if (info->index_size) {
+      w.indices = map_indices(ctx, info, draw);
+      if (!w.indices)
+         return 0;
+   }
+   unsigned n = unroll(&w, NULL);
+   *ids = n ? malloc(n * sizeof(uint32_t)) : NULL;
+   if (!*ids)
+      return 0;
+   unroll(&w, *ids);
+   return n;
 }
 
 void

@@ -62,6 +62,13 @@ bool panfrost_nir_lower_xfb(struct nir_shader *nir,
                             const struct pipe_stream_output_info *so,
                             char *err, size_t err_size);
 
+/* The variant of a vertex shader feeding a geometry shader: it writes
+ * the outputs of the locations in mask (the geometry shader's inputs),
+ * one vec4 each in location order, to a record per vertex.
+ */
+bool panfrost_nir_lower_vs_records(struct nir_shader *nir, uint64_t mask,
+                                   char *err, size_t err_size);
+
 struct panfrost_so_target {
    struct pipe_stream_output_target base;
    unsigned offset_B;  /* bytes written since the last reset */
@@ -105,6 +112,29 @@ panfrost_xfb_create_variant(struct panfrost_context *ctx,
 void panfrost_xfb_draw(struct panfrost_context *ctx,
                        const struct pipe_draw_info *info, unsigned drawid,
                        const struct pipe_draw_start_count_bias *draw);
+
+/* The vertex ids of the draw's primitives, in the order the geometry
+ * stage takes them (triangle strips and fans as last-vertex-provoking
+ * transform feedback captures them), in *ids, which the caller frees;
+ * returns their count per instance, 0 when there are none.  Indices in a
+ * buffer are read on the CPU.
+ */
+unsigned panfrost_xfb_unroll_draw(struct panfrost_context *ctx,
+                                  const struct pipe_draw_info *info,
+                                  const struct pipe_draw_start_count_bias *draw,
+                                  uint32_t **ids);
+
+/* Dispatches v (a variant of panfrost_nir_lower_xfb or
+ * panfrost_nir_lower_vs_records) over n vertices: invocation k shades
+ * vertex ids[k % per_instance] of instance k / per_instance and writes at
+ * k times its stride from targets.  0 once dispatched, 1 after a message
+ * for vertex formats it cannot fetch, -1 when out of memory.
+ */
+int panfrost_xfb_run(struct panfrost_context *ctx,
+                     struct panfrost_compute_shader *v,
+                     const struct pipe_draw_info *info, unsigned drawid,
+                     int32_t first_vertex, bool indexed, const uint32_t *ids,
+                     unsigned per_instance, unsigned n, const uint64_t *targets);
 
 /* Vertices captured in a target (glDrawTransformFeedback). */
 unsigned panfrost_so_target_vertices(struct pipe_stream_output_target *t);

@@ -1,0 +1,419 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Geometry state objects and the draws through them (pan_gs.h): two
+ * dispatches (the vertex shader's record variant, the geometry shader's
+ * compute variant) and an indexed draw of the list they produce, all in
+ * the current batch, whose compute jobs run before its render pass.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/nir/nir.h"
+#include "nir/tgsi_to_nir.h"
+#include "util/log.h"
+#include "util/ralloc.h"
+#include "util/u_inlines.h"
+#include "util/u_math.h"
+#include "util/u_memory.h"
+
+#include "pan_bo.h"
+#include "pan_context.h"
+#include "pan_gs.h"
+#include "pan_index_range.h"
+#include "pan_resource.h"
+
+#define GS_BLOCK 32
+/* Attributes the final draw's vertex shader may read. */
+#define GS_MAX_RECORD_SLOTS 16
+
+#define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
+
+static void
+gs_error(struct panfrost_context *ctx, struct panfrost_gs *gs, const char *msg)
+{
+   snprintf(gs->error, sizeof(gs->error), "%s", msg);
+   mesa_loge("panfrost: geometry shader refused: %s", msg);
+   util_debug_message(&ctx->debug, SHADER_INFO,
+                      "panfrost: geometry shader refused: %s", msg);
+}
+
+static void *
+panfrost_create_gs(struct pipe_context *pctx,
+                   const struct pipe_shader_state *cso)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+   struct panfrost_gs *gs = CALLOC_STRUCT(panfrost_gs);
+   char err[sizeof(gs->error)] = "";
+
+   if (!gs)
+      return NULL;
+   nir_shader *nir = cso->type == PIPE_SHADER_IR_NIR
+                        ? cso->ir.nir
+                        : tgsi_to_nir(cso->tokens, pctx->screen, false);
+   gs->has_stream_output = cso->stream_output.num_outputs != 0;
+   if (!panfrost_nir_lower_gs(nir, &gs->info, err, sizeof(err))) {
+      ralloc_free(nir);
+      gs_error(ctx, gs, err);
+      return gs;
+   }
+   if (util_bitcount64(gs->info.out_mask) > GS_MAX_RECORD_SLOTS) {
+      ralloc_free(nir);
+      gs_error(ctx, gs, "more than 16 output locations");
+      return gs;
+   }
+   if (gs->info.out_mask & (BITFIELD64_BIT(VARYING_SLOT_LAYER) |
+                            BITFIELD64_BIT(VARYING_SLOT_VIEWPORT))) {
+      ralloc_free(nir);
+      gs_error(ctx, gs, "gl_Layer and gl_ViewportIndex are not supported");
+      return gs;
+   }
+
+   /* The compute variant, and what draws its output. */
+   struct pipe_compute_state c = {
+      .ir_type = PIPE_SHADER_IR_NIR,
+      .prog = nir,
+      .req_input_mem = 8,
+   };
+   gs->compute = pctx->create_compute_state(pctx, &c);
+   if (!gs->compute || gs->compute->error[0]) {
+      gs_error(ctx, gs, gs->compute ? gs->compute->error
+                                    : "out of memory for its variant");
+      return gs;
+   }
+   const void *options = pctx->screen->get_compiler_options(
+      pctx->screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_VERTEX);
+   struct pipe_shader_state vs = {
+      .type = PIPE_SHADER_IR_NIR,
+      .ir.nir = panfrost_gs_passthrough_vs(options, &gs->info),
+   };
+   gs->vs = pctx->create_vs_state(pctx, &vs);
+   if (!gs->vs || gs->vs->error[0]) {
+      gs_error(ctx, gs, gs->vs ? gs->vs->error : "out of memory");
+      return gs;
+   }
+   struct pipe_vertex_element ve[GS_MAX_RECORD_SLOTS];
+   unsigned i = 0;
+   u_foreach_bit64(loc, gs->info.out_mask) {
+      bool is_int = gs->info.out_int_mask & BITFIELD64_BIT(loc);
+      ve[i] = (struct pipe_vertex_element){
+         .src_offset = i * 16,
+         .src_format = is_int ? PIPE_FORMAT_R32G32B32A32_UINT
+                              : PIPE_FORMAT_R32G32B32A32_FLOAT,
+      };
+      i++;
+   }
+   gs->vertex_elements = pctx->create_vertex_elements_state(pctx, i, ve);
+   if (!gs->vertex_elements)
+      gs_error(ctx, gs, "out of memory");
+   return gs;
+}
+
+static void
+panfrost_bind_gs(struct pipe_context *pctx, void *cso)
+{
+   panfrost_context(pctx)->gs = cso;
+}
+
+static void
+panfrost_delete_gs(struct pipe_context *pctx, void *cso)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+   struct panfrost_gs *gs = cso;
+
+   if (ctx->gs == gs)
+      ctx->gs = NULL;
+   if (gs->compute)
+      pctx->delete_compute_state(pctx, gs->compute);
+   if (gs->vs)
+      pctx->delete_vs_state(pctx, gs->vs);
+   if (gs->vertex_elements)
+      pctx->delete_vertex_elements_state(pctx, gs->vertex_elements);
+   FREE(gs);
+}
+
+/* The vertex shader's record variant for the locations in mask, made at
+ * the first draw with a geometry shader reading them.
+ */
+static struct panfrost_compute_shader *
+vs_records(struct panfrost_context *ctx, struct panfrost_shader *vs,
+           uint64_t mask)
+{
+   if (vs->gs_records && vs->gs_records_mask == mask)
+      return vs->gs_records;
+   if (vs->gs_records)
+      ctx->base.delete_compute_state(&ctx->base, vs->gs_records);
+   vs->gs_records = NULL;
+   if (!vs->nir)
+      return NULL;
+
+   nir_shader *copy = nir_shader_clone(NULL, vs->nir);
+   char err[200];
+   if (!copy)
+      return NULL;
+   if (!panfrost_nir_lower_vs_records(copy, mask, err, sizeof(err))) {
+      struct panfrost_compute_shader *v =
+         CALLOC_STRUCT(panfrost_compute_shader);
+      mesa_loge("panfrost: %s", err);
+      if (v)
+         snprintf(v->error, sizeof(v->error), "%s", err);
+      ralloc_free(copy);
+      vs->gs_records = v;
+   } else {
+      struct pipe_compute_state cso = {
+         .ir_type = PIPE_SHADER_IR_NIR,
+         .prog = copy,
+         .req_input_mem = 8,
+      };
+      vs->gs_records = ctx->base.create_compute_state(&ctx->base, &cso);
+   }
+   vs->gs_records_mask = mask;
+   return vs->gs_records;
+}
+
+static void
+dispatch(struct panfrost_context *ctx, struct panfrost_compute_shader *v,
+         uint64_t params, unsigned n)
+{
+   struct panfrost_compute_shader *saved = ctx->compute.shader;
+   uint32_t input[2] = { (uint32_t)params, (uint32_t)(params >> 32) };
+   struct pipe_grid_info grid = {
+      .block = { GS_BLOCK, 1, 1 },
+      .grid = { DIV_ROUND_UP(n, GS_BLOCK), 1, 1 },
+      .input = input,
+   };
+
+   ctx->compute.shader = v;
+   ctx->base.launch_grid(&ctx->base, &grid);
+   ctx->compute.shader = saved;
+}
+
+static bool
+fill_ubos(struct panfrost_context *ctx, struct panfrost_gs_params *p)
+{
+   for (unsigned i = 0; i < PANFROST_GS_MAX_UBOS; ++i) {
+      const struct pipe_constant_buffer *cb =
+         &ctx->state.cbufs[PIPE_SHADER_GEOMETRY][i];
+      if (cb->buffer) {
+         struct pan_bo *bo = panfrost_resource(cb->buffer)->bo;
+         if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
+            return false;
+         p->ubos[i] = bo->gpu_va + cb->buffer_offset;
+      } else if (cb->user_buffer) {
+         struct pan_ptr c =
+            pan_pool_alloc(&ctx->batch.pool, MAX2(cb->buffer_size, 4), 16);
+         if (!c.cpu)
+            return false;
+         memcpy(c.cpu, cb->user_buffer, cb->buffer_size);
+         p->ubos[i] = c.gpu;
+      }
+   }
+   return true;
+}
+
+/* Draws the list: the output records as vertex buffer 0 of the
+ * pass-through shader, the indices from the start of the same buffer.
+ */
+static void
+draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
+          struct pipe_resource *buf, unsigned records_at_B, unsigned records,
+          unsigned drawid)
+{
+   struct panfrost_state *st = &ctx->state;
+   unsigned per = panfrost_gs_vertices_per_prim(gs->info.out_mode);
+   struct pan_index_range range = { 0, records - 1 };
+   struct pipe_draw_info info = {
+      .mode = gs->info.out_mode,
+      .index_size = 4,
+      .primitive_restart = true,
+      .restart_index = ~0u,
+      .instance_count = 1,
+      .index.resource = buf,
+   };
+   struct pipe_draw_start_count_bias draw = { .count = records * per };
+
+   struct panfrost_shader *vs = st->shaders[PIPE_SHADER_VERTEX];
+   void *ve = st->vertex_elements;
+   struct pipe_vertex_buffer vb0 = st->vbufs[0];
+   uint32_t vbuf_mask = st->vbuf_mask;
+   unsigned vbuf_count = st->vbuf_count;
+
+   st->shaders[PIPE_SHADER_VERTEX] = gs->vs;
+   st->vertex_elements = gs->vertex_elements;
+   st->vbufs[0] = (struct pipe_vertex_buffer){
+      .stride = util_bitcount64(gs->info.out_mask) * 16,
+      .buffer_offset = records_at_B,
+      .buffer.resource = buf,
+   };
+   st->vbuf_mask = 1;
+   st->vbuf_count = 1;
+   ctx->gs = NULL;
+   ctx->gs_index_range = &range;
+   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
+
+   panfrost_draw_vbo(&ctx->base, &info, drawid, NULL, &draw, 1);
+
+   ctx->gs_index_range = NULL;
+   ctx->gs = gs;
+   st->shaders[PIPE_SHADER_VERTEX] = vs;
+   st->vertex_elements = ve;
+   st->vbufs[0] = vb0;
+   st->vbuf_mask = vbuf_mask;
+   st->vbuf_count = vbuf_count;
+   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
+}
+
+/* One draw: false when out of memory. */
+static bool
+gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
+        struct panfrost_compute_shader *records,
+        const struct pipe_draw_info *info, unsigned drawid,
+        const struct pipe_draw_start_count_bias *draw)
+{
+   const struct panfrost_gs_info *gi = &gs->info;
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   uint32_t *ids;
+   unsigned per_instance = panfrost_xfb_unroll_draw(ctx, info, draw, &ids);
+   uint64_t prims = per_instance / gi->vertices_in;
+   uint64_t invocations =
+      prims * info->instance_count * gi->invocations;
+   uint64_t records_n = invocations * gi->max_vertices;
+   unsigned per = panfrost_gs_vertices_per_prim(gi->out_mode);
+   unsigned in_B = util_bitcount64(gi->in_mask) * 16;
+   unsigned out_B = util_bitcount64(gi->out_mask) * 16;
+   bool ok = true;
+
+   if (!records_n) {
+      free(ids);
+      return true;
+   }
+   uint64_t n = prims * gi->vertices_in * info->instance_count;
+   uint64_t index_B = ALIGN_POT(records_n * per * 4, 64);
+   uint64_t size_B = index_B + records_n * out_B;
+   if (size_B > (1u << 30) || n * in_B > (1u << 30)) {
+      drop(ctx, "a geometry shader draw would need more than 1 GiB, dropped");
+      free(ids);
+      return true;
+   }
+
+   /* 1. The vertex records. */
+   struct pan_ptr in = pan_pool_alloc(&ctx->batch.pool, n * in_B, 16);
+   uint64_t targets[PIPE_MAX_SO_BUFFERS] = { in.gpu };
+   int r = in.cpu ? panfrost_xfb_run(ctx, records, info, drawid,
+                                     info->index_size ? draw->index_bias
+                                                      : draw->start,
+                                     info->index_size != 0, ids, per_instance,
+                                     (unsigned)n, targets)
+                  : -1;
+   free(ids);
+   if (r)
+      return r > 0;
+
+   /* 2. The geometry shader, into a buffer the draw reads. */
+   struct pipe_resource *buf = pipe_buffer_create(
+      ctx->base.screen, PIPE_BIND_VERTEX_BUFFER | PIPE_BIND_INDEX_BUFFER,
+      PIPE_USAGE_STREAM, size_B);
+   struct pan_ptr p = pan_pool_alloc(&ctx->batch.pool,
+                                     sizeof(struct panfrost_gs_params), 16);
+   if (!buf || !p.cpu)
+      goto oom;
+   struct pan_bo *bo = panfrost_resource(buf)->bo;
+   if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
+      goto oom;
+   struct panfrost_gs_params *params = p.cpu;
+   *params = (struct panfrost_gs_params){
+      .count = invocations,
+      .prims = prims,
+      .flatshade_first = rast && rast->flatshade_first,
+      .in = in.gpu,
+      .out = bo->gpu_va + index_B,
+      .indices = bo->gpu_va,
+   };
+   if (!fill_ubos(ctx, params))
+      goto oom;
+   dispatch(ctx, gs->compute, p.gpu, invocations);
+
+   /* 3. The list. */
+   draw_list(ctx, gs, buf, index_B, records_n, drawid);
+   goto out;
+oom:
+   ok = false;
+out:
+   pipe_resource_reference(&buf, NULL);
+   return ok;
+}
+
+/* Vertices of each primitive of the mode (0: a mode with adjacency). */
+static unsigned
+input_vertices(enum pipe_prim_type mode)
+{
+   switch (mode) {
+   case PIPE_PRIM_POINTS:
+      return 1;
+   case PIPE_PRIM_LINES:
+   case PIPE_PRIM_LINE_STRIP:
+   case PIPE_PRIM_LINE_LOOP:
+      return 2;
+   case PIPE_PRIM_TRIANGLES:
+   case PIPE_PRIM_TRIANGLE_STRIP:
+   case PIPE_PRIM_TRIANGLE_FAN:
+      return 3;
+   default:
+      return 0;
+   }
+}
+
+void
+panfrost_gs_draw_vbo(struct panfrost_context *ctx,
+                     const struct pipe_draw_info *info, unsigned drawid_offset,
+                     const struct pipe_draw_start_count_bias *draws,
+                     unsigned num_draws)
+{
+   struct panfrost_gs *gs = ctx->gs;
+   struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+
+   if (gs->error[0]) {
+      drop(ctx, "draw with a geometry shader that did not compile "
+                "dropped: %s", gs->error);
+      return;
+   }
+   if (!vs || vs->error[0])
+      return;
+   if (input_vertices(info->mode) != gs->info.vertices_in) {
+      drop(ctx, "draw mode does not match the geometry shader's input, "
+                "dropped");
+      return;
+   }
+   if (gs->has_stream_output && ctx->xfb.num_targets)
+      drop(ctx, "transform feedback of geometry shader outputs is not "
+                "supported, nothing captured");
+
+   struct panfrost_compute_shader *records =
+      vs_records(ctx, vs, gs->info.in_mask);
+   if (!records || records->error[0]) {
+      drop(ctx, "draw with a geometry shader dropped: %s",
+           records ? records->error : "out of memory");
+      return;
+   }
+   for (unsigned i = 0; i < num_draws; ++i) {
+      if (!gs_draw(ctx, gs, records, info,
+                   drawid_offset + (info->increment_draw_id ? i : 0),
+                   &draws[i])) {
+         mesa_loge("panfrost: out of memory for a geometry shader draw, "
+                   "dropped");
+         return;
+      }
+   }
+}
+
+void
+panfrost_context_init_gs(struct pipe_context *pctx)
+{
+   pctx->create_gs_state = panfrost_create_gs;
+   pctx->bind_gs_state = panfrost_bind_gs;
+   pctx->delete_gs_state = panfrost_delete_gs;
+}

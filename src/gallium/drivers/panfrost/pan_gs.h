@@ -1,0 +1,99 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Geometry shaders, which Mali has no stage for, run as compute work
+ * before the draw (docs/drivers/panfrost/geometry.rst):
+ *
+ * 1. the vertex shader's record variant (panfrost_nir_lower_vs_records)
+ *    writes the outputs the geometry shader reads, a record per vertex of
+ *    each input primitive, for every instance;
+ * 2. the geometry shader's compute variant (panfrost_nir_lower_gs) runs
+ *    once per input primitive and geometry instance, writes each emitted
+ *    vertex into its own range of max_vertices output records and, for
+ *    each of them, the indices of the point, line or triangle it ends (or
+ *    restart indices), so the strips become a list;
+ * 3. an indexed draw of that list with a vertex shader copying the
+ *    records' vec4s to the outputs.
+ */
+
+#ifndef PAN_GS_H
+#define PAN_GS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipe/p_state.h"
+
+struct nir_shader;
+struct panfrost_context;
+struct panfrost_compute_shader;
+struct panfrost_shader;
+
+#define PANFROST_GS_MAX_UBOS PIPE_MAX_CONSTANT_BUFFERS
+
+/* The block the compute variant reads at the address of its first two
+ * kernel input words.
+ */
+struct panfrost_gs_params {
+   uint32_t count;           /* invocations: instances * prims * invocations */
+   uint32_t prims;           /* input primitives per instance */
+   uint32_t flatshade_first; /* provoking-vertex convention of the draw */
+   uint32_t pad;
+   uint64_t in;      /* input records, vertices_in per primitive */
+   uint64_t out;     /* output records, max_vertices per invocation */
+   uint64_t indices; /* 32-bit indices, one primitive per output record */
+   uint64_t ubos[PANFROST_GS_MAX_UBOS];
+};
+
+/* What the lowering learns of the shader. */
+struct panfrost_gs_info {
+   uint64_t in_mask;  /* locations read, each a vec4 of an input record */
+   uint64_t out_mask; /* locations written, each a vec4 of an output one */
+   unsigned vertices_in, max_vertices, invocations;
+   enum pipe_prim_type out_mode; /* points, lines or triangles */
+   /* base type per output location: float, or integer bits */
+   uint64_t out_int_mask;
+};
+
+/* Rewrites a geometry shader into its compute variant; false with a
+ * message for what it cannot do.
+ */
+bool panfrost_nir_lower_gs(struct nir_shader *nir, struct panfrost_gs_info *info,
+                           char *err, size_t err_size);
+
+/* Vertices each output primitive of a list of that mode takes. */
+unsigned panfrost_gs_vertices_per_prim(enum pipe_prim_type mode);
+
+/* The vertex shader of the final draw: attribute i (a vec4 of the output
+ * record) to the i-th location of info->out_mask.
+ */
+struct nir_shader *
+panfrost_gs_passthrough_vs(const void *options,
+                           const struct panfrost_gs_info *info);
+
+/* A geometry state object. */
+struct panfrost_gs {
+   struct panfrost_gs_info info;
+   struct panfrost_compute_shader *compute;
+   struct panfrost_shader *vs;   /* the final draw's vertex shader */
+   void *vertex_elements;        /* its attributes over the records */
+   bool has_stream_output;
+   char error[256];
+};
+
+/* Runs a draw's geometry stage and draws its output; the draw is done
+ * (or dropped with a message) when it returns.
+ */
+void panfrost_gs_draw_vbo(struct panfrost_context *ctx,
+                          const struct pipe_draw_info *info,
+                          unsigned drawid_offset,
+                          const struct pipe_draw_start_count_bias *draws,
+                          unsigned num_draws);
+
+void panfrost_context_init_gs(struct pipe_context *pctx);
+
+#endif

@@ -1,0 +1,459 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Geometry shaders (pan_gs.h) at the Gallium level on the drm-shim, whose
+ * simulator runs their compute jobs and the draw of their output.  The
+ * geometry shaders are built with nir_builder: points become quads whose
+ * colour is a uniform of the geometry stage; a triangle becomes two
+ * copies, one strip each (EndPrimitive between them, so nothing joins
+ * them); points become bars of a length read from a vertex output, with
+ * a colour from gl_PrimitiveIDIn, in an indexed and instanced draw.  The
+ * pixels are checked against what each shader should draw.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/glsl_types.h"
+#include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
+#include "pipe/p_context.h"
+#include "pipe/p_defines.h"
+#include "pipe/p_screen.h"
+#include "pipe/p_state.h"
+#include "util/u_inlines.h"
+
+#include "pan_test_screen.h"
+
+#define W 32
+#define H 32
+
+static struct pipe_screen *screen;
+static struct pipe_context *ctx;
+static struct pipe_resource *tex;
+
+static const float clear_rgba[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
+
+#define io_var pan_test_io_var
+
+/* gl_Position = attribute 0, VAR1 = attribute 1. */
+static void *
+pass_vs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "vs");
+   nir_variable *pos =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *data =
+      io_var(b.shader, nir_var_shader_in, VERT_ATTRIB_GENERIC1, 1, "data");
+   nir_variable *opos =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
+   nir_variable *odata =
+      io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR1, 1, "data");
+   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
+   nir_store_var(&b, odata, nir_load_var(&b, data), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+/* DATA0 = the interpolated VAR0. */
+static void *
+colour_fs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fs");
+   nir_variable *out =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* A geometry shader's builder and its variables: gl_in[].gl_Position and
+ * VAR1 in, gl_Position and VAR0 out.
+ */
+struct gs {
+   nir_builder b;
+   nir_variable *pos, *data, *opos, *ocol;
+};
+
+static void
+gs_begin(struct gs *g, enum shader_prim in, unsigned vertices_in,
+         enum shader_prim out, unsigned max_vertices)
+{
+   g->b = pan_test_shader(screen, MESA_SHADER_GEOMETRY, "gs");
+   nir_shader *s = g->b.shader;
+   s->info.gs.input_primitive = in;
+   s->info.gs.vertices_in = vertices_in;
+   s->info.gs.output_primitive = out;
+   s->info.gs.vertices_out = max_vertices;
+   s->info.gs.invocations = 1;
+   const struct glsl_type *arr =
+      glsl_array_type(glsl_vec4_type(), vertices_in, 0);
+   g->pos = nir_variable_create(s, nir_var_shader_in, arr, "gl_in");
+   g->pos->data.location = VARYING_SLOT_POS;
+   g->data = nir_variable_create(s, nir_var_shader_in, arr, "data");
+   g->data->data.location = VARYING_SLOT_VAR1;
+   g->data->data.driver_location = 1;
+   g->opos =
+      io_var(s, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
+   g->ocol = io_var(s, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "colour");
+}
+
+static void
+emit(struct gs *g, nir_ssa_def *pos, nir_ssa_def *col)
+{
+   nir_store_var(&g->b, g->opos, pos, 0xf);
+   nir_store_var(&g->b, g->ocol, col, 0xf);
+   nir_emit_vertex(&g->b, .stream_id = 0);
+}
+
+static void *
+gs_end(struct gs *g)
+{
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = g->b.shader };
+   return ctx->create_gs_state(ctx, &cso);
+}
+
+static nir_ssa_def *
+shifted(nir_builder *b, nir_ssa_def *p, float dx, float dy)
+{
+   return nir_fadd(b, p, nir_imm_vec4(b, dx, dy, 0, 0));
+}
+
+/* Points to 0.5-wide quads of the colour in the stage's constant buffer. */
+static void *
+quad_gs(void)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_POINTS, 1, SHADER_PRIM_TRIANGLE_STRIP, 4);
+   nir_builder *b = &g.b;
+   b->shader->num_uniforms = 1;
+   b->shader->info.num_ubos = 1;
+   nir_ssa_def *col = nir_load_ubo(b, 4, 32, nir_imm_int(b, 0),
+                                   nir_imm_int(b, 0), .align_mul = 16,
+                                   .range = 16);
+   nir_ssa_def *p = nir_load_array_var_imm(b, g.pos, 0);
+   emit(&g, shifted(b, p, -0.25f, -0.25f), col);
+   emit(&g, shifted(b, p, 0.25f, -0.25f), col);
+   emit(&g, shifted(b, p, -0.25f, 0.25f), col);
+   emit(&g, shifted(b, p, 0.25f, 0.25f), col);
+   return gs_end(&g);
+}
+
+/* A triangle to two copies 0.5 left (red) and 0.5 right (yellow), each
+ * its own strip.
+ */
+static void *
+twice_gs(void)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_TRIANGLES, 3, SHADER_PRIM_TRIANGLE_STRIP, 6);
+   nir_builder *b = &g.b;
+   for (unsigned c = 0; c < 2; ++c) {
+      nir_ssa_def *col = nir_imm_vec4(b, 1, c, 0, 1);
+      for (unsigned v = 0; v < 3; ++v) {
+         nir_ssa_def *p = nir_load_array_var_imm(b, g.pos, v);
+         emit(&g, shifted(b, p, c ? 0.5f : -0.5f, 0), col);
+      }
+      nir_end_primitive(b, .stream_id = 0);
+   }
+   return gs_end(&g);
+}
+
+/* A point to a bar of data.x (1 to 4) segments of 0.125 to its right,
+ * 0.125 high, coloured (1, gl_PrimitiveIDIn / 4, 0, 1): 2 * (n + 1)
+ * vertices, a number the shader computes.
+ */
+static void *
+bar_gs(void)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_POINTS, 1, SHADER_PRIM_TRIANGLE_STRIP, 10);
+   nir_builder *b = &g.b;
+   nir_ssa_def *p = nir_load_array_var_imm(b, g.pos, 0);
+   nir_ssa_def *n =
+      nir_f2i32(b, nir_channel(b, nir_load_array_var_imm(b, g.data, 0), 0));
+   nir_ssa_def *id = nir_u2f32(b, nir_load_primitive_id(b));
+   nir_ssa_def *col = nir_vec4(b, nir_imm_float(b, 1),
+                               nir_fmul_imm(b, id, 0.25f), nir_imm_float(b, 0),
+                               nir_imm_float(b, 1));
+   for (int i = 0; i < 5; ++i) {
+      nir_push_if(b, nir_ige(b, n, nir_imm_int(b, i)));
+      emit(&g, shifted(b, p, i * 0.125f, -0.0625f), col);
+      emit(&g, shifted(b, p, i * 0.125f, 0.0625f), col);
+      nir_pop_if(b, NULL);
+   }
+   return gs_end(&g);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+clear(void)
+{
+   union pipe_color_union c;
+   memcpy(c.f, clear_rgba, sizeof(c.f));
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+}
+
+static uint8_t pixels[H][W][4];
+
+static void
+read_pixels(void)
+{
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, 0, 0, W, H, &xfer);
+   CHECK(map, "render target map failed");
+   memset(pixels, 0, sizeof(pixels));
+   for (unsigned y = 0; map && y < H; ++y)
+      memcpy(pixels[y], map + y * xfer->stride, W * 4);
+   if (map)
+      pipe_texture_unmap(ctx, xfer);
+}
+
+static bool
+is_rgb(unsigned x, unsigned y, uint8_t r, uint8_t g, uint8_t b)
+{
+   const uint8_t *p = pixels[y][x];
+   return abs(p[0] - r) <= 2 && abs(p[1] - g) <= 2 && abs(p[2] - b) <= 2;
+}
+
+static bool
+is_clear(unsigned x, unsigned y)
+{
+   return is_rgb(x, y, 0, 0, 255);
+}
+
+/* Vertices of 8 floats: position, then data. */
+static struct pipe_resource *
+vertices(const float *v, unsigned n)
+{
+   struct pipe_resource *r = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, n * 32);
+   pipe_buffer_write(ctx, r, 0, n * 32, v);
+   struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   return r;
+}
+
+static void
+draw(enum pipe_prim_type mode, unsigned count)
+{
+   struct pipe_draw_info info = { .mode = mode, .instance_count = 1 };
+   struct pipe_draw_start_count_bias d = { .count = count };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+}
+
+/* Two points at (8, 8) and (24, 24) become green 8 x 8 squares. */
+static void
+test_quads(void)
+{
+   static const float v[] = { -0.5f, -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.5f,  0.5f,  0, 1, 0, 0, 0, 0 };
+   static const float green[4] = { 0, 1, 0, 1 };
+   void *gs = quad_gs();
+   struct pipe_constant_buffer cb = { .user_buffer = green,
+                                      .buffer_size = sizeof(green) };
+   struct pipe_resource *vb = vertices(v, 2);
+
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, &cb);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_POINTS, 2);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+
+   unsigned wrong = 0;
+   for (unsigned y = 0; y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x) {
+         bool in = (x >= 4 && x < 12 && y >= 4 && y < 12) ||
+                   (x >= 20 && x < 28 && y >= 20 && y < 28);
+         if (in ? !is_rgb(x, y, 0, 255, 0) : !is_clear(x, y)) {
+            if (!wrong)
+               printf("quads: pixel (%u, %u) is %u %u %u\n", x, y,
+                      pixels[y][x][0], pixels[y][x][1], pixels[y][x][2]);
+            wrong++;
+         }
+      }
+   }
+   CHECK(!wrong, "points to quads: %u pixels wrong", wrong);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, NULL);
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
+
+/* A triangle centred on x = 16 drawn twice, 8 pixels left and right:
+ * the middle stays clear only if the strips are not joined.
+ */
+static void
+test_two_strips(void)
+{
+   static const float v[] = { -0.25f, -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.25f,  -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.0f,   0.5f,  0, 1, 0, 0, 0, 0 };
+   void *gs = twice_gs();
+   struct pipe_resource *vb = vertices(v, 3);
+
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_TRIANGLES, 3);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+
+   /* Rows 10 to 12: the copies span x 5-10 and 21-26 at least. */
+   unsigned wrong = 0;
+   for (unsigned y = 10; y <= 12; ++y) {
+      for (unsigned x = 0; x < W; ++x) {
+         bool ok = x >= 5 && x <= 10    ? is_rgb(x, y, 255, 0, 0)
+                   : x >= 21 && x <= 26 ? is_rgb(x, y, 255, 255, 0)
+                   : x >= 13 && x <= 18 ? is_clear(x, y)
+                                        : true;
+         if (!ok) {
+            if (!wrong)
+               printf("two strips: pixel (%u, %u) is %u %u %u\n", x, y,
+                      pixels[y][x][0], pixels[y][x][1], pixels[y][x][2]);
+            wrong++;
+         }
+      }
+   }
+   CHECK(!wrong, "one triangle to two strips: %u pixels wrong", wrong);
+   CHECK(is_clear(16, 24) && is_clear(16, 6), "nothing between the copies");
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
+
+/* Three points (indexed, in reverse order) with 1, 2 and 4 segments at
+ * rows 8, 16 and 24 from x = 4; primitive k is coloured (1, k / 4, 0).
+ * Drawn with two instances, which give the same primitive ids.
+ */
+static void
+test_bars(void)
+{
+   static const float v[] = { -0.75f, -0.5f, 0, 1, 4, 0, 0, 0,
+                              -0.75f, 0.0f,  0, 1, 2, 0, 0, 0,
+                              -0.75f, 0.5f,  0, 1, 1, 0, 0, 0 };
+   static const uint16_t idx[] = { 2, 1, 0 };
+   void *gs = bar_gs();
+   struct pipe_resource *vb = vertices(v, 3);
+
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   struct pipe_draw_info info = {
+      .mode = PIPE_PRIM_POINTS,
+      .index_size = 2,
+      .has_user_indices = true,
+      .index.user = idx,
+      .instance_count = 2,
+   };
+   struct pipe_draw_start_count_bias d = { .count = 3 };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+
+   static const unsigned rows[3] = { 24, 16, 8 }, segs[3] = { 1, 2, 4 };
+   for (unsigned k = 0; k < 3; ++k) {
+      unsigned y = rows[k], n = 0;
+      for (unsigned x = 0; x < W; ++x)
+         n += !is_clear(x, y);
+      CHECK(n == 2 * segs[k], "bar %u: %u pixels in row %u, not %u", k, n,
+            y, 2 * segs[k]);
+      CHECK(is_rgb(4, y, 255, k * 64, 0) && is_rgb(4, y - 1, 255, k * 64, 0),
+            "bar %u: colour %u %u %u, not 255 %u 0", k, pixels[y][4][0],
+            pixels[y][4][1], pixels[y][4][2], k * 64);
+      CHECK(is_clear(4, y + 1) && is_clear(4, y - 2), "bar %u: 2 rows", k);
+   }
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
+
+/* A shader taking triangles with adjacency is refused with a message
+ * and its draws dropped.
+ */
+static void
+test_refusal(void)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_TRIANGLES_ADJACENCY, 6,
+            SHADER_PRIM_TRIANGLE_STRIP, 3);
+   emit(&g, nir_load_array_var_imm(&g.b, g.pos, 0), nir_imm_vec4(&g.b, 1, 1, 1, 1));
+   void *gs = gs_end(&g);
+   CHECK(strstr(pan_test_debug_msg, "adjacency"),
+         "adjacency refused with a message: '%s'", pan_test_debug_msg);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_TRIANGLES_ADJACENCY, 6);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+   CHECK(is_clear(16, 16), "refused shader draws nothing");
+   ctx->delete_gs_state(ctx, gs);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (!pan_test_open(&screen, &ctx))
+      return 1;
+   struct pipe_surface *surf = pan_test_bind_target(screen, ctx, W, H, &tex);
+
+   struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
+   struct pipe_rasterizer_state rast = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+   };
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   struct pipe_viewport_state vp = {
+      .scale = { W / 2.0f, H / 2.0f, 0.5f },
+      .translate = { W / 2.0f, H / 2.0f, 0.5f },
+   };
+   void *cso[6] = {
+      ctx->create_blend_state(ctx, &blend),
+      ctx->create_rasterizer_state(ctx, &rast),
+      ctx->create_depth_stencil_alpha_state(ctx, &zsa),
+      ctx->create_vertex_elements_state(ctx, 2, ve),
+      pass_vs(),
+      colour_fs(),
+   };
+   ctx->bind_blend_state(ctx, cso[0]);
+   ctx->bind_rasterizer_state(ctx, cso[1]);
+   ctx->bind_depth_stencil_alpha_state(ctx, cso[2]);
+   ctx->bind_vertex_elements_state(ctx, cso[3]);
+   ctx->bind_vs_state(ctx, cso[4]);
+   ctx->bind_fs_state(ctx, cso[5]);
+   ctx->set_viewport_states(ctx, 0, 1, &vp);
+   ctx->set_sample_mask(ctx, ~0u);
+
+   test_quads();
+   test_two_strips();
+   test_bars();
+   test_refusal();
+
+   struct pipe_framebuffer_state none = { 0 };
+   ctx->set_framebuffer_state(ctx, &none);
+   ctx->set_vertex_buffers(ctx, 0, 0, 1, false, NULL);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, cso[4]);
+   ctx->delete_fs_state(ctx, cso[5]);
+   ctx->delete_blend_state(ctx, cso[0]);
+   ctx->delete_rasterizer_state(ctx, cso[1]);
+   ctx->delete_depth_stencil_alpha_state(ctx, cso[2]);
+   ctx->delete_vertex_elements_state(ctx, cso[3]);
+   pipe_surface_reference(&surf, NULL);
+   pipe_resource_reference(&tex, NULL);
+   return pan_test_close(screen, ctx);
+}
