@@ -167,6 +167,27 @@ work_regs(pan_ir_shader *s, const uint8_t *regs)
    return n;
 }
 
+/* Where each render target's BLEND has its colour and coverage, for the
+ * blend shaders it may call. */
+static void
+record_blend_regs(pan_ir_shader *s, const uint8_t *regs,
+                  struct pan_va_binary *out)
+{
+   memset(out->blend_regs, 0xff, sizeof(out->blend_regs));
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->op != PAN_IR_OP_BLEND || (I->imm & 0x200))
+         continue;
+      unsigned rt = I->imm & 0xff;
+      if (rt >= 8 || I->src[0].kind != PAN_IR_SSA)
+         continue;
+      out->blend_regs[rt].colour = regs[I->src[0].value] + I->src[0].comp;
+      if (I->src[2].kind == PAN_IR_SSA)
+         out->blend_regs[rt].coverage =
+            regs[I->src[2].value] + I->src[2].comp;
+   }
+}
+
 bool
 pan_va_compile(nir_shader *nir, void *mem_ctx, struct pan_va_binary *out,
                FILE *print_ir, char *err, size_t err_size)
@@ -205,7 +226,10 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
          }
    }
 
-   pan_ir_shader *s = pan_ir_from_nir(tmp, nir, out, err, err_size);
+   const struct pan_va_blend_options *blend = opts ? opts->blend : NULL;
+   pan_ir_shader *s =
+      blend ? pan_ir_from_nir_blend(tmp, nir, blend, err, err_size)
+            : pan_ir_from_nir(tmp, nir, out, err, err_size);
    if (!s)
       goto fail;
    PASS(s, (void)0, "from_nir");
@@ -216,19 +240,28 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    PASS(s, pan_ir_opt_cse(s), "opt_cse");
    PASS(s, pan_ir_opt_dce(s), "dce");
    PASS(s, pan_ir_lower_phis(s), "lower_phis");
+   /* Blend shaders run on their caller's uniforms: nothing is pushed. */
    PASS(s,
         pan_va_legalize(s, fold,
-                        nir->info.stage == MESA_SHADER_COMPUTE ? NULL : out),
+                        nir->info.stage == MESA_SHADER_COMPUTE || blend
+                           ? NULL
+                           : out),
         "va_legalize");
    PASS(s, pan_ir_opt_sink(s), "opt_sink");
 
    struct pan_va_spill_stats spill;
-   uint8_t *regs =
-      pan_va_ra(s, opts ? opts->max_regs : 0, &spill, err, err_size);
+   /* A blend shader keeps to r0-r15, which its caller leaves it. */
+   unsigned max_regs = blend ? 16 : opts ? opts->max_regs : 0;
+   uint8_t *regs = pan_va_ra(s, max_regs, &spill, err, err_size);
    if (!regs)
       goto fail;
    if (print_ir && spill.spills)
       PASS(s, (void)0, "spilling");
+   if (blend && spill.spills) {
+      snprintf(err, err_size, "the blend shader does not fit in r0-r15");
+      goto fail;
+   }
+   record_blend_regs(s, regs, out);
    out->tls_size = spill.tls_size;
    out->spills = spill.spills;
    out->fills = spill.fills;

@@ -72,6 +72,12 @@ struct pan_va_binary {
    /* Graphics stages: the pushed uniform words, u0 first. */
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
    unsigned nr_push;
+   /* Fragment shaders: where the BLEND of each render target has its
+    * colour (4 registers from colour) and coverage, which a blend shader
+    * it calls reads there (pan_va_blend_options); 0xff when no BLEND. */
+   struct {
+      uint8_t colour, coverage;
+   } blend_regs[8];
 };
 
 /*
@@ -99,6 +105,27 @@ enum pan_va_variant {
    PAN_VA_VARIANT_VARYING,  /* the other outputs only */
 };
 
+/*
+ * A v9 blend shader (docs/drivers/panfrost/blend.rst), which the fragment
+ * shader's BLEND calls with its return address in r48 (0: end the
+ * thread), sharing the fragment shader's registers: it reads the source
+ * colour and the coverage where that BLEND has them (the fragment
+ * shader's pan_va_binary.blend_regs).  Its NIR is a fragment shader:
+ * load_input at location VARYING_SLOT_VAR0 is that colour (32-bit float
+ * or integer words), load_output of the target's colour reads the
+ * destination from the tile buffer (LD_TILE through `conversion`, in
+ * registers of the output's type), and store_output writes the result
+ * through the internal blend descriptor `store` (opaque, naming the
+ * render target and its conversion).  Blend shaders write r0-r15 only
+ * and push nothing: constants are in the code.
+ */
+struct pan_va_blend_options {
+   unsigned rt;
+   uint32_t conversion; /* internal conversion descriptor, packed */
+   uint64_t store;      /* internal blend descriptor, packed */
+   uint8_t colour_reg, coverage_reg;
+};
+
 struct pan_va_compile_options {
    /* Keep uniforms in movs instead of folding them into sources (to
     * measure the folding). */
@@ -106,6 +133,8 @@ struct pan_va_compile_options {
    enum pan_va_variant variant;
    /* Registers r0..max_regs-1 only (0: all), to test spilling. */
    unsigned max_regs;
+   /* Compile a blend shader (fragment NIR) when not NULL. */
+   const struct pan_va_blend_options *blend;
 };
 
 /*

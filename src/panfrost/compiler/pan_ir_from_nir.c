@@ -195,9 +195,10 @@ fill_phis(struct pan_ir_from_nir *ctx, pan_ir_block *ib, nir_block *nb,
    (void)blocks;
 }
 
-pan_ir_shader *
-pan_ir_from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
-                char *err, size_t err_size)
+static pan_ir_shader *
+from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
+         const struct pan_va_blend_options *blend, char *err,
+         size_t err_size)
 {
    nir_function_impl *impl = nir_shader_get_entrypoint(nir);
    if (!impl) {
@@ -208,7 +209,8 @@ pan_ir_from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
    nir_index_ssa_defs(impl);
 
    struct pan_ir_from_nir ctx = {
-      .err = err, .err_size = err_size, .stage = nir->info.stage, .bin = bin
+      .err = err, .err_size = err_size, .stage = nir->info.stage, .bin = bin,
+      .blend = blend,
    };
    nir_shader_gather_info(nir, impl);
    ctx.varyings = nir->info.stage == MESA_SHADER_VERTEX ? nir->info.outputs_written
@@ -250,4 +252,23 @@ pan_ir_from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
 fail:
    ralloc_free(ctx.shader);
    return NULL;
+}
+
+pan_ir_shader *
+pan_ir_from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
+                char *err, size_t err_size)
+{
+   return from_nir(mem_ctx, nir, bin, NULL, err, err_size);
+}
+
+pan_ir_shader *
+pan_ir_from_nir_blend(void *mem_ctx, nir_shader *nir,
+                      const struct pan_va_blend_options *blend, char *err,
+                      size_t err_size)
+{
+   if (nir->info.stage != MESA_SHADER_FRAGMENT) {
+      snprintf(err, err_size, "a blend shader must be a fragment shader");
+      return NULL;
+   }
+   return from_nir(mem_ctx, nir, NULL, blend, err, err_size);
 }

@@ -20,4 +20,9 @@ pan_ir_shader *pan_ir_from_nir(void *mem_ctx, nir_shader *nir,
                                struct pan_va_binary *bin, char *err,
                                size_t err_size);
 
+/* The same for a v9 blend shader (pan_va_blend_options). */
+pan_ir_shader *pan_ir_from_nir_blend(void *mem_ctx, nir_shader *nir,
+                                     const struct pan_va_blend_options *blend,
+                                     char *err, size_t err_size);
+
 #endif

@@ -570,11 +570,74 @@ draw_param(nir_intrinsic_op op)
    }
 }
 
+/* In a blend shader (pan_compile.h): the colour the calling BLEND has,
+ * the destination read from the tile buffer, the result; nothing else. */
+static void
+blend_intrinsic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+{
+   pan_ir_builder *b = &ctx->b;
+   pan_ir_index v = pan_ir_null();
+
+   switch (intr->intrinsic) {
+   case nir_intrinsic_load_input:
+   case nir_intrinsic_load_output: {
+      unsigned n = nir_dest_num_components(intr->dest);
+      unsigned comp = nir_intrinsic_component(intr);
+      nir_src *offset = nir_get_io_offset_src(intr);
+      if (!pan_ir_from_nir_check_32bit(ctx, intr,
+                                       nir_dest_bit_size(intr->dest)))
+         return;
+      if (!nir_src_is_const(*offset) || nir_src_as_uint(*offset) ||
+          comp + n > 4) {
+         pan_ir_from_nir_error(ctx, "indexed %s in a blend shader",
+                               nir_intrinsic_infos[intr->intrinsic].name);
+         return;
+      }
+      if (intr->intrinsic == nir_intrinsic_load_input) {
+         if (nir_intrinsic_io_semantics(intr).location != VARYING_SLOT_VAR0) {
+            pan_ir_from_nir_error(ctx, "blend shader input %s",
+                                  gl_varying_slot_name_for_stage(
+                                     nir_intrinsic_io_semantics(intr).location,
+                                     MESA_SHADER_FRAGMENT));
+            return;
+         }
+         pan_ir_index w[4];
+         for (unsigned i = 0; i < n; ++i)
+            w[i] = pan_ir_preload(b, ctx->blend->colour_reg + comp + i);
+         v = n == 1 ? w[0] : pan_ir_collect(b, n, w);
+         break;
+      }
+      nir_alu_type t = nir_alu_type_get_base_type(nir_intrinsic_dest_type(intr));
+      enum pan_ir_type type = t == nir_type_float ? PAN_IR_TYPE_F32
+                              : t == nir_type_uint ? PAN_IR_TYPE_U32
+                                                   : PAN_IR_TYPE_S32;
+      pan_ir_index dst = pan_ir_ld_tile(
+         b, type, pan_ir_imm(ctx->blend->rt << 8),
+         pan_ir_preload(b, ctx->blend->coverage_reg),
+         pan_ir_imm(ctx->blend->conversion));
+      v = sub_vec(ctx, dst, comp, n);
+      break;
+   }
+   case nir_intrinsic_store_output:
+      store_fragment_output(ctx, intr);
+      return;
+   default:
+      pan_ir_from_nir_error(ctx, "%s in a blend shader",
+                            nir_intrinsic_infos[intr->intrinsic].name);
+      return;
+   }
+   ctx->values[intr->dest.ssa.index] = v;
+}
+
 bool
 pan_ir_from_nir_gfx_intrinsic(struct pan_ir_from_nir *ctx,
                               nir_intrinsic_instr *intr)
 {
    pan_ir_index v = pan_ir_null();
+   if (ctx->blend) {
+      blend_intrinsic(ctx, intr);
+      return true;
+   }
    bool vs = ctx->stage == MESA_SHADER_VERTEX;
    bool fs = ctx->stage == MESA_SHADER_FRAGMENT;
 
@@ -700,6 +763,23 @@ pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx)
    }
    bool z = ctx->depth.kind != PAN_IR_NULL;
    bool s = ctx->stencil.kind != PAN_IR_NULL;
+   if (ctx->blend) {
+      /* The result through the store descriptor, a 64-bit register pair
+       * (a blend shader pushes nothing), then back to the caller. */
+      if (last != 0 || z || s) {
+         pan_ir_from_nir_error(ctx, "a blend shader writes its render "
+                                    "target's colour only");
+         return;
+      }
+      pan_ir_index desc[2] = {
+         pan_ir_imm((uint32_t)ctx->blend->store),
+         pan_ir_imm((uint32_t)(ctx->blend->store >> 32)),
+      };
+      pan_ir_blend(&ctx->b, ctx->colour_type[0], 0x200 | 0x100, ctx->colour[0],
+                   pan_ir_collect(&ctx->b, 2, desc),
+                   pan_ir_preload(&ctx->b, ctx->blend->coverage_reg));
+      return;
+   }
    if (ctx->stage != MESA_SHADER_FRAGMENT || (last < 0 && !z && !s))
       return;
 

@@ -27,6 +27,8 @@ struct pan_ir_from_nir {
     * inputs read by a fragment shader). */
    uint64_t varyings;
    struct pan_va_binary *bin; /* push table */
+   /* Compiling a v9 blend shader: how (pan_compile.h). */
+   const struct pan_va_blend_options *blend;
    /* Fragment colour per render target (4 words of colour_type) and the
     * depth and stencil outputs, emitted at the end. */
    pan_ir_index colour[8];

@@ -389,8 +389,17 @@ OPS = [
        va=VA('atest', ['flow=wait'], ['{sr}', '{s0}', '{s1}', '{s2}'])),
     Op('blend', 3, dest=False, mods=['type', 'imm'], side_effects=True,
        doc='s0 colour (4 words of the type), s1 blend descriptor, s2 '
-           'coverage; imm the render target, bit 8 set on the last one.  '
-           'Emitted as BLEND and the blend-shader call sequence'),
+           'coverage; imm the render target, bit 8 set on the last one, '
+           'bit 9 in a blend shader.  Emitted as BLEND and the '
+           'blend-shader call sequence, or in a blend shader as BLEND and '
+           'the return'),
+    # Blend shaders' destination: s0 the pixel indices (sample in bits
+    # 0-7, render target in 8-15), s1 the coverage, s2 the internal
+    # conversion descriptor; four words of the type.
+    Op('ld_tile', 3, dest_comps=4, mods=['type'],
+       va=VA('ld_tile', ['vecsize=v4', 'regfmt={regfmt}', 'slot=slot0',
+                         'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}', '{s2}'])),
     # Depth output: s0 depth, s1 stencil (unused), s2 coverage; the
     # result is the updated coverage.
     Op('zs_emit', 3, side_effects=True,

@@ -286,14 +286,19 @@ fill_arg(struct emit_ctx *c, const pan_ir_instr *I,
  * blend descriptors expect.  With fixed-function blending the BLEND
  * itself continues past the call (its target field skips the two words)
  * or, on the last render target, ends the shader.  With a blend shader
- * the call runs: r48 gets the return address (0 ends the thread) and the
- * branch goes to the shader address in the high word of the descriptor.
+ * the call runs: r48 gets the return address (the word after the call; 0
+ * ends the thread) and the branch goes to the shader address in the high
+ * word of the descriptor.  The blend shader reads the colour and the
+ * coverage where the BLEND has them (pan_va_binary.blend_regs).  In a
+ * blend shader, the BLEND stores through its descriptor and goes on to
+ * the return: a branch to r48 unless it is 0, else the end.
  */
 static bool
 build_blend(struct emit_ctx *c, const pan_ir_instr *I, unsigned k,
             struct pan_va_instr *in)
 {
    bool last = I->imm & 0x100;
+   bool in_blend_shader = I->imm & 0x200;
    pan_ir_index desc = I->src[1];
 
    if (k == 0) {
@@ -301,21 +306,38 @@ build_blend(struct emit_ctx *c, const pan_ir_instr *I, unsigned k,
       in->nr_operands = 4;
       in->operands[0].reg = c->regs[I->src[0].value] + I->src[0].comp;
       in->operands[0].count = 4;
-      in->operands[3].imm = last ? 0 : 2; /* instructions, not bytes */
+      /* instructions, not bytes */
+      in->operands[3].imm = in_blend_shader || last ? 0 : 2;
       in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "vecsize", "v4" };
       in->mods[in->nr_mods++] =
          (struct pan_va_mod_value){ "regfmt", fill_mod(I, "{regfmt}") };
       in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "slot", "slot0" };
-      if (last)
+      if (last && !in_blend_shader)
          in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "flow", "end" };
       return to_src(c, desc, &in->operands[1].src) &&
              to_src(c, I->src[2], &in->operands[2].src);
    }
+   if (in_blend_shader) {
+      if (k == 2) {
+         in->name = "nop";
+         in->mods[in->nr_mods++] = (struct pan_va_mod_value){ "flow", "end" };
+         return true;
+      }
+      in->name = "branchzi";
+      in->nr_operands = 2;
+      in->mods[in->nr_mods++] =
+         (struct pan_va_mod_value){ "absolute", NULL, 1 };
+      in->operands[0].src.kind = PAN_VA_SRC_REG;
+      in->operands[0].src.value = PAN_VA_BLEND_LINK_REG;
+      in->operands[1].src = in->operands[0].src;
+      return true;
+   }
    if (k == 1) {
       in->name = "iadd_imm.i32";
       in->nr_operands = 3;
-      in->operands[0].reg = 48;
-      in->operands[2].imm = last ? 0 : 8;
+      in->operands[0].reg = PAN_VA_BLEND_LINK_REG;
+      /* From this word: past the branch that follows. */
+      in->operands[2].imm = last ? 0 : 16;
       return to_src(c,
                     last ? pan_ir_imm(0)
                          : pan_ir_special(PAN_IR_SPECIAL_PROGRAM_COUNTER),
@@ -500,7 +522,8 @@ pan_va_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
    pan_ir_instr *last = list_is_empty(&tail->instrs)
                            ? NULL
                            : list_last_entry(&tail->instrs, pan_ir_instr, link);
-   /* A last blend has ended the shader already. */
+   /* A last blend has ended the shader already (a blend shader's with
+    * its return). */
    if (last && last->op == PAN_IR_OP_BLEND && (last->imm & 0x100))
       ok = true;
    else

@@ -59,6 +59,9 @@ struct ra_ctx {
    uint8_t *word;               /* a member's word in it */
    uint8_t *no_spill;           /* fills, and values already spilled */
    struct util_dynarray blends; /* instruction numbers of blends */
+   /* Preloaded registers below the reserved ones, and their last read. */
+   uint64_t low_preloaded;
+   unsigned low_end[PAN_VA_FIRST_RESERVED];
    /* Per value: its segments (struct ra_segment), and the first and last
     * instruction of the block being scanned that touch it. */
    struct util_dynarray *segs;
@@ -291,6 +294,20 @@ blend_clobbers(const struct ra_ctx *c, unsigned v)
    return 0;
 }
 
+/* Registers below the reserved ones that the hardware preloaded (a blend
+ * shader's colour in r0-r3) hold their value from the start until its last
+ * read: a value starting before then keeps out of them. */
+static uint64_t
+low_preloads(const struct ra_ctx *c, unsigned v)
+{
+   uint64_t mask = 0;
+   u_foreach_bit64 (r, c->low_preloaded) {
+      if (c->start[v] <= c->low_end[r])
+         mask |= BITFIELD64_BIT(r);
+   }
+   return mask;
+}
+
 static const struct ra_ctx *sort_ctx;
 
 static int
@@ -349,6 +366,15 @@ try_alloc(pan_ir_shader *s, bool strict, bool pairs_first, unsigned max_regs,
    c.blk_last = ralloc_array(tmp, unsigned, n + 1);
 
    compute_sets(&c);
+   for (unsigned v = 0; v < n; ++v) {
+      int r = c.preload[v];
+      if (r < 0 || r >= PAN_VA_FIRST_RESERVED)
+         continue;
+      c.low_end[r] = c.low_preloaded & BITFIELD64_BIT(r)
+                        ? MAX2(c.low_end[r], c.end[v])
+                        : c.end[v];
+      c.low_preloaded |= BITFIELD64_BIT(r);
+   }
    solve_liveness(&c);
    compute_segments(&c);
    find_groups(&c, strict);
@@ -384,7 +410,8 @@ try_alloc(pan_ir_shader *s, bool strict, bool pairs_first, unsigned max_regs,
             used |= BITFIELD64_MASK(c.comps[u]) << regs[u];
          a++;
       }
-      int r = find_regs(used | blend_clobbers(&c, v), c.comps[v], pairs_first);
+      int r = find_regs(used | blend_clobbers(&c, v) | low_preloads(&c, v),
+                        c.comps[v], pairs_first);
       if (r < 0) {
          unsigned *victim = &fail->victim;
          *victim = c.no_spill[v] ? ~0u : v;

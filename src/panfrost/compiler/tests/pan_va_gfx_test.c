@@ -517,7 +517,9 @@ test_fragment(void)
    PAN_EXPECT(find_line(l, nr, "mov") < 0);
    PAN_EXPECT(bin.work_regs <= 16);
    /* The tail: ATEST on the coverage, BLEND of target 0 ending the shader,
-    * then the blend shader call (r48 = 0, branch to descriptor word 1). */
+    * then the blend shader call (r48 = 0, branch to descriptor word 1);
+    * a blend shader finds the colour and the coverage where the BLEND
+    * reads them. */
    PAN_EXPECT(nr >= 4);
    if (nr >= 4) {
       PAN_EXPECT(find_line(l, nr, "atest") == (int)nr - 5 ||
@@ -527,6 +529,11 @@ test_fragment(void)
       PAN_EXPECT_STR_HAS(l[nr - 3], "blend_descriptor_0");
       PAN_EXPECT_STR_HAS(l[nr - 3], ".end");
       PAN_EXPECT_STR_HAS(l[nr - 3], "target:0");
+      char want[64];
+      snprintf(want, sizeof(want), "{r%u:4}, blend_descriptor_0.w0, r%u,",
+               bin.blend_regs[0].colour, bin.blend_regs[0].coverage);
+      PAN_EXPECT_STR_HAS(l[nr - 3], want);
+      PAN_EXPECT_EQ(bin.blend_regs[1].colour, 0xff);
       PAN_EXPECT_STR_HAS(l[nr - 2], "iadd_imm.i32 r48");
       PAN_EXPECT_STR_HAS(l[nr - 1], "branchzi");
       PAN_EXPECT_STR_HAS(l[nr - 1], "blend_descriptor_0.w1");
@@ -534,8 +541,9 @@ test_fragment(void)
    finish(l, nr, ctx, b.shader);
 }
 
-/* Two render targets: the first BLEND skips the call sequence (target 16)
- * and values live across it stay out of r0-r15 (blend shaders' space). */
+/* Two render targets: the first BLEND skips the call sequence (r48 = the
+ * word after it, the branch) and values live across it stay out of
+ * r0-r15 (blend shaders' space). */
 static void
 test_two_targets(void)
 {
@@ -561,11 +569,13 @@ test_two_targets(void)
       PAN_EXPECT(!strstr(l[first], ".end"));
       PAN_EXPECT_STR_HAS(l[first], "blend_descriptor_0");
       PAN_EXPECT_STR_HAS(l[first + 1], "program_counter");
-      PAN_EXPECT_STR_HAS(l[nr - 3], "blend_descriptor_1");
-      PAN_EXPECT_STR_HAS(l[nr - 3], ".end");
+      PAN_EXPECT_STR_HAS(l[first + 1], "constant:16");
+      int second = first + 3;
+      PAN_EXPECT_STR_HAS(l[second], "blend_descriptor_1");
+      PAN_EXPECT_STR_HAS(l[second], ".end");
       /* The second colour was computed before the first BLEND and is
        * read after it: it must not sit in r0-r15. */
-      const char *at = strchr(l[nr - 3], '{');
+      const char *at = strchr(l[second], '{');
       PAN_EXPECT(at && at[1] == 'r' && atoi(at + 2) >= 16);
    }
    finish(l, nr, ctx, b.shader);
