@@ -347,7 +347,7 @@ out:
    return ok;
 }
 
-/* Vertices of each primitive of the mode (0: a mode with adjacency). */
+/* Vertices of each primitive of the mode as a geometry shader takes it. */
 static unsigned
 input_vertices(enum pipe_prim_type mode)
 {
@@ -362,6 +362,12 @@ input_vertices(enum pipe_prim_type mode)
    case PIPE_PRIM_TRIANGLE_STRIP:
    case PIPE_PRIM_TRIANGLE_FAN:
       return 3;
+   case PIPE_PRIM_LINES_ADJACENCY:
+   case PIPE_PRIM_LINE_STRIP_ADJACENCY:
+      return 4;
+   case PIPE_PRIM_TRIANGLES_ADJACENCY:
+   case PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY:
+      return 6;
    default:
       return 0;
    }

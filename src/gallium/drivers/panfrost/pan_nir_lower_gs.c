@@ -352,8 +352,9 @@ panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info,
    info->vertices_in = nir->info.gs.vertices_in;
    info->max_vertices = nir->info.gs.vertices_out;
    info->invocations = MAX2(nir->info.gs.invocations, 1);
-   if (info->vertices_in < 1 || info->vertices_in > 3)
-      return fail(&s, "input primitives with adjacency are not supported");
+   if (info->vertices_in < 1 || info->vertices_in > 6 ||
+       info->vertices_in == 5)
+      return fail(&s, "unknown input primitive");
    if (!output_mode(nir->info.gs.output_primitive, &info->out_mode))
       return fail(&s, "unknown output primitive");
    info->out_int_mask = int_outputs(nir);

@@ -220,6 +220,52 @@ unroll_segment(const struct xfb_walk *w, unsigned first, unsigned len,
          }
       }
       break;
+   /* With adjacency, only geometry shaders take them (GL's order). */
+   case PIPE_PRIM_LINES_ADJACENCY:
+      for (unsigned p = 0; p + 3 < len; p += 4) {
+         for (unsigned v = 0; v < 4; ++v)
+            PUT(p + v);
+      }
+      break;
+   case PIPE_PRIM_LINE_STRIP_ADJACENCY:
+      for (unsigned p = 0; p + 3 < len; ++p) {
+         for (unsigned v = 0; v < 4; ++v)
+            PUT(p + v);
+      }
+      break;
+   case PIPE_PRIM_TRIANGLES_ADJACENCY:
+      for (unsigned p = 0; p + 5 < len; p += 6) {
+         for (unsigned v = 0; v < 6; ++v)
+            PUT(p + v);
+      }
+      break;
+   case PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY:
+      /* Triangle t of the even vertices, each edge followed by the vertex
+       * across it: the previous triangle's (1 for the first), the next
+       * one's (2t + 5 for the last) and 2t + 3; odd triangles start at
+       * their second vertex to keep the winding.
+       */
+      for (unsigned t = 0; 2 * t + 5 < len; ++t) {
+         unsigned e = 2 * t;
+         unsigned before = t ? e - 2 : 1;
+         unsigned after = e + 7 < len ? e + 6 : e + 5;
+         if (t & 1) {
+            PUT(e + 2);
+            PUT(before);
+            PUT(e);
+            PUT(e + 3);
+            PUT(e + 4);
+            PUT(after);
+         } else {
+            PUT(e);
+            PUT(before);
+            PUT(e + 2);
+            PUT(after);
+            PUT(e + 4);
+            PUT(e + 3);
+         }
+      }
+      break;
    default:
       break;
    }

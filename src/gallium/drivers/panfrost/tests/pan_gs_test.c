@@ -10,8 +10,10 @@
  * colour is a uniform of the geometry stage; a triangle becomes two
  * copies, one strip each (EndPrimitive between them, so nothing joins
  * them); points become bars of a length read from a vertex output, with
- * a colour from gl_PrimitiveIDIn, in an indexed and instanced draw.  The
- * pixels are checked against what each shader should draw.
+ * a colour from gl_PrimitiveIDIn, in an indexed and instanced draw; a
+ * triangle strip with adjacency becomes its triangles, coloured from an
+ * adjacent vertex.  The pixels are checked against what each shader
+ * should draw; a shader writing gl_Layer is refused.
  */
 
 #include <stdint.h>
@@ -376,26 +378,96 @@ test_bars(void)
    pipe_resource_reference(&vb, NULL);
 }
 
-/* A shader taking triangles with adjacency is refused with a message
- * and its draws dropped.
+/* A triangle strip with adjacency: the even vertices make a square of
+ * two triangles, each coloured (1, data.x of its input vertex 1, 0, 1):
+ * vertex 1 (0.125) for the first, the first one's vertex 0 (0) for the
+ * second.  Back faces are culled, so a triangle whose winding differs
+ * from the first's leaves a hole.
+ */
+static void
+test_strip_adjacency(void *cull)
+{
+   float v[8 * 8] = { 0 };
+   static const float even[4][2] = {
+      { -0.5f, -0.5f }, { 0.5f, -0.5f }, { -0.5f, 0.5f }, { 0.5f, 0.5f } };
+   for (unsigned i = 0; i < 8; ++i) {
+      v[i * 8 + 0] = i & 1 ? 3.0f : even[i / 2][0];
+      v[i * 8 + 1] = i & 1 ? 3.0f : even[i / 2][1];
+      v[i * 8 + 3] = 1;
+      v[i * 8 + 4] = i / 8.0f;
+   }
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_TRIANGLES_ADJACENCY, 6,
+            SHADER_PRIM_TRIANGLE_STRIP, 3);
+   nir_builder *b = &g.b;
+   nir_ssa_def *adj = nir_channel(b, nir_load_array_var_imm(b, g.data, 1), 0);
+   nir_ssa_def *col = nir_vec4(b, nir_imm_float(b, 1), adj,
+                               nir_imm_float(b, 0), nir_imm_float(b, 1));
+   for (unsigned i = 0; i < 3; ++i)
+      emit(&g, nir_load_array_var_imm(b, g.pos, 2 * i), col);
+   void *gs = gs_end(&g);
+   struct pipe_resource *vb = vertices(v, 8);
+
+   ctx->bind_rasterizer_state(ctx, cull);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY, 8);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+
+   unsigned wrong = 0;
+   for (unsigned y = 8; y < 24; ++y) {
+      for (unsigned x = 8; x < 24; ++x) {
+         if (x + y == 31 || x + y == 32)
+            continue; /* the shared edge */
+         bool ok = x + y < 31 ? is_rgb(x, y, 255, 32, 0)
+                              : is_rgb(x, y, 255, 0, 0);
+         if (!ok) {
+            if (!wrong)
+               printf("strip adjacency: pixel (%u, %u) is %u %u %u\n", x, y,
+                      pixels[y][x][0], pixels[y][x][1], pixels[y][x][2]);
+            wrong++;
+         }
+      }
+   }
+   CHECK(!wrong, "triangle strip with adjacency: %u pixels wrong", wrong);
+   CHECK(is_clear(4, 4) && is_clear(28, 28), "nothing outside the square");
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
+
+/* A shader writing gl_Layer is refused with a message and its draws
+ * dropped.
  */
 static void
 test_refusal(void)
 {
    struct gs g;
-   gs_begin(&g, SHADER_PRIM_TRIANGLES_ADJACENCY, 6,
-            SHADER_PRIM_TRIANGLE_STRIP, 3);
-   emit(&g, nir_load_array_var_imm(&g.b, g.pos, 0), nir_imm_vec4(&g.b, 1, 1, 1, 1));
+   gs_begin(&g, SHADER_PRIM_TRIANGLES, 3, SHADER_PRIM_TRIANGLE_STRIP, 3);
+   nir_variable *layer = nir_variable_create(g.b.shader, nir_var_shader_out,
+                                             glsl_int_type(), "gl_Layer");
+   layer->data.location = VARYING_SLOT_LAYER;
+   layer->data.driver_location = 2;
+   for (unsigned i = 0; i < 3; ++i) {
+      nir_store_var(&g.b, layer, nir_imm_int(&g.b, 1), 1);
+      emit(&g, nir_load_array_var_imm(&g.b, g.pos, i),
+           nir_imm_vec4(&g.b, 1, 1, 1, 1));
+   }
    void *gs = gs_end(&g);
-   CHECK(strstr(pan_test_debug_msg, "adjacency"),
-         "adjacency refused with a message: '%s'", pan_test_debug_msg);
+   CHECK(strstr(pan_test_debug_msg, "gl_Layer"),
+         "gl_Layer refused with a message: '%s'", pan_test_debug_msg);
+   static const float v[] = { -1, -1, 0, 1, 0, 0, 0, 0,
+                              1,  -1, 0, 1, 0, 0, 0, 0,
+                              0,  1,  0, 1, 0, 0, 0, 0 };
+   struct pipe_resource *vb = vertices(v, 3);
    ctx->bind_gs_state(ctx, gs);
    clear();
-   draw(PIPE_PRIM_TRIANGLES_ADJACENCY, 6);
+   draw(PIPE_PRIM_TRIANGLES, 3);
    ctx->bind_gs_state(ctx, NULL);
    read_pixels();
    CHECK(is_clear(16, 16), "refused shader draws nothing");
    ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
 }
 
 int
@@ -420,6 +492,11 @@ main(int argc, char **argv)
       .scale = { W / 2.0f, H / 2.0f, 0.5f },
       .translate = { W / 2.0f, H / 2.0f, 0.5f },
    };
+   /* Whichever way the window's y runs, both triangles of a strip face
+    * the same way. */
+   rast.cull_face = PIPE_FACE_BACK;
+   void *cull = ctx->create_rasterizer_state(ctx, &rast);
+   rast.cull_face = PIPE_FACE_NONE;
    void *cso[6] = {
       ctx->create_blend_state(ctx, &blend),
       ctx->create_rasterizer_state(ctx, &rast),
@@ -440,6 +517,8 @@ main(int argc, char **argv)
    test_quads();
    test_two_strips();
    test_bars();
+   test_strip_adjacency(cull);
+   ctx->bind_rasterizer_state(ctx, cso[1]);
    test_refusal();
 
    struct pipe_framebuffer_state none = { 0 };
@@ -451,6 +530,7 @@ main(int argc, char **argv)
    ctx->delete_fs_state(ctx, cso[5]);
    ctx->delete_blend_state(ctx, cso[0]);
    ctx->delete_rasterizer_state(ctx, cso[1]);
+   ctx->delete_rasterizer_state(ctx, cull);
    ctx->delete_depth_stencil_alpha_state(ctx, cso[2]);
    ctx->delete_vertex_elements_state(ctx, cso[3]);
    pipe_surface_reference(&surf, NULL);
