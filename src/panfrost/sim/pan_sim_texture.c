@@ -408,7 +408,7 @@ struct level_ctx {
    struct surf_cache *cache;
    struct pan_sim_surface surf;
    const struct pan_sim_region *region;
-   unsigned level, w, h, d;
+   unsigned level, layer, face, w, h, d;
    bool shadow;
    float ref;
 };
@@ -425,6 +425,8 @@ level_setup(struct level_ctx *lc, const struct pan_sim_texture *t,
    lc->d = t->dim == PAN_SIM_TEX_3D ? minify(t->depth, level) : 1;
    if (layer >= t->layers)
       layer = t->layers - 1;
+   lc->layer = layer;
+   lc->face = face;
    struct surf_cache *c = lc->cache;
    for (unsigned i = 0; i < c->n; ++i) {
       if (c->e[i].level == level && c->e[i].layer == layer &&
@@ -662,6 +664,46 @@ texel_coord(const struct pan_sim_sampler *s, const struct pan_sim_tex_req *req,
    return u < (1 << 30) ? u : (1 << 30);
 }
 
+/* The 2x2 footprint of a linear sample of a seamless cube face from
+ * texel (x0, y0): texels past an edge come from the adjacent face, one
+ * past two edges (a corner of the cube) is the mean of the other three.
+ */
+static bool
+cube_footprint(const struct level_ctx *lc, int x0, int y0, uint32_t v[4][4],
+               char *err)
+{
+   int n = (int)lc->w;
+   int corner = -1;
+
+   for (unsigned k = 0; k < 4; ++k) {
+      int x = x0 + (k & 1), y = y0 + (k >> 1);
+      bool xin = x >= 0 && x < n, yin = y >= 0 && y < n;
+      if (xin && yin) {
+         if (!texel(lc, x, y, 0, v[k], err))
+            return false;
+      } else if (xin || yin) {
+         struct level_ctx other = *lc;
+         unsigned face;
+         pan_sim_cube_neighbour(lc->face, x, y, lc->w, &face, &x, &y);
+         if (!level_setup(&other, lc->t, lc->level, lc->layer, face, 0,
+                          err) ||
+             !texel(&other, x, y, 0, v[k], err))
+            return false;
+      } else {
+         corner = (int)k;
+      }
+   }
+   if (corner >= 0) {
+      for (unsigned c = 0; c < 4; ++c) {
+         float sum = 0;
+         for (unsigned k = 0; k < 4; ++k)
+            sum += k == (unsigned)corner ? 0 : pan_sim_fp_f32(v[k][c]);
+         v[corner][c] = pan_sim_fp_u32(sum / 3);
+      }
+   }
+   return true;
+}
+
 /* One level, nearest or linear; out as output channels. */
 static bool
 sample_level(const struct level_ctx *lc, const struct pan_sim_tex_req *req,
@@ -676,10 +718,21 @@ sample_level(const struct level_ctx *lc, const struct pan_sim_tex_req *req,
 
    if (is_int(&lc->t->fmt))
       nearest = true;
+   /* Seamless cube faces clamp to their edges, and linear filters read
+    * the neighbouring faces there. */
+   bool seamless = lc->t->dim == PAN_SIM_TEX_CUBE && s->seamless_cube;
    for (unsigned c = 0; c < n; ++c) {
       double u = texel_coord(s, req, lane, c, size[c]);
       int off = req->offset ? req->offsets[lane][c] : 0;
-      if (nearest) {
+      if (seamless && !nearest) {
+         double f = floor(u - 0.5);
+         a[c] = u - 0.5 - f;
+         i0[c] = (int)f + off;
+      } else if (seamless) {
+         i0[c] = wrap_int(PAN_SIM_WRAP_CLAMP_TO_EDGE, (int)floor(u) + off,
+                          (int)size[c]);
+         i1[c] = i0[c];
+      } else if (nearest) {
          i0[c] = wrap_int(s->wrap[c], (int)floor(u) + off, (int)size[c]);
          i1[c] = i0[c];
       } else {
@@ -692,6 +745,9 @@ sample_level(const struct level_ctx *lc, const struct pan_sim_tex_req *req,
 
    float acc[4] = { 0, 0, 0, 0 };
    unsigned corners = nearest ? 1 : 1u << n;
+   uint32_t foot[4][4];
+   if (seamless && !nearest && !cube_footprint(lc, i0[0], i0[1], foot, err))
+      return false;
    for (unsigned k = 0; k < corners; ++k) {
       int x = (k & 1) ? i1[0] : i0[0];
       int y = (k & 2) ? i1[1] : i0[1];
@@ -700,7 +756,9 @@ sample_level(const struct level_ctx *lc, const struct pan_sim_tex_req *req,
       for (unsigned c = 0; c < n && !nearest; ++c)
          wgt *= ((k >> c) & 1) ? a[c] : 1 - a[c];
       uint32_t v[4];
-      if (!texel(lc, x, y, z, v, err))
+      if (seamless && !nearest)
+         memcpy(v, foot[k], sizeof(v));
+      else if (!texel(lc, x, y, z, v, err))
          return false;
       if (nearest) {
          memcpy(raw, v, 16);

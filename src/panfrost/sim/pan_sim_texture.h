@@ -205,6 +205,10 @@ struct pan_sim_sampler {
    bool mag_nearest, min_nearest;
    enum pan_sim_mip mip;
    bool normalized;
+   /* Cube maps: linear filtering reaches across face edges (the wrap
+    * modes then do not apply); otherwise each face is a 2D image.
+    */
+   bool seamless_cube;
    float min_lod, max_lod, lod_bias;
    enum pan_sim_cmp compare; /* used by shadow requests */
    uint32_t border[4];       /* as the result format reads them */
@@ -253,6 +257,14 @@ void pan_sim_texel_decode(const struct pan_sim_texel_format *f, const void *src,
 
 /* Run one request against a texture and a sampler (sampler NULL for a
  * fetch); false with err set on a fault. */
+/* Texel (x, y) of a size x size cube face, one texel outside it across
+ * one edge, as the texel of the adjacent face it stands for
+ * (pan_sim_cube.c).  Both coordinates outside (a corner of the cube) has
+ * no such texel.
+ */
+void pan_sim_cube_neighbour(unsigned face, int x, int y, unsigned size,
+                            unsigned *out_face, int *out_x, int *out_y);
+
 bool pan_sim_tex_sample(const struct pan_sim_texture *t,
                         const struct pan_sim_sampler *s,
                         struct pan_sim_tex_req *req, char *err);

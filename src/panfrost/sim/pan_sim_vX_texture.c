@@ -269,6 +269,7 @@ unpack_sampler(const void *p, struct pan_sim_sampler *s, char *err)
       return false;
    }
    s->normalized = d.normalized_coordinates;
+   s->seamless_cube = d.seamless_cube_map;
    s->min_lod = d.minimum_lod;
    s->max_lod = d.maximum_lod;
    s->lod_bias = d.lod_bias;

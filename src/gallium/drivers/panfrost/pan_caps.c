@@ -240,6 +240,15 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION:
       return panfrost_screen(pscreen)->arch != NULL;
 
+   /* The sampler descriptor's seamless_cube_map bit, set per sampler
+    * state (pan_vX_texture.c): linear filters of cube maps then read
+    * across face edges.  ARB_seamless_cube_map and the per-texture AMD
+    * extension.
+    */
+   case PIPE_CAP_SEAMLESS_CUBE_MAP:
+   case PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE:
+      return panfrost_device(pscreen)->arch >= 6;
+
    /* A pass of only a size: its fragment job runs without any target. */
    case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
       return panfrost_screen(pscreen)->arch != NULL;

@@ -9,7 +9,9 @@
  * then clamped to the viewport's depth range, read back from the depth
  * buffer), also with a reversed depth range; vertex colours in the BGRA
  * and 2:10:10:10 formats (EXT_vertex_array_bgra,
- * ARB_vertex_type_2_10_10_10_rev).
+ * ARB_vertex_type_2_10_10_10_rev); linear filtering of a cube map across
+ * a face edge and at a cube corner, seamless or not
+ * (ARB_seamless_cube_map).
  */
 
 #include <math.h>
@@ -386,6 +388,203 @@ test_vertex_formats(void)
    unbind_common_state(common);
 }
 
+/* ------------------------------------------------------------------ */
+/* Seamless cube maps                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Every texel of face f (GL order +X, -X, +Y, -Y, +Z, -Z). */
+static const uint8_t face_rgba[6][4] = {
+   { 255, 0, 0, 255 }, { 0, 255, 0, 255 },   { 0, 0, 0, 255 },
+   { 255, 255, 0, 255 }, { 0, 0, 255, 255 }, { 255, 0, 255, 255 },
+};
+
+/* DATA0 = the cube map of unit 0 in direction VAR0.xyz. */
+static void *
+cube_fs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "cube-fs");
+   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
+                                       FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
+                                      VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = INTERP_MODE_SMOOTH;
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 1);
+   tex->op = nir_texop_tex;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_CUBE;
+   tex->dest_type = nir_type_float32;
+   tex->coord_components = 3;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(nir_channels(&b, nir_load_var(&b, in), 7));
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   BITSET_SET(b.shader->info.samplers_used, 0);
+   nir_store_var(&b, out, &tex->dest.ssa, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* A 2x2 cube map of face_rgba, with a view. */
+static struct pipe_sampler_view *
+make_cube(struct pipe_resource **tex)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_CUBE,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = 2,
+      .height0 = 2,
+      .depth0 = 1,
+      .array_size = 6,
+      .bind = PIPE_BIND_SAMPLER_VIEW,
+   };
+   *tex = screen->resource_create(screen, &templ);
+   if (!*tex)
+      return NULL;
+   for (unsigned f = 0; f < 6; ++f) {
+      uint8_t data[4][4];
+      for (unsigned i = 0; i < 4; ++i)
+         memcpy(data[i], face_rgba[f], 4);
+      struct pipe_box box = { .z = f, .width = 2, .height = 2, .depth = 1 };
+      ctx->texture_subdata(ctx, *tex, 0, PIPE_MAP_WRITE, &box, data, 8, 16);
+   }
+   struct pipe_sampler_view vt = {
+      .format = templ.format,
+      .target = PIPE_TEXTURE_CUBE,
+      .u.tex = { .first_layer = 0, .last_layer = 5 },
+      .swizzle_r = PIPE_SWIZZLE_X,
+      .swizzle_g = PIPE_SWIZZLE_Y,
+      .swizzle_b = PIPE_SWIZZLE_Z,
+      .swizzle_a = PIPE_SWIZZLE_W,
+   };
+   return ctx->create_sampler_view(ctx, *tex, &vt);
+}
+
+/* The mean of weights w[k] of the colours of faces f[k], channel c. */
+static unsigned
+mix(const unsigned f[4], const double w[4], unsigned c)
+{
+   double v = 0;
+   for (unsigned k = 0; k < 4; ++k)
+      v += w[k] * face_rgba[f[k]][c];
+   return (unsigned)(v + 0.5);
+}
+
+static void
+test_seamless_cube(void)
+{
+   /* On +X (s = (1 - 0.99) / 2): the footprint's left column (weight
+    * 0.49) lies on +Z; with t = 0.005 too, its top row on +Y and the
+    * corner texel is the mean of the other three.
+    */
+   const float edge_dir[4] = { 1.0f, 0.0f, 0.99f, 1.0f };
+   const float corner_dir[4] = { 1.0f, 0.99f, 0.99f, 1.0f };
+   const double edge_w[4] = { 0.49 * 0.5, 0.51 * 0.5, 0.49 * 0.5, 0.51 * 0.5 };
+   const unsigned edge_f[4] = { 4, 0, 4, 0 };
+   /* Corner: (-1, -1) is the mean of +X (0, 0), +Z and +Y. */
+   const double wc = 0.49 * 0.49;
+   const double corner_w[4] = { 0.49 * 0.51 + wc / 3, 0.51 * 0.51 + wc / 3,
+                                0.49 * 0.51 + wc / 3, 0.0 };
+   const unsigned corner_f[4] = { 2, 0, 4, 0 };
+
+   struct {
+      const char *what;
+      const float *dir;
+      bool seamless;
+      const unsigned *f;
+      const double *w;
+   } cases[] = {
+      { "edge, seamless", edge_dir, true, edge_f, edge_w },
+      { "edge, faces apart", edge_dir, false, NULL, NULL },
+      { "corner, seamless", corner_dir, true, corner_f, corner_w },
+      { "corner, faces apart", corner_dir, false, NULL, NULL },
+   };
+
+   struct pipe_resource *tex;
+   struct pipe_sampler_view *view = make_cube(&tex);
+   CHECK(view, "cube map creation failed");
+   if (!view)
+      return;
+   void *common[2];
+   bind_common_state(common);
+   void *vs = pass_through_vs(), *fs = cube_fs();
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+   struct pipe_rasterizer_state rs = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .cull_face = PIPE_FACE_NONE,
+   };
+   void *rast = ctx->create_rasterizer_state(ctx, &rs);
+   ctx->bind_rasterizer_state(ctx, rast);
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_vertex_elements_state(ctx, velems);
+   set_viewport(0.5f, 0.5f);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+
+   for (unsigned i = 0; i < ARRAY_SIZE(cases); ++i) {
+      /* Clamped to the edge when the faces are apart (GL's rule for
+       * cube maps without seamless filtering). */
+      struct pipe_sampler_state st = {
+         .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .wrap_r = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+         .min_img_filter = PIPE_TEX_FILTER_LINEAR,
+         .mag_img_filter = PIPE_TEX_FILTER_LINEAR,
+         .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+         .seamless_cube_map = cases[i].seamless,
+      };
+      void *smp = ctx->create_sampler_state(ctx, &st);
+      ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &smp);
+      struct frame f = frame_begin();
+      float data[6][8];
+      for (unsigned v = 0; v < 6; ++v) {
+         memcpy(data[v], quad_pos[v], 16);
+         memcpy(&data[v][4], cases[i].dir, 16);
+      }
+      union pipe_color_union black = { .f = { 0, 0, 0, 0 } };
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0 | PIPE_CLEAR_DEPTH, NULL, &black, 0.5,
+                 0);
+      struct pipe_resource *vb =
+         pan_test_draw_triangles(screen, ctx, &data[0][0], 6);
+      ctx->flush(ctx, NULL, 0);
+      uint8_t rgba[4];
+      float z;
+      read_pixel(&f, SIZE / 2, SIZE / 2, rgba, &z);
+      bool ok = true;
+      unsigned want[4];
+      for (unsigned c = 0; c < 4; ++c) {
+         want[c] = cases[i].f ? mix(cases[i].f, cases[i].w, c)
+                              : face_rgba[0][c];
+         ok &= abs((int)rgba[c] - (int)want[c]) <= 2;
+      }
+      CHECK(ok, "cube map, %s: %u %u %u %u, want %u %u %u %u",
+            cases[i].what, rgba[0], rgba[1], rgba[2], rgba[3], want[0],
+            want[1], want[2], want[3]);
+      pipe_resource_reference(&vb, NULL);
+      frame_end(&f);
+      ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, NULL);
+      ctx->delete_sampler_state(ctx, smp);
+   }
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+   pipe_sampler_view_reference(&view, NULL);
+   pipe_resource_reference(&tex, NULL);
+   ctx->bind_vertex_elements_state(ctx, NULL);
+   ctx->delete_vertex_elements_state(ctx, velems);
+   ctx->bind_rasterizer_state(ctx, NULL);
+   ctx->delete_rasterizer_state(ctx, rast);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   unbind_common_state(common);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -395,5 +594,8 @@ main(int argc, char **argv)
          "PIPE_CAP_DEPTH_CLIP_DISABLE is off");
    test_depth_clamp();
    test_vertex_formats();
+   CHECK(screen->get_param(screen, PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE),
+         "PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE is off");
+   test_seamless_cube();
    return pan_test_close(screen, ctx);
 }
