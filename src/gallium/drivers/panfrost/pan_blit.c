@@ -26,6 +26,7 @@ save_blitter_state(struct panfrost_context *ctx)
    util_blitter_save_vertex_buffer_slot(b, s->vbufs);
    util_blitter_save_vertex_elements(b, s->vertex_elements);
    util_blitter_save_vertex_shader(b, s->shaders[PIPE_SHADER_VERTEX]);
+   util_blitter_save_geometry_shader(b, ctx->gs);
    util_blitter_save_fragment_shader(b, s->shaders[PIPE_SHADER_FRAGMENT]);
    util_blitter_save_rasterizer(b, s->rast);
    util_blitter_save_viewport(b, &s->viewport);

@@ -181,6 +181,14 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_STREAM_OUTPUT_INTERLEAVE_BUFFERS:
       return panfrost_screen(pscreen)->arch != NULL;
 
+   /* Geometry shaders run as compute work before the draw (pan_gs.h),
+    * where compute does; GL 3.2's minimums.
+    */
+   case PIPE_CAP_MAX_GEOMETRY_OUTPUT_VERTICES:
+      return panfrost_screen(pscreen)->arch ? 256 : 0;
+   case PIPE_CAP_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS:
+      return panfrost_screen(pscreen)->arch ? 1024 : 0;
+
    /* Indirect draws read their arguments on the CPU once the work writing
     * them is done and draw them directly (pan_draw_vbo.c).
     */
@@ -376,6 +384,34 @@ panfrost_get_compute_shader_param(enum pipe_shader_cap param)
    return panfrost_compiler_shader_param(param);
 }
 
+/* The geometry stage's compute variant (pan_nir_lower_gs.c) reads its
+ * inputs and constant buffers with global loads; it samples no textures
+ * and reaches no storage buffers or images.
+ */
+static int
+panfrost_gs_shader_param(enum pipe_shader_cap param)
+{
+   switch (param) {
+   case PIPE_SHADER_CAP_MAX_INPUTS:
+   case PIPE_SHADER_CAP_MAX_OUTPUTS:
+      return 16;
+   case PIPE_SHADER_CAP_INDIRECT_INPUT_ADDR:
+   case PIPE_SHADER_CAP_INDIRECT_OUTPUT_ADDR:
+   case PIPE_SHADER_CAP_INDIRECT_TEMP_ADDR:
+   case PIPE_SHADER_CAP_INDIRECT_CONST_ADDR:
+      return 1;
+   case PIPE_SHADER_CAP_MAX_TEX_INSTRUCTIONS:
+   case PIPE_SHADER_CAP_MAX_TEX_INDIRECTIONS:
+   case PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS:
+   case PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS:
+   case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
+   case PIPE_SHADER_CAP_MAX_SHADER_IMAGES:
+      return 0;
+   default:
+      return panfrost_compiler_shader_param(param);
+   }
+}
+
 #define RET(...)                                                               \
    do {                                                                        \
       const uint64_t v_[] = { __VA_ARGS__ };                                   \
@@ -451,6 +487,9 @@ panfrost_get_shader_param(struct pipe_screen *pscreen,
       return panfrost_screen(pscreen)->arch ? PANFROST_MAX_IMAGES : 0;
    if (shader == PIPE_SHADER_COMPUTE && panfrost_screen(pscreen)->arch)
       return panfrost_get_compute_shader_param(param);
+   if (shader == PIPE_SHADER_GEOMETRY)
+      return panfrost_screen(pscreen)->arch ? panfrost_gs_shader_param(param)
+                                            : 0;
    if (!graphics)
       return 0;
 
