@@ -250,15 +250,19 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    PASS(s, pan_ir_opt_sink(s), "opt_sink");
 
    struct pan_va_spill_stats spill;
-   /* A blend shader keeps to r0-r15, which its caller leaves it. */
-   unsigned max_regs = blend ? 16 : opts ? opts->max_regs : 0;
+   /* A blend shader keeps to r0-r15, which its caller leaves it, unless
+    * the caller ends with it. */
+   unsigned max_regs = blend && !blend->last ? 16
+                       : opts                ? opts->max_regs
+                                             : 0;
    uint8_t *regs = pan_va_ra(s, max_regs, &spill, err, err_size);
    if (!regs)
       goto fail;
    if (print_ir && spill.spills)
       PASS(s, (void)0, "spilling");
    if (blend && spill.spills) {
-      snprintf(err, err_size, "the blend shader does not fit in r0-r15");
+      snprintf(err, err_size, "the blend shader does not fit in %s",
+               blend->last ? "the registers" : "r0-r15");
       goto fail;
    }
    record_blend_regs(s, regs, out);

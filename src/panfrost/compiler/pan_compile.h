@@ -116,14 +116,17 @@ enum pan_va_variant {
  * destination from the tile buffer (LD_TILE through `conversion`, in
  * registers of the output's type), and store_output writes the result
  * through the internal blend descriptor `store` (opaque, naming the
- * render target and its conversion).  Blend shaders write r0-r15 only
- * and push nothing: constants are in the code.
+ * render target and its conversion).  Blend shaders push nothing
+ * (constants are in the code) and write r0-r15 only, unless called by
+ * the caller's last BLEND (`last`: it ends the thread, nothing of the
+ * caller's is left to keep).
  */
 struct pan_va_blend_options {
    unsigned rt;
    uint32_t conversion; /* internal conversion descriptor, packed */
    uint64_t store;      /* internal blend descriptor, packed */
    uint8_t colour_reg, coverage_reg;
+   bool last;
 };
 
 struct pan_va_compile_options {

@@ -96,6 +96,11 @@ struct panfrost_blend_rt {
    unsigned rgb_func, rgb_src, rgb_dst;       /* PIPE_BLEND_*, _BLENDFACTOR_* */
    unsigned alpha_func, alpha_src, alpha_dst;
    float constant[4]; /* set_blend_color */
+   bool logicop;          /* a logic op (logicop_func, PIPE_LOGICOP_*) */
+   unsigned logicop_func; /* instead of blending */
+   /* The blend shader doing it (pan_blend_shader.h), 0 for the blend
+    * unit. */
+   uint64_t shader;
 };
 
 /* The depth and stencil tests of a draw, for its attachment's aspects. */
@@ -150,6 +155,13 @@ struct panfrost_arch_draw {
    unsigned blend_size_B, blend_align_B;
    const char *(*emit_blend)(void *cpu, unsigned rt,
                              const struct panfrost_blend_rt *b);
+   /* Blend shaders (NULL without): whether b needs one (the blend unit
+    * cannot do it), and the internal conversion and blend descriptors a
+    * blend shader of render target rt reads and stores with.
+    */
+   bool (*blend_needs_shader)(const struct panfrost_blend_rt *b);
+   void (*blend_shader_io)(const struct panfrost_blend_rt *b, unsigned rt,
+                           uint32_t *conversion, uint64_t *store);
    unsigned depth_stencil_size_B, depth_stencil_align_B;
    void (*emit_depth_stencil)(void *cpu, const struct panfrost_zs_state *zs);
    /* The tiler heap descriptor and a tiler context using it. */
@@ -222,6 +234,8 @@ struct panfrost_binary {
    unsigned tls_size;  /* spilled bytes per thread */
    const struct pan_va_push_word *push; /* graphics: pushed words, u0 first */
    unsigned nr_push;
+   /* v9 fragment shaders: pan_va_binary.blend_regs (0xff elsewhere). */
+   uint8_t blend_colour[8], blend_coverage[8];
    /* The shader-db line (stock keys), for the GL debug output. */
    char shaderdb[384];
 };

@@ -30,6 +30,8 @@ panfrost_blend_rt_init(struct panfrost_blend_rt *b,
    b->alpha_src = s->alpha_src_factor;
    b->alpha_dst = s->alpha_dst_factor;
    memcpy(b->constant, color->color, sizeof(b->constant));
+   b->logicop = blend->logicop_enable;
+   b->logicop_func = blend->logicop_func;
 }
 
 const char *

@@ -13,6 +13,7 @@
 
 #include "indices/u_primconvert.h"
 
+#include "pan_blend_shader.h"
 #include "pan_context.h"
 #include "pan_preload.h"
 #include "pan_fence.h"
@@ -105,6 +106,7 @@ panfrost_context_destroy(struct pipe_context *pctx)
    panfrost_batch_fini(ctx);
    panfrost_context_release_blit(ctx);
    panfrost_preload_fini(ctx);
+   panfrost_blend_shaders_fini(ctx);
    pan_bo_unref(ctx->tiler_heap);
    pctx->screen->fence_reference(pctx->screen, &ctx->last_fence, NULL);
    panfrost_context_release_state(pctx);

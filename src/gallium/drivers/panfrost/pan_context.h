@@ -27,6 +27,14 @@ struct panfrost_program {
    unsigned tls_size;      /* thread storage per thread for spills */
    unsigned nr_push;
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
+   /* Fragment: the code's address and where each target's BLEND has its
+    * colour and coverage, for the blend shaders it calls
+    * (pan_blend_shader.c).
+    */
+   uint64_t binary;
+   struct {
+      uint8_t colour, coverage;
+   } blend_regs[8];
 };
 
 /* A vertex or fragment state object, compiled at creation (pan_shader.c).
@@ -200,6 +208,9 @@ struct panfrost_context {
     */
    struct panfrost_gs *gs;
    const struct pan_index_range *gs_index_range;
+
+   /* Blend shaders compiled so far, by key (pan_blend_shader.c). */
+   struct panfrost_blend_shaders *blend_shaders;
 };
 
 static inline struct panfrost_context *

@@ -23,6 +23,7 @@
 
 #include "pan_arch.h"
 #include "pan_blend.h"
+#include "pan_blend_shader.h"
 #include "pan_bo.h"
 #include "pan_context.h"
 #include "pan_image.h"
@@ -455,6 +456,29 @@ fragment_images(struct panfrost_context *ctx, const struct panfrost_shader *fs,
    return true;
 }
 
+/* The blend descriptor of render target i at cpu, through a blend shader
+ * when the blend unit cannot do it; NULL when done, else why not (err
+ * holds the message).
+ */
+static const char *
+blend_desc(struct panfrost_context *ctx, void *cpu, unsigned i,
+           struct panfrost_blend_rt *b, char *err, size_t err_size)
+{
+   const struct panfrost_arch_draw *d =
+      panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+
+   panfrost_blend_rt_init(b, ctx->state.blend, i, &ctx->state.fb,
+                          &ctx->state.blend_color);
+   if (fs && d->blend_needs_shader && d->blend_needs_shader(b)) {
+      b->shader = panfrost_blend_shader_get(ctx, b, i, &fs->progs[0], err,
+                                            err_size);
+      if (!b->shader)
+         return err;
+   }
+   return d->emit_blend(cpu, i, b);
+}
+
 /* Blend descriptors of the framebuffer's render targets. */
 static uint64_t
 blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
@@ -473,8 +497,9 @@ blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
    *rt_mask = 0;
    for (unsigned i = 0; i < n; ++i) {
       struct panfrost_blend_rt b;
-      panfrost_blend_rt_init(&b, blend, i, fb, &ctx->state.blend_color);
-      const char *why = d->emit_blend(t.cpu + i * d->blend_size_B, i, &b);
+      char err[256];
+      const char *why =
+         blend_desc(ctx, t.cpu + i * d->blend_size_B, i, &b, err, sizeof(err));
       if (why) {
          drop(ctx, "render target %u (%s): %s, draw dropped", i,
               util_format_short_name(b.format), why);
@@ -486,10 +511,11 @@ blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
    return t.gpu;
 }
 
-/* Whether fixed-function blending can do every render target, checked
- * again only when the blend state may have changed (the descriptors are
- * packed into scratch memory and dropped), so that a refusal is not taken
- * for running out of memory.
+/* Whether every render target can be blended (by the blend unit or a
+ * blend shader), checked again only when the blend state or the fragment
+ * shader (whose registers the blend shaders read) may have changed (the
+ * descriptors are packed into scratch memory and dropped), so that a
+ * refusal is not taken for running out of memory.
  */
 static bool
 blend_supported(struct panfrost_context *ctx)
@@ -497,16 +523,17 @@ blend_supported(struct panfrost_context *ctx)
    const struct panfrost_arch_draw *d =
       panfrost_screen(ctx->base.screen)->arch->draw;
    const struct pipe_framebuffer_state *fb = &ctx->state.fb;
+   const struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
    uint8_t scratch[64] __attribute__((aligned(64)));
 
-   if (ctx->batch.draw_cache.valid && !(ctx->dirty & PANFROST_DIRTY_BLEND))
+   if (ctx->batch.draw_cache.valid && !(ctx->dirty & PANFROST_DIRTY_BLEND) &&
+       ctx->batch.draw_cache.fs_prog == fs->progs[0].desc)
       return true;
    assert(d->blend_size_B <= sizeof(scratch));
    for (unsigned i = 0; i < fb->nr_cbufs; ++i) {
       struct panfrost_blend_rt b;
-      panfrost_blend_rt_init(&b, ctx->state.blend, i, fb,
-                             &ctx->state.blend_color);
-      const char *why = d->emit_blend(scratch, i, &b);
+      char err[256];
+      const char *why = blend_desc(ctx, scratch, i, &b, err, sizeof(err));
       if (why) {
          drop(ctx, "render target %u (%s): %s, draw dropped", i,
               util_format_short_name(b.format), why);
@@ -667,10 +694,13 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info)
    }
    if (!panfrost_ssbo_check_draw(ctx))
       return false;
-   const char *why = panfrost_blend_unsupported(ctx->state.blend);
-   if (why) {
-      drop(ctx, "%s, draw dropped", why);
-      return false;
+   /* Logic ops are blend shaders here (blend_desc). */
+   if (!arch->draw->blend_needs_shader) {
+      const char *why = panfrost_blend_unsupported(ctx->state.blend);
+      if (why) {
+         drop(ctx, "%s, draw dropped", why);
+         return false;
+      }
    }
    if (!blend_supported(ctx))
       return false;
@@ -754,7 +784,8 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
          return false;
       c->fs_res = resource_tables(ctx, tables, counts, 1, 1);
    }
-   if (dirty & PANFROST_DIRTY_BLEND)
+   /* Blend shaders read the fragment shader's registers. */
+   if ((dirty & PANFROST_DIRTY_BLEND) || fs_new)
       c->blend = blend_descs(ctx, &c->blend_count, &c->rt_mask);
    if (dirty & PANFROST_DIRTY_ZSA) {
       struct pan_ptr ds = pan_pool_alloc(&ctx->batch.pool,

@@ -9,7 +9,8 @@
  * architecture; the cache itself is named after the GPU and this driver
  * build, so a rebuilt driver never reads an older compiler's binaries.
  * An entry is the panfrost_binary: code words, registers, thread storage,
- * the push table and the shader-db line.  A damaged entry is ignored (and
+ * the push table, the shader-db line and where the BLENDs have their
+ * colour and coverage.  A damaged entry is ignored (and
  * the shader compiled), never trusted.
  */
 
@@ -30,7 +31,7 @@
 #include "pan_shader_cache.h"
 
 /* Bumped when the entry layout changes. */
-#define PAN_CACHE_ENTRY_VERSION 1
+#define PAN_CACHE_ENTRY_VERSION 2
 
 void
 panfrost_shader_cache_init(struct panfrost_screen *screen)
@@ -83,6 +84,8 @@ store(struct disk_cache *cache, const cache_key key,
    blob_write_uint32(&blob, bin->tls_size);
    blob_write_uint32(&blob, bin->nr_push);
    blob_write_bytes(&blob, bin->shaderdb, sizeof(bin->shaderdb));
+   blob_write_bytes(&blob, bin->blend_colour, sizeof(bin->blend_colour));
+   blob_write_bytes(&blob, bin->blend_coverage, sizeof(bin->blend_coverage));
    blob_write_bytes(&blob, bin->words, bin->nr_words * sizeof(uint64_t));
    for (unsigned i = 0; i < bin->nr_push; ++i) {
       blob_write_uint8(&blob, bin->push[i].source);
@@ -108,6 +111,8 @@ load(const void *data, size_t size, void *mem_ctx,
    out->tls_size = blob_read_uint32(&r);
    unsigned nr_push = blob_read_uint32(&r);
    blob_copy_bytes(&r, out->shaderdb, sizeof(out->shaderdb));
+   blob_copy_bytes(&r, out->blend_colour, sizeof(out->blend_colour));
+   blob_copy_bytes(&r, out->blend_coverage, sizeof(out->blend_coverage));
    if (r.overrun || nr_push > PAN_VA_MAX_PUSH_WORDS ||
        nr_words > (r.end - r.current) / sizeof(uint64_t))
       return false;

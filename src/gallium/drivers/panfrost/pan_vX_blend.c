@@ -12,8 +12,11 @@
  * src * S (op) dst * D fits when one factor is zero or one, when both are
  * the same factor, when one is the other inverted, or for the
  * src * dst + dst * src product; anything else (min, max, alpha
- * saturate, dual-source factors, a constant whose used channels differ)
- * needs a blend shader, which the driver does not have yet.
+ * saturate, dual-source factors, a constant whose used channels differ),
+ * blending float targets and logic ops need a blend shader
+ * (pan_blend_shader.c, v9 only): its descriptor holds the shader's
+ * address instead, and the shader stores through an opaque internal
+ * descriptor of the same conversion (blend_shader_io).
  */
 
 #include <string.h>
@@ -28,6 +31,12 @@
 #include "pan_rt_format.h"
 #include "pan_vX_blend.h"
 #include "pan_vX_format.h"
+
+#if PAN_ARCH >= 9
+#define NO_SHADERS ""
+#else
+#define NO_SHADERS " (not implemented on this GPU yet)"
+#endif
 
 /* A GL factor as the C operand it multiplies by, inverted or not. */
 struct factor {
@@ -236,9 +245,8 @@ register_format(const struct util_format_description *desc)
    return MALI_REGISTER_FILE_FORMAT_F32;
 }
 
-const char *
-PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
-                              const struct panfrost_blend_rt *b)
+static const char *
+pack_fixed(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
 {
    if (!b->enabled) {
       pan_pack(cpu, blend, cfg)
@@ -260,9 +268,11 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
    bool normalised = !integer && !util_format_is_float(b->format);
    /* GL ignores blending on integer targets. */
    bool blending = b->blend && !integer;
+   if (b->logicop && b->logicop_func != PIPE_LOGICOP_COPY)
+      return "logic ops need a blend shader" NO_SHADERS;
    if (blending && !normalised)
-      return "blending a float render target needs a blend shader (not "
-             "implemented yet)";
+      return "blending a float render target needs a blend shader"
+             NO_SHADERS;
 
    bool has_alpha = util_format_has_alpha(b->format);
    struct PAN_GENX(blend_equation) eq = { 0 };
@@ -278,7 +288,7 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
           !to_function(b->alpha_func, f[2], f[3], true, &eq.alpha))
          return "blend equation beyond fixed-function blending (min/max, "
                 "alpha saturate, dual source or an unsupported factor "
-                "pair) needs a blend shader (not implemented yet)";
+                "pair) needs a blend shader" NO_SHADERS;
       for (unsigned i = 0; i < 4; ++i)
          constant_mask |= f[i].constant_mask;
    } else {
@@ -295,7 +305,7 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
       u_foreach_bit (c, constant_mask) {
          if (b->constant[c] != k)
             return "a blend constant whose channels differ needs a blend "
-                   "shader (not implemented yet)";
+                   "shader" NO_SHADERS;
       }
    }
 
@@ -327,6 +337,79 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
          register_format(desc);
    }
    return NULL;
+}
+
+/* The conversion of the colour registers to the tile buffer. */
+static uint32_t
+conversion(const struct panfrost_blend_rt *b)
+{
+   const struct util_format_description *desc =
+      util_format_description(b->format);
+   unsigned char swz[4];
+   unsigned hw = PAN_GENX(panfrost_format)(b->format, swz);
+   uint32_t packed;
+
+   pan_pack(&packed, internal_conversion, cfg)
+   {
+      cfg.memory_format = PAN_GENX(panfrost_pixel_format)(
+         conversion_format(b->format, hw), util_format_is_srgb(b->format));
+      cfg.register_format = register_format(desc);
+   }
+   return packed;
+}
+
+bool
+PAN_GENX(panfrost_blend_needs_shader)(const struct panfrost_blend_rt *b)
+{
+   uint8_t scratch[pan_size(blend)] __attribute__((aligned(16)));
+   unsigned char swz[4];
+
+   /* Everything the blend unit refuses but a missing format. */
+   return b->enabled && PAN_GENX(panfrost_format)(b->format, swz) &&
+          pack_fixed(scratch, 0, b);
+}
+
+void
+PAN_GENX(panfrost_blend_shader_io)(const struct panfrost_blend_rt *b,
+                                   unsigned rt, uint32_t *conv,
+                                   uint64_t *store)
+{
+   *conv = conversion(b);
+   /* The shader's result is final: stored as is. */
+   pan_pack(store, internal_blend, cfg)
+   {
+      cfg.mode = MALI_BLEND_MODE_OPAQUE;
+      cfg.fixed_function.num_comps = 4;
+      cfg.fixed_function.rt = rt;
+      pan_unpack(conv, internal_conversion, c);
+      cfg.fixed_function.conversion = c;
+   }
+}
+
+const char *
+PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
+                              const struct panfrost_blend_rt *b)
+{
+   if (!b->enabled || !b->shader)
+      return pack_fixed(cpu, rt, b);
+#if PAN_ARCH >= 9
+   pan_pack(cpu, blend, cfg)
+   {
+      cfg.enable = true;
+      /* The shader reads the tile buffer (LD_TILE). */
+      cfg.load_destination = true;
+      cfg.srgb = util_format_is_srgb(b->format);
+      replace_function(&cfg.equation.rgb);
+      cfg.equation.alpha = cfg.equation.rgb;
+      cfg.equation.color_mask = b->colormask;
+      cfg.internal.mode = MALI_BLEND_MODE_SHADER;
+      /* The high word is the fragment shader's (pan_blend_shader.c). */
+      cfg.internal.shader.pc = (uint32_t)b->shader;
+   }
+   return NULL;
+#else
+   return "blend shaders are not implemented on this GPU yet";
+#endif
 }
 
 unsigned

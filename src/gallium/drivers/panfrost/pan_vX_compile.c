@@ -10,6 +10,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "pan_arch.h"
 #include "pan_compile.h"
@@ -41,6 +42,10 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
        !pan_va_compile_opts(nir, mem_ctx, &opts, bin, print_ir, err, err_size))
       return false;
    out->tls_size = bin->tls_size;
+   for (unsigned rt = 0; rt < 8; ++rt) {
+      out->blend_colour[rt] = bin->blend_regs[rt].colour;
+      out->blend_coverage[rt] = bin->blend_regs[rt].coverage;
+   }
    pan_va_shaderdb_line(bin, stage, out->shaderdb, sizeof(out->shaderdb));
 #else
    struct pan_bi_binary *bin = ralloc(mem_ctx, struct pan_bi_binary);
@@ -52,6 +57,8 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
        !pan_bi_compile(nir, mem_ctx, &opts, bin, print_ir, err, err_size))
       return false;
    out->tls_size = 0;
+   memset(out->blend_colour, 0xff, sizeof(out->blend_colour));
+   memset(out->blend_coverage, 0xff, sizeof(out->blend_coverage));
    pan_bi_shaderdb_line(bin, PAN_ARCH, stage, out->shaderdb,
                         sizeof(out->shaderdb));
 #endif

@@ -19,9 +19,10 @@
 #include "util/pan_test_util.h"
 
 /* A blend shader of target 0 in an RGBA8 target: func on every channel
- * with factors one and one (min and max ignore them). */
+ * with factors sf and df (inverted when the flags say). */
 static nir_shader *
-build(enum blend_func func)
+build_factors(enum blend_func func, enum blend_factor sf, bool si,
+              enum blend_factor df, bool di)
 {
    nir_builder b = nir_builder_init_simple_shader(
       MESA_SHADER_FRAGMENT, &pan_va_nir_options, "blend");
@@ -35,14 +36,20 @@ build(enum blend_func func)
    nir_store_var(&b, out, src, 0xf);
 
    nir_lower_blend_options o = { 0 };
-   nir_lower_blend_channel ch = { func, BLEND_FACTOR_ZERO, true,
-                                  BLEND_FACTOR_ZERO, true };
+   nir_lower_blend_channel ch = { func, sf, si, df, di };
    o.format[0] = PIPE_FORMAT_R8G8B8A8_UNORM;
    o.rt[0].rgb = ch;
    o.rt[0].alpha = ch;
    o.rt[0].colormask = 0xf;
    nir_lower_blend(b.shader, &o);
    return b.shader;
+}
+
+static nir_shader *
+build(enum blend_func func)
+{
+   return build_factors(func, BLEND_FACTOR_ZERO, true, BLEND_FACTOR_ZERO,
+                        true);
 }
 
 static const struct pan_va_blend_options blend_opts = {
@@ -117,6 +124,37 @@ test_min(void)
    ralloc_free(s);
 }
 
+/* The longest equations fit in r0-r15 with the colour in r0-r3 (the
+ * constants are immediates, nir_lower_blend reads them through an
+ * intrinsic the compiler refuses: the driver inlines them first). */
+static void
+test_fits(void)
+{
+   static const enum blend_factor f[] = {
+      BLEND_FACTOR_SRC_ALPHA_SATURATE, BLEND_FACTOR_DST_COLOR,
+      BLEND_FACTOR_SRC_COLOR, BLEND_FACTOR_DST_ALPHA,
+   };
+   struct pan_va_blend_options o = blend_opts;
+   o.colour_reg = 0;
+   o.coverage_reg = 60;
+   for (unsigned i = 0; i < ARRAY_SIZE(f); ++i) {
+      for (unsigned j = 0; j < ARRAY_SIZE(f); ++j) {
+         void *ctx = ralloc_context(NULL);
+         nir_shader *s = build_factors(BLEND_FUNC_ADD, f[i], i & 1, f[j],
+                                       !(j & 1));
+         struct pan_va_compile_options opts = { .blend = &o };
+         struct pan_va_binary bin;
+         char err[256] = "";
+         PAN_EXPECT(pan_va_compile_opts(s, ctx, &opts, &bin, NULL, err,
+                                        sizeof(err)));
+         if (err[0])
+            pan_test_fail("factors %u/%u: %s", f[i], f[j], err);
+         ralloc_free(ctx);
+         ralloc_free(s);
+      }
+   }
+}
+
 /* Anything but the colour, the destination and the store is refused. */
 static void
 test_refusals(void)
@@ -150,6 +188,7 @@ main(void)
 {
    glsl_type_singleton_init_or_ref();
    PAN_RUN_CASE(test_min);
+   PAN_RUN_CASE(test_fits);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_va_blend");
