@@ -75,6 +75,10 @@ static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
    /* Vertex data only (ARB_vertex_type_2_10_10_10_rev), where draws are
     * (Bifrost and Valhall).
     */
+   /* Raw in the tile buffer, written back as the packed word
+    * (ARB_texture_rgb10_a2ui).
+    */
+   ROW(R10G10B10A2_UINT, T | R, 6),
    ROW(R10G10B10A2_SNORM, V, 6),
    ROW(B10G10R10A2_SNORM, V, 6),
    ROW(R10G10B10A2_USCALED, V, 6),

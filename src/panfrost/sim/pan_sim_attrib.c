@@ -245,10 +245,14 @@ pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
 {
    uint8_t *p = dst;
    bool reg_int = regfmt != PAN_SIM_REG_F16 && regfmt != PAN_SIM_REG_F32;
+   uint32_t word = 0;
 
+   if (f->rgb10_a2)
+      memcpy(&word, p, 4);
    for (unsigned c = 0; c < comps && c < f->comps; ++c) {
       struct value v = from_reg(regfmt, in, c);
-      double max = f->bits == 32 ? 4294967295.0 : (double)((1u << f->bits) - 1);
+      unsigned bits = f->rgb10_a2 ? (c == 3 ? 2 : 10) : f->bits;
+      double max = bits == 32 ? 4294967295.0 : (double)((1u << bits) - 1);
       uint32_t raw;
       double x = reg_int ? (double)v.i : v.f;
       switch (f->num) {
@@ -271,8 +275,16 @@ pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
          raw = (uint32_t)(reg_int ? v.i : (int64_t)x);
          break;
       }
-      memcpy(p + c * (f->bits / 8), &raw, f->bits / 8);
+      if (f->rgb10_a2) {
+         /* The low bits of the value, as narrower plain formats keep. */
+         uint32_t m = ((1u << bits) - 1) << (10 * c);
+         word = (word & ~m) | ((raw << (10 * c)) & m);
+      } else {
+         memcpy(p + c * (f->bits / 8), &raw, f->bits / 8);
+      }
    }
+   if (f->rgb10_a2)
+      memcpy(p, &word, 4);
 }
 
 bool

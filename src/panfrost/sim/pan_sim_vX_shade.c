@@ -290,9 +290,21 @@ blend_raw_sample(struct fs_run *r, unsigned at,
    memcpy(now, old, 16);
    pan_sim_regs_to_mem(&f, regfmt, f.comps, in, now);
    unsigned comp_B = f.bits / 8;
-   for (unsigned c = 0; c < f.comps; ++c) {
+   for (unsigned c = 0; c < f.comps && !f.rgb10_a2; ++c) {
       if (!((bd.equation.color_mask >> c) & 1))
          memcpy(now + c * comp_B, old + c * comp_B, comp_B);
+   }
+   if (f.rgb10_a2) {
+      /* Masked components keep their bits of the packed word. */
+      uint32_t o, n, keep = 0;
+      memcpy(&o, old, 4);
+      memcpy(&n, now, 4);
+      for (unsigned c = 0; c < 4; ++c) {
+         if (!((bd.equation.color_mask >> c) & 1))
+            keep |= (c == 3 ? 3u : 0x3ffu) << (10 * c);
+      }
+      n = (n & ~keep) | (o & keep);
+      memcpy(now, &n, 4);
    }
    memcpy(words, now, 16);
    r->tb->written[at] |= 1u << rt;

@@ -11,7 +11,8 @@
  * and 2:10:10:10 formats (EXT_vertex_array_bgra,
  * ARB_vertex_type_2_10_10_10_rev); linear filtering of a cube map across
  * a face edge and at a cube corner, seamless or not
- * (ARB_seamless_cube_map).
+ * (ARB_seamless_cube_map); R10G10B10A2_UINT render targets (with a
+ * colour mask) and texel fetches (ARB_texture_rgb10_a2ui).
  */
 
 #include <math.h>
@@ -585,6 +586,234 @@ test_seamless_cube(void)
    unbind_common_state(common);
 }
 
+/* ------------------------------------------------------------------ */
+/* R10G10B10A2_UINT (ARB_texture_rgb10_a2ui)                           */
+/* ------------------------------------------------------------------ */
+
+/* A SIZE x SIZE texture of format, bound as the only colour buffer when
+ * target; NULL on failure. */
+static struct pipe_resource *
+make_uint_texture(enum pipe_format format, bool target,
+                  struct pipe_surface **surf)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = format,
+      .width0 = SIZE,
+      .height0 = SIZE,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW | (target ? PIPE_BIND_RENDER_TARGET : 0),
+   };
+   struct pipe_resource *r = screen->resource_create(screen, &templ);
+   *surf = NULL;
+   if (!r || !target)
+      return r;
+   struct pipe_surface st = { .format = format };
+   *surf = ctx->create_surface(ctx, r, &st);
+   struct pipe_framebuffer_state fb = {
+      .width = SIZE, .height = SIZE, .nr_cbufs = 1, .cbufs = { *surf },
+   };
+   ctx->set_framebuffer_state(ctx, &fb);
+   return r;
+}
+
+/* Texel (x, y) of r, size_B bytes. */
+static void
+read_texel(struct pipe_resource *r, unsigned x, unsigned y, void *out,
+           unsigned size_B)
+{
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_READ, x, y, 1, 1, &xfer);
+   CHECK(map, "map failed");
+   memset(out, 0, size_B);
+   if (map) {
+      memcpy(out, map, size_B);
+      pipe_texture_unmap(ctx, xfer);
+   }
+}
+
+/* DATA0 (uvec4) = value, or the texel of unit 0 at the pixel. */
+static void *
+uint_fs(const uint32_t value[4], bool fetch)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "uint-fs");
+   nir_variable *out = nir_variable_create(b.shader, nir_var_shader_out,
+                                           glsl_uvec4_type(), "colour");
+   out->data.location = FRAG_RESULT_DATA0;
+   nir_ssa_def *v;
+   if (fetch) {
+      nir_variable *pos = nir_variable_create(b.shader, nir_var_shader_in,
+                                              glsl_vec4_type(), "pos");
+      pos->data.location = VARYING_SLOT_POS;
+      nir_ssa_def *xy = nir_f2i32(&b, nir_channels(&b, nir_load_var(&b, pos), 3));
+      nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
+      tex->op = nir_texop_txf;
+      tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+      tex->dest_type = nir_type_uint32;
+      tex->coord_components = 2;
+      tex->src[0].src_type = nir_tex_src_coord;
+      tex->src[0].src = nir_src_for_ssa(xy);
+      tex->src[1].src_type = nir_tex_src_lod;
+      tex->src[1].src = nir_src_for_ssa(nir_imm_int(&b, 0));
+      nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+      nir_builder_instr_insert(&b, &tex->instr);
+      BITSET_SET(b.shader->info.textures_used, 0);
+      v = &tex->dest.ssa;
+   } else {
+      v = nir_imm_ivec4(&b, value[0], value[1], value[2], value[3]);
+   }
+   nir_store_var(&b, out, v, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+static void
+draw_quad(void)
+{
+   float data[6][8] = { 0 };
+   for (unsigned v = 0; v < 6; ++v)
+      memcpy(data[v], quad_pos[v], 16);
+   struct pipe_resource *vb =
+      pan_test_draw_triangles(screen, ctx, &data[0][0], 6);
+   ctx->flush(ctx, NULL, 0);
+   pipe_resource_reference(&vb, NULL);
+}
+
+static void
+test_rgb10_a2ui(void)
+{
+   const enum pipe_format fmt = PIPE_FORMAT_R10G10B10A2_UINT;
+   CHECK(screen->is_format_supported(screen, fmt, PIPE_TEXTURE_2D, 0, 0,
+                                     PIPE_BIND_RENDER_TARGET |
+                                        PIPE_BIND_SAMPLER_VIEW),
+         "R10G10B10A2_UINT is not a render and sampler format");
+   const uint32_t value[4] = { 1023, 5, 512, 2 };
+   const uint32_t want_word = 1023 | 5 << 10 | 512 << 20 | 2u << 30;
+
+   struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   struct pipe_rasterizer_state rs = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .cull_face = PIPE_FACE_NONE,
+   };
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   void *cso_blend = ctx->create_blend_state(ctx, &blend);
+   blend.rt[0].colormask = PIPE_MASK_R | PIPE_MASK_B;
+   void *cso_masked = ctx->create_blend_state(ctx, &blend);
+   void *cso_zsa = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
+   void *cso_rast = ctx->create_rasterizer_state(ctx, &rs);
+   void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
+   void *vs = pass_through_vs();
+   void *fs_const = uint_fs(value, false), *fs_fetch = uint_fs(NULL, true);
+   ctx->bind_depth_stencil_alpha_state(ctx, cso_zsa);
+   ctx->bind_rasterizer_state(ctx, cso_rast);
+   ctx->bind_vertex_elements_state(ctx, velems);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->set_sample_mask(ctx, ~0u);
+   set_viewport(0.5f, 0.5f);
+
+   /* A constant, then the same under a red and blue colour mask over a
+    * cleared target. */
+   for (unsigned masked = 0; masked < 2; ++masked) {
+      struct pipe_surface *surf;
+      struct pipe_resource *rt = make_uint_texture(fmt, true, &surf);
+      CHECK(rt && surf, "rgb10_a2ui target creation failed");
+      if (!rt || !surf)
+         break;
+      union pipe_color_union clear = { .ui = { 7, 8, 9, 1 } };
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &clear, 0, 0);
+      ctx->bind_blend_state(ctx, masked ? cso_masked : cso_blend);
+      ctx->bind_fs_state(ctx, fs_const);
+      draw_quad();
+      uint32_t word;
+      read_texel(rt, 5, 9, &word, 4);
+      uint32_t want = masked ? (1023 | 8 << 10 | 512 << 20 | 1u << 30)
+                             : want_word;
+      CHECK(word == want, "rgb10_a2ui %s: 0x%08x, want 0x%08x",
+            masked ? "masked draw" : "draw", word, want);
+      struct pipe_framebuffer_state fb = { 0 };
+      ctx->set_framebuffer_state(ctx, &fb);
+      pipe_surface_reference(&surf, NULL);
+      pipe_resource_reference(&rt, NULL);
+   }
+
+   /* texelFetch of every texel into an RGBA32UI target. */
+   struct pipe_surface *surf;
+   struct pipe_resource *src = make_uint_texture(fmt, false, &surf);
+   struct pipe_resource *dst =
+      make_uint_texture(PIPE_FORMAT_R32G32B32A32_UINT, true, &surf);
+   CHECK(src && dst && surf, "rgb10_a2ui texture creation failed");
+   if (src && dst && surf) {
+      uint32_t data[SIZE][SIZE];
+      for (unsigned y = 0; y < SIZE; ++y)
+         for (unsigned x = 0; x < SIZE; ++x)
+            data[y][x] = (x * 60 + 3) | (y * 61) << 10 |
+                         (1023 - x - y) << 20 | ((x + y) & 3) << 30;
+      struct pipe_box box = { .width = SIZE, .height = SIZE, .depth = 1 };
+      ctx->texture_subdata(ctx, src, 0, PIPE_MAP_WRITE, &box, data,
+                           SIZE * 4, sizeof(data));
+      struct pipe_sampler_view vt = {
+         .format = fmt,
+         .target = PIPE_TEXTURE_2D,
+         .swizzle_r = PIPE_SWIZZLE_X,
+         .swizzle_g = PIPE_SWIZZLE_Y,
+         .swizzle_b = PIPE_SWIZZLE_Z,
+         .swizzle_a = PIPE_SWIZZLE_W,
+      };
+      struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, src, &vt);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+      ctx->bind_blend_state(ctx, cso_blend);
+      ctx->bind_fs_state(ctx, fs_fetch);
+      union pipe_color_union clear = { .ui = { 0, 0, 0, 0 } };
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &clear, 0, 0);
+      draw_quad();
+      unsigned bad = 0;
+      for (unsigned y = 0; y < SIZE; y += 5) {
+         for (unsigned x = 0; x < SIZE; x += 3) {
+            uint32_t got[4], w = data[y][x];
+            const uint32_t want[4] = { w & 0x3ff, (w >> 10) & 0x3ff,
+                                       (w >> 20) & 0x3ff, w >> 30 };
+            read_texel(dst, x, y, got, 16);
+            if (memcmp(got, want, 16) && bad++ == 0)
+               printf("rgb10_a2ui fetch (%u, %u): %u %u %u %u, want %u %u "
+                      "%u %u\n", x, y, got[0], got[1], got[2], got[3],
+                      want[0], want[1], want[2], want[3]);
+         }
+      }
+      CHECK(!bad, "rgb10_a2ui fetch: %u texels wrong", bad);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+      pipe_sampler_view_reference(&view, NULL);
+   }
+   struct pipe_framebuffer_state fb = { 0 };
+   ctx->set_framebuffer_state(ctx, &fb);
+   pipe_surface_reference(&surf, NULL);
+   pipe_resource_reference(&src, NULL);
+   pipe_resource_reference(&dst, NULL);
+
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_fs_state(ctx, fs_const);
+   ctx->delete_fs_state(ctx, fs_fetch);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->bind_vertex_elements_state(ctx, NULL);
+   ctx->delete_vertex_elements_state(ctx, velems);
+   ctx->bind_blend_state(ctx, NULL);
+   ctx->delete_blend_state(ctx, cso_blend);
+   ctx->delete_blend_state(ctx, cso_masked);
+   ctx->bind_depth_stencil_alpha_state(ctx, NULL);
+   ctx->delete_depth_stencil_alpha_state(ctx, cso_zsa);
+   ctx->bind_rasterizer_state(ctx, NULL);
+   ctx->delete_rasterizer_state(ctx, cso_rast);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -597,5 +826,6 @@ main(int argc, char **argv)
    CHECK(screen->get_param(screen, PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE),
          "PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE is off");
    test_seamless_cube();
+   test_rgb10_a2ui();
    return pan_test_close(screen, ctx);
 }
