@@ -735,6 +735,59 @@ test_logic_op(void)
    pipe_surface_reference(&rt, NULL);
 }
 
+/* Blending float targets, unclamped (values exact in binary16): adding
+ * and min with a blend shader, else refused with a message. */
+static void
+test_float_blend(enum pipe_format format)
+{
+   static const float dst[4] = { 0.5f, 1.5f, -0.25f, 2.0f };
+   static const float src[4] = { 0.75f, 0.5f, 0.5f, 0.25f };
+   static const unsigned funcs[2] = { PIPE_BLEND_ADD, PIPE_BLEND_MIN };
+   struct pipe_surface *rt = make_surface(format, PIPE_BIND_RENDER_TARGET);
+   struct scene sc = scene_begin(1, nir_type_float);
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   void *z = bind_zsa(&zsa);
+   void *csos[2];
+
+   set_fb(&rt, 1, NULL);
+   clear_colour(dst);
+   pan_test_debug_msg[0] = 0;
+   for (unsigned i = 0; i < 2; ++i) {
+      struct pipe_blend_state b = {
+         .rt[0] = { .blend_enable = 1,
+                    .rgb_func = funcs[i],
+                    .alpha_func = funcs[i],
+                    .rgb_src_factor = PIPE_BLENDFACTOR_ONE,
+                    .alpha_src_factor = PIPE_BLENDFACTOR_ONE,
+                    .rgb_dst_factor = PIPE_BLENDFACTOR_ONE,
+                    .alpha_dst_factor = PIPE_BLENDFACTOR_ONE,
+                    .colormask = PIPE_MASK_RGBA },
+      };
+      csos[i] = bind_blend(&b);
+      draw_rect(i * 32, 0, i * 32 + 32, H, 0, src, false);
+   }
+   CHECK(!blend_shaders == !!strstr(pan_test_debug_msg, "float render target"),
+         "%s: message '%s'", util_format_short_name(format),
+         pan_test_debug_msg);
+   ctx->flush(ctx, NULL, 0);
+   read_pixels(rt, pixels);
+   for (unsigned i = 0; i < 2; ++i) {
+      float want[4];
+      for (unsigned c = 0; c < 4; ++c)
+         want[c] = !blend_shaders ? dst[c]
+                   : i            ? MIN2(src[c], dst[c])
+                                  : src[c] + dst[c];
+      char what[64];
+      snprintf(what, sizeof(what), "%s: %s", util_format_short_name(format),
+               i ? "min" : "add");
+      check_rect(what, i * 32, 0, i * 32 + 32, H, want, 0, PIPE_MASK_RGBA);
+      ctx->delete_blend_state(ctx, csos[i]);
+   }
+   scene_end(&sc);
+   ctx->delete_depth_stencil_alpha_state(ctx, z);
+   pipe_surface_reference(&rt, NULL);
+}
+
 /* ------------------------------------------------------------------ */
 /* Every colour render-target format                                   */
 /* ------------------------------------------------------------------ */
@@ -1553,6 +1606,10 @@ main(int argc, char **argv)
    test_blend_separate();
    new_context();
    test_logic_op();
+   new_context();
+   test_float_blend(PIPE_FORMAT_R16G16B16A16_FLOAT);
+   new_context();
+   test_float_blend(PIPE_FORMAT_R32G32B32A32_FLOAT);
    test_all_formats();
    static const enum pipe_format zs_formats[] = {
       PIPE_FORMAT_Z16_UNORM,
