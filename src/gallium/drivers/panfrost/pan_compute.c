@@ -179,6 +179,33 @@ panfrost_memory_barrier(struct pipe_context *pctx, unsigned flags)
       panfrost_batch_submit(ctx);
 }
 
+/* Whether the dispatch may write a buffer or image that a draw of the
+ * pending pass uses.  The batch does not say which of its jobs uses a BO,
+ * so one an earlier dispatch used counts too: a submit too many, never a
+ * draw reading what comes after it.
+ */
+static bool
+overwrites_draw_reads(struct panfrost_context *ctx)
+{
+   const struct panfrost_compute_ctx *c = &ctx->compute;
+
+   if (!util_dynarray_num_elements(&ctx->batch.draw_jobs,
+                                   struct panfrost_batch_job))
+      return false;
+   u_foreach_bit(i, c->ssbo_writable[PIPE_SHADER_COMPUTE]) {
+      const struct pipe_resource *r = c->ssbos[PIPE_SHADER_COMPUTE][i].buffer;
+      if (r && panfrost_batch_uses(ctx, r))
+         return true;
+   }
+   for (unsigned i = 0; i < PANFROST_MAX_IMAGES; ++i) {
+      const struct pipe_image_view *v = &c->images[PIPE_SHADER_COMPUTE][i];
+      if (v->resource && (v->access & PIPE_IMAGE_ACCESS_WRITE) &&
+          panfrost_batch_uses(ctx, v->resource))
+         return true;
+   }
+   return false;
+}
+
 /* The address of compute constant buffer i (user buffers copied, since
  * the application may change its memory after the call), 0 when unbound;
  * false when out of memory.
@@ -410,9 +437,10 @@ panfrost_launch_grid(struct pipe_context *pctx,
       return;
    }
    /* The batch's compute jobs run before its pass: draws with storage
-    * buffers must be done before this dispatch starts.
+    * buffers must be done before this dispatch starts, and so must draws
+    * reading what it may write (a texture buffer, a vertex buffer).
     */
-   if (ctx->batch.draw_ssbos)
+   if (ctx->batch.draw_ssbos || overwrites_draw_reads(ctx))
       panfrost_batch_submit(ctx);
    if (info->last_block[0] || info->last_block[1] || info->last_block[2]) {
       panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,

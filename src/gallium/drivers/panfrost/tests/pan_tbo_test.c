@@ -11,8 +11,8 @@
  * in the vertex and the fragment stage; every pixel of the target is
  * compared with what they must have read.  Also: a view at an offset, the
  * 65536-texel limit on a larger buffer, the order of a draw sampling a
- * buffer and a later CPU write or transform feedback capture into it, and
- * a view the descriptors cannot describe.
+ * buffer and a later CPU write, transform feedback capture or dispatch
+ * into it, and a view the descriptors cannot describe.
  */
 
 #include <stdint.h>
@@ -177,9 +177,11 @@ bind_view(enum pipe_shader_type stage, unsigned slot,
 static struct pipe_resource *
 buffer(unsigned size_B, const void *data)
 {
-   struct pipe_resource *r = pipe_buffer_create(
-      screen, PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_STREAM_OUTPUT,
-      PIPE_USAGE_DEFAULT, size_B);
+   struct pipe_resource *r =
+      pipe_buffer_create(screen,
+                         PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_STREAM_OUTPUT |
+                            PIPE_BIND_SHADER_BUFFER,
+                         PIPE_USAGE_DEFAULT, size_B);
    if (r && data)
       pipe_buffer_write(ctx, r, 0, size_B, data);
    return r;
@@ -494,6 +496,74 @@ test_capture_after(struct fixture *f)
    pipe_resource_reference(&r, NULL);
 }
 
+/* word[i] = 0 for W * H words of storage buffer 0, one per thread. */
+static void *
+zero_cs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_COMPUTE, "zero");
+   b.shader->info.workgroup_size[0] = W;
+   b.shader->info.workgroup_size[1] = 1;
+   b.shader->info.workgroup_size[2] = 1;
+   b.shader->info.num_ssbos = 1;
+   nir_ssa_def *i = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_store_ssbo(&b, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                  nir_imul_imm(&b, i, 4), .write_mask = 1, .align_mul = 4);
+   struct pipe_compute_state cso = { .ir_type = PIPE_SHADER_IR_NIR,
+                                     .prog = b.shader };
+   return ctx->create_compute_state(ctx, &cso);
+}
+
+/* A draw samples a buffer, then a dispatch zeroes it through a storage
+ * buffer: the batch's compute jobs run ahead of its pass, so the draw
+ * must be submitted first (its pixels read the old texels).
+ */
+static void
+test_dispatch_after(struct fixture *f)
+{
+   uint32_t data[W * H];
+   for (unsigned i = 0; i < W * H; ++i)
+      data[i] = texel(i, 2);
+   struct pipe_resource *r = buffer(sizeof(data), data);
+   struct pipe_sampler_view *v =
+      buffer_view(r, PIPE_FORMAT_R8G8B8A8_UNORM, 0, sizeof(data));
+   void *vs = vertex_shader(false, 0, NULL), *fs = fetch_fs(false);
+   void *cs = zero_cs();
+
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+   bind_view(PIPE_SHADER_FRAGMENT, 0, v);
+   draw_triangle();
+   struct pipe_shader_buffer sb = { .buffer = r, .buffer_size = sizeof(data) };
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, &sb, 0x1);
+   ctx->bind_compute_state(ctx, cs);
+   struct pipe_grid_info grid = { .work_dim = 1,
+                                  .block = { W, 1, 1 },
+                                  .grid = { H, 1, 1 } };
+   ctx->launch_grid(ctx, &grid);
+
+   want_gen = 2;
+   want_size = W * H;
+   want_alpha = 0xf0;
+   check_pixels(f, "draw before a dispatch writing its buffer", want_fetch);
+   uint32_t got[W * H];
+   pipe_buffer_read(ctx, r, 0, sizeof(got), got);
+   unsigned zeros = 0;
+   for (unsigned i = 0; i < W * H; ++i)
+      zeros += got[i] == 0;
+   CHECK(zeros == W * H, "dispatch zeroed %u of %u words", zeros, W * H);
+
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, NULL, 0);
+   ctx->bind_compute_state(ctx, NULL);
+   ctx->delete_compute_state(ctx, cs);
+   bind_view(PIPE_SHADER_FRAGMENT, 0, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   pipe_sampler_view_reference(&v, NULL);
+   pipe_resource_reference(&r, NULL);
+}
+
 /* What the screen offers, and a view it cannot describe (an offset off
  * the 64-byte alignment): a draw sampling it is dropped, naming why.
  */
@@ -557,6 +627,7 @@ main(int argc, char **argv)
    test_fragment(&f);
    test_vertex(&f);
    test_capture_after(&f);
+   test_dispatch_after(&f);
    teardown(&f);
    return pan_test_close(screen, ctx);
 }
