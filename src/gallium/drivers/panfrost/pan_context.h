@@ -83,6 +83,8 @@ struct panfrost_shader {
     */
    uint8_t tex_inputs;
    bool reads_point_coord;
+   /* fragment: gl_PrimitiveID, which only geometry shaders write */
+   bool reads_primitive_id;
    struct nir_shader *nir;
    struct panfrost_shader *variants, *next_variant;
    struct panfrost_fs_key key;

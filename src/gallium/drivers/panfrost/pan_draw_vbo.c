@@ -1079,6 +1079,12 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                                 indirect, draws, num_draws);
       return;
    }
+   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   if (fs && fs->reads_primitive_id && !ctx->gs_index_range) {
+      drop(ctx, "gl_PrimitiveID in a fragment shader without a geometry "
+                "shader is not supported, draw dropped");
+      return;
+   }
    for (unsigned i = 0; i < num_draws; ++i)
       panfrost_xfb_draw(ctx, info, drawid_offset + i, &draws[i]);
    const struct pipe_rasterizer_state *rast = ctx->state.rast;

@@ -35,6 +35,11 @@ struct panfrost_shader;
 
 #define PANFROST_GS_MAX_UBOS PIPE_MAX_CONSTANT_BUFFERS
 
+/* gl_PrimitiveID travels from the geometry stage to the fragment shader
+ * as the last generic varying, which our compilers have a slot for.
+ */
+#define PANFROST_PRIMITIVE_ID_SLOT (VARYING_SLOT_VAR0 + 31)
+
 /* The block the compute variant reads at the address of its first two
  * kernel input words.
  */

@@ -430,14 +430,15 @@ panfrost_gs_passthrough_vs(const void *options,
        * is not passed on (pan_gs.c refuses what needs it). */
       if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1 ||
           loc == VARYING_SLOT_CLIP_VERTEX || loc == VARYING_SLOT_LAYER ||
-          loc == VARYING_SLOT_VIEWPORT || loc == VARYING_SLOT_PRIMITIVE_ID)
+          loc == VARYING_SLOT_VIEWPORT)
          continue;
       unsigned comps = loc == VARYING_SLOT_PSIZ ? 1 : 4;
       const struct glsl_type *ot =
          comps == 1 ? glsl_float_type() : t;
       nir_variable *out =
          nir_variable_create(b.shader, nir_var_shader_out, ot, "output");
-      out->data.location = loc;
+      out->data.location =
+         loc == VARYING_SLOT_PRIMITIVE_ID ? PANFROST_PRIMITIVE_ID_SLOT : loc;
       out->data.driver_location = i - 1;
       nir_ssa_def *v = nir_load_var(&b, in);
       nir_store_var(&b, out, nir_channels(&b, v, BITFIELD_MASK(comps)),

@@ -378,6 +378,67 @@ test_bars(void)
    pipe_resource_reference(&vb, NULL);
 }
 
+/* gl_PrimitiveID from the geometry shader to the fragment shader: a
+ * point becomes a full-screen quad with gl_PrimitiveID = 1 + the input
+ * primitive's id, which the fragment shader turns into green (v9; the
+ * Bifrost compilers refuse the fragment shader).
+ */
+static void
+test_primitive_id(unsigned arch)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_POINTS, 1, SHADER_PRIM_TRIANGLE_STRIP, 4);
+   nir_builder *b = &g.b;
+   nir_variable *pid = nir_variable_create(b->shader, nir_var_shader_out,
+                                           glsl_int_type(), "gl_PrimitiveID");
+   pid->data.location = VARYING_SLOT_PRIMITIVE_ID;
+   pid->data.driver_location = 2;
+   nir_ssa_def *id = nir_iadd_imm(b, nir_load_primitive_id(b), 1);
+   for (unsigned i = 0; i < 4; ++i) {
+      nir_store_var(b, pid, id, 1);
+      emit(&g, nir_imm_vec4(b, i & 1 ? 1 : -1, i & 2 ? 1 : -1, 0, 1),
+           nir_imm_vec4(b, 1, 1, 1, 1));
+   }
+   void *gs = gs_end(&g);
+
+   nir_builder f = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "pid");
+   nir_variable *out =
+      io_var(f.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in = nir_variable_create(f.shader, nir_var_shader_in,
+                                          glsl_int_type(), "gl_PrimitiveID");
+   in->data.location = VARYING_SLOT_PRIMITIVE_ID;
+   in->data.interpolation = INTERP_MODE_FLAT;
+   nir_ssa_def *g4 = nir_fmul_imm(&f, nir_i2f32(&f, nir_load_var(&f, in)), 0.25f);
+   nir_store_var(&f, out, nir_vec4(&f, nir_imm_float(&f, 0), g4,
+                                   nir_imm_float(&f, 0), nir_imm_float(&f, 1)),
+                 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = f.shader };
+   void *fs = ctx->create_fs_state(ctx, &cso);
+   if (arch < 9)
+      CHECK(strstr(pan_test_debug_msg, "PRIMITIVE_ID"),
+            "Bifrost refuses gl_PrimitiveID: '%s'", pan_test_debug_msg);
+
+   static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0,
+                              0, 0, 0, 1, 0, 0, 0, 0 };
+   struct pipe_resource *vb = vertices(v, 2);
+   ctx->bind_fs_state(ctx, fs);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_POINTS, 2); /* the second point's quad covers the first */
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+   if (arch >= 9)
+      CHECK(is_rgb(16, 16, 0, 128, 0) && is_rgb(0, 31, 0, 128, 0),
+            "gl_PrimitiveID 2: pixel %u %u %u", pixels[16][16][0],
+            pixels[16][16][1], pixels[16][16][2]);
+   else
+      CHECK(is_clear(16, 16), "refused fragment shader draws nothing");
+   ctx->delete_gs_state(ctx, gs);
+   ctx->delete_fs_state(ctx, fs);
+   pipe_resource_reference(&vb, NULL);
+}
+
 /* A triangle strip with adjacency: the even vertices make a square of
  * two triangles, each coloured (1, data.x of its input vertex 1, 0, 1):
  * vertex 1 (0.125) for the first, the first one's vertex 0 (0) for the
@@ -475,6 +536,7 @@ main(int argc, char **argv)
 {
    if (!pan_test_open(&screen, &ctx))
       return 1;
+   unsigned arch = screen->get_param(screen, PIPE_CAP_DEVICE_ID) >> 12;
    struct pipe_surface *surf = pan_test_bind_target(screen, ctx, W, H, &tex);
 
    struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
@@ -517,6 +579,8 @@ main(int argc, char **argv)
    test_quads();
    test_two_strips();
    test_bars();
+   test_primitive_id(arch);
+   ctx->bind_fs_state(ctx, cso[5]);
    test_strip_adjacency(cull);
    ctx->bind_rasterizer_state(ctx, cso[1]);
    test_refusal();
