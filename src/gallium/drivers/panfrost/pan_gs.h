@@ -62,6 +62,7 @@ struct panfrost_gs_info {
    enum pipe_prim_type out_mode; /* points, lines or triangles */
    /* base type per output location: float, or integer bits */
    uint64_t out_int_mask;
+   unsigned clip_distances; /* gl_ClipDistance[] elements written */
 };
 
 /* Rewrites a geometry shader into its compute variant; false with a

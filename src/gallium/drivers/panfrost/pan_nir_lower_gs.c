@@ -358,6 +358,7 @@ panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info,
    if (!output_mode(nir->info.gs.output_primitive, &info->out_mode))
       return fail(&s, "unknown output primitive");
    info->out_int_mask = int_outputs(nir);
+   info->clip_distances = nir->info.clip_distance_array_size;
 
    NIR_PASS_V(nir, nir_lower_gs_intrinsics,
               nir_lower_gs_intrinsics_count_vertices_per_primitive);
@@ -426,10 +427,9 @@ panfrost_gs_passthrough_vs(const void *options,
       in->data.location = VERT_ATTRIB_GENERIC0 + i;
       in->data.driver_location = i;
       i++;
-      /* Not varyings: the state the fragment stage would read from them
-       * is not passed on (pan_gs.c refuses what needs it). */
-      if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1 ||
-          loc == VARYING_SLOT_CLIP_VERTEX || loc == VARYING_SLOT_LAYER ||
+      /* pan_gs.c refuses the layer and the viewport; gl_ClipVertex
+       * means nothing after the geometry stage. */
+      if (loc == VARYING_SLOT_CLIP_VERTEX || loc == VARYING_SLOT_LAYER ||
           loc == VARYING_SLOT_VIEWPORT)
          continue;
       unsigned comps = loc == VARYING_SLOT_PSIZ ? 1 : 4;
@@ -444,7 +444,10 @@ panfrost_gs_passthrough_vs(const void *options,
       nir_store_var(&b, out, nir_channels(&b, v, BITFIELD_MASK(comps)),
                     BITFIELD_MASK(comps));
    }
+   /* Whole vec4s of clip distances, as our compilers write them. */
+   b.shader->info.clip_distance_array_size = MIN2(info->clip_distances, 8);
    b.shader->num_inputs = i;
    b.shader->num_outputs = i;
+   nir_shader_gather_info(b.shader, nir_shader_get_entrypoint(b.shader));
    return b.shader;
 }

@@ -12,7 +12,8 @@
  * them); points become bars of a length read from a vertex output, with
  * a colour from gl_PrimitiveIDIn, in an indexed and instanced draw; a
  * triangle strip with adjacency becomes its triangles, coloured from an
- * adjacent vertex.  The pixels are checked against what each shader
+ * adjacent vertex; clip distances written by the geometry shader clip
+ * half a quad.  The pixels are checked against what each shader
  * should draw; a shader writing gl_Layer is refused.
  */
 
@@ -439,6 +440,52 @@ test_primitive_id(unsigned arch)
    pipe_resource_reference(&vb, NULL);
 }
 
+/* gl_ClipDistance[0] from the geometry shader: a point becomes a
+ * full-screen quad whose distance is x, so with clip plane 0 enabled
+ * only the right half is drawn.
+ */
+static void
+test_clip_distance(void *clip)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_POINTS, 1, SHADER_PRIM_TRIANGLE_STRIP, 4);
+   nir_builder *b = &g.b;
+   nir_variable *cd =
+      nir_variable_create(b->shader, nir_var_shader_out,
+                          glsl_array_type(glsl_float_type(), 1, 0),
+                          "gl_ClipDistance");
+   cd->data.location = VARYING_SLOT_CLIP_DIST0;
+   cd->data.compact = true;
+   cd->data.driver_location = 2;
+   b->shader->info.clip_distance_array_size = 1;
+   for (unsigned i = 0; i < 4; ++i) {
+      float x = i & 1 ? 1 : -1;
+      nir_store_deref(b, nir_build_deref_array_imm(b, nir_build_deref_var(b, cd), 0),
+                      nir_imm_float(b, x), 1);
+      emit(&g, nir_imm_vec4(b, x, i & 2 ? 1 : -1, 0, 1),
+           nir_imm_vec4(b, 0, 1, 0, 1));
+   }
+   void *gs = gs_end(&g);
+   static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0 };
+   struct pipe_resource *vb = vertices(v, 1);
+
+   ctx->bind_rasterizer_state(ctx, clip);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_POINTS, 1);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+   unsigned wrong = 0;
+   for (unsigned y = 0; y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x)
+         wrong += x < 16 ? !is_clear(x, y) : !is_rgb(x, y, 0, 255, 0);
+   }
+   CHECK(!wrong, "clip distance: %u pixels wrong (left %u %u %u)", wrong,
+         pixels[16][4][0], pixels[16][4][1], pixels[16][4][2]);
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
+
 /* A triangle strip with adjacency: the even vertices make a square of
  * two triangles, each coloured (1, data.x of its input vertex 1, 0, 1):
  * vertex 1 (0.125) for the first, the first one's vertex 0 (0) for the
@@ -559,6 +606,9 @@ main(int argc, char **argv)
    rast.cull_face = PIPE_FACE_BACK;
    void *cull = ctx->create_rasterizer_state(ctx, &rast);
    rast.cull_face = PIPE_FACE_NONE;
+   rast.clip_plane_enable = 1;
+   void *clip = ctx->create_rasterizer_state(ctx, &rast);
+   rast.clip_plane_enable = 0;
    void *cso[6] = {
       ctx->create_blend_state(ctx, &blend),
       ctx->create_rasterizer_state(ctx, &rast),
@@ -581,6 +631,7 @@ main(int argc, char **argv)
    test_bars();
    test_primitive_id(arch);
    ctx->bind_fs_state(ctx, cso[5]);
+   test_clip_distance(clip);
    test_strip_adjacency(cull);
    ctx->bind_rasterizer_state(ctx, cso[1]);
    test_refusal();
@@ -595,6 +646,7 @@ main(int argc, char **argv)
    ctx->delete_blend_state(ctx, cso[0]);
    ctx->delete_rasterizer_state(ctx, cso[1]);
    ctx->delete_rasterizer_state(ctx, cull);
+   ctx->delete_rasterizer_state(ctx, clip);
    ctx->delete_depth_stencil_alpha_state(ctx, cso[2]);
    ctx->delete_vertex_elements_state(ctx, cso[3]);
    pipe_surface_reference(&surf, NULL);
