@@ -12,7 +12,8 @@
  * compared with what they must have read.  Also: a view at an offset, the
  * 65536-texel limit on a larger buffer, the order of a draw sampling a
  * buffer and a later CPU write, transform feedback capture or dispatch
- * into it, and a view the descriptors cannot describe.
+ * into it, and a view the descriptors cannot describe.  Midgard (--none)
+ * must not offer them.
  */
 
 #include <stdint.h>
@@ -622,6 +623,20 @@ main(int argc, char **argv)
 
    if (!pan_test_open(&screen, &ctx))
       return 1;
+   /* Midgard (--none): no buffer views, so no texture buffers, no RGBA8
+    * buffer views and GLSL 1.30. */
+   if (argc > 1 && !strcmp(argv[1], "--none")) {
+      CHECK(!screen->get_param(screen, PIPE_CAP_TEXTURE_BUFFER_OBJECTS),
+            "texture buffers offered without buffer views");
+      CHECK(!screen->is_format_supported(screen, PIPE_FORMAT_R8G8B8A8_UNORM,
+                                         PIPE_BUFFER, 0, 0,
+                                         PIPE_BIND_SAMPLER_VIEW),
+            "RGBA8 buffer views offered without buffer views");
+      CHECK(screen->get_param(screen, PIPE_CAP_GLSL_FEATURE_LEVEL) == 130,
+            "GLSL %d, want 1.30",
+            screen->get_param(screen, PIPE_CAP_GLSL_FEATURE_LEVEL));
+      return pan_test_close(screen, ctx);
+   }
    setup(&f);
    test_limits(&f);
    test_fragment(&f);
