@@ -97,15 +97,24 @@ static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
    ROW(R32G32B32_FLOAT, T | V, 4),
    ROW(R32G32B32A32_FLOAT, T | R | V, 4),
 
-   /* integer */
+   /* integer (every one and two-channel size GL 3.0 names: RG8I has no
+    * wider fallback in the state tracker) */
    ROW(R8_UINT, T | R | V, 5),
+   ROW(R8_SINT, T | R | V, 5),
+   ROW(R8G8_UINT, T | R | V, 5),
+   ROW(R8G8_SINT, T | R | V, 5),
    ROW(R8G8B8A8_UINT, T | R | V, 5),
    ROW(R8G8B8A8_SINT, T | R | V, 5),
    ROW(R16_UINT, T | R | V, 5),
+   ROW(R16_SINT, T | R | V, 5),
+   ROW(R16G16_UINT, T | R | V, 5),
+   ROW(R16G16_SINT, T | R | V, 5),
    ROW(R16G16B16A16_UINT, T | R | V, 5),
    ROW(R16G16B16A16_SINT, T | R | V, 5),
    ROW(R32_UINT, T | R | V, 5),
    ROW(R32_SINT, T | R | V, 5),
+   ROW(R32G32_UINT, T | R | V, 5),
+   ROW(R32G32_SINT, T | R | V, 5),
    ROW(R32G32B32A32_UINT, T | R | V, 5),
    ROW(R32G32B32A32_SINT, T | R | V, 5),
 
