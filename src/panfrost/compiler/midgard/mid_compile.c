@@ -236,12 +236,15 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
 
    lower(nir);
 
-   /* When no level fits the registers, push fewer uniforms (the others
-    * load from the buffer): 8 leave all 16 work registers. */
+   /* When no level fits the registers, or only in one thread, push fewer
+    * uniforms (the others load from the buffer): 8 leave all 16 work
+    * registers, where a one-thread schedule can be much freer than the
+    * tightest level within the 8 left by 16 pushed uniforms. */
    static const unsigned push_limits[] = { MID_MAX_PUSH, 8 };
    struct mid_shader *best = NULL;
    char first_err[256] = "";
-   for (unsigned p = 0; p < ARRAY_SIZE(push_limits) && !best; p++) {
+   for (unsigned p = 0;
+        p < ARRAY_SIZE(push_limits) && (!best || threads_of(best) == 1); p++) {
       first_err[0] = 0;
       if (!try_levels(nir, gpu_id, push_limits[p], mem_ctx, print_ir, &best,
                       first_err, sizeof(first_err)))

@@ -137,10 +137,10 @@ struct mid_bundle {
    unsigned qw, size_qw, tag;
 };
 
-#define MID_SCHED_LEVELS 6
+#define MID_SCHED_LEVELS 9
 /* Levels below this hoist varying stores; the levels from it up to the
  * last but one (which skips move elimination) are tried both ways. */
-#define MID_HOIST_LEVELS 3
+#define MID_HOIST_LEVELS 4
 
 struct mid_shader {
    void *mem;

@@ -23,7 +23,7 @@
  *
  * Higher levels (s->level) bound register pressure: past a budget of live
  * variables, groups that free registers go first and new values wait;
- * the last level also only considers the first few unscheduled groups in
+ * the last levels also only consider the first few unscheduled groups in
  * program order.  The caller retries with them when allocation runs out
  * of registers or costs threads.  The blocks' instruction lists are rewritten
  * in bundle order for register allocation.
@@ -461,13 +461,17 @@ bundle_at(struct mid_shader *s, int i)
  * quarter registers the block may keep live before new values wait (0:
  * any).  The levels that count packable values by their lanes (the
  * non-strict ones, see below) are optimistic, so they get some slack over
- * the 8 and 4 registers of two and four threads (tuned on shader-db). */
-static const unsigned window[] = { ~0u, ~0u, ~0u, ~0u, ~0u, 3 };
-static const unsigned budget[] = { 0, 40, 32, 22, 16, 16 };
+ * the 16, 8 and 4 registers of one, two and four threads (tuned on
+ * shader-db).  The last three look at fewer groups, closer and closer to
+ * program order: a window of 16 or 6 often keeps four threads, or fits at
+ * all, in fewer bundles than the window of 3 that always fits. */
+static const unsigned window[] = { ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 16, 6, 3 };
+static const unsigned budget[] = { 0, 56, 40, 32, 22, 16, 16, 16, 16 };
 /* Whether a bundle's last reads free registers only when it closes (as
  * allocation sees them when a later unit writes) or at once (tighter
  * bundles, sometimes a register more). */
-static const bool strict[] = { false, false, true, false, true, true };
+static const bool strict[] = { false, false, false, true, false,
+                               true,  true,  true,  true };
 
 /* Register pressure as the block's schedule grows: values live into the
  * block are live from its start, values live out of it from their write

@@ -500,6 +500,59 @@ test_push_under_pressure(void)
    ralloc_free(b.shader);
 }
 
+/* Twelve pushed uniforms leave r0-r11, where these values fit only in a
+ * tight schedule of one thread; with eight pushed the same thread has 16
+ * registers and a freer schedule in fewer bundles, so the compiler tries
+ * that too and keeps it. */
+static void
+test_push_for_one_thread(void)
+{
+   const unsigned n = 10;
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *src =
+      nir_load_global(&b, nir_imm_int(&b, MEM_BASE + 0x400), 16, 4, 32);
+   nir_ssa_def *vals[11];
+   for (unsigned k = 0; k < n; k++)
+      vals[k] = nir_fmul(&b, src, uniform(&b, k, 4));
+   nir_push_if(&b, nir_flt(&b, nir_channel(&b, src, 3), nir_imm_float(&b, 0)));
+   store(&b, 8, src);
+   nir_pop_if(&b, NULL);
+   /* Independent terms: a free schedule interleaves them. */
+   nir_ssa_def *sum = uniform(&b, 11, 4);
+   for (unsigned k = 0; k < n; k++) {
+      nir_ssa_def *t =
+         nir_fadd(&b, nir_fmul(&b, vals[k], vals[(k + 1) % n]),
+                  nir_fmul(&b, vals[(k + 2) % n], uniform(&b, 10, 4)));
+      sum = nir_fadd(&b, sum, nir_fmul(&b, t, t));
+   }
+   store(&b, 0, sum);
+   float vf[4] = { 0.5f, 0.25f, -0.125f, 1.0f };
+   struct env *e = calloc(1, sizeof(*e));
+   for (unsigned k = 0; k < 4; k++)
+      memcpy(e->mem + 0x400 + 4 * k, &vf[k], 4);
+   for (unsigned i = 0; i < 64; i++)
+      e->ubo0[i] = pan_test_u32(0.125f * (float)(i % 7) - 0.25f);
+   if (run(e, b.shader, 0x860)) {
+      PAN_EXPECT_EQ(e->bin.threads, 1);
+      PAN_EXPECT(e->bin.nr_push <= 8);
+      for (unsigned c = 0; c < 4; c++) {
+         float u[12], v[11], s;
+         for (unsigned k = 0; k < 12; k++)
+            u[k] = 0.125f * (float)((4 * k + c) % 7) - 0.25f;
+         for (unsigned k = 0; k < n; k++)
+            v[k] = vf[c] * u[k];
+         s = u[11];
+         for (unsigned k = 0; k < n; k++) {
+            float t = v[k] * v[(k + 1) % n] + v[(k + 2) % n] * u[10];
+            s = s + t * t;
+         }
+         PAN_EXPECT_EQ(out_word(e, c), pan_test_u32(s));
+      }
+   }
+   free(e);
+   ralloc_free(b.shader);
+}
+
 static void
 test_fragment_writeout(void)
 {
@@ -1183,6 +1236,7 @@ main(void)
    PAN_RUN_CASE(test_textures);
    PAN_RUN_CASE(test_pipeline_registers);
    PAN_RUN_CASE(test_push_under_pressure);
+   PAN_RUN_CASE(test_push_for_one_thread);
    PAN_RUN_CASE(test_discard);
    PAN_RUN_CASE(test_empty_fragment);
    PAN_RUN_CASE(test_derivatives_and_sizes);
