@@ -137,7 +137,7 @@ struct mid_bundle {
    unsigned qw, size_qw, tag;
 };
 
-#define MID_SCHED_LEVELS 9
+#define MID_SCHED_LEVELS 11
 /* Levels below this hoist varying stores; the levels from it up to the
  * last but one (which skips move elimination) are tried both ways. */
 #define MID_HOIST_LEVELS 4

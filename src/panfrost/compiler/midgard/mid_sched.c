@@ -462,16 +462,19 @@ bundle_at(struct mid_shader *s, int i)
  * any).  The levels that count packable values by their lanes (the
  * non-strict ones, see below) are optimistic, so they get some slack over
  * the 16, 8 and 4 registers of one, two and four threads (tuned on
- * shader-db).  The last three look at fewer groups, closer and closer to
- * program order: a window of 16 or 6 often keeps four threads, or fits at
- * all, in fewer bundles than the window of 3 that always fits. */
-static const unsigned window[] = { ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 16, 6, 3 };
-static const unsigned budget[] = { 0, 56, 40, 32, 22, 16, 16, 16, 16 };
+ * shader-db).  The last five look at fewer groups, closer to program
+ * order: windows of 16 and 6 at the two- and four-thread budgets often
+ * keep the threads, or fit at all, in fewer bundles than the freer levels
+ * or the window of 3 that always fits. */
+static const unsigned window[] = {
+   ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 16, 6, 16, 6, 3
+};
+static const unsigned budget[] = { 0, 56, 40, 32, 22, 16, 32, 32, 16, 16, 16 };
 /* Whether a bundle's last reads free registers only when it closes (as
  * allocation sees them when a later unit writes) or at once (tighter
  * bundles, sometimes a register more). */
-static const bool strict[] = { false, false, false, true, false,
-                               true,  true,  true,  true };
+static const bool strict[] = { false, false, false, true, false, true,
+                               true,  true,  true,  true, true };
 
 /* Register pressure as the block's schedule grows: values live into the
  * block are live from its start, values live out of it from their write
