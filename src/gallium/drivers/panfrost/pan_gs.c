@@ -81,8 +81,9 @@ panfrost_create_gs(struct pipe_context *pctx,
    };
    gs->compute = pctx->create_compute_state(pctx, &c);
    if (!gs->compute || gs->compute->error[0]) {
-      gs_error(ctx, gs, gs->compute ? gs->compute->error
-                                    : "out of memory for its variant");
+      gs_error(ctx, gs,
+               gs->compute ? gs->compute->error
+                           : "out of memory for its variant");
       return gs;
    }
    const void *options = pctx->screen->get_compiler_options(
@@ -98,7 +99,7 @@ panfrost_create_gs(struct pipe_context *pctx,
    }
    struct pipe_vertex_element ve[GS_MAX_RECORD_SLOTS];
    unsigned i = 0;
-   u_foreach_bit64(loc, gs->info.out_mask) {
+   u_foreach_bit64 (loc, gs->info.out_mask) {
       bool is_int = gs->info.out_int_mask & BITFIELD64_BIT(loc);
       ve[i] = (struct pipe_vertex_element){
          .src_offset = i * 16,
@@ -279,8 +280,7 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
    uint32_t *ids;
    unsigned per_instance = panfrost_xfb_unroll_draw(ctx, info, draw, &ids);
    uint64_t prims = per_instance / gi->vertices_in;
-   uint64_t invocations =
-      prims * info->instance_count * gi->invocations;
+   uint64_t invocations = prims * info->instance_count * gi->invocations;
    uint64_t records_n = invocations * gi->max_vertices;
    unsigned per = panfrost_gs_vertices_per_prim(gi->out_mode);
    unsigned in_B = util_bitcount64(gi->in_mask) * 16;
@@ -317,12 +317,13 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
    struct pipe_resource *buf = pipe_buffer_create(
       ctx->base.screen, PIPE_BIND_VERTEX_BUFFER | PIPE_BIND_INDEX_BUFFER,
       PIPE_USAGE_STREAM, size_B);
-   struct pan_ptr p = pan_pool_alloc(&ctx->batch.pool,
-                                     sizeof(struct panfrost_gs_params), 16);
+   struct pan_ptr p =
+      pan_pool_alloc(&ctx->batch.pool, sizeof(struct panfrost_gs_params), 16);
    if (!buf || !p.cpu)
       goto oom;
    struct pan_bo *bo = panfrost_resource(buf)->bo;
-   if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
+   if (!panfrost_batch_add_bo(ctx, bo,
+                              PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
       goto oom;
    struct panfrost_gs_params *params = p.cpu;
    *params = (struct panfrost_gs_params){
@@ -383,8 +384,10 @@ panfrost_gs_draw_vbo(struct panfrost_context *ctx,
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
 
    if (gs->error[0]) {
-      drop(ctx, "draw with a geometry shader that did not compile "
-                "dropped: %s", gs->error);
+      drop(ctx,
+           "draw with a geometry shader that did not compile "
+           "dropped: %s",
+           gs->error);
       return;
    }
    if (!vs || vs->error[0])

@@ -68,8 +68,9 @@ struct panfrost_gs_info {
 /* Rewrites a geometry shader into its compute variant; false with a
  * message for what it cannot do.
  */
-bool panfrost_nir_lower_gs(struct nir_shader *nir, struct panfrost_gs_info *info,
-                           char *err, size_t err_size);
+bool panfrost_nir_lower_gs(struct nir_shader *nir,
+                           struct panfrost_gs_info *info, char *err,
+                           size_t err_size);
 
 /* Vertices each output primitive of a list of that mode takes. */
 unsigned panfrost_gs_vertices_per_prim(enum pipe_prim_type mode);
@@ -85,8 +86,8 @@ panfrost_gs_passthrough_vs(const void *options,
 struct panfrost_gs {
    struct panfrost_gs_info info;
    struct panfrost_compute_shader *compute;
-   struct panfrost_shader *vs;   /* the final draw's vertex shader */
-   void *vertex_elements;        /* its attributes over the records */
+   struct panfrost_shader *vs; /* the final draw's vertex shader */
+   void *vertex_elements;      /* its attributes over the records */
    bool has_stream_output;
    char error[256];
 };

@@ -86,8 +86,8 @@ static void
 load_invocation(nir_builder *b, struct lower_gs *s)
 {
    nir_ssa_def *in = nir_load_kernel_input(b, 2, 32, nir_imm_int(b, 0));
-   s->params = nir_pack_64_2x32_split(b, nir_channel(b, in, 0),
-                                      nir_channel(b, in, 1));
+   s->params =
+      nir_pack_64_2x32_split(b, nir_channel(b, in, 0), nir_channel(b, in, 1));
    nir_ssa_def *count = param32(b, s, PARAM(count));
    nir_ssa_def *gid = nir_channel(b, nir_load_global_invocation_id(b, 32), 0);
    s->g = nir_umin(b, gid, nir_iadd_imm(b, count, -1));
@@ -100,8 +100,8 @@ load_invocation(nir_builder *b, struct lower_gs *s)
 static nir_ssa_def *
 lower_input(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
 {
-   unsigned loc = nir_intrinsic_io_semantics(intr).location +
-                  nir_src_as_uint(intr->src[1]);
+   unsigned loc =
+      nir_intrinsic_io_semantics(intr).location + nir_src_as_uint(intr->src[1]);
    uint64_t mask = s->info->in_mask;
    if (intr->dest.ssa.bit_size != 32 || loc >= 64 ||
        !(mask & BITFIELD64_BIT(loc))) {
@@ -109,13 +109,13 @@ lower_input(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
       return NULL;
    }
    unsigned stride = util_bitcount64(mask) * 16;
-   nir_ssa_def *global = nir_udiv(b, s->g, nir_imm_int(b, s->info->invocations));
-   nir_ssa_def *vertex =
-      nir_iadd(b, nir_imul_imm(b, global, s->info->vertices_in),
-               intr->src[0].ssa);
-   nir_ssa_def *at = nir_iadd_imm(b, nir_imul_imm(b, vertex, stride),
-                                  slot_of(mask, loc) * 16 +
-                                     nir_intrinsic_component(intr) * 4);
+   nir_ssa_def *global =
+      nir_udiv(b, s->g, nir_imm_int(b, s->info->invocations));
+   nir_ssa_def *vertex = nir_iadd(
+      b, nir_imul_imm(b, global, s->info->vertices_in), intr->src[0].ssa);
+   nir_ssa_def *at =
+      nir_iadd_imm(b, nir_imul_imm(b, vertex, stride),
+                   slot_of(mask, loc) * 16 + nir_intrinsic_component(intr) * 4);
    return nir_load_global(b, offset_addr(b, param64(b, s, PARAM(in)), at), 4,
                           intr->dest.ssa.num_components, 32);
 }
@@ -124,8 +124,8 @@ lower_input(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
 static void
 lower_output(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
 {
-   unsigned loc = nir_intrinsic_io_semantics(intr).location +
-                  nir_src_as_uint(intr->src[1]);
+   unsigned loc =
+      nir_intrinsic_io_semantics(intr).location + nir_src_as_uint(intr->src[1]);
    nir_ssa_def *value = intr->src[0].ssa;
    if (value->bit_size != 32) {
       fail(s, "outputs must be 32-bit");
@@ -166,12 +166,13 @@ lower_emit(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
    nir_ssa_def *j = record_index(b, s, intr->src[0].ssa);
    nir_ssa_def *n = intr->src[1].ssa; /* vertices before it in the strip */
    unsigned stride = util_bitcount64(s->info->out_mask) * 16;
-   nir_ssa_def *rec = offset_addr(b, param64(b, s, PARAM(out)),
-                                  nir_imul_imm(b, j, stride));
+   nir_ssa_def *rec =
+      offset_addr(b, param64(b, s, PARAM(out)), nir_imul_imm(b, j, stride));
 
-   u_foreach_bit64(loc, s->info->out_mask) {
-      nir_store_global(b, nir_iadd_imm(b, rec, slot_of(s->info->out_mask, loc) * 16),
-                       16, nir_load_var(b, s->outs[loc]), 0xf);
+   u_foreach_bit64 (loc, s->info->out_mask) {
+      nir_store_global(
+         b, nir_iadd_imm(b, rec, slot_of(s->info->out_mask, loc) * 16), 16,
+         nir_load_var(b, s->outs[loc]), 0xf);
    }
 
    nir_ssa_def *r = nir_imm_int(b, RESTART);
@@ -186,7 +187,8 @@ lower_emit(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
    } else {
       nir_ssa_def *ok = nir_uge(b, n, nir_imm_int(b, 2));
       nir_ssa_def *odd = nir_iand_imm(b, n, 1); /* (n - 2) & 1 */
-      nir_ssa_def *first = nir_ine_imm(b, param32(b, s, PARAM(flatshade_first)), 0);
+      nir_ssa_def *first =
+         nir_ine_imm(b, param32(b, s, PARAM(flatshade_first)), 0);
       nir_ssa_def *j2 = nir_iadd_imm(b, j, -2), *j1 = nir_iadd_imm(b, j, -1);
       /* last provoking: (j2 + odd, j1 - odd, j); first: (j2, j1 + odd,
        * j - odd) */
@@ -229,13 +231,13 @@ lower_end(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
 static nir_ssa_def *
 lower_ubo(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
 {
-   nir_ssa_def *idx = nir_umin(b, intr->src[0].ssa,
-                               nir_imm_int(b, PANFROST_GS_MAX_UBOS - 1));
+   nir_ssa_def *idx =
+      nir_umin(b, intr->src[0].ssa, nir_imm_int(b, PANFROST_GS_MAX_UBOS - 1));
    nir_ssa_def *entry = offset_addr(b, nir_iadd_imm(b, s->params, PARAM(ubos)),
                                     nir_imul_imm(b, idx, 8));
    nir_ssa_def *w = nir_load_global(b, entry, 4, 2, 32);
-   nir_ssa_def *base = nir_pack_64_2x32_split(b, nir_channel(b, w, 0),
-                                              nir_channel(b, w, 1));
+   nir_ssa_def *base =
+      nir_pack_64_2x32_split(b, nir_channel(b, w, 0), nir_channel(b, w, 1));
    return nir_load_global(b, offset_addr(b, base, intr->src[1].ssa), 4,
                           intr->dest.ssa.num_components,
                           intr->dest.ssa.bit_size);
@@ -330,7 +332,8 @@ static uint64_t
 int_outputs(nir_shader *nir)
 {
    uint64_t mask = 0;
-   nir_foreach_shader_out_variable(var, nir) {
+   nir_foreach_shader_out_variable(var, nir)
+   {
       const struct glsl_type *t = glsl_without_array(var->type);
       if (glsl_base_type_is_integer(glsl_get_base_type(t)) &&
           var->data.location >= 0 && var->data.location < 64) {
@@ -343,8 +346,8 @@ int_outputs(nir_shader *nir)
 }
 
 bool
-panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info,
-                      char *err, size_t err_size)
+panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info, char *err,
+                      size_t err_size)
 {
    struct lower_gs s = { .info = info, .err = err, .err_size = err_size };
 
@@ -352,8 +355,7 @@ panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info,
    info->vertices_in = nir->info.gs.vertices_in;
    info->max_vertices = nir->info.gs.vertices_out;
    info->invocations = MAX2(nir->info.gs.invocations, 1);
-   if (info->vertices_in < 1 || info->vertices_in > 6 ||
-       info->vertices_in == 5)
+   if (info->vertices_in < 1 || info->vertices_in > 6 || info->vertices_in == 5)
       return fail(&s, "unknown input primitive");
    if (!output_mode(nir->info.gs.output_primitive, &info->out_mode))
       return fail(&s, "unknown output primitive");
@@ -394,7 +396,7 @@ panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info,
                                         nir_var_shader_in | nir_var_shader_out)
       exec_node_remove(&var->node);
 
-   u_foreach_bit64(loc, info->out_mask)
+   u_foreach_bit64 (loc, info->out_mask)
       s.outs[loc] = nir_local_variable_create(impl, glsl_uvec4_type(), "out");
 
    nir_builder b;
@@ -415,11 +417,11 @@ nir_shader *
 panfrost_gs_passthrough_vs(const void *options,
                            const struct panfrost_gs_info *info)
 {
-   nir_builder b = nir_builder_init_simple_shader(
-      MESA_SHADER_VERTEX, options, "geometry output");
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX, options,
+                                                  "geometry output");
    unsigned i = 0;
 
-   u_foreach_bit64(loc, info->out_mask) {
+   u_foreach_bit64 (loc, info->out_mask) {
       bool is_int = info->out_int_mask & BITFIELD64_BIT(loc);
       const struct glsl_type *t = is_int ? glsl_uvec4_type() : glsl_vec4_type();
       nir_variable *in =
@@ -433,8 +435,7 @@ panfrost_gs_passthrough_vs(const void *options,
           loc == VARYING_SLOT_VIEWPORT)
          continue;
       unsigned comps = loc == VARYING_SLOT_PSIZ ? 1 : 4;
-      const struct glsl_type *ot =
-         comps == 1 ? glsl_float_type() : t;
+      const struct glsl_type *ot = comps == 1 ? glsl_float_type() : t;
       nir_variable *out =
          nir_variable_create(b.shader, nir_var_shader_out, ot, "output");
       out->data.location =

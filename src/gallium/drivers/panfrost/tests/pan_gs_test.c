@@ -105,8 +105,7 @@ gs_begin(struct gs *g, enum shader_prim in, unsigned vertices_in,
    g->data = nir_variable_create(s, nir_var_shader_in, arr, "data");
    g->data->data.location = VARYING_SLOT_VAR1;
    g->data->data.driver_location = 1;
-   g->opos =
-      io_var(s, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
+   g->opos = io_var(s, nir_var_shader_out, VARYING_SLOT_POS, 0, "gl_Position");
    g->ocol = io_var(s, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "colour");
 }
 
@@ -141,9 +140,9 @@ quad_gs(void)
    nir_builder *b = &g.b;
    b->shader->num_uniforms = 1;
    b->shader->info.num_ubos = 1;
-   nir_ssa_def *col = nir_load_ubo(b, 4, 32, nir_imm_int(b, 0),
-                                   nir_imm_int(b, 0), .align_mul = 16,
-                                   .range = 16);
+   nir_ssa_def *col =
+      nir_load_ubo(b, 4, 32, nir_imm_int(b, 0), nir_imm_int(b, 0),
+                   .align_mul = 16, .range = 16);
    nir_ssa_def *p = nir_load_array_var_imm(b, g.pos, 0);
    emit(&g, shifted(b, p, -0.25f, -0.25f), col);
    emit(&g, shifted(b, p, 0.25f, -0.25f), col);
@@ -186,9 +185,9 @@ bar_gs(void)
    nir_ssa_def *n =
       nir_f2i32(b, nir_channel(b, nir_load_array_var_imm(b, g.data, 0), 0));
    nir_ssa_def *id = nir_u2f32(b, nir_load_primitive_id(b));
-   nir_ssa_def *col = nir_vec4(b, nir_imm_float(b, 1),
-                               nir_fmul_imm(b, id, 0.25f), nir_imm_float(b, 0),
-                               nir_imm_float(b, 1));
+   nir_ssa_def *col =
+      nir_vec4(b, nir_imm_float(b, 1), nir_fmul_imm(b, id, 0.25f),
+               nir_imm_float(b, 0), nir_imm_float(b, 1));
    for (int i = 0; i < 5; ++i) {
       nir_push_if(b, nir_ige(b, n, nir_imm_int(b, i)));
       emit(&g, shifted(b, p, i * 0.125f, -0.0625f), col);
@@ -241,8 +240,8 @@ is_clear(unsigned x, unsigned y)
 static struct pipe_resource *
 vertices(const float *v, unsigned n)
 {
-   struct pipe_resource *r = pipe_buffer_create(
-      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, n * 32);
+   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
+                                                PIPE_USAGE_DEFAULT, n * 32);
    pipe_buffer_write(ctx, r, 0, n * 32, v);
    struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
@@ -368,8 +367,8 @@ test_bars(void)
       unsigned y = rows[k], n = 0;
       for (unsigned x = 0; x < W; ++x)
          n += !is_clear(x, y);
-      CHECK(n == 2 * segs[k], "bar %u: %u pixels in row %u, not %u", k, n,
-            y, 2 * segs[k]);
+      CHECK(n == 2 * segs[k], "bar %u: %u pixels in row %u, not %u", k, n, y,
+            2 * segs[k]);
       CHECK(is_rgb(4, y, 255, k * 64, 0) && is_rgb(4, y - 1, 255, k * 64, 0),
             "bar %u: colour %u %u %u, not 255 %u 0", k, pixels[y][4][0],
             pixels[y][4][1], pixels[y][4][2], k * 64);
@@ -409,9 +408,11 @@ test_primitive_id(unsigned arch)
                                           glsl_int_type(), "gl_PrimitiveID");
    in->data.location = VARYING_SLOT_PRIMITIVE_ID;
    in->data.interpolation = INTERP_MODE_FLAT;
-   nir_ssa_def *g4 = nir_fmul_imm(&f, nir_i2f32(&f, nir_load_var(&f, in)), 0.25f);
-   nir_store_var(&f, out, nir_vec4(&f, nir_imm_float(&f, 0), g4,
-                                   nir_imm_float(&f, 0), nir_imm_float(&f, 1)),
+   nir_ssa_def *g4 =
+      nir_fmul_imm(&f, nir_i2f32(&f, nir_load_var(&f, in)), 0.25f);
+   nir_store_var(&f, out,
+                 nir_vec4(&f, nir_imm_float(&f, 0), g4, nir_imm_float(&f, 0),
+                          nir_imm_float(&f, 1)),
                  0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = f.shader };
@@ -420,8 +421,7 @@ test_primitive_id(unsigned arch)
       CHECK(strstr(pan_test_debug_msg, "PRIMITIVE_ID"),
             "Bifrost refuses gl_PrimitiveID: '%s'", pan_test_debug_msg);
 
-   static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0,
-                              0, 0, 0, 1, 0, 0, 0, 0 };
+   static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0 };
    struct pipe_resource *vb = vertices(v, 2);
    ctx->bind_fs_state(ctx, fs);
    ctx->bind_gs_state(ctx, gs);
@@ -450,18 +450,18 @@ test_clip_distance(void *clip)
    struct gs g;
    gs_begin(&g, SHADER_PRIM_POINTS, 1, SHADER_PRIM_TRIANGLE_STRIP, 4);
    nir_builder *b = &g.b;
-   nir_variable *cd =
-      nir_variable_create(b->shader, nir_var_shader_out,
-                          glsl_array_type(glsl_float_type(), 1, 0),
-                          "gl_ClipDistance");
+   nir_variable *cd = nir_variable_create(
+      b->shader, nir_var_shader_out, glsl_array_type(glsl_float_type(), 1, 0),
+      "gl_ClipDistance");
    cd->data.location = VARYING_SLOT_CLIP_DIST0;
    cd->data.compact = true;
    cd->data.driver_location = 2;
    b->shader->info.clip_distance_array_size = 1;
    for (unsigned i = 0; i < 4; ++i) {
       float x = i & 1 ? 1 : -1;
-      nir_store_deref(b, nir_build_deref_array_imm(b, nir_build_deref_var(b, cd), 0),
-                      nir_imm_float(b, x), 1);
+      nir_store_deref(
+         b, nir_build_deref_array_imm(b, nir_build_deref_var(b, cd), 0),
+         nir_imm_float(b, x), 1);
       emit(&g, nir_imm_vec4(b, x, i & 2 ? 1 : -1, 0, 1),
            nir_imm_vec4(b, 0, 1, 0, 1));
    }
@@ -497,7 +497,8 @@ test_strip_adjacency(void *cull)
 {
    float v[8 * 8] = { 0 };
    static const float even[4][2] = {
-      { -0.5f, -0.5f }, { 0.5f, -0.5f }, { -0.5f, 0.5f }, { 0.5f, 0.5f } };
+      { -0.5f, -0.5f }, { 0.5f, -0.5f }, { -0.5f, 0.5f }, { 0.5f, 0.5f }
+   };
    for (unsigned i = 0; i < 8; ++i) {
       v[i * 8 + 0] = i & 1 ? 3.0f : even[i / 2][0];
       v[i * 8 + 1] = i & 1 ? 3.0f : even[i / 2][1];
@@ -505,12 +506,12 @@ test_strip_adjacency(void *cull)
       v[i * 8 + 4] = i / 8.0f;
    }
    struct gs g;
-   gs_begin(&g, SHADER_PRIM_TRIANGLES_ADJACENCY, 6,
-            SHADER_PRIM_TRIANGLE_STRIP, 3);
+   gs_begin(&g, SHADER_PRIM_TRIANGLES_ADJACENCY, 6, SHADER_PRIM_TRIANGLE_STRIP,
+            3);
    nir_builder *b = &g.b;
    nir_ssa_def *adj = nir_channel(b, nir_load_array_var_imm(b, g.data, 1), 0);
-   nir_ssa_def *col = nir_vec4(b, nir_imm_float(b, 1), adj,
-                               nir_imm_float(b, 0), nir_imm_float(b, 1));
+   nir_ssa_def *col = nir_vec4(b, nir_imm_float(b, 1), adj, nir_imm_float(b, 0),
+                               nir_imm_float(b, 1));
    for (unsigned i = 0; i < 3; ++i)
       emit(&g, nir_load_array_var_imm(b, g.pos, 2 * i), col);
    void *gs = gs_end(&g);
@@ -528,8 +529,8 @@ test_strip_adjacency(void *cull)
       for (unsigned x = 8; x < 24; ++x) {
          if (x + y == 31 || x + y == 32)
             continue; /* the shared edge */
-         bool ok = x + y < 31 ? is_rgb(x, y, 255, 32, 0)
-                              : is_rgb(x, y, 255, 0, 0);
+         bool ok =
+            x + y < 31 ? is_rgb(x, y, 255, 32, 0) : is_rgb(x, y, 255, 0, 0);
          if (!ok) {
             if (!wrong)
                printf("strip adjacency: pixel (%u, %u) is %u %u %u\n", x, y,
@@ -564,9 +565,8 @@ test_refusal(void)
    void *gs = gs_end(&g);
    CHECK(strstr(pan_test_debug_msg, "gl_Layer"),
          "gl_Layer refused with a message: '%s'", pan_test_debug_msg);
-   static const float v[] = { -1, -1, 0, 1, 0, 0, 0, 0,
-                              1,  -1, 0, 1, 0, 0, 0, 0,
-                              0,  1,  0, 1, 0, 0, 0, 0 };
+   static const float v[] = { -1, -1, 0, 1, 0, 0, 0, 0, 1, -1, 0, 1,
+                              0,  0,  0, 0, 0, 1, 0, 1, 0, 0,  0, 0 };
    struct pipe_resource *vb = vertices(v, 3);
    ctx->bind_gs_state(ctx, gs);
    clear();
