@@ -144,6 +144,28 @@ inline_constants(nir_builder *b, nir_instr *instr, void *data)
    return true;
 }
 
+/* The format nir_lower_blend is told: it takes a format's channels as
+ * red, green, blue, alpha in order, so one with alpha but fewer channels
+ * (alpha, luminance-alpha) is blended as the four-channel format of its
+ * kind (the tile buffer and the registers hold all four; the store
+ * descriptor's conversion writes what the target has).
+ */
+static enum pipe_format
+blend_format(enum pipe_format f)
+{
+   const struct util_format_description *d = util_format_description(f);
+   if (!util_format_has_alpha(f) || d->nr_channels == 4)
+      return f;
+   unsigned bits = d->channel[0].size;
+   bool sgn = d->channel[0].type == UTIL_FORMAT_TYPE_SIGNED;
+   if (d->channel[0].type == UTIL_FORMAT_TYPE_FLOAT)
+      return bits == 16 ? PIPE_FORMAT_R16G16B16A16_FLOAT
+                        : PIPE_FORMAT_R32G32B32A32_FLOAT;
+   if (bits <= 8)
+      return sgn ? PIPE_FORMAT_R8G8B8A8_SNORM : PIPE_FORMAT_R8G8B8A8_UNORM;
+   return sgn ? PIPE_FORMAT_R16G16B16A16_SNORM : PIPE_FORMAT_R16G16B16A16_UNORM;
+}
+
 nir_shader *
 panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k,
                           const char **why)
@@ -152,7 +174,7 @@ panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k,
    nir_lower_blend_options o = { 0 };
    bool integer = util_format_is_pure_integer(rt->format);
 
-   o.format[0] = rt->format;
+   o.format[0] = integer ? rt->format : blend_format(rt->format);
    o.rt[0].colormask = rt->colormask;
    o.logicop_enable = rt->logicop && rt->logicop_func != PIPE_LOGICOP_COPY;
    o.logicop_func = rt->logicop_func;
