@@ -13,8 +13,9 @@
  * a colour from gl_PrimitiveIDIn, in an indexed and instanced draw; a
  * triangle strip with adjacency becomes its triangles, coloured from an
  * adjacent vertex; clip distances written by the geometry shader clip
- * half a quad.  The pixels are checked against what each shader
- * should draw; a shader writing gl_Layer is refused.
+ * half a quad; points (with gl_PointSize) come out as a list (the
+ * simulator draws no lines yet).  The pixels are checked against what each
+ * shader should draw; a shader writing gl_Layer is refused.
  */
 
 #include <stdint.h>
@@ -378,6 +379,52 @@ test_bars(void)
    pipe_resource_reference(&vb, NULL);
 }
 
+/* Points out, with gl_PointSize: a triangle becomes its three vertices
+ * as 4-pixel squares.
+ */
+static void
+test_points_out(void)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_TRIANGLES, 3, SHADER_PRIM_POINTS, 3);
+   nir_builder *b = &g.b;
+   nir_variable *psiz = nir_variable_create(b->shader, nir_var_shader_out,
+                                            glsl_float_type(), "gl_PointSize");
+   psiz->data.location = VARYING_SLOT_PSIZ;
+   psiz->data.driver_location = 2;
+   for (unsigned i = 0; i < 3; ++i) {
+      nir_store_var(b, psiz, nir_imm_float(b, 4), 1);
+      emit(&g, nir_load_array_var_imm(b, g.pos, i),
+           nir_imm_vec4(b, 1, 0, 1, 1));
+   }
+   void *gs = gs_end(&g);
+   static const float v[] = { -0.5f, -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.5f,  -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.0f,  0.5f,  0, 1, 0, 0, 0, 0 };
+   struct pipe_resource *vb = vertices(v, 3);
+
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_TRIANGLES, 3);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+   static const unsigned centre[3][2] = { { 8, 8 }, { 24, 8 }, { 16, 24 } };
+   unsigned wrong = 0;
+   for (unsigned y = 0; y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x) {
+         bool in = false;
+         for (unsigned k = 0; k < 3; ++k) {
+            in |= x >= centre[k][0] - 2 && x < centre[k][0] + 2 &&
+                  y >= centre[k][1] - 2 && y < centre[k][1] + 2;
+         }
+         wrong += in ? !is_rgb(x, y, 255, 0, 255) : !is_clear(x, y);
+      }
+   }
+   CHECK(!wrong, "points out: %u pixels wrong", wrong);
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
+
 /* gl_PrimitiveID from the geometry shader to the fragment shader: a
  * point becomes a full-screen quad with gl_PrimitiveID = 1 + the input
  * primitive's id, which the fragment shader turns into green (v9; the
@@ -629,6 +676,7 @@ main(int argc, char **argv)
    test_quads();
    test_two_strips();
    test_bars();
+   test_points_out();
    test_primitive_id(arch);
    ctx->bind_fs_state(ctx, cso[5]);
    test_clip_distance(clip);
