@@ -11,7 +11,9 @@
  * and 2:10:10:10 formats (EXT_vertex_array_bgra,
  * ARB_vertex_type_2_10_10_10_rev); linear filtering of a cube map across
  * a face edge and at a cube corner, seamless or not
- * (ARB_seamless_cube_map); R10G10B10A2_UINT render targets (with a
+ * (ARB_seamless_cube_map); flat quads taking the first or the last
+ * vertex's colour (PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION);
+ * R10G10B10A2_UINT render targets (with a
  * colour mask) and texel fetches (ARB_texture_rgb10_a2ui).
  */
 
@@ -587,6 +589,98 @@ test_seamless_cube(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Provoking vertex of quads                                           */
+/* ------------------------------------------------------------------ */
+
+/* A quad over the frame (GL's quad order), four colours, flat: every
+ * pixel is the last vertex's colour, or the first's with flatshade_first.
+ */
+static void
+test_quad_provoking(void)
+{
+   static const float corner[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 },
+                                       { -1, 1 } };
+   static const float colour[4][4] = {
+      { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 }, { 1, 1, 0, 1 }
+   };
+   CHECK(screen->get_param(screen,
+                           PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION),
+         "quads do not follow the provoking vertex convention");
+   void *common[2];
+   bind_common_state(common);
+   void *vs = pass_through_vs(), *fs = colour_fs(true);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_vertex_elements_state(ctx, velems);
+   set_viewport(0.5f, 0.5f);
+   float data[4][8];
+   for (unsigned v = 0; v < 4; ++v) {
+      const float pos[4] = { corner[v][0], corner[v][1], 0, 1 };
+      memcpy(data[v], pos, 16);
+      memcpy(&data[v][4], colour[v], 16);
+   }
+   struct pipe_resource *vb = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(data));
+   pipe_buffer_write(ctx, vb, 0, sizeof(data), data);
+   struct pipe_vertex_buffer vbuf = { .stride = 32, .buffer.resource = vb };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vbuf);
+
+   for (unsigned first = 0; first < 2; ++first) {
+      struct pipe_rasterizer_state rs = {
+         .half_pixel_center = 1,
+         .depth_clip_near = 1,
+         .depth_clip_far = 1,
+         .cull_face = PIPE_FACE_NONE,
+         .flatshade_first = first,
+      };
+      void *rast = ctx->create_rasterizer_state(ctx, &rs);
+      ctx->bind_rasterizer_state(ctx, rast);
+      struct frame f = frame_begin();
+      union pipe_color_union black = { .f = { 0, 0, 0, 0 } };
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0 | PIPE_CLEAR_DEPTH, NULL, &black, 0.5,
+                 0);
+      struct pipe_draw_info info = {
+         .mode = PIPE_PRIM_QUADS,
+         .instance_count = 1,
+         .max_index = 3,
+      };
+      struct pipe_draw_start_count_bias d = { .start = 0, .count = 4 };
+      ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+      ctx->flush(ctx, NULL, 0);
+      const float *want = colour[first ? 0 : 3];
+      unsigned bad = 0;
+      static const unsigned at[4][2] = { { 1, 1 }, { SIZE - 2, 1 },
+                                         { SIZE - 2, SIZE - 2 },
+                                         { 1, SIZE - 2 } };
+      for (unsigned k = 0; k < 4; ++k) {
+         uint8_t rgba[4];
+         float z;
+         read_pixel(&f, at[k][0], at[k][1], rgba, &z);
+         for (unsigned c = 0; c < 4; ++c)
+            bad += rgba[c] != (uint8_t)(want[c] * 255);
+      }
+      CHECK(!bad, "flat quad, %s vertex: %u channels wrong",
+            first ? "first" : "last", bad);
+      frame_end(&f);
+      ctx->bind_rasterizer_state(ctx, NULL);
+      ctx->delete_rasterizer_state(ctx, rast);
+   }
+   pipe_resource_reference(&vb, NULL);
+   ctx->bind_vertex_elements_state(ctx, NULL);
+   ctx->delete_vertex_elements_state(ctx, velems);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   unbind_common_state(common);
+}
+
+/* ------------------------------------------------------------------ */
 /* R10G10B10A2_UINT (ARB_texture_rgb10_a2ui)                           */
 /* ------------------------------------------------------------------ */
 
@@ -826,6 +920,7 @@ main(int argc, char **argv)
    CHECK(screen->get_param(screen, PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE),
          "PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE is off");
    test_seamless_cube();
+   test_quad_provoking();
    test_rgb10_a2ui();
    return pan_test_close(screen, ctx);
 }
