@@ -21,12 +21,24 @@ static void
 face_to_dir(unsigned face, double sc, double tc, double d[3])
 {
    switch (face) {
-   case 0: d[0] = 1, d[1] = -tc, d[2] = -sc; break;
-   case 1: d[0] = -1, d[1] = -tc, d[2] = sc; break;
-   case 2: d[0] = sc, d[1] = 1, d[2] = tc; break;
-   case 3: d[0] = sc, d[1] = -1, d[2] = -tc; break;
-   case 4: d[0] = sc, d[1] = -tc, d[2] = 1; break;
-   default: d[0] = -sc, d[1] = -tc, d[2] = -1; break;
+   case 0:
+      d[0] = 1, d[1] = -tc, d[2] = -sc;
+      break;
+   case 1:
+      d[0] = -1, d[1] = -tc, d[2] = sc;
+      break;
+   case 2:
+      d[0] = sc, d[1] = 1, d[2] = tc;
+      break;
+   case 3:
+      d[0] = sc, d[1] = -1, d[2] = -tc;
+      break;
+   case 4:
+      d[0] = sc, d[1] = -tc, d[2] = 1;
+      break;
+   default:
+      d[0] = -sc, d[1] = -tc, d[2] = -1;
+      break;
    }
 }
 
@@ -64,8 +76,7 @@ pan_sim_cube_neighbour(unsigned face, int x, int y, unsigned size,
 {
    double d[3], sc, tc;
 
-   face_to_dir(face, 2.0 * (x + 0.5) / size - 1, 2.0 * (y + 0.5) / size - 1,
-               d);
+   face_to_dir(face, 2.0 * (x + 0.5) / size - 1, 2.0 * (y + 0.5) / size - 1, d);
    *out_face = dir_to_face(d, &sc, &tc);
    *out_x = texel_index(sc, size);
    *out_y = texel_index(tc, size);

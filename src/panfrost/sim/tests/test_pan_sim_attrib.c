@@ -67,8 +67,8 @@ fetch(uint32_t word, uint32_t elem, float out[4])
 }
 
 static void
-check(const char *what, uint32_t word, uint32_t elem, float r, float g,
-      float b, float a)
+check(const char *what, uint32_t word, uint32_t elem, float r, float g, float b,
+      float a)
 {
    float v[4];
    const float want[4] = { r, g, b, a };
@@ -76,16 +76,17 @@ check(const char *what, uint32_t word, uint32_t elem, float r, float g,
    if (!fetch(word, elem, v))
       return;
    for (unsigned c = 0; c < 4; ++c)
-      PAN_CHECK(fabsf(v[c] - want[c]) < 1e-6f, "%s: component %u is %f, "
-                "want %f", what, c, v[c], want[c]);
+      PAN_CHECK(fabsf(v[c] - want[c]) < 1e-6f,
+                "%s: component %u is %f, "
+                "want %f",
+                what, c, v[c], want[c]);
 }
 
 int
 main(void)
 {
    check("rgb10_a2_unorm", format_word(MALI_FORMAT_RGB10_A2_UNORM, false),
-         word_1010102(1023, 0, 341, 2), 1.0f, 0.0f, 341 / 1023.0f,
-         2 / 3.0f);
+         word_1010102(1023, 0, 341, 2), 1.0f, 0.0f, 341 / 1023.0f, 2 / 3.0f);
    check("rgb10_a2_unorm bgra", format_word(MALI_FORMAT_RGB10_A2_UNORM, true),
          word_1010102(1023, 0, 341, 2), 341 / 1023.0f, 0.0f, 1.0f, 2 / 3.0f);
    /* Signed components are sign-extended from their width; -512 and the

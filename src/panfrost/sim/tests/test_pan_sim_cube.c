@@ -34,20 +34,23 @@ check_size(unsigned n)
 {
    for (unsigned f = 0; f < 6; ++f) {
       for (int i = 0; i < (int)n; ++i) {
-         const int past[4][2] = { { -1, i }, { (int)n, i }, { i, -1 },
-                                  { i, (int)n } };
+         const int past[4][2] = {
+            { -1, i }, { (int)n, i }, { i, -1 }, { i, (int)n }
+         };
          for (unsigned e = 0; e < 4; ++e) {
             unsigned g;
             int x, y;
             pan_sim_cube_neighbour(f, past[e][0], past[e][1], n, &g, &x, &y);
             PAN_CHECK(g != f && g != opposite(f),
                       "size %u face %u texel (%d, %d): face %u is not "
-                      "adjacent", n, f, past[e][0], past[e][1], g);
-            PAN_CHECK(x >= 0 && y >= 0 && x < (int)n && y < (int)n &&
-                         (x == 0 || y == 0 || x == (int)n - 1 ||
-                          y == (int)n - 1),
-                      "size %u face %u texel (%d, %d): (%d, %d) is not an "
-                      "edge texel", n, f, past[e][0], past[e][1], x, y);
+                      "adjacent",
+                      n, f, past[e][0], past[e][1], g);
+            PAN_CHECK(
+               x >= 0 && y >= 0 && x < (int)n && y < (int)n &&
+                  (x == 0 || y == 0 || x == (int)n - 1 || y == (int)n - 1),
+               "size %u face %u texel (%d, %d): (%d, %d) is not an "
+               "edge texel",
+               n, f, past[e][0], past[e][1], x, y);
             if (n < 2)
                continue;
             /* Back through the shared edge. */
@@ -58,14 +61,16 @@ check_size(unsigned n)
             unsigned h;
             int rx, ry;
             pan_sim_cube_neighbour(g, bx, by, n, &h, &rx, &ry);
-            int sx = past[e][0] < 0 ? 0 : past[e][0] >= (int)n ? (int)n - 1
-                                                                : past[e][0];
-            int sy = past[e][1] < 0 ? 0 : past[e][1] >= (int)n ? (int)n - 1
-                                                                : past[e][1];
+            int sx = past[e][0] < 0         ? 0
+                     : past[e][0] >= (int)n ? (int)n - 1
+                                            : past[e][0];
+            int sy = past[e][1] < 0         ? 0
+                     : past[e][1] >= (int)n ? (int)n - 1
+                                            : past[e][1];
             PAN_CHECK(h == f && rx == sx && ry == sy,
                       "size %u: face %u (%d, %d) -> face %u (%d, %d) -> "
-                      "face %u (%d, %d)", n, f, past[e][0], past[e][1], g, x,
-                      y, h, rx, ry);
+                      "face %u (%d, %d)",
+                      n, f, past[e][0], past[e][1], g, x, y, h, rx, ry);
          }
       }
    }
@@ -96,7 +101,8 @@ main(void)
       PAN_CHECK(g == edges[i].want_face && x == edges[i].want_x &&
                    y == edges[i].want_y,
                 "face %u (%d, %d) of 4x4: face %u (%d, %d), want face %u "
-                "(%d, %d)", edges[i].face, edges[i].x, edges[i].y, g, x, y,
+                "(%d, %d)",
+                edges[i].face, edges[i].x, edges[i].y, g, x, y,
                 edges[i].want_face, edges[i].want_x, edges[i].want_y);
    }
    for (unsigned n = 1; n <= 8; ++n)

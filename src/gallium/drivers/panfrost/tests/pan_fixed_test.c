@@ -86,12 +86,11 @@ frame_end(struct frame *f)
 
 /* Pixel (x, y) of the colour target and of the depth buffer. */
 static void
-read_pixel(struct frame *f, unsigned x, unsigned y, uint8_t rgba[4],
-           float *z)
+read_pixel(struct frame *f, unsigned x, unsigned y, uint8_t rgba[4], float *z)
 {
    struct pipe_transfer *xfer;
-   const uint8_t *map = pipe_texture_map(ctx, f->color, 0, 0, PIPE_MAP_READ,
-                                         x, y, 1, 1, &xfer);
+   const uint8_t *map =
+      pipe_texture_map(ctx, f->color, 0, 0, PIPE_MAP_READ, x, y, 1, 1, &xfer);
    CHECK(map, "colour map failed");
    memset(rgba, 0, 4);
    if (map) {
@@ -101,8 +100,8 @@ read_pixel(struct frame *f, unsigned x, unsigned y, uint8_t rgba[4],
    *z = NAN;
    if (!f->depth)
       return;
-   map = pipe_texture_map(ctx, f->depth, 0, 0, PIPE_MAP_READ, x, y, 1, 1,
-                          &xfer);
+   map =
+      pipe_texture_map(ctx, f->depth, 0, 0, PIPE_MAP_READ, x, y, 1, 1, &xfer);
    CHECK(map, "depth map failed");
    if (map) {
       memcpy(z, map, 4);
@@ -121,8 +120,8 @@ pass_through_vs(void)
                                        VERT_ATTRIB_GENERIC1, 1, "col");
    nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
                                         VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *ocol = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_VAR0, 1, "v0");
+   nir_variable *ocol =
+      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
    nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
    nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
@@ -137,8 +136,8 @@ colour_fs(bool flat)
    nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fixed-fs");
    nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
                                        FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
-                                      VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *in =
+      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
    in->data.interpolation = flat ? INTERP_MODE_FLAT : INTERP_MODE_SMOOTH;
    nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
@@ -188,10 +187,10 @@ set_viewport(float zs, float zt)
 struct clamp_case {
    const char *what;
    bool clip_near, clip_far;
-   float zs, zt;  /* viewport depth scale and translate */
-   float z_ndc;   /* of the whole quad */
+   float zs, zt; /* viewport depth scale and translate */
+   float z_ndc;  /* of the whole quad */
    bool drawn;
-   float depth;   /* written when drawn */
+   float depth; /* written when drawn */
 };
 
 static const struct clamp_case clamp_cases[] = {
@@ -208,8 +207,8 @@ static const struct clamp_case clamp_cases[] = {
      true, 0.75f },
    { "reversed, before near, far clamped", true, false, -0.25f, 0.5f, -1.5f,
      false, 0 },
-   { "reversed, beyond far, far clamped", true, false, -0.25f, 0.5f, 1.5f,
-     true, 0.25f },
+   { "reversed, beyond far, far clamped", true, false, -0.25f, 0.5f, 1.5f, true,
+     0.25f },
 };
 
 static const float quad_pos[6][4] = {
@@ -254,8 +253,8 @@ test_depth_clamp(void)
          memcpy(&data[v][4], green, 16);
       }
       union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
-      ctx->clear(ctx, PIPE_CLEAR_COLOR0 | PIPE_CLEAR_DEPTH, NULL, &black,
-                 0.5, 0);
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0 | PIPE_CLEAR_DEPTH, NULL, &black, 0.5,
+                 0);
       struct pipe_resource *vb =
          pan_test_draw_triangles(screen, ctx, &data[0][0], 6);
       ctx->flush(ctx, NULL, 0);
@@ -297,8 +296,8 @@ word_1010102(int c0, int c1, int c2, int c3)
 
 struct vformat_case {
    enum pipe_format format;
-   uint32_t word;    /* the vertex colour as stored */
-   uint8_t want[4];  /* the pixel it draws (RGBA8, clamped) */
+   uint32_t word;   /* the vertex colour as stored */
+   uint8_t want[4]; /* the pixel it draws (RGBA8, clamped) */
 };
 
 static void
@@ -308,24 +307,32 @@ test_vertex_formats(void)
       /* Bytes B, G, R, A in memory. */
       { PIPE_FORMAT_B8G8R8A8_UNORM, 0xff40a0e0u, { 0x40, 0xa0, 0xe0, 0xff } },
       { PIPE_FORMAT_R8G8B8A8_UNORM, 0xff40a0e0u, { 0xe0, 0xa0, 0x40, 0xff } },
-      { PIPE_FORMAT_R10G10B10A2_UNORM, word_1010102(1023, 0, 512, 3),
+      { PIPE_FORMAT_R10G10B10A2_UNORM,
+        word_1010102(1023, 0, 512, 3),
         { 255, 0, 128, 255 } },
-      { PIPE_FORMAT_B10G10R10A2_UNORM, word_1010102(1023, 0, 512, 1),
+      { PIPE_FORMAT_B10G10R10A2_UNORM,
+        word_1010102(1023, 0, 512, 1),
         { 128, 0, 255, 85 } },
       /* -511 is -1 (clamped to 0 in the target), 256/511 about 0.5. */
-      { PIPE_FORMAT_R10G10B10A2_SNORM, word_1010102(511, -511, 256, 1),
+      { PIPE_FORMAT_R10G10B10A2_SNORM,
+        word_1010102(511, -511, 256, 1),
         { 255, 0, 128, 255 } },
-      { PIPE_FORMAT_B10G10R10A2_SNORM, word_1010102(256, -512, 511, -1),
+      { PIPE_FORMAT_B10G10R10A2_SNORM,
+        word_1010102(256, -512, 511, -1),
         { 255, 0, 128, 0 } },
       /* Scaled: integers read as floats (1.0, or clamped). */
-      { PIPE_FORMAT_R10G10B10A2_USCALED, word_1010102(1, 0, 1000, 0),
+      { PIPE_FORMAT_R10G10B10A2_USCALED,
+        word_1010102(1, 0, 1000, 0),
         { 255, 0, 255, 0 } },
-      { PIPE_FORMAT_B10G10R10A2_USCALED, word_1010102(0, 1, 0, 2),
+      { PIPE_FORMAT_B10G10R10A2_USCALED,
+        word_1010102(0, 1, 0, 2),
         { 0, 255, 0, 255 } },
       /* -1 must read as -1 (0 here), not 1023. */
-      { PIPE_FORMAT_R10G10B10A2_SSCALED, word_1010102(-1, 1, -512, 1),
+      { PIPE_FORMAT_R10G10B10A2_SSCALED,
+        word_1010102(-1, 1, -512, 1),
         { 0, 255, 0, 255 } },
-      { PIPE_FORMAT_B10G10R10A2_SSCALED, word_1010102(1, -1, 0, -1),
+      { PIPE_FORMAT_B10G10R10A2_SSCALED,
+        word_1010102(1, -1, 0, -1),
         { 0, 0, 255, 0 } },
    };
    void *common[2];
@@ -397,7 +404,7 @@ test_vertex_formats(void)
 
 /* Every texel of face f (GL order +X, -X, +Y, -Y, +Z, -Z). */
 static const uint8_t face_rgba[6][4] = {
-   { 255, 0, 0, 255 }, { 0, 255, 0, 255 },   { 0, 0, 0, 255 },
+   { 255, 0, 0, 255 },   { 0, 255, 0, 255 }, { 0, 0, 0, 255 },
    { 255, 255, 0, 255 }, { 0, 0, 255, 255 }, { 255, 0, 255, 255 },
 };
 
@@ -408,8 +415,8 @@ cube_fs(void)
    nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "cube-fs");
    nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
                                        FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
-                                      VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *in =
+      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
    in->data.interpolation = INTERP_MODE_SMOOTH;
    nir_tex_instr *tex = nir_tex_instr_create(b.shader, 1);
    tex->op = nir_texop_tex;
@@ -562,13 +569,13 @@ test_seamless_cube(void)
       bool ok = true;
       unsigned want[4];
       for (unsigned c = 0; c < 4; ++c) {
-         want[c] = cases[i].f ? mix(cases[i].f, cases[i].w, c)
-                              : face_rgba[0][c];
+         want[c] =
+            cases[i].f ? mix(cases[i].f, cases[i].w, c) : face_rgba[0][c];
          ok &= abs((int)rgba[c] - (int)want[c]) <= 2;
       }
-      CHECK(ok, "cube map, %s: %u %u %u %u, want %u %u %u %u",
-            cases[i].what, rgba[0], rgba[1], rgba[2], rgba[3], want[0],
-            want[1], want[2], want[3]);
+      CHECK(ok, "cube map, %s: %u %u %u %u, want %u %u %u %u", cases[i].what,
+            rgba[0], rgba[1], rgba[2], rgba[3], want[0], want[1], want[2],
+            want[3]);
       pipe_resource_reference(&vb, NULL);
       frame_end(&f);
       ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, NULL);
@@ -598,8 +605,9 @@ test_seamless_cube(void)
 static void
 test_quad_provoking(void)
 {
-   static const float corner[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 },
-                                       { -1, 1 } };
+   static const float corner[4][2] = {
+      { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 }
+   };
    static const float colour[4][4] = {
       { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 }, { 1, 1, 0, 1 }
    };
@@ -654,9 +662,9 @@ test_quad_provoking(void)
       ctx->flush(ctx, NULL, 0);
       const float *want = colour[first ? 0 : 3];
       unsigned bad = 0;
-      static const unsigned at[4][2] = { { 1, 1 }, { SIZE - 2, 1 },
-                                         { SIZE - 2, SIZE - 2 },
-                                         { 1, SIZE - 2 } };
+      static const unsigned at[4][2] = {
+         { 1, 1 }, { SIZE - 2, 1 }, { SIZE - 2, SIZE - 2 }, { 1, SIZE - 2 }
+      };
       for (unsigned k = 0; k < 4; ++k) {
          uint8_t rgba[4];
          float z;
@@ -706,7 +714,10 @@ make_uint_texture(enum pipe_format format, bool target,
    struct pipe_surface st = { .format = format };
    *surf = ctx->create_surface(ctx, r, &st);
    struct pipe_framebuffer_state fb = {
-      .width = SIZE, .height = SIZE, .nr_cbufs = 1, .cbufs = { *surf },
+      .width = SIZE,
+      .height = SIZE,
+      .nr_cbufs = 1,
+      .cbufs = { *surf },
    };
    ctx->set_framebuffer_state(ctx, &fb);
    return r;
@@ -741,7 +752,8 @@ uint_fs(const uint32_t value[4], bool fetch)
       nir_variable *pos = nir_variable_create(b.shader, nir_var_shader_in,
                                               glsl_vec4_type(), "pos");
       pos->data.location = VARYING_SLOT_POS;
-      nir_ssa_def *xy = nir_f2i32(&b, nir_channels(&b, nir_load_var(&b, pos), 3));
+      nir_ssa_def *xy =
+         nir_f2i32(&b, nir_channels(&b, nir_load_var(&b, pos), 3));
       nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
       tex->op = nir_texop_txf;
       tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
@@ -829,8 +841,8 @@ test_rgb10_a2ui(void)
       draw_quad();
       uint32_t word;
       read_texel(rt, 5, 9, &word, 4);
-      uint32_t want = masked ? (1023 | 8 << 10 | 512 << 20 | 1u << 30)
-                             : want_word;
+      uint32_t want =
+         masked ? (1023 | 8 << 10 | 512 << 20 | 1u << 30) : want_word;
       CHECK(word == want, "rgb10_a2ui %s: 0x%08x, want 0x%08x",
             masked ? "masked draw" : "draw", word, want);
       struct pipe_framebuffer_state fb = { 0 };
@@ -849,11 +861,11 @@ test_rgb10_a2ui(void)
       uint32_t data[SIZE][SIZE];
       for (unsigned y = 0; y < SIZE; ++y)
          for (unsigned x = 0; x < SIZE; ++x)
-            data[y][x] = (x * 60 + 3) | (y * 61) << 10 |
-                         (1023 - x - y) << 20 | ((x + y) & 3) << 30;
+            data[y][x] = (x * 60 + 3) | (y * 61) << 10 | (1023 - x - y) << 20 |
+                         ((x + y) & 3) << 30;
       struct pipe_box box = { .width = SIZE, .height = SIZE, .depth = 1 };
-      ctx->texture_subdata(ctx, src, 0, PIPE_MAP_WRITE, &box, data,
-                           SIZE * 4, sizeof(data));
+      ctx->texture_subdata(ctx, src, 0, PIPE_MAP_WRITE, &box, data, SIZE * 4,
+                           sizeof(data));
       struct pipe_sampler_view vt = {
          .format = fmt,
          .target = PIPE_TEXTURE_2D,
@@ -878,8 +890,9 @@ test_rgb10_a2ui(void)
             read_texel(dst, x, y, got, 16);
             if (memcmp(got, want, 16) && bad++ == 0)
                printf("rgb10_a2ui fetch (%u, %u): %u %u %u %u, want %u %u "
-                      "%u %u\n", x, y, got[0], got[1], got[2], got[3],
-                      want[0], want[1], want[2], want[3]);
+                      "%u %u\n",
+                      x, y, got[0], got[1], got[2], got[3], want[0], want[1],
+                      want[2], want[3]);
          }
       }
       CHECK(!bad, "rgb10_a2ui fetch: %u texels wrong", bad);
