@@ -55,7 +55,7 @@ panfrost_create_gs(struct pipe_context *pctx,
    nir_shader *nir = cso->type == PIPE_SHADER_IR_NIR
                         ? cso->ir.nir
                         : tgsi_to_nir(cso->tokens, pctx->screen, false);
-   gs->has_stream_output = cso->stream_output.num_outputs != 0;
+   gs->stream_output = cso->stream_output;
    if (!panfrost_nir_lower_gs(nir, &gs->info, err, sizeof(err))) {
       ralloc_free(nir);
       gs_error(ctx, gs, err);
@@ -338,6 +338,10 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
       goto oom;
    dispatch(ctx, gs->compute, p.gpu, invocations);
 
+   /* Transform feedback reads the list on the CPU (pan_gs_xfb.c). */
+   if (gs->stream_output.num_outputs && ctx->xfb.num_targets)
+      panfrost_gs_capture(ctx, gs, buf, index_B, records_n);
+
    /* 3. The list. */
    draw_list(ctx, gs, buf, index_B, records_n, drawid);
    goto out;
@@ -397,9 +401,6 @@ panfrost_gs_draw_vbo(struct panfrost_context *ctx,
                 "dropped");
       return;
    }
-   if (gs->has_stream_output && ctx->xfb.num_targets)
-      drop(ctx, "transform feedback of geometry shader outputs is not "
-                "supported, nothing captured");
 
    struct panfrost_compute_shader *records =
       vs_records(ctx, vs, gs->info.in_mask);

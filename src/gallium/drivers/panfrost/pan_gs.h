@@ -88,7 +88,7 @@ struct panfrost_gs {
    struct panfrost_compute_shader *compute;
    struct panfrost_shader *vs; /* the final draw's vertex shader */
    void *vertex_elements;      /* its attributes over the records */
-   bool has_stream_output;
+   struct pipe_stream_output_info stream_output; /* captured outputs */
    char error[256];
 };
 
@@ -100,6 +100,15 @@ void panfrost_gs_draw_vbo(struct panfrost_context *ctx,
                           unsigned drawid_offset,
                           const struct pipe_draw_start_count_bias *draws,
                           unsigned num_draws);
+
+/* Copies the stream outputs of the list's primitives from buf (indices,
+ * then the output records at index_B) into the bound targets once the
+ * GPU wrote them (pan_gs_xfb.c).
+ */
+void panfrost_gs_capture(struct panfrost_context *ctx,
+                         const struct panfrost_gs *gs,
+                         struct pipe_resource *buf, unsigned index_B,
+                         unsigned records);
 
 void panfrost_context_init_gs(struct pipe_context *pctx);
 

@@ -631,7 +631,8 @@ panfrost_xfb_draw(struct panfrost_context *ctx,
    }
    if (counting) {
       x->counts.generated += prims;
-      if (x->num_targets) {
+      /* A geometry shader's output is captured by pan_gs_xfb.c. */
+      if (x->num_targets && !ctx->gs_index_range) {
          x->counts.emitted += emitted;
          x->counts.overflows += emitted < prims;
       }

@@ -14,7 +14,8 @@
  * triangle strip with adjacency becomes its triangles, coloured from an
  * adjacent vertex; clip distances written by the geometry shader clip
  * half a quad; points (with gl_PointSize) come out as a list (the
- * simulator draws no lines yet).  The pixels are checked against what each
+ * simulator draws no lines yet); transform feedback captures the
+ * output's whole primitives.  The pixels are checked against what each
  * shader should draw; a shader writing gl_Layer is refused.
  */
 
@@ -119,11 +120,19 @@ emit(struct gs *g, nir_ssa_def *pos, nir_ssa_def *col)
 }
 
 static void *
-gs_end(struct gs *g)
+gs_end_so(struct gs *g, const struct pipe_stream_output_info *so)
 {
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = g->b.shader };
+   if (so)
+      cso.stream_output = *so;
    return ctx->create_gs_state(ctx, &cso);
+}
+
+static void *
+gs_end(struct gs *g)
+{
+   return gs_end_so(g, NULL);
 }
 
 static nir_ssa_def *
@@ -153,10 +162,10 @@ quad_gs(void)
 }
 
 /* A triangle to two copies 0.5 left (red) and 0.5 right (yellow), each
- * its own strip.
+ * its own strip; so selects its captured outputs.
  */
 static void *
-twice_gs(void)
+twice_gs_so(const struct pipe_stream_output_info *so)
 {
    struct gs g;
    gs_begin(&g, SHADER_PRIM_TRIANGLES, 3, SHADER_PRIM_TRIANGLE_STRIP, 6);
@@ -169,7 +178,13 @@ twice_gs(void)
       }
       nir_end_primitive(b, .stream_id = 0);
    }
-   return gs_end(&g);
+   return gs_end_so(&g, so);
+}
+
+static void *
+twice_gs(void)
+{
+   return twice_gs_so(NULL);
 }
 
 /* A point to a bar of data.x (1 to 4) segments of 0.125 to its right,
@@ -375,6 +390,85 @@ test_bars(void)
             pixels[y][4][1], pixels[y][4][2], k * 64);
       CHECK(is_clear(4, y + 1) && is_clear(4, y - 2), "bar %u: 2 rows", k);
    }
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
+
+/* Transform feedback of the two copies' gl_Position.xy and colour.xy
+ * (register 0 and 1: the output locations in order), 4 words a vertex:
+ * into room for 10 vertices, a draw captures both triangles and an
+ * appending one only the first (whole triangles only; the last vertex
+ * keeps the fill); into a larger buffer, a second draw appends.
+ */
+static void
+test_capture(void)
+{
+   struct pipe_stream_output_info so = {
+      .num_outputs = 2,
+      .stride = { 4 },
+      .output = {
+         { .register_index = 0, .num_components = 2, .dst_offset = 0 },
+         { .register_index = 1, .num_components = 2, .dst_offset = 2 },
+      },
+   };
+   static const float v[] = { -0.25f, -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.25f,  -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.0f,   0.5f,  0, 1, 0, 0, 0, 0 };
+   void *gs = twice_gs_so(&so);
+   struct pipe_resource *vb = vertices(v, 3);
+   float fill[48];
+   for (unsigned i = 0; i < 48; ++i)
+      fill[i] = -7.0f;
+   struct pipe_resource *small = pipe_buffer_create(
+      screen, PIPE_BIND_STREAM_OUTPUT, PIPE_USAGE_DEFAULT, 10 * 16);
+   struct pipe_resource *big = pipe_buffer_create(
+      screen, PIPE_BIND_STREAM_OUTPUT, PIPE_USAGE_DEFAULT, sizeof(fill));
+   pipe_buffer_write(ctx, small, 0, 10 * 16, fill);
+   pipe_buffer_write(ctx, big, 0, sizeof(fill), fill);
+   struct pipe_stream_output_target *t[2] = {
+      ctx->create_stream_output_target(ctx, small, 0, 10 * 16),
+      ctx->create_stream_output_target(ctx, big, 0, sizeof(fill)),
+   };
+   unsigned zero = 0, append = ~0u;
+
+   ctx->bind_gs_state(ctx, gs);
+   ctx->set_stream_output_targets(ctx, 1, &t[0], &zero);
+   draw(PIPE_PRIM_TRIANGLES, 3);
+   ctx->set_stream_output_targets(ctx, 1, &t[0], &append);
+   draw(PIPE_PRIM_TRIANGLES, 3);
+   ctx->set_stream_output_targets(ctx, 1, &t[1], &zero);
+   draw(PIPE_PRIM_TRIANGLES, 3);
+   ctx->set_stream_output_targets(ctx, 1, &t[1], &append);
+   draw(PIPE_PRIM_TRIANGLES, 3);
+   ctx->set_stream_output_targets(ctx, 0, NULL, NULL);
+   ctx->bind_gs_state(ctx, NULL);
+
+   float got[48];
+   pipe_buffer_read(ctx, small, 0, 10 * 16, got);
+   unsigned wrong = 0;
+   for (unsigned k = 0; k < 10; ++k) {
+      unsigned c = k < 6 ? k / 3 : 0, i = k % 3;
+      const float want[4] = { v[i * 8] + (c ? 0.5f : -0.5f), v[i * 8 + 1], 1,
+                              (float)c };
+      for (unsigned w = 0; w < 4; ++w)
+         wrong += got[k * 4 + w] != (k < 9 ? want[w] : -7.0f);
+   }
+   CHECK(!wrong, "captures into room for 10 vertices: %u words wrong", wrong);
+   pipe_buffer_read(ctx, big, 0, sizeof(got), got);
+   wrong = 0;
+   for (unsigned k = 0; k < 12; ++k) {
+      unsigned c = (k / 3) & 1, i = k % 3;
+      const float want[4] = { v[i * 8] + (c ? 0.5f : -0.5f), v[i * 8 + 1], 1,
+                              (float)c };
+      for (unsigned w = 0; w < 4; ++w)
+         wrong += got[k * 4 + w] != want[w];
+   }
+   CHECK(!wrong, "two captures, the second appended: %u words wrong", wrong);
+   for (unsigned i = 0; i < 2; ++i) {
+      ctx->stream_output_target_destroy(ctx, t[i]);
+   }
+   pipe_resource_reference(&small, NULL);
+   pipe_resource_reference(&big, NULL);
    ctx->delete_gs_state(ctx, gs);
    pipe_resource_reference(&vb, NULL);
 }
@@ -677,6 +771,7 @@ main(int argc, char **argv)
    test_two_strips();
    test_bars();
    test_points_out();
+   test_capture();
    test_primitive_id(arch);
    ctx->bind_fs_state(ctx, cso[5]);
    test_clip_distance(clip);
