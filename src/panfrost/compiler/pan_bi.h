@@ -29,6 +29,11 @@ bool pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size);
 bool pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch,
                       char *err, size_t err_size);
 
+/* Only the texture instructions of that rewrite (TEXS_2D or TEXC, at
+ * LOD 0 unless explicit): what a compute shader needs of it.
+ */
+bool pan_bi_lower_tex(pan_ir_shader *s, char *err, size_t err_size);
+
 /*
  * Atomics in Bifrost's shape (pan_bi_lower_atomic.c): a returning atomic
  * is atom_c_return then atom_post, an exchange axchg, a compare-and-swap

@@ -86,8 +86,10 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
       goto done;
    out->nr_push = va->nr_push;
    memcpy(out->push, va->push, sizeof(out->push));
-   if (stage != MESA_SHADER_COMPUTE &&
-       !pan_bi_lower_gfx(s, stage == MESA_SHADER_VERTEX, arch, err, err_size))
+   if (stage == MESA_SHADER_COMPUTE
+          ? !pan_bi_lower_tex(s, err, err_size)
+          : !pan_bi_lower_gfx(s, stage == MESA_SHADER_VERTEX, arch, err,
+                              err_size))
       goto done;
    pan_bi_lower_atomic(s);
    pan_ir_opt_copy_prop(s);

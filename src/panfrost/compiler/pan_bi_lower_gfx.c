@@ -210,6 +210,22 @@ lower_tex(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I, bool fragment,
 }
 
 bool
+pan_bi_lower_tex(pan_ir_shader *s, char *err, size_t err_size)
+{
+   pan_ir_foreach_block(s, blk)
+   {
+      pan_ir_foreach_instr_safe(blk, I)
+      {
+         if ((I->op == PAN_IR_OP_TEX || I->op == PAN_IR_OP_TEX_FETCH ||
+              I->op == PAN_IR_OP_TEX_GATHER) &&
+             !lower_tex(s, blk, I, false, err, err_size))
+            return false;
+      }
+   }
+   return true;
+}
+
+bool
 pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
                  size_t err_size)
 {

@@ -29,6 +29,7 @@ struct panfrost_compute_job {
    uint64_t resources;      /* v9: resource tables | count, 0: none */
    uint64_t attributes;     /* v6/v7: images' attribute records, 0: none */
    uint64_t attribute_buffers;
+   uint64_t textures, samplers; /* v6/v7: descriptor tables, 0: none */
    unsigned size[3];        /* workgroup size */
    unsigned count[3];       /* workgroups */
    unsigned index;          /* job index in its chain, from 1 */
@@ -385,11 +386,14 @@ struct panfrost_arch {
 
    /* Compute shader program descriptor (v9) or renderer state (v6/v7) for
     * a binary using registers r0..work_regs-1 plus the compute preloads
-    * and fau_words push words.
+    * and fau_words push words; textures and samplers are the table sizes
+    * the renderer state bounds a v6/v7 shader's indices by (unused on v9,
+    * whose resource tables carry their counts).
     */
    unsigned shader_desc_size_B, shader_desc_align_B;
    void (*emit_compute_shader)(void *cpu, uint64_t binary, unsigned work_regs,
-                               unsigned fau_words);
+                               unsigned fau_words, unsigned textures,
+                               unsigned samplers);
 
    /* Bifrost images (v6/v7; 0 and NULL on v9): attribute record `index`
     * at attr and its buffer records (a 3D buffer and its continuation,

@@ -274,14 +274,20 @@ bool
 panfrost_batch_writes(struct panfrost_context *ctx,
                       const struct pipe_resource *prsc)
 {
+   return compute_uses(ctx, prsc, PAN_BO_ACCESS_WRITE) ||
+          panfrost_batch_renders(ctx, prsc);
+}
+
+bool
+panfrost_batch_renders(struct panfrost_context *ctx,
+                       const struct pipe_resource *prsc)
+{
    const struct pipe_framebuffer_state *fb = &ctx->state.fb;
    unsigned clear = ctx->batch.clear;
 
    /* Draws may write every attachment of the pass. */
    if (ctx->batch.tiler)
       clear |= PIPE_CLEAR_COLOR | PIPE_CLEAR_DEPTHSTENCIL;
-   if (compute_uses(ctx, prsc, PAN_BO_ACCESS_WRITE))
-      return true;
 
    for (unsigned i = 0; i < fb->nr_cbufs; ++i) {
       if ((clear & (PIPE_CLEAR_COLOR0 << i)) && fb->cbufs[i] &&

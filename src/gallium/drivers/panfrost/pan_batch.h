@@ -174,6 +174,13 @@ void panfrost_batch_clear(struct panfrost_context *ctx, unsigned buffers,
 bool panfrost_batch_writes(struct panfrost_context *ctx,
                            const struct pipe_resource *prsc);
 
+/* Whether the pending pass (its clears and draws) writes this resource,
+ * an attachment: unlike compute jobs, it runs after the batch's
+ * dispatches.
+ */
+bool panfrost_batch_renders(struct panfrost_context *ctx,
+                            const struct pipe_resource *prsc);
+
 /* Whether the pending batch reads or writes this resource. */
 bool panfrost_batch_uses(struct panfrost_context *ctx,
                          const struct pipe_resource *prsc);

@@ -28,11 +28,13 @@
 #include "pan_compile.h"
 #include "pan_compute.h"
 #include "pan_context.h"
+#include "pan_draw_jm.h"
 #include "pan_image.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_shader_cache.h"
 #include "pan_ssbo.h"
+#include "pan_texture.h"
 
 /* Compiles nir (which it frees) into so, or sets so->error. */
 static void
@@ -62,6 +64,7 @@ compile_compute(struct panfrost_context *ctx,
       goto out;
    }
    so->nr_images = panfrost_nir_image_count(nir);
+   so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
    if (!panfrost_nir_lower_compute(nir, &so->push, err, sizeof(err)) ||
        !panfrost_compile_cached(screen, nir, nir, PAN_VA_VARIANT_DEFAULT, &bin,
                                 err, sizeof(err))) {
@@ -81,7 +84,7 @@ compile_compute(struct panfrost_context *ctx,
    }
    memcpy(cpu, bin.words, bin.nr_words * 8);
    arch->emit_compute_shader(cpu + code_B, so->bo->gpu_va, bin.work_regs,
-                             ALIGN_POT(so->push.nr_words, 2));
+                             ALIGN_POT(so->push.nr_words, 2), 0, 0);
    so->shader_desc = so->bo->gpu_va + code_B;
    so->work_regs = bin.work_regs;
    so->tls_size = bin.tls_size;
@@ -350,6 +353,10 @@ fill_push_entry(struct panfrost_context *ctx,
       words[0] = panfrost_image_size(ctx, PIPE_SHADER_COMPUTE, e->index / 4,
                                      e->index % 4);
       return true;
+   case PANFROST_PUSH_TEXTURE_SIZE:
+      words[0] = panfrost_texture_size(
+         ctx->state.views[PIPE_SHADER_COMPUTE][e->index / 4], e->index % 4);
+      return true;
    case PANFROST_PUSH_INPUT:
       if (!info->input || e->offset_B + 4 > so->input_B) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
@@ -368,20 +375,109 @@ fill_push_entry(struct panfrost_context *ctx,
    return true;
 }
 
-/* The descriptors of a dispatch's images into the job: on v9 the images'
- * texture descriptors as resource table PANFROST_TABLE_IMAGE (the tables
- * before it empty), on v6/v7 the job's attribute table.  false after a
- * warning: the dispatch is dropped.
+/* Whether the dispatch samples a texture that the pending pass renders:
+ * the batch's compute jobs run before its pass, so the pass must be
+ * submitted first for the dispatch to see its pixels.
  */
 static bool
-image_descs(struct panfrost_context *ctx,
-            const struct panfrost_compute_shader *so,
-            struct panfrost_compute_job *job)
+samples_pass_output(struct panfrost_context *ctx,
+                    const struct panfrost_compute_shader *so)
+{
+   if (!so->uses_textures)
+      return false;
+   u_foreach_bit(i, ctx->state.view_mask[PIPE_SHADER_COMPUTE]) {
+      if (panfrost_batch_renders(
+             ctx, ctx->state.views[PIPE_SHADER_COMPUTE][i]->texture))
+         return true;
+   }
+   return false;
+}
+
+/* The texture and sampler tables of the dispatch (copies of the bound
+ * descriptors, the draws' tables) and, on v6/v7, a renderer state that
+ * bounds the shader's indices by their sizes.  false after a warning.
+ */
+static bool
+texture_descs(struct panfrost_context *ctx,
+              const struct panfrost_compute_shader *so, uint64_t *addr,
+              unsigned *count, struct panfrost_compute_job *job)
+{
+   const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
+   const struct panfrost_arch_texture *t = arch->texture;
+   uint32_t views = ctx->state.view_mask[PIPE_SHADER_COMPUTE];
+   uint32_t samplers = ctx->state.sampler_mask[PIPE_SHADER_COMPUTE];
+   unsigned nt = util_last_bit(views), ns = util_last_bit(samplers);
+
+   /* Views that cannot be sampled keep why (pan_texture.c). */
+   u_foreach_bit(i, views) {
+      struct panfrost_sampler_view *v =
+         panfrost_sampler_view(ctx->state.views[PIPE_SHADER_COMPUTE][i]);
+      if (!v->bo) {
+         panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                            "texture %u cannot be sampled (%s), dispatch "
+                            "dropped",
+                            i, v->error);
+         return false;
+      }
+   }
+   count[PANFROST_TABLE_TEXTURE] = nt;
+   count[PANFROST_TABLE_SAMPLER] = ns;
+   addr[PANFROST_TABLE_TEXTURE] =
+      nt ? panfrost_draw_descriptor_table(
+              ctx, (void *const *)ctx->state.views[PIPE_SHADER_COMPUTE], nt,
+              true, t->texture_size_B, t->align_B)
+         : 0;
+   addr[PANFROST_TABLE_SAMPLER] =
+      ns ? panfrost_draw_descriptor_table(
+              ctx, ctx->state.samplers[PIPE_SHADER_COMPUTE], ns, false,
+              t->sampler_size_B, t->align_B)
+         : 0;
+   if ((nt && !addr[PANFROST_TABLE_TEXTURE]) ||
+       (ns && !addr[PANFROST_TABLE_SAMPLER]))
+      goto oom;
+   if (arch->draw)
+      return true;
+
+   /* Bifrost: the tables hang off the job, their sizes off the renderer
+    * state, packed again for this dispatch.
+    */
+   struct pan_ptr rsd = pan_pool_alloc(&ctx->batch.pool,
+                                       arch->shader_desc_size_B,
+                                       arch->shader_desc_align_B);
+   if (!rsd.cpu)
+      goto oom;
+   arch->emit_compute_shader(rsd.cpu, so->bo->gpu_va, so->work_regs,
+                             ALIGN_POT(so->push.nr_words, 2), nt, ns);
+   job->shader = rsd.gpu;
+   job->textures = addr[PANFROST_TABLE_TEXTURE];
+   job->samplers = addr[PANFROST_TABLE_SAMPLER];
+   return true;
+
+oom:
+   panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                      "out of memory for texture tables, dispatch dropped");
+   return false;
+}
+
+/* The descriptors of a dispatch's textures and images into the job: on
+ * v9 resource tables PANFROST_TABLE_SAMPLER, PANFROST_TABLE_TEXTURE and
+ * PANFROST_TABLE_IMAGE (the tables between empty), on v6/v7 the job's
+ * texture, sampler and attribute tables.  false after a warning: the
+ * dispatch is dropped.
+ */
+static bool
+shader_resources(struct panfrost_context *ctx,
+                 const struct panfrost_compute_shader *so,
+                 struct panfrost_compute_job *job)
 {
    const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
    const struct panfrost_arch_draw *d = arch->draw;
+   uint64_t addr[PANFROST_TABLE_COUNT] = { 0 };
+   unsigned count[PANFROST_TABLE_COUNT] = { 0 };
    char err[128] = "";
 
+   if (so->uses_textures && !texture_descs(ctx, so, addr, count, job))
+      return false;
    for (unsigned i = 0; i < so->nr_images; ++i) {
       if (!ctx->compute.images[PIPE_SHADER_COMPUTE][i].resource) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
@@ -389,7 +485,7 @@ image_descs(struct panfrost_context *ctx,
          return false;
       }
    }
-   if (!d) {
+   if (so->nr_images && !d) {
       if (panfrost_image_attributes(ctx, PIPE_SHADER_COMPUTE, so->nr_images,
                                     &job->attributes, &job->attribute_buffers,
                                     err, sizeof(err)))
@@ -398,21 +494,35 @@ image_descs(struct panfrost_context *ctx,
                          err);
       return false;
    }
-   uint64_t images = panfrost_image_table(ctx, PIPE_SHADER_COMPUTE,
-                                          so->nr_images, err, sizeof(err));
-   unsigned n = PANFROST_TABLE_IMAGE + 1;
+   if (!d)
+      return true;
+   if (so->nr_images) {
+      addr[PANFROST_TABLE_IMAGE] = panfrost_image_table(
+         ctx, PIPE_SHADER_COMPUTE, so->nr_images, err, sizeof(err));
+      if (!addr[PANFROST_TABLE_IMAGE]) {
+         panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE, "%s, dispatch dropped",
+                            err);
+         return false;
+      }
+      count[PANFROST_TABLE_IMAGE] = so->nr_images;
+   }
+   unsigned n = 0;
+   for (unsigned i = 0; i < PANFROST_TABLE_COUNT; ++i) {
+      if (count[i])
+         n = i + 1;
+   }
+   if (!n)
+      return true;
    struct pan_ptr t = pan_pool_alloc(&ctx->batch.pool, n * d->resource_size_B,
                                      d->resource_align_B);
-   if (!images || !t.cpu) {
-      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE, "%s, dispatch dropped",
-                         images ? "out of memory" : err);
+   if (!t.cpu) {
+      panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
+                         "out of memory, dispatch dropped");
       return false;
    }
-   for (unsigned i = 0; i < n; ++i) {
-      d->emit_resource((uint8_t *)t.cpu + i * d->resource_size_B,
-                       i == PANFROST_TABLE_IMAGE ? images : 0,
-                       i == PANFROST_TABLE_IMAGE ? so->nr_images : 0);
-   }
+   for (unsigned i = 0; i < n; ++i)
+      d->emit_resource((uint8_t *)t.cpu + i * d->resource_size_B, addr[i],
+                       count[i]);
    job->resources = t.gpu | n;
    return true;
 }
@@ -440,7 +550,8 @@ panfrost_launch_grid(struct pipe_context *pctx,
     * buffers must be done before this dispatch starts, and so must draws
     * reading what it may write (a texture buffer, a vertex buffer).
     */
-   if (ctx->batch.draw_ssbos || overwrites_draw_reads(ctx))
+   if (ctx->batch.draw_ssbos || overwrites_draw_reads(ctx) ||
+       samples_pass_output(ctx, so))
       panfrost_batch_submit(ctx);
    if (info->last_block[0] || info->last_block[1] || info->last_block[2]) {
       panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
@@ -486,8 +597,8 @@ panfrost_launch_grid(struct pipe_context *pctx,
       }
    }
 
-   struct panfrost_compute_job images = { 0 };
-   if (so->nr_images && !image_descs(ctx, so, &images))
+   struct panfrost_compute_job res = { .shader = so->shader_desc };
+   if (!shader_resources(ctx, so, &res))
       return;
 
    uint64_t tls =
@@ -506,13 +617,15 @@ panfrost_launch_grid(struct pipe_context *pctx,
       goto oom;
 
    struct panfrost_compute_job desc = {
-      .shader = so->shader_desc,
+      .shader = res.shader,
       .fau = fau.gpu,
       .fau_words = fau_words,
       .thread_storage = tls,
-      .resources = images.resources,
-      .attributes = images.attributes,
-      .attribute_buffers = images.attribute_buffers,
+      .resources = res.resources,
+      .attributes = res.attributes,
+      .attribute_buffers = res.attribute_buffers,
+      .textures = res.textures,
+      .samplers = res.samplers,
       .size = { info->block[0], info->block[1], info->block[2] },
       .count = { grid[0], grid[1], grid[2] },
       .index = panfrost_batch_next_job_index(ctx),

@@ -50,6 +50,9 @@ enum panfrost_push_source {
    PANFROST_PUSH_INPUT,          /* word at byte offset of the kernel input */
    /* imageSize() component index % 4 of image index / 4 (pan_image.h) */
    PANFROST_PUSH_IMAGE_SIZE,
+   /* textureSize() at the view's first level, component index % 4 of
+    * sampler view index / 4 (panfrost_texture_size) */
+   PANFROST_PUSH_TEXTURE_SIZE,
 };
 
 struct panfrost_push_entry {
@@ -71,7 +74,8 @@ struct panfrost_push_layout {
  * and global memory: SSBO and constant buffer accesses become global loads,
  * stores and atomics at pushed addresses (the SSBO part shared with draws,
  * pan_nir_lower_ssbo.c), grid and block sizes and kernel inputs
- * become push words; gl_LocalInvocationIndex is computed from the local
+ * become push words, and so do textureSize() (minified in NIR for
+ * other levels); gl_LocalInvocationIndex is computed from the local
  * id.  false with a message in err for what the driver does not support
  * (too many push words, kernel inputs at run-time offsets).
  */
@@ -95,6 +99,7 @@ struct panfrost_compute_shader {
    struct panfrost_push_layout push;
    unsigned input_B; /* kernel input bytes the shader may read */
    unsigned nr_images; /* one past the highest image the shader uses */
+   bool uses_textures; /* samples or fetches through sampler views */
    char error[256];
 };
 

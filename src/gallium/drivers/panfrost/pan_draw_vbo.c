@@ -137,36 +137,6 @@ panfrost_batch_tiler(struct panfrost_context *ctx)
    return b->tiler;
 }
 
-/* Component c of textureSize() of view v at its first level (0 when
- * there is no view). */
-static uint32_t
-texture_size(const struct pipe_sampler_view *v, unsigned c)
-{
-   if (!v || !v->texture)
-      return 0;
-   if (v->target == PIPE_BUFFER)
-      return c ? 0 : panfrost_buffer_view_elements(v);
-   const struct pipe_resource *r = v->texture;
-   unsigned level = v->u.tex.first_level;
-   unsigned layers = v->u.tex.last_layer - v->u.tex.first_layer + 1;
-   uint32_t size[3] = { u_minify(r->width0, level), u_minify(r->height0, level),
-                        u_minify(r->depth0, level) };
-   switch (v->target) {
-   case PIPE_TEXTURE_1D_ARRAY:
-      size[1] = layers;
-      break;
-   case PIPE_TEXTURE_2D_ARRAY:
-      size[2] = layers;
-      break;
-   case PIPE_TEXTURE_CUBE_ARRAY:
-      size[2] = layers / 6;
-      break;
-   default:
-      break;
-   }
-   return c < 3 ? size[c] : 0;
-}
-
 /* The push words of one program (the compiler's push table); *reusable
  * is cleared when a word comes from a constant buffer in a resource.
  */
@@ -201,7 +171,8 @@ push_words(struct panfrost_context *ctx, enum pipe_shader_type stage,
          memcpy(&words[i], &vp->translate[c % 3], 4);
          break;
       case PAN_VA_PUSH_TEXTURE_SIZE:
-         words[i] = texture_size(ctx->state.views[stage][w->ubo], c);
+         words[i] =
+            panfrost_texture_size(ctx->state.views[stage][w->ubo], c);
          break;
       case PAN_VA_PUSH_IMAGE_SIZE:
          words[i] = panfrost_image_size(ctx, stage, w->ubo, c);

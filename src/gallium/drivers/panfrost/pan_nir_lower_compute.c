@@ -198,12 +198,53 @@ push_vec(nir_builder *b, struct lower_state *s,
    return nir_vec(b, c, comps);
 }
 
+/* textureSize() from the pushed size of the view's first level; another
+ * level minifies the components that are not layers.
+ */
+static bool
+lower_txs(nir_builder *b, struct lower_state *s, nir_tex_instr *tex)
+{
+   unsigned n = nir_dest_num_components(tex->dest), word;
+   int lod_src = nir_tex_instr_src_index(tex, nir_tex_src_lod);
+   nir_ssa_def *c[4];
+
+   if (tex->texture_index >= PIPE_MAX_SAMPLERS ||
+       tex->num_srcs != (lod_src >= 0))
+      return fail(s, "textureSize of texture %u with a run-time index",
+                  tex->texture_index);
+   b->cursor = nir_before_instr(&tex->instr);
+   nir_ssa_def *lod = NULL;
+   if (lod_src >= 0 && !(nir_src_is_const(tex->src[lod_src].src) &&
+                         nir_src_as_uint(tex->src[lod_src].src) == 0))
+      lod = tex->src[lod_src].src.ssa;
+   /* Cube maps count faces, not layers: their z is minified too. */
+   unsigned minified = tex->is_array && tex->sampler_dim != GLSL_SAMPLER_DIM_CUBE
+                          ? n - 1
+                          : n;
+   for (unsigned i = 0; i < n; ++i) {
+      if (!push_word(s, PANFROST_PUSH_TEXTURE_SIZE, tex->texture_index * 4 + i,
+                     0, 1, &word))
+         return false;
+      c[i] = load_push(b, word, 32);
+      if (lod && i < minified)
+         c[i] = nir_umax(b, nir_ushr(b, c[i], lod), nir_imm_int(b, 1));
+   }
+   nir_ssa_def_rewrite_uses(&tex->dest.ssa, nir_vec(b, c, n));
+   nir_instr_remove(&tex->instr);
+   return true;
+}
+
 static bool
 lower_instr(nir_builder *b, nir_instr *instr, void *data)
 {
    struct lower_state *s = data;
 
-   if (instr->type != nir_instr_type_intrinsic || s->failed)
+   if (s->failed)
+      return false;
+   if (instr->type == nir_instr_type_tex &&
+       nir_instr_as_tex(instr)->op == nir_texop_txs)
+      return lower_txs(b, s, nir_instr_as_tex(instr));
+   if (instr->type != nir_instr_type_intrinsic)
       return false;
 
    nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);

@@ -260,6 +260,36 @@ panfrost_create_sampler_view(struct pipe_context *pctx,
 
 static void
 panfrost_sampler_view_destroy(struct pipe_context *pctx,
+/* Component c of textureSize() of view v at its first level (0 when
+ * there is no view). */
+uint32_t
+panfrost_texture_size(const struct pipe_sampler_view *v, unsigned c)
+{
+   if (!v || !v->texture)
+      return 0;
+   if (v->target == PIPE_BUFFER)
+      return c ? 0 : panfrost_buffer_view_elements(v);
+   const struct pipe_resource *r = v->texture;
+   unsigned level = v->u.tex.first_level;
+   unsigned layers = v->u.tex.last_layer - v->u.tex.first_layer + 1;
+   uint32_t size[3] = { u_minify(r->width0, level), u_minify(r->height0, level),
+                        u_minify(r->depth0, level) };
+   switch (v->target) {
+   case PIPE_TEXTURE_1D_ARRAY:
+      size[1] = layers;
+      break;
+   case PIPE_TEXTURE_2D_ARRAY:
+      size[2] = layers;
+      break;
+   case PIPE_TEXTURE_CUBE_ARRAY:
+      size[2] = layers / 6;
+      break;
+   default:
+      break;
+   }
+   return c < 3 ? size[c] : 0;
+}
+
                               struct pipe_sampler_view *view)
 {
    struct panfrost_sampler_view *v = panfrost_sampler_view(view);

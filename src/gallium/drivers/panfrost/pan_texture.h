@@ -50,6 +50,12 @@ unsigned panfrost_buffer_view_elements(const struct pipe_sampler_view *v);
 bool panfrost_texture_buffer_format(struct pipe_screen *pscreen,
                                     enum pipe_format format);
 
+/* Component c of textureSize() of view v at its first level (0 when
+ * there is no view): draws and dispatches push it.
+ */
+uint32_t panfrost_texture_size(const struct pipe_sampler_view *v,
+                               unsigned c);
+
 void panfrost_context_init_textures(struct pipe_context *pctx);
 
 #endif

@@ -29,7 +29,7 @@ bool PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
 
 static void
 emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
-                    unsigned fau_words)
+                    unsigned fau_words, unsigned textures, unsigned samplers)
 {
    pan_pack(cpu, shader_program, cfg)
    {
@@ -54,11 +54,13 @@ emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
  */
 static void
 emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
-                    unsigned fau_words)
+                    unsigned fau_words, unsigned textures, unsigned samplers)
 {
    pan_pack(cpu, renderer_state, cfg)
    {
       cfg.shader.shader = binary;
+      cfg.shader.texture_count = textures;
+      cfg.shader.sampler_count = samplers;
 #if PAN_ARCH >= 7
       /* The preloads sit at r55-r62, above a 32-register file. */
       cfg.properties.shader_register_allocation =
@@ -170,6 +172,8 @@ emit_compute_job(void *cpu, const struct panfrost_compute_job *j)
       cfg.thread_storage = j->thread_storage;
       cfg.attributes = j->attributes;
       cfg.attribute_buffers = j->attribute_buffers;
+      cfg.textures = j->textures;
+      cfg.samplers = j->samplers;
    }
    return true;
 }
@@ -193,7 +197,8 @@ emit_image(void *attr, void *bufs, unsigned index,
       return false;
    pan_pack(bufs, attribute_buffer, cfg)
    {
-      cfg.type = MALI_ATTRIBUTE_TYPE_3D_LINEAR;
+      cfg.type = s->u_interleaved ? MALI_ATTRIBUTE_TYPE_3D_INTERLEAVED
+                                  : MALI_ATTRIBUTE_TYPE_3D_LINEAR;
       cfg.address = s->addr;
       cfg.stride = s->texel_B;
       cfg.size = s->size_B;
