@@ -182,6 +182,8 @@ record_blend_regs(pan_ir_shader *s, const uint8_t *regs,
       if (rt >= 8 || I->src[0].kind != PAN_IR_SSA)
          continue;
       out->blend_regs[rt].colour = regs[I->src[0].value] + I->src[0].comp;
+      if (I->src[3].kind == PAN_IR_SSA)
+         out->blend_regs[rt].colour1 = regs[I->src[3].value] + I->src[3].comp;
       if (I->src[2].kind == PAN_IR_SSA)
          out->blend_regs[rt].coverage =
             regs[I->src[2].value] + I->src[2].comp;

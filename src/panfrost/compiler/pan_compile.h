@@ -73,10 +73,12 @@ struct pan_va_binary {
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
    unsigned nr_push;
    /* Fragment shaders: where the BLEND of each render target has its
-    * colour (4 registers from colour) and coverage, which a blend shader
-    * it calls reads there (pan_va_blend_options); 0xff when no BLEND. */
+    * colour (4 registers from colour), the second colour of dual-source
+    * blending (the first again without) and the coverage, which a blend
+    * shader it calls reads there (pan_va_blend_options); 0xff when no
+    * BLEND. */
    struct {
-      uint8_t colour, coverage;
+      uint8_t colour, colour1, coverage;
    } blend_regs[8];
 };
 
@@ -112,7 +114,8 @@ enum pan_va_variant {
  * colour and the coverage where that BLEND has them (the fragment
  * shader's pan_va_binary.blend_regs).  Its NIR is a fragment shader:
  * load_input at location VARYING_SLOT_VAR0 is that colour (32-bit float
- * or integer words), load_output of the target's colour reads the
+ * or integer words), at VARYING_SLOT_VAR1 the second colour of
+ * dual-source blending, load_output of the target's colour reads the
  * destination from the tile buffer (LD_TILE through `conversion`, in
  * registers of the output's type), and store_output writes the result
  * through the internal blend descriptor `store` (opaque, naming the
@@ -125,7 +128,7 @@ struct pan_va_blend_options {
    unsigned rt;
    uint32_t conversion; /* internal conversion descriptor, packed */
    uint64_t store;      /* internal blend descriptor, packed */
-   uint8_t colour_reg, coverage_reg;
+   uint8_t colour_reg, colour1_reg, coverage_reg;
    bool last;
 };
 

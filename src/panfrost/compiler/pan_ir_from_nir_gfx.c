@@ -489,7 +489,7 @@ store_fragment_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       return;
    }
    if (nir_alu_type_get_type_size(t) != 32 || nir_intrinsic_component(intr) ||
-       sem.dual_source_blend_index) {
+       (sem.dual_source_blend_index && (rt || ctx->blend))) {
       pan_ir_from_nir_error(
          ctx, "fragment output of %u-bit %s%s",
          nir_alu_type_get_type_size(t),
@@ -511,7 +511,13 @@ store_fragment_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
       : type == PAN_IR_TYPE_F32 ? pan_ir_imm(0x3f800000)
                                 : pan_ir_imm(1),
    };
-   ctx->colour[rt] = pan_ir_collect(&ctx->b, 4, w);
+   pan_ir_index v = pan_ir_collect(&ctx->b, 4, w);
+   /* The second colour goes to the blend shader only (BLEND's s3). */
+   if (sem.dual_source_blend_index) {
+      ctx->colour1 = v;
+      return;
+   }
+   ctx->colour[rt] = v;
    ctx->colour_type[rt] = type;
 }
 
@@ -594,16 +600,19 @@ blend_intrinsic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
          return;
       }
       if (intr->intrinsic == nir_intrinsic_load_input) {
-         if (nir_intrinsic_io_semantics(intr).location != VARYING_SLOT_VAR0) {
+         unsigned loc = nir_intrinsic_io_semantics(intr).location;
+         if (loc != VARYING_SLOT_VAR0 && loc != VARYING_SLOT_VAR1) {
             pan_ir_from_nir_error(ctx, "blend shader input %s",
                                   gl_varying_slot_name_for_stage(
                                      nir_intrinsic_io_semantics(intr).location,
                                      MESA_SHADER_FRAGMENT));
             return;
          }
+         unsigned reg = loc == VARYING_SLOT_VAR1 ? ctx->blend->colour1_reg
+                                                 : ctx->blend->colour_reg;
          pan_ir_index w[4];
          for (unsigned i = 0; i < n; ++i)
-            w[i] = pan_ir_preload(b, ctx->blend->colour_reg + comp + i);
+            w[i] = pan_ir_preload(b, reg + comp + i);
          v = n == 1 ? w[0] : pan_ir_collect(b, n, w);
          break;
       }
@@ -777,7 +786,8 @@ pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx)
       };
       pan_ir_blend(&ctx->b, ctx->colour_type[0], 0x200 | 0x100, ctx->colour[0],
                    pan_ir_collect(&ctx->b, 2, desc),
-                   pan_ir_preload(&ctx->b, ctx->blend->coverage_reg));
+                   pan_ir_preload(&ctx->b, ctx->blend->coverage_reg),
+                   ctx->colour[0]);
       return;
    }
    if (ctx->stage != MESA_SHADER_FRAGMENT || (last < 0 && !z && !s))
@@ -811,6 +821,8 @@ pan_ir_from_nir_gfx_finish(struct pan_ir_from_nir *ctx)
          continue;
       pan_ir_blend(b, ctx->colour_type[rt], rt | (rt == last ? 0x100 : 0),
                    ctx->colour[rt],
-                   pan_ir_special(PAN_IR_SPECIAL_BLEND_DESC_0 + rt), cov);
+                   pan_ir_special(PAN_IR_SPECIAL_BLEND_DESC_0 + rt), cov,
+                   rt == 0 && ctx->colour1.kind != PAN_IR_NULL ? ctx->colour1
+                                                              : ctx->colour[rt]);
    }
 }

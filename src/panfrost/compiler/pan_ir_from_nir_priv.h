@@ -33,6 +33,8 @@ struct pan_ir_from_nir {
     * depth and stencil outputs, emitted at the end. */
    pan_ir_index colour[8];
    enum pan_ir_type colour_type[8];
+   /* The second colour of dual-source blending (target 0). */
+   pan_ir_index colour1;
    pan_ir_index depth, stencil;
    /* The IDVS output address, computed once per block. */
    pan_ir_index vary_addr;

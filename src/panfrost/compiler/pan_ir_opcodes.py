@@ -387,12 +387,13 @@ OPS = [
     # Alpha test: s0 coverage (r60), s1 alpha, s2 the atest datum.
     Op('atest', 3, side_effects=True,
        va=VA('atest', ['flow=wait'], ['{sr}', '{s0}', '{s1}', '{s2}'])),
-    Op('blend', 3, dest=False, mods=['type', 'imm'], side_effects=True,
+    Op('blend', 4, dest=False, mods=['type', 'imm'], side_effects=True,
        doc='s0 colour (4 words of the type), s1 blend descriptor, s2 '
-           'coverage; imm the render target, bit 8 set on the last one, '
-           'bit 9 in a blend shader.  Emitted as BLEND and the '
-           'blend-shader call sequence, or in a blend shader as BLEND and '
-           'the return'),
+           'coverage, s3 the second colour of dual-source blending (s0 '
+           'again without), which only a blend shader reads; imm the '
+           'render target, bit 8 set on the last one, bit 9 in a blend '
+           'shader.  Emitted as BLEND and the blend-shader call sequence, '
+           'or in a blend shader as BLEND and the return'),
     # Blend shaders' destination: s0 the pixel indices (sample in bits
     # 0-7, render target in 8-15), s1 the coverage, s2 the internal
     # conversion descriptor; four words of the type.

@@ -236,7 +236,7 @@ struct panfrost_binary {
    const struct pan_va_push_word *push; /* graphics: pushed words, u0 first */
    unsigned nr_push;
    /* v9 fragment shaders: pan_va_binary.blend_regs (0xff elsewhere). */
-   uint8_t blend_colour[8], blend_coverage[8];
+   uint8_t blend_colour[8], blend_colour1[8], blend_coverage[8];
    /* The shader-db line (stock keys), for the GL debug output. */
    char shaderdb[384];
 };

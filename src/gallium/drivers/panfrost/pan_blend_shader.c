@@ -52,10 +52,8 @@ struct panfrost_blend_shaders {
    unsigned nr_arenas, used_B; /* bytes used of the last arena */
 };
 
-/* A Gallium factor as nir_lower_blend's factor and inversion; false for
- * the dual-source ones, which need a second colour the fragment shaders
- * do not pass yet. */
-static bool
+/* A Gallium factor as nir_lower_blend's factor and inversion. */
+static void
 to_factor(unsigned f, enum blend_factor *out, bool *invert)
 {
    static const enum blend_factor plain[] = {
@@ -74,14 +72,13 @@ to_factor(unsigned f, enum blend_factor *out, bool *invert)
       [PIPE_BLENDFACTOR_INV_DST_COLOR] = BLEND_FACTOR_DST_COLOR,
       [PIPE_BLENDFACTOR_INV_CONST_COLOR] = BLEND_FACTOR_CONSTANT_COLOR,
       [PIPE_BLENDFACTOR_INV_CONST_ALPHA] = BLEND_FACTOR_CONSTANT_ALPHA,
+      [PIPE_BLENDFACTOR_SRC1_COLOR] = BLEND_FACTOR_SRC1_COLOR,
+      [PIPE_BLENDFACTOR_SRC1_ALPHA] = BLEND_FACTOR_SRC1_ALPHA,
+      [PIPE_BLENDFACTOR_INV_SRC1_COLOR] = BLEND_FACTOR_SRC1_COLOR,
+      [PIPE_BLENDFACTOR_INV_SRC1_ALPHA] = BLEND_FACTOR_SRC1_ALPHA,
    };
 
    switch (f) {
-   case PIPE_BLENDFACTOR_SRC1_COLOR:
-   case PIPE_BLENDFACTOR_SRC1_ALPHA:
-   case PIPE_BLENDFACTOR_INV_SRC1_COLOR:
-   case PIPE_BLENDFACTOR_INV_SRC1_ALPHA:
-      return false;
    case PIPE_BLENDFACTOR_ONE:
    case PIPE_BLENDFACTOR_INV_SRC_COLOR:
    case PIPE_BLENDFACTOR_INV_SRC_ALPHA:
@@ -89,16 +86,15 @@ to_factor(unsigned f, enum blend_factor *out, bool *invert)
    case PIPE_BLENDFACTOR_INV_DST_COLOR:
    case PIPE_BLENDFACTOR_INV_CONST_COLOR:
    case PIPE_BLENDFACTOR_INV_CONST_ALPHA:
+   case PIPE_BLENDFACTOR_INV_SRC1_COLOR:
+   case PIPE_BLENDFACTOR_INV_SRC1_ALPHA:
       *invert = true;
       break;
    default:
       *invert = false;
       break;
    }
-   if (f >= ARRAY_SIZE(plain))
-      return false;
-   *out = plain[f];
-   return true;
+   *out = f < ARRAY_SIZE(plain) ? plain[f] : BLEND_FACTOR_ZERO;
 }
 
 static enum blend_func
@@ -118,13 +114,13 @@ to_func(unsigned f)
    }
 }
 
-static bool
+static void
 to_channel(unsigned func, unsigned src, unsigned dst,
            nir_lower_blend_channel *c)
 {
    c->func = to_func(func);
-   return to_factor(src, &c->src_factor, &c->invert_src_factor) &&
-          to_factor(dst, &c->dst_factor, &c->invert_dst_factor);
+   to_factor(src, &c->src_factor, &c->invert_src_factor);
+   to_factor(dst, &c->dst_factor, &c->invert_dst_factor);
 }
 
 /* The blend constants, which nir_lower_blend loads, as immediates. */
@@ -179,12 +175,9 @@ panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k,
    o.logicop_enable = rt->logicop && rt->logicop_func != PIPE_LOGICOP_COPY;
    o.logicop_func = rt->logicop_func;
    if (rt->blend && !integer && !o.logicop_enable) {
-      if (!to_channel(rt->rgb_func, rt->rgb_src, rt->rgb_dst, &o.rt[0].rgb) ||
-          !to_channel(rt->alpha_func, rt->alpha_src, rt->alpha_dst,
-                      &o.rt[0].alpha)) {
-         *why = "dual-source blending is not implemented yet";
-         return NULL;
-      }
+      to_channel(rt->rgb_func, rt->rgb_src, rt->rgb_dst, &o.rt[0].rgb);
+      to_channel(rt->alpha_func, rt->alpha_src, rt->alpha_dst,
+                 &o.rt[0].alpha);
    } else {
       to_channel(PIPE_BLEND_ADD, PIPE_BLENDFACTOR_ONE, PIPE_BLENDFACTOR_ZERO,
                  &o.rt[0].rgb);
@@ -207,6 +200,12 @@ panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k,
    nir_ssa_def *src = nir_load_input(
       &b, 4, 32, nir_imm_int(&b, 0), .dest_type = type,
       .io_semantics = (nir_io_semantics){ .location = VARYING_SLOT_VAR0,
+                                          .num_slots = 1 });
+   /* The second colour of dual-source blending (dead unless a factor
+    * reads it). */
+   o.src1 = nir_load_input(
+      &b, 4, 32, nir_imm_int(&b, 0), .base = 1, .dest_type = type,
+      .io_semantics = (nir_io_semantics){ .location = VARYING_SLOT_VAR1,
                                           .num_slots = 1 });
    nir_store_var(&b, out, src, 0xf);
    nir_lower_blend(b.shader, &o);
@@ -245,6 +244,7 @@ build(struct panfrost_context *ctx, const struct panfrost_blend_shader_key *k,
       .conversion = k->conversion,
       .store = k->store,
       .colour_reg = k->colour_reg,
+      .colour1_reg = k->colour1_reg,
       .coverage_reg = k->coverage_reg,
       .last = k->last,
    };
@@ -328,6 +328,7 @@ panfrost_blend_shader_get(struct panfrost_context *ctx,
    k.index = index;
    k.colour_reg = fs->blend_regs[index].colour;
    k.coverage_reg = fs->blend_regs[index].coverage;
+   k.colour1_reg = fs->blend_regs[index].colour1;
    k.last = true;
    for (unsigned rt = index + 1; rt < 8; ++rt)
       k.last &= fs->blend_regs[rt].colour == 0xff;

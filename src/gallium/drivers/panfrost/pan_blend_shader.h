@@ -26,7 +26,7 @@ struct panfrost_blend_shader_key {
    uint64_t store;              /* internal blend descriptor, packed */
    /* Where the calling BLEND has the colour and the coverage, and
     * whether it is the fragment shader's last (no return). */
-   uint8_t colour_reg, coverage_reg;
+   uint8_t colour_reg, colour1_reg, coverage_reg;
    bool last;
 };
 

@@ -161,6 +161,9 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    /* texelFetch from 4x textures (pan_texture.c, txf_ms). */
    case PIPE_CAP_TEXTURE_MULTISAMPLE:
       return panfrost_device(pscreen)->arch >= 6;
+   /* The second colour reaches v9 blend shaders (pan_blend_shader.c). */
+   case PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS:
+      return panfrost_device(pscreen)->arch >= 9 ? 1 : 0;
 
    /* Compute runs where the driver has job emitters (v9): launch_grid with
     * shader storage buffers and constant buffers.  GL's compute shaders

@@ -33,7 +33,7 @@ struct panfrost_program {
     */
    uint64_t binary;
    struct {
-      uint8_t colour, coverage;
+      uint8_t colour, colour1, coverage;
    } blend_regs[8];
 };
 

@@ -130,6 +130,7 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
       p->binary = so->bo->gpu_va + offsets[i];
       for (unsigned rt = 0; rt < 8; ++rt) {
          p->blend_regs[rt].colour = bins[i].blend_colour[rt];
+         p->blend_regs[rt].colour1 = bins[i].blend_colour1[rt];
          p->blend_regs[rt].coverage = bins[i].blend_coverage[rt];
       }
       memcpy(p->push, bins[i].push, bins[i].nr_push * sizeof(p->push[0]));

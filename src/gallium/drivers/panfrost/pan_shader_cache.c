@@ -85,6 +85,7 @@ store(struct disk_cache *cache, const cache_key key,
    blob_write_uint32(&blob, bin->nr_push);
    blob_write_bytes(&blob, bin->shaderdb, sizeof(bin->shaderdb));
    blob_write_bytes(&blob, bin->blend_colour, sizeof(bin->blend_colour));
+   blob_write_bytes(&blob, bin->blend_colour1, sizeof(bin->blend_colour1));
    blob_write_bytes(&blob, bin->blend_coverage, sizeof(bin->blend_coverage));
    blob_write_bytes(&blob, bin->words, bin->nr_words * sizeof(uint64_t));
    for (unsigned i = 0; i < bin->nr_push; ++i) {
@@ -112,6 +113,7 @@ load(const void *data, size_t size, void *mem_ctx,
    unsigned nr_push = blob_read_uint32(&r);
    blob_copy_bytes(&r, out->shaderdb, sizeof(out->shaderdb));
    blob_copy_bytes(&r, out->blend_colour, sizeof(out->blend_colour));
+   blob_copy_bytes(&r, out->blend_colour1, sizeof(out->blend_colour1));
    blob_copy_bytes(&r, out->blend_coverage, sizeof(out->blend_coverage));
    if (r.overrun || nr_push > PAN_VA_MAX_PUSH_WORDS ||
        nr_words > (r.end - r.current) / sizeof(uint64_t))

@@ -44,6 +44,7 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
    out->tls_size = bin->tls_size;
    for (unsigned rt = 0; rt < 8; ++rt) {
       out->blend_colour[rt] = bin->blend_regs[rt].colour;
+      out->blend_colour1[rt] = bin->blend_regs[rt].colour1;
       out->blend_coverage[rt] = bin->blend_regs[rt].coverage;
    }
    pan_va_shaderdb_line(bin, stage, out->shaderdb, sizeof(out->shaderdb));
@@ -58,6 +59,7 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
       return false;
    out->tls_size = 0;
    memset(out->blend_colour, 0xff, sizeof(out->blend_colour));
+   memset(out->blend_colour1, 0xff, sizeof(out->blend_colour1));
    memset(out->blend_coverage, 0xff, sizeof(out->blend_coverage));
    pan_bi_shaderdb_line(bin, PAN_ARCH, stage, out->shaderdb,
                         sizeof(out->shaderdb));

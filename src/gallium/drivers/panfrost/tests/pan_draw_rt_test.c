@@ -735,6 +735,84 @@ test_logic_op(void)
    pipe_surface_reference(&rt, NULL);
 }
 
+/* Dual-source blending: colour VAR0 and the second colour k1, blended
+ * src * SRC1_COLOR + dst * (1 - SRC1_ALPHA) and src * SRC1_ALPHA + dst *
+ * (1 - SRC1_COLOR), a blend shader each (refused on the G52 and G72).
+ */
+static void
+test_dual_source(void)
+{
+   static const float k1[4] = { 0.25f, 0.5f, 0.75f, 0.5f };
+   nir_builder b = shader(MESA_SHADER_FRAGMENT, "dual-source");
+   const struct glsl_type *v4 = glsl_vec4_type();
+   nir_variable *in =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, v4, "v0");
+   in->data.interpolation = INTERP_MODE_FLAT;
+   nir_store_var(&b,
+                 io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, v4,
+                        "colour"),
+                 nir_load_var(&b, in), 0xf);
+   nir_variable *second = io_var(b.shader, nir_var_shader_out,
+                                 FRAG_RESULT_DATA0, 0, v4, "colour1");
+   second->data.index = 1;
+   nir_store_var(&b, second, nir_imm_vec4(&b, k1[0], k1[1], k1[2], k1[3]),
+                 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+
+   struct pipe_surface *rt =
+      make_surface(PIPE_FORMAT_R8G8B8A8_UNORM, PIPE_BIND_RENDER_TARGET);
+   struct scene sc = scene_begin(1, nir_type_float);
+   void *fs = ctx->create_fs_state(ctx, &cso);
+   ctx->bind_fs_state(ctx, fs);
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   void *z = bind_zsa(&zsa);
+   static const unsigned f[2][2] = {
+      { PIPE_BLENDFACTOR_SRC1_COLOR, PIPE_BLENDFACTOR_INV_SRC1_ALPHA },
+      { PIPE_BLENDFACTOR_SRC1_ALPHA, PIPE_BLENDFACTOR_INV_SRC1_COLOR },
+   };
+   void *csos[2];
+
+   set_fb(&rt, 1, NULL);
+   clear_colour(dst_rgba);
+   pan_test_debug_msg[0] = 0;
+   for (unsigned i = 0; i < 2; ++i) {
+      struct pipe_blend_state bs = {
+         .rt[0] = { .blend_enable = 1,
+                    .rgb_func = PIPE_BLEND_ADD,
+                    .alpha_func = PIPE_BLEND_ADD,
+                    .rgb_src_factor = f[i][0],
+                    .alpha_src_factor = f[i][0],
+                    .rgb_dst_factor = f[i][1],
+                    .alpha_dst_factor = f[i][1],
+                    .colormask = PIPE_MASK_RGBA },
+      };
+      csos[i] = bind_blend(&bs);
+      draw_rect(i * 32, 0, i * 32 + 32, H, 0, src_rgba, false);
+   }
+   CHECK(!blend_shaders == !!strstr(pan_test_debug_msg, "blend shader"),
+         "dual source: message '%s'", pan_test_debug_msg);
+   ctx->flush(ctx, NULL, 0);
+   read_pixels(rt, pixels);
+   for (unsigned i = 0; i < 2; ++i) {
+      float want[4];
+      for (unsigned c = 0; c < 4; ++c) {
+         float s1 = i ? k1[3] : k1[c];
+         float d1 = i ? 1 - k1[c] : 1 - k1[3];
+         want[c] = blend_shaders ? src_rgba[c] * s1 + dst_rgba[c] * d1
+                                 : dst_rgba[c];
+      }
+      check_rect(i ? "dual source: src1 alpha" : "dual source: src1 colour",
+                 i * 32, 0, i * 32 + 32, H, want, 1.01f / 255.0f,
+                 PIPE_MASK_RGBA);
+      ctx->delete_blend_state(ctx, csos[i]);
+   }
+   scene_end(&sc);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->delete_depth_stencil_alpha_state(ctx, z);
+   pipe_surface_reference(&rt, NULL);
+}
+
 /* Blending float targets, unclamped (values exact in binary16): adding
  * and min with a blend shader, else refused with a message. */
 static void
@@ -1606,6 +1684,8 @@ main(int argc, char **argv)
    test_blend_separate();
    new_context();
    test_logic_op();
+   new_context();
+   test_dual_source();
    new_context();
    test_float_blend(PIPE_FORMAT_R16G16B16A16_FLOAT);
    new_context();
