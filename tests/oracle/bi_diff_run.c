@@ -181,7 +181,7 @@ blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
                                             : PAN_SIM_REG_F32, in, err);
 }
 
-/* The v7 message preloads of the stock fragment shader. */
+/* The v7 message preloads of the fragment shader (either compiler's). */
 static bool
 preload(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg,
         char *err, unsigned err_len)

@@ -35,6 +35,15 @@ bool pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch,
 bool pan_bi_lower_tex(pan_ir_shader *s, char *err, size_t err_size);
 
 /*
+ * v7 fragment shaders: up to two varying loads or varying-coordinate 2D
+ * lookups of the entry block become reads of the registers the renderer
+ * state's message preloads fill (pan_bi_message_preload.c).  Returns how
+ * many; msgs gets them (zeroed past them).
+ */
+unsigned pan_bi_message_preload(pan_ir_shader *s,
+                                struct pan_bi_message_preload msgs[2]);
+
+/*
  * Atomics in Bifrost's shape (pan_bi_lower_atomic.c): a returning atomic
  * is atom_c_return then atom_post, an exchange axchg, a compare-and-swap
  * acmpxchg and a move of its first word.

@@ -91,6 +91,12 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
           : !pan_bi_lower_gfx(s, stage == MESA_SHADER_VERTEX, arch, err,
                               err_size))
       goto done;
+   /* Per-sample shading would interpolate the preloads at the sample
+    * where the shader's loads use the centre: keep the loads then. */
+   if (arch >= 7 && stage == MESA_SHADER_FRAGMENT &&
+       !nir->info.fs.uses_sample_shading &&
+       !nir->info.fs.uses_sample_qualifier)
+      pan_bi_message_preload(s, out->messages);
    pan_bi_lower_atomic(s);
    pan_ir_opt_copy_prop(s);
    pan_ir_opt_collect(s);

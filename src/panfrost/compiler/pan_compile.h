@@ -182,12 +182,24 @@ struct pan_bi_stats {
    unsigned msg_tuples, msg_tex, msg_vary, msg_ldst;
 };
 
+/* A v7 fragment message preload (pan_bi_message_preload.c), the first
+ * landing in r0.., the second in r4..: comps words (0 when unused) of an
+ * interpolated f32 varying (LD_VAR_IMM at the centre) or, with texture,
+ * the 2D lookup (VAR_TEX, f32) of texture and sampler texture_index at
+ * words 0 and 1 of that varying, at LOD 0 when zero_lod. */
+struct pan_bi_message_preload {
+   uint8_t varying, comps;
+   bool texture, zero_lod;
+   uint8_t texture_index;
+};
+
 struct pan_bi_binary {
    uint64_t *words; /* ralloc'd on the mem_ctx given; 2 per quadword */
    unsigned nr_words;
    unsigned work_regs; /* registers r0..work_regs-1 hold values */
    unsigned loops;
    unsigned preloads; /* hardware-preloaded registers read */
+   struct pan_bi_message_preload messages[2];
    struct pan_bi_stats stats;
    /* Graphics stages: the pushed uniform words, u0.w0 first. */
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];

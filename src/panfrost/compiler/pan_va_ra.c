@@ -294,6 +294,39 @@ blend_clobbers(const struct ra_ctx *c, unsigned v)
    return 0;
 }
 
+/* A collect of consecutive preloaded registers below the reserved ones (a
+ * blend shader's colour, a v7 message preload's result) is those
+ * registers: the vector is a preload too, and they stay out of other
+ * values' reach until its last read (the Bifrost scheduler reads such a
+ * vector in place, pan_bi_schedule.c). */
+static void
+fuse_low_preloads(struct ra_ctx *c)
+{
+   pan_ir_foreach_instr_global(c->s, b, I)
+   {
+      if (I->op != PAN_IR_OP_COLLECT || I->dest.kind != PAN_IR_SSA ||
+          c->defs[I->dest.value] != 1 || !I->nr_srcs)
+         continue;
+      int first = -1;
+      for (unsigned k = 0; k < I->nr_srcs; ++k) {
+         pan_ir_index src = I->src[k];
+         int r = src.kind == PAN_IR_SSA && src.comps == 1 && !src.comp &&
+                       !src.neg && !src.abs && c->defs[src.value] == 1
+                    ? c->preload[src.value]
+                    : -1;
+         if (r < 0 || r >= PAN_VA_FIRST_RESERVED ||
+             (k && r != first + (int)k)) {
+            first = -1;
+            break;
+         }
+         if (!k)
+            first = r;
+      }
+      if (first >= 0)
+         c->preload[I->dest.value] = first;
+   }
+}
+
 /* Registers below the reserved ones that the hardware preloaded (a blend
  * shader's colour in r0-r3) hold their value from the start until its last
  * read: a value starting before then keeps out of them. */
@@ -366,16 +399,20 @@ try_alloc(pan_ir_shader *s, bool strict, bool pairs_first, unsigned max_regs,
    c.blk_last = ralloc_array(tmp, unsigned, n + 1);
 
    compute_sets(&c);
-   for (unsigned v = 0; v < n; ++v) {
-      int r = c.preload[v];
-      if (r < 0 || r >= PAN_VA_FIRST_RESERVED)
-         continue;
-      c.low_end[r] = c.low_preloaded & BITFIELD64_BIT(r)
-                        ? MAX2(c.low_end[r], c.end[v])
-                        : c.end[v];
-      c.low_preloaded |= BITFIELD64_BIT(r);
-   }
+   fuse_low_preloads(&c);
    solve_liveness(&c);
+   /* After liveness: a preload read in a loop is live to its end. */
+   for (unsigned v = 0; v < n; ++v) {
+      int first = c.preload[v];
+      for (int r = first; r >= 0 && r < first + MAX2(c.comps[v], 1) &&
+                          r < PAN_VA_FIRST_RESERVED;
+           ++r) {
+         c.low_end[r] = c.low_preloaded & BITFIELD64_BIT(r)
+                           ? MAX2(c.low_end[r], c.end[v])
+                           : c.end[v];
+         c.low_preloaded |= BITFIELD64_BIT(r);
+      }
+   }
    compute_segments(&c);
    find_groups(&c, strict);
 

@@ -225,6 +225,14 @@ struct pipe_sampler_state;
 struct nir_shader;
 struct pan_va_push_word;
 
+/* A v7 fragment message preload (the compiler's pan_bi_message_preload):
+ * comps words of varying slot `varying` (0: unused) into r0.. or r4..,
+ * or with texture its 2D lookup in texture and sampler texture_index. */
+struct panfrost_message_preload {
+   uint8_t varying, comps, texture_index;
+   bool texture, zero_lod;
+};
+
 /* A compiled program, whichever compiler made it (Valhall on v9, Bifrost
  * on v6/v7): the words are ralloc'd on the mem_ctx given to compile.
  */
@@ -237,6 +245,8 @@ struct panfrost_binary {
    unsigned nr_push;
    /* v9 fragment shaders: pan_va_binary.blend_regs (0xff elsewhere). */
    uint8_t blend_colour[8], blend_colour1[8], blend_coverage[8];
+   /* v7 fragment shaders: the message preloads (pan_bi_binary.messages). */
+   struct panfrost_message_preload messages[2];
    /* The shader-db line (stock keys), for the GL debug output. */
    char shaderdb[384];
 };
@@ -290,6 +300,7 @@ struct panfrost_jm_fragment {
    bool multisample;   /* coverage per sample (panfrost_draw_job) */
    bool per_sample;    /* shaded once a sample (4x preloads) */
    uint16_t sample_mask;
+   struct panfrost_message_preload messages[2]; /* panfrost_binary's */
    unsigned rt_count;
    struct panfrost_blend_rt rts[8];
    struct panfrost_zs_state zs;

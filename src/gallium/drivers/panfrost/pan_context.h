@@ -10,6 +10,7 @@
 #include "pipe/p_state.h"
 #include "util/u_debug.h"
 
+#include "pan_arch.h"
 #include "pan_batch.h"
 #include "pan_compile.h"
 #include "pan_compute.h"
@@ -35,6 +36,7 @@ struct panfrost_program {
    struct {
       uint8_t colour, colour1, coverage;
    } blend_regs[8];
+   struct panfrost_message_preload messages[2]; /* panfrost_binary's */
 };
 
 /* A vertex or fragment state object, compiled at creation (pan_shader.c).

@@ -488,6 +488,7 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
       .sample_mask = sample_mask,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
+   memcpy(f.messages, fs->progs[0].messages, sizeof(f.messages));
    for (unsigned i = 0; i < f.rt_count; ++i)
       panfrost_blend_rt_init(&f.rts[i], blend, i, fb, &ctx->state.blend_color);
    panfrost_zs_state_init(&f.zs, ctx->state.zsa, &ctx->state.stencil_ref,

@@ -31,7 +31,7 @@
 #include "pan_shader_cache.h"
 
 /* Bumped when the entry layout changes. */
-#define PAN_CACHE_ENTRY_VERSION 2
+#define PAN_CACHE_ENTRY_VERSION 3
 
 void
 panfrost_shader_cache_init(struct panfrost_screen *screen)
@@ -87,6 +87,13 @@ store(struct disk_cache *cache, const cache_key key,
    blob_write_bytes(&blob, bin->blend_colour, sizeof(bin->blend_colour));
    blob_write_bytes(&blob, bin->blend_colour1, sizeof(bin->blend_colour1));
    blob_write_bytes(&blob, bin->blend_coverage, sizeof(bin->blend_coverage));
+   for (unsigned k = 0; k < 2; ++k) {
+      const struct panfrost_message_preload *m = &bin->messages[k];
+      blob_write_uint8(&blob, m->varying);
+      blob_write_uint8(&blob, m->comps);
+      blob_write_uint8(&blob, m->texture_index);
+      blob_write_uint8(&blob, m->texture | m->zero_lod << 1);
+   }
    blob_write_bytes(&blob, bin->words, bin->nr_words * sizeof(uint64_t));
    for (unsigned i = 0; i < bin->nr_push; ++i) {
       blob_write_uint8(&blob, bin->push[i].source);
@@ -115,6 +122,15 @@ load(const void *data, size_t size, void *mem_ctx,
    blob_copy_bytes(&r, out->blend_colour, sizeof(out->blend_colour));
    blob_copy_bytes(&r, out->blend_colour1, sizeof(out->blend_colour1));
    blob_copy_bytes(&r, out->blend_coverage, sizeof(out->blend_coverage));
+   for (unsigned k = 0; k < 2; ++k) {
+      struct panfrost_message_preload *m = &out->messages[k];
+      m->varying = blob_read_uint8(&r);
+      m->comps = blob_read_uint8(&r);
+      m->texture_index = blob_read_uint8(&r);
+      uint8_t flags = blob_read_uint8(&r);
+      m->texture = flags & 1;
+      m->zero_lod = flags & 2;
+   }
    if (r.overrun || nr_push > PAN_VA_MAX_PUSH_WORDS ||
        nr_words > (r.end - r.current) / sizeof(uint64_t))
       return false;

@@ -61,6 +61,16 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
    memset(out->blend_colour, 0xff, sizeof(out->blend_colour));
    memset(out->blend_colour1, 0xff, sizeof(out->blend_colour1));
    memset(out->blend_coverage, 0xff, sizeof(out->blend_coverage));
+   for (unsigned k = 0; k < 2; ++k) {
+      const struct pan_bi_message_preload *m = &bin->messages[k];
+      out->messages[k] = (struct panfrost_message_preload){
+         .varying = m->varying,
+         .comps = m->comps,
+         .texture_index = m->texture_index,
+         .texture = m->texture,
+         .zero_lod = m->zero_lod,
+      };
+   }
    pan_bi_shaderdb_line(bin, PAN_ARCH, stage, out->shaderdb,
                         sizeof(out->shaderdb));
 #endif

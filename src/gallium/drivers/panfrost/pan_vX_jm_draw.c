@@ -131,6 +131,31 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.preload.fragment.coverage = true;
       cfg.preload.fragment.sample_mask_id = true;
       cfg.preload.uniform_count = DIV_ROUND_UP(f->fau_words, 2);
+#if PAN_ARCH >= 7
+      /* The messages the compiler left to the hardware (r0.., r4..;
+       * pan_bi_message_preload.c). */
+      for (unsigned k = 0; k < 2; ++k) {
+         struct PAN_GENX(message_preload) *m =
+            k ? &cfg.fragment_messages.message_preload_2
+              : &cfg.fragment_messages.message_preload_1;
+         const struct panfrost_message_preload *p = &f->messages[k];
+         if (!p->comps)
+            continue;
+         if (p->texture) {
+            m->type = MALI_MESSAGE_TYPE_VAR_TEX;
+            m->var_tex.varying_index = p->varying;
+            m->var_tex.texture_index = p->texture_index;
+            m->var_tex.register_format =
+               MALI_MESSAGE_PRELOAD_REGISTER_FORMAT_F32;
+            m->var_tex.zero_lod = p->zero_lod;
+            continue;
+         }
+         m->type = MALI_MESSAGE_TYPE_LD_VAR;
+         m->ld_var.varying_index = p->varying;
+         m->ld_var.register_format = MALI_MESSAGE_PRELOAD_REGISTER_FORMAT_F32;
+         m->ld_var.num_components = p->comps;
+      }
+#endif
       if (f->zs.stencil) {
          cfg.stencil_front = stencil_face(&f->zs.face[0]);
          cfg.stencil_back = stencil_face(&f->zs.face[1]);

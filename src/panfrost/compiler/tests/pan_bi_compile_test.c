@@ -20,7 +20,9 @@
 #include "compiler/nir/nir_builder.h"
 #include "isa/pan_isa_bi.h"
 #include "isa/pan_isa_bi_priv.h"
+#include "pan_bi.h"
 #include "pan_compile.h"
+#include "pan_ir_builder.h"
 #include "pan_sim_bi.h"
 #include "pan_sim_bi_gfx.h"
 #include "pan_sim_texture.h"
@@ -602,6 +604,21 @@ run_gfx_full(const struct pan_bi_binary *bin, const uint32_t *u,
    pan_sim_bi_warp_init(&w, (1u << BI_LANES) - 1);
    for (unsigned l = 0; l < BI_LANES; ++l)
       preload(w.r[l], l);
+   /* The v7 message preloads, as the renderer state asks for them. */
+   for (unsigned k = 0; k < 2; ++k) {
+      const struct pan_bi_message_preload *m = &bin->messages[k];
+      char err[128];
+      if (m->texture &&
+          !pan_sim_bi_var_tex_preload(&w, &cfg, (1u << BI_LANES) - 1,
+                                      m->varying, m->texture_index, false,
+                                      m->zero_lod, 4 * k, err, sizeof(err))) {
+         pan_test_fail("VAR_TEX preload: %s", err);
+         return false;
+      }
+      for (unsigned l = 0; !m->texture && m->comps && l < BI_LANES; ++l)
+         cb_ld_var(rec, l, m->varying, false, PAN_SIM_REG_F32, m->comps,
+                   &w.r[l][4 * k], NULL);
+   }
    if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
       pan_test_fail("graphics fault: %s", w.fault);
       return false;
@@ -963,6 +980,122 @@ test_texture(void)
       ralloc_free(ctx);
       ralloc_free(b.shader);
    }
+}
+
+/* pan_bi_message_preload on IR: a 2D lookup at words 0-1 of varying 3
+ * becomes VAR_TEX preload 0 (its load, read by nothing else, goes), the
+ * next varying load LD_VAR preload 1; a third load and a lookup whose
+ * sampler is not its texture stay messages. */
+static void
+test_message_preload_ir(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index r61 = pan_ir_preload(&b, 61);
+   pan_ir_index uv = pan_ir_ld_var(&b, 2, 3, r61);
+   pan_ir_index xy = pan_ir_collect(
+      &b, 2, (pan_ir_index[]){ pan_ir_word(uv, 0), pan_ir_word(uv, 1) });
+   pan_ir_index t = pan_ir_texs_2d(&b, 1 | 1 << 8, pan_ir_word(xy, 0),
+                                   pan_ir_word(xy, 1));
+   pan_ir_index a = pan_ir_ld_var(&b, 3, 12, r61);
+   pan_ir_index c = pan_ir_ld_var(&b, 1, 13, r61);
+   pan_ir_index t2 = pan_ir_texs_2d(&b, 1 | 2 << 8, pan_ir_word(a, 0),
+                                    pan_ir_word(a, 1));
+   pan_ir_index sum = pan_ir_fadd(&b, pan_ir_word(t, 2), pan_ir_word(a, 2));
+   sum = pan_ir_fadd(&b, sum, c);
+   sum = pan_ir_fadd(&b, sum, pan_ir_word(t2, 0));
+   pan_ir_store_global(
+      &b, 0, sum,
+      pan_ir_collect(&b, 2, (pan_ir_index[]){ pan_ir_imm(0), pan_ir_imm(0) }));
+
+   struct pan_bi_message_preload m[2];
+   PAN_CHECK(pan_bi_message_preload(s, m) == 2, "two preloads");
+   PAN_CHECK(m[0].texture && m[0].varying == 3 && m[0].comps == 4 &&
+                m[0].texture_index == 1 && !m[0].zero_lod,
+             "VAR_TEX preload: texture %u varying %u comps %u index %u",
+             m[0].texture, m[0].varying, m[0].comps, m[0].texture_index);
+   PAN_CHECK(!m[1].texture && m[1].varying == 12 && m[1].comps == 3,
+             "LD_VAR preload: texture %u varying %u comps %u", m[1].texture,
+             m[1].varying, m[1].comps);
+   char *got = pan_ir_shader_to_string(s, s);
+   const char *want = "block0:\n"
+                      "   %0 = preload imm:0x3d\n"
+                      "   %11 = preload imm:0x0\n"
+                      "   %12 = preload imm:0x1\n"
+                      "   %13 = preload imm:0x2\n"
+                      "   %14 = preload imm:0x3\n"
+                      "   %3:4 = collect %11, %12, %13, %14\n"
+                      "   %15 = preload imm:0x4\n"
+                      "   %16 = preload imm:0x5\n"
+                      "   %17 = preload imm:0x6\n"
+                      "   %4:3 = collect %15, %16, %17\n"
+                      "   %5 = ld_var %0, imm:0xd\n"
+                      "   %6:4 = texs_2d %4, %4.1, imm:0x201\n"
+                      "   %7 = fadd %3.2, %4.2\n"
+                      "   %8 = fadd %7, %5\n"
+                      "   %9 = fadd %8, %6\n"
+                      "   %10:2 = collect #0x0, #0x0\n"
+                      "   store_global %9, %10:2, imm:0x0\n";
+   PAN_CHECK(!strcmp(got, want), "after message preload:\n%s", got);
+   ralloc_free(s);
+}
+
+/* colour = texture(sampler 2, VAR0.xy) on G52: a VAR_TEX message preload
+ * (no texture or varying message left in the program) whose result the
+ * colour is, as the renderer state has the hardware compute it. */
+static void
+test_var_tex_preload(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_var_tex");
+   nir_variable *v0 =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+   nir_ssa_def *v = nir_load_var(&b, v0);
+   nir_tex_instr *t = nir_tex_instr_create(b.shader, 1);
+   t->op = nir_texop_tex;
+   t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   t->texture_index = 2;
+   t->sampler_index = 2;
+   t->coord_components = 2;
+   t->dest_type = nir_type_float32;
+   t->src[0].src_type = nir_tex_src_coord;
+   t->src[0].src = nir_src_for_ssa(nir_channels(&b, v, 3));
+   nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &t->instr);
+   nir_store_var(&b, col, &t->dest.ssa, 0xf);
+
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   static struct gfx_record rec;
+   memset(&rec, 0, sizeof(rec));
+   uint32_t u[16] = { 0 };
+   const struct pan_sim_tex_ops tex = { NULL, cb_tex };
+   bool ok = compile(b.shader, NULL, ctx, &bin);
+   PAN_CHECK(!ok || (bin.messages[0].texture && bin.messages[0].varying == 0 &&
+                     bin.messages[0].texture_index == 2 &&
+                     !bin.messages[1].comps),
+             "messages: texture %u varying %u index %u, second %u words",
+             bin.messages[0].texture, bin.messages[0].varying,
+             bin.messages[0].texture_index, bin.messages[1].comps);
+   PAN_CHECK(!ok || (!bin.stats.msg_tex && !bin.stats.msg_vary),
+             "%u texture and %u varying messages left", bin.stats.msg_tex,
+             bin.stats.msg_vary);
+   ok = ok && run_gfx_tex(&bin, u, &rec, &tex);
+   PAN_CHECK(!ok || (tex_seen.texture == 2 && tex_seen.sampler == 2),
+             "texture %u sampler %u", tex_seen.texture, tex_seen.sampler);
+   for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+      /* VAR0 at lane l: (l / 8, l / 8 + 1 / 4) (cb_ld_var). */
+      float want[2] = { l / 8.0f, l / 8.0f + 0.25f };
+      for (unsigned c = 0; c < 2; ++c) {
+         float got = pan_test_f32(rec.colour[l][c]);
+         PAN_CHECK(got == want[c], "lane %u word %u: %g, expected %g", l, c,
+                   got, want[c]);
+      }
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
 }
 
 /* Results of the recording unit for gathers and offsets: word c of a
@@ -1375,6 +1508,8 @@ main(void)
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_fragment);
+   PAN_RUN_CASE(test_message_preload_ir);
+   PAN_RUN_CASE(test_var_tex_preload);
    PAN_RUN_CASE(test_depth_stencil_output);
    PAN_RUN_CASE(test_far_slot);
    PAN_RUN_CASE(test_derivative);

@@ -34,8 +34,10 @@
  *
  * --out=DIR (G57, G52 or G72) also writes each program to DIR/<tag>.bin and its
  * push table to DIR/<tag>.push ("push I SOURCE UBO OFFSET_B" per uniform
- * word, SOURCE an enum pan_va_push_source), tag fs, cs, vs (the position
- * variant) or vv (the varying variant); see tests/oracle/va_diff_exec.py.
+ * word, SOURCE an enum pan_va_push_source; on G52 also "message I VARYING
+ * 0 COMPS TEXTURE 0 ZERO_LOD TEXTURE_INDEX" per message preload, as
+ * bi-diff-run reads them), tag fs, cs, vs (the position variant) or vv
+ * (the varying variant); see tests/oracle/va_diff_exec.py.
  *
  * Exit status: 0 all compiled, 1 something refused, 2 usage, 3 GLSL
  * front end failure, 4 I/O error.  See docs/drivers/panfrost/compiler.rst.
@@ -68,7 +70,8 @@ static const char *out_dir;
 
 static bool
 write_binary(const char *stage, const uint64_t *words, unsigned nr_words,
-             const struct pan_va_push_word *push, unsigned nr_push)
+             const struct pan_va_push_word *push, unsigned nr_push,
+             const struct pan_bi_message_preload *msgs)
 {
    static const struct {
       const char *stage, *tag;
@@ -92,6 +95,13 @@ write_binary(const char *stage, const uint64_t *words, unsigned nr_words,
    for (unsigned i = 0; fp && i < nr_push; i++)
       fprintf(fp, "push %u %u %u %u\n", i, push[i].source, push[i].ubo,
               push[i].offset_B);
+   /* bi-diff-run's message preload lines (f32 only). */
+   for (unsigned k = 0; fp && msgs && k < 2; k++) {
+      if (msgs[k].comps)
+         fprintf(fp, "message %u %u 0 %u %u 0 %u %u\n", k, msgs[k].varying,
+                 msgs[k].comps, msgs[k].texture, msgs[k].zero_lod,
+                 msgs[k].texture_index);
+   }
    ok = fp && !fclose(fp);
    if (!ok)
       fprintf(stderr, "pan-compiler-db: cannot write %s\n", path);
@@ -118,7 +128,8 @@ compile_bi(nir_shader *clone, const char *stage, enum pan_va_variant variant,
    if (ok)
       report_bi(stage, &bin);
    if (ok && out_dir &&
-       !write_binary(stage, bin.words, bin.nr_words, bin.push, bin.nr_push))
+       !write_binary(stage, bin.words, bin.nr_words, bin.push, bin.nr_push,
+                     bin.messages))
       exit(4);
    if (!ok)
       printf("PAN-DB-REFUSED: %s: %s\n", stage, err);
@@ -147,7 +158,8 @@ compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
    if (ok)
       report(stage, &bin);
    if (ok && out_dir &&
-       !write_binary(stage, bin.words, bin.nr_words, bin.push, bin.nr_push))
+       !write_binary(stage, bin.words, bin.nr_words, bin.push, bin.nr_push,
+                     NULL))
       exit(4);
    if (!ok)
       printf("PAN-DB-REFUSED: %s: %s\n", stage, err);
