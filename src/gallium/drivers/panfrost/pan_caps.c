@@ -384,6 +384,13 @@ panfrost_get_compute_shader_param(enum pipe_shader_cap param)
     * this the state tracker turns uniform blocks off in every stage. */
    if (param == PIPE_SHADER_CAP_INDIRECT_CONST_ADDR)
       return 1;
+   /* The draws' texture and sampler tables (pan_compute.c), as many. */
+   if (param == PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS ||
+       param == PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS)
+      return 16;
+   if (param == PIPE_SHADER_CAP_MAX_TEX_INSTRUCTIONS ||
+       param == PIPE_SHADER_CAP_MAX_TEX_INDIRECTIONS)
+      return 16384;
    return panfrost_compiler_shader_param(param);
 }
 

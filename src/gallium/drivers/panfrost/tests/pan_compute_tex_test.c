@@ -435,6 +435,15 @@ main(int argc, char **argv)
 {
    if (!pan_test_open(&screen, &ctx))
       return 1;
+   /* GLES 3.1 asks for 16 texture units in compute. */
+   static const enum pipe_shader_cap caps[] = {
+      PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS,
+      PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS,
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(caps); ++i) {
+      int n = screen->get_shader_param(screen, PIPE_SHADER_COMPUTE, caps[i]);
+      CHECK(n >= 16, "%d compute texture units (cap %u), want 16", n, caps[i]);
+   }
    test_fetch_and_sample();
    test_buffer();
    test_after_pass();
