@@ -137,7 +137,7 @@ struct mid_bundle {
    unsigned qw, size_qw, tag;
 };
 
-#define MID_SCHED_LEVELS 11
+#define MID_SCHED_LEVELS 23
 /* Levels below this hoist varying stores; the levels from it up to the
  * last but one (which skips move elimination) are tried both ways. */
 #define MID_HOIST_LEVELS 4
@@ -250,6 +250,8 @@ bool mid_from_nir(struct mid_shader *s, nir_shader *nir);
 void mid_dce(struct mid_shader *s);
 void mid_opt_moves(struct mid_shader *s);
 bool mid_schedule(struct mid_shader *s);
+/* How many unscheduled groups, in program order, a level considers. */
+unsigned mid_sched_window(unsigned level);
 bool mid_ra(struct mid_shader *s);
 void mid_drop_self_moves(struct mid_shader *s);
 /* Per block (by index) and variable, the lanes live into the block, in

@@ -457,24 +457,43 @@ bundle_at(struct mid_shader *s, int i)
    return util_dynarray_element(&s->bundles, struct mid_bundle, i);
 }
 
-/* Per level: unscheduled groups considered, in program order, and the
- * quarter registers the block may keep live before new values wait (0:
- * any).  The levels that count packable values by their lanes (the
- * non-strict ones, see below) are optimistic, so they get some slack over
- * the 16, 8 and 4 registers of one, two and four threads (tuned on
- * shader-db).  The last five look at fewer groups, closer to program
- * order: windows of 16 and 6 at the two- and four-thread budgets often
- * keep the threads, or fit at all, in fewer bundles than the freer levels
- * or the window of 3 that always fits. */
-static const unsigned window[] = {
-   ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 16, 6, 16, 6, 3
+/* Per level: how many unscheduled groups it considers, in program order
+ * (~0: all), the quarter registers the block may keep live before new
+ * values wait (0: any), and whether a bundle's last reads free registers
+ * only when it closes (strict: as allocation sees them when a later unit
+ * writes) or at once (tighter bundles, sometimes a register more).  The
+ * non-strict levels count packable values by their lanes, an optimistic
+ * count, so they get some slack over the 16, 8 and 4 registers of one,
+ * two and four threads (tuned on shader-db).
+ *
+ * Past the first six, the levels look at a window of the next groups:
+ * the priority (longest path) alone starts every long chain at once, and
+ * a budget then serialises what is left, where a window keeps the order
+ * close to the program's and still fills bundles from nearby work.  On
+ * shader-db each window below wins somewhere; the last one (3, without
+ * move elimination) always fits. */
+#define W(win, quarters, strict_frees)                                         \
+   {                                                                           \
+      win, quarters, strict_frees                                              \
+   }
+static const struct {
+   unsigned window, budget;
+   bool strict;
+} levels[MID_SCHED_LEVELS] = {
+   W(~0u, 0, false),  W(~0u, 56, false), W(~0u, 40, false), W(~0u, 32, true),
+   W(~0u, 22, false), W(~0u, 16, true),  W(16, 0, false),   W(8, 0, false),
+   W(32, 56, false),  W(32, 40, false),  W(32, 22, false),  W(16, 56, false),
+   W(16, 22, false),  W(10, 56, false),  W(10, 22, false),  W(6, 56, false),
+   W(6, 22, false),   W(4, 40, false),   W(4, 22, false),   W(16, 32, true),
+   W(16, 16, true),   W(6, 16, true),    W(3, 16, true),
 };
-static const unsigned budget[] = { 0, 56, 40, 32, 22, 16, 32, 32, 16, 16, 16 };
-/* Whether a bundle's last reads free registers only when it closes (as
- * allocation sees them when a later unit writes) or at once (tighter
- * bundles, sometimes a register more). */
-static const bool strict[] = { false, false, false, true, false, true,
-                               true,  true,  true,  true, true };
+#undef W
+
+unsigned
+mid_sched_window(unsigned level)
+{
+   return levels[MIN2(level, MID_SCHED_LEVELS - 1)].window;
+}
 
 /* Register pressure as the block's schedule grows: values live into the
  * block are live from its start, values live out of it from their write
@@ -715,13 +734,14 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          MAX2(gs[*p].prio, gs[i].prio + 1);
    }
 
-   unsigned win = window[MIN2(s->level, ARRAY_SIZE(window) - 1)];
-   unsigned limit = budget[MIN2(s->level, ARRAY_SIZE(budget) - 1)];
+   unsigned lv = MIN2(s->level, MID_SCHED_LEVELS - 1);
+   unsigned win = levels[lv].window;
+   unsigned limit = levels[lv].budget;
    /* A texture result in a work register (small cores) is a value the
     * budget does not see: leave it one register. */
    if (limit && s->tex_out < 16 && s->nr_tex)
       limit -= 4;
-   bool strict_frees = strict[MIN2(s->level, ARRAY_SIZE(strict) - 1)];
+   bool strict_frees = levels[lv].strict;
    struct pressure pr = {
       .remaining = rzalloc_array(gs, unsigned, s->nr_vars + 1),
       .out = sc->live_out,

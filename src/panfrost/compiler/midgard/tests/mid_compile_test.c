@@ -500,31 +500,34 @@ test_push_under_pressure(void)
    ralloc_free(b.shader);
 }
 
-/* Twelve pushed uniforms leave r0-r11, where these values fit only in a
- * tight schedule of one thread; with eight pushed the same thread has 16
- * registers and a freer schedule in fewer bundles, so the compiler tries
- * that too and keeps it. */
+/* Eleven pushed uniforms leave r0-r12, where nine values live to the end
+ * beside independent terms fit only in a tight schedule of one thread;
+ * with eight pushed the same thread has 16 registers and a freer schedule
+ * in fewer bundles, so the compiler tries that too and keeps it. */
 static void
 test_push_for_one_thread(void)
 {
-   const unsigned n = 10;
+   const unsigned n = 9;
    nir_builder b = begin(MESA_SHADER_COMPUTE);
    nir_ssa_def *src =
       nir_load_global(&b, nir_imm_int(&b, MEM_BASE + 0x400), 16, 4, 32);
-   nir_ssa_def *vals[11];
+   nir_ssa_def *vals[9];
    for (unsigned k = 0; k < n; k++)
       vals[k] = nir_fmul(&b, src, uniform(&b, k, 4));
    nir_push_if(&b, nir_flt(&b, nir_channel(&b, src, 3), nir_imm_float(&b, 0)));
    store(&b, 8, src);
    nir_pop_if(&b, NULL);
    /* Independent terms: a free schedule interleaves them. */
-   nir_ssa_def *sum = uniform(&b, 11, 4);
+   nir_ssa_def *sum = uniform(&b, 10, 4);
    for (unsigned k = 0; k < n; k++) {
       nir_ssa_def *t =
          nir_fadd(&b, nir_fmul(&b, vals[k], vals[(k + 1) % n]),
-                  nir_fmul(&b, vals[(k + 2) % n], uniform(&b, 10, 4)));
+                  nir_fmul(&b, vals[(k + 2) % n], uniform(&b, 9, 4)));
       sum = nir_fadd(&b, sum, nir_fmul(&b, t, t));
    }
+   /* ...and the values again, so that they all stay live. */
+   for (unsigned k = 0; k < n; k++)
+      sum = nir_fadd(&b, nir_fmul(&b, sum, vals[k]), uniform(&b, k, 4));
    store(&b, 0, sum);
    float vf[4] = { 0.5f, 0.25f, -0.125f, 1.0f };
    struct env *e = calloc(1, sizeof(*e));
@@ -536,16 +539,18 @@ test_push_for_one_thread(void)
       PAN_EXPECT_EQ(e->bin.threads, 1);
       PAN_EXPECT(e->bin.nr_push <= 8);
       for (unsigned c = 0; c < 4; c++) {
-         float u[12], v[11], s;
-         for (unsigned k = 0; k < 12; k++)
+         float u[11], v[9], s;
+         for (unsigned k = 0; k < 11; k++)
             u[k] = 0.125f * (float)((4 * k + c) % 7) - 0.25f;
          for (unsigned k = 0; k < n; k++)
             v[k] = vf[c] * u[k];
-         s = u[11];
+         s = u[10];
          for (unsigned k = 0; k < n; k++) {
-            float t = v[k] * v[(k + 1) % n] + v[(k + 2) % n] * u[10];
+            float t = v[k] * v[(k + 1) % n] + v[(k + 2) % n] * u[9];
             s = s + t * t;
          }
+         for (unsigned k = 0; k < n; k++)
+            s = s * v[k] + u[k];
          PAN_EXPECT_EQ(out_word(e, c), pan_test_u32(s));
       }
    }

@@ -67,15 +67,19 @@ independent_in_first_bundle(unsigned level)
 static void
 test_windows(void)
 {
-   /* Free, then the windows of 16 and 6 at the two-thread and the
-    * four-thread budgets, then 3. */
-   static const bool reaches[MID_SCHED_LEVELS] = {
-      [0] = true, [6] = true, [8] = true,
-   };
+   /* Each level reaches the independent add exactly when its window
+    * does; the free level does, the last (3) does not, and some level
+    * between them that bounds the registers looks past position 10. */
+   unsigned wide_bounded = 0;
    for (unsigned l = 0; l < MID_SCHED_LEVELS; l++) {
-      if (l == 0 || l >= 6)
-         PAN_EXPECT_EQ(independent_in_first_bundle(l), reaches[l]);
+      unsigned w = mid_sched_window(l);
+      PAN_EXPECT_EQ(independent_in_first_bundle(l), w > 10);
+      if (l > 5 && w > 10 && w != ~0u)
+         wide_bounded++;
    }
+   PAN_EXPECT(independent_in_first_bundle(0));
+   PAN_EXPECT(!independent_in_first_bundle(MID_SCHED_LEVELS - 1));
+   PAN_EXPECT(wide_bounded > 0);
 }
 
 int
