@@ -8,7 +8,8 @@
 # agreeing runs plus the replay proof (replay_proof.py), pan-demo's
 # scene against softpipe (tests/demo/scene_vs_softpipe.py) and the
 # multisampling proofs (msaa_proof.py, stock and ours) and the other
-# self-checking programs with ours (programs-ours-tests.txt), failed =
+# self-checking programs with ours (programs-ours-tests.txt, and
+# programs-ours-g57-tests.txt on the G57 alone), failed =
 # expected runs that no longer agree (or did not run), skipped = runs not
 # agreeing yet.
 #   tests/oracle_driver/ci.sh [BUILD_DIR]     (our build, for the drm-shim)
@@ -94,6 +95,15 @@ if /usr/bin/python3 "$here/msaa_proof.py" --build "$build" --stock "$stock" \
 else
    echo "piglit: programs-ours failed (exit $?)"
 fi
+# And those only the G57 has the features for (blend shaders).
+programs_ours_g57_ok=0
+if /usr/bin/python3 "$here/msaa_proof.py" --build "$build" --stock "$stock" \
+      --driver ours --gpus G57 --list "$here/programs-ours-g57-tests.txt"; then
+   programs_ours_g57_ok=1
+   echo "piglit: programs-ours-g57 passed"
+else
+   echo "piglit: programs-ours-g57 failed (exit $?)"
+fi
 
 out=$stock/pan-piglit-ci.log
 /usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
@@ -101,7 +111,7 @@ out=$stock/pan-piglit-ci.log
    --driver both --ours-gpus G52,G57 --expected-ours "$here/expected-ours.txt" \
    --pass-name piglit-runs 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
-# The runs' line, then the pass line with the four proofs counted in.
+# The runs' line, then the pass line with the other proofs counted in.
 line=$(grep -E '^pass piglit-runs: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out" | tail -1)
 if [ -z "$line" ]; then
    echo "pass piglit: 0 passed, 1 failed, 0 skipped (of 0 declared)"
@@ -113,5 +123,6 @@ if [ "$demo_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$msaa_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$msaa_ours_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$programs_ours_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
-echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 5)) declared)"
+if [ "$programs_ours_g57_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
+echo "pass piglit: $p passed, $f failed, $s skipped (of $((d + 6)) declared)"
 exit "$rc"
