@@ -306,6 +306,11 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MAX_TEXEL_OFFSET:
       return 7;
 
+   /* The samplers have no GL_CLAMP mode: the state tracker saturates the
+    * coordinates and the sampler picks the edge or the border by filter
+    * (wrap_mode, pan_vX_texture.c). */
+   case PIPE_CAP_GL_CLAMP:
+      return 0;
    /* Capabilities the defaults would turn on but we have not built. */
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:
    case PIPE_CAP_SAMPLER_VIEW_TARGET:

@@ -157,24 +157,37 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
 #endif
 
 static unsigned
-wrap_mode(unsigned wrap)
+wrap_mode(unsigned wrap, const struct pipe_sampler_state *s)
 {
    switch (wrap) {
    case PIPE_TEX_WRAP_REPEAT:
+/* The hardware mode of a Gallium wrap mode.  GL_CLAMP and
+ * GL_MIRROR_CLAMP_EXT arrive as they are (PIPE_CAP_GL_CLAMP is off): the
+ * state tracker has only saturated the shader's coordinates, so linear
+ * filtering must still blend the edge texels with the border, and nearest
+ * filtering, which would pick the texel past the edge at coordinate 1.0,
+ * must clamp to the edge.  One mode serves both filters: the border only
+ * when both filter linearly.
+ */
       return MALI_WRAP_MODE_REPEAT;
    case PIPE_TEX_WRAP_CLAMP_TO_BORDER:
       return MALI_WRAP_MODE_CLAMP_TO_BORDER;
+   bool linear = s->min_img_filter == PIPE_TEX_FILTER_LINEAR &&
+                 s->mag_img_filter == PIPE_TEX_FILTER_LINEAR;
+
    case PIPE_TEX_WRAP_MIRROR_REPEAT:
-      return MALI_WRAP_MODE_MIRRORED_REPEAT;
+   case PIPE_TEX_WRAP_CLAMP:
+      return linear ? MALI_WRAP_MODE_CLAMP_TO_BORDER
+                    : MALI_WRAP_MODE_CLAMP_TO_EDGE;
    case PIPE_TEX_WRAP_MIRROR_CLAMP:
+      return linear ? MALI_WRAP_MODE_MIRRORED_CLAMP_TO_BORDER
+                    : MALI_WRAP_MODE_MIRRORED_CLAMP_TO_EDGE;
+      return MALI_WRAP_MODE_MIRRORED_REPEAT;
    case PIPE_TEX_WRAP_MIRROR_CLAMP_TO_EDGE:
       return MALI_WRAP_MODE_MIRRORED_CLAMP_TO_EDGE;
    case PIPE_TEX_WRAP_MIRROR_CLAMP_TO_BORDER:
       return MALI_WRAP_MODE_MIRRORED_CLAMP_TO_BORDER;
    default:
-      /* GL_CLAMP reaches us only where the frontend has made it a clamp
-       * to the edge (PIPE_CAP_GL_CLAMP is off).
-       */
       return MALI_WRAP_MODE_CLAMP_TO_EDGE;
    }
 }
@@ -206,9 +219,9 @@ emit_sampler(void *cpu, const struct pipe_sampler_state *s)
 {
    pan_pack(cpu, sampler, cfg)
    {
-      cfg.wrap_mode_s = wrap_mode(s->wrap_s);
-      cfg.wrap_mode_t = wrap_mode(s->wrap_t);
-      cfg.wrap_mode_r = wrap_mode(s->wrap_r);
+      cfg.wrap_mode_s = wrap_mode(s->wrap_s, s);
+      cfg.wrap_mode_t = wrap_mode(s->wrap_t, s);
+      cfg.wrap_mode_r = wrap_mode(s->wrap_r, s);
       cfg.seamless_cube_map = s->seamless_cube_map;
       cfg.normalized_coordinates = !s->unnormalized_coords;
       cfg.magnify_nearest = s->mag_img_filter == PIPE_TEX_FILTER_NEAREST;

@@ -219,6 +219,23 @@ sample_cs(float dx)
    return finish(&b);
 }
 
+/* word i = texture(tex, (1.0, (y + 0.5) / H)): the right edge, where
+ * the state tracker's GL_CLAMP emulation leaves coordinates past it.
+ */
+static void *
+edge_cs(void)
+{
+   nir_ssa_def *x, *y, *i;
+   nir_builder b = grid_shader("edge", &x, &y, &i);
+   nir_ssa_def *t =
+      nir_fmul_imm(&b, nir_fadd_imm(&b, nir_u2f32(&b, y), 0.5), 1.0 / TEX_H);
+   nir_ssa_def *v = tex_op(&b, nir_texop_tex, GLSL_SAMPLER_DIM_2D,
+                           nir_vec2(&b, nir_imm_float(&b, 1.0), t), NULL,
+                           nir_type_float32, 4);
+   store(&b, nir_imul_imm(&b, i, 4), nir_pack_unorm_4x8(&b, v));
+   return finish(&b);
+}
+
 /* words 0-1: textureSize(tex, 0), words 2-3: textureSize(tex, lod)
  * where lod comes from thread 0's x + 1 (a run-time level).
  */
@@ -310,6 +327,29 @@ linear_word(unsigned x, unsigned y)
    return w;
 }
 
+/* The border colour of clamp_sampler: (0, 0, 1, 1). */
+#define BORDER_WORD 0xffff0000u
+
+/* GL_CLAMP at the right edge: nearest picks the edge texel, linear
+ * blends it half and half with the border colour.
+ */
+static uint32_t
+clamp_nearest_word(unsigned x, unsigned y)
+{
+   return texel_word(TEX_W - 1, y);
+}
+
+static uint32_t
+clamp_linear_word(unsigned x, unsigned y)
+{
+   uint32_t t = texel_word(TEX_W - 1, y), w = 0;
+   for (unsigned c = 0; c < 4; ++c) {
+      unsigned a = (t >> (8 * c)) & 0xff, b = (BORDER_WORD >> (8 * c)) & 0xff;
+      w |= ((a + b + 1) / 2) << (8 * c);
+   }
+   return w;
+}
+
 static uint32_t
 clear_word(unsigned x, unsigned y)
 {
@@ -392,6 +432,51 @@ test_buffer(void)
    pipe_resource_reference(&out, NULL);
 }
 
+/* GL_CLAMP (PIPE_TEX_WRAP_CLAMP): the state tracker emulates it (the
+ * screen says the samplers cannot) by saturating coordinates, which
+ * leaves the sampler to pick the edge texel when filtering nearest and
+ * to blend in the border when filtering linearly.
+ */
+static void
+test_gl_clamp(void)
+{
+   struct pipe_resource *tex = texture(0);
+   struct pipe_sampler_view *v = view(tex, 0);
+   struct pipe_resource *out = buffer(TEX_W * TEX_H * 4);
+   void *cs = edge_cs();
+
+   CHECK(!screen->get_param(screen, PIPE_CAP_GL_CLAMP),
+         "GL_CLAMP offered, which the samplers do not have");
+   for (unsigned linear = 0; linear < 2; ++linear) {
+      unsigned filter =
+         linear ? PIPE_TEX_FILTER_LINEAR : PIPE_TEX_FILTER_NEAREST;
+      struct pipe_sampler_state st = {
+         .wrap_s = PIPE_TEX_WRAP_CLAMP,
+         .wrap_t = PIPE_TEX_WRAP_CLAMP,
+         .wrap_r = PIPE_TEX_WRAP_CLAMP,
+         .min_img_filter = filter,
+         .mag_img_filter = filter,
+         .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+         .border_color.f = { 0, 0, 1, 1 },
+      };
+      void *smp = ctx->create_sampler_state(ctx, &st);
+      bind_texture(v, smp);
+      dispatch(cs, out);
+      check_words(linear ? "GL_CLAMP, linear, at s = 1"
+                         : "GL_CLAMP, nearest, at s = 1",
+                  out, linear ? clamp_linear_word : clamp_nearest_word, 1);
+      ctx->bind_sampler_states(ctx, PIPE_SHADER_COMPUTE, 0, 1,
+                               (void *[]){ NULL });
+      ctx->delete_sampler_state(ctx, smp);
+   }
+
+   ctx->set_sampler_views(ctx, PIPE_SHADER_COMPUTE, 0, 0, 1, false, NULL);
+   ctx->delete_compute_state(ctx, cs);
+   pipe_sampler_view_reference(&v, NULL);
+   pipe_resource_reference(&tex, NULL);
+   pipe_resource_reference(&out, NULL);
+}
+
 /* A clear of the texture as the pass's target, then a dispatch fetching
  * it without a flush between: the batch's compute jobs run before its
  * pass, so the dispatch must submit the pass first.
@@ -446,6 +531,7 @@ main(int argc, char **argv)
    }
    test_fetch_and_sample();
    test_buffer();
+   test_gl_clamp();
    test_after_pass();
    return pan_test_close(screen, ctx);
 }
