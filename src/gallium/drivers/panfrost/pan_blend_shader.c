@@ -176,43 +176,41 @@ panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k,
    o.logicop_func = rt->logicop_func;
    if (rt->blend && !integer && !o.logicop_enable) {
       to_channel(rt->rgb_func, rt->rgb_src, rt->rgb_dst, &o.rt[0].rgb);
-      to_channel(rt->alpha_func, rt->alpha_src, rt->alpha_dst,
-                 &o.rt[0].alpha);
+      to_channel(rt->alpha_func, rt->alpha_src, rt->alpha_dst, &o.rt[0].alpha);
    } else {
       to_channel(PIPE_BLEND_ADD, PIPE_BLENDFACTOR_ONE, PIPE_BLENDFACTOR_ZERO,
                  &o.rt[0].rgb);
       o.rt[0].alpha = o.rt[0].rgb;
    }
 
-   nir_alu_type type = util_format_is_pure_uint(rt->format)   ? nir_type_uint32
-                       : util_format_is_pure_sint(rt->format) ? nir_type_int32
-                                                               : nir_type_float32;
-   const struct glsl_type *vec4 =
-      type == nir_type_uint32  ? glsl_uvec4_type()
-      : type == nir_type_int32 ? glsl_ivec4_type()
-                               : glsl_vec4_type();
+   nir_alu_type type = util_format_is_pure_uint(rt->format) ? nir_type_uint32
+                       : util_format_is_pure_sint(rt->format)
+                          ? nir_type_int32
+                          : nir_type_float32;
+   const struct glsl_type *vec4 = type == nir_type_uint32  ? glsl_uvec4_type()
+                                  : type == nir_type_int32 ? glsl_ivec4_type()
+                                                           : glsl_vec4_type();
    nir_builder b = nir_builder_init_simple_shader(
       MESA_SHADER_FRAGMENT, &pan_va_nir_options, "blend_rt%u_%s", k->index,
       util_format_short_name(rt->format));
    nir_variable *out =
       nir_variable_create(b.shader, nir_var_shader_out, vec4, "colour");
    out->data.location = FRAG_RESULT_DATA0;
-   nir_ssa_def *src = nir_load_input(
-      &b, 4, 32, nir_imm_int(&b, 0), .dest_type = type,
-      .io_semantics = (nir_io_semantics){ .location = VARYING_SLOT_VAR0,
-                                          .num_slots = 1 });
+   nir_ssa_def *src =
+      nir_load_input(&b, 4, 32, nir_imm_int(&b, 0), .dest_type = type,
+                     .io_semantics = (nir_io_semantics){
+                        .location = VARYING_SLOT_VAR0, .num_slots = 1 });
    /* The second colour of dual-source blending (dead unless a factor
     * reads it). */
    o.src1 = nir_load_input(
       &b, 4, 32, nir_imm_int(&b, 0), .base = 1, .dest_type = type,
-      .io_semantics = (nir_io_semantics){ .location = VARYING_SLOT_VAR1,
-                                          .num_slots = 1 });
+      .io_semantics =
+         (nir_io_semantics){ .location = VARYING_SLOT_VAR1, .num_slots = 1 });
    nir_store_var(&b, out, src, 0xf);
    nir_lower_blend(b.shader, &o);
-   nir_shader_instructions_pass(b.shader, inline_constants,
-                                nir_metadata_block_index |
-                                   nir_metadata_dominance,
-                                (void *)rt->constant);
+   nir_shader_instructions_pass(
+      b.shader, inline_constants,
+      nir_metadata_block_index | nir_metadata_dominance, (void *)rt->constant);
    return b.shader;
 }
 
@@ -252,8 +250,7 @@ build(struct panfrost_context *ctx, const struct panfrost_blend_shader_key *k,
    struct pan_va_binary bin;
    char cerr[256];
    struct blend_shader *s = NULL;
-   if (!pan_va_compile_opts(nir, nir, &opts, &bin, NULL, cerr,
-                            sizeof(cerr))) {
+   if (!pan_va_compile_opts(nir, nir, &opts, &bin, NULL, cerr, sizeof(cerr))) {
       snprintf(err, err_size,
                "the blend shader (colour in r%u, coverage in r%u) did not "
                "compile: %s",
@@ -305,14 +302,16 @@ panfrost_blend_shader_get(struct panfrost_context *ctx,
    struct panfrost_blend_shader_key k;
 
    if (!d || !d->blend_shader_io) {
-      snprintf(err, err_size, "blend shaders are not implemented on this "
-                              "GPU yet");
+      snprintf(err, err_size,
+               "blend shaders are not implemented on this "
+               "GPU yet");
       return 0;
    }
    if (index >= 8 || fs->blend_regs[index].colour == 0xff ||
        fs->blend_regs[index].coverage == 0xff) {
-      snprintf(err, err_size, "the fragment shader has no BLEND of render "
-                              "target %u to call a blend shader from",
+      snprintf(err, err_size,
+               "the fragment shader has no BLEND of render "
+               "target %u to call a blend shader from",
                index);
       return 0;
    }
@@ -352,8 +351,9 @@ panfrost_blend_shader_get(struct panfrost_context *ctx,
       return 0;
    uint64_t va = s->va;
    if ((va >> 32) != (fs->binary >> 32)) {
-      snprintf(err, err_size, "the blend shader is not in the fragment "
-                              "shader's 4 GiB window");
+      snprintf(err, err_size,
+               "the blend shader is not in the fragment "
+               "shader's 4 GiB window");
       return 0;
    }
    if (!panfrost_batch_add_bo(ctx, s->bo, PAN_BO_ACCESS_READ)) {

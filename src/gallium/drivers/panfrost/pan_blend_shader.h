@@ -45,8 +45,8 @@ nir_shader *panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k,
 uint64_t panfrost_blend_shader_get(struct panfrost_context *ctx,
                                    const struct panfrost_blend_rt *b,
                                    unsigned index,
-                                   const struct panfrost_program *fs,
-                                   char *err, size_t err_size);
+                                   const struct panfrost_program *fs, char *err,
+                                   size_t err_size);
 
 /* Frees the context's blend shaders. */
 void panfrost_blend_shaders_fini(struct panfrost_context *ctx);

@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: MIT
  *
  * v9 blend shaders (pan_va_blend_options): the colour and the coverage
- * are read where the caller's BLEND has them, the destination through LD_TILE with the
- * conversion given, the result stored through the store descriptor held
- * in registers (nothing is pushed), then the return through r48; r0-r15
+ * are read where the caller's BLEND has them, the destination through LD_TILE
+ * with the conversion given, the result stored through the store descriptor
+ * held in registers (nothing is pushed), then the return through r48; r0-r15
  * only.  Refusals for what a blend shader cannot do.
  */
 
@@ -24,15 +24,15 @@ static nir_shader *
 build_factors(enum blend_func func, enum blend_factor sf, bool si,
               enum blend_factor df, bool di)
 {
-   nir_builder b = nir_builder_init_simple_shader(
-      MESA_SHADER_FRAGMENT, &pan_va_nir_options, "blend");
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "blend");
    nir_variable *out = nir_variable_create(b.shader, nir_var_shader_out,
                                            glsl_vec4_type(), "colour");
    out->data.location = FRAG_RESULT_DATA0;
    nir_ssa_def *src = nir_load_input(
       &b, 4, 32, nir_imm_int(&b, 0), .dest_type = nir_type_float32,
-      .io_semantics = (nir_io_semantics){ .location = VARYING_SLOT_VAR0,
-                                          .num_slots = 1 });
+      .io_semantics =
+         (nir_io_semantics){ .location = VARYING_SLOT_VAR0, .num_slots = 1 });
    nir_store_var(&b, out, src, 0xf);
 
    nir_lower_blend_options o = { 0 };
@@ -48,8 +48,7 @@ build_factors(enum blend_func func, enum blend_factor sf, bool si,
 static nir_shader *
 build(enum blend_func func)
 {
-   return build_factors(func, BLEND_FACTOR_ZERO, true, BLEND_FACTOR_ZERO,
-                        true);
+   return build_factors(func, BLEND_FACTOR_ZERO, true, BLEND_FACTOR_ZERO, true);
 }
 
 static const struct pan_va_blend_options blend_opts = {
@@ -61,8 +60,7 @@ static const struct pan_va_blend_options blend_opts = {
 };
 
 static char **
-compile_lines(nir_shader *s, void *ctx, struct pan_va_binary *bin,
-              unsigned *nr)
+compile_lines(nir_shader *s, void *ctx, struct pan_va_binary *bin, unsigned *nr)
 {
    struct pan_va_compile_options opts = { .blend = &blend_opts };
    char err[256];
@@ -108,8 +106,8 @@ test_min(void)
       PAN_EXPECT(any_line(l, nr, "ld_tile.v4.f32.slot0.wait0 {"));
       PAN_EXPECT(any_line(l, nr, ", r24, r"));
       PAN_EXPECT(any_line(l, nr, "fmin.f32"));
-      PAN_EXPECT(any_line(l, nr, "constant:512"));       /* rt 2, sample 0 */
-      PAN_EXPECT(any_line(l, nr, "constant:305419896")); /* conversion */
+      PAN_EXPECT(any_line(l, nr, "constant:512"));        /* rt 2, sample 0 */
+      PAN_EXPECT(any_line(l, nr, "constant:305419896"));  /* conversion */
       PAN_EXPECT(any_line(l, nr, "constant:2596069104")); /* store, high */
       PAN_EXPECT_STR_HAS(l[nr - 3], "blend.");
       PAN_EXPECT(!strstr(l[nr - 3], ".end"));
@@ -131,8 +129,10 @@ static void
 test_fits(void)
 {
    static const enum blend_factor f[] = {
-      BLEND_FACTOR_SRC_ALPHA_SATURATE, BLEND_FACTOR_DST_COLOR,
-      BLEND_FACTOR_SRC_COLOR, BLEND_FACTOR_DST_ALPHA,
+      BLEND_FACTOR_SRC_ALPHA_SATURATE,
+      BLEND_FACTOR_DST_COLOR,
+      BLEND_FACTOR_SRC_COLOR,
+      BLEND_FACTOR_DST_ALPHA,
    };
    struct pan_va_blend_options o = blend_opts;
    o.colour_reg = 0;
@@ -140,13 +140,13 @@ test_fits(void)
    for (unsigned i = 0; i < ARRAY_SIZE(f); ++i) {
       for (unsigned j = 0; j < ARRAY_SIZE(f); ++j) {
          void *ctx = ralloc_context(NULL);
-         nir_shader *s = build_factors(BLEND_FUNC_ADD, f[i], i & 1, f[j],
-                                       !(j & 1));
+         nir_shader *s =
+            build_factors(BLEND_FUNC_ADD, f[i], i & 1, f[j], !(j & 1));
          struct pan_va_compile_options opts = { .blend = &o };
          struct pan_va_binary bin;
          char err[256] = "";
-         PAN_EXPECT(pan_va_compile_opts(s, ctx, &opts, &bin, NULL, err,
-                                        sizeof(err)));
+         PAN_EXPECT(
+            pan_va_compile_opts(s, ctx, &opts, &bin, NULL, err, sizeof(err)));
          if (err[0])
             pan_test_fail("factors %u/%u: %s", f[i], f[j], err);
          ralloc_free(ctx);
@@ -169,15 +169,15 @@ test_refusals(void)
    struct pan_va_binary bin;
    struct pan_va_compile_options opts = { .blend = &blend_opts };
    char err[256] = "";
-   PAN_EXPECT(!pan_va_compile_opts(b.shader, ctx, &opts, &bin, NULL, err,
-                                   sizeof(err)));
+   PAN_EXPECT(
+      !pan_va_compile_opts(b.shader, ctx, &opts, &bin, NULL, err, sizeof(err)));
    PAN_EXPECT_STR_HAS(err, "in a blend shader");
    ralloc_free(b.shader);
 
    b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX, &pan_va_nir_options,
                                       "blend_vs");
-   PAN_EXPECT(!pan_va_compile_opts(b.shader, ctx, &opts, &bin, NULL, err,
-                                   sizeof(err)));
+   PAN_EXPECT(
+      !pan_va_compile_opts(b.shader, ctx, &opts, &bin, NULL, err, sizeof(err)));
    PAN_EXPECT_STR_HAS(err, "fragment shader");
    ralloc_free(b.shader);
    ralloc_free(ctx);
