@@ -163,8 +163,7 @@ blend_format(enum pipe_format f)
 }
 
 nir_shader *
-panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k,
-                          const char **why)
+panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k)
 {
    const struct panfrost_blend_rt *rt = &k->rt;
    nir_lower_blend_options o = { 0 };
@@ -231,10 +230,9 @@ static struct blend_shader *
 build(struct panfrost_context *ctx, const struct panfrost_blend_shader_key *k,
       char *err, size_t err_size)
 {
-   const char *why = NULL;
-   nir_shader *nir = panfrost_blend_shader_nir(k, &why);
+   nir_shader *nir = panfrost_blend_shader_nir(k);
    if (!nir) {
-      snprintf(err, err_size, "%s", why);
+      snprintf(err, err_size, "out of memory");
       return NULL;
    }
    const struct pan_va_blend_options blend = {

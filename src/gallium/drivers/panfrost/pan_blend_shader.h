@@ -32,11 +32,10 @@ struct panfrost_blend_shader_key {
 
 /* The blend shader's NIR (pan_compile.h, pan_va_blend_options): the
  * colour blended with the destination (nir_lower_blend), or the logic
- * op, the constants in the code.  NULL with why set for what it cannot
- * express.
+ * op, the constants in the code.
  */
-nir_shader *panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k,
-                                      const char **why);
+nir_shader *
+panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k);
 
 /* The GPU address of the blend shader render target `index` of the draw
  * needs (b, of the fragment program fs), compiled and uploaded at the first
