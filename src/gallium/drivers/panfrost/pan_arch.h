@@ -196,16 +196,20 @@ struct panfrost_texture_view {
    unsigned width, height, depth; /* of the first level */
    unsigned levels, layers;
    unsigned samples; /* 0 or 1; 4 on v9: the samples a slice stride apart */
+   bool u_interleaved; /* 16x16 tiles (image-layout.rst), else linear */
    uint64_t planes;
 };
 
-/* One level of one layer of a linear image. */
+/* One level of one layer of an image: rows of texels, or of 16x16 tiles
+ * when u-interleaved.
+ */
 struct panfrost_texture_plane {
    uint64_t addr;
    uint64_t size_B;
    uint64_t slice_stride_B; /* between the slices of a 3D level */
    uint32_t row_stride_B;
    unsigned texel_B;
+   bool u_interleaved;
 };
 
 /* One GLSL image as Bifrost's attribute unit addresses it (pan_image.c):
@@ -219,6 +223,7 @@ struct panfrost_image_surface {
    unsigned width, height, depth;
    unsigned texel_B, row_stride_B;
    uint64_t slice_stride_B, size_B;
+   bool u_interleaved; /* row_stride_B is then a row of 16x16 tiles */
 };
 
 struct pipe_sampler_state;

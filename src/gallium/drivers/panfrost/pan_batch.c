@@ -369,7 +369,8 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
    const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
 
    rt->enabled = true;
-   rt->block = PAN_FB_BLOCK_LINEAR;
+   rt->block = panfrost_resource_is_tiled(rsc) ? PAN_FB_BLOCK_U_INTERLEAVED
+                                               : PAN_FB_BLOCK_LINEAR;
    rt->base = surface_address(surf);
    rt->row_stride_B = l->row_stride_B;
    rt->surface_stride_B = l->surface_stride_B;
@@ -434,7 +435,9 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
 
    fb->zs.format = layout;
-   fb->zs.block = PAN_FB_BLOCK_LINEAR;
+   /* A split stencil plane shares the depth plane's layout. */
+   fb->zs.block = panfrost_resource_is_tiled(rsc) ? PAN_FB_BLOCK_U_INTERLEAVED
+                                                  : PAN_FB_BLOCK_LINEAR;
    fb->zs.base = surface_address(surf);
    fb->zs.row_stride_B = l->row_stride_B;
    fb->zs.surface_stride_B = l->surface_stride_B;

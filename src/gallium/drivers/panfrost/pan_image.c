@@ -18,6 +18,7 @@
 #include "pan_image.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_uinterleave.h"
 
 static void
 panfrost_set_shader_images(struct pipe_context *pctx,
@@ -111,6 +112,7 @@ pack_image(struct panfrost_context *ctx, const struct pipe_image_view *v,
       .depth = is_3d ? u_minify(r->depth0, level) : 1,
       .levels = 1,
       .layers = is_3d ? 1 : layers,
+      .u_interleaved = panfrost_resource_is_tiled(rsc),
    };
    struct pan_ptr planes =
       pan_pool_alloc(&ctx->batch.pool, tv.layers * t->plane_size_B, t->align_B);
@@ -132,6 +134,7 @@ pack_image(struct panfrost_context *ctx, const struct pipe_image_view *v,
          .slice_stride_B = lv->surface_stride_B,
          .row_stride_B = lv->row_stride_B,
          .texel_B = util_format_get_blocksize(tv.format),
+         .u_interleaved = tv.u_interleaved,
       };
       t->emit_plane((uint8_t *)planes.cpu + layer * t->plane_size_B, &p);
    }
@@ -183,9 +186,14 @@ image_surface(const struct pipe_image_view *v, struct panfrost_image_surface *s)
                                                   level, slices ? 0 : first,
                                                   slices && !is_3d ? first : 0);
    s->addr = rsc->bo->gpu_va + offset_B;
+   s->u_interleaved = panfrost_resource_is_tiled(rsc);
+   /* A tiled surface's rows of tiles are row_stride_B apart. */
    s->size_B = (uint64_t)(s->depth - 1) * s->slice_stride_B +
-               (uint64_t)(s->height - 1) * s->row_stride_B +
-               (uint64_t)s->width * s->texel_B;
+               (s->u_interleaved
+                   ? (uint64_t)DIV_ROUND_UP(s->height, PAN_UTILE_DIM_EL) *
+                        s->row_stride_B
+                   : (uint64_t)(s->height - 1) * s->row_stride_B +
+                        (uint64_t)s->width * s->texel_B);
 }
 
 bool

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Buffers and linear textures: creation, import/export and CPU access. */
+/* Buffers and textures: creation, import/export and their layout's
+ * modifier. */
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -81,9 +82,11 @@ panfrost_resource_create_scanout(struct panfrost_screen *screen,
    return true;
 }
 
+/* modifier: DRM_FORMAT_MOD_INVALID lets the usage decide. */
 static struct pipe_resource *
-panfrost_resource_create(struct pipe_screen *pscreen,
-                         const struct pipe_resource *templ)
+panfrost_resource_create_modifier(struct pipe_screen *pscreen,
+                                  const struct pipe_resource *templ,
+                                  uint64_t modifier)
 {
    struct panfrost_screen *screen = panfrost_screen(pscreen);
    struct panfrost_resource *rsc = panfrost_resource_alloc(pscreen, templ);
@@ -92,6 +95,8 @@ panfrost_resource_create(struct pipe_screen *pscreen,
       return NULL;
 
    if (screen->ro && (templ->bind & PIPE_BIND_SCANOUT)) {
+      /* The display allocates it: linear. */
+      rsc->modifier = DRM_FORMAT_MOD_LINEAR;
       if (!panfrost_resource_create_scanout(screen, rsc)) {
          FREE(rsc);
          return NULL;
@@ -99,6 +104,9 @@ panfrost_resource_create(struct pipe_screen *pscreen,
       return &rsc->base;
    }
 
+   rsc->modifier = modifier != DRM_FORMAT_MOD_INVALID
+                      ? modifier
+                      : panfrost_resource_best_modifier(templ, screen->dev.arch);
    if (!panfrost_resource_init_layout(rsc, screen->dev.arch, 0, 0)) {
       mesa_loge("panfrost: no layout for a %ux%ux%u %s resource",
                 templ->width0, templ->height0, templ->depth0,
@@ -121,7 +129,8 @@ panfrost_resource_create(struct pipe_screen *pscreen,
       struct pipe_resource s_templ = *templ;
       s_templ.format = PIPE_FORMAT_S8_UINT;
       s_templ.bind &= ~(PIPE_BIND_SHARED | PIPE_BIND_SCANOUT);
-      struct pipe_resource *s = panfrost_resource_create(pscreen, &s_templ);
+      struct pipe_resource *s =
+         panfrost_resource_create_modifier(pscreen, &s_templ, rsc->modifier);
       if (!s) {
          pan_bo_unref(rsc->bo);
          FREE(rsc);
@@ -133,15 +142,43 @@ panfrost_resource_create(struct pipe_screen *pscreen,
 }
 
 static struct pipe_resource *
+panfrost_resource_create(struct pipe_screen *pscreen,
+                         const struct pipe_resource *templ)
+{
+   return panfrost_resource_create_modifier(pscreen, templ,
+                                            DRM_FORMAT_MOD_INVALID);
+}
+
+static bool
+has_modifier(const uint64_t *modifiers, int count, uint64_t m)
+{
+   for (int i = 0; i < count; ++i) {
+      if (modifiers[i] == m)
+         return true;
+   }
+   return false;
+}
+
+static struct pipe_resource *
 panfrost_resource_create_with_modifiers(struct pipe_screen *pscreen,
                                         const struct pipe_resource *templ,
                                         const uint64_t *modifiers, int count)
 {
-   /* Linear is the one layout we produce so far. */
-   for (int i = 0; i < count; ++i) {
-      if (modifiers[i] == DRM_FORMAT_MOD_LINEAR)
-         return panfrost_resource_create(pscreen, templ);
-   }
+   struct panfrost_screen *screen = panfrost_screen(pscreen);
+   const uint64_t tiled = DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED;
+
+   /* The caller's list names the layouts its consumer reads: tiled when
+    * allowed and the GPU can, else linear. Display memory is linear.
+    */
+   if (has_modifier(modifiers, count, tiled) &&
+       !(screen->ro && (templ->bind & PIPE_BIND_SCANOUT)) &&
+       panfrost_resource_can_tile(templ, screen->dev.arch))
+      return panfrost_resource_create_modifier(pscreen, templ, tiled);
+   if (has_modifier(modifiers, count, DRM_FORMAT_MOD_LINEAR))
+      return panfrost_resource_create_modifier(pscreen, templ,
+                                               DRM_FORMAT_MOD_LINEAR);
+   if (has_modifier(modifiers, count, DRM_FORMAT_MOD_INVALID))
+      return panfrost_resource_create(pscreen, templ);
    return NULL;
 }
 
@@ -170,9 +207,16 @@ panfrost_resource_from_handle(struct pipe_screen *pscreen,
 
    if (whandle->type != WINSYS_HANDLE_TYPE_FD)
       return NULL;
-   if (whandle->modifier != DRM_FORMAT_MOD_INVALID &&
-       whandle->modifier != DRM_FORMAT_MOD_LINEAR)
+   uint64_t modifier = whandle->modifier == DRM_FORMAT_MOD_INVALID
+                          ? DRM_FORMAT_MOD_LINEAR
+                          : whandle->modifier;
+   if (modifier != DRM_FORMAT_MOD_LINEAR &&
+       !(modifier == DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED &&
+         panfrost_resource_can_tile(templ, screen->dev.arch))) {
+      mesa_loge("panfrost: cannot import %s with modifier 0x%" PRIx64,
+                util_format_short_name(templ->format), modifier);
       return NULL;
+   }
    /* One handle cannot carry the separate stencil plane. */
    if (templ->format == PIPE_FORMAT_Z32_FLOAT_S8X24_UINT)
       return NULL;
@@ -181,6 +225,7 @@ panfrost_resource_from_handle(struct pipe_screen *pscreen,
    if (!rsc)
       return NULL;
 
+   rsc->modifier = modifier;
    rsc->bo = pan_bo_import(&screen->dev, whandle->handle);
    if (!rsc->bo) {
       FREE(rsc);
@@ -211,7 +256,7 @@ panfrost_resource_get_handle(struct pipe_screen *pscreen,
 
    whandle->stride = rsc->layout.levels[0].row_stride_B;
    whandle->offset = rsc->layout.levels[0].offset_B;
-   whandle->modifier = DRM_FORMAT_MOD_LINEAR;
+   whandle->modifier = rsc->modifier;
 
    switch (whandle->type) {
    case WINSYS_HANDLE_TYPE_KMS:
@@ -237,11 +282,28 @@ panfrost_query_dmabuf_modifiers(struct pipe_screen *pscreen,
                                 uint64_t *modifiers, unsigned int *external_only,
                                 int *count)
 {
-   *count = 1;
-   if (max >= 1) {
-      modifiers[0] = DRM_FORMAT_MOD_LINEAR;
+   struct panfrost_screen *screen = panfrost_screen(pscreen);
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = format,
+      .width0 = 1,
+      .height0 = 1,
+      .depth0 = 1,
+      .array_size = 1,
+   };
+   const uint64_t all[] = {
+      DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED,
+      DRM_FORMAT_MOD_LINEAR,
+   };
+   /* Tiled first: the better one for the GPU, when the format tiles. */
+   unsigned first = panfrost_resource_can_tile(&templ, screen->dev.arch) ? 0
+                                                                          : 1;
+
+   *count = ARRAY_SIZE(all) - first;
+   for (int i = 0; i < *count && i < max; ++i) {
+      modifiers[i] = all[first + i];
       if (external_only)
-         external_only[0] = false;
+         external_only[i] = false;
    }
 }
 

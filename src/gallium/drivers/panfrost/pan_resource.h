@@ -17,6 +17,10 @@ struct panfrost_resource {
    struct pan_bo *bo;
    struct pan_image_desc image;
    struct pan_image_layout layout;
+   /* DRM_FORMAT_MOD_LINEAR or DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED
+    * (pan_resource_layout.c picks it from the template).
+    */
+   uint64_t modifier;
    /* Display-side buffer when a kmsro display owns the scanout memory. */
    struct renderonly_scanout *scanout;
    /* Index ranges of indexed draws from this buffer; CPU and GPU writes
@@ -29,6 +33,10 @@ struct panfrost_resource {
     */
    struct panfrost_resource *stencil;
 };
+
+/* Staging memory of transfers through a linear copy (pan_transfer.c). */
+struct panfrost_staging;
+void panfrost_staging_free(struct panfrost_staging *s);
 
 static inline struct panfrost_resource *
 panfrost_resource(struct pipe_resource *prsc)
@@ -46,7 +54,26 @@ panfrost_plane_format(enum pipe_format format)
                                                      : format;
 }
 
-/* Computes rsc->image and rsc->layout from rsc->base. A non-zero row
+static inline bool
+panfrost_resource_is_tiled(const struct panfrost_resource *rsc)
+{
+   return rsc->image.tiling == PAN_IMAGE_TILING_U_INTERLEAVED;
+}
+
+/* The layout a template gets when the caller leaves the choice to us:
+ * DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED when the GPU may tile it,
+ * else DRM_FORMAT_MOD_LINEAR.
+ */
+uint64_t panfrost_resource_best_modifier(const struct pipe_resource *templ,
+                                         unsigned arch);
+
+/* Whether a template may be u-interleaved at all (whatever its binding):
+ * for modifier lists, dma-buf queries and imports.
+ */
+bool panfrost_resource_can_tile(const struct pipe_resource *templ,
+                                unsigned arch);
+
+/* Computes rsc->image and rsc->layout from rsc->base and rsc->modifier. A non-zero row
  * stride describes an imported image whose layout is given. */
 bool panfrost_resource_init_layout(struct panfrost_resource *rsc,
                                    unsigned arch,

@@ -4,10 +4,13 @@
  */
 
 /* From a Gallium resource template to the hardware image layout computed
- * by lib/hwmath. Every image is linear until the draw path can produce and
- * consume the tiled and compressed layouts. */
+ * by lib/hwmath: u-interleaved (16x16 tiles) for what the GPU samples and
+ * renders, linear for what the CPU or another device reads in place.
+ */
 
+#include "drm-uapi/drm_fourcc.h"
 #include "util/format/u_format.h"
+#include "pan_uinterleave.h"
 
 #include "pan_resource.h"
 
@@ -29,6 +32,44 @@ panfrost_image_dim(enum pipe_texture_target target)
 }
 
 bool
+panfrost_resource_can_tile(const struct pipe_resource *templ, unsigned arch)
+{
+   enum pipe_format fmt = templ->format;
+
+   /* Our texture and framebuffer descriptors start at v6. Compressed
+    * formats would tile by 4x4 blocks, which the simulator does not
+    * sample; multisampled images are resolved and copied on the CPU
+    * (pan_resolve.c); the split Z32F + S8 copies its planes row by row
+    * (pan_transfer.c).
+    */
+   return arch >= 6 && templ->target != PIPE_BUFFER &&
+          templ->nr_samples <= 1 &&
+          fmt != PIPE_FORMAT_Z32_FLOAT_S8X24_UINT &&
+          util_format_get_blockwidth(fmt) == 1 &&
+          util_format_get_blockheight(fmt) == 1 &&
+          !util_format_is_compressed(fmt) &&
+          pan_utile_el_size_supported(util_format_get_blocksize(fmt));
+}
+
+uint64_t
+panfrost_resource_best_modifier(const struct pipe_resource *templ,
+                                unsigned arch)
+{
+   /* Another device or the CPU reads these in place, or the CPU writes
+    * them once and the GPU reads them once: tiling would only cost.
+    */
+   const unsigned linear_binds = PIPE_BIND_LINEAR | PIPE_BIND_SCANOUT |
+                                 PIPE_BIND_SHARED | PIPE_BIND_CURSOR |
+                                 PIPE_BIND_DISPLAY_TARGET;
+
+   if (!panfrost_resource_can_tile(templ, arch) ||
+       (templ->bind & linear_binds) || templ->usage == PIPE_USAGE_STAGING ||
+       templ->usage == PIPE_USAGE_STREAM)
+      return DRM_FORMAT_MOD_LINEAR;
+   return DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED;
+}
+
+bool
 panfrost_resource_init_layout(struct panfrost_resource *rsc, unsigned arch,
                               uint32_t explicit_row_stride_B,
                               uint64_t explicit_offset_B)
@@ -38,6 +79,7 @@ panfrost_resource_init_layout(struct panfrost_resource *rsc, unsigned arch,
 
    /* Buffers are plain bytes: one "level" of width0 bytes. */
    if (templ->target == PIPE_BUFFER) {
+      rsc->modifier = DRM_FORMAT_MOD_LINEAR;
       memset(&rsc->layout, 0, sizeof(rsc->layout));
       rsc->layout.nr_levels = 1;
       rsc->layout.levels[0].width_px = templ->width0;
@@ -62,7 +104,9 @@ panfrost_resource_init_layout(struct panfrost_resource *rsc, unsigned arch,
       .block_w_px = util_format_get_blockwidth(fmt),
       .block_h_px = util_format_get_blockheight(fmt),
       .block_size_B = util_format_get_blocksize(fmt),
-      .tiling = PAN_IMAGE_TILING_LINEAR,
+      .tiling = rsc->modifier == DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED
+                   ? PAN_IMAGE_TILING_U_INTERLEAVED
+                   : PAN_IMAGE_TILING_LINEAR,
       .has_explicit_layout = explicit_row_stride_B != 0,
       .explicit_offset_B = explicit_offset_B,
       .explicit_row_stride_B = explicit_row_stride_B,
@@ -80,6 +124,8 @@ panfrost_resource_offset_B(const struct panfrost_resource *rsc,
 
    if (rsc->base.target == PIPE_BUFFER)
       return box->x;
+   /* Within a tiled surface only its start has a byte address. */
+   assert(!panfrost_resource_is_tiled(rsc) || (box->x == 0 && box->y == 0));
 
    /* box->z is the layer of array images and the slice of 3D ones. */
    uint64_t offset_B = rsc->base.target == PIPE_TEXTURE_3D

@@ -17,6 +17,7 @@
 #include "mid_compile.h"
 #include "pan_fb.h"
 #include "pan_public.h"
+#include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_shader_cache.h"
 #include "pan_submit_debug.h"
@@ -158,6 +159,7 @@ panfrost_destroy_screen(struct pipe_screen *pscreen)
 
    panfrost_shader_cache_fini(screen);
    pan_bo_unref(screen->sample_positions);
+   panfrost_staging_free(screen->staging_cache);
    pan_device_close(&screen->dev);
    close(fd);
    FREE(screen);

@@ -37,6 +37,11 @@ struct panfrost_screen {
    /* Compiled shaders (pan_shader_cache.c); NULL when disabled. */
    struct disk_cache *disk_cache;
    unsigned shader_cache_hits; /* for tests */
+   /* The staging memory of the last transfer through one, kept for the
+    * next (pan_transfer.c): a fresh allocation each upload would fault
+    * its pages in again. Taken and given back atomically.
+    */
+   struct panfrost_staging *staging_cache;
 };
 
 static inline struct panfrost_screen *

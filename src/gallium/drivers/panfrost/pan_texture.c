@@ -152,6 +152,7 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       .levels = b->u.tex.last_level - first + 1,
       .layers = is_3d ? 1 : b->u.tex.last_layer - b->u.tex.first_layer + 1,
       .samples = MAX2(r->nr_samples, 1),
+      .u_interleaved = panfrost_resource_is_tiled(rsc),
    };
    /* Bifrost names each sample's surface (v7 after the levels of a
     * layer, v6 innermost); v9's plane holds the samples a slice stride
@@ -182,6 +183,7 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
                .slice_stride_B = lv->surface_stride_B,
                .row_stride_B = lv->row_stride_B,
                .texel_B = util_format_get_blocksize(tv.format),
+               .u_interleaved = tv.u_interleaved,
             };
             unsigned i = arch == 6
                             ? (layer * tv.levels + l) * sample_planes + s

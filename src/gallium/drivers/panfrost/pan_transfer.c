@@ -3,28 +3,100 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* CPU access to resources. Every layout is linear today, so a transfer is a
- * pointer into the buffer object once the GPU is done with it, except for
- * split depth/stencil, which goes through an interleaved staging copy. */
+/* CPU access to resources. A transfer of a linear resource is a pointer
+ * into the buffer object once the GPU is done with it. Tiled resources and
+ * split depth/stencil go through a linear staging copy of the box: filled
+ * from the resource when mapped (the tiling library untiles), written back
+ * when unmapped after a write. */
 
 #include <string.h>
 
+#include "util/format/u_format.h"
 #include "util/log.h"
+#include "util/u_atomic.h"
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
 #include "util/u_transfer.h"
 
 #include "pan_context.h"
 #include "pan_resource.h"
+#include "pan_screen.h"
+#include "pan_uinterleave.h"
 
-/* A transfer of a split Z32_FLOAT_S8X24_UINT resource: the caller sees
- * the interleaved 64-bit pixels (float depth, then stencil in the low byte
- * of the second word) in a staging copy of the box.
+/* A transfer through a staging copy of the box: of a u-interleaved
+ * resource, or of a split Z32_FLOAT_S8X24_UINT one, whose caller sees the
+ * interleaved 64-bit pixels (float depth, then stencil in the low byte of
+ * the second word).
  */
-struct panfrost_zs_transfer {
+struct panfrost_staging_transfer {
    struct pipe_transfer base;
+   struct panfrost_staging *mem;
    uint8_t *staging;
 };
+
+struct panfrost_staging {
+   size_t size_B;
+   uint8_t *data; /* 64-byte aligned */
+};
+
+void
+panfrost_staging_free(struct panfrost_staging *s)
+{
+   if (s) {
+      align_free(s->data);
+      FREE(s);
+   }
+}
+
+/* The largest staging block the screen keeps between transfers. */
+#define PANFROST_STAGING_CACHE_MAX_B (16u << 20)
+
+static struct panfrost_staging **
+staging_cache(struct panfrost_resource *rsc)
+{
+   return &panfrost_screen(rsc->base.screen)->staging_cache;
+}
+
+/* Staging memory of at least size_B bytes: the screen's cached block
+ * when it is free and large enough.
+ */
+static struct panfrost_staging *
+panfrost_staging_get(struct panfrost_resource *rsc, size_t size_B)
+{
+   struct panfrost_staging *s =
+      p_atomic_xchg(staging_cache(rsc), (struct panfrost_staging *)NULL);
+
+   if (s && s->size_B >= size_B)
+      return s;
+   panfrost_staging_free(s);
+   s = CALLOC_STRUCT(panfrost_staging);
+   if (!s)
+      return NULL;
+   s->size_B = MAX2(size_B, 1);
+   s->data = align_malloc(s->size_B, 64);
+   if (!s->data) {
+      FREE(s);
+      return NULL;
+   }
+   return s;
+}
+
+/* Keeps s for the next transfer unless it is too large, or smaller than
+ * a block another transfer gave back meanwhile.
+ */
+static void
+panfrost_staging_put(struct panfrost_resource *rsc, struct panfrost_staging *s)
+{
+   if (s->size_B > PANFROST_STAGING_CACHE_MAX_B) {
+      panfrost_staging_free(s);
+      return;
+   }
+   struct panfrost_staging *old = p_atomic_xchg(staging_cache(rsc), s);
+   if (old && old->size_B > s->size_B)
+      panfrost_staging_put(rsc, old);
+   else
+      panfrost_staging_free(old);
+}
 
 /* Copies the box between the two planes and the staging pixels. */
 static void
@@ -59,6 +131,45 @@ panfrost_zs_transfer_copy(struct panfrost_resource *rsc,
          }
       }
    }
+}
+
+/* Copies the box between a u-interleaved resource and the staging rows,
+ * surface by surface (array layers, cube faces or 3D slices).
+ */
+static bool
+panfrost_tiled_transfer_copy(struct panfrost_resource *rsc,
+                             struct pipe_transfer *xfer, uint8_t *staging,
+                             bool to_tiles)
+{
+   uint8_t *cpu = pan_bo_mmap(rsc->bo);
+   const struct pipe_box *box = &xfer->box;
+   const struct pan_image_level *l = &rsc->layout.levels[xfer->level];
+   enum pipe_format fmt = panfrost_plane_format(rsc->base.format);
+   const struct pan_utile_format uf = {
+      .el_size_B = util_format_get_blocksize(fmt),
+      .block_w_px = 1,
+      .block_h_px = 1,
+   };
+   bool is_3d = rsc->base.target == PIPE_TEXTURE_3D;
+
+   for (int z = 0; z < box->depth; ++z) {
+      unsigned s = box->z + z;
+      uint8_t *tiled =
+         cpu + pan_image_surface_offset_B(&rsc->image, &rsc->layout,
+                                          xfer->level, is_3d ? 0 : s,
+                                          is_3d ? s : 0);
+      uint8_t *lin = staging + (uint64_t)z * xfer->layer_stride;
+      bool ok = to_tiles
+                   ? pan_uinterleave_store_px(tiled, l->row_stride_B, lin,
+                                              xfer->stride, box->x, box->y,
+                                              box->width, box->height, &uf)
+                   : pan_uinterleave_load_px(lin, xfer->stride, tiled,
+                                             l->row_stride_B, box->x, box->y,
+                                             box->width, box->height, &uf);
+      if (!ok)
+         return false;
+   }
+   return true;
 }
 
 static bool
@@ -96,30 +207,45 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
    if (!panfrost_transfer_sync(panfrost_context(pctx), rsc, usage))
       return NULL;
 
-   if (rsc->stencil) {
-      /* The interleaved pixels exist only in the staging copy. */
+   bool tiled = panfrost_resource_is_tiled(rsc);
+   if (rsc->stencil || tiled) {
+      /* The caller's pixels exist only in the staging copy. */
       if (usage & PIPE_MAP_DIRECTLY)
          return NULL;
-      struct panfrost_zs_transfer *zx = CALLOC_STRUCT(panfrost_zs_transfer);
+      struct panfrost_staging_transfer *zx =
+         CALLOC_STRUCT(panfrost_staging_transfer);
       if (!zx)
          return NULL;
       struct pipe_transfer *xfer = &zx->base;
       xfer->level = level;
       xfer->usage = usage;
       xfer->box = *box;
-      xfer->stride = box->width * 8;
+      xfer->stride =
+         rsc->stencil ? box->width * 8
+                      : util_format_get_stride(prsc->format, box->width);
       xfer->layer_stride = xfer->stride * box->height;
-      zx->staging = MALLOC(xfer->layer_stride * box->depth);
-      if (!zx->staging || !pan_bo_mmap(rsc->bo) ||
-          !pan_bo_mmap(rsc->stencil->bo)) {
-         FREE(zx->staging);
+      zx->mem = panfrost_staging_get(
+         rsc, (size_t)xfer->layer_stride * box->depth);
+      if (!zx->mem || !pan_bo_mmap(rsc->bo) ||
+          (rsc->stencil && !pan_bo_mmap(rsc->stencil->bo))) {
+         panfrost_staging_free(zx->mem);
          FREE(zx);
          return NULL;
       }
+      zx->staging = zx->mem->data;
       pipe_resource_reference(&xfer->resource, prsc);
-      /* A partial write keeps the pixels it does not change. */
-      if (!(usage & PIPE_MAP_DISCARD_WHOLE_RESOURCE))
-         panfrost_zs_transfer_copy(rsc, xfer, zx->staging, false);
+      /* A partial write keeps the pixels it does not change; a discarded
+       * range is all rewritten by the caller.
+       */
+      if (!(usage & (PIPE_MAP_DISCARD_WHOLE_RESOURCE |
+                     PIPE_MAP_DISCARD_RANGE))) {
+         if (rsc->stencil)
+            panfrost_zs_transfer_copy(rsc, xfer, zx->staging, false);
+         else if (!panfrost_tiled_transfer_copy(rsc, xfer, zx->staging,
+                                                false))
+            mesa_loge("panfrost: untiling a %s box failed",
+                      util_format_short_name(prsc->format));
+      }
       *out_transfer = xfer;
       return zx->staging;
    }
@@ -152,11 +278,17 @@ panfrost_transfer_unmap(struct pipe_context *pctx, struct pipe_transfer *xfer)
 {
    struct panfrost_resource *rsc = panfrost_resource(xfer->resource);
 
-   if (xfer->resource->target != PIPE_BUFFER && rsc->stencil) {
-      struct panfrost_zs_transfer *zx = (struct panfrost_zs_transfer *)xfer;
-      if (xfer->usage & PIPE_MAP_WRITE)
+   if (xfer->resource->target != PIPE_BUFFER &&
+       (rsc->stencil || panfrost_resource_is_tiled(rsc))) {
+      struct panfrost_staging_transfer *zx =
+         (struct panfrost_staging_transfer *)xfer;
+      if ((xfer->usage & PIPE_MAP_WRITE) && rsc->stencil)
          panfrost_zs_transfer_copy(rsc, xfer, zx->staging, true);
-      FREE(zx->staging);
+      else if ((xfer->usage & PIPE_MAP_WRITE) &&
+               !panfrost_tiled_transfer_copy(rsc, xfer, zx->staging, true))
+         mesa_loge("panfrost: tiling a %s box failed",
+                   util_format_short_name(xfer->resource->format));
+      panfrost_staging_put(rsc, zx->mem);
    }
    pipe_resource_reference(&xfer->resource, NULL);
    FREE(xfer);

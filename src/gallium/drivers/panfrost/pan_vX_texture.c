@@ -103,14 +103,17 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
       cfg.depth = dim == MALI_TEXTURE_DIMENSION_3D ? v->depth : 1;
       cfg.sample_count = v->samples > 1 ? v->samples : 1;
 #if PAN_ARCH <= 7
-      cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
+      cfg.texel_ordering = v->u_interleaved ? MALI_TEXTURE_LAYOUT_TILED
+                                            : MALI_TEXTURE_LAYOUT_LINEAR;
+#else
+      cfg.texel_interleave = v->u_interleaved;
 #endif
    }
    return true;
 }
 
 #if PAN_ARCH >= 9
-/* Linear planes read whole texels: the clump is the texel's size. */
+/* Planes read whole texels: the clump is the texel's size. */
 static unsigned
 clump_format(unsigned texel_B)
 {
@@ -132,7 +135,9 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
    pan_pack(cpu, plane, cfg)
    {
       cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
-      cfg.generic.clump_ordering = MALI_CLUMP_ORDERING_LINEAR;
+      cfg.generic.clump_ordering = p->u_interleaved
+                                      ? MALI_CLUMP_ORDERING_TILED_U_INTERLEAVED
+                                      : MALI_CLUMP_ORDERING_LINEAR;
       cfg.generic.clump_format = clump_format(p->texel_B);
       cfg.address = p->addr;
       cfg.size = p->size_B;
@@ -156,11 +161,6 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
 }
 #endif
 
-static unsigned
-wrap_mode(unsigned wrap, const struct pipe_sampler_state *s)
-{
-   switch (wrap) {
-   case PIPE_TEX_WRAP_REPEAT:
 /* The hardware mode of a Gallium wrap mode.  GL_CLAMP and
  * GL_MIRROR_CLAMP_EXT arrive as they are (PIPE_CAP_GL_CLAMP is off): the
  * state tracker has only saturated the shader's coordinates, so linear
@@ -169,19 +169,24 @@ wrap_mode(unsigned wrap, const struct pipe_sampler_state *s)
  * must clamp to the edge.  One mode serves both filters: the border only
  * when both filter linearly.
  */
-      return MALI_WRAP_MODE_REPEAT;
-   case PIPE_TEX_WRAP_CLAMP_TO_BORDER:
-      return MALI_WRAP_MODE_CLAMP_TO_BORDER;
+static unsigned
+wrap_mode(unsigned wrap, const struct pipe_sampler_state *s)
+{
    bool linear = s->min_img_filter == PIPE_TEX_FILTER_LINEAR &&
                  s->mag_img_filter == PIPE_TEX_FILTER_LINEAR;
 
-   case PIPE_TEX_WRAP_MIRROR_REPEAT:
+   switch (wrap) {
    case PIPE_TEX_WRAP_CLAMP:
       return linear ? MALI_WRAP_MODE_CLAMP_TO_BORDER
                     : MALI_WRAP_MODE_CLAMP_TO_EDGE;
    case PIPE_TEX_WRAP_MIRROR_CLAMP:
       return linear ? MALI_WRAP_MODE_MIRRORED_CLAMP_TO_BORDER
                     : MALI_WRAP_MODE_MIRRORED_CLAMP_TO_EDGE;
+   case PIPE_TEX_WRAP_REPEAT:
+      return MALI_WRAP_MODE_REPEAT;
+   case PIPE_TEX_WRAP_CLAMP_TO_BORDER:
+      return MALI_WRAP_MODE_CLAMP_TO_BORDER;
+   case PIPE_TEX_WRAP_MIRROR_REPEAT:
       return MALI_WRAP_MODE_MIRRORED_REPEAT;
    case PIPE_TEX_WRAP_MIRROR_CLAMP_TO_EDGE:
       return MALI_WRAP_MODE_MIRRORED_CLAMP_TO_EDGE;

@@ -633,7 +633,9 @@ check_trace(const char *what, const char *trace, unsigned draws,
    /* The tiler context and the pass. */
    CHECK_LINE(what, trace, "fb_width: %u", W);
    CHECK_LINE(what, trace, "fb_height: %u", H);
-   CHECK_LINE(what, trace, "row_stride_B: %u", W * 4);
+   /* The target is u-interleaved: a row of 16x16 tiles of 4-byte pixels. */
+   CHECK_LINE(what, trace, "writeback_block_format: tiled_u_interleaved");
+   CHECK_LINE(what, trace, "row_stride_B: %u", W / 16 * 16 * 16 * 4);
    uint32_t clear = 0;
    for (unsigned c = 0; c < 4; ++c)
       clear |= (uint32_t)unorm8(clear_rgba[c]) << (8 * c);
