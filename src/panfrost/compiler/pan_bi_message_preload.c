@@ -10,8 +10,10 @@
  * usually the clause that sends it.  Two kinds qualify:
  *
  *  - VAR_TEX: a 2D texture lookup (TEXS_2D, sampler = texture < 4) whose
- *    coordinates are words 0 and 1 of an interpolated varying of slot
- *    < 8; it saves a texture message, so these go first;
+ *    coordinates are words 0 and 1 of an interpolated varying; it saves a
+ *    texture message, so these go first.  Its varying index has 3 bits:
+ *    a slot from 8 on is read through a record below 8 that no load of
+ *    the shader names (the driver's fragment record table aliases it);
  *  - LD_VAR: an interpolated f32 varying load at the centre (slot < 32).
  */
 
@@ -34,7 +36,7 @@ resolve(pan_ir_instr **def, pan_ir_index i)
 }
 
 /* The LD_VAR slot a TEXS_2D of the entry block can be preloaded from, or
- * -1. */
+ * -1 (the 3-bit record is chosen later). */
 static int
 var_tex_slot(pan_ir_instr **def, const pan_ir_instr *I)
 {
@@ -47,7 +49,7 @@ var_tex_slot(pan_ir_instr **def, const pan_ir_instr *I)
        x.neg || x.abs || y.neg || y.abs || x.comp != 0 || y.comp != 1)
       return -1;
    pan_ir_instr *L = def[x.value];
-   if (!L || L->op != PAN_IR_OP_LD_VAR || L->imm > 7)
+   if (!L || L->op != PAN_IR_OP_LD_VAR || L->imm > 31)
       return -1;
    return (int)L->imm;
 }
@@ -82,13 +84,31 @@ pan_bi_message_preload(pan_ir_shader *s,
       if (I->dest.kind == PAN_IR_SSA && I->dest.value < s->ssa_alloc)
          def[I->dest.value] = I;
    }
+   /* Records below 8 the shader's loads name (all of them stay: the
+    * loads the lookups read may have other readers). */
+   unsigned named = 0;
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if ((I->op == PAN_IR_OP_LD_VAR || I->op == PAN_IR_OP_LD_VAR_FLAT) &&
+          I->imm < 8)
+         named |= 1u << I->imm;
+   }
    pan_ir_foreach_instr_safe(entry, I)
    {
       int slot = var_tex_slot(def, I);
       if (n == 2 || slot < 0)
          continue;
+      int record = slot;
+      if (slot > 7) {
+         for (record = 0; record < 8 && (named & (1u << record)); ++record)
+            ;
+         if (record == 8)
+            continue;
+         named |= 1u << record;
+      }
       msgs[n] = (struct pan_bi_message_preload){
-         .varying = slot,
+         .varying = record,
+         .slot = slot,
          .comps = 4,
          .texture = true,
          .texture_index = I->imm & 0xff,
@@ -106,8 +126,11 @@ pan_bi_message_preload(pan_ir_shader *s,
       if (n == 2 || I->op != PAN_IR_OP_LD_VAR || I->dest.kind != PAN_IR_SSA ||
           I->imm > 31 || comps < 1 || comps > 4)
          continue;
-      msgs[n] = (struct pan_bi_message_preload){ .varying = I->imm,
-                                                 .comps = comps };
+      msgs[n] = (struct pan_bi_message_preload){
+         .varying = I->imm,
+         .slot = I->imm,
+         .comps = comps,
+      };
       replace(s, entry, I, n++);
    }
    ralloc_free(def);

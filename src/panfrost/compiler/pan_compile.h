@@ -186,9 +186,13 @@ struct pan_bi_stats {
  * landing in r0.., the second in r4..: comps words (0 when unused) of an
  * interpolated f32 varying (LD_VAR_IMM at the centre) or, with texture,
  * the 2D lookup (VAR_TEX, f32) of texture and sampler texture_index at
- * words 0 and 1 of that varying, at LOD 0 when zero_lod. */
+ * words 0 and 1 of that varying, at LOD 0 when zero_lod.  varying is the
+ * record the message names, slot the varying slot it reads: they differ
+ * for a VAR_TEX of a slot beyond its 3-bit index, whose record is then a
+ * record below 8 the shader does not read, which the driver points at
+ * the slot in the fragment job's table. */
 struct pan_bi_message_preload {
-   uint8_t varying, comps;
+   uint8_t varying, slot, comps;
    bool texture, zero_lod;
    uint8_t texture_index;
 };

@@ -231,10 +231,12 @@ struct nir_shader;
 struct pan_va_push_word;
 
 /* A v7 fragment message preload (the compiler's pan_bi_message_preload):
- * comps words of varying slot `varying` (0: unused) into r0.. or r4..,
- * or with texture its 2D lookup in texture and sampler texture_index. */
+ * comps words of varying slot `slot` (0: unused) into r0.. or r4.., or
+ * with texture its 2D lookup in texture and sampler texture_index; the
+ * message names record `varying`, which the fragment job's table points
+ * at the slot when they differ. */
 struct panfrost_message_preload {
-   uint8_t varying, comps, texture_index;
+   uint8_t varying, slot, comps, texture_index;
    bool texture, zero_lod;
 };
 
@@ -286,6 +288,7 @@ struct panfrost_jm_draw {
    float point_size; /* of points whose shader writes none */
    uint64_t tiler, viewport, thread_storage;
    uint64_t position, varyings, varying_buffers;
+   uint64_t fs_varyings; /* the tiler job's records when not varyings */
    uint64_t point_sizes; /* points' per-vertex sizes, 0: point_size */
    uint64_t attributes, attribute_buffers;
    uint64_t vs_state, fs_state; /* renderer states */

@@ -261,6 +261,37 @@ jm_draw_memory(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    return true;
 }
 
+/* The tiler job's varying records when a message preload of the fragment
+ * shader reads a slot through another record (a VAR_TEX has 3 bits of
+ * record, pan_bi_message_preload.c): the draw's records with those
+ * records pointed at their slots.  false when out of memory.
+ */
+static bool
+jm_fs_varyings(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
+               const struct panfrost_shader *fs, unsigned slots, bool psiz)
+{
+   const struct panfrost_arch_jm *jm = jm_of(ctx);
+   const struct panfrost_message_preload *m = fs->progs[0].messages;
+   unsigned records = psiz ? PAN_BI_POINT_SIZE_RECORD + 1 : slots;
+
+   d->fs_varyings = 0;
+   if (m[0].varying == m[0].slot && m[1].varying == m[1].slot)
+      return true;
+   struct pan_ptr recs = alloc(ctx, records * jm->attribute_size_B, 8);
+   if (!recs.cpu)
+      return false;
+   for (unsigned s = 0; s < records; ++s)
+      jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s);
+   for (unsigned k = 0; k < 2; ++k) {
+      if (m[k].comps && m[k].varying != m[k].slot && m[k].varying < records)
+         jm->emit_varying((uint8_t *)recs.cpu +
+                             m[k].varying * jm->attribute_size_B,
+                          m[k].slot);
+   }
+   d->fs_varyings = recs.gpu;
+   return true;
+}
+
 /* The constant buffer table of a stage (*count entries); false when out
  * of memory, *dropped after a message for a misaligned buffer.
  */
@@ -775,7 +806,8 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       c->jm_counts[1] = d.instances;
    }
    struct pan_ptr vjob, tjob;
-   if (!jm_draw_memory(ctx, &d, slots, vs->writes_psiz, &vjob, &tjob))
+   if (!jm_draw_memory(ctx, &d, slots, vs->writes_psiz, &vjob, &tjob) ||
+       !jm_fs_varyings(ctx, &d, fs, slots, vs->writes_psiz))
       return false;
    d.vertex_index = util_dynarray_num_elements(&ctx->batch.draw_jobs,
                                                struct panfrost_batch_job) +

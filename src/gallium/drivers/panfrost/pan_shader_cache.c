@@ -31,7 +31,7 @@
 #include "pan_shader_cache.h"
 
 /* Bumped when the entry layout changes. */
-#define PAN_CACHE_ENTRY_VERSION 3
+#define PAN_CACHE_ENTRY_VERSION 4
 
 void
 panfrost_shader_cache_init(struct panfrost_screen *screen)
@@ -90,6 +90,7 @@ store(struct disk_cache *cache, const cache_key key,
    for (unsigned k = 0; k < 2; ++k) {
       const struct panfrost_message_preload *m = &bin->messages[k];
       blob_write_uint8(&blob, m->varying);
+      blob_write_uint8(&blob, m->slot);
       blob_write_uint8(&blob, m->comps);
       blob_write_uint8(&blob, m->texture_index);
       blob_write_uint8(&blob, m->texture | m->zero_lod << 1);
@@ -125,6 +126,7 @@ load(const void *data, size_t size, void *mem_ctx,
    for (unsigned k = 0; k < 2; ++k) {
       struct panfrost_message_preload *m = &out->messages[k];
       m->varying = blob_read_uint8(&r);
+      m->slot = blob_read_uint8(&r);
       m->comps = blob_read_uint8(&r);
       m->texture_index = blob_read_uint8(&r);
       uint8_t flags = blob_read_uint8(&r);

@@ -65,6 +65,7 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
       const struct pan_bi_message_preload *m = &bin->messages[k];
       out->messages[k] = (struct panfrost_message_preload){
          .varying = m->varying,
+         .slot = m->slot,
          .comps = m->comps,
          .texture_index = m->texture_index,
          .texture = m->texture,

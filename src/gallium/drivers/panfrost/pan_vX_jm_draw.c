@@ -425,10 +425,11 @@ patch_jobs(void *vjob, void *tjob, const struct panfrost_jm_draw *d,
       d->attributes, d->varying_buffers, d->varyings,       0,
       0,             d->thread_storage,
    };
+   const uint64_t fs_varyings = d->fs_varyings ? d->fs_varyings : d->varyings;
    const uint64_t tiler[13] = {
       d->position,   d->fs_ubos,         d->textures[1], d->samplers[1],
       d->fs_fau,     d->fs_state,        0,
-      0,             d->varying_buffers, d->varyings,    d->viewport,
+      0,             d->varying_buffers, fs_varyings,    d->viewport,
       d->occlusion,  d->thread_storage,
    };
 

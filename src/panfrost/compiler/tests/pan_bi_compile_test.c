@@ -610,13 +610,13 @@ run_gfx_full(const struct pan_bi_binary *bin, const uint32_t *u,
       char err[128];
       if (m->texture &&
           !pan_sim_bi_var_tex_preload(&w, &cfg, (1u << BI_LANES) - 1,
-                                      m->varying, m->texture_index, false,
+                                      m->slot, m->texture_index, false,
                                       m->zero_lod, 4 * k, err, sizeof(err))) {
          pan_test_fail("VAR_TEX preload: %s", err);
          return false;
       }
       for (unsigned l = 0; !m->texture && m->comps && l < BI_LANES; ++l)
-         cb_ld_var(rec, l, m->varying, false, PAN_SIM_REG_F32, m->comps,
+         cb_ld_var(rec, l, m->slot, false, PAN_SIM_REG_F32, m->comps,
                    &w.r[l][4 * k], NULL);
    }
    if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
@@ -985,7 +985,8 @@ test_texture(void)
 /* pan_bi_message_preload on IR: a 2D lookup at words 0-1 of varying 3
  * becomes VAR_TEX preload 0 (its load, read by nothing else, goes), the
  * next varying load LD_VAR preload 1; a third load and a lookup whose
- * sampler is not its texture stay messages. */
+ * sampler is not its texture stay messages.  Then a lookup of a slot
+ * beyond VAR_TEX's 3-bit record. */
 static void
 test_message_preload_ir(void)
 {
@@ -1037,6 +1038,27 @@ test_message_preload_ir(void)
                       "   %10:2 = collect #0x0, #0x0\n"
                       "   store_global %9, %10:2, imm:0x0\n";
    PAN_CHECK(!strcmp(got, want), "after message preload:\n%s", got);
+   ralloc_free(s);
+
+   /* A lookup at slot 9 goes through record 1, the first below 8 that no
+    * load names (loads of 0 and 2 stay: only one lookup qualifies). */
+   s = pan_ir_shader_create(NULL);
+   b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   r61 = pan_ir_preload(&b, 61);
+   uv = pan_ir_ld_var(&b, 2, 9, r61);
+   t = pan_ir_texs_2d(&b, 0, pan_ir_word(uv, 0), pan_ir_word(uv, 1));
+   a = pan_ir_ld_var_flat(&b, 1, 0, r61);
+   c = pan_ir_ld_var(&b, 1, 2, r61);
+   sum = pan_ir_fadd(&b, pan_ir_word(t, 0), a);
+   sum = pan_ir_fadd(&b, sum, c);
+   pan_ir_store_global(
+      &b, 0, sum,
+      pan_ir_collect(&b, 2, (pan_ir_index[]){ pan_ir_imm(0), pan_ir_imm(0) }));
+   PAN_CHECK(pan_bi_message_preload(s, m) == 2, "two preloads");
+   PAN_CHECK(m[0].texture && m[0].varying == 1 && m[0].slot == 9,
+             "VAR_TEX of slot 9: record %u slot %u", m[0].varying, m[0].slot);
+   PAN_CHECK(!m[1].texture && m[1].varying == 2 && m[1].slot == 2,
+             "LD_VAR of slot 2: record %u slot %u", m[1].varying, m[1].slot);
    ralloc_free(s);
 }
 

@@ -95,10 +95,11 @@ write_binary(const char *stage, const uint64_t *words, unsigned nr_words,
    for (unsigned i = 0; fp && i < nr_push; i++)
       fprintf(fp, "push %u %u %u %u\n", i, push[i].source, push[i].ubo,
               push[i].offset_B);
-   /* bi-diff-run's message preload lines (f32 only). */
+   /* bi-diff-run's message preload lines (f32 only), which read varyings
+    * by slot: the runner has no record tables. */
    for (unsigned k = 0; fp && msgs && k < 2; k++) {
       if (msgs[k].comps)
-         fprintf(fp, "message %u %u 0 %u %u 0 %u %u\n", k, msgs[k].varying,
+         fprintf(fp, "message %u %u 0 %u %u 0 %u %u\n", k, msgs[k].slot,
                  msgs[k].comps, msgs[k].texture, msgs[k].zero_lod,
                  msgs[k].texture_index);
    }
