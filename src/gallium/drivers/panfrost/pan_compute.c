@@ -64,6 +64,8 @@ compile_compute(struct panfrost_context *ctx,
       goto out;
    }
    so->nr_images = panfrost_nir_image_count(nir);
+   if (so->nr_images)
+      panfrost_nir_lower_image_bounds(nir);
    so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
    if (!panfrost_nir_lower_compute(nir, &so->push, err, sizeof(err)) ||
        !panfrost_compile_cached(screen, nir, nir, PAN_VA_VARIANT_DEFAULT, &bin,
@@ -478,13 +480,6 @@ shader_resources(struct panfrost_context *ctx,
 
    if (so->uses_textures && !texture_descs(ctx, so, addr, count, job))
       return false;
-   for (unsigned i = 0; i < so->nr_images; ++i) {
-      if (!ctx->compute.images[PIPE_SHADER_COMPUTE][i].resource) {
-         panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
-                            "image %u is not bound, dispatch dropped", i);
-         return false;
-      }
-   }
    if (so->nr_images && !d) {
       if (panfrost_image_attributes(ctx, PIPE_SHADER_COMPUTE, so->nr_images,
                                     &job->attributes, &job->attribute_buffers,

@@ -83,6 +83,13 @@ bool panfrost_nir_lower_compute(struct nir_shader *nir,
                                 struct panfrost_push_layout *layout, char *err,
                                 size_t err_size);
 
+/* Guards every image load, store and atomic by its coordinates against
+ * imageSize() (pan_nir_lower_image_bounds.c): outside the image, or with
+ * no image bound, loads and atomics return 0 and stores do nothing, as GL
+ * says.
+ */
+void panfrost_nir_lower_image_bounds(struct nir_shader *nir);
+
 /* One past the highest image index the shader's image intrinsics name
  * (constants folded first). */
 unsigned panfrost_nir_image_count(struct nir_shader *nir);

@@ -398,8 +398,9 @@ resource_tables(struct panfrost_context *ctx, uint64_t *addr,
    return t.gpu | n;
 }
 
-/* The fragment shader's images as table PANFROST_TABLE_IMAGE of tables;
- * false after a warning when one is unbound or cannot be described.  The
+/* The fragment shader's images as table PANFROST_TABLE_IMAGE of tables
+ * (unbound ones zeroed: the shader's bounds checks skip them); false
+ * after a warning when one cannot be described.  The
  * pass then writes memory: a later dispatch submits it first.
  */
 static bool
@@ -410,12 +411,6 @@ fragment_images(struct panfrost_context *ctx, const struct panfrost_shader *fs,
 
    if (!fs->nr_images)
       return true;
-   for (unsigned i = 0; i < fs->nr_images; ++i) {
-      if (!ctx->compute.images[PIPE_SHADER_FRAGMENT][i].resource) {
-         drop(ctx, "fragment image %u is not bound, draw dropped", i);
-         return false;
-      }
-   }
    tables[PANFROST_TABLE_IMAGE] = panfrost_image_table(
       ctx, PIPE_SHADER_FRAGMENT, fs->nr_images, err, sizeof(err));
    if (!tables[PANFROST_TABLE_IMAGE]) {

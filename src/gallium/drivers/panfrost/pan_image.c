@@ -220,6 +220,14 @@ panfrost_image_attributes(struct panfrost_context *ctx,
       const struct pipe_image_view *v = &ctx->compute.images[stage][i];
       struct panfrost_image_surface s;
 
+      /* Unbound: the shader's bounds checks never reach the records. */
+      if (!v->resource) {
+         memset((uint8_t *)a.cpu + i * arch->image_attr_size_B, 0,
+                arch->image_attr_size_B);
+         memset((uint8_t *)b.cpu + i * arch->image_bufs_size_B, 0,
+                arch->image_bufs_size_B);
+         continue;
+      }
       if (!check_view(v, err, err_size))
          return false;
       image_surface(v, &s);

@@ -69,6 +69,8 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
       !vs && (nir->info.outputs_written & BITFIELD64_BIT(FRAG_RESULT_COLOR));
    so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
    so->nr_images = panfrost_nir_image_count(nir);
+   if (so->nr_images)
+      panfrost_nir_lower_image_bounds(nir);
    /* v9 runs a vertex shader as an IDVS pair; v7's vertex job runs the
     * whole shader (the default variant: position and varyings).
     */

@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * GL's rules for invalid image accesses: a load or atomic at coordinates
+ * outside the image, or of an image unit with nothing bound, returns
+ * zero, and a store or atomic there changes nothing.  The hardware
+ * faults instead, so every access is guarded by its coordinates against
+ * imageSize(), which the driver pushes (0 for an unbound slot, so every
+ * access to it fails the test).  Cube faces count as 6 layers each.
+ */
+
+#include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
+#include "util/u_dynarray.h"
+
+#include "pan_compute.h"
+
+static bool
+is_access(const nir_intrinsic_instr *intr)
+{
+   switch (intr->intrinsic) {
+   case nir_intrinsic_image_load:
+   case nir_intrinsic_image_store:
+   case nir_intrinsic_image_atomic_add:
+   case nir_intrinsic_image_atomic_imin:
+   case nir_intrinsic_image_atomic_umin:
+   case nir_intrinsic_image_atomic_imax:
+   case nir_intrinsic_image_atomic_umax:
+   case nir_intrinsic_image_atomic_and:
+   case nir_intrinsic_image_atomic_or:
+   case nir_intrinsic_image_atomic_xor:
+   case nir_intrinsic_image_atomic_exchange:
+   case nir_intrinsic_image_atomic_comp_swap:
+   case nir_intrinsic_image_atomic_fadd:
+   case nir_intrinsic_image_atomic_fmin:
+   case nir_intrinsic_image_atomic_fmax:
+   case nir_intrinsic_image_atomic_inc_wrap:
+   case nir_intrinsic_image_atomic_dec_wrap:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Whether every coordinate of intr is inside its image. */
+static nir_ssa_def *
+in_bounds(nir_builder *b, nir_intrinsic_instr *intr)
+{
+   enum glsl_sampler_dim dim = nir_intrinsic_image_dim(intr);
+   bool array = nir_intrinsic_image_array(intr);
+   unsigned n = nir_image_intrinsic_coord_components(intr);
+   bool cube = dim == GLSL_SAMPLER_DIM_CUBE;
+   /* imageSize of a cube has no third component without layers. */
+   unsigned size_comps = cube && !array ? 2 : n;
+
+   nir_intrinsic_instr *size =
+      nir_intrinsic_instr_create(b->shader, nir_intrinsic_image_size);
+   size->src[0] = nir_src_for_ssa(intr->src[0].ssa);
+   size->src[1] = nir_src_for_ssa(nir_imm_int(b, 0));
+   size->num_components = size_comps;
+   nir_intrinsic_set_image_dim(size, dim);
+   nir_intrinsic_set_image_array(size, array);
+   nir_intrinsic_set_format(size, nir_intrinsic_format(intr));
+   nir_intrinsic_set_access(size, nir_intrinsic_access(intr));
+   nir_ssa_dest_init(&size->instr, &size->dest, size_comps, 32, NULL);
+   nir_builder_instr_insert(b, &size->instr);
+
+   nir_ssa_def *coord = intr->src[1].ssa, *ok = nir_imm_true(b);
+   for (unsigned c = 0; c < n; ++c) {
+      nir_ssa_def *limit = c < size_comps ? nir_channel(b, &size->dest.ssa, c)
+                                          : nir_imm_int(b, 1);
+      if (cube && c == 2)
+         limit = nir_imul_imm(b, limit, 6);
+      ok = nir_iand(b, ok, nir_ult(b, nir_channel(b, coord, c), limit));
+   }
+   return ok;
+}
+
+static void
+guard(nir_builder *b, nir_intrinsic_instr *intr)
+{
+   bool has_dest = nir_intrinsic_infos[intr->intrinsic].has_dest;
+   b->cursor = nir_before_instr(&intr->instr);
+   nir_ssa_def *ok = in_bounds(b, intr);
+
+   /* The uses move to the phi after the if, through a stand-in. */
+   nir_ssa_def *stand_in = NULL;
+   if (has_dest) {
+      stand_in = nir_ssa_undef(b, intr->dest.ssa.num_components,
+                               intr->dest.ssa.bit_size);
+      nir_ssa_def_rewrite_uses(&intr->dest.ssa, stand_in);
+   }
+   nir_instr_remove(&intr->instr);
+   nir_push_if(b, ok);
+   nir_builder_instr_insert(b, &intr->instr);
+   nir_push_else(b, NULL);
+   nir_ssa_def *zero = NULL;
+   if (has_dest)
+      zero = nir_imm_zero(b, intr->dest.ssa.num_components,
+                          intr->dest.ssa.bit_size);
+   nir_pop_if(b, NULL);
+   if (has_dest) {
+      nir_ssa_def_rewrite_uses(stand_in, nir_if_phi(b, &intr->dest.ssa, zero));
+      nir_instr_remove(stand_in->parent_instr);
+   }
+}
+
+void
+panfrost_nir_lower_image_bounds(nir_shader *nir)
+{
+   nir_foreach_function (f, nir) {
+      if (!f->impl)
+         continue;
+      nir_builder b;
+      nir_builder_init(&b, f->impl);
+      struct util_dynarray accesses;
+      util_dynarray_init(&accesses, NULL);
+      nir_foreach_block (blk, f->impl) {
+         nir_foreach_instr (instr, blk) {
+            if (instr->type == nir_instr_type_intrinsic &&
+                is_access(nir_instr_as_intrinsic(instr)))
+               util_dynarray_append(&accesses, nir_intrinsic_instr *,
+                                    nir_instr_as_intrinsic(instr));
+         }
+      }
+      util_dynarray_foreach(&accesses, nir_intrinsic_instr *, intr)
+         guard(&b, *intr);
+      if (util_dynarray_num_elements(&accesses, nir_intrinsic_instr *))
+         nir_metadata_preserve(f->impl, nir_metadata_none);
+      util_dynarray_fini(&accesses);
+   }
+}
