@@ -112,6 +112,7 @@ panfrost_context_destroy(struct pipe_context *pctx)
    panfrost_context_release_state(pctx);
    panfrost_context_release_compute(ctx);
    panfrost_context_release_xfb(ctx);
+   panfrost_context_release_gs(ctx);
    if (ctx->primconvert)
       util_primconvert_destroy(ctx->primconvert);
    if (pctx->stream_uploader)

@@ -212,6 +212,9 @@ struct panfrost_context {
     */
    struct panfrost_gs *gs;
    const struct pan_index_range *gs_index_range;
+   /* The buffer its lists and output records are taken from (pan_gs.c) */
+   struct pipe_resource *gs_arena;
+   unsigned gs_arena_used;
 
    /* Blend shaders compiled so far, by key (pan_blend_shader.c). */
    struct panfrost_blend_shaders *blend_shaders;

@@ -28,6 +28,7 @@
 #include "pan_resource.h"
 
 #define GS_BLOCK 32
+#define GS_ARENA_B (4u << 20)
 /* Attributes the final draw's vertex shader may read. */
 #define GS_MAX_RECORD_SLOTS 16
 
@@ -216,13 +217,42 @@ fill_ubos(struct panfrost_context *ctx, struct panfrost_gs_params *p)
    return true;
 }
 
-/* Draws the list: the output records as vertex buffer 0 of the
- * pass-through shader, the indices from the start of the same buffer.
+/* Room for a draw's list and output records: draws share the context's
+ * arena, a new one when it is full (the batches keep the old ones), so
+ * that a batch of many draws holds few BOs.  NULL when out of memory.
+ */
+static struct pipe_resource *
+arena_alloc(struct panfrost_context *ctx, uint64_t size_B, unsigned *offset_B)
+{
+   size_B = ALIGN_POT(size_B, 64);
+   if (!ctx->gs_arena || ctx->gs_arena_used + size_B > ctx->gs_arena->width0) {
+      pipe_resource_reference(&ctx->gs_arena, NULL);
+      ctx->gs_arena = pipe_buffer_create(
+         ctx->base.screen, PIPE_BIND_VERTEX_BUFFER | PIPE_BIND_INDEX_BUFFER,
+         PIPE_USAGE_STREAM, MAX2(size_B, GS_ARENA_B));
+      ctx->gs_arena_used = 0;
+      if (!ctx->gs_arena)
+         return NULL;
+   }
+   *offset_B = ctx->gs_arena_used;
+   ctx->gs_arena_used += size_B;
+   return ctx->gs_arena;
+}
+
+void
+panfrost_context_release_gs(struct panfrost_context *ctx)
+{
+   pipe_resource_reference(&ctx->gs_arena, NULL);
+}
+
+/* Draws the list: the output records (at records_at_B) as vertex buffer
+ * 0 of the pass-through shader, the indices from index_at_B of the same
+ * buffer.
  */
 static void
 draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
-          struct pipe_resource *buf, unsigned records_at_B, unsigned records,
-          unsigned drawid)
+          struct pipe_resource *buf, unsigned index_at_B, unsigned records_at_B,
+          unsigned records, unsigned drawid)
 {
    struct panfrost_state *st = &ctx->state;
    unsigned per = panfrost_gs_vertices_per_prim(gs->info.out_mode);
@@ -235,7 +265,8 @@ draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
       .instance_count = 1,
       .index.resource = buf,
    };
-   struct pipe_draw_start_count_bias draw = { .count = records * per };
+   struct pipe_draw_start_count_bias draw = { .start = index_at_B / 4,
+                                              .count = records * per };
 
    struct panfrost_shader *vs = st->shaders[PIPE_SHADER_VERTEX];
    void *ve = st->vertex_elements;
@@ -285,7 +316,6 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
    unsigned per = panfrost_gs_vertices_per_prim(gi->out_mode);
    unsigned in_B = util_bitcount64(gi->in_mask) * 16;
    unsigned out_B = util_bitcount64(gi->out_mask) * 16;
-   bool ok = true;
 
    if (!records_n) {
       free(ids);
@@ -314,42 +344,36 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
       return r > 0;
 
    /* 2. The geometry shader, into a buffer the draw reads. */
-   struct pipe_resource *buf = pipe_buffer_create(
-      ctx->base.screen, PIPE_BIND_VERTEX_BUFFER | PIPE_BIND_INDEX_BUFFER,
-      PIPE_USAGE_STREAM, size_B);
+   unsigned at_B = 0;
+   struct pipe_resource *buf = arena_alloc(ctx, size_B, &at_B);
    struct pan_ptr p =
       pan_pool_alloc(&ctx->batch.pool, sizeof(struct panfrost_gs_params), 16);
    if (!buf || !p.cpu)
-      goto oom;
+      return false;
    struct pan_bo *bo = panfrost_resource(buf)->bo;
    if (!panfrost_batch_add_bo(ctx, bo,
                               PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
-      goto oom;
+      return false;
    struct panfrost_gs_params *params = p.cpu;
    *params = (struct panfrost_gs_params){
       .count = invocations,
       .prims = prims,
       .flatshade_first = rast && rast->flatshade_first,
       .in = in.gpu,
-      .out = bo->gpu_va + index_B,
-      .indices = bo->gpu_va,
+      .out = bo->gpu_va + at_B + index_B,
+      .indices = bo->gpu_va + at_B,
    };
    if (!fill_ubos(ctx, params))
-      goto oom;
+      return false;
    dispatch(ctx, gs->compute, p.gpu, invocations);
 
    /* Transform feedback reads the list on the CPU (pan_gs_xfb.c). */
    if (gs->stream_output.num_outputs && ctx->xfb.num_targets)
-      panfrost_gs_capture(ctx, gs, buf, index_B, records_n);
+      panfrost_gs_capture(ctx, gs, buf, at_B, at_B + index_B, records_n);
 
    /* 3. The list. */
-   draw_list(ctx, gs, buf, index_B, records_n, drawid);
-   goto out;
-oom:
-   ok = false;
-out:
-   pipe_resource_reference(&buf, NULL);
-   return ok;
+   draw_list(ctx, gs, buf, at_B, at_B + index_B, records_n, drawid);
+   return true;
 }
 
 /* Vertices of each primitive of the mode as a geometry shader takes it. */

@@ -101,15 +101,16 @@ void panfrost_gs_draw_vbo(struct panfrost_context *ctx,
                           const struct pipe_draw_start_count_bias *draws,
                           unsigned num_draws);
 
-/* Copies the stream outputs of the list's primitives from buf (indices,
- * then the output records at index_B) into the bound targets once the
- * GPU wrote them (pan_gs_xfb.c).
+/* Copies the stream outputs of the list's primitives from buf (indices
+ * at index_at_B, output records at records_at_B) into the bound targets
+ * once the GPU wrote them (pan_gs_xfb.c).
  */
 void panfrost_gs_capture(struct panfrost_context *ctx,
                          const struct panfrost_gs *gs,
-                         struct pipe_resource *buf, unsigned index_B,
-                         unsigned records);
+                         struct pipe_resource *buf, unsigned index_at_B,
+                         unsigned records_at_B, unsigned records);
 
 void panfrost_context_init_gs(struct pipe_context *pctx);
+void panfrost_context_release_gs(struct panfrost_context *ctx);
 
 #endif

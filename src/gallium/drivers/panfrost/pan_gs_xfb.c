@@ -26,8 +26,8 @@
 
 void
 panfrost_gs_capture(struct panfrost_context *ctx, const struct panfrost_gs *gs,
-                    struct pipe_resource *buf, unsigned index_B,
-                    unsigned records)
+                    struct pipe_resource *buf, unsigned index_at_B,
+                    unsigned records_at_B, unsigned records)
 {
    struct panfrost_xfb_ctx *x = &ctx->xfb;
    const struct pipe_stream_output_info *so = &gs->stream_output;
@@ -63,8 +63,8 @@ panfrost_gs_capture(struct panfrost_context *ctx, const struct panfrost_gs *gs,
       room = MIN2(room, left / (so->stride[b] * 4) / per);
    }
 
-   const uint32_t *idx = (const uint32_t *)map;
-   const uint8_t *rec = map + index_B;
+   const uint32_t *idx = (const uint32_t *)(map + index_at_B);
+   const uint8_t *rec = map + records_at_B;
    uint64_t generated = 0, emitted = 0;
    for (unsigned p = 0; p < records; ++p) {
       const uint32_t *prim = idx + (size_t)p * per;

@@ -310,6 +310,36 @@ test_quads(void)
    pipe_resource_reference(&vb, NULL);
 }
 
+/* 300 draws of the quads in one pass: their lists and records share
+ * buffers, so the pass stays within the BOs a submit may name.
+ */
+static void
+test_many_draws(void)
+{
+   static const float v[] = { -0.5f, -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.5f,  0.5f,  0, 1, 0, 0, 0, 0 };
+   static const float green[4] = { 0, 1, 0, 1 };
+   void *gs = quad_gs();
+   struct pipe_constant_buffer cb = { .user_buffer = green,
+                                      .buffer_size = sizeof(green) };
+   struct pipe_resource *vb = vertices(v, 2);
+
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, &cb);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   for (unsigned i = 0; i < 300; ++i)
+      draw(PIPE_PRIM_POINTS, 2);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+   CHECK(is_rgb(8, 8, 0, 255, 0) && is_rgb(24, 24, 0, 255, 0) &&
+            is_clear(16, 16),
+         "300 draws: %u %u %u at (8, 8)", pixels[8][8][0], pixels[8][8][1],
+         pixels[8][8][2]);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, NULL);
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
+
 /* A triangle centred on x = 16 drawn twice, 8 pixels left and right:
  * the middle stays clear only if the strips are not joined.
  */
@@ -768,6 +798,7 @@ main(int argc, char **argv)
    ctx->set_sample_mask(ctx, ~0u);
 
    test_quads();
+   test_many_draws();
    test_two_strips();
    test_bars();
    test_points_out();
