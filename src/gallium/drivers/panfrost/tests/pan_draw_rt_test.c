@@ -813,6 +813,57 @@ test_dual_source(void)
    pipe_surface_reference(&rt, NULL);
 }
 
+/* An alpha-only target through blend shaders (min, max): its one channel
+ * is alpha, which the shader must blend as alpha (refused on the G52 and
+ * G72). */
+static void
+test_alpha_only_blend(void)
+{
+   static const float dst[4] = { 0, 0, 0, 0.4f };
+   static const float src[4] = { 0.2f, 0.9f, 0.5f, 0.6f };
+   static const unsigned funcs[2] = { PIPE_BLEND_MIN, PIPE_BLEND_MAX };
+   struct pipe_surface *rt =
+      make_surface(PIPE_FORMAT_A8_UNORM, PIPE_BIND_RENDER_TARGET);
+   struct scene sc = scene_begin(1, nir_type_float);
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   void *z = bind_zsa(&zsa);
+   void *csos[2];
+
+   set_fb(&rt, 1, NULL);
+   clear_colour(dst);
+   pan_test_debug_msg[0] = 0;
+   for (unsigned i = 0; i < 2; ++i) {
+      struct pipe_blend_state b = {
+         .rt[0] = { .blend_enable = 1,
+                    .rgb_func = funcs[i],
+                    .alpha_func = funcs[i],
+                    .rgb_src_factor = PIPE_BLENDFACTOR_ONE,
+                    .alpha_src_factor = PIPE_BLENDFACTOR_ONE,
+                    .rgb_dst_factor = PIPE_BLENDFACTOR_ONE,
+                    .alpha_dst_factor = PIPE_BLENDFACTOR_ONE,
+                    .colormask = PIPE_MASK_RGBA },
+      };
+      csos[i] = bind_blend(&b);
+      draw_rect(i * 32, 0, i * 32 + 32, H, 0, src, false);
+   }
+   CHECK(!blend_shaders == !!strstr(pan_test_debug_msg, "blend shader"),
+         "a8_unorm: message '%s'", pan_test_debug_msg);
+   ctx->flush(ctx, NULL, 0);
+   read_pixels(rt, pixels);
+   for (unsigned i = 0; i < 2; ++i) {
+      float want[4] = { 0, 0, 0,
+                        !blend_shaders ? dst[3]
+                        : i            ? MAX2(src[3], dst[3])
+                                       : MIN2(src[3], dst[3]) };
+      check_rect(i ? "a8_unorm: max" : "a8_unorm: min", i * 32, 0,
+                 i * 32 + 32, H, want, 0.5f / 255.0f, PIPE_MASK_A);
+      ctx->delete_blend_state(ctx, csos[i]);
+   }
+   scene_end(&sc);
+   ctx->delete_depth_stencil_alpha_state(ctx, z);
+   pipe_surface_reference(&rt, NULL);
+}
+
 /* Blending float targets, unclamped (values exact in binary16): adding
  * and min with a blend shader, else refused with a message. */
 static void
@@ -1686,6 +1737,8 @@ main(int argc, char **argv)
    test_logic_op();
    new_context();
    test_dual_source();
+   new_context();
+   test_alpha_only_blend();
    new_context();
    test_float_blend(PIPE_FORMAT_R16G16B16A16_FLOAT);
    new_context();
