@@ -138,8 +138,8 @@ panfrost_zs_transfer_copy(struct panfrost_resource *rsc,
  */
 static bool
 panfrost_tiled_transfer_copy(struct panfrost_resource *rsc,
-                             struct pipe_transfer *xfer, uint8_t *staging,
-                             bool to_tiles)
+                             const struct pipe_transfer *xfer,
+                             uint8_t *staging, bool to_tiles)
 {
    uint8_t *cpu = pan_bo_mmap(rsc->bo);
    const struct pipe_box *box = &xfer->box;
@@ -294,6 +294,39 @@ panfrost_transfer_unmap(struct pipe_context *pctx, struct pipe_transfer *xfer)
    FREE(xfer);
 }
 
+/* glTexSubImage's path: a tiled resource takes the caller's rows straight
+ * into its tiles, without the staging copy a map would make.
+ */
+static void
+panfrost_texture_subdata(struct pipe_context *pctx,
+                         struct pipe_resource *prsc, unsigned level,
+                         unsigned usage, const struct pipe_box *box,
+                         const void *data, unsigned stride,
+                         unsigned layer_stride)
+{
+   struct panfrost_resource *rsc = panfrost_resource(prsc);
+
+   if (!panfrost_resource_is_tiled(rsc) || rsc->stencil) {
+      u_default_texture_subdata(pctx, prsc, level, usage, box, data, stride,
+                                layer_stride);
+      return;
+   }
+   usage |= PIPE_MAP_WRITE;
+   if (!panfrost_transfer_sync(panfrost_context(pctx), rsc, usage) ||
+       !pan_bo_mmap(rsc->bo))
+      return;
+   struct pipe_transfer xfer = {
+      .level = level,
+      .usage = usage,
+      .box = *box,
+      .stride = stride,
+      .layer_stride = layer_stride,
+   };
+   if (!panfrost_tiled_transfer_copy(rsc, &xfer, (uint8_t *)data, true))
+      mesa_loge("panfrost: tiling a %s upload failed",
+                util_format_short_name(prsc->format));
+}
+
 static void
 panfrost_transfer_flush_region(struct pipe_context *pctx,
                                struct pipe_transfer *xfer,
@@ -311,5 +344,5 @@ panfrost_context_init_resource(struct pipe_context *pctx)
    pctx->texture_unmap = panfrost_transfer_unmap;
    pctx->transfer_flush_region = panfrost_transfer_flush_region;
    pctx->buffer_subdata = u_default_buffer_subdata;
-   pctx->texture_subdata = u_default_texture_subdata;
+   pctx->texture_subdata = panfrost_texture_subdata;
 }

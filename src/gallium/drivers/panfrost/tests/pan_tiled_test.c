@@ -10,8 +10,10 @@
  * - which templates are tiled, and the modifier export and the dma-buf
  *   query report;
  * - the bytes in the buffer object sit where the 16x16 tiling puts them;
- * - uploads and read-backs of whole levels and partial boxes (odd sizes,
- *   mip levels, array layers, cube faces, 3D slices; 1 to 16-byte texels);
+ * - uploads (texture_subdata, straight into the tiles) and read-backs and
+ *   read-write maps (through a staging copy) of whole levels and partial
+ *   boxes (odd sizes, mip levels, array layers, cube faces, 3D slices; 1
+ *   to 16-byte texels);
  * - the GPU sampling a tiled texture and rendering into a tiled target
  *   (1:1 blits between tiled and linear resources, of levels, layers,
  *   faces and slices), partial clears that keep the rest (preloads) of
@@ -55,8 +57,8 @@ pattern(unsigned seed, unsigned level, unsigned s, unsigned x, unsigned y,
 
 /* Formats of 1 to 16-byte texels for uploads and read-backs. */
 static const enum pipe_format formats[] = {
-   PIPE_FORMAT_R8_UINT,          PIPE_FORMAT_R8G8_UINT,
-   PIPE_FORMAT_R8G8B8A8_UNORM,   PIPE_FORMAT_R16G16B16A16_UINT,
+   PIPE_FORMAT_R8_UINT,           PIPE_FORMAT_R8G8_UINT,
+   PIPE_FORMAT_R8G8B8A8_UNORM,    PIPE_FORMAT_R16G16B16A16_UINT,
    PIPE_FORMAT_R32G32B32A32_UINT,
 };
 
@@ -131,8 +133,8 @@ upload_all(struct pipe_resource *r, unsigned seed)
  * the box `in` (when not NULL), `outer` elsewhere.
  */
 static unsigned
-seed_at(const struct pipe_box *in, unsigned inner, unsigned outer, int x,
-        int y, int z)
+seed_at(const struct pipe_box *in, unsigned inner, unsigned outer, int x, int y,
+        int z)
 {
    if (in && x >= in->x && x < in->x + in->width && y >= in->y &&
        y < in->y + in->height && z >= in->z && z < in->z + in->depth)
@@ -146,8 +148,8 @@ seed_at(const struct pipe_box *in, unsigned inner, unsigned outer, int x,
  */
 static void
 check_box(struct pipe_resource *r, unsigned level, const struct pipe_box *box,
-          const struct pipe_box *in, unsigned inner, unsigned outer,
-          int dz, unsigned plevel, const char *what)
+          const struct pipe_box *in, unsigned inner, unsigned outer, int dz,
+          unsigned plevel, const char *what)
 {
    unsigned bpp = util_format_get_blocksize(r->format);
    struct pipe_transfer *xfer;
@@ -182,14 +184,44 @@ check_box(struct pipe_resource *r, unsigned level, const struct pipe_box *box,
 }
 
 static void
-check_level(struct pipe_resource *r, unsigned level,
-            const struct pipe_box *in, unsigned inner, unsigned outer,
-            const char *what)
+check_level(struct pipe_resource *r, unsigned level, const struct pipe_box *in,
+            unsigned inner, unsigned outer, const char *what)
 {
    struct pipe_box box;
    u_box_3d(0, 0, 0, u_minify(r->width0, level), u_minify(r->height0, level),
             surfaces(r, level), &box);
    check_box(r, level, &box, in, inner, outer, 0, level, what);
+}
+
+/* Maps box of the level read-write, checks it holds seed `was` and
+ * writes seed `now` there.
+ */
+static void
+map_rewrite(struct pipe_resource *r, unsigned level, const struct pipe_box *box,
+            unsigned was, unsigned now, const char *what)
+{
+   unsigned bpp = util_format_get_blocksize(r->format);
+   struct pipe_transfer *xfer;
+   uint8_t *map =
+      ctx->texture_map(ctx, r, level, PIPE_MAP_READ_WRITE, box, &xfer);
+   CHECK(map, "%s: read-write map failed", what);
+   if (!map)
+      return;
+   unsigned bad = 0;
+   for (int z = 0; z < box->depth; ++z) {
+      for (int y = 0; y < box->height; ++y) {
+         uint8_t *row = map + z * xfer->layer_stride + y * xfer->stride;
+         for (int x = 0; x < box->width; ++x) {
+            for (unsigned c = 0; c < bpp; ++c) {
+               unsigned px = box->x + x, py = box->y + y, pz = box->z + z;
+               bad += row[x * bpp + c] != pattern(was, level, pz, px, py, c);
+               row[x * bpp + c] = pattern(now, level, pz, px, py, c);
+            }
+         }
+      }
+   }
+   ctx->texture_unmap(ctx, xfer);
+   CHECK(bad == 0, "%s: read-write map read %u wrong bytes", what, bad);
 }
 
 /* Which templates are tiled, and what export and the query report. */
@@ -207,14 +239,14 @@ test_choice(void)
       { PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, rt, 0, 0, tiled },
       { PIPE_TEXTURE_CUBE, PIPE_FORMAT_R8_UNORM, PIPE_BIND_SAMPLER_VIEW, 0, 0,
         tiled },
-      { PIPE_TEXTURE_2D, PIPE_FORMAT_Z24_UNORM_S8_UINT,
-        PIPE_BIND_DEPTH_STENCIL, 0, 0, tiled },
+      { PIPE_TEXTURE_2D, PIPE_FORMAT_Z24_UNORM_S8_UINT, PIPE_BIND_DEPTH_STENCIL,
+        0, 0, tiled },
       { PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, rt | PIPE_BIND_LINEAR, 0,
         0, DRM_FORMAT_MOD_LINEAR },
       { PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, rt | PIPE_BIND_SHARED, 0,
         0, DRM_FORMAT_MOD_LINEAR },
-      { PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, rt, PIPE_USAGE_STAGING,
-        0, DRM_FORMAT_MOD_LINEAR },
+      { PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, rt, PIPE_USAGE_STAGING, 0,
+        DRM_FORMAT_MOD_LINEAR },
       { PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, rt, PIPE_USAGE_STREAM, 0,
         DRM_FORMAT_MOD_LINEAR },
       { PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, rt, 0, 4,
@@ -241,9 +273,11 @@ test_choice(void)
       if (!r)
          continue;
       uint64_t got = panfrost_resource(r)->modifier;
-      CHECK(got == cases[i].want, "choice %u (%s): modifier 0x%llx, want "
-            "0x%llx", i, util_format_short_name(cases[i].format),
-            (unsigned long long)got, (unsigned long long)cases[i].want);
+      CHECK(got == cases[i].want,
+            "choice %u (%s): modifier 0x%llx, want "
+            "0x%llx",
+            i, util_format_short_name(cases[i].format), (unsigned long long)got,
+            (unsigned long long)cases[i].want);
       pipe_resource_reference(&r, NULL);
    }
 
@@ -260,8 +294,8 @@ test_choice(void)
    struct winsys_handle wh = { .type = WINSYS_HANDLE_TYPE_KMS };
    bool ok = r && screen->resource_get_handle(screen, ctx, r, &wh, 0);
    CHECK(ok && wh.modifier == tiled && wh.stride == 3 * 16 * 16 * 4,
-         "export: modifier 0x%llx, stride %u",
-         (unsigned long long)wh.modifier, wh.stride);
+         "export: modifier 0x%llx, stride %u", (unsigned long long)wh.modifier,
+         wh.stride);
    pipe_resource_reference(&r, NULL);
 
    /* The query offers tiling first, and only linear where it cannot. */
@@ -271,10 +305,10 @@ test_choice(void)
                                   NULL, &count);
    CHECK(count == 2 && mods[0] == tiled && mods[1] == DRM_FORMAT_MOD_LINEAR,
          "RGBA8 modifiers: %d", count);
-   screen->query_dmabuf_modifiers(screen, PIPE_FORMAT_ETC2_RGB8, 4, mods,
-                                  NULL, &count);
-   CHECK(count == 1 && mods[0] == DRM_FORMAT_MOD_LINEAR,
-         "ETC2 modifiers: %d", count);
+   screen->query_dmabuf_modifiers(screen, PIPE_FORMAT_ETC2_RGB8, 4, mods, NULL,
+                                  &count);
+   CHECK(count == 1 && mods[0] == DRM_FORMAT_MOD_LINEAR, "ETC2 modifiers: %d",
+         count);
 
    /* A list without tiling gets linear; a list of neither, nothing. */
    struct pipe_resource templ = {
@@ -295,8 +329,8 @@ test_choice(void)
    r = screen->resource_create_with_modifiers(screen, &templ, both, 2);
    CHECK(r && panfrost_resource(r)->modifier == tiled, "create with both");
    pipe_resource_reference(&r, NULL);
-   const uint64_t afbc = DRM_FORMAT_MOD_ARM_AFBC(
-      AFBC_FORMAT_MOD_BLOCK_SIZE_16x16);
+   const uint64_t afbc =
+      DRM_FORMAT_MOD_ARM_AFBC(AFBC_FORMAT_MOD_BLOCK_SIZE_16x16);
    r = screen->resource_create_with_modifiers(screen, &templ, &afbc, 1);
    CHECK(!r, "create with AFBC only succeeded");
    pipe_resource_reference(&r, NULL);
@@ -322,9 +356,8 @@ test_bytes(void)
    unsigned bad = 0;
    for (unsigned y = 0; y < 22; ++y) {
       for (unsigned x = 0; x < 35; ++x) {
-         uint64_t at =
-            base + pan_uinterleave_ref_offset_B(x, y, l->row_stride_B, 4,
-                                                false);
+         uint64_t at = base + pan_uinterleave_ref_offset_B(
+                                 x, y, l->row_stride_B, 4, false);
          for (unsigned c = 0; c < 4; ++c)
             bad += cpu[at + c] != pattern(1, 1, 2, x, y, c);
       }
@@ -363,12 +396,18 @@ test_transfers(enum pipe_texture_target target, enum pipe_format format,
       unsigned lw_px = u_minify(w, l), lh_px = u_minify(h, l);
       unsigned ns = surfaces(r, l);
       struct pipe_box in;
-      u_box_3d(lw_px / 3, lh_px / 4, ns > 1 ? 1 : 0,
-               MAX2(lw_px / 2, 1), MAX2(lh_px / 2, 1), ns > 2 ? ns - 2 : 1,
-               &in);
+      u_box_3d(lw_px / 3, lh_px / 4, ns > 1 ? 1 : 0, MAX2(lw_px / 2, 1),
+               MAX2(lh_px / 2, 1), ns > 2 ? ns - 2 : 1, &in);
       upload_box(r, l, &in, 3);
       snprintf(lw, sizeof(lw), "%s level %u after a partial write", what, l);
       check_level(r, l, &in, 3, 2, lw);
+      /* A read-write map of the box: it reads what the upload wrote, and
+       * what the caller writes there is stored back, tiles around kept.
+       */
+      map_rewrite(r, l, &in, 3, 8, lw);
+      snprintf(lw, sizeof(lw), "%s level %u after a mapped write", what, l);
+      check_level(r, l, &in, 8, 2, lw);
+      upload_box(r, l, &in, 3);
       /* A partial read straddling the box's corner. */
       struct pipe_box part;
       u_box_3d(in.x / 2, in.y / 2, in.z, MAX2(lw_px - in.x / 2 - 1, 1),
@@ -415,8 +454,8 @@ gpu_copy(struct pipe_resource *dst, unsigned dl, unsigned dz,
  * the same level and surface `dz`.
  */
 static void
-test_gpu(enum pipe_texture_target target, enum pipe_format format,
-         unsigned w, unsigned h, unsigned d, unsigned layers, unsigned levels,
+test_gpu(enum pipe_texture_target target, enum pipe_format format, unsigned w,
+         unsigned h, unsigned d, unsigned layers, unsigned levels,
          unsigned level, unsigned sz, unsigned dz)
 {
    const unsigned bind = PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_RENDER_TARGET;
@@ -430,14 +469,12 @@ test_gpu(enum pipe_texture_target target, enum pipe_format format,
    }
    struct pipe_resource *tiled_src =
       make(target, format, w, h, d, layers, levels - 1, bind);
-   struct pipe_resource *linear_src =
-      make(target, format, w, h, d, layers, levels - 1,
-           bind | PIPE_BIND_LINEAR);
+   struct pipe_resource *linear_src = make(target, format, w, h, d, layers,
+                                           levels - 1, bind | PIPE_BIND_LINEAR);
    struct pipe_resource *tiled_dst =
       make(target, format, w, h, d, layers, levels - 1, bind);
-   struct pipe_resource *linear_dst =
-      make(target, format, w, h, d, layers, levels - 1,
-           bind | PIPE_BIND_LINEAR);
+   struct pipe_resource *linear_dst = make(target, format, w, h, d, layers,
+                                           levels - 1, bind | PIPE_BIND_LINEAR);
    CHECK(tiled_src && linear_src && tiled_dst && linear_dst,
          "%s: resource_create failed", what);
    if (!tiled_src || !linear_src || !tiled_dst || !linear_dst)
@@ -457,13 +494,11 @@ test_gpu(enum pipe_texture_target target, enum pipe_format format,
 
    gpu_copy(linear_dst, level, dz, tiled_src, level, sz);
    snprintf(cw, sizeof(cw), "%s tiled -> linear", what);
-   check_box(linear_dst, level, &lvl, NULL, 4, 4, (int)sz - (int)dz, level,
-             cw);
+   check_box(linear_dst, level, &lvl, NULL, 4, 4, (int)sz - (int)dz, level, cw);
 
    gpu_copy(tiled_dst, level, dz, linear_src, level, sz);
    snprintf(cw, sizeof(cw), "%s linear -> tiled", what);
-   check_box(tiled_dst, level, &lvl, NULL, 4, 4, (int)sz - (int)dz, level,
-             cw);
+   check_box(tiled_dst, level, &lvl, NULL, 4, 4, (int)sz - (int)dz, level, cw);
    /* The other surfaces and levels of the target are untouched. */
    snprintf(cw, sizeof(cw), "%s linear -> tiled, the rest", what);
    for (unsigned l = 0; l < levels; ++l) {
@@ -479,8 +514,7 @@ test_gpu(enum pipe_texture_target target, enum pipe_format format,
    upload_all(tiled_dst, 5);
    gpu_copy(tiled_dst, level, dz, tiled_src, level, sz);
    snprintf(cw, sizeof(cw), "%s tiled -> tiled", what);
-   check_box(tiled_dst, level, &lvl, NULL, 4, 4, (int)sz - (int)dz, level,
-             cw);
+   check_box(tiled_dst, level, &lvl, NULL, 4, 4, (int)sz - (int)dz, level, cw);
 out:
    pipe_resource_reference(&tiled_src, NULL);
    pipe_resource_reference(&linear_src, NULL);
@@ -498,9 +532,8 @@ test_partial_copy(unsigned w, unsigned h)
    const unsigned cx = 5, cy = 9, cw = w / 2, ch = h / 3;
    struct pipe_resource *r =
       make(PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, w, h, 1, 1, 0, bind);
-   struct pipe_resource *src = make(PIPE_TEXTURE_2D,
-                                    PIPE_FORMAT_R8G8B8A8_UNORM, w, h, 1, 1, 0,
-                                    bind | PIPE_BIND_LINEAR);
+   struct pipe_resource *src = make(PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM,
+                                    w, h, 1, 1, 0, bind | PIPE_BIND_LINEAR);
    CHECK(r && src, "partial copy: resource_create failed");
    if (!r || !src)
       goto out;
@@ -594,12 +627,11 @@ test_zs(enum pipe_format format, unsigned w, unsigned h)
             want = 0x5au << 24 | 0x800000;
          }
          /* 0.5 as 24 bits may round either way. */
-         bool ok = got == want ||
-                   (in && !f32 && (got >> 24) == 0x5a &&
-                    ((got & 0xffffff) == 0x7fffff));
+         bool ok = got == want || (in && !f32 && (got >> 24) == 0x5a &&
+                                   ((got & 0xffffff) == 0x7fffff));
          if (!ok && bad++ == 0)
-            printf("%s %ux%u: (%u, %u) is 0x%08x, want 0x%08x\n", name, w, h,
-                   x, y, got, want);
+            printf("%s %ux%u: (%u, %u) is 0x%08x, want 0x%08x\n", name, w, h, x,
+                   y, got, want);
       }
    }
    if (map)
@@ -626,8 +658,7 @@ main(int argc, char **argv)
    test_transfers(PIPE_TEXTURE_2D, PIPE_FORMAT_R32G32B32_FLOAT, 18, 18, 1, 1,
                   0);
    test_transfers(PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, 1, 1, 1, 1, 0);
-   test_transfers(PIPE_TEXTURE_1D, PIPE_FORMAT_R8G8B8A8_UNORM, 100, 1, 1, 1,
-                  2);
+   test_transfers(PIPE_TEXTURE_1D, PIPE_FORMAT_R8G8B8A8_UNORM, 100, 1, 1, 1, 2);
    test_transfers(PIPE_TEXTURE_2D_ARRAY, PIPE_FORMAT_R16G16B16A16_UINT, 23, 31,
                   1, 4, 2);
    test_transfers(PIPE_TEXTURE_CUBE, PIPE_FORMAT_R8G8B8A8_UNORM, 20, 20, 1, 6,
@@ -636,16 +667,16 @@ main(int argc, char **argv)
 
    for (unsigned i = 0; i < ARRAY_SIZE(gpu_formats); ++i)
       test_gpu(PIPE_TEXTURE_2D, gpu_formats[i], 37, 21, 1, 1, 1, 0, 0, 0);
-   test_gpu(PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, 70, 33, 1, 1, 3, 1,
-            0, 0);
-   test_gpu(PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, 3, 50, 1, 1, 1, 0,
-            0, 0);
-   test_gpu(PIPE_TEXTURE_2D_ARRAY, PIPE_FORMAT_R8G8B8A8_UNORM, 29, 18, 1, 3,
-            2, 1, 2, 0);
-   test_gpu(PIPE_TEXTURE_CUBE, PIPE_FORMAT_R8G8_UNORM, 24, 24, 1, 6,
-            1, 0, 3, 5);
-   test_gpu(PIPE_TEXTURE_3D, PIPE_FORMAT_R8G8B8A8_UNORM, 20, 12, 4, 1, 1, 0,
-            1, 3);
+   test_gpu(PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, 70, 33, 1, 1, 3, 1, 0,
+            0);
+   test_gpu(PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, 3, 50, 1, 1, 1, 0, 0,
+            0);
+   test_gpu(PIPE_TEXTURE_2D_ARRAY, PIPE_FORMAT_R8G8B8A8_UNORM, 29, 18, 1, 3, 2,
+            1, 2, 0);
+   test_gpu(PIPE_TEXTURE_CUBE, PIPE_FORMAT_R8G8_UNORM, 24, 24, 1, 6, 1, 0, 3,
+            5);
+   test_gpu(PIPE_TEXTURE_3D, PIPE_FORMAT_R8G8B8A8_UNORM, 20, 12, 4, 1, 1, 0, 1,
+            3);
 
    test_partial_copy(61, 45);
    test_partial_copy(16, 32);

@@ -5,10 +5,11 @@
 
 /*
  * pan-upload-bench: texture upload and read-back throughput through the
- * driver's transfers (glTexSubImage's path: texture_map with
- * PIPE_MAP_WRITE | PIPE_MAP_DISCARD_RANGE, rows copied in, unmap), of a
- * u-interleaved and a linear RGBA8 2D texture, against memcpy of the same
- * bytes in the same run.  On the drm-shim nothing reaches a GPU: what is
+ * driver's transfers (texture_map with PIPE_MAP_WRITE |
+ * PIPE_MAP_DISCARD_RANGE, rows copied in, unmap; and texture_subdata,
+ * glTexSubImage's path in the state tracker), of a u-interleaved and a
+ * linear RGBA8 2D texture, against memcpy of the same bytes in the same
+ * run.  On the drm-shim nothing reaches a GPU: what is
  * measured is the CPU side, staging copy and tiling included.
  *
  *   pan-upload-bench [SIZE] [SECONDS]   (default 1024 pixels, 1 second)
@@ -44,7 +45,7 @@ now_s(void)
    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-enum op { OP_MEMCPY, OP_UPLOAD, OP_READ };
+enum op { OP_MEMCPY, OP_UPLOAD, OP_SUBDATA, OP_READ };
 
 /* One pass of op over size x size pixels; returns the bytes moved. */
 static uint64_t
@@ -58,9 +59,12 @@ run_once(enum op op, struct pipe_resource *tex, uint8_t *src, uint8_t *dst,
    }
    struct pipe_box box;
    u_box_2d(0, 0, size, size, &box);
-   unsigned usage = op == OP_UPLOAD
-                       ? PIPE_MAP_WRITE | PIPE_MAP_DISCARD_RANGE
-                       : PIPE_MAP_READ;
+   if (op == OP_SUBDATA) {
+      ctx->texture_subdata(ctx, tex, 0, 0, &box, src, row_B, 0);
+      return row_B * size;
+   }
+   unsigned usage =
+      op == OP_UPLOAD ? PIPE_MAP_WRITE | PIPE_MAP_DISCARD_RANGE : PIPE_MAP_READ;
    struct pipe_transfer *xfer;
    uint8_t *map = ctx->texture_map(ctx, tex, 0, usage, &box, &xfer);
    if (!map)
@@ -140,14 +144,15 @@ main(int argc, char **argv)
       { "memcpy", OP_MEMCPY, NULL },
       { "upload-tiled", OP_UPLOAD, tiled },
       { "upload-linear", OP_UPLOAD, linear },
+      { "subdata-tiled", OP_SUBDATA, tiled },
+      { "subdata-linear", OP_SUBDATA, linear },
       { "read-tiled", OP_READ, tiled },
       { "read-linear", OP_READ, linear },
    };
    printf("%ux%u RGBA8 (%zu KiB a pass)\n", size, size, bytes / 1024);
    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-      double mbs = i ? measure(cases[i].op, cases[i].tex, src, dst, size,
-                               seconds)
-                     : mc;
+      double mbs =
+         i ? measure(cases[i].op, cases[i].tex, src, dst, size, seconds) : mc;
       printf("%-14s %8.0f MB/s %5.2fx memcpy\n", cases[i].name, mbs,
              mc > 0 ? mbs / mc : 0);
    }
