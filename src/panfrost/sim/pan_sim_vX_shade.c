@@ -136,6 +136,9 @@ struct fs_run {
    struct pan_sim_tex_env tex_env;
    struct pan_sim_tex_ops tex;
    struct pan_sim_bi_warp w;
+   /* GLSL images: records of the draw's attribute table. */
+   struct pan_sim_image_env img;
+   struct pan_sim_image_ops img_ops;
 #endif
 
    int clip_x0, clip_y0, clip_x1, clip_y1; /* inclusive */
@@ -522,6 +525,28 @@ lane_special(const struct fs_run *r, unsigned lane, unsigned which,
    }
 }
 
+/* Image stores of fragment shaders: ST_CVT through an address from
+ * LEA_TEX (v9) or LEA_ATTR_TEX (v6/v7). */
+static bool
+fs_image_store(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
+               const uint32_t in[4], char *err)
+{
+   const struct pan_sim_image_env *img = user;
+   return PAN_GENX(sim_gfx_st_cvt)(img->tex.space, addr, conversion, comps, in,
+                                   err);
+}
+
+#if PAN_ARCH < 9
+/* Bifrost's ST_CVT hook gets the run, whose image environment it uses. */
+static bool
+fs_bi_st_cvt(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
+             const uint32_t in[4], char *err)
+{
+   struct fs_run *r = user;
+   return fs_image_store(&r->img, addr, conversion, comps, in, err);
+}
+#endif
+
 #if PAN_ARCH >= 9
 /* The varying at vp[vertex] (binary16 or binary32 components), the
  * provoking vertex's raw bits when flat, interpolated otherwise. */
@@ -595,18 +620,6 @@ fs_ld_var_buf(void *user, unsigned lane, uint32_t offset, bool flat,
    return true;
 }
 
-#if PAN_ARCH >= 9
-/* Image stores of fragment shaders: ST_CVT through an address from
- * LEA_TEX. */
-static bool
-fs_image_store(void *user, uint64_t addr, uint32_t conversion, unsigned comps,
-               const uint32_t in[4], char *err)
-{
-   const struct pan_sim_image_env *img = user;
-   return PAN_GENX(sim_gfx_st_cvt)(img->tex.space, addr, conversion, comps, in,
-                                   err);
-}
-#endif
 
 /* v9, shaders without IDVS (the stock pre-frame shaders): a varying an
  * attribute descriptor places in a buffer, element = vertex index. */
@@ -1021,6 +1034,15 @@ load_draw(struct fs_run *r, unsigned index)
       .sampler_count = rs->shader.sampler_count,
    };
    r->tex = (struct pan_sim_tex_ops){ &r->tex_env, PAN_GENX(sim_tex_run) };
+   r->img = (struct pan_sim_image_env){
+      .tex = r->tex_env,
+      .attributes = r->draw.attributes,
+      .attribute_buffers = r->draw.attribute_buffers,
+   };
+   PAN_GENX(sim_image_ops)(&r->img, &r->img_ops);
+   r->img_ops.store = fs_image_store;
+   r->cfg.image = &r->img_ops;
+   r->gfx.st_cvt = fs_bi_st_cvt;
    /* blend_descriptor_N: words 2-3 of each blend descriptor present;
     * a draw has the one of target 0 even in a pass without targets.
     */

@@ -295,6 +295,8 @@ struct panfrost_jm_draw {
    uint64_t vs_fau, fs_fau;
    uint64_t vs_ubos, fs_ubos; /* constant buffer tables */
    uint64_t textures[2], samplers[2]; /* vertex, fragment */
+   /* The fragment shader's images (panfrost_image_attributes), 0: none */
+   uint64_t fs_attributes, fs_attribute_buffers;
    uint64_t occlusion;     /* occlusion query counter, 0: none */
    bool occlusion_counter; /* false: a predicate */
 };

@@ -92,11 +92,12 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
 
    /* Integers, bit ops, texelFetch, textureSize/Lod/Grad, flat varyings,
     * integer textures, uniform blocks (draw-path.rst); 1.40 adds texture
-    * buffers, which the v6+ views and compilers read (samplerBuffer).
+    * buffers, which the v6+ views and compilers read (samplerBuffer);
+    * 1.50 geometry shaders, which v6+ run as compute work (geometry.rst).
     */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
-      return panfrost_has_texture_buffers(pscreen) ? 140 : 130;
+      return panfrost_has_texture_buffers(pscreen) ? 150 : 130;
    case PIPE_CAP_ESSL_FEATURE_LEVEL:
       return 300;
 
@@ -155,9 +156,10 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    /* Image intrinsics reach the driver as indices (pan_image.h). */
    case PIPE_CAP_NIR_IMAGES_AS_DEREF:
       return 0;
-   /* Stores convert to any image format (ST_CVT). */
+   /* Stores convert to any image format (ST_CVT, with the conversion
+    * word of LEA_TEX on v9 or of the image's attribute record on v6/v7). */
    case PIPE_CAP_IMAGE_STORE_FORMATTED:
-      return panfrost_device(pscreen)->arch >= 9;
+      return panfrost_device(pscreen)->arch >= 6;
    /* texelFetch from 4x textures (pan_texture.c, txf_ms). */
    case PIPE_CAP_TEXTURE_MULTISAMPLE:
       return panfrost_device(pscreen)->arch >= 6;
@@ -417,8 +419,12 @@ panfrost_gs_shader_param(enum pipe_shader_cap param)
       return 1;
    case PIPE_SHADER_CAP_MAX_TEX_INSTRUCTIONS:
    case PIPE_SHADER_CAP_MAX_TEX_INDIRECTIONS:
+      return 16384;
+   /* The compute variant samples this stage's views (pan_gs.c): GL 3.2's
+    * 16 geometry texture units. */
    case PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS:
    case PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS:
+      return 16;
    case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
    case PIPE_SHADER_CAP_MAX_SHADER_IMAGES:
       return 0;
@@ -531,11 +537,12 @@ panfrost_get_shader_param(struct pipe_screen *pscreen,
     */
    case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
       return panfrost_has_storage(pscreen) ? PANFROST_MAX_SSBOS : 0;
-   /* Fragment images on v9 (pan_image.h): with them and formatted
-    * stores the state tracker offers ARB_shader_image_load_store. */
+   /* Fragment images (pan_image.h; attribute records on v6/v7): with
+    * them and formatted stores the state tracker offers
+    * ARB_shader_image_load_store. */
    case PIPE_SHADER_CAP_MAX_SHADER_IMAGES:
       return shader == PIPE_SHADER_FRAGMENT &&
-                   panfrost_device(pscreen)->arch >= 9
+                   panfrost_screen(pscreen)->arch
                 ? PANFROST_MAX_IMAGES
                 : 0;
    default:

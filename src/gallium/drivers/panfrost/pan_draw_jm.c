@@ -35,6 +35,7 @@
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_ssbo.h"
+#include "pan_image.h"
 #include "pan_texture.h"
 
 #define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
@@ -433,6 +434,7 @@ jm_push_dirty(const struct panfrost_program *p)
          bits |= PANFROST_DIRTY_VIEWPORT;
          break;
       case PAN_VA_PUSH_TEXTURE_SIZE:
+      case PAN_VA_PUSH_IMAGE_SIZE: /* set_shader_images marks textures */
          bits |= PANFROST_DIRTY_TEXTURES;
          break;
       default:
@@ -618,6 +620,25 @@ jm_update_cache(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    d->fs_fau = c->fau[2];
    d->vs_state = c->jm_states[0];
    d->fs_state = c->jm_states[1];
+
+   /* Fragment images: records of the fragment job's attribute table, as
+    * a dispatch's (fragment shaders read no attributes).  Built per draw:
+    * the batch records their buffers for writing.
+    */
+   d->fs_attributes = d->fs_attribute_buffers = 0;
+   if (fs->nr_images) {
+      char err[128] = "";
+      if (!panfrost_image_attributes(ctx, PIPE_SHADER_FRAGMENT, fs->nr_images,
+                                     &d->fs_attributes,
+                                     &d->fs_attribute_buffers, err,
+                                     sizeof(err))) {
+         drop(ctx, "fragment images: %s, draw dropped", err);
+         *dropped = true;
+         return true;
+      }
+      /* The pass writes memory: a later dispatch submits it first. */
+      ctx->batch.draw_ssbos = true;
+   }
    return true;
 }
 

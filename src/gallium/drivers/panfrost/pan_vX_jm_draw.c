@@ -385,6 +385,8 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.uniform_buffers = d->fs_ubos;
       cfg.textures = d->textures[1];
       cfg.samplers = d->samplers[1];
+      cfg.attributes = d->fs_attributes;
+      cfg.attribute_buffers = d->fs_attribute_buffers;
       cfg.thread_storage = d->thread_storage;
       cfg.occlusion = d->occlusion;
       if (d->occlusion)
@@ -428,8 +430,8 @@ patch_jobs(void *vjob, void *tjob, const struct panfrost_jm_draw *d,
    const uint64_t fs_varyings = d->fs_varyings ? d->fs_varyings : d->varyings;
    const uint64_t tiler[13] = {
       d->position,   d->fs_ubos,         d->textures[1], d->samplers[1],
-      d->fs_fau,     d->fs_state,        0,
-      0,             d->varying_buffers, fs_varyings,    d->viewport,
+      d->fs_fau,     d->fs_state,        d->fs_attribute_buffers,
+      d->fs_attributes, d->varying_buffers, fs_varyings, d->viewport,
       d->occlusion,  d->thread_storage,
    };
 
