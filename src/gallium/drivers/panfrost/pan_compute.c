@@ -104,6 +104,7 @@ panfrost_create_compute_state(struct pipe_context *pctx,
 
    if (!so)
       return NULL;
+   so->tex_stage = PIPE_SHADER_COMPUTE;
 
    nir_shader *nir = cso->ir_type == PIPE_SHADER_IR_NIR
                         ? (nir_shader *)cso->prog /* ownership moves to us */
@@ -357,7 +358,7 @@ fill_push_entry(struct panfrost_context *ctx,
       return true;
    case PANFROST_PUSH_TEXTURE_SIZE:
       words[0] = panfrost_texture_size(
-         ctx->state.views[PIPE_SHADER_COMPUTE][e->index / 4], e->index % 4);
+         ctx->state.views[so->tex_stage][e->index / 4], e->index % 4);
       return true;
    case PANFROST_PUSH_INPUT:
       if (!info->input || e->offset_B + 4 > so->input_B) {
@@ -381,15 +382,15 @@ fill_push_entry(struct panfrost_context *ctx,
  * the batch's compute jobs run before its pass, so the pass must be
  * submitted first for the dispatch to see its pixels.
  */
-static bool
-samples_pass_output(struct panfrost_context *ctx,
-                    const struct panfrost_compute_shader *so)
+bool
+panfrost_compute_samples_pass_output(struct panfrost_context *ctx,
+                                     const struct panfrost_compute_shader *so)
 {
    if (!so->uses_textures)
       return false;
-   u_foreach_bit(i, ctx->state.view_mask[PIPE_SHADER_COMPUTE]) {
-      if (panfrost_batch_renders(
-             ctx, ctx->state.views[PIPE_SHADER_COMPUTE][i]->texture))
+   u_foreach_bit(i, ctx->state.view_mask[so->tex_stage]) {
+      if (panfrost_batch_renders(ctx,
+                                 ctx->state.views[so->tex_stage][i]->texture))
          return true;
    }
    return false;
@@ -406,14 +407,14 @@ texture_descs(struct panfrost_context *ctx,
 {
    const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
    const struct panfrost_arch_texture *t = arch->texture;
-   uint32_t views = ctx->state.view_mask[PIPE_SHADER_COMPUTE];
-   uint32_t samplers = ctx->state.sampler_mask[PIPE_SHADER_COMPUTE];
+   uint32_t views = ctx->state.view_mask[so->tex_stage];
+   uint32_t samplers = ctx->state.sampler_mask[so->tex_stage];
    unsigned nt = util_last_bit(views), ns = util_last_bit(samplers);
 
    /* Views that cannot be sampled keep why (pan_texture.c). */
    u_foreach_bit(i, views) {
       struct panfrost_sampler_view *v =
-         panfrost_sampler_view(ctx->state.views[PIPE_SHADER_COMPUTE][i]);
+         panfrost_sampler_view(ctx->state.views[so->tex_stage][i]);
       if (!v->bo) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
                             "texture %u cannot be sampled (%s), dispatch "
@@ -426,12 +427,12 @@ texture_descs(struct panfrost_context *ctx,
    count[PANFROST_TABLE_SAMPLER] = ns;
    addr[PANFROST_TABLE_TEXTURE] =
       nt ? panfrost_draw_descriptor_table(
-              ctx, (void *const *)ctx->state.views[PIPE_SHADER_COMPUTE], nt,
+              ctx, (void *const *)ctx->state.views[so->tex_stage], nt,
               true, t->texture_size_B, t->align_B)
          : 0;
    addr[PANFROST_TABLE_SAMPLER] =
       ns ? panfrost_draw_descriptor_table(
-              ctx, ctx->state.samplers[PIPE_SHADER_COMPUTE], ns, false,
+              ctx, ctx->state.samplers[so->tex_stage], ns, false,
               t->sampler_size_B, t->align_B)
          : 0;
    if ((nt && !addr[PANFROST_TABLE_TEXTURE]) ||
@@ -546,7 +547,7 @@ panfrost_launch_grid(struct pipe_context *pctx,
     * reading what it may write (a texture buffer, a vertex buffer).
     */
    if (ctx->batch.draw_ssbos || overwrites_draw_reads(ctx) ||
-       samples_pass_output(ctx, so))
+       panfrost_compute_samples_pass_output(ctx, so))
       panfrost_batch_submit(ctx);
    if (info->last_block[0] || info->last_block[1] || info->last_block[2]) {
       panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,

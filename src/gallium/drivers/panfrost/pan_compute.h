@@ -107,8 +107,16 @@ struct panfrost_compute_shader {
    unsigned input_B; /* kernel input bytes the shader may read */
    unsigned nr_images; /* one past the highest image the shader uses */
    bool uses_textures; /* samples or fetches through sampler views */
+   /* The stage whose sampler views and samplers it uses: the compute
+    * stage, or the geometry stage for a geometry shader's variant. */
+   enum pipe_shader_type tex_stage;
    char error[256];
 };
+
+/* Whether dispatching so would sample a texture the pending render pass
+ * writes (the batch must be submitted first for it to see the pixels). */
+bool panfrost_compute_samples_pass_output(struct panfrost_context *ctx,
+                                          const struct panfrost_compute_shader *so);
 
 /* Buffers and images bound per stage through set_shader_buffers and
  * set_shader_images. */

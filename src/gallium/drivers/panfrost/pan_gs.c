@@ -87,6 +87,7 @@ panfrost_create_gs(struct pipe_context *pctx,
                            : "out of memory for its variant");
       return gs;
    }
+   gs->compute->tex_stage = PIPE_SHADER_GEOMETRY;
    const void *options = pctx->screen->get_compiler_options(
       pctx->screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_VERTEX);
    struct pipe_shader_state vs = {
@@ -172,6 +173,9 @@ vs_records(struct panfrost_context *ctx, struct panfrost_shader *vs,
          .req_input_mem = 8,
       };
       vs->gs_records = ctx->base.create_compute_state(&ctx->base, &cso);
+      /* Vertex texture fetches read the vertex stage's views. */
+      if (vs->gs_records)
+         vs->gs_records->tex_stage = PIPE_SHADER_VERTEX;
    }
    vs->gs_records_mask = mask;
    return vs->gs_records;
@@ -321,6 +325,12 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
       free(ids);
       return true;
    }
+   /* Both dispatches run before the pending pass and would not see what
+    * it renders; submitting inside them would lose the records of this
+    * batch's pool, so the pass goes now. */
+   if (panfrost_compute_samples_pass_output(ctx, records) ||
+       panfrost_compute_samples_pass_output(ctx, gs->compute))
+      panfrost_batch_submit(ctx);
    uint64_t n = prims * gi->vertices_in * info->instance_count;
    uint64_t index_B = ALIGN_POT(records_n * per * 4, 64);
    uint64_t size_B = index_B + records_n * out_B;

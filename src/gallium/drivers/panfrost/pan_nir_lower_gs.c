@@ -248,11 +248,9 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
 {
    struct lower_gs *s = data;
 
-   if (s->failed)
-      return false;
-   if (instr->type == nir_instr_type_tex)
-      return fail(s, "sampling textures is not supported");
-   if (instr->type != nir_instr_type_intrinsic)
+   /* Textures stay: the compute variant samples the geometry stage's
+    * views and samplers (pan_compute.c, tex_stage). */
+   if (s->failed || instr->type != nir_instr_type_intrinsic)
       return false;
 
    nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);

@@ -15,8 +15,9 @@
  * adjacent vertex; clip distances written by the geometry shader clip
  * half a quad; points (with gl_PointSize) come out as a list (the
  * simulator draws no lines yet); transform feedback captures the
- * output's whole primitives.  The pixels are checked against what each
- * shader should draw; a shader writing gl_Layer is refused.
+ * output's whole primitives; quads sample the geometry stage's texture.
+ * The pixels are checked against what each shader should draw; a shader
+ * writing gl_Layer is refused.
  */
 
 #include <stdint.h>
@@ -716,6 +717,169 @@ test_strip_adjacency(void *cull)
    pipe_resource_reference(&vb, NULL);
 }
 
+/* A 2 x 1 RGBA8 texture of the two texels given. */
+static struct pipe_resource *
+texture_2x1(const uint8_t texels[2][4])
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = 2,
+      .height0 = 1,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW,
+   };
+   struct pipe_resource *r = screen->resource_create(screen, &templ);
+   struct pipe_box box = { .width = 2, .height = 1, .depth = 1 };
+   if (r)
+      ctx->texture_subdata(ctx, r, 0, PIPE_MAP_WRITE, &box, texels, 8, 8);
+   return r;
+}
+
+static nir_ssa_def *
+gs_tex(nir_builder *b, nir_texop op, nir_ssa_def *coord, nir_ssa_def *lod)
+{
+   nir_tex_instr *t = nir_tex_instr_create(b->shader, coord ? 2 : 1);
+   unsigned n = 0;
+   t->op = op;
+   t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+   t->dest_type = op == nir_texop_txs ? nir_type_int32 : nir_type_float32;
+   if (coord) {
+      t->coord_components = 2;
+      t->src[n].src_type = nir_tex_src_coord;
+      t->src[n++].src = nir_src_for_ssa(coord);
+   }
+   t->src[n].src_type = nir_tex_src_lod;
+   t->src[n].src = nir_src_for_ssa(lod);
+   nir_ssa_dest_init(&t->instr, &t->dest, op == nir_texop_txs ? 2 : 4, 32,
+                     NULL);
+   nir_builder_instr_insert(b, &t->instr);
+   BITSET_SET(b->shader->info.textures_used, 0);
+   if (op == nir_texop_txl)
+      BITSET_SET(b->shader->info.samplers_used, 0);
+   return &t->dest.ssa;
+}
+
+/* Points to quads coloured from the geometry stage's texture 0: with
+ * data.y 0, textureLod at (data.x, 0.5); otherwise texelFetch of texel
+ * (textureSize().x - 1, 0).
+ */
+static void *
+tex_gs(void)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_POINTS, 1, SHADER_PRIM_TRIANGLE_STRIP, 4);
+   nir_builder *b = &g.b;
+   nir_ssa_def *p = nir_load_array_var_imm(b, g.pos, 0);
+   nir_ssa_def *d = nir_load_array_var_imm(b, g.data, 0);
+   nir_ssa_def *zero = nir_imm_int(b, 0);
+   nir_ssa_def *sampled =
+      gs_tex(b, nir_texop_txl,
+             nir_vec2(b, nir_channel(b, d, 0), nir_imm_float(b, 0.5f)),
+             nir_imm_float(b, 0));
+   nir_ssa_def *last =
+      nir_iadd_imm(b, nir_channel(b, gs_tex(b, nir_texop_txs, NULL, zero), 0),
+                   -1);
+   nir_ssa_def *fetched =
+      gs_tex(b, nir_texop_txf, nir_vec2(b, last, zero), zero);
+   nir_ssa_def *col = nir_bcsel(b, nir_feq(b, nir_channel(b, d, 1), nir_imm_float(b, 0)),
+                                sampled, fetched);
+   emit(&g, shifted(b, p, -0.25f, -0.25f), col);
+   emit(&g, shifted(b, p, 0.25f, -0.25f), col);
+   emit(&g, shifted(b, p, -0.25f, 0.25f), col);
+   emit(&g, shifted(b, p, 0.25f, 0.25f), col);
+   return gs_end(&g);
+}
+
+/* Textures in the geometry stage: 16 units offered; three points become
+ * quads sampling texel 0 (green) and texel 1 (yellow) with a nearest
+ * sampler, and fetching the last texel (yellow), from the views bound to
+ * the geometry stage, not those of the compute or vertex stage (red).
+ */
+static void
+test_texture(void)
+{
+   static const float v[] = { -0.5f, -0.5f, 0, 1, 0.25f, 0, 0, 0,
+                              0.5f,  0.5f,  0, 1, 0.75f, 0, 0, 0,
+                              0.5f,  -0.5f, 0, 1, 0,     1, 0, 0 };
+   static const uint8_t good[2][4] = { { 0, 255, 0, 255 },
+                                       { 255, 255, 0, 255 } };
+   static const uint8_t bad[2][4] = { { 255, 0, 0, 255 }, { 255, 0, 0, 255 } };
+
+   CHECK(screen->get_shader_param(screen, PIPE_SHADER_GEOMETRY,
+                                  PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS) == 16 &&
+            screen->get_shader_param(screen, PIPE_SHADER_GEOMETRY,
+                                     PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS) ==
+               16,
+         "16 geometry texture units");
+   struct pipe_resource *t = texture_2x1(good), *other = texture_2x1(bad);
+   struct pipe_sampler_view vt = {
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = PIPE_SWIZZLE_X,
+      .swizzle_g = PIPE_SWIZZLE_Y,
+      .swizzle_b = PIPE_SWIZZLE_Z,
+      .swizzle_a = PIPE_SWIZZLE_W,
+   };
+   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, t, &vt);
+   struct pipe_sampler_view *wrong_view =
+      ctx->create_sampler_view(ctx, other, &vt);
+   struct pipe_sampler_state st = {
+      .wrap_s = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .wrap_t = PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+   };
+   void *smp = ctx->create_sampler_state(ctx, &st);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_GEOMETRY, 0, 1, 0, false, &view);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_COMPUTE, 0, 1, 0, false,
+                          &wrong_view);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_VERTEX, 0, 1, 0, false,
+                          &wrong_view);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_GEOMETRY, 0, 1, &smp);
+
+   void *gs = tex_gs();
+   struct pipe_resource *vb = vertices(v, 3);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_POINTS, 3);
+   ctx->bind_gs_state(ctx, NULL);
+   read_pixels();
+
+   unsigned wrong = 0;
+   for (unsigned y = 0; y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x) {
+         bool q0 = x >= 4 && x < 12 && y >= 4 && y < 12;
+         bool q1 = x >= 20 && x < 28 && y >= 20 && y < 28;
+         bool q2 = x >= 20 && x < 28 && y >= 4 && y < 12;
+         bool ok = q0        ? is_rgb(x, y, 0, 255, 0)
+                   : q1 || q2 ? is_rgb(x, y, 255, 255, 0)
+                              : is_clear(x, y);
+         if (!ok) {
+            if (!wrong)
+               printf("texture: pixel (%u, %u) is %u %u %u\n", x, y,
+                      pixels[y][x][0], pixels[y][x][1], pixels[y][x][2]);
+            wrong++;
+         }
+      }
+   }
+   CHECK(!wrong, "geometry shader sampling a texture: %u pixels wrong", wrong);
+
+   ctx->set_sampler_views(ctx, PIPE_SHADER_GEOMETRY, 0, 0, 1, false, NULL);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_COMPUTE, 0, 0, 1, false, NULL);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_VERTEX, 0, 0, 1, false, NULL);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_GEOMETRY, 0, 1, NULL);
+   ctx->delete_sampler_state(ctx, smp);
+   ctx->delete_gs_state(ctx, gs);
+   pipe_sampler_view_reference(&view, NULL);
+   pipe_sampler_view_reference(&wrong_view, NULL);
+   pipe_resource_reference(&t, NULL);
+   pipe_resource_reference(&other, NULL);
+   pipe_resource_reference(&vb, NULL);
+}
+
 /* A shader writing gl_Layer is refused with a message and its draws
  * dropped.
  */
@@ -808,6 +972,7 @@ main(int argc, char **argv)
    test_clip_distance(clip);
    test_strip_adjacency(cull);
    ctx->bind_rasterizer_state(ctx, cso[1]);
+   test_texture();
    test_refusal();
 
    struct pipe_framebuffer_state none = { 0 };
