@@ -445,6 +445,9 @@ resume_warp(struct compute_run *run, unsigned i)
     * and resource table (page 1). */
    cfg.special[0][2] = run->warp_index;
    cfg.special[1][1] = d->tls.base;
+   cfg.tls_thread_B = d->tls.thread_B;
+   /* One workgroup runs at a time: its threads number from 0. */
+   cfg.tls_thread = run->warp_index * WARP_LANES;
    cfg.special[1][3] = d->wls_base;
    cfg.special[1][7] = d->resources;
 

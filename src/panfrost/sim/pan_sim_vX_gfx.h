@@ -124,7 +124,9 @@ struct gfx_env {
    uint32_t preload; /* bit n: r(48 + n) */
    const uint32_t *fau;
    unsigned fau_words;
-   uint64_t resources, tls;
+   uint64_t resources;
+   uint64_t tls;          /* thread storage base (thread_local_pointer) */
+   uint32_t tls_thread_B; /* bytes per thread, 0: none */
    bool ftz;
 };
 bool PAN_GENX(sim_gfx_env)(struct pan_sim_ctx *ctx, const void *packed_env,

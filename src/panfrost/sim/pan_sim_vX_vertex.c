@@ -718,7 +718,12 @@ PAN_GENX(sim_gfx_env)(struct pan_sim_ctx *ctx, const void *packed_env,
    pan_unpack(packed_env, shader_environment, env);
    memset(out, 0, sizeof(*out));
    out->resources = env.resources;
-   out->tls = env.thread_storage;
+   /* The shader sees the storage itself, not its descriptor. */
+   struct pan_sim_tls tls;
+   if (!PAN_GENX(sim_thread_storage)(ctx, env.thread_storage, &tls, NULL))
+      return false;
+   out->tls = tls.base;
+   out->tls_thread_B = tls.thread_B;
    const void *spd = pan_sim_ctx_read(ctx, env.shader, pan_size(shader_program),
                                       "shader program descriptor");
    if (!spd)
@@ -759,6 +764,8 @@ PAN_GENX(sim_gfx_config)(const struct gfx_env *env, struct gfx_mem *m,
    };
    cfg->mem.user = m;
    cfg->special[1][1] = env->tls;       /* thread_local_pointer */
+   /* Warps run one at a time: a warp's lanes are threads 0 to 15. */
+   cfg->tls_thread_B = env->tls_thread_B;
    cfg->special[1][7] = env->resources; /* resource_table_pointer */
    m->tex_env = PAN_GENX(sim_tex_env_resources)(m->space, env->resources);
    m->tex = (struct pan_sim_tex_ops){ &m->tex_env, PAN_GENX(sim_tex_run) };

@@ -8,10 +8,12 @@
  * pointing at a storage buffer.
  *
  * The hardware gives every thread its own storage behind that pointer
- * (memaccess=force); the interpreter reads the special value as one
- * address for all lanes, so each lane runs alone in its own warp, with
- * fresh storage: that is exactly one thread's view.  The disassembly is
- * checked for the thread-local form of every spill store and fill.
+ * (memaccess=force); the interpreter models that with a slot per thread
+ * (pan_sim_va_config.tls_thread_B).  Each shader runs once a lane at a
+ * time (one thread's view) and once as a whole warp that is not the
+ * first, where lanes sharing a slot would overwrite each other's spilled
+ * values.  The disassembly is checked for the thread-local form of every
+ * spill store and fill.
  */
 
 #include <string.h>
@@ -36,8 +38,9 @@ static uint64_t seed = 0x5b111ed;
 struct mem {
    uint32_t in[VALUES * LANES];
    uint32_t out[LANES];
-   uint8_t tls[4096];
-   unsigned tls_high; /* one past the highest storage byte written */
+   uint8_t tls[2 * LANES * 1024]; /* two warps of slots up to 1 KiB */
+   unsigned slot_B;                /* bytes per thread */
+   unsigned tls_high; /* one past the highest slot byte written */
 };
 
 static uint8_t *
@@ -52,7 +55,8 @@ map(struct mem *m, uint64_t addr, unsigned size, bool write)
       if ((addr & 15) + size > 16)
          return NULL;
       if (write)
-         m->tls_high = MAX2(m->tls_high, (unsigned)(addr - TLS_BASE) + size);
+         m->tls_high =
+            MAX2(m->tls_high, (unsigned)(addr - TLS_BASE) % MAX2(m->slot_B, 1) + size);
       return m->tls + (addr - TLS_BASE);
    }
    return NULL;
@@ -239,17 +243,30 @@ run_pressure(unsigned comps, unsigned max_regs, bool spills)
    PAN_EXPECT(pan_va_special_lookup("thread_local_pointer", &page, &entry));
    cfg.special[page][entry] = TLS_BASE;
 
-   for (unsigned l = 0; l < LANES; ++l) {
+   /* What the driver gives: 16 << n bytes per thread. */
+   unsigned slot_B = 16;
+   while (slot_B < bin.tls_size)
+      slot_B *= 2;
+   PAN_EXPECT(slot_B <= 1024);
+   cfg.tls_thread_B = slot_B;
+
+   /* Run r: lane r alone, then (r == LANES) the whole second warp. */
+   for (unsigned r = 0; r <= LANES; ++r) {
+      uint16_t lanes = r < LANES ? 1u << r : BITFIELD_MASK(LANES);
       memset(&m, 0, sizeof(m));
       memcpy(m.in, in, sizeof(in));
+      m.slot_B = slot_B;
+      cfg.tls_thread = r < LANES ? 0 : LANES;
       struct pan_sim_va_warp w;
-      pan_sim_va_warp_init(&w, 1u << l);
-      w.r[l][60] = l;
+      pan_sim_va_warp_init(&w, lanes);
+      for (unsigned l = 0; l < LANES; ++l)
+         w.r[l][60] = l;
       if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
-         pan_test_fail("pressure lane %u: fault: %s", l, w.fault);
+         pan_test_fail("pressure run %u: fault: %s", r, w.fault);
          break;
       }
-      PAN_EXPECT_EQ(m.out[l], pressure_ref(in, l, comps));
+      u_foreach_bit(l, lanes)
+         PAN_EXPECT_EQ(m.out[l], pressure_ref(in, l, comps));
       /* Storage within what the driver is told to provide. */
       PAN_EXPECT(m.tls_high <= bin.tls_size && (m.tls_high > 0) == spills);
    }

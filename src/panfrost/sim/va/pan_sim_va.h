@@ -50,6 +50,14 @@ struct pan_sim_va_config {
     * named lane_id and program_counter are computed by the interpreter. */
    uint64_t special[4][16];
 
+   /* Thread storage: a load or store with memaccess=force at the
+    * thread_local_pointer value plus o goes, on lane l, to that pointer +
+    * (tls_thread + l) * tls_thread_B + o, like the hardware giving every
+    * thread its own slot; o must stay below tls_thread_B and within one
+    * 16-byte line.  tls_thread_B 0: the address is used as it is. */
+   uint32_t tls_thread_B;
+   uint32_t tls_thread; /* thread index of lane 0 */
+
    struct pan_sim_va_mem mem;
    /* Descriptor work of graphics messages (pan_sim_va_gfx.h); NULL in
     * compute jobs, where those instructions fault. */

@@ -28,12 +28,28 @@ mem_access(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
    return VA_SIM_OK;
 }
 
+/* The address lane reads, ~0 (with the fault set) when a thread storage
+ * access leaves its thread's slot. */
 static uint64_t
-address(const struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
-        unsigned lane)
+address(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+        unsigned lane, unsigned bytes)
 {
-   return pan_sim_va_src64(c, ins, 0, lane) +
-          (uint64_t)pan_sim_va_imm(ins, "offset");
+   uint64_t addr = pan_sim_va_src64(c, ins, 0, lane) +
+                   (uint64_t)pan_sim_va_imm(ins, "offset");
+   const struct pan_sim_va_config *cfg = c->cfg;
+   if (!cfg->tls_thread_B ||
+       strcmp(pan_sim_va_mod_str(ins, "memaccess", "none"), "force"))
+      return addr;
+   uint64_t base = cfg->special[1][1], o = addr - base;
+   if (addr < base || o + bytes > cfg->tls_thread_B ||
+       (o & 15) + bytes > 16) {
+      pan_sim_va_fault(c, ins,
+                       "thread storage access of %u bytes at offset 0x%llx "
+                       "(slot of %u bytes, 16-byte lines)",
+                       bytes, (unsigned long long)o, cfg->tls_thread_B);
+      return ~0ull;
+   }
+   return base + (uint64_t)(cfg->tls_thread + lane) * cfg->tls_thread_B + o;
 }
 
 /* Where a loaded value goes, by the ldlaneN modifier. */
@@ -102,7 +118,9 @@ load_store(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
    foreach_lane(c, l)
    {
       uint8_t data[16] = { 0 };
-      uint64_t addr = address(c, ins, l);
+      uint64_t addr = address(c, ins, l, bytes);
+      if (addr == ~0ull)
+         return VA_SIM_FAULT;
       if (store) {
          unsigned reg, count;
          pan_sim_va_staging(ins, 0, &reg, &count);
@@ -193,8 +211,9 @@ atomic(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
 
    foreach_lane(c, l)
    {
-      uint64_t addr = address(c, ins, l), old = 0, arg = 0, want = 0;
-      if (mem_access(c, ins, addr, &old, bits / 8, false))
+      uint64_t addr = address(c, ins, l, bits / 8), old = 0, arg = 0,
+               want = 0;
+      if (addr == ~0ull || mem_access(c, ins, addr, &old, bits / 8, false))
          return VA_SIM_FAULT;
       if (rd >= 0) {
          pan_sim_va_staging(ins, rd, &reg, &count);
