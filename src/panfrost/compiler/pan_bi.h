@@ -21,6 +21,11 @@
  */
 bool pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size);
 
+/* After register allocation: the spill stores and fills the shared
+ * allocator left address thread storage as Bifrost does, through the tl
+ * segment (pan_bi_spill.c). */
+void pan_bi_lower_spill(pan_ir_shader *s);
+
 /*
  * The v9-shaped graphics I/O of the IR to the G52 interface
  * (pan_bi_lower_gfx.c): v7 preloads, ST_CVT stores, varying indices.

@@ -5,7 +5,8 @@
  * The Bifrost pipeline, top to bottom: the NIR lowering and IR passes the
  * Valhall back end uses too, Bifrost legalization, the shared register
  * allocator (64 registers on both architectures, the same compute
- * preloads r55..r62), clause scheduling and packing.
+ * preloads r55..r62, spilling to thread storage: pan_bi_spill.c), clause
+ * scheduling and packing.
  */
 
 #include <string.h>
@@ -116,13 +117,14 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
 #endif
 
    struct pan_va_spill_stats spill;
-   uint8_t *regs = pan_va_ra(s, 0, &spill, err, err_size);
+   uint8_t *regs =
+      pan_va_ra(s, opts ? opts->max_regs : 0, &spill, err, err_size);
    if (!regs)
       goto done;
-   if (spill.spills) {
-      snprintf(err, err_size, "spilling is unsupported on Bifrost");
-      goto done;
-   }
+   pan_bi_lower_spill(s);
+   out->tls_size = spill.tls_size;
+   out->spills = spill.spills;
+   out->fills = spill.fills;
    out->work_regs = pan_compile_work_regs(s, regs);
 
    if (!pan_bi_emit(s, regs, mem_ctx, &out->words, &out->nr_words,

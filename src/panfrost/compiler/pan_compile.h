@@ -208,11 +208,15 @@ struct pan_bi_binary {
    /* Graphics stages: the pushed uniform words, u0.w0 first. */
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
    unsigned nr_push;
+   /* Spilling: bytes of thread storage per thread, stores, fills. */
+   unsigned tls_size, spills, fills;
 };
 
 struct pan_bi_compile_options {
    unsigned arch; /* 6 or 7; 0: 7 */
    enum pan_va_variant variant;
+   /* Registers r0..max_regs-1 only (0: all), to test spilling. */
+   unsigned max_regs;
 };
 
 bool pan_bi_compile(nir_shader *nir, void *mem_ctx,

@@ -110,12 +110,11 @@ pan_bi_shaderdb_line(const struct pan_bi_binary *bin, unsigned arch,
    if (v7)
       snprintf(preloads, sizeof(preloads), ", %u preloads", bin->preloads);
 
-   /* Bifrost refuses to spill: always 0:0. */
    return snprintf(buf, size,
                    "%s shader: %u inst, %u tuples, %u clauses, "
                    "%f cycles, %f arith, %f texture, %f vary, %f ldst, "
-                   "%u quadwords, %u threads%s, %u loops, 0:0 spills:fills",
+                   "%u quadwords, %u threads%s, %u loops, %u:%u spills:fills",
                    stage, st->instrs, st->tuples, st->clauses, cycles, arith,
                    t, v, ls, st->quads, v7 && bin->work_regs <= 32 ? 2 : 1,
-                   preloads, bin->loops);
+                   preloads, bin->loops, bin->spills, bin->fills);
 }

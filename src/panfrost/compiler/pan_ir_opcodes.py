@@ -706,6 +706,12 @@ BI_FORMS.update({
     'barrier': [BI('barrier', 'add', [], [], msg='barrier')],
     'wls_addr_lo': [BI('seg_add', 'fma', ['seg=wls'], S0)],
     'wls_addr_hi': [BI('seg_add', 'add', ['seg=wls'], S0)],
+    # Spills (pan_bi_spill.c): the tl segment's address is the byte offset
+    # (imm) and a zero high word (s0 of tls_load, s1 of tls_store).
+    'tls_load': [BI('load.{bits}', 'add', ['seg=tl'], ['{imm}', '{s0}'],
+                    staging='d', msg='load')],
+    'tls_store': [BI('store.{bits}', 'add', ['seg=tl'], ['{imm}', '{s1}'],
+                     staging='s0', msg='store')],
 })
 
 for _op in OPS:

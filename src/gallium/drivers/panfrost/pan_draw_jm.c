@@ -803,8 +803,13 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       return false;
    d.viewport = c->jm_viewport;
    d.tiler = panfrost_batch_tiler(ctx);
-   if (!c->tls)
-      c->tls = panfrost_batch_local_storage(ctx, 0);
+   /* Spilled shaders' storage, each thread's as the largest asks. */
+   unsigned tls_size = MAX2(MAX2(vs->progs[0].tls_size, vs->progs[1].tls_size),
+                            fs->progs[0].tls_size);
+   if (!c->tls || c->tls_size != tls_size) {
+      c->tls = panfrost_batch_local_storage(ctx, tls_size);
+      c->tls_size = tls_size;
+   }
    d.thread_storage = c->tls;
    if (!panfrost_occlusion_for_draw(ctx, &d.occlusion, &d.occlusion_counter))
       return false;

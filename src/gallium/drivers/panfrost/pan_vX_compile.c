@@ -53,11 +53,10 @@ PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
    struct pan_bi_compile_options opts = { .arch = PAN_ARCH,
                                           .variant = variant };
 
-   /* Bifrost refuses spilling: no thread storage to ask for. */
    if (!bin ||
        !pan_bi_compile(nir, mem_ctx, &opts, bin, print_ir, err, err_size))
       return false;
-   out->tls_size = 0;
+   out->tls_size = bin->tls_size;
    memset(out->blend_colour, 0xff, sizeof(out->blend_colour));
    memset(out->blend_colour1, 0xff, sizeof(out->blend_colour1));
    memset(out->blend_coverage, 0xff, sizeof(out->blend_coverage));

@@ -1,0 +1,214 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Spilling on Bifrost end to end: compute shaders keeping more values
+ * live than the registers (all of them, or a max_regs limit) hold are
+ * compiled for the G52 and the G72, then run on the Bifrost interpreter
+ * against C references.  The interpreter gives each lane its own slot of
+ * thread storage behind the tl segment, as the hardware does; two warps
+ * run, the second one's threads numbered after the first's, so that a
+ * spill addressed outside its thread's slot would show.
+ */
+
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "pan_compile.h"
+#include "pan_sim_bi.h"
+#include "util/pan_test_util.h"
+
+#define LANES PAN_SIM_BI_LANES_G52
+#define IN_BASE 0x100000ull
+#define OUT_BASE 0x200000ull
+#define TLS_BASE 0x300000ull
+#define VALUES 80
+#define MAX_SLOT_B 1024
+
+static uint64_t seed = 0xb1f5b111;
+
+struct mem {
+   uint32_t in[VALUES * LANES];
+   uint32_t out[LANES];
+   uint8_t tls[2 * LANES * MAX_SLOT_B];
+   unsigned slot_B;
+   unsigned tls_high; /* one past the highest slot byte written */
+};
+
+static uint8_t *
+map(struct mem *m, uint64_t addr, unsigned size, bool write)
+{
+   if (addr >= IN_BASE && addr + size <= IN_BASE + sizeof(m->in))
+      return write ? NULL : (uint8_t *)m->in + (addr - IN_BASE);
+   if (addr >= OUT_BASE && addr + size <= OUT_BASE + sizeof(m->out))
+      return (uint8_t *)m->out + (addr - OUT_BASE);
+   if (addr >= TLS_BASE && addr + size <= TLS_BASE + sizeof(m->tls)) {
+      if (write)
+         m->tls_high =
+            MAX2(m->tls_high, (unsigned)(addr - TLS_BASE) % m->slot_B + size);
+      return m->tls + (addr - TLS_BASE);
+   }
+   return NULL;
+}
+
+static bool
+mem_read(void *user, uint64_t addr, void *data, unsigned size)
+{
+   uint8_t *p = map(user, addr, size, false);
+   if (p)
+      memcpy(data, p, size);
+   return p != NULL;
+}
+
+static bool
+mem_write(void *user, uint64_t addr, const void *data, unsigned size)
+{
+   uint8_t *p = map(user, addr, size, true);
+   if (p)
+      memcpy(p, data, size);
+   return p != NULL;
+}
+
+static nir_ssa_def *
+push64(nir_builder *b, unsigned w)
+{
+   return nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0), .base = w * 4,
+                                 .range = 16);
+}
+
+/* VALUES / comps loads of comps words, all live until a chain reads one
+ * word of each back in reverse order.  With comps > 1 every word is read
+ * so the vectors cannot be split down to one word each. */
+static nir_shader *
+pressure_shader(unsigned comps)
+{
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_COMPUTE, &pan_va_nir_options, "bi_pressure");
+   nir_ssa_def *x = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_ssa_def *v[VALUES];
+   for (unsigned k = 0; k < VALUES / comps; ++k) {
+      nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
+      nir_ssa_def *a = nir_iadd(&b, push64(&b, 0),
+                                nir_u2u64(&b, nir_imul_imm(&b, i, 4 * comps)));
+      v[k] = nir_load_global(&b, a, 4 * comps, comps, 32);
+   }
+   nir_ssa_def *acc = nir_imm_int(&b, 0);
+   for (unsigned k = VALUES / comps; k-- > 0;) {
+      for (unsigned c = 0; c < comps; ++c) {
+         acc = nir_iadd(&b, nir_imul_imm(&b, acc, 3),
+                        nir_ixor(&b, nir_channel(&b, v[k], c), x));
+      }
+   }
+   nir_ssa_def *a =
+      nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_store_global(&b, a, 4, acc, 1);
+   return b.shader;
+}
+
+static uint32_t
+pressure_ref(const uint32_t *in, unsigned x, unsigned comps)
+{
+   uint32_t acc = 0;
+   for (unsigned k = VALUES / comps; k-- > 0;) {
+      for (unsigned c = 0; c < comps; ++c)
+         acc = acc * 3 + (in[(k * LANES + x) * comps + c] ^ x);
+   }
+   return acc;
+}
+
+/* Compiles pressure_shader(comps) for arch with max_regs and runs it as
+ * warp 0 and as warp 1 (threads LANES on) of one workgroup. */
+static void
+run_pressure(unsigned arch, unsigned comps, unsigned max_regs)
+{
+   char err[256];
+   struct pan_bi_binary bin;
+   struct pan_bi_compile_options opts = { .arch = arch, .max_regs = max_regs };
+   void *ctx = ralloc_context(NULL);
+   nir_shader *nir = pressure_shader(comps);
+
+   if (!pan_bi_compile(nir, ctx, &opts, &bin, NULL, err, sizeof(err))) {
+      pan_test_fail("v%u pressure (%u words, max_regs %u): %s", arch, comps,
+                    max_regs, err);
+      goto done;
+   }
+   PAN_EXPECT(bin.spills > 0 && bin.fills > 0 && bin.tls_size > 0);
+   PAN_EXPECT(bin.work_regs <= (max_regs ? max_regs : 64));
+
+   /* What the driver gives: 16 << n bytes per thread. */
+   unsigned slot_B = 16;
+   while (slot_B < bin.tls_size)
+      slot_B *= 2;
+   PAN_EXPECT(slot_B <= MAX_SLOT_B);
+
+   static struct mem m;
+   uint32_t in[VALUES * LANES];
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   static const uint32_t u[16] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE,
+                                   0 };
+
+   for (unsigned warp = 0; warp < 2; ++warp) {
+      memset(&m, 0, sizeof(m));
+      memcpy(m.in, in, sizeof(in));
+      m.slot_B = slot_B;
+      struct pan_sim_bi_config cfg = {
+         .program = bin.words,
+         .program_quads = bin.nr_words / 2,
+         .program_va = 0x800000,
+         .uniforms = u,
+         .uniform_words = 16,
+         .mem = { &m, mem_read, mem_write },
+         .tls_base = TLS_BASE,
+         .tls_thread_B = slot_B,
+         .tls_thread = warp * LANES,
+         .lanes = LANES,
+      };
+      struct pan_sim_bi_warp w;
+      pan_sim_bi_warp_init(&w, BITFIELD_MASK(LANES));
+      for (unsigned l = 0; l < LANES; ++l)
+         w.r[l][60] = l;
+      if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
+         pan_test_fail("v%u pressure warp %u: fault: %s", arch, warp, w.fault);
+         break;
+      }
+      for (unsigned l = 0; l < LANES; ++l)
+         PAN_EXPECT_EQ(m.out[l], pressure_ref(in, l, comps));
+      /* Storage within what the driver is told to provide. */
+      PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
+   }
+done:
+   ralloc_free(ctx);
+   ralloc_free(nir);
+}
+
+static void
+test_spill_full_file(void)
+{
+   run_pressure(7, 1, 0);
+   run_pressure(6, 1, 0);
+}
+
+static void
+test_spill_small_file(void)
+{
+   run_pressure(7, 1, 12);
+   run_pressure(6, 1, 16);
+}
+
+static void
+test_spill_vectors(void)
+{
+   run_pressure(7, 4, 0);
+   run_pressure(6, 2, 20);
+}
+
+int
+main(void)
+{
+   glsl_type_singleton_init_or_ref();
+   PAN_RUN_CASE(test_spill_full_file);
+   PAN_RUN_CASE(test_spill_small_file);
+   PAN_RUN_CASE(test_spill_vectors);
+   glsl_type_singleton_decref();
+   return pan_test_summary("pan_bi_spill");
+}
