@@ -93,11 +93,14 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    /* Integers, bit ops, texelFetch, textureSize/Lod/Grad, flat varyings,
     * integer textures, uniform blocks (draw-path.rst); 1.40 adds texture
     * buffers, which the v6+ views and compilers read (samplerBuffer);
-    * 1.50 geometry shaders, which v6+ run as compute work (geometry.rst).
+    * 1.50 geometry shaders, which v6+ run as compute work (geometry.rst);
+    * 3.30 on v9, whose blend shaders give GL 3.3 dual-source blending.
     */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
-      return panfrost_has_texture_buffers(pscreen) ? 150 : 130;
+      if (!panfrost_has_texture_buffers(pscreen))
+         return 130;
+      return panfrost_device(pscreen)->arch >= 9 ? 330 : 150;
    case PIPE_CAP_ESSL_FEATURE_LEVEL:
       return 300;
 
