@@ -1393,15 +1393,26 @@ pan_bi_emit(pan_ir_shader *s, const uint8_t *regs, void *mem_ctx,
          else if (!strcmp(m, "varying"))
             stats->msg_vary++;
          else if (!strcmp(m, "load") || !strcmp(m, "store") ||
-                  !strcmp(m, "attribute"))
+                  !strcmp(m, "attribute") || !strcmp(m, "atomic"))
             stats->msg_ldst++;
+         /* Our varyings are f32: two halves a word.  A VAR_TEX
+          * interpolates two f32 coordinates. */
+         if (!strcmp(m, "varying"))
+            stats->vary_halves += 2 * cls[i].staging_count;
+         else if (!strcmp(m, "vartex"))
+            stats->vary_halves += 4;
       }
       for (unsigned k = 0; k < cls[i].nr_tuples; ++k) {
+         const struct bi_sched_tuple *tp = &cls[i].t[k];
+         bool nop[2];
          for (unsigned u = 0; u < 2; ++u) {
-            const struct bi_sched_tuple *tp = &cls[i].t[k];
-            bool nop = !tp->used[u] || tp->u[u].word == pan_bi_nop(u);
-            stats->instrs += !nop;
-            stats->nops += nop;
+            nop[u] = !tp->used[u] || tp->u[u].word == pan_bi_nop(u);
+            stats->instrs += !nop[u];
+            stats->nops += nop[u];
+         }
+         for (unsigned u = 0; u < 2; ++u) {
+            if (tp->used[u] && bi_sched_is_msg(&tp->u[u]) && !nop[!u])
+               stats->msg_arith_tuples++;
          }
       }
    }

@@ -180,6 +180,10 @@ struct pan_bi_stats {
    unsigned nops;    /* FMA and ADD NOP slots */
    /* Tuples holding a message; messages by kind. */
    unsigned msg_tuples, msg_tex, msg_vary, msg_ldst;
+   /* What the stock report's cycle estimate counts (pan_compile_report.c):
+    * message tuples whose other slot does arithmetic, and the 16-bit
+    * halves varying messages interpolate (two per 32-bit component). */
+   unsigned msg_arith_tuples, vary_halves;
 };
 
 /* A v7 fragment message preload (pan_bi_message_preload.c), the first

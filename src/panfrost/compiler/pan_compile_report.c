@@ -102,8 +102,13 @@ pan_bi_shaderdb_line(const struct pan_bi_binary *bin, unsigned arch,
    const struct pan_bi_stats *st = &bin->stats;
    /* v7 runs two threads up to 32 registers; v6 never trades them. */
    bool v7 = arch != 6;
-   float arith = (st->tuples - st->msg_tuples) / 24.0f;
-   float t = st->msg_tex, v = st->msg_vary, ls = st->msg_ldst;
+   /* The stock report's estimate, so that the keys mean the same: 24
+    * arithmetic tuples a cycle (a message tuple whose other slot is
+    * busy counts too), two texture messages, 16 interpolated halves
+    * (a 32-bit component is two) and one load/store message. */
+   float arith = (st->tuples - st->msg_tuples + st->msg_arith_tuples) / 24.0f;
+   float t = st->msg_tex / 2.0f, v = st->vary_halves / 16.0f;
+   float ls = st->msg_ldst;
    float cycles = MAX2(MAX2(arith, t), MAX2(v, ls));
    char preloads[32] = "";
 

@@ -27,6 +27,9 @@ struct pan_shader_stats {
    unsigned spills, fills; /* stores / loads of thread-local storage */
    /* v6/v7: clauses by message class; arithmetic tuples (no message). */
    unsigned arith_tuples, tex, vary, ldst;
+   /* 16-bit halves varying messages interpolate (a 32-bit component is
+    * two), which the stock report's varying cycles count. */
+   unsigned vary_halves;
    /* v9: instructions per unit of the ISA description (VT counts twice). */
    unsigned fma, cvt, sfu, v, t, ls;
 };

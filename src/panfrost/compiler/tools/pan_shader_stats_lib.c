@@ -76,6 +76,42 @@ bi_mod_value(int i, uint32_t word, const char *name)
    return NULL;
 }
 
+/* ADD-unit instructions that are a clause's message (the header names
+ * the kind; this finds the tuple that holds it). */
+static bool
+bi_is_message_op(const char *name)
+{
+   static const char *const prefixes[] = {
+      "ld_",  "lea_", "st_",   "store", "load", "tex",     "var_tex",
+      "atom", "acmp", "axchg", "blend", "atest", "zs_emit", "barrier",
+   };
+   for (unsigned i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+      if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+         return true;
+   }
+   return false;
+}
+
+/* Halves a varying message interpolates, as the stock report counts
+ * them: (vecsize + 1) components, two halves each unless the register
+ * format is 16-bit; a VAR_TEX interpolates two f32 coordinates. */
+static unsigned
+bi_vary_halves(int i, uint32_t word)
+{
+   const char *name = bi_ops[i].name;
+   if (!strncmp(name, "var_tex", 7))
+      return 4;
+   if (strncmp(name, "ld_var", 6))
+      return 0;
+   const char *vec = bi_mod_value(i, word, "vecsize");
+   const char *fmt = bi_mod_value(i, word, "register_format");
+   unsigned comps = 1;
+   if (vec && vec[0] == 'v')
+      comps = (unsigned)(vec[1] - '0');
+   bool half = fmt && strstr(fmt, "16");
+   return comps * (half ? 1 : 2);
+}
+
 static void
 bi_count_word(struct pan_shader_stats *st, uint32_t word, unsigned unit)
 {
@@ -125,7 +161,20 @@ bi_stats(const uint8_t *bytes, size_t size_B, struct pan_shader_stats *st,
          q++;
          continue;
       }
+      unsigned msg = (unsigned)(c.header >> BI_HDR_MSG_SHIFT) & 0x1f;
+      unsigned msg_arith = 0;
+      bool msg_found = false;
       for (unsigned t = 0; t < c.nr_tuples && ok; t++) {
+         /* The stock estimate counts the message's tuple as arithmetic
+          * too when its FMA slot is busy. */
+         int add = bi_identify(c.tuples[t].add, 1);
+         int fma = bi_identify(c.tuples[t].fma, 0);
+         if (msg && !msg_found && add >= 0 &&
+             bi_is_message_op(bi_ops[add].name)) {
+            msg_found = true;
+            msg_arith = fma >= 0 && strcmp(bi_ops[fma].name, "nop");
+            st->vary_halves += bi_vary_halves(add, c.tuples[t].add);
+         }
          for (unsigned unit = 0; unit < 2 && ok; unit++) {
             uint32_t w = unit ? c.tuples[t].add : c.tuples[t].fma;
             if (bi_identify(w, unit) < 0) {
@@ -143,7 +192,6 @@ bi_stats(const uint8_t *bytes, size_t size_B, struct pan_shader_stats *st,
             touch(st, b.add.reg, 1);
          }
       }
-      unsigned msg = (unsigned)(c.header >> BI_HDR_MSG_SHIFT) & 0x1f;
       const char *m = NULL;
       for (unsigned f = 0; f < bi_nr_header_fields; f++) {
          const struct bi_header_field *h = &bi_header_fields[f];
@@ -153,7 +201,7 @@ bi_stats(const uint8_t *bytes, size_t size_B, struct pan_shader_stats *st,
       st->clauses++;
       st->tuples += c.nr_tuples;
       /* A message takes one tuple; the others are arithmetic. */
-      st->arith_tuples += c.nr_tuples - (msg != 0);
+      st->arith_tuples += c.nr_tuples - (msg != 0) + msg_arith;
       /* The staging vector starts at the header's sr register. */
       if (msg)
          touch(st, (int)((c.header >> BI_HDR_SR_SHIFT) & 0x3f), 1);
@@ -162,7 +210,7 @@ bi_stats(const uint8_t *bytes, size_t size_B, struct pan_shader_stats *st,
       else if (m && !strcmp(m, "varying"))
          st->vary++;
       else if (m && (!strcmp(m, "load") || !strcmp(m, "store") ||
-                     !strcmp(m, "attribute")))
+                     !strcmp(m, "attribute") || !strcmp(m, "atomic")))
          st->ldst++;
       st->loops += bi_backward_branch(&c);
       q += used;
@@ -303,8 +351,10 @@ pan_shader_stats_print(FILE *fp, const char *stage,
               threads, st->loops, st->spills, st->fills);
       return;
    }
+   /* The stock report's estimate (pan_bi_shaderdb_line says why). */
    float arith = st->arith_tuples / 24.0f;
-   float t = (float)st->tex, v = (float)st->vary, ls = (float)st->ldst;
+   float t = st->tex / 2.0f, v = st->vary_halves / 16.0f;
+   float ls = (float)st->ldst;
    float cycles = MAX(MAX(arith, t), MAX(v, ls));
    fprintf(fp,
            "SHADER-DB: %s shader: %u inst, %u tuples, %u clauses, "
