@@ -198,29 +198,6 @@ dispatch(struct panfrost_context *ctx, struct panfrost_compute_shader *v,
    ctx->compute.shader = saved;
 }
 
-static bool
-fill_ubos(struct panfrost_context *ctx, struct panfrost_gs_params *p)
-{
-   for (unsigned i = 0; i < PANFROST_GS_MAX_UBOS; ++i) {
-      const struct pipe_constant_buffer *cb =
-         &ctx->state.cbufs[PIPE_SHADER_GEOMETRY][i];
-      if (cb->buffer) {
-         struct pan_bo *bo = panfrost_resource(cb->buffer)->bo;
-         if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
-            return false;
-         p->ubos[i] = bo->gpu_va + cb->buffer_offset;
-      } else if (cb->user_buffer) {
-         struct pan_ptr c =
-            pan_pool_alloc(&ctx->batch.pool, MAX2(cb->buffer_size, 4), 16);
-         if (!c.cpu)
-            return false;
-         memcpy(c.cpu, cb->user_buffer, cb->buffer_size);
-         p->ubos[i] = c.gpu;
-      }
-   }
-   return true;
-}
-
 /* Room for a draw's list and output records: draws share the context's
  * arena, a new one when it is full (the batches keep the old ones), so
  * that a batch of many draws holds few BOs.  NULL when out of memory.
@@ -373,7 +350,8 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
       .out = bo->gpu_va + at_B + index_B,
       .indices = bo->gpu_va + at_B,
    };
-   if (!fill_ubos(ctx, params))
+   if (!panfrost_compute_ubo_addresses(ctx, PIPE_SHADER_GEOMETRY,
+                                       params->ubos))
       return false;
    dispatch(ctx, gs->compute, p.gpu, invocations);
 

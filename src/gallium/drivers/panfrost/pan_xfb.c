@@ -370,24 +370,24 @@ fill_attribs(struct panfrost_context *ctx, struct panfrost_xfb_params *p)
    return true;
 }
 
-static bool
-fill_ubos(struct panfrost_context *ctx, struct panfrost_xfb_params *p)
+bool
+panfrost_compute_ubo_addresses(struct panfrost_context *ctx,
+                               enum pipe_shader_type stage, uint64_t *ubos)
 {
-   for (unsigned i = 0; i < PANFROST_XFB_MAX_UBOS; ++i) {
-      const struct pipe_constant_buffer *cb =
-         &ctx->state.cbufs[PIPE_SHADER_VERTEX][i];
+   for (unsigned i = 0; i < PIPE_MAX_CONSTANT_BUFFERS; ++i) {
+      const struct pipe_constant_buffer *cb = &ctx->state.cbufs[stage][i];
       if (cb->buffer) {
          struct pan_bo *bo = panfrost_resource(cb->buffer)->bo;
          if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
             return false;
-         p->ubos[i] = bo->gpu_va + cb->buffer_offset;
+         ubos[i] = bo->gpu_va + cb->buffer_offset;
       } else if (cb->user_buffer) {
          struct pan_ptr c =
             pan_pool_alloc(&ctx->batch.pool, MAX2(cb->buffer_size, 4), 16);
          if (!c.cpu)
             return false;
          memcpy(c.cpu, cb->user_buffer, cb->buffer_size);
-         p->ubos[i] = c.gpu;
+         ubos[i] = c.gpu;
       }
    }
    return true;
@@ -552,7 +552,7 @@ panfrost_xfb_run(struct panfrost_context *ctx,
    p->is_indexed = indexed;
    if (!fill_attribs(ctx, p))
       return 1;
-   if (!fill_ubos(ctx, p))
+   if (!panfrost_compute_ubo_addresses(ctx, PIPE_SHADER_VERTEX, p->ubos))
       return -1;
 
    uint32_t *pairs = (uint32_t *)((uint8_t *)mem.cpu + table_B);

@@ -136,6 +136,16 @@ int panfrost_xfb_run(struct panfrost_context *ctx,
                      int32_t first_vertex, bool indexed, const uint32_t *ids,
                      unsigned per_instance, unsigned n, const uint64_t *targets);
 
+/* The GPU addresses of stage's constant buffers, as the compute variants
+ * of the vertex and geometry shaders load them (ubos has
+ * PIPE_MAX_CONSTANT_BUFFERS entries; unbound ones are left alone): bound
+ * buffers are added to the batch, user buffers copied into its pool.
+ * False when out of memory.
+ */
+bool panfrost_compute_ubo_addresses(struct panfrost_context *ctx,
+                                    enum pipe_shader_type stage,
+                                    uint64_t *ubos);
+
 /* Vertices captured in a target (glDrawTransformFeedback). */
 unsigned panfrost_so_target_vertices(struct pipe_stream_output_target *t);
 
