@@ -176,64 +176,16 @@ increment_cs(void)
    return ctx->create_compute_state(ctx, &cso);
 }
 
-struct fixture {
-   struct pipe_resource *tex, *vbuf;
-   struct pipe_surface *surf;
-   void *cso[4];
-};
-
 static void
-setup(struct fixture *f)
+setup(struct pan_test_fullscreen *f)
 {
-   f->surf = pan_test_bind_target(screen, ctx, W, H, &f->tex);
-
-   struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
-   struct pipe_rasterizer_state rast = {
-      .half_pixel_center = 1,
-      .depth_clip_near = 1,
-      .depth_clip_far = 1,
-   };
-   struct pipe_depth_stencil_alpha_state zsa = { 0 };
-   struct pipe_vertex_element ve = {
-      .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT,
-   };
-   struct pipe_viewport_state vp = {
-      .scale = { W / 2.0f, H / 2.0f, 0.5f },
-      .translate = { W / 2.0f, H / 2.0f, 0.5f },
-   };
-   f->cso[0] = ctx->create_blend_state(ctx, &blend);
-   f->cso[1] = ctx->create_rasterizer_state(ctx, &rast);
-   f->cso[2] = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
-   f->cso[3] = ctx->create_vertex_elements_state(ctx, 1, &ve);
-   ctx->bind_blend_state(ctx, f->cso[0]);
-   ctx->bind_rasterizer_state(ctx, f->cso[1]);
-   ctx->bind_depth_stencil_alpha_state(ctx, f->cso[2]);
-   ctx->bind_vertex_elements_state(ctx, f->cso[3]);
-   ctx->set_viewport_states(ctx, 0, 1, &vp);
-   ctx->set_sample_mask(ctx, ~0u);
-
-   /* One triangle over the whole target (and beyond). */
-   static const float pos[] = { -1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1 };
-   f->vbuf = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
-                                PIPE_USAGE_DEFAULT, sizeof(pos));
-   pipe_buffer_write(ctx, f->vbuf, 0, sizeof(pos), pos);
-   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = f->vbuf };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   pan_test_fullscreen_setup(screen, ctx, W, H, f);
 }
 
 static void
-teardown(struct fixture *f)
+teardown(struct pan_test_fullscreen *f)
 {
-   struct pipe_framebuffer_state none = { 0 };
-   ctx->set_framebuffer_state(ctx, &none);
-   ctx->set_vertex_buffers(ctx, 0, 0, 1, false, NULL);
-   ctx->delete_blend_state(ctx, f->cso[0]);
-   ctx->delete_rasterizer_state(ctx, f->cso[1]);
-   ctx->delete_depth_stencil_alpha_state(ctx, f->cso[2]);
-   ctx->delete_vertex_elements_state(ctx, f->cso[3]);
-   pipe_surface_reference(&f->surf, NULL);
-   pipe_resource_reference(&f->tex, NULL);
-   pipe_resource_reference(&f->vbuf, NULL);
+   pan_test_fullscreen_teardown(ctx, f);
 }
 
 static void
@@ -249,7 +201,7 @@ draw_triangle(void)
 
 /* Every pixel must be the fragment shader's colour. */
 static void
-check_pixels(struct fixture *f, const uint8_t want[4])
+check_pixels(struct pan_test_fullscreen *f, const uint8_t want[4])
 {
    struct pipe_transfer *xfer;
    const uint8_t *map =
@@ -298,7 +250,7 @@ check_pixel_words(const char *what, struct pipe_resource *r, unsigned first,
  * it right after a second draw.
  */
 static void
-test_fragment(struct fixture *f)
+test_fragment(struct pan_test_fullscreen *f)
 {
    const float red = 0.25f;
    struct pipe_resource *in = buffer(16, (uint32_t[4]){ 0 });
@@ -357,7 +309,7 @@ test_fragment(struct fixture *f)
 
 /* A vertex shader storing one word per vertex. */
 static void
-test_vertex(struct fixture *f)
+test_vertex(struct pan_test_fullscreen *f)
 {
    uint32_t init[16];
    for (unsigned i = 0; i < 16; ++i)
@@ -424,7 +376,7 @@ counter_fs(void)
  * and no helper lane may have stored one.
  */
 static void
-test_atomics(struct fixture *f)
+test_atomics(struct pan_test_fullscreen *f)
 {
    static const float quad[] = { -1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1,
                                  1,  -1, 0, 1, 1, 1,  0, 1, -1, 1, 0, 1 };
@@ -480,7 +432,7 @@ test_atomics(struct fixture *f)
  * message naming the slot, and the buffers keep their contents.
  */
 static void
-test_unbound(struct fixture *f)
+test_unbound(struct pan_test_fullscreen *f)
 {
    void *vs = vertex_shader(false), *fs = fragment_shader();
    struct pipe_resource *out = buffer(W * H * 4, NULL);
@@ -511,7 +463,7 @@ test_unbound(struct fixture *f)
 int
 main(int argc, char **argv)
 {
-   struct fixture f;
+   struct pan_test_fullscreen f;
 
    if (!pan_test_open(&screen, &ctx))
       return 1;

@@ -150,3 +150,59 @@ pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx)
    printf("%u checks, %u failed\n", pan_test_checks, pan_test_failures);
    return pan_test_failures ? 1 : 0;
 }
+
+void
+pan_test_fullscreen_setup(struct pipe_screen *screen, struct pipe_context *ctx,
+                          unsigned w, unsigned h, struct pan_test_fullscreen *f)
+{
+   f->surf = pan_test_bind_target(screen, ctx, w, h, &f->tex);
+
+   struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
+   struct pipe_rasterizer_state rast = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+   };
+   struct pipe_depth_stencil_alpha_state zsa = { 0 };
+   struct pipe_vertex_element ve = {
+      .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT,
+   };
+   struct pipe_viewport_state vp = {
+      .scale = { w / 2.0f, h / 2.0f, 0.5f },
+      .translate = { w / 2.0f, h / 2.0f, 0.5f },
+   };
+   f->cso[0] = ctx->create_blend_state(ctx, &blend);
+   f->cso[1] = ctx->create_rasterizer_state(ctx, &rast);
+   f->cso[2] = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
+   f->cso[3] = ctx->create_vertex_elements_state(ctx, 1, &ve);
+   ctx->bind_blend_state(ctx, f->cso[0]);
+   ctx->bind_rasterizer_state(ctx, f->cso[1]);
+   ctx->bind_depth_stencil_alpha_state(ctx, f->cso[2]);
+   ctx->bind_vertex_elements_state(ctx, f->cso[3]);
+   ctx->set_viewport_states(ctx, 0, 1, &vp);
+   ctx->set_sample_mask(ctx, ~0u);
+
+   /* One triangle over the whole target (and beyond). */
+   static const float pos[] = { -1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1 };
+   f->vbuf = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
+                                PIPE_USAGE_DEFAULT, sizeof(pos));
+   pipe_buffer_write(ctx, f->vbuf, 0, sizeof(pos), pos);
+   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = f->vbuf };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+}
+
+void
+pan_test_fullscreen_teardown(struct pipe_context *ctx,
+                             struct pan_test_fullscreen *f)
+{
+   struct pipe_framebuffer_state none = { 0 };
+   ctx->set_framebuffer_state(ctx, &none);
+   ctx->set_vertex_buffers(ctx, 0, 0, 1, false, NULL);
+   ctx->delete_blend_state(ctx, f->cso[0]);
+   ctx->delete_rasterizer_state(ctx, f->cso[1]);
+   ctx->delete_depth_stencil_alpha_state(ctx, f->cso[2]);
+   ctx->delete_vertex_elements_state(ctx, f->cso[3]);
+   pipe_surface_reference(&f->surf, NULL);
+   pipe_resource_reference(&f->tex, NULL);
+   pipe_resource_reference(&f->vbuf, NULL);
+}

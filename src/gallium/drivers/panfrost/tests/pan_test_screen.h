@@ -81,6 +81,24 @@ struct pipe_resource *pan_test_draw_triangles(struct pipe_screen *screen,
                                               struct pipe_context *ctx,
                                               const float *data, unsigned n);
 
+/* A w x h RGBA8 target bound as the only colour buffer, states that
+ * write every channel with no depth test, and vertex buffer 0 holding
+ * one vec4-position triangle that covers the whole target (draw it with
+ * three vertices). */
+struct pan_test_fullscreen {
+   struct pipe_resource *tex, *vbuf;
+   struct pipe_surface *surf;
+   void *cso[4]; /* blend, rasterizer, depth/stencil, vertex elements */
+};
+
+void pan_test_fullscreen_setup(struct pipe_screen *screen,
+                               struct pipe_context *ctx, unsigned w,
+                               unsigned h, struct pan_test_fullscreen *f);
+
+/* Unbinds and frees what pan_test_fullscreen_setup made. */
+void pan_test_fullscreen_teardown(struct pipe_context *ctx,
+                                  struct pan_test_fullscreen *f);
+
 /* Destroys both, prints the counts and returns the exit status. */
 int pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx);
 
