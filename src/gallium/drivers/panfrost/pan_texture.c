@@ -260,8 +260,6 @@ panfrost_create_sampler_view(struct pipe_context *pctx,
    return &v->base;
 }
 
-static void
-panfrost_sampler_view_destroy(struct pipe_context *pctx,
 /* Component c of textureSize() of view v at its first level (0 when
  * there is no view). */
 uint32_t
@@ -292,6 +290,8 @@ panfrost_texture_size(const struct pipe_sampler_view *v, unsigned c)
    return c < 3 ? size[c] : 0;
 }
 
+static void
+panfrost_sampler_view_destroy(struct pipe_context *pctx,
                               struct pipe_sampler_view *view)
 {
    struct panfrost_sampler_view *v = panfrost_sampler_view(view);
