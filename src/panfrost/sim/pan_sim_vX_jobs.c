@@ -99,6 +99,12 @@ PAN_GENX(sim_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,
                            "not modelled",
                            (unsigned)ls.tls_size);
    tls->base = ls.tls_base_pointer;
+#if PAN_ARCH >= 9
+   /* Packed addressing (the stock driver's choice) stores the base in
+    * 256-byte units; flat (ours) stores the address. */
+   if (ls.tls_address_mode == MALI_ADDRESS_MODE_PACKED)
+      tls->base <<= 8;
+#endif
    tls->thread_B = 16u << ls.tls_size;
    return true;
 }
