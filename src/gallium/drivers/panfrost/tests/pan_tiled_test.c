@@ -79,17 +79,11 @@ make(enum pipe_texture_target target, enum pipe_format format, unsigned w,
      unsigned h, unsigned d, unsigned layers, unsigned last_level,
      unsigned bind)
 {
-   struct pipe_resource templ = {
-      .target = target,
-      .format = format,
-      .width0 = w,
-      .height0 = h,
-      .depth0 = d,
-      .array_size = layers,
-      .last_level = last_level,
-      .bind = bind,
-   };
-   return screen->resource_create(screen, &templ);
+   struct pipe_resource t = { .target = target, .format = format };
+   t.bind = bind;
+   t.width0 = w, t.height0 = h, t.depth0 = d;
+   t.array_size = layers, t.last_level = last_level;
+   return screen->resource_create(screen, &t);
 }
 
 static unsigned
