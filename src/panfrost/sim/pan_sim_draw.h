@@ -87,6 +87,9 @@ struct pan_sim_prim {
    /* > 0: a point of this size (pixels) centred on v[0] (v[1], v[2] are
     * copies of it); 0: the triangle v[0..2]. */
    float point_size;
+   /* > 0: the segment v[0] -> v[1] of this width (v[2] a copy of v[1];
+    * pan_sim_line.h). */
+   float line_width;
    unsigned draw; /* into pan_sim_plist.draws */
 };
 

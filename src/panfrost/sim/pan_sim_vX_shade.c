@@ -62,6 +62,7 @@
 #include <string.h>
 
 #include "pan_sim_fp.h"
+#include "pan_sim_line.h"
 #include "pan_sim_vX_gfx.h"
 #include "pan_sim_vX_img.h"
 #include "pan_sim_vX_texture.h"
@@ -149,6 +150,7 @@ struct fs_run {
    uint16_t sample_mask;
    int sample;
    struct pan_sim_tri tri;
+   struct pan_sim_line line; /* of a line primitive */
    struct fs_lane lane[MAX_LANES];
    unsigned nr_quads;
    bool reported; /* a fault was raised already */
@@ -1372,6 +1374,11 @@ sample_inside(struct fs_run *r, int x, int y, unsigned sx, unsigned sy,
                                    sy))
          return false;
       *z = v->z;
+   } else if (r->prim->line_width > 0) {
+      double at;
+      if (!pan_sim_line_covers_at(&r->line, x, y, sx, sy, &at))
+         return false;
+      *z = (float)((1 - at) * v[0].z + at * v[1].z);
    } else {
       if (!pan_sim_tri_covers_at(t, x, y, sx, sy, b))
          return false;
@@ -1413,8 +1420,15 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
    /* Helper lanes of a triangle interpolate its plane extrapolated, so
     * that derivatives across its edges are those of the plane. */
    bool point = r->prim->point_size > 0;
-   if (!point)
+   if (r->prim->line_width > 0) {
+      /* Along the segment: the weights of its two ends. */
+      double at;
+      pan_sim_line_covers_at(&r->line, x, y, 128, 128, &at);
+      ln->b[0] = 1 - at;
+      ln->b[1] = at;
+   } else if (!point) {
       pan_sim_tri_covers(t, x, y, ln->b);
+   }
    if (x < r->clip_x0 || x > r->clip_x1 || y < r->clip_y0 || y > r->clip_y1)
       return;
    if (tb->samples > 1 && r->ms_enable) {
@@ -1440,9 +1454,10 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
    if (!ln->cover)
       return;
    /* The depth the shader sees: at the centre, in the depth range. */
-   float z = point ? r->prim->v[0].z
-                   : (float)(ln->b[0] * t->z[0] + ln->b[1] * t->z[1] +
-                             ln->b[2] * t->z[2]);
+   const struct pan_sim_vtx *pv = r->prim->v;
+   float z = point ? pv[0].z
+                   : (float)(ln->b[0] * pv[0].z + ln->b[1] * pv[1].z +
+                             ln->b[2] * pv[2].z);
    ln->z = z < r->st.min_z ? r->st.min_z : z > r->st.max_z ? r->st.max_z : z;
    ln->inside = true;
    if (r->st.shader_z || r->st.shader_s) {
@@ -1468,6 +1483,16 @@ shade_prim(struct fs_run *r)
          return true; /* behind the eye or absurd: nothing to draw */
       pan_sim_point_box(v->x, v->y, r->prim->point_size, &bx0, &by0, &bx1,
                         &by1);
+   } else if (r->prim->line_width > 0) {
+      if (!pan_sim_line_setup(r->prim, &r->line)) {
+         pan_sim_warn_once(r->ctx, PAN_SIM_ONCE_NO_CLIP,
+                           "lines with an end at or behind the eye or "
+                           "beyond the guard band are dropped (no "
+                           "clipping)");
+         return true;
+      }
+      bx0 = r->line.minx, by0 = r->line.miny;
+      bx1 = r->line.maxx, by1 = r->line.maxy;
    } else if (!pan_sim_tri_setup(r->prim, &r->tri, &ccw)) {
       pan_sim_warn_once(r->ctx, PAN_SIM_ONCE_NO_CLIP,
                         "triangles with a vertex at or behind the eye or "

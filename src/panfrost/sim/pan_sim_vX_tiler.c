@@ -29,7 +29,14 @@
  *               is), cull_front/back_face
  *    points     a square of the primitive_size constant, or of the
  *               per-vertex fp16/fp32 size array, at least one pixel wide
- * Lines are refused for now (the job faults naming the mode).
+ *    lines      lists, strips and loops (each run between restarts
+ *               closed), of the primitive_size constant's width (at
+ *               least one pixel); the provoking vertex is the segment's
+ *               first when draw.flat_shading_vertex is set, its last
+ *               otherwise on v6/v7 (the stock driver's convention: it
+ *               sets the primitive's first_provoking_vertex for lines
+ *               and chooses with that bit), first_provoking_vertex of
+ *               the tiler context on v9; never culled
  */
 
 #include <inttypes.h>
@@ -56,6 +63,8 @@ struct tiler_run {
    bool use_restart;
    bool first_provoking;
    const void *primitive_size; /* the packed section */
+   float line_width;
+   unsigned line_provoking; /* 0: a segment's first vertex, 1: its last */
    /* v9: the draw's vertex packets (indexed by instance * index_count +
     * i rather than by vertex id: see pan_sim_vX_vertex.c). */
    const struct pan_sim_draw_rec *rec;
@@ -178,6 +187,29 @@ emit_point(struct tiler_run *t, uint32_t idx)
    return true;
 }
 
+static bool
+emit_line(struct tiler_run *t, uint32_t a, uint32_t b)
+{
+   struct pan_sim_prim p = {
+      .front = true,
+      .draw = t->draw_index,
+      .provoking = t->line_provoking,
+      .line_width = t->line_width,
+   };
+
+   if (!read_vertex(t, a, &p.v[0]) || !read_vertex(t, b, &p.v[1]))
+      return false;
+   p.v[2] = p.v[1];
+   if (p.v[0].x == p.v[1].x && p.v[0].y == p.v[1].y)
+      return true; /* no length: nothing to draw */
+   if (!pan_sim_plist_add_prim(t->list, &p))
+      return pan_sim_fault(t->ctx, PAN_SIM_CONFIG_FAULT, 0,
+                           "polygon list: more than %u primitives or out of "
+                           "memory",
+                           PAN_SIM_MAX_PRIMS);
+   return true;
+}
+
 /* The vertex that index i of instance k names (a vertex-job output on
  * v6/v7, a vertex packet on v9); *restart when i holds the restart
  * index. */
@@ -207,11 +239,15 @@ assemble(struct tiler_run *t, uint32_t instance)
    const uint32_t count = (uint32_t)t->prim.index_count;
    const bool first = t->first_provoking;
    uint32_t run[3], n = 0, fan0 = 0, in_run = 0, q[4];
+   const bool loop = t->prim.draw_mode == MALI_DRAW_MODE_LINE_LOOP;
 
-   for (uint32_t i = 0; i < count; ++i) {
-      bool restart;
-      uint32_t v = vertex_at(t, i, instance, &restart);
+   for (uint32_t i = 0; i <= count; ++i) {
+      bool restart = true;
+      uint32_t v = i < count ? vertex_at(t, i, instance, &restart) : 0;
       if (restart) {
+         /* A loop closes each run from its last vertex to its first. */
+         if (loop && in_run >= 2 && !emit_line(t, run[1], fan0))
+            return false;
          n = 0;
          in_run = 0;
          continue;
@@ -222,6 +258,22 @@ assemble(struct tiler_run *t, uint32_t instance)
       case MALI_DRAW_MODE_POINTS:
          if (!emit_point(t, v))
             return false;
+         break;
+      case MALI_DRAW_MODE_LINES:
+         run[n++] = v;
+         if (n < 2)
+            continue;
+         n = 0;
+         if (!emit_line(t, run[0], run[1]))
+            return false;
+         break;
+      case MALI_DRAW_MODE_LINE_STRIP:
+      case MALI_DRAW_MODE_LINE_LOOP:
+         if (k == 0)
+            fan0 = v;
+         else if (!emit_line(t, run[1], v))
+            return false;
+         run[1] = v;
          break;
       case MALI_DRAW_MODE_TRIANGLES:
          run[n++] = v;
@@ -320,6 +372,9 @@ tile(struct pan_sim_ctx *ctx, uint64_t job_va, struct tile_in *in)
    case MALI_DRAW_MODE_NONE:
       return true;
    case MALI_DRAW_MODE_POINTS:
+   case MALI_DRAW_MODE_LINES:
+   case MALI_DRAW_MODE_LINE_STRIP:
+   case MALI_DRAW_MODE_LINE_LOOP:
    case MALI_DRAW_MODE_TRIANGLES:
    case MALI_DRAW_MODE_TRIANGLE_STRIP:
    case MALI_DRAW_MODE_TRIANGLE_FAN:
@@ -348,17 +403,32 @@ tile(struct pan_sim_ctx *ctx, uint64_t job_va, struct tile_in *in)
 #if PAN_ARCH >= 9
    pan_unpack(tctx, tiler_context, tc);
    t.first_provoking = tc.first_provoking_vertex;
+   t.line_provoking = t.first_provoking ? 0 : 1;
    /* Only the implicit (all ones) restart index exists on v9. */
    bool restart = prim.restart.primitive_restart != MALI_PRIMITIVE_RESTART_NONE;
    uint32_t restart_index = ~0u;
 #else
    t.first_provoking = prim.first_provoking_vertex;
+   t.line_provoking = t.draw.flat_shading_vertex ? 0 : 1;
    bool restart = prim.primitive_restart != MALI_PRIMITIVE_RESTART_NONE;
    uint32_t restart_index =
       prim.primitive_restart == MALI_PRIMITIVE_RESTART_EXPLICIT
          ? prim.primitive_restart_index
          : ~0u;
 #endif
+
+   if (prim.draw_mode == MALI_DRAW_MODE_LINES ||
+       prim.draw_mode == MALI_DRAW_MODE_LINE_STRIP ||
+       prim.draw_mode == MALI_DRAW_MODE_LINE_LOOP) {
+      /* The section holds a width only when no size array is named. */
+      if (prim.point_size_array_format != MALI_POINT_SIZE_ARRAY_FORMAT_NONE)
+         return pan_sim_fault(ctx, PAN_SIM_CONFIG_FAULT, job_va,
+                              "lines with a per-vertex size array");
+      pan_unpack(in->primitive_size, primitive_size, ps);
+      /* Narrower than a pixel (or NaN) draws one pixel wide, GL's
+       * minimum. */
+      t.line_width = ps.fixed.constant >= 1.0f ? ps.fixed.constant : 1.0f;
+   }
 
    if (prim.index_type != MALI_INDEX_TYPE_NONE) {
       t.index_B = prim.index_type == MALI_INDEX_TYPE_UINT8    ? 1

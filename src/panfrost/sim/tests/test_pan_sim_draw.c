@@ -27,6 +27,7 @@
 #endif
 #include "pan_genxml.h"
 #include "pan_sim.h"
+#include "pan_sim_line_ref.h"
 #include "util/pan_test_util.h"
 
 #define MEM_VA 0x30000000ull
@@ -410,7 +411,8 @@ struct draw {
    bool three;
    /* Stencil test (func 0: off), both faces alike. */
    unsigned stencil_func, stencil_ref, stencil_pass_op;
-   float point_size; /* points: the primitive_size constant */
+   float point_size; /* points: the primitive_size constant; lines: width */
+   bool line_first;  /* lines: flat_shading_vertex (the first provokes) */
    /* Varying 1 has the constant format: the driver's output that no
     * stage reads, whose stores are dropped. */
    bool unread_varying;
@@ -681,6 +683,7 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
    pan_section_pack(job, tiler_job, tiler, cfg) { cfg.address = f->tiler; }
    pan_section_pack(job, tiler_job, draw, cfg)
    {
+      cfg.flat_shading_vertex = d->line_first;
       cfg.position = out[0];
       cfg.state = fs_rsd;
       cfg.push_uniforms = fs_uniforms;
@@ -1013,6 +1016,101 @@ check_squares(const struct frame *f, const float (*win)[2], unsigned n,
    }
    PAN_CHECK(bad == 0, "%u pixels differ from the squares", bad);
    return inside;
+}
+
+/* ---- lines ---- */
+
+/* Window points of the line cases: a strip or loop through the first
+ * four; three separate segments (a horizontal through pixel centres, a
+ * steep one, a shallow one) as a list of six.  Multiples of 1/4 pixel. */
+static const float line_strip_win[4][2] = {
+   { 2.25f, 3.5f }, { 28.75f, 9.25f }, { 20.5f, 27.75f }, { 5.5f, 18.25f }
+};
+static const float line_list_win[6][2] = {
+   { 1.5f, 1.5f },   { 30.5f, 1.5f },  { 3.25f, 30.0f },
+   { 9.75f, 4.5f },  { 12.0f, 20.0f }, { 30.0f, 29.0f },
+};
+
+/* The segments a draw of n vertices makes in `mode` (vertex pairs). */
+static unsigned
+line_segments(unsigned mode, unsigned n, unsigned seg[][2])
+{
+   unsigned k = 0;
+   if (mode == MALI_DRAW_MODE_LINES) {
+      for (unsigned i = 0; i + 1 < n; i += 2, ++k)
+         seg[k][0] = i, seg[k][1] = i + 1;
+      return k;
+   }
+   for (unsigned i = 0; i + 1 < n; ++i, ++k)
+      seg[k][0] = i, seg[k][1] = i + 1;
+   if (mode == MALI_DRAW_MODE_LINE_LOOP)
+      seg[k][0] = n - 1, seg[k][1] = 0, ++k;
+   return k;
+}
+
+/* Every pixel drawn additively with (0.25, 0.25, 0.25, 0.25) as many
+ * times as the reference rasteriser's segments cover it; returns how many
+ * pixels are drawn. */
+static unsigned
+check_lines(const struct frame *f, const float (*win)[2], unsigned mode,
+            unsigned n, float width)
+{
+   unsigned seg[8][2], nr = line_segments(mode, n, seg);
+   unsigned bad = 0, close = 0, drawn = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         unsigned count = 0;
+         for (unsigned s = 0; s < nr; ++s) {
+            const float *a = win[seg[s][0]], *b = win[seg[s][1]];
+            enum ref_line_verdict v = ref_line_covers(
+               a[0], a[1], b[0], b[1], width, x + 0.5, y + 0.5);
+            close += v == REF_LINE_CLOSE;
+            count += v == REF_LINE_IN;
+         }
+         drawn += count > 0;
+         uint32_t got = f->rt[y * W + x];
+         int want = (int)lrint(count * 0.25 * 255);
+         for (unsigned c = 0; c < 4; ++c)
+            bad += abs((int)((got >> (8 * c)) & 0xff) - want) > 1;
+      }
+   }
+   PAN_CHECK(close == 0, "%u centres too close to call", close);
+   PAN_CHECK(bad == 0, "mode %u width %g: %u channels differ from the "
+             "reference lines", mode, width, bad);
+   return drawn;
+}
+
+/* Colours interpolated along segment a -> b (w = 1): every drawn pixel
+ * holds col[a] + t * (col[b] - col[a]) within one 8-bit step. */
+static void
+check_line_colours(const struct frame *f, const float (*win)[2],
+                   const float (*col)[4], unsigned a, unsigned b)
+{
+   unsigned bad = 0, drawn = 0, worst = 0;
+   for (int y = 0; y < H; ++y) {
+      for (int x = 0; x < W; ++x) {
+         uint32_t got = f->rt[y * W + x];
+         enum ref_line_verdict v =
+            ref_line_covers(win[a][0], win[a][1], win[b][0], win[b][1], 1,
+                            x + 0.5, y + 0.5);
+         if (v != REF_LINE_IN) {
+            bad += got != 0;
+            continue;
+         }
+         drawn++;
+         double t = ref_line_t(win[a][0], win[a][1], win[b][0], win[b][1],
+                               x + 0.5, y + 0.5);
+         for (unsigned c = 0; c < 4; ++c) {
+            double want = col[a][c] + t * (col[b][c] - col[a][c]);
+            unsigned d = (unsigned)abs((int)lrint(want * 255) -
+                                       (int)((got >> (8 * c)) & 0xff));
+            worst = d > worst ? d : worst;
+         }
+      }
+   }
+   PAN_CHECK(bad == 0, "%u pixels off the line written", bad);
+   PAN_CHECK(drawn >= 18, "only %u pixels drawn", drawn);
+   PAN_CHECK(worst <= 1, "colour off by %u / 255 along the line", worst);
 }
 
 /* The perspective case: a triangle at w = 1, 2, 4 with a colour a
@@ -1636,6 +1734,87 @@ test_points(void)
    PAN_EXPECT_EQ(inside, 9 + 9 + 2 * 3);
 }
 
+/* Lists, strips and loops of width 1 and 3, blended additively: every
+ * pixel as many times as the reference's segments cover it (joints of
+ * strips and loops once); a colour interpolated along a segment; flat
+ * varyings from the segment's first vertex or its last as
+ * flat_shading_vertex says. */
+static void
+test_lines(void)
+{
+   static const unsigned modes[3] = { MALI_DRAW_MODE_LINES,
+                                      MALI_DRAW_MODE_LINE_STRIP,
+                                      MALI_DRAW_MODE_LINE_LOOP };
+   float pos[6][4];
+   struct frame f;
+
+   for (unsigned m = 0; m < 3; ++m) {
+      for (unsigned wi = 0; wi < 2; ++wi) {
+         const float(*win)[2] = m ? line_strip_win : line_list_win;
+         unsigned n = m ? 4 : 6;
+         window_points(pos, win, n);
+         struct draw d = {
+            .mode = modes[m],
+            .nr = n,
+            .pos = (const float(*)[4])pos,
+            .col = zero_col,
+            .color = { 0.25f, 0.25f, 0.25f, 0.25f },
+            .blend = BLEND_ADD,
+            .point_size = wi ? 3.0f : 1.0f,
+         };
+         setup();
+         emit_frame(&f, 0, false);
+         if (!render(&f, &d, 1))
+            return;
+         unsigned drawn = check_lines(&f, win, modes[m], n, d.point_size);
+         PAN_CHECK(drawn > (wi ? 150u : 50u), "only %u pixels drawn", drawn);
+      }
+   }
+
+   /* Interpolated: one shallow segment, red to blue. */
+   const float col[2][4] = { { 1, 0, 0, 1 }, { 0, 0, 1, 0.5f } };
+   window_points(pos, &line_list_win[4], 2);
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_LINES,
+      .nr = 2,
+      .pos = (const float(*)[4])pos,
+      .col = col,
+      .varying_fs = true,
+   };
+   setup();
+   emit_frame(&f, 0, false);
+   if (render(&f, &d, 1))
+      check_line_colours(&f, &line_list_win[4], col, 0, 1);
+
+   /* Flat: the shader discards when the provoking vertex's w is below
+    * 0.5, here the first vertex's. */
+   const float flat_col[2][4] = { { 0, 0, 0, 0.25f }, { 0, 0, 0, 1 } };
+   float ubo[16][4] = { { 1, 1, 1, 1 } };
+   for (unsigned first = 0; first < 2; ++first) {
+      struct draw fd = {
+         .mode = MALI_DRAW_MODE_LINES,
+         .nr = 2,
+         .pos = (const float(*)[4])pos,
+         .col = flat_col,
+         .ubo = (const float(*)[4])ubo,
+         .line_first = first,
+      };
+      setup();
+      emit_frame(&f, 0, false);
+      if (!render(&f, &fd, 1))
+         return;
+      unsigned drawn = 0;
+      for (unsigned i = 0; i < W * H; ++i)
+         drawn += f.rt[i] == 0xffffffffu;
+      if (first)
+         PAN_CHECK(drawn == 0, "first vertex provoking: %u pixels drawn",
+                   drawn);
+      else
+         PAN_CHECK(drawn > 15, "last vertex provoking: %u pixels drawn",
+                   drawn);
+   }
+}
+
 /* What is not modelled faults with a message naming it. */
 static void
 test_refusals(void)
@@ -1646,22 +1825,14 @@ test_refusals(void)
    char buf[2048];
    struct frame f;
 
-   /* Lines are not executed yet. */
-   struct draw d = {
-      .mode = MALI_DRAW_MODE_LINES, .nr = 3, .pos = pos, .col = zero_col
-   };
-   setup();
-   emit_frame(&f, 0, false);
-   uint64_t jc = emit_draw(&f, &d, 1, 0);
-   PAN_EXPECT_EQ(run_captured(jc, buf, sizeof(buf)), -1);
-   PAN_EXPECT_STR_HAS(buf, "draw mode lines");
-
    /* An attribute format the simulator does not convert. */
-   d.mode = MALI_DRAW_MODE_TRIANGLES;
+   struct draw d = {
+      .mode = MALI_DRAW_MODE_TRIANGLES, .nr = 3, .pos = pos, .col = zero_col
+   };
    d.attr_format = MALI_FORMAT_R11F_G11F_B10F;
    setup();
    emit_frame(&f, 0, false);
-   jc = emit_draw(&f, &d, 1, 0);
+   uint64_t jc = emit_draw(&f, &d, 1, 0);
    PAN_EXPECT_EQ(run_captured(jc, buf, sizeof(buf)), -1);
    PAN_EXPECT_EQ(job_status(jc), MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC);
    PAN_EXPECT_STR_HAS(buf, "r11f_g11f_b10f");
@@ -1725,6 +1896,7 @@ main(void)
    PAN_RUN_CASE(test_v9_indexed_instances);
    PAN_RUN_CASE(test_v9_depth_blend);
    PAN_RUN_CASE(test_v9_points);
+   PAN_RUN_CASE(test_v9_lines);
    PAN_RUN_CASE(test_v9_preframe);
    PAN_RUN_CASE(test_v9_refusals);
    PAN_RUN_CASE(test_v9_msaa);
@@ -1739,6 +1911,7 @@ main(void)
    PAN_RUN_CASE(test_culling);
    PAN_RUN_CASE(test_stencil);
    PAN_RUN_CASE(test_points);
+   PAN_RUN_CASE(test_lines);
    PAN_RUN_CASE(test_indexed_restart);
    PAN_RUN_CASE(test_preload);
 #if PAN_ARCH <= 7

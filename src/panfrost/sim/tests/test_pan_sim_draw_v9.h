@@ -106,6 +106,7 @@ struct vdraw {
    int base_vertex;
    bool blend_add, depth_less, cull_back, first_provoking;
    bool point_size; /* the shader writes 3.0 */
+   float line_width; /* lines: the primitive_size constant (0: 1) */
    /* BLEND.auto, and the conversion's register format left F16 (0) as
     * the stock v9 driver leaves it. */
    bool auto_regfmt;
@@ -273,7 +274,7 @@ emit_vdraw(const struct frame *f, const struct vdraw *d, unsigned index,
       cfg.scissor_maximum_y = H - 1;
    }
    pan_section_pack(job, malloc_vertex_job, primitive_size, cfg)
-      cfg.fixed.constant = 1.0f;
+      cfg.fixed.constant = d->line_width ? d->line_width : 1.0f;
    pan_section_pack(job, malloc_vertex_job, indices, cfg)
       cfg.address = d->indices ? buffer(d->indices, d->nr_indices) : 0;
    pan_section_pack(job, malloc_vertex_job, draw, cfg)
@@ -621,24 +622,61 @@ test_v9_preframe(void)
    PAN_CHECK(inside > 100, "only %u pixels inside", inside);
 }
 
-/* Lines fault naming the mode; a shader storing outside its packet
- * faults naming the access. */
+/* Lists, strips and loops of width 1 and 3 blended additively against
+ * the reference lines, and a colour read from the packets along a
+ * segment. */
+static void
+test_v9_lines(void)
+{
+   static const unsigned modes[3] = { MALI_DRAW_MODE_LINES,
+                                      MALI_DRAW_MODE_LINE_STRIP,
+                                      MALI_DRAW_MODE_LINE_LOOP };
+   float pos[6][4];
+   struct frame f;
+
+   for (unsigned m = 0; m < 3; ++m) {
+      for (unsigned wi = 0; wi < 2; ++wi) {
+         const float(*win)[2] = m ? line_strip_win : line_list_win;
+         unsigned n = m ? 4 : 6;
+         window_points(pos, win, n);
+         struct vdraw d = { .mode = modes[m],
+                            .nr = n,
+                            .pos = (const float(*)[4])pos,
+                            .color = { 0.25f, 0.25f, 0.25f, 0.25f },
+                            .blend_add = true,
+                            .line_width = wi ? 3.0f : 1.0f };
+         setup_v9();
+         emit_frame(&f, 0, false);
+         if (!render_v9(&f, &d, 1))
+            return;
+         unsigned drawn = check_lines(&f, win, modes[m], n, d.line_width);
+         PAN_CHECK(drawn > (wi ? 150u : 50u), "only %u pixels drawn", drawn);
+      }
+   }
+
+   const float col[2][4] = { { 1, 0, 0, 1 }, { 0, 0, 1, 0.5f } };
+   window_points(pos, &line_list_win[4], 2);
+   struct vdraw d = { .mode = MALI_DRAW_MODE_LINES,
+                      .nr = 2,
+                      .pos = (const float(*)[4])pos,
+                      .col = col };
+   setup_v9();
+   emit_frame(&f, 0, false);
+   if (render_v9(&f, &d, 1))
+      check_line_colours(&f, &line_list_win[4], col, 0, 1);
+}
+
+/* A shader storing outside its packet faults naming the access. */
 static void
 test_v9_refusals(void)
 {
    const float pos[3][4] = { { -1, -1, 0, 1 }, { 1, -1, 0, 1 }, { -1, 1, 0, 1 } };
    char buf[2048];
    struct frame f;
-   struct vdraw d = { .mode = MALI_DRAW_MODE_LINES, .nr = 3, .pos = pos };
-
-   setup_v9();
-   emit_frame(&f, 0, false);
-   uint64_t jc = emit_vdraw(&f, &d, 1, 0);
-   PAN_EXPECT_EQ(run_captured(jc, buf, sizeof(buf)), -1);
-   PAN_EXPECT_STR_HAS(buf, "draw mode lines");
+   struct vdraw d = { .mode = MALI_DRAW_MODE_TRIANGLES, .nr = 3, .pos = pos };
+   uint64_t jc;
 
    /* The varying shader stores past the 16 varying bytes allocated. */
-   d.mode = MALI_DRAW_MODE_TRIANGLES;
    d.col = pos;
    setup_v9();
    char text[sizeof(va_vs_vary) + 8];
