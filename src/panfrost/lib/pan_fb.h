@@ -34,6 +34,10 @@ extern "C" {
 enum pan_fb_block {
    PAN_FB_BLOCK_LINEAR,
    PAN_FB_BLOCK_U_INTERLEAVED,
+   /* v7+: 16x16 superblocks, headers in rows (not tiled), written
+    * uncompressed or compressed as the GPU likes.
+    */
+   PAN_FB_BLOCK_AFBC,
 };
 
 struct pan_fb_color {
@@ -43,6 +47,13 @@ struct pan_fb_color {
    uint64_t base;
    uint32_t row_stride_B;     /* of a pixel row, or of a row of tiles */
    uint32_t surface_stride_B; /* between layers */
+   /* PAN_FB_BLOCK_AFBC: base is the first header, row_stride_B the header
+    * bytes of a row of superblocks, the body starts afbc_body_offset_B
+    * after base, its payloads packed as afbc_mode (enum pan_afbc_mode of
+    * pan_image_layout.h) says.
+    */
+   uint32_t afbc_body_offset_B;
+   unsigned afbc_mode;
    bool clear;                /* start from clear_words, else undefined */
    uint32_t clear_words[4];   /* pan_rt_pack_clear() */
    bool write;                /* write the tile buffer back to memory */

@@ -13,6 +13,7 @@
 
 #include "pan_fb_arch.h"
 #include "pan_genxml.h"
+#include "pan_image_layout.h"
 #include "pan_tiler_sizing.h"
 
 static unsigned
@@ -24,9 +25,31 @@ fb_samples(const struct pan_fb *fb)
 static unsigned
 block_format(enum pan_fb_block block)
 {
-   return block == PAN_FB_BLOCK_LINEAR ? MALI_BLOCK_FORMAT_LINEAR
-                                       : MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED;
+   switch (block) {
+   case PAN_FB_BLOCK_LINEAR: return MALI_BLOCK_FORMAT_LINEAR;
+#if PAN_ARCH >= 7
+   /* Rows of headers; AFBC_TILED would be 8x8-superblock header tiles. */
+   case PAN_FB_BLOCK_AFBC: return MALI_BLOCK_FORMAT_AFBC;
+#endif
+   default: return MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED;
+   }
 }
+
+#if PAN_ARCH >= 9
+static unsigned
+afbc_compression_mode(enum pan_afbc_mode m)
+{
+   switch (m) {
+   case PAN_AFBC_MODE_R8: return MALI_AFBC_COMPRESSION_MODE_R8;
+   case PAN_AFBC_MODE_R8G8: return MALI_AFBC_COMPRESSION_MODE_R8G8;
+   case PAN_AFBC_MODE_R5G6B5: return MALI_AFBC_COMPRESSION_MODE_R5G6B5;
+   case PAN_AFBC_MODE_R4G4B4A4: return MALI_AFBC_COMPRESSION_MODE_R4G4B4A4;
+   case PAN_AFBC_MODE_R5G5B5A1: return MALI_AFBC_COMPRESSION_MODE_R5G5B5A1;
+   case PAN_AFBC_MODE_R8G8B8: return MALI_AFBC_COMPRESSION_MODE_R8G8B8;
+   default: return MALI_AFBC_COMPRESSION_MODE_R8G8B8A8;
+   }
+}
+#endif
 
 /* How this architecture names each depth/stencil layout: as the format of
  * the depth/stencil buffer, or of the separate stencil buffer.  A layout
@@ -290,9 +313,26 @@ emit_rt(const struct pan_fb_color *rt, unsigned samples, unsigned cbuf_offset_B,
       if (samples > 1)
          cfg.writeback_msaa = rt->resolve ? MALI_MSAA_AVERAGE
                                           : MALI_MSAA_LAYERED;
-      cfg.rgb.base = rt->base;
-      cfg.rgb.row_stride_B = rt->row_stride_B;
-      cfg.rgb.surface_stride_B = rt->surface_stride_B;
+#if PAN_ARCH >= 7
+      if (rt->block == PAN_FB_BLOCK_AFBC) {
+         /* The layout's cases share words: only the AFBC one is packed. */
+         cfg.afbc.header = rt->base;
+#if PAN_ARCH >= 9
+         cfg.afbc.row_stride_B = rt->row_stride_B;
+         cfg.afbc.body_offset = rt->afbc_body_offset_B;
+         cfg.afbc.compression_mode = afbc_compression_mode(rt->afbc_mode);
+#else
+         /* Bifrost counts the row in superblocks (16 header bytes each). */
+         cfg.afbc.row_stride_B = rt->row_stride_B / 16;
+         cfg.afbc.body = rt->base + rt->afbc_body_offset_B;
+#endif
+      } else
+#endif
+      {
+         cfg.rgb.base = rt->base;
+         cfg.rgb.row_stride_B = rt->row_stride_B;
+         cfg.rgb.surface_stride_B = rt->surface_stride_B;
+      }
 #if PAN_ARCH == 5
       cfg.cleared.clear.color_0 = rt->clear_words[0];
       cfg.cleared.clear.color_1 = rt->clear_words[1];

@@ -197,6 +197,7 @@ struct panfrost_texture_view {
    unsigned levels, layers;
    unsigned samples; /* 0 or 1; 4 on v9: the samples a slice stride apart */
    bool u_interleaved; /* 16x16 tiles (image-layout.rst), else linear */
+   bool afbc;          /* AFBC surfaces (headers in rows, 16x16 blocks) */
    uint64_t planes;
 };
 
@@ -210,6 +211,12 @@ struct panfrost_texture_plane {
    uint32_t row_stride_B;
    unsigned texel_B;
    bool u_interleaved;
+   /* An AFBC surface: addr is its first header, row_stride_B the header
+    * bytes of a row of superblocks; afbc_mode its payload packing
+    * (enum pan_afbc_mode).
+    */
+   bool afbc;
+   unsigned afbc_mode;
 };
 
 /* One GLSL image as Bifrost's attribute unit addresses it (pan_image.c):

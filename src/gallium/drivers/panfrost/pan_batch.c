@@ -369,11 +369,18 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
    const struct pan_image_level *l = &rsc->layout.levels[surf->u.tex.level];
 
    rt->enabled = true;
-   rt->block = panfrost_resource_is_tiled(rsc) ? PAN_FB_BLOCK_U_INTERLEAVED
-                                               : PAN_FB_BLOCK_LINEAR;
+   rt->block = panfrost_resource_is_afbc(rsc)    ? PAN_FB_BLOCK_AFBC
+               : panfrost_resource_is_tiled(rsc) ? PAN_FB_BLOCK_U_INTERLEAVED
+                                                 : PAN_FB_BLOCK_LINEAR;
    rt->base = surface_address(surf);
    rt->row_stride_B = l->row_stride_B;
    rt->surface_stride_B = l->surface_stride_B;
+   if (rt->block == PAN_FB_BLOCK_AFBC) {
+      /* base is the surface's first header; its body follows the headers. */
+      rt->afbc_body_offset_B = (uint32_t)l->afbc_header_size_B;
+      rt->afbc_mode = panfrost_afbc_mode(rsc->base.format);
+      rsc->afbc_written = true;
+   }
    if (b->clear & (PIPE_CLEAR_COLOR0 << i)) {
       rt->clear = rt->write = true;
       pan_rt_pack_clear(surf->format, &rt->format, &b->clear_color[i],

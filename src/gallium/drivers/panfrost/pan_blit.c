@@ -86,6 +86,18 @@ panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
    util_blitter_blit(ctx->blitter, info);
 }
 
+/* A blit drawn by util_blitter whatever the formats: for the driver's own
+ * copies, which must not become resource_copy_region's CPU copy (AFBC
+ * conversion reads the resource a map would convert).
+ */
+void
+panfrost_blit_draw(struct panfrost_context *ctx,
+                   const struct pipe_blit_info *info)
+{
+   save_blitter_state(ctx);
+   util_blitter_blit(ctx->blitter, info);
+}
+
 bool
 panfrost_context_init_blit(struct panfrost_context *ctx)
 {

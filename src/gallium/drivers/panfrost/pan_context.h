@@ -235,6 +235,8 @@ void panfrost_context_init_state(struct pipe_context *pctx);
 void panfrost_context_init_shaders(struct pipe_context *pctx);
 void panfrost_context_init_draw(struct pipe_context *pctx);
 bool panfrost_context_init_blit(struct panfrost_context *ctx);
+void panfrost_blit_draw(struct panfrost_context *ctx,
+                       const struct pipe_blit_info *info);
 void panfrost_context_release_blit(struct panfrost_context *ctx);
 /* Points shaders[PIPE_SHADER_FRAGMENT] at the bound fragment shader or
  * at its variant for the clip distances the rasterizer enables and the

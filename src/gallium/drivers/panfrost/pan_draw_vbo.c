@@ -259,7 +259,8 @@ descriptor_table(struct panfrost_context *ctx, void *const *objs, unsigned n,
       if (views && objs[i]) {
          struct panfrost_sampler_view *v = objs[i];
          /* Views that cannot be sampled are refused before the draw. */
-         if (v->bo && panfrost_batch_add_bo(ctx, v->bo, PAN_BO_ACCESS_READ) &&
+         if (panfrost_sampler_view_refresh(ctx, v) &&
+             panfrost_batch_add_bo(ctx, v->bo, PAN_BO_ACCESS_READ) &&
              read_resource(ctx, v->base.texture, 0))
             desc = v->desc;
       } else if (objs[i]) {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "frontend/winsys_handle.h"
@@ -17,9 +18,11 @@
 #include "util/log.h"
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
+#include "util/u_surface.h"
 #include "util/u_transfer.h"
 #include "drm-uapi/drm_fourcc.h"
 
+#include "pan_context.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
 
@@ -82,6 +85,36 @@ panfrost_resource_create_scanout(struct panfrost_screen *screen,
    return true;
 }
 
+/* AFBC for this screen's render targets: the GPU has it and
+ * PAN_MESA_DEBUG=noafbc does not forbid it.
+ */
+static bool
+panfrost_screen_afbc(struct panfrost_screen *screen)
+{
+   return screen->dev.has_afbc && !(screen->debug & PANFROST_DBG_NOAFBC);
+}
+
+/* Zeroed headers are transparent black superblocks: a fresh AFBC
+ * resource must not show what a recycled BO held (a pass that does not
+ * clear it loads its headers).
+ */
+static bool
+panfrost_resource_clear_afbc_headers(struct panfrost_resource *rsc)
+{
+   uint8_t *cpu = pan_bo_mmap(rsc->bo);
+
+   if (!cpu)
+      return false;
+   for (unsigned l = 0; l < rsc->layout.nr_levels; ++l) {
+      for (unsigned layer = 0; layer < rsc->image.array_size; ++layer) {
+         uint64_t off = pan_image_surface_offset_B(&rsc->image, &rsc->layout,
+                                                   l, layer, 0);
+         memset(cpu + off, 0, rsc->layout.levels[l].afbc_header_size_B);
+      }
+   }
+   return true;
+}
+
 /* modifier: DRM_FORMAT_MOD_INVALID lets the usage decide. */
 static struct pipe_resource *
 panfrost_resource_create_modifier(struct pipe_screen *pscreen,
@@ -106,7 +139,8 @@ panfrost_resource_create_modifier(struct pipe_screen *pscreen,
 
    rsc->modifier = modifier != DRM_FORMAT_MOD_INVALID
                       ? modifier
-                      : panfrost_resource_best_modifier(templ, screen->dev.arch);
+                      : panfrost_resource_best_modifier(
+                           templ, screen->dev.arch, panfrost_screen_afbc(screen));
    if (!panfrost_resource_init_layout(rsc, screen->dev.arch, 0, 0)) {
       mesa_loge("panfrost: no layout for a %ux%ux%u %s resource",
                 templ->width0, templ->height0, templ->depth0,
@@ -121,6 +155,13 @@ panfrost_resource_create_modifier(struct pipe_screen *pscreen,
    if (!rsc->bo) {
       mesa_loge("panfrost: out of memory allocating %" PRIu64 " bytes",
                 rsc->layout.data_size_B);
+      FREE(rsc);
+      return NULL;
+   }
+
+   if (rsc->image.tiling == PAN_IMAGE_TILING_AFBC &&
+       !panfrost_resource_clear_afbc_headers(rsc)) {
+      pan_bo_unref(rsc->bo);
       FREE(rsc);
       return NULL;
    }
@@ -167,9 +208,16 @@ panfrost_resource_create_with_modifiers(struct pipe_screen *pscreen,
    struct panfrost_screen *screen = panfrost_screen(pscreen);
    const uint64_t tiled = DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED;
 
-   /* The caller's list names the layouts its consumer reads: tiled when
-    * allowed and the GPU can, else linear. Display memory is linear.
+   /* The caller's list names the layouts its consumer reads: AFBC, then
+    * tiled when allowed and the GPU can, else linear. Display memory is
+    * linear.
     */
+   if (has_modifier(modifiers, count, PANFROST_MOD_AFBC) &&
+       !(screen->ro && (templ->bind & PIPE_BIND_SCANOUT)) &&
+       panfrost_screen_afbc(screen) &&
+       panfrost_resource_can_afbc(templ, screen->dev.arch))
+      return panfrost_resource_create_modifier(pscreen, templ,
+                                               PANFROST_MOD_AFBC);
    if (has_modifier(modifiers, count, tiled) &&
        !(screen->ro && (templ->bind & PIPE_BIND_SCANOUT)) &&
        panfrost_resource_can_tile(templ, screen->dev.arch))
@@ -180,6 +228,79 @@ panfrost_resource_create_with_modifiers(struct pipe_screen *pscreen,
    if (has_modifier(modifiers, count, DRM_FORMAT_MOD_INVALID))
       return panfrost_resource_create(pscreen, templ);
    return NULL;
+}
+
+/* The pixels of every level and layer of src copied into dst by a blit
+ * per level, in the linear twin of the format (sRGB copied as bits).
+ */
+static void
+panfrost_resource_copy_levels(struct panfrost_context *ctx,
+                              struct pipe_resource *dst,
+                              struct pipe_resource *src)
+{
+   enum pipe_format fmt = util_format_linear(src->format);
+
+   for (unsigned l = 0; l <= src->last_level; ++l) {
+      struct pipe_blit_info info = {
+         .src = { .resource = src, .level = l, .format = fmt },
+         .dst = { .resource = dst, .level = l, .format = fmt },
+         .mask = PIPE_MASK_RGBA,
+         .filter = PIPE_TEX_FILTER_NEAREST,
+      };
+      u_box_3d(0, 0, 0, u_minify(src->width0, l), u_minify(src->height0, l),
+               util_num_layers(src, l), &info.src.box);
+      info.dst.box = info.src.box;
+      panfrost_blit_draw(ctx, &info);
+   }
+}
+
+bool
+panfrost_resource_convert(struct pipe_context *pctx,
+                          struct panfrost_resource *rsc)
+{
+   struct panfrost_context *ctx = panfrost_context(pctx);
+
+   if (!panfrost_resource_is_afbc(rsc))
+      return true;
+
+   /* A pass still writing it goes first. */
+   if (panfrost_batch_uses(ctx, &rsc->base))
+      panfrost_batch_submit(ctx);
+
+   struct pipe_resource *tmp = panfrost_resource_create_modifier(
+      rsc->base.screen, &rsc->base,
+      DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED);
+   if (!tmp) {
+      mesa_loge("panfrost: no memory to convert an AFBC %s resource",
+                util_format_short_name(rsc->base.format));
+      return false;
+   }
+   struct panfrost_resource *t = panfrost_resource(tmp);
+
+   if (rsc->afbc_written) {
+      panfrost_resource_copy_levels(ctx, tmp, &rsc->base);
+      if (panfrost_batch_uses(ctx, tmp))
+         panfrost_batch_submit(ctx);
+      if (!pan_bo_wait(t->bo, INT64_MAX, true)) {
+         mesa_loge("panfrost: converting an AFBC resource failed");
+         pipe_resource_reference(&tmp, NULL);
+         return false;
+      }
+   }
+
+   /* rsc takes the new pixels; tmp leaves with the AFBC ones. */
+   struct pan_bo *bo = rsc->bo;
+   rsc->bo = t->bo;
+   t->bo = bo;
+   rsc->image = t->image;
+   rsc->layout = t->layout;
+   rsc->modifier = t->modifier;
+   rsc->afbc_written = false;
+   rsc->layout_seq++;
+   pipe_resource_reference(&tmp, NULL);
+   /* Descriptor tables are built again with views packed anew. */
+   ctx->dirty |= PANFROST_DIRTY_TEXTURES;
+   return true;
 }
 
 static void
@@ -210,9 +331,12 @@ panfrost_resource_from_handle(struct pipe_screen *pscreen,
    uint64_t modifier = whandle->modifier == DRM_FORMAT_MOD_INVALID
                           ? DRM_FORMAT_MOD_LINEAR
                           : whandle->modifier;
+   bool afbc = modifier == PANFROST_MOD_AFBC;
    if (modifier != DRM_FORMAT_MOD_LINEAR &&
        !(modifier == DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED &&
-         panfrost_resource_can_tile(templ, screen->dev.arch))) {
+         panfrost_resource_can_tile(templ, screen->dev.arch)) &&
+       !(afbc && panfrost_screen_afbc(screen) &&
+         panfrost_resource_can_afbc(templ, screen->dev.arch))) {
       mesa_loge("panfrost: cannot import %s with modifier 0x%" PRIx64,
                 util_format_short_name(templ->format), modifier);
       return NULL;
@@ -232,9 +356,14 @@ panfrost_resource_from_handle(struct pipe_screen *pscreen,
       return NULL;
    }
 
+   /* An AFBC image's header rows follow from its width: the exported
+    * stride is that row, nothing to obey.
+    */
    const struct pan_image_level *l0 = &rsc->layout.levels[0];
-   if (!panfrost_resource_init_layout(rsc, screen->dev.arch, whandle->stride,
-                                      whandle->offset) ||
+   if (!panfrost_resource_init_layout(rsc, screen->dev.arch,
+                                      afbc ? 0 : whandle->stride,
+                                      afbc ? 0 : whandle->offset) ||
+       (afbc && (whandle->stride != l0->row_stride_B || whandle->offset)) ||
        l0->offset_B + l0->size_B > rsc->bo->size_B) {
       mesa_loge("panfrost: imported buffer too small for %ux%u %s",
                 templ->width0, templ->height0,
@@ -292,12 +421,19 @@ panfrost_query_dmabuf_modifiers(struct pipe_screen *pscreen,
       .array_size = 1,
    };
    const uint64_t all[] = {
+      PANFROST_MOD_AFBC,
       DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED,
       DRM_FORMAT_MOD_LINEAR,
    };
-   /* Tiled first: the better one for the GPU, when the format tiles. */
-   unsigned first = panfrost_resource_can_tile(&templ, screen->dev.arch) ? 0
-                                                                          : 1;
+   /* The better ones for the GPU first: AFBC when the format compresses,
+    * tiled when it tiles.
+    */
+   unsigned first =
+      panfrost_screen_afbc(screen) &&
+            panfrost_resource_can_afbc(&templ, screen->dev.arch)
+         ? 0
+      : panfrost_resource_can_tile(&templ, screen->dev.arch) ? 1
+                                                             : 2;
 
    *count = ARRAY_SIZE(all) - first;
    for (int i = 0; i < *count && i < max; ++i) {

@@ -6,6 +6,7 @@
 #ifndef PAN_RESOURCE_H
 #define PAN_RESOURCE_H
 
+#include "drm-uapi/drm_fourcc.h"
 #include "pipe/p_state.h"
 
 #include "pan_bo.h"
@@ -17,10 +18,21 @@ struct panfrost_resource {
    struct pan_bo *bo;
    struct pan_image_desc image;
    struct pan_image_layout layout;
-   /* DRM_FORMAT_MOD_LINEAR or DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED
-    * (pan_resource_layout.c picks it from the template).
+   /* DRM_FORMAT_MOD_LINEAR, DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED
+    * or PANFROST_MOD_AFBC (pan_resource_layout.c picks it from the
+    * template; an AFBC resource becomes u-interleaved when the CPU or a
+    * storage image needs its pixels: panfrost_resource_convert).
     */
    uint64_t modifier;
+   /* Bumped when the layout changes under the resource (a conversion):
+    * sampler views packed for an older one are packed again.
+    */
+   unsigned layout_seq;
+   /* An AFBC resource a pass has written: until then it holds no pixels
+    * (zeroed headers read as transparent black) and converts without a
+    * copy.
+    */
+   bool afbc_written;
    /* Display-side buffer when a kmsro display owns the scanout memory. */
    struct renderonly_scanout *scanout;
    /* Index ranges of indexed draws from this buffer; CPU and GPU writes
@@ -60,12 +72,43 @@ panfrost_resource_is_tiled(const struct panfrost_resource *rsc)
    return rsc->image.tiling == PAN_IMAGE_TILING_U_INTERLEAVED;
 }
 
+/* Our AFBC layout: 16x16 superblocks, headers in rows, each superblock's
+ * payload at a fixed place in the body (sparse), no YTR.
+ */
+#define PANFROST_MOD_AFBC                                                      \
+   DRM_FORMAT_MOD_ARM_AFBC(AFBC_FORMAT_MOD_BLOCK_SIZE_16x16 |                  \
+                           AFBC_FORMAT_MOD_SPARSE)
+
 /* The layout a template gets when the caller leaves the choice to us:
- * DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED when the GPU may tile it,
- * else DRM_FORMAT_MOD_LINEAR.
+ * PANFROST_MOD_AFBC for render targets that may be compressed (when afbc,
+ * i.e. not PAN_MESA_DEBUG=noafbc), DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED
+ * when the GPU may tile it, else DRM_FORMAT_MOD_LINEAR.
  */
 uint64_t panfrost_resource_best_modifier(const struct pipe_resource *templ,
-                                         unsigned arch);
+                                         unsigned arch, bool afbc);
+
+/* The AFBC payload packing of a format; PAN_AFBC_MODE_NONE when it does
+ * not compress.
+ */
+enum pan_afbc_mode panfrost_afbc_mode(enum pipe_format format);
+
+/* Whether a template may be AFBC at all (whatever its binding). */
+bool panfrost_resource_can_afbc(const struct pipe_resource *templ,
+                                unsigned arch);
+
+static inline bool
+panfrost_resource_is_afbc(const struct panfrost_resource *rsc)
+{
+   return rsc->image.tiling == PAN_IMAGE_TILING_AFBC;
+}
+
+/* Makes an AFBC resource u-interleaved, its pixels copied by a GPU blit,
+ * before the CPU or a storage image touches them; nothing for the other
+ * layouts. False (with a message) when it could not.
+ */
+struct pipe_context;
+bool panfrost_resource_convert(struct pipe_context *pctx,
+                               struct panfrost_resource *rsc);
 
 /* Whether a template may be u-interleaved at all (whatever its binding):
  * for modifier lists, dma-buf queries and imports.

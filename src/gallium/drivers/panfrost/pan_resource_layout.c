@@ -4,8 +4,9 @@
  */
 
 /* From a Gallium resource template to the hardware image layout computed
- * by lib/hwmath: u-interleaved (16x16 tiles) for what the GPU samples and
- * renders, linear for what the CPU or another device reads in place.
+ * by lib/hwmath: AFBC for what the GPU renders and samples, u-interleaved
+ * (16x16 tiles) for the other textures, linear for what the CPU or
+ * another device reads in place.
  */
 
 #include "drm-uapi/drm_fourcc.h"
@@ -51,9 +52,46 @@ panfrost_resource_can_tile(const struct pipe_resource *templ, unsigned arch)
           pan_utile_el_size_supported(util_format_get_blocksize(fmt));
 }
 
+enum pan_afbc_mode
+panfrost_afbc_mode(enum pipe_format format)
+{
+   switch (format) {
+   case PIPE_FORMAT_R8_UNORM: return PAN_AFBC_MODE_R8;
+   case PIPE_FORMAT_R8G8_UNORM: return PAN_AFBC_MODE_R8G8;
+   case PIPE_FORMAT_B5G6R5_UNORM: return PAN_AFBC_MODE_R5G6B5;
+   case PIPE_FORMAT_B4G4R4A4_UNORM: return PAN_AFBC_MODE_R4G4B4A4;
+   case PIPE_FORMAT_B5G5R5A1_UNORM: return PAN_AFBC_MODE_R5G5B5A1;
+   case PIPE_FORMAT_R8G8B8_UNORM: return PAN_AFBC_MODE_R8G8B8;
+   case PIPE_FORMAT_R8G8B8A8_UNORM:
+   case PIPE_FORMAT_R8G8B8A8_SRGB:
+   case PIPE_FORMAT_R8G8B8X8_UNORM:
+   case PIPE_FORMAT_R8G8B8X8_SRGB: return PAN_AFBC_MODE_R8G8B8A8;
+   default: return PAN_AFBC_MODE_NONE;
+   }
+}
+
+bool
+panfrost_resource_can_afbc(const struct pipe_resource *templ, unsigned arch)
+{
+   /* v7 and v9 here: the simulator writes AFBC render targets from v7 on
+    * (v6 has AFBC too, but its write-back is not modelled). Colour only:
+    * maps read AFBC back through blits, and depth/stencil blits are not
+    * available (pan_blit.c). Mip levels, layers and cube faces are each
+    * their own surface; 3D slices and multisampled images are not.
+    */
+   return arch >= 7 && panfrost_resource_can_tile(templ, arch) &&
+          (templ->target == PIPE_TEXTURE_2D ||
+           templ->target == PIPE_TEXTURE_2D_ARRAY ||
+           templ->target == PIPE_TEXTURE_CUBE ||
+           templ->target == PIPE_TEXTURE_CUBE_ARRAY ||
+           templ->target == PIPE_TEXTURE_RECT) &&
+          templ->nr_samples <= 1 &&
+          panfrost_afbc_mode(templ->format) != PAN_AFBC_MODE_NONE;
+}
+
 uint64_t
 panfrost_resource_best_modifier(const struct pipe_resource *templ,
-                                unsigned arch)
+                                unsigned arch, bool afbc)
 {
    /* Another device or the CPU reads these in place, or the CPU writes
     * them once and the GPU reads them once: tiling would only cost.
@@ -66,6 +104,14 @@ panfrost_resource_best_modifier(const struct pipe_resource *templ,
        (templ->bind & linear_binds) || templ->usage == PIPE_USAGE_STAGING ||
        templ->usage == PIPE_USAGE_STREAM)
       return DRM_FORMAT_MOD_LINEAR;
+   /* What the GPU renders and then samples is compressed; storage images
+    * cannot be AFBC, and what the CPU fills is converted on the first map
+    * anyway (pan_transfer.c).
+    */
+   if (afbc && (templ->bind & PIPE_BIND_RENDER_TARGET) &&
+       !(templ->bind & PIPE_BIND_SHADER_IMAGE) &&
+       panfrost_resource_can_afbc(templ, arch))
+      return PANFROST_MOD_AFBC;
    return DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED;
 }
 
@@ -104,9 +150,11 @@ panfrost_resource_init_layout(struct panfrost_resource *rsc, unsigned arch,
       .block_w_px = util_format_get_blockwidth(fmt),
       .block_h_px = util_format_get_blockheight(fmt),
       .block_size_B = util_format_get_blocksize(fmt),
-      .tiling = rsc->modifier == DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED
+      .tiling = rsc->modifier == PANFROST_MOD_AFBC ? PAN_IMAGE_TILING_AFBC
+                : rsc->modifier == DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED
                    ? PAN_IMAGE_TILING_U_INTERLEAVED
                    : PAN_IMAGE_TILING_LINEAR,
+      .afbc_superblock = PAN_AFBC_SUPERBLOCK_16X16,
       .has_explicit_layout = explicit_row_stride_B != 0,
       .explicit_offset_B = explicit_offset_B,
       .explicit_row_stride_B = explicit_row_stride_B,

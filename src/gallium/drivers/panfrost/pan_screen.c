@@ -27,6 +27,7 @@ static const struct debug_named_value panfrost_debug_options[] = {
    { "dump", PANFROST_DBG_DUMP, "Write raw memory dumps of every submit" },
    { "sync", PANFROST_DBG_SYNC, "Wait for every submit and report faults" },
    { "msgs", PANFROST_DBG_MSGS, "Print driver messages" },
+   { "noafbc", PANFROST_DBG_NOAFBC, "Never compress render targets (AFBC)" },
    DEBUG_NAMED_VALUE_END,
 };
 

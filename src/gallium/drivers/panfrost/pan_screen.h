@@ -20,6 +20,7 @@ enum panfrost_debug {
    PANFROST_DBG_DUMP = 1 << 1,  /* write raw memory dumps of submits */
    PANFROST_DBG_SYNC = 1 << 2,  /* wait for each submit, report faults */
    PANFROST_DBG_MSGS = 1 << 3,  /* chatty driver messages */
+   PANFROST_DBG_NOAFBC = 1 << 4, /* no AFBC render targets */
 };
 
 struct panfrost_screen {

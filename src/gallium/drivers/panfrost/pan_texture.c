@@ -153,7 +153,9 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       .layers = is_3d ? 1 : b->u.tex.last_layer - b->u.tex.first_layer + 1,
       .samples = MAX2(r->nr_samples, 1),
       .u_interleaved = panfrost_resource_is_tiled(rsc),
+      .afbc = panfrost_resource_is_afbc(rsc),
    };
+   v->layout_seq = rsc->layout_seq;
    /* Bifrost names each sample's surface (v7 after the levels of a
     * layer, v6 innermost); v9's plane holds the samples a slice stride
     * apart.
@@ -184,6 +186,8 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
                .row_stride_B = lv->row_stride_B,
                .texel_B = util_format_get_blocksize(tv.format),
                .u_interleaved = tv.u_interleaved,
+               .afbc = tv.afbc,
+               .afbc_mode = panfrost_afbc_mode(rsc->base.format),
             };
             unsigned i = arch == 6
                             ? (layer * tv.levels + l) * sample_planes + s
@@ -288,6 +292,26 @@ panfrost_texture_size(const struct pipe_sampler_view *v, unsigned c)
       break;
    }
    return c < 3 ? size[c] : 0;
+}
+
+bool
+panfrost_sampler_view_refresh(struct panfrost_context *ctx,
+                              struct panfrost_sampler_view *v)
+{
+   const struct pipe_resource *r = v->base.texture;
+
+   if (r->target == PIPE_BUFFER ||
+       v->layout_seq == panfrost_resource((struct pipe_resource *)r)->layout_seq)
+      return v->bo != NULL;
+   /* A batch still using the old planes holds its own reference. */
+   if (v->bo)
+      pan_bo_unref(v->bo);
+   v->bo = NULL;
+   if (!pack_view(ctx, v) && v->bo) {
+      pan_bo_unref(v->bo);
+      v->bo = NULL;
+   }
+   return v->bo != NULL;
 }
 
 static void

@@ -18,6 +18,7 @@ struct panfrost_sampler_view {
    struct pipe_sampler_view base;
    struct pan_bo *bo; /* the planes the descriptor points to */
    uint32_t desc[8];  /* texture descriptor */
+   unsigned layout_seq; /* the texture's layout_seq it was packed for */
    char error[96];
 };
 
@@ -55,6 +56,13 @@ bool panfrost_texture_buffer_format(struct pipe_screen *pscreen,
  */
 uint32_t panfrost_texture_size(const struct pipe_sampler_view *v,
                                unsigned c);
+
+/* Packs v again when its texture's layout changed since (an AFBC
+ * resource converted by a map); false when it cannot be sampled.
+ */
+struct panfrost_context;
+bool panfrost_sampler_view_refresh(struct panfrost_context *ctx,
+                                   struct panfrost_sampler_view *v);
 
 void panfrost_context_init_textures(struct pipe_context *pctx);
 

@@ -7,7 +7,8 @@
  * into the buffer object once the GPU is done with it. Tiled resources and
  * split depth/stencil go through a linear staging copy of the box: filled
  * from the resource when mapped (the tiling library untiles), written back
- * when unmapped after a write. */
+ * when unmapped after a write. AFBC resources become u-interleaved first
+ * (panfrost_resource_convert: a GPU blit). */
 
 #include <string.h>
 
@@ -204,6 +205,11 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
    struct panfrost_resource *rsc = panfrost_resource(prsc);
    const struct pan_image_level *l = &rsc->layout.levels[level];
 
+   /* The CPU sees u-interleaved pixels: an AFBC resource is converted on
+    * its first map and stays so.
+    */
+   if (!panfrost_resource_convert(pctx, rsc))
+      return NULL;
    if (!panfrost_transfer_sync(panfrost_context(pctx), rsc, usage))
       return NULL;
 
@@ -306,6 +312,9 @@ panfrost_texture_subdata(struct pipe_context *pctx,
 {
    struct panfrost_resource *rsc = panfrost_resource(prsc);
 
+   /* An upload into AFBC converts it, as a map would. */
+   if (!panfrost_resource_convert(pctx, rsc))
+      return;
    if (!panfrost_resource_is_tiled(rsc) || rsc->stencil) {
       u_default_texture_subdata(pctx, prsc, level, usage, box, data, stride,
                                 layer_stride);

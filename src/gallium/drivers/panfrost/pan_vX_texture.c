@@ -19,6 +19,7 @@
 
 #include "pan_arch.h"
 #include "pan_genxml.h"
+#include "pan_image_layout.h"
 #include "pan_vX_format.h"
 
 #if PAN_ARCH < 6
@@ -102,7 +103,11 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
       cfg.array_size = cube ? v->layers / 6 : v->layers;
       cfg.depth = dim == MALI_TEXTURE_DIMENSION_3D ? v->depth : 1;
       cfg.sample_count = v->samples > 1 ? v->samples : 1;
-#if PAN_ARCH <= 7
+#if PAN_ARCH == 7
+      cfg.texel_ordering = v->afbc            ? MALI_TEXTURE_LAYOUT_AFBC
+                           : v->u_interleaved ? MALI_TEXTURE_LAYOUT_TILED
+                                              : MALI_TEXTURE_LAYOUT_LINEAR;
+#elif PAN_ARCH <= 7
       cfg.texel_ordering = v->u_interleaved ? MALI_TEXTURE_LAYOUT_TILED
                                             : MALI_TEXTURE_LAYOUT_LINEAR;
 #else
@@ -129,9 +134,38 @@ clump_format(unsigned texel_B)
    }
 }
 
+static unsigned
+afbc_compression_mode(enum pan_afbc_mode m)
+{
+   switch (m) {
+   case PAN_AFBC_MODE_R8: return MALI_AFBC_COMPRESSION_MODE_R8;
+   case PAN_AFBC_MODE_R8G8: return MALI_AFBC_COMPRESSION_MODE_R8G8;
+   case PAN_AFBC_MODE_R5G6B5: return MALI_AFBC_COMPRESSION_MODE_R5G6B5;
+   case PAN_AFBC_MODE_R4G4B4A4: return MALI_AFBC_COMPRESSION_MODE_R4G4B4A4;
+   case PAN_AFBC_MODE_R5G5B5A1: return MALI_AFBC_COMPRESSION_MODE_R5G5B5A1;
+   case PAN_AFBC_MODE_R8G8B8: return MALI_AFBC_COMPRESSION_MODE_R8G8B8;
+   default: return MALI_AFBC_COMPRESSION_MODE_R8G8B8A8;
+   }
+}
+
 static void
 emit_plane(void *cpu, const struct panfrost_texture_plane *p)
 {
+   if (p->afbc) {
+      /* Headers in rows of 16x16 superblocks; the payloads' places are in
+       * the headers.
+       */
+      pan_pack(cpu, plane, cfg)
+      {
+         cfg.plane_type = MALI_PLANE_TYPE_AFBC;
+         cfg.afbc.superblock_size = MALI_AFBC_SUPERBLOCK_SIZE_16X16;
+         cfg.afbc.compression_mode = afbc_compression_mode(p->afbc_mode);
+         cfg.address = p->addr;
+         cfg.size = p->size_B;
+         cfg.row_stride_B = p->row_stride_B;
+      }
+      return;
+   }
    pan_pack(cpu, plane, cfg)
    {
       cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
@@ -154,6 +188,9 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
 {
    pan_pack(cpu, surface_with_stride, cfg)
    {
+      /* An AFBC surface's flags ride in the header address's low bits:
+       * none (rows of 16x16 superblocks, no YTR).
+       */
       cfg.address = p->addr;
       cfg.row_stride_B = p->row_stride_B;
       cfg.surface_stride_B = p->slice_stride_B;

@@ -37,6 +37,21 @@ enum pan_afbc_superblock {
    PAN_AFBC_SUPERBLOCK_64X4,
 };
 
+/* How the payload of an AFBC superblock packs its pixels: the component
+ * sizes of the format (its order is the descriptors' format's business).
+ * Only these formats compress; v9 descriptors name the mode.
+ */
+enum pan_afbc_mode {
+   PAN_AFBC_MODE_NONE,
+   PAN_AFBC_MODE_R8,
+   PAN_AFBC_MODE_R8G8,
+   PAN_AFBC_MODE_R5G6B5,
+   PAN_AFBC_MODE_R4G4B4A4,
+   PAN_AFBC_MODE_R5G5B5A1,
+   PAN_AFBC_MODE_R8G8B8,
+   PAN_AFBC_MODE_R8G8B8A8,
+};
+
 enum pan_image_dim {
    PAN_IMAGE_DIM_1D,
    PAN_IMAGE_DIM_2D,

@@ -633,9 +633,13 @@ check_trace(const char *what, const char *trace, unsigned draws,
    /* The tiler context and the pass. */
    CHECK_LINE(what, trace, "fb_width: %u", W);
    CHECK_LINE(what, trace, "fb_height: %u", H);
-   /* The target is u-interleaved: a row of 16x16 tiles of 4-byte pixels. */
-   CHECK_LINE(what, trace, "writeback_block_format: tiled_u_interleaved");
-   CHECK_LINE(what, trace, "row_stride_B: %u", W / 16 * 16 * 16 * 4);
+   /* The target, rendered and sampled, is AFBC (pan_resource_layout.c):
+    * a row of 16-byte headers, one a 16x16 superblock, then the body.
+    */
+   CHECK_LINE(what, trace, "writeback_block_format: afbc");
+   CHECK_LINE(what, trace, "compression_mode: r8g8b8a8");
+   CHECK_LINE(what, trace, "row_stride_B: %u", W / 16 * 16);
+   CHECK_LINE(what, trace, "body_offset: %u", W / 16 * H / 16 * 16);
    uint32_t clear = 0;
    for (unsigned c = 0; c < 4; ++c)
       clear |= (uint32_t)unorm8(clear_rgba[c]) << (8 * c);

@@ -639,6 +639,14 @@ test_zs(enum pipe_format format, unsigned w, unsigned h)
 int
 main(int argc, char **argv)
 {
+   /* The layouts here are linear and u-interleaved: render targets would
+    * be AFBC otherwise (gallium-afbc checks those).
+    */
+   const char *dbg = getenv("PAN_MESA_DEBUG");
+   char flags[128];
+   snprintf(flags, sizeof(flags), "%s%snoafbc", dbg ? dbg : "",
+            dbg && *dbg ? "," : "");
+   setenv("PAN_MESA_DEBUG", flags, 1);
    if (!pan_test_open(&screen, &ctx))
       return 1;
    test_choice();
