@@ -27,8 +27,10 @@
 #include "util/u_inlines.h"
 #include "util/u_surface.h"
 
+#include "pan_context.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_texture.h"
 #include "pan_test_screen.h"
 
 #define FMT PIPE_FORMAT_R8G8B8A8_UNORM
@@ -281,7 +283,30 @@ test_render_sample_map(void)
       CHECK(modifier(a) == PANFROST_MOD_AFBC, "sampling converted it");
    }
    check_pixels(b, 1, size, NULL, "sampled AFBC, read back");
+
+   /* A view packed for the AFBC layout is packed again after the map's
+    * conversion, before a draw uses it.
+    */
+   struct pipe_sampler_view templ = {
+      .format = FMT,
+      .target = PIPE_TEXTURE_2D,
+      .swizzle_r = PIPE_SWIZZLE_X,
+      .swizzle_g = PIPE_SWIZZLE_Y,
+      .swizzle_b = PIPE_SWIZZLE_Z,
+      .swizzle_a = PIPE_SWIZZLE_W,
+   };
+   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, a, &templ);
+   struct panfrost_sampler_view *pv = panfrost_sampler_view(view);
+   uint32_t before[8];
+   memcpy(before, pv->desc, sizeof(before));
+
    check_pixels(a, 0, size, NULL, "rendered AFBC, read back");
+   bool repacked =
+      panfrost_sampler_view_refresh(panfrost_context(ctx), pv) &&
+      pv->layout_seq == panfrost_resource(a)->layout_seq;
+   CHECK(repacked && (!afbc || memcmp(before, pv->desc, sizeof(before))),
+         "the view was not packed again after the conversion");
+   pipe_sampler_view_reference(&view, NULL);
    CHECK(modifier(a) == DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED,
          "a mapped target stays AFBC (0x%llx)",
          (unsigned long long)modifier(a));
