@@ -182,6 +182,17 @@ is16(enum pan_sim_regfmt r)
    return r == PAN_SIM_REG_F16 || r == PAN_SIM_REG_S16 || r == PAN_SIM_REG_U16;
 }
 
+/* A float register format of the memory format's width converts nothing:
+ * the bits move as they are, NaN payloads included (Bifrost drivers keep
+ * flat integer varyings in binary32 records this way). */
+static bool
+is_copy(const struct pan_sim_mem_format *f, enum pan_sim_regfmt r)
+{
+   return f->num == PAN_SIM_NUM_FLOAT && !f->rgb10_a2 &&
+          ((f->bits == 32 && r == PAN_SIM_REG_F32) ||
+           (f->bits == 16 && r == PAN_SIM_REG_F16));
+}
+
 void
 pan_sim_mem_to_regs(const struct pan_sim_mem_format *f, const void *src,
                     enum pan_sim_regfmt regfmt, unsigned comps, uint32_t out[4])
@@ -194,11 +205,17 @@ pan_sim_mem_to_regs(const struct pan_sim_mem_format *f, const void *src,
    for (unsigned c = 0; c < comps && c < 4; ++c) {
       struct value v = { 0 };
       unsigned s = f->order[c];
-      if (s < f->comps)
-         v = read_comp(f, p, s);
-      else if (s == 3 || s == 5) /* a missing alpha reads 1 */
-         v = (struct value){ 1.0, 1 };
-      uint32_t r = to_reg(v, is_int(f), regfmt);
+      unsigned bits;
+      uint32_t r;
+      if (s < f->comps && is_copy(f, regfmt)) {
+         r = raw_comp(f, p, s, &bits);
+      } else {
+         if (s < f->comps)
+            v = read_comp(f, p, s);
+         else if (s == 3 || s == 5) /* a missing alpha reads 1 */
+            v = (struct value){ 1.0, 1 };
+         r = to_reg(v, is_int(f), regfmt);
+      }
       if (is16(regfmt))
          out[c / 2] |= (r & 0xffff) << (16 * (c % 2));
       else
@@ -257,6 +274,10 @@ pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
       double x = reg_int ? (double)v.i : v.f;
       switch (f->num) {
       case PAN_SIM_NUM_FLOAT:
+         if (is_copy(f, regfmt)) {
+            raw = is16(regfmt) ? (in[c / 2] >> (16 * (c % 2))) & 0xffff : in[c];
+            break;
+         }
          raw = f->bits == 32
                   ? pan_sim_fp_round_f64(x, PAN_SIM_ROUND_RTE, 8, 23)
                   : pan_sim_fp_round_f64(x, PAN_SIM_ROUND_RTE, 5, 10);
