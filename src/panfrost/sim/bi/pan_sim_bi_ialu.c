@@ -376,6 +376,19 @@ clper(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    }
 }
 
+/* clper_old.i32 (v6): the fixed form, a quad's lane named by the low two
+ * bits of source 1, zero when that lane is not running. */
+static void
+clper_old(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
+{
+   bi_foreach_lane(c, l)
+   {
+      unsigned from = (l & ~3u) | (pan_sim_bi_src(c, ins, 1, l) & 3);
+      c->res[l] =
+         (c->exec & (1u << from)) ? pan_sim_bi_src(c, ins, 0, from) : 0;
+   }
+}
+
 static bool
 claims(const struct pan_sim_bi_ins *ins)
 {
@@ -405,6 +418,8 @@ claims(const struct pan_sim_bi_ins *ins)
       return (pan_sim_bi_mod_is(ins, "lane_op", "none") ||
               pan_sim_bi_mod_is(ins, "lane_op", "xor")) &&
              !pan_sim_bi_mod_is(ins, "subgroup", "subgroup16");
+   case BI_FAM_CLPER_OLD:
+      return true;
    case BI_FAM_CSEL:
       return w32 || st == BI_TYPE_F32 || is_v2_16(st);
    case BI_FAM_MUX:
@@ -441,6 +456,10 @@ pan_sim_bi_exec_ialu(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       return BI_SIM_OK;
    if (ins->sem->family == BI_FAM_CLPER) {
       clper(c, ins);
+      return BI_SIM_OK;
+   }
+   if (ins->sem->family == BI_FAM_CLPER_OLD) {
+      clper_old(c, ins);
       return BI_SIM_OK;
    }
    struct ialu_prep p = prep(ins);

@@ -494,11 +494,47 @@ cross_lane(void)
    }
 }
 
+/* clper_old.i32 (G72): the lane of the quad named by r1's low two bits,
+ * zero from a stopped lane. */
+static void
+cross_lane_old(void)
+{
+   struct bi_test_prog p;
+   if (!bi_test_assemble(&p, "clause\n    nop t0 | clper_old.i32 r4, r0, r1 | "
+                             "p0=r0 p1=r1\n"))
+      return;
+   for (unsigned rep = 0; rep < 32; rep++) {
+      struct pan_sim_bi_warp w;
+      uint16_t live = (uint16_t)(pan_test_rng64(&seed) | 1) & 0xff;
+      pan_sim_bi_warp_init(&w, live);
+      for (unsigned l = 0; l < 8; l++) {
+         w.r[l][0] = (uint32_t)pan_test_rng64(&seed);
+         w.r[l][1] = (uint32_t)pan_test_rng64(&seed);
+         w.r[l][4] = 0xdead0000 | l;
+      }
+      struct pan_sim_bi_warp in = w;
+      if (pan_sim_bi_run(&w, &p.cfg) != PAN_SIM_BI_DONE) {
+         pan_test_fail("clper_old: fault %s", w.fault);
+         return;
+      }
+      for (unsigned l = 0; l < 8; l++) {
+         unsigned from = (l & ~3u) | (in.r[l][1] & 3);
+         uint32_t want = !(live & (1u << l))     ? in.r[l][4]
+                         : (live & (1u << from)) ? in.r[from][0]
+                                                 : 0;
+         PAN_CHECK(w.r[l][4] == want,
+                   "clper_old live %02x lane %u idx %08x: %08x, want %08x",
+                   live, l, in.r[l][1], w.r[l][4], want);
+      }
+   }
+}
+
 int
 main(void)
 {
    PAN_RUN_CASE(float_ops);
    PAN_RUN_CASE(int_ops);
    PAN_RUN_CASE(cross_lane);
+   PAN_RUN_CASE(cross_lane_old);
    return pan_test_summary("pan_sim_bi_alu");
 }
