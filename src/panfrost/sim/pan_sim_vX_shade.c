@@ -51,8 +51,10 @@
  * warp).  On v9 a BLEND whose descriptor asks for a blend shader writes
  * nothing: the call after it runs the shader (fs_code_at fetches its
  * code, pan_sim_va_call.c runs it with the thread's registers), whose
- * LD_TILE reads the destination and whose own BLEND stores the result;
- * v6/v7 blend shaders fault naming what is missing.
+ * LD_TILE reads the destination and whose own BLEND stores the result.
+ * On v6/v7 the BLEND itself calls (the Bifrost interpreter's
+ * pan_sim_bi_call.c, with the descriptor's return value), and LD_TILE
+ * takes its register format from the conversion word.
  */
 
 #include <inttypes.h>
@@ -125,9 +127,6 @@ struct fs_run {
    /* GLSL images: texture descriptors of the draw's resource tables. */
    struct pan_sim_image_env img;
    struct pan_sim_image_ops img_ops;
-   /* Blend shaders the draw called, fetched once each. */
-   struct gfx_program called[PAN_SIM_MAX_RTS];
-   unsigned nr_called;
 #else
    struct PAN_GENX(renderer_state) rs;
    const uint32_t *uniforms;
@@ -141,6 +140,9 @@ struct fs_run {
    struct pan_sim_image_env img;
    struct pan_sim_image_ops img_ops;
 #endif
+   /* Blend shaders the draw called, fetched once each. */
+   struct gfx_program called[PAN_SIM_MAX_RTS];
+   unsigned nr_called;
 
    int clip_x0, clip_y0, clip_x1, clip_y1; /* inclusive */
    /* Multisampling of the draw: rasterised at the sample positions (else
@@ -349,7 +351,6 @@ blend_sample(struct fs_run *r, const struct PAN_GENX(blend) * bd, unsigned mode,
    r->tb->written[at] |= 1u << rt;
 }
 
-#if PAN_ARCH >= 9
 /* LD_TILE of one lane: a sample of a render target at the lane's pixel
  * (blend shaders read the destination so), in register format regfmt:
  * what the blend unit would blend with for normalised targets, the
@@ -406,7 +407,33 @@ ld_tile_lane(struct fs_run *r, unsigned lane, uint32_t pixel,
    }
    return true;
 }
-#endif
+
+/* The code of a blend shader the fragment shader calls (quadwords). */
+static const uint64_t *
+called_code(struct fs_run *r, uint64_t va, unsigned *quads)
+{
+   for (unsigned i = 0; i < r->nr_called; ++i) {
+      if (r->called[i].va == va) {
+         *quads = r->called[i].quads;
+         return r->called[i].words;
+      }
+   }
+   if (r->nr_called == PAN_SIM_MAX_RTS ||
+       !PAN_GENX(sim_gfx_fetch)(r->ctx, va, "blend shader",
+                                &r->called[r->nr_called]))
+      return NULL;
+   struct gfx_program *p = &r->called[r->nr_called++];
+   *quads = p->quads;
+   return p->words;
+}
+
+static void
+forget_called(struct fs_run *r)
+{
+   for (unsigned i = 0; i < r->nr_called; ++i)
+      free(r->called[i].words);
+   r->nr_called = 0;
+}
 
 /* Fixed-function BLEND of one lane: colour `in` (register format regfmt)
  * to the render target the internal descriptor names. */
@@ -706,33 +733,14 @@ fs_ld_tile(void *user, unsigned lane, uint32_t pixel, uint32_t conversion,
                        err);
 }
 
-/* The code of a blend shader the fragment shader calls. */
+/* The code of a blend shader the fragment shader calls, in words. */
 static const uint64_t *
 fs_code_at(void *user, uint64_t va, unsigned *words)
 {
-   struct fs_run *r = user;
-
-   for (unsigned i = 0; i < r->nr_called; ++i) {
-      if (r->called[i].va == va) {
-         *words = r->called[i].quads * 2;
-         return r->called[i].words;
-      }
-   }
-   if (r->nr_called == PAN_SIM_MAX_RTS ||
-       !PAN_GENX(sim_gfx_fetch)(r->ctx, va, "blend shader",
-                                &r->called[r->nr_called]))
-      return NULL;
-   struct gfx_program *p = &r->called[r->nr_called++];
-   *words = p->quads * 2;
-   return p->words;
-}
-
-static void
-forget_called(struct fs_run *r)
-{
-   for (unsigned i = 0; i < r->nr_called; ++i)
-      free(r->called[i].words);
-   r->nr_called = 0;
+   unsigned quads = 0;
+   const uint64_t *code = called_code(user, va, &quads);
+   *words = quads * 2;
+   return code;
 }
 
 static bool
@@ -908,12 +916,49 @@ fs_ld_var(void *user, unsigned lane, unsigned index, bool flat,
 
 static bool
 fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
-         const uint32_t in[4], char *err)
+         const uint32_t in[4], struct pan_sim_bi_blend_call *call, char *err)
 {
+   pan_unpack(&descriptor, internal_blend, ib);
+   if (ib.mode == MALI_BLEND_MODE_SHADER) {
+      /* The blend shader stores (its own BLEND, opaque); BLEND hands it
+       * the return value the descriptor holds. */
+      *call = (struct pan_sim_bi_blend_call){
+         .call = true,
+         .pc = (uint32_t)ib.shader.pc,
+         .ret = (uint32_t)ib.shader.return_value,
+      };
+      return true;
+   }
    /* Bifrost's BLEND names no register format: the descriptor's
     * conversion does, which is what blend_lane makes of "auto". */
    return blend_lane(user, lane, descriptor, coverage, PAN_SIM_REG_AUTO, in,
                      NULL, err);
+}
+
+/* Bifrost's LD_TILE takes the register format from the conversion and
+ * addresses the pixel: only the lane's own (x and y 0xff) is modelled. */
+static bool
+fs_bi_ld_tile(void *user, unsigned lane, uint32_t pixel, uint32_t conversion,
+              unsigned comps, enum pan_sim_regfmt *regfmt, uint32_t out[4],
+              char *err)
+{
+   if ((pixel >> 16) != 0xffff) {
+      snprintf(err, GFX_ERR_LEN,
+               "tile read at pixel indices 0x%x: only the lane's own pixel "
+               "is modelled",
+               pixel);
+      return false;
+   }
+   pan_unpack(&conversion, internal_conversion, conv);
+   *regfmt = blend_auto_regfmt(&conv);
+   return ld_tile_lane(user, lane, pixel & 0xffff, conversion, *regfmt, comps,
+                       out, err);
+}
+
+static const uint64_t *
+fs_bi_code_at(void *user, uint64_t va, unsigned *quads)
+{
+   return called_code(user, va, quads);
 }
 
 static bool
@@ -951,6 +996,7 @@ load_draw(struct fs_run *r, unsigned index)
 
    free(r->prog.words);
    r->prog.words = NULL;
+   forget_called(r);
    r->draw_index = (int)index;
    r->rec = &r->l->draws[index];
    PAN_GENX(draw_unpack)(r->rec->draw, &r->draw);
@@ -1010,6 +1056,7 @@ load_draw(struct fs_run *r, unsigned index)
       .ld_var = fs_ld_var,
       .ld_var_special = fs_bi_ld_var_special,
       .blend = fs_blend,
+      .ld_tile = fs_bi_ld_tile,
       .zs_emit = fs_zs_emit,
       .ubo = fs_ubo,
    };
@@ -1023,6 +1070,8 @@ load_draw(struct fs_run *r, unsigned index)
       .lanes = GFX_LANES,
       .gfx = &r->gfx,
       .tex = &r->tex,
+      .code_at = fs_bi_code_at,
+      .code_user = r,
    };
    r->cfg.mem.user = &r->mem;
    if (!PAN_GENX(sim_gfx_thread_storage)(ctx, r->draw.thread_storage,
@@ -1563,10 +1612,10 @@ PAN_GENX(sim_shade_list)(struct pan_sim_ctx *ctx, const struct pan_sim_plist *l,
    }
 #if PAN_ARCH >= 9
    free(r->env.prog.words);
-   forget_called(r);
 #else
    free(r->prog.words);
 #endif
+   forget_called(r);
    free(r);
    return ok;
 }

@@ -529,8 +529,9 @@ cb_ld_var(void *user, unsigned lane, unsigned index, bool flat,
 
 static bool
 cb_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
-         const uint32_t in[4], char *err)
+         const uint32_t in[4], struct pan_sim_bi_blend_call *call, char *err)
 {
+   (void)call;
    struct gfx_record *r = user;
    memcpy(r->colour[lane], in, 16);
    r->blend_desc = descriptor;

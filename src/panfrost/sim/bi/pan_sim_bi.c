@@ -243,6 +243,7 @@ exec_clause(struct pan_sim_bi_ctx *c, unsigned quads,
 {
    const struct bi_clause *cl = c->clause;
    c->taken = 0;
+   c->calls = 0;
    c->barrier = false;
    for (c->tuple = 0; c->tuple < cl->nr_tuples; c->tuple++) {
       if (++c->w->tuples >
@@ -266,16 +267,25 @@ exec_clause(struct pan_sim_bi_ctx *c, unsigned quads,
    write_dest(c, &first.add, c->t1);
 
    bool end = ((cl->header >> 11) & 7) == 0;
+   uint64_t size_B = c->cfg->program_quads * 16ull;
    bi_foreach_lane(c, l)
    {
-      if (c->taken & (1u << l))
+      if ((c->taken & (1u << l)) && c->cfg->returns &&
+          c->target[l] >= size_B) {
+         /* Out of called code: back to the caller (pan_sim_bi_call.c). */
+         c->w->exited |= 1u << l;
+         c->w->exit_va[l] = c->cfg->program_va + c->target[l];
+         c->w->live &= ~(1u << l);
+      } else if (c->taken & (1u << l))
          c->w->pc[l] = c->target[l];
       else if (end)
          c->w->live &= ~(1u << l);
       else
          c->w->pc[l] = c->clause_pc + quads * 16ull;
    }
-   return BI_SIM_OK;
+   /* A BLEND's call runs once the clause is done (its return value is in
+    * its destination register by then). */
+   return c->calls ? pan_sim_bi_call(c) : BI_SIM_OK;
 }
 
 static enum pan_sim_bi_status

@@ -69,6 +69,14 @@ struct pan_sim_bi_config {
    const struct pan_sim_tex_ops *tex;
    /* Image messages (pan_sim_img.h); NULL: they fault. */
    const struct pan_sim_image_ops *image;
+   /* Blend-shader calls (pan_sim_bi_call.c): the code at a GPU address
+    * (quadwords from va on, NULL when there is none).  NULL: a BLEND in
+    * shader mode faults. */
+   const uint64_t *(*code_at)(void *user, uint64_t va, unsigned *quads);
+   void *code_user;
+   /* Set on the called code's run: a branch out of the program returns
+    * (pan_sim_bi_warp.exited) instead of faulting. */
+   bool returns;
 };
 
 enum pan_sim_bi_status {
@@ -85,6 +93,8 @@ struct pan_sim_bi_warp {
    uint16_t discarded;                /* lanes ended by discard */
    uint64_t tuples;                   /* tuples executed */
    uint64_t clauses;                  /* clauses issued */
+   uint16_t exited;                   /* lanes that branched out (returns) */
+   uint64_t exit_va[PAN_SIM_BI_MAX_LANES]; /* where they branched to */
    char fault[PAN_SIM_BI_FAULT_LEN];
 };
 

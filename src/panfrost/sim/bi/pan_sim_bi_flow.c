@@ -87,6 +87,12 @@ branch_target(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
 {
    uint64_t base = c->cfg->program_va;
    uint64_t addr = ((base + c->clause_pc) & ~0xffffffffull) | target;
+   /* Called code may branch anywhere: out of it is a return (the
+    * offset wraps, the caller adds the base back). */
+   if (addr < base && c->cfg->returns) {
+      *pc = addr - base;
+      return BI_SIM_OK;
+   }
    if (addr < base)
       return pan_sim_bi_fault(c, ins,
                               "branch target 0x%llx before the program "

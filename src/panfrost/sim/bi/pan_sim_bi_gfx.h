@@ -25,6 +25,16 @@ extern "C" {
 
 #define PAN_SIM_BI_GFX_ERR_LEN 160
 
+/* A BLEND whose descriptor is in shader mode (v6/v7 blend shaders): the
+ * hardware writes ret to the instruction's destination register (r48 by
+ * convention) and, once the clause ends, runs the code at the low word pc
+ * of the caller's 4 GiB window, which returns by branching to ret (0
+ * ends the thread). */
+struct pan_sim_bi_blend_call {
+   bool call;
+   uint32_t pc, ret;
+};
+
 struct pan_sim_bi_gfx {
    void *user;
    /* LD_ATTR_IMM: components [0, comps) of attribute `index` of the
@@ -52,9 +62,19 @@ struct pan_sim_bi_gfx {
    bool (*ld_var_special)(void *user, unsigned lane, unsigned which,
                           float out[2], char *err);
    /* BLEND: colour registers of the lane to the render target that the
-    * 64-bit internal blend descriptor names, for the covered samples. */
+    * 64-bit internal blend descriptor names, for the covered samples.  A
+    * descriptor in shader mode stores nothing: the executor fills *call
+    * (the blend shader to run and BLEND's result, its return value). */
    bool (*blend)(void *user, unsigned lane, uint64_t descriptor,
-                 uint32_t coverage, const uint32_t in[4], char *err);
+                 uint32_t coverage, const uint32_t in[4],
+                 struct pan_sim_bi_blend_call *call, char *err);
+   /* LD_TILE: comps components of the tile buffer at `pixel` (sample in
+    * bits 0-7, render target in 8-15, x and y in 16-23 and 24-31, 0xff
+    * meaning the lane's own) converted as the internal conversion word
+    * says, in the register format it names (*regfmt). */
+   bool (*ld_tile)(void *user, unsigned lane, uint32_t pixel,
+                   uint32_t conversion, unsigned comps,
+                   enum pan_sim_regfmt *regfmt, uint32_t out[4], char *err);
    /* ZS_EMIT: the late depth/stencil test of the lane with the depth
     * (when z) and stencil reference (when stencil) the shader gives;
     * *coverage (the instruction's input) is left with bit 0 cleared when

@@ -14,7 +14,11 @@
  *                  as LD_ATTR and LEA_ATTR)
  *    ATEST         coverage after the alpha test: Bifrost has no alpha
  *                  test, the coverage (source 0) passes through
- *    BLEND         colour to a render target (descriptor in sources 1, 2)
+ *    BLEND         colour to a render target (descriptor in sources 1, 2);
+ *                  in shader mode a call (pan_sim_bi_call.c), its result
+ *                  the return value the descriptor gives
+ *    LD_TILE       tile-buffer read of a blend shader (pixel indices,
+ *                  coverage, conversion word in sources 0-2)
  *    DISCARD.F32   ends the lanes whose comparison holds
  *    LOAD.ubo      uniform buffer load: byte offset in source 0, buffer
  *                  index in source 1
@@ -28,8 +32,7 @@
  *                  tested late by the executor as d9 says (bit 0 stencil,
  *                  bit 1 depth; 0 reserved), the coverage (source 2)
  *                  coming back with the failing lanes' bit 0 cleared
- * Attribute loads without a register format and tile access (LD_TILE,
- * ST_TILE) stay refused; textures are pan_sim_bi_msg_tex.c's, atomics
+ * Attribute loads without a register format and ST_TILE stay refused; textures are pan_sim_bi_msg_tex.c's, atomics
  * pan_sim_bi_msg_image.c's.
  */
 
@@ -59,6 +62,7 @@ claims(const struct pan_sim_bi_ins *ins)
    switch (ins->sem->family) {
    case BI_FAM_ATEST:
    case BI_FAM_BLEND:
+   case BI_FAM_LD_TILE:
    case BI_FAM_DISCARD:
    case BI_FAM_ST_CVT:
       return true;
@@ -222,9 +226,46 @@ exec_blend(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    {
       uint64_t desc = pan_sim_bi_src(c, ins, 1, l) |
                       (uint64_t)pan_sim_bi_src(c, ins, 2, l) << 32;
+      struct pan_sim_bi_blend_call call = { 0 };
       if (!g->blend(g->user, l, desc, pan_sim_bi_src(c, ins, 0, l),
-                    &c->w->r[l][sr], err))
+                    &c->w->r[l][sr], &call, err))
          return gfx_fail(c, ins, l, err);
+      if (!call.call)
+         continue;
+      /* The return value is BLEND's result; the call waits for the end of
+       * the clause (pan_sim_bi_call.c). */
+      if (!c->cfg->code_at)
+         return pan_sim_bi_fault(c, ins, "blend shader call with no code "
+                                         "to call");
+      c->res[l] = call.ret;
+      c->calls |= 1u << l;
+      c->call_va[l] = ((c->cfg->program_va + c->clause_pc) &
+                       ~0xffffffffull) | call.pc;
+   }
+   return BI_SIM_OK;
+}
+
+/* LD_TILE: the register format is the conversion's, which the executor
+ * reads; the staging registers get what it gives. */
+static enum bi_sim_result
+exec_ld_tile(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+             const struct pan_sim_bi_gfx *g)
+{
+   unsigned comps = vecsize(ins), sr = staging_reg(c);
+
+   bi_foreach_lane(c, l)
+   {
+      char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+      enum pan_sim_regfmt regfmt = PAN_SIM_REG_F32;
+      uint32_t out[4] = { 0 };
+      if (!g->ld_tile(g->user, l, pan_sim_bi_src(c, ins, 0, l),
+                      pan_sim_bi_src(c, ins, 2, l), comps, &regfmt, out, err))
+         return gfx_fail(c, ins, l, err);
+      unsigned n = pan_sim_regfmt_words(regfmt, comps);
+      if (sr + n > PAN_SIM_BI_REGS)
+         return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                                 sr + n - 1);
+      memcpy(&c->w->r[l][sr], out, n * 4);
    }
    return BI_SIM_OK;
 }
@@ -374,6 +415,9 @@ pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
    case BI_FAM_BLEND:
       return g->blend ? exec_blend(c, ins, g)
                       : pan_sim_bi_fault(c, ins, "no render target here");
+   case BI_FAM_LD_TILE:
+      return g->ld_tile ? exec_ld_tile(c, ins, g)
+                        : pan_sim_bi_fault(c, ins, "no tile buffer here");
    case BI_FAM_ZS_EMIT:
       return g->zs_emit ? exec_zs_emit(c, ins, g)
                         : pan_sim_bi_fault(c, ins, "depth/stencil output "

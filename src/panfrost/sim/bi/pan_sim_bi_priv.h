@@ -47,6 +47,10 @@ struct pan_sim_bi_ctx {
    uint16_t taken;
    uint64_t target[PAN_SIM_BI_MAX_LANES];
    bool barrier; /* the clause holds a BARRIER */
+   /* Lanes whose BLEND calls a blend shader when the clause ends, and
+    * where (the full address). */
+   uint16_t calls;
+   uint64_t call_va[PAN_SIM_BI_MAX_LANES];
 };
 
 enum bi_sim_result {
@@ -163,6 +167,10 @@ enum bi_sim_result pan_sim_bi_exec_msg_tex(struct pan_sim_bi_ctx *c,
                                            const struct pan_sim_bi_ins *ins);
 enum bi_sim_result pan_sim_bi_exec_msg_image(struct pan_sim_bi_ctx *c,
                                              const struct pan_sim_bi_ins *ins);
+
+/* Run the blend shaders the clause's BLEND called (pan_sim_bi_call.c):
+ * their lanes go on where the shader returns, or end. */
+enum bi_sim_result pan_sim_bi_call(struct pan_sim_bi_ctx *c);
 
 static inline uint32_t
 bi_sim_sext(uint32_t v, unsigned bits)

@@ -30,9 +30,9 @@ ld_var(void *user, unsigned lane, unsigned index, bool flat,
 
 static bool
 blend(void *user, unsigned lane, uint64_t d, uint32_t cov, const uint32_t in[4],
-      char *err)
+      struct pan_sim_bi_blend_call *call, char *err)
 {
-   (void)user, (void)lane, (void)d, (void)cov, (void)in, (void)err;
+   (void)user, (void)lane, (void)d, (void)cov, (void)in, (void)call, (void)err;
    return true;
 }
 
