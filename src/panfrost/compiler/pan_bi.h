@@ -21,6 +21,15 @@
  */
 bool pan_bi_legalize(pan_ir_shader *s, char *err, size_t err_size);
 
+/*
+ * Reorder the push table so that words one instruction reads together
+ * share a 64-bit FAU slot, and renumber the IR's uniform reads
+ * (pan_bi_push_pairs.c).  Before pan_bi_legalize, which moves what still
+ * does not fit.
+ */
+void pan_bi_pair_push(pan_ir_shader *s, struct pan_va_push_word *push,
+                      unsigned nr_push);
+
 /* After register allocation: the spill stores and fills the shared
  * allocator left address thread storage as Bifrost does, through the tl
  * segment (pan_bi_spill.c). */

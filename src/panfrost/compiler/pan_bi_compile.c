@@ -104,6 +104,7 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    pan_ir_opt_dce(s);
    pan_bi_opt_fold(s);
    pan_ir_lower_phis(s);
+   pan_bi_pair_push(s, out->push, out->nr_push);
    print_pass(print_ir, s, "IR passes");
    if (!pan_bi_legalize(s, err, err_size))
       goto done;

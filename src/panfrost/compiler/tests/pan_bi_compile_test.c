@@ -768,6 +768,65 @@ test_fragment(void)
    ralloc_free(b.shader);
 }
 
+/* colour = VAR0 * U[0..3] + U[8..11] (UBO 0 words, pushed): each FMA reads
+ * two pushed words of different 64-bit slots in the table's first order,
+ * so pan_bi_pair_push puts word c and word 8 + c into one slot and no
+ * move is needed; the shader still computes with the right words. */
+static void
+test_push_pairs(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_FRAGMENT,
+                                                  &pan_va_nir_options, "bi_pp");
+   nir_variable *v0 =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+   nir_ssa_def *m = nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 0),
+                                 nir_imm_int(&b, 0), .align_mul = 4,
+                                 .range = ~0);
+   nir_ssa_def *a = nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 0),
+                                 nir_imm_int(&b, 32), .align_mul = 4,
+                                 .range = ~0);
+   nir_store_var(&b, col, nir_ffma(&b, nir_load_var(&b, v0), m, a), 0xf);
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   static struct gfx_record rec;
+   memset(&rec, 0, sizeof(rec));
+   uint32_t u[16] = { 0 };
+   bool ok = compile(b.shader, NULL, ctx, &bin);
+   PAN_CHECK(!ok || bin.nr_push == 8, "%u pushed words", bin.nr_push);
+   int at[12];
+   for (unsigned w = 0; w < 12; ++w)
+      at[w] = -1;
+   for (unsigned i = 0; ok && i < bin.nr_push && i < 16; ++i) {
+      unsigned w = bin.push[i].offset_B / 4;
+      PAN_CHECK(bin.push[i].source == PAN_VA_PUSH_UBO && w < 12,
+                "push word %u: source %u offset %u", i, bin.push[i].source,
+                bin.push[i].offset_B);
+      if (w < 12)
+         at[w] = (int)i;
+      /* Word w of UBO 0 holds 1 + w (U[0..3]) or w / 2 (U[8..11]). */
+      u[i] = pan_test_u32(w < 4 ? 1.0f + w : w / 2.0f);
+   }
+   for (unsigned c = 0; ok && c < 4; ++c) {
+      PAN_CHECK(at[c] >= 0 && at[8 + c] >= 0 && at[c] / 2 == at[8 + c] / 2,
+                "words %u and %u in slots %d and %d", c, 8 + c, at[c] / 2,
+                at[8 + c] / 2);
+   }
+   ok = ok && run_gfx(&bin, u, &rec, fragment_preload, 0);
+   for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+      for (unsigned c = 0; c < 4; ++c) {
+         /* VAR0 word c of lane l is l / 8 + c / 4 (test_fragment). */
+         float want = (l / 8.0f + c / 4.0f) * (1.0f + c) + (8 + c) / 2.0f;
+         float got = pan_test_f32(rec.colour[l][c]);
+         PAN_CHECK(got == want, "lane %u word %u: %g, expected %g", l, c, got,
+                   want);
+      }
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
 /* gl_FragDepth = VAR0.x and the stencil reference int(VAR0.y * 4): one
  * ZS_EMIT writing both (d9 3), run on the interpreter. */
 static void
@@ -1531,6 +1590,7 @@ main(void)
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_fragment);
+   PAN_RUN_CASE(test_push_pairs);
    PAN_RUN_CASE(test_message_preload_ir);
    PAN_RUN_CASE(test_var_tex_preload);
    PAN_RUN_CASE(test_depth_stencil_output);
