@@ -76,7 +76,8 @@ struct panfrost_draw_job {
    uint16_t sample_mask;
    uint64_t occlusion;     /* occlusion query counter, 0: none */
    bool occlusion_counter; /* false: a predicate */
-   float point_size;      /* of points whose shader writes none */
+   float point_size;      /* of points whose shader writes none; lines:
+                           * their width */
    bool point_size_array; /* points: the position shader writes theirs */
    uint64_t depth_stencil;
    uint64_t blend;        /* blend descriptors, one per render target */
@@ -292,7 +293,7 @@ struct panfrost_jm_draw {
    uint32_t base_vertex_offset; /* added to each index by the tiler */
    bool cull_front, cull_back, front_ccw, flatshade_first;
    bool cull_below_z, cull_above_z; /* as in panfrost_draw_job */
-   float point_size; /* of points whose shader writes none */
+   float point_size; /* of points whose shader writes none; lines: width */
    uint64_t tiler, viewport, thread_storage;
    uint64_t position, varyings, varying_buffers;
    uint64_t fs_varyings; /* the tiler job's records when not varyings */

@@ -23,6 +23,7 @@
 #include "util/log.h"
 #include "util/u_framebuffer.h"
 #include "util/u_math.h"
+#include "util/u_prim.h"
 
 #include "pan_arch.h"
 #include "pan_blend.h"
@@ -778,7 +779,9 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .flatshade_first = rast->flatshade_first,
       .cull_below_z = bounds.cull_below_z,
       .cull_above_z = bounds.cull_above_z,
-      .point_size = rast->point_size,
+      .point_size = u_reduced_prim(info->mode) == PIPE_PRIM_LINES
+                       ? rast->line_width
+                       : rast->point_size,
    };
    if (!jm_range(ctx, info, draw, &d, &empty))
       return false;

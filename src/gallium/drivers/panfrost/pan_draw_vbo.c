@@ -20,6 +20,7 @@
 #include "util/u_framebuffer.h"
 #include "util/u_inlines.h"
 #include "util/u_math.h"
+#include "util/u_prim.h"
 
 #include "pan_arch.h"
 #include "pan_blend.h"
@@ -835,7 +836,9 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .cull_front = rast->cull_face & PIPE_FACE_FRONT,
       .cull_back = rast->cull_face & PIPE_FACE_BACK,
       .front_ccw = rast->front_ccw,
-      .point_size = rast->point_size,
+      .point_size = u_reduced_prim(info->mode) == PIPE_PRIM_LINES
+                       ? rast->line_width
+                       : rast->point_size,
       .point_size_array = info->mode == PIPE_PRIM_POINTS && vs->writes_psiz,
       .fs_kills = fs->kills,
       .fs_writes_memory = fs->writes_memory,

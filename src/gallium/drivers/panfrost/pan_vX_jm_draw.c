@@ -332,6 +332,13 @@ emit_vertex_job(void *cpu, const struct panfrost_jm_draw *d)
 static bool
 emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
 {
+   /* Segments take their provoking vertex from the draw's
+    * flat_shading_vertex (set: the first), with the primitive's
+    * first_provoking_vertex set, as the stock driver programs lines. */
+   const bool lines = d->mode == PIPE_PRIM_LINES ||
+                      d->mode == PIPE_PRIM_LINE_STRIP ||
+                      d->mode == PIPE_PRIM_LINE_LOOP;
+
    if (!PAN_GENX(panfrost_draw_mode)(d->mode))
       return false;
    pan_section_pack(cpu, tiler_job, header, cfg)
@@ -349,7 +356,7 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
                                               : MALI_INDEX_TYPE_NONE;
       cfg.primitive_restart = d->restart ? MALI_PRIMITIVE_RESTART_IMPLICIT
                                          : MALI_PRIMITIVE_RESTART_NONE;
-      cfg.first_provoking_vertex = d->flatshade_first;
+      cfg.first_provoking_vertex = lines || d->flatshade_first;
       /* Outside the viewport's depth range: dropped, or clamped to it. */
       cfg.low_depth_cull = d->cull_below_z;
       cfg.high_depth_cull = d->cull_above_z;
@@ -376,6 +383,7 @@ emit_tiler_job(void *cpu, const struct panfrost_jm_draw *d)
       cfg.front_face_ccw = d->front_ccw;
       cfg.cull_front_face = d->cull_front;
       cfg.cull_back_face = d->cull_back;
+      cfg.flat_shading_vertex = lines && d->flatshade_first;
       cfg.state = d->fs_state;
       cfg.varyings = d->varyings;
       cfg.varying_buffers = d->varying_buffers;
