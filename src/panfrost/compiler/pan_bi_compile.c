@@ -80,11 +80,17 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    pan_bi_opt_nir(nir);
    out->loops = count_loops(nir);
 
-   /* Graphics push words only; compute has none. */
+   /* Graphics push words only; compute has none (nor blend shaders,
+    * which run on their caller's). */
+   const struct pan_va_blend_options *blend = opts ? opts->blend : NULL;
    struct pan_va_binary *va = rzalloc(tmp, struct pan_va_binary);
-   pan_ir_shader *s = pan_ir_from_nir(tmp, nir, va, err, err_size);
+   pan_ir_shader *s =
+      blend ? pan_ir_from_nir_blend(tmp, nir, blend, err, err_size)
+            : pan_ir_from_nir(tmp, nir, va, err, err_size);
    if (!s)
       goto done;
+   if (blend)
+      pan_bi_lower_blend(s, blend);
    out->nr_push = va->nr_push;
    memcpy(out->push, va->push, sizeof(out->push));
    if (stage == MESA_SHADER_COMPUTE
@@ -94,7 +100,7 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
       goto done;
    /* Per-sample shading would interpolate the preloads at the sample
     * where the shader's loads use the centre: keep the loads then. */
-   if (arch >= 7 && stage == MESA_SHADER_FRAGMENT &&
+   if (arch >= 7 && stage == MESA_SHADER_FRAGMENT && !blend &&
        !nir->info.fs.uses_sample_shading &&
        !nir->info.fs.uses_sample_qualifier)
       pan_bi_message_preload(s, out->messages);
@@ -118,10 +124,19 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
 #endif
 
    struct pan_va_spill_stats spill;
-   uint8_t *regs =
-      pan_va_ra(s, opts ? opts->max_regs : 0, &spill, err, err_size);
+   /* A blend shader keeps to r0-r15 unless its caller ends with it. */
+   unsigned max_regs = blend && !blend->last ? 16
+                       : opts                ? opts->max_regs
+                                             : 0;
+   uint8_t *regs = pan_va_ra(s, max_regs, &spill, err, err_size);
    if (!regs)
       goto done;
+   if (blend && spill.spills) {
+      snprintf(err, err_size, "the blend shader does not fit in %s",
+               blend->last ? "the registers" : "r0-r15");
+      goto done;
+   }
+   pan_compile_blend_regs(s, regs, out->blend_regs);
    pan_bi_lower_spill(s);
    out->tls_size = spill.tls_size;
    out->spills = spill.spills;
@@ -132,6 +147,8 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
                     &out->stats, err, err_size))
       goto done;
    out->preloads = count_preloads(s);
+   if (stage == MESA_SHADER_FRAGMENT && !blend)
+      pan_bi_blend_returns(out->words, out->nr_words, out->blend_return);
    if (print_ir) {
       fprintf(print_ir, "-- Bifrost\n");
       pan_bi_disassemble(out->words, out->nr_words * 8, print_ir, true, NULL,

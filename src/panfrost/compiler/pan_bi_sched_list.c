@@ -50,8 +50,9 @@ bi_sched_queue(struct bi_sched_ctx *c, const struct bi_sched_item *it)
    if (load)
       q.side = SIDE_LOAD;
    else if (bi_sched_is_msg(it) || it->target ||
-            !strncmp(bi_ops[it->op].name, "discard", 7))
-      q.side = SIDE_EFFECT;
+            !strncmp(bi_ops[it->op].name, "discard", 7) ||
+            !strcmp(bi_ops[it->op].name, "jump"))
+      q.side = SIDE_EFFECT; /* a jump to a register: blend shaders' return */
    util_dynarray_append(&c->pending, struct bi_sched_item, q);
    return true;
 }

@@ -30,6 +30,7 @@
 
 #include "isa/pan_isa_bi_priv.h"
 #include "pan_bi_sched_priv.h"
+#include "pan_va.h"
 
 bool
 bi_sched_fail(struct bi_sched_ctx *c, const char *fmt, const char *what)
@@ -888,6 +889,10 @@ emit_form(struct bi_sched_ctx *c, const pan_ir_instr *I)
                            pan_ir_op_infos[I->op].name);
    if (!form_item(c, I, f, &it))
       return false;
+   /* A fragment shader's BLEND writes a blend shader's return value to
+    * r48 (pan_bi_blend.c). */
+   if (I->op == PAN_IR_OP_BLEND && !(I->imm & 0x200))
+      it.dest = PAN_VA_BLEND_LINK_REG;
    find_alt(c, I, f, &it);
    return bi_sched_queue(c, &it);
 }

@@ -169,11 +169,11 @@ work_regs(pan_ir_shader *s, const uint8_t *regs)
 
 /* Where each render target's BLEND has its colour and coverage, for the
  * blend shaders it may call. */
-static void
-record_blend_regs(pan_ir_shader *s, const uint8_t *regs,
-                  struct pan_va_binary *out)
+void
+pan_compile_blend_regs(pan_ir_shader *s, const uint8_t *regs,
+                       struct pan_blend_regs out[8])
 {
-   memset(out->blend_regs, 0xff, sizeof(out->blend_regs));
+   memset(out, 0xff, 8 * sizeof(out[0]));
    pan_ir_foreach_instr_global(s, b, I)
    {
       if (I->op != PAN_IR_OP_BLEND || (I->imm & 0x200))
@@ -181,12 +181,11 @@ record_blend_regs(pan_ir_shader *s, const uint8_t *regs,
       unsigned rt = I->imm & 0xff;
       if (rt >= 8 || I->src[0].kind != PAN_IR_SSA)
          continue;
-      out->blend_regs[rt].colour = regs[I->src[0].value] + I->src[0].comp;
+      out[rt].colour = regs[I->src[0].value] + I->src[0].comp;
       if (I->src[3].kind == PAN_IR_SSA)
-         out->blend_regs[rt].colour1 = regs[I->src[3].value] + I->src[3].comp;
+         out[rt].colour1 = regs[I->src[3].value] + I->src[3].comp;
       if (I->src[2].kind == PAN_IR_SSA)
-         out->blend_regs[rt].coverage =
-            regs[I->src[2].value] + I->src[2].comp;
+         out[rt].coverage = regs[I->src[2].value] + I->src[2].comp;
    }
 }
 
@@ -267,7 +266,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
                blend->last ? "the registers" : "r0-r15");
       goto fail;
    }
-   record_blend_regs(s, regs, out);
+   pan_compile_blend_regs(s, regs, out->blend_regs);
    out->tls_size = spill.tls_size;
    out->spills = spill.spills;
    out->fills = spill.fills;

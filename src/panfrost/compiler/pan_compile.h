@@ -60,6 +60,13 @@ struct pan_va_push_word {
 
 #define PAN_VA_MAX_PUSH_WORDS 128
 
+/* Where a fragment shader's BLEND has its colour (4 registers from
+ * colour), the second colour of dual-source blending (the first again
+ * without) and the coverage; 0xff when no BLEND. */
+struct pan_blend_regs {
+   uint8_t colour, colour1, coverage;
+};
+
 struct pan_va_binary {
    uint64_t *words; /* ralloc'd on the mem_ctx given */
    unsigned nr_words;
@@ -73,13 +80,9 @@ struct pan_va_binary {
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
    unsigned nr_push;
    /* Fragment shaders: where the BLEND of each render target has its
-    * colour (4 registers from colour), the second colour of dual-source
-    * blending (the first again without) and the coverage, which a blend
-    * shader it calls reads there (pan_va_blend_options); 0xff when no
-    * BLEND. */
-   struct {
-      uint8_t colour, colour1, coverage;
-   } blend_regs[8];
+    * colours and coverage, which a blend shader it calls reads there
+    * (pan_va_blend_options). */
+   struct pan_blend_regs blend_regs[8];
 };
 
 /*
@@ -214,6 +217,12 @@ struct pan_bi_binary {
    unsigned nr_push;
    /* Spilling: bytes of thread storage per thread, stores, fills. */
    unsigned tls_size, spills, fills;
+   /* Fragment shaders: where each target's BLEND has its colours and
+    * coverage (as pan_va_binary.blend_regs), and the byte offset of the
+    * clause a blend shader it calls returns to (0: none, the BLEND ends
+    * the shader), which its blend descriptor gives (pan_bi_blend.c). */
+   struct pan_blend_regs blend_regs[8];
+   uint32_t blend_return[8];
 };
 
 struct pan_bi_compile_options {
@@ -221,6 +230,9 @@ struct pan_bi_compile_options {
    enum pan_va_variant variant;
    /* Registers r0..max_regs-1 only (0: all), to test spilling. */
    unsigned max_regs;
+   /* Compile a blend shader (as pan_va_compile_options.blend: its BLEND
+    * hands it the return address in r48, where it jumps back). */
+   const struct pan_va_blend_options *blend;
 };
 
 bool pan_bi_compile(nir_shader *nir, void *mem_ctx,

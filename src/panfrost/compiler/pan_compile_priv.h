@@ -25,4 +25,9 @@ void pan_va_lower_noperspective(nir_shader *nir);
 void pan_compile_lower_nir(nir_shader *nir);
 unsigned pan_compile_work_regs(pan_ir_shader *s, const uint8_t *regs);
 
+/* Where each render target's BLEND has its colours and coverage, for the
+ * blend shaders it may call (both back ends). */
+void pan_compile_blend_regs(pan_ir_shader *s, const uint8_t *regs,
+                            struct pan_blend_regs out[8]);
+
 #endif

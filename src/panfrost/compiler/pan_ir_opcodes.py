@@ -401,6 +401,10 @@ OPS = [
        va=VA('ld_tile', ['vecsize=v4', 'regfmt={regfmt}', 'slot=slot0',
                          'flow=wait0'],
               ['{sr}', '{s0}', '{s1}', '{s2}'])),
+    # Bifrost blend shaders (pan_bi_blend.c): after their BLEND, back to
+    # the caller at the clause address in s0 (r48, which the caller's
+    # BLEND wrote).
+    Op('blend_return', 1, dest=False, side_effects=True),
     # Depth output: s0 depth, s1 stencil (unused), s2 coverage; the
     # result is the updated coverage.
     Op('zs_emit', 3, side_effects=True,
@@ -657,6 +661,10 @@ BI_FORMS = {
                  fau_src=2)],
     'blend': [BI('blend', 'add', [], ['{s2}', '{s1.0}', '{s1.1}'],
                  staging='s0', msg='blend')],
+    # Blend shaders: the register format is the conversion's (s2).
+    'ld_tile': [BI('ld_tile', 'add', ['vecsize=v4'], S012, staging='d',
+                   msg='tile')],
+    'blend_return': [BI('jump', 'add', [], S0)],
     # Atomics: *ATOM_C and +ATOM_CX share a tuple (pan_bi_schedule.c
     # emits the pair); the FMA half reads the address and the operand
     # (the first staging register), the ADD half is the message.
