@@ -27,7 +27,10 @@ save_blitter_state(struct panfrost_context *ctx)
    util_blitter_save_vertex_elements(b, s->vertex_elements);
    util_blitter_save_vertex_shader(b, s->shaders[PIPE_SHADER_VERTEX]);
    util_blitter_save_geometry_shader(b, ctx->gs);
-   util_blitter_save_fragment_shader(b, s->shaders[PIPE_SHADER_FRAGMENT]);
+   /* The bound CSO, not the clip/sprite variant drawn last: binding a
+    * variant back would make variants of it.
+    */
+   util_blitter_save_fragment_shader(b, s->fs_bound);
    util_blitter_save_rasterizer(b, s->rast);
    util_blitter_save_viewport(b, &s->viewport);
    util_blitter_save_scissor(b, &s->scissor);
