@@ -36,6 +36,7 @@ struct panfrost_program {
    struct {
       uint8_t colour, colour1, coverage;
    } blend_regs[8];
+   uint32_t blend_return[8]; /* v6/v7: panfrost_binary's */
    struct panfrost_message_preload messages[2]; /* panfrost_binary's */
 };
 
@@ -245,6 +246,9 @@ void panfrost_context_release_blit(struct panfrost_context *ctx);
 void panfrost_select_fs(struct panfrost_context *ctx, bool points);
 bool panfrost_nir_lower_clip_fs(struct nir_shader *nir, unsigned enables);
 bool panfrost_nir_flip_point_coord(struct nir_shader *nir);
+/* Integer types for TGSI colour outputs storing integer texels
+ * (pan_nir_type_outputs.c). */
+bool panfrost_nir_type_tgsi_outputs(struct nir_shader *nir);
 void panfrost_draw_vbo(struct pipe_context *pctx,
                        const struct pipe_draw_info *info,
                        unsigned drawid_offset,

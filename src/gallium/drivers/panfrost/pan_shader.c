@@ -158,6 +158,8 @@ panfrost_create_shader(struct pipe_context *pctx,
    nir_shader *nir = cso->type == PIPE_SHADER_IR_NIR
                         ? cso->ir.nir /* ownership moves to us */
                         : tgsi_to_nir(cso->tokens, pctx->screen, false);
+   if (cso->type != PIPE_SHADER_IR_NIR && stage == PIPE_SHADER_FRAGMENT)
+      panfrost_nir_type_tgsi_outputs(nir);
    if (stage == PIPE_SHADER_VERTEX) {
       so->stream_output = cso->stream_output;
       so->xfb = panfrost_xfb_create_variant(ctx, nir, &cso->stream_output);
