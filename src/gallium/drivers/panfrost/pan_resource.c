@@ -443,6 +443,32 @@ panfrost_query_dmabuf_modifiers(struct pipe_screen *pscreen,
    }
 }
 
+/* What the query lists, one plane each (the AFBC headers and body are one
+ * plane).
+ */
+static bool
+panfrost_is_dmabuf_modifier_supported(struct pipe_screen *pscreen,
+                                      uint64_t modifier,
+                                      enum pipe_format format,
+                                      bool *external_only)
+{
+   uint64_t mods[4];
+   int count = 0;
+
+   panfrost_query_dmabuf_modifiers(pscreen, format, ARRAY_SIZE(mods), mods,
+                                   NULL, &count);
+   if (external_only)
+      *external_only = false;
+   return has_modifier(mods, MIN2(count, (int)ARRAY_SIZE(mods)), modifier);
+}
+
+static unsigned
+panfrost_get_dmabuf_modifier_planes(struct pipe_screen *pscreen,
+                                    uint64_t modifier, enum pipe_format format)
+{
+   return util_format_get_num_planes(format);
+}
+
 void
 panfrost_screen_init_resource(struct pipe_screen *pscreen)
 {
@@ -453,4 +479,7 @@ panfrost_screen_init_resource(struct pipe_screen *pscreen)
    pscreen->resource_from_handle = panfrost_resource_from_handle;
    pscreen->resource_get_handle = panfrost_resource_get_handle;
    pscreen->query_dmabuf_modifiers = panfrost_query_dmabuf_modifiers;
+   pscreen->is_dmabuf_modifier_supported =
+      panfrost_is_dmabuf_modifier_supported;
+   pscreen->get_dmabuf_modifier_planes = panfrost_get_dmabuf_modifier_planes;
 }

@@ -127,6 +127,18 @@ test_choice(void)
          "RGBA8 modifiers: %d, first 0x%llx", count,
          (unsigned long long)mods[0]);
 
+   bool external = true;
+   CHECK(screen->is_dmabuf_modifier_supported(screen, PANFROST_MOD_AFBC, FMT,
+                                              &external) == afbc &&
+            !external,
+         "AFBC modifier support of RGBA8");
+   CHECK(!screen->is_dmabuf_modifier_supported(
+            screen, PANFROST_MOD_AFBC, PIPE_FORMAT_R16G16B16A16_FLOAT, NULL),
+         "AFBC modifier supported for RGBA16F");
+   CHECK(screen->get_dmabuf_modifier_planes(screen, PANFROST_MOD_AFBC, FMT) ==
+            1,
+         "AFBC planes of RGBA8");
+
    /* Asked for by modifier: given when the GPU compresses, else refused;
     * the export names it.
     */
