@@ -140,71 +140,211 @@ better(const struct mid_shader *a, const struct mid_shader *b)
    return ta != tb ? ta > tb : na < nb;
 }
 
-static bool
-compile_ir(struct mid_shader *s, nir_shader *nir, struct mid_binary *out,
-           FILE *print_ir)
+/* The front end and move elimination for one kind of try: their IR
+ * depends only on hoisting, the pushed uniforms and whether moves are
+ * eliminated (all levels but the last), so each schedule starts from a
+ * clone of it.  NULL with the error in s->err_buf on failure. */
+static struct mid_shader *
+build_ir(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool hoist,
+         bool moves, void *mem_ctx, FILE *print_ir)
 {
+   struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
+   s->mem = s;
+   s->stage = nir->info.stage;
+   s->gpu_id = gpu_id;
+   s->tex_in = mid_tex_aliasing(gpu_id) ? 26 : 28;
+   /* Results to r29 keep the coordinates in r28 for the next word. */
+   s->tex_out = mid_tex_aliasing(gpu_id) ? 0 : 29;
+   s->sysval_ubo = nir->info.num_ubos;
+   s->max_push = max_push;
+   s->hoist_stores = hoist;
+   s->err = s->err_buf;
+   s->err_size = sizeof(s->err_buf);
+   list_inithead(&s->blocks);
    if (!mid_from_nir(s, nir))
-      return false;
+      return s;
    mid_dce(s);
-   if (mid_is_empty(s)) {
-      /* Nothing to run (a fragment shader with no effect): no bundles,
-       * only the terminating zero quadword. */
-      out->size_B = 16;
-      out->code = rzalloc_array(s->mem, uint8_t, out->size_B);
-      return true;
-   }
-   if (s->level + 1 < MID_SCHED_LEVELS)
+   if (moves && !mid_is_empty(s))
       mid_opt_moves(s);
+   s->sched_cache = mid_sched_cache_create(s);
    if (print_ir) {
-      fprintf(print_ir, "--- IR (schedule level %u) ---\n", s->level);
+      fprintf(print_ir, "--- IR (%s, %s) ---\n",
+              moves ? "moves eliminated" : "moves kept",
+              hoist ? "stores hoisted" : "stores in place");
       mid_print(s, print_ir);
    }
+   return s;
+}
+
+/* Whether the IR stores varyings (the only thing hoisting changes). */
+static bool
+has_varying_stores(const struct mid_shader *s)
+{
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->kind == MID_LDST && I->store && !strncmp(I->op, "st_vary", 7))
+            return true;
+      }
+   }
+   return false;
+}
+
+/* Schedule and allocate a clone of ir at a level; the bundle count is
+ * known without encoding (only the kept schedule is emitted). */
+static struct mid_shader *
+schedule_ir(const struct mid_shader *ir, unsigned level, void *mem_ctx,
+            FILE *print_ir)
+{
+   struct mid_shader *s = mid_shader_clone(ir, mem_ctx);
+   if (!s)
+      return NULL;
+   s->level = level;
    if (!mid_schedule(s) || !mid_ra(s))
-      return false;
+      return s;
    mid_drop_self_moves(s);
+   s->bin.nr_bundles =
+      util_dynarray_num_elements(&s->bundles, struct mid_bundle);
    if (print_ir) {
-      fprintf(print_ir, "--- scheduled and allocated ---\n");
+      fprintf(print_ir, "--- scheduled and allocated (level %u) ---\n",
+              level);
       mid_print(s, print_ir);
    }
-   return mid_emit(s, out);
+   return s;
+}
+
+/* The most instructions of one block: a window at least that wide sees
+ * every group, like no window. */
+static unsigned
+largest_block(const struct mid_shader *s)
+{
+   unsigned most = 0;
+   mid_foreach_block(s, b)
+   {
+      unsigned n = 0;
+      mid_foreach_instr(b, I) n++;
+      most = MAX2(most, n);
+   }
+   return most;
+}
+
+/* Unbounded schedules met so far of one IR: per window that matters, the
+ * peaks of its live counts (struct mid_shader::sched_peak). */
+struct free_schedules {
+   unsigned nr;
+   unsigned reach[MID_SCHED_LEVELS], hidden[MID_SCHED_LEVELS];
+   unsigned peak[MID_SCHED_LEVELS][2];
+};
+
+/* A level whose budget an unbounded schedule stayed under never holds a
+ * group back, and a window between that schedule's reach and its first
+ * hidden group sees the same groups: such a level repeats it. */
+static bool
+repeats_free(const struct free_schedules *f, unsigned window, unsigned limit,
+             bool strict)
+{
+   for (unsigned i = 0; i < f->nr; i++) {
+      if (window >= f->reach[i] && window <= f->hidden[i] &&
+          (!limit || f->peak[i][strict] <= limit))
+         return true;
+   }
+   return false;
+}
+
+/* Note s (scheduled with this window and limit) when its budget never
+ * held a group back. */
+static void
+note_free(struct free_schedules *f, unsigned window, unsigned limit,
+          bool strict, const struct mid_shader *s)
+{
+   if ((limit && s->sched_peak[strict] > limit) ||
+       repeats_free(f, window, 0, false) || f->nr == MID_SCHED_LEVELS)
+      return;
+   f->reach[f->nr] = s->sched_reach;
+   f->hidden[f->nr] = s->sched_hidden;
+   memcpy(f->peak[f->nr++], s->sched_peak, sizeof(s->sched_peak));
 }
 
 /* From the freest schedule to the one closest to program order, then
  * the tighter levels again with varying stores hoisted; the most threads
- * win, then the fewest bundles.  False when a try failed for another
- * reason than registers (no point trying further). */
+ * win, then the fewest bundles.  Levels that would repeat a schedule
+ * already made are skipped: hoisting without varying stores, windows
+ * wider than every block, budgets the unbounded schedule stays under.
+ * False when a try failed for another reason than registers (no point
+ * trying further).  The front-end IR goes on tmp, which must outlive the
+ * schedules (they share its opcode names). */
 static bool
 try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
-           FILE *print_ir, struct mid_shader **best, char *first_err,
-           size_t err_size)
+           void *tmp, FILE *print_ir, struct mid_shader **best,
+           char *first_err, size_t err_size, unsigned *nr_schedules)
 {
+   /* [hoisted]; without varying stores hoisting changes nothing and
+    * one IR serves both. */
+   struct mid_shader *ir[2] = { NULL, NULL };
+   struct free_schedules *seen = rzalloc_array(tmp, struct free_schedules, 2);
+   unsigned largest[2] = { 0, 0 };
+   bool stores = true;
+   bool ok = true;
    const unsigned nr_tries = 2 * MID_SCHED_LEVELS - MID_HOIST_LEVELS - 1;
-   for (unsigned t = 0; t < nr_tries; t++) {
+   for (unsigned t = 0; t < nr_tries && ok; t++) {
       unsigned level =
          t < MID_SCHED_LEVELS ? t : t - MID_SCHED_LEVELS + MID_HOIST_LEVELS;
-      struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
-      s->mem = s;
-      s->stage = nir->info.stage;
-      s->gpu_id = gpu_id;
-      s->tex_in = mid_tex_aliasing(gpu_id) ? 26 : 28;
-      /* Results to r29 keep the coordinates in r28 for the next word. */
-      s->tex_out = mid_tex_aliasing(gpu_id) ? 0 : 29;
-      s->sysval_ubo = nir->info.num_ubos;
-      s->level = level;
-      s->max_push = max_push;
-      s->hoist_stores = level < MID_HOIST_LEVELS || t >= MID_SCHED_LEVELS;
-      s->err = s->err_buf;
-      s->err_size = sizeof(s->err_buf);
-      list_inithead(&s->blocks);
-      if (!compile_ir(s, nir, &s->bin, print_ir)) {
+      bool hoist = level < MID_HOIST_LEVELS || t >= MID_SCHED_LEVELS;
+      bool moves = level + 1 < MID_SCHED_LEVELS;
+      /* The second round would repeat the first. */
+      if (t >= MID_SCHED_LEVELS && !stores)
+         break;
+      unsigned vi = hoist && stores;
+      struct mid_shader *base = NULL;
+      if (moves) {
+         if (!ir[vi]) {
+            ir[vi] =
+               build_ir(nir, gpu_id, max_push, vi, true, tmp, print_ir);
+            largest[vi] = largest_block(ir[vi]);
+            if (vi && !ir[vi]->failed && !has_varying_stores(ir[vi])) {
+               stores = false;
+               ir[0] = ir[1];
+               largest[0] = largest[1];
+               vi = 0;
+            }
+         }
+         base = ir[vi];
+      } else {
+         base = build_ir(nir, gpu_id, max_push, hoist, false, tmp, print_ir);
+      }
+      unsigned window = mid_sched_window(level);
+      if (moves && window >= largest[vi])
+         window = ~0u;
+      unsigned limit = base->failed ? 0 : mid_sched_limit(base, level);
+      bool strict = mid_sched_strict(level);
+      if (moves && repeats_free(&seen[vi], window, limit, strict))
+         continue;
+      struct mid_shader *s = NULL;
+      if (!base->failed && mid_is_empty(base)) {
+         /* Nothing to run (a fragment shader with no effect): no
+          * bundles, only the terminating zero quadword. */
+         s = mid_shader_clone(base, mem_ctx);
+         s->bin.size_B = 16;
+         s->bin.code = rzalloc_array(s->mem, uint8_t, s->bin.size_B);
+         ralloc_free(*best);
+         *best = s;
+         break;
+      }
+      if (!base->failed) {
+         s = schedule_ir(base, level, mem_ctx, print_ir);
+         (*nr_schedules)++;
+      }
+      if (moves && s && (!s->failed || s->ra_failed))
+         note_free(&seen[vi], window, limit, strict, s);
+      if (base->failed || !s || s->failed) {
+         const char *why = base->failed ? base->err_buf
+                           : s && s->failed ? s->err_buf
+                                            : "internal error";
          if (!first_err[0])
-            snprintf(first_err, err_size, "%s",
-                     s->failed ? s->err_buf : "internal error");
-         bool retry = s->ra_failed;
+            snprintf(first_err, err_size, "%s", why);
+         ok = !base->failed && s && s->ra_failed;
          ralloc_free(s);
-         if (!retry)
-            return false;
          continue;
       }
       if (!*best || better(s, *best)) {
@@ -214,7 +354,7 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
          ralloc_free(s);
       }
    }
-   return true;
+   return ok;
 }
 
 bool
@@ -242,19 +382,28 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
     * tightest level within the 8 left by 16 pushed uniforms. */
    static const unsigned push_limits[] = { MID_MAX_PUSH, 8 };
    struct mid_shader *best = NULL;
+   void *ir_mem = ralloc_context(NULL);
+   unsigned nr_schedules = 0;
    char first_err[256] = "";
    for (unsigned p = 0;
         p < ARRAY_SIZE(push_limits) && (!best || threads_of(best) == 1); p++) {
       first_err[0] = 0;
-      if (!try_levels(nir, gpu_id, push_limits[p], mem_ctx, print_ir, &best,
-                      first_err, sizeof(first_err)))
+      if (!try_levels(nir, gpu_id, push_limits[p], mem_ctx, ir_mem, print_ir,
+                      &best, first_err, sizeof(first_err), &nr_schedules))
          break;
    }
    if (!best) {
       snprintf(err, err_size, "%s", first_err);
+      ralloc_free(ir_mem);
       return false;
    }
    struct mid_shader *s = best;
+   if (s->bin.nr_bundles && !mid_emit(s, &s->bin)) {
+      snprintf(err, err_size, "%s", s->err_buf);
+      ralloc_free(s);
+      ralloc_free(ir_mem);
+      return false;
+   }
    *out = s->bin;
    /* Move the code to the caller's context before freeing ours. */
    ralloc_steal(mem_ctx, out->code);
@@ -268,6 +417,8 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    out->nr_tex = s->nr_tex;
    out->writes_depth = s->writes_depth;
    out->rts_written = s->rts_written;
+   out->nr_schedules = nr_schedules;
    ralloc_free(s);
+   ralloc_free(ir_mem);
    return true;
 }

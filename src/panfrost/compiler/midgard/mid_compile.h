@@ -60,6 +60,7 @@ struct mid_binary {
    unsigned nr_tex; /* texture instructions */
    bool writes_depth; /* fragment: gl_FragDepth goes out with the colour */
    unsigned rts_written; /* fragment: render targets written out, by bit */
+   unsigned nr_schedules; /* schedules the compiler tried (levels run) */
 };
 
 /*

@@ -240,3 +240,58 @@ mid_is_empty(const struct mid_shader *s)
    }
    return true;
 }
+
+struct mid_shader *
+mid_shader_clone(const struct mid_shader *s, void *mem_ctx)
+{
+   struct mid_shader *c = rzalloc(mem_ctx, struct mid_shader);
+   if (!c)
+      return NULL;
+   *c = *s;
+   c->mem = c;
+   c->err = c->err_buf;
+   c->err_size = sizeof(c->err_buf);
+   c->reg_of = NULL;
+   memset(&c->bundles, 0, sizeof(c->bundles));
+   list_inithead(&c->blocks);
+
+   /* Blocks first (branches name them), then the instructions. */
+   unsigned n = list_length(&s->blocks);
+   const struct mid_block **from =
+      ralloc_array(c, const struct mid_block *, n ? n : 1);
+   struct mid_block **to = ralloc_array(c, struct mid_block *, n ? n : 1);
+   unsigned i = 0;
+   mid_foreach_block(s, b)
+   {
+      struct mid_block *nb = rzalloc(c, struct mid_block);
+      *nb = *b;
+      list_inithead(&nb->instrs);
+      list_addtail(&nb->link, &c->blocks);
+      from[i] = b;
+      to[i++] = nb;
+   }
+   i = 0;
+   mid_foreach_block(s, b)
+   {
+      struct mid_block *nb = to[i++];
+      for (unsigned k = 0; k < 2; k++) {
+         for (unsigned j = 0; j < n && nb->succ[k]; j++) {
+            if (from[j] == b->succ[k])
+               nb->succ[k] = to[j];
+         }
+      }
+      mid_foreach_instr(b, I)
+      {
+         struct mid_instr *NI = rzalloc(c, struct mid_instr);
+         *NI = *I;
+         list_addtail(&NI->link, &nb->instrs);
+         for (unsigned j = 0; j < n && I->target; j++) {
+            if (from[j] == I->target)
+               NI->target = to[j];
+         }
+      }
+   }
+   ralloc_free(from);
+   ralloc_free(to);
+   return c;
+}

@@ -76,6 +76,7 @@ struct mid_tex {
 };
 
 struct mid_block;
+struct mid_sched_cache;
 
 struct mid_instr {
    struct list_head link;
@@ -169,6 +170,19 @@ struct mid_shader {
    struct util_dynarray bundles;
    struct mid_bundle scratch; /* filled instead when bundles cannot grow */
    unsigned level;
+   /* Set by scheduling: the smallest budget in quarter registers that
+    * would not have changed the schedule, under the non-strict [0] and
+    * strict [1] counts (mid_sched.c). */
+   unsigned sched_peak[2];
+   /* Windows from sched_reach to sched_hidden would have seen the same
+    * ready groups at each bundle (ranks among the unscheduled groups in
+    * program order: the farthest one seen, the nearest one hidden), so
+    * they repeat the schedule. */
+   unsigned sched_reach, sched_hidden;
+   /* What scheduling derives from the IR alone (dependences, liveness,
+    * reader counts): made by the first schedule of an IR and shared by
+    * its clones, NULL for one made per schedule. */
+   struct mid_sched_cache *sched_cache;
    /* Move varying stores up to their data's producers (mid_opt.c): fewer
     * moves, but r27 held longer, which can cost a register. */
    bool hoist_stores;
@@ -194,6 +208,10 @@ bool mid_error(struct mid_shader *s, const char *fmt, ...) PRINTFLIKE(2, 3);
 struct mid_block *mid_block_create(struct mid_shader *s);
 struct mid_instr *mid_instr_create(struct mid_shader *s, struct mid_block *b,
                                    enum mid_kind kind, const char *op);
+/* A copy of the IR (blocks, instructions, shader fields) before
+ * scheduling, on its own ralloc context under mem_ctx, so each schedule
+ * starts from one front-end run. */
+struct mid_shader *mid_shader_clone(const struct mid_shader *s, void *mem_ctx);
 
 /* T720, T820 and T830 have no texture registers: texture words read the
  * load/store registers r26/r27 and write work registers r0/r1. */
@@ -252,6 +270,12 @@ void mid_opt_moves(struct mid_shader *s);
 bool mid_schedule(struct mid_shader *s);
 /* How many unscheduled groups, in program order, a level considers. */
 unsigned mid_sched_window(unsigned level);
+/* The quarter registers a level lets the block keep live (0: any), for
+ * this shader, and whether it counts them strictly. */
+unsigned mid_sched_limit(const struct mid_shader *s, unsigned level);
+bool mid_sched_strict(unsigned level);
+/* A cache for the schedules of clones of one IR, on mem (the IR's). */
+struct mid_sched_cache *mid_sched_cache_create(void *mem);
 bool mid_ra(struct mid_shader *s);
 void mid_drop_self_moves(struct mid_shader *s);
 /* Per block (by index) and variable, the lanes live into the block, in

@@ -230,7 +230,12 @@ struct grp {
    int bundle; /* index of the bundle it went to, -1: not yet */
    int unit;
    bool store, load;
-   struct util_dynarray preds; /* unsigned */
+   const unsigned *preds; /* indices of the groups it depends on */
+   unsigned nr_preds;
+   const unsigned *succs; /* and of those depending on it */
+   unsigned nr_succs;
+   unsigned npend; /* predecessors not in a bundle yet */
+   int last;       /* the latest bundle of a placed predecessor */
 };
 
 static void
@@ -283,8 +288,36 @@ depends(const struct grp *p, const struct grp *g)
 
 /* --- Pipeline registers --------------------------------------------------- */
 
+/* What scheduling derives from the IR alone, the same for every level:
+ * made by the first schedule of an IR, shared by the clones of it
+ * (struct mid_shader::sched_cache). */
+struct block_deps {
+   unsigned ng;
+   unsigned *off;   /* group i depends on preds[off[i]..off[i + 1]) */
+   unsigned *preds;
+   unsigned *soff;  /* succs[soff[i]..soff[i + 1]) depend on group i */
+   unsigned *succs;
+   unsigned *prio;
+};
+
+struct mid_sched_cache {
+   bool ready;
+   unsigned *readers, *writers;
+   uint8_t *live_in, *live_out, *weight, *full;
+   unsigned nr_blocks;
+   struct block_deps *blk;
+};
+
+struct mid_sched_cache *
+mid_sched_cache_create(void *mem)
+{
+   return rzalloc(mem, struct mid_sched_cache);
+}
+
 struct sched {
    struct mid_shader *s;
+   struct mid_sched_cache *cache;
+   struct block_deps *deps; /* of the block being scheduled */
    uint8_t *live_in;  /* per block and variable (mid_live_in) */
    uint8_t *live_out; /* of the block being scheduled, per variable */
    unsigned *readers; /* per variable: sources reading it */
@@ -316,9 +349,8 @@ to_first_stage(struct mid_bundle *b, struct grp *p)
 static bool
 reads_from_bundle(const struct grp *g, const struct grp *gs, int cur)
 {
-   util_dynarray_foreach(&g->preds, unsigned, pi)
-   {
-      if (gs[*pi].bundle == cur)
+   for (unsigned k = 0; k < g->nr_preds; k++) {
+      if (gs[g->preds[k]].bundle == cur)
          return true;
    }
    return false;
@@ -342,8 +374,8 @@ try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
    unsigned fwd[4], nr = 0;
    bool pipe[4];
    unsigned nr_pipe = 0;
-   util_dynarray_foreach(&g->preds, unsigned, pi)
-   {
+   for (unsigned k = 0; k < g->nr_preds; k++) {
+      const unsigned *pi = &g->preds[k];
       struct grp *p = &gs[*pi];
       if (p->bundle >= 0 && p->bundle < cur)
          continue;
@@ -416,17 +448,22 @@ try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
 
 /* --- List scheduling ------------------------------------------------------ */
 
+/* Every predecessor in a closed bundle. */
 static bool
-grp_ready(struct grp *g, const struct grp *gs, int cur)
+grp_ready(const struct grp *g, int cur)
 {
-   if (g->bundle >= 0)
-      return false;
-   util_dynarray_foreach(&g->preds, unsigned, p)
-   {
-      if (gs[*p].bundle < 0 || gs[*p].bundle >= cur)
-         return false;
+   return g->bundle < 0 && !g->npend && g->last < cur;
+}
+
+static void
+place(struct grp *gs, struct grp *g, int cur)
+{
+   g->bundle = cur;
+   for (unsigned k = 0; k < g->nr_succs; k++) {
+      struct grp *n = &gs[g->succs[k]];
+      n->npend--;
+      n->last = MAX2(n->last, cur);
    }
-   return true;
 }
 
 static int
@@ -495,6 +532,23 @@ mid_sched_window(unsigned level)
    return levels[MIN2(level, MID_SCHED_LEVELS - 1)].window;
 }
 
+bool
+mid_sched_strict(unsigned level)
+{
+   return levels[MIN2(level, MID_SCHED_LEVELS - 1)].strict;
+}
+
+unsigned
+mid_sched_limit(const struct mid_shader *s, unsigned level)
+{
+   unsigned limit = levels[MIN2(level, MID_SCHED_LEVELS - 1)].budget;
+   /* A texture result in a work register (small cores) is a value the
+    * budget does not see: leave it one register. */
+   if (limit && s->tex_out < 16 && s->nr_tex)
+      limit -= 4;
+   return limit;
+}
+
 /* Register pressure as the block's schedule grows: values live into the
  * block are live from its start, values live out of it from their write
  * to its end, the others from their write to their last reader here. */
@@ -504,7 +558,17 @@ struct pressure {
    const uint8_t *weight; /* per variable: quarter registers it takes */
    bool *live;
    unsigned nr_live; /* in quarter registers */
+   /* The smallest budget that would never have held a group back: above
+    * nr_live at each bundle's start (where a budget reached reorders),
+    * at least nr_live + cost of each group taken. */
+   unsigned peak;
 };
+
+static void
+note_peak(struct pressure *pr, int n)
+{
+   pr->peak = MAX2(pr->peak, (unsigned)MAX2(n, 0));
+}
 
 static bool
 dies(const struct pressure *pr, unsigned v)
@@ -560,6 +624,20 @@ account_writes(struct pressure *pr, const struct grp *g)
          pr->live[v] = true;
          pr->nr_live += pr->weight[v];
       }
+   }
+}
+
+/* A group joins the open bundle: both counts take its writes, the
+ * non-strict one its last reads too (the strict one when the bundle
+ * closes).  The peaks cover every check a budget would have made. */
+static void
+account_group(struct pressure *prs, const struct grp *g)
+{
+   for (unsigned k = 0; k < 2; k++) {
+      note_peak(&prs[k], (int)prs[k].nr_live + cost(&prs[k], g, k));
+      if (!k)
+         account_reads(&prs[k], g);
+      account_writes(&prs[k], g);
    }
 }
 
@@ -721,50 +799,99 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       g->store = I->kind == MID_LDST && I->store &&
                  strncmp(I->op, "st_vary", 7);
       g->load = (I->kind == MID_LDST && !I->store && !ro) || I->kind == MID_TEX;
-      util_dynarray_init(&g->preds, gs);
-      for (unsigned j = 0; j + 1 < ng; j++) {
-         if (depends(&gs[j], g))
-            util_dynarray_append(&g->preds, unsigned, j);
-      }
    }
-   /* Priorities: longest path to the end of the block. */
-   for (int i = ng - 1; i >= 0; i--) {
-      gs[i].prio = MAX2(gs[i].prio, 1);
-      util_dynarray_foreach(&gs[i].preds, unsigned, p) gs[*p].prio =
-         MAX2(gs[*p].prio, gs[i].prio + 1);
-   }
-
-   unsigned lv = MIN2(s->level, MID_SCHED_LEVELS - 1);
-   unsigned win = levels[lv].window;
-   unsigned limit = levels[lv].budget;
-   /* A texture result in a work register (small cores) is a value the
-    * budget does not see: leave it one register. */
-   if (limit && s->tex_out < 16 && s->nr_tex)
-      limit -= 4;
-   bool strict_frees = levels[lv].strict;
-   struct pressure pr = {
-      .remaining = rzalloc_array(gs, unsigned, s->nr_vars + 1),
-      .out = sc->live_out,
-      .weight = strict_frees ? sc->full : sc->weight,
-      .live = rzalloc_array(gs, bool, s->nr_vars + 1),
-   };
-   const uint8_t *in = sc->live_in + (size_t)blk->index * s->nr_vars;
-   for (unsigned v = 0; v < s->nr_vars; v++) {
-      if (in[v]) {
-         pr.live[v] = true;
-         pr.nr_live += pr.weight[v];
+   struct block_deps *d = sc->deps;
+   if (!d->prio || d->ng != ng) {
+      void *mem = sc->cache;
+      unsigned *off = ralloc_array(mem, unsigned, ng + 1);
+      struct util_dynarray flat;
+      util_dynarray_init(&flat, mem);
+      for (unsigned i = 0; i < ng; i++) {
+         off[i] = util_dynarray_num_elements(&flat, unsigned);
+         for (unsigned j = 0; j < i; j++) {
+            if (depends(&gs[j], &gs[i]))
+               util_dynarray_append(&flat, unsigned, j);
+         }
       }
+      off[ng] = util_dynarray_num_elements(&flat, unsigned);
+      const unsigned *preds = flat.data;
+      for (unsigned i = 0; i < ng; i++) {
+         gs[i].preds = preds + off[i];
+         gs[i].nr_preds = off[i + 1] - off[i];
+      }
+      /* Priorities: longest path to the end of the block. */
+      for (int i = ng - 1; i >= 0; i--) {
+         gs[i].prio = MAX2(gs[i].prio, 1);
+         for (unsigned k = 0; k < gs[i].nr_preds; k++) {
+            unsigned p = gs[i].preds[k];
+            gs[p].prio = MAX2(gs[p].prio, gs[i].prio + 1);
+         }
+      }
+      /* Successor lists, by counting. */
+      unsigned *soff = rzalloc_array(mem, unsigned, ng + 2);
+      for (unsigned i = 0; i < off[ng]; i++)
+         soff[preds[i] + 2]++;
+      for (unsigned i = 0; i < ng; i++)
+         soff[i + 2] += soff[i + 1];
+      unsigned *succs = ralloc_array(mem, unsigned, MAX2(off[ng], 1));
+      for (unsigned i = 0; i < ng; i++) {
+         for (unsigned k = 0; k < gs[i].nr_preds; k++)
+            succs[soff[gs[i].preds[k] + 1]++] = i;
+      }
+      d->ng = ng;
+      d->off = off;
+      d->preds = flat.data;
+      d->soff = soff;
+      d->succs = succs;
+      d->prio = ralloc_array(mem, unsigned, ng ? ng : 1);
+      for (unsigned i = 0; i < ng; i++)
+         d->prio[i] = gs[i].prio;
    }
    for (unsigned i = 0; i < ng; i++) {
-      for (unsigned k = 0; k < gs[i].nr_rd; k++) {
-         unsigned v = gs[i].rd[k].var;
-         bool again = false;
-         for (unsigned j = 0; j < k; j++)
-            again |= gs[i].rd[j].var == v;
-         if (!again)
-            pr.remaining[v]++;
+      gs[i].preds = d->preds + d->off[i];
+      gs[i].nr_preds = d->off[i + 1] - d->off[i];
+      gs[i].succs = d->succs + d->soff[i];
+      gs[i].nr_succs = d->soff[i + 1] - d->soff[i];
+      gs[i].prio = d->prio[i];
+      gs[i].npend = gs[i].nr_preds;
+      gs[i].last = -1;
+   }
+
+   unsigned win = mid_sched_window(s->level);
+   unsigned limit = mid_sched_limit(s, s->level);
+   bool strict_frees = mid_sched_strict(s->level);
+   /* Both counts are kept whatever the level uses (prs[0]: lanes of
+    * packable values, frees at the last read; prs[1]: whole registers,
+    * frees when the bundle closes), and their peaks noted: a level whose
+    * budget stays above the peak of the unbounded schedule of the same
+    * window would repeat that schedule (mid_compile.c skips it). */
+   struct pressure prs[2];
+   const uint8_t *in = sc->live_in + (size_t)blk->index * s->nr_vars;
+   for (unsigned k = 0; k < 2; k++) {
+      prs[k] = (struct pressure){
+         .remaining = rzalloc_array(gs, unsigned, s->nr_vars + 1),
+         .out = sc->live_out,
+         .weight = k ? sc->full : sc->weight,
+         .live = rzalloc_array(gs, bool, s->nr_vars + 1),
+      };
+      for (unsigned v = 0; v < s->nr_vars; v++) {
+         if (in[v]) {
+            prs[k].live[v] = true;
+            prs[k].nr_live += prs[k].weight[v];
+         }
+      }
+      for (unsigned i = 0; i < ng; i++) {
+         for (unsigned r = 0; r < gs[i].nr_rd; r++) {
+            unsigned v = gs[i].rd[r].var;
+            bool again = false;
+            for (unsigned j = 0; j < r; j++)
+               again |= gs[i].rd[j].var == v;
+            if (!again)
+               prs[k].remaining[v]++;
+         }
       }
    }
+   struct pressure *pr = &prs[strict_frees];
    unsigned *order = ralloc_array(gs, unsigned, ng ? ng : 1);
    struct grp **inb = ralloc_array(gs, struct grp *, ng ? ng : 1);
    unsigned first = 0; /* first unscheduled group */
@@ -772,23 +899,37 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       while (gs[first].bundle >= 0)
          first++;
       int cur = nr_bundles(s);
-      unsigned nr = 0, seen = 0;
-      for (unsigned i = first; i < ng && seen < win; i++) {
+      unsigned nr = 0, seen = 0, i;
+      for (i = first; i < ng && seen < win; i++) {
          if (gs[i].bundle >= 0)
             continue;
          seen++;
-         if (grp_ready(&gs[i], gs, cur))
+         if (grp_ready(&gs[i], cur)) {
             order[nr++] = i;
+            /* A window this wide would have seen the same ready groups. */
+            s->sched_reach = MAX2(s->sched_reach, seen);
+         }
+      }
+      /* The first ready group the window hides: a window narrower than
+       * its rank would have seen the same ones too. */
+      for (; i < ng && seen < s->sched_hidden; i++) {
+         if (gs[i].bundle >= 0)
+            continue;
+         seen++;
+         if (grp_ready(&gs[i], cur))
+            s->sched_hidden = seen;
       }
       /* Highest priority first, then program order (insertion sort);
        * under pressure, what frees registers first. */
-      bool tight = limit && pr.nr_live >= limit;
+      bool tight = limit && pr->nr_live >= limit;
+      for (unsigned k = 0; k < 2; k++)
+         note_peak(&prs[k], prs[k].nr_live + 1);
       for (unsigned i = 1; i < nr; i++) {
          unsigned x = order[i], j = i;
          for (; j > 0; j--) {
             const struct grp *a = &gs[order[j - 1]], *c = &gs[x];
-            int ca = tight ? cost(&pr, a, false) : 0;
-            int cc = tight ? cost(&pr, c, false) : 0;
+            int ca = tight ? cost(pr, a, false) : 0;
+            int cc = tight ? cost(pr, c, false) : 0;
             if (ca < cc || (ca == cc && a->prio >= c->prio))
                break;
             order[j] = order[j - 1];
@@ -810,8 +951,8 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          struct grp *g = &gs[order[k]];
          if (g->I->kind != kind)
             continue;
-         int c = cost(&pr, g, strict_frees);
-         if (took && limit && c > 0 && pr.nr_live + c > limit)
+         int c = cost(pr, g, strict_frees);
+         if (took && limit && c > 0 && pr->nr_live + c > limit)
             continue;
          bool fits;
          if (kind == MID_ALU)
@@ -823,11 +964,9 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          if (!fits)
             continue;
          took++;
-         g->bundle = cur;
+         place(gs, g, cur);
          placed++;
-         if (!strict_frees)
-            account_reads(&pr, g);
-         account_writes(&pr, g);
+         account_group(prs, g);
          inb[nr_inb++] = g;
          for (unsigned u = 0; u < 5 && kind == MID_ALU; u++) {
             if (b->unit[u] == g->I)
@@ -841,21 +980,23 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       /* Consumers of this bundle's first stage, through r24/r25. */
       for (unsigned i = first; kind == MID_ALU && i < ng; i++) {
          struct grp *g = &gs[i];
-         if (g->bundle >= 0)
+         /* Only groups whose predecessors are all placed, some in this
+          * bundle, can join it. */
+         if (g->bundle >= 0 || g->npend || g->last != cur)
             continue;
-         int c = limit ? cost(&pr, g, strict_frees) : 0;
-         if (try_forward(sc, b, gs, g, cur, c <= 0 || pr.nr_live + c <= limit)) {
-            g->bundle = cur;
+         int c = limit ? cost(pr, g, strict_frees) : 0;
+         if (try_forward(sc, b, gs, g, cur, c <= 0 || pr->nr_live + c <= limit)) {
+            place(gs, g, cur);
             placed++;
-            if (!strict_frees)
-               account_reads(&pr, g);
-            account_writes(&pr, g);
+            account_group(prs, g);
             inb[nr_inb++] = g;
          }
       }
-      for (unsigned k = 0; k < nr_inb && strict_frees; k++)
-         account_reads(&pr, inb[k]);
+      for (unsigned k = 0; k < nr_inb; k++)
+         account_reads(&prs[1], inb[k]);
    }
+   for (unsigned k = 0; k < 2; k++)
+      s->sched_peak[k] = MAX2(s->sched_peak[k], prs[k].peak);
 
    if (nr_wo) {
       add_writeouts(s, wos, nr_wo, &pending);
@@ -969,40 +1110,72 @@ mid_schedule(struct mid_shader *s)
             define_colour(s, last, I);
       }
    }
+   s->sched_peak[0] = s->sched_peak[1] = 0;
+   s->sched_reach = 0;
+   s->sched_hidden = ~0u;
    struct sched sc = { .s = s };
    unsigned n = s->nr_vars ? s->nr_vars : 1;
-   sc.readers = rzalloc_array(NULL, unsigned, n);
-   sc.writers = rzalloc_array(sc.readers, unsigned, n);
-   mid_foreach_block(s, b)
-   {
-      mid_foreach_instr(b, I)
+   void *tmp = ralloc_context(NULL);
+   struct mid_sched_cache *cache = s->sched_cache;
+   if (!cache) {
+      /* Not shared: made here for this schedule alone. */
+      cache = mid_sched_cache_create(tmp);
+   }
+   if (!cache->ready) {
+      cache->readers = rzalloc_array(cache, unsigned, n);
+      cache->writers = rzalloc_array(cache, unsigned, n);
+      mid_foreach_block(s, b)
       {
-         if (I->dst.kind == MID_REF_VAR && !I->store)
-            sc.writers[I->dst.index]++;
-         for (unsigned i = 0; i < I->nr_srcs; i++) {
-            if (I->src[i].ref.kind == MID_REF_VAR)
-               sc.readers[I->src[i].ref.index]++;
+         mid_foreach_instr(b, I)
+         {
+            if (I->dst.kind == MID_REF_VAR && !I->store)
+               cache->writers[I->dst.index]++;
+            for (unsigned i = 0; i < I->nr_srcs; i++) {
+               if (I->src[i].ref.kind == MID_REF_VAR)
+                  cache->readers[I->src[i].ref.index]++;
+            }
          }
       }
+      cache->live_in = mid_live_in(s, cache);
+      cache->weight = mid_pack_weights(s, cache);
+      cache->full = ralloc_array(cache, uint8_t, n);
+      memset(cache->full, 4, n);
+      cache->nr_blocks = 0;
+      mid_foreach_block(s, b)
+         cache->nr_blocks = MAX2(cache->nr_blocks, b->index + 1);
+      cache->live_out =
+         ralloc_array(cache, uint8_t, (size_t)cache->nr_blocks * n);
+      cache->blk = rzalloc_array(cache, struct block_deps,
+                                 MAX2(cache->nr_blocks, 1));
+      mid_foreach_block(s, b)
+         mid_live_out(s, cache->live_in, b,
+                      cache->live_out + (size_t)b->index * n);
+      cache->ready = true;
    }
-   sc.live_in = mid_live_in(s, sc.readers);
-   sc.weight = mid_pack_weights(s, sc.readers);
-   sc.full = ralloc_array(sc.readers, uint8_t, n);
-   memset(sc.full, 4, n);
-   sc.live_out = ralloc_array(sc.readers, uint8_t, n);
+   sc.cache = cache;
+   sc.readers = cache->readers;
+   sc.writers = cache->writers;
+   sc.live_in = cache->live_in;
+   sc.weight = cache->weight;
+   sc.full = cache->full;
    util_dynarray_init(&s->bundles, s->mem);
    bool ok = true;
    mid_foreach_block(s, blk)
    {
       unsigned from = nr_bundles(s);
-      mid_live_out(s, sc.live_in, blk, sc.live_out);
+      if (blk->index >= cache->nr_blocks) {
+         ok = mid_error(s, "scheduler: block %u unnumbered", blk->index);
+         break;
+      }
+      sc.live_out = cache->live_out + (size_t)blk->index * n;
+      sc.deps = &cache->blk[blk->index];
       if (!schedule_block(&sc, blk)) {
          ok = false;
          break;
       }
       relink(s, blk, from);
    }
-   ralloc_free(sc.readers);
+   ralloc_free(tmp);
    if (ok)
       mid_pack_scalars(s);
    return ok;
