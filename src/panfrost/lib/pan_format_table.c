@@ -118,13 +118,14 @@ static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
    ROW(R32G32B32A32_UINT, T | R | V, 5),
    ROW(R32G32B32A32_SINT, T | R | V, 5),
 
-   /* vertex-only normalised/scaled */
+   /* 16-bit normalised: textures and vertex data (GL 3.1's required
+    * R16_SNORM family would otherwise fall back to 8 bits) */
    ROW(R16_UNORM, T | V, 4),
    ROW(R16G16_UNORM, T | V, 4),
    ROW(R16G16B16A16_UNORM, T | V, 4),
-   ROW(R16_SNORM, V, 4),
-   ROW(R16G16_SNORM, V, 4),
-   ROW(R16G16B16A16_SNORM, V, 4),
+   ROW(R16_SNORM, T | V, 4),
+   ROW(R16G16_SNORM, T | V, 4),
+   ROW(R16G16B16A16_SNORM, T | V, 4),
 
    /* depth and stencil; which architectures can write each layout back is
     * in pan_zs_layouts below.
