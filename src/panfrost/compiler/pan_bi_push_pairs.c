@@ -9,8 +9,9 @@
  * register first (pan_bi_legalize.c), a move and often a tuple of its
  * own.  The push table is ours to order (the driver fills each word from
  * its entry), so the words instructions read together are put into the
- * same slot, the most frequent pairings first; every other word keeps
- * its relative order.
+ * same slot, the most frequent pairings first (words of neighbouring
+ * instructions, which may share a tuple, weigh less); every other word
+ * keeps its relative order.
  */
 
 #include <string.h>
@@ -29,18 +30,19 @@ word_of(pan_ir_index src, const int *mov_word, const uint8_t *defs)
    return -1;
 }
 
+/* Weight of two words one instruction reads against two words of
+ * neighbouring instructions. */
+#define BI_SAME_INSTR 8
+
 typedef uint16_t bi_push_row[PAN_VA_MAX_PUSH_WORDS];
 
 static void
-add_pairs(bi_push_row *weight, const int *w, unsigned n)
+add_pair(bi_push_row *weight, int x, int y, unsigned by)
 {
-   for (unsigned i = 0; i < n; ++i) {
-      for (unsigned j = i + 1; j < n; ++j) {
-         unsigned a = MIN2(w[i], w[j]), b = MAX2(w[i], w[j]);
-         if (weight[a][b] < UINT16_MAX)
-            weight[a][b]++;
-      }
-   }
+   if (x == y)
+      return;
+   unsigned a = MIN2(x, y), b = MAX2(x, y);
+   weight[a][b] = MIN2(weight[a][b] + by, UINT16_MAX);
 }
 
 void
@@ -74,22 +76,37 @@ pan_bi_pair_push(pan_ir_shader *s, struct pan_va_push_word *push,
          mov_word[d] = (int)I->src[0].value;
    }
 
-   pan_ir_foreach_instr_global(s, b, I)
+   /* Words of one instruction weigh most; a word of the next
+    * instruction of the block counts too, as the two may share a tuple
+    * (both units read the tuple's one slot). */
+   pan_ir_foreach_block(s, blk)
    {
-      if (I->op == PAN_IR_OP_MOV || I->op == PAN_IR_OP_COLLECT ||
-          I->op == PAN_IR_OP_PHI)
-         continue;
-      int w[8];
-      unsigned n = 0;
-      for (unsigned i = 0; i < I->nr_srcs && n < ARRAY_SIZE(w); ++i) {
-         int x = word_of(I->src[i], mov_word, defs);
-         bool seen = x < 0;
-         for (unsigned k = 0; k < n && !seen; ++k)
-            seen = w[k] == x;
-         if (!seen)
-            w[n++] = x;
+      int prev[8];
+      unsigned nr_prev = 0;
+      pan_ir_foreach_instr(blk, I)
+      {
+         if (I->op == PAN_IR_OP_MOV || I->op == PAN_IR_OP_COLLECT ||
+             I->op == PAN_IR_OP_PHI)
+            continue;
+         int w[8];
+         unsigned n = 0;
+         for (unsigned i = 0; i < I->nr_srcs && n < ARRAY_SIZE(w); ++i) {
+            int x = word_of(I->src[i], mov_word, defs);
+            bool seen = x < 0;
+            for (unsigned k = 0; k < n && !seen; ++k)
+               seen = w[k] == x;
+            if (!seen)
+               w[n++] = x;
+         }
+         for (unsigned i = 0; i < n; ++i) {
+            for (unsigned j = i + 1; j < n; ++j)
+               add_pair(weight, w[i], w[j], BI_SAME_INSTR);
+            for (unsigned j = 0; j < nr_prev; ++j)
+               add_pair(weight, w[i], prev[j], 1);
+         }
+         memcpy(prev, w, n * sizeof(w[0]));
+         nr_prev = n;
       }
-      add_pairs(weight, w, n);
    }
 
    /* Greedy matching, heaviest pairing first (ties: lowest words). */
