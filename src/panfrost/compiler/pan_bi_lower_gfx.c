@@ -13,7 +13,9 @@
  * - varying slot n is written with LEA_ATTR_IMM index n (address and
  *   conversion word from the varying descriptor) then ST_CVT;
  * - fragment varyings are LD_VAR_IMM / LD_VAR_FLAT_IMM by slot index
- *   instead of byte offset.
+ *   instead of byte offset up to slot 23, LD_VAR / LD_VAR_FLAT with the
+ *   slot in a register from 24 on (the immediate forms' encodings with
+ *   the index's top two bits set are the register forms').
  * - 2D float textures with a computed (fragment) or zero LOD, texture and
  *   sampler below 8, no array, shadow or offset: TEXS_2D.f32 of the x and
  *   y coordinates; other textures, fetches and gathers TEXC (lower_texc).
@@ -279,7 +281,16 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
          }
          case PAN_IR_OP_LD_VAR_FAR:
          case PAN_IR_OP_LD_VAR_FLAT_FAR: {
-            /* LD_VAR_IMM reaches slot 31: the register offset is moot. */
+            /* LD_VAR_IMM and LD_VAR_FLAT_IMM with both top bits of the
+             * index set are the encodings of the register forms: slots
+             * from 24 on (and the fixed-function ones past 31) are
+             * LD_VAR / LD_VAR_FLAT with the slot in a register. */
+            if (I->imm / 16 >= 24) {
+               I->imm /= 16;
+               I->src[1] = pan_ir_mov(&b, pan_ir_imm(I->imm));
+               break;
+            }
+            /* Slots 16-23: the immediate forms, the offset is moot. */
             pan_ir_instr *L = pan_ir_build(
                &b,
                I->op == PAN_IR_OP_LD_VAR_FAR ? PAN_IR_OP_LD_VAR
@@ -294,10 +305,8 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
             FALLTHROUGH;
          case PAN_IR_OP_LD_VAR:
          case PAN_IR_OP_LD_VAR_FLAT:
-            if (I->imm / 16 > 31)
-               return refuse(err, err_size,
-                             "varying slot %u is beyond LD_VAR_IMM",
-                             I->imm / 16);
+            /* pan_ir_from_nir_gfx.c makes slots past 15 far loads. */
+            assert(I->imm / 16 < 24);
             I->imm /= 16;
             break;
          case PAN_IR_OP_TEX:

@@ -86,21 +86,22 @@ struct pan_va_binary {
 };
 
 /*
- * Varyings live in the 16 16-byte slots of the IDVS varying buffer that
- * the immediate forms reach: generic VARn is slot n, the fixed-function
- * ones (colours, texture coordinates, fog) take slots from 15 down in a
- * fixed order, so that a vertex and a fragment shader compiled apart
- * agree (a shader whose generic and fixed-function varyings meet is
- * refused).  The slot of a varying location, or -1 for one that has none;
- * and the slots a shader with these varyings (outputs written, inputs
- * read) needs: one past the highest.
+ * Varyings live in 16-byte slots of the IDVS varying buffer (one record
+ * each on v6/v7): generic VARn is slot n, the fixed-function ones
+ * (colours, texture coordinates, clip distances, fog, the primitive id)
+ * take the slots after the 32 generic ones in a fixed order, so that a
+ * vertex and a fragment shader compiled apart agree.  The slot of a varying location,
+ * or -1 for one that has none; and the slots a shader with these varyings
+ * (outputs written, inputs read) needs: one past the highest.
  */
+#define PAN_VA_GENERIC_SLOTS 32
+#define PAN_VA_VARYING_SLOTS 48
 int pan_va_varying_slot(unsigned location);
 unsigned pan_va_varying_slots(uint64_t locations);
 
 /* Bifrost: the varying record a vertex shader writes gl_PointSize
- * through (one binary32 per vertex), past the 32 generic slots. */
-#define PAN_BI_POINT_SIZE_RECORD 32
+ * through (one binary32 per vertex), past every varying slot. */
+#define PAN_BI_POINT_SIZE_RECORD PAN_VA_VARYING_SLOTS
 
 /* Which program a vertex shader becomes: the v9 driver runs IDVS, a
  * position shader then a varying shader (docs: driver interface). */

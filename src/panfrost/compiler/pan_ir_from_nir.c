@@ -213,8 +213,6 @@ from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
       .blend = blend,
    };
    nir_shader_gather_info(nir, impl);
-   ctx.varyings = nir->info.stage == MESA_SHADER_VERTEX ? nir->info.outputs_written
-                                                        : nir->info.inputs_read;
    ctx.shader = pan_ir_shader_create(mem_ctx);
    ctx.values = rzalloc_array(ctx.shader, pan_ir_index, impl->ssa_alloc + 1);
    pan_ir_block **blocks =

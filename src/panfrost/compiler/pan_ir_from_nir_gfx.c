@@ -9,7 +9,7 @@
  *   fragment  r60 coverage mask, r61 varying interpolation source
  * Attributes come from resource table 1, entry = driver location.
  * Varyings live 16 bytes per slot (VAR0 at byte 0, fixed-function ones
- * from slot 15 down: pan_va_varying_slot) in the IDVS varying buffer;
+ * after VAR31: pan_va_varying_slot) in the IDVS varying buffer;
  * positions in the position buffer (table 13, entry 0).
  * Uniforms of UBOs at constant offsets are pushed: each distinct word
  * gets the next FAU word, and the push table says where it comes from;
@@ -206,24 +206,21 @@ load_ubo(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
    return pan_ir_from_nir_pushed_vec(ctx, PAN_VA_PUSH_UBO, ubo, offset_B, n);
 }
 
-/* The fixed-function varyings, in the order they take slots from the
- * last one down: the likeliest first. */
+/* The fixed-function varyings, in the order they take the slots after the
+ * generic ones: the likeliest first. */
 static const gl_varying_slot ff_varyings[] = {
    VARYING_SLOT_COL0, VARYING_SLOT_TEX0,       VARYING_SLOT_COL1,
    VARYING_SLOT_TEX1, VARYING_SLOT_CLIP_DIST0, VARYING_SLOT_CLIP_DIST1,
    VARYING_SLOT_FOGC, VARYING_SLOT_TEX2,       VARYING_SLOT_TEX3,
    VARYING_SLOT_BFC0, VARYING_SLOT_BFC1,       VARYING_SLOT_TEX4,
    VARYING_SLOT_TEX5, VARYING_SLOT_TEX6,       VARYING_SLOT_TEX7,
+   /* What a geometry shader's final draw passes on (pan_gs.h). */
+   VARYING_SLOT_PRIMITIVE_ID,
 };
 
-/* The 8-bit byte offset of LD_VAR_BUF_IMM reaches 16 slots: the
- * fixed-function varyings stay in them. */
-#define PAN_VA_VARYING_SLOTS 16
-
-/* GL locations VAR0-VAR31 exist however few varyings a program has (Mesa's
- * varying compaction can leave the first ones empty): slots 16-31 are
- * read at a register offset. */
-#define PAN_VA_GENERIC_SLOTS 32
+static_assert(PAN_VA_GENERIC_SLOTS + ARRAY_SIZE(ff_varyings) ==
+                 PAN_VA_VARYING_SLOTS,
+              "every fixed-function varying has a slot");
 
 int
 pan_va_varying_slot(unsigned location)
@@ -233,7 +230,7 @@ pan_va_varying_slot(unsigned location)
       return location - VARYING_SLOT_VAR0;
    for (unsigned i = 0; i < ARRAY_SIZE(ff_varyings); ++i) {
       if (ff_varyings[i] == location)
-         return PAN_VA_VARYING_SLOTS - 1 - i;
+         return PAN_VA_GENERIC_SLOTS + i;
    }
    return -1;
 }
@@ -265,13 +262,6 @@ varying_offset(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
    if (slot < 0) {
       pan_ir_from_nir_error(ctx, "varying slot %s is unsupported",
                             gl_varying_slot_name_for_stage(loc, ctx->stage));
-      return false;
-   }
-   if (loc < VARYING_SLOT_VAR0 &&
-       (ctx->varyings & BITFIELD64_BIT(VARYING_SLOT_VAR0 + slot))) {
-      pan_ir_from_nir_error(ctx, "varying slot %s shares slot %d with VAR%d",
-                            gl_varying_slot_name_for_stage(loc, ctx->stage),
-                            slot, slot);
       return false;
    }
    *offset_B = 16 * slot;

@@ -23,9 +23,6 @@ struct pan_ir_from_nir {
    bool failed;
 
    gl_shader_stage stage;
-   /* Varying locations of the shader (outputs written by a vertex shader,
-    * inputs read by a fragment shader). */
-   uint64_t varyings;
    struct pan_va_binary *bin; /* push table */
    /* Compiling a v9 blend shader: how (pan_compile.h). */
    const struct pan_va_blend_options *blend;

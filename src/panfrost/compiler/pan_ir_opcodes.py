@@ -356,7 +356,8 @@ OPS = [
               ['{sr}', '{s0}', 'index:{imm}'])),
     # Varyings past the 8-bit immediate (byte 256 on): s1 is the byte
     # offset in a register, imm the same offset (the Bifrost back end makes
-    # them ld_var / ld_var_flat of slot imm / 16).
+    # slots 16-23 ld_var / ld_var_flat of slot imm / 16, and gives later
+    # ones the slot in s1).
     Op('ld_var_far', 2, dest_comps=None, mods=['imm'],
        va=VA('ld_var_buf.f32', ['vecsize={vecsize}', 'srcfmt=src_f32',
                                 'sample=center', 'update=store',
@@ -639,6 +640,12 @@ BI_FORMS = {
                   staging='d', msg='varying', imm_field='index')],
     'ld_var_flat': [BI('ld_var_flat_imm', 'add', ['vecsize={vecsize}'], [],
                        staging='d', msg='varying', imm_field='index')],
+    # Slots from 24 on (pan_bi_lower_gfx.c): s1 holds the slot.
+    'ld_var_far': [BI('ld_var', 'add',
+                      ['vecsize={vecsize}', 'register_format=f32'], S01,
+                      staging='d', msg='varying')],
+    'ld_var_flat_far': [BI('ld_var_flat', 'add', ['vecsize={vecsize}'],
+                           ['{s1}'], staging='d', msg='varying')],
     # imm: the varying name (d3: 2 fragment 1/w, 3 fragment z) and the
     # sample and update mode (d10, pan_bi_lower_gfx.c: center, clobber).
     # gl_PointCoord: varying name 0 (point); pan_bi_lower_gfx.c gives the

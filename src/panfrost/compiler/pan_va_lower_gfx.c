@@ -60,6 +60,62 @@ lower_outputs_to_temporaries(nir_shader *nir)
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
 }
 
+/* Just after instr (after the phis for a phi). */
+static nir_cursor
+after_def(nir_instr *instr)
+{
+   return instr->type == nir_instr_type_phi ? nir_after_phis(instr->block)
+                                            : nir_after_instr(instr);
+}
+
+static bool
+top_level(nir_function_impl *impl, nir_instr *instr)
+{
+   return instr->block->cf_node.parent == &impl->cf_node;
+}
+
+/* The temporaries' stores all sit in the last block, after a mov of each
+ * value, which keeps every output live to the end: 32 vec4 varyings are
+ * 128 registers.  A store of a value defined outside any branch or loop
+ * moves up (with its mov and its constant slot offset) to just after
+ * that definition, so each output is stored as soon as it is known,
+ * still once and whole. */
+static void
+store_outputs_early(nir_shader *nir)
+{
+   nir_function_impl *impl = nir_shader_get_entrypoint(nir);
+   nir_block *end = nir_impl_last_block(impl);
+   nir_builder b;
+   nir_builder_init(&b, impl);
+
+   /* Forwards: a moved store lands before the ones still to visit. */
+   nir_foreach_instr_safe(instr, end) {
+      if (instr->type != nir_instr_type_intrinsic)
+         continue;
+      nir_intrinsic_instr *st = nir_instr_as_intrinsic(instr);
+      if (st->intrinsic != nir_intrinsic_store_output ||
+          !nir_src_is_const(st->src[1]))
+         continue;
+      nir_instr *def = st->src[0].ssa->parent_instr;
+      if (!top_level(impl, def))
+         continue;
+      /* Moving a definition up past nothing it reads is always safe. */
+      if (def->type == nir_instr_type_alu &&
+          nir_instr_as_alu(def)->op == nir_op_mov) {
+         nir_instr *src = nir_instr_as_alu(def)->src[0].src.ssa->parent_instr;
+         if (top_level(impl, src))
+            nir_instr_move(after_def(src), def);
+      }
+      nir_instr_move(after_def(def), instr);
+      b.cursor = nir_before_instr(instr);
+      nir_instr_rewrite_src_ssa(
+         instr, &st->src[1],
+         nir_imm_int(&b, (int)nir_src_as_uint(st->src[1])));
+   }
+   nir_metadata_preserve(impl, nir_metadata_block_index |
+                                  nir_metadata_dominance);
+}
+
 void
 pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
 {
@@ -78,6 +134,8 @@ pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
       NIR_PASS_V(nir, nir_lower_viewport_transform);
    NIR_PASS_V(nir, nir_lower_io, nir_var_shader_in | nir_var_shader_out,
               pan_vec4_slots, (nir_lower_io_options)0);
+   if (nir->info.stage == MESA_SHADER_VERTEX)
+      store_outputs_early(nir);
    if (nir->info.stage == MESA_SHADER_VERTEX &&
        variant != PAN_VA_VARIANT_DEFAULT) {
       NIR_PASS_V(nir, nir_shader_instructions_pass, keep_variant,

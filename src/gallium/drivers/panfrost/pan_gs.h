@@ -36,9 +36,10 @@ struct panfrost_shader;
 #define PANFROST_GS_MAX_UBOS PIPE_MAX_CONSTANT_BUFFERS
 
 /* gl_PrimitiveID travels from the geometry stage to the fragment shader
- * as the last generic varying, which our compilers have a slot for.
+ * in a fixed-function slot of its own (pan_va_varying_slot), after the 32
+ * generic ones.
  */
-#define PANFROST_PRIMITIVE_ID_SLOT (VARYING_SLOT_VAR0 + 31)
+#define PANFROST_PRIMITIVE_ID_SLOT VARYING_SLOT_PRIMITIVE_ID
 
 /* The block the compute variant reads at the address of its first two
  * kernel input words.

@@ -174,21 +174,9 @@ panfrost_create_shader(struct pipe_context *pctx,
       so->tex_inputs = (nir->info.inputs_read >> VARYING_SLOT_TEX0) & 0xff;
       so->reads_point_coord =
          nir->info.inputs_read & BITFIELD64_BIT(VARYING_SLOT_PNTC);
-      /* What a geometry shader writes (pan_gs.h), in a generic slot; v9
-       * only: Bifrost reads flat varyings past slot 15 wrongly, so its
-       * compiler refuses the shader instead.
-       */
-      nir_foreach_shader_in_variable(var, nir) {
-         if (var->data.location == VARYING_SLOT_PRIMITIVE_ID &&
-             panfrost_screen(pctx->screen)->dev.arch >= 9 &&
-             !(nir->info.inputs_read &
-               BITFIELD64_BIT(PANFROST_PRIMITIVE_ID_SLOT))) {
-            var->data.location = PANFROST_PRIMITIVE_ID_SLOT;
-            so->reads_primitive_id = true;
-         }
-      }
-      if (so->reads_primitive_id)
-         nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
+      /* What only a geometry shader writes (pan_gs.h). */
+      so->reads_primitive_id =
+         nir->info.inputs_read & BITFIELD64_BIT(PANFROST_PRIMITIVE_ID_SLOT);
       so->nir = nir_shader_clone(NULL, nir);
    }
    compile_gfx(panfrost_screen(pctx->screen), so, nir, &ctx->debug);

@@ -552,11 +552,12 @@ test_points_out(void)
 
 /* gl_PrimitiveID from the geometry shader to the fragment shader: a
  * point becomes a full-screen quad with gl_PrimitiveID = 1 + the input
- * primitive's id, which the fragment shader turns into green (v9; the
- * Bifrost compilers refuse the fragment shader).
+ * primitive's id, which the fragment shader turns into green (a flat
+ * integer varying in a slot past 31, which Bifrost reads with the
+ * register form of LD_VAR_FLAT).
  */
 static void
-test_primitive_id(unsigned arch)
+test_primitive_id(void)
 {
    struct gs g;
    gs_begin(&g, SHADER_PRIM_POINTS, 1, SHADER_PRIM_TRIANGLE_STRIP, 4);
@@ -588,10 +589,9 @@ test_primitive_id(unsigned arch)
                  0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = f.shader };
+   pan_test_debug_msg[0] = 0;
    void *fs = ctx->create_fs_state(ctx, &cso);
-   if (arch < 9)
-      CHECK(strstr(pan_test_debug_msg, "PRIMITIVE_ID"),
-            "Bifrost refuses gl_PrimitiveID: '%s'", pan_test_debug_msg);
+   CHECK(!pan_test_debug_msg[0], "gl_PrimitiveID: '%s'", pan_test_debug_msg);
 
    static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0 };
    struct pipe_resource *vb = vertices(v, 2);
@@ -601,12 +601,9 @@ test_primitive_id(unsigned arch)
    draw(PIPE_PRIM_POINTS, 2); /* the second point's quad covers the first */
    ctx->bind_gs_state(ctx, NULL);
    read_pixels();
-   if (arch >= 9)
-      CHECK(is_rgb(16, 16, 0, 128, 0) && is_rgb(0, 31, 0, 128, 0),
-            "gl_PrimitiveID 2: pixel %u %u %u", pixels[16][16][0],
-            pixels[16][16][1], pixels[16][16][2]);
-   else
-      CHECK(is_clear(16, 16), "refused fragment shader draws nothing");
+   CHECK(is_rgb(16, 16, 0, 128, 0) && is_rgb(0, 31, 0, 128, 0),
+         "gl_PrimitiveID 2: pixel %u %u %u", pixels[16][16][0],
+         pixels[16][16][1], pixels[16][16][2]);
    ctx->delete_gs_state(ctx, gs);
    ctx->delete_fs_state(ctx, fs);
    pipe_resource_reference(&vb, NULL);
@@ -918,7 +915,6 @@ main(int argc, char **argv)
 {
    if (!pan_test_open(&screen, &ctx))
       return 1;
-   unsigned arch = screen->get_param(screen, PIPE_CAP_DEVICE_ID) >> 12;
    struct pipe_surface *surf = pan_test_bind_target(screen, ctx, W, H, &tex);
 
    struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
@@ -967,7 +963,7 @@ main(int argc, char **argv)
    test_bars();
    test_points_out();
    test_capture();
-   test_primitive_id(arch);
+   test_primitive_id();
    ctx->bind_fs_state(ctx, cso[5]);
    test_clip_distance(clip);
    test_strip_adjacency(cull);

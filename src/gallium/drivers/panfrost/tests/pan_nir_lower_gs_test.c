@@ -186,7 +186,7 @@ test_passthrough(void)
    nir_variable *pid = nir_find_variable_with_location(
       vs, nir_var_shader_out, PANFROST_PRIMITIVE_ID_SLOT);
    CHECK(pid && glsl_base_type_is_integer(glsl_get_base_type(pid->type)),
-         "gl_PrimitiveID an integer in its generic slot");
+         "gl_PrimitiveID an integer in its slot");
    ralloc_free(vs);
 }
 
