@@ -166,6 +166,10 @@ enum panfrost_warning {
    PANFROST_WARN_COMPUTE,
    PANFROST_WARN_DRAW,
    PANFROST_WARN_PRELOAD,
+   /* Fixed-function GL the hardware lacks and nothing lowers yet: line
+    * stipple (drawn solid) and polygon modes (drawn filled). */
+   PANFROST_WARN_LINE_STIPPLE,
+   PANFROST_WARN_POLYGON_MODE,
 };
 
 struct panfrost_context {

@@ -997,6 +997,28 @@ draw_indirect(struct pipe_context *pctx, const struct pipe_draw_info *info,
    }
 }
 
+/* Rasteriser state the hardware has no mode for and the state tracker
+ * leaves to the driver: said once, then drawn without it. */
+static void
+warn_unsupported_raster(struct panfrost_context *ctx, enum pipe_prim_type mode)
+{
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   enum pipe_prim_type reduced = u_reduced_prim(mode);
+
+   if (!rast)
+      return;
+   if (rast->line_stipple_enable && reduced == PIPE_PRIM_LINES)
+      panfrost_warn_once(ctx, PANFROST_WARN_LINE_STIPPLE,
+                         "line stipple is not implemented: stippled lines "
+                         "are drawn solid");
+   if (reduced == PIPE_PRIM_TRIANGLES &&
+       (rast->fill_front != PIPE_POLYGON_MODE_FILL ||
+        rast->fill_back != PIPE_POLYGON_MODE_FILL))
+      panfrost_warn_once(ctx, PANFROST_WARN_POLYGON_MODE,
+                         "polygon modes other than fill are not "
+                         "implemented: polygons are drawn filled");
+}
+
 void
 panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                   unsigned drawid_offset,
@@ -1010,6 +1032,7 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    if (!panfrost_render_condition_check(ctx))
       return;
    panfrost_select_fs(ctx, info->mode == PIPE_PRIM_POINTS);
+   warn_unsupported_raster(ctx, info->mode);
    /* glDrawTransformFeedback: the vertices captured, known on the CPU. */
    if (indirect && indirect->count_from_stream_output) {
       from_so = (struct pipe_draw_start_count_bias){
