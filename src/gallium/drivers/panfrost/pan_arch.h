@@ -101,8 +101,9 @@ struct panfrost_blend_rt {
    bool logicop;          /* a logic op (logicop_func, PIPE_LOGICOP_*) */
    unsigned logicop_func; /* instead of blending */
    /* The blend shader doing it (pan_blend_shader.h), 0 for the blend
-    * unit. */
-   uint64_t shader;
+    * unit, and on v6/v7 the address it returns to (the clause after the
+    * calling BLEND; 0: the BLEND ends the fragment shader). */
+   uint64_t shader, shader_return;
 };
 
 /* The depth and stencil tests of a draw, for its attachment's aspects. */
@@ -258,8 +259,11 @@ struct panfrost_binary {
    unsigned tls_size;  /* spilled bytes per thread */
    const struct pan_va_push_word *push; /* graphics: pushed words, u0 first */
    unsigned nr_push;
-   /* v9 fragment shaders: pan_va_binary.blend_regs (0xff elsewhere). */
+   /* Fragment shaders: where each BLEND has its colours and coverage
+    * (0xff: no BLEND), and on v6/v7 the byte offset of the clause after
+    * it, where a blend shader it calls returns (0: none). */
    uint8_t blend_colour[8], blend_colour1[8], blend_coverage[8];
+   uint32_t blend_return[8];
    /* v7 fragment shaders: the message preloads (pan_bi_binary.messages). */
    struct panfrost_message_preload messages[2];
    /* The shader-db line (stock keys), for the GL debug output. */
@@ -334,6 +338,10 @@ struct panfrost_arch_jm {
    /* NULL when done, else why the render targets cannot be drawn to. */
    const char *(*emit_fragment_rsd)(void *cpu,
                                     const struct panfrost_jm_fragment *f);
+   /* Blend shaders, as panfrost_arch_draw's. */
+   bool (*blend_needs_shader)(const struct panfrost_blend_rt *b);
+   void (*blend_shader_io)(const struct panfrost_blend_rt *b, unsigned rt,
+                           uint32_t *conversion, uint64_t *store);
    unsigned attribute_size_B, buffer_size_B, buffer_align_B;
    /* false for a format the attribute unit cannot fetch. */
    bool (*emit_attribute)(void *cpu, unsigned format, unsigned buffer_index,
@@ -412,6 +420,11 @@ struct panfrost_arch {
     */
    bool (*compile)(struct nir_shader *nir, void *mem_ctx, unsigned variant,
                    struct panfrost_binary *out, char *err, size_t err_size);
+   /* The same for a blend shader's NIR (pan_blend_shader.c) called as
+    * blend (a struct pan_va_blend_options) says. */
+   bool (*compile_blend)(struct nir_shader *nir, void *mem_ctx,
+                         const void *blend, struct panfrost_binary *out,
+                         char *err, size_t err_size);
 
    /* Compute shader program descriptor (v9) or renderer state (v6/v7) for
     * a binary using registers r0..work_regs-1 plus the compute preloads

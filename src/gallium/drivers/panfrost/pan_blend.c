@@ -34,15 +34,6 @@ panfrost_blend_rt_init(struct panfrost_blend_rt *b,
    b->logicop_func = blend->logicop_func;
 }
 
-const char *
-panfrost_blend_unsupported(const struct pipe_blend_state *blend)
-{
-   /* A copy is what draws do without logic ops. */
-   if (blend->logicop_enable && blend->logicop_func != PIPE_LOGICOP_COPY)
-      return "logic ops need a blend shader (not implemented yet)";
-   return NULL;
-}
-
 static void
 face_init(struct panfrost_zs_face *f, const struct pipe_stencil_state *s,
           uint8_t ref)

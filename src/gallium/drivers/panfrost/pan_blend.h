@@ -20,9 +20,6 @@ void panfrost_blend_rt_init(struct panfrost_blend_rt *b,
                             const struct pipe_framebuffer_state *fb,
                             const struct pipe_blend_color *color);
 
-/* Why no render target can be blended this way, NULL when they may be. */
-const char *panfrost_blend_unsupported(const struct pipe_blend_state *blend);
-
 /* The tests a draw makes: only those the attachment has an aspect for
  * (GL: without a depth or stencil buffer the test passes).
  */

@@ -4,9 +4,10 @@
  */
 
 /*
- * Blend shaders (v9).  The fragment shader's BLEND of a render target
- * whose descriptor is in shader mode falls into its call sequence, which
- * branches to the blend shader with the return address in r48.  The blend
+ * Blend shaders.  The fragment shader's BLEND of a render target whose
+ * descriptor is in shader mode falls into its call sequence (v9) or calls
+ * it itself (v6/v7, with the return address the descriptor holds), the
+ * return address in r48 either way.  The blend
  * shader shares the thread's registers: it reads the colour and the
  * coverage where that BLEND has them (they depend on the fragment shader,
  * so they are part of the key), reads the destination from the tile
@@ -235,6 +236,8 @@ build(struct panfrost_context *ctx, const struct panfrost_blend_shader_key *k,
       snprintf(err, err_size, "out of memory");
       return NULL;
    }
+   const struct panfrost_arch *arch =
+      panfrost_screen(ctx->base.screen)->arch;
    const struct pan_va_blend_options blend = {
       .rt = k->index,
       .conversion = k->conversion,
@@ -244,11 +247,10 @@ build(struct panfrost_context *ctx, const struct panfrost_blend_shader_key *k,
       .coverage_reg = k->coverage_reg,
       .last = k->last,
    };
-   struct pan_va_compile_options opts = { .blend = &blend };
-   struct pan_va_binary bin;
+   struct panfrost_binary bin;
    char cerr[256];
    struct blend_shader *s = NULL;
-   if (!pan_va_compile_opts(nir, nir, &opts, &bin, NULL, cerr, sizeof(cerr))) {
+   if (!arch->compile_blend(nir, nir, &blend, &bin, cerr, sizeof(cerr))) {
       snprintf(err, err_size,
                "the blend shader (colour in r%u, coverage in r%u) did not "
                "compile: %s",
@@ -295,11 +297,14 @@ panfrost_blend_shader_get(struct panfrost_context *ctx,
                           const struct panfrost_program *fs, char *err,
                           size_t err_size)
 {
-   const struct panfrost_arch_draw *d =
-      panfrost_screen(ctx->base.screen)->arch->draw;
+   const struct panfrost_arch *arch = panfrost_screen(ctx->base.screen)->arch;
+   void (*shader_io)(const struct panfrost_blend_rt *, unsigned, uint32_t *,
+                     uint64_t *) = arch->draw  ? arch->draw->blend_shader_io
+                                   : arch->jm ? arch->jm->blend_shader_io
+                                              : NULL;
    struct panfrost_blend_shader_key k;
 
-   if (!d || !d->blend_shader_io) {
+   if (!shader_io) {
       snprintf(err, err_size,
                "blend shaders are not implemented on this "
                "GPU yet");
@@ -322,6 +327,7 @@ panfrost_blend_shader_get(struct panfrost_context *ctx,
    memset(&k, 0, sizeof(k));
    k.rt = *b;
    k.rt.shader = 0;
+   k.rt.shader_return = 0;
    k.index = index;
    k.colour_reg = fs->blend_regs[index].colour;
    k.coverage_reg = fs->blend_regs[index].coverage;
@@ -329,7 +335,7 @@ panfrost_blend_shader_get(struct panfrost_context *ctx,
    k.last = true;
    for (unsigned rt = index + 1; rt < 8; ++rt)
       k.last &= fs->blend_regs[rt].colour == 0xff;
-   d->blend_shader_io(b, index, &k.conversion, &k.store);
+   shader_io(b, index, &k.conversion, &k.store);
 
    if (!ctx->blend_shaders) {
       ctx->blend_shaders = rzalloc(NULL, struct panfrost_blend_shaders);

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* Blend shaders (v9): what the blend unit cannot do, compiled once per
+/* Blend shaders: what the blend unit cannot do, compiled once per
  * key and kept by the context.  See docs/drivers/panfrost/blend.rst.
  */
 

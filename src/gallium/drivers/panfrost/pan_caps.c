@@ -94,13 +94,13 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
     * integer textures, uniform blocks (draw-path.rst); 1.40 adds texture
     * buffers, which the v6+ views and compilers read (samplerBuffer);
     * 1.50 geometry shaders, which v6+ run as compute work (geometry.rst);
-    * 3.30 on v9, whose blend shaders give GL 3.3 dual-source blending.
+    * 3.30 with blend shaders, which give GL 3.3 dual-source blending.
     */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
       if (!panfrost_has_texture_buffers(pscreen))
          return 130;
-      return panfrost_device(pscreen)->arch >= 9 ? 330 : 150;
+      return panfrost_device(pscreen)->arch >= 6 ? 330 : 150;
    case PIPE_CAP_ESSL_FEATURE_LEVEL:
       return 300;
 
@@ -166,9 +166,9 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    /* texelFetch from 4x textures (pan_texture.c, txf_ms). */
    case PIPE_CAP_TEXTURE_MULTISAMPLE:
       return panfrost_device(pscreen)->arch >= 6;
-   /* The second colour reaches v9 blend shaders (pan_blend_shader.c). */
+   /* The second colour reaches blend shaders (pan_blend_shader.c). */
    case PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS:
-      return panfrost_device(pscreen)->arch >= 9 ? 1 : 0;
+      return panfrost_device(pscreen)->arch >= 6 ? 1 : 0;
 
    /* Compute runs where the driver has job emitters (v9): launch_grid with
     * shader storage buffers and constant buffers.  GL's compute shaders

@@ -27,6 +27,7 @@
 
 #include "pan_arch.h"
 #include "pan_blend.h"
+#include "pan_blend_shader.h"
 #include "pan_bo.h"
 #include "pan_context.h"
 #include "pan_draw_jm.h"
@@ -445,6 +446,30 @@ jm_push_dirty(const struct panfrost_program *p)
    return bits;
 }
 
+/* Target i through a blend shader when the blend unit cannot blend it
+ * (pan_blend_shader.c), returning to the clause after the fragment
+ * shader's BLEND; false after a message when it cannot be had. */
+static bool
+jm_blend_shader(struct panfrost_context *ctx,
+                const struct panfrost_program *fs, unsigned i,
+                struct panfrost_blend_rt *b)
+{
+   const struct panfrost_arch_jm *jm =
+      panfrost_screen(ctx->base.screen)->arch->jm;
+   char err[320];
+
+   if (!jm->blend_needs_shader || !jm->blend_needs_shader(b))
+      return true;
+   b->shader = panfrost_blend_shader_get(ctx, b, i, fs, err, sizeof(err));
+   if (!b->shader) {
+      drop(ctx, "%s, draw dropped", err);
+      return false;
+   }
+   b->shader_return = fs->blend_return[i] ? fs->binary + fs->blend_return[i]
+                                          : 0;
+   return true;
+}
+
 /* The push words of a stage (0 vertex, 1 fragment) into the draw cache,
  * after a change of its shader, its constant buffers, or the viewport or
  * textures it pushes; false when out of memory.
@@ -523,8 +548,13 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
    memcpy(f.messages, fs->progs[0].messages, sizeof(f.messages));
-   for (unsigned i = 0; i < f.rt_count; ++i)
+   for (unsigned i = 0; i < f.rt_count; ++i) {
       panfrost_blend_rt_init(&f.rts[i], blend, i, fb, &ctx->state.blend_color);
+      if (!jm_blend_shader(ctx, &fs->progs[0], i, &f.rts[i])) {
+         *dropped = true;
+         return true;
+      }
+   }
    panfrost_zs_state_init(&f.zs, ctx->state.zsa, &ctx->state.stencil_ref,
                           fb->zsbuf);
 
@@ -903,11 +933,7 @@ jm_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info,
            ctx->state.fb.nr_cbufs);
       return false;
    }
-   why = panfrost_blend_unsupported(blend);
-   if (why) {
-      drop(ctx, "%s, draw dropped", why);
-      return false;
-   }
+   /* Logic ops are blend shaders (jm_blend_shader). */
    return true;
 }
 

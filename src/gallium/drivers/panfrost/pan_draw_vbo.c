@@ -662,14 +662,7 @@ draw_supported(struct panfrost_context *ctx, const struct pipe_draw_info *info)
    }
    if (!panfrost_ssbo_check_draw(ctx))
       return false;
-   /* Logic ops are blend shaders here (blend_desc). */
-   if (!arch->draw->blend_needs_shader) {
-      const char *why = panfrost_blend_unsupported(ctx->state.blend);
-      if (why) {
-         drop(ctx, "%s, draw dropped", why);
-         return false;
-      }
-   }
+   /* Logic ops are blend shaders (blend_desc). */
    if (!blend_supported(ctx))
       return false;
    /* The compiler gives gl_FragColor to target 0 only. */

@@ -134,6 +134,7 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
          p->blend_regs[rt].colour = bins[i].blend_colour[rt];
          p->blend_regs[rt].colour1 = bins[i].blend_colour1[rt];
          p->blend_regs[rt].coverage = bins[i].blend_coverage[rt];
+         p->blend_return[rt] = bins[i].blend_return[rt];
       }
       memcpy(p->push, bins[i].push, bins[i].nr_push * sizeof(p->push[0]));
       memcpy(p->messages, bins[i].messages, sizeof(p->messages));

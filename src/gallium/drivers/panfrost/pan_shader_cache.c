@@ -31,7 +31,7 @@
 #include "pan_shader_cache.h"
 
 /* Bumped when the entry layout changes. */
-#define PAN_CACHE_ENTRY_VERSION 4
+#define PAN_CACHE_ENTRY_VERSION 5
 
 void
 panfrost_shader_cache_init(struct panfrost_screen *screen)
@@ -87,6 +87,7 @@ store(struct disk_cache *cache, const cache_key key,
    blob_write_bytes(&blob, bin->blend_colour, sizeof(bin->blend_colour));
    blob_write_bytes(&blob, bin->blend_colour1, sizeof(bin->blend_colour1));
    blob_write_bytes(&blob, bin->blend_coverage, sizeof(bin->blend_coverage));
+   blob_write_bytes(&blob, bin->blend_return, sizeof(bin->blend_return));
    for (unsigned k = 0; k < 2; ++k) {
       const struct panfrost_message_preload *m = &bin->messages[k];
       blob_write_uint8(&blob, m->varying);
@@ -123,6 +124,7 @@ load(const void *data, size_t size, void *mem_ctx,
    blob_copy_bytes(&r, out->blend_colour, sizeof(out->blend_colour));
    blob_copy_bytes(&r, out->blend_colour1, sizeof(out->blend_colour1));
    blob_copy_bytes(&r, out->blend_coverage, sizeof(out->blend_coverage));
+   blob_copy_bytes(&r, out->blend_return, sizeof(out->blend_return));
    for (unsigned k = 0; k < 2; ++k) {
       struct panfrost_message_preload *m = &out->messages[k];
       m->varying = blob_read_uint8(&r);

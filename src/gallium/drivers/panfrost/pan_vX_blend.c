@@ -14,9 +14,10 @@
  * src * dst + dst * src product; anything else (min, max, alpha
  * saturate, dual-source factors, a constant whose used channels differ),
  * blending float targets and logic ops need a blend shader
- * (pan_blend_shader.c, v9 only): its descriptor holds the shader's
- * address instead, and the shader stores through an opaque internal
- * descriptor of the same conversion (blend_shader_io).
+ * (pan_blend_shader.c): its descriptor holds the shader's address
+ * instead (and on v6/v7 where it returns to), and the shader stores
+ * through an opaque internal descriptor of the same conversion
+ * (blend_shader_io).
  */
 
 #include <string.h>
@@ -31,12 +32,6 @@
 #include "pan_rt_format.h"
 #include "pan_vX_blend.h"
 #include "pan_vX_format.h"
-
-#if PAN_ARCH >= 9
-#define NO_SHADERS ""
-#else
-#define NO_SHADERS " (not implemented on this GPU yet)"
-#endif
 
 /* A GL factor as the C operand it multiplies by, inverted or not. */
 struct factor {
@@ -269,10 +264,9 @@ pack_fixed(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
    /* GL ignores blending on integer targets. */
    bool blending = b->blend && !integer;
    if (b->logicop && b->logicop_func != PIPE_LOGICOP_COPY)
-      return "logic ops need a blend shader" NO_SHADERS;
+      return "logic ops need a blend shader";
    if (blending && !normalised)
-      return "blending a float render target needs a blend shader"
-             NO_SHADERS;
+      return "blending a float render target needs a blend shader";
 
    bool has_alpha = util_format_has_alpha(b->format);
    struct PAN_GENX(blend_equation) eq = { 0 };
@@ -288,7 +282,7 @@ pack_fixed(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
           !to_function(b->alpha_func, f[2], f[3], true, &eq.alpha))
          return "blend equation beyond fixed-function blending (min/max, "
                 "alpha saturate, dual source or an unsupported factor "
-                "pair) needs a blend shader" NO_SHADERS;
+                "pair) needs a blend shader";
       for (unsigned i = 0; i < 4; ++i)
          constant_mask |= f[i].constant_mask;
    } else {
@@ -305,7 +299,7 @@ pack_fixed(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
       u_foreach_bit (c, constant_mask) {
          if (b->constant[c] != k)
             return "a blend constant whose channels differ needs a blend "
-                   "shader" NO_SHADERS;
+                   "shader";
       }
    }
 
@@ -392,7 +386,6 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
 {
    if (!b->enabled || !b->shader)
       return pack_fixed(cpu, rt, b);
-#if PAN_ARCH >= 9
    pan_pack(cpu, blend, cfg)
    {
       cfg.enable = true;
@@ -405,11 +398,13 @@ PAN_GENX(panfrost_emit_blend)(void *cpu, unsigned rt,
       cfg.internal.mode = MALI_BLEND_MODE_SHADER;
       /* The high word is the fragment shader's (pan_blend_shader.c). */
       cfg.internal.shader.pc = (uint32_t)b->shader;
+#if PAN_ARCH < 9
+      /* BLEND hands it to the blend shader, which jumps there (0: the
+       * thread ends). */
+      cfg.internal.shader.return_value = (uint32_t)b->shader_return;
+#endif
    }
    return NULL;
-#else
-   return "blend shaders are not implemented on this GPU yet";
-#endif
 }
 
 unsigned

@@ -20,6 +20,10 @@
 bool PAN_GENX(panfrost_compile)(struct nir_shader *nir, void *mem_ctx,
                                 unsigned variant, struct panfrost_binary *out,
                                 char *err, size_t err_size);
+bool PAN_GENX(panfrost_compile_blend)(struct nir_shader *nir, void *mem_ctx,
+                                      const void *blend,
+                                      struct panfrost_binary *out, char *err,
+                                      size_t err_size);
 
 #if PAN_ARCH >= 9
 /* The compiler's compute ABI reads these (docs: compiler.rst). */
@@ -233,6 +237,7 @@ link_job(void *cpu, uint64_t next)
 
 const struct panfrost_arch PAN_GENX(panfrost_arch) = {
    .compile = PAN_GENX(panfrost_compile),
+   .compile_blend = PAN_GENX(panfrost_compile_blend),
 #if PAN_ARCH >= 9
    .shader_desc_size_B = pan_size(shader_program),
    .shader_desc_align_B = pan_alignment(shader_program),

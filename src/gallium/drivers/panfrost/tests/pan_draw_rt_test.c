@@ -4,10 +4,10 @@
  */
 
 /*
- * The render-target side of the v9 draw path, pixel-checked on the
- * drm-shim's simulated Mali-G57: fixed-function blending against a C
+ * The render-target side of the draw path, pixel-checked on the
+ * drm-shim's simulated GPU (G57, G52 or G72): blending against a C
  * reference of the GL equations (every function and factor pair, the
- * blend constant, refusals of what needs a blend shader), every colour
+ * blend constant, through the blend unit or blend shaders), every colour
  * format the screen renders to, depth and stencil attachments, and
  * several render targets with independent blending and colour masks.
  *
@@ -42,8 +42,10 @@
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
-/* The G57 (v9) blends what the blend unit cannot with blend shaders; the
- * G52 and G72 refuse it. */
+/* Whether the driver blends what the blend unit cannot with blend
+ * shaders (every GPU now): it then offers dual-source blending, whose
+ * second colour only they read.  Without, those draws are refused with a
+ * message. */
 static bool blend_shaders;
 static struct pipe_resource *vbufs[1024];
 static unsigned nr_vbufs;
@@ -1713,8 +1715,8 @@ main(int argc, char **argv)
 {
    if (!pan_test_open(&screen, &ctx))
       return 1;
-   const char *gpu = getenv("PAN_GPU_ID");
-   blend_shaders = gpu && gpu[0] == '9';
+   blend_shaders =
+      screen->get_param(screen, PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS) > 0;
    pixels = calloc(H, sizeof(*pixels));
    if (!pixels)
       return 1;
