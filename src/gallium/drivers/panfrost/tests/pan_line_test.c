@@ -10,7 +10,7 @@
  * closing side drawn, every corner once under additive blending), and
  * flat colours from the segment's last vertex or, with flatshade_first,
  * its first (the draw's flat-shading vertex on v6/v7, the tiler context
- * on v9).
+ * on v9); a stippled line is drawn solid after a message saying so.
  */
 
 #include <math.h>
@@ -78,6 +78,7 @@ struct line_draw {
    const float (*col)[4];
    float width;
    bool flat, first, add;
+   bool stipple; /* not implemented: said once, drawn solid */
 };
 
 /* Draw into a cleared SIZE x SIZE target and read every pixel back into
@@ -106,6 +107,9 @@ draw_lines(const struct line_draw *d, uint8_t px[SIZE][SIZE][4])
       .point_size = 7, /* what a line must not take */
       .flatshade_first = d->first,
       .flatshade = d->flat,
+      .line_stipple_enable = d->stipple,
+      .line_stipple_factor = 0,
+      .line_stipple_pattern = 0x00ff,
    };
    void *cso_blend = ctx->create_blend_state(ctx, &blend);
    void *cso_zsa = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
@@ -267,6 +271,23 @@ test_provoking(void)
    }
 }
 
+/* Line stipple is refused with a message (the line is drawn solid). */
+static void
+test_stipple_refused(void)
+{
+   static const float win[2][2] = { { 2, 7.5f }, { 14, 7.5f } };
+   struct line_draw d = { PIPE_PRIM_LINES, 2, win, white, 1, .stipple = true };
+   uint8_t px[SIZE][SIZE][4];
+   pan_test_debug_msg[0] = 0;
+   draw_lines(&d, px);
+   CHECK(strstr(pan_test_debug_msg, "line stipple"),
+         "no message for a stippled line (last: \"%s\")", pan_test_debug_msg);
+   unsigned drawn = 0;
+   for (int x = 0; x < SIZE; ++x)
+      drawn += px[7][x][0] == 255;
+   CHECK(drawn == 12, "stippled line: %u pixels, not 12 (solid)", drawn);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -277,5 +298,6 @@ main(int argc, char **argv)
    test_width();
    test_loop();
    test_provoking();
+   test_stipple_refused();
    return pan_test_close(screen, ctx);
 }
