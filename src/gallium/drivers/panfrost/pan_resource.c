@@ -107,8 +107,8 @@ panfrost_resource_clear_afbc_headers(struct panfrost_resource *rsc)
       return false;
    for (unsigned l = 0; l < rsc->layout.nr_levels; ++l) {
       for (unsigned layer = 0; layer < rsc->image.array_size; ++layer) {
-         uint64_t off = pan_image_surface_offset_B(&rsc->image, &rsc->layout,
-                                                   l, layer, 0);
+         uint64_t off =
+            pan_image_surface_offset_B(&rsc->image, &rsc->layout, l, layer, 0);
          memset(cpu + off, 0, rsc->layout.levels[l].afbc_header_size_B);
       }
    }
@@ -137,10 +137,11 @@ panfrost_resource_create_modifier(struct pipe_screen *pscreen,
       return &rsc->base;
    }
 
-   rsc->modifier = modifier != DRM_FORMAT_MOD_INVALID
-                      ? modifier
-                      : panfrost_resource_best_modifier(
-                           templ, screen->dev.arch, panfrost_screen_afbc(screen));
+   rsc->modifier =
+      modifier != DRM_FORMAT_MOD_INVALID
+         ? modifier
+         : panfrost_resource_best_modifier(templ, screen->dev.arch,
+                                           panfrost_screen_afbc(screen));
    if (!panfrost_resource_init_layout(rsc, screen->dev.arch, 0, 0)) {
       mesa_loge("panfrost: no layout for a %ux%ux%u %s resource",
                 templ->width0, templ->height0, templ->depth0,

@@ -98,8 +98,7 @@ test_choice(void)
       /* Sampled only, storage images, float, 3D: u-interleaved. */
       { PIPE_TEXTURE_2D, FMT, 1, PIPE_BIND_SAMPLER_VIEW, 0, tiled },
       { PIPE_TEXTURE_2D, FMT, 1, RT_BIND | PIPE_BIND_SHADER_IMAGE, 0, tiled },
-      { PIPE_TEXTURE_2D, PIPE_FORMAT_R16G16B16A16_FLOAT, 1, RT_BIND, 0,
-        tiled },
+      { PIPE_TEXTURE_2D, PIPE_FORMAT_R16G16B16A16_FLOAT, 1, RT_BIND, 0, tiled },
       { PIPE_TEXTURE_3D, FMT, 4, RT_BIND, 0, tiled },
       { PIPE_TEXTURE_2D, PIPE_FORMAT_Z24_UNORM_S8_UINT, 1,
         PIPE_BIND_DEPTH_STENCIL | PIPE_BIND_SAMPLER_VIEW, 0, tiled },
@@ -115,8 +114,7 @@ test_choice(void)
       CHECK(r && modifier(r) == cases[i].want,
             "choice %u (%s): modifier 0x%llx, want 0x%llx", i,
             util_format_short_name(cases[i].format),
-            (unsigned long long)modifier(r),
-            (unsigned long long)cases[i].want);
+            (unsigned long long)modifier(r), (unsigned long long)cases[i].want);
       pipe_resource_reference(&r, NULL);
    }
 
@@ -215,8 +213,8 @@ check_pixels(struct pipe_resource *tex, unsigned level, unsigned size,
              const uint8_t *solid, const char *what)
 {
    struct pipe_transfer *xfer;
-   const uint8_t *map = pipe_texture_map(ctx, tex, level, 0, PIPE_MAP_READ,
-                                         0, 0, size, size, &xfer);
+   const uint8_t *map = pipe_texture_map(ctx, tex, level, 0, PIPE_MAP_READ, 0,
+                                         0, size, size, &xfer);
    CHECK(map, "%s: map failed", what);
    if (!map)
       return;
@@ -313,9 +311,8 @@ test_render_sample_map(void)
    memcpy(before, pv->desc, sizeof(before));
 
    check_pixels(a, 0, size, NULL, "rendered AFBC, read back");
-   bool repacked =
-      panfrost_sampler_view_refresh(panfrost_context(ctx), pv) &&
-      pv->layout_seq == panfrost_resource(a)->layout_seq;
+   bool repacked = panfrost_sampler_view_refresh(panfrost_context(ctx), pv) &&
+                   pv->layout_seq == panfrost_resource(a)->layout_seq;
    CHECK(repacked && (!afbc || memcmp(before, pv->desc, sizeof(before))),
          "the view was not packed again after the conversion");
    pipe_sampler_view_reference(&view, NULL);
