@@ -29,9 +29,17 @@
 
 #include "mid_ir.h"
 
+/* The variables with a live lane, listed (interference visits them
+ * only, not every variable); pos[v] is v's place in list or ~0. */
+struct live_set {
+   unsigned *list, *pos;
+   unsigned nr;
+};
+
 struct ra {
    struct mid_shader *s;
    unsigned n;
+   struct live_set *set; /* while interferences are collected */
    uint8_t *colour_mask; /* lanes ever written, per variable */
    struct util_dynarray *adj;
    struct util_dynarray *partners; /* copy partners, per variable */
@@ -68,8 +76,25 @@ add_uses(struct ra *ra, const struct mid_instr *I, uint8_t *live)
                lanes |= 1u << src->swz[l];
          }
       }
-      live[src->ref.index] |= lanes;
+      unsigned v = src->ref.index;
+      live[v] |= lanes;
+      if (ra->set && live[v] && ra->set->pos[v] == ~0u) {
+         ra->set->pos[v] = ra->set->nr;
+         ra->set->list[ra->set->nr++] = v;
+      }
    }
+}
+
+static void
+set_drop(struct live_set *set, unsigned v)
+{
+   unsigned k = set->pos[v];
+   if (k == ~0u)
+      return;
+   unsigned last = set->list[--set->nr];
+   set->list[k] = last;
+   set->pos[last] = k;
+   set->pos[v] = ~0u;
 }
 
 static struct mid_instr *
@@ -108,13 +133,20 @@ transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
    /* Fixed work registers live after I (never across blocks: a texture
     * result is moved out in its block). */
    uint32_t hw_live = 0;
+   struct live_set *set = interfere ? ra->set : NULL;
+   if (set) {
+      for (unsigned w = 0; w < ra->n; w++) {
+         if (live[w]) {
+            set->pos[w] = set->nr;
+            set->list[set->nr++] = w;
+         }
+      }
+   }
    list_for_each_entry_rev(struct mid_instr, I, &b->instrs, link)
    {
       if (interfere && I->dst.kind == MID_REF_HW && I->dst.index < 16) {
-         for (unsigned w = 0; w < ra->n; w++) {
-            if (live[w])
-               ra->avoid[w] |= 1u << I->dst.index;
-         }
+         for (unsigned k = 0; k < set->nr; k++)
+            ra->avoid[set->list[k]] |= 1u << I->dst.index;
          hw_live &= ~(1u << I->dst.index);
       }
       if (interfere && I->dst.kind == MID_REF_VAR && !I->store)
@@ -130,17 +162,23 @@ transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
       if (I->dst.kind == MID_REF_VAR && !I->store) {
          unsigned v = I->dst.index;
          if (interfere) {
-            for (unsigned w = 0; w < ra->n; w++) {
-               if (w != v && live[w]) {
+            for (unsigned k = 0; k < set->nr; k++) {
+               unsigned w = set->list[k];
+               if (w != v) {
                   util_dynarray_append(&ra->adj[v], unsigned, w);
                   util_dynarray_append(&ra->adj[w], unsigned, v);
                }
             }
          }
          live[v] &= ~I->mask;
+         if (set && !live[v])
+            set_drop(set, v);
       }
       add_uses(ra, I, live);
    }
+   /* Empty the set for the next block. */
+   while (set && set->nr)
+      set_drop(set, set->list[set->nr - 1]);
 }
 
 static void
@@ -253,6 +291,12 @@ mid_ra(struct mid_shader *s)
    }
    uint8_t *live_in = live_ins(&ra, mem);
    uint8_t *live = ralloc_array(mem, uint8_t, n ? n : 1);
+   struct live_set set = {
+      .list = ralloc_array(mem, unsigned, n ? n : 1),
+      .pos = ralloc_array(mem, unsigned, n ? n : 1),
+   };
+   memset(set.pos, 0xff, (n ? n : 1) * sizeof(unsigned));
+   ra.set = &set;
 
    for (unsigned bi = 0; bi < nb; bi++) {
       struct mid_block *b = blocks[bi];
