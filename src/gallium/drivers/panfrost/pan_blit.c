@@ -11,7 +11,9 @@
  */
 
 #include "util/format/u_format.h"
+#include "util/log.h"
 #include "util/u_blitter.h"
+#include "util/u_inlines.h"
 #include "util/u_surface.h"
 
 #include "pan_context.h"
@@ -52,6 +54,78 @@ save_blitter_state(struct panfrost_context *ctx)
                                       ctx->render_cond.mode);
 }
 
+/* Whether a depth/stencil blit can be a CPU conversion: one layer, no
+ * scaling or flip, no scissor, single-sampled, both formats having the
+ * aspects the mask names (maps of the split Z32F_S8 show interleaved
+ * texels, which util_format reads and writes).
+ */
+static bool
+zs_blit_on_cpu(const struct pipe_blit_info *info)
+{
+   const struct pipe_box *s = &info->src.box, *d = &info->dst.box;
+   enum pipe_format sf = info->src.format, df = info->dst.format;
+
+   if (s->width != d->width || s->height != d->height || s->depth != 1 ||
+       d->depth != 1 || s->width <= 0 || s->height <= 0 ||
+       info->scissor_enable || info->mask & PIPE_MASK_RGBA ||
+       info->src.resource->nr_samples > 1 || info->dst.resource->nr_samples > 1)
+      return false;
+   if ((info->mask & PIPE_MASK_Z) &&
+       !(util_format_has_depth(util_format_description(sf)) &&
+         util_format_has_depth(util_format_description(df))))
+      return false;
+   if ((info->mask & PIPE_MASK_S) &&
+       !(util_format_has_stencil(util_format_description(sf)) &&
+         util_format_has_stencil(util_format_description(df))))
+      return false;
+   return true;
+}
+
+/* Depth (as floats) and stencil (as bytes) converted row by row through
+ * maps; what the mask leaves out of the destination is kept (the packers
+ * of combined formats keep the other aspect's bits).
+ */
+static void
+zs_blit_cpu(struct pipe_context *pctx, const struct pipe_blit_info *info)
+{
+   const struct pipe_box *s = &info->src.box, *d = &info->dst.box;
+   unsigned w = s->width, h = s->height;
+   struct pipe_transfer *st, *dt;
+   float *z = malloc(w * sizeof(float));
+   uint8_t *sten = malloc(w);
+   const uint8_t *src =
+      z && sten ? pipe_texture_map(pctx, info->src.resource, info->src.level,
+                                   s->z, PIPE_MAP_READ, s->x, s->y, w, h, &st)
+                : NULL;
+   uint8_t *dst =
+      src ? pipe_texture_map(pctx, info->dst.resource, info->dst.level, d->z,
+                             PIPE_MAP_READ_WRITE, d->x, d->y, w, h, &dt)
+          : NULL;
+
+   if (!dst) {
+      mesa_loge("panfrost: depth/stencil blit: out of memory or map failed");
+   } else {
+      for (unsigned y = 0; y < h; ++y) {
+         const uint8_t *sr = src + y * st->stride;
+         uint8_t *dr = dst + y * dt->stride;
+         if (info->mask & PIPE_MASK_Z) {
+            util_format_unpack_z_float(info->src.format, z, sr, w);
+            util_format_pack_z_float(info->dst.format, dr, z, w);
+         }
+         if (info->mask & PIPE_MASK_S) {
+            util_format_unpack_s_8uint(info->src.format, sten, sr, w);
+            util_format_pack_s_8uint(info->dst.format, dr, sten, w);
+         }
+      }
+   }
+   if (dst)
+      pipe_texture_unmap(pctx, dt);
+   if (src)
+      pipe_texture_unmap(pctx, st);
+   free(z);
+   free(sten);
+}
+
 static void
 panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
@@ -70,6 +144,13 @@ panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
     * sample Z32_FLOAT: refuse them rather than fault.
     */
    if (info->mask & PIPE_MASK_ZS) {
+      /* Unscaled ones between different formats (glCopyTexImage of a
+       * D24S8 buffer into a D16 texture) are converted on the CPU.
+       */
+      if (zs_blit_on_cpu(info)) {
+         zs_blit_cpu(pctx, info);
+         return;
+      }
       panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
                          "depth/stencil blit %s -> %s unsupported, dropped",
                          util_format_short_name(info->src.format),

@@ -11,6 +11,7 @@
  * every expected pixel is one of four colours, exact up to rounding.
  */
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,76 @@ out:
    pipe_resource_reference(&dst, NULL);
 }
 
+/* An unscaled depth blit between formats (glCopyTexImage of a D24S8
+ * buffer into a D16 or D32F texture) is converted on the CPU: 8x8 of
+ * Z24S8 into the corner of a 16x16 texture of each format.
+ */
+static void
+test_depth_convert(enum pipe_format dst_format)
+{
+   static const float depth[4] = { 0.125f, 0.25f, 0.5f, 0.75f };
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = PIPE_FORMAT_Z24_UNORM_S8_UINT,
+      .width0 = 8,
+      .height0 = 8,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL,
+   };
+   struct pipe_resource *src = screen->resource_create(screen, &templ);
+   templ.format = dst_format;
+   templ.width0 = templ.height0 = 16;
+   struct pipe_resource *dst = screen->resource_create(screen, &templ);
+   const char *what = util_format_short_name(dst_format);
+   CHECK(src && dst, "%s: resource_create failed", what);
+   if (!src || !dst)
+      goto out;
+   uint32_t data[8 * 8];
+   for (unsigned i = 0; i < 64; ++i) {
+      float z = depth[(i / 8 >= 4) * 2 + (i % 8 >= 4)];
+      data[i] = (uint32_t)(z * 0xffffff) | 0x5a000000u;
+   }
+   struct pipe_box box;
+   u_box_2d(0, 0, 8, 8, &box);
+   ctx->texture_subdata(ctx, src, 0, 0, &box, data, 8 * 4, 0);
+
+   struct pipe_blit_info info = {
+      .dst = { .resource = dst, .format = dst_format },
+      .src = { .resource = src, .format = PIPE_FORMAT_Z24_UNORM_S8_UINT,
+               .box = box },
+      .mask = PIPE_MASK_Z,
+      .filter = PIPE_TEX_FILTER_NEAREST,
+   };
+   u_box_2d(4, 4, 8, 8, &info.dst.box);
+   pan_test_debug_msg[0] = 0;
+   ctx->blit(ctx, &info);
+   CHECK(!pan_test_debug_msg[0], "%s: blit refused (%s)", what,
+         pan_test_debug_msg);
+
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, dst, 0, 0, PIPE_MAP_READ, 4, 4, 8, 8, &xfer);
+   CHECK(map, "%s: map failed", what);
+   if (!map)
+      goto out;
+   unsigned bad = 0;
+   for (unsigned y = 0; y < 8; ++y) {
+      float z[8];
+      util_format_unpack_z_float(dst_format, z, map + y * xfer->stride, 8);
+      for (unsigned x = 0; x < 8; ++x) {
+         float want = depth[(y >= 4) * 2 + (x >= 4)];
+         if (fabsf(z[x] - want) > 1.0f / 65535 && bad++ == 0)
+            printf("%s: (%u, %u) is %f, want %f\n", what, x, y, z[x], want);
+      }
+   }
+   pipe_texture_unmap(ctx, xfer);
+   CHECK(bad == 0, "%s: %u of 64 converted pixels wrong", what, bad);
+out:
+   pipe_resource_reference(&src, NULL);
+   pipe_resource_reference(&dst, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -259,5 +330,7 @@ main(int argc, char **argv)
    test_scaled(PIPE_TEX_FILTER_LINEAR, "scaled linear");
    test_mipmaps();
    test_depth();
+   test_depth_convert(PIPE_FORMAT_Z16_UNORM);
+   test_depth_convert(PIPE_FORMAT_Z32_FLOAT);
    return pan_test_close(screen, ctx);
 }
