@@ -35,9 +35,12 @@ panfrost_set_shader_images(struct pipe_context *pctx,
 
       if (i >= PANFROST_MAX_IMAGES)
          break;
-      /* Storage images cannot be AFBC: such a texture is converted. */
-      if (v && v->resource && v->resource->target != PIPE_BUFFER)
-         panfrost_resource_convert(pctx, panfrost_resource(v->resource));
+      /* Storage images cannot be AFBC: such a texture is converted, or
+       * left unbound when it must keep its layout (shared).
+       */
+      if (v && v->resource && v->resource->target != PIPE_BUFFER &&
+          !panfrost_resource_convert(pctx, panfrost_resource(v->resource)))
+         v = NULL;
       if (v && v->resource) {
          pipe_resource_reference(&slot->resource, v->resource);
          slot->format = v->format;

@@ -263,6 +263,15 @@ panfrost_resource_convert(struct pipe_context *pctx,
 
    if (!panfrost_resource_is_afbc(rsc))
       return true;
+   /* Another process reads and writes this BO as AFBC: a new one in
+    * another layout would leave it behind.
+    */
+   if (rsc->bo->flags & PAN_BO_SHARED) {
+      mesa_loge("panfrost: an AFBC %s image shared through a handle cannot "
+                "be mapped, uploaded to or bound as a storage image",
+                util_format_short_name(rsc->base.format));
+      return false;
+   }
 
    /* A pass still writing it goes first. */
    if (panfrost_batch_uses(ctx, &rsc->base))

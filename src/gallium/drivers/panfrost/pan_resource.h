@@ -104,7 +104,8 @@ panfrost_resource_is_afbc(const struct panfrost_resource *rsc)
 
 /* Makes an AFBC resource u-interleaved, its pixels copied by a GPU blit,
  * before the CPU or a storage image touches them; nothing for the other
- * layouts. False (with a message) when it could not.
+ * layouts. False (with a message) when it could not, or must not: an
+ * exported or imported AFBC image keeps its layout.
  */
 struct pipe_context;
 bool panfrost_resource_convert(struct pipe_context *pctx,

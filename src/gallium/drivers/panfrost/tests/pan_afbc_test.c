@@ -163,6 +163,22 @@ test_choice(void)
             (unsigned long long)wh.modifier, wh.stride);
    }
    pipe_resource_reference(&r, NULL);
+
+   /* Shared with another process, it keeps its layout: a map is refused,
+    * not converted.
+    */
+   templ.bind |= PIPE_BIND_SHARED;
+   r = screen->resource_create_with_modifiers(screen, &templ, &want, 1);
+   CHECK(afbc ? r && modifier(r) == want : !r, "shared AFBC: %p", (void *)r);
+   if (r) {
+      struct pipe_transfer *xfer = NULL;
+      void *map = pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_READ, 0, 0, 40, 24,
+                                   &xfer);
+      CHECK(!map && modifier(r) == want, "a shared AFBC image was mapped");
+      if (map)
+         pipe_texture_unmap(ctx, xfer);
+   }
+   pipe_resource_reference(&r, NULL);
 }
 
 /* A texture the CPU fills (u-interleaved): the four quadrants. */
