@@ -246,7 +246,8 @@ limit_fau(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
 
 /* Users read FAU values through movs defined once: read them directly
  * (limit_fau moves back what a tuple cannot have; the movs left unread
- * go with the dead code). */
+ * go with the dead code).  Movs too: a phi carrier starting as a uniform
+ * is then one move of it instead of a copy of a copy. */
 static void
 fold_fau_movs(pan_ir_shader *s)
 {
@@ -271,7 +272,7 @@ fold_fau_movs(pan_ir_shader *s)
          pan_ir_index src = I->src[i];
          if (src.kind != PAN_IR_SSA || defs[src.value] != 1 ||
              fau[src.value].kind == PAN_IR_NULL || src.comps != 1 ||
-             (f->staging == 2 && i == 0) || I->op == PAN_IR_OP_MOV)
+             (f->staging == 2 && i == 0))
             continue;
          pan_ir_index v = fau[src.value];
          v.neg = src.neg;

@@ -383,6 +383,64 @@ test_fau_reuse(void)
                 "fau lane %u word %u: %g", l / 2, l % 2, pan_test_f32(out[l]));
 }
 
+/* A loop-carried value starting as a uniform: the phi's carrier is moved
+ * from the uniform itself, not from a register holding it (one move
+ * fewer); the loop doubles it id + 1 times. */
+static void
+test_phi_uniform(void)
+{
+   nir_builder b = begin("bi_phi_uniform");
+   nir_ssa_def *i = id_x(&b);
+   nir_variable *acc =
+      nir_local_variable_create(b.impl, glsl_float_type(), "acc");
+   nir_variable *n = nir_local_variable_create(b.impl, glsl_uint_type(), "n");
+   nir_store_var(&b, acc, param(&b, 4), 1);
+   nir_store_var(&b, n, nir_imm_int(&b, 0), 1);
+   nir_push_loop(&b);
+   {
+      nir_ssa_def *k = nir_load_var(&b, n);
+      nir_push_if(&b, nir_ult(&b, i, k));
+      nir_jump(&b, nir_jump_break);
+      nir_pop_if(&b, NULL);
+      nir_ssa_def *a = nir_load_var(&b, acc);
+      nir_store_var(&b, acc, nir_fadd(&b, a, a), 1);
+      nir_store_var(&b, n, nir_iadd_imm(&b, k, 1), 1);
+   }
+   nir_pop_loop(&b, NULL);
+   output(&b, nir_load_var(&b, acc));
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   if (compile(nir_shader_clone(ctx, b.shader), NULL, ctx, &bin)) {
+      char *text = disassembly(&bin);
+      /* The entry clause sets the carriers up: no move there copies
+       * another's result (register or t). */
+      char *entry = strstr(text, "clause");
+      char *end = entry ? strstr(entry + 1, "clause") : NULL;
+      if (end)
+         *end = 0;
+      unsigned copies = 0;
+      for (const char *at = entry; at && (at = strstr(at, "mov.i32 r")); at++) {
+         const char *src = strchr(at, ',');
+         copies += src && src[1] == ' ' && (src[2] == 'r' || src[2] == 't');
+      }
+      if (end)
+         *end = 'c';
+      PAN_CHECK(copies == 0, "%u register copies\n%s", copies, text);
+      free(text);
+   }
+   ralloc_free(ctx);
+
+   uint32_t in[1] = { 0 }, out[BI_LANES];
+   uint32_t prm[1] = { pan_test_u32(0.75f) };
+   if (!run(&b, in, 1, prm, 1, out, BI_LANES))
+      return;
+   for (unsigned l = 0; l < BI_LANES; ++l) {
+      float want = 0.75f * (float)(2u << l);
+      PAN_CHECK(pan_test_f32(out[l]) == want, "lane %u: %g, expected %g", l,
+                pan_test_f32(out[l]), want);
+   }
+}
+
 /* Control flow: if/else on lane parity, a loop with a per-lane trip
  * count, break out of it. */
 static void
@@ -1587,6 +1645,7 @@ main(void)
    PAN_RUN_CASE(test_fau_reuse);
    PAN_RUN_CASE(test_csel_cmp);
    PAN_RUN_CASE(test_flow);
+   PAN_RUN_CASE(test_phi_uniform);
    PAN_RUN_CASE(test_transcendental);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_fragment);
