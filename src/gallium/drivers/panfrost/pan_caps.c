@@ -15,6 +15,7 @@
 #include "util/macros.h"
 #include "util/u_screen.h"
 
+#include "pan_compile.h"
 #include "pan_compute.h"
 #include "pan_screen.h"
 #include "pan_texture.h"
@@ -145,8 +146,15 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_ACCELERATED:
       return 1;
 
+   /* 32 generic slots and the fixed-function ones after them
+    * (pan_va_varying_slot): GL 3.2's 128 components. */
    case PIPE_CAP_MAX_VARYINGS:
-      return 16;
+      return PAN_VA_GENERIC_SLOTS;
+   /* gl_TexCoord[] and gl_PointCoord keep their own locations, so GLSL's
+    * varyings start at VAR0 (without it the state tracker moves them up
+    * by 9, and the 32nd lands past VAR31). */
+   case PIPE_CAP_TGSI_TEXCOORD:
+      return 1;
    /* Nothing clamps colours in hardware: the state tracker clamps
     * gl_FrontColor & co. (and fixed-point fragment colours) in the shaders
     * when GL asks (glClampColor), instead of expecting us to. */
@@ -413,8 +421,11 @@ panfrost_gs_shader_param(enum pipe_shader_cap param)
 {
    switch (param) {
    case PIPE_SHADER_CAP_MAX_INPUTS:
-   case PIPE_SHADER_CAP_MAX_OUTPUTS:
       return 16;
+   /* The final draw reads the output records with global loads (no
+    * attribute count), into the 32 generic varying slots. */
+   case PIPE_SHADER_CAP_MAX_OUTPUTS:
+      return PAN_VA_GENERIC_SLOTS;
    case PIPE_SHADER_CAP_INDIRECT_INPUT_ADDR:
    case PIPE_SHADER_CAP_INDIRECT_OUTPUT_ADDR:
    case PIPE_SHADER_CAP_INDIRECT_TEMP_ADDR:
@@ -521,10 +532,11 @@ panfrost_get_shader_param(struct pipe_screen *pscreen,
    case PIPE_SHADER_CAP_MAX_TEX_INSTRUCTIONS:
    case PIPE_SHADER_CAP_MAX_TEX_INDIRECTIONS:
       return 16384;
+   /* Vertex attributes, or varying slots. */
    case PIPE_SHADER_CAP_MAX_INPUTS:
-      return 16;
+      return shader == PIPE_SHADER_FRAGMENT ? PAN_VA_GENERIC_SLOTS : 16;
    case PIPE_SHADER_CAP_MAX_OUTPUTS:
-      return shader == PIPE_SHADER_FRAGMENT ? 1 : 16;
+      return shader == PIPE_SHADER_FRAGMENT ? 1 : PAN_VA_GENERIC_SLOTS;
    case PIPE_SHADER_CAP_INDIRECT_INPUT_ADDR:
    case PIPE_SHADER_CAP_INDIRECT_OUTPUT_ADDR:
    case PIPE_SHADER_CAP_INDIRECT_TEMP_ADDR:

@@ -29,8 +29,6 @@
 
 #define GS_BLOCK 32
 #define GS_ARENA_B (4u << 20)
-/* Attributes the final draw's vertex shader may read. */
-#define GS_MAX_RECORD_SLOTS 16
 
 #define drop(ctx, ...) panfrost_warn_once(ctx, PANFROST_WARN_DRAW, __VA_ARGS__)
 
@@ -60,11 +58,6 @@ panfrost_create_gs(struct pipe_context *pctx,
    if (!panfrost_nir_lower_gs(nir, &gs->info, err, sizeof(err))) {
       ralloc_free(nir);
       gs_error(ctx, gs, err);
-      return gs;
-   }
-   if (util_bitcount64(gs->info.out_mask) > GS_MAX_RECORD_SLOTS) {
-      ralloc_free(nir);
-      gs_error(ctx, gs, "more than 16 output locations");
       return gs;
    }
    if (gs->info.out_mask & (BITFIELD64_BIT(VARYING_SLOT_LAYER) |
@@ -99,18 +92,12 @@ panfrost_create_gs(struct pipe_context *pctx,
       gs_error(ctx, gs, gs->vs ? gs->vs->error : "out of memory");
       return gs;
    }
-   struct pipe_vertex_element ve[GS_MAX_RECORD_SLOTS];
-   unsigned i = 0;
-   u_foreach_bit64 (loc, gs->info.out_mask) {
-      bool is_int = gs->info.out_int_mask & BITFIELD64_BIT(loc);
-      ve[i] = (struct pipe_vertex_element){
-         .src_offset = i * 16,
-         .src_format = is_int ? PIPE_FORMAT_R32G32B32A32_UINT
-                              : PIPE_FORMAT_R32G32B32A32_FLOAT,
-      };
-      i++;
-   }
-   gs->vertex_elements = pctx->create_vertex_elements_state(pctx, i, ve);
+   /* The pass-through shader reads the records with global loads; the
+    * records stay vertex buffer 0 of its draw, which no element reads. */
+   struct pipe_vertex_element ve = {
+      .src_format = PIPE_FORMAT_R32G32B32A32_UINT,
+   };
+   gs->vertex_elements = pctx->create_vertex_elements_state(pctx, 1, &ve);
    if (!gs->vertex_elements)
       gs_error(ctx, gs, "out of memory");
    return gs;
@@ -226,9 +213,9 @@ panfrost_context_release_gs(struct panfrost_context *ctx)
    pipe_resource_reference(&ctx->gs_arena, NULL);
 }
 
-/* Draws the list: the output records (at records_at_B) as vertex buffer
- * 0 of the pass-through shader, the indices from index_at_B of the same
- * buffer.
+/* Draws the list: the output records (at records_at_B), whose address the
+ * pass-through shader finds in its constant buffer 0, the indices from
+ * index_at_B of the same buffer.
  */
 static void
 draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
@@ -264,6 +251,14 @@ draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
    };
    st->vbuf_mask = 1;
    st->vbuf_count = 1;
+   struct pipe_constant_buffer cb0 = st->cbufs[PIPE_SHADER_VERTEX][0];
+   uint32_t cbuf_mask = st->cbuf_mask[PIPE_SHADER_VERTEX];
+   uint64_t records_va = panfrost_resource(buf)->bo->gpu_va + records_at_B;
+   st->cbufs[PIPE_SHADER_VERTEX][0] = (struct pipe_constant_buffer){
+      .user_buffer = &records_va,
+      .buffer_size = sizeof(records_va),
+   };
+   st->cbuf_mask[PIPE_SHADER_VERTEX] |= 1;
    ctx->gs = NULL;
    ctx->gs_index_range = &range;
    ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
@@ -277,6 +272,8 @@ draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
    st->vbufs[0] = vb0;
    st->vbuf_mask = vbuf_mask;
    st->vbuf_count = vbuf_count;
+   st->cbufs[PIPE_SHADER_VERTEX][0] = cb0;
+   st->cbuf_mask[PIPE_SHADER_VERTEX] = cbuf_mask;
    ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
 }
 

@@ -76,8 +76,9 @@ bool panfrost_nir_lower_gs(struct nir_shader *nir,
 /* Vertices each output primitive of a list of that mode takes. */
 unsigned panfrost_gs_vertices_per_prim(enum pipe_prim_type mode);
 
-/* The vertex shader of the final draw: attribute i (a vec4 of the output
- * record) to the i-th location of info->out_mask.
+/* The vertex shader of the final draw: vec4 i of the output record (read
+ * at the address in the first two words of constant buffer 0, a record
+ * per vertex index) to the i-th location of info->out_mask.
  */
 struct nir_shader *
 panfrost_gs_passthrough_vs(const void *options,

@@ -417,35 +417,42 @@ panfrost_gs_passthrough_vs(const void *options,
 {
    nir_builder b = nir_builder_init_simple_shader(MESA_SHADER_VERTEX, options,
                                                   "geometry output");
+   unsigned stride_B = util_bitcount64(info->out_mask) * 16;
+
+   /* Global loads, which no attribute count limits: the records' address
+    * is the first two words of constant buffer 0 (pan_gs.c), the index
+    * names the record. */
+   nir_ssa_def *w = nir_load_ubo(&b, 2, 32, nir_imm_int(&b, 0),
+                                 nir_imm_int(&b, 0), .align_mul = 8,
+                                 .range = 8);
+   nir_ssa_def *rec = offset_addr(
+      &b, nir_pack_64_2x32_split(&b, nir_channel(&b, w, 0), nir_channel(&b, w, 1)),
+      nir_imul_imm(&b, nir_load_vertex_id(&b), stride_B));
    unsigned i = 0;
 
    u_foreach_bit64 (loc, info->out_mask) {
       bool is_int = info->out_int_mask & BITFIELD64_BIT(loc);
-      const struct glsl_type *t = is_int ? glsl_uvec4_type() : glsl_vec4_type();
-      nir_variable *in =
-         nir_variable_create(b.shader, nir_var_shader_in, t, "record");
-      in->data.location = VERT_ATTRIB_GENERIC0 + i;
-      in->data.driver_location = i;
-      i++;
+      unsigned at_B = 16 * i++;
       /* pan_gs.c refuses the layer and the viewport; gl_ClipVertex
        * means nothing after the geometry stage. */
       if (loc == VARYING_SLOT_CLIP_VERTEX || loc == VARYING_SLOT_LAYER ||
           loc == VARYING_SLOT_VIEWPORT)
          continue;
       unsigned comps = loc == VARYING_SLOT_PSIZ ? 1 : 4;
+      const struct glsl_type *t = is_int ? glsl_uvec4_type() : glsl_vec4_type();
       const struct glsl_type *ot = comps == 1 ? glsl_float_type() : t;
       nir_variable *out =
          nir_variable_create(b.shader, nir_var_shader_out, ot, "output");
       out->data.location =
          loc == VARYING_SLOT_PRIMITIVE_ID ? PANFROST_PRIMITIVE_ID_SLOT : loc;
       out->data.driver_location = i - 1;
-      nir_ssa_def *v = nir_load_var(&b, in);
-      nir_store_var(&b, out, nir_channels(&b, v, BITFIELD_MASK(comps)),
-                    BITFIELD_MASK(comps));
+      nir_ssa_def *v =
+         nir_load_global(&b, nir_iadd_imm(&b, rec, at_B), 16, comps, 32);
+      nir_store_var(&b, out, v, BITFIELD_MASK(comps));
    }
    /* Whole vec4s of clip distances, as our compilers write them. */
    b.shader->info.clip_distance_array_size = MIN2(info->clip_distances, 8);
-   b.shader->num_inputs = i;
+   b.shader->info.num_ubos = 1;
    b.shader->num_outputs = i;
    nir_shader_gather_info(b.shader, nir_shader_get_entrypoint(b.shader));
    return b.shader;

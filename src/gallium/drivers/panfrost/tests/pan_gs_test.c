@@ -609,6 +609,81 @@ test_primitive_id(void)
    pipe_resource_reference(&vb, NULL);
 }
 
+/* GL 3.2's 128 geometry output components: a point becomes a full-screen
+ * quad writing 32 distinct vec4s (VAR0 the colour output of gs_begin,
+ * VAR1-VAR31 more), which the fragment shader compares; green where all
+ * agree (the final draw reads 33 record vec4s, past any attribute count).
+ */
+static void
+test_many_outputs(void)
+{
+   struct gs g;
+   gs_begin(&g, SHADER_PRIM_POINTS, 1, SHADER_PRIM_TRIANGLE_STRIP, 4);
+   nir_builder *b = &g.b;
+   nir_variable *o[32] = { g.ocol };
+   for (unsigned i = 1; i < 32; ++i)
+      o[i] = io_var(b->shader, nir_var_shader_out, VARYING_SLOT_VAR0 + i,
+                    1 + i, "o");
+   for (unsigned v = 0; v < 4; ++v) {
+      for (unsigned i = 1; i < 32; ++i)
+         nir_store_var(b, o[i],
+                       nir_imm_vec4(b, (4 * i + 1) / 256.0f,
+                                    (4 * i + 2) / 256.0f,
+                                    (4 * i + 3) / 256.0f,
+                                    (4 * i + 4) / 256.0f),
+                       0xf);
+      emit(&g, nir_imm_vec4(b, v & 1 ? 1 : -1, v & 2 ? 1 : -1, 0, 1),
+           nir_imm_vec4(b, 1 / 256.0f, 2 / 256.0f, 3 / 256.0f, 4 / 256.0f));
+   }
+   void *gs = gs_end(&g);
+
+   nir_builder f = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "many");
+   nir_variable *out =
+      io_var(f.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "colour");
+   nir_ssa_def *wrong = nir_imm_int(&f, 0);
+   for (unsigned i = 0; i < 32; ++i) {
+      nir_variable *in = io_var(f.shader, nir_var_shader_in,
+                                VARYING_SLOT_VAR0 + i, i, "in");
+      nir_ssa_def *d = nir_fabs(
+         &f, nir_fsub(&f, nir_load_var(&f, in),
+                      nir_imm_vec4(&f, (4 * i + 1) / 256.0f,
+                                   (4 * i + 2) / 256.0f, (4 * i + 3) / 256.0f,
+                                   (4 * i + 4) / 256.0f)));
+      nir_ssa_def *bad = nir_fge(&f, nir_fmax(&f, nir_fmax(&f, nir_channel(&f, d, 0),
+                                                           nir_channel(&f, d, 1)),
+                                              nir_fmax(&f, nir_channel(&f, d, 2),
+                                                       nir_channel(&f, d, 3))),
+                                 nir_imm_float(&f, 1e-3f));
+      wrong = nir_iadd(&f, wrong, nir_b2i32(&f, bad));
+   }
+   nir_store_var(&f, out,
+                 nir_vec4(&f, nir_fmul_imm(&f, nir_i2f32(&f, wrong), 1 / 255.0f),
+                          nir_b2f32(&f, nir_ieq_imm(&f, wrong, 0)),
+                          nir_imm_float(&f, 0), nir_imm_float(&f, 1)),
+                 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = f.shader };
+   pan_test_debug_msg[0] = 0;
+   void *fs = ctx->create_fs_state(ctx, &cso);
+
+   static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0 };
+   struct pipe_resource *vb = vertices(v, 1);
+   ctx->bind_fs_state(ctx, fs);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   draw(PIPE_PRIM_POINTS, 1);
+   ctx->bind_gs_state(ctx, NULL);
+   CHECK(!pan_test_debug_msg[0], "32 geometry outputs: '%s'",
+         pan_test_debug_msg);
+   read_pixels();
+   CHECK(is_rgb(16, 16, 0, 255, 0) && is_rgb(0, 31, 0, 255, 0),
+         "32 geometry outputs: pixel %u %u %u (red: the wrong ones)",
+         pixels[16][16][0], pixels[16][16][1], pixels[16][16][2]);
+   ctx->delete_gs_state(ctx, gs);
+   ctx->delete_fs_state(ctx, fs);
+   pipe_resource_reference(&vb, NULL);
+}
+
 /* gl_ClipDistance[0] from the geometry shader: a point becomes a
  * full-screen quad whose distance is x, so with clip plane 0 enabled
  * only the right half is drawn.
@@ -964,6 +1039,7 @@ main(int argc, char **argv)
    test_points_out();
    test_capture();
    test_primitive_id();
+   test_many_outputs();
    ctx->bind_fs_state(ctx, cso[5]);
    test_clip_distance(clip);
    test_strip_adjacency(cull);
