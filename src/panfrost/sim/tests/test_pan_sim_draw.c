@@ -413,6 +413,7 @@ struct draw {
    unsigned stencil_func, stencil_ref, stencil_pass_op;
    float point_size; /* points: the primitive_size constant; lines: width */
    bool line_first;  /* lines: flat_shading_vertex (the first provokes) */
+   bool size_array;  /* an fp32 size array named (refused for lines) */
    /* Varying 1 has the constant format: the driver's output that no
     * stage reads, whose stores are dropped. */
    bool unread_varying;
@@ -675,6 +676,8 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
       cfg.indices = idx_va;
       cfg.primitive_restart = d->indices ? MALI_PRIMITIVE_RESTART_IMPLICIT
                                          : MALI_PRIMITIVE_RESTART_NONE;
+      if (d->size_array)
+         cfg.point_size_array_format = MALI_POINT_SIZE_ARRAY_FORMAT_FP32;
    }
    pan_section_pack(job, tiler_job, primitive_size, cfg)
    {
@@ -1837,6 +1840,16 @@ test_refusals(void)
    PAN_EXPECT_EQ(job_status(jc), MALI_EXCEPTION_TYPE_INSTR_INVALID_ENC);
    PAN_EXPECT_STR_HAS(buf, "r11f_g11f_b10f");
    PAN_EXPECT_STR_HAS(buf, "ld_attr_imm");
+
+   /* Lines whose primitive names a size array: their width is only the
+    * constant. */
+   d = (struct draw){ .mode = MALI_DRAW_MODE_LINES, .nr = 2, .pos = pos,
+                      .col = zero_col, .size_array = true };
+   setup();
+   emit_frame(&f, 0, false);
+   jc = emit_draw(&f, &d, 1, 0);
+   PAN_EXPECT_EQ(run_captured(jc, buf, sizeof(buf)), -1);
+   PAN_EXPECT_STR_HAS(buf, "lines with a per-vertex size array");
 }
 
 #endif
