@@ -255,15 +255,21 @@ mid_shader_clone(const struct mid_shader *s, void *mem_ctx)
    memset(&c->bundles, 0, sizeof(c->bundles));
    list_inithead(&c->blocks);
 
-   /* Blocks first (branches name them), then the instructions. */
-   unsigned n = list_length(&s->blocks);
+   /* Blocks first (branches name them), then the instructions, each in
+    * one allocation (a clone is made per schedule). */
+   unsigned n = list_length(&s->blocks), nr_instrs = 0;
+   mid_foreach_block(s, b)
+      nr_instrs += list_length(&b->instrs);
    const struct mid_block **from =
       ralloc_array(c, const struct mid_block *, n ? n : 1);
    struct mid_block **to = ralloc_array(c, struct mid_block *, n ? n : 1);
+   struct mid_block *blocks = ralloc_array(c, struct mid_block, n ? n : 1);
+   struct mid_instr *instrs =
+      ralloc_array(c, struct mid_instr, nr_instrs ? nr_instrs : 1);
    unsigned i = 0;
    mid_foreach_block(s, b)
    {
-      struct mid_block *nb = rzalloc(c, struct mid_block);
+      struct mid_block *nb = &blocks[i];
       *nb = *b;
       list_inithead(&nb->instrs);
       list_addtail(&nb->link, &c->blocks);
@@ -282,7 +288,7 @@ mid_shader_clone(const struct mid_shader *s, void *mem_ctx)
       }
       mid_foreach_instr(b, I)
       {
-         struct mid_instr *NI = rzalloc(c, struct mid_instr);
+         struct mid_instr *NI = instrs++;
          *NI = *I;
          list_addtail(&NI->link, &nb->instrs);
          for (unsigned j = 0; j < n && I->target; j++) {
