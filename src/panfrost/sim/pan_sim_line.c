@@ -45,9 +45,8 @@ pan_sim_line_setup(const struct pan_sim_prim *p, struct pan_sim_line *l)
 
    for (unsigned i = 0; i < 2; ++i) {
       const struct pan_sim_vtx *v = &p->v[i];
-      if (!(v->inv_w > 0) || !isfinite(v->inv_w) ||
-          !(fabsf(v->x) < GUARD_PX) || !(fabsf(v->y) < GUARD_PX) ||
-          !isfinite(v->z))
+      if (!(v->inv_w > 0) || !isfinite(v->inv_w) || !(fabsf(v->x) < GUARD_PX) ||
+          !(fabsf(v->y) < GUARD_PX) || !isfinite(v->z))
          return false;
       x[i] = llrint((double)v->x * ONE);
       y[i] = llrint((double)v->y * ONE);
@@ -83,8 +82,8 @@ pan_sim_line_setup(const struct pan_sim_prim *p, struct pan_sim_line *l)
 }
 
 bool
-pan_sim_line_covers_at(const struct pan_sim_line *l, int x, int y,
-                       unsigned sx, unsigned sy, double *t)
+pan_sim_line_covers_at(const struct pan_sim_line *l, int x, int y, unsigned sx,
+                       unsigned sy, double *t)
 {
    int64_t px = (int64_t)x * ONE + sx, py = (int64_t)y * ONE + sy;
    int64_t pu = l->x_major ? px : py, pv = l->x_major ? py : px;

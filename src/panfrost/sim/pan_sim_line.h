@@ -39,9 +39,9 @@ struct pan_sim_line {
    /* Major (u) and minor (v) coordinates of a and b, snapped. */
    int64_t u[2], v[2];
    bool x_major;
-   int64_t half; /* w / 2 in 1/256 pixel */
-   double dx, dy, len2; /* b - a in pixels, its squared length */
-   double ax, ay;       /* a in pixels */
+   int64_t half;               /* w / 2 in 1/256 pixel */
+   double dx, dy, len2;        /* b - a in pixels, its squared length */
+   double ax, ay;              /* a in pixels */
    int minx, miny, maxx, maxy; /* pixel bounding box, inclusive */
 };
 

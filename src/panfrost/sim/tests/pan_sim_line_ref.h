@@ -23,8 +23,8 @@
 enum ref_line_verdict { REF_LINE_OUT, REF_LINE_IN, REF_LINE_CLOSE };
 
 static inline enum ref_line_verdict
-ref_line_covers(double ax, double ay, double bx, double by, double w,
-                double cx, double cy)
+ref_line_covers(double ax, double ay, double bx, double by, double w, double cx,
+                double cy)
 {
    bool x_major = fabs(bx - ax) >= fabs(by - ay);
    double ua = x_major ? ax : ay, ub = x_major ? bx : by;

@@ -148,14 +148,15 @@ test_random(void)
 static void
 test_joints(void)
 {
-   const double pts[4][2] = { { 1.25, 2.5 }, { 9.75, 5.25 }, { 17.5, 3 },
-                              { 30.125, 11.5 } };
+   const double pts[4][2] = {
+      { 1.25, 2.5 }, { 9.75, 5.25 }, { 17.5, 3 }, { 30.125, 11.5 }
+   };
    unsigned cols[40] = { 0 };
 
    for (unsigned s = 0; s < 3; ++s) {
       struct pan_sim_line l;
-      PAN_EXPECT(setup(pts[s][0], pts[s][1], pts[s + 1][0], pts[s + 1][1], 1,
-                       &l));
+      PAN_EXPECT(
+         setup(pts[s][0], pts[s][1], pts[s + 1][0], pts[s + 1][1], 1, &l));
       for (int y = 0; y < 20; ++y) {
          for (int x = 0; x < 40; ++x)
             cols[x] += covers(&l, x, y);

@@ -87,8 +87,8 @@ static void
 draw_lines(const struct line_draw *d, uint8_t px[SIZE][SIZE][4])
 {
    struct pipe_resource *tex = NULL;
-   struct pipe_surface *surf = pan_test_bind_target(screen, ctx, SIZE, SIZE,
-                                                    &tex);
+   struct pipe_surface *surf =
+      pan_test_bind_target(screen, ctx, SIZE, SIZE, &tex);
    struct pipe_blend_state blend = { .rt[0].colormask = PIPE_MASK_RGBA };
    if (d->add) {
       blend.rt[0].blend_enable = 1;
@@ -158,10 +158,9 @@ draw_lines(const struct line_draw *d, uint8_t px[SIZE][SIZE][4])
 
    memset(px, 0, SIZE * SIZE * 4);
    struct pipe_transfer *xfer;
-   const uint8_t *map =
-      tex ? pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, 0, 0, SIZE, SIZE,
-                             &xfer)
-          : NULL;
+   const uint8_t *map = tex ? pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, 0,
+                                               0, SIZE, SIZE, &xfer)
+                            : NULL;
    CHECK(map, "colour map failed");
    if (map) {
       for (unsigned y = 0; y < SIZE; ++y)
@@ -225,11 +224,14 @@ test_loop(void)
       { 3.5f, 3.5f }, { 12.5f, 3.5f }, { 12.5f, 12.5f }, { 3.5f, 12.5f }
    };
    static const float quarter[4][4] = {
-      { 0.25f, 0.25f, 0.25f, 0.25f }, { 0.25f, 0.25f, 0.25f, 0.25f },
-      { 0.25f, 0.25f, 0.25f, 0.25f }, { 0.25f, 0.25f, 0.25f, 0.25f },
+      { 0.25f, 0.25f, 0.25f, 0.25f },
+      { 0.25f, 0.25f, 0.25f, 0.25f },
+      { 0.25f, 0.25f, 0.25f, 0.25f },
+      { 0.25f, 0.25f, 0.25f, 0.25f },
    };
-   struct line_draw d = { PIPE_PRIM_LINE_LOOP, 4, win, quarter, 1,
-                          .add = true };
+   struct line_draw d = {
+      PIPE_PRIM_LINE_LOOP, 4, win, quarter, 1, .add = true
+   };
    uint8_t px[SIZE][SIZE][4];
    draw_lines(&d, px);
    unsigned bad = 0;
@@ -240,8 +242,10 @@ test_loop(void)
          bad += abs((int)px[y][x][0] - (edge ? 64 : 0)) > 1;
       }
    }
-   CHECK(!bad, "line loop: %u pixels not drawn exactly once or drawn "
-         "outside the square's sides", bad);
+   CHECK(!bad,
+         "line loop: %u pixels not drawn exactly once or drawn "
+         "outside the square's sides",
+         bad);
 }
 
 /* Flat colours: red first vertex, green last. */
@@ -266,8 +270,10 @@ test_provoking(void)
          }
       }
       CHECK(drawn == 12, "flat line: %u pixels drawn, not 12", drawn);
-      CHECK(!bad, "flat line, %s vertex provoking: %u pixels of the other's "
-            "colour", first ? "first" : "last", bad);
+      CHECK(!bad,
+            "flat line, %s vertex provoking: %u pixels of the other's "
+            "colour",
+            first ? "first" : "last", bad);
    }
 }
 
