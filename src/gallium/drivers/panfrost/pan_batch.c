@@ -311,6 +311,19 @@ struct batch_bos {
    bool overflow;
 };
 
+bool
+panfrost_batch_nearly_full(struct panfrost_context *ctx)
+{
+   struct panfrost_batch *b = &ctx->batch;
+   unsigned n = util_dynarray_num_elements(&b->bos, struct panfrost_batch_bo) +
+                pan_pool_bo_count(&b->pool);
+
+   /* Room for one draw's buffers: vertex buffers, textures and uniform
+    * buffers of its stages, targets, shaders.
+    */
+   return n + 128 > PANFROST_MAX_SUBMIT_BOS;
+}
+
 static void
 add_bo(struct batch_bos *list, struct pan_bo *bo, uint32_t access)
 {

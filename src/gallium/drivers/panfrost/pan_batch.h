@@ -222,6 +222,12 @@ uint64_t panfrost_batch_compute_storage(struct panfrost_context *ctx,
                                         unsigned tls_size, unsigned wls_B,
                                         const uint32_t grid[3]);
 
+/* Whether the pending work references so many buffers that the next draw
+ * could take a submit past the kernel list the batch builds (256): draws
+ * submit first then, as a frame of many small immediate-mode draws needs.
+ */
+bool panfrost_batch_nearly_full(struct panfrost_context *ctx);
+
 /* Submits the pending pass, if any.  Returns false when the submit failed
  * (the pass is dropped and the reason logged).
  */

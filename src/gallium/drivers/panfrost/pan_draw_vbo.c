@@ -1085,6 +1085,8 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    if (!jm && ctx->batch.tiler &&
        ctx->batch.tiler_first_provoking != rast->flatshade_first)
       panfrost_batch_submit(ctx);
+   if (panfrost_batch_nearly_full(ctx))
+      panfrost_batch_submit(ctx);
    for (unsigned i = 0; i < num_draws; ++i) {
       /* What the vertex shaders push of this draw (the first vertex is
        * the architecture's). */
