@@ -115,6 +115,11 @@ bool pan_va_split_vector(pan_ir_shader *s, unsigned v);
  * (pan_va_sink_inputs.c); false when none moved. */
 bool pan_va_sink_inputs(pan_ir_shader *s);
 
+/* Move each instruction without side effects down to the first reader in
+ * its block when that makes no source live longer (pan_va_sink_pressure.c);
+ * false when none moved. */
+bool pan_va_sink_pressure(pan_ir_shader *s);
+
 /* The next offset for a value of comps words that stays within one
  * 16-byte line; grows *tls_size past it. */
 unsigned pan_va_spill_slot(unsigned *tls_size, unsigned comps);

@@ -68,6 +68,17 @@ struct ra_ctx {
    unsigned *blk_first, *blk_last;
 };
 
+/* Where I's destination starts: a texture message reads its sources when
+ * it issues and writes its result when the data returns, so the result
+ * may take registers of sources read there for the last time (the stock
+ * compiler's texture results overlap their coordinates too).  The next
+ * instruction in the block, unless I is the last. */
+static unsigned
+dest_start(const pan_ir_block *b, const pan_ir_instr *I, unsigned ip)
+{
+   return I->op == PAN_IR_OP_TEX && I->link.next != &b->instrs ? ip + 1 : ip;
+}
+
 static void
 compute_sets(struct ra_ctx *c)
 {
@@ -104,8 +115,8 @@ compute_sets(struct ra_ctx *c)
             if (I->op == PAN_IR_OP_TLS_LOAD)
                c->no_spill[v] = 1;
             BITSET_SET(rb->def, v);
-            c->start[v] = MIN2(c->start[v], ip);
-            c->end[v] = MAX2(c->end[v], ip);
+            c->start[v] = MIN2(c->start[v], dest_start(b, I, ip));
+            c->end[v] = MAX2(c->end[v], dest_start(b, I, ip));
             c->comps[v] = I->dest.comps;
          }
          ip++;
@@ -177,7 +188,7 @@ compute_segments(struct ra_ctx *c)
             }
          }
          if (I->dest.kind == PAN_IR_SSA) {
-            touch(c, I->dest.value, ip);
+            touch(c, I->dest.value, dest_start(b, I, ip));
             BITSET_SET(seen, I->dest.value);
          }
          ip++;
@@ -577,6 +588,9 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
       if (regs)
          return regs;
       pan_va_sink_inputs(s);
+      /* And everything else next to its first reader where no source
+       * then lives longer: as free as the loads' move. */
+      pan_va_sink_pressure(s);
       unsigned base = s->ssa_alloc;
       for (unsigned tries = 0; tries < 16; ++tries) {
          regs = alloc_or_split(s, PAN_VA_HALF_REGS, true, &split, &victim,
