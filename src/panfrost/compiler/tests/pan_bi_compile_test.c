@@ -527,6 +527,7 @@ struct gfx_record {
    float depth[BI_LANES];
    uint8_t stencil[BI_LANES];
    bool z, s;
+   bool flat_ok; /* flat varying loads answer too (cb_ld_var) */
 };
 
 /* Attribute `index` of a vertex: index * 100 + vertex * 10 + component,
@@ -582,7 +583,7 @@ cb_ld_var(void *user, unsigned lane, unsigned index, bool flat,
 {
    for (unsigned c = 0; c < comps; ++c)
       out[c] = pan_test_u32(index + lane / 8.0f + c / 4.0f);
-   return !flat;
+   return !flat || ((struct gfx_record *)user)->flat_ok;
 }
 
 static bool
@@ -972,6 +973,49 @@ test_far_slot(void)
       ralloc_free(ctx);
       ralloc_free(b.shader);
    }
+}
+
+/* colour = (VAR24.x, VAR31.y flat, VAR20.z, gl_Color.w): slots 24 and
+ * later (gl_Color is 32) are read with LD_VAR / LD_VAR_FLAT, the slot in a
+ * register, as the immediate forms with both top index bits set are the
+ * register forms' encodings (the simulator faults on those). */
+static void
+test_high_slots(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_high_slots");
+   static const unsigned loc[4] = { VARYING_SLOT_VAR24, VARYING_SLOT_VAR31,
+                                    VARYING_SLOT_VAR20, VARYING_SLOT_COL0 };
+   static const unsigned slot[4] = { 24, 31, 20, 32 };
+   nir_ssa_def *w[4];
+   for (unsigned i = 0; i < 4; ++i) {
+      nir_variable *v =
+         io_var(b.shader, nir_var_shader_in, loc[i], i, "v");
+      v->data.interpolation = i == 1 ? INTERP_MODE_FLAT : INTERP_MODE_SMOOTH;
+      w[i] = nir_channel(&b, nir_load_var(&b, v), i);
+   }
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 4, "c");
+   nir_store_var(&b, col, nir_vec(&b, w, 4), 0xf);
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   static struct gfx_record rec;
+   memset(&rec, 0, sizeof(rec));
+   rec.flat_ok = true;
+   uint32_t u[16] = { 0 };
+   bool ok = compile(b.shader, NULL, ctx, &bin) &&
+             run_gfx(&bin, u, &rec, fragment_preload, 0);
+   PAN_CHECK(ok, "compiled and ran");
+   for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+      for (unsigned c = 0; c < 4; ++c) {
+         float got = pan_test_f32(rec.colour[l][c]);
+         float want = slot[c] + l / 8.0f + c / 4.0f;
+         PAN_CHECK(got == want, "lane %u word %u: %g, expected %g", l, c,
+                   got, want);
+      }
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
 }
 
 /* colour = dFdx(VAR0): on G52 run (VAR0 grows by 1/8 a lane, so by 1/8
@@ -1654,6 +1698,7 @@ main(void)
    PAN_RUN_CASE(test_var_tex_preload);
    PAN_RUN_CASE(test_depth_stencil_output);
    PAN_RUN_CASE(test_far_slot);
+   PAN_RUN_CASE(test_high_slots);
    PAN_RUN_CASE(test_derivative);
    PAN_RUN_CASE(test_texture);
    PAN_RUN_CASE(test_gather_offsets);
