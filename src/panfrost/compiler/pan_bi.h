@@ -80,11 +80,12 @@ bool pan_bi_opt_fold(pan_ir_shader *s);
  * thread's own pixel, and the jump back through r48 after its BLEND
  * (none when the caller's last BLEND called it).  In a packed fragment
  * shader: the byte offset of the clause after each render target's
- * BLEND, where a blend shader it calls returns (0: none).
+ * BLEND, where a blend shader it calls returns (0: none); false when a
+ * BLEND's target cannot be told (its descriptor not read from the FAU).
  */
 void pan_bi_lower_blend(pan_ir_shader *s,
                         const struct pan_va_blend_options *blend);
-void pan_bi_blend_returns(const uint64_t *words, unsigned nr_words,
+bool pan_bi_blend_returns(const uint64_t *words, unsigned nr_words,
                           uint32_t ret[8]);
 
 /* The Bifrost form of I (pan_ir_opcodes.py), or NULL. */

@@ -54,7 +54,7 @@ pan_bi_lower_blend(pan_ir_shader *s, const struct pan_va_blend_options *blend)
    pan_ir_blend_return(&bld, pan_ir_preload(&bld, PAN_VA_BLEND_LINK_REG));
 }
 
-void
+bool
 pan_bi_blend_returns(const uint64_t *words, unsigned nr_words,
                      uint32_t ret[8])
 {
@@ -65,16 +65,23 @@ pan_bi_blend_returns(const uint64_t *words, unsigned nr_words,
       struct bi_clause c;
       unsigned n = bi_unpack_clause(words + 2 * at, quads - at, &c);
       if (!n)
-         return;
-      /* BLEND ends its clause: its tuple is the last. */
+         return false;
+      /* BLEND ends its clause: its tuple is the last.  The clause
+       * header's flow field is 0 ("end") in the program's last clause. */
       const struct bi_tuple *t = &c.tuples[c.nr_tuples - 1];
       int op = bi_identify(t->add, 1);
       struct bi_regblock blk;
       bool end = ((c.header >> 11) & 7) == 0;
-      if (op >= 0 && !strcmp(bi_ops[op].name, "blend") &&
-          bi_regs_decode(t->regs, c.nr_tuples == 1, &blk) && blk.fau >= 8 &&
-          blk.fau < 16 && !end)
-         ret[blk.fau - 8] = (at + n) * 16;
+      if (op >= 0 && !strcmp(bi_ops[op].name, "blend")) {
+         /* The target is the descriptor's: one read elsewhere (moved to a
+          * register) would leave the return unknown. */
+         if (!bi_regs_decode(t->regs, c.nr_tuples == 1, &blk) ||
+             blk.fau < 8 || blk.fau >= 16)
+            return false;
+         if (!end)
+            ret[blk.fau - 8] = (at + n) * 16;
+      }
       at += n;
    }
+   return true;
 }

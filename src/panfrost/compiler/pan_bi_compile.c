@@ -147,8 +147,13 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
                     &out->stats, err, err_size))
       goto done;
    out->preloads = count_preloads(s);
-   if (stage == MESA_SHADER_FRAGMENT && !blend)
-      pan_bi_blend_returns(out->words, out->nr_words, out->blend_return);
+   if (stage == MESA_SHADER_FRAGMENT && !blend &&
+       !pan_bi_blend_returns(out->words, out->nr_words, out->blend_return)) {
+      snprintf(err, err_size, "a BLEND whose render target the packed "
+                              "program does not tell (blend shaders could "
+                              "not return to it)");
+      goto done;
+   }
    if (print_ir) {
       fprintf(print_ir, "-- Bifrost\n");
       pan_bi_disassemble(out->words, out->nr_words * 8, print_ir, true, NULL,

@@ -16,6 +16,8 @@
 
 #include "compiler/nir/nir_builder.h"
 #include "compiler/nir/nir_lower_blend.h"
+#include "isa/pan_isa_bi.h"
+#include "pan_bi.h"
 #include "pan_compile.h"
 #include "pan_sim_bi.h"
 #include "pan_sim_bi_gfx.h"
@@ -257,6 +259,43 @@ test_refusal(void)
    ralloc_free(ctx);
 }
 
+/* The return offsets come from the packed clauses: the clause after a
+ * BLEND through blend_descriptor_N (none after the last clause); a BLEND
+ * whose descriptor is in registers is refused. */
+static void
+test_returns(void)
+{
+   static const char *const progs[] = {
+      "clause sr=0 flow=nbtb msg=blend\n"
+      "    nop t0 | blend r48, r8, blend_descriptor_1.w0, "
+      "blend_descriptor_1.w1 | p0=r8 fau=blend_descriptor_1\n"
+      "clause sr=4 msg=blend\n"
+      "    nop t0 | blend r48, r8, blend_descriptor_2.w0, "
+      "blend_descriptor_2.w1 | p0=r8 fau=blend_descriptor_2\n",
+      "clause sr=0 msg=blend\n"
+      "    nop t0 | blend r48, r8, r0, r1 | p0=r0 p1=r1 p2=r8\n",
+   };
+   for (unsigned i = 0; i < ARRAY_SIZE(progs); ++i) {
+      struct pan_isa_bytes bytes = { 0 };
+      char err[256] = "";
+      uint32_t ret[8];
+      if (pan_bi_assemble(progs[i], strlen(progs[i]), &bytes, err,
+                          sizeof(err))) {
+         pan_test_fail("cannot assemble: %s", err);
+         continue;
+      }
+      bool ok = pan_bi_blend_returns((const uint64_t *)bytes.data,
+                                     bytes.size_B / 8, ret);
+      PAN_EXPECT(ok == (i == 0));
+      if (i == 0) {
+         PAN_EXPECT_EQ(ret[1], 16u);
+         PAN_EXPECT_EQ(ret[2], 0u); /* the program's last clause */
+         PAN_EXPECT_EQ(ret[0], 0u);
+      }
+      pan_isa_bytes_free(&bytes);
+   }
+}
+
 int
 main(void)
 {
@@ -264,6 +303,7 @@ main(void)
    PAN_RUN_CASE(test_call_and_return);
    PAN_RUN_CASE(test_last);
    PAN_RUN_CASE(test_refusal);
+   PAN_RUN_CASE(test_returns);
    glsl_type_singleton_decref();
    return pan_test_summary("pan_bi_blend");
 }
