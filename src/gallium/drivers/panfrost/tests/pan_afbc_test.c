@@ -172,8 +172,8 @@ test_choice(void)
    CHECK(afbc ? r && modifier(r) == want : !r, "shared AFBC: %p", (void *)r);
    if (r) {
       struct pipe_transfer *xfer = NULL;
-      void *map = pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_READ, 0, 0, 40, 24,
-                                   &xfer);
+      void *map =
+         pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_READ, 0, 0, 40, 24, &xfer);
       CHECK(!map && modifier(r) == want, "a shared AFBC image was mapped");
       if (map)
          pipe_texture_unmap(ctx, xfer);
@@ -396,6 +396,60 @@ test_clear_subdata(enum pipe_texture_target target, unsigned layers,
    pipe_resource_reference(&r, NULL);
 }
 
+/* Each compressible format: a clear to a colour every format holds
+ * exactly, the AFBC headers, and the packed pixels a map reads back.
+ */
+static void
+test_formats(void)
+{
+   static const enum pipe_format formats[] = {
+      PIPE_FORMAT_R8_UNORM,       PIPE_FORMAT_R8G8_UNORM,
+      PIPE_FORMAT_B5G6R5_UNORM,   PIPE_FORMAT_B4G4R4A4_UNORM,
+      PIPE_FORMAT_B5G5R5A1_UNORM, PIPE_FORMAT_R8G8B8A8_SRGB,
+   };
+   const float rgba[4] = { 1.0f, 0.0f, 1.0f, 1.0f };
+   const unsigned size = 48;
+
+   for (unsigned i = 0; i < ARRAY_SIZE(formats); ++i) {
+      enum pipe_format f = formats[i];
+      const char *what = util_format_short_name(f);
+      if (!screen->is_format_supported(screen, f, PIPE_TEXTURE_2D, 0, 0,
+                                       PIPE_BIND_RENDER_TARGET))
+         continue;
+      struct pipe_resource *r =
+         make(PIPE_TEXTURE_2D, f, size, 1, 0, RT_BIND, 0);
+      CHECK(r, "%s: resource_create failed", what);
+      if (!r)
+         continue;
+      struct pipe_surface templ = { .format = f };
+      struct pipe_surface *surf = ctx->create_surface(ctx, r, &templ);
+      union pipe_color_union color;
+      memcpy(color.f, rgba, sizeof(rgba));
+      ctx->clear_render_target(ctx, surf, &color, 0, 0, size, size, false);
+      if (afbc)
+         check_afbc_written(r, 0, 0, what);
+
+      uint8_t want[16] = { 0 };
+      util_format_pack_rgba(f, want, rgba, 1);
+      unsigned px_B = util_format_get_blocksize(f);
+      struct pipe_transfer *xfer;
+      const uint8_t *map =
+         pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_READ, 0, 0, size, size, &xfer);
+      CHECK(map, "%s: map failed", what);
+      if (map) {
+         unsigned bad = 0;
+         for (unsigned y = 0; y < size; ++y)
+            for (unsigned x = 0; x < size; ++x)
+               bad +=
+                  memcmp(map + y * xfer->stride + x * px_B, want, px_B) != 0;
+         pipe_texture_unmap(ctx, xfer);
+         CHECK(bad == 0, "%s: %u pixels wrong", what, bad);
+      }
+      pipe_surface_reference(&surf, NULL);
+      pipe_resource_reference(&r, NULL);
+   }
+}
+
 /* Bound as a storage image, an AFBC texture becomes u-interleaved and
  * keeps its pixels.
  */
@@ -440,5 +494,6 @@ main(int argc, char **argv)
    test_clear_subdata(PIPE_TEXTURE_2D_ARRAY, 3, "array layer clear + upload");
    test_clear_subdata(PIPE_TEXTURE_CUBE, 6, "cube face clear + upload");
    test_image_bind();
+   test_formats();
    return pan_test_close(screen, ctx);
 }
