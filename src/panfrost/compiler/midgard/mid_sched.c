@@ -448,6 +448,24 @@ try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
 
 /* --- List scheduling ------------------------------------------------------ */
 
+/* Add g's successors to the candidates cand[from..*nr), kept in program
+ * order (successors come after g, so after the candidate being tried). */
+static void
+add_candidates(const struct grp *gs, const struct grp *g, unsigned *cand,
+               unsigned *nr, unsigned from, bool *marked)
+{
+   for (unsigned k = 0; k < g->nr_succs; k++) {
+      unsigned x = g->succs[k];
+      if (marked[x] || gs[x].bundle >= 0)
+         continue;
+      marked[x] = true;
+      unsigned j = (*nr)++;
+      for (; j > from && cand[j - 1] > x; j--)
+         cand[j] = cand[j - 1];
+      cand[j] = x;
+   }
+}
+
 /* Every predecessor in a closed bundle. */
 static bool
 grp_ready(const struct grp *g, int cur)
@@ -894,6 +912,8 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    struct pressure *pr = &prs[strict_frees];
    unsigned *order = ralloc_array(gs, unsigned, ng ? ng : 1);
    struct grp **inb = ralloc_array(gs, struct grp *, ng ? ng : 1);
+   unsigned *cand = ralloc_array(gs, unsigned, ng ? ng : 1);
+   bool *marked = rzalloc_array(gs, bool, ng ? ng : 1);
    unsigned first = 0; /* first unscheduled group */
    for (unsigned placed = 0; placed < ng;) {
       while (gs[first].bundle >= 0)
@@ -977,11 +997,14 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          ok = mid_error(s, "cannot schedule %s", gs[order[0]].I->op);
          goto out;
       }
-      /* Consumers of this bundle's first stage, through r24/r25. */
-      for (unsigned i = first; kind == MID_ALU && i < ng; i++) {
-         struct grp *g = &gs[i];
-         /* Only groups whose predecessors are all placed, some in this
-          * bundle, can join it. */
+      /* Consumers of this bundle's first stage, through r24/r25, in
+       * program order: only successors of the bundle's groups (all their
+       * predecessors placed, some in this bundle) can join it. */
+      unsigned nr_cand = 0;
+      for (unsigned k = 0; k < nr_inb && kind == MID_ALU; k++)
+         add_candidates(gs, inb[k], cand, &nr_cand, 0, marked);
+      for (unsigned ci = 0; ci < nr_cand; ci++) {
+         struct grp *g = &gs[cand[ci]];
          if (g->bundle >= 0 || g->npend || g->last != cur)
             continue;
          int c = limit ? cost(pr, g, strict_frees) : 0;
@@ -990,8 +1013,11 @@ schedule_block(struct sched *sc, struct mid_block *blk)
             placed++;
             account_group(prs, g);
             inb[nr_inb++] = g;
+            add_candidates(gs, g, cand, &nr_cand, ci + 1, marked);
          }
       }
+      for (unsigned ci = 0; ci < nr_cand; ci++)
+         marked[cand[ci]] = false;
       for (unsigned k = 0; k < nr_inb; k++)
          account_reads(&prs[1], inb[k]);
    }
