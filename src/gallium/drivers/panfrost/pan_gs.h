@@ -63,6 +63,8 @@ struct panfrost_gs_info {
    enum pipe_prim_type out_mode; /* points, lines or triangles */
    /* base type per output location: float, or integer bits */
    uint64_t out_int_mask;
+   /* output locations declared noperspective */
+   uint64_t out_noperspective_mask;
    unsigned clip_distances; /* gl_ClipDistance[] elements written */
 };
 

@@ -325,16 +325,20 @@ output_mode(unsigned prim, enum pipe_prim_type *mode)
    }
 }
 
-/* Integer outputs travel as integers to the final draw's shader. */
+/* The output locations of integer type (they travel as integers to the
+ * final draw's shader), or declared noperspective. */
 static uint64_t
-int_outputs(nir_shader *nir)
+outputs_of_kind(nir_shader *nir, bool noperspective)
 {
    uint64_t mask = 0;
    nir_foreach_shader_out_variable(var, nir)
    {
       const struct glsl_type *t = glsl_without_array(var->type);
-      if (glsl_base_type_is_integer(glsl_get_base_type(t)) &&
-          var->data.location >= 0 && var->data.location < 64) {
+      bool match =
+         noperspective
+            ? var->data.interpolation == INTERP_MODE_NOPERSPECTIVE
+            : glsl_base_type_is_integer(glsl_get_base_type(t));
+      if (match && var->data.location >= 0 && var->data.location < 64) {
          unsigned n = glsl_count_attribute_slots(var->type, false);
          mask |= BITFIELD64_RANGE(var->data.location,
                                   MIN2(n, 64 - var->data.location));
@@ -357,7 +361,8 @@ panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info, char *err,
       return fail(&s, "unknown input primitive");
    if (!output_mode(nir->info.gs.output_primitive, &info->out_mode))
       return fail(&s, "unknown output primitive");
-   info->out_int_mask = int_outputs(nir);
+   info->out_int_mask = outputs_of_kind(nir, false);
+   info->out_noperspective_mask = outputs_of_kind(nir, true);
    info->clip_distances = nir->info.clip_distance_array_size;
 
    NIR_PASS_V(nir, nir_lower_gs_intrinsics,
@@ -376,6 +381,7 @@ panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info, char *err,
    info->in_mask = nir->info.inputs_read;
    info->out_mask = nir->info.outputs_written;
    info->out_int_mask &= info->out_mask;
+   info->out_noperspective_mask &= info->out_mask;
    if (!info->in_mask)
       info->in_mask = BITFIELD64_BIT(VARYING_SLOT_POS); /* a record each */
 
@@ -446,6 +452,10 @@ panfrost_gs_passthrough_vs(const void *options,
       out->data.location =
          loc == VARYING_SLOT_PRIMITIVE_ID ? PANFROST_PRIMITIVE_ID_SLOT : loc;
       out->data.driver_location = i - 1;
+      /* The vertex shader scales these by w (pan_va_noperspective.c):
+       * gl_Position, the first location, is stored before. */
+      if (info->out_noperspective_mask & BITFIELD64_BIT(loc))
+         out->data.interpolation = INTERP_MODE_NOPERSPECTIVE;
       nir_ssa_def *v =
          nir_load_global(&b, nir_iadd_imm(&b, rec, at_B), 16, comps, 32);
       nir_store_var(&b, out, v, BITFIELD_MASK(comps));

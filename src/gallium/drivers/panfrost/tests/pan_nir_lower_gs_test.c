@@ -169,8 +169,14 @@ test_passthrough(void)
                   BITFIELD64_BIT(VARYING_SLOT_PRIMITIVE_ID) |
                   BITFIELD64_BIT(VARYING_SLOT_VAR3),
       .out_int_mask = BITFIELD64_BIT(VARYING_SLOT_PRIMITIVE_ID),
+      .out_noperspective_mask = BITFIELD64_BIT(VARYING_SLOT_VAR3),
    };
    nir_shader *vs = panfrost_gs_passthrough_vs(&options, &info);
+   /* noperspective stays so: the vertex shader scales it by w. */
+   nir_variable *v3 =
+      nir_find_variable_with_location(vs, nir_var_shader_out, VARYING_SLOT_VAR3);
+   CHECK(v3 && v3->data.interpolation == INTERP_MODE_NOPERSPECTIVE,
+         "VAR3 noperspective");
    /* Global loads of the records, no attributes (no 16-attribute
     * limit on the geometry outputs). */
    unsigned ins = 0, loads = 0;
