@@ -256,7 +256,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    unsigned max_regs = blend && !blend->last ? 16
                        : opts                ? opts->max_regs
                                              : 0;
-   uint8_t *regs = pan_va_ra(s, max_regs, &spill, err, err_size);
+   uint8_t *regs = pan_va_ra_pressure(s, max_regs, &spill, err, err_size);
    if (!regs)
       goto fail;
    if (print_ir && spill.spills)

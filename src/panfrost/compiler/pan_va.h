@@ -100,6 +100,14 @@ uint8_t *pan_va_ra(pan_ir_shader *s, unsigned max_regs,
                    struct pan_va_spill_stats *stats, char *err,
                    size_t err_size);
 
+/* The Valhall pipeline's allocation: as pan_va_ra, and when 32 registers
+ * do not suffice, computations move down first (pan_va_sink_pressure).
+ * The Bifrost pipeline keeps pan_va_ra: its clauses group messages that
+ * the move would part. */
+uint8_t *pan_va_ra_pressure(pan_ir_shader *s, unsigned max_regs,
+                            struct pan_va_spill_stats *stats, char *err,
+                            size_t err_size);
+
 /* Rewrite the program so that value v (comps words) lives in thread-local
  * storage at byte offset, counting the stores and loads in stats. */
 void pan_va_spill(pan_ir_shader *s, unsigned v, unsigned comps,

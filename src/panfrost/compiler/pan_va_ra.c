@@ -570,9 +570,9 @@ alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool may_split,
  * cannot loop. */
 #define MAX_SPILLED_VALUES 1024
 
-uint8_t *
-pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
-          char *err, size_t err_size)
+static uint8_t *
+allocate(pan_ir_shader *s, unsigned max_regs, bool sink,
+         struct pan_va_spill_stats *stats, char *err, size_t err_size)
 {
    *stats = (struct pan_va_spill_stats){ 0 };
    /* Up to 32 registers a core runs twice as many threads: try that
@@ -590,7 +590,8 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
       pan_va_sink_inputs(s);
       /* And everything else next to its first reader where no source
        * then lives longer: as free as the loads' move. */
-      pan_va_sink_pressure(s);
+      if (sink)
+         pan_va_sink_pressure(s);
       unsigned base = s->ssa_alloc;
       for (unsigned tries = 0; tries < 16; ++tries) {
          regs = alloc_or_split(s, PAN_VA_HALF_REGS, true, &split, &victim,
@@ -630,4 +631,19 @@ pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
             "values",
             MAX_SPILLED_VALUES);
    return NULL;
+}
+
+uint8_t *
+pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
+          char *err, size_t err_size)
+{
+   return allocate(s, max_regs, false, stats, err, err_size);
+}
+
+uint8_t *
+pan_va_ra_pressure(pan_ir_shader *s, unsigned max_regs,
+                   struct pan_va_spill_stats *stats, char *err,
+                   size_t err_size)
+{
+   return allocate(s, max_regs, true, stats, err, err_size);
 }
