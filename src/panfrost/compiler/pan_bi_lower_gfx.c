@@ -93,6 +93,10 @@ lower_texc(pan_ir_shader *s, pan_ir_block *blk, pan_ir_instr *I,
    unsigned k = 0, nr_coords = dim == 3 ? 2 : dim + 1;
    for (unsigned c = 0; c < nr_coords; ++c)
       coord[c] = pan_ir_word(sr, k++);
+   /* A 1D array's IR staging keeps Valhall's unused Y word before the
+    * layer: TEXC has no use for it. */
+   if ((I->imm & PAN_IR_TEX_ARRAY) && dim == 0)
+      k++;
    if (I->imm & PAN_IR_TEX_ARRAY)
       layer = pan_ir_word(sr, k++);
    if (I->imm & PAN_IR_TEX_SHADOW)
