@@ -913,6 +913,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    unsigned *order = ralloc_array(gs, unsigned, ng ? ng : 1);
    struct grp **inb = ralloc_array(gs, struct grp *, ng ? ng : 1);
    unsigned *cand = ralloc_array(gs, unsigned, ng ? ng : 1);
+   int *costs = ralloc_array(gs, int, ng ? ng : 1);
    bool *marked = rzalloc_array(gs, bool, ng ? ng : 1);
    unsigned first = 0; /* first unscheduled group */
    for (unsigned placed = 0; placed < ng;) {
@@ -944,12 +945,14 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       bool tight = limit && pr->nr_live >= limit;
       for (unsigned k = 0; k < 2; k++)
          note_peak(&prs[k], prs[k].nr_live + 1);
+      /* The counts do not change while sorting: each cost once. */
+      for (unsigned i = 0; i < nr; i++)
+         costs[order[i]] = tight ? cost(pr, &gs[order[i]], false) : 0;
       for (unsigned i = 1; i < nr; i++) {
          unsigned x = order[i], j = i;
          for (; j > 0; j--) {
             const struct grp *a = &gs[order[j - 1]], *c = &gs[x];
-            int ca = tight ? cost(pr, a, false) : 0;
-            int cc = tight ? cost(pr, c, false) : 0;
+            int ca = costs[order[j - 1]], cc = costs[x];
             if (ca < cc || (ca == cc && a->prio >= c->prio))
                break;
             order[j] = order[j - 1];
