@@ -15,6 +15,7 @@
 #include "pan_genxml.h"
 #include "pan_image_layout.h"
 #include "pan_tiler_sizing.h"
+#include "pan_vX_afbc.h"
 
 static unsigned
 fb_samples(const struct pan_fb *fb)
@@ -34,22 +35,6 @@ block_format(enum pan_fb_block block)
    default: return MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED;
    }
 }
-
-#if PAN_ARCH >= 9
-static unsigned
-afbc_compression_mode(enum pan_afbc_mode m)
-{
-   switch (m) {
-   case PAN_AFBC_MODE_R8: return MALI_AFBC_COMPRESSION_MODE_R8;
-   case PAN_AFBC_MODE_R8G8: return MALI_AFBC_COMPRESSION_MODE_R8G8;
-   case PAN_AFBC_MODE_R5G6B5: return MALI_AFBC_COMPRESSION_MODE_R5G6B5;
-   case PAN_AFBC_MODE_R4G4B4A4: return MALI_AFBC_COMPRESSION_MODE_R4G4B4A4;
-   case PAN_AFBC_MODE_R5G5B5A1: return MALI_AFBC_COMPRESSION_MODE_R5G5B5A1;
-   case PAN_AFBC_MODE_R8G8B8: return MALI_AFBC_COMPRESSION_MODE_R8G8B8;
-   default: return MALI_AFBC_COMPRESSION_MODE_R8G8B8A8;
-   }
-}
-#endif
 
 /* How this architecture names each depth/stencil layout: as the format of
  * the depth/stencil buffer, or of the separate stencil buffer.  A layout
@@ -320,7 +305,7 @@ emit_rt(const struct pan_fb_color *rt, unsigned samples, unsigned cbuf_offset_B,
 #if PAN_ARCH >= 9
          cfg.afbc.row_stride_B = rt->row_stride_B;
          cfg.afbc.body_offset = rt->afbc_body_offset_B;
-         cfg.afbc.compression_mode = afbc_compression_mode(rt->afbc_mode);
+         cfg.afbc.compression_mode = pan_afbc_compression_mode(rt->afbc_mode);
 #else
          /* Bifrost counts the row in superblocks (16 header bytes each). */
          cfg.afbc.row_stride_B = rt->row_stride_B / 16;

@@ -20,6 +20,7 @@
 #include "pan_arch.h"
 #include "pan_genxml.h"
 #include "pan_image_layout.h"
+#include "pan_vX_afbc.h"
 #include "pan_vX_format.h"
 
 #if PAN_ARCH < 6
@@ -134,20 +135,6 @@ clump_format(unsigned texel_B)
    }
 }
 
-static unsigned
-afbc_compression_mode(enum pan_afbc_mode m)
-{
-   switch (m) {
-   case PAN_AFBC_MODE_R8: return MALI_AFBC_COMPRESSION_MODE_R8;
-   case PAN_AFBC_MODE_R8G8: return MALI_AFBC_COMPRESSION_MODE_R8G8;
-   case PAN_AFBC_MODE_R5G6B5: return MALI_AFBC_COMPRESSION_MODE_R5G6B5;
-   case PAN_AFBC_MODE_R4G4B4A4: return MALI_AFBC_COMPRESSION_MODE_R4G4B4A4;
-   case PAN_AFBC_MODE_R5G5B5A1: return MALI_AFBC_COMPRESSION_MODE_R5G5B5A1;
-   case PAN_AFBC_MODE_R8G8B8: return MALI_AFBC_COMPRESSION_MODE_R8G8B8;
-   default: return MALI_AFBC_COMPRESSION_MODE_R8G8B8A8;
-   }
-}
-
 static void
 emit_plane(void *cpu, const struct panfrost_texture_plane *p)
 {
@@ -159,7 +146,7 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
       {
          cfg.plane_type = MALI_PLANE_TYPE_AFBC;
          cfg.afbc.superblock_size = MALI_AFBC_SUPERBLOCK_SIZE_16X16;
-         cfg.afbc.compression_mode = afbc_compression_mode(p->afbc_mode);
+         cfg.afbc.compression_mode = pan_afbc_compression_mode(p->afbc_mode);
          cfg.address = p->addr;
          cfg.size = p->size_B;
          cfg.row_stride_B = p->row_stride_B;
