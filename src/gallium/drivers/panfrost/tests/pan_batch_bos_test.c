@@ -27,41 +27,6 @@
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
 
-/* gl_Position = attribute 0, VAR0 = attribute 1. */
-static void *
-pass_through_vs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "bos-vs");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *col = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC1, 1, "col");
-   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *ocol =
-      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
-/* DATA0 = VAR0. */
-static void *
-colour_fs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "bos-fs");
-   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *in =
-      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
-   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -78,7 +43,8 @@ main(int argc, char **argv)
    };
    void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
    ctx->bind_vertex_elements_state(ctx, velems);
-   void *vs = pass_through_vs(), *fs = colour_fs();
+   void *vs = pan_test_pass_through_vs(screen, ctx, "bos-vs"),
+        *fs = pan_test_colour_fs(screen, ctx, "bos-fs", false);
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
 

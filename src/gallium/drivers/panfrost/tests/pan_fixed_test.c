@@ -109,42 +109,6 @@ read_pixel(struct frame *f, unsigned x, unsigned y, uint8_t rgba[4], float *z)
    }
 }
 
-/* gl_Position = attribute 0, VAR0 = attribute 1 (any vertex format). */
-static void *
-pass_through_vs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "fixed-vs");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *col = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC1, 1, "col");
-   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *ocol =
-      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
-/* DATA0 = VAR0, flat or interpolated. */
-static void *
-colour_fs(bool flat)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fixed-fs");
-   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *in =
-      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
-   in->data.interpolation = flat ? INTERP_MODE_FLAT : INTERP_MODE_SMOOTH;
-   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
-}
-
 /* Replace blending, depth always passing and written, no culling. */
 static void
 bind_common_state(void **cso)
@@ -227,7 +191,8 @@ test_depth_clamp(void)
    };
    void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
    ctx->bind_vertex_elements_state(ctx, velems);
-   void *vs = pass_through_vs(), *fs = colour_fs(false);
+   void *vs = pan_test_pass_through_vs(screen, ctx, "fixed-vs"),
+        *fs = pan_test_colour_fs(screen, ctx, "fixed-fs", false);
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
 
@@ -337,7 +302,8 @@ test_vertex_formats(void)
    };
    void *common[2];
    bind_common_state(common);
-   void *vs = pass_through_vs(), *fs = colour_fs(false);
+   void *vs = pan_test_pass_through_vs(screen, ctx, "fixed-vs"),
+        *fs = pan_test_colour_fs(screen, ctx, "fixed-fs", false);
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
    struct pipe_rasterizer_state rs = {
@@ -517,7 +483,8 @@ test_seamless_cube(void)
       return;
    void *common[2];
    bind_common_state(common);
-   void *vs = pass_through_vs(), *fs = cube_fs();
+   void *vs = pan_test_pass_through_vs(screen, ctx, "fixed-vs"),
+        *fs = cube_fs();
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
    struct pipe_rasterizer_state rs = {
@@ -616,7 +583,8 @@ test_quad_provoking(void)
          "quads do not follow the provoking vertex convention");
    void *common[2];
    bind_common_state(common);
-   void *vs = pass_through_vs(), *fs = colour_fs(true);
+   void *vs = pan_test_pass_through_vs(screen, ctx, "fixed-vs"),
+        *fs = pan_test_colour_fs(screen, ctx, "fixed-fs", true);
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
    struct pipe_vertex_element ve[2] = {
@@ -817,7 +785,7 @@ test_rgb10_a2ui(void)
    void *cso_zsa = ctx->create_depth_stencil_alpha_state(ctx, &zsa);
    void *cso_rast = ctx->create_rasterizer_state(ctx, &rs);
    void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
-   void *vs = pass_through_vs();
+   void *vs = pan_test_pass_through_vs(screen, ctx, "fixed-vs");
    void *fs_const = uint_fs(value, false), *fs_fetch = uint_fs(NULL, true);
    ctx->bind_depth_stencil_alpha_state(ctx, cso_zsa);
    ctx->bind_rasterizer_state(ctx, cso_rast);

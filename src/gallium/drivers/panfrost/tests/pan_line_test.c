@@ -35,42 +35,6 @@ static struct pipe_context *ctx;
 /* Window coordinate -> NDC (exact for multiples of 1/8). */
 #define NDC(w) ((w) / (SIZE / 2.0f) - 1.0f)
 
-/* gl_Position = attribute 0, VAR0 = attribute 1. */
-static void *
-pass_through_vs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "line-vs");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *col = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC1, 1, "col");
-   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *ocol =
-      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
-/* DATA0 = VAR0, flat or interpolated. */
-static void *
-colour_fs(bool flat)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "line-fs");
-   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *in =
-      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
-   in->data.interpolation = flat ? INTERP_MODE_FLAT : INTERP_MODE_SMOOTH;
-   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
-}
-
 struct line_draw {
    enum pipe_prim_type mode;
    unsigned n;
@@ -124,7 +88,8 @@ draw_lines(const struct line_draw *d, uint8_t px[SIZE][SIZE][4])
    };
    ctx->set_viewport_states(ctx, 0, 1, &vp);
 
-   void *vs = pass_through_vs(), *fs = colour_fs(d->flat);
+   void *vs = pan_test_pass_through_vs(screen, ctx, "line-vs"),
+        *fs = pan_test_colour_fs(screen, ctx, "line-fs", d->flat);
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
    struct pipe_vertex_element ve[2] = {

@@ -86,6 +86,42 @@ pan_test_io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
    return v;
 }
 
+void *
+pan_test_pass_through_vs(struct pipe_screen *screen, struct pipe_context *ctx,
+                         const char *name)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, name);
+   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
+                                       VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *col = pan_test_io_var(b.shader, nir_var_shader_in,
+                                       VERT_ATTRIB_GENERIC1, 1, "col");
+   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
+                                        VARYING_SLOT_POS, 0, "gl_Position");
+   nir_variable *ocol =
+      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
+   nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+void *
+pan_test_colour_fs(struct pipe_screen *screen, struct pipe_context *ctx,
+                   const char *name, bool flat)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, name);
+   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
+                                       FRAG_RESULT_DATA0, 0, "colour");
+   nir_variable *in =
+      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   in->data.interpolation = flat ? INTERP_MODE_FLAT : INTERP_MODE_SMOOTH;
+   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
 struct pipe_surface *
 pan_test_bind_target(struct pipe_screen *screen, struct pipe_context *ctx,
                      unsigned w, unsigned h, struct pipe_resource **tex)

@@ -59,6 +59,15 @@ nir_variable *pan_test_io_var(nir_shader *s, nir_variable_mode mode,
                               unsigned location, unsigned driver_location,
                               const char *name);
 
+/* Shaders most draw tests share: gl_Position = attribute 0 and VAR0 =
+ * attribute 1 (vec4s of any vertex format); DATA0 = VAR0, flat or smoothly
+ * interpolated.  The compiled CSOs, for the context to bind and delete.
+ */
+void *pan_test_pass_through_vs(struct pipe_screen *screen,
+                               struct pipe_context *ctx, const char *name);
+void *pan_test_colour_fs(struct pipe_screen *screen, struct pipe_context *ctx,
+                         const char *name, bool flat);
+
 /* A w x h RGBA8 render target bound as the only colour buffer of the
  * framebuffer; its resource in *tex, its surface returned (NULL on
  * failure, which the tests' pixel checks then report). */
