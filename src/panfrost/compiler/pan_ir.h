@@ -177,6 +177,17 @@ pan_ir_is_ssa(pan_ir_index i)
    return i.kind == PAN_IR_SSA;
 }
 
+/* Whether I reads the SSA value v. */
+static inline bool
+pan_ir_reads(const pan_ir_instr *I, unsigned v)
+{
+   for (unsigned i = 0; i < I->nr_srcs; ++i) {
+      if (I->src[i].kind == PAN_IR_SSA && I->src[i].value == v)
+         return true;
+   }
+   return false;
+}
+
 pan_ir_shader *pan_ir_shader_create(void *mem_ctx);
 pan_ir_block *pan_ir_block_create(pan_ir_shader *s);
 pan_ir_index pan_ir_new_value(pan_ir_shader *s, unsigned comps);

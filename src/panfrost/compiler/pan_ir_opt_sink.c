@@ -30,16 +30,6 @@ sinkable(const pan_ir_instr *I, const pan_ir_instr **defs)
    return true;
 }
 
-static bool
-reads(const pan_ir_instr *I, uint32_t value)
-{
-   for (unsigned i = 0; i < I->nr_srcs; ++i) {
-      if (I->src[i].kind == PAN_IR_SSA && I->src[i].value == value)
-         return true;
-   }
-   return false;
-}
-
 bool
 pan_ir_opt_sink(pan_ir_shader *s)
 {
@@ -68,7 +58,7 @@ pan_ir_opt_sink(pan_ir_shader *s)
             for (struct list_head *n = I->link.next; n != &b->instrs;
                  n = n->next) {
                pan_ir_instr *J = list_entry(n, pan_ir_instr, link);
-               if (reads(J, I->dest.value)) {
+               if (pan_ir_reads(J, I->dest.value)) {
                   user = J;
                   break;
                }

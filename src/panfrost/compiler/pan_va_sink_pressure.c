@@ -42,22 +42,12 @@ movable(const pan_ir_instr *I, const uint8_t *defs, const uint8_t *def_here)
    return true;
 }
 
-static bool
-reads(const pan_ir_instr *I, unsigned v)
-{
-   for (unsigned i = 0; i < I->nr_srcs; ++i) {
-      if (I->src[i].kind == PAN_IR_SSA && I->src[i].value == v)
-         return true;
-   }
-   return false;
-}
-
 /* Whether v is read by `from` or an instruction after it in its block. */
 static bool
 read_from(pan_ir_block *b, pan_ir_instr *from, unsigned v)
 {
    for (struct list_head *n = &from->link; n != &b->instrs; n = n->next) {
-      if (reads(list_entry(n, pan_ir_instr, link), v))
+      if (pan_ir_reads(list_entry(n, pan_ir_instr, link), v))
          return true;
    }
    return false;
@@ -189,7 +179,7 @@ pan_va_sink_pressure(pan_ir_shader *s)
          for (struct list_head *n = I->link.next; n != &b->instrs;
               n = n->next) {
             pan_ir_instr *J = list_entry(n, pan_ir_instr, link);
-            if (reads(J, I->dest.value)) {
+            if (pan_ir_reads(J, I->dest.value)) {
                user = J;
                break;
             }
