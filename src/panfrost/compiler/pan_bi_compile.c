@@ -124,11 +124,11 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
 #endif
 
    struct pan_va_spill_stats spill;
-   /* A blend shader keeps to r0-r15 unless its caller ends with it. */
-   unsigned max_regs = blend && !blend->last ? 16
-                       : opts                ? opts->max_regs
-                                             : 0;
-   uint8_t *regs = pan_va_ra(s, max_regs, &spill, err, err_size);
+   /* A blend shader keeps to r0-r15 (and the caller's r48 link), even a
+    * final one: it runs in the caller's thread, whose declared file may
+    * lack r16-r47. */
+   unsigned max_regs = blend ? 16 : opts ? opts->max_regs : 0;
+   uint8_t *regs = pan_va_ra(s, max_regs, arch >= 7, &spill, err, err_size);
    if (!regs)
       goto done;
    if (blend && spill.spills) {

@@ -152,19 +152,24 @@ lower_nir(nir_shader *nir)
       VALIDATE(s, what);                                                       \
    } while (0)
 
-/* One past the highest register a value got (the thread count depends on
- * it). */
+/* The register file the shader needs: n when only r0..n-1 (n <= 16) hold
+ * values, 32 when the others sit in r48-r63 (the half file, twice the
+ * threads), 64 when any sits in r16-r47. */
 static unsigned
 work_regs(pan_ir_shader *s, const uint8_t *regs)
 {
-   unsigned n = 0;
+   uint64_t used = 0;
    pan_ir_foreach_instr_global(s, b, I)
    {
       /* Preloads are the hardware's registers, not ours. */
       if (I->dest.kind == PAN_IR_SSA && I->op != PAN_IR_OP_PRELOAD)
-         n = MAX2(n, regs[I->dest.value] + I->dest.comps);
+         used |= BITFIELD64_MASK(I->dest.comps) << regs[I->dest.value];
    }
-   return n;
+   if (used & BITFIELD64_RANGE(PAN_VA_HALF_GAP_FIRST, PAN_VA_HALF_GAP_COUNT))
+      return PAN_VA_NR_REGS;
+   if (used >> (PAN_VA_HALF_GAP_FIRST + PAN_VA_HALF_GAP_COUNT))
+      return PAN_VA_HALF_REGS;
+   return util_last_bit64(used);
 }
 
 /* Where each render target's BLEND has its colour and coverage, for the
@@ -251,11 +256,10 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    PASS(s, pan_ir_opt_sink(s), "opt_sink");
 
    struct pan_va_spill_stats spill;
-   /* A blend shader keeps to r0-r15, which its caller leaves it, unless
-    * the caller ends with it. */
-   unsigned max_regs = blend && !blend->last ? 16
-                       : opts                ? opts->max_regs
-                                             : 0;
+   /* A blend shader keeps to r0-r15 (and the caller's r48 link), even a
+    * final one: it runs in the caller's thread, whose declared file may
+    * lack r16-r47. */
+   unsigned max_regs = blend ? 16 : opts ? opts->max_regs : 0;
    uint8_t *regs = pan_va_ra_pressure(s, max_regs, &spill, err, err_size);
    if (!regs)
       goto fail;

@@ -70,7 +70,9 @@ struct pan_blend_regs {
 struct pan_va_binary {
    uint64_t *words; /* ralloc'd on the mem_ctx given */
    unsigned nr_words;
-   unsigned work_regs; /* registers r0..work_regs-1 hold values */
+   /* Register file needed: <= 16 (r0..work_regs-1 only), 32 (the half
+    * file r0-r15 + r48-r63) or 64 (compiler.rst, register allocation). */
+   unsigned work_regs;
    unsigned loops;     /* NIR loops compiled */
    /* Thread-local storage per thread (bytes) the driver must provide for
     * spilled values, and the stores and loads spilling added. */
@@ -208,7 +210,9 @@ struct pan_bi_message_preload {
 struct pan_bi_binary {
    uint64_t *words; /* ralloc'd on the mem_ctx given; 2 per quadword */
    unsigned nr_words;
-   unsigned work_regs; /* registers r0..work_regs-1 hold values */
+   /* Register file needed: <= 16 (r0..work_regs-1 only), 32 (the half
+    * file r0-r15 + r48-r63) or 64 (compiler.rst, register allocation). */
+   unsigned work_regs;
    unsigned loops;
    unsigned preloads; /* hardware-preloaded registers read */
    struct pan_bi_message_preload messages[2];

@@ -13,13 +13,18 @@
 
 struct pan_va_binary;
 
-/* Registers the allocator never hands out: the compute preloads
- * (r55..r62, see pan_ir_from_nir_intrinsic.c) stay readable all along. */
+/* The compute preloads (r55..r62, see pan_ir_from_nir_intrinsic.c): like
+ * every preload the allocator keeps each until its last read; collects
+ * of preloads below them are the preloaded registers (pan_va_ra.c). */
 #define PAN_VA_FIRST_RESERVED 55
 #define PAN_VA_LAST_RESERVED 62
 #define PAN_VA_NR_REGS 64
-/* Shaders using r0..r31 only run twice as many threads. */
+/* Shaders declaring 32 registers run twice as many threads; they have
+ * r0-r15 and r48-r63 (compiler.rst, register allocation): r16-r47 exist
+ * only in the 64-register mode. */
 #define PAN_VA_HALF_REGS 32
+#define PAN_VA_HALF_GAP_FIRST 16
+#define PAN_VA_HALF_GAP_COUNT 32
 /* The return address of blend shaders (the v9 driver's convention). */
 #define PAN_VA_BLEND_LINK_REG 48
 
@@ -93,10 +98,13 @@ struct pan_va_spill_stats {
  * Linear-scan allocation: returns the base register of every value
  * (ralloc'd on s).  Values that do not fit are spilled to thread-local
  * storage (pan_va_spill.c) and allocation runs again; NULL with a message
- * when even that fails.  max_regs below 64 shrinks the register file (for
- * tests); 0 means all of it.
+ * when even that fails.  max_regs PAN_VA_HALF_REGS is the half file
+ * (r0-r15, r48-r63), other values below 64 shrink the file to
+ * r0..max_regs-1 (blend shaders, tests); 0 means all of it.  The first
+ * try, for twice the threads, is the half file when half_file (v7, v9),
+ * else r0-r31 (v6, which has no half mode).
  */
-uint8_t *pan_va_ra(pan_ir_shader *s, unsigned max_regs,
+uint8_t *pan_va_ra(pan_ir_shader *s, unsigned max_regs, bool half_file,
                    struct pan_va_spill_stats *stats, char *err,
                    size_t err_size);
 

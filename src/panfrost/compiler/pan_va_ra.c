@@ -59,9 +59,9 @@ struct ra_ctx {
    uint8_t *word;               /* a member's word in it */
    uint8_t *no_spill;           /* fills, and values already spilled */
    struct util_dynarray blends; /* instruction numbers of blends */
-   /* Preloaded registers below the reserved ones, and their last read. */
+   /* Preloaded registers read, and their last read. */
    uint64_t low_preloaded;
-   unsigned low_end[PAN_VA_FIRST_RESERVED];
+   unsigned low_end[PAN_VA_NR_REGS];
    /* Per value: its segments (struct ra_segment), and the first and last
     * instruction of the block being scanned that touch it. */
    struct util_dynarray *segs;
@@ -338,9 +338,9 @@ fuse_low_preloads(struct ra_ctx *c)
    }
 }
 
-/* Registers below the reserved ones that the hardware preloaded (a blend
- * shader's colour in r0-r3) hold their value from the start until its last
- * read: a value starting before then keeps out of them. */
+/* Registers that the hardware preloaded (a blend shader's colour in r0-r3,
+ * the ids in r55-r62) hold their value from the start until its last read:
+ * a value starting before then keeps out of them. */
 static uint64_t
 low_preloads(const struct ra_ctx *c, unsigned v)
 {
@@ -385,7 +385,7 @@ struct ra_failure {
  * mem_ctx) and writes the message to err.
  */
 static uint8_t *
-try_alloc(pan_ir_shader *s, bool strict, bool pairs_first, unsigned max_regs,
+try_alloc(pan_ir_shader *s, bool strict, bool pairs_first, uint64_t file,
           struct ra_failure *fail, void *mem_ctx, char *err, size_t err_size)
 {
    unsigned n = s->ssa_alloc;
@@ -415,8 +415,8 @@ try_alloc(pan_ir_shader *s, bool strict, bool pairs_first, unsigned max_regs,
    /* After liveness: a preload read in a loop is live to its end. */
    for (unsigned v = 0; v < n; ++v) {
       int first = c.preload[v];
-      for (int r = first; r >= 0 && r < first + MAX2(c.comps[v], 1) &&
-                          r < PAN_VA_FIRST_RESERVED;
+      for (int r = first;
+           r >= 0 && r < first + MAX2(c.comps[v], 1) && r < PAN_VA_NR_REGS;
            ++r) {
          c.low_end[r] = c.low_preloaded & BITFIELD64_BIT(r)
                            ? MAX2(c.low_end[r], c.end[v])
@@ -437,11 +437,14 @@ try_alloc(pan_ir_shader *s, bool strict, bool pairs_first, unsigned max_regs,
 
    uint8_t *regs = rzalloc_array(s, uint8_t, n + 1);
    unsigned *active = ralloc_array(tmp, unsigned, n + 1), nr_active = 0;
-   uint64_t reserved = BITFIELD64_RANGE(
-      PAN_VA_FIRST_RESERVED, PAN_VA_LAST_RESERVED - PAN_VA_FIRST_RESERVED + 1);
-   reserved |= BITFIELD64_BIT(PAN_VA_BLEND_LINK_REG);
-   if (max_regs && max_regs < PAN_VA_NR_REGS)
-      reserved |= ~BITFIELD64_MASK(max_regs);
+   /* The hardware preloads (r55-r62) are free after their last read, like
+    * the low ones: the half file has few registers above r47.  r48 takes
+    * the return address of the blend shaders a BLEND calls; a blend
+    * shader's own return reads it, but blend shaders keep to r0-r15. */
+   uint64_t reserved = 0;
+   if (util_dynarray_num_elements(&c.blends, unsigned))
+      reserved |= BITFIELD64_BIT(PAN_VA_BLEND_LINK_REG);
+   reserved |= ~file;
 
    for (unsigned i = 0; i < count; ++i) {
       unsigned v = order[i];
@@ -546,15 +549,15 @@ undo_splits(pan_ir_shader *s, unsigned base)
  * (~0 when none can be).
  */
 static uint8_t *
-alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool may_split,
-               bool *split, unsigned *victim, char *err, size_t err_size)
+alloc_or_split(pan_ir_shader *s, uint64_t file, bool may_split, bool *split,
+               unsigned *victim, char *err, size_t err_size)
 {
    /* Filled by every failed try; "no victim" if none ran. */
    struct ra_failure fail = { .victim = ~0u };
    void *tmp = ralloc_context(NULL);
    uint8_t *regs = NULL;
    for (unsigned i = 0; i < 4 && !regs; ++i) {
-      regs = try_alloc(s, i >= 2, i & 1, max_regs, &fail, tmp, err, err_size);
+      regs = try_alloc(s, i >= 2, i & 1, file, &fail, tmp, err, err_size);
    }
    *split = false;
    if (!regs && may_split) {
@@ -570,10 +573,25 @@ alloc_or_split(pan_ir_shader *s, unsigned max_regs, bool may_split,
  * cannot loop. */
 #define MAX_SPILLED_VALUES 1024
 
+/* The registers max_regs allows (pan_va_ra). */
+static uint64_t
+register_file(unsigned max_regs)
+{
+   if (max_regs == PAN_VA_HALF_REGS)
+      return ~BITFIELD64_RANGE(PAN_VA_HALF_GAP_FIRST, PAN_VA_HALF_GAP_COUNT);
+   if (!max_regs || max_regs >= PAN_VA_NR_REGS)
+      return ~0ull;
+   return BITFIELD64_MASK(max_regs);
+}
+
 static uint8_t *
-allocate(pan_ir_shader *s, unsigned max_regs, bool sink,
+allocate(pan_ir_shader *s, unsigned max_regs, bool half_file, bool sink,
          struct pan_va_spill_stats *stats, char *err, size_t err_size)
 {
+   /* v6 has no half mode: its first try keeps values in r0-r31 all the
+    * same, which packs them as before the half file existed. */
+   uint64_t first = half_file ? register_file(PAN_VA_HALF_REGS)
+                              : BITFIELD64_MASK(PAN_VA_HALF_REGS);
    *stats = (struct pan_va_spill_stats){ 0 };
    /* Up to 32 registers a core runs twice as many threads: try that
     * first, splitting live vectors to get there but never spilling; when
@@ -583,8 +601,8 @@ allocate(pan_ir_shader *s, unsigned max_regs, bool sink,
    if (!max_regs || max_regs > PAN_VA_HALF_REGS) {
       /* Input loads moved to their readers' block first: that costs
        * nothing, a split costs moves. */
-      uint8_t *regs = alloc_or_split(s, PAN_VA_HALF_REGS, false, &split,
-                                     &victim, err, err_size);
+      uint8_t *regs =
+         alloc_or_split(s, first, false, &split, &victim, err, err_size);
       if (regs)
          return regs;
       pan_va_sink_inputs(s);
@@ -594,8 +612,7 @@ allocate(pan_ir_shader *s, unsigned max_regs, bool sink,
          pan_va_sink_pressure(s);
       unsigned base = s->ssa_alloc;
       for (unsigned tries = 0; tries < 16; ++tries) {
-         regs = alloc_or_split(s, PAN_VA_HALF_REGS, true, &split, &victim,
-                               err, err_size);
+         regs = alloc_or_split(s, first, true, &split, &victim, err, err_size);
          if (regs)
             return regs;
          if (!split)
@@ -606,8 +623,8 @@ allocate(pan_ir_shader *s, unsigned max_regs, bool sink,
    /* Each vector is split at most once (a split one has no word read
     * alone left), so this ends. */
    for (unsigned spilled = 0; spilled <= MAX_SPILLED_VALUES;) {
-      uint8_t *regs =
-         alloc_or_split(s, max_regs, true, &split, &victim, err, err_size);
+      uint8_t *regs = alloc_or_split(s, register_file(max_regs), true, &split,
+                                     &victim, err, err_size);
       if (regs)
          return regs;
       if (split)
@@ -634,16 +651,15 @@ allocate(pan_ir_shader *s, unsigned max_regs, bool sink,
 }
 
 uint8_t *
-pan_va_ra(pan_ir_shader *s, unsigned max_regs, struct pan_va_spill_stats *stats,
-          char *err, size_t err_size)
+pan_va_ra(pan_ir_shader *s, unsigned max_regs, bool half_file,
+          struct pan_va_spill_stats *stats, char *err, size_t err_size)
 {
-   return allocate(s, max_regs, false, stats, err, err_size);
+   return allocate(s, max_regs, half_file, false, stats, err, err_size);
 }
 
 uint8_t *
 pan_va_ra_pressure(pan_ir_shader *s, unsigned max_regs,
-                   struct pan_va_spill_stats *stats, char *err,
-                   size_t err_size)
+                   struct pan_va_spill_stats *stats, char *err, size_t err_size)
 {
-   return allocate(s, max_regs, true, stats, err, err_size);
+   return allocate(s, max_regs, true, true, stats, err, err_size);
 }

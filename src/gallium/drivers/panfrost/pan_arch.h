@@ -255,7 +255,7 @@ struct panfrost_message_preload {
 struct panfrost_binary {
    const uint64_t *words;
    unsigned nr_words;
-   unsigned work_regs; /* registers r0..work_regs-1 hold values */
+   unsigned work_regs; /* register file: <= 32 fits the half file */
    unsigned tls_size;  /* spilled bytes per thread */
    const struct pan_va_push_word *push; /* graphics: pushed words, u0 first */
    unsigned nr_push;
@@ -427,7 +427,7 @@ struct panfrost_arch {
                          char *err, size_t err_size);
 
    /* Compute shader program descriptor (v9) or renderer state (v6/v7) for
-    * a binary using registers r0..work_regs-1 plus the compute preloads
+    * a binary needing work_regs registers (pan_compile.h) plus the preloads
     * and fau_words push words; textures and samplers are the table sizes
     * the renderer state bounds a v6/v7 shader's indices by (unused on v9,
     * whose resource tables carry their counts).

@@ -30,8 +30,9 @@
 #include "pan_screen.h"
 #include "pan_shader_cache.h"
 
-/* Bumped when the entry layout changes. */
-#define PAN_CACHE_ENTRY_VERSION 5
+/* Bumped when the entry layout or meaning changes (6: work_regs is the
+ * register file needed). */
+#define PAN_CACHE_ENTRY_VERSION 6
 
 void
 panfrost_shader_cache_init(struct panfrost_screen *screen)

@@ -40,10 +40,10 @@ emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
       cfg.stage = MALI_SHADER_STAGE_COMPUTE;
       cfg.primary_shader = true;
       /* Half the register file leaves r0-r15 and r48-r63 to a thread, so
-       * more threads fit; the compiler allocates from r0 upwards.
+       * more threads fit; the compiler's work_regs 32 fits in that.
        */
       cfg.register_allocation =
-         work_regs <= 16 ? MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+         work_regs <= 32 ? MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
                          : MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
       /* Local, workgroup and global ids, r55-r62: the hardware writes them
        * whether the shader reads them or not.

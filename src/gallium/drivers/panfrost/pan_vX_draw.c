@@ -42,7 +42,7 @@ emit_gfx_shader(void *cpu, enum panfrost_gfx_program kind, uint64_t binary,
                                                   : MALI_SHADER_STAGE_FRAGMENT;
       cfg.primary_shader = true;
       cfg.register_allocation =
-         work_regs <= 16 ? MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+         work_regs <= 32 ? MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
                          : MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
       cfg.preload.r48_r63 =
          PRELOAD_GFX | (kind == PANFROST_PROGRAM_FRAGMENT ? PRELOAD_FACING : 0);

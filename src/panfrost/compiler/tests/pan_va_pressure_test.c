@@ -112,7 +112,7 @@ test_tex_overlap(void)
 
    struct pan_va_spill_stats st;
    char err[128] = "";
-   uint8_t *regs = pan_va_ra(s, 0, &st, err, sizeof(err));
+   uint8_t *regs = pan_va_ra(s, 0, true, &st, err, sizeof(err));
    PAN_CHECK(regs, "allocation failed: %s", err);
    if (regs) {
       PAN_CHECK(regs[t.value] == regs[c.value],
