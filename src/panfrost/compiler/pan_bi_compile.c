@@ -124,10 +124,14 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
 #endif
 
    struct pan_va_spill_stats spill;
-   /* A blend shader keeps to r0-r15 (and the caller's r48 link), even a
-    * final one: it runs in the caller's thread, whose declared file may
+   /* A blend shader keeps to r0-r15, which its caller leaves it (and the
+    * r48 link); a final one, which the caller ends with, may take the half
+    * file too: it runs in the caller's thread, whose declared file may
     * lack r16-r47. */
-   unsigned max_regs = blend ? 16 : opts ? opts->max_regs : 0;
+   unsigned max_regs = blend && !blend->last ? 16
+                       : blend               ? PAN_VA_HALF_REGS
+                       : opts                ? opts->max_regs
+                                             : 0;
    uint8_t *regs = pan_va_ra(s, max_regs, arch >= 7, &spill, err, err_size);
    if (!regs)
       goto done;
