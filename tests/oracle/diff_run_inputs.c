@@ -31,6 +31,7 @@ uint64_t diff_seed;
 char diff_unmodelled[128];
 uint32_t diff_uniforms[DIFF_MAX_PUSH];
 unsigned diff_nr_uniforms;
+unsigned diff_work_regs[2];
 
 static int sysval_ubo = -1;
 static unsigned sysvals[MAX_SYSVALS][2], nr_sysvals;
@@ -301,6 +302,10 @@ diff_read_layout(const char *path, unsigned *entry_B,
                nr_sysvals = a + 1 > nr_sysvals ? a + 1 : nr_sysvals;
             } else if (sscanf(line, "secondary %u", &a) == 1) {
                *entry_B = a;
+            } else if (sscanf(line, "work_regs %u", &a) == 1) {
+               diff_work_regs[0] = a;
+            } else if (sscanf(line, "secondary_work_regs %u", &a) == 1) {
+               diff_work_regs[1] = a;
             } else if (n < 3 && extra) {
                extra(line);
             }

@@ -70,6 +70,10 @@ bool diff_store_word(unsigned lane, unsigned sub, unsigned byte,
 bool diff_colour(unsigned lane, unsigned rt, enum pan_sim_regfmt fmt,
                  const uint32_t in[4], char *err);
 
+/* The layout's work_regs and secondary_work_regs lines: the register
+ * count the binary (its varying variant) declares, 0 when not given. */
+extern unsigned diff_work_regs[2];
+
 /* The runner's command line and binary. */
 struct diff_run {
    bool fs, vv;     /* --stage=fs, --stage=vv (else vs) */

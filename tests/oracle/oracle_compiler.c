@@ -115,6 +115,11 @@ write_info(const char *out, gl_shader_stage s, unsigned gpu,
               info->push.words[i].offset);
    if (s == MESA_SHADER_VERTEX && info->vs.secondary_enable)
       fprintf(fp, "secondary %u\n", info->vs.secondary_offset);
+   /* The register count the binary declares (32: the half file). */
+   fprintf(fp, "work_regs %u\n", info->work_reg_count);
+   if (s == MESA_SHADER_VERTEX && info->vs.secondary_enable)
+      fprintf(fp, "secondary_work_regs %u\n",
+              info->vs.secondary_work_reg_count);
    /* Bifrost: the v7 fragment message preloads and the colour types the
     * blend descriptors convert from. */
    for (unsigned i = 0; gpu < 0x9000 && s == MESA_SHADER_FRAGMENT && i < 2;

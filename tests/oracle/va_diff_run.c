@@ -197,6 +197,10 @@ main(int argc, char **argv)
       .tex = &tex,
       .budget = 1u << 18,
    };
+   /* The register file the binary declares, as a driver would: 32 or
+    * fewer registers run in the half file. */
+   unsigned declared = diff_work_regs[run.vv && diff_work_regs[1] ? 1 : 0];
+   cfg.work_regs = !declared ? 0 : declared <= 32 ? 32 : 64;
    cfg.special[0][4] = 128 | 96 << 16; /* framebuffer_size */
    for (unsigned rt = 0; rt < DIFF_MAX_RTS; rt++)
       cfg.special[0][8 + rt] = 0x100 + rt; /* blend_descriptor_N */

@@ -98,6 +98,7 @@ struct compute_desc {
    uint32_t count[3]; /* workgroups */
    uint64_t shader_va;
    uint32_t preload; /* bit n: r(48 + n) preloaded */
+   unsigned work_regs; /* registers declared (v9), 0: all */
    const uint32_t *uniforms;
    unsigned uniform_words;
    struct pan_sim_tls tls;
@@ -276,6 +277,10 @@ unpack_job(struct pan_sim_ctx *ctx, uint64_t job_va, struct compute_desc *d)
                            (unsigned)sp.stage);
    d->shader_va = sp.binary;
    d->preload = sp.preload.r48_r63;
+   d->work_regs =
+      sp.register_allocation == MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+         ? 32
+         : 64;
    d->flush_denormals =
       sp.flush_to_zero_mode != MALI_FLUSH_TO_ZERO_MODE_PRESERVE_SUBNORMALS;
 
@@ -440,6 +445,7 @@ resume_warp(struct compute_run *run, unsigned i)
       .flush_f16 = d->flush_denormals,
       .tex = &run->tex,
       .image = &run->img_ops,
+      .work_regs = d->work_regs,
    };
    /* FAU special values: warp_id (page 0), thread/workgroup local pointers
     * and resource table (page 1). */

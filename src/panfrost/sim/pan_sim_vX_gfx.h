@@ -121,7 +121,8 @@ bool PAN_GENX(sim_gfx_resource)(const struct pan_sim_space *space,
  * entries, as uniform words) and the resource table. */
 struct gfx_env {
    struct gfx_program prog;
-   uint32_t preload; /* bit n: r(48 + n) */
+   uint32_t preload;   /* bit n: r(48 + n) */
+   unsigned work_regs; /* registers declared: 32 or 64 */
    const uint32_t *fau;
    unsigned fau_words;
    uint64_t resources;

@@ -735,6 +735,10 @@ PAN_GENX(sim_gfx_env)(struct pan_sim_ctx *ctx, const void *packed_env,
                            "program (type %u)",
                            what, (uint64_t)env.shader, (unsigned)sp.type);
    out->preload = sp.preload.r48_r63;
+   out->work_regs =
+      sp.register_allocation == MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+         ? 32
+         : 64;
    out->ftz =
       sp.flush_to_zero_mode != MALI_FLUSH_TO_ZERO_MODE_PRESERVE_SUBNORMALS;
    if (env.fau_count) {
@@ -761,6 +765,7 @@ PAN_GENX(sim_gfx_config)(const struct gfx_env *env, struct gfx_mem *m,
       .gfx = g,
       .flush_f32 = env->ftz,
       .flush_f16 = env->ftz,
+      .work_regs = env->work_regs,
    };
    cfg->mem.user = m;
    cfg->special[1][1] = env->tls;       /* thread_local_pointer */

@@ -71,7 +71,7 @@ static const char *out_dir;
 static bool
 write_binary(const char *stage, const uint64_t *words, unsigned nr_words,
              const struct pan_va_push_word *push, unsigned nr_push,
-             const struct pan_bi_message_preload *msgs)
+             const struct pan_bi_message_preload *msgs, unsigned work_regs)
 {
    static const struct {
       const char *stage, *tag;
@@ -97,6 +97,9 @@ write_binary(const char *stage, const uint64_t *words, unsigned nr_words,
               push[i].offset_B);
    /* bi-diff-run's message preload lines (f32 only), which read varyings
     * by slot: the runner has no record tables. */
+   /* The register file the driver declares from it (32: the half file). */
+   if (fp)
+      fprintf(fp, "work_regs %u\n", work_regs);
    for (unsigned k = 0; fp && msgs && k < 2; k++) {
       if (msgs[k].comps)
          fprintf(fp, "message %u %u 0 %u %u 0 %u %u\n", k, msgs[k].slot,
@@ -130,7 +133,7 @@ compile_bi(nir_shader *clone, const char *stage, enum pan_va_variant variant,
       report_bi(stage, &bin);
    if (ok && out_dir &&
        !write_binary(stage, bin.words, bin.nr_words, bin.push, bin.nr_push,
-                     bin.messages))
+                     bin.messages, bin.work_regs))
       exit(4);
    if (!ok)
       printf("PAN-DB-REFUSED: %s: %s\n", stage, err);
@@ -160,7 +163,7 @@ compile_variant(nir_shader *nir, const char *stage, enum pan_va_variant variant)
       report(stage, &bin);
    if (ok && out_dir &&
        !write_binary(stage, bin.words, bin.nr_words, bin.push, bin.nr_push,
-                     NULL))
+                     NULL, bin.work_regs))
       exit(4);
    if (!ok)
       printf("PAN-DB-REFUSED: %s: %s\n", stage, err);

@@ -66,6 +66,11 @@ struct pan_sim_va_config {
    const struct pan_sim_tex_ops *tex;
    /* Image messages (pan_sim_img.h); NULL: they fault. */
    const struct pan_sim_image_ops *image;
+   /* Registers the shader declared (simulator-valhall.rst): 0 or 64 all,
+    * 32 r0-r15 and r48-r63 (twice the threads), 16 r0-r15 and r48 (the
+    * blend shader ABI, for tests).  Any other register operand faults;
+    * called code runs in the caller's file. */
+   unsigned work_regs;
    uint64_t budget;           /* 0: PAN_SIM_VA_DEFAULT_BUDGET */
    bool flush_f32, flush_f16; /* denormals flushed to zero */
 

@@ -34,6 +34,7 @@ pan_sim_va_call(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
    sub.program_va = va;
    sub.code_at = NULL; /* blend shaders call nothing */
    sub.returns = true;
+   /* The called code runs in the caller's thread: its declared file. */
 
    static __thread struct pan_sim_va_warp w;
    memset(&w, 0, sizeof(w));

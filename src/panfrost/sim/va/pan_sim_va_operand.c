@@ -155,6 +155,38 @@ reserved_mod(const struct va_mod *mods, unsigned n, uint64_t word)
    return NULL;
 }
 
+/* The registers the declared register count leaves the thread. */
+static uint64_t
+register_file(unsigned work_regs)
+{
+   switch (work_regs) {
+   case 16:
+      return 0xffffull | 1ull << 48;
+   case 32:
+      return 0xffffull | 0xffffull << 48;
+   default:
+      return ~0ull;
+   }
+}
+
+/* Whether registers r..r+n-1 exist in the declared mode; faults if not. */
+static bool
+regs_ok(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+        const char *what, unsigned r, unsigned n)
+{
+   uint64_t file = register_file(c->cfg->work_regs);
+   for (unsigned i = r; i < r + n && i < PAN_SIM_VA_REGS; ++i) {
+      if (!(file >> i & 1)) {
+         return pan_sim_va_fault(c, ins,
+                                 "%s r%u does not exist in a shader "
+                                 "declaring %u registers",
+                                 what, i, c->cfg->work_regs),
+                false;
+      }
+   }
+   return true;
+}
+
 static bool
 source_ok(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
           unsigned s, bool wide)
@@ -164,6 +196,8 @@ source_ok(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
 
    if (kind <= 1 && wide && v == 63)
       return pan_sim_va_fault(c, ins, "64-bit source r63 has no pair"), false;
+   if (kind <= 1 && !regs_ok(c, ins, "source", v, wide ? 2 : 1))
+      return false;
    if (kind == 2) {
       unsigned u = ins->page * 64 + v + (wide ? 1 : 0);
       if (u >= c->cfg->uniform_words)
@@ -230,9 +264,14 @@ pan_sim_va_decode(struct pan_sim_va_ctx *c, uint64_t word,
       if (reg + count > PAN_SIM_VA_REGS)
          return pan_sim_va_fault(c, ins, "staging r%u:%u beyond r63", reg,
                                  count);
+      if (!regs_ok(c, ins, "staging", reg, count))
+         return VA_SIM_FAULT;
    }
    if (ins->has_dest && is_wide(ins->sem->dtype) && ins->dest_reg == 63)
       return pan_sim_va_fault(c, ins, "64-bit destination r63 has no pair");
+   if (ins->has_dest && !regs_ok(c, ins, "destination", ins->dest_reg,
+                                 is_wide(ins->sem->dtype) ? 2 : 1))
+      return VA_SIM_FAULT;
    for (unsigned s = 0; s < ins->nr_src; ++s) {
       if (!source_ok(c, ins, s, ins->src[s]->wide))
          return VA_SIM_FAULT;
