@@ -169,8 +169,10 @@ ld_var_special(void *user, unsigned lane, unsigned which, float out[2],
 
 static bool
 blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
-      const uint32_t in[4], char *err)
+      const uint32_t in[4], struct pan_sim_bi_blend_call *call, char *err)
 {
+   /* The descriptors here are fixed-function: *call stays as the
+    * interpreter cleared it. */
    unsigned rt = (unsigned)(descriptor - 0x100);
    if (rt >= DIFF_MAX_RTS) {
       snprintf(err, PAN_SIM_BI_GFX_ERR_LEN, "blend descriptor 0x%llx",

@@ -125,8 +125,10 @@ ld_var_special(void *user, unsigned lane, enum pan_sim_va_special_var which,
 
 static bool
 blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
-      enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
+      enum pan_sim_regfmt regfmt, const uint32_t in[4], bool *call,
+      char *err)
 {
+   /* The descriptors here are fixed-function: *call stays false. */
    return diff_colour(lane, (unsigned)(descriptor - 0x100), regfmt, in, err);
 }
 
