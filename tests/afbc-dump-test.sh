@@ -35,21 +35,8 @@ rc=$?
 echo "$out" | grep -v '^pan dump: wrote'
 [ $rc -eq 0 ] || fail "pan_afbc_test exited with $rc"
 
-set -- "$tmp"/dumps/*.pandump
-[ -e "$1" ] || fail "no dump written to PAN_DUMP_DIR by PAN_MESA_DEBUG=dump"
-echo "ok: $# dumps written"
-
-all=$tmp/decoded.txt
-: >"$all"
-for f in "$@"; do
-   ${PAN_EXE_WRAPPER:-} "$decode" "$f" >"$tmp/one.txt" 2>&1
-   rc=$?
-   cat "$tmp/one.txt" >>"$all"
-   if [ $rc -ne 0 ] || grep -q '^ERROR' "$tmp/one.txt"; then
-      grep '^ERROR' "$tmp/one.txt"
-      fail "pan-decode $(basename "$f") exited with $rc"
-   fi
-done
+. "$(dirname "$0")/dump-decode.sh"
+decode_dumps "$tmp/dumps"
 grep 'end of chain' "$all" | grep -qv ' 0 errors' &&
    fail "a chain decoded with errors"
 echo "ok: every dump decodes"

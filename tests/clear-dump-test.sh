@@ -43,23 +43,10 @@ echo "$out"
 [ $rc -eq 0 ] || fail "pan-clear exited with $rc"
 echo "ok: pan-clear exited with 0"
 
-set -- "$tmp"/dumps/*.pandump
-[ -e "$1" ] || fail "no dump written to PAN_DUMP_DIR by PAN_MESA_DEBUG=dump"
-echo "ok: $# dump(s) written"
-
 # Decode every dump; the frame's checks run on all of them together since
 # the fragment job need not be in the first submit.
-all=$tmp/decoded.txt
-: >"$all"
-for f in "$@"; do
-   ${PAN_EXE_WRAPPER:-} "$decode" "$f" >"$tmp/one.txt" 2>&1
-   rc=$?
-   cat "$tmp/one.txt" >>"$all"
-   if [ $rc -ne 0 ] || grep -q '^ERROR' "$tmp/one.txt"; then
-      grep '^ERROR' "$tmp/one.txt"
-      fail "pan-decode $(basename "$f") exited with $rc"
-   fi
-done
+. "$(dirname "$0")/dump-decode.sh"
+decode_dumps "$tmp/dumps"
 echo "ok: pan-decode decoded every dump with exit 0 and no ERROR line"
 
 # The fragment job with everything it reaches, up to the next job or the
