@@ -19,6 +19,7 @@
 #include "pan_fb.h"
 #include "pan_fence.h"
 #include "pan_job.h"
+#include "pan_layer.h"
 #include "pan_preload.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
@@ -57,6 +58,7 @@ batch_reset(struct panfrost_batch *b)
    util_dynarray_clear(&b->draw_jobs);
    b->tiler = 0;
    b->clear = 0;
+   b->layer = 0;
    b->draw_ssbos = false;
    memset(&b->draw_cache, 0, sizeof(b->draw_cache));
    pan_pool_finish(&b->pool);
@@ -224,13 +226,11 @@ panfrost_batch_compute_storage(struct panfrost_context *ctx,
    return local_storage(ctx, tls_size, &wls);
 }
 
-void
-panfrost_batch_clear(struct panfrost_context *ctx, unsigned buffers,
-                     const union pipe_color_union *color, double depth,
-                     unsigned stencil)
+static void
+record_clear(struct panfrost_batch *b, unsigned buffers,
+             const union pipe_color_union *color, double depth,
+             unsigned stencil)
 {
-   struct panfrost_batch *b = &ctx->batch;
-
    for (unsigned i = 0; i < PIPE_MAX_COLOR_BUFS; ++i) {
       if (buffers & (PIPE_CLEAR_COLOR0 << i))
          b->clear_color[i] = *color;
@@ -240,6 +240,22 @@ panfrost_batch_clear(struct panfrost_context *ctx, unsigned buffers,
    if (buffers & PIPE_CLEAR_STENCIL)
       b->clear_stencil = (uint8_t)stencil;
    b->clear |= buffers;
+}
+
+void
+panfrost_batch_clear(struct panfrost_context *ctx, unsigned buffers,
+                     const union pipe_color_union *color, double depth,
+                     unsigned stencil)
+{
+   /* A pass renders one layer: a layered framebuffer clears in a pass
+    * per layer, the last one left pending.
+    */
+   unsigned layers = panfrost_fb_layers(&ctx->state.fb);
+
+   for (unsigned l = 0; l < layers; ++l) {
+      panfrost_batch_use_layer(ctx, l);
+      record_clear(&ctx->batch, buffers, color, depth, stencil);
+   }
 }
 
 static struct panfrost_resource *
@@ -342,10 +358,11 @@ add_bo(struct batch_bos *list, struct pan_bo *bo, uint32_t access)
 }
 
 static uint64_t
-surface_address(const struct pipe_surface *surf)
+surface_address(const struct panfrost_context *ctx,
+                const struct pipe_surface *surf)
 {
    struct panfrost_resource *rsc = surface_resource(surf);
-   struct pipe_box box = { .z = surf->u.tex.first_layer };
+   struct pipe_box box = { .z = panfrost_batch_surface_layer(ctx, surf) };
 
    return rsc->bo->gpu_va +
           panfrost_resource_offset_B(rsc, surf->u.tex.level, &box);
@@ -385,7 +402,7 @@ describe_color(struct panfrost_context *ctx, struct pan_fb *fb,
    rt->block = panfrost_resource_is_afbc(rsc)    ? PAN_FB_BLOCK_AFBC
                : panfrost_resource_is_tiled(rsc) ? PAN_FB_BLOCK_U_INTERLEAVED
                                                  : PAN_FB_BLOCK_LINEAR;
-   rt->base = surface_address(surf);
+   rt->base = surface_address(ctx, surf);
    rt->row_stride_B = l->row_stride_B;
    rt->surface_stride_B = l->surface_stride_B;
    if (rt->block == PAN_FB_BLOCK_AFBC) {
@@ -458,7 +475,7 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    /* A split stencil plane shares the depth plane's layout. */
    fb->zs.block = panfrost_resource_is_tiled(rsc) ? PAN_FB_BLOCK_U_INTERLEAVED
                                                   : PAN_FB_BLOCK_LINEAR;
-   fb->zs.base = surface_address(surf);
+   fb->zs.base = surface_address(ctx, surf);
    fb->zs.row_stride_B = l->row_stride_B;
    fb->zs.surface_stride_B = l->surface_stride_B;
    fb->zs.write_z = depth;
@@ -469,7 +486,7 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
    if (rsc->stencil) {
       struct panfrost_resource *s = rsc->stencil;
       const struct pan_image_level *sl = &s->layout.levels[surf->u.tex.level];
-      struct pipe_box box = { .z = surf->u.tex.first_layer };
+      struct pipe_box box = { .z = panfrost_batch_surface_layer(ctx, surf) };
 
       fb->zs.s_base = s->bo->gpu_va +
                       panfrost_resource_offset_B(s, surf->u.tex.level, &box);

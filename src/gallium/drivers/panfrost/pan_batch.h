@@ -121,6 +121,10 @@ struct panfrost_draw_cache {
 };
 
 struct panfrost_batch {
+   /* The layer of a layered framebuffer the pass renders (pan_layer.h),
+    * counted from each attachment's first layer.
+    */
+   unsigned layer;
    /* PIPE_CLEAR_* requested since the last submit. */
    unsigned clear;
    union pipe_color_union clear_color[PIPE_MAX_COLOR_BUFS];

@@ -217,6 +217,8 @@ struct panfrost_context {
     */
    struct panfrost_gs *gs;
    const struct pan_index_range *gs_index_range;
+   /* The layer its list is drawn into (pan_layer.h); 0 for other draws. */
+   unsigned gs_layer;
    /* The buffer its lists and output records are taken from (pan_gs.c) */
    struct pipe_resource *gs_arena;
    unsigned gs_arena_used;

@@ -31,6 +31,7 @@
 #include "pan_draw_jm.h"
 #include "pan_fb.h"
 #include "pan_index_range.h"
+#include "pan_layer.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_ssbo.h"
@@ -1024,6 +1025,10 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
 
    if (!panfrost_render_condition_check(ctx))
       return;
+   /* Without a geometry shader writing gl_Layer, layer 0 of a layered
+    * framebuffer; the geometry stage picks the layers of its own draws. */
+   if (!ctx->gs)
+      panfrost_batch_use_layer(ctx, ctx->gs_layer);
    panfrost_select_fs(ctx, info->mode == PIPE_PRIM_POINTS);
    warn_unsupported_raster(ctx, info->mode);
    /* glDrawTransformFeedback: the vertices captured, known on the CPU. */

@@ -25,6 +25,7 @@
 #include "pan_context.h"
 #include "pan_gs.h"
 #include "pan_index_range.h"
+#include "pan_layer.h"
 #include "pan_resource.h"
 
 #define GS_BLOCK 32
@@ -60,10 +61,10 @@ panfrost_create_gs(struct pipe_context *pctx,
       gs_error(ctx, gs, err);
       return gs;
    }
-   if (gs->info.out_mask & (BITFIELD64_BIT(VARYING_SLOT_LAYER) |
-                            BITFIELD64_BIT(VARYING_SLOT_VIEWPORT))) {
+   /* One viewport (PIPE_CAP_MAX_VIEWPORTS is 1). */
+   if (gs->info.out_mask & BITFIELD64_BIT(VARYING_SLOT_VIEWPORT)) {
       ralloc_free(nir);
-      gs_error(ctx, gs, "gl_Layer and gl_ViewportIndex are not supported");
+      gs_error(ctx, gs, "gl_ViewportIndex is not supported");
       return gs;
    }
 
@@ -282,7 +283,8 @@ static bool
 gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
         struct panfrost_compute_shader *records,
         const struct pipe_draw_info *info, unsigned drawid,
-        const struct pipe_draw_start_count_bias *draw)
+        const struct pipe_draw_start_count_bias *draw, unsigned layer,
+        unsigned layers)
 {
    const struct panfrost_gs_info *gi = &gs->info;
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
@@ -346,6 +348,8 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
       .in = in.gpu,
       .out = bo->gpu_va + at_B + index_B,
       .indices = bo->gpu_va + at_B,
+      .layer = layer,
+      .layers = layers,
    };
    if (!panfrost_compute_ubo_addresses(ctx, PIPE_SHADER_GEOMETRY,
                                        params->ubos))
@@ -418,13 +422,28 @@ panfrost_gs_draw_vbo(struct panfrost_context *ctx,
            records ? records->error : "out of memory");
       return;
    }
+   /* A shader writing gl_Layer into a layered framebuffer runs once per
+    * layer, each run's list keeping that layer's primitives, drawn in
+    * that layer's pass (pan_layer.h); otherwise into layer 0. */
+   unsigned layers = 0;
+   if (gs->info.out_mask & BITFIELD64_BIT(VARYING_SLOT_LAYER)) {
+      layers = panfrost_fb_layers(&ctx->state.fb);
+      if (layers == 1)
+         layers = 0;
+   }
    for (unsigned i = 0; i < num_draws; ++i) {
-      if (!gs_draw(ctx, gs, records, info,
-                   drawid_offset + (info->increment_draw_id ? i : 0),
-                   &draws[i])) {
-         mesa_loge("panfrost: out of memory for a geometry shader draw, "
-                   "dropped");
-         return;
+      for (unsigned l = 0; l < MAX2(layers, 1); ++l) {
+         panfrost_batch_use_layer(ctx, l);
+         ctx->gs_layer = l;
+         bool ok = gs_draw(ctx, gs, records, info,
+                           drawid_offset + (info->increment_draw_id ? i : 0),
+                           &draws[i], l, layers);
+         ctx->gs_layer = 0;
+         if (!ok) {
+            mesa_loge("panfrost: out of memory for a geometry shader "
+                      "draw, dropped");
+            return;
+         }
       }
    }
 }

@@ -53,6 +53,12 @@ struct panfrost_gs_params {
    uint64_t out;     /* output records, max_vertices per invocation */
    uint64_t indices; /* 32-bit indices, one primitive per output record */
    uint64_t ubos[PANFROST_GS_MAX_UBOS];
+   /* Layered framebuffers (pan_layer.h): with layers > 0 the list keeps
+    * only the primitives whose gl_Layer (of their last vertex), clamped
+    * as an unsigned value to layers - 1 as softpipe does, is `layer`.
+    */
+   uint32_t layer;
+   uint32_t layers;
 };
 
 /* What the lowering learns of the shader. */

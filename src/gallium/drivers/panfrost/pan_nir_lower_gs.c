@@ -200,6 +200,18 @@ lower_emit(nir_builder *b, struct lower_gs *s, nir_intrinsic_instr *intr)
       for (unsigned i = 0; i < 3; ++i)
          idx[i] = nir_bcsel(b, ok, v[i], r);
    }
+   /* A layered pass draws the primitives of its layer only. */
+   if (s->outs[VARYING_SLOT_LAYER]) {
+      nir_ssa_def *layers = param32(b, s, PARAM(layers));
+      nir_ssa_def *layer = nir_umin(
+         b, nir_channel(b, nir_load_var(b, s->outs[VARYING_SLOT_LAYER]), 0),
+         nir_iadd_imm(b, layers, -1));
+      nir_ssa_def *keep =
+         nir_ior(b, nir_ieq_imm(b, layers, 0),
+                 nir_ieq(b, layer, param32(b, s, PARAM(layer))));
+      for (unsigned i = 0; i < per; ++i)
+         idx[i] = nir_bcsel(b, keep, idx[i], r);
+   }
    nir_store_global(b, index_addr(b, s, j), 4, nir_vec(b, idx, per),
                     BITFIELD_MASK(per));
 }
@@ -407,6 +419,10 @@ panfrost_nir_lower_gs(nir_shader *nir, struct panfrost_gs_info *info, char *err,
    nir_builder_init(&b, impl);
    b.cursor = nir_before_cf_list(&impl->body);
    load_invocation(&b, &s);
+   /* A vertex emitted before gl_Layer is written goes to layer 0. */
+   if (s.outs[VARYING_SLOT_LAYER])
+      nir_store_var(&b, s.outs[VARYING_SLOT_LAYER], nir_imm_ivec4(&b, 0, 0, 0, 0),
+                    0xf);
 
    nir_shader_instructions_pass(nir, lower_instr, nir_metadata_none, &s);
    if (s.failed)
@@ -439,8 +455,9 @@ panfrost_gs_passthrough_vs(const void *options,
    u_foreach_bit64 (loc, info->out_mask) {
       bool is_int = info->out_int_mask & BITFIELD64_BIT(loc);
       unsigned at_B = 16 * i++;
-      /* pan_gs.c refuses the layer and the viewport; gl_ClipVertex
-       * means nothing after the geometry stage. */
+      /* The layer picked the primitives of the draw (pan_gs.c refuses
+       * the viewport); gl_ClipVertex means nothing after the geometry
+       * stage. */
       if (loc == VARYING_SLOT_CLIP_VERTEX || loc == VARYING_SLOT_LAYER ||
           loc == VARYING_SLOT_VIEWPORT)
          continue;

@@ -16,6 +16,7 @@
 #include "pan_blend.h"
 #include "pan_context.h"
 #include "pan_fb.h"
+#include "pan_layer.h"
 #include "pan_preload.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
@@ -231,8 +232,8 @@ surface_texture(struct panfrost_context *ctx, const struct pipe_surface *s,
       .swizzle_g = PIPE_SWIZZLE_Y,
       .swizzle_b = PIPE_SWIZZLE_Z,
       .swizzle_a = PIPE_SWIZZLE_W,
-      .u.tex = { .first_layer = s->u.tex.first_layer,
-                 .last_layer = s->u.tex.first_layer,
+      .u.tex = { .first_layer = panfrost_batch_surface_layer(ctx, s),
+                 .last_layer = panfrost_batch_surface_layer(ctx, s),
                  .first_level = s->u.tex.level,
                  .last_level = s->u.tex.level },
    };

@@ -17,7 +17,7 @@
  * simulator draws no lines yet); transform feedback captures the
  * output's whole primitives; quads sample the geometry stage's texture.
  * The pixels are checked against what each shader should draw; a shader
- * writing gl_Layer is refused.
+ * writing gl_ViewportIndex is refused.
  */
 
 #include <stdint.h>
@@ -952,17 +952,17 @@ test_texture(void)
    pipe_resource_reference(&vb, NULL);
 }
 
-/* A shader writing gl_Layer is refused with a message and its draws
- * dropped.
+/* A shader writing gl_ViewportIndex (one viewport) is refused with a
+ * message and its draws dropped (gl_Layer: pan_layer_test.c).
  */
 static void
 test_refusal(void)
 {
    struct gs g;
    gs_begin(&g, SHADER_PRIM_TRIANGLES, 3, SHADER_PRIM_TRIANGLE_STRIP, 3);
-   nir_variable *layer = nir_variable_create(g.b.shader, nir_var_shader_out,
-                                             glsl_int_type(), "gl_Layer");
-   layer->data.location = VARYING_SLOT_LAYER;
+   nir_variable *layer = nir_variable_create(
+      g.b.shader, nir_var_shader_out, glsl_int_type(), "gl_ViewportIndex");
+   layer->data.location = VARYING_SLOT_VIEWPORT;
    layer->data.driver_location = 2;
    for (unsigned i = 0; i < 3; ++i) {
       nir_store_var(&g.b, layer, nir_imm_int(&g.b, 1), 1);
@@ -970,8 +970,8 @@ test_refusal(void)
            nir_imm_vec4(&g.b, 1, 1, 1, 1));
    }
    void *gs = gs_end(&g);
-   CHECK(strstr(pan_test_debug_msg, "gl_Layer"),
-         "gl_Layer refused with a message: '%s'", pan_test_debug_msg);
+   CHECK(strstr(pan_test_debug_msg, "gl_ViewportIndex"),
+         "gl_ViewportIndex refused with a message: '%s'", pan_test_debug_msg);
    static const float v[] = { -1, -1, 0, 1, 0, 0, 0, 0, 1, -1, 0, 1,
                               0,  0,  0, 0, 0, 1, 0, 1, 0, 0,  0, 0 };
    struct pipe_resource *vb = vertices(v, 3);
