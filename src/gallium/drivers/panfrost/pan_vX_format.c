@@ -45,6 +45,8 @@ static const struct {
    { PIPE_FORMAT_R11G11B10_FLOAT, "r11f_g11f_b10f" },
    { PIPE_FORMAT_R9G9B9E5_FLOAT, "r9f_g9f_b9f_e5f" },
    { PIPE_FORMAT_Z16_UNORM, "z16_unorm" },
+   /* v6 has no z16_unorm either: the same 16 bits read as red. */
+   { PIPE_FORMAT_Z16_UNORM, "r16_unorm" },
    { PIPE_FORMAT_Z24_UNORM_S8_UINT, "z24x8_unorm" },
    { PIPE_FORMAT_Z24X8_UNORM, "z24x8_unorm" },
    /* Stencil in the top byte of each D24S8 texel (see the swizzle). */

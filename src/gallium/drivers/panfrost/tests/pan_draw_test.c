@@ -1530,28 +1530,39 @@ shadow_fs(float ref)
 }
 
 /* Depth comparisons with every compare function against a C reference of
- * GL's rule, "reference FUNC texel": a Z32F texture whose texels step from
- * 0 to 15/16, one of them equal to the reference 0.5.  The sampler
- * compares the other way round ("texel FUNC reference"), so the ordered
- * functions must reach it swapped: unswapped, LESS would pass where
- * GREATER should.
+ * GL's rule, "reference FUNC texel": a Z32F (or Z16) texture whose texels
+ * step from 0 to 15/16, one of them equal to the reference 0.5 in Z32F.
+ * The sampler compares the other way round ("texel FUNC reference"), so
+ * the ordered functions must reach it swapped: unswapped, LESS would pass
+ * where GREATER should.  Z16 checks that every architecture samples it
+ * (v6 has no Z16 texel format and reads it as R16_UNORM).
  */
 static void
-test_shadow_compare(void)
+test_shadow_compare(enum pipe_format format)
 {
    static const unsigned char identity[4] = {
       PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y, PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W };
    const float ref = 0.5f;
+   const bool z16 = format == PIPE_FORMAT_Z16_UNORM;
    struct tex_scene ts =
-      tex_scene_begin(PIPE_FORMAT_Z32_FLOAT, 0.0f, 1.0f,
-                      PIPE_TEX_WRAP_CLAMP_TO_EDGE, identity);
-   CHECK(ts.view, "shadow compare: no Z32F view");
+      tex_scene_begin(format, 0.0f, 1.0f, PIPE_TEX_WRAP_CLAMP_TO_EDGE,
+                      identity);
+   CHECK(ts.view, "shadow compare: no %s view",
+         util_format_short_name(format));
    float depth[TEX_H][TEX_W];
-   for (unsigned y = 0; y < TEX_H; ++y)
-      for (unsigned x = 0; x < TEX_W; ++x)
-         depth[y][x] = (x + TEX_W * y) / 16.0f;
+   uint16_t depth16[TEX_H][TEX_W];
+   for (unsigned y = 0; y < TEX_H; ++y) {
+      for (unsigned x = 0; x < TEX_W; ++x) {
+         depth16[y][x] = (uint16_t)((x + TEX_W * y) * 65535u / 16u);
+         depth[y][x] = z16 ? depth16[y][x] / 65535.0f
+                           : (x + TEX_W * y) / 16.0f;
+      }
+   }
    struct pipe_box box = { .width = TEX_W, .height = TEX_H, .depth = 1 };
-   if (ts.tex)
+   if (ts.tex && z16)
+      ctx->texture_subdata(ctx, ts.tex, 0, PIPE_MAP_WRITE, &box, depth16,
+                           sizeof(depth16[0]), sizeof(depth16));
+   else if (ts.tex)
       ctx->texture_subdata(ctx, ts.tex, 0, PIPE_MAP_WRITE, &box, depth,
                            sizeof(depth[0]), sizeof(depth));
    ctx->bind_fs_state(ctx, NULL);
@@ -1592,8 +1603,9 @@ test_shadow_compare(void)
             }
          }
       }
-      CHECK(!bad, "shadow compare, function %u: %u of %u pixels wrong; "
-            "first (%u, %u) = %u %u %u %u", func, bad, W * H, bx, by,
+      CHECK(!bad, "shadow compare %s, function %u: %u of %u pixels wrong; "
+            "first (%u, %u) = %u %u %u %u", util_format_short_name(format),
+            func, bad, W * H, bx, by,
             got[by][bx][0], got[by][bx][1], got[by][bx][2], got[by][bx][3]);
    }
    tex_scene_end(&ts);
@@ -3143,7 +3155,8 @@ main(int argc, char **argv)
                       PIPE_TEX_WRAP_REPEAT, bgr1);
    test_unsampled_view();
    test_half_float_linear();
-   test_shadow_compare();
+   test_shadow_compare(PIPE_FORMAT_Z32_FLOAT);
+   test_shadow_compare(PIPE_FORMAT_Z16_UNORM);
    test_uniform_blocks();
    test_large_uniform_buffer();
    test_frag_coord();
