@@ -120,6 +120,8 @@ pan_glsl_front_run(const struct pan_glsl_front_options *opts, unsigned nr_files,
       standalone_compile_shader(&sopts, nr_files, files, &ctx);
    if (!prog || prog->data->LinkStatus != LINKING_SUCCESS) {
       fprintf(stderr, "GLSL front end failed\n");
+      if (prog)
+         standalone_compiler_cleanup(prog);
       return PAN_GLSL_FRONT_FAILED;
    }
    oracle_lower_glsl_ir(prog);
@@ -131,6 +133,10 @@ pan_glsl_front_run(const struct pan_glsl_front_options *opts, unsigned nr_files,
       sh->Program->info.stage = s;
       nir_shader *nir = glsl_to_nir(&ctx.Const, prog, s, opts->nir_options);
       sh->Program->nir = nir;
+      /* glsl_to_nir allocates the shader without a parent, and the
+       * standalone clean-up frees the program but not its NIR: freed with
+       * the program, it does not leak. */
+      ralloc_steal(sh->Program, nir);
       NIR_PASS_V(nir, nir_lower_io_to_temporaries,
                  nir_shader_get_entrypoint(nir), true,
                  s != MESA_SHADER_FRAGMENT);
