@@ -141,7 +141,11 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
    }
 
    unsigned first = b->u.tex.first_level;
-   bool is_3d = r->target == PIPE_TEXTURE_3D;
+   /* A 2D view of a 3D texture (the preload of a pass rendering one of
+    * its slices, pan_preload.c) is the slice first_layer.
+    */
+   bool slice_view = r->target == PIPE_TEXTURE_3D && b->target != r->target;
+   bool is_3d = r->target == PIPE_TEXTURE_3D && !slice_view;
    struct panfrost_texture_view tv = {
       .target = b->target,
       .format = panfrost_plane_format(b->format),
@@ -175,16 +179,24 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       for (unsigned s = 0; s < sample_planes; ++s) {
          for (unsigned l = 0; l < tv.levels; ++l) {
             const struct pan_image_level *lv = &rsc->layout.levels[first + l];
-            uint64_t offset_B = pan_image_surface_offset_B(
-               &rsc->image, &rsc->layout, first + l,
-               is_3d ? 0 : b->u.tex.first_layer + layer, s);
+            uint64_t offset_B =
+               slice_view
+                  ? pan_image_surface_offset_B(&rsc->image, &rsc->layout,
+                                               first + l, 0,
+                                               b->u.tex.first_layer)
+                  : pan_image_surface_offset_B(
+                       &rsc->image, &rsc->layout, first + l,
+                       is_3d ? 0 : b->u.tex.first_layer + layer, s);
             struct panfrost_texture_plane p = {
                .addr = rsc->bo->gpu_va + offset_B,
                .size_B =
-                  is_3d ? lv->surface_stride_B * lv->depth_px : lv->size_B,
+                  is_3d        ? lv->surface_stride_B * lv->depth_px
+                  : slice_view ? lv->surface_stride_B
+                               : lv->size_B,
                .slice_stride_B = lv->surface_stride_B,
                .row_stride_B = lv->row_stride_B,
                .texel_B = util_format_get_blocksize(tv.format),
+               .format = tv.format,
                .u_interleaved = tv.u_interleaved,
                .afbc = tv.afbc,
                .afbc_mode = panfrost_afbc_mode(rsc->base.format),

@@ -5,14 +5,16 @@
 
 /*
  * Layered rendering (pan_layer.h) at the Gallium level on the drm-shim:
- * a 2D array of 4 layers and a cube map (6 faces) bound whole as the
- * colour buffer.  A clear must clear every layer; a geometry shader turns
+ * a 2D array of 4 layers, a cube map (6 faces) and a 3D texture of 4
+ * slices bound whole as the colour buffer.  A clear must clear every layer; a geometry shader turns
  * a point into one rectangle per layer, rectangle l in cell l of a 4 x 2
  * grid, coloured (1, l / 5, 0) and routed to layer l with gl_Layer: each
  * layer must hold its own rectangle and the clear colour elsewhere.  A
  * rectangle whose gl_Layer is past the last layer lands in the last one
  * (clamped, as softpipe does); a geometry shader that never writes
- * gl_Layer and a draw without one render into layer 0 only.  A shader
+ * gl_Layer and a draw without one render into layer 0 only, the passes
+ * of the other layers loading what earlier passes left there (2D views
+ * of one slice of the 3D texture).  A shader
  * writing gl_ViewportIndex is refused (one viewport).
  */
 
@@ -116,7 +118,9 @@ layer_gs(enum layer_mode mode, unsigned rects)
    return ctx->create_gs_state(ctx, &cso);
 }
 
-/* A layered colour buffer: a 2D array of `layers` layers, or a cube. */
+/* A layered colour buffer: a 2D array of `layers` layers, a cube or a 3D
+ * texture of `layers` slices.
+ */
 static struct pipe_resource *
 bind_layered(enum pipe_texture_target target, unsigned layers,
              struct pipe_surface **surf)
@@ -126,8 +130,8 @@ bind_layered(enum pipe_texture_target target, unsigned layers,
       .format = PIPE_FORMAT_R8G8B8A8_UNORM,
       .width0 = W,
       .height0 = H, /* square: cube faces */
-      .depth0 = 1,
-      .array_size = layers,
+      .depth0 = target == PIPE_TEXTURE_3D ? layers : 1,
+      .array_size = target == PIPE_TEXTURE_3D ? 1 : layers,
       .bind = PIPE_BIND_RENDER_TARGET | PIPE_BIND_SAMPLER_VIEW,
    };
    struct pipe_resource *tex = screen->resource_create(screen, &templ);
@@ -365,6 +369,7 @@ main(int argc, char **argv)
    find_orientation();
    test_layers("2D array", PIPE_TEXTURE_2D_ARRAY, 4);
    test_layers("cube", PIPE_TEXTURE_CUBE, 6);
+   test_layers("3D", PIPE_TEXTURE_3D, 4);
    test_viewport_refused();
 
    ctx->set_vertex_buffers(ctx, 0, 0, 1, false, NULL);
