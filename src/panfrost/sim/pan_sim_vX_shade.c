@@ -231,6 +231,75 @@ read_blend(struct fs_run *r, unsigned rt, struct PAN_GENX(blend) *bd,
    return true;
 }
 
+/* The bytes of a raw tile-buffer format (float and integer targets) of
+ * sample `at` of target rt: the colour converted to the conversion's
+ * memory format, under the colour mask. */
+static bool
+raw_store(struct fs_run *r, unsigned at,
+          const struct PAN_GENX(internal_conversion) * conv, unsigned rt,
+          enum pan_sim_regfmt regfmt, const uint32_t in[4], unsigned mask,
+          char *err)
+{
+   uint32_t word = conv->memory_format;
+   pan_unpack(&word, pixel_format, pf);
+   struct pan_sim_mem_format f;
+   const char *name = PAN_GENX(format_name)(pf.format);
+   if (name && !strcmp(name, "r11f_g11f_b10f")) {
+      /* Unsigned floats with 5 exponent bits: 6, 6 and 5 mantissa bits. */
+      static const unsigned mbits[3] = { 6, 6, 5 }, shift[3] = { 0, 11, 22 };
+      float src[4];
+      if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {
+         snprintf(err, GFX_ERR_LEN,
+                  "r11f_g11f_b10f from integer registers is not modelled");
+         return false;
+      }
+      uint32_t *w = &r->tb->rt[rt].words[4 * at];
+      for (unsigned c = 0; c < 3; ++c) {
+         if (!((mask >> c) & 1))
+            continue;
+         uint32_t m = (1u << (5 + mbits[c])) - 1;
+         uint32_t v = src[c] > 0 ? (uint32_t)pan_sim_fp_round_f64(
+                                      src[c], PAN_SIM_ROUND_RTE, 5, mbits[c]) &
+                                      m
+                                 : 0;
+         w[0] = (w[0] & ~(m << shift[c])) | (v << shift[c]);
+      }
+      r->tb->written[at] |= 1u << rt;
+      return true;
+   }
+   if (!name || !pan_sim_mem_format_parse(name, &f)) {
+      snprintf(err, GFX_ERR_LEN,
+               "raw tile-buffer writes in memory format %s are not modelled",
+               name ? name : "(unknown)");
+      return false;
+   }
+   uint32_t *words = &r->tb->rt[rt].words[4 * at];
+   uint8_t old[16], now[16];
+   memcpy(old, words, 16);
+   memcpy(now, old, 16);
+   pan_sim_regs_to_mem(&f, regfmt, f.comps, in, now);
+   unsigned comp_B = f.bits / 8;
+   for (unsigned c = 0; c < f.comps && !f.rgb10_a2; ++c) {
+      if (!((mask >> c) & 1))
+         memcpy(now + c * comp_B, old + c * comp_B, comp_B);
+   }
+   if (f.rgb10_a2) {
+      /* Masked components keep their bits of the packed word. */
+      uint32_t o, n, keep = 0;
+      memcpy(&o, old, 4);
+      memcpy(&n, now, 4);
+      for (unsigned c = 0; c < 4; ++c) {
+         if (!((mask >> c) & 1))
+            keep |= (c == 3 ? 3u : 0x3ffu) << (10 * c);
+      }
+      n = (n & ~keep) | (o & keep);
+      memcpy(now, &n, 4);
+   }
+   memcpy(words, now, 16);
+   r->tb->written[at] |= 1u << rt;
+   return true;
+}
+
 /* A BLEND into a raw tile-buffer format (float and integer targets): the
  * unit converts the colour to the conversion's memory format and stores
  * the bytes under the colour mask; there is nothing to blend with, so
@@ -258,64 +327,7 @@ blend_raw_sample(struct fs_run *r, unsigned at,
       }
    }
 
-   uint32_t word = conv->memory_format;
-   pan_unpack(&word, pixel_format, pf);
-   struct pan_sim_mem_format f;
-   const char *name = PAN_GENX(format_name)(pf.format);
-   if (name && !strcmp(name, "r11f_g11f_b10f")) {
-      /* Unsigned floats with 5 exponent bits: 6, 6 and 5 mantissa bits. */
-      static const unsigned mbits[3] = { 6, 6, 5 }, shift[3] = { 0, 11, 22 };
-      float src[4];
-      if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {
-         snprintf(err, GFX_ERR_LEN,
-                  "r11f_g11f_b10f from integer registers is not modelled");
-         return false;
-      }
-      uint32_t *w = &r->tb->rt[rt].words[4 * at];
-      for (unsigned c = 0; c < 3; ++c) {
-         if (!((bd.equation.color_mask >> c) & 1))
-            continue;
-         uint32_t m = (1u << (5 + mbits[c])) - 1;
-         uint32_t v = src[c] > 0 ? (uint32_t)pan_sim_fp_round_f64(
-                                      src[c], PAN_SIM_ROUND_RTE, 5, mbits[c]) &
-                                      m
-                                 : 0;
-         w[0] = (w[0] & ~(m << shift[c])) | (v << shift[c]);
-      }
-      r->tb->written[at] |= 1u << rt;
-      return true;
-   }
-   if (!name || !pan_sim_mem_format_parse(name, &f)) {
-      snprintf(err, GFX_ERR_LEN,
-               "raw tile-buffer writes in memory format %s are not modelled",
-               name ? name : "(unknown)");
-      return false;
-   }
-   uint32_t *words = &r->tb->rt[rt].words[4 * at];
-   uint8_t old[16], now[16];
-   memcpy(old, words, 16);
-   memcpy(now, old, 16);
-   pan_sim_regs_to_mem(&f, regfmt, f.comps, in, now);
-   unsigned comp_B = f.bits / 8;
-   for (unsigned c = 0; c < f.comps && !f.rgb10_a2; ++c) {
-      if (!((bd.equation.color_mask >> c) & 1))
-         memcpy(now + c * comp_B, old + c * comp_B, comp_B);
-   }
-   if (f.rgb10_a2) {
-      /* Masked components keep their bits of the packed word. */
-      uint32_t o, n, keep = 0;
-      memcpy(&o, old, 4);
-      memcpy(&n, now, 4);
-      for (unsigned c = 0; c < 4; ++c) {
-         if (!((bd.equation.color_mask >> c) & 1))
-            keep |= (c == 3 ? 3u : 0x3ffu) << (10 * c);
-      }
-      n = (n & ~keep) | (o & keep);
-      memcpy(now, &n, 4);
-   }
-   memcpy(words, now, 16);
-   r->tb->written[at] |= 1u << rt;
-   return true;
+   return raw_store(r, at, conv, rt, regfmt, in, bd.equation.color_mask, err);
 }
 
 /* Blend source colour src into sample `at` of target rt. */
@@ -405,6 +417,49 @@ ld_tile_lane(struct fs_run *r, unsigned lane, uint32_t pixel,
       else
          memcpy(&out[c], &rgba[c], 4);
    }
+   return true;
+}
+
+/* ST_TILE of one lane: the colour in register format regfmt to the sample
+ * of a render target the pixel indices name at the lane's pixel,
+ * converted as the conversion descriptor says (all channels: there is
+ * no colour mask).  The sample is stored when the coverage has its bit
+ * (multisampled blend shaders run once a sample, the coverage that
+ * sample's bit), and when it passed the tests.
+ */
+static bool
+st_tile_lane(struct fs_run *r, unsigned lane, uint32_t pixel,
+             uint32_t coverage, uint32_t conversion,
+             enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
+{
+   const struct fs_lane *ln = &r->lane[lane];
+   unsigned sample = pixel & 0xff, rt = (pixel >> 8) & 0xff;
+
+   if (rt >= PAN_SIM_MAX_RTS || !r->tb->rt[rt].present ||
+       sample >= r->tb->samples) {
+      snprintf(err, GFX_ERR_LEN,
+               "tile write of sample %u of render target %u, which the "
+               "frame does not have",
+               sample, rt);
+      return false;
+   }
+   if (!((coverage & ln->pass) >> sample & 1))
+      return true;
+   unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y) + sample;
+   pan_unpack(&conversion, internal_conversion, conv);
+   if (r->tb->rt[rt].raw)
+      return raw_store(r, at, &conv, rt, regfmt, in, 0xf, err);
+   float rgba[4];
+   if (!pan_sim_regs_to_float(regfmt, in, 4, rgba)) {
+      snprintf(err, GFX_ERR_LEN,
+               "tile writes of integer registers to a normalised target");
+      return false;
+   }
+   struct pan_sim_tb_rt *t = &r->tb->rt[rt];
+   for (unsigned c = 0; c < 4; ++c)
+      rgba[c] = isnan(rgba[c]) ? 0.0f : fminf(fmaxf(rgba[c], 0.0f), 1.0f);
+   pan_sim_tib_encode(t, rgba, 0xf, &t->words[4 * at]);
+   r->tb->written[at] |= 1u << rt;
    return true;
 }
 
@@ -733,6 +788,15 @@ fs_ld_tile(void *user, unsigned lane, uint32_t pixel, uint32_t conversion,
                        err);
 }
 
+static bool
+fs_st_tile(void *user, unsigned lane, uint32_t pixel, uint32_t coverage,
+           uint32_t conversion, enum pan_sim_regfmt regfmt,
+           const uint32_t in[4], char *err)
+{
+   return st_tile_lane(user, lane, pixel, coverage, conversion, regfmt, in,
+                       err);
+}
+
 /* The code of a blend shader the fragment shader calls, in words. */
 static const uint64_t *
 fs_code_at(void *user, uint64_t va, unsigned *words)
@@ -822,6 +886,7 @@ load_draw(struct fs_run *r, unsigned index)
       .ld_var_special = fs_ld_var_special,
       .blend = fs_blend,
       .ld_tile = fs_ld_tile,
+      .st_tile = fs_st_tile,
       .zs_emit = fs_zs_emit,
       .ld_buffer = fs_ld_buffer,
    };
@@ -935,24 +1000,44 @@ fs_blend(void *user, unsigned lane, uint64_t descriptor, uint32_t coverage,
                      NULL, err);
 }
 
-/* Bifrost's LD_TILE takes the register format from the conversion and
- * addresses the pixel: only the lane's own (x and y 0xff) is modelled. */
+/* Bifrost's LD_TILE and ST_TILE take the register format from the
+ * conversion and address the pixel: y 0xff names the lane's own (x is
+ * then ignored: the stock compiler leaves it 0, ours 0xff), the only
+ * one modelled. */
+static bool
+own_pixel(uint32_t pixel, const char *what, char *err)
+{
+   if ((pixel >> 24) == 0xff)
+      return true;
+   snprintf(err, GFX_ERR_LEN,
+            "tile %s at pixel indices 0x%x: only the lane's own pixel is "
+            "modelled",
+            what, pixel);
+   return false;
+}
+
 static bool
 fs_bi_ld_tile(void *user, unsigned lane, uint32_t pixel, uint32_t conversion,
               unsigned comps, enum pan_sim_regfmt *regfmt, uint32_t out[4],
               char *err)
 {
-   if ((pixel >> 16) != 0xffff) {
-      snprintf(err, GFX_ERR_LEN,
-               "tile read at pixel indices 0x%x: only the lane's own pixel "
-               "is modelled",
-               pixel);
+   if (!own_pixel(pixel, "read", err))
       return false;
-   }
    pan_unpack(&conversion, internal_conversion, conv);
    *regfmt = blend_auto_regfmt(&conv);
    return ld_tile_lane(user, lane, pixel & 0xffff, conversion, *regfmt, comps,
                        out, err);
+}
+
+static bool
+fs_bi_st_tile(void *user, unsigned lane, uint32_t pixel, uint32_t coverage,
+              uint32_t conversion, const uint32_t in[4], char *err)
+{
+   if (!own_pixel(pixel, "write", err))
+      return false;
+   pan_unpack(&conversion, internal_conversion, conv);
+   return st_tile_lane(user, lane, pixel & 0xffff, coverage, conversion,
+                       blend_auto_regfmt(&conv), in, err);
 }
 
 static const uint64_t *
@@ -1057,6 +1142,7 @@ load_draw(struct fs_run *r, unsigned index)
       .ld_var_special = fs_bi_ld_var_special,
       .blend = fs_blend,
       .ld_tile = fs_bi_ld_tile,
+      .st_tile = fs_bi_st_tile,
       .zs_emit = fs_zs_emit,
       .ubo = fs_ubo,
    };

@@ -75,6 +75,13 @@ struct pan_sim_bi_gfx {
    bool (*ld_tile)(void *user, unsigned lane, uint32_t pixel,
                    uint32_t conversion, unsigned comps,
                    enum pan_sim_regfmt *regfmt, uint32_t out[4], char *err);
+   /* ST_TILE: the lane's four colour registers to the tile buffer at
+    * `pixel` (as LD_TILE's) in the register format the conversion word
+    * names, converted as it says, when the coverage has the sample's
+    * bit. */
+   bool (*st_tile)(void *user, unsigned lane, uint32_t pixel,
+                   uint32_t coverage, uint32_t conversion,
+                   const uint32_t in[4], char *err);
    /* ZS_EMIT: the late depth/stencil test of the lane with the depth
     * (when z) and stencil reference (when stencil) the shader gives;
     * *coverage (the instruction's input) is left with bit 0 cleared when

@@ -19,6 +19,8 @@
  *                  the return value the descriptor gives
  *    LD_TILE       tile-buffer read of a blend shader (pixel indices,
  *                  coverage, conversion word in sources 0-2)
+ *    ST_TILE       tile-buffer write of the same operands (the stock
+ *                  compiler's multisampled blend shaders)
  *    DISCARD.F32   ends the lanes whose comparison holds
  *    LOAD.ubo      uniform buffer load: byte offset in source 0, buffer
  *                  index in source 1
@@ -32,7 +34,7 @@
  *                  tested late by the executor as d9 says (bit 0 stencil,
  *                  bit 1 depth; 0 reserved), the coverage (source 2)
  *                  coming back with the failing lanes' bit 0 cleared
- * Attribute loads without a register format and ST_TILE stay refused; textures are pan_sim_bi_msg_tex.c's, atomics
+ * Attribute loads without a register format stay refused; textures are pan_sim_bi_msg_tex.c's, atomics
  * pan_sim_bi_msg_image.c's.
  */
 
@@ -63,6 +65,7 @@ claims(const struct pan_sim_bi_ins *ins)
    case BI_FAM_ATEST:
    case BI_FAM_BLEND:
    case BI_FAM_LD_TILE:
+   case BI_FAM_ST_TILE:
    case BI_FAM_DISCARD:
    case BI_FAM_ST_CVT:
       return true;
@@ -270,6 +273,29 @@ exec_ld_tile(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    return BI_SIM_OK;
 }
 
+/* ST_TILE: four staging registers in the conversion's register format
+ * (the executor's), pixel indices, coverage and conversion word in
+ * sources 0-2. */
+static enum bi_sim_result
+exec_st_tile(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
+             const struct pan_sim_bi_gfx *g)
+{
+   unsigned sr = staging_reg(c);
+
+   if (sr + 4 > PAN_SIM_BI_REGS)
+      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
+                              sr + 3);
+   bi_foreach_lane(c, l)
+   {
+      char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
+      if (!g->st_tile(g->user, l, pan_sim_bi_src(c, ins, 0, l),
+                      pan_sim_bi_src(c, ins, 1, l),
+                      pan_sim_bi_src(c, ins, 2, l), &c->w->r[l][sr], err))
+         return gfx_fail(c, ins, l, err);
+   }
+   return BI_SIM_OK;
+}
+
 static unsigned
 load_size_B(const struct pan_sim_bi_ins *ins)
 {
@@ -417,6 +443,9 @@ pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
                       : pan_sim_bi_fault(c, ins, "no render target here");
    case BI_FAM_LD_TILE:
       return g->ld_tile ? exec_ld_tile(c, ins, g)
+                        : pan_sim_bi_fault(c, ins, "no tile buffer here");
+   case BI_FAM_ST_TILE:
+      return g->st_tile ? exec_st_tile(c, ins, g)
                         : pan_sim_bi_fault(c, ins, "no tile buffer here");
    case BI_FAM_ZS_EMIT:
       return g->zs_emit ? exec_zs_emit(c, ins, g)

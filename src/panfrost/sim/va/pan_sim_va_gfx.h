@@ -77,6 +77,14 @@ struct pan_sim_va_gfx {
    bool (*ld_tile)(void *user, unsigned lane, uint32_t pixel,
                    uint32_t conversion, enum pan_sim_regfmt regfmt,
                    unsigned comps, uint32_t out[4], char *err);
+   /* ST_TILE: the colour (four components of register format regfmt) to
+    * the sample and render target the pixel indices name at the lane's
+    * pixel, converted by the internal conversion descriptor, when the
+    * coverage has that sample's bit. */
+   bool (*st_tile)(void *user, unsigned lane, uint32_t pixel,
+                   uint32_t coverage, uint32_t conversion,
+                   enum pan_sim_regfmt regfmt, const uint32_t in[4],
+                   char *err);
    /* ZS_EMIT: the late depth/stencil test of the lane with the depth
     * (when z) and stencil reference (when stencil) the shader gives, in
     * place of the rasterised ones; *coverage (the instruction's input) is

@@ -20,14 +20,16 @@
  *                  with a blend shader it goes on into the call
  *    LD_TILE       a render target's sample read from the tile buffer
  *                  (blend shaders' destination colour)
+ *    ST_TILE       a sample written to it (the stock compiler's
+ *                  multisampled blend shaders)
  * Everything needing descriptors goes through the executor's callbacks
  * (pan_sim_va_gfx.h); without them (compute jobs) these fault.  The
  *    ZS_EMIT       depth (source 0, binary32) and stencil (source 1, low
  *                  byte) tested late by the executor, as the z and
  *                  stencil modifiers ask; the coverage (source 2) comes
  *                  back with the failing lanes' bit 0 cleared
- * The LD_VAR forms with a register index, LEA_ATTR and ST_TILE are
- * refused by name; ST_CVT and the image messages are
+ * The LD_VAR forms with a register index and LEA_ATTR are refused by
+ * name; ST_CVT and the image messages are
  * pan_sim_va_msg_image.c's.
  */
 
@@ -378,6 +380,38 @@ ld_tile(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
    return VA_SIM_OK;
 }
 
+/* ST_TILE: the staging colour to the tile buffer; source 0 the pixel
+ * indices, 1 the coverage, 2 the internal conversion descriptor. */
+static enum va_sim_result
+st_tile(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+        const struct pan_sim_va_gfx *g)
+{
+   enum pan_sim_regfmt f = regfmt_of(ins);
+   unsigned comps = comps_of(ins), reg, count;
+
+   if (!g->st_tile)
+      return pan_sim_va_refuse(c, ins, "tile writes outside a fragment "
+                                       "shader");
+   if (f == PAN_SIM_REG_AUTO)
+      return pan_sim_va_refuse(c, ins, "tile writes without a register "
+                                       "format");
+   pan_sim_va_staging(ins, 0, &reg, &count);
+   unsigned words = pan_sim_regfmt_words(f, comps);
+   if (count < words)
+      return pan_sim_va_fault(c, ins, "staging vector too short");
+   foreach_lane(c, l)
+   {
+      char err[PAN_SIM_VA_GFX_ERR_LEN] = "";
+      uint32_t in[4] = { 0 };
+      memcpy(in, &c->w->r[l][reg], words * 4);
+      if (!g->st_tile(g->user, l, pan_sim_va_src32(c, ins, 0, l),
+                      pan_sim_va_src32(c, ins, 1, l),
+                      pan_sim_va_src32(c, ins, 2, l), f, in, err))
+         return failed(c, ins, l, err);
+   }
+   return VA_SIM_OK;
+}
+
 enum va_sim_result
 pan_sim_va_exec_msg_gfx(struct pan_sim_va_ctx *c,
                         const struct pan_sim_va_ins *ins)
@@ -400,6 +434,8 @@ pan_sim_va_exec_msg_gfx(struct pan_sim_va_ctx *c,
       return blend(c, ins, g);
    case VA_FAM_LD_TILE:
       return ld_tile(c, ins, g);
+   case VA_FAM_ST_TILE:
+      return st_tile(c, ins, g);
    case VA_FAM_ZS_EMIT:
       return zs_emit(c, ins, g);
    default:

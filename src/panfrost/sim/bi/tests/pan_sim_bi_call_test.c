@@ -216,11 +216,74 @@ faults(void)
    PAN_EXPECT_STR_HAS(w.fault, "no tile buffer here");
 }
 
+struct tile_store {
+   unsigned n;
+   uint32_t pixel[8], coverage[8], conversion[8], in[8][4];
+};
+
+static bool
+fake_st_tile(void *user, unsigned lane, uint32_t pixel, uint32_t coverage,
+             uint32_t conversion, const uint32_t in[4], char *err)
+{
+   struct tile_store *t = user;
+   (void)err;
+   t->pixel[lane] = pixel;
+   t->coverage[lane] = coverage;
+   t->conversion[lane] = conversion;
+   memcpy(t->in[lane], in, 16);
+   t->n++;
+   return true;
+}
+
+/* ST_TILE (the stock compiler's multisampled blend shaders): the staging
+ * colour from the clause's data register, the pixel indices, the
+ * coverage and the conversion word handed over per lane; without a tile
+ * buffer it faults. */
+static void
+st_tile(void)
+{
+   static const char text[] =
+      "clause sr=4 msg=tile\n"
+      "    nop t0 | st_tile.vecsize=v4 t1, r8, r9, #0x00001230 | p0=r8 p1=r9 "
+      "fau=c0\n"
+      "    const 0x00001230\n"
+      "    const 0x0\n";
+   struct bi_test_prog p;
+   struct pan_sim_bi_warp w;
+   struct tile_store t = { 0 };
+   if (!bi_test_assemble(&p, text))
+      return;
+   struct pan_sim_bi_gfx g = { .user = &t, .st_tile = fake_st_tile };
+   p.cfg.gfx = &g;
+   pan_sim_bi_warp_init(&w, 0x3);
+   for (unsigned l = 0; l < 8; ++l) {
+      for (unsigned c = 0; c < 4; ++c)
+         w.r[l][4 + c] = 10 * l + c;
+      w.r[l][8] = 0xff000100u | l; /* own pixel, render target 1 */
+      w.r[l][9] = 1u << l;
+   }
+   PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault: %s",
+             w.fault);
+   PAN_EXPECT_EQ(t.n, 2u);
+   for (unsigned l = 0; l < 2; ++l) {
+      PAN_EXPECT_EQ(t.pixel[l], 0xff000100u | l);
+      PAN_EXPECT_EQ(t.coverage[l], 1u << l);
+      PAN_EXPECT_EQ(t.conversion[l], 0x1230u);
+      PAN_EXPECT_EQ(t.in[l][0], 10 * l);
+      PAN_EXPECT_EQ(t.in[l][3], 10 * l + 3);
+   }
+   g.st_tile = NULL;
+   pan_sim_bi_warp_init(&w, 0x1);
+   PAN_EXPECT_EQ(pan_sim_bi_run(&w, &p.cfg), PAN_SIM_BI_FAULT);
+   PAN_EXPECT_STR_HAS(w.fault, "no tile buffer here");
+}
+
 int
 main(void)
 {
    PAN_RUN_CASE(call_and_return);
    PAN_RUN_CASE(call_last);
    PAN_RUN_CASE(faults);
+   PAN_RUN_CASE(st_tile);
    return pan_test_summary("pan_sim_bi_call");
 }
