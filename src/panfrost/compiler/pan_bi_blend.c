@@ -34,8 +34,14 @@ pan_bi_lower_blend(pan_ir_shader *s, const struct pan_va_blend_options *blend)
 
    pan_ir_foreach_instr_global(s, b, I)
    {
-      if (I->op == PAN_IR_OP_LD_TILE && I->src[0].kind == PAN_IR_IMM)
+      if (I->op == PAN_IR_OP_LD_TILE && I->src[0].kind == PAN_IR_IMM) {
          I->src[0].value |= BI_TILE_OWN_PIXEL;
+      } else if (I->op == PAN_IR_OP_LD_TILE) {
+         /* The sample computed (a multisampled target). */
+         pan_ir_builder bld = pan_ir_builder_before(s, b, I);
+         I->src[0] = pan_ir_lshift_or(&bld, I->src[0], pan_ir_imm(0),
+                                      pan_ir_imm(BI_TILE_OWN_PIXEL));
+      }
       if (I->op == PAN_IR_OP_BLEND && (I->imm & 0x200)) {
          ret_after = I;
          ret_block = b;

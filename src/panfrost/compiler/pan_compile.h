@@ -136,6 +136,9 @@ struct pan_va_blend_options {
    uint64_t store;      /* internal blend descriptor, packed */
    uint8_t colour_reg, colour1_reg, coverage_reg;
    bool last;
+   /* Samples of the target (0 or 1: single-sampled); more means the draw
+    * is shaded once a sample and the blend shader blends that sample. */
+   uint8_t nr_samples;
 };
 
 struct pan_va_compile_options {

@@ -16,6 +16,8 @@
  * other UBO reads are LD_BUFFER of resource table 0, entry = UBO index.
  */
 
+#include "util/u_math.h"
+
 #include "pan_ir_from_nir_priv.h"
 
 #define PAN_IR_REG_IDVS_INDEX 59
@@ -566,6 +568,31 @@ draw_param(nir_intrinsic_op op)
    }
 }
 
+/* LD_TILE's pixel indices in a blend shader: the render target in bits
+ * 8-15, the sample in bits 0-7.  On a multisampled target the driver has
+ * the draw shaded once a sample, so the caller's coverage holds that
+ * sample's bit alone (or none: nothing will be stored); its index is read
+ * off the bit, one comparison per bit of the index.  The hardware also
+ * puts the index in r61, but the caller may have reused that register. */
+static pan_ir_index
+blend_pixel_indices(struct pan_ir_from_nir *ctx)
+{
+   static const uint32_t index_bit[4] = { 0xaaaa, 0xcccc, 0xf0f0, 0xff00 };
+   pan_ir_builder *b = &ctx->b;
+   pan_ir_index pixel = pan_ir_imm(ctx->blend->rt << 8);
+   unsigned bits = util_logbase2(MAX2(ctx->blend->nr_samples, 1));
+
+   for (unsigned i = 0; i < bits && i < 4; ++i) {
+      pan_ir_index set = pan_ir_icmp(
+         b, PAN_IR_TYPE_U32, PAN_IR_CMP_NE,
+         pan_ir_lshift_and(b, pan_ir_preload(b, ctx->blend->coverage_reg),
+                           pan_ir_imm(0), pan_ir_imm(index_bit[i])),
+         pan_ir_imm(0));
+      pixel = pan_ir_lshift_or(b, set, pan_ir_imm(i), pixel);
+   }
+   return pixel;
+}
+
 /* In a blend shader (pan_compile.h): the colour the calling BLEND has,
  * the destination read from the tile buffer, the result; nothing else. */
 static void
@@ -611,7 +638,7 @@ blend_intrinsic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
                               : t == nir_type_uint ? PAN_IR_TYPE_U32
                                                    : PAN_IR_TYPE_S32;
       pan_ir_index dst = pan_ir_ld_tile(
-         b, type, pan_ir_imm(ctx->blend->rt << 8),
+         b, type, blend_pixel_indices(ctx),
          pan_ir_preload(b, ctx->blend->coverage_reg),
          pan_ir_imm(ctx->blend->conversion));
       v = sub_vec(ctx, dst, comp, n);

@@ -122,6 +122,35 @@ test_min(void)
    ralloc_free(s);
 }
 
+/* On a 4x target the sample LD_TILE reads is the coverage's one bit
+ * (the draw shaded once a sample): its index bits are tests of the
+ * coverage against 0xaaaa and 0xcccc, ORed into the pixel indices. */
+static void
+test_min_4x(void)
+{
+   void *ctx = ralloc_context(NULL);
+   nir_shader *s = build(BLEND_FUNC_MIN);
+   struct pan_va_blend_options o = blend_opts;
+   o.nr_samples = 4;
+   struct pan_va_compile_options opts = { .blend = &o };
+   struct pan_va_binary bin;
+   char err[256];
+   bool ok = pan_va_compile_opts(s, ctx, &opts, &bin, NULL, err, sizeof(err));
+   PAN_EXPECT(ok);
+   bool aaaa = false, cccc = false, ld_tile = false;
+   for (unsigned i = 0; ok && i < bin.nr_words; ++i) {
+      char buf[256];
+      pan_va_print(bin.words[i], buf, sizeof(buf));
+      aaaa |= strstr(buf, "0xaaaa") || strstr(buf, "43690");
+      cccc |= strstr(buf, "0xcccc") || strstr(buf, "52428");
+      ld_tile |= strstr(buf, "ld_tile.v4.f32") != NULL;
+   }
+   PAN_EXPECT(aaaa && cccc && ld_tile);
+   PAN_EXPECT(bin.work_regs <= 16);
+   ralloc_free(ctx);
+   ralloc_free(s);
+}
+
 /* The longest equations fit in r0-r15 with the colour in r0-r3 (the
  * constants are immediates, nir_lower_blend reads them through an
  * intrinsic the compiler refuses: the driver inlines them first). */
@@ -188,6 +217,7 @@ main(void)
 {
    glsl_type_singleton_init_or_ref();
    PAN_RUN_CASE(test_min);
+   PAN_RUN_CASE(test_min_4x);
    PAN_RUN_CASE(test_fits);
    PAN_RUN_CASE(test_refusals);
    glsl_type_singleton_decref();
