@@ -98,10 +98,13 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
           : !pan_bi_lower_gfx(s, stage == MESA_SHADER_VERTEX, arch, err,
                               err_size))
       goto done;
-   /* Per-sample shading would interpolate the preloads at the sample
-    * where the shader's loads use the centre: keep the loads then. */
+   /* The hardware interpolates preloads at the sample position.  Under
+    * per-sample shading that differs from the centre our loads use, which
+    * GLSL allows for inputs without an interpolation qualifier ("may be
+    * interpolated anywhere within the pixel"): only sample-qualified
+    * loads keep theirs.  (uses_sample_shading alone is also set by a
+    * shader that reads its outputs back, most of tesseract's.) */
    if (arch >= 7 && stage == MESA_SHADER_FRAGMENT && !blend &&
-       !nir->info.fs.uses_sample_shading &&
        !nir->info.fs.uses_sample_qualifier)
       pan_bi_message_preload(s, out->messages);
    pan_bi_lower_atomic(s);

@@ -1226,12 +1226,15 @@ test_message_preload_ir(void)
 
 /* colour = texture(sampler 2, VAR0.xy) on G52: a VAR_TEX message preload
  * (no texture or varying message left in the program) whose result the
- * colour is, as the renderer state has the hardware compute it. */
+ * colour is, as the renderer state has the hardware compute it; also when
+ * the front end marks the shader for sample shading (GLSL does when it
+ * reads its outputs back): its input has no sample qualifier. */
 static void
-test_var_tex_preload(void)
+var_tex_preload(bool sample)
 {
    nir_builder b = nir_builder_init_simple_shader(
       MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_var_tex");
+   b.shader->info.fs.uses_sample_shading = sample;
    nir_variable *v0 =
       io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
    nir_variable *col =
@@ -1260,12 +1263,13 @@ test_var_tex_preload(void)
    PAN_CHECK(!ok || (bin.messages[0].texture && bin.messages[0].varying == 0 &&
                      bin.messages[0].texture_index == 2 &&
                      !bin.messages[1].comps),
-             "messages: texture %u varying %u index %u, second %u words",
-             bin.messages[0].texture, bin.messages[0].varying,
+             "sample %u: messages: texture %u varying %u index %u, second "
+             "%u words",
+             sample, bin.messages[0].texture, bin.messages[0].varying,
              bin.messages[0].texture_index, bin.messages[1].comps);
    PAN_CHECK(!ok || (!bin.stats.msg_tex && !bin.stats.msg_vary),
-             "%u texture and %u varying messages left", bin.stats.msg_tex,
-             bin.stats.msg_vary);
+             "sample %u: %u texture and %u varying messages left", sample,
+             bin.stats.msg_tex, bin.stats.msg_vary);
    ok = ok && run_gfx_tex(&bin, u, &rec, &tex);
    PAN_CHECK(!ok || (tex_seen.texture == 2 && tex_seen.sampler == 2),
              "texture %u sampler %u", tex_seen.texture, tex_seen.sampler);
@@ -1280,6 +1284,13 @@ test_var_tex_preload(void)
    }
    ralloc_free(ctx);
    ralloc_free(b.shader);
+}
+
+static void
+test_var_tex_preload(void)
+{
+   var_tex_preload(false);
+   var_tex_preload(true);
 }
 
 /* Results of the recording unit for gathers and offsets: word c of a
