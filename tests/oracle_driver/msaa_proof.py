@@ -57,9 +57,13 @@ def result_of(out):
 def run(drivers, config, piglit, test, timeout):
     cmd = [os.path.join(piglit, 'bin', test[0])] + test[1:] + ['-auto',
                                                                '-fbo']
+    env = drivers.env(config)
+    # Programs reading piglit's data files (the ETC2 miptree images) look
+    # for them there; the installed tree has them.
+    env.setdefault('PIGLIT_SOURCE_DIR', piglit)
     start = time.monotonic()
     try:
-        p = subprocess.run(cmd, env=drivers.env(config), capture_output=True,
+        p = subprocess.run(cmd, env=env, capture_output=True,
                            text=True, errors='replace', timeout=timeout,
                            stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:

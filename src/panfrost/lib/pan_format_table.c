@@ -140,6 +140,21 @@ static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
     * byte, sampled as the fourth channel of RGBA8UI.
     */
    ROW(X24S8_UINT, T, 6),
+
+   /* ETC2 and EAC (ETC1 is a subset of ETC2 RGB8): 4x4 blocks, sampled
+    * where the GPU's texture features list them (pan_format_caps.c).
+    */
+   ROW(ETC1_RGB8, T, 6),
+   ROW(ETC2_RGB8, T, 6),
+   ROW(ETC2_SRGB8, T, 6),
+   ROW(ETC2_RGB8A1, T, 6),
+   ROW(ETC2_SRGB8A1, T, 6),
+   ROW(ETC2_RGBA8, T, 6),
+   ROW(ETC2_SRGBA8, T, 6),
+   ROW(ETC2_R11_UNORM, T, 6),
+   ROW(ETC2_R11_SNORM, T, 6),
+   ROW(ETC2_RG11_UNORM, T, 6),
+   ROW(ETC2_RG11_SNORM, T, 6),
 };
 /* clang-format on */
 
@@ -164,6 +179,25 @@ pan_format_info(enum pipe_format format)
    if ((unsigned)format >= PIPE_FORMAT_COUNT || !pan_formats[format].uses)
       return NULL;
    return &pan_formats[format];
+}
+
+unsigned
+pan_format_compressed_index(enum pipe_format format)
+{
+   switch (format) {
+   case PIPE_FORMAT_ETC1_RGB8:
+   case PIPE_FORMAT_ETC2_RGB8:
+   case PIPE_FORMAT_ETC2_SRGB8: return PAN_V5_FORMAT_ETC2_RGB8;
+   case PIPE_FORMAT_ETC2_RGB8A1:
+   case PIPE_FORMAT_ETC2_SRGB8A1: return PAN_V5_FORMAT_ETC2_RGB8A1;
+   case PIPE_FORMAT_ETC2_RGBA8:
+   case PIPE_FORMAT_ETC2_SRGBA8: return PAN_V5_FORMAT_ETC2_RGBA8;
+   case PIPE_FORMAT_ETC2_R11_UNORM: return PAN_V5_FORMAT_ETC2_R11_UNORM;
+   case PIPE_FORMAT_ETC2_R11_SNORM: return PAN_V5_FORMAT_ETC2_R11_SNORM;
+   case PIPE_FORMAT_ETC2_RG11_UNORM: return PAN_V5_FORMAT_ETC2_RG11_UNORM;
+   case PIPE_FORMAT_ETC2_RG11_SNORM: return PAN_V5_FORMAT_ETC2_RG11_SNORM;
+   default: return 0;
+   }
 }
 
 const struct pan_zs_layout_info *

@@ -94,6 +94,11 @@ const struct pan_format_info *pan_format_info(enum pipe_format format);
 /* True when every use in `uses` is available for `format` on `arch`. */
 bool pan_format_supports(unsigned arch, enum pipe_format format, unsigned uses);
 
+/* The hardware format index (the bit of TEXTURE_FEATURES0) of a compressed
+ * format of the table, 0 for the others.
+ */
+unsigned pan_format_compressed_index(enum pipe_format format);
+
 /* The depth/stencil layout's facts, NULL for PAN_ZS_NONE or out of range. */
 const struct pan_zs_layout_info *pan_zs_layout_info(enum pan_zs_layout l);
 

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "pan_sim_afbc.h"
+#include "pan_sim_etc.h"
 #include "pan_sim_fp.h"
 #include "pan_sim_space.h"
 #include "pan_sim_texture.h"
@@ -90,13 +91,28 @@ static const struct packed_format packed_formats[] = {
    /* The stencil byte above the depth is not a field of the depth view. */
    { "z24x8_unorm", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_UNORM, 1, 4, { 24 } },
    { "z32", PAN_SIM_PACK_FIELDS, PAN_SIM_TEXEL_FLOAT, 1, 4, { 32 } },
+   /* 4x4 blocks: size_B is a block's (pan_sim_etc.c decodes them). */
+   { "etc2_rgb8", PAN_SIM_PACK_ETC2_RGB8, PAN_SIM_TEXEL_UNORM, 3, 8 },
+   { "etc2_rgb8a1", PAN_SIM_PACK_ETC2_RGB8A1, PAN_SIM_TEXEL_UNORM, 4, 8 },
+   { "etc2_rgba8", PAN_SIM_PACK_ETC2_RGBA8, PAN_SIM_TEXEL_UNORM, 4, 16 },
+   { "etc2_r11_unorm", PAN_SIM_PACK_EAC_R11, PAN_SIM_TEXEL_UNORM, 1, 8 },
+   { "etc2_r11_snorm", PAN_SIM_PACK_EAC_R11, PAN_SIM_TEXEL_SNORM, 1, 8 },
+   { "etc2_rg11_unorm", PAN_SIM_PACK_EAC_RG11, PAN_SIM_TEXEL_UNORM, 2, 16 },
+   { "etc2_rg11_snorm", PAN_SIM_PACK_EAC_RG11, PAN_SIM_TEXEL_SNORM, 2, 16 },
 };
+
+static bool
+is_block(enum pan_sim_texel_packing p)
+{
+   return p >= PAN_SIM_PACK_ETC2_RGB8 && p <= PAN_SIM_PACK_EAC_RG11;
+}
 
 bool
 pan_sim_texel_format_parse(const char *name, struct pan_sim_texel_format *f)
 {
    memset(f, 0, sizeof(*f));
    f->name = name;
+   f->block_px = 1;
    for (unsigned c = 0; c < 4; ++c)
       f->src[c] = c;
    if (!name)
@@ -111,6 +127,7 @@ pan_sim_texel_format_parse(const char *name, struct pan_sim_texel_format *f)
       f->kind = p->kind;
       f->comps = p->comps;
       f->size_B = p->size_B;
+      f->block_px = is_block(p->packing) ? 4 : 1;
       memcpy(f->bits, p->bits, 4);
       f->srgb_fields = 7;
       return true;
@@ -256,6 +273,29 @@ read_bits(const uint8_t *p, unsigned size_B, unsigned lo, unsigned n)
       v |= (uint64_t)p[b] << (8 * (b - first));
    v >>= lo % 8;
    return n >= 64 ? v : v & ((1ull << n) - 1);
+}
+
+/* Texel (x, y) of a 4x4 block -> fields. */
+static void
+decode_block(const struct pan_sim_texel_format *f, const void *src,
+             unsigned x, unsigned y, uint32_t field[4])
+{
+   static const enum pan_sim_etc_kind kinds[] = {
+      [PAN_SIM_PACK_ETC2_RGB8] = PAN_SIM_ETC2_RGB8,
+      [PAN_SIM_PACK_ETC2_RGB8A1] = PAN_SIM_ETC2_RGB8A1,
+      [PAN_SIM_PACK_ETC2_RGBA8] = PAN_SIM_ETC2_RGBA8,
+      [PAN_SIM_PACK_EAC_R11] = PAN_SIM_EAC_R11,
+      [PAN_SIM_PACK_EAC_RG11] = PAN_SIM_EAC_RG11,
+   };
+   float v[4] = { 0, 0, 0, 1 };
+
+   pan_sim_etc_texel(kinds[f->packing], f->kind == PAN_SIM_TEXEL_SNORM, src,
+                     x, y, v);
+   for (unsigned c = 0; c < 4; ++c) {
+      if (c < f->comps && f->srgb && ((f->srgb_fields >> c) & 1))
+         v[c] = srgb_to_linear(v[c]);
+      field[c] = c < f->comps ? pan_sim_fp_u32(v[c]) : 0;
+   }
 }
 
 /* Element -> fields (floats as bits, or integers). */
@@ -485,9 +525,15 @@ texel_va(const struct pan_sim_texture *t, const struct pan_sim_surface *s,
          unsigned x, unsigned y, unsigned z)
 {
    uint64_t off;
+   /* Compressed formats address their 4x4 blocks, u-interleaved in tiles
+    * of 4x4 blocks (16x16 texels).
+    */
+   unsigned b = t->fmt.block_px > 1 ? t->fmt.block_px : 1;
+   x /= b;
+   y /= b;
    if (t->layout == PAN_SIM_TEX_U_INTERLEAVED) {
       off = pan_uinterleave_ref_offset_B(x, y, (uint32_t)s->row_stride_B,
-                                         t->fmt.size_B, false);
+                                         t->fmt.size_B, b > 1);
    } else {
       off =
          (uint64_t)((int64_t)y * s->row_stride_B) + (uint64_t)x * t->fmt.size_B;
@@ -556,6 +602,11 @@ texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
       return true;
    }
    uint64_t va;
+   if (lc->surf.afbc && f->block_px > 1) {
+      TEX_ERR(err, "AFBC %s texture: compressed formats are not AFBC",
+              f->name);
+      return false;
+   }
    if (lc->surf.afbc) {
       if (!afbc_texel_va(t, &lc->surf, (unsigned)x, (unsigned)y, &va, err))
          return false;
@@ -574,7 +625,11 @@ texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
               acc.message);
       return false;
    }
-   decode_fields(f, p, field);
+   if (f->block_px > 1)
+      decode_block(f, p, (unsigned)x % f->block_px,
+                   (unsigned)y % f->block_px, field);
+   else
+      decode_fields(f, p, field);
    if (lc->shadow) {
       field[0] = pan_sim_fp_u32(
          compare(lc->s->compare, pan_sim_fp_f32(field[0]), lc->ref) ? 1.0f
@@ -979,6 +1034,11 @@ pan_sim_image_texel(const struct pan_sim_texture *t, const uint32_t coord[3],
               "image coordinate (%u, %u, %u) outside the %ux%ux%" PRIu64
               " image",
               coord[0], coord[1], coord[2], t->width, h, zmax);
+      return false;
+   }
+   if (t->fmt.block_px > 1) {
+      TEX_ERR(err, "%s image: compressed formats are not images",
+              t->fmt.name);
       return false;
    }
    if (t->layout == PAN_SIM_TEX_U_INTERLEAVED &&

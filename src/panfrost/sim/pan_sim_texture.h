@@ -121,6 +121,12 @@ enum pan_sim_texel_packing {
    PAN_SIM_PACK_FIELDS, /* bit fields from bit 0, bits[] wide */
    PAN_SIM_PACK_R11G11B10F,
    PAN_SIM_PACK_RGB9E5,
+   /* 4x4 blocks of pan_sim_etc.h; size_B is a block's */
+   PAN_SIM_PACK_ETC2_RGB8,
+   PAN_SIM_PACK_ETC2_RGB8A1,
+   PAN_SIM_PACK_ETC2_RGBA8,
+   PAN_SIM_PACK_EAC_R11,
+   PAN_SIM_PACK_EAC_RG11,
 };
 
 struct pan_sim_texel_format {
@@ -130,6 +136,7 @@ struct pan_sim_texel_format {
    uint8_t comps;
    uint8_t bits[4];
    uint8_t size_B;
+   uint8_t block_px; /* 4 for the compressed (4x4 block) formats, else 1 */
    bool srgb;
    uint8_t srgb_fields; /* fields that sRGB decodes (colour, not alpha) */
    /* Output channel c takes field src[c] (0..3), or the constant 0 (4) or

@@ -212,6 +212,7 @@ struct panfrost_texture_plane {
    uint64_t slice_stride_B; /* between the slices of a 3D level */
    uint32_t row_stride_B;
    unsigned texel_B;
+   unsigned format; /* enum pipe_format: v9 names compressed clumps */
    bool u_interleaved;
    /* An AFBC surface: addr is its first header, row_stride_B the header
     * bytes of a row of superblocks; afbc_mode its payload packing

@@ -103,6 +103,12 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
               pan_fb_zs_supported(arch, PAN_ZS_D32F_S8));
    }
 
+   /* Compressed formats are sampled where the GPU says it decodes them. */
+   unsigned hw_compressed = pan_format_compressed_index(format);
+   if (hw_compressed && !pan_device_supports_compressed_format(
+                           panfrost_device(pscreen), hw_compressed))
+      return false;
+
    return pan_format_supports(arch, format, uses);
 }
 

@@ -38,17 +38,20 @@ panfrost_resource_can_tile(const struct pipe_resource *templ, unsigned arch)
    enum pipe_format fmt = templ->format;
 
    /* Our texture and framebuffer descriptors start at v6. Compressed
-    * formats would tile by 4x4 blocks, which the simulator does not
-    * sample; multisampled images are resolved and copied on the CPU
-    * (pan_resolve.c); the split Z32F + S8 copies its planes row by row
-    * (pan_transfer.c).
+    * formats tile their 4x4 blocks, in tiles of 4x4 blocks (16x16
+    * pixels); other block sizes are not advertised.  Multisampled images
+    * are resolved and copied on the CPU (pan_resolve.c); the split Z32F +
+    * S8 copies its planes row by row (pan_transfer.c).
     */
+   unsigned bw = util_format_get_blockwidth(fmt);
+   unsigned bh = util_format_get_blockheight(fmt);
+   bool blocks_ok = (bw == 1 && bh == 1 && !util_format_is_compressed(fmt)) ||
+                    (bw == 4 && bh == 4 && util_format_is_compressed(fmt) &&
+                     util_format_get_blockdepth(fmt) == 1);
+
    return arch >= 6 && templ->target != PIPE_BUFFER &&
           templ->nr_samples <= 1 &&
-          fmt != PIPE_FORMAT_Z32_FLOAT_S8X24_UINT &&
-          util_format_get_blockwidth(fmt) == 1 &&
-          util_format_get_blockheight(fmt) == 1 &&
-          !util_format_is_compressed(fmt) &&
+          fmt != PIPE_FORMAT_Z32_FLOAT_S8X24_UINT && blocks_ok &&
           pan_utile_el_size_supported(util_format_get_blocksize(fmt));
 }
 
@@ -80,6 +83,7 @@ panfrost_resource_can_afbc(const struct pipe_resource *templ, unsigned arch)
     * their own surface; 3D slices and multisampled images are not.
     */
    return arch >= 7 && panfrost_resource_can_tile(templ, arch) &&
+          !util_format_is_compressed(templ->format) &&
           (templ->target == PIPE_TEXTURE_2D ||
            templ->target == PIPE_TEXTURE_2D_ARRAY ||
            templ->target == PIPE_TEXTURE_CUBE ||

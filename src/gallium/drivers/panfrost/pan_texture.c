@@ -196,6 +196,7 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
                .slice_stride_B = lv->surface_stride_B,
                .row_stride_B = lv->row_stride_B,
                .texel_B = util_format_get_blocksize(tv.format),
+               .format = tv.format,
                .u_interleaved = tv.u_interleaved,
                .afbc = tv.afbc,
                .afbc_mode = panfrost_afbc_mode(rsc->base.format),

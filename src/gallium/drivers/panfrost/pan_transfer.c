@@ -148,8 +148,8 @@ panfrost_tiled_transfer_copy(struct panfrost_resource *rsc,
    enum pipe_format fmt = panfrost_plane_format(rsc->base.format);
    const struct pan_utile_format uf = {
       .el_size_B = util_format_get_blocksize(fmt),
-      .block_w_px = 1,
-      .block_h_px = 1,
+      .block_w_px = util_format_get_blockwidth(fmt),
+      .block_h_px = util_format_get_blockheight(fmt),
    };
    bool is_3d = rsc->base.target == PIPE_TEXTURE_3D;
 
@@ -229,7 +229,9 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
       xfer->stride =
          rsc->stencil ? box->width * 8
                       : util_format_get_stride(prsc->format, box->width);
-      xfer->layer_stride = xfer->stride * box->height;
+      /* Rows of compressed formats are rows of blocks. */
+      xfer->layer_stride =
+         xfer->stride * util_format_get_nblocksy(prsc->format, box->height);
       zx->mem = panfrost_staging_get(
          rsc, (size_t)xfer->layer_stride * box->depth);
       if (!zx->mem || !pan_bo_mmap(rsc->bo) ||

@@ -54,6 +54,18 @@ static const struct {
    { PIPE_FORMAT_Z32_FLOAT, "z32" },
    /* v6 has no z32: the sampler reads the float depth as red. */
    { PIPE_FORMAT_Z32_FLOAT, "r32f" },
+   /* 4x4 blocks; sRGB is the descriptor's flag. */
+   { PIPE_FORMAT_ETC1_RGB8, "etc2_rgb8" },
+   { PIPE_FORMAT_ETC2_RGB8, "etc2_rgb8" },
+   { PIPE_FORMAT_ETC2_SRGB8, "etc2_rgb8" },
+   { PIPE_FORMAT_ETC2_RGB8A1, "etc2_rgb8a1" },
+   { PIPE_FORMAT_ETC2_SRGB8A1, "etc2_rgb8a1" },
+   { PIPE_FORMAT_ETC2_RGBA8, "etc2_rgba8" },
+   { PIPE_FORMAT_ETC2_SRGBA8, "etc2_rgba8" },
+   { PIPE_FORMAT_ETC2_R11_UNORM, "etc2_r11_unorm" },
+   { PIPE_FORMAT_ETC2_R11_SNORM, "etc2_r11_snorm" },
+   { PIPE_FORMAT_ETC2_RG11_UNORM, "etc2_rg11_unorm" },
+   { PIPE_FORMAT_ETC2_RG11_SNORM, "etc2_rg11_snorm" },
 };
 
 /* The hardware name of a plain format whose channels share one size and

@@ -119,10 +119,22 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
 }
 
 #if PAN_ARCH >= 9
-/* Planes read whole texels: the clump is the texel's size. */
+/* Planes read whole texels: the clump is the texel's size, or for the
+ * compressed formats the clump named as the format.
+ */
 static unsigned
-clump_format(unsigned texel_B)
+clump_format(unsigned texel_B, unsigned format)
 {
+   if (util_format_is_compressed(format)) {
+      unsigned char swz[4];
+      const char *name =
+         PAN_GENX(format_name)(PAN_GENX(panfrost_format)(format, swz));
+      for (unsigned c = 1; name && c < 256; ++c) {
+         const char *n = PAN_GENX(clump_format_name)(c);
+         if (n && !strcmp(n, name))
+            return c;
+      }
+   }
    switch (texel_B) {
    case 1: return MALI_CLUMP_FORMAT_RAW8;
    case 2: return MALI_CLUMP_FORMAT_RAW16;
@@ -159,7 +171,7 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
       cfg.generic.clump_ordering = p->u_interleaved
                                       ? MALI_CLUMP_ORDERING_TILED_U_INTERLEAVED
                                       : MALI_CLUMP_ORDERING_LINEAR;
-      cfg.generic.clump_format = clump_format(p->texel_B);
+      cfg.generic.clump_format = clump_format(p->texel_B, p->format);
       cfg.address = p->addr;
       cfg.size = p->size_B;
       cfg.row_stride_B = p->row_stride_B;

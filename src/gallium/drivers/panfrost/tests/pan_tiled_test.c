@@ -245,8 +245,9 @@ test_choice(void)
         DRM_FORMAT_MOD_LINEAR },
       { PIPE_TEXTURE_2D, PIPE_FORMAT_R8G8B8A8_UNORM, rt, 0, 4,
         DRM_FORMAT_MOD_LINEAR },
+      /* 4x4 blocks tile too (tiles of 4x4 blocks, pan_etc_test.c). */
       { PIPE_TEXTURE_2D, PIPE_FORMAT_ETC2_RGB8, PIPE_BIND_SAMPLER_VIEW, 0, 0,
-        DRM_FORMAT_MOD_LINEAR },
+        tiled },
       { PIPE_TEXTURE_2D, PIPE_FORMAT_Z32_FLOAT_S8X24_UINT,
         PIPE_BIND_DEPTH_STENCIL, 0, 0, DRM_FORMAT_MOD_LINEAR },
    };
@@ -301,8 +302,8 @@ test_choice(void)
          "RGBA8 modifiers: %d", count);
    screen->query_dmabuf_modifiers(screen, PIPE_FORMAT_ETC2_RGB8, 4, mods, NULL,
                                   &count);
-   CHECK(count == 1 && mods[0] == DRM_FORMAT_MOD_LINEAR, "ETC2 modifiers: %d",
-         count);
+   CHECK(count == 2 && mods[0] == tiled && mods[1] == DRM_FORMAT_MOD_LINEAR,
+         "ETC2 modifiers: %d", count);
 
    /* A list without tiling gets linear; a list of neither, nothing. */
    struct pipe_resource templ = {
