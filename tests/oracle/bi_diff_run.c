@@ -6,7 +6,7 @@
  * inputs drawn from a seed, for the differential test (va_diff_exec.py
  * --gpu=G52); the inputs are va-diff-run's (diff_run_inputs.c).
  *
- *   bi-diff-run --seed=N --stage=vs|vv|fs [--layout=FILE] FILE.bin
+ *   bi-diff-run --seed=N --stage=vs|vv|fs [--layout=FILE] [--v6] FILE.bin
  *
  * The layout file is va-diff-run's, plus the stock compiler's Bifrost
  * lines:
@@ -214,6 +214,16 @@ preload(struct pan_sim_bi_warp *w, const struct pan_sim_bi_config *cfg,
 int
 main(int argc, char **argv)
 {
+   /* --v6: G72, whose threads always have the whole register file. */
+   bool v6 = false;
+   for (int i = 1; i < argc; i++) {
+      if (!strcmp(argv[i], "--v6")) {
+         v6 = true;
+         memmove(&argv[i], &argv[i + 1], (argc - i) * sizeof(argv[0]));
+         argc--;
+         break;
+      }
+   }
    struct diff_run run;
    int rc = diff_run_load(argc, argv, "bi-diff-run", layout_line, &run);
    if (rc)
@@ -249,6 +259,10 @@ main(int argc, char **argv)
    };
    for (unsigned rt = 0; rt < DIFF_MAX_RTS; rt++)
       cfg.special[FAU_BLEND_DESC + rt] = 0x100 + rt;
+   /* The register file a v7 driver declares from the compiler's count:
+    * 32 or fewer registers run in the half file. */
+   unsigned declared = diff_work_regs[run.vv && diff_work_regs[1] ? 1 : 0];
+   cfg.work_regs = v6 || !declared ? 0 : declared <= 32 ? 32 : 64;
 
    pan_sim_bi_warp_init(w, (1u << LANES) - 1);
    for (unsigned l = 0; l < LANES; l++) {

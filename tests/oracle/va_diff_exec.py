@@ -176,8 +176,14 @@ def compare(st, ours, mode, undefined=()):
 args_stage = ['vs']
 
 
+# The runner's extra arguments: bi-diff-run --v6 for the G72, which
+# declares no register count (its threads have the whole file).
+RUNNER_ARGS = []
+
+
 def run(runner, seed, stage, binary, layout):
-    cmd = [runner, '--seed=%d' % seed, '--stage=' + stage, binary]
+    cmd = [runner, '--seed=%d' % seed, '--stage=' + stage] + RUNNER_ARGS + \
+        [binary]
     if os.path.exists(layout):
         cmd.insert(3, '--layout=' + layout)
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
@@ -308,6 +314,8 @@ def main():
     args = ap.parse_args()
     global GPU
     GPU = GPUS[args.gpu][0]
+    if args.gpu == 'G72':
+        RUNNER_ARGS.append('--v6')
     if args.missing:
         print('\n'.join(args.missing))
         return 1

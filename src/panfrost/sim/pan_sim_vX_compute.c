@@ -98,7 +98,7 @@ struct compute_desc {
    uint32_t count[3]; /* workgroups */
    uint64_t shader_va;
    uint32_t preload; /* bit n: r(48 + n) preloaded */
-   unsigned work_regs; /* registers declared (v9), 0: all */
+   unsigned work_regs; /* registers declared, 0: all */
    const uint32_t *uniforms;
    unsigned uniform_words;
    struct pan_sim_tls tls;
@@ -332,6 +332,7 @@ unpack_job(struct pan_sim_ctx *ctx, uint64_t job_va, struct compute_desc *d)
       return false;
    pan_unpack(rsd, renderer_state, rs);
    d->shader_va = rs.shader.shader;
+   d->work_regs = PAN_GENX(sim_bi_declared_regs)(&rs);
    d->preload = (rs.preload.compute.local_invocation_xy ? PRELOAD_BIT(55) : 0) |
                 (rs.preload.compute.local_invocation_z ? PRELOAD_BIT(56) : 0) |
                 (rs.preload.compute.work_group_x ? PRELOAD_BIT(57) : 0) |
@@ -494,6 +495,7 @@ resume_warp(struct compute_run *run, unsigned i)
       .gfx = &run->gfx,
       .tex = &run->tex,
       .image = &run->img_ops,
+      .work_regs = d->work_regs,
    };
    cfg.special[2] = run->warp_index; /* warp_id */
 

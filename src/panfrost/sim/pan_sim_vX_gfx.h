@@ -92,6 +92,22 @@ bool PAN_GENX(sim_gfx_locate)(const struct pan_sim_space *space,
                               uint64_t *addr, uint32_t *format_word,
                               struct pan_sim_mem_format *fmt, char *err);
 
+/* The register file a v6/v7 renderer state declares (pan_sim_bi_config
+ * work_regs): v7's shader_register_allocation; v6 has no half mode. */
+static inline unsigned
+PAN_GENX(sim_bi_declared_regs)(const struct PAN_GENX(renderer_state) * rs)
+{
+#if PAN_ARCH >= 7
+   return rs->properties.shader_register_allocation ==
+                MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+             ? 32
+             : 64;
+#else
+   (void)rs;
+   return 64;
+#endif
+}
+
 /* The tl segment of cfg from the draw's thread storage descriptor at va:
  * graphics warps run one at a time, so lane l is thread l. */
 bool PAN_GENX(sim_gfx_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,

@@ -1158,6 +1158,7 @@ load_draw(struct fs_run *r, unsigned index)
       .tex = &r->tex,
       .code_at = fs_bi_code_at,
       .code_user = r,
+      .work_regs = PAN_GENX(sim_bi_declared_regs)(rs),
    };
    r->cfg.mem.user = &r->mem;
    if (!PAN_GENX(sim_gfx_thread_storage)(ctx, r->draw.thread_storage,

@@ -516,11 +516,27 @@ PAN_GENX(sim_gfx_thread_storage)(struct pan_sim_ctx *ctx, uint64_t va,
    return true;
 }
 
+/* The register file of an IDVS pair's varying shader. */
+static unsigned
+secondary_regs(const struct PAN_GENX(renderer_state) * rs)
+{
+#if PAN_ARCH >= 7
+   return rs->properties.secondary_shader_register_allocation ==
+                MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+             ? 32
+             : 64;
+#else
+   (void)rs;
+   return 64;
+#endif
+}
+
 /* Run one vertex program over every vertex of the job: the vertex shader
  * of a vertex job, or the position or varying half of an IDVS pair. */
 static bool
 run_vertex_program(struct vs_run *r, uint64_t shader, const char *what,
-                   const struct PAN_GENX(preload) * pl, unsigned uniform_count)
+                   const struct PAN_GENX(preload) * pl, unsigned uniform_count,
+                   unsigned work_regs)
 {
    struct pan_sim_ctx *ctx = r->ctx;
    const struct PAN_GENX(draw) *draw = &r->draw;
@@ -566,6 +582,7 @@ run_vertex_program(struct vs_run *r, uint64_t shader, const char *what,
       .lanes = GFX_LANES,
       .gfx = &gfx,
       .tex = &tex,
+      .work_regs = work_regs,
    };
    cfg.mem.user = &mem;
    if (!PAN_GENX(sim_gfx_thread_storage)(ctx, draw->thread_storage, &cfg))
@@ -631,13 +648,15 @@ PAN_GENX(sim_gfx_shade_vertices)(struct pan_sim_ctx *ctx, uint64_t job_va,
 
    if (!run_vertex_program(&r, rs.shader.shader,
                            idvs ? "position shader" : "vertex shader",
-                           &rs.preload, rs.preload.uniform_count))
+                           &rs.preload, rs.preload.uniform_count,
+                           PAN_GENX(sim_bi_declared_regs)(&rs)))
       return false;
    if (!idvs || !varyings)
       return true;
    /* The varying shader shares the uniforms; its preloads are its own. */
    return run_vertex_program(&r, rs.secondary_program.shader, "varying shader",
-                             &rs.secondary.preload, rs.preload.uniform_count);
+                             &rs.secondary.preload, rs.preload.uniform_count,
+                             secondary_regs(&rs));
 }
 
 bool

@@ -317,6 +317,7 @@ struct panfrost_jm_draw {
 /* A fragment shader's renderer state, followed by its blend descriptors. */
 struct panfrost_jm_fragment {
    uint64_t binary;
+   unsigned work_regs; /* panfrost_binary's; 0: declare the whole file */
    unsigned fau_words, varyings, ubos, textures, samplers;
    bool kills;
    bool writes_memory; /* stores to memory: tested late, never killed */
@@ -332,10 +333,10 @@ struct panfrost_jm_fragment {
 /* Descriptor emitters of the v4-v7 job manager's draws. */
 struct panfrost_arch_jm {
    unsigned rsd_size_B, rsd_align_B, blend_size_B;
-   void (*emit_vertex_rsd)(void *cpu, uint64_t binary, unsigned fau_words,
-                           unsigned attributes, unsigned varyings,
-                           unsigned ubos, unsigned textures,
-                           unsigned samplers);
+   void (*emit_vertex_rsd)(void *cpu, uint64_t binary, unsigned work_regs,
+                           unsigned fau_words, unsigned attributes,
+                           unsigned varyings, unsigned ubos,
+                           unsigned textures, unsigned samplers);
    /* NULL when done, else why the render targets cannot be drawn to. */
    const char *(*emit_fragment_rsd)(void *cpu,
                                     const struct panfrost_jm_fragment *f);

@@ -26,6 +26,7 @@ struct pan_index_range;
 struct panfrost_program {
    uint64_t desc;          /* shader program descriptor */
    unsigned tls_size;      /* thread storage per thread for spills */
+   unsigned work_regs;     /* registers needed (panfrost_binary's) */
    unsigned nr_push;
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
    /* Fragment: the code's address and where each target's BLEND has its

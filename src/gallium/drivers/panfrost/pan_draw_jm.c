@@ -536,6 +536,7 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
 
    struct panfrost_jm_fragment f = {
       .binary = fs->progs[0].desc,
+      .work_regs = fs->progs[0].work_regs,
       .fau_words = c->fau_words[2],
       .varyings = slots,
       .ubos = c->ubo_count[1],
@@ -564,8 +565,8 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
                                jm->rsd_align_B);
    if (!vrsd.cpu || !frsd.cpu)
       return false;
-   jm->emit_vertex_rsd(vrsd.cpu, vs->progs[0].desc, c->fau_words[0],
-                       jm_rsd_key[0], slots, c->ubo_count[0],
+   jm->emit_vertex_rsd(vrsd.cpu, vs->progs[0].desc, vs->progs[0].work_regs,
+                       c->fau_words[0], jm_rsd_key[0], slots, c->ubo_count[0],
                        c->texture_count[0], c->sampler_count[0]);
    const char *why = jm->emit_fragment_rsd(frsd.cpu, &f);
    if (why) {

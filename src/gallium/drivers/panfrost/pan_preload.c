@@ -344,6 +344,7 @@ preload_jm(struct panfrost_context *ctx, unsigned mask,
    struct pan_pool *pool = &ctx->batch.pool;
    struct panfrost_jm_fragment f = {
       .binary = fs->progs[0].desc,
+      .work_regs = fs->progs[0].work_regs,
       .textures = textures_n,
       .samplers = 1,
       .sample_mask = 0xffff,

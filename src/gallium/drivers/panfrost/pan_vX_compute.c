@@ -66,9 +66,11 @@ emit_compute_shader(void *cpu, uint64_t binary, unsigned work_regs,
       cfg.shader.texture_count = textures;
       cfg.shader.sampler_count = samplers;
 #if PAN_ARCH >= 7
-      /* The preloads sit at r55-r62, above a 32-register file. */
+      /* The half file (r0-r15, r48-r63) keeps the preloads r55-r62. */
       cfg.properties.shader_register_allocation =
-         MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+         work_regs && work_regs <= 32
+            ? MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+            : MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
 #endif
       /* Local, workgroup and global ids (compiler.rst, compute ABI). */
       cfg.preload.compute.local_invocation_xy = true;

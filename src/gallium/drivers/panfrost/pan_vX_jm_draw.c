@@ -30,10 +30,27 @@
 #error "job-manager draws are only built for Bifrost (v6, v7) so far"
 #endif
 
+/* The register file a v7 thread declares: half of it (r0-r15 and r48-r63,
+ * twice the threads) when the compiler kept to that; v6 has no half
+ * mode.  0 (not known) declares the whole file. */
 static void
-emit_vertex_rsd(void *cpu, uint64_t binary, unsigned fau_words,
-                unsigned attributes, unsigned varyings, unsigned ubos,
-                unsigned textures, unsigned samplers)
+declare_registers(struct PAN_GENX(renderer_state) * cfg, unsigned work_regs)
+{
+#if PAN_ARCH >= 7
+   cfg->properties.shader_register_allocation =
+      work_regs && work_regs <= 32
+         ? MALI_SHADER_REGISTER_ALLOCATION_32_PER_THREAD
+         : MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
+#else
+   (void)cfg;
+   (void)work_regs;
+#endif
+}
+
+static void
+emit_vertex_rsd(void *cpu, uint64_t binary, unsigned work_regs,
+                unsigned fau_words, unsigned attributes, unsigned varyings,
+                unsigned ubos, unsigned textures, unsigned samplers)
 {
    pan_pack(cpu, renderer_state, cfg)
    {
@@ -43,10 +60,7 @@ emit_vertex_rsd(void *cpu, uint64_t binary, unsigned fau_words,
       cfg.properties.uniform_buffer_count = ubos;
       cfg.shader.attribute_count = attributes;
       cfg.shader.varying_count = varyings;
-#if PAN_ARCH >= 7
-      cfg.properties.shader_register_allocation =
-         MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
-#endif
+      declare_registers(&cfg, work_regs);
       /* compiler.rst, driver interface (v7): r58:r59 position address,
        * r61 vertex id, r62 instance id.
        */
@@ -90,10 +104,7 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.shader.texture_count = f->textures;
       cfg.shader.sampler_count = f->samplers;
       cfg.properties.uniform_buffer_count = f->ubos;
-#if PAN_ARCH >= 7
-      cfg.properties.shader_register_allocation =
-         MALI_SHADER_REGISTER_ALLOCATION_64_PER_THREAD;
-#endif
+      declare_registers(&cfg, f->work_regs);
       cfg.properties.depth_source = f->zs.shader_z
                                        ? MALI_DEPTH_SOURCE_SHADER
                                        : MALI_DEPTH_SOURCE_FIXED_FUNCTION;

@@ -208,6 +208,8 @@ exec_tuple(struct pan_sim_bi_ctx *c, const struct bi_tuple *t,
    else if (!bi_regs_decode(t->regs, c->tuple == 0, &c->blk))
       return pan_sim_bi_fault(c, NULL, "tuple %u: reserved register block",
                               c->tuple);
+   if (pan_sim_bi_block_regs_ok(c))
+      return BI_SIM_FAULT;
    for (unsigned p = 0; p < 3; p++) {
       int reg = c->blk.read[p];
       bi_foreach_lane(c, l) c->port[l][p] = reg >= 0 ? c->w->r[l][reg] : 0;

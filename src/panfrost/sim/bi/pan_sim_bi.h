@@ -60,6 +60,11 @@ struct pan_sim_bi_config {
    uint64_t tls_base;
    uint32_t tls_thread_B;
    uint32_t tls_thread; /* thread index of lane 0 */
+   /* Registers the shader declared (v7 renderer state
+    * shader_register_allocation): 0 or 64 all, 32 r0-r15 and r48-r63
+    * (twice the threads); any other register read or written faults.
+    * v6 has no such mode.  A called blend shader runs in this file. */
+   unsigned work_regs;
    unsigned lanes;  /* warp width, 1..16; 0: PAN_SIM_BI_LANES_G52 */
    uint64_t budget; /* tuples; 0: PAN_SIM_BI_DEFAULT_BUDGET */
    /* Descriptor work of graphics messages (pan_sim_bi_gfx.h); compute

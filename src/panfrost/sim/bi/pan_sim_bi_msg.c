@@ -68,9 +68,8 @@ pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    bool tl = pan_sim_bi_mod_is(ins, "seg", "tl");
    unsigned size = size_B(ins), regs = (size + 3) / 4;
    unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
-   if (sr + regs > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                              sr + regs - 1);
+   if (pan_sim_bi_staging_ok(c, ins, sr, regs))
+      return BI_SIM_FAULT;
 
    bi_foreach_lane(c, l)
    {

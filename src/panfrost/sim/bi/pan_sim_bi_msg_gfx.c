@@ -136,9 +136,8 @@ exec_load(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
       return pan_sim_bi_fault(c, ins,
                               "varying load without a register "
                               "format");
-   if (sr + n > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                              sr + n - 1);
+   if (pan_sim_bi_staging_ok(c, ins, sr, n))
+      return BI_SIM_FAULT;
    bi_foreach_lane(c, l)
    {
       uint32_t out[4] = { 0 };
@@ -172,9 +171,8 @@ exec_special(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    unsigned comps = which == 0 ? 2 : 1;
    unsigned n = f16 ? 1 : comps, sr = staging_reg(c);
 
-   if (sr + n > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                              sr + n - 1);
+   if (pan_sim_bi_staging_ok(c, ins, sr, n))
+      return BI_SIM_FAULT;
    bi_foreach_lane(c, l)
    {
       char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
@@ -201,9 +199,8 @@ exec_st_cvt(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    unsigned comps = vecsize(ins), sr = staging_reg(c);
    char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
 
-   if (sr + comps > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                              sr + comps - 1);
+   if (pan_sim_bi_staging_ok(c, ins, sr, comps))
+      return BI_SIM_FAULT;
    bi_foreach_lane(c, l)
    {
       uint64_t addr = pan_sim_bi_src(c, ins, 0, l) |
@@ -222,9 +219,8 @@ exec_blend(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
    unsigned sr = staging_reg(c);
    char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
 
-   if (sr + 4 > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                              sr + 3);
+   if (pan_sim_bi_staging_ok(c, ins, sr, 4))
+      return BI_SIM_FAULT;
    bi_foreach_lane(c, l)
    {
       uint64_t desc = pan_sim_bi_src(c, ins, 1, l) |
@@ -265,9 +261,8 @@ exec_ld_tile(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
                       pan_sim_bi_src(c, ins, 2, l), comps, &regfmt, out, err))
          return gfx_fail(c, ins, l, err);
       unsigned n = pan_sim_regfmt_words(regfmt, comps);
-      if (sr + n > PAN_SIM_BI_REGS)
-         return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                                 sr + n - 1);
+      if (pan_sim_bi_staging_ok(c, ins, sr, n))
+         return BI_SIM_FAULT;
       memcpy(&c->w->r[l][sr], out, n * 4);
    }
    return BI_SIM_OK;
@@ -326,8 +321,8 @@ exec_ubo(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
 
    if (!size)
       return pan_sim_bi_fault(c, ins, "load size not modelled");
-   if (sr + (size + 3) / 4 > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u.. beyond r63", sr);
+   if (pan_sim_bi_staging_ok(c, ins, sr, (size + 3) / 4))
+      return BI_SIM_FAULT;
    bi_foreach_lane(c, l)
    {
       uint8_t buf[16] = { 0 };
@@ -389,6 +384,8 @@ exec_zs_emit(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
 {
    unsigned d9 = (unsigned)pan_sim_bi_mod(ins, "d9"), sr = staging_reg(c);
 
+   if (pan_sim_bi_staging_ok(c, ins, sr, 1))
+      return BI_SIM_FAULT;
    bi_foreach_lane(c, l)
    {
       char err[PAN_SIM_BI_GFX_ERR_LEN] = "";
@@ -421,6 +418,8 @@ pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
       /* The result goes to the staging register and, as the tuple's
        * result, wherever the register block writes it. */
       unsigned sr = staging_reg(c);
+      if (pan_sim_bi_staging_ok(c, ins, sr, 1))
+         return BI_SIM_FAULT;
       bi_foreach_lane(c, l)
       {
          c->res[l] = pan_sim_bi_src(c, ins, 0, l);

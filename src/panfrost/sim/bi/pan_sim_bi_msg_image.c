@@ -124,9 +124,8 @@ exec_image(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
                               "image in attribute table %d: only the "
                               "primary table (attribute_1) is modelled",
                               table + 1);
-   if (sr + n > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                              sr + n - 1);
+   if (pan_sim_bi_staging_ok(c, ins, sr, n))
+      return BI_SIM_FAULT;
    bi_foreach_lane(c, l)
    {
       char err[PAN_SIM_IMAGE_ERR_LEN] = "";
@@ -153,8 +152,8 @@ exec_exchange(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    bool wls = pan_sim_bi_mod_is(ins, "seg", "wls");
    unsigned sr = (unsigned)(c->clause->header >> 18) & 63;
 
-   if (sr + (cmp ? 2 : 1) > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u.. beyond r63", sr);
+   if (pan_sim_bi_staging_ok(c, ins, sr, cmp ? 2 : 1))
+      return BI_SIM_FAULT;
    /* Lane by lane, in lane order: one lane's write is the next one's old
     * value, as the atomic unit serialises them. */
    bi_foreach_lane(c, l)
@@ -243,9 +242,8 @@ exec_atom(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    const char *op =
       atom_op(pan_sim_bi_mod_str(ins, "atom_opc", "aadd"), &one_arg);
 
-   if (ret && sr + 2 > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,
-                              sr + 1);
+   if (ret && pan_sim_bi_staging_ok(c, ins, sr, 2))
+      return BI_SIM_FAULT;
    /* Lane by lane, in lane order. */
    bi_foreach_lane(c, l)
    {

@@ -136,9 +136,9 @@ run_quads(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
 
    if (!ops || !ops->run)
       return pan_sim_bi_fault(c, ins, "no textures here");
-   if (dst + result_words(req) > PAN_SIM_BI_REGS ||
-       (req2 && dst2 + result_words(req2) > PAN_SIM_BI_REGS))
-      return pan_sim_bi_fault(c, ins, "result registers beyond r63");
+   if (pan_sim_bi_staging_ok(c, ins, dst, result_words(req)) ||
+       (req2 && pan_sim_bi_staging_ok(c, ins, dst2, result_words(req2))))
+      return BI_SIM_FAULT;
 
    for (unsigned q = 0; q * 4 < c->lanes; ++q) {
       unsigned lanes = (c->exec >> (4 * q)) & 0xf;
@@ -498,8 +498,8 @@ exec_texc(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
    }
    if ((r = texc_single(c, ins, desc, &req, &tc)) != BI_SIM_OK)
       return r;
-   if (sr + tc.count > PAN_SIM_BI_REGS)
-      return pan_sim_bi_fault(c, ins, "staging r%u.. beyond r63", sr);
+   if (pan_sim_bi_staging_ok(c, ins, sr, tc.count))
+      return BI_SIM_FAULT;
    return run_quads(c, ins, &req, fill_texc, &tc, sr, NULL, 0);
 }
 

@@ -69,6 +69,14 @@ enum bi_sim_result pan_sim_bi_fault(struct pan_sim_bi_ctx *c,
                                     const char *fmt, ...)
    __attribute__((format(printf, 3, 4)));
 
+/* The declared register file (pan_sim_bi_regs.c): the tuple's register
+ * block (c->blk) reads and writes, and staging registers sr..sr+n-1
+ * (also within r63); fault naming the first register missing. */
+enum bi_sim_result pan_sim_bi_block_regs_ok(struct pan_sim_bi_ctx *c);
+enum bi_sim_result pan_sim_bi_staging_ok(struct pan_sim_bi_ctx *c,
+                                         const struct pan_sim_bi_ins *ins,
+                                         unsigned sr, unsigned n);
+
 /* Modifier by name (a string literal, see pan_sim_memo.h): raw value
  * or -1 when the encoding has none. */
 int pan_sim_bi_mod(const struct pan_sim_bi_ins *ins, const char *name);
