@@ -27,7 +27,8 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
    if (sample_count > 1 || storage_sample_count > 1) {
       if (arch < 6 || sample_count != 4 ||
           (storage_sample_count && storage_sample_count != 4) ||
-          (target != PIPE_TEXTURE_2D && target != PIPE_TEXTURE_RECT) ||
+          (target != PIPE_TEXTURE_2D && target != PIPE_TEXTURE_RECT &&
+           target != PIPE_TEXTURE_2D_ARRAY) ||
           (bind & ~(PIPE_BIND_RENDER_TARGET | PIPE_BIND_DEPTH_STENCIL |
                     PIPE_BIND_BLENDABLE | PIPE_BIND_DISPLAY_TARGET |
                     PIPE_BIND_SAMPLER_VIEW)))

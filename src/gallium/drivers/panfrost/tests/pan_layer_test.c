@@ -5,8 +5,9 @@
 
 /*
  * Layered rendering (pan_layer.h) at the Gallium level on the drm-shim:
- * a 2D array of 4 layers, a cube map (6 faces) and a 3D texture of 4
- * slices bound whole as the colour buffer.  A clear must clear every layer; a geometry shader turns
+ * a 2D array of 4 layers, a cube map (6 faces), a 3D texture of 4
+ * slices and a 4x 2D array of 3 layers (read back through resolves of
+ * each layer) bound whole as the colour buffer.  A clear must clear every layer; a geometry shader turns
  * a point into one rectangle per layer, rectangle l in cell l of a 4 x 2
  * grid, coloured (1, l / 5, 0) and routed to layer l with gl_Layer: each
  * layer must hold its own rectangle and the clear colour elsewhere.  A
@@ -123,7 +124,7 @@ layer_gs(enum layer_mode mode, unsigned rects)
  */
 static struct pipe_resource *
 bind_layered(enum pipe_texture_target target, unsigned layers,
-             struct pipe_surface **surf)
+             unsigned samples, struct pipe_surface **surf)
 {
    struct pipe_resource templ = {
       .target = target,
@@ -132,6 +133,8 @@ bind_layered(enum pipe_texture_target target, unsigned layers,
       .height0 = H, /* square: cube faces */
       .depth0 = target == PIPE_TEXTURE_3D ? layers : 1,
       .array_size = target == PIPE_TEXTURE_3D ? 1 : layers,
+      .nr_samples = samples,
+      .nr_storage_samples = samples,
       .bind = PIPE_BIND_RENDER_TARGET | PIPE_BIND_SAMPLER_VIEW,
    };
    struct pipe_resource *tex = screen->resource_create(screen, &templ);
@@ -154,20 +157,55 @@ bind_layered(enum pipe_texture_target target, unsigned layers,
    return tex;
 }
 
+/* A single-sampled copy of layer l of a multisampled texture (a
+ * resolve), NULL on failure.
+ */
+static struct pipe_resource *
+resolve_layer(struct pipe_resource *tex, unsigned l)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = tex->format,
+      .width0 = W,
+      .height0 = H,
+      .depth0 = 1,
+      .array_size = 1,
+      .bind = PIPE_BIND_RENDER_TARGET | PIPE_BIND_SAMPLER_VIEW,
+   };
+   struct pipe_resource *dst = screen->resource_create(screen, &templ);
+   if (!dst)
+      return NULL;
+   struct pipe_blit_info blit = {
+      .dst = { .resource = dst, .format = tex->format,
+               .box = { 0, 0, 0, W, H, 1 } },
+      .src = { .resource = tex, .format = tex->format,
+               .box = { 0, 0, (int)l, W, H, 1 } },
+      .mask = PIPE_MASK_RGBA,
+      .filter = PIPE_TEX_FILTER_NEAREST,
+   };
+   ctx->blit(ctx, &blit);
+   return dst;
+}
+
 static void
 read_layers(struct pipe_resource *tex, unsigned layers)
 {
    memset(pixels, 0, sizeof(pixels));
    for (unsigned l = 0; l < layers; ++l) {
       struct pipe_transfer *xfer;
-      const uint8_t *map = pipe_texture_map(ctx, tex, 0, l, PIPE_MAP_READ, 0,
-                                            0, W, H, &xfer);
+      struct pipe_resource *one =
+         tex->nr_samples > 1 ? resolve_layer(tex, l) : NULL;
+      struct pipe_resource *src = tex->nr_samples > 1 ? one : tex;
+      const uint8_t *map =
+         src ? pipe_texture_map(ctx, src, 0, src == tex ? l : 0,
+                                PIPE_MAP_READ, 0, 0, W, H, &xfer)
+             : NULL;
       CHECK(map, "layer %u map failed", l);
-      if (!map)
-         continue;
-      for (unsigned y = 0; y < H; ++y)
+      for (unsigned y = 0; map && y < H; ++y)
          memcpy(pixels[l][y], map + y * xfer->stride, W * 4);
-      pipe_texture_unmap(ctx, xfer);
+      if (map)
+         pipe_texture_unmap(ctx, xfer);
+      pipe_resource_reference(&one, NULL);
    }
 }
 
@@ -235,10 +273,15 @@ draw_point(void)
 /* Every layer cleared, then a rectangle per layer into its own layer. */
 static void
 test_layers(const char *what, enum pipe_texture_target target,
-            unsigned layers)
+            unsigned layers, unsigned samples)
 {
    struct pipe_surface *surf;
-   struct pipe_resource *tex = bind_layered(target, layers, &surf);
+   /* What GL asks before it makes such a texture. */
+   CHECK(screen->is_format_supported(
+            screen, PIPE_FORMAT_R8G8B8A8_UNORM, target, samples, samples,
+            PIPE_BIND_RENDER_TARGET | PIPE_BIND_SAMPLER_VIEW),
+         "%s: offered", what);
+   struct pipe_resource *tex = bind_layered(target, layers, samples, &surf);
    CHECK(tex && surf, "%s: layered target", what);
    if (!tex || !surf) {
       pipe_resource_reference(&tex, NULL);
@@ -294,7 +337,7 @@ static void
 find_orientation(void)
 {
    struct pipe_surface *surf;
-   struct pipe_resource *tex = bind_layered(PIPE_TEXTURE_2D_ARRAY, 1, &surf);
+   struct pipe_resource *tex = bind_layered(PIPE_TEXTURE_2D_ARRAY, 1, 0, &surf);
    void *gs = layer_gs(LAYER_UNWRITTEN, 1);
    clear_blue();
    ctx->bind_gs_state(ctx, gs);
@@ -367,9 +410,10 @@ main(int argc, char **argv)
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
 
    find_orientation();
-   test_layers("2D array", PIPE_TEXTURE_2D_ARRAY, 4);
-   test_layers("cube", PIPE_TEXTURE_CUBE, 6);
-   test_layers("3D", PIPE_TEXTURE_3D, 4);
+   test_layers("2D array", PIPE_TEXTURE_2D_ARRAY, 4, 0);
+   test_layers("cube", PIPE_TEXTURE_CUBE, 6, 0);
+   test_layers("3D", PIPE_TEXTURE_3D, 4, 0);
+   test_layers("4x 2D array", PIPE_TEXTURE_2D_ARRAY, 3, 4);
    test_viewport_refused();
 
    ctx->set_vertex_buffers(ctx, 0, 0, 1, false, NULL);
