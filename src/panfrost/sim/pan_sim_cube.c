@@ -70,6 +70,32 @@ texel_index(double c, unsigned size)
    return i < 0 ? 0 : i >= (int)size ? (int)size - 1 : i;
 }
 
+bool
+pan_sim_cube_project(unsigned from, double s, double t, unsigned onto,
+                     double *os, double *ot)
+{
+   /* The axis of face `onto`, and its coordinates' (sc, tc) components
+    * of the direction with their signs (the inverse of face_to_dir). */
+   static const struct {
+      unsigned sc_axis, tc_axis;
+      signed char sc_sign, tc_sign;
+   } fc[6] = {
+      { 2, 1, -1, -1 }, { 2, 1, 1, -1 }, { 0, 2, 1, 1 },
+      { 0, 2, 1, -1 },  { 0, 1, 1, -1 }, { 0, 1, -1, -1 },
+   };
+   double d[3];
+
+   if (from > 5 || onto > 5)
+      return false;
+   face_to_dir(from, 2 * s - 1, 2 * t - 1, d);
+   double m = (onto & 1 ? -1 : 1) * d[onto / 2];
+   if (!(m > 0))
+      return false;
+   *os = (fc[onto].sc_sign * d[fc[onto].sc_axis] / m + 1) / 2;
+   *ot = (fc[onto].tc_sign * d[fc[onto].tc_axis] / m + 1) / 2;
+   return true;
+}
+
 void
 pan_sim_cube_neighbour(unsigned face, int x, int y, unsigned size,
                        unsigned *out_face, int *out_x, int *out_y)

@@ -665,6 +665,27 @@ computed_lod(const struct pan_sim_texture *t, const struct pan_sim_sampler *s,
    double dx2 = 0, dy2 = 0;
    unsigned x0 = lane & ~1u, x1 = lane | 1u, y0 = lane & ~2u, y1 = lane | 2u;
 
+   if (t->dim == PAN_SIM_TEX_CUBE && s->normalized) {
+      /* Each lane's coordinates are on its own face: the quad's
+       * differences are taken with all four on the lane's face, whose
+       * plane they are projected onto (s and t running past [0, 1]). */
+      double st[4][2];
+      const unsigned q[4] = { x0, x1, y0, y1 };
+      for (unsigned k = 0; k < 4; ++k) {
+         double u = lane_coord(req, q[k], 0), v = lane_coord(req, q[k], 1);
+         if (!pan_sim_cube_project(req->face[q[k]], u, v, req->face[lane],
+                                   &st[k][0], &st[k][1]))
+            return INFINITY; /* a quad spanning opposite faces */
+      }
+      for (unsigned c = 0; c < 2; ++c) {
+         double dx = (st[1][c] - st[0][c]) * size[c];
+         double dy = (st[3][c] - st[2][c]) * size[c];
+         dx2 += dx * dx;
+         dy2 += dy * dy;
+      }
+      double rho2 = dx2 > dy2 ? dx2 : dy2;
+      return rho2 > 0 ? (float)(0.5 * log2(rho2)) : -INFINITY;
+   }
    for (unsigned c = 0; c < n; ++c) {
       double k = s->normalized ? size[c] : 1.0;
       double dx = ((double)lane_coord(req, x1, c) - lane_coord(req, x0, c)) * k;

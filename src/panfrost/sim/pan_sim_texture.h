@@ -272,6 +272,15 @@ void pan_sim_texel_decode(const struct pan_sim_texel_format *f, const void *src,
 void pan_sim_cube_neighbour(unsigned face, int x, int y, unsigned size,
                             unsigned *out_face, int *out_x, int *out_y);
 
+/* Face coordinates (s, t) in [0, 1] of face `from` as the direction they
+ * stand for meets the plane of face `onto` (its s and t extended past
+ * [0, 1]); false when the direction points away from that face.  The
+ * LOD of a quad whose lanes picked different faces is taken on each
+ * lane's own face (pan_sim_texture.c).
+ */
+bool pan_sim_cube_project(unsigned from, double s, double t, unsigned onto,
+                          double *os, double *ot);
+
 bool pan_sim_tex_sample(const struct pan_sim_texture *t,
                         const struct pan_sim_sampler *s,
                         struct pan_sim_tex_req *req, char *err);

@@ -11,6 +11,8 @@
  * outward neighbour is the texel we started from.
  */
 
+#include <math.h>
+
 #include "pan_sim_texture.h"
 #include "util/pan_test_util.h"
 
@@ -76,9 +78,32 @@ check_size(unsigned n)
    }
 }
 
+/* pan_sim_cube_project, the LOD's view of a quad across faces: a face's
+ * own coordinates come back unchanged; a direction past the +X face's
+ * s = 1 edge, which selects -Z, lands at s = 1.1 of +X's plane; the
+ * opposite face has no projection. */
+static void
+check_project(void)
+{
+   double s, t;
+   for (unsigned f = 0; f < 6; ++f) {
+      PAN_CHECK(pan_sim_cube_project(f, 0.25, 0.75, f, &s, &t) &&
+                   fabs(s - 0.25) < 1e-12 && fabs(t - 0.75) < 1e-12,
+                "face %u onto itself: (%g, %g)", f, s, t);
+      PAN_CHECK(!pan_sim_cube_project(f, 0.5, 0.5, f ^ 1, &s, &t),
+                "face %u onto its opposite", f);
+   }
+   /* Direction (1, -0.3, -1.2): on -Z at sc = -1 / 1.2, tc = 0.25. */
+   PAN_CHECK(pan_sim_cube_project(5, (1 - 1 / 1.2) / 2, 1.25 / 2, 0, &s, &t) &&
+                fabs(s - 1.1) < 1e-12 && fabs(t - 0.65) < 1e-12,
+             "-Z onto +X: (%g, %g), want (1.1, 0.65)", s, t);
+   PAN_CHECK(!pan_sim_cube_project(6, 0.5, 0.5, 0, &s, &t), "face 6");
+}
+
 int
 main(void)
 {
+   check_project();
    /* GL's orientation (table 8.19): past the left edge of +X (-z, the
     * +Z side) is the right column of +Z; above +X (t < 0 is +y) is the
     * right column of +Y; past the left edge of +Z is the right column of
