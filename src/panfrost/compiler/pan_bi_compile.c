@@ -34,6 +34,20 @@ count_loops(nir_shader *nir)
    return n;
 }
 
+/* The varying slots stored as integers (pan_bi_binary.int_varyings). */
+static uint64_t
+int_varyings(pan_ir_shader *s)
+{
+   uint64_t slots = 0;
+   pan_ir_foreach_instr_global(s, b, I)
+   {
+      if (I->op == PAN_IR_OP_STORE_VARY && I->type == PAN_IR_TYPE_U32 &&
+          I->imm / 16 < 64)
+         slots |= 1ull << (I->imm / 16);
+   }
+   return slots;
+}
+
 /* Distinct hardware-preloaded registers the program reads. */
 static unsigned
 count_preloads(pan_ir_shader *s)
@@ -93,6 +107,7 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
       pan_bi_lower_blend(s, blend);
    out->nr_push = va->nr_push;
    memcpy(out->push, va->push, sizeof(out->push));
+   out->int_varyings = int_varyings(s);
    if (stage == MESA_SHADER_COMPUTE
           ? !pan_bi_lower_tex(s, err, err_size)
           : !pan_bi_lower_gfx(s, stage == MESA_SHADER_VERTEX, arch, err,

@@ -259,7 +259,8 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
             /* Its own record and buffer, which the tiler reads as the
              * point size array; the lea_vary address goes dead. */
             pan_ir_index lea = pan_ir_lea_attr_far(
-               &b, pan_ir_preload(&b, 61), pan_ir_preload(&b, 62),
+               &b, PAN_IR_TYPE_F32, pan_ir_preload(&b, 61),
+               pan_ir_preload(&b, 62),
                pan_ir_mov(&b, pan_ir_imm(PAN_BI_POINT_SIZE_RECORD)));
             pan_ir_st_cvt(&b, I->src[0], lea, pan_ir_word(lea, 2));
             pan_ir_instr_remove(I);
@@ -274,11 +275,16 @@ pan_bi_lower_gfx(pan_ir_shader *s, bool vertex, unsigned arch, char *err,
                              (I->imm % 16) / 4);
             pan_ir_index vid = pan_ir_preload(&b, 61);
             pan_ir_index iid = pan_ir_preload(&b, 62);
+            /* Integer data goes unconverted into the integer record the
+             * driver gives the slot (pan_bi_binary.int_varyings). */
+            enum pan_ir_type t =
+               I->type == PAN_IR_TYPE_U32 ? PAN_IR_TYPE_U32 : PAN_IR_TYPE_F32;
             /* LEA_ATTR_IMM has four bits of slot; LEA_ATTR reads it. */
             pan_ir_index lea =
-               slot > 15 ? pan_ir_lea_attr_far(&b, vid, iid,
-                                               pan_ir_mov(&b, pan_ir_imm(slot)))
-                         : pan_ir_lea_attr(&b, slot, vid, iid);
+               slot > 15
+                  ? pan_ir_lea_attr_far(&b, t, vid, iid,
+                                        pan_ir_mov(&b, pan_ir_imm(slot)))
+                  : pan_ir_lea_attr(&b, t, slot, vid, iid);
             pan_ir_st_cvt(&b, I->src[0], lea, pan_ir_word(lea, 2));
             pan_ir_instr_remove(I);
             break;

@@ -216,6 +216,10 @@ struct pan_bi_binary {
    /* Register file needed: <= 16 (r0..work_regs-1 only), 32 (the half
     * file r0-r15 + r48-r63) or 64 (compiler.rst, register allocation). */
    unsigned work_regs;
+   /* Vertex shaders: the varying slots stored as 32-bit integers (bit n:
+    * slot n), whose records must be integer ones (ST_CVT .u32 moves the
+    * bits; a float record would convert them). */
+   uint64_t int_varyings;
    unsigned loops;
    unsigned preloads; /* hardware-preloaded registers read */
    struct pan_bi_message_preload messages[2];

@@ -450,7 +450,10 @@ store_vertex_output(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
                                  "gl_Position is not computed yet");
       return;
    }
-   pan_ir_store_vary(&ctx->b, offset_B + 4 * comp, data, addr);
+   nir_alu_type base = nir_alu_type_get_base_type(nir_intrinsic_src_type(intr));
+   pan_ir_store_vary(&ctx->b, offset_B + 4 * comp, data, addr)->type =
+      base == nir_type_int || base == nir_type_uint ? PAN_IR_TYPE_U32
+                                                    : PAN_IR_TYPE_F32;
 }
 
 static void

@@ -339,6 +339,9 @@ OPS = [
     Op('store_psiz', 2, dest=False, side_effects=True,
        va=VA('store.i32', ['memaccess=istream', 'slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:#0'])),
+    # The instruction's type is U32 for integer data (pan_ir_from_nir_gfx.c;
+    # Bifrost stores it unconverted into an integer record), else F32 or
+    # none: no modifier, Valhall's STORE moves bits either way.
     Op('store_vary', 2, dest=False, mods=['imm'], side_effects=True,
        va=VA('store.{bits}', ['memaccess=estream', 'slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:{imm}'])),
@@ -484,10 +487,11 @@ OPS = [
 # Ops of the Bifrost back end alone (pan_bi_lower_gfx.c makes them).
 OPS += [
     # s0 vertex id, s1 instance id; imm the varying slot.  The address
-    # (words 0, 1) and conversion word (word 2) of the vertex's slot.
-    Op('lea_attr', 2, dest_comps=3, mods=['imm']),
+    # (words 0, 1) and conversion word (word 2) of the vertex's slot, for
+    # registers of the type (U32: an integer varying's record).
+    Op('lea_attr', 2, dest_comps=3, mods=['type', 'imm']),
     # The same for a slot past LEA_ATTR_IMM's four bits: s2 the slot.
-    Op('lea_attr_far', 3, dest_comps=3),
+    Op('lea_attr_far', 3, dest_comps=3, mods=['type']),
     # 2D float texture of coordinates s0, s1: imm the texture (bits 0-7),
     # the sampler (8-15) and bit 16 for LOD zero (else computed).
     Op('texs_2d', 2, dest_comps=4, mods=['imm']),
@@ -616,11 +620,11 @@ BI_FORMS = {
                    ['vecsize={vecsize}', 'register_format={regfmt}'], S01,
                    staging='d', msg='attribute',
                    imm_field='attribute_index')],
-    'lea_attr': [BI('lea_attr_imm', 'add', ['register_format=f32'], S01,
-                    staging='d', msg='attribute',
+    'lea_attr': [BI('lea_attr_imm', 'add', ['register_format={regfmt}'],
+                    S01, staging='d', msg='attribute',
                     imm_field='attribute_index')],
-    'lea_attr_far': [BI('lea_attr', 'add', ['register_format=f32'], S012,
-                        staging='d', msg='attribute')],
+    'lea_attr_far': [BI('lea_attr', 'add', ['register_format={regfmt}'],
+                        S012, staging='d', msg='attribute')],
     # Images (pan_ir_from_nir_image.c): entry imm of the job's attribute
     # table.  LD_ATTR_TEX reads that (primary) table by default;
     # LEA_ATTR_TEX the secondary one, so pan_bi_schedule.c puts a

@@ -183,8 +183,8 @@ is16(enum pan_sim_regfmt r)
 }
 
 /* A float register format of the memory format's width converts nothing:
- * the bits move as they are, NaN payloads included (Bifrost drivers keep
- * flat integer varyings in binary32 records this way). */
+ * the bits move as they are, but for binary32 stores, which quieten NaN
+ * patterns (below): integer data belongs in an integer format. */
 static bool
 is_copy(const struct pan_sim_mem_format *f, enum pan_sim_regfmt r)
 {
@@ -276,6 +276,12 @@ pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
       case PAN_SIM_NUM_FLOAT:
          if (is_copy(f, regfmt)) {
             raw = is16(regfmt) ? (in[c / 2] >> (16 * (c % 2))) & 0xffff : in[c];
+            /* The store converts: hardware may give any NaN the default
+             * pattern, and so does the model, so that integers passed
+             * through a float format (a flat int varying in an RGBA32F
+             * record) fail here as they could on a GPU. */
+            if (f->bits == 32 && (raw & 0x7fffffffu) > 0x7f800000u)
+               raw = PAN_SIM_NAN32;
             break;
          }
          raw = f->bits == 32

@@ -257,6 +257,7 @@ struct panfrost_binary {
    const uint64_t *words;
    unsigned nr_words;
    unsigned work_regs; /* register file: <= 32 fits the half file */
+   uint64_t int_varyings; /* v6/v7 vertex: pan_bi_binary's */
    unsigned tls_size;  /* spilled bytes per thread */
    const struct pan_va_push_word *push; /* graphics: pushed words, u0 first */
    unsigned nr_push;
@@ -367,8 +368,10 @@ struct panfrost_arch_jm {
     */
    unsigned ubo_size_B;
    void (*emit_ubo)(void *cpu, uint64_t addr, unsigned size_B);
-   /* The record of varying slot n: 16 bytes at 16 * n of buffer 0. */
-   void (*emit_varying)(void *cpu, unsigned slot);
+   /* The record of varying slot n: 16 bytes at 16 * n of buffer 0, four
+    * 32-bit integers when integer (the vertex shader stores integers
+    * there, pan_bi_binary.int_varyings), else binary32. */
+   void (*emit_varying)(void *cpu, unsigned slot, bool integer);
    unsigned viewport_size_B, viewport_align_B;
    void (*emit_viewport)(void *cpu, const unsigned scissor[4], float min_z,
                          float max_z);

@@ -91,11 +91,13 @@ struct panfrost_draw_cache {
    uint64_t jm_states[2];
    unsigned jm_key[11];
    /* v6/v7: the viewport of the bounds in jm_bounds (scissor, depth
-    * range bits), and the varying records of jm_slots slots.
+    * range bits), and the varying records of jm_slots slots, those of
+    * jm_int_varyings integer ones.
     */
    uint64_t jm_viewport, jm_varyings;
    uint32_t jm_bounds[6];
    unsigned jm_slots;
+   uint64_t jm_int_varyings;
    /* v6/v7: the vertex and tiler jobs of the last draw, valid while
     * jm_job_key holds, and the invocation section of jm_counts (vertices,
     * instances; 0 before the first draw).

@@ -27,6 +27,7 @@ struct panfrost_program {
    uint64_t desc;          /* shader program descriptor */
    unsigned tls_size;      /* thread storage per thread for spills */
    unsigned work_regs;     /* registers needed (panfrost_binary's) */
+   uint64_t int_varyings;  /* v6/v7 vertex: panfrost_binary's */
    unsigned nr_push;
    struct pan_va_push_word push[PAN_VA_MAX_PUSH_WORDS];
    /* Fragment: the code's address and where each target's BLEND has its

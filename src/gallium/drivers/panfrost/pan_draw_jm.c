@@ -210,11 +210,12 @@ jm_attributes(struct panfrost_context *ctx, const struct panfrost_jm_draw *d,
  * (*vjob, *tjob), the descriptor of its varying buffer, its position
  * buffer and its varying buffer (one 16-byte slot per varying slot either
  * shader names, per vertex).  The varying records only depend on the slot
- * count and stay in the draw cache.  false when out of memory.
+ * count and which slots the vertex shader stores integers in (ints), and
+ * stay in the draw cache.  false when out of memory.
  */
 static bool
 jm_draw_memory(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
-               unsigned slots, bool psiz, struct pan_ptr *vjob,
+               unsigned slots, uint64_t ints, bool psiz, struct pan_ptr *vjob,
                struct pan_ptr *tjob)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
@@ -250,14 +251,17 @@ jm_draw_memory(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
                                    jm->buffer_size_B,
                                 m.gpu + psiz_at, 4 * outputs, 4, 0);
    }
-   if (!c->jm_varyings || c->jm_slots != records) {
+   if (!c->jm_varyings || c->jm_slots != records ||
+       c->jm_int_varyings != ints) {
       struct pan_ptr recs = alloc(ctx, records * jm->attribute_size_B, 8);
       if (!recs.cpu)
          return false;
       for (unsigned s = 0; s < records; ++s)
-         jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s);
+         jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s,
+                          s < 64 && (ints >> s & 1));
       c->jm_varyings = recs.gpu;
       c->jm_slots = records;
+      c->jm_int_varyings = ints;
    }
    d->varyings = c->jm_varyings;
    d->varying_buffers = m.gpu + desc_at;
@@ -271,7 +275,8 @@ jm_draw_memory(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
  */
 static bool
 jm_fs_varyings(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
-               const struct panfrost_shader *fs, unsigned slots, bool psiz)
+               const struct panfrost_shader *fs, unsigned slots,
+               uint64_t ints, bool psiz)
 {
    const struct panfrost_arch_jm *jm = jm_of(ctx);
    const struct panfrost_message_preload *m = fs->progs[0].messages;
@@ -284,12 +289,14 @@ jm_fs_varyings(struct panfrost_context *ctx, struct panfrost_jm_draw *d,
    if (!recs.cpu)
       return false;
    for (unsigned s = 0; s < records; ++s)
-      jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s);
+      jm->emit_varying((uint8_t *)recs.cpu + s * jm->attribute_size_B, s,
+                       s < 64 && (ints >> s & 1));
    for (unsigned k = 0; k < 2; ++k) {
-      if (m[k].comps && m[k].varying != m[k].slot && m[k].varying < records)
+      unsigned to = m[k].slot;
+      if (m[k].comps && m[k].varying != to && m[k].varying < records)
          jm->emit_varying((uint8_t *)recs.cpu +
                              m[k].varying * jm->attribute_size_B,
-                          m[k].slot);
+                          to, to < 64 && (ints >> to & 1));
    }
    d->fs_varyings = recs.gpu;
    return true;
@@ -866,8 +873,10 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       c->jm_counts[1] = d.instances;
    }
    struct pan_ptr vjob, tjob;
-   if (!jm_draw_memory(ctx, &d, slots, vs->writes_psiz, &vjob, &tjob) ||
-       !jm_fs_varyings(ctx, &d, fs, slots, vs->writes_psiz))
+   uint64_t ints = vs->progs[0].int_varyings;
+   if (!jm_draw_memory(ctx, &d, slots, ints, vs->writes_psiz, &vjob,
+                       &tjob) ||
+       !jm_fs_varyings(ctx, &d, fs, slots, ints, vs->writes_psiz))
       return false;
    d.vertex_index = util_dynarray_num_elements(&ctx->batch.draw_jobs,
                                                struct panfrost_batch_job) +

@@ -129,6 +129,7 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
       }
       p->tls_size = bins[i].tls_size;
       p->work_regs = bins[i].work_regs;
+      p->int_varyings = bins[i].int_varyings;
       p->nr_push = bins[i].nr_push;
       p->binary = so->bo->gpu_va + offsets[i];
       for (unsigned rt = 0; rt < 8; ++rt) {

@@ -31,8 +31,8 @@
 #include "pan_shader_cache.h"
 
 /* Bumped when the entry layout or meaning changes (6: work_regs is the
- * register file needed). */
-#define PAN_CACHE_ENTRY_VERSION 6
+ * register file needed; 7: int_varyings). */
+#define PAN_CACHE_ENTRY_VERSION 7
 
 void
 panfrost_shader_cache_init(struct panfrost_screen *screen)
@@ -82,6 +82,7 @@ store(struct disk_cache *cache, const cache_key key,
    blob_write_uint32(&blob, PAN_CACHE_ENTRY_VERSION);
    blob_write_uint32(&blob, bin->nr_words);
    blob_write_uint32(&blob, bin->work_regs);
+   blob_write_uint64(&blob, bin->int_varyings);
    blob_write_uint32(&blob, bin->tls_size);
    blob_write_uint32(&blob, bin->nr_push);
    blob_write_bytes(&blob, bin->shaderdb, sizeof(bin->shaderdb));
@@ -119,6 +120,7 @@ load(const void *data, size_t size, void *mem_ctx,
       return false;
    unsigned nr_words = blob_read_uint32(&r);
    out->work_regs = blob_read_uint32(&r);
+   out->int_varyings = blob_read_uint64(&r);
    out->tls_size = blob_read_uint32(&r);
    unsigned nr_push = blob_read_uint32(&r);
    blob_copy_bytes(&r, out->shaderdb, sizeof(out->shaderdb));

@@ -64,6 +64,7 @@ compile(struct nir_shader *nir, void *mem_ctx, unsigned variant,
        !pan_bi_compile(nir, mem_ctx, &opts, bin, print_ir, err, err_size))
       return false;
    out->tls_size = bin->tls_size;
+   out->int_varyings = bin->int_varyings;
    for (unsigned rt = 0; rt < 8; ++rt) {
       out->blend_colour[rt] = bin->blend_regs[rt].colour;
       out->blend_colour1[rt] = bin->blend_regs[rt].colour1;

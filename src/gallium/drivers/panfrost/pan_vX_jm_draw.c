@@ -256,14 +256,18 @@ emit_ubo(void *cpu, uint64_t addr, unsigned size_B)
 }
 
 static void
-emit_varying(void *cpu, unsigned slot)
+emit_varying(void *cpu, unsigned slot, bool integer)
 {
    bool psiz = slot == PAN_BI_POINT_SIZE_RECORD; /* alone in buffer 1 */
+   /* Integers keep their bits through an integer record: a float one
+    * converts them, and the conversion may quieten NaN patterns. */
+   unsigned format = psiz      ? MALI_FORMAT_R32F
+                     : integer ? MALI_FORMAT_RGBA32UI
+                               : MALI_FORMAT_RGBA32F;
    pan_pack(cpu, attribute, cfg)
    {
       cfg.buffer_index = psiz;
-      cfg.format = PAN_GENX(panfrost_pixel_format)(
-         psiz ? MALI_FORMAT_R32F : MALI_FORMAT_RGBA32F, false);
+      cfg.format = PAN_GENX(panfrost_pixel_format)(format, false);
       cfg.offset = psiz ? 0 : 16 * slot;
    }
 }

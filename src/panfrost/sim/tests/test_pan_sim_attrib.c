@@ -82,20 +82,31 @@ check(const char *what, uint32_t word, uint32_t elem, float r, float g, float b,
                 what, c, v[c], want[c]);
 }
 
-/* A varying record of binary32 (or binary16) components with the float
- * register format of its width moves bits: a flat integer varying whose
- * words are NaN patterns (-1, -3) must read back as it was written. */
+/* A record of binary32 (or binary16) components with the float register
+ * format of its width moves bits, but a binary32 store gives NaN patterns
+ * (-1, -3, a signalling NaN) the default NaN, as hardware may; an integer
+ * record with u32 registers keeps them (integer varyings, whose bits may
+ * look like NaNs). */
 static void
 check_raw_copy(void)
 {
-   struct pan_sim_mem_format f32 = { 0 }, f16 = { 0 };
+   struct pan_sim_mem_format f32 = { 0 }, f16 = { 0 }, u32 = { 0 };
    const uint32_t in[4] = { 0xffffffffu, 0xfffffffdu, 0x7f800001u, 2 };
+   const uint32_t quiet[4] = { 0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 2 };
    uint32_t mem[4], out[4];
 
    PAN_CHECK(pan_sim_mem_format_parse("rgba32f", &f32), "rgba32f refused");
    pan_sim_regs_to_mem(&f32, PAN_SIM_REG_F32, 4, in, mem);
-   PAN_CHECK(!memcmp(mem, in, 16), "f32 store changed 0x%x 0x%x 0x%x 0x%x",
+   PAN_CHECK(!memcmp(mem, quiet, 16),
+             "f32 store gave 0x%x 0x%x 0x%x 0x%x", mem[0], mem[1], mem[2],
+             mem[3]);
+   PAN_CHECK(pan_sim_mem_format_parse("rgba32ui", &u32), "rgba32ui refused");
+   pan_sim_regs_to_mem(&u32, PAN_SIM_REG_U32, 4, in, mem);
+   PAN_CHECK(!memcmp(mem, in, 16), "u32 store changed 0x%x 0x%x 0x%x 0x%x",
              mem[0], mem[1], mem[2], mem[3]);
+   pan_sim_mem_to_regs(&u32, in, PAN_SIM_REG_AUTO, 4, out);
+   PAN_CHECK(!memcmp(out, in, 16), "u32 load changed 0x%x 0x%x 0x%x 0x%x",
+             out[0], out[1], out[2], out[3]);
    pan_sim_mem_to_regs(&f32, in, PAN_SIM_REG_F32, 4, out);
    PAN_CHECK(!memcmp(out, in, 16), "f32 load changed 0x%x 0x%x 0x%x 0x%x",
              out[0], out[1], out[2], out[3]);
