@@ -569,6 +569,29 @@ alloc_or_split(pan_ir_shader *s, uint64_t file, bool may_split, bool *split,
    return regs;
 }
 
+/* The instructions of every block in order (moves within blocks only
+ * happen between save and restore). */
+static void
+save_order(pan_ir_shader *s, struct util_dynarray *order)
+{
+   util_dynarray_init(order, NULL);
+   pan_ir_foreach_instr_global(s, b, I)
+      util_dynarray_append(order, pan_ir_instr *, I);
+}
+
+static void
+restore_order(pan_ir_shader *s, struct util_dynarray *order)
+{
+   pan_ir_instr **next = util_dynarray_begin(order);
+   pan_ir_foreach_block(s, b)
+   {
+      unsigned n = list_length(&b->instrs);
+      list_inithead(&b->instrs);
+      for (unsigned i = 0; i < n; ++i)
+         list_addtail(&(*next++)->link, &b->instrs);
+   }
+}
+
 /* Enough for any program the corpus has; a bound so that a bad choice
  * cannot loop. */
 #define MAX_SPILLED_VALUES 1024
@@ -607,18 +630,39 @@ allocate(pan_ir_shader *s, unsigned max_regs, bool half_file, bool sink,
          return regs;
       pan_va_sink_inputs(s);
       /* And everything else next to its first reader where no source
-       * then lives longer: as free as the loads' move. */
-      if (sink)
-         pan_va_sink_pressure(s);
-      unsigned base = s->ssa_alloc;
-      for (unsigned tries = 0; tries < 16; ++tries) {
-         regs = alloc_or_split(s, first, true, &split, &victim, err, err_size);
-         if (regs)
+       * then lives longer: as free as the loads' move.  When that is not
+       * enough, from the same order, the wide move and outputs stored as
+       * soon as they are complete (which pack some programs worse). */
+      struct util_dynarray order;
+      save_order(s, &order);
+      for (unsigned wide = 0; wide < (sink ? 2 : 1); ++wide) {
+         if (wide) {
+            restore_order(s, &order);
+            pan_va_hoist_stores(s);
+         }
+         if (sink)
+            pan_va_sink_pressure(s, wide);
+         unsigned base = s->ssa_alloc;
+         for (unsigned tries = 0; tries < 16; ++tries) {
+            regs =
+               alloc_or_split(s, first, true, &split, &victim, err, err_size);
+            if (regs)
+               break;
+            if (!split)
+               break;
+         }
+         if (regs) {
+            util_dynarray_fini(&order);
             return regs;
-         if (!split)
-            break;
+         }
+         undo_splits(s, base);
       }
-      undo_splits(s, base);
+      /* The whole file takes the first move's order, as it fits best. */
+      if (sink) {
+         restore_order(s, &order);
+         pan_va_sink_pressure(s, false);
+      }
+      util_dynarray_fini(&order);
    }
    /* Each vector is split at most once (a split one has no word read
     * alone left), so this ends. */

@@ -17,11 +17,36 @@
  * moved may carry more further up.  Nothing moves past an instruction
  * with side effects (stores, discards, blends, barriers), so cross-lane
  * reads and memory loads keep their order with them.
+ *
+ * Wide (the allocator's second try, when that was not enough) goes
+ * further, in ways that pack some programs tighter and others worse:
+ * things move past BLEND and ATEST too, which write only the tile buffer
+ * and the coverage (a value of its own): a value live across a BLEND
+ * must keep out of r0-r15, which the blend shader may overwrite, so the
+ * colour of the second render target is better computed after the
+ * first's BLEND (the stock compiler does so too); a tile read stays
+ * above the BLENDs.  Sources read for the last time may live longer when
+ * they have fewer words than the result (the three coordinate words of
+ * a texture instead of its four-word result), and an instruction already
+ * next to its reader still brings what only it reads (a colour's collect
+ * its multiplies and their texture).
  */
 
 #include <stdlib.h>
 
 #include "pan_va.h"
+
+/* Whether anything may move down past J: no side effect, or when wide
+ * BLEND and ATEST. */
+static bool
+crossable(const pan_ir_instr *J, bool wide)
+{
+   const struct pan_ir_op_info *info = &pan_ir_op_infos[J->op];
+   if (info->terminator)
+      return false;
+   return (wide && (J->op == PAN_IR_OP_BLEND || J->op == PAN_IR_OP_ATEST)) ||
+          !info->side_effects;
+}
 
 /* Defined once, no side effect, and reading no value defined several
  * times in this block (a phi's carrier may be written again before the
@@ -55,10 +80,11 @@ read_from(pan_ir_block *b, pan_ir_instr *from, unsigned v)
 
 struct sink_ctx {
    pan_ir_block *b;
-   uint8_t *defs, *preload, *member, *def_here;
+   uint8_t *defs, *preload, *member, *def_here, *comps, *longer;
    unsigned *read_blk, *nr_reads, *member_reads;
    pan_ir_instr **group; /* the instructions moving, I first */
    unsigned nr_group;
+   bool wide;
 };
 
 static void
@@ -87,39 +113,65 @@ leave_all(struct sink_ctx *c)
 }
 
 /* Gather I and, going up from it, every instruction whose result only
- * the gathered ones read (up to the first side effect); true when moving
- * them all in front of user keeps every other source they read live no
- * longer than now. */
+ * the gathered ones read (up to the first side effect nothing crosses; a
+ * tile read not past a BLEND, blend_between telling whether one lies
+ * between I and user); true when moving them all in front of user keeps
+ * every other source they read live no longer than now. */
 static bool
-gather(struct sink_ctx *c, pan_ir_instr *I, pan_ir_instr *user)
+gather(struct sink_ctx *c, pan_ir_instr *I, pan_ir_instr *user,
+       bool blend_between)
 {
    join(c, I);
    for (struct list_head *n = I->link.prev; n != &c->b->instrs; n = n->prev) {
       pan_ir_instr *J = list_entry(n, pan_ir_instr, link);
-      const struct pan_ir_op_info *info = &pan_ir_op_infos[J->op];
-      if (info->side_effects || info->terminator)
+      if (!crossable(J, c->wide))
          break;
+      blend_between |= J->op == PAN_IR_OP_BLEND;
       unsigned v = J->dest.value;
       if (movable(J, c->defs, c->def_here) && c->read_blk[v] == c->b->index &&
-          c->member_reads[v] == c->nr_reads[v])
+          c->member_reads[v] == c->nr_reads[v] &&
+          !(blend_between && J->op == PAN_IR_OP_LD_TILE))
          join(c, J);
    }
+   /* Sources read last by the group live longer: fewer words than the
+    * result, which then lives shorter, or it is no gain. */
+   unsigned longer = 0;
    for (unsigned g = 0; g < c->nr_group; ++g) {
       pan_ir_instr *K = c->group[g];
       for (unsigned i = 0; i < K->nr_srcs; ++i) {
          unsigned v = K->src[i].value;
          if (K->src[i].kind != PAN_IR_SSA || c->member[v] || c->preload[v] ||
-             c->read_blk[v] != c->b->index)
+             c->read_blk[v] != c->b->index || c->longer[v] ||
+             read_from(c->b, user, v))
             continue;
-         if (!read_from(c->b, user, v))
-            return false;
+         c->longer[v] = 1;
+         longer += MAX2(c->comps[v], 1);
       }
+   }
+   for (unsigned g = 0; g < c->nr_group; ++g) {
+      pan_ir_instr *K = c->group[g];
+      for (unsigned i = 0; i < K->nr_srcs; ++i) {
+         if (K->src[i].kind == PAN_IR_SSA)
+            c->longer[K->src[i].value] = 0;
+      }
+   }
+   return longer == 0 || (c->wide && longer < I->dest.comps);
+}
+
+/* Whether the group already sits right above user, in order. */
+static bool
+in_place(const struct sink_ctx *c, const pan_ir_instr *user)
+{
+   const struct list_head *n = user->link.prev;
+   for (unsigned g = 0; g < c->nr_group; ++g, n = n->prev) {
+      if (n != &c->group[g]->link)
+         return false;
    }
    return true;
 }
 
 bool
-pan_va_sink_pressure(pan_ir_shader *s)
+pan_va_sink_pressure(pan_ir_shader *s, bool wide)
 {
    unsigned nr = s->ssa_alloc + 1;
    /* Per value: definitions (2: several), the block reading it (~0u
@@ -130,13 +182,17 @@ pan_va_sink_pressure(pan_ir_shader *s)
       .preload = calloc(nr, 1),
       .member = calloc(nr, 1),
       .def_here = calloc(nr, 1),
+      .comps = calloc(nr, 1),
+      .longer = calloc(nr, 1),
       .read_blk = malloc(nr * sizeof(unsigned)),
       .nr_reads = calloc(nr, sizeof(unsigned)),
       .member_reads = calloc(nr, sizeof(unsigned)),
       .group = malloc(nr * sizeof(pan_ir_instr *)),
+      .wide = wide,
    };
    bool progress = false;
-   if (!c.defs || !c.preload || !c.member || !c.def_here || !c.read_blk ||
+   if (!c.defs || !c.preload || !c.member || !c.def_here || !c.comps ||
+       !c.longer || !c.read_blk ||
        !c.nr_reads || !c.member_reads || !c.group)
       goto out;
 
@@ -155,6 +211,7 @@ pan_va_sink_pressure(pan_ir_shader *s)
       if (I->dest.kind == PAN_IR_SSA) {
          c.defs[I->dest.value] = MIN2(c.defs[I->dest.value] + 1, 2);
          c.preload[I->dest.value] = I->op == PAN_IR_OP_PRELOAD;
+         c.comps[I->dest.value] = I->dest.comps;
       }
    }
 
@@ -174,8 +231,9 @@ pan_va_sink_pressure(pan_ir_shader *s)
             I = prev;
             continue;
          }
-         /* The first reader, if no side effect comes before it. */
+         /* The first reader, if nothing I cannot cross comes first. */
          pan_ir_instr *user = NULL;
+         bool blend_between = false;
          for (struct list_head *n = I->link.next; n != &b->instrs;
               n = n->next) {
             pan_ir_instr *J = list_entry(n, pan_ir_instr, link);
@@ -183,11 +241,14 @@ pan_va_sink_pressure(pan_ir_shader *s)
                user = J;
                break;
             }
-            if (pan_ir_op_infos[J->op].side_effects ||
-                pan_ir_op_infos[J->op].terminator)
+            if (!crossable(J, wide) ||
+                (J->op == PAN_IR_OP_BLEND && I->op == PAN_IR_OP_LD_TILE))
                break;
+            blend_between |= J->op == PAN_IR_OP_BLEND;
          }
-         if (user && I->link.next != &user->link && gather(&c, I, user)) {
+         /* Next to its reader, I may still bring what only it reads. */
+         if (user && (wide || I->link.next != &user->link) &&
+             gather(&c, I, user, blend_between) && !in_place(&c, user)) {
             /* Next, the first instruction above I that stays. */
             while (&prev->link != &b->instrs && prev->dest.kind == PAN_IR_SSA &&
                    c.member[prev->dest.value])
@@ -214,6 +275,8 @@ out:
    free(c.preload);
    free(c.member);
    free(c.def_here);
+   free(c.comps);
+   free(c.longer);
    free(c.read_blk);
    free(c.nr_reads);
    free(c.member_reads);

@@ -6,7 +6,9 @@
  * the computation only it reads down to the texture's first reader (and
  * nothing past a side effect or a source read no later), and the
  * allocator lets a texture's result take the registers of sources it
- * reads for the last time.
+ * reads for the last time; a texture moves past BLEND and ATEST to its
+ * own BLEND (a tile read does not); pan_va_hoist_stores stores outputs
+ * as soon as they are complete.
  */
 
 #include <string.h>
@@ -53,7 +55,7 @@ static void
 test_sink_chain(void)
 {
    pan_ir_shader *s = build(false, false);
-   PAN_EXPECT(pan_va_sink_pressure(s));
+   PAN_EXPECT(pan_va_sink_pressure(s, false));
    /* The texture, its coordinates and what only they read, in order. */
    expect_ir(s,
              "block0:\n"
@@ -77,7 +79,7 @@ test_sink_stops(void)
    /* A store between the texture and its reader: nothing crosses it,
     * the adds after it only move down to their reader. */
    pan_ir_shader *s = build(true, false);
-   pan_va_sink_pressure(s);
+   pan_va_sink_pressure(s, false);
    char *got = pan_ir_shader_to_string(s, s);
    const char *tex = strstr(got, "tex.f32");
    const char *store = strstr(got, "store_global");
@@ -88,7 +90,7 @@ test_sink_stops(void)
    /* %1 read again after the reader: the coordinates would keep it no
     * longer, so they move; its computation reads %0 (a preload). */
    s = build(false, true);
-   PAN_EXPECT(pan_va_sink_pressure(s));
+   PAN_EXPECT(pan_va_sink_pressure(s, false));
    got = pan_ir_shader_to_string(s, s);
    const char *x = strstr(got, "%1 = fadd");
    const char *f = strstr(got, "%6 = fadd");
@@ -122,11 +124,118 @@ test_tex_overlap(void)
    ralloc_free(s);
 }
 
+/* Two textures at the same three-word coordinates, each written to a
+ * render target: the second texture (and its handle) moves past the
+ * first BLEND and the ATEST to its own BLEND, its coordinates living
+ * longer (3 words) and its result shorter (4); with tile_read the
+ * second colour is a tile read, which stays above the first BLEND. */
+static pan_ir_shader *
+build_blends(bool tile_read)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index p = pan_ir_preload(&b, 60);
+   pan_ir_index x = pan_ir_fadd(&b, p, pan_ir_uniform(0));
+   pan_ir_index c = pan_ir_collect(&b, 3, (pan_ir_index[]){ x, x, x });
+   pan_ir_index t0 = pan_ir_tex(&b, PAN_IR_TYPE_F32, 0x11, c, p);
+   pan_ir_index t1 = tile_read
+                        ? pan_ir_ld_tile(&b, PAN_IR_TYPE_F32, p, p, p)
+                        : pan_ir_tex(&b, PAN_IR_TYPE_F32, 0x12, c, p);
+   pan_ir_index cov = pan_ir_atest(&b, p, pan_ir_word(t0, 3), p);
+   pan_ir_blend(&b, PAN_IR_TYPE_F32, 0, t0, p, cov, t0);
+   pan_ir_blend(&b, PAN_IR_TYPE_F32, 0x101, t1, p, cov, t1);
+   return s;
+}
+
+static void
+test_sink_past_blend(void)
+{
+   pan_ir_shader *s = build_blends(false);
+   PAN_EXPECT(pan_va_sink_pressure(s, true));
+   expect_ir(s,
+             "block0:\n"
+             "   %0 = preload imm:0x3c\n"
+             "   %1 = fadd %0, u0\n"
+             "   %2:3 = collect %1, %1, %1\n"
+             "   %3:4 = tex.f32 %2:3, %0, imm:0x11\n"
+             "   %5 = atest %0, %3.3, %0\n"
+             "   blend.f32 %3:4, %0, %5, %3:4, imm:0x0\n"
+             "   %4:4 = tex.f32 %2:3, %0, imm:0x12\n"
+             "   blend.f32 %4:4, %0, %5, %4:4, imm:0x101\n",
+             "second texture moved to its BLEND");
+   ralloc_free(s);
+
+   /* Not wide: nothing crosses the BLEND. */
+   s = build_blends(false);
+   pan_va_sink_pressure(s, false);
+   char *narrow = pan_ir_shader_to_string(s, s);
+   const char *second = strstr(narrow, "imm:0x12");
+   const char *first_blend = strstr(narrow, "blend.f32");
+   PAN_CHECK(second && first_blend && second < first_blend,
+             "texture moved past a BLEND without wide:\n%s", narrow);
+   ralloc_free(s);
+
+   s = build_blends(true);
+   pan_va_sink_pressure(s, true);
+   char *got = pan_ir_shader_to_string(s, s);
+   const char *tile = strstr(got, "ld_tile");
+   const char *blend = strstr(got, "blend.f32");
+   PAN_CHECK(tile && blend && tile < blend, "tile read moved past a BLEND:\n%s",
+             got);
+   ralloc_free(s);
+}
+
+/* A vertex shader computing two output slots and storing both at the end
+ * (the address last, as NIR leaves it): each store and its collect move
+ * up to just below their last source, the address to just above the
+ * first store. */
+static void
+test_hoist_stores(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index p = pan_ir_preload(&b, 60);
+   pan_ir_index a = pan_ir_fadd(&b, p, pan_ir_uniform(0));
+   pan_ir_index a2 = pan_ir_fadd(&b, a, pan_ir_uniform(1));
+   pan_ir_index d = pan_ir_fadd(&b, p, pan_ir_uniform(2));
+   pan_ir_index d2 = pan_ir_fadd(&b, d, pan_ir_uniform(3));
+   pan_ir_index v0 = pan_ir_collect(&b, 2, (pan_ir_index[]){ a, a2 });
+   pan_ir_index v1 = pan_ir_collect(&b, 2, (pan_ir_index[]){ d, d2 });
+   pan_ir_index id = pan_ir_preload(&b, 59);
+   pan_ir_index addr = pan_ir_lea_vary(&b, id);
+   pan_ir_store_vary(&b, 0x0, v0, addr);
+   pan_ir_store_vary(&b, 0x10, v1, addr);
+   /* A store to the first one's bytes stays below it (it passes the
+    * second, to other bytes). */
+   pan_ir_store_vary(&b, 0x4, d, addr);
+
+   PAN_EXPECT(pan_va_hoist_stores(s));
+   PAN_EXPECT(pan_va_sink_pressure(s, true));
+   expect_ir(s,
+             "block0:\n"
+             "   %7 = preload imm:0x3b\n"
+             "   %0 = preload imm:0x3c\n"
+             "   %1 = fadd %0, u0\n"
+             "   %2 = fadd %1, u1\n"
+             "   %5:2 = collect %1, %2\n"
+             "   %8:2 = lea_vary %7\n"
+             "   store_vary %5:2, %8:2, imm:0x0\n"
+             "   %3 = fadd %0, u2\n"
+             "   store_vary %3, %8:2, imm:0x4\n"
+             "   %4 = fadd %3, u3\n"
+             "   %6:2 = collect %3, %4\n"
+             "   store_vary %6:2, %8:2, imm:0x10\n",
+             "stores hoisted");
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
    PAN_RUN_CASE(test_sink_chain);
    PAN_RUN_CASE(test_sink_stops);
    PAN_RUN_CASE(test_tex_overlap);
+   PAN_RUN_CASE(test_sink_past_blend);
+   PAN_RUN_CASE(test_hoist_stores);
    return pan_test_summary("pan_va_pressure");
 }
