@@ -500,6 +500,11 @@ OPS += [
     # (pan_bi_lower_gfx.c); the emitter moves them into the result's
     # registers, which TEXC reads and overwrites.
     Op('texc', None, dest_comps=4, mods=['imm']),
+    # Two 2D float textures of coordinates s0, s1 in one TEXC message
+    # (pan_bi_dual_tex.c): imm the dual descriptor but for the second
+    # result's register, which emission fills in; words 0-3 the first
+    # result, 4-7 the second.
+    Op('texc_dual', 2, dest_comps=8, mods=['imm']),
     # clper_quad on v6 (G72): its only CLPER form, with the inactive
     # result, subgroup and lane operation clper_quad asks for fixed.
     Op('clper_old', 2, doc='s0 read from the lane s1 of its quad (v6)'),
@@ -613,6 +618,8 @@ BI_FORMS = {
                    imm_field='texture_index:0,sampler_index:8')],
     'texc': [BI('texc', 'add', [], ['{s0}', '{s1}', '{imm}'], staging='d',
                 msg='tex')],
+    'texc_dual': [BI('texc', 'add', [], ['{s0}', '{s1}', '{imm}'],
+                     staging='d', msg='tex')],
     'ld_ubo': [BI('load.{bits}', 'add', ['seg=ubo'], S01, staging='d',
                   msg='load')],
     # Graphics (pan_bi_lower_gfx.c gives the v7 preloads and indices)

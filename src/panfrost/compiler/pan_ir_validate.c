@@ -105,7 +105,12 @@ check_instr(struct vctx *v, const pan_ir_block *b, const pan_ir_instr *I,
       fail(v, I, "destination is not a value");
       return;
    }
-   if (I->dest.comps < 1 || I->dest.comps > 4 ||
+   /* Vectors have 4 words at most, but for fixed-length results (a dual
+    * texture's 8). */
+   if (I->dest.comps < 1 ||
+       I->dest.comps > (info->dest_comps == PAN_IR_VARIABLE
+                           ? 4
+                           : MAX2(info->dest_comps, 4)) ||
        (info->dest_comps != PAN_IR_VARIABLE &&
         I->dest.comps != info->dest_comps))
       fail(v, I, "destination of %u words", I->dest.comps);

@@ -112,7 +112,9 @@ compute_sets(struct ra_ctx *c)
             c->defs[v]++;
             if (I->op == PAN_IR_OP_PRELOAD)
                c->preload[v] = (int)I->imm;
-            if (I->op == PAN_IR_OP_TLS_LOAD)
+            /* Spill stores and fills move 4 words at most (a Bifrost
+             * dual texture's result has 8). */
+            if (I->op == PAN_IR_OP_TLS_LOAD || I->dest.comps > 4)
                c->no_spill[v] = 1;
             BITSET_SET(rb->def, v);
             c->start[v] = MIN2(c->start[v], dest_start(b, I, ip));
