@@ -39,16 +39,15 @@ pan_sim_bi_block_regs_ok(struct pan_sim_bi_ctx *c)
       return BI_SIM_OK;
    const struct bi_regblock *b = &c->blk;
    for (unsigned p = 0; p < 3; ++p) {
-      if (b->read[p] >= 0 &&
-          reg_ok(c, NULL, "source", b->read[p], 1))
+      if (b->read[p] >= 0 && reg_ok(c, NULL, "source", b->read[p], 1))
          return BI_SIM_FAULT;
    }
    /* The first block's writes are the last tuple's, checked here too. */
    const struct bi_dest *d[2] = { &b->fma, &b->add };
    for (unsigned i = 0; i < 2; ++i) {
       if (d[i]->reg >= 0 &&
-          reg_ok(c, NULL, i ? "ADD destination" : "FMA destination",
-                 d[i]->reg, 1))
+          reg_ok(c, NULL, i ? "ADD destination" : "FMA destination", d[i]->reg,
+                 1))
          return BI_SIM_FAULT;
    }
    return BI_SIM_OK;
@@ -56,8 +55,7 @@ pan_sim_bi_block_regs_ok(struct pan_sim_bi_ctx *c)
 
 enum bi_sim_result
 pan_sim_bi_staging_ok(struct pan_sim_bi_ctx *c,
-                      const struct pan_sim_bi_ins *ins, unsigned sr,
-                      unsigned n)
+                      const struct pan_sim_bi_ins *ins, unsigned sr, unsigned n)
 {
    if (sr + n > PAN_SIM_BI_REGS)
       return pan_sim_bi_fault(c, ins, "staging r%u..r%u beyond r63", sr,

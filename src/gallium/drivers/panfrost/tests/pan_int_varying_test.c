@@ -44,10 +44,12 @@ static const struct {
    uint32_t w[4];
 } ints[] = {
    { VARYING_SLOT_VAR0, true, { 0x7fc00001u, 0xffffffffu, 0x7f800001u, 5 } },
-   { VARYING_SLOT_VAR1, false, { 0xfff00000u, 0x7fffffffu, 0xffc00000u,
-                                 0x80000001u } },
-   { VARYING_SLOT_VAR17, false, { 0x7f800000u, 0xff800003u, 0x7fa00000u,
-                                  0xfffffffeu } },
+   { VARYING_SLOT_VAR1,
+     false,
+     { 0xfff00000u, 0x7fffffffu, 0xffc00000u, 0x80000001u } },
+   { VARYING_SLOT_VAR17,
+     false,
+     { 0x7f800000u, 0xff800003u, 0x7fa00000u, 0xfffffffeu } },
 };
 #define NR_INTS (sizeof(ints) / sizeof(ints[0]))
 /* A float varying beside them: a plain value, kept as it is. */
@@ -88,15 +90,14 @@ vertex_shader(void)
                                         VARYING_SLOT_POS, 0, "gl_Position");
    nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
    for (unsigned i = 0; i < NR_INTS; ++i) {
-      nir_variable *v = io_var(b.shader, nir_var_shader_out,
-                               ints[i].location, i + 1, int_type(i), true);
+      nir_variable *v = io_var(b.shader, nir_var_shader_out, ints[i].location,
+                               i + 1, int_type(i), true);
       nir_store_var(&b, v, int_value(&b, i), 0xf);
    }
    nir_variable *f = io_var(b.shader, nir_var_shader_out, FLOAT_LOC,
                             NR_INTS + 1, glsl_vec4_type(), false);
    nir_store_var(&b, f,
-                 nir_imm_vec4(&b, fvals[0], fvals[1], fvals[2], fvals[3]),
-                 0xf);
+                 nir_imm_vec4(&b, fvals[0], fvals[1], fvals[2], fvals[3]), 0xf);
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    return ctx->create_vs_state(ctx, &cso);
@@ -110,15 +111,14 @@ fragment_shader(void)
                                        FRAG_RESULT_DATA0, 0, "colour");
    nir_ssa_def *wrong = nir_imm_int(&b, 0);
    for (unsigned i = 0; i < NR_INTS; ++i) {
-      nir_variable *v = io_var(b.shader, nir_var_shader_in, ints[i].location,
-                               i, int_type(i), true);
+      nir_variable *v = io_var(b.shader, nir_var_shader_in, ints[i].location, i,
+                               int_type(i), true);
       nir_ssa_def *got = nir_load_var(&b, v);
       nir_ssa_def *want = int_value(&b, i);
       for (unsigned c = 0; c < 4; ++c)
-         wrong = nir_iadd(
-            &b, wrong,
-            nir_b2i32(&b, nir_ine(&b, nir_channel(&b, got, c),
-                                  nir_channel(&b, want, c))));
+         wrong = nir_iadd(&b, wrong,
+                          nir_b2i32(&b, nir_ine(&b, nir_channel(&b, got, c),
+                                                nir_channel(&b, want, c))));
    }
    nir_variable *f = io_var(b.shader, nir_var_shader_in, FLOAT_LOC, NR_INTS,
                             glsl_vec4_type(), false);
@@ -169,8 +169,8 @@ main(void)
          if (p[0] == 0 && p[1] == 255 && p[2] == 0 && p[3] == 255)
             continue;
          if (bad++ < 4)
-            CHECK(false, "pixel (%u, %u) is %u %u %u %u (%u words wrong)", x,
-                  y, p[0], p[1], p[2], p[3], p[0]);
+            CHECK(false, "pixel (%u, %u) is %u %u %u %u (%u words wrong)", x, y,
+                  p[0], p[1], p[2], p[3], p[0]);
       }
    }
    CHECK(map && !bad, "%u pixels differ", bad);

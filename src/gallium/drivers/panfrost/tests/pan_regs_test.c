@@ -73,8 +73,8 @@ colour_fs(bool big)
       nir_ssa_def *x = nir_channel(&b, nir_load_var(&b, fc), 0);
       nir_ssa_def *v[LIVE];
       for (unsigned i = 0; i < LIVE; ++i)
-         v[i] = nir_fsin(&b, nir_fadd_imm(&b, nir_fmul_imm(&b, x, i + 1.5f),
-                                          i * 0.25f));
+         v[i] = nir_fsin(
+            &b, nir_fadd_imm(&b, nir_fmul_imm(&b, x, i + 1.5f), i * 0.25f));
       nir_ssa_def *p = v[LIVE - 1];
       for (unsigned i = LIVE - 1; i-- > 0;)
          p = nir_fadd_imm(&b, nir_fmul(&b, p, v[i]), 1.0f / (i + 3));
@@ -189,15 +189,15 @@ test_shader(struct pan_test_fullscreen *f, unsigned arch, bool big)
    struct panfrost_shader *so = fs;
    unsigned want = big ? 64 : 32;
    CHECK(big ? so->progs[0].work_regs > 32 : so->progs[0].work_regs <= 32,
-         "%s: the compiler reports %u registers", what,
-         so->progs[0].work_regs);
+         "%s: the compiler reports %u registers", what, so->progs[0].work_regs);
    if (arch == 7 || arch == 9) {
       unsigned got[2];
       declared(arch, vs, fs, got);
-      CHECK(got[0] == 32, "%s: the vertex shader declares %u registers",
-            what, got[0]);
-      CHECK(got[1] == want, "%s: the fragment shader declares %u registers, "
-                            "want %u",
+      CHECK(got[0] == 32, "%s: the vertex shader declares %u registers", what,
+            got[0]);
+      CHECK(got[1] == want,
+            "%s: the fragment shader declares %u registers, "
+            "want %u",
             what, got[1], want);
    }
    check_green(f, what);

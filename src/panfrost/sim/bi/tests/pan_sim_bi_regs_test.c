@@ -76,13 +76,11 @@ staging(void)
                              "    nop t0 | load.i64 t1, r0, r1 | p0=r0 p1=r1\n";
    static const char mid[] = "clause sr=40\n"
                              "    nop t0 | load.i64 t1, r0, r1 | p0=r0 p1=r1\n";
-   PAN_CHECK(run_declared(low, 32, &w) == PAN_SIM_BI_DONE, "fault %s",
-             w.fault);
+   PAN_CHECK(run_declared(low, 32, &w) == PAN_SIM_BI_DONE, "fault %s", w.fault);
    PAN_EXPECT_EQ(run_declared(mid, 32, &w), PAN_SIM_BI_FAULT);
    PAN_EXPECT_STR_HAS(w.fault, "staging r40 does not exist in a shader "
                                "declaring 32 registers");
-   PAN_CHECK(run_declared(mid, 64, &w) == PAN_SIM_BI_DONE, "fault %s",
-             w.fault);
+   PAN_CHECK(run_declared(mid, 64, &w) == PAN_SIM_BI_DONE, "fault %s", w.fault);
 }
 
 int
