@@ -58,7 +58,6 @@ batch_reset(struct panfrost_batch *b)
    util_dynarray_clear(&b->draw_jobs);
    b->tiler = 0;
    b->clear = 0;
-   b->layer = 0;
    b->draw_ssbos = false;
    memset(&b->draw_cache, 0, sizeof(b->draw_cache));
    pan_pool_finish(&b->pool);

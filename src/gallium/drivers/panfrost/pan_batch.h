@@ -124,7 +124,10 @@ struct panfrost_draw_cache {
 
 struct panfrost_batch {
    /* The layer of a layered framebuffer the pass renders (pan_layer.h),
-    * counted from each attachment's first layer.
+    * counted from each attachment's first layer.  A submit keeps it, so
+    * that a draw whose own work submits the pass (a full buffer list, a
+    * provoking-vertex change) still lands in its layer; clears and draws
+    * set it before they record anything.
     */
    unsigned layer;
    /* PIPE_CLEAR_* requested since the last submit. */
