@@ -32,6 +32,7 @@
 #include "pan_fb.h"
 #include "pan_index_range.h"
 #include "pan_layer.h"
+#include "pan_polygon_mode.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_ssbo.h"
@@ -994,10 +995,11 @@ draw_indirect(struct pipe_context *pctx, const struct pipe_draw_info *info,
 /* Rasteriser state the hardware has no mode for and the state tracker
  * leaves to the driver: said once, then drawn without it. */
 static void
-warn_unsupported_raster(struct panfrost_context *ctx, enum pipe_prim_type mode)
+warn_unsupported_raster(struct panfrost_context *ctx,
+                        const struct pipe_draw_info *info)
 {
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
-   enum pipe_prim_type reduced = u_reduced_prim(mode);
+   enum pipe_prim_type reduced = u_reduced_prim(info->mode);
 
    if (!rast)
       return;
@@ -1007,10 +1009,12 @@ warn_unsupported_raster(struct panfrost_context *ctx, enum pipe_prim_type mode)
                          "are drawn solid");
    if (reduced == PIPE_PRIM_TRIANGLES &&
        (rast->fill_front != PIPE_POLYGON_MODE_FILL ||
-        rast->fill_back != PIPE_POLYGON_MODE_FILL))
+        rast->fill_back != PIPE_POLYGON_MODE_FILL) &&
+       !panfrost_polygon_mode_applies(ctx, info))
       panfrost_warn_once(ctx, PANFROST_WARN_POLYGON_MODE,
-                         "polygon modes other than fill are not "
-                         "implemented: polygons are drawn filled");
+                         "polygon modes other than fill are implemented "
+                         "for both faces alike without culling only: "
+                         "these polygons are drawn filled");
 }
 
 void
@@ -1030,7 +1034,7 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    if (!ctx->gs)
       panfrost_batch_use_layer(ctx, ctx->gs_layer);
    panfrost_select_fs(ctx, info->mode == PIPE_PRIM_POINTS);
-   warn_unsupported_raster(ctx, info->mode);
+   warn_unsupported_raster(ctx, info);
    /* glDrawTransformFeedback: the vertices captured, known on the CPU. */
    if (indirect && indirect->count_from_stream_output) {
       from_so = (struct pipe_draw_start_count_bias){
@@ -1044,6 +1048,9 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       draw_indirect(pctx, info, drawid_offset, indirect);
       return;
    }
+   /* GL_LINE / GL_POINT polygons as lines or points (pan_polygon_mode.c). */
+   if (panfrost_polygon_mode_draw(ctx, info, drawid_offset, draws, num_draws))
+      return;
    /* Compute work first, then the draw of its output (pan_gs.c);
     * its primitives are assembled there, any restart index. */
    if (ctx->gs) {

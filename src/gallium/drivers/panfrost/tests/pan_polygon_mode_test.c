@@ -1,0 +1,197 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Polygon modes (pan_polygon_mode.c): a square drawn as two triangles
+ * (a list, then an indexed strip) and as one quad with GL_LINE on both
+ * faces must colour its outline and leave its inside clear, the
+ * triangles' diagonal drawn and the quad's not; with GL_POINT only its
+ * corners are coloured.  With a face culled (not lowered yet) the driver
+ * says that it draws polygons filled.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "pipe/p_context.h"
+#include "pipe/p_screen.h"
+#include "pipe/p_state.h"
+#include "util/u_inlines.h"
+
+#include "pan_test_screen.h"
+
+#define SIZE 32
+
+static struct pipe_screen *screen;
+static struct pipe_context *ctx;
+
+/* Pixel centre p as a clip-space coordinate of the SIZE-wide target. */
+static float
+ndc(float p)
+{
+   return (p + 0.5f) / (SIZE / 2.0f) - 1.0f;
+}
+
+/* Draws the square (8, 8)-(24, 24), in pixel centres, in `mode`, its
+ * vertices green. */
+static void
+draw_square(enum pipe_prim_type mode, bool indexed)
+{
+   const float lo = ndc(8), hi = ndc(24);
+   /* Corners: 0 (lo, lo), 1 (hi, lo), 2 (hi, hi), 3 (lo, hi). */
+   const float corner[4][2] = { { lo, lo }, { hi, lo }, { hi, hi }, { lo, hi } };
+   static const unsigned list[6] = { 0, 1, 2, 0, 2, 3 };
+   static const unsigned quad[4] = { 0, 1, 2, 3 };
+   static const unsigned strip[4] = { 1, 2, 0, 3 };
+   const unsigned *order = mode == PIPE_PRIM_TRIANGLES ? list
+                           : mode == PIPE_PRIM_QUADS   ? quad
+                                                       : strip;
+   unsigned n = mode == PIPE_PRIM_TRIANGLES ? 6 : 4;
+   float data[6][8];
+   unsigned nv = indexed ? 4 : n;
+   for (unsigned v = 0; v < nv; ++v) {
+      unsigned c = indexed ? v : order[v];
+      const float p[8] = { corner[c][0], corner[c][1], 0, 1, 0, 1, 0, 1 };
+      memcpy(data[v], p, sizeof(p));
+   }
+   struct pipe_resource *r = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, nv * 32);
+   pipe_buffer_write(ctx, r, 0, nv * 32, data);
+   struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   uint16_t idx[6];
+   for (unsigned i = 0; i < n; ++i)
+      idx[i] = (uint16_t)order[i];
+   struct pipe_draw_info info = {
+      .mode = mode,
+      .instance_count = 1,
+      .index_size = indexed ? 2 : 0,
+      .has_user_indices = indexed,
+      .index.user = indexed ? idx : NULL,
+      .max_index = nv - 1,
+   };
+   struct pipe_draw_start_count_bias d = { .start = 0, .count = n };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+   pipe_resource_reference(&r, NULL);
+}
+
+static bool
+green(const uint8_t *p)
+{
+   return p[0] == 0 && p[1] == 255 && p[2] == 0;
+}
+
+/* Draws the square and checks the pixels that tell the modes apart:
+ * `want` per probe (1 green, 0 the black background). */
+static void
+check(const char *what, struct pipe_resource *target, void *rast,
+      enum pipe_prim_type mode, bool indexed, const int want[6],
+      bool expect_warning)
+{
+   /* Probes: top edge middle, left edge middle, a corner, the centre
+    * (on the triangles' diagonal), inside off the diagonal, outside. */
+   static const unsigned probe[6][2] = { { 16, 8 },  { 8, 16 },  { 24, 24 },
+                                         { 16, 16 }, { 12, 20 }, { 4, 4 } };
+   ctx->bind_rasterizer_state(ctx, rast);
+   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 1.0, 0);
+   pan_test_debug_msg[0] = 0;
+   draw_square(mode, indexed);
+   ctx->flush(ctx, NULL, 0);
+   CHECK(expect_warning == (strstr(pan_test_debug_msg, "polygon") != NULL),
+         "%s: driver message \"%s\"", what, pan_test_debug_msg);
+
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      target ? pipe_texture_map(ctx, target, 0, 0, PIPE_MAP_READ, 0, 0, SIZE,
+                                SIZE, &xfer)
+             : NULL;
+   CHECK(map, "%s: map failed", what);
+   if (!map)
+      return;
+   if (!want) {
+      pipe_texture_unmap(ctx, xfer);
+      return;
+   }
+   for (unsigned i = 0; i < 6; ++i) {
+      const uint8_t *p =
+         map + probe[i][1] * xfer->stride + probe[i][0] * 4;
+      CHECK(green(p) == (want[i] != 0), "%s: pixel (%u, %u) is %u %u %u, "
+            "want %s", what, probe[i][0], probe[i][1], p[0], p[1], p[2],
+            want[i] ? "green" : "black");
+   }
+   pipe_texture_unmap(ctx, xfer);
+}
+
+int
+main(int argc, char **argv)
+{
+   struct pan_test_fullscreen f;
+
+   if (!pan_test_open(&screen, &ctx))
+      return 1;
+   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_vertex_elements_state(ctx, velems);
+   void *vs = pan_test_pass_through_vs(screen, ctx, "pm-vs"),
+        *fs = pan_test_colour_fs(screen, ctx, "pm-fs", false);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+
+   struct pipe_rasterizer_state rs = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .line_width = 1.0f,
+      .point_size = 1.0f,
+      .fill_front = PIPE_POLYGON_MODE_LINE,
+      .fill_back = PIPE_POLYGON_MODE_LINE,
+   };
+   void *line = ctx->create_rasterizer_state(ctx, &rs);
+   rs.fill_front = rs.fill_back = PIPE_POLYGON_MODE_POINT;
+   void *point = ctx->create_rasterizer_state(ctx, &rs);
+   rs.fill_front = rs.fill_back = PIPE_POLYGON_MODE_LINE;
+   rs.cull_face = PIPE_FACE_BACK;
+   void *culled = ctx->create_rasterizer_state(ctx, &rs);
+
+   /* Outline and diagonal; outline only; corners only; filled. */
+   static const int tris[6] = { 1, 1, 1, 1, 0, 0 };
+   static const int quad[6] = { 1, 1, 1, 0, 0, 0 };
+   static const int corners[6] = { 0, 0, 1, 0, 0, 0 };
+   static const int filled[6] = { 1, 1, 0, 1, 1, 0 }; /* not the far corner */
+   check("GL_LINE triangles", f.tex, line, PIPE_PRIM_TRIANGLES, false, tris,
+         false);
+   check("GL_LINE indexed strip", f.tex, line, PIPE_PRIM_TRIANGLE_STRIP, true,
+         tris, false);
+   check("GL_LINE quad", f.tex, line, PIPE_PRIM_QUADS, false, quad, false);
+   check("GL_POINT triangles", f.tex, point, PIPE_PRIM_TRIANGLES, false,
+         corners, false);
+   check("GL_POINT indexed quad", f.tex, point, PIPE_PRIM_QUADS, true,
+         corners, false);
+   /* Which face the square shows depends on the winding the viewport
+    * gives it: only the message is checked. */
+   check("GL_LINE, back faces culled", f.tex, culled, PIPE_PRIM_TRIANGLES,
+         false, NULL, true);
+   check("filled", f.tex, f.cso[1], PIPE_PRIM_TRIANGLES, false, filled,
+         false);
+
+   ctx->bind_rasterizer_state(ctx, f.cso[1]);
+   ctx->delete_rasterizer_state(ctx, line);
+   ctx->delete_rasterizer_state(ctx, point);
+   ctx->delete_rasterizer_state(ctx, culled);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->bind_vertex_elements_state(ctx, f.cso[3]);
+   ctx->delete_vertex_elements_state(ctx, velems);
+   pan_test_fullscreen_teardown(ctx, &f);
+   return pan_test_close(screen, ctx);
+}
