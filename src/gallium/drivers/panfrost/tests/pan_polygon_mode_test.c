@@ -5,7 +5,8 @@
 
 /*
  * Polygon modes (pan_polygon_mode.c): a square drawn as two triangles
- * (a list, then an indexed strip) and as one quad with GL_LINE on both
+ * (a list, an indexed strip, the strip twice split by a primitive
+ * restart) and as one quad with GL_LINE on both
  * faces must colour its outline and leave its inside clear, the
  * triangles' diagonal drawn and the quad's not; with GL_POINT only its
  * corners are coloured.  With a face culled (not lowered yet) the driver
@@ -38,7 +39,7 @@ ndc(float p)
 /* Draws the square (8, 8)-(24, 24), in pixel centres, in `mode`, its
  * vertices green. */
 static void
-draw_square(enum pipe_prim_type mode, bool indexed)
+draw_square(enum pipe_prim_type mode, bool indexed, bool restart)
 {
    const float lo = ndc(8), hi = ndc(24);
    /* Corners: 0 (lo, lo), 1 (hi, lo), 2 (hi, hi), 3 (lo, hi). */
@@ -62,18 +63,22 @@ draw_square(enum pipe_prim_type mode, bool indexed)
    pipe_buffer_write(ctx, r, 0, nv * 32, data);
    struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   uint16_t idx[6];
-   for (unsigned i = 0; i < n; ++i)
-      idx[i] = (uint16_t)order[i];
+   /* With a restart: the square twice, a restart index between. */
+   uint16_t idx[13];
+   unsigned count = restart ? 2 * n + 1 : n;
+   for (unsigned i = 0; i < count; ++i)
+      idx[i] = i == n ? 0xffff : (uint16_t)order[i % (n + 1)];
    struct pipe_draw_info info = {
       .mode = mode,
       .instance_count = 1,
       .index_size = indexed ? 2 : 0,
       .has_user_indices = indexed,
       .index.user = indexed ? idx : NULL,
+      .primitive_restart = restart,
+      .restart_index = 0xffff,
       .max_index = nv - 1,
    };
-   struct pipe_draw_start_count_bias d = { .start = 0, .count = n };
+   struct pipe_draw_start_count_bias d = { .start = 0, .count = count };
    ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
    pipe_resource_reference(&r, NULL);
 }
@@ -88,8 +93,8 @@ green(const uint8_t *p)
  * `want` per probe (1 green, 0 the black background). */
 static void
 check(const char *what, struct pipe_resource *target, void *rast,
-      enum pipe_prim_type mode, bool indexed, const int want[6],
-      bool expect_warning)
+      enum pipe_prim_type mode, bool indexed, bool restart,
+      const int want[6], bool expect_warning)
 {
    /* Probes: top edge middle, left edge middle, a corner, the centre
     * (on the triangles' diagonal), inside off the diagonal, outside. */
@@ -99,7 +104,7 @@ check(const char *what, struct pipe_resource *target, void *rast,
    union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 1.0, 0);
    pan_test_debug_msg[0] = 0;
-   draw_square(mode, indexed);
+   draw_square(mode, indexed, restart);
    ctx->flush(ctx, NULL, 0);
    CHECK(expect_warning == (strstr(pan_test_debug_msg, "polygon") != NULL),
          "%s: driver message \"%s\"", what, pan_test_debug_msg);
@@ -166,21 +171,24 @@ main(int argc, char **argv)
    static const int quad[6] = { 1, 1, 1, 0, 0, 0 };
    static const int corners[6] = { 0, 0, 1, 0, 0, 0 };
    static const int filled[6] = { 1, 1, 0, 1, 1, 0 }; /* not the far corner */
-   check("GL_LINE triangles", f.tex, line, PIPE_PRIM_TRIANGLES, false, tris,
-         false);
-   check("GL_LINE indexed strip", f.tex, line, PIPE_PRIM_TRIANGLE_STRIP, true,
+   check("GL_LINE triangles", f.tex, line, PIPE_PRIM_TRIANGLES, false, false,
          tris, false);
-   check("GL_LINE quad", f.tex, line, PIPE_PRIM_QUADS, false, quad, false);
+   check("GL_LINE indexed strip", f.tex, line, PIPE_PRIM_TRIANGLE_STRIP, true,
+         false, tris, false);
+   check("GL_LINE indexed strips with a restart", f.tex, line,
+         PIPE_PRIM_TRIANGLE_STRIP, true, true, tris, false);
+   check("GL_LINE quad", f.tex, line, PIPE_PRIM_QUADS, false, false, quad,
+         false);
    check("GL_POINT triangles", f.tex, point, PIPE_PRIM_TRIANGLES, false,
-         corners, false);
-   check("GL_POINT indexed quad", f.tex, point, PIPE_PRIM_QUADS, true,
+         false, corners, false);
+   check("GL_POINT indexed quad", f.tex, point, PIPE_PRIM_QUADS, true, false,
          corners, false);
    /* Which face the square shows depends on the winding the viewport
     * gives it: only the message is checked. */
    check("GL_LINE, back faces culled", f.tex, culled, PIPE_PRIM_TRIANGLES,
-         false, NULL, true);
-   check("filled", f.tex, f.cso[1], PIPE_PRIM_TRIANGLES, false, filled,
-         false);
+         false, false, NULL, true);
+   check("filled", f.tex, f.cso[1], PIPE_PRIM_TRIANGLES, false, false,
+         filled, false);
 
    ctx->bind_rasterizer_state(ctx, f.cso[1]);
    ctx->delete_rasterizer_state(ctx, line);
