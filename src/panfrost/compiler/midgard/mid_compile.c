@@ -235,6 +235,7 @@ struct free_schedules {
    unsigned nr;
    unsigned reach[MID_SCHED_LEVELS], hidden[MID_SCHED_LEVELS];
    unsigned peak[MID_SCHED_LEVELS][2];
+   bool ordered[MID_SCHED_LEVELS]; /* their dependences differ */
 };
 
 /* A level whose budget an unbounded schedule stayed under never holds a
@@ -242,10 +243,11 @@ struct free_schedules {
  * hidden group sees the same groups: such a level repeats it. */
 static bool
 repeats_free(const struct free_schedules *f, unsigned window, unsigned limit,
-             bool strict)
+             bool strict, bool ordered)
 {
    for (unsigned i = 0; i < f->nr; i++) {
       if (window >= f->reach[i] && window <= f->hidden[i] &&
+          f->ordered[i] == ordered &&
           (!limit || f->peak[i][strict] <= limit))
          return true;
    }
@@ -256,11 +258,13 @@ repeats_free(const struct free_schedules *f, unsigned window, unsigned limit,
  * held a group back. */
 static void
 note_free(struct free_schedules *f, unsigned window, unsigned limit,
-          bool strict, const struct mid_shader *s)
+          bool strict, bool ordered, const struct mid_shader *s)
 {
    if ((limit && s->sched_peak[strict] > limit) ||
-       repeats_free(f, window, 0, false) || f->nr == MID_SCHED_LEVELS)
+       repeats_free(f, window, 0, false, ordered) ||
+       f->nr == MID_SCHED_LEVELS)
       return;
+   f->ordered[f->nr] = ordered;
    f->reach[f->nr] = s->sched_reach;
    f->hidden[f->nr] = s->sched_hidden;
    memcpy(f->peak[f->nr++], s->sched_peak, sizeof(s->sched_peak));
@@ -318,7 +322,8 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
          window = ~0u;
       unsigned limit = base->failed ? 0 : mid_sched_limit(base, level);
       bool strict = mid_sched_strict(level);
-      if (moves && repeats_free(&seen[vi], window, limit, strict))
+      bool ordered = mid_sched_ordered(level);
+      if (moves && repeats_free(&seen[vi], window, limit, strict, ordered))
          continue;
       struct mid_shader *s = NULL;
       if (!base->failed && mid_is_empty(base)) {
@@ -336,7 +341,7 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
          (*nr_schedules)++;
       }
       if (moves && s && (!s->failed || s->ra_failed))
-         note_free(&seen[vi], window, limit, strict, s);
+         note_free(&seen[vi], window, limit, strict, ordered, s);
       if (base->failed || !s || s->failed) {
          const char *why = base->failed ? base->err_buf
                            : s && s->failed ? s->err_buf

@@ -231,6 +231,20 @@ encode_rt_select(struct mid_shader *s, unsigned rt, struct pan_mid_instr *P)
           set(s, P, "omod", 2);
 }
 
+/* The lanes of r0 a writeout bundle's own units write. */
+static unsigned
+writes_colour(const struct mid_bundle *b)
+{
+   unsigned mask = 0;
+   for (unsigned u = 0; u < 5; u++) {
+      const struct mid_instr *I = b->unit[u];
+      if (u != PAN_MID_VADD && I && I->dst.kind == MID_REF_HW &&
+          I->dst.index == 0)
+         mask |= I->mask;
+   }
+   return mask;
+}
+
 static size_t
 encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
 {
@@ -285,6 +299,10 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
          /* The colour's writer or a move of its other lanes, writing r0
           * (mid_sched.c). */
          ok = encode_alu(s, b, PAN_MID_VMUL, P);
+      } else if (writes_colour(b) == 0xf) {
+         /* Other units write all of r0. */
+         pb.nr_instrs--;
+         ok = true;
       } else {
          pan_mid_instr_init(P, PAN_MID_VMUL, "imov");
          int creg = reg_of(s, b->branch->src[0].ref);
@@ -311,6 +329,11 @@ encode_bundle(struct mid_shader *s, unsigned i, uint8_t *out)
                set(s, P, "bfull", 1) && set(s, P, "bcomp", 2 * z->swz[0]) &&
                set(s, P, "d", 1) && set(s, P, "dfull", 1) &&
                set(s, P, "dcomp", 0) && set(s, P, "omod", 2);
+      }
+      /* Colour writers on the second stage (not with the depth). */
+      for (unsigned u = PAN_MID_SMUL; u <= PAN_MID_LUT; u++) {
+         if (b->unit[u])
+            ok &= encode_alu(s, b, u, &pb.instrs[pb.nr_instrs++]);
       }
       P = &pb.instrs[pb.nr_instrs++];
       pan_mid_instr_init(P, PAN_MID_BRX, "writeout");
@@ -434,15 +457,18 @@ mid_emit(struct mid_shader *s, struct mid_binary *out)
          ok = mid_error(s, "bundle %u changed size", i);
          goto done;
       }
+      /* A writeout bundle's vadd is the r1.w set-up, which the
+       * scheduler may have noted as an instruction (mid_sched.c). */
+      bool wo = b->kind == MID_B_WRITEOUT && !b->wo_return;
       for (unsigned u = 0; u < 5; u++)
-         out->nr_instrs += b->unit[u] != NULL;
+         out->nr_instrs += b->unit[u] && !(wo && u == PAN_MID_VADD);
       out->nr_instrs += (b->branch != NULL) + (b->ls[0] != NULL) +
                         (b->ls[1] != NULL) +
                         (b->wo_return ? 1
-                         : b->kind == MID_B_WRITEOUT
-                            ? 2 - (b->unit[PAN_MID_VMUL] != NULL) +
-                                 (b->branch->rt && !b->unit[PAN_MID_SADD])
-                            : 0);
+                         : wo ? 1 + (!b->unit[PAN_MID_VMUL] &&
+                                     writes_colour(b) != 0xf) +
+                                   (b->branch->rt && !b->unit[PAN_MID_SADD])
+                              : 0);
    }
 done:
    return ok && !s->failed;

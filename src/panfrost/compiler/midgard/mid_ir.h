@@ -138,7 +138,7 @@ struct mid_bundle {
    unsigned qw, size_qw, tag;
 };
 
-#define MID_SCHED_LEVELS 23
+#define MID_SCHED_LEVELS 26
 /* Levels below this hoist varying stores; the levels from it up to the
  * last but one (which skips move elimination) are tried both ways. */
 #define MID_HOIST_LEVELS 4
@@ -274,6 +274,8 @@ unsigned mid_sched_window(unsigned level);
  * this shader, and whether it counts them strictly. */
 unsigned mid_sched_limit(const struct mid_shader *s, unsigned level);
 bool mid_sched_strict(unsigned level);
+/* Whether writes of other lanes of a fixed register keep their order. */
+bool mid_sched_ordered(unsigned level);
 /* A cache for the schedules of clones of one IR, on mem (the IR's). */
 struct mid_sched_cache *mid_sched_cache_create(void *mem);
 bool mid_ra(struct mid_shader *s);

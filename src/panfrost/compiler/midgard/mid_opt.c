@@ -357,6 +357,104 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
    return true;
 }
 
+/* Lanes of v that instructions other than M read (dot products and
+ * non-ALU readers: all four). */
+static unsigned
+lanes_read_by_others(struct opt *o, unsigned v, const struct mid_instr *M)
+{
+   unsigned lanes = 0;
+   mid_foreach_block(o->s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I == M)
+            continue;
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            const struct mid_src *src = &I->src[i];
+            if (src->ref.kind != MID_REF_VAR || src->ref.index != v)
+               continue;
+            if (I->kind != MID_ALU || !strncmp(I->op, "fdot", 4)) {
+               lanes = 0xf;
+               continue;
+            }
+            for (unsigned l = 0; l < 4; l++) {
+               if (I->mask & (1u << l))
+                  lanes |= 1u << src->swz[l];
+            }
+         }
+      }
+   }
+   return lanes;
+}
+
+/*
+ * Partial sinking into store data: r27 = v where other instructions read
+ * some lanes of v too (the position's 1/w in its own w lane, read by the
+ * perspective multiply).  The producers of the lanes nobody else reads
+ * write r27 themselves and M keeps the other lanes; it can then share the
+ * last producer's bundle (a smul or sadd move beside it, as the stock code
+ * writes the position).  Producers are taken walking back from M until
+ * something else touches r27.
+ */
+static bool
+sink_partial(struct opt *o, struct mid_block *b, struct mid_instr *M)
+{
+   if (M->dst.kind != MID_REF_HW ||
+       (M->dst.index != 27 && M->dst.index != 26))
+      return false;
+   struct mid_instr *S = varying_store_of(b, M);
+   if (S)
+      fold_store_swizzle(M, S);
+   unsigned v = M->src[1].ref.index;
+   /* Lanes of v M copies to the same lane of r27, and only there. */
+   unsigned read = 0, same = 0;
+   for (unsigned f = 0; f < 4; f++) {
+      unsigned n = 0, at = 0;
+      for (unsigned l = 0; l < 4; l++) {
+         if ((M->mask & (1u << l)) && M->src[1].swz[l] == f)
+            n++, at = l;
+      }
+      read |= (n > 0) << f;
+      same |= (n == 1 && at == f) << f;
+   }
+   unsigned others = lanes_read_by_others(o, v, M);
+   struct mid_instr *defs[4];
+   unsigned nr_defs = 0, found = 0, sunk = 0;
+   for (struct list_head *l = M->link.prev; l != &b->instrs; l = l->prev) {
+      struct mid_instr *I = list_entry(l, struct mid_instr, link);
+      if (I->dst.kind == MID_REF_VAR && I->dst.index == v && !I->store) {
+         unsigned lanes = I->mask & read;
+         found |= I->mask;
+         if (lanes && I->kind == MID_ALU && !I->pair_next &&
+             !second_of_pair(b, I) && strncmp(I->op, "fdot", 4) &&
+             !(I->mask & others) && (lanes & ~same) == 0 &&
+             !touches(I, M->dst) && nr_defs < 4) {
+            defs[nr_defs++] = I;
+            sunk |= lanes;
+         }
+         if ((found & read) == read)
+            break;
+         continue;
+      }
+      if (touches(I, M->dst) ||
+          ((I->kind == MID_TEX || I->kind == MID_LDST ||
+            I->kind == MID_BRANCH) &&
+           (I->kind == MID_BRANCH || (mid_hw_reads(I) & (1u << M->dst.index)))))
+         break;
+   }
+   if (!nr_defs)
+      return false;
+   const int to[4] = { 0, 1, 2, 3 };
+   for (unsigned k = 0; k < nr_defs; k++) {
+      defs[k]->mask &= read;
+      retarget(defs[k], M->dst, to);
+   }
+   M->mask &= ~sunk;
+   if (!M->mask)
+      list_del(&M->link);
+   return true;
+}
+
 /*
  * An r31 feeder F (r31 = imov v, paired with its csel or branch) whose v
  * has one producer P and no other reader computes P itself: F takes P's
@@ -519,6 +617,9 @@ mid_opt_moves(struct mid_shader *s)
                        sink(&o, b, M)) {
                progress = true;
                break; /* counts changed */
+            } else if (s->hoist_stores && sink_partial(&o, b, M)) {
+               progress = true;
+               break;
             }
          }
       }

@@ -226,6 +226,7 @@ struct grp {
    struct use rd[4], wr[2];
    unsigned nr_rd, nr_wr;
    uint32_t hw_rd, hw_wr;
+   uint8_t hw_lanes; /* lanes of the fixed registers written (ALU) */
    unsigned prio;
    int bundle; /* index of the bundle it went to, -1: not yet */
    int unit;
@@ -260,8 +261,10 @@ add_instr_uses(struct grp *g, const struct mid_instr *I)
       return;
    if (I->dst.kind == MID_REF_VAR)
       g->wr[g->nr_wr++] = (struct use){ I->dst.index, I->mask };
-   else if (I->dst.kind == MID_REF_HW)
+   else if (I->dst.kind == MID_REF_HW) {
       g->hw_wr |= 1u << I->dst.index;
+      g->hw_lanes |= I->kind == MID_ALU ? I->mask : 0xf;
+   }
 }
 
 static bool
@@ -276,13 +279,20 @@ overlap(const struct use *a, unsigned na, const struct use *b, unsigned nb)
    return false;
 }
 
+/* With lanes, ALU writes of other lanes of a fixed register do not order
+ * each other (a store's data assembled lane by lane, or in one bundle);
+ * the reads between them still do.  The ordered levels keep them in
+ * order: in some shaders the freedom costs the register that keeps four
+ * threads. */
 static bool
-depends(const struct grp *p, const struct grp *g)
+depends(const struct grp *p, const struct grp *g, bool lanes)
 {
    return overlap(p->wr, p->nr_wr, g->rd, g->nr_rd) ||
           overlap(p->rd, p->nr_rd, g->wr, g->nr_wr) ||
           overlap(p->wr, p->nr_wr, g->wr, g->nr_wr) ||
-          (p->hw_wr & (g->hw_rd | g->hw_wr)) || (p->hw_rd & g->hw_wr) ||
+          (p->hw_wr & g->hw_rd) || (p->hw_rd & g->hw_wr) ||
+          ((p->hw_wr & g->hw_wr) &&
+           (!lanes || (p->hw_lanes & g->hw_lanes))) ||
           (p->store && (g->load || g->store)) || (g->store && p->load);
 }
 
@@ -526,21 +536,32 @@ bundle_at(struct mid_shader *s, int i)
  * a budget then serialises what is left, where a window keeps the order
  * close to the program's and still fills bundles from nearby work.  On
  * shader-db each window below wins somewhere; the last one (3, without
- * move elimination) always fits. */
-#define W(win, quarters, strict_frees)                                         \
+ * move elimination) always fits.  Writes of other lanes of a fixed
+ * register (store data) do not order each other but at the last four
+ * levels, copies of the four-thread ones where that freedom can cost the
+ * register that keeps four threads. */
+#define W(win, quarters, strict_frees, ordered)                                \
    {                                                                           \
-      win, quarters, strict_frees                                              \
+      win, quarters, strict_frees, ordered                                     \
    }
 static const struct {
    unsigned window, budget;
    bool strict;
+   bool ordered; /* writes of a fixed register keep their order (depends) */
 } levels[MID_SCHED_LEVELS] = {
-   W(~0u, 0, false),  W(~0u, 56, false), W(~0u, 40, false), W(~0u, 32, true),
-   W(~0u, 22, false), W(~0u, 16, true),  W(16, 0, false),   W(8, 0, false),
-   W(32, 56, false),  W(32, 40, false),  W(32, 22, false),  W(16, 56, false),
-   W(16, 22, false),  W(10, 56, false),  W(10, 22, false),  W(6, 56, false),
-   W(6, 22, false),   W(4, 40, false),   W(4, 22, false),   W(16, 32, true),
-   W(16, 16, true),   W(6, 16, true),    W(3, 16, true),
+   W(~0u, 0, false, false),  W(~0u, 56, false, false),
+   W(~0u, 40, false, false), W(~0u, 32, true, false),
+   W(~0u, 22, false, false), W(~0u, 16, true, false),
+   W(16, 0, false, false),   W(8, 0, false, false),
+   W(32, 56, false, false),  W(32, 40, false, false),
+   W(32, 22, false, false),  W(16, 56, false, false),
+   W(16, 22, false, false),  W(10, 56, false, false),
+   W(10, 22, false, false),  W(6, 56, false, false),
+   W(6, 22, false, false),   W(4, 40, false, false),
+   W(4, 22, false, false),   W(16, 32, true, false),
+   W(16, 16, true, false),   W(6, 16, true, false),
+   W(~0u, 16, true, true),   W(16, 16, true, true),
+   W(6, 16, true, true),     W(3, 16, true, true),
 };
 #undef W
 
@@ -554,6 +575,12 @@ bool
 mid_sched_strict(unsigned level)
 {
    return levels[MIN2(level, MID_SCHED_LEVELS - 1)].strict;
+}
+
+bool
+mid_sched_ordered(unsigned level)
+{
+   return levels[MIN2(level, MID_SCHED_LEVELS - 1)].ordered;
 }
 
 unsigned
@@ -687,14 +714,31 @@ add_writeouts(struct mid_shader *s, struct mid_instr **wos, unsigned n,
 
 /*
  * The writeout bundle may compute the colour itself instead of copying it
- * (as the stock code does): it must write all of r0, from its first stage
- * (what the second stage reads is not all settled; vadd sets r1.w).  When
- * the block's last bundle holds only the colour's last writer P, P moves
- * into the writeout bundle writing r0, on vmul, or on sadd for one lane;
- * a move on the other first-stage unit copies the lanes P does not write
- * from the colour's variable (written earlier).  P's bundle goes; the
- * writeout bundles, just created, move down over it.
+ * (as the stock code does): it must write all of r0; vadd sets r1.w for
+ * the blend unit.  When the block's last bundle holds only writers of the
+ * colour, they move into the writeout bundle writing r0: a lone writer
+ * on vmul (sadd for one lane), or, for target 0 without depth, all of
+ * them on any unit but vadd (smul and lut too, as the stock code puts
+ * them).  A move copies the lanes they do not write from the colour's
+ * variable (written earlier).  Their bundle goes; the writeout bundles,
+ * just created, move down over it.
  */
+static bool
+place_colour(struct mid_bundle *wo, struct mid_instr *P, int pref,
+             unsigned allowed)
+{
+   unsigned units = units_for(P) & allowed;
+   for (int k = -1; k < 5; k++) {
+      int u = k < 0 ? pref : k;
+      if (u >= 0 && (units & (1u << u)) && !wo->unit[u] &&
+          place_consts(wo, u, P, false)) {
+         add_to(wo, u, P);
+         return true;
+      }
+   }
+   return false;
+}
+
 static void
 colour_into_writeout(struct sched *sc, int first, struct mid_block *blk,
                      struct mid_instr *W, unsigned nr_wo)
@@ -710,46 +754,95 @@ colour_into_writeout(struct sched *sc, int first, struct mid_block *blk,
    if (sc->readers[c] != 1 || b->kind != MID_B_ALU || b->branch ||
        b->pipe_used)
       return;
-   struct mid_instr *P = NULL;
+   struct mid_instr *ps[5];
+   int pref[5];
+   unsigned nr = 0, wrote = 0;
    for (unsigned u = 0; u < 5; u++) {
-      if (b->unit[u] && P)
+      struct mid_instr *P = b->unit[u];
+      if (!P)
+         continue;
+      if (P->dst.kind != MID_REF_VAR || P->dst.index != c)
          return;
-      P = b->unit[u] ? b->unit[u] : P;
+      pref[nr] = u;
+      ps[nr++] = P;
+      wrote |= P->mask;
    }
    for (unsigned i = 0; i < 4; i++) {
       if (W->src[0].swz[i] != i)
          return;
    }
-   if (!P || P->dst.kind != MID_REF_VAR || P->dst.index != c)
+   unsigned rest = 0xf & ~wrote;
+   if (!nr || (rest && sc->writers[c] <= nr))
       return;
-   unsigned rest = 0xf & ~P->mask;
-   int pu = -1, mu = -1;
-   if (util_bitcount(rest) <= 1 && (units_for(P) & (1u << PAN_MID_VMUL)))
-      pu = PAN_MID_VMUL, mu = PAN_MID_SADD;
-   else if (util_bitcount(P->mask) == 1 &&
-            (units_for(P) & (1u << PAN_MID_SADD)))
-      pu = PAN_MID_SADD, mu = PAN_MID_VMUL;
-   /* Past render target 0, sadd sets r1.z. */
-   if (pu < 0 || (rest && sc->writers[c] < 2) ||
-       (W->rt && (pu == PAN_MID_SADD || rest)))
-      return;
+   /* Second-stage units read after vadd wrote r1.w (and sadd r1.z, smul
+    * r1.x past target 0 or with the depth): keep those cases to a lone
+    * writer on the first stage. */
+   unsigned allowed, allowed_m;
+   if (!W->rt && W->nr_srcs < 2) {
+      allowed = allowed_m = BITFIELD_MASK(5) & ~(1u << PAN_MID_VADD);
+      /* What the first stage writes to r0 (a texture result there on
+       * the small cores) the second stage would read. */
+      for (unsigned k = 0; k < nr; k++) {
+         for (unsigned i = 0; i < ps[k]->nr_srcs; i++) {
+            if (ps[k]->src[i].ref.kind == MID_REF_HW &&
+                ps[k]->src[i].ref.index < 2)
+               allowed = (1u << PAN_MID_VMUL) | (1u << PAN_MID_SADD);
+         }
+      }
+   } else {
+      struct mid_instr *P = ps[0];
+      if (nr != 1)
+         return;
+      if (util_bitcount(rest) <= 1 && (units_for(P) & (1u << PAN_MID_VMUL)))
+         allowed = 1u << PAN_MID_VMUL, allowed_m = 1u << PAN_MID_SADD;
+      else if (util_bitcount(P->mask) == 1 &&
+               (units_for(P) & (1u << PAN_MID_SADD)))
+         allowed = 1u << PAN_MID_SADD, allowed_m = 1u << PAN_MID_VMUL;
+      else
+         return;
+      /* Past render target 0, sadd sets r1.z. */
+      if (W->rt && (allowed != (1u << PAN_MID_VMUL) || rest))
+         return;
+   }
 
-   struct mid_bundle *wo = bundle_at(s, last + 1);
-   if (b->block)
-      wo->block = b->block;
-   memmove(b, wo, nr_wb * sizeof(*b));
-   s->bundles.size -= sizeof(*b);
-   wo = b;
-   P->dst = mid_hw(0);
-   add_to(wo, pu, P);
+   struct mid_instr *M = NULL;
    if (rest) {
-      struct mid_instr *M = mid_instr_create(s, blk, MID_ALU, "imov");
+      M = mid_instr_create(s, blk, MID_ALU, "imov");
       list_del(&M->link);
       M->dst = mid_hw(0);
       M->mask = rest;
       M->nr_srcs = 2;
       M->src[1] = mid_src_ref(mid_var(c));
-      add_to(wo, mu, M);
+   }
+   struct mid_bundle trial = *bundle_at(s, last + 1);
+   for (unsigned k = 0; k < nr; k++) {
+      if (!place_colour(&trial, ps[k], pref[k], allowed))
+         return;
+   }
+   if (M && !place_colour(&trial, M, -1, allowed_m))
+      return;
+   bool second = false;
+   for (unsigned u = PAN_MID_SMUL; u <= PAN_MID_LUT; u++)
+      second |= trial.unit[u] != NULL;
+
+   if (b->block)
+      trial.block = b->block;
+   memmove(b, b + 1, nr_wb * sizeof(*b));
+   s->bundles.size -= sizeof(*b);
+   *b = trial;
+   for (unsigned k = 0; k < nr; k++)
+      ps[k]->dst = mid_hw(0);
+   if (second) {
+      /* Not emitted from here (mid_emit.c writes the r1.w set-up of
+       * every writeout bundle), but allocation must see that the
+       * second stage reads after it: nothing it reads may live in r1. */
+      struct mid_instr *D = mid_instr_create(s, blk, MID_ALU, "iadd");
+      list_del(&D->link);
+      D->dst = mid_hw(1);
+      D->mask = 0x8;
+      D->nr_srcs = 2;
+      D->src[0] = mid_src_ref(mid_hw(31));
+      b->unit[PAN_MID_VADD] = D;
    }
    W->src[0].ref = mid_hw(0);
 }
@@ -827,7 +920,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       for (unsigned i = 0; i < ng; i++) {
          off[i] = util_dynarray_num_elements(&flat, unsigned);
          for (unsigned j = 0; j < i; j++) {
-            if (depends(&gs[j], &gs[i]))
+            if (depends(&gs[j], &gs[i], !mid_sched_ordered(s->level)))
                util_dynarray_append(&flat, unsigned, j);
          }
       }
@@ -1042,7 +1135,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
             add_instr_uses(&f, term_feed);
             for (unsigned i = 0; i < ng; i++) {
                if (gs[i].bundle == last &&
-                   (depends(&gs[i], &f) || (gs[i].hw_wr & (1u << 31))))
+                   (depends(&gs[i], &f, false) || (gs[i].hw_wr & (1u << 31))))
                   feed_ready = false;
             }
          }
@@ -1174,8 +1267,10 @@ mid_schedule(struct mid_shader *s)
          cache->nr_blocks = MAX2(cache->nr_blocks, b->index + 1);
       cache->live_out =
          ralloc_array(cache, uint8_t, (size_t)cache->nr_blocks * n);
+      /* Per block: the dependences of most levels, then those of the
+       * ordered ones (depends). */
       cache->blk = rzalloc_array(cache, struct block_deps,
-                                 MAX2(cache->nr_blocks, 1));
+                                 2 * MAX2(cache->nr_blocks, 1));
       mid_foreach_block(s, b)
          mid_live_out(s, cache->live_in, b,
                       cache->live_out + (size_t)b->index * n);
@@ -1197,7 +1292,7 @@ mid_schedule(struct mid_shader *s)
          break;
       }
       sc.live_out = cache->live_out + (size_t)blk->index * n;
-      sc.deps = &cache->blk[blk->index];
+      sc.deps = &cache->blk[2 * blk->index + mid_sched_ordered(s->level)];
       if (!schedule_block(&sc, blk)) {
          ok = false;
          break;

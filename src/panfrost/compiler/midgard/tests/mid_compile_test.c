@@ -593,6 +593,42 @@ test_fragment_writeout(void)
    ralloc_free(b.shader);
 }
 
+/* A colour written by two instructions of one bundle, one of them on a
+ * second-stage unit (lut, the only one that runs frcp): both run in the
+ * writeout bundle, into r0, as the stock code writes them. */
+static void
+test_colour_writers_in_writeout(void)
+{
+   nir_builder b = begin(MESA_SHADER_FRAGMENT);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   nir_ssa_def *u1 = uniform(&b, 1, 4);
+   nir_ssa_def *xyz = nir_fmul(&b, nir_channels(&b, u0, 0x7),
+                               nir_channels(&b, u1, 0x7));
+   nir_ssa_def *w = nir_frcp(&b, nir_channel(&b, u0, 3));
+   nir_ssa_def *v = nir_vec4(&b, nir_channel(&b, xyz, 0),
+                             nir_channel(&b, xyz, 1), nir_channel(&b, xyz, 2),
+                             w);
+   nir_store_output(&b, v, nir_imm_int(&b, 0), .base = 0, .write_mask = 0xf,
+                    .src_type = nir_type_float32,
+                    .io_semantics.location = FRAG_RESULT_DATA0,
+                    .io_semantics.num_slots = 1);
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float c[8] = { 0.25f, 0.5f, -1.0f, 8.0f, 3.0f, -2.0f, 0.5f, 1.0f };
+      for (unsigned k = 0; k < 8; k++)
+         e->ubo0[k] = pan_test_u32(c[k]);
+      if (run(e, b.shader, gpus[g])) {
+         PAN_EXPECT(e->t.writeouts >= 1);
+         PAN_EXPECT_EQ(e->bin.nr_bundles, 2);
+         for (unsigned k = 0; k < 3; k++)
+            PAN_EXPECT_EQ(e->t.colour[k], pan_test_u32(c[k] * c[4 + k]));
+         PAN_EXPECT_EQ(e->t.colour[3], pan_test_u32(1.0f / c[3]));
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
 /* gl_FragDepth: r1.x, written in the writeout bundles, carries the depth
  * out beside the colour in r0. */
 static void
@@ -1241,6 +1277,7 @@ main(void)
    PAN_RUN_CASE(test_memory_and_conversions);
    PAN_RUN_CASE(test_register_pressure);
    PAN_RUN_CASE(test_fragment_writeout);
+   PAN_RUN_CASE(test_colour_writers_in_writeout);
    PAN_RUN_CASE(test_depth_writeout);
    PAN_RUN_CASE(test_mrt_writeout);
    PAN_RUN_CASE(test_lut_broadcast);

@@ -5,7 +5,7 @@
  * The move passes on IR built by hand, checked before and after: the copy
  * bias of register allocation (mid_ra.c), the removal of copies that
  * became no-ops (mid_coalesce.c), varying stores moved up to their data
- * with their swizzle folded, constants propagated, r31 feeders that
+ * with their swizzle folded, store data written in part by its producers, constants propagated, r31 feeders that
  * compute their condition and loads writing texture inputs (mid_opt.c).
  */
 
@@ -211,6 +211,50 @@ test_hoist_varying_stores(void)
          PAN_EXPECT(nth(b, 1) == p1 && nth(b, 2) == s0 && nth(b, 3) == m1);
          PAN_EXPECT(p1->dst.kind == MID_REF_VAR);
          PAN_EXPECT_EQ(m1->mask, 0x7);
+      }
+      ralloc_free(s);
+   }
+}
+
+/* The position: its 1/w lane is read by the perspective multiply too, so
+ * the move into r27 cannot sink whole.  With hoisting, the producer of
+ * the lanes nobody else reads writes r27 itself and the move keeps w:
+ *    v0.w = frcp u0.w
+ *    v1.xyz = fmul u0.xyz, v0.www
+ *    v0.xyz = fadd v1.xyz, u0.xyz
+ *    r27 = imov v0; st_vary 0
+ */
+static void
+test_partial_sink(void)
+{
+   for (unsigned hoist = 0; hoist < 2; hoist++) {
+      struct mid_shader *s = new_shader(2);
+      s->hoist_stores = hoist;
+      struct mid_block *b = mid_block_create(s);
+      struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+      struct mid_instr *rcp = alu2(s, b, "frcp", mid_var(0), u0, u0);
+      rcp->mask = 0x8;
+      rcp->src[1].ref.kind = MID_REF_NONE;
+      struct mid_instr *mul = alu2(s, b, "fmul", mid_var(1), u0, mid_var(0));
+      mul->mask = 0x7;
+      for (unsigned l = 0; l < 4; l++)
+         mul->src[1].swz[l] = 3;
+      struct mid_instr *add = alu2(s, b, "fadd", mid_var(0), mid_var(1), u0);
+      add->mask = 0x7;
+      struct mid_instr *m = move(s, b, mid_hw(27), mid_var(0));
+      st_vary(s, b, 0);
+
+      mid_opt_moves(s);
+
+      PAN_EXPECT_EQ(nr_instrs(b), 5);
+      PAN_EXPECT(rcp->dst.kind == MID_REF_VAR && mul->src[1].ref.index == 0);
+      if (hoist) {
+         PAN_EXPECT(add->dst.kind == MID_REF_HW && add->dst.index == 27);
+         PAN_EXPECT_EQ(add->mask, 0x7);
+         PAN_EXPECT_EQ(m->mask, 0x8);
+      } else {
+         PAN_EXPECT(add->dst.kind == MID_REF_VAR);
+         PAN_EXPECT_EQ(m->mask, 0xf);
       }
       ralloc_free(s);
    }
@@ -435,6 +479,7 @@ main(void)
    PAN_RUN_CASE(test_drop_self_moves);
    PAN_RUN_CASE(test_hoist_varying_stores);
    PAN_RUN_CASE(test_hoist_blocked);
+   PAN_RUN_CASE(test_partial_sink);
    PAN_RUN_CASE(test_constant_propagation);
    PAN_RUN_CASE(test_fold_feeder);
    PAN_RUN_CASE(test_load_to_texture_input);

@@ -208,7 +208,8 @@ test_csel_condition_moves(void)
    ralloc_free(s);
 }
 
-/* A colour written in x, y, z: lane w becomes 0 before the writeout. */
+/* A colour written in x, y, z: lane w becomes 0 before the writeout (in
+ * the writeout bundle itself, which then writes r0). */
 static void
 test_colour_defined(void)
 {
@@ -222,8 +223,8 @@ test_colour_defined(void)
    bool found = false;
    mid_foreach_instr(b, I)
    {
-      if (I->kind == MID_ALU && I->dst.kind == MID_REF_VAR &&
-          I->dst.index == 0 && I->mask == 8) {
+      if (I->kind == MID_ALU && I->dst.index == 0 && I->mask == 8 &&
+          (I->dst.kind == MID_REF_VAR || I->dst.kind == MID_REF_HW)) {
          found = true;
          PAN_EXPECT(!strcmp(I->op, "imov"));
          PAN_EXPECT_EQ(I->src[1].ref.kind, MID_REF_CONST);

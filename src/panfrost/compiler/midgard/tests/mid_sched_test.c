@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: MIT
  *
  * The scheduler's levels (mid_sched.c) on IR built by hand: how far in
- * program order each level looks for work to fill a bundle.
+ * program order each level looks for work to fill a bundle, and which
+ * levels let writes of other lanes of a fixed register share a bundle.
  */
 
 #include "util/pan_test_util.h"
@@ -82,9 +83,77 @@ test_windows(void)
    PAN_EXPECT(wide_bounded > 0);
 }
 
+/*
+ * Store data assembled lane by lane (the position: x, y, z from an add,
+ * w copied), both writes reading values of earlier bundles:
+ *    v0 = fmul u0, u0;  v1.w = fadd u0, u0
+ *    r27.xyz = fadd v0.xyz, u0.xyz;  r27.w = imov v1.w
+ *    st_vary 0
+ * Writes of other lanes of r27 do not order each other: both share a
+ * bundle, except at the levels that keep them in order.
+ */
+static bool
+lanes_share_bundle(unsigned level)
+{
+   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
+   s->mem = s;
+   s->stage = MESA_SHADER_VERTEX;
+   s->gpu_id = 0x860;
+   s->nr_vars = 2;
+   s->nr_push = 1;
+   s->level = level;
+   s->err = s->err_buf;
+   s->err_size = sizeof(s->err_buf);
+   list_inithead(&s->blocks);
+   struct mid_block *b = mid_block_create(s);
+   struct mid_instr *mul = fadd(s, b, 0, u0);
+   mul->op = "fmul";
+   mul->mask = 0xf;
+   fadd(s, b, 1, u0)->mask = 0x8;
+   struct mid_instr *xyz = fadd(s, b, 0, mid_var(0));
+   xyz->dst = mid_hw(27);
+   xyz->mask = 0x7;
+   struct mid_instr *w = mid_instr_create(s, b, MID_ALU, "imov");
+   w->dst = mid_hw(27);
+   w->mask = 0x8;
+   w->nr_srcs = 2;
+   w->src[1] = mid_src_ref(mid_var(1));
+   struct mid_instr *st = mid_instr_create(s, b, MID_LDST, "st_vary_32");
+   st->store = true;
+   st->ls.swz = 0xe4;
+   st->ls.areg = 7;
+   st->ls.ireg = 7;
+
+   bool same = false;
+   if (!mid_schedule(s)) {
+      PAN_CHECK(false, "level %u: %s", level, s->err_buf);
+   } else {
+      util_dynarray_foreach(&s->bundles, struct mid_bundle, bd)
+      {
+         bool has_xyz = false, has_w = false;
+         for (unsigned u = 0; u < 5; u++) {
+            has_xyz |= bd->unit[u] == xyz;
+            has_w |= bd->unit[u] == w;
+         }
+         same |= has_xyz && has_w;
+      }
+   }
+   ralloc_free(s);
+   return same;
+}
+
+static void
+test_lane_writes(void)
+{
+   for (unsigned l = 0; l < MID_SCHED_LEVELS; l++)
+      PAN_CHECK(lanes_share_bundle(l) == !mid_sched_ordered(l), "level %u", l);
+   PAN_EXPECT(mid_sched_ordered(MID_SCHED_LEVELS - 1));
+}
+
 int
 main(void)
 {
    PAN_RUN_CASE(test_windows);
+   PAN_RUN_CASE(test_lane_writes);
    return pan_test_summary("pan_mid_sched");
 }
