@@ -74,6 +74,9 @@ struct panfrost_draw_job {
     */
    bool multisample;
    uint16_t sample_mask;
+   /* Shaded once a sample: a multisampled pass calling a blend shader,
+    * which blends the sample it runs for. */
+   bool per_sample;
    uint64_t occlusion;     /* occlusion query counter, 0: none */
    bool occlusion_counter; /* false: a predicate */
    float point_size;      /* of points whose shader writes none; lines:

@@ -69,6 +69,7 @@ struct panfrost_draw_cache {
    uint64_t vs_res, fs_res;
    uint64_t blend;
    unsigned blend_count, rt_mask;
+   bool blend_shader; /* a target calls one: shaded per sample when MSAA */
    uint64_t depth_stencil;
    uint64_t tls;
    unsigned tls_size;

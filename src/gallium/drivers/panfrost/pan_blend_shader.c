@@ -246,6 +246,7 @@ build(struct panfrost_context *ctx, const struct panfrost_blend_shader_key *k,
       .colour1_reg = k->colour1_reg,
       .coverage_reg = k->coverage_reg,
       .last = k->last,
+      .nr_samples = k->nr_samples,
    };
    struct panfrost_binary bin;
    char cerr[256];
@@ -318,12 +319,6 @@ panfrost_blend_shader_get(struct panfrost_context *ctx,
                index);
       return 0;
    }
-   if (util_framebuffer_get_num_samples(&ctx->state.fb) > 1) {
-      snprintf(err, err_size,
-               "blend shaders on multisampled targets are not implemented "
-               "yet");
-      return 0;
-   }
    memset(&k, 0, sizeof(k));
    k.rt = *b;
    k.rt.shader = 0;
@@ -332,6 +327,7 @@ panfrost_blend_shader_get(struct panfrost_context *ctx,
    k.colour_reg = fs->blend_regs[index].colour;
    k.coverage_reg = fs->blend_regs[index].coverage;
    k.colour1_reg = fs->blend_regs[index].colour1;
+   k.nr_samples = util_framebuffer_get_num_samples(&ctx->state.fb);
    k.last = true;
    for (unsigned rt = index + 1; rt < 8; ++rt)
       k.last &= fs->blend_regs[rt].colour == 0xff;

@@ -28,6 +28,9 @@ struct panfrost_blend_shader_key {
     * whether it is the fragment shader's last (no return). */
    uint8_t colour_reg, colour1_reg, coverage_reg;
    bool last;
+   /* Samples of the target: more than 1 blends the sample the draw,
+    * shaded once a sample, runs for (blend.rst, "Multisampled targets"). */
+   uint8_t nr_samples;
 };
 
 /* The blend shader's NIR (pan_compile.h, pan_va_blend_options): the

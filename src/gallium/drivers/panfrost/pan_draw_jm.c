@@ -562,6 +562,8 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
          *dropped = true;
          return true;
       }
+      /* A blend shader blends the one sample its thread is shaded for. */
+      f.per_sample |= msaa && f.rts[i].shader;
    }
    panfrost_zs_state_init(&f.zs, ctx->state.zsa, &ctx->state.stencil_ref,
                           fb->zsbuf);

@@ -451,7 +451,8 @@ blend_desc(struct panfrost_context *ctx, void *cpu, unsigned i,
 
 /* Blend descriptors of the framebuffer's render targets. */
 static uint64_t
-blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
+blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask,
+            bool *shader)
 {
    const struct panfrost_arch_draw *d =
       panfrost_screen(ctx->base.screen)->arch->draw;
@@ -465,6 +466,7 @@ blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
       return 0;
    *count = n;
    *rt_mask = 0;
+   *shader = false;
    for (unsigned i = 0; i < n; ++i) {
       struct panfrost_blend_rt b;
       char err[256];
@@ -477,6 +479,7 @@ blend_descs(struct panfrost_context *ctx, unsigned *count, unsigned *rt_mask)
       }
       if (b.enabled)
          *rt_mask |= BITFIELD_BIT(i);
+      *shader |= b.shader != 0;
    }
    return t.gpu;
 }
@@ -749,7 +752,8 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
    }
    /* Blend shaders read the fragment shader's registers. */
    if ((dirty & PANFROST_DIRTY_BLEND) || fs_new)
-      c->blend = blend_descs(ctx, &c->blend_count, &c->rt_mask);
+      c->blend = blend_descs(ctx, &c->blend_count, &c->rt_mask,
+                             &c->blend_shader);
    if (dirty & PANFROST_DIRTY_ZSA) {
       struct pan_ptr ds = pan_pool_alloc(&ctx->batch.pool,
                                          d->depth_stencil_size_B,
@@ -879,6 +883,8 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    j.blend = c->blend;
    j.blend_count = c->blend_count;
    j.rt_mask = c->rt_mask;
+   /* A blend shader blends the one sample its thread is shaded for. */
+   j.per_sample = msaa && c->blend_shader;
    j.depth_stencil = c->depth_stencil;
    j.position = cached_env(c, &vs->progs[0], 0);
    j.varying = cached_env(c, &vs->progs[1], 1);

@@ -248,6 +248,7 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
       cfg.cull_back_face = polygon && j->cull_back;
       cfg.multisample_enable = j->multisample;
       cfg.sample_mask = j->sample_mask;
+      cfg.evaluate_per_sample = j->per_sample;
       cfg.single_sampled_lines = true;
       cfg.render_target_mask = j->rt_mask;
       cfg.vertex_array.packet = true;
