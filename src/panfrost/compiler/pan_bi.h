@@ -58,6 +58,13 @@ unsigned pan_bi_message_preload(pan_ir_shader *s,
                                 struct pan_bi_message_preload msgs[2]);
 
 /*
+ * Fragment shaders: pairs of 2D lookups of one block at the same
+ * coordinates (computed LOD, textures and samplers below 4) become one
+ * dual TEXC message (pan_bi_dual_tex.c).  Returns how many pairs.
+ */
+unsigned pan_bi_dual_tex(pan_ir_shader *s);
+
+/*
  * Atomics in Bifrost's shape (pan_bi_lower_atomic.c): a returning atomic
  * is atom_c_return then atom_post, an exchange axchg, a compare-and-swap
  * acmpxchg and a move of its first word.

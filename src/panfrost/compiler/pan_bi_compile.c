@@ -126,6 +126,10 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    pan_ir_opt_copy_prop(s);
    pan_ir_opt_collect(s);
    pan_ir_opt_dce(s);
+   /* After the preloads, which may take a lookup whole; after collect_opt
+    * too, which leaves one coordinate value where NIR had copies. */
+   if (stage == MESA_SHADER_FRAGMENT && !blend && pan_bi_dual_tex(s))
+      pan_ir_opt_collect(s);
    pan_bi_opt_fold(s);
    pan_ir_lower_phis(s);
    pan_bi_pair_push(s, out->push, out->nr_push);

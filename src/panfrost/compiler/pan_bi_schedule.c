@@ -1081,6 +1081,13 @@ emit_instr(struct bi_sched_ctx *c, const pan_ir_instr *I)
    case PAN_IR_OP_TEXC:
       /* TEXC reads its staging words from the registers it writes. */
       return stage_srcs(c, I, 2, I->nr_srcs - 2) && emit_form(c, I);
+   case PAN_IR_OP_TEXC_DUAL: {
+      /* The descriptor names the second result's registers: the four
+       * after the first's (one 8-word value). */
+      pan_ir_instr dual = *I;
+      dual.imm |= (unsigned)(c->regs[I->dest.value] + 4) << 12;
+      return emit_form(c, &dual);
+   }
    case PAN_IR_OP_ATOMIC:
    case PAN_IR_OP_ATOM_C_RETURN:
       return emit_atom_c(c, I);

@@ -1293,6 +1293,82 @@ test_var_tex_preload(void)
    var_tex_preload(true);
 }
 
+/* A unit whose result tells which lookup it is: the coordinates, then
+ * the texture and sampler indices. */
+static bool
+cb_tex_indices(void *user, struct pan_sim_tex_req *req, char *err)
+{
+   for (unsigned i = 0; i < PAN_SIM_TEX_QUAD; ++i) {
+      float v[4] = { pan_test_f32(req->coord[i][0]),
+                     pan_test_f32(req->coord[i][1]), (float)req->texture,
+                     (float)req->sampler };
+      for (unsigned c = 0; c < 4; ++c)
+         req->out[i][c] = pan_test_u32(v[c]);
+   }
+   return req->regfmt == 1;
+}
+
+/* colour = 10 * texture(t1/s2, VAR0.xy) + texture(t3/s0, VAR0.xy) on G72
+ * and G52: one dual TEXC message for both lookups (their samplers are not
+ * their textures, so no v7 preload takes them), each result where the
+ * shader reads it. */
+static void
+test_dual_tex(void)
+{
+   for (unsigned arch = 6; arch <= 7; ++arch) {
+      nir_builder b = nir_builder_init_simple_shader(
+         MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_dual_tex");
+      nir_variable *v0 =
+         io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+      nir_variable *col =
+         io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+      nir_ssa_def *xy = nir_channels(&b, nir_load_var(&b, v0), 3);
+      nir_ssa_def *r[2];
+      for (unsigned k = 0; k < 2; ++k) {
+         nir_tex_instr *t = nir_tex_instr_create(b.shader, 1);
+         t->op = nir_texop_tex;
+         t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+         t->texture_index = k ? 3 : 1;
+         t->sampler_index = k ? 0 : 2;
+         t->coord_components = 2;
+         t->dest_type = nir_type_float32;
+         t->src[0].src_type = nir_tex_src_coord;
+         t->src[0].src = nir_src_for_ssa(xy);
+         nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+         nir_builder_instr_insert(&b, &t->instr);
+         r[k] = &t->dest.ssa;
+      }
+      nir_store_var(&b, col, nir_ffma(&b, r[0], nir_imm_float(&b, 10), r[1]),
+                    0xf);
+
+      struct pan_bi_binary bin;
+      void *ctx = ralloc_context(NULL);
+      static struct gfx_record rec;
+      memset(&rec, 0, sizeof(rec));
+      uint32_t u[16] = { 0 };
+      struct pan_bi_compile_options opts = { .arch = arch };
+      const struct pan_sim_tex_ops tex = { NULL, cb_tex_indices };
+      bool ok = compile(b.shader, &opts, ctx, &bin);
+      PAN_CHECK(!ok || bin.stats.msg_tex == 1,
+                "v%u: %u texture messages, expected one", arch,
+                bin.stats.msg_tex);
+      ok = ok && arch == 7 && run_gfx_tex(&bin, u, &rec, &tex);
+      for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+         /* VAR0 at lane l: (l / 8, l / 8 + 1 / 4) (cb_ld_var). */
+         float x = l / 8.0f, y = l / 8.0f + 0.25f;
+         float want[4] = { 11 * x, 11 * y, 10 * 1 + 3, 10 * 2 + 0 };
+         for (unsigned c = 0; c < 4; ++c) {
+            float got = pan_test_f32(rec.colour[l][c]);
+            PAN_CHECK(fabsf(got - want[c]) <= 1e-5f,
+                      "lane %u word %u: %g, expected %g", l, c, got,
+                      want[c]);
+         }
+      }
+      ralloc_free(ctx);
+      ralloc_free(b.shader);
+   }
+}
+
 /* Results of the recording unit for gathers and offsets: word c of a
  * gather is 10 + c (the hardware's raster order), of a fetch the lane's
  * x and y offsets, level and x coordinate. */
@@ -1707,6 +1783,7 @@ main(void)
    PAN_RUN_CASE(test_push_pairs);
    PAN_RUN_CASE(test_message_preload_ir);
    PAN_RUN_CASE(test_var_tex_preload);
+   PAN_RUN_CASE(test_dual_tex);
    PAN_RUN_CASE(test_depth_stencil_output);
    PAN_RUN_CASE(test_far_slot);
    PAN_RUN_CASE(test_high_slots);
