@@ -278,13 +278,17 @@ draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
    ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
 }
 
+/* What a run of gs_draw does with its list. */
+#define GS_CAPTURE (1 << 0) /* the stream outputs, when targets are bound */
+#define GS_DRAW (1 << 1)
+
 /* One draw: false when out of memory. */
 static bool
 gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
         struct panfrost_compute_shader *records,
         const struct pipe_draw_info *info, unsigned drawid,
         const struct pipe_draw_start_count_bias *draw, unsigned layer,
-        unsigned layers)
+        unsigned layers, unsigned what)
 {
    const struct panfrost_gs_info *gi = &gs->info;
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
@@ -357,8 +361,11 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
    dispatch(ctx, gs->compute, p.gpu, invocations);
 
    /* Transform feedback reads the list on the CPU (pan_gs_xfb.c). */
-   if (gs->stream_output.num_outputs && ctx->xfb.num_targets)
+   if ((what & GS_CAPTURE) && gs->stream_output.num_outputs &&
+       ctx->xfb.num_targets)
       panfrost_gs_capture(ctx, gs, buf, at_B, at_B + index_B, records_n);
+   if (!(what & GS_DRAW))
+      return true;
 
    /* 3. The list. */
    draw_list(ctx, gs, buf, at_B, at_B + index_B, records_n, drawid);
@@ -431,13 +438,24 @@ panfrost_gs_draw_vbo(struct panfrost_context *ctx,
       if (layers == 1)
          layers = 0;
    }
+   /* A capture takes the primitives in the order they were emitted: from
+    * a run of its own keeping every layer, which draws nothing. */
+   bool capture = layers && gs->stream_output.num_outputs &&
+                  ctx->xfb.num_targets;
    for (unsigned i = 0; i < num_draws; ++i) {
+      unsigned drawid = drawid_offset + (info->increment_draw_id ? i : 0);
+      if (capture &&
+          !gs_draw(ctx, gs, records, info, drawid, &draws[i], 0, 0,
+                   GS_CAPTURE)) {
+         mesa_loge("panfrost: out of memory for a geometry shader capture, "
+                   "dropped");
+         return;
+      }
       for (unsigned l = 0; l < MAX2(layers, 1); ++l) {
          panfrost_batch_use_layer(ctx, l);
          ctx->gs_layer = l;
-         bool ok = gs_draw(ctx, gs, records, info,
-                           drawid_offset + (info->increment_draw_id ? i : 0),
-                           &draws[i], l, layers);
+         bool ok = gs_draw(ctx, gs, records, info, drawid, &draws[i], l,
+                           layers, capture ? GS_DRAW : GS_CAPTURE | GS_DRAW);
          ctx->gs_layer = 0;
          if (!ok) {
             mesa_loge("panfrost: out of memory for a geometry shader "

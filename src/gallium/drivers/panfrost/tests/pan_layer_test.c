@@ -12,13 +12,15 @@
  * grid, coloured (1, l / 5, 0) and routed to layer l with gl_Layer: each
  * layer must hold its own rectangle and the clear colour elsewhere.  A
  * rectangle whose gl_Layer is past the last layer lands in the last one
- * (clamped, as softpipe does); a geometry shader that never writes
+ * (clamped, as softpipe does); rectangles sent to the layers in reverse
+ * are captured in the order they were emitted; a geometry shader that never writes
  * gl_Layer and a draw without one render into layer 0 only, the passes
  * of the other layers loading what earlier passes left there (2D views
  * of one slice of the 3D texture).  A shader
  * writing gl_ViewportIndex is refused (one viewport).
  */
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,14 +63,18 @@ cell_rect(unsigned c, float *x0, float *y0, float *x1, float *y1)
 /* What the geometry shader does with gl_Layer. */
 enum layer_mode {
    LAYER_PER_CELL, /* rectangle l to layer l */
+   LAYER_REVERSED, /* rectangle l to layer rects - 1 - l */
    LAYER_PAST_END, /* rectangle 0 to layer 7, past every target's end */
    LAYER_UNWRITTEN,
    VIEWPORT_INDEX, /* writes gl_ViewportIndex instead */
 };
 
-/* A point in, `rects` rectangles out (4 vertices each, one strip each). */
+/* A point in, `rects` rectangles out (4 vertices each, one strip each);
+ * so: the captured outputs, or NULL.
+ */
 static void *
-layer_gs(enum layer_mode mode, unsigned rects)
+layer_gs_so(enum layer_mode mode, unsigned rects,
+            const struct pipe_stream_output_info *so)
 {
    nir_builder b = pan_test_shader(screen, MESA_SHADER_GEOMETRY, "gs");
    nir_shader *s = b.shader;
@@ -100,7 +106,9 @@ layer_gs(enum layer_mode mode, unsigned rects)
       float x0, y0, x1, y1;
       cell_rect(l, &x0, &y0, &x1, &y1);
       nir_ssa_def *col = nir_imm_vec4(&b, 1, l / 5.0f, 0, 1);
-      int layer = mode == LAYER_PAST_END ? 7 : (int)l;
+      int layer = mode == LAYER_PAST_END   ? 7
+                  : mode == LAYER_REVERSED ? (int)(rects - 1 - l)
+                                           : (int)l;
       const float xy[4][2] = { { x0, y0 }, { x1, y0 }, { x0, y1 }, { x1, y1 } };
       for (unsigned v = 0; v < 4; ++v) {
          nir_ssa_def *vp =
@@ -116,7 +124,15 @@ layer_gs(enum layer_mode mode, unsigned rects)
    }
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = s };
+   if (so)
+      cso.stream_output = *so;
    return ctx->create_gs_state(ctx, &cso);
+}
+
+static void *
+layer_gs(enum layer_mode mode, unsigned rects)
+{
+   return layer_gs_so(mode, rects, NULL);
 }
 
 /* A layered colour buffer: a 2D array of `layers` layers, a cube or a 3D
@@ -355,6 +371,57 @@ find_orientation(void)
    pipe_resource_reference(&tex, NULL);
 }
 
+/* Rectangles sent to the layers in reverse while their colours' green
+ * is captured: the capture keeps the order they were emitted in, not the
+ * layers'.
+ */
+static void
+test_capture(void)
+{
+   struct pipe_stream_output_info so = {
+      .num_outputs = 1,
+      .stride = { 1 },
+      /* Written locations in order: position, layer, colour. */
+      .output = { { .register_index = 2, .start_component = 1,
+                    .num_components = 1 } },
+   };
+   enum { RECTS = 4, VERTS = RECTS * 6 };
+   struct pipe_surface *surf;
+   struct pipe_resource *tex =
+      bind_layered(PIPE_TEXTURE_2D_ARRAY, RECTS, 0, &surf);
+   struct pipe_resource *buf = pipe_buffer_create(
+      screen, PIPE_BIND_STREAM_OUTPUT, PIPE_USAGE_DEFAULT, VERTS * 4);
+   struct pipe_stream_output_target *t =
+      ctx->create_stream_output_target(ctx, buf, 0, VERTS * 4);
+   unsigned zero = 0;
+   void *gs = layer_gs_so(LAYER_REVERSED, RECTS, &so);
+
+   clear_blue();
+   ctx->bind_gs_state(ctx, gs);
+   ctx->set_stream_output_targets(ctx, 1, &t, &zero);
+   draw_point();
+   ctx->set_stream_output_targets(ctx, 0, NULL, NULL);
+   ctx->bind_gs_state(ctx, NULL);
+   float got[VERTS];
+   pipe_buffer_read(ctx, buf, 0, sizeof(got), got);
+   unsigned wrong = 0;
+   for (unsigned k = 0; k < VERTS; ++k)
+      wrong += fabsf(got[k] - (k / 6) / 5.0f) > 1e-6f;
+   CHECK(!wrong, "capture in emission order: %u of %u values wrong", wrong,
+         VERTS);
+   read_layers(tex, RECTS);
+   for (unsigned l = 0; l < RECTS; ++l)
+      check_layer("reversed", RECTS - 1 - l, 1u << l);
+
+   ctx->delete_gs_state(ctx, gs);
+   ctx->stream_output_target_destroy(ctx, t);
+   pipe_resource_reference(&buf, NULL);
+   struct pipe_framebuffer_state none = { 0 };
+   ctx->set_framebuffer_state(ctx, &none);
+   pipe_surface_reference(&surf, NULL);
+   pipe_resource_reference(&tex, NULL);
+}
+
 static void
 test_viewport_refused(void)
 {
@@ -414,6 +481,7 @@ main(int argc, char **argv)
    test_layers("cube", PIPE_TEXTURE_CUBE, 6, 0);
    test_layers("3D", PIPE_TEXTURE_3D, 4, 0);
    test_layers("4x 2D array", PIPE_TEXTURE_2D_ARRAY, 3, 4);
+   test_capture();
    test_viewport_refused();
 
    ctx->set_vertex_buffers(ctx, 0, 0, 1, false, NULL);
