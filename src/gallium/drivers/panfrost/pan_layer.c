@@ -19,8 +19,8 @@ panfrost_fb_layers(const struct pipe_framebuffer_state *fb)
          n = MAX2(n, s->u.tex.last_layer - s->u.tex.first_layer + 1);
    }
    if (fb->zsbuf) {
-      n = MAX2(n, fb->zsbuf->u.tex.last_layer -
-                     fb->zsbuf->u.tex.first_layer + 1);
+      n = MAX2(n,
+               fb->zsbuf->u.tex.last_layer - fb->zsbuf->u.tex.first_layer + 1);
    }
    if (!fb->nr_cbufs && !fb->zsbuf)
       n = fb->layers;

@@ -7,17 +7,17 @@
  * Layered rendering (pan_layer.h) at the Gallium level on the drm-shim:
  * a 2D array of 4 layers, a cube map (6 faces), a 3D texture of 4
  * slices and a 4x 2D array of 3 layers (read back through resolves of
- * each layer) bound whole as the colour buffer.  A clear must clear every layer; a geometry shader turns
- * a point into one rectangle per layer, rectangle l in cell l of a 4 x 2
- * grid, coloured (1, l / 5, 0) and routed to layer l with gl_Layer: each
- * layer must hold its own rectangle and the clear colour elsewhere.  A
- * rectangle whose gl_Layer is past the last layer lands in the last one
- * (clamped, as softpipe does); rectangles sent to the layers in reverse
- * are captured in the order they were emitted; a geometry shader that never writes
- * gl_Layer and a draw without one render into layer 0 only, the passes
- * of the other layers loading what earlier passes left there (2D views
- * of one slice of the 3D texture).  A shader
- * writing gl_ViewportIndex is refused (one viewport).
+ * each layer) bound whole as the colour buffer.  A clear must clear every
+ * layer; a geometry shader turns a point into one rectangle per layer,
+ * rectangle l in cell l of a 4 x 2 grid, coloured (1, l / 5, 0) and routed to
+ * layer l with gl_Layer: each layer must hold its own rectangle and the clear
+ * colour elsewhere.  A rectangle whose gl_Layer is past the last layer lands in
+ * the last one (clamped, as softpipe does); rectangles sent to the layers in
+ * reverse are captured in the order they were emitted; a geometry shader that
+ * never writes gl_Layer and a draw without one render into layer 0 only, the
+ * passes of the other layers loading what earlier passes left there (2D views
+ * of one slice of the 3D texture).  A shader writing gl_ViewportIndex is
+ * refused (one viewport).
  */
 
 #include <math.h>
@@ -122,8 +122,7 @@ layer_gs_so(enum layer_mode mode, unsigned rects,
       }
       nir_end_primitive(&b, .stream_id = 0);
    }
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = s };
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR, .ir.nir = s };
    if (so)
       cso.stream_output = *so;
    return ctx->create_gs_state(ctx, &cso);
@@ -139,8 +138,8 @@ layer_gs(enum layer_mode mode, unsigned rects)
  * texture of `layers` slices.
  */
 static struct pipe_resource *
-bind_layered(enum pipe_texture_target target, unsigned layers,
-             unsigned samples, struct pipe_surface **surf)
+bind_layered(enum pipe_texture_target target, unsigned layers, unsigned samples,
+             struct pipe_surface **surf)
 {
    struct pipe_resource templ = {
       .target = target,
@@ -192,9 +191,11 @@ resolve_layer(struct pipe_resource *tex, unsigned l)
    if (!dst)
       return NULL;
    struct pipe_blit_info blit = {
-      .dst = { .resource = dst, .format = tex->format,
+      .dst = { .resource = dst,
+               .format = tex->format,
                .box = { 0, 0, 0, W, H, 1 } },
-      .src = { .resource = tex, .format = tex->format,
+      .src = { .resource = tex,
+               .format = tex->format,
                .box = { 0, 0, (int)l, W, H, 1 } },
       .mask = PIPE_MASK_RGBA,
       .filter = PIPE_TEX_FILTER_NEAREST,
@@ -213,8 +214,8 @@ read_layers(struct pipe_resource *tex, unsigned layers)
          tex->nr_samples > 1 ? resolve_layer(tex, l) : NULL;
       struct pipe_resource *src = tex->nr_samples > 1 ? one : tex;
       const uint8_t *map =
-         src ? pipe_texture_map(ctx, src, 0, src == tex ? l : 0,
-                                PIPE_MAP_READ, 0, 0, W, H, &xfer)
+         src ? pipe_texture_map(ctx, src, 0, src == tex ? l : 0, PIPE_MAP_READ,
+                                0, 0, W, H, &xfer)
              : NULL;
       CHECK(map, "layer %u map failed", l);
       for (unsigned y = 0; map && y < H; ++y)
@@ -258,9 +259,8 @@ check_layer(const char *what, unsigned l, unsigned cells)
       if (cells & (1u << c)) {
          int g = (int)(c / 5.0f * 255.0f + 0.5f);
          CHECK(is_rgb(l, x, y, 255, g, 0),
-               "%s: layer %u cell %u has its rectangle (got %u %u %u)", what,
-               l, c, pixels[l][y][x][0], pixels[l][y][x][1],
-               pixels[l][y][x][2]);
+               "%s: layer %u cell %u has its rectangle (got %u %u %u)", what, l,
+               c, pixels[l][y][x][0], pixels[l][y][x][1], pixels[l][y][x][2]);
       } else {
          CHECK(is_rgb(l, x, y, 0, 0, 255),
                "%s: layer %u cell %u holds the clear colour (got %u %u %u)",
@@ -288,8 +288,8 @@ draw_point(void)
 
 /* Every layer cleared, then a rectangle per layer into its own layer. */
 static void
-test_layers(const char *what, enum pipe_texture_target target,
-            unsigned layers, unsigned samples)
+test_layers(const char *what, enum pipe_texture_target target, unsigned layers,
+            unsigned samples)
 {
    struct pipe_surface *surf;
    /* What GL asks before it makes such a texture. */
@@ -382,7 +382,8 @@ test_capture(void)
       .num_outputs = 1,
       .stride = { 1 },
       /* Written locations in order: position, layer, colour. */
-      .output = { { .register_index = 2, .start_component = 1,
+      .output = { { .register_index = 2,
+                    .start_component = 1,
                     .num_components = 1 } },
    };
    enum { RECTS = 4, VERTS = RECTS * 6 };
