@@ -146,7 +146,8 @@ better(const struct mid_shader *a, const struct mid_shader *b)
  * clone of it.  NULL with the error in s->err_buf on failure. */
 static struct mid_shader *
 build_ir(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool hoist,
-         bool moves, void *mem_ctx, FILE *print_ir)
+         bool moves, bool early, void *mem_ctx, FILE *print_ir,
+         bool *unchanged)
 {
    struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
    s->mem = s;
@@ -164,13 +165,20 @@ build_ir(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool hoist,
    if (!mid_from_nir(s, nir))
       return s;
    mid_dce(s);
-   if (moves && !mid_is_empty(s))
+   if (moves && !mid_is_empty(s)) {
       mid_opt_moves(s);
+      /* Stores moved up may let their moves sink into the producers. */
+      if (early && mid_ra_early_stores(s))
+         mid_opt_moves(s);
+      else if (early && unchanged)
+         *unchanged = true;
+   }
    s->sched_cache = mid_sched_cache_create(s);
    if (print_ir) {
-      fprintf(print_ir, "--- IR (%s, %s) ---\n",
+      fprintf(print_ir, "--- IR (%s, %s%s) ---\n",
               moves ? "moves eliminated" : "moves kept",
-              hoist ? "stores hoisted" : "stores in place");
+              hoist ? "stores hoisted" : "stores in place",
+              early ? ", early" : "");
       mid_print(s, print_ir);
    }
    return s;
@@ -207,8 +215,10 @@ schedule_ir(const struct mid_shader *ir, unsigned level, void *mem_ctx,
    s->bin.nr_bundles =
       util_dynarray_num_elements(&s->bundles, struct mid_bundle);
    if (print_ir) {
-      fprintf(print_ir, "--- scheduled and allocated (level %u) ---\n",
-              level);
+      fprintf(print_ir,
+              "--- scheduled and allocated (level %u: %u bundles, %u "
+              "registers) ---\n",
+              level, s->bin.nr_bundles, s->work_regs);
       mid_print(s, print_ir);
    }
    return s;
@@ -279,8 +289,8 @@ note_free(struct free_schedules *f, unsigned window, unsigned limit,
  * trying further).  The front-end IR goes on tmp, which must outlive the
  * schedules (they share its opcode names). */
 static bool
-try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
-           void *tmp, FILE *print_ir, struct mid_shader **best,
+try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool early,
+           void *mem_ctx, void *tmp, FILE *print_ir, struct mid_shader **best,
            char *first_err, size_t err_size, unsigned *nr_schedules)
 {
    /* [hoisted]; without varying stores hoisting changes nothing and
@@ -288,6 +298,8 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
    struct mid_shader *ir[2] = { NULL, NULL };
    struct free_schedules *seen = rzalloc_array(tmp, struct free_schedules, 2);
    unsigned largest[2] = { 0, 0 };
+   /* Early stores that moved nothing repeat the first round. */
+   bool unchanged[2] = { false, false };
    bool stores = true;
    bool ok = true;
    const unsigned nr_tries = 2 * MID_SCHED_LEVELS - MID_HOIST_LEVELS - 1;
@@ -303,19 +315,25 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, void *mem_ctx,
       struct mid_shader *base = NULL;
       if (moves) {
          if (!ir[vi]) {
-            ir[vi] =
-               build_ir(nir, gpu_id, max_push, vi, true, tmp, print_ir);
+            ir[vi] = build_ir(nir, gpu_id, max_push, vi, true, early, tmp,
+                              print_ir, &unchanged[vi]);
             largest[vi] = largest_block(ir[vi]);
             if (vi && !ir[vi]->failed && !has_varying_stores(ir[vi])) {
                stores = false;
                ir[0] = ir[1];
                largest[0] = largest[1];
+               unchanged[0] = unchanged[1];
                vi = 0;
             }
          }
          base = ir[vi];
+         if (unchanged[vi])
+            continue;
+      } else if (early) {
+         continue;
       } else {
-         base = build_ir(nir, gpu_id, max_push, hoist, false, tmp, print_ir);
+         base = build_ir(nir, gpu_id, max_push, hoist, false, false, tmp,
+                         print_ir, NULL);
       }
       unsigned window = mid_sched_window(level);
       if (moves && window >= largest[vi])
@@ -393,8 +411,16 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    for (unsigned p = 0;
         p < ARRAY_SIZE(push_limits) && (!best || threads_of(best) == 1); p++) {
       first_err[0] = 0;
-      if (!try_levels(nir, gpu_id, push_limits[p], mem_ctx, ir_mem, print_ir,
-                      &best, first_err, sizeof(first_err), &nr_schedules))
+      if (!try_levels(nir, gpu_id, push_limits[p], false, mem_ctx, ir_mem,
+                      print_ir, &best, first_err, sizeof(first_err),
+                      &nr_schedules))
+         break;
+      /* Short of four threads: again with the varying stores as early as
+       * their data allows (fewer values live, not always fewer bundles). */
+      if (best && threads_of(best) < 4 &&
+          !try_levels(nir, gpu_id, push_limits[p], true, mem_ctx, ir_mem,
+                      print_ir, &best, first_err, sizeof(first_err),
+                      &nr_schedules))
          break;
    }
    if (!best) {

@@ -1,0 +1,205 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Varying stores as soon as their data is complete, for register
+ * pressure.  The front end stores every vertex output at the end of the
+ * shader, each through its data register (r27, or r26 by turns), so the
+ * values an output is assembled from stay live until the stores, and the
+ * stores keep the order of the output slots: the scheduler cannot move a
+ * store whose data is ready early past a store still waiting, since both
+ * write the same fixed register.
+ *
+ * Here each store and the writes of its data register before it (a
+ * "group": moves of variables, producers that write the register, a load)
+ * move up, together, to just after the last write of any variable they
+ * read.  Groups never interleave (each is kept contiguous) and never
+ * cross another instruction touching their data register, so the writes
+ * a store sees are the same; other instructions keep their order.
+ */
+
+#include <string.h>
+
+#include "util/ralloc.h"
+
+#include "mid_ir.h"
+
+
+static bool
+is_vary_store(const struct mid_instr *I)
+{
+   return I->kind == MID_LDST && I->store && !strncmp(I->op, "st_vary", 7);
+}
+
+static unsigned
+data_reg(const struct mid_instr *S)
+{
+   return S->ls.data26 ? 26 : 27;
+}
+
+static bool
+writes_hw(const struct mid_instr *I, unsigned r)
+{
+   return !I->store && I->dst.kind == MID_REF_HW && I->dst.index == r;
+}
+
+/* Registers r26/r27 an instruction touches. */
+static uint32_t
+touches_ldst_regs(const struct mid_instr *I)
+{
+   uint32_t m = mid_hw_reads(I) & (3u << 26);
+   if (!I->store && I->dst.kind == MID_REF_HW &&
+       (I->dst.index == 26 || I->dst.index == 27))
+      m |= 1u << I->dst.index;
+   return m;
+}
+
+/* Whether I reads a fixed register other than the group's data register
+ * (the r31 of a pair, a texture register): its block stays as it is. */
+static bool
+reads_other_hw(const struct mid_instr *I, unsigned r)
+{
+   return (mid_hw_reads(I) & ~(1u << r)) != 0 || I->pair_next;
+}
+
+/* Whether I reads a variable W writes. */
+static bool
+reads_write_of(const struct mid_instr *I, const struct mid_instr *W)
+{
+   if (W->store || W->dst.kind != MID_REF_VAR)
+      return false;
+   for (unsigned j = 0; j < I->nr_srcs; j++) {
+      if (I->src[j].ref.kind == MID_REF_VAR &&
+          I->src[j].ref.index == W->dst.index)
+         return true;
+   }
+   return false;
+}
+
+static bool
+order_block(struct mid_shader *s, struct mid_block *b, void *mem)
+{
+   /* Instructions in order, and which group each belongs to (~0: none). */
+   unsigned n = 0;
+   mid_foreach_instr(b, I) n++;
+   if (!n)
+      return false;
+   struct mid_instr **ins = ralloc_array(mem, struct mid_instr *, n);
+   unsigned *grp = ralloc_array(mem, unsigned, n);
+   unsigned nr_groups = 0, i = 0;
+   mid_foreach_instr(b, I)
+   {
+      ins[i] = I;
+      grp[i++] = ~0u;
+   }
+
+   /* Each store with the writes of its register since that register's
+    * previous reader: the group.  Anything else touching r26/r27 in a
+    * block with stores leaves the block alone. */
+   uint32_t open = 0; /* registers written since their last reader */
+   unsigned start[32];
+   for (i = 0; i < n; i++) {
+      struct mid_instr *I = ins[i];
+      uint32_t t = touches_ldst_regs(I);
+      if (is_vary_store(I)) {
+         unsigned r = data_reg(I);
+         if ((t & ~(1u << r)) || !(open & (1u << r)))
+            return false;
+         for (unsigned k = start[r]; k < i; k++) {
+            if (writes_hw(ins[k], r)) {
+               if (reads_other_hw(ins[k], r))
+                  return false;
+               grp[k] = nr_groups;
+            }
+         }
+         grp[i] = nr_groups++;
+         open &= ~(1u << r);
+         continue;
+      }
+      if (!t)
+         continue;
+      /* A write of r26/r27 for a later store, and nothing else. */
+      if (t != (t & -t) || !writes_hw(I, ffs(t) - 1) ||
+          (mid_hw_reads(I) & t))
+         return false;
+      unsigned r = ffs(t) - 1;
+      if (!(open & t))
+         start[r] = i;
+      open |= t;
+   }
+   if (!nr_groups || open)
+      return false;
+
+   /* Where each group can go: after the last write (before it) of a
+    * variable one of its instructions reads.  An instruction the group
+    * moves down may not pass a write of what it reads. */
+   int *after = ralloc_array(mem, int, nr_groups);
+   for (unsigned g = 0; g < nr_groups; g++)
+      after[g] = -1;
+   for (i = 0; i < n; i++) {
+      if (grp[i] == ~0u)
+         continue;
+      for (unsigned k = i; k-- > 0;) {
+         if (grp[k] == ~0u && reads_write_of(ins[i], ins[k])) {
+            after[grp[i]] = MAX2(after[grp[i]], (int)k);
+            break;
+         }
+      }
+   }
+   /* Never between an r31 feeder and its reader. */
+   for (unsigned g = 0; g < nr_groups; g++) {
+      while (after[g] >= 0 && ins[after[g]]->pair_next)
+         after[g]++;
+   }
+   for (i = 0; i < n; i++) {
+      if (grp[i] == ~0u)
+         continue;
+      for (int k = i + 1; k <= after[grp[i]]; k++) {
+         if (grp[k] == ~0u && reads_write_of(ins[i], ins[k]))
+            return false;
+      }
+   }
+
+   /* Rebuild: the other instructions in order, each group (in its
+    * original order among groups) right after its place. */
+   bool moved = false;
+   list_inithead(&b->instrs);
+   for (unsigned g = 0; g < nr_groups; g++) {
+      if (after[g] < 0) {
+         for (unsigned k = 0; k < n; k++) {
+            if (grp[k] == g)
+               list_addtail(&ins[k]->link, &b->instrs);
+         }
+      }
+   }
+   for (i = 0; i < n; i++) {
+      if (grp[i] != ~0u)
+         continue;
+      list_addtail(&ins[i]->link, &b->instrs);
+      for (unsigned g = 0; g < nr_groups; g++) {
+         if (after[g] != (int)i)
+            continue;
+         for (unsigned k = 0; k < n; k++) {
+            if (grp[k] == g)
+               list_addtail(&ins[k]->link, &b->instrs);
+         }
+      }
+   }
+   unsigned k = 0;
+   mid_foreach_instr(b, I) moved |= ins[k++] != I;
+   (void)s;
+   return moved;
+}
+
+bool
+mid_ra_early_stores(struct mid_shader *s)
+{
+   void *mem = ralloc_context(NULL);
+   bool moved = false;
+   mid_foreach_block(s, b)
+   {
+      moved |= order_block(s, b, mem);
+   }
+   ralloc_free(mem);
+   return moved;
+}

@@ -1,0 +1,215 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Varying stores moved up to their data (mid_ra_stores.c) on IR built by
+ * hand: a store whose data is ready first goes first, a group moves as
+ * one piece past other groups, never above the last write of what it
+ * reads, and blocks where something else touches the data registers are
+ * left alone.  Then allocation: the early stores let the values die
+ * sooner (fewer registers).
+ */
+
+#include "util/pan_test_util.h"
+#include "util/ralloc.h"
+
+#include "mid_ir.h"
+
+static struct mid_shader *
+new_shader(unsigned nr_vars)
+{
+   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
+   s->mem = s;
+   s->stage = MESA_SHADER_VERTEX;
+   s->gpu_id = 0x860;
+   s->nr_vars = nr_vars;
+   s->err = s->err_buf;
+   s->err_size = sizeof(s->err_buf);
+   list_inithead(&s->blocks);
+   util_dynarray_init(&s->bundles, s);
+   return s;
+}
+
+static struct mid_instr *
+alu2(struct mid_shader *s, struct mid_block *b, const char *op,
+     struct mid_ref dst, struct mid_ref a, struct mid_ref c)
+{
+   struct mid_instr *I = mid_instr_create(s, b, MID_ALU, op);
+   I->dst = dst;
+   I->mask = 0xf;
+   I->nr_srcs = 2;
+   I->src[0] = mid_src_ref(a);
+   I->src[1] = mid_src_ref(c);
+   return I;
+}
+
+static struct mid_instr *
+move(struct mid_shader *s, struct mid_block *b, struct mid_ref dst,
+     struct mid_ref src)
+{
+   struct mid_instr *I = alu2(s, b, "imov", dst, src, src);
+   I->src[0].ref.kind = MID_REF_NONE;
+   return I;
+}
+
+static struct mid_instr *
+ld_attr(struct mid_shader *s, struct mid_block *b, unsigned var)
+{
+   struct mid_instr *I = mid_instr_create(s, b, MID_LDST, "ld_attr_32");
+   I->dst = mid_var(var);
+   I->mask = 0xf;
+   I->ls.areg = 7;
+   I->ls.ireg = 7;
+   return I;
+}
+
+static struct mid_instr *
+st_vary(struct mid_shader *s, struct mid_block *b, unsigned slot)
+{
+   struct mid_instr *I = mid_instr_create(s, b, MID_LDST, "st_vary_32");
+   I->store = true;
+   I->mask = 0xf;
+   I->ls.swz = 0xe4;
+   I->ls.areg = 7;
+   I->ls.ireg = 7;
+   I->ls.offset = (int)(slot << 9);
+   return I;
+}
+
+static unsigned
+position(struct mid_block *b, const struct mid_instr *I)
+{
+   unsigned n = 0;
+   mid_foreach_instr(b, J)
+   {
+      if (J == I)
+         return n;
+      n++;
+   }
+   return ~0u;
+}
+
+/*
+ *    v0 = ld_attr                      v0 = ld_attr
+ *    v1 = ld_attr                      r27 = imov v0     (moved up)
+ *    v2 = fmul v1, v1                  st_vary 1
+ *    v3 = fadd v2, v1        ->        v1 = ld_attr
+ *    r27 = imov v3                     v2 = fmul v1, v1
+ *    st_vary 0                         v3 = fadd v2, v1
+ *    r27 = imov v0                     r27 = imov v3
+ *    st_vary 1                         st_vary 0
+ *
+ * and v0 no longer lives across v1's computation: 2 registers, not 3.
+ */
+static void
+test_store_ready_first(void)
+{
+   for (unsigned early = 0; early < 2; early++) {
+      struct mid_shader *s = new_shader(4);
+      struct mid_block *b = mid_block_create(s);
+      struct mid_instr *l0 = ld_attr(s, b, 0);
+      struct mid_instr *l1 = ld_attr(s, b, 1);
+      alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+      struct mid_instr *add = alu2(s, b, "fadd", mid_var(3), mid_var(2),
+                                   mid_var(1));
+      struct mid_instr *m3 = move(s, b, mid_hw(27), mid_var(3));
+      struct mid_instr *s0 = st_vary(s, b, 0);
+      struct mid_instr *m0 = move(s, b, mid_hw(27), mid_var(0));
+      struct mid_instr *s1 = st_vary(s, b, 1);
+      if (early) {
+         PAN_EXPECT(mid_ra_early_stores(s));
+         PAN_EXPECT_EQ(position(b, l0), 0);
+         PAN_EXPECT_EQ(position(b, m0), 1);
+         PAN_EXPECT_EQ(position(b, s1), 2);
+         PAN_EXPECT_EQ(position(b, l1), 3);
+         PAN_EXPECT_EQ(position(b, add), 5);
+         PAN_EXPECT_EQ(position(b, m3), 6);
+         PAN_EXPECT_EQ(position(b, s0), 7);
+         /* Nothing left to move. */
+         PAN_EXPECT(!mid_ra_early_stores(s));
+      }
+      PAN_EXPECT(mid_ra(s));
+      PAN_EXPECT_EQ(s->work_regs, early ? 2 : 3);
+      ralloc_free(s);
+   }
+}
+
+/*
+ *    v0 = ld_attr
+ *    v1 = ld_attr
+ *    r27.xy = imov v0        piece 1
+ *    v3 = fadd v1, v1        (v0 = fadd v1, v1 in the second run)
+ *    v2 = fmul v1, v1
+ *    r27.zw = imov v2        piece 2
+ *    st_vary 0
+ *    r27 = imov v3 (v0)
+ *    st_vary 1
+ *
+ * The second store goes right after the fadd, the first group, in one
+ * piece, after v2's write: piece 1 moves down past the fadd, which the
+ * second run forbids (piece 1 would read the new v0): the block stays as
+ * it is.
+ */
+static void
+test_group_moves_whole(void)
+{
+   for (unsigned rewrite = 0; rewrite < 2; rewrite++) {
+      struct mid_shader *s = new_shader(4);
+      struct mid_block *b = mid_block_create(s);
+      ld_attr(s, b, 0);
+      ld_attr(s, b, 1);
+      struct mid_instr *a = move(s, b, mid_hw(27), mid_var(0));
+      a->mask = 0x3;
+      unsigned t = rewrite ? 0 : 3;
+      struct mid_instr *w =
+         alu2(s, b, "fadd", mid_var(t), mid_var(1), mid_var(1));
+      struct mid_instr *x =
+         alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+      struct mid_instr *c = move(s, b, mid_hw(27), mid_var(2));
+      c->mask = 0xc;
+      struct mid_instr *st = st_vary(s, b, 0);
+      struct mid_instr *m = move(s, b, mid_hw(27), mid_var(t));
+      st_vary(s, b, 1);
+      if (rewrite) {
+         PAN_EXPECT(!mid_ra_early_stores(s));
+         PAN_EXPECT_EQ(position(b, a), 2);
+         PAN_EXPECT_EQ(position(b, w), 3);
+      } else {
+         /* The second group, ready at the fadd, goes first. */
+         PAN_EXPECT(mid_ra_early_stores(s));
+         PAN_EXPECT_EQ(position(b, w), 2);
+         PAN_EXPECT_EQ(position(b, m), 3);
+         PAN_EXPECT_EQ(position(b, x), 5);
+         PAN_EXPECT_EQ(position(b, a), 6);
+         PAN_EXPECT_EQ(position(b, c), 7);
+         PAN_EXPECT_EQ(position(b, st), 8);
+      }
+      ralloc_free(s);
+   }
+}
+
+/* Something other than the stores reads r27 (a global store's data
+ * register, say): the block is left alone. */
+static void
+test_other_reader_left_alone(void)
+{
+   struct mid_shader *s = new_shader(2);
+   struct mid_block *b = mid_block_create(s);
+   ld_attr(s, b, 0);
+   ld_attr(s, b, 1);
+   alu2(s, b, "fadd", mid_var(1), mid_var(1), mid_hw(27));
+   struct mid_instr *m = move(s, b, mid_hw(27), mid_var(0));
+   st_vary(s, b, 0);
+   PAN_EXPECT(!mid_ra_early_stores(s));
+   PAN_EXPECT_EQ(position(b, m), 3);
+   ralloc_free(s);
+}
+
+int
+main(void)
+{
+   PAN_RUN_CASE(test_store_ready_first);
+   PAN_RUN_CASE(test_group_moves_whole);
+   PAN_RUN_CASE(test_other_reader_left_alone);
+   return pan_test_summary("pan_mid_ra_stores");
+}
