@@ -167,6 +167,10 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
    unsigned arch = panfrost_device(ctx->base.screen)->arch;
    unsigned sample_planes = arch < 9 ? tv.samples : 1;
    unsigned n = tv.levels * tv.layers * sample_planes;
+   unsigned faces = tv.target == PIPE_TEXTURE_CUBE ||
+                          tv.target == PIPE_TEXTURE_CUBE_ARRAY
+                       ? 6
+                       : 1;
 
    v->bo = pan_bo_create(&panfrost_screen(ctx->base.screen)->dev,
                          n * t->plane_size_B, 0, "Texture planes");
@@ -201,9 +205,13 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
                .afbc = tv.afbc,
                .afbc_mode = panfrost_afbc_mode(rsc->base.format),
             };
-            unsigned i = arch == 6
-                            ? (layer * tv.levels + l) * sample_planes + s
-                            : (layer * sample_planes + s) * tv.levels + l;
+            /* v6 orders a cube's faces after its levels (cube, level,
+             * face, sample); faces are layers elsewhere. */
+            unsigned cube = layer / faces, face = layer % faces;
+            unsigned i =
+               arch == 6
+                  ? ((cube * tv.levels + l) * faces + face) * sample_planes + s
+                  : (layer * sample_planes + s) * tv.levels + l;
             t->emit_plane(planes + i * t->plane_size_B, &p);
          }
       }

@@ -75,11 +75,6 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
    if (v->samples > 1 &&
        (dim != MALI_TEXTURE_DIMENSION_2D || v->levels > 1))
       return false;
-#if PAN_ARCH == 6
-   /* v6 reads a cube's faces innermost, the planes have levels there. */
-   if (cube && v->levels > 1)
-      return false;
-#endif
 
    /* The view's swizzle picks among the format's RGBA. */
    unsigned swz = 0;
