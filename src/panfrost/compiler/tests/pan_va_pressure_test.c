@@ -8,7 +8,8 @@
  * allocator lets a texture's result take the registers of sources it
  * reads for the last time; a texture moves past BLEND and ATEST to its
  * own BLEND (a tile read does not); pan_va_hoist_stores stores outputs
- * as soon as they are complete.
+ * as soon as they are complete, which the allocator's wide try needs to
+ * fit eight computed slots in the half file.
  */
 
 #include <string.h>
@@ -229,6 +230,41 @@ test_hoist_stores(void)
    ralloc_free(s);
 }
 
+/* Eight output slots, each four words computed from an attribute, all
+ * stored at the end (as NIR leaves them): only with the stores hoisted
+ * (the wide try) do they fit the half file, r0-r15 + r48-r63. */
+static void
+test_outputs_fit_half_file(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index vid = pan_ir_preload(&b, 61);
+   pan_ir_index iid = pan_ir_preload(&b, 60);
+   pan_ir_index slot[8];
+   for (unsigned i = 0; i < 8; ++i) {
+      pan_ir_index a = pan_ir_ld_attr(&b, 4, PAN_IR_TYPE_F32, i, vid, iid);
+      pan_ir_index w[4];
+      for (unsigned k = 0; k < 4; ++k)
+         w[k] = pan_ir_fma(&b, pan_ir_word(a, k), pan_ir_uniform(k),
+                           pan_ir_word(a, 3 - k));
+      slot[i] = pan_ir_collect(&b, 4, w);
+   }
+   pan_ir_index addr = pan_ir_lea_vary(&b, pan_ir_preload(&b, 59));
+   for (unsigned i = 0; i < 8; ++i)
+      pan_ir_store_vary(&b, 16 * i, slot[i], addr);
+
+   struct pan_va_spill_stats st;
+   char err[128] = "";
+   uint8_t *regs = pan_va_ra_pressure(s, 0, &st, err, sizeof(err));
+   PAN_CHECK(regs, "allocation failed: %s", err);
+   if (regs) {
+      for (unsigned v = 0; v < s->ssa_alloc; ++v)
+         PAN_CHECK(regs[v] < 16 || regs[v] >= 48, "%%%u in r%u", v, regs[v]);
+   }
+   PAN_CHECK(!st.spills, "%u spills", st.spills);
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -237,5 +273,6 @@ main(void)
    PAN_RUN_CASE(test_tex_overlap);
    PAN_RUN_CASE(test_sink_past_blend);
    PAN_RUN_CASE(test_hoist_stores);
+   PAN_RUN_CASE(test_outputs_fit_half_file);
    return pan_test_summary("pan_va_pressure");
 }
