@@ -74,7 +74,8 @@ static void
 etc2_rgb(uint64_t w, bool punch, unsigned x, unsigned y, int out[4])
 {
    unsigned i = x * 4 + y;
-   unsigned idx = ((unsigned)(w >> (16 + i)) & 1) << 1 | ((unsigned)(w >> i) & 1);
+   unsigned idx =
+      ((unsigned)(w >> (16 + i)) & 1) << 1 | ((unsigned)(w >> i) & 1);
    bool diff = punch || ((w >> 33) & 1);
    bool opaque = !punch || ((w >> 33) & 1);
    bool flip = (w >> 32) & 1;
@@ -137,17 +138,17 @@ etc2_rgb(uint64_t w, bool punch, unsigned x, unsigned y, int out[4])
       }
       if (sum[2] < 0 || sum[2] > 31) {
          /* Planar: a colour at the origin and at (4, 0) and (0, 4). */
-         int o[3] = { ext6(bits(w, 62, 57)),
-                      ext7(bits(w, 56, 56) << 6 | bits(w, 54, 49)),
-                      ext6(bits(w, 48, 48) << 5 | bits(w, 44, 43) << 3 |
-                           bits(w, 41, 39)) };
+         int o[3] = {
+            ext6(bits(w, 62, 57)), ext7(bits(w, 56, 56) << 6 | bits(w, 54, 49)),
+            ext6(bits(w, 48, 48) << 5 | bits(w, 44, 43) << 3 | bits(w, 41, 39))
+         };
          int h[3] = { ext6(bits(w, 38, 34) << 1 | bits(w, 32, 32)),
                       ext7(bits(w, 31, 25)), ext6(bits(w, 24, 19)) };
          int v[3] = { ext6(bits(w, 18, 13)), ext7(bits(w, 12, 6)),
                       ext6(bits(w, 5, 0)) };
          for (unsigned k = 0; k < 3; ++k) {
-            out[k] = clamp255(((int)x * (h[k] - o[k]) +
-                               (int)y * (v[k] - o[k]) + 4 * o[k] + 2) >>
+            out[k] = clamp255(((int)x * (h[k] - o[k]) + (int)y * (v[k] - o[k]) +
+                               4 * o[k] + 2) >>
                               2);
          }
          return;
@@ -226,8 +227,8 @@ eac_11(uint64_t w, bool snorm, unsigned x, unsigned y)
 }
 
 void
-pan_sim_etc_texel(enum pan_sim_etc_kind kind, bool snorm,
-                  const uint8_t *block, unsigned x, unsigned y, float v[4])
+pan_sim_etc_texel(enum pan_sim_etc_kind kind, bool snorm, const uint8_t *block,
+                  unsigned x, unsigned y, float v[4])
 {
    int rgba[4];
 

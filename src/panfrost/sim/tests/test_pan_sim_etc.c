@@ -103,8 +103,7 @@ main(void)
 
    /* Planar: blue 0 - 4 underflows; origin black, RH 63 and GV 127 (255):
     * red (x * 255 + 2) / 4, green (y * 255 + 2) / 4. */
-   block_of(1ull << 33 | 1ull << 42 | 0x1full << 34 | 1ull << 32 |
-               0x7full << 6,
+   block_of(1ull << 33 | 1ull << 42 | 0x1full << 34 | 1ull << 32 | 0x7full << 6,
             b);
    expect8("planar", PAN_SIM_ETC2_RGB8, b, 0, 0, 0, 0, 0, 255);
    expect8("planar", PAN_SIM_ETC2_RGB8, b, 3, 1, 191, 64, 0, 255);
@@ -113,17 +112,14 @@ main(void)
    /* Punch-through, not opaque: the differential block above; index 0 is
     * the base colour, 1 +8, 2 transparent black, 3 -8. */
    block_of((diff & ~(1ull << 33)) | IDX_0123, b);
-   expect8("punch-through", PAN_SIM_ETC2_RGB8A1, b, 0, 0, 132, 132, 132,
-           255);
-   expect8("punch-through", PAN_SIM_ETC2_RGB8A1, b, 1, 0, 140, 140, 140,
-           255);
+   expect8("punch-through", PAN_SIM_ETC2_RGB8A1, b, 0, 0, 132, 132, 132, 255);
+   expect8("punch-through", PAN_SIM_ETC2_RGB8A1, b, 1, 0, 140, 140, 140, 255);
    expect8("punch-through", PAN_SIM_ETC2_RGB8A1, b, 2, 0, 0, 0, 0, 0);
-   expect8("punch-through", PAN_SIM_ETC2_RGB8A1, b, 3, 0, 115, 115, 115,
-           255);
+   expect8("punch-through", PAN_SIM_ETC2_RGB8A1, b, 3, 0, 115, 115, 115, 255);
    /* Opaque (bit 33): the ordinary differential texel. */
    block_of(diff, b);
-   expect8("punch-through opaque", PAN_SIM_ETC2_RGB8A1, b, 1, 1, 134, 134,
-           134, 255);
+   expect8("punch-through opaque", PAN_SIM_ETC2_RGB8A1, b, 1, 1, 134, 134, 134,
+           255);
 
    /* EAC: base 0x80, multiplier 2, table 0 ({-3, -6, -9, -15, 2, 5, 8,
     * 14}), texel i index i % 8. */
@@ -150,8 +146,7 @@ main(void)
    block_of(eac, b);
    block_of(eac & ~(0xfull << 52), b + 8);
    expect("RG11", PAN_SIM_EAC_RG11, false, b, 0, 3,
-          (const float[4]){ (1028 - 15 * 16) / 2047.0f,
-                            (1028 - 15) / 2047.0f },
+          (const float[4]){ (1028 - 15 * 16) / 2047.0f, (1028 - 15) / 2047.0f },
           3);
 
    /* RGBA8: alpha base 100, multiplier 1, table 13 (index 7: +9), then

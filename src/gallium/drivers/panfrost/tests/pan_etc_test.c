@@ -72,8 +72,8 @@ fetch_fs(int lod)
    nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "etc-fetch");
    nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
                                        FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VARYING_SLOT_POS, 0, "pos");
+   nir_variable *pos =
+      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_POS, 0, "pos");
    nir_ssa_def *xy = nir_f2i32(&b, nir_channels(&b, nir_load_var(&b, pos), 3));
 
    nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
@@ -168,9 +168,9 @@ draw_and_compare(struct pipe_resource *tex, int lod, unsigned w, unsigned h,
    unsigned bad = w * h;
    struct pipe_transfer *xfer;
    const uint8_t *map =
-      f.tex ? pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0, w, h,
-                               &xfer)
-            : NULL;
+      f.tex
+         ? pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0, w, h, &xfer)
+         : NULL;
    CHECK(map, "%s: target map failed", what);
    if (map) {
       bad = 0;
@@ -211,20 +211,20 @@ static void
 test_supported(void)
 {
    static const enum pipe_format formats[] = {
-      PIPE_FORMAT_ETC1_RGB8,      PIPE_FORMAT_ETC2_RGB8,
-      PIPE_FORMAT_ETC2_SRGB8,     PIPE_FORMAT_ETC2_RGB8A1,
-      PIPE_FORMAT_ETC2_SRGB8A1,   PIPE_FORMAT_ETC2_RGBA8,
-      PIPE_FORMAT_ETC2_SRGBA8,    PIPE_FORMAT_ETC2_R11_UNORM,
-      PIPE_FORMAT_ETC2_R11_SNORM, PIPE_FORMAT_ETC2_RG11_UNORM,
+      PIPE_FORMAT_ETC1_RGB8,       PIPE_FORMAT_ETC2_RGB8,
+      PIPE_FORMAT_ETC2_SRGB8,      PIPE_FORMAT_ETC2_RGB8A1,
+      PIPE_FORMAT_ETC2_SRGB8A1,    PIPE_FORMAT_ETC2_RGBA8,
+      PIPE_FORMAT_ETC2_SRGBA8,     PIPE_FORMAT_ETC2_R11_UNORM,
+      PIPE_FORMAT_ETC2_R11_SNORM,  PIPE_FORMAT_ETC2_RG11_UNORM,
       PIPE_FORMAT_ETC2_RG11_SNORM,
    };
    for (unsigned i = 0; i < ARRAY_SIZE(formats); ++i) {
-      CHECK(screen->is_format_supported(screen, formats[i], PIPE_TEXTURE_2D,
-                                        0, 0, PIPE_BIND_SAMPLER_VIEW),
+      CHECK(screen->is_format_supported(screen, formats[i], PIPE_TEXTURE_2D, 0,
+                                        0, PIPE_BIND_SAMPLER_VIEW),
             "%s is not offered for sampling",
             util_format_short_name(formats[i]));
-      CHECK(!screen->is_format_supported(screen, formats[i], PIPE_TEXTURE_2D,
-                                         0, 0, PIPE_BIND_RENDER_TARGET),
+      CHECK(!screen->is_format_supported(screen, formats[i], PIPE_TEXTURE_2D, 0,
+                                         0, PIPE_BIND_RENDER_TARGET),
             "%s is offered as a render target",
             util_format_short_name(formats[i]));
    }
@@ -280,13 +280,13 @@ test_rgb8(void)
       for (unsigned x = 0; x < 5; ++x)
          memcpy(blocks1_full[y][x], blocks1[y % 2][x % 3], 8);
    struct pipe_transfer *xfer;
-   uint8_t *map = ctx->texture_map(ctx, tex, 1,
-                                   PIPE_MAP_WRITE | PIPE_MAP_DISCARD_RANGE,
-                                   &box1, &xfer);
+   uint8_t *map = ctx->texture_map(
+      ctx, tex, 1, PIPE_MAP_WRITE | PIPE_MAP_DISCARD_RANGE, &box1, &xfer);
    CHECK(map, "%s: level 1 map failed", what);
    if (map) {
       for (unsigned y = 0; y < 3; ++y)
-         memcpy(map + y * xfer->stride, blocks1_full[y], sizeof(blocks1_full[y]));
+         memcpy(map + y * xfer->stride, blocks1_full[y],
+                sizeof(blocks1_full[y]));
       ctx->texture_unmap(ctx, xfer);
    }
 
@@ -301,12 +301,15 @@ test_rgb8(void)
          misplaced += memcmp(cpu + off, blocks[y][x], 8) != 0;
       }
    }
-   CHECK(cpu && !misplaced, "%s: %u of %u blocks not where the tiling puts "
-         "them", what, misplaced, BW * BH);
+   CHECK(cpu && !misplaced,
+         "%s: %u of %u blocks not where the tiling puts "
+         "them",
+         what, misplaced, BW * BH);
 
    /* A partial map across a tile edge reads back what was uploaded. */
-   struct pipe_box part = { .x = 12, .y = 8, .width = 12, .height = 8,
-                            .depth = 1 };
+   struct pipe_box part = {
+      .x = 12, .y = 8, .width = 12, .height = 8, .depth = 1
+   };
    map = ctx->texture_map(ctx, tex, 0, PIPE_MAP_READ, &part, &xfer);
    CHECK(map, "%s: partial map failed", what);
    if (map) {
@@ -326,8 +329,7 @@ test_rgb8(void)
    reference_rgb(&blocks1_full[0][0][0], sizeof(blocks1_full[0]), TW / 2,
                  TH / 2, &want1[0][0][0]);
    bad = draw_and_compare(tex, 1, TW / 2, TH / 2, &want1[0][0][0], what);
-   CHECK(!bad, "%s level 1: %u of %u texels wrong", what, bad,
-         TW * TH / 4);
+   CHECK(!bad, "%s level 1: %u of %u texels wrong", what, bad, TW * TH / 4);
    pipe_resource_reference(&tex, NULL);
 }
 
@@ -335,8 +337,8 @@ test_rgb8(void)
  * texels (a function of the position in the block). */
 static void
 test_known_block(enum pipe_format format, const uint8_t *block,
-                 unsigned block_B, void (*expect)(unsigned, unsigned,
-                                                  uint8_t[4]),
+                 unsigned block_B,
+                 void (*expect)(unsigned, unsigned, uint8_t[4]),
                  const char *what)
 {
    struct pipe_resource *tex = etc_texture(format, PIPE_USAGE_DEFAULT, 1);
@@ -408,8 +410,8 @@ main(int argc, char **argv)
    /* Planar: the differential bit, red and green sums in range (0), the
     * blue one 0 + (-4) out of it (dB bits 42..40 = 100); every origin bit
     * 0, RH = 63 (bits 38..34 and 32), GV = 127 (bits 12..6). */
-   uint64_t planar = 1ull << 33 | 1ull << 42 | 0x1full << 34 | 1ull << 32 |
-                     0x7full << 6;
+   uint64_t planar =
+      1ull << 33 | 1ull << 42 | 0x1full << 34 | 1ull << 32 | 0x7full << 6;
    be_block(planar, block);
    test_known_block(PIPE_FORMAT_ETC2_RGB8, block, 8, expect_planar,
                     "ETC2 planar");
