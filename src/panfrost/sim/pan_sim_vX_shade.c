@@ -307,7 +307,8 @@ raw_store(struct fs_run *r, unsigned at,
 static bool
 blend_raw_sample(struct fs_run *r, unsigned at,
                  const struct PAN_GENX(internal_conversion) * conv, unsigned rt,
-                 enum pan_sim_regfmt regfmt, const uint32_t in[4], char *err)
+                 enum pan_sim_regfmt regfmt, const uint32_t in[4], bool opaque,
+                 char *err)
 {
    struct PAN_GENX(blend) bd;
    if (!read_blend(r, rt, &bd, err))
@@ -319,7 +320,7 @@ blend_raw_sample(struct fs_run *r, unsigned at,
       bool replace = f->a == MALI_BLEND_OPERAND_A_ZERO &&
                      f->b == MALI_BLEND_OPERAND_B_SRC && !f->negate_b &&
                      f->c == MALI_BLEND_OPERAND_C_ZERO && f->invert_c;
-      if (!replace &&
+      if (!replace && !opaque &&
           bd.internal.mode != MALI_BLEND_MODE_OPAQUE) {
          snprintf(err, GFX_ERR_LEN,
                   "blending into raw tile-buffer formats is not modelled");
@@ -327,7 +328,9 @@ blend_raw_sample(struct fs_run *r, unsigned at,
       }
    }
 
-   return raw_store(r, at, conv, rt, regfmt, in, bd.equation.color_mask, err);
+   /* Opaque writes take every channel (see blend_sample). */
+   return raw_store(r, at, conv, rt, regfmt, in,
+                    opaque ? 0xf : bd.equation.color_mask, err);
 }
 
 /* Blend source colour src into sample `at` of target rt. */
@@ -359,7 +362,13 @@ blend_sample(struct fs_run *r, const struct PAN_GENX(blend) * bd, unsigned mode,
    } else {
       memcpy(res, src, sizeof(res));
    }
-   pan_sim_tib_encode(t, res, bd->equation.color_mask, words);
+   /* An opaque write takes every channel: the colour mask is the
+    * equation's, which it does not use.  The stock driver leaves the
+    * equation of a target with a blend shader zero, and the blend shader's
+    * own opaque BLEND (having applied the mask itself) still writes. */
+   unsigned mask =
+      mode == MALI_BLEND_MODE_OPAQUE ? 0xf : bd->equation.color_mask;
+   pan_sim_tib_encode(t, res, mask, words);
    r->tb->written[at] |= 1u << rt;
 }
 
@@ -527,7 +536,8 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
       for (unsigned s = 0; s < r->tb->samples; ++s) {
          if (((samples >> s) & 1) &&
              !blend_raw_sample(r, at + s, &ib.fixed_function.conversion, rt,
-                               regfmt, in, err))
+                               regfmt, in, ib.mode == MALI_BLEND_MODE_OPAQUE,
+                               err))
             return false;
       }
       return true;
