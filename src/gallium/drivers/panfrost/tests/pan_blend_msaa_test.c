@@ -80,8 +80,7 @@ blend_ref(const struct blend_case *c, const uint8_t d[4], uint8_t out[4])
          r = fmaxf(s, dv);
       } else {
          /* ADD with SRC_ALPHA_SATURATE (alpha: ONE) and DST_COLOR. */
-         float fs = alpha ? 1.0f
-                          : fminf(unorm(src[3]), 1.0f - unorm(d[3]));
+         float fs = alpha ? 1.0f : fminf(unorm(src[3]), 1.0f - unorm(d[3]));
          float fd = df == PIPE_BLENDFACTOR_DST_COLOR ? dv : 0.0f;
          (void)sf;
          r = fminf(s * fs + dv * fd, 1.0f);
@@ -174,8 +173,8 @@ want_sample(const struct blend_case *c, unsigned mask, unsigned x, unsigned y,
 
 /* Compares ss (a single-sampled copy) with want(x, y) within tol. */
 static void
-check_image(struct pipe_resource *ss, const struct blend_case *c,
-            unsigned mask, int sample, const char *what)
+check_image(struct pipe_resource *ss, const struct blend_case *c, unsigned mask,
+            int sample, const char *what)
 {
    struct pipe_transfer *xfer;
    const uint8_t *map =
@@ -245,9 +244,8 @@ run_case(const struct blend_case *c, unsigned mask, void *colour_fs,
    set_target(msbuf, 4);
    ctx->bind_fs_state(ctx, colour_fs);
    ctx->bind_blend_state(ctx, opaque);
-   union pipe_color_union clear = {
-      .f = { unorm(c0[0]), unorm(c0[1]), unorm(c0[2]), unorm(c0[3]) }
-   };
+   union pipe_color_union clear = { .f = { unorm(c0[0]), unorm(c0[1]),
+                                           unorm(c0[2]), unorm(c0[3]) } };
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &clear, 1.0, 0);
    ctx->set_sample_mask(ctx, 0x3);
    draw_corner(2 * S, d1);

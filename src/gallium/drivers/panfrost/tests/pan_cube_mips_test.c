@@ -113,10 +113,10 @@ make_cubes(unsigned cubes, struct pipe_resource **tex)
             uint8_t data[SIZE * SIZE][4];
             for (unsigned i = 0; i < n * n; ++i)
                colour_of(c, f, l, data[i]);
-            struct pipe_box box = {
-               .z = (int)(6 * c + f), .width = (int)n, .height = (int)n,
-               .depth = 1
-            };
+            struct pipe_box box = { .z = (int)(6 * c + f),
+                                    .width = (int)n,
+                                    .height = (int)n,
+                                    .depth = 1 };
             ctx->texture_subdata(ctx, *tex, l, PIPE_MAP_WRITE, &box, data,
                                  n * 4, n * n * 4);
          }
@@ -125,8 +125,10 @@ make_cubes(unsigned cubes, struct pipe_resource **tex)
    struct pipe_sampler_view vt = {
       .format = templ.format,
       .target = target,
-      .u.tex = { .first_layer = 0, .last_layer = 6 * cubes - 1,
-                 .first_level = 0, .last_level = LEVELS - 1 },
+      .u.tex = { .first_layer = 0,
+                 .last_layer = 6 * cubes - 1,
+                 .first_level = 0,
+                 .last_level = LEVELS - 1 },
       .swizzle_r = PIPE_SWIZZLE_X,
       .swizzle_g = PIPE_SWIZZLE_Y,
       .swizzle_b = PIPE_SWIZZLE_Z,
@@ -146,8 +148,8 @@ run(unsigned cubes)
       pipe_resource_reference(&tex, NULL);
       return;
    }
-   struct pipe_surface *surf = pan_test_bind_target(screen, ctx, 6, LEVELS,
-                                                    &target);
+   struct pipe_surface *surf =
+      pan_test_bind_target(screen, ctx, 6, LEVELS, &target);
    void *fs = lod_fs(cubes > 1);
    ctx->bind_fs_state(ctx, fs);
    struct pipe_sampler_state st = {
@@ -187,13 +189,13 @@ run(unsigned cubes)
    }
    union pipe_color_union black = { .f = { 0, 0, 0, 0 } };
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 1.0, 0);
-   struct pipe_resource *vb = pan_test_draw_triangles(screen, ctx,
-                                                      &data[0][0], nv);
+   struct pipe_resource *vb =
+      pan_test_draw_triangles(screen, ctx, &data[0][0], nv);
    ctx->flush(ctx, NULL, 0);
 
    struct pipe_transfer *xfer;
-   const uint8_t *map = pipe_texture_map(ctx, target, 0, 0, PIPE_MAP_READ, 0,
-                                         0, 6, LEVELS, &xfer);
+   const uint8_t *map = pipe_texture_map(ctx, target, 0, 0, PIPE_MAP_READ, 0, 0,
+                                         6, LEVELS, &xfer);
    CHECK(map, "%u cube(s): map failed", cubes);
    for (unsigned f = 0; map && f < 6; ++f) {
       for (unsigned l = 0; l < LEVELS; ++l) {
