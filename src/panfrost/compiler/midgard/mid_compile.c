@@ -146,7 +146,7 @@ better(const struct mid_shader *a, const struct mid_shader *b)
  * clone of it.  NULL with the error in s->err_buf on failure. */
 static struct mid_shader *
 build_ir(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool hoist,
-         bool moves, bool early, void *mem_ctx, FILE *print_ir,
+         bool moves, unsigned early, void *mem_ctx, FILE *print_ir,
          bool *unchanged)
 {
    struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
@@ -168,7 +168,7 @@ build_ir(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool hoist,
    if (moves && !mid_is_empty(s)) {
       mid_opt_moves(s);
       /* Stores moved up may let their moves sink into the producers. */
-      if (early && mid_ra_early_stores(s))
+      if (early && mid_ra_early_stores(s, early > 1))
          mid_opt_moves(s);
       else if (early && unchanged)
          *unchanged = true;
@@ -178,7 +178,7 @@ build_ir(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool hoist,
       fprintf(print_ir, "--- IR (%s, %s%s) ---\n",
               moves ? "moves eliminated" : "moves kept",
               hoist ? "stores hoisted" : "stores in place",
-              early ? ", early" : "");
+              early > 1 ? ", early, pulled" : early ? ", early" : "");
       mid_print(s, print_ir);
    }
    return s;
@@ -289,9 +289,10 @@ note_free(struct free_schedules *f, unsigned window, unsigned limit,
  * trying further).  The front-end IR goes on tmp, which must outlive the
  * schedules (they share its opcode names). */
 static bool
-try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool early,
-           void *mem_ctx, void *tmp, FILE *print_ir, struct mid_shader **best,
-           char *first_err, size_t err_size, unsigned *nr_schedules)
+try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push,
+           unsigned early, void *mem_ctx, void *tmp, FILE *print_ir,
+           struct mid_shader **best, char *first_err, size_t err_size,
+           unsigned *nr_schedules)
 {
    /* [hoisted]; without varying stores hoisting changes nothing and
     * one IR serves both. */
@@ -411,16 +412,18 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    for (unsigned p = 0;
         p < ARRAY_SIZE(push_limits) && (!best || threads_of(best) == 1); p++) {
       first_err[0] = 0;
-      if (!try_levels(nir, gpu_id, push_limits[p], false, mem_ctx, ir_mem,
-                      print_ir, &best, first_err, sizeof(first_err),
-                      &nr_schedules))
-         break;
       /* Short of four threads: again with the varying stores as early as
-       * their data allows (fewer values live, not always fewer bundles). */
-      if (best && threads_of(best) < 4 &&
-          !try_levels(nir, gpu_id, push_limits[p], true, mem_ctx, ir_mem,
-                      print_ir, &best, first_err, sizeof(first_err),
-                      &nr_schedules))
+       * their data allows (fewer values live, not always fewer bundles),
+       * then also with the outputs assembled piece by piece moved along
+       * with their stores. */
+      bool ok = true;
+      for (unsigned early = 0; early < 3 && ok; early++) {
+         if (!early || (best && threads_of(best) < 4))
+            ok = try_levels(nir, gpu_id, push_limits[p], early, mem_ctx,
+                            ir_mem, print_ir, &best, first_err,
+                            sizeof(first_err), &nr_schedules);
+      }
+      if (!ok)
          break;
    }
    if (!best) {

@@ -268,8 +268,9 @@ bool mid_from_nir(struct mid_shader *s, nir_shader *nir);
 void mid_dce(struct mid_shader *s);
 void mid_opt_moves(struct mid_shader *s);
 /* Varying stores (with the writes of their data register) moved up to
- * their data's last write (mid_ra_stores.c); true when something moved. */
-bool mid_ra_early_stores(struct mid_shader *s);
+ * their data's last write (mid_ra_stores.c); true when something moved.
+ * pull: with the writes of a variable only the store's move reads. */
+bool mid_ra_early_stores(struct mid_shader *s, bool pull);
 bool mid_schedule(struct mid_shader *s);
 /* How many unscheduled groups, in program order, a level considers. */
 unsigned mid_sched_window(unsigned level);

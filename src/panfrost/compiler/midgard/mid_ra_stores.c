@@ -15,7 +15,10 @@
  * move up, together, to just after the last write of any variable they
  * read.  Groups never interleave (each is kept contiguous) and never
  * cross another instruction touching their data register, so the writes
- * a store sees are the same; other instructions keep their order.
+ * a store sees are the same; other instructions keep their order.  With
+ * pull, a group's move of a variable nothing else reads takes that
+ * variable's writes along (an output assembled piece by piece from
+ * attributes then goes as soon as they are loaded).
  */
 
 #include <string.h>
@@ -76,8 +79,86 @@ reads_write_of(const struct mid_instr *I, const struct mid_instr *W)
    return false;
 }
 
+/* Readers of each variable in the whole shader. */
+static unsigned *
+count_readers(struct mid_shader *s, void *mem)
+{
+   unsigned *nr = rzalloc_array(mem, unsigned, s->nr_vars ? s->nr_vars : 1);
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            if (I->src[i].ref.kind == MID_REF_VAR)
+               nr[I->src[i].ref.index]++;
+         }
+      }
+   }
+   return nr;
+}
+
+/* A group's move of a variable that nothing else reads, assembled here
+ * piece by piece (an output built from several values): its writes join
+ * the group, which then waits only for what they read. */
 static bool
-order_block(struct mid_shader *s, struct mid_block *b, void *mem)
+pull_sources(struct mid_shader *s, struct mid_instr **ins, unsigned *grp,
+             unsigned n, void *mem)
+{
+   unsigned *readers = count_readers(s, mem);
+   bool pulled = false;
+   for (unsigned i = 0; i < n; i++) {
+      struct mid_instr *M = ins[i];
+      if (grp[i] == ~0u || M->kind != MID_ALU || M->nr_srcs != 2 ||
+          M->src[1].ref.kind != MID_REF_VAR ||
+          M->src[0].ref.kind == MID_REF_VAR)
+         continue;
+      unsigned v = M->src[1].ref.index;
+      if (readers[v] != 1)
+         continue;
+      /* Every write of v: an ALU instruction of this block before M that
+       * reads no fixed register (nor v) and is not paired. */
+      bool ok = true;
+      unsigned nr_w = 0;
+      for (unsigned k = 0; k < n && ok; k++) {
+         struct mid_instr *W = ins[k];
+         if (W->store || W->dst.kind != MID_REF_VAR || W->dst.index != v)
+            continue;
+         bool reads_v = false;
+         for (unsigned j = 0; j < W->nr_srcs; j++)
+            reads_v |= W->src[j].ref.kind == MID_REF_VAR &&
+                       W->src[j].ref.index == v;
+         ok = k < i && W->kind == MID_ALU && grp[k] == ~0u && !reads_v &&
+              !mid_hw_reads(W) && !W->pair_next &&
+              !(k && ins[k - 1]->pair_next);
+         nr_w++;
+      }
+      if (!ok || !nr_w)
+         continue;
+      /* Written in another block too: leave it. */
+      unsigned total = 0;
+      mid_foreach_block(s, b)
+      {
+         mid_foreach_instr(b, W)
+         {
+            total += !W->store && W->dst.kind == MID_REF_VAR &&
+                     W->dst.index == v;
+         }
+      }
+      if (total != nr_w)
+         continue;
+      for (unsigned k = 0; k < i; k++) {
+         if (!ins[k]->store && ins[k]->dst.kind == MID_REF_VAR &&
+             ins[k]->dst.index == v)
+            grp[k] = grp[i];
+      }
+      pulled = true;
+   }
+   return pulled;
+}
+
+static bool
+order_block(struct mid_shader *s, struct mid_block *b, bool pull,
+            bool *pulled, void *mem)
 {
    /* Instructions in order, and which group each belongs to (~0: none). */
    unsigned n = 0;
@@ -129,6 +210,8 @@ order_block(struct mid_shader *s, struct mid_block *b, void *mem)
    }
    if (!nr_groups || open)
       return false;
+   if (pull && pull_sources(s, ins, grp, n, mem))
+      *pulled = true;
 
    /* Where each group can go: after the last write (before it) of a
     * variable one of its instructions reads.  An instruction the group
@@ -192,14 +275,15 @@ order_block(struct mid_shader *s, struct mid_block *b, void *mem)
 }
 
 bool
-mid_ra_early_stores(struct mid_shader *s)
+mid_ra_early_stores(struct mid_shader *s, bool pull)
 {
    void *mem = ralloc_context(NULL);
-   bool moved = false;
+   bool moved = false, pulled = false;
    mid_foreach_block(s, b)
    {
-      moved |= order_block(s, b, mem);
+      moved |= order_block(s, b, pull, &pulled, mem);
    }
    ralloc_free(mem);
-   return moved;
+   /* Pulling nothing repeats the IR without it. */
+   return moved && (pulled || !pull);
 }

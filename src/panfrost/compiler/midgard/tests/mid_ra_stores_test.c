@@ -5,8 +5,9 @@
  * Varying stores moved up to their data (mid_ra_stores.c) on IR built by
  * hand: a store whose data is ready first goes first, a group moves as
  * one piece past other groups, never above the last write of what it
- * reads, and blocks where something else touches the data registers are
- * left alone.  Then allocation: the early stores let the values die
+ * reads, an output assembled piece by piece goes with its store when
+ * pulled, and blocks where something else touches the data registers
+ * are left alone.  Then allocation: the early stores let the values die
  * sooner (fewer registers).
  */
 
@@ -117,7 +118,7 @@ test_store_ready_first(void)
       struct mid_instr *m0 = move(s, b, mid_hw(27), mid_var(0));
       struct mid_instr *s1 = st_vary(s, b, 1);
       if (early) {
-         PAN_EXPECT(mid_ra_early_stores(s));
+         PAN_EXPECT(mid_ra_early_stores(s, false));
          PAN_EXPECT_EQ(position(b, l0), 0);
          PAN_EXPECT_EQ(position(b, m0), 1);
          PAN_EXPECT_EQ(position(b, s1), 2);
@@ -126,7 +127,7 @@ test_store_ready_first(void)
          PAN_EXPECT_EQ(position(b, m3), 6);
          PAN_EXPECT_EQ(position(b, s0), 7);
          /* Nothing left to move. */
-         PAN_EXPECT(!mid_ra_early_stores(s));
+         PAN_EXPECT(!mid_ra_early_stores(s, false));
       }
       PAN_EXPECT(mid_ra(s));
       PAN_EXPECT_EQ(s->work_regs, early ? 2 : 3);
@@ -171,18 +172,70 @@ test_group_moves_whole(void)
       struct mid_instr *m = move(s, b, mid_hw(27), mid_var(t));
       st_vary(s, b, 1);
       if (rewrite) {
-         PAN_EXPECT(!mid_ra_early_stores(s));
+         PAN_EXPECT(!mid_ra_early_stores(s, false));
          PAN_EXPECT_EQ(position(b, a), 2);
          PAN_EXPECT_EQ(position(b, w), 3);
       } else {
          /* The second group, ready at the fadd, goes first. */
-         PAN_EXPECT(mid_ra_early_stores(s));
+         PAN_EXPECT(mid_ra_early_stores(s, false));
          PAN_EXPECT_EQ(position(b, w), 2);
          PAN_EXPECT_EQ(position(b, m), 3);
          PAN_EXPECT_EQ(position(b, x), 5);
          PAN_EXPECT_EQ(position(b, a), 6);
          PAN_EXPECT_EQ(position(b, c), 7);
          PAN_EXPECT_EQ(position(b, st), 8);
+      }
+      ralloc_free(s);
+   }
+}
+
+/*
+ *    v0 = ld_attr                 0
+ *    v5.x = imov v0.x             1
+ *    v1 = ld_attr                 2
+ *    v2 = fmul v1, v1             3
+ *    v5.yzw = imov v1.xyz         4
+ *    v3 = fadd v2, v2             5
+ *    r27 = imov v3; st_vary 0     6, 7
+ *    r27 = imov v5; st_vary 1     8, 9
+ *
+ * Without pull the second store waits for v5's last write (4); with it,
+ * v5's writes go along with the store, which then waits only for the
+ * second load: 0, 2, (1, 4, 8, 9), 3, 5, (6, 7).
+ */
+static void
+test_pull_assembled_output(void)
+{
+   for (unsigned pull = 0; pull < 2; pull++) {
+      struct mid_shader *s = new_shader(6);
+      struct mid_block *b = mid_block_create(s);
+      ld_attr(s, b, 0);
+      struct mid_instr *x = move(s, b, mid_var(5), mid_var(0));
+      x->mask = 0x1;
+      struct mid_instr *l1 = ld_attr(s, b, 1);
+      struct mid_instr *mul =
+         alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+      struct mid_instr *yzw = move(s, b, mid_var(5), mid_var(1));
+      yzw->mask = 0xe;
+      for (unsigned l = 1; l < 4; l++)
+         yzw->src[1].swz[l] = l - 1;
+      alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(2));
+      move(s, b, mid_hw(27), mid_var(3));
+      st_vary(s, b, 0);
+      struct mid_instr *m5 = move(s, b, mid_hw(27), mid_var(5));
+      struct mid_instr *st = st_vary(s, b, 1);
+      PAN_EXPECT(mid_ra_early_stores(s, pull));
+      if (pull) {
+         PAN_EXPECT_EQ(position(b, l1), 1);
+         PAN_EXPECT_EQ(position(b, x), 2);
+         PAN_EXPECT_EQ(position(b, yzw), 3);
+         PAN_EXPECT_EQ(position(b, m5), 4);
+         PAN_EXPECT_EQ(position(b, st), 5);
+         PAN_EXPECT_EQ(position(b, mul), 6);
+      } else {
+         PAN_EXPECT_EQ(position(b, x), 1);
+         PAN_EXPECT_EQ(position(b, yzw), 4);
+         PAN_EXPECT_EQ(position(b, m5), 5);
       }
       ralloc_free(s);
    }
@@ -200,7 +253,7 @@ test_other_reader_left_alone(void)
    alu2(s, b, "fadd", mid_var(1), mid_var(1), mid_hw(27));
    struct mid_instr *m = move(s, b, mid_hw(27), mid_var(0));
    st_vary(s, b, 0);
-   PAN_EXPECT(!mid_ra_early_stores(s));
+   PAN_EXPECT(!mid_ra_early_stores(s, false));
    PAN_EXPECT_EQ(position(b, m), 3);
    ralloc_free(s);
 }
@@ -210,6 +263,7 @@ main(void)
 {
    PAN_RUN_CASE(test_store_ready_first);
    PAN_RUN_CASE(test_group_moves_whole);
+   PAN_RUN_CASE(test_pull_assembled_output);
    PAN_RUN_CASE(test_other_reader_left_alone);
    return pan_test_summary("pan_mid_ra_stores");
 }
