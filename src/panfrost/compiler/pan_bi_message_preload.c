@@ -13,7 +13,9 @@
  *    coordinates are words 0 and 1 of an interpolated varying; it saves a
  *    texture message, so these go first.  Its varying index has 3 bits:
  *    a slot from 8 on is read through a record below 8 that no load of
- *    the shader names (the driver's fragment record table aliases it);
+ *    the shader names (the driver's fragment record table aliases it).
+ *    The second is skipped when dual texturing pairs its coordinates'
+ *    lookups as well without it;
  *  - LD_VAR: an interpolated f32 varying load at the centre (slot < 32).
  */
 
@@ -52,6 +54,26 @@ var_tex_slot(pan_ir_instr **def, const pan_ir_instr *I)
    if (!L || L->op != PAN_IR_OP_LD_VAR || L->imm > 31)
       return -1;
    return (int)L->imm;
+}
+
+/* Lookups of the entry block at I's coordinates that pan_bi_dual_tex
+ * could pair with it (I included), when I could be paired at all. */
+static unsigned
+dual_partners(pan_ir_block *entry, pan_ir_instr **def, const pan_ir_instr *I)
+{
+   unsigned n = 0;
+   pan_ir_index x = resolve(def, I->src[0]), y = resolve(def, I->src[1]);
+   pan_ir_foreach_instr(entry, K)
+   {
+      unsigned t = K->imm & 0xff, smp = (K->imm >> 8) & 0xff;
+      if (K->op != PAN_IR_OP_TEXS_2D || K->dest.kind != PAN_IR_SSA ||
+          (K->imm & (1u << 16)) || t > 3 || smp > 3)
+         continue;
+      pan_ir_index kx = resolve(def, K->src[0]), ky = resolve(def, K->src[1]);
+      n += kx.kind == x.kind && kx.value == x.value && kx.comp == x.comp &&
+           ky.kind == y.kind && ky.value == y.value && ky.comp == y.comp;
+   }
+   return n;
 }
 
 /* I's value becomes a collect of the preloaded r(4k)..r(4k + comps - 1);
@@ -97,6 +119,13 @@ pan_bi_message_preload(pan_ir_shader *s,
    {
       int slot = var_tex_slot(def, I);
       if (n == 2 || slot < 0)
+         continue;
+      /* The second preload: when an even number of lookups share these
+       * coordinates, they pair into as many dual messages without this
+       * one as the rest would with it, and the preload is left for a
+       * varying load (the coordinates' own, usually). */
+      unsigned partners = n ? dual_partners(entry, def, I) : 0;
+      if (partners >= 2 && !(partners & 1))
          continue;
       int record = slot;
       if (slot > 7) {

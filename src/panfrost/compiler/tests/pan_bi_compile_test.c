@@ -1369,6 +1369,67 @@ test_dual_tex(void)
    }
 }
 
+/* colour = a + 10 b + 100 c, three lookups (textures = samplers 0, 1, 2)
+ * at VAR0.xy on G52: the first is a VAR_TEX preload, the other two one
+ * dual message, and the second preload is the coordinates' load (two
+ * VAR_TEX preloads would leave a texture and a varying message). */
+static void
+test_preload_dual_tex(void)
+{
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_FRAGMENT, &pan_va_nir_options, "bi_preload_dual");
+   nir_variable *v0 =
+      io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *col =
+      io_var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "c");
+   nir_ssa_def *xy = nir_channels(&b, nir_load_var(&b, v0), 3);
+   nir_ssa_def *sum = NULL;
+   for (unsigned k = 0; k < 3; ++k) {
+      nir_tex_instr *t = nir_tex_instr_create(b.shader, 1);
+      t->op = nir_texop_tex;
+      t->sampler_dim = GLSL_SAMPLER_DIM_2D;
+      t->texture_index = k;
+      t->sampler_index = k;
+      t->coord_components = 2;
+      t->dest_type = nir_type_float32;
+      t->src[0].src_type = nir_tex_src_coord;
+      t->src[0].src = nir_src_for_ssa(xy);
+      nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+      nir_builder_instr_insert(&b, &t->instr);
+      nir_ssa_def *w = nir_fmul_imm(&b, &t->dest.ssa, k == 0 ? 1 : k == 1 ? 10 : 100);
+      sum = sum ? nir_fadd(&b, sum, w) : w;
+   }
+   nir_store_var(&b, col, sum, 0xf);
+
+   struct pan_bi_binary bin;
+   void *ctx = ralloc_context(NULL);
+   static struct gfx_record rec;
+   memset(&rec, 0, sizeof(rec));
+   uint32_t u[16] = { 0 };
+   const struct pan_sim_tex_ops tex = { NULL, cb_tex_indices };
+   bool ok = compile(b.shader, NULL, ctx, &bin);
+   PAN_CHECK(!ok || (bin.messages[0].texture && !bin.messages[1].texture &&
+                     bin.messages[1].comps),
+             "preloads: texture %u, then texture %u of %u words",
+             bin.messages[0].texture, bin.messages[1].texture,
+             bin.messages[1].comps);
+   PAN_CHECK(!ok || (bin.stats.msg_tex == 1 && !bin.stats.msg_vary),
+             "%u texture and %u varying messages, expected 1 and 0",
+             bin.stats.msg_tex, bin.stats.msg_vary);
+   ok = ok && run_gfx_tex(&bin, u, &rec, &tex);
+   for (unsigned l = 0; ok && l < BI_LANES; ++l) {
+      float x = l / 8.0f, y = l / 8.0f + 0.25f;
+      float want[4] = { 111 * x, 111 * y, 210, 210 };
+      for (unsigned c = 0; c < 4; ++c) {
+         float got = pan_test_f32(rec.colour[l][c]);
+         PAN_CHECK(fabsf(got - want[c]) <= 1e-4f,
+                   "lane %u word %u: %g, expected %g", l, c, got, want[c]);
+      }
+   }
+   ralloc_free(ctx);
+   ralloc_free(b.shader);
+}
+
 /* Results of the recording unit for gathers and offsets: word c of a
  * gather is 10 + c (the hardware's raster order), of a fetch the lane's
  * x and y offsets, level and x coordinate. */
@@ -1784,6 +1845,7 @@ main(void)
    PAN_RUN_CASE(test_message_preload_ir);
    PAN_RUN_CASE(test_var_tex_preload);
    PAN_RUN_CASE(test_dual_tex);
+   PAN_RUN_CASE(test_preload_dual_tex);
    PAN_RUN_CASE(test_depth_stencil_output);
    PAN_RUN_CASE(test_far_slot);
    PAN_RUN_CASE(test_high_slots);
