@@ -18,7 +18,8 @@
  * a store sees are the same; other instructions keep their order.  With
  * pull, a group's move of a variable nothing else reads takes that
  * variable's writes along (an output assembled piece by piece from
- * attributes then goes as soon as they are loaded).
+ * attributes then goes as soon as they are loaded).  In the tries that
+ * take r26 and r27 by turns, the turns are dealt again in the new order.
  */
 
 #include <string.h>
@@ -270,7 +271,29 @@ order_block(struct mid_shader *s, struct mid_block *b, bool pull,
    }
    unsigned k = 0;
    mid_foreach_instr(b, I) moved |= ins[k++] != I;
-   (void)s;
+   /* The hoisting tries take r26 and r27 by turns, so that two stores
+    * and their moves can share bundles: again in the new order. */
+   if (s->hoist_stores) {
+      unsigned turn = 0;
+      mid_foreach_instr(b, I)
+      {
+         if (!is_vary_store(I))
+            continue;
+         bool r26 = turn++ & 1;
+         if (I->ls.data26 == r26)
+            continue;
+         unsigned from = data_reg(I);
+         for (struct list_head *l = I->link.prev; l != &b->instrs;
+              l = l->prev) {
+            struct mid_instr *W = list_entry(l, struct mid_instr, link);
+            if (is_vary_store(W) && data_reg(W) == from)
+               break;
+            if (writes_hw(W, from))
+               W->dst.index = r26 ? 26 : 27;
+         }
+         I->ls.data26 = r26;
+      }
+   }
    return moved;
 }
 

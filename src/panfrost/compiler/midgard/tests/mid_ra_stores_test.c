@@ -6,8 +6,9 @@
  * hand: a store whose data is ready first goes first, a group moves as
  * one piece past other groups, never above the last write of what it
  * reads, an output assembled piece by piece goes with its store when
- * pulled, and blocks where something else touches the data registers
- * are left alone.  Then allocation: the early stores let the values die
+ * pulled, the r26/r27 turns of the hoisting tries follow the new order,
+ * and blocks where something else touches the data registers are left
+ * alone.  Then allocation: the early stores let the values die
  * sooner (fewer registers).
  */
 
@@ -241,6 +242,31 @@ test_pull_assembled_output(void)
    }
 }
 
+/* With hoisting the data registers alternate in the new order: the two
+ * stores, both through r27 before, now take r27 and r26. */
+static void
+test_turns_dealt_again(void)
+{
+   struct mid_shader *s = new_shader(3);
+   s->hoist_stores = true;
+   struct mid_block *b = mid_block_create(s);
+   ld_attr(s, b, 0);
+   ld_attr(s, b, 1);
+   alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+   struct mid_instr *m2 = move(s, b, mid_hw(27), mid_var(2));
+   struct mid_instr *s2 = st_vary(s, b, 0);
+   struct mid_instr *m0 = move(s, b, mid_hw(27), mid_var(0));
+   struct mid_instr *s0 = st_vary(s, b, 1);
+   PAN_EXPECT(mid_ra_early_stores(s, false));
+   PAN_EXPECT_EQ(position(b, s0), 2);
+   PAN_EXPECT_EQ(position(b, s2), 6);
+   PAN_EXPECT(!s0->ls.data26);
+   PAN_EXPECT_EQ(m0->dst.index, 27);
+   PAN_EXPECT(s2->ls.data26);
+   PAN_EXPECT_EQ(m2->dst.index, 26);
+   ralloc_free(s);
+}
+
 /* Something other than the stores reads r27 (a global store's data
  * register, say): the block is left alone. */
 static void
@@ -264,6 +290,7 @@ main(void)
    PAN_RUN_CASE(test_store_ready_first);
    PAN_RUN_CASE(test_group_moves_whole);
    PAN_RUN_CASE(test_pull_assembled_output);
+   PAN_RUN_CASE(test_turns_dealt_again);
    PAN_RUN_CASE(test_other_reader_left_alone);
    return pan_test_summary("pan_mid_ra_stores");
 }
