@@ -28,7 +28,6 @@
 
 #include "mid_ir.h"
 
-
 static bool
 is_vary_store(const struct mid_instr *I)
 {
@@ -126,8 +125,8 @@ pull_sources(struct mid_shader *s, struct mid_instr **ins, unsigned *grp,
             continue;
          bool reads_v = false;
          for (unsigned j = 0; j < W->nr_srcs; j++)
-            reads_v |= W->src[j].ref.kind == MID_REF_VAR &&
-                       W->src[j].ref.index == v;
+            reads_v |=
+               W->src[j].ref.kind == MID_REF_VAR && W->src[j].ref.index == v;
          ok = k < i && W->kind == MID_ALU && grp[k] == ~0u && !reads_v &&
               !mid_hw_reads(W) && !W->pair_next &&
               !(k && ins[k - 1]->pair_next);
@@ -141,8 +140,8 @@ pull_sources(struct mid_shader *s, struct mid_instr **ins, unsigned *grp,
       {
          mid_foreach_instr(b, W)
          {
-            total += !W->store && W->dst.kind == MID_REF_VAR &&
-                     W->dst.index == v;
+            total +=
+               !W->store && W->dst.kind == MID_REF_VAR && W->dst.index == v;
          }
       }
       if (total != nr_w)
@@ -158,8 +157,8 @@ pull_sources(struct mid_shader *s, struct mid_instr **ins, unsigned *grp,
 }
 
 static bool
-order_block(struct mid_shader *s, struct mid_block *b, bool pull,
-            bool *pulled, void *mem)
+order_block(struct mid_shader *s, struct mid_block *b, bool pull, bool *pulled,
+            void *mem)
 {
    /* Instructions in order, and which group each belongs to (~0: none). */
    unsigned n = 0;
@@ -201,8 +200,7 @@ order_block(struct mid_shader *s, struct mid_block *b, bool pull,
       if (!t)
          continue;
       /* A write of r26/r27 for a later store, and nothing else. */
-      if (t != (t & -t) || !writes_hw(I, ffs(t) - 1) ||
-          (mid_hw_reads(I) & t))
+      if (t != (t & -t) || !writes_hw(I, ffs(t) - 1) || (mid_hw_reads(I) & t))
          return false;
       unsigned r = ffs(t) - 1;
       if (!(open & t))
@@ -302,10 +300,7 @@ mid_ra_early_stores(struct mid_shader *s, bool pull)
 {
    void *mem = ralloc_context(NULL);
    bool moved = false, pulled = false;
-   mid_foreach_block(s, b)
-   {
-      moved |= order_block(s, b, pull, &pulled, mem);
-   }
+   mid_foreach_block(s, b) { moved |= order_block(s, b, pull, &pulled, mem); }
    ralloc_free(mem);
    /* Pulling nothing repeats the IR without it. */
    return moved && (pulled || !pull);

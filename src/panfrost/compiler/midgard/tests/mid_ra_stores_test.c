@@ -112,8 +112,8 @@ test_store_ready_first(void)
       struct mid_instr *l0 = ld_attr(s, b, 0);
       struct mid_instr *l1 = ld_attr(s, b, 1);
       alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
-      struct mid_instr *add = alu2(s, b, "fadd", mid_var(3), mid_var(2),
-                                   mid_var(1));
+      struct mid_instr *add =
+         alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(1));
       struct mid_instr *m3 = move(s, b, mid_hw(27), mid_var(3));
       struct mid_instr *s0 = st_vary(s, b, 0);
       struct mid_instr *m0 = move(s, b, mid_hw(27), mid_var(0));
