@@ -1018,9 +1018,11 @@ warn_unsupported_raster(struct panfrost_context *ctx,
         rast->fill_back != PIPE_POLYGON_MODE_FILL) &&
        !panfrost_polygon_mode_applies(ctx, info))
       panfrost_warn_once(ctx, PANFROST_WARN_POLYGON_MODE,
-                         "polygon modes other than fill are implemented "
-                         "for both faces alike without culling only: "
-                         "these polygons are drawn filled");
+                         "polygon modes other than fill are not "
+                         "implemented for instanced draws, restarts with "
+                         "culling or different modes per face, geometry "
+                         "shaders or transform feedback: these polygons "
+                         "are drawn filled");
 }
 
 void

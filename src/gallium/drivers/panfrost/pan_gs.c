@@ -130,9 +130,9 @@ panfrost_delete_gs(struct pipe_context *pctx, void *cso)
 /* The vertex shader's record variant for the locations in mask, made at
  * the first draw with a geometry shader reading them.
  */
-static struct panfrost_compute_shader *
-vs_records(struct panfrost_context *ctx, struct panfrost_shader *vs,
-           uint64_t mask)
+struct panfrost_compute_shader *
+panfrost_gs_vs_records(struct panfrost_context *ctx,
+                       struct panfrost_shader *vs, uint64_t mask)
 {
    if (vs->gs_records && vs->gs_records_mask == mask)
       return vs->gs_records;
@@ -423,7 +423,7 @@ panfrost_gs_draw_vbo(struct panfrost_context *ctx,
    }
 
    struct panfrost_compute_shader *records =
-      vs_records(ctx, vs, gs->info.in_mask);
+      panfrost_gs_vs_records(ctx, vs, gs->info.in_mask);
    if (!records || records->error[0]) {
       drop(ctx, "draw with a geometry shader dropped: %s",
            records ? records->error : "out of memory");

@@ -123,4 +123,13 @@ void panfrost_gs_capture(struct panfrost_context *ctx,
 void panfrost_context_init_gs(struct pipe_context *pctx);
 void panfrost_context_release_gs(struct panfrost_context *ctx);
 
+/* The vertex shader's record variant writing the outputs of the
+ * locations in mask (one vec4 each, in location order) per vertex, kept
+ * on the shader for that mask; NULL when out of memory, its error set
+ * when it could not be made.
+ */
+struct panfrost_compute_shader *
+panfrost_gs_vs_records(struct panfrost_context *ctx,
+                       struct panfrost_shader *vs, uint64_t mask);
+
 #endif

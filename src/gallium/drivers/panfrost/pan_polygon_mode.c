@@ -3,15 +3,20 @@
  * SPDX-License-Identifier: MIT
  */
 
-/* GL_LINE and GL_POINT polygon modes, first step: the index list of the
- * polygons' edges (each polygon's outline, not the triangles' inner
- * diagonals) or vertices is built on the CPU with Gallium's unfilled
- * index translators and drawn as lines or points.  Which face a polygon
- * shows is only known after the vertex shader, so this covers draws
- * whose two faces take the same mode and that cull neither; the others
- * are drawn filled with a warning (pan_draw_vbo.c).  Indexed draws with
- * primitive restart are split at the restarts.  Edge flags are not
- * honoured: every edge is drawn.
+/* GL_LINE and GL_POINT polygon modes, on the CPU.  When both faces take
+ * the same mode and neither is culled, the index list of the polygons'
+ * edges (each polygon's outline, not the triangles' inner diagonals) or
+ * vertices is built with Gallium's unfilled index translators and drawn
+ * as lines or points; indexed draws with primitive restart are split at
+ * the restarts.  Otherwise which face a polygon shows decides: the vertex
+ * shader's positions are computed first (its record variant, pan_gs.h,
+ * waited for), each polygon's facing is worked out from them, and it goes
+ * into a list of filled triangles, of edges or of vertices by its face's
+ * mode, culled faces left out.  Not covered (drawn filled after a
+ * message, pan_draw_vbo.c): instanced draws, restarts and adjacency with
+ * facing, geometry shaders and transform feedback.  Edge flags are not
+ * honoured (every edge is drawn), and the lines and points of a polygon
+ * report gl_FrontFacing as lines and points do.
  */
 
 #include <stdlib.h>
@@ -21,12 +26,17 @@
 #include "util/u_inlines.h"
 #include "util/u_prim.h"
 
+#include "pan_batch.h"
+#include "pan_bo.h"
 #include "pan_context.h"
+#include "pan_gs.h"
 #include "pan_polygon_mode.h"
+#include "pan_resource.h"
+#include "pan_xfb.h"
 
-bool
-panfrost_polygon_mode_applies(const struct panfrost_context *ctx,
-                              const struct pipe_draw_info *info)
+static bool
+unfilled_applies(const struct panfrost_context *ctx,
+                 const struct pipe_draw_info *info)
 {
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
 
@@ -100,6 +110,210 @@ index_at(const uint8_t *in, unsigned size, unsigned i)
    return ((const uint32_t *)in)[i];
 }
 
+static bool
+facing_applies(const struct panfrost_context *ctx,
+               const struct pipe_draw_info *info)
+{
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   const struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+
+   return rast && vs && vs->nir &&
+          u_reduced_prim(info->mode) == PIPE_PRIM_TRIANGLES &&
+          info->mode != PIPE_PRIM_TRIANGLES_ADJACENCY &&
+          info->mode != PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY &&
+          (rast->fill_front != PIPE_POLYGON_MODE_FILL ||
+           rast->fill_back != PIPE_POLYGON_MODE_FILL) &&
+          rast->cull_face != PIPE_FACE_FRONT_AND_BACK &&
+          info->instance_count == 1 && !ctx->gs && !ctx->xfb.num_targets &&
+          !ctx->xfb.active_queries &&
+          !(info->index_size && info->primitive_restart);
+}
+
+static void
+draw_list(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+          unsigned drawid, enum pipe_prim_type mode, const uint32_t *idx,
+          unsigned n, int bias)
+{
+   if (!n)
+      return;
+   struct pipe_draw_info d = *info;
+   d.mode = mode;
+   d.index_size = 4;
+   d.has_user_indices = true;
+   d.index.user = idx;
+   d.primitive_restart = false;
+   d.index_bounds_valid = false;
+   struct pipe_draw_start_count_bias sc = { .count = n, .index_bias = bias };
+   panfrost_draw_vbo(&ctx->base, &d, drawid, NULL, &sc, 1);
+}
+
+/* Vertices (positions in the draw) of polygon k of the mode, in their
+ * winding order; 0 past the last one. */
+static unsigned
+polygon(enum pipe_prim_type mode, unsigned count, unsigned k, unsigned v[])
+{
+   switch (mode) {
+   case PIPE_PRIM_TRIANGLES:
+      if (3 * k + 3 > count)
+         return 0;
+      v[0] = 3 * k, v[1] = 3 * k + 1, v[2] = 3 * k + 2;
+      return 3;
+   case PIPE_PRIM_TRIANGLE_STRIP:
+      if (k + 3 > count)
+         return 0;
+      v[0] = k + (k & 1), v[1] = k + !(k & 1), v[2] = k + 2;
+      return 3;
+   case PIPE_PRIM_TRIANGLE_FAN:
+      if (k + 3 > count)
+         return 0;
+      v[0] = 0, v[1] = k + 1, v[2] = k + 2;
+      return 3;
+   case PIPE_PRIM_QUADS:
+      if (4 * k + 4 > count)
+         return 0;
+      for (unsigned i = 0; i < 4; ++i)
+         v[i] = 4 * k + i;
+      return 4;
+   case PIPE_PRIM_QUAD_STRIP:
+      if (2 * k + 4 > count)
+         return 0;
+      v[0] = 2 * k, v[1] = 2 * k + 1, v[2] = 2 * k + 3, v[3] = 2 * k + 2;
+      return 4;
+   case PIPE_PRIM_POLYGON:
+      if (k || count < 3)
+         return 0;
+      for (unsigned i = 0; i < count; ++i)
+         v[i] = i;
+      return count;
+   default:
+      return 0;
+   }
+}
+
+/* One draw by its polygons' facing (see the top of the file). */
+static bool
+facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+            unsigned drawid, const struct pipe_draw_start_count_bias *d)
+{
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
+   unsigned n = d->count;
+
+   if (n < 3)
+      return true;
+   /* The draw's vertex ids: its indices, or 0.. from its first vertex. */
+   uint32_t *ids = malloc(n * sizeof(uint32_t));
+   uint32_t *lists = malloc(n * 6 * sizeof(uint32_t) * 2);
+   unsigned *v = malloc(n * sizeof(unsigned));
+   struct pipe_transfer *xfer = NULL;
+   const uint8_t *in = NULL;
+   bool ok = ids && lists && v;
+   if (ok && info->index_size) {
+      in = info->has_user_indices
+              ? info->index.user
+              : pipe_buffer_map_range(&ctx->base, info->index.resource, 0,
+                                      info->index.resource->width0,
+                                      PIPE_MAP_READ, &xfer);
+      ok = in != NULL;
+   }
+   for (unsigned i = 0; ok && i < n; ++i)
+      ids[i] = in ? index_at(in, info->index_size, d->start + i) : i;
+   if (xfer)
+      pipe_buffer_unmap(&ctx->base, xfer);
+
+   struct panfrost_compute_shader *records =
+      ok ? panfrost_gs_vs_records(ctx, vs, BITFIELD64_BIT(VARYING_SLOT_POS))
+         : NULL;
+   struct pipe_resource *buf =
+      ok ? pipe_buffer_create(ctx->base.screen, PIPE_BIND_SHADER_BUFFER,
+                              PIPE_USAGE_STAGING, n * 16)
+         : NULL;
+   ok = ok && records && !records->error[0] && buf;
+   struct pan_bo *bo = ok ? panfrost_resource(buf)->bo : NULL;
+   ok = ok && panfrost_batch_add_bo(ctx, bo,
+                                    PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
+   int bias = info->index_size ? d->index_bias : (int)d->start;
+   if (ok) {
+      uint64_t targets[PIPE_MAX_SO_BUFFERS] = { bo->gpu_va };
+      ok = panfrost_xfb_run(ctx, records, info, drawid, bias,
+                            info->index_size != 0, ids, n, n, targets) == 0;
+   }
+   /* The positions are needed now: the work goes and is waited for. */
+   ok = ok && panfrost_batch_submit(ctx) && pan_bo_wait(bo, INT64_MAX, false);
+   const float *pos = ok ? pan_bo_mmap(bo) : NULL;
+   if (pos) {
+      const struct pipe_viewport_state *vp = &ctx->state.viewport;
+      bool flip = (vp->scale[0] < 0) != (vp->scale[1] < 0);
+      uint32_t *fill = lists, *line = lists + 4 * n, *point = lists + 8 * n;
+      unsigned nf = 0, nl = 0, np = 0, c;
+      for (unsigned k = 0; (c = polygon(info->mode, n, k, v)); ++k) {
+         /* The homogeneous determinants of the fan's triangles have the
+          * sign of the projected area for vertices in front of the eye. */
+         double det = 0;
+         for (unsigned i = 1; i + 1 < c; ++i) {
+            const float *a = pos + 4 * v[0], *b = pos + 4 * v[i],
+                        *e = pos + 4 * v[i + 1];
+            det += a[0] * ((double)b[1] * e[3] - (double)e[1] * b[3]) -
+                   a[1] * ((double)b[0] * e[3] - (double)e[0] * b[3]) +
+                   a[3] * ((double)b[0] * e[1] - (double)e[0] * b[1]);
+         }
+         /* Window y runs down the framebuffer: a positive clip-space
+          * area is clockwise there (unless the viewport mirrors). */
+         bool ccw = (det < 0) != flip;
+         bool front = ccw == rast->front_ccw;
+         if (rast->cull_face & (front ? PIPE_FACE_FRONT : PIPE_FACE_BACK))
+            continue;
+         switch (front ? rast->fill_front : rast->fill_back) {
+         case PIPE_POLYGON_MODE_LINE:
+            for (unsigned i = 0; i < c; ++i) {
+               line[nl++] = ids[v[i]];
+               line[nl++] = ids[v[(i + 1) % c]];
+            }
+            break;
+         case PIPE_POLYGON_MODE_POINT:
+            for (unsigned i = 0; i < c; ++i)
+               point[np++] = ids[v[i]];
+            break;
+         default:
+            for (unsigned i = 1; i + 1 < c; ++i) {
+               fill[nf++] = ids[v[0]];
+               fill[nf++] = ids[v[i]];
+               fill[nf++] = ids[v[i + 1]];
+            }
+            break;
+         }
+      }
+      /* Drawn with a rasterizer that fills and culls nothing: the lists
+       * are already the faces' modes and the culled faces are out. */
+      struct pipe_rasterizer_state plain = *rast;
+      plain.fill_front = plain.fill_back = PIPE_POLYGON_MODE_FILL;
+      plain.cull_face = PIPE_FACE_NONE;
+      void *saved = ctx->state.rast;
+      void *cso = ctx->base.create_rasterizer_state(&ctx->base, &plain);
+      if (cso) {
+         ctx->base.bind_rasterizer_state(&ctx->base, cso);
+         draw_list(ctx, info, drawid, PIPE_PRIM_TRIANGLES, fill, nf, bias);
+         draw_list(ctx, info, drawid, PIPE_PRIM_LINES, line, nl, bias);
+         draw_list(ctx, info, drawid, PIPE_PRIM_POINTS, point, np, bias);
+         ctx->base.bind_rasterizer_state(&ctx->base, saved);
+         ctx->base.delete_rasterizer_state(&ctx->base, cso);
+      }
+      ok = cso != NULL;
+   }
+   free(v);
+   free(lists);
+   free(ids);
+   pipe_resource_reference(&buf, NULL);
+   return ok;
+}
+
+bool
+panfrost_polygon_mode_applies(const struct panfrost_context *ctx,
+                              const struct pipe_draw_info *info)
+{
+   return unfilled_applies(ctx, info) || facing_applies(ctx, info);
+}
+
 bool
 panfrost_polygon_mode_draw(struct panfrost_context *ctx,
                            const struct pipe_draw_info *info,
@@ -109,8 +323,18 @@ panfrost_polygon_mode_draw(struct panfrost_context *ctx,
 {
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
 
-   if (!panfrost_polygon_mode_applies(ctx, info))
-      return false;
+   if (!unfilled_applies(ctx, info)) {
+      if (!facing_applies(ctx, info))
+         return false;
+      for (unsigned i = 0; i < num_draws; ++i) {
+         if (!facing_draw(ctx, info,
+                          drawid_offset + (info->increment_draw_id ? i : 0),
+                          &draws[i]))
+            mesa_loge("panfrost: polygon-mode draw with facing failed, "
+                      "dropped");
+      }
+      return true;
+   }
    u_unfilled_init();
 
    struct pipe_transfer *xfer = NULL;
@@ -134,8 +358,8 @@ panfrost_polygon_mode_draw(struct panfrost_context *ctx,
       unsigned drawid = drawid_offset + (info->increment_draw_id ? i : 0);
 
       if (!in || !info->primitive_restart) {
-         ok = draw_run(ctx, info, drawid, in, d->start, d->count,
-                       d->index_bias, rast->fill_front);
+         ok = draw_run(ctx, info, drawid, in, d->start, d->count, d->index_bias,
+                       rast->fill_front);
          continue;
       }
       /* Restarts end the polygons: each run between them on its own. */
@@ -145,8 +369,8 @@ panfrost_polygon_mode_draw(struct panfrost_context *ctx,
              index_at(in, info->index_size, k) != info->restart_index)
             continue;
          if (k > run)
-            ok = draw_run(ctx, info, drawid, in, run, k - run,
-                          d->index_bias, rast->fill_front);
+            ok = draw_run(ctx, info, drawid, in, run, k - run, d->index_bias,
+                          rast->fill_front);
          run = k + 1;
       }
    }

@@ -9,8 +9,8 @@
  * restart) and as one quad with GL_LINE on both
  * faces must colour its outline and leave its inside clear, the
  * triangles' diagonal drawn and the quad's not; with GL_POINT only its
- * corners are coloured.  With a face culled (not lowered yet) the driver
- * says that it draws polygons filled.
+ * corners are coloured.  With different modes per face and with a face
+ * culled, swapping the faces must swap the results.
  */
 
 #include <stdio.h>
@@ -43,7 +43,9 @@ draw_square(enum pipe_prim_type mode, bool indexed, bool restart)
 {
    const float lo = ndc(8), hi = ndc(24);
    /* Corners: 0 (lo, lo), 1 (hi, lo), 2 (hi, hi), 3 (lo, hi). */
-   const float corner[4][2] = { { lo, lo }, { hi, lo }, { hi, hi }, { lo, hi } };
+   const float corner[4][2] = {
+      { lo, lo }, { hi, lo }, { hi, hi }, { lo, hi }
+   };
    static const unsigned list[6] = { 0, 1, 2, 0, 2, 3 };
    static const unsigned quad[4] = { 0, 1, 2, 3 };
    static const unsigned strip[4] = { 1, 2, 0, 3 };
@@ -58,8 +60,8 @@ draw_square(enum pipe_prim_type mode, bool indexed, bool restart)
       const float p[8] = { corner[c][0], corner[c][1], 0, 1, 0, 1, 0, 1 };
       memcpy(data[v], p, sizeof(p));
    }
-   struct pipe_resource *r = pipe_buffer_create(
-      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, nv * 32);
+   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
+                                                PIPE_USAGE_DEFAULT, nv * 32);
    pipe_buffer_write(ctx, r, 0, nv * 32, data);
    struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
@@ -93,8 +95,8 @@ green(const uint8_t *p)
  * `want` per probe (1 green, 0 the black background). */
 static void
 check(const char *what, struct pipe_resource *target, void *rast,
-      enum pipe_prim_type mode, bool indexed, bool restart,
-      const int want[6], bool expect_warning)
+      enum pipe_prim_type mode, bool indexed, bool restart, const int want[6],
+      bool expect_warning)
 {
    /* Probes: top edge middle, left edge middle, a corner, the centre
     * (on the triangles' diagonal), inside off the diagonal, outside. */
@@ -110,10 +112,10 @@ check(const char *what, struct pipe_resource *target, void *rast,
          "%s: driver message \"%s\"", what, pan_test_debug_msg);
 
    struct pipe_transfer *xfer;
-   const uint8_t *map =
-      target ? pipe_texture_map(ctx, target, 0, 0, PIPE_MAP_READ, 0, 0, SIZE,
-                                SIZE, &xfer)
-             : NULL;
+   const uint8_t *map = target
+                           ? pipe_texture_map(ctx, target, 0, 0, PIPE_MAP_READ,
+                                              0, 0, SIZE, SIZE, &xfer)
+                           : NULL;
    CHECK(map, "%s: map failed", what);
    if (!map)
       return;
@@ -122,13 +124,46 @@ check(const char *what, struct pipe_resource *target, void *rast,
       return;
    }
    for (unsigned i = 0; i < 6; ++i) {
-      const uint8_t *p =
-         map + probe[i][1] * xfer->stride + probe[i][0] * 4;
-      CHECK(green(p) == (want[i] != 0), "%s: pixel (%u, %u) is %u %u %u, "
-            "want %s", what, probe[i][0], probe[i][1], p[0], p[1], p[2],
+      const uint8_t *p = map + probe[i][1] * xfer->stride + probe[i][0] * 4;
+      CHECK(green(p) == (want[i] != 0),
+            "%s: pixel (%u, %u) is %u %u %u, "
+            "want %s",
+            what, probe[i][0], probe[i][1], p[0], p[1], p[2],
             want[i] ? "green" : "black");
    }
    pipe_texture_unmap(ctx, xfer);
+}
+
+/* Draws the triangle list and says what it became: 'L' its outline and
+ * diagonal, 'P' its corners, '0' nothing, '?' anything else. */
+static char
+classify(struct pipe_resource *target, void *rast)
+{
+   static const unsigned probe[6][2] = { { 16, 8 },  { 8, 16 },  { 24, 24 },
+                                         { 16, 16 }, { 12, 20 }, { 4, 4 } };
+   static const int lines[6] = { 1, 1, 1, 1, 0, 0 };
+   static const int points[6] = { 0, 0, 1, 0, 0, 0 };
+   ctx->bind_rasterizer_state(ctx, rast);
+   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 1.0, 0);
+   draw_square(PIPE_PRIM_TRIANGLES, false, false);
+   ctx->flush(ctx, NULL, 0);
+   struct pipe_transfer *xfer;
+   const uint8_t *map = target
+                           ? pipe_texture_map(ctx, target, 0, 0, PIPE_MAP_READ,
+                                              0, 0, SIZE, SIZE, &xfer)
+                           : NULL;
+   if (!map)
+      return '?';
+   bool is_l = true, is_p = true, empty = true;
+   for (unsigned i = 0; i < 6; ++i) {
+      bool g = green(map + probe[i][1] * xfer->stride + probe[i][0] * 4);
+      is_l &= g == (lines[i] != 0);
+      is_p &= g == (points[i] != 0);
+      empty &= !g;
+   }
+   pipe_texture_unmap(ctx, xfer);
+   return is_l ? 'L' : is_p ? 'P' : empty ? '0' : '?';
 }
 
 int
@@ -179,16 +214,38 @@ main(int argc, char **argv)
          PIPE_PRIM_TRIANGLE_STRIP, true, true, tris, false);
    check("GL_LINE quad", f.tex, line, PIPE_PRIM_QUADS, false, false, quad,
          false);
-   check("GL_POINT triangles", f.tex, point, PIPE_PRIM_TRIANGLES, false,
-         false, corners, false);
+   check("GL_POINT triangles", f.tex, point, PIPE_PRIM_TRIANGLES, false, false,
+         corners, false);
    check("GL_POINT indexed quad", f.tex, point, PIPE_PRIM_QUADS, true, false,
          corners, false);
-   /* Which face the square shows depends on the winding the viewport
-    * gives it: only the message is checked. */
-   check("GL_LINE, back faces culled", f.tex, culled, PIPE_PRIM_TRIANGLES,
-         false, false, NULL, true);
-   check("filled", f.tex, f.cso[1], PIPE_PRIM_TRIANGLES, false, false,
-         filled, false);
+   /* Per face: which face the square shows depends on the winding the
+    * viewport gives it, so each pair of draws swaps the faces' modes or
+    * the culled face and must give both results, one each. */
+   pan_test_debug_msg[0] = 0;
+   rs.cull_face = PIPE_FACE_NONE;
+   rs.fill_front = PIPE_POLYGON_MODE_LINE;
+   rs.fill_back = PIPE_POLYGON_MODE_POINT;
+   void *lp = ctx->create_rasterizer_state(ctx, &rs);
+   rs.fill_front = PIPE_POLYGON_MODE_POINT;
+   rs.fill_back = PIPE_POLYGON_MODE_LINE;
+   void *pl = ctx->create_rasterizer_state(ctx, &rs);
+   rs.fill_front = rs.fill_back = PIPE_POLYGON_MODE_LINE;
+   rs.cull_face = PIPE_FACE_FRONT;
+   void *culled_front = ctx->create_rasterizer_state(ctx, &rs);
+   char a = classify(f.tex, lp), b = classify(f.tex, pl);
+   CHECK((a == 'L' && b == 'P') || (a == 'P' && b == 'L'),
+         "front GL_LINE, back GL_POINT gave '%c', swapped '%c'", a, b);
+   a = classify(f.tex, culled);
+   b = classify(f.tex, culled_front);
+   CHECK((a == 'L' && b == '0') || (a == '0' && b == 'L'),
+         "GL_LINE culling back faces gave '%c', front faces '%c'", a, b);
+   CHECK(!pan_test_debug_msg[0], "per-face modes: driver said \"%s\"",
+         pan_test_debug_msg);
+   ctx->delete_rasterizer_state(ctx, lp);
+   ctx->delete_rasterizer_state(ctx, pl);
+   ctx->delete_rasterizer_state(ctx, culled_front);
+   check("filled", f.tex, f.cso[1], PIPE_PRIM_TRIANGLES, false, false, filled,
+         false);
 
    ctx->bind_rasterizer_state(ctx, f.cso[1]);
    ctx->delete_rasterizer_state(ctx, line);
