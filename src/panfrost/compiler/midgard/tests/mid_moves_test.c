@@ -10,58 +10,7 @@
  */
 
 #include "util/pan_test_util.h"
-#include "util/ralloc.h"
-
-#include "mid_ir.h"
-
-static struct mid_shader *
-new_shader(unsigned nr_vars)
-{
-   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
-   s->mem = s;
-   s->stage = MESA_SHADER_VERTEX;
-   s->gpu_id = 0x860;
-   s->nr_vars = nr_vars;
-   s->err = s->err_buf;
-   s->err_size = sizeof(s->err_buf);
-   list_inithead(&s->blocks);
-   util_dynarray_init(&s->bundles, s);
-   return s;
-}
-
-/* dst = op a, b (whole vec4s, identity swizzles). */
-static struct mid_instr *
-alu2(struct mid_shader *s, struct mid_block *b, const char *op,
-     struct mid_ref dst, struct mid_ref a, struct mid_ref c)
-{
-   struct mid_instr *I = mid_instr_create(s, b, MID_ALU, op);
-   I->dst = dst;
-   I->nr_srcs = 2;
-   I->src[0] = mid_src_ref(a);
-   I->src[1] = mid_src_ref(c);
-   return I;
-}
-
-static struct mid_instr *
-move(struct mid_shader *s, struct mid_block *b, struct mid_ref dst,
-     struct mid_ref src)
-{
-   struct mid_instr *I = alu2(s, b, "imov", dst, src, src);
-   I->src[0].ref.kind = MID_REF_NONE;
-   return I;
-}
-
-static struct mid_instr *
-st_vary(struct mid_shader *s, struct mid_block *b, unsigned slot)
-{
-   struct mid_instr *I = mid_instr_create(s, b, MID_LDST, "st_vary_32");
-   I->store = true;
-   I->ls.swz = 0xe4;
-   I->ls.areg = 7;
-   I->ls.ireg = 7;
-   I->ls.offset = (int)(slot << 9);
-   return I;
-}
+#include "mid_test_ir.h"
 
 static unsigned
 nr_instrs(const struct mid_block *b)
@@ -90,14 +39,14 @@ nth(struct mid_block *b, unsigned n)
 static void
 test_ra_copy_bias(void)
 {
-   struct mid_shader *s = new_shader(3);
+   struct mid_shader *s = mid_test_shader(3);
    struct mid_block *b = mid_block_create(s);
    struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
-   move(s, b, mid_var(0), u0);
-   alu2(s, b, "fadd", mid_var(1), mid_var(0), mid_var(0));
-   alu2(s, b, "fmul", mid_hw(27), mid_var(0), mid_var(0));
-   move(s, b, mid_var(2), mid_var(1));
-   alu2(s, b, "fadd", mid_hw(27), mid_var(2), mid_var(2));
+   mid_test_move(s, b, mid_var(0), u0);
+   mid_test_alu2(s, b, "fadd", mid_var(1), mid_var(0), mid_var(0));
+   mid_test_alu2(s, b, "fmul", mid_hw(27), mid_var(0), mid_var(0));
+   mid_test_move(s, b, mid_var(2), mid_var(1));
+   mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(2), mid_var(2));
    s->nr_push = 1;
    PAN_EXPECT(mid_ra(s));
    PAN_EXPECT_EQ(s->reg_of[0], 0);
@@ -120,19 +69,19 @@ test_ra_copy_bias(void)
 static void
 test_drop_self_moves(void)
 {
-   struct mid_shader *s = new_shader(5);
+   struct mid_shader *s = mid_test_shader(5);
    struct mid_block *b0 = mid_block_create(s);
    struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
-   struct mid_instr *a = alu2(s, b0, "fadd", mid_var(0), u0, u0);
-   struct mid_instr *m1 = move(s, b0, mid_var(1), mid_var(0));
-   struct mid_instr *m2 = move(s, b0, mid_var(2), mid_var(1));
-   struct mid_instr *m3 = move(s, b0, mid_var(3), mid_var(1));
+   struct mid_instr *a = mid_test_alu2(s, b0, "fadd", mid_var(0), u0, u0);
+   struct mid_instr *m1 = mid_test_move(s, b0, mid_var(1), mid_var(0));
+   struct mid_instr *m2 = mid_test_move(s, b0, mid_var(2), mid_var(1));
+   struct mid_instr *m3 = mid_test_move(s, b0, mid_var(3), mid_var(1));
    m3->src[1].swz[0] = 1;
    m3->src[1].swz[1] = 0;
    struct mid_block *b1 = mid_block_create(s);
-   struct mid_instr *m4 = move(s, b1, mid_var(4), mid_var(0));
+   struct mid_instr *m4 = mid_test_move(s, b1, mid_var(4), mid_var(0));
    m4->mask = 0x1;
-   struct mid_instr *last = alu2(s, b1, "fadd", mid_hw(27), mid_var(4),
+   struct mid_instr *last = mid_test_alu2(s, b1, "fadd", mid_hw(27), mid_var(4),
                                  mid_var(4));
    s->reg_of = ralloc_array(s, int, 5);
    const int regs[5] = { 0, 0, 1, 0, 0 };
@@ -183,18 +132,18 @@ static void
 test_hoist_varying_stores(void)
 {
    for (unsigned hoist = 0; hoist < 2; hoist++) {
-      struct mid_shader *s = new_shader(2);
+      struct mid_shader *s = mid_test_shader(2);
       s->hoist_stores = hoist;
       struct mid_block *b = mid_block_create(s);
       struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
-      struct mid_instr *p0 = alu2(s, b, "fadd", mid_var(0), u0, u0);
-      struct mid_instr *p1 = alu2(s, b, "fmul", mid_var(1), u0, u0);
+      struct mid_instr *p0 = mid_test_alu2(s, b, "fadd", mid_var(0), u0, u0);
+      struct mid_instr *p1 = mid_test_alu2(s, b, "fmul", mid_var(1), u0, u0);
       p1->mask = 0x7;
-      move(s, b, mid_hw(27), mid_var(0));
-      struct mid_instr *s0 = st_vary(s, b, 0);
-      struct mid_instr *m1 = move(s, b, mid_hw(27), mid_var(1));
+      mid_test_move(s, b, mid_hw(27), mid_var(0));
+      struct mid_instr *s0 = mid_test_st_vary(s, b, 0);
+      struct mid_instr *m1 = mid_test_move(s, b, mid_hw(27), mid_var(1));
       m1->src[1].swz[3] = 2;
-      struct mid_instr *s1 = st_vary(s, b, 1);
+      struct mid_instr *s1 = mid_test_st_vary(s, b, 1);
 
       mid_opt_moves(s);
 
@@ -228,21 +177,21 @@ static void
 test_partial_sink(void)
 {
    for (unsigned hoist = 0; hoist < 2; hoist++) {
-      struct mid_shader *s = new_shader(2);
+      struct mid_shader *s = mid_test_shader(2);
       s->hoist_stores = hoist;
       struct mid_block *b = mid_block_create(s);
       struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
-      struct mid_instr *rcp = alu2(s, b, "frcp", mid_var(0), u0, u0);
+      struct mid_instr *rcp = mid_test_alu2(s, b, "frcp", mid_var(0), u0, u0);
       rcp->mask = 0x8;
       rcp->src[1].ref.kind = MID_REF_NONE;
-      struct mid_instr *mul = alu2(s, b, "fmul", mid_var(1), u0, mid_var(0));
+      struct mid_instr *mul = mid_test_alu2(s, b, "fmul", mid_var(1), u0, mid_var(0));
       mul->mask = 0x7;
       for (unsigned l = 0; l < 4; l++)
          mul->src[1].swz[l] = 3;
-      struct mid_instr *add = alu2(s, b, "fadd", mid_var(0), mid_var(1), u0);
+      struct mid_instr *add = mid_test_alu2(s, b, "fadd", mid_var(0), mid_var(1), u0);
       add->mask = 0x7;
-      struct mid_instr *m = move(s, b, mid_hw(27), mid_var(0));
-      st_vary(s, b, 0);
+      struct mid_instr *m = mid_test_move(s, b, mid_hw(27), mid_var(0));
+      mid_test_st_vary(s, b, 0);
 
       mid_opt_moves(s);
 
@@ -270,15 +219,15 @@ test_partial_sink(void)
 static void
 test_hoist_blocked(void)
 {
-   struct mid_shader *s = new_shader(1);
+   struct mid_shader *s = mid_test_shader(1);
    s->hoist_stores = true;
    struct mid_block *b = mid_block_create(s);
    struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
-   alu2(s, b, "fadd", mid_hw(27), u0, u0);
-   struct mid_instr *p = alu2(s, b, "fmul", mid_var(0), u0, u0);
-   st_vary(s, b, 0);
-   struct mid_instr *m = move(s, b, mid_hw(27), mid_var(0));
-   st_vary(s, b, 1);
+   mid_test_alu2(s, b, "fadd", mid_hw(27), u0, u0);
+   struct mid_instr *p = mid_test_alu2(s, b, "fmul", mid_var(0), u0, u0);
+   mid_test_st_vary(s, b, 0);
+   struct mid_instr *m = mid_test_move(s, b, mid_hw(27), mid_var(0));
+   mid_test_st_vary(s, b, 1);
 
    mid_opt_moves(s);
 
@@ -301,19 +250,19 @@ test_hoist_blocked(void)
 static void
 test_constant_propagation(void)
 {
-   struct mid_shader *s = new_shader(2);
+   struct mid_shader *s = mid_test_shader(2);
    struct mid_block *b = mid_block_create(s);
    struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
-   struct mid_instr *c = move(s, b, mid_var(0), mid_var(0));
+   struct mid_instr *c = mid_test_move(s, b, mid_var(0), mid_var(0));
    c->src[1] = (struct mid_src){ .ref = { MID_REF_CONST, 0 },
                                  .imm = { 0, 0, 0, 5 } };
    c->mask = 0x8;
-   struct mid_instr *p = alu2(s, b, "fadd", mid_var(1), u0, u0);
+   struct mid_instr *p = mid_test_alu2(s, b, "fadd", mid_var(1), u0, u0);
    p->mask = 0x7;
-   struct mid_instr *w = move(s, b, mid_var(1), mid_var(0));
+   struct mid_instr *w = mid_test_move(s, b, mid_var(1), mid_var(0));
    w->mask = 0x8;
-   move(s, b, mid_hw(27), mid_var(1));
-   struct mid_instr *st = st_vary(s, b, 0);
+   mid_test_move(s, b, mid_hw(27), mid_var(1));
+   struct mid_instr *st = mid_test_st_vary(s, b, 0);
 
    mid_opt_moves(s);
 
@@ -337,16 +286,16 @@ test_constant_propagation(void)
 static void
 test_fold_feeder(void)
 {
-   struct mid_shader *s = new_shader(2);
+   struct mid_shader *s = mid_test_shader(2);
    struct mid_block *b = mid_block_create(s);
    struct mid_ref u0 = { MID_REF_UNIFORM, 0 }, u1 = { MID_REF_UNIFORM, 1 };
-   struct mid_instr *p = alu2(s, b, "flt", mid_var(0), u0, u1);
+   struct mid_instr *p = mid_test_alu2(s, b, "flt", mid_var(0), u0, u1);
    p->mask = 0x3;
-   struct mid_instr *f = move(s, b, mid_hw(31), mid_var(0));
+   struct mid_instr *f = mid_test_move(s, b, mid_hw(31), mid_var(0));
    const uint8_t swz[4] = { 1, 1, 0, 0 };
    memcpy(f->src[1].swz, swz, 4);
    f->pair_next = true;
-   struct mid_instr *sel = alu2(s, b, "icsel_v", mid_var(1), u0, u1);
+   struct mid_instr *sel = mid_test_alu2(s, b, "icsel_v", mid_var(1), u0, u1);
 
    mid_opt_moves(s);
 
@@ -382,11 +331,11 @@ ld_vary(struct mid_shader *s, struct mid_block *b, unsigned var)
 static void
 test_load_to_texture_input(void)
 {
-   struct mid_shader *s = new_shader(2);
+   struct mid_shader *s = mid_test_shader(2);
    s->tex_in = s->tex_out = 28;
    struct mid_block *b = mid_block_create(s);
    struct mid_instr *ld = ld_vary(s, b, 0);
-   move(s, b, mid_hw(28), mid_var(0))->mask = 0x3;
+   mid_test_move(s, b, mid_hw(28), mid_var(0))->mask = 0x3;
 
    mid_opt_moves(s);
 
@@ -396,14 +345,14 @@ test_load_to_texture_input(void)
    PAN_EXPECT_EQ(ld->mask, 0x3);
    ralloc_free(s);
 
-   s = new_shader(3);
+   s = mid_test_shader(3);
    s->tex_in = s->tex_out = 28;
    b = mid_block_create(s);
    ld = ld_vary(s, b, 0);
-   move(s, b, mid_var(1), mid_var(0));
-   move(s, b, mid_hw(28), mid_var(1))->mask = 0x3;
-   alu2(s, b, "fadd", mid_hw(27), mid_var(1), mid_var(1));
-   st_vary(s, b, 0);
+   mid_test_move(s, b, mid_var(1), mid_var(0));
+   mid_test_move(s, b, mid_hw(28), mid_var(1))->mask = 0x3;
+   mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(1), mid_var(1));
+   mid_test_st_vary(s, b, 0);
 
    mid_opt_moves(s);
 
@@ -420,18 +369,18 @@ test_load_to_texture_input(void)
 static void
 test_tex_result_past_load(void)
 {
-   struct mid_shader *s = new_shader(2);
+   struct mid_shader *s = mid_test_shader(2);
    s->tex_in = s->tex_out = 28;
    struct mid_block *b = mid_block_create(s);
    struct mid_instr *T = mid_instr_create(s, b, MID_TEX, "normal");
    T->dst = mid_hw(28);
    T->mask = 0xf;
    T->tex.in_reg = 28;
-   move(s, b, mid_var(0), mid_hw(28));
+   mid_test_move(s, b, mid_var(0), mid_hw(28));
    ld_vary(s, b, 1);
-   struct mid_instr *add = alu2(s, b, "fadd", mid_hw(27), mid_var(0),
+   struct mid_instr *add = mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(0),
                                 mid_var(1));
-   st_vary(s, b, 0);
+   mid_test_st_vary(s, b, 0);
 
    mid_opt_moves(s);
 
@@ -451,13 +400,13 @@ static void
 test_repeated_tex_move(void)
 {
    for (unsigned out = 28; out <= 29; out++) {
-      struct mid_shader *s = new_shader(1);
+      struct mid_shader *s = mid_test_shader(1);
       s->tex_in = 28;
       s->tex_out = out;
       struct mid_block *b = mid_block_create(s);
       struct mid_instr *ld = ld_vary(s, b, 0);
       for (unsigned k = 0; k < 2; k++) {
-         move(s, b, mid_hw(28), mid_var(0))->mask = 0x3;
+         mid_test_move(s, b, mid_hw(28), mid_var(0))->mask = 0x3;
          struct mid_instr *T = mid_instr_create(s, b, MID_TEX, "normal");
          T->dst = mid_hw(out);
          T->mask = 0xf;

@@ -13,46 +13,7 @@
  */
 
 #include "util/pan_test_util.h"
-#include "util/ralloc.h"
-
-#include "mid_ir.h"
-
-static struct mid_shader *
-new_shader(unsigned nr_vars)
-{
-   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
-   s->mem = s;
-   s->stage = MESA_SHADER_VERTEX;
-   s->gpu_id = 0x860;
-   s->nr_vars = nr_vars;
-   s->err = s->err_buf;
-   s->err_size = sizeof(s->err_buf);
-   list_inithead(&s->blocks);
-   util_dynarray_init(&s->bundles, s);
-   return s;
-}
-
-static struct mid_instr *
-alu2(struct mid_shader *s, struct mid_block *b, const char *op,
-     struct mid_ref dst, struct mid_ref a, struct mid_ref c)
-{
-   struct mid_instr *I = mid_instr_create(s, b, MID_ALU, op);
-   I->dst = dst;
-   I->mask = 0xf;
-   I->nr_srcs = 2;
-   I->src[0] = mid_src_ref(a);
-   I->src[1] = mid_src_ref(c);
-   return I;
-}
-
-static struct mid_instr *
-move(struct mid_shader *s, struct mid_block *b, struct mid_ref dst,
-     struct mid_ref src)
-{
-   struct mid_instr *I = alu2(s, b, "imov", dst, src, src);
-   I->src[0].ref.kind = MID_REF_NONE;
-   return I;
-}
+#include "mid_test_ir.h"
 
 static struct mid_instr *
 ld_attr(struct mid_shader *s, struct mid_block *b, unsigned var)
@@ -62,19 +23,6 @@ ld_attr(struct mid_shader *s, struct mid_block *b, unsigned var)
    I->mask = 0xf;
    I->ls.areg = 7;
    I->ls.ireg = 7;
-   return I;
-}
-
-static struct mid_instr *
-st_vary(struct mid_shader *s, struct mid_block *b, unsigned slot)
-{
-   struct mid_instr *I = mid_instr_create(s, b, MID_LDST, "st_vary_32");
-   I->store = true;
-   I->mask = 0xf;
-   I->ls.swz = 0xe4;
-   I->ls.areg = 7;
-   I->ls.ireg = 7;
-   I->ls.offset = (int)(slot << 9);
    return I;
 }
 
@@ -107,17 +55,17 @@ static void
 test_store_ready_first(void)
 {
    for (unsigned early = 0; early < 2; early++) {
-      struct mid_shader *s = new_shader(4);
+      struct mid_shader *s = mid_test_shader(4);
       struct mid_block *b = mid_block_create(s);
       struct mid_instr *l0 = ld_attr(s, b, 0);
       struct mid_instr *l1 = ld_attr(s, b, 1);
-      alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+      mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
       struct mid_instr *add =
-         alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(1));
-      struct mid_instr *m3 = move(s, b, mid_hw(27), mid_var(3));
-      struct mid_instr *s0 = st_vary(s, b, 0);
-      struct mid_instr *m0 = move(s, b, mid_hw(27), mid_var(0));
-      struct mid_instr *s1 = st_vary(s, b, 1);
+         mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(1));
+      struct mid_instr *m3 = mid_test_move(s, b, mid_hw(27), mid_var(3));
+      struct mid_instr *s0 = mid_test_st_vary(s, b, 0);
+      struct mid_instr *m0 = mid_test_move(s, b, mid_hw(27), mid_var(0));
+      struct mid_instr *s1 = mid_test_st_vary(s, b, 1);
       if (early) {
          PAN_EXPECT(mid_ra_early_stores(s, false));
          PAN_EXPECT_EQ(position(b, l0), 0);
@@ -156,22 +104,22 @@ static void
 test_group_moves_whole(void)
 {
    for (unsigned rewrite = 0; rewrite < 2; rewrite++) {
-      struct mid_shader *s = new_shader(4);
+      struct mid_shader *s = mid_test_shader(4);
       struct mid_block *b = mid_block_create(s);
       ld_attr(s, b, 0);
       ld_attr(s, b, 1);
-      struct mid_instr *a = move(s, b, mid_hw(27), mid_var(0));
+      struct mid_instr *a = mid_test_move(s, b, mid_hw(27), mid_var(0));
       a->mask = 0x3;
       unsigned t = rewrite ? 0 : 3;
       struct mid_instr *w =
-         alu2(s, b, "fadd", mid_var(t), mid_var(1), mid_var(1));
+         mid_test_alu2(s, b, "fadd", mid_var(t), mid_var(1), mid_var(1));
       struct mid_instr *x =
-         alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
-      struct mid_instr *c = move(s, b, mid_hw(27), mid_var(2));
+         mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+      struct mid_instr *c = mid_test_move(s, b, mid_hw(27), mid_var(2));
       c->mask = 0xc;
-      struct mid_instr *st = st_vary(s, b, 0);
-      struct mid_instr *m = move(s, b, mid_hw(27), mid_var(t));
-      st_vary(s, b, 1);
+      struct mid_instr *st = mid_test_st_vary(s, b, 0);
+      struct mid_instr *m = mid_test_move(s, b, mid_hw(27), mid_var(t));
+      mid_test_st_vary(s, b, 1);
       if (rewrite) {
          PAN_EXPECT(!mid_ra_early_stores(s, false));
          PAN_EXPECT_EQ(position(b, a), 2);
@@ -208,23 +156,23 @@ static void
 test_pull_assembled_output(void)
 {
    for (unsigned pull = 0; pull < 2; pull++) {
-      struct mid_shader *s = new_shader(6);
+      struct mid_shader *s = mid_test_shader(6);
       struct mid_block *b = mid_block_create(s);
       ld_attr(s, b, 0);
-      struct mid_instr *x = move(s, b, mid_var(5), mid_var(0));
+      struct mid_instr *x = mid_test_move(s, b, mid_var(5), mid_var(0));
       x->mask = 0x1;
       struct mid_instr *l1 = ld_attr(s, b, 1);
       struct mid_instr *mul =
-         alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
-      struct mid_instr *yzw = move(s, b, mid_var(5), mid_var(1));
+         mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+      struct mid_instr *yzw = mid_test_move(s, b, mid_var(5), mid_var(1));
       yzw->mask = 0xe;
       for (unsigned l = 1; l < 4; l++)
          yzw->src[1].swz[l] = l - 1;
-      alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(2));
-      move(s, b, mid_hw(27), mid_var(3));
-      st_vary(s, b, 0);
-      struct mid_instr *m5 = move(s, b, mid_hw(27), mid_var(5));
-      struct mid_instr *st = st_vary(s, b, 1);
+      mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(2));
+      mid_test_move(s, b, mid_hw(27), mid_var(3));
+      mid_test_st_vary(s, b, 0);
+      struct mid_instr *m5 = mid_test_move(s, b, mid_hw(27), mid_var(5));
+      struct mid_instr *st = mid_test_st_vary(s, b, 1);
       PAN_EXPECT(mid_ra_early_stores(s, pull));
       if (pull) {
          PAN_EXPECT_EQ(position(b, l1), 1);
@@ -247,16 +195,16 @@ test_pull_assembled_output(void)
 static void
 test_turns_dealt_again(void)
 {
-   struct mid_shader *s = new_shader(3);
+   struct mid_shader *s = mid_test_shader(3);
    s->hoist_stores = true;
    struct mid_block *b = mid_block_create(s);
    ld_attr(s, b, 0);
    ld_attr(s, b, 1);
-   alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
-   struct mid_instr *m2 = move(s, b, mid_hw(27), mid_var(2));
-   struct mid_instr *s2 = st_vary(s, b, 0);
-   struct mid_instr *m0 = move(s, b, mid_hw(27), mid_var(0));
-   struct mid_instr *s0 = st_vary(s, b, 1);
+   mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+   struct mid_instr *m2 = mid_test_move(s, b, mid_hw(27), mid_var(2));
+   struct mid_instr *s2 = mid_test_st_vary(s, b, 0);
+   struct mid_instr *m0 = mid_test_move(s, b, mid_hw(27), mid_var(0));
+   struct mid_instr *s0 = mid_test_st_vary(s, b, 1);
    PAN_EXPECT(mid_ra_early_stores(s, false));
    PAN_EXPECT_EQ(position(b, s0), 2);
    PAN_EXPECT_EQ(position(b, s2), 6);
@@ -272,13 +220,13 @@ test_turns_dealt_again(void)
 static void
 test_other_reader_left_alone(void)
 {
-   struct mid_shader *s = new_shader(2);
+   struct mid_shader *s = mid_test_shader(2);
    struct mid_block *b = mid_block_create(s);
    ld_attr(s, b, 0);
    ld_attr(s, b, 1);
-   alu2(s, b, "fadd", mid_var(1), mid_var(1), mid_hw(27));
-   struct mid_instr *m = move(s, b, mid_hw(27), mid_var(0));
-   st_vary(s, b, 0);
+   mid_test_alu2(s, b, "fadd", mid_var(1), mid_var(1), mid_hw(27));
+   struct mid_instr *m = mid_test_move(s, b, mid_hw(27), mid_var(0));
+   mid_test_st_vary(s, b, 0);
    PAN_EXPECT(!mid_ra_early_stores(s, false));
    PAN_EXPECT_EQ(position(b, m), 3);
    ralloc_free(s);
