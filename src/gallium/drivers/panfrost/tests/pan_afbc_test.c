@@ -316,10 +316,7 @@ test_render_sample_map(void)
    struct pipe_sampler_view templ = {
       .format = FMT,
       .target = PIPE_TEXTURE_2D,
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
+      PAN_TEST_IDENTITY_SWIZZLE,
    };
    struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, a, &templ);
    struct panfrost_sampler_view *pv = panfrost_sampler_view(view);

@@ -100,10 +100,7 @@ view(struct pipe_resource *r, unsigned last_level)
    struct pipe_sampler_view vt = {
       .format = PIPE_FORMAT_R8G8B8A8_UNORM,
       .target = r->target,
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
+      PAN_TEST_IDENTITY_SWIZZLE,
    };
    if (r->target == PIPE_BUFFER) {
       vt.u.buf.size = r->width0;

@@ -129,10 +129,7 @@ make_cubes(unsigned cubes, struct pipe_resource **tex)
                  .last_layer = 6 * cubes - 1,
                  .first_level = 0,
                  .last_level = LEVELS - 1 },
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
+      PAN_TEST_IDENTITY_SWIZZLE,
    };
    return ctx->create_sampler_view(ctx, *tex, &vt);
 }

@@ -2381,10 +2381,7 @@ test_texture_array(bool fetch)
          .target = PIPE_TEXTURE_2D_ARRAY,
          .u.tex = { .first_layer = cases[k].first,
                     .last_layer = TEX_LAYERS - 1 },
-         .swizzle_r = PIPE_SWIZZLE_X,
-         .swizzle_g = PIPE_SWIZZLE_Y,
-         .swizzle_b = PIPE_SWIZZLE_Z,
-         .swizzle_a = PIPE_SWIZZLE_W,
+         PAN_TEST_IDENTITY_SWIZZLE,
       };
       struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
       ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);

@@ -144,10 +144,7 @@ draw_and_compare(struct pipe_resource *tex, int lod, unsigned w, unsigned h,
       .target = PIPE_TEXTURE_2D,
       .texture = tex,
       .u.tex.last_level = tex->last_level,
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
+      PAN_TEST_IDENTITY_SWIZZLE,
    };
    struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
    CHECK(view, "%s: no sampler view", what);

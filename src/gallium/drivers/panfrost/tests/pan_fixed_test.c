@@ -428,10 +428,7 @@ make_cube(struct pipe_resource **tex)
       .format = templ.format,
       .target = PIPE_TEXTURE_CUBE,
       .u.tex = { .first_layer = 0, .last_layer = 5 },
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
+      PAN_TEST_IDENTITY_SWIZZLE,
    };
    return ctx->create_sampler_view(ctx, *tex, &vt);
 }
@@ -837,10 +834,7 @@ test_rgb10_a2ui(void)
       struct pipe_sampler_view vt = {
          .format = fmt,
          .target = PIPE_TEXTURE_2D,
-         .swizzle_r = PIPE_SWIZZLE_X,
-         .swizzle_g = PIPE_SWIZZLE_Y,
-         .swizzle_b = PIPE_SWIZZLE_Z,
-         .swizzle_a = PIPE_SWIZZLE_W,
+         PAN_TEST_IDENTITY_SWIZZLE,
       };
       struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, src, &vt);
       ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);

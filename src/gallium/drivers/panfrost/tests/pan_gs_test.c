@@ -889,10 +889,7 @@ test_texture(void)
    struct pipe_sampler_view vt = {
       .format = PIPE_FORMAT_R8G8B8A8_UNORM,
       .target = PIPE_TEXTURE_2D,
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
+      PAN_TEST_IDENTITY_SWIZZLE,
    };
    struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, t, &vt);
    struct pipe_sampler_view *wrong_view =

@@ -380,10 +380,7 @@ test_fetch(void *colour_fs)
    struct pipe_sampler_view vt = {
       .format = FMT,
       .target = PIPE_TEXTURE_2D,
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
+      PAN_TEST_IDENTITY_SWIZZLE,
    };
    struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, ms, &vt);
    struct pipe_sampler_state ss_state = {

@@ -159,10 +159,7 @@ buffer_view(struct pipe_resource *r, enum pipe_format format, unsigned offset_B,
    struct pipe_sampler_view t = {
       .format = format,
       .target = PIPE_BUFFER,
-      .swizzle_r = PIPE_SWIZZLE_X,
-      .swizzle_g = PIPE_SWIZZLE_Y,
-      .swizzle_b = PIPE_SWIZZLE_Z,
-      .swizzle_a = PIPE_SWIZZLE_W,
+      PAN_TEST_IDENTITY_SWIZZLE,
       .u.buf = { .offset = offset_B, .size = size_B },
    };
    return ctx->create_sampler_view(ctx, r, &t);

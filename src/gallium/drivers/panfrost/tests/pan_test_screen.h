@@ -35,6 +35,11 @@ extern unsigned pan_test_failures, pan_test_checks;
       }                                                                        \
    } while (0)
 
+/* The identity swizzle, for sampler view templates. */
+#define PAN_TEST_IDENTITY_SWIZZLE                                              \
+   .swizzle_r = PIPE_SWIZZLE_X, .swizzle_g = PIPE_SWIZZLE_Y,                   \
+   .swizzle_b = PIPE_SWIZZLE_Z, .swizzle_a = PIPE_SWIZZLE_W
+
 /* The last message the driver sent through the debug callback, and the
  * last shader-db report of a compiler (sent there too). */
 extern char pan_test_debug_msg[512];
