@@ -334,6 +334,9 @@ struct sched {
    unsigned *writers; /* per variable: instructions writing it */
    uint8_t *weight;   /* per variable: quarter registers (mid_pack_weights) */
    uint8_t *full;     /* 4 for every variable */
+   /* Per writeout (program order): the move of a constant or uniform
+    * colour it writes to r0 itself (cheap_colours), or NULL. */
+   struct mid_instr *wo_mov[MID_MAX_RTS];
 };
 
 /* A scalar multiply the scalar-first order put on smul moves to a free
@@ -1122,6 +1125,15 @@ schedule_block(struct sched *sc, struct mid_block *blk)
 
    if (nr_wo) {
       add_writeouts(s, wos, nr_wo, &pending);
+      int wb = nr_bundles(s) - (3 * nr_wo - 1);
+      for (unsigned k = 0; k < nr_wo; k++) {
+         struct mid_instr *M = sc->wo_mov[k];
+         if (M && !place_colour(bundle_at(s, wb + k), M, PAN_MID_VMUL,
+                                1u << PAN_MID_VMUL)) {
+            ok = mid_error(s, "cannot place a colour move in its writeout");
+            goto out;
+         }
+      }
       colour_into_writeout(sc, first_bundle, blk, wos[0], nr_wo);
    } else if (term) {
       /* Into the block's last ALU bundle when free, else a new one. */
@@ -1221,21 +1233,76 @@ define_colour(struct mid_shader *s, struct mid_block *last, struct mid_instr *W)
                                  .swz = { 0, 1, 2, 3 } };
 }
 
+/*
+ * A colour that is a constant or a pushed uniform costs nothing to read
+ * again: its move goes into the writeout bundle (vmul writing r0)
+ * instead of holding a register until then.  A later target's colour
+ * would otherwise live across the earlier writeouts, out of r0-r3 (a
+ * blend shader may use them), often one register past four threads.
+ */
+static struct mid_instr *
+cheap_colour(struct mid_shader *s, struct mid_instr *W)
+{
+   if (W->src[0].ref.kind != MID_REF_VAR)
+      return NULL;
+   for (unsigned i = 0; i < 4; i++) {
+      if (W->src[0].swz[i] != i || W->src[0].abs || W->src[0].neg)
+         return NULL;
+   }
+   unsigned c = W->src[0].ref.index;
+   struct mid_instr *M = NULL;
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         for (unsigned i = 0; i < I->nr_srcs; i++) {
+            if (I != W && I->src[i].ref.kind == MID_REF_VAR &&
+                I->src[i].ref.index == c)
+               return NULL;
+         }
+         if (I->dst.kind != MID_REF_VAR || I->dst.index != c || I->store)
+            continue;
+         if (M)
+            return NULL;
+         M = I;
+      }
+   }
+   if (!M || M->kind != MID_ALU || M->mask != 0xf || M->pair_next ||
+       (strcmp(M->op, "imov") && strcmp(M->op, "fmov")) ||
+       M->src[0].ref.kind != MID_REF_NONE ||
+       (M->src[1].ref.kind != MID_REF_CONST &&
+        M->src[1].ref.kind != MID_REF_UNIFORM))
+      return NULL;
+   return M;
+}
+
 bool
 mid_schedule(struct mid_shader *s)
 {
+   struct mid_instr *wo_mov[MID_MAX_RTS] = { NULL };
    if (!list_is_empty(&s->blocks)) {
       struct mid_block *last =
          list_last_entry(&s->blocks, struct mid_block, link);
+      unsigned k = 0;
       mid_foreach_instr(last, I) {
-         if (I->kind == MID_WRITEOUT)
-            define_colour(s, last, I);
+         if (I->kind != MID_WRITEOUT)
+            continue;
+         define_colour(s, last, I);
+         struct mid_instr *M = k < MID_MAX_RTS ? cheap_colour(s, I) : NULL;
+         if (M) {
+            list_del(&M->link);
+            M->dst = mid_hw(0);
+            I->src[0].ref = mid_hw(0);
+            wo_mov[k] = M;
+         }
+         k++;
       }
    }
    s->sched_peak[0] = s->sched_peak[1] = 0;
    s->sched_reach = 0;
    s->sched_hidden = ~0u;
    struct sched sc = { .s = s };
+   memcpy(sc.wo_mov, wo_mov, sizeof(wo_mov));
    unsigned n = s->nr_vars ? s->nr_vars : 1;
    void *tmp = ralloc_context(NULL);
    struct mid_sched_cache *cache = s->sched_cache;

@@ -4,12 +4,14 @@
  *
  * The scheduler's levels (mid_sched.c) on IR built by hand: how far in
  * program order each level looks for work to fill a bundle, and which
- * levels let writes of other lanes of a fixed register share a bundle.
+ * levels let writes of other lanes of a fixed register share a bundle,
+ * and where a constant colour is materialised.
  */
 
 #include "util/pan_test_util.h"
 #include "util/ralloc.h"
 
+#include "isa/pan_isa_mid.h"
 #include "mid_ir.h"
 
 static const struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
@@ -150,10 +152,70 @@ test_lane_writes(void)
    PAN_EXPECT(mid_sched_ordered(MID_SCHED_LEVELS - 1));
 }
 
+/*
+ * Two render targets, the second's colour a constant:
+ *    v0 = fadd u0, u0;  v1 = imov #(1, 0, 0.5, 1)
+ *    writeout rt0 v0;  writeout rt1 v1
+ * The move goes into the second writeout bundle (vmul writing r0)
+ * instead of holding v1 across the first writeout, where it could not
+ * live in r0-r3: the shader fits r0-r3 (four threads).
+ */
+static void
+test_constant_colour(void)
+{
+   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
+   s->mem = s;
+   s->stage = MESA_SHADER_FRAGMENT;
+   s->gpu_id = 0x860;
+   s->nr_vars = 2;
+   s->nr_push = 1;
+   s->level = MID_SCHED_LEVELS - 1;
+   s->err = s->err_buf;
+   s->err_size = sizeof(s->err_buf);
+   list_inithead(&s->blocks);
+   struct mid_block *b = mid_block_create(s);
+   fadd(s, b, 0, u0)->mask = 0xf;
+   struct mid_instr *M = mid_instr_create(s, b, MID_ALU, "imov");
+   M->dst = mid_var(1);
+   M->mask = 0xf;
+   M->nr_srcs = 2;
+   M->src[1] =
+      (struct mid_src){ .ref = { MID_REF_CONST, 0 },
+                        .swz = { 0, 1, 2, 3 },
+                        .imm = { 0x3f800000, 0, 0x3f000000, 0x3f800000 } };
+   for (unsigned rt = 0; rt < 2; rt++) {
+      struct mid_instr *W = mid_instr_create(s, b, MID_WRITEOUT, "writeout");
+      W->rt = rt;
+      W->nr_srcs = 1;
+      W->src[0] = mid_src_ref(mid_var(rt));
+   }
+   s->rts_written = 3;
+
+   if (!mid_schedule(s) || !mid_ra(s)) {
+      PAN_CHECK(false, "%s", s->err_buf);
+   } else {
+      unsigned wo = 0;
+      bool in_wo1 = false;
+      util_dynarray_foreach(&s->bundles, struct mid_bundle, bd)
+      {
+         if (bd->kind != MID_B_WRITEOUT || bd->writeout_last || bd->wo_return)
+            continue;
+         if (wo++ == 1)
+            in_wo1 = bd->unit[PAN_MID_VMUL] == M;
+      }
+      PAN_EXPECT_EQ(wo, 2);
+      PAN_EXPECT(in_wo1);
+      PAN_EXPECT(M->dst.kind == MID_REF_HW && M->dst.index == 0);
+      PAN_CHECK(s->work_regs <= 4, "%u work registers", s->work_regs);
+   }
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
    PAN_RUN_CASE(test_windows);
    PAN_RUN_CASE(test_lane_writes);
+   PAN_RUN_CASE(test_constant_colour);
    return pan_test_summary("pan_mid_sched");
 }
