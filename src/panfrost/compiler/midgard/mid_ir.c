@@ -192,12 +192,41 @@ mid_hw_reads(const struct mid_instr *I)
    return m;
 }
 
+/* Lanes of a variable a source reads: those its swizzle takes into the
+ * lanes written, for the per-lane ALU ops; all four for dot products
+ * and every other kind of reader. */
+static unsigned
+src_lanes(const struct mid_instr *I, const struct mid_src *src)
+{
+   if (I->kind != MID_ALU || !strncmp(I->op, "fdot", 4))
+      return 0xf;
+   unsigned lanes = 0;
+   for (unsigned l = 0; l < 4; l++) {
+      if (I->mask & (1u << l))
+         lanes |= 1u << src->swz[l];
+   }
+   return lanes;
+}
+
+/* Moves and varying or attribute loads write only lanes something
+ * reads: a vec4 copied or loaded where a vec3 is used (a texture result,
+ * a varying) would hold the fourth lane of a register for nothing. */
+static bool
+trims_lanes(const struct mid_instr *I)
+{
+   if (I->kind == MID_ALU)
+      return !strcmp(I->op, "imov") || !strcmp(I->op, "fmov");
+   return I->kind == MID_LDST && !I->store &&
+          (!strncmp(I->op, "ld_vary", 7) || !strncmp(I->op, "ld_attr", 7));
+}
+
 /* Remove ALU instructions and loads whose variable nobody reads (constants
- * and uniforms materialised for users that folded them after all). */
+ * and uniforms materialised for users that folded them after all), and
+ * the lanes of moves and loads nobody reads. */
 void
 mid_dce(struct mid_shader *s)
 {
-   bool *read = ralloc_array(NULL, bool, s->nr_vars ? s->nr_vars : 1);
+   uint8_t *read = ralloc_array(NULL, uint8_t, s->nr_vars ? s->nr_vars : 1);
    bool progress = true;
    while (progress) {
       progress = false;
@@ -208,7 +237,7 @@ mid_dce(struct mid_shader *s)
          {
             for (unsigned i = 0; i < I->nr_srcs; i++) {
                if (I->src[i].ref.kind == MID_REF_VAR)
-                  read[I->src[i].ref.index] = true;
+                  read[I->src[i].ref.index] |= src_lanes(I, &I->src[i]);
             }
          }
       }
@@ -223,6 +252,11 @@ mid_dce(struct mid_shader *s)
                pure = false; /* the second of a pair */
             if (pure && I->dst.kind == MID_REF_VAR && !read[I->dst.index]) {
                list_del(&I->link);
+               progress = true;
+            } else if (pure && I->dst.kind == MID_REF_VAR && trims_lanes(I) &&
+                       (I->mask & read[I->dst.index]) &&
+                       (I->mask & ~read[I->dst.index])) {
+               I->mask &= read[I->dst.index];
                progress = true;
             }
          }

@@ -5,8 +5,10 @@
  * The move passes on IR built by hand, checked before and after: the copy
  * bias of register allocation (mid_ra.c), the removal of copies that
  * became no-ops (mid_coalesce.c), varying stores moved up to their data
- * with their swizzle folded, store data written in part by its producers, constants propagated, r31 feeders that
- * compute their condition and loads writing texture inputs (mid_opt.c).
+ * with their swizzle folded, store data written in part by its producers,
+ * constants propagated, r31 feeders that compute their condition and loads
+ * writing texture inputs (mid_opt.c), and lanes of moves and loads nobody reads
+ * trimmed (mid_dce).
  */
 
 #include "util/pan_test_util.h"
@@ -81,8 +83,8 @@ test_drop_self_moves(void)
    struct mid_block *b1 = mid_block_create(s);
    struct mid_instr *m4 = mid_test_move(s, b1, mid_var(4), mid_var(0));
    m4->mask = 0x1;
-   struct mid_instr *last = mid_test_alu2(s, b1, "fadd", mid_hw(27), mid_var(4),
-                                 mid_var(4));
+   struct mid_instr *last =
+      mid_test_alu2(s, b1, "fadd", mid_hw(27), mid_var(4), mid_var(4));
    s->reg_of = ralloc_array(s, int, 5);
    const int regs[5] = { 0, 0, 1, 0, 0 };
    memcpy(s->reg_of, regs, sizeof(regs));
@@ -103,8 +105,7 @@ test_drop_self_moves(void)
 
    mid_drop_self_moves(s);
 
-   PAN_EXPECT_EQ(util_dynarray_num_elements(&s->bundles, struct mid_bundle),
-                 3);
+   PAN_EXPECT_EQ(util_dynarray_num_elements(&s->bundles, struct mid_bundle), 3);
    struct mid_bundle *out = s->bundles.data;
    PAN_EXPECT(out[0].unit[0] == a && out[0].block == b0);
    PAN_EXPECT(out[1].unit[0] == m2 && out[1].unit[2] == m3);
@@ -184,11 +185,13 @@ test_partial_sink(void)
       struct mid_instr *rcp = mid_test_alu2(s, b, "frcp", mid_var(0), u0, u0);
       rcp->mask = 0x8;
       rcp->src[1].ref.kind = MID_REF_NONE;
-      struct mid_instr *mul = mid_test_alu2(s, b, "fmul", mid_var(1), u0, mid_var(0));
+      struct mid_instr *mul =
+         mid_test_alu2(s, b, "fmul", mid_var(1), u0, mid_var(0));
       mul->mask = 0x7;
       for (unsigned l = 0; l < 4; l++)
          mul->src[1].swz[l] = 3;
-      struct mid_instr *add = mid_test_alu2(s, b, "fadd", mid_var(0), mid_var(1), u0);
+      struct mid_instr *add =
+         mid_test_alu2(s, b, "fadd", mid_var(0), mid_var(1), u0);
       add->mask = 0x7;
       struct mid_instr *m = mid_test_move(s, b, mid_hw(27), mid_var(0));
       mid_test_st_vary(s, b, 0);
@@ -254,8 +257,8 @@ test_constant_propagation(void)
    struct mid_block *b = mid_block_create(s);
    struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
    struct mid_instr *c = mid_test_move(s, b, mid_var(0), mid_var(0));
-   c->src[1] = (struct mid_src){ .ref = { MID_REF_CONST, 0 },
-                                 .imm = { 0, 0, 0, 5 } };
+   c->src[1] =
+      (struct mid_src){ .ref = { MID_REF_CONST, 0 }, .imm = { 0, 0, 0, 5 } };
    c->mask = 0x8;
    struct mid_instr *p = mid_test_alu2(s, b, "fadd", mid_var(1), u0, u0);
    p->mask = 0x7;
@@ -303,8 +306,10 @@ test_fold_feeder(void)
    PAN_EXPECT(nth(b, 0) == f && nth(b, 1) == sel);
    PAN_EXPECT(!strcmp(f->op, "flt") && f->pair_next);
    PAN_EXPECT_EQ(f->mask, 0xf);
-   PAN_EXPECT(f->src[0].ref.kind == MID_REF_UNIFORM && f->src[0].ref.index == 0);
-   PAN_EXPECT(f->src[1].ref.kind == MID_REF_UNIFORM && f->src[1].ref.index == 1);
+   PAN_EXPECT(f->src[0].ref.kind == MID_REF_UNIFORM &&
+              f->src[0].ref.index == 0);
+   PAN_EXPECT(f->src[1].ref.kind == MID_REF_UNIFORM &&
+              f->src[1].ref.index == 1);
    PAN_EXPECT(!memcmp(f->src[0].swz, swz, 4) && !memcmp(f->src[1].swz, swz, 4));
    ralloc_free(s);
 }
@@ -378,8 +383,8 @@ test_tex_result_past_load(void)
    T->tex.in_reg = 28;
    mid_test_move(s, b, mid_var(0), mid_hw(28));
    ld_vary(s, b, 1);
-   struct mid_instr *add = mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(0),
-                                mid_var(1));
+   struct mid_instr *add =
+      mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(0), mid_var(1));
    mid_test_st_vary(s, b, 0);
 
    mid_opt_moves(s);
@@ -421,6 +426,45 @@ test_repeated_tex_move(void)
    }
 }
 
+/* Lanes nobody reads leave moves and varying loads, not dot products'
+ * sources:
+ *    v0 = imov r29;  v1 = ld_vary;  v2.xyz = fmul v0.xyz, v1.xyz
+ *    v3 = ld_vary;  v4.x = fdot3 v3, v3
+ *    v5.xyz = fadd v2.xyz, v4.xxx;  r27.xyz = imov v5;  st_vary 0
+ * leaves v0 and v1 writing xyz, v3 all four lanes. */
+static void
+test_dead_lanes(void)
+{
+   struct mid_shader *s = mid_test_shader(6);
+   s->stage = MESA_SHADER_FRAGMENT;
+   struct mid_block *b = mid_block_create(s);
+   struct mid_instr *m = mid_test_move(s, b, mid_var(0), mid_hw(29));
+   struct mid_instr *l1 = mid_instr_create(s, b, MID_LDST, "ld_vary_32");
+   l1->dst = mid_var(1);
+   l1->mask = 0xf;
+   l1->ls.swz = 0xe4;
+   mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(0), mid_var(1))->mask = 0x7;
+   struct mid_instr *l3 = mid_instr_create(s, b, MID_LDST, "ld_vary_32");
+   l3->dst = mid_var(3);
+   l3->mask = 0xf;
+   l3->ls.swz = 0xe4;
+   mid_test_alu2(s, b, "fdot3", mid_var(4), mid_var(3), mid_var(3))->mask = 0x1;
+   struct mid_instr *a =
+      mid_test_alu2(s, b, "fadd", mid_var(5), mid_var(2), mid_var(4));
+   a->mask = 0x7;
+   memset(a->src[1].swz, 0, 4);
+   mid_test_move(s, b, mid_hw(27), mid_var(5))->mask = 0x7;
+   mid_test_st_vary(s, b, 0)->mask = 0x7;
+
+   mid_dce(s);
+
+   PAN_EXPECT_EQ(nr_instrs(b), 8);
+   PAN_EXPECT_EQ(m->mask, 0x7);
+   PAN_EXPECT_EQ(l1->mask, 0x7);
+   PAN_EXPECT_EQ(l3->mask, 0xf);
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -434,5 +478,6 @@ main(void)
    PAN_RUN_CASE(test_load_to_texture_input);
    PAN_RUN_CASE(test_tex_result_past_load);
    PAN_RUN_CASE(test_repeated_tex_move);
+   PAN_RUN_CASE(test_dead_lanes);
    return pan_test_summary("pan_mid_moves");
 }
