@@ -208,21 +208,22 @@ src_lanes(const struct mid_instr *I, const struct mid_src *src)
    return lanes;
 }
 
-/* Moves and varying or attribute loads write only lanes something
- * reads: a vec4 copied or loaded where a vec3 is used (a texture result,
- * a varying) would hold the fourth lane of a register for nothing. */
+/* ALU ops (lane by lane; not dot products) and varying or attribute
+ * loads write only lanes something reads: a vec4 copied or loaded where
+ * a vec3 is used (a texture result, a varying) would hold the fourth
+ * lane of a register for nothing. */
 static bool
 trims_lanes(const struct mid_instr *I)
 {
    if (I->kind == MID_ALU)
-      return !strcmp(I->op, "imov") || !strcmp(I->op, "fmov");
+      return strncmp(I->op, "fdot", 4) != 0;
    return I->kind == MID_LDST && !I->store &&
           (!strncmp(I->op, "ld_vary", 7) || !strncmp(I->op, "ld_attr", 7));
 }
 
 /* Remove ALU instructions and loads whose variable nobody reads (constants
  * and uniforms materialised for users that folded them after all), and
- * the lanes of moves and loads nobody reads. */
+ * the lanes of ALU results and loads nobody reads. */
 void
 mid_dce(struct mid_shader *s)
 {

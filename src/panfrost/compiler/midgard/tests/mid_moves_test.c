@@ -426,12 +426,12 @@ test_repeated_tex_move(void)
    }
 }
 
-/* Lanes nobody reads leave moves and varying loads, not dot products'
- * sources:
- *    v0 = imov r29;  v1 = ld_vary;  v2.xyz = fmul v0.xyz, v1.xyz
+/* Lanes nobody reads leave ALU results and varying loads, and then the
+ * lanes of their sources, not those of dot products' sources:
+ *    v0 = imov r29;  v1 = ld_vary;  v2 = fmul v0, v1
  *    v3 = ld_vary;  v4.x = fdot3 v3, v3
  *    v5.xyz = fadd v2.xyz, v4.xxx;  r27.xyz = imov v5;  st_vary 0
- * leaves v0 and v1 writing xyz, v3 all four lanes. */
+ * leaves v2, then v0 and v1 writing xyz, v3 all four lanes. */
 static void
 test_dead_lanes(void)
 {
@@ -443,7 +443,8 @@ test_dead_lanes(void)
    l1->dst = mid_var(1);
    l1->mask = 0xf;
    l1->ls.swz = 0xe4;
-   mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(0), mid_var(1))->mask = 0x7;
+   struct mid_instr *f =
+      mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(0), mid_var(1));
    struct mid_instr *l3 = mid_instr_create(s, b, MID_LDST, "ld_vary_32");
    l3->dst = mid_var(3);
    l3->mask = 0xf;
@@ -459,6 +460,7 @@ test_dead_lanes(void)
    mid_dce(s);
 
    PAN_EXPECT_EQ(nr_instrs(b), 8);
+   PAN_EXPECT_EQ(f->mask, 0x7);
    PAN_EXPECT_EQ(m->mask, 0x7);
    PAN_EXPECT_EQ(l1->mask, 0x7);
    PAN_EXPECT_EQ(l3->mask, 0xf);
