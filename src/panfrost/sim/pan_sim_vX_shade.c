@@ -63,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pan_sim_a2c.h"
 #include "pan_sim_fp.h"
 #include "pan_sim_line.h"
 #include "pan_sim_vX_gfx.h"
@@ -83,6 +84,7 @@ struct fs_lane {
    uint8_t ref;    /* stencil reference (the shader's, when it gives one) */
    uint16_t cover; /* samples inside */
    uint16_t pass;  /* samples inside passing the stencil and depth tests */
+   uint16_t a2c;   /* samples alpha to coverage keeps (ATEST) */
    float sz[PAN_SIM_MAX_SAMPLES];    /* depth at each sample inside */
    uint8_t sop[PAN_SIM_MAX_SAMPLES]; /* stencil operation of each sample,
                                       * to apply if not discarded */
@@ -163,6 +165,8 @@ struct fs_run {
 static bool fs_zs_emit(void *user, unsigned lane, bool z, float depth,
                        bool stencil, uint8_t ref, uint32_t *coverage,
                        char *err);
+static uint32_t fs_alpha_coverage(void *user, unsigned lane,
+                                  uint32_t alpha);
 
 /* Perspective-correct interpolation of v[vertex][component] at the lane
  * (screen barycentrics weighted by 1/w) into f16 or f32 registers. */
@@ -558,6 +562,9 @@ blend_lane(struct fs_run *r, unsigned lane, uint64_t descriptor,
    unsigned at0 = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
    for (unsigned c = 0; c < 4; ++c)
       src[c] = isnan(src[c]) ? 0.0f : fminf(fmaxf(src[c], 0.0f), 1.0f);
+   /* After ATEST took the coverage from the shader's alpha. */
+   if (bd.alpha_to_one)
+      src[3] = 1.0f;
    for (unsigned s = 0; s < r->tb->samples; ++s) {
       if ((samples >> s) & 1)
          blend_sample(r, &bd, ib.mode, rt, src, at0 + s);
@@ -899,6 +906,10 @@ load_draw(struct fs_run *r, unsigned index)
       .st_tile = fs_st_tile,
       .zs_emit = fs_zs_emit,
       .ld_buffer = fs_ld_buffer,
+      .alpha_coverage = d->alpha_to_coverage && r->ms_enable &&
+                              r->tb->samples > 1
+                           ? fs_alpha_coverage
+                           : NULL,
    };
    PAN_GENX(sim_gfx_config)(&r->env, &r->mem, &r->gfx, &r->cfg);
    r->cfg.code_at = fs_code_at;
@@ -1155,6 +1166,10 @@ load_draw(struct fs_run *r, unsigned index)
       .st_tile = fs_bi_st_tile,
       .zs_emit = fs_zs_emit,
       .ubo = fs_ubo,
+      .alpha_coverage = rs->stencil_mask_misc.alpha_to_coverage &&
+                              r->ms_enable && r->tb->samples > 1
+                           ? fs_alpha_coverage
+                           : NULL,
    };
    r->cfg = (struct pan_sim_bi_config){
       .program = r->prog.words,
@@ -1438,6 +1453,17 @@ fs_zs_emit(void *user, unsigned lane, bool z, float depth, bool stencil,
    return true;
 }
 
+/* ATEST with alpha to coverage on: pan_sim_a2c.h's mask, kept for the
+ * depth/stencil updates after the warp. */
+static uint32_t
+fs_alpha_coverage(void *user, unsigned lane, uint32_t alpha)
+{
+   struct fs_run *r = user;
+   uint32_t mask = pan_sim_a2c_mask(alpha, r->tb->samples);
+   r->lane[lane].a2c &= (uint16_t)mask;
+   return mask;
+}
+
 /* The draw's occlusion query: a counter adds the samples that passed the
  * depth and stencil tests and were not discarded, a predicate is set to 1
  * once one passed. */
@@ -1489,6 +1515,9 @@ run_warp(struct fs_run *r)
       /* No ZS_EMIT ran: the rasterised values decide. */
       if (ln->late)
          zs_test(r, &r->lane[l], false, 0);
+      /* GL's alpha to coverage comes before the stencil and depth tests. */
+      r->lane[l].cover &= ln->a2c;
+      r->lane[l].pass &= ln->a2c;
       passed += (unsigned)__builtin_popcount(ln->pass);
       unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
       for (unsigned i = 0; i < r->tb->samples; ++i) {
@@ -1559,6 +1588,7 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
    ln->covered = false;
    ln->late = false;
    ln->cover = 0;
+   ln->a2c = 0xffff;
    ln->pass = 0;
    ln->ref = stencil_face(r)->ref;
    memset(ln->b, 0, sizeof(ln->b));

@@ -74,6 +74,8 @@ struct panfrost_draw_job {
     */
    bool multisample;
    uint16_t sample_mask;
+   /* ATEST cuts the coverage by render target 0's alpha (multisample). */
+   bool alpha_to_coverage;
    /* Shaded once a sample: a multisampled pass calling a blend shader,
     * which blends the sample it runs for. */
    bool per_sample;
@@ -107,6 +109,8 @@ struct panfrost_blend_rt {
     * unit, and on v6/v7 the address it returns to (the clause after the
     * calling BLEND; 0: the BLEND ends the fragment shader). */
    uint64_t shader, shader_return;
+   /* Alpha replaced by 1 after the coverage is taken (multisampled). */
+   bool alpha_to_one;
 };
 
 /* The depth and stencil tests of a draw, for its attachment's aspects. */
@@ -327,6 +331,7 @@ struct panfrost_jm_fragment {
    bool writes_memory; /* stores to memory: tested late, never killed */
    bool multisample;   /* coverage per sample (panfrost_draw_job) */
    bool per_sample;    /* shaded once a sample (4x preloads) */
+   bool alpha_to_coverage; /* as panfrost_draw_job's */
    uint16_t sample_mask;
    struct panfrost_message_preload messages[2]; /* panfrost_binary's */
    unsigned rt_count;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/format/u_format.h"
+#include "util/u_framebuffer.h"
 
 #include "pan_blend.h"
 
@@ -32,6 +33,9 @@ panfrost_blend_rt_init(struct panfrost_blend_rt *b,
    memcpy(b->constant, color->color, sizeof(b->constant));
    b->logicop = blend->logicop_enable;
    b->logicop_func = blend->logicop_func;
+   /* The state tracker sets it only with GL_MULTISAMPLE on. */
+   b->alpha_to_one =
+      blend->alpha_to_one && util_framebuffer_get_num_samples(fb) > 1;
 }
 
 static void

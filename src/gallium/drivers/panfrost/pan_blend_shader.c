@@ -206,6 +206,9 @@ panfrost_blend_shader_nir(const struct panfrost_blend_shader_key *k)
       &b, 4, 32, nir_imm_int(&b, 0), .base = 1, .dest_type = type,
       .io_semantics =
          (nir_io_semantics){ .location = VARYING_SLOT_VAR1, .num_slots = 1 });
+   /* The blend unit's alpha_to_one does not reach the shader's input. */
+   if (rt->alpha_to_one && type == nir_type_float32)
+      src = nir_vector_insert_imm(&b, src, nir_imm_float(&b, 1.0f), 3);
    nir_store_var(&b, out, src, 0xf);
    nir_lower_blend(b.shader, &o);
    nir_shader_instructions_pass(

@@ -527,13 +527,14 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
    bool multisample = msaa && rast->multisample;
    uint16_t sample_mask = msaa ? ctx->state.sample_mask : 0xffff;
+   bool a2c = multisample && blend->alpha_to_coverage;
    const unsigned jm_rsd_key[11] = {
       ve ? ve->count : 0,  slots,
       c->ubo_count[0],     c->ubo_count[1],
       c->texture_count[0], c->sampler_count[0],
       c->texture_count[1], c->sampler_count[1],
       c->fau_words[0],     c->fau_words[2],
-      multisample | sample_mask << 1,
+      multisample | a2c << 1 | sample_mask << 2,
    };
 
    if (!shaders_new && c->jm_states[0] && c->jm_states[1] &&
@@ -553,6 +554,7 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
       .writes_memory = fs->writes_memory,
       .multisample = multisample,
       .sample_mask = sample_mask,
+      .alpha_to_coverage = a2c,
       .rt_count = MAX2(fb->nr_cbufs, 1),
    };
    memcpy(f.messages, fs->progs[0].messages, sizeof(f.messages));

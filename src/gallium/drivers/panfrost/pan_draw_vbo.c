@@ -846,6 +846,8 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    bool msaa = util_framebuffer_get_num_samples(&ctx->state.fb) > 1;
    j.multisample = msaa && rast->multisample;
    j.sample_mask = msaa ? ctx->state.sample_mask : 0xffff;
+   const struct pipe_blend_state *bs = ctx->state.blend;
+   j.alpha_to_coverage = j.multisample && bs && bs->alpha_to_coverage;
 
    /* The IDVS vertex ID register already counts from base_vertex. */
    ctx->draw_params[PAN_VA_DRAW_FIRST_VERTEX] = 0;

@@ -316,6 +316,7 @@ pack_fixed(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
                              reads_dest(&eq.rgb) || reads_dest(&eq.alpha);
       cfg.srgb = util_format_is_srgb(b->format);
       cfg.round_to_fb_precision = normalised;
+      cfg.alpha_to_one = b->alpha_to_one && !integer;
       cfg.constant = pack_constant(desc, k);
       cfg.equation = eq;
       /* Opaque writes skip reading the tile buffer: only without blending

@@ -249,6 +249,7 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
       cfg.multisample_enable = j->multisample;
       cfg.sample_mask = j->sample_mask;
       cfg.evaluate_per_sample = j->per_sample;
+      cfg.alpha_to_coverage = j->alpha_to_coverage;
       cfg.single_sampled_lines = true;
       cfg.render_target_mask = j->rt_mask;
       cfg.vertex_array.packet = true;
@@ -267,14 +268,16 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
        * for every fragment they let through (no forward pixel kill);
        * otherwise early depth and forward pixel kill are safe.
        */
-      bool late = j->fs_kills || j->fs_writes_memory;
+      /* Alpha to coverage decides the coverage in the shader too. */
+      bool late =
+         j->fs_kills || j->fs_writes_memory || j->alpha_to_coverage;
       cfg.pixel_kill_operation =
          late ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
       cfg.zs_update_operation =
          late ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_STRONG_EARLY;
       cfg.allow_forward_pixel_to_kill = !late;
       cfg.allow_forward_pixel_to_be_killed = !j->fs_writes_memory;
-      cfg.shader_modifies_coverage = j->fs_kills;
+      cfg.shader_modifies_coverage = j->fs_kills || j->alpha_to_coverage;
       cfg.overdraw_alpha0 = cfg.overdraw_alpha1 = false;
    }
    pack_env((uint8_t *)pan_section_ptr(cpu, malloc_vertex_job, draw) +

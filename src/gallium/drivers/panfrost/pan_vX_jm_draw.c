@@ -112,8 +112,10 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
        * through, so the tests come after the shader and a later fragment
        * may not kill this one.
        */
-      bool late = f->kills || f->writes_memory;
-      cfg.properties.shader_modifies_coverage = f->kills;
+      /* Alpha to coverage decides the coverage in the shader too. */
+      bool late = f->kills || f->writes_memory || f->alpha_to_coverage;
+      cfg.properties.shader_modifies_coverage =
+         f->kills || f->alpha_to_coverage;
       cfg.properties.allow_forward_pixel_to_kill = !late;
       cfg.properties.allow_forward_pixel_to_be_killed = !f->writes_memory;
       cfg.properties.pixel_kill_operation =
@@ -131,6 +133,7 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
          f->zs.depth ? f->zs.depth_func : MALI_FUNC_ALWAYS;
       cfg.multisample_misc.depth_write_mask = f->zs.depth && f->zs.depth_write;
       cfg.stencil_mask_misc.stencil_enable = f->zs.stencil;
+      cfg.stencil_mask_misc.alpha_to_coverage = f->alpha_to_coverage;
       cfg.stencil_mask_misc.stencil_mask_front = f->zs.face[0].write_mask;
       cfg.stencil_mask_misc.stencil_mask_back = f->zs.face[1].write_mask;
       cfg.stencil_mask_misc.single_sampled_lines = true;

@@ -93,6 +93,10 @@ struct pan_sim_bi_gfx {
     * buffer `index` into out. */
    bool (*ubo)(void *user, uint32_t index, uint32_t offset, unsigned size,
                void *out, char *err);
+   /* ATEST: the samples alpha to coverage leaves the lane for the alpha
+    * (binary32 bits), which also spare them the depth/stencil updates
+    * (NULL: alpha to coverage off, every sample). */
+   uint32_t (*alpha_coverage)(void *user, unsigned lane, uint32_t alpha);
 };
 
 struct pan_sim_bi_warp;

@@ -13,7 +13,9 @@
  *                  forms with the index in their last source register,
  *                  as LD_ATTR and LEA_ATTR)
  *    ATEST         coverage after the alpha test: Bifrost has no alpha
- *                  test, the coverage (source 0) passes through
+ *                  test, the coverage (source 0) passes through, cut to
+ *                  the alpha's (source 1, binary32) mask with alpha to
+ *                  coverage on
  *    BLEND         colour to a render target (descriptor in sources 1, 2);
  *                  in shader mode a call (pan_sim_bi_call.c), its result
  *                  the return value the descriptor gives
@@ -420,9 +422,13 @@ pan_sim_bi_exec_msg_gfx(struct pan_sim_bi_ctx *c,
       unsigned sr = staging_reg(c);
       if (pan_sim_bi_staging_ok(c, ins, sr, 1))
          return BI_SIM_FAULT;
+      const struct pan_sim_bi_gfx *ag = c->cfg->gfx;
       bi_foreach_lane(c, l)
       {
          c->res[l] = pan_sim_bi_src(c, ins, 0, l);
+         if (ag && ag->alpha_coverage)
+            c->res[l] &=
+               ag->alpha_coverage(ag->user, l, pan_sim_bi_src(c, ins, 1, l));
          c->w->r[l][sr] = c->res[l];
       }
       return BI_SIM_OK;

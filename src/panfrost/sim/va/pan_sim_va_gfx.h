@@ -96,6 +96,10 @@ struct pan_sim_va_gfx {
     * table `table` (uniform buffers). */
    bool (*ld_buffer)(void *user, unsigned table, uint32_t index,
                      uint32_t offset, unsigned size, void *out, char *err);
+   /* ATEST: the samples alpha to coverage leaves the lane for the alpha
+    * (binary32 bits), which also spare them the depth/stencil updates
+    * (NULL: alpha to coverage off, every sample). */
+   uint32_t (*alpha_coverage)(void *user, unsigned lane, uint32_t alpha);
 };
 
 #ifdef __cplusplus

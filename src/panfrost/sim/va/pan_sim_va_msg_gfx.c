@@ -14,7 +14,8 @@
  *    LD_VAR_SPECIAL  point coordinate, fragment 1/w and z
  *    LD_BUFFER     uniform buffer load (offset in source 0, the buffer in
  *                  the low byte of the mode word in source 1)
- *    ATEST         single sample, no alpha-to-coverage: coverage passes
+ *    ATEST         coverage (source 0) passes, cut to the alpha's
+ *                  (source 1, binary32) mask with alpha to coverage on
  *    BLEND         colour to a render target; on the fixed-function path
  *                  it then branches `target` instructions past the next,
  *                  with a blend shader it goes on into the call
@@ -277,11 +278,14 @@ ld_buffer(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
 }
 
 static enum va_sim_result
-atest(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
+atest(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins,
+      const struct pan_sim_va_gfx *g)
 {
    foreach_lane(c, l)
    {
       uint32_t cov = pan_sim_va_src32(c, ins, 0, l);
+      if (g->alpha_coverage)
+         cov &= g->alpha_coverage(g->user, l, pan_sim_va_src32(c, ins, 1, l));
       if (put(c, ins, l, &cov, 1))
          return VA_SIM_FAULT;
    }
@@ -429,7 +433,7 @@ pan_sim_va_exec_msg_gfx(struct pan_sim_va_ctx *c,
    case VA_FAM_LD_BUFFER:
       return ld_buffer(c, ins, g);
    case VA_FAM_ATEST:
-      return atest(c, ins);
+      return atest(c, ins, g);
    case VA_FAM_BLEND:
       return blend(c, ins, g);
    case VA_FAM_LD_TILE:
