@@ -27,7 +27,8 @@
  * first's BLEND (the stock compiler does so too); a tile read stays
  * above the BLENDs.  Sources read for the last time may live longer when
  * they have fewer words than the result (the three coordinate words of
- * a texture instead of its four-word result), and an instruction already
+ * a texture instead of its four-word result; up to twice as many past a
+ * BLEND), and an instruction already
  * next to its reader still brings what only it reads (a colour's collect
  * its multiplies and their texture).
  */
@@ -155,7 +156,12 @@ gather(struct sink_ctx *c, pan_ir_instr *I, pan_ir_instr *user,
             c->longer[K->src[i].value] = 0;
       }
    }
-   return longer == 0 || (c->wide && longer < I->dest.comps);
+   /* Across a BLEND the result would keep out of r0-r15 and hold an
+    * aligned run of the few registers left above: sources up to twice its
+    * words are still a gain there (the last colour's coordinates and
+    * scalars, which every earlier colour reads anyway). */
+   unsigned limit = blend_between ? 2 * I->dest.comps : I->dest.comps;
+   return longer == 0 || (c->wide && longer < limit);
 }
 
 /* Whether the group already sits right above user, in order. */

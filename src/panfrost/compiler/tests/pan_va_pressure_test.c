@@ -7,7 +7,8 @@
  * nothing past a side effect or a source read no later), and the
  * allocator lets a texture's result take the registers of sources it
  * reads for the last time; a texture moves past BLEND and ATEST to its
- * own BLEND (a tile read does not); pan_va_hoist_stores stores outputs
+ * own BLEND (a tile read does not), also when its scalars and
+ * coordinates are more words than its result; pan_va_hoist_stores stores outputs
  * as soon as they are complete, which the allocator's wide try needs to
  * fit eight computed slots in the half file.
  */
@@ -186,6 +187,41 @@ test_sink_past_blend(void)
    ralloc_free(s);
 }
 
+/* Two textures at the same coordinates, each scaled by the same two
+ * computed scalars into a colour (tesseract/497's shape): the second
+ * colour's group lengthens the coordinates and both scalars (5 words)
+ * for its 4-word result, which still moves past the first BLEND: across
+ * it the result would keep out of r0-r15. */
+static void
+test_sink_scaled_past_blend(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index p = pan_ir_preload(&b, 60);
+   pan_ir_index x = pan_ir_fadd(&b, p, pan_ir_uniform(0));
+   pan_ir_index m = pan_ir_fadd(&b, p, pan_ir_uniform(1));
+   pan_ir_index k = pan_ir_fadd(&b, p, pan_ir_uniform(2));
+   pan_ir_index c = pan_ir_collect(&b, 3, (pan_ir_index[]){ x, x, x });
+   pan_ir_index col[2];
+   for (unsigned t = 0; t < 2; ++t) {
+      pan_ir_index r = pan_ir_tex(&b, PAN_IR_TYPE_F32, 0x11 + t, c, p);
+      pan_ir_index w[4];
+      for (unsigned i = 0; i < 4; ++i)
+         w[i] = pan_ir_fma(&b, pan_ir_word(r, i), m, k);
+      col[t] = pan_ir_collect(&b, 4, w);
+   }
+   pan_ir_index cov = pan_ir_atest(&b, p, pan_ir_word(col[0], 3), p);
+   pan_ir_blend(&b, PAN_IR_TYPE_F32, 0, col[0], p, cov, col[0]);
+   pan_ir_blend(&b, PAN_IR_TYPE_F32, 0x101, col[1], p, cov, col[1]);
+   PAN_EXPECT(pan_va_sink_pressure(s, true));
+   char *got = pan_ir_shader_to_string(s, s);
+   const char *second = strstr(got, "imm:0x12");
+   const char *first_blend = strstr(got, "blend.f32");
+   PAN_CHECK(second && first_blend && second > first_blend,
+             "second scaled texture left above the first BLEND:\n%s", got);
+   ralloc_free(s);
+}
+
 /* A vertex shader computing two output slots and storing both at the end
  * (the address last, as NIR leaves it): each store and its collect move
  * up to just below their last source, the address to just above the
@@ -272,6 +308,7 @@ main(void)
    PAN_RUN_CASE(test_sink_stops);
    PAN_RUN_CASE(test_tex_overlap);
    PAN_RUN_CASE(test_sink_past_blend);
+   PAN_RUN_CASE(test_sink_scaled_past_blend);
    PAN_RUN_CASE(test_hoist_stores);
    PAN_RUN_CASE(test_outputs_fit_half_file);
    return pan_test_summary("pan_va_pressure");
