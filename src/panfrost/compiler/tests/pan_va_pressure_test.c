@@ -8,9 +8,9 @@
  * allocator lets a texture's result take the registers of sources it
  * reads for the last time; a texture moves past BLEND and ATEST to its
  * own BLEND (a tile read does not), also when its scalars and
- * coordinates are more words than its result; pan_va_hoist_stores stores outputs
- * as soon as they are complete, which the allocator's wide try needs to
- * fit eight computed slots in the half file.
+ * coordinates are more words than its result; pan_va_hoist_stores
+ * stores outputs as soon as they are complete, which the allocator's
+ * wide try needs to fit eight computed slots in the half file.
  */
 
 #include <string.h>
