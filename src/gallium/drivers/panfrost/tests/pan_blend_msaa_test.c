@@ -92,18 +92,7 @@ blend_ref(const struct blend_case *c, const uint8_t d[4], uint8_t out[4])
 static struct pipe_resource *
 texture(unsigned samples, unsigned bind)
 {
-   struct pipe_resource templ = {
-      .target = PIPE_TEXTURE_2D,
-      .format = FMT,
-      .width0 = S,
-      .height0 = S,
-      .depth0 = 1,
-      .array_size = 1,
-      .nr_samples = samples,
-      .nr_storage_samples = samples,
-      .bind = bind,
-   };
-   return screen->resource_create(screen, &templ);
+   return pan_test_texture(screen, FMT, S, samples, bind);
 }
 
 /* The triangle (0, 0), (n, 0), (0, n) in window pixels, one colour. */
@@ -124,32 +113,10 @@ draw_corner(float n, const uint8_t rgba[4])
    pipe_resource_reference(&r, NULL);
 }
 
-/* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), sample). */
 static void *
 fetch_fs(unsigned sample)
 {
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fetch-ms");
-   nir_ssa_def *xy =
-      nir_f2i32(&b, nir_channels(&b, nir_load_frag_coord(&b), 0x3));
-   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
-   tex->op = nir_texop_txf_ms;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_MS;
-   tex->dest_type = nir_type_float32;
-   tex->coord_components = 2;
-   tex->src[0].src_type = nir_tex_src_coord;
-   tex->src[0].src = nir_src_for_ssa(xy);
-   tex->src[1].src_type = nir_tex_src_ms_index;
-   tex->src[1].src = nir_src_for_ssa(nir_imm_int(&b, sample));
-   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
-   nir_builder_instr_insert(&b, &tex->instr);
-   BITSET_SET(b.shader->info.textures_used, 0);
-   nir_store_var(&b,
-                 pan_test_io_var(b.shader, nir_var_shader_out,
-                                 FRAG_RESULT_DATA0, 0, "out"),
-                 &tex->dest.ssa, 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
+   return pan_test_fetch_sample_fs(screen, ctx, false, sample);
 }
 
 /* Samples of pixel (x, y) the corner triangle x + y < 32 covers. */

@@ -94,18 +94,7 @@ bind_shaders(void **vs, void **fs)
 static struct pipe_resource *
 texture(enum pipe_format format, unsigned samples, unsigned bind)
 {
-   struct pipe_resource templ = {
-      .target = PIPE_TEXTURE_2D,
-      .format = format,
-      .width0 = S,
-      .height0 = S,
-      .depth0 = 1,
-      .array_size = 1,
-      .nr_samples = samples,
-      .nr_storage_samples = samples,
-      .bind = bind,
-   };
-   return screen->resource_create(screen, &templ);
+   return pan_test_texture(screen, format, S, samples, bind);
 }
 
 /* The triangle (0, 0), (n, 0), (0, n) in window pixels at depth z, one
@@ -299,37 +288,10 @@ out:
    pipe_resource_reference(&zms, NULL);
 }
 
-/* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), sample), the
- * sample a constant or (uniform) word 0 of constant buffer 0.
- */
 static void *
 fetch_fs(bool uniform, unsigned sample)
 {
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fetch-ms");
-   nir_ssa_def *xy =
-      nir_f2i32(&b, nir_channels(&b, nir_load_frag_coord(&b), 0x3));
-   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
-   tex->op = nir_texop_txf_ms;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_MS;
-   tex->dest_type = nir_type_float32;
-   tex->coord_components = 2;
-   tex->src[0].src_type = nir_tex_src_coord;
-   tex->src[0].src = nir_src_for_ssa(xy);
-   tex->src[1].src_type = nir_tex_src_ms_index;
-   nir_ssa_def *index =
-      uniform ? nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
-                             .align_mul = 4, .range = 4)
-              : nir_imm_int(&b, sample);
-   tex->src[1].src = nir_src_for_ssa(index);
-   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
-   nir_builder_instr_insert(&b, &tex->instr);
-   BITSET_SET(b.shader->info.textures_used, 0);
-   nir_store_var(&b,
-                 var(b.shader, nir_var_shader_out, FRAG_RESULT_DATA0, 0, "out"),
-                 &tex->dest.ssa, 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
+   return pan_test_fetch_sample_fs(screen, ctx, uniform, sample);
 }
 
 /* The red corner drawn 4x, then each sample read back with texelFetch

@@ -122,6 +122,56 @@ pan_test_colour_fs(struct pipe_screen *screen, struct pipe_context *ctx,
    return ctx->create_fs_state(ctx, &cso);
 }
 
+void *
+pan_test_fetch_sample_fs(struct pipe_screen *screen, struct pipe_context *ctx,
+                         bool uniform, unsigned sample)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fetch-ms");
+   nir_ssa_def *xy =
+      nir_f2i32(&b, nir_channels(&b, nir_load_frag_coord(&b), 0x3));
+   nir_ssa_def *index =
+      uniform ? nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
+                             .align_mul = 4, .range = 4)
+              : nir_imm_int(&b, sample);
+   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
+   tex->op = nir_texop_txf_ms;
+   tex->sampler_dim = GLSL_SAMPLER_DIM_MS;
+   tex->dest_type = nir_type_float32;
+   tex->coord_components = 2;
+   tex->src[0].src_type = nir_tex_src_coord;
+   tex->src[0].src = nir_src_for_ssa(xy);
+   tex->src[1].src_type = nir_tex_src_ms_index;
+   tex->src[1].src = nir_src_for_ssa(index);
+   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &tex->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   nir_store_var(&b,
+                 pan_test_io_var(b.shader, nir_var_shader_out,
+                                 FRAG_RESULT_DATA0, 0, "out"),
+                 &tex->dest.ssa, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+struct pipe_resource *
+pan_test_texture(struct pipe_screen *screen, enum pipe_format format,
+                 unsigned size, unsigned samples, unsigned bind)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_2D,
+      .format = format,
+      .width0 = size,
+      .height0 = size,
+      .depth0 = 1,
+      .array_size = 1,
+      .nr_samples = samples,
+      .nr_storage_samples = samples,
+      .bind = bind,
+   };
+   return screen->resource_create(screen, &templ);
+}
+
 struct pipe_surface *
 pan_test_bind_target(struct pipe_screen *screen, struct pipe_context *ctx,
                      unsigned w, unsigned h, struct pipe_resource **tex)

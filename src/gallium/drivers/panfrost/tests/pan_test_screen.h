@@ -73,6 +73,18 @@ void *pan_test_pass_through_vs(struct pipe_screen *screen,
 void *pan_test_colour_fs(struct pipe_screen *screen, struct pipe_context *ctx,
                          const char *name, bool flat);
 
+/* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), index): the index
+ * the constant sample, or with uniform word 0 of constant buffer 0.
+ */
+void *pan_test_fetch_sample_fs(struct pipe_screen *screen,
+                               struct pipe_context *ctx, bool uniform,
+                               unsigned sample);
+
+/* A size x size 2D resource of samples samples (0: single-sampled). */
+struct pipe_resource *pan_test_texture(struct pipe_screen *screen,
+                                       enum pipe_format format, unsigned size,
+                                       unsigned samples, unsigned bind);
+
 /* A w x h RGBA8 render target bound as the only colour buffer of the
  * framebuffer; its resource in *tex, its surface returned (NULL on
  * failure, which the tests' pixel checks then report). */
