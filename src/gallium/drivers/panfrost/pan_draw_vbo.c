@@ -1023,8 +1023,8 @@ warn_unsupported_raster(struct panfrost_context *ctx,
                          "polygon modes other than fill are not "
                          "implemented for instanced draws, restarts with "
                          "culling or different modes per face, geometry "
-                         "shaders or transform feedback: these polygons "
-                         "are drawn filled");
+                         "shaders, transform feedback or flat shading: these "
+                         "polygons are drawn filled");
 }
 
 void

@@ -14,13 +14,15 @@
  * into a list of filled triangles, of edges or of vertices by its face's
  * mode, culled faces left out.  Not covered (drawn filled after a
  * message, pan_draw_vbo.c): instanced draws, restarts and adjacency with
- * facing, geometry shaders and transform feedback.  Edge flags are not
+ * facing, geometry shaders, transform feedback and flat shading (a
+ * polygon's lines would not share its provoking vertex).  Edge flags are not
  * honoured (every edge is drawn), and the lines and points of a polygon
  * report gl_FrontFacing as lines and points do.
  */
 
 #include <stdlib.h>
 
+#include "compiler/nir/nir.h"
 #include "indices/u_indices.h"
 #include "util/log.h"
 #include "util/u_inlines.h"
@@ -34,6 +36,24 @@
 #include "pan_resource.h"
 #include "pan_xfb.h"
 
+/* Flat shading takes a polygon's provoking vertex, but each line or point
+ * drawn for it would take its own: such draws are left filled. */
+static bool
+flat_shaded(const struct panfrost_context *ctx)
+{
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   const struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+
+   if (rast->flatshade || !fs || !fs->nir)
+      return true;
+   nir_foreach_shader_in_variable(var, fs->nir)
+   {
+      if (var->data.interpolation == INTERP_MODE_FLAT)
+         return true;
+   }
+   return false;
+}
+
 static bool
 unfilled_applies(const struct panfrost_context *ctx,
                  const struct pipe_draw_info *info)
@@ -43,9 +63,19 @@ unfilled_applies(const struct panfrost_context *ctx,
    return rast && u_reduced_prim(info->mode) == PIPE_PRIM_TRIANGLES &&
           rast->fill_front != PIPE_POLYGON_MODE_FILL &&
           rast->fill_front == rast->fill_back &&
-          rast->cull_face == PIPE_FACE_NONE && !ctx->gs &&
+          rast->cull_face == PIPE_FACE_NONE && !ctx->gs && !flat_shaded(ctx) &&
           /* Transform feedback captures the polygons themselves. */
           !ctx->xfb.num_targets && !ctx->xfb.active_queries;
+}
+
+static unsigned
+index_at(const uint8_t *in, unsigned size, unsigned i)
+{
+   if (size == 1)
+      return in[i];
+   if (size == 2)
+      return ((const uint16_t *)in)[i];
+   return ((const uint32_t *)in)[i];
 }
 
 /* Draws `count` vertices (indices of `in` from `start`, or vertex
@@ -63,22 +93,35 @@ draw_run(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    u_generate_func generate = NULL;
    enum indices_mode m;
 
-   if (in)
+   if (in && mode == PIPE_POLYGON_MODE_POINT) {
+      /* Every vertex once, widened below: the base's translator copies
+       * 16-bit indices as 32-bit ones here (and 32-bit as 16-bit), which
+       * overruns its output. */
+      out_prim = PIPE_PRIM_POINTS;
+      out_size = 4;
+      out_nr = count;
+      m = U_TRANSLATE_NORMAL;
+   } else if (in) {
       m = u_unfilled_translator(info->mode, info->index_size, count, mode,
                                 &out_prim, &out_size, &out_nr, &translate);
-   else
+   } else {
       m = u_unfilled_generator(info->mode, start, count, mode, &out_prim,
                                &out_size, &out_nr, &generate);
+   }
    if (m == U_TRANSLATE_ERROR || !out_nr)
       return true;
 
    void *out = malloc((size_t)out_nr * out_size);
    if (!out)
       return false;
-   if (in)
+   if (in && !translate) {
+      for (unsigned i = 0; i < count; ++i)
+         ((uint32_t *)out)[i] = index_at(in, info->index_size, start + i);
+   } else if (in) {
       translate(in, start, count, out_nr, info->restart_index, out);
-   else
+   } else {
       generate(start, out_nr, out);
+   }
 
    /* The lines or points, indexed from the draw's own indices (so its
     * index bias still applies) or its vertex numbers.
@@ -100,16 +143,6 @@ draw_run(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    return true;
 }
 
-static unsigned
-index_at(const uint8_t *in, unsigned size, unsigned i)
-{
-   if (size == 1)
-      return in[i];
-   if (size == 2)
-      return ((const uint16_t *)in)[i];
-   return ((const uint32_t *)in)[i];
-}
-
 static bool
 facing_applies(const struct panfrost_context *ctx,
                const struct pipe_draw_info *info)
@@ -124,8 +157,8 @@ facing_applies(const struct panfrost_context *ctx,
           (rast->fill_front != PIPE_POLYGON_MODE_FILL ||
            rast->fill_back != PIPE_POLYGON_MODE_FILL) &&
           rast->cull_face != PIPE_FACE_FRONT_AND_BACK &&
-          info->instance_count == 1 && !ctx->gs && !ctx->xfb.num_targets &&
-          !ctx->xfb.active_queries &&
+          info->instance_count == 1 && !ctx->gs && !flat_shaded(ctx) &&
+          !ctx->xfb.num_targets && !ctx->xfb.active_queries &&
           !(info->index_size && info->primitive_restart);
 }
 
