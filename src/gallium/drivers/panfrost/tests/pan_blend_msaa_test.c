@@ -296,33 +296,9 @@ main(void)
       return pan_test_close(screen, ctx);
    }
 
-   void *vs = pan_test_pass_through_vs(screen, ctx, "blend-msaa-vs");
-   void *fs = pan_test_colour_fs(screen, ctx, "blend-msaa-fs", true);
-   ctx->bind_vs_state(ctx, vs);
-   struct pipe_vertex_element ve[2] = {
-      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
-      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
-   };
-   void *ves = ctx->create_vertex_elements_state(ctx, 2, ve);
-   ctx->bind_vertex_elements_state(ctx, ves);
-   struct pipe_viewport_state vp = {
-      .scale = { S / 2.0f, S / 2.0f, 0.5f },
-      .translate = { S / 2.0f, S / 2.0f, 0.5f },
-   };
-   ctx->set_viewport_states(ctx, 0, 1, &vp);
-   struct pipe_rasterizer_state rs = {
-      .half_pixel_center = 1,
-      .depth_clip_near = 1,
-      .depth_clip_far = 1,
-      .multisample = 1,
-   };
-   void *rast = ctx->create_rasterizer_state(ctx, &rs);
-   ctx->bind_rasterizer_state(ctx, rast);
-   struct pipe_depth_stencil_alpha_state zs = { 0 };
-   void *zsa = ctx->create_depth_stencil_alpha_state(ctx, &zs);
-   ctx->bind_depth_stencil_alpha_state(ctx, zsa);
-   struct pipe_blend_state obs = { .rt[0].colormask = PIPE_MASK_RGBA };
-   void *opaque = ctx->create_blend_state(ctx, &obs);
+   struct pan_test_msaa_draw d;
+   pan_test_msaa_draw_setup(screen, ctx, "blend-msaa", S, &d);
+   void *fs = d.fs, *opaque = d.opaque;
 
    const struct blend_case cases[] = {
       { "XOR", .logicop = true, .logicop_func = PIPE_LOGICOP_XOR },
@@ -351,17 +327,6 @@ main(void)
          run_case(&cases[i], masks[m], fs, opaque);
    }
 
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->bind_blend_state(ctx, NULL);
-   ctx->bind_rasterizer_state(ctx, NULL);
-   ctx->bind_depth_stencil_alpha_state(ctx, NULL);
-   ctx->bind_vertex_elements_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->delete_blend_state(ctx, opaque);
-   ctx->delete_rasterizer_state(ctx, rast);
-   ctx->delete_depth_stencil_alpha_state(ctx, zsa);
-   ctx->delete_vertex_elements_state(ctx, ves);
+   pan_test_msaa_draw_teardown(ctx, &d);
    return pan_test_close(screen, ctx);
 }

@@ -278,6 +278,58 @@ pan_test_fullscreen_setup(struct pipe_screen *screen, struct pipe_context *ctx,
 }
 
 void
+pan_test_msaa_draw_setup(struct pipe_screen *screen, struct pipe_context *ctx,
+                         const char *name, unsigned size,
+                         struct pan_test_msaa_draw *d)
+{
+   d->vs = pan_test_pass_through_vs(screen, ctx, name);
+   d->fs = pan_test_colour_fs(screen, ctx, name, true);
+   ctx->bind_vs_state(ctx, d->vs);
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   d->ves = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_vertex_elements_state(ctx, d->ves);
+   struct pipe_viewport_state vp = {
+      .scale = { size / 2.0f, size / 2.0f, 0.5f },
+      .translate = { size / 2.0f, size / 2.0f, 0.5f },
+   };
+   ctx->set_viewport_states(ctx, 0, 1, &vp);
+   struct pipe_rasterizer_state rs = {
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .multisample = 1,
+   };
+   d->rast = ctx->create_rasterizer_state(ctx, &rs);
+   ctx->bind_rasterizer_state(ctx, d->rast);
+   struct pipe_depth_stencil_alpha_state zs = { 0 };
+   d->zsa = ctx->create_depth_stencil_alpha_state(ctx, &zs);
+   ctx->bind_depth_stencil_alpha_state(ctx, d->zsa);
+   struct pipe_blend_state obs = { .rt[0].colormask = PIPE_MASK_RGBA };
+   d->opaque = ctx->create_blend_state(ctx, &obs);
+}
+
+void
+pan_test_msaa_draw_teardown(struct pipe_context *ctx,
+                            struct pan_test_msaa_draw *d)
+{
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->bind_blend_state(ctx, NULL);
+   ctx->bind_rasterizer_state(ctx, NULL);
+   ctx->bind_depth_stencil_alpha_state(ctx, NULL);
+   ctx->bind_vertex_elements_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, d->vs);
+   ctx->delete_fs_state(ctx, d->fs);
+   ctx->delete_blend_state(ctx, d->opaque);
+   ctx->delete_rasterizer_state(ctx, d->rast);
+   ctx->delete_depth_stencil_alpha_state(ctx, d->zsa);
+   ctx->delete_vertex_elements_state(ctx, d->ves);
+}
+
+void
 pan_test_fullscreen_teardown(struct pipe_context *ctx,
                              struct pan_test_fullscreen *f)
 {

@@ -125,6 +125,22 @@ void pan_test_fullscreen_setup(struct pipe_screen *screen,
 void pan_test_fullscreen_teardown(struct pipe_context *ctx,
                                   struct pan_test_fullscreen *f);
 
+/* The states of the 4x draw tests, bound: the pass-through vertex shader
+ * and flat colour fragment shader, position and colour vec4 attributes,
+ * a size x size viewport, a multisampling rasterizer, no depth test and
+ * a blend state writing every channel (opaque, left bound). */
+struct pan_test_msaa_draw {
+   void *vs, *fs, *opaque, *rast, *zsa, *ves;
+};
+
+void pan_test_msaa_draw_setup(struct pipe_screen *screen,
+                              struct pipe_context *ctx, const char *name,
+                              unsigned size, struct pan_test_msaa_draw *d);
+
+/* Unbinds and deletes what pan_test_msaa_draw_setup made. */
+void pan_test_msaa_draw_teardown(struct pipe_context *ctx,
+                                 struct pan_test_msaa_draw *d);
+
 /* Destroys both, prints the counts and returns the exit status. */
 int pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx);
 
