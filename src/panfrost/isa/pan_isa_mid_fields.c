@@ -17,25 +17,32 @@
 
 static const char swz_letters[] = "xyzw";
 
+/* Fields are at most 64 bits, so one fits in two words at most: read and
+ * write them a word at a time (packing and decoding call these for every
+ * field of every instruction). */
 uint64_t
 mid_get(const uint64_t *bits, unsigned start, unsigned size)
 {
-   uint64_t v = 0;
-   for (unsigned i = 0; i < size; i++) {
-      unsigned b = start + i;
-      v |= ((bits[b / 64] >> (b % 64)) & 1ull) << i;
-   }
-   return v;
+   if (!size)
+      return 0;
+   unsigned w = start / 64, o = start % 64;
+   uint64_t v = bits[w] >> o;
+   if (o + size > 64)
+      v |= bits[w + 1] << (64 - o);
+   return size < 64 ? v & ((1ull << size) - 1) : v;
 }
 
 void
 mid_set(uint64_t *bits, unsigned start, unsigned size, uint64_t v)
 {
-   for (unsigned i = 0; i < size; i++) {
-      unsigned b = start + i;
-      bits[b / 64] &= ~(1ull << (b % 64));
-      bits[b / 64] |= ((v >> i) & 1ull) << (b % 64);
-   }
+   if (!size)
+      return;
+   unsigned w = start / 64, o = start % 64;
+   uint64_t mask = size < 64 ? (1ull << size) - 1 : ~0ull;
+   v &= mask;
+   bits[w] = (bits[w] & ~(mask << o)) | (v << o);
+   if (o + size > 64)
+      bits[w + 1] = (bits[w + 1] & ~(mask >> (64 - o))) | (v >> (64 - o));
 }
 
 const struct mid_op *
