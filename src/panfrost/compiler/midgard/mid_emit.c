@@ -105,9 +105,8 @@ encode_alu(struct mid_shader *s, struct mid_bundle *b, unsigned u,
       }
       uint8_t swz[4];
       for (unsigned l = 0; l < 4; l++) {
-         /* Dot products read lanes by position, whatever the mask. */
-         bool all = !strncmp(I->op, "fdot", 4);
-         unsigned from = all || (I->mask & (1u << l)) ? l : dl;
+         /* Cross-lane ops read lanes by position, whatever the mask. */
+         unsigned from = (mid_read_positions(I) & (1u << l)) ? l : dl;
          swz[l] = is_const(src) ? b->cslot[u][i][from] : src->swz[from];
       }
       if (scalar) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/bitscan.h"
 #include "util/ralloc.h"
 
 #include "mid_ir.h"
@@ -192,31 +193,43 @@ mid_hw_reads(const struct mid_instr *I)
    return m;
 }
 
-/* Lanes of a variable a source reads: those its swizzle takes into the
- * lanes written, for the per-lane ALU ops; all four for dot products
- * and every other kind of reader. */
-static unsigned
-src_lanes(const struct mid_instr *I, const struct mid_src *src)
+bool
+mid_cross_lane(const struct mid_instr *I)
 {
-   if (I->kind != MID_ALU || !strncmp(I->op, "fdot", 4))
+   return I->kind == MID_ALU &&
+          (!strncmp(I->op, "fdot", 4) || !strcmp(I->op, "freduce") ||
+           strstr(I->op, "ball_") || strstr(I->op, "bany_"));
+}
+
+unsigned
+mid_read_positions(const struct mid_instr *I)
+{
+   if (I->kind != MID_ALU)
       return 0xf;
+   if (!strncmp(I->op, "fdot3", 5))
+      return 0x7;
+   return mid_cross_lane(I) ? 0xf : I->mask;
+}
+
+unsigned
+mid_src_lanes(const struct mid_instr *I, const struct mid_src *src)
+{
    unsigned lanes = 0;
-   for (unsigned l = 0; l < 4; l++) {
-      if (I->mask & (1u << l))
-         lanes |= 1u << src->swz[l];
-   }
+   u_foreach_bit (l, mid_read_positions(I))
+      lanes |= 1u << src->swz[l];
    return lanes;
 }
 
-/* ALU ops (lane by lane; not dot products) and varying or attribute
- * loads write only lanes something reads: a vec4 copied or loaded where
- * a vec3 is used (a texture result, a varying) would hold the fourth
- * lane of a register for nothing. */
+/* ALU ops and varying or attribute loads write only lanes something
+ * reads: a vec4 copied or loaded where a vec3 is used (a texture result,
+ * a varying) would hold the fourth lane of a register for nothing.  A
+ * dot product's lanes all hold its sum: it keeps the lanes read, and
+ * still reads its sources' first three or four (mid_read_positions). */
 static bool
 trims_lanes(const struct mid_instr *I)
 {
    if (I->kind == MID_ALU)
-      return strncmp(I->op, "fdot", 4) != 0;
+      return true;
    return I->kind == MID_LDST && !I->store &&
           (!strncmp(I->op, "ld_vary", 7) || !strncmp(I->op, "ld_attr", 7));
 }
@@ -238,7 +251,7 @@ mid_dce(struct mid_shader *s)
          {
             for (unsigned i = 0; i < I->nr_srcs; i++) {
                if (I->src[i].ref.kind == MID_REF_VAR)
-                  read[I->src[i].ref.index] |= src_lanes(I, &I->src[i]);
+                  read[I->src[i].ref.index] |= mid_src_lanes(I, &I->src[i]);
             }
          }
       }

@@ -263,6 +263,19 @@ bool mid_is_empty(const struct mid_shader *s);
  * store data r27, load/store address registers, texture inputs). */
 uint32_t mid_hw_reads(const struct mid_instr *I);
 
+/* Whether an ALU op combines lanes (dot products, reductions, all/any
+ * compares): every lane of its result depends on several source lanes,
+ * read by position whatever its mask. */
+bool mid_cross_lane(const struct mid_instr *I);
+/* The positions (instruction lanes) at which I reads its sources: its
+ * mask for lane-by-lane ALU ops, the lanes a cross-lane op combines
+ * (fdot3: 0-2) whatever its mask, all four for other kinds (store data,
+ * writeout colour).  Constants are placed for these lanes. */
+unsigned mid_read_positions(const struct mid_instr *I);
+/* The lanes of src's variable I reads: mid_read_positions through the
+ * swizzle.  Liveness, dead code removal and the move passes ask this. */
+unsigned mid_src_lanes(const struct mid_instr *I, const struct mid_src *src);
+
 /* Passes, in pipeline order. */
 bool mid_from_nir(struct mid_shader *s, nir_shader *nir);
 void mid_dce(struct mid_shader *s);

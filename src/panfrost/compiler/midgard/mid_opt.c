@@ -74,11 +74,7 @@ static bool
 covers(const struct mid_instr *M, const struct mid_instr *I,
        const struct mid_src *src)
 {
-   for (unsigned l = 0; l < 4; l++) {
-      if ((I->mask & (1u << l)) && !(M->mask & (1u << src->swz[l])))
-         return false;
-   }
-   return true;
+   return !(mid_src_lanes(I, src) & ~M->mask);
 }
 
 /* Rewrite ALU readers of M's destination to read M's source. */
@@ -357,8 +353,7 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
    return true;
 }
 
-/* Lanes of v that instructions other than M read (dot products and
- * non-ALU readers: all four). */
+/* Lanes of v that instructions other than M read. */
 static unsigned
 lanes_read_by_others(struct opt *o, unsigned v, const struct mid_instr *M)
 {
@@ -373,14 +368,7 @@ lanes_read_by_others(struct opt *o, unsigned v, const struct mid_instr *M)
             const struct mid_src *src = &I->src[i];
             if (src->ref.kind != MID_REF_VAR || src->ref.index != v)
                continue;
-            if (I->kind != MID_ALU || !strncmp(I->op, "fdot", 4)) {
-               lanes = 0xf;
-               continue;
-            }
-            for (unsigned l = 0; l < 4; l++) {
-               if (I->mask & (1u << l))
-                  lanes |= 1u << src->swz[l];
-            }
+            lanes |= mid_src_lanes(I, src);
          }
       }
    }

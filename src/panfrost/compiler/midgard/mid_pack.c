@@ -129,41 +129,14 @@ classify(struct mid_shader *s, struct pk_var *vars)
                continue;
             struct pk_var *v = &vars[src->ref.index];
             v->bad |= !alu;
-            for (unsigned l = 0; l < 4 && alu; l++) {
-               if ((I->mask & (1u << l)) || is_dot(I))
-                  v->rmask |= 1u << src->swz[l];
-            }
+            if (alu)
+               v->rmask |= mid_src_lanes(I, src);
          }
       }
    }
    for (unsigned i = 0; i < s->nr_vars; i++) {
       if (vars[i].dot && (vars[i].other || (vars[i].rmask & ~1u)))
          vars[i].bad = true;
-   }
-   /* Once packed, a dot product's mask is one lane, so the allocator sees
-    * it read only that lane of its sources: the other lanes it reads
-    * must stay live through it anyway, which holds when one instruction
-    * wrote them all (or the source is a packed scalar itself). */
-   mid_foreach_block(s, b)
-   {
-      mid_foreach_instr(b, I)
-      {
-         if (!is_dot(I) || I->dst.kind != MID_REF_VAR)
-            continue;
-         unsigned k = strcmp(I->op, "fdot3") ? 4 : 3;
-         for (unsigned i = 0; i < I->nr_srcs; i++) {
-            const struct mid_src *src = &I->src[i];
-            if (src->ref.kind != MID_REF_VAR)
-               continue;
-            const struct pk_var *v = &vars[src->ref.index];
-            uint8_t lanes = 0;
-            for (unsigned l = 0; l < k; l++)
-               lanes |= 1u << src->swz[l];
-            if ((!candidate(v) || util_bitcount(v->wmask) > 1) &&
-                (v->nr_writers != 1 || (lanes & ~v->written)))
-               vars[I->dst.index].bad = true;
-         }
-      }
    }
 }
 

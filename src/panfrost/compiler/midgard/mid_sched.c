@@ -104,13 +104,15 @@ place_consts(struct mid_bundle *b, unsigned unit, struct mid_instr *I,
    unsigned n = b->nr_consts;
    memcpy(words, b->consts, sizeof(words));
    uint16_t imm = 0;
-   bool use_imm = inline_imm(I, I->mask, &imm);
+   /* Cross-lane ops read constant lanes their mask leaves out. */
+   unsigned read = mid_read_positions(I);
+   bool use_imm = inline_imm(I, read, &imm);
 
    for (unsigned i = 0; i < I->nr_srcs; i++) {
       if (!is_const(&I->src[i]) || (i == 1 && use_imm))
          continue;
       for (unsigned l = 0; l < 4; l++) {
-         if (!(I->mask & (1u << l)))
+         if (!(read & (1u << l)))
             continue;
          uint32_t v = I->src[i].imm[l];
          unsigned k;
@@ -246,15 +248,7 @@ add_instr_uses(struct grp *g, const struct mid_instr *I)
       const struct mid_src *src = &I->src[i];
       if (src->ref.kind != MID_REF_VAR)
          continue;
-      uint8_t lanes = 0;
-      unsigned mask = I->kind == MID_ALU ? I->mask : 0xf;
-      for (unsigned l = 0; l < 4; l++) {
-         if (mask & (1u << l))
-            lanes |= 1u << (I->kind == MID_ALU ? src->swz[l] : l);
-      }
-      if (I->kind != MID_ALU)
-         lanes = 0xf;
-      g->rd[g->nr_rd++] = (struct use){ src->ref.index, lanes };
+      g->rd[g->nr_rd++] = (struct use){ src->ref.index, mid_src_lanes(I, src) };
    }
    g->hw_rd |= mid_hw_reads(I);
    if (I->store)

@@ -3,11 +3,11 @@
  * SPDX-License-Identifier: MIT
  *
  * Lane packing (mid_pack.c) on IR built by hand, scheduled and allocated:
- * scalars and vec2s live together share one register, a dot product's result moves
- * to a lane while its positional reads stay, a dot product reading a
- * vector assembled piece by piece keeps its whole-vector write, a per-lane
- * select moves with its r31 feeder, and the colour's unwritten lanes are
- * defined before the writeout (mid_sched.c).
+ * scalars and vec2s live together share one register, a dot product's
+ * result moves to a lane while its positional reads stay (over a vector
+ * assembled piece by piece too), a per-lane select moves with its r31
+ * feeder, and the colour's unwritten lanes are defined before the
+ * writeout (mid_sched.c).
  */
 
 #include <string.h>
@@ -129,11 +129,11 @@ test_dot_packed(void)
    ralloc_free(s);
 }
 
-/* A dot product over a vector written lane by lane keeps its three-lane
- * write: with one lane the allocator would see one source lane read and
- * could free the register between the pieces. */
+/* A dot product over a vector written lane by lane packs to one lane
+ * too: the allocator sees it read the vector's three lanes (mid_src_lanes),
+ * so the pieces keep their register up to it. */
 static void
-test_dot_pieces_kept(void)
+test_dot_pieces_packed(void)
 {
    struct mid_shader *s = new_shader(3, MESA_SHADER_VERTEX);
    struct mid_block *b = mid_block_create(s);
@@ -141,9 +141,14 @@ test_dot_pieces_kept(void)
    alu(s, b, "fadd", mid_var(0), 6, u0, "xyzw", u0, "xyzw");
    struct mid_instr *D =
       alu(s, b, "fdot3", mid_var(1), 7, mid_var(0), "xyzw", mid_var(0), "xyzw");
+   /* Two readers: not forwarded through r24. */
    alu(s, b, "fadd", mid_hw(27), 1, mid_var(1), "xxxx", u0, "xxxx");
+   alu(s, b, "fmul", mid_hw(27), 2, mid_var(1), "xxxx", u0, "xxxx");
    PAN_EXPECT(schedule_and_allocate(s));
-   PAN_EXPECT_EQ(D->mask, 7);
+   PAN_EXPECT_EQ(D->dst.kind, MID_REF_VAR);
+   PAN_EXPECT_EQ(util_bitcount(D->mask), 1);
+   for (unsigned l = 0; l < 3; l++)
+      PAN_EXPECT_EQ(D->src[0].swz[l], l);
    ralloc_free(s);
 }
 
@@ -241,7 +246,7 @@ main(void)
    PAN_RUN_CASE(test_scalars_share);
    PAN_RUN_CASE(test_vec2_share);
    PAN_RUN_CASE(test_dot_packed);
-   PAN_RUN_CASE(test_dot_pieces_kept);
+   PAN_RUN_CASE(test_dot_pieces_packed);
    PAN_RUN_CASE(test_colour_defined);
    PAN_RUN_CASE(test_csel_condition_moves);
    return pan_test_summary("pan_mid_pack");
