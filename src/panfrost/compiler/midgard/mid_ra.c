@@ -44,6 +44,7 @@ struct ra {
    struct util_dynarray *adj;
    struct util_dynarray *partners; /* copy partners, per variable */
    uint32_t *avoid;                /* registers refused, per variable */
+   bool interfered;                /* collected by the liveness pass already */
 };
 
 /* Work registers an instruction reads as fixed registers. */
@@ -216,13 +217,39 @@ mid_live_out(const struct mid_shader *s, const uint8_t *live_in,
       if (!b->succ[k])
          continue;
       const uint8_t *in = live_in + (size_t)b->succ[k]->index * n;
-      for (unsigned v = 0; v < n; v++)
+      /* Eight variables at a time: this runs per block and pass. */
+      unsigned v = 0;
+      for (; v + 8 <= n; v += 8) {
+         uint64_t a, c;
+         memcpy(&a, live + v, 8);
+         memcpy(&c, in + v, 8);
+         a |= c;
+         memcpy(live + v, &a, 8);
+      }
+      for (; v < n; v++)
          live[v] |= in[v];
    }
 }
 
+/* Whether every branch goes forward (or falls through): then one pass
+ * from the last block reaches the fixed point, each block's successors
+ * being final before it. */
+static bool
+forward_only(struct mid_block **blocks, unsigned nb)
+{
+   for (unsigned bi = 0; bi < nb; bi++) {
+      for (unsigned k = 0; k < 2; k++) {
+         if (blocks[bi]->succ[k] && blocks[bi]->succ[k]->index <= bi)
+            return false;
+      }
+   }
+   return true;
+}
+
 /* Backward dataflow to a fixed point over per-lane live-in sets, in the
- * blocks' current instruction order. */
+ * blocks' current instruction order.  With ra->set (allocation) and no
+ * back edge, the one pass also collects the interferences (the sets it
+ * sees are final) and notes it in ra->interfered. */
 static uint8_t *
 live_ins(struct ra *ra, void *mem)
 {
@@ -234,6 +261,10 @@ live_ins(struct ra *ra, void *mem)
       blocks[b->index] = b;
    }
    compute_succs(s);
+   bool once = forward_only(blocks, nb);
+   struct live_set *set = ra->set;
+   ra->interfered = once && set;
+   ra->set = ra->interfered ? set : NULL;
 
    uint8_t *live_in = rzalloc_array(mem, uint8_t, (size_t)n * nb);
    uint8_t *live = ralloc_array(mem, uint8_t, n);
@@ -243,14 +274,16 @@ live_ins(struct ra *ra, void *mem)
       for (int bi = nb - 1; bi >= 0; bi--) {
          struct mid_block *b = blocks[bi];
          mid_live_out(s, live_in, b, live);
-         transfer(ra, b, live, false);
+         transfer(ra, b, live, ra->interfered);
          uint8_t *in = live_in + (size_t)bi * n;
          if (memcmp(in, live, n)) {
             memcpy(in, live, n);
             progress = true;
          }
       }
+      progress &= !once;
    }
+   ra->set = set;
    return live_in;
 }
 
@@ -285,16 +318,17 @@ mid_ra(struct mid_shader *s)
    {
       blocks[b->index] = b;
    }
-   uint8_t *live_in = live_ins(&ra, mem);
-   uint8_t *live = ralloc_array(mem, uint8_t, n ? n : 1);
    struct live_set set = {
       .list = ralloc_array(mem, unsigned, n ? n : 1),
       .pos = ralloc_array(mem, unsigned, n ? n : 1),
    };
    memset(set.pos, 0xff, (n ? n : 1) * sizeof(unsigned));
    ra.set = &set;
+   uint8_t *live_in = live_ins(&ra, mem);
+   uint8_t *live = ralloc_array(mem, uint8_t, n ? n : 1);
 
-   for (unsigned bi = 0; bi < nb; bi++) {
+   /* With loops, the interferences once the live-ins are final. */
+   for (unsigned bi = 0; bi < nb && !ra.interfered; bi++) {
       struct mid_block *b = blocks[bi];
       mid_live_out(s, live_in, b, live);
       transfer(&ra, b, live, true);
