@@ -1,10 +1,10 @@
 #!/bin/sh
 # afbc-dump-test.sh SRC BUILD PAN_AFBC_TEST PAN_DECODE GPU_ID
-# Runs gallium-afbc's program on the noop drm-shim mocking GPU_ID (v7 or
-# v9) with every submit dumped (PAN_MESA_DEBUG=dump), decodes the dumps
+# Runs gallium-afbc's program on the noop drm-shim mocking GPU_ID (v6, v7
+# or v9) with every submit dumped (PAN_MESA_DEBUG=dump), decodes the dumps
 # with pan-decode and checks that they decode without errors and that the
 # descriptors say AFBC: a render target written back as AFBC, and a
-# texture read as AFBC (the v7 texel ordering, or a v9 AFBC plane).
+# texture read as AFBC (the v6/v7 texel ordering, or a v9 AFBC plane).
 set -u
 if [ $# -ne 5 ]; then
    echo "usage: $0 SRC BUILD PAN_AFBC_TEST PAN_DECODE GPU_ID" >&2

@@ -28,8 +28,10 @@ block_format(enum pan_fb_block block)
 {
    switch (block) {
    case PAN_FB_BLOCK_LINEAR: return MALI_BLOCK_FORMAT_LINEAR;
-#if PAN_ARCH >= 7
-   /* Rows of headers; AFBC_TILED would be 8x8-superblock header tiles. */
+#if PAN_ARCH >= 6
+   /* Rows of headers (v7's AFBC_TILED would be 8x8-superblock header
+    * tiles; v6 has no tiled headers).
+    */
    case PAN_FB_BLOCK_AFBC: return MALI_BLOCK_FORMAT_AFBC;
 #endif
    default: return MALI_BLOCK_FORMAT_TILED_U_INTERLEAVED;
@@ -298,7 +300,7 @@ emit_rt(const struct pan_fb_color *rt, unsigned samples, unsigned cbuf_offset_B,
       if (samples > 1)
          cfg.writeback_msaa = rt->resolve ? MALI_MSAA_AVERAGE
                                           : MALI_MSAA_LAYERED;
-#if PAN_ARCH >= 7
+#if PAN_ARCH >= 6
       if (rt->block == PAN_FB_BLOCK_AFBC) {
          /* The layout's cases share words: only the AFBC one is packed. */
          cfg.afbc.header = rt->base;
@@ -307,7 +309,9 @@ emit_rt(const struct pan_fb_color *rt, unsigned samples, unsigned cbuf_offset_B,
          cfg.afbc.body_offset = rt->afbc_body_offset_B;
          cfg.afbc.compression_mode = pan_afbc_compression_mode(rt->afbc_mode);
 #else
-         /* Bifrost counts the row in superblocks (16 header bytes each). */
+         /* Bifrost (v6 as v7) counts the row in superblocks (16 header
+          * bytes each).
+          */
          cfg.afbc.row_stride_B = rt->row_stride_B / 16;
          cfg.afbc.body = rt->base + rt->afbc_body_offset_B;
 #endif

@@ -147,7 +147,7 @@ struct pan_sim_texel_format {
 enum pan_sim_tex_layout_kind {
    PAN_SIM_TEX_LINEAR,
    PAN_SIM_TEX_U_INTERLEAVED,
-   PAN_SIM_TEX_AFBC, /* v7; on v9 the plane says (pan_sim_surface.afbc) */
+   PAN_SIM_TEX_AFBC, /* v6/v7; on v9 the plane says (pan_sim_surface.afbc) */
 };
 
 struct pan_sim_surface {

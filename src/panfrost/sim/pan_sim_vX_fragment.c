@@ -222,8 +222,11 @@ lookup_block(struct pan_sim_ctx *ctx, const char *what, unsigned v,
       return true;
 #if PAN_ARCH >= 7
    case MALI_BLOCK_FORMAT_NO_WRITE: *skip = true; return true;
-   case MALI_BLOCK_FORMAT_AFBC:
    case MALI_BLOCK_FORMAT_AFBC_TILED: *out = PAN_SIM_AFBC; return true;
+#endif
+#if PAN_ARCH >= 6
+   /* v6 names AFBC with its 2-bit block format (3), headers in rows. */
+   case MALI_BLOCK_FORMAT_AFBC: *out = PAN_SIM_AFBC; return true;
 #endif
    default: {
       const char *name = PAN_GENX(block_format_name)(v);
@@ -233,6 +236,19 @@ lookup_block(struct pan_sim_ctx *ctx, const char *what, unsigned v,
    }
    }
 }
+
+#if PAN_ARCH >= 6
+/* Whether a block format is AFBC (v7 and v9 also have tiled headers). */
+static bool
+is_afbc_block(unsigned v)
+{
+#if PAN_ARCH >= 7
+   if (v == MALI_BLOCK_FORMAT_AFBC_TILED)
+      return true;
+#endif
+   return v == MALI_BLOCK_FORMAT_AFBC;
+}
+#endif
 
 /* Samples stored per pixel position: the clear is the same for every
  * sample, so a resolved write-back equals a single-sampled one.
@@ -544,9 +560,8 @@ read_render_target(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
       .row_stride_B = rt.rgb.row_stride_B,
       .surface_stride_B = rt.rgb.surface_stride_B,
    };
-#if PAN_ARCH >= 7
-   if (rt.writeback_block_format == MALI_BLOCK_FORMAT_AFBC ||
-       rt.writeback_block_format == MALI_BLOCK_FORMAT_AFBC_TILED) {
+#if PAN_ARCH >= 6
+   if (is_afbc_block(rt.writeback_block_format)) {
       c.base = rt.afbc.header;
       c.afbc_row_stride = rt.afbc.row_stride_B;
 #if PAN_ARCH >= 9
@@ -603,9 +618,8 @@ read_zs_extension(struct pan_sim_ctx *ctx, struct frame *f, uint64_t va,
    d->s_base = ext.linear.s_writeback_base;
    d->s_row_stride_B = ext.linear.s_writeback_row_stride;
    d->s_surface_stride_B = ext.linear.s_writeback_surface_stride;
-#if PAN_ARCH >= 7
-   if (d->zs_block == MALI_BLOCK_FORMAT_AFBC ||
-       d->zs_block == MALI_BLOCK_FORMAT_AFBC_TILED) {
+#if PAN_ARCH >= 6
+   if (is_afbc_block(d->zs_block)) {
       d->zs_base = ext.afbc.zs_afbc_header;
       d->zs_row_stride_B = ext.afbc.zs_afbc_row_stride;
       if (ext.afbc.zs_afbc_body < ext.afbc.zs_afbc_header)

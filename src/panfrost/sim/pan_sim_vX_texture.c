@@ -14,7 +14,7 @@
  * innermost, then samples, faces and layers; v6 samples, faces, levels,
  * layers.  On v9 the instruction names a resource table entry and an index
  * in it; the texture's planes follow the v7 order without samples.  AFBC
- * surfaces (v7 AFBC layout, flags in the header address's low bits; v9
+ * surfaces (v6/v7 AFBC layout, flags in the header address's low bits; v9
  * AFBC planes) go to pan_sim_afbc.h; block-compressed textures are refused
  * with a fault.
  */
@@ -101,16 +101,18 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
    s->base = d.address;
    s->row_stride_B = d.row_stride_B;
    s->slice_stride_B = d.surface_stride_B;
-#if PAN_ARCH >= 7
    if (t->layout == PAN_SIM_TEX_AFBC) {
-      /* The header address carries the AFBC surface flags. */
+      /* The header address carries the AFBC surface flags (v6 has no
+       * tiled headers: that bit is not a flag there).
+       */
       unsigned flags = (unsigned)(d.address & 63);
       s->base = d.address & ~(uint64_t)63;
       s->afbc = true;
       s->afbc_wide = flags & MALI_AFBC_SURFACE_FLAG_WIDE_BLOCK;
+#if PAN_ARCH >= 7
       s->afbc_tiled = flags & MALI_AFBC_SURFACE_FLAG_TILED_HEADER;
-   }
 #endif
+   }
 #endif
    return true;
 }
@@ -199,11 +201,9 @@ unpack_texture(const struct pan_sim_space *space, const void *p,
    case MALI_TEXTURE_LAYOUT_TILED:
       t->layout = PAN_SIM_TEX_U_INTERLEAVED;
       break;
-#if PAN_ARCH >= 7
    case MALI_TEXTURE_LAYOUT_AFBC:
       t->layout = PAN_SIM_TEX_AFBC;
       break;
-#endif
    default:
       TEX_ERR(err, "texture layout %s is not sampled",
               or_unknown(PAN_GENX(texture_layout_name)(d.texel_ordering)));

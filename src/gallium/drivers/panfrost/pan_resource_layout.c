@@ -76,13 +76,13 @@ panfrost_afbc_mode(enum pipe_format format)
 bool
 panfrost_resource_can_afbc(const struct pipe_resource *templ, unsigned arch)
 {
-   /* v7 and v9 here: the simulator writes AFBC render targets from v7 on
-    * (v6 has AFBC too, but its write-back is not modelled). Colour only:
-    * maps read AFBC back through blits, and depth/stencil blits are not
-    * available (pan_blit.c). Mip levels, layers and cube faces are each
-    * their own surface; 3D slices and multisampled images are not.
+   /* Bifrost and Valhall (v6, v7, v9) render and sample AFBC with headers
+    * in rows. Colour only: maps read AFBC back through blits, and
+    * depth/stencil blits are not available (pan_blit.c). Mip levels,
+    * layers and cube faces are each their own surface; 3D slices and
+    * multisampled images are not.
     */
-   return arch >= 7 && panfrost_resource_can_tile(templ, arch) &&
+   return arch >= 6 && panfrost_resource_can_tile(templ, arch) &&
           !util_format_is_compressed(templ->format) &&
           (templ->target == PIPE_TEXTURE_2D ||
            templ->target == PIPE_TEXTURE_2D_ARRAY ||

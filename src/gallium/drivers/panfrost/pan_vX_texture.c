@@ -99,13 +99,10 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
       cfg.array_size = cube ? v->layers / 6 : v->layers;
       cfg.depth = dim == MALI_TEXTURE_DIMENSION_3D ? v->depth : 1;
       cfg.sample_count = v->samples > 1 ? v->samples : 1;
-#if PAN_ARCH == 7
+#if PAN_ARCH <= 7
       cfg.texel_ordering = v->afbc            ? MALI_TEXTURE_LAYOUT_AFBC
                            : v->u_interleaved ? MALI_TEXTURE_LAYOUT_TILED
                                               : MALI_TEXTURE_LAYOUT_LINEAR;
-#elif PAN_ARCH <= 7
-      cfg.texel_ordering = v->u_interleaved ? MALI_TEXTURE_LAYOUT_TILED
-                                            : MALI_TEXTURE_LAYOUT_LINEAR;
 #else
       cfg.texel_interleave = v->u_interleaved;
 #endif

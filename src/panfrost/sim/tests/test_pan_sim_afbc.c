@@ -4,10 +4,11 @@
  */
 
 /*
- * AFBC in the simulator (compiled with -DPAN_ARCH=7 or 9): the header and
- * payload format of pan_sim_afbc.h against hand-built bytes, a fragment
- * job clearing an AFBC render target read back through pan_sim_image, and
- * malformed headers refused with a message.
+ * AFBC in the simulator (compiled with -DPAN_ARCH=6, 7 or 9): the header
+ * and payload format of pan_sim_afbc.h against hand-built bytes, a
+ * fragment job clearing an AFBC render target read back through
+ * pan_sim_image (v6 names AFBC with its own block format value and has no
+ * tiled headers), and malformed headers refused with a message.
  */
 
 #include <stdlib.h>
@@ -204,8 +205,12 @@ run_clear(bool tiled, bool bad, struct seen *seen)
       cfg.internal_format = MALI_COLOR_BUFFER_INTERNAL_FORMAT_R8G8B8A8;
       cfg.write_enable = true;
       cfg.writeback_format = MALI_COLOR_FORMAT_R8G8B8A8;
+#if PAN_ARCH >= 7
       cfg.writeback_block_format =
          tiled ? MALI_BLOCK_FORMAT_AFBC_TILED : MALI_BLOCK_FORMAT_AFBC;
+#else
+      cfg.writeback_block_format = MALI_BLOCK_FORMAT_AFBC;
+#endif
       cfg.swizzle = 0 | 1 << 3 | 2 << 6 | 3 << 9;
       cfg.afbc.header = surf;
 #if PAN_ARCH >= 9
@@ -246,7 +251,8 @@ test_clear(void)
    static struct seen seen;
 
    mem = malloc(MEM_B);
-   for (unsigned tiled = 0; tiled < 2; ++tiled) {
+   /* Tiled headers arrived with v7. */
+   for (unsigned tiled = 0; tiled < (PAN_ARCH >= 7 ? 2 : 1); ++tiled) {
       PAN_EXPECT_EQ(run_clear(tiled, false, &seen), 0);
       PAN_EXPECT_EQ(seen.images, 1);
       unsigned bad = 0;

@@ -8,8 +8,7 @@
  * templates are compressed, that a pass really writes AFBC headers into
  * such a target, that a second pass samples it, and that the CPU reads
  * and writes it after the conversion a map or an upload makes (pixel-
- * checked).  On the G72 (v6) nothing is compressed and the same pixels
- * must come out of the u-interleaved path.
+ * checked), on the G57, G52 and G72 alike.
  */
 
 #include <stdint.h>
@@ -482,7 +481,7 @@ main(int argc, char **argv)
       return 1;
    struct panfrost_screen *s = panfrost_screen(screen);
    /* Not PAN_MESA_DEBUG=noafbc's business: these checks fail with it. */
-   afbc = s->dev.arch >= 7 && s->dev.has_afbc;
+   afbc = s->dev.arch >= 6 && s->dev.has_afbc;
    printf("arch v%u: AFBC render targets %s\n", s->dev.arch,
           afbc ? "on" : "off");
    test_choice();
