@@ -44,8 +44,16 @@ struct pk_var {
 
 struct pk_group {
    unsigned var;
-   int end[4]; /* last slot each lane is busy, -1: free */
+   int end[4];  /* last slot each lane is busy, -1: free */
+   int max_end; /* the latest of end[] (set_end) */
 };
+
+static void
+set_end(struct pk_group *g, unsigned l, int end)
+{
+   g->end[l] = end;
+   g->max_end = MAX2(MAX2(g->end[0], g->end[1]), MAX2(g->end[2], g->end[3]));
+}
 
 static void
 widen(struct pk_var *v, int pos)
@@ -244,7 +252,7 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
          unsigned l = p->map[ffs(p->wmask) - 1];
          c->group = p->group;
          c->map[ffs(c->wmask) - 1] = l;
-         groups[c->group].end[l] = c->hi;
+         set_end(&groups[c->group], l, c->hi);
          continue;
       }
       /* A group live here with a free lane, the one living longest;
@@ -252,13 +260,14 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
        * without saving a register). */
       int best = -1, best_end = -1;
       for (unsigned g = 0; g < ng; g++) {
-         int max_end = -1;
+         int max_end = groups[g].max_end;
+         /* Lanes counted only for a group that would win. */
+         if (max_end <= c->lo || max_end <= best_end)
+            continue;
          unsigned nr_free = 0;
-         for (unsigned l = 0; l < 4; l++) {
-            max_end = MAX2(max_end, groups[g].end[l]);
+         for (unsigned l = 0; l < 4; l++)
             nr_free += groups[g].end[l] < c->lo;
-         }
-         if (nr_free >= k && max_end > c->lo && max_end > best_end) {
+         if (nr_free >= k) {
             best = g;
             best_end = max_end;
          }
@@ -267,7 +276,7 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
          best = ng++;
          groups[best].var = order[i];
          for (unsigned l = 0; l < 4; l++)
-            groups[best].end[l] = -1;
+            set_end(&groups[best], l, -1);
       }
       /* Its lanes in order onto the group's free ones, lowest first. */
       unsigned l = 0;
@@ -275,7 +284,7 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
          while (groups[best].end[l] >= c->lo)
             l++;
          c->map[from] = l;
-         groups[best].end[l] = c->hi;
+         set_end(&groups[best], l, c->hi);
       }
       c->group = best;
    }

@@ -239,6 +239,9 @@ struct grp {
    unsigned nr_succs;
    unsigned npend; /* predecessors not in a bundle yet */
    int last;       /* the latest bundle of a placed predecessor */
+   /* The unplaced groups in program order, a ring through the entry
+    * after the last group: the window skips the placed ones. */
+   unsigned prv, nxt;
 };
 
 static void
@@ -279,15 +282,37 @@ overlap(const struct use *a, unsigned na, const struct use *b, unsigned nb)
  * order: in some shaders the freedom costs the register that keeps four
  * threads. */
 static bool
-depends(const struct grp *p, const struct grp *g, bool lanes)
+depends_on_fixed(const struct grp *p, const struct grp *g, bool lanes)
+{
+   return (p->hw_wr & g->hw_rd) || (p->hw_rd & g->hw_wr) ||
+          ((p->hw_wr & g->hw_wr) && (!lanes || (p->hw_lanes & g->hw_lanes))) ||
+          (p->store && (g->load || g->store)) || (g->store && p->load);
+}
+
+static bool
+depends_on_vars(const struct grp *p, const struct grp *g)
 {
    return overlap(p->wr, p->nr_wr, g->rd, g->nr_rd) ||
           overlap(p->rd, p->nr_rd, g->wr, g->nr_wr) ||
-          overlap(p->wr, p->nr_wr, g->wr, g->nr_wr) ||
-          (p->hw_wr & g->hw_rd) || (p->hw_rd & g->hw_wr) ||
-          ((p->hw_wr & g->hw_wr) &&
-           (!lanes || (p->hw_lanes & g->hw_lanes))) ||
-          (p->store && (g->load || g->store)) || (g->store && p->load);
+          overlap(p->wr, p->nr_wr, g->wr, g->nr_wr);
+}
+
+static bool
+depends(const struct grp *p, const struct grp *g, bool lanes)
+{
+   return depends_on_vars(p, g) || depends_on_fixed(p, g, lanes);
+}
+
+/* One bit per variable (v % 64) of what g reads and writes: groups whose
+ * bits do not meet share no variable (most pairs of a block). */
+static void
+var_bits(const struct grp *g, uint64_t *rd, uint64_t *wr)
+{
+   *rd = *wr = 0;
+   for (unsigned i = 0; i < g->nr_rd; i++)
+      *rd |= 1ull << (g->rd[i].var % 64);
+   for (unsigned i = 0; i < g->nr_wr; i++)
+      *wr |= 1ull << (g->wr[i].var % 64);
 }
 
 /* --- Pipeline registers --------------------------------------------------- */
@@ -484,6 +509,8 @@ static void
 place(struct grp *gs, struct grp *g, int cur)
 {
    g->bundle = cur;
+   gs[g->prv].nxt = g->nxt;
+   gs[g->nxt].prv = g->prv;
    for (unsigned k = 0; k < g->nr_succs; k++) {
       struct grp *n = &gs[g->succs[k]];
       n->npend--;
@@ -852,7 +879,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    int first_bundle = nr_bundles(s);
    unsigned n = 0;
    mid_foreach_instr(blk, I) n++;
-   struct grp *gs = rzalloc_array(NULL, struct grp, n ? n : 1);
+   struct grp *gs = rzalloc_array(NULL, struct grp, n + 1);
    struct mid_instr *term = NULL, *term_feed = NULL;
    struct mid_instr *wos[MID_MAX_RTS];
    unsigned nr_wo = 0;
@@ -914,10 +941,18 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       unsigned *off = ralloc_array(mem, unsigned, ng + 1);
       struct util_dynarray flat;
       util_dynarray_init(&flat, mem);
+      bool lanes = !mid_sched_ordered(s->level);
+      uint64_t *rdv = ralloc_array(gs, uint64_t, 2 * (ng ? ng : 1));
+      uint64_t *wrv = rdv + ng;
+      for (unsigned i = 0; i < ng; i++)
+         var_bits(&gs[i], &rdv[i], &wrv[i]);
       for (unsigned i = 0; i < ng; i++) {
          off[i] = util_dynarray_num_elements(&flat, unsigned);
          for (unsigned j = 0; j < i; j++) {
-            if (depends(&gs[j], &gs[i], !mid_sched_ordered(s->level)))
+            /* depends(), the variables compared only when they may meet. */
+            bool vars = ((wrv[j] & (rdv[i] | wrv[i])) || (rdv[j] & wrv[i])) &&
+                        depends_on_vars(&gs[j], &gs[i]);
+            if (vars || depends_on_fixed(&gs[j], &gs[i], lanes))
                util_dynarray_append(&flat, unsigned, j);
          }
       }
@@ -963,7 +998,11 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       gs[i].prio = d->prio[i];
       gs[i].npend = gs[i].nr_preds;
       gs[i].last = -1;
+      gs[i].prv = i ? i - 1 : ng;
+      gs[i].nxt = i + 1;
    }
+   gs[ng].prv = ng ? ng - 1 : ng;
+   gs[ng].nxt = ng ? 0 : ng;
 
    unsigned win = mid_sched_window(s->level);
    unsigned limit = mid_sched_limit(s, s->level);
@@ -1005,15 +1044,10 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    unsigned *cand = ralloc_array(gs, unsigned, ng ? ng : 1);
    int *costs = ralloc_array(gs, int, ng ? ng : 1);
    bool *marked = rzalloc_array(gs, bool, ng ? ng : 1);
-   unsigned first = 0; /* first unscheduled group */
    for (unsigned placed = 0; placed < ng;) {
-      while (gs[first].bundle >= 0)
-         first++;
       int cur = nr_bundles(s);
       unsigned nr = 0, seen = 0, i;
-      for (i = first; i < ng && seen < win; i++) {
-         if (gs[i].bundle >= 0)
-            continue;
+      for (i = gs[ng].nxt; i < ng && seen < win; i = gs[i].nxt) {
          seen++;
          if (grp_ready(&gs[i], cur)) {
             order[nr++] = i;
@@ -1023,9 +1057,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       }
       /* The first ready group the window hides: a window narrower than
        * its rank would have seen the same ones too. */
-      for (; i < ng && seen < s->sched_hidden; i++) {
-         if (gs[i].bundle >= 0)
-            continue;
+      for (; i < ng && seen < s->sched_hidden; i = gs[i].nxt) {
          seen++;
          if (grp_ready(&gs[i], cur))
             s->sched_hidden = seen;
