@@ -99,6 +99,9 @@ struct ctx {
    unsigned out_var[MID_MAX_VARYINGS];
    uint8_t out_mask[MID_MAX_VARYINGS];
    gl_varying_slot out_loc[MID_MAX_VARYINGS];
+   /* Lane of r27 the next indirect UBO index goes to: taken in turn, so
+    * two loads can share a bundle (each reads its own lane). */
+   unsigned ubo_lane;
 };
 
 static unsigned
@@ -798,16 +801,18 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
          I->src[1] = nir_src_to_mid(c, &in->src[1], swz);
          ls.ireg = 1;
       } else {
-         /* Register offset from r27.x. */
+         /* Register offset from a lane of r27, in turn. */
          nir_ssa_scalar x = fold_ubo_offset(
             nir_get_ssa_scalar(in->src[1].ssa, 0), &ls.ishift, &byte);
-         struct mid_instr *I = alu(c, "imov", mid_hw(27), 0x1);
+         unsigned lane = c->ubo_lane++ & 3;
+         struct mid_instr *I = alu(c, "imov", mid_hw(27), 1u << lane);
          I->int_result = true;
          I->nr_srcs = 2;
          uint8_t swz[4] = { x.comp, x.comp, x.comp, x.comp };
          nir_src xs = nir_src_for_ssa(x.def);
          I->src[1] = nir_src_to_mid(c, &xs, swz);
          ls.ireg = 1;
+         ls.icomp = lane;
       }
       if (byte >= (1u << 15))
          return mid_error(c->s, "UBO offset %u out of range", byte);

@@ -229,6 +229,7 @@ struct grp {
    unsigned nr_rd, nr_wr;
    uint32_t hw_rd, hw_wr;
    uint8_t hw_lanes; /* lanes of the fixed registers written (ALU) */
+   uint8_t rd27;     /* lanes of r27 read */
    unsigned prio;
    int bundle; /* index of the bundle it went to, -1: not yet */
    int unit;
@@ -244,6 +245,20 @@ struct grp {
    unsigned prv, nxt;
 };
 
+/* Lanes of r27 I reads: only its index lane for a load taking nothing
+ * else from r27 (indirect UBO indices go to lanes in turn, so two such
+ * loads may share a bundle), else all four. */
+static uint8_t
+r27_lanes(const struct mid_instr *I)
+{
+   if (!(mid_hw_reads(I) & (1u << 27)))
+      return 0;
+   if (I->kind == MID_LDST && !I->store && I->ls.ireg == 1 &&
+       (I->ls.areg != 1 || !strncmp(I->op, "ld_ubo", 6)))
+      return 1u << I->ls.icomp;
+   return 0xf;
+}
+
 static void
 add_instr_uses(struct grp *g, const struct mid_instr *I)
 {
@@ -254,6 +269,7 @@ add_instr_uses(struct grp *g, const struct mid_instr *I)
       g->rd[g->nr_rd++] = (struct use){ src->ref.index, mid_src_lanes(I, src) };
    }
    g->hw_rd |= mid_hw_reads(I);
+   g->rd27 |= r27_lanes(I);
    if (I->store)
       return;
    if (I->dst.kind == MID_REF_VAR)
@@ -281,10 +297,20 @@ overlap(const struct use *a, unsigned na, const struct use *b, unsigned nb)
  * the reads between them still do.  The ordered levels keep them in
  * order: in some shaders the freedom costs the register that keeps four
  * threads. */
+/* Whether r reads a fixed register w writes (r27 by lanes). */
+static bool
+reads_fixed(const struct grp *w, const struct grp *r)
+{
+   uint32_t common = w->hw_wr & r->hw_rd;
+   if (common == (1u << 27))
+      return (w->hw_lanes & r->rd27) != 0;
+   return common != 0;
+}
+
 static bool
 depends_on_fixed(const struct grp *p, const struct grp *g, bool lanes)
 {
-   return (p->hw_wr & g->hw_rd) || (p->hw_rd & g->hw_wr) ||
+   return reads_fixed(p, g) || reads_fixed(g, p) ||
           ((p->hw_wr & g->hw_wr) && (!lanes || (p->hw_lanes & g->hw_lanes))) ||
           (p->store && (g->load || g->store)) || (g->store && p->load);
 }

@@ -6,7 +6,8 @@
  * mid_src_lanes in mid_ir.c), and the passes that ask it: a dot product
  * whose result is narrowed to one lane still reads the first three or
  * four lanes of its sources, in liveness (allocation, across blocks),
- * copy propagation, constant placement and dead code removal.
+ * copy propagation, constant placement and dead code removal; loads
+ * reading their index from one lane of r27 each share a bundle.
  */
 
 #include "util/pan_test_util.h"
@@ -197,6 +198,64 @@ test_dce_dot(void)
    ralloc_free(s);
 }
 
+/* A load of a uniform buffer at an index in r27.<lane>. */
+static struct mid_instr *
+ubo_load(struct mid_shader *s, struct mid_block *b, unsigned dst, unsigned v,
+         unsigned lane)
+{
+   struct mid_instr *M = mid_test_move(s, b, mid_hw(27), mid_var(v));
+   M->mask = 1u << lane;
+   M->int_result = true;
+   memset(M->src[1].swz, lane, 4);
+   struct mid_instr *L = mid_instr_create(s, b, MID_LDST, "ld_ubo_128");
+   L->dst = mid_var(dst);
+   L->ls.areg = 7;
+   L->ls.ireg = 1;
+   L->ls.icomp = lane;
+   L->ls.ishift = 4;
+   L->ls.offset = 1;
+   return L;
+}
+
+/*
+ * r27.x = v0.x; v1 = ld_ubo [r27.x];  r27.y = v0.y; v2 = ld_ubo [r27.y]
+ * r27 = fadd v1, v2; st_vary
+ * Each load reads its own lane of r27: the second index write does not
+ * wait for the first load, and the two loads share a bundle (with r27
+ * read as a whole, they could not).
+ */
+static void
+test_ubo_index_lanes(void)
+{
+   struct mid_shader *s = mid_test_shader(3);
+   s->level = MID_SCHED_LEVELS - 1;
+   struct mid_block *b = mid_block_create(s);
+   struct mid_instr *A = mid_instr_create(s, b, MID_LDST, "ld_attr_32i");
+   A->dst = mid_var(0);
+   A->mask = 0x3;
+   A->ls.swz = 0xe4;
+   A->ls.areg = 7;
+   A->ls.ireg = 7;
+   struct mid_instr *L1 = ubo_load(s, b, 1, 0, 0);
+   struct mid_instr *L2 = ubo_load(s, b, 2, 0, 1);
+   mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(1), mid_var(2));
+   mid_test_st_vary(s, b, 0);
+
+   bool shared = false;
+   if (!mid_schedule(s)) {
+      PAN_CHECK(false, "%s", s->err_buf);
+   } else {
+      util_dynarray_foreach(&s->bundles, struct mid_bundle, bd)
+      {
+         shared |=
+            bd->kind == MID_B_LDST && ((bd->ls[0] == L1 && bd->ls[1] == L2) ||
+                                       (bd->ls[0] == L2 && bd->ls[1] == L1));
+      }
+   }
+   PAN_EXPECT(shared);
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -206,5 +265,6 @@ main(void)
    PAN_RUN_CASE(test_dot_not_propagated);
    PAN_RUN_CASE(test_dot_constants);
    PAN_RUN_CASE(test_dce_dot);
+   PAN_RUN_CASE(test_ubo_index_lanes);
    return pan_test_summary("pan_mid_lanes");
 }
