@@ -132,15 +132,18 @@ bool pan_va_split_vector(pan_ir_shader *s, unsigned v);
 bool pan_va_sink_inputs(pan_ir_shader *s);
 
 /* Move each instruction without side effects down to the first reader in
- * its block when that makes no source live longer, or when wide also past
- * BLEND and ATEST and lengthening sources narrower than the result
- * (pan_va_sink_pressure.c); false when none moved. */
-bool pan_va_sink_pressure(pan_ir_shader *s, bool wide);
+ * its block when that makes no source live longer, or from level 1 (wide)
+ * also past BLEND and ATEST and lengthening sources narrower than the
+ * result, and from level 2 with its first reader taken along to its next
+ * reader when that lengthens nothing (pan_va_sink_pressure.c); false
+ * when none moved. */
+bool pan_va_sink_pressure(pan_ir_shader *s, unsigned level);
 
-/* Move each vertex output store (and the collect of its data) up to just
- * below the last definition of its sources in its block
- * (pan_va_hoist_stores.c); false when none moved. */
-bool pan_va_hoist_stores(pan_ir_shader *s);
+/* Move each vertex output store (and the collect of its data, or when
+ * whole everything only the store reads) up to just below the last
+ * definition of its other sources in its block (pan_va_hoist_stores.c);
+ * false when none moved. */
+bool pan_va_hoist_stores(pan_ir_shader *s, bool whole);
 
 /* The next offset for a value of comps words that stays within one
  * 16-byte line; grows *tls_size past it. */

@@ -18,6 +18,14 @@
  * memory it could write (attribute, varying and uniform loads are other
  * buffers), and past other output stores to another stream or, through
  * the same address, to bytes it does not write.
+ *
+ * Whole (the allocator's last try before the full file) moves the whole
+ * computation only the store reads along with it, up to just below the
+ * last definition of a value it reads from elsewhere: a slot computed
+ * late from an attribute nothing else reads then frees the attribute
+ * early.  NIR orders the outputs as the source assigns them, and a slot
+ * whose data are ready early (anholt/3's tangent from one attribute and
+ * a matrix) may come last.
  */
 
 #include <stdlib.h>
@@ -73,39 +81,91 @@ crosses(const pan_ir_instr *S, const pan_ir_instr *J)
    return shi <= jlo || jhi <= slo;
 }
 
-static bool
-defines_src(const pan_ir_instr *J, const pan_ir_instr *I)
+/* Per value: SSA reads, definitions (2: several); the group moving with
+ * a store (its members, reads of each value by them), the store first. */
+struct hoist_ctx {
+   unsigned *reads, *member_reads;
+   uint8_t *defs;
+   pan_ir_instr **group;
+   unsigned nr_group;
+};
+
+static void
+join(struct hoist_ctx *c, pan_ir_instr *I)
 {
-   if (J->dest.kind != PAN_IR_SSA)
-      return false;
+   c->group[c->nr_group++] = I;
    for (unsigned i = 0; i < I->nr_srcs; ++i) {
-      if (I->src[i].kind == PAN_IR_SSA && I->src[i].value == J->dest.value)
-         return true;
+      if (I->src[i].kind == PAN_IR_SSA)
+         c->member_reads[I->src[i].value]++;
    }
-   return false;
+}
+
+static void
+leave_all(struct hoist_ctx *c)
+{
+   for (unsigned g = 0; g < c->nr_group; ++g) {
+      pan_ir_instr *I = c->group[g];
+      for (unsigned i = 0; i < I->nr_srcs; ++i) {
+         if (I->src[i].kind == PAN_IR_SSA)
+            c->member_reads[I->src[i].value] = 0;
+      }
+   }
+   c->nr_group = 0;
+}
+
+/* Whether J, above the group of store S, moves with it: defined once and
+ * read by the group only; the collect of the data, or when whole any
+ * instruction the store may pass that is not itself a store. */
+static bool
+joins(const struct hoist_ctx *c, const pan_ir_instr *S, const pan_ir_instr *J,
+      bool whole)
+{
+   if (J->dest.kind != PAN_IR_SSA || c->defs[J->dest.value] != 1 ||
+       c->reads[J->dest.value] != c->member_reads[J->dest.value])
+      return false;
+   if (whole)
+      return !is_output_store(J) && crosses(S, J);
+   return J->op == PAN_IR_OP_COLLECT && S->src[0].kind == PAN_IR_SSA &&
+          J->dest.value == S->src[0].value && c->reads[J->dest.value] == 1;
+}
+
+/* Whether the group already follows `at` in order (topmost last in it). */
+static bool
+in_place(const struct hoist_ctx *c, const struct list_head *at)
+{
+   const struct list_head *n = at->next;
+   for (unsigned g = c->nr_group; g-- > 0; n = n->next) {
+      if (n != &c->group[g]->link)
+         return false;
+   }
+   return true;
 }
 
 bool
-pan_va_hoist_stores(pan_ir_shader *s)
+pan_va_hoist_stores(pan_ir_shader *s, bool whole)
 {
    unsigned nr = s->ssa_alloc + 1;
-   unsigned *reads = calloc(nr, sizeof(unsigned));
-   uint8_t *defs = calloc(nr, 1);
+   struct hoist_ctx c = {
+      .reads = calloc(nr, sizeof(unsigned)),
+      .member_reads = calloc(nr, sizeof(unsigned)),
+      .defs = calloc(nr, 1),
+      .group = malloc(nr * sizeof(pan_ir_instr *)),
+   };
    pan_ir_instr **def = calloc(nr, sizeof(*def));
    pan_ir_block **def_blk = calloc(nr, sizeof(*def_blk));
    bool progress = false;
-   if (!reads || !defs || !def || !def_blk)
+   if (!c.reads || !c.member_reads || !c.defs || !c.group || !def || !def_blk)
       goto out;
 
    pan_ir_foreach_instr_global(s, b, I)
    {
       for (unsigned i = 0; i < I->nr_srcs; ++i) {
          if (I->src[i].kind == PAN_IR_SSA)
-            reads[I->src[i].value]++;
+            c.reads[I->src[i].value]++;
       }
       if (I->dest.kind == PAN_IR_SSA) {
-         defs[I->dest.value] = MIN2(defs[I->dest.value] + 1, 2);
-         def[I->dest.value] = defs[I->dest.value] == 1 ? I : NULL;
+         c.defs[I->dest.value] = MIN2(c.defs[I->dest.value] + 1, 2);
+         def[I->dest.value] = c.defs[I->dest.value] == 1 ? I : NULL;
          def_blk[I->dest.value] = b;
       }
    }
@@ -116,7 +176,8 @@ pan_va_hoist_stores(pan_ir_shader *s)
    pan_ir_foreach_instr_safe(entry, L)
    {
       if (L->op != PAN_IR_OP_LEA_VARY || L->src[0].kind != PAN_IR_SSA ||
-          !def[L->src[0].value] || def[L->src[0].value]->op != PAN_IR_OP_PRELOAD)
+          !def[L->src[0].value] ||
+          def[L->src[0].value]->op != PAN_IR_OP_PRELOAD)
          continue;
       pan_ir_instr *P = def[L->src[0].value];
       if (def_blk[L->src[0].value] != entry)
@@ -133,52 +194,45 @@ pan_va_hoist_stores(pan_ir_shader *s)
       {
          if (!is_output_store(S))
             continue;
-         /* The collect of the data, when only the store reads it. */
-         pan_ir_instr *C = NULL;
-         pan_ir_index data = S->src[0];
-         /* Going up: the first instruction the store stays below. */
+         /* Going up: the first instruction the group stays below, which
+          * defines a source of a member or is one the store cannot pass
+          * (the members pass the same ones: they have no side effects and
+          * read no memory). */
+         join(&c, S);
          pan_ir_instr *above = NULL;
          for (struct list_head *n = S->link.prev; n != &b->instrs;
               n = n->prev) {
             pan_ir_instr *J = list_entry(n, pan_ir_instr, link);
-            if (!C && J->op == PAN_IR_OP_COLLECT &&
-                J->dest.kind == PAN_IR_SSA && data.kind == PAN_IR_SSA &&
-                J->dest.value == data.value && defs[data.value] == 1 &&
-                reads[data.value] == 1) {
-               C = J;
+            if (joins(&c, S, J, whole)) {
+               join(&c, J);
                continue;
             }
-            if (defines_src(J, S) || (C && defines_src(J, C)) ||
+            if ((J->dest.kind == PAN_IR_SSA && c.member_reads[J->dest.value]) ||
                 !crosses(S, J)) {
                above = J;
                break;
             }
          }
-         pan_ir_instr *first = C ? C : S;
          struct list_head *at = above ? &above->link : &b->instrs;
-         /* Already there: nothing between the stop and the group. */
-         if (at->next == &first->link &&
-             (!C || C->link.next == &S->link))
-            continue;
-         if (at->next == &first->link && C) {
-            list_del(&S->link);
-            list_add(&S->link, &C->link);
+         if (!in_place(&c, at)) {
+            /* Topmost first, each below the last: the group keeps its
+             * order. */
+            for (unsigned g = c.nr_group; g-- > 0;) {
+               list_del(&c.group[g]->link);
+               list_add(&c.group[g]->link, at);
+               at = &c.group[g]->link;
+            }
             progress = true;
-            continue;
          }
-         if (C) {
-            list_del(&C->link);
-            list_add(&C->link, at);
-         }
-         list_del(&S->link);
-         list_add(&S->link, C ? &C->link : at);
-         progress = true;
+         leave_all(&c);
       }
    }
 
 out:
-   free(reads);
-   free(defs);
+   free(c.reads);
+   free(c.member_reads);
+   free(c.defs);
+   free(c.group);
    free(def);
    free(def_blk);
    return progress;

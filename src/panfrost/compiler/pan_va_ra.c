@@ -634,13 +634,15 @@ allocate(pan_ir_shader *s, unsigned max_regs, bool half_file, bool sink,
       /* And everything else next to its first reader where no source
        * then lives longer: as free as the loads' move.  When that is not
        * enough, from the same order, the wide move and outputs stored as
-       * soon as they are complete (which pack some programs worse). */
+       * soon as they are complete (which pack some programs worse), then
+       * with their whole computations moved up too and first readers
+       * carried along (sink level 2). */
       struct util_dynarray order;
       save_order(s, &order);
-      for (unsigned wide = 0; wide < (sink ? 2 : 1); ++wide) {
+      for (unsigned wide = 0; wide < (sink ? 3 : 1); ++wide) {
          if (wide) {
             restore_order(s, &order);
-            pan_va_hoist_stores(s);
+            pan_va_hoist_stores(s, wide == 2);
          }
          if (sink)
             pan_va_sink_pressure(s, wide);

@@ -31,6 +31,12 @@
  * BLEND), and an instruction already
  * next to its reader still brings what only it reads (a colour's collect
  * its multiplies and their texture).
+ *
+ * Level 2 (the third try) also takes a first reader along when it reads
+ * nothing else that dies before the next reader and nothing reads it
+ * before then: nexuiz/46 scales a texture's alpha right after the
+ * texture and reads it only at the end, which held the four-word result
+ * over the whole block.
  */
 
 #include <stdlib.h>
@@ -176,9 +182,50 @@ in_place(const struct sink_ctx *c, const pan_ir_instr *user)
    return true;
 }
 
-bool
-pan_va_sink_pressure(pan_ir_shader *s, bool wide)
+/* When I's first reader U is movable, reads nothing else that dies
+ * before I's next reader (other than preloads), and its result is first
+ * read after that: that next reader, with nothing between it and I that
+ * cannot be crossed; U can then follow I there (a texture's alpha read
+ * at the end no longer holds the texture's four words above its colour
+ * readers). */
+static pan_ir_instr *
+carry_to(struct sink_ctx *c, pan_ir_instr *I, pan_ir_instr *U,
+         bool *blend_between)
 {
+   if (!movable(U, c->defs, c->def_here) ||
+       c->read_blk[U->dest.value] != c->b->index)
+      return NULL;
+   bool blend = *blend_between;
+   pan_ir_instr *next = NULL;
+   for (struct list_head *n = U->link.next; n != &c->b->instrs; n = n->next) {
+      pan_ir_instr *J = list_entry(n, pan_ir_instr, link);
+      if (pan_ir_reads(J, U->dest.value))
+         return NULL;
+      if (pan_ir_reads(J, I->dest.value)) {
+         next = J;
+         break;
+      }
+      if (!crossable(J, c->wide))
+         return NULL;
+      blend |= J->op == PAN_IR_OP_BLEND;
+   }
+   if (!next ||
+       (blend && (I->op == PAN_IR_OP_LD_TILE || U->op == PAN_IR_OP_LD_TILE)))
+      return NULL;
+   for (unsigned i = 0; i < U->nr_srcs; ++i) {
+      unsigned v = U->src[i].value;
+      if (U->src[i].kind == PAN_IR_SSA && v != I->dest.value &&
+          !c->preload[v] && !read_from(c->b, next, v))
+         return NULL;
+   }
+   *blend_between = blend;
+   return next;
+}
+
+bool
+pan_va_sink_pressure(pan_ir_shader *s, unsigned level)
+{
+   bool wide = level >= 1, carry = level >= 2;
    unsigned nr = s->ssa_alloc + 1;
    /* Per value: definitions (2: several), the block reading it (~0u
     * none, ~1u several), how many sources read it, whether a preload
@@ -252,6 +299,16 @@ pan_va_sink_pressure(pan_ir_shader *s, bool wide)
                break;
             blend_between |= J->op == PAN_IR_OP_BLEND;
          }
+         /* A reader only of I and of values live there anyway may come
+          * along, behind I, to I's next reader. */
+         pan_ir_instr *carried = NULL;
+         if (user && carry) {
+            pan_ir_instr *next = carry_to(&c, I, user, &blend_between);
+            if (next) {
+               carried = user;
+               user = next;
+            }
+         }
          /* Next to its reader, I may still bring what only it reads. */
          if (user && (wide || I->link.next != &user->link) &&
              gather(&c, I, user, blend_between) && !in_place(&c, user)) {
@@ -263,6 +320,10 @@ pan_va_sink_pressure(pan_ir_shader *s, bool wide)
             for (unsigned g = c.nr_group; g-- > 0;) {
                list_del(&c.group[g]->link);
                list_addtail(&c.group[g]->link, &user->link);
+            }
+            if (carried) {
+               list_del(&carried->link);
+               list_addtail(&carried->link, &user->link);
             }
             progress = true;
          }

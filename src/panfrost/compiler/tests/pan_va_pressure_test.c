@@ -10,7 +10,9 @@
  * own BLEND (a tile read does not), also when its scalars and
  * coordinates are more words than its result; pan_va_hoist_stores
  * stores outputs as soon as they are complete, which the allocator's
- * wide try needs to fit eight computed slots in the half file.
+ * wide try needs to fit eight computed slots in the half file, and when
+ * whole brings their computations along; the third level takes a
+ * texture's first reader along to its next one.
  */
 
 #include <string.h>
@@ -222,6 +224,66 @@ test_sink_scaled_past_blend(void)
    ralloc_free(s);
 }
 
+/* A texture whose alpha is scaled right after it and read only at the
+ * end, and whose colour is read after two unrelated adds. */
+static pan_ir_shader *
+build_alpha(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index p = pan_ir_preload(&b, 60);
+   pan_ir_index x = pan_ir_fadd(&b, p, pan_ir_uniform(0));
+   pan_ir_index y = pan_ir_fadd(&b, x, pan_ir_uniform(1));
+   pan_ir_index c = pan_ir_collect(&b, 2, (pan_ir_index[]){ x, y });
+   pan_ir_index h = pan_ir_collect(
+      &b, 2, (pan_ir_index[]){ pan_ir_uniform(2), pan_ir_uniform(3) });
+   pan_ir_index t = pan_ir_tex(&b, PAN_IR_TYPE_F32, 0x11, c, h);
+   pan_ir_index a = pan_ir_fadd(&b, pan_ir_word(t, 3), pan_ir_uniform(4));
+   pan_ir_index f = pan_ir_fadd(&b, p, pan_ir_uniform(5));
+   pan_ir_index g = pan_ir_fadd(&b, f, pan_ir_uniform(6));
+   pan_ir_index r = pan_ir_fadd(&b, pan_ir_word(t, 0), g);
+   pan_ir_index r2 = pan_ir_fadd(&b, r, a);
+   pan_ir_store_global(&b, 0, p, r2);
+   return s;
+}
+
+/* Level 2 takes the alpha's scaling along with the texture down to the
+ * colour's reader; the narrower levels leave the texture above the adds
+ * (moving the scaling alone would hold the four words longer). */
+static void
+test_sink_carries_reader(void)
+{
+   pan_ir_shader *s = build_alpha();
+   PAN_EXPECT(pan_va_sink_pressure(s, 2));
+   expect_ir(s,
+             "block0:\n"
+             "   %0 = preload imm:0x3c\n"
+             "   %7 = fadd %0, u5\n"
+             "   %8 = fadd %7, u6\n"
+             "   %1 = fadd %0, u0\n"
+             "   %2 = fadd %1, u1\n"
+             "   %3:2 = collect %1, %2\n"
+             "   %4:2 = collect u2, u3\n"
+             "   %5:4 = tex.f32 %3:2, %4:2, imm:0x11\n"
+             "   %6 = fadd %5.3, u4\n"
+             "   %9 = fadd %5, %8\n"
+             "   %10 = fadd %9, %6\n"
+             "   store_global %0, %10, imm:0x0\n",
+             "reader carried");
+   ralloc_free(s);
+
+   for (unsigned level = 0; level < 2; ++level) {
+      s = build_alpha();
+      pan_va_sink_pressure(s, level);
+      char *got = pan_ir_shader_to_string(s, s);
+      const char *tex = strstr(got, "tex.f32");
+      const char *add = strstr(got, "fadd %0, u5");
+      PAN_CHECK(tex && add && tex < add, "level %u moved the texture:\n%s",
+                level, got);
+      ralloc_free(s);
+   }
+}
+
 /* A vertex shader computing two output slots and storing both at the end
  * (the address last, as NIR leaves it): each store and its collect move
  * up to just below their last source, the address to just above the
@@ -246,7 +308,7 @@ test_hoist_stores(void)
     * second, to other bytes). */
    pan_ir_store_vary(&b, 0x4, d, addr);
 
-   PAN_EXPECT(pan_va_hoist_stores(s));
+   PAN_EXPECT(pan_va_hoist_stores(s, false));
    PAN_EXPECT(pan_va_sink_pressure(s, true));
    expect_ir(s,
              "block0:\n"
@@ -263,6 +325,66 @@ test_hoist_stores(void)
              "   %6:2 = collect %3, %4\n"
              "   store_vary %6:2, %8:2, imm:0x10\n",
              "stores hoisted");
+   ralloc_free(s);
+}
+
+/* A slot computed last from a value only it reads (%1), after another
+ * slot: whole, its computation moves up with its store to just below
+ * that value, which then dies before the other slot is computed; the
+ * plain hoist moves only the store and its collect. */
+static pan_ir_shader *
+build_late_slot(void)
+{
+   pan_ir_shader *s = pan_ir_shader_create(NULL);
+   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   pan_ir_index p = pan_ir_preload(&b, 60);
+   pan_ir_index x = pan_ir_fadd(&b, p, pan_ir_uniform(0));
+   pan_ir_index y = pan_ir_fadd(&b, p, pan_ir_uniform(1));
+   pan_ir_index y2 = pan_ir_fadd(&b, y, pan_ir_uniform(2));
+   pan_ir_index v0 = pan_ir_collect(&b, 2, (pan_ir_index[]){ y, y2 });
+   pan_ir_index z = pan_ir_fadd(&b, x, pan_ir_uniform(3));
+   pan_ir_index v1 = pan_ir_collect(&b, 2, (pan_ir_index[]){ z, x });
+   pan_ir_index w = pan_ir_fadd(&b, y2, pan_ir_uniform(4));
+   pan_ir_index addr = pan_ir_lea_vary(&b, pan_ir_preload(&b, 59));
+   pan_ir_store_vary(&b, 0x0, v0, addr);
+   pan_ir_store_vary(&b, 0x10, v1, addr);
+   pan_ir_store_vary(&b, 0x20, w, addr);
+   return s;
+}
+
+static void
+test_hoist_whole_outputs(void)
+{
+   pan_ir_shader *s = build_late_slot();
+   PAN_EXPECT(pan_va_hoist_stores(s, true));
+   PAN_EXPECT(pan_va_sink_pressure(s, true));
+   /* The third store's add reads %3, which the first slot reads too: it
+    * comes up to just below it, above the first slot's collect. */
+   expect_ir(s,
+             "block0:\n"
+             "   %8 = preload imm:0x3b\n"
+             "   %0 = preload imm:0x3c\n"
+             "   %1 = fadd %0, u0\n"
+             "   %5 = fadd %1, u3\n"
+             "   %6:2 = collect %5, %1\n"
+             "   %9:2 = lea_vary %8\n"
+             "   store_vary %6:2, %9:2, imm:0x10\n"
+             "   %2 = fadd %0, u1\n"
+             "   %3 = fadd %2, u2\n"
+             "   %7 = fadd %3, u4\n"
+             "   store_vary %7, %9:2, imm:0x20\n"
+             "   %4:2 = collect %2, %3\n"
+             "   store_vary %4:2, %9:2, imm:0x0\n",
+             "whole outputs hoisted");
+   ralloc_free(s);
+
+   /* Without whole, the second slot's add stays below the first slot. */
+   s = build_late_slot();
+   PAN_EXPECT(pan_va_hoist_stores(s, false));
+   char *got = pan_ir_shader_to_string(s, s);
+   const char *add = strstr(got, "%5 = fadd");
+   const char *first = strstr(got, "%4:2 = collect");
+   PAN_CHECK(add && first && add > first, "plain hoist moved %%5 up:\n%s", got);
    ralloc_free(s);
 }
 
@@ -309,7 +431,9 @@ main(void)
    PAN_RUN_CASE(test_tex_overlap);
    PAN_RUN_CASE(test_sink_past_blend);
    PAN_RUN_CASE(test_sink_scaled_past_blend);
+   PAN_RUN_CASE(test_sink_carries_reader);
    PAN_RUN_CASE(test_hoist_stores);
+   PAN_RUN_CASE(test_hoist_whole_outputs);
    PAN_RUN_CASE(test_outputs_fit_half_file);
    return pan_test_summary("pan_va_pressure");
 }
