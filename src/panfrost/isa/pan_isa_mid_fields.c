@@ -45,12 +45,27 @@ mid_set(uint64_t *bits, unsigned start, unsigned size, uint64_t v)
       bits[w + 1] = (bits[w + 1] & ~(mask >> (64 - o))) | (v >> (64 - o));
 }
 
+/* The layout of every field set or read goes through the opcode: each
+ * thread remembers its latest answers by table and value. */
+static __thread struct {
+   const struct mid_format *fmt;
+   unsigned v;
+   const struct mid_op *op;
+} find_memo[64];
+
 const struct mid_op *
 mid_find_op(const struct mid_format *fmt, unsigned v)
 {
+   unsigned h = (v ^ (unsigned)((uintptr_t)fmt >> 6)) % 64;
+   if (find_memo[h].fmt == fmt && find_memo[h].v == v)
+      return find_memo[h].op;
    for (unsigned i = 0; i < fmt->nr_ops; i++) {
-      if (fmt->ops[i].value == v)
+      if (fmt->ops[i].value == v) {
+         find_memo[h].fmt = fmt;
+         find_memo[h].v = v;
+         find_memo[h].op = &fmt->ops[i];
          return &fmt->ops[i];
+      }
    }
    return NULL;
 }
