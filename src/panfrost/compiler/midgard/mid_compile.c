@@ -108,6 +108,32 @@ lower(nir_shader *nir)
    NIR_PASS_V(nir, nir_opt_dce);
 }
 
+static struct mid_shader *
+finish_ir(struct mid_shader *s, bool moves, unsigned early, FILE *print_ir)
+{
+   s->sched_cache = mid_sched_cache_create(s);
+   if (print_ir) {
+      fprintf(print_ir, "--- IR (%s, %s%s) ---\n",
+              moves ? "moves eliminated" : "moves kept",
+              s->hoist_stores ? "stores hoisted" : "stores in place",
+              early > 1 ? ", early, pulled" : early ? ", early" : "");
+      mid_print(s, print_ir);
+   }
+   return s;
+}
+
+/* After move elimination: the early stores of the later rounds. */
+static struct mid_shader *
+moved_ir(struct mid_shader *s, unsigned early, FILE *print_ir, bool *unchanged)
+{
+   /* Stores moved up may let their moves sink into the producers. */
+   if (early && mid_ra_early_stores(s, early > 1))
+      mid_opt_moves(s);
+   else if (early && unchanged)
+      *unchanged = true;
+   return finish_ir(s, true, early, print_ir);
+}
+
 static unsigned
 threads_of(const struct mid_shader *s)
 {
@@ -143,12 +169,22 @@ better(const struct mid_shader *a, const struct mid_shader *b)
 /* The front end and move elimination for one kind of try: their IR
  * depends only on hoisting, the pushed uniforms and whether moves are
  * eliminated (all levels but the last), so each schedule starts from a
- * clone of it.  NULL with the error in s->err_buf on failure. */
+ * clone of it.  The early-store rounds start from a clone of the first
+ * round's IR of the same hoisting (first, when it was made: the front
+ * end and move elimination again would give the same), then move their
+ * stores.  NULL with the error in s->err_buf on failure. */
 static struct mid_shader *
 build_ir(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool hoist,
-         bool moves, unsigned early, void *mem_ctx, FILE *print_ir,
-         bool *unchanged)
+         bool moves, unsigned early, const struct mid_shader *first,
+         void *mem_ctx, FILE *print_ir, bool *unchanged)
 {
+   if (moves && early && first && !first->failed && !mid_is_empty(first)) {
+      struct mid_shader *s = mid_shader_clone(first, mem_ctx);
+      if (s) {
+         s->sched_cache = NULL;
+         return moved_ir(s, early, print_ir, unchanged);
+      }
+   }
    struct mid_shader *s = rzalloc(mem_ctx, struct mid_shader);
    s->mem = s;
    s->stage = nir->info.stage;
@@ -167,21 +203,9 @@ build_ir(nir_shader *nir, unsigned gpu_id, unsigned max_push, bool hoist,
    mid_dce(s);
    if (moves && !mid_is_empty(s)) {
       mid_opt_moves(s);
-      /* Stores moved up may let their moves sink into the producers. */
-      if (early && mid_ra_early_stores(s, early > 1))
-         mid_opt_moves(s);
-      else if (early && unchanged)
-         *unchanged = true;
+      return moved_ir(s, early, print_ir, unchanged);
    }
-   s->sched_cache = mid_sched_cache_create(s);
-   if (print_ir) {
-      fprintf(print_ir, "--- IR (%s, %s%s) ---\n",
-              moves ? "moves eliminated" : "moves kept",
-              hoist ? "stores hoisted" : "stores in place",
-              early > 1 ? ", early, pulled" : early ? ", early" : "");
-      mid_print(s, print_ir);
-   }
-   return s;
+   return finish_ir(s, moves, early, print_ir);
 }
 
 /* Whether the IR stores varyings (the only thing hoisting changes). */
@@ -289,8 +313,8 @@ note_free(struct free_schedules *f, unsigned window, unsigned limit,
  * trying further).  The front-end IR goes on tmp, which must outlive the
  * schedules (they share its opcode names). */
 static bool
-try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push,
-           unsigned early, void *mem_ctx, void *tmp, FILE *print_ir,
+try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, unsigned early,
+           struct mid_shader **first, void *mem_ctx, void *tmp, FILE *print_ir,
            struct mid_shader **best, char *first_err, size_t err_size,
            unsigned *nr_schedules)
 {
@@ -316,8 +340,10 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push,
       struct mid_shader *base = NULL;
       if (moves) {
          if (!ir[vi]) {
-            ir[vi] = build_ir(nir, gpu_id, max_push, vi, true, early, tmp,
-                              print_ir, &unchanged[vi]);
+            ir[vi] = build_ir(nir, gpu_id, max_push, vi, true, early, first[vi],
+                              tmp, print_ir, &unchanged[vi]);
+            if (!early)
+               first[vi] = ir[vi];
             largest[vi] = largest_block(ir[vi]);
             if (vi && !ir[vi]->failed && !has_varying_stores(ir[vi])) {
                stores = false;
@@ -333,7 +359,7 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push,
       } else if (early) {
          continue;
       } else {
-         base = build_ir(nir, gpu_id, max_push, hoist, false, false, tmp,
+         base = build_ir(nir, gpu_id, max_push, hoist, false, false, NULL, tmp,
                          print_ir, NULL);
       }
       unsigned window = mid_sched_window(level);
@@ -412,6 +438,8 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    for (unsigned p = 0;
         p < ARRAY_SIZE(push_limits) && (!best || threads_of(best) == 1); p++) {
       first_err[0] = 0;
+      /* The first round's IR per hoisting, which the later rounds clone. */
+      struct mid_shader *first[2] = { NULL, NULL };
       /* Short of four threads: again with the varying stores as early as
        * their data allows (fewer values live, not always fewer bundles),
        * then also with the outputs assembled piece by piece moved along
@@ -419,7 +447,7 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
       bool ok = true;
       for (unsigned early = 0; early < 3 && ok; early++) {
          if (!early || (best && threads_of(best) < 4))
-            ok = try_levels(nir, gpu_id, push_limits[p], early, mem_ctx,
+            ok = try_levels(nir, gpu_id, push_limits[p], early, first, mem_ctx,
                             ir_mem, print_ir, &best, first_err,
                             sizeof(first_err), &nr_schedules);
       }
