@@ -135,7 +135,10 @@ static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
    ZS(Z24X8_UNORM, T, 4, D24X8),
    ZS(Z32_FLOAT, T, 4, D32F),
    ZS(Z32_FLOAT_S8X24_UINT, T, 5, D32F_S8X24),
-   ZS(S8_UINT, 0, 4, S8),
+   /* Sampled as R8UI (stencil in red): the S8 planes util_blitter's
+    * stencil blits read (pan_blit.c).
+    */
+   ZS(S8_UINT, T, 4, S8),
    /* The stencil of a D24S8 texture (ARB_stencil_texturing): its top
     * byte, sampled as the fourth channel of RGBA8UI.
     */

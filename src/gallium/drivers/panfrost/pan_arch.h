@@ -90,6 +90,7 @@ struct panfrost_draw_job {
    unsigned rt_mask;
    bool fs_kills;         /* the fragment shader discards */
    bool fs_writes_memory; /* ... or stores to memory: tested late */
+   bool fs_writes_zs;     /* ... or gives the depth or stencil reference */
    unsigned varying_B;    /* per vertex, 0 without a varying shader */
    struct panfrost_shader_env position, varying, fragment;
 };

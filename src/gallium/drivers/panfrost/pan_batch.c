@@ -309,8 +309,17 @@ panfrost_batch_renders(struct panfrost_context *ctx,
           fb->cbufs[i]->texture == prsc)
          return true;
    }
-   return (clear & PIPE_CLEAR_DEPTHSTENCIL) && fb->zsbuf &&
-          fb->zsbuf->texture == prsc;
+   if (!(clear & PIPE_CLEAR_DEPTHSTENCIL) || !fb->zsbuf)
+      return false;
+   /* A split depth/stencil resource and its S8 plane, which blits bind
+    * and map on its own (pan_blit.c), are one attachment.
+    */
+   const struct panfrost_resource *z = panfrost_resource(fb->zsbuf->texture);
+   const struct panfrost_resource *r =
+      panfrost_resource((struct pipe_resource *)prsc);
+   return fb->zsbuf->texture == prsc ||
+          (z->stencil && &z->stencil->base == prsc) ||
+          (r->stencil && &r->stencil->base == fb->zsbuf->texture);
 }
 
 /* The BOs of a submit, each once, with what the jobs do to them.  A

@@ -18,6 +18,7 @@
 
 #include "pan_context.h"
 #include "pan_resolve.h"
+#include "pan_resource.h"
 
 static void
 save_blitter_state(struct panfrost_context *ctx)
@@ -126,6 +127,26 @@ zs_blit_cpu(struct pipe_context *pctx, const struct pipe_blit_info *info)
    free(sten);
 }
 
+/* The stencil of a split Z32F + S8 side is its S8 plane, a resource of
+ * its own.
+ */
+static void
+stencil_plane(struct pipe_resource **r, enum pipe_format *format)
+{
+   struct panfrost_resource *rsc = panfrost_resource(*r);
+
+   if (rsc->stencil) {
+      *r = &rsc->stencil->base;
+      *format = PIPE_FORMAT_S8_UINT;
+   }
+}
+
+static bool
+is_split(const struct pipe_resource *r)
+{
+   return panfrost_resource((struct pipe_resource *)r)->stencil != NULL;
+}
+
 static void
 panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
@@ -133,31 +154,39 @@ panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 
    if (info->render_condition_enable && !panfrost_render_condition_check(ctx))
       return;
+   /* The stencil of a split resource is blitted plane to plane, apart
+    * from its depth: the blitter cannot sample the stencil of the whole
+    * (no X32_S8X24 views) but reads and writes S8 planes.
+    */
+   if ((info->mask & PIPE_MASK_S) &&
+       (is_split(info->src.resource) || is_split(info->dst.resource))) {
+      struct pipe_blit_info part = *info;
+      part.mask = info->mask & ~PIPE_MASK_S;
+      if (part.mask)
+         panfrost_blit(pctx, &part);
+      part.mask = PIPE_MASK_S;
+      stencil_plane(&part.src.resource, &part.src.format);
+      stencil_plane(&part.dst.resource, &part.dst.format);
+      part.render_condition_enable = false; /* checked above */
+      panfrost_blit(pctx, &part);
+      return;
+   }
    if (panfrost_resolve(ctx, info))
       return;
    /* Plain copies between identical formats need no draw. */
    if (util_try_blit_via_copy_region(pctx, info, false))
       return;
 
-   /* The blitter's depth and stencil writing shaders fault the fragment
-    * job on the simulator (instr_invalid_enc on v7 and v9) and v6 cannot
-    * sample Z32_FLOAT: refuse them rather than fault.
+   /* Depth and stencil are drawn too: the blitter's shaders fetch them
+    * and write gl_FragDepth and the stencil reference (ZS_EMIT).  What it
+    * cannot draw, an unscaled conversion between formats it cannot sample
+    * or render, is converted on the CPU.
     */
-   if (info->mask & PIPE_MASK_ZS) {
-      /* Unscaled ones between different formats (glCopyTexImage of a
-       * D24S8 buffer into a D16 texture) are converted on the CPU.
-       */
-      if (zs_blit_on_cpu(info)) {
+   if (!util_blitter_is_blit_supported(ctx->blitter, info)) {
+      if ((info->mask & PIPE_MASK_ZS) && zs_blit_on_cpu(info)) {
          zs_blit_cpu(pctx, info);
          return;
       }
-      panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
-                         "depth/stencil blit %s -> %s unsupported, dropped",
-                         util_format_short_name(info->src.format),
-                         util_format_short_name(info->dst.format));
-      return;
-   }
-   if (!util_blitter_is_blit_supported(ctx->blitter, info)) {
       panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
                          "blit %s -> %s (mask 0x%x) unsupported, dropped",
                          util_format_short_name(info->src.format),
@@ -166,8 +195,21 @@ panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
       return;
    }
 
-   save_blitter_state(ctx);
-   util_blitter_blit(ctx->blitter, info);
+   /* util_blitter's shader resolving depth and stencil in one draw reads
+    * the depth from the z of its texel fetch and the stencil from the y,
+    * where our views return each in x (the depth-only and stencil-only
+    * shaders read x): a multisampled source gives one aspect a draw.
+    */
+   if (info->src.resource->nr_samples > 1 &&
+       (info->mask & PIPE_MASK_ZS) == PIPE_MASK_ZS) {
+      struct pipe_blit_info aspect = *info;
+      aspect.mask = info->mask & ~PIPE_MASK_S;
+      panfrost_blit_draw(ctx, &aspect);
+      aspect.mask = PIPE_MASK_S;
+      panfrost_blit_draw(ctx, &aspect);
+      return;
+   }
+   panfrost_blit_draw(ctx, info);
 }
 
 /* A blit drawn by util_blitter whatever the formats: for the driver's own

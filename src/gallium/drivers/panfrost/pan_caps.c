@@ -289,6 +289,13 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_QUERY_TIME_ELAPSED:
       return 1;
 
+   /* The stencil reference a fragment shader gives (gl_FragStencilRefARB)
+    * is ZS_EMIT's, like gl_FragDepth: the draw takes both from the shader
+    * (panfrost_zs_state).  util_blitter's stencil blits need it.
+    */
+   case PIPE_CAP_SHADER_STENCIL_EXPORT:
+      return panfrost_screen(pscreen)->arch != NULL;
+
    /* Draws count their passing samples into the query's BO (pan_query.c). */
    case PIPE_CAP_OCCLUSION_QUERY:
       return panfrost_screen(pscreen)->arch != NULL;

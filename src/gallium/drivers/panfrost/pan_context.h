@@ -77,6 +77,10 @@ struct panfrost_shader {
    uint32_t ssbo_slots; /* storage slots read at constant indices */
    bool writes_psiz;  /* vertex: gl_PointSize */
    bool writes_fragcolor; /* fragment: gl_FragColor, for every target */
+   /* fragment: gl_FragDepth and the stencil reference (stencil export):
+    * the draw takes them from the shader (ZS_EMIT), tested late.
+    */
+   bool writes_depth, writes_stencil;
    bool uses_textures;
    unsigned nr_images; /* one past the highest image index used */
    /* vertex: the clip distances it writes (bit i: gl_ClipDistance[i]) */

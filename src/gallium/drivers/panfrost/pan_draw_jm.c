@@ -569,6 +569,8 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
    }
    panfrost_zs_state_init(&f.zs, ctx->state.zsa, &ctx->state.stencil_ref,
                           fb->zsbuf);
+   f.zs.shader_z = fs->writes_depth;
+   f.zs.shader_s = fs->writes_stencil;
 
    struct pan_ptr vrsd = alloc(ctx, jm->rsd_size_B, jm->rsd_align_B);
    struct pan_ptr frsd = alloc(ctx, jm->rsd_size_B +

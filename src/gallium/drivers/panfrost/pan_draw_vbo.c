@@ -754,13 +754,16 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
    if ((dirty & PANFROST_DIRTY_BLEND) || fs_new)
       c->blend = blend_descs(ctx, &c->blend_count, &c->rt_mask,
                              &c->blend_shader);
-   if (dirty & PANFROST_DIRTY_ZSA) {
+   /* The depth/stencil descriptor says whether the shader gives them. */
+   if ((dirty & PANFROST_DIRTY_ZSA) || fs_new) {
       struct pan_ptr ds = pan_pool_alloc(&ctx->batch.pool,
                                          d->depth_stencil_size_B,
                                          d->depth_stencil_align_B);
       struct panfrost_zs_state zs;
       panfrost_zs_state_init(&zs, zsa, &ctx->state.stencil_ref,
                              ctx->state.fb.zsbuf);
+      zs.shader_z = fs->writes_depth;
+      zs.shader_s = fs->writes_stencil;
       if (ds.cpu)
          d->emit_depth_stencil(ds.cpu, &zs);
       c->depth_stencil = ds.gpu;
@@ -841,6 +844,7 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .point_size_array = info->mode == PIPE_PRIM_POINTS && vs->writes_psiz,
       .fs_kills = fs->kills,
       .fs_writes_memory = fs->writes_memory,
+      .fs_writes_zs = fs->writes_depth || fs->writes_stencil,
    };
    /* Single-sampled passes ignore the state tracker's sample mask. */
    bool msaa = util_framebuffer_get_num_samples(&ctx->state.fb) > 1;

@@ -5,14 +5,17 @@
 
 /* Resolves of multisampled resources (pipe_context::blit from 4x to one
  * sample, what glBlitFramebuffer and the state tracker's resolves ask).
- * Colour resolves the blitter supports run on the GPU (its shader fetches
- * the samples with txf_ms).  The others, depth and stencil above all, are
+ * Those the blitter supports run on the GPU: its shaders fetch the
+ * samples with txf_ms, average colours and write sample 0 of depth and
+ * stencil as gl_FragDepth and the stencil reference (pan_blit.c).  Only
+ * the others, of formats the blitter cannot sample or render, are
  * combined on the CPU once the passes writing them are done: into the
- * destination, or for a blit that converts, scales, flips or masks, into
- * a single-sampled copy that an ordinary blit takes on.  A multisampled
- * level keeps its samples one surface apart (pan_image_layout.c), as the
- * LAYERED write-out stores them.  Colours are averaged in float; integer
- * colours, depth and stencil take sample 0, as GL allows.
+ * destination, or for a colour blit that converts, scales, flips or
+ * masks, into a single-sampled copy that an ordinary blit takes on.  A
+ * multisampled level keeps its samples one surface apart
+ * (pan_image_layout.c), as the LAYERED write-out stores them.  Colours
+ * are averaged in float; integer colours, depth and stencil take sample
+ * 0, as GL allows.
  */
 
 #include <stdlib.h>
@@ -180,11 +183,12 @@ panfrost_resolve(struct panfrost_context *ctx,
 
    if (src->nr_samples <= 1 || dst->nr_samples > 1)
       return false;
-   /* Colours resolve on the GPU: the blitter's shader averages the
-    * samples it fetches (txf_ms); integer colours take sample 0.
+   /* What the blitter draws resolves on the GPU: its shaders average the
+    * colour samples they fetch (txf_ms); integer colours, depth and
+    * stencil take sample 0 (written as gl_FragDepth and the stencil
+    * reference).
     */
-   if (!(info->mask & PIPE_MASK_ZS) &&
-       util_blitter_is_blit_supported(ctx->blitter, info))
+   if (util_blitter_is_blit_supported(ctx->blitter, info))
       return false;
 
    const char *why = refusal(info);

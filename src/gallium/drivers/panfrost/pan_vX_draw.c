@@ -269,8 +269,11 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
        * otherwise early depth and forward pixel kill are safe.
        */
       /* Alpha to coverage decides the coverage in the shader too. */
-      bool late =
-         j->fs_kills || j->fs_writes_memory || j->alpha_to_coverage;
+      /* A shader giving the depth or stencil reference (ZS_EMIT) must
+       * run before the tests and the write.
+       */
+      bool late = j->fs_kills || j->fs_writes_memory ||
+                  j->alpha_to_coverage || j->fs_writes_zs;
       cfg.pixel_kill_operation =
          late ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
       cfg.zs_update_operation =

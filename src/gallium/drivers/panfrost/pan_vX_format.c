@@ -49,6 +49,8 @@ static const struct {
    { PIPE_FORMAT_Z16_UNORM, "r16_unorm" },
    { PIPE_FORMAT_Z24_UNORM_S8_UINT, "z24x8_unorm" },
    { PIPE_FORMAT_Z24X8_UNORM, "z24x8_unorm" },
+   /* An S8 buffer's stencil, in red like depth (see the swizzle). */
+   { PIPE_FORMAT_S8_UINT, "r8ui" },
    /* Stencil in the top byte of each D24S8 texel (see the swizzle). */
    { PIPE_FORMAT_X24S8_UINT, "rgba8ui" },
    { PIPE_FORMAT_Z32_FLOAT, "z32" },

@@ -113,7 +113,9 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
        * may not kill this one.
        */
       /* Alpha to coverage decides the coverage in the shader too. */
-      bool late = f->kills || f->writes_memory || f->alpha_to_coverage;
+      /* So does a shader giving the depth or stencil reference. */
+      bool late = f->kills || f->writes_memory || f->alpha_to_coverage ||
+                  f->zs.shader_z || f->zs.shader_s;
       cfg.properties.shader_modifies_coverage =
          f->kills || f->alpha_to_coverage;
       cfg.properties.allow_forward_pixel_to_kill = !late;
