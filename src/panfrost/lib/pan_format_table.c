@@ -119,10 +119,12 @@ static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
    ROW(R32G32B32A32_SINT, T | R | V, 5),
 
    /* 16-bit normalised: textures and vertex data (GL 3.1's required
-    * R16_SNORM family would otherwise fall back to 8 bits) */
-   ROW(R16_UNORM, T | V, 4),
-   ROW(R16G16_UNORM, T | V, 4),
-   ROW(R16G16B16A16_UNORM, T | V, 4),
+    * R16_SNORM family would otherwise fall back to 8 bits); the unorm
+    * ones are also raw render targets, which GL 3.0 requires (the blend
+    * unit converts to and from 16 bits, blending takes a shader) */
+   ROW(R16_UNORM, T | R | V, 4),
+   ROW(R16G16_UNORM, T | R | V, 4),
+   ROW(R16G16B16A16_UNORM, T | R | V, 4),
    ROW(R16_SNORM, T | V, 4),
    ROW(R16G16_SNORM, T | V, 4),
    ROW(R16G16B16A16_SNORM, T | V, 4),

@@ -90,6 +90,12 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_INDEP_BLEND_ENABLE:
    case PIPE_CAP_INDEP_BLEND_FUNC:
       return 1;
+   /* An RGB target kept in a format with alpha (GL_RGB16 in RGBA16, GL_RGB5
+    * in RGB5_A1) reads as alpha 1: the state tracker rewrites destination
+    * alpha factors for it, as the tile buffer holds a real alpha.
+    */
+   case PIPE_CAP_RGB_OVERRIDE_DST_ALPHA_BLEND:
+      return 1;
 
    /* Integers, bit ops, texelFetch, textureSize/Lod/Grad, flat varyings,
     * integer textures, uniform blocks (draw-path.rst); 1.40 adds texture

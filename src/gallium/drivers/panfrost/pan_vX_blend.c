@@ -263,10 +263,17 @@ pack_fixed(void *cpu, unsigned rt, const struct panfrost_blend_rt *b)
    bool normalised = !integer && !util_format_is_float(b->format);
    /* GL ignores blending on integer targets. */
    bool blending = b->blend && !integer;
+   struct pan_rt_format rtf;
    if (b->logicop && b->logicop_func != PIPE_LOGICOP_COPY)
       return "logic ops need a blend shader";
    if (blending && !normalised)
       return "blending a float render target needs a blend shader";
+   /* The unit blends in the packed tile-buffer layouts only: a raw
+    * normalised target (16-bit unorm) keeps its memory bytes there.
+    */
+   if (blending && pan_rt_format_lookup(b->format, &rtf) && rtf.raw)
+      return "blending a 16-bit normalised render target needs a blend "
+             "shader";
 
    bool has_alpha = util_format_has_alpha(b->format);
    struct PAN_GENX(blend_equation) eq = { 0 };
