@@ -29,7 +29,8 @@ enum pan_va_push_source {
    /* Component offset_B / 4 of the integer size of texture `ubo` at its
     * view's first level, in textureSize() order: width, then height
     * (not 1D), then depth (3D) or the layers (arrays; cube arrays count
-    * cubes). */
+    * cubes); component 3 is the view's level count (textureQueryLevels).
+    */
    PAN_VA_PUSH_TEXTURE_SIZE,
    /* The constant offset_B itself (the compiler's constants). */
    PAN_VA_PUSH_CONSTANT,

@@ -117,6 +117,26 @@ texture_size(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       ctx->values[tex->dest.ssa.index] = v;
 }
 
+/* textureQueryLevels(): the view's level count, which the driver pushes
+ * as the fourth word of the texture's size. */
+static void
+texture_levels(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
+{
+   if (ctx->stage == MESA_SHADER_COMPUTE ||
+       nir_tex_instr_src_index(tex, nir_tex_src_texture_offset) >= 0 ||
+       nir_tex_instr_src_index(tex, nir_tex_src_texture_handle) >= 0 ||
+       tex->texture_index > 255) {
+      pan_ir_from_nir_error(ctx, "level count of texture %u with a run-time "
+                                 "index or in a compute shader",
+                            tex->texture_index);
+      return;
+   }
+   pan_ir_index v = pan_ir_from_nir_pushed_vec(ctx, PAN_VA_PUSH_TEXTURE_SIZE,
+                                               tex->texture_index, 12, 1);
+   if (v.kind != PAN_IR_NULL)
+      ctx->values[tex->dest.ssa.index] = v;
+}
+
 /* The offset word: s8 texel offsets in bytes 0-2 (byte 2 the sample of a
  * multisampled fetch instead) and a fetch's level in byte 3; constant
  * parts fold into one immediate.  Null when all zero. */
@@ -280,6 +300,10 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
 
    if (tex->op == nir_texop_txs) {
       texture_size(ctx, tex);
+      return;
+   }
+   if (tex->op == nir_texop_query_levels) {
+      texture_levels(ctx, tex);
       return;
    }
 

@@ -51,7 +51,7 @@ enum panfrost_push_source {
    /* imageSize() component index % 4 of image index / 4 (pan_image.h) */
    PANFROST_PUSH_IMAGE_SIZE,
    /* textureSize() at the view's first level, component index % 4 of
-    * sampler view index / 4 (panfrost_texture_size) */
+    * sampler view index / 4 (panfrost_texture_size; 3: the level count) */
    PANFROST_PUSH_TEXTURE_SIZE,
 };
 

@@ -234,6 +234,26 @@ lower_txs(nir_builder *b, struct lower_state *s, nir_tex_instr *tex)
    return true;
 }
 
+/* textureQueryLevels(): component 3 of the pushed size words. */
+static bool
+lower_query_levels(nir_builder *b, struct lower_state *s, nir_tex_instr *tex)
+{
+   unsigned word;
+
+   if (tex->texture_index >= PIPE_MAX_SAMPLERS ||
+       nir_tex_instr_src_index(tex, nir_tex_src_texture_offset) >= 0 ||
+       nir_tex_instr_src_index(tex, nir_tex_src_texture_handle) >= 0)
+      return fail(s, "level count of texture %u with a run-time index",
+                  tex->texture_index);
+   if (!push_word(s, PANFROST_PUSH_TEXTURE_SIZE, tex->texture_index * 4 + 3,
+                  0, 1, &word))
+      return false;
+   b->cursor = nir_before_instr(&tex->instr);
+   nir_ssa_def_rewrite_uses(&tex->dest.ssa, load_push(b, word, 32));
+   nir_instr_remove(&tex->instr);
+   return true;
+}
+
 static bool
 lower_instr(nir_builder *b, nir_instr *instr, void *data)
 {
@@ -244,6 +264,9 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
    if (instr->type == nir_instr_type_tex &&
        nir_instr_as_tex(instr)->op == nir_texop_txs)
       return lower_txs(b, s, nir_instr_as_tex(instr));
+   if (instr->type == nir_instr_type_tex &&
+       nir_instr_as_tex(instr)->op == nir_texop_query_levels)
+      return lower_query_levels(b, s, nir_instr_as_tex(instr));
    if (instr->type != nir_instr_type_intrinsic)
       return false;
 

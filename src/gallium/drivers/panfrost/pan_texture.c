@@ -284,8 +284,8 @@ panfrost_create_sampler_view(struct pipe_context *pctx,
    return &v->base;
 }
 
-/* Component c of textureSize() of view v at its first level (0 when
- * there is no view). */
+/* Component c of textureSize() of view v at its first level, component 3
+ * its level count (textureQueryLevels()); 0 when there is no view. */
 uint32_t
 panfrost_texture_size(const struct pipe_sampler_view *v, unsigned c)
 {
@@ -295,6 +295,8 @@ panfrost_texture_size(const struct pipe_sampler_view *v, unsigned c)
       return c ? 0 : panfrost_buffer_view_elements(v);
    const struct pipe_resource *r = v->texture;
    unsigned level = v->u.tex.first_level;
+   if (c == 3)
+      return v->u.tex.last_level - level + 1;
    unsigned layers = v->u.tex.last_layer - v->u.tex.first_layer + 1;
    uint32_t size[3] = { u_minify(r->width0, level), u_minify(r->height0, level),
                         u_minify(r->depth0, level) };
