@@ -119,25 +119,37 @@ pan_fb_init_empty_polygon_list(const struct pan_fb *fb, void *cpu)
    }
 }
 
+/* The 4x positions, (x, y) in 1/256 pixel from the pixel's corner: the
+ * rotated grid, so that no two samples share a row or a column.
+ */
+static const uint16_t pan_grid4[4][2] = {
+   { 96, 32 }, { 224, 96 }, { 32, 160 }, { 160, 224 },
+};
+
+void
+pan_fb_sample_position(unsigned nr_samples, unsigned s, float pos[2])
+{
+   bool four = nr_samples == 4 && s < 4;
+
+   pos[0] = four ? pan_grid4[s][0] / 256.0f : 0.5f;
+   pos[1] = four ? pan_grid4[s][1] / 256.0f : 0.5f;
+}
+
 void
 pan_fb_write_sample_positions(void *cpu)
 {
    /* Each table holds (x, y) in 1/256 pixel from the pixel's corner, one
     * pair a sample, and at index 32 the pixel origin the shaders read (the
-    * centre).  Single sample: the centre.  4x: the rotated grid, so that
-    * no two samples share a row or a column.
+    * centre).  Single sample: the centre.  4x: pan_grid4.
     */
-   static const uint16_t grid4[4][2] = {
-      { 96, 32 }, { 224, 96 }, { 32, 160 }, { 160, 224 },
-   };
    uint16_t table[PAN_SAMPLE_POSITIONS_B / 2] = {0};
    uint16_t *one = table, *four = table + PAN_SAMPLE_POSITIONS_4X_B / 2;
 
    one[0] = one[1] = 128;
    one[64] = one[65] = 128;
    for (unsigned s = 0; s < 4; ++s) {
-      four[2 * s] = grid4[s][0];
-      four[2 * s + 1] = grid4[s][1];
+      four[2 * s] = pan_grid4[s][0];
+      four[2 * s + 1] = pan_grid4[s][1];
    }
    four[64] = four[65] = 128;
    memcpy(cpu, table, sizeof(table));

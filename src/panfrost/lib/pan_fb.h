@@ -159,6 +159,10 @@ void pan_fb_init_empty_polygon_list(const struct pan_fb *fb, void *cpu);
 #define PAN_SAMPLE_POSITIONS_B 512
 #define PAN_SAMPLE_POSITIONS_4X_B 256
 void pan_fb_write_sample_positions(void *cpu);
+/* Where sample s of a pixel of nr_samples (1 or 4) samples lies in those
+ * tables: x and y in pixels from the pixel's corner (the centre for one).
+ */
+void pan_fb_sample_position(unsigned nr_samples, unsigned s, float pos[2]);
 
 /* Whether the architecture can write this colour format back (v4 has a
  * single render target and fewer raw formats).

@@ -215,8 +215,9 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
 
    if (s->failed)
       return false;
-   if (instr->type == nir_instr_type_tex)
-      return fail(s, "vertex shaders sampling textures are not supported");
+   /* Texture instructions stay: the compute variant samples the vertex
+    * stage's views and samplers (tex_stage, pan_compute.c).
+    */
    if (instr->type != nir_instr_type_intrinsic)
       return false;
 

@@ -13,6 +13,7 @@
 #include "util/u_memory.h"
 
 #include "pan_context.h"
+#include "pan_fb.h"
 #include "pan_texture.h"
 
 static void *
@@ -173,6 +174,16 @@ panfrost_set_sample_mask(struct pipe_context *pctx, unsigned mask)
    panfrost_context(pctx)->state.sample_mask = mask;
 }
 
+/* GL_SAMPLE_POSITION: where the framebuffer descriptors' tables put the
+ * samples (pan_fb.c).
+ */
+static void
+panfrost_get_sample_position(struct pipe_context *pctx, unsigned sample_count,
+                             unsigned index, float *out)
+{
+   pan_fb_sample_position(sample_count, index, out);
+}
+
 static void
 panfrost_set_min_samples(struct pipe_context *pctx, unsigned min_samples)
 {
@@ -262,6 +273,7 @@ panfrost_context_init_state(struct pipe_context *pctx)
     */
    panfrost_context(pctx)->state.sample_mask = ~0u;
    pctx->set_min_samples = panfrost_set_min_samples;
+   pctx->get_sample_position = panfrost_get_sample_position;
    pctx->set_clip_state = panfrost_set_clip_state;
    pctx->set_polygon_stipple = panfrost_set_polygon_stipple;
    pctx->set_scissor_states = panfrost_set_scissor_states;

@@ -114,7 +114,12 @@ panfrost_xfb_create_variant(struct panfrost_context *ctx, const nir_shader *nir,
       .prog = copy,
       .req_input_mem = 8,
    };
-   return ctx->base.create_compute_state(&ctx->base, &cso);
+   struct panfrost_compute_shader *v =
+      ctx->base.create_compute_state(&ctx->base, &cso);
+   /* Its texture fetches read the vertex stage's views and samplers. */
+   if (v)
+      v->tex_stage = PIPE_SHADER_VERTEX;
+   return v;
 }
 
 /* The draw's primitives as a list of vertex ids. */
