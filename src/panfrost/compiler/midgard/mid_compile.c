@@ -141,28 +141,29 @@ threads_of(const struct mid_shader *s)
    return r <= 4 ? 4 : r <= 8 ? 2 : 1;
 }
 
-/* Whether one thread saves enough: at least two fifths of the bundles
- * of a two-thread schedule.  The stock compiler does not look at threads
- * (its large vertex shaders run one thread in far fewer bundles than our
- * two-thread schedules); a smaller saving does not pay for half the
- * threads, and four threads always beat two. */
-static bool
-one_thread_pays(unsigned one, unsigned two)
+/* Whether half the threads pay: a schedule with half the threads of
+ * another wins when it has at most three fifths of its bundles.  The
+ * stock compiler does not look at threads (its large vertex shaders run
+ * one thread in far fewer bundles than our two-thread schedules, and many
+ * run two where our four-thread ones are much longer); a smaller saving
+ * does not pay for half the threads, and four threads always beat one. */
+bool
+mid_half_threads_pay(unsigned fewer, unsigned more)
 {
-   return 5 * one <= 3 * two;
+   return 5 * fewer <= 3 * more;
 }
 
-/* Whether schedule a beats b: more threads (but for one_thread_pays),
+/* Whether schedule a beats b: more threads (but for mid_half_threads_pay),
  * then fewer bundles. */
 static bool
 better(const struct mid_shader *a, const struct mid_shader *b)
 {
    unsigned ta = threads_of(a), tb = threads_of(b);
    unsigned na = a->bin.nr_bundles, nb = b->bin.nr_bundles;
-   if (ta == 1 && tb == 2)
-      return one_thread_pays(na, nb);
-   if (ta == 2 && tb == 1)
-      return !one_thread_pays(nb, na);
+   if (2 * ta == tb)
+      return mid_half_threads_pay(na, nb);
+   if (ta == 2 * tb)
+      return !mid_half_threads_pay(nb, na);
    return ta != tb ? ta > tb : na < nb;
 }
 

@@ -282,8 +282,12 @@ void mid_dce(struct mid_shader *s);
 void mid_opt_moves(struct mid_shader *s);
 /* Varying stores (with the writes of their data register) moved up to
  * their data's last write (mid_ra_stores.c); true when something moved.
- * pull: with the writes of a variable only the store's move reads. */
+ * pull: with the writes of a variable only the store's move reads, and
+ * every computation only the store reads (its loads too). */
 bool mid_ra_early_stores(struct mid_shader *s, bool pull);
+/* Whether a schedule of `fewer` bundles at half the threads of one of
+ * `more` bundles is the better one (mid_compile.c). */
+bool mid_half_threads_pay(unsigned fewer, unsigned more);
 bool mid_schedule(struct mid_shader *s);
 /* How many unscheduled groups, in program order, a level considers. */
 unsigned mid_sched_window(unsigned level);

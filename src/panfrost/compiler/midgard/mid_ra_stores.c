@@ -156,6 +156,89 @@ pull_sources(struct mid_shader *s, struct mid_instr **ins, unsigned *grp,
    return pulled;
 }
 
+/* Whether W may join a group as the producer of something only the group
+ * reads: an ALU instruction or a load writing a variable, reading no
+ * fixed register and not half of an r31 pair. */
+static bool
+can_pull(struct mid_instr **ins, unsigned k)
+{
+   const struct mid_instr *W = ins[k];
+   if (W->store || W->dst.kind != MID_REF_VAR || mid_hw_reads(W) ||
+       W->pair_next || (k && ins[k - 1]->pair_next))
+      return false;
+   return W->kind == MID_ALU ||
+          (W->kind == MID_LDST &&
+           (!strncmp(W->op, "ld_attr", 7) || !strncmp(W->op, "ld_ubo", 6) ||
+            !strncmp(W->op, "ld_vary", 7)));
+}
+
+/* Whole computations: every instruction of the block whose results only
+ * one group reads, directly or through other such instructions, joins
+ * that group (the position's transform goes with its store, right after
+ * the attribute it reads, instead of holding it to the end).  Found as
+ * the producers a group reaches backwards, less those with a reader (or
+ * a write) outside, until none is left to drop. */
+static bool
+pull_slices(struct mid_shader *s, struct mid_instr **ins, unsigned *grp,
+            unsigned n, unsigned nr_groups, void *mem)
+{
+   unsigned nr_vars = s->nr_vars ? s->nr_vars : 1;
+   unsigned *readers = count_readers(s, mem);
+   unsigned *writers = rzalloc_array(mem, unsigned, nr_vars);
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, W)
+      {
+         if (!W->store && W->dst.kind == MID_REF_VAR)
+            writers[W->dst.index]++;
+      }
+   }
+   bool *in = ralloc_array(mem, bool, n);
+   unsigned *nr_r = ralloc_array(mem, unsigned, nr_vars);
+   unsigned *nr_w = ralloc_array(mem, unsigned, nr_vars);
+   bool pulled = false;
+   for (unsigned g = 0; g < nr_groups; g++) {
+      for (unsigned i = n; i-- > 0;) {
+         in[i] = grp[i] == g;
+         if (grp[i] != ~0u || !can_pull(ins, i))
+            continue;
+         for (unsigned k = i + 1; k < n && !in[i]; k++)
+            in[i] = in[k] && reads_write_of(ins[k], ins[i]);
+      }
+      for (bool dropped = true; dropped;) {
+         dropped = false;
+         memset(nr_r, 0, nr_vars * sizeof(*nr_r));
+         memset(nr_w, 0, nr_vars * sizeof(*nr_w));
+         for (unsigned i = 0; i < n; i++) {
+            if (!in[i])
+               continue;
+            for (unsigned j = 0; j < ins[i]->nr_srcs; j++) {
+               if (ins[i]->src[j].ref.kind == MID_REF_VAR)
+                  nr_r[ins[i]->src[j].ref.index]++;
+            }
+            if (!ins[i]->store && ins[i]->dst.kind == MID_REF_VAR)
+               nr_w[ins[i]->dst.index]++;
+         }
+         for (unsigned i = 0; i < n; i++) {
+            if (!in[i] || grp[i] == g)
+               continue;
+            unsigned v = ins[i]->dst.index;
+            if (nr_r[v] != readers[v] || nr_w[v] != writers[v]) {
+               in[i] = false;
+               dropped = true;
+            }
+         }
+      }
+      for (unsigned i = 0; i < n; i++) {
+         if (in[i] && grp[i] != g) {
+            grp[i] = g;
+            pulled = true;
+         }
+      }
+   }
+   return pulled;
+}
+
 static bool
 order_block(struct mid_shader *s, struct mid_block *b, bool pull, bool *pulled,
             void *mem)
@@ -209,7 +292,8 @@ order_block(struct mid_shader *s, struct mid_block *b, bool pull, bool *pulled,
    }
    if (!nr_groups || open)
       return false;
-   if (pull && pull_sources(s, ins, grp, n, mem))
+   if (pull && (pull_sources(s, ins, grp, n, mem) |
+                pull_slices(s, ins, grp, n, nr_groups, mem)))
       *pulled = true;
 
    /* Where each group can go: after the last write (before it) of a

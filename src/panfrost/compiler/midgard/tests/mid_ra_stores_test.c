@@ -5,11 +5,11 @@
  * Varying stores moved up to their data (mid_ra_stores.c) on IR built by
  * hand: a store whose data is ready first goes first, a group moves as
  * one piece past other groups, never above the last write of what it
- * reads, an output assembled piece by piece goes with its store when
- * pulled, the r26/r27 turns of the hoisting tries follow the new order,
- * and blocks where something else touches the data registers are left
- * alone.  Then allocation: the early stores let the values die
- * sooner (fewer registers).
+ * reads, an output assembled piece by piece and a whole computation
+ * only its store reads go with the store when pulled, the r26/r27 turns
+ * of the hoisting tries follow the new order, and blocks where something
+ * else touches the data registers are left alone.  Then allocation: the
+ * early stores let the values die sooner (fewer registers).
  */
 
 #include "util/pan_test_util.h"
@@ -149,8 +149,10 @@ test_group_moves_whole(void)
  *    r27 = imov v5; st_vary 1     8, 9
  *
  * Without pull the second store waits for v5's last write (4); with it,
- * v5's writes go along with the store, which then waits only for the
- * second load: 0, 2, (1, 4, 8, 9), 3, 5, (6, 7).
+ * v5's writes go along with the store, and so does the load of v0, which
+ * only they read; the first store takes v2 and v3 along, which only it
+ * reads: both wait for the second load alone and keep their order:
+ * 2, (3, 5, 6, 7), (0, 1, 4, 8, 9).
  */
 static void
 test_pull_assembled_output(void)
@@ -175,12 +177,12 @@ test_pull_assembled_output(void)
       struct mid_instr *st = mid_test_st_vary(s, b, 1);
       PAN_EXPECT(mid_ra_early_stores(s, pull));
       if (pull) {
-         PAN_EXPECT_EQ(position(b, l1), 1);
-         PAN_EXPECT_EQ(position(b, x), 2);
-         PAN_EXPECT_EQ(position(b, yzw), 3);
-         PAN_EXPECT_EQ(position(b, m5), 4);
-         PAN_EXPECT_EQ(position(b, st), 5);
-         PAN_EXPECT_EQ(position(b, mul), 6);
+         PAN_EXPECT_EQ(position(b, l1), 0);
+         PAN_EXPECT_EQ(position(b, mul), 1);
+         PAN_EXPECT_EQ(position(b, x), 6);
+         PAN_EXPECT_EQ(position(b, yzw), 7);
+         PAN_EXPECT_EQ(position(b, m5), 8);
+         PAN_EXPECT_EQ(position(b, st), 9);
       } else {
          PAN_EXPECT_EQ(position(b, x), 1);
          PAN_EXPECT_EQ(position(b, yzw), 4);
@@ -188,6 +190,64 @@ test_pull_assembled_output(void)
       }
       ralloc_free(s);
    }
+}
+
+/*
+ *    v0 = ld_attr                 0   (the position)
+ *    v1 = ld_attr                 1
+ *    v2 = fadd v1, v0             2
+ *    v5 = fmul v2, v1             3
+ *    r27 = imov v5; st_vary 0     4, 5
+ *    v3 = fmul v0, v0             6   (the transform)
+ *    v4 = fadd v3, v3             7
+ *    r27 = imov v4; st_vary 1     8, 9
+ *    r27 = imov v1; st_vary 2     10, 11
+ *
+ * The transform is read by its store alone: pulled, it goes with the
+ * store right after the position's load, so v0 no longer lives across
+ * the first output's computation (v2 is written while v0 and v1 are
+ * live): 2 registers instead of 3.  Without pull only the last store
+ * moves (after v1's load), which does not help.
+ */
+static void
+test_pull_whole_computation(void)
+{
+   for (unsigned pull = 0; pull < 2; pull++) {
+      struct mid_shader *s = mid_test_shader(6);
+      struct mid_block *b = mid_block_create(s);
+      ld_attr(s, b, 0);
+      struct mid_instr *l1 = ld_attr(s, b, 1);
+      mid_test_alu2(s, b, "fadd", mid_var(2), mid_var(1), mid_var(0));
+      mid_test_alu2(s, b, "fmul", mid_var(5), mid_var(2), mid_var(1));
+      mid_test_move(s, b, mid_hw(27), mid_var(5));
+      mid_test_st_vary(s, b, 0);
+      struct mid_instr *mul =
+         mid_test_alu2(s, b, "fmul", mid_var(3), mid_var(0), mid_var(0));
+      mid_test_alu2(s, b, "fadd", mid_var(4), mid_var(3), mid_var(3));
+      mid_test_move(s, b, mid_hw(27), mid_var(4));
+      struct mid_instr *st = mid_test_st_vary(s, b, 1);
+      mid_test_move(s, b, mid_hw(27), mid_var(1));
+      mid_test_st_vary(s, b, 2);
+      PAN_EXPECT(mid_ra_early_stores(s, pull));
+      PAN_EXPECT_EQ(position(b, mul), pull ? 1 : 8);
+      PAN_EXPECT_EQ(position(b, st), pull ? 4 : 11);
+      PAN_EXPECT_EQ(position(b, l1), pull ? 5 : 1);
+      PAN_EXPECT(mid_ra(s));
+      PAN_EXPECT_EQ(s->work_regs, pull ? 2 : 3);
+      ralloc_free(s);
+   }
+}
+
+/* Half the threads win with at most three fifths of the bundles (two
+ * threads against four, one against two), which keeps the whole-
+ * computation pull from trading long schedules for threads the stock
+ * compiler does not reach either. */
+static void
+test_half_threads_pay(void)
+{
+   PAN_EXPECT(mid_half_threads_pay(18, 30));
+   PAN_EXPECT(!mid_half_threads_pay(19, 30));
+   PAN_EXPECT(!mid_half_threads_pay(20, 29));
 }
 
 /* With hoisting the data registers alternate in the new order: the two
@@ -238,6 +298,8 @@ main(void)
    PAN_RUN_CASE(test_store_ready_first);
    PAN_RUN_CASE(test_group_moves_whole);
    PAN_RUN_CASE(test_pull_assembled_output);
+   PAN_RUN_CASE(test_pull_whole_computation);
+   PAN_RUN_CASE(test_half_threads_pay);
    PAN_RUN_CASE(test_turns_dealt_again);
    PAN_RUN_CASE(test_other_reader_left_alone);
    return pan_test_summary("pan_mid_ra_stores");
