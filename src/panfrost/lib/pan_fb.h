@@ -84,6 +84,12 @@ struct pan_fb_zs {
    uint64_t s_base;
    uint32_t s_row_stride_B;
    uint32_t s_surface_stride_B;
+   /* PAN_FB_BLOCK_AFBC (v6+, D16, D24S8 and D24X8): base is the first
+    * header, row_stride_B the header bytes of a row of superblocks, the
+    * body starts afbc_body_offset_B after base; the stencil of D24S8 is
+    * in the same surface.
+    */
+   uint32_t afbc_body_offset_B;
    float z_clear;
    uint8_t s_clear;
 };

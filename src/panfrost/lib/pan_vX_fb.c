@@ -250,17 +250,35 @@ emit_zs_crc_ext(const struct pan_fb *fb, void *out)
          cfg.s_block_format = block_format(zs->block);
       }
 #if PAN_ARCH >= 9
-      if (zs_buf) {
+      if (zs_buf && zs->block == PAN_FB_BLOCK_AFBC) {
+         /* Valhall counts the header row in bytes. */
+         cfg.zs_writeback_base = zs->base;
+         cfg.zs_writeback_row_stride = zs->row_stride_B;
+         cfg.zs_afbc.body_offset_B = zs->afbc_body_offset_B;
+      } else if (zs_buf) {
          cfg.zs_writeback_base = zs->base;
          cfg.zs_writeback_row_stride = zs->row_stride_B;
          cfg.zs_linear.surface_stride_B = zs->surface_stride_B;
       }
-      if (s_buf) {
+      /* An AFBC buffer holds its own stencil: no stencil buffer. */
+      if (s_buf && zs->block != PAN_FB_BLOCK_AFBC) {
          cfg.s_writeback_base = sp.base;
          cfg.s_writeback_row_stride = sp.row_stride_B;
          cfg.s_linear.surface_stride_B = sp.surface_stride_B;
       }
 #else
+#if PAN_ARCH >= 6
+      if (zs_buf && zs->block == PAN_FB_BLOCK_AFBC) {
+         /* The AFBC words overlap the linear stencil buffer's, which an
+          * AFBC depth/stencil buffer does not use (its stencil is its
+          * own); the row counts superblocks (16 header bytes each).
+          */
+         cfg.afbc.zs_afbc_header = zs->base;
+         cfg.afbc.zs_afbc_row_stride = zs->row_stride_B / 16;
+         cfg.afbc.zs_afbc_body = zs->base + zs->afbc_body_offset_B;
+         zs_buf = s_buf = false;
+      }
+#endif
       if (zs_buf) {
          cfg.linear.zs_writeback_base = zs->base;
          cfg.linear.zs_writeback_row_stride = zs->row_stride_B;

@@ -481,11 +481,17 @@ describe_zs(struct panfrost_context *ctx, struct pan_fb *fb,
 
    fb->zs.format = layout;
    /* A split stencil plane shares the depth plane's layout. */
-   fb->zs.block = panfrost_resource_is_tiled(rsc) ? PAN_FB_BLOCK_U_INTERLEAVED
-                                                  : PAN_FB_BLOCK_LINEAR;
+   fb->zs.block = panfrost_resource_is_afbc(rsc)    ? PAN_FB_BLOCK_AFBC
+                  : panfrost_resource_is_tiled(rsc) ? PAN_FB_BLOCK_U_INTERLEAVED
+                                                    : PAN_FB_BLOCK_LINEAR;
    fb->zs.base = surface_address(ctx, surf);
    fb->zs.row_stride_B = l->row_stride_B;
    fb->zs.surface_stride_B = l->surface_stride_B;
+   if (fb->zs.block == PAN_FB_BLOCK_AFBC) {
+      /* base is the surface's first header; its body follows them. */
+      fb->zs.afbc_body_offset_B = (uint32_t)l->afbc_header_size_B;
+      rsc->afbc_written = true;
+   }
    fb->zs.write_z = depth;
    fb->zs.write_s = stencil;
    fb->zs.z_clear = b->clear_depth;

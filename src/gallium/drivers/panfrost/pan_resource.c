@@ -240,12 +240,19 @@ panfrost_resource_copy_levels(struct panfrost_context *ctx,
                               struct pipe_resource *src)
 {
    enum pipe_format fmt = util_format_linear(src->format);
+   const struct util_format_description *d = util_format_description(fmt);
+   /* Depth and stencil are copied by the blitter's gl_FragDepth and
+    * stencil-reference shaders.
+    */
+   unsigned mask = !util_format_is_depth_or_stencil(fmt) ? PIPE_MASK_RGBA
+                   : (util_format_has_depth(d) ? PIPE_MASK_Z : 0) |
+                        (util_format_has_stencil(d) ? PIPE_MASK_S : 0);
 
    for (unsigned l = 0; l <= src->last_level; ++l) {
       struct pipe_blit_info info = {
          .src = { .resource = src, .level = l, .format = fmt },
          .dst = { .resource = dst, .level = l, .format = fmt },
-         .mask = PIPE_MASK_RGBA,
+         .mask = mask,
          .filter = PIPE_TEX_FILTER_NEAREST,
       };
       u_box_3d(0, 0, 0, u_minify(src->width0, l), u_minify(src->height0, l),

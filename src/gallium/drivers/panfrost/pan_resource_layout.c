@@ -69,6 +69,12 @@ panfrost_afbc_mode(enum pipe_format format)
    case PIPE_FORMAT_R8G8B8A8_SRGB:
    case PIPE_FORMAT_R8G8B8X8_UNORM:
    case PIPE_FORMAT_R8G8B8X8_SRGB: return PAN_AFBC_MODE_R8G8B8A8;
+   /* Depth/stencil as the colour of their size (what the public drivers
+    * compress them as): D16 as RG8, D24S8 and D24X8 as RGBA8.
+    */
+   case PIPE_FORMAT_Z16_UNORM: return PAN_AFBC_MODE_R8G8;
+   case PIPE_FORMAT_Z24_UNORM_S8_UINT:
+   case PIPE_FORMAT_Z24X8_UNORM: return PAN_AFBC_MODE_R8G8B8A8;
    default: return PAN_AFBC_MODE_NONE;
    }
 }
@@ -77,10 +83,10 @@ bool
 panfrost_resource_can_afbc(const struct pipe_resource *templ, unsigned arch)
 {
    /* Bifrost and Valhall (v6, v7, v9) render and sample AFBC with headers
-    * in rows. Colour only: maps read AFBC back through blits, and
-    * depth/stencil blits are not available (pan_blit.c). Mip levels,
-    * layers and cube faces are each their own surface; 3D slices and
-    * multisampled images are not.
+    * in rows, colour and depth/stencil: maps read AFBC back through blits
+    * (of depth and stencil too, pan_blit.c). Mip levels, layers and cube
+    * faces are each their own surface; 3D slices and multisampled images
+    * are not.
     */
    return arch >= 6 && panfrost_resource_can_tile(templ, arch) &&
           !util_format_is_compressed(templ->format) &&
@@ -108,11 +114,12 @@ panfrost_resource_best_modifier(const struct pipe_resource *templ,
        (templ->bind & linear_binds) || templ->usage == PIPE_USAGE_STAGING ||
        templ->usage == PIPE_USAGE_STREAM)
       return DRM_FORMAT_MOD_LINEAR;
-   /* What the GPU renders and then samples is compressed; storage images
-    * cannot be AFBC, and what the CPU fills is converted on the first map
-    * anyway (pan_transfer.c).
+   /* What the GPU renders (colour or depth/stencil) and then samples is
+    * compressed; storage images cannot be AFBC, and what the CPU fills is
+    * converted on the first map anyway (pan_transfer.c).
     */
-   if (afbc && (templ->bind & PIPE_BIND_RENDER_TARGET) &&
+   if (afbc &&
+       (templ->bind & (PIPE_BIND_RENDER_TARGET | PIPE_BIND_DEPTH_STENCIL)) &&
        !(templ->bind & PIPE_BIND_SHADER_IMAGE) &&
        panfrost_resource_can_afbc(templ, arch))
       return PANFROST_MOD_AFBC;

@@ -11,6 +11,7 @@
  * checked), on the G57, G52 and G72 alike.
  */
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 
 #define FMT PIPE_FORMAT_R8G8B8A8_UNORM
 #define RT_BIND (PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_RENDER_TARGET)
+#define ZS_BIND (PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL)
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
@@ -99,8 +101,10 @@ test_choice(void)
       { PIPE_TEXTURE_2D, FMT, 1, RT_BIND | PIPE_BIND_SHADER_IMAGE, 0, tiled },
       { PIPE_TEXTURE_2D, PIPE_FORMAT_R16G16B16A16_FLOAT, 1, RT_BIND, 0, tiled },
       { PIPE_TEXTURE_3D, FMT, 4, RT_BIND, 0, tiled },
-      { PIPE_TEXTURE_2D, PIPE_FORMAT_Z24_UNORM_S8_UINT, 1,
-        PIPE_BIND_DEPTH_STENCIL | PIPE_BIND_SAMPLER_VIEW, 0, tiled },
+      /* Depth/stencil buffers of the packed formats too, not Z32F. */
+      { PIPE_TEXTURE_2D, PIPE_FORMAT_Z24_UNORM_S8_UINT, 1, ZS_BIND, 0, rt },
+      { PIPE_TEXTURE_2D, PIPE_FORMAT_Z16_UNORM, 1, ZS_BIND, 0, rt },
+      { PIPE_TEXTURE_2D, PIPE_FORMAT_Z32_FLOAT, 1, ZS_BIND, 0, tiled },
       /* Shared and multisampled: linear. */
       { PIPE_TEXTURE_2D, FMT, 1, RT_BIND | PIPE_BIND_SHARED, 0,
         DRM_FORMAT_MOD_LINEAR },
@@ -446,6 +450,82 @@ test_formats(void)
    }
 }
 
+/* Depth/stencil: a clear of an AFBC depth/stencil buffer writes its
+ * headers; a depth/stencil blit draws into another AFBC one from it (its
+ * shaders sample AFBC), and maps of both read the values back after the
+ * conversion (itself a depth/stencil blit).
+ */
+static void
+test_zs(enum pipe_format f)
+{
+   const unsigned size = 32;
+   const char *what = util_format_short_name(f);
+   const struct util_format_description *d = util_format_description(f);
+   bool s = util_format_has_stencil(d);
+   struct pipe_resource *a = make(PIPE_TEXTURE_2D, f, size, 1, 0, ZS_BIND, 0);
+   struct pipe_resource *b = make(PIPE_TEXTURE_2D, f, size, 1, 0, ZS_BIND, 0);
+   CHECK(a && b, "%s: resource_create failed", what);
+   if (!a || !b)
+      goto out;
+   struct pipe_surface templ = { .format = f };
+   struct pipe_surface *surf = ctx->create_surface(ctx, a, &templ);
+   ctx->clear_depth_stencil(ctx, surf,
+                            PIPE_CLEAR_DEPTH | (s ? PIPE_CLEAR_STENCIL : 0),
+                            0.25, 0x5a, 0, 0, size, size, false);
+   pipe_surface_reference(&surf, NULL);
+   if (afbc)
+      check_afbc_written(a, 0, 0, what);
+
+   struct pipe_blit_info info = {
+      .dst = { .resource = b, .format = f },
+      .src = { .resource = a, .format = f },
+      .mask = PIPE_MASK_Z | (s ? PIPE_MASK_S : 0),
+      .filter = PIPE_TEX_FILTER_NEAREST,
+      /* Drawn, not resource_copy_region's CPU copy (see copy()). */
+      .scissor_enable = true,
+      .scissor = { 0, 0, size, size },
+   };
+   u_box_2d(0, 0, size, size, &info.dst.box);
+   u_box_2d(0, 0, size, size, &info.src.box);
+   ctx->blit(ctx, &info);
+   if (afbc) {
+      check_afbc_written(b, 0, 0, what);
+      CHECK(modifier(a) == PANFROST_MOD_AFBC, "%s: sampling converted it",
+            what);
+   }
+
+   struct pipe_resource *rs[2] = { a, b };
+   for (unsigned i = 0; i < 2; ++i) {
+      struct pipe_transfer *xfer;
+      const uint8_t *map = pipe_texture_map(ctx, rs[i], 0, 0, PIPE_MAP_READ,
+                                            0, 0, size, size, &xfer);
+      CHECK(map, "%s: map failed", what);
+      if (!map)
+         continue;
+      unsigned bad = 0;
+      for (unsigned y = 0; y < size; ++y) {
+         for (unsigned x = 0; x < size; ++x) {
+            const uint8_t *p = map + y * xfer->stride +
+                               x * util_format_get_blocksize(f);
+            float z;
+            uint8_t st = 0x5a;
+            util_format_unpack_z_float(f, &z, p, 1);
+            if (s)
+               util_format_unpack_s_8uint(f, &st, p, 1);
+            bad += fabsf(z - 0.25f) > 1e-4f || st != 0x5a;
+         }
+      }
+      pipe_texture_unmap(ctx, xfer);
+      CHECK(bad == 0, "%s %s: %u values wrong", what, i ? "blitted" : "cleared",
+            bad);
+      CHECK(modifier(rs[i]) == DRM_FORMAT_MOD_ARM_16X16_BLOCK_U_INTERLEAVED,
+            "%s: a mapped buffer stays AFBC", what);
+   }
+out:
+   pipe_resource_reference(&a, NULL);
+   pipe_resource_reference(&b, NULL);
+}
+
 /* Bound as a storage image, an AFBC texture becomes u-interleaved and
  * keeps its pixels.
  */
@@ -491,5 +571,8 @@ main(int argc, char **argv)
    test_clear_subdata(PIPE_TEXTURE_CUBE, 6, "cube face clear + upload");
    test_image_bind();
    test_formats();
+   test_zs(PIPE_FORMAT_Z24_UNORM_S8_UINT);
+   test_zs(PIPE_FORMAT_Z24X8_UNORM);
+   test_zs(PIPE_FORMAT_Z16_UNORM);
    return pan_test_close(screen, ctx);
 }
