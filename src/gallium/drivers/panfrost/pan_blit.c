@@ -43,10 +43,10 @@ save_blitter_state(struct panfrost_context *ctx)
    util_blitter_save_sample_mask(b, s->sample_mask, s->min_samples);
    util_blitter_save_fragment_constant_buffer_slot(
       b, s->cbufs[PIPE_SHADER_FRAGMENT]);
-   util_blitter_save_fragment_sampler_states(
-      b, PANFROST_MAX_SAMPLERS, s->samplers[PIPE_SHADER_FRAGMENT]);
-   util_blitter_save_fragment_sampler_views(
-      b, PANFROST_MAX_SAMPLERS, s->views[PIPE_SHADER_FRAGMENT]);
+   util_blitter_save_fragment_sampler_states(b, PANFROST_MAX_SAMPLERS,
+                                             s->samplers[PIPE_SHADER_FRAGMENT]);
+   util_blitter_save_fragment_sampler_views(b, PANFROST_MAX_SAMPLERS,
+                                            s->views[PIPE_SHADER_FRAGMENT]);
    util_blitter_save_framebuffer(b, &s->fb);
    util_blitter_save_so_targets(b, ctx->xfb.num_targets, ctx->xfb.targets);
    /* The blitter lifts the condition around its own draws. */
@@ -190,8 +190,7 @@ panfrost_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
       panfrost_warn_once(ctx, PANFROST_WARN_BLIT,
                          "blit %s -> %s (mask 0x%x) unsupported, dropped",
                          util_format_short_name(info->src.format),
-                         util_format_short_name(info->dst.format),
-                         info->mask);
+                         util_format_short_name(info->dst.format), info->mask);
       return;
    }
 

@@ -102,13 +102,12 @@ static bool
 fill(struct pipe_resource *r, unsigned size, unsigned samples, int delta)
 {
    struct pipe_transfer *xfer;
-   uint8_t *map = pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_WRITE, 0, 0, size,
-                                   size, &xfer);
+   uint8_t *map =
+      pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_WRITE, 0, 0, size, size, &xfer);
    if (!map)
       return false;
    unsigned px_B = util_format_get_blocksize(r->format);
-   uint64_t sample_B =
-      panfrost_resource(r)->layout.levels[0].surface_stride_B;
+   uint64_t sample_B = panfrost_resource(r)->layout.levels[0].surface_stride_B;
    for (unsigned s = 0; s < samples; ++s) {
       for (unsigned y = 0; y < size; ++y) {
          for (unsigned x = 0; x < size; ++x) {
@@ -133,8 +132,8 @@ clear(struct pipe_resource *r, float z, uint8_t s)
    struct pipe_surface *surf = ctx->create_surface(ctx, r, &templ);
    unsigned flags = (has_z(r->format) ? PIPE_CLEAR_DEPTH : 0) |
                     (has_s(r->format) ? PIPE_CLEAR_STENCIL : 0);
-   ctx->clear_depth_stencil(ctx, surf, flags, z, s, 0, 0, r->width0,
-                            r->height0, false);
+   ctx->clear_depth_stencil(ctx, surf, flags, z, s, 0, 0, r->width0, r->height0,
+                            false);
    pipe_surface_reference(&surf, NULL);
 }
 
@@ -149,8 +148,8 @@ compare(struct pipe_resource *r, unsigned size, unsigned mask, expect_fn want,
         float eps, const char *what)
 {
    struct pipe_transfer *xfer;
-   const uint8_t *map = pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_READ, 0, 0,
-                                         size, size, &xfer);
+   const uint8_t *map =
+      pipe_texture_map(ctx, r, 0, 0, PIPE_MAP_READ, 0, 0, size, size, &xfer);
    CHECK(map, "%s: map failed", what);
    if (!map)
       return size * size;
@@ -171,8 +170,8 @@ compare(struct pipe_resource *r, unsigned size, unsigned mask, expect_fn want,
             ok &= s == ws;
          }
          if (!ok && bad++ == 0)
-            printf("%s: (%u, %u) is z %f s 0x%02x, want z %f s 0x%02x\n",
-                   what, x, y, z, s, wz, ws);
+            printf("%s: (%u, %u) is z %f s 0x%02x, want z %f s 0x%02x\n", what,
+                   x, y, z, s, wz, ws);
       }
    }
    pipe_texture_unmap(ctx, xfer);
@@ -276,8 +275,7 @@ test_resolve_mask(enum pipe_format format, unsigned mask, bool scissor)
 {
    char what[64];
    snprintf(what, sizeof(what), "4x %s resolve (mask 0x%x%s)",
-            util_format_short_name(format), mask,
-            scissor ? ", scissored" : "");
+            util_format_short_name(format), mask, scissor ? ", scissored" : "");
    if (!screen->is_format_supported(screen, format, PIPE_TEXTURE_2D, 4, 4,
                                     PIPE_BIND_DEPTH_STENCIL))
       return;
@@ -299,10 +297,9 @@ test_resolve_mask(enum pipe_format format, unsigned mask, bool scissor)
       pan_test_debug_msg[0] = 0;
       ctx->blit(ctx, &info);
       CHECK(!pan_test_debug_msg[0], "%s: %s", what, pan_test_debug_msg);
-      unsigned bad = compare(dst, 16, mask,
-                             scissor ? expect_sample0_scissored
-                                     : expect_sample0,
-                             z_eps(format), what);
+      unsigned bad = compare(
+         dst, 16, mask, scissor ? expect_sample0_scissored : expect_sample0,
+         z_eps(format), what);
       CHECK(bad == 0, "%s: %u of 256 texels wrong", what, bad);
    }
    pipe_resource_reference(&src, NULL);
@@ -312,8 +309,8 @@ test_resolve_mask(enum pipe_format format, unsigned mask, bool scissor)
 static void
 test_resolve(enum pipe_format format)
 {
-   unsigned mask = (has_z(format) ? PIPE_MASK_Z : 0) |
-                   (has_s(format) ? PIPE_MASK_S : 0);
+   unsigned mask =
+      (has_z(format) ? PIPE_MASK_Z : 0) | (has_s(format) ? PIPE_MASK_S : 0);
    test_resolve_mask(format, mask, false);
    /* The CPU resolve took no scissor: a scissored one was dropped. */
    test_resolve_mask(format, mask, true);
@@ -324,10 +321,10 @@ main(int argc, char **argv)
 {
    if (!pan_test_open(&screen, &ctx))
       return 1;
-   test_scaled(PIPE_FORMAT_Z32_FLOAT, PIPE_FORMAT_Z32_FLOAT, PIPE_MASK_Z,
-               1.0f, expect_scaled);
-   test_scaled(PIPE_FORMAT_Z16_UNORM, PIPE_FORMAT_Z16_UNORM, PIPE_MASK_Z,
-               1.0f, expect_scaled);
+   test_scaled(PIPE_FORMAT_Z32_FLOAT, PIPE_FORMAT_Z32_FLOAT, PIPE_MASK_Z, 1.0f,
+               expect_scaled);
+   test_scaled(PIPE_FORMAT_Z16_UNORM, PIPE_FORMAT_Z16_UNORM, PIPE_MASK_Z, 1.0f,
+               expect_scaled);
    test_scaled(PIPE_FORMAT_Z24X8_UNORM, PIPE_FORMAT_Z24X8_UNORM, PIPE_MASK_Z,
                1.0f, expect_scaled);
    test_scaled(PIPE_FORMAT_Z24_UNORM_S8_UINT, PIPE_FORMAT_Z24_UNORM_S8_UINT,
@@ -337,16 +334,14 @@ main(int argc, char **argv)
    test_scaled(PIPE_FORMAT_Z32_FLOAT_S8X24_UINT,
                PIPE_FORMAT_Z32_FLOAT_S8X24_UINT, PIPE_MASK_ZS, 1.0f,
                expect_scaled);
-   test_scaled(PIPE_FORMAT_Z24_UNORM_S8_UINT,
-               PIPE_FORMAT_Z32_FLOAT_S8X24_UINT, PIPE_MASK_ZS, 1.0f,
-               expect_scaled);
-   test_scaled(PIPE_FORMAT_Z32_FLOAT_S8X24_UINT,
-               PIPE_FORMAT_Z24_UNORM_S8_UINT, PIPE_MASK_S, 0.375f,
-               expect_stencil_only);
+   test_scaled(PIPE_FORMAT_Z24_UNORM_S8_UINT, PIPE_FORMAT_Z32_FLOAT_S8X24_UINT,
+               PIPE_MASK_ZS, 1.0f, expect_scaled);
+   test_scaled(PIPE_FORMAT_Z32_FLOAT_S8X24_UINT, PIPE_FORMAT_Z24_UNORM_S8_UINT,
+               PIPE_MASK_S, 0.375f, expect_stencil_only);
    test_scaled(PIPE_FORMAT_Z24_UNORM_S8_UINT, PIPE_FORMAT_Z16_UNORM,
                PIPE_MASK_Z, 1.0f, expect_scaled);
-   test_scaled(PIPE_FORMAT_Z16_UNORM, PIPE_FORMAT_Z32_FLOAT, PIPE_MASK_Z,
-               1.0f, expect_scaled);
+   test_scaled(PIPE_FORMAT_Z16_UNORM, PIPE_FORMAT_Z32_FLOAT, PIPE_MASK_Z, 1.0f,
+               expect_scaled);
    test_resolve(PIPE_FORMAT_Z24_UNORM_S8_UINT);
    test_resolve_mask(PIPE_FORMAT_Z24_UNORM_S8_UINT, PIPE_MASK_Z, false);
    test_resolve_mask(PIPE_FORMAT_Z24_UNORM_S8_UINT, PIPE_MASK_S, false);
