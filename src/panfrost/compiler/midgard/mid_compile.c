@@ -81,7 +81,11 @@ optimise(nir_shader *nir)
 static void
 lower(nir_shader *nir)
 {
-   NIR_PASS_V(nir, nir_lower_vars_to_ssa);
+   /* NIR_PASS, not NIR_PASS_V: a pass that changed nothing leaves a shader
+    * that needs no validation again (in builds that validate, checking
+    * after every pass cost twice the passes themselves). */
+   UNUSED bool progress = false;
+   NIR_PASS(progress, nir, nir_lower_vars_to_ssa);
    /* Projection divides in the shader; implicit LODs outside fragment
     * shaders become LOD 0. */
    nir_lower_tex_options tex = {
@@ -90,22 +94,23 @@ lower(nir_shader *nir)
       .lower_txs_lod = true,
       .lower_invalid_implicit_lod = true,
    };
-   NIR_PASS_V(nir, nir_lower_tex, &tex);
-   NIR_PASS_V(nir, nir_lower_idiv,
-              &(nir_lower_idiv_options){ .allow_fp16 = false });
-   NIR_PASS_V(nir, nir_lower_alu_to_scalar, scalarise_filter, NULL);
+   NIR_PASS(progress, nir, nir_lower_tex, &tex);
+   NIR_PASS(progress, nir, nir_lower_idiv,
+            &(nir_lower_idiv_options){ .allow_fp16 = false });
+   NIR_PASS(progress, nir, nir_lower_alu_to_scalar, scalarise_filter, NULL);
    optimise(nir);
-   NIR_PASS_V(nir, nir_opt_algebraic_late);
-   NIR_PASS_V(nir, nir_lower_bool_to_int32);
-   NIR_PASS_V(nir, nir_copy_prop);
-   NIR_PASS_V(nir, nir_opt_dce);
-   NIR_PASS_V(nir, nir_lower_to_source_mods, nir_lower_float_source_mods);
-   NIR_PASS_V(nir, nir_opt_dce);
-   NIR_PASS_V(nir, nir_lower_locals_to_regs);
-   NIR_PASS_V(nir, nir_convert_from_ssa, true);
-   NIR_PASS_V(nir, nir_move_vec_src_uses_to_dest);
-   NIR_PASS_V(nir, nir_lower_vec_to_movs, NULL, NULL);
-   NIR_PASS_V(nir, nir_opt_dce);
+   NIR_PASS(progress, nir, nir_opt_algebraic_late);
+   NIR_PASS(progress, nir, nir_lower_bool_to_int32);
+   NIR_PASS(progress, nir, nir_copy_prop);
+   NIR_PASS(progress, nir, nir_opt_dce);
+   NIR_PASS(progress, nir, nir_lower_to_source_mods,
+            nir_lower_float_source_mods);
+   NIR_PASS(progress, nir, nir_opt_dce);
+   NIR_PASS(progress, nir, nir_lower_locals_to_regs);
+   NIR_PASS(progress, nir, nir_convert_from_ssa, true);
+   NIR_PASS(progress, nir, nir_move_vec_src_uses_to_dest);
+   NIR_PASS(progress, nir, nir_lower_vec_to_movs, NULL, NULL);
+   NIR_PASS(progress, nir, nir_opt_dce);
 }
 
 static struct mid_shader *
