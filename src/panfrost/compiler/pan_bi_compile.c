@@ -125,6 +125,7 @@ pan_bi_compile(nir_shader *nir, void *mem_ctx,
    pan_bi_lower_atomic(s);
    pan_ir_opt_copy_prop(s);
    pan_ir_opt_collect(s);
+   pan_ir_opt_cse(s);
    pan_ir_opt_dce(s);
    /* After the preloads, which may take a lookup whole; after collect_opt
     * too, which leaves one coordinate value where NIR had copies. */

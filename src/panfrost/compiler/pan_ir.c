@@ -71,3 +71,62 @@ pan_ir_build(pan_ir_builder *b, enum pan_ir_op op, unsigned nr_srcs)
       list_addtail(&I->link, &b->block->instrs);
    return I;
 }
+
+/* Whether op's result depends on its operands alone: no memory, no side
+ * effect, no other lane (what CSE may merge and phi lowering may
+ * retarget). */
+bool
+pan_ir_op_is_pure(enum pan_ir_op op)
+{
+   switch (op) {
+   case PAN_IR_OP_MOV:
+   case PAN_IR_OP_COLLECT:
+   case PAN_IR_OP_IADD_IMM:
+   case PAN_IR_OP_IADD:
+   case PAN_IR_OP_ISUB:
+   case PAN_IR_OP_IMUL:
+   case PAN_IR_OP_IADD64:
+   case PAN_IR_OP_LSHIFT_OR:
+   case PAN_IR_OP_LSHIFT_AND:
+   case PAN_IR_OP_LSHIFT_XOR:
+   case PAN_IR_OP_RSHIFT_OR:
+   case PAN_IR_OP_ICMP:
+   case PAN_IR_OP_FCMP:
+   case PAN_IR_OP_CSEL:
+   case PAN_IR_OP_FADD:
+   case PAN_IR_OP_FMA:
+   case PAN_IR_OP_FMIN:
+   case PAN_IR_OP_FMAX:
+   case PAN_IR_OP_FRCP:
+   case PAN_IR_OP_FRSQ:
+   case PAN_IR_OP_FFLOOR:
+   case PAN_IR_OP_FCEIL:
+   case PAN_IR_OP_FTRUNC:
+   case PAN_IR_OP_FROUND_EVEN:
+   case PAN_IR_OP_FREXPE_LOG:
+   case PAN_IR_OP_FADD_LSCALE:
+   case PAN_IR_OP_FLOGD:
+   case PAN_IR_OP_FMA_RSCALE:
+   case PAN_IR_OP_F2S32_RTE:
+   case PAN_IR_OP_FEXP:
+   case PAN_IR_OP_FSIN_TABLE:
+   case PAN_IR_OP_FCOS_TABLE:
+   case PAN_IR_OP_CUBEFACE1:
+   case PAN_IR_OP_CUBEFACE2:
+   case PAN_IR_OP_CUBE_SSEL:
+   case PAN_IR_OP_CUBE_TSEL:
+   case PAN_IR_OP_FMA_SAT:
+   case PAN_IR_OP_MUX_BIT:
+   case PAN_IR_OP_F2S32:
+   case PAN_IR_OP_F2U32:
+   case PAN_IR_OP_S2F32:
+   case PAN_IR_OP_U2F32:
+   case PAN_IR_OP_U16LO_TO_F32:
+   case PAN_IR_OP_U16HI_TO_F32:
+   case PAN_IR_OP_U16LO_TO_U32:
+      return true;
+   default:
+      return false;
+   }
+}
+

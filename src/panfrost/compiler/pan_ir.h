@@ -200,6 +200,8 @@ pan_ir_entry_block(pan_ir_shader *s)
    return list_first_entry(&s->blocks, pan_ir_block, link);
 }
 
+bool pan_ir_op_is_pure(enum pan_ir_op op);
+
 /* The last instruction when it is a branch, else NULL. */
 pan_ir_instr *pan_ir_block_terminator(pan_ir_block *b);
 

@@ -201,7 +201,8 @@ make_cfg(pan_ir_shader *s, pan_ir_block **b, unsigned n,
       pan_ir_block_add_succ(b[edges[i][0]], b[edges[i][1]]);
 }
 
-/* A loop counter: phi(0, i + 1), lowered to carrier moves. */
+/* A loop counter: phi(0, i + 1), lowered to carrier moves (the 0 is
+ * moved into the carrier directly). */
 static void
 test_lower_phis(void)
 {
@@ -228,8 +229,7 @@ test_lower_phis(void)
    expect_valid(s, "loop out of SSA");
    expect_ir(s,
              "block0 -> block1:\n"
-             "   %0 = mov #0x0\n"
-             "   %4 = mov %0\n"
+             "   %4 = mov #0x0\n"
              "block1 (preds block0 block1) -> block1 block2:\n"
              "   %1 = mov %4\n"
              "   %2 = iadd %1, #0x1\n"
@@ -344,7 +344,7 @@ test_sink_together(void)
    ralloc_free(s);
 }
 
-/* An if/else join whose predecessors lead only to it: the phi is written
+/* An if/else join whose predecessors lead only to it: the phi is computed
  * in both arms and read in place, no copy at the join. */
 static void
 test_lower_phis_in_place(void)
@@ -379,12 +379,10 @@ test_lower_phis_in_place(void)
              "   %0 = preload imm:0x3c\n"
              "   branchz.zero %0 -> block2\n"
              "block1 (preds block0) -> block3:\n"
-             "   %1 = iadd %0, #0x1\n"
-             "   %3 = mov %1\n"
+             "   %3 = iadd %0, #0x1\n"
              "   jump -> block3\n"
              "block2 (preds block0) -> block3:\n"
-             "   %2 = iadd %0, %0\n"
-             "   %3 = mov %2\n"
+             "   %3 = iadd %0, %0\n"
              "block3 (preds block1 block2):\n"
              "   %4:2 = collect %0, %0\n"
              "   store_global %3, %4:2, imm:0x0\n",
