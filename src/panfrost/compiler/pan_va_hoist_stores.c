@@ -19,7 +19,7 @@
  * buffers), and past other output stores to another stream or, through
  * the same address, to bytes it does not write.
  *
- * Whole (the allocator's last try before the full file) moves the whole
+ * Whole (the allocator's first order, with sink level 2) moves the whole
  * computation only the store reads along with it, up to just below the
  * last definition of a value it reads from elsewhere: a slot computed
  * late from an attribute nothing else reads then frees the attribute

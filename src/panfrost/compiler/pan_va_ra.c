@@ -631,19 +631,22 @@ allocate(pan_ir_shader *s, unsigned max_regs, bool half_file, bool sink,
       if (regs)
          return regs;
       pan_va_sink_inputs(s);
-      /* And everything else next to its first reader where no source
-       * then lives longer: as free as the loads' move.  When that is not
-       * enough, from the same order, the wide move and outputs stored as
-       * soon as they are complete (which pack some programs worse), then
-       * with their whole computations moved up too and first readers
-       * carried along (sink level 2). */
+      /* Then three orders, each from the same start: outputs stored with
+       * their whole computations as soon as these are complete, and
+       * everything else moved next to its first reader (level 2, which
+       * fits the most programs with the fewest splits); only the moves
+       * that lengthen no source (level 0); the wide move with only the
+       * stores and their collects hoisted (level 1).  Each packs some
+       * program that the others do not. */
       struct util_dynarray order;
       save_order(s, &order);
-      for (unsigned wide = 0; wide < (sink ? 3 : 1); ++wide) {
-         if (wide) {
+      static const unsigned levels[] = { 2, 0, 1 };
+      for (unsigned i = 0; i < (sink ? ARRAY_SIZE(levels) : 1); ++i) {
+         unsigned wide = sink ? levels[i] : 0;
+         if (i)
             restore_order(s, &order);
+         if (wide)
             pan_va_hoist_stores(s, wide == 2);
-         }
          if (sink)
             pan_va_sink_pressure(s, wide);
          unsigned base = s->ssa_alloc;

@@ -32,11 +32,11 @@
  * next to its reader still brings what only it reads (a colour's collect
  * its multiplies and their texture).
  *
- * Level 2 (the third try) also takes a first reader along when it reads
- * nothing else that dies before the next reader and nothing reads it
- * before then: nexuiz/46 scales a texture's alpha right after the
- * texture and reads it only at the end, which held the four-word result
- * over the whole block.
+ * Level 2 (the allocator's first order) also takes a first reader along
+ * when it reads nothing else that dies before the next reader and
+ * nothing reads it before then: nexuiz/46 scales a texture's alpha right
+ * after the texture and reads it only at the end, which held the
+ * four-word result over the whole block.
  */
 
 #include <stdlib.h>
