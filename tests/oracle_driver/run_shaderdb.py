@@ -25,6 +25,11 @@ from build-stock (tests/oracle_driver/build-stock.sh).  Both drivers get
 MESA_GL_VERSION_OVERRIDE 3.0 (GLSL 1.30), which the corpus asks for at
 most; see docs/drivers/panfrost/compiler.rst, "Through the driver".
 
+The CPU time compares the compilers, not the build types: the stock
+oracle is a release build, so our runs get NIR_DEBUG=novalidate (NIR
+validation is compiled out of stock's; our other assertions stay on).
+--validate keeps our validation.
+
 With --max-inst-ratio / --max-cycle-ratio / --max-fewer-threads /
 --min-programs the run fails (exit 1) when ours is above or below them.
 """
@@ -72,6 +77,9 @@ def midgard_figures(text):
     return out
 
 
+VALIDATE = False
+
+
 def run_program(path, config, drivers, piglit, timeout):
     """(shader-db lines, compiled, CPU seconds) of one shader_runner run."""
     env = drivers.env(config)
@@ -80,6 +88,11 @@ def run_program(path, config, drivers, piglit, timeout):
     env['PAN_SHIM_EXEC'] = '0'
     env['MESA_GL_VERSION_OVERRIDE'] = '3.0'
     env['MESA_GLSL_VERSION_OVERRIDE'] = '130'
+    if not VALIDATE:
+        # The stock oracle is a release build, where NIR validation is
+        # compiled out; ours has assertions on and would validate after
+        # every pass of the GLSL front end and the state tracker too.
+        env['NIR_DEBUG'] = 'novalidate'
     if not run_piglit.is_ours(config):
         env['PAN_MESA_DEBUG'] = 'gl3'
     runner = os.path.join(piglit, 'bin', run_piglit.runner_for(path))
@@ -125,11 +138,18 @@ def run_timed(argv, env, out, timeout):
     return os.waitstatus_to_exitcode(status), usage
 
 
-def measure(files, config, drivers, piglit, jobs, timeout):
+def measure(files, configs, drivers, piglit, jobs, timeout):
+    """{config: {file: result}}.  Each job runs one program with every
+    config in turn, so a change of the machine's load between programs
+    weighs on the drivers alike (the CPU ratio is otherwise noisy on a
+    shared machine)."""
+    def one(f):
+        return [run_program(f, c, drivers, piglit, timeout) for c in configs]
+
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        res = list(ex.map(lambda f: run_program(f, config, drivers, piglit,
-                                                timeout), files))
-    return dict(zip(files, res))
+        res = list(ex.map(one, files))
+    return {c: {f: r[i] for f, r in zip(files, res)}
+            for i, c in enumerate(configs)}
 
 
 def side(label, res, common, fewer):
@@ -159,7 +179,11 @@ def main():
     ap.add_argument('--max-cycle-ratio', type=float)
     ap.add_argument('--max-fewer-threads', type=int)
     ap.add_argument('--min-programs', type=int)
+    ap.add_argument('--validate', action='store_true',
+                    help='keep NIR validation on in our (debug) build')
     a = ap.parse_args()
+    global VALIDATE
+    VALIDATE = a.validate
 
     corpus = a.corpus or [os.path.join(TOP, '..', 'shared', 'shader-db',
                                        'shaders')]
@@ -183,9 +207,9 @@ def main():
            f'{"spilling":>8} {"fewer thr":>9} {"CPU s":>7}')
     print(hdr)
     for g in gpus:
-        stock = measure(files, g, drivers, piglit, a.jobs, a.timeout)
-        ours = measure(files, run_piglit.ours(g), drivers, piglit, a.jobs,
-                       a.timeout)
+        both = measure(files, [g, run_piglit.ours(g)], drivers, piglit,
+                       a.jobs, a.timeout)
+        stock, ours = both[g], both[run_piglit.ours(g)]
         common = [f for f in files if stock[f][1] and ours[f][1]]
         pairs = [(ours[f][0], stock[f][0]) for f in common]
         fewer = sum(1 for o, s in pairs if len(o) == len(s)
