@@ -70,7 +70,7 @@ panfrost_nir_type_tgsi_outputs(nir_shader *nir)
             struct hash_entry *e = _mesa_hash_table_search(types, var);
             uintptr_t prev = e ? (uintptr_t)e->data : t;
             _mesa_hash_table_insert(types, var,
-                                    (void *)(prev == t ? t : nir_type_invalid));
+                                    (void *)(uintptr_t)(prev == t ? t : nir_type_invalid));
          }
       }
    }
