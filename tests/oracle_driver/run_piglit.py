@@ -31,6 +31,7 @@ See docs/drivers/panfrost/simulator-oracle.rst.
 """
 
 import argparse
+import atexit
 import concurrent.futures
 import glob
 import json
@@ -40,6 +41,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 
@@ -219,6 +221,13 @@ class Drivers:
         self.ours_gl = ours_gl
         self.pan_debug = pan_debug
         dri = os.path.join(stock, 'src/gallium/targets/dri')
+        # This run's own folder of driver links and snapshots: runs started
+        # together (or a long run while another starts) must not replace
+        # each other's copies.
+        os.makedirs(os.path.join(stock, 'oracle-dri'), exist_ok=True)
+        root = tempfile.mkdtemp(prefix='run-',
+                                dir=os.path.join(stock, 'oracle-dri'))
+        atexit.register(shutil.rmtree, root, True)
         # One driver per folder: a driver that fails to load must not be
         # silently replaced by another (Mesa falls back to swrast).
         self.dirs = {}
@@ -228,7 +237,7 @@ class Drivers:
             if not os.path.exists(real):
                 sys.exit(f'run_piglit: {real} is missing: build the stock '
                          'driver (tests/oracle_driver/build-stock.sh)')
-            d = os.path.join(stock, 'oracle-dri', name)
+            d = os.path.join(root, name)
             os.makedirs(d, exist_ok=True)
             link = os.path.join(d, lib)
             if os.path.realpath(link) != os.path.realpath(real):
@@ -241,7 +250,7 @@ class Drivers:
                      '(bin/pan-build)')
         # A snapshot: a build relinking the shim during the run would make
         # some runs fail to preload it.
-        snap = os.path.join(stock, 'oracle-dri', 'shim')
+        snap = os.path.join(root, 'shim')
         os.makedirs(snap, exist_ok=True)
         self.shim = os.path.join(snap, os.path.basename(shim))
         shutil.copyfile(shim, self.shim + '.new')
@@ -250,7 +259,7 @@ class Drivers:
             # Our build is relinked by every ninja run: run a copy of its
             # driver (and of the loaders it was built with), in its own
             # folder so that no other driver can stand in for it.
-            self.ours_snap = os.path.join(stock, 'oracle-dri', 'ours')
+            self.ours_snap = os.path.join(root, 'ours')
             for d, lib in (('src/gallium/targets/dri', 'panfrost_dri.so'),
                            ('src/egl', 'libEGL_mesa.so.0'),
                            ('src/gbm', 'libgbm.so.1'),
