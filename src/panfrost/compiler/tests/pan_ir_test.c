@@ -9,24 +9,10 @@
 #include <string.h>
 
 #include "pan_ir_builder.h"
+#include "pan_ir_test_expect.h"
 #include "util/pan_test_util.h"
 
 /* Print, compare with the expected text, and say what differed. */
-static void
-expect_ir(pan_ir_shader *s, const char *expected, const char *what)
-{
-   char *got = pan_ir_shader_to_string(s, s);
-   PAN_CHECK(!strcmp(got, expected), "%s:\n--- got\n%s--- expected\n%s", what,
-             got, expected);
-}
-
-static void
-expect_valid(pan_ir_shader *s, const char *what)
-{
-   char err[256];
-   PAN_CHECK(pan_ir_validate(s, err, sizeof(err)), "%s: %s", what, err);
-}
-
 static void
 expect_invalid(pan_ir_shader *s, const char *msg)
 {

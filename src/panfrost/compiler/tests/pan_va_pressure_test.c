@@ -19,15 +19,8 @@
 
 #include "pan_ir_builder.h"
 #include "pan_va.h"
+#include "pan_ir_test_expect.h"
 #include "util/pan_test_util.h"
-
-static void
-expect_ir(pan_ir_shader *s, const char *expected, const char *what)
-{
-   char *got = pan_ir_shader_to_string(s, s);
-   PAN_CHECK(!strcmp(got, expected), "%s:\n--- got\n%s--- expected\n%s", what,
-             got, expected);
-}
 
 /* A texture at coordinates computed from %0, then two unrelated adds,
  * then the texture's reader; `between` is a store after the texture, and
