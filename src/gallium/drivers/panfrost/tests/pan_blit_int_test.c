@@ -27,6 +27,8 @@
 #include "pan_test_screen.h"
 
 static struct pipe_screen *screen;
+
+#define RT_BIND (PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_RENDER_TARGET)
 static struct pipe_context *ctx;
 
 /* Source texel (x, y) component c: distinct per texel and component,
@@ -37,21 +39,6 @@ value(unsigned x, unsigned y, unsigned c, bool is_signed)
 {
    int32_t v = (int32_t)(y * 8 + x) + 16 * (int32_t)c;
    return is_signed && ((x + y + c) & 1) ? -v - 1 : v;
-}
-
-static struct pipe_resource *
-make(enum pipe_format format, unsigned size)
-{
-   struct pipe_resource templ = {
-      .target = PIPE_TEXTURE_2D,
-      .format = format,
-      .width0 = size,
-      .height0 = size,
-      .depth0 = 1,
-      .array_size = 1,
-      .bind = PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_RENDER_TARGET,
-   };
-   return screen->resource_create(screen, &templ);
 }
 
 static void
@@ -131,9 +118,9 @@ static void
 test_formats(enum pipe_format format, enum pipe_format other)
 {
    char what[96];
-   struct pipe_resource *src = make(format, 8);
-   struct pipe_resource *dst = make(format, 16);
-   struct pipe_resource *dst2 = make(other, 16);
+   struct pipe_resource *src = pan_test_texture(screen, format, 8, 0, RT_BIND);
+   struct pipe_resource *dst = pan_test_texture(screen, format, 16, 0, RT_BIND);
+   struct pipe_resource *dst2 = pan_test_texture(screen, other, 16, 0, RT_BIND);
    CHECK(src && dst && dst2, "%s: resource_create failed",
          util_format_short_name(format));
    if (src && dst && dst2) {

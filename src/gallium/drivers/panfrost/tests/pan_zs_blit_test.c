@@ -67,21 +67,7 @@ z_eps(enum pipe_format f)
              : 1.0f / 16777215;
 }
 
-static struct pipe_resource *
-make(enum pipe_format format, unsigned size, unsigned samples)
-{
-   struct pipe_resource templ = {
-      .target = PIPE_TEXTURE_2D,
-      .format = format,
-      .width0 = size,
-      .height0 = size,
-      .depth0 = 1,
-      .array_size = 1,
-      .nr_samples = samples,
-      .bind = PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL,
-   };
-   return screen->resource_create(screen, &templ);
-}
+#define ZS_BIND (PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL)
 
 /* Packs one texel of depth z and stencil s into px (what the format has). */
 static void
@@ -226,8 +212,10 @@ test_scaled(enum pipe_format src_format, enum pipe_format dst_format,
        !screen->is_format_supported(screen, dst_format, PIPE_TEXTURE_2D, 0, 0,
                                     PIPE_BIND_DEPTH_STENCIL))
       return;
-   struct pipe_resource *src = make(src_format, 8, 0);
-   struct pipe_resource *dst = make(dst_format, 32, 0);
+   struct pipe_resource *src =
+      pan_test_texture(screen, src_format, 8, 0, ZS_BIND);
+   struct pipe_resource *dst =
+      pan_test_texture(screen, dst_format, 32, 0, ZS_BIND);
    CHECK(src && dst, "%s: resource_create failed", what);
    if (src && dst && fill(src, 8, 1, 0)) {
       clear(dst, dst_z, 0);
@@ -279,8 +267,8 @@ test_resolve_mask(enum pipe_format format, unsigned mask, bool scissor)
    if (!screen->is_format_supported(screen, format, PIPE_TEXTURE_2D, 4, 4,
                                     PIPE_BIND_DEPTH_STENCIL))
       return;
-   struct pipe_resource *src = make(format, 16, 4);
-   struct pipe_resource *dst = make(format, 16, 0);
+   struct pipe_resource *src = pan_test_texture(screen, format, 16, 4, ZS_BIND);
+   struct pipe_resource *dst = pan_test_texture(screen, format, 16, 0, ZS_BIND);
    CHECK(src && dst, "%s: resource_create failed", what);
    if (src && dst && fill(src, 16, 4, 3)) {
       clear(dst, 1.0f, 0);
