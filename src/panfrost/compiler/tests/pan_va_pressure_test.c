@@ -22,6 +22,23 @@
 #include "pan_ir_test_expect.h"
 #include "util/pan_test_util.h"
 
+/* The start both programs below share: a shader whose one block samples a
+ * texture at coordinates (x, x + u1) computed from the preload p, x = p +
+ * u0; the builder is left after the texture. */
+static pan_ir_index
+texture_at(pan_ir_shader *s, pan_ir_builder *b, pan_ir_index *p,
+           pan_ir_index *x)
+{
+   *b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
+   *p = pan_ir_preload(b, 60);
+   *x = pan_ir_fadd(b, *p, pan_ir_uniform(0));
+   pan_ir_index y = pan_ir_fadd(b, *x, pan_ir_uniform(1));
+   pan_ir_index c = pan_ir_collect(b, 2, (pan_ir_index[]){ *x, y });
+   pan_ir_index h = pan_ir_collect(
+      b, 2, (pan_ir_index[]){ pan_ir_uniform(2), pan_ir_uniform(3) });
+   return pan_ir_tex(b, PAN_IR_TYPE_F32, 0x11, c, h);
+}
+
 /* A texture at coordinates computed from %0, then two unrelated adds,
  * then the texture's reader; `between` is a store after the texture, and
  * `late` reads the coordinates' source %1 after the reader. */
@@ -29,14 +46,9 @@ static pan_ir_shader *
 build(bool between, bool late)
 {
    pan_ir_shader *s = pan_ir_shader_create(NULL);
-   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
-   pan_ir_index p = pan_ir_preload(&b, 60);
-   pan_ir_index x = pan_ir_fadd(&b, p, pan_ir_uniform(0));
-   pan_ir_index y = pan_ir_fadd(&b, x, pan_ir_uniform(1));
-   pan_ir_index c = pan_ir_collect(&b, 2, (pan_ir_index[]){ x, y });
-   pan_ir_index h = pan_ir_collect(
-      &b, 2, (pan_ir_index[]){ pan_ir_uniform(2), pan_ir_uniform(3) });
-   pan_ir_index t = pan_ir_tex(&b, PAN_IR_TYPE_F32, 0x11, c, h);
+   pan_ir_builder b;
+   pan_ir_index p, x;
+   pan_ir_index t = texture_at(s, &b, &p, &x);
    if (between)
       pan_ir_store_global(&b, 0, p, p);
    pan_ir_index f = pan_ir_fadd(&b, p, pan_ir_uniform(4));
@@ -223,14 +235,9 @@ static pan_ir_shader *
 build_alpha(void)
 {
    pan_ir_shader *s = pan_ir_shader_create(NULL);
-   pan_ir_builder b = pan_ir_builder_at_end(s, pan_ir_block_create(s));
-   pan_ir_index p = pan_ir_preload(&b, 60);
-   pan_ir_index x = pan_ir_fadd(&b, p, pan_ir_uniform(0));
-   pan_ir_index y = pan_ir_fadd(&b, x, pan_ir_uniform(1));
-   pan_ir_index c = pan_ir_collect(&b, 2, (pan_ir_index[]){ x, y });
-   pan_ir_index h = pan_ir_collect(
-      &b, 2, (pan_ir_index[]){ pan_ir_uniform(2), pan_ir_uniform(3) });
-   pan_ir_index t = pan_ir_tex(&b, PAN_IR_TYPE_F32, 0x11, c, h);
+   pan_ir_builder b;
+   pan_ir_index p, x;
+   pan_ir_index t = texture_at(s, &b, &p, &x);
    pan_ir_index a = pan_ir_fadd(&b, pan_ir_word(t, 3), pan_ir_uniform(4));
    pan_ir_index f = pan_ir_fadd(&b, p, pan_ir_uniform(5));
    pan_ir_index g = pan_ir_fadd(&b, f, pan_ir_uniform(6));
