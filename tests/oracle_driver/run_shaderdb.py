@@ -15,7 +15,7 @@ running fewer threads than stock's, spilling shaders, and the CPU time
 of the whole run (shader_runner processes, user + system).
 
   run_shaderdb.py [--gpus G52,G57,G72,T860,T720] [--build build]
-                  [--stock build-stock] [CORPUS...]
+                  [--stock build-stock] [--per-shader FILE] [CORPUS...]
 
 On the Midgard GPUs (T860, T720; MIDGARD_MESA_DEBUG=shaderdb) the
 tuples* column holds bundles.
@@ -29,6 +29,12 @@ The CPU time compares the compilers, not the build types: the stock
 oracle is a release build, so our runs get NIR_DEBUG=novalidate (NIR
 validation is compiled out of stock's; our other assertions stay on).
 --validate keeps our validation.
+
+--per-shader FILE writes one line per shader of the programs both
+drivers compiled with as many shaders: GPU, program, shader index,
+stage, then stock's and our instructions, bundles (tuples) and threads,
+so the shaders where ours loses most can be sorted (sort -k 9 -n after
+the difference columns: our minus stock's instructions and bundles).
 
 With --max-inst-ratio / --max-cycle-ratio / --max-fewer-threads /
 --min-programs the run fails (exit 1) when ours is above or below them.
@@ -167,6 +173,19 @@ def side(label, res, common, fewer):
             'cpu': sum(r[2] for r in res.values()), 'fewer': fewer}
 
 
+def write_per_shader(out, gpu, top, common, ours, stock):
+    """One line per shader of the common programs whose shader lists
+    match (same count and stages), in the order the drivers printed them."""
+    for f in common:
+        o, s = ours[f][0], stock[f][0]
+        if len(o) != len(s):
+            continue
+        name = os.path.relpath(f, top)
+        for i, (x, y) in enumerate(zip(o, s)):
+            out.write(f'{gpu} {name} {i} {x[0]} {y[1]} {y[2]} {y[5]} '
+                      f'{x[1]} {x[2]} {x[5]} {x[1] - y[1]} {x[2] - y[2]}\n')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('corpus', nargs='*')
@@ -179,6 +198,9 @@ def main():
     ap.add_argument('--max-cycle-ratio', type=float)
     ap.add_argument('--max-fewer-threads', type=int)
     ap.add_argument('--min-programs', type=int)
+    ap.add_argument('--per-shader', metavar='FILE',
+                    help='write one line per shader with both drivers\' '
+                    'figures')
     ap.add_argument('--validate', action='store_true',
                     help='keep NIR validation on in our (debug) build')
     a = ap.parse_args()
@@ -200,6 +222,11 @@ def main():
         ours=os.path.join(os.path.abspath(a.build), 'subprojects/mesa'))
 
     failed = []
+    per_shader = open(a.per_shader, 'w') if a.per_shader else None
+    if per_shader:
+        per_shader.write('# gpu program index stage stock_inst stock_bundles '
+                         'stock_threads ours_inst ours_bundles ours_threads '
+                         'd_inst d_bundles\n')
     print(f'shader-db through shader_runner on the noop drm-shim: '
           f'{len(files)} programs')
     hdr = (f'{"GPU":4} {"driver":6} {"programs":>8} {"shaders":>7} '
@@ -214,6 +241,8 @@ def main():
         pairs = [(ours[f][0], stock[f][0]) for f in common]
         fewer = sum(1 for o, s in pairs if len(o) == len(s)
                     for x, y in zip(o, s) if x[5] < y[5])
+        if per_shader:
+            write_per_shader(per_shader, g, corpus[0], common, ours, stock)
         rows = [side('stock', stock, common, 0),
                 side('ours', ours, common, fewer)]
         for r in rows:
@@ -250,6 +279,8 @@ def main():
             failed.append(f'{g}: {fewer} shaders with fewer threads')
         if a.min_programs is not None and o['programs'] < a.min_programs:
             failed.append(f'{g}: ours compiled {o["programs"]} programs')
+    if per_shader:
+        per_shader.close()
     for f in failed:
         print(f'run_shaderdb: FAIL {f}')
     return 1 if failed else 0
