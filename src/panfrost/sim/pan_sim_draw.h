@@ -179,6 +179,24 @@ bool pan_sim_point_covers(float px, float py, float size, int x, int y);
 bool pan_sim_point_covers_at(float px, float py, float size, int x, int y,
                              unsigned sx, unsigned sy);
 
+/* ---- polygon offset (depth bias) ---- */
+
+/* A draw's depth bias, as its descriptors give it. */
+struct pan_sim_bias {
+   float units;  /* in steps of the depth format */
+   float factor; /* times the primitive's largest depth slope */
+   float clamp;  /* > 0: upper bound, < 0: lower bound, 0: none */
+};
+
+/* The offset added to primitive p's depths: factor times the larger of
+ * |dz/dx| and |dz/dy| of a triangle (lines and points have no slope) plus
+ * units times the depth format's step, 2^-z_bits for unorm depth and
+ * 2^(e - 23) for float depth, e the exponent of the primitive's largest
+ * |z| (24-bit steps without a depth buffer); then clamped. */
+double pan_sim_depth_bias(const struct pan_sim_bias *b,
+                          const struct pan_sim_prim *p, unsigned z_bits,
+                          bool z_float);
+
 /* ---- fixed-function blending ---- */
 
 struct pan_sim_blend_fn {
@@ -222,6 +240,10 @@ struct pan_sim_tilebuf {
     * (the framebuffer's sample location table). */
    uint16_t sample_x[PAN_SIM_MAX_SAMPLES], sample_y[PAN_SIM_MAX_SAMPLES];
    struct pan_sim_tb_rt rt[PAN_SIM_MAX_RTS];
+   /* The depth buffer's format, for the polygon offset's step (bits 0:
+    * none). */
+   uint8_t z_bits;
+   bool z_float;
    float *depth;      /* per sample */
    uint8_t *stencil;  /* per sample */
    uint16_t *written; /* bit n: colour target n changed; DEPTH: depth */

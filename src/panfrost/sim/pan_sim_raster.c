@@ -23,6 +23,11 @@
  * it.  Fill rule: a centre exactly on an edge is covered when the
  * triangle's interior lies on the side of higher x (a left edge) or, for a
  * horizontal edge, of higher y (a top edge, rows growing downwards).
+ *
+ * Polygon offset: the hardware's depth units count steps of the depth
+ * buffer's format (the drivers pass GL's units doubled, a minimum
+ * resolvable difference of two steps); the slope is that of the
+ * triangle's plane in window coordinates.
  */
 
 #include <math.h>
@@ -249,6 +254,46 @@ pan_sim_point_box(float px, float py, float size, int *x0, int *y0, int *x1,
    *y0 = (int)ceil(py - h - 0.5);
    *x1 = (int)ceil(px + h - 0.5) - 1;
    *y1 = (int)ceil(py + h - 0.5) - 1;
+}
+
+/* ---- polygon offset ---- */
+
+double
+pan_sim_depth_bias(const struct pan_sim_bias *b, const struct pan_sim_prim *p,
+                   unsigned z_bits, bool z_float)
+{
+   const struct pan_sim_vtx *v = p->v;
+   double slope = 0;
+
+   if (!(p->point_size > 0) && !(p->line_width > 0)) {
+      /* The plane through the three vertices: z = z0 + a x + c y. */
+      double ex = v[1].x - v[0].x, ey = v[1].y - v[0].y, ez = v[1].z - v[0].z;
+      double fx = v[2].x - v[0].x, fy = v[2].y - v[0].y, fz = v[2].z - v[0].z;
+      double det = ex * fy - ey * fx;
+      if (det != 0) {
+         double dzdx = (ez * fy - ey * fz) / det;
+         double dzdy = (ex * fz - ez * fx) / det;
+         slope = fmax(fabs(dzdx), fabs(dzdy));
+      }
+   }
+   double step;
+   if (z_float) {
+      double zmax = fmax(fabs(v[0].z), fmax(fabs(v[1].z), fabs(v[2].z)));
+      int e = 0;
+      frexp(zmax, &e); /* zmax = m 2^e, m in [0.5, 1): exponent e - 1 */
+      /* Zero and denormals: the smallest normal exponent. */
+      if (!(zmax >= ldexp(1.0, -126)))
+         e = -125;
+      step = ldexp(1.0, e - 1 - 23);
+   } else {
+      step = ldexp(1.0, -(int)(z_bits ? z_bits : 24));
+   }
+   double o = b->factor * slope + b->units * step;
+   if (b->clamp > 0)
+      o = fmin(o, b->clamp);
+   else if (b->clamp < 0)
+      o = fmax(o, b->clamp);
+   return o;
 }
 
 /* ---- blending ---- */

@@ -933,6 +933,11 @@ draw_frame(struct pan_sim_ctx *ctx, struct frame *f, struct pan_sim_plist *l)
 
    for (unsigned i = 0; ok && i < f->count; ++i) {
       const struct pan_sim_fill *fill = &f->fills[i];
+      if (fill->rt < 0 && fill->zs.depth_bits) {
+         /* The polygon offset's step. */
+         tb.z_bits = fill->zs.depth_bits;
+         tb.z_float = fill->zs.depth_float;
+      }
       if (fill->rt < 0)
          continue;
       if (fill->rt >= PAN_SIM_MAX_RTS) {

@@ -27,8 +27,11 @@
  * for inside lanes the shader did not discard, as GL orders discard
  * before the per-fragment operations.  Depth is z interpolated linearly
  * in screen space; every sample is tested at its own depth and has its
- * own depth, stencil and colour in the tile buffer.  The shader runs once
- * a pixel, or once a sample when the draw evaluates per sample.
+ * own depth, stencil and colour in the tile buffer.  The polygon offset
+ * of a face whose bias flag is set (pan_sim_depth_bias, once a primitive)
+ * is added after the depth range's culling, then clamped to the range;
+ * depth from the shader is not offset.  The shader runs once a pixel, or
+ * once a sample when the draw evaluates per sample.
  *
  * Registers preloaded (when the renderer state's flags ask):
  *    r58  0 for a front-facing primitive, 1 for a back-facing one
@@ -103,6 +106,8 @@ struct fs_state {
    bool depth_write, stencil_enable, has_shader;
    bool shader_z, shader_s; /* depth, stencil reference from ZS_EMIT */
    struct fs_face face[2]; /* front, back */
+   bool bias_front, bias_back; /* polygon offset of each face */
+   struct pan_sim_bias bias;
    float min_z, max_z;
    int scissor[4]; /* min x, min y, max x, max y */
 };
@@ -155,6 +160,7 @@ struct fs_run {
    int sample;
    struct pan_sim_tri tri;
    struct pan_sim_line line; /* of a line primitive */
+   float z_bias;             /* the primitive's polygon offset */
    struct fs_lane lane[MAX_LANES];
    unsigned nr_quads;
    bool reported; /* a fault was raised already */
@@ -874,6 +880,9 @@ load_draw(struct fs_run *r, unsigned index)
       st->depth_func = ds.depth_function;
       st->depth_write = ds.depth_write_enable;
       st->stencil_enable = ds.stencil_test_enable;
+      st->bias_front = st->bias_back = ds.depth_bias_enable;
+      st->bias = (struct pan_sim_bias){ ds.depth_units, ds.depth_factor,
+                                        ds.depth_bias_clamp };
       face_of(&st->face[0], ds.front_compare_function, ds.front_stencil_fail,
               ds.front_depth_fail, ds.front_depth_pass,
               ds.front_reference_value, ds.front_value_mask,
@@ -1129,6 +1138,9 @@ load_draw(struct fs_run *r, unsigned index)
       .has_shader = rs->shader.shader != 0,
       .shader_z = rs->properties.depth_source == MALI_DEPTH_SOURCE_SHADER,
       .shader_s = rs->properties.stencil_from_shader,
+      .bias_front = rs->stencil_mask_misc.front_facing_depth_bias,
+      .bias_back = rs->stencil_mask_misc.back_facing_depth_bias,
+      .bias = { rs->depth_units, rs->depth_factor, rs->depth_bias_clamp },
       .min_z = vp.minimum_z,
       .max_z = vp.maximum_z,
       .scissor = { vp.scissor_minimum_x, vp.scissor_minimum_y,
@@ -1534,8 +1546,18 @@ run_warp(struct fs_run *r)
    return count_occlusion(r, passed);
 }
 
+/* z offset by the primitive's polygon offset, clamped to the depth
+ * range. */
+static float
+offset_depth(const struct fs_run *r, float z)
+{
+   z += r->z_bias;
+   return z < r->st.min_z ? r->st.min_z : z > r->st.max_z ? r->st.max_z : z;
+}
+
 /* Whether sample position (sx, sy) of pixel (x, y) is inside the
- * primitive and the depth range; its depth (clamped) in *z. */
+ * primitive and the depth range (before the polygon offset, which GL
+ * applies after clipping); its depth, offset and clamped, in *z. */
 static bool
 sample_inside(struct fs_run *r, int x, int y, unsigned sx, unsigned sy,
               float *z)
@@ -1559,16 +1581,10 @@ sample_inside(struct fs_run *r, int x, int y, unsigned sx, unsigned sy,
          return false;
       *z = (float)(b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2]);
    }
-   if (*z < r->st.min_z) {
-      if (r->rec->low_depth_cull)
-         return false;
-      *z = r->st.min_z;
-   }
-   if (*z > r->st.max_z) {
-      if (r->rec->high_depth_cull)
-         return false;
-      *z = r->st.max_z;
-   }
+   if ((*z < r->st.min_z && r->rec->low_depth_cull) ||
+       (*z > r->st.max_z && r->rec->high_depth_cull))
+      return false;
+   *z = offset_depth(r, *z);
    return true;
 }
 
@@ -1634,7 +1650,7 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
    float z = point ? pv[0].z
                    : (float)(ln->b[0] * pv[0].z + ln->b[1] * pv[1].z +
                              ln->b[2] * pv[2].z);
-   ln->z = z < r->st.min_z ? r->st.min_z : z > r->st.max_z ? r->st.max_z : z;
+   ln->z = offset_depth(r, z);
    ln->inside = true;
    if (r->st.shader_z || r->st.shader_s) {
       /* Tested when the shader gives its values: covered until then. */
@@ -1678,6 +1694,10 @@ shade_prim(struct fs_run *r)
       bx0 = r->tri.minx, by0 = r->tri.miny;
       bx1 = r->tri.maxx, by1 = r->tri.maxy;
    }
+   bool biased = r->prim->front ? r->st.bias_front : r->st.bias_back;
+   r->z_bias = biased ? (float)pan_sim_depth_bias(&r->st.bias, r->prim,
+                                                  r->tb->z_bits, r->tb->z_float)
+                      : 0.0f;
    /* The boxes hold the pixels whose centre may be covered: samples off
     * the centre may reach one pixel further. */
    if (r->tb->samples > 1) {

@@ -121,6 +121,17 @@ struct panfrost_zs_face {
    uint8_t value_mask, write_mask, ref;
 };
 
+/* Polygon offset of a draw's primitives (pan_state.c). */
+struct panfrost_depth_bias {
+   bool enable;
+   /* In the hardware's unit, one step of the depth format: GL's units
+    * doubled (GL leaves the minimum resolvable difference to us; two
+    * steps is what softpipe and the stock driver take too). */
+   float units;
+   float factor; /* times the primitive's largest depth slope */
+   float clamp;  /* bound of the offset's magnitude, 0: none */
+};
+
 struct panfrost_zs_state {
    bool depth, depth_write;
    unsigned depth_func; /* PIPE_FUNC_* */
@@ -129,6 +140,7 @@ struct panfrost_zs_state {
    /* The fragment shader gives the depth, the stencil reference
     * (ZS_EMIT), tested and written late. */
    bool shader_z, shader_s;
+   struct panfrost_depth_bias bias;
 };
 
 /* Resource tables of a graphics shader (the compiler's driver interface). */

@@ -72,6 +72,11 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_PACKED_UNIFORMS:
       return 1;
 
+   /* The v6/v7 renderer state and the v9 depth/stencil descriptor bound
+    * the polygon offset (gallium-depth-bias-*); Midgard has no draws. */
+   case PIPE_CAP_POLYGON_OFFSET_CLAMP:
+      return panfrost_device(pscreen)->arch >= 6;
+
    case PIPE_CAP_MAX_TEXTURE_2D_SIZE:
       return 1 << (PAN_MAX_TEXTURE_2D_LEVELS - 1);
    case PIPE_CAP_MAX_TEXTURE_3D_LEVELS:

@@ -231,6 +231,13 @@ struct panfrost_context {
 
    /* Blend shaders compiled so far, by key (pan_blend_shader.c). */
    struct panfrost_blend_shaders *blend_shaders;
+
+   /* The polygon offset of the last draw, which its depth/stencil state
+    * holds (panfrost_depth_bias_update), and whether the lines or points
+    * being drawn are polygons' (pan_polygon_mode.c), which GL offsets.
+    */
+   struct panfrost_depth_bias depth_bias;
+   bool unfilled_polygons;
 };
 
 static inline struct panfrost_context *
@@ -275,5 +282,9 @@ bool panfrost_read_buffer(struct panfrost_context *ctx,
                           struct pipe_resource *prsc, uint64_t offset_B,
                           unsigned size_B, void *dst);
 void panfrost_context_release_state(struct pipe_context *pctx);
+/* The polygon offset a draw of `mode` takes from the rasterizer; marks the
+ * depth/stencil state dirty when it changes. */
+void panfrost_depth_bias_update(struct panfrost_context *ctx,
+                                enum pipe_prim_type mode);
 
 #endif

@@ -571,6 +571,7 @@ jm_rsds(struct panfrost_context *ctx, unsigned slots, bool shaders_new,
                           fb->zsbuf);
    f.zs.shader_z = fs->writes_depth;
    f.zs.shader_s = fs->writes_stencil;
+   f.zs.bias = ctx->depth_bias;
 
    struct pan_ptr vrsd = alloc(ctx, jm->rsd_size_B, jm->rsd_align_B);
    struct pan_ptr frsd = alloc(ctx, jm->rsd_size_B +
@@ -861,6 +862,7 @@ jm_emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    if (!panfrost_occlusion_for_draw(ctx, &d.occlusion, &d.occlusion_counter))
       return false;
    bool dropped = false;
+   panfrost_depth_bias_update(ctx, info->mode);
    if (!d.tiler || !d.thread_storage ||
        !jm_update_cache(ctx, &d, info->start_instance, slots, &dropped))
       return false;

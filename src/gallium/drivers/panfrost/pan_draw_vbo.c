@@ -764,6 +764,7 @@ update_draw_cache(struct panfrost_context *ctx, struct panfrost_shader *vs,
                              ctx->state.fb.zsbuf);
       zs.shader_z = fs->writes_depth;
       zs.shader_s = fs->writes_stencil;
+      zs.bias = ctx->depth_bias;
       if (ds.cpu)
          d->emit_depth_stencil(ds.cpu, &zs);
       c->depth_stencil = ds.gpu;
@@ -881,6 +882,7 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    unsigned slots = MAX2(vs->varying_slots, fs->varying_slots);
    j.varying_B = slots * 16;
 
+   panfrost_depth_bias_update(ctx, info->mode);
    if (!panfrost_batch_tiler(ctx) || !update_draw_cache(ctx, vs, fs))
       return false;
 

@@ -12,7 +12,9 @@
  * shader's positions are computed first (its record variant, pan_gs.h,
  * waited for), each polygon's facing is worked out from them, and it goes
  * into a list of filled triangles, of edges or of vertices by its face's
- * mode, culled faces left out.  Not covered (drawn filled after a
+ * mode, culled faces left out.  Their lines and points take the
+ * polygon offset of their mode (offset_line, offset_point), without its
+ * slope term.  Not covered (drawn filled after a
  * message, pan_draw_vbo.c): instanced draws, restarts and adjacency with
  * facing, geometry shaders, transform feedback and flat shading (a
  * polygon's lines would not share its provoking vertex).  Edge flags are not
@@ -138,7 +140,9 @@ draw_run(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .count = out_nr,
       .index_bias = in ? index_bias : 0,
    };
+   ctx->unfilled_polygons = true; /* offset_line/offset_point apply */
    panfrost_draw_vbo(&ctx->base, &lines, drawid, NULL, &ld, 1);
+   ctx->unfilled_polygons = false;
    free(out);
    return true;
 }
@@ -326,8 +330,10 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       if (cso) {
          ctx->base.bind_rasterizer_state(&ctx->base, cso);
          draw_list(ctx, info, drawid, PIPE_PRIM_TRIANGLES, fill, nf, bias);
+         ctx->unfilled_polygons = true;
          draw_list(ctx, info, drawid, PIPE_PRIM_LINES, line, nl, bias);
          draw_list(ctx, info, drawid, PIPE_PRIM_POINTS, point, np, bias);
+         ctx->unfilled_polygons = false;
          ctx->base.bind_rasterizer_state(&ctx->base, saved);
          ctx->base.delete_rasterizer_state(&ctx->base, cso);
       }

@@ -11,6 +11,7 @@
 #include "util/u_helpers.h"
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
+#include "util/u_prim.h"
 
 #include "pan_context.h"
 #include "pan_fb.h"
@@ -43,10 +44,42 @@ panfrost_cso_delete(struct pipe_context *pctx, void *cso)
       panfrost_context(pctx)->dirty |= (dirty_bits);                         \
    }
 
-/* The rasterizer is read at each draw: nothing to rebuild */
+/* The rasterizer is read at each draw (its polygon offset by
+ * panfrost_depth_bias_update): nothing to rebuild. */
 PAN_CSO(blend, blend, struct pipe_blend_state, PANFROST_DIRTY_BLEND)
 PAN_CSO(rasterizer, rast, struct pipe_rasterizer_state, 0)
 PAN_CSO(zsa, zsa, struct pipe_depth_stencil_alpha_state, PANFROST_DIRTY_ZSA)
+
+void
+panfrost_depth_bias_update(struct panfrost_context *ctx,
+                           enum pipe_prim_type mode)
+{
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   struct panfrost_depth_bias b = { 0 };
+   bool on = false;
+
+   /* GL offsets polygons only, whatever their mode: lines and points
+    * stand for polygons only when pan_polygon_mode.c draws them. */
+   if (rast && u_reduced_prim(mode) == PIPE_PRIM_TRIANGLES)
+      on = rast->offset_tri;
+   else if (rast && ctx->unfilled_polygons)
+      on = u_reduced_prim(mode) == PIPE_PRIM_LINES ? rast->offset_line
+                                                   : rast->offset_point;
+   if (on) {
+      b = (struct panfrost_depth_bias){
+         .enable = true,
+         .units = rast->offset_units * 2.0f,
+         .factor = rast->offset_scale,
+         .clamp = rast->offset_clamp,
+      };
+   }
+   struct panfrost_depth_bias *o = &ctx->depth_bias;
+   if (b.enable != o->enable || b.units != o->units || b.factor != o->factor ||
+       b.clamp != o->clamp) {
+      *o = b;
+      ctx->dirty |= PANFROST_DIRTY_ZSA;
+   }
+}
 
 static void *
 panfrost_create_vertex_elements(struct pipe_context *pctx, unsigned count,

@@ -127,6 +127,12 @@ emit_depth_stencil(void *cpu, const struct panfrost_zs_state *zs)
          cfg.depth_source = MALI_DEPTH_SOURCE_SHADER;
       cfg.stencil_from_shader = zs->shader_s;
       cfg.stencil_test_enable = zs->stencil;
+      cfg.depth_bias_enable = zs->bias.enable;
+      if (zs->bias.enable) {
+         cfg.depth_units = zs->bias.units;
+         cfg.depth_factor = zs->bias.factor;
+         cfg.depth_bias_clamp = zs->bias.clamp;
+      }
       cfg.front_compare_function = zs->stencil ? f->func : MALI_FUNC_ALWAYS;
       cfg.back_compare_function = zs->stencil ? b->func : MALI_FUNC_ALWAYS;
       if (zs->stencil) {

@@ -139,6 +139,14 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
       cfg.stencil_mask_misc.stencil_mask_front = f->zs.face[0].write_mask;
       cfg.stencil_mask_misc.stencil_mask_back = f->zs.face[1].write_mask;
       cfg.stencil_mask_misc.single_sampled_lines = true;
+      /* Lines and points count as front facing. */
+      cfg.stencil_mask_misc.front_facing_depth_bias = f->zs.bias.enable;
+      cfg.stencil_mask_misc.back_facing_depth_bias = f->zs.bias.enable;
+      if (f->zs.bias.enable) {
+         cfg.depth_units = f->zs.bias.units;
+         cfg.depth_factor = f->zs.bias.factor;
+         cfg.depth_bias_clamp = f->zs.bias.clamp;
+      }
       /* compiler.rst, driver interface (v7): r58 facing, r59 pixel
        * position, r60 coverage, r61 sample mask.
        */
