@@ -105,6 +105,7 @@ panfrost_create_compute_state(struct pipe_context *pctx,
    if (!so)
       return NULL;
    so->tex_stage = PIPE_SHADER_COMPUTE;
+   so->mem_stage = PIPE_SHADER_COMPUTE;
 
    nir_shader *nir = cso->ir_type == PIPE_SHADER_IR_NIR
                         ? (nir_shader *)cso->prog /* ownership moves to us */
@@ -191,25 +192,40 @@ panfrost_memory_barrier(struct pipe_context *pctx, unsigned flags)
  * draw reading what comes after it.
  */
 static bool
-overwrites_draw_reads(struct panfrost_context *ctx)
+overwrites_draw_reads(struct panfrost_context *ctx,
+                      const struct panfrost_compute_shader *so)
 {
    const struct panfrost_compute_ctx *c = &ctx->compute;
+   enum pipe_shader_type st = so->mem_stage;
 
    if (!util_dynarray_num_elements(&ctx->batch.draw_jobs,
                                    struct panfrost_batch_job))
       return false;
-   u_foreach_bit(i, c->ssbo_writable[PIPE_SHADER_COMPUTE]) {
-      const struct pipe_resource *r = c->ssbos[PIPE_SHADER_COMPUTE][i].buffer;
+   u_foreach_bit(i, c->ssbo_writable[st]) {
+      const struct pipe_resource *r = c->ssbos[st][i].buffer;
       if (r && panfrost_batch_uses(ctx, r))
          return true;
    }
    for (unsigned i = 0; i < PANFROST_MAX_IMAGES; ++i) {
-      const struct pipe_image_view *v = &c->images[PIPE_SHADER_COMPUTE][i];
+      const struct pipe_image_view *v = &c->images[st][i];
       if (v->resource && (v->access & PIPE_IMAGE_ACCESS_WRITE) &&
           panfrost_batch_uses(ctx, v->resource))
          return true;
    }
    return false;
+}
+
+void
+panfrost_compute_submit_before(struct panfrost_context *ctx,
+                               const struct panfrost_compute_shader *so)
+{
+   /* The batch's compute jobs run before its pass: draws with storage
+    * buffers must be done before this dispatch starts, and so must draws
+    * reading what it may write (a texture buffer, a vertex buffer).
+    */
+   if (ctx->batch.draw_ssbos || overwrites_draw_reads(ctx, so) ||
+       panfrost_compute_samples_pass_output(ctx, so))
+      panfrost_batch_submit(ctx);
 }
 
 /* The address of compute constant buffer i (user buffers copied, since
@@ -239,23 +255,23 @@ ubo_address(struct panfrost_context *ctx, unsigned i, uint64_t *addr)
    return true;
 }
 
-/* The address and bound size of compute storage slot i (0 and 0 when
- * unbound), its buffer recorded in the batch for reading, and writing
- * when writable; false when out of memory.
+/* The address and bound size of storage slot i of the stage (0 and 0
+ * when unbound), its buffer recorded in the batch for reading, and
+ * writing when writable; false when out of memory.
  */
 static bool
-ssbo_slot(struct panfrost_context *ctx, unsigned i, uint64_t *addr,
-          unsigned *size_B)
+ssbo_slot(struct panfrost_context *ctx, enum pipe_shader_type st, unsigned i,
+          uint64_t *addr, unsigned *size_B)
 {
    struct panfrost_compute_ctx *c = &ctx->compute;
-   const struct pipe_shader_buffer *sb = &c->ssbos[PIPE_SHADER_COMPUTE][i];
+   const struct pipe_shader_buffer *sb = &c->ssbos[st][i];
 
    *addr = 0;
    *size_B = 0;
    if (!sb->buffer)
       return true;
    struct panfrost_resource *rsc = panfrost_resource(sb->buffer);
-   bool writable = c->ssbo_writable[PIPE_SHADER_COMPUTE] & BITFIELD_BIT(i);
+   bool writable = c->ssbo_writable[st] & BITFIELD_BIT(i);
    if (!panfrost_batch_add_bo(ctx, rsc->bo,
                               PAN_BO_ACCESS_READ |
                                  (writable ? PAN_BO_ACCESS_WRITE : 0)))
@@ -286,14 +302,14 @@ fill_push_entry(struct panfrost_context *ctx,
    case PANFROST_PUSH_SSBO_ADDR:
    case PANFROST_PUSH_SSBO_SIZE: {
       unsigned size_B;
-      if (!c->ssbos[PIPE_SHADER_COMPUTE][e->index].buffer) {
+      if (!c->ssbos[so->mem_stage][e->index].buffer) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
                             "shader storage slot %u is not bound, dispatch "
                             "dropped",
                             e->index);
          return false;
       }
-      if (!ssbo_slot(ctx, e->index, &addr, &size_B))
+      if (!ssbo_slot(ctx, so->mem_stage, e->index, &addr, &size_B))
          return false;
       if (e->source == PANFROST_PUSH_SSBO_SIZE) {
          words[0] = size_B;
@@ -312,7 +328,7 @@ fill_push_entry(struct panfrost_context *ctx,
            ++i, w += PANFROST_SSBO_SLOT_WORDS) {
          uint64_t va;
          unsigned size_B;
-         if (!ssbo_slot(ctx, i, &va, &size_B))
+         if (!ssbo_slot(ctx, so->mem_stage, i, &va, &size_B))
             return false;
          w[0] = (uint32_t)va;
          w[1] = (uint32_t)(va >> 32);
@@ -353,7 +369,7 @@ fill_push_entry(struct panfrost_context *ctx,
       words[0] = info->block[e->index];
       return true;
    case PANFROST_PUSH_IMAGE_SIZE:
-      words[0] = panfrost_image_size(ctx, PIPE_SHADER_COMPUTE, e->index / 4,
+      words[0] = panfrost_image_size(ctx, so->mem_stage, e->index / 4,
                                      e->index % 4);
       return true;
    case PANFROST_PUSH_TEXTURE_SIZE:
@@ -482,7 +498,7 @@ shader_resources(struct panfrost_context *ctx,
    if (so->uses_textures && !texture_descs(ctx, so, addr, count, job))
       return false;
    if (so->nr_images && !d) {
-      if (panfrost_image_attributes(ctx, PIPE_SHADER_COMPUTE, so->nr_images,
+      if (panfrost_image_attributes(ctx, so->mem_stage, so->nr_images,
                                     &job->attributes, &job->attribute_buffers,
                                     err, sizeof(err)))
          return true;
@@ -494,7 +510,7 @@ shader_resources(struct panfrost_context *ctx,
       return true;
    if (so->nr_images) {
       addr[PANFROST_TABLE_IMAGE] = panfrost_image_table(
-         ctx, PIPE_SHADER_COMPUTE, so->nr_images, err, sizeof(err));
+         ctx, so->mem_stage, so->nr_images, err, sizeof(err));
       if (!addr[PANFROST_TABLE_IMAGE]) {
          panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE, "%s, dispatch dropped",
                             err);
@@ -542,13 +558,7 @@ panfrost_launch_grid(struct pipe_context *pctx,
                          so->error);
       return;
    }
-   /* The batch's compute jobs run before its pass: draws with storage
-    * buffers must be done before this dispatch starts, and so must draws
-    * reading what it may write (a texture buffer, a vertex buffer).
-    */
-   if (ctx->batch.draw_ssbos || overwrites_draw_reads(ctx) ||
-       panfrost_compute_samples_pass_output(ctx, so))
-      panfrost_batch_submit(ctx);
+   panfrost_compute_submit_before(ctx, so);
    if (info->last_block[0] || info->last_block[1] || info->last_block[2]) {
       panfrost_warn_once(ctx, PANFROST_WARN_COMPUTE,
                          "partial last workgroups are not supported, "

@@ -110,6 +110,9 @@ struct panfrost_compute_shader {
    /* The stage whose sampler views and samplers it uses: the compute
     * stage, or the geometry stage for a geometry shader's variant. */
    enum pipe_shader_type tex_stage;
+   /* The stage whose storage buffers and images it uses: the vertex
+    * stage for the vertex shader's compute variants (pan_xfb.h). */
+   enum pipe_shader_type mem_stage;
    char error[256];
 };
 
@@ -117,6 +120,14 @@ struct panfrost_compute_shader {
  * writes (the batch must be submitted first for it to see the pixels). */
 bool panfrost_compute_samples_pass_output(struct panfrost_context *ctx,
                                           const struct panfrost_compute_shader *so);
+
+/* Submits the pending batch when a dispatch of so must not join it (its
+ * pass has draws that must run first).  launch_grid does it; callers that
+ * put the dispatch's inputs in the batch's memory first call it before,
+ * since a submit releases that memory.
+ */
+void panfrost_compute_submit_before(struct panfrost_context *ctx,
+                                    const struct panfrost_compute_shader *so);
 
 /* Buffers and images bound per stage through set_shader_buffers and
  * set_shader_images. */

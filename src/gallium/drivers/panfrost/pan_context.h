@@ -108,6 +108,12 @@ struct panfrost_shader {
     */
    struct panfrost_compute_shader *gs_records;
    uint64_t gs_records_mask;
+   /* vertex: its variant making only its memory writes, for draws with
+    * rasterizer discard (pan_discard.c), looked for at the first such draw
+    * (effects_known; NULL when the shader writes no memory).
+    */
+   struct panfrost_compute_shader *effects;
+   bool effects_known;
 };
 
 struct panfrost_vertex_elements {

@@ -1099,10 +1099,16 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                 "shader is not supported, draw dropped");
       return;
    }
-   for (unsigned i = 0; i < num_draws; ++i)
-      panfrost_xfb_draw(ctx, info, drawid_offset + i, &draws[i]);
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
-   if (rast && rast->rasterizer_discard)
+   bool discard = rast && rast->rasterizer_discard;
+   for (unsigned i = 0; i < num_draws; ++i) {
+      bool shaded = panfrost_xfb_draw(ctx, info, drawid_offset + i, &draws[i]);
+      /* Nothing rasterised: only the vertex shader's memory writes are
+       * left to make, when the capture did not make them. */
+      if (discard && !shaded)
+         panfrost_discard_draw(ctx, info, drawid_offset + i, &draws[i]);
+   }
+   if (discard)
       return;
    bool jm = panfrost_screen(pctx->screen)->arch &&
              panfrost_screen(pctx->screen)->arch->jm;

@@ -162,8 +162,10 @@ panfrost_gs_vs_records(struct panfrost_context *ctx,
       };
       vs->gs_records = ctx->base.create_compute_state(&ctx->base, &cso);
       /* Vertex texture fetches read the vertex stage's views. */
-      if (vs->gs_records)
+      if (vs->gs_records) {
          vs->gs_records->tex_stage = PIPE_SHADER_VERTEX;
+         vs->gs_records->mem_stage = PIPE_SHADER_VERTEX;
+      }
    }
    vs->gs_records_mask = mask;
    return vs->gs_records;

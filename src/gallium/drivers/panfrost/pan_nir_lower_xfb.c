@@ -12,8 +12,8 @@
  * reads its constant buffers from their addresses in the block, and writes
  * the outputs the stream output info selects to the buffers at
  * k * stride.  Every other output is dropped.  The grid may be rounded up:
- * invocations past the count redo the last vertex, which writes the same
- * values to the same place.  Before a geometry shader the same variant
+ * invocations past the count skip the shader (its own atomics and stores
+ * must run once per vertex).  Before a geometry shader the same variant
  * writes every output the geometry shader reads instead, one vec4 per
  * location in a record per vertex (pan_gs.h).
  */
@@ -84,18 +84,29 @@ offset_addr(nir_builder *b, nir_ssa_def *base, nir_ssa_def *offset_B)
    return nir_iadd(b, base, nir_u2u64(b, offset_B));
 }
 
+static void
+load_params(nir_builder *b, struct lower_xfb *s)
+{
+   nir_ssa_def *in = nir_load_kernel_input(b, 2, 32, nir_imm_int(b, 0));
+   s->params = nir_pack_64_2x32_split(b, nir_channel(b, in, 0),
+                                      nir_channel(b, in, 1));
+}
+
+static nir_ssa_def *
+invocation_index(nir_builder *b)
+{
+   return nir_channel(b, nir_load_global_invocation_id(b, 32), 0);
+}
+
 /* The preamble: the block address, the clamped invocation index and its
  * (vertex, instance) pair.
  */
 static void
 load_invocation(nir_builder *b, struct lower_xfb *s)
 {
-   nir_ssa_def *in = nir_load_kernel_input(b, 2, 32, nir_imm_int(b, 0));
-   s->params = nir_pack_64_2x32_split(b, nir_channel(b, in, 0),
-                                      nir_channel(b, in, 1));
+   load_params(b, s);
    nir_ssa_def *count = param32(b, s, PARAM(count));
-   nir_ssa_def *gid = nir_channel(b, nir_load_global_invocation_id(b, 32), 0);
-   s->k = nir_umin(b, gid, nir_iadd_imm(b, count, -1));
+   s->k = nir_umin(b, invocation_index(b), nir_iadd_imm(b, count, -1));
    unsigned table = ALIGN_POT(sizeof(struct panfrost_xfb_params), 16);
    nir_ssa_def *pair = load32(
       b, offset_addr(b, nir_iadd_imm(b, s->params, table),
@@ -272,6 +283,29 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
    return true;
 }
 
+/* The grid is whole workgroups: the invocations past the count skip the
+ * whole shader, since a repeated atomic or store of the shader's own
+ * would count twice.
+ */
+static void
+skip_past_count(nir_function_impl *impl)
+{
+   struct lower_xfb s = { 0 };
+   nir_cf_list body;
+   nir_builder b;
+
+   nir_cf_extract(&body, nir_before_cf_list(&impl->body),
+                  nir_after_cf_list(&impl->body));
+   nir_builder_init(&b, impl);
+   b.cursor = nir_after_cf_list(&impl->body);
+   load_params(&b, &s);
+   nir_push_if(&b, nir_ult(&b, invocation_index(&b),
+                           param32(&b, &s, PARAM(count))));
+   nir_cf_reinsert(&body, b.cursor);
+   nir_pop_if(&b, NULL);
+   nir_metadata_preserve(impl, nir_metadata_none);
+}
+
 static bool
 lower_vs(nir_shader *nir, const struct pipe_stream_output_info *so,
          uint64_t record_mask, char *err, size_t err_size)
@@ -315,8 +349,10 @@ lower_vs(nir_shader *nir, const struct pipe_stream_output_info *so,
    load_invocation(&b, &s);
 
    nir_shader_instructions_pass(nir, lower_instr, nir_metadata_none, &s);
-   if (!s.failed)
+   if (!s.failed) {
+      skip_past_count(impl);
       nir_shader_gather_info(nir, impl);
+   }
    return !s.failed;
 }
 

@@ -264,6 +264,8 @@ free_shader(struct pipe_context *pctx, struct panfrost_shader *so)
       pctx->delete_compute_state(pctx, so->xfb);
    if (so->gs_records)
       pctx->delete_compute_state(pctx, so->gs_records);
+   if (so->effects)
+      pctx->delete_compute_state(pctx, so->effects);
    ralloc_free(so->nir);
    FREE(so);
 }

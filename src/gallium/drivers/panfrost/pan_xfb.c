@@ -116,9 +116,12 @@ panfrost_xfb_create_variant(struct panfrost_context *ctx, const nir_shader *nir,
    };
    struct panfrost_compute_shader *v =
       ctx->base.create_compute_state(&ctx->base, &cso);
-   /* Its texture fetches read the vertex stage's views and samplers. */
-   if (v)
+   /* Its texture fetches read the vertex stage's views and samplers, its
+    * memory accesses the vertex stage's buffers and images. */
+   if (v) {
       v->tex_stage = PIPE_SHADER_VERTEX;
+      v->mem_stage = PIPE_SHADER_VERTEX;
+   }
    return v;
 }
 
@@ -355,9 +358,9 @@ fill_attribs(struct panfrost_context *ctx, struct panfrost_xfb_params *p)
       }
       if (!ok || vb->is_user_buffer || !vb->buffer.resource) {
          panfrost_warn_once(ctx, PANFROST_WARN_DRAW,
-                            "transform feedback fetches 32-bit vertex "
-                            "channels from buffers only (%s), nothing "
-                            "captured",
+                            "the vertex shader's compute variants fetch "
+                            "32-bit vertex channels from buffers only (%s): "
+                            "nothing captured or written",
                             util_format_short_name(el->src_format));
          return false;
       }
@@ -413,9 +416,14 @@ dispatch(struct panfrost_context *ctx, struct panfrost_compute_shader *v,
       .input = input,
    };
 
+   /* The draw passed the render condition: checking it again could wait
+    * for its query, which submits the batch holding the parameters. */
+   struct pipe_query *cond = ctx->render_cond.query;
+   ctx->render_cond.query = NULL;
    ctx->compute.shader = v;
    ctx->base.launch_grid(&ctx->base, &grid);
    ctx->compute.shader = saved;
+   ctx->render_cond.query = cond;
    return true;
 }
 
@@ -478,9 +486,9 @@ feeds_draws(struct panfrost_context *ctx, struct pipe_resource *prsc)
 }
 
 /* Captures the first n vertices of the unrolled draw (per_instance per
- * instance, in ids) into the targets.
+ * instance, in ids) into the targets; true when the variant was run.
  */
-static void
+static bool
 capture(struct panfrost_context *ctx, struct panfrost_shader *vs,
         const struct pipe_draw_info *info, unsigned drawid,
         const struct xfb_walk *w, const uint32_t *ids, unsigned per_instance,
@@ -494,7 +502,7 @@ capture(struct panfrost_context *ctx, struct panfrost_shader *vs,
                          "transform feedback variant refused, nothing "
                          "captured: %s",
                          vs->xfb->error);
-      return;
+      return false;
    }
 
    /* The batch's compute jobs run before its draws: a draw already in it
@@ -510,6 +518,8 @@ capture(struct panfrost_context *ctx, struct panfrost_shader *vs,
       }
    }
 
+   /* A submit after the targets are added to the batch would drop them. */
+   panfrost_compute_submit_before(ctx, vs->xfb);
    uint64_t targets[PIPE_MAX_SO_BUFFERS] = { 0 };
    for (unsigned b = 0; b < PIPE_MAX_SO_BUFFERS; ++b) {
       if (!so->stride[b])
@@ -530,10 +540,11 @@ capture(struct panfrost_context *ctx, struct panfrost_shader *vs,
                                                                : w->start,
                         w->indices != NULL, ids, per_instance, n,
                         targets) >= 0)
-      return;
+      return true;
 oom:
    mesa_loge("panfrost: out of memory for transform feedback, nothing "
              "captured");
+   return false;
 }
 
 int
@@ -544,6 +555,8 @@ panfrost_xfb_run(struct panfrost_context *ctx,
                  unsigned per_instance, unsigned n, const uint64_t *targets)
 {
    unsigned table_B = ALIGN_POT(sizeof(struct panfrost_xfb_params), 16);
+   /* Before anything goes into the batch: a submit would drop it. */
+   panfrost_compute_submit_before(ctx, v);
    struct pan_ptr mem =
       pan_pool_alloc(&ctx->batch.pool, table_B + (size_t)n * 8, 16);
    if (!mem.cpu)
@@ -589,7 +602,7 @@ prims_that_fit(struct panfrost_context *ctx,
    return prims;
 }
 
-void
+bool
 panfrost_xfb_draw(struct panfrost_context *ctx,
                   const struct pipe_draw_info *info, unsigned drawid,
                   const struct pipe_draw_start_count_bias *draw)
@@ -600,6 +613,7 @@ panfrost_xfb_draw(struct panfrost_context *ctx,
    bool capturing = x->num_targets && vs && vs->xfb;
    bool counting = x->active_queries && !x->queries_paused;
    unsigned vpp = vertices_per_prim(info->mode);
+   bool ran = false;
 
    if ((!capturing && !counting) || !vpp || !draw->count ||
        !info->instance_count)
@@ -629,8 +643,8 @@ panfrost_xfb_draw(struct panfrost_context *ctx,
       uint32_t *ids = emitted ? malloc(per_instance * sizeof(uint32_t)) : NULL;
       if (ids) {
          unroll(&w, ids);
-         capture(ctx, vs, info, drawid, &w, ids, per_instance,
-                 (unsigned)(emitted * vpp));
+         ran = capture(ctx, vs, info, drawid, &w, ids, per_instance,
+                       (unsigned)(emitted * vpp));
          free(ids);
       }
    }
@@ -646,6 +660,7 @@ note:
    /* After the capture: its own reads are not in the batch yet. */
    if (x->tracking)
       note_draw_reads(ctx, info);
+   return ran;
 }
 
 unsigned

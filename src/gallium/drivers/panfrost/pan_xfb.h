@@ -107,11 +107,20 @@ panfrost_xfb_create_variant(struct panfrost_context *ctx,
                             const struct pipe_stream_output_info *so);
 
 /* Counts the primitives of a draw for the queries and captures its
- * vertices when targets are bound.
+ * vertices when targets are bound; true when the capture ran the vertex
+ * shader (and so made its memory writes).
  */
-void panfrost_xfb_draw(struct panfrost_context *ctx,
+bool panfrost_xfb_draw(struct panfrost_context *ctx,
                        const struct pipe_draw_info *info, unsigned drawid,
                        const struct pipe_draw_start_count_bias *draw);
+
+/* A draw with rasterizer discard that transform feedback did not shade:
+ * the vertex shader's memory writes, made by its compute variant over
+ * every vertex of the draw's whole primitives (pan_discard.c).
+ */
+void panfrost_discard_draw(struct panfrost_context *ctx,
+                           const struct pipe_draw_info *info, unsigned drawid,
+                           const struct pipe_draw_start_count_bias *draw);
 
 /* The vertex ids of the draw's primitives, in the order the geometry
  * stage takes them (triangle strips and fans as last-vertex-provoking
