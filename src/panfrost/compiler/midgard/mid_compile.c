@@ -136,6 +136,7 @@ moved_ir(struct mid_shader *s, unsigned early, FILE *print_ir, bool *unchanged)
       mid_opt_moves(s);
    else if (early && unchanged)
       *unchanged = true;
+   mid_tex_coords(s);
    return finish_ir(s, true, early, print_ir);
 }
 

@@ -174,6 +174,11 @@ encode_tex(struct mid_shader *s, const struct mid_instr *I,
    ok &= set(s, P, "exec", 3);
    ok &= set(s, P, "dim", t->dim);
    ok &= set(s, P, "infull", 1);
+   if (t->swizzled) {
+      ok &= set(s, P, "inswz",
+                t->inswz[0] | t->inswz[1] << 2 | t->inswz[2] << 4 |
+                   t->inswz[3] << 6);
+   }
    ok &= set(s, P, "outfull", 1);
    /* The result register: r28 or r29 (r0 or r1 on the small cores). */
    ok &= set(s, P, "outsel", reg_of(s, I->dst) & 1);

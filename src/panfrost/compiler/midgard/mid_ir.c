@@ -142,6 +142,11 @@ mid_print(const struct mid_shader *s, FILE *fp)
          fprintf(fp, "%s", I->op);
          for (unsigned i = 0; i < I->nr_srcs; i++)
             print_src(s, &I->src[i], I->store ? 0xf : I->mask, fp);
+         if (I->kind == MID_TEX && I->tex.swizzled) {
+            fprintf(fp, " r%u.", I->tex.in_reg);
+            for (unsigned c = 0; c < 4; c++)
+               fprintf(fp, "%c", "xyzw"[I->tex.inswz[c] & 3]);
+         }
          if (I->pair_next)
             fprintf(fp, " (paired)");
          fprintf(fp, "\n");

@@ -73,6 +73,8 @@ struct mid_tex {
    bool lodreg;          /* LOD/bias from (in_reg + 1).x, else bias/biasi */
    unsigned bias, biasi; /* constant LOD/bias, 8.8 fixed point */
    bool vertex;          /* texvtx tag: vertex stage or texel fetch */
+   bool swizzled;        /* coordinates through inswz (else identity) */
+   uint8_t inswz[4];     /* lane c reads component inswz[c] of in_reg */
 };
 
 struct mid_block;
@@ -285,6 +287,10 @@ void mid_opt_moves(struct mid_shader *s);
  * pull: with the writes of a variable only the store's move reads, and
  * every computation only the store reads (its loads too). */
 bool mid_ra_early_stores(struct mid_shader *s, bool pull);
+/* Varying loads read only by texture coordinate moves load into the
+ * texture input register, the lookups reading it through their swizzle
+ * (mid_tex_coords.c); true when one did. */
+bool mid_tex_coords(struct mid_shader *s);
 /* Whether a schedule of `fewer` bundles at half the threads of one of
  * `more` bundles is the better one (mid_compile.c). */
 bool mid_half_threads_pay(unsigned fewer, unsigned more);

@@ -19,9 +19,12 @@
  * On the small cores texture words write their result to work register r0
  * (mid_tex_aliasing), which the moves after it read as a fixed register:
  * variables live across that write, or written while the result is still
- * to be read, stay out of r0.
+ * to be read, stay out of r0.  A result only its copy reads is written to
+ * the copy's variable instead, in r0 or r1 (the word's result select),
+ * when that costs no register.
  */
 
+#include <assert.h>
 #include <string.h>
 
 #include "util/ralloc.h"
@@ -296,8 +299,89 @@ mid_live_in(struct mid_shader *s, void *mem)
    return live_ins(&ra, mem);
 }
 
-bool
-mid_ra(struct mid_shader *s)
+/* A texture word of the small cores and the copy that alone reads its
+ * result (r0): the word may write the copy's variable itself, in r0 or
+ * r1 (its result select), the copy becoming a no-op. */
+struct tex_merge {
+   struct mid_instr *T, *M;
+   uint8_t mask;
+};
+
+static bool
+identity_copy_of(const struct mid_instr *M, unsigned r)
+{
+   if (!mid_is_plain_move(M) || M->store || M->dst.kind != MID_REF_VAR ||
+       M->src[1].ref.kind != MID_REF_HW || M->src[1].ref.index != r)
+      return false;
+   for (unsigned l = 0; l < 4; l++) {
+      if ((M->mask & (1u << l)) && M->src[1].swz[l] != l)
+         return false;
+   }
+   return true;
+}
+
+/* In bundle order: the copy must be the first instruction after the
+ * word to touch r0, and the only one to read it before r0 is written
+ * again or the block ends. */
+static unsigned
+find_tex_merges(struct mid_shader *s, struct tex_merge *out, unsigned max)
+{
+   unsigned r = s->tex_out, n = 0;
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, T)
+      {
+         if (T->kind != MID_TEX || T->dst.kind != MID_REF_HW ||
+             T->dst.index != r || n == max)
+            continue;
+         struct mid_instr *M = NULL;
+         bool ok = true;
+         for (struct list_head *l = T->link.next; l != &b->instrs && ok;
+              l = l->next) {
+            struct mid_instr *I = list_entry(l, struct mid_instr, link);
+            bool reads = hw_work_reads(I) & (1u << r);
+            bool writes =
+               !I->store && I->dst.kind == MID_REF_HW && I->dst.index == r;
+            if (!M) {
+               if (reads && identity_copy_of(I, r) && !writes)
+                  M = I;
+               else if (reads || writes || I->kind == MID_WRITEOUT)
+                  ok = false;
+               continue;
+            }
+            if (reads)
+               ok = false;
+            if (writes || I->kind == MID_WRITEOUT)
+               break;
+         }
+         if (ok && M)
+            out[n++] = (struct tex_merge){ T, M, T->mask };
+      }
+   }
+   return n;
+}
+
+static void
+apply_tex_merges(struct mid_shader *s, struct tex_merge *m, unsigned n, bool on)
+{
+   for (unsigned i = 0; i < n; i++) {
+      if (on) {
+         m[i].T->dst = m[i].M->dst;
+         m[i].T->mask = m[i].M->mask;
+         m[i].M->src[1].ref = m[i].M->dst;
+      } else {
+         m[i].T->dst = mid_hw(s->tex_out);
+         m[i].T->mask = m[i].mask;
+         m[i].M->src[1].ref = mid_hw(s->tex_out);
+      }
+   }
+}
+
+/* One allocation; with merges, their variables are coloured first, in
+ * r0 or r1 only (false when one finds neither free). */
+static bool
+ra_once(struct mid_shader *s, const struct tex_merge *merges, unsigned nm,
+        bool *merge_failed)
 {
    void *mem = ralloc_context(NULL);
    struct ra ra = { .s = s, .n = s->nr_vars };
@@ -363,6 +447,23 @@ mid_ra(struct mid_shader *s)
    }
 
    bool ok = true;
+   for (unsigned i = 0; i < nm; i++) {
+      unsigned v = merges[i].M->dst.index;
+      if (s->reg_of[v] >= 0)
+         continue;
+      uint32_t used = avoid[v];
+      util_dynarray_foreach(&ra.adj[v], unsigned, w)
+      {
+         if (s->reg_of[*w] >= 0)
+            used |= 1u << s->reg_of[*w];
+      }
+      if ((used & 0x3) == 0x3) {
+         *merge_failed = true;
+         goto out;
+      }
+      s->reg_of[v] = ffs(~used) - 1;
+      s->work_regs = MAX2(s->work_regs, s->reg_of[v] + 1);
+   }
    mid_foreach_block(s, b)
    {
       mid_foreach_instr(b, I)
@@ -413,5 +514,52 @@ mid_ra(struct mid_shader *s)
    }
 out:
    ralloc_free(mem);
+   return ok;
+}
+
+/* On the small cores a texture result copied out of r0 would rather be
+ * written where its copy goes, r0 or r1, as the stock code does: fewer
+ * copies, and two results can be live at once.  Colouring those
+ * variables first may cost registers elsewhere, so the merges are taken
+ * one by one, each kept when the allocation still needs no more work
+ * registers than without any. */
+bool
+mid_ra(struct mid_shader *s)
+{
+   bool merge_failed = false;
+   if (s->tex_out >= 16 || !s->nr_tex)
+      return ra_once(s, NULL, 0, &merge_failed);
+   unsigned max = 0;
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I) max += I->kind == MID_TEX;
+   }
+   struct tex_merge *m = ralloc_array(NULL, struct tex_merge, MAX2(max, 1));
+   unsigned nm = find_tex_merges(s, m, max);
+   bool ok = ra_once(s, NULL, 0, &merge_failed);
+   if (!ok || !nm) {
+      ralloc_free(m);
+      return ok;
+   }
+   unsigned plain_regs = s->work_regs;
+   unsigned kept = 0;
+   for (unsigned i = 0; i < nm; i++) {
+      struct tex_merge t = m[i];
+      m[i] = m[kept];
+      m[kept] = t;
+      apply_tex_merges(s, &m[kept], 1, true);
+      merge_failed = false;
+      if (ra_once(s, m, kept + 1, &merge_failed) && !merge_failed &&
+          s->work_regs <= plain_regs) {
+         kept++;
+         continue;
+      }
+      s->failed = s->ra_failed = false;
+      apply_tex_merges(s, &m[kept], 1, false);
+   }
+   merge_failed = false;
+   ok = ra_once(s, m, kept, &merge_failed);
+   assert(ok && !merge_failed);
+   ralloc_free(m);
    return ok;
 }

@@ -1,0 +1,254 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Texture coordinates loaded into the texture input register
+ * (mid_tex_coords.c) on IR built by hand: a varying holding two lookups'
+ * coordinates loads into r28 (r26 on T720) just before the first lookup,
+ * the moves go and the lookups take its lanes through their swizzle (a
+ * lookup sharing the last one's coordinates too); then allocation needs
+ * one register fewer.  Left alone: another lookup's coordinates written
+ * in between, and a varying something else reads.  And the allocator's
+ * T720 results (mid_ra.c): a result only its copy reads is written to the
+ * copy's register, r1 when it lives across the next lookup.
+ */
+
+#include "util/pan_test_util.h"
+#include "mid_test_ir.h"
+
+static struct mid_shader *
+tex_shader(unsigned gpu_id, unsigned nr_vars)
+{
+   struct mid_shader *s = mid_test_shader(nr_vars);
+   s->stage = MESA_SHADER_FRAGMENT;
+   s->gpu_id = gpu_id;
+   s->tex_in = mid_tex_aliasing(gpu_id) ? 26 : 28;
+   s->tex_out = mid_tex_aliasing(gpu_id) ? 0 : 29;
+   return s;
+}
+
+static struct mid_instr *
+ld_vary(struct mid_shader *s, struct mid_block *b, unsigned var)
+{
+   struct mid_instr *I = mid_instr_create(s, b, MID_LDST, "ld_vary_32");
+   I->dst = mid_var(var);
+   I->mask = 0xf;
+   I->ls.areg = 7;
+   I->ls.ireg = 7;
+   I->ls.swz = 0xe4;
+   return I;
+}
+
+/* tex_in.xy = imov v.(c0, c1) */
+static struct mid_instr *
+coord_move(struct mid_shader *s, struct mid_block *b, unsigned var, unsigned c0,
+           unsigned c1)
+{
+   struct mid_instr *M = mid_test_move(s, b, mid_hw(s->tex_in), mid_var(var));
+   M->mask = 0x3;
+   M->int_result = true;
+   M->src[1].swz[0] = c0;
+   M->src[1].swz[1] = c1;
+   return M;
+}
+
+static struct mid_instr *
+lookup(struct mid_shader *s, struct mid_block *b)
+{
+   struct mid_instr *T = mid_instr_create(s, b, MID_TEX, "normal");
+   T->tex =
+      (struct mid_tex){ .dim = 2, .mode = 1, .stype = 1, .in_reg = s->tex_in };
+   T->dst = mid_hw(s->tex_out);
+   T->mask = 0xf;
+   s->nr_tex++;
+   return T;
+}
+
+static struct mid_instr *
+result_copy(struct mid_shader *s, struct mid_block *b, unsigned var)
+{
+   struct mid_instr *M = mid_test_move(s, b, mid_var(var), mid_hw(s->tex_out));
+   M->int_result = true;
+   return M;
+}
+
+static unsigned
+position(struct mid_block *b, const struct mid_instr *I)
+{
+   unsigned n = 0;
+   mid_foreach_instr(b, J)
+   {
+      if (J == I)
+         return n;
+      n++;
+   }
+   return ~0u;
+}
+
+static unsigned
+count(struct mid_block *b)
+{
+   unsigned n = 0;
+   mid_foreach_instr(b, J) n++;
+   return n;
+}
+
+static bool
+swizzle_is(const struct mid_instr *T, unsigned c0, unsigned c1)
+{
+   return T->tex.swizzled && T->tex.inswz[0] == c0 && T->tex.inswz[1] == c1;
+}
+
+/*
+ *    v0 = ld_vary (coordinates)          v1 = ld_vary
+ *    v1 = ld_vary                        v2 = fadd v1, v1
+ *    v2 = fadd v1, v1                    r28 = ld_vary
+ *    r28.xy = imov v0.xy        ->       r29 = normal r28.xyxx
+ *    r29 = normal                        v3 = imov r29
+ *    v3 = imov r29                       r29 = normal r28.xyxx (shared)
+ *    r29 = normal (same coordinates)     v4 = fadd v3, r29
+ *    v4 = fadd v3, r29                   r29 = normal r28.zwzz
+ *    r28.xy = imov v0.zw                 v5 = fadd v4, r29
+ *    r29 = normal                        v6 = fadd v5, v2
+ *    v5 = fadd v4, r29
+ *    v6 = fadd v5, v2
+ *
+ * v0 no longer holds a register beside v1/v2 and the results: 3 work
+ * registers before, 2 after.  On T720 the same with r26 in, r0 out.
+ */
+static void
+test_coordinates_loaded(void)
+{
+   for (unsigned t720 = 0; t720 < 2; t720++) {
+      for (unsigned on = 0; on < 2; on++) {
+         struct mid_shader *s = tex_shader(t720 ? 0x720 : 0x860, 7);
+         struct mid_block *b = mid_block_create(s);
+         struct mid_instr *l0 = ld_vary(s, b, 0);
+         ld_vary(s, b, 1);
+         mid_test_alu2(s, b, "fadd", mid_var(2), mid_var(1), mid_var(1));
+         coord_move(s, b, 0, 0, 1);
+         struct mid_instr *t1 = lookup(s, b);
+         result_copy(s, b, 3);
+         struct mid_instr *t2 = lookup(s, b);
+         mid_test_alu2(s, b, "fadd", mid_var(4), mid_var(3),
+                       mid_hw(s->tex_out));
+         coord_move(s, b, 0, 2, 3);
+         struct mid_instr *t3 = lookup(s, b);
+         mid_test_alu2(s, b, "fadd", mid_var(5), mid_var(4),
+                       mid_hw(s->tex_out));
+         mid_test_alu2(s, b, "fadd", mid_var(6), mid_var(5), mid_var(2));
+         if (on) {
+            PAN_EXPECT(mid_tex_coords(s));
+            PAN_EXPECT_EQ(count(b), 10);
+            PAN_EXPECT_EQ(position(b, l0), 2);
+            PAN_EXPECT_EQ(l0->dst.kind, MID_REF_HW);
+            PAN_EXPECT_EQ(l0->dst.index, s->tex_in);
+            PAN_EXPECT_EQ(position(b, t1), 3);
+            PAN_EXPECT(swizzle_is(t1, 0, 1));
+            PAN_EXPECT(swizzle_is(t2, 0, 1));
+            PAN_EXPECT(swizzle_is(t3, 2, 3));
+            /* Nothing left to do. */
+            PAN_EXPECT(!mid_tex_coords(s));
+         }
+         PAN_EXPECT(mid_ra(s));
+         /* T720: the values live across a lookup stay out of r0. */
+         PAN_EXPECT_EQ(s->work_regs, (on ? 2 : 3) + t720);
+         ralloc_free(s);
+      }
+   }
+}
+
+/*
+ *    v0 = ld_vary
+ *    r28.xy = imov v0.xy
+ *    r29 = normal
+ *    v2 = imov r29
+ *    r28.xy = imov v2.xy       another lookup's coordinates
+ *    r29 = normal
+ *    r28.xy = imov v0.zw
+ *    r29 = normal
+ *
+ * r28 would no longer hold v0 at the last lookup: left alone.  Likewise
+ * when v0 has a reader that is not a coordinate move.
+ */
+static void
+test_left_alone(void)
+{
+   for (unsigned other = 0; other < 2; other++) {
+      struct mid_shader *s = tex_shader(0x860, 4);
+      struct mid_block *b = mid_block_create(s);
+      struct mid_instr *l0 = ld_vary(s, b, 0);
+      coord_move(s, b, 0, 0, 1);
+      struct mid_instr *t1 = lookup(s, b);
+      result_copy(s, b, 2);
+      if (other) {
+         mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(0), mid_var(2));
+      } else {
+         coord_move(s, b, 2, 0, 1);
+         lookup(s, b);
+      }
+      coord_move(s, b, 0, 2, 3);
+      lookup(s, b);
+      unsigned n = count(b);
+      PAN_EXPECT(!mid_tex_coords(s));
+      PAN_EXPECT_EQ(count(b), n);
+      PAN_EXPECT_EQ(position(b, l0), 0);
+      PAN_EXPECT_EQ(l0->dst.kind, MID_REF_VAR);
+      PAN_EXPECT(!t1->tex.swizzled);
+      ralloc_free(s);
+   }
+}
+
+/*
+ *    v0 = ld_vary
+ *    r26.xy = imov v0.xy
+ *    r0 = normal                 v1(r1) = normal (result select r1)
+ *    v1 = imov r0        ->      v1 = imov v1 (dropped: same register)
+ *    r26.xy = imov v0.zw
+ *    r0 = normal
+ *    v2 = fadd v1, r0
+ *    v3 = fadd v2, v0
+ *
+ * Three work registers either way (v0 moves to r2).  On T860 the results
+ * are in r29, no work register: nothing changes.
+ */
+static void
+test_t720_result_register(void)
+{
+   for (unsigned t720 = 0; t720 < 2; t720++) {
+      struct mid_shader *s = tex_shader(t720 ? 0x720 : 0x860, 4);
+      struct mid_block *b = mid_block_create(s);
+      ld_vary(s, b, 0);
+      coord_move(s, b, 0, 0, 1);
+      struct mid_instr *t1 = lookup(s, b);
+      struct mid_instr *m1 = result_copy(s, b, 1);
+      coord_move(s, b, 0, 2, 3);
+      struct mid_instr *t2 = lookup(s, b);
+      mid_test_alu2(s, b, "fadd", mid_var(2), mid_var(1), mid_hw(s->tex_out));
+      mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(0));
+      PAN_EXPECT(mid_ra(s));
+      PAN_EXPECT_EQ(s->work_regs, t720 ? 3 : 2);
+      PAN_EXPECT_EQ(t2->dst.kind, MID_REF_HW);
+      if (t720) {
+         PAN_EXPECT_EQ(t1->dst.kind, MID_REF_VAR);
+         PAN_EXPECT_EQ(t1->dst.index, 1);
+         PAN_EXPECT_EQ(s->reg_of[1], 1);
+         PAN_EXPECT_EQ(t1->mask, m1->mask);
+         PAN_EXPECT_EQ(m1->src[1].ref.kind, MID_REF_VAR);
+         PAN_EXPECT(mid_is_var_copy(m1));
+      } else {
+         PAN_EXPECT_EQ(t1->dst.kind, MID_REF_HW);
+         PAN_EXPECT_EQ(m1->src[1].ref.kind, MID_REF_HW);
+      }
+      ralloc_free(s);
+   }
+}
+
+int
+main(void)
+{
+   PAN_RUN_CASE(test_coordinates_loaded);
+   PAN_RUN_CASE(test_left_alone);
+   PAN_RUN_CASE(test_t720_result_register);
+   return pan_test_summary("pan_mid_tex_coords");
+}
