@@ -255,10 +255,23 @@ from_reg(enum pan_sim_regfmt regfmt, const uint32_t in[4], unsigned c)
    return v;
 }
 
-void
-pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
-                    enum pan_sim_regfmt regfmt, unsigned comps,
-                    const uint32_t in[4], void *dst)
+/* Integer value x in an integer component of bits bits, clamped to its
+ * range. */
+static uint32_t
+saturate_int(const struct pan_sim_mem_format *f, unsigned bits, int64_t x)
+{
+   int64_t lo = 0, hi = bits == 32 ? UINT32_MAX : (1ll << bits) - 1;
+
+   if (f->num == PAN_SIM_NUM_SINT) {
+      lo = -(1ll << (bits - 1));
+      hi = (1ll << (bits - 1)) - 1;
+   }
+   return (uint32_t)(x < lo ? lo : x > hi ? hi : x);
+}
+
+static void
+regs_to_mem(const struct pan_sim_mem_format *f, enum pan_sim_regfmt regfmt,
+            unsigned comps, const uint32_t in[4], void *dst, bool saturate)
 {
    uint8_t *p = dst;
    bool reg_int = regfmt != PAN_SIM_REG_F16 && regfmt != PAN_SIM_REG_F32;
@@ -299,7 +312,11 @@ pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
          break;
       }
       default:
-         raw = (uint32_t)(reg_int ? v.i : (int64_t)x);
+         /* Narrower than the register: the store keeps the low bits, the
+          * blend unit the nearest value the component holds. */
+         raw = saturate && reg_int && bits < 32
+                  ? saturate_int(f, bits, v.i)
+                  : (uint32_t)(reg_int ? v.i : (int64_t)x);
          break;
       }
       if (f->rgb10_a2) {
@@ -312,6 +329,22 @@ pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
    }
    if (f->rgb10_a2)
       memcpy(p, &word, 4);
+}
+
+void
+pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
+                    enum pan_sim_regfmt regfmt, unsigned comps,
+                    const uint32_t in[4], void *dst)
+{
+   regs_to_mem(f, regfmt, comps, in, dst, false);
+}
+
+void
+pan_sim_regs_to_tile(const struct pan_sim_mem_format *f,
+                     enum pan_sim_regfmt regfmt, unsigned comps,
+                     const uint32_t in[4], void *dst)
+{
+   regs_to_mem(f, regfmt, comps, in, dst, true);
 }
 
 bool

@@ -62,10 +62,18 @@ void pan_sim_mem_to_regs(const struct pan_sim_mem_format *f, const void *src,
                          enum pan_sim_regfmt regfmt, unsigned comps,
                          uint32_t out[4]);
 
-/* comps register values -> element in memory (only those components). */
+/* comps register values -> element in memory (only those components).
+ * Integers narrower than the register keep their low bits. */
 void pan_sim_regs_to_mem(const struct pan_sim_mem_format *f,
                          enum pan_sim_regfmt regfmt, unsigned comps,
                          const uint32_t in[4], void *dst);
+
+/* The same as the blend unit converts a colour into a raw tile-buffer
+ * format: integers narrower than the register are clamped to the
+ * component's range (an 8-bit unsigned target keeps 255 of 1000). */
+void pan_sim_regs_to_tile(const struct pan_sim_mem_format *f,
+                          enum pan_sim_regfmt regfmt, unsigned comps,
+                          const uint32_t in[4], void *dst);
 
 /* Register values -> floats (f16/f32 register formats only). */
 bool pan_sim_regs_to_float(enum pan_sim_regfmt regfmt, const uint32_t in[4],

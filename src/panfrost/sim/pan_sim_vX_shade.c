@@ -287,7 +287,7 @@ raw_store(struct fs_run *r, unsigned at,
    uint8_t old[16], now[16];
    memcpy(old, words, 16);
    memcpy(now, old, 16);
-   pan_sim_regs_to_mem(&f, regfmt, f.comps, in, now);
+   pan_sim_regs_to_tile(&f, regfmt, f.comps, in, now);
    unsigned comp_B = f.bits / 8;
    for (unsigned c = 0; c < f.comps && !f.rgb10_a2; ++c) {
       if (!((mask >> c) & 1))

@@ -119,10 +119,49 @@ check_raw_copy(void)
    PAN_CHECK(!memcmp(out, h, 8), "f16 load changed 0x%x 0x%x", out[0], out[1]);
 }
 
+/* The blend unit's conversion into integer tile-buffer formats clamps to
+ * each component's range (GL's integer render targets keep 255 of 1000),
+ * where a store keeps the low bits. */
+static void
+check_tile_saturation(void)
+{
+   struct pan_sim_mem_format u8, s8, s16, u1010102;
+   const uint32_t big[4] = { 1001, 2, 0xfffffff0u /* -16 */, 300 };
+   uint8_t mem[16];
+
+   PAN_CHECK(pan_sim_mem_format_parse("rgba8ui", &u8) &&
+                pan_sim_mem_format_parse("rgba8i", &s8) &&
+                pan_sim_mem_format_parse("rgba16i", &s16) &&
+                pan_sim_mem_format_parse("rgb10_a2ui", &u1010102),
+             "integer formats refused");
+   pan_sim_regs_to_tile(&u8, PAN_SIM_REG_U32, 4, big, mem);
+   PAN_CHECK(mem[0] == 255 && mem[1] == 2 && mem[2] == 255 && mem[3] == 255,
+             "u32 into rgba8ui: %u %u %u %u", mem[0], mem[1], mem[2], mem[3]);
+   pan_sim_regs_to_tile(&s8, PAN_SIM_REG_S32, 4, big, mem);
+   PAN_CHECK(mem[0] == 127 && mem[1] == 2 && mem[2] == (uint8_t)-16 &&
+                mem[3] == 127,
+             "s32 into rgba8i: %d %d %d %d", (int8_t)mem[0], (int8_t)mem[1],
+             (int8_t)mem[2], (int8_t)mem[3]);
+   const uint32_t wide[4] = { 40000, 0xffff0000u /* -65536 */, 5, 0 };
+   int16_t h[4];
+   pan_sim_regs_to_tile(&s16, PAN_SIM_REG_S32, 4, wide, h);
+   PAN_CHECK(h[0] == 32767 && h[1] == -32768 && h[2] == 5 && h[3] == 0,
+             "s32 into rgba16i: %d %d %d %d", h[0], h[1], h[2], h[3]);
+   uint32_t w = 0;
+   pan_sim_regs_to_tile(&u1010102, PAN_SIM_REG_U32, 4, big, &w);
+   PAN_CHECK(w == word_1010102(1001, 2, 1023, 3), "u32 into rgb10_a2ui: 0x%x",
+             w);
+   /* Stores keep the low bits. */
+   pan_sim_regs_to_mem(&u8, PAN_SIM_REG_U32, 4, big, mem);
+   PAN_CHECK(mem[0] == (1001 & 0xff) && mem[3] == (300 & 0xff),
+             "u32 stored as rgba8ui: %u %u", mem[0], mem[3]);
+}
+
 int
 main(void)
 {
    check_raw_copy();
+   check_tile_saturation();
    check("rgb10_a2_unorm", format_word(MALI_FORMAT_RGB10_A2_UNORM, false),
          word_1010102(1023, 0, 341, 2), 1.0f, 0.0f, 341 / 1023.0f, 2 / 3.0f);
    check("rgb10_a2_unorm bgra", format_word(MALI_FORMAT_RGB10_A2_UNORM, true),

@@ -1034,12 +1034,14 @@ test_format(enum pipe_format f)
       want[c] = scale == 1 ? src[c] : (float)(int)(src[c] * 100);
       dst[c] = scale == 1 ? clear[c] : (float)(int)(clear[c] * 100);
       /* An integer too wide for its channel (62 in the 2-bit alpha of
-       * R10G10B10A2_UINT) is undefined in GL; the simulator keeps the
-       * low bits, as plain formats do.
+       * R10G10B10A2_UINT) is clamped by the blend unit to the largest
+       * value the channel holds: piglit's gl-3.0-render-integer expects
+       * it of 8-bit targets and is not among the stock driver's known
+       * failures on a real G52.
        */
       unsigned bits = c < d->nr_channels ? d->channel[c].size : 0;
       if (uint && bits && bits < 32)
-         want[c] = (float)((unsigned)want[c] & ((1u << bits) - 1));
+         want[c] = MIN2(want[c], (float)((1u << bits) - 1));
    }
    if (scale == 1) {
       util_format_pack_rgba(f, packed, dst, 1);
