@@ -25,8 +25,11 @@ tri(double c, double dx, double dy, bool swap)
    for (unsigned i = 0; i < 3; ++i) {
       unsigned k = swap && i ? 3 - i : i;
       p.v[i] = (struct pan_sim_vtx){
-         (float)xy[k][0], (float)xy[k][1],
-         (float)(c + dx * xy[k][0] + dy * xy[k][1]), 1, i,
+         (float)xy[k][0],
+         (float)xy[k][1],
+         (float)(c + dx * xy[k][0] + dy * xy[k][1]),
+         1,
+         i,
       };
    }
    return p;
@@ -49,8 +52,7 @@ test_slope(void)
    near("y slope, other winding", pan_sim_depth_bias(&f, &p, 24, false),
         2.0 / 32);
    p = tri(0.25, 1.0 / 64, 1.0 / 128, false);
-   near("larger of x and y", pan_sim_depth_bias(&f, &p, 24, false),
-        2.0 / 64);
+   near("larger of x and y", pan_sim_depth_bias(&f, &p, 24, false), 2.0 / 64);
    p = tri(0.25, 0, 0, false);
    near("flat", pan_sim_depth_bias(&f, &p, 24, false), 0);
 
@@ -73,8 +75,7 @@ test_units(void)
    near("no depth buffer", pan_sim_depth_bias(&u, &p, 0, false),
         -3 * ldexp(1, -24));
    /* Float: 0.5 = 2^-1, one step 2^-24; 0.75 too; 0.25: 2^-25. */
-   near("F32 at 0.5", pan_sim_depth_bias(&u, &p, 32, true),
-        -3 * ldexp(1, -24));
+   near("F32 at 0.5", pan_sim_depth_bias(&u, &p, 32, true), -3 * ldexp(1, -24));
    p = tri(0.75, 0, 0, false);
    near("F32 at 0.75", pan_sim_depth_bias(&u, &p, 32, true),
         -3 * ldexp(1, -24));
@@ -86,8 +87,7 @@ test_units(void)
    near("F32 at 0.25", pan_sim_depth_bias(&u, &p, 32, true),
         -3 * ldexp(1, -25));
    p = tri(0, 0, 0, false);
-   near("F32 at 0", pan_sim_depth_bias(&u, &p, 32, true),
-        -3 * ldexp(1, -149));
+   near("F32 at 0", pan_sim_depth_bias(&u, &p, 32, true), -3 * ldexp(1, -149));
 }
 
 static void
@@ -95,14 +95,12 @@ test_clamp(void)
 {
    struct pan_sim_prim p = tri(0.5, 1.0 / 64, 0, false);
    const struct pan_sim_bias neg = { .factor = -1, .clamp = -1.0f / 256 };
-   near("negative clamp", pan_sim_depth_bias(&neg, &p, 24, false),
-        -1.0 / 256);
+   near("negative clamp", pan_sim_depth_bias(&neg, &p, 24, false), -1.0 / 256);
    const struct pan_sim_bias neg_in = { .factor = -1, .clamp = -1.0f / 16 };
-   near("negative clamp not reached", pan_sim_depth_bias(&neg_in, &p, 24, false),
-        -1.0 / 64);
+   near("negative clamp not reached",
+        pan_sim_depth_bias(&neg_in, &p, 24, false), -1.0 / 64);
    const struct pan_sim_bias pos = { .units = 1e6f, .clamp = 1.0f / 1024 };
-   near("positive clamp", pan_sim_depth_bias(&pos, &p, 16, false),
-        1.0 / 1024);
+   near("positive clamp", pan_sim_depth_bias(&pos, &p, 16, false), 1.0 / 1024);
    /* A positive clamp leaves negative offsets alone. */
    const struct pan_sim_bias pos_neg = { .units = -1e6f, .clamp = 1.0f / 1024 };
    near("positive clamp, negative offset",

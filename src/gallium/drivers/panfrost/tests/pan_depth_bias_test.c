@@ -86,8 +86,8 @@ draw(enum pipe_prim_type mode, const float (*xy)[2], unsigned n,
 /* The rectangle [x0, x1) x [y0, y1) as two triangles, counter-clockwise
  * as Gallium counts (y down) unless cw. */
 static void
-rect(unsigned x0, unsigned y0, unsigned x1, unsigned y1,
-     const struct plane *pl, const float rgba[4], bool cw)
+rect(unsigned x0, unsigned y0, unsigned x1, unsigned y1, const struct plane *pl,
+     const float rgba[4], bool cw)
 {
    const float c[4][2] = { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } };
    static const unsigned ccw_order[6] = { 0, 3, 2, 0, 2, 1 };
@@ -201,7 +201,10 @@ test_format(enum pipe_format zf, unsigned bits, bool is_float)
    zs = ctx->create_surface(ctx, tex, &st);
    pipe_resource_reference(&tex, NULL);
    struct pipe_framebuffer_state fb = {
-      .width = SIZE, .height = SIZE, .nr_cbufs = 1, .zsbuf = zs,
+      .width = SIZE,
+      .height = SIZE,
+      .nr_cbufs = 1,
+      .zsbuf = zs,
    };
    fb.cbufs[0] = rt;
    ctx->set_framebuffer_state(ctx, &fb);
@@ -256,8 +259,8 @@ test_format(enum pipe_format zf, unsigned bits, bool is_float)
    cso = plain();
    rect(0, 0, SIZE, SIZE, &tilted, red, false);
    ctx->delete_rasterizer_state(ctx, cso);
-   cso = bind_rast(true, false, false, 0, -1, -1.0f / 256,
-                   PIPE_POLYGON_MODE_FILL);
+   cso =
+      bind_rast(true, false, false, 0, -1, -1.0f / 256, PIPE_POLYGON_MODE_FILL);
    rect(0, 0, SIZE, SIZE, &tilted, green, false);
    ctx->delete_rasterizer_state(ctx, cso);
    probe("negative clamp", 8, 8, green, plane_at(&tilted, 8.5, 8.5) - 1.0 / 256,
@@ -270,12 +273,12 @@ test_format(enum pipe_format zf, unsigned bits, bool is_float)
    probe("positive clamp", 8, 8, blue, 0.5 + 1.0 / 1024, q);
 
    /* GL_LINE and GL_POINT polygons take the offset of their mode. */
-   static const float quad[6][2] = { { 4, 4 },   { 4, 28 },  { 28, 28 },
-                                     { 4, 4 },   { 28, 28 }, { 28, 4 } };
+   static const float quad[6][2] = { { 4, 4 }, { 4, 28 },  { 28, 28 },
+                                     { 4, 4 }, { 28, 28 }, { 28, 4 } };
    /* Pixel centres on the outline, half a pixel in from the quad. */
    static const float inner[6][2] = {
-      { 4.5f, 4.5f },   { 4.5f, 27.5f },  { 27.5f, 27.5f },
-      { 4.5f, 4.5f },   { 27.5f, 27.5f }, { 27.5f, 4.5f },
+      { 4.5f, 4.5f }, { 4.5f, 27.5f },  { 27.5f, 27.5f },
+      { 4.5f, 4.5f }, { 27.5f, 27.5f }, { 27.5f, 4.5f },
    };
    clear();
    cso = plain();
@@ -307,7 +310,9 @@ test_format(enum pipe_format zf, unsigned bits, bool is_float)
    probe("line primitive", 16, 16, red, 0.5, q);
 
    struct pipe_framebuffer_state none = {
-      .width = SIZE, .height = SIZE, .nr_cbufs = 1,
+      .width = SIZE,
+      .height = SIZE,
+      .nr_cbufs = 1,
    };
    none.cbufs[0] = rt;
    ctx->set_framebuffer_state(ctx, &none);
