@@ -182,6 +182,19 @@ imm_src(uint32_t v)
    return m;
 }
 
+/* Whether src is the constant +0.0 in every lane of mask, unmodified. */
+static bool
+zero_operand(const struct mid_src *src, unsigned mask)
+{
+   if (src->ref.kind != MID_REF_CONST || src->neg || src->abs)
+      return false;
+   u_foreach_bit (l, mask) {
+      if (src->imm[l] != 0)
+         return false;
+   }
+   return true;
+}
+
 /* Opcodes only the lut unit runs compute one lane per instruction (the
  * stock compiler splits them likewise): one copy of I per written lane,
  * unless every lane reads the same operand (the one result then goes to
@@ -366,6 +379,20 @@ emit_alu(struct ctx *c, nir_alu_instr *alu_i)
       I = alu(c, "fmov", dst, mask);
       I->nr_srcs = 2;
       I->src[1] = (struct mid_src){ .ref = t }; /* lane 0 everywhere */
+      return true;
+   }
+   case nir_op_fmax: {
+      /* max(x, +0.0) is x through the clamp-to-[0, inf) output modifier:
+       * a move that move elimination folds into x's producer. */
+      const struct mid_src *x = zero_operand(&s1, mask) ? &s0
+                                : zero_operand(&s0, mask) ? &s1
+                                                          : NULL;
+      if (!x || alu_i->dest.saturate)
+         break;
+      I = alu(c, "fmov", dst, mask);
+      I->nr_srcs = 2;
+      I->src[1] = *x;
+      I->omod = 1;
       return true;
    }
    case nir_op_ineg:

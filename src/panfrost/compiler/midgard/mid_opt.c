@@ -258,6 +258,27 @@ live_hw_before(const struct mid_instr *I, unsigned r, uint8_t *live)
    return rd || wr;
 }
 
+/* Whether producer P can take a clamping move's output modifier: a float
+ * ALU result not clamped already. */
+static bool
+takes_omod(const struct mid_instr *P)
+{
+   return P->kind == MID_ALU && !P->int_result && !P->omod;
+}
+
+/* A move that clamps (fmov with an output modifier, from fsat or
+ * max(x, 0)) of an unmodified variable: sunk like a plain move, its
+ * producers taking the modifier. */
+static bool
+is_clamp_move(const struct mid_instr *M)
+{
+   return M->kind == MID_ALU && !strcmp(M->op, "fmov") && M->omod &&
+          !M->pair_next && M->nr_srcs == 2 &&
+          M->src[0].ref.kind == MID_REF_NONE &&
+          M->src[1].ref.kind == MID_REF_VAR && !M->src[1].abs &&
+          !M->src[1].neg;
+}
+
 /*
  * Sinking: the producers of v (read by M alone) write M's destination
  * directly, lanes moved as M's swizzle says: a fixed register (store
@@ -315,6 +336,7 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
           * straight from a varying, as the stock code loads them). */
          bool load = hw && I->kind == MID_LDST;
          if ((I->kind != MID_ALU && !load) || I->pair_next ||
+             (M->omod && !takes_omod(I)) ||
              second_of_pair(b, I) ||
              !strncmp(I->op, "fdot", 4) || nr_defs == 4 ||
              touches(I, M->dst))
@@ -344,6 +366,8 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
    for (unsigned k = 0; k < nr_defs; k++) {
       defs[k]->mask &= from;
       retarget(defs[k], M->dst, to);
+      if (M->omod)
+         defs[k]->omod = M->omod;
    }
    list_del(&M->link);
    if (S) {
@@ -580,6 +604,14 @@ mid_opt_moves(struct mid_shader *s)
                continue;
             }
             if (fold_feeder(&o, b, M)) {
+               progress = true;
+               break; /* counts changed */
+            }
+            if (is_clamp_move(M) && !second_of_pair(b, M) &&
+                M->dst.kind == MID_REF_VAR &&
+                !o.multi[M->src[1].ref.index] &&
+                o.readers[M->src[1].ref.index] == 1 &&
+                M->dst.index != M->src[1].ref.index && sink(&o, b, M)) {
                progress = true;
                break; /* counts changed */
             }

@@ -6,7 +6,8 @@
  * bias of register allocation (mid_ra.c), the removal of copies that
  * became no-ops (mid_coalesce.c), varying stores moved up to their data
  * with their swizzle folded, store data written in part by its producers,
- * constants propagated, r31 feeders that compute their condition and loads
+ * constants propagated, r31 feeders that compute their condition, clamping
+ * moves folded into their producers' output modifier, and loads
  * writing texture inputs (mid_opt.c), and lanes of moves and loads nobody reads
  * trimmed (mid_dce).
  */
@@ -314,6 +315,60 @@ test_fold_feeder(void)
    ralloc_free(s);
 }
 
+/* A clamping move (max(x, 0) or fsat) sinks into its producer, which
+ * takes the output modifier:
+ *    v0.xy = fmul u0, u1
+ *    v1.xy = fmov.pos v0.yx
+ *    r27 = fadd v1, v1
+ * becomes
+ *    v1.xy = fmul.pos u0.yx, u1.yx
+ * but not into an integer producer (v2 = iadd; v3 = fmov.sat v2 stays),
+ * nor into one clamped already (v4 = fmul.sat; v5 = fmov.pos v4 stays). */
+static void
+test_clamp_into_producer(void)
+{
+   struct mid_shader *s = mid_test_shader(6);
+   struct mid_block *b = mid_block_create(s);
+   struct mid_ref u0 = { MID_REF_UNIFORM, 0 }, u1 = { MID_REF_UNIFORM, 1 };
+   struct mid_instr *p = mid_test_alu2(s, b, "fmul", mid_var(0), u0, u1);
+   p->mask = 0x3;
+   struct mid_instr *c = mid_test_alu2(s, b, "fmov", mid_var(1), mid_var(0),
+                                       mid_var(0));
+   c->src[0].ref.kind = MID_REF_NONE;
+   c->mask = 0x3;
+   c->omod = 1;
+   c->src[1].swz[0] = 1;
+   c->src[1].swz[1] = 0;
+   mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(1), mid_var(1));
+   struct mid_instr *ip = mid_test_alu2(s, b, "iadd", mid_var(2), u0, u1);
+   ip->int_result = true;
+   struct mid_instr *ic = mid_test_alu2(s, b, "fmov", mid_var(3), mid_var(2),
+                                        mid_var(2));
+   ic->src[0].ref.kind = MID_REF_NONE;
+   ic->omod = 3;
+   mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(3), mid_var(3));
+   struct mid_instr *sp = mid_test_alu2(s, b, "fmul", mid_var(4), u0, u1);
+   sp->omod = 3;
+   struct mid_instr *sc = mid_test_alu2(s, b, "fmov", mid_var(5), mid_var(4),
+                                        mid_var(4));
+   sc->src[0].ref.kind = MID_REF_NONE;
+   sc->omod = 1;
+   mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(5), mid_var(5));
+
+   mid_opt_moves(s);
+
+   PAN_EXPECT_EQ(nr_instrs(b), 8);
+   PAN_EXPECT(nth(b, 0) == p && nth(b, 1) != c);
+   PAN_EXPECT(p->dst.kind == MID_REF_VAR && p->dst.index == 1);
+   PAN_EXPECT_EQ(p->omod, 1);
+   PAN_EXPECT_EQ(p->mask, 0x3);
+   PAN_EXPECT(p->src[0].swz[0] == 1 && p->src[0].swz[1] == 0);
+   PAN_EXPECT(p->src[1].swz[0] == 1 && p->src[1].swz[1] == 0);
+   PAN_EXPECT(nth(b, 2) == ip && nth(b, 3) == ic && ip->omod == 0);
+   PAN_EXPECT(nth(b, 5) == sp && nth(b, 6) == sc && sp->omod == 3);
+   ralloc_free(s);
+}
+
 static struct mid_instr *
 ld_vary(struct mid_shader *s, struct mid_block *b, unsigned var)
 {
@@ -477,6 +532,7 @@ main(void)
    PAN_RUN_CASE(test_partial_sink);
    PAN_RUN_CASE(test_constant_propagation);
    PAN_RUN_CASE(test_fold_feeder);
+   PAN_RUN_CASE(test_clamp_into_producer);
    PAN_RUN_CASE(test_load_to_texture_input);
    PAN_RUN_CASE(test_tex_result_past_load);
    PAN_RUN_CASE(test_repeated_tex_move);
