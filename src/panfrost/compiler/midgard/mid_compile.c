@@ -127,16 +127,21 @@ finish_ir(struct mid_shader *s, bool moves, unsigned early, FILE *print_ir)
    return s;
 }
 
-/* After move elimination: the early stores of the later rounds. */
+/* After move elimination: the early stores of the later rounds (and the
+ * late lookups of the first of them). */
 static struct mid_shader *
 moved_ir(struct mid_shader *s, unsigned early, FILE *print_ir, bool *unchanged)
 {
    /* Stores moved up may let their moves sink into the producers. */
-   if (early && mid_ra_early_stores(s, early > 1))
+   bool moved = early && mid_ra_early_stores(s, early > 1);
+   if (moved)
       mid_opt_moves(s);
-   else if (early && unchanged)
-      *unchanged = true;
    mid_tex_coords(s);
+   /* The first extra round also moves lookups down to their uses. */
+   if (early == 1 && mid_tex_late(s))
+      moved = true;
+   if (early && !moved && unchanged)
+      *unchanged = true;
    return finish_ir(s, true, early, print_ir);
 }
 

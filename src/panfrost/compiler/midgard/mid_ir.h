@@ -291,6 +291,10 @@ bool mid_ra_early_stores(struct mid_shader *s, bool pull);
  * texture input register, the lookups reading it through their swizzle
  * (mid_tex_coords.c); true when one did. */
 bool mid_tex_coords(struct mid_shader *s);
+/* Texture lookups (with their coordinate writes and result readers)
+ * moved down to just before their results' first use (mid_tex_late.c);
+ * true when one moved. */
+bool mid_tex_late(struct mid_shader *s);
 /* Whether a schedule of `fewer` bundles at half the threads of one of
  * `more` bundles is the better one (mid_compile.c). */
 bool mid_half_threads_pay(unsigned fewer, unsigned more);

@@ -2,15 +2,17 @@
  * Copyright 2026 The Panfrost fork authors
  * SPDX-License-Identifier: MIT
  *
- * Texture coordinates loaded into the texture input register
- * (mid_tex_coords.c) on IR built by hand: a varying holding two lookups'
+ * Texture lookups on IR built by hand.  Coordinates loaded into the
+ * texture input register (mid_tex_coords.c): a varying holding two lookups'
  * coordinates loads into r28 (r26 on T720) just before the first lookup,
  * the moves go and the lookups take its lanes through their swizzle (a
  * lookup sharing the last one's coordinates too); then allocation needs
  * one register fewer.  Left alone: another lookup's coordinates written
  * in between, and a varying something else reads.  And the allocator's
  * T720 results (mid_ra.c): a result only its copy reads is written to the
- * copy's register, r1 when it lives across the next lookup.
+ * copy's register, r1 when it lives across the next lookup.  Lookups
+ * moved down to their results' first use (mid_tex_late.c), not past a
+ * write of the coordinates they read.
  */
 
 #include "util/pan_test_util.h"
@@ -244,11 +246,76 @@ test_t720_result_register(void)
    }
 }
 
+static struct mid_instr *
+ld_coords(struct mid_shader *s, struct mid_block *b)
+{
+   struct mid_instr *L = ld_vary(s, b, 0);
+   L->dst = mid_hw(s->tex_in);
+   return L;
+}
+
+static struct mid_instr *
+swizzled(struct mid_instr *T, unsigned c0, unsigned c1)
+{
+   T->tex.swizzled = true;
+   T->tex.inswz[0] = T->tex.inswz[2] = T->tex.inswz[3] = c0;
+   T->tex.inswz[1] = c1;
+   return T;
+}
+
+/*
+ *    r28 = ld_vary                       r28 = ld_vary
+ *    r29 = normal r28.xy                 r29 = normal r28.zw
+ *    v0 = imov r29          ->           v1 = fadd r29, r29
+ *    r29 = normal r28.zw                 v2 = fmul v1, v1
+ *    v1 = fadd r29, r29                  r29 = normal r28.xy
+ *    v2 = fmul v1, v1                    v0 = imov r29
+ *    v3 = fadd v2, v0                    v3 = fadd v2, v0
+ *
+ * With a second load into r28 before the second lookup, the first one
+ * would read the new coordinates: it stays.
+ */
+static void
+test_late_lookups(void)
+{
+   for (unsigned reload = 0; reload < 2; reload++) {
+      struct mid_shader *s = tex_shader(0x860, 4);
+      struct mid_block *b = mid_block_create(s);
+      ld_coords(s, b);
+      struct mid_instr *t1 = swizzled(lookup(s, b), 0, 1);
+      struct mid_instr *m = result_copy(s, b, 0);
+      if (reload)
+         ld_coords(s, b);
+      struct mid_instr *t2 = swizzled(lookup(s, b), 2, 3);
+      mid_test_alu2(s, b, "fadd", mid_var(1), mid_hw(s->tex_out),
+                    mid_hw(s->tex_out));
+      struct mid_instr *mul =
+         mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(1));
+      struct mid_instr *use =
+         mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(0));
+      PAN_EXPECT_EQ(mid_tex_late(s), !reload);
+      if (!reload) {
+         PAN_EXPECT_EQ(position(b, t2), 1);
+         PAN_EXPECT_EQ(position(b, mul), 3);
+         PAN_EXPECT_EQ(position(b, t1), 4);
+         PAN_EXPECT_EQ(position(b, m), 5);
+         PAN_EXPECT_EQ(position(b, use), 6);
+         /* Everything is where it is used now. */
+         PAN_EXPECT(!mid_tex_late(s));
+      } else {
+         PAN_EXPECT_EQ(position(b, t1), 1);
+         PAN_EXPECT_EQ(position(b, m), 2);
+      }
+      ralloc_free(s);
+   }
+}
+
 int
 main(void)
 {
    PAN_RUN_CASE(test_coordinates_loaded);
    PAN_RUN_CASE(test_left_alone);
    PAN_RUN_CASE(test_t720_result_register);
-   return pan_test_summary("pan_mid_tex_coords");
+   PAN_RUN_CASE(test_late_lookups);
+   return pan_test_summary("pan_mid_tex");
 }
