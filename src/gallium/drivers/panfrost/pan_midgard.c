@@ -33,6 +33,25 @@ lower_io(nir_shader *nir)
               pan_vec4_slots, (nir_lower_io_options)0);
 }
 
+/* The state tracker hands over some vector expressions split into scalar
+ * ops, where Midgard's ALUs run four lanes per instruction: lanes
+ * computing the same operation are merged back into vector ops, as the
+ * stock compiler does.  Fragment shaders only: in vertex shaders a vector
+ * holds its whole register longer than its scalar pieces would, and three
+ * of them fell from four threads to two (T860 shader-db). */
+static void
+vectorize(nir_shader *nir)
+{
+   bool progress;
+   do {
+      progress = false;
+      NIR_PASS(progress, nir, nir_opt_vectorize, NULL, NULL);
+      NIR_PASS(progress, nir, nir_copy_prop);
+      NIR_PASS(progress, nir, nir_opt_cse);
+      NIR_PASS(progress, nir, nir_opt_dce);
+   } while (progress);
+}
+
 bool
 panfrost_midgard_compile(unsigned gpu_id, nir_shader *nir,
                          struct util_debug_callback *debug, char *err,
@@ -46,6 +65,8 @@ panfrost_midgard_compile(unsigned gpu_id, nir_shader *nir,
 
    if (nir->info.stage != MESA_SHADER_COMPUTE)
       lower_io(nir);
+   if (nir->info.stage == MESA_SHADER_FRAGMENT)
+      vectorize(nir);
    if (print_ir) {
       fprintf(stderr, "-- NIR (%s)\n", stage);
       nir_print_shader(nir, stderr);
