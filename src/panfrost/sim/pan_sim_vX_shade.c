@@ -69,6 +69,7 @@
 #include "pan_sim_a2c.h"
 #include "pan_sim_fp.h"
 #include "pan_sim_line.h"
+#include "pan_sim_srgb.h"
 #include "pan_sim_vX_gfx.h"
 #include "pan_sim_vX_img.h"
 #include "pan_sim_vX_texture.h"
@@ -352,6 +353,9 @@ blend_sample(struct fs_run *r, const struct PAN_GENX(blend) * bd, unsigned mode,
    uint32_t *words = &t->words[4 * at];
    float dst[4], res[4];
    pan_sim_tib_decode(t, words, dst);
+   /* sRGB targets blend in linear space. */
+   if (bd->srgb)
+      pan_sim_srgb_convert(dst, false);
 
    if (mode == MALI_BLEND_MODE_FIXED_FUNCTION) {
       const struct PAN_GENX(blend_function) *
@@ -378,8 +382,24 @@ blend_sample(struct fs_run *r, const struct PAN_GENX(blend) * bd, unsigned mode,
     * own opaque BLEND (having applied the mask itself) still writes. */
    unsigned mask =
       mode == MALI_BLEND_MODE_OPAQUE ? 0xf : bd->equation.color_mask;
+   if (bd->srgb) {
+      for (unsigned c = 0; c < 3; ++c)
+         res[c] = fminf(fmaxf(res[c], 0.0f), 1.0f);
+      pan_sim_srgb_convert(res, true);
+   }
    pan_sim_tib_encode(t, res, mask, words);
    r->tb->written[at] |= 1u << rt;
+}
+
+/* Whether a conversion word's memory format is sRGB: LD_TILE decodes,
+ * ST_TILE encodes, as the blend unit does for such targets. */
+static bool
+conversion_srgb(uint32_t conversion)
+{
+   pan_unpack(&conversion, internal_conversion, conv);
+   uint32_t fmt = conv.memory_format;
+   pan_unpack(&fmt, pixel_format, pf);
+   return pf.srgb;
 }
 
 /* LD_TILE of one lane: a sample of a render target at the lane's pixel
@@ -429,6 +449,8 @@ ld_tile_lane(struct fs_run *r, unsigned lane, uint32_t pixel,
    }
    float rgba[4];
    pan_sim_tib_decode(t, words, rgba);
+   if (conversion_srgb(conversion))
+      pan_sim_srgb_convert(rgba, false);
    for (unsigned c = 0; c < comps && c < 4; ++c) {
       if (regfmt == PAN_SIM_REG_F16)
          out[c / 2] |= pan_sim_fp_round_f64(rgba[c], PAN_SIM_ROUND_RTE, 5, 10)
@@ -477,6 +499,8 @@ st_tile_lane(struct fs_run *r, unsigned lane, uint32_t pixel,
    struct pan_sim_tb_rt *t = &r->tb->rt[rt];
    for (unsigned c = 0; c < 4; ++c)
       rgba[c] = isnan(rgba[c]) ? 0.0f : fminf(fmaxf(rgba[c], 0.0f), 1.0f);
+   if (conv.memory_format && conversion_srgb(conversion))
+      pan_sim_srgb_convert(rgba, true);
    pan_sim_tib_encode(t, rgba, 0xf, &t->words[4 * at]);
    r->tb->written[at] |= 1u << rt;
    return true;
