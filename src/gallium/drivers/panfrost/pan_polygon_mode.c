@@ -13,19 +13,24 @@
  * waited for), each polygon's facing is worked out from them, and it goes
  * into a list of filled triangles, of edges or of vertices by its face's
  * mode, culled faces left out.  Their lines and points take the
- * polygon offset of their mode (offset_line, offset_point), without its
- * slope term.  Not covered (drawn filled after a
- * message, pan_draw_vbo.c): instanced draws, restarts and adjacency with
- * facing, geometry shaders, transform feedback and flat shading (a
- * polygon's lines would not share its provoking vertex).  Edge flags are not
- * honoured (every edge is drawn), and the lines and points of a polygon
- * report gl_FrontFacing as lines and points do.
+ * polygon offset of their mode (offset_line, offset_point); the hardware
+ * gives lines and points no depth slope, so with a slope factor they take
+ * the facing path, which adds each polygon's slope term to the units of
+ * its lines and points, drawn in groups of equal units.  Not covered
+ * (drawn filled after a message, pan_draw_vbo.c): instanced draws,
+ * restarts and adjacency with facing, geometry shaders, transform feedback and
+ * flat shading (a polygon's lines would not share its provoking vertex).  Edge
+ * flags are not honoured (every edge is drawn), and the lines and points of a
+ * polygon report gl_FrontFacing as lines and points do.
  */
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "compiler/nir/nir.h"
 #include "indices/u_indices.h"
+#include "util/format/u_format.h"
 #include "util/log.h"
 #include "util/u_inlines.h"
 #include "util/u_prim.h"
@@ -147,6 +152,118 @@ draw_run(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    return true;
 }
 
+/* Whether a polygon drawn as lines or points needs its slope term of the
+ * polygon offset (see the top of the file). */
+static bool
+needs_slope(const struct panfrost_context *ctx)
+{
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   if (!rast)
+      return false;
+   bool line = rast->fill_front == PIPE_POLYGON_MODE_LINE ||
+               rast->fill_back == PIPE_POLYGON_MODE_LINE;
+   bool point = rast->fill_front == PIPE_POLYGON_MODE_POINT ||
+                rast->fill_back == PIPE_POLYGON_MODE_POINT;
+   return rast->offset_scale != 0 &&
+          ((line && rast->offset_line) || (point && rast->offset_point));
+}
+
+/* The slope term of the offset of the polygon whose first three vertices
+ * are v[0..2] (clip positions in pos), in GL's units: the factor times the
+ * larger window-space depth slope of their plane, over two steps of the
+ * depth format (the unit pan_state.c gives the hardware).
+ */
+static float
+slope_units(const struct panfrost_context *ctx, const float *pos,
+            const unsigned *v)
+{
+   const struct pipe_viewport_state *vp = &ctx->state.viewport;
+   const struct pipe_surface *zs = ctx->state.fb.zsbuf;
+   double w[3][3], zmax = 0;
+
+   for (unsigned i = 0; i < 3; ++i) {
+      const float *p = pos + 4 * v[i];
+      if (!(p[3] > 0))
+         return 0; /* no window position */
+      for (unsigned k = 0; k < 3; ++k)
+         w[i][k] = p[k] / (double)p[3] * vp->scale[k] + vp->translate[k];
+      zmax = fmax(zmax, fabs(w[i][2]));
+   }
+   double ex = w[1][0] - w[0][0], ey = w[1][1] - w[0][1],
+          ez = w[1][2] - w[0][2];
+   double fx = w[2][0] - w[0][0], fy = w[2][1] - w[0][1],
+          fz = w[2][2] - w[0][2];
+   double det = ex * fy - ey * fx;
+   if (det == 0)
+      return 0;
+   double m =
+      fmax(fabs((ez * fy - ey * fz) / det), fabs((ex * fz - ez * fx) / det));
+   enum pipe_format f = zs ? zs->format : PIPE_FORMAT_NONE;
+   double step;
+   if (f == PIPE_FORMAT_Z32_FLOAT || f == PIPE_FORMAT_Z32_FLOAT_S8X24_UINT) {
+      int e = 0;
+      frexp(zmax, &e);
+      if (!(zmax >= ldexp(1.0, -126)))
+         e = -125;
+      step = ldexp(1.0, e - 1 - 23);
+   } else {
+      unsigned bits =
+         zs ? util_format_get_component_bits(f, UTIL_FORMAT_COLORSPACE_ZS, 0)
+            : 0;
+      step = ldexp(1.0, -(int)(bits ? bits : 24));
+   }
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   return (float)(rast->offset_scale * m / (2 * step));
+}
+
+/* Indices [start, start + count) of a list, from one polygon whose lines
+ * or points take `units` more. */
+struct offset_run {
+   float units;
+   unsigned start, count;
+};
+
+static int
+cmp_run(const void *a, const void *b)
+{
+   float x = ((const struct offset_run *)a)->units,
+         y = ((const struct offset_run *)b)->units;
+   return x < y ? -1 : x > y;
+}
+
+static void draw_list(struct panfrost_context *ctx,
+                      const struct pipe_draw_info *info, unsigned drawid,
+                      enum pipe_prim_type mode, const uint32_t *idx, unsigned n,
+                      int bias);
+
+/* Draws list idx in groups of runs with equal units, each with the
+ * rasterizer `plain` (bound as plain_cso) offset by them; tmp holds the
+ * whole list. */
+static void
+draw_runs(struct panfrost_context *ctx, const struct pipe_draw_info *info,
+          unsigned drawid, enum pipe_prim_type mode, const uint32_t *idx,
+          struct offset_run *runs, unsigned nr, uint32_t *tmp, int bias,
+          const struct pipe_rasterizer_state *plain, void *plain_cso)
+{
+   qsort(runs, nr, sizeof(*runs), cmp_run);
+   for (unsigned i = 0, j; i < nr; i = j) {
+      unsigned n = 0;
+      for (j = i; j < nr && runs[j].units == runs[i].units; ++j) {
+         memcpy(tmp + n, idx + runs[j].start, runs[j].count * sizeof(*tmp));
+         n += runs[j].count;
+      }
+      struct pipe_rasterizer_state rs = *plain;
+      rs.offset_units += runs[i].units;
+      void *cso = ctx->base.create_rasterizer_state(&ctx->base, &rs);
+      if (!cso)
+         continue;
+      ctx->base.bind_rasterizer_state(&ctx->base, cso);
+      draw_list(ctx, info, drawid, mode, tmp, n, bias);
+      ctx->base.bind_rasterizer_state(&ctx->base, plain_cso);
+      ctx->base.delete_rasterizer_state(&ctx->base, cso);
+   }
+}
+
 static bool
 facing_applies(const struct panfrost_context *ctx,
                const struct pipe_draw_info *info)
@@ -240,11 +357,18 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       return true;
    /* The draw's vertex ids: its indices, or 0.. from its first vertex. */
    uint32_t *ids = malloc(n * sizeof(uint32_t));
-   uint32_t *lists = malloc(n * 6 * sizeof(uint32_t) * 2);
+   /* Filled triangles (3n indices at most: a strip's, a fan's), edges
+    * (6n: a strip's triangles each give three) and vertices (3n). */
+   uint32_t *lists = malloc(n * 12 * sizeof(uint32_t));
    unsigned *v = malloc(n * sizeof(unsigned));
+   /* With the slope term: a run per polygon drawn as lines or points
+    * (n polygons at most), and room to regroup the edges. */
+   bool slope = needs_slope(ctx);
+   struct offset_run *runs = slope ? malloc(n * sizeof(*runs)) : NULL;
+   uint32_t *tmp = slope ? malloc(n * 6 * sizeof(uint32_t)) : NULL;
    struct pipe_transfer *xfer = NULL;
    const uint8_t *in = NULL;
-   bool ok = ids && lists && v;
+   bool ok = ids && lists && v && (!slope || (runs && tmp));
    if (ok && info->index_size) {
       in = info->has_user_indices
               ? info->index.user
@@ -281,8 +405,9 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    if (pos) {
       const struct pipe_viewport_state *vp = &ctx->state.viewport;
       bool flip = (vp->scale[0] < 0) != (vp->scale[1] < 0);
-      uint32_t *fill = lists, *line = lists + 4 * n, *point = lists + 8 * n;
-      unsigned nf = 0, nl = 0, np = 0, c;
+      uint32_t *fill = lists, *line = lists + 3 * n, *point = lists + 9 * n;
+      /* Runs: the lines' from the start, the points' from the end. */
+      unsigned nf = 0, nl = 0, np = 0, c, line_runs = 0, point_runs = 0;
       for (unsigned k = 0; (c = polygon(info->mode, n, k, v)); ++k) {
          /* The homogeneous determinants of the fan's triangles have the
           * sign of the projected area for vertices in front of the eye. */
@@ -300,7 +425,17 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
          bool front = ccw == rast->front_ccw;
          if (rast->cull_face & (front ? PIPE_FACE_FRONT : PIPE_FACE_BACK))
             continue;
-         switch (front ? rast->fill_front : rast->fill_back) {
+         unsigned fill_mode = front ? rast->fill_front : rast->fill_back;
+         if (slope && fill_mode != PIPE_POLYGON_MODE_FILL) {
+            bool l = fill_mode == PIPE_POLYGON_MODE_LINE;
+            struct offset_run r = { slope_units(ctx, pos, v), l ? nl : np,
+                                    l ? 2 * c : c };
+            if (l)
+               runs[line_runs++] = r;
+            else
+               runs[n - ++point_runs] = r;
+         }
+         switch (fill_mode) {
          case PIPE_POLYGON_MODE_LINE:
             for (unsigned i = 0; i < c; ++i) {
                line[nl++] = ids[v[i]];
@@ -331,14 +466,24 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
          ctx->base.bind_rasterizer_state(&ctx->base, cso);
          draw_list(ctx, info, drawid, PIPE_PRIM_TRIANGLES, fill, nf, bias);
          ctx->unfilled_polygons = true;
-         draw_list(ctx, info, drawid, PIPE_PRIM_LINES, line, nl, bias);
-         draw_list(ctx, info, drawid, PIPE_PRIM_POINTS, point, np, bias);
+         if (slope) {
+            draw_runs(ctx, info, drawid, PIPE_PRIM_LINES, line, runs, line_runs,
+                      tmp, bias, &plain, cso);
+            draw_runs(ctx, info, drawid, PIPE_PRIM_POINTS, point,
+                      runs + n - point_runs, point_runs, tmp, bias, &plain,
+                      cso);
+         } else {
+            draw_list(ctx, info, drawid, PIPE_PRIM_LINES, line, nl, bias);
+            draw_list(ctx, info, drawid, PIPE_PRIM_POINTS, point, np, bias);
+         }
          ctx->unfilled_polygons = false;
          ctx->base.bind_rasterizer_state(&ctx->base, saved);
          ctx->base.delete_rasterizer_state(&ctx->base, cso);
       }
       ok = cso != NULL;
    }
+   free(tmp);
+   free(runs);
    free(v);
    free(lists);
    free(ids);
@@ -362,7 +507,9 @@ panfrost_polygon_mode_draw(struct panfrost_context *ctx,
 {
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
 
-   if (!unfilled_applies(ctx, info)) {
+   /* The facing path draws the slope term too, where it can. */
+   if (!unfilled_applies(ctx, info) ||
+       (needs_slope(ctx) && facing_applies(ctx, info))) {
       if (!facing_applies(ctx, info))
          return false;
       for (unsigned i = 0; i < num_draws; ++i) {

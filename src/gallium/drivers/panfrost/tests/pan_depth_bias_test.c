@@ -17,7 +17,8 @@
  *               large units offset;
  *    modes      GL_LINE and GL_POINT polygons take offset_line and
  *               offset_point (their lines and points win over the filled
- *               quad), while line primitives take no offset at all.
+ *               quad), with the slope term on a tilted plane, while line
+ *               primitives take no offset at all.
  * Colours and the depth buffer's values are read back.
  */
 
@@ -297,6 +298,26 @@ test_format(enum pipe_format zf, unsigned bits, bool is_float)
    draw(PIPE_PRIM_TRIANGLES, inner, 6, &flat, green);
    ctx->delete_rasterizer_state(ctx, cso);
    probe("GL_POINT polygon, a corner", 27, 27, green, 0.5 - 2 * step, q);
+   /* On the tilted plane, with the slope term too (the hardware gives
+    * lines and points none: pan_polygon_mode.c adds it to the units). */
+   clear();
+   cso = plain();
+   draw(PIPE_PRIM_TRIANGLES, quad, 6, &tilted, red);
+   ctx->delete_rasterizer_state(ctx, cso);
+   cso = bind_rast(false, true, false, 0, -1, 0, PIPE_POLYGON_MODE_LINE);
+   draw(PIPE_PRIM_TRIANGLES, inner, 6, &tilted, green);
+   ctx->delete_rasterizer_state(ctx, cso);
+   probe("tilted GL_LINE polygon, its edge", 16, 4, green,
+         plane_at(&tilted, 16.5, 4.5) - 1.0 / 64, q);
+   clear();
+   cso = plain();
+   draw(PIPE_PRIM_TRIANGLES, quad, 6, &tilted, red);
+   ctx->delete_rasterizer_state(ctx, cso);
+   cso = bind_rast(false, false, true, 0, -1, 0, PIPE_POLYGON_MODE_POINT);
+   draw(PIPE_PRIM_TRIANGLES, inner, 6, &tilted, green);
+   ctx->delete_rasterizer_state(ctx, cso);
+   probe("tilted GL_POINT polygon, a corner", 27, 27, green,
+         plane_at(&tilted, 27.5, 27.5) - 1.0 / 64, q);
 
    /* GL offsets polygons only: a line primitive keeps its depth. */
    static const float across[2][2] = { { 0, 16.5f }, { SIZE, 16.5f } };
