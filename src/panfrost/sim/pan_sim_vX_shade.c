@@ -242,6 +242,26 @@ read_blend(struct fs_run *r, unsigned rt, struct PAN_GENX(blend) *bd,
    return true;
 }
 
+/* R11G11B10F: unsigned floats with 5 exponent bits and 6, 6 and 5
+ * mantissa bits, red in the low bits of the word. */
+static const unsigned r11g11b10_mbits[3] = { 6, 6, 5 };
+static const unsigned r11g11b10_shift[3] = { 0, 11, 22 };
+
+/* Channel c of an R11G11B10F word as a float. */
+static float
+r11g11b10_channel(uint32_t word, unsigned c)
+{
+   unsigned mbits = r11g11b10_mbits[c];
+   uint32_t v = (word >> r11g11b10_shift[c]) & ((1u << (5 + mbits)) - 1);
+   unsigned e = v >> mbits, m = v & ((1u << mbits) - 1);
+
+   if (e == 31)
+      return m ? NAN : INFINITY;
+   /* Subnormals (e 0) have no implicit one and the exponent of e 1. */
+   float mant = e ? 1.0f + (float)m / (1u << mbits) : (float)m / (1u << mbits);
+   return ldexpf(mant, (e ? (int)e : 1) - 15);
+}
+
 /* The bytes of a raw tile-buffer format (float and integer targets) of
  * sample `at` of target rt: the colour converted to the conversion's
  * memory format, under the colour mask. */
@@ -256,8 +276,7 @@ raw_store(struct fs_run *r, unsigned at,
    struct pan_sim_mem_format f;
    const char *name = PAN_GENX(format_name)(pf.format);
    if (name && !strcmp(name, "r11f_g11f_b10f")) {
-      /* Unsigned floats with 5 exponent bits: 6, 6 and 5 mantissa bits. */
-      static const unsigned mbits[3] = { 6, 6, 5 }, shift[3] = { 0, 11, 22 };
+      const unsigned *mbits = r11g11b10_mbits, *shift = r11g11b10_shift;
       float src[4];
       if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {
          snprintf(err, GFX_ERR_LEN,
@@ -402,6 +421,28 @@ conversion_srgb(uint32_t conversion)
    return pf.srgb;
 }
 
+/* LD_TILE of an R11G11B10F sample: its three channels and an alpha of 1
+ * in float registers. */
+static bool
+ld_tile_r11g11b10(uint32_t word, enum pan_sim_regfmt regfmt, unsigned comps,
+                  uint32_t out[4], char *err)
+{
+   if (regfmt != PAN_SIM_REG_F32 && regfmt != PAN_SIM_REG_F16) {
+      snprintf(err, GFX_ERR_LEN,
+               "tile reads of r11f_g11f_b10f into integer registers");
+      return false;
+   }
+   for (unsigned c = 0; c < comps && c < 4; ++c) {
+      float v = c < 3 ? r11g11b10_channel(word, c) : 1.0f;
+      if (regfmt == PAN_SIM_REG_F16)
+         out[c / 2] |= pan_sim_fp_round_f64(v, PAN_SIM_ROUND_RTE, 5, 10)
+                       << (16 * (c % 2));
+      else
+         memcpy(&out[c], &v, 4);
+   }
+   return true;
+}
+
 /* LD_TILE of one lane: a sample of a render target at the lane's pixel
  * (blend shaders read the destination so), in register format regfmt:
  * what the blend unit would blend with for normalised targets, the
@@ -433,6 +474,8 @@ ld_tile_lane(struct fs_run *r, unsigned lane, uint32_t pixel,
       pan_unpack(&fmt, pixel_format, pf);
       struct pan_sim_mem_format f;
       const char *name = PAN_GENX(format_name)(pf.format);
+      if (name && !strcmp(name, "r11f_g11f_b10f"))
+         return ld_tile_r11g11b10(words[0], regfmt, comps, out, err);
       if (!name || !pan_sim_mem_format_parse(name, &f)) {
          snprintf(err, GFX_ERR_LEN,
                   "tile reads in memory format %s are not modelled",
