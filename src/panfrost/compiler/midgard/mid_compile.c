@@ -164,6 +164,16 @@ mid_half_threads_pay(unsigned fewer, unsigned more)
    return 5 * fewer <= 3 * more;
 }
 
+/* One thread against two wins at three quarters of the bundles or less:
+ * the large vertex shaders that stock runs on one thread in far fewer
+ * bundles (tesseract's skinned ones: 47 bundles against 77 at two).  From
+ * four fifths on, shaders where stock runs two threads fall to one. */
+bool
+mid_one_thread_pays(unsigned one, unsigned two)
+{
+   return 4 * one <= 3 * two;
+}
+
 /* Whether schedule a beats b: more threads (but for mid_half_threads_pay),
  * then fewer bundles. */
 static bool
@@ -171,6 +181,9 @@ better(const struct mid_shader *a, const struct mid_shader *b)
 {
    unsigned ta = threads_of(a), tb = threads_of(b);
    unsigned na = a->bin.nr_bundles, nb = b->bin.nr_bundles;
+   if (ta + tb == 3)
+      return ta == 1 ? mid_one_thread_pays(na, nb)
+                     : !mid_one_thread_pays(nb, na);
    if (2 * ta == tb)
       return mid_half_threads_pay(na, nb);
    if (ta == 2 * tb)

@@ -298,6 +298,8 @@ bool mid_tex_late(struct mid_shader *s);
 /* Whether a schedule of `fewer` bundles at half the threads of one of
  * `more` bundles is the better one (mid_compile.c). */
 bool mid_half_threads_pay(unsigned fewer, unsigned more);
+/* The same for a one-thread schedule against a two-thread one. */
+bool mid_one_thread_pays(unsigned one, unsigned two);
 bool mid_schedule(struct mid_shader *s);
 /* How many unscheduled groups, in program order, a level considers. */
 unsigned mid_sched_window(unsigned level);

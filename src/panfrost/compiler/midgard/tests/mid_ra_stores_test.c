@@ -248,6 +248,10 @@ test_half_threads_pay(void)
    PAN_EXPECT(mid_half_threads_pay(18, 30));
    PAN_EXPECT(!mid_half_threads_pay(19, 30));
    PAN_EXPECT(!mid_half_threads_pay(20, 29));
+   /* One thread against two: three quarters (tesseract/338: 47 and 77). */
+   PAN_EXPECT(mid_one_thread_pays(47, 77));
+   PAN_EXPECT(mid_one_thread_pays(30, 40));
+   PAN_EXPECT(!mid_one_thread_pays(31, 40));
 }
 
 /* With hoisting the data registers alternate in the new order: the two
