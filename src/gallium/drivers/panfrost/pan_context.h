@@ -57,6 +57,9 @@ struct panfrost_fs_key {
    uint8_t clip;
    uint8_t sprite;
    bool flip_point_coord;
+   /* gl_FrontFacing false: lines and points of back faces drawn for
+    * GL_LINE and GL_POINT polygons (pan_polygon_mode.c). */
+   bool back_face;
 };
 
 struct panfrost_shader {
@@ -92,6 +95,7 @@ struct panfrost_shader {
     */
    uint8_t tex_inputs;
    bool reads_point_coord;
+   bool reads_face; /* fragment: gl_FrontFacing */
    /* fragment: gl_PrimitiveID, which only geometry shaders write */
    bool reads_primitive_id;
    struct nir_shader *nir;
@@ -244,6 +248,9 @@ struct panfrost_context {
     */
    struct panfrost_depth_bias depth_bias;
    bool unfilled_polygons;
+   /* The lines or points being drawn are back faces' (pan_polygon_mode.c),
+    * which the fragment shader's gl_FrontFacing must say. */
+   bool back_face_polygons;
 };
 
 static inline struct panfrost_context *
@@ -271,6 +278,10 @@ void panfrost_context_release_blit(struct panfrost_context *ctx);
 void panfrost_select_fs(struct panfrost_context *ctx, bool points);
 bool panfrost_nir_lower_clip_fs(struct nir_shader *nir, unsigned enables);
 bool panfrost_nir_flip_point_coord(struct nir_shader *nir);
+/* gl_FrontFacing as false, and whether a shader reads it
+ * (pan_nir_lower_back_face.c). */
+bool panfrost_nir_back_face(struct nir_shader *nir);
+bool panfrost_nir_reads_face(const struct nir_shader *nir);
 /* Integer types for TGSI colour outputs storing integer texels
  * (pan_nir_type_outputs.c). */
 bool panfrost_nir_type_tgsi_outputs(struct nir_shader *nir);

@@ -20,8 +20,10 @@
  * (drawn filled after a message, pan_draw_vbo.c): instanced draws,
  * restarts and adjacency with facing, geometry shaders, transform feedback and
  * flat shading (a polygon's lines would not share its provoking vertex).  Edge
- * flags are not honoured (every edge is drawn), and the lines and points of a
- * polygon report gl_FrontFacing as lines and points do.
+ * flags are not honoured (every edge is drawn).  A fragment shader reading
+ * gl_FrontFacing sends the draw down the facing path too: the back faces'
+ * lines and points are drawn after the front ones' with its variant that
+ * reads false (the hardware makes lines and points front-facing).
  */
 
 #include <math.h>
@@ -55,7 +57,9 @@ flat_shaded(const struct panfrost_context *ctx)
       return true;
    nir_foreach_shader_in_variable(var, fs->nir)
    {
-      if (var->data.interpolation == INTERP_MODE_FLAT)
+      /* gl_FrontFacing is flat but no vertex's (pan_nir_lower_back_face.c). */
+      if (var->data.interpolation == INTERP_MODE_FLAT &&
+          var->data.location != VARYING_SLOT_FACE)
          return true;
    }
    return false;
@@ -264,6 +268,16 @@ draw_runs(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    }
 }
 
+/* Whether the fragment shader reads gl_FrontFacing: the lines and points
+ * of back faces then need its variant that says so (the hardware makes
+ * every line and point front-facing), which only the facing path knows. */
+static bool
+needs_facing(const struct panfrost_context *ctx)
+{
+   const struct panfrost_shader *fs = ctx->state.fs_bound;
+   return fs && fs->reads_face;
+}
+
 static bool
 facing_applies(const struct panfrost_context *ctx,
                const struct pipe_draw_info *info)
@@ -395,14 +409,22 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                                     PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
    int bias = info->index_size ? d->index_bias : (int)d->start;
    if (ok) {
+      /* The variant shades vertex ids with the bias (or first vertex)
+       * added, as gl_VertexID counts; lists' room until the positions are
+       * back (the run copies them). */
+      for (unsigned i = 0; i < n; ++i)
+         lists[i] = ids[i] + bias;
       uint64_t targets[PIPE_MAX_SO_BUFFERS] = { bo->gpu_va };
       ok = panfrost_xfb_run(ctx, records, info, drawid, bias,
-                            info->index_size != 0, ids, n, n, targets) == 0;
+                            info->index_size != 0, lists, n, n, targets) == 0;
    }
    /* The positions are needed now: the work goes and is waited for. */
    ok = ok && panfrost_batch_submit(ctx) && pan_bo_wait(bo, INT64_MAX, false);
    const float *pos = ok ? pan_bo_mmap(bo) : NULL;
-   if (pos) {
+   /* With gl_FrontFacing read, the front faces first, then the back ones
+    * with the shader variant that reads false. */
+   bool by_face = needs_facing(ctx);
+   for (unsigned pass = 0; pos && pass < (by_face ? 2 : 1); ++pass) {
       const struct pipe_viewport_state *vp = &ctx->state.viewport;
       bool flip = (vp->scale[0] < 0) != (vp->scale[1] < 0);
       uint32_t *fill = lists, *line = lists + 3 * n, *point = lists + 9 * n;
@@ -424,6 +446,8 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
          bool ccw = (det < 0) != flip;
          bool front = ccw == rast->front_ccw;
          if (rast->cull_face & (front ? PIPE_FACE_FRONT : PIPE_FACE_BACK))
+            continue;
+         if (by_face && front != (pass == 0))
             continue;
          unsigned fill_mode = front ? rast->fill_front : rast->fill_back;
          if (slope && fill_mode != PIPE_POLYGON_MODE_FILL) {
@@ -466,6 +490,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
          ctx->base.bind_rasterizer_state(&ctx->base, cso);
          draw_list(ctx, info, drawid, PIPE_PRIM_TRIANGLES, fill, nf, bias);
          ctx->unfilled_polygons = true;
+         ctx->back_face_polygons = by_face && pass == 1;
          if (slope) {
             draw_runs(ctx, info, drawid, PIPE_PRIM_LINES, line, runs, line_runs,
                       tmp, bias, &plain, cso);
@@ -477,10 +502,11 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
             draw_list(ctx, info, drawid, PIPE_PRIM_POINTS, point, np, bias);
          }
          ctx->unfilled_polygons = false;
+         ctx->back_face_polygons = false;
          ctx->base.bind_rasterizer_state(&ctx->base, saved);
          ctx->base.delete_rasterizer_state(&ctx->base, cso);
       }
-      ok = cso != NULL;
+      ok = ok && cso != NULL;
    }
    free(tmp);
    free(runs);
@@ -507,9 +533,11 @@ panfrost_polygon_mode_draw(struct panfrost_context *ctx,
 {
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
 
-   /* The facing path draws the slope term too, where it can. */
+   /* The facing path draws the slope term and back faces' lines and
+    * points too, where it can. */
    if (!unfilled_applies(ctx, info) ||
-       (needs_slope(ctx) && facing_applies(ctx, info))) {
+       ((needs_slope(ctx) || needs_facing(ctx)) &&
+        facing_applies(ctx, info))) {
       if (!facing_applies(ctx, info))
          return false;
       for (unsigned i = 0; i < num_draws; ++i) {

@@ -181,6 +181,7 @@ panfrost_create_shader(struct pipe_context *pctx,
       so->tex_inputs = (nir->info.inputs_read >> VARYING_SLOT_TEX0) & 0xff;
       so->reads_point_coord =
          nir->info.inputs_read & BITFIELD64_BIT(VARYING_SLOT_PNTC);
+      so->reads_face = panfrost_nir_reads_face(nir);
       /* What only a geometry shader writes (pan_gs.h). */
       so->reads_primitive_id =
          nir->info.inputs_read & BITFIELD64_BIT(PANFROST_PRIMITIVE_ID_SLOT);
@@ -223,6 +224,8 @@ fs_variant(struct panfrost_context *ctx, struct panfrost_shader *fs,
       nir_lower_texcoord_replace(nir, key->sprite, false, false);
    if (key->flip_point_coord)
       panfrost_nir_flip_point_coord(nir);
+   if (key->back_face)
+      panfrost_nir_back_face(nir);
    compile_gfx(panfrost_screen(ctx->base.screen), v, nir, &ctx->debug);
    if (v->error[0])
       mesa_loge("panfrost: fragment shader variant refused: %s", v->error);
@@ -249,10 +252,12 @@ panfrost_select_fs(struct panfrost_context *ctx, bool points)
             rast->sprite_coord_mode == PIPE_SPRITE_COORD_LOWER_LEFT &&
             (key.sprite || fs->reads_point_coord);
       }
+      key.back_face = ctx->back_face_polygons && fs->reads_face;
    }
    st->shaders[PIPE_SHADER_FRAGMENT] =
-      key.clip || key.sprite || key.flip_point_coord ? fs_variant(ctx, fs, &key)
-                                                     : fs;
+      key.clip || key.sprite || key.flip_point_coord || key.back_face
+         ? fs_variant(ctx, fs, &key)
+         : fs;
 }
 
 static void
