@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "compiler/nir/nir.h"
+#include "compiler/nir/nir_builder.h"
 #include "util/ralloc.h"
 #include "util/u_debug.h"
 
@@ -52,6 +53,26 @@ vectorize(nir_shader *nir)
    } while (progress);
 }
 
+/* dot(a, b) of two-component vectors as one two-lane multiply and an add
+ * of its lanes (what stock emits): the compiler makes every horizontal op
+ * scalar, and fdot2 would become two scalar multiplies and the add. */
+static bool
+lower_fdot2(nir_builder *b, nir_instr *instr, UNUSED void *data)
+{
+   if (instr->type != nir_instr_type_alu)
+      return false;
+   nir_alu_instr *alu = nir_instr_as_alu(instr);
+   if (alu->op != nir_op_fdot2 || !alu->dest.dest.is_ssa)
+      return false;
+   b->cursor = nir_before_instr(instr);
+   nir_ssa_def *m = nir_fmul(b, nir_ssa_for_alu_src(b, alu, 0),
+                             nir_ssa_for_alu_src(b, alu, 1));
+   nir_ssa_def *sum = nir_fadd(b, nir_channel(b, m, 0), nir_channel(b, m, 1));
+   nir_ssa_def_rewrite_uses(&alu->dest.dest.ssa, sum);
+   nir_instr_remove(instr);
+   return true;
+}
+
 bool
 panfrost_midgard_compile(unsigned gpu_id, nir_shader *nir,
                          struct util_debug_callback *debug, char *err,
@@ -65,6 +86,8 @@ panfrost_midgard_compile(unsigned gpu_id, nir_shader *nir,
 
    if (nir->info.stage != MESA_SHADER_COMPUTE)
       lower_io(nir);
+   NIR_PASS_V(nir, nir_shader_instructions_pass, lower_fdot2,
+              nir_metadata_block_index | nir_metadata_dominance, NULL);
    if (nir->info.stage == MESA_SHADER_FRAGMENT)
       vectorize(nir);
    if (print_ir) {
