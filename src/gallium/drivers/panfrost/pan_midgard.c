@@ -37,16 +37,33 @@ lower_io(nir_shader *nir)
 /* The state tracker hands over some vector expressions split into scalar
  * ops, where Midgard's ALUs run four lanes per instruction: lanes
  * computing the same operation are merged back into vector ops, as the
- * stock compiler does.  Fragment shaders only: in vertex shaders a vector
- * holds its whole register longer than its scalar pieces would, and three
- * of them fell from four threads to two (T860 shader-db). */
+ * stock compiler does.  In vertex shaders only conversions (bone indices
+ * and the like): there a vector holds its whole register longer than its
+ * scalar pieces would, and with every op merged three of them fell from
+ * four threads to two (T860 shader-db). */
+static uint8_t
+conversions_only(const nir_instr *instr, UNUSED const void *data)
+{
+   if (instr->type != nir_instr_type_alu)
+      return 0;
+   switch (nir_instr_as_alu(instr)->op) {
+   case nir_op_f2i32:
+   case nir_op_f2u32:
+   case nir_op_i2f32:
+   case nir_op_u2f32:
+      return 4;
+   default:
+      return 0;
+   }
+}
+
 static void
-vectorize(nir_shader *nir)
+vectorize(nir_shader *nir, nir_vectorize_cb filter)
 {
    bool progress;
    do {
       progress = false;
-      NIR_PASS(progress, nir, nir_opt_vectorize, NULL, NULL);
+      NIR_PASS(progress, nir, nir_opt_vectorize, filter, NULL);
       NIR_PASS(progress, nir, nir_copy_prop);
       NIR_PASS(progress, nir, nir_opt_cse);
       NIR_PASS(progress, nir, nir_opt_dce);
@@ -89,7 +106,9 @@ panfrost_midgard_compile(unsigned gpu_id, nir_shader *nir,
    NIR_PASS_V(nir, nir_shader_instructions_pass, lower_fdot2,
               nir_metadata_block_index | nir_metadata_dominance, NULL);
    if (nir->info.stage == MESA_SHADER_FRAGMENT)
-      vectorize(nir);
+      vectorize(nir, NULL);
+   else
+      vectorize(nir, conversions_only);
    if (print_ir) {
       fprintf(stderr, "-- NIR (%s)\n", stage);
       nir_print_shader(nir, stderr);
