@@ -137,8 +137,11 @@ moved_ir(struct mid_shader *s, unsigned early, FILE *print_ir, bool *unchanged)
    if (moved)
       mid_opt_moves(s);
    mid_tex_coords(s);
-   /* The first extra round also moves lookups down to their uses. */
+   /* The first extra round also moves lookups and loads down to their
+    * uses. */
    if (early == 1 && mid_tex_late(s))
+      moved = true;
+   if (early == 1 && mid_late_loads(s))
       moved = true;
    if (early && !moved && unchanged)
       *unchanged = true;

@@ -295,6 +295,10 @@ bool mid_tex_coords(struct mid_shader *s);
  * moved down to just before their results' first use (mid_tex_late.c);
  * true when one moved. */
 bool mid_tex_late(struct mid_shader *s);
+/* Varying, attribute and uniform-buffer loads moved down to just before
+ * the first instruction touching their variable (mid_late_loads.c);
+ * true when one moved. */
+bool mid_late_loads(struct mid_shader *s);
 /* Whether a schedule of `fewer` bundles at half the threads of one of
  * `more` bundles is the better one (mid_compile.c). */
 bool mid_half_threads_pay(unsigned fewer, unsigned more);

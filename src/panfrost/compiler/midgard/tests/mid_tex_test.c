@@ -12,7 +12,8 @@
  * T720 results (mid_ra.c): a result only its copy reads is written to the
  * copy's register, r1 when it lives across the next lookup.  Lookups
  * moved down to their results' first use (mid_tex_late.c), not past a
- * write of the coordinates they read.
+ * write of the coordinates they read.  And loads moved down to their
+ * first reader (mid_late_loads.c), not past a store.
  */
 
 #include "util/pan_test_util.h"
@@ -310,6 +311,40 @@ test_late_lookups(void)
    }
 }
 
+/*
+ *    v0 = ld_vary                        v1 = ld_vary
+ *    v1 = ld_vary                        v2 = fadd v1, v1
+ *    v2 = fadd v1, v1         ->         v0 = ld_vary
+ *    v3 = fadd v2, v0                    v3 = fadd v2, v0
+ *
+ * v0 no longer lives beside v1: one register instead of two.  With a
+ * store after v1's load, v0 stops just above it.
+ */
+static void
+test_late_loads(void)
+{
+   for (unsigned store = 0; store < 2; store++) {
+      struct mid_shader *s = tex_shader(0x860, 4);
+      struct mid_block *b = mid_block_create(s);
+      struct mid_instr *l0 = ld_vary(s, b, 0);
+      ld_vary(s, b, 1);
+      if (store)
+         mid_test_st_vary(s, b, 0);
+      mid_test_alu2(s, b, "fadd", mid_var(2), mid_var(1), mid_var(1));
+      struct mid_instr *use =
+         mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(0));
+      PAN_EXPECT(mid_late_loads(s));
+      PAN_EXPECT_EQ(position(b, l0), store ? 1 : 2);
+      PAN_EXPECT_EQ(position(b, use), 3 + store);
+      if (!store) {
+         PAN_EXPECT(!mid_late_loads(s));
+         PAN_EXPECT(mid_ra(s));
+         PAN_EXPECT_EQ(s->work_regs, 2);
+      }
+      ralloc_free(s);
+   }
+}
+
 int
 main(void)
 {
@@ -317,5 +352,6 @@ main(void)
    PAN_RUN_CASE(test_left_alone);
    PAN_RUN_CASE(test_t720_result_register);
    PAN_RUN_CASE(test_late_lookups);
+   PAN_RUN_CASE(test_late_loads);
    return pan_test_summary("pan_mid_tex");
 }
