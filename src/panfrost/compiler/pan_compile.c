@@ -26,6 +26,7 @@ const nir_shader_compiler_options pan_va_nir_options = {
    .lower_fdph = true, .lower_scmp = true, .lower_ldexp = true,
    /* Integer and bit ops, as shifts, masks and adds. */
    .lower_bitops = true, .lower_uadd_carry = true, .lower_usub_borrow = true,
+   .lower_uadd_sat = true, .lower_usub_sat = true, .lower_iadd_sat = true,
    .lower_extract_byte = true, .lower_extract_word = true,
    .lower_insert_byte = true, .lower_insert_word = true,
    /* No pack/unpack instructions: NIR spells every format out in ALU */
