@@ -12,7 +12,9 @@
  * input register itself (moved down to just before the first move), the
  * moves go, and each texture word picks its lanes through its swizzle.
  * Only when nothing else touches the input register from there to the
- * last lookup (other lookups' moves, loads into it, readers).
+ * last lookup (other lookups' moves, loads into it, readers).  The
+ * lookups may be in later blocks that only the load's block leads to
+ * (past an alpha test's discard): the register keeps its value there.
  */
 
 #include <string.h>
@@ -78,10 +80,33 @@ writes_tex_in(const struct mid_shader *s, const struct mid_instr *I)
    return !I->store && I->dst.kind == MID_REF_HW && I->dst.index == s->tex_in;
 }
 
-/* Try L (a varying load of v, v's only write, read nreads times). */
+/* The block after b when control only reaches it from b (falling
+ * through, or past a discard): the input register still holds what b
+ * left there.  NULL otherwise. */
+static struct mid_block *
+linear_next(struct mid_shader *s, struct mid_block *b, const bool *target)
+{
+   if (b->link.next == &s->blocks)
+      return NULL;
+   struct mid_block *n = list_entry(b->link.next, struct mid_block, link);
+   if (target[n->index])
+      return NULL;
+   if (!list_is_empty(&b->instrs)) {
+      struct mid_instr *last =
+         list_last_entry(&b->instrs, struct mid_instr, link);
+      if (last->kind == MID_WRITEOUT ||
+          (last->kind == MID_BRANCH && !last->discard &&
+           last->cond == MID_COND_ALWAYS))
+         return NULL;
+   }
+   return n;
+}
+
+/* Try L (a varying load of v, v's only write, read nreads times), its
+ * readers in its block or in the blocks only it leads to. */
 static bool
 try_load(struct mid_shader *s, struct mid_block *b, struct mid_instr *L,
-         unsigned nreads, void *mem)
+         unsigned nreads, const bool *target, void *mem)
 {
    unsigned v = L->dst.index;
    struct mid_instr **moves = ralloc_array(mem, struct mid_instr *, nreads);
@@ -92,7 +117,14 @@ try_load(struct mid_shader *s, struct mid_block *b, struct mid_instr *L,
    struct util_dynarray shared;
    util_dynarray_init(&shared, mem);
    struct mid_instr *last = NULL;
-   for (struct list_head *l = L->link.next; l != &b->instrs; l = l->next) {
+   for (struct list_head *l = L->link.next;; l = l->next) {
+      if (l == &b->instrs) {
+         b = linear_next(s, b, target);
+         if (!b)
+            break;
+         l = &b->instrs;
+         continue;
+      }
       struct mid_instr *I = list_entry(l, struct mid_instr, link);
       if (reads_var(I, v)) {
          struct mid_instr *T = coord_move_lookup(s, b, I, v);
@@ -150,21 +182,20 @@ mid_tex_coords(struct mid_shader *s)
    unsigned *writes = rzalloc_array(mem, unsigned, n);
    unsigned *reads = rzalloc_array(mem, unsigned, n);
    struct mid_block **block_of = rzalloc_array(mem, struct mid_block *, n);
+   bool *target = rzalloc_array(mem, bool, s->nr_blocks + 1);
    mid_foreach_block(s, b)
    {
       mid_foreach_instr(b, I)
       {
-         if (I->dst.kind == MID_REF_VAR && !I->store)
+         if (I->kind == MID_BRANCH && !I->discard && I->target)
+            target[I->target->index] = true;
+         if (I->dst.kind == MID_REF_VAR && !I->store) {
             writes[I->dst.index]++;
+            block_of[I->dst.index] = b;
+         }
          for (unsigned i = 0; i < I->nr_srcs; i++) {
-            if (I->src[i].ref.kind != MID_REF_VAR)
-               continue;
-            unsigned v = I->src[i].ref.index;
-            reads[v]++;
-            /* Read in another block than its load's: left alone. */
-            if (block_of[v] && block_of[v] != b)
-               writes[v] = ~0u;
-            block_of[v] = b;
+            if (I->src[i].ref.kind == MID_REF_VAR)
+               reads[I->src[i].ref.index]++;
          }
       }
    }
@@ -188,7 +219,7 @@ mid_tex_coords(struct mid_shader *s)
    {
       struct mid_instr *L = *p;
       struct mid_block *b = block_of[L->dst.index];
-      progress |= try_load(s, b, L, reads[L->dst.index], mem);
+      progress |= try_load(s, b, L, reads[L->dst.index], target, mem);
    }
    ralloc_free(mem);
    return progress;

@@ -7,10 +7,11 @@
  * coordinates loads into r28 (r26 on T720) just before the first lookup,
  * the moves go and the lookups take its lanes through their swizzle (a
  * lookup sharing the last one's coordinates too); then allocation needs
- * one register fewer.  Left alone: another lookup's coordinates written
- * in between, and a varying something else reads.  And the allocator's
- * T720 results (mid_ra.c): a result only its copy reads is written to the
- * copy's register, r1 when it lives across the next lookup.  Lookups
+ * one register fewer; across a discard into a block only it reaches.
+ * Left alone: another lookup's coordinates written in between, a
+ * varying something else reads, a block a jump reaches too.  And the
+ * allocator's T720 results (mid_ra.c): a result only its copy reads is written
+ * to the copy's register, r1 when it lives across the next lookup.  Lookups
  * moved down to their results' first use (mid_tex_late.c), not past a
  * write of the coordinates they read.  And loads moved down to their
  * first reader (mid_late_loads.c), not past a store.
@@ -158,6 +159,49 @@ test_coordinates_loaded(void)
          PAN_EXPECT_EQ(s->work_regs, (on ? 2 : 3) + t720);
          ralloc_free(s);
       }
+   }
+}
+
+/*
+ *    block0:                           block0:
+ *       v0 = ld_vary                      r28 = ld_vary
+ *       r28.xy = imov v0.xy               r29 = normal r28.xyxx
+ *       r29 = normal           ->         v1 = imov r29
+ *       v1 = imov r29                     discard.true
+ *       discard.true                   block1:
+ *    block1:                              r29 = normal r28.zwzz
+ *       r28.xy = imov v0.zw
+ *       r29 = normal
+ *
+ * Only block0 reaches block1 (past a discard): r28 still holds the
+ * coordinates there.  Left alone when a jump also reaches block1.
+ */
+static void
+test_coordinates_across_blocks(void)
+{
+   for (unsigned join = 0; join < 2; join++) {
+      struct mid_shader *s = tex_shader(0x860, 4);
+      struct mid_block *b0 = mid_block_create(s);
+      struct mid_block *b1 = mid_block_create(s);
+      struct mid_instr *l0 = ld_vary(s, b0, 0);
+      coord_move(s, b0, 0, 0, 1);
+      struct mid_instr *t1 = lookup(s, b0);
+      result_copy(s, b0, 1);
+      struct mid_instr *br = mid_instr_create(s, b0, MID_BRANCH, "branch");
+      br->cond = MID_COND_TRUE;
+      br->discard = !join;
+      br->target = b1;
+      coord_move(s, b1, 0, 2, 3);
+      struct mid_instr *t2 = lookup(s, b1);
+      PAN_EXPECT_EQ(mid_tex_coords(s), !join);
+      PAN_EXPECT_EQ(l0->dst.kind, join ? MID_REF_VAR : MID_REF_HW);
+      if (!join) {
+         PAN_EXPECT(swizzle_is(t1, 0, 1));
+         PAN_EXPECT(swizzle_is(t2, 2, 3));
+         PAN_EXPECT_EQ(count(b0), 4);
+         PAN_EXPECT_EQ(count(b1), 1);
+      }
+      ralloc_free(s);
    }
 }
 
@@ -350,6 +394,7 @@ main(void)
 {
    PAN_RUN_CASE(test_coordinates_loaded);
    PAN_RUN_CASE(test_left_alone);
+   PAN_RUN_CASE(test_coordinates_across_blocks);
    PAN_RUN_CASE(test_t720_result_register);
    PAN_RUN_CASE(test_late_lookups);
    PAN_RUN_CASE(test_late_loads);
