@@ -69,22 +69,38 @@ push_constant(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
    return vec_of(ctx, words, w);
 }
 
+/* A store of every component at once, or one store per run of written
+ * components (a partial write mask, such as the .xz of a std430 vec3 in a
+ * storage buffer) at the run's address: Bifrost's stores take no offset.
+ */
 static void
 store_global(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
    unsigned n = nir_src_num_components(intr->src[0]);
+   unsigned mask = nir_intrinsic_write_mask(intr);
    if (!pan_ir_from_nir_check_32bit(ctx, intr, nir_src_bit_size(intr->src[0])))
       return;
-   if (nir_intrinsic_write_mask(intr) != (1u << n) - 1) {
-      pan_ir_from_nir_error(ctx, "store_global with a partial write mask");
-      return;
-   }
    pan_ir_index data = pan_ir_from_nir_src(ctx, intr->src[0]);
    pan_ir_index addr = pan_ir_from_nir_src(ctx, intr->src[1]);
    /* Memory messages read registers: constants go through collect. */
    if (data.kind != PAN_IR_SSA)
       data = pan_ir_mov(&ctx->b, data);
-   pan_ir_store_global(&ctx->b, 0, data, addr);
+   if (mask == (1u << n) - 1) {
+      pan_ir_store_global(&ctx->b, 0, data, addr);
+      return;
+   }
+   while (mask) {
+      int first, count;
+      u_bit_scan_consecutive_range(&mask, &first, &count);
+      pan_ir_index w[4];
+      for (int i = 0; i < count; ++i)
+         w[i] = pan_ir_mov(&ctx->b, pan_ir_word(data, first + i));
+      pan_ir_index off[2] = { pan_ir_imm(4 * first), pan_ir_imm(0) };
+      pan_ir_index at =
+         first ? pan_ir_iadd64(&ctx->b, addr, pan_ir_collect(&ctx->b, 2, off))
+               : addr;
+      pan_ir_store_global(&ctx->b, 0, vec_of(ctx, count, w), at);
+   }
 }
 
 void
