@@ -656,6 +656,8 @@ panfrost_context_release_compute(struct panfrost_context *ctx)
       for (unsigned i = 0; i < PANFROST_MAX_SSBOS; ++i)
          pipe_resource_reference(&ctx->compute.ssbos[s][i].buffer, NULL);
    }
+   pan_bo_unref(ctx->compute.ssbo_sink);
+   ctx->compute.ssbo_sink = NULL;
    panfrost_context_release_images(ctx);
 }
 

@@ -139,6 +139,10 @@ struct panfrost_compute_ctx {
     * constant buffer PANFROST_SSBO_CBUF (pan_ssbo.h), 4 per slot.
     */
    uint32_t gfx_ssbo_words[2][PANFROST_MAX_SSBOS * 4];
+   /* Where unbound slots that draws name point (PANFROST_SSBO_SINK_B),
+    * made by the first such draw.
+    */
+   struct pan_bo *ssbo_sink;
    struct panfrost_compute_shader *shader;
 };
 

@@ -78,6 +78,7 @@ struct panfrost_shader {
     */
    bool writes_memory;
    uint32_t ssbo_slots; /* storage slots read at constant indices */
+   uint32_t ssbo_reach_B; /* their accesses' last byte + 1 (pan_ssbo.h) */
    bool writes_psiz;  /* vertex: gl_PointSize */
    bool writes_fragcolor; /* fragment: gl_FragColor, for every target */
    /* fragment: gl_FragDepth and the stencil reference (stencil export):

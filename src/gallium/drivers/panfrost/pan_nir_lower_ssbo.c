@@ -251,11 +251,55 @@ gfx_word(nir_builder *b, nir_src *index, bool size, void *data, char *err,
                                         nir_channel(b, w, 1));
 }
 
-bool
-panfrost_nir_lower_ssbo_gfx(nir_shader *nir, uint32_t *slots, char *err,
-                            size_t err_size)
+/* One past the last byte a storage access of the shader may touch, from
+ * its constant offsets; UINT32_MAX when an offset is known only at run
+ * time.
+ */
+static uint32_t
+ssbo_reach(nir_shader *nir)
 {
+   uint32_t reach = 0;
+
+   nir_foreach_function(func, nir) {
+      if (!func->impl)
+         continue;
+      nir_foreach_block(block, func->impl) {
+         nir_foreach_instr(instr, block) {
+            if (instr->type != nir_instr_type_intrinsic)
+               continue;
+            nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+            unsigned bytes;
+            if (intr->intrinsic == nir_intrinsic_load_ssbo)
+               bytes = intr->num_components * intr->dest.ssa.bit_size / 8;
+            else if (intr->intrinsic == nir_intrinsic_store_ssbo)
+               bytes = nir_src_num_components(intr->src[0]) *
+                       nir_src_bit_size(intr->src[0]) / 8;
+            else if (global_atomic(intr->intrinsic) != nir_num_intrinsics)
+               bytes = intr->dest.ssa.bit_size / 8;
+            else
+               continue;
+            nir_src *off = nir_get_io_offset_src(intr);
+            if (!off || !nir_src_is_const(*off))
+               return UINT32_MAX;
+            reach = MAX2(reach, nir_src_as_uint(*off) + bytes);
+         }
+      }
+   }
+   return reach;
+}
+
+bool
+panfrost_nir_lower_ssbo_gfx(nir_shader *nir, uint32_t *slots,
+                            uint32_t *reach_B, char *err, size_t err_size)
+{
+   /* Block indices and offsets of arrays of blocks come as sums of
+    * constants (a[1] is binding + 1): folded first, so that the slots they
+    * name are known and pushed.
+    */
+   NIR_PASS_V(nir, nir_copy_prop);
+   NIR_PASS_V(nir, nir_opt_constant_folding);
    *slots = 0;
+   *reach_B = ssbo_reach(nir);
    if (!panfrost_nir_lower_ssbo(nir, gfx_word, slots, err, err_size))
       return false;
    if (nir->info.stage == MESA_SHADER_FRAGMENT)

@@ -53,7 +53,8 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
    /* Storage buffers (and atomic counters) as global memory at the
     * addresses of the stage's PANFROST_SSBO_CBUF (pan_ssbo.h).
     */
-   if (!panfrost_nir_lower_ssbo_gfx(nir, &so->ssbo_slots, err, sizeof(err))) {
+   if (!panfrost_nir_lower_ssbo_gfx(nir, &so->ssbo_slots,
+                                    &so->ssbo_reach_B, err, sizeof(err))) {
       snprintf(so->error, sizeof(so->error), "%s", err);
       goto out;
    }

@@ -12,12 +12,14 @@
  */
 
 #include <assert.h>
+#include <strings.h>
 
 #include "util/u_inlines.h"
 
 #include "pan_bo.h"
 #include "pan_context.h"
 #include "pan_resource.h"
+#include "pan_screen.h"
 #include "pan_ssbo.h"
 
 static_assert(PANFROST_SSBO_CBUF < PIPE_MAX_CONSTANT_BUFFERS,
@@ -32,13 +34,18 @@ panfrost_ssbo_bind_gfx(struct panfrost_context *ctx,
                        enum pipe_shader_type stage)
 {
    const struct pipe_shader_buffer *sb = ctx->compute.ssbos[stage];
+   const struct pan_bo *sink = ctx->compute.ssbo_sink;
+   const struct panfrost_shader *so = ctx->state.shaders[stage];
    bool frag = stage == PIPE_SHADER_FRAGMENT;
    uint32_t *words = ctx->compute.gfx_ssbo_words[frag];
-   unsigned n = 0;
+   /* The slots the shader names are pushed: all of them must be words of
+    * the buffer, bound or not.
+    */
+   unsigned n = sink && so ? util_last_bit(so->ssbo_slots) : 0;
 
    for (unsigned i = 0; i < PANFROST_MAX_SSBOS; ++i) {
       uint32_t *w = &words[i * PANFROST_SSBO_SLOT_WORDS];
-      uint64_t va = 0;
+      uint64_t va = sink ? sink->gpu_va : 0;
       unsigned size_B = 0;
 
       /* A buffer keeps its BO for life: the address stays valid. */
@@ -46,7 +53,7 @@ panfrost_ssbo_bind_gfx(struct panfrost_context *ctx,
          va = panfrost_resource(sb[i].buffer)->bo->gpu_va +
               sb[i].buffer_offset;
          size_B = sb[i].buffer_size;
-         n = i + 1;
+         n = MAX2(n, i + 1);
       }
       w[0] = (uint32_t)va;
       w[1] = (uint32_t)(va >> 32);
@@ -67,6 +74,19 @@ panfrost_ssbo_bind_gfx(struct panfrost_context *ctx,
    ctx->dirty |= frag ? PANFROST_DIRTY_CONST_FS : PANFROST_DIRTY_CONST_VS;
 }
 
+/* The slots so names that nothing is bound to. */
+static uint32_t
+unbound_slots(const struct panfrost_context *ctx, enum pipe_shader_type stage,
+              const struct panfrost_shader *so)
+{
+   uint32_t mask = 0;
+   u_foreach_bit(i, so ? so->ssbo_slots : 0) {
+      if (!ctx->compute.ssbos[stage][i].buffer)
+         mask |= BITFIELD_BIT(i);
+   }
+   return mask;
+}
+
 bool
 panfrost_ssbo_check_draw(struct panfrost_context *ctx)
 {
@@ -74,15 +94,39 @@ panfrost_ssbo_check_draw(struct panfrost_context *ctx)
       enum pipe_shader_type stage = s ? PIPE_SHADER_FRAGMENT
                                       : PIPE_SHADER_VERTEX;
       const struct panfrost_shader *so = ctx->state.shaders[stage];
-      u_foreach_bit(i, so ? so->ssbo_slots : 0) {
-         if (!ctx->compute.ssbos[stage][i].buffer) {
-            panfrost_warn_once(ctx, PANFROST_WARN_DRAW,
-                               "%s shader storage slot %u is not bound, "
-                               "draw dropped",
-                               s ? "fragment" : "vertex", i);
-            return false;
-         }
+      uint32_t unbound = unbound_slots(ctx, stage, so);
+      if (!unbound)
+         continue;
+      if (so->ssbo_reach_B > PANFROST_SSBO_SINK_B) {
+         panfrost_warn_once(ctx, PANFROST_WARN_DRAW,
+                            "%s shader storage slot %u is not bound and "
+                            "the shader may reach past the %u bytes that "
+                            "stand in for it, draw dropped",
+                            s ? "fragment" : "vertex", (unsigned)ffs(unbound) - 1,
+                            PANFROST_SSBO_SINK_B);
+         return false;
       }
+      if (!ctx->compute.ssbo_sink) {
+         ctx->compute.ssbo_sink =
+            pan_bo_create(panfrost_device(ctx->base.screen),
+                          PANFROST_SSBO_SINK_B, PAN_BO_INVISIBLE,
+                          "unbound storage slots");
+         if (!ctx->compute.ssbo_sink)
+            return false;
+      }
+      /* Rewritten only when a named slot is not yet a pushed word of
+       * the sink's address.
+       */
+      const uint32_t *words = ctx->compute.gfx_ssbo_words[s];
+      const struct pipe_constant_buffer *cb =
+         &ctx->state.cbufs[stage][PANFROST_SSBO_CBUF];
+      bool stale = cb->buffer_size < util_last_bit(unbound) * 16;
+      u_foreach_bit(i, unbound) {
+         stale |= words[i * PANFROST_SSBO_SLOT_WORDS] !=
+                  (uint32_t)ctx->compute.ssbo_sink->gpu_va;
+      }
+      if (stale)
+         panfrost_ssbo_bind_gfx(ctx, stage);
    }
    return true;
 }
@@ -96,6 +140,11 @@ panfrost_ssbo_use_in_draw(struct panfrost_context *ctx,
 
    if (!(ctx->state.cbuf_mask[stage] & BITFIELD_BIT(PANFROST_SSBO_CBUF)))
       return true;
+   /* Unbound slots' accesses go there (panfrost_ssbo_check_draw). */
+   if (ctx->compute.ssbo_sink &&
+       !panfrost_batch_add_bo(ctx, ctx->compute.ssbo_sink,
+                              PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE))
+      return false;
    for (unsigned i = 0; i < PANFROST_MAX_SSBOS; ++i) {
       if (!sb[i].buffer)
          continue;

@@ -56,14 +56,23 @@ typedef struct nir_ssa_def *(*panfrost_ssbo_word_fn)(struct nir_builder *b,
 bool panfrost_nir_lower_ssbo(struct nir_shader *nir, panfrost_ssbo_word_fn fn,
                              void *data, char *err, size_t err_size);
 
+/* Where a draw points the slots its shaders name but nothing is bound to
+ * (GL leaves their accesses undefined; a draw must still run): a buffer
+ * of this many bytes that takes their writes, their size reading 0.
+ */
+#define PANFROST_SSBO_SINK_B 4096
+
 /* The same for a vertex or fragment shader: slots from PANFROST_SSBO_CBUF
  * (indices known only at run time too: the compiler reads the buffer);
- * *slots gets the slots named by constant indices, which draws need bound.
+ * *slots gets the slots named by constant indices, *reach_B one past the
+ * last byte its accesses may touch (UINT32_MAX for offsets known only at
+ * run time), which say whether an unbound slot can go to the sink.
  * A fragment shader's stores and atomics (storage buffers or global) are
  * made only in lanes with coverage, not in helper lanes.
  */
 bool panfrost_nir_lower_ssbo_gfx(struct nir_shader *nir, uint32_t *slots,
-                                 char *err, size_t err_size);
+                                 uint32_t *reach_B, char *err,
+                                 size_t err_size);
 
 /* v9 runs a vertex shader twice per vertex (the IDVS position and
  * varying programs): the varying one leaves out the stores, and the
@@ -71,8 +80,9 @@ bool panfrost_nir_lower_ssbo_gfx(struct nir_shader *nir, uint32_t *slots,
  */
 void panfrost_nir_drop_vertex_writes(struct nir_shader *nir);
 
-/* false after a message when a slot the bound shaders name has no buffer
- * (the draw is dropped).
+/* Points the slots the bound shaders name but nothing is bound to at the
+ * sink buffer; false after a message when a shader may reach past it
+ * (the draw is dropped) or out of memory.
  */
 bool panfrost_ssbo_check_draw(struct panfrost_context *ctx);
 

@@ -428,8 +428,9 @@ test_atomics(struct pan_test_fullscreen *f)
    pipe_resource_reference(&olds, NULL);
 }
 
-/* A draw whose shader reads a slot nothing is bound to is dropped with a
- * message naming the slot, and the buffers keep their contents.
+/* A draw whose shader reads a slot nothing is bound to at offsets known
+ * only at run time (which may reach past the driver's sink) is dropped
+ * with a message naming the slot, and the buffers keep their contents.
  */
 static void
 test_unbound(struct pan_test_fullscreen *f)
@@ -460,6 +461,59 @@ test_unbound(struct pan_test_fullscreen *f)
    pipe_resource_reference(&out, NULL);
 }
 
+/* Like a GLSL array of blocks a[2] with a[1] unbound: the vertex shader
+ * counts its runs in slot 0 word 15 and stores to slot 1, its indices
+ * sums of constants as the state tracker gives them.  The draw must run:
+ * the slot 1 store goes to the driver's sink, and slot 0 counts 3 runs.
+ */
+static void
+test_unbound_array(struct pan_test_fullscreen *f)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "array_vs");
+   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
+                                       VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
+                                        VARYING_SLOT_POS, 0, "gl_Position");
+   nir_variable *v0 = pan_test_io_var(b.shader, nir_var_shader_out,
+                                      VARYING_SLOT_VAR0, 1, "v0");
+   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
+   nir_ssa_def *base = nir_imm_int(&b, 0);
+   nir_ssbo_atomic_add(&b, 32, nir_iadd(&b, base, nir_imm_int(&b, 0)),
+                       nir_imm_int(&b, 60), nir_imm_int(&b, 1));
+   nir_store_ssbo(&b, nir_imm_int(&b, 7), nir_iadd(&b, base, nir_imm_int(&b, 1)),
+                  nir_imm_int(&b, 4), .write_mask = 1, .align_mul = 4);
+   nir_store_var(&b, v0, nir_imm_vec4(&b, 0, 0, 0, 1), 0xf);
+   b.shader->info.num_ssbos = 2;
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   void *vs = ctx->create_vs_state(ctx, &cso);
+   void *fs = pan_test_colour_fs(screen, ctx, "array_fs", false);
+   uint32_t init[16];
+   for (unsigned i = 0; i < 16; ++i)
+      init[i] = i == 15 ? 0 : FILL;
+   struct pipe_resource *r = buffer(64, init);
+   uint32_t got[16];
+
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+   bind(PIPE_SHADER_VERTEX, 0, r, 0, 64, true);
+   pan_test_debug_msg[0] = 0;
+   draw_triangle();
+   pipe_buffer_read(ctx, r, 0, sizeof(got), got);
+   for (unsigned i = 0; i < 16; ++i) {
+      uint32_t want = i == 15 ? 3 : FILL;
+      CHECK(got[i] == want, "unbound a[1]: word %u is 0x%08x, want 0x%08x "
+            "(\"%s\")", i, got[i], want, pan_test_debug_msg);
+   }
+
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_VERTEX, 0, 1, NULL, 0);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   pipe_resource_reference(&r, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -472,6 +526,7 @@ main(int argc, char **argv)
    test_vertex(&f);
    test_atomics(&f);
    test_unbound(&f);
+   test_unbound_array(&f);
    teardown(&f);
    return pan_test_close(screen, ctx);
 }
