@@ -110,6 +110,22 @@ src_var(struct ctx *c, const nir_src *src)
    return src->is_ssa ? src->ssa->index : c->reg_base + src->reg.reg->index;
 }
 
+/* Variable of a NIR register (a phi web after nir_convert_from_ssa). */
+static unsigned
+reg_var(struct ctx *c, const nir_reg_dest *reg)
+{
+   return c->reg_base + reg->reg->index;
+}
+
+/* Variable an intrinsic writes: its SSA value, or the phi web's register
+ * nir_convert_from_ssa may have given it instead. */
+static struct mid_ref
+intr_dest(struct ctx *c, const nir_intrinsic_instr *in)
+{
+   return mid_var(in->dest.is_ssa ? in->dest.ssa.index
+                                  : reg_var(c, &in->dest.reg));
+}
+
 static struct mid_instr *
 alu(struct ctx *c, const char *op, struct mid_ref dst, unsigned mask)
 {
@@ -521,8 +537,7 @@ emit_load(struct ctx *c, nir_intrinsic_instr *in, const char *base,
 {
    if (!check_size(c, nir_dest_bit_size(in->dest), "load"))
       return false;
-   load_to(c, base, nir_dest_num_components(in->dest),
-           mid_var(in->dest.ssa.index), ls);
+   load_to(c, base, nir_dest_num_components(in->dest), intr_dest(c, in), ls);
    return true;
 }
 
@@ -590,8 +605,7 @@ emit_attribute(struct ctx *c, nir_intrinsic_instr *in)
    const char *op = t == nir_type_float ? "ld_attr_32"
                     : t == nir_type_int ? "ld_attr_32i"
                                         : "ld_attr_32u";
-   load_attribute(c, op, index, nir_intrinsic_component(in),
-                  mid_var(in->dest.ssa.index),
+   load_attribute(c, op, index, nir_intrinsic_component(in), intr_dest(c, in),
                   nir_dest_num_components(in->dest));
    return true;
 }
@@ -809,6 +823,11 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
 {
    struct mid_ls ls = { 0 };
 
+   if (nir_intrinsic_infos[in->intrinsic].has_dest && !in->dest.is_ssa &&
+       (in->dest.reg.indirect || in->dest.reg.reg->num_array_elems))
+      return mid_error(c->s, "%s into a register array is not supported",
+                       nir_intrinsic_infos[in->intrinsic].name);
+
    switch (in->intrinsic) {
    case nir_intrinsic_load_ubo: {
       if (!nir_src_is_const(in->src[0]))
@@ -902,7 +921,7 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
       for (unsigned l = 0; l < 4; l++)
          ls.swz |= MIN2(comp + l, 3) << (2 * l);
       I->ls = ls;
-      I->dst = mid_var(in->dest.ssa.index);
+      I->dst = intr_dest(c, in);
       I->mask = (1u << nc) - 1;
       return true;
    }
@@ -950,10 +969,10 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
                      in->intrinsic == nir_intrinsic_load_instance_id
                         ? MID_ATTR_INSTANCE_ID
                         : MID_ATTR_VERTEX_ID,
-                     0, mid_var(in->dest.ssa.index), 1);
+                     0, intr_dest(c, in), 1);
       return true;
    case nir_intrinsic_load_first_vertex: {
-      struct mid_instr *M = alu(c, "imov", mid_var(in->dest.ssa.index), 0x1);
+      struct mid_instr *M = alu(c, "imov", intr_dest(c, in), 0x1);
       M->int_result = true;
       M->nr_srcs = 2;
       M->src[1] = sysval_src(c, MID_SYSVAL_DRAW);
@@ -992,10 +1011,27 @@ try_push(struct ctx *c, nir_intrinsic_instr *in)
    unsigned vec = byte / 16, comp = (byte % 16) / 4;
    if (byte % 4 || comp + nir_dest_num_components(in->dest) > 4)
       return false;
+   if (!in->dest.is_ssa &&
+       (in->dest.reg.indirect || in->dest.reg.reg->num_array_elems))
+      return false;
    int slot = push_slot(c->s, 0, vec);
    if (slot < 0)
       return false;
-   c->uniform[in->dest.ssa.index] = slot * 4 + comp;
+   if (in->dest.is_ssa) {
+      c->uniform[in->dest.ssa.index] = slot * 4 + comp;
+      return true;
+   }
+   /* nir_convert_from_ssa gave the load a phi web's register (a uniform
+    * picked by one arm of an if): nothing reads it through c->uniform, so
+    * the register must be written here. */
+   unsigned n = nir_dest_num_components(in->dest);
+   struct mid_instr *I = alu(c, "imov", intr_dest(c, in), (1u << n) - 1);
+   I->int_result = true;
+   I->nr_srcs = 2;
+   I->src[0].ref.kind = MID_REF_NONE;
+   I->src[1] = uniform_src(slot);
+   for (unsigned l = 0; l < 4; l++)
+      I->src[1].swz[l] = comp + MIN2(l, n - 1);
    return true;
 }
 
@@ -1222,7 +1258,7 @@ emit_block(struct ctx *c, nir_block *block)
       case nir_instr_type_intrinsic: {
          nir_intrinsic_instr *in = nir_instr_as_intrinsic(instr);
          if (try_push(c, in)) {
-            if (!only_alu_uses(&in->dest.ssa)) {
+            if (in->dest.is_ssa && !only_alu_uses(&in->dest.ssa)) {
                nir_src src = nir_src_for_ssa(&in->dest.ssa);
                src_in_var(c, &src);
             }

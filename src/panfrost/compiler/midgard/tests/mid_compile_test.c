@@ -85,6 +85,15 @@ store(nir_builder *b, unsigned word, nir_ssa_def *v)
                     (1u << v->num_components) - 1);
 }
 
+/* n words of UBO 0 from word i (within one vec4). */
+static nir_ssa_def *
+word(nir_builder *b, unsigned i, unsigned n)
+{
+   return nir_load_ubo(b, n, 32, nir_imm_int(b, 0), nir_imm_int(b, 4 * i),
+                       .align_mul = 16, .align_offset = 4 * (i % 4),
+                       .range = ~0);
+}
+
 /* Compile for gpu and run; false (after a failed check) if either fails. */
 static bool
 run(struct env *e, nir_shader *nir, unsigned gpu)
@@ -300,6 +309,53 @@ test_control_flow(void)
                ref = (k & 1) ? ref - k : ref + k * k;
             PAN_EXPECT_EQ(out_word(e, 0), (uint32_t)ref);
             PAN_EXPECT_EQ(e->bin.loops, 1);
+         }
+         free(e);
+      }
+   }
+   ralloc_free(b.shader);
+}
+
+/* Pushed uniforms as phi sources: nir_convert_from_ssa gives such a load
+ * the phi's register as its destination, which must then be written
+ * (glamor/7 read its gradient stops from a never written register). The
+ * stores in both arms keep the if from becoming a select. */
+static void
+test_uniform_into_phi(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4);
+   /* Scalar and vec2 loads, as of separate uniforms: no swizzling move
+    * between them and the phis. */
+   nir_ssa_def *stop = word(&b, 6, 1);
+   nir_ssa_def *pair = word(&b, 4, 2);
+   nir_push_if(&b, nir_flt(&b, nir_channel(&b, u0, 0), stop));
+   store(&b, 1, nir_imm_int(&b, 7));
+   nir_push_else(&b, NULL);
+   nir_ssa_def *other_z = word(&b, 10, 1);
+   nir_ssa_def *other = word(&b, 9, 2);
+   store(&b, 2, nir_imm_int(&b, 9));
+   nir_pop_if(&b, NULL);
+   nir_ssa_def *x = nir_if_phi(&b, stop, other_z);
+   nir_ssa_def *v = nir_if_phi(&b, pair, other);
+   store(&b, 0, nir_fadd(&b, x, nir_channel(&b, u0, 1)));
+   store(&b, 4, v);
+
+   for (unsigned g = 0; g < 2; g++) {
+      for (unsigned taken = 0; taken < 2; taken++) {
+         struct env *e = calloc(1, sizeof(*e));
+         float w[4] = { taken ? 1.0f : 5.0f, 0.25f, 0, 0 };
+         for (unsigned k = 0; k < 4; k++) {
+            e->ubo0[k] = pan_test_u32(w[k]);
+            e->ubo0[4 + k] = pan_test_u32(2.0f + k);
+            e->ubo0[8 + k] = pan_test_u32(10.0f + k);
+         }
+         if (run(e, b.shader, gpus[g])) {
+            float x_ref = taken ? 4.0f : 12.0f;
+            PAN_EXPECT_EQ(out_word(e, 0), pan_test_u32(x_ref + 0.25f));
+            PAN_EXPECT_EQ(out_word(e, 4), pan_test_u32(taken ? 2.0f : 11.0f));
+            PAN_EXPECT_EQ(out_word(e, 5), pan_test_u32(taken ? 3.0f : 12.0f));
+            PAN_EXPECT_EQ(out_word(e, taken ? 1 : 2), taken ? 7u : 9u);
          }
          free(e);
       }
@@ -1274,6 +1330,7 @@ main(void)
    PAN_RUN_CASE(test_dot);
    PAN_RUN_CASE(test_int);
    PAN_RUN_CASE(test_control_flow);
+   PAN_RUN_CASE(test_uniform_into_phi);
    PAN_RUN_CASE(test_memory_and_conversions);
    PAN_RUN_CASE(test_register_pressure);
    PAN_RUN_CASE(test_fragment_writeout);
