@@ -1030,6 +1030,10 @@ emit_image_lea(struct bi_sched_ctx *c, const pan_ir_instr *I)
       if (a.srcs[k].kind == OPND_REG)
          continue;
       int r = c->regs[I->dest.value] + k;
+      /* A run-time image index may sit in those registers. */
+      if (a.srcs[2].kind == OPND_REG && a.srcs[2].value == (unsigned)r)
+         return bi_sched_fail(c, "image index in the address's registers%s",
+                              "");
       if (!mov_item(c, r, I->src[k], 0))
          return false;
       a.srcs[k] = (struct bi_sched_opnd){ OPND_REG, (unsigned)r };
@@ -1077,6 +1081,7 @@ emit_instr(struct bi_sched_ctx *c, const pan_ir_instr *I)
    case PAN_IR_OP_CUBEFACE2:
       return emit_cubeface2(c, I);
    case PAN_IR_OP_IMAGE_LEA:
+   case PAN_IR_OP_IMAGE_LEA_IDX:
       return emit_image_lea(c, I);
    case PAN_IR_OP_TEXC:
       /* TEXC reads its staging words from the registers it writes. */

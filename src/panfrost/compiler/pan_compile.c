@@ -93,6 +93,25 @@ udiv_pow2(nir_builder *b, nir_instr *instr, void *data)
    return true;
 }
 
+/* Indexed temporaries larger than this go to thread storage.  At 256
+ * bytes, the 126 ints glsl-1.30's varying-packing-mixed-types writes to a
+ * temporary and copies to the packed outputs at the end no longer fit the
+ * registers once loaded back from storage; as selects they do. */
+#define PAN_SCRATCH_MIN_B 1024
+
+void
+pan_compile_lower_scratch(nir_shader *nir)
+{
+   /* A temporary array of more than PAN_SCRATCH_MIN_B bytes indexed at
+    * run time lives in thread storage (load_scratch/store_scratch): as
+    * selects, each access would test every element and a store write
+    * them all (glsl-fs-giant-temp-array's 512 words took minutes and
+    * gigabytes).  Smaller ones stay in registers. */
+   NIR_PASS_V(nir, nir_lower_var_copies);
+   NIR_PASS_V(nir, nir_lower_vars_to_scratch, nir_var_function_temp,
+              PAN_SCRATCH_MIN_B, glsl_get_natural_size_align_bytes);
+}
+
 /* The NIR passes the slice needs, once: SSA, scalar ALU (the slice selects
  * scalar instructions only), then clean-up to a fixed point. */
 static void
@@ -108,6 +127,7 @@ lower_nir(nir_shader *nir)
    ours.lower_iabs = true;
    nir->options = &ours;
    pan_nir_lower_shared(nir);
+   pan_compile_lower_scratch(nir);
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
    NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
    /* Clean-up first, so that constant divisors are known: a division by a
@@ -242,6 +262,7 @@ pan_va_compile_opts(nir_shader *nir, void *mem_ctx,
    PASS(s, (void)0, "from_nir");
    PASS(s, pan_va_lower_shared(s), "va_lower_shared");
    PASS(s, pan_va_lower_image(s), "va_lower_image");
+   PASS(s, pan_va_lower_scratch(s), "va_lower_scratch");
    PASS(s, pan_ir_opt_copy_prop(s), "copy_prop");
    PASS(s, pan_ir_opt_collect(s), "opt_collect");
    PASS(s, pan_ir_opt_cse(s), "opt_cse");

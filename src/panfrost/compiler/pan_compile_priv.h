@@ -23,6 +23,9 @@ void pan_va_lower_noperspective(nir_shader *nir);
 /* The NIR lowering of pan_compile.c and the register count of an
  * allocation, for the other back ends' entry points. */
 void pan_compile_lower_nir(nir_shader *nir);
+/* Large temporary arrays indexed at run time to load_scratch and
+ * store_scratch (the rest of the NIR lowering does it too). */
+void pan_compile_lower_scratch(nir_shader *nir);
 unsigned pan_compile_work_regs(pan_ir_shader *s, const uint8_t *regs);
 
 /* Where each render target's BLEND has its colours and coverage, for the

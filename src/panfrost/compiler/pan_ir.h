@@ -120,6 +120,10 @@ typedef struct pan_ir_shader {
 
    /* After phi lowering a value may have several definitions. */
    bool out_of_ssa;
+
+   /* Bytes of thread storage the scratch arrays take, from offset 0;
+    * spill slots go after them. */
+   unsigned scratch_size;
 } pan_ir_shader;
 
 /* Index constructors. */

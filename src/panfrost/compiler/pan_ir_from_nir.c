@@ -214,6 +214,7 @@ from_nir(void *mem_ctx, nir_shader *nir, struct pan_va_binary *bin,
    };
    nir_shader_gather_info(nir, impl);
    ctx.shader = pan_ir_shader_create(mem_ctx);
+   ctx.shader->scratch_size = nir->scratch_size;
    ctx.values = rzalloc_array(ctx.shader, pan_ir_index, impl->ssa_alloc + 1);
    pan_ir_block **blocks =
       rzalloc_array(ctx.shader, pan_ir_block *, impl->num_blocks);

@@ -4,8 +4,10 @@
  *
  * NIR -> IR: GLSL images (image_load, image_store, image_atomic_*) of
  * 1D, 2D, 3D and cube images and their arrays, 32-bit texels.  The image
- * is a constant index (GLSL ES 3.1 and the driver's lowering make it
- * one); the coordinates become the two words the hardware takes, x and y
+ * is a constant index, or a register (image_load_idx, image_lea_idx) when
+ * GLSL indexes an array of images at run time (dynamically uniform, as
+ * GL requires; the interpreters take it per lane); the coordinates
+ * become the two words the hardware takes, x and y
  * as 16-bit halves and the slice, layer or cube face (the layer times six
  * plus the face for cube arrays) as a word.  A load is one message
  * converting the texel to the register type; a store or an atomic first
@@ -30,14 +32,20 @@ is_image_op(nir_intrinsic_op op)
    return !strncmp(name, "image_", 6) || !strncmp(name, "bindless_image_", 15);
 }
 
-/* The image index, or -1 after an error. */
+/* The image index, or -1 after an error; -2 (with dynamic) for an index
+ * known at run time only, in a register. */
 static int
-image_index(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
+image_index(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
+            pan_ir_index *dynamic)
 {
    const char *name = nir_intrinsic_infos[intr->intrinsic].name;
    if (!nir_src_is_const(intr->src[0])) {
-      pan_ir_from_nir_error(ctx, "%s of a non-constant image index", name);
-      return -1;
+      if (!dynamic) {
+         pan_ir_from_nir_error(ctx, "%s of a non-constant image index", name);
+         return -1;
+      }
+      *dynamic = pan_ir_from_nir_src(ctx, intr->src[0]);
+      return -2;
    }
    unsigned i = nir_src_as_uint(intr->src[0]);
    if (i >= PAN_IR_MAX_IMAGES) {
@@ -137,11 +145,13 @@ static bool
 texel_address(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr,
               pan_ir_index *addr, pan_ir_index *cvt)
 {
-   pan_ir_index xy, z;
-   int index = image_index(ctx, intr);
-   if (index < 0 || !coords(ctx, intr, &xy, &z))
+   pan_ir_index xy, z, dynamic;
+   int index = image_index(ctx, intr, &dynamic);
+   if (index == -1 || !coords(ctx, intr, &xy, &z))
       return false;
-   pan_ir_index lea = pan_ir_image_lea(&ctx->b, index, xy, z);
+   pan_ir_index lea = index >= 0
+                         ? pan_ir_image_lea(&ctx->b, index, xy, z)
+                         : pan_ir_image_lea_idx(&ctx->b, xy, z, dynamic);
    pan_ir_index w[2] = { pan_ir_word(lea, 0), pan_ir_word(lea, 1) };
    *addr = pan_ir_collect(&ctx->b, 2, w);
    *cvt = pan_ir_word(lea, 2);
@@ -152,14 +162,16 @@ static void
 image_load(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
    enum pan_ir_type type;
-   pan_ir_index xy, z;
-   int index = image_index(ctx, intr);
-   if (index < 0 ||
+   pan_ir_index xy, z, dynamic;
+   int index = image_index(ctx, intr, &dynamic);
+   unsigned n = intr->dest.ssa.num_components;
+   if (index == -1 ||
        !texel_type(ctx, intr, nir_intrinsic_dest_type(intr), &type) ||
        !coords(ctx, intr, &xy, &z))
       return;
-   ctx->values[intr->dest.ssa.index] = pan_ir_image_load(
-      &ctx->b, intr->dest.ssa.num_components, type, index, xy, z);
+   ctx->values[intr->dest.ssa.index] =
+      index >= 0 ? pan_ir_image_load(&ctx->b, n, type, index, xy, z)
+                 : pan_ir_image_load_idx(&ctx->b, n, type, xy, z, dynamic);
 }
 
 static void
@@ -202,7 +214,9 @@ image_atomic(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 static void
 image_size(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr)
 {
-   int index = image_index(ctx, intr);
+   /* Sizes are pushed per image: the driver selects among them for an
+    * index known at run time (pan_nir_lower_image_bounds.c). */
+   int index = image_index(ctx, intr, NULL);
    if (index < 0)
       return;
    if (ctx->stage == MESA_SHADER_COMPUTE) {

@@ -142,6 +142,7 @@ pan_ir_from_nir_intrinsic(struct pan_ir_from_nir *ctx,
       return;
    default:
       if (pan_ir_from_nir_image(ctx, intr) ||
+          pan_ir_from_nir_scratch(ctx, intr) ||
           pan_ir_from_nir_atomic(ctx, intr) ||
           pan_ir_from_nir_shared_intrinsic(ctx, intr) ||
           pan_ir_from_nir_gfx_intrinsic(ctx, intr))

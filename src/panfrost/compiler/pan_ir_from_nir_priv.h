@@ -72,6 +72,10 @@ int pan_ir_from_nir_atomic_op(nir_intrinsic_op op);
 void pan_ir_from_nir_atomic_at(struct pan_ir_from_nir *ctx,
                                nir_intrinsic_instr *intr, pan_ir_index addr,
                                pan_ir_index data, pan_ir_index data2);
+/* Scratch array loads and stores (pan_ir_from_nir_scratch.c); false when
+ * not one. */
+bool pan_ir_from_nir_scratch(struct pan_ir_from_nir *ctx,
+                             nir_intrinsic_instr *intr);
 /* Image loads, stores, atomics (pan_ir_from_nir_image.c); false when not
  * one. */
 bool pan_ir_from_nir_image(struct pan_ir_from_nir *ctx,

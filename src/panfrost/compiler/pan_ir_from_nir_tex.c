@@ -367,8 +367,12 @@ pan_ir_from_nir_tex(struct pan_ir_from_nir *ctx, nir_tex_instr *tex)
       sr[n++] = offsets;
    if (t.lod.kind != PAN_IR_NULL)
       sr[n++] = t.lod;
-   if (n > 4) {
-      pan_ir_from_nir_error(ctx, "texture of %u staging words (4 at most)", n);
+   /* Valhall reads up to 8 staging words (a shadow 1D array lookup with
+    * a bias takes 5: x, the unused y, layer, reference, bias); Bifrost's
+    * TEXC reorders them into 4 at most (pan_bi_lower_gfx.c). */
+   if (n > ARRAY_SIZE(sr)) {
+      pan_ir_from_nir_error(ctx, "texture of %u staging words (%u at most)", n,
+                            (unsigned)ARRAY_SIZE(sr));
       return;
    }
 

@@ -315,6 +315,18 @@ OPS = [
        va=VA('store.{bits}', ['memaccess=force', 'slot=slot0'],
               ['{ssr0}', '{s1}', 'offset:{imm}'])),
 
+    # Scratch arrays (pan_ir_from_nir_scratch.c): s0 (load) / s1 (store)
+    # is the address in the thread's storage, two words: the byte offset
+    # over a zero high word (Bifrost's tl segment), to which
+    # pan_va_lower_scratch.c adds thread_local_pointer on Valhall.
+    # Ordered among themselves like any memory access.
+    Op('scratch_load', 1, dest_comps=None, side_effects=True,
+       va=VA('load.{bits}', ['memaccess=force', 'slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', 'offset:#0'])),
+    Op('scratch_store', 2, dest=False, side_effects=True,
+       va=VA('store.{bits}', ['memaccess=force', 'slot=slot0'],
+              ['{ssr0}', '{s1}', 'offset:#0'])),
+
     # Uniform buffers at a dynamic offset: s0 the byte offset, s1 the UBO
     # (entry s1 of resource table 0).
     Op('ld_ubo', 2, dest_comps=None,
@@ -466,6 +478,16 @@ OPS = [
     Op('image_lea', 2, dest_comps=3, mods=['imm'],
        va=VA('lea_tex_imm', ['slot=slot0', 'flow=wait0'],
               ['{sr}', '{s0}', '{s1}', 'table:#5', 'index:{imm}'])),
+    # The same with the image chosen at run time: s2 the index (Bifrost's
+    # attribute index; pan_va_lower_image.c makes it the resource handle,
+    # table 5 in the top byte, on Valhall).
+    Op('image_load_idx', 3, dest_comps=None, mods=['type'],
+       va=VA('ld_tex', ['vecsize={vecsize}', 'regfmt={regfmt}', 'slot=slot0',
+                        'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}', '{s2}'])),
+    Op('image_lea_idx', 3, dest_comps=3,
+       va=VA('lea_tex', ['slot=slot0', 'flow=wait0'],
+              ['{sr}', '{s0}', '{s1}', '{s2}'])),
     # s0 data (1-4 words), s1 address (2 words), s2 conversion word: a
     # store converted as the word says (image stores, Bifrost varyings).
     Op('st_cvt', 3, dest=False, side_effects=True,
@@ -643,6 +665,12 @@ BI_FORMS = {
                       msg='attribute')],
     'image_lea': [BI('lea_attr_tex', 'add', [], ['{s0}', '{s1}', '{imm}'],
                      staging='d', msg='attribute')],
+    'image_load_idx': [BI('ld_attr_tex', 'add',
+                          ['vecsize={vecsize}', 'register_format={regfmt}'],
+                          ['{s0}', '{s1}', '{s2}'], staging='d',
+                          msg='attribute')],
+    'image_lea_idx': [BI('lea_attr_tex', 'add', [], ['{s0}', '{s1}', '{s2}'],
+                         staging='d', msg='attribute')],
     'st_cvt': [BI('st_cvt', 'add', ['vecsize={vecsize}'],
                   ['{s1.0}', '{s1.1}', '{s2}'], staging='s0',
                   msg='store')],
@@ -738,6 +766,10 @@ BI_FORMS.update({
                     staging='d', msg='load')],
     'tls_store': [BI('store.{bits}', 'add', ['seg=tl'], ['{imm}', '{s1}'],
                      staging='s0', msg='store')],
+    'scratch_load': [BI('load.{bits}', 'add', ['seg=tl'],
+                        ['{s0.0}', '{s0.1}'], staging='d', msg='load')],
+    'scratch_store': [BI('store.{bits}', 'add', ['seg=tl'],
+                         ['{s1.0}', '{s1.1}'], staging='s0', msg='store')],
 })
 
 for _op in OPS:

@@ -106,11 +106,13 @@ check_instr(struct vctx *v, const pan_ir_block *b, const pan_ir_instr *I,
       return;
    }
    /* Vectors have 4 words at most, but for fixed-length results (a dual
-    * texture's 8). */
-   if (I->dest.comps < 1 ||
-       I->dest.comps > (info->dest_comps == PAN_IR_VARIABLE
+    * texture's 8) and collects (a Valhall texture's staging words, up to
+    * 8). */
+   unsigned max_comps = I->op == PAN_IR_OP_COLLECT ? 8
+                        : info->dest_comps == PAN_IR_VARIABLE
                            ? 4
-                           : MAX2(info->dest_comps, 4)) ||
+                           : MAX2(info->dest_comps, 4);
+   if (I->dest.comps < 1 || I->dest.comps > max_comps ||
        (info->dest_comps != PAN_IR_VARIABLE &&
         I->dest.comps != info->dest_comps))
       fail(v, I, "destination of %u words", I->dest.comps);

@@ -36,6 +36,10 @@ void pan_va_lower_shared(pan_ir_shader *s);
  * source, where Valhall reads it (pan_va_lower_image.c). */
 void pan_va_lower_image(pan_ir_shader *s);
 
+/* Scratch accesses address thread_local_pointer plus their offset
+ * (pan_va_lower_scratch.c). */
+void pan_va_lower_scratch(pan_ir_shader *s);
+
 /*
  * Fold FAU reads into sources when fold_fau is set (pan_va_fold.c), then
  * (with a push table, graphics stages) push constants, then materialize

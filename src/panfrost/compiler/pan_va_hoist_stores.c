@@ -61,6 +61,7 @@ crosses(const pan_ir_instr *S, const pan_ir_instr *J)
    case PAN_IR_OP_LOAD_SHARED:
    case PAN_IR_OP_TLS_LOAD:
    case PAN_IR_OP_IMAGE_LOAD:
+   case PAN_IR_OP_IMAGE_LOAD_IDX:
       return false;
    default:
       break;

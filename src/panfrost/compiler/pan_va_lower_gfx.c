@@ -8,9 +8,9 @@
  * noperspective outputs stored times the clip w (pan_va_noperspective.c),
  * and the IDVS split: a position variant keeps the position and point
  * size stores, a varying variant the others.  Texture lookups with
- * gradients become explicit-LOD lookups.  Indirect temporaries and
- * varyings become selects, since the back end has no scratch memory yet
- * and reads varyings at constant slots.
+ * gradients become explicit-LOD lookups.  Large indirect temporaries
+ * go to thread storage; small ones and indirect varyings become selects,
+ * since the back end reads varyings at constant slots.
  */
 
 #include "pan_compile_priv.h"
@@ -121,6 +121,8 @@ pan_va_lower_gfx_nir(nir_shader *nir, enum pan_va_variant variant)
 {
    if (nir->info.stage == MESA_SHADER_VERTEX)
       lower_outputs_to_temporaries(nir);
+   /* Before the selects below: large indexed temporaries go to scratch. */
+   pan_compile_lower_scratch(nir);
    /* Varyings are read and written at constant slots (LD_VAR_BUF_IMM,
     * STORE at an immediate offset): an indexed varying array becomes a
     * select of its elements too. */

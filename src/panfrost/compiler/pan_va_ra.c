@@ -618,6 +618,8 @@ allocate(pan_ir_shader *s, unsigned max_regs, bool half_file, bool sink,
    uint64_t first = half_file ? register_file(PAN_VA_HALF_REGS)
                               : BITFIELD64_MASK(PAN_VA_HALF_REGS);
    *stats = (struct pan_va_spill_stats){ 0 };
+   /* Spill slots go after the scratch arrays, on a line of their own. */
+   stats->tls_size = ALIGN_POT(s->scratch_size, 16);
    /* Up to 32 registers a core runs twice as many threads: try that
     * first, splitting live vectors to get there but never spilling; when
     * even that fails the splits are undone. */

@@ -10,6 +10,8 @@
  * faults instead, so every access is guarded by its coordinates against
  * imageSize(), which the driver pushes (0 for an unbound slot, so every
  * access to it fails the test).  Cube faces count as 6 layers each.
+ * imageSize of an image indexed at run time becomes a select among the
+ * pushed sizes of every slot.
  */
 
 #include <string.h>
@@ -101,9 +103,55 @@ guard(nir_builder *b, nir_intrinsic_instr *intr)
    }
 }
 
+/* The image slots the shader's image variables take (arrays count every
+ * element), as many as an index may name. */
+static unsigned
+image_slots(nir_shader *nir)
+{
+   unsigned n = 0;
+   nir_foreach_variable_with_modes (var, nir, nir_var_image | nir_var_uniform)
+      n += glsl_type_get_image_count(var->type);
+   return n;
+}
+
+/*
+ * imageSize of an image chosen at run time (an array of images indexed by
+ * a uniform): sizes are pushed per image, so this selects among the sizes
+ * of every slot; an index past them gets 0, which fails every bounds test.
+ */
+static void
+select_size(nir_builder *b, nir_intrinsic_instr *size, unsigned slots)
+{
+   nir_ssa_def *index = size->src[0].ssa, *v = NULL;
+   b->cursor = nir_after_instr(&size->instr);
+   v = nir_imm_zero(b, size->dest.ssa.num_components, size->dest.ssa.bit_size);
+   for (unsigned i = 0; i < slots; ++i) {
+      nir_ssa_def *slot = nir_imm_int(b, i);
+      nir_intrinsic_instr *one =
+         nir_instr_as_intrinsic(nir_instr_clone(b->shader, &size->instr));
+      nir_builder_instr_insert(b, &one->instr);
+      nir_instr_rewrite_src_ssa(&one->instr, &one->src[0], slot);
+      v = nir_bcsel(b, nir_ieq_imm(b, index, i), &one->dest.ssa, v);
+   }
+   nir_ssa_def_rewrite_uses(&size->dest.ssa, v);
+   nir_instr_remove(&size->instr);
+}
+
+static bool
+is_dynamic_size(const nir_instr *instr)
+{
+   if (instr->type != nir_instr_type_intrinsic)
+      return false;
+   const nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   return intr->intrinsic == nir_intrinsic_image_size &&
+          !nir_src_is_const(intr->src[0]);
+}
+
 void
 panfrost_nir_lower_image_bounds(nir_shader *nir)
 {
+   unsigned slots = MIN2(image_slots(nir), PANFROST_MAX_IMAGES);
+
    nir_foreach_function (f, nir) {
       if (!f->impl)
          continue;
@@ -121,7 +169,22 @@ panfrost_nir_lower_image_bounds(nir_shader *nir)
       }
       util_dynarray_foreach(&accesses, nir_intrinsic_instr *, intr)
          guard(&b, *intr);
-      if (util_dynarray_num_elements(&accesses, nir_intrinsic_instr *))
+      bool progress =
+         util_dynarray_num_elements(&accesses, nir_intrinsic_instr *) != 0;
+      /* Then the sizes of images chosen at run time, the guards' too. */
+      util_dynarray_clear(&accesses);
+      nir_foreach_block (blk, f->impl) {
+         nir_foreach_instr (instr, blk) {
+            if (is_dynamic_size(instr))
+               util_dynarray_append(&accesses, nir_intrinsic_instr *,
+                                    nir_instr_as_intrinsic(instr));
+         }
+      }
+      util_dynarray_foreach(&accesses, nir_intrinsic_instr *, intr)
+         select_size(&b, *intr, slots);
+      progress |=
+         util_dynarray_num_elements(&accesses, nir_intrinsic_instr *) != 0;
+      if (progress)
          nir_metadata_preserve(f->impl, nir_metadata_none);
       util_dynarray_fini(&accesses);
    }

@@ -14,8 +14,10 @@
  * hands
  * out the texel's address with its word count as the conversion word, so
  * that the atomics run on the very memory the checks read.  Every texel
- * and every value returned must match the C reference.  Refusals: buffer
- * images, a non-constant image index, imageSize left to the compiler.
+ * and every value returned must match the C reference, with constant
+ * image indices and with indices in registers (arrays of images indexed
+ * at run time).  Refusals: buffer images, imageSize of a non-constant
+ * index, imageSize left to the compiler.
  */
 
 #include <stdio.h>
@@ -159,13 +161,19 @@ ivec3(nir_builder *b, nir_ssa_def *x, nir_ssa_def *y, nir_ssa_def *z)
  *   cube image 3: atomicMax((x, y, face 5), 3 l)
  */
 static nir_shader *
-build(void)
+build(bool dynamic)
 {
    nir_builder b = begin("images");
    nir_ssa_def *l = id_x(&b);
    nir_ssa_def *x = nir_iand_imm(&b, l, 3), *y = nir_ushr_imm(&b, l, 2);
    nir_ssa_def *zero = nir_imm_int(&b, 0);
    nir_ssa_def *img0 = nir_imm_int(&b, 0), *img1 = nir_imm_int(&b, 1);
+   /* The same images chosen at run time (l >> 30 is 0 and l >> 31 | 1 is
+    * 1 here, which NIR cannot know): the register forms. */
+   if (dynamic) {
+      img0 = nir_ushr_imm(&b, l, 30);
+      img1 = nir_ior_imm(&b, nir_ushr_imm(&b, l, 31), 1);
+   }
 
    nir_ssa_def *v =
       nir_image_load(&b, 4, 32, img0, ivec3(&b, x, y, nir_imm_int(&b, 2)), zero,
@@ -206,11 +214,12 @@ build(void)
 static uint64_t seed = 0x1ea9e5;
 
 /* Compiles the shader for arch (9, 7 or 6), checks the forms in its
- * disassembly and runs it on n lanes against the C reference. */
+ * disassembly and runs it on n lanes against the C reference; dynamic:
+ * images 0 and 1 indexed by registers. */
 static void
-run(unsigned arch, unsigned n)
+run(unsigned arch, unsigned n, bool dynamic)
 {
-   nir_shader *s = build();
+   nir_shader *s = build(dynamic);
    void *ctx = ralloc_context(NULL);
    char err[256], what[16], *text = NULL;
    size_t len = 0;
@@ -221,7 +230,7 @@ run(unsigned arch, unsigned n)
    struct pan_bi_compile_options opts = { .arch = arch };
    bool ok;
 
-   snprintf(what, sizeof(what), "v%u", arch);
+   snprintf(what, sizeof(what), "v%u%s", arch, dynamic ? " dynamic" : "");
    image_table = arch >= 9 ? 5 : 0;
    ok = arch >= 9
            ? pan_va_compile(s, ctx, &vbin, print, err, sizeof(err))
@@ -236,9 +245,9 @@ run(unsigned arch, unsigned n)
    else
       pan_bi_disassemble(bbin.words, bbin.nr_words * 8, fp, false, NULL, 0);
    fclose(fp);
-   static const char *const va_forms[] = {
-      "ld_tex_imm.v4.f32",
-      "lea_tex_imm",
+   const char *va_forms[] = {
+      dynamic ? "ld_tex.v4.f32" : "ld_tex_imm.v4.f32",
+      dynamic ? "lea_tex.slot0" : "lea_tex_imm",
       "st_cvt.slot0.v4.auto",
       "atom_return.i32.slot0.aadd",
       "atom_return.i32.slot0.compare.axchg",
@@ -254,7 +263,9 @@ run(unsigned arch, unsigned n)
       "atom_post.i32.aumax",
       NULL,
    };
-   for (const char *const *f = arch >= 9 ? va_forms : bi_forms; *f; ++f)
+   for (const char *const *f = arch >= 9 ? (const char *const *)va_forms
+                                         : bi_forms;
+        *f; ++f)
       PAN_CHECK(strstr(text, *f), "%s: no %s in\n%s", what, *f, text);
    if (arch < 9) {
       struct pan_isa_bytes back = { 0 };
@@ -352,19 +363,22 @@ done:
 static void
 test_valhall(void)
 {
-   run(9, PAN_SIM_VA_LANES);
+   run(9, PAN_SIM_VA_LANES, false);
+   run(9, PAN_SIM_VA_LANES, true);
 }
 
 static void
 test_bifrost_g52(void)
 {
-   run(7, PAN_SIM_BI_LANES_G52);
+   run(7, PAN_SIM_BI_LANES_G52, false);
+   run(7, PAN_SIM_BI_LANES_G52, true);
 }
 
 static void
 test_bifrost_g72(void)
 {
-   run(6, PAN_SIM_BI_LANES_G72);
+   run(6, PAN_SIM_BI_LANES_G72, false);
+   run(6, PAN_SIM_BI_LANES_G72, true);
 }
 
 /* imageSize in a fragment shader: the driver pushes the words (width,
@@ -437,9 +451,10 @@ test_refusals(void)
                             zero, .image_dim = GLSL_SAMPLER_DIM_BUF,
                             .dest_type = nir_type_uint32);
       } else if (k == 1) {
-         v = nir_image_load(&b, 4, 32, id_x(&b), ivec3(&b, zero, NULL, NULL),
-                            zero, zero, .image_dim = GLSL_SAMPLER_DIM_2D,
-                            .dest_type = nir_type_uint32);
+         /* The driver selects among the pushed sizes first. */
+         v = nir_image_size(&b, 2, 32, id_x(&b), zero,
+                            .image_dim = GLSL_SAMPLER_DIM_2D,
+                            .format = PIPE_FORMAT_R32_UINT);
       } else {
          v = nir_image_size(&b, 2, 32, zero, zero,
                             .image_dim = GLSL_SAMPLER_DIM_2D,

@@ -1,0 +1,308 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * Scratch arrays end to end: compute shaders writing and reading a large
+ * temporary array at indices loaded from memory are compiled for the G57,
+ * G52 and G72 and run on the interpreters against C references.  The
+ * arrays must live in thread storage (tls_size covers them, nothing is
+ * spilled) and each lane must see its own array: two warps run, the
+ * second numbered after the first, with different indices per lane.  The
+ * 2 KiB arrays are glsl-fs-giant-temp-array's size: as selects it took
+ * minutes and gigabytes to compile.
+ */
+
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "isa/pan_isa_va_encode.h"
+#include "pan_compile.h"
+#include "pan_sim_bi.h"
+#include "pan_sim_va.h"
+#include "pan_va.h"
+#include "util/pan_test_util.h"
+
+#define LANES 16 /* a Valhall warp; the Bifrost runs use their own */
+#define IN_BASE 0x100000ull
+#define OUT_BASE 0x200000ull
+#define TLS_BASE 0x300000ull
+#define WRITES 4
+#define MAX_SLOT_B 4096
+
+static uint64_t seed = 0x5c7a7c4;
+
+struct mem {
+   uint32_t in[WRITES * 2 * LANES];
+   uint32_t out[2 * LANES];
+   uint8_t tls[2 * LANES * MAX_SLOT_B];
+   unsigned slot_B;
+   unsigned tls_high; /* one past the highest slot byte written */
+};
+
+static uint8_t *
+map(struct mem *m, uint64_t addr, unsigned size, bool write)
+{
+   if (addr >= IN_BASE && addr + size <= IN_BASE + sizeof(m->in))
+      return write ? NULL : (uint8_t *)m->in + (addr - IN_BASE);
+   if (addr >= OUT_BASE && addr + size <= OUT_BASE + sizeof(m->out))
+      return (uint8_t *)m->out + (addr - OUT_BASE);
+   if (addr >= TLS_BASE && addr + size <= TLS_BASE + sizeof(m->tls)) {
+      if (write)
+         m->tls_high =
+            MAX2(m->tls_high, (unsigned)(addr - TLS_BASE) % m->slot_B + size);
+      return m->tls + (addr - TLS_BASE);
+   }
+   return NULL;
+}
+
+static bool
+mem_read(void *user, uint64_t addr, void *data, unsigned size)
+{
+   uint8_t *p = map(user, addr, size, false);
+   if (p)
+      memcpy(data, p, size);
+   return p != NULL;
+}
+
+static bool
+mem_write(void *user, uint64_t addr, const void *data, unsigned size)
+{
+   uint8_t *p = map(user, addr, size, true);
+   if (p)
+      memcpy(p, data, size);
+   return p != NULL;
+}
+
+static nir_ssa_def *
+push64(nir_builder *b, unsigned w)
+{
+   return nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0), .base = w * 4,
+                                 .range = 16);
+}
+
+static nir_ssa_def *
+load_in(nir_builder *b, nir_ssa_def *word)
+{
+   nir_ssa_def *a =
+      nir_iadd(b, push64(b, 0), nir_u2u64(b, nir_imul_imm(b, word, 4)));
+   return nir_load_global(b, a, 4, 1, 32);
+}
+
+/*
+ * Lane x (its invocation id plus `first`, a push word) writes x * 100 + k
+ * to element in[x * WRITES + k] % n of an array of n uints (vec4s when
+ * vec), k < WRITES, then returns element in[...0] times 3 plus element
+ * in[...2] (their .y words for vec4s, the only words written there: the
+ * others are stored with a partial write mask).
+ */
+static nir_shader *
+scratch_shader(unsigned n, bool vec)
+{
+   nir_builder b = nir_builder_init_simple_shader(
+      MESA_SHADER_COMPUTE, &pan_va_nir_options, "scratch");
+   const struct glsl_type *elem = vec ? glsl_vec4_type() : glsl_uint_type();
+   nir_variable *arr = nir_local_variable_create(
+      b.impl, glsl_array_type(elem, n, vec ? 16 : 4), "arr");
+   nir_ssa_def *first = nir_load_push_constant(&b, 1, 32, nir_imm_int(&b, 0),
+                                               .base = 16, .range = 4);
+   nir_ssa_def *x = nir_iadd(
+      &b, nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0), first);
+   nir_ssa_def *idx[WRITES];
+   for (unsigned k = 0; k < WRITES; ++k) {
+      idx[k] = nir_iand_imm(
+         &b, load_in(&b, nir_iadd_imm(&b, nir_imul_imm(&b, x, WRITES), k)),
+         n - 1);
+      nir_ssa_def *v = nir_iadd_imm(&b, nir_imul_imm(&b, x, 100), k);
+      nir_deref_instr *d =
+         nir_build_deref_array(&b, nir_build_deref_var(&b, arr), idx[k]);
+      if (vec) {
+         v = nir_u2f32(&b, v);
+         nir_store_deref(&b, d, nir_vec4(&b, v, v, v, v), k & 1 ? 0x2 : 0xf);
+      } else {
+         nir_store_deref(&b, d, v, 1);
+      }
+   }
+   nir_ssa_def *r[2];
+   for (unsigned i = 0; i < 2; ++i) {
+      nir_ssa_def *v = nir_load_deref(
+         &b,
+         nir_build_deref_array(&b, nir_build_deref_var(&b, arr), idx[2 * i]));
+      r[i] = vec ? nir_f2u32(&b, nir_channel(&b, v, 1)) : v;
+   }
+   nir_ssa_def *res = nir_iadd(&b, nir_imul_imm(&b, r[0], 3), r[1]);
+   nir_ssa_def *a =
+      nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_store_global(&b, a, 4, res, 1);
+   return b.shader;
+}
+
+static uint32_t
+scratch_ref(const uint32_t *in, unsigned x, unsigned n)
+{
+   uint32_t arr[512];
+   for (unsigned k = 0; k < WRITES; ++k)
+      arr[in[x * WRITES + k] % n] = x * 100 + k;
+   return arr[in[x * WRITES] % n] * 3 + arr[in[x * WRITES + 2] % n];
+}
+
+/* What the driver gives: 16 << k bytes per thread. */
+static unsigned
+slot_size(unsigned tls_size)
+{
+   unsigned slot_B = 16;
+   while (slot_B < tls_size)
+      slot_B *= 2;
+   return slot_B;
+}
+
+static void
+check_binary_tls(unsigned tls_size, unsigned spills, unsigned n, bool vec)
+{
+   PAN_EXPECT(tls_size >= n * (vec ? 16 : 4));
+   PAN_EXPECT_EQ(spills, 0);
+}
+
+static void
+run_va(unsigned n, bool vec)
+{
+   char err[256];
+   struct pan_va_binary bin;
+   void *ctx = ralloc_context(NULL);
+   nir_shader *nir = scratch_shader(n, vec);
+   static struct mem m;
+   uint32_t in[WRITES * 2 * LANES];
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+
+   if (!pan_va_compile(nir, ctx, &bin, NULL, err, sizeof(err))) {
+      pan_test_fail("v9 scratch (%u %s): %s", n, vec ? "vec4" : "uint", err);
+      goto done;
+   }
+   check_binary_tls(bin.tls_size, bin.spills, n, vec);
+   unsigned slot_B = slot_size(bin.tls_size);
+   PAN_EXPECT(slot_B <= MAX_SLOT_B);
+   if (slot_B > MAX_SLOT_B)
+      goto done;
+
+   for (unsigned warp = 0; warp < 2; ++warp) {
+      uint32_t u[8] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE, 0,
+                        warp * LANES };
+      memset(&m, 0, sizeof(m));
+      memcpy(m.in, in, sizeof(in));
+      m.slot_B = slot_B;
+      struct pan_sim_va_config cfg = {
+         .program = bin.words,
+         .program_words = bin.nr_words,
+         .program_va = 0x800000,
+         .uniforms = u,
+         .uniform_words = 8,
+         .mem = { &m, mem_read, mem_write },
+         .tls_thread_B = slot_B,
+         .tls_thread = warp * LANES,
+      };
+      uint8_t page = 0, entry = 0;
+      PAN_EXPECT(pan_va_special_lookup("thread_local_pointer", &page, &entry));
+      cfg.special[page][entry] = TLS_BASE;
+      struct pan_sim_va_warp w;
+      pan_sim_va_warp_init(&w, BITFIELD_MASK(LANES));
+      for (unsigned l = 0; l < LANES; ++l)
+         w.r[l][60] = l;
+      if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
+         pan_test_fail("v9 scratch warp %u: fault: %s", warp, w.fault);
+         break;
+      }
+      for (unsigned l = 0; l < LANES; ++l)
+         PAN_EXPECT_EQ(m.out[warp * LANES + l],
+                       scratch_ref(in, warp * LANES + l, n));
+      PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
+   }
+done:
+   ralloc_free(ctx);
+   ralloc_free(nir);
+}
+
+static void
+run_bi(unsigned arch, unsigned n, bool vec)
+{
+   char err[256];
+   struct pan_bi_binary bin;
+   struct pan_bi_compile_options opts = { .arch = arch };
+   void *ctx = ralloc_context(NULL);
+   nir_shader *nir = scratch_shader(n, vec);
+   unsigned lanes = arch >= 7 ? PAN_SIM_BI_LANES_G52 : PAN_SIM_BI_LANES_G72;
+   static struct mem m;
+   uint32_t in[WRITES * 2 * LANES];
+   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+
+   if (!pan_bi_compile(nir, ctx, &opts, &bin, NULL, err, sizeof(err))) {
+      pan_test_fail("v%u scratch (%u %s): %s", arch, n, vec ? "vec4" : "uint",
+                    err);
+      goto done;
+   }
+   check_binary_tls(bin.tls_size, bin.spills, n, vec);
+   unsigned slot_B = slot_size(bin.tls_size);
+   PAN_EXPECT(slot_B <= MAX_SLOT_B);
+   if (slot_B > MAX_SLOT_B)
+      goto done;
+
+   for (unsigned warp = 0; warp < 2; ++warp) {
+      uint32_t u[16] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE, 0,
+                         warp * lanes };
+      memset(&m, 0, sizeof(m));
+      memcpy(m.in, in, sizeof(in));
+      m.slot_B = slot_B;
+      struct pan_sim_bi_config cfg = {
+         .program = bin.words,
+         .program_quads = bin.nr_words / 2,
+         .program_va = 0x800000,
+         .uniforms = u,
+         .uniform_words = 16,
+         .mem = { &m, mem_read, mem_write },
+         .tls_base = TLS_BASE,
+         .tls_thread_B = slot_B,
+         .tls_thread = warp * lanes,
+         .lanes = lanes,
+      };
+      struct pan_sim_bi_warp w;
+      pan_sim_bi_warp_init(&w, BITFIELD_MASK(lanes));
+      for (unsigned l = 0; l < lanes; ++l)
+         w.r[l][60] = l;
+      if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
+         pan_test_fail("v%u scratch warp %u: fault: %s", arch, warp, w.fault);
+         break;
+      }
+      for (unsigned l = 0; l < lanes; ++l)
+         PAN_EXPECT_EQ(m.out[warp * lanes + l],
+                       scratch_ref(in, warp * lanes + l, n));
+      PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
+   }
+done:
+   ralloc_free(ctx);
+   ralloc_free(nir);
+}
+
+static void
+test_scratch_words(void)
+{
+   run_va(512, false);
+   run_bi(7, 512, false);
+   run_bi(6, 512, false);
+}
+
+/* vec4 elements, some written with a partial mask. */
+static void
+test_scratch_vectors(void)
+{
+   run_va(128, true);
+   run_bi(7, 128, true);
+   run_bi(6, 128, true);
+}
+
+int
+main(void)
+{
+   glsl_type_singleton_init_or_ref();
+   PAN_RUN_CASE(test_scratch_words);
+   PAN_RUN_CASE(test_scratch_vectors);
+   glsl_type_singleton_decref();
+   return pan_test_summary("pan_scratch");
+}
