@@ -31,8 +31,8 @@ results are compared within FP16_BOUND relative.
 
 Prints programs compared / agreeing / differing with the first differing
 output of each difference, and the reasons stages were not compared.
-Fails below --floor agreeing programs, or below --mrt-floor programs agreeing
-on several render targets.
+Fails when any program differs, below --floor agreeing programs, or below
+--mrt-floor programs agreeing on several render targets.
 """
 
 import argparse
@@ -176,17 +176,23 @@ def write_sources(path, work):
     return sources, names
 
 
-def report_end(title, skips, most, agree, floor):
+def report_end(title, skips, most, agree, floor, differ):
     """Prints the reasons for not comparing, most frequent first, and
-    returns the exit status: 1 below the floor of agreeing programs."""
+    returns the exit status: 1 when any program differs (a miscompile by
+    one of the two compilers) or below the floor of agreeing programs
+    (programs silently dropping out of the comparison)."""
     print(title % sum(skips.values()))
     for why, n in skips.most_common(most):
         print('  %5d  %s' % (n, why))
+    status = 0
+    if differ:
+        print('FAIL: %d programs differ' % differ)
+        status = 1
     if agree < floor:
         print('FAIL: %d agreeing programs, below the floor of %d' % (
             agree, floor))
-        return 1
-    return 0
+        status = 1
+    return status
 
 
 def arg_parser(doc):
@@ -325,7 +331,7 @@ def main():
     for path, d in differ:
         print('DIFFER %s: %s' % (os.path.relpath(path), d))
     status = report_end('not compared (%d programs):', skips, 12, agree,
-                        args.floor)
+                        args.floor, totals['differ'])
     if totals['mrt agreeing'] < args.mrt_floor:
         print('FAIL: %d programs agreeing on several render targets, below '
               'the floor of %d' % (totals['mrt agreeing'], args.mrt_floor))

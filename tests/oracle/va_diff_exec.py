@@ -30,7 +30,8 @@ hardware does not have); a binary it rejects counts as a difference.
 
 Prints programs compared / agreeing / differing, the differences grouped
 by reason (numbers blanked) with each program's first difference, and the
-reasons stages were not compared.  Fails below --floor agreeing programs.
+reasons stages were not compared.  Fails when any program differs or below
+--floor agreeing programs.
 --subset=K runs every K-th program of the corpus (for CI).
 """
 
@@ -363,7 +364,7 @@ def main():
         for path, d in progs:
             print('    %s: %s' % (path, d))
     return report_end('stages not compared (%d):', skips, 15, agree,
-                      args.floor)
+                      args.floor, totals['differ'])
 
 
 if __name__ == '__main__':
