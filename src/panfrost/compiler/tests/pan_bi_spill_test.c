@@ -16,65 +16,19 @@
 #include "compiler/nir/nir_builder.h"
 #include "pan_compile.h"
 #include "pan_sim_bi.h"
+#include "pan_test_tls_mem.h"
 #include "util/pan_test_util.h"
 
 #define LANES PAN_SIM_BI_LANES_G52
-#define IN_BASE 0x100000ull
-#define OUT_BASE 0x200000ull
-#define TLS_BASE 0x300000ull
 #define VALUES 80
 #define MAX_SLOT_B 1024
 
 static uint64_t seed = 0xb1f5b111;
 
-struct mem {
-   uint32_t in[VALUES * LANES];
-   uint32_t out[LANES];
-   uint8_t tls[2 * LANES * MAX_SLOT_B];
-   unsigned slot_B;
-   unsigned tls_high; /* one past the highest slot byte written */
-};
-
-static uint8_t *
-map(struct mem *m, uint64_t addr, unsigned size, bool write)
-{
-   if (addr >= IN_BASE && addr + size <= IN_BASE + sizeof(m->in))
-      return write ? NULL : (uint8_t *)m->in + (addr - IN_BASE);
-   if (addr >= OUT_BASE && addr + size <= OUT_BASE + sizeof(m->out))
-      return (uint8_t *)m->out + (addr - OUT_BASE);
-   if (addr >= TLS_BASE && addr + size <= TLS_BASE + sizeof(m->tls)) {
-      if (write)
-         m->tls_high =
-            MAX2(m->tls_high, (unsigned)(addr - TLS_BASE) % m->slot_B + size);
-      return m->tls + (addr - TLS_BASE);
-   }
-   return NULL;
-}
-
-static bool
-mem_read(void *user, uint64_t addr, void *data, unsigned size)
-{
-   uint8_t *p = map(user, addr, size, false);
-   if (p)
-      memcpy(data, p, size);
-   return p != NULL;
-}
-
-static bool
-mem_write(void *user, uint64_t addr, const void *data, unsigned size)
-{
-   uint8_t *p = map(user, addr, size, true);
-   if (p)
-      memcpy(p, data, size);
-   return p != NULL;
-}
-
-static nir_ssa_def *
-push64(nir_builder *b, unsigned w)
-{
-   return nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0), .base = w * 4,
-                                 .range = 16);
-}
+/* The runs' output and thread storage: one warp's output, two warps'
+ * storage. */
+static uint32_t out[LANES];
+static uint8_t tls[2 * LANES * MAX_SLOT_B];
 
 /* VALUES / comps loads of comps words, all live until a chain reads one
  * word of each back in reverse order.  With comps > 1 every word is read
@@ -88,7 +42,7 @@ pressure_shader(unsigned comps)
    nir_ssa_def *v[VALUES];
    for (unsigned k = 0; k < VALUES / comps; ++k) {
       nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
-      nir_ssa_def *a = nir_iadd(&b, push64(&b, 0),
+      nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 0),
                                 nir_u2u64(&b, nir_imul_imm(&b, i, 4 * comps)));
       v[k] = nir_load_global(&b, a, 4 * comps, comps, 32);
    }
@@ -99,8 +53,8 @@ pressure_shader(unsigned comps)
                         nir_ixor(&b, nir_channel(&b, v[k], c), x));
       }
    }
-   nir_ssa_def *a =
-      nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 2),
+                             nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
    nir_store_global(&b, a, 4, acc, 1);
    return b.shader;
 }
@@ -137,21 +91,24 @@ run_pressure(unsigned arch, unsigned comps, unsigned max_regs)
     * (32) or the full one. */
    PAN_EXPECT(bin.work_regs <= (max_regs && max_regs <= 16 ? max_regs : 64));
 
-   /* What the driver gives: 16 << n bytes per thread. */
-   unsigned slot_B = 16;
-   while (slot_B < bin.tls_size)
-      slot_B *= 2;
+   unsigned slot_B = pan_test_tls_slot_B(bin.tls_size);
    PAN_EXPECT(slot_B <= MAX_SLOT_B);
 
-   static struct mem m;
    uint32_t in[VALUES * LANES];
    pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
-   static const uint32_t u[16] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE,
-                                   0 };
+   struct pan_test_tls_mem m = {
+      .in = in,
+      .in_B = sizeof(in),
+      .out = out,
+      .out_B = sizeof(out),
+      .tls = tls,
+      .tls_B = sizeof(tls),
+   };
+   static const uint32_t u[16] = { (uint32_t)PAN_TEST_IN_BASE, 0,
+                                   (uint32_t)PAN_TEST_OUT_BASE, 0 };
 
    for (unsigned warp = 0; warp < 2; ++warp) {
-      memset(&m, 0, sizeof(m));
-      memcpy(m.in, in, sizeof(in));
+      pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
       struct pan_sim_bi_config cfg = {
          .program = bin.words,
@@ -159,8 +116,8 @@ run_pressure(unsigned arch, unsigned comps, unsigned max_regs)
          .program_va = 0x800000,
          .uniforms = u,
          .uniform_words = 16,
-         .mem = { &m, mem_read, mem_write },
-         .tls_base = TLS_BASE,
+         .mem = PAN_TEST_TLS_MEM(&m),
+         .tls_base = PAN_TEST_TLS_BASE,
          .tls_thread_B = slot_B,
          .tls_thread = warp * LANES,
          .lanes = LANES,
@@ -174,7 +131,7 @@ run_pressure(unsigned arch, unsigned comps, unsigned max_regs)
          break;
       }
       for (unsigned l = 0; l < LANES; ++l)
-         PAN_EXPECT_EQ(m.out[l], pressure_ref(in, l, comps));
+         PAN_EXPECT_EQ(out[l], pressure_ref(in, l, comps));
       /* Storage within what the driver is told to provide. */
       PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
    }

@@ -19,72 +19,38 @@
 #include "pan_compile.h"
 #include "pan_sim_bi.h"
 #include "pan_sim_va.h"
+#include "pan_test_tls_mem.h"
 #include "pan_va.h"
 #include "util/pan_test_util.h"
 
 #define LANES 16 /* a Valhall warp; the Bifrost runs use their own */
-#define IN_BASE 0x100000ull
-#define OUT_BASE 0x200000ull
-#define TLS_BASE 0x300000ull
 #define WRITES 4
 #define MAX_SLOT_B 4096
 
 static uint64_t seed = 0x5c7a7c4;
 
-struct mem {
-   uint32_t in[WRITES * 2 * LANES];
-   uint32_t out[2 * LANES];
-   uint8_t tls[2 * LANES * MAX_SLOT_B];
-   unsigned slot_B;
-   unsigned tls_high; /* one past the highest slot byte written */
-};
+/* The runs' output and thread storage: two warps of each. */
+static uint32_t out[2 * LANES];
+static uint8_t tls[2 * LANES * MAX_SLOT_B];
 
-static uint8_t *
-map(struct mem *m, uint64_t addr, unsigned size, bool write)
+static struct pan_test_tls_mem
+scratch_mem(const uint32_t *in, unsigned in_B)
 {
-   if (addr >= IN_BASE && addr + size <= IN_BASE + sizeof(m->in))
-      return write ? NULL : (uint8_t *)m->in + (addr - IN_BASE);
-   if (addr >= OUT_BASE && addr + size <= OUT_BASE + sizeof(m->out))
-      return (uint8_t *)m->out + (addr - OUT_BASE);
-   if (addr >= TLS_BASE && addr + size <= TLS_BASE + sizeof(m->tls)) {
-      if (write)
-         m->tls_high =
-            MAX2(m->tls_high, (unsigned)(addr - TLS_BASE) % m->slot_B + size);
-      return m->tls + (addr - TLS_BASE);
-   }
-   return NULL;
-}
-
-static bool
-mem_read(void *user, uint64_t addr, void *data, unsigned size)
-{
-   uint8_t *p = map(user, addr, size, false);
-   if (p)
-      memcpy(data, p, size);
-   return p != NULL;
-}
-
-static bool
-mem_write(void *user, uint64_t addr, const void *data, unsigned size)
-{
-   uint8_t *p = map(user, addr, size, true);
-   if (p)
-      memcpy(p, data, size);
-   return p != NULL;
-}
-
-static nir_ssa_def *
-push64(nir_builder *b, unsigned w)
-{
-   return nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0), .base = w * 4,
-                                 .range = 16);
+   return (struct pan_test_tls_mem){
+      .in = in,
+      .in_B = in_B,
+      .out = out,
+      .out_B = sizeof(out),
+      .tls = tls,
+      .tls_B = sizeof(tls),
+   };
 }
 
 static nir_ssa_def *
 load_in(nir_builder *b, nir_ssa_def *word)
 {
-   nir_ssa_def *a =
-      nir_iadd(b, push64(b, 0), nir_u2u64(b, nir_imul_imm(b, word, 4)));
+   nir_ssa_def *a = nir_iadd(b, pan_test_push64(b, 0),
+                             nir_u2u64(b, nir_imul_imm(b, word, 4)));
    return nir_load_global(b, a, 4, 1, 32);
 }
 
@@ -130,8 +96,8 @@ scratch_shader(unsigned n, bool vec)
       r[i] = vec ? nir_f2u32(&b, nir_channel(&b, v, 1)) : v;
    }
    nir_ssa_def *res = nir_iadd(&b, nir_imul_imm(&b, r[0], 3), r[1]);
-   nir_ssa_def *a =
-      nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 2),
+                             nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
    nir_store_global(&b, a, 4, res, 1);
    return b.shader;
 }
@@ -143,16 +109,6 @@ scratch_ref(const uint32_t *in, unsigned x, unsigned n)
    for (unsigned k = 0; k < WRITES; ++k)
       arr[in[x * WRITES + k] % n] = x * 100 + k;
    return arr[in[x * WRITES] % n] * 3 + arr[in[x * WRITES + 2] % n];
-}
-
-/* What the driver gives: 16 << k bytes per thread. */
-static unsigned
-slot_size(unsigned tls_size)
-{
-   unsigned slot_B = 16;
-   while (slot_B < tls_size)
-      slot_B *= 2;
-   return slot_B;
 }
 
 static void
@@ -169,25 +125,24 @@ run_va(unsigned n, bool vec)
    struct pan_va_binary bin;
    void *ctx = ralloc_context(NULL);
    nir_shader *nir = scratch_shader(n, vec);
-   static struct mem m;
    uint32_t in[WRITES * 2 * LANES];
    pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   struct pan_test_tls_mem m = scratch_mem(in, sizeof(in));
 
    if (!pan_va_compile(nir, ctx, &bin, NULL, err, sizeof(err))) {
       pan_test_fail("v9 scratch (%u %s): %s", n, vec ? "vec4" : "uint", err);
       goto done;
    }
    check_binary_tls(bin.tls_size, bin.spills, n, vec);
-   unsigned slot_B = slot_size(bin.tls_size);
+   unsigned slot_B = pan_test_tls_slot_B(bin.tls_size);
    PAN_EXPECT(slot_B <= MAX_SLOT_B);
    if (slot_B > MAX_SLOT_B)
       goto done;
 
    for (unsigned warp = 0; warp < 2; ++warp) {
-      uint32_t u[8] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE, 0,
-                        warp * LANES };
-      memset(&m, 0, sizeof(m));
-      memcpy(m.in, in, sizeof(in));
+      uint32_t u[8] = { (uint32_t)PAN_TEST_IN_BASE, 0,
+                        (uint32_t)PAN_TEST_OUT_BASE, 0, warp * LANES };
+      pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
       struct pan_sim_va_config cfg = {
          .program = bin.words,
@@ -195,13 +150,13 @@ run_va(unsigned n, bool vec)
          .program_va = 0x800000,
          .uniforms = u,
          .uniform_words = 8,
-         .mem = { &m, mem_read, mem_write },
+         .mem = PAN_TEST_TLS_MEM(&m),
          .tls_thread_B = slot_B,
          .tls_thread = warp * LANES,
       };
       uint8_t page = 0, entry = 0;
       PAN_EXPECT(pan_va_special_lookup("thread_local_pointer", &page, &entry));
-      cfg.special[page][entry] = TLS_BASE;
+      cfg.special[page][entry] = PAN_TEST_TLS_BASE;
       struct pan_sim_va_warp w;
       pan_sim_va_warp_init(&w, BITFIELD_MASK(LANES));
       for (unsigned l = 0; l < LANES; ++l)
@@ -211,7 +166,7 @@ run_va(unsigned n, bool vec)
          break;
       }
       for (unsigned l = 0; l < LANES; ++l)
-         PAN_EXPECT_EQ(m.out[warp * LANES + l],
+         PAN_EXPECT_EQ(out[warp * LANES + l],
                        scratch_ref(in, warp * LANES + l, n));
       PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
    }
@@ -229,9 +184,9 @@ run_bi(unsigned arch, unsigned n, bool vec)
    void *ctx = ralloc_context(NULL);
    nir_shader *nir = scratch_shader(n, vec);
    unsigned lanes = arch >= 7 ? PAN_SIM_BI_LANES_G52 : PAN_SIM_BI_LANES_G72;
-   static struct mem m;
    uint32_t in[WRITES * 2 * LANES];
    pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   struct pan_test_tls_mem m = scratch_mem(in, sizeof(in));
 
    if (!pan_bi_compile(nir, ctx, &opts, &bin, NULL, err, sizeof(err))) {
       pan_test_fail("v%u scratch (%u %s): %s", arch, n, vec ? "vec4" : "uint",
@@ -239,16 +194,15 @@ run_bi(unsigned arch, unsigned n, bool vec)
       goto done;
    }
    check_binary_tls(bin.tls_size, bin.spills, n, vec);
-   unsigned slot_B = slot_size(bin.tls_size);
+   unsigned slot_B = pan_test_tls_slot_B(bin.tls_size);
    PAN_EXPECT(slot_B <= MAX_SLOT_B);
    if (slot_B > MAX_SLOT_B)
       goto done;
 
    for (unsigned warp = 0; warp < 2; ++warp) {
-      uint32_t u[16] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE, 0,
-                         warp * lanes };
-      memset(&m, 0, sizeof(m));
-      memcpy(m.in, in, sizeof(in));
+      uint32_t u[16] = { (uint32_t)PAN_TEST_IN_BASE, 0,
+                         (uint32_t)PAN_TEST_OUT_BASE, 0, warp * lanes };
+      pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
       struct pan_sim_bi_config cfg = {
          .program = bin.words,
@@ -256,8 +210,8 @@ run_bi(unsigned arch, unsigned n, bool vec)
          .program_va = 0x800000,
          .uniforms = u,
          .uniform_words = 16,
-         .mem = { &m, mem_read, mem_write },
-         .tls_base = TLS_BASE,
+         .mem = PAN_TEST_TLS_MEM(&m),
+         .tls_base = PAN_TEST_TLS_BASE,
          .tls_thread_B = slot_B,
          .tls_thread = warp * lanes,
          .lanes = lanes,
@@ -271,7 +225,7 @@ run_bi(unsigned arch, unsigned n, bool vec)
          break;
       }
       for (unsigned l = 0; l < lanes; ++l)
-         PAN_EXPECT_EQ(m.out[warp * lanes + l],
+         PAN_EXPECT_EQ(out[warp * lanes + l],
                        scratch_ref(in, warp * lanes + l, n));
       PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
    }

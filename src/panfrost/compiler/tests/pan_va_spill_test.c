@@ -25,66 +25,35 @@
 #include "pan_ir_builder.h"
 #include "pan_va.h"
 #include "pan_sim_va.h"
+#include "pan_test_tls_mem.h"
 #include "util/pan_test_util.h"
 
 #define LANES PAN_SIM_VA_LANES
-#define IN_BASE 0x100000ull
-#define OUT_BASE 0x200000ull
-#define TLS_BASE 0x300000ull
 #define VALUES 80
 
 static uint64_t seed = 0x5b111ed;
 
-struct mem {
-   uint32_t in[VALUES * LANES];
-   uint32_t out[LANES];
-   uint8_t tls[2 * LANES * 1024]; /* two warps of slots up to 1 KiB */
-   unsigned slot_B;                /* bytes per thread */
-   unsigned tls_high; /* one past the highest slot byte written */
-};
+/* The runs' output and thread storage: one warp's output, two warps'
+ * slots of up to 1 KiB. */
+static uint32_t out[LANES];
+static uint8_t tls[2 * LANES * 1024];
 
-static uint8_t *
-map(struct mem *m, uint64_t addr, unsigned size, bool write)
+/* The memory of a run over in: Valhall's thread-local accesses must not
+ * cross a 16-byte line. */
+static struct pan_test_tls_mem
+spill_mem(const uint32_t *in, unsigned in_B)
 {
-   if (addr >= IN_BASE && addr + size <= IN_BASE + sizeof(m->in))
-      return write ? NULL : (uint8_t *)m->in + (addr - IN_BASE);
-   if (addr >= OUT_BASE && addr + size <= OUT_BASE + sizeof(m->out))
-      return (uint8_t *)m->out + (addr - OUT_BASE);
-   if (addr >= TLS_BASE && addr + size <= TLS_BASE + sizeof(m->tls)) {
-      /* An access crossing a 16-byte line is not thread-local safe. */
-      if ((addr & 15) + size > 16)
-         return NULL;
-      if (write)
-         m->tls_high =
-            MAX2(m->tls_high, (unsigned)(addr - TLS_BASE) % MAX2(m->slot_B, 1) + size);
-      return m->tls + (addr - TLS_BASE);
-   }
-   return NULL;
-}
-
-static bool
-mem_read(void *user, uint64_t addr, void *data, unsigned size)
-{
-   uint8_t *p = map(user, addr, size, false);
-   if (p)
-      memcpy(data, p, size);
-   return p != NULL;
-}
-
-static bool
-mem_write(void *user, uint64_t addr, const void *data, unsigned size)
-{
-   uint8_t *p = map(user, addr, size, true);
-   if (p)
-      memcpy(p, data, size);
-   return p != NULL;
-}
-
-static nir_ssa_def *
-push64(nir_builder *b, unsigned w)
-{
-   return nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0), .base = w * 4,
-                                 .range = 16);
+   struct pan_test_tls_mem m = {
+      .in = in,
+      .in_B = in_B,
+      .out = out,
+      .out_B = sizeof(out),
+      .tls = tls,
+      .tls_B = sizeof(tls),
+      .tls_lines = true,
+   };
+   pan_test_tls_mem_clear(&m);
+   return m;
 }
 
 /* VALUES / comps loads of comps words (in[(k * LANES + x) * comps] on),
@@ -101,7 +70,7 @@ pressure_shader(unsigned comps)
    nir_ssa_def *v[VALUES];
    for (unsigned k = 0; k < VALUES / comps; ++k) {
       nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
-      nir_ssa_def *a = nir_iadd(&b, push64(&b, 0),
+      nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 0),
                                 nir_u2u64(&b, nir_imul_imm(&b, i, 4 * comps)));
       v[k] = nir_load_global(&b, a, 4 * comps, comps, 32);
    }
@@ -110,8 +79,8 @@ pressure_shader(unsigned comps)
       nir_ssa_def *last = nir_channel(&b, v[k], comps - 1);
       acc = nir_iadd(&b, nir_imul_imm(&b, acc, 3), nir_ixor(&b, last, x));
    }
-   nir_ssa_def *a =
-      nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 2),
+                             nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
    nir_store_global(&b, a, 4, acc, 1);
    return b.shader;
 }
@@ -141,9 +110,10 @@ phis_shader(void)
    nir_ssa_def *w[PHIS], *t[PHIS], *e[PHIS];
    for (unsigned k = 0; k < PHIS; ++k) {
       nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
-      w[k] = nir_load_global(
-         &b, nir_iadd(&b, push64(&b, 0), nir_u2u64(&b, nir_imul_imm(&b, i, 4))),
-         4, 1, 32);
+      w[k] = nir_load_global(&b,
+                             nir_iadd(&b, pan_test_push64(&b, 0),
+                                      nir_u2u64(&b, nir_imul_imm(&b, i, 4))),
+                             4, 1, 32);
    }
    nir_push_if(&b, nir_ieq_imm(&b, nir_iand_imm(&b, x, 1), 0));
    for (unsigned k = 0; k < PHIS; ++k)
@@ -157,9 +127,10 @@ phis_shader(void)
    nir_ssa_def *acc = nir_imm_int(&b, 0);
    for (unsigned k = 0; k < PHIS; ++k)
       acc = nir_iadd(&b, nir_imul_imm(&b, acc, 5), t[k]);
-   nir_store_global(
-      &b, nir_iadd(&b, push64(&b, 2), nir_u2u64(&b, nir_imul_imm(&b, x, 4))), 4,
-      acc, 1);
+   nir_store_global(&b,
+                    nir_iadd(&b, pan_test_push64(&b, 2),
+                             nir_u2u64(&b, nir_imul_imm(&b, x, 4))),
+                    4, acc, 1);
    return b.shader;
 }
 
@@ -176,7 +147,8 @@ phis_ref(const uint32_t *in, unsigned x)
 
 /* A run of bin over m, whose buffers the uniforms u0:u1 and u2:u3 name. */
 static struct pan_sim_va_config
-run_config(const struct pan_va_binary *bin, struct mem *m, const uint32_t *u)
+run_config(const struct pan_va_binary *bin, struct pan_test_tls_mem *m,
+           const uint32_t *u)
 {
    return (struct pan_sim_va_config){
       .program = bin->words,
@@ -184,7 +156,7 @@ run_config(const struct pan_va_binary *bin, struct mem *m, const uint32_t *u)
       .program_va = 0x800000,
       .uniforms = u,
       .uniform_words = 4,
-      .mem = { m, mem_read, mem_write },
+      .mem = PAN_TEST_TLS_MEM(m),
    };
 }
 
@@ -234,29 +206,25 @@ run_pressure(unsigned comps, unsigned max_regs, bool spills)
    PAN_EXPECT(bin.work_regs <= (max_regs && max_regs <= 16 ? max_regs : 64));
    check_forms(&bin);
 
-   static struct mem m;
    uint32_t in[VALUES * LANES];
    pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   struct pan_test_tls_mem m = spill_mem(in, sizeof(in));
 
-   static const uint32_t u[4] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE,
-                                  0 };
+   static const uint32_t u[4] = { (uint32_t)PAN_TEST_IN_BASE, 0,
+                                  (uint32_t)PAN_TEST_OUT_BASE, 0 };
    struct pan_sim_va_config cfg = run_config(&bin, &m, u);
    uint8_t page = 0, entry = 0;
    PAN_EXPECT(pan_va_special_lookup("thread_local_pointer", &page, &entry));
-   cfg.special[page][entry] = TLS_BASE;
+   cfg.special[page][entry] = PAN_TEST_TLS_BASE;
 
-   /* What the driver gives: 16 << n bytes per thread. */
-   unsigned slot_B = 16;
-   while (slot_B < bin.tls_size)
-      slot_B *= 2;
+   unsigned slot_B = pan_test_tls_slot_B(bin.tls_size);
    PAN_EXPECT(slot_B <= 1024);
    cfg.tls_thread_B = slot_B;
 
    /* Run r: lane r alone, then (r == LANES) the whole second warp. */
    for (unsigned r = 0; r <= LANES; ++r) {
       uint16_t lanes = r < LANES ? 1u << r : BITFIELD_MASK(LANES);
-      memset(&m, 0, sizeof(m));
-      memcpy(m.in, in, sizeof(in));
+      pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
       cfg.tls_thread = r < LANES ? 0 : LANES;
       struct pan_sim_va_warp w;
@@ -268,7 +236,7 @@ run_pressure(unsigned comps, unsigned max_regs, bool spills)
          break;
       }
       u_foreach_bit(l, lanes)
-         PAN_EXPECT_EQ(m.out[l], pressure_ref(in, l, comps));
+         PAN_EXPECT_EQ(out[l], pressure_ref(in, l, comps));
       /* Storage within what the driver is told to provide. */
       PAN_EXPECT(m.tls_high <= bin.tls_size && (m.tls_high > 0) == spills);
    }
@@ -314,13 +282,11 @@ test_lifetime_holes(void)
    /* r16-r27 hold values: only the full file has them. */
    PAN_EXPECT_EQ(bin.work_regs, 64);
 
-   static struct mem m;
    uint32_t in[PHIS * LANES];
    pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
-   memset(&m, 0, sizeof(m));
-   memcpy(m.in, in, sizeof(in));
-   static const uint32_t u[4] = { (uint32_t)IN_BASE, 0, (uint32_t)OUT_BASE,
-                                  0 };
+   struct pan_test_tls_mem m = spill_mem(in, sizeof(in));
+   static const uint32_t u[4] = { (uint32_t)PAN_TEST_IN_BASE, 0,
+                                  (uint32_t)PAN_TEST_OUT_BASE, 0 };
    struct pan_sim_va_config cfg = run_config(&bin, &m, u);
    struct pan_sim_va_warp w;
    pan_sim_va_warp_init(&w, BITFIELD_MASK(LANES));
@@ -331,7 +297,7 @@ test_lifetime_holes(void)
       goto done;
    }
    for (unsigned l = 0; l < LANES; ++l)
-      PAN_EXPECT_EQ(m.out[l], phis_ref(in, l));
+      PAN_EXPECT_EQ(out[l], phis_ref(in, l));
 done:
    ralloc_free(ctx);
    ralloc_free(nir);

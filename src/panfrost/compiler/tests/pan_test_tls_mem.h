@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ *
+ * The memory of the compute tests that use thread storage (pan_scratch,
+ * pan_bi_spill, pan_va_spill): a read-only input buffer, an output buffer
+ * and per-thread storage, at three fixed addresses, behind the read and
+ * write callbacks of the Bifrost and Valhall interpreters.  The caller
+ * owns the three regions; the harness only records how far into its slot
+ * a thread wrote, to check the binary's tls_size against.
+ */
+
+#ifndef PAN_TEST_TLS_MEM_H
+#define PAN_TEST_TLS_MEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/nir/nir_builder.h"
+
+#define PAN_TEST_IN_BASE 0x100000ull
+#define PAN_TEST_OUT_BASE 0x200000ull
+#define PAN_TEST_TLS_BASE 0x300000ull
+
+struct pan_test_tls_mem {
+   const void *in; /* at PAN_TEST_IN_BASE, never written */
+   unsigned in_B;
+   void *out; /* at PAN_TEST_OUT_BASE */
+   unsigned out_B;
+   uint8_t *tls; /* at PAN_TEST_TLS_BASE: slot_B bytes per thread */
+   unsigned tls_B;
+   unsigned slot_B;
+   /* Refuse thread storage accesses crossing a 16-byte line: Valhall's
+    * thread-local (.force) accesses cannot. */
+   bool tls_lines;
+   unsigned tls_high; /* one past the highest slot byte written */
+};
+
+/* Zeroes the output and the thread storage and forgets tls_high. */
+void pan_test_tls_mem_clear(struct pan_test_tls_mem *m);
+
+/* The interpreters' callbacks, user a struct pan_test_tls_mem. */
+bool pan_test_tls_mem_read(void *user, uint64_t addr, void *data,
+                           unsigned size);
+bool pan_test_tls_mem_write(void *user, uint64_t addr, const void *data,
+                            unsigned size);
+
+/* Initialiser of pan_sim_va_mem / pan_sim_bi_mem over m. */
+#define PAN_TEST_TLS_MEM(m)                                                    \
+   {                                                                           \
+      (m), pan_test_tls_mem_read, pan_test_tls_mem_write                       \
+   }
+
+/* The thread storage the driver gives for tls_size: 16 << k bytes. */
+unsigned pan_test_tls_slot_B(unsigned tls_size);
+
+/* The 64-bit push word at word w (of the first 16 bytes). */
+nir_ssa_def *pan_test_push64(nir_builder *b, unsigned w);
+
+#endif
