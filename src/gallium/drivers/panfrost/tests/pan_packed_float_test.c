@@ -34,21 +34,6 @@
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
 
-/* gl_Position = attribute 0. */
-static void *
-position_vs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "position");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_POS, 0, "gl_Position");
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
 static void *
 constant_fs(const float c[4])
 {
@@ -118,7 +103,7 @@ main(int argc, char **argv)
    ctx->set_framebuffer_state(ctx, &fb);
 
    static const float src[4] = { 0.5f, 1.5f, 0.25f, 1.0f };
-   void *vs = position_vs();
+   void *vs = pan_test_position_vs(screen, ctx, "position");
    void *fs = constant_fs(src);
    struct pipe_blend_state add = {
       .rt[0] = { 1, PIPE_BLEND_ADD, PIPE_BLENDFACTOR_ONE, PIPE_BLENDFACTOR_ONE,

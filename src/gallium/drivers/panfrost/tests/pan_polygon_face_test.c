@@ -37,20 +37,6 @@ ndc(float p)
    return (p + 0.5f) / (SIZE / 2.0f) - 1.0f;
 }
 
-static void *
-position_vs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "position");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_POS, 0, "gl_Position");
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
 /* Red for a front face, green for a back one. */
 static void *
 facing_fs(void)
@@ -140,7 +126,7 @@ main(int argc, char **argv)
    pipe_buffer_write(ctx, vbuf, 0, sizeof(data), data);
    struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = vbuf };
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   void *vs = position_vs(), *fs = facing_fs();
+   void *vs = pan_test_position_vs(screen, ctx, "position"), *fs = facing_fs();
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
 

@@ -42,20 +42,6 @@
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
 
-static void *
-position_vs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "regs_vs");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_POS, 0, "gl_Position");
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
 /* Small: a constant colour.  Big: LIVE sines of the pixel's x, all
  * computed before their product consumes them, last first, so all are
  * live at once; the colour is green either way (the product is scaled
@@ -172,7 +158,8 @@ static void
 test_shader(struct pan_test_fullscreen *f, unsigned arch, bool big)
 {
    const char *what = big ? "48 live values" : "constant colour";
-   void *vs = position_vs(), *fs = colour_fs(big);
+   void *vs = pan_test_position_vs(screen, ctx, "regs_vs"),
+        *fs = colour_fs(big);
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
 

@@ -107,6 +107,21 @@ pan_test_pass_through_vs(struct pipe_screen *screen, struct pipe_context *ctx,
 }
 
 void *
+pan_test_position_vs(struct pipe_screen *screen, struct pipe_context *ctx,
+                     const char *name)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, name);
+   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
+                                       VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
+                                        VARYING_SLOT_POS, 0, "gl_Position");
+   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+void *
 pan_test_colour_fs(struct pipe_screen *screen, struct pipe_context *ctx,
                    const char *name, bool flat)
 {

@@ -73,6 +73,11 @@ void *pan_test_pass_through_vs(struct pipe_screen *screen,
 void *pan_test_colour_fs(struct pipe_screen *screen, struct pipe_context *ctx,
                          const char *name, bool flat);
 
+/* gl_Position = attribute 0 alone, for fragment shaders that take no
+ * varying. */
+void *pan_test_position_vs(struct pipe_screen *screen, struct pipe_context *ctx,
+                           const char *name);
+
 /* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), index): the index
  * the constant sample, or with uniform word 0 of constant buffer 0.
  */
