@@ -110,24 +110,10 @@ run_pressure(unsigned arch, unsigned comps, unsigned max_regs)
    for (unsigned warp = 0; warp < 2; ++warp) {
       pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
-      struct pan_sim_bi_config cfg = {
-         .program = bin.words,
-         .program_quads = bin.nr_words / 2,
-         .program_va = 0x800000,
-         .uniforms = u,
-         .uniform_words = 16,
-         .mem = PAN_TEST_TLS_MEM(&m),
-         .tls_base = PAN_TEST_TLS_BASE,
-         .tls_thread_B = slot_B,
-         .tls_thread = warp * LANES,
-         .lanes = LANES,
-      };
-      struct pan_sim_bi_warp w;
-      pan_sim_bi_warp_init(&w, BITFIELD_MASK(LANES));
-      for (unsigned l = 0; l < LANES; ++l)
-         w.r[l][60] = l;
-      if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
-         pan_test_fail("v%u pressure warp %u: fault: %s", arch, warp, w.fault);
+      const char *fault =
+         pan_test_tls_run_bi(&bin, &m, u, 16, LANES, warp * LANES);
+      if (fault) {
+         pan_test_fail("v%u pressure warp %u: fault: %s", arch, warp, fault);
          break;
       }
       for (unsigned l = 0; l < LANES; ++l)

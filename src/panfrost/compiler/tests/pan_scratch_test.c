@@ -144,25 +144,10 @@ run_va(unsigned n, bool vec)
                         (uint32_t)PAN_TEST_OUT_BASE, 0, warp * LANES };
       pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
-      struct pan_sim_va_config cfg = {
-         .program = bin.words,
-         .program_words = bin.nr_words,
-         .program_va = 0x800000,
-         .uniforms = u,
-         .uniform_words = 8,
-         .mem = PAN_TEST_TLS_MEM(&m),
-         .tls_thread_B = slot_B,
-         .tls_thread = warp * LANES,
-      };
-      uint8_t page = 0, entry = 0;
-      PAN_EXPECT(pan_va_special_lookup("thread_local_pointer", &page, &entry));
-      cfg.special[page][entry] = PAN_TEST_TLS_BASE;
-      struct pan_sim_va_warp w;
-      pan_sim_va_warp_init(&w, BITFIELD_MASK(LANES));
-      for (unsigned l = 0; l < LANES; ++l)
-         w.r[l][60] = l;
-      if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
-         pan_test_fail("v9 scratch warp %u: fault: %s", warp, w.fault);
+      const char *fault = pan_test_tls_run_va(
+         &bin, &m, u, 8, BITFIELD_MASK(LANES), warp * LANES);
+      if (fault) {
+         pan_test_fail("v9 scratch warp %u: fault: %s", warp, fault);
          break;
       }
       for (unsigned l = 0; l < LANES; ++l)
@@ -204,24 +189,10 @@ run_bi(unsigned arch, unsigned n, bool vec)
                          (uint32_t)PAN_TEST_OUT_BASE, 0, warp * lanes };
       pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
-      struct pan_sim_bi_config cfg = {
-         .program = bin.words,
-         .program_quads = bin.nr_words / 2,
-         .program_va = 0x800000,
-         .uniforms = u,
-         .uniform_words = 16,
-         .mem = PAN_TEST_TLS_MEM(&m),
-         .tls_base = PAN_TEST_TLS_BASE,
-         .tls_thread_B = slot_B,
-         .tls_thread = warp * lanes,
-         .lanes = lanes,
-      };
-      struct pan_sim_bi_warp w;
-      pan_sim_bi_warp_init(&w, BITFIELD_MASK(lanes));
-      for (unsigned l = 0; l < lanes; ++l)
-         w.r[l][60] = l;
-      if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
-         pan_test_fail("v%u scratch warp %u: fault: %s", arch, warp, w.fault);
+      const char *fault =
+         pan_test_tls_run_bi(&bin, &m, u, 16, lanes, warp * lanes);
+      if (fault) {
+         pan_test_fail("v%u scratch warp %u: fault: %s", arch, warp, fault);
          break;
       }
       for (unsigned l = 0; l < lanes; ++l)

@@ -5,9 +5,10 @@
  * The memory of the compute tests that use thread storage (pan_scratch,
  * pan_bi_spill, pan_va_spill): a read-only input buffer, an output buffer
  * and per-thread storage, at three fixed addresses, behind the read and
- * write callbacks of the Bifrost and Valhall interpreters.  The caller
- * owns the three regions; the harness only records how far into its slot
- * a thread wrote, to check the binary's tls_size against.
+ * write callbacks of the Bifrost and Valhall interpreters, and one
+ * compute warp's run over them.  The caller owns the three regions; the
+ * harness only records how far into its slot a thread wrote, to check the
+ * binary's tls_size against.
  */
 
 #ifndef PAN_TEST_TLS_MEM_H
@@ -50,6 +51,23 @@ bool pan_test_tls_mem_write(void *user, uint64_t addr, const void *data,
    {                                                                           \
       (m), pan_test_tls_mem_read, pan_test_tls_mem_write                       \
    }
+
+struct pan_va_binary;
+struct pan_bi_binary;
+
+/* One compute warp of bin over m, lane l being invocation l (r60), its
+ * threads numbered first_thread on, each with m->slot_B bytes of thread
+ * storage at PAN_TEST_TLS_BASE; u holds uniform_words push words.  NULL
+ * when it ran to the end, else the fault (valid until the next run).
+ * Valhall: the lanes of the mask `lanes` run; Bifrost: `lanes` lanes. */
+const char *pan_test_tls_run_va(const struct pan_va_binary *bin,
+                                struct pan_test_tls_mem *m, const uint32_t *u,
+                                unsigned uniform_words, uint16_t lanes,
+                                unsigned first_thread);
+const char *pan_test_tls_run_bi(const struct pan_bi_binary *bin,
+                                struct pan_test_tls_mem *m, const uint32_t *u,
+                                unsigned uniform_words, unsigned lanes,
+                                unsigned first_thread);
 
 /* The thread storage the driver gives for tls_size: 16 << k bytes. */
 unsigned pan_test_tls_slot_B(unsigned tls_size);

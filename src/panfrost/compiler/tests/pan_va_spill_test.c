@@ -145,21 +145,6 @@ phis_ref(const uint32_t *in, unsigned x)
    return acc;
 }
 
-/* A run of bin over m, whose buffers the uniforms u0:u1 and u2:u3 name. */
-static struct pan_sim_va_config
-run_config(const struct pan_va_binary *bin, struct pan_test_tls_mem *m,
-           const uint32_t *u)
-{
-   return (struct pan_sim_va_config){
-      .program = bin->words,
-      .program_words = bin->nr_words,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = 4,
-      .mem = PAN_TEST_TLS_MEM(m),
-   };
-}
-
 /* Every spill store and fill is the thread-local form. */
 static void
 check_forms(const struct pan_va_binary *bin)
@@ -212,27 +197,18 @@ run_pressure(unsigned comps, unsigned max_regs, bool spills)
 
    static const uint32_t u[4] = { (uint32_t)PAN_TEST_IN_BASE, 0,
                                   (uint32_t)PAN_TEST_OUT_BASE, 0 };
-   struct pan_sim_va_config cfg = run_config(&bin, &m, u);
-   uint8_t page = 0, entry = 0;
-   PAN_EXPECT(pan_va_special_lookup("thread_local_pointer", &page, &entry));
-   cfg.special[page][entry] = PAN_TEST_TLS_BASE;
-
    unsigned slot_B = pan_test_tls_slot_B(bin.tls_size);
    PAN_EXPECT(slot_B <= 1024);
-   cfg.tls_thread_B = slot_B;
 
    /* Run r: lane r alone, then (r == LANES) the whole second warp. */
    for (unsigned r = 0; r <= LANES; ++r) {
       uint16_t lanes = r < LANES ? 1u << r : BITFIELD_MASK(LANES);
       pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
-      cfg.tls_thread = r < LANES ? 0 : LANES;
-      struct pan_sim_va_warp w;
-      pan_sim_va_warp_init(&w, lanes);
-      for (unsigned l = 0; l < LANES; ++l)
-         w.r[l][60] = l;
-      if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
-         pan_test_fail("pressure run %u: fault: %s", r, w.fault);
+      const char *fault =
+         pan_test_tls_run_va(&bin, &m, u, 4, lanes, r < LANES ? 0 : LANES);
+      if (fault) {
+         pan_test_fail("pressure run %u: fault: %s", r, fault);
          break;
       }
       u_foreach_bit(l, lanes)
@@ -287,13 +263,10 @@ test_lifetime_holes(void)
    struct pan_test_tls_mem m = spill_mem(in, sizeof(in));
    static const uint32_t u[4] = { (uint32_t)PAN_TEST_IN_BASE, 0,
                                   (uint32_t)PAN_TEST_OUT_BASE, 0 };
-   struct pan_sim_va_config cfg = run_config(&bin, &m, u);
-   struct pan_sim_va_warp w;
-   pan_sim_va_warp_init(&w, BITFIELD_MASK(LANES));
-   for (unsigned l = 0; l < LANES; ++l)
-      w.r[l][60] = l;
-   if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
-      pan_test_fail("phis: fault: %s", w.fault);
+   const char *fault =
+      pan_test_tls_run_va(&bin, &m, u, 4, BITFIELD_MASK(LANES), 0);
+   if (fault) {
+      pan_test_fail("phis: fault: %s", fault);
       goto done;
    }
    for (unsigned l = 0; l < LANES; ++l)
