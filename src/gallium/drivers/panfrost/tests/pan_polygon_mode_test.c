@@ -174,16 +174,8 @@ main(int argc, char **argv)
    if (!pan_test_open(&screen, &ctx))
       return 1;
    pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
-   struct pipe_vertex_element ve[2] = {
-      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
-      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
-   };
-   void *velems = ctx->create_vertex_elements_state(ctx, 2, ve);
-   ctx->bind_vertex_elements_state(ctx, velems);
-   void *vs = pan_test_pass_through_vs(screen, ctx, "pm-vs"),
-        *fs = pan_test_colour_fs(screen, ctx, "pm-fs", false);
-   ctx->bind_vs_state(ctx, vs);
-   ctx->bind_fs_state(ctx, fs);
+   struct pan_test_colour_draw d;
+   pan_test_colour_draw_setup(screen, ctx, "pm", false, &d);
 
    struct pipe_rasterizer_state rs = {
       .half_pixel_center = 1,
@@ -251,12 +243,7 @@ main(int argc, char **argv)
    ctx->delete_rasterizer_state(ctx, line);
    ctx->delete_rasterizer_state(ctx, point);
    ctx->delete_rasterizer_state(ctx, culled);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vertex_elements_state(ctx, f.cso[3]);
-   ctx->delete_vertex_elements_state(ctx, velems);
+   pan_test_colour_draw_teardown(ctx, f.cso[3], &d);
    pan_test_fullscreen_teardown(ctx, &f);
    return pan_test_close(screen, ctx);
 }

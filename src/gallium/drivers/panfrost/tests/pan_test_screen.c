@@ -293,6 +293,35 @@ pan_test_fullscreen_setup(struct pipe_screen *screen, struct pipe_context *ctx,
 }
 
 void
+pan_test_colour_draw_setup(struct pipe_screen *screen, struct pipe_context *ctx,
+                           const char *name, bool flat,
+                           struct pan_test_colour_draw *d)
+{
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   d->ves = ctx->create_vertex_elements_state(ctx, 2, ve);
+   ctx->bind_vertex_elements_state(ctx, d->ves);
+   d->vs = pan_test_pass_through_vs(screen, ctx, name);
+   d->fs = pan_test_colour_fs(screen, ctx, name, flat);
+   ctx->bind_vs_state(ctx, d->vs);
+   ctx->bind_fs_state(ctx, d->fs);
+}
+
+void
+pan_test_colour_draw_teardown(struct pipe_context *ctx, void *ves,
+                              struct pan_test_colour_draw *d)
+{
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, d->vs);
+   ctx->delete_fs_state(ctx, d->fs);
+   ctx->bind_vertex_elements_state(ctx, ves);
+   ctx->delete_vertex_elements_state(ctx, d->ves);
+}
+
+void
 pan_test_msaa_draw_setup(struct pipe_screen *screen, struct pipe_context *ctx,
                          const char *name, unsigned size,
                          struct pan_test_msaa_draw *d)

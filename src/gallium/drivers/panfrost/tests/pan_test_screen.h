@@ -130,6 +130,22 @@ void pan_test_fullscreen_setup(struct pipe_screen *screen,
 void pan_test_fullscreen_teardown(struct pipe_context *ctx,
                                   struct pan_test_fullscreen *f);
 
+/* The pass-through vertex shader, the colour fragment shader (flat or
+ * smooth) and position and colour vec4 attributes at bytes 0 and 16 of a
+ * vertex, created and bound. */
+struct pan_test_colour_draw {
+   void *vs, *fs, *ves;
+};
+
+void pan_test_colour_draw_setup(struct pipe_screen *screen,
+                                struct pipe_context *ctx, const char *name,
+                                bool flat, struct pan_test_colour_draw *d);
+
+/* Unbinds and deletes what pan_test_colour_draw_setup made, binding the
+ * vertex elements ves in their place. */
+void pan_test_colour_draw_teardown(struct pipe_context *ctx, void *ves,
+                                   struct pan_test_colour_draw *d);
+
 /* The states of the 4x draw tests, bound: the pass-through vertex shader
  * and flat colour fragment shader, position and colour vec4 attributes,
  * a size x size viewport, a multisampling rasterizer, no depth test and
