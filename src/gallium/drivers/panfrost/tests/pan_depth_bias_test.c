@@ -69,18 +69,8 @@ draw(enum pipe_prim_type mode, const float (*xy)[2], unsigned n,
       data[i][3] = 1.0f;
       memcpy(&data[i][4], rgba, 16);
    }
-   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
-                                                PIPE_USAGE_DEFAULT, n * 32);
-   pipe_buffer_write(ctx, r, 0, n * 32, data);
-   struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   struct pipe_draw_info info = {
-      .mode = mode,
-      .instance_count = 1,
-      .max_index = n - 1,
-   };
-   struct pipe_draw_start_count_bias d = { .start = 0, .count = n };
-   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+   struct pipe_resource *r =
+      pan_test_draw_vertices(screen, ctx, mode, data[0], n);
    pipe_resource_reference(&r, NULL);
 }
 

@@ -60,11 +60,7 @@ draw_square(enum pipe_prim_type mode, bool indexed, bool restart)
       const float p[8] = { corner[c][0], corner[c][1], 0, 1, 0, 1, 0, 1 };
       memcpy(data[v], p, sizeof(p));
    }
-   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
-                                                PIPE_USAGE_DEFAULT, nv * 32);
-   pipe_buffer_write(ctx, r, 0, nv * 32, data);
-   struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   struct pipe_resource *r = pan_test_bind_vertices(screen, ctx, data[0], nv);
    /* With a restart: the square twice, a restart index between. */
    uint16_t idx[13];
    unsigned count = restart ? 2 * n + 1 : n;

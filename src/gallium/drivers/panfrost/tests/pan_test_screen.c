@@ -224,22 +224,37 @@ pan_test_storage_buffer(struct pipe_screen *screen, struct pipe_context *ctx,
 }
 
 struct pipe_resource *
-pan_test_draw_triangles(struct pipe_screen *screen, struct pipe_context *ctx,
-                        const float *data, unsigned n)
+pan_test_bind_vertices(struct pipe_screen *screen, struct pipe_context *ctx,
+                       const float *data, unsigned n)
 {
    struct pipe_resource *r = pipe_buffer_create(
       screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, n * 32);
    pipe_buffer_write(ctx, r, 0, n * 32, data);
    struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   return r;
+}
+
+struct pipe_resource *
+pan_test_draw_vertices(struct pipe_screen *screen, struct pipe_context *ctx,
+                       enum pipe_prim_type mode, const float *data, unsigned n)
+{
+   struct pipe_resource *r = pan_test_bind_vertices(screen, ctx, data, n);
    struct pipe_draw_info info = {
-      .mode = PIPE_PRIM_TRIANGLES,
+      .mode = mode,
       .instance_count = 1,
       .max_index = n - 1,
    };
    struct pipe_draw_start_count_bias d = { .start = 0, .count = n };
    ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
    return r;
+}
+
+struct pipe_resource *
+pan_test_draw_triangles(struct pipe_screen *screen, struct pipe_context *ctx,
+                        const float *data, unsigned n)
+{
+   return pan_test_draw_vertices(screen, ctx, PIPE_PRIM_TRIANGLES, data, n);
 }
 
 int

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "compiler/nir/nir_builder.h"
+#include "pipe/p_defines.h"
 #include "util/u_debug.h"
 
 struct pipe_screen;
@@ -106,8 +107,17 @@ struct pipe_resource *pan_test_storage_buffer(struct pipe_screen *screen,
                                               const void *data);
 
 /* Uploads n vertices of 8 floats (clip-space position, colour) as vertex
- * buffer 0 and draws them as a triangle list; returns the buffer, whose
- * reference the caller owns. */
+ * buffer 0; returns the buffer, whose reference the caller owns. */
+struct pipe_resource *pan_test_bind_vertices(struct pipe_screen *screen,
+                                             struct pipe_context *ctx,
+                                             const float *data, unsigned n);
+
+/* pan_test_bind_vertices, then a draw of the n vertices in mode (or a
+ * triangle list); returns the buffer, whose reference the caller owns. */
+struct pipe_resource *pan_test_draw_vertices(struct pipe_screen *screen,
+                                             struct pipe_context *ctx,
+                                             enum pipe_prim_type mode,
+                                             const float *data, unsigned n);
 struct pipe_resource *pan_test_draw_triangles(struct pipe_screen *screen,
                                               struct pipe_context *ctx,
                                               const float *data, unsigned n);
