@@ -5,17 +5,9 @@
 
 #include "pan_test_tls_mem.h"
 
-#include <stdio.h>
 #include <string.h>
 
-#include "isa/pan_isa_va_encode.h"
-#include "pan_compile.h"
-#include "pan_sim_bi.h"
-#include "pan_sim_va.h"
-#include "pan_va.h"
 #include "util/macros.h"
-
-static char fault[256];
 
 void
 pan_test_tls_mem_clear(struct pan_test_tls_mem *m)
@@ -64,62 +56,6 @@ pan_test_tls_mem_write(void *user, uint64_t addr, const void *data,
    if (p)
       memcpy(p, data, size);
    return p != NULL;
-}
-
-const char *
-pan_test_tls_run_va(const struct pan_va_binary *bin, struct pan_test_tls_mem *m,
-                    const uint32_t *u, unsigned uniform_words, uint16_t lanes,
-                    unsigned first_thread)
-{
-   struct pan_sim_va_config cfg = {
-      .program = bin->words,
-      .program_words = bin->nr_words,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = uniform_words,
-      .mem = PAN_TEST_TLS_MEM(m),
-      .tls_thread_B = m->slot_B,
-      .tls_thread = first_thread,
-   };
-   uint8_t page = 0, entry = 0;
-   if (!pan_va_special_lookup("thread_local_pointer", &page, &entry))
-      return "no thread_local_pointer special value";
-   cfg.special[page][entry] = PAN_TEST_TLS_BASE;
-   struct pan_sim_va_warp w;
-   pan_sim_va_warp_init(&w, lanes);
-   for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l)
-      w.r[l][60] = l;
-   if (pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE)
-      return NULL;
-   snprintf(fault, sizeof(fault), "%s", w.fault);
-   return fault;
-}
-
-const char *
-pan_test_tls_run_bi(const struct pan_bi_binary *bin, struct pan_test_tls_mem *m,
-                    const uint32_t *u, unsigned uniform_words, unsigned lanes,
-                    unsigned first_thread)
-{
-   struct pan_sim_bi_config cfg = {
-      .program = bin->words,
-      .program_quads = bin->nr_words / 2,
-      .program_va = 0x800000,
-      .uniforms = u,
-      .uniform_words = uniform_words,
-      .mem = PAN_TEST_TLS_MEM(m),
-      .tls_base = PAN_TEST_TLS_BASE,
-      .tls_thread_B = m->slot_B,
-      .tls_thread = first_thread,
-      .lanes = lanes,
-   };
-   struct pan_sim_bi_warp w;
-   pan_sim_bi_warp_init(&w, BITFIELD_MASK(lanes));
-   for (unsigned l = 0; l < lanes; ++l)
-      w.r[l][60] = l;
-   if (pan_sim_bi_run(&w, &cfg) == PAN_SIM_BI_DONE)
-      return NULL;
-   snprintf(fault, sizeof(fault), "%s", w.fault);
-   return fault;
 }
 
 unsigned
