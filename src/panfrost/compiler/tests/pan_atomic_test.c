@@ -27,6 +27,7 @@
 #define PAN_VA_TEST_MEM_SIZE 2048
 #include "pan_compile_test_util.h"
 #include "pan_bi_test_sim.h"
+#include "pan_compute_test_run.h"
 
 /* Atomic words: input word n + k for atomic k (n lanes). */
 enum { A_COUNTER, A_IMIN, A_IMAX, A_UMIN, A_UMAX, A_AND, A_OR, A_XOR,
@@ -306,33 +307,10 @@ test_unused_results(void)
       pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
       in[n + 1] = 0;
       struct mem *m = io_setup(in, n + 2, NULL, 0, u);
-      void *ctx = ralloc_context(NULL);
       char err[256], what[16];
-      bool ok;
       snprintf(what, sizeof(what), "v%u", arch);
-      if (arch == 9) {
-         struct pan_va_binary bin;
-         ok = pan_va_compile(b.shader, ctx, &bin, print(), err, sizeof(err));
-         if (ok) {
-            struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
-            struct pan_sim_va_warp w;
-            compute_warp_init(&w);
-            ok = pan_sim_va_run(&w, &cfg) == PAN_SIM_VA_DONE;
-            snprintf(err, sizeof(err), "fault: %s", w.fault);
-         }
-      } else {
-         struct pan_bi_compile_options opts = { .arch = arch };
-         struct pan_bi_binary bin;
-         ok = pan_bi_compile(b.shader, ctx, &opts, &bin, print(), err,
-                             sizeof(err));
-         if (ok) {
-            struct pan_sim_bi_config cfg;
-            struct pan_sim_bi_warp w;
-            bi_test_setup(&cfg, &w, &bin, u, m, n);
-            ok = pan_sim_bi_run(&w, &cfg) == PAN_SIM_BI_DONE;
-            snprintf(err, sizeof(err), "fault: %s", w.fault);
-         }
-      }
+      struct compute_run r = { .arch = arch, .lanes = n, .print = print() };
+      bool ok = compute_run(&r, b.shader, m, u, err, sizeof(err));
       PAN_CHECK(ok, "%s: %s", what, err);
       if (ok) {
          uint32_t w0, w1;
@@ -347,7 +325,6 @@ test_unused_results(void)
          PAN_CHECK(w0 == in[n - 1] && w1 == n, "%s: words end 0x%08x %u",
                    what, w0, w1);
       }
-      ralloc_free(ctx);
       ralloc_free(b.shader);
    }
 }

@@ -22,6 +22,7 @@
 #define PAN_VA_TEST_MEM_SIZE 2048
 #include "pan_compile_test_util.h"
 #include "pan_bi_test_sim.h"
+#include "pan_compute_test_run.h"
 
 #define FILL 0xa5a5a5a5u
 #define MASK_A 0xd /* x, z, w: two runs, the second at an offset */
@@ -72,74 +73,40 @@ setup(uint32_t *in, unsigned n, uint32_t u[16])
    return m;
 }
 
+/* n lanes: PAN_SIM_VA_LANES on Valhall (arch 9), the G52's or G72's on
+ * Bifrost (7, 6). */
 static void
-test_valhall(void)
+run(const char *what, unsigned arch, unsigned n)
 {
-   const unsigned n = PAN_SIM_VA_LANES;
    uint32_t in[PAN_SIM_VA_LANES * 4], u[16];
    nir_shader *s = build(n);
-   void *ctx = ralloc_context(NULL);
-   struct pan_va_binary bin;
+   struct mem *m = setup(in, n, u);
+   struct compute_run r = { .arch = arch, .lanes = n, .print = print() };
    char err[256];
 
-   if (!pan_va_compile(s, ctx, &bin, print(), err, sizeof(err))) {
-      pan_test_fail("valhall: %s", err);
-      goto done;
-   }
-   struct mem *m = setup(in, n, u);
-   struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
-   struct pan_sim_va_warp w;
-   compute_warp_init(&w);
-   if (pan_sim_va_run(&w, &cfg) != PAN_SIM_VA_DONE) {
-      pan_test_fail("valhall: fault: %s", w.fault);
-      goto done;
-   }
-   check("valhall", m, in, n);
-done:
-   ralloc_free(ctx);
+   if (!compute_run(&r, s, m, u, err, sizeof(err)))
+      pan_test_fail("%s: %s", what, err);
+   else
+      check(what, m, in, n);
    ralloc_free(s);
 }
 
 static void
-test_bifrost(unsigned arch, unsigned n)
+test_valhall(void)
 {
-   uint32_t in[8 * 4], u[16];
-   char what[16];
-   snprintf(what, sizeof(what), "bifrost v%u", arch);
-   nir_shader *s = build(n);
-   void *ctx = ralloc_context(NULL);
-   struct pan_bi_compile_options opts = { .arch = arch };
-   struct pan_bi_binary bin;
-   char err[256];
-
-   if (!pan_bi_compile(s, ctx, &opts, &bin, print(), err, sizeof(err))) {
-      pan_test_fail("%s: %s", what, err);
-      goto done;
-   }
-   struct mem *m = setup(in, n, u);
-   struct pan_sim_bi_config cfg;
-   struct pan_sim_bi_warp w;
-   bi_test_setup(&cfg, &w, &bin, u, m, n);
-   if (pan_sim_bi_run(&w, &cfg) != PAN_SIM_BI_DONE) {
-      pan_test_fail("%s: fault: %s", what, w.fault);
-      goto done;
-   }
-   check(what, m, in, n);
-done:
-   ralloc_free(ctx);
-   ralloc_free(s);
+   run("valhall", 9, PAN_SIM_VA_LANES);
 }
 
 static void
 test_bifrost_g52(void)
 {
-   test_bifrost(7, 8);
+   run("bifrost v7", 7, 8);
 }
 
 static void
 test_bifrost_g72(void)
 {
-   test_bifrost(6, 4);
+   run("bifrost v6", 6, 4);
 }
 
 int

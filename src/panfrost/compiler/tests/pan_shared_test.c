@@ -29,6 +29,7 @@
 #define PAN_VA_TEST_MEM_SIZE 2048
 #include "pan_compile_test_util.h"
 #include "pan_bi_test_sim.h"
+#include "pan_compute_test_run.h"
 
 #define SHARED_OFF 1536
 #define SHARED_B 512
@@ -116,95 +117,58 @@ check_size(const char *what, const nir_shader *s, unsigned n)
              n * 12);
 }
 
-static void
-test_valhall(void)
+/* The memory of a run over in[n], its shared window filled with a
+ * pattern, and the push words u. */
+static struct mem *
+shared_setup(const uint32_t *in, unsigned n, uint32_t u[16])
 {
-   const unsigned n = PAN_SIM_VA_LANES;
-   uint32_t in[PAN_SIM_VA_LANES], out[PAN_SIM_VA_LANES], u[16];
-   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
-   nir_shader *s = build(n);
-   void *ctx = ralloc_context(NULL);
-   struct pan_va_binary bin;
-   char err[256];
-
-   if (!pan_va_compile(s, ctx, &bin, print(), err, sizeof(err))) {
-      pan_test_fail("valhall: %s", err);
-      goto done;
-   }
-   check_size("valhall", s, n);
    struct mem *m = io_setup(in, n, NULL, 0, u);
    memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
-   struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
-   uint8_t page, entry;
-   PAN_EXPECT(pan_va_special_lookup("workgroup_local_pointer", &page, &entry));
-   cfg.special[page][entry] = MEM_BASE + SHARED_OFF;
-   struct pan_sim_va_warp w;
-   compute_warp_init(&w);
-   unsigned barriers = 0;
-   enum pan_sim_va_status st;
-   while ((st = pan_sim_va_run(&w, &cfg)) == PAN_SIM_VA_BARRIER)
-      barriers++;
-   if (st != PAN_SIM_VA_DONE) {
-      pan_test_fail("valhall: fault: %s", w.fault);
-      goto done;
+   return m;
+}
+
+/* n lanes: PAN_SIM_VA_LANES on Valhall (arch 9), the G52's or G72's on
+ * Bifrost (7, 6). */
+static void
+run(const char *what, unsigned arch, unsigned n)
+{
+   uint32_t in[PAN_SIM_VA_LANES], out[PAN_SIM_VA_LANES], u[16];
+   pan_test_fill_random(&seed, (uint8_t *)in, n * 4);
+   nir_shader *s = build(n);
+   struct mem *m = shared_setup(in, n, u);
+   struct compute_run r = { .arch = arch,
+                            .lanes = n,
+                            .print = print(),
+                            .shared_off = SHARED_OFF,
+                            .shared_B = SHARED_B };
+   char err[256];
+
+   if (!compute_run(&r, s, m, u, err, sizeof(err))) {
+      pan_test_fail("%s: %s", what, err);
+   } else {
+      check_size(what, s, n);
+      memcpy(out, m->bytes + OUT_OFF, n * 4);
+      check(what, in, out, n, r.barriers);
    }
-   memcpy(out, m->bytes + OUT_OFF, sizeof(out));
-   check("valhall", in, out, n, barriers);
-done:
-   ralloc_free(ctx);
    ralloc_free(s);
 }
 
 static void
-test_bifrost(unsigned arch, unsigned n)
+test_valhall(void)
 {
-   uint32_t in[8], out[8], u[16];
-   char what[16];
-   snprintf(what, sizeof(what), "bifrost v%u", arch);
-   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
-   nir_shader *s = build(n);
-   void *ctx = ralloc_context(NULL);
-   struct pan_bi_compile_options opts = { .arch = arch };
-   struct pan_bi_binary bin;
-   char err[256];
-
-   if (!pan_bi_compile(s, ctx, &opts, &bin, print(), err, sizeof(err))) {
-      pan_test_fail("%s: %s", what, err);
-      goto done;
-   }
-   check_size(what, s, n);
-   struct mem *m = io_setup(in, n, NULL, 0, u);
-   memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
-   struct pan_sim_bi_config cfg;
-   struct pan_sim_bi_warp w;
-   bi_test_setup(&cfg, &w, &bin, u, m, n);
-   cfg.wls_base = MEM_BASE + SHARED_OFF;
-   cfg.wls_size = SHARED_B;
-   unsigned barriers = 0;
-   enum pan_sim_bi_status st;
-   while ((st = pan_sim_bi_run(&w, &cfg)) == PAN_SIM_BI_BARRIER)
-      barriers++;
-   if (st != PAN_SIM_BI_DONE) {
-      pan_test_fail("%s: fault: %s", what, w.fault);
-      goto done;
-   }
-   memcpy(out, m->bytes + OUT_OFF, n * 4);
-   check(what, in, out, n, barriers);
-done:
-   ralloc_free(ctx);
-   ralloc_free(s);
+   run("valhall", 9, PAN_SIM_VA_LANES);
 }
 
 static void
 test_bifrost_g52(void)
 {
-   test_bifrost(7, PAN_SIM_BI_LANES_G52);
+   run("bifrost v7", 7, PAN_SIM_BI_LANES_G52);
 }
 
 static void
 test_bifrost_g72(void)
 {
-   test_bifrost(6, PAN_SIM_BI_LANES_G72);
+   run("bifrost v6", 6, PAN_SIM_BI_LANES_G72);
 }
 
 /*
@@ -284,77 +248,38 @@ check_atomics(const char *what, const uint32_t *in, const uint32_t *out,
 }
 
 static void
-test_atomics_valhall(void)
+run_atomics(const char *what, unsigned arch, unsigned n)
 {
-   const unsigned n = PAN_SIM_VA_LANES;
    uint32_t in[PAN_SIM_VA_LANES], out[96], u[16];
-   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
+   pan_test_fill_random(&seed, (uint8_t *)in, n * 4);
    nir_shader *s = build_atomics(n);
-   void *ctx = ralloc_context(NULL);
-   struct pan_va_binary bin;
+   struct mem *m = shared_setup(in, n, u);
+   struct compute_run r = { .arch = arch,
+                            .lanes = n,
+                            .print = print(),
+                            .shared_off = SHARED_OFF,
+                            .shared_B = SHARED_B };
    char err[256];
 
-   if (!pan_va_compile(s, ctx, &bin, print(), err, sizeof(err))) {
-      pan_test_fail("valhall atomics: %s", err);
-      goto done;
+   if (!compute_run(&r, s, m, u, err, sizeof(err))) {
+      pan_test_fail("%s: %s", what, err);
+   } else {
+      memcpy(out, m->bytes + OUT_OFF, sizeof(out));
+      check_atomics(what, in, out, n);
    }
-   struct mem *m = io_setup(in, n, NULL, 0, u);
-   memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
-   struct pan_sim_va_config cfg = sim_config(&bin, m, u, 16);
-   uint8_t page, entry;
-   PAN_EXPECT(pan_va_special_lookup("workgroup_local_pointer", &page, &entry));
-   cfg.special[page][entry] = MEM_BASE + SHARED_OFF;
-   struct pan_sim_va_warp w;
-   compute_warp_init(&w);
-   enum pan_sim_va_status st;
-   while ((st = pan_sim_va_run(&w, &cfg)) == PAN_SIM_VA_BARRIER)
-      ;
-   if (st != PAN_SIM_VA_DONE) {
-      pan_test_fail("valhall atomics: fault: %s", w.fault);
-      goto done;
-   }
-   memcpy(out, m->bytes + OUT_OFF, sizeof(out));
-   check_atomics("valhall atomics", in, out, n);
-done:
-   ralloc_free(ctx);
    ralloc_free(s);
+}
+
+static void
+test_atomics_valhall(void)
+{
+   run_atomics("valhall atomics", 9, PAN_SIM_VA_LANES);
 }
 
 static void
 test_atomics_bifrost(void)
 {
-   const unsigned n = PAN_SIM_BI_LANES_G52;
-   uint32_t in[8], out[96], u[16];
-   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
-   nir_shader *s = build_atomics(n);
-   void *ctx = ralloc_context(NULL);
-   struct pan_bi_compile_options opts = { .arch = 7 };
-   struct pan_bi_binary bin;
-   char err[256];
-
-   if (!pan_bi_compile(s, ctx, &opts, &bin, print(), err, sizeof(err))) {
-      pan_test_fail("bifrost atomics: %s", err);
-      goto done;
-   }
-   struct mem *m = io_setup(in, n, NULL, 0, u);
-   memset(m->bytes + SHARED_OFF, 0xa5, SHARED_B);
-   struct pan_sim_bi_config cfg;
-   struct pan_sim_bi_warp w;
-   bi_test_setup(&cfg, &w, &bin, u, m, n);
-   cfg.wls_base = MEM_BASE + SHARED_OFF;
-   cfg.wls_size = SHARED_B;
-   enum pan_sim_bi_status st;
-   while ((st = pan_sim_bi_run(&w, &cfg)) == PAN_SIM_BI_BARRIER)
-      ;
-   if (st != PAN_SIM_BI_DONE) {
-      pan_test_fail("bifrost atomics: fault: %s", w.fault);
-      goto done;
-   }
-   memcpy(out, m->bytes + OUT_OFF, sizeof(out));
-   check_atomics("bifrost atomics", in, out, n);
-done:
-   ralloc_free(ctx);
-   ralloc_free(s);
+   run_atomics("bifrost atomics", 7, PAN_SIM_BI_LANES_G52);
 }
 
 /* A barrier outside compute is refused with a message. */
