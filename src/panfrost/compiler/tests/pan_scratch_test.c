@@ -118,68 +118,34 @@ check_binary_tls(unsigned tls_size, unsigned spills, unsigned n, bool vec)
    PAN_EXPECT_EQ(spills, 0);
 }
 
+/* Compiles scratch_shader(n, vec) for arch (9: Valhall) and runs it as
+ * two warps of one workgroup. */
 static void
-run_va(unsigned n, bool vec)
+run(unsigned arch, unsigned n, bool vec)
 {
    char err[256];
-   struct pan_va_binary bin;
-   void *ctx = ralloc_context(NULL);
-   nir_shader *nir = scratch_shader(n, vec);
-   uint32_t in[WRITES * 2 * LANES];
-   pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
-   struct pan_test_tls_mem m = scratch_mem(in, sizeof(in));
-
-   if (!pan_va_compile(nir, ctx, &bin, NULL, err, sizeof(err))) {
-      pan_test_fail("v9 scratch (%u %s): %s", n, vec ? "vec4" : "uint", err);
-      goto done;
-   }
-   check_binary_tls(bin.tls_size, bin.spills, n, vec);
-   unsigned slot_B = pan_test_tls_slot_B(bin.tls_size);
-   PAN_EXPECT(slot_B <= MAX_SLOT_B);
-   if (slot_B > MAX_SLOT_B)
-      goto done;
-
-   for (unsigned warp = 0; warp < 2; ++warp) {
-      uint32_t u[8] = { (uint32_t)PAN_TEST_IN_BASE, 0,
-                        (uint32_t)PAN_TEST_OUT_BASE, 0, warp * LANES };
-      pan_test_tls_mem_clear(&m);
-      m.slot_B = slot_B;
-      const char *fault = pan_test_tls_run_va(
-         &bin, &m, u, 8, BITFIELD_MASK(LANES), warp * LANES);
-      if (fault) {
-         pan_test_fail("v9 scratch warp %u: fault: %s", warp, fault);
-         break;
-      }
-      for (unsigned l = 0; l < LANES; ++l)
-         PAN_EXPECT_EQ(out[warp * LANES + l],
-                       scratch_ref(in, warp * LANES + l, n));
-      PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
-   }
-done:
-   ralloc_free(ctx);
-   ralloc_free(nir);
-}
-
-static void
-run_bi(unsigned arch, unsigned n, bool vec)
-{
-   char err[256];
-   struct pan_bi_binary bin;
+   struct pan_va_binary vbin;
+   struct pan_bi_binary bbin;
    struct pan_bi_compile_options opts = { .arch = arch };
    void *ctx = ralloc_context(NULL);
    nir_shader *nir = scratch_shader(n, vec);
-   unsigned lanes = arch >= 7 ? PAN_SIM_BI_LANES_G52 : PAN_SIM_BI_LANES_G72;
+   unsigned lanes = arch >= 9   ? LANES
+                    : arch == 7 ? PAN_SIM_BI_LANES_G52
+                                : PAN_SIM_BI_LANES_G72;
    uint32_t in[WRITES * 2 * LANES];
    pan_test_fill_random(&seed, (uint8_t *)in, sizeof(in));
    struct pan_test_tls_mem m = scratch_mem(in, sizeof(in));
 
-   if (!pan_bi_compile(nir, ctx, &opts, &bin, NULL, err, sizeof(err))) {
+   if (arch >= 9
+          ? !pan_va_compile(nir, ctx, &vbin, NULL, err, sizeof(err))
+          : !pan_bi_compile(nir, ctx, &opts, &bbin, NULL, err, sizeof(err))) {
       pan_test_fail("v%u scratch (%u %s): %s", arch, n, vec ? "vec4" : "uint",
                     err);
       goto done;
    }
-   check_binary_tls(bin.tls_size, bin.spills, n, vec);
-   unsigned slot_B = pan_test_tls_slot_B(bin.tls_size);
+   unsigned tls_size = arch >= 9 ? vbin.tls_size : bbin.tls_size;
+   check_binary_tls(tls_size, arch >= 9 ? vbin.spills : bbin.spills, n, vec);
+   unsigned slot_B = pan_test_tls_slot_B(tls_size);
    PAN_EXPECT(slot_B <= MAX_SLOT_B);
    if (slot_B > MAX_SLOT_B)
       goto done;
@@ -190,7 +156,9 @@ run_bi(unsigned arch, unsigned n, bool vec)
       pan_test_tls_mem_clear(&m);
       m.slot_B = slot_B;
       const char *fault =
-         pan_test_tls_run_bi(&bin, &m, u, 16, lanes, warp * lanes);
+         arch >= 9 ? pan_test_tls_run_va(&vbin, &m, u, 8, BITFIELD_MASK(LANES),
+                                         warp * LANES)
+                   : pan_test_tls_run_bi(&bbin, &m, u, 16, lanes, warp * lanes);
       if (fault) {
          pan_test_fail("v%u scratch warp %u: fault: %s", arch, warp, fault);
          break;
@@ -198,7 +166,7 @@ run_bi(unsigned arch, unsigned n, bool vec)
       for (unsigned l = 0; l < lanes; ++l)
          PAN_EXPECT_EQ(out[warp * lanes + l],
                        scratch_ref(in, warp * lanes + l, n));
-      PAN_EXPECT(m.tls_high > 0 && m.tls_high <= bin.tls_size);
+      PAN_EXPECT(m.tls_high > 0 && m.tls_high <= tls_size);
    }
 done:
    ralloc_free(ctx);
@@ -208,18 +176,18 @@ done:
 static void
 test_scratch_words(void)
 {
-   run_va(512, false);
-   run_bi(7, 512, false);
-   run_bi(6, 512, false);
+   run(9, 512, false);
+   run(7, 512, false);
+   run(6, 512, false);
 }
 
 /* vec4 elements, some written with a partial mask. */
 static void
 test_scratch_vectors(void)
 {
-   run_va(128, true);
-   run_bi(7, 128, true);
-   run_bi(6, 128, true);
+   run(9, 128, true);
+   run(7, 128, true);
+   run(6, 128, true);
 }
 
 int
