@@ -118,28 +118,20 @@ check_counts(const char *what, struct pipe_resource *buf, const uint32_t *want)
    CHECK(!bad, "%s: %u counters differ", what, bad);
 }
 
+static bool
+rgba8_differs(const uint8_t *p, const void *want, char *msg, size_t size)
+{
+   uint32_t got, w = *(const uint32_t *)want;
+   memcpy(&got, p, 4);
+   snprintf(msg, size, "is 0x%08x, want 0x%08x", got, w);
+   return got != w;
+}
+
 /* Every pixel must be want. */
 static void
 check_pixels(const char *what, struct pipe_resource *tex, uint32_t want)
 {
-   struct pipe_transfer *xfer;
-   const uint8_t *map =
-      pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, 0, 0, W, H, &xfer);
-   unsigned bad = 0;
-
-   CHECK(map, "%s: render target map failed", what);
-   for (unsigned y = 0; map && y < H; ++y) {
-      for (unsigned x = 0; x < W; ++x) {
-         uint32_t p;
-         memcpy(&p, map + y * xfer->stride + x * 4, 4);
-         if (p != want && bad++ < 2)
-            CHECK(false, "%s: pixel (%u, %u) is 0x%08x, want 0x%08x", what, x,
-                  y, p, want);
-      }
-   }
-   CHECK(map && !bad, "%s: %u pixels differ", what, bad);
-   if (map)
-      pipe_texture_unmap(ctx, xfer);
+   pan_test_check_pixels(ctx, what, tex, W, H, rgba8_differs, &want);
 }
 
 int

@@ -46,29 +46,22 @@ constant_fs(const float c[4])
    return ctx->create_fs_state(ctx, &cso);
 }
 
+static bool
+r11g11b10_differs(const uint8_t *p, const void *want, char *msg, size_t size)
+{
+   const float *w = want;
+   float got[4];
+   util_format_unpack_rgba(FORMAT, got, p, 1);
+   snprintf(msg, size, "is %g %g %g, want %g %g %g", got[0], got[1], got[2],
+            w[0], w[1], w[2]);
+   return memcmp(got, w, 3 * sizeof(float)) != 0;
+}
+
 /* Every pixel of tex must be want (red, green, blue). */
 static void
 check_pixels(const char *what, struct pipe_resource *tex, const float want[3])
 {
-   struct pipe_transfer *xfer;
-   const uint8_t *map =
-      pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, 0, 0, SIZE, SIZE, &xfer);
-   unsigned bad = 0;
-
-   CHECK(map, "%s: render target map failed", what);
-   for (unsigned y = 0; map && y < SIZE; ++y) {
-      for (unsigned x = 0; x < SIZE; ++x) {
-         float got[4];
-         util_format_unpack_rgba(FORMAT, got, map + y * xfer->stride + x * 4,
-                                 1);
-         if (memcmp(got, want, 3 * sizeof(float)) && bad++ < 2)
-            CHECK(false, "%s: pixel (%u, %u) is %g %g %g, want %g %g %g", what,
-                  x, y, got[0], got[1], got[2], want[0], want[1], want[2]);
-      }
-   }
-   CHECK(map && !bad, "%s: %u pixels differ", what, bad);
-   if (map)
-      pipe_texture_unmap(ctx, xfer);
+   pan_test_check_pixels(ctx, what, tex, SIZE, SIZE, r11g11b10_differs, want);
 }
 
 int

@@ -257,6 +257,30 @@ pan_test_draw_triangles(struct pipe_screen *screen, struct pipe_context *ctx,
    return pan_test_draw_vertices(screen, ctx, PIPE_PRIM_TRIANGLES, data, n);
 }
 
+void
+pan_test_check_pixels(struct pipe_context *ctx, const char *what,
+                      struct pipe_resource *tex, unsigned w, unsigned h,
+                      pan_test_pixel_differs differs, const void *want)
+{
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, 0, 0, w, h, &xfer);
+   unsigned bad = 0;
+
+   CHECK(map, "%s: render target map failed", what);
+   for (unsigned y = 0; map && y < h; ++y) {
+      for (unsigned x = 0; x < w; ++x) {
+         char msg[128];
+         if (differs(map + y * xfer->stride + x * 4, want, msg, sizeof(msg)) &&
+             bad++ < 2)
+            CHECK(false, "%s: pixel (%u, %u) %s", what, x, y, msg);
+      }
+   }
+   CHECK(map && !bad, "%s: %u pixels differ", what, bad);
+   if (map)
+      pipe_texture_unmap(ctx, xfer);
+}
+
 int
 pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx)
 {

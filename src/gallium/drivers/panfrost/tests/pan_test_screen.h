@@ -172,6 +172,17 @@ void pan_test_msaa_draw_setup(struct pipe_screen *screen,
 void pan_test_msaa_draw_teardown(struct pipe_context *ctx,
                                  struct pan_test_msaa_draw *d);
 
+/* Whether the pixel at p differs from want, describing it ("is ..., want
+ * ...") in msg when it does. */
+typedef bool (*pan_test_pixel_differs)(const uint8_t *p, const void *want,
+                                       char *msg, size_t msg_size);
+
+/* Checks every pixel of the w x h level 0 of tex with differs: the first
+ * two that differ and their count are reported under what. */
+void pan_test_check_pixels(struct pipe_context *ctx, const char *what,
+                           struct pipe_resource *tex, unsigned w, unsigned h,
+                           pan_test_pixel_differs differs, const void *want);
+
 /* Destroys both, prints the counts and returns the exit status. */
 int pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx);
 
