@@ -30,13 +30,6 @@
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
 
-/* Pixel centre p as a clip-space coordinate of the SIZE-wide target. */
-static float
-ndc(float p)
-{
-   return (p + 0.5f) / (SIZE / 2.0f) - 1.0f;
-}
-
 /* Red for a front face, green for a back one. */
 static void *
 facing_fs(void)
@@ -112,8 +105,9 @@ main(int argc, char **argv)
    /* Quad 0 counter-clockwise in clip space, quad 1 clockwise. */
    float data[8][4];
    for (unsigned q = 0; q < 2; ++q) {
-      const float x0 = ndc(4 + 16 * q), x1 = ndc(12 + 16 * q);
-      const float y0 = ndc(4), y1 = ndc(12);
+      const float x0 = pan_test_ndc(4 + 16 * q, SIZE),
+                  x1 = pan_test_ndc(12 + 16 * q, SIZE);
+      const float y0 = pan_test_ndc(4, SIZE), y1 = pan_test_ndc(12, SIZE);
       const float c[4][2] = { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } };
       for (unsigned i = 0; i < 4; ++i) {
          unsigned k = q ? 3 - i : i;

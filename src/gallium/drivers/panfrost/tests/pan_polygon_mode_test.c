@@ -29,19 +29,12 @@
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
 
-/* Pixel centre p as a clip-space coordinate of the SIZE-wide target. */
-static float
-ndc(float p)
-{
-   return (p + 0.5f) / (SIZE / 2.0f) - 1.0f;
-}
-
 /* Draws the square (8, 8)-(24, 24), in pixel centres, in `mode`, its
  * vertices green. */
 static void
 draw_square(enum pipe_prim_type mode, bool indexed, bool restart)
 {
-   const float lo = ndc(8), hi = ndc(24);
+   const float lo = pan_test_ndc(8, SIZE), hi = pan_test_ndc(24, SIZE);
    /* Corners: 0 (lo, lo), 1 (hi, lo), 2 (hi, hi), 3 (lo, hi). */
    const float corner[4][2] = {
       { lo, lo }, { hi, lo }, { hi, hi }, { lo, hi }

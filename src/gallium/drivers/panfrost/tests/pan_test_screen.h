@@ -86,6 +86,13 @@ void *pan_test_fetch_sample_fs(struct pipe_screen *screen,
                                struct pipe_context *ctx, bool uniform,
                                unsigned sample);
 
+/* Pixel centre p as a clip-space coordinate of a size-pixel-wide target. */
+static inline float
+pan_test_ndc(float p, unsigned size)
+{
+   return (p + 0.5f) / (size / 2.0f) - 1.0f;
+}
+
 /* A size x size 2D resource of samples samples (0: single-sampled). */
 struct pipe_resource *pan_test_texture(struct pipe_screen *screen,
                                        enum pipe_format format, unsigned size,
