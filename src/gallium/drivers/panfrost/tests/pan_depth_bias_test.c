@@ -96,21 +96,13 @@ static void *
 bind_rast(bool tri, bool line, bool point, float units, float scale,
           float clamp, unsigned fill)
 {
-   struct pipe_rasterizer_state rs = {
-      .half_pixel_center = 1,
-      .depth_clip_near = 1,
-      .depth_clip_far = 1,
-      .line_width = 1.0f,
-      .point_size = 1.0f,
-      .fill_front = fill,
-      .fill_back = fill,
-      .offset_tri = tri,
-      .offset_line = line,
-      .offset_point = point,
-      .offset_units = units,
-      .offset_scale = scale,
-      .offset_clamp = clamp,
-   };
+   struct pipe_rasterizer_state rs = pan_test_rasterizer(fill);
+   rs.offset_tri = tri;
+   rs.offset_line = line;
+   rs.offset_point = point;
+   rs.offset_units = units;
+   rs.offset_scale = scale;
+   rs.offset_clamp = clamp;
    void *cso = ctx->create_rasterizer_state(ctx, &rs);
    ctx->bind_rasterizer_state(ctx, cso);
    return cso;

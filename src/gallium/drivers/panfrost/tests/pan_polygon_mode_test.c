@@ -166,15 +166,8 @@ main(int argc, char **argv)
    struct pan_test_colour_draw d;
    pan_test_colour_draw_setup(screen, ctx, "pm", false, &d);
 
-   struct pipe_rasterizer_state rs = {
-      .half_pixel_center = 1,
-      .depth_clip_near = 1,
-      .depth_clip_far = 1,
-      .line_width = 1.0f,
-      .point_size = 1.0f,
-      .fill_front = PIPE_POLYGON_MODE_LINE,
-      .fill_back = PIPE_POLYGON_MODE_LINE,
-   };
+   struct pipe_rasterizer_state rs =
+      pan_test_rasterizer(PIPE_POLYGON_MODE_LINE);
    void *line = ctx->create_rasterizer_state(ctx, &rs);
    rs.fill_front = rs.fill_back = PIPE_POLYGON_MODE_POINT;
    void *point = ctx->create_rasterizer_state(ctx, &rs);

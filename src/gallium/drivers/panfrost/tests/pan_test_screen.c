@@ -86,39 +86,41 @@ pan_test_io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
    return v;
 }
 
-void *
-pan_test_pass_through_vs(struct pipe_screen *screen, struct pipe_context *ctx,
-                         const char *name)
+/* gl_Position = attribute 0 and, with colour, VAR0 = attribute 1. */
+static void *
+attribute_vs(struct pipe_screen *screen, struct pipe_context *ctx,
+             const char *name, bool colour)
 {
    nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, name);
    nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
                                        VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *col = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC1, 1, "col");
    nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
                                         VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *ocol =
-      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
    nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
+   if (colour) {
+      nir_variable *col = pan_test_io_var(b.shader, nir_var_shader_in,
+                                          VERT_ATTRIB_GENERIC1, 1, "col");
+      nir_variable *ocol = pan_test_io_var(b.shader, nir_var_shader_out,
+                                           VARYING_SLOT_VAR0, 1, "v0");
+      nir_store_var(&b, ocol, nir_load_var(&b, col), 0xf);
+   }
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    return ctx->create_vs_state(ctx, &cso);
 }
 
 void *
+pan_test_pass_through_vs(struct pipe_screen *screen, struct pipe_context *ctx,
+                         const char *name)
+{
+   return attribute_vs(screen, ctx, name, true);
+}
+
+void *
 pan_test_position_vs(struct pipe_screen *screen, struct pipe_context *ctx,
                      const char *name)
 {
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, name);
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
-                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_POS, 0, "gl_Position");
-   nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   return attribute_vs(screen, ctx, name, false);
 }
 
 void *
@@ -329,6 +331,20 @@ pan_test_fullscreen_setup(struct pipe_screen *screen, struct pipe_context *ctx,
    pipe_buffer_write(ctx, f->vbuf, 0, sizeof(pos), pos);
    struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = f->vbuf };
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+}
+
+struct pipe_rasterizer_state
+pan_test_rasterizer(unsigned fill)
+{
+   return (struct pipe_rasterizer_state){
+      .half_pixel_center = 1,
+      .depth_clip_near = 1,
+      .depth_clip_far = 1,
+      .line_width = 1.0f,
+      .point_size = 1.0f,
+      .fill_front = fill,
+      .fill_back = fill,
+   };
 }
 
 void

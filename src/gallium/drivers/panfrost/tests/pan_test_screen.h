@@ -22,6 +22,7 @@ struct pipe_screen;
 struct pipe_context;
 struct pipe_resource;
 struct pipe_surface;
+struct pipe_rasterizer_state;
 
 extern unsigned pan_test_failures, pan_test_checks;
 
@@ -146,6 +147,10 @@ void pan_test_fullscreen_setup(struct pipe_screen *screen,
 /* Unbinds and frees what pan_test_fullscreen_setup made. */
 void pan_test_fullscreen_teardown(struct pipe_context *ctx,
                                   struct pan_test_fullscreen *f);
+
+/* A rasterizer template: GL pixel centres, depth clipping, 1-pixel lines
+ * and points, both faces drawn in the PIPE_POLYGON_MODE_* fill. */
+struct pipe_rasterizer_state pan_test_rasterizer(unsigned fill);
 
 /* The pass-through vertex shader, the colour fragment shader (flat or
  * smooth) and position and colour vec4 attributes at bytes 0 and 16 of a
