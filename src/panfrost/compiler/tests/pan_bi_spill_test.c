@@ -42,8 +42,7 @@ pressure_shader(unsigned comps)
    nir_ssa_def *v[VALUES];
    for (unsigned k = 0; k < VALUES / comps; ++k) {
       nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
-      nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 0),
-                                nir_u2u64(&b, nir_imul_imm(&b, i, 4 * comps)));
+      nir_ssa_def *a = pan_test_buf_addr(&b, 0, i, 4 * comps);
       v[k] = nir_load_global(&b, a, 4 * comps, comps, 32);
    }
    nir_ssa_def *acc = nir_imm_int(&b, 0);
@@ -53,8 +52,7 @@ pressure_shader(unsigned comps)
                         nir_ixor(&b, nir_channel(&b, v[k], c), x));
       }
    }
-   nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 2),
-                             nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_ssa_def *a = pan_test_buf_addr(&b, 2, x, 4);
    nir_store_global(&b, a, 4, acc, 1);
    return b.shader;
 }

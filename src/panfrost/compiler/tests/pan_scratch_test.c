@@ -49,8 +49,7 @@ scratch_mem(const uint32_t *in, unsigned in_B)
 static nir_ssa_def *
 load_in(nir_builder *b, nir_ssa_def *word)
 {
-   nir_ssa_def *a = nir_iadd(b, pan_test_push64(b, 0),
-                             nir_u2u64(b, nir_imul_imm(b, word, 4)));
+   nir_ssa_def *a = pan_test_buf_addr(b, 0, word, 4);
    return nir_load_global(b, a, 4, 1, 32);
 }
 
@@ -96,8 +95,7 @@ scratch_shader(unsigned n, bool vec)
       r[i] = vec ? nir_f2u32(&b, nir_channel(&b, v, 1)) : v;
    }
    nir_ssa_def *res = nir_iadd(&b, nir_imul_imm(&b, r[0], 3), r[1]);
-   nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 2),
-                             nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_ssa_def *a = pan_test_buf_addr(&b, 2, x, 4);
    nir_store_global(&b, a, 4, res, 1);
    return b.shader;
 }

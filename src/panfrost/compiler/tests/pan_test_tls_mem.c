@@ -68,8 +68,12 @@ pan_test_tls_slot_B(unsigned tls_size)
 }
 
 nir_ssa_def *
-pan_test_push64(nir_builder *b, unsigned w)
+pan_test_buf_addr(nir_builder *b, unsigned w, nir_ssa_def *index,
+                  unsigned size_B)
 {
-   return nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0), .base = w * 4,
-                                 .range = 16);
+   /* Offset, then base: one fixed order (C leaves arguments' open). */
+   nir_ssa_def *offset = nir_u2u64(b, nir_imul_imm(b, index, size_B));
+   nir_ssa_def *base = nir_load_push_constant(b, 1, 64, nir_imm_int(b, 0),
+                                              .base = w * 4, .range = 16);
+   return nir_iadd(b, base, offset);
 }

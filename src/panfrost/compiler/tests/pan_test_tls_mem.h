@@ -62,8 +62,10 @@ bool pan_test_tls_mem_write(void *user, uint64_t addr, const void *data,
 /* The thread storage the driver gives for tls_size: 16 << k bytes. */
 unsigned pan_test_tls_slot_B(unsigned tls_size);
 
-/* The 64-bit push word at word w (of the first 16 bytes). */
-nir_ssa_def *pan_test_push64(nir_builder *b, unsigned w);
+/* The address of element index, of size_B bytes, of the buffer whose
+ * address is the 64-bit push word at word w (of the first 16 bytes). */
+nir_ssa_def *pan_test_buf_addr(nir_builder *b, unsigned w, nir_ssa_def *index,
+                               unsigned size_B);
 
 /* One compute warp of bin over m, lane l being invocation l (r60), its
  * threads numbered first_thread on, each with m->slot_B bytes of thread

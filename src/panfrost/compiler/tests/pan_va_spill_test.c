@@ -70,8 +70,7 @@ pressure_shader(unsigned comps)
    nir_ssa_def *v[VALUES];
    for (unsigned k = 0; k < VALUES / comps; ++k) {
       nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
-      nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 0),
-                                nir_u2u64(&b, nir_imul_imm(&b, i, 4 * comps)));
+      nir_ssa_def *a = pan_test_buf_addr(&b, 0, i, 4 * comps);
       v[k] = nir_load_global(&b, a, 4 * comps, comps, 32);
    }
    nir_ssa_def *acc = nir_imm_int(&b, 0);
@@ -79,8 +78,7 @@ pressure_shader(unsigned comps)
       nir_ssa_def *last = nir_channel(&b, v[k], comps - 1);
       acc = nir_iadd(&b, nir_imul_imm(&b, acc, 3), nir_ixor(&b, last, x));
    }
-   nir_ssa_def *a = nir_iadd(&b, pan_test_push64(&b, 2),
-                             nir_u2u64(&b, nir_imul_imm(&b, x, 4)));
+   nir_ssa_def *a = pan_test_buf_addr(&b, 2, x, 4);
    nir_store_global(&b, a, 4, acc, 1);
    return b.shader;
 }
@@ -110,10 +108,7 @@ phis_shader(void)
    nir_ssa_def *w[PHIS], *t[PHIS], *e[PHIS];
    for (unsigned k = 0; k < PHIS; ++k) {
       nir_ssa_def *i = nir_iadd_imm(&b, x, k * LANES);
-      w[k] = nir_load_global(&b,
-                             nir_iadd(&b, pan_test_push64(&b, 0),
-                                      nir_u2u64(&b, nir_imul_imm(&b, i, 4))),
-                             4, 1, 32);
+      w[k] = nir_load_global(&b, pan_test_buf_addr(&b, 0, i, 4), 4, 1, 32);
    }
    nir_push_if(&b, nir_ieq_imm(&b, nir_iand_imm(&b, x, 1), 0));
    for (unsigned k = 0; k < PHIS; ++k)
@@ -127,10 +122,7 @@ phis_shader(void)
    nir_ssa_def *acc = nir_imm_int(&b, 0);
    for (unsigned k = 0; k < PHIS; ++k)
       acc = nir_iadd(&b, nir_imul_imm(&b, acc, 5), t[k]);
-   nir_store_global(&b,
-                    nir_iadd(&b, pan_test_push64(&b, 2),
-                             nir_u2u64(&b, nir_imul_imm(&b, x, 4))),
-                    4, acc, 1);
+   nir_store_global(&b, pan_test_buf_addr(&b, 2, x, 4), 4, acc, 1);
    return b.shader;
 }
 
