@@ -24,19 +24,9 @@
 
 #include "mid_compile.h"
 #include "pan_midgard.h"
+#include "pan_test_check.h"
 
-static unsigned failures, checks;
-
-#define CHECK(cond, ...)                                                       \
-   do {                                                                        \
-      checks++;                                                                \
-      if (!(cond)) {                                                           \
-         failures++;                                                           \
-         printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
-         printf(__VA_ARGS__);                                                  \
-         printf("\n");                                                         \
-      }                                                                        \
-   } while (0)
+unsigned pan_test_failures, pan_test_checks;
 
 static void
 keep_line(void *data, unsigned *id, enum util_debug_type type, const char *fmt,
@@ -124,6 +114,6 @@ main(void)
    CHECK(dot == hand, "fdot2: %u instructions, multiply and add: %u", dot,
          hand);
    glsl_type_singleton_decref();
-   printf("pan_midgard_nir: %u checks, %u failed\n", checks, failures);
-   return failures ? 1 : 0;
+   printf("pan_midgard_nir: %u checks, %u failed\n", pan_test_checks, pan_test_failures);
+   return pan_test_failures ? 1 : 0;
 }

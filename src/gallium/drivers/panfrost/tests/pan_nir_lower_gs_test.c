@@ -20,19 +20,9 @@
 #include "util/ralloc.h"
 
 #include "pan_gs.h"
+#include "pan_test_check.h"
 
-static unsigned failures, checks;
-
-#define CHECK(cond, ...)                                                       \
-   do {                                                                        \
-      checks++;                                                                \
-      if (!(cond)) {                                                           \
-         failures++;                                                           \
-         printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
-         printf(__VA_ARGS__);                                                  \
-         printf("\n");                                                         \
-      }                                                                        \
-   } while (0)
+unsigned pan_test_failures, pan_test_checks;
 
 static const nir_shader_compiler_options options = { 0 };
 
@@ -215,6 +205,6 @@ main(void)
    test_refusals();
    test_passthrough();
    glsl_type_singleton_decref();
-   printf("%u checks, %u failed\n", checks, failures);
-   return failures ? 1 : 0;
+   printf("%u checks, %u failed\n", pan_test_checks, pan_test_failures);
+   return pan_test_failures ? 1 : 0;
 }

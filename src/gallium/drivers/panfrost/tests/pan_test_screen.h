@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "compiler/nir/nir_builder.h"
+#include "pan_test_check.h"
 #include "pipe/p_defines.h"
 #include "util/u_debug.h"
 
@@ -24,18 +25,6 @@ struct pipe_resource;
 struct pipe_surface;
 struct pipe_rasterizer_state;
 
-extern unsigned pan_test_failures, pan_test_checks;
-
-#define CHECK(cond, ...)                                                       \
-   do {                                                                        \
-      pan_test_checks++;                                                       \
-      if (!(cond)) {                                                           \
-         pan_test_failures++;                                                  \
-         printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
-         printf(__VA_ARGS__);                                                  \
-         printf("\n");                                                         \
-      }                                                                        \
-   } while (0)
 
 /* The identity swizzle, for sampler view templates. */
 #define PAN_TEST_IDENTITY_SWIZZLE                                              \
