@@ -114,6 +114,7 @@ main(void)
    CHECK(dot == hand, "fdot2: %u instructions, multiply and add: %u", dot,
          hand);
    glsl_type_singleton_decref();
-   printf("pan_midgard_nir: %u checks, %u failed\n", pan_test_checks, pan_test_failures);
+   printf("pan_midgard_nir: %u checks, %u failed\n", pan_test_checks,
+          pan_test_failures);
    return pan_test_failures ? 1 : 0;
 }
