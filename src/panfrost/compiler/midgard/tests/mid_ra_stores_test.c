@@ -26,19 +26,6 @@ ld_attr(struct mid_shader *s, struct mid_block *b, unsigned var)
    return I;
 }
 
-static unsigned
-position(struct mid_block *b, const struct mid_instr *I)
-{
-   unsigned n = 0;
-   mid_foreach_instr(b, J)
-   {
-      if (J == I)
-         return n;
-      n++;
-   }
-   return ~0u;
-}
-
 /*
  *    v0 = ld_attr                      v0 = ld_attr
  *    v1 = ld_attr                      r27 = imov v0     (moved up)
@@ -68,13 +55,13 @@ test_store_ready_first(void)
       struct mid_instr *s1 = mid_test_st_vary(s, b, 1);
       if (early) {
          PAN_EXPECT(mid_ra_early_stores(s, false));
-         PAN_EXPECT_EQ(position(b, l0), 0);
-         PAN_EXPECT_EQ(position(b, m0), 1);
-         PAN_EXPECT_EQ(position(b, s1), 2);
-         PAN_EXPECT_EQ(position(b, l1), 3);
-         PAN_EXPECT_EQ(position(b, add), 5);
-         PAN_EXPECT_EQ(position(b, m3), 6);
-         PAN_EXPECT_EQ(position(b, s0), 7);
+         PAN_EXPECT_EQ(mid_test_position(b, l0), 0);
+         PAN_EXPECT_EQ(mid_test_position(b, m0), 1);
+         PAN_EXPECT_EQ(mid_test_position(b, s1), 2);
+         PAN_EXPECT_EQ(mid_test_position(b, l1), 3);
+         PAN_EXPECT_EQ(mid_test_position(b, add), 5);
+         PAN_EXPECT_EQ(mid_test_position(b, m3), 6);
+         PAN_EXPECT_EQ(mid_test_position(b, s0), 7);
          /* Nothing left to move. */
          PAN_EXPECT(!mid_ra_early_stores(s, false));
       }
@@ -122,17 +109,17 @@ test_group_moves_whole(void)
       mid_test_st_vary(s, b, 1);
       if (rewrite) {
          PAN_EXPECT(!mid_ra_early_stores(s, false));
-         PAN_EXPECT_EQ(position(b, a), 2);
-         PAN_EXPECT_EQ(position(b, w), 3);
+         PAN_EXPECT_EQ(mid_test_position(b, a), 2);
+         PAN_EXPECT_EQ(mid_test_position(b, w), 3);
       } else {
          /* The second group, ready at the fadd, goes first. */
          PAN_EXPECT(mid_ra_early_stores(s, false));
-         PAN_EXPECT_EQ(position(b, w), 2);
-         PAN_EXPECT_EQ(position(b, m), 3);
-         PAN_EXPECT_EQ(position(b, x), 5);
-         PAN_EXPECT_EQ(position(b, a), 6);
-         PAN_EXPECT_EQ(position(b, c), 7);
-         PAN_EXPECT_EQ(position(b, st), 8);
+         PAN_EXPECT_EQ(mid_test_position(b, w), 2);
+         PAN_EXPECT_EQ(mid_test_position(b, m), 3);
+         PAN_EXPECT_EQ(mid_test_position(b, x), 5);
+         PAN_EXPECT_EQ(mid_test_position(b, a), 6);
+         PAN_EXPECT_EQ(mid_test_position(b, c), 7);
+         PAN_EXPECT_EQ(mid_test_position(b, st), 8);
       }
       ralloc_free(s);
    }
@@ -177,16 +164,16 @@ test_pull_assembled_output(void)
       struct mid_instr *st = mid_test_st_vary(s, b, 1);
       PAN_EXPECT(mid_ra_early_stores(s, pull));
       if (pull) {
-         PAN_EXPECT_EQ(position(b, l1), 0);
-         PAN_EXPECT_EQ(position(b, mul), 1);
-         PAN_EXPECT_EQ(position(b, x), 6);
-         PAN_EXPECT_EQ(position(b, yzw), 7);
-         PAN_EXPECT_EQ(position(b, m5), 8);
-         PAN_EXPECT_EQ(position(b, st), 9);
+         PAN_EXPECT_EQ(mid_test_position(b, l1), 0);
+         PAN_EXPECT_EQ(mid_test_position(b, mul), 1);
+         PAN_EXPECT_EQ(mid_test_position(b, x), 6);
+         PAN_EXPECT_EQ(mid_test_position(b, yzw), 7);
+         PAN_EXPECT_EQ(mid_test_position(b, m5), 8);
+         PAN_EXPECT_EQ(mid_test_position(b, st), 9);
       } else {
-         PAN_EXPECT_EQ(position(b, x), 1);
-         PAN_EXPECT_EQ(position(b, yzw), 4);
-         PAN_EXPECT_EQ(position(b, m5), 5);
+         PAN_EXPECT_EQ(mid_test_position(b, x), 1);
+         PAN_EXPECT_EQ(mid_test_position(b, yzw), 4);
+         PAN_EXPECT_EQ(mid_test_position(b, m5), 5);
       }
       ralloc_free(s);
    }
@@ -229,9 +216,9 @@ test_pull_whole_computation(void)
       mid_test_move(s, b, mid_hw(27), mid_var(1));
       mid_test_st_vary(s, b, 2);
       PAN_EXPECT(mid_ra_early_stores(s, pull));
-      PAN_EXPECT_EQ(position(b, mul), pull ? 1 : 8);
-      PAN_EXPECT_EQ(position(b, st), pull ? 4 : 11);
-      PAN_EXPECT_EQ(position(b, l1), pull ? 5 : 1);
+      PAN_EXPECT_EQ(mid_test_position(b, mul), pull ? 1 : 8);
+      PAN_EXPECT_EQ(mid_test_position(b, st), pull ? 4 : 11);
+      PAN_EXPECT_EQ(mid_test_position(b, l1), pull ? 5 : 1);
       PAN_EXPECT(mid_ra(s));
       PAN_EXPECT_EQ(s->work_regs, pull ? 2 : 3);
       ralloc_free(s);
@@ -270,8 +257,8 @@ test_turns_dealt_again(void)
    struct mid_instr *m0 = mid_test_move(s, b, mid_hw(27), mid_var(0));
    struct mid_instr *s0 = mid_test_st_vary(s, b, 1);
    PAN_EXPECT(mid_ra_early_stores(s, false));
-   PAN_EXPECT_EQ(position(b, s0), 2);
-   PAN_EXPECT_EQ(position(b, s2), 6);
+   PAN_EXPECT_EQ(mid_test_position(b, s0), 2);
+   PAN_EXPECT_EQ(mid_test_position(b, s2), 6);
    PAN_EXPECT(!s0->ls.data26);
    PAN_EXPECT_EQ(m0->dst.index, 27);
    PAN_EXPECT(s2->ls.data26);
@@ -292,7 +279,7 @@ test_other_reader_left_alone(void)
    struct mid_instr *m = mid_test_move(s, b, mid_hw(27), mid_var(0));
    mid_test_st_vary(s, b, 0);
    PAN_EXPECT(!mid_ra_early_stores(s, false));
-   PAN_EXPECT_EQ(position(b, m), 3);
+   PAN_EXPECT_EQ(mid_test_position(b, m), 3);
    ralloc_free(s);
 }
 

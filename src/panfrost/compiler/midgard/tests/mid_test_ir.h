@@ -65,4 +65,18 @@ mid_test_st_vary(struct mid_shader *s, struct mid_block *b, unsigned slot)
    return I;
 }
 
+/* I's index in its block, ~0 when it is not there. */
+static inline unsigned
+mid_test_position(struct mid_block *b, const struct mid_instr *I)
+{
+   unsigned n = 0;
+   mid_foreach_instr(b, J)
+   {
+      if (J == I)
+         return n;
+      n++;
+   }
+   return ~0u;
+}
+
 #endif

@@ -77,19 +77,6 @@ result_copy(struct mid_shader *s, struct mid_block *b, unsigned var)
 }
 
 static unsigned
-position(struct mid_block *b, const struct mid_instr *I)
-{
-   unsigned n = 0;
-   mid_foreach_instr(b, J)
-   {
-      if (J == I)
-         return n;
-      n++;
-   }
-   return ~0u;
-}
-
-static unsigned
 count(struct mid_block *b)
 {
    unsigned n = 0;
@@ -144,10 +131,10 @@ test_coordinates_loaded(void)
          if (on) {
             PAN_EXPECT(mid_tex_coords(s));
             PAN_EXPECT_EQ(count(b), 10);
-            PAN_EXPECT_EQ(position(b, l0), 2);
+            PAN_EXPECT_EQ(mid_test_position(b, l0), 2);
             PAN_EXPECT_EQ(l0->dst.kind, MID_REF_HW);
             PAN_EXPECT_EQ(l0->dst.index, s->tex_in);
-            PAN_EXPECT_EQ(position(b, t1), 3);
+            PAN_EXPECT_EQ(mid_test_position(b, t1), 3);
             PAN_EXPECT(swizzle_is(t1, 0, 1));
             PAN_EXPECT(swizzle_is(t2, 0, 1));
             PAN_EXPECT(swizzle_is(t3, 2, 3));
@@ -239,7 +226,7 @@ test_left_alone(void)
       unsigned n = count(b);
       PAN_EXPECT(!mid_tex_coords(s));
       PAN_EXPECT_EQ(count(b), n);
-      PAN_EXPECT_EQ(position(b, l0), 0);
+      PAN_EXPECT_EQ(mid_test_position(b, l0), 0);
       PAN_EXPECT_EQ(l0->dst.kind, MID_REF_VAR);
       PAN_EXPECT(!t1->tex.swizzled);
       ralloc_free(s);
@@ -340,16 +327,16 @@ test_late_lookups(void)
          mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(0));
       PAN_EXPECT_EQ(mid_tex_late(s), !reload);
       if (!reload) {
-         PAN_EXPECT_EQ(position(b, t2), 1);
-         PAN_EXPECT_EQ(position(b, mul), 3);
-         PAN_EXPECT_EQ(position(b, t1), 4);
-         PAN_EXPECT_EQ(position(b, m), 5);
-         PAN_EXPECT_EQ(position(b, use), 6);
+         PAN_EXPECT_EQ(mid_test_position(b, t2), 1);
+         PAN_EXPECT_EQ(mid_test_position(b, mul), 3);
+         PAN_EXPECT_EQ(mid_test_position(b, t1), 4);
+         PAN_EXPECT_EQ(mid_test_position(b, m), 5);
+         PAN_EXPECT_EQ(mid_test_position(b, use), 6);
          /* Everything is where it is used now. */
          PAN_EXPECT(!mid_tex_late(s));
       } else {
-         PAN_EXPECT_EQ(position(b, t1), 1);
-         PAN_EXPECT_EQ(position(b, m), 2);
+         PAN_EXPECT_EQ(mid_test_position(b, t1), 1);
+         PAN_EXPECT_EQ(mid_test_position(b, m), 2);
       }
       ralloc_free(s);
    }
@@ -378,8 +365,8 @@ test_late_loads(void)
       struct mid_instr *use =
          mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(0));
       PAN_EXPECT(mid_late_loads(s));
-      PAN_EXPECT_EQ(position(b, l0), store ? 1 : 2);
-      PAN_EXPECT_EQ(position(b, use), 3 + store);
+      PAN_EXPECT_EQ(mid_test_position(b, l0), store ? 1 : 2);
+      PAN_EXPECT_EQ(mid_test_position(b, use), 3 + store);
       if (!store) {
          PAN_EXPECT(!mid_late_loads(s));
          PAN_EXPECT(mid_ra(s));
