@@ -243,6 +243,13 @@ mid_hw(unsigned r)
    return (struct mid_ref){ MID_REF_HW, r };
 }
 
+/* Whether I writes hardware register r (a store's dst is data it reads). */
+static inline bool
+mid_writes_hw(const struct mid_instr *I, unsigned r)
+{
+   return !I->store && I->dst.kind == MID_REF_HW && I->dst.index == r;
+}
+
 static inline bool
 mid_op_is_int(const char *op)
 {

@@ -40,12 +40,6 @@ data_reg(const struct mid_instr *S)
    return S->ls.data26 ? 26 : 27;
 }
 
-static bool
-writes_hw(const struct mid_instr *I, unsigned r)
-{
-   return !I->store && I->dst.kind == MID_REF_HW && I->dst.index == r;
-}
-
 /* Registers r26/r27 an instruction touches. */
 static uint32_t
 touches_ldst_regs(const struct mid_instr *I)
@@ -270,7 +264,7 @@ order_block(struct mid_shader *s, struct mid_block *b, bool pull, bool *pulled,
          if ((t & ~(1u << r)) || !(open & (1u << r)))
             return false;
          for (unsigned k = start[r]; k < i; k++) {
-            if (writes_hw(ins[k], r)) {
+            if (mid_writes_hw(ins[k], r)) {
                if (reads_other_hw(ins[k], r))
                   return false;
                grp[k] = nr_groups;
@@ -283,7 +277,8 @@ order_block(struct mid_shader *s, struct mid_block *b, bool pull, bool *pulled,
       if (!t)
          continue;
       /* A write of r26/r27 for a later store, and nothing else. */
-      if (t != (t & -t) || !writes_hw(I, ffs(t) - 1) || (mid_hw_reads(I) & t))
+      if (t != (t & -t) || !mid_writes_hw(I, ffs(t) - 1) ||
+          (mid_hw_reads(I) & t))
          return false;
       unsigned r = ffs(t) - 1;
       if (!(open & t))
@@ -370,7 +365,7 @@ order_block(struct mid_shader *s, struct mid_block *b, bool pull, bool *pulled,
             struct mid_instr *W = list_entry(l, struct mid_instr, link);
             if (is_vary_store(W) && data_reg(W) == from)
                break;
-            if (writes_hw(W, from))
+            if (mid_writes_hw(W, from))
                W->dst.index = r26 ? 26 : 27;
          }
          I->ls.data26 = r26;

@@ -28,12 +28,6 @@
 #include "mid_ir.h"
 
 static bool
-writes_hw(const struct mid_instr *I, unsigned r)
-{
-   return !I->store && I->dst.kind == MID_REF_HW && I->dst.index == r;
-}
-
-static bool
 reads_hw(const struct mid_instr *I, unsigned r)
 {
    return mid_hw_reads(I) & (1u << r);
@@ -63,7 +57,7 @@ live_at(struct mid_block *b, struct mid_instr *I, unsigned r)
    for (; I; I = next_of(b, I)) {
       if (reads_hw(I, r))
          return true;
-      if (writes_hw(I, r))
+      if (mid_writes_hw(I, r))
          return false;
    }
    return false;
@@ -100,14 +94,14 @@ make_group(struct mid_shader *s, struct mid_block *b, struct mid_instr *T,
    g->first = g->last = T;
    g->writes_in = false;
    for (struct mid_instr *P = prev_of(b, T);
-        P && (writes_hw(P, in) || writes_hw(P, lod)) && !P->pair_next &&
+        P && (mid_writes_hw(P, in) || mid_writes_hw(P, lod)) && !P->pair_next &&
         P->kind == MID_ALU;
         P = prev_of(b, P)) {
       g->first = P;
       g->writes_in = true;
    }
    for (struct mid_instr *N = next_of(b, T);
-        N && reads_hw(N, out) && !writes_hw(N, out) && N->kind == MID_ALU &&
+        N && reads_hw(N, out) && !mid_writes_hw(N, out) && N->kind == MID_ALU &&
         !N->pair_next;
         N = next_of(b, N))
       g->last = N;
