@@ -400,6 +400,42 @@ input_vertices(enum pipe_prim_type mode)
    }
 }
 
+/* The draws of panfrost_gs_draw_vbo, into layers layers (0: layer 0). */
+static void
+gs_draws(struct panfrost_context *ctx, struct panfrost_gs *gs,
+         struct panfrost_compute_shader *records,
+         const struct pipe_draw_info *info, unsigned drawid_offset,
+         const struct pipe_draw_start_count_bias *draws, unsigned num_draws,
+         unsigned layers)
+{
+   /* A capture takes the primitives in the order they were emitted: from
+    * a run of its own keeping every layer, which draws nothing. */
+   bool capture = layers && gs->stream_output.num_outputs &&
+                  ctx->xfb.num_targets;
+   for (unsigned i = 0; i < num_draws; ++i) {
+      unsigned drawid = drawid_offset + (info->increment_draw_id ? i : 0);
+      if (capture &&
+          !gs_draw(ctx, gs, records, info, drawid, &draws[i], 0, 0,
+                   GS_CAPTURE)) {
+         mesa_loge("panfrost: out of memory for a geometry shader capture, "
+                   "dropped");
+         return;
+      }
+      for (unsigned l = 0; l < MAX2(layers, 1); ++l) {
+         panfrost_batch_use_layer(ctx, l);
+         ctx->gs_layer = l;
+         bool ok = gs_draw(ctx, gs, records, info, drawid, &draws[i], l,
+                           layers, capture ? GS_DRAW : GS_CAPTURE | GS_DRAW);
+         ctx->gs_layer = 0;
+         if (!ok) {
+            mesa_loge("panfrost: out of memory for a geometry shader "
+                      "draw, dropped");
+            return;
+         }
+      }
+   }
+}
+
 void
 panfrost_gs_draw_vbo(struct panfrost_context *ctx,
                      const struct pipe_draw_info *info, unsigned drawid_offset,
@@ -440,32 +476,13 @@ panfrost_gs_draw_vbo(struct panfrost_context *ctx,
       if (layers == 1)
          layers = 0;
    }
-   /* A capture takes the primitives in the order they were emitted: from
-    * a run of its own keeping every layer, which draws nothing. */
-   bool capture = layers && gs->stream_output.num_outputs &&
-                  ctx->xfb.num_targets;
-   for (unsigned i = 0; i < num_draws; ++i) {
-      unsigned drawid = drawid_offset + (info->increment_draw_id ? i : 0);
-      if (capture &&
-          !gs_draw(ctx, gs, records, info, drawid, &draws[i], 0, 0,
-                   GS_CAPTURE)) {
-         mesa_loge("panfrost: out of memory for a geometry shader capture, "
-                   "dropped");
-         return;
-      }
-      for (unsigned l = 0; l < MAX2(layers, 1); ++l) {
-         panfrost_batch_use_layer(ctx, l);
-         ctx->gs_layer = l;
-         bool ok = gs_draw(ctx, gs, records, info, drawid, &draws[i], l,
-                           layers, capture ? GS_DRAW : GS_CAPTURE | GS_DRAW);
-         ctx->gs_layer = 0;
-         if (!ok) {
-            mesa_loge("panfrost: out of memory for a geometry shader "
-                      "draw, dropped");
-            return;
-         }
-      }
-   }
+   /* The draw passed the render condition: the dispatches and the draw of
+    * the list must not check it again, since waiting for its query could
+    * submit the batch holding their records and parameters. */
+   struct pipe_query *cond = ctx->render_cond.query;
+   ctx->render_cond.query = NULL;
+   gs_draws(ctx, gs, records, info, drawid_offset, draws, num_draws, layers);
+   ctx->render_cond.query = cond;
 }
 
 void

@@ -273,6 +273,29 @@ draw(enum pipe_prim_type mode, unsigned count)
    ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
 }
 
+/* The green quads of quad_gs around (8, 8) and (24, 24) on the clear
+ * colour. */
+static void
+check_quads(const char *what)
+{
+   read_pixels();
+
+   unsigned wrong = 0;
+   for (unsigned y = 0; y < H; ++y) {
+      for (unsigned x = 0; x < W; ++x) {
+         bool in = (x >= 4 && x < 12 && y >= 4 && y < 12) ||
+                   (x >= 20 && x < 28 && y >= 20 && y < 28);
+         if (in ? !is_rgb(x, y, 0, 255, 0) : !is_clear(x, y)) {
+            if (!wrong)
+               printf("%s: pixel (%u, %u) is %u %u %u\n", what, x, y,
+                      pixels[y][x][0], pixels[y][x][1], pixels[y][x][2]);
+            wrong++;
+         }
+      }
+   }
+   CHECK(!wrong, "%s: %u pixels wrong", what, wrong);
+}
+
 /* Two points at (8, 8) and (24, 24) become green 8 x 8 squares. */
 static void
 test_quads(void)
@@ -290,22 +313,48 @@ test_quads(void)
    clear();
    draw(PIPE_PRIM_POINTS, 2);
    ctx->bind_gs_state(ctx, NULL);
-   read_pixels();
+   check_quads("points to quads");
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, NULL);
+   ctx->delete_gs_state(ctx, gs);
+   pipe_resource_reference(&vb, NULL);
+}
 
-   unsigned wrong = 0;
-   for (unsigned y = 0; y < H; ++y) {
-      for (unsigned x = 0; x < W; ++x) {
-         bool in = (x >= 4 && x < 12 && y >= 4 && y < 12) ||
-                   (x >= 20 && x < 28 && y >= 20 && y < 28);
-         if (in ? !is_rgb(x, y, 0, 255, 0) : !is_clear(x, y)) {
-            if (!wrong)
-               printf("quads: pixel (%u, %u) is %u %u %u\n", x, y,
-                      pixels[y][x][0], pixels[y][x][1], pixels[y][x][2]);
-            wrong++;
-         }
-      }
-   }
-   CHECK(!wrong, "points to quads: %u pixels wrong", wrong);
+/* Green quads under a waited-for render condition that holds, over red
+ * ones whose samples its query saw in the same pass.  Checking the
+ * condition again inside the geometry draw would submit the batch
+ * holding the vertex records and the shader's parameters.
+ */
+static void
+test_quads_render_condition(void)
+{
+   static const float v[] = { -0.5f, -0.5f, 0, 1, 0, 0, 0, 0,
+                              0.5f,  0.5f,  0, 1, 0, 0, 0, 0 };
+   static const float red[4] = { 1, 0, 0, 1 }, green[4] = { 0, 1, 0, 1 };
+   void *gs = quad_gs();
+   struct pipe_constant_buffer cb = { .user_buffer = red,
+                                      .buffer_size = sizeof(red) };
+   struct pipe_resource *vb = vertices(v, 2);
+   struct pipe_query *q =
+      ctx->create_query(ctx, PIPE_QUERY_OCCLUSION_PREDICATE, 0);
+
+   CHECK(q, "occlusion predicate created");
+   if (!q)
+      return;
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, &cb);
+   ctx->bind_gs_state(ctx, gs);
+   clear();
+   ctx->begin_query(ctx, q);
+   draw(PIPE_PRIM_POINTS, 2);
+   ctx->end_query(ctx, q);
+   ctx->render_condition(ctx, q, false, PIPE_RENDER_COND_WAIT);
+   cb.user_buffer = green;
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, &cb);
+   for (unsigned i = 0; i < 2; ++i)
+      draw(PIPE_PRIM_POINTS, 2);
+   ctx->bind_gs_state(ctx, NULL);
+   ctx->render_condition(ctx, NULL, false, 0);
+   check_quads("points to quads under a render condition");
+   ctx->destroy_query(ctx, q);
    ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, NULL);
    ctx->delete_gs_state(ctx, gs);
    pipe_resource_reference(&vb, NULL);
@@ -1030,6 +1079,7 @@ main(int argc, char **argv)
    ctx->set_sample_mask(ctx, ~0u);
 
    test_quads();
+   test_quads_render_condition();
    test_many_draws();
    test_two_strips();
    test_bars();
