@@ -264,17 +264,28 @@ surface_resource(const struct pipe_surface *surf)
 }
 
 static bool
-compute_uses(struct panfrost_context *ctx, const struct pipe_resource *prsc,
-             uint32_t access)
+bo_used(struct panfrost_context *ctx, const struct pan_bo *bo, uint32_t access)
 {
-   struct pan_bo *bo = panfrost_resource((struct pipe_resource *)prsc)->bo;
-
    util_dynarray_foreach(&ctx->batch.bos, struct panfrost_batch_bo, e)
    {
       if (e->bo == bo && (e->access & access))
          return true;
    }
    return false;
+}
+
+static bool
+compute_uses(struct panfrost_context *ctx, const struct pipe_resource *prsc,
+             uint32_t access)
+{
+   return bo_used(ctx, panfrost_resource((struct pipe_resource *)prsc)->bo,
+                  access);
+}
+
+bool
+panfrost_batch_uses_bo(struct panfrost_context *ctx, const struct pan_bo *bo)
+{
+   return bo_used(ctx, bo, PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
 }
 
 bool
@@ -749,6 +760,11 @@ panfrost_batch_submit(struct panfrost_context *ctx)
    struct panfrost_batch *b = &ctx->batch;
    bool ok = true;
 
+   if (util_dynarray_num_elements(&b->compute_jobs,
+                                  struct panfrost_batch_job) ||
+       util_dynarray_num_elements(&b->draw_jobs, struct panfrost_batch_job) ||
+       b->clear || b->tiler)
+      b->submits++;
    if (util_dynarray_num_elements(&b->compute_jobs, struct panfrost_batch_job))
       ok = submit_jobs(ctx, &b->compute_jobs, "compute");
    /* The vertex and tiler work of the pass, then its fragment job, which

@@ -160,6 +160,10 @@ struct panfrost_batch {
     * share it), referenced through bos; NULL before the first.
     */
    struct pan_bo *wls_bo;
+   /* Batches submitted with work since the context was made (a submit of
+    * an empty batch does not count): what tests count flushes with.
+    */
+   unsigned submits;
 };
 
 struct panfrost_batch_job {
@@ -194,6 +198,12 @@ bool panfrost_batch_renders(struct panfrost_context *ctx,
 /* Whether the pending batch reads or writes this resource. */
 bool panfrost_batch_uses(struct panfrost_context *ctx,
                          const struct pipe_resource *prsc);
+
+/* Whether the pending batch's jobs read or write bo (a buffer of the
+ * driver's own, such as an occlusion query's counters).
+ */
+bool panfrost_batch_uses_bo(struct panfrost_context *ctx,
+                            const struct pan_bo *bo);
 
 /* Records that the pending compute jobs use bo (it stays referenced until
  * the submit).  false when out of memory.

@@ -191,6 +191,34 @@ panfrost_end_query(struct pipe_context *pctx, struct pipe_query *pq)
    return true;
 }
 
+/* An occlusion query's result, false when it is not known yet (when
+ * !wait).  Only the pending batch can still have to add to the counters:
+ * it is submitted when it does and submit allows; without a submit, a
+ * result it still has to add to is not known yet.
+ */
+static bool
+occlusion_result(struct panfrost_context *ctx, struct panfrost_query *q,
+                 bool wait, bool submit, union pipe_query_result *result)
+{
+   if (panfrost_batch_uses_bo(ctx, q->bo)) {
+      if (!submit)
+         return false;
+      panfrost_batch_submit(ctx);
+   }
+   if (!pan_bo_wait(q->bo, wait ? INT64_MAX : 0, false))
+      return false;
+   uint64_t passed = 0;
+   const uint64_t *counter = q->bo->cpu;
+   unsigned cores = panfrost_screen(ctx->base.screen)->dev.core_id_range;
+   for (unsigned i = 0; i < cores; ++i)
+      passed += counter[i];
+   if (q->type == PIPE_QUERY_OCCLUSION_COUNTER)
+      result->u64 = passed;
+   else
+      result->b = passed != 0;
+   return true;
+}
+
 static bool
 panfrost_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
                           bool wait, union pipe_query_result *result)
@@ -202,21 +230,10 @@ panfrost_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
    uint64_t generated = stream0 ? q->end.generated - q->begin.generated : 0;
    uint64_t emitted = stream0 ? q->end.emitted - q->begin.emitted : 0;
 
-   if (q->bo) {
-      pctx->flush(pctx, NULL, 0);
-      if (!pan_bo_wait(q->bo, wait ? INT64_MAX : 0, false))
-         return false;
-      uint64_t passed = 0;
-      const uint64_t *counter = q->bo->cpu;
-      unsigned cores = panfrost_screen(pctx->screen)->dev.core_id_range;
-      for (unsigned i = 0; i < cores; ++i)
-         passed += counter[i];
-      if (q->type == PIPE_QUERY_OCCLUSION_COUNTER)
-         result->u64 = passed;
-      else
-         result->b = passed != 0;
-      return true;
-   }
+   /* A result that is not ready is asked for again: the submit lets it
+    * become ready even without a wait. */
+   if (q->bo)
+      return occlusion_result(panfrost_context(pctx), q, wait, true, result);
 
    switch (q->type) {
    case PIPE_QUERY_PRIMITIVES_GENERATED:
@@ -286,11 +303,16 @@ panfrost_render_condition_check(struct panfrost_context *ctx)
 
    if (!pq)
       return true;
-   /* No-wait modes render when the result is not known yet. */
-   if (!panfrost_get_query_result(&ctx->base, pq, wait, &result))
+   /* No-wait modes render when the result is not known yet, without
+    * submitting the pending batch to learn it. */
+   struct panfrost_query *q = pan_query(pq);
+   bool known = q->bo ? occlusion_result(ctx, q, wait, wait, &result)
+                      : panfrost_get_query_result(&ctx->base, pq, wait,
+                                                  &result);
+   if (!known)
       return true;
    /* A counter stands for "any sample passed". */
-   bool value = pan_query(pq)->type == PIPE_QUERY_OCCLUSION_COUNTER
+   bool value = q->type == PIPE_QUERY_OCCLUSION_COUNTER
                    ? result.u64 != 0
                    : result.b;
    return value != ctx->render_cond.condition;

@@ -1,0 +1,242 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Flushes at the Gallium level: how many batches each typical sequence
+ * submits (the context's submit counter, which counts batches with work).
+ * A CPU access, a query result or a render condition must submit the
+ * pending batch exactly when that batch touches what it asks for: writers
+ * before a read, readers and writers before a write, the draws adding to
+ * an occlusion query before its result is read.  Each sequence starts with
+ * a pending draw of a full-screen triangle.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "pipe/p_context.h"
+#include "pipe/p_screen.h"
+#include "pipe/p_state.h"
+#include "util/u_inlines.h"
+
+#include "../pan_context.h"
+#include "../pan_resource.h"
+#include "pan_test_screen.h"
+
+#define SIZE 16
+
+static struct pipe_screen *screen;
+static struct pipe_context *ctx;
+static struct pan_test_fullscreen f;
+
+static unsigned
+submits(void)
+{
+   return panfrost_context(ctx)->batch.submits;
+}
+
+/* DATA0 = opaque green. */
+static void *
+green_fs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "flush-fs");
+   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
+                                       FRAG_RESULT_DATA0, 0, "colour");
+   nir_store_var(&b, out, nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+static void
+draw(void)
+{
+   struct pipe_draw_info info = { .mode = PIPE_PRIM_TRIANGLES,
+                                  .instance_count = 1 };
+   struct pipe_draw_start_count_bias d = { .count = 3 };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+}
+
+/* Starts a sequence from an empty batch with one pending draw. */
+static unsigned
+begin(void)
+{
+   ctx->flush(ctx, NULL, 0);
+   draw();
+   return submits();
+}
+
+static void
+expect(const char *what, unsigned before, unsigned want)
+{
+   unsigned n = submits() - before;
+   CHECK(n == want, "%s: %u submits, want %u", what, n, want);
+}
+
+static void
+test_cpu_access(void)
+{
+   struct pipe_resource *tex = pan_test_texture(
+      screen, PIPE_FORMAT_R8G8B8A8_UNORM, SIZE, 0, PIPE_BIND_SAMPLER_VIEW);
+   struct pipe_resource *a = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
+                                                PIPE_USAGE_DEFAULT, 64);
+   struct pipe_resource *b = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
+                                                PIPE_USAGE_DEFAULT, 64);
+   static uint32_t texels[SIZE * SIZE];
+   struct pipe_transfer *xfer;
+
+   /* An upload to a texture no batch uses, between two draws. */
+   unsigned s = begin();
+   struct pipe_box box;
+   u_box_2d(0, 0, SIZE, SIZE, &box);
+   ctx->texture_subdata(ctx, tex, 0, PIPE_MAP_WRITE, &box, texels, SIZE * 4, 0);
+   draw();
+   expect("texture upload between draws", s, 0);
+
+   /* Buffer copies and uploads that no pending draw reads. */
+   s = begin();
+   pipe_buffer_write(ctx, a, 0, 64, texels);
+   struct pipe_box range;
+   u_box_1d(0, 64, &range);
+   ctx->resource_copy_region(ctx, b, 0, 0, 0, 0, a, 0, &range);
+   expect("copy between buffers no batch uses", s, 0);
+
+   /* The vertex buffer the pending draw reads: mapped for reading, then
+    * for writing. */
+   s = begin();
+   void *map = pipe_buffer_map(ctx, f.vbuf, PIPE_MAP_READ, &xfer);
+   CHECK(map, "vertex buffer mapped for reading");
+   if (map)
+      pipe_buffer_unmap(ctx, xfer);
+   expect("read map of a buffer the batch reads", s, 0);
+   map = pipe_buffer_map(ctx, f.vbuf, PIPE_MAP_WRITE, &xfer);
+   CHECK(map, "vertex buffer mapped for writing");
+   if (map)
+      pipe_buffer_unmap(ctx, xfer);
+   expect("write map of a buffer the batch reads", s, 1);
+
+   /* The render target the pending draw writes: one submit (and the
+    * blit of its conversion the first time, when it is AFBC), then the
+    * pixels are the draw's. */
+   bool afbc = panfrost_resource_is_afbc(panfrost_resource(f.tex));
+   s = begin();
+   const uint8_t *px =
+      pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0, 1, 1, &xfer);
+   CHECK(px && px[0] == 0 && px[1] == 255, "the render target is green");
+   if (px)
+      pipe_texture_unmap(ctx, xfer);
+   expect("first read back of the render target", s, 1 + afbc);
+   s = begin();
+   px = pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0, 1, 1, &xfer);
+   if (px)
+      pipe_texture_unmap(ctx, xfer);
+   expect("read back of the render target", s, 1);
+   px = pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0, 1, 1, &xfer);
+   if (px)
+      pipe_texture_unmap(ctx, xfer);
+   expect("second read back with nothing pending", s, 1);
+
+   /* A shared buffer's flush for another party. */
+   s = begin();
+   ctx->flush_resource(ctx, tex);
+   expect("flush_resource of an unused texture", s, 0);
+   ctx->flush_resource(ctx, f.tex);
+   expect("flush_resource of the render target", s, 1);
+
+   /* A fence asked for with nothing pending is the last submit's. */
+   s = begin();
+   struct pipe_fence_handle *fence = NULL;
+   ctx->flush(ctx, &fence, 0);
+   ctx->flush(ctx, &fence, 0);
+   expect("two flushes with one draw pending", s, 1);
+   CHECK(fence &&
+            screen->fence_finish(screen, ctx, fence, PIPE_TIMEOUT_INFINITE),
+         "the fence signals");
+   screen->fence_reference(screen, &fence, NULL);
+
+   pipe_resource_reference(&tex, NULL);
+   pipe_resource_reference(&a, NULL);
+   pipe_resource_reference(&b, NULL);
+}
+
+static void
+test_queries(void)
+{
+   struct pipe_query *q =
+      ctx->create_query(ctx, PIPE_QUERY_OCCLUSION_COUNTER, 0);
+   union pipe_query_result r = { 0 };
+
+   CHECK(q, "occlusion counter created");
+   if (!q)
+      return;
+
+   /* The query's draws in the pending batch: one submit for its result. */
+   unsigned s = begin();
+   ctx->begin_query(ctx, q);
+   draw();
+   ctx->end_query(ctx, q);
+   CHECK(ctx->get_query_result(ctx, q, true, &r) && r.u64 == SIZE * SIZE,
+         "the counter counts %llu samples, want %u", (unsigned long long)r.u64,
+         SIZE * SIZE);
+   expect("query result with its draws pending", s, 1);
+
+   /* Its draws in a submitted batch, another draw pending: none. */
+   s = begin();
+   r.u64 = 0;
+   CHECK(ctx->get_query_result(ctx, q, true, &r) && r.u64 == SIZE * SIZE,
+         "the counter still counts %llu samples", (unsigned long long)r.u64);
+   CHECK(ctx->get_query_result(ctx, q, false, &r),
+         "the result is ready without a wait");
+   expect("query result of a submitted batch", s, 0);
+
+   /* A render condition on it, either mode: no submit, the draw made. */
+   ctx->render_condition(ctx, q, false, PIPE_RENDER_COND_WAIT);
+   draw();
+   ctx->render_condition(ctx, q, false, PIPE_RENDER_COND_NO_WAIT);
+   draw();
+   ctx->render_condition(ctx, NULL, false, 0);
+   expect("render conditions on a submitted query", s, 0);
+
+   /* On a query whose draws are pending: the no-wait mode draws without
+    * a submit, the wait mode submits once. */
+   s = begin();
+   ctx->begin_query(ctx, q);
+   draw();
+   ctx->end_query(ctx, q);
+   ctx->render_condition(ctx, q, false, PIPE_RENDER_COND_NO_WAIT);
+   draw();
+   expect("no-wait render condition on pending draws", s, 0);
+   ctx->render_condition(ctx, q, false, PIPE_RENDER_COND_WAIT);
+   draw();
+   draw();
+   ctx->render_condition(ctx, NULL, false, 0);
+   expect("waited render condition on pending draws", s, 1);
+
+   ctx->flush(ctx, NULL, 0);
+   ctx->destroy_query(ctx, q);
+}
+
+int
+main(int argc, char **argv)
+{
+   if (!pan_test_open(&screen, &ctx))
+      return 1;
+   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
+   void *vs = pan_test_position_vs(screen, ctx, "flush-vs");
+   void *fs = green_fs();
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+
+   test_cpu_access();
+   test_queries();
+
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   pan_test_fullscreen_teardown(ctx, &f);
+   return pan_test_close(screen, ctx);
+}
