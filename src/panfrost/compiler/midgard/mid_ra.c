@@ -21,7 +21,8 @@
  * variables live across that write, or written while the result is still
  * to be read, stay out of r0.  A result only its copy reads is written to
  * the copy's variable instead, in r0 or r1 (the word's result select),
- * when that costs no register.
+ * when that costs no register.  On T860 a result needed past the next
+ * lookup stays in the second result register, r28, one at a time.
  */
 
 #include <assert.h>
@@ -381,7 +382,7 @@ apply_tex_merges(struct mid_shader *s, struct tex_merge *m, unsigned n, bool on)
  * r0 or r1 only (false when one finds neither free). */
 static bool
 ra_once(struct mid_shader *s, const struct tex_merge *merges, unsigned nm,
-        bool *merge_failed)
+        const struct util_dynarray *fixed, bool *merge_failed)
 {
    void *mem = ralloc_context(NULL);
    struct ra ra = { .s = s, .n = s->nr_vars };
@@ -423,6 +424,10 @@ ra_once(struct mid_shader *s, const struct tex_merge *merges, unsigned nm,
    for (unsigned v = 0; v < n; v++)
       s->reg_of[v] = -1;
    s->work_regs = 0;
+   /* Results kept in the second texture result register (r28). */
+   if (fixed) {
+      util_dynarray_foreach(fixed, unsigned, v) s->reg_of[*v] = s->tex_out - 1;
+   }
 
    /* The writeout bundles write r1.w for the blend unit (and r1.x with
     * the depth) before the second copy of the colour and depth: neither
@@ -517,6 +522,169 @@ out:
    return ok;
 }
 
+/* T860 has two texture result registers, r28 and r29 (the word's result
+ * select), apart from the input pair that ALU and load words write under
+ * the same numbers.  Our words write r29, so a result needed past the next
+ * lookup is copied out to a work register.  Instead one such result at a
+ * time may stay where its word writes it, in r28, which nothing else
+ * writes: the word writes the copy's variable, coloured r28 (its copy a
+ * no-op), and its readers, the result's direct ones included, read r28,
+ * as the stock code keeps two results live in r28 and r29.  Each span
+ * runs from the word to the last reader; spans are taken by their end,
+ * so the most fit. */
+struct tex_keep {
+   struct mid_instr *T, *M;
+   unsigned start, end; /* instruction positions in the block */
+};
+
+/* The next texture result in r29 is read by ALU words alone up to the
+ * next write of r29, within its block unless no other block reads r29. */
+static bool
+tex_keep_span(struct mid_shader *s, struct mid_block *b, struct mid_instr *T,
+              unsigned pos, const unsigned *writers, const int *read_block,
+              bool r29_elsewhere, struct tex_keep *out)
+{
+   const unsigned r = s->tex_out;
+   struct mid_instr *M = NULL;
+   unsigned end = pos, i = pos;
+   bool closed = false;
+   list_for_each_entry_from(struct mid_instr, I, T->link.next, &b->instrs, link)
+   {
+      i++;
+      if (closed || !(mid_hw_reads(I) & (1u << r))) {
+         if (mid_writes_hw(I, r))
+            closed = true;
+         if (M) {
+            for (unsigned k = 0; k < I->nr_srcs; k++) {
+               if (I->src[k].ref.kind == MID_REF_VAR &&
+                   I->src[k].ref.index == M->dst.index) {
+                  if (I->kind != MID_ALU)
+                     return false;
+                  end = i;
+               }
+            }
+         }
+         continue;
+      }
+      if (I->kind != MID_ALU || mid_writes_hw(I, r))
+         return false;
+      if (!M && identity_copy_of(I, r) && writers[I->dst.index] == 1 &&
+          read_block[I->dst.index] == (int)b->index)
+         M = I;
+      end = i;
+   }
+   if (!closed && r29_elsewhere)
+      return false;
+   if (!M)
+      return false;
+   /* A reader of the copy before it would read another iteration's. */
+   list_for_each_entry(struct mid_instr, I, &b->instrs, link)
+   {
+      if (I == M)
+         break;
+      for (unsigned k = 0; k < I->nr_srcs; k++) {
+         if (I->src[k].ref.kind == MID_REF_VAR &&
+             I->src[k].ref.index == M->dst.index)
+            return false;
+      }
+   }
+   *out = (struct tex_keep){ T, M, pos, end };
+   return true;
+}
+
+/* Whether some instruction reads r28 as a source (the result register:
+ * only the kept results). */
+static bool
+reads_src(const struct mid_instr *I, unsigned r)
+{
+   for (unsigned k = 0; k < I->nr_srcs; k++) {
+      if (I->src[k].ref.kind == MID_REF_HW && I->src[k].ref.index == r)
+         return true;
+   }
+   return false;
+}
+
+static void
+keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed)
+{
+   const unsigned r = s->tex_out, n = s->nr_vars;
+   unsigned *writers = rzalloc_array(NULL, unsigned, n ? n : 1);
+   int *read_block = ralloc_array(writers, int, n ? n : 1);
+   for (unsigned v = 0; v < n; v++)
+      read_block[v] = -1;
+   /* Blocks whose ALU or load/store words read r29. */
+   bool *r29_in = rzalloc_array(writers, bool, s->nr_blocks + 1);
+   unsigned r29_blocks = 0;
+   mid_foreach_block(s, b)
+   {
+      bool r29 = false;
+      mid_foreach_instr(b, I)
+      {
+         if (I->dst.kind == MID_REF_VAR && !I->store)
+            writers[I->dst.index]++;
+         for (unsigned k = 0; k < I->nr_srcs; k++) {
+            if (I->src[k].ref.kind != MID_REF_VAR)
+               continue;
+            int *rb = &read_block[I->src[k].ref.index];
+            *rb = *rb == -1 || *rb == (int)b->index ? (int)b->index : -2;
+         }
+         r29 |= I->kind != MID_TEX && (mid_hw_reads(I) & (1u << r));
+      }
+      r29_in[b->index] = r29;
+      r29_blocks += r29;
+   }
+   mid_foreach_block(s, b)
+   {
+      unsigned nr = 0, pos = 0;
+      mid_foreach_instr(b, I) nr++;
+      struct tex_keep *c = ralloc_array(writers, struct tex_keep, nr + 1);
+      unsigned nc = 0;
+      bool r28_read = false;
+      mid_foreach_instr(b, I)
+      {
+         r28_read |= reads_src(I, r - 1);
+         if (I->kind == MID_TEX && mid_writes_hw(I, r) &&
+             tex_keep_span(s, b, I, pos, writers, read_block,
+                           r29_blocks > r29_in[b->index], &c[nc]))
+            nc++;
+         pos++;
+      }
+      if (r28_read)
+         continue;
+      /* By their end, each after the last one taken. */
+      unsigned after = 0;
+      bool any = false;
+      for (;;) {
+         int best = -1;
+         for (unsigned k = 0; k < nc; k++) {
+            if ((!any || c[k].start > after) &&
+                (best < 0 || c[k].end < c[best].end))
+               best = k;
+         }
+         if (best < 0)
+            break;
+         struct tex_keep *t = &c[best];
+         unsigned v = t->M->dst.index;
+         /* The result's readers up to the next write of r29 read v. */
+         list_for_each_entry_from(struct mid_instr, I, t->T->link.next,
+                                  &b->instrs, link)
+         {
+            if (mid_writes_hw(I, r))
+               break;
+            for (unsigned k = 0; k < I->nr_srcs; k++) {
+               if (I->src[k].ref.kind == MID_REF_HW && I->src[k].ref.index == r)
+                  I->src[k].ref = t->M->dst;
+            }
+         }
+         t->T->dst = t->M->dst;
+         util_dynarray_append(fixed, unsigned, v);
+         after = t->end;
+         any = true;
+      }
+   }
+   ralloc_free(writers);
+}
+
 /* On the small cores a texture result copied out of r0 would rather be
  * written where its copy goes, r0 or r1, as the stock code does: fewer
  * copies, and two results can be live at once.  Colouring those
@@ -527,8 +695,16 @@ bool
 mid_ra(struct mid_shader *s)
 {
    bool merge_failed = false;
+   if (s->tex_out >= 16 && s->nr_tex) {
+      struct util_dynarray fixed;
+      util_dynarray_init(&fixed, NULL);
+      keep_tex_results(s, &fixed);
+      bool ok = ra_once(s, NULL, 0, &fixed, &merge_failed);
+      util_dynarray_fini(&fixed);
+      return ok;
+   }
    if (s->tex_out >= 16 || !s->nr_tex)
-      return ra_once(s, NULL, 0, &merge_failed);
+      return ra_once(s, NULL, 0, NULL, &merge_failed);
    unsigned max = 0;
    mid_foreach_block(s, b)
    {
@@ -536,7 +712,7 @@ mid_ra(struct mid_shader *s)
    }
    struct tex_merge *m = ralloc_array(NULL, struct tex_merge, MAX2(max, 1));
    unsigned nm = find_tex_merges(s, m, max);
-   bool ok = ra_once(s, NULL, 0, &merge_failed);
+   bool ok = ra_once(s, NULL, 0, NULL, &merge_failed);
    if (!ok || !nm) {
       ralloc_free(m);
       return ok;
@@ -549,7 +725,7 @@ mid_ra(struct mid_shader *s)
       m[kept] = t;
       apply_tex_merges(s, &m[kept], 1, true);
       merge_failed = false;
-      if (ra_once(s, m, kept + 1, &merge_failed) && !merge_failed &&
+      if (ra_once(s, m, kept + 1, NULL, &merge_failed) && !merge_failed &&
           s->work_regs <= plain_regs) {
          kept++;
          continue;
@@ -558,7 +734,7 @@ mid_ra(struct mid_shader *s)
       apply_tex_merges(s, &m[kept], 1, false);
    }
    merge_failed = false;
-   ok = ra_once(s, m, kept, &merge_failed);
+   ok = ra_once(s, m, kept, NULL, &merge_failed);
    assert(ok && !merge_failed);
    ralloc_free(m);
    return ok;

@@ -11,7 +11,8 @@
  * Left alone: another lookup's coordinates written in between, a
  * varying something else reads, a block a jump reaches too.  And the
  * allocator's T720 results (mid_ra.c): a result only its copy reads is written
- * to the copy's register, r1 when it lives across the next lookup.  Lookups
+ * to the copy's register, r1 when it lives across the next lookup; on T860
+ * one result at a time stays in the second result register, r28.  Lookups
  * moved down to their results' first use (mid_tex_late.c), not past a
  * write of the coordinates they read.  And loads moved down to their
  * first reader (mid_late_loads.c), not past a store.
@@ -243,8 +244,8 @@ test_left_alone(void)
  *    v2 = fadd v1, r0
  *    v3 = fadd v2, v0
  *
- * Three work registers either way (v0 moves to r2).  On T860 the results
- * are in r29, no work register: nothing changes.
+ * Three work registers either way (v0 moves to r2).  On T860 the first
+ * result stays in the second result register instead (r28, below).
  */
 static void
 test_t720_result_register(void)
@@ -271,11 +272,79 @@ test_t720_result_register(void)
          PAN_EXPECT_EQ(m1->src[1].ref.kind, MID_REF_VAR);
          PAN_EXPECT(mid_is_var_copy(m1));
       } else {
-         PAN_EXPECT_EQ(t1->dst.kind, MID_REF_HW);
-         PAN_EXPECT_EQ(m1->src[1].ref.kind, MID_REF_HW);
+         PAN_EXPECT_EQ(t1->dst.kind, MID_REF_VAR);
+         PAN_EXPECT_EQ(s->reg_of[1], 28);
+         PAN_EXPECT(mid_is_var_copy(m1));
       }
       ralloc_free(s);
    }
+}
+
+/*
+ *    v0 = ld_vary
+ *    r28.xy = imov v0.xy
+ *    r29 = normal                v1(r28) = normal (result select r28)
+ *    v1 = imov r29       ->      v1 = imov v1 (dropped)
+ *    r28.xy = imov v0.zw
+ *    r29 = normal
+ *    v2 = fmul v1, v0
+ *    v3 = fadd v2, r29
+ *
+ * On T860 the first result stays in r28, the second result register,
+ * which nothing else writes: one work register instead of two.  With a
+ * third lookup whose result is also kept to the end, only one of the two
+ * spans can have r28 (the first to end), and a result read in another
+ * block keeps its copy.
+ */
+static void
+test_t860_second_result(void)
+{
+   for (unsigned third = 0; third < 2; third++) {
+      struct mid_shader *s = tex_shader(0x860, 6);
+      struct mid_block *b = mid_block_create(s);
+      ld_vary(s, b, 0);
+      coord_move(s, b, 0, 0, 1);
+      struct mid_instr *t1 = lookup(s, b);
+      struct mid_instr *m1 = result_copy(s, b, 1);
+      coord_move(s, b, 0, 2, 3);
+      struct mid_instr *t2 = lookup(s, b);
+      struct mid_instr *m2 = third ? result_copy(s, b, 4) : NULL;
+      struct mid_instr *t3 = third ? lookup(s, b) : NULL;
+      struct mid_instr *a =
+         mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(0));
+      mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_hw(s->tex_out));
+      if (third)
+         mid_test_alu2(s, b, "fadd", mid_var(5), mid_var(3), mid_var(4));
+      PAN_EXPECT(mid_ra(s));
+      PAN_EXPECT_EQ(t1->dst.kind, MID_REF_VAR);
+      PAN_EXPECT_EQ(s->reg_of[1], 28);
+      PAN_EXPECT(mid_is_var_copy(m1));
+      PAN_EXPECT_EQ(a->src[0].ref.kind, MID_REF_VAR);
+      PAN_EXPECT_EQ(t2->dst.kind, MID_REF_HW);
+      PAN_EXPECT_EQ(t2->dst.index, 29);
+      if (third) {
+         PAN_EXPECT_EQ(t3->dst.kind, MID_REF_HW);
+         PAN_EXPECT_EQ(m2->src[1].ref.kind, MID_REF_HW);
+         PAN_EXPECT(s->reg_of[4] < 16);
+      } else {
+         PAN_EXPECT_EQ(s->work_regs, 1);
+      }
+      ralloc_free(s);
+   }
+
+   /* The copy read in a later block stays a copy. */
+   struct mid_shader *s = tex_shader(0x860, 4);
+   struct mid_block *b = mid_block_create(s);
+   ld_vary(s, b, 0);
+   coord_move(s, b, 0, 0, 1);
+   struct mid_instr *t1 = lookup(s, b);
+   result_copy(s, b, 1);
+   struct mid_block *b2 = mid_block_create(s);
+   mid_test_alu2(s, b2, "fadd", mid_var(2), mid_var(1), mid_var(0));
+   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT_EQ(t1->dst.kind, MID_REF_HW);
+   PAN_EXPECT(s->reg_of[1] < 16);
+   ralloc_free(s);
 }
 
 static struct mid_instr *
@@ -383,6 +452,7 @@ main(void)
    PAN_RUN_CASE(test_left_alone);
    PAN_RUN_CASE(test_coordinates_across_blocks);
    PAN_RUN_CASE(test_t720_result_register);
+   PAN_RUN_CASE(test_t860_second_result);
    PAN_RUN_CASE(test_late_lookups);
    PAN_RUN_CASE(test_late_loads);
    return pan_test_summary("pan_mid_tex");
