@@ -79,6 +79,10 @@ struct panfrost_shader {
    bool writes_memory;
    uint32_t ssbo_slots; /* storage slots read at constant indices */
    uint32_t ssbo_reach_B; /* their accesses' last byte + 1 (pan_ssbo.h) */
+   /* v9 vertex: bytes a vertex keeps of the atomics' results the IDVS
+    * varying program reads back (pan_ssbo.h), 0 for none.
+    */
+   uint32_t vertex_results_B;
    bool writes_psiz;  /* vertex: gl_PointSize */
    bool writes_fragcolor; /* fragment: gl_FragColor, for every target */
    /* fragment: gl_FragDepth and the stencil reference (stencil export):
@@ -195,6 +199,8 @@ struct panfrost_context {
    unsigned dirty; /* enum panfrost_dirty, since the last draw */
    /* The draw being emitted, as its shaders push it (pan_va_draw_param) */
    uint32_t draw_params[PAN_VA_DRAW_PARAMS];
+   /* PANFROST_VERTEX_RESULTS_CBUF's words for the draw (pan_ssbo.h). */
+   uint32_t vertex_results_words[4];
    struct panfrost_compute_ctx compute;
    struct panfrost_xfb_ctx xfb;
    struct panfrost_query *occlusion; /* the active occlusion query */

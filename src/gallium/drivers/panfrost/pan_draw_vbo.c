@@ -860,10 +860,14 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    if (!j.count || !j.instances)
       return true;
 
+   /* The vertex ids the IDVS programs see: from base_vertex. */
+   uint32_t first_id = j.base_vertex, span = j.count;
    if (info->index_size) {
       struct pan_index_range r;
       if (!index_range(ctx, info, draw, &r))
          return true; /* every index is a restart: nothing to draw */
+      first_id += r.min;
+      span = r.max - r.min + 1;
       if (info->has_user_indices)
          j.indices = upload(ctx,
                             (const uint8_t *)info->index.user +
@@ -883,7 +887,9 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    j.varying_B = slots * 16;
 
    panfrost_depth_bias_update(ctx, info->mode);
-   if (!panfrost_batch_tiler(ctx) || !update_draw_cache(ctx, vs, fs))
+   if (!panfrost_vertex_results_for_draw(ctx, vs, first_id, span,
+                                         j.instances) ||
+       !panfrost_batch_tiler(ctx) || !update_draw_cache(ctx, vs, fs))
       return false;
 
    const struct panfrost_draw_cache *c = &ctx->batch.draw_cache;

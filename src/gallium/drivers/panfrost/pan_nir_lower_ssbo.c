@@ -15,6 +15,7 @@
 
 #include "compiler/nir/nir.h"
 #include "compiler/nir/nir_builder.h"
+#include "util/u_math.h"
 
 #include "pan_ssbo.h"
 
@@ -201,6 +202,110 @@ panfrost_nir_drop_vertex_writes(nir_shader *nir)
                                 nir_metadata_block_index |
                                    nir_metadata_dominance,
                                 NULL);
+}
+
+/* An atomic whose result is read, outside loops (pan_ssbo.h). */
+static bool
+is_kept_atomic(const nir_instr *instr)
+{
+   if (instr->type != nir_instr_type_intrinsic)
+      return false;
+   nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+   if (!is_global_atomic(intr->intrinsic) ||
+       nir_ssa_def_is_unused(&intr->dest.ssa))
+      return false;
+   for (const nir_cf_node *n = &instr->block->cf_node; n; n = n->parent) {
+      if (n->type == nir_cf_node_loop)
+         return false;
+   }
+   return true;
+}
+
+/* The kept atomics in program order, each at the next offset aligned to
+ * its size; calls fn for each when given.  Returns the record's size.
+ */
+static unsigned
+foreach_kept_atomic(nir_shader *nir,
+                    void (*fn)(nir_builder *b, nir_intrinsic_instr *intr,
+                               unsigned offset_B, const void *data),
+                    const void *data)
+{
+   unsigned at = 0, align = 4;
+
+   nir_foreach_function(func, nir) {
+      if (!func->impl)
+         continue;
+      nir_builder b;
+      nir_builder_init(&b, func->impl);
+      nir_foreach_block(block, func->impl) {
+         nir_foreach_instr_safe(instr, block) {
+            if (!is_kept_atomic(instr))
+               continue;
+            nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+            unsigned size_B = intr->dest.ssa.bit_size / 8;
+            at = ALIGN_POT(at, size_B);
+            align = MAX2(align, size_B);
+            if (fn)
+               fn(&b, intr, at, data);
+            at += size_B;
+         }
+      }
+      if (fn)
+         nir_metadata_preserve(func->impl, nir_metadata_none);
+   }
+   return ALIGN_POT(at, align);
+}
+
+unsigned
+panfrost_nir_vertex_results_B(nir_shader *nir)
+{
+   return foreach_kept_atomic(nir, NULL, NULL);
+}
+
+/* Where this vertex keeps the result at offset_B of its record. */
+static nir_ssa_def *
+result_address(nir_builder *b, unsigned record_B, unsigned offset_B)
+{
+   nir_ssa_def *w =
+      nir_load_ubo(b, 4, 32, nir_imm_int(b, PANFROST_VERTEX_RESULTS_CBUF),
+                   nir_imm_int(b, 0), .align_mul = 16, .range = ~0);
+   nir_ssa_def *vertex =
+      nir_iadd(b, nir_isub(b, nir_load_vertex_id(b), nir_channel(b, w, 2)),
+               nir_imul(b, nir_load_instance_id(b), nir_channel(b, w, 3)));
+   nir_ssa_def *base =
+      nir_pack_64_2x32_split(b, nir_channel(b, w, 0), nir_channel(b, w, 1));
+   nir_ssa_def *off =
+      nir_iadd_imm(b, nir_imul_imm(b, vertex, record_B), offset_B);
+   return nir_iadd(b, base, nir_u2u64(b, off));
+}
+
+static void
+store_result(nir_builder *b, nir_intrinsic_instr *intr, unsigned offset_B,
+             const void *data)
+{
+   b->cursor = nir_after_instr(&intr->instr);
+   nir_ssa_def *addr = result_address(b, *(const unsigned *)data, offset_B);
+   nir_store_global(b, addr, intr->dest.ssa.bit_size / 8, &intr->dest.ssa,
+                    0x1);
+}
+
+static void
+load_result(nir_builder *b, nir_intrinsic_instr *intr, unsigned offset_B,
+            const void *data)
+{
+   b->cursor = nir_before_instr(&intr->instr);
+   unsigned bits = intr->dest.ssa.bit_size;
+   nir_ssa_def *addr = result_address(b, *(const unsigned *)data, offset_B);
+   nir_ssa_def *v = nir_load_global(b, addr, bits / 8, 1, bits);
+   nir_ssa_def_rewrite_uses(&intr->dest.ssa, v);
+   nir_instr_remove(&intr->instr);
+}
+
+void
+panfrost_nir_keep_vertex_results(nir_shader *nir, bool varying,
+                                 unsigned record_B)
+{
+   foreach_kept_atomic(nir, varying ? load_result : store_result, &record_B);
 }
 
 bool

@@ -80,6 +80,9 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
     * whole shader (the default variant: position and varyings).
     */
    so->nr_progs = vs && arch->draw ? 2 : 1;
+   /* Atomics whose results the pair would both read: made once. */
+   so->vertex_results_B =
+      so->nr_progs == 2 ? panfrost_nir_vertex_results_B(nir) : 0;
 
    /* The compiler lowers in place: each IDVS variant gets its own copy. */
    for (unsigned i = 0; i < so->nr_progs; ++i) {
@@ -89,6 +92,9 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
       nir_shader *copy = i + 1 < so->nr_progs ? nir_shader_clone(nir, nir)
                                               : nir;
       /* Memory writes are the position program's (pan_ssbo.h). */
+      if (so->vertex_results_B)
+         panfrost_nir_keep_vertex_results(
+            copy, variant == PAN_VA_VARIANT_VARYING, so->vertex_results_B);
       if (variant == PAN_VA_VARIANT_VARYING)
          panfrost_nir_drop_vertex_writes(copy);
       if (!panfrost_compile_cached(screen, copy, nir, variant, &bins[i], err,

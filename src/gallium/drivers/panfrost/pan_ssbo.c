@@ -12,6 +12,7 @@
  */
 
 #include <assert.h>
+#include <string.h>
 #include <strings.h>
 
 #include "util/u_inlines.h"
@@ -24,6 +25,8 @@
 
 static_assert(PANFROST_SSBO_CBUF < PIPE_MAX_CONSTANT_BUFFERS,
               "the storage slots' constant buffer must exist");
+static_assert(PANFROST_VERTEX_RESULTS_CBUF < PIPE_MAX_CONSTANT_BUFFERS,
+              "the vertex results' constant buffer must exist");
 static_assert(PANFROST_SSBO_SLOT_WORDS * PANFROST_MAX_SSBOS ==
                  ARRAY_SIZE(((struct panfrost_compute_ctx *)0)
                                ->gfx_ssbo_words[0]),
@@ -163,5 +166,52 @@ panfrost_ssbo_use_in_draw(struct panfrost_context *ctx,
     * submits the pass first (pan_compute.c).
     */
    ctx->batch.draw_ssbos = true;
+   return true;
+}
+
+bool
+panfrost_vertex_results_for_draw(struct panfrost_context *ctx,
+                                 const struct panfrost_shader *vs,
+                                 uint32_t first, uint32_t span,
+                                 uint32_t instances)
+{
+   struct panfrost_state *st = &ctx->state;
+   struct pipe_constant_buffer *cb =
+      &st->cbufs[PIPE_SHADER_VERTEX][PANFROST_VERTEX_RESULTS_CBUF];
+   const uint32_t bit = BITFIELD_BIT(PANFROST_VERTEX_RESULTS_CBUF);
+
+   if (!vs->vertex_results_B) {
+      /* Left bound, it would cost each later draw an upload. */
+      if (st->cbuf_mask[PIPE_SHADER_VERTEX] & bit) {
+         memset(cb, 0, sizeof(*cb));
+         st->cbuf_mask[PIPE_SHADER_VERTEX] &= ~bit;
+         ctx->dirty |= PANFROST_DIRTY_CONST_VS;
+      }
+      return true;
+   }
+   uint64_t size_B = (uint64_t)span * instances * vs->vertex_results_B;
+   if (size_B > PANFROST_VERTEX_RESULTS_MAX_B) {
+      panfrost_warn_once(ctx, PANFROST_WARN_DRAW,
+                         "a vertex shader's atomics for %u vertices of %u "
+                         "instances are too many, draw dropped",
+                         span, instances);
+      return false;
+   }
+   /* Read by this draw only: the batch's memory. */
+   struct pan_ptr buf = pan_pool_alloc(&ctx->batch.pool, size_B, 8);
+   if (!buf.cpu)
+      return false;
+   uint32_t *w = ctx->vertex_results_words;
+   w[0] = (uint32_t)buf.gpu;
+   w[1] = (uint32_t)(buf.gpu >> 32);
+   w[2] = first;
+   w[3] = span;
+   cb->buffer = NULL;
+   cb->buffer_offset = 0;
+   cb->user_buffer = w;
+   cb->buffer_size = sizeof(ctx->vertex_results_words);
+   st->cbuf_mask[PIPE_SHADER_VERTEX] |= bit;
+   /* New words for each draw: pushed again. */
+   ctx->dirty |= PANFROST_DIRTY_CONST_VS;
    return true;
 }

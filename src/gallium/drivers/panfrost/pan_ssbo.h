@@ -30,6 +30,7 @@ struct nir_shader;
 struct nir_src;
 struct nir_ssa_def;
 struct panfrost_context;
+struct panfrost_shader;
 
 /* The constant buffer of a draw stage holding its storage buffers' slots:
  * the first one past those GL can bind.
@@ -79,6 +80,42 @@ bool panfrost_nir_lower_ssbo_gfx(struct nir_shader *nir, uint32_t *slots,
  * atomics whose result it does not read, which the position one makes.
  */
 void panfrost_nir_drop_vertex_writes(struct nir_shader *nir);
+
+/*
+ * An atomic whose result the vertex shader reads must still be made once
+ * per vertex: the position program stores each such result in a buffer
+ * of the draw, one record per vertex of each instance, and the varying
+ * program loads it there instead of repeating the atomic.  The record of
+ * a vertex is (vertex id - first) + instance id * span, from the words of
+ * PANFROST_VERTEX_RESULTS_CBUF: the buffer's address (low, high), first
+ * and span (the draw's vertex range).  Atomics in loops are left as they
+ * are (an iteration count per vertex is not known): they run in both
+ * programs.
+ */
+#define PANFROST_VERTEX_RESULTS_CBUF (PANFROST_SSBO_CBUF + 1)
+/* The largest buffer of results a draw may take. */
+#define PANFROST_VERTEX_RESULTS_MAX_B (64u << 20)
+
+/* The bytes of a vertex's record (0: nothing to keep), before the
+ * rewrite; the same for the clones of a shader.
+ */
+unsigned panfrost_nir_vertex_results_B(struct nir_shader *nir);
+
+/* Rewrites the position (store the results) or the varying program (load
+ * them instead of the atomics) of a record of record_B bytes.
+ */
+void panfrost_nir_keep_vertex_results(struct nir_shader *nir, bool varying,
+                                      unsigned record_B);
+
+/* Before an IDVS draw of vs whose vertex ids run from first to
+ * first + span - 1: a buffer for the records of every instance, bound
+ * (or, when vs keeps none, unbound) at PANFROST_VERTEX_RESULTS_CBUF.
+ * false after a message when too large, or when out of memory.
+ */
+bool panfrost_vertex_results_for_draw(struct panfrost_context *ctx,
+                                      const struct panfrost_shader *vs,
+                                      uint32_t first, uint32_t span,
+                                      uint32_t instances);
 
 /* Points the slots the bound shaders name but nothing is bound to at the
  * sink buffer; false after a message when a shader may reach past it
