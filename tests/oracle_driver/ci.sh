@@ -3,7 +3,8 @@
 # (build-stock.sh), run the CI list on softpipe and on stock Panfrost over
 # our simulator for G52 and G57, and our own driver (build/) on both
 # beside them (about two minutes more), and check the runs of expected.txt
-# (stock) and expected-ours.txt (ours) still agree. Ends with "pass
+# (stock) and expected-ours.txt (ours) still agree, and the G72 on part
+# of the list (ci-g72-tests.txt). Ends with "pass
 # piglit: N passed, N failed, N skipped (of N declared)": passed =
 # agreeing runs plus the replay proof (replay_proof.py), pan-demo's
 # scene against softpipe (tests/demo/scene_vs_softpipe.py) and the
@@ -118,6 +119,22 @@ if [ -z "$line" ]; then
    exit 1
 fi
 read -r p f s d <<<"$(echo "$line" | sed -E 's/^pass piglit-runs: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped \(of ([0-9]+) declared\).*/\1 \2 \3 \4/')"
+# The G72 on part of the list (ci-g72-tests.txt says how to run it all),
+# its runs counted with the others.
+out72=$stock/pan-piglit-ci-g72.log
+/usr/bin/python3 "$here/run_piglit.py" --build "$build" --stock "$stock" \
+   --list "$here/ci-g72-tests.txt" --expected "$here/expected.txt" \
+   --driver both --gpus G72 --ours-gpus G72 \
+   --expected-ours "$here/expected-ours.txt" --expected-subset \
+   --pass-name piglit-runs-g72 2>&1 | tee "$out72"
+[ "${PIPESTATUS[0]}" = 0 ] || rc=1
+line=$(grep -E '^pass piglit-runs-g72: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped \(of [0-9]+ declared\)' "$out72" | tail -1)
+if [ -z "$line" ]; then
+   f=$((f + 1)); rc=1
+else
+   read -r p2 f2 s2 d2 <<<"$(echo "$line" | sed -E 's/^pass piglit-runs-g72: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped \(of ([0-9]+) declared\).*/\1 \2 \3 \4/')"
+   p=$((p + p2)); f=$((f + f2)); s=$((s + s2)); d=$((d + d2))
+fi
 if [ "$replay_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$demo_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
 if [ "$msaa_ok" = 1 ]; then p=$((p + 1)); else f=$((f + 1)); rc=1; fi
