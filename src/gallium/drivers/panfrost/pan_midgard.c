@@ -20,6 +20,7 @@
 
 #include "mid_compile.h"
 #include "pan_compile.h"
+#include "pan_isa_mid.h"
 #include "pan_midgard.h"
 
 /* The driver's half of the interface: the I/O the state tracker leaves as
@@ -123,6 +124,13 @@ panfrost_midgard_compile(unsigned gpu_id, nir_shader *nir,
       if (flags & MID_DEBUG_SHADERDB)
          fprintf(stderr, "SHADER-DB: %s\n", line);
       util_debug_message(debug, SHADER_INFO, "%s", line);
+      if ((flags & MID_DEBUG_DISASM) && bin.nr_bundles) {
+         char derr[128];
+         fprintf(stderr, "-- disassembly (%s)\n", stage);
+         if (pan_mid_disassemble(bin.code, bin.size_B, stderr, false, derr,
+                                 sizeof(derr)))
+            fprintf(stderr, "disassembly failed: %s\n", derr);
+      }
    }
    ralloc_free(mem);
    return ok;

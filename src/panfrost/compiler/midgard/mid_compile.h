@@ -74,10 +74,12 @@ bool mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
 /*
  * Reports (mid_report.c).  MIDGARD_MESA_DEBUG, as users of the stock
  * compiler know it: "shaders" prints the NIR and our IR, "shaderdb" one
- * line of statistics per shader.
+ * line of statistics per shader; "disasm" (ours alone) the binary's
+ * disassembly, which tests/oracle_driver/mid_op_histogram.py counts.
  */
 #define MID_DEBUG_SHADERS  (1u << 0)
 #define MID_DEBUG_SHADERDB (1u << 1)
+#define MID_DEBUG_DISASM   (1u << 2)
 
 unsigned mid_compiler_debug(void);
 

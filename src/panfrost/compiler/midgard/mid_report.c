@@ -20,6 +20,8 @@ static const struct debug_named_value mid_debug_flags[] = {
      "Print the NIR, the IR before scheduling and after allocation" },
    { "shaderdb", MID_DEBUG_SHADERDB,
      "Print one SHADER-DB line of statistics per compiled shader" },
+   { "disasm", MID_DEBUG_DISASM,
+     "Print the disassembly of each compiled shader (the kept schedule)" },
    DEBUG_NAMED_VALUE_END,
 };
 

@@ -15,6 +15,10 @@
  * last lookup (other lookups' moves, loads into it, readers).  The
  * lookups may be in later blocks that only the load's block leads to
  * (past an alpha test's discard): the register keeps its value there.
+ * The same goes for an ALU word computing the coordinates of several
+ * lookups (a blur's offsets, xy and zw of one add), as the stock code
+ * computes them into the input register: it moves down too, when nothing
+ * on the way writes a variable it reads.
  */
 
 #include <string.h>
@@ -102,8 +106,9 @@ linear_next(struct mid_shader *s, struct mid_block *b, const bool *target)
    return n;
 }
 
-/* Try L (a varying load of v, v's only write, read nreads times), its
- * readers in its block or in the blocks only it leads to. */
+/* Try L (a varying load or an ALU word writing v, v's only write, read
+ * nreads times), its readers in its block or in the blocks only it leads
+ * to. */
 static bool
 try_load(struct mid_shader *s, struct mid_block *b, struct mid_instr *L,
          unsigned nreads, const bool *target, void *mem)
@@ -136,8 +141,13 @@ try_load(struct mid_shader *s, struct mid_block *b, struct mid_instr *L,
          l = &T->link;
          continue;
       }
-      if (!last)
-         continue; /* L moves down past it */
+      if (!last) {
+         /* L moves down past it: not past a write of what it reads. */
+         if (I->dst.kind == MID_REF_VAR && !I->store &&
+             reads_var(L, I->dst.index))
+            return false;
+         continue;
+      }
       if (writes_tex_in(s, I)) {
          if (nm == nreads)
             break; /* a later lookup's coordinates */
@@ -204,14 +214,19 @@ mid_tex_coords(struct mid_shader *s)
    util_dynarray_init(&loads, mem);
    mid_foreach_block(s, b)
    {
+      struct mid_instr *prev = NULL;
       mid_foreach_instr(b, L)
       {
-         if (L->kind != MID_LDST || L->store || L->dst.kind != MID_REF_VAR ||
-             strncmp(L->op, "ld_vary", 7) || reads_any_var(L) ||
-             mid_hw_reads(L) || writes[L->dst.index] != 1 ||
-             block_of[L->dst.index] != b)
+         bool paired = prev && prev->pair_next;
+         prev = L;
+         if (L->dst.kind != MID_REF_VAR || L->store || mid_hw_reads(L) ||
+             writes[L->dst.index] != 1 || block_of[L->dst.index] != b)
             continue;
-         util_dynarray_append(&loads, struct mid_instr *, L);
+         bool load = L->kind == MID_LDST && !strncmp(L->op, "ld_vary", 7) &&
+                     !reads_any_var(L);
+         bool alu = L->kind == MID_ALU && !L->pair_next && !paired;
+         if (load || alu)
+            util_dynarray_append(&loads, struct mid_instr *, L);
       }
    }
    bool progress = false;

@@ -9,7 +9,9 @@
  * lookup sharing the last one's coordinates too); then allocation needs
  * one register fewer; across a discard into a block only it reaches.
  * Left alone: another lookup's coordinates written in between, a
- * varying something else reads, a block a jump reaches too.  And the
+ * varying something else reads, a block a jump reaches too.  Coordinates
+ * an ALU word computes for two lookups, written by it to r28, and not
+ * when it would move past a write of what it reads.  And the
  * allocator's T720 results (mid_ra.c): a result only its copy reads is written
  * to the copy's register, r1 when it lives across the next lookup; on T860
  * one result at a time stays in the second result register, r28.  Lookups
@@ -189,6 +191,60 @@ test_coordinates_across_blocks(void)
          PAN_EXPECT_EQ(count(b0), 4);
          PAN_EXPECT_EQ(count(b1), 1);
       }
+      ralloc_free(s);
+   }
+}
+
+/*
+ *    v0 = ld_vary                        v0 = ld_vary
+ *    v1 = fadd v0, v0                    v2 = ld_vary
+ *    v2 = ld_vary                        r28 = fadd v0, v0
+ *    r28.xy = imov v1.xy                 r29 = normal r28.xyxx
+ *    r29 = normal              ->        v3 = imov r29
+ *    v3 = imov r29                       r29 = normal r28.zwzz
+ *    r28.xy = imov v1.zw                 v4 = fadd v3, r29
+ *    r29 = normal                        v5 = fadd v4, v2
+ *    v4 = fadd v3, r29
+ *    v5 = fadd v4, v2
+ *
+ * Coordinates an ALU word computes for two lookups (a blur's offsets):
+ * the add writes r28 itself, moved down to the first lookup.  Left alone
+ * when something on the way writes what it reads (v0 written again).
+ */
+static void
+test_coordinates_computed(void)
+{
+   for (unsigned clobber = 0; clobber < 2; clobber++) {
+      struct mid_shader *s = tex_shader(0x860, 6);
+      struct mid_block *b = mid_block_create(s);
+      ld_vary(s, b, 0);
+      struct mid_instr *add =
+         mid_test_alu2(s, b, "fadd", mid_var(1), mid_var(0), mid_var(0));
+      ld_vary(s, b, 2);
+      if (clobber)
+         mid_test_alu2(s, b, "fadd", mid_var(0), mid_var(2), mid_var(2));
+      coord_move(s, b, 1, 0, 1);
+      struct mid_instr *t1 = lookup(s, b);
+      result_copy(s, b, 3);
+      coord_move(s, b, 1, 2, 3);
+      struct mid_instr *t2 = lookup(s, b);
+      mid_test_alu2(s, b, "fadd", mid_var(4), mid_var(3), mid_hw(s->tex_out));
+      mid_test_alu2(s, b, "fadd", mid_var(5), mid_var(4), mid_var(2));
+      unsigned n = count(b);
+      PAN_EXPECT_EQ(mid_tex_coords(s), !clobber);
+      if (!clobber) {
+         PAN_EXPECT_EQ(count(b), n - 2);
+         PAN_EXPECT_EQ(mid_test_position(b, add), 2);
+         PAN_EXPECT_EQ(add->dst.kind, MID_REF_HW);
+         PAN_EXPECT_EQ(add->dst.index, s->tex_in);
+         PAN_EXPECT(swizzle_is(t1, 0, 1));
+         PAN_EXPECT(swizzle_is(t2, 2, 3));
+      } else {
+         PAN_EXPECT_EQ(count(b), n);
+         PAN_EXPECT_EQ(add->dst.kind, MID_REF_VAR);
+         PAN_EXPECT(!t1->tex.swizzled);
+      }
+      PAN_EXPECT(mid_ra(s));
       ralloc_free(s);
    }
 }
@@ -451,6 +507,7 @@ main(void)
    PAN_RUN_CASE(test_coordinates_loaded);
    PAN_RUN_CASE(test_left_alone);
    PAN_RUN_CASE(test_coordinates_across_blocks);
+   PAN_RUN_CASE(test_coordinates_computed);
    PAN_RUN_CASE(test_t720_result_register);
    PAN_RUN_CASE(test_t860_second_result);
    PAN_RUN_CASE(test_late_lookups);
