@@ -128,6 +128,11 @@ lower_nir(nir_shader *nir)
    nir->options = &ours;
    pan_nir_lower_shared(nir);
    pan_compile_lower_scratch(nir);
+   /* The smaller indexed temporaries become selects of their elements
+    * (graphics stages did so in pan_va_lower_gfx_nir already; compute
+    * shaders come with them since PIPE_SHADER_CAP_INDIRECT_TEMP_ADDR). */
+   NIR_PASS_V(nir, nir_lower_indirect_derefs, nir_var_function_temp,
+              UINT32_MAX);
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
    NIR_PASS_V(nir, nir_lower_phis_to_scalar, true);
    /* Clean-up first, so that constant divisors are known: a division by a

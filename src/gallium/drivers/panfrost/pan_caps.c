@@ -420,6 +420,10 @@ panfrost_get_compute_shader_param(enum pipe_shader_cap param)
     * this the state tracker turns uniform blocks off in every stage. */
    if (param == PIPE_SHADER_CAP_INDIRECT_CONST_ADDR)
       return 1;
+   /* Temporary arrays indexed at run time go to thread storage, which
+    * compute jobs get as draws do (panfrost_batch_compute_storage). */
+   if (param == PIPE_SHADER_CAP_INDIRECT_TEMP_ADDR)
+      return 1;
    /* The draws' texture and sampler tables (pan_compute.c), as many. */
    if (param == PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS ||
        param == PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS)
