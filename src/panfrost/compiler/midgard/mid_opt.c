@@ -177,17 +177,20 @@ touches(const struct mid_instr *I, struct mid_ref r)
 }
 
 /* Lane l of producer P moves to lane `to` of the move's destination:
- * the sources follow (swizzles and constant lanes). */
+ * the sources follow (swizzles and constant lanes).  A dot product reads
+ * its sources by position and writes its one sum to every lane of its
+ * mask: only the mask moves. */
 static void
 retarget(struct mid_instr *P, struct mid_ref dst, const int *to)
 {
    struct mid_instr old = *P;
+   bool dot = !strncmp(P->op, "fdot", 4);
    unsigned mask = 0;
    for (unsigned l = 0; l < 4; l++) {
       if (!(old.mask & (1u << l)))
          continue;
       mask |= 1u << to[l];
-      for (unsigned i = 0; i < P->nr_srcs; i++) {
+      for (unsigned i = 0; i < P->nr_srcs && !dot; i++) {
          P->src[i].swz[to[l]] = old.src[i].swz[l];
          P->src[i].imm[to[l]] = old.src[i].imm[l];
       }
@@ -337,9 +340,7 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
          bool load = hw && I->kind == MID_LDST;
          if ((I->kind != MID_ALU && !load) || I->pair_next ||
              (M->omod && !takes_omod(I)) ||
-             second_of_pair(b, I) ||
-             !strncmp(I->op, "fdot", 4) || nr_defs == 4 ||
-             touches(I, M->dst))
+             second_of_pair(b, I) || nr_defs == 4 || touches(I, M->dst))
             return false;
          if (!nr_defs)
             last_def = I;

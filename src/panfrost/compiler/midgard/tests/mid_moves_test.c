@@ -7,7 +7,8 @@
  * became no-ops (mid_coalesce.c), varying stores moved up to their data
  * with their swizzle folded, store data written in part by its producers,
  * constants propagated, r31 feeders that compute their condition, clamping
- * moves folded into their producers' output modifier, and loads
+ * moves folded into their producers' output modifier, a dot product
+ * writing the lane of a vector its copy filled, and loads
  * writing texture inputs (mid_opt.c), and lanes of moves and loads nobody reads
  * trimmed (mid_dce).
  */
@@ -369,6 +370,46 @@ test_clamp_into_producer(void)
    ralloc_free(s);
 }
 
+/* A dot product's sum copied into one lane of a vector built lane by
+ * lane (a TBN transform: one dot per lane):
+ *    v1.x = fadd u0, u1
+ *    v0.x = fdot3 u0.yzwx, u1
+ *    v1.y = imov v0.x
+ *    r27.xy = fadd v1, v1
+ * becomes
+ *    v1.x = fadd u0, u1
+ *    v1.y = fdot3 u0.yzwx, u1      (sources still read by position)
+ *    r27.xy = fadd v1, v1 */
+static void
+test_dot_into_vector(void)
+{
+   struct mid_shader *s = mid_test_shader(2);
+   struct mid_block *b = mid_block_create(s);
+   struct mid_ref u0 = { MID_REF_UNIFORM, 0 }, u1 = { MID_REF_UNIFORM, 1 };
+   mid_test_alu2(s, b, "fadd", mid_var(1), u0, u1)->mask = 0x1;
+   struct mid_instr *d = mid_test_alu2(s, b, "fdot3", mid_var(0), u0, u1);
+   d->mask = 0x1;
+   for (unsigned l = 0; l < 4; l++)
+      d->src[0].swz[l] = (l + 1) & 3;
+   struct mid_instr *m = mid_test_move(s, b, mid_var(1), mid_var(0));
+   m->mask = 0x2;
+   m->src[1].swz[1] = 0;
+   mid_test_alu2(s, b, "fadd", mid_hw(27), mid_var(1), mid_var(1))->mask =
+      0x3;
+
+   mid_opt_moves(s);
+
+   PAN_EXPECT_EQ(nr_instrs(b), 3);
+   PAN_EXPECT(nth(b, 1) == d);
+   PAN_EXPECT(d->dst.kind == MID_REF_VAR && d->dst.index == 1);
+   PAN_EXPECT_EQ(d->mask, 0x2);
+   for (unsigned l = 0; l < 4; l++) {
+      PAN_EXPECT_EQ(d->src[0].swz[l], (l + 1) & 3);
+      PAN_EXPECT_EQ(d->src[1].swz[l], l);
+   }
+   ralloc_free(s);
+}
+
 static struct mid_instr *
 ld_vary(struct mid_shader *s, struct mid_block *b, unsigned var)
 {
@@ -533,6 +574,7 @@ main(void)
    PAN_RUN_CASE(test_constant_propagation);
    PAN_RUN_CASE(test_fold_feeder);
    PAN_RUN_CASE(test_clamp_into_producer);
+   PAN_RUN_CASE(test_dot_into_vector);
    PAN_RUN_CASE(test_load_to_texture_input);
    PAN_RUN_CASE(test_tex_result_past_load);
    PAN_RUN_CASE(test_repeated_tex_move);
