@@ -334,50 +334,6 @@ map_indices(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    return base ? base + draw->start * info->index_size : NULL;
 }
 
-/* Fills the attribute records; false after a message for a vertex format
- * the variant cannot fetch.
- */
-static bool
-fill_attribs(struct panfrost_context *ctx, struct panfrost_xfb_params *p)
-{
-   const struct panfrost_vertex_elements *ve =
-      (const struct panfrost_vertex_elements *)ctx->state.vertex_elements;
-   unsigned count = ve ? MIN2(ve->count, PANFROST_XFB_MAX_ATTRIBS) : 0;
-
-   for (unsigned i = 0; i < count; ++i) {
-      const struct pipe_vertex_element *el = &ve->elements[i];
-      const struct pipe_vertex_buffer *vb =
-         &ctx->state.vbufs[el->vertex_buffer_index];
-      const struct util_format_description *d =
-         util_format_description(el->src_format);
-      bool ok = d && d->layout == UTIL_FORMAT_LAYOUT_PLAIN &&
-                d->block.bits == 32 * d->nr_channels;
-      for (unsigned c = 0; ok && c < d->nr_channels; ++c) {
-         ok = d->channel[c].size == 32 && !d->channel[c].normalized &&
-              d->swizzle[c] == PIPE_SWIZZLE_X + c;
-      }
-      if (!ok || vb->is_user_buffer || !vb->buffer.resource) {
-         panfrost_warn_once(ctx, PANFROST_WARN_DRAW,
-                            "the vertex shader's compute variants fetch "
-                            "32-bit vertex channels from buffers only (%s): "
-                            "nothing captured or written",
-                            util_format_short_name(el->src_format));
-         return false;
-      }
-      struct pan_bo *bo = panfrost_resource(vb->buffer.resource)->bo;
-      if (!panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
-         return false;
-      p->attribs[i] = (struct panfrost_xfb_attrib){
-         .addr = bo->gpu_va + vb->buffer_offset + el->src_offset,
-         .stride_B = vb->stride,
-         .divisor = el->instance_divisor,
-         .last_comp = d->nr_channels - 1,
-         .one = util_format_is_pure_integer(el->src_format) ? 1 : fui(1.0f),
-      };
-   }
-   return true;
-}
-
 bool
 panfrost_compute_ubo_addresses(struct panfrost_context *ctx,
                                enum pipe_shader_type stage, uint64_t *ubos)
@@ -568,7 +524,8 @@ panfrost_xfb_run(struct panfrost_context *ctx,
    p->base_instance = info->start_instance;
    p->draw_id = drawid;
    p->is_indexed = indexed;
-   if (!fill_attribs(ctx, p))
+   if (!panfrost_xfb_fill_attribs(ctx, p, ids, per_instance,
+                                  DIV_ROUND_UP(n, per_instance)))
       return 1;
    if (!panfrost_compute_ubo_addresses(ctx, PIPE_SHADER_VERTEX, p->ubos))
       return -1;

@@ -145,6 +145,17 @@ int panfrost_xfb_run(struct panfrost_context *ctx,
                      int32_t first_vertex, bool indexed, const uint32_t *ids,
                      unsigned per_instance, unsigned n, const uint64_t *targets);
 
+/* The attribute records of p for the bound vertex elements
+ * (pan_xfb_fetch.c): 32-bit float and integer channels read from the
+ * vertex buffers, other formats converted into the batch's memory for the
+ * elements the vertex ids (per_instance of them) and the instances name.
+ * False after a message, or when out of memory.
+ */
+bool panfrost_xfb_fill_attribs(struct panfrost_context *ctx,
+                               struct panfrost_xfb_params *p,
+                               const uint32_t *ids, unsigned per_instance,
+                               unsigned instances);
+
 /* The GPU addresses of stage's constant buffers, as the compute variants
  * of the vertex and geometry shaders load them (ubos has
  * PIPE_MAX_CONSTANT_BUFFERS entries; unbound ones are left alone): bound
