@@ -117,6 +117,11 @@ struct panfrost_shader {
     */
    struct panfrost_compute_shader *gs_records;
    uint64_t gs_records_mask;
+   /* vertex: the shader drawing its records of every output (gs_records
+    * of outputs_written) for instanced polygon-mode draws with facing
+    * (pan_polygon_mode.c), made at the first such draw.
+    */
+   struct panfrost_shader *polygon_vs;
    /* vertex: its variant making only its memory writes, for draws with
     * rasterizer discard (pan_discard.c), looked for at the first such draw
     * (effects_known; NULL when the shader writes no memory).

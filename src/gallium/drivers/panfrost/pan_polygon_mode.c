@@ -16,14 +16,20 @@
  * polygon offset of their mode (offset_line, offset_point); the hardware
  * gives lines and points no depth slope, so with a slope factor they take
  * the facing path, which adds each polygon's slope term to the units of
- * its lines and points, drawn in groups of equal units.  Not covered
- * (drawn filled after a message, pan_draw_vbo.c): instanced draws,
- * restarts and adjacency with facing, geometry shaders, transform feedback and
- * flat shading (a polygon's lines would not share its provoking vertex).  Edge
- * flags are not honoured (every edge is drawn).  A fragment shader reading
- * gl_FrontFacing sends the draw down the facing path too: the back faces'
- * lines and points are drawn after the front ones' with its variant that
- * reads false (the hardware makes lines and points front-facing).
+ * its lines and points, drawn in groups of equal units.  A fragment
+ * shader reading gl_FrontFacing sends the draw down the facing path too:
+ * the back faces' lines and points are drawn after the front ones' with
+ * its variant that reads false (the hardware makes lines and points
+ * front-facing).  Restarts split the facing path's polygons as they do
+ * the other's.  An instanced draw's facing differs per instance: the
+ * record variant then writes every output of every instance's vertices
+ * in one dispatch, and the lists of all instances, naming those records,
+ * are drawn once each by a shader copying them to the outputs (pan_gs.h's
+ * pass-through), so the cost does not grow with draws per instance.  Not
+ * covered (drawn filled after a message, pan_draw_vbo.c): adjacency with
+ * facing, geometry shaders, transform feedback and flat shading (a
+ * polygon's lines would not share its provoking vertex).  Edge flags are
+ * not honoured (every edge is drawn).
  */
 
 #include <math.h>
@@ -35,12 +41,14 @@
 #include "util/format/u_format.h"
 #include "util/log.h"
 #include "util/u_inlines.h"
+#include "util/u_math.h"
 #include "util/u_prim.h"
 
 #include "pan_batch.h"
 #include "pan_bo.h"
 #include "pan_context.h"
 #include "pan_gs.h"
+#include "pan_index_range.h"
 #include "pan_polygon_mode.h"
 #include "pan_resource.h"
 #include "pan_xfb.h"
@@ -235,18 +243,32 @@ cmp_run(const void *a, const void *b)
    return x < y ? -1 : x > y;
 }
 
+/* How a facing draw's lists are drawn: with the bound vertex shader at
+ * the draw's vertex ids (bias added), or for an instanced draw with the
+ * shader copying the records of every output (pass_vs), which the lists
+ * index as instance * count + position in the draw.
+ */
+struct list_drawer {
+   const struct pipe_draw_info *info;
+   unsigned drawid;
+   int bias;
+   struct panfrost_shader *pass_vs;
+   void *pass_ve;
+   struct pipe_resource *records;
+   unsigned record_B, nr_records;
+};
+
 static void draw_list(struct panfrost_context *ctx,
-                      const struct pipe_draw_info *info, unsigned drawid,
-                      enum pipe_prim_type mode, const uint32_t *idx, unsigned n,
-                      int bias);
+                      const struct list_drawer *dr, enum pipe_prim_type mode,
+                      const uint32_t *idx, unsigned n);
 
 /* Draws list idx in groups of runs with equal units, each with the
  * rasterizer `plain` (bound as plain_cso) offset by them; tmp holds the
  * whole list. */
 static void
-draw_runs(struct panfrost_context *ctx, const struct pipe_draw_info *info,
-          unsigned drawid, enum pipe_prim_type mode, const uint32_t *idx,
-          struct offset_run *runs, unsigned nr, uint32_t *tmp, int bias,
+draw_runs(struct panfrost_context *ctx, const struct list_drawer *dr,
+          enum pipe_prim_type mode, const uint32_t *idx,
+          struct offset_run *runs, unsigned nr, uint32_t *tmp,
           const struct pipe_rasterizer_state *plain, void *plain_cso)
 {
    qsort(runs, nr, sizeof(*runs), cmp_run);
@@ -262,7 +284,7 @@ draw_runs(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       if (!cso)
          continue;
       ctx->base.bind_rasterizer_state(&ctx->base, cso);
-      draw_list(ctx, info, drawid, mode, tmp, n, bias);
+      draw_list(ctx, dr, mode, tmp, n);
       ctx->base.bind_rasterizer_state(&ctx->base, plain_cso);
       ctx->base.delete_rasterizer_state(&ctx->base, cso);
    }
@@ -291,28 +313,87 @@ facing_applies(const struct panfrost_context *ctx,
           info->mode != PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY &&
           (rast->fill_front != PIPE_POLYGON_MODE_FILL ||
            rast->fill_back != PIPE_POLYGON_MODE_FILL) &&
-          rast->cull_face != PIPE_FACE_FRONT_AND_BACK &&
-          info->instance_count == 1 && !ctx->gs && !flat_shaded(ctx) &&
-          !ctx->xfb.num_targets && !ctx->xfb.active_queries &&
-          !(info->index_size && info->primitive_restart);
+          rast->cull_face != PIPE_FACE_FRONT_AND_BACK && !ctx->gs &&
+          !flat_shaded(ctx) && !ctx->xfb.num_targets &&
+          !ctx->xfb.active_queries;
+}
+
+/* The list drawn from the records by the pass-through shader: the state
+ * it needs swapped in around the draw, as pan_gs.c does for its lists. */
+static void
+draw_records(struct panfrost_context *ctx, const struct list_drawer *dr,
+             enum pipe_prim_type mode, const uint32_t *idx, unsigned n)
+{
+   struct panfrost_state *st = &ctx->state;
+   struct pan_index_range range = { 0, dr->nr_records - 1 };
+   struct pipe_draw_info d = {
+      .mode = mode,
+      .index_size = 4,
+      .has_user_indices = true,
+      .index.user = idx,
+      .instance_count = 1,
+   };
+   struct pipe_draw_start_count_bias sc = { .count = n };
+
+   struct panfrost_shader *vs = st->shaders[PIPE_SHADER_VERTEX];
+   void *ve = st->vertex_elements;
+   struct pipe_vertex_buffer vb0 = st->vbufs[0];
+   uint32_t vbuf_mask = st->vbuf_mask;
+   unsigned vbuf_count = st->vbuf_count;
+   struct pipe_constant_buffer cb0 = st->cbufs[PIPE_SHADER_VERTEX][0];
+   uint32_t cbuf_mask = st->cbuf_mask[PIPE_SHADER_VERTEX];
+   uint64_t records_va = panfrost_resource(dr->records)->bo->gpu_va;
+
+   st->shaders[PIPE_SHADER_VERTEX] = dr->pass_vs;
+   st->vertex_elements = dr->pass_ve;
+   st->vbufs[0] = (struct pipe_vertex_buffer){
+      .stride = dr->record_B,
+      .buffer.resource = dr->records,
+   };
+   st->vbuf_mask = 1;
+   st->vbuf_count = 1;
+   st->cbufs[PIPE_SHADER_VERTEX][0] = (struct pipe_constant_buffer){
+      .user_buffer = &records_va,
+      .buffer_size = sizeof(records_va),
+   };
+   st->cbuf_mask[PIPE_SHADER_VERTEX] |= 1;
+   /* The records are indexed from 0: no scan of the list. */
+   ctx->gs_index_range = &range;
+   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
+
+   panfrost_draw_vbo(&ctx->base, &d, dr->drawid, NULL, &sc, 1);
+
+   ctx->gs_index_range = NULL;
+   st->shaders[PIPE_SHADER_VERTEX] = vs;
+   st->vertex_elements = ve;
+   st->vbufs[0] = vb0;
+   st->vbuf_mask = vbuf_mask;
+   st->vbuf_count = vbuf_count;
+   st->cbufs[PIPE_SHADER_VERTEX][0] = cb0;
+   st->cbuf_mask[PIPE_SHADER_VERTEX] = cbuf_mask;
+   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
 }
 
 static void
-draw_list(struct panfrost_context *ctx, const struct pipe_draw_info *info,
-          unsigned drawid, enum pipe_prim_type mode, const uint32_t *idx,
-          unsigned n, int bias)
+draw_list(struct panfrost_context *ctx, const struct list_drawer *dr,
+          enum pipe_prim_type mode, const uint32_t *idx, unsigned n)
 {
    if (!n)
       return;
-   struct pipe_draw_info d = *info;
+   if (dr->pass_vs) {
+      draw_records(ctx, dr, mode, idx, n);
+      return;
+   }
+   struct pipe_draw_info d = *dr->info;
    d.mode = mode;
    d.index_size = 4;
    d.has_user_indices = true;
    d.index.user = idx;
    d.primitive_restart = false;
    d.index_bounds_valid = false;
-   struct pipe_draw_start_count_bias sc = { .count = n, .index_bias = bias };
-   panfrost_draw_vbo(&ctx->base, &d, drawid, NULL, &sc, 1);
+   struct pipe_draw_start_count_bias sc = { .count = n,
+                                            .index_bias = dr->bias };
+   panfrost_draw_vbo(&ctx->base, &d, dr->drawid, NULL, &sc, 1);
 }
 
 /* Vertices (positions in the draw) of polygon k of the mode, in their
@@ -358,6 +439,56 @@ polygon(enum pipe_prim_type mode, unsigned count, unsigned k, unsigned v[])
    }
 }
 
+/* The locations vs writes, from its variables (the shader's info may not
+ * have been gathered yet). */
+static uint64_t
+output_mask(const struct panfrost_shader *vs)
+{
+   uint64_t mask = 0;
+   nir_foreach_shader_out_variable(var, vs->nir)
+   {
+      /* Clip distances: a compact array of floats, four a slot. */
+      unsigned slots =
+         var->data.compact
+            ? DIV_ROUND_UP(glsl_get_length(var->type), 4)
+            : glsl_count_attribute_slots(var->type, false);
+      mask |= BITFIELD64_RANGE(var->data.location, slots);
+   }
+   return mask;
+}
+
+/* The shader drawing the records of every output of vs (the outputs in
+ * location order, as the record variant writes them), made once; NULL
+ * after a message when it cannot be.  */
+static struct panfrost_shader *
+pass_through_vs(struct panfrost_context *ctx, struct panfrost_shader *vs,
+                uint64_t mask)
+{
+   if (vs->polygon_vs)
+      return vs->polygon_vs->error[0] ? NULL : vs->polygon_vs;
+
+   struct panfrost_gs_info gi = { .out_mask = mask };
+   nir_foreach_shader_out_variable(var, vs->nir)
+   {
+      /* Integer outputs are flat: flat_shaded() kept those draws out. */
+      if (var->data.interpolation == INTERP_MODE_NOPERSPECTIVE)
+         gi.out_noperspective_mask |= BITFIELD64_BIT(var->data.location);
+   }
+   gi.clip_distances = vs->nir->info.clip_distance_array_size;
+   const void *options = ctx->base.screen->get_compiler_options(
+      ctx->base.screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_VERTEX);
+   struct pipe_shader_state cso = {
+      .type = PIPE_SHADER_IR_NIR,
+      .ir.nir = panfrost_gs_passthrough_vs(options, &gi),
+   };
+   vs->polygon_vs = ctx->base.create_vs_state(&ctx->base, &cso);
+   if (vs->polygon_vs && vs->polygon_vs->error[0])
+      mesa_loge("panfrost: instanced polygon-mode draws with facing are "
+                "dropped: %s",
+                vs->polygon_vs->error);
+   return vs->polygon_vs && !vs->polygon_vs->error[0] ? vs->polygon_vs : NULL;
+}
+
 /* One draw by its polygons' facing (see the top of the file). */
 static bool
 facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
@@ -365,24 +496,41 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
 {
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
-   unsigned n = d->count;
+   unsigned n = d->count, instances = info->instance_count;
+   bool instanced = instances > 1;
 
-   if (n < 3)
+   if (n < 3 || !instances)
       return true;
-   /* The draw's vertex ids: its indices, or 0.. from its first vertex. */
+   /* An instance's vertices then take a record of every output. */
+   uint64_t mask = BITFIELD64_BIT(VARYING_SLOT_POS);
+   if (instanced)
+      mask |= output_mask(vs);
+   unsigned record_B = util_bitcount64(mask) * 16;
+   uint64_t total = (uint64_t)n * instances;
+   if (total * record_B > (256u << 20) || total * 12 > UINT32_MAX) {
+      mesa_loge("panfrost: polygon-mode draw of %u vertices in %u "
+                "instances is too large for the facing path, dropped",
+                n, instances);
+      return true;
+   }
+   /* The draw's vertex ids: its indices, or 0.. from its first vertex;
+    * restarts (cut) end the polygons and shade the id before them. */
    uint32_t *ids = malloc(n * sizeof(uint32_t));
+   uint8_t *cut = calloc(n, 1);
    /* Filled triangles (3n indices at most: a strip's, a fan's), edges
-    * (6n: a strip's triangles each give three) and vertices (3n). */
-   uint32_t *lists = malloc(n * 12 * sizeof(uint32_t));
+    * (6n: a strip's triangles each give three) and vertices (3n), of
+    * every instance. */
+   uint32_t *lists = malloc(total * 12 * sizeof(uint32_t));
    unsigned *v = malloc(n * sizeof(unsigned));
+   float *pos = malloc(total * 4 * sizeof(float));
    /* With the slope term: a run per polygon drawn as lines or points
-    * (n polygons at most), and room to regroup the edges. */
+    * (n polygons at most per instance), and room to regroup the edges. */
    bool slope = needs_slope(ctx);
-   struct offset_run *runs = slope ? malloc(n * sizeof(*runs)) : NULL;
-   uint32_t *tmp = slope ? malloc(n * 6 * sizeof(uint32_t)) : NULL;
+   struct offset_run *runs = slope ? malloc(total * sizeof(*runs)) : NULL;
+   uint32_t *tmp = slope ? malloc(total * 6 * sizeof(uint32_t)) : NULL;
    struct pipe_transfer *xfer = NULL;
    const uint8_t *in = NULL;
-   bool ok = ids && lists && v && (!slope || (runs && tmp));
+   bool ok = ids && cut && lists && v && pos && (!slope || (runs && tmp));
    if (ok && info->index_size) {
       in = info->has_user_indices
               ? info->index.user
@@ -391,92 +539,142 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                                       PIPE_MAP_READ, &xfer);
       ok = in != NULL;
    }
-   for (unsigned i = 0; ok && i < n; ++i)
+   bool restarts = info->index_size && info->primitive_restart;
+   uint32_t last = 0;
+   for (unsigned i = 0; ok && i < n; ++i) {
       ids[i] = in ? index_at(in, info->index_size, d->start + i) : i;
+      cut[i] = restarts && ids[i] == info->restart_index;
+      if (cut[i])
+         ids[i] = last;
+      last = ids[i];
+   }
    if (xfer)
       pipe_buffer_unmap(&ctx->base, xfer);
 
    struct panfrost_compute_shader *records =
-      ok ? panfrost_gs_vs_records(ctx, vs, BITFIELD64_BIT(VARYING_SLOT_POS))
-         : NULL;
+      ok ? panfrost_gs_vs_records(ctx, vs, mask) : NULL;
+   struct panfrost_shader *pass_vs =
+      ok && instanced ? pass_through_vs(ctx, vs, mask) : NULL;
    struct pipe_resource *buf =
       ok ? pipe_buffer_create(ctx->base.screen, PIPE_BIND_SHADER_BUFFER,
-                              PIPE_USAGE_STAGING, n * 16)
+                              PIPE_USAGE_STAGING, total * record_B)
          : NULL;
-   ok = ok && records && !records->error[0] && buf;
+   struct pipe_vertex_element pve = {
+      .src_format = PIPE_FORMAT_R32G32B32A32_UINT,
+   };
+   void *pass_ve = pass_vs ? ctx->base.create_vertex_elements_state(
+                                &ctx->base, 1, &pve)
+                           : NULL;
+   ok = ok && records && !records->error[0] && buf &&
+        (!instanced || (pass_vs && pass_ve));
    struct pan_bo *bo = ok ? panfrost_resource(buf)->bo : NULL;
    ok = ok && panfrost_batch_add_bo(ctx, bo,
                                     PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
    int bias = info->index_size ? d->index_bias : (int)d->start;
    if (ok) {
       /* The variant shades vertex ids with the bias (or first vertex)
-       * added, as gl_VertexID counts; lists' room until the positions are
-       * back (the run copies them). */
+       * added, as gl_VertexID counts, in every instance; lists' room
+       * until the records are back (the run copies them). */
       for (unsigned i = 0; i < n; ++i)
          lists[i] = ids[i] + bias;
       uint64_t targets[PIPE_MAX_SO_BUFFERS] = { bo->gpu_va };
       ok = panfrost_xfb_run(ctx, records, info, drawid, bias,
-                            info->index_size != 0, lists, n, n, targets) == 0;
+                            info->index_size != 0, lists, n, (unsigned)total,
+                            targets) == 0;
    }
    /* The positions are needed now: the work goes and is waited for. */
    ok = ok && panfrost_batch_submit(ctx) && pan_bo_wait(bo, INT64_MAX, false);
-   const float *pos = ok ? pan_bo_mmap(bo) : NULL;
+   const uint8_t *rec = ok ? pan_bo_mmap(bo) : NULL;
+   /* gl_Position is the first vec4 of a record. */
+   for (uint64_t r = 0; rec && r < total; ++r)
+      memcpy(pos + 4 * r, rec + r * record_B, 16);
+   const struct list_drawer dr = {
+      .info = info,
+      .drawid = drawid,
+      .bias = bias,
+      .pass_vs = pass_vs,
+      .pass_ve = pass_ve,
+      .records = buf,
+      .record_B = record_B,
+      .nr_records = (unsigned)total,
+   };
    /* With gl_FrontFacing read, the front faces first, then the back ones
     * with the shader variant that reads false. */
    bool by_face = needs_facing(ctx);
-   for (unsigned pass = 0; pos && pass < (by_face ? 2 : 1); ++pass) {
+   for (unsigned pass = 0; rec && pass < (by_face ? 2 : 1); ++pass) {
       const struct pipe_viewport_state *vp = &ctx->state.viewport;
       bool flip = (vp->scale[0] < 0) != (vp->scale[1] < 0);
-      uint32_t *fill = lists, *line = lists + 3 * n, *point = lists + 9 * n;
+      uint32_t *fill = lists, *line = lists + 3 * total,
+               *point = lists + 9 * total;
       /* Runs: the lines' from the start, the points' from the end. */
       unsigned nf = 0, nl = 0, np = 0, c, line_runs = 0, point_runs = 0;
-      for (unsigned k = 0; (c = polygon(info->mode, n, k, v)); ++k) {
-         /* The homogeneous determinants of the fan's triangles have the
-          * sign of the projected area for vertices in front of the eye. */
-         double det = 0;
-         for (unsigned i = 1; i + 1 < c; ++i) {
-            const float *a = pos + 4 * v[0], *b = pos + 4 * v[i],
-                        *e = pos + 4 * v[i + 1];
-            det += a[0] * ((double)b[1] * e[3] - (double)e[1] * b[3]) -
-                   a[1] * ((double)b[0] * e[3] - (double)e[0] * b[3]) +
-                   a[3] * ((double)b[0] * e[1] - (double)e[0] * b[1]);
-         }
-         /* Window y runs down the framebuffer: a positive clip-space
-          * area is clockwise there (unless the viewport mirrors). */
-         bool ccw = (det < 0) != flip;
-         bool front = ccw == rast->front_ccw;
-         if (rast->cull_face & (front ? PIPE_FACE_FRONT : PIPE_FACE_BACK))
-            continue;
-         if (by_face && front != (pass == 0))
-            continue;
-         unsigned fill_mode = front ? rast->fill_front : rast->fill_back;
-         if (slope && fill_mode != PIPE_POLYGON_MODE_FILL) {
-            bool l = fill_mode == PIPE_POLYGON_MODE_LINE;
-            struct offset_run r = { slope_units(ctx, pos, v), l ? nl : np,
-                                    l ? 2 * c : c };
-            if (l)
-               runs[line_runs++] = r;
-            else
-               runs[n - ++point_runs] = r;
-         }
-         switch (fill_mode) {
-         case PIPE_POLYGON_MODE_LINE:
-            for (unsigned i = 0; i < c; ++i) {
-               line[nl++] = ids[v[i]];
-               line[nl++] = ids[v[(i + 1) % c]];
+      for (unsigned inst = 0; inst < instances; ++inst) {
+         /* An instance's positions; its records follow the previous
+          * instance's. */
+         const float *ipos = pos + 4 * (uint64_t)inst * n;
+         uint32_t first = inst * n;
+         /* Each piece between restarts on its own. */
+         for (unsigned a = 0, b; a < n; a = b + 1) {
+            for (b = a; b < n && !cut[b]; ++b)
+               ;
+            for (unsigned k = 0; (c = polygon(info->mode, b - a, k, v));
+                 ++k) {
+               for (unsigned i = 0; i < c; ++i)
+                  v[i] += a;
+               /* The homogeneous determinants of the fan's triangles
+                * have the sign of the projected area for vertices in
+                * front of the eye. */
+               double det = 0;
+               for (unsigned i = 1; i + 1 < c; ++i) {
+                  const float *p = ipos + 4 * v[0], *q = ipos + 4 * v[i],
+                              *e = ipos + 4 * v[i + 1];
+                  det += p[0] * ((double)q[1] * e[3] - (double)e[1] * q[3]) -
+                         p[1] * ((double)q[0] * e[3] - (double)e[0] * q[3]) +
+                         p[3] * ((double)q[0] * e[1] - (double)e[0] * q[1]);
+               }
+               /* Window y runs down the framebuffer: a positive
+                * clip-space area is clockwise there (unless the viewport
+                * mirrors). */
+               bool ccw = (det < 0) != flip;
+               bool front = ccw == rast->front_ccw;
+               if (rast->cull_face & (front ? PIPE_FACE_FRONT : PIPE_FACE_BACK))
+                  continue;
+               if (by_face && front != (pass == 0))
+                  continue;
+               unsigned fill_mode = front ? rast->fill_front : rast->fill_back;
+               bool offset = slope && fill_mode != PIPE_POLYGON_MODE_FILL;
+               float units = offset ? slope_units(ctx, ipos, v) : 0;
+               /* What the lists name: the records, or the draw's ids. */
+               for (unsigned i = 0; i < c; ++i)
+                  v[i] = instanced ? first + v[i] : ids[v[i]];
+               if (offset) {
+                  bool l = fill_mode == PIPE_POLYGON_MODE_LINE;
+                  struct offset_run r = { units, l ? nl : np, l ? 2 * c : c };
+                  if (l)
+                     runs[line_runs++] = r;
+                  else
+                     runs[total - ++point_runs] = r;
+               }
+               switch (fill_mode) {
+               case PIPE_POLYGON_MODE_LINE:
+                  for (unsigned i = 0; i < c; ++i) {
+                     line[nl++] = v[i];
+                     line[nl++] = v[(i + 1) % c];
+                  }
+                  break;
+               case PIPE_POLYGON_MODE_POINT:
+                  for (unsigned i = 0; i < c; ++i)
+                     point[np++] = v[i];
+                  break;
+               default:
+                  for (unsigned i = 1; i + 1 < c; ++i) {
+                     fill[nf++] = v[0];
+                     fill[nf++] = v[i];
+                     fill[nf++] = v[i + 1];
+                  }
+                  break;
+               }
             }
-            break;
-         case PIPE_POLYGON_MODE_POINT:
-            for (unsigned i = 0; i < c; ++i)
-               point[np++] = ids[v[i]];
-            break;
-         default:
-            for (unsigned i = 1; i + 1 < c; ++i) {
-               fill[nf++] = ids[v[0]];
-               fill[nf++] = ids[v[i]];
-               fill[nf++] = ids[v[i + 1]];
-            }
-            break;
          }
       }
       /* Drawn with a rasterizer that fills and culls nothing: the lists
@@ -488,18 +686,18 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       void *cso = ctx->base.create_rasterizer_state(&ctx->base, &plain);
       if (cso) {
          ctx->base.bind_rasterizer_state(&ctx->base, cso);
-         draw_list(ctx, info, drawid, PIPE_PRIM_TRIANGLES, fill, nf, bias);
+         draw_list(ctx, &dr, PIPE_PRIM_TRIANGLES, fill, nf);
          ctx->unfilled_polygons = true;
          ctx->back_face_polygons = by_face && pass == 1;
          if (slope) {
-            draw_runs(ctx, info, drawid, PIPE_PRIM_LINES, line, runs, line_runs,
-                      tmp, bias, &plain, cso);
-            draw_runs(ctx, info, drawid, PIPE_PRIM_POINTS, point,
-                      runs + n - point_runs, point_runs, tmp, bias, &plain,
+            draw_runs(ctx, &dr, PIPE_PRIM_LINES, line, runs, line_runs, tmp,
+                      &plain, cso);
+            draw_runs(ctx, &dr, PIPE_PRIM_POINTS, point,
+                      runs + total - point_runs, point_runs, tmp, &plain,
                       cso);
          } else {
-            draw_list(ctx, info, drawid, PIPE_PRIM_LINES, line, nl, bias);
-            draw_list(ctx, info, drawid, PIPE_PRIM_POINTS, point, np, bias);
+            draw_list(ctx, &dr, PIPE_PRIM_LINES, line, nl);
+            draw_list(ctx, &dr, PIPE_PRIM_POINTS, point, np);
          }
          ctx->unfilled_polygons = false;
          ctx->back_face_polygons = false;
@@ -508,10 +706,14 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       }
       ok = ok && cso != NULL;
    }
+   if (pass_ve)
+      ctx->base.delete_vertex_elements_state(&ctx->base, pass_ve);
    free(tmp);
    free(runs);
+   free(pos);
    free(v);
    free(lists);
+   free(cut);
    free(ids);
    pipe_resource_reference(&buf, NULL);
    return ok;

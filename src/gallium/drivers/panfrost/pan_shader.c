@@ -278,6 +278,8 @@ free_shader(struct pipe_context *pctx, struct panfrost_shader *so)
       pctx->delete_compute_state(pctx, so->gs_records);
    if (so->effects)
       pctx->delete_compute_state(pctx, so->effects);
+   if (so->polygon_vs)
+      free_shader(pctx, so->polygon_vs);
    ralloc_free(so->nir);
    FREE(so);
 }

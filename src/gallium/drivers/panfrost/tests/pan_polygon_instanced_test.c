@@ -1,0 +1,232 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * GL_LINE and GL_POINT polygons of the facing path (pan_polygon_mode.c)
+ * in instanced draws and in indexed draws with primitive restart.  The
+ * vertex shader mirrors instance 1 across the target's middle, which
+ * turns its winding: with GL_LINE for front faces and GL_POINT for back
+ * ones, one instance's quad must come out as its outline and the other's
+ * as its corners, each in the colour of its face (the fragment shader
+ * reads gl_FrontFacing) and of its instance (a varying from
+ * gl_InstanceID).  The restart draw is two triangle strips of opposite
+ * windings split by the restart index.  Filled (the polygons' insides
+ * drawn) is what the draws looked like before these were covered.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/nir/nir_builder.h"
+#include "pipe/p_context.h"
+#include "pipe/p_screen.h"
+#include "pipe/p_state.h"
+#include "util/u_inlines.h"
+
+#include "pan_test_screen.h"
+
+#define SIZE 32
+#define BLACK 0xff000000u
+
+static struct pipe_screen *screen;
+static struct pipe_context *ctx;
+
+/* gl_Position = attribute 0, x negated in instance 1; VAR0 = (0, instance,
+ * 1, 1). */
+static void *
+mirror_vs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "mirror");
+   nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
+                                      VERT_ATTRIB_GENERIC0, 0, "pos");
+   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_out,
+                                       VARYING_SLOT_POS, 0, "gl_Position");
+   nir_variable *v0 =
+      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   nir_ssa_def *p = nir_load_var(&b, in);
+   nir_ssa_def *inst = nir_u2f32(&b, nir_load_instance_id(&b));
+   /* x * (1 - 2 * instance) */
+   nir_ssa_def *x = nir_fmul(&b, nir_channel(&b, p, 0),
+                             nir_fadd_imm(&b, nir_fmul_imm(&b, inst, -2), 1));
+   nir_store_var(&b, pos,
+                 nir_vec4(&b, x, nir_channel(&b, p, 1), nir_channel(&b, p, 2),
+                          nir_channel(&b, p, 3)),
+                 0xf);
+   nir_store_var(&b, v0,
+                 nir_vec4(&b, nir_imm_float(&b, 0), inst, nir_imm_float(&b, 1),
+                          nir_imm_float(&b, 1)),
+                 0xf);
+   BITSET_SET(b.shader->info.system_values_read, SYSTEM_VALUE_INSTANCE_ID);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_vs_state(ctx, &cso);
+}
+
+/* (front face, VAR0.y, VAR0.z, 1). */
+static void *
+facing_fs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "facing");
+   nir_variable *in =
+      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_VAR0, 0, "v0");
+   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
+                                       FRAG_RESULT_DATA0, 0, "colour");
+   nir_ssa_def *v = nir_load_var(&b, in);
+   nir_ssa_def *front = nir_b2f32(&b, nir_load_front_face(&b, 1));
+   nir_store_var(&b, out,
+                 nir_vec4(&b, front, nir_channel(&b, v, 1),
+                          nir_channel(&b, v, 2), nir_imm_float(&b, 1)),
+                 0xf);
+   BITSET_SET(b.shader->info.system_values_read, SYSTEM_VALUE_FRONT_FACE);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+static uint32_t
+pixel(struct pipe_resource *tex, unsigned x, unsigned y)
+{
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, x, y, 1, 1, &xfer);
+   uint32_t p = 0;
+
+   if (map) {
+      memcpy(&p, map, 4);
+      pipe_texture_unmap(ctx, xfer);
+   }
+   return p;
+}
+
+/* The colour a face of an instance gets. */
+static uint32_t
+colour(bool front, unsigned instance)
+{
+   return BLACK | 0xff0000u | (instance ? 0xff00u : 0) | (front ? 0xff : 0);
+}
+
+/* Draws with the fill modes; restart: the two strips of vertices 0-7
+ * split by a restart index, else quad 0 (vertices 0-3) in two
+ * instances. */
+static void
+draw(unsigned fill_front, unsigned fill_back, bool restart)
+{
+   struct pipe_rasterizer_state rs = pan_test_rasterizer(fill_front);
+   rs.fill_back = fill_back;
+   rs.front_ccw = 1;
+   void *rast = ctx->create_rasterizer_state(ctx, &rs);
+   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
+   static const uint16_t strips[9] = { 0, 1, 3, 2, 0xffff, 4, 5, 7, 6 };
+   struct pipe_draw_info info = {
+      .mode = restart ? PIPE_PRIM_TRIANGLE_STRIP : PIPE_PRIM_QUADS,
+      .instance_count = restart ? 1 : 2,
+      .index_size = restart ? 2 : 0,
+      .has_user_indices = restart,
+      .index.user = restart ? strips : NULL,
+      .primitive_restart = restart,
+      .restart_index = 0xffff,
+   };
+   struct pipe_draw_start_count_bias d = { .count = restart ? 9 : 4 };
+
+   ctx->bind_rasterizer_state(ctx, rast);
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 0, 0);
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+   ctx->flush(ctx, NULL, 0);
+   ctx->delete_rasterizer_state(ctx, rast);
+}
+
+/* The quads' left x: quad 0 and its mirror (instance 1), or quad 1. */
+static const unsigned left_x[2][2] = { { 4, 19 }, { 4, 20 } };
+
+static void
+check(struct pipe_resource *tex, bool restart)
+{
+   const char *what = restart ? "restart" : "instanced";
+   const unsigned *x0 = left_x[restart];
+   bool front[2];
+
+   /* Filled: which face each quad shows. */
+   draw(PIPE_POLYGON_MODE_FILL, PIPE_POLYGON_MODE_FILL, restart);
+   for (unsigned q = 0; q < 2; ++q) {
+      uint32_t inside = pixel(tex, x0[q] + 5, 6);
+      unsigned inst = restart ? 0 : q;
+      front[q] = inside == colour(true, inst);
+      CHECK(front[q] || inside == colour(false, inst),
+            "%s filled: quad %u is 0x%08x, want a face's colour", what, q,
+            inside);
+   }
+   CHECK(front[0] != front[1], "%s filled: both quads show the same face",
+         what);
+
+   /* Lines for front faces, points for back ones. */
+   draw(PIPE_POLYGON_MODE_LINE, PIPE_POLYGON_MODE_POINT, restart);
+   for (unsigned q = 0; q < 2; ++q) {
+      unsigned inst = restart ? 0 : q;
+      uint32_t want = colour(front[q], inst);
+      /* The middle of the bottom edge; a corner (the mirror's first
+       * corner is its right one). */
+      unsigned edge = x0[q] + 4, corner = restart || !q ? x0[q] : x0[q] + 8;
+      uint32_t got_edge = pixel(tex, edge, 4);
+      uint32_t got_corner = pixel(tex, corner, 4);
+      uint32_t inside = pixel(tex, x0[q] + 5, 6);
+      CHECK(got_edge == (front[q] ? want : BLACK),
+            "%s: quad %u (%s) at (%u, 4) is 0x%08x, want 0x%08x", what, q,
+            front[q] ? "front, lines" : "back, points", edge, got_edge,
+            front[q] ? want : BLACK);
+      CHECK(got_corner == want,
+            "%s: quad %u (%s) corner (%u, 4) is 0x%08x, want 0x%08x", what, q,
+            front[q] ? "front, lines" : "back, points", corner, got_corner,
+            want);
+      CHECK(inside == BLACK, "%s: quad %u's inside is 0x%08x (filled)", what, q,
+            inside);
+   }
+}
+
+int
+main(int argc, char **argv)
+{
+   struct pan_test_fullscreen f;
+
+   if (!pan_test_open(&screen, &ctx))
+      return 1;
+   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
+
+   /* Quad 0 at x 4-12 (pixel centres) counter-clockwise in clip space,
+    * quad 1 at x 20-28 clockwise; y from 4 to 12.  As strips: 0 1 3 2. */
+   float data[8][4];
+   for (unsigned q = 0; q < 2; ++q) {
+      const float x0 = pan_test_ndc(4 + 16 * q, SIZE),
+                  x1 = pan_test_ndc(12 + 16 * q, SIZE);
+      const float y0 = pan_test_ndc(4, SIZE), y1 = pan_test_ndc(12, SIZE);
+      const float c[4][2] = { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } };
+      for (unsigned i = 0; i < 4; ++i) {
+         unsigned k = q ? (5 - i) % 4 : i;
+         const float v[4] = { c[k][0], c[k][1], 0, 1 };
+         memcpy(data[4 * q + i], v, sizeof(v));
+      }
+   }
+   struct pipe_resource *vbuf = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(data));
+   pipe_buffer_write(ctx, vbuf, 0, sizeof(data), data);
+   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = vbuf };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   void *vs = mirror_vs(), *fs = facing_fs();
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+
+   check(f.tex, false);
+   check(f.tex, true);
+
+   ctx->bind_rasterizer_state(ctx, f.cso[1]);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   vb.buffer.resource = f.vbuf;
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   pipe_resource_reference(&vbuf, NULL);
+   pan_test_fullscreen_teardown(ctx, &f);
+   return pan_test_close(screen, ctx);
+}
