@@ -198,12 +198,31 @@ mid_hw_reads(const struct mid_instr *I)
    return m;
 }
 
+/* Whether op holds "ball_" or "bany_": one walk over the short name (two
+ * strstr calls per source read were a tenth of all compile time). */
+static bool
+has_all_any(const char *op)
+{
+   for (const char *p = op; *p; p++) {
+      if (p[0] == 'b' && p[1] == 'a' &&
+          ((p[2] == 'l' && p[3] == 'l') || (p[2] == 'n' && p[3] == 'y')) &&
+          p[4] == '_')
+         return true;
+   }
+   return false;
+}
+
 bool
 mid_cross_lane(const struct mid_instr *I)
 {
-   return I->kind == MID_ALU &&
-          (!strncmp(I->op, "fdot", 4) || !strcmp(I->op, "freduce") ||
-           strstr(I->op, "ball_") || strstr(I->op, "bany_"));
+   if (I->kind != MID_ALU)
+      return false;
+   const char *op = I->op;
+   if (op[0] == 'f' && op[1] == 'd' && op[2] == 'o' && op[3] == 't')
+      return true;
+   if (op[0] == 'f' && op[1] == 'r' && !strcmp(op, "freduce"))
+      return true;
+   return has_all_any(op);
 }
 
 unsigned
@@ -211,7 +230,9 @@ mid_read_positions(const struct mid_instr *I)
 {
    if (I->kind != MID_ALU)
       return 0xf;
-   if (!strncmp(I->op, "fdot3", 5))
+   const char *op = I->op;
+   if (op[0] == 'f' && op[1] == 'd' && op[2] == 'o' && op[3] == 't' &&
+       op[4] == '3')
       return 0x7;
    return mid_cross_lane(I) ? 0xf : I->mask;
 }

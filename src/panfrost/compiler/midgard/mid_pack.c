@@ -102,7 +102,7 @@ move_src_lanes(struct mid_bundle *b, unsigned u, struct mid_instr *I,
 static bool
 candidate(const struct pk_var *v)
 {
-   return !v->bad && v->wmask && util_bitcount(v->wmask) < 4;
+   return !v->bad && v->wmask && mid_lane_count(v->wmask) < 4;
 }
 
 /* Which variables may move, and the lanes they occupy. */
@@ -152,7 +152,8 @@ classify(struct mid_shader *s, struct pk_var *vars)
 /* Live intervals of the candidates over slot positions: bundle i holds
  * slots 8i (vmul) to 8i + 7 (its end). */
 static void
-intervals(struct mid_shader *s, struct pk_var *vars, void *mem)
+intervals(struct mid_shader *s, struct pk_var *vars, const uint8_t *live_in,
+          const uint8_t *live_out_all, void *mem)
 {
    unsigned n = s->nr_vars, nb = s->nr_blocks;
    unsigned nr = util_dynarray_num_elements(&s->bundles, struct mid_bundle);
@@ -186,14 +187,12 @@ intervals(struct mid_shader *s, struct pk_var *vars, void *mem)
       }
    }
 
-   uint8_t *live_in = mid_live_in(s, mem);
-   uint8_t *live_out = ralloc_array(mem, uint8_t, n);
    mid_foreach_block(s, b)
    {
       if (start[b->index] < 0)
          continue;
-      mid_live_out(s, live_in, b, live_out);
       const uint8_t *in = live_in + (size_t)b->index * n;
+      const uint8_t *live_out = live_out_all + (size_t)b->index * n;
       for (unsigned v = 0; v < n; v++) {
          if (!candidate(&vars[v]))
             continue;
@@ -213,10 +212,10 @@ copied_lane(const struct pk_var *vars, const struct pk_group *groups,
 {
    const struct mid_instr *I = c->first;
    if (!I || !mid_is_plain_move(I) || I->src[1].ref.kind != MID_REF_VAR ||
-       util_bitcount(c->wmask) != 1)
+       mid_lane_count(c->wmask) != 1)
       return -1;
    const struct pk_var *p = &vars[I->src[1].ref.index];
-   if (p->group < 0 || util_bitcount(p->wmask) != 1 ||
+   if (p->group < 0 || mid_lane_count(p->wmask) != 1 ||
        p->hi != (c->lo | 7) ||
        groups[p->group].end[p->map[ffs(p->wmask) - 1]] != p->hi)
       return -1;
@@ -246,7 +245,7 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
    for (unsigned i = 0; i < nc; i++) {
       struct pk_var *c = &vars[order[i]];
       int src = copied_lane(vars, groups, c);
-      unsigned k = util_bitcount(c->wmask);
+      unsigned k = mid_lane_count(c->wmask);
       if (src >= 0) {
          const struct pk_var *p = &vars[src];
          unsigned l = p->map[ffs(p->wmask) - 1];
@@ -355,13 +354,14 @@ mid_pack_weights(struct mid_shader *s, void *mem)
    uint8_t *w = ralloc_array(mem, uint8_t, n);
    classify(s, vars);
    for (unsigned v = 0; v < n; v++)
-      w[v] = candidate(&vars[v]) ? util_bitcount(vars[v].wmask) : 4;
+      w[v] = candidate(&vars[v]) ? mid_lane_count(vars[v].wmask) : 4;
    ralloc_free(vars);
    return w;
 }
 
 void
-mid_pack_scalars(struct mid_shader *s)
+mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
+                 const uint8_t *live_out)
 {
    if (!s->nr_vars)
       return;
@@ -372,7 +372,7 @@ mid_pack_scalars(struct mid_shader *s)
       vars[v].hi = -1;
    }
    classify(s, vars);
-   intervals(s, vars, mem);
+   intervals(s, vars, live_in, live_out, mem);
    assign(s, vars, mem);
    rewrite(s, vars);
    ralloc_free(mem);

@@ -6,15 +6,28 @@
 #ifndef MID_PACK_H
 #define MID_PACK_H
 
+#include "util/bitscan.h"
+
 #include "mid_ir.h"
 
 /* Gather variables of one to three lanes into the lanes of shared
  * variables, on the scheduled bundles, so fewer registers hold them
- * (mid_pack.c). */
-void mid_pack_scalars(struct mid_shader *s);
+ * (mid_pack.c).  live_in and live_out: per block (by index) and
+ * variable, the lanes live into and out of it (the scheduler's). */
+void mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
+                      const uint8_t *live_out);
 
 /* Per variable, the quarter registers it will take once packed: its lanes
  * for a value mid_pack_scalars may pack, else 4 (pressure estimates). */
 uint8_t *mid_pack_weights(struct mid_shader *s, void *mem);
+
+/* Bits set in m, for lane masks from a table in a constant (without
+ * -mpopcnt util_bitcount is a library call, often made when scheduling). */
+static inline unsigned
+mid_lane_count(unsigned m)
+{
+   return m < 16 ? (unsigned)(0x4332322132212110ull >> (4 * m)) & 0xf
+                 : util_bitcount(m);
+}
 
 #endif

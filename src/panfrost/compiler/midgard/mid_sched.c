@@ -140,7 +140,7 @@ static unsigned
 units_for(const struct mid_instr *I)
 {
    unsigned units = pan_mid_alu_op_units(I->op);
-   if (util_bitcount(I->mask) != 1)
+   if (mid_lane_count(I->mask) != 1)
       units &=
          (1u << PAN_MID_VMUL) | (1u << PAN_MID_VADD) | (1u << PAN_MID_LUT);
    return units;
@@ -160,7 +160,7 @@ pick_unit(struct mid_bundle *b, struct mid_instr *I, int after, int before)
 {
    unsigned units = units_for(I);
    const enum pan_mid_slot *order =
-      util_bitcount(I->mask) == 1 ? scalar_first : vector_first;
+      mid_lane_count(I->mask) == 1 ? scalar_first : vector_first;
    for (unsigned k = 0; k < 5; k++) {
       int u = order[k];
       if (!(units & (1u << u)) || b->unit[u] || u <= after || u >= before)
@@ -462,7 +462,7 @@ try_forward(struct sched *sc, struct mid_bundle *b, struct grp *gs,
           (p->hw_rd & g->hw_wr))
          return false;
       pipe[nr] = all && sc->readers[v] == 1 && sc->writers[v] == 1 &&
-                 util_bitcount(b->pipe_used) + nr_pipe < 2;
+                 mid_lane_count(b->pipe_used) + nr_pipe < 2;
       if (!work && !pipe[nr])
          return false;
       nr_pipe += pipe[nr];
@@ -843,9 +843,9 @@ colour_into_writeout(struct sched *sc, int first, struct mid_block *blk,
       struct mid_instr *P = ps[0];
       if (nr != 1)
          return;
-      if (util_bitcount(rest) <= 1 && (units_for(P) & (1u << PAN_MID_VMUL)))
+      if (mid_lane_count(rest) <= 1 && (units_for(P) & (1u << PAN_MID_VMUL)))
          allowed = 1u << PAN_MID_VMUL, allowed_m = 1u << PAN_MID_SADD;
-      else if (util_bitcount(P->mask) == 1 &&
+      else if (mid_lane_count(P->mask) == 1 &&
                (units_for(P) & (1u << PAN_MID_SADD)))
          allowed = 1u << PAN_MID_SADD, allowed_m = 1u << PAN_MID_VMUL;
       else
@@ -1418,8 +1418,11 @@ mid_schedule(struct mid_shader *s)
       }
       relink(s, blk, from);
    }
-   ralloc_free(tmp);
+   /* Scheduling keeps the order of each lane's reads and writes within
+    * a block, so what is live into and out of each block has not
+    * changed (a value forwarded through r24/r25 was live in none). */
    if (ok)
-      mid_pack_scalars(s);
+      mid_pack_scalars(s, cache->live_in, cache->live_out);
+   ralloc_free(tmp);
    return ok;
 }

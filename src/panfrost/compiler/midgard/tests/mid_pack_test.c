@@ -7,7 +7,7 @@
  * result moves to a lane while its positional reads stay (over a vector
  * assembled piece by piece too), a per-lane select moves with its r31
  * feeder, and the colour's unwritten lanes are defined before the
- * writeout (mid_sched.c).
+ * writeout (mid_sched.c); the lane count and the cross-lane ops by name.
  */
 
 #include <string.h>
@@ -16,6 +16,7 @@
 #include "util/ralloc.h"
 
 #include "mid_ir.h"
+#include "mid_pack.h"
 
 static struct mid_shader *
 new_shader(unsigned nr_vars, gl_shader_stage stage)
@@ -240,9 +241,46 @@ test_colour_defined(void)
    ralloc_free(s);
 }
 
+/* The lane count from a table agrees with the bit count. */
+static void
+test_lane_count(void)
+{
+   for (unsigned m = 0; m < 300; m++)
+      PAN_EXPECT_EQ(mid_lane_count(m), util_bitcount(m));
+}
+
+/* Cross-lane ops by name (a walk instead of strstr): dot products, the
+ * reduction and the all/any comparisons, ALU words only. */
+static void
+test_cross_lane_names(void)
+{
+   static const struct {
+      const char *op;
+      bool cross;
+   } cases[] = {
+      { "fdot3", true },     { "fdot3r", true },    { "fdot4", true },
+      { "freduce", true },   { "fball_eq", true },  { "ibany_neq", true },
+      { "uball_lte", true }, { "ubany_lt", true },  { "fadd", false },
+      { "fmov", false },     { "fdo", false },      { "ball", false },
+      { "xbal_", false },    { "fbanyx", false },   { "freduc", false },
+      { "ld_attr_32", false },
+   };
+   struct mid_shader *s = new_shader(1, MESA_SHADER_VERTEX);
+   struct mid_block *b = mid_block_create(s);
+   for (unsigned i = 0; i < ARRAY_SIZE(cases); i++) {
+      struct mid_instr *I = mid_instr_create(s, b, MID_ALU, cases[i].op);
+      PAN_EXPECT_EQ(mid_cross_lane(I), cases[i].cross);
+      I->kind = MID_LDST;
+      PAN_EXPECT(!mid_cross_lane(I));
+   }
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
+   PAN_RUN_CASE(test_lane_count);
+   PAN_RUN_CASE(test_cross_lane_names);
    PAN_RUN_CASE(test_scalars_share);
    PAN_RUN_CASE(test_vec2_share);
    PAN_RUN_CASE(test_dot_packed);
