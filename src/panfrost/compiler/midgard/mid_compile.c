@@ -143,6 +143,8 @@ moved_ir(struct mid_shader *s, unsigned early, FILE *print_ir, bool *unchanged)
       moved = true;
    if (early == 1 && mid_late_loads(s))
       moved = true;
+   if (early && mid_ra_keep_tex_copies(s))
+      moved = true;
    if (early && !moved && unchanged)
       *unchanged = true;
    return finish_ir(s, true, early, print_ir);

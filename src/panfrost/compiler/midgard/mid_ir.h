@@ -188,6 +188,10 @@ struct mid_shader {
    /* Move varying stores up to their data's producers (mid_opt.c): fewer
     * moves, but r27 held longer, which can cost a register. */
    bool hoist_stores;
+   /* T860, extra rounds: lane packing leaves whole the texture result
+    * copies that allocation keeps in the second result register
+    * (mid_ra.c), so that no other value takes their free lanes. */
+   bool keep_tex_copies;
    bool ra_failed;
    /* Register allocation: physical register of each variable. */
    int *reg_of;
@@ -294,6 +298,11 @@ void mid_opt_moves(struct mid_shader *s);
  * pull: with the writes of a variable only the store's move reads, and
  * every computation only the store reads (its loads too). */
 bool mid_ra_early_stores(struct mid_shader *s, bool pull);
+/* T860: whether a texture result is copied out; sets keep_tex_copies. */
+bool mid_ra_keep_tex_copies(struct mid_shader *s);
+/* After scheduling: the variables of the texture results that allocation
+ * will keep in r28, appended to vars (unsigned). */
+void mid_ra_kept_tex_copies(struct mid_shader *s, struct util_dynarray *vars);
 /* Varying loads read only by texture coordinate moves load into the
  * texture input register, the lookups reading it through their swizzle
  * (mid_tex_coords.c); true when one did. */

@@ -534,7 +534,9 @@ out:
  * so the most fit. */
 struct tex_keep {
    struct mid_instr *T, *M;
-   unsigned start, end; /* instruction positions in the block */
+   /* Instruction positions in the block: the word, the copy, the last
+    * reader. */
+   unsigned start, copy, end;
 };
 
 /* The next texture result in r29 is read by ALU words alone up to the
@@ -546,7 +548,7 @@ tex_keep_span(struct mid_shader *s, struct mid_block *b, struct mid_instr *T,
 {
    const unsigned r = s->tex_out;
    struct mid_instr *M = NULL;
-   unsigned end = pos, i = pos;
+   unsigned end = pos, i = pos, copy = pos;
    bool closed = false;
    list_for_each_entry_from(struct mid_instr, I, T->link.next, &b->instrs, link)
    {
@@ -569,8 +571,10 @@ tex_keep_span(struct mid_shader *s, struct mid_block *b, struct mid_instr *T,
       if (I->kind != MID_ALU || mid_writes_hw(I, r))
          return false;
       if (!M && identity_copy_of(I, r) && writers[I->dst.index] == 1 &&
-          read_block[I->dst.index] == (int)b->index)
+          read_block[I->dst.index] == (int)b->index) {
          M = I;
+         copy = i;
+      }
       end = i;
    }
    if (!closed && r29_elsewhere)
@@ -588,7 +592,7 @@ tex_keep_span(struct mid_shader *s, struct mid_block *b, struct mid_instr *T,
             return false;
       }
    }
-   *out = (struct tex_keep){ T, M, pos, end };
+   *out = (struct tex_keep){ T, M, pos, copy, end };
    return true;
 }
 
@@ -604,8 +608,10 @@ reads_src(const struct mid_instr *I, unsigned r)
    return false;
 }
 
+/* The variables of the results kept in r28 (fixed); with apply, their
+ * words and readers rewritten. */
 static void
-keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed)
+keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed, bool apply)
 {
    const unsigned r = s->tex_out, n = s->nr_vars;
    unsigned *writers = rzalloc_array(NULL, unsigned, n ? n : 1);
@@ -651,38 +657,74 @@ keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed)
       }
       if (r28_read)
          continue;
-      /* By their end, each after the last one taken. */
-      unsigned after = 0;
-      bool any = false;
-      for (;;) {
-         int best = -1;
-         for (unsigned k = 0; k < nc; k++) {
-            if ((!any || c[k].start > after) &&
-                (best < 0 || c[k].end < c[best].end))
-               best = k;
+      /* The spans that save the most: the longest copies in all, spans
+       * apart (weighted interval scheduling over the spans by end). */
+      for (unsigned i = 1; i < nc; i++) {
+         struct tex_keep x = c[i];
+         unsigned j = i;
+         for (; j > 0 && c[j - 1].end > x.end; j--)
+            c[j] = c[j - 1];
+         c[j] = x;
+      }
+      unsigned *gain = rzalloc_array(writers, unsigned, nc + 1);
+      int *prev = ralloc_array(writers, int, nc + 1);
+      for (unsigned k = 0; k < nc; k++) {
+         int p = (int)k - 1;
+         while (p >= 0 && c[p].end >= c[k].start)
+            p--;
+         prev[k] = p;
+         unsigned with = c[k].end - c[k].copy + (p >= 0 ? gain[p + 1] : 0);
+         gain[k + 1] = MAX2(gain[k], with);
+      }
+      for (int k = (int)nc - 1; k >= 0;) {
+         unsigned with =
+            c[k].end - c[k].copy + (prev[k] >= 0 ? gain[prev[k] + 1] : 0);
+         if (gain[k + 1] != with || (k && gain[k] == with)) {
+            k--;
+            continue;
          }
-         if (best < 0)
-            break;
-         struct tex_keep *t = &c[best];
-         unsigned v = t->M->dst.index;
+         struct tex_keep *t = &c[k];
          /* The result's readers up to the next write of r29 read v. */
          list_for_each_entry_from(struct mid_instr, I, t->T->link.next,
                                   &b->instrs, link)
          {
-            if (mid_writes_hw(I, r))
+            if (!apply || mid_writes_hw(I, r))
                break;
-            for (unsigned k = 0; k < I->nr_srcs; k++) {
-               if (I->src[k].ref.kind == MID_REF_HW && I->src[k].ref.index == r)
-                  I->src[k].ref = t->M->dst;
+            for (unsigned j = 0; j < I->nr_srcs; j++) {
+               if (I->src[j].ref.kind == MID_REF_HW && I->src[j].ref.index == r)
+                  I->src[j].ref = t->M->dst;
             }
          }
-         t->T->dst = t->M->dst;
-         util_dynarray_append(fixed, unsigned, v);
-         after = t->end;
-         any = true;
+         if (apply)
+            t->T->dst = t->M->dst;
+         util_dynarray_append(fixed, unsigned, t->M->dst.index);
+         k = prev[k];
       }
    }
    ralloc_free(writers);
+}
+
+bool
+mid_ra_keep_tex_copies(struct mid_shader *s)
+{
+   if (s->tex_out < 16)
+      return false;
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (identity_copy_of(I, s->tex_out))
+            s->keep_tex_copies = true;
+      }
+   }
+   return s->keep_tex_copies;
+}
+
+void
+mid_ra_kept_tex_copies(struct mid_shader *s, struct util_dynarray *vars)
+{
+   if (s->tex_out >= 16 && s->nr_tex)
+      keep_tex_results(s, vars, false);
 }
 
 /* On the small cores a texture result copied out of r0 would rather be
@@ -698,7 +740,7 @@ mid_ra(struct mid_shader *s)
    if (s->tex_out >= 16 && s->nr_tex) {
       struct util_dynarray fixed;
       util_dynarray_init(&fixed, NULL);
-      keep_tex_results(s, &fixed);
+      keep_tex_results(s, &fixed, true);
       bool ok = ra_once(s, NULL, 0, &fixed, &merge_failed);
       util_dynarray_fini(&fixed);
       return ok;

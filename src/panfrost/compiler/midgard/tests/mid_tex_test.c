@@ -20,6 +20,8 @@
  * first reader (mid_late_loads.c), not past a store.
  */
 
+#include <string.h>
+
 #include "util/pan_test_util.h"
 #include "mid_test_ir.h"
 
@@ -403,6 +405,55 @@ test_t860_second_result(void)
    ralloc_free(s);
 }
 
+/*
+ *    v0 = ld_vary;  r28.xy = imov v0.xy;  r29 = normal
+ *    v1.xyz = imov r29.xyz
+ *    v2.x = fmul r29.w, v0.x
+ *    r28.xy = imov v0.zw;  r29 = normal
+ *    v3.xyz = fadd v1, r29;  v4.xyz = fmul v3, v2.xxx;  writeout v4
+ *
+ * Scheduled and allocated on T860: lane packing puts the scalar v2 in the
+ * copy's free lane, and a copy written twice cannot stay in r28.  With
+ * keep_tex_copies (the extra rounds) packing leaves the copy whole, and
+ * the first lookup writes it in r28.
+ */
+static void
+test_t860_copy_left_whole(void)
+{
+   for (unsigned keep = 0; keep < 2; keep++) {
+      struct mid_shader *s = tex_shader(0x860, 5);
+      s->keep_tex_copies = keep;
+      struct mid_block *b = mid_block_create(s);
+      ld_vary(s, b, 0);
+      coord_move(s, b, 0, 0, 1);
+      struct mid_instr *t1 = lookup(s, b);
+      struct mid_instr *m1 = result_copy(s, b, 1);
+      m1->mask = 0x7;
+      struct mid_instr *f = mid_test_alu2(s, b, "fmul", mid_var(2),
+                                          mid_hw(s->tex_out), mid_var(0));
+      f->mask = 0x1;
+      f->src[0].swz[0] = 3;
+      coord_move(s, b, 0, 2, 3);
+      lookup(s, b);
+      mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(1), mid_hw(s->tex_out))
+         ->mask = 0x7;
+      struct mid_instr *g =
+         mid_test_alu2(s, b, "fmul", mid_var(4), mid_var(3), mid_var(2));
+      g->mask = 0x7;
+      memset(g->src[1].swz, 0, sizeof(g->src[1].swz));
+      struct mid_instr *W = mid_instr_create(s, b, MID_WRITEOUT, "writeout");
+      W->nr_srcs = 1;
+      W->src[0] = mid_src_ref(mid_var(4));
+      PAN_EXPECT(mid_schedule(s));
+      PAN_EXPECT(mid_ra(s));
+      unsigned kind = keep ? MID_REF_VAR : MID_REF_HW;
+      PAN_EXPECT_EQ(t1->dst.kind, kind);
+      if (keep)
+         PAN_EXPECT_EQ(s->reg_of[1], 28);
+      ralloc_free(s);
+   }
+}
+
 static struct mid_instr *
 ld_coords(struct mid_shader *s, struct mid_block *b)
 {
@@ -510,6 +561,7 @@ main(void)
    PAN_RUN_CASE(test_coordinates_computed);
    PAN_RUN_CASE(test_t720_result_register);
    PAN_RUN_CASE(test_t860_second_result);
+   PAN_RUN_CASE(test_t860_copy_left_whole);
    PAN_RUN_CASE(test_late_lookups);
    PAN_RUN_CASE(test_late_loads);
    return pan_test_summary("pan_mid_tex");
