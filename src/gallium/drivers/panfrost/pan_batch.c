@@ -289,6 +289,24 @@ panfrost_batch_uses_bo(struct panfrost_context *ctx, const struct pan_bo *bo)
 }
 
 bool
+panfrost_batch_has_pass(struct panfrost_context *ctx)
+{
+   const struct panfrost_batch *b = &ctx->batch;
+
+   return b->clear || b->tiler ||
+          util_dynarray_num_elements(&b->draw_jobs, struct panfrost_batch_job);
+}
+
+void
+panfrost_batch_framebuffer_changes(struct panfrost_context *ctx)
+{
+   if (panfrost_batch_has_pass(ctx))
+      panfrost_batch_submit(ctx);
+   else
+      memset(&ctx->batch.draw_cache, 0, sizeof(ctx->batch.draw_cache));
+}
+
+bool
 panfrost_batch_uses(struct panfrost_context *ctx,
                     const struct pipe_resource *prsc)
 {
@@ -762,8 +780,7 @@ panfrost_batch_submit(struct panfrost_context *ctx)
 
    if (util_dynarray_num_elements(&b->compute_jobs,
                                   struct panfrost_batch_job) ||
-       util_dynarray_num_elements(&b->draw_jobs, struct panfrost_batch_job) ||
-       b->clear || b->tiler)
+       panfrost_batch_has_pass(ctx))
       b->submits++;
    if (util_dynarray_num_elements(&b->compute_jobs, struct panfrost_batch_job))
       ok = submit_jobs(ctx, &b->compute_jobs, "compute");

@@ -195,6 +195,16 @@ bool panfrost_batch_writes(struct panfrost_context *ctx,
 bool panfrost_batch_renders(struct panfrost_context *ctx,
                             const struct pipe_resource *prsc);
 
+/* Whether the pending batch holds a render pass (clears or draws), as
+ * opposed to dispatches alone, which depend on no framebuffer.
+ */
+bool panfrost_batch_has_pass(struct panfrost_context *ctx);
+
+/* Before another framebuffer is bound: a pass renders to one, so a batch
+ * holding one is submitted; dispatches alone stay for the next pass.
+ */
+void panfrost_batch_framebuffer_changes(struct panfrost_context *ctx);
+
 /* Whether the pending batch reads or writes this resource. */
 bool panfrost_batch_uses(struct panfrost_context *ctx,
                          const struct pipe_resource *prsc);

@@ -175,9 +175,8 @@ panfrost_set_framebuffer_state(struct pipe_context *pctx,
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
 
-   /* A pass renders to one framebuffer: finish the old one first. */
    if (!util_framebuffer_state_equal(&ctx->state.fb, fb))
-      panfrost_batch_submit(ctx);
+      panfrost_batch_framebuffer_changes(ctx);
    util_copy_framebuffer_state(&ctx->state.fb, fb);
 }
 

@@ -219,6 +219,89 @@ test_queries(void)
    ctx->destroy_query(ctx, q);
 }
 
+/* Word i of storage slot 0 = i + 1, for a workgroup of 4. */
+static void *
+ids_cs(void)
+{
+   const nir_shader_compiler_options *opts = screen->get_compiler_options(
+      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
+   nir_builder b =
+      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "flush-cs");
+   b.shader->info.workgroup_size[0] = 4;
+   b.shader->info.workgroup_size[1] = 1;
+   b.shader->info.workgroup_size[2] = 1;
+   nir_ssa_def *x = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
+   nir_store_ssbo(&b, nir_iadd_imm(&b, x, 1), nir_imm_int(&b, 0),
+                  nir_imul_imm(&b, x, 4), .write_mask = 1, .align_mul = 4);
+   struct pipe_compute_state cso = {
+      .ir_type = PIPE_SHADER_IR_NIR,
+      .prog = b.shader,
+   };
+   return ctx->create_compute_state(ctx, &cso);
+}
+
+/* A dispatch, then a draw into another framebuffer: the dispatch needs
+ * no framebuffer and goes with the draw's pass, one submit for both when
+ * the first framebuffer comes back.
+ */
+static void
+test_dispatch_then_framebuffer(void)
+{
+   struct pipe_resource *buf = pan_test_storage_buffer(screen, ctx, 16, NULL);
+   struct pipe_resource *other = pan_test_texture(
+      screen, PIPE_FORMAT_R8G8B8A8_UNORM, SIZE, 0, PIPE_BIND_RENDER_TARGET);
+   void *cs = ids_cs();
+
+   CHECK(buf && other && cs, "buffer, target and compute shader made");
+   if (!buf || !other || !cs)
+      goto done;
+   struct pipe_surface tmpl = { .format = other->format };
+   struct pipe_surface *surf = ctx->create_surface(ctx, other, &tmpl);
+   struct pipe_framebuffer_state fb_other = {
+      .width = SIZE,
+      .height = SIZE,
+      .layers = 1,
+      .nr_cbufs = 1,
+      .cbufs = { surf },
+   };
+   struct pipe_framebuffer_state fb_main = fb_other;
+   fb_main.cbufs[0] = f.surf;
+   struct pipe_shader_buffer sb = { .buffer = buf, .buffer_size = 16 };
+   struct pipe_grid_info grid = { .work_dim = 1,
+                                  .block = { 4, 1, 1 },
+                                  .grid = { 1, 1, 1 } };
+
+   ctx->flush(ctx, NULL, 0);
+   unsigned s = submits();
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, &sb, 1);
+   ctx->bind_compute_state(ctx, cs);
+   ctx->launch_grid(ctx, &grid);
+   ctx->set_framebuffer_state(ctx, &fb_other);
+   draw();
+   ctx->set_framebuffer_state(ctx, &fb_main);
+   expect("a dispatch, then a draw into another framebuffer", s, 1);
+
+   uint32_t words[4];
+   pipe_buffer_read(ctx, buf, 0, sizeof(words), words);
+   CHECK(words[0] == 1 && words[1] == 2 && words[2] == 3 && words[3] == 4,
+         "the dispatch wrote %u %u %u %u", words[0], words[1], words[2],
+         words[3]);
+   struct pipe_transfer *xfer;
+   const uint8_t *px =
+      pipe_texture_map(ctx, other, 0, 0, PIPE_MAP_READ, 0, 0, 1, 1, &xfer);
+   CHECK(px && px[0] == 0 && px[1] == 255, "the other target is green");
+   if (px)
+      pipe_texture_unmap(ctx, xfer);
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, NULL, 0);
+   ctx->bind_compute_state(ctx, NULL);
+   pipe_surface_reference(&surf, NULL);
+done:
+   if (cs)
+      ctx->delete_compute_state(ctx, cs);
+   pipe_resource_reference(&buf, NULL);
+   pipe_resource_reference(&other, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -232,6 +315,8 @@ main(int argc, char **argv)
 
    test_cpu_access();
    test_queries();
+   if (screen->get_param(screen, PIPE_CAP_COMPUTE))
+      test_dispatch_then_framebuffer();
 
    ctx->bind_vs_state(ctx, NULL);
    ctx->bind_fs_state(ctx, NULL);
