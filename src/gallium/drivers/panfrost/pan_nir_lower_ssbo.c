@@ -204,14 +204,38 @@ panfrost_nir_drop_vertex_writes(nir_shader *nir)
                                 NULL);
 }
 
-/* An atomic whose result is read, outside loops (pan_ssbo.h). */
+/* Whether the shader writes memory (a global store or atomic). */
 static bool
-is_kept_atomic(const nir_instr *instr)
+writes_memory(nir_shader *nir)
+{
+   nir_foreach_function(func, nir) {
+      if (!func->impl)
+         continue;
+      nir_foreach_block(block, func->impl) {
+         nir_foreach_instr(instr, block) {
+            if (instr->type != nir_instr_type_intrinsic)
+               continue;
+            nir_intrinsic_op op = nir_instr_as_intrinsic(instr)->intrinsic;
+            if (op == nir_intrinsic_store_global || is_global_atomic(op))
+               return true;
+         }
+      }
+   }
+   return false;
+}
+
+/* A memory read outside loops whose result is used (pan_ssbo.h): an
+ * atomic, or a load in a shader that writes memory (the position
+ * programs' writes would change what the varying program reads).
+ */
+static bool
+is_kept_read(const nir_instr *instr, bool writes)
 {
    if (instr->type != nir_instr_type_intrinsic)
       return false;
    nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
-   if (!is_global_atomic(intr->intrinsic) ||
+   if (!(is_global_atomic(intr->intrinsic) ||
+         (writes && intr->intrinsic == nir_intrinsic_load_global)) ||
        nir_ssa_def_is_unused(&intr->dest.ssa))
       return false;
    for (const nir_cf_node *n = &instr->block->cf_node; n; n = n->parent) {
@@ -221,17 +245,21 @@ is_kept_atomic(const nir_instr *instr)
    return true;
 }
 
-/* The kept atomics in program order, each at the next offset aligned to
- * its size; calls fn for each when given.  Returns the record's size.
+/* The kept reads in program order, each at the next offset aligned to
+ * its component size; calls fn for each when given.  Returns the
+ * record's size (0 for a shader that writes no memory).
  */
 static unsigned
-foreach_kept_atomic(nir_shader *nir,
-                    void (*fn)(nir_builder *b, nir_intrinsic_instr *intr,
-                               unsigned offset_B, const void *data),
-                    const void *data)
+foreach_kept_read(nir_shader *nir,
+                  void (*fn)(nir_builder *b, nir_intrinsic_instr *intr,
+                             unsigned offset_B, const void *data),
+                  const void *data)
 {
    unsigned at = 0, align = 4;
+   bool writes = writes_memory(nir);
 
+   if (!writes)
+      return 0;
    nir_foreach_function(func, nir) {
       if (!func->impl)
          continue;
@@ -239,15 +267,15 @@ foreach_kept_atomic(nir_shader *nir,
       nir_builder_init(&b, func->impl);
       nir_foreach_block(block, func->impl) {
          nir_foreach_instr_safe(instr, block) {
-            if (!is_kept_atomic(instr))
+            if (!is_kept_read(instr, writes))
                continue;
             nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
-            unsigned size_B = intr->dest.ssa.bit_size / 8;
-            at = ALIGN_POT(at, size_B);
-            align = MAX2(align, size_B);
+            unsigned comp_B = intr->dest.ssa.bit_size / 8;
+            at = ALIGN_POT(at, comp_B);
+            align = MAX2(align, comp_B);
             if (fn)
                fn(&b, intr, at, data);
-            at += size_B;
+            at += comp_B * intr->dest.ssa.num_components;
          }
       }
       if (fn)
@@ -259,7 +287,7 @@ foreach_kept_atomic(nir_shader *nir,
 unsigned
 panfrost_nir_vertex_results_B(nir_shader *nir)
 {
-   return foreach_kept_atomic(nir, NULL, NULL);
+   return foreach_kept_read(nir, NULL, NULL);
 }
 
 /* Where this vertex keeps the result at offset_B of its record. */
@@ -286,7 +314,7 @@ store_result(nir_builder *b, nir_intrinsic_instr *intr, unsigned offset_B,
    b->cursor = nir_after_instr(&intr->instr);
    nir_ssa_def *addr = result_address(b, *(const unsigned *)data, offset_B);
    nir_store_global(b, addr, intr->dest.ssa.bit_size / 8, &intr->dest.ssa,
-                    0x1);
+                    BITFIELD_MASK(intr->dest.ssa.num_components));
 }
 
 static void
@@ -296,7 +324,8 @@ load_result(nir_builder *b, nir_intrinsic_instr *intr, unsigned offset_B,
    b->cursor = nir_before_instr(&intr->instr);
    unsigned bits = intr->dest.ssa.bit_size;
    nir_ssa_def *addr = result_address(b, *(const unsigned *)data, offset_B);
-   nir_ssa_def *v = nir_load_global(b, addr, bits / 8, 1, bits);
+   nir_ssa_def *v =
+      nir_load_global(b, addr, bits / 8, intr->dest.ssa.num_components, bits);
    nir_ssa_def_rewrite_uses(&intr->dest.ssa, v);
    nir_instr_remove(&intr->instr);
 }
@@ -305,7 +334,7 @@ void
 panfrost_nir_keep_vertex_results(nir_shader *nir, bool varying,
                                  unsigned record_B)
 {
-   foreach_kept_atomic(nir, varying ? load_result : store_result, &record_B);
+   foreach_kept_read(nir, varying ? load_result : store_result, &record_B);
 }
 
 bool

@@ -83,14 +83,16 @@ void panfrost_nir_drop_vertex_writes(struct nir_shader *nir);
 
 /*
  * An atomic whose result the vertex shader reads must still be made once
- * per vertex: the position program stores each such result in a buffer
- * of the draw, one record per vertex of each instance, and the varying
- * program loads it there instead of repeating the atomic.  The record of
- * a vertex is (vertex id - first) + instance id * span, from the words of
- * PANFROST_VERTEX_RESULTS_CBUF: the buffer's address (low, high), first
- * and span (the draw's vertex range).  Atomics in loops are left as they
- * are (an iteration count per vertex is not known): they run in both
- * programs.
+ * per vertex, and in a shader writing memory a load must see what it saw
+ * in the position program (not the writes the position programs made
+ * since): the position program stores each such result in a buffer of
+ * the draw, one record per vertex of each instance, and the varying
+ * program loads it there instead of repeating the atomic or the load.
+ * The record of a vertex is (vertex id - first) + instance id * span,
+ * from the words of PANFROST_VERTEX_RESULTS_CBUF: the buffer's address
+ * (low, high), first and span (the draw's vertex range).  Reads in loops
+ * are left as they are (an iteration count per vertex is not known):
+ * they run in both programs.
  */
 #define PANFROST_VERTEX_RESULTS_CBUF (PANFROST_SSBO_CBUF + 1)
 /* The largest buffer of results a draw may take. */

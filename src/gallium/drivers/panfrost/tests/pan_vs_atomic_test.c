@@ -43,8 +43,10 @@
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
 
-/* old = atomicAdd(slot 0 word 0, 1); the point at pixel (vertex id,
- * instance id); VAR0 = (old / 255, 0, 0, 1).
+/* before = slot 0 word 0; old = atomicAdd(slot 0 word 0, 1); the point
+ * at pixel (vertex id, instance id); VAR0 = (old / 255, old >= before, 0,
+ * 1): a load must see what it saw before the vertex's atomic, not the
+ * count after every vertex's.
  */
 static void *
 vertex_shader(void)
@@ -54,6 +56,8 @@ vertex_shader(void)
                                        VARYING_SLOT_POS, 0, "gl_Position");
    nir_variable *v0 =
       pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   nir_ssa_def *before = nir_load_ssbo(&b, 1, 32, nir_imm_int(&b, 0),
+                                       nir_imm_int(&b, 0), .align_mul = 4);
    nir_ssa_def *old = nir_ssbo_atomic_add(
       &b, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0), nir_imm_int(&b, 1));
    /* gl_VertexID as GL gives it: from the first vertex or the bias. */
@@ -70,8 +74,8 @@ vertex_shader(void)
                  0xf);
    nir_store_var(&b, v0,
                  nir_vec4(&b, nir_fmul_imm(&b, nir_u2f32(&b, old), 1.0 / 255),
-                          nir_imm_float(&b, 0), nir_imm_float(&b, 0),
-                          nir_imm_float(&b, 1)),
+                          nir_b2f32(&b, nir_uge(&b, old, before)),
+                          nir_imm_float(&b, 0), nir_imm_float(&b, 1)),
                  0xf);
    b.shader->info.num_ssbos = 1;
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
@@ -118,11 +122,14 @@ draw_and_check(struct pipe_resource *tex, struct pipe_resource *counter,
    CHECK(map, "%s: render target map failed", what);
    if (!map)
       return;
-   unsigned seen = 0, bad = 0;
+   unsigned seen = 0, bad = 0, stale = 0;
    for (unsigned y = 0; y < H; ++y) {
       for (unsigned x = 0; x < W; ++x) {
          unsigned red = map[y * xfer->stride + x * 4];
          bool point = y < INSTANCES && x >= FIRST && x < FIRST + COUNT;
+         /* Green: the load before the atomic saw no later count. */
+         if (point && map[y * xfer->stride + x * 4 + 1] != 0xff)
+            stale++;
          bool ok = point
                       ? red < COUNT * INSTANCES && !(seen & BITFIELD_BIT(red))
                       : red == CLEAR;
@@ -135,6 +142,10 @@ draw_and_check(struct pipe_resource *tex, struct pipe_resource *counter,
       }
    }
    CHECK(!bad, "%s: %u pixels are wrong", what, bad);
+   CHECK(!stale,
+         "%s: %u points loaded a count above their atomic's result (the "
+         "varying program's load saw later vertices' atomics)",
+         what, stale);
    CHECK(seen == BITFIELD_MASK(COUNT * INSTANCES),
          "%s: the points' results are 0x%x, want each of 0 to %u once", what,
          seen, COUNT * INSTANCES - 1);
