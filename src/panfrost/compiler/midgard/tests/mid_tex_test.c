@@ -406,6 +406,39 @@ test_t860_second_result(void)
 }
 
 /*
+ *    v0 = ld_vary;  r28.xy = imov v0.xy;  r29 = normal;  v1 = imov r29
+ *    r28.xy = imov v0.zw;  r29 = normal;  v2 = imov r29
+ *    r28.xy = imov v0.xy;  r29 = normal
+ *    v3 = fadd v2, r29;  v4 = fmul v1, v3
+ *
+ * Two overlapping spans: the second result's copy (v2) ends first, but
+ * the first one's (v1) is longer; r28 goes to the longer.
+ */
+static void
+test_t860_longest_span(void)
+{
+   struct mid_shader *s = tex_shader(0x860, 5);
+   struct mid_block *b = mid_block_create(s);
+   ld_vary(s, b, 0);
+   coord_move(s, b, 0, 0, 1);
+   struct mid_instr *t1 = lookup(s, b);
+   result_copy(s, b, 1);
+   coord_move(s, b, 0, 2, 3);
+   struct mid_instr *t2 = lookup(s, b);
+   result_copy(s, b, 2);
+   coord_move(s, b, 0, 0, 1);
+   lookup(s, b);
+   mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_hw(s->tex_out));
+   mid_test_alu2(s, b, "fmul", mid_var(4), mid_var(1), mid_var(3));
+   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT_EQ(t1->dst.kind, MID_REF_VAR);
+   PAN_EXPECT_EQ(s->reg_of[1], 28);
+   PAN_EXPECT_EQ(t2->dst.kind, MID_REF_HW);
+   PAN_EXPECT(s->reg_of[2] < 16);
+   ralloc_free(s);
+}
+
+/*
  *    v0 = ld_vary;  r28.xy = imov v0.xy;  r29 = normal
  *    v1.xyz = imov r29.xyz
  *    v2.x = fmul r29.w, v0.x
@@ -561,6 +594,7 @@ main(void)
    PAN_RUN_CASE(test_coordinates_computed);
    PAN_RUN_CASE(test_t720_result_register);
    PAN_RUN_CASE(test_t860_second_result);
+   PAN_RUN_CASE(test_t860_longest_span);
    PAN_RUN_CASE(test_t860_copy_left_whole);
    PAN_RUN_CASE(test_late_lookups);
    PAN_RUN_CASE(test_late_loads);
