@@ -78,7 +78,7 @@ clear_surface(struct panfrost_context *ctx, struct pipe_surface *surf,
       one.zsbuf = surf;
    }
 
-   panfrost_batch_submit(ctx);
+   panfrost_batch_framebuffer_changes(ctx);
    util_copy_framebuffer_state(&saved, &ctx->state.fb);
    util_copy_framebuffer_state(&ctx->state.fb, &one);
    panfrost_batch_clear(ctx, buffers, color, depth, stencil);

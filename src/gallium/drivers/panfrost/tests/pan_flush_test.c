@@ -242,7 +242,8 @@ ids_cs(void)
 
 /* A dispatch, then a draw into another framebuffer: the dispatch needs
  * no framebuffer and goes with the draw's pass, one submit for both when
- * the first framebuffer comes back.
+ * the first framebuffer comes back.  The same for a dispatch and a clear
+ * of a surface that is not bound.
  */
 static void
 test_dispatch_then_framebuffer(void)
@@ -281,6 +282,14 @@ test_dispatch_then_framebuffer(void)
    ctx->set_framebuffer_state(ctx, &fb_main);
    expect("a dispatch, then a draw into another framebuffer", s, 1);
 
+   /* A dispatch, then a clear of a surface that is not bound: one submit
+    * for both. */
+   s = submits();
+   ctx->launch_grid(ctx, &grid);
+   union pipe_color_union cyan = { .f = { 0, 1, 1, 1 } };
+   ctx->clear_render_target(ctx, surf, &cyan, 0, 0, SIZE, SIZE, false);
+   expect("a dispatch, then a clear of another surface", s, 1);
+
    uint32_t words[4];
    pipe_buffer_read(ctx, buf, 0, sizeof(words), words);
    CHECK(words[0] == 1 && words[1] == 2 && words[2] == 3 && words[3] == 4,
@@ -289,7 +298,8 @@ test_dispatch_then_framebuffer(void)
    struct pipe_transfer *xfer;
    const uint8_t *px =
       pipe_texture_map(ctx, other, 0, 0, PIPE_MAP_READ, 0, 0, 1, 1, &xfer);
-   CHECK(px && px[0] == 0 && px[1] == 255, "the other target is green");
+   CHECK(px && px[0] == 0 && px[1] == 255 && px[2] == 255,
+         "the other target is cleared to cyan");
    if (px)
       pipe_texture_unmap(ctx, xfer);
    ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, NULL, 0);
