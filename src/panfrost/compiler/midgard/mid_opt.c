@@ -282,6 +282,22 @@ is_clamp_move(const struct mid_instr *M)
           !M->src[1].neg;
 }
 
+/* A load of memory no store of the shader writes (attributes, varyings,
+ * uniform buffers), reading no register: it can move down freely. */
+static bool
+movable_load(const struct mid_instr *L)
+{
+   if (L->kind != MID_LDST || L->store || mid_hw_reads(L) ||
+       (strncmp(L->op, "ld_attr", 7) && strncmp(L->op, "ld_vary", 7) &&
+        strncmp(L->op, "ld_ubo", 6)))
+      return false;
+   for (unsigned i = 0; i < L->nr_srcs; i++) {
+      if (L->src[i].ref.kind == MID_REF_VAR)
+         return false;
+   }
+   return true;
+}
+
 /*
  * Sinking: the producers of v (read by M alone) write M's destination
  * directly, lanes moved as M's swizzle says: a fixed register (store
@@ -326,6 +342,8 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
       S = NULL;
    /* The lanes of r27 live before the first producer met walking back. */
    uint8_t live27 = 0;
+   bool blocked = false;
+   bool store_reg = hw && (M->dst.index == 26 || M->dst.index == 27);
    struct mid_instr *last_def = NULL;
    /* Walk back from M to the producers, collecting them. */
    struct mid_instr *defs[4];
@@ -356,14 +374,24 @@ sink(struct opt *o, struct mid_block *b, struct mid_instr *M)
       }
       /* The destination must be free from the first producer on. */
       if (touches(I, M->dst))
-         return false;
+         blocked = true;
       if (hw && (I->kind == MID_TEX || I->kind == MID_LDST ||
                  I->kind == MID_BRANCH) &&
           (I->kind == MID_BRANCH || (mid_hw_reads(I) & (1u << M->dst.index))))
-         return false; /* they read r26-r29 implicitly */
+         blocked = true; /* they read r26-r29 implicitly */
    }
-   if ((found & from) != from || live27)
+   if ((found & from) != from)
       return false;
+   if (blocked || live27) {
+      /* Store data loaded from memory nothing writes: the load moves
+       * down to M and writes the store register there, as the stock
+       * code loads an attribute copied to a varying. */
+      if (!store_reg || nr_defs != 1 || !movable_load(defs[0]))
+         return false;
+      list_del(&defs[0]->link);
+      list_addtail(&defs[0]->link, &M->link);
+      S = NULL;
+   }
    for (unsigned k = 0; k < nr_defs; k++) {
       defs[k]->mask &= from;
       retarget(defs[k], M->dst, to);

@@ -8,7 +8,8 @@
  * with their swizzle folded, store data written in part by its producers,
  * constants propagated, r31 feeders that compute their condition, clamping
  * moves folded into their producers' output modifier, a dot product
- * writing the lane of a vector its copy filled, and loads
+ * writing the lane of a vector its copy filled, an attribute load moved
+ * down to write the store data its copy wrote, and loads
  * writing texture inputs (mid_opt.c), and lanes of moves and loads nobody reads
  * trimmed (mid_dce).
  */
@@ -422,6 +423,41 @@ ld_vary(struct mid_shader *s, struct mid_block *b, unsigned var)
    return I;
 }
 
+/* An attribute copied to a varying after another store through r27:
+ *    v0 = ld_attr_32                     r27 = fadd u0, u0
+ *    r27 = fadd u0, u0                   st_vary 0
+ *    st_vary 0                  ->       r27 = ld_attr_32
+ *    r27 = imov v0                       st_vary 1
+ *    st_vary 1
+ * without hoisting: the load cannot write r27 where it is, so it moves
+ * down to the move (an ALU producer stays: test_hoist_blocked).  With
+ * hoisting the store moves up to the load, as before. */
+static void
+test_load_into_store_data(void)
+{
+   for (unsigned hoist = 0; hoist < 2; hoist++) {
+      struct mid_shader *s = mid_test_shader(1);
+      s->hoist_stores = hoist;
+      struct mid_block *b = mid_block_create(s);
+      struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+      struct mid_instr *l = ld_vary(s, b, 0);
+      l->op = "ld_attr_32";
+      mid_test_alu2(s, b, "fadd", mid_hw(27), u0, u0);
+      mid_test_st_vary(s, b, 0);
+      mid_test_move(s, b, mid_hw(27), mid_var(0));
+      struct mid_instr *st = mid_test_st_vary(s, b, 1);
+
+      mid_opt_moves(s);
+
+      PAN_EXPECT_EQ(nr_instrs(b), 4);
+      /* Hoisting moves the store up to the load instead. */
+      PAN_EXPECT(nth(b, hoist ? 0 : 2) == l && nth(b, hoist ? 1 : 3) == st);
+      PAN_EXPECT(l->dst.kind == MID_REF_HW && l->dst.index == 27);
+      PAN_EXPECT_EQ(l->mask, 0xf);
+      ralloc_free(s);
+   }
+}
+
 /* Texture coordinates straight from a varying load:
  *    v0 = ld_vary
  *    r28.xy = imov v0.xy
@@ -576,6 +612,7 @@ main(void)
    PAN_RUN_CASE(test_clamp_into_producer);
    PAN_RUN_CASE(test_dot_into_vector);
    PAN_RUN_CASE(test_load_to_texture_input);
+   PAN_RUN_CASE(test_load_into_store_data);
    PAN_RUN_CASE(test_tex_result_past_load);
    PAN_RUN_CASE(test_repeated_tex_move);
    PAN_RUN_CASE(test_dead_lanes);
