@@ -298,7 +298,9 @@ void mid_opt_moves(struct mid_shader *s);
  * pull: with the writes of a variable only the store's move reads, and
  * every computation only the store reads (its loads too). */
 bool mid_ra_early_stores(struct mid_shader *s, bool pull);
-/* T860: whether a texture result is copied out; sets keep_tex_copies. */
+/* T860, extra rounds: whether a texture result is copied out (sets
+ * keep_tex_copies); the result's readers after its copy then read the
+ * copy, so that they need not come before the next lookup. */
 bool mid_ra_keep_tex_copies(struct mid_shader *s);
 /* After scheduling: the variables of the texture results that allocation
  * will keep in r28, appended to vars (unsigned). */

@@ -704,19 +704,68 @@ keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed, bool apply)
    ralloc_free(writers);
 }
 
+/* A result copied out whose other ALU readers after the copy read it in
+ * r29: they read the copy instead (its lanes widened), so that the
+ * scheduler need not place them before the next lookup (a colour's alpha
+ * taken from the first result, read at the writeout: the copy, kept in
+ * r28, costs no register, where a value computed early holds one). */
+static void
+read_copies(struct mid_shader *s, struct mid_block *b, struct mid_instr *T,
+            const unsigned *writers)
+{
+   const unsigned r = s->tex_out;
+   struct mid_instr *M = NULL;
+   list_for_each_entry_from(struct mid_instr, I, T->link.next, &b->instrs, link)
+   {
+      if (mid_writes_hw(I, r))
+         break;
+      if (!(mid_hw_reads(I) & (1u << r)))
+         continue;
+      if (I->kind != MID_ALU)
+         return;
+      if (!M) {
+         if (identity_copy_of(I, r) && writers[I->dst.index] == 1)
+            M = I;
+         continue;
+      }
+      for (unsigned k = 0; k < I->nr_srcs; k++) {
+         struct mid_src *src = &I->src[k];
+         if (src->ref.kind != MID_REF_HW || src->ref.index != r)
+            continue;
+         unsigned lanes = mid_src_lanes(I, src);
+         u_foreach_bit (l, lanes & ~M->mask)
+            M->src[1].swz[l] = l;
+         M->mask |= lanes;
+         src->ref = M->dst;
+      }
+   }
+}
+
 bool
 mid_ra_keep_tex_copies(struct mid_shader *s)
 {
    if (s->tex_out < 16)
       return false;
+   unsigned *writers = rzalloc_array(NULL, unsigned, MAX2(s->nr_vars, 1));
+   mid_foreach_block(s, b)
+   {
+      mid_foreach_instr(b, I)
+      {
+         if (I->dst.kind == MID_REF_VAR && !I->store)
+            writers[I->dst.index]++;
+      }
+   }
    mid_foreach_block(s, b)
    {
       mid_foreach_instr(b, I)
       {
          if (identity_copy_of(I, s->tex_out))
             s->keep_tex_copies = true;
+         if (I->kind == MID_TEX && mid_writes_hw(I, s->tex_out))
+            read_copies(s, b, I, writers);
       }
    }
+   ralloc_free(writers);
    return s->keep_tex_copies;
 }
 

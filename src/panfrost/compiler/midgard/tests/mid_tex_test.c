@@ -439,6 +439,52 @@ test_t860_longest_span(void)
 }
 
 /*
+ *    r29 = normal                   r29 = normal
+ *    v1.xyz = imov r29.xyz    ->    v1.xyzw = imov r29.xyzw
+ *    v2.x = fmul r29.w, v0.x        v2.x = fmul v1.w, v0.x
+ *    r29 = normal                   r29 = normal
+ *
+ * In the extra rounds on T860 (mid_ra_keep_tex_copies), a result's other
+ * readers after its copy read the copy, so that they may be scheduled
+ * past the next lookup (the copy may stay in r28); not on T720, and not
+ * a reader before the copy.
+ */
+static void
+test_t860_read_copy(void)
+{
+   for (unsigned t720 = 0; t720 < 2; t720++) {
+      struct mid_shader *s = tex_shader(t720 ? 0x720 : 0x860, 4);
+      struct mid_block *b = mid_block_create(s);
+      ld_vary(s, b, 0);
+      coord_move(s, b, 0, 0, 1);
+      lookup(s, b);
+      struct mid_instr *before = mid_test_alu2(
+         s, b, "fmul", mid_var(3), mid_hw(s->tex_out), mid_var(0));
+      before->mask = 0x1;
+      struct mid_instr *m1 = result_copy(s, b, 1);
+      m1->mask = 0x7;
+      struct mid_instr *f = mid_test_alu2(s, b, "fmul", mid_var(2),
+                                          mid_hw(s->tex_out), mid_var(0));
+      f->mask = 0x1;
+      f->src[0].swz[0] = 3;
+      coord_move(s, b, 0, 2, 3);
+      lookup(s, b);
+      PAN_EXPECT_EQ(mid_ra_keep_tex_copies(s), !t720);
+      PAN_EXPECT_EQ(before->src[0].ref.kind, MID_REF_HW);
+      if (t720) {
+         PAN_EXPECT_EQ(f->src[0].ref.kind, MID_REF_HW);
+         PAN_EXPECT_EQ(m1->mask, 0x7);
+      } else {
+         PAN_EXPECT_EQ(f->src[0].ref.kind, MID_REF_VAR);
+         PAN_EXPECT_EQ(f->src[0].ref.index, 1);
+         PAN_EXPECT_EQ(m1->mask, 0xf);
+         PAN_EXPECT_EQ(m1->src[1].swz[3], 3);
+      }
+      ralloc_free(s);
+   }
+}
+
+/*
  *    v0 = ld_vary;  r28.xy = imov v0.xy;  r29 = normal
  *    v1.xyz = imov r29.xyz
  *    v2.x = fmul r29.w, v0.x
@@ -595,6 +641,7 @@ main(void)
    PAN_RUN_CASE(test_t720_result_register);
    PAN_RUN_CASE(test_t860_second_result);
    PAN_RUN_CASE(test_t860_longest_span);
+   PAN_RUN_CASE(test_t860_read_copy);
    PAN_RUN_CASE(test_t860_copy_left_whole);
    PAN_RUN_CASE(test_late_lookups);
    PAN_RUN_CASE(test_late_loads);
