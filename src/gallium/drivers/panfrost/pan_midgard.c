@@ -104,6 +104,14 @@ panfrost_midgard_compile(unsigned gpu_id, nir_shader *nir,
 
    if (nir->info.stage != MESA_SHADER_COMPUTE)
       lower_io(nir);
+   if (nir->info.stage == MESA_SHADER_FRAGMENT) {
+      /* Explicit gradients become an explicit LOD here rather than in the
+       * compiler, so that the LOD computation (the lengths of the scaled
+       * gradients: two-lane dot products) goes through the lowering and
+       * vectorization below. */
+      nir_lower_tex_options tex = { .lower_txd = true };
+      NIR_PASS_V(nir, nir_lower_tex, &tex);
+   }
    NIR_PASS_V(nir, nir_shader_instructions_pass, lower_fdot2,
               nir_metadata_block_index | nir_metadata_dominance, NULL);
    if (nir->info.stage == MESA_SHADER_FRAGMENT)
