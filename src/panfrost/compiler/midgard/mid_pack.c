@@ -241,7 +241,12 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
    }
 
    struct pk_group *groups = ralloc_array(mem, struct pk_group, nc ? nc : 1);
-   unsigned ng = 0;
+   /* The groups still live, in index order: one idle at a value's start
+    * stays idle for the later ones (they start no earlier) unless a copy
+    * takes a lane of it again. */
+   unsigned *live = ralloc_array(mem, unsigned, nc ? nc : 1);
+   bool *listed = rzalloc_array(mem, bool, nc ? nc : 1);
+   unsigned ng = 0, nr_live = 0;
    for (unsigned i = 0; i < nc; i++) {
       struct pk_var *c = &vars[order[i]];
       int src = copied_lane(vars, groups, c);
@@ -252,16 +257,30 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
          c->group = p->group;
          c->map[ffs(c->wmask) - 1] = l;
          set_end(&groups[c->group], l, c->hi);
+         if (!listed[c->group]) {
+            unsigned j = nr_live++;
+            for (; j > 0 && live[j - 1] > (unsigned)c->group; j--)
+               live[j] = live[j - 1];
+            live[j] = c->group;
+            listed[c->group] = true;
+         }
          continue;
       }
       /* A group live here with a free lane, the one living longest;
        * else a new group (a group idle here would add interferences
        * without saving a register). */
       int best = -1, best_end = -1;
-      for (unsigned g = 0; g < ng; g++) {
+      unsigned kept = 0;
+      for (unsigned gi = 0; gi < nr_live; gi++) {
+         unsigned g = live[gi];
          int max_end = groups[g].max_end;
+         if (max_end <= c->lo) {
+            listed[g] = false;
+            continue;
+         }
+         live[kept++] = g;
          /* Lanes counted only for a group that would win. */
-         if (max_end <= c->lo || max_end <= best_end)
+         if (max_end <= best_end)
             continue;
          unsigned nr_free = 0;
          for (unsigned l = 0; l < 4; l++)
@@ -271,11 +290,14 @@ assign(struct mid_shader *s, struct pk_var *vars, void *mem)
             best_end = max_end;
          }
       }
+      nr_live = kept;
       if (best < 0) {
          best = ng++;
          groups[best].var = order[i];
          for (unsigned l = 0; l < 4; l++)
             set_end(&groups[best], l, -1);
+         live[nr_live++] = best;
+         listed[best] = true;
       }
       /* Its lanes in order onto the group's free ones, lowest first. */
       unsigned l = 0;
