@@ -26,9 +26,11 @@ MESA_GL_VERSION_OVERRIDE 3.0 (GLSL 1.30), which the corpus asks for at
 most; see docs/drivers/panfrost/compiler.rst, "Through the driver".
 
 The CPU time compares the compilers, not the build types: the stock
-oracle is a release build, so our runs get NIR_DEBUG=novalidate (NIR
-validation is compiled out of stock's; our other assertions stay on).
---validate keeps our validation.
+oracle is a release build, where NIR validation is compiled out, so both
+drivers run with NIR_DEBUG=novalidate (a no-op for stock's); our other
+assertions, and the GLSL IR validation of our DEBUG build, stay on, and
+our own compiler's work is all counted.  --validate keeps our NIR
+validation.  The output says which setting and build types were used.
 
 --per-shader FILE writes one line per shader of the programs both
 drivers compiled with as many shaders: GPU, program, shader index,
@@ -42,6 +44,7 @@ With --max-inst-ratio / --max-cycle-ratio / --max-fewer-threads /
 
 import argparse
 import concurrent.futures
+import json
 import os
 import re
 import select
@@ -86,6 +89,30 @@ def midgard_figures(text):
 VALIDATE = False
 
 
+def build_kind(build):
+    """The build type of a meson build directory, as printed."""
+    try:
+        with open(os.path.join(build, 'meson-info',
+                               'intro-buildoptions.json')) as f:
+            opts = {o['name']: o['value'] for o in json.load(f)}
+    except (OSError, ValueError, KeyError, TypeError):
+        return 'build type unknown'
+    kind = opts.get('buildtype', '?')
+    ndebug = opts.get('b_ndebug')
+    off = ndebug is True or ndebug == 'true' or \
+        (ndebug == 'if-release' and kind == 'release')
+    return (f'{kind} -O{opts.get("optimization", "?")}, assertions '
+            f'{"off" if off else "on"}')
+
+
+def cpu_setting(build, stock):
+    """How the CPU column was measured (printed above the table)."""
+    nir = ('ours validates NIR after every pass (--validate), stock does '
+           'not' if VALIDATE else 'both with NIR_DEBUG=novalidate')
+    return (f'CPU s: shader_runner user + system, {nir}; ours '
+            f'{build_kind(build)}, stock {build_kind(stock)}')
+
+
 def run_program(path, config, drivers, piglit, timeout):
     """(shader-db lines, compiled, CPU seconds) of one shader_runner run."""
     env = drivers.env(config)
@@ -98,6 +125,7 @@ def run_program(path, config, drivers, piglit, timeout):
         # The stock oracle is a release build, where NIR validation is
         # compiled out; ours has assertions on and would validate after
         # every pass of the GLSL front end and the state tracker too.
+        # Both get it, so the shared front end runs alike.
         env['NIR_DEBUG'] = 'novalidate'
     if not run_piglit.is_ours(config):
         env['PAN_MESA_DEBUG'] = 'gl3'
@@ -229,6 +257,7 @@ def main():
                          'd_inst d_bundles\n')
     print(f'shader-db through shader_runner on the noop drm-shim: '
           f'{len(files)} programs')
+    print(cpu_setting(a.build, a.stock))
     hdr = (f'{"GPU":4} {"driver":6} {"programs":>8} {"shaders":>7} '
            f'{"inst":>8} {"cycles":>9} {"tuples*":>8} {"clauses":>8} '
            f'{"spilling":>8} {"fewer thr":>9} {"CPU s":>7}')
