@@ -458,8 +458,8 @@ test_t860_read_copy(void)
       ld_vary(s, b, 0);
       coord_move(s, b, 0, 0, 1);
       lookup(s, b);
-      struct mid_instr *before = mid_test_alu2(
-         s, b, "fmul", mid_var(3), mid_hw(s->tex_out), mid_var(0));
+      struct mid_instr *before = mid_test_alu2(s, b, "fmul", mid_var(3),
+                                               mid_hw(s->tex_out), mid_var(0));
       before->mask = 0x1;
       struct mid_instr *m1 = result_copy(s, b, 1);
       m1->mask = 0x7;
