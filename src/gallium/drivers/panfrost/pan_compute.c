@@ -174,15 +174,21 @@ panfrost_set_shader_buffers(struct pipe_context *pctx,
  * barrier bit), and CPU maps submit the batch and wait: nothing is left
  * for a barrier to order except persistent mappings, which need the work
  * submitted so that the application's fence covers it, and draws with
- * storage buffers: the vertex jobs of later draws would run before the
- * fragment job of earlier ones.
+ * storage buffers for later GPU readers: the vertex jobs of later draws
+ * would run before the fragment job of earlier ones.
  */
 static void
 panfrost_memory_barrier(struct pipe_context *pctx, unsigned flags)
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
+   /* Readers on the CPU (indirect arguments, uploads and maps; there are
+    * no query buffer objects) submit a batch that writes what they read
+    * by themselves. */
+   const unsigned cpu_reads = PIPE_BARRIER_INDIRECT_BUFFER |
+                              PIPE_BARRIER_UPDATE | PIPE_BARRIER_QUERY_BUFFER;
 
-   if ((flags & PIPE_BARRIER_MAPPED_BUFFER) || ctx->batch.draw_ssbos)
+   if ((flags & PIPE_BARRIER_MAPPED_BUFFER) ||
+       (ctx->batch.draw_ssbos && (flags & ~cpu_reads)))
       panfrost_batch_submit(ctx);
 }
 

@@ -312,6 +312,62 @@ done:
    pipe_resource_reference(&other, NULL);
 }
 
+/* DATA0 = opaque green, and word 0 of storage slot 0 = 1. */
+static void *
+storing_fs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "store-fs");
+   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
+                                       FRAG_RESULT_DATA0, 0, "colour");
+   nir_store_var(&b, out, nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
+   nir_store_ssbo(&b, nir_imm_int(&b, 1), nir_imm_int(&b, 0),
+                  nir_imm_int(&b, 0), .write_mask = 1, .align_mul = 4);
+   b.shader->info.num_ssbos = 1;
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* After a draw writing a storage buffer, a barrier for readers on the CPU
+ * (indirect arguments, uploads) submits nothing: they submit a batch
+ * writing what they read themselves.  One for shader readers submits.
+ */
+static void
+test_barriers(void *fs)
+{
+   struct pipe_resource *buf = pan_test_storage_buffer(screen, ctx, 16, NULL);
+   void *store = storing_fs();
+
+   CHECK(buf && store, "storage buffer and storing shader made");
+   if (!buf || !store)
+      goto done;
+   struct pipe_shader_buffer sb = { .buffer = buf, .buffer_size = 16 };
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &sb, 1);
+   ctx->bind_fs_state(ctx, store);
+   unsigned s = begin();
+   ctx->memory_barrier(ctx, PIPE_BARRIER_INDIRECT_BUFFER | PIPE_BARRIER_UPDATE);
+   expect("barrier for CPU readers after a storing draw", s, 0);
+   ctx->memory_barrier(ctx, PIPE_BARRIER_SHADER_BUFFER);
+   expect("barrier for shader readers after a storing draw", s, 1);
+   ctx->memory_barrier(ctx, PIPE_BARRIER_ALL & ~PIPE_BARRIER_MAPPED_BUFFER);
+   expect("barrier with nothing pending", s, 1);
+
+   /* The CPU still reads what the draw stored. */
+   s = begin();
+   ctx->memory_barrier(ctx, PIPE_BARRIER_UPDATE_BUFFER);
+   uint32_t word = 0;
+   pipe_buffer_read(ctx, buf, 0, 4, &word);
+   CHECK(word == 1, "the draw stored %u, want 1", word);
+   expect("read back of a stored buffer after the barrier", s, 1);
+
+   ctx->bind_fs_state(ctx, fs);
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_FRAGMENT, 0, 1, NULL, 0);
+done:
+   if (store)
+      ctx->delete_fs_state(ctx, store);
+   pipe_resource_reference(&buf, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -327,6 +383,9 @@ main(int argc, char **argv)
    test_queries();
    if (screen->get_param(screen, PIPE_CAP_COMPUTE))
       test_dispatch_then_framebuffer();
+   if (screen->get_shader_param(screen, PIPE_SHADER_FRAGMENT,
+                                PIPE_SHADER_CAP_MAX_SHADER_BUFFERS))
+      test_barriers(fs);
 
    ctx->bind_vs_state(ctx, NULL);
    ctx->bind_fs_state(ctx, NULL);
