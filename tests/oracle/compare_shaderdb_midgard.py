@@ -10,7 +10,8 @@ stock Midgard compiler with MIDGARD_MESA_DEBUG=shaderdb.  A program counts
 as compiled when all its shaders compiled.  Printed per GPU: programs
 compiled by each, instruction/bundle/quadword totals over the programs both
 compile, and our refusal reasons, most frequent first.  Fails on any crash
-or time-out of ours, or below --floor programs (on either GPU).
+or time-out of ours, below --floor programs (on either GPU), or above the
+--max-bundle-ratio / --max-inst-ratio ceilings against stock.
 """
 
 import argparse
@@ -96,6 +97,9 @@ def main():
     ap.add_argument('--max-bundle-ratio', type=float,
                     help='fail when our bundles on the common set exceed '
                     'this many times the stock ones')
+    ap.add_argument('--max-inst-ratio', type=float,
+                    help='fail when our instructions on the common set '
+                    'exceed this many times the stock ones')
     ap.add_argument('--top', type=int, default=12)
     ap.add_argument('--per-program', action='store_true',
                     help='list the --top common programs whose bundles '
@@ -146,6 +150,11 @@ def main():
                         o > args.max_bundle_ratio * s:
                     print(f'FAIL: T{gpu}: bundle ratio {o / s:.3f} above '
                           f'{args.max_bundle_ratio}')
+                    failed = True
+                if what == 'instructions' and args.max_inst_ratio and s \
+                        and o > args.max_inst_ratio * s:
+                    print(f'FAIL: T{gpu}: instruction ratio {o / s:.3f} '
+                          f'above {args.max_inst_ratio}')
                     failed = True
         else:
             print()
