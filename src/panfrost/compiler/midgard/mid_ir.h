@@ -333,6 +333,11 @@ bool mid_sched_strict(unsigned level);
 bool mid_sched_ordered(unsigned level);
 /* A cache for the schedules of clones of one IR, on mem (the IR's). */
 struct mid_sched_cache *mid_sched_cache_create(void *mem);
+/* Its lanes live into (or out of) each block by index and variable,
+ * made before the first schedule and handed to lane packing (scheduling
+ * keeps them); NULL before. */
+const uint8_t *mid_sched_cache_live(const struct mid_sched_cache *c,
+                                    bool out);
 bool mid_ra(struct mid_shader *s);
 void mid_drop_self_moves(struct mid_shader *s);
 /* Per block (by index) and variable, the lanes live into the block, in

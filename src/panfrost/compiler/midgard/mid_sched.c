@@ -369,6 +369,12 @@ mid_sched_cache_create(void *mem)
    return rzalloc(mem, struct mid_sched_cache);
 }
 
+const uint8_t *
+mid_sched_cache_live(const struct mid_sched_cache *c, bool out)
+{
+   return c && c->ready ? (out ? c->live_out : c->live_in) : NULL;
+}
+
 struct sched {
    struct mid_shader *s;
    struct mid_sched_cache *cache;
