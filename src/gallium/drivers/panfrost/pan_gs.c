@@ -216,6 +216,54 @@ panfrost_context_release_gs(struct panfrost_context *ctx)
    pipe_resource_reference(&ctx->gs_arena, NULL);
 }
 
+void
+panfrost_draw_records(struct panfrost_context *ctx,
+                      struct panfrost_shader *vs, void *ve,
+                      const struct pipe_vertex_buffer *records,
+                      uint64_t records_va, unsigned nr_records,
+                      const struct pipe_draw_info *info, unsigned drawid,
+                      const struct pipe_draw_start_count_bias *draw)
+{
+   struct panfrost_state *st = &ctx->state;
+   struct pan_index_range range = { 0, nr_records - 1 };
+   struct panfrost_gs *gs = ctx->gs;
+   struct panfrost_shader *old_vs = st->shaders[PIPE_SHADER_VERTEX];
+   void *old_ve = st->vertex_elements;
+   struct pipe_vertex_buffer vb0 = st->vbufs[0];
+   uint32_t vbuf_mask = st->vbuf_mask;
+   unsigned vbuf_count = st->vbuf_count;
+   struct pipe_constant_buffer cb0 = st->cbufs[PIPE_SHADER_VERTEX][0];
+   uint32_t cbuf_mask = st->cbuf_mask[PIPE_SHADER_VERTEX];
+
+   st->shaders[PIPE_SHADER_VERTEX] = vs;
+   st->vertex_elements = ve;
+   st->vbufs[0] = *records;
+   st->vbuf_mask = 1;
+   st->vbuf_count = 1;
+   st->cbufs[PIPE_SHADER_VERTEX][0] = (struct pipe_constant_buffer){
+      .user_buffer = &records_va,
+      .buffer_size = sizeof(records_va),
+   };
+   st->cbuf_mask[PIPE_SHADER_VERTEX] |= 1;
+   /* The records are indexed from 0: no scan of the list. */
+   ctx->gs = NULL;
+   ctx->gs_index_range = &range;
+   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
+
+   panfrost_draw_vbo(&ctx->base, info, drawid, NULL, draw, 1);
+
+   ctx->gs_index_range = NULL;
+   ctx->gs = gs;
+   st->shaders[PIPE_SHADER_VERTEX] = old_vs;
+   st->vertex_elements = old_ve;
+   st->vbufs[0] = vb0;
+   st->vbuf_mask = vbuf_mask;
+   st->vbuf_count = vbuf_count;
+   st->cbufs[PIPE_SHADER_VERTEX][0] = cb0;
+   st->cbuf_mask[PIPE_SHADER_VERTEX] = cbuf_mask;
+   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
+}
+
 /* Draws the list: the output records (at records_at_B), whose address the
  * pass-through shader finds in its constant buffer 0, the indices from
  * index_at_B of the same buffer.
@@ -225,9 +273,7 @@ draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
           struct pipe_resource *buf, unsigned index_at_B, unsigned records_at_B,
           unsigned records, unsigned drawid)
 {
-   struct panfrost_state *st = &ctx->state;
    unsigned per = panfrost_gs_vertices_per_prim(gs->info.out_mode);
-   struct pan_index_range range = { 0, records - 1 };
    struct pipe_draw_info info = {
       .mode = gs->info.out_mode,
       .index_size = 4,
@@ -238,46 +284,15 @@ draw_list(struct panfrost_context *ctx, struct panfrost_gs *gs,
    };
    struct pipe_draw_start_count_bias draw = { .start = index_at_B / 4,
                                               .count = records * per };
-
-   struct panfrost_shader *vs = st->shaders[PIPE_SHADER_VERTEX];
-   void *ve = st->vertex_elements;
-   struct pipe_vertex_buffer vb0 = st->vbufs[0];
-   uint32_t vbuf_mask = st->vbuf_mask;
-   unsigned vbuf_count = st->vbuf_count;
-
-   st->shaders[PIPE_SHADER_VERTEX] = gs->vs;
-   st->vertex_elements = gs->vertex_elements;
-   st->vbufs[0] = (struct pipe_vertex_buffer){
+   struct pipe_vertex_buffer vb = {
       .stride = util_bitcount64(gs->info.out_mask) * 16,
       .buffer_offset = records_at_B,
       .buffer.resource = buf,
    };
-   st->vbuf_mask = 1;
-   st->vbuf_count = 1;
-   struct pipe_constant_buffer cb0 = st->cbufs[PIPE_SHADER_VERTEX][0];
-   uint32_t cbuf_mask = st->cbuf_mask[PIPE_SHADER_VERTEX];
-   uint64_t records_va = panfrost_resource(buf)->bo->gpu_va + records_at_B;
-   st->cbufs[PIPE_SHADER_VERTEX][0] = (struct pipe_constant_buffer){
-      .user_buffer = &records_va,
-      .buffer_size = sizeof(records_va),
-   };
-   st->cbuf_mask[PIPE_SHADER_VERTEX] |= 1;
-   ctx->gs = NULL;
-   ctx->gs_index_range = &range;
-   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
 
-   panfrost_draw_vbo(&ctx->base, &info, drawid, NULL, &draw, 1);
-
-   ctx->gs_index_range = NULL;
-   ctx->gs = gs;
-   st->shaders[PIPE_SHADER_VERTEX] = vs;
-   st->vertex_elements = ve;
-   st->vbufs[0] = vb0;
-   st->vbuf_mask = vbuf_mask;
-   st->vbuf_count = vbuf_count;
-   st->cbufs[PIPE_SHADER_VERTEX][0] = cb0;
-   st->cbuf_mask[PIPE_SHADER_VERTEX] = cbuf_mask;
-   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
+   panfrost_draw_records(ctx, gs->vs, gs->vertex_elements, &vb,
+                         panfrost_resource(buf)->bo->gpu_va + records_at_B,
+                         records, &info, drawid, &draw);
 }
 
 /* What a run of gs_draw does with its list. */

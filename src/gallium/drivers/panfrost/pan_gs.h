@@ -120,6 +120,19 @@ void panfrost_gs_capture(struct panfrost_context *ctx,
                          struct pipe_resource *buf, unsigned index_at_B,
                          unsigned records_at_B, unsigned records);
 
+/* Draws a list of output records with a pass-through vertex shader vs
+ * and its attributes ve swapped in for the bound ones around the draw:
+ * records as the only vertex buffer, their address records_va in
+ * constant buffer 0 of the vertex stage, indices from 0 to nr_records - 1
+ * (not scanned) and no geometry shader.  The bound state is put back.
+ */
+void panfrost_draw_records(struct panfrost_context *ctx,
+                           struct panfrost_shader *vs, void *ve,
+                           const struct pipe_vertex_buffer *records,
+                           uint64_t records_va, unsigned nr_records,
+                           const struct pipe_draw_info *info, unsigned drawid,
+                           const struct pipe_draw_start_count_bias *draw);
+
 void panfrost_context_init_gs(struct pipe_context *pctx);
 void panfrost_context_release_gs(struct panfrost_context *ctx);
 

@@ -204,24 +204,38 @@ panfrost_nir_drop_vertex_writes(nir_shader *nir)
                                 NULL);
 }
 
-/* Whether the shader writes memory (a global store or atomic). */
+/* Calls visit on the intrinsics of the shader until it returns true;
+ * whether it did. */
 static bool
-writes_memory(nir_shader *nir)
+any_intrinsic(nir_shader *nir, bool (*visit)(nir_intrinsic_instr *, void *),
+              void *data)
 {
    nir_foreach_function(func, nir) {
       if (!func->impl)
          continue;
       nir_foreach_block(block, func->impl) {
          nir_foreach_instr(instr, block) {
-            if (instr->type != nir_instr_type_intrinsic)
-               continue;
-            nir_intrinsic_op op = nir_instr_as_intrinsic(instr)->intrinsic;
-            if (op == nir_intrinsic_store_global || is_global_atomic(op))
+            if (instr->type == nir_instr_type_intrinsic &&
+                visit(nir_instr_as_intrinsic(instr), data))
                return true;
          }
       }
    }
    return false;
+}
+
+static bool
+is_memory_write(nir_intrinsic_instr *intr, void *data)
+{
+   return intr->intrinsic == nir_intrinsic_store_global ||
+          is_global_atomic(intr->intrinsic);
+}
+
+/* Whether the shader writes memory (a global store or atomic). */
+static bool
+writes_memory(nir_shader *nir)
+{
+   return any_intrinsic(nir, is_memory_write, NULL);
 }
 
 /* A memory read outside loops whose result is used (pan_ssbo.h): an
@@ -385,6 +399,32 @@ gfx_word(nir_builder *b, nir_src *index, bool size, void *data, char *err,
                                         nir_channel(b, w, 1));
 }
 
+/* Widens *data (a uint32_t reach) to the end of the access; true, with
+ * the reach UINT32_MAX, when its offset is known only at run time. */
+static bool
+widen_reach(nir_intrinsic_instr *intr, void *data)
+{
+   uint32_t *reach = data;
+   unsigned bytes;
+
+   if (intr->intrinsic == nir_intrinsic_load_ssbo)
+      bytes = intr->num_components * intr->dest.ssa.bit_size / 8;
+   else if (intr->intrinsic == nir_intrinsic_store_ssbo)
+      bytes = nir_src_num_components(intr->src[0]) *
+              nir_src_bit_size(intr->src[0]) / 8;
+   else if (global_atomic(intr->intrinsic) != nir_num_intrinsics)
+      bytes = intr->dest.ssa.bit_size / 8;
+   else
+      return false;
+   nir_src *off = nir_get_io_offset_src(intr);
+   if (!off || !nir_src_is_const(*off)) {
+      *reach = UINT32_MAX;
+      return true;
+   }
+   *reach = MAX2(*reach, nir_src_as_uint(*off) + bytes);
+   return false;
+}
+
 /* One past the last byte a storage access of the shader may touch, from
  * its constant offsets; UINT32_MAX when an offset is known only at run
  * time.
@@ -394,31 +434,7 @@ ssbo_reach(nir_shader *nir)
 {
    uint32_t reach = 0;
 
-   nir_foreach_function(func, nir) {
-      if (!func->impl)
-         continue;
-      nir_foreach_block(block, func->impl) {
-         nir_foreach_instr(instr, block) {
-            if (instr->type != nir_instr_type_intrinsic)
-               continue;
-            nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
-            unsigned bytes;
-            if (intr->intrinsic == nir_intrinsic_load_ssbo)
-               bytes = intr->num_components * intr->dest.ssa.bit_size / 8;
-            else if (intr->intrinsic == nir_intrinsic_store_ssbo)
-               bytes = nir_src_num_components(intr->src[0]) *
-                       nir_src_bit_size(intr->src[0]) / 8;
-            else if (global_atomic(intr->intrinsic) != nir_num_intrinsics)
-               bytes = intr->dest.ssa.bit_size / 8;
-            else
-               continue;
-            nir_src *off = nir_get_io_offset_src(intr);
-            if (!off || !nir_src_is_const(*off))
-               return UINT32_MAX;
-            reach = MAX2(reach, nir_src_as_uint(*off) + bytes);
-         }
-      }
-   }
+   any_intrinsic(nir, widen_reach, &reach);
    return reach;
 }
 

@@ -318,14 +318,12 @@ facing_applies(const struct panfrost_context *ctx,
           !ctx->xfb.active_queries;
 }
 
-/* The list drawn from the records by the pass-through shader: the state
- * it needs swapped in around the draw, as pan_gs.c does for its lists. */
+/* The list drawn from the records by the pass-through shader, as pan_gs.c
+ * draws its lists. */
 static void
 draw_records(struct panfrost_context *ctx, const struct list_drawer *dr,
              enum pipe_prim_type mode, const uint32_t *idx, unsigned n)
 {
-   struct panfrost_state *st = &ctx->state;
-   struct pan_index_range range = { 0, dr->nr_records - 1 };
    struct pipe_draw_info d = {
       .mode = mode,
       .index_size = 4,
@@ -334,44 +332,14 @@ draw_records(struct panfrost_context *ctx, const struct list_drawer *dr,
       .instance_count = 1,
    };
    struct pipe_draw_start_count_bias sc = { .count = n };
-
-   struct panfrost_shader *vs = st->shaders[PIPE_SHADER_VERTEX];
-   void *ve = st->vertex_elements;
-   struct pipe_vertex_buffer vb0 = st->vbufs[0];
-   uint32_t vbuf_mask = st->vbuf_mask;
-   unsigned vbuf_count = st->vbuf_count;
-   struct pipe_constant_buffer cb0 = st->cbufs[PIPE_SHADER_VERTEX][0];
-   uint32_t cbuf_mask = st->cbuf_mask[PIPE_SHADER_VERTEX];
-   uint64_t records_va = panfrost_resource(dr->records)->bo->gpu_va;
-
-   st->shaders[PIPE_SHADER_VERTEX] = dr->pass_vs;
-   st->vertex_elements = dr->pass_ve;
-   st->vbufs[0] = (struct pipe_vertex_buffer){
+   struct pipe_vertex_buffer vb = {
       .stride = dr->record_B,
       .buffer.resource = dr->records,
    };
-   st->vbuf_mask = 1;
-   st->vbuf_count = 1;
-   st->cbufs[PIPE_SHADER_VERTEX][0] = (struct pipe_constant_buffer){
-      .user_buffer = &records_va,
-      .buffer_size = sizeof(records_va),
-   };
-   st->cbuf_mask[PIPE_SHADER_VERTEX] |= 1;
-   /* The records are indexed from 0: no scan of the list. */
-   ctx->gs_index_range = &range;
-   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
 
-   panfrost_draw_vbo(&ctx->base, &d, dr->drawid, NULL, &sc, 1);
-
-   ctx->gs_index_range = NULL;
-   st->shaders[PIPE_SHADER_VERTEX] = vs;
-   st->vertex_elements = ve;
-   st->vbufs[0] = vb0;
-   st->vbuf_mask = vbuf_mask;
-   st->vbuf_count = vbuf_count;
-   st->cbufs[PIPE_SHADER_VERTEX][0] = cb0;
-   st->cbuf_mask[PIPE_SHADER_VERTEX] = cbuf_mask;
-   ctx->dirty |= PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS;
+   panfrost_draw_records(ctx, dr->pass_vs, dr->pass_ve, &vb,
+                         panfrost_resource(dr->records)->bo->gpu_va,
+                         dr->nr_records, &d, dr->drawid, &sc);
 }
 
 static void
