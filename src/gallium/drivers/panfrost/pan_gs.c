@@ -217,9 +217,8 @@ panfrost_context_release_gs(struct panfrost_context *ctx)
 }
 
 void
-panfrost_draw_records(struct panfrost_context *ctx,
-                      struct panfrost_shader *vs, void *ve,
-                      const struct pipe_vertex_buffer *records,
+panfrost_draw_records(struct panfrost_context *ctx, struct panfrost_shader *vs,
+                      void *ve, const struct pipe_vertex_buffer *records,
                       uint64_t records_va, unsigned nr_records,
                       const struct pipe_draw_info *info, unsigned drawid,
                       const struct pipe_draw_start_count_bias *draw)

@@ -73,6 +73,24 @@ lookup(struct mid_shader *s, struct mid_block *b)
    return T;
 }
 
+/* r28.xy = imov v<var>.(c0, c1), then a lookup of them (returned). */
+static struct mid_instr *
+lookup_at(struct mid_shader *s, struct mid_block *b, unsigned var, unsigned c0,
+          unsigned c1)
+{
+   coord_move(s, b, var, c0, c1);
+   return lookup(s, b);
+}
+
+/* How most of these shaders start: v0 = ld_vary, then a lookup (returned)
+ * of v0.xy. */
+static struct mid_instr *
+first_lookup(struct mid_shader *s, struct mid_block *b)
+{
+   ld_vary(s, b, 0);
+   return lookup_at(s, b, 0, 0, 1);
+}
+
 static struct mid_instr *
 result_copy(struct mid_shader *s, struct mid_block *b, unsigned var)
 {
@@ -122,14 +140,12 @@ test_coordinates_loaded(void)
          struct mid_instr *l0 = ld_vary(s, b, 0);
          ld_vary(s, b, 1);
          mid_test_alu2(s, b, "fadd", mid_var(2), mid_var(1), mid_var(1));
-         coord_move(s, b, 0, 0, 1);
-         struct mid_instr *t1 = lookup(s, b);
+         struct mid_instr *t1 = lookup_at(s, b, 0, 0, 1);
          result_copy(s, b, 3);
          struct mid_instr *t2 = lookup(s, b);
          mid_test_alu2(s, b, "fadd", mid_var(4), mid_var(3),
                        mid_hw(s->tex_out));
-         coord_move(s, b, 0, 2, 3);
-         struct mid_instr *t3 = lookup(s, b);
+         struct mid_instr *t3 = lookup_at(s, b, 0, 2, 3);
          mid_test_alu2(s, b, "fadd", mid_var(5), mid_var(4),
                        mid_hw(s->tex_out));
          mid_test_alu2(s, b, "fadd", mid_var(6), mid_var(5), mid_var(2));
@@ -176,15 +192,13 @@ test_coordinates_across_blocks(void)
       struct mid_block *b0 = mid_block_create(s);
       struct mid_block *b1 = mid_block_create(s);
       struct mid_instr *l0 = ld_vary(s, b0, 0);
-      coord_move(s, b0, 0, 0, 1);
-      struct mid_instr *t1 = lookup(s, b0);
+      struct mid_instr *t1 = lookup_at(s, b0, 0, 0, 1);
       result_copy(s, b0, 1);
       struct mid_instr *br = mid_instr_create(s, b0, MID_BRANCH, "branch");
       br->cond = MID_COND_TRUE;
       br->discard = !join;
       br->target = b1;
-      coord_move(s, b1, 0, 2, 3);
-      struct mid_instr *t2 = lookup(s, b1);
+      struct mid_instr *t2 = lookup_at(s, b1, 0, 2, 3);
       PAN_EXPECT_EQ(mid_tex_coords(s), !join);
       PAN_EXPECT_EQ(l0->dst.kind, join ? MID_REF_VAR : MID_REF_HW);
       if (!join) {
@@ -225,11 +239,9 @@ test_coordinates_computed(void)
       ld_vary(s, b, 2);
       if (clobber)
          mid_test_alu2(s, b, "fadd", mid_var(0), mid_var(2), mid_var(2));
-      coord_move(s, b, 1, 0, 1);
-      struct mid_instr *t1 = lookup(s, b);
+      struct mid_instr *t1 = lookup_at(s, b, 1, 0, 1);
       result_copy(s, b, 3);
-      coord_move(s, b, 1, 2, 3);
-      struct mid_instr *t2 = lookup(s, b);
+      struct mid_instr *t2 = lookup_at(s, b, 1, 2, 3);
       mid_test_alu2(s, b, "fadd", mid_var(4), mid_var(3), mid_hw(s->tex_out));
       mid_test_alu2(s, b, "fadd", mid_var(5), mid_var(4), mid_var(2));
       unsigned n = count(b);
@@ -271,17 +283,14 @@ test_left_alone(void)
       struct mid_shader *s = tex_shader(0x860, 4);
       struct mid_block *b = mid_block_create(s);
       struct mid_instr *l0 = ld_vary(s, b, 0);
-      coord_move(s, b, 0, 0, 1);
-      struct mid_instr *t1 = lookup(s, b);
+      struct mid_instr *t1 = lookup_at(s, b, 0, 0, 1);
       result_copy(s, b, 2);
       if (other) {
          mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(0), mid_var(2));
       } else {
-         coord_move(s, b, 2, 0, 1);
-         lookup(s, b);
+         lookup_at(s, b, 2, 0, 1);
       }
-      coord_move(s, b, 0, 2, 3);
-      lookup(s, b);
+      lookup_at(s, b, 0, 2, 3);
       unsigned n = count(b);
       PAN_EXPECT(!mid_tex_coords(s));
       PAN_EXPECT_EQ(count(b), n);
@@ -311,12 +320,9 @@ test_t720_result_register(void)
    for (unsigned t720 = 0; t720 < 2; t720++) {
       struct mid_shader *s = tex_shader(t720 ? 0x720 : 0x860, 4);
       struct mid_block *b = mid_block_create(s);
-      ld_vary(s, b, 0);
-      coord_move(s, b, 0, 0, 1);
-      struct mid_instr *t1 = lookup(s, b);
+      struct mid_instr *t1 = first_lookup(s, b);
       struct mid_instr *m1 = result_copy(s, b, 1);
-      coord_move(s, b, 0, 2, 3);
-      struct mid_instr *t2 = lookup(s, b);
+      struct mid_instr *t2 = lookup_at(s, b, 0, 2, 3);
       mid_test_alu2(s, b, "fadd", mid_var(2), mid_var(1), mid_hw(s->tex_out));
       mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_var(0));
       PAN_EXPECT(mid_ra(s));
@@ -360,12 +366,9 @@ test_t860_second_result(void)
    for (unsigned third = 0; third < 2; third++) {
       struct mid_shader *s = tex_shader(0x860, 6);
       struct mid_block *b = mid_block_create(s);
-      ld_vary(s, b, 0);
-      coord_move(s, b, 0, 0, 1);
-      struct mid_instr *t1 = lookup(s, b);
+      struct mid_instr *t1 = first_lookup(s, b);
       struct mid_instr *m1 = result_copy(s, b, 1);
-      coord_move(s, b, 0, 2, 3);
-      struct mid_instr *t2 = lookup(s, b);
+      struct mid_instr *t2 = lookup_at(s, b, 0, 2, 3);
       struct mid_instr *m2 = third ? result_copy(s, b, 4) : NULL;
       struct mid_instr *t3 = third ? lookup(s, b) : NULL;
       struct mid_instr *a =
@@ -393,9 +396,7 @@ test_t860_second_result(void)
    /* The copy read in a later block stays a copy. */
    struct mid_shader *s = tex_shader(0x860, 4);
    struct mid_block *b = mid_block_create(s);
-   ld_vary(s, b, 0);
-   coord_move(s, b, 0, 0, 1);
-   struct mid_instr *t1 = lookup(s, b);
+   struct mid_instr *t1 = first_lookup(s, b);
    result_copy(s, b, 1);
    struct mid_block *b2 = mid_block_create(s);
    mid_test_alu2(s, b2, "fadd", mid_var(2), mid_var(1), mid_var(0));
@@ -419,15 +420,11 @@ test_t860_longest_span(void)
 {
    struct mid_shader *s = tex_shader(0x860, 5);
    struct mid_block *b = mid_block_create(s);
-   ld_vary(s, b, 0);
-   coord_move(s, b, 0, 0, 1);
-   struct mid_instr *t1 = lookup(s, b);
+   struct mid_instr *t1 = first_lookup(s, b);
    result_copy(s, b, 1);
-   coord_move(s, b, 0, 2, 3);
-   struct mid_instr *t2 = lookup(s, b);
+   struct mid_instr *t2 = lookup_at(s, b, 0, 2, 3);
    result_copy(s, b, 2);
-   coord_move(s, b, 0, 0, 1);
-   lookup(s, b);
+   lookup_at(s, b, 0, 0, 1);
    mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_hw(s->tex_out));
    mid_test_alu2(s, b, "fmul", mid_var(4), mid_var(1), mid_var(3));
    PAN_EXPECT(mid_ra(s));
@@ -455,9 +452,7 @@ test_t860_read_copy(void)
    for (unsigned t720 = 0; t720 < 2; t720++) {
       struct mid_shader *s = tex_shader(t720 ? 0x720 : 0x860, 4);
       struct mid_block *b = mid_block_create(s);
-      ld_vary(s, b, 0);
-      coord_move(s, b, 0, 0, 1);
-      lookup(s, b);
+      first_lookup(s, b);
       struct mid_instr *before = mid_test_alu2(s, b, "fmul", mid_var(3),
                                                mid_hw(s->tex_out), mid_var(0));
       before->mask = 0x1;
@@ -467,8 +462,7 @@ test_t860_read_copy(void)
                                           mid_hw(s->tex_out), mid_var(0));
       f->mask = 0x1;
       f->src[0].swz[0] = 3;
-      coord_move(s, b, 0, 2, 3);
-      lookup(s, b);
+      lookup_at(s, b, 0, 2, 3);
       PAN_EXPECT_EQ(mid_ra_keep_tex_copies(s), !t720);
       PAN_EXPECT_EQ(before->src[0].ref.kind, MID_REF_HW);
       if (t720) {
@@ -503,17 +497,14 @@ test_t860_copy_left_whole(void)
       struct mid_shader *s = tex_shader(0x860, 5);
       s->keep_tex_copies = keep;
       struct mid_block *b = mid_block_create(s);
-      ld_vary(s, b, 0);
-      coord_move(s, b, 0, 0, 1);
-      struct mid_instr *t1 = lookup(s, b);
+      struct mid_instr *t1 = first_lookup(s, b);
       struct mid_instr *m1 = result_copy(s, b, 1);
       m1->mask = 0x7;
       struct mid_instr *f = mid_test_alu2(s, b, "fmul", mid_var(2),
                                           mid_hw(s->tex_out), mid_var(0));
       f->mask = 0x1;
       f->src[0].swz[0] = 3;
-      coord_move(s, b, 0, 2, 3);
-      lookup(s, b);
+      lookup_at(s, b, 0, 2, 3);
       mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(1), mid_hw(s->tex_out))
          ->mask = 0x7;
       struct mid_instr *g =
