@@ -78,21 +78,6 @@ draw_quads(unsigned fill_front, unsigned fill_back)
    ctx->delete_rasterizer_state(ctx, rast);
 }
 
-static uint32_t
-pixel(struct pipe_resource *tex, unsigned x, unsigned y)
-{
-   struct pipe_transfer *xfer;
-   const uint8_t *map =
-      pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, x, y, 1, 1, &xfer);
-   uint32_t p = 0;
-
-   if (map) {
-      memcpy(&p, map, 4);
-      pipe_texture_unmap(ctx, xfer);
-   }
-   return p;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -103,23 +88,12 @@ main(int argc, char **argv)
    pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
 
    /* Quad 0 counter-clockwise in clip space, quad 1 clockwise. */
+   static const unsigned ccw[4] = { 0, 1, 2, 3 }, cw[4] = { 3, 2, 1, 0 };
    float data[8][4];
-   for (unsigned q = 0; q < 2; ++q) {
-      const float x0 = pan_test_ndc(4 + 16 * q, SIZE),
-                  x1 = pan_test_ndc(12 + 16 * q, SIZE);
-      const float y0 = pan_test_ndc(4, SIZE), y1 = pan_test_ndc(12, SIZE);
-      const float c[4][2] = { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } };
-      for (unsigned i = 0; i < 4; ++i) {
-         unsigned k = q ? 3 - i : i;
-         const float v[4] = { c[k][0], c[k][1], 0, 1 };
-         memcpy(data[4 * q + i], v, sizeof(v));
-      }
-   }
-   struct pipe_resource *vbuf = pipe_buffer_create(
-      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(data));
-   pipe_buffer_write(ctx, vbuf, 0, sizeof(data), data);
-   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = vbuf };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   pan_test_quad(data, 4, 4, 12, 12, SIZE, ccw);
+   pan_test_quad(data + 4, 20, 4, 28, 12, SIZE, cw);
+   struct pipe_resource *vbuf =
+      pan_test_bind_positions(screen, ctx, data[0], 8);
    void *vs = pan_test_position_vs(screen, ctx, "position"), *fs = facing_fs();
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
@@ -129,7 +103,7 @@ main(int argc, char **argv)
    uint32_t face[2];
    draw_quads(PIPE_POLYGON_MODE_FILL, PIPE_POLYGON_MODE_FILL);
    for (unsigned q = 0; q < 2; ++q)
-      face[q] = pixel(f.tex, edge_x[q], 8);
+      face[q] = pan_test_pixel(ctx, f.tex, edge_x[q], 8);
    CHECK((face[0] == red && face[1] == green) ||
             (face[0] == green && face[1] == red),
          "filled quads: 0x%08x and 0x%08x, want one red and one green", face[0],
@@ -152,25 +126,19 @@ main(int argc, char **argv)
             (front ? modes[m].front : modes[m].back) == PIPE_POLYGON_MODE_LINE;
          /* The middle of the bottom edge, or the first corner. */
          unsigned x = line ? edge_x[q] : corner_x[q];
-         uint32_t got = pixel(f.tex, x, 4);
+         uint32_t got = pan_test_pixel(ctx, f.tex, x, 4);
          CHECK(got == face[q],
                "%s: quad %u (%s) at (%u, 4) is 0x%08x, want "
                "0x%08x",
                modes[m].name, q, front ? "front" : "back", x, got, face[q]);
-         uint32_t inside = pixel(f.tex, edge_x[q], 8);
+         uint32_t inside = pan_test_pixel(ctx, f.tex, edge_x[q], 8);
          CHECK(inside == 0xff000000u, "%s: quad %u's inside is 0x%08x",
                modes[m].name, q, inside);
       }
    }
 
-   ctx->bind_rasterizer_state(ctx, f.cso[1]);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
-   vb.buffer.resource = f.vbuf;
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   pipe_resource_reference(&vbuf, NULL);
+   pan_test_delete_shaders(ctx, vs, fs);
+   pan_test_fullscreen_restore(ctx, &f, &vbuf);
    pan_test_fullscreen_teardown(ctx, &f);
    return pan_test_close(screen, ctx);
 }

@@ -85,21 +85,6 @@ facing_fs(void)
    return ctx->create_fs_state(ctx, &cso);
 }
 
-static uint32_t
-pixel(struct pipe_resource *tex, unsigned x, unsigned y)
-{
-   struct pipe_transfer *xfer;
-   const uint8_t *map =
-      pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, x, y, 1, 1, &xfer);
-   uint32_t p = 0;
-
-   if (map) {
-      memcpy(&p, map, 4);
-      pipe_texture_unmap(ctx, xfer);
-   }
-   return p;
-}
-
 /* The colour a face of an instance gets. */
 static uint32_t
 colour(bool front, unsigned instance)
@@ -150,7 +135,7 @@ check(struct pipe_resource *tex, bool restart)
    /* Filled: which face each quad shows. */
    draw(PIPE_POLYGON_MODE_FILL, PIPE_POLYGON_MODE_FILL, restart);
    for (unsigned q = 0; q < 2; ++q) {
-      uint32_t inside = pixel(tex, x0[q] + 5, 6);
+      uint32_t inside = pan_test_pixel(ctx, tex, x0[q] + 5, 6);
       unsigned inst = restart ? 0 : q;
       front[q] = inside == colour(true, inst);
       CHECK(front[q] || inside == colour(false, inst),
@@ -168,9 +153,9 @@ check(struct pipe_resource *tex, bool restart)
       /* The middle of the bottom edge; a corner (the mirror's first
        * corner is its right one). */
       unsigned edge = x0[q] + 4, corner = restart || !q ? x0[q] : x0[q] + 8;
-      uint32_t got_edge = pixel(tex, edge, 4);
-      uint32_t got_corner = pixel(tex, corner, 4);
-      uint32_t inside = pixel(tex, x0[q] + 5, 6);
+      uint32_t got_edge = pan_test_pixel(ctx, tex, edge, 4);
+      uint32_t got_corner = pan_test_pixel(ctx, tex, corner, 4);
+      uint32_t inside = pan_test_pixel(ctx, tex, x0[q] + 5, 6);
       CHECK(got_edge == (front[q] ? want : BLACK),
             "%s: quad %u (%s) at (%u, 4) is 0x%08x, want 0x%08x", what, q,
             front[q] ? "front, lines" : "back, points", edge, got_edge,
@@ -195,23 +180,12 @@ main(int argc, char **argv)
 
    /* Quad 0 at x 4-12 (pixel centres) counter-clockwise in clip space,
     * quad 1 at x 20-28 clockwise; y from 4 to 12.  As strips: 0 1 3 2. */
+   static const unsigned ccw[4] = { 0, 1, 2, 3 }, cw[4] = { 1, 0, 3, 2 };
    float data[8][4];
-   for (unsigned q = 0; q < 2; ++q) {
-      const float x0 = pan_test_ndc(4 + 16 * q, SIZE),
-                  x1 = pan_test_ndc(12 + 16 * q, SIZE);
-      const float y0 = pan_test_ndc(4, SIZE), y1 = pan_test_ndc(12, SIZE);
-      const float c[4][2] = { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y1 } };
-      for (unsigned i = 0; i < 4; ++i) {
-         unsigned k = q ? (5 - i) % 4 : i;
-         const float v[4] = { c[k][0], c[k][1], 0, 1 };
-         memcpy(data[4 * q + i], v, sizeof(v));
-      }
-   }
-   struct pipe_resource *vbuf = pipe_buffer_create(
-      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(data));
-   pipe_buffer_write(ctx, vbuf, 0, sizeof(data), data);
-   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = vbuf };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   pan_test_quad(data, 4, 4, 12, 12, SIZE, ccw);
+   pan_test_quad(data + 4, 20, 4, 28, 12, SIZE, cw);
+   struct pipe_resource *vbuf =
+      pan_test_bind_positions(screen, ctx, data[0], 8);
    void *vs = mirror_vs(), *fs = facing_fs();
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
@@ -219,14 +193,8 @@ main(int argc, char **argv)
    check(f.tex, false);
    check(f.tex, true);
 
-   ctx->bind_rasterizer_state(ctx, f.cso[1]);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
-   vb.buffer.resource = f.vbuf;
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   pipe_resource_reference(&vbuf, NULL);
+   pan_test_delete_shaders(ctx, vs, fs);
+   pan_test_fullscreen_restore(ctx, &f, &vbuf);
    pan_test_fullscreen_teardown(ctx, &f);
    return pan_test_close(screen, ctx);
 }

@@ -283,6 +283,69 @@ pan_test_check_pixels(struct pipe_context *ctx, const char *what,
       pipe_texture_unmap(ctx, xfer);
 }
 
+uint32_t
+pan_test_pixel(struct pipe_context *ctx, struct pipe_resource *tex, unsigned x,
+               unsigned y)
+{
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      pipe_texture_map(ctx, tex, 0, 0, PIPE_MAP_READ, x, y, 1, 1, &xfer);
+   uint32_t p = 0;
+
+   if (map) {
+      memcpy(&p, map, 4);
+      pipe_texture_unmap(ctx, xfer);
+   }
+   return p;
+}
+
+void
+pan_test_quad(float (*out)[4], unsigned x0, unsigned y0, unsigned x1,
+              unsigned y1, unsigned size, const unsigned order[4])
+{
+   const float l = pan_test_ndc(x0, size), r = pan_test_ndc(x1, size);
+   const float b = pan_test_ndc(y0, size), t = pan_test_ndc(y1, size);
+   const float c[4][2] = { { l, b }, { r, b }, { r, t }, { l, t } };
+
+   for (unsigned i = 0; i < 4; ++i) {
+      const float v[4] = { c[order[i]][0], c[order[i]][1], 0, 1 };
+      memcpy(out[i], v, sizeof(v));
+   }
+}
+
+struct pipe_resource *
+pan_test_bind_positions(struct pipe_screen *screen, struct pipe_context *ctx,
+                        const float *data, unsigned n)
+{
+   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
+                                                PIPE_USAGE_DEFAULT, n * 16);
+   pipe_buffer_write(ctx, r, 0, n * 16, data);
+   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = r };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   return r;
+}
+
+void
+pan_test_fullscreen_restore(struct pipe_context *ctx,
+                            struct pan_test_fullscreen *f,
+                            struct pipe_resource **vbuf)
+{
+   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = f->vbuf };
+
+   ctx->bind_rasterizer_state(ctx, f->cso[1]);
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   pipe_resource_reference(vbuf, NULL);
+}
+
+void
+pan_test_delete_shaders(struct pipe_context *ctx, void *vs, void *fs)
+{
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_fs_state(ctx, fs);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+}
+
 int
 pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx)
 {

@@ -184,6 +184,32 @@ void pan_test_check_pixels(struct pipe_context *ctx, const char *what,
                            struct pipe_resource *tex, unsigned w, unsigned h,
                            pan_test_pixel_differs differs, const void *want);
 
+/* The RGBA8 pixel (x, y) of level 0 of tex as a word in memory order
+ * (0 when the map fails). */
+uint32_t pan_test_pixel(struct pipe_context *ctx, struct pipe_resource *tex,
+                        unsigned x, unsigned y);
+
+/* The rectangle of pixel centres x0 to x1, y0 to y1 of a size x size
+ * target as four vec4 clip-space positions in out: corner order[i] at i,
+ * the corners counted counter-clockwise from (x0, y0). */
+void pan_test_quad(float (*out)[4], unsigned x0, unsigned y0, unsigned x1,
+                   unsigned y1, unsigned size, const unsigned order[4]);
+
+/* Uploads n vec4 positions as vertex buffer 0 (in place of the
+ * fullscreen triangle); returns the buffer, whose reference the caller
+ * owns. */
+struct pipe_resource *pan_test_bind_positions(struct pipe_screen *screen,
+                                              struct pipe_context *ctx,
+                                              const float *data, unsigned n);
+
+/* Binds f's triangle and rasterizer again and drops *vbuf. */
+void pan_test_fullscreen_restore(struct pipe_context *ctx,
+                                 struct pan_test_fullscreen *f,
+                                 struct pipe_resource **vbuf);
+
+/* Unbinds and deletes a vertex and a fragment shader. */
+void pan_test_delete_shaders(struct pipe_context *ctx, void *vs, void *fs);
+
 /* Destroys both, prints the counts and returns the exit status. */
 int pan_test_close(struct pipe_screen *screen, struct pipe_context *ctx);
 
