@@ -34,9 +34,8 @@ main(int argc, char **argv)
                                      { -1, 1 },  { 1, -1 }, { 1, 1 } };
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, SIZE, SIZE, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
    struct pipe_vertex_element ve[2] = {
       { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
       { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },

@@ -226,9 +226,8 @@ main(int argc, char **argv)
 {
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, 8, 8, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, 8, 8, &f);
 
    static const float pos[NV * 4] = { -0.5f, 0, 0, 1, 0.5f, 0, 0, 1 };
    struct pipe_resource *pbuf = pipe_buffer_create(

@@ -139,9 +139,8 @@ main(int argc, char **argv)
 {
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, W, H, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, W, H, &f);
 
    /* Vertex i at x = i / NV: any position does, nothing is rasterised. */
    float pos[NV * 4];

@@ -371,9 +371,8 @@ done:
 int
 main(int argc, char **argv)
 {
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, SIZE, SIZE, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
    void *vs = pan_test_position_vs(screen, ctx, "flush-vs");
    void *fs = green_fs();
    ctx->bind_vs_state(ctx, vs);

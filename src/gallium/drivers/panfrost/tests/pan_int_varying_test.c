@@ -142,9 +142,8 @@ main(void)
 {
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, W, H, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, W, H, &f);
    void *vs = vertex_shader(), *fs = fragment_shader();
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);

@@ -69,9 +69,8 @@ main(int argc, char **argv)
 {
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, SIZE, SIZE, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
    CHECK(screen->is_format_supported(screen, FORMAT, PIPE_TEXTURE_2D, 0, 0,
                                      PIPE_BIND_RENDER_TARGET),
          "R11G11B10_FLOAT render targets");

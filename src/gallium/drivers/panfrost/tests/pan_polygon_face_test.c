@@ -83,9 +83,8 @@ main(int argc, char **argv)
 {
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, SIZE, SIZE, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
 
    /* Quad 0 counter-clockwise in clip space, quad 1 clockwise. */
    static const unsigned ccw[4] = { 0, 1, 2, 3 }, cw[4] = { 3, 2, 1, 0 };

@@ -174,9 +174,8 @@ main(int argc, char **argv)
 {
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, SIZE, SIZE, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
 
    /* Quad 0 at x 4-12 (pixel centres) counter-clockwise in clip space,
     * quad 1 at x 20-28 clockwise; y from 4 to 12.  As strips: 0 1 3 2. */

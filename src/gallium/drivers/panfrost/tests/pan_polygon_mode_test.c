@@ -160,9 +160,8 @@ main(int argc, char **argv)
 {
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, SIZE, SIZE, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, SIZE, SIZE, &f);
    struct pan_test_colour_draw d;
    pan_test_colour_draw_setup(screen, ctx, "pm", false, &d);
 

@@ -396,6 +396,16 @@ pan_test_fullscreen_setup(struct pipe_screen *screen, struct pipe_context *ctx,
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
 }
 
+bool
+pan_test_open_fullscreen(struct pipe_screen **screen, struct pipe_context **ctx,
+                         unsigned w, unsigned h, struct pan_test_fullscreen *f)
+{
+   if (!pan_test_open(screen, ctx))
+      return false;
+   pan_test_fullscreen_setup(*screen, *ctx, w, h, f);
+   return true;
+}
+
 struct pipe_rasterizer_state
 pan_test_rasterizer(unsigned fill)
 {

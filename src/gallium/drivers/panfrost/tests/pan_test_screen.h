@@ -133,6 +133,11 @@ void pan_test_fullscreen_setup(struct pipe_screen *screen,
                                struct pipe_context *ctx, unsigned w,
                                unsigned h, struct pan_test_fullscreen *f);
 
+/* pan_test_open, then pan_test_fullscreen_setup; false after a message. */
+bool pan_test_open_fullscreen(struct pipe_screen **screen,
+                              struct pipe_context **ctx, unsigned w, unsigned h,
+                              struct pan_test_fullscreen *f);
+
 /* Unbinds and frees what pan_test_fullscreen_setup made. */
 void pan_test_fullscreen_teardown(struct pipe_context *ctx,
                                   struct pan_test_fullscreen *f);

@@ -157,9 +157,8 @@ main(int argc, char **argv)
 {
    struct pan_test_fullscreen f;
 
-   if (!pan_test_open(&screen, &ctx))
+   if (!pan_test_open_fullscreen(&screen, &ctx, W, H, &f))
       return 1;
-   pan_test_fullscreen_setup(screen, ctx, W, H, &f);
    struct pipe_rasterizer_state rs =
       pan_test_rasterizer(PIPE_POLYGON_MODE_FILL);
    void *rast = ctx->create_rasterizer_state(ctx, &rs);
