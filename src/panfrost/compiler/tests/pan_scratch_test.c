@@ -21,10 +21,11 @@
 #include "pan_sim_va.h"
 #include "pan_test_tls_mem.h"
 #include "pan_va.h"
+#include "util/pan_test_temp_array.h"
 #include "util/pan_test_util.h"
 
 #define LANES 16 /* a Valhall warp; the Bifrost runs use their own */
-#define WRITES 4
+#define WRITES PAN_TEST_TEMP_WRITES
 #define MAX_SLOT_B 4096
 
 static uint64_t seed = 0x5c7a7c4;
@@ -53,6 +54,13 @@ load_in(nir_builder *b, nir_ssa_def *word)
    return nir_load_global(b, a, 4, 1, 32);
 }
 
+/* The store's index: in[word] % n, n a power of two. */
+static nir_ssa_def *
+scratch_index(nir_builder *b, nir_ssa_def *word, unsigned n)
+{
+   return nir_iand_imm(b, load_in(b, word), n - 1);
+}
+
 /*
  * Lane x (its invocation id plus `first`, a push word) writes x * 100 + k
  * to element in[x * WRITES + k] % n of an array of n uints (vec4s when
@@ -72,29 +80,8 @@ scratch_shader(unsigned n, bool vec)
                                                .base = 16, .range = 4);
    nir_ssa_def *x = nir_iadd(
       &b, nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0), first);
-   nir_ssa_def *idx[WRITES];
-   for (unsigned k = 0; k < WRITES; ++k) {
-      idx[k] = nir_iand_imm(
-         &b, load_in(&b, nir_iadd_imm(&b, nir_imul_imm(&b, x, WRITES), k)),
-         n - 1);
-      nir_ssa_def *v = nir_iadd_imm(&b, nir_imul_imm(&b, x, 100), k);
-      nir_deref_instr *d =
-         nir_build_deref_array(&b, nir_build_deref_var(&b, arr), idx[k]);
-      if (vec) {
-         v = nir_u2f32(&b, v);
-         nir_store_deref(&b, d, nir_vec4(&b, v, v, v, v), k & 1 ? 0x2 : 0xf);
-      } else {
-         nir_store_deref(&b, d, v, 1);
-      }
-   }
-   nir_ssa_def *r[2];
-   for (unsigned i = 0; i < 2; ++i) {
-      nir_ssa_def *v = nir_load_deref(
-         &b,
-         nir_build_deref_array(&b, nir_build_deref_var(&b, arr), idx[2 * i]));
-      r[i] = vec ? nir_f2u32(&b, nir_channel(&b, v, 1)) : v;
-   }
-   nir_ssa_def *res = nir_iadd(&b, nir_imul_imm(&b, r[0], 3), r[1]);
+   nir_ssa_def *res =
+      pan_test_temp_array_body(&b, arr, vec, x, scratch_index, n);
    nir_ssa_def *a = pan_test_buf_addr(&b, 2, x, 4);
    nir_store_global(&b, a, 4, res, 1);
    return b.shader;

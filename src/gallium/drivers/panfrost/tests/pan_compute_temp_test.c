@@ -28,9 +28,10 @@
 #include "util/u_inlines.h"
 
 #include "pan_test_screen.h"
+#include "panfrost/util/pan_test_temp_array.h"
 
 #define MAX_N 512
-#define WRITES 4
+#define WRITES PAN_TEST_TEMP_WRITES
 #define GROUP 32
 #define GROUPS 2
 #define THREADS (GROUP * GROUPS)
@@ -43,6 +44,13 @@ load_in(nir_builder *b, nir_ssa_def *i)
 {
    return nir_load_ssbo(b, 1, 32, nir_imm_int(b, 0), nir_imul_imm(b, i, 4),
                         .align_mul = 4);
+}
+
+/* The store's index: in[word] % n. */
+static nir_ssa_def *
+temp_index(nir_builder *b, nir_ssa_def *word, unsigned n)
+{
+   return nir_umod(b, load_in(b, word), nir_imm_int(b, n));
 }
 
 static void *
@@ -59,30 +67,7 @@ temp_array_shader(unsigned N, bool vec)
    nir_variable *arr = nir_local_variable_create(
       b.impl, glsl_array_type(elem, N, vec ? 16 : 4), "arr");
    nir_ssa_def *x = nir_channel(&b, nir_load_global_invocation_id(&b, 32), 0);
-   nir_ssa_def *idx[WRITES];
-
-   for (unsigned k = 0; k < WRITES; ++k) {
-      idx[k] = nir_umod(
-         &b, load_in(&b, nir_iadd_imm(&b, nir_imul_imm(&b, x, WRITES), k)),
-         nir_imm_int(&b, N));
-      nir_ssa_def *v = nir_iadd_imm(&b, nir_imul_imm(&b, x, 100), k);
-      nir_deref_instr *d =
-         nir_build_deref_array(&b, nir_build_deref_var(&b, arr), idx[k]);
-      if (vec) {
-         v = nir_u2f32(&b, v);
-         nir_store_deref(&b, d, nir_vec4(&b, v, v, v, v), k & 1 ? 0x2 : 0xf);
-      } else {
-         nir_store_deref(&b, d, v, 1);
-      }
-   }
-   nir_ssa_def *r[2];
-   for (unsigned i = 0; i < 2; ++i) {
-      nir_ssa_def *v = nir_load_deref(
-         &b,
-         nir_build_deref_array(&b, nir_build_deref_var(&b, arr), idx[2 * i]));
-      r[i] = vec ? nir_f2u32(&b, nir_channel(&b, v, 1)) : v;
-   }
-   nir_ssa_def *res = nir_iadd(&b, nir_imul_imm(&b, r[0], 3), r[1]);
+   nir_ssa_def *res = pan_test_temp_array_body(&b, arr, vec, x, temp_index, N);
    nir_store_ssbo(&b, res, nir_imm_int(&b, 1), nir_imul_imm(&b, x, 4),
                   .write_mask = 1, .align_mul = 4);
 
