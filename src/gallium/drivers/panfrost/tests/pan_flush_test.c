@@ -38,14 +38,20 @@ submits(void)
    return panfrost_context(ctx)->batch.submits;
 }
 
-/* DATA0 = opaque green. */
+/* DATA0 = opaque green, and with store, word 0 of storage slot 0 = 1. */
 static void *
-green_fs(void)
+green_fs(bool store)
 {
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "flush-fs");
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT,
+                                   store ? "store-fs" : "flush-fs");
    nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
                                        FRAG_RESULT_DATA0, 0, "colour");
    nir_store_var(&b, out, nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
+   if (store) {
+      nir_store_ssbo(&b, nir_imm_int(&b, 1), nir_imm_int(&b, 0),
+                     nir_imm_int(&b, 0), .write_mask = 1, .align_mul = 4);
+      b.shader->info.num_ssbos = 1;
+   }
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    return ctx->create_fs_state(ctx, &cso);
@@ -312,22 +318,6 @@ done:
    pipe_resource_reference(&other, NULL);
 }
 
-/* DATA0 = opaque green, and word 0 of storage slot 0 = 1. */
-static void *
-storing_fs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "store-fs");
-   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       FRAG_RESULT_DATA0, 0, "colour");
-   nir_store_var(&b, out, nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
-   nir_store_ssbo(&b, nir_imm_int(&b, 1), nir_imm_int(&b, 0),
-                  nir_imm_int(&b, 0), .write_mask = 1, .align_mul = 4);
-   b.shader->info.num_ssbos = 1;
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
-}
-
 /* After a draw writing a storage buffer, a barrier for readers on the CPU
  * (indirect arguments, uploads) submits nothing: they submit a batch
  * writing what they read themselves.  One for shader readers submits.
@@ -336,7 +326,7 @@ static void
 test_barriers(void *fs)
 {
    struct pipe_resource *buf = pan_test_storage_buffer(screen, ctx, 16, NULL);
-   void *store = storing_fs();
+   void *store = green_fs(true);
 
    CHECK(buf && store, "storage buffer and storing shader made");
    if (!buf || !store)
@@ -374,7 +364,7 @@ main(int argc, char **argv)
    if (!pan_test_open_fullscreen(&screen, &ctx, SIZE, SIZE, &f))
       return 1;
    void *vs = pan_test_position_vs(screen, ctx, "flush-vs");
-   void *fs = green_fs();
+   void *fs = green_fs(false);
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);
 
