@@ -1069,6 +1069,14 @@ schedule_block(struct sched *sc, struct mid_block *blk)
                prs[k].remaining[v]++;
          }
       }
+      /* The writeouts read the colour at the block's end: never placed
+       * here, a reader that keeps it live from its first write. */
+      for (unsigned w = 0; w < nr_wo; w++) {
+         for (unsigned r = 0; r < wos[w]->nr_srcs; r++) {
+            if (wos[w]->src[r].ref.kind == MID_REF_VAR)
+               prs[k].remaining[wos[w]->src[r].ref.index]++;
+         }
+      }
    }
    struct pressure *pr = &prs[strict_frees];
    unsigned *order = ralloc_array(gs, unsigned, ng ? ng : 1);

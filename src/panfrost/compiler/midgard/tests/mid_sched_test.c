@@ -5,7 +5,8 @@
  * The scheduler's levels (mid_sched.c) on IR built by hand: how far in
  * program order each level looks for work to fill a bundle, and which
  * levels let writes of other lanes of a fixed register share a bundle,
- * and where a constant colour is materialised.
+ * where a constant colour is materialised, and that the budget counts
+ * the colour the writeout reads.
  */
 
 #include "util/pan_test_util.h"
@@ -211,11 +212,62 @@ test_constant_colour(void)
    ralloc_free(s);
 }
 
+/*
+ * The colour's alpha ready at once, its other lanes at the end of four
+ * values live together (the colour read only by the writeout):
+ *    v0.w = fadd u0, u0;  v1..v4 = fadd u0, u0
+ *    v5 = fadd v1, v2;  v6 = fadd v3, v4;  v0.xyz = fadd v5, v6
+ *    writeout v0
+ * At a four-thread level the budget sees the colour live from the
+ * alpha's write (the writeout reads it), so the alpha does not fill the
+ * first bundle next to four live values: r0-r3 suffice.
+ */
+static void
+test_colour_counted(void)
+{
+   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
+   s->mem = s;
+   s->stage = MESA_SHADER_FRAGMENT;
+   s->gpu_id = 0x860;
+   s->nr_vars = 7;
+   s->nr_push = 1;
+   s->level = 5;
+   s->err = s->err_buf;
+   s->err_size = sizeof(s->err_buf);
+   list_inithead(&s->blocks);
+   struct mid_block *b = mid_block_create(s);
+   fadd(s, b, 0, u0)->mask = 0x8;
+   for (unsigned i = 1; i <= 4; i++)
+      fadd(s, b, i, u0)->mask = 0xf;
+   struct mid_instr *I = fadd(s, b, 5, mid_var(1));
+   I->src[1] = mid_src_ref(mid_var(2));
+   I->mask = 0xf;
+   I = fadd(s, b, 6, mid_var(3));
+   I->src[1] = mid_src_ref(mid_var(4));
+   I->mask = 0xf;
+   I = fadd(s, b, 0, mid_var(5));
+   I->src[1] = mid_src_ref(mid_var(6));
+   I->mask = 0x7;
+   struct mid_instr *W = mid_instr_create(s, b, MID_WRITEOUT, "writeout");
+   W->nr_srcs = 1;
+   W->src[0] = mid_src_ref(mid_var(0));
+   s->rts_written = 1;
+
+   PAN_EXPECT_EQ(mid_sched_strict(s->level), true);
+   PAN_EXPECT_EQ(mid_sched_limit(s, s->level), 16);
+   if (!mid_schedule(s) || !mid_ra(s))
+      PAN_CHECK(false, "%s", s->err_buf);
+   else
+      PAN_CHECK(s->work_regs <= 4, "%u work registers", s->work_regs);
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
    PAN_RUN_CASE(test_windows);
    PAN_RUN_CASE(test_lane_writes);
    PAN_RUN_CASE(test_constant_colour);
+   PAN_RUN_CASE(test_colour_counted);
    return pan_test_summary("pan_mid_sched");
 }
