@@ -87,12 +87,8 @@ main(int argc, char **argv)
       return 1;
 
    /* Quad 0 counter-clockwise in clip space, quad 1 clockwise. */
-   static const unsigned ccw[4] = { 0, 1, 2, 3 }, cw[4] = { 3, 2, 1, 0 };
-   float data[8][4];
-   pan_test_quad(data, 4, 4, 12, 12, SIZE, ccw);
-   pan_test_quad(data + 4, 20, 4, 28, 12, SIZE, cw);
-   struct pipe_resource *vbuf =
-      pan_test_bind_positions(screen, ctx, data[0], 8);
+   static const unsigned cw[4] = { 3, 2, 1, 0 };
+   struct pipe_resource *vbuf = pan_test_bind_two_quads(screen, ctx, SIZE, cw);
    void *vs = pan_test_position_vs(screen, ctx, "position"), *fs = facing_fs();
    ctx->bind_vs_state(ctx, vs);
    ctx->bind_fs_state(ctx, fs);

@@ -325,6 +325,18 @@ pan_test_bind_positions(struct pipe_screen *screen, struct pipe_context *ctx,
    return r;
 }
 
+struct pipe_resource *
+pan_test_bind_two_quads(struct pipe_screen *screen, struct pipe_context *ctx,
+                        unsigned size, const unsigned order1[4])
+{
+   static const unsigned ccw[4] = { 0, 1, 2, 3 };
+   float data[8][4];
+
+   pan_test_quad(data, 4, 4, 12, 12, size, ccw);
+   pan_test_quad(data + 4, 20, 4, 28, 12, size, order1);
+   return pan_test_bind_positions(screen, ctx, data[0], 8);
+}
+
 void
 pan_test_fullscreen_restore(struct pipe_context *ctx,
                             struct pan_test_fullscreen *f,

@@ -207,6 +207,15 @@ struct pipe_resource *pan_test_bind_positions(struct pipe_screen *screen,
                                               struct pipe_context *ctx,
                                               const float *data, unsigned n);
 
+/* The two quads of the polygon tests as vertices 0-3 and 4-7 of vertex
+ * buffer 0 (pan_test_bind_positions): pixel centres x 4 to 12 and 20 to
+ * 28, y 4 to 12 of a size x size target, quad 0 counter-clockwise from
+ * its bottom-left corner, quad 1 in the corner order order1. */
+struct pipe_resource *pan_test_bind_two_quads(struct pipe_screen *screen,
+                                              struct pipe_context *ctx,
+                                              unsigned size,
+                                              const unsigned order1[4]);
+
 /* Binds f's triangle and rasterizer again and drops *vbuf. */
 void pan_test_fullscreen_restore(struct pipe_context *ctx,
                                  struct pan_test_fullscreen *f,
