@@ -253,18 +253,6 @@ is_clear(unsigned x, unsigned y)
    return is_rgb(x, y, 0, 0, 255);
 }
 
-/* Vertices of 8 floats: position, then data. */
-static struct pipe_resource *
-vertices(const float *v, unsigned n)
-{
-   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
-                                                PIPE_USAGE_DEFAULT, n * 32);
-   pipe_buffer_write(ctx, r, 0, n * 32, v);
-   struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   return r;
-}
-
 static void
 draw(enum pipe_prim_type mode, unsigned count)
 {
@@ -306,7 +294,7 @@ test_quads(void)
    void *gs = quad_gs();
    struct pipe_constant_buffer cb = { .user_buffer = green,
                                       .buffer_size = sizeof(green) };
-   struct pipe_resource *vb = vertices(v, 2);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 2);
 
    ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, &cb);
    ctx->bind_gs_state(ctx, gs);
@@ -333,7 +321,7 @@ test_quads_render_condition(void)
    void *gs = quad_gs();
    struct pipe_constant_buffer cb = { .user_buffer = red,
                                       .buffer_size = sizeof(red) };
-   struct pipe_resource *vb = vertices(v, 2);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 2);
    struct pipe_query *q =
       ctx->create_query(ctx, PIPE_QUERY_OCCLUSION_PREDICATE, 0);
 
@@ -372,7 +360,7 @@ test_many_draws(void)
    void *gs = quad_gs();
    struct pipe_constant_buffer cb = { .user_buffer = green,
                                       .buffer_size = sizeof(green) };
-   struct pipe_resource *vb = vertices(v, 2);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 2);
 
    ctx->set_constant_buffer(ctx, PIPE_SHADER_GEOMETRY, 0, false, &cb);
    ctx->bind_gs_state(ctx, gs);
@@ -400,7 +388,7 @@ test_two_strips(void)
                               0.25f,  -0.5f, 0, 1, 0, 0, 0, 0,
                               0.0f,   0.5f,  0, 1, 0, 0, 0, 0 };
    void *gs = twice_gs();
-   struct pipe_resource *vb = vertices(v, 3);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 3);
 
    ctx->bind_gs_state(ctx, gs);
    clear();
@@ -442,7 +430,7 @@ test_bars(void)
                               -0.75f, 0.5f,  0, 1, 1, 0, 0, 0 };
    static const uint16_t idx[] = { 2, 1, 0 };
    void *gs = bar_gs();
-   struct pipe_resource *vb = vertices(v, 3);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 3);
 
    ctx->bind_gs_state(ctx, gs);
    clear();
@@ -495,7 +483,7 @@ test_capture(void)
                               0.25f,  -0.5f, 0, 1, 0, 0, 0, 0,
                               0.0f,   0.5f,  0, 1, 0, 0, 0, 0 };
    void *gs = twice_gs_so(&so);
-   struct pipe_resource *vb = vertices(v, 3);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 3);
    float fill[48];
    for (unsigned i = 0; i < 48; ++i)
       fill[i] = -7.0f;
@@ -575,7 +563,7 @@ test_points_out(void)
    static const float v[] = { -0.5f, -0.5f, 0, 1, 0, 0, 0, 0,
                               0.5f,  -0.5f, 0, 1, 0, 0, 0, 0,
                               0.0f,  0.5f,  0, 1, 0, 0, 0, 0 };
-   struct pipe_resource *vb = vertices(v, 3);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 3);
 
    ctx->bind_gs_state(ctx, gs);
    clear();
@@ -643,7 +631,7 @@ test_primitive_id(void)
    CHECK(!pan_test_debug_msg[0], "gl_PrimitiveID: '%s'", pan_test_debug_msg);
 
    static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0 };
-   struct pipe_resource *vb = vertices(v, 2);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 2);
    ctx->bind_fs_state(ctx, fs);
    ctx->bind_gs_state(ctx, gs);
    clear();
@@ -716,7 +704,7 @@ test_many_outputs(void)
    void *fs = ctx->create_fs_state(ctx, &cso);
 
    static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0 };
-   struct pipe_resource *vb = vertices(v, 1);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 1);
    ctx->bind_fs_state(ctx, fs);
    ctx->bind_gs_state(ctx, gs);
    clear();
@@ -760,7 +748,7 @@ test_clip_distance(void *clip)
    }
    void *gs = gs_end(&g);
    static const float v[] = { 0, 0, 0, 1, 0, 0, 0, 0 };
-   struct pipe_resource *vb = vertices(v, 1);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 1);
 
    ctx->bind_rasterizer_state(ctx, clip);
    ctx->bind_gs_state(ctx, gs);
@@ -808,7 +796,7 @@ test_strip_adjacency(void *cull)
    for (unsigned i = 0; i < 3; ++i)
       emit(&g, nir_load_array_var_imm(b, g.pos, 2 * i), col);
    void *gs = gs_end(&g);
-   struct pipe_resource *vb = vertices(v, 8);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 8);
 
    ctx->bind_rasterizer_state(ctx, cull);
    ctx->bind_gs_state(ctx, gs);
@@ -959,7 +947,7 @@ test_texture(void)
    ctx->bind_sampler_states(ctx, PIPE_SHADER_GEOMETRY, 0, 1, &smp);
 
    void *gs = tex_gs();
-   struct pipe_resource *vb = vertices(v, 3);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 3);
    ctx->bind_gs_state(ctx, gs);
    clear();
    draw(PIPE_PRIM_POINTS, 3);
@@ -1020,7 +1008,7 @@ test_refusal(void)
          "gl_ViewportIndex refused with a message: '%s'", pan_test_debug_msg);
    static const float v[] = { -1, -1, 0, 1, 0, 0, 0, 0, 1, -1, 0, 1,
                               0,  0,  0, 0, 0, 1, 0, 1, 0, 0,  0, 0 };
-   struct pipe_resource *vb = vertices(v, 3);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v, 3);
    ctx->bind_gs_state(ctx, gs);
    clear();
    draw(PIPE_PRIM_TRIANGLES, 3);

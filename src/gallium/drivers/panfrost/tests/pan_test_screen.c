@@ -225,16 +225,24 @@ pan_test_storage_buffer(struct pipe_screen *screen, struct pipe_context *ctx,
    return r;
 }
 
+/* n vertices of stride_B bytes from data as vertex buffer 0. */
+static struct pipe_resource *
+bind_vertex_buffer(struct pipe_screen *screen, struct pipe_context *ctx,
+                   const float *data, unsigned n, unsigned stride_B)
+{
+   struct pipe_resource *r = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, n * stride_B);
+   pipe_buffer_write(ctx, r, 0, n * stride_B, data);
+   struct pipe_vertex_buffer vb = { .stride = stride_B, .buffer.resource = r };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
+   return r;
+}
+
 struct pipe_resource *
 pan_test_bind_vertices(struct pipe_screen *screen, struct pipe_context *ctx,
                        const float *data, unsigned n)
 {
-   struct pipe_resource *r = pipe_buffer_create(
-      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, n * 32);
-   pipe_buffer_write(ctx, r, 0, n * 32, data);
-   struct pipe_vertex_buffer vb = { .stride = 32, .buffer.resource = r };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   return r;
+   return bind_vertex_buffer(screen, ctx, data, n, 32);
 }
 
 struct pipe_resource *
@@ -317,12 +325,7 @@ struct pipe_resource *
 pan_test_bind_positions(struct pipe_screen *screen, struct pipe_context *ctx,
                         const float *data, unsigned n)
 {
-   struct pipe_resource *r = pipe_buffer_create(screen, PIPE_BIND_VERTEX_BUFFER,
-                                                PIPE_USAGE_DEFAULT, n * 16);
-   pipe_buffer_write(ctx, r, 0, n * 16, data);
-   struct pipe_vertex_buffer vb = { .stride = 16, .buffer.resource = r };
-   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
-   return r;
+   return bind_vertex_buffer(screen, ctx, data, n, 16);
 }
 
 struct pipe_resource *
