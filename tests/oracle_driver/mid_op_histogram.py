@@ -33,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(TOP, 'tests', 'oracle'))
-import run_shaderdb  # noqa: E402,F401 (adds the Midgard GPUs)
+import run_shaderdb  # noqa: E402 (adds the Midgard GPUs)
 import run_piglit  # noqa: E402
 from compare_shaderdb import collect  # noqa: E402
 
@@ -172,14 +172,9 @@ def main():
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--top', type=int, default=25)
     a = ap.parse_args()
-    corpus = a.corpus or [os.path.join(TOP, '..', 'shared', 'shader-db',
-                                       'shaders')]
+    corpus = a.corpus or [run_shaderdb.DEFAULT_CORPUS]
     piglit = run_piglit.find_piglit()
-    shim = os.path.join(a.build, 'subprojects/mesa/src/panfrost/drm-shim/'
-                        'libpanfrost_noop_drm_shim.so')
-    drivers = run_piglit.Drivers(
-        os.path.abspath(a.stock), shim, None,
-        ours=os.path.join(os.path.abspath(a.build), 'subprojects/mesa'))
+    drivers = run_shaderdb.compile_drivers(a.build, a.stock)
 
     def one(path):
         return (parse_stock(run(path, a.gpu, 'shaders', drivers, piglit)),

@@ -214,6 +214,20 @@ def write_per_shader(out, gpu, top, common, ours, stock):
                       f'{x[1]} {x[2]} {x[5]} {x[1] - y[1]} {x[2] - y[2]}\n')
 
 
+# The shader-db corpus beside the checkout.
+DEFAULT_CORPUS = os.path.join(TOP, '..', 'shared', 'shader-db', 'shaders')
+
+
+def compile_drivers(build, stock):
+    """Both drivers on the no-op drm-shim, for runs that only compile:
+    the stock one from stock, ours from build."""
+    shim = os.path.join(build, 'subprojects/mesa/src/panfrost/drm-shim/'
+                        'libpanfrost_noop_drm_shim.so')
+    return run_piglit.Drivers(
+        os.path.abspath(stock), shim, None,
+        ours=os.path.join(os.path.abspath(build), 'subprojects/mesa'))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('corpus', nargs='*')
@@ -235,19 +249,14 @@ def main():
     global VALIDATE
     VALIDATE = a.validate
 
-    corpus = a.corpus or [os.path.join(TOP, '..', 'shared', 'shader-db',
-                                       'shaders')]
+    corpus = a.corpus or [DEFAULT_CORPUS]
     files = collect(corpus)
     gpus = [g for g in a.gpus.split(',') if g]
     for g in gpus:
         if g not in GPUS:
             sys.exit(f'run_shaderdb: unknown GPU {g} (one of {", ".join(GPUS)})')
     piglit = run_piglit.find_piglit()
-    shim = os.path.join(a.build, 'subprojects/mesa/src/panfrost/drm-shim/'
-                        'libpanfrost_noop_drm_shim.so')
-    drivers = run_piglit.Drivers(
-        os.path.abspath(a.stock), shim, None,
-        ours=os.path.join(os.path.abspath(a.build), 'subprojects/mesa'))
+    drivers = compile_drivers(a.build, a.stock)
 
     failed = []
     per_shader = open(a.per_shader, 'w') if a.per_shader else None
