@@ -176,10 +176,7 @@ main(void)
    if (map)
       pipe_texture_unmap(ctx, xfer);
 
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pan_test_fullscreen_teardown(ctx, &f);
    return pan_test_close(screen, ctx);
 }

@@ -124,10 +124,7 @@ main(int argc, char **argv)
 
    ctx->bind_blend_state(ctx, f.cso[0]);
    ctx->delete_blend_state(ctx, blend);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    struct pipe_framebuffer_state none = { .width = SIZE, .height = SIZE };
    ctx->set_framebuffer_state(ctx, &none);
    pipe_surface_reference(&surf, NULL);

@@ -189,10 +189,7 @@ test_shader(struct pan_test_fullscreen *f, unsigned arch, bool big)
    }
    check_green(f, what);
 
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
 }
 
 int

@@ -298,10 +298,7 @@ test_fragment(struct pan_test_fullscreen *f)
    ctx->set_shader_buffers(ctx, PIPE_SHADER_FRAGMENT, 0, 2, NULL, 0);
    ctx->bind_compute_state(ctx, NULL);
    ctx->delete_compute_state(ctx, cs);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pipe_resource_reference(&in, NULL);
    pipe_resource_reference(&out, NULL);
    pipe_resource_reference(&sum, NULL);
@@ -339,10 +336,7 @@ test_vertex(struct pan_test_fullscreen *f)
 
    ctx->set_shader_buffers(ctx, PIPE_SHADER_VERTEX, 0, 1, NULL, 0);
    ctx->set_shader_buffers(ctx, PIPE_SHADER_FRAGMENT, 0, 2, NULL, 0);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pipe_resource_reference(&r, NULL);
    pipe_resource_reference(&in, NULL);
    pipe_resource_reference(&out, NULL);
@@ -419,10 +413,7 @@ test_atomics(struct pan_test_fullscreen *f)
    vb.buffer.resource = f->vbuf;
    ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &vb);
    ctx->set_shader_buffers(ctx, PIPE_SHADER_FRAGMENT, 0, 2, NULL, 0);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pipe_resource_reference(&vbuf, NULL);
    pipe_resource_reference(&counter, NULL);
    pipe_resource_reference(&olds, NULL);
@@ -454,10 +445,7 @@ test_unbound(struct pan_test_fullscreen *f)
          "unbound slot message: \"%s\"", pan_test_debug_msg);
 
    ctx->set_shader_buffers(ctx, PIPE_SHADER_FRAGMENT, 0, 2, NULL, 0);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pipe_resource_reference(&out, NULL);
 }
 
@@ -507,10 +495,7 @@ test_unbound_array(struct pan_test_fullscreen *f)
    }
 
    ctx->set_shader_buffers(ctx, PIPE_SHADER_VERTEX, 0, 1, NULL, 0);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pipe_resource_reference(&r, NULL);
 }
 

@@ -367,10 +367,7 @@ test_vertex(struct pan_test_fullscreen *f)
    check_pixels(f, "draw after a buffer write", want_vertex);
 
    bind_view(PIPE_SHADER_VERTEX, 1, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pipe_sampler_view_reference(&v, NULL);
    pipe_resource_reference(&r, NULL);
 }
@@ -437,10 +434,7 @@ test_capture_after(struct pan_test_fullscreen *f)
    pipe_so_target_reference(&t, NULL);
    ctx->delete_rasterizer_state(ctx, discard);
    bind_view(PIPE_SHADER_FRAGMENT, 0, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    ctx->delete_vs_state(ctx, cap);
    pipe_sampler_view_reference(&v, NULL);
    pipe_resource_reference(&r, NULL);
@@ -506,10 +500,7 @@ test_dispatch_after(struct pan_test_fullscreen *f)
    ctx->bind_compute_state(ctx, NULL);
    ctx->delete_compute_state(ctx, cs);
    bind_view(PIPE_SHADER_FRAGMENT, 0, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pipe_sampler_view_reference(&v, NULL);
    pipe_resource_reference(&r, NULL);
 }
@@ -557,10 +548,7 @@ test_limits(struct pan_test_fullscreen *f)
          "misaligned view message: \"%s\"", pan_test_debug_msg);
 
    bind_view(PIPE_SHADER_FRAGMENT, 0, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    pipe_sampler_view_reference(&v, NULL);
    pipe_resource_reference(&r, NULL);
 }

@@ -173,10 +173,7 @@ test_mode(struct pan_test_fullscreen *f, enum mode m, const char *what)
          pan_test_debug_msg);
    check_pixels(f, what);
 
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
 }
 
 int

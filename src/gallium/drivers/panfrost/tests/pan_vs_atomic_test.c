@@ -177,10 +177,7 @@ main(int argc, char **argv)
       draw_and_check(f.tex, counter, true);
       ctx->set_shader_buffers(ctx, PIPE_SHADER_VERTEX, 0, 1, NULL, 0);
    }
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_fs_state(ctx, fs);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
+   pan_test_delete_shaders(ctx, vs, fs);
    ctx->bind_rasterizer_state(ctx, f.cso[1]);
    ctx->delete_rasterizer_state(ctx, rast);
    pipe_resource_reference(&counter, NULL);
