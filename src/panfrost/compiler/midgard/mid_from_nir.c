@@ -287,6 +287,30 @@ emit_derivative(struct ctx *c, nir_op op, struct mid_ref dst, unsigned mask,
    return true;
 }
 
+/* A b32csel operand as a source; an fneg or fabs feeding it becomes a
+ * source modifier on its operand (returns true), which only the float
+ * select applies. */
+static bool
+csel_float_operand(struct ctx *c, const nir_alu_src *as, struct mid_src *out)
+{
+   *out = nir_src_to_mid(c, &as->src, as->swizzle);
+   nir_instr *p = as->src.is_ssa ? as->src.ssa->parent_instr : NULL;
+   if (!p || p->type != nir_instr_type_alu)
+      return false;
+   nir_alu_instr *m = nir_instr_as_alu(p);
+   if ((m->op != nir_op_fneg && m->op != nir_op_fabs) || m->dest.saturate ||
+       !m->src[0].src.is_ssa || c->consts[m->src[0].src.ssa->index] ||
+       c->uniform[m->src[0].src.ssa->index] >= 0)
+      return false;
+   uint8_t swz[4];
+   for (unsigned l = 0; l < 4; l++)
+      swz[l] = m->src[0].swizzle[as->swizzle[l]];
+   *out = nir_src_to_mid(c, &m->src[0].src, swz);
+   out->abs = m->src[0].abs || m->op == nir_op_fabs;
+   out->neg = m->op == nir_op_fneg ? !m->src[0].negate : false;
+   return true;
+}
+
 static bool
 emit_alu(struct ctx *c, nir_alu_instr *alu_i)
 {
@@ -339,10 +363,9 @@ emit_alu(struct ctx *c, nir_alu_instr *alu_i)
       cond->nr_srcs = 2;
       cond->src[1] = s0;
       cond->pair_next = true;
-      struct mid_src t =
-         nir_src_to_mid(c, &alu_i->src[1].src, alu_i->src[1].swizzle);
-      struct mid_src f =
-         nir_src_to_mid(c, &alu_i->src[2].src, alu_i->src[2].swizzle);
+      struct mid_src t, f;
+      bool t_mod = csel_float_operand(c, &alu_i->src[1], &t);
+      bool f_mod = csel_float_operand(c, &alu_i->src[2], &f);
       if (t.ref.kind == MID_REF_CONST && f.ref.kind == MID_REF_CONST) {
          /* Two constant vectors may not fit one bundle's four words:
           * the false side goes through a register, before the pair. */
@@ -355,8 +378,11 @@ emit_alu(struct ctx *c, nir_alu_instr *alu_i)
          f = mid_src_ref(mid_var(v));
          list_addtail(&cond->link, &c->block->instrs);
       }
-      I = alu(c, "icsel_v", dst, mask);
-      I->int_result = true;
+      /* The float select applies source modifiers (stock: FCSEL with
+       * .neg): a negated or absolute operand costs no move. */
+      bool fsel = t_mod || f_mod;
+      I = alu(c, fsel ? "fcsel_v" : "icsel_v", dst, mask);
+      I->int_result = !fsel;
       I->nr_srcs = 2;
       I->src[0] = t;
       I->src[1] = f;

@@ -463,6 +463,53 @@ test_lut_broadcast(void)
    ralloc_free(b.shader);
 }
 
+/* How many ALU instructions of op the binary holds, on any unit. */
+static unsigned
+count_alu(const struct mid_binary *bin, const char *op)
+{
+   struct pan_mid_instr w[16];
+   unsigned n = 0;
+   for (unsigned u = PAN_MID_VMUL; u <= PAN_MID_LUT; u++)
+      n += collect(bin, u, op, w, 16);
+   return n;
+}
+
+/* A select between x and -x (or |x|) is the float select with a source
+ * modifier, as the stock compiler emits it: no move computes the negated
+ * or absolute operand (the integer select applies no float modifier). */
+static void
+test_select_modifiers(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *u0 = uniform(&b, 0, 4), *u1 = uniform(&b, 1, 4);
+   nir_ssa_def *x = nir_fmul(&b, u0, u1);
+   nir_ssa_def *c = nir_flt(&b, u1, nir_imm_float(&b, 0.0f));
+   store(&b, 0, nir_bcsel(&b, c, nir_fneg(&b, x), x));
+   nir_ssa_def *y = nir_fadd(&b, u0, u1);
+   store(&b, 4, nir_bcsel(&b, c, y, nir_fabs(&b, x)));
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      float p[4] = { 1.5f, -2.0f, 3.0f, -0.25f };
+      float q[4] = { -1.0f, 4.0f, -0.5f, 2.0f };
+      for (unsigned k = 0; k < 4; k++) {
+         e->ubo0[k] = pan_test_u32(p[k]);
+         e->ubo0[4 + k] = pan_test_u32(q[k]);
+      }
+      if (run(e, b.shader, gpus[g])) {
+         for (unsigned k = 0; k < 4; k++) {
+            float xk = p[k] * q[k];
+            PAN_EXPECT_EQ(out_word(e, k), pan_test_u32(q[k] < 0 ? -xk : xk));
+            PAN_EXPECT_EQ(out_word(e, 4 + k),
+                          pan_test_u32(q[k] < 0 ? p[k] + q[k] : fabsf(xk)));
+         }
+         PAN_EXPECT_EQ(count_alu(&e->bin, "fmov"), 0);
+         PAN_EXPECT_EQ(count_alu(&e->bin, "fcsel_v"), 2);
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
 /* Many values live at once: more registers, fewer threads; too many is a
  * clear refusal.  The values cross an if, so no schedule can compute them
  * next to their uses. */
@@ -1338,6 +1385,7 @@ main(void)
    PAN_RUN_CASE(test_depth_writeout);
    PAN_RUN_CASE(test_mrt_writeout);
    PAN_RUN_CASE(test_lut_broadcast);
+   PAN_RUN_CASE(test_select_modifiers);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_textures);
    PAN_RUN_CASE(test_pipeline_registers);
