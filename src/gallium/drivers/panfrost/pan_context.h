@@ -128,6 +128,15 @@ struct panfrost_shader {
     */
    struct panfrost_compute_shader *effects;
    bool effects_known;
+   /* vertex: stores or atomics to memory; once: its draws cannot make
+    * them once per vertex as an IDVS pair (pan_ssbo.h) and run it once
+    * as a compute variant writing every output, drawn from those records
+    * by records_vs with records_ve (pan_vs_once.h), made at the first
+    * such draw.
+    */
+   bool vs_writes_memory, once;
+   struct panfrost_shader *records_vs;
+   void *records_ve;
 };
 
 struct panfrost_vertex_elements {

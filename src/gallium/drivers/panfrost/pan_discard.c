@@ -66,27 +66,6 @@ effects_variant(struct panfrost_context *ctx, struct panfrost_shader *vs)
    return vs->effects;
 }
 
-static int
-compare_ids(const void *a, const void *b)
-{
-   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-   return (x > y) - (x < y);
-}
-
-/* Sorts ids and keeps each once; returns how many are left. */
-static unsigned
-distinct_ids(uint32_t *ids, unsigned n)
-{
-   unsigned k = 0;
-
-   qsort(ids, n, sizeof(*ids), compare_ids);
-   for (unsigned i = 0; i < n; ++i) {
-      if (!k || ids[k - 1] != ids[i])
-         ids[k++] = ids[i];
-   }
-   return k;
-}
-
 void
 panfrost_discard_draw(struct panfrost_context *ctx,
                       const struct pipe_draw_info *info, unsigned drawid,
@@ -111,7 +90,7 @@ panfrost_discard_draw(struct panfrost_context *ctx,
    unsigned n = panfrost_xfb_unroll_draw(ctx, info, draw, &ids);
    if (!n)
       return;
-   n = distinct_ids(ids, n);
+   n = panfrost_distinct_ids(ids, n);
    uint64_t total = (uint64_t)n * info->instance_count;
    if (total > (1u << 24)) {
       panfrost_warn_once(ctx, PANFROST_WARN_DRAW,

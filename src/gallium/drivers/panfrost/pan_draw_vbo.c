@@ -33,6 +33,7 @@
 #include "pan_index_range.h"
 #include "pan_layer.h"
 #include "pan_polygon_mode.h"
+#include "pan_vs_once.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
 #include "pan_ssbo.h"
@@ -1103,6 +1104,15 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    if (fs && fs->reads_primitive_id && !ctx->gs_index_range) {
       drop(ctx, "gl_PrimitiveID in a fragment shader without a geometry "
                 "shader is not supported, draw dropped");
+      return;
+   }
+   /* A vertex shader whose memory writes the paths below would make
+    * twice: run once, its outputs drawn from records (pan_vs_once.h). */
+   if (panfrost_vs_once_applies(ctx, info)) {
+      for (unsigned i = 0; i < num_draws; ++i)
+         panfrost_vs_once_draw(
+            ctx, info, drawid_offset + (info->increment_draw_id ? i : 0),
+            &draws[i]);
       return;
    }
    const struct pipe_rasterizer_state *rast = ctx->state.rast;

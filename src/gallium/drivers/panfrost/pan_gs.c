@@ -188,12 +188,13 @@ dispatch(struct panfrost_context *ctx, struct panfrost_compute_shader *v,
    ctx->compute.shader = saved;
 }
 
-/* Room for a draw's list and output records: draws share the context's
+/* Room for a draw's list and output records (pan_gs.h): draws share the context's
  * arena, a new one when it is full (the batches keep the old ones), so
  * that a batch of many draws holds few BOs.  NULL when out of memory.
  */
-static struct pipe_resource *
-arena_alloc(struct panfrost_context *ctx, uint64_t size_B, unsigned *offset_B)
+struct pipe_resource *
+panfrost_gs_arena_alloc(struct panfrost_context *ctx, uint64_t size_B,
+                        unsigned *offset_B)
 {
    size_B = ALIGN_POT(size_B, 64);
    if (!ctx->gs_arena || ctx->gs_arena_used + size_B > ctx->gs_arena->width0) {
@@ -351,7 +352,7 @@ gs_draw(struct panfrost_context *ctx, struct panfrost_gs *gs,
 
    /* 2. The geometry shader, into a buffer the draw reads. */
    unsigned at_B = 0;
-   struct pipe_resource *buf = arena_alloc(ctx, size_B, &at_B);
+   struct pipe_resource *buf = panfrost_gs_arena_alloc(ctx, size_B, &at_B);
    struct pan_ptr p =
       pan_pool_alloc(&ctx->batch.pool, sizeof(struct panfrost_gs_params), 16);
    if (!buf || !p.cpu)

@@ -133,6 +133,13 @@ void panfrost_draw_records(struct panfrost_context *ctx,
                            const struct pipe_draw_info *info, unsigned drawid,
                            const struct pipe_draw_start_count_bias *draw);
 
+/* size_B bytes at *offset_B of a buffer the draws of records share (a
+ * vertex and index buffer); NULL when out of memory.
+ */
+struct pipe_resource *panfrost_gs_arena_alloc(struct panfrost_context *ctx,
+                                              uint64_t size_B,
+                                              unsigned *offset_B);
+
 void panfrost_context_init_gs(struct pipe_context *pctx);
 void panfrost_context_release_gs(struct panfrost_context *ctx);
 

@@ -298,6 +298,33 @@ foreach_kept_read(nir_shader *nir,
    return ALIGN_POT(at, align);
 }
 
+/* A read that is_kept_read would keep but for its loop. */
+static bool
+is_read_in_loop(nir_intrinsic_instr *intr, void *data)
+{
+   if (!(is_global_atomic(intr->intrinsic) ||
+         intr->intrinsic == nir_intrinsic_load_global) ||
+       nir_ssa_def_is_unused(&intr->dest.ssa))
+      return false;
+   for (const nir_cf_node *n = &intr->instr.block->cf_node; n; n = n->parent) {
+      if (n->type == nir_cf_node_loop)
+         return true;
+   }
+   return false;
+}
+
+bool
+panfrost_nir_vertex_writes_memory(nir_shader *nir)
+{
+   return writes_memory(nir);
+}
+
+bool
+panfrost_nir_vertex_needs_once(nir_shader *nir)
+{
+   return writes_memory(nir) && any_intrinsic(nir, is_read_in_loop, NULL);
+}
+
 unsigned
 panfrost_nir_vertex_results_B(nir_shader *nir)
 {

@@ -80,6 +80,8 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
     * whole shader (the default variant: position and varyings).
     */
    so->nr_progs = vs && arch->draw ? 2 : 1;
+   so->vs_writes_memory = vs && panfrost_nir_vertex_writes_memory(nir);
+   so->once = so->nr_progs == 2 && panfrost_nir_vertex_needs_once(nir);
    /* Atomics whose results the pair would both read: made once. */
    so->vertex_results_B =
       so->nr_progs == 2 ? panfrost_nir_vertex_results_B(nir) : 0;
@@ -280,6 +282,10 @@ free_shader(struct pipe_context *pctx, struct panfrost_shader *so)
       pctx->delete_compute_state(pctx, so->effects);
    if (so->polygon_vs)
       free_shader(pctx, so->polygon_vs);
+   if (so->records_vs)
+      free_shader(pctx, so->records_vs);
+   if (so->records_ve)
+      pctx->delete_vertex_elements_state(pctx, so->records_ve);
    ralloc_free(so->nir);
    FREE(so);
 }

@@ -98,6 +98,15 @@ void panfrost_nir_drop_vertex_writes(struct nir_shader *nir);
 /* The largest buffer of results a draw may take. */
 #define PANFROST_VERTEX_RESULTS_MAX_B (64u << 20)
 
+/* Whether a vertex shader (storage lowered) writes memory. */
+bool panfrost_nir_vertex_writes_memory(struct nir_shader *nir);
+
+/* Whether the records above cannot cover it: it writes memory and reads
+ * the result of an atomic, or loads, in a loop.  Its draws then run it
+ * once as a compute variant writing every output (pan_vs_once.h).
+ */
+bool panfrost_nir_vertex_needs_once(struct nir_shader *nir);
+
 /* The bytes of a vertex's record (0: nothing to keep), before the
  * rewrite; the same for the clones of a shader.
  */

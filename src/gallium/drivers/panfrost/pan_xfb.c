@@ -14,6 +14,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/nir/nir.h"
@@ -626,8 +627,18 @@ panfrost_xfb_unroll_draw(struct panfrost_context *ctx,
                          const struct pipe_draw_start_count_bias *draw,
                          uint32_t **ids)
 {
+   return panfrost_xfb_unroll_primitives(ctx, info, draw, false, ids);
+}
+
+unsigned
+panfrost_xfb_unroll_primitives(struct panfrost_context *ctx,
+                               const struct pipe_draw_info *info,
+                               const struct pipe_draw_start_count_bias *draw,
+                               bool flatshade_first, uint32_t **ids)
+{
    struct xfb_walk w = {
       .mode = info->mode,
+      .flatshade_first = flatshade_first,
       .index_size = info->index_size,
       .count = draw->count,
       .start = draw->start,
@@ -647,6 +658,33 @@ panfrost_xfb_unroll_draw(struct panfrost_context *ctx,
       return 0;
    unroll(&w, *ids);
    return n;
+}
+
+static int
+compare_ids(const void *a, const void *b)
+{
+   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+   return (x > y) - (x < y);
+}
+
+unsigned
+panfrost_distinct_ids(uint32_t *ids, unsigned n)
+{
+   unsigned k = 0;
+
+   qsort(ids, n, sizeof(*ids), compare_ids);
+   for (unsigned i = 0; i < n; ++i) {
+      if (!k || ids[k - 1] != ids[i])
+         ids[k++] = ids[i];
+   }
+   return k;
+}
+
+unsigned
+panfrost_id_rank(const uint32_t *ids, unsigned n, uint32_t id)
+{
+   const uint32_t *at = bsearch(&id, ids, n, sizeof(*ids), compare_ids);
+   return at ? (unsigned)(at - ids) : 0;
 }
 
 void

@@ -133,6 +133,23 @@ unsigned panfrost_xfb_unroll_draw(struct panfrost_context *ctx,
                                   const struct pipe_draw_start_count_bias *draw,
                                   uint32_t **ids);
 
+/* The same with strips and fans as transform feedback captures them for
+ * the provoking-vertex convention flatshade_first: each list primitive
+ * keeps the strip's provoking vertex where a list's would be, and its
+ * winding.
+ */
+unsigned
+panfrost_xfb_unroll_primitives(struct panfrost_context *ctx,
+                               const struct pipe_draw_info *info,
+                               const struct pipe_draw_start_count_bias *draw,
+                               bool flatshade_first, uint32_t **ids);
+
+/* Sorts ids and keeps each once; returns how many are left. */
+unsigned panfrost_distinct_ids(uint32_t *ids, unsigned n);
+
+/* The position of id among the n sorted distinct ids (0 when absent). */
+unsigned panfrost_id_rank(const uint32_t *ids, unsigned n, uint32_t id);
+
 /* Dispatches v (a variant of panfrost_nir_lower_xfb or
  * panfrost_nir_lower_vs_records) over n vertices: invocation k shades
  * vertex ids[k % per_instance] of instance k / per_instance and writes at
