@@ -13,7 +13,8 @@
  *   instance id), without and with indices;
  * - an unread atomic (a write) with transform feedback of gl_Position and
  *   a triangle strip over the whole target: the counter must be the four
- *   vertices, the six captured positions GL's order, every pixel drawn;
+ *   vertices, the six captured positions GL's order, the primitives
+ *   generated and emitted 2, every pixel drawn;
  * - an image store from a vertex shader, when the driver offers vertex
  *   images (it does not yet: reported and skipped).
  */
@@ -215,6 +216,15 @@ xfb_draw(struct pipe_resource *tex, struct pipe_resource *counter)
    memset(junk, 0xcd, sizeof(junk));
    pipe_buffer_write(ctx, out, 0, sizeof(junk), junk);
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+   struct pipe_query *gen =
+      ctx->create_query(ctx, PIPE_QUERY_PRIMITIVES_GENERATED, 0);
+   struct pipe_query *emit =
+      ctx->create_query(ctx, PIPE_QUERY_PRIMITIVES_EMITTED, 0);
+   CHECK(gen && emit, "xfb: primitive queries created");
+   if (gen)
+      ctx->begin_query(ctx, gen);
+   if (emit)
+      ctx->begin_query(ctx, emit);
    ctx->set_stream_output_targets(ctx, 1, &t, &offset);
    struct pipe_draw_info info = {
       .mode = PIPE_PRIM_TRIANGLE_STRIP,
@@ -223,6 +233,19 @@ xfb_draw(struct pipe_resource *tex, struct pipe_resource *counter)
    struct pipe_draw_start_count_bias d = { .count = 4 };
    ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
    ctx->set_stream_output_targets(ctx, 0, NULL, NULL);
+   /* The list's draw counts what was generated, the capture what it
+    * wrote: two triangles each. */
+   for (unsigned i = 0; i < 2; ++i) {
+      struct pipe_query *q = i ? emit : gen;
+      union pipe_query_result r = { 0 };
+      if (!q)
+         continue;
+      ctx->end_query(ctx, q);
+      CHECK(ctx->get_query_result(ctx, q, true, &r) && r.u64 == 2,
+            "xfb: primitives %s is %llu, want 2", i ? "emitted" : "generated",
+            (unsigned long long)r.u64);
+      ctx->destroy_query(ctx, q);
+   }
 
    uint32_t count = read_counter(counter);
    CHECK(count == 4, "xfb: the counter is %u, want 4 (one atomic per vertex)",
