@@ -102,6 +102,14 @@ struct ctx {
    /* Lane of r27 the next indirect UBO index goes to: taken in turn, so
     * two loads can share a bundle (each reads its own lane). */
    unsigned ubo_lane;
+   /* What the last index move into each lane copied, so that a later load
+    * of the same block with the same index reads that lane again. */
+   struct {
+      struct mid_instr *move;
+      struct mid_block *block;
+      nir_ssa_def *def;
+      unsigned comp;
+   } ubo_index[4];
 };
 
 static unsigned
@@ -844,6 +852,32 @@ fold_ubo_offset(nir_ssa_scalar s, unsigned *shift, unsigned *byte)
    return s;
 }
 
+/* The lane of r27 that still holds index x from an earlier load of this
+ * block (nothing has written that lane of r27 since its move), or -1.
+ * Skinned vertex shaders load a bone's rows with one index: one move,
+ * which move elimination can then sink into the index's producer. */
+static int
+index_lane(struct ctx *c, nir_ssa_scalar x)
+{
+   for (unsigned l = 0; l < 4; l++) {
+      struct mid_instr *M = c->ubo_index[l].move;
+      if (!M || c->ubo_index[l].def != x.def ||
+          c->ubo_index[l].comp != x.comp || c->ubo_index[l].block != c->block)
+         continue;
+      bool clobbered = false;
+      for (struct list_head *n = M->link.next; n != &c->block->instrs;
+           n = n->next) {
+         struct mid_instr *I = list_entry(n, struct mid_instr, link);
+         clobbered |= !I->store && I->dst.kind == MID_REF_HW &&
+                      I->dst.index == 27 &&
+                      (I->kind != MID_ALU || (I->mask & (1u << l)));
+      }
+      if (!clobbered)
+         return l;
+   }
+   return -1;
+}
+
 static bool
 emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
 {
@@ -876,13 +910,20 @@ emit_intrinsic(struct ctx *c, nir_intrinsic_instr *in)
          /* Register offset from a lane of r27, in turn. */
          nir_ssa_scalar x = fold_ubo_offset(
             nir_get_ssa_scalar(in->src[1].ssa, 0), &ls.ishift, &byte);
-         unsigned lane = c->ubo_lane++ & 3;
-         struct mid_instr *I = alu(c, "imov", mid_hw(27), 1u << lane);
-         I->int_result = true;
-         I->nr_srcs = 2;
-         uint8_t swz[4] = { x.comp, x.comp, x.comp, x.comp };
-         nir_src xs = nir_src_for_ssa(x.def);
-         I->src[1] = nir_src_to_mid(c, &xs, swz);
+         int lane = index_lane(c, x);
+         if (lane < 0) {
+            lane = c->ubo_lane++ & 3;
+            struct mid_instr *I = alu(c, "imov", mid_hw(27), 1u << lane);
+            I->int_result = true;
+            I->nr_srcs = 2;
+            uint8_t swz[4] = { x.comp, x.comp, x.comp, x.comp };
+            nir_src xs = nir_src_for_ssa(x.def);
+            I->src[1] = nir_src_to_mid(c, &xs, swz);
+            c->ubo_index[lane].move = I;
+            c->ubo_index[lane].block = c->block;
+            c->ubo_index[lane].def = x.def;
+            c->ubo_index[lane].comp = x.comp;
+         }
          ls.ireg = 1;
          ls.icomp = lane;
       }

@@ -366,6 +366,7 @@ test_uniform_into_phi(void)
 static unsigned collect(const struct mid_binary *bin, enum pan_mid_slot slot,
                         const char *op, struct pan_mid_instr *out,
                         unsigned max);
+static uint64_t field(const struct pan_mid_instr *I, const char *name);
 
 /* Global loads, a second UBO with constant and register offsets,
  * conversions and the special functions. */
@@ -504,6 +505,41 @@ test_select_modifiers(void)
          }
          PAN_EXPECT_EQ(count_alu(&e->bin, "fmov"), 0);
          PAN_EXPECT_EQ(count_alu(&e->bin, "fcsel_v"), 2);
+      }
+      free(e);
+   }
+   ralloc_free(b.shader);
+}
+
+/* Two rows loaded with one register index (a skinned vertex shader's bone
+ * matrix: (i << 4) and (i << 4) + 16) read one lane of r27: one move of
+ * the index, which its producer then writes itself. */
+static void
+test_shared_ubo_index(void)
+{
+   nir_builder b = begin(MESA_SHADER_COMPUTE);
+   nir_ssa_def *i = nir_f2i32(&b, nir_channel(&b, uniform(&b, 0, 4), 0));
+   nir_ssa_def *row = nir_ishl_imm(&b, i, 4);
+   nir_ssa_def *r0 = nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 1), row,
+                                  .align_mul = 16, .range = ~0);
+   nir_ssa_def *r1 =
+      nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 1), nir_iadd_imm(&b, row, 16),
+                   .align_mul = 16, .range = ~0);
+   store(&b, 0, nir_iadd(&b, r0, r1));
+   for (unsigned g = 0; g < 2; g++) {
+      struct env *e = calloc(1, sizeof(*e));
+      for (unsigned k = 0; k < 64; k++)
+         e->ubo1[k] = 1000 + k;
+      e->ubo0[0] = pan_test_u32(3.0f);
+      if (run(e, b.shader, gpus[g])) {
+         for (unsigned k = 0; k < 4; k++)
+            PAN_EXPECT_EQ(out_word(e, k), 2 * (1000 + 12 + k) + 4);
+         struct pan_mid_instr w[4];
+         PAN_EXPECT_EQ(collect(&e->bin, PAN_MID_LDST, "ld_ubo_128", w, 4), 2);
+         PAN_EXPECT_EQ(field(&w[0], "icomp"), field(&w[1], "icomp"));
+         /* The conversion writes the index lane itself: the only move
+          * left is the store's address into r26. */
+         PAN_EXPECT_EQ(count_alu(&e->bin, "imov"), 1);
       }
       free(e);
    }
@@ -1386,6 +1422,7 @@ main(void)
    PAN_RUN_CASE(test_mrt_writeout);
    PAN_RUN_CASE(test_lut_broadcast);
    PAN_RUN_CASE(test_select_modifiers);
+   PAN_RUN_CASE(test_shared_ubo_index);
    PAN_RUN_CASE(test_vertex);
    PAN_RUN_CASE(test_textures);
    PAN_RUN_CASE(test_pipeline_registers);
