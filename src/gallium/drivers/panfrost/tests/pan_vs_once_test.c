@@ -12,9 +12,11 @@
  *   vertex invocations x iterations, with points drawn at (vertex id,
  *   instance id), without and with indices;
  * - an unread atomic (a write) with transform feedback of gl_Position and
- *   a triangle strip over the whole target: the counter must be the four
- *   vertices, the six captured positions GL's order, the primitives
- *   generated and emitted 2, every pixel drawn;
+ *   a flat-shaded triangle strip over the whole target, as arrays and
+ *   indexed in two instances with the first vertex provoking: the counter
+ *   must be the four vertices an instance, the positions captured in GL's
+ *   order, the primitives generated and emitted two an instance, and each
+ *   triangle drawn in its provoking vertex's colour;
  * - an image store from a vertex shader, when the driver offers vertex
  *   images (it does not yet: reported and skipped).
  */
@@ -179,18 +181,30 @@ xfb_vs(void)
    return ctx->create_vs_state(ctx, &cso);
 }
 
+/* A strip of two triangles over the target, from vertex 5 of the buffer
+ * (vertices 0 to 4 are not drawn): with last, vertex 2's colour (blue)
+ * fills the lower left triangle and vertex 3's (white) the upper right
+ * one, with the first vertex provoking vertex 0's (red) and 1's (green).
+ * "first" draws it indexed with a bias, in two instances.
+ */
 static void
-xfb_draw(struct pipe_resource *tex, struct pipe_resource *counter)
+xfb_draw(struct pipe_resource *tex, struct pipe_resource *counter,
+         void *rast_first, void *rast, bool first)
 {
-   /* A strip of two triangles over the target, green. */
-   static const float v[4][8] = {
-      { -1, -1, 0, 1, 0, 1, 0, 1 },
-      { 1, -1, 0, 1, 0, 1, 0, 1 },
-      { -1, 1, 0, 1, 0, 1, 0, 1 },
-      { 1, 1, 0, 1, 0, 1, 0, 1 },
+   const char *what = first ? "xfb, first provoking, indexed, instanced"
+                            : "xfb, last provoking";
+   static const float v[9][8] = {
+      [5] = { -1, -1, 0, 1, 1, 0, 0, 1 },
+      [6] = { 1, -1, 0, 1, 0, 1, 0, 1 },
+      [7] = { -1, 1, 0, 1, 0, 0, 1, 1 },
+      [8] = { 1, 1, 0, 1, 1, 1, 1, 1 },
    };
-   /* The strip's triangles as GL captures them (last vertex provoking). */
-   static const unsigned order[6] = { 0, 1, 2, 2, 1, 3 };
+   static const uint16_t indices[4] = { 2, 3, 4, 5 };
+   /* The strip's triangles as GL captures them. */
+   static const unsigned last_order[6] = { 0, 1, 2, 2, 1, 3 };
+   static const unsigned first_order[6] = { 0, 1, 2, 1, 3, 2 };
+   const unsigned *order = first ? first_order : last_order;
+   unsigned instances = first ? 2 : 1, captured = 6 * instances;
    struct pipe_vertex_element ve[2] = {
       { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
       { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
@@ -198,21 +212,23 @@ xfb_draw(struct pipe_resource *tex, struct pipe_resource *counter)
    void *ves = ctx->create_vertex_elements_state(ctx, 2, ve);
    void *vs = xfb_vs();
    struct pipe_resource *out = pipe_buffer_create(
-      screen, PIPE_BIND_STREAM_OUTPUT, PIPE_USAGE_DEFAULT, 6 * 16 + 64);
+      screen, PIPE_BIND_STREAM_OUTPUT, PIPE_USAGE_DEFAULT, 12 * 16 + 64);
    struct pipe_stream_output_target *t =
-      out ? ctx->create_stream_output_target(ctx, out, 0, 6 * 16) : NULL;
-   CHECK(ves && vs && t, "xfb: states and target created");
+      out ? ctx->create_stream_output_target(ctx, out, 0, captured * 16) : NULL;
+   CHECK(ves && vs && t, "%s: states and target created", what);
    if (!ves || !vs || !t)
       goto done;
    ctx->bind_vertex_elements_state(ctx, ves);
    ctx->bind_vs_state(ctx, vs);
-   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, &v[0][0], 4);
-   union pipe_color_union c = { .f = { 1, 1, 1, 1 } };
+   if (first)
+      ctx->bind_rasterizer_state(ctx, rast_first);
+   struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, &v[0][0], 9);
+   union pipe_color_union c = { .f = { 0, 0, 0, 1 } };
    uint32_t zero = 0;
    unsigned offset = 0;
 
    pipe_buffer_write(ctx, counter, 0, 4, &zero);
-   float junk[24];
+   float junk[48];
    memset(junk, 0xcd, sizeof(junk));
    pipe_buffer_write(ctx, out, 0, sizeof(junk), junk);
    ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
@@ -220,7 +236,7 @@ xfb_draw(struct pipe_resource *tex, struct pipe_resource *counter)
       ctx->create_query(ctx, PIPE_QUERY_PRIMITIVES_GENERATED, 0);
    struct pipe_query *emit =
       ctx->create_query(ctx, PIPE_QUERY_PRIMITIVES_EMITTED, 0);
-   CHECK(gen && emit, "xfb: primitive queries created");
+   CHECK(gen && emit, "%s: primitive queries created", what);
    if (gen)
       ctx->begin_query(ctx, gen);
    if (emit)
@@ -228,49 +244,70 @@ xfb_draw(struct pipe_resource *tex, struct pipe_resource *counter)
    ctx->set_stream_output_targets(ctx, 1, &t, &offset);
    struct pipe_draw_info info = {
       .mode = PIPE_PRIM_TRIANGLE_STRIP,
-      .instance_count = 1,
+      .instance_count = instances,
+      .index_size = first ? 2 : 0,
+      .has_user_indices = first,
+      .index.user = first ? indices : NULL,
    };
-   struct pipe_draw_start_count_bias d = { .count = 4 };
+   struct pipe_draw_start_count_bias d = {
+      .start = first ? 0 : 5,
+      .count = 4,
+      .index_bias = first ? 3 : 0,
+   };
    ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
    ctx->set_stream_output_targets(ctx, 0, NULL, NULL);
    /* The list's draw counts what was generated, the capture what it
-    * wrote: two triangles each. */
+    * wrote: two triangles an instance. */
    for (unsigned i = 0; i < 2; ++i) {
       struct pipe_query *q = i ? emit : gen;
       union pipe_query_result r = { 0 };
       if (!q)
          continue;
       ctx->end_query(ctx, q);
-      CHECK(ctx->get_query_result(ctx, q, true, &r) && r.u64 == 2,
-            "xfb: primitives %s is %llu, want 2", i ? "emitted" : "generated",
-            (unsigned long long)r.u64);
+      CHECK(ctx->get_query_result(ctx, q, true, &r) && r.u64 == 2 * instances,
+            "%s: primitives %s is %llu, want %u", what,
+            i ? "emitted" : "generated", (unsigned long long)r.u64,
+            2 * instances);
       ctx->destroy_query(ctx, q);
    }
 
    uint32_t count = read_counter(counter);
-   CHECK(count == 4, "xfb: the counter is %u, want 4 (one atomic per vertex)",
-         count);
-   float got[24];
+   CHECK(count == 4 * instances,
+         "%s: the counter is %u, want %u (one atomic per vertex)", what, count,
+         4 * instances);
+   float got[48];
    pipe_buffer_read(ctx, out, 0, sizeof(got), got);
    unsigned wrong = 0;
-   for (unsigned i = 0; i < 6; ++i) {
-      if (memcmp(&got[4 * i], v[order[i]], 16) && wrong++ < 2)
+   for (unsigned i = 0; i < captured; ++i) {
+      const float *want = v[5 + order[i % 6]];
+      if (memcmp(&got[4 * i], want, 16) && wrong++ < 2)
          CHECK(false,
-               "xfb: captured vertex %u is (%g, %g, %g, %g), want "
+               "%s: captured vertex %u is (%g, %g, %g, %g), want "
                "vertex %u's position",
-               i, got[4 * i], got[4 * i + 1], got[4 * i + 2], got[4 * i + 3],
-               order[i]);
+               what, i, got[4 * i], got[4 * i + 1], got[4 * i + 2],
+               got[4 * i + 3], 5 + order[i % 6]);
    }
-   CHECK(!wrong, "xfb: %u captured vertices are wrong", wrong);
+   CHECK(!wrong, "%s: %u captured vertices are wrong", what, wrong);
+   /* RGBA8 words in memory order. */
+   uint32_t lower = first ? 0xff0000ff : 0xffff0000;
+   uint32_t upper = first ? 0xff00ff00 : 0xffffffff;
+   uint32_t p0 = pan_test_pixel(ctx, tex, 0, 0);
+   uint32_t p1 = pan_test_pixel(ctx, tex, W - 1, H - 1);
+   CHECK(p0 == lower && p1 == upper,
+         "%s: the triangles are 0x%08x and 0x%08x, want 0x%08x and 0x%08x "
+         "(their provoking vertices' colours)",
+         what, p0, p1, lower, upper);
    unsigned bad = 0;
    for (unsigned y = 0; y < H; ++y) {
       for (unsigned x = 0; x < W; ++x) {
          uint32_t p = pan_test_pixel(ctx, tex, x, y);
-         if (p != 0xff00ff00 && bad++ < 2)
-            CHECK(false, "xfb: pixel (%u, %u) is 0x%08x, want green", x, y, p);
+         if (p != lower && p != upper && bad++ < 2)
+            CHECK(false, "%s: pixel (%u, %u) is 0x%08x, not drawn", what, x, y,
+                  p);
       }
    }
-   CHECK(!bad, "xfb: %u pixels are wrong", bad);
+   CHECK(!bad, "%s: %u pixels are wrong", what, bad);
+   ctx->bind_rasterizer_state(ctx, rast);
    ctx->bind_vs_state(ctx, NULL);
    pipe_resource_reference(&vb, NULL);
 done:
@@ -293,6 +330,8 @@ main(int argc, char **argv)
    struct pipe_rasterizer_state rs =
       pan_test_rasterizer(PIPE_POLYGON_MODE_FILL);
    void *rast = ctx->create_rasterizer_state(ctx, &rs);
+   rs.flatshade_first = true;
+   void *rast_first = ctx->create_rasterizer_state(ctx, &rs);
    ctx->bind_rasterizer_state(ctx, rast);
    void *vs = loop_vs();
    void *fs = pan_test_colour_fs(screen, ctx, "once_fs", true);
@@ -306,7 +345,8 @@ main(int argc, char **argv)
       ctx->set_shader_buffers(ctx, PIPE_SHADER_VERTEX, 0, 1, &sb, 1);
       loop_draw(f.tex, counter, false);
       loop_draw(f.tex, counter, true);
-      xfb_draw(f.tex, counter);
+      xfb_draw(f.tex, counter, rast_first, rast, false);
+      xfb_draw(f.tex, counter, rast_first, rast, true);
       ctx->set_shader_buffers(ctx, PIPE_SHADER_VERTEX, 0, 1, NULL, 0);
    }
    if (screen->get_shader_param(screen, PIPE_SHADER_VERTEX,
@@ -317,6 +357,7 @@ main(int argc, char **argv)
    pan_test_delete_shaders(ctx, vs, fs);
    ctx->bind_rasterizer_state(ctx, f.cso[1]);
    ctx->delete_rasterizer_state(ctx, rast);
+   ctx->delete_rasterizer_state(ctx, rast_first);
    pipe_resource_reference(&counter, NULL);
    pan_test_fullscreen_teardown(ctx, &f);
    return pan_test_close(screen, ctx);
