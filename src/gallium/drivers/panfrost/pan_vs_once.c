@@ -95,6 +95,12 @@ static bool
 records_shader(struct panfrost_context *ctx, struct panfrost_shader *vs,
                uint64_t mask, uint64_t int_mask, uint64_t noperspective_mask)
 {
+   struct pipe_vertex_element ve = {
+      .src_format = PIPE_FORMAT_R32G32B32A32_UINT,
+   };
+   if (!vs->records_ve)
+      vs->records_ve =
+         ctx->base.create_vertex_elements_state(&ctx->base, 1, &ve);
    if (vs->records_vs)
       return !vs->records_vs->error[0] && vs->records_ve;
 
@@ -111,10 +117,6 @@ records_shader(struct panfrost_context *ctx, struct panfrost_shader *vs,
       .ir.nir = panfrost_gs_passthrough_vs(options, &gi),
    };
    vs->records_vs = ctx->base.create_vs_state(&ctx->base, &cso);
-   struct pipe_vertex_element ve = {
-      .src_format = PIPE_FORMAT_R32G32B32A32_UINT,
-   };
-   vs->records_ve = ctx->base.create_vertex_elements_state(&ctx->base, 1, &ve);
    return vs->records_vs && !vs->records_vs->error[0] && vs->records_ve;
 }
 
