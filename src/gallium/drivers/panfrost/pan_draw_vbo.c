@@ -1071,6 +1071,15 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       draw_indirect(pctx, info, drawid_offset, indirect);
       return;
    }
+   /* A vertex shader whose memory writes the paths below would make
+    * twice: run once, its outputs drawn from records (pan_vs_once.h). */
+   if (panfrost_vs_once_applies(ctx, info)) {
+      for (unsigned i = 0; i < num_draws; ++i)
+         panfrost_vs_once_draw(
+            ctx, info, drawid_offset + (info->increment_draw_id ? i : 0),
+            &draws[i]);
+      return;
+   }
    /* GL_LINE / GL_POINT polygons as lines or points (pan_polygon_mode.c). */
    if (panfrost_polygon_mode_draw(ctx, info, drawid_offset, draws, num_draws))
       return;
@@ -1104,15 +1113,6 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    if (fs && fs->reads_primitive_id && !ctx->gs_index_range) {
       drop(ctx, "gl_PrimitiveID in a fragment shader without a geometry "
                 "shader is not supported, draw dropped");
-      return;
-   }
-   /* A vertex shader whose memory writes the paths below would make
-    * twice: run once, its outputs drawn from records (pan_vs_once.h). */
-   if (panfrost_vs_once_applies(ctx, info)) {
-      for (unsigned i = 0; i < num_draws; ++i)
-         panfrost_vs_once_draw(
-            ctx, info, drawid_offset + (info->increment_draw_id ? i : 0),
-            &draws[i]);
       return;
    }
    const struct pipe_rasterizer_state *rast = ctx->state.rast;

@@ -28,6 +28,7 @@
 #include "pan_bo.h"
 #include "pan_context.h"
 #include "pan_gs.h"
+#include "pan_polygon_mode.h"
 #include "pan_resource.h"
 #include "pan_vs_once.h"
 
@@ -47,15 +48,25 @@ panfrost_vs_once_applies(const struct panfrost_context *ctx,
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
 
    /* Under rasterizer discard the capture or pan_discard.c makes the
-    * writes once already. */
-   if (!vs || vs->error[0] || !vs->nir || !vs->vs_writes_memory ||
+    * writes once already; a geometry shader's draws run the record
+    * variant once. */
+   if (!vs || vs->error[0] || !vs->nir || !vs->vs_writes_memory || ctx->gs ||
        (rast && rast->rasterizer_discard))
+      return false;
+   /* gl_PrimitiveID without a geometry shader: the draw is dropped
+    * (pan_draw_vbo.c), which a draw of records would not be. */
+   const struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   if (fs && fs->reads_primitive_id)
       return false;
    /* The modes the unrolled list can take (no adjacency). */
    if (info->mode > PIPE_PRIM_TRIANGLE_FAN || info->mode == PIPE_PRIM_QUADS ||
        info->mode == PIPE_PRIM_QUAD_STRIP || info->mode == PIPE_PRIM_POLYGON)
       return false;
-   return vs->once || capturing(ctx, vs);
+   /* GL_LINE and GL_POINT polygons draw lists with the shader, after a
+    * run of its own for the faces: the lists are drawn from the records
+    * instead, through the same path. */
+   return vs->once || capturing(ctx, vs) ||
+          panfrost_polygon_mode_applies(ctx, info);
 }
 
 /* The slots of a variable of the shader's outputs. */

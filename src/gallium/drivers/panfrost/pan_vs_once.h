@@ -8,11 +8,14 @@
  * more than once per vertex: on v9 a shader the IDVS pair cannot share
  * the results of (reads in loops, pan_ssbo.h), and on every architecture
  * a memory-writing shader whose outputs transform feedback captures (the
- * capture is a run of its own).  The shader runs once per distinct vertex
- * of each instance as its compute variant writing every output to a
- * record (pan_gs.h's record variant), the draw's primitives become a list
- * naming those records, drawn with a pass-through vertex shader, and the
- * capture copies its outputs from the same records (pan_vs_once.c).
+ * capture is a run of its own) or drawn as GL_LINE or GL_POINT polygons
+ * (pan_polygon_mode.c runs it for the faces, then draws lists with it).
+ * The shader runs once per distinct vertex of each instance as its
+ * compute variant writing every output to a record (pan_gs.h's record
+ * variant), the draw's primitives become a list naming those records,
+ * drawn with a pass-through vertex shader (through the polygon modes when
+ * they apply), and the capture copies its outputs from the same records
+ * (pan_vs_once.c).
  */
 
 #ifndef PAN_VS_ONCE_H

@@ -17,6 +17,8 @@
  *   must be the four vertices an instance, the positions captured in GL's
  *   order, the primitives generated and emitted two an instance, and each
  *   triangle drawn in its provoking vertex's colour;
+ * - the same shader drawing that strip as GL_LINE polygons with back
+ *   faces culled (the facing path): the counter must be 4;
  * - an image store from a vertex shader, when the driver offers vertex
  *   images (it does not yet: reported and skipped).
  */
@@ -320,6 +322,76 @@ done:
       ctx->delete_vertex_elements_state(ctx, ves);
 }
 
+/* The strip of xfb_draw's vertices 5 to 8 in GL_LINE polygons with back
+ * faces culled, smoothly shaded: the facing path (pan_polygon_mode.c)
+ * works the faces out from positions its own run of the shader made, so
+ * the shader is run once for the records and its outputs drawn from them.
+ */
+static void
+polygon_draw(struct pipe_resource *tex, struct pipe_resource *counter,
+             void *rast)
+{
+   static const float v[9][8] = {
+      [5] = { -1, -1, 0, 1, 1, 0, 0, 1 },
+      [6] = { 1, -1, 0, 1, 0, 1, 0, 1 },
+      [7] = { -1, 1, 0, 1, 0, 0, 1, 1 },
+      [8] = { 1, 1, 0, 1, 1, 1, 1, 1 },
+   };
+   struct pipe_vertex_element ve[2] = {
+      { .src_offset = 0, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+      { .src_offset = 16, .src_format = PIPE_FORMAT_R32G32B32A32_FLOAT },
+   };
+   struct pipe_rasterizer_state rs =
+      pan_test_rasterizer(PIPE_POLYGON_MODE_LINE);
+   rs.cull_face = PIPE_FACE_BACK;
+   void *lines = ctx->create_rasterizer_state(ctx, &rs);
+   void *ves = ctx->create_vertex_elements_state(ctx, 2, ve);
+   void *vs = xfb_vs();
+   void *fs = pan_test_colour_fs(screen, ctx, "once_smooth_fs", false);
+   CHECK(lines && ves && vs && fs, "polygon: states created");
+   if (lines && ves && vs && fs) {
+      ctx->bind_rasterizer_state(ctx, lines);
+      ctx->bind_vertex_elements_state(ctx, ves);
+      ctx->bind_vs_state(ctx, vs);
+      ctx->bind_fs_state(ctx, fs);
+      struct pipe_resource *vb =
+         pan_test_bind_vertices(screen, ctx, &v[0][0], 9);
+      union pipe_color_union c = { .f = { 0, 0, 0, 1 } };
+      uint32_t zero = 0;
+      pipe_buffer_write(ctx, counter, 0, 4, &zero);
+      ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &c, 0, 0);
+      struct pipe_draw_info info = {
+         .mode = PIPE_PRIM_TRIANGLE_STRIP,
+         .instance_count = 1,
+      };
+      struct pipe_draw_start_count_bias d = { .start = 5, .count = 4 };
+      ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+      uint32_t count = read_counter(counter);
+      CHECK(count == 4,
+            "polygon: the counter is %u, want 4 (one atomic per vertex)",
+            count);
+      unsigned drawn = 0;
+      for (unsigned y = 0; y < H; ++y) {
+         for (unsigned x = 0; x < W; ++x)
+            drawn += pan_test_pixel(ctx, tex, x, y) != 0xff000000;
+      }
+      CHECK(drawn && drawn < W * H,
+            "polygon: %u of %u pixels drawn, want the outlines'", drawn, W * H);
+      ctx->bind_rasterizer_state(ctx, rast);
+      ctx->bind_vs_state(ctx, NULL);
+      ctx->bind_fs_state(ctx, NULL);
+      pipe_resource_reference(&vb, NULL);
+   }
+   if (vs)
+      ctx->delete_vs_state(ctx, vs);
+   if (fs)
+      ctx->delete_fs_state(ctx, fs);
+   if (ves)
+      ctx->delete_vertex_elements_state(ctx, ves);
+   if (lines)
+      ctx->delete_rasterizer_state(ctx, lines);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -347,6 +419,8 @@ main(int argc, char **argv)
       loop_draw(f.tex, counter, true);
       xfb_draw(f.tex, counter, rast_first, rast, false);
       xfb_draw(f.tex, counter, rast_first, rast, true);
+      polygon_draw(f.tex, counter, rast);
+      ctx->bind_fs_state(ctx, fs);
       ctx->set_shader_buffers(ctx, PIPE_SHADER_VERTEX, 0, 1, NULL, 0);
    }
    if (screen->get_shader_param(screen, PIPE_SHADER_VERTEX,
