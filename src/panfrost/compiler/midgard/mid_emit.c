@@ -184,6 +184,11 @@ encode_tex(struct mid_shader *s, const struct mid_instr *I,
    ok &= set(s, P, "outsel", reg_of(s, I->dst) & 1);
    ok &= set(s, P, "stype", t->stype);
    ok &= set(s, P, "mask", I->mask);
+   if (t->outswz_set) {
+      ok &= set(s, P, "swz",
+                t->outswz[0] | t->outswz[1] << 2 | t->outswz[2] << 4 |
+                   t->outswz[3] << 6);
+   }
    ok &= set(s, P, "texture", t->texture);
    ok &= set(s, P, "sampler", t->sampler);
    if (t->lodreg) {

@@ -75,6 +75,8 @@ struct mid_tex {
    bool vertex;          /* texvtx tag: vertex stage or texel fetch */
    bool swizzled;        /* coordinates through inswz (else identity) */
    uint8_t inswz[4];     /* lane c reads component inswz[c] of in_reg */
+   bool outswz_set;      /* result through outswz (else identity) */
+   uint8_t outswz[4];    /* lane c gets component outswz[c] */
 };
 
 struct mid_block;

@@ -537,6 +537,12 @@ struct tex_keep {
    /* Instruction positions in the block: the word, the copy, the last
     * reader. */
    unsigned start, copy, end;
+   /* A lane group (nr > 0, T and M unused): up to four words, each
+    * copying one component of its result (comp) into lane `lane` of one
+    * variable, as shadow lookups gathered into a vector. */
+   unsigned nr, gain;
+   struct mid_instr *Ts[4], *Ms[4];
+   uint8_t lane[4], comp[4];
 };
 
 /* The next texture result in r29 is read by ALU words alone up to the
@@ -596,6 +602,176 @@ tex_keep_span(struct mid_shader *s, struct mid_block *b, struct mid_instr *T,
    return true;
 }
 
+/* A plain move of one component of result register r into one lane of a
+ * variable: its lane, and the component in *comp. */
+static int
+lane_copy_of(const struct mid_instr *M, unsigned r, unsigned *comp)
+{
+   if (!mid_is_plain_move(M) || M->store || M->dst.kind != MID_REF_VAR ||
+       M->src[1].ref.kind != MID_REF_HW || M->src[1].ref.index != r ||
+       util_bitcount(M->mask) != 1)
+      return -1;
+   int l = ffs(M->mask) - 1;
+   *comp = M->src[1].swz[l];
+   return l;
+}
+
+/* Lane groups of block b: a variable whose every write is a lane copy out
+ * of r29, each of a different word's result, none of whose other readers
+ * (up to the next write of r29) reads another component.  The words then
+ * write their component straight into the variable's lane, the variable
+ * in r28 (the stock code gathers four shadow lookups in TA0.x-w). */
+static unsigned
+tex_lane_groups(struct mid_shader *s, struct mid_block *b,
+                const unsigned *writers, const int *read_block,
+                bool r29_elsewhere, struct tex_keep *out, void *mem)
+{
+   const unsigned r = s->tex_out;
+   unsigned nr = 0;
+   mid_foreach_instr(b, I) nr++;
+   struct mid_instr **at = ralloc_array(mem, struct mid_instr *, nr + 1);
+   unsigned i = 0;
+   mid_foreach_instr(b, I) at[i++] = I;
+   unsigned n = 0;
+   for (unsigned w = 0; w < nr; w++) {
+      struct mid_instr *T = at[w];
+      if (T->kind != MID_TEX || !mid_writes_hw(T, r))
+         continue;
+      /* The word's readers up to the next write of r29: one lane copy,
+       * everything else ALU reading the copied component. */
+      struct mid_instr *M = NULL;
+      unsigned comp = 0, mpos = 0, k = w + 1;
+      bool ok = true, closed = false;
+      for (; k < nr && ok && !closed; k++) {
+         struct mid_instr *I = at[k];
+         if (mid_hw_reads(I) & (1u << r)) {
+            unsigned c = 0;
+            int l = lane_copy_of(I, r, &c);
+            if (I->kind != MID_ALU || mid_writes_hw(I, r))
+               ok = false;
+            else if (l >= 0 && !M && I->dst.kind == MID_REF_VAR) {
+               M = I;
+               comp = c;
+               mpos = k;
+            }
+         }
+         if (mid_writes_hw(I, r))
+            closed = true;
+      }
+      if (!ok || !M || (!closed && r29_elsewhere))
+         continue;
+      /* Every reader takes the copied component only. */
+      for (unsigned q = w + 1; q < k && ok; q++) {
+         struct mid_instr *I = at[q];
+         for (unsigned j = 0; j < I->nr_srcs; j++) {
+            const struct mid_src *src = &I->src[j];
+            if (src->ref.kind != MID_REF_HW || src->ref.index != r)
+               continue;
+            for (unsigned ln = 0; ln < 4; ln++) {
+               if ((mid_src_lanes(I, src) & (1u << ln)) && src->swz[ln] != comp)
+                  ok = false;
+            }
+         }
+      }
+      if (!ok)
+         continue;
+      unsigned v = M->dst.index;
+      if (read_block[v] != (int)b->index || writers[v] > 4)
+         continue;
+      /* Join the group of v, or start one. */
+      struct tex_keep *g = NULL;
+      for (unsigned j = 0; j < n; j++) {
+         if (out[j].Ms[0]->dst.index == v)
+            g = &out[j];
+      }
+      if (!g) {
+         g = &out[n++];
+         *g = (struct tex_keep){ .start = w, .copy = mpos };
+      }
+      if (g->nr > 4)
+         continue;
+      unsigned l = ffs(M->mask) - 1;
+      bool taken = false;
+      for (unsigned j = 0; j < g->nr; j++)
+         taken |= g->lane[j] == l;
+      if (taken || g->nr == 4) {
+         g->nr = 5; /* not a group */
+         continue;
+      }
+      g->Ts[g->nr] = T;
+      g->Ms[g->nr] = M;
+      g->lane[g->nr] = l;
+      g->comp[g->nr] = comp;
+      g->nr++;
+   }
+   /* Keep the groups that hold every write of their variable, read by
+    * ALU words alone, none before the group's first copy. */
+   unsigned kept = 0;
+   for (unsigned j = 0; j < n; j++) {
+      struct tex_keep *g = &out[j];
+      unsigned v = g->Ms[0]->dst.index;
+      if (g->nr > 4 || writers[v] != g->nr)
+         continue;
+      bool ok = true;
+      unsigned end = g->copy, first_copy = nr;
+      for (unsigned k = 0; k < nr; k++) {
+         for (unsigned q = 0; q < g->nr; q++) {
+            if (at[k] == g->Ms[q])
+               first_copy = MIN2(first_copy, k);
+         }
+      }
+      for (unsigned k = 0; k < nr && ok; k++) {
+         struct mid_instr *I = at[k];
+         for (unsigned q = 0; q < I->nr_srcs; q++) {
+            if (I->src[q].ref.kind != MID_REF_VAR || I->src[q].ref.index != v)
+               continue;
+            if (I->kind != MID_ALU || k < first_copy)
+               ok = false;
+            end = MAX2(end, k);
+         }
+      }
+      if (!ok)
+         continue;
+      g->end = end;
+      g->copy = first_copy;
+      g->gain = 0;
+      for (unsigned q = 0; q < g->nr; q++)
+         g->gain += end - first_copy + 1;
+      out[kept++] = *g;
+   }
+   return kept;
+}
+
+/* Word q of lane group t writes its component into its lane of the
+ * group's variable (in r28); its readers up to the next write of r29 read
+ * that lane, its copy becomes a move of the lane onto itself. */
+static void
+keep_tex_lane(struct mid_shader *s, struct mid_block *b, struct tex_keep *t,
+              unsigned q)
+{
+   const unsigned r = s->tex_out;
+   struct mid_instr *T = t->Ts[q];
+   unsigned l = t->lane[q], c = t->comp[q];
+   list_for_each_entry_from(struct mid_instr, I, T->link.next, &b->instrs, link)
+   {
+      if (mid_writes_hw(I, r))
+         break;
+      for (unsigned j = 0; j < I->nr_srcs; j++) {
+         struct mid_src *src = &I->src[j];
+         if (src->ref.kind != MID_REF_HW || src->ref.index != r)
+            continue;
+         src->ref = t->Ms[q]->dst;
+         for (unsigned ln = 0; ln < 4; ln++)
+            src->swz[ln] = l;
+      }
+   }
+   T->dst = t->Ms[q]->dst;
+   T->mask = 1u << l;
+   T->tex.outswz_set = true;
+   for (unsigned ln = 0; ln < 4; ln++)
+      T->tex.outswz[ln] = ln == l ? c : ln;
+}
+
 /* Whether some instruction reads r28 as a source (the result register:
  * only the kept results). */
 static bool
@@ -618,12 +794,13 @@ keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed, bool apply)
    int *read_block = ralloc_array(writers, int, n ? n : 1);
    for (unsigned v = 0; v < n; v++)
       read_block[v] = -1;
-   /* Blocks whose ALU or load/store words read r29. */
+   /* Blocks whose ALU or load/store words read r29 before a texture word
+    * of their own writes it: a result live into them from another block. */
    bool *r29_in = rzalloc_array(writers, bool, s->nr_blocks + 1);
    unsigned r29_blocks = 0;
    mid_foreach_block(s, b)
    {
-      bool r29 = false;
+      bool r29 = false, r29_written = false;
       mid_foreach_instr(b, I)
       {
          if (I->dst.kind == MID_REF_VAR && !I->store)
@@ -634,7 +811,9 @@ keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed, bool apply)
             int *rb = &read_block[I->src[k].ref.index];
             *rb = *rb == -1 || *rb == (int)b->index ? (int)b->index : -2;
          }
-         r29 |= I->kind != MID_TEX && (mid_hw_reads(I) & (1u << r));
+         r29 |=
+            !r29_written && I->kind != MID_TEX && (mid_hw_reads(I) & (1u << r));
+         r29_written |= I->kind == MID_TEX && mid_writes_hw(I, r);
       }
       r29_in[b->index] = r29;
       r29_blocks += r29;
@@ -643,7 +822,7 @@ keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed, bool apply)
    {
       unsigned nr = 0, pos = 0;
       mid_foreach_instr(b, I) nr++;
-      struct tex_keep *c = ralloc_array(writers, struct tex_keep, nr + 1);
+      struct tex_keep *c = ralloc_array(writers, struct tex_keep, 2 * nr + 1);
       unsigned nc = 0;
       bool r28_read = false;
       mid_foreach_instr(b, I)
@@ -651,12 +830,17 @@ keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed, bool apply)
          r28_read |= reads_src(I, r - 1);
          if (I->kind == MID_TEX && mid_writes_hw(I, r) &&
              tex_keep_span(s, b, I, pos, writers, read_block,
-                           r29_blocks > r29_in[b->index], &c[nc]))
+                           r29_blocks > r29_in[b->index], &c[nc])) {
+            c[nc].nr = 0;
+            c[nc].gain = c[nc].end - c[nc].copy;
             nc++;
+         }
          pos++;
       }
       if (r28_read)
          continue;
+      nc += tex_lane_groups(s, b, writers, read_block,
+                            r29_blocks > r29_in[b->index], &c[nc], writers);
       /* The spans that save the most: the longest copies in all, spans
        * apart (weighted interval scheduling over the spans by end). */
       for (unsigned i = 1; i < nc; i++) {
@@ -673,17 +857,25 @@ keep_tex_results(struct mid_shader *s, struct util_dynarray *fixed, bool apply)
          while (p >= 0 && c[p].end >= c[k].start)
             p--;
          prev[k] = p;
-         unsigned with = c[k].end - c[k].copy + (p >= 0 ? gain[p + 1] : 0);
+         unsigned with = c[k].gain + (p >= 0 ? gain[p + 1] : 0);
          gain[k + 1] = MAX2(gain[k], with);
       }
       for (int k = (int)nc - 1; k >= 0;) {
-         unsigned with =
-            c[k].end - c[k].copy + (prev[k] >= 0 ? gain[prev[k] + 1] : 0);
+         unsigned with = c[k].gain + (prev[k] >= 0 ? gain[prev[k] + 1] : 0);
          if (gain[k + 1] != with || (k && gain[k] == with)) {
             k--;
             continue;
          }
          struct tex_keep *t = &c[k];
+         if (t->nr) {
+            if (apply) {
+               for (unsigned q = 0; q < t->nr; q++)
+                  keep_tex_lane(s, b, t, q);
+            }
+            util_dynarray_append(fixed, unsigned, t->Ms[0]->dst.index);
+            k = prev[k];
+            continue;
+         }
          /* The result's readers up to the next write of r29 read v. */
          list_for_each_entry_from(struct mid_instr, I, t->T->link.next,
                                   &b->instrs, link)

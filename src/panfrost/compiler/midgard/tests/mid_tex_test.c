@@ -407,6 +407,69 @@ test_t860_second_result(void)
 }
 
 /*
+ *    v0 = ld_vary
+ *    r28.xy = imov v0.xy;  r29 = normal;  v1.x = imov r29.x
+ *    r28.xy = imov v0.zw;  r29 = normal;  v1.y = imov r29.x
+ *    ... (four lookups: v1.xyzw)
+ *    v2 = fmul v1, v0
+ *  then a second block: r28.xy = imov v2.xy;  r29 = normal;  v3 = fadd r29, v2
+ *
+ * Four shadow-style lookups gathered into one vector: each word writes its
+ * x into its lane of v1, kept in r28 (the stock code's TA0.x-w), and the
+ * copies become moves of a lane onto itself.  The later block reads r29
+ * only after its own lookup, so the last word's result needs no closing
+ * write in its block.  With a reader of another component of a result
+ * (r29.y), the group stays copies.
+ */
+static void
+test_t860_lane_group(void)
+{
+   for (unsigned other = 0; other < 2; other++) {
+      struct mid_shader *s = tex_shader(0x860, 5);
+      struct mid_block *b = mid_block_create(s);
+      ld_vary(s, b, 0);
+      struct mid_instr *T[4], *M[4];
+      for (unsigned l = 0; l < 4; l++) {
+         T[l] = lookup_at(s, b, 0, 2 * (l & 1), 2 * (l & 1) + 1);
+         M[l] = result_copy(s, b, 1);
+         M[l]->mask = 1u << l;
+         for (unsigned c = 0; c < 4; c++)
+            M[l]->src[1].swz[c] = 0;
+         if (other && l == 1) {
+            struct mid_instr *O =
+               mid_test_alu2(s, b, "fadd", mid_var(4), mid_hw(29), mid_var(0));
+            O->mask = 0x1;
+            O->src[0].swz[0] = 1;
+         }
+      }
+      mid_test_alu2(s, b, "fmul", mid_var(2), mid_var(1), mid_var(0));
+      struct mid_block *b2 = mid_block_create(s);
+      coord_move(s, b2, 2, 0, 1);
+      lookup(s, b2);
+      mid_test_alu2(s, b2, "fadd", mid_var(3), mid_hw(29), mid_var(2));
+      PAN_EXPECT(mid_ra(s));
+      for (unsigned l = 0; l < 4; l++) {
+         if (other) {
+            PAN_EXPECT_EQ(T[l]->dst.kind, MID_REF_HW);
+            continue;
+         }
+         PAN_EXPECT_EQ(T[l]->dst.kind, MID_REF_VAR);
+         PAN_EXPECT_EQ(T[l]->dst.index, 1);
+         PAN_EXPECT_EQ(T[l]->mask, 1u << l);
+         PAN_EXPECT(T[l]->tex.outswz_set);
+         PAN_EXPECT_EQ(T[l]->tex.outswz[l], 0);
+         PAN_EXPECT_EQ(M[l]->src[1].ref.kind, MID_REF_VAR);
+         PAN_EXPECT_EQ(M[l]->src[1].swz[l], l);
+      }
+      if (other)
+         PAN_EXPECT(s->reg_of[1] < 16);
+      else
+         PAN_EXPECT_EQ(s->reg_of[1], 28);
+      ralloc_free(s);
+   }
+}
+
+/*
  *    v0 = ld_vary;  r28.xy = imov v0.xy;  r29 = normal;  v1 = imov r29
  *    r28.xy = imov v0.zw;  r29 = normal;  v2 = imov r29
  *    r28.xy = imov v0.xy;  r29 = normal
@@ -632,6 +695,7 @@ main(void)
    PAN_RUN_CASE(test_t720_result_register);
    PAN_RUN_CASE(test_t860_second_result);
    PAN_RUN_CASE(test_t860_longest_span);
+   PAN_RUN_CASE(test_t860_lane_group);
    PAN_RUN_CASE(test_t860_read_copy);
    PAN_RUN_CASE(test_t860_copy_left_whole);
    PAN_RUN_CASE(test_late_lookups);
