@@ -357,3 +357,40 @@ pan_sim_regs_to_float(enum pan_sim_regfmt regfmt, const uint32_t in[4],
       out[c] = (float)from_reg(regfmt, in, c).f;
    return true;
 }
+
+/* R11G11B10F: unsigned floats with 5 exponent bits and 6, 6 and 5
+ * mantissa bits, red in the low bits of the word. */
+static const unsigned r11g11b10_mbits[3] = { 6, 6, 5 };
+static const unsigned r11g11b10_shift[3] = { 0, 11, 22 };
+
+float
+pan_sim_r11g11b10_channel(uint32_t word, unsigned c)
+{
+   unsigned mbits = r11g11b10_mbits[c];
+   uint32_t v = (word >> r11g11b10_shift[c]) & ((1u << (5 + mbits)) - 1);
+   unsigned e = v >> mbits, m = v & ((1u << mbits) - 1);
+
+   if (e == 31)
+      return m ? NAN : INFINITY;
+   /* Subnormals (e 0) have no implicit one and the exponent of e 1. */
+   float mant = e ? 1.0f + (float)m / (1u << mbits) : (float)m / (1u << mbits);
+   return ldexpf(mant, (e ? (int)e : 1) - 15);
+}
+
+uint32_t
+pan_sim_r11g11b10_pack(const float src[3], unsigned mask, uint32_t old)
+{
+   for (unsigned c = 0; c < 3; ++c) {
+      if (!((mask >> c) & 1))
+         continue;
+      unsigned mbits = r11g11b10_mbits[c], shift = r11g11b10_shift[c];
+      uint32_t m = (1u << (5 + mbits)) - 1;
+      /* No sign bit: negatives and NaN store 0. */
+      uint32_t v =
+         src[c] > 0
+            ? pan_sim_fp_round_f64(src[c], PAN_SIM_ROUND_RTE, 5, mbits) & m
+            : 0;
+      old = (old & ~(m << shift)) | (v << shift);
+   }
+   return old;
+}

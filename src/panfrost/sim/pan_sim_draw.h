@@ -79,6 +79,14 @@ void pan_sim_regs_to_tile(const struct pan_sim_mem_format *f,
 bool pan_sim_regs_to_float(enum pan_sim_regfmt regfmt, const uint32_t in[4],
                            unsigned comps, float out[4]);
 
+/* R11G11B10F, which pan_sim_mem_format does not describe (three unsigned
+ * floats of 11, 11 and 10 bits, red lowest), shared by the tile buffer
+ * and converting stores: channel c (0..2) as a float, and old with the
+ * channels in mask replaced by src rounded to nearest even. */
+float pan_sim_r11g11b10_channel(uint32_t word, unsigned c);
+uint32_t pan_sim_r11g11b10_pack(const float src[3], unsigned mask,
+                                uint32_t old);
+
 /* ---- the functional polygon list (pan_sim_raster.c) ---- */
 
 /* A vertex as the tiler saw it: window coordinates, 1/w, and its index

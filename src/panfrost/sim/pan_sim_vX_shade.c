@@ -242,26 +242,6 @@ read_blend(struct fs_run *r, unsigned rt, struct PAN_GENX(blend) *bd,
    return true;
 }
 
-/* R11G11B10F: unsigned floats with 5 exponent bits and 6, 6 and 5
- * mantissa bits, red in the low bits of the word. */
-static const unsigned r11g11b10_mbits[3] = { 6, 6, 5 };
-static const unsigned r11g11b10_shift[3] = { 0, 11, 22 };
-
-/* Channel c of an R11G11B10F word as a float. */
-static float
-r11g11b10_channel(uint32_t word, unsigned c)
-{
-   unsigned mbits = r11g11b10_mbits[c];
-   uint32_t v = (word >> r11g11b10_shift[c]) & ((1u << (5 + mbits)) - 1);
-   unsigned e = v >> mbits, m = v & ((1u << mbits) - 1);
-
-   if (e == 31)
-      return m ? NAN : INFINITY;
-   /* Subnormals (e 0) have no implicit one and the exponent of e 1. */
-   float mant = e ? 1.0f + (float)m / (1u << mbits) : (float)m / (1u << mbits);
-   return ldexpf(mant, (e ? (int)e : 1) - 15);
-}
-
 /* The bytes of a raw tile-buffer format (float and integer targets) of
  * sample `at` of target rt: the colour converted to the conversion's
  * memory format, under the colour mask. */
@@ -276,7 +256,6 @@ raw_store(struct fs_run *r, unsigned at,
    struct pan_sim_mem_format f;
    const char *name = PAN_GENX(format_name)(pf.format);
    if (name && !strcmp(name, "r11f_g11f_b10f")) {
-      const unsigned *mbits = r11g11b10_mbits, *shift = r11g11b10_shift;
       float src[4];
       if (!pan_sim_regs_to_float(regfmt, in, 4, src)) {
          snprintf(err, GFX_ERR_LEN,
@@ -284,16 +263,7 @@ raw_store(struct fs_run *r, unsigned at,
          return false;
       }
       uint32_t *w = &r->tb->rt[rt].words[4 * at];
-      for (unsigned c = 0; c < 3; ++c) {
-         if (!((mask >> c) & 1))
-            continue;
-         uint32_t m = (1u << (5 + mbits[c])) - 1;
-         uint32_t v = src[c] > 0 ? (uint32_t)pan_sim_fp_round_f64(
-                                      src[c], PAN_SIM_ROUND_RTE, 5, mbits[c]) &
-                                      m
-                                 : 0;
-         w[0] = (w[0] & ~(m << shift[c])) | (v << shift[c]);
-      }
+      w[0] = pan_sim_r11g11b10_pack(src, mask, w[0]);
       r->tb->written[at] |= 1u << rt;
       return true;
    }
@@ -433,7 +403,7 @@ ld_tile_r11g11b10(uint32_t word, enum pan_sim_regfmt regfmt, unsigned comps,
       return false;
    }
    for (unsigned c = 0; c < comps && c < 4; ++c) {
-      float v = c < 3 ? r11g11b10_channel(word, c) : 1.0f;
+      float v = c < 3 ? pan_sim_r11g11b10_channel(word, c) : 1.0f;
       if (regfmt == PAN_SIM_REG_F16)
          out[c / 2] |= pan_sim_fp_round_f64(v, PAN_SIM_ROUND_RTE, 5, 10)
                        << (16 * (c % 2));

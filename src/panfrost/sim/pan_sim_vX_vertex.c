@@ -206,6 +206,36 @@ is_constant_format(uint32_t word)
    return name && !strcmp(name, "constant");
 }
 
+/* A converting store to R11G11B10F (an image of that format): the word
+ * packed as the tile buffer packs it, components past comps keeping their
+ * bits; only float registers convert. */
+static bool
+st_cvt_r11g11b10(const struct pan_sim_space *space, uint64_t addr,
+                 unsigned regfmt, unsigned comps, const uint32_t in[4],
+                 char *err)
+{
+   struct pan_sim_access acc;
+   float src[4];
+
+   if (!pan_sim_regs_to_float((enum pan_sim_regfmt)regfmt, in, comps, src)) {
+      snprintf(err, GFX_ERR_LEN,
+               "store conversion to r11f_g11f_b10f from register format %u "
+               "is not modelled",
+               regfmt);
+      return false;
+   }
+   uint8_t *dst = pan_sim_write(space, addr, 4, 0, "converting store", &acc);
+   if (!dst) {
+      snprintf(err, GFX_ERR_LEN, "%s", acc.message);
+      return false;
+   }
+   uint32_t word;
+   memcpy(&word, dst, 4);
+   word = pan_sim_r11g11b10_pack(src, (1u << comps) - 1, word);
+   memcpy(dst, &word, 4);
+   return true;
+}
+
 bool
 PAN_GENX(sim_gfx_st_cvt)(const struct pan_sim_space *space, uint64_t addr,
                          uint32_t conversion, unsigned comps,
@@ -220,6 +250,9 @@ PAN_GENX(sim_gfx_st_cvt)(const struct pan_sim_space *space, uint64_t addr,
       return true; /* an output nothing reads (constant_varying) */
    pan_unpack(&word, pixel_format, pf);
    const char *name = PAN_GENX(format_name)(pf.format);
+   if (name && !strcmp(name, "r11f_g11f_b10f") && !conv.raw)
+      return st_cvt_r11g11b10(space, addr, conv.register_format, comps, in,
+                              err);
    if (!pan_sim_mem_format_parse(name, &f) || f.rgb10_a2 || conv.raw ||
        conv.register_format > MALI_REGISTER_FILE_FORMAT_U16) {
       snprintf(err, GFX_ERR_LEN,

@@ -8,7 +8,8 @@
  * packed 10:10:10:2 formats in every number kind (unorm, snorm, and the
  * integers that scaled vertex formats read into float registers), and the
  * BGRA component order (v7+) or swizzle (v6) that swaps blue and red, as
- * sim_gfx_format and pan_sim_mem_to_regs read an element.
+ * sim_gfx_format and pan_sim_mem_to_regs read an element, and the
+ * R11F_G11F_B10F converting store of images (sim_gfx_st_cvt).
  */
 
 #include <math.h>
@@ -157,11 +158,66 @@ check_tile_saturation(void)
              "u32 stored as rgba8ui: %u %u", mem[0], mem[3]);
 }
 
+/* An image store to R11F_G11F_B10F (ST_CVT of a float vec4): the packed
+ * word of 11/11/10-bit unsigned floats, rounded to nearest even, negatives
+ * 0, alpha dropped; a store of two components keeps the third's bits. */
+static void
+check_st_cvt_r11g11b10(void)
+{
+   uint32_t mem[2] = { 0, 0x3ffu << 22 };
+   struct pan_sim_region r = { 0x10000, sizeof(mem), mem, "image", true };
+   struct pan_sim_space space = { &r, 1 };
+   uint32_t conv = 0;
+   char err[256] = "";
+
+   pan_pack(&conv, internal_conversion, cfg)
+   {
+      cfg.memory_format = format_word(MALI_FORMAT_R11F_G11F_B10F, false);
+      cfg.register_format = MALI_REGISTER_FILE_FORMAT_F32;
+   }
+   /* 1.0: exponent 15; 0.5 + 1/128: exponent 14, mantissa 1 of 6 bits;
+    * 65000 rounds down to the largest 10-bit value, 64512 (exponent 30,
+    * mantissa 31 of 5 bits); -2 is 0. */
+   const float in_f[4] = { 1.0f, 0.5f + 1.0f / 128, 65000.0f, -2.0f };
+   uint32_t in[4];
+   memcpy(in, in_f, sizeof(in));
+   PAN_CHECK(PAN_GENX(sim_gfx_st_cvt)(&space, 0x10000, conv, 4,
+                                      in, err),
+             "r11f_g11f_b10f store refused: %s", err);
+   uint32_t want = (15u << 6) | ((14u << 6 | 1) << 11) | ((30u << 5 | 31) << 22);
+   PAN_CHECK(mem[0] == want, "r11f_g11f_b10f stored 0x%08x, want 0x%08x",
+             mem[0], want);
+   PAN_CHECK(pan_sim_r11g11b10_channel(mem[0], 2) == 64512.0f,
+             "blue reads back %f", pan_sim_r11g11b10_channel(mem[0], 2));
+
+   const float two_f[4] = { 0.25f, 2.0f, 0, 0 };
+   uint32_t two[4];
+   memcpy(two, two_f, sizeof(two));
+   PAN_CHECK(PAN_GENX(sim_gfx_st_cvt)(&space, 0x10004, conv, 2,
+                                      two, err),
+             "two-component store refused: %s", err);
+   want = (13u << 6) | ((16u << 6) << 11) | (0x3ffu << 22);
+   PAN_CHECK(mem[1] == want, "two components stored 0x%08x, want 0x%08x",
+             mem[1], want);
+
+   /* Integer registers have no float to convert. */
+   pan_pack(&conv, internal_conversion, cfg)
+   {
+      cfg.memory_format = format_word(MALI_FORMAT_R11F_G11F_B10F, false);
+      cfg.register_format = MALI_REGISTER_FILE_FORMAT_U32;
+   }
+   PAN_CHECK(!PAN_GENX(sim_gfx_st_cvt)(&space, 0x10000, conv, 4,
+                                       in, err),
+             "u32 into r11f_g11f_b10f accepted");
+   PAN_EXPECT_STR_HAS(err, "r11f_g11f_b10f");
+}
+
 int
 main(void)
 {
    check_raw_copy();
    check_tile_saturation();
+   check_st_cvt_r11g11b10();
    check("rgb10_a2_unorm", format_word(MALI_FORMAT_RGB10_A2_UNORM, false),
          word_1010102(1023, 0, 341, 2), 1.0f, 0.0f, 341 / 1023.0f, 2 / 3.0f);
    check("rgb10_a2_unorm bgra", format_word(MALI_FORMAT_RGB10_A2_UNORM, true),
