@@ -253,7 +253,7 @@ PAN_GENX(sim_gfx_st_cvt)(const struct pan_sim_space *space, uint64_t addr,
    if (name && !strcmp(name, "r11f_g11f_b10f") && !conv.raw)
       return st_cvt_r11g11b10(space, addr, conv.register_format, comps, in,
                               err);
-   if (!pan_sim_mem_format_parse(name, &f) || f.rgb10_a2 || conv.raw ||
+   if (!pan_sim_mem_format_parse(name, &f) || conv.raw ||
        conv.register_format > MALI_REGISTER_FILE_FORMAT_U16) {
       snprintf(err, GFX_ERR_LEN,
                "store conversion 0x%08x (format %s, register format %u%s) "
@@ -263,8 +263,9 @@ PAN_GENX(sim_gfx_st_cvt)(const struct pan_sim_space *space, uint64_t addr,
       return false;
    }
    unsigned n = comps < f.comps ? comps : f.comps;
-   void *dst =
-      pan_sim_write(space, addr, n * f.bits / 8, 0, "converting store", &acc);
+   /* A packed RGB10_A2 word is written whole, fields past n kept. */
+   unsigned size_B = f.rgb10_a2 ? 4 : n * f.bits / 8;
+   void *dst = pan_sim_write(space, addr, size_B, 0, "converting store", &acc);
    if (!dst) {
       snprintf(err, GFX_ERR_LEN, "%s", acc.message);
       return false;

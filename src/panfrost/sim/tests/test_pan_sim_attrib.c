@@ -9,7 +9,8 @@
  * integers that scaled vertex formats read into float registers), and the
  * BGRA component order (v7+) or swizzle (v6) that swaps blue and red, as
  * sim_gfx_format and pan_sim_mem_to_regs read an element, and the
- * R11F_G11F_B10F converting store of images (sim_gfx_st_cvt).
+ * R11F_G11F_B10F and RGB10_A2 converting stores of images
+ * (sim_gfx_st_cvt).
  */
 
 #include <math.h>
@@ -210,6 +211,32 @@ check_st_cvt_r11g11b10(void)
                                        in, err),
              "u32 into r11f_g11f_b10f accepted");
    PAN_EXPECT_STR_HAS(err, "r11f_g11f_b10f");
+
+   /* RGB10_A2 images: unorm from floats, the unsigned integer form from
+    * u32 registers; three components keep alpha's bits. */
+   pan_pack(&conv, internal_conversion, cfg)
+   {
+      cfg.memory_format = format_word(MALI_FORMAT_RGB10_A2_UNORM, false);
+      cfg.register_format = MALI_REGISTER_FILE_FORMAT_F32;
+   }
+   const float unorm_f[4] = { 1.0f, 0.0f, 341 / 1023.0f, 2 / 3.0f };
+   memcpy(in, unorm_f, sizeof(in));
+   mem[0] = 0;
+   PAN_CHECK(PAN_GENX(sim_gfx_st_cvt)(&space, 0x10000, conv, 4, in, err),
+             "rgb10_a2_unorm store refused: %s", err);
+   PAN_CHECK(mem[0] == word_1010102(1023, 0, 341, 2),
+             "rgb10_a2_unorm stored 0x%08x", mem[0]);
+   pan_pack(&conv, internal_conversion, cfg)
+   {
+      cfg.memory_format = format_word(MALI_FORMAT_RGB10_A2UI, false);
+      cfg.register_format = MALI_REGISTER_FILE_FORMAT_U32;
+   }
+   const uint32_t ui[4] = { 7, 1000, 3, 0 };
+   mem[1] = word_1010102(0, 0, 0, 1);
+   PAN_CHECK(PAN_GENX(sim_gfx_st_cvt)(&space, 0x10004, conv, 3, ui, err),
+             "rgb10_a2ui store refused: %s", err);
+   PAN_CHECK(mem[1] == word_1010102(7, 1000, 3, 1),
+             "rgb10_a2ui stored 0x%08x", mem[1]);
 }
 
 int
