@@ -253,16 +253,41 @@ has_varying_stores(const struct mid_shader *s)
    return false;
 }
 
+/* The bundles from which no schedule beats best, whatever its threads
+ * (at most four; better()): against four threads, only fewer bundles
+ * win (two threads need even fewer); against two, four threads win
+ * below five thirds of best's bundles, and two or one need fewer.
+ * Against one thread a four-thread schedule always wins: 0, no cutoff. */
+static unsigned
+cutoff(const struct mid_shader *best)
+{
+   if (!best)
+      return 0;
+   unsigned nb = best->bin.nr_bundles;
+   switch (threads_of(best)) {
+   case 4:
+      return nb;
+   case 2:
+      return DIV_ROUND_UP(5 * nb, 3);
+   default:
+      return 0;
+   }
+}
+
 /* Schedule and allocate a clone of ir at a level; the bundle count is
- * known without encoding (only the kept schedule is emitted). */
+ * known without encoding (only the kept schedule is emitted).  A
+ * schedule that cannot end below `cut` bundles stops (s->sched_cut). */
 static struct mid_shader *
-schedule_ir(const struct mid_shader *ir, unsigned level, void *mem_ctx,
-            FILE *print_ir)
+schedule_ir(const struct mid_shader *ir, unsigned level, unsigned cut,
+            bool notes, void *mem_ctx, FILE *print_ir)
 {
    struct mid_shader *s = mid_shader_clone(ir, mem_ctx);
    if (!s)
       return NULL;
    s->level = level;
+   s->sched_cutoff = cut;
+   s->sched_notes = notes;
+   s->sched_cut = s->sched_partial = false;
    if (!mid_schedule(s) || !mid_ra(s))
       return s;
    mid_drop_self_moves(s);
@@ -318,6 +343,15 @@ repeats_free(const struct free_schedules *f, unsigned window, unsigned limit,
    return false;
 }
 
+/* Whether note_free could note a schedule of this window (if its budget
+ * holds nothing back). */
+static bool
+may_note(const struct free_schedules *f, unsigned window, bool ordered)
+{
+   return !repeats_free(f, window, 0, false, ordered) &&
+          f->nr < MID_SCHED_LEVELS;
+}
+
 /* Note s (scheduled with this window and limit) when its budget never
  * held a group back. */
 static void
@@ -325,8 +359,7 @@ note_free(struct free_schedules *f, unsigned window, unsigned limit,
           bool strict, bool ordered, const struct mid_shader *s)
 {
    if ((limit && s->sched_peak[strict] > limit) ||
-       repeats_free(f, window, 0, false, ordered) ||
-       f->nr == MID_SCHED_LEVELS)
+       !may_note(f, window, ordered))
       return;
    f->ordered[f->nr] = ordered;
    f->reach[f->nr] = s->sched_reach;
@@ -346,7 +379,7 @@ static bool
 try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, unsigned early,
            struct mid_shader **first, void *mem_ctx, void *tmp, FILE *print_ir,
            struct mid_shader **best, char *first_err, size_t err_size,
-           unsigned *nr_schedules)
+           unsigned *nr_schedules, unsigned *nr_cut)
 {
    /* [hoisted]; without varying stores hoisting changes nothing and
     * one IR serves both. */
@@ -412,11 +445,21 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, unsigned early,
          break;
       }
       if (!base->failed) {
-         s = schedule_ir(base, level, mem_ctx, print_ir);
+         /* A schedule that provably loses to best stops early; the
+          * noted facts of a whole one that could be noted are kept, so
+          * the same levels are skipped as when it runs to the end. */
+         bool notes = moves && may_note(&seen[vi], window, ordered);
+         s = schedule_ir(base, level, cutoff(*best), notes, mem_ctx,
+                         print_ir);
          (*nr_schedules)++;
       }
-      if (moves && s && (!s->failed || s->ra_failed))
+      if (moves && s && (!s->failed || s->ra_failed) && !s->sched_partial)
          note_free(&seen[vi], window, limit, strict, ordered, s);
+      if (s && s->sched_cut) {
+         (*nr_cut)++;
+         ralloc_free(s);
+         continue;
+      }
       if (base->failed || !s || s->failed) {
          const char *why = base->failed ? base->err_buf
                            : s && s->failed ? s->err_buf
@@ -463,7 +506,7 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    static const unsigned push_limits[] = { MID_MAX_PUSH, 8 };
    struct mid_shader *best = NULL;
    void *ir_mem = ralloc_context(NULL);
-   unsigned nr_schedules = 0;
+   unsigned nr_schedules = 0, nr_cut = 0;
    char first_err[256] = "";
    for (unsigned p = 0;
         p < ARRAY_SIZE(push_limits) && (!best || threads_of(best) == 1); p++) {
@@ -479,7 +522,7 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
          if (!early || (best && threads_of(best) < 4))
             ok = try_levels(nir, gpu_id, push_limits[p], early, first, mem_ctx,
                             ir_mem, print_ir, &best, first_err,
-                            sizeof(first_err), &nr_schedules);
+                            sizeof(first_err), &nr_schedules, &nr_cut);
       }
       if (!ok)
          break;
@@ -510,6 +553,7 @@ mid_compile(nir_shader *nir, unsigned gpu_id, void *mem_ctx,
    out->writes_depth = s->writes_depth;
    out->rts_written = s->rts_written;
    out->nr_schedules = nr_schedules;
+   out->nr_cut = nr_cut;
    ralloc_free(s);
    ralloc_free(ir_mem);
    return true;

@@ -61,6 +61,9 @@ struct mid_binary {
    bool writes_depth; /* fragment: gl_FragDepth goes out with the colour */
    unsigned rts_written; /* fragment: render targets written out, by bit */
    unsigned nr_schedules; /* schedules the compiler tried (levels run) */
+   /* Of those, stopped before allocation: provably no better than the
+    * best schedule found before them (mid_compile.c, cutoff). */
+   unsigned nr_cut;
 };
 
 /*

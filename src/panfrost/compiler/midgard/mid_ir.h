@@ -183,6 +183,14 @@ struct mid_shader {
     * program order: the farthest one seen, the nearest one hidden), so
     * they repeat the schedule. */
    unsigned sched_reach, sched_hidden;
+   /* Set by the caller: a schedule of sched_cutoff bundles or more cannot
+    * win (0: any can).  Scheduling stops (sched_cut) once the bundles
+    * that no later pass removes reach it: after the last block, or
+    * before it (sched_partial: the facts above are then incomplete) when
+    * the caller does not need them (!sched_notes) or the budget has held
+    * a group back already. */
+   unsigned sched_cutoff;
+   bool sched_notes, sched_cut, sched_partial;
    /* What scheduling derives from the IR alone (dependences, liveness,
     * reader counts): made by the first schedule of an IR and shared by
     * its clones, NULL for one made per schedule. */

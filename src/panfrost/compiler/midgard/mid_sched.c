@@ -388,6 +388,9 @@ struct sched {
    /* Per writeout (program order): the move of a constant or uniform
     * colour it writes to r0 itself (cheap_colours), or NULL. */
    struct mid_instr *wo_mov[MID_MAX_RTS];
+   /* Bundles of the finished blocks that no later pass removes
+    * (may_vanish), against s->sched_cutoff. */
+   unsigned stay;
 };
 
 /* A scalar multiply the scalar-first order put on smul moves to a free
@@ -903,6 +906,52 @@ colour_into_writeout(struct sched *sc, int first, struct mid_block *blk,
    W->src[0].ref = mid_hw(0);
 }
 
+/* Whether a later pass may remove bundle b: mid_drop_self_moves drops
+ * ALU bundles without a branch whose every instruction turned out a copy
+ * onto its own register.  Lane packing and allocation change the sources
+ * and swizzles of copies, never an instruction's kind or destination, so
+ * any plain move into a variable may become one. */
+static bool
+may_vanish(const struct mid_bundle *b)
+{
+   if (b->kind != MID_B_ALU || b->branch)
+      return false;
+   bool any = false;
+   for (unsigned u = 0; u < 5; u++) {
+      const struct mid_instr *I = b->unit[u];
+      if (!I)
+         continue;
+      if (I->store || I->dst.kind != MID_REF_VAR || !mid_is_plain_move(I))
+         return false;
+      any = true;
+   }
+   return any;
+}
+
+static unsigned
+staying(struct mid_shader *s, int from, int to)
+{
+   unsigned n = 0;
+   for (int i = from; i < to; i++)
+      n += !may_vanish(bundle_at(s, i));
+   return n;
+}
+
+/* Whether the schedule may stop before its end: at least `bound` more
+ * bundles stay and reach the cutoff, and the caller needs no facts of
+ * the whole schedule (struct mid_shader::sched_notes), or the budget has
+ * held a group back already, which the caller's notes leave out. */
+static bool
+stop_early(const struct sched *sc, const struct pressure *prs, bool strict,
+           unsigned limit, unsigned bound)
+{
+   const struct mid_shader *s = sc->s;
+   if (sc->stay + bound < s->sched_cutoff)
+      return false;
+   return !s->sched_notes ||
+          (limit && MAX2(s->sched_peak[strict], prs[strict].peak) > limit);
+}
+
 static bool
 schedule_block(struct sched *sc, struct mid_block *blk)
 {
@@ -916,6 +965,9 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    struct mid_instr *wos[MID_MAX_RTS];
    unsigned nr_wo = 0;
    unsigned ng = 0;
+   /* Texture words and loads/stores not placed yet: one and two per
+    * bundle, which stays. */
+   unsigned nr_tex = 0, nr_ldst = 0;
    bool ok = true;
 
    for (struct list_head *l = blk->instrs.next; l != &blk->instrs;) {
@@ -966,6 +1018,8 @@ schedule_block(struct sched *sc, struct mid_block *blk)
       g->store = I->kind == MID_LDST && I->store &&
                  strncmp(I->op, "st_vary", 7);
       g->load = (I->kind == MID_LDST && !I->store && !ro) || I->kind == MID_TEX;
+      nr_tex += I->kind == MID_TEX;
+      nr_ldst += I->kind == MID_LDST;
    }
    struct block_deps *d = sc->deps;
    if (!d->prio || d->ng != ng) {
@@ -1084,8 +1138,23 @@ schedule_block(struct sched *sc, struct mid_block *blk)
    unsigned *cand = ralloc_array(gs, unsigned, ng ? ng : 1);
    int *costs = ralloc_array(gs, int, ng ? ng : 1);
    bool *marked = rzalloc_array(gs, bool, ng ? ng : 1);
+   /* This block's closed bundles counted, and those that stay; its
+    * writeout bundles stay, less the one colour_into_writeout may
+    * remove. */
+   int counted = first_bundle;
+   unsigned stay = nr_wo ? 3 * nr_wo - 2 : 0;
    for (unsigned placed = 0; placed < ng;) {
       int cur = nr_bundles(s);
+      if (s->sched_cutoff) {
+         stay += staying(s, counted, cur);
+         counted = cur;
+         if (stop_early(sc, prs, strict_frees, limit,
+                        stay + nr_tex + DIV_ROUND_UP(nr_ldst, 2))) {
+            s->sched_cut = s->sched_partial = true;
+            ok = false;
+            goto out;
+         }
+      }
       unsigned nr = 0, seen = 0, i;
       for (i = gs[ng].nxt; i < ng && seen < win; i = gs[i].nxt) {
          seen++;
@@ -1149,6 +1218,8 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          if (!fits)
             continue;
          took++;
+         nr_tex -= kind == MID_TEX;
+         nr_ldst -= kind == MID_LDST;
          place(gs, g, cur);
          placed++;
          account_group(prs, g);
@@ -1234,6 +1305,8 @@ schedule_block(struct sched *sc, struct mid_block *blk)
     * (or a final empty one). */
    if (pending && blk->link.next == &s->blocks)
       new_bundle(s, MID_B_ALU, &pending);
+   if (s->sched_cutoff)
+      sc->stay += staying(s, first_bundle, nr_bundles(s));
 out:
    ralloc_free(gs);
    return ok && !s->failed;
@@ -1431,6 +1504,11 @@ mid_schedule(struct mid_shader *s)
          break;
       }
       relink(s, blk, from);
+   }
+   /* A whole schedule that cannot win goes without packing. */
+   if (ok && s->sched_cutoff && sc.stay >= s->sched_cutoff) {
+      s->sched_cut = true;
+      ok = false;
    }
    /* Scheduling keeps the order of each lane's reads and writes within
     * a block, so what is live into and out of each block has not

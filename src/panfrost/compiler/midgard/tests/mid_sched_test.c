@@ -5,8 +5,9 @@
  * The scheduler's levels (mid_sched.c) on IR built by hand: how far in
  * program order each level looks for work to fill a bundle, and which
  * levels let writes of other lanes of a fixed register share a bundle,
- * where a constant colour is materialised, and that the budget counts
- * the colour the writeout reads.
+ * where a constant colour is materialised, that the budget counts
+ * the colour the writeout reads, and where a schedule that cannot win
+ * stops.
  */
 
 #include "util/pan_test_util.h"
@@ -262,6 +263,94 @@ test_colour_counted(void)
    ralloc_free(s);
 }
 
+/*
+ * The chain of test_windows (ten dependent adds, then an independent one)
+ * at level 0, or an add and nine copies of its value: v(i) = imov v0.
+ * Scheduled with a cutoff (0: none) and whether the caller needs the
+ * facts of the whole schedule.
+ */
+static struct mid_shader *
+chain(bool copies, unsigned cutoff, bool notes)
+{
+   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
+   s->mem = s;
+   s->stage = MESA_SHADER_VERTEX;
+   s->gpu_id = 0x860;
+   s->nr_vars = 11;
+   s->nr_push = 1;
+   s->err = s->err_buf;
+   s->err_size = sizeof(s->err_buf);
+   s->sched_cutoff = cutoff;
+   s->sched_notes = notes;
+   list_inithead(&s->blocks);
+   struct mid_block *b = mid_block_create(s);
+   fadd(s, b, 0, u0);
+   for (unsigned i = 1; i < 10; i++) {
+      struct mid_instr *I = fadd(s, b, i, mid_var(copies ? 0 : i - 1));
+      if (copies) {
+         I->op = "imov";
+         I->src[1] = I->src[0];
+         I->src[0] = (struct mid_src){ 0 };
+      }
+   }
+   if (!copies)
+      fadd(s, b, 10, u0);
+   mid_schedule(s);
+   return s;
+}
+
+static unsigned
+nr_bundles_of(const struct mid_shader *s)
+{
+   return util_dynarray_num_elements(&s->bundles, struct mid_bundle);
+}
+
+static void
+test_cutoff(void)
+{
+   /* Pairs of the chain share a bundle (the second stage reads the
+    * first): at least five bundles. */
+   struct mid_shader *free_s = chain(false, 0, true);
+   PAN_EXPECT(!free_s->failed && !free_s->sched_cut);
+   unsigned n = nr_bundles_of(free_s);
+   PAN_CHECK(n >= 5, "%u bundles", n);
+
+   /* One bundle more allowed: the same schedule, not cut. */
+   struct mid_shader *s = chain(false, n + 1, false);
+   PAN_EXPECT(!s->failed && !s->sched_cut);
+   PAN_EXPECT_EQ(nr_bundles_of(s), n);
+   ralloc_free(s);
+
+   /* Cut at its own length with the facts needed: scheduled to the end
+    * (same facts as without the cutoff), then stopped before packing. */
+   s = chain(false, n, true);
+   PAN_EXPECT(s->sched_cut && !s->sched_partial && !s->failed);
+   PAN_EXPECT_EQ(nr_bundles_of(s), n);
+   PAN_EXPECT_EQ(s->sched_peak[0], free_s->sched_peak[0]);
+   PAN_EXPECT_EQ(s->sched_peak[1], free_s->sched_peak[1]);
+   PAN_EXPECT_EQ(s->sched_reach, free_s->sched_reach);
+   PAN_EXPECT_EQ(s->sched_hidden, free_s->sched_hidden);
+   ralloc_free(s);
+
+   /* Without them it stops as soon as the bundles reach the cutoff. */
+   s = chain(false, 4, false);
+   PAN_EXPECT(s->sched_cut && s->sched_partial && !s->failed);
+   PAN_CHECK(nr_bundles_of(s) == 4, "%u bundles", nr_bundles_of(s));
+   ralloc_free(s);
+   ralloc_free(free_s);
+
+   /* Bundles of copies alone may vanish after allocation (copies onto
+    * their own register): only the first, with the add, is sure to stay,
+    * so a cutoff of 2 stops none of the copies' bundles. */
+   s = chain(true, 2, false);
+   PAN_EXPECT(!s->failed && !s->sched_cut);
+   PAN_CHECK(nr_bundles_of(s) >= 2, "%u bundles", nr_bundles_of(s));
+   ralloc_free(s);
+   s = chain(true, 1, false);
+   PAN_EXPECT(s->sched_cut);
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -269,5 +358,6 @@ main(void)
    PAN_RUN_CASE(test_lane_writes);
    PAN_RUN_CASE(test_constant_colour);
    PAN_RUN_CASE(test_colour_counted);
+   PAN_RUN_CASE(test_cutoff);
    return pan_test_summary("pan_mid_sched");
 }
