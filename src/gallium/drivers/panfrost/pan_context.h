@@ -196,6 +196,13 @@ enum panfrost_dirty {
  */
 enum panfrost_warning {
    PANFROST_WARN_BLIT,
+/* The descriptors that hold resources' addresses: vertex buffers,
+ * constant and storage buffers (push words), sampler views and images.
+ */
+#define PANFROST_DIRTY_STORAGE                                                 \
+   (PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS |                          \
+    PANFROST_DIRTY_CONST_FS | PANFROST_DIRTY_TEXTURES)
+
    PANFROST_WARN_FORMAT,
    PANFROST_WARN_PARTIAL_CLEAR,
    PANFROST_WARN_COMPUTE,
@@ -216,6 +223,8 @@ struct panfrost_context {
    /* PANFROST_VERTEX_RESULTS_CBUF's words for the draw (pan_ssbo.h). */
    uint32_t vertex_results_words[4];
    struct panfrost_compute_ctx compute;
+   /* The screen's storage_seq the descriptors were built after. */
+   unsigned storage_seq;
    struct panfrost_xfb_ctx xfb;
    struct panfrost_query *occlusion; /* the active occlusion query */
    struct {

@@ -368,6 +368,13 @@ jm_table(struct panfrost_context *ctx, struct panfrost_jm_tables *r,
    unsigned n = util_last_bit(mask);
    bool fits = mask == BITFIELD_MASK(n) && n * size_B <= sizeof(r->t[0].desc);
 
+   /* A view of a texture given new storage since is packed again first:
+    * its old descriptor would match the remembered table.
+    */
+   for (unsigned i = 0; views && i < n; ++i) {
+      if (objs[i])
+         panfrost_sampler_view_refresh(ctx, objs[i]);
+   }
    for (unsigned e = 0; fits && e < ARRAY_SIZE(r->t); ++e) {
       const struct panfrost_jm_table *t = &r->t[e];
       unsigned i = 0;

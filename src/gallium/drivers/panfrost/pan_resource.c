@@ -409,6 +409,7 @@ panfrost_resource_get_handle(struct pipe_screen *pscreen,
       if (rsc->scanout)
          return renderonly_get_handle(rsc->scanout, whandle);
       whandle->handle = rsc->bo->handle;
+      rsc->exported = true; /* the handle names this BO for good */
       return true;
    case WINSYS_HANDLE_TYPE_FD: {
       int fd = pan_bo_export(rsc->bo);

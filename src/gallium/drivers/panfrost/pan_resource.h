@@ -44,6 +44,12 @@ struct panfrost_resource {
     * resource the stencil.
     */
    struct panfrost_resource *stencil;
+   /* CPU maps open on it (p_atomic_*): their pointers are into bo, which
+    * must not be replaced meanwhile (pan_shadow.c).
+    */
+   int32_t map_count;
+   /* Its BO was given out as a KMS handle: others address that BO. */
+   bool exported;
 };
 
 /* Staging memory of transfers through a linear copy (pan_transfer.c). */
@@ -130,5 +136,25 @@ uint64_t panfrost_resource_offset_B(const struct panfrost_resource *rsc,
                                     const struct pipe_box *box);
 
 void panfrost_context_init_resource(struct pipe_context *pctx);
+
+/* The largest BO that a partial CPU write copies into new storage rather
+ * than submitting the pending batch that reads it and waiting
+ * (pan_shadow.c): a memcpy of 1 MiB costs far less than a submit and a
+ * wait for a batch's draws; larger resources would double their memory
+ * and copy time for every such write.
+ */
+#define PANFROST_SHADOW_COPY_MAX_B (1u << 20)
+
+/* Gives rsc a new BO for a CPU write of box at level (usage: the map's
+ * PIPE_MAP_* flags) when GPU work still uses the old one and no pending
+ * work writes it: the work keeps the old BO, the CPU writes the new one,
+ * filled with the old contents the write keeps.  True when it did, the
+ * write then needs no submit or wait; false when the caller must sync
+ * (shared, imported, mapped, or too large to copy).
+ */
+struct panfrost_context;
+bool panfrost_resource_shadow(struct panfrost_context *ctx,
+                              struct panfrost_resource *rsc, unsigned usage,
+                              unsigned level, const struct pipe_box *box);
 
 #endif

@@ -43,6 +43,11 @@ struct panfrost_screen {
     * its pages in again. Taken and given back atomically.
     */
    struct panfrost_staging *staging_cache;
+   /* Bumped (p_atomic_*) whenever a resource gets new storage
+    * (pan_shadow.c): every context's next draw rebuilds the descriptors
+    * that may hold the old address.
+    */
+   unsigned storage_seq;
 };
 
 static inline struct panfrost_screen *

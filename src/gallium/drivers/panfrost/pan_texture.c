@@ -128,6 +128,7 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
                                            "GPU yet");
       return false;
    }
+   v->layout_seq = rsc->layout_seq;
    if (b->target == PIPE_BUFFER || r->target == PIPE_BUFFER)
       return pack_buffer_view(ctx, t, v);
    if (b->u.tex.first_level > b->u.tex.last_level ||
@@ -159,7 +160,6 @@ pack_view(struct panfrost_context *ctx, struct panfrost_sampler_view *v)
       .u_interleaved = panfrost_resource_is_tiled(rsc),
       .afbc = panfrost_resource_is_afbc(rsc),
    };
-   v->layout_seq = rsc->layout_seq;
    /* Bifrost names each sample's surface (v7 after the levels of a
     * layer, v6 innermost); v9's plane holds the samples a slice stride
     * apart.
@@ -322,8 +322,8 @@ panfrost_sampler_view_refresh(struct panfrost_context *ctx,
 {
    const struct pipe_resource *r = v->base.texture;
 
-   if (r->target == PIPE_BUFFER ||
-       v->layout_seq == panfrost_resource((struct pipe_resource *)r)->layout_seq)
+   if (v->layout_seq ==
+       panfrost_resource((struct pipe_resource *)r)->layout_seq)
       return v->bo != NULL;
    /* A batch still using the old planes holds its own reference. */
    if (v->bo)

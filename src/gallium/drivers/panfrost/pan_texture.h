@@ -57,8 +57,9 @@ bool panfrost_texture_buffer_format(struct pipe_screen *pscreen,
 uint32_t panfrost_texture_size(const struct pipe_sampler_view *v,
                                unsigned c);
 
-/* Packs v again when its texture's layout changed since (an AFBC
- * resource converted by a map); false when it cannot be sampled.
+/* Packs v again when its texture's layout or storage changed since (an
+ * AFBC resource converted by a map, new storage for a CPU write:
+ * pan_shadow.c); false when it cannot be sampled.
  */
 struct panfrost_context;
 bool panfrost_sampler_view_refresh(struct panfrost_context *ctx,

@@ -175,12 +175,16 @@ panfrost_tiled_transfer_copy(struct panfrost_resource *rsc,
 
 static bool
 panfrost_transfer_sync(struct panfrost_context *ctx,
-                       struct panfrost_resource *rsc, unsigned usage)
+                       struct panfrost_resource *rsc, unsigned usage,
+                       unsigned level, const struct pipe_box *box)
 {
    /* Reads wait for GPU writers; writes wait for every GPU user. A pass
-    * still being gathered must be submitted first.
+    * still being gathered must be submitted first, unless a write can
+    * go to new storage while the GPU reads the old (pan_shadow.c).
     */
    if (usage & PIPE_MAP_UNSYNCHRONIZED)
+      return true;
+   if (panfrost_resource_shadow(ctx, rsc, usage, level, box))
       return true;
 
    bool for_write = usage & PIPE_MAP_WRITE;
@@ -210,7 +214,7 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
     */
    if (!panfrost_resource_convert(pctx, rsc))
       return NULL;
-   if (!panfrost_transfer_sync(panfrost_context(pctx), rsc, usage))
+   if (!panfrost_transfer_sync(panfrost_context(pctx), rsc, usage, level, box))
       return NULL;
 
    bool tiled = panfrost_resource_is_tiled(rsc);
@@ -242,6 +246,7 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
       }
       zx->staging = zx->mem->data;
       pipe_resource_reference(&xfer->resource, prsc);
+      p_atomic_inc(&rsc->map_count);
       /* A partial write keeps the pixels it does not change; a discarded
        * range is all rewritten by the caller.
        */
@@ -269,6 +274,7 @@ panfrost_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
       return NULL;
 
    pipe_resource_reference(&xfer->resource, prsc);
+   p_atomic_inc(&rsc->map_count);
    xfer->level = level;
    xfer->usage = usage;
    xfer->box = *box;
@@ -298,6 +304,7 @@ panfrost_transfer_unmap(struct pipe_context *pctx, struct pipe_transfer *xfer)
                    util_format_short_name(xfer->resource->format));
       panfrost_staging_put(rsc, zx->mem);
    }
+   p_atomic_dec(&rsc->map_count);
    pipe_resource_reference(&xfer->resource, NULL);
    FREE(xfer);
 }
@@ -322,8 +329,10 @@ panfrost_texture_subdata(struct pipe_context *pctx,
                                 layer_stride);
       return;
    }
-   usage |= PIPE_MAP_WRITE;
-   if (!panfrost_transfer_sync(panfrost_context(pctx), rsc, usage) ||
+   /* The caller gives every texel of the box. */
+   usage |= PIPE_MAP_WRITE | PIPE_MAP_DISCARD_RANGE;
+   if (!panfrost_transfer_sync(panfrost_context(pctx), rsc, usage, level,
+                               box) ||
        !pan_bo_mmap(rsc->bo))
       return;
    struct pipe_transfer xfer = {

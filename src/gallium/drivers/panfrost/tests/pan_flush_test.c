@@ -122,7 +122,7 @@ test_cpu_access(void)
    CHECK(map, "vertex buffer mapped for writing");
    if (map)
       pipe_buffer_unmap(ctx, xfer);
-   expect("write map of a buffer the batch reads", s, 1);
+   expect("write map of a buffer the batch reads (new storage)", s, 0);
 
    /* The render target the pending draw writes: one submit (and the
     * blit of its conversion the first time, when it is AFBC), then the
@@ -145,6 +145,13 @@ test_cpu_access(void)
       pipe_texture_unmap(ctx, xfer);
    expect("second read back with nothing pending", s, 1);
 
+   /* An upload into the render target the pending draw writes still
+    * submits it first. */
+   s = begin();
+   ctx->texture_subdata(ctx, f.tex, 0, PIPE_MAP_WRITE, &box, texels, SIZE * 4,
+                        0);
+   expect("upload into the target the batch renders", s, 1);
+
    /* A shared buffer's flush for another party. */
    s = begin();
    ctx->flush_resource(ctx, tex);
@@ -166,6 +173,342 @@ test_cpu_access(void)
    pipe_resource_reference(&tex, NULL);
    pipe_resource_reference(&a, NULL);
    pipe_resource_reference(&b, NULL);
+}
+
+/* Clip-space triangles covering the pixel columns 0-4 (left) and 11-15
+ * (right) of every row, never column 8: symmetric in y, so that the
+ * checks do not depend on which row is the top.
+ */
+static const float left_right[2][3][4] = {
+   { { -1, -3, 0, 1 }, { -1, 3, 0, 1 }, { 0, 0, 0, 1 } },
+   { { 1, -3, 0, 1 }, { 1, 3, 0, 1 }, { 0, 0, 0, 1 } },
+};
+
+static void
+draw_range(unsigned start, unsigned index_size, struct pipe_resource *ib)
+{
+   struct pipe_draw_info info = { .mode = PIPE_PRIM_TRIANGLES,
+                                  .instance_count = 1,
+                                  .index_size = index_size,
+                                  .index.resource = ib };
+   struct pipe_draw_start_count_bias d = { .start = start, .count = 3 };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
+}
+
+/* Empties the batch and clears the target to red. */
+static unsigned
+begin_cleared(void)
+{
+   union pipe_color_union red = { .f = { 1, 0, 0, 1 } };
+
+   ctx->flush(ctx, NULL, 0);
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &red, 0, 0);
+   return submits();
+}
+
+/* Reads the target back and checks the left triangle's pixels are
+ * left[], the right one's right[] and the column between red.
+ */
+static void
+expect_pixels(const char *what, const uint8_t left[4], const uint8_t right[4])
+{
+   static const uint8_t red[4] = { 255, 0, 0, 255 };
+   struct pipe_transfer *xfer;
+   const uint8_t *px = pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0,
+                                        SIZE, SIZE, &xfer);
+
+   CHECK(px, "%s: target mapped", what);
+   if (!px)
+      return;
+   static const unsigned rows[] = { 0, SIZE - 1 };
+   for (unsigned r = 0; r < 2; ++r) {
+      const uint8_t *row = px + rows[r] * xfer->stride;
+      const uint8_t *got[3] = { row, row + 4 * (SIZE - 1), row + 4 * 8 };
+      const uint8_t *want[3] = { left, right, red };
+      static const char *const names[3] = { "left", "right", "middle" };
+      for (unsigned i = 0; i < 3; ++i) {
+         CHECK(!memcmp(got[i], want[i], 4),
+               "%s: %s pixel of row %u is %u %u %u %u, want %u %u %u %u", what,
+               names[i], rows[r], got[i][0], got[i][1], got[i][2], got[i][3],
+               want[i][0], want[i][1], want[i][2], want[i][3]);
+      }
+   }
+   pipe_texture_unmap(ctx, xfer);
+}
+
+static const uint8_t green8[4] = { 0, 255, 0, 255 };
+
+/* A draw reads a vertex buffer, the CPU rewrites the buffer, a second
+ * draw reads it: no submit (the write goes to new storage), and each draw
+ * sees the contents the API order gives it.  The buffer holds the left
+ * triangle, then a marker; the write gives it the right triangle, by
+ * a write map of the triangle (a copy of the rest), by an upload of the
+ * triangle alone (the range discarded, the rest copied), and by an upload
+ * of the whole buffer (new storage, nothing copied).
+ */
+static void
+test_vertex_buffer_rewrite(void)
+{
+   enum { TRI_B = sizeof(left_right[0]), MARK_B = 16 };
+   static const char *const ways[] = { "write map", "partial upload",
+                                       "whole upload" };
+   uint8_t data[TRI_B + MARK_B];
+   memset(data + TRI_B, 0xa5, MARK_B);
+
+   for (unsigned way = 0; way < 3; ++way) {
+      unsigned size_B = way == 2 ? TRI_B : TRI_B + MARK_B;
+      struct pipe_resource *vb = pipe_buffer_create(
+         screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, size_B);
+      memcpy(data, left_right[0], TRI_B);
+      pipe_buffer_write(ctx, vb, 0, size_B, data);
+      struct pipe_vertex_buffer b = { .stride = 16, .buffer.resource = vb };
+      ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &b);
+
+      unsigned s = begin_cleared();
+      draw_range(0, 0, NULL);
+      if (way == 0) {
+         struct pipe_transfer *xfer;
+         void *map =
+            pipe_buffer_map_range(ctx, vb, 0, TRI_B, PIPE_MAP_WRITE, &xfer);
+         CHECK(map, "%s: vertex buffer mapped", ways[way]);
+         if (map) {
+            memcpy(map, left_right[1], TRI_B);
+            pipe_buffer_unmap(ctx, xfer);
+         }
+      } else {
+         pipe_buffer_write(ctx, vb, 0, TRI_B, left_right[1]);
+      }
+      draw_range(0, 0, NULL);
+      char what[64];
+      snprintf(what, sizeof(what), "%s of the vertex buffer a draw reads",
+               ways[way]);
+      expect(what, s, 0);
+      expect_pixels(what, green8, green8);
+      if (size_B > TRI_B) {
+         uint8_t mark[MARK_B];
+         pipe_buffer_read(ctx, vb, TRI_B, MARK_B, mark);
+         CHECK(!memcmp(mark, data + TRI_B, MARK_B),
+               "%s: the bytes after the triangle are kept", ways[way]);
+      }
+      pan_test_fullscreen_restore(ctx, &f, &vb);
+   }
+}
+
+/* An indexed draw of the left triangle, its index buffer rewritten to
+ * name the right one, a second draw: no submit, both triangles drawn (the
+ * index range the first draw cached is forgotten with the write).
+ */
+static void
+test_index_buffer_rewrite(void)
+{
+   struct pipe_resource *vb = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(left_right));
+   struct pipe_resource *ib = pipe_buffer_create(screen, PIPE_BIND_INDEX_BUFFER,
+                                                 PIPE_USAGE_DEFAULT, 64);
+   static const uint16_t first[32] = { 0, 1, 2 }, second[3] = { 3, 4, 5 };
+
+   pipe_buffer_write(ctx, vb, 0, sizeof(left_right), left_right);
+   pipe_buffer_write(ctx, ib, 0, sizeof(first), first);
+   struct pipe_vertex_buffer b = { .stride = 16, .buffer.resource = vb };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &b);
+
+   unsigned s = begin_cleared();
+   draw_range(0, 2, ib);
+   struct pipe_transfer *xfer;
+   void *map =
+      pipe_buffer_map_range(ctx, ib, 0, sizeof(second), PIPE_MAP_WRITE, &xfer);
+   CHECK(map, "index buffer mapped");
+   if (map) {
+      memcpy(map, second, sizeof(second));
+      pipe_buffer_unmap(ctx, xfer);
+   }
+   draw_range(0, 2, ib);
+   expect("write map of the index buffer a draw reads", s, 0);
+   expect_pixels("rewritten index buffer", green8, green8);
+
+   pipe_resource_reference(&ib, NULL);
+   pan_test_fullscreen_restore(ctx, &f, &vb);
+}
+
+/* DATA0 = texelFetch(texture 0, 0): texel (0, 0) of a 2D texture, or
+ * element 0 of a buffer view.
+ */
+static void *
+fetch_fs(bool buffer)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fetch-fs");
+   nir_tex_instr *t = nir_tex_instr_create(b.shader, 2);
+   t->op = nir_texop_txf;
+   t->sampler_dim = buffer ? GLSL_SAMPLER_DIM_BUF : GLSL_SAMPLER_DIM_2D;
+   t->coord_components = buffer ? 1 : 2;
+   t->dest_type = nir_type_float32;
+   t->src[0].src_type = nir_tex_src_coord;
+   t->src[0].src =
+      nir_src_for_ssa(buffer ? nir_imm_int(&b, 0) : nir_imm_ivec2(&b, 0, 0));
+   t->src[1].src_type = nir_tex_src_lod;
+   t->src[1].src = nir_src_for_ssa(nir_imm_int(&b, 0));
+   nir_ssa_dest_init(&t->instr, &t->dest, 4, 32, NULL);
+   nir_builder_instr_insert(&b, &t->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   nir_store_var(&b,
+                 pan_test_io_var(b.shader, nir_var_shader_out,
+                                 FRAG_RESULT_DATA0, 0, "colour"),
+                 &t->dest.ssa, 0xf);
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* The left triangle draws texel 0 of a texture, the texture is rewritten,
+ * the right one draws it again: no submit, the left triangle has the old
+ * texel, the right one the new.  A 2D texture takes an upload of texel
+ * (0, 0) (the rest copied), then one of every texel (nothing copied); a
+ * buffer view an upload of its first texel.
+ */
+static void
+test_texture_rewrite(void *fs)
+{
+   static const uint8_t blue8[4] = { 0, 0, 255, 255 };
+   static const uint8_t white8[4] = { 255, 255, 255, 255 };
+   static uint32_t texels[SIZE * SIZE];
+   struct pipe_resource *vb = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(left_right));
+   struct pipe_resource *tex = pan_test_texture(
+      screen, PIPE_FORMAT_R8G8B8A8_UNORM, SIZE, 0, PIPE_BIND_SAMPLER_VIEW);
+   struct pipe_resource *tbo = pipe_buffer_create(
+      screen, PIPE_BIND_SAMPLER_VIEW, PIPE_USAGE_DEFAULT, 64);
+   struct pipe_sampler_view vt = { .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+                                   .target = PIPE_TEXTURE_2D,
+                                   PAN_TEST_IDENTITY_SWIZZLE };
+   struct pipe_sampler_view bt = { .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+                                   .target = PIPE_BUFFER,
+                                   PAN_TEST_IDENTITY_SWIZZLE,
+                                   .u.buf = { .offset = 0, .size = 64 } };
+   struct pipe_sampler_view *views[2] = {
+      ctx->create_sampler_view(ctx, tex, &vt),
+      ctx->create_sampler_view(ctx, tbo, &bt),
+   };
+   struct pipe_sampler_state ss = {
+      .min_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .mag_img_filter = PIPE_TEX_FILTER_NEAREST,
+      .min_mip_filter = PIPE_TEX_MIPFILTER_NONE,
+   };
+   void *sampler = ctx->create_sampler_state(ctx, &ss);
+   void *fetch[2] = { fetch_fs(false), fetch_fs(true) };
+   struct pipe_box all, one;
+   u_box_2d(0, 0, SIZE, SIZE, &all);
+   u_box_2d(0, 0, 1, 1, &one);
+
+   pipe_buffer_write(ctx, vb, 0, sizeof(left_right), left_right);
+   struct pipe_vertex_buffer b = { .stride = 16, .buffer.resource = vb };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &b);
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &sampler);
+   for (unsigned i = 0; i < SIZE * SIZE; ++i)
+      memcpy(&texels[i], green8, 4);
+   ctx->texture_subdata(ctx, tex, 0, PIPE_MAP_WRITE, &all, texels, SIZE * 4, 0);
+   pipe_buffer_write(ctx, tbo, 0, 64, texels);
+
+   for (unsigned step = 0; step < 3; ++step) {
+      bool buffer = step == 2;
+      ctx->bind_fs_state(ctx, fetch[buffer]);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false,
+                             &views[buffer]);
+      const uint8_t *before = step == 1 ? blue8 : green8;
+      const uint8_t *after = step == 1 ? white8 : blue8;
+      for (unsigned i = 0; i < SIZE * SIZE; ++i)
+         memcpy(&texels[i], after, 4);
+
+      unsigned s = begin_cleared();
+      draw_range(0, 0, NULL);
+      if (buffer)
+         pipe_buffer_write(ctx, tbo, 0, 4, texels);
+      else
+         ctx->texture_subdata(ctx, tex, 0, PIPE_MAP_WRITE, step ? &all : &one,
+                              texels, SIZE * 4, 0);
+      draw_range(3, 0, NULL);
+      static const char *const names[] = {
+         "upload of a texel of a texture a draw samples",
+         "upload of every texel of a texture a draw samples",
+         "upload of a texel of a buffer view a draw samples",
+      };
+      expect(names[step], s, 0);
+      expect_pixels(names[step], before, after);
+   }
+
+   ctx->bind_fs_state(ctx, fs);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+   void *none = NULL;
+   ctx->bind_sampler_states(ctx, PIPE_SHADER_FRAGMENT, 0, 1, &none);
+   ctx->delete_sampler_state(ctx, sampler);
+   for (unsigned i = 0; i < 2; ++i) {
+      pipe_sampler_view_reference(&views[i], NULL);
+      ctx->delete_fs_state(ctx, fetch[i]);
+   }
+   pipe_resource_reference(&tex, NULL);
+   pipe_resource_reference(&tbo, NULL);
+   pan_test_fullscreen_restore(ctx, &f, &vb);
+}
+
+/* DATA0 = the first vec4 of constant buffer 1, read at an offset the
+ * compiler cannot know (0 on a 16-pixel target), so from memory rather
+ * than pushed.
+ */
+static void *
+ubo_fs(void)
+{
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "ubo-fs");
+   nir_ssa_def *x = nir_channel(&b, nir_load_frag_coord(&b), 0);
+   nir_ssa_def *at = nir_bcsel(&b, nir_flt(&b, nir_imm_float(&b, 1000), x),
+                               nir_imm_int(&b, 16), nir_imm_int(&b, 0));
+   nir_ssa_def *c = nir_load_ubo(&b, 4, 32, nir_imm_int(&b, 1), at,
+                                 .align_mul = 16, .range = ~0);
+   nir_store_var(&b,
+                 pan_test_io_var(b.shader, nir_var_shader_out,
+                                 FRAG_RESULT_DATA0, 0, "colour"),
+                 c, 0xf);
+   b.shader->info.num_ubos = 2;
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b.shader };
+   return ctx->create_fs_state(ctx, &cso);
+}
+
+/* The left triangle draws a colour from a constant buffer, an upload
+ * rewrites it (part of the buffer), the right one draws it again: no
+ * submit, each triangle in its colour.
+ */
+static void
+test_constant_buffer_rewrite(void *fs)
+{
+   static const float colours[2][4] = { { 1, 1, 0, 1 }, { 0, 1, 1, 1 } };
+   static const uint8_t yellow8[4] = { 255, 255, 0, 255 };
+   static const uint8_t cyan8[4] = { 0, 255, 255, 255 };
+   struct pipe_resource *vb = pipe_buffer_create(
+      screen, PIPE_BIND_VERTEX_BUFFER, PIPE_USAGE_DEFAULT, sizeof(left_right));
+   struct pipe_resource *ub = pipe_buffer_create(
+      screen, PIPE_BIND_CONSTANT_BUFFER, PIPE_USAGE_DEFAULT, sizeof(colours));
+   void *ubo = ubo_fs();
+
+   pipe_buffer_write(ctx, vb, 0, sizeof(left_right), left_right);
+   pipe_buffer_write(ctx, ub, 0, sizeof(colours), colours);
+   struct pipe_vertex_buffer b = { .stride = 16, .buffer.resource = vb };
+   ctx->set_vertex_buffers(ctx, 0, 1, 0, false, &b);
+   struct pipe_constant_buffer cb = { .buffer = ub,
+                                      .buffer_size = sizeof(colours) };
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 1, false, &cb);
+   ctx->bind_fs_state(ctx, ubo);
+
+   unsigned s = begin_cleared();
+   draw_range(0, 0, NULL);
+   pipe_buffer_write(ctx, ub, 0, sizeof(colours[1]), colours[1]);
+   draw_range(3, 0, NULL);
+   expect("upload into the constant buffer a draw reads", s, 0);
+   expect_pixels("rewritten constant buffer", yellow8, cyan8);
+
+   ctx->bind_fs_state(ctx, fs);
+   ctx->set_constant_buffer(ctx, PIPE_SHADER_FRAGMENT, 1, false, NULL);
+   ctx->delete_fs_state(ctx, ubo);
+   pipe_resource_reference(&ub, NULL);
+   pan_test_fullscreen_restore(ctx, &f, &vb);
 }
 
 static void
@@ -369,6 +712,10 @@ main(int argc, char **argv)
    ctx->bind_fs_state(ctx, fs);
 
    test_cpu_access();
+   test_vertex_buffer_rewrite();
+   test_index_buffer_rewrite();
+   test_texture_rewrite(fs);
+   test_constant_buffer_rewrite(fs);
    test_queries();
    if (screen->get_param(screen, PIPE_CAP_COMPUTE))
       test_dispatch_then_framebuffer();
