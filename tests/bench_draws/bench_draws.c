@@ -16,7 +16,10 @@
  *   uniform   a uniform changes before each draw
  *   texture   the sampled texture changes (two textures, alternating)
  *   vbuf      the vertex buffer changes (two buffers, alternating)
- * (all four when none is named).  Each frame clears the target, makes N
+ *   upload    the vertex buffer's contents change (glBufferSubData of
+ *             the first of the two triangles it holds, which the frame's
+ *             earlier draws, still pending, read)
+ * (all five when none is named).  Each frame clears the target, makes N
  * draws (default 64) and flushes; every 16 frames a glFinish keeps the
  * queue bounded.  Prints one line per case: "CASE DRAWS_PER_S".  A case
  * runs for S seconds (default 1), or exactly F frames after the warm-up:
@@ -45,10 +48,17 @@
 #define TARGET_W 256
 #define TARGET_H 256
 
-enum bench_case { CASE_SAME, CASE_UNIFORM, CASE_TEXTURE, CASE_VBUF, CASE_N };
+enum bench_case {
+   CASE_SAME,
+   CASE_UNIFORM,
+   CASE_TEXTURE,
+   CASE_VBUF,
+   CASE_UPLOAD,
+   CASE_N
+};
 
 static const char *const case_names[CASE_N] = { "same", "uniform", "texture",
-                                                "vbuf" };
+                                                "vbuf", "upload" };
 
 static const char vs_src[] = "attribute vec4 pos;\n"
                              "uniform vec4 offset;\n"
@@ -76,6 +86,7 @@ struct bench {
    GLuint prog_color, prog_tex;
    GLint offset_color, offset_tex, color;
    GLuint vbo[2], tex[2];
+   GLuint vbo_upload; /* both triangles, the first rewritten (upload) */
 };
 
 static double
@@ -162,6 +173,9 @@ setup_gl(struct bench *b)
       glBindBuffer(GL_ARRAY_BUFFER, b->vbo[i]);
       glBufferData(GL_ARRAY_BUFFER, sizeof(tri[i]), tri[i], GL_STATIC_DRAW);
    }
+   glGenBuffers(1, &b->vbo_upload);
+   glBindBuffer(GL_ARRAY_BUFFER, b->vbo_upload);
+   glBufferData(GL_ARRAY_BUFFER, sizeof(tri), tri, GL_DYNAMIC_DRAW);
 
    /* Two 16x16 textures of different colours */
    glGenTextures(2, b->tex);
@@ -190,7 +204,7 @@ bind_case(struct bench *b, enum bench_case c)
    if (c != CASE_TEXTURE)
       glUniform4f(b->color, 1, 0.5f, 0.25f, 1);
    glBindTexture(GL_TEXTURE_2D, b->tex[0]);
-   glBindBuffer(GL_ARRAY_BUFFER, b->vbo[0]);
+   glBindBuffer(GL_ARRAY_BUFFER, c == CASE_UPLOAD ? b->vbo_upload : b->vbo[0]);
    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, NULL);
 }
 
@@ -211,6 +225,17 @@ change(struct bench *b, enum bench_case c, unsigned i)
       glBindBuffer(GL_ARRAY_BUFFER, b->vbo[i & 1]);
       glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, NULL);
       break;
+   case CASE_UPLOAD: {
+      /* The first triangle, moved right: part of the buffer the frame's
+       * earlier draws, still pending, read. */
+      GLfloat tri[12] = {
+         -0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0, 1, 0, 0.5f, 0, 1
+      };
+      for (unsigned v = 0; v < 3; ++v)
+         tri[4 * v] += (float)(i & 7) * 0.01f;
+      glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(tri), tri);
+      break;
+   }
    default:
       break;
    }
@@ -314,8 +339,9 @@ main(int argc, char **argv)
             run[c] = known = any = true;
       }
       if (!known) {
-         fprintf(stderr, "usage: %s [--seconds S | --frames F] [--batch N] "
-                         "[same|uniform|texture|vbuf]...\n",
+         fprintf(stderr,
+                 "usage: %s [--seconds S | --frames F] [--batch N] "
+                 "[same|uniform|texture|vbuf|upload]...\n",
                  argv[0]);
          return 2;
       }

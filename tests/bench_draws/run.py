@@ -39,7 +39,7 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-CASES = ('same', 'uniform', 'texture', 'vbuf')
+CASES = ('same', 'uniform', 'texture', 'vbuf', 'upload')
 GPU_NAMES = {'9093': 'G57', '7212': 'G52', '6221': 'G72'}
 
 
