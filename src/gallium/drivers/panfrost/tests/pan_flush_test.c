@@ -449,6 +449,51 @@ test_texture_rewrite(void *fs)
    pan_test_fullscreen_restore(ctx, &f, &vb);
 }
 
+/* Writes that keep the storage: an unsynchronized map (the caller takes
+ * care of the GPU) and an upload into a shared texture the pending draw
+ * samples, which submits the draw first.
+ */
+static void
+test_storage_kept(void *fs)
+{
+   struct pipe_resource *tex =
+      pan_test_texture(screen, PIPE_FORMAT_R8G8B8A8_UNORM, SIZE, 0,
+                       PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_SHARED);
+   struct pipe_sampler_view vt = { .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+                                   .target = PIPE_TEXTURE_2D,
+                                   PAN_TEST_IDENTITY_SWIZZLE };
+   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
+   void *fetch = fetch_fs(false);
+   static uint32_t texels[SIZE * SIZE];
+   struct pipe_transfer *xfer;
+   struct pipe_box one;
+   u_box_2d(0, 0, 1, 1, &one);
+
+   unsigned s = begin();
+   const struct pan_bo *bo = panfrost_resource(f.vbuf)->bo;
+   void *map = pipe_buffer_map(ctx, f.vbuf,
+                               PIPE_MAP_WRITE | PIPE_MAP_UNSYNCHRONIZED, &xfer);
+   if (map)
+      pipe_buffer_unmap(ctx, xfer);
+   CHECK(map && panfrost_resource(f.vbuf)->bo == bo,
+         "an unsynchronized map keeps the vertex buffer's storage");
+   expect("unsynchronized write map of a buffer the batch reads", s, 0);
+
+   ctx->bind_fs_state(ctx, fetch);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+   s = begin();
+   bo = panfrost_resource(tex)->bo;
+   ctx->texture_subdata(ctx, tex, 0, PIPE_MAP_WRITE, &one, texels, SIZE * 4, 0);
+   CHECK(panfrost_resource(tex)->bo == bo, "a shared texture keeps its BO");
+   expect("upload into a shared texture the batch samples", s, 1);
+
+   ctx->bind_fs_state(ctx, fs);
+   ctx->delete_fs_state(ctx, fetch);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+   pipe_sampler_view_reference(&view, NULL);
+   pipe_resource_reference(&tex, NULL);
+}
+
 /* DATA0 = the first vec4 of constant buffer 1, read at an offset the
  * compiler cannot know (0 on a 16-pixel target), so from memory rather
  * than pushed.
@@ -716,6 +761,7 @@ main(int argc, char **argv)
    test_index_buffer_rewrite();
    test_texture_rewrite(fs);
    test_constant_buffer_rewrite(fs);
+   test_storage_kept(fs);
    test_queries();
    if (screen->get_param(screen, PIPE_CAP_COMPUTE))
       test_dispatch_then_framebuffer();
