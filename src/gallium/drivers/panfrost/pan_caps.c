@@ -284,6 +284,15 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE:
       return panfrost_device(pscreen)->arch >= 6;
 
+   /* Cube map arrays: the v6+ texture descriptor's cube dimension takes
+    * an array size in cubes over surfaces of 6 faces each; the compilers
+    * pass the layer after the face coordinates; render targets and images
+    * address a face of a cube as a layer (layer * 6 + face).
+    * ARB_texture_cube_map_array.
+    */
+   case PIPE_CAP_CUBE_MAP_ARRAY:
+      return panfrost_device(pscreen)->arch >= 6;
+
    /* A pass of only a size: its fragment job runs without any target. */
    case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
       return panfrost_screen(pscreen)->arch != NULL;

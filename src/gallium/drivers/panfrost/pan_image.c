@@ -107,9 +107,14 @@ pack_image(struct panfrost_context *ctx, const struct pipe_image_view *v,
                 !(v->u.tex.first_layer == v->u.tex.last_layer &&
                   u_minify(r->depth0, level) > 1);
    unsigned layers = v->u.tex.last_layer - v->u.tex.first_layer + 1;
+   /* So is one face of a cube map or cube map array (GL's non-layered
+    * binding): the cube dimension takes whole cubes only. */
+   bool cube = r->target == PIPE_TEXTURE_CUBE ||
+               r->target == PIPE_TEXTURE_CUBE_ARRAY;
+   bool as_2d = (r->target == PIPE_TEXTURE_3D && !is_3d) ||
+                (cube && layers % 6);
    struct panfrost_texture_view tv = {
-      .target =
-         r->target == PIPE_TEXTURE_3D && !is_3d ? PIPE_TEXTURE_2D : r->target,
+      .target = as_2d ? PIPE_TEXTURE_2D : r->target,
       .format = v->format,
       .swizzle = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y, PIPE_SWIZZLE_Z,
                    PIPE_SWIZZLE_W },

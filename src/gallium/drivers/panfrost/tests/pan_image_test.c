@@ -11,7 +11,8 @@
  *
  *    pan_image_test            the GPU has images in compute (v6 and
  *                              later: texture descriptors on v9,
- *                              attribute records on v6/v7)
+ *                              attribute records on v6/v7), cube map
+ *                              arrays and single cube faces among them
  *    pan_image_test --refused  it has none: the cap is 0 and a dispatch
  *                              using an image is dropped with a message,
  *                              its memory left alone
@@ -299,6 +300,131 @@ test_images(void)
    pipe_resource_reference(&out, NULL);
 }
 
+/*
+ * Cube map images, invocation (x, y) of the 16 x 8 grid, i = y * 16 + x:
+ *   image 0, a cube map array of two 4x4 R32_UINT cubes bound whole:
+ *            texel (x & 3, y & 3) of layer-face z = x / 4 + 4 * (y / 4)
+ *            (cube z / 6, face z % 6) = i + 1000
+ *   image 1, face 3 of a 4x4 R32_UINT cube map bound alone (GL's
+ *            non-layered binding, a 2D image): texel (x, y) += 100 for
+ *            x, y < 4
+ *   ssbo[0..2] = imageSize(image 0): 4, 4 and 2 cubes
+ */
+static nir_shader *
+build_cubes(void)
+{
+   const nir_shader_compiler_options *opts = screen->get_compiler_options(
+      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
+   nir_builder b =
+      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "cubes");
+   b.shader->info.workgroup_size[0] = 4;
+   b.shader->info.workgroup_size[1] = 4;
+   b.shader->info.workgroup_size[2] = 1;
+   nir_ssa_def *gid = nir_load_global_invocation_id(&b, 32);
+   nir_ssa_def *x = nir_channel(&b, gid, 0), *y = nir_channel(&b, gid, 1);
+   nir_ssa_def *i = nir_iadd(&b, nir_imul_imm(&b, y, W), x);
+   nir_ssa_def *zero = nir_imm_int(&b, 0), *one = nir_imm_int(&b, 1);
+   nir_ssa_def *z = nir_iadd(&b, nir_ushr_imm(&b, x, 2),
+                             nir_imul_imm(&b, nir_ushr_imm(&b, y, 2), 4));
+   nir_ssa_def *value = nir_iadd_imm(&b, i, 1000);
+   nir_image_store(&b, zero,
+                   coord(&b, nir_iand_imm(&b, x, 3), nir_iand_imm(&b, y, 3), z),
+                   zero, nir_vec4(&b, value, zero, zero, zero), zero,
+                   .image_dim = GLSL_SAMPLER_DIM_CUBE, .image_array = true,
+                   .format = PIPE_FORMAT_R32_UINT, .src_type = nir_type_uint32);
+
+   nir_push_if(&b, nir_iand(&b, nir_ult(&b, x, nir_imm_int(&b, 4)),
+                            nir_ult(&b, y, nir_imm_int(&b, 4))));
+   nir_ssa_def *v = nir_image_load(&b, 4, 32, one, coord(&b, x, y, NULL), zero,
+                                   zero, .image_dim = GLSL_SAMPLER_DIM_2D,
+                                   .format = PIPE_FORMAT_R32_UINT,
+                                   .dest_type = nir_type_uint32);
+   nir_image_store(&b, one, coord(&b, x, y, NULL), zero,
+                   nir_vec4(&b, nir_iadd_imm(&b, nir_channel(&b, v, 0), 100),
+                            zero, zero, zero),
+                   zero, .image_dim = GLSL_SAMPLER_DIM_2D,
+                   .format = PIPE_FORMAT_R32_UINT, .src_type = nir_type_uint32);
+   nir_pop_if(&b, NULL);
+
+   nir_ssa_def *size =
+      nir_image_size(&b, 3, 32, zero, zero, .image_dim = GLSL_SAMPLER_DIM_CUBE,
+                     .image_array = true);
+   nir_store_ssbo(&b, size, zero, zero, .write_mask = 7, .align_mul = 4);
+   return b.shader;
+}
+
+static void
+test_cube_images(void)
+{
+   uint32_t arr[12][16], cube[6][16], out_layer[16];
+   for (unsigned l = 0; l < 12; ++l)
+      for (unsigned k = 0; k < 16; ++k)
+         arr[l][k] = l * 16 + k;
+   for (unsigned l = 0; l < 6; ++l)
+      for (unsigned k = 0; k < 16; ++k)
+         cube[l][k] = 500 + l * 16 + k;
+
+   struct pipe_resource *ra =
+      texture(PIPE_TEXTURE_CUBE_ARRAY, PIPE_FORMAT_R32_UINT, 4, 4, 1, 12, arr,
+              4);
+   struct pipe_resource *rb =
+      texture(PIPE_TEXTURE_CUBE, PIPE_FORMAT_R32_UINT, 4, 4, 1, 6, cube, 4);
+   struct pipe_resource *out = pan_test_storage_buffer(screen, ctx, 16, NULL);
+   CHECK(ra && rb && out, "cube resource creation failed");
+   if (!ra || !rb || !out)
+      return;
+   bind_image(0, ra, PIPE_FORMAT_R32_UINT, 0, 11);
+   bind_image(1, rb, PIPE_FORMAT_R32_UINT, 3, 3);
+   struct pipe_shader_buffer sb = { .buffer = out, .buffer_size = 16 };
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, &sb, 1);
+
+   pan_test_debug_msg[0] = 0;
+   void *cso = compile(build_cubes());
+   CHECK(cso && !strstr(pan_test_debug_msg, "refused"),
+         "the cube image shader was refused: %s", pan_test_debug_msg);
+   dispatch(cso);
+   CHECK(!pan_test_debug_msg[0], "cube image dispatch: %s", pan_test_debug_msg);
+   ctx->memory_barrier(ctx, PIPE_BARRIER_IMAGE | PIPE_BARRIER_TEXTURE |
+                               PIPE_BARRIER_MAPPED_BUFFER);
+
+   uint32_t size[4];
+   pipe_buffer_read(ctx, out, 0, sizeof(size), size);
+   CHECK(size[0] == 4 && size[1] == 4 && size[2] == 2,
+         "imageSize of the cube map array: %u %u %u", size[0], size[1],
+         size[2]);
+   for (unsigned l = 0; l < 12; ++l) {
+      unsigned bad = 0;
+      read_layer(ra, l, 4, out_layer);
+      for (unsigned k = 0; k < 16; ++k) {
+         /* Layer-face l holds grid cell (l % 4, l / 4) of 4x4 texels. */
+         unsigned gx = (l % 4) * 4 + k % 4, gy = (l / 4) * 4 + k / 4;
+         uint32_t want = l < 8 ? gy * W + gx + 1000 : arr[l][k];
+         if (out_layer[k] != want && bad++ < 2)
+            CHECK(false, "cube %u face %u texel %u: %u, want %u", l / 6, l % 6,
+                  k, out_layer[k], want);
+      }
+      CHECK(!bad, "cube %u face %u of the array: %u texels wrong", l / 6,
+            l % 6, bad);
+   }
+   for (unsigned f = 0; f < 6; ++f) {
+      unsigned bad = 0;
+      read_layer(rb, f, 4, out_layer);
+      for (unsigned k = 0; k < 16; ++k) {
+         uint32_t want = cube[f][k] + (f == 3 ? 100 : 0);
+         if (out_layer[k] != want && bad++ < 2)
+            CHECK(false, "face %u texel %u: %u, want %u", f, k, out_layer[k],
+                  want);
+      }
+      CHECK(!bad, "face %u of the cube map: %u texels wrong", f, bad);
+   }
+
+   ctx->delete_compute_state(ctx, cso);
+   ctx->set_shader_images(ctx, PIPE_SHADER_COMPUTE, 0, 0, 2, NULL);
+   pipe_resource_reference(&ra, NULL);
+   pipe_resource_reference(&rb, NULL);
+   pipe_resource_reference(&out, NULL);
+}
+
 /* Where images are missing the dispatch is dropped with a message and the
  * image keeps its texels. */
 static void
@@ -351,8 +477,10 @@ main(int argc, char **argv)
                                     PIPE_SHADER_CAP_MAX_SHADER_IMAGES);
    CHECK(n == (expect ? 8 : 0), "MAX_SHADER_IMAGES is %d on %s", n,
          screen->get_name(screen));
-   if (expect)
+   if (expect) {
       test_images();
+      test_cube_images();
+   }
    else if (screen->get_param(screen, PIPE_CAP_COMPUTE))
       test_refused();
    return pan_test_close(screen, ctx);
