@@ -45,7 +45,11 @@ struct ra {
    unsigned n;
    struct live_set *set; /* while interferences are collected */
    uint8_t *colour_mask; /* lanes ever written, per variable */
-   struct util_dynarray *adj;
+   /* Interferences as they are found: pairs (v, w), one per write of v
+    * while w is live (repeats included); then, per variable v, its
+    * neighbours adj[adj_off[v]] to adj[adj_off[v + 1] - 1]. */
+   struct util_dynarray edges;
+   unsigned *adj_off, *adj;
    struct util_dynarray *partners; /* copy partners, per variable */
    uint32_t *avoid;                /* registers refused, per variable */
    bool interfered;                /* collected by the liveness pass already */
@@ -162,14 +166,19 @@ transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
       }
       if (I->dst.kind == MID_REF_VAR && !I->store) {
          unsigned v = I->dst.index;
-         if (interfere) {
+         unsigned *e =
+            interfere ? util_dynarray_grow(&ra->edges, unsigned, 2 * set->nr)
+                      : NULL;
+         if (e) {
+            unsigned ne = 0;
             for (unsigned k = 0; k < set->nr; k++) {
                unsigned w = set->list[k];
                if (w != v) {
-                  util_dynarray_append(&ra->adj[v], unsigned, w);
-                  util_dynarray_append(&ra->adj[w], unsigned, v);
+                  e[ne++] = v;
+                  e[ne++] = w;
                }
             }
+            ra->edges.size -= (2 * set->nr - ne) * sizeof(unsigned);
          }
          live[v] &= ~I->mask;
          if (set && !live[v])
@@ -180,6 +189,27 @@ transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
    /* Empty the set for the next block. */
    while (set && set->nr)
       set_drop(set, set->list[set->nr - 1]);
+}
+
+/* The neighbour lists from the pairs, by counting (each pair is an
+ * edge both ways). */
+static void
+build_adjacency(struct ra *ra, void *mem)
+{
+   const unsigned *e = ra->edges.data;
+   unsigned ne = util_dynarray_num_elements(&ra->edges, unsigned);
+   unsigned *off = rzalloc_array(mem, unsigned, ra->n + 2);
+   for (unsigned i = 0; i < ne; i++)
+      off[e[i] + 2]++;
+   for (unsigned v = 0; v < ra->n; v++)
+      off[v + 2] += off[v + 1];
+   unsigned *adj = ralloc_array(mem, unsigned, MAX2(ne, 1));
+   for (unsigned i = 0; i < ne; i += 2) {
+      adj[off[e[i] + 1]++] = e[i + 1];
+      adj[off[e[i + 1] + 1]++] = e[i];
+   }
+   ra->adj_off = off;
+   ra->adj = adj;
 }
 
 static void
@@ -388,13 +418,11 @@ ra_once(struct mid_shader *s, const struct tex_merge *merges, unsigned nm,
    struct ra ra = { .s = s, .n = s->nr_vars };
    unsigned n = ra.n, nb = s->nr_blocks;
    ra.colour_mask = rzalloc_array(mem, uint8_t, n);
-   ra.adj = rzalloc_array(mem, struct util_dynarray, n);
+   util_dynarray_init(&ra.edges, mem);
    ra.partners = rzalloc_array(mem, struct util_dynarray, n);
    ra.avoid = rzalloc_array(mem, uint32_t, n ? n : 1);
-   for (unsigned i = 0; i < n; i++) {
-      util_dynarray_init(&ra.adj[i], mem);
+   for (unsigned i = 0; i < n; i++)
       util_dynarray_init(&ra.partners[i], mem);
-   }
    colour_masks(s, ra.colour_mask);
    copy_partners(&ra);
 
@@ -418,6 +446,7 @@ ra_once(struct mid_shader *s, const struct tex_merge *merges, unsigned nm,
       mid_live_out(s, live_in, b, live);
       transfer(&ra, b, live, true);
    }
+   build_adjacency(&ra, mem);
 
    unsigned limit = MIN2(16, 24 - s->nr_push);
    s->reg_of = ralloc_array(s->mem, int, n);
@@ -457,10 +486,9 @@ ra_once(struct mid_shader *s, const struct tex_merge *merges, unsigned nm,
       if (s->reg_of[v] >= 0)
          continue;
       uint32_t used = avoid[v];
-      util_dynarray_foreach(&ra.adj[v], unsigned, w)
-      {
-         if (s->reg_of[*w] >= 0)
-            used |= 1u << s->reg_of[*w];
+      for (unsigned k = ra.adj_off[v]; k < ra.adj_off[v + 1]; k++) {
+         if (s->reg_of[ra.adj[k]] >= 0)
+            used |= 1u << s->reg_of[ra.adj[k]];
       }
       if ((used & 0x3) == 0x3) {
          *merge_failed = true;
@@ -478,10 +506,9 @@ ra_once(struct mid_shader *s, const struct tex_merge *merges, unsigned nm,
             continue;
          unsigned v = I->dst.index;
          uint32_t used = avoid[v];
-         util_dynarray_foreach(&ra.adj[v], unsigned, w)
-         {
-            if (s->reg_of[*w] >= 0)
-               used |= 1u << s->reg_of[*w];
+         for (unsigned k = ra.adj_off[v]; k < ra.adj_off[v + 1]; k++) {
+            if (s->reg_of[ra.adj[k]] >= 0)
+               used |= 1u << s->reg_of[ra.adj[k]];
          }
          unsigned r = ffs(~used) - 1;
          util_dynarray_foreach(&ra.partners[v], unsigned, p)
@@ -1002,6 +1029,10 @@ mid_ra(struct mid_shader *s)
    }
    unsigned plain_regs = s->work_regs;
    unsigned kept = 0;
+   /* The allocation of the merges kept so far (each reg_of is a new
+    * array): allocating them again at the end would give it back. */
+   int *kept_reg_of = s->reg_of;
+   unsigned kept_regs = s->work_regs;
    for (unsigned i = 0; i < nm; i++) {
       struct tex_merge t = m[i];
       m[i] = m[kept];
@@ -1011,14 +1042,15 @@ mid_ra(struct mid_shader *s)
       if (ra_once(s, m, kept + 1, NULL, &merge_failed) && !merge_failed &&
           s->work_regs <= plain_regs) {
          kept++;
+         kept_reg_of = s->reg_of;
+         kept_regs = s->work_regs;
          continue;
       }
       s->failed = s->ra_failed = false;
       apply_tex_merges(s, &m[kept], 1, false);
    }
-   merge_failed = false;
-   ok = ra_once(s, m, kept, NULL, &merge_failed);
-   assert(ok && !merge_failed);
+   s->reg_of = kept_reg_of;
+   s->work_regs = kept_regs;
    ralloc_free(m);
-   return ok;
+   return true;
 }
