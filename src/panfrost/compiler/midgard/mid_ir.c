@@ -212,17 +212,28 @@ has_all_any(const char *op)
    return false;
 }
 
-bool
-mid_cross_lane(const struct mid_instr *I)
+static bool
+cross_lane_op(const char *op)
 {
-   if (I->kind != MID_ALU)
-      return false;
-   const char *op = I->op;
    if (op[0] == 'f' && op[1] == 'd' && op[2] == 'o' && op[3] == 't')
       return true;
    if (op[0] == 'f' && op[1] == 'r' && !strcmp(op, "freduce"))
       return true;
    return has_all_any(op);
+}
+
+bool
+mid_cross_lane(const struct mid_instr *I)
+{
+   if (I->kind != MID_ALU)
+      return false;
+   if (I->cross_op != I->op) {
+      /* A memo, not a change of the instruction. */
+      struct mid_instr *M = (struct mid_instr *)I;
+      M->cross = cross_lane_op(I->op);
+      M->cross_op = I->op;
+   }
+   return I->cross;
 }
 
 unsigned

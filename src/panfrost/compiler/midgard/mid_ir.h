@@ -102,6 +102,10 @@ struct mid_instr {
    enum mid_cond cond;
    bool discard; /* branch: ends the thread instead (target unused) */
    unsigned rt;  /* writeout: render target (r1.z = rt << 8 when not 0) */
+   /* mid_cross_lane's answer for op cross_op (asked per source read by
+    * scheduling, packing and allocation; recomputed when op changes). */
+   const char *cross_op;
+   bool cross;
 };
 
 struct mid_block {

@@ -59,6 +59,17 @@ test_read_lanes(void)
    PAN_EXPECT(!mid_cross_lane(D));
    PAN_EXPECT_EQ(mid_read_positions(D), 0x6);
    PAN_EXPECT_EQ(mid_src_lanes(D, &D->src[1]), 0x3); /* .y -> x, .z -> y */
+   /* The answer is remembered per opcode name (mid_cross_lane): a new
+    * name is asked again, a copy of the instruction keeps it. */
+   D->op = "ibany_neq";
+   PAN_EXPECT(mid_cross_lane(D));
+   struct mid_instr copy = *D;
+   PAN_EXPECT(mid_cross_lane(&copy));
+   copy.op = "iadd";
+   PAN_EXPECT(!mid_cross_lane(&copy));
+   PAN_EXPECT(mid_cross_lane(D));
+   D->op = "freduce";
+   PAN_EXPECT(mid_cross_lane(D));
    PAN_EXPECT_EQ(mid_read_positions(mid_test_st_vary(s, b, 0)), 0xf);
    ralloc_free(s);
 }
