@@ -21,13 +21,17 @@
  * as the primitive's depth-cull flags say) are "inside"; they are stencil-
  * and depth-tested against the tile buffer, and those passing both get
  * coverage.  2x2 quads with an inside pixel go into warps of GFX_LANES
- * lanes, the other pixels of a quad running as helper lanes.  The tests
+ * lanes, the other pixels of a quad running as helper lanes, whose memory
+ * writes the interpreters drop (so do lanes the tests killed, unless the
+ * draw forces kills late).  The tests
  * read the tile buffer before shading; their updates (depth write, the
  * stencil fail / depth fail / pass operations) are made after the warp,
  * for inside lanes the shader did not discard, as GL orders discard
- * before the per-fragment operations.  Depth is z interpolated linearly
- * in screen space; every sample is tested at its own depth and has its
- * own depth, stencil and colour in the tile buffer.  The polygon offset
+ * before the per-fragment operations; a draw whose depth/stencil update
+ * is forced early (GL's early fragment tests) makes them for discarded
+ * lanes too, and tests with the rasterised depth.  Depth is z
+ * interpolated linearly in screen space; every sample is tested at its own
+ * depth and has its own depth, stencil and colour in the tile buffer.  The polygon offset
  * of a face whose bias flag is set (pan_sim_depth_bias, once a primitive)
  * is added after the depth range's culling, then clamped to the range;
  * depth from the shader is not offset.  The shader runs once a pixel, or
@@ -106,6 +110,11 @@ struct fs_state {
    unsigned depth_func;
    bool depth_write, stencil_enable, has_shader;
    bool shader_z, shader_s; /* depth, stencil reference from ZS_EMIT */
+   bool kill_late; /* pixel kill operation force late: no early kills */
+   /* zs update operation force early (GL's early fragment tests): the
+    * tests, depth/stencil writes and the occlusion count come before the
+    * shader, whose depth, discards and coverage change none of them. */
+   bool update_early;
    struct fs_face face[2]; /* front, back */
    bool bias_front, bias_back; /* polygon offset of each face */
    struct pan_sim_bias bias;
@@ -642,6 +651,23 @@ sample_mask_id(const struct fs_run *r, const struct fs_lane *ln)
    return ln->pass | id << 16;
 }
 
+/* Helper lanes, whose memory writes the hardware drops (GL: helper
+ * invocations have no side effects): the pixels of a quad without a
+ * rasterised sample, and those the depth or stencil test killed before
+ * the shader (not when the draw forces kills late: the shader's side
+ * effects come before its tests then). */
+static uint16_t
+helper_lanes(const struct fs_run *r, unsigned lanes)
+{
+   uint16_t mask = 0;
+   for (unsigned l = 0; l < lanes; ++l) {
+      const struct fs_lane *ln = &r->lane[l];
+      if (!ln->inside || (!ln->pass && !r->st.kill_late))
+         mask |= 1u << l;
+   }
+   return mask;
+}
+
 /* The special varyings of LD_VAR_SPECIAL at a lane's pixel, numbered as
  * its varying name on both architectures: 0 gl_PointCoord, 2 1/w, 3 z. */
 static void
@@ -900,6 +926,8 @@ load_draw(struct fs_run *r, unsigned index)
 
    memset(st, 0, sizeof(*st));
    st->depth_func = MALI_FUNC_ALWAYS;
+   st->kill_late = d->pixel_kill_operation == MALI_PIXEL_KILL_FORCE_LATE;
+   st->update_early = d->zs_update_operation == MALI_PIXEL_KILL_FORCE_EARLY;
    st->min_z = d->minimum_z;
    st->max_z = d->maximum_z;
    for (unsigned i = 0; i < 4; ++i)
@@ -985,6 +1013,7 @@ shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
    if (!r->st.has_shader)
       return 0; /* depth/stencil only: nothing discards */
    pan_sim_va_warp_init(&r->w, (uint16_t)((1u << lanes) - 1));
+   r->w.helper = helper_lanes(r, lanes);
    for (unsigned l = 0; l < lanes; ++l) {
       const struct fs_lane *ln = &r->lane[l];
       uint32_t *reg = r->w.r[l];
@@ -1175,6 +1204,10 @@ load_draw(struct fs_run *r, unsigned index)
       .has_shader = rs->shader.shader != 0,
       .shader_z = rs->properties.depth_source == MALI_DEPTH_SOURCE_SHADER,
       .shader_s = rs->properties.stencil_from_shader,
+      .kill_late =
+         rs->properties.pixel_kill_operation == MALI_PIXEL_KILL_FORCE_LATE,
+      .update_early =
+         rs->properties.zs_update_operation == MALI_PIXEL_KILL_FORCE_EARLY,
       .bias_front = rs->stencil_mask_misc.front_facing_depth_bias,
       .bias_back = rs->stencil_mask_misc.back_facing_depth_bias,
       .bias = { rs->depth_units, rs->depth_factor, rs->depth_bias_clamp },
@@ -1334,6 +1367,7 @@ shade_warp(struct fs_run *r, unsigned lanes, bool *ok)
    if (!r->st.has_shader)
       return 0; /* depth/stencil only: nothing discards */
    pan_sim_bi_warp_init(&r->w, (uint16_t)((1u << lanes) - 1));
+   r->w.helper = helper_lanes(r, lanes);
    for (unsigned l = 0; l < lanes; ++l) {
       const struct fs_lane *ln = &r->lane[l];
       uint32_t *reg = r->w.r[l];
@@ -1559,14 +1593,18 @@ run_warp(struct fs_run *r)
    uint64_t passed = 0;
    for (unsigned l = 0; l < lanes; ++l) {
       const struct fs_lane *ln = &r->lane[l];
-      if (!ln->inside || (discarded & (1u << l)))
+      bool early = r->st.update_early;
+      if (!ln->inside || ((discarded & (1u << l)) && !early))
          continue;
       /* No ZS_EMIT ran: the rasterised values decide. */
       if (ln->late)
          zs_test(r, &r->lane[l], false, 0);
-      /* GL's alpha to coverage comes before the stencil and depth tests. */
-      r->lane[l].cover &= ln->a2c;
-      r->lane[l].pass &= ln->a2c;
+      /* GL's alpha to coverage comes before the stencil and depth tests
+       * (which early updates precede). */
+      if (!early) {
+         r->lane[l].cover &= ln->a2c;
+         r->lane[l].pass &= ln->a2c;
+      }
       passed += (unsigned)__builtin_popcount(ln->pass);
       unsigned at = pan_sim_tilebuf_at(r->tb, ln->x, ln->y);
       for (unsigned i = 0; i < r->tb->samples; ++i) {
@@ -1689,7 +1727,7 @@ set_lane(struct fs_run *r, struct fs_lane *ln, int x, int y)
                              ln->b[2] * pv[2].z);
    ln->z = offset_depth(r, z);
    ln->inside = true;
-   if (r->st.shader_z || r->st.shader_s) {
+   if ((r->st.shader_z || r->st.shader_s) && !r->st.update_early) {
       /* Tested when the shader gives its values: covered until then. */
       ln->late = true;
       ln->covered = true;

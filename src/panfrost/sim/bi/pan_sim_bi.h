@@ -96,6 +96,10 @@ struct pan_sim_bi_warp {
    uint64_t pc[PAN_SIM_BI_MAX_LANES]; /* byte offset of the next clause */
    uint16_t live;                     /* lanes still running */
    uint16_t discarded;                /* lanes ended by discard */
+   /* Fragment helper lanes (no covered sample): they run for the quad's
+    * derivatives, but their global stores, atomics and image stores are
+    * dropped, as the hardware drops them (pan_sim_bi_msg.c). */
+   uint16_t helper;
    uint64_t tuples;                   /* tuples executed */
    uint64_t clauses;                  /* clauses issued */
    uint16_t exited;                   /* lanes that branched out (returns) */

@@ -13,7 +13,9 @@
  * same with each thread's own slot of thread storage (tls_base plus the
  * thread index times the per-thread size).  Other segments (ubo...) are
  * refused; atomics and images are pan_sim_bi_msg_image.c's, graphics
- * messages and textures have files of their own.
+ * messages and textures have files of their own.  Stores of fragment
+ * helper lanes are dropped, except to their own thread storage (spills
+ * that the quad's derivatives may read back).
  */
 
 #include <string.h>
@@ -78,6 +80,8 @@ pan_sim_bi_exec_msg(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
       uint8_t buf[16] = { 0 };
       uint32_t *r = &c->w->r[l][sr];
       bool ok;
+      if (store && !tl && bi_sim_helper(c, l))
+         continue;
       if (wls || tl) {
          /* An offset into a window: the workgroup's or this thread's. */
          uint32_t window = wls ? cfg->wls_size : cfg->tls_thread_B;

@@ -8,7 +8,8 @@
  *                  0 and 1, converted to the register format
  *    LEA_ATTR_IMM  address and conversion word of a varying slot
  *    ST_CVT        format-converting store (address in sources 0/1,
- *                  conversion word in source 2)
+ *                  conversion word in source 2); fragment helper lanes'
+ *                  are dropped
  *    LD_VAR_IMM, LD_VAR_FLAT_IMM  interpolated / flat varying (and the
  *                  forms with the index in their last source register,
  *                  as LD_ATTR and LEA_ATTR)
@@ -208,6 +209,8 @@ exec_st_cvt(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins,
       uint64_t addr = pan_sim_bi_src(c, ins, 0, l) |
                       (uint64_t)pan_sim_bi_src(c, ins, 1, l) << 32;
       uint32_t conv = pan_sim_bi_src(c, ins, 2, l);
+      if (bi_sim_helper(c, l))
+         continue; /* the hardware drops a helper lane's image store */
       if (!g->st_cvt(g->user, addr, conv, comps, &c->w->r[l][sr], err))
          return gfx_fail(c, ins, l, err);
    }

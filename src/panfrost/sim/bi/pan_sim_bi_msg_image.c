@@ -34,7 +34,8 @@
  * order: the RETURN forms write the old value to staging word 0 and the
  * identity of the operation to word 1, so that the ATOM_POST which follows
  * (op(word 0, word 1)) gives each lane the old value.  The forms without
- * RETURN write no staging register.
+ * RETURN write no staging register.  Fragment helper lanes do not access
+ * memory: their returned words are zero.
  * Tables: LD_ATTR_TEX reads the primary attribute table unless a DTSEL
  * selects another, LEA_ATTR_TEX the secondary one; only the primary one
  * (attribute_1, the job's attribute table) is modelled, the others fault.
@@ -162,6 +163,10 @@ exec_exchange(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
                       (uint64_t)pan_sim_bi_src(c, ins, 1, l) << 32;
       uint32_t *r = &c->w->r[l][sr];
       uint32_t old;
+      if (bi_sim_helper(c, l)) {
+         r[0] = 0; /* no access: GL leaves the value undefined */
+         continue;
+      }
       if (wls) {
          if (addr > cfg->wls_size || 4 > cfg->wls_size - addr)
             return pan_sim_bi_fault(c, ins,
@@ -251,6 +256,12 @@ exec_atom(struct pan_sim_bi_ctx *c, const struct pan_sim_bi_ins *ins)
                       (uint64_t)pan_sim_bi_src(c, ins, 1, l) << 32;
       uint32_t arg = one ? one_arg : pan_sim_bi_src(c, ins, 2, l);
       uint32_t old, v, identity;
+      if (bi_sim_helper(c, l)) {
+         /* No access: GL leaves the value undefined. */
+         if (ret)
+            c->w->r[l][sr] = c->w->r[l][sr + 1] = 0;
+         continue;
+      }
       if (!mem->read || !mem->read(mem->user, addr, &old, 4))
          return pan_sim_bi_fault(c, ins,
                                  "lane %u: atomic at 0x%llx not accessible", l,

@@ -63,6 +63,13 @@ enum bi_sim_result {
    for (unsigned l = 0; l < (c)->lanes; ++l)                                   \
       if ((c)->exec & (1u << l))
 
+/* A fragment helper lane: its writes to memory others see are dropped. */
+static inline bool
+bi_sim_helper(const struct pan_sim_bi_ctx *c, unsigned lane)
+{
+   return (c->w->helper >> lane) & 1;
+}
+
 /* Faults: "clause 0xPC tuple N fma|add name: message". */
 enum bi_sim_result pan_sim_bi_fault(struct pan_sim_bi_ctx *c,
                                     const struct pan_sim_bi_ins *ins,

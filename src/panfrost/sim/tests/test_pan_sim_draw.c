@@ -421,6 +421,9 @@ struct draw {
     * sample mask (0: all). */
    bool msaa;
    uint16_t sample_mask;
+   /* The zs update operation is force early (GL's early fragment tests);
+    * otherwise strong early, late for the discarding shader. */
+   bool zs_early;
 };
 
 static unsigned
@@ -619,6 +622,10 @@ emit_draw(const struct frame *f, const struct draw *d, unsigned index,
                                           : fs_const;
       cfg.preload.fragment.coverage = true;
       cfg.preload.uniform_count = 2;
+      cfg.properties.zs_update_operation =
+         d->zs_early ? MALI_PIXEL_KILL_FORCE_EARLY
+         : d->ubo    ? MALI_PIXEL_KILL_FORCE_LATE
+                     : MALI_PIXEL_KILL_STRONG_EARLY;
       cfg.multisample_misc.depth_function =
          d->depth_func ? d->depth_func : MALI_FUNC_ALWAYS;
       cfg.multisample_misc.depth_write_mask = d->depth_write;
@@ -1644,9 +1651,11 @@ test_preload_off(void)
 
 /* Flat varyings from the provoking vertex, discard (no colour, no depth
  * write) and a uniform-buffer colour: a near triangle whose first vertex
- * says discard, then a far one drawn over the whole of it. */
+ * says discard, then a far one drawn over the whole of it.  With the near
+ * draw's depth/stencil update forced early, its depth is written before
+ * the shader discards, and hides the far one. */
 static void
-test_flat_discard_ubo(void)
+flat_discard_ubo(bool zs_early)
 {
    const float pos[3][4] = { { NX(2), NY(2), -0.5f, 1 },
                              { NX(30), NY(4), -0.5f, 1 },
@@ -1674,7 +1683,8 @@ test_flat_discard_ubo(void)
         .ubo = (const float(*)[4])ubo,
         .ubo_offset = 16,
         .depth_func = MALI_FUNC_LESS,
-        .depth_write = true },
+        .depth_write = true,
+        .zs_early = zs_early },
       { .mode = MALI_DRAW_MODE_TRIANGLES,
         .nr = 3,
         .pos = (const float(*)[4])far_pos,
@@ -1697,8 +1707,8 @@ test_flat_discard_ubo(void)
          double b[3];
          bool in = tri_covers(pos, (const unsigned[]){ 0, 1, 2 }, x, y, b);
          inside += in;
-         bad += f.rt[y * W + x] != (in ? want_in : 0) ||
-                f.zs[y * W + x] != (in ? 0.75f : 1.0f);
+         bad += f.rt[y * W + x] != (in && !zs_early ? want_in : 0) ||
+                f.zs[y * W + x] != (!in ? 1.0f : zs_early ? 0.25f : 0.75f);
       }
    }
    PAN_CHECK(bad == 0,
@@ -1707,6 +1717,18 @@ test_flat_discard_ubo(void)
              bad);
    PAN_CHECK(inside > 200, "only %u pixels inside", inside);
    PAN_CHECK(want_in != 0 && want_in != rgba8(ubo[1]), "weak reference");
+}
+
+static void
+test_flat_discard_ubo(void)
+{
+   flat_discard_ubo(false);
+}
+
+static void
+test_discard_after_early_zs(void)
+{
+   flat_discard_ubo(true);
 }
 
 /* Points of a constant size: squares centred on the vertices, left and
@@ -1932,6 +1954,7 @@ main(void)
    PAN_RUN_CASE(test_preload_off);
 #endif
    PAN_RUN_CASE(test_flat_discard_ubo);
+   PAN_RUN_CASE(test_discard_after_early_zs);
    PAN_RUN_CASE(test_refusals);
 #if PAN_ARCH <= 7
    PAN_RUN_CASE(test_msaa);

@@ -98,6 +98,10 @@ struct pan_sim_va_warp {
    uint32_t pc[PAN_SIM_VA_LANES]; /* instruction index per lane */
    uint16_t live;                 /* lanes still running */
    uint16_t discarded;            /* lanes ended by discard */
+   /* Fragment helper lanes (no covered sample): they run for the quad's
+    * derivatives, but their global stores, atomics and image stores are
+    * dropped, as the hardware drops them (pan_sim_va_msg.c). */
+   uint16_t helper;
    uint64_t executed;             /* instructions issued */
    uint16_t exited;               /* lanes that branched out (returns) */
    uint64_t exit_va[PAN_SIM_VA_LANES]; /* where they branched to */

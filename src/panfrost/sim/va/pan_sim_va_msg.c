@@ -5,8 +5,11 @@
  * Message families.  Global loads, stores and atomics go through the
  * caller's memory callbacks, lane by lane in lane order; atomics are a
  * read followed by a write, which is atomic because the simulator runs one
- * warp at a time.  Messages that need descriptors are the executors'
- * (pan_sim_va_msg_gfx.c, pan_sim_va_msg_tex.c).
+ * warp at a time.  Fragment helper lanes store nothing and make no atomic
+ * access (their returned value is zero), except to their own thread
+ * storage (spills the quad's derivatives may read back).  Messages that
+ * need descriptors are the executors' (pan_sim_va_msg_gfx.c,
+ * pan_sim_va_msg_tex.c).
  */
 
 #include <stdio.h>
@@ -114,10 +117,14 @@ load_store(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
 {
    unsigned bytes = va_types[ins->sem->dtype].bits / 8;
    bool store = ins->sem->family == VA_FAM_STORE;
+   bool own = c->cfg->tls_thread_B &&
+              !strcmp(pan_sim_va_mod_str(ins, "memaccess", "none"), "force");
 
    foreach_lane(c, l)
    {
       uint8_t data[16] = { 0 };
+      if (store && !own && va_sim_helper(c, l))
+         continue;
       uint64_t addr = address(c, ins, l, bytes);
       if (addr == ~0ull)
          return VA_SIM_FAULT;
@@ -211,6 +218,13 @@ atomic(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
 
    foreach_lane(c, l)
    {
+      if (va_sim_helper(c, l)) {
+         if (wr >= 0) {
+            pan_sim_va_staging(ins, wr, &reg, &count);
+            memset(&c->w->r[l][reg], 0, words * 4);
+         }
+         continue;
+      }
       uint64_t addr = address(c, ins, l, bits / 8), old = 0, arg = 0,
                want = 0;
       if (addr == ~0ull || mem_access(c, ins, addr, &old, bits / 8, false))

@@ -11,7 +11,8 @@
  *                  through the address (pan_sim_va_msg.c)
  *    ST_CVT        converting store of the read staging vector to the
  *                  address in source 0 (plus the offset immediate) as the
- *                  conversion word in source 1 says
+ *                  conversion word in source 1 says (none from fragment
+ *                  helper lanes)
  * Source 0 holds x (bits 0-15) and y (bits 16-31), the high half of source
  * 1 z (a 3D slice or an array layer).  The immediate forms name the
  * resource table and index; the register forms take a handle from source
@@ -48,6 +49,8 @@ st_cvt(struct pan_sim_va_ctx *c, const struct pan_sim_va_ins *ins)
       char err[PAN_SIM_IMAGE_ERR_LEN] = "";
       uint64_t addr = pan_sim_va_src64(c, ins, 0, l) +
                       (uint64_t)pan_sim_va_imm(ins, "offset");
+      if (va_sim_helper(c, l))
+         continue; /* the hardware drops a helper lane's image store */
       if (!img->store(img->user, addr, pan_sim_va_src32(c, ins, 1, l), comps,
                       &c->w->r[l][reg], err))
          return pan_sim_va_fault(c, ins, "lane %u: %s", l, err);

@@ -58,6 +58,13 @@ enum va_sim_result {
    for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l)                             \
       if ((c)->exec & (1u << l))
 
+/* A fragment helper lane: its writes to memory others see are dropped. */
+static inline bool
+va_sim_helper(const struct pan_sim_va_ctx *c, unsigned lane)
+{
+   return (c->w->helper >> lane) & 1;
+}
+
 /* Faults: "pc N: name: message".  Both return VA_SIM_FAULT. */
 enum va_sim_result pan_sim_va_fault(struct pan_sim_va_ctx *c,
                                     const struct pan_sim_va_ins *ins,

@@ -8,8 +8,9 @@
  * (ST_CVT), exchanges (AXCHG stores, ACMPXCHG stores where the comparand
  * matches), then a load (LD_ATTR_TEX) seeing the stored values; the
  * atomics with known answers (every two-operand operation, the forms
- * without RETURN, a shared-memory address from SEG_ADD); and the faults of
- * bad indices, coordinates, tables and addresses.
+ * without RETURN, a shared-memory address from SEG_ADD); fragment helper
+ * lanes leaving memory alone; and the faults of bad indices, coordinates,
+ * tables and addresses.
  */
 
 #include <stdio.h>
@@ -224,6 +225,84 @@ atomic_no_return_shared(void)
    }
 }
 
+/* Fragment helper lanes (the odd ones here): their converting stores,
+ * exchanges and atomics leave memory alone and return zero, their loads
+ * still read; the other lanes' work is that of a warp without helpers. */
+static void
+helper_lanes(void)
+{
+   struct bi_test_prog p;
+   struct pan_sim_bi_warp w;
+
+   if (setup(&p, &w, prog, 0)) {
+      w.helper = 0xaa;
+      PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault: %s",
+                w.fault);
+      for (unsigned l = 0; l < 8; ++l) {
+         unsigned texel = (l / 4) * 4 + l % 4;
+         uint32_t now, want = l % 2 ? 100 + texel : 2000 + l;
+         memcpy(&now, p.mem + IMG_OFFSET + 4 * texel, 4);
+         PAN_EXPECT_EQ(now, want);
+         PAN_EXPECT_EQ(w.r[l][12], want);
+         PAN_EXPECT_EQ(w.r[l][8], l % 2 ? 0 : 3000 + l);
+         PAN_EXPECT_EQ(w.r[l][16], l % 2 ? 0 : 1000 + l);
+      }
+   }
+   /* Lanes 4-7 helpers: only lanes 0-3 add their operand. */
+   if (bi_test_assemble(&p, "clause flow=nbtb sr=8\n"
+                            "    atom_c_return.i32.atom_opc=aadd t0, r0, r1, "
+                            "r2 | atom_cx t1, r0, r1, r2 | p0=r0 p1=r1 p2=r2\n"
+                            "clause\n"
+                            "    atom_post.i32.atom_opc=aadd r10, r8, r9 | "
+                            "nop t1 | p0=r8 p1=r9\n")) {
+      uint64_t va = BI_TEST_MEM_VA + ATOM_OFFSET;
+      uint32_t start = 40;
+      memcpy(p.mem + ATOM_OFFSET, &start, 4);
+      pan_sim_bi_warp_init(&w, 0xff);
+      w.helper = 0xf0;
+      for (unsigned l = 0; l < 8; ++l) {
+         w.r[l][0] = (uint32_t)va;
+         w.r[l][1] = (uint32_t)(va >> 32);
+         w.r[l][2] = 1u << l;
+      }
+      PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault: %s",
+                w.fault);
+      PAN_EXPECT_EQ(atom_word(&p), 40u + 0xf);
+      PAN_EXPECT_EQ(w.r[3][10], 40u + 7);
+      PAN_EXPECT_EQ(w.r[5][10], 0u);
+   }
+   /* Global stores are dropped, a store to the lane's own thread storage
+    * (a spill) is not. */
+   if (bi_test_assemble(&p, "clause flow=nbtb sr=8\n"
+                            "    nop t0 | store.i32 t1, r0, r1 | p0=r0 p1=r1\n"
+                            "clause sr=8\n"
+                            "    nop t0 | store.i32.seg=tl t1, r2, r3 | "
+                            "p0=r2 p1=r3\n")) {
+      memset(p.mem, 0, BI_TEST_MEM_B);
+      p.cfg.tls_base = BI_TEST_MEM_VA + 1024;
+      p.cfg.tls_thread_B = 16;
+      p.cfg.tls_thread = 0;
+      pan_sim_bi_warp_init(&w, 0xff);
+      w.helper = 0x0f;
+      for (unsigned l = 0; l < 8; ++l) {
+         uint64_t va = BI_TEST_MEM_VA + 4 * l;
+         w.r[l][0] = (uint32_t)va;
+         w.r[l][1] = (uint32_t)(va >> 32);
+         w.r[l][2] = 4;
+         w.r[l][8] = 0x500 + l;
+      }
+      PAN_CHECK(pan_sim_bi_run(&w, &p.cfg) == PAN_SIM_BI_DONE, "fault: %s",
+                w.fault);
+      for (unsigned l = 0; l < 8; ++l) {
+         uint32_t global, own;
+         memcpy(&global, p.mem + 4 * l, 4);
+         memcpy(&own, p.mem + 1024 + 16 * l + 4, 4);
+         PAN_EXPECT_EQ(global, l < 4 ? 0u : 0x500u + l);
+         PAN_EXPECT_EQ(own, 0x500u + l);
+      }
+   }
+}
+
 static void
 expect_fault(struct bi_test_prog *p, struct pan_sim_bi_warp *w,
              const char *what)
@@ -287,6 +366,7 @@ main(void)
    PAN_RUN_CASE(store_load_atomic);
    PAN_RUN_CASE(atomic_two_operand);
    PAN_RUN_CASE(atomic_no_return_shared);
+   PAN_RUN_CASE(helper_lanes);
    PAN_RUN_CASE(faults);
    return pan_test_summary("pan_sim_bi_image");
 }

@@ -6,8 +6,8 @@
  * compiler emits, against a stand-in for the executor's descriptors: the
  * address (LEA_TEX_IMM), a converting store through it (ST_CVT), an
  * exchange (ATOM_RETURN.axchg), then loads (LD_TEX_IMM, and the register forms
- * with a handle) seeing the stored values; and the faults of bad indices and
- * coordinates.
+ * with a handle) seeing the stored values; fragment helper lanes leaving
+ * memory alone; and the faults of bad indices and coordinates.
  */
 
 #include "pan_sim_va_test_run.h"
@@ -82,6 +82,64 @@ store_load_atomic(void)
    test_prog_free(&p);
 }
 
+/* Fragment helper lanes (the odd ones): their converting stores and
+ * exchanges leave memory alone (an exchange returns zero), their loads
+ * still read; the other lanes' work is that of a warp without helpers. */
+static void
+helper_lanes(void)
+{
+   struct test_prog p;
+   struct pan_sim_va_warp w;
+
+   if (setup(&p, &w, 1)) {
+      w.helper = 0xaaaa;
+      if (test_run(&p, &w) == PAN_SIM_VA_DONE) {
+         for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l) {
+            uint32_t now, want = l % 2 ? 100 + l : 1000 + l;
+            memcpy(&now, mem.bytes + IMG_OFFSET + 4 * l, 4);
+            PAN_EXPECT_EQ(now, want);
+            PAN_EXPECT_EQ(w.r[l][6], l % 2 ? 0 : 3000 + l);
+            PAN_EXPECT_EQ(w.r[l][12], want);
+            PAN_EXPECT_EQ(w.r[l][20], want);
+         }
+      }
+      test_prog_free(&p);
+   }
+   /* Lanes 8-15 helpers: only lanes 0-7 add, and store globally; every
+    * lane's spill to its own thread storage (memaccess force) lands. */
+   if (!test_assemble(&p, "atom.i32.aadd.slot0 {r5:1}, r8, offset:0\n"
+                          "store.i32.slot0 {r5:1}, r0, offset:0\n"
+                          "store.i32.slot0.force {r5:1}, r2, offset:4\n"
+                          "nop.end\n"))
+      return;
+   memset(mem.bytes, 0, sizeof(mem.bytes));
+   p.cfg.mem = (struct pan_sim_va_mem){ &mem, test_mem_read, test_mem_write };
+   p.cfg.special[1][1] = TEST_MEM_BASE + 1024; /* thread storage */
+   p.cfg.tls_thread_B = 16;
+   pan_sim_va_warp_init(&w, 0xffff);
+   w.helper = 0xff00;
+   for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l) {
+      uint64_t a = TEST_MEM_BASE + 64 + 4 * l, t = TEST_MEM_BASE + 1024;
+      w.r[l][0] = (uint32_t)a, w.r[l][1] = (uint32_t)(a >> 32);
+      w.r[l][2] = (uint32_t)t, w.r[l][3] = (uint32_t)(t >> 32);
+      w.r[l][5] = 1u << l;
+      w.r[l][8] = TEST_MEM_BASE, w.r[l][9] = 0;
+   }
+   if (test_run(&p, &w) == PAN_SIM_VA_DONE) {
+      uint32_t sum;
+      memcpy(&sum, mem.bytes, 4);
+      PAN_EXPECT_EQ(sum, 0xffu);
+      for (unsigned l = 0; l < PAN_SIM_VA_LANES; ++l) {
+         uint32_t global, own;
+         memcpy(&global, mem.bytes + 64 + 4 * l, 4);
+         memcpy(&own, mem.bytes + 1024 + 16 * l + 4, 4);
+         PAN_EXPECT_EQ(global, l < 8 ? 1u << l : 0u);
+         PAN_EXPECT_EQ(own, 1u << l);
+      }
+   }
+   test_prog_free(&p);
+}
+
 static void
 expect_fault(struct test_prog *p, struct pan_sim_va_warp *w, const char *what)
 {
@@ -115,6 +173,7 @@ int
 main(void)
 {
    PAN_RUN_CASE(store_load_atomic);
+   PAN_RUN_CASE(helper_lanes);
    PAN_RUN_CASE(faults);
    return pan_test_summary("pan_sim_va_image");
 }
