@@ -450,8 +450,9 @@ test_texture_rewrite(void *fs)
 }
 
 /* Writes that keep the storage: an unsynchronized map (the caller takes
- * care of the GPU) and an upload into a shared texture the pending draw
- * samples, which submits the draw first.
+ * care of the GPU), and, submitting the pending draw first, an upload
+ * into a buffer mapped meanwhile and one into a shared texture the draw
+ * samples.
  */
 static void
 test_storage_kept(void *fs)
@@ -478,6 +479,20 @@ test_storage_kept(void *fs)
    CHECK(map && panfrost_resource(f.vbuf)->bo == bo,
          "an unsynchronized map keeps the vertex buffer's storage");
    expect("unsynchronized write map of a buffer the batch reads", s, 0);
+
+   /* While a map of it is open, its pointer must stay valid. */
+   s = begin();
+   struct pipe_transfer *open;
+   const void *words = pipe_buffer_map(ctx, f.vbuf, PIPE_MAP_READ, &open);
+   uint8_t first[16];
+   if (words) {
+      memcpy(first, words, sizeof(first));
+      pipe_buffer_write(ctx, f.vbuf, 0, sizeof(first), first);
+      pipe_buffer_unmap(ctx, open);
+   }
+   CHECK(words && panfrost_resource(f.vbuf)->bo == bo,
+         "an upload into a mapped buffer keeps its storage");
+   expect("upload into a mapped buffer the batch reads", s, 1);
 
    ctx->bind_fs_state(ctx, fetch);
    ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
