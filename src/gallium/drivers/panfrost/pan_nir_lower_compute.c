@@ -217,10 +217,9 @@ lower_txs(nir_builder *b, struct lower_state *s, nir_tex_instr *tex)
    if (lod_src >= 0 && !(nir_src_is_const(tex->src[lod_src].src) &&
                          nir_src_as_uint(tex->src[lod_src].src) == 0))
       lod = tex->src[lod_src].src.ssa;
-   /* Cube maps count faces, not layers: their z is minified too. */
-   unsigned minified = tex->is_array && tex->sampler_dim != GLSL_SAMPLER_DIM_CUBE
-                          ? n - 1
-                          : n;
+   /* An array's last component counts its layers (cubes for a cube map
+    * array), which no level divides. */
+   unsigned minified = tex->is_array ? n - 1 : n;
    for (unsigned i = 0; i < n; ++i) {
       if (!push_word(s, PANFROST_PUSH_TEXTURE_SIZE, tex->texture_index * 4 + i,
                      0, 1, &word))

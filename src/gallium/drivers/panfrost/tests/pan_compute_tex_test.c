@@ -9,10 +9,10 @@
  * nir_builder write what they read into a storage buffer, one thread a
  * texel, and every word is compared with what they must have read:
  * texelFetch of a 2D texture, texture() through a nearest and a linear
- * sampler, textureSize at levels 0 and 1, texelFetch and textureSize of a
- * texture buffer, a dispatch sampling a texture the pending pass clears,
- * and a view that cannot be sampled (the dispatch is dropped with a
- * message, not run).
+ * sampler, textureSize at levels 0 and 1 (of 2D and cube map arrays too),
+ * texelFetch and textureSize of a texture buffer, a dispatch sampling a
+ * texture the pending pass clears, and a view that cannot be sampled (the
+ * dispatch is dropped with a message, not run).
  */
 
 #include <stdint.h>
@@ -429,6 +429,86 @@ test_buffer(void)
    pipe_resource_reference(&out, NULL);
 }
 
+/* words 0-2: textureSize(array tex, lod) of a 2D or cube map array, lod
+ * from thread 0's x + 1 (a run-time level 1): the layer or cube count is
+ * not minified.
+ */
+static void *
+array_size_cs(enum glsl_sampler_dim dim)
+{
+   nir_ssa_def *x, *y, *i;
+   nir_builder b = grid_shader("array_size", &x, &y, &i);
+   nir_tex_instr *t = nir_tex_instr_create(b.shader, 1);
+   t->op = nir_texop_txs;
+   t->sampler_dim = dim;
+   t->is_array = true;
+   t->dest_type = nir_type_int32;
+   t->src[0].src_type = nir_tex_src_lod;
+   t->src[0].src = nir_src_for_ssa(nir_iadd_imm(&b, x, 1));
+   nir_ssa_dest_init(&t->instr, &t->dest, 3, 32, NULL);
+   nir_builder_instr_insert(&b, &t->instr);
+   BITSET_SET(b.shader->info.textures_used, 0);
+   nir_push_if(&b, nir_ieq_imm(&b, i, 0));
+   for (unsigned c = 0; c < 3; ++c)
+      store(&b, nir_imm_int(&b, 4 * c), nir_channel(&b, &t->dest.ssa, c));
+   nir_pop_if(&b, NULL);
+   return finish(&b);
+}
+
+/* textureSize at level 1 of an 8x8 2D array of 12 layers and of the same
+ * texture seen as a cube map array of 2 cubes.
+ */
+static void
+test_array_sizes(void)
+{
+   struct pipe_resource templ = {
+      .target = PIPE_TEXTURE_CUBE_ARRAY,
+      .format = PIPE_FORMAT_R8G8B8A8_UNORM,
+      .width0 = 8,
+      .height0 = 8,
+      .depth0 = 1,
+      .array_size = 12,
+      .last_level = 1,
+      .bind = PIPE_BIND_SAMPLER_VIEW,
+   };
+   struct pipe_resource *tex = screen->resource_create(screen, &templ);
+   struct pipe_resource *out = buffer(TEX_W * TEX_H * 4);
+   CHECK(tex, "cube map array creation failed");
+   if (!tex)
+      return;
+   static const struct {
+      enum pipe_texture_target target;
+      enum glsl_sampler_dim dim;
+      uint32_t want[3];
+   } cases[] = {
+      { PIPE_TEXTURE_2D_ARRAY, GLSL_SAMPLER_DIM_2D, { 4, 4, 12 } },
+      { PIPE_TEXTURE_CUBE_ARRAY, GLSL_SAMPLER_DIM_CUBE, { 4, 4, 2 } },
+   };
+   for (unsigned k = 0; k < ARRAY_SIZE(cases); ++k) {
+      struct pipe_sampler_view vt = {
+         .format = templ.format,
+         .target = cases[k].target,
+         .u.tex = { .first_layer = 0, .last_layer = 11, .last_level = 1 },
+         PAN_TEST_IDENTITY_SWIZZLE,
+      };
+      struct pipe_sampler_view *v = ctx->create_sampler_view(ctx, tex, &vt);
+      void *cs = array_size_cs(cases[k].dim);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_COMPUTE, 0, 1, 0, false, &v);
+      dispatch(cs, out);
+      uint32_t got[3];
+      pipe_buffer_read(ctx, out, 0, sizeof(got), got);
+      CHECK(!memcmp(got, cases[k].want, sizeof(got)),
+            "textureSize of a %s at level 1: %u %u %u, want %u %u %u",
+            k ? "cube map array" : "2D array", got[0], got[1], got[2],
+            cases[k].want[0], cases[k].want[1], cases[k].want[2]);
+      ctx->set_sampler_views(ctx, PIPE_SHADER_COMPUTE, 0, 0, 1, false, NULL);
+      ctx->delete_compute_state(ctx, cs);
+      pipe_sampler_view_reference(&v, NULL);
+   }
+   pipe_resource_reference(&tex, NULL);
+   pipe_resource_reference(&out, NULL);
+}
+
 /* GL_CLAMP (PIPE_TEX_WRAP_CLAMP): the state tracker emulates it (the
  * screen says the samplers cannot) by saturating coordinates, which
  * leaves the sampler to pick the edge texel when filtering nearest and
@@ -528,6 +608,7 @@ main(int argc, char **argv)
    }
    test_fetch_and_sample();
    test_buffer();
+   test_array_sizes();
    test_gl_clamp();
    test_after_pass();
    return pan_test_close(screen, ctx);
