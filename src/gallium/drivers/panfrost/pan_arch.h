@@ -91,6 +91,7 @@ struct panfrost_draw_job {
    bool fs_kills;         /* the fragment shader discards */
    bool fs_writes_memory; /* ... or stores to memory: tested late */
    bool fs_writes_zs;     /* ... or gives the depth or stencil reference */
+   bool fs_early_tests;   /* GL's early fragment tests: forced early */
    unsigned varying_B;    /* per vertex, 0 without a varying shader */
    struct panfrost_shader_env position, varying, fragment;
 };
@@ -342,6 +343,7 @@ struct panfrost_jm_fragment {
    unsigned fau_words, varyings, ubos, textures, samplers;
    bool kills;
    bool writes_memory; /* stores to memory: tested late, never killed */
+   bool early_tests;   /* GL's early fragment tests: forced early */
    bool multisample;   /* coverage per sample (panfrost_draw_job) */
    bool per_sample;    /* shaded once a sample (4x preloads) */
    bool alpha_to_coverage; /* as panfrost_draw_job's */

@@ -89,6 +89,11 @@ struct panfrost_shader {
     * the draw takes them from the shader (ZS_EMIT), tested late.
     */
    bool writes_depth, writes_stencil;
+   /* fragment: GL's early fragment tests (layout(early_fragment_tests)):
+    * the tests and their updates come before the shader, whatever it
+    * writes.
+    */
+   bool early_tests;
    bool uses_textures;
    unsigned nr_images; /* one past the highest image index used */
    /* vertex: the clip distances it writes (bit i: gl_ClipDistance[i]) */

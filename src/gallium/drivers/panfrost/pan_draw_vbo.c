@@ -847,6 +847,7 @@ emit_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .fs_kills = fs->kills,
       .fs_writes_memory = fs->writes_memory,
       .fs_writes_zs = fs->writes_depth || fs->writes_stencil,
+      .fs_early_tests = fs->early_tests,
    };
    /* Single-sampled passes ignore the state tracker's sample mask. */
    bool msaa = util_framebuffer_get_num_samples(&ctx->state.fb) > 1;

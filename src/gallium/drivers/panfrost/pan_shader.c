@@ -72,6 +72,7 @@ compile_gfx(struct panfrost_screen *screen, struct panfrost_shader *so,
       !vs && (nir->info.outputs_written & BITFIELD64_BIT(FRAG_RESULT_DEPTH));
    so->writes_stencil =
       !vs && (nir->info.outputs_written & BITFIELD64_BIT(FRAG_RESULT_STENCIL));
+   so->early_tests = !vs && nir->info.fs.early_fragment_tests;
    so->uses_textures = BITSET_COUNT(nir->info.textures_used) != 0;
    so->nr_images = panfrost_nir_image_count(nir);
    if (so->nr_images)

@@ -284,6 +284,13 @@ emit_draw_job(void *cpu, const struct panfrost_draw_job *j)
          late ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_WEAK_EARLY;
       cfg.zs_update_operation =
          late ? MALI_PIXEL_KILL_FORCE_LATE : MALI_PIXEL_KILL_STRONG_EARLY;
+      /* Early fragment tests: before the shader, whose depth, discards
+       * and stores cannot change them (failing fragments never run it).
+       */
+      if (j->fs_early_tests) {
+         cfg.pixel_kill_operation = MALI_PIXEL_KILL_FORCE_EARLY;
+         cfg.zs_update_operation = MALI_PIXEL_KILL_FORCE_EARLY;
+      }
       cfg.allow_forward_pixel_to_kill = !late;
       cfg.allow_forward_pixel_to_be_killed = !j->fs_writes_memory;
       cfg.shader_modifies_coverage = j->fs_kills || j->alpha_to_coverage;

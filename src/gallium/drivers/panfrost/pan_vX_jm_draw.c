@@ -126,6 +126,13 @@ emit_fragment_rsd(void *cpu, const struct panfrost_jm_fragment *f)
          f->zs.shader_z || f->zs.shader_s || f->writes_memory
             ? MALI_PIXEL_KILL_FORCE_LATE
             : MALI_PIXEL_KILL_STRONG_EARLY;
+      /* Early fragment tests: before the shader, whose depth, discards
+       * and stores cannot change them (failing fragments never run it).
+       */
+      if (f->early_tests) {
+         cfg.properties.pixel_kill_operation = MALI_PIXEL_KILL_FORCE_EARLY;
+         cfg.properties.zs_update_operation = MALI_PIXEL_KILL_FORCE_EARLY;
+      }
       cfg.properties.stencil_from_shader = f->zs.shader_s;
       cfg.multisample_misc.sample_mask = f->sample_mask;
       cfg.multisample_misc.multisample_enable = f->multisample;
