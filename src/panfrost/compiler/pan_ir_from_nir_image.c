@@ -14,8 +14,9 @@
  * asks for the texel's address and conversion word (image_lea), then
  * stores through the conversion word (st_cvt) or runs the memory atomic
  * at the address.  imageSize is pushed (PAN_VA_PUSH_IMAGE_SIZE) in
- * graphics stages and the driver's own push word in compute; buffer and
- * multisampled images are refused (imageSamples is 1).
+ * graphics stages and the driver's own push word in compute.  A buffer
+ * image is addressed as a 1D image (the driver describes it as one linear
+ * row of its texels); multisampled images are refused (imageSamples is 1).
  */
 
 #include <string.h>
@@ -73,10 +74,8 @@ coords(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, pan_ir_index *xy,
    case GLSL_SAMPLER_DIM_RECT:
    case GLSL_SAMPLER_DIM_3D:
    case GLSL_SAMPLER_DIM_CUBE:
-      break;
    case GLSL_SAMPLER_DIM_BUF:
-      pan_ir_from_nir_error(ctx, "%s of a buffer image is unsupported", name);
-      return false;
+      break;
    case GLSL_SAMPLER_DIM_MS:
       pan_ir_from_nir_error(ctx, "%s of a multisampled image is unsupported",
                             name);
@@ -95,7 +94,7 @@ coords(struct pan_ir_from_nir *ctx, nir_intrinsic_instr *intr, pan_ir_index *xy,
    unsigned n = nir_image_intrinsic_coord_components(intr);
    pan_ir_index x = pan_ir_word(c, 0);
 
-   if (dim == GLSL_SAMPLER_DIM_1D) {
+   if (dim == GLSL_SAMPLER_DIM_1D || dim == GLSL_SAMPLER_DIM_BUF) {
       *xy = pan_ir_lshift_and(b, x, pan_ir_imm(0), pan_ir_imm(0xffff));
    } else {
       *xy = pan_ir_lshift_or(

@@ -63,12 +63,20 @@ panfrost_is_format_supported(struct pipe_screen *pscreen,
    if (bind & PIPE_BIND_SHADER_IMAGE) {
       const struct util_format_description *d =
          util_format_description(format);
-      if (arch < 6 || target == PIPE_BUFFER || !d ||
-          d->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
+      if (arch < 6 || !d || d->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
           util_format_is_depth_or_stencil(format) ||
           util_format_is_srgb(format))
          return false;
-      uses |= PAN_USE_TEXTURE;
+      /* Buffer images are 1D views of the buffer's texels, as texture
+       * buffers are. */
+      if (target == PIPE_BUFFER) {
+         if (!panfrost_texture_buffer_format(pscreen, format))
+            return false;
+         if (!(bind & ~(PIPE_BIND_SHADER_IMAGE | PIPE_BIND_SAMPLER_VIEW)))
+            return true;
+      } else {
+         uses |= PAN_USE_TEXTURE;
+      }
    }
 
    /* Index buffers are raw memory. */

@@ -18,6 +18,7 @@
 #include "pan_image.h"
 #include "pan_resource.h"
 #include "pan_screen.h"
+#include "pan_texture.h"
 #include "pan_uinterleave.h"
 
 static void
@@ -58,6 +59,43 @@ panfrost_set_shader_images(struct pipe_context *pctx,
       panfrost_context(pctx)->dirty |= PANFROST_DIRTY_TEXTURES;
 }
 
+/* The texels of a buffer image: its range clamped to the buffer and to
+ * the descriptors' 16-bit width, as texture buffers are (pan_texture.c). */
+static unsigned
+buffer_elements(const struct pipe_image_view *v)
+{
+   const struct pipe_resource *r = v->resource;
+   unsigned texel_B = util_format_get_blocksize(v->format);
+
+   if (!texel_B || v->u.buf.offset >= r->width0)
+      return 0;
+   unsigned size_B = MIN2(v->u.buf.size, r->width0 - v->u.buf.offset);
+   return MIN2(size_B / texel_B, PANFROST_MAX_TEXEL_BUFFER_ELEMENTS);
+}
+
+/* A buffer image as one linear row of its texels from the view's offset
+ * (a 1D image to the compilers); an empty one describes one texel, which
+ * the shader's bounds test (imageSize 0) never reaches. */
+static void
+buffer_surface(const struct pipe_image_view *v,
+               struct panfrost_image_surface *s)
+{
+   unsigned texel_B = util_format_get_blocksize(v->format);
+   unsigned elements = MAX2(buffer_elements(v), 1);
+
+   *s = (struct panfrost_image_surface){
+      .format = v->format,
+      .addr = panfrost_resource(v->resource)->bo->gpu_va + v->u.buf.offset,
+      .width = elements,
+      .height = 1,
+      .depth = 1,
+      .texel_B = texel_B,
+      .row_stride_B = elements * texel_B,
+      .slice_stride_B = elements * texel_B,
+      .size_B = (uint64_t)elements * texel_B,
+   };
+}
+
 /* Checks what neither architecture can address; false with a message. */
 static bool
 check_view(const struct pipe_image_view *v, char *err, size_t err_size)
@@ -65,8 +103,15 @@ check_view(const struct pipe_image_view *v, char *err, size_t err_size)
    const struct pipe_resource *r = v->resource;
 
    if (r->target == PIPE_BUFFER) {
-      snprintf(err, err_size, "buffer images are not supported yet");
-      return false;
+      /* The texture unit's alignment of a linear base, as for texture
+       * buffers (PIPE_CAP_TEXTURE_BUFFER_OFFSET_ALIGNMENT). */
+      if (v->u.buf.offset % PANFROST_TEXTURE_BUFFER_ALIGN_B) {
+         snprintf(err, err_size,
+                  "buffer image at offset %u, not a multiple of %u bytes",
+                  v->u.buf.offset, PANFROST_TEXTURE_BUFFER_ALIGN_B);
+         return false;
+      }
+      return true;
    }
    if (r->nr_samples > 1) {
       snprintf(err, err_size, "multisampled images are not supported");
@@ -77,6 +122,49 @@ check_view(const struct pipe_image_view *v, char *err, size_t err_size)
       snprintf(err, err_size,
                "image view of level %u, layers %u-%u is out of its texture",
                v->u.tex.level, v->u.tex.first_layer, v->u.tex.last_layer);
+      return false;
+   }
+   return true;
+}
+
+/* v9: a buffer image's texture descriptor, a 1D view of one plane. */
+static bool
+pack_buffer_image(struct panfrost_context *ctx,
+                  const struct panfrost_arch_texture *t,
+                  const struct pipe_image_view *v, void *desc, char *err,
+                  size_t err_size)
+{
+   struct panfrost_image_surface s;
+   buffer_surface(v, &s);
+   struct panfrost_texture_view tv = {
+      .target = PIPE_BUFFER,
+      .format = v->format,
+      .swizzle = { PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y, PIPE_SWIZZLE_Z,
+                   PIPE_SWIZZLE_W },
+      .width = s.width,
+      .height = 1,
+      .depth = 1,
+      .levels = 1,
+      .layers = 1,
+   };
+   struct pan_ptr plane =
+      pan_pool_alloc(&ctx->batch.pool, t->plane_size_B, t->align_B);
+   if (!plane.cpu) {
+      snprintf(err, err_size, "out of memory for image planes");
+      return false;
+   }
+   struct panfrost_texture_plane p = {
+      .addr = s.addr,
+      .size_B = s.size_B,
+      .slice_stride_B = s.slice_stride_B,
+      .row_stride_B = s.row_stride_B,
+      .texel_B = s.texel_B,
+   };
+   t->emit_plane(plane.cpu, &p);
+   tv.planes = plane.gpu;
+   if (!t->emit_texture(desc, &tv)) {
+      snprintf(err, err_size, "format %s of a buffer image is not supported",
+               util_format_short_name(v->format));
       return false;
    }
    return true;
@@ -100,6 +188,8 @@ pack_image(struct panfrost_context *ctx, const struct pipe_image_view *v,
    }
    if (!check_view(v, err, err_size))
       return false;
+   if (r->target == PIPE_BUFFER)
+      return pack_buffer_image(ctx, t, v, desc, err, err_size);
 
    /* One layer of a 3D texture bound alone is a 2D image: its slice is
     * the plane. */
@@ -241,7 +331,10 @@ panfrost_image_attributes(struct panfrost_context *ctx,
       }
       if (!check_view(v, err, err_size))
          return false;
-      image_surface(v, &s);
+      if (v->resource->target == PIPE_BUFFER)
+         buffer_surface(v, &s);
+      else
+         image_surface(v, &s);
       if (!arch->emit_image((uint8_t *)a.cpu + i * arch->image_attr_size_B,
                             (uint8_t *)b.cpu + i * arch->image_bufs_size_B, i,
                             &s)) {
@@ -308,6 +401,8 @@ panfrost_image_size(struct panfrost_context *ctx, enum pipe_shader_type stage,
 
    if (!r || c > 2)
       return 0;
+   if (r->target == PIPE_BUFFER)
+      return c ? 0 : buffer_elements(v);
    unsigned level = v->u.tex.level;
    unsigned layers = v->u.tex.last_layer - v->u.tex.first_layer + 1;
    if (c == 0)

@@ -16,8 +16,8 @@
  * that the atomics run on the very memory the checks read.  Every texel
  * and every value returned must match the C reference, with constant
  * image indices and with indices in registers (arrays of images indexed
- * at run time).  Refusals: buffer images, imageSize of a non-constant
- * index, imageSize left to the compiler.
+ * at run time).  Refusals: multisampled images, imageSize of a
+ * non-constant index, imageSize left to the compiler.
  */
 
 #include <stdio.h>
@@ -147,16 +147,18 @@ ivec3(nir_builder *b, nir_ssa_def *x, nir_ssa_def *y, nir_ssa_def *z)
 }
 
 /* Output words: per lane the 3D load (4 words), then per lane the
- * atomic add, compare-and-swap and cube max results. */
+ * atomic add, compare-and-swap, cube max and buffer load results. */
 #define OUT_ADD (4 * LANES_N)
 #define OUT_CAS (OUT_ADD + LANES_N)
 #define OUT_MAX (OUT_CAS + LANES_N)
+#define OUT_BUF (OUT_MAX + LANES_N)
 
 /*
  * Lane l, x = l & 3, y = l >> 2:
  *   2D array image 0: texel (x, y, 0) = 2 * texel (x, y, 2)
  *   3D image 0: out[4 l] = texel (x, y, 1)
  *   2D image 1: atomicAdd((0, 1), l + 1); compSwap((l, 0), l, l + 100)
+ *   buffer image 1: out[OUT_BUF + l] = texel l (the swapped one)
  *   1D array image 1: texel (l, layer 2) = 7 l
  *   cube image 3: atomicMax((x, y, face 5), 3 l)
  */
@@ -197,6 +199,11 @@ build(bool dynamic)
       &b, 32, img1, ivec3(&b, l, NULL, NULL), zero, l, nir_iadd_imm(&b, l, 100),
       .image_dim = GLSL_SAMPLER_DIM_2D, .format = PIPE_FORMAT_R32_UINT);
    store_out(&b, nir_iadd_imm(&b, l, OUT_CAS), cas);
+   nir_ssa_def *buf = nir_image_load(&b, 1, 32, img1, ivec3(&b, l, NULL, NULL),
+                                     zero, zero,
+                                     .image_dim = GLSL_SAMPLER_DIM_BUF,
+                                     .dest_type = nir_type_uint32);
+   store_out(&b, nir_iadd_imm(&b, l, OUT_BUF), buf);
    nir_ssa_def *l7 = nir_imul_imm(&b, l, 7);
    nir_image_store(&b, img1, ivec3(&b, l, nir_imm_int(&b, 2), NULL), zero,
                    nir_vec4(&b, l7, l7, l7, l7), zero,
@@ -315,7 +322,7 @@ run(unsigned arch, unsigned n, bool dynamic)
       goto done;
    }
 
-   uint32_t out[OUT_MAX + LANES_N];
+   uint32_t out[OUT_BUF + LANES_N];
    memcpy(out, m->bytes + OUT_OFF, sizeof(out));
    for (unsigned l = 0; l < n; ++l) {
       unsigned x = l & 3, y = l >> 2;
@@ -340,6 +347,9 @@ run(unsigned arch, unsigned n, bool dynamic)
                 what, l, out[OUT_CAS + l], *c);
       if (*c == l)
          *c = l + 100;
+      PAN_CHECK(out[OUT_BUF + l] == *c,
+                "%s lane %u: buffer image load 0x%x, expected 0x%x", what, l,
+                out[OUT_BUF + l], *c);
       *texel(&want, 1, l, 0, 2) = 7 * l;
       uint32_t *mx = texel(&want, 3, x, y, 5);
       PAN_CHECK(out[OUT_MAX + l] == *mx,
@@ -438,7 +448,7 @@ static void
 test_refusals(void)
 {
    static const char *const want[] = {
-      "buffer image",
+      "multisampled image",
       "non-constant image index",
       "the driver pushes image",
    };
@@ -447,8 +457,8 @@ test_refusals(void)
       nir_ssa_def *zero = nir_imm_int(&b, 0);
       nir_ssa_def *v;
       if (k == 0) {
-         v = nir_image_load(&b, 4, 32, zero, ivec3(&b, zero, NULL, NULL), zero,
-                            zero, .image_dim = GLSL_SAMPLER_DIM_BUF,
+         v = nir_image_load(&b, 4, 32, zero, ivec3(&b, zero, zero, NULL),
+                            zero, zero, .image_dim = GLSL_SAMPLER_DIM_MS,
                             .dest_type = nir_type_uint32);
       } else if (k == 1) {
          /* The driver selects among the pushed sizes first. */

@@ -12,7 +12,8 @@
  *    pan_image_test            the GPU has images in compute (v6 and
  *                              later: texture descriptors on v9,
  *                              attribute records on v6/v7), cube map
- *                              arrays and single cube faces among them
+ *                              arrays, single cube faces and a buffer
+ *                              image among them
  *    pan_image_test --refused  it has none: the cap is 0 and a dispatch
  *                              using an image is dropped with a message,
  *                              its memory left alone
@@ -425,6 +426,89 @@ test_cube_images(void)
    pipe_resource_reference(&out, NULL);
 }
 
+/*
+ * A buffer image: R32_UINT texels 16 to 47 of a 64-word buffer (offset 64
+ * bytes, 32 texels), invocation i: texel i = texel i * 2 + i, which the
+ * bounds test drops for i >= 32 (imageSize 32); ssbo[0] = imageSize.
+ */
+static void
+test_buffer_image(void)
+{
+   uint32_t words[64], got[64], size = 0;
+   for (unsigned k = 0; k < 64; ++k)
+      words[k] = k * 5 + 1;
+   struct pipe_resource *rb =
+      pipe_buffer_create(screen, PIPE_BIND_SHADER_IMAGE, PIPE_USAGE_DEFAULT,
+                         sizeof(words));
+   struct pipe_resource *out = pan_test_storage_buffer(screen, ctx, 16, NULL);
+   CHECK(rb && out, "buffer image creation failed");
+   if (!rb || !out)
+      return;
+   CHECK(screen->is_format_supported(screen, PIPE_FORMAT_R32_UINT, PIPE_BUFFER,
+                                     0, 0, PIPE_BIND_SHADER_IMAGE),
+         "R32_UINT buffer images are not offered");
+   pipe_buffer_write(ctx, rb, 0, sizeof(words), words);
+   struct pipe_image_view v = {
+      .resource = rb,
+      .format = PIPE_FORMAT_R32_UINT,
+      .access = PIPE_IMAGE_ACCESS_READ_WRITE,
+      .shader_access = PIPE_IMAGE_ACCESS_READ_WRITE,
+      .u.buf = { .offset = 64, .size = 32 * 4 },
+   };
+   ctx->set_shader_images(ctx, PIPE_SHADER_COMPUTE, 0, 1, 0, &v);
+   struct pipe_shader_buffer sb = { .buffer = out, .buffer_size = 16 };
+   ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, &sb, 1);
+
+   const nir_shader_compiler_options *opts = screen->get_compiler_options(
+      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
+   nir_builder b =
+      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "buffer");
+   b.shader->info.workgroup_size[0] = 4;
+   b.shader->info.workgroup_size[1] = 4;
+   b.shader->info.workgroup_size[2] = 1;
+   nir_ssa_def *gid = nir_load_global_invocation_id(&b, 32);
+   nir_ssa_def *i = nir_iadd(&b, nir_imul_imm(&b, nir_channel(&b, gid, 1), W),
+                             nir_channel(&b, gid, 0));
+   nir_ssa_def *zero = nir_imm_int(&b, 0);
+   nir_ssa_def *t = nir_image_load(&b, 4, 32, zero, coord(&b, i, zero, NULL),
+                                   zero, zero, .image_dim = GLSL_SAMPLER_DIM_BUF,
+                                   .format = PIPE_FORMAT_R32_UINT,
+                                   .dest_type = nir_type_uint32);
+   nir_ssa_def *nv = nir_iadd(&b, nir_imul_imm(&b, nir_channel(&b, t, 0), 2), i);
+   nir_image_store(&b, zero, coord(&b, i, zero, NULL), zero,
+                   nir_vec4(&b, nv, zero, zero, zero), zero,
+                   .image_dim = GLSL_SAMPLER_DIM_BUF,
+                   .format = PIPE_FORMAT_R32_UINT, .src_type = nir_type_uint32);
+   nir_ssa_def *n = nir_image_size(&b, 1, 32, zero, zero,
+                                   .image_dim = GLSL_SAMPLER_DIM_BUF);
+   nir_store_ssbo(&b, n, zero, zero, .write_mask = 1, .align_mul = 4);
+
+   pan_test_debug_msg[0] = 0;
+   void *cso = compile(b.shader);
+   CHECK(cso && !strstr(pan_test_debug_msg, "refused"),
+         "the buffer image shader was refused: %s", pan_test_debug_msg);
+   dispatch(cso);
+   CHECK(!pan_test_debug_msg[0], "buffer image dispatch: %s",
+         pan_test_debug_msg);
+   ctx->memory_barrier(ctx, PIPE_BARRIER_IMAGE | PIPE_BARRIER_MAPPED_BUFFER);
+   pipe_buffer_read(ctx, out, 0, 4, &size);
+   pipe_buffer_read(ctx, rb, 0, sizeof(got), got);
+   CHECK(size == 32, "imageSize of the buffer image: %u, want 32", size);
+   unsigned bad = 0;
+   for (unsigned k = 0; k < 64; ++k) {
+      bool in = k >= 16 && k < 48;
+      uint32_t want = in ? words[k] * 2 + (k - 16) : words[k];
+      if (got[k] != want && bad++ < 4)
+         CHECK(false, "buffer word %u: %u, want %u", k, got[k], want);
+   }
+   CHECK(!bad, "buffer image: %u words wrong", bad);
+
+   ctx->delete_compute_state(ctx, cso);
+   ctx->set_shader_images(ctx, PIPE_SHADER_COMPUTE, 0, 0, 1, NULL);
+   pipe_resource_reference(&rb, NULL);
+   pipe_resource_reference(&out, NULL);
+}
+
 /* Where images are missing the dispatch is dropped with a message and the
  * image keeps its texels. */
 static void
@@ -480,6 +564,7 @@ main(int argc, char **argv)
    if (expect) {
       test_images();
       test_cube_images();
+      test_buffer_image();
    }
    else if (screen->get_param(screen, PIPE_CAP_COMPUTE))
       test_refused();
