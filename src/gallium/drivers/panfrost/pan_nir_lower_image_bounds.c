@@ -10,6 +10,9 @@
  * faults instead, so every access is guarded by its coordinates against
  * imageSize(), which the driver pushes (0 for an unbound slot, so every
  * access to it fails the test).  Cube faces count as 6 layers each.
+ * A load's zero is the zero texel as the format reads it: a format of
+ * fewer than four components fills alpha with 1, as piglit's
+ * arb_shader_image_load_store-invalid expects.
  * imageSize of an image indexed at run time becomes a select among the
  * pushed sizes of every slot.
  */
@@ -18,6 +21,7 @@
 
 #include "compiler/nir/nir.h"
 #include "compiler/nir/nir_builder.h"
+#include "util/format/u_format.h"
 #include "util/u_dynarray.h"
 
 #include "pan_compute.h"
@@ -74,6 +78,29 @@ in_bounds(nir_builder *b, nir_intrinsic_instr *intr)
    return ok;
 }
 
+/* What an invalid access returns: zero, and for a load of a format with
+ * fewer than four components alpha 1 (integer or float, as the load's
+ * type), which the format's conversion gives a zero texel. */
+static nir_ssa_def *
+invalid_result(nir_builder *b, nir_intrinsic_instr *intr)
+{
+   unsigned n = intr->dest.ssa.num_components, bits = intr->dest.ssa.bit_size;
+   nir_ssa_def *zero = nir_imm_zero(b, n, bits);
+   if (intr->intrinsic != nir_intrinsic_image_load || n < 4)
+      return zero;
+   enum pipe_format format = nir_intrinsic_format(intr);
+   if (format == PIPE_FORMAT_NONE || util_format_get_nr_components(format) >= 4)
+      return zero;
+   bool is_float = nir_alu_type_get_base_type(nir_intrinsic_dest_type(intr)) ==
+                   nir_type_float;
+   nir_ssa_def *one =
+      is_float ? nir_imm_floatN_t(b, 1.0, bits) : nir_imm_intN_t(b, 1, bits);
+   nir_ssa_def *c[4];
+   for (unsigned i = 0; i < 4; ++i)
+      c[i] = i == 3 ? one : nir_channel(b, zero, i);
+   return nir_vec(b, c, 4);
+}
+
 static void
 guard(nir_builder *b, nir_intrinsic_instr *intr)
 {
@@ -94,8 +121,7 @@ guard(nir_builder *b, nir_intrinsic_instr *intr)
    nir_push_else(b, NULL);
    nir_ssa_def *zero = NULL;
    if (has_dest)
-      zero = nir_imm_zero(b, intr->dest.ssa.num_components,
-                          intr->dest.ssa.bit_size);
+      zero = invalid_result(b, intr);
    nir_pop_if(b, NULL);
    if (has_dest) {
       nir_ssa_def_rewrite_uses(stand_in, nir_if_phi(b, &intr->dest.ssa, zero));

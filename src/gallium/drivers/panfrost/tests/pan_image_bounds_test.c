@@ -50,6 +50,8 @@ coord(nir_builder *b, nir_ssa_def *x, nir_ssa_def *y)
  *   ssbo[32 + i]     = imageLoad(image 1, (x, y)).x  (unbound: 0)
  *   image 1 (x, y)   = i                              (unbound: dropped)
  *   ssbo[64 + i]     = imageAtomicAdd(image 1, (x, y), 5) (unbound: 0)
+ *   ssbo[96 + i], ssbo[128 + i]  = the .w of both loads: 1 everywhere,
+ *                      as R32_UINT fills alpha, for a zero texel too
  */
 static void *
 build(void)
@@ -74,6 +76,9 @@ build(void)
                                       .dest_type = nir_type_uint32);
       nir_store_ssbo(&b, nir_channel(&b, v, 0), zero,
                      nir_iadd_imm(&b, at, 128 * k), .write_mask = 1,
+                     .align_mul = 4);
+      nir_store_ssbo(&b, nir_channel(&b, v, 3), zero,
+                     nir_iadd_imm(&b, at, 384 + 128 * k), .write_mask = 1,
                      .align_mul = 4);
       nir_ssa_def *nv = k ? i : nir_iadd_imm(&b, i, 1000);
       nir_image_store(
@@ -101,7 +106,7 @@ texel0(unsigned x, unsigned y)
 static void
 test_bounds(void)
 {
-   uint32_t data[IMG * IMG], fill[3 * W * H];
+   uint32_t data[IMG * IMG], fill[5 * W * H];
    for (unsigned y = 0; y < IMG; ++y)
       for (unsigned x = 0; x < IMG; ++x)
          data[y * IMG + x] = texel0(x, y);
@@ -143,9 +148,9 @@ test_bounds(void)
                                   .grid = { 1, H, 1 } };
    ctx->launch_grid(ctx, &grid);
 
-   uint32_t got[3 * W * H];
+   uint32_t got[5 * W * H];
    pipe_buffer_read(ctx, out, 0, sizeof(got), got);
-   unsigned bad[3] = { 0 };
+   unsigned bad[4] = { 0 };
    for (unsigned y = 0; y < H; ++y) {
       for (unsigned x = 0; x < W; ++x) {
          unsigned i = y * W + x;
@@ -153,6 +158,7 @@ test_bounds(void)
          bad[0] += got[i] != want;
          bad[1] += got[32 + i] != 0;
          bad[2] += got[64 + i] != 0;
+         bad[3] += (got[96 + i] != 1) + (got[128 + i] != 1);
       }
    }
    CHECK(!bad[0],
@@ -163,6 +169,10 @@ test_bounds(void)
          W * H, got[32]);
    CHECK(!bad[2], "atomics on the unbound unit: %u of %u not 0 (0x%x)", bad[2],
          W * H, got[64]);
+   CHECK(!bad[3],
+         "alpha of the loads: %u of %u not 1 (outside: 0x%x, unbound: "
+         "0x%x)",
+         bad[3], 2 * W * H, got[96 + 4], got[128]);
 
    struct pipe_transfer *xfer;
    const uint8_t *map =
