@@ -157,7 +157,8 @@ mid_print(const struct mid_shader *s, FILE *fp)
 bool
 mid_is_plain_move(const struct mid_instr *I)
 {
-   return I->kind == MID_ALU && !strcmp(I->op, "imov") && !I->pair_next &&
+   return I->kind == MID_ALU && I->op[0] == 'i' && !strcmp(I->op, "imov") &&
+          !I->pair_next &&
           I->nr_srcs == 2 && I->src[0].ref.kind == MID_REF_NONE &&
           !I->src[1].abs && !I->src[1].neg && !I->omod;
 }

@@ -141,6 +141,15 @@ transfer(struct ra *ra, struct mid_block *b, uint8_t *live, bool interfere)
    struct live_set *set = interfere ? ra->set : NULL;
    if (set) {
       for (unsigned w = 0; w < ra->n; w++) {
+         /* Eight dead variables at once (this runs per block and
+          * allocation). */
+         uint64_t eight = 1;
+         if (!(w & 7) && w + 8 <= ra->n)
+            memcpy(&eight, live + w, sizeof(eight));
+         if (!eight) {
+            w += 7;
+            continue;
+         }
          if (live[w]) {
             set->pos[w] = set->nr;
             set->list[set->nr++] = w;

@@ -1108,6 +1108,14 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          .live = rzalloc_array(gs, bool, s->nr_vars + 1),
       };
       for (unsigned v = 0; v < s->nr_vars; v++) {
+         /* Eight variables not live in at once (per block and level). */
+         uint64_t eight = 1;
+         if (!(v & 7) && v + 8 <= s->nr_vars)
+            memcpy(&eight, in + v, sizeof(eight));
+         if (!eight) {
+            v += 7;
+            continue;
+         }
          if (in[v]) {
             prs[k].live[v] = true;
             prs[k].nr_live += prs[k].weight[v];
