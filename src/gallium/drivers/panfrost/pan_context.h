@@ -196,11 +196,6 @@ enum panfrost_dirty {
    PANFROST_DIRTY_SAMPLERS = BITFIELD_BIT(7), /* sampler states */
 };
 
-/* Things the driver cannot do yet, each reported once per context: the
- * context keeps one bit per kind (bit N for kind N) once it has warned.
- */
-enum panfrost_warning {
-   PANFROST_WARN_BLIT,
 /* The descriptors that hold resources' addresses: vertex buffers,
  * constant and storage buffers (push words), sampler views and images.
  */
@@ -208,6 +203,11 @@ enum panfrost_warning {
    (PANFROST_DIRTY_VERTEX | PANFROST_DIRTY_CONST_VS |                          \
     PANFROST_DIRTY_CONST_FS | PANFROST_DIRTY_TEXTURES)
 
+/* Things the driver cannot do yet, each reported once per context: the
+ * context keeps one bit per kind (bit N for kind N) once it has warned.
+ */
+enum panfrost_warning {
+   PANFROST_WARN_BLIT,
    PANFROST_WARN_FORMAT,
    PANFROST_WARN_PARTIAL_CLEAR,
    PANFROST_WARN_COMPUTE,
@@ -223,13 +223,13 @@ struct panfrost_context {
    struct pipe_context base;
    struct panfrost_state state;
    unsigned dirty; /* enum panfrost_dirty, since the last draw */
+   /* The screen's storage_seq the descriptors were built after. */
+   unsigned storage_seq;
    /* The draw being emitted, as its shaders push it (pan_va_draw_param) */
    uint32_t draw_params[PAN_VA_DRAW_PARAMS];
    /* PANFROST_VERTEX_RESULTS_CBUF's words for the draw (pan_ssbo.h). */
    uint32_t vertex_results_words[4];
    struct panfrost_compute_ctx compute;
-   /* The screen's storage_seq the descriptors were built after. */
-   unsigned storage_seq;
    struct panfrost_xfb_ctx xfb;
    struct panfrost_query *occlusion; /* the active occlusion query */
    struct {

@@ -1050,12 +1050,11 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
 {
    struct panfrost_context *ctx = panfrost_context(pctx);
    struct pipe_draw_start_count_bias from_so;
-
    unsigned storage_seq =
       p_atomic_read(&panfrost_screen(pctx->screen)->storage_seq);
+
    if (!panfrost_render_condition_check(ctx))
       return;
-   /* Without a geometry shader writing gl_Layer, layer 0 of a layered
    /* A resource got new storage (pan_shadow.c), maybe one this context
     * binds: its descriptors are built again.
     */
@@ -1063,6 +1062,7 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       ctx->storage_seq = storage_seq;
       ctx->dirty |= PANFROST_DIRTY_STORAGE;
    }
+   /* Without a geometry shader writing gl_Layer, layer 0 of a layered
     * framebuffer; the geometry stage picks the layers of its own draws. */
    if (!ctx->gs)
       panfrost_batch_use_layer(ctx, ctx->gs_layer);
