@@ -1213,9 +1213,13 @@ schedule_block(struct sched *sc, struct mid_block *blk)
          struct grp *g = &gs[order[k]];
          if (g->I->kind != kind)
             continue;
-         int c = cost(pr, g, strict_frees);
-         if (took && limit && c > 0 && pr->nr_live + c > limit)
-            continue;
+         /* Past the budget, only what frees registers joins (the cost
+          * asked only then: a count over the group's values). */
+         if (took && limit) {
+            int c = cost(pr, g, strict_frees);
+            if (c > 0 && pr->nr_live + c > limit)
+               continue;
+         }
          bool fits;
          if (kind == MID_ALU)
             fits = try_alu(b, g->I, g->next, -1);
