@@ -113,7 +113,7 @@ check_raw_copy(void)
    PAN_CHECK(!memcmp(out, in, 16), "f32 load changed 0x%x 0x%x 0x%x 0x%x",
              out[0], out[1], out[2], out[3]);
 
-   const uint32_t h[2] = { 0xfffe7c01u, 0x00010002u };
+   const uint32_t h[4] = { 0xfffe7c01u, 0x00010002u }; /* in[4] */
    PAN_CHECK(pan_sim_mem_format_parse("rgba16f", &f16), "rgba16f refused");
    pan_sim_regs_to_mem(&f16, PAN_SIM_REG_F16, 4, h, mem);
    PAN_CHECK(!memcmp(mem, h, 8), "f16 store changed 0x%x 0x%x", mem[0], mem[1]);
