@@ -51,7 +51,8 @@ panfrost_ssbo_bind_gfx(struct panfrost_context *ctx,
       uint64_t va = sink ? sink->gpu_va : 0;
       unsigned size_B = 0;
 
-      /* A buffer keeps its BO for life: the address stays valid. */
+      /* Read at each build: new storage (pan_shadow.c) marks the
+       * bindings dirty (PANFROST_DIRTY_STORAGE). */
       if (sb[i].buffer) {
          va = panfrost_resource(sb[i].buffer)->bo->gpu_va +
               sb[i].buffer_offset;

@@ -42,9 +42,9 @@ panfrost_buffer_view_elements(const struct pipe_sampler_view *v)
 }
 
 /* A buffer view: one linear 1D level of its elements, starting at the
- * view's offset.  The resource keeps its BO for life (nothing replaces a
- * buffer's storage), so the address stays valid as long as the view,
- * which holds a reference on the resource; when GL gives a buffer new
+ * view's offset.  The address is the BO's when the view is packed: when
+ * pan_shadow.c gives the resource new storage it bumps layout_seq and the
+ * view repacks (panfrost_sampler_view_refresh); when GL gives a buffer new
  * storage it is a new resource, and the state tracker makes a new view.
  */
 static bool
