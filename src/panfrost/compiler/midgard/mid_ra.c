@@ -594,6 +594,9 @@ tex_keep_span(struct mid_shader *s, struct mid_block *b, struct mid_instr *T,
    bool closed = false;
    list_for_each_entry_from(struct mid_instr, I, T->link.next, &b->instrs, link)
    {
+      /* Past the next write of r29 only the copy's readers matter. */
+      if (closed && !M)
+         return false;
       i++;
       if (closed || !(mid_hw_reads(I) & (1u << r))) {
          if (mid_writes_hw(I, r))
