@@ -116,6 +116,20 @@ dispatch(void *cso)
    ctx->launch_grid(ctx, &info);
 }
 
+/* A compute shader of 4x4 workgroups, as every test here dispatches. */
+static nir_builder
+compute_builder(const char *name)
+{
+   const nir_shader_compiler_options *opts = screen->get_compiler_options(
+      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
+   nir_builder b =
+      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "%s", name);
+   b.shader->info.workgroup_size[0] = 4;
+   b.shader->info.workgroup_size[1] = 4;
+   b.shader->info.workgroup_size[2] = 1;
+   return b;
+}
+
 static nir_ssa_def *
 coord(nir_builder *b, nir_ssa_def *x, nir_ssa_def *y, nir_ssa_def *z)
 {
@@ -135,13 +149,7 @@ coord(nir_builder *b, nir_ssa_def *x, nir_ssa_def *y, nir_ssa_def *z)
 static nir_shader *
 build(void)
 {
-   const nir_shader_compiler_options *opts = screen->get_compiler_options(
-      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
-   nir_builder b =
-      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "images");
-   b.shader->info.workgroup_size[0] = 4;
-   b.shader->info.workgroup_size[1] = 4;
-   b.shader->info.workgroup_size[2] = 1;
+   nir_builder b = compute_builder("images");
    nir_ssa_def *gid = nir_load_global_invocation_id(&b, 32);
    nir_ssa_def *x = nir_channel(&b, gid, 0), *y = nir_channel(&b, gid, 1);
    nir_ssa_def *i = nir_iadd(&b, nir_imul_imm(&b, y, W), x);
@@ -314,13 +322,7 @@ test_images(void)
 static nir_shader *
 build_cubes(void)
 {
-   const nir_shader_compiler_options *opts = screen->get_compiler_options(
-      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
-   nir_builder b =
-      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "cubes");
-   b.shader->info.workgroup_size[0] = 4;
-   b.shader->info.workgroup_size[1] = 4;
-   b.shader->info.workgroup_size[2] = 1;
+   nir_builder b = compute_builder("cubes");
    nir_ssa_def *gid = nir_load_global_invocation_id(&b, 32);
    nir_ssa_def *x = nir_channel(&b, gid, 0), *y = nir_channel(&b, gid, 1);
    nir_ssa_def *i = nir_iadd(&b, nir_imul_imm(&b, y, W), x);
@@ -459,13 +461,7 @@ test_buffer_image(void)
    struct pipe_shader_buffer sb = { .buffer = out, .buffer_size = 16 };
    ctx->set_shader_buffers(ctx, PIPE_SHADER_COMPUTE, 0, 1, &sb, 1);
 
-   const nir_shader_compiler_options *opts = screen->get_compiler_options(
-      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
-   nir_builder b =
-      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "buffer");
-   b.shader->info.workgroup_size[0] = 4;
-   b.shader->info.workgroup_size[1] = 4;
-   b.shader->info.workgroup_size[2] = 1;
+   nir_builder b = compute_builder("buffer");
    nir_ssa_def *gid = nir_load_global_invocation_id(&b, 32);
    nir_ssa_def *i = nir_iadd(&b, nir_imul_imm(&b, nir_channel(&b, gid, 1), W),
                              nir_channel(&b, gid, 0));
@@ -524,13 +520,7 @@ test_refused(void)
       return;
    bind_image(0, ra, PIPE_FORMAT_R32_UINT, 0, 0);
 
-   const nir_shader_compiler_options *opts = screen->get_compiler_options(
-      screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_COMPUTE);
-   nir_builder b =
-      nir_builder_init_simple_shader(MESA_SHADER_COMPUTE, opts, "refused");
-   b.shader->info.workgroup_size[0] = 4;
-   b.shader->info.workgroup_size[1] = 4;
-   b.shader->info.workgroup_size[2] = 1;
+   nir_builder b = compute_builder("refused");
    nir_ssa_def *gid = nir_load_global_invocation_id(&b, 32);
    nir_ssa_def *zero = nir_imm_int(&b, 0);
    nir_image_store(

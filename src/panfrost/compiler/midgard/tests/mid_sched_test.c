@@ -15,8 +15,22 @@
 
 #include "isa/pan_isa_mid.h"
 #include "mid_ir.h"
+#include "mid_test_ir.h"
 
 static const struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
+
+/* An empty T860 shader of nr_vars variables and one pushed uniform,
+ * scheduled at level.
+ */
+static struct mid_shader *
+new_shader(gl_shader_stage stage, unsigned nr_vars, unsigned level)
+{
+   struct mid_shader *s = mid_test_shader(nr_vars);
+   s->stage = stage;
+   s->nr_push = 1;
+   s->level = level;
+   return s;
+}
 
 static struct mid_instr *
 fadd(struct mid_shader *s, struct mid_block *b, unsigned dst, struct mid_ref a)
@@ -41,16 +55,7 @@ fadd(struct mid_shader *s, struct mid_block *b, unsigned dst, struct mid_ref a)
 static bool
 independent_in_first_bundle(unsigned level)
 {
-   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
-   s->mem = s;
-   s->stage = MESA_SHADER_VERTEX;
-   s->gpu_id = 0x860;
-   s->nr_vars = 11;
-   s->nr_push = 1;
-   s->level = level;
-   s->err = s->err_buf;
-   s->err_size = sizeof(s->err_buf);
-   list_inithead(&s->blocks);
+   struct mid_shader *s = new_shader(MESA_SHADER_VERTEX, 11, level);
    struct mid_block *b = mid_block_create(s);
    fadd(s, b, 0, u0);
    for (unsigned i = 1; i < 10; i++)
@@ -99,16 +104,7 @@ test_windows(void)
 static bool
 lanes_share_bundle(unsigned level)
 {
-   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
-   s->mem = s;
-   s->stage = MESA_SHADER_VERTEX;
-   s->gpu_id = 0x860;
-   s->nr_vars = 2;
-   s->nr_push = 1;
-   s->level = level;
-   s->err = s->err_buf;
-   s->err_size = sizeof(s->err_buf);
-   list_inithead(&s->blocks);
+   struct mid_shader *s = new_shader(MESA_SHADER_VERTEX, 2, level);
    struct mid_block *b = mid_block_create(s);
    struct mid_instr *mul = fadd(s, b, 0, u0);
    mul->op = "fmul";
@@ -165,16 +161,8 @@ test_lane_writes(void)
 static void
 test_constant_colour(void)
 {
-   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
-   s->mem = s;
-   s->stage = MESA_SHADER_FRAGMENT;
-   s->gpu_id = 0x860;
-   s->nr_vars = 2;
-   s->nr_push = 1;
-   s->level = MID_SCHED_LEVELS - 1;
-   s->err = s->err_buf;
-   s->err_size = sizeof(s->err_buf);
-   list_inithead(&s->blocks);
+   struct mid_shader *s =
+      new_shader(MESA_SHADER_FRAGMENT, 2, MID_SCHED_LEVELS - 1);
    struct mid_block *b = mid_block_create(s);
    fadd(s, b, 0, u0)->mask = 0xf;
    struct mid_instr *M = mid_instr_create(s, b, MID_ALU, "imov");
@@ -226,16 +214,7 @@ test_constant_colour(void)
 static void
 test_colour_counted(void)
 {
-   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
-   s->mem = s;
-   s->stage = MESA_SHADER_FRAGMENT;
-   s->gpu_id = 0x860;
-   s->nr_vars = 7;
-   s->nr_push = 1;
-   s->level = 5;
-   s->err = s->err_buf;
-   s->err_size = sizeof(s->err_buf);
-   list_inithead(&s->blocks);
+   struct mid_shader *s = new_shader(MESA_SHADER_FRAGMENT, 7, 5);
    struct mid_block *b = mid_block_create(s);
    fadd(s, b, 0, u0)->mask = 0x8;
    for (unsigned i = 1; i <= 4; i++)
@@ -272,17 +251,9 @@ test_colour_counted(void)
 static struct mid_shader *
 chain(bool copies, unsigned cutoff, bool notes)
 {
-   struct mid_shader *s = rzalloc(NULL, struct mid_shader);
-   s->mem = s;
-   s->stage = MESA_SHADER_VERTEX;
-   s->gpu_id = 0x860;
-   s->nr_vars = 11;
-   s->nr_push = 1;
-   s->err = s->err_buf;
-   s->err_size = sizeof(s->err_buf);
+   struct mid_shader *s = new_shader(MESA_SHADER_VERTEX, 11, 0);
    s->sched_cutoff = cutoff;
    s->sched_notes = notes;
-   list_inithead(&s->blocks);
    struct mid_block *b = mid_block_create(s);
    fadd(s, b, 0, u0);
    for (unsigned i = 1; i < 10; i++) {
