@@ -1035,9 +1035,9 @@ warn_unsupported_raster(struct panfrost_context *ctx,
        !panfrost_polygon_mode_applies(ctx, info))
       panfrost_warn_once(ctx, PANFROST_WARN_POLYGON_MODE,
                          "polygon modes other than fill are not "
-                         "implemented for adjacency with culling or "
-                         "different modes per face, geometry shaders, "
-                         "transform feedback or flat shading: these "
+                         "implemented for adjacency with culling, "
+                         "different modes per face or flat shading, "
+                         "geometry shaders or transform feedback: these "
                          "polygons are drawn filled");
 }
 

@@ -25,11 +25,15 @@
  * record variant then writes every output of every instance's vertices
  * in one dispatch, and the lists of all instances, naming those records,
  * are drawn once each by a shader copying them to the outputs (pan_gs.h's
- * pass-through), so the cost does not grow with draws per instance.  Not
- * covered (drawn filled after a message, pan_draw_vbo.c): adjacency with
- * facing, geometry shaders, transform feedback and flat shading (a
- * polygon's lines would not share its provoking vertex).  Edge flags are
- * not honoured (every edge is drawn).
+ * pass-through), so the cost does not grow with draws per instance.
+ * Flat shading takes that way too: each line, point or triangle drawn
+ * for a polygon would take its own provoking vertex, so where that is not
+ * the polygon's, the list names a copy of its record with the flat
+ * locations of the polygon's provoking vertex, appended to the records
+ * on the CPU once they are back.  Not covered (drawn filled after a
+ * message, pan_draw_vbo.c): adjacency with facing or flat shading,
+ * geometry shaders and transform feedback.  Edge flags are not honoured
+ * (every edge is drawn).
  */
 
 #include <math.h>
@@ -53,24 +57,44 @@
 #include "pan_resource.h"
 #include "pan_xfb.h"
 
-/* Flat shading takes a polygon's provoking vertex, but each line or point
- * drawn for it would take its own: such draws are left filled. */
-static bool
-flat_shaded(const struct panfrost_context *ctx)
+/* The varying locations the fragment shader reads flat (all of them when
+ * it is unknown), which take the polygon's provoking vertex: each line or
+ * point drawn for it would take its own (see the top of the file). */
+static uint64_t
+flat_locations(const struct panfrost_context *ctx)
 {
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
    const struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   const uint64_t colours =
+      BITFIELD64_BIT(VARYING_SLOT_COL0) | BITFIELD64_BIT(VARYING_SLOT_COL1) |
+      BITFIELD64_BIT(VARYING_SLOT_BFC0) | BITFIELD64_BIT(VARYING_SLOT_BFC1);
 
-   if (rast->flatshade || !fs || !fs->nir)
-      return true;
+   if (!fs || !fs->nir)
+      return ~0ull;
+   uint64_t mask = rast->flatshade ? colours : 0;
    nir_foreach_shader_in_variable(var, fs->nir)
    {
       /* gl_FrontFacing is flat but no vertex's (pan_nir_lower_back_face.c). */
-      if (var->data.interpolation == INTERP_MODE_FLAT &&
-          var->data.location != VARYING_SLOT_FACE)
-         return true;
+      if (var->data.interpolation != INTERP_MODE_FLAT ||
+          var->data.location == VARYING_SLOT_FACE || var->data.location < 0 ||
+          var->data.location >= 64)
+         continue;
+      unsigned slots = glsl_count_attribute_slots(var->type, false);
+      mask |= BITFIELD64_RANGE(var->data.location,
+                               MIN2(slots, 64 - var->data.location));
    }
-   return false;
+   /* Two-sided colours: the back ones stand for the front ones read. */
+   if (mask & BITFIELD64_BIT(VARYING_SLOT_COL0))
+      mask |= BITFIELD64_BIT(VARYING_SLOT_BFC0);
+   if (mask & BITFIELD64_BIT(VARYING_SLOT_COL1))
+      mask |= BITFIELD64_BIT(VARYING_SLOT_BFC1);
+   return mask;
+}
+
+static bool
+flat_shaded(const struct panfrost_context *ctx)
+{
+   return flat_locations(ctx) != 0;
 }
 
 static bool
@@ -244,9 +268,10 @@ cmp_run(const void *a, const void *b)
 }
 
 /* How a facing draw's lists are drawn: with the bound vertex shader at
- * the draw's vertex ids (bias added), or for an instanced draw with the
- * shader copying the records of every output (pass_vs), which the lists
- * index as instance * count + position in the draw.
+ * the draw's vertex ids (bias added), or for an instanced or flat-shaded
+ * draw with the shader copying the records of every output (pass_vs),
+ * which the lists index as instance * count + position in the draw (flat
+ * shading's copies after them).
  */
 struct list_drawer {
    const struct pipe_draw_info *info;
@@ -314,8 +339,7 @@ facing_applies(const struct panfrost_context *ctx,
           (rast->fill_front != PIPE_POLYGON_MODE_FILL ||
            rast->fill_back != PIPE_POLYGON_MODE_FILL) &&
           rast->cull_face != PIPE_FACE_FRONT_AND_BACK && !ctx->gs &&
-          !flat_shaded(ctx) && !ctx->xfb.num_targets &&
-          !ctx->xfb.active_queries;
+          !ctx->xfb.num_targets && !ctx->xfb.active_queries;
 }
 
 /* The list drawn from the records by the pass-through shader, as pan_gs.c
@@ -407,6 +431,55 @@ polygon(enum pipe_prim_type mode, unsigned count, unsigned k, unsigned v[])
    }
 }
 
+/* The vertex of polygon k of the mode (an index into polygon()'s v) whose
+ * flat varyings the polygon takes, in GL's table of provoking vertices
+ * (quads follow the convention: the pipe cap is on). */
+static unsigned
+provoking(enum pipe_prim_type mode, unsigned k, bool first)
+{
+   switch (mode) {
+   case PIPE_PRIM_TRIANGLES:
+      return first ? 0 : 2;
+   case PIPE_PRIM_TRIANGLE_STRIP:
+      return first ? (k & 1) : 2; /* vertex k, swapped to v[1] when odd */
+   case PIPE_PRIM_TRIANGLE_FAN:
+      return first ? 1 : 2;
+   case PIPE_PRIM_QUADS:
+      return first ? 0 : 3;
+   case PIPE_PRIM_QUAD_STRIP:
+      return first ? 0 : 2; /* vertex 2k or 2k + 3 */
+   default:
+      return 0; /* a polygon takes its first vertex either way */
+   }
+}
+
+/* Flat shading through the records (see the top of the file): rec maps
+ * the buffer, the draw's records first, copies appended from `next`. */
+struct flat_records {
+   uint8_t *rec;
+   unsigned record_B, next;
+   uint64_t mask;      /* locations in the records, in order */
+   uint64_t flat_mask; /* those read flat */
+};
+
+/* The record to name at a primitive's provoking slot instead of r, for
+ * a polygon whose provoking record is pv: r when it is pv, else a copy
+ * of r with pv's flat locations. */
+static uint32_t
+flat_record(struct flat_records *fr, uint32_t r, uint32_t pv)
+{
+   if (!fr->rec || r == pv)
+      return r;
+   uint8_t *dst = fr->rec + (uint64_t)fr->next * fr->record_B;
+   const uint8_t *from = fr->rec + (uint64_t)pv * fr->record_B;
+   memcpy(dst, fr->rec + (uint64_t)r * fr->record_B, fr->record_B);
+   u_foreach_bit64 (loc, fr->flat_mask) {
+      unsigned at_B = 16 * util_bitcount64(fr->mask & BITFIELD64_MASK(loc));
+      memcpy(dst + at_B, from + at_B, 16);
+   }
+   return fr->next++;
+}
+
 /* The locations vs writes, from its variables (the shader's info may not
  * have been gathered yet). */
 static uint64_t
@@ -438,10 +511,19 @@ pass_through_vs(struct panfrost_context *ctx, struct panfrost_shader *vs,
    struct panfrost_gs_info gi = { .out_mask = mask };
    nir_foreach_shader_out_variable(var, vs->nir)
    {
-      /* Integer outputs are flat: flat_shaded() kept those draws out. */
+      if (var->data.location < 0 || var->data.location >= 64)
+         continue;
       if (var->data.interpolation == INTERP_MODE_NOPERSPECTIVE)
          gi.out_noperspective_mask |= BITFIELD64_BIT(var->data.location);
+      /* Flat integers travel as integers (flat shading draws them). */
+      const struct glsl_type *t = glsl_without_array(var->type);
+      if (glsl_base_type_is_integer(glsl_get_base_type(t)))
+         gi.out_int_mask |=
+            BITFIELD64_RANGE(var->data.location,
+                             MIN2(glsl_count_attribute_slots(var->type, false),
+                                  64 - var->data.location));
    }
+   gi.out_int_mask &= mask;
    gi.clip_distances = vs->nir->info.clip_distance_array_size;
    const void *options = ctx->base.screen->get_compiler_options(
       ctx->base.screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_VERTEX);
@@ -465,17 +547,23 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
    unsigned n = d->count, instances = info->instance_count;
-   bool instanced = instances > 1;
+   /* Flat locations to give each polygon's lines, points and triangles. */
+   uint64_t flat_mask = flat_locations(ctx);
+   /* Drawn from records of every output (instanced, or flat shaded). */
+   bool by_record = instances > 1 || flat_mask;
 
    if (n < 3 || !instances)
       return true;
    /* An instance's vertices then take a record of every output. */
    uint64_t mask = BITFIELD64_BIT(VARYING_SLOT_POS);
-   if (instanced)
+   if (by_record)
       mask |= output_mask(vs);
    unsigned record_B = util_bitcount64(mask) * 16;
    uint64_t total = (uint64_t)n * instances;
-   if (total * record_B > (256u << 20) || total * 12 > UINT32_MAX) {
+   /* Flat shading's copies: one per primitive drawn at most, and the
+    * polygons of a strip or fan name three vertices a vertex. */
+   uint64_t room = flat_mask ? 4 * total : total;
+   if (room * record_B > (256u << 20) || total * 12 > UINT32_MAX) {
       mesa_loge("panfrost: polygon-mode draw of %u vertices in %u "
                 "instances is too large for the facing path, dropped",
                 n, instances);
@@ -522,10 +610,10 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    struct panfrost_compute_shader *records =
       ok ? panfrost_gs_vs_records(ctx, vs, mask) : NULL;
    struct panfrost_shader *pass_vs =
-      ok && instanced ? pass_through_vs(ctx, vs, mask) : NULL;
+      ok && by_record ? pass_through_vs(ctx, vs, mask) : NULL;
    struct pipe_resource *buf =
       ok ? pipe_buffer_create(ctx->base.screen, PIPE_BIND_SHADER_BUFFER,
-                              PIPE_USAGE_STAGING, total * record_B)
+                              PIPE_USAGE_STAGING, room * record_B)
          : NULL;
    struct pipe_vertex_element pve = {
       .src_format = PIPE_FORMAT_R32G32B32A32_UINT,
@@ -534,7 +622,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                                 &ctx->base, 1, &pve)
                            : NULL;
    ok = ok && records && !records->error[0] && buf &&
-        (!instanced || (pass_vs && pass_ve));
+        (!by_record || (pass_vs && pass_ve));
    struct pan_bo *bo = ok ? panfrost_resource(buf)->bo : NULL;
    ok = ok && panfrost_batch_add_bo(ctx, bo,
                                     PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
@@ -552,11 +640,11 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    }
    /* The positions are needed now: the work goes and is waited for. */
    ok = ok && panfrost_batch_submit(ctx) && pan_bo_wait(bo, INT64_MAX, false);
-   const uint8_t *rec = ok ? pan_bo_mmap(bo) : NULL;
+   uint8_t *rec = ok ? pan_bo_mmap(bo) : NULL;
    /* gl_Position is the first vec4 of a record. */
    for (uint64_t r = 0; rec && r < total; ++r)
       memcpy(pos + 4 * r, rec + r * record_B, 16);
-   const struct list_drawer dr = {
+   struct list_drawer dr = {
       .info = info,
       .drawid = drawid,
       .bias = bias,
@@ -566,6 +654,14 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .record_B = record_B,
       .nr_records = (unsigned)total,
    };
+   struct flat_records fr = {
+      .rec = flat_mask ? rec : NULL,
+      .record_B = record_B,
+      .next = (unsigned)total,
+      .mask = mask,
+      .flat_mask = flat_mask & mask & ~BITFIELD64_BIT(VARYING_SLOT_POS),
+   };
+   bool first = rast->flatshade_first;
    /* With gl_FrontFacing read, the front faces first, then the back ones
     * with the shader variant that reads false. */
    bool by_face = needs_facing(ctx);
@@ -580,7 +676,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
          /* An instance's positions; its records follow the previous
           * instance's. */
          const float *ipos = pos + 4 * (uint64_t)inst * n;
-         uint32_t first = inst * n;
+         uint32_t base = inst * n;
          /* Each piece between restarts on its own. */
          for (unsigned a = 0, b; a < n; a = b + 1) {
             for (b = a; b < n && !cut[b]; ++b)
@@ -614,7 +710,8 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                float units = offset ? slope_units(ctx, ipos, v) : 0;
                /* What the lists name: the records, or the draw's ids. */
                for (unsigned i = 0; i < c; ++i)
-                  v[i] = instanced ? first + v[i] : ids[v[i]];
+                  v[i] = by_record ? base + v[i] : ids[v[i]];
+               uint32_t pv = v[provoking(info->mode, k, first)];
                if (offset) {
                   bool l = fill_mode == PIPE_POLYGON_MODE_LINE;
                   struct offset_run r = { units, l ? nl : np, l ? 2 * c : c };
@@ -626,25 +723,28 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                switch (fill_mode) {
                case PIPE_POLYGON_MODE_LINE:
                   for (unsigned i = 0; i < c; ++i) {
-                     line[nl++] = v[i];
-                     line[nl++] = v[(i + 1) % c];
+                     uint32_t a = v[i], b = v[(i + 1) % c];
+                     line[nl++] = first ? flat_record(&fr, a, pv) : a;
+                     line[nl++] = first ? b : flat_record(&fr, b, pv);
                   }
                   break;
                case PIPE_POLYGON_MODE_POINT:
                   for (unsigned i = 0; i < c; ++i)
-                     point[np++] = v[i];
+                     point[np++] = flat_record(&fr, v[i], pv);
                   break;
                default:
                   for (unsigned i = 1; i + 1 < c; ++i) {
-                     fill[nf++] = v[0];
+                     uint32_t a = v[0], b = v[i + 1];
+                     fill[nf++] = first ? flat_record(&fr, a, pv) : a;
                      fill[nf++] = v[i];
-                     fill[nf++] = v[i + 1];
+                     fill[nf++] = first ? b : flat_record(&fr, b, pv);
                   }
                   break;
                }
             }
          }
       }
+      dr.nr_records = fr.next; /* the flat copies too */
       /* Drawn with a rasterizer that fills and culls nothing: the lists
        * are already the faces' modes and the culled faces are out. */
       struct pipe_rasterizer_state plain = *rast;
