@@ -21,6 +21,7 @@ ALLOWED_ORACLE_DIRS = (
     'tests/oracle_genxml/',
     'tests/oracle/',
     'tests/oracle_tiling/',
+    'tests/oracle_astc/',
 )
 
 
