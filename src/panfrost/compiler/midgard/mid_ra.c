@@ -522,8 +522,10 @@ ra_once(struct mid_shader *s, const struct tex_merge *merges, unsigned nm,
          unsigned r = ffs(~used) - 1;
          util_dynarray_foreach(&ra.partners[v], unsigned, p)
          {
+            /* Not a partner kept in r28: no work register (the
+             * allocation failed as out of registers). */
             int pr = s->reg_of[*p];
-            if (pr >= 0 && !(used & (1u << pr))) {
+            if (pr >= 0 && pr < (int)limit && !(used & (1u << pr))) {
                r = pr;
                break;
             }

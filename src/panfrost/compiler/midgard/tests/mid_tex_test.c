@@ -685,6 +685,35 @@ test_late_loads(void)
    }
 }
 
+/*
+ *    v0 = ld_vary;  r28.xy = imov v0.xy;  r29 = normal;  v1 = imov r29
+ *    r28.xy = imov v0.zw;  r29 = normal
+ *    v2 = imov v1;  v3 = fadd v2, r29;  v4 = fmul v3, v2
+ *
+ * v1 stays in r28, and v2, its copy partner, must not follow it there
+ * (r28 is no work register: the allocation failed with "needs more than
+ * 16 work registers"); it takes a work register of its own.
+ */
+static void
+test_t860_partner_in_r28(void)
+{
+   struct mid_shader *s = tex_shader(0x860, 5);
+   struct mid_block *b = mid_block_create(s);
+   first_lookup(s, b);
+   result_copy(s, b, 1);
+   lookup_at(s, b, 0, 2, 3);
+   struct mid_instr *m = mid_test_move(s, b, mid_var(2), mid_var(1));
+   mid_test_alu2(s, b, "fadd", mid_var(3), mid_var(2), mid_hw(s->tex_out));
+   mid_test_alu2(s, b, "fmul", mid_var(4), mid_var(3), mid_var(2));
+   PAN_EXPECT(mid_is_var_copy(m));
+   PAN_EXPECT(mid_ra(s));
+   PAN_EXPECT(!s->ra_failed);
+   PAN_EXPECT_EQ(s->reg_of[1], 28);
+   PAN_EXPECT(s->reg_of[2] >= 0 && s->reg_of[2] < 16);
+   PAN_EXPECT(s->work_regs <= 2);
+   ralloc_free(s);
+}
+
 int
 main(void)
 {
@@ -698,6 +727,7 @@ main(void)
    PAN_RUN_CASE(test_t860_lane_group);
    PAN_RUN_CASE(test_t860_read_copy);
    PAN_RUN_CASE(test_t860_copy_left_whole);
+   PAN_RUN_CASE(test_t860_partner_in_r28);
    PAN_RUN_CASE(test_late_lookups);
    PAN_RUN_CASE(test_late_loads);
    return pan_test_summary("pan_mid_tex");
