@@ -1032,6 +1032,8 @@ warn_unsupported_raster(struct panfrost_context *ctx,
    if (reduced == PIPE_PRIM_TRIANGLES &&
        (rast->fill_front != PIPE_POLYGON_MODE_FILL ||
         rast->fill_back != PIPE_POLYGON_MODE_FILL) &&
+       /* Nothing to draw (all edge flags off culls both faces). */
+       rast->cull_face != PIPE_FACE_FRONT_AND_BACK &&
        !panfrost_polygon_mode_applies(ctx, info))
       panfrost_warn_once(ctx, PANFROST_WARN_POLYGON_MODE,
                          "polygon modes other than fill are not "

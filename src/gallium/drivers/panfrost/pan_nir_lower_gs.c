@@ -457,9 +457,10 @@ panfrost_gs_passthrough_vs(const void *options,
       unsigned at_B = 16 * i++;
       /* The layer picked the primitives of the draw (pan_gs.c refuses
        * the viewport); gl_ClipVertex means nothing after the geometry
-       * stage. */
+       * stage; edge flags were read from the records
+       * (pan_polygon_mode.c). */
       if (loc == VARYING_SLOT_CLIP_VERTEX || loc == VARYING_SLOT_LAYER ||
-          loc == VARYING_SLOT_VIEWPORT)
+          loc == VARYING_SLOT_VIEWPORT || loc == VARYING_SLOT_EDGE)
          continue;
       unsigned comps = loc == VARYING_SLOT_PSIZ ? 1 : 4;
       const struct glsl_type *t = is_int ? glsl_uvec4_type() : glsl_vec4_type();

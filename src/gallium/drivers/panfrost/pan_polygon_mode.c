@@ -32,8 +32,13 @@
  * locations of the polygon's provoking vertex, appended to the records
  * on the CPU once they are back.  Not covered (drawn filled after a
  * message, pan_draw_vbo.c): adjacency with facing or flat shading,
- * geometry shaders and transform feedback.  Edge flags are not honoured
- * (every edge is drawn).
+ * geometry shaders and transform feedback.  Edge flags (the vertex
+ * shader's VARYING_SLOT_EDGE, which the state tracker adds for a
+ * per-vertex edge-flag array) take the facing path too, the flag read
+ * from the records: an edge of an independent triangle, quad or polygon
+ * starting at a vertex flagged off is not drawn in GL_LINE, nor that
+ * vertex in GL_POINT.  The hardware has no such output: the programs
+ * drawing are compiled without it (panfrost_nir_drop_edge_flag).
  */
 
 #include <math.h>
@@ -97,6 +102,20 @@ flat_shaded(const struct panfrost_context *ctx)
    return flat_locations(ctx) != 0;
 }
 
+/* Whether vs writes per-vertex edge flags. */
+static bool
+has_edge_flags(const struct panfrost_shader *vs)
+{
+   if (!vs || !vs->nir)
+      return false;
+   nir_foreach_shader_out_variable(var, vs->nir)
+   {
+      if (var->data.location == VARYING_SLOT_EDGE)
+         return true;
+   }
+   return false;
+}
+
 static bool
 unfilled_applies(const struct panfrost_context *ctx,
                  const struct pipe_draw_info *info)
@@ -107,6 +126,7 @@ unfilled_applies(const struct panfrost_context *ctx,
           rast->fill_front != PIPE_POLYGON_MODE_FILL &&
           rast->fill_front == rast->fill_back &&
           rast->cull_face == PIPE_FACE_NONE && !ctx->gs && !flat_shaded(ctx) &&
+          !has_edge_flags(ctx->state.shaders[PIPE_SHADER_VERTEX]) &&
           /* Transform feedback captures the polygons themselves. */
           !ctx->xfb.num_targets && !ctx->xfb.active_queries;
 }
@@ -558,6 +578,14 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    uint64_t mask = BITFIELD64_BIT(VARYING_SLOT_POS);
    if (by_record)
       mask |= output_mask(vs);
+   /* GL flags the edges of independent polygons only. */
+   bool edges = has_edge_flags(vs) && (info->mode == PIPE_PRIM_TRIANGLES ||
+                                       info->mode == PIPE_PRIM_QUADS ||
+                                       info->mode == PIPE_PRIM_POLYGON);
+   if (edges)
+      mask |= BITFIELD64_BIT(VARYING_SLOT_EDGE);
+   unsigned edge_at_B =
+      16 * util_bitcount64(mask & BITFIELD64_MASK(VARYING_SLOT_EDGE));
    unsigned record_B = util_bitcount64(mask) * 16;
    uint64_t total = (uint64_t)n * instances;
    /* Flat shading's copies: one per primitive drawn at most, and the
@@ -708,29 +736,36 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                unsigned fill_mode = front ? rast->fill_front : rast->fill_back;
                bool offset = slope && fill_mode != PIPE_POLYGON_MODE_FILL;
                float units = offset ? slope_units(ctx, ipos, v) : 0;
+               /* Whether an edge starts at v[i] (its record's flag). */
+               uint32_t boundary = ~0u;
+               for (unsigned i = 0; edges && i < c && i < 32; ++i) {
+                  uint32_t flag; /* a float, either zero off */
+                  memcpy(&flag,
+                         rec + (uint64_t)(base + v[i]) * record_B + edge_at_B,
+                         sizeof(flag));
+                  if (!(flag & 0x7fffffffu))
+                     boundary &= ~BITFIELD_BIT(i);
+               }
                /* What the lists name: the records, or the draw's ids. */
                for (unsigned i = 0; i < c; ++i)
                   v[i] = by_record ? base + v[i] : ids[v[i]];
                uint32_t pv = v[provoking(info->mode, k, first)];
-               if (offset) {
-                  bool l = fill_mode == PIPE_POLYGON_MODE_LINE;
-                  struct offset_run r = { units, l ? nl : np, l ? 2 * c : c };
-                  if (l)
-                     runs[line_runs++] = r;
-                  else
-                     runs[total - ++point_runs] = r;
-               }
+               unsigned nl0 = nl, np0 = np;
                switch (fill_mode) {
                case PIPE_POLYGON_MODE_LINE:
                   for (unsigned i = 0; i < c; ++i) {
+                     if (i < 32 && !(boundary & BITFIELD_BIT(i)))
+                        continue;
                      uint32_t a = v[i], b = v[(i + 1) % c];
                      line[nl++] = first ? flat_record(&fr, a, pv) : a;
                      line[nl++] = first ? b : flat_record(&fr, b, pv);
                   }
                   break;
                case PIPE_POLYGON_MODE_POINT:
-                  for (unsigned i = 0; i < c; ++i)
-                     point[np++] = flat_record(&fr, v[i], pv);
+                  for (unsigned i = 0; i < c; ++i) {
+                     if (i >= 32 || (boundary & BITFIELD_BIT(i)))
+                        point[np++] = flat_record(&fr, v[i], pv);
+                  }
                   break;
                default:
                   for (unsigned i = 1; i + 1 < c; ++i) {
@@ -741,6 +776,12 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                   }
                   break;
                }
+               if (offset && fill_mode == PIPE_POLYGON_MODE_LINE)
+                  runs[line_runs++] =
+                     (struct offset_run){ units, nl0, nl - nl0 };
+               else if (offset)
+                  runs[total - ++point_runs] =
+                     (struct offset_run){ units, np0, np - np0 };
             }
          }
       }
@@ -863,4 +904,44 @@ panfrost_polygon_mode_draw(struct panfrost_context *ctx,
    if (!ok)
       mesa_loge("panfrost: out of memory for a polygon-mode draw, dropped");
    return true;
+}
+
+void
+panfrost_nir_drop_edge_flag(nir_shader *nir)
+{
+   nir_foreach_function(func, nir)
+   {
+      if (!func->impl)
+         continue;
+      nir_foreach_block(block, func->impl)
+      {
+         nir_foreach_instr_safe(instr, block)
+         {
+            if (instr->type != nir_instr_type_intrinsic)
+               continue;
+            nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+            if (intr->intrinsic == nir_intrinsic_store_output &&
+                nir_intrinsic_io_semantics(intr).location ==
+                   VARYING_SLOT_EDGE) {
+               nir_instr_remove(instr);
+            } else if (intr->intrinsic == nir_intrinsic_store_deref) {
+               nir_variable *var = nir_intrinsic_get_var(intr, 0);
+               if (!var || var->data.mode != nir_var_shader_out ||
+                   var->data.location != VARYING_SLOT_EDGE)
+                  continue;
+               nir_deref_instr *deref = nir_src_as_deref(intr->src[0]);
+               nir_instr_remove(instr);
+               nir_deref_instr_remove_if_unused(deref);
+            }
+         }
+      }
+      nir_metadata_preserve(func->impl,
+                            nir_metadata_block_index | nir_metadata_dominance);
+   }
+   nir_foreach_shader_out_variable_safe(var, nir)
+   {
+      if (var->data.location == VARYING_SLOT_EDGE)
+         exec_node_remove(&var->node);
+   }
+   nir->info.outputs_written &= ~BITFIELD64_BIT(VARYING_SLOT_EDGE);
 }

@@ -15,6 +15,7 @@
 
 #include "pipe/p_state.h"
 
+struct nir_shader;
 struct panfrost_context;
 
 /* Whether panfrost_polygon_mode_draw() takes the draw. */
@@ -30,5 +31,11 @@ bool panfrost_polygon_mode_draw(struct panfrost_context *ctx,
                                 unsigned drawid_offset,
                                 const struct pipe_draw_start_count_bias *draws,
                                 unsigned num_draws);
+
+/* Removes the vertex shader's edge flags (VARYING_SLOT_EDGE), which no
+ * hardware stage takes: the polygon-mode draws read them from the shader's
+ * records instead.
+ */
+void panfrost_nir_drop_edge_flag(struct nir_shader *nir);
 
 #endif

@@ -23,6 +23,7 @@
 #include "pan_bo.h"
 #include "pan_context.h"
 #include "pan_midgard.h"
+#include "pan_polygon_mode.h"
 #include "pan_screen.h"
 #include "pan_shader_cache.h"
 #include "pan_ssbo.h"
@@ -182,6 +183,8 @@ panfrost_create_shader(struct pipe_context *pctx,
       so->xfb = panfrost_xfb_create_variant(ctx, nir, &cso->stream_output);
       /* For the record variants of draws with a geometry shader. */
       so->nir = nir_shader_clone(NULL, nir);
+      /* Edge flags are read from the records (pan_polygon_mode.c). */
+      panfrost_nir_drop_edge_flag(nir);
       if (nir->info.outputs_written &
           BITFIELD64_RANGE(VARYING_SLOT_CLIP_DIST0, 2))
          so->clip_dist_mask =
