@@ -38,7 +38,11 @@
  * from the records: an edge of an independent triangle, quad or polygon
  * starting at a vertex flagged off is not drawn in GL_LINE, nor that
  * vertex in GL_POINT.  The hardware has no such output: the programs
- * drawing are compiled without it (panfrost_nir_drop_edge_flag).
+ * drawing are compiled without it (panfrost_nir_drop_edge_flag).  A
+ * vertex shader writing memory takes the records' way as well, its record
+ * variant run over the draw's distinct vertices, so that it runs once per
+ * vertex (pan_vs_once.c, which unrolls to triangles, leaves quads, quad
+ * strips and polygons here).
  */
 
 #include <math.h>
@@ -127,6 +131,9 @@ unfilled_applies(const struct panfrost_context *ctx,
           rast->fill_front == rast->fill_back &&
           rast->cull_face == PIPE_FACE_NONE && !ctx->gs && !flat_shaded(ctx) &&
           !has_edge_flags(ctx->state.shaders[PIPE_SHADER_VERTEX]) &&
+          /* Its writes once per vertex: the records' way. */
+          !(ctx->state.shaders[PIPE_SHADER_VERTEX] &&
+            ctx->state.shaders[PIPE_SHADER_VERTEX]->vs_writes_memory) &&
           /* Transform feedback captures the polygons themselves. */
           !ctx->xfb.num_targets && !ctx->xfb.active_queries;
 }
@@ -569,8 +576,12 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    unsigned n = d->count, instances = info->instance_count;
    /* Flat locations to give each polygon's lines, points and triangles. */
    uint64_t flat_mask = flat_locations(ctx);
-   /* Drawn from records of every output (instanced, or flat shaded). */
-   bool by_record = instances > 1 || flat_mask;
+   /* A shader writing memory runs once per distinct vertex: the lists
+    * are drawn from the records of that run (pan_vs_once.h leaves quads,
+    * quad strips and polygons here). */
+   bool once = vs->vs_writes_memory;
+   /* Drawn from records of every output (instanced, flat or once). */
+   bool by_record = instances > 1 || flat_mask || once;
 
    if (n < 3 || !instances)
       return true;
@@ -634,6 +645,24 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    }
    if (xfer)
       pipe_buffer_unmap(&ctx->base, xfer);
+   /* Records per instance: one a position, or with once one a distinct
+    * id (slot: the record of each position); flat shading's copies
+    * after them. */
+   unsigned nr = n;
+   uint32_t *distinct = NULL, *slot = NULL;
+   if (ok && once) {
+      distinct = malloc(n * sizeof(uint32_t));
+      slot = malloc(n * sizeof(uint32_t));
+      ok = distinct && slot;
+   }
+   if (ok && once) {
+      memcpy(distinct, ids, n * sizeof(uint32_t));
+      nr = panfrost_distinct_ids(distinct, n);
+      for (unsigned i = 0; i < n; ++i)
+         slot[i] = panfrost_id_rank(distinct, nr, ids[i]);
+   }
+   uint64_t nrec = (uint64_t)nr * instances;
+   room = nrec + (flat_mask ? 3 * total : 0);
 
    struct panfrost_compute_shader *records =
       ok ? panfrost_gs_vs_records(ctx, vs, mask) : NULL;
@@ -659,18 +688,18 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       /* The variant shades vertex ids with the bias (or first vertex)
        * added, as gl_VertexID counts, in every instance; lists' room
        * until the records are back (the run copies them). */
-      for (unsigned i = 0; i < n; ++i)
-         lists[i] = ids[i] + bias;
+      for (unsigned i = 0; i < nr; ++i)
+         lists[i] = (distinct ? distinct[i] : ids[i]) + bias;
       uint64_t targets[PIPE_MAX_SO_BUFFERS] = { bo->gpu_va };
       ok = panfrost_xfb_run(ctx, records, info, drawid, bias,
-                            info->index_size != 0, lists, n, (unsigned)total,
+                            info->index_size != 0, lists, nr, (unsigned)nrec,
                             targets) == 0;
    }
    /* The positions are needed now: the work goes and is waited for. */
    ok = ok && panfrost_batch_submit(ctx) && pan_bo_wait(bo, INT64_MAX, false);
    uint8_t *rec = ok ? pan_bo_mmap(bo) : NULL;
    /* gl_Position is the first vec4 of a record. */
-   for (uint64_t r = 0; rec && r < total; ++r)
+   for (uint64_t r = 0; rec && r < nrec; ++r)
       memcpy(pos + 4 * r, rec + r * record_B, 16);
    struct list_drawer dr = {
       .info = info,
@@ -680,12 +709,12 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .pass_ve = pass_ve,
       .records = buf,
       .record_B = record_B,
-      .nr_records = (unsigned)total,
+      .nr_records = (unsigned)nrec,
    };
    struct flat_records fr = {
       .rec = flat_mask ? rec : NULL,
       .record_B = record_B,
-      .next = (unsigned)total,
+      .next = (unsigned)nrec,
       .mask = mask,
       .flat_mask = flat_mask & mask & ~BITFIELD64_BIT(VARYING_SLOT_POS),
    };
@@ -703,16 +732,17 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       for (unsigned inst = 0; inst < instances; ++inst) {
          /* An instance's positions; its records follow the previous
           * instance's. */
-         const float *ipos = pos + 4 * (uint64_t)inst * n;
-         uint32_t base = inst * n;
+         const float *ipos = pos + 4 * (uint64_t)inst * nr;
+         uint32_t base = inst * nr;
          /* Each piece between restarts on its own. */
          for (unsigned a = 0, b; a < n; a = b + 1) {
             for (b = a; b < n && !cut[b]; ++b)
                ;
             for (unsigned k = 0; (c = polygon(info->mode, b - a, k, v));
                  ++k) {
+               /* Positions in the draw; with once, their records. */
                for (unsigned i = 0; i < c; ++i)
-                  v[i] += a;
+                  v[i] = slot ? slot[v[i] + a] : v[i] + a;
                /* The homogeneous determinants of the fan's triangles
                 * have the sign of the projected area for vertices in
                 * front of the eye. */
@@ -824,6 +854,8 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    free(lists);
    free(cut);
    free(ids);
+   free(slot);
+   free(distinct);
    pipe_resource_reference(&buf, NULL);
    return ok;
 }
