@@ -160,6 +160,38 @@ static const struct pan_format_info pan_formats[PIPE_FORMAT_COUNT] = {
    ROW(ETC2_R11_SNORM, T, 6),
    ROW(ETC2_RG11_UNORM, T, 6),
    ROW(ETC2_RG11_SNORM, T, 6),
+
+   /* 2D ASTC LDR, every footprint of KHR_texture_compression_astc_ldr:
+    * 16-byte blocks, sampled where the texture features list them.
+    */
+   ROW(ASTC_4x4, T, 6),
+   ROW(ASTC_4x4_SRGB, T, 6),
+   ROW(ASTC_5x4, T, 6),
+   ROW(ASTC_5x4_SRGB, T, 6),
+   ROW(ASTC_5x5, T, 6),
+   ROW(ASTC_5x5_SRGB, T, 6),
+   ROW(ASTC_6x5, T, 6),
+   ROW(ASTC_6x5_SRGB, T, 6),
+   ROW(ASTC_6x6, T, 6),
+   ROW(ASTC_6x6_SRGB, T, 6),
+   ROW(ASTC_8x5, T, 6),
+   ROW(ASTC_8x5_SRGB, T, 6),
+   ROW(ASTC_8x6, T, 6),
+   ROW(ASTC_8x6_SRGB, T, 6),
+   ROW(ASTC_8x8, T, 6),
+   ROW(ASTC_8x8_SRGB, T, 6),
+   ROW(ASTC_10x5, T, 6),
+   ROW(ASTC_10x5_SRGB, T, 6),
+   ROW(ASTC_10x6, T, 6),
+   ROW(ASTC_10x6_SRGB, T, 6),
+   ROW(ASTC_10x8, T, 6),
+   ROW(ASTC_10x8_SRGB, T, 6),
+   ROW(ASTC_10x10, T, 6),
+   ROW(ASTC_10x10_SRGB, T, 6),
+   ROW(ASTC_12x10, T, 6),
+   ROW(ASTC_12x10_SRGB, T, 6),
+   ROW(ASTC_12x12, T, 6),
+   ROW(ASTC_12x12_SRGB, T, 6),
 };
 /* clang-format on */
 
@@ -201,8 +233,17 @@ pan_format_compressed_index(enum pipe_format format)
    case PIPE_FORMAT_ETC2_R11_SNORM: return PAN_V5_FORMAT_ETC2_R11_SNORM;
    case PIPE_FORMAT_ETC2_RG11_UNORM: return PAN_V5_FORMAT_ETC2_RG11_UNORM;
    case PIPE_FORMAT_ETC2_RG11_SNORM: return PAN_V5_FORMAT_ETC2_RG11_SNORM;
-   default: return 0;
+   default: break;
    }
+   /* 2D ASTC: the linear formats decode wide (16-bit floats), which the
+    * HDR format names; sRGB ones decode to 8 bits through the LDR one.
+    */
+   if (format >= PIPE_FORMAT_ASTC_4x4 && format <= PIPE_FORMAT_ASTC_12x12)
+      return PAN_V5_FORMAT_ASTC_2D_HDR;
+   if (format >= PIPE_FORMAT_ASTC_4x4_SRGB &&
+       format <= PIPE_FORMAT_ASTC_12x12_SRGB)
+      return PAN_V5_FORMAT_ASTC_2D_LDR;
+   return 0;
 }
 
 const struct pan_zs_layout_info *

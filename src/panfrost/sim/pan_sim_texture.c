@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "pan_sim_afbc.h"
+#include "pan_sim_astc.h"
 #include "pan_sim_etc.h"
 #include "pan_sim_fp.h"
 #include "pan_sim_space.h"
@@ -99,12 +100,18 @@ static const struct packed_format packed_formats[] = {
    { "etc2_r11_snorm", PAN_SIM_PACK_EAC_R11, PAN_SIM_TEXEL_SNORM, 1, 8 },
    { "etc2_rg11_unorm", PAN_SIM_PACK_EAC_RG11, PAN_SIM_TEXEL_UNORM, 2, 16 },
    { "etc2_rg11_snorm", PAN_SIM_PACK_EAC_RG11, PAN_SIM_TEXEL_SNORM, 2, 16 },
+   /* 2D ASTC, decoded in the LDR profile (HDR endpoint modes read as the
+    * error colour): 8-bit results, or the 16-bit float ("wide") ones the
+    * HDR format names.
+    */
+   { "astc_2d_ldr", PAN_SIM_PACK_ASTC, PAN_SIM_TEXEL_UNORM, 4, 16 },
+   { "astc_2d_hdr", PAN_SIM_PACK_ASTC_WIDE, PAN_SIM_TEXEL_FLOAT, 4, 16 },
 };
 
 static bool
 is_block(enum pan_sim_texel_packing p)
 {
-   return p >= PAN_SIM_PACK_ETC2_RGB8 && p <= PAN_SIM_PACK_EAC_RG11;
+   return p >= PAN_SIM_PACK_ETC2_RGB8 && p <= PAN_SIM_PACK_ASTC_WIDE;
 }
 
 bool
@@ -275,10 +282,10 @@ read_bits(const uint8_t *p, unsigned size_B, unsigned lo, unsigned n)
    return n >= 64 ? v : v & ((1ull << n) - 1);
 }
 
-/* Texel (x, y) of a 4x4 block -> fields. */
+/* Texel (x, y) of a bw x bh block -> fields. */
 static void
-decode_block(const struct pan_sim_texel_format *f, const void *src,
-             unsigned x, unsigned y, uint32_t field[4])
+decode_block(const struct pan_sim_texel_format *f, const void *src, unsigned bw,
+             unsigned bh, unsigned x, unsigned y, uint32_t field[4])
 {
    static const enum pan_sim_etc_kind kinds[] = {
       [PAN_SIM_PACK_ETC2_RGB8] = PAN_SIM_ETC2_RGB8,
@@ -289,8 +296,18 @@ decode_block(const struct pan_sim_texel_format *f, const void *src,
    };
    float v[4] = { 0, 0, 0, 1 };
 
-   pan_sim_etc_texel(kinds[f->packing], f->kind == PAN_SIM_TEXEL_SNORM, src,
-                     x, y, v);
+   if (f->packing == PAN_SIM_PACK_ASTC ||
+       f->packing == PAN_SIM_PACK_ASTC_WIDE) {
+      /* sRGB blocks expand their endpoints for 8-bit results. */
+      uint16_t c[4];
+      bool wide = f->packing == PAN_SIM_PACK_ASTC_WIDE && !f->srgb;
+      pan_sim_astc_texel(src, bw, bh, f->srgb, x, y, c);
+      for (unsigned i = 0; i < 4; ++i)
+         v[i] = pan_sim_astc_channel(c[i], wide);
+   } else {
+      pan_sim_etc_texel(kinds[f->packing], f->kind == PAN_SIM_TEXEL_SNORM, src,
+                        x, y, v);
+   }
    for (unsigned c = 0; c < 4; ++c) {
       if (c < f->comps && f->srgb && ((f->srgb_fields >> c) & 1))
          v[c] = srgb_to_linear(v[c]);
@@ -529,8 +546,8 @@ texel_va(const struct pan_sim_texture *t, const struct pan_sim_surface *s,
     * of 4x4 blocks (16x16 texels).
     */
    unsigned b = t->fmt.block_px > 1 ? t->fmt.block_px : 1;
-   x /= b;
-   y /= b;
+   x /= s->block_w_px ? s->block_w_px : b;
+   y /= s->block_h_px ? s->block_h_px : b;
    if (t->layout == PAN_SIM_TEX_U_INTERLEAVED) {
       off = pan_uinterleave_ref_offset_B(x, y, (uint32_t)s->row_stride_B,
                                          t->fmt.size_B, b > 1);
@@ -625,11 +642,13 @@ texel(const struct level_ctx *lc, int x, int y, int z, uint32_t out[4],
               acc.message);
       return false;
    }
-   if (f->block_px > 1)
-      decode_block(f, p, (unsigned)x % f->block_px,
-                   (unsigned)y % f->block_px, field);
-   else
+   if (f->block_px > 1) {
+      unsigned bw = lc->surf.block_w_px ? lc->surf.block_w_px : f->block_px;
+      unsigned bh = lc->surf.block_h_px ? lc->surf.block_h_px : f->block_px;
+      decode_block(f, p, bw, bh, (unsigned)x % bw, (unsigned)y % bh, field);
+   } else {
       decode_fields(f, p, field);
+   }
    if (lc->shadow) {
       field[0] = pan_sim_fp_u32(
          compare(lc->s->compare, pan_sim_fp_f32(field[0]), lc->ref) ? 1.0f

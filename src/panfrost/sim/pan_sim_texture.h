@@ -127,6 +127,11 @@ enum pan_sim_texel_packing {
    PAN_SIM_PACK_ETC2_RGBA8,
    PAN_SIM_PACK_EAC_R11,
    PAN_SIM_PACK_EAC_RG11,
+   /* 16-byte ASTC blocks (pan_sim_astc.h) of the surface's footprint;
+    * 8-bit results, or 16-bit floats for the wide decode
+    */
+   PAN_SIM_PACK_ASTC,
+   PAN_SIM_PACK_ASTC_WIDE,
 };
 
 struct pan_sim_texel_format {
@@ -136,7 +141,8 @@ struct pan_sim_texel_format {
    uint8_t comps;
    uint8_t bits[4];
    uint8_t size_B;
-   uint8_t block_px; /* 4 for the compressed (4x4 block) formats, else 1 */
+   uint8_t block_px; /* 4 for the compressed (4x4 block) formats, else 1;
+                      * ASTC's footprint is the surface's */
    bool srgb;
    uint8_t srgb_fields; /* fields that sRGB decodes (colour, not alpha) */
    /* Output channel c takes field src[c] (0..3), or the constant 0 (4) or
@@ -157,6 +163,10 @@ struct pan_sim_surface {
                             * header tiles when tiled) */
    int64_t slice_stride_B; /* 3D: between depth slices */
    bool afbc, afbc_wide, afbc_tiled; /* see pan_sim_afbc.h */
+   /* ASTC block footprint (v6/v7: the address's low bits, v9: the ASTC
+    * plane); 0 for the format's square block_px.
+    */
+   uint8_t block_w_px, block_h_px;
 };
 
 struct pan_sim_texture;

@@ -15,11 +15,13 @@
  * layers.  On v9 the instruction names a resource table entry and an index
  * in it; the texture's planes follow the v7 order without samples.  AFBC
  * surfaces (v6/v7 AFBC layout, flags in the header address's low bits; v9
- * AFBC planes) go to pan_sim_afbc.h; block-compressed textures are refused
- * with a fault.
+ * AFBC planes) go to pan_sim_afbc.h.  ASTC surfaces give their block
+ * footprint: v6/v7 in the low six bits of the surface address (width
+ * code, then height code, astc_2d_dimension values), v9 in ASTC 2D planes.
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pan_genxml.h"
@@ -41,6 +43,35 @@ PAN_GENX(sim_tex_read)(const struct pan_sim_space *space, uint64_t va,
    if (!p)
       TEX_ERR(err, "%s", acc.message);
    return p;
+}
+
+static bool
+is_astc(const struct pan_sim_texel_format *f)
+{
+   return f->packing == PAN_SIM_PACK_ASTC ||
+          f->packing == PAN_SIM_PACK_ASTC_WIDE;
+}
+
+/* Texels of an astc_2d_dimension code; 0 for the codes it lacks. */
+static unsigned
+astc_dimension(unsigned code)
+{
+   const char *name = PAN_GENX(astc_2d_dimension_name)(code);
+   return name ? (unsigned)atoi(name) : 0;
+}
+
+static bool
+astc_footprint(struct pan_sim_surface *s, unsigned w_code, unsigned h_code,
+               char *err)
+{
+   unsigned w = astc_dimension(w_code), h = astc_dimension(h_code);
+   if (!w || !h) {
+      TEX_ERR(err, "ASTC block dimension codes %u x %u", w_code, h_code);
+      return false;
+   }
+   s->block_w_px = (uint8_t)w;
+   s->block_h_px = (uint8_t)h;
+   return true;
 }
 
 #if PAN_ARCH >= 9
@@ -83,6 +114,13 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
       s->afbc = true;
       s->afbc_wide = d.afbc.superblock_size == MALI_AFBC_SUPERBLOCK_SIZE_32X8;
       s->afbc_tiled = d.afbc.tiled_header;
+   } else if (d.plane_type == MALI_PLANE_TYPE_ASTC_2D && is_astc(&t->fmt)) {
+      if (!astc_footprint(s, d.astc_2d.block_width, d.astc_2d.block_height,
+                          err))
+         return false;
+   } else if (is_astc(&t->fmt)) {
+      TEX_ERR(err, "%s texture on a plane that is not ASTC 2D", t->fmt.name);
+      return false;
    } else if (d.plane_type != MALI_PLANE_TYPE_GENERIC) {
       TEX_ERR(err, "texture plane type %s is not sampled",
               PAN_GENX(plane_type_name)(d.plane_type)
@@ -112,6 +150,11 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
 #if PAN_ARCH >= 7
       s->afbc_tiled = flags & MALI_AFBC_SURFACE_FLAG_TILED_HEADER;
 #endif
+   } else if (is_astc(&t->fmt)) {
+      unsigned tag = (unsigned)(d.address & 63);
+      s->base = d.address & ~(uint64_t)63;
+      if (!astc_footprint(s, tag & 7, tag >> 3, err))
+         return false;
    }
 #endif
    return true;

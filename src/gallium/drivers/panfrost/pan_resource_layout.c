@@ -38,15 +38,15 @@ panfrost_resource_can_tile(const struct pipe_resource *templ, unsigned arch)
    enum pipe_format fmt = templ->format;
 
    /* Our texture and framebuffer descriptors start at v6. Compressed
-    * formats tile their 4x4 blocks, in tiles of 4x4 blocks (16x16
-    * pixels); other block sizes are not advertised.  Multisampled images
+    * formats tile their blocks (4x4 texels, or ASTC's 2D footprints), in
+    * tiles of 4x4 blocks; 3D blocks are not advertised.  Multisampled images
     * are resolved and copied on the CPU (pan_resolve.c); the split Z32F +
     * S8 copies its planes row by row (pan_transfer.c).
     */
    unsigned bw = util_format_get_blockwidth(fmt);
    unsigned bh = util_format_get_blockheight(fmt);
    bool blocks_ok = (bw == 1 && bh == 1 && !util_format_is_compressed(fmt)) ||
-                    (bw == 4 && bh == 4 && util_format_is_compressed(fmt) &&
+                    (bw >= 4 && bh >= 4 && util_format_is_compressed(fmt) &&
                      util_format_get_blockdepth(fmt) == 1);
 
    return arch >= 6 && templ->target != PIPE_BUFFER &&

@@ -146,6 +146,12 @@ hw_format(enum pipe_format format, const struct util_format_description *desc)
          return hw;
       name = packed_formats[i].name;
    }
+   /* 2D ASTC: the format names the decode (wide for linear textures, see
+    * pan_format_compressed_index), the surfaces the block footprint.
+    */
+   if (!name && desc->layout == UTIL_FORMAT_LAYOUT_ASTC &&
+       desc->block.depth == 1)
+      name = util_format_is_srgb(format) ? "astc_2d_ldr" : "astc_2d_hdr";
    if (!name && channels_name(desc, buf, sizeof(buf)))
       name = buf;
    return name ? format_by_name(name) : 0;

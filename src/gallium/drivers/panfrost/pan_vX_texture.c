@@ -110,6 +110,27 @@ emit_texture(void *cpu, const struct panfrost_texture_view *v)
    return true;
 }
 
+/* The astc_2d_dimension code of an ASTC block edge in texels. */
+static unsigned
+astc_dimension(unsigned px)
+{
+   char want[4];
+   snprintf(want, sizeof(want), "%u", px);
+   for (unsigned c = 0; c < 8; ++c) {
+      const char *n = PAN_GENX(astc_2d_dimension_name)(c);
+      if (n && !strcmp(n, want))
+         return c;
+   }
+   unreachable("not an ASTC block edge");
+}
+
+static bool
+is_astc(unsigned format)
+{
+   const struct util_format_description *desc = util_format_description(format);
+   return desc && desc->layout == UTIL_FORMAT_LAYOUT_ASTC;
+}
+
 #if PAN_ARCH >= 9
 /* Planes read whole texels: the clump is the texel's size, or for the
  * compressed formats the clump named as the format.
@@ -157,6 +178,28 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
       }
       return;
    }
+   if (is_astc(p->format)) {
+      /* The block footprint and how wide the decode is: 16-bit floats for
+       * linear textures (the format is astc_2d_hdr), 8 bits for sRGB.
+       */
+      pan_pack(cpu, plane, cfg)
+      {
+         cfg.plane_type = MALI_PLANE_TYPE_ASTC_2D;
+         cfg.astc_2d.block_width =
+            astc_dimension(util_format_get_blockwidth(p->format));
+         cfg.astc_2d.block_height =
+            astc_dimension(util_format_get_blockheight(p->format));
+         cfg.astc_2d.decode_wide = !util_format_is_srgb(p->format);
+         cfg.astc_2d.clump_ordering =
+            p->u_interleaved ? MALI_CLUMP_ORDERING_TILED_U_INTERLEAVED
+                             : MALI_CLUMP_ORDERING_LINEAR;
+         cfg.address = p->addr;
+         cfg.size = p->size_B;
+         cfg.row_stride_B = p->row_stride_B;
+         cfg.slice_stride_B = p->slice_stride_B;
+      }
+      return;
+   }
    pan_pack(cpu, plane, cfg)
    {
       cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
@@ -180,9 +223,16 @@ emit_plane(void *cpu, const struct panfrost_texture_plane *p)
    pan_pack(cpu, surface_with_stride, cfg)
    {
       /* An AFBC surface's flags ride in the header address's low bits:
-       * none (rows of 16x16 superblocks, no YTR).
+       * none (rows of 16x16 superblocks, no YTR).  So does an ASTC
+       * surface's block footprint: the width's astc_2d_dimension code in
+       * bits 0-2, the height's in bits 3-5.
        */
       cfg.address = p->addr;
+      if (is_astc(p->format)) {
+         unsigned w = util_format_get_blockwidth(p->format);
+         unsigned h = util_format_get_blockheight(p->format);
+         cfg.address |= astc_dimension(w) | astc_dimension(h) << 3;
+      }
       cfg.row_stride_B = p->row_stride_B;
       cfg.surface_stride_B = p->slice_stride_B;
    }
