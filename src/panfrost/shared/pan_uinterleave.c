@@ -140,13 +140,9 @@ uil_use_streaming(enum pan_uinterleave_path path, const struct uil_job *job,
    if (store)
       return ((uintptr_t)job->tiled | job->tiled_stride_B) % 16 == 0;
 
-   /* Loads: 1, 2, 4 and 8 byte kernels stream their aligned 16-byte
-    * stores directly, a few image rows at a time; the other sizes go
-    * through a staging buffer (uil_band_staged in
-    * pan_uinterleave_walk.h).  Either way the rows must be 16-aligned,
-    * and whole tiles start at the first 16-aligned column. */
-   const uint8_t *first = job->linear + (size_t)(-job->x & 15) * B;
-   return ((uintptr_t)first | job->linear_stride_B) % 16 == 0;
+   /* Loads go through a staging buffer that writes whole cache lines
+    * whatever the alignment (uil_band_staged in pan_uinterleave_walk.h) */
+   return true;
 }
 
 /* Compressed 4x4 tiles stream only with 16-byte blocks, whose tile rows

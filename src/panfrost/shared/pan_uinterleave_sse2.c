@@ -36,8 +36,7 @@ uil_rows(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B, unsigned rb,
 /* x86 flavours share the compressed-tile copy and the fence */
 #define uil_ctile uil_ctile_sse2
 #define uil_fence uil_fence_sse2
-#define uil_load_stages uil_load_stages_sse2
-#define uil_stream_row uil_stream_row_sse2
+#define uil_stream_lines uil_stream_lines_sse2
 #include "pan_uinterleave_walk.h"
 
 UIL_DEFINE_TABLE(uil_table_sse2);

@@ -260,32 +260,14 @@ uil_ctile_sse2(uint8_t *tile, uint8_t *lin, size_t stride, unsigned B,
    }
 }
 
-/* Streamed loads: copy a staged row out (see uil_band_staged).  Only the
- * cache lines wholly inside the row stream; the partly covered lines at
- * either end, which the neighbouring pieces share, are stored normally so
- * that no write combining buffer is left holding part of a line. */
+/* Streamed loads: whole cache lines of a staged row (uil_row_out_put) */
 static UIL_INLINE void
-uil_stream_row_sse2(uint8_t *dst, const uint8_t *src, size_t n)
+uil_stream_lines_sse2(uint8_t *dst, const uint8_t *src, size_t n)
 {
-   size_t head = (size_t)(-(uintptr_t)dst & 63);
-   size_t body_end = head >= n ? n : head + ((n - head) & ~(size_t)63);
-
    for (size_t i = 0; i < n; i += 16) {
-      __m128i v = _mm_load_si128((const __m128i *)(const void *)(src + i));
-      if (i >= head && i < body_end)
-         _mm_stream_si128((__m128i *)(void *)(dst + i), v);
-      else
-         _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
+      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+      _mm_stream_si128((__m128i *)(void *)(dst + i), v);
    }
-}
-
-/* Streamed loads of these sizes are staged (see uil_band_staged): the
- * 3, 6 and 12 byte kernels write pieces of 6 to 24 bytes, and 16-byte
- * loads measured faster staged than streamed directly */
-static UIL_INLINE bool
-uil_load_stages_sse2(unsigned B)
-{
-   return B == 3 || B == 6 || B == 12 || B == 16;
 }
 
 /* Streaming stores are weakly ordered: fence before anyone else looks */

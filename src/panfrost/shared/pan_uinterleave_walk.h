@@ -17,12 +17,10 @@
  *    uil_fence(nt)
  *       whatever must follow streaming stores
  *
- * and, if it streams loads through a staging buffer (see uil_band_staged):
+ and, if it streams (streamed loads go through uil_band_staged):
  *
- *    uil_load_stages(B)
- *       whether streamed loads of B-byte elements are staged
- *    uil_stream_row(dst, src, n)
- *       copy n bytes (a multiple of 16, src and dst 16-aligned) with
+ *    uil_stream_lines(dst, src, n)
+ *       copy n bytes (a multiple of 64, dst 64-aligned, src any) with
  *       streaming stores
  *
  * then UIL_DEFINE_TABLE(name) builds the flavour's table.  Every function
@@ -137,41 +135,107 @@ uil_piece_tiles(unsigned B, bool store, bool nt)
    return 1;
 }
 
-#ifndef uil_load_stages
-#define uil_load_stages(B) false
-#define uil_stream_row(dst, src, n) memcpy(dst, src, n)
+#ifndef uil_stream_lines
+#define uil_stream_lines(dst, src, n) memcpy(dst, src, n)
 #endif
 
-/* Tiles per staged piece: 768 bytes of each row, whole 64-byte lines
- * for every element size */
+/* Tiles per staged piece: 384 bytes of each row (one tile of 16-byte
+ * elements).  Measured: 768 and 1536 ran slower with the whole-line
+ * output below, and 192 slower still. */
 static UIL_INLINE unsigned
 uil_stage_tiles(unsigned B)
 {
-   return 768 / (16 * B);
+   return 384 / (16 * B);
 }
 
 /*
- * Streamed loads the flavour stages (uil_load_stages: kernels that do not
- * write whole aligned vectors, or measured faster this way) detile a
- * piece of tiles into a buffer that stays in the L1 cache, laid out as
- * the image rows, and then stream each of its sixteen rows out in one go,
- * whole cache lines at a time.  The extra pass costs L1 bandwidth only;
- * streaming saves reading every destination line before it is written.
+ * One image row of a staged band on its way out.  Streaming stores may only
+ * write whole cache lines: a write-combining buffer left holding part of a
+ * line is flushed as a slow partial write, and some CPUs have few of them.
+ * A piece's part of a row rarely starts or ends on a line (rows of a
+ * malloc'd image start 16 bytes into one), so the bytes of a line that the
+ * next piece completes wait in `line`; only the first and last lines of
+ * the row, shared with whatever lies beside the rectangle, are stored
+ * normally.
+ */
+struct uil_row_out {
+   _Alignas(64) uint8_t line[64];
+   uint8_t *dst;    /* next byte of the row */
+   unsigned held;   /* bytes of dst's line gathered in line[] */
+   unsigned theirs; /* leading bytes of that line not ours to write */
+};
+
+static UIL_INLINE void
+uil_row_out_start(struct uil_row_out *o, uint8_t *dst)
+{
+   o->dst = dst;
+   o->held = o->theirs = (uintptr_t)dst & 63;
+}
+
+static UIL_INLINE void
+uil_row_out_put(struct uil_row_out *o, const uint8_t *src, size_t n)
+{
+   while (n) {
+      if (o->held == 0 && n >= 64) {
+         size_t bulk = n & ~(size_t)63;
+         uil_stream_lines(o->dst, src, bulk);
+         o->dst += bulk;
+         src += bulk;
+         n -= bulk;
+         continue;
+      }
+      size_t k = 64 - o->held < n ? 64 - o->held : n;
+      memcpy(o->line + o->held, src, k);
+      o->held += k;
+      o->dst += k;
+      src += k;
+      n -= k;
+      if (o->held == 64) {
+         uint8_t *base = o->dst - 64;
+         if (o->theirs)
+            memcpy(base + o->theirs, o->line + o->theirs, 64 - o->theirs);
+         else
+            uil_stream_lines(base, o->line, 64);
+         o->held = o->theirs = 0;
+      }
+   }
+}
+
+static UIL_INLINE void
+uil_row_out_finish(struct uil_row_out *o)
+{
+   if (o->held > o->theirs)
+      memcpy(o->dst - o->held + o->theirs, o->line + o->theirs,
+             o->held - o->theirs);
+}
+
+/*
+ * Streamed loads detile a piece of tiles into a buffer that stays in the L1
+ * cache, laid out as the image rows, and then send each of its sixteen rows
+ * out through uil_row_out, whole cache lines at a time.  The extra pass
+ * costs L1 bandwidth only; streaming saves reading every destination line
+ * before it is written, and whole lines keep the write-combining buffers
+ * from flushing partial ones, which writing the rows straight from the
+ * kernels (16 to 48 bytes of a row per tile) did.
  */
 static UIL_INLINE void
 uil_band_staged(uint8_t *tiles, uint8_t *lin, size_t stride, unsigned count,
                 unsigned B)
 {
-   enum { STAGE_ROW_MAX = 768 };
+   enum { STAGE_ROW_MAX = 384 };
    _Alignas(64) uint8_t stage[16 * STAGE_ROW_MAX];
+   struct uil_row_out out[16];
    const unsigned n_rb = uil_row_blocks(B, false, false);
    const size_t tile_B = 256 * (size_t)B;
    const unsigned piece = uil_stage_tiles(B);
    const size_t stage_stride = piece * 16 * B;
 
+   for (unsigned r = 0; r < 16; ++r)
+      uil_row_out_start(&out[r], lin + r * stride);
+
    for (unsigned first = 0; first < count; first += piece) {
       unsigned n = count - first < piece ? count - first : piece;
-      uint8_t *t0 = tiles + first * tile_B, *l0 = lin + first * 16 * B;
+      uint8_t *t0 = tiles + first * tile_B;
 
 #pragma GCC unroll 8
       for (unsigned rb = 0; rb < n_rb; ++rb) {
@@ -188,17 +252,18 @@ uil_band_staged(uint8_t *tiles, uint8_t *lin, size_t stride, unsigned count,
             for (size_t k = 0; k < stage_stride; k += 64)
                __builtin_prefetch(next + r * stage_stride + k);
          }
-         uil_stream_row(l0 + r * stride, stage + r * stage_stride,
-                        n * 16 * B);
+         uil_row_out_put(&out[r], stage + r * stage_stride, n * 16 * B);
       }
    }
+   for (unsigned r = 0; r < 16; ++r)
+      uil_row_out_finish(&out[r]);
 }
 
 static UIL_INLINE void
 uil_band(uint8_t *tiles, uint8_t *lin, size_t stride, unsigned count,
          unsigned B, bool store, bool nt)
 {
-   if (!store && nt && uil_load_stages(B)) {
+   if (!store && nt) {
       uil_band_staged(tiles, lin, stride, count, B);
       return;
    }

@@ -15,7 +15,9 @@
  * stock code.
  *
  * Usage: bench_uinterleave [minimum repeats] [GB moved per measurement]
- * (defaults 5 and 1.5; lower the volume under emulation)
+ *                          [element sizes, e.g. 1,8] [case name prefix]
+ * (defaults 5, 1.5, every size and every case; lower the volume under
+ * emulation)
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -199,6 +201,24 @@ bench_case(const struct bench_case *c, unsigned B, unsigned repeats,
    return 0;
 }
 
+/* Whether B is in the comma-separated list (NULL or empty: every size) */
+static bool
+size_wanted(const char *list, unsigned B)
+{
+   if (!list || !*list)
+      return true;
+   for (const char *p = list; *p;) {
+      char *end;
+      unsigned long v = strtoul(p, &end, 10);
+      if (end == p)
+         return false;
+      if (v == B)
+         return true;
+      p = *end == ',' ? end + 1 : end;
+   }
+   return false;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -210,6 +230,9 @@ main(int argc, char **argv)
       { "1000x700 @(13,7)", 1024, 720, 13, 7, 1000, 700, false },
       { "4096x4096 px 4x4blk", 1024, 1024, 0, 0, 1024, 1024, true },
    };
+
+   const char *only_sizes = argc > 3 ? argv[3] : NULL;
+   const char *only_case = argc > 4 ? argv[4] : NULL;
 
    if (repeats == 0)
       repeats = 1;
@@ -231,6 +254,10 @@ main(int argc, char **argv)
       for (unsigned si = 0; si < sizeof(sizes_B) / sizeof(sizes_B[0]); ++si) {
          /* Compressed formats have 8 and 16 byte blocks */
          if (cases[ci].compressed && sizes_B[si] != 8 && sizes_B[si] != 16)
+            continue;
+         if (!size_wanted(only_sizes, sizes_B[si]) ||
+             (only_case &&
+              strncmp(cases[ci].name, only_case, strlen(only_case))))
             continue;
          if (bench_case(&cases[ci], sizes_B[si], repeats, volume_B))
             return 1;
