@@ -32,6 +32,7 @@
 #include "pan_fb.h"
 #include "pan_index_range.h"
 #include "pan_layer.h"
+#include "pan_line_stipple.h"
 #include "pan_polygon_mode.h"
 #include "pan_vs_once.h"
 #include "pan_resource.h"
@@ -1025,10 +1026,12 @@ warn_unsupported_raster(struct panfrost_context *ctx,
 
    if (!rast)
       return;
-   if (rast->line_stipple_enable && reduced == PIPE_PRIM_LINES)
+   if (rast->line_stipple_enable && reduced == PIPE_PRIM_LINES &&
+       !panfrost_line_stipple_applies(ctx, info))
       panfrost_warn_once(ctx, PANFROST_WARN_LINE_STIPPLE,
-                         "line stipple is not implemented: stippled lines "
-                         "are drawn solid");
+                         "line stipple is not implemented for adjacency, "
+                         "geometry shaders or transform feedback: these "
+                         "lines are drawn solid");
    if (reduced == PIPE_PRIM_TRIANGLES &&
        (rast->fill_front != PIPE_POLYGON_MODE_FILL ||
         rast->fill_back != PIPE_POLYGON_MODE_FILL) &&
@@ -1094,6 +1097,9 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    }
    /* GL_LINE / GL_POINT polygons as lines or points (pan_polygon_mode.c). */
    if (panfrost_polygon_mode_draw(ctx, info, drawid_offset, draws, num_draws))
+      return;
+   /* Stippled lines as their dashes (pan_line_stipple.c). */
+   if (panfrost_line_stipple_draw(ctx, info, drawid_offset, draws, num_draws))
       return;
    /* Compute work first, then the draw of its output (pan_gs.c);
     * its primitives are assembled there, any restart index. */

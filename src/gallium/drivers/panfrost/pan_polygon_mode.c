@@ -69,8 +69,8 @@
 /* The varying locations the fragment shader reads flat (all of them when
  * it is unknown), which take the polygon's provoking vertex: each line or
  * point drawn for it would take its own (see the top of the file). */
-static uint64_t
-flat_locations(const struct panfrost_context *ctx)
+uint64_t
+panfrost_polygon_flat_locations(const struct panfrost_context *ctx)
 {
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
    const struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
@@ -103,7 +103,7 @@ flat_locations(const struct panfrost_context *ctx)
 static bool
 flat_shaded(const struct panfrost_context *ctx)
 {
-   return flat_locations(ctx) != 0;
+   return panfrost_polygon_flat_locations(ctx) != 0;
 }
 
 /* Whether vs writes per-vertex edge flags. */
@@ -509,8 +509,8 @@ flat_record(struct flat_records *fr, uint32_t r, uint32_t pv)
 
 /* The locations vs writes, from its variables (the shader's info may not
  * have been gathered yet). */
-static uint64_t
-output_mask(const struct panfrost_shader *vs)
+uint64_t
+panfrost_polygon_output_mask(const struct panfrost_shader *vs)
 {
    uint64_t mask = 0;
    nir_foreach_shader_out_variable(var, vs->nir)
@@ -528,9 +528,9 @@ output_mask(const struct panfrost_shader *vs)
 /* The shader drawing the records of every output of vs (the outputs in
  * location order, as the record variant writes them), made once; NULL
  * after a message when it cannot be.  */
-static struct panfrost_shader *
-pass_through_vs(struct panfrost_context *ctx, struct panfrost_shader *vs,
-                uint64_t mask)
+struct panfrost_shader *
+panfrost_polygon_pass_through_vs(struct panfrost_context *ctx,
+                                 struct panfrost_shader *vs, uint64_t mask)
 {
    if (vs->polygon_vs)
       return vs->polygon_vs->error[0] ? NULL : vs->polygon_vs;
@@ -560,8 +560,8 @@ pass_through_vs(struct panfrost_context *ctx, struct panfrost_shader *vs,
    };
    vs->polygon_vs = ctx->base.create_vs_state(&ctx->base, &cso);
    if (vs->polygon_vs && vs->polygon_vs->error[0])
-      mesa_loge("panfrost: instanced polygon-mode draws with facing are "
-                "dropped: %s",
+      mesa_loge("panfrost: draws from vertex records (polygon modes, line "
+                "stipple) are dropped: %s",
                 vs->polygon_vs->error);
    return vs->polygon_vs && !vs->polygon_vs->error[0] ? vs->polygon_vs : NULL;
 }
@@ -575,7 +575,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
    unsigned n = d->count, instances = info->instance_count;
    /* Flat locations to give each polygon's lines, points and triangles. */
-   uint64_t flat_mask = flat_locations(ctx);
+   uint64_t flat_mask = panfrost_polygon_flat_locations(ctx);
    /* A shader writing memory runs once per distinct vertex: the lists
     * are drawn from the records of that run (pan_vs_once.h leaves quads,
     * quad strips and polygons here). */
@@ -588,7 +588,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    /* An instance's vertices then take a record of every output. */
    uint64_t mask = BITFIELD64_BIT(VARYING_SLOT_POS);
    if (by_record)
-      mask |= output_mask(vs);
+      mask |= panfrost_polygon_output_mask(vs);
    /* GL flags the edges of independent polygons only. */
    bool edges = has_edge_flags(vs) && (info->mode == PIPE_PRIM_TRIANGLES ||
                                        info->mode == PIPE_PRIM_QUADS ||
@@ -667,7 +667,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    struct panfrost_compute_shader *records =
       ok ? panfrost_gs_vs_records(ctx, vs, mask) : NULL;
    struct panfrost_shader *pass_vs =
-      ok && by_record ? pass_through_vs(ctx, vs, mask) : NULL;
+      ok && by_record ? panfrost_polygon_pass_through_vs(ctx, vs, mask) : NULL;
    struct pipe_resource *buf =
       ok ? pipe_buffer_create(ctx->base.screen, PIPE_BIND_SHADER_BUFFER,
                               PIPE_USAGE_STAGING, room * record_B)

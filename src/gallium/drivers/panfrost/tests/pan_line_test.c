@@ -10,7 +10,7 @@
  * closing side drawn, every corner once under additive blending), and
  * flat colours from the segment's last vertex or, with flatshade_first,
  * its first (the draw's flat-shading vertex on v6/v7, the tiler context
- * on v9); a stippled line is drawn solid after a message saying so.
+ * on v9); a stippled line keeps its pattern's pixels.
  */
 
 #include <math.h>
@@ -242,21 +242,30 @@ test_provoking(void)
    }
 }
 
-/* Line stipple is refused with a message (the line is drawn solid). */
+/* A stippled line (pan_line_stipple.c) keeps its first eight pixels of
+ * twelve under pattern 0x00ff, with no message (it was drawn solid after
+ * one). */
 static void
-test_stipple_refused(void)
+test_stipple(void)
 {
    static const float win[2][2] = { { 2, 7.5f }, { 14, 7.5f } };
    struct line_draw d = { PIPE_PRIM_LINES, 2, win, white, 1, .stipple = true };
    uint8_t px[SIZE][SIZE][4];
    pan_test_debug_msg[0] = 0;
    draw_lines(&d, px);
-   CHECK(strstr(pan_test_debug_msg, "line stipple"),
-         "no message for a stippled line (last: \"%s\")", pan_test_debug_msg);
-   unsigned drawn = 0;
-   for (int x = 0; x < SIZE; ++x)
-      drawn += px[7][x][0] == 255;
-   CHECK(drawn == 12, "stippled line: %u pixels, not 12 (solid)", drawn);
+   CHECK(!strstr(pan_test_debug_msg, "line stipple"),
+         "a message for a stippled line: \"%s\"", pan_test_debug_msg);
+   unsigned drawn = 0, first = SIZE, last = 0;
+   for (unsigned x = 0; x < SIZE; ++x) {
+      if (px[7][x][0] == 255) {
+         drawn++;
+         first = MIN2(first, x);
+         last = x;
+      }
+   }
+   CHECK(drawn == 8 && first == 2 && last == 9,
+         "stippled line: %u pixels from %u to %u, not 8 from 2 to 9", drawn,
+         first, last);
 }
 
 int
@@ -269,6 +278,6 @@ main(int argc, char **argv)
    test_width();
    test_loop();
    test_provoking();
-   test_stipple_refused();
+   test_stipple();
    return pan_test_close(screen, ctx);
 }
