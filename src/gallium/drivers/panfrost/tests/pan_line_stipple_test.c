@@ -10,6 +10,8 @@
  * stipple counter started: the line's start for an independent line, the
  * strip's start for a line strip (the counter goes on across its
  * vertices).  A lit pixel keeps the colour the line has there unstippled.
+ * A GL_LINE quad's first edge is stippled as a line from its first
+ * vertex.
  * Before, stippled lines were drawn solid.
  */
 
@@ -30,22 +32,29 @@
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
 
-/* Draws the lines through pixel centres xs[0..n) of row y, in mode, with
- * the stipple (factor 0: none); the colour is red at x 2, blue at x 30. */
+/* Draws the lines through pixel centres xs[0..n) of row 8 (or rows ys),
+ * in mode (quads as GL_LINE polygons), with the stipple (factor 0: none);
+ * the colour is red at x 2, blue at x 30. */
 static void
-draw(enum pipe_prim_type mode, unsigned y, const unsigned *xs, unsigned n,
-     unsigned factor, unsigned pattern)
+draw(enum pipe_prim_type mode, const unsigned *xs, const unsigned *ys,
+     unsigned n, unsigned factor, unsigned pattern)
 {
    float v[4][8];
    for (unsigned i = 0; i < n; ++i) {
       float t = (xs[i] - 2) / 28.0f;
-      float p[8] = {
-         pan_test_ndc(xs[i], SIZE), pan_test_ndc(y, SIZE), 0, 1, 1 - t, 0, t, 1
-      };
+      float p[8] = { pan_test_ndc(xs[i], SIZE),
+                     pan_test_ndc(ys ? ys[i] : 8, SIZE),
+                     0,
+                     1,
+                     1 - t,
+                     0,
+                     t,
+                     1 };
       memcpy(v[i], p, sizeof(p));
    }
    struct pipe_rasterizer_state rs =
-      pan_test_rasterizer(PIPE_POLYGON_MODE_FILL);
+      pan_test_rasterizer(mode == PIPE_PRIM_QUADS ? PIPE_POLYGON_MODE_LINE
+                                                  : PIPE_POLYGON_MODE_FILL);
    rs.line_stipple_enable = factor != 0;
    rs.line_stipple_factor = factor ? factor - 1 : 0;
    rs.line_stipple_pattern = pattern;
@@ -87,7 +96,7 @@ main(int argc, char **argv)
    /* The colours of the line unstippled. */
    static const unsigned whole[2] = { 2, 30 };
    uint32_t solid[SIZE];
-   draw(PIPE_PRIM_LINES, 8, whole, 2, 0, 0);
+   draw(PIPE_PRIM_LINES, whole, NULL, 2, 0, 0);
    for (unsigned x = 0; x < SIZE; ++x)
       solid[x] = pan_test_pixel(ctx, f.tex, x, 8);
    CHECK(solid[2] != BLACK && solid[29] != BLACK && solid[30] == BLACK,
@@ -98,23 +107,28 @@ main(int argc, char **argv)
     * its own there. */
    static const unsigned split[3] = { 2, 8, 30 };
    static const unsigned pairs[4] = { 2, 8, 8, 30 };
+   /* A GL_LINE quad whose first edge is the line (its right edge starts
+    * at x 30, left unchecked). */
+   static const unsigned quad_x[4] = { 2, 30, 30, 2 },
+                         quad_y[4] = { 8, 8, 20, 20 };
    static const struct {
       const char *name;
       enum pipe_prim_type mode;
-      const unsigned *xs;
+      const unsigned *xs, *ys;
       unsigned n, factor, pattern, restart_x;
    } cases[] = {
-      { "line, factor 1", PIPE_PRIM_LINES, whole, 2, 1, 0x0f0f, 2 },
-      { "line, factor 2", PIPE_PRIM_LINES, whole, 2, 2, 0x00ff, 2 },
-      { "line, factor 3", PIPE_PRIM_LINES, whole, 2, 3, 0x3333, 2 },
-      { "strip", PIPE_PRIM_LINE_STRIP, split, 3, 1, 0x0f0f, 2 },
-      { "two lines", PIPE_PRIM_LINES, pairs, 4, 1, 0x0f0f, 8 },
+      { "line, factor 1", PIPE_PRIM_LINES, whole, NULL, 2, 1, 0x0f0f, 2 },
+      { "line, factor 2", PIPE_PRIM_LINES, whole, NULL, 2, 2, 0x00ff, 2 },
+      { "line, factor 3", PIPE_PRIM_LINES, whole, NULL, 2, 3, 0x3333, 2 },
+      { "strip", PIPE_PRIM_LINE_STRIP, split, NULL, 3, 1, 0x0f0f, 2 },
+      { "two lines", PIPE_PRIM_LINES, pairs, NULL, 4, 1, 0x0f0f, 8 },
+      { "GL_LINE quad", PIPE_PRIM_QUADS, quad_x, quad_y, 4, 1, 0x0f0f, 2 },
    };
    for (unsigned c = 0; c < ARRAY_SIZE(cases); ++c) {
-      draw(cases[c].mode, 8, cases[c].xs, cases[c].n, cases[c].factor,
+      draw(cases[c].mode, cases[c].xs, cases[c].ys, cases[c].n, cases[c].factor,
            cases[c].pattern);
       unsigned wrong = 0, first = 0;
-      for (unsigned x = 0; x < SIZE; ++x) {
+      for (unsigned x = 0; x < (cases[c].ys ? 30 : SIZE); ++x) {
          unsigned x0 = x < cases[c].restart_x ? 2 : cases[c].restart_x;
          bool lit =
             x >= 2 && x < 30 &&
