@@ -274,18 +274,47 @@ cutoff(const struct mid_shader *best)
    }
 }
 
+/* The bundles from which only a schedule of at most 4 ([0]) or 8 ([1])
+ * work registers beats best (0: none; better()): against two threads,
+ * from best's bundles on only four threads win; against one, from its
+ * bundles on one thread loses, and from four thirds of them two threads
+ * too.  Against four threads cutoff() stops them all. */
+static void
+register_cutoffs(const struct mid_shader *best, unsigned cut[2])
+{
+   cut[0] = cut[1] = 0;
+   if (!best)
+      return;
+   unsigned nb = best->bin.nr_bundles;
+   switch (threads_of(best)) {
+   case 2:
+      cut[0] = nb;
+      break;
+   case 1:
+      cut[0] = DIV_ROUND_UP(4 * nb, 3);
+      cut[1] = nb;
+      break;
+   default:
+      break;
+   }
+}
+
 /* Schedule and allocate a clone of ir at a level; the bundle count is
  * known without encoding (only the kept schedule is emitted).  A
- * schedule that cannot end below `cut` bundles stops (s->sched_cut). */
+ * schedule that cannot end below `cut` bundles stops (s->sched_cut), and
+ * so does one that provably needs more registers than it could win with
+ * (register_cutoffs). */
 static struct mid_shader *
-schedule_ir(const struct mid_shader *ir, unsigned level, unsigned cut,
-            bool notes, void *mem_ctx, FILE *print_ir)
+schedule_ir(const struct mid_shader *ir, unsigned level,
+            const struct mid_shader *best, bool notes, void *mem_ctx,
+            FILE *print_ir)
 {
    struct mid_shader *s = mid_shader_clone(ir, mem_ctx);
    if (!s)
       return NULL;
    s->level = level;
-   s->sched_cutoff = cut;
+   s->sched_cutoff = cutoff(best);
+   register_cutoffs(best, s->sched_cut_regs);
    s->sched_notes = notes;
    s->sched_cut = s->sched_partial = false;
    if (!mid_schedule(s) || !mid_ra(s))
@@ -449,8 +478,7 @@ try_levels(nir_shader *nir, unsigned gpu_id, unsigned max_push, unsigned early,
           * noted facts of a whole one that could be noted are kept, so
           * the same levels are skipped as when it runs to the end. */
          bool notes = moves && may_note(&seen[vi], window, ordered);
-         s = schedule_ir(base, level, cutoff(*best), notes, mem_ctx,
-                         print_ir);
+         s = schedule_ir(base, level, *best, notes, mem_ctx, print_ir);
          (*nr_schedules)++;
       }
       if (moves && s && (!s->failed || s->ra_failed) && !s->sched_partial)

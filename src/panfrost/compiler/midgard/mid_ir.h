@@ -194,6 +194,12 @@ struct mid_shader {
     * the caller does not need them (!sched_notes) or the budget has held
     * a group back already. */
    unsigned sched_cutoff;
+   /* Set by the caller too: from sched_cut_regs[0] bundles on only a
+    * schedule of at most 4 work registers can win, from sched_cut_regs[1]
+    * on one of at most 8 (0: from none).  A whole schedule past one whose
+    * registers provably exceed it (mid_reg_bound) stops before packing
+    * (sched_cut). */
+   unsigned sched_cut_regs[2];
    bool sched_notes, sched_cut, sched_partial;
    /* What scheduling derives from the IR alone (dependences, liveness,
     * reader counts): made by the first schedule of an IR and shared by

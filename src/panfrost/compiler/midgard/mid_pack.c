@@ -381,12 +381,12 @@ mid_pack_weights(struct mid_shader *s, void *mem)
    return w;
 }
 
-void
+bool
 mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
-                 const uint8_t *live_out)
+                 const uint8_t *live_out, unsigned min_regs)
 {
    if (!s->nr_vars)
-      return;
+      return true;
    void *mem = ralloc_context(NULL);
    struct pk_var *vars = rzalloc_array(mem, struct pk_var, s->nr_vars);
    for (unsigned v = 0; v < s->nr_vars; v++) {
@@ -402,8 +402,19 @@ mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
       mid_ra_kept_tex_copies(s, &kept);
       util_dynarray_foreach(&kept, unsigned, v) vars[*v].bad = true;
    }
+   if (min_regs) {
+      /* What packing will leave whole: the bound on the registers. */
+      bool *whole = ralloc_array(mem, bool, s->nr_vars);
+      for (unsigned v = 0; v < s->nr_vars; v++)
+         whole[v] = !candidate(&vars[v]);
+      if (mid_reg_bound(s, whole, live_out) >= min_regs) {
+         ralloc_free(mem);
+         return false;
+      }
+   }
    intervals(s, vars, live_in, live_out, mem);
    assign(s, vars, mem);
    rewrite(s, vars);
    ralloc_free(mem);
+   return true;
 }

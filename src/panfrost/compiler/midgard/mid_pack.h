@@ -13,9 +13,17 @@
 /* Gather variables of one to three lanes into the lanes of shared
  * variables, on the scheduled bundles, so fewer registers hold them
  * (mid_pack.c).  live_in and live_out: per block (by index) and
- * variable, the lanes live into and out of it (the scheduler's). */
-void mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
-                      const uint8_t *live_out);
+ * variable, the lanes live into and out of it (the scheduler's).  With
+ * min_regs, false (nothing packed) when the schedule provably needs at
+ * least min_regs work registers (mid_reg_bound). */
+bool mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
+                      const uint8_t *live_out, unsigned min_regs);
+
+/* A number of work registers that allocation will take at least for the
+ * scheduled shader (mid_reg_bound.c): whole[v] tells the variables
+ * packing leaves whole; live_out as for mid_pack_scalars. */
+unsigned mid_reg_bound(struct mid_shader *s, const bool *whole,
+                       const uint8_t *live_out);
 
 /* Per variable, the quarter registers it will take once packed: its lanes
  * for a value mid_pack_scalars may pack, else 4 (pressure estimates). */

@@ -928,6 +928,13 @@ may_vanish(const struct mid_bundle *b)
    return any;
 }
 
+/* Whether the bundles that stay are counted: a cutoff needs them. */
+static bool
+counts_stay(const struct mid_shader *s)
+{
+   return s->sched_cutoff || s->sched_cut_regs[0] || s->sched_cut_regs[1];
+}
+
 static unsigned
 staying(struct mid_shader *s, int from, int to)
 {
@@ -1317,7 +1324,7 @@ schedule_block(struct sched *sc, struct mid_block *blk)
     * (or a final empty one). */
    if (pending && blk->link.next == &s->blocks)
       new_bundle(s, MID_B_ALU, &pending);
-   if (s->sched_cutoff)
+   if (counts_stay(s))
       sc->stay += staying(s, first_bundle, nr_bundles(s));
 out:
    ralloc_free(gs);
@@ -1525,8 +1532,17 @@ mid_schedule(struct mid_shader *s)
    /* Scheduling keeps the order of each lane's reads and writes within
     * a block, so what is live into and out of each block has not
     * changed (a value forwarded through r24/r25 was live in none). */
-   if (ok)
-      mid_pack_scalars(s, cache->live_in, cache->live_out);
+   /* Past a count of bundles where only fewer registers can win, the
+    * bound on registers may show that it cannot either. */
+   unsigned min_regs = 0;
+   if (s->sched_cut_regs[0] && sc.stay >= s->sched_cut_regs[0])
+      min_regs = 5;
+   else if (s->sched_cut_regs[1] && sc.stay >= s->sched_cut_regs[1])
+      min_regs = 9;
+   if (ok && !mid_pack_scalars(s, cache->live_in, cache->live_out, min_regs)) {
+      s->sched_cut = true;
+      ok = false;
+   }
    ralloc_free(tmp);
    return ok;
 }

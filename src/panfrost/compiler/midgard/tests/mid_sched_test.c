@@ -15,6 +15,7 @@
 
 #include "isa/pan_isa_mid.h"
 #include "mid_ir.h"
+#include "mid_pack.h"
 #include "mid_test_ir.h"
 
 static const struct mid_ref u0 = { MID_REF_UNIFORM, 0 };
@@ -322,6 +323,98 @@ test_cutoff(void)
    ralloc_free(s);
 }
 
+/*
+ *    v0 = fadd u0, u0;  v(i) = fadd v(i-1), u0   (i < k; whole vec4s, or
+ *                                                 one lane each)
+ *    v(k) = fadd v(k-1), v(k-2);  v(k+i) = fadd v(k+i-1), v(k-2-i)
+ *
+ * The sum starts from the last value: all k are live once it is written,
+ * in any order the scheduler may choose.  The lower bound on
+ * registers before packing (mid_reg_bound) counts a whole variable as a
+ * register and a lane packing may pack as a quarter of one, never more
+ * than allocation then takes; a schedule past sched_cut_regs[0] bundles
+ * (where only four registers could win) that provably needs five stops
+ * before packing.
+ */
+static struct mid_shader *
+sum_of(unsigned k, unsigned mask)
+{
+   struct mid_shader *s = new_shader(MESA_SHADER_VERTEX, 2 * k, 0);
+   struct mid_block *b = mid_block_create(s);
+   for (unsigned i = 0; i < k; i++)
+      fadd(s, b, i, i ? mid_var(i - 1) : u0)->mask = mask;
+   struct mid_instr *I = fadd(s, b, k, mid_var(k - 1));
+   I->src[1] = mid_src_ref(mid_var(k - 2));
+   I->mask = mask;
+   for (unsigned i = 1; i + 1 < k; i++) {
+      I = fadd(s, b, k + i, mid_var(k + i - 1));
+      I->src[1] = mid_src_ref(mid_var(k - 2 - i));
+      I->mask = mask;
+   }
+   return s;
+}
+
+static unsigned
+bound_of(struct mid_shader *s, bool whole_vars)
+{
+   bool whole[16];
+   uint8_t live_out[16] = { 0 };
+   for (unsigned v = 0; v < 16; v++)
+      whole[v] = whole_vars;
+   return mid_reg_bound(s, whole, live_out);
+}
+
+static void
+test_register_cutoff(void)
+{
+   /* In program order: five vec4s take five registers, eight scalars
+    * two once packed (eight if packing left them whole). */
+   struct mid_shader *s = sum_of(5, 0xf);
+   PAN_EXPECT_EQ(bound_of(s, true), 5);
+   PAN_EXPECT_EQ(bound_of(s, false), 5);
+   ralloc_free(s);
+   s = sum_of(8, 0x1);
+   PAN_EXPECT_EQ(bound_of(s, false), 2);
+   PAN_EXPECT_EQ(bound_of(s, true), 8);
+   ralloc_free(s);
+
+   /* A lane read before its block writes it (live in, maybe undefined)
+    * counts nothing: v0 no longer written (v9 instead). */
+   s = sum_of(5, 0xf);
+   struct mid_block *b = list_first_entry(&s->blocks, struct mid_block, link);
+   struct mid_instr *first =
+      list_first_entry(&b->instrs, struct mid_instr, link);
+   first->dst = mid_var(9);
+   PAN_EXPECT_EQ(bound_of(s, true), 4);
+   ralloc_free(s);
+
+   /* Scheduled: the bound never exceeds what allocation takes, and
+    * with sched_cut_regs[0] at one bundle the five vec4s stop before
+    * packing, four do not. */
+   for (unsigned k = 4; k <= 6; k++) {
+      s = sum_of(k, 0xf);
+      PAN_EXPECT(mid_schedule(s));
+      PAN_EXPECT(!s->sched_cut);
+      uint8_t live_out[16] = { 0 };
+      bool whole[16];
+      for (unsigned v = 0; v < 16; v++)
+         whole[v] = true;
+      unsigned bound = mid_reg_bound(s, whole, live_out);
+      PAN_EXPECT(mid_ra(s));
+      PAN_CHECK(bound <= s->work_regs, "bound %u, %u registers", bound,
+                s->work_regs);
+      ralloc_free(s);
+
+      s = sum_of(k, 0xf);
+      s->sched_cut_regs[0] = 1;
+      bool ok = mid_schedule(s);
+      PAN_CHECK(ok == (bound < 5) && s->sched_cut == (bound >= 5),
+                "k %u bound %u ok %d cut %d", k, bound, ok, s->sched_cut);
+      PAN_CHECK(k < 5 || s->sched_cut, "%u vec4s live, not cut", k);
+      ralloc_free(s);
+   }
+}
+
 int
 main(void)
 {
@@ -330,5 +423,6 @@ main(void)
    PAN_RUN_CASE(test_constant_colour);
    PAN_RUN_CASE(test_colour_counted);
    PAN_RUN_CASE(test_cutoff);
+   PAN_RUN_CASE(test_register_cutoff);
    return pan_test_summary("pan_mid_sched");
 }
