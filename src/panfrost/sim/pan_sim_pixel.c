@@ -29,19 +29,22 @@
 #include "pan_sim_priv.h"
 #include "pan_uinterleave.h"
 
+/* Writes the low `width` bits of value at bit `start`, a byte at a time:
+ * every written-back pixel comes through here. */
 static void
 put_bits(struct pan_sim_pixel *px, unsigned start, unsigned width,
          uint64_t value)
 {
-   for (unsigned i = 0; i < width; ++i) {
-      unsigned bit = start + i;
-      uint8_t m = (uint8_t)(1u << (bit % 8));
+   while (width) {
+      unsigned shift = start % 8, n = 8 - shift < width ? 8 - shift : width;
+      uint8_t m = (uint8_t)(((1u << n) - 1) << shift);
+      uint8_t *b = &px->bytes[start / 8];
 
-      px->mask[bit / 8] |= m;
-      if ((value >> i) & 1)
-         px->bytes[bit / 8] |= m;
-      else
-         px->bytes[bit / 8] &= (uint8_t)~m;
+      px->mask[start / 8] |= m;
+      *b = (uint8_t)((*b & ~m) | ((uint8_t)(value << shift) & m));
+      value >>= n;
+      start += n;
+      width -= n;
    }
 }
 
