@@ -122,10 +122,11 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
       TEX_ERR(err, "%s texture on a plane that is not ASTC 2D", t->fmt.name);
       return false;
    } else if (d.plane_type != MALI_PLANE_TYPE_GENERIC) {
-      TEX_ERR(err, "texture plane type %s is not sampled",
+      TEX_ERR(err, "texture plane type %s is not sampled (format %s)",
               PAN_GENX(plane_type_name)(d.plane_type)
                  ? PAN_GENX(plane_type_name)(d.plane_type)
-                 : "unknown");
+                 : "unknown",
+              t->fmt.name ? t->fmt.name : "unknown");
       return false;
    }
    s->base = d.address;
@@ -216,6 +217,49 @@ seen(struct pan_sim_tex_seen *s, uint64_t va, const void *p)
    return false;
 }
 
+#if PAN_ARCH >= 9
+/* Valhall's texture descriptor names what an ASTC texture decodes to:
+ * rgba16f for the wide decode, rgba8_unorm (sRGB or not) for the narrow
+ * one; its planes are astc_2d ones.  The texel format becomes the ASTC
+ * decode, keeping the component order, swizzle and sRGB flag.
+ */
+static bool
+astc_texture(struct pan_sim_texture *t, char *err)
+{
+   if (is_astc(&t->fmt)) {
+      TEX_ERR(err,
+              "v9 texture format %s: the descriptor names the decoded "
+              "format, the plane the ASTC blocks",
+              t->fmt.name);
+      return false;
+   }
+   const void *p =
+      PAN_GENX(sim_tex_read)(t->space, t->surfaces, pan_size(plane),
+                             "texture surface descriptor", err);
+   if (!p)
+      return false;
+   pan_unpack(p, plane, d);
+   if (d.plane_type != MALI_PLANE_TYPE_ASTC_2D)
+      return true;
+
+   const char *name;
+   if (!strcmp(t->fmt.name, "rgba16f")) {
+      name = "astc_2d_hdr";
+   } else if (!strcmp(t->fmt.name, "rgba8_unorm")) {
+      name = "astc_2d_ldr";
+   } else {
+      TEX_ERR(err, "ASTC 2D plane decoding to %s", t->fmt.name);
+      return false;
+   }
+   struct pan_sim_texel_format f = t->fmt;
+   pan_sim_texel_format_parse(name, &t->fmt);
+   memcpy(t->fmt.src, f.src, sizeof(f.src));
+   t->fmt.srgb = f.srgb;
+   t->fmt.srgb_fields = f.srgb_fields;
+   return true;
+}
+#endif
+
 static bool
 unpack_texture(const struct pan_sim_space *space, const void *p,
                struct pan_sim_texture *t, char *err)
@@ -253,7 +297,13 @@ unpack_texture(const struct pan_sim_space *space, const void *p,
       return false;
    }
 #endif
-   return PAN_GENX(sim_tex_format)(d.format, d.swizzle, &t->fmt, err);
+   if (!PAN_GENX(sim_tex_format)(d.format, d.swizzle, &t->fmt, err))
+      return false;
+#if PAN_ARCH >= 9
+   return astc_texture(t, err);
+#else
+   return true;
+#endif
 }
 
 static bool

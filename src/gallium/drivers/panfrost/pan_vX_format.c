@@ -146,12 +146,21 @@ hw_format(enum pipe_format format, const struct util_format_description *desc)
          return hw;
       name = packed_formats[i].name;
    }
-   /* 2D ASTC: the format names the decode (wide for linear textures, see
-    * pan_format_compressed_index), the surfaces the block footprint.
+   /* 2D ASTC decodes wide (16-bit floats) for linear textures, to 8 bits
+    * for sRGB ones (see pan_format_compressed_index).  Up to v7 the format
+    * names the ASTC decode and the surfaces the footprint; v9 names what
+    * the texels decode to, its ASTC planes the blocks (as the stock driver
+    * does).
     */
    if (!name && desc->layout == UTIL_FORMAT_LAYOUT_ASTC &&
-       desc->block.depth == 1)
-      name = util_format_is_srgb(format) ? "astc_2d_ldr" : "astc_2d_hdr";
+       desc->block.depth == 1) {
+      bool srgb = util_format_is_srgb(format);
+#if PAN_ARCH >= 9
+      name = srgb ? "rgba8_unorm" : "rgba16f";
+#else
+      name = srgb ? "astc_2d_ldr" : "astc_2d_hdr";
+#endif
+   }
    if (!name && channels_name(desc, buf, sizeof(buf)))
       name = buf;
    return name ? format_by_name(name) : 0;
