@@ -11,18 +11,21 @@ it can judge without multisampling (the API-level ones) must pass there
 as well, the others skip; a failure on softpipe fails the test.
 
   msaa_proof.py [--gpus G52,G57] [--list msaa-tests.txt] [--stock DIR]
-                [--build DIR] [--driver stock|ours]
+                [--build DIR] [--driver stock|ours] [--jobs N]
 
 With --driver ours, our driver (from --build) runs them instead of the
 stock one; msaa-ours-tests.txt lists those it must pass (on the G57).
 
 Each line of the list is a piglit binary and its arguments, '#' starting
-a comment. Exits 0 when every run passes on every GPU.
+a comment. Exits 0 when every run passes on every GPU.  --jobs programs
+(default: one per CPU) run at once, each on softpipe and then on every
+GPU; their lines come out in the list's order.
 
 See docs/drivers/panfrost/simulator-oracle.rst.
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -84,6 +87,8 @@ def main():
     ap.add_argument('--build', default=os.path.join(run_piglit.TOP, 'build'))
     ap.add_argument('--timeout', type=int, default=240)
     ap.add_argument('--driver', choices=('stock', 'ours'), default='stock')
+    ap.add_argument('--jobs', type=int, default=0,
+                    help='programs run at once (default: one per CPU)')
     a = ap.parse_args()
 
     piglit = run_piglit.find_piglit()
@@ -97,27 +102,37 @@ def main():
     for g in gpus:
         if g not in run_piglit.GPUS:
             ap.error(f'unknown GPU {g}')
-    failed = passed = 0
-    for test in read_list(a.list):
+    def one(test):
+        """(lines to print, passes, failures) of a program on softpipe and
+        then on every GPU."""
         name = ' '.join(test)
         ref, _, _ = run(drivers, 'softpipe', piglit, test, a.timeout)
         if ref not in ('pass', 'skip'):
-            print(f'msaa-proof: {name}: {ref} on softpipe: the reference '
-                  'does not run it')
-            failed += 1
-            continue
+            return [f'msaa-proof: {name}: {ref} on softpipe: the reference '
+                    'does not run it'], 0, 1
+        lines, ok, bad = [], 0, 0
         for g in gpus:
             config = run_piglit.ours(g) if a.driver == 'ours' else g
             res, secs, out = run(drivers, config, piglit, test, a.timeout)
             if res == 'pass':
-                passed += 1
-                print(f'msaa-proof: {g} {name}: pass ({secs} s; softpipe '
-                      f'{ref})')
+                ok += 1
+                lines.append(f'msaa-proof: {g} {name}: pass ({secs} s; '
+                             f'softpipe {ref})')
                 continue
-            failed += 1
+            bad += 1
             sim = [l for l in out.splitlines() if l.startswith('pan sim:')]
             why = sim[0] if sim else (out.strip().splitlines() or [''])[-1]
-            print(f'msaa-proof: {g} {name}: {res} ({why})')
+            lines.append(f'msaa-proof: {g} {name}: {res} ({why})')
+        return lines, ok, bad
+
+    failed = passed = 0
+    jobs = max(1, a.jobs or os.cpu_count() or 1)
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for lines, ok, bad in pool.map(one, read_list(a.list)):
+            for line in lines:
+                print(line, flush=True)
+            passed += ok
+            failed += bad
     print(f'msaa-proof: {passed} passed, {failed} failed')
     return 1 if failed or not passed else 0
 
