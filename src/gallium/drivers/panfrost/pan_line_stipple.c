@@ -11,9 +11,9 @@
  * steps the pattern leaves on becomes a line of its own, its ends
  * interpolated from the line's records (perspective-correct, or in window
  * space for noperspective outputs; flat ones from the line's provoking
- * vertex).  Those lines are drawn from the new records by the
- * pass-through shader of the polygon modes, with a rasterizer that does
- * not stipple.  Lines with an end behind the eye are not split (no
+ * vertex).  Those lines are drawn from the new records by the records'
+ * shader (pan_vertex_records.h), with a rasterizer that does not
+ * stipple.  Lines with an end behind the eye are not split (no
  * window position to count in).
  */
 
@@ -32,9 +32,8 @@
 #include "pan_context.h"
 #include "pan_gs.h"
 #include "pan_line_stipple.h"
-#include "pan_polygon_mode.h"
 #include "pan_resource.h"
-#include "pan_xfb.h"
+#include "pan_vertex_records.h"
 
 bool
 panfrost_line_stipple_applies(const struct panfrost_context *ctx,
@@ -260,7 +259,7 @@ stipple_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    if (n < 2 || !instances)
       return true;
    uint64_t mask =
-      panfrost_polygon_output_mask(vs) | BITFIELD64_BIT(VARYING_SLOT_POS);
+      panfrost_vertex_output_mask(vs) | BITFIELD64_BIT(VARYING_SLOT_POS);
    unsigned record_B = util_bitcount64(mask) * 16;
    uint64_t total = (uint64_t)n * instances;
    if (total * record_B > (256u << 20)) {
@@ -271,80 +270,26 @@ stipple_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    }
    uint32_t *ids = malloc(n * sizeof(uint32_t));
    uint8_t *cut = calloc(n, 1);
-   struct pipe_transfer *xfer = NULL;
-   const uint8_t *in = NULL;
-   bool ok = ids && cut;
-   if (ok && info->index_size) {
-      in = info->has_user_indices
-              ? info->index.user
-              : pipe_buffer_map_range(&ctx->base, info->index.resource, 0,
-                                      info->index.resource->width0,
-                                      PIPE_MAP_READ, &xfer);
-      ok = in != NULL;
-   }
-   /* The draw's vertex ids (bias or first vertex added, as gl_VertexID
-    * counts); restarts end the strips and shade the id before them. */
    int bias = info->index_size ? d->index_bias : (int)d->start;
-   bool restarts = info->index_size && info->primitive_restart;
-   uint32_t last = 0;
-   for (unsigned i = 0; ok && i < n; ++i) {
-      uint32_t id = i;
-      if (in && info->index_size == 1)
-         id = in[d->start + i];
-      else if (in && info->index_size == 2)
-         id = ((const uint16_t *)in)[d->start + i];
-      else if (in)
-         id = ((const uint32_t *)in)[d->start + i];
-      cut[i] = restarts && id == info->restart_index;
-      ids[i] = cut[i] ? last : id + bias;
-      last = ids[i];
-   }
-   if (xfer)
-      pipe_buffer_unmap(&ctx->base, xfer);
-
-   struct panfrost_compute_shader *records =
-      ok ? panfrost_gs_vs_records(ctx, vs, mask) : NULL;
-   struct panfrost_shader *pass_vs =
-      ok ? panfrost_polygon_pass_through_vs(ctx, vs, mask) : NULL;
-   struct pipe_resource *buf =
-      ok ? pipe_buffer_create(ctx->base.screen, PIPE_BIND_SHADER_BUFFER,
-                              PIPE_USAGE_STAGING, total * record_B)
-         : NULL;
-   struct pipe_vertex_element pve = {
-      .src_format = PIPE_FORMAT_R32G32B32A32_UINT,
-   };
-   void *pass_ve =
-      pass_vs ? ctx->base.create_vertex_elements_state(&ctx->base, 1, &pve)
-              : NULL;
-   ok = ok && records && !records->error[0] && buf && pass_ve;
-   struct pan_bo *bo = ok ? panfrost_resource(buf)->bo : NULL;
-   ok = ok && panfrost_batch_add_bo(ctx, bo,
-                                    PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
-   if (ok) {
-      uint64_t targets[PIPE_MAX_SO_BUFFERS] = { bo->gpu_va };
-      ok = panfrost_xfb_run(ctx, records, info, drawid, bias,
-                            info->index_size != 0, ids, n, (unsigned)total,
-                            targets) == 0;
-   }
-   /* The positions are needed now: the work goes and is waited for. */
-   ok = ok && panfrost_batch_submit(ctx) && pan_bo_wait(bo, INT64_MAX, false);
+   struct panfrost_vertex_records vr = { 0 };
+   bool ok = ids && cut && panfrost_vertex_read_ids(ctx, info, d, ids, cut) &&
+             panfrost_vertex_records_run(ctx, vs, mask, true, info, drawid,
+                                         bias, ids, n, total * record_B, &vr);
    struct dashes ds = {
-      .rec = ok ? pan_bo_mmap(bo) : NULL,
+      .rec = ok ? vr.cpu : NULL,
       .record_B = record_B,
       .mask = mask,
-      .flat_mask = panfrost_polygon_flat_locations(ctx) & mask &
+      .flat_mask = panfrost_vertex_flat_locations(ctx) & mask &
                    ~BITFIELD64_BIT(VARYING_SLOT_POS),
       .nop_mask = noperspective_mask(vs),
    };
    ok = ds.rec && add_lines(ctx, &ds, info->mode, cut, n, instances);
    if (ok && ds.nr)
-      draw_dashes(ctx, &ds, pass_vs, pass_ve, drawid);
-   if (pass_ve)
-      ctx->base.delete_vertex_elements_state(&ctx->base, pass_ve);
+      draw_dashes(ctx, &ds, vr.draw_vs, vr.draw_ve, drawid);
+   panfrost_vertex_records_release(ctx, &vr);
    free(ds.out);
    free(cut);
    free(ids);
-   pipe_resource_reference(&buf, NULL);
    return ok;
 }
 

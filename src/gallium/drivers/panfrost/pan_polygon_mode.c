@@ -64,46 +64,13 @@
 #include "pan_index_range.h"
 #include "pan_polygon_mode.h"
 #include "pan_resource.h"
+#include "pan_vertex_records.h"
 #include "pan_xfb.h"
-
-/* The varying locations the fragment shader reads flat (all of them when
- * it is unknown), which take the polygon's provoking vertex: each line or
- * point drawn for it would take its own (see the top of the file). */
-uint64_t
-panfrost_polygon_flat_locations(const struct panfrost_context *ctx)
-{
-   const struct pipe_rasterizer_state *rast = ctx->state.rast;
-   const struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
-   const uint64_t colours =
-      BITFIELD64_BIT(VARYING_SLOT_COL0) | BITFIELD64_BIT(VARYING_SLOT_COL1) |
-      BITFIELD64_BIT(VARYING_SLOT_BFC0) | BITFIELD64_BIT(VARYING_SLOT_BFC1);
-
-   if (!fs || !fs->nir)
-      return ~0ull;
-   uint64_t mask = rast->flatshade ? colours : 0;
-   nir_foreach_shader_in_variable(var, fs->nir)
-   {
-      /* gl_FrontFacing is flat but no vertex's (pan_nir_lower_back_face.c). */
-      if (var->data.interpolation != INTERP_MODE_FLAT ||
-          var->data.location == VARYING_SLOT_FACE || var->data.location < 0 ||
-          var->data.location >= 64)
-         continue;
-      unsigned slots = glsl_count_attribute_slots(var->type, false);
-      mask |= BITFIELD64_RANGE(var->data.location,
-                               MIN2(slots, 64 - var->data.location));
-   }
-   /* Two-sided colours: the back ones stand for the front ones read. */
-   if (mask & BITFIELD64_BIT(VARYING_SLOT_COL0))
-      mask |= BITFIELD64_BIT(VARYING_SLOT_BFC0);
-   if (mask & BITFIELD64_BIT(VARYING_SLOT_COL1))
-      mask |= BITFIELD64_BIT(VARYING_SLOT_BFC1);
-   return mask;
-}
 
 static bool
 flat_shaded(const struct panfrost_context *ctx)
 {
-   return panfrost_polygon_flat_locations(ctx) != 0;
+   return panfrost_vertex_flat_locations(ctx) != 0;
 }
 
 /* Whether vs writes per-vertex edge flags. */
@@ -136,16 +103,6 @@ unfilled_applies(const struct panfrost_context *ctx,
             ctx->state.shaders[PIPE_SHADER_VERTEX]->vs_writes_memory) &&
           /* Transform feedback captures the polygons themselves. */
           !ctx->xfb.num_targets && !ctx->xfb.active_queries;
-}
-
-static unsigned
-index_at(const uint8_t *in, unsigned size, unsigned i)
-{
-   if (size == 1)
-      return in[i];
-   if (size == 2)
-      return ((const uint16_t *)in)[i];
-   return ((const uint32_t *)in)[i];
 }
 
 /* Draws `count` vertices (indices of `in` from `start`, or vertex
@@ -186,7 +143,8 @@ draw_run(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       return false;
    if (in && !translate) {
       for (unsigned i = 0; i < count; ++i)
-         ((uint32_t *)out)[i] = index_at(in, info->index_size, start + i);
+         ((uint32_t *)out)[i] =
+            panfrost_vertex_index_at(in, info->index_size, start + i);
    } else if (in) {
       translate(in, start, count, out_nr, info->restart_index, out);
    } else {
@@ -507,63 +465,123 @@ flat_record(struct flat_records *fr, uint32_t r, uint32_t pv)
    return fr->next++;
 }
 
-/* The locations vs writes, from its variables (the shader's info may not
- * have been gathered yet). */
-uint64_t
-panfrost_polygon_output_mask(const struct panfrost_shader *vs)
+/* Whether the polygon of vertices v[0..c) (clip positions in pos) is
+ * front-facing. */
+static bool
+front_facing(const struct panfrost_context *ctx, const float *pos,
+             const unsigned *v, unsigned c)
 {
-   uint64_t mask = 0;
-   nir_foreach_shader_out_variable(var, vs->nir)
-   {
-      /* Clip distances: a compact array of floats, four a slot. */
-      unsigned slots =
-         var->data.compact
-            ? DIV_ROUND_UP(glsl_get_length(var->type), 4)
-            : glsl_count_attribute_slots(var->type, false);
-      mask |= BITFIELD64_RANGE(var->data.location, slots);
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   const struct pipe_viewport_state *vp = &ctx->state.viewport;
+   bool flip = (vp->scale[0] < 0) != (vp->scale[1] < 0);
+   /* The homogeneous determinants of the fan's triangles have the sign
+    * of the projected area for vertices in front of the eye. */
+   double det = 0;
+   for (unsigned i = 1; i + 1 < c; ++i) {
+      const float *p = pos + 4 * v[0], *q = pos + 4 * v[i],
+                  *e = pos + 4 * v[i + 1];
+      det += p[0] * ((double)q[1] * e[3] - (double)e[1] * q[3]) -
+             p[1] * ((double)q[0] * e[3] - (double)e[0] * q[3]) +
+             p[3] * ((double)q[0] * e[1] - (double)e[0] * q[1]);
    }
-   return mask;
+   /* Window y runs down the framebuffer: a positive clip-space area is
+    * clockwise there (unless the viewport mirrors). */
+   bool ccw = (det < 0) != flip;
+   return ccw == rast->front_ccw;
 }
 
-/* The shader drawing the records of every output of vs (the outputs in
- * location order, as the record variant writes them), made once; NULL
- * after a message when it cannot be.  */
-struct panfrost_shader *
-panfrost_polygon_pass_through_vs(struct panfrost_context *ctx,
-                                 struct panfrost_shader *vs, uint64_t mask)
-{
-   if (vs->polygon_vs)
-      return vs->polygon_vs->error[0] ? NULL : vs->polygon_vs;
+/* A facing pass's lists: filled triangles, edges, vertices; with the
+ * slope term a run per polygon, the lines' from the start of runs, the
+ * points' from the end (total). */
+struct face_lists {
+   uint32_t *fill, *line, *point;
+   unsigned nf, nl, np;
+   struct offset_run *runs;
+   unsigned total, line_runs, point_runs;
+   bool first; /* flatshade_first */
+   struct flat_records *fr;
+};
 
-   struct panfrost_gs_info gi = { .out_mask = mask };
-   nir_foreach_shader_out_variable(var, vs->nir)
-   {
-      if (var->data.location < 0 || var->data.location >= 64)
-         continue;
-      if (var->data.interpolation == INTERP_MODE_NOPERSPECTIVE)
-         gi.out_noperspective_mask |= BITFIELD64_BIT(var->data.location);
-      /* Flat integers travel as integers (flat shading draws them). */
-      const struct glsl_type *t = glsl_without_array(var->type);
-      if (glsl_base_type_is_integer(glsl_get_base_type(t)))
-         gi.out_int_mask |=
-            BITFIELD64_RANGE(var->data.location,
-                             MIN2(glsl_count_attribute_slots(var->type, false),
-                                  64 - var->data.location));
+/* Adds the polygon v[0..c) (what the lists name) in its face's mode,
+ * its provoking vertex pv, the edges starting at the vertices of
+ * `boundary` (one bit each, the first 32). */
+static void
+add_polygon(struct face_lists *fl, unsigned mode, const unsigned *v, unsigned c,
+            uint32_t pv, uint32_t boundary, bool offset, float units)
+{
+   struct flat_records *fr = fl->fr;
+   bool first = fl->first;
+   unsigned nl0 = fl->nl, np0 = fl->np;
+
+   switch (mode) {
+   case PIPE_POLYGON_MODE_LINE:
+      for (unsigned i = 0; i < c; ++i) {
+         if (i < 32 && !(boundary & BITFIELD_BIT(i)))
+            continue;
+         uint32_t a = v[i], b = v[(i + 1) % c];
+         fl->line[fl->nl++] = first ? flat_record(fr, a, pv) : a;
+         fl->line[fl->nl++] = first ? b : flat_record(fr, b, pv);
+      }
+      break;
+   case PIPE_POLYGON_MODE_POINT:
+      for (unsigned i = 0; i < c; ++i) {
+         if (i >= 32 || (boundary & BITFIELD_BIT(i)))
+            fl->point[fl->np++] = flat_record(fr, v[i], pv);
+      }
+      break;
+   default:
+      for (unsigned i = 1; i + 1 < c; ++i) {
+         uint32_t a = v[0], b = v[i + 1];
+         fl->fill[fl->nf++] = first ? flat_record(fr, a, pv) : a;
+         fl->fill[fl->nf++] = v[i];
+         fl->fill[fl->nf++] = first ? b : flat_record(fr, b, pv);
+      }
+      break;
    }
-   gi.out_int_mask &= mask;
-   gi.clip_distances = vs->nir->info.clip_distance_array_size;
-   const void *options = ctx->base.screen->get_compiler_options(
-      ctx->base.screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_VERTEX);
-   struct pipe_shader_state cso = {
-      .type = PIPE_SHADER_IR_NIR,
-      .ir.nir = panfrost_gs_passthrough_vs(options, &gi),
-   };
-   vs->polygon_vs = ctx->base.create_vs_state(&ctx->base, &cso);
-   if (vs->polygon_vs && vs->polygon_vs->error[0])
-      mesa_loge("panfrost: draws from vertex records (polygon modes, line "
-                "stipple) are dropped: %s",
-                vs->polygon_vs->error);
-   return vs->polygon_vs && !vs->polygon_vs->error[0] ? vs->polygon_vs : NULL;
+   if (offset && mode == PIPE_POLYGON_MODE_LINE)
+      fl->runs[fl->line_runs++] =
+         (struct offset_run){ units, nl0, fl->nl - nl0 };
+   else if (offset)
+      fl->runs[fl->total - ++fl->point_runs] =
+         (struct offset_run){ units, np0, fl->np - np0 };
+}
+
+/* Draws a facing pass's lists with a rasterizer that fills and culls
+ * nothing (the lists are already the faces' modes, the culled faces
+ * out), the back faces' lines and points with the variant reading them
+ * back-facing; tmp regroups the slope term's runs.  false when out of
+ * memory. */
+static bool
+draw_pass(struct panfrost_context *ctx, const struct list_drawer *dr,
+          const struct face_lists *fl, bool back, bool slope, uint32_t *tmp)
+{
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   struct pipe_rasterizer_state plain = *rast;
+   plain.fill_front = plain.fill_back = PIPE_POLYGON_MODE_FILL;
+   plain.cull_face = PIPE_FACE_NONE;
+   void *saved = ctx->state.rast;
+   void *cso = ctx->base.create_rasterizer_state(&ctx->base, &plain);
+   if (!cso)
+      return false;
+   ctx->base.bind_rasterizer_state(&ctx->base, cso);
+   draw_list(ctx, dr, PIPE_PRIM_TRIANGLES, fl->fill, fl->nf);
+   ctx->unfilled_polygons = true;
+   ctx->back_face_polygons = back;
+   if (slope) {
+      draw_runs(ctx, dr, PIPE_PRIM_LINES, fl->line, fl->runs, fl->line_runs,
+                tmp, &plain, cso);
+      draw_runs(ctx, dr, PIPE_PRIM_POINTS, fl->point,
+                fl->runs + fl->total - fl->point_runs, fl->point_runs, tmp,
+                &plain, cso);
+   } else {
+      draw_list(ctx, dr, PIPE_PRIM_LINES, fl->line, fl->nl);
+      draw_list(ctx, dr, PIPE_PRIM_POINTS, fl->point, fl->np);
+   }
+   ctx->unfilled_polygons = false;
+   ctx->back_face_polygons = false;
+   ctx->base.bind_rasterizer_state(&ctx->base, saved);
+   ctx->base.delete_rasterizer_state(&ctx->base, cso);
+   return true;
 }
 
 /* One draw by its polygons' facing (see the top of the file). */
@@ -575,7 +593,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    struct panfrost_shader *vs = ctx->state.shaders[PIPE_SHADER_VERTEX];
    unsigned n = d->count, instances = info->instance_count;
    /* Flat locations to give each polygon's lines, points and triangles. */
-   uint64_t flat_mask = panfrost_polygon_flat_locations(ctx);
+   uint64_t flat_mask = panfrost_vertex_flat_locations(ctx);
    /* A shader writing memory runs once per distinct vertex: the lists
     * are drawn from the records of that run (pan_vs_once.h leaves quads,
     * quad strips and polygons here). */
@@ -588,7 +606,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    /* An instance's vertices then take a record of every output. */
    uint64_t mask = BITFIELD64_BIT(VARYING_SLOT_POS);
    if (by_record)
-      mask |= panfrost_polygon_output_mask(vs);
+      mask |= panfrost_vertex_output_mask(vs);
    /* GL flags the edges of independent polygons only. */
    bool edges = has_edge_flags(vs) && (info->mode == PIPE_PRIM_TRIANGLES ||
                                        info->mode == PIPE_PRIM_QUADS ||
@@ -623,28 +641,8 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    bool slope = needs_slope(ctx);
    struct offset_run *runs = slope ? malloc(total * sizeof(*runs)) : NULL;
    uint32_t *tmp = slope ? malloc(total * 6 * sizeof(uint32_t)) : NULL;
-   struct pipe_transfer *xfer = NULL;
-   const uint8_t *in = NULL;
-   bool ok = ids && cut && lists && v && pos && (!slope || (runs && tmp));
-   if (ok && info->index_size) {
-      in = info->has_user_indices
-              ? info->index.user
-              : pipe_buffer_map_range(&ctx->base, info->index.resource, 0,
-                                      info->index.resource->width0,
-                                      PIPE_MAP_READ, &xfer);
-      ok = in != NULL;
-   }
-   bool restarts = info->index_size && info->primitive_restart;
-   uint32_t last = 0;
-   for (unsigned i = 0; ok && i < n; ++i) {
-      ids[i] = in ? index_at(in, info->index_size, d->start + i) : i;
-      cut[i] = restarts && ids[i] == info->restart_index;
-      if (cut[i])
-         ids[i] = last;
-      last = ids[i];
-   }
-   if (xfer)
-      pipe_buffer_unmap(&ctx->base, xfer);
+   bool ok = ids && cut && lists && v && pos && (!slope || (runs && tmp)) &&
+             panfrost_vertex_read_ids(ctx, info, d, ids, cut);
    /* Records per instance: one a position, or with once one a distinct
     * id (slot: the record of each position); flat shading's copies
     * after them. */
@@ -664,40 +662,12 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    uint64_t nrec = (uint64_t)nr * instances;
    room = nrec + (flat_mask ? 3 * total : 0);
 
-   struct panfrost_compute_shader *records =
-      ok ? panfrost_gs_vs_records(ctx, vs, mask) : NULL;
-   struct panfrost_shader *pass_vs =
-      ok && by_record ? panfrost_polygon_pass_through_vs(ctx, vs, mask) : NULL;
-   struct pipe_resource *buf =
-      ok ? pipe_buffer_create(ctx->base.screen, PIPE_BIND_SHADER_BUFFER,
-                              PIPE_USAGE_STAGING, room * record_B)
-         : NULL;
-   struct pipe_vertex_element pve = {
-      .src_format = PIPE_FORMAT_R32G32B32A32_UINT,
-   };
-   void *pass_ve = pass_vs ? ctx->base.create_vertex_elements_state(
-                                &ctx->base, 1, &pve)
-                           : NULL;
-   ok = ok && records && !records->error[0] && buf &&
-        (!by_record || (pass_vs && pass_ve));
-   struct pan_bo *bo = ok ? panfrost_resource(buf)->bo : NULL;
-   ok = ok && panfrost_batch_add_bo(ctx, bo,
-                                    PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
    int bias = info->index_size ? d->index_bias : (int)d->start;
-   if (ok) {
-      /* The variant shades vertex ids with the bias (or first vertex)
-       * added, as gl_VertexID counts, in every instance; lists' room
-       * until the records are back (the run copies them). */
-      for (unsigned i = 0; i < nr; ++i)
-         lists[i] = (distinct ? distinct[i] : ids[i]) + bias;
-      uint64_t targets[PIPE_MAX_SO_BUFFERS] = { bo->gpu_va };
-      ok = panfrost_xfb_run(ctx, records, info, drawid, bias,
-                            info->index_size != 0, lists, nr, (unsigned)nrec,
-                            targets) == 0;
-   }
-   /* The positions are needed now: the work goes and is waited for. */
-   ok = ok && panfrost_batch_submit(ctx) && pan_bo_wait(bo, INT64_MAX, false);
-   uint8_t *rec = ok ? pan_bo_mmap(bo) : NULL;
+   struct panfrost_vertex_records vr = { 0 };
+   ok = ok && panfrost_vertex_records_run(
+                 ctx, vs, mask, by_record, info, drawid, bias,
+                 distinct ? distinct : ids, nr, room * record_B, &vr);
+   uint8_t *rec = ok ? vr.cpu : NULL;
    /* gl_Position is the first vec4 of a record. */
    for (uint64_t r = 0; rec && r < nrec; ++r)
       memcpy(pos + 4 * r, rec + r * record_B, 16);
@@ -705,9 +675,9 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       .info = info,
       .drawid = drawid,
       .bias = bias,
-      .pass_vs = pass_vs,
-      .pass_ve = pass_ve,
-      .records = buf,
+      .pass_vs = vr.draw_vs,
+      .pass_ve = vr.draw_ve,
+      .records = vr.buf,
       .record_B = record_B,
       .nr_records = (unsigned)nrec,
    };
@@ -723,12 +693,16 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
     * with the shader variant that reads false. */
    bool by_face = needs_facing(ctx);
    for (unsigned pass = 0; rec && pass < (by_face ? 2 : 1); ++pass) {
-      const struct pipe_viewport_state *vp = &ctx->state.viewport;
-      bool flip = (vp->scale[0] < 0) != (vp->scale[1] < 0);
-      uint32_t *fill = lists, *line = lists + 3 * total,
-               *point = lists + 9 * total;
-      /* Runs: the lines' from the start, the points' from the end. */
-      unsigned nf = 0, nl = 0, np = 0, c, line_runs = 0, point_runs = 0;
+      struct face_lists fl = {
+         .fill = lists,
+         .line = lists + 3 * total,
+         .point = lists + 9 * total,
+         .runs = runs,
+         .total = (unsigned)total,
+         .first = first,
+         .fr = &fr,
+      };
+      unsigned c;
       for (unsigned inst = 0; inst < instances; ++inst) {
          /* An instance's positions; its records follow the previous
           * instance's. */
@@ -743,22 +717,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                /* Positions in the draw; with once, their records. */
                for (unsigned i = 0; i < c; ++i)
                   v[i] = slot ? slot[v[i] + a] : v[i] + a;
-               /* The homogeneous determinants of the fan's triangles
-                * have the sign of the projected area for vertices in
-                * front of the eye. */
-               double det = 0;
-               for (unsigned i = 1; i + 1 < c; ++i) {
-                  const float *p = ipos + 4 * v[0], *q = ipos + 4 * v[i],
-                              *e = ipos + 4 * v[i + 1];
-                  det += p[0] * ((double)q[1] * e[3] - (double)e[1] * q[3]) -
-                         p[1] * ((double)q[0] * e[3] - (double)e[0] * q[3]) +
-                         p[3] * ((double)q[0] * e[1] - (double)e[0] * q[1]);
-               }
-               /* Window y runs down the framebuffer: a positive
-                * clip-space area is clockwise there (unless the viewport
-                * mirrors). */
-               bool ccw = (det < 0) != flip;
-               bool front = ccw == rast->front_ccw;
+               bool front = front_facing(ctx, ipos, v, c);
                if (rast->cull_face & (front ? PIPE_FACE_FRONT : PIPE_FACE_BACK))
                   continue;
                if (by_face && front != (pass == 0))
@@ -779,74 +738,16 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                /* What the lists name: the records, or the draw's ids. */
                for (unsigned i = 0; i < c; ++i)
                   v[i] = by_record ? base + v[i] : ids[v[i]];
-               uint32_t pv = v[provoking(info->mode, k, first)];
-               unsigned nl0 = nl, np0 = np;
-               switch (fill_mode) {
-               case PIPE_POLYGON_MODE_LINE:
-                  for (unsigned i = 0; i < c; ++i) {
-                     if (i < 32 && !(boundary & BITFIELD_BIT(i)))
-                        continue;
-                     uint32_t a = v[i], b = v[(i + 1) % c];
-                     line[nl++] = first ? flat_record(&fr, a, pv) : a;
-                     line[nl++] = first ? b : flat_record(&fr, b, pv);
-                  }
-                  break;
-               case PIPE_POLYGON_MODE_POINT:
-                  for (unsigned i = 0; i < c; ++i) {
-                     if (i >= 32 || (boundary & BITFIELD_BIT(i)))
-                        point[np++] = flat_record(&fr, v[i], pv);
-                  }
-                  break;
-               default:
-                  for (unsigned i = 1; i + 1 < c; ++i) {
-                     uint32_t a = v[0], b = v[i + 1];
-                     fill[nf++] = first ? flat_record(&fr, a, pv) : a;
-                     fill[nf++] = v[i];
-                     fill[nf++] = first ? b : flat_record(&fr, b, pv);
-                  }
-                  break;
-               }
-               if (offset && fill_mode == PIPE_POLYGON_MODE_LINE)
-                  runs[line_runs++] =
-                     (struct offset_run){ units, nl0, nl - nl0 };
-               else if (offset)
-                  runs[total - ++point_runs] =
-                     (struct offset_run){ units, np0, np - np0 };
+               add_polygon(&fl, fill_mode, v, c,
+                           v[provoking(info->mode, k, first)], boundary, offset,
+                           units);
             }
          }
       }
       dr.nr_records = fr.next; /* the flat copies too */
-      /* Drawn with a rasterizer that fills and culls nothing: the lists
-       * are already the faces' modes and the culled faces are out. */
-      struct pipe_rasterizer_state plain = *rast;
-      plain.fill_front = plain.fill_back = PIPE_POLYGON_MODE_FILL;
-      plain.cull_face = PIPE_FACE_NONE;
-      void *saved = ctx->state.rast;
-      void *cso = ctx->base.create_rasterizer_state(&ctx->base, &plain);
-      if (cso) {
-         ctx->base.bind_rasterizer_state(&ctx->base, cso);
-         draw_list(ctx, &dr, PIPE_PRIM_TRIANGLES, fill, nf);
-         ctx->unfilled_polygons = true;
-         ctx->back_face_polygons = by_face && pass == 1;
-         if (slope) {
-            draw_runs(ctx, &dr, PIPE_PRIM_LINES, line, runs, line_runs, tmp,
-                      &plain, cso);
-            draw_runs(ctx, &dr, PIPE_PRIM_POINTS, point,
-                      runs + total - point_runs, point_runs, tmp, &plain,
-                      cso);
-         } else {
-            draw_list(ctx, &dr, PIPE_PRIM_LINES, line, nl);
-            draw_list(ctx, &dr, PIPE_PRIM_POINTS, point, np);
-         }
-         ctx->unfilled_polygons = false;
-         ctx->back_face_polygons = false;
-         ctx->base.bind_rasterizer_state(&ctx->base, saved);
-         ctx->base.delete_rasterizer_state(&ctx->base, cso);
-      }
-      ok = ok && cso != NULL;
+      ok = draw_pass(ctx, &dr, &fl, by_face && pass == 1, slope, tmp) && ok;
    }
-   if (pass_ve)
-      ctx->base.delete_vertex_elements_state(&ctx->base, pass_ve);
+   panfrost_vertex_records_release(ctx, &vr);
    free(tmp);
    free(runs);
    free(pos);
@@ -856,7 +757,6 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    free(ids);
    free(slot);
    free(distinct);
-   pipe_resource_reference(&buf, NULL);
    return ok;
 }
 
@@ -922,8 +822,8 @@ panfrost_polygon_mode_draw(struct panfrost_context *ctx,
       /* Restarts end the polygons: each run between them on its own. */
       unsigned run = d->start, end = d->start + d->count;
       for (unsigned k = d->start; ok && k <= end; ++k) {
-         if (k < end &&
-             index_at(in, info->index_size, k) != info->restart_index)
+         if (k < end && panfrost_vertex_index_at(in, info->index_size, k) !=
+                           info->restart_index)
             continue;
          if (k > run)
             ok = draw_run(ctx, info, drawid, in, run, k - run, d->index_bias,

@@ -32,20 +32,6 @@ bool panfrost_polygon_mode_draw(struct panfrost_context *ctx,
                                 const struct pipe_draw_start_count_bias *draws,
                                 unsigned num_draws);
 
-struct panfrost_shader;
-
-/* Shared with the other draws from records (pan_line_stipple.c): the
- * varying locations the fragment shader reads flat (all when unknown);
- * the locations vs writes, one vec4 record slot each in location order;
- * the shader drawing such records (made once per vertex shader, NULL
- * after a message when it cannot be).
- */
-uint64_t panfrost_polygon_flat_locations(const struct panfrost_context *ctx);
-uint64_t panfrost_polygon_output_mask(const struct panfrost_shader *vs);
-struct panfrost_shader *
-panfrost_polygon_pass_through_vs(struct panfrost_context *ctx,
-                                 struct panfrost_shader *vs, uint64_t mask);
-
 /* Removes the vertex shader's edge flags (VARYING_SLOT_EDGE), which no
  * hardware stage takes: the polygon-mode draws read them from the shader's
  * records instead.

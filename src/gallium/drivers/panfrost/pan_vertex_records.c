@@ -1,0 +1,213 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Draws from the vertex shader's records (pan_vertex_records.h). */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/nir/nir.h"
+#include "util/log.h"
+#include "util/u_inlines.h"
+#include "util/u_math.h"
+
+#include "pan_batch.h"
+#include "pan_bo.h"
+#include "pan_context.h"
+#include "pan_gs.h"
+#include "pan_resource.h"
+#include "pan_vertex_records.h"
+#include "pan_xfb.h"
+
+/* The varying locations the fragment shader reads flat (all of them when
+ * it is unknown), which a primitive drawn from records takes from its original
+ * one's provoking vertex. */
+uint64_t
+panfrost_vertex_flat_locations(const struct panfrost_context *ctx)
+{
+   const struct pipe_rasterizer_state *rast = ctx->state.rast;
+   const struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   const uint64_t colours =
+      BITFIELD64_BIT(VARYING_SLOT_COL0) | BITFIELD64_BIT(VARYING_SLOT_COL1) |
+      BITFIELD64_BIT(VARYING_SLOT_BFC0) | BITFIELD64_BIT(VARYING_SLOT_BFC1);
+
+   if (!fs || !fs->nir)
+      return ~0ull;
+   uint64_t mask = rast->flatshade ? colours : 0;
+   nir_foreach_shader_in_variable(var, fs->nir)
+   {
+      /* gl_FrontFacing is flat but no vertex's (pan_nir_lower_back_face.c). */
+      if (var->data.interpolation != INTERP_MODE_FLAT ||
+          var->data.location == VARYING_SLOT_FACE || var->data.location < 0 ||
+          var->data.location >= 64)
+         continue;
+      unsigned slots = glsl_count_attribute_slots(var->type, false);
+      mask |= BITFIELD64_RANGE(var->data.location,
+                               MIN2(slots, 64 - var->data.location));
+   }
+   /* Two-sided colours: the back ones stand for the front ones read. */
+   if (mask & BITFIELD64_BIT(VARYING_SLOT_COL0))
+      mask |= BITFIELD64_BIT(VARYING_SLOT_BFC0);
+   if (mask & BITFIELD64_BIT(VARYING_SLOT_COL1))
+      mask |= BITFIELD64_BIT(VARYING_SLOT_BFC1);
+   return mask;
+}
+
+unsigned
+panfrost_vertex_index_at(const uint8_t *in, unsigned size, unsigned i)
+{
+   if (size == 1)
+      return in[i];
+   if (size == 2)
+      return ((const uint16_t *)in)[i];
+   return ((const uint32_t *)in)[i];
+}
+
+/* The draw's vertex ids (its indices, or 0.. from its first vertex) and
+ * where restarts stand (cut), whose slots shade the id before them;
+ * false when the indices cannot be mapped. */
+bool
+panfrost_vertex_read_ids(struct panfrost_context *ctx,
+                         const struct pipe_draw_info *info,
+                         const struct pipe_draw_start_count_bias *d,
+                         uint32_t *ids, uint8_t *cut)
+{
+   struct pipe_transfer *xfer = NULL;
+   const uint8_t *in = NULL;
+   if (info->index_size) {
+      in = info->has_user_indices
+              ? info->index.user
+              : pipe_buffer_map_range(&ctx->base, info->index.resource, 0,
+                                      info->index.resource->width0,
+                                      PIPE_MAP_READ, &xfer);
+      if (!in)
+         return false;
+   }
+   bool restarts = info->index_size && info->primitive_restart;
+   uint32_t last = 0;
+   for (unsigned i = 0; i < d->count; ++i) {
+      ids[i] =
+         in ? panfrost_vertex_index_at(in, info->index_size, d->start + i) : i;
+      cut[i] = restarts && ids[i] == info->restart_index;
+      if (cut[i])
+         ids[i] = last;
+      last = ids[i];
+   }
+   if (xfer)
+      pipe_buffer_unmap(&ctx->base, xfer);
+   return true;
+}
+
+/* The locations vs writes, from its variables (the shader's info may not
+ * have been gathered yet). */
+uint64_t
+panfrost_vertex_output_mask(const struct panfrost_shader *vs)
+{
+   uint64_t mask = 0;
+   nir_foreach_shader_out_variable(var, vs->nir)
+   {
+      /* Clip distances: a compact array of floats, four a slot. */
+      unsigned slots = var->data.compact
+                          ? DIV_ROUND_UP(glsl_get_length(var->type), 4)
+                          : glsl_count_attribute_slots(var->type, false);
+      mask |= BITFIELD64_RANGE(var->data.location, slots);
+   }
+   return mask;
+}
+
+/* The shader drawing the records of every output of vs (the outputs in
+ * location order, as the record variant writes them), made once; NULL
+ * after a message when it cannot be.  */
+struct panfrost_shader *
+panfrost_vertex_records_vs(struct panfrost_context *ctx,
+                           struct panfrost_shader *vs, uint64_t mask)
+{
+   if (vs->polygon_vs)
+      return vs->polygon_vs->error[0] ? NULL : vs->polygon_vs;
+
+   struct panfrost_gs_info gi = { .out_mask = mask };
+   nir_foreach_shader_out_variable(var, vs->nir)
+   {
+      if (var->data.location < 0 || var->data.location >= 64)
+         continue;
+      if (var->data.interpolation == INTERP_MODE_NOPERSPECTIVE)
+         gi.out_noperspective_mask |= BITFIELD64_BIT(var->data.location);
+      /* Flat integers travel as integers (flat shading draws them). */
+      const struct glsl_type *t = glsl_without_array(var->type);
+      if (glsl_base_type_is_integer(glsl_get_base_type(t)))
+         gi.out_int_mask |=
+            BITFIELD64_RANGE(var->data.location,
+                             MIN2(glsl_count_attribute_slots(var->type, false),
+                                  64 - var->data.location));
+   }
+   gi.out_int_mask &= mask;
+   gi.clip_distances = vs->nir->info.clip_distance_array_size;
+   const void *options = ctx->base.screen->get_compiler_options(
+      ctx->base.screen, PIPE_SHADER_IR_NIR, PIPE_SHADER_VERTEX);
+   struct pipe_shader_state cso = {
+      .type = PIPE_SHADER_IR_NIR,
+      .ir.nir = panfrost_gs_passthrough_vs(options, &gi),
+   };
+   vs->polygon_vs = ctx->base.create_vs_state(&ctx->base, &cso);
+   if (vs->polygon_vs && vs->polygon_vs->error[0])
+      mesa_loge("panfrost: draws from vertex records (polygon modes, line "
+                "stipple) are dropped: %s",
+                vs->polygon_vs->error);
+   return vs->polygon_vs && !vs->polygon_vs->error[0] ? vs->polygon_vs : NULL;
+}
+
+bool
+panfrost_vertex_records_run(struct panfrost_context *ctx,
+                            struct panfrost_shader *vs, uint64_t mask,
+                            bool draw, const struct pipe_draw_info *info,
+                            unsigned drawid, int bias, const uint32_t *ids,
+                            unsigned nr, uint64_t size_B,
+                            struct panfrost_vertex_records *r)
+{
+   memset(r, 0, sizeof(*r));
+   struct panfrost_compute_shader *records =
+      panfrost_gs_vs_records(ctx, vs, mask);
+   if (draw)
+      r->draw_vs = panfrost_vertex_records_vs(ctx, vs, mask);
+   r->buf = pipe_buffer_create(ctx->base.screen, PIPE_BIND_SHADER_BUFFER,
+                               PIPE_USAGE_STAGING, size_B);
+   struct pipe_vertex_element pve = {
+      .src_format = PIPE_FORMAT_R32G32B32A32_UINT,
+   };
+   if (r->draw_vs)
+      r->draw_ve = ctx->base.create_vertex_elements_state(&ctx->base, 1, &pve);
+   uint32_t *list = malloc(MAX2(nr, 1) * sizeof(uint32_t));
+   bool ok = records && !records->error[0] && r->buf && list &&
+             (!draw || (r->draw_vs && r->draw_ve));
+   r->bo = ok ? panfrost_resource(r->buf)->bo : NULL;
+   ok = ok && panfrost_batch_add_bo(ctx, r->bo,
+                                    PAN_BO_ACCESS_READ | PAN_BO_ACCESS_WRITE);
+   if (ok) {
+      /* The variant shades vertex ids with the bias (or first vertex)
+       * added, as gl_VertexID counts, in every instance. */
+      for (unsigned i = 0; i < nr; ++i)
+         list[i] = ids[i] + bias;
+      uint64_t targets[PIPE_MAX_SO_BUFFERS] = { r->bo->gpu_va };
+      ok = panfrost_xfb_run(ctx, records, info, drawid, bias,
+                            info->index_size != 0, list, nr,
+                            nr * MAX2(info->instance_count, 1), targets) == 0;
+   }
+   free(list);
+   /* The records are needed now: the work goes and is waited for. */
+   ok =
+      ok && panfrost_batch_submit(ctx) && pan_bo_wait(r->bo, INT64_MAX, false);
+   r->cpu = ok ? pan_bo_mmap(r->bo) : NULL;
+   return r->cpu != NULL;
+}
+
+void
+panfrost_vertex_records_release(struct panfrost_context *ctx,
+                                struct panfrost_vertex_records *r)
+{
+   if (r->draw_ve)
+      ctx->base.delete_vertex_elements_state(&ctx->base, r->draw_ve);
+   pipe_resource_reference(&r->buf, NULL);
+   memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,75 @@
+/*
+ * Copyright 2026 The Panfrost fork authors
+ * SPDX-License-Identifier: MIT
+ */
+
+/* Draws from the vertex shader's records: the record variant (pan_gs.h)
+ * writes every output of a draw's vertices, the CPU reads them once the
+ * work is done and makes lists (or new records) of them, drawn by a
+ * vertex shader copying records to the outputs.  The polygon modes
+ * (pan_polygon_mode.c) and line stipple (pan_line_stipple.c) draw this
+ * way.
+ */
+
+#ifndef PAN_VERTEX_RECORDS_H
+#define PAN_VERTEX_RECORDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pipe/p_state.h"
+
+struct pan_bo;
+struct panfrost_context;
+struct panfrost_shader;
+
+/* The varying locations the fragment shader reads flat (all when it is
+ * unknown). */
+uint64_t panfrost_vertex_flat_locations(const struct panfrost_context *ctx);
+
+/* The locations vs writes, one vec4 record slot each in location order. */
+uint64_t panfrost_vertex_output_mask(const struct panfrost_shader *vs);
+
+/* The shader drawing records of the outputs of mask of vs, made once per
+ * vertex shader; NULL after a message when it cannot be. */
+struct panfrost_shader *panfrost_vertex_records_vs(struct panfrost_context *ctx,
+                                                   struct panfrost_shader *vs,
+                                                   uint64_t mask);
+
+/* Index i of an index buffer of size-byte indices. */
+unsigned panfrost_vertex_index_at(const uint8_t *in, unsigned size, unsigned i);
+
+/* The draw's vertex ids (its indices, or 0.. from its first vertex,
+ * without the bias) and where restarts stand (cut), whose slots shade
+ * the id before them; false when the indices cannot be mapped. */
+bool panfrost_vertex_read_ids(struct panfrost_context *ctx,
+                              const struct pipe_draw_info *info,
+                              const struct pipe_draw_start_count_bias *d,
+                              uint32_t *ids, uint8_t *cut);
+
+/* A run of the record variant and what drawing its records takes. */
+struct panfrost_vertex_records {
+   struct pipe_resource *buf; /* the records, then room for more */
+   struct pan_bo *bo;
+   uint8_t *cpu;                    /* mapped, once written */
+   struct panfrost_shader *draw_vs; /* the records' shader, when asked */
+   void *draw_ve;                   /* its vertex elements */
+};
+
+/* Runs vs's record variant of the outputs of mask over ids[0..nr) (bias
+ * added) in every instance of the draw, records in a buffer of size_B
+ * bytes, submits the pass and waits for them; with draw, also makes the
+ * shader and vertex elements drawing them.  false when out of memory or
+ * refused (what it made is in r for panfrost_vertex_records_release).
+ */
+bool panfrost_vertex_records_run(struct panfrost_context *ctx,
+                                 struct panfrost_shader *vs, uint64_t mask,
+                                 bool draw, const struct pipe_draw_info *info,
+                                 unsigned drawid, int bias, const uint32_t *ids,
+                                 unsigned nr, uint64_t size_B,
+                                 struct panfrost_vertex_records *r);
+
+void panfrost_vertex_records_release(struct panfrost_context *ctx,
+                                     struct panfrost_vertex_records *r);
+
+#endif
