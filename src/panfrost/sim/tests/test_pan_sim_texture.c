@@ -1232,6 +1232,139 @@ test_afbc(void)
    PAN_CHECK(strstr(err, "compressed"), "message: %s", err);
 }
 
+/* 2D ASTC 6x5: two void-extent blocks side by side in a linear 12x5
+ * texture.  v6/v7 name the ASTC format and put the footprint in the
+ * surface address (width code 2, height code 1); v9 names the decoded
+ * format and uses an astc_2d plane.  The narrow decode gives the colours'
+ * top bytes, the wide one C / 65536 (0x8000: 0.5).
+ */
+static uint64_t
+astc_texture(struct tex *t, bool wide, bool astc_format, unsigned w_code)
+{
+   uint8_t *data, *desc, *surf;
+   uint64_t data_va = alloc(64, (void **)&data);
+   static const uint16_t colours[2][4] = {
+      { 0x3300, 0x8000, 0xff00, 0xffff },
+      { 0x0000, 0x1100, 0x8000, 0x4400 },
+   };
+   for (unsigned b = 0; b < 2; ++b) {
+      uint8_t *blk = data + 16 * b;
+      memset(blk, 0xff, 8);
+      blk[0] = 0xfc;
+      blk[1] = 0xfd; /* LDR, no extents */
+      for (unsigned c = 0; c < 4; ++c) {
+         blk[8 + 2 * c] = colours[b][c] & 0xff;
+         blk[9 + 2 * c] = colours[b][c] >> 8;
+      }
+   }
+   unsigned format;
+#if PAN_ARCH >= 9
+   if (astc_format)
+      format = wide ? MALI_FORMAT_ASTC_2D_HDR : MALI_FORMAT_ASTC_2D_LDR;
+   else
+      format = wide ? MALI_FORMAT_RGBA16F : MALI_FORMAT_RGBA8_UNORM;
+   uint64_t surf_va = alloc(pan_size(plane), (void **)&surf);
+   pan_pack(surf, plane, cfg)
+   {
+      cfg.plane_type = MALI_PLANE_TYPE_ASTC_2D;
+      cfg.astc_2d.block_width = w_code;
+      cfg.astc_2d.block_height = MALI_ASTC_2D_DIMENSION_5;
+      cfg.astc_2d.decode_wide = wide;
+      cfg.astc_2d.clump_ordering = MALI_CLUMP_ORDERING_LINEAR;
+      cfg.address = data_va;
+      cfg.size = 32;
+      cfg.row_stride_B = 32;
+   }
+#else
+   (void)astc_format;
+   format = wide ? MALI_FORMAT_ASTC_2D_HDR : MALI_FORMAT_ASTC_2D_LDR;
+   uint64_t surf_va = alloc(pan_size(surface_with_stride), (void **)&surf);
+   pan_pack(surf, surface_with_stride, cfg)
+   {
+      cfg.address = data_va | w_code | MALI_ASTC_2D_DIMENSION_5 << 3;
+      cfg.row_stride_B = 32;
+      cfg.surface_stride_B = 32;
+   }
+#endif
+   uint32_t format_word;
+   pan_pack(&format_word, pixel_format, cfg)
+   {
+      cfg.format = format;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+   }
+   *t = (struct tex){ .d = tex_2d(12, 5, format, MALI_RGB_COMPONENT_ORDER_RGBA,
+                                  16) };
+   t->va = alloc(pan_size(texture), (void **)&desc);
+   pan_pack(desc, texture, cfg)
+   {
+      cfg.dimension = MALI_TEXTURE_DIMENSION_2D;
+      cfg.format = format_word;
+      cfg.width = 12;
+      cfg.height = 5;
+      cfg.swizzle = pack_swizzle(t->d.swizzle);
+#if PAN_ARCH < 9
+      cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
+#endif
+      cfg.levels = 1;
+      cfg.surfaces = surf_va;
+      cfg.array_size = 1;
+   }
+   return data_va;
+}
+
+static void
+test_astc(void)
+{
+   struct smp_desc smp = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+   struct tex t;
+
+   space_reset();
+   astc_texture(&t, false, false, MALI_ASTC_2D_DIMENSION_6);
+   bind(&t, &smp);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   /* Texel (5, 4) is the first block's, (6, 0) the second's. */
+   PAN_CHECK(sample_at(&req, 5.5f / 12, 4.5f / 5, out, err), "%s", err);
+   EXPECT_RGBA(out, 0x33 / 255.0f, 0x80 / 255.0f, 1.0f, 1.0f, "narrow 0");
+   PAN_CHECK(sample_at(&req, 6.5f / 12, 0.5f / 5, out, err), "%s", err);
+   EXPECT_RGBA(out, 0.0f, 0x11 / 255.0f, 0x80 / 255.0f, 0x44 / 255.0f,
+               "narrow 1");
+
+   space_reset();
+   astc_texture(&t, true, false, MALI_ASTC_2D_DIMENSION_6);
+   bind(&t, &smp);
+   PAN_CHECK(sample_at(&req, 11.5f / 12, 2.5f / 5, out, err), "%s", err);
+   EXPECT_RGBA(out, 0.0f, 0x1100 / 65536.0f, 0.5f, 0x4400 / 65536.0f, "wide");
+
+   /* A 4-texel footprint puts texel 5 in the second block. */
+   space_reset();
+   astc_texture(&t, false, false, MALI_ASTC_2D_DIMENSION_4);
+   bind(&t, &smp);
+   PAN_CHECK(sample_at(&req, 5.5f / 12, 0.5f / 5, out, err), "%s", err);
+   EXPECT_RGBA(out, 0.0f, 0x11 / 255.0f, 0x80 / 255.0f, 0x44 / 255.0f,
+               "footprint 4x5");
+
+   /* Code 3 is no block edge. */
+   space_reset();
+   astc_texture(&t, false, false, 3);
+   bind(&t, &smp);
+   PAN_CHECK(!sample_at(&req, 0.5f / 12, 0.5f / 5, out, err),
+             "dimension code 3 sampled");
+   PAN_CHECK(strstr(err, "ASTC"), "message: %s", err);
+
+#if PAN_ARCH >= 9
+   /* v9 descriptors name the decoded format, not the ASTC one. */
+   space_reset();
+   astc_texture(&t, false, true, MALI_ASTC_2D_DIMENSION_6);
+   bind(&t, &smp);
+   PAN_CHECK(!sample_at(&req, 0.5f / 12, 0.5f / 5, out, err),
+             "a v9 ASTC format sampled");
+   PAN_CHECK(strstr(err, "decoded"), "message: %s", err);
+#endif
+}
+
 int
 main(void)
 {
@@ -1247,6 +1380,7 @@ main(void)
    PAN_RUN_CASE(test_refusals);
    PAN_RUN_CASE(test_images);
    PAN_RUN_CASE(test_afbc);
+   PAN_RUN_CASE(test_astc);
    free(space_mem);
    return pan_test_summary("pan_sim_texture");
 }
