@@ -6,8 +6,9 @@
 /* Line stipple on the CPU.  The vertex shader's record variant (pan_gs.h)
  * writes every output of the draw's vertices, waited for; each line is
  * then walked in window space as GL counts its stipple (one step a pixel
- * of the major axis, the counter going on along a strip or loop and
- * starting again at each independent line and restart) and every run of
+ * of the major axis, the counter going on along a strip or loop or
+ * around a GL_LINE polygon and starting again at each independent line,
+ * polygon and restart) and every run of
  * steps the pattern leaves on becomes a line of its own, its ends
  * interpolated from the line's records (perspective-correct, or in window
  * space for noperspective outputs; flat ones from the line's provoking
@@ -152,13 +153,18 @@ add_line(const struct panfrost_context *ctx, struct dashes *ds, unsigned a,
    return true;
 }
 
-/* The dashes of every line of the draw: n records an instance, cut[i]
- * where a restart stands. */
+/* The dashes of every line of the draw: n records an instance of vertex
+ * ids[], cut[i] where a restart stands.  The outlines of GL_LINE polygons
+ * (unfilled_polygons) come as line lists whose edges follow each other
+ * around each polygon: GL goes on counting along them, so a line there
+ * starting at the vertex the previous one ended at keeps its counter. */
 static bool
 add_lines(const struct panfrost_context *ctx, struct dashes *ds,
-          enum pipe_prim_type mode, const uint8_t *cut, unsigned n,
-          unsigned instances)
+          enum pipe_prim_type mode, const uint32_t *ids, const uint8_t *cut,
+          unsigned n, unsigned instances)
 {
+   bool outline = ctx->unfilled_polygons;
+
    for (unsigned inst = 0; inst < instances; ++inst) {
       unsigned base = inst * n;
       for (unsigned a = 0, b; a < n; a = b + 1) {
@@ -169,7 +175,9 @@ add_lines(const struct panfrost_context *ctx, struct dashes *ds,
             continue;
          if (mode == PIPE_PRIM_LINES) {
             for (unsigned k = 0; k + 1 < count; k += 2) {
-               counter = 0; /* each line on its own */
+               /* Each line on its own, but a polygon's edges. */
+               if (!outline || !k || ids[a + k] != ids[a + k - 1])
+                  counter = 0;
                if (!add_line(ctx, ds, base + a + k, base + a + k + 1, &counter))
                   return false;
             }
@@ -283,7 +291,7 @@ stipple_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
                    ~BITFIELD64_BIT(VARYING_SLOT_POS),
       .nop_mask = noperspective_mask(vs),
    };
-   ok = ds.rec && add_lines(ctx, &ds, info->mode, cut, n, instances);
+   ok = ds.rec && add_lines(ctx, &ds, info->mode, ids, cut, n, instances);
    if (ok && ds.nr)
       draw_dashes(ctx, &ds, vr.draw_vs, vr.draw_ve, drawid);
    panfrost_vertex_records_release(ctx, &vr);

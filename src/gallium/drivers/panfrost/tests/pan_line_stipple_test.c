@@ -10,8 +10,8 @@
  * stipple counter started: the line's start for an independent line, the
  * strip's start for a line strip (the counter goes on across its
  * vertices).  A lit pixel keeps the colour the line has there unstippled.
- * A GL_LINE quad's first edge is stippled as a line from its first
- * vertex.
+ * A GL_LINE quad's outline is stippled as one strip from its first
+ * vertex (GL goes on counting around a polygon).
  * Before, stippled lines were drawn solid.
  */
 
@@ -145,6 +145,19 @@ main(int argc, char **argv)
             "0x%08x)",
             cases[c].name, wrong, first, at, solid[first]);
    }
+
+   /* The quad's second edge, up x 30 from row 8: its counter goes on
+    * from the first edge's 28 steps. */
+   draw(PIPE_PRIM_QUADS, quad_x, quad_y, 4, 1, 0x0f0f);
+   unsigned wrong = 0, first = 0;
+   for (unsigned y = 8; y < 20; ++y) {
+      bool lit = (0x0f0f >> ((28 + y - 8) & 15)) & 1;
+      uint32_t got = pan_test_pixel(ctx, f.tex, 30, y);
+      if (lit != (got != BLACK) && !wrong++)
+         first = y;
+   }
+   CHECK(!wrong, "GL_LINE quad's second edge: %u pixels wrong, the first y %u",
+         wrong, first);
 
    struct pipe_resource *none = NULL;
    pan_test_colour_draw_teardown(ctx, f.cso[3], &cd);
