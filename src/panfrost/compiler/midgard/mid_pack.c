@@ -394,16 +394,9 @@ mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
       vars[v].hi = -1;
    }
    classify(s, vars);
-   /* The texture results allocation keeps in the second result register
-    * (mid_ra.c), which nothing else may write, stay whole. */
-   if (s->keep_tex_copies) {
-      struct util_dynarray kept;
-      util_dynarray_init(&kept, mem);
-      mid_ra_kept_tex_copies(s, &kept);
-      util_dynarray_foreach(&kept, unsigned, v) vars[*v].bad = true;
-   }
    if (min_regs) {
-      /* What packing will leave whole: the bound on the registers. */
+      /* What packing will leave whole: the bound on the registers (the
+       * results kept in r28 below count nothing in it). */
       bool *whole = ralloc_array(mem, bool, s->nr_vars);
       for (unsigned v = 0; v < s->nr_vars; v++)
          whole[v] = !candidate(&vars[v]);
@@ -411,6 +404,14 @@ mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
          ralloc_free(mem);
          return false;
       }
+   }
+   /* The texture results allocation keeps in the second result register
+    * (mid_ra.c), which nothing else may write, stay whole. */
+   if (s->keep_tex_copies) {
+      struct util_dynarray kept;
+      util_dynarray_init(&kept, mem);
+      mid_ra_kept_tex_copies(s, &kept);
+      util_dynarray_foreach(&kept, unsigned, v) vars[*v].bad = true;
    }
    intervals(s, vars, live_in, live_out, mem);
    assign(s, vars, mem);

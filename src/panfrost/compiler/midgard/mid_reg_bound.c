@@ -13,9 +13,9 @@
  * values.  Lanes live into the block count nothing (on some path they
  * may be undefined, and an undefined variable may share a register).
  * A variable packing leaves whole takes a register of its own; a packed
- * one a quarter of a register per lane.  On T860 a variable written from
- * the texture result register may be kept there (r28, mid_ra.c) and
- * counts nothing.
+ * one a quarter of a register per lane.  On T860 a variable a copy out
+ * of the texture result register writes may be kept in r28 (mid_ra.c)
+ * and counts nothing.
  */
 
 #include <string.h>
@@ -46,17 +46,30 @@ count_lanes(struct bound *c, unsigned v, uint8_t lanes, bool add)
    c->counted[v] = now;
 }
 
-/* Per lane of each variable, its first write in b (instruction index),
- * ~0 when b does not write it. */
+/* The lanes of each variable its block writes: per lane its first write
+ * (instruction index), ~0 for none, valid where mark[v] is the block's
+ * stamp; the variables written, listed. */
+struct writes {
+   unsigned *first, *mark, *list;
+   unsigned stamp, nr;
+};
+
 static void
-first_writes(struct mid_block *b, unsigned n, unsigned *first)
+first_writes(struct mid_block *b, struct writes *w)
 {
-   memset(first, 0xff, sizeof(unsigned) * 4 * n);
+   w->stamp++;
+   w->nr = 0;
    unsigned i = 0;
    mid_foreach_instr(b, I)
    {
       if (I->dst.kind == MID_REF_VAR && !I->store) {
-         unsigned *f = &first[4 * I->dst.index];
+         unsigned v = I->dst.index;
+         unsigned *f = &w->first[4 * v];
+         if (w->mark[v] != w->stamp) {
+            w->mark[v] = w->stamp;
+            w->list[w->nr++] = v;
+            f[0] = f[1] = f[2] = f[3] = ~0u;
+         }
          u_foreach_bit (l, I->mask & 0xf) {
             if (f[l] == ~0u)
                f[l] = i;
@@ -66,13 +79,15 @@ first_writes(struct mid_block *b, unsigned n, unsigned *first)
    }
 }
 
-/* The lanes of `lanes` that b writes before its instruction `i`. */
+/* The lanes of `lanes` that the block writes before its instruction i. */
 static uint8_t
-written_before(const unsigned *first, unsigned v, uint8_t lanes, unsigned i)
+written_before(const struct writes *w, unsigned v, uint8_t lanes, unsigned i)
 {
+   if (w->mark[v] != w->stamp)
+      return 0;
    uint8_t m = 0;
    u_foreach_bit (l, lanes) {
-      if (first[4 * v + l] < i)
+      if (w->first[4 * v + l] < i)
          m |= 1u << l;
    }
    return m;
@@ -87,35 +102,46 @@ mid_reg_bound(struct mid_shader *s, const bool *whole,
       return 0;
    void *mem = ralloc_context(NULL);
    bool *skip = rzalloc_array(mem, bool, n);
-   if (s->tex_out >= 16) {
+   if (s->tex_out >= 16 && s->nr_tex) {
       mid_foreach_block(s, b)
       {
          mid_foreach_instr(b, I)
          {
-            if (I->dst.kind == MID_REF_VAR && !I->store &&
-                (mid_hw_reads(I) & (1u << s->tex_out)))
-               skip[I->dst.index] = true;
+            if (I->dst.kind != MID_REF_VAR || I->store)
+               continue;
+            for (unsigned k = 0; k < I->nr_srcs; k++) {
+               if (I->src[k].ref.kind == MID_REF_HW &&
+                   I->src[k].ref.index == s->tex_out)
+                  skip[I->dst.index] = true;
+            }
          }
       }
    }
    uint8_t *live = ralloc_array(mem, uint8_t, n);
-   unsigned *first = ralloc_array(mem, unsigned, 4 * n);
+   struct writes w = {
+      .first = ralloc_array(mem, unsigned, 4 * n),
+      .mark = rzalloc_array(mem, unsigned, n),
+      .list = ralloc_array(mem, unsigned, n),
+   };
    struct bound c = {
       .whole = whole,
       .skip = skip,
-      .counted = ralloc_array(mem, uint8_t, n),
+      .counted = rzalloc_array(mem, uint8_t, n),
    };
    unsigned most = 0;
    mid_foreach_block(s, b)
    {
       unsigned nr = 0;
       mid_foreach_instr(b, I) nr++;
-      first_writes(b, n, first);
+      first_writes(b, &w);
       memcpy(live, live_out_all + (size_t)b->index * n, n);
-      memset(c.counted, 0, n);
       c.nr_whole = c.lanes = 0;
-      for (unsigned v = 0; v < n; v++)
-         count_lanes(&c, v, written_before(first, v, live[v], nr), true);
+      /* Only variables the block writes count (counted is zero
+       * elsewhere, and again after the block). */
+      for (unsigned k = 0; k < w.nr; k++) {
+         unsigned v = w.list[k];
+         count_lanes(&c, v, written_before(&w, v, live[v], nr), true);
+      }
       /* Backwards: the count after each instruction, then its writes
        * killed and its reads made live. */
       unsigned i = nr;
@@ -135,9 +161,11 @@ mid_reg_bound(struct mid_shader *s, const bool *whole,
             unsigned v = src->ref.index;
             uint8_t fresh = mid_src_lanes(I, src) & ~live[v] & 0xf;
             live[v] |= fresh;
-            count_lanes(&c, v, written_before(first, v, fresh, i), true);
+            count_lanes(&c, v, written_before(&w, v, fresh, i), true);
          }
       }
+      for (unsigned k = 0; k < w.nr; k++)
+         c.counted[w.list[k]] = 0;
    }
    ralloc_free(mem);
    return most;
