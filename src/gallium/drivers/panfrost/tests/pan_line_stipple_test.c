@@ -24,10 +24,10 @@
 #include "pipe/p_state.h"
 #include "util/u_inlines.h"
 
+#include "pan_test_polygon.h"
 #include "pan_test_screen.h"
 
 #define SIZE 32
-#define BLACK 0xff000000u
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
@@ -58,17 +58,11 @@ draw(enum pipe_prim_type mode, const unsigned *xs, const unsigned *ys,
    rs.line_stipple_enable = factor != 0;
    rs.line_stipple_factor = factor ? factor - 1 : 0;
    rs.line_stipple_pattern = pattern;
-   void *rast = ctx->create_rasterizer_state(ctx, &rs);
-   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
    struct pipe_resource *vb = pan_test_bind_vertices(screen, ctx, v[0], n);
    struct pipe_draw_info info = { .mode = mode, .instance_count = 1 };
    struct pipe_draw_start_count_bias d = { .count = n };
 
-   ctx->bind_rasterizer_state(ctx, rast);
-   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 0, 0);
-   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
-   ctx->flush(ctx, NULL, 0);
-   ctx->delete_rasterizer_state(ctx, rast);
+   pan_test_draw_cleared(ctx, &rs, &info, &d, 1);
    pipe_resource_reference(&vb, NULL);
 }
 
@@ -99,7 +93,8 @@ main(int argc, char **argv)
    draw(PIPE_PRIM_LINES, whole, NULL, 2, 0, 0);
    for (unsigned x = 0; x < SIZE; ++x)
       solid[x] = pan_test_pixel(ctx, f.tex, x, 8);
-   CHECK(solid[2] != BLACK && solid[29] != BLACK && solid[30] == BLACK,
+   CHECK(solid[2] != PAN_TEST_BLACK && solid[29] != PAN_TEST_BLACK &&
+            solid[30] == PAN_TEST_BLACK,
          "unstippled: pixels 2, 29, 30 are 0x%08x 0x%08x 0x%08x", solid[2],
          solid[29], solid[30]);
 
@@ -134,7 +129,7 @@ main(int argc, char **argv)
             x >= 2 && x < 30 &&
             (cases[c].pattern >> (((x - x0) / cases[c].factor) & 15)) & 1;
          uint32_t got = pan_test_pixel(ctx, f.tex, x, 8);
-         if (lit ? !close_to(got, solid[x]) : got != BLACK) {
+         if (lit ? !close_to(got, solid[x]) : got != PAN_TEST_BLACK) {
             if (!wrong++)
                first = x;
          }
@@ -153,7 +148,7 @@ main(int argc, char **argv)
    for (unsigned y = 8; y < 20; ++y) {
       bool lit = (0x0f0f >> ((28 + y - 8) & 15)) & 1;
       uint32_t got = pan_test_pixel(ctx, f.tex, 30, y);
-      if (lit != (got != BLACK) && !wrong++)
+      if (lit != (got != PAN_TEST_BLACK) && !wrong++)
          first = y;
    }
    CHECK(!wrong, "GL_LINE quad's second edge: %u pixels wrong, the first y %u",

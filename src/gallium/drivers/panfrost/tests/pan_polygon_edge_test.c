@@ -22,11 +22,10 @@
 #include "pipe/p_state.h"
 #include "util/u_inlines.h"
 
+#include "pan_test_polygon.h"
 #include "pan_test_screen.h"
 
 #define SIZE 32
-#define BLACK 0xff000000u
-#define GREEN 0xff00ff00u
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
@@ -46,9 +45,7 @@ edge_vs(void)
       pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_EDGE, 1, "e");
    nir_store_var(&b, pos, nir_load_var(&b, in), 0xf);
    nir_store_var(&b, edge, nir_load_var(&b, flag_in), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* Green. */
@@ -59,9 +56,7 @@ green_fs(void)
    nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
                                        FRAG_RESULT_DATA0, 0, "colour");
    nir_store_var(&b, out, nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* Vertices of (position, edge flag, 0, 0, 0) from quad q's corners (0 at
@@ -87,16 +82,10 @@ static void
 draw(enum pipe_prim_type mode, unsigned fill, unsigned n)
 {
    struct pipe_rasterizer_state rs = pan_test_rasterizer(fill);
-   void *rast = ctx->create_rasterizer_state(ctx, &rs);
-   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
    struct pipe_draw_info info = { .mode = mode, .instance_count = 1 };
    struct pipe_draw_start_count_bias d = { .count = n };
 
-   ctx->bind_rasterizer_state(ctx, rast);
-   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 0, 0);
-   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
-   ctx->flush(ctx, NULL, 0);
-   ctx->delete_rasterizer_state(ctx, rast);
+   pan_test_draw_cleared(ctx, &rs, &info, &d, 1);
 }
 
 /* The middles of quad q's edges (edge i from corner i) and its corners. */
@@ -117,13 +106,13 @@ check(struct pipe_resource *tex, const char *what, unsigned q, bool line,
       const unsigned *at = line ? edge_at[i] : corner_at[i];
       unsigned x = 16 * q + at[0], y = at[1];
       uint32_t got = pan_test_pixel(ctx, tex, x, y);
-      uint32_t want = on & BITFIELD_BIT(i) ? GREEN : BLACK;
+      uint32_t want = on & BITFIELD_BIT(i) ? PAN_TEST_GREEN : PAN_TEST_BLACK;
       CHECK(got == want, "%s: quad %u %s %u at (%u, %u) is 0x%08x, want 0x%08x",
             what, q, line ? "edge" : "corner", i, x, y, got, want);
    }
    uint32_t inside = pan_test_pixel(ctx, tex, 16 * q + 8, 8);
-   CHECK(inside == (diagonal ? GREEN : BLACK), "%s: quad %u's middle is 0x%08x",
-         what, q, inside);
+   CHECK(inside == (diagonal ? PAN_TEST_GREEN : PAN_TEST_BLACK),
+         "%s: quad %u's middle is 0x%08x", what, q, inside);
 }
 
 int
@@ -167,8 +156,8 @@ main(int argc, char **argv)
    draw(PIPE_PRIM_TRIANGLES, PIPE_POLYGON_MODE_LINE, 6);
    check(f.tex, "triangles, GL_LINE", 0, true, 0xf, false);
    uint32_t diagonal = pan_test_pixel(ctx, f.tex, 6, 6);
-   CHECK(diagonal == BLACK, "triangles, GL_LINE: the diagonal is 0x%08x",
-         diagonal);
+   CHECK(diagonal == PAN_TEST_BLACK,
+         "triangles, GL_LINE: the diagonal is 0x%08x", diagonal);
    pipe_resource_reference(&vbuf, NULL);
 
    static const unsigned fan_q[4] = { 1, 1, 1, 1 };

@@ -23,6 +23,7 @@
 #include "pipe/p_state.h"
 #include "util/u_inlines.h"
 
+#include "pan_test_polygon.h"
 #include "pan_test_screen.h"
 
 #define SIZE 32
@@ -42,9 +43,7 @@ facing_fs(void)
                 nir_imm_vec4(&b, 0, 1, 0, 1));
    nir_store_var(&b, out, c, 0xf);
    BITSET_SET(b.shader->info.system_values_read, SYSTEM_VALUE_FRONT_FACE);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* Quad q at x from 4 + 16q to 12 + 16q, y from 4 to 12 (pixel centres):
@@ -54,28 +53,9 @@ static const unsigned corner_x[2] = { 4, 20 }, edge_x[2] = { 8, 24 };
 static void
 draw_quads(unsigned fill_front, unsigned fill_back)
 {
-   struct pipe_rasterizer_state rs = {
-      .half_pixel_center = 1,
-      .depth_clip_near = 1,
-      .depth_clip_far = 1,
-      .front_ccw = 1,
-      .fill_front = fill_front,
-      .fill_back = fill_back,
-      .point_size = 1,
-      .line_width = 1,
-   };
-   void *rast = ctx->create_rasterizer_state(ctx, &rs);
-   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
-   ctx->bind_rasterizer_state(ctx, rast);
-   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 0, 0);
-   for (unsigned q = 0; q < 2; ++q) {
-      struct pipe_draw_info info = { .mode = PIPE_PRIM_QUADS,
-                                     .instance_count = 1 };
-      struct pipe_draw_start_count_bias d = { .start = 4 * q, .count = 4 };
-      ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
-   }
-   ctx->flush(ctx, NULL, 0);
-   ctx->delete_rasterizer_state(ctx, rast);
+   struct pipe_rasterizer_state rs =
+      pan_test_polygon_rasterizer(fill_front, fill_back);
+   pan_test_draw_two_quads(ctx, &rs);
 }
 
 int
@@ -94,7 +74,7 @@ main(int argc, char **argv)
    ctx->bind_fs_state(ctx, fs);
 
    /* Filled: the colour of each quad's face. */
-   const uint32_t red = 0xff0000ffu, green = 0xff00ff00u;
+   const uint32_t red = 0xff0000ffu, green = PAN_TEST_GREEN;
    uint32_t face[2];
    draw_quads(PIPE_POLYGON_MODE_FILL, PIPE_POLYGON_MODE_FILL);
    for (unsigned q = 0; q < 2; ++q)
@@ -104,31 +84,23 @@ main(int argc, char **argv)
          "filled quads: 0x%08x and 0x%08x, want one red and one green", face[0],
          face[1]);
 
-   static const struct {
-      const char *name;
-      unsigned front, back;
-   } modes[] = {
-      { "GL_LINE", PIPE_POLYGON_MODE_LINE, PIPE_POLYGON_MODE_LINE },
-      { "GL_POINT", PIPE_POLYGON_MODE_POINT, PIPE_POLYGON_MODE_POINT },
-      { "GL_LINE front, GL_POINT back", PIPE_POLYGON_MODE_LINE,
-        PIPE_POLYGON_MODE_POINT },
-   };
-   for (unsigned m = 0; m < ARRAY_SIZE(modes); ++m) {
-      draw_quads(modes[m].front, modes[m].back);
+   for (unsigned m = 0; m < PAN_TEST_POLYGON_MODES; ++m) {
+      const struct pan_test_polygon_mode *mode = &pan_test_polygon_modes[m];
+      draw_quads(mode->front, mode->back);
       for (unsigned q = 0; q < 2; ++q) {
          bool front = face[q] == red;
          bool line =
-            (front ? modes[m].front : modes[m].back) == PIPE_POLYGON_MODE_LINE;
+            (front ? mode->front : mode->back) == PIPE_POLYGON_MODE_LINE;
          /* The middle of the bottom edge, or the first corner. */
          unsigned x = line ? edge_x[q] : corner_x[q];
          uint32_t got = pan_test_pixel(ctx, f.tex, x, 4);
          CHECK(got == face[q],
                "%s: quad %u (%s) at (%u, 4) is 0x%08x, want "
                "0x%08x",
-               modes[m].name, q, front ? "front" : "back", x, got, face[q]);
+               mode->name, q, front ? "front" : "back", x, got, face[q]);
          uint32_t inside = pan_test_pixel(ctx, f.tex, edge_x[q], 8);
-         CHECK(inside == 0xff000000u, "%s: quad %u's inside is 0x%08x",
-               modes[m].name, q, inside);
+         CHECK(inside == PAN_TEST_BLACK, "%s: quad %u's inside is 0x%08x",
+               mode->name, q, inside);
       }
    }
 

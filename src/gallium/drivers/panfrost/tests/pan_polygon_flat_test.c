@@ -24,10 +24,10 @@
 #include "pipe/p_state.h"
 #include "util/u_inlines.h"
 
+#include "pan_test_polygon.h"
 #include "pan_test_screen.h"
 
 #define SIZE 32
-#define BLACK 0xff000000u
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
@@ -39,10 +39,8 @@ corner_vs(void)
    nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "corner");
    nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *v0 =
-      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   nir_variable *pos, *v0;
+   pan_test_vs_outputs(b.shader, &pos, &v0);
    nir_ssa_def *id = nir_iand_imm(&b, nir_load_vertex_id(&b), 3);
    nir_ssa_def *r = nir_fmul_imm(&b, nir_u2f32(&b, id), 1.0 / 3.0);
    nir_store_var(&b, pos, nir_load_var(&b, in), 0xf);
@@ -51,9 +49,7 @@ corner_vs(void)
                           nir_imm_float(&b, 1)),
                  0xf);
    BITSET_SET(b.shader->info.system_values_read, SYSTEM_VALUE_VERTEX_ID);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* What corner_vs gives vertex i of a quad, as the target stores it. */
@@ -61,28 +57,16 @@ static uint32_t
 corner_colour(unsigned i)
 {
    static const uint32_t red[4] = { 0x00, 0x55, 0xaa, 0xff };
-   return BLACK | 0xff00u | red[i];
+   return PAN_TEST_BLACK | 0xff00u | red[i];
 }
 
 static void
 draw_quads(unsigned fill_front, unsigned fill_back, bool first)
 {
-   struct pipe_rasterizer_state rs = pan_test_rasterizer(fill_front);
-   rs.fill_back = fill_back;
-   rs.front_ccw = 1;
+   struct pipe_rasterizer_state rs =
+      pan_test_polygon_rasterizer(fill_front, fill_back);
    rs.flatshade_first = first;
-   void *rast = ctx->create_rasterizer_state(ctx, &rs);
-   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
-   ctx->bind_rasterizer_state(ctx, rast);
-   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 0, 0);
-   for (unsigned q = 0; q < 2; ++q) {
-      struct pipe_draw_info info = { .mode = PIPE_PRIM_QUADS,
-                                     .instance_count = 1 };
-      struct pipe_draw_start_count_bias d = { .start = 4 * q, .count = 4 };
-      ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
-   }
-   ctx->flush(ctx, NULL, 0);
-   ctx->delete_rasterizer_state(ctx, rast);
+   pan_test_draw_two_quads(ctx, &rs);
 }
 
 static void
@@ -108,32 +92,24 @@ check(struct pipe_resource *tex, bool first)
       CHECK(inside == want, "%s, filled: quad %u is 0x%08x, want 0x%08x", pv, q,
             inside, want);
    }
-   static const struct {
-      const char *name;
-      unsigned front, back;
-   } modes[] = {
-      { "GL_LINE", PIPE_POLYGON_MODE_LINE, PIPE_POLYGON_MODE_LINE },
-      { "GL_POINT", PIPE_POLYGON_MODE_POINT, PIPE_POLYGON_MODE_POINT },
-      { "GL_LINE front, GL_POINT back", PIPE_POLYGON_MODE_LINE,
-        PIPE_POLYGON_MODE_POINT },
-   };
-   for (unsigned m = 0; m < ARRAY_SIZE(modes); ++m) {
-      draw_quads(modes[m].front, modes[m].back, first);
+   for (unsigned m = 0; m < PAN_TEST_POLYGON_MODES; ++m) {
+      const struct pan_test_polygon_mode *mode = &pan_test_polygon_modes[m];
+      draw_quads(mode->front, mode->back, first);
       for (unsigned q = 0; q < 2; ++q) {
-         bool line = (front[q] ? modes[m].front : modes[m].back) ==
-                     PIPE_POLYGON_MODE_LINE;
+         bool line =
+            (front[q] ? mode->front : mode->back) == PIPE_POLYGON_MODE_LINE;
          const unsigned(*at)[2] = line ? edge : corner;
          for (unsigned i = 0; i < 4; ++i) {
             unsigned x = 16 * q + at[i][0], y = at[i][1];
             uint32_t got = pan_test_pixel(ctx, tex, x, y);
             CHECK(got == want,
                   "%s, %s: quad %u %s %u at (%u, %u) is 0x%08x, want 0x%08x",
-                  pv, modes[m].name, q, line ? "edge" : "corner", i, x, y, got,
+                  pv, mode->name, q, line ? "edge" : "corner", i, x, y, got,
                   want);
          }
          uint32_t inside = pan_test_pixel(ctx, tex, 16 * q + 8, 8);
-         CHECK(inside == BLACK, "%s, %s: quad %u's inside is 0x%08x", pv,
-               modes[m].name, q, inside);
+         CHECK(inside == PAN_TEST_BLACK, "%s, %s: quad %u's inside is 0x%08x",
+               pv, mode->name, q, inside);
       }
    }
 }

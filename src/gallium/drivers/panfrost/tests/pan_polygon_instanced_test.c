@@ -25,10 +25,10 @@
 #include "pipe/p_state.h"
 #include "util/u_inlines.h"
 
+#include "pan_test_polygon.h"
 #include "pan_test_screen.h"
 
 #define SIZE 32
-#define BLACK 0xff000000u
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
@@ -41,10 +41,8 @@ mirror_vs(void)
    nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "mirror");
    nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *v0 =
-      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   nir_variable *pos, *v0;
+   pan_test_vs_outputs(b.shader, &pos, &v0);
    nir_ssa_def *p = nir_load_var(&b, in);
    nir_ssa_def *inst = nir_u2f32(&b, nir_load_instance_id(&b));
    /* x * (1 - 2 * instance) */
@@ -59,9 +57,7 @@ mirror_vs(void)
                           nir_imm_float(&b, 1)),
                  0xf);
    BITSET_SET(b.shader->info.system_values_read, SYSTEM_VALUE_INSTANCE_ID);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* (front face, VAR0.y, VAR0.z, 1). */
@@ -80,16 +76,15 @@ facing_fs(void)
                           nir_channel(&b, v, 2), nir_imm_float(&b, 1)),
                  0xf);
    BITSET_SET(b.shader->info.system_values_read, SYSTEM_VALUE_FRONT_FACE);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* The colour a face of an instance gets. */
 static uint32_t
 colour(bool front, unsigned instance)
 {
-   return BLACK | 0xff0000u | (instance ? 0xff00u : 0) | (front ? 0xff : 0);
+   return PAN_TEST_BLACK | 0xff0000u | (instance ? 0xff00u : 0) |
+          (front ? 0xff : 0);
 }
 
 /* Draws with the fill modes; restart: the two strips of vertices 0-7
@@ -98,11 +93,8 @@ colour(bool front, unsigned instance)
 static void
 draw(unsigned fill_front, unsigned fill_back, bool restart)
 {
-   struct pipe_rasterizer_state rs = pan_test_rasterizer(fill_front);
-   rs.fill_back = fill_back;
-   rs.front_ccw = 1;
-   void *rast = ctx->create_rasterizer_state(ctx, &rs);
-   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
+   struct pipe_rasterizer_state rs =
+      pan_test_polygon_rasterizer(fill_front, fill_back);
    static const uint16_t strips[9] = { 0, 1, 3, 2, 0xffff, 4, 5, 7, 6 };
    struct pipe_draw_info info = {
       .mode = restart ? PIPE_PRIM_TRIANGLE_STRIP : PIPE_PRIM_QUADS,
@@ -115,11 +107,7 @@ draw(unsigned fill_front, unsigned fill_back, bool restart)
    };
    struct pipe_draw_start_count_bias d = { .count = restart ? 9 : 4 };
 
-   ctx->bind_rasterizer_state(ctx, rast);
-   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 0, 0);
-   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
-   ctx->flush(ctx, NULL, 0);
-   ctx->delete_rasterizer_state(ctx, rast);
+   pan_test_draw_cleared(ctx, &rs, &info, &d, 1);
 }
 
 /* The quads' left x: quad 0 and its mirror (instance 1), or quad 1. */
@@ -156,16 +144,16 @@ check(struct pipe_resource *tex, bool restart)
       uint32_t got_edge = pan_test_pixel(ctx, tex, edge, 4);
       uint32_t got_corner = pan_test_pixel(ctx, tex, corner, 4);
       uint32_t inside = pan_test_pixel(ctx, tex, x0[q] + 5, 6);
-      CHECK(got_edge == (front[q] ? want : BLACK),
+      CHECK(got_edge == (front[q] ? want : PAN_TEST_BLACK),
             "%s: quad %u (%s) at (%u, 4) is 0x%08x, want 0x%08x", what, q,
             front[q] ? "front, lines" : "back, points", edge, got_edge,
-            front[q] ? want : BLACK);
+            front[q] ? want : PAN_TEST_BLACK);
       CHECK(got_corner == want,
             "%s: quad %u (%s) corner (%u, 4) is 0x%08x, want 0x%08x", what, q,
             front[q] ? "front, lines" : "back, points", corner, got_corner,
             want);
-      CHECK(inside == BLACK, "%s: quad %u's inside is 0x%08x (filled)", what, q,
-            inside);
+      CHECK(inside == PAN_TEST_BLACK, "%s: quad %u's inside is 0x%08x (filled)",
+            what, q, inside);
    }
 }
 

@@ -23,11 +23,10 @@
 #include "pipe/p_state.h"
 #include "util/u_inlines.h"
 
+#include "pan_test_polygon.h"
 #include "pan_test_screen.h"
 
 #define SIZE 32
-#define BLACK 0xff000000u
-#define GREEN 0xff00ff00u
 
 static struct pipe_screen *screen;
 static struct pipe_context *ctx;
@@ -39,18 +38,14 @@ counting_vs(void)
    nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "counting");
    nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
                                       VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *v0 =
-      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   nir_variable *pos, *v0;
+   pan_test_vs_outputs(b.shader, &pos, &v0);
    nir_ssbo_atomic_add(&b, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
                        nir_imm_int(&b, 1));
    nir_store_var(&b, pos, nir_load_var(&b, in), 0xf);
    nir_store_var(&b, v0, nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
    b.shader->info.num_ssbos = 1;
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* The draw of n vertices (or indices) in mode, GL_LINE or GL_POINT,
@@ -61,8 +56,6 @@ draw(struct pipe_resource *counter, enum pipe_prim_type mode, unsigned fill,
 {
    struct pipe_rasterizer_state rs = pan_test_rasterizer(fill);
    rs.cull_face = cull ? PIPE_FACE_BACK : PIPE_FACE_NONE;
-   void *rast = ctx->create_rasterizer_state(ctx, &rs);
-   union pipe_color_union black = { .f = { 0, 0, 0, 1 } };
    struct pipe_draw_info info = {
       .mode = mode,
       .instance_count = 1,
@@ -74,12 +67,8 @@ draw(struct pipe_resource *counter, enum pipe_prim_type mode, unsigned fill,
    uint32_t zero = 0, count = 0;
 
    pipe_buffer_write(ctx, counter, 0, 4, &zero);
-   ctx->bind_rasterizer_state(ctx, rast);
-   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &black, 0, 0);
-   ctx->draw_vbo(ctx, &info, 0, NULL, &d, 1);
-   ctx->flush(ctx, NULL, 0);
+   pan_test_draw_cleared(ctx, &rs, &info, &d, 1);
    pipe_buffer_read(ctx, counter, 0, 4, &count);
-   ctx->delete_rasterizer_state(ctx, rast);
    return count;
 }
 
@@ -141,7 +130,7 @@ main(int argc, char **argv)
          /* Quad 0's bottom edge or its first corner, and its inside. */
          uint32_t drawn = pan_test_pixel(ctx, f.tex, m & 2 ? 4 : 8, 4);
          uint32_t inside = pan_test_pixel(ctx, f.tex, 8, 8);
-         CHECK(drawn == GREEN && inside == BLACK,
+         CHECK(drawn == PAN_TEST_GREEN && inside == PAN_TEST_BLACK,
                "%s, %s%s: outline 0x%08x, inside 0x%08x", cases[c].name, what,
                cull ? ", culled back" : "", drawn, inside);
       }

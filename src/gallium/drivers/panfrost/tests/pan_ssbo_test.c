@@ -122,9 +122,7 @@ vertex_shader(bool store)
                     0xf);
       b.shader->info.num_ssbos = 1;
    }
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* colour = (slot 0 word 0, size of slot 1 / 1024, 0, 1); slot 1 word
@@ -154,9 +152,7 @@ fragment_shader(void)
    };
    nir_store_var(&b, out, nir_vec(&b, c, 4), 0xf);
    b.shader->info.num_ssbos = 2;
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* out[i] = in[i] + 1 for W * H words (slots 0 and 1), one per thread. */
@@ -359,9 +355,7 @@ counter_fs(void)
    ssbo_store(&b, 1, at, old);
    nir_store_var(&b, out, nir_imm_vec4(&b, 0, 1, 0, 1), 0xf);
    b.shader->info.num_ssbos = 2;
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 /* A counter every fragment increments, drawn as two triangles sharing a
@@ -460,10 +454,8 @@ test_unbound_array(struct pan_test_fullscreen *f)
    nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "array_vs");
    nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_in,
                                        VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *opos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                        VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *v0 = pan_test_io_var(b.shader, nir_var_shader_out,
-                                      VARYING_SLOT_VAR0, 1, "v0");
+   nir_variable *opos, *v0;
+   pan_test_vs_outputs(b.shader, &opos, &v0);
    nir_store_var(&b, opos, nir_load_var(&b, pos), 0xf);
    nir_ssa_def *base = nir_imm_int(&b, 0);
    nir_ssbo_atomic_add(&b, 32, nir_iadd(&b, base, nir_imm_int(&b, 0)),
@@ -472,9 +464,7 @@ test_unbound_array(struct pan_test_fullscreen *f)
                   nir_imm_int(&b, 4), .write_mask = 1, .align_mul = 4);
    nir_store_var(&b, v0, nir_imm_vec4(&b, 0, 0, 0, 1), 0xf);
    b.shader->info.num_ssbos = 2;
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   void *vs = ctx->create_vs_state(ctx, &cso);
+   void *vs = pan_test_create_shader(ctx, &b);
    void *fs = pan_test_colour_fs(screen, ctx, "array_fs", false);
    uint32_t init[16];
    for (unsigned i = 0; i < 16; ++i)

@@ -86,6 +86,24 @@ pan_test_io_var(nir_shader *s, nir_variable_mode mode, unsigned location,
    return v;
 }
 
+void
+pan_test_vs_outputs(nir_shader *s, nir_variable **pos, nir_variable **v0)
+{
+   *pos = pan_test_io_var(s, nir_var_shader_out, VARYING_SLOT_POS, 0,
+                          "gl_Position");
+   *v0 = pan_test_io_var(s, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+}
+
+void *
+pan_test_create_shader(struct pipe_context *ctx, nir_builder *b)
+{
+   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
+                                    .ir.nir = b->shader };
+   if (b->shader->info.stage == MESA_SHADER_FRAGMENT)
+      return ctx->create_fs_state(ctx, &cso);
+   return ctx->create_vs_state(ctx, &cso);
+}
+
 /* gl_Position = attribute 0 and, with colour, VAR0 = attribute 1. */
 static void *
 attribute_vs(struct pipe_screen *screen, struct pipe_context *ctx,

@@ -55,6 +55,14 @@ nir_variable *pan_test_io_var(nir_shader *s, nir_variable_mode mode,
                               unsigned location, unsigned driver_location,
                               const char *name);
 
+/* The gl_Position output (driver location 0) and VAR0 output (driver
+ * location 1) of a vertex shader, as most draw tests' shaders write. */
+void pan_test_vs_outputs(nir_shader *s, nir_variable **pos, nir_variable **v0);
+
+/* The CSO of b's vertex or fragment shader, for the context to bind and
+ * delete. */
+void *pan_test_create_shader(struct pipe_context *ctx, nir_builder *b);
+
 /* Shaders most draw tests share: gl_Position = attribute 0 and VAR0 =
  * attribute 1 (vec4s of any vertex format); DATA0 = VAR0, flat or smoothly
  * interpolated.  The compiled CSOs, for the context to bind and delete.

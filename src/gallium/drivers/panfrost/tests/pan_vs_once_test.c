@@ -56,10 +56,8 @@ static void *
 loop_vs(void)
 {
    nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "loop_vs");
-   nir_variable *pos = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       VARYING_SLOT_POS, 0, "gl_Position");
-   nir_variable *v0 =
-      pan_test_io_var(b.shader, nir_var_shader_out, VARYING_SLOT_VAR0, 1, "v0");
+   nir_variable *pos, *v0;
+   pan_test_vs_outputs(b.shader, &pos, &v0);
    nir_variable *iv = nir_local_variable_create(b.impl, glsl_uint_type(), "i");
    nir_variable *sv =
       nir_local_variable_create(b.impl, glsl_uint_type(), "sum");
@@ -94,9 +92,7 @@ loop_vs(void)
                           nir_imm_float(&b, 1)),
                  0xf);
    b.shader->info.num_ssbos = 1;
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
+   return pan_test_create_shader(ctx, &b);
 }
 
 static uint32_t
