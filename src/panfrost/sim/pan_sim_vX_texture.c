@@ -18,6 +18,8 @@
  * AFBC planes) go to pan_sim_afbc.h.  ASTC surfaces give their block
  * footprint: v6/v7 in the low six bits of the surface address (width
  * code, then height code, astc_2d_dimension values), v9 in ASTC 2D planes.
+ * v9 texture descriptors of ASTC and ETC2/EAC textures name the decoded
+ * format, the planes the blocks (compressed_texture).
  */
 
 #include <stdio.h>
@@ -74,6 +76,50 @@ astc_footprint(struct pan_sim_surface *s, unsigned w_code, unsigned h_code,
    return true;
 }
 
+static const char *
+or_unknown(const char *name)
+{
+   return name ? name : "unknown";
+}
+
+#if PAN_ARCH >= 9
+/* ETC2/EAC clump formats and the format a v9 texture descriptor over them
+ * names, the one their texels decode to (the clump names are the texel
+ * format table's block formats).
+ */
+static const struct {
+   const char *clump, *decoded;
+} etc_clumps[] = {
+   { "etc2_rgb8", "rgba8_unorm" },      { "etc2_rgb8a1", "rgba8_unorm" },
+   { "etc2_rgba8", "rgba8_unorm" },     { "etc2_r11_unorm", "r16_unorm" },
+   { "etc2_r11_snorm", "r16_snorm" },   { "etc2_rg11_unorm", "rg16_unorm" },
+   { "etc2_rg11_snorm", "rg16_snorm" },
+};
+
+static bool
+is_etc(const struct pan_sim_texel_format *f)
+{
+   return f->packing >= PAN_SIM_PACK_ETC2_RGB8 &&
+          f->packing <= PAN_SIM_PACK_EAC_RG11;
+}
+
+/* The block format of a plane's ETC2/EAC clump, NULL for other clumps. */
+static const char *
+etc_clump(unsigned clump_format, const char **decoded)
+{
+   const char *n = PAN_GENX(clump_format_name)(clump_format);
+   for (unsigned i = 0; n && i < sizeof(etc_clumps) / sizeof(etc_clumps[0]);
+        ++i) {
+      if (!strcmp(n, etc_clumps[i].clump)) {
+         if (decoded)
+            *decoded = etc_clumps[i].decoded;
+         return etc_clumps[i].clump;
+      }
+   }
+   return NULL;
+}
+#endif
+
 #if PAN_ARCH >= 9
 #define SURFACE_SIZE_B pan_size(plane)
 #else
@@ -121,6 +167,16 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
    } else if (is_astc(&t->fmt)) {
       TEX_ERR(err, "%s texture on a plane that is not ASTC 2D", t->fmt.name);
       return false;
+   } else if (is_etc(&t->fmt) && (d.plane_type != MALI_PLANE_TYPE_GENERIC ||
+                                  strcmp(or_unknown(PAN_GENX(clump_format_name)(
+                                            d.generic.clump_format)),
+                                         t->fmt.name))) {
+      /* Every plane of an ETC2/EAC texture holds its blocks (the clump
+       * names are the block formats').
+       */
+      TEX_ERR(err, "%s texture on a plane that is not of its clump format",
+              t->fmt.name);
+      return false;
    } else if (d.plane_type != MALI_PLANE_TYPE_GENERIC) {
       TEX_ERR(err, "texture plane type %s is not sampled (format %s)",
               PAN_GENX(plane_type_name)(d.plane_type)
@@ -159,12 +215,6 @@ surface(const struct pan_sim_texture *t, unsigned level, unsigned layer,
    }
 #endif
    return true;
-}
-
-static const char *
-or_unknown(const char *name)
-{
-   return name ? name : "unknown";
 }
 
 /* Format word and swizzle of a texture descriptor -> texel format. */
@@ -218,19 +268,39 @@ seen(struct pan_sim_tex_seen *s, uint64_t va, const void *p)
 }
 
 #if PAN_ARCH >= 9
-/* Valhall's texture descriptor names what an ASTC texture decodes to:
- * rgba16f for the wide decode, rgba8_unorm (sRGB or not) for the narrow
- * one; its planes are astc_2d ones.  The texel format becomes the ASTC
- * decode, keeping the component order, swizzle and sRGB flag.
+/* The texel format becomes the block format `name` decoding to the
+ * descriptor's, keeping its swizzle and sRGB flag; channels the blocks
+ * lack read 0 (1 for alpha), as in the decoded texels.
+ */
+static void
+blocks_of(struct pan_sim_texture *t, const char *name)
+{
+   struct pan_sim_texel_format f = t->fmt;
+   pan_sim_texel_format_parse(name, &t->fmt);
+   for (unsigned c = 0; c < 4; ++c) {
+      uint8_t src = f.src[c];
+      if (src <= 3 && src >= t->fmt.comps)
+         src = src == 3 ? 5 : 4;
+      t->fmt.src[c] = src;
+   }
+   t->fmt.srgb = f.srgb;
+   t->fmt.srgb_fields = f.srgb_fields;
+}
+
+/* Valhall's texture descriptor names what compressed texels decode to, its
+ * planes the blocks: ASTC 2D planes (rgba16f for the wide decode,
+ * rgba8_unorm sRGB or not for the narrow one) and generic planes of an
+ * ETC2/EAC clump format (rgba8_unorm for the colour blocks, r16/rg16
+ * unorm or snorm for EAC).  A block format in the descriptor faults.
  */
 static bool
-astc_texture(struct pan_sim_texture *t, char *err)
+compressed_texture(struct pan_sim_texture *t, char *err)
 {
-   if (is_astc(&t->fmt)) {
+   if (is_astc(&t->fmt) || is_etc(&t->fmt)) {
       TEX_ERR(err,
               "v9 texture format %s: the descriptor names the decoded "
-              "format, the plane the ASTC blocks",
-              t->fmt.name);
+              "format, the plane the %s blocks",
+              t->fmt.name, is_astc(&t->fmt) ? "ASTC" : "ETC2/EAC");
       return false;
    }
    const void *p =
@@ -239,23 +309,28 @@ astc_texture(struct pan_sim_texture *t, char *err)
    if (!p)
       return false;
    pan_unpack(p, plane, d);
-   if (d.plane_type != MALI_PLANE_TYPE_ASTC_2D)
-      return true;
 
-   const char *name;
-   if (!strcmp(t->fmt.name, "rgba16f")) {
-      name = "astc_2d_hdr";
-   } else if (!strcmp(t->fmt.name, "rgba8_unorm")) {
-      name = "astc_2d_ldr";
+   const char *name, *decoded = NULL;
+   if (d.plane_type == MALI_PLANE_TYPE_GENERIC &&
+       (name = etc_clump(d.generic.clump_format, &decoded))) {
+      if (strcmp(t->fmt.name, decoded)) {
+         TEX_ERR(err, "%s plane decoding to %s, not %s", name, t->fmt.name,
+                 decoded);
+         return false;
+      }
+   } else if (d.plane_type == MALI_PLANE_TYPE_ASTC_2D) {
+      if (!strcmp(t->fmt.name, "rgba16f")) {
+         name = "astc_2d_hdr";
+      } else if (!strcmp(t->fmt.name, "rgba8_unorm")) {
+         name = "astc_2d_ldr";
+      } else {
+         TEX_ERR(err, "ASTC 2D plane decoding to %s", t->fmt.name);
+         return false;
+      }
    } else {
-      TEX_ERR(err, "ASTC 2D plane decoding to %s", t->fmt.name);
-      return false;
+      return true;
    }
-   struct pan_sim_texel_format f = t->fmt;
-   pan_sim_texel_format_parse(name, &t->fmt);
-   memcpy(t->fmt.src, f.src, sizeof(f.src));
-   t->fmt.srgb = f.srgb;
-   t->fmt.srgb_fields = f.srgb_fields;
+   blocks_of(t, name);
    return true;
 }
 #endif
@@ -300,7 +375,7 @@ unpack_texture(const struct pan_sim_space *space, const void *p,
    if (!PAN_GENX(sim_tex_format)(d.format, d.swizzle, &t->fmt, err))
       return false;
 #if PAN_ARCH >= 9
-   return astc_texture(t, err);
+   return compressed_texture(t, err);
 #else
    return true;
 #endif

@@ -56,19 +56,40 @@ static const struct {
    { PIPE_FORMAT_Z32_FLOAT, "z32" },
    /* v6 has no z32: the sampler reads the float depth as red. */
    { PIPE_FORMAT_Z32_FLOAT, "r32f" },
-   /* 4x4 blocks; sRGB is the descriptor's flag. */
-   { PIPE_FORMAT_ETC1_RGB8, "etc2_rgb8" },
-   { PIPE_FORMAT_ETC2_RGB8, "etc2_rgb8" },
-   { PIPE_FORMAT_ETC2_SRGB8, "etc2_rgb8" },
-   { PIPE_FORMAT_ETC2_RGB8A1, "etc2_rgb8a1" },
-   { PIPE_FORMAT_ETC2_SRGB8A1, "etc2_rgb8a1" },
-   { PIPE_FORMAT_ETC2_RGBA8, "etc2_rgba8" },
-   { PIPE_FORMAT_ETC2_SRGBA8, "etc2_rgba8" },
-   { PIPE_FORMAT_ETC2_R11_UNORM, "etc2_r11_unorm" },
-   { PIPE_FORMAT_ETC2_R11_SNORM, "etc2_r11_snorm" },
-   { PIPE_FORMAT_ETC2_RG11_UNORM, "etc2_rg11_unorm" },
-   { PIPE_FORMAT_ETC2_RG11_SNORM, "etc2_rg11_snorm" },
 };
+
+/* ETC2/EAC formats: the hardware's name of their 4x4 blocks (v6/v7
+ * texture formats, v9 plane clump formats) and what v9's texture
+ * descriptors name instead, the format the blocks decode to (as the stock
+ * driver packs them; sRGB stays the descriptor's flag).
+ */
+static const struct {
+   enum pipe_format format;
+   const char *block;
+   const char *decoded;
+} etc_formats[] = {
+   { PIPE_FORMAT_ETC1_RGB8, "etc2_rgb8", "rgba8_unorm" },
+   { PIPE_FORMAT_ETC2_RGB8, "etc2_rgb8", "rgba8_unorm" },
+   { PIPE_FORMAT_ETC2_SRGB8, "etc2_rgb8", "rgba8_unorm" },
+   { PIPE_FORMAT_ETC2_RGB8A1, "etc2_rgb8a1", "rgba8_unorm" },
+   { PIPE_FORMAT_ETC2_SRGB8A1, "etc2_rgb8a1", "rgba8_unorm" },
+   { PIPE_FORMAT_ETC2_RGBA8, "etc2_rgba8", "rgba8_unorm" },
+   { PIPE_FORMAT_ETC2_SRGBA8, "etc2_rgba8", "rgba8_unorm" },
+   { PIPE_FORMAT_ETC2_R11_UNORM, "etc2_r11_unorm", "r16_unorm" },
+   { PIPE_FORMAT_ETC2_R11_SNORM, "etc2_r11_snorm", "r16_snorm" },
+   { PIPE_FORMAT_ETC2_RG11_UNORM, "etc2_rg11_unorm", "rg16_unorm" },
+   { PIPE_FORMAT_ETC2_RG11_SNORM, "etc2_rg11_snorm", "rg16_snorm" },
+};
+
+const char *
+PAN_GENX(panfrost_etc_block)(enum pipe_format format)
+{
+   for (unsigned i = 0; i < ARRAY_SIZE(etc_formats); ++i) {
+      if (etc_formats[i].format == format)
+         return etc_formats[i].block;
+   }
+   return NULL;
+}
 
 /* The hardware name of a plain format whose channels share one size and
  * type ("rgba8_unorm", "rg16f", "r32ui"), in memory order: channel i of
@@ -160,6 +181,10 @@ hw_format(enum pipe_format format, const struct util_format_description *desc)
 #else
       name = srgb ? "astc_2d_ldr" : "astc_2d_hdr";
 #endif
+   }
+   for (unsigned i = 0; !name && i < ARRAY_SIZE(etc_formats); ++i) {
+      if (etc_formats[i].format == format)
+         name = PAN_ARCH >= 9 ? etc_formats[i].decoded : etc_formats[i].block;
    }
    if (!name && channels_name(desc, buf, sizeof(buf)))
       name = buf;

@@ -24,6 +24,11 @@
 unsigned PAN_GENX(panfrost_format)(enum pipe_format format,
                                    unsigned char swizzle[4]);
 
+/* The hardware's name of an ETC2/EAC format's blocks ("etc2_rgb8"), NULL
+ * for other formats: v9 planes name it as their clump format.
+ */
+const char *PAN_GENX(panfrost_etc_block)(enum pipe_format format);
+
 /* The pixel format word of a hardware format read in RGBA order. */
 uint32_t PAN_GENX(panfrost_pixel_format)(unsigned hw, bool srgb);
 

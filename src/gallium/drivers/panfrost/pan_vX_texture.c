@@ -132,17 +132,15 @@ is_astc(unsigned format)
 }
 
 #if PAN_ARCH >= 9
-/* Planes read whole texels: the clump is the texel's size, or for the
- * compressed formats the clump named as the format.
+/* Planes read whole texels: the clump is the texel's size, or for ETC2/EAC
+ * the blocks' format (the texture descriptor names what they decode to).
  */
 static unsigned
 clump_format(unsigned texel_B, unsigned format)
 {
-   if (util_format_is_compressed(format)) {
-      unsigned char swz[4];
-      const char *name =
-         PAN_GENX(format_name)(PAN_GENX(panfrost_format)(format, swz));
-      for (unsigned c = 1; name && c < 256; ++c) {
+   const char *name = PAN_GENX(panfrost_etc_block)(format);
+   if (name) {
+      for (unsigned c = 1; c < 256; ++c) {
          const char *n = PAN_GENX(clump_format_name)(c);
          if (n && !strcmp(n, name))
             return c;

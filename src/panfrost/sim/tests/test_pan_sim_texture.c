@@ -1365,6 +1365,159 @@ test_astc(void)
 #endif
 }
 
+/* ETC2/EAC 4x4 blocks in a linear texture w texels wide, one row of blocks
+ * of size_B bytes each.  `format` is the texture descriptor's: the block
+ * format up to v7; v9 names what the blocks decode to and gives the block
+ * format as the generic plane's clump format (as the stock driver packs
+ * it).
+ */
+static void
+etc_texture(struct tex *t, unsigned w, const uint8_t *blocks, unsigned size_B,
+            unsigned format, unsigned clump, bool srgb)
+{
+   uint8_t *data, *desc, *surf;
+   unsigned row_B = w / 4 * size_B;
+   uint64_t data_va = alloc(row_B, (void **)&data);
+   memcpy(data, blocks, row_B);
+#if PAN_ARCH >= 9
+   uint64_t surf_va = alloc(pan_size(plane), (void **)&surf);
+   pan_pack(surf, plane, cfg)
+   {
+      cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
+      cfg.generic.clump_format = clump;
+      cfg.generic.clump_ordering = MALI_CLUMP_ORDERING_LINEAR;
+      cfg.address = data_va;
+      cfg.size = row_B;
+      cfg.row_stride_B = row_B;
+   }
+#else
+   (void)clump;
+   uint64_t surf_va = alloc(pan_size(surface_with_stride), (void **)&surf);
+   pan_pack(surf, surface_with_stride, cfg)
+   {
+      cfg.address = data_va;
+      cfg.row_stride_B = row_B;
+      cfg.surface_stride_B = row_B;
+   }
+#endif
+   uint32_t format_word;
+   pan_pack(&format_word, pixel_format, cfg)
+   {
+      cfg.format = format;
+      cfg.order = MALI_RGB_COMPONENT_ORDER_RGBA;
+      cfg.srgb = srgb;
+   }
+   *t = (struct tex){ .d = tex_2d(w, 4, format, MALI_RGB_COMPONENT_ORDER_RGBA,
+                                  size_B) };
+   t->va = alloc(pan_size(texture), (void **)&desc);
+   pan_pack(desc, texture, cfg)
+   {
+      cfg.dimension = MALI_TEXTURE_DIMENSION_2D;
+      cfg.format = format_word;
+      cfg.width = w;
+      cfg.height = 4;
+      cfg.swizzle = pack_swizzle(t->d.swizzle);
+#if PAN_ARCH < 9
+      cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
+#endif
+      cfg.levels = 1;
+      cfg.surfaces = surf_va;
+      cfg.array_size = 1;
+   }
+}
+
+static float
+srgb_linear(unsigned c)
+{
+   float v = c / 255.0f;
+   return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
+static void
+test_etc(void)
+{
+#if PAN_ARCH >= 9
+   const unsigned rgb8 = MALI_FORMAT_RGBA8_UNORM, r11s = MALI_FORMAT_R16_SNORM;
+   const unsigned rgb8_clump = MALI_CLUMP_FORMAT_ETC2_RGB8;
+   const unsigned r11s_clump = MALI_CLUMP_FORMAT_ETC2_R11_SNORM;
+#else
+   const unsigned rgb8 = MALI_FORMAT_ETC2_RGB8;
+   const unsigned r11s = MALI_FORMAT_ETC2_R11_SNORM;
+   const unsigned rgb8_clump = 0, r11s_clump = 0;
+#endif
+   /* Individual-mode ETC2 RGB8 blocks (big-endian words): 4-bit base
+    * colours times 17 per 2x4 half, plus the modifier of table 0 index 0
+    * (+2) in the first block; table 1 index 1 (+17) in the second, whose
+    * halves are both (0, 0x11, 0x88).
+    */
+   static const uint8_t rgb_blocks[16] = {
+      0x3c, 0x84, 0xf0, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x11, 0x88, 0x24, 0x00, 0x00, 0xff, 0xff,
+   };
+   /* EAC R11 signed: base -50, multiplier 2, table 0, every index 7
+    * (+14): -50 * 8 + 14 * 2 * 8 = -176 of 1023.
+    */
+   static const uint8_t r11_block[8] = { 0xce, 0x20, 0xff, 0xff,
+                                         0xff, 0xff, 0xff, 0xff };
+   struct smp_desc smp = nearest_sampler();
+   struct pan_sim_tex_req req;
+   char err[PAN_SIM_TEX_ERR_LEN] = "";
+   float out[4];
+   struct tex t;
+
+   space_reset();
+   etc_texture(&t, 8, rgb_blocks, 8, rgb8, rgb8_clump, false);
+   bind(&t, &smp);
+   base_req(&req, MALI_TEXTURE_DIMENSION_2D);
+   /* RGB blocks read alpha 1 whatever the descriptor's format has. */
+   PAN_CHECK(sample_at(&req, 1.5f / 8, 2.5f / 4, out, err), "%s", err);
+   EXPECT_RGBA(out, 53 / 255.0f, 138 / 255.0f, 1.0f, 1.0f, "left half");
+   PAN_CHECK(sample_at(&req, 2.5f / 8, 0.5f / 4, out, err), "%s", err);
+   EXPECT_RGBA(out, 206 / 255.0f, 70 / 255.0f, 2 / 255.0f, 1.0f, "right half");
+   PAN_CHECK(sample_at(&req, 5.5f / 8, 3.5f / 4, out, err), "%s", err);
+   EXPECT_RGBA(out, 17 / 255.0f, 34 / 255.0f, 153 / 255.0f, 1.0f,
+               "second block");
+
+   space_reset();
+   etc_texture(&t, 8, rgb_blocks, 8, rgb8, rgb8_clump, true);
+   bind(&t, &smp);
+   PAN_CHECK(sample_at(&req, 2.5f / 8, 0.5f / 4, out, err), "%s", err);
+   EXPECT_RGBA(out, srgb_linear(206), srgb_linear(70), srgb_linear(2), 1.0f,
+               "sRGB");
+
+   space_reset();
+   etc_texture(&t, 4, r11_block, 8, r11s, r11s_clump, false);
+   bind(&t, &smp);
+   PAN_CHECK(sample_at(&req, 3.5f / 4, 1.5f / 4, out, err), "%s", err);
+   EXPECT_RGBA(out, -176 / 1023.0f, 0.0f, 0.0f, 1.0f, "EAC R11 signed");
+
+#if PAN_ARCH >= 9
+   /* v9 descriptors name the decoded format, not the block one. */
+   space_reset();
+   etc_texture(&t, 8, rgb_blocks, 8, MALI_FORMAT_ETC2_RGB8, rgb8_clump, false);
+   bind(&t, &smp);
+   PAN_CHECK(!sample_at(&req, 0.5f / 8, 0.5f / 4, out, err),
+             "a v9 ETC format sampled");
+   PAN_CHECK(strstr(err, "decoded"), "message: %s", err);
+
+   /* EAC R11 decodes to one channel of 16 bits, not to RGBA8. */
+   space_reset();
+   etc_texture(&t, 4, r11_block, 8, MALI_FORMAT_RGBA8_UNORM, r11s_clump, false);
+   bind(&t, &smp);
+   PAN_CHECK(!sample_at(&req, 0.5f / 4, 0.5f / 4, out, err),
+             "an R11 plane decoding to rgba8_unorm sampled");
+   PAN_CHECK(strstr(err, "r16_snorm"), "message: %s", err);
+
+   /* A plain 16-bit texture over the same memory is not decoded. */
+   space_reset();
+   etc_texture(&t, 4, r11_block, 8, r11s, MALI_CLUMP_FORMAT_RAW16, false);
+   bind(&t, &smp);
+   PAN_CHECK(sample_at(&req, 0.5f / 4, 0.5f / 4, out, err), "%s", err);
+   PAN_CHECK(!near(out[0], -176 / 1023.0f), "raw clump decoded as EAC: %g",
+             out[0]);
+#endif
+}
+
 int
 main(void)
 {
@@ -1381,6 +1534,7 @@ main(void)
    PAN_RUN_CASE(test_images);
    PAN_RUN_CASE(test_afbc);
    PAN_RUN_CASE(test_astc);
+   PAN_RUN_CASE(test_etc);
    free(space_mem);
    return pan_test_summary("pan_sim_texture");
 }
