@@ -270,12 +270,9 @@ stipple_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       panfrost_vertex_output_mask(vs) | BITFIELD64_BIT(VARYING_SLOT_POS);
    unsigned record_B = util_bitcount64(mask) * 16;
    uint64_t total = (uint64_t)n * instances;
-   if (total * record_B > (256u << 20)) {
-      mesa_loge("panfrost: stippled line draw of %u vertices in %u "
-                "instances is too large, dropped",
-                n, instances);
+   if (!panfrost_vertex_records_fit(total * record_B, "stippled line draw", n,
+                                    instances))
       return true;
-   }
    uint32_t *ids = malloc(n * sizeof(uint32_t));
    uint8_t *cut = calloc(n, 1);
    int bias = info->index_size ? d->index_bias : (int)d->start;
@@ -310,11 +307,7 @@ panfrost_line_stipple_draw(struct panfrost_context *ctx,
 {
    if (!panfrost_line_stipple_applies(ctx, info))
       return false;
-   for (unsigned i = 0; i < num_draws; ++i) {
-      if (!stipple_draw(ctx, info,
-                        drawid_offset + (info->increment_draw_id ? i : 0),
-                        &draws[i]))
-         mesa_loge("panfrost: stippled line draw failed, dropped");
-   }
+   panfrost_vertex_each_draw(ctx, info, drawid_offset, draws, num_draws,
+                             stipple_draw, "stippled line draw");
    return true;
 }

@@ -620,12 +620,11 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
    /* Flat shading's copies: one per primitive drawn at most, and the
     * polygons of a strip or fan name three vertices a vertex. */
    uint64_t room = flat_mask ? 4 * total : total;
-   if (room * record_B > (256u << 20) || total * 12 > UINT32_MAX) {
-      mesa_loge("panfrost: polygon-mode draw of %u vertices in %u "
-                "instances is too large for the facing path, dropped",
-                n, instances);
+   /* The lists' 12 indices a vertex are counted in 32 bits too. */
+   uint64_t size_B = total * 12 > UINT32_MAX ? UINT64_MAX : room * record_B;
+   if (!panfrost_vertex_records_fit(size_B, "polygon-mode draw (facing path)",
+                                    n, instances))
       return true;
-   }
    /* The draw's vertex ids: its indices, or 0.. from its first vertex;
     * restarts (cut) end the polygons and shade the id before them. */
    uint32_t *ids = malloc(n * sizeof(uint32_t));
@@ -783,30 +782,17 @@ panfrost_polygon_mode_draw(struct panfrost_context *ctx,
         facing_applies(ctx, info))) {
       if (!facing_applies(ctx, info))
          return false;
-      for (unsigned i = 0; i < num_draws; ++i) {
-         if (!facing_draw(ctx, info,
-                          drawid_offset + (info->increment_draw_id ? i : 0),
-                          &draws[i]))
-            mesa_loge("panfrost: polygon-mode draw with facing failed, "
-                      "dropped");
-      }
+      panfrost_vertex_each_draw(ctx, info, drawid_offset, draws, num_draws,
+                                facing_draw, "polygon-mode draw with facing");
       return true;
    }
    u_unfilled_init();
 
-   struct pipe_transfer *xfer = NULL;
-   const uint8_t *in = NULL;
-   if (info->index_size) {
-      in = info->has_user_indices
-              ? info->index.user
-              : pipe_buffer_map_range(&ctx->base, info->index.resource, 0,
-                                      info->index.resource->width0,
-                                      PIPE_MAP_READ, &xfer);
-      if (!in) {
-         mesa_loge("panfrost: polygon-mode draw: indices not mapped, "
-                   "dropped");
-         return true;
-      }
+   struct pipe_transfer *xfer;
+   const uint8_t *in;
+   if (!panfrost_vertex_map_indices(ctx, info, &in, &xfer)) {
+      mesa_loge("panfrost: polygon-mode draw: indices not mapped, dropped");
+      return true;
    }
 
    bool ok = true;

@@ -65,6 +65,23 @@ panfrost_vertex_index_at(const uint8_t *in, unsigned size, unsigned i)
    return ((const uint32_t *)in)[i];
 }
 
+bool
+panfrost_vertex_map_indices(struct panfrost_context *ctx,
+                            const struct pipe_draw_info *info,
+                            const uint8_t **in, struct pipe_transfer **xfer)
+{
+   *in = NULL;
+   *xfer = NULL;
+   if (!info->index_size)
+      return true;
+   *in = info->has_user_indices
+            ? info->index.user
+            : pipe_buffer_map_range(&ctx->base, info->index.resource, 0,
+                                    info->index.resource->width0, PIPE_MAP_READ,
+                                    xfer);
+   return *in != NULL;
+}
+
 /* The draw's vertex ids (its indices, or 0.. from its first vertex) and
  * where restarts stand (cut), whose slots shade the id before them;
  * false when the indices cannot be mapped. */
@@ -74,17 +91,10 @@ panfrost_vertex_read_ids(struct panfrost_context *ctx,
                          const struct pipe_draw_start_count_bias *d,
                          uint32_t *ids, uint8_t *cut)
 {
-   struct pipe_transfer *xfer = NULL;
-   const uint8_t *in = NULL;
-   if (info->index_size) {
-      in = info->has_user_indices
-              ? info->index.user
-              : pipe_buffer_map_range(&ctx->base, info->index.resource, 0,
-                                      info->index.resource->width0,
-                                      PIPE_MAP_READ, &xfer);
-      if (!in)
-         return false;
-   }
+   struct pipe_transfer *xfer;
+   const uint8_t *in;
+   if (!panfrost_vertex_map_indices(ctx, info, &in, &xfer))
+      return false;
    bool restarts = info->index_size && info->primitive_restart;
    uint32_t last = 0;
    for (unsigned i = 0; i < d->count; ++i) {
@@ -156,6 +166,36 @@ panfrost_vertex_records_vs(struct panfrost_context *ctx,
                 "stipple) are dropped: %s",
                 vs->polygon_vs->error);
    return vs->polygon_vs && !vs->polygon_vs->error[0] ? vs->polygon_vs : NULL;
+}
+
+/* Larger record buffers are refused rather than tried. */
+#define RECORDS_MAX_B (256u << 20)
+
+bool
+panfrost_vertex_records_fit(uint64_t size_B, const char *what, unsigned n,
+                            unsigned instances)
+{
+   if (size_B <= RECORDS_MAX_B)
+      return true;
+   mesa_loge("panfrost: %s of %u vertices in %u instances is too large, "
+             "dropped",
+             what, n, instances);
+   return false;
+}
+
+void
+panfrost_vertex_each_draw(struct panfrost_context *ctx,
+                          const struct pipe_draw_info *info,
+                          unsigned drawid_offset,
+                          const struct pipe_draw_start_count_bias *draws,
+                          unsigned num_draws, panfrost_vertex_draw_one draw_one,
+                          const char *what)
+{
+   for (unsigned i = 0; i < num_draws; ++i) {
+      unsigned drawid = drawid_offset + (info->increment_draw_id ? i : 0);
+      if (!draw_one(ctx, info, drawid, &draws[i]))
+         mesa_loge("panfrost: %s failed, dropped", what);
+   }
 }
 
 bool

@@ -39,6 +39,14 @@ struct panfrost_shader *panfrost_vertex_records_vs(struct panfrost_context *ctx,
 /* Index i of an index buffer of size-byte indices. */
 unsigned panfrost_vertex_index_at(const uint8_t *in, unsigned size, unsigned i);
 
+/* The draw's indices for the CPU to read: *in NULL for a draw without
+ * them, else the user's or the index buffer mapped (then *xfer, for
+ * pipe_buffer_unmap); false when they cannot be mapped. */
+bool panfrost_vertex_map_indices(struct panfrost_context *ctx,
+                                 const struct pipe_draw_info *info,
+                                 const uint8_t **in,
+                                 struct pipe_transfer **xfer);
+
 /* The draw's vertex ids (its indices, or 0.. from its first vertex,
  * without the bias) and where restarts stand (cut), whose slots shade
  * the id before them; false when the indices cannot be mapped. */
@@ -46,6 +54,24 @@ bool panfrost_vertex_read_ids(struct panfrost_context *ctx,
                               const struct pipe_draw_info *info,
                               const struct pipe_draw_start_count_bias *d,
                               uint32_t *ids, uint8_t *cut);
+
+/* Whether records of size_B bytes are within what one draw may take; a
+ * message naming what of n vertices in instances when not (it is then
+ * dropped). */
+bool panfrost_vertex_records_fit(uint64_t size_B, const char *what, unsigned n,
+                                 unsigned instances);
+
+/* One draw of draws drawn from records; false when it failed. */
+typedef bool (*panfrost_vertex_draw_one)(
+   struct panfrost_context *ctx, const struct pipe_draw_info *info,
+   unsigned drawid, const struct pipe_draw_start_count_bias *d);
+
+/* draw_one for each of draws with its draw id, a message naming what for
+ * each that failed (dropped). */
+void panfrost_vertex_each_draw(
+   struct panfrost_context *ctx, const struct pipe_draw_info *info,
+   unsigned drawid_offset, const struct pipe_draw_start_count_bias *draws,
+   unsigned num_draws, panfrost_vertex_draw_one draw_one, const char *what);
 
 /* A run of the record variant and what drawing its records takes. */
 struct panfrost_vertex_records {
