@@ -1369,26 +1369,31 @@ test_astc(void)
  * of size_B bytes each.  `format` is the texture descriptor's: the block
  * format up to v7; v9 names what the blocks decode to and gives the block
  * format as the generic plane's clump format (as the stock driver packs
- * it).
+ * it).  v9 only: a second level (the same blocks) whose plane has clump
+ * format level1_clump, when that is not -1.
  */
 static void
-etc_texture(struct tex *t, unsigned w, const uint8_t *blocks, unsigned size_B,
-            unsigned format, unsigned clump, bool srgb)
+etc_texture_levels(struct tex *t, unsigned w, const uint8_t *blocks,
+                   unsigned size_B, unsigned format, unsigned clump, bool srgb,
+                   int level1_clump)
 {
    uint8_t *data, *desc, *surf;
    unsigned row_B = w / 4 * size_B;
    uint64_t data_va = alloc(row_B, (void **)&data);
    memcpy(data, blocks, row_B);
+   unsigned levels = level1_clump < 0 ? 1 : 2;
 #if PAN_ARCH >= 9
-   uint64_t surf_va = alloc(pan_size(plane), (void **)&surf);
-   pan_pack(surf, plane, cfg)
-   {
-      cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
-      cfg.generic.clump_format = clump;
-      cfg.generic.clump_ordering = MALI_CLUMP_ORDERING_LINEAR;
-      cfg.address = data_va;
-      cfg.size = row_B;
-      cfg.row_stride_B = row_B;
+   uint64_t surf_va = alloc(levels * pan_size(plane), (void **)&surf);
+   for (unsigned l = 0; l < levels; ++l) {
+      pan_pack(surf + l * pan_size(plane), plane, cfg)
+      {
+         cfg.plane_type = MALI_PLANE_TYPE_GENERIC;
+         cfg.generic.clump_format = l ? (unsigned)level1_clump : clump;
+         cfg.generic.clump_ordering = MALI_CLUMP_ORDERING_LINEAR;
+         cfg.address = data_va;
+         cfg.size = row_B;
+         cfg.row_stride_B = row_B;
+      }
    }
 #else
    (void)clump;
@@ -1420,10 +1425,17 @@ etc_texture(struct tex *t, unsigned w, const uint8_t *blocks, unsigned size_B,
 #if PAN_ARCH < 9
       cfg.texel_ordering = MALI_TEXTURE_LAYOUT_LINEAR;
 #endif
-      cfg.levels = 1;
+      cfg.levels = levels;
       cfg.surfaces = surf_va;
       cfg.array_size = 1;
    }
+}
+
+static void
+etc_texture(struct tex *t, unsigned w, const uint8_t *blocks, unsigned size_B,
+            unsigned format, unsigned clump, bool srgb)
+{
+   etc_texture_levels(t, w, blocks, size_B, format, clump, srgb, -1);
 }
 
 static float
@@ -1515,6 +1527,23 @@ test_etc(void)
    PAN_CHECK(sample_at(&req, 0.5f / 4, 0.5f / 4, out, err), "%s", err);
    PAN_CHECK(!near(out[0], -176 / 1023.0f), "raw clump decoded as EAC: %g",
              out[0]);
+
+   /* Every level's plane holds the blocks of the first one's clump. */
+   space_reset();
+   etc_texture_levels(&t, 8, rgb_blocks, 8, rgb8, rgb8_clump, false,
+                      MALI_CLUMP_FORMAT_RAW64);
+   smp.mip = MALI_MIPMAP_MODE_NEAREST;
+   bind(&t, &smp);
+   req.lod_mode = PAN_SIM_TEX_LOD_EXPLICIT;
+   for (unsigned l = 0; l < 4; ++l)
+      req.lod[l] = 0.0f;
+   PAN_CHECK(sample_at(&req, 1.5f / 8, 2.5f / 4, out, err), "level 0: %s", err);
+   EXPECT_RGBA(out, 53 / 255.0f, 138 / 255.0f, 1.0f, 1.0f, "level 0");
+   for (unsigned l = 0; l < 4; ++l)
+      req.lod[l] = 1.0f;
+   PAN_CHECK(!sample_at(&req, 0.5f, 0.5f, out, err),
+             "a level of a raw clump sampled as ETC2");
+   PAN_CHECK(strstr(err, "clump"), "message: %s", err);
 #endif
 }
 
