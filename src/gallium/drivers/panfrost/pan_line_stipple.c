@@ -29,9 +29,7 @@
 #include "util/u_prim.h"
 
 #include "pan_batch.h"
-#include "pan_bo.h"
 #include "pan_context.h"
-#include "pan_gs.h"
 #include "pan_line_stipple.h"
 #include "pan_resource.h"
 #include "pan_vertex_records.h"
@@ -229,24 +227,19 @@ draw_dashes(struct panfrost_context *ctx, const struct dashes *ds,
       pipe_buffer_write(&ctx->base, buf, 0, ds->nr * ds->record_B, ds->out);
       for (unsigned i = 0; i < ds->nr; ++i)
          idx[i] = i;
-      struct pipe_draw_info d = {
-         .mode = PIPE_PRIM_LINES,
-         .index_size = 4,
-         .has_user_indices = true,
-         .index.user = idx,
-         .instance_count = 1,
+      struct panfrost_vertex_list l = {
+         .pass_vs = pass_vs,
+         .pass_ve = pass_ve,
+         .records = buf,
+         .record_B = ds->record_B,
+         .nr_records = ds->nr,
+         .drawid = drawid,
       };
-      struct pipe_draw_start_count_bias sc = { .count = ds->nr };
-      struct pipe_vertex_buffer vb = {
-         .stride = ds->record_B,
-         .buffer.resource = buf,
-      };
-      struct pan_bo *bo = panfrost_resource(buf)->bo;
       void *saved = ctx->state.rast;
       ctx->base.bind_rasterizer_state(&ctx->base, cso);
-      if (panfrost_batch_add_bo(ctx, bo, PAN_BO_ACCESS_READ))
-         panfrost_draw_records(ctx, pass_vs, pass_ve, &vb, bo->gpu_va, ds->nr,
-                               &d, drawid, &sc);
+      if (panfrost_batch_add_bo(ctx, panfrost_resource(buf)->bo,
+                                PAN_BO_ACCESS_READ))
+         panfrost_vertex_draw_list(ctx, &l, PIPE_PRIM_LINES, idx, ds->nr);
       ctx->base.bind_rasterizer_state(&ctx->base, saved);
       ctx->base.delete_rasterizer_state(&ctx->base, cso);
    } else {

@@ -60,7 +60,6 @@
 #include "pan_batch.h"
 #include "pan_bo.h"
 #include "pan_context.h"
-#include "pan_gs.h"
 #include "pan_index_range.h"
 #include "pan_polygon_mode.h"
 #include "pan_resource.h"
@@ -260,12 +259,8 @@ cmp_run(const void *a, const void *b)
  */
 struct list_drawer {
    const struct pipe_draw_info *info;
-   unsigned drawid;
    int bias;
-   struct panfrost_shader *pass_vs;
-   void *pass_ve;
-   struct pipe_resource *records;
-   unsigned record_B, nr_records;
+   struct panfrost_vertex_list list;
 };
 
 static void draw_list(struct panfrost_context *ctx,
@@ -327,38 +322,14 @@ facing_applies(const struct panfrost_context *ctx,
           !ctx->xfb.num_targets && !ctx->xfb.active_queries;
 }
 
-/* The list drawn from the records by the pass-through shader, as pan_gs.c
- * draws its lists. */
-static void
-draw_records(struct panfrost_context *ctx, const struct list_drawer *dr,
-             enum pipe_prim_type mode, const uint32_t *idx, unsigned n)
-{
-   struct pipe_draw_info d = {
-      .mode = mode,
-      .index_size = 4,
-      .has_user_indices = true,
-      .index.user = idx,
-      .instance_count = 1,
-   };
-   struct pipe_draw_start_count_bias sc = { .count = n };
-   struct pipe_vertex_buffer vb = {
-      .stride = dr->record_B,
-      .buffer.resource = dr->records,
-   };
-
-   panfrost_draw_records(ctx, dr->pass_vs, dr->pass_ve, &vb,
-                         panfrost_resource(dr->records)->bo->gpu_va,
-                         dr->nr_records, &d, dr->drawid, &sc);
-}
-
 static void
 draw_list(struct panfrost_context *ctx, const struct list_drawer *dr,
           enum pipe_prim_type mode, const uint32_t *idx, unsigned n)
 {
    if (!n)
       return;
-   if (dr->pass_vs) {
-      draw_records(ctx, dr, mode, idx, n);
+   if (dr->list.pass_vs) {
+      panfrost_vertex_draw_list(ctx, &dr->list, mode, idx, n);
       return;
    }
    struct pipe_draw_info d = *dr->info;
@@ -370,7 +341,7 @@ draw_list(struct panfrost_context *ctx, const struct list_drawer *dr,
    d.index_bounds_valid = false;
    struct pipe_draw_start_count_bias sc = { .count = n,
                                             .index_bias = dr->bias };
-   panfrost_draw_vbo(&ctx->base, &d, dr->drawid, NULL, &sc, 1);
+   panfrost_draw_vbo(&ctx->base, &d, dr->list.drawid, NULL, &sc, 1);
 }
 
 /* Vertices (positions in the draw) of polygon k of the mode, in their
@@ -672,13 +643,15 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
       memcpy(pos + 4 * r, rec + r * record_B, 16);
    struct list_drawer dr = {
       .info = info,
-      .drawid = drawid,
       .bias = bias,
-      .pass_vs = vr.draw_vs,
-      .pass_ve = vr.draw_ve,
-      .records = vr.buf,
-      .record_B = record_B,
-      .nr_records = (unsigned)nrec,
+      .list = {
+         .pass_vs = vr.draw_vs,
+         .pass_ve = vr.draw_ve,
+         .records = vr.buf,
+         .record_B = record_B,
+         .nr_records = (unsigned)nrec,
+         .drawid = drawid,
+      },
    };
    struct flat_records fr = {
       .rec = flat_mask ? rec : NULL,
@@ -743,7 +716,7 @@ facing_draw(struct panfrost_context *ctx, const struct pipe_draw_info *info,
             }
          }
       }
-      dr.nr_records = fr.next; /* the flat copies too */
+      dr.list.nr_records = fr.next; /* the flat copies too */
       ok = draw_pass(ctx, &dr, &fl, by_face && pass == 1, slope, tmp) && ok;
    }
    panfrost_vertex_records_release(ctx, &vr);

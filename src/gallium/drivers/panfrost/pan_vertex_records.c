@@ -243,6 +243,30 @@ panfrost_vertex_records_run(struct panfrost_context *ctx,
 }
 
 void
+panfrost_vertex_draw_list(struct panfrost_context *ctx,
+                          const struct panfrost_vertex_list *l,
+                          enum pipe_prim_type mode, const uint32_t *idx,
+                          unsigned n)
+{
+   struct pipe_draw_info d = {
+      .mode = mode,
+      .index_size = 4,
+      .has_user_indices = true,
+      .index.user = idx,
+      .instance_count = 1,
+   };
+   struct pipe_draw_start_count_bias sc = { .count = n };
+   struct pipe_vertex_buffer vb = {
+      .stride = l->record_B,
+      .buffer.resource = l->records,
+   };
+
+   panfrost_draw_records(ctx, l->pass_vs, l->pass_ve, &vb,
+                         panfrost_resource(l->records)->bo->gpu_va,
+                         l->nr_records, &d, l->drawid, &sc);
+}
+
+void
 panfrost_vertex_records_release(struct panfrost_context *ctx,
                                 struct panfrost_vertex_records *r)
 {

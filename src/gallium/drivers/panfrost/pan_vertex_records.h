@@ -98,4 +98,20 @@ bool panfrost_vertex_records_run(struct panfrost_context *ctx,
 void panfrost_vertex_records_release(struct panfrost_context *ctx,
                                      struct panfrost_vertex_records *r);
 
+/* Records drawn by the records' shader (pass_vs with its vertex elements
+ * pass_ve): nr_records of record_B bytes in records, for draw drawid. */
+struct panfrost_vertex_list {
+   struct panfrost_shader *pass_vs;
+   void *pass_ve;
+   struct pipe_resource *records;
+   unsigned record_B, nr_records;
+   unsigned drawid;
+};
+
+/* Draws the n records idx names (32-bit) as primitives of mode. */
+void panfrost_vertex_draw_list(struct panfrost_context *ctx,
+                               const struct panfrost_vertex_list *l,
+                               enum pipe_prim_type mode, const uint32_t *idx,
+                               unsigned n);
+
 #endif
