@@ -275,10 +275,12 @@ cutoff(const struct mid_shader *best)
 }
 
 /* The bundles from which only a schedule of at most 4 ([0]) or 8 ([1])
- * work registers beats best (0: none; better()): against two threads,
- * from best's bundles on only four threads win; against one, from its
- * bundles on one thread loses, and from four thirds of them two threads
- * too.  Against four threads cutoff() stops them all. */
+ * work registers beats best (0: none; better()): against four threads,
+ * past three fifths of best's bundles only four threads win (from its
+ * bundles cutoff() stops them all); against two, past three quarters of
+ * them one thread loses, and from its bundles two threads too; against
+ * one, from its bundles one thread loses, and from four thirds of them
+ * two threads too. */
 static void
 register_cutoffs(const struct mid_shader *best, unsigned cut[2])
 {
@@ -287,14 +289,16 @@ register_cutoffs(const struct mid_shader *best, unsigned cut[2])
       return;
    unsigned nb = best->bin.nr_bundles;
    switch (threads_of(best)) {
+   case 4:
+      cut[0] = 3 * nb / 5 + 1;
+      break;
    case 2:
       cut[0] = nb;
-      break;
-   case 1:
-      cut[0] = DIV_ROUND_UP(4 * nb, 3);
-      cut[1] = nb;
+      cut[1] = 3 * nb / 4 + 1;
       break;
    default:
+      cut[0] = DIV_ROUND_UP(4 * nb, 3);
+      cut[1] = nb;
       break;
    }
 }
