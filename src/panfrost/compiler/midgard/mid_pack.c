@@ -397,10 +397,12 @@ mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
    if (min_regs) {
       /* What packing will leave whole: the bound on the registers (the
        * results kept in r28 below count nothing in it). */
-      bool *whole = ralloc_array(mem, bool, s->nr_vars);
-      for (unsigned v = 0; v < s->nr_vars; v++)
-         whole[v] = !candidate(&vars[v]);
-      if (mid_reg_bound(s, whole, live_out) >= min_regs) {
+      uint8_t *size = ralloc_array(mem, uint8_t, s->nr_vars);
+      for (unsigned v = 0; v < s->nr_vars; v++) {
+         size[v] =
+            candidate(&vars[v]) ? mid_lane_count(vars[v].wmask) : 4;
+      }
+      if (mid_reg_bound(s, size, live_out) >= min_regs) {
          ralloc_free(mem);
          return false;
       }

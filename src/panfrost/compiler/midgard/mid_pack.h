@@ -20,9 +20,10 @@ bool mid_pack_scalars(struct mid_shader *s, const uint8_t *live_in,
                       const uint8_t *live_out, unsigned min_regs);
 
 /* A number of work registers that allocation will take at least for the
- * scheduled shader (mid_reg_bound.c): whole[v] tells the variables
- * packing leaves whole; live_out as for mid_pack_scalars. */
-unsigned mid_reg_bound(struct mid_shader *s, const bool *whole,
+ * scheduled shader (mid_reg_bound.c): size[v] is 4 for a variable packing
+ * leaves whole, else the lanes it writes; live_out as for
+ * mid_pack_scalars. */
+unsigned mid_reg_bound(struct mid_shader *s, const uint8_t *size,
                        const uint8_t *live_out);
 
 /* Per variable, the quarter registers it will take once packed: its lanes

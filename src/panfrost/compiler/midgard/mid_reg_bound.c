@@ -12,8 +12,11 @@
  * of its own, lane packing only moves lanes, and neither joins two live
  * values.  Lanes live into the block count nothing (on some path they
  * may be undefined, and an undefined variable may share a register).
- * A variable packing leaves whole takes a register of its own; a packed
- * one a quarter of a register per lane.  On T860 a variable a copy out
+ * A variable packing leaves whole takes a register of its own.  A packed
+ * one takes as many lanes of a register as it writes (packing keeps them
+ * all from its first write to its last read), so two of three lanes
+ * never share a register, one of three leaves room for one of one lane,
+ * and four lanes of two or one fill one.  On T860 a variable a copy out
  * of the texture result register writes may be kept in r28 (mid_ra.c)
  * and counts nothing.
  */
@@ -26,10 +29,11 @@
 #include "mid_pack.h"
 
 struct bound {
-   const bool *whole;
+   const uint8_t *size;
    const bool *skip;
    uint8_t *counted; /* per variable, its live lanes written before */
-   unsigned nr_whole, lanes;
+   /* Live variables left whole, and packed ones by their size. */
+   unsigned nr_whole, nr_size[4];
 };
 
 static void
@@ -39,11 +43,26 @@ count_lanes(struct bound *c, unsigned v, uint8_t lanes, bool add)
       return;
    uint8_t old = c->counted[v];
    uint8_t now = add ? old | lanes : old & ~lanes;
-   if (c->whole[v])
-      c->nr_whole += (now != 0) - (old != 0);
+   if (!old == !now) {
+      c->counted[v] = now;
+      return;
+   }
+   int d = now ? 1 : -1;
+   if (c->size[v] >= 4)
+      c->nr_whole += d;
    else
-      c->lanes += mid_lane_count(now) - mid_lane_count(old);
+      c->nr_size[c->size[v]] += d;
    c->counted[v] = now;
+}
+
+/* The registers of the live variables: each whole one, and the packed
+ * ones as items of their size in bins of four lanes (a bin per item of
+ * three, its free lane for one of one). */
+static unsigned
+registers(const struct bound *c)
+{
+   unsigned n1 = c->nr_size[1], n2 = c->nr_size[2], n3 = c->nr_size[3];
+   return c->nr_whole + n3 + DIV_ROUND_UP(2 * n2 + (n1 > n3 ? n1 - n3 : 0), 4);
 }
 
 /* The lanes of each variable its block writes: per lane its first write
@@ -94,7 +113,7 @@ written_before(const struct writes *w, unsigned v, uint8_t lanes, unsigned i)
 }
 
 unsigned
-mid_reg_bound(struct mid_shader *s, const bool *whole,
+mid_reg_bound(struct mid_shader *s, const uint8_t *size,
               const uint8_t *live_out_all)
 {
    unsigned n = s->nr_vars;
@@ -124,7 +143,7 @@ mid_reg_bound(struct mid_shader *s, const bool *whole,
       .list = ralloc_array(mem, unsigned, n),
    };
    struct bound c = {
-      .whole = whole,
+      .size = size,
       .skip = skip,
       .counted = rzalloc_array(mem, uint8_t, n),
    };
@@ -135,7 +154,8 @@ mid_reg_bound(struct mid_shader *s, const bool *whole,
       mid_foreach_instr(b, I) nr++;
       first_writes(b, &w);
       memcpy(live, live_out_all + (size_t)b->index * n, n);
-      c.nr_whole = c.lanes = 0;
+      c.nr_whole = 0;
+      memset(c.nr_size, 0, sizeof(c.nr_size));
       /* Only variables the block writes count (counted is zero
        * elsewhere, and again after the block). */
       for (unsigned k = 0; k < w.nr; k++) {
@@ -147,7 +167,7 @@ mid_reg_bound(struct mid_shader *s, const bool *whole,
       unsigned i = nr;
       list_for_each_entry_rev(struct mid_instr, I, &b->instrs, link)
       {
-         most = MAX2(most, c.nr_whole + DIV_ROUND_UP(c.lanes, 4));
+         most = MAX2(most, registers(&c));
          i--;
          if (I->dst.kind == MID_REF_VAR && !I->store) {
             unsigned v = I->dst.index;

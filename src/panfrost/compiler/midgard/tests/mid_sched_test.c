@@ -354,28 +354,36 @@ sum_of(unsigned k, unsigned mask)
    return s;
 }
 
+/* The bound with every variable left whole, or packed (its written
+ * lanes: all variables of sum_of write the same). */
 static unsigned
-bound_of(struct mid_shader *s, bool whole_vars)
+bound_of(struct mid_shader *s, bool whole_vars, unsigned mask)
 {
-   bool whole[16];
+   uint8_t size[16];
    uint8_t live_out[16] = { 0 };
    for (unsigned v = 0; v < 16; v++)
-      whole[v] = whole_vars;
-   return mid_reg_bound(s, whole, live_out);
+      size[v] = whole_vars ? 4 : util_bitcount(mask);
+   return mid_reg_bound(s, size, live_out);
 }
 
 static void
 test_register_cutoff(void)
 {
    /* In program order: five vec4s take five registers, eight scalars
-    * two once packed (eight if packing left them whole). */
+    * two once packed (eight if packing left them whole), five vec3s
+    * five (no two share a register) and five vec2s three. */
    struct mid_shader *s = sum_of(5, 0xf);
-   PAN_EXPECT_EQ(bound_of(s, true), 5);
-   PAN_EXPECT_EQ(bound_of(s, false), 5);
+   PAN_EXPECT_EQ(bound_of(s, true, 0xf), 5);
    ralloc_free(s);
    s = sum_of(8, 0x1);
-   PAN_EXPECT_EQ(bound_of(s, false), 2);
-   PAN_EXPECT_EQ(bound_of(s, true), 8);
+   PAN_EXPECT_EQ(bound_of(s, false, 0x1), 2);
+   PAN_EXPECT_EQ(bound_of(s, true, 0x1), 8);
+   ralloc_free(s);
+   s = sum_of(5, 0x7);
+   PAN_EXPECT_EQ(bound_of(s, false, 0x7), 5);
+   ralloc_free(s);
+   s = sum_of(5, 0x3);
+   PAN_EXPECT_EQ(bound_of(s, false, 0x3), 3);
    ralloc_free(s);
 
    /* A lane read before its block writes it (live in, maybe undefined)
@@ -385,7 +393,7 @@ test_register_cutoff(void)
    struct mid_instr *first =
       list_first_entry(&b->instrs, struct mid_instr, link);
    first->dst = mid_var(9);
-   PAN_EXPECT_EQ(bound_of(s, true), 4);
+   PAN_EXPECT_EQ(bound_of(s, true, 0xf), 4);
    ralloc_free(s);
 
    /* Scheduled: the bound never exceeds what allocation takes, and
@@ -396,10 +404,10 @@ test_register_cutoff(void)
       PAN_EXPECT(mid_schedule(s));
       PAN_EXPECT(!s->sched_cut);
       uint8_t live_out[16] = { 0 };
-      bool whole[16];
+      uint8_t size[16];
       for (unsigned v = 0; v < 16; v++)
-         whole[v] = true;
-      unsigned bound = mid_reg_bound(s, whole, live_out);
+         size[v] = 4;
+      unsigned bound = mid_reg_bound(s, size, live_out);
       PAN_EXPECT(mid_ra(s));
       PAN_CHECK(bound <= s->work_regs, "bound %u, %u registers", bound,
                 s->work_regs);
