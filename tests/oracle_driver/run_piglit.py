@@ -13,8 +13,10 @@ says what to model next.
   run_piglit.py [options] TEST...
 
 TEST is a .shader_test file, a folder (searched recursively) or a glob,
-either as a path or relative to the installed piglit tree (for example
-tests/spec/glsl-es-3.10); !TEST leaves those tests out. --list FILE reads
+either as a path, relative to our tree (our own shader tests, in
+tests/oracle_driver/shader_tests) or relative to the installed piglit
+tree (for example tests/spec/glsl-es-3.10); !TEST leaves those tests
+out. --list FILE reads
 more of them from FILE, one a line, '#' starting a comment.
 
 Expectations (--expected FILE): lines "GPU TEST" (GPU is G52, G57 or
@@ -82,7 +84,8 @@ def expand(args, piglit):
     out = []
     for a in args:
         found = []
-        for base in ([''] if os.path.isabs(a) else ['', piglit + '/']):
+        for base in ([''] if os.path.isabs(a) else
+                     ['', TOP + '/', piglit + '/']):
             p = base + a
             if os.path.isdir(p):
                 found = sorted(glob.glob(p + '/**/*.shader_test',
@@ -101,9 +104,13 @@ def expand(args, piglit):
 
 def test_name(path, piglit):
     """The name a test is reported and expected under: its path in the
-    piglit tree, the same on every architecture."""
-    rel = os.path.relpath(path, os.path.realpath(piglit))
-    return path if rel.startswith('..') else rel
+    piglit tree, the same on every architecture, or in our tree for our
+    own tests (tests/oracle_driver/shader_tests)."""
+    for root in (piglit, TOP):
+        rel = os.path.relpath(path, os.path.realpath(root))
+        if not rel.startswith('..'):
+            return rel
+    return path
 
 
 _VERSION = re.compile(r'^\s*GL\s+(ES\s+)?(<|<=|=|>=|>)\s*([0-9.]+)')

@@ -113,8 +113,13 @@ panfrost_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       if (!panfrost_has_texture_buffers(pscreen))
          return 130;
       return panfrost_device(pscreen)->arch >= 6 ? 330 : 150;
+   /* 310 is what lets the state tracker offer GLES its geometry shader
+    * extensions (OES/EXT_geometry_shader, with instanced geometry
+    * shaders) and, on top of them, cube map arrays to GLES 3.1: the same
+    * stages and views as desktop GL's (geometry.rst).
+    */
    case PIPE_CAP_ESSL_FEATURE_LEVEL:
-      return 300;
+      return panfrost_screen(pscreen)->arch ? 310 : 300;
 
    case PIPE_CAP_CONSTANT_BUFFER_OFFSET_ALIGNMENT:
       return 16;
