@@ -1086,6 +1086,14 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       draw_indirect(pctx, info, drawid_offset, indirect);
       return;
    }
+   /* Before any of the paths below draws: only the geometry stage
+    * (pan_gs.c) gives the fragment shader a primitive ID. */
+   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
+   if (fs && fs->reads_primitive_id && !ctx->gs && !ctx->gs_index_range) {
+      drop(ctx, "gl_PrimitiveID in a fragment shader without a geometry "
+                "shader is not supported, draw dropped");
+      return;
+   }
    /* A vertex shader whose memory writes the paths below would make
     * twice: run once, its outputs drawn from records (pan_vs_once.h). */
    if (panfrost_vs_once_applies(ctx, info)) {
@@ -1125,12 +1133,6 @@ panfrost_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
                                              ctx->state.rast);
       util_primconvert_draw_vbo(ctx->primconvert, info, drawid_offset,
                                 indirect, draws, num_draws);
-      return;
-   }
-   struct panfrost_shader *fs = ctx->state.shaders[PIPE_SHADER_FRAGMENT];
-   if (fs && fs->reads_primitive_id && !ctx->gs_index_range) {
-      drop(ctx, "gl_PrimitiveID in a fragment shader without a geometry "
-                "shader is not supported, draw dropped");
       return;
    }
    const struct pipe_rasterizer_state *rast = ctx->state.rast;
