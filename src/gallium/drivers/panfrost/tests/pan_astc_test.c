@@ -47,120 +47,6 @@ rand8(void)
    return (uint8_t)(rng >> 16);
 }
 
-/* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), lod). */
-static void *
-fetch_fs(int lod)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "astc-fetch");
-   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *pos =
-      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_POS, 0, "pos");
-   nir_ssa_def *xy = nir_f2i32(&b, nir_channels(&b, nir_load_var(&b, pos), 3));
-
-   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
-   tex->op = nir_texop_txf;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
-   tex->dest_type = nir_type_float32;
-   tex->coord_components = 2;
-   tex->src[0].src_type = nir_tex_src_coord;
-   tex->src[0].src = nir_src_for_ssa(xy);
-   tex->src[1].src_type = nir_tex_src_lod;
-   tex->src[1].src = nir_src_for_ssa(nir_imm_int(&b, lod));
-   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
-   nir_builder_instr_insert(&b, &tex->instr);
-   BITSET_SET(b.shader->info.textures_used, 0);
-   nir_store_var(&b, out, &tex->dest.ssa, 0xf);
-
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
-}
-
-static void *
-pos_vs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "astc-vs");
-   nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
-                                      VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       VARYING_SLOT_POS, 0, "gl_Position");
-   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
-/* Draws level `lod` of tex fetched texel by texel into a w x h RGBA8
- * target; returns how many pixels are more than 1 away from want. */
-static unsigned
-draw_and_compare(struct pipe_resource *tex, int lod, unsigned w, unsigned h,
-                 const uint8_t *want, const char *what)
-{
-   struct pan_test_fullscreen f;
-   pan_test_fullscreen_setup(screen, ctx, w, h, &f);
-   void *vs = pos_vs(), *fs = fetch_fs(lod);
-   CHECK(vs && fs, "%s: shaders not created", what);
-   ctx->bind_vs_state(ctx, vs);
-   ctx->bind_fs_state(ctx, fs);
-
-   struct pipe_sampler_view vt = {
-      .format = tex->format,
-      .target = PIPE_TEXTURE_2D,
-      .texture = tex,
-      .u.tex.last_level = tex->last_level,
-      PAN_TEST_IDENTITY_SWIZZLE,
-   };
-   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
-   CHECK(view, "%s: no sampler view", what);
-   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
-
-   union pipe_color_union grey = { .f = { 0.5f, 0.5f, 0.5f, 0.5f } };
-   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &grey, 1.0, 0);
-   pan_test_debug_msg[0] = 0;
-   struct pipe_draw_info info = { .mode = PIPE_PRIM_TRIANGLES,
-                                  .instance_count = 1,
-                                  .max_index = 2 };
-   struct pipe_draw_start_count_bias draw = { .count = 3 };
-   ctx->draw_vbo(ctx, &info, 0, NULL, &draw, 1);
-   ctx->flush(ctx, NULL, 0);
-   CHECK(!pan_test_debug_msg[0], "%s: the driver said \"%s\"", what,
-         pan_test_debug_msg);
-
-   unsigned bad = w * h;
-   struct pipe_transfer *xfer;
-   const uint8_t *map =
-      f.tex
-         ? pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0, w, h, &xfer)
-         : NULL;
-   CHECK(map, "%s: target map failed", what);
-   if (map) {
-      bad = 0;
-      for (unsigned y = 0; y < h; ++y) {
-         for (unsigned x = 0; x < w; ++x) {
-            const uint8_t *g = map + y * xfer->stride + x * 4;
-            const uint8_t *e = want + (y * w + x) * 4;
-            bool off = false;
-            for (unsigned c = 0; c < 4; ++c)
-               off |= abs((int)g[c] - (int)e[c]) > 1;
-            if (off && bad++ == 0)
-               printf("%s: (%u, %u) is %u %u %u %u, want %u %u %u %u\n", what,
-                      x, y, g[0], g[1], g[2], g[3], e[0], e[1], e[2], e[3]);
-         }
-      }
-      pipe_texture_unmap(ctx, xfer);
-   }
-
-   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
-   pipe_sampler_view_reference(&view, NULL);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
-   ctx->delete_fs_state(ctx, fs);
-   pan_test_fullscreen_teardown(ctx, &f);
-   return bad;
-}
-
 static void
 test_supported(void)
 {
@@ -272,7 +158,8 @@ check_void_extents(struct pipe_resource *tex, unsigned level, unsigned w,
                srgb && i < 3 ? srgb_to_linear8(c[i]) : c[i];
       }
    }
-   unsigned bad = draw_and_compare(tex, (int)level, w, h, want, what);
+   unsigned bad =
+      pan_test_fetch_compare(screen, ctx, tex, level, w, h, want, 1, what);
    CHECK(!bad, "%s level %u: %u of %u texels wrong", what, level, bad, w * h);
 }
 
@@ -350,7 +237,8 @@ test_infill(void)
          want[y][x][3] = 255;
       }
    }
-   unsigned bad = draw_and_compare(tex, 0, TW, TH, &want[0][0][0], what);
+   unsigned bad = pan_test_fetch_compare(screen, ctx, tex, 0, TW, TH,
+                                         &want[0][0][0], 1, what);
    CHECK(!bad, "%s: %u of %u texels wrong", what, bad, TW * TH);
    pipe_resource_reference(&tex, NULL);
 }

@@ -65,50 +65,6 @@ etc1_block(uint8_t b[8])
    }
 }
 
-/* DATA0 = texelFetch(texture 0, ivec2(gl_FragCoord.xy), lod). */
-static void *
-fetch_fs(int lod)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "etc-fetch");
-   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       FRAG_RESULT_DATA0, 0, "colour");
-   nir_variable *pos =
-      pan_test_io_var(b.shader, nir_var_shader_in, VARYING_SLOT_POS, 0, "pos");
-   nir_ssa_def *xy = nir_f2i32(&b, nir_channels(&b, nir_load_var(&b, pos), 3));
-
-   nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
-   tex->op = nir_texop_txf;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
-   tex->dest_type = nir_type_float32;
-   tex->coord_components = 2;
-   tex->src[0].src_type = nir_tex_src_coord;
-   tex->src[0].src = nir_src_for_ssa(xy);
-   tex->src[1].src_type = nir_tex_src_lod;
-   tex->src[1].src = nir_src_for_ssa(nir_imm_int(&b, lod));
-   nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
-   nir_builder_instr_insert(&b, &tex->instr);
-   BITSET_SET(b.shader->info.textures_used, 0);
-   nir_store_var(&b, out, &tex->dest.ssa, 0xf);
-
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_fs_state(ctx, &cso);
-}
-
-static void *
-pos_vs(void)
-{
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_VERTEX, "etc-vs");
-   nir_variable *in = pan_test_io_var(b.shader, nir_var_shader_in,
-                                      VERT_ATTRIB_GENERIC0, 0, "pos");
-   nir_variable *out = pan_test_io_var(b.shader, nir_var_shader_out,
-                                       VARYING_SLOT_POS, 0, "gl_Position");
-   nir_store_var(&b, out, nir_load_var(&b, in), 0xf);
-   struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
-                                    .ir.nir = b.shader };
-   return ctx->create_vs_state(ctx, &cso);
-}
-
 static struct pipe_resource *
 etc_texture(enum pipe_format format, unsigned usage, unsigned levels)
 {
@@ -124,73 +80,6 @@ etc_texture(enum pipe_format format, unsigned usage, unsigned levels)
       .bind = PIPE_BIND_SAMPLER_VIEW,
    };
    return screen->resource_create(screen, &templ);
-}
-
-/* Draws level `lod` of tex fetched texel by texel into a w x h target and
- * returns how many pixels differ from want (w x h RGBA8, alpha 255). */
-static unsigned
-draw_and_compare(struct pipe_resource *tex, int lod, unsigned w, unsigned h,
-                 const uint8_t *want, const char *what)
-{
-   struct pan_test_fullscreen f;
-   pan_test_fullscreen_setup(screen, ctx, w, h, &f);
-   void *vs = pos_vs(), *fs = fetch_fs(lod);
-   CHECK(vs && fs, "%s: shaders not created", what);
-   ctx->bind_vs_state(ctx, vs);
-   ctx->bind_fs_state(ctx, fs);
-
-   struct pipe_sampler_view vt = {
-      .format = tex->format,
-      .target = PIPE_TEXTURE_2D,
-      .texture = tex,
-      .u.tex.last_level = tex->last_level,
-      PAN_TEST_IDENTITY_SWIZZLE,
-   };
-   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
-   CHECK(view, "%s: no sampler view", what);
-   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
-
-   union pipe_color_union grey = { .f = { 0.5f, 0.5f, 0.5f, 0.5f } };
-   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &grey, 1.0, 0);
-   pan_test_debug_msg[0] = 0;
-   struct pipe_draw_info info = { .mode = PIPE_PRIM_TRIANGLES,
-                                  .instance_count = 1,
-                                  .max_index = 2 };
-   struct pipe_draw_start_count_bias draw = { .count = 3 };
-   ctx->draw_vbo(ctx, &info, 0, NULL, &draw, 1);
-   ctx->flush(ctx, NULL, 0);
-   CHECK(!pan_test_debug_msg[0], "%s: the driver said \"%s\"", what,
-         pan_test_debug_msg);
-
-   unsigned bad = w * h;
-   struct pipe_transfer *xfer;
-   const uint8_t *map =
-      f.tex
-         ? pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0, w, h, &xfer)
-         : NULL;
-   CHECK(map, "%s: target map failed", what);
-   if (map) {
-      bad = 0;
-      for (unsigned y = 0; y < h; ++y) {
-         for (unsigned x = 0; x < w; ++x) {
-            const uint8_t *g = map + y * xfer->stride + x * 4;
-            const uint8_t *e = want + (y * w + x) * 4;
-            if (memcmp(g, e, 4) && bad++ == 0)
-               printf("%s: (%u, %u) is %u %u %u %u, want %u %u %u %u\n", what,
-                      x, y, g[0], g[1], g[2], g[3], e[0], e[1], e[2], e[3]);
-         }
-      }
-      pipe_texture_unmap(ctx, xfer);
-   }
-
-   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
-   pipe_sampler_view_reference(&view, NULL);
-   ctx->bind_vs_state(ctx, NULL);
-   ctx->bind_fs_state(ctx, NULL);
-   ctx->delete_vs_state(ctx, vs);
-   ctx->delete_fs_state(ctx, fs);
-   pan_test_fullscreen_teardown(ctx, &f);
-   return bad;
 }
 
 /* Decodes w x h pixels of ETC1 blocks (rows of blocks `stride` bytes
@@ -319,13 +208,15 @@ test_rgb8(void)
 
    static uint8_t want[TH][TW][4];
    reference_rgb(&blocks[0][0][0], sizeof(blocks[0]), TW, TH, &want[0][0][0]);
-   unsigned bad = draw_and_compare(tex, 0, TW, TH, &want[0][0][0], what);
+   unsigned bad = pan_test_fetch_compare(screen, ctx, tex, 0, TW, TH,
+                                         &want[0][0][0], 0, what);
    CHECK(!bad, "%s level 0: %u of %u texels wrong", what, bad, TW * TH);
 
    static uint8_t want1[TH / 2][TW / 2][4];
    reference_rgb(&blocks1_full[0][0][0], sizeof(blocks1_full[0]), TW / 2,
                  TH / 2, &want1[0][0][0]);
-   bad = draw_and_compare(tex, 1, TW / 2, TH / 2, &want1[0][0][0], what);
+   bad = pan_test_fetch_compare(screen, ctx, tex, 1, TW / 2, TH / 2,
+                                &want1[0][0][0], 0, what);
    CHECK(!bad, "%s level 1: %u of %u texels wrong", what, bad, TW * TH / 4);
    pipe_resource_reference(&tex, NULL);
 }
@@ -352,7 +243,8 @@ test_known_block(enum pipe_format format, const uint8_t *block,
    for (unsigned y = 0; y < TH; ++y)
       for (unsigned x = 0; x < TW; ++x)
          expect(x % 4, y % 4, want[y][x]);
-   unsigned bad = draw_and_compare(tex, 0, TW, TH, &want[0][0][0], what);
+   unsigned bad = pan_test_fetch_compare(screen, ctx, tex, 0, TW, TH,
+                                         &want[0][0][0], 0, what);
    CHECK(!bad, "%s: %u of %u texels wrong", what, bad, TW * TH);
    pipe_resource_reference(&tex, NULL);
 }

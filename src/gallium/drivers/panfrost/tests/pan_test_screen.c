@@ -157,26 +157,25 @@ pan_test_colour_fs(struct pipe_screen *screen, struct pipe_context *ctx,
    return ctx->create_fs_state(ctx, &cso);
 }
 
-void *
-pan_test_fetch_sample_fs(struct pipe_screen *screen, struct pipe_context *ctx,
-                         bool uniform, unsigned sample)
+/* DATA0 = texelFetch of texture 0 at ivec2(gl_FragCoord.xy) with `index`:
+ * the level of a 2D texture, or the sample of a multisampled one. */
+static void *
+fetch_fs(struct pipe_screen *screen, struct pipe_context *ctx, bool ms,
+         nir_ssa_def *(*index)(nir_builder *b, unsigned value), unsigned value)
 {
-   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT, "fetch-ms");
+   nir_builder b = pan_test_shader(screen, MESA_SHADER_FRAGMENT,
+                                   ms ? "fetch-ms" : "fetch");
    nir_ssa_def *xy =
       nir_f2i32(&b, nir_channels(&b, nir_load_frag_coord(&b), 0x3));
-   nir_ssa_def *index =
-      uniform ? nir_load_ubo(&b, 1, 32, nir_imm_int(&b, 0), nir_imm_int(&b, 0),
-                             .align_mul = 4, .range = 4)
-              : nir_imm_int(&b, sample);
    nir_tex_instr *tex = nir_tex_instr_create(b.shader, 2);
-   tex->op = nir_texop_txf_ms;
-   tex->sampler_dim = GLSL_SAMPLER_DIM_MS;
+   tex->op = ms ? nir_texop_txf_ms : nir_texop_txf;
+   tex->sampler_dim = ms ? GLSL_SAMPLER_DIM_MS : GLSL_SAMPLER_DIM_2D;
    tex->dest_type = nir_type_float32;
    tex->coord_components = 2;
    tex->src[0].src_type = nir_tex_src_coord;
    tex->src[0].src = nir_src_for_ssa(xy);
-   tex->src[1].src_type = nir_tex_src_ms_index;
-   tex->src[1].src = nir_src_for_ssa(index);
+   tex->src[1].src_type = ms ? nir_tex_src_ms_index : nir_tex_src_lod;
+   tex->src[1].src = nir_src_for_ssa(index(&b, value));
    nir_ssa_dest_init(&tex->instr, &tex->dest, 4, 32, NULL);
    nir_builder_instr_insert(&b, &tex->instr);
    BITSET_SET(b.shader->info.textures_used, 0);
@@ -187,6 +186,107 @@ pan_test_fetch_sample_fs(struct pipe_screen *screen, struct pipe_context *ctx,
    struct pipe_shader_state cso = { .type = PIPE_SHADER_IR_NIR,
                                     .ir.nir = b.shader };
    return ctx->create_fs_state(ctx, &cso);
+}
+
+static nir_ssa_def *
+imm_index(nir_builder *b, unsigned value)
+{
+   return nir_imm_int(b, (int)value);
+}
+
+/* Uniform word 0 of constant buffer 0 */
+static nir_ssa_def *
+uniform_index(nir_builder *b, unsigned value)
+{
+   (void)value;
+   return nir_load_ubo(b, 1, 32, nir_imm_int(b, 0), nir_imm_int(b, 0),
+                       .align_mul = 4, .range = 4);
+}
+
+void *
+pan_test_fetch_sample_fs(struct pipe_screen *screen, struct pipe_context *ctx,
+                         bool uniform, unsigned sample)
+{
+   return fetch_fs(screen, ctx, true, uniform ? uniform_index : imm_index,
+                   sample);
+}
+
+void *
+pan_test_fetch_fs(struct pipe_screen *screen, struct pipe_context *ctx,
+                  unsigned lod)
+{
+   return fetch_fs(screen, ctx, false, imm_index, lod);
+}
+
+unsigned
+pan_test_fetch_compare(struct pipe_screen *screen, struct pipe_context *ctx,
+                       struct pipe_resource *tex, unsigned lod, unsigned w,
+                       unsigned h, const uint8_t *want, unsigned tolerance,
+                       const char *what)
+{
+   struct pan_test_fullscreen f;
+   pan_test_fullscreen_setup(screen, ctx, w, h, &f);
+   void *vs = pan_test_position_vs(screen, ctx, "fetch-vs");
+   void *fs = pan_test_fetch_fs(screen, ctx, lod);
+   CHECK(vs && fs, "%s: shaders not created", what);
+   ctx->bind_vs_state(ctx, vs);
+   ctx->bind_fs_state(ctx, fs);
+
+   struct pipe_sampler_view vt = {
+      .format = tex->format,
+      .target = PIPE_TEXTURE_2D,
+      .texture = tex,
+      .u.tex.last_level = tex->last_level,
+      PAN_TEST_IDENTITY_SWIZZLE,
+   };
+   struct pipe_sampler_view *view = ctx->create_sampler_view(ctx, tex, &vt);
+   CHECK(view, "%s: no sampler view", what);
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 1, 0, false, &view);
+
+   union pipe_color_union grey = { .f = { 0.5f, 0.5f, 0.5f, 0.5f } };
+   ctx->clear(ctx, PIPE_CLEAR_COLOR0, NULL, &grey, 1.0, 0);
+   pan_test_debug_msg[0] = 0;
+   struct pipe_draw_info info = { .mode = PIPE_PRIM_TRIANGLES,
+                                  .instance_count = 1,
+                                  .max_index = 2 };
+   struct pipe_draw_start_count_bias draw = { .count = 3 };
+   ctx->draw_vbo(ctx, &info, 0, NULL, &draw, 1);
+   ctx->flush(ctx, NULL, 0);
+   CHECK(!pan_test_debug_msg[0], "%s: the driver said \"%s\"", what,
+         pan_test_debug_msg);
+
+   unsigned bad = w * h;
+   struct pipe_transfer *xfer;
+   const uint8_t *map =
+      f.tex
+         ? pipe_texture_map(ctx, f.tex, 0, 0, PIPE_MAP_READ, 0, 0, w, h, &xfer)
+         : NULL;
+   CHECK(map, "%s: target map failed", what);
+   if (map) {
+      bad = 0;
+      for (unsigned y = 0; y < h; ++y) {
+         for (unsigned x = 0; x < w; ++x) {
+            const uint8_t *g = map + y * xfer->stride + x * 4;
+            const uint8_t *e = want + (y * w + x) * 4;
+            bool off = false;
+            for (unsigned c = 0; c < 4; ++c)
+               off |= (unsigned)abs((int)g[c] - (int)e[c]) > tolerance;
+            if (off && bad++ == 0)
+               printf("%s: (%u, %u) is %u %u %u %u, want %u %u %u %u\n", what,
+                      x, y, g[0], g[1], g[2], g[3], e[0], e[1], e[2], e[3]);
+         }
+      }
+      pipe_texture_unmap(ctx, xfer);
+   }
+
+   ctx->set_sampler_views(ctx, PIPE_SHADER_FRAGMENT, 0, 0, 1, false, NULL);
+   pipe_sampler_view_reference(&view, NULL);
+   ctx->bind_vs_state(ctx, NULL);
+   ctx->bind_fs_state(ctx, NULL);
+   ctx->delete_vs_state(ctx, vs);
+   ctx->delete_fs_state(ctx, fs);
+   pan_test_fullscreen_teardown(ctx, &f);
+   return bad;
 }
 
 struct pipe_resource *

@@ -84,6 +84,20 @@ void *pan_test_fetch_sample_fs(struct pipe_screen *screen,
                                struct pipe_context *ctx, bool uniform,
                                unsigned sample);
 
+/* DATA0 = texelFetch(2D texture 0, ivec2(gl_FragCoord.xy), lod). */
+void *pan_test_fetch_fs(struct pipe_screen *screen, struct pipe_context *ctx,
+                        unsigned lod);
+
+/* Draws level lod of the 2D texture tex, fetched texel by texel
+ * (pan_test_fetch_fs), into a w x h RGBA8 target and returns how many
+ * pixels have a channel more than tolerance away from want (w x h RGBA8),
+ * printing the first one under what. */
+unsigned pan_test_fetch_compare(struct pipe_screen *screen,
+                                struct pipe_context *ctx,
+                                struct pipe_resource *tex, unsigned lod,
+                                unsigned w, unsigned h, const uint8_t *want,
+                                unsigned tolerance, const char *what);
+
 /* Pixel centre p as a clip-space coordinate of a size-pixel-wide target. */
 static inline float
 pan_test_ndc(float p, unsigned size)
