@@ -117,8 +117,8 @@ pan_utile_el_size_supported(unsigned el_size_B)
  * Copies bigger than a last-level cache write their destination with
  * streaming stores (x86 flavours only): the data will not be read back by
  * the CPU soon, and skipping the read-for-ownership of every destination
- * line saves up to a third of the memory traffic.  Needs 16-byte aligned
- * destination rows.
+ * line saves up to a third of the memory traffic.  Stores need 16-byte
+ * aligned tiles; loads gather whole lines whatever the rows' alignment.
  */
 static uint64_t uil_stream_min_B = 16u << 20;
 
